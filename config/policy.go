@@ -1,0 +1,143 @@
+// Package config holds the policy file: TOML, every key optional with a safe
+// default, unknown keys rejected, limits that may be tightened but never
+// loosened (SPEC §11, §14).
+package config
+
+import "time"
+
+// Policy is the whole policy file.
+type Policy struct {
+	Repo    Repo    `toml:"repo"`
+	Poll    Poll    `toml:"poll"`
+	Limits  Limits  `toml:"limits"`
+	Audit   Audit   `toml:"audit"`
+	Tools   Tools   `toml:"tools"`
+	Capture Capture `toml:"capture"`
+	TX      TX      `toml:"tx"`
+}
+
+// Repo names the checkout, remote, branches and paths.
+type Repo struct {
+	Path         string `toml:"path"`
+	Remote       string `toml:"remote"`
+	TaskBranch   string `toml:"task_branch"`
+	ResultBranch string `toml:"result_branch"`
+	TaskFile     string `toml:"task_file"`
+	ResultDir    string `toml:"result_dir"`
+	StateDir     string `toml:"state_dir"`
+}
+
+// Poll holds the watchers' timing.
+type Poll struct {
+	RXInterval Duration `toml:"rx_interval"`
+	TXInterval Duration `toml:"tx_interval"`
+	GitTimeout Duration `toml:"git_timeout"`
+	MaxBackoff Duration `toml:"max_backoff"`
+}
+
+// Limits are the protocol's limits; a policy may only tighten them.
+type Limits struct {
+	MaxTaskBytes       int64 `toml:"max_task_bytes"`
+	MaxResultBytes     int64 `toml:"max_result_bytes"`
+	PlannedDurationS   int   `toml:"planned_duration_s"`
+	MinRemainingS      int   `toml:"min_remaining_s"`
+	MaxPublicationAgeS int   `toml:"max_publication_age_s"`
+	MaxClockSkewS      int   `toml:"max_clock_skew_s"`
+	PublishAttempts    int   `toml:"publish_attempts"`
+}
+
+// Audit locates the audit log.
+type Audit struct {
+	Path string `toml:"path"`
+}
+
+// Tools pins tool paths; empty means look up on PATH.
+type Tools struct {
+	Git            string `toml:"git"`
+	HackRFInfo     string `toml:"hackrf_info"`
+	HackRFTransfer string `toml:"hackrf_transfer"`
+	HackRFClock    string `toml:"hackrf_clock"`
+}
+
+// Capture holds the RX capture parameters.
+type Capture struct {
+	FrequencyHz       int64   `toml:"frequency_hz"`
+	SampleRateHz      int64   `toml:"sample_rate_hz"`
+	LNAGainDB         int     `toml:"lna_gain_db"`
+	VGAGainDB         int     `toml:"vga_gain_db"`
+	Amp               bool    `toml:"amp"`
+	Serial            string  `toml:"serial"`
+	Dir               string  `toml:"dir"`
+	DetectThresholdDB float64 `toml:"detect_threshold_db"`
+	DetectMinS        float64 `toml:"detect_min_s"`
+}
+
+// TX holds the transmit action and its limits.
+type TX struct {
+	Enabled        bool   `toml:"enabled"`
+	Action         string `toml:"action"`
+	IQFile         string `toml:"iq_file"`
+	FrequencyHz    int64  `toml:"frequency_hz"`
+	SampleRateHz   int64  `toml:"sample_rate_hz"`
+	TXVGAGainDB    int    `toml:"tx_vga_gain_db"`
+	MaxTXVGAGainDB int    `toml:"max_tx_vga_gain_db"`
+	Amp            bool   `toml:"amp"`
+	DurationS      int    `toml:"duration_s"`
+}
+
+// Duration is a Go duration written as a TOML string ("5s", "250ms").
+type Duration struct{ time.Duration }
+
+// UnmarshalText parses a Go duration string.
+func (d *Duration) UnmarshalText(b []byte) error {
+	v, err := time.ParseDuration(string(b))
+	if err != nil {
+		return err
+	}
+	d.Duration = v
+	return nil
+}
+
+// MarshalText writes the duration in Go syntax.
+func (d Duration) MarshalText() ([]byte, error) { return []byte(d.Duration.String()), nil }
+
+// Protocol limits that no policy may loosen.
+const (
+	ProtocolMaxResultBytes = 65536
+	ProtocolMaxTaskBytes   = 65536
+	ProtocolMinRemainingS  = 10
+)
+
+// Default returns the built-in policy.
+func Default() Policy {
+	return Policy{
+		Repo: Repo{
+			Path: ".", Remote: "origin",
+			TaskBranch: "video-development", ResultBranch: "rx-node",
+			TaskFile:  "docs/handoff/NEXT_RX_TASK.md",
+			ResultDir: "docs/handoff/results",
+			StateDir:  ".local",
+		},
+		Poll: Poll{
+			RXInterval: Duration{10 * time.Second},
+			TXInterval: Duration{5 * time.Second},
+			GitTimeout: Duration{60 * time.Second},
+			MaxBackoff: Duration{5 * time.Minute},
+		},
+		Limits: Limits{
+			MaxTaskBytes: 65536, MaxResultBytes: 65536,
+			PlannedDurationS: 120, MinRemainingS: 10,
+			MaxPublicationAgeS: 30, MaxClockSkewS: 5, PublishAttempts: 3,
+		},
+		Audit: Audit{Path: ".local/audit.jsonl"},
+		Capture: Capture{
+			FrequencyHz: 433920000, SampleRateHz: 2000000,
+			LNAGainDB: 16, VGAGainDB: 20, Dir: ".local/captures",
+			DetectThresholdDB: 10, DetectMinS: 0.5,
+		},
+		TX: TX{
+			Action: "fake", FrequencyHz: 433920000, SampleRateHz: 2000000,
+			DurationS: 10,
+		},
+	}
+}

@@ -1,0 +1,117 @@
+package exec
+
+import (
+	"fmt"
+	"strings"
+)
+
+// gitSubcommands are the only git subcommands rfhandoff uses.
+var gitSubcommands = map[string]bool{
+	"fetch": true, "rev-parse": true, "cat-file": true, "merge-base": true,
+	"ls-remote": true, "ls-tree": true, "check-ignore": true, "symbolic-ref": true,
+	"clone": true, "add": true, "diff": true, "commit": true, "push": true,
+	"remote": true, "version": true, "status": true, "log": true, "show": true,
+	"init": true, "config": true, "update-ref": true, "hash-object": true,
+	"write-tree": true, "commit-tree": true, "for-each-ref": true,
+}
+
+// transferFlag describes one hackrf_transfer option: whether it takes a value.
+type transferFlag struct{ value bool }
+
+// rxTransferFlags can express a bounded receive and nothing else: no -t
+// (transmit), no -c (CW transmit), no -F (force out-of-range), no -R (repeat).
+var rxTransferFlags = map[string]transferFlag{
+	"-r": {true}, "-f": {true}, "-s": {true}, "-l": {true}, "-g": {true},
+	"-a": {true}, "-n": {true}, "-d": {true}, "-b": {true}, "-B": {false},
+}
+
+// txTransferFlags can express a bounded transmit from a file and nothing else.
+var txTransferFlags = map[string]transferFlag{
+	"-t": {true}, "-f": {true}, "-s": {true}, "-x": {true}, "-a": {true},
+	"-n": {true}, "-d": {true}, "-b": {true},
+}
+
+// checkArgs applies the per-tool argument rules for role. It returns the
+// reason a command is refused, or "" when it is allowed.
+func checkArgs(role Role, tool Tool, args []string) string {
+	for _, a := range args {
+		if strings.ContainsRune(a, 0) {
+			return "argument contains a NUL byte"
+		}
+	}
+	switch tool {
+	case Git:
+		return checkGit(args)
+	case HackRFInfo:
+		return checkFlags(args, map[string]transferFlag{"-d": {true}}, nil)
+	case HackRFClock:
+		return checkFlags(args, map[string]transferFlag{"-i": {false}, "-d": {true}}, []string{"-i"})
+	case HackRFTransfer:
+		switch role {
+		case RoleRX:
+			return checkFlags(args, rxTransferFlags, []string{"-r", "-n"})
+		case RoleTX:
+			return checkFlags(args, txTransferFlags, []string{"-t", "-n"})
+		default:
+			return "hackrf_transfer is not allowed for this command"
+		}
+	}
+	return fmt.Sprintf("%q is not an allowlisted tool", tool)
+}
+
+func checkGit(args []string) string {
+	// Callers never pass their own -c options: the runner adds the only ones.
+	if len(args) == 0 {
+		return "git without a subcommand"
+	}
+	if !gitSubcommands[args[0]] {
+		return fmt.Sprintf("git subcommand %q is not allowlisted", args[0])
+	}
+	for _, a := range args {
+		if a == "--end-of-options" || a == "--" {
+			break
+		}
+		for _, bad := range []string{"--upload-pack", "--receive-pack", "--exec", "--config", "-c", "--output", "--force", "-f", "--mirror", "--delete", "--template"} {
+			if a == bad || strings.HasPrefix(a, bad+"=") {
+				return fmt.Sprintf("git option %q is not allowed", a)
+			}
+		}
+		if strings.HasPrefix(a, "+") {
+			return fmt.Sprintf("forced refspec %q is not allowed", a)
+		}
+	}
+	return ""
+}
+
+// checkFlags accepts only the flags in allowed, each with its value, and
+// requires the flags in required. Any other token is refused.
+func checkFlags(args []string, allowed map[string]transferFlag, required []string) string {
+	seen := map[string]bool{}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		f, ok := allowed[a]
+		if !ok {
+			return fmt.Sprintf("argument %q is not allowed", a)
+		}
+		if seen[a] {
+			return fmt.Sprintf("flag %s given twice", a)
+		}
+		seen[a] = true
+		if f.value {
+			if i+1 >= len(args) {
+				return fmt.Sprintf("flag %s needs a value", a)
+			}
+			v := args[i+1]
+			if strings.HasPrefix(v, "-") {
+				return fmt.Sprintf("value %q of %s looks like an option", v, a)
+			}
+			i++
+		}
+	}
+	for _, r := range required {
+		if !seen[r] {
+			return fmt.Sprintf("flag %s is required", r)
+		}
+	}
+	return ""
+}

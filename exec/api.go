@@ -1,0 +1,96 @@
+// Package exec is the one place in rfhandoff that starts processes.
+//
+// Every external program (git, hackrf_info, hackrf_transfer, hackrf_clock)
+// runs through a Runner built by New: an audit log wraps an allowlist which
+// wraps the os/exec implementation. No other package imports os/exec.
+package exec
+
+import (
+	"context"
+	"io"
+	"time"
+)
+
+// Tool is the logical name of an allowlisted program, never a path.
+type Tool string
+
+// The only programs rfhandoff ever runs.
+const (
+	Git            Tool = "git"
+	HackRFInfo     Tool = "hackrf_info"
+	HackRFTransfer Tool = "hackrf_transfer"
+	HackRFClock    Tool = "hackrf_clock"
+)
+
+// Tools lists every allowlisted tool in a stable order.
+var Tools = []Tool{Git, HackRFInfo, HackRFTransfer, HackRFClock}
+
+// Role says which side a runner serves. It decides what hackrf_transfer may do:
+// RoleRX can only receive (-r), RoleTX can only transmit (-t), RoleNone can
+// run no hackrf_transfer at all.
+type Role string
+
+const (
+	RoleNone Role = "none"
+	RoleRX   Role = "rx"
+	RoleTX   Role = "tx"
+)
+
+// Cmd describes one subprocess. Args follow the program name; for git the
+// runner prepends its hardening -c options itself.
+type Cmd struct {
+	Tool Tool
+	Args []string
+	Dir  string
+	// Env holds extra KEY=VALUE pairs set by rfhandoff's own code (for
+	// example a commit identity). They are added to the built environment.
+	Env   []string
+	Stdin io.Reader
+	// Stdout and Stderr, when set, receive the stream as it is produced.
+	// Stdout is then not captured; a tail of stderr is always kept.
+	Stdout io.Writer
+	Stderr io.Writer
+	// Timeout bounds Run (0: the runner's default). For Start, 0 means the
+	// process lives until its context ends or it exits.
+	Timeout time.Duration
+	// MaxOutput caps captured stdout in bytes (0: the runner's default).
+	// A process that writes more is stopped and Run returns *OutputLimitError.
+	MaxOutput int64
+	// Secrets are extra strings scrubbed from the audit log and from errors.
+	Secrets []string
+}
+
+// Result is what a finished process left behind.
+type Result struct {
+	Path     string   // resolved absolute executable
+	Argv     []string // full argv as executed (argv[0] is Path), not redacted
+	Pid      int
+	ExitCode int    // -1 when killed by a signal
+	Signal   string // the signal that ended it, if any
+	Stdout   []byte // captured stdout (nil when Cmd.Stdout was set)
+	Stderr   []byte // tail of stderr (at most StderrTailBytes)
+	Duration time.Duration
+	// OutBytes counts every byte written to stdout and stderr.
+	OutBytes int64
+}
+
+// StderrTailBytes is how much of stderr a Result and an ExitError keep.
+const StderrTailBytes = 4096
+
+// Runner runs allowlisted tools. Run waits for the process; Start returns a
+// Process for long-running programs (the capture) to be waited on later.
+// A non-zero exit is returned as *ExitError together with a filled Result.
+type Runner interface {
+	Run(ctx context.Context, c Cmd) (Result, error)
+	Start(ctx context.Context, c Cmd) (Process, error)
+}
+
+// Process is a started, not yet waited-for subprocess.
+type Process interface {
+	Pid() int
+	// Interrupt sends SIGINT to the process group (what Ctrl-C would do).
+	Interrupt() error
+	// Wait waits for the exit. The context given to Start governs
+	// cancellation: SIGINT first, SIGKILL to the group after the grace.
+	Wait() (Result, error)
+}

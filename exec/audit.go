@@ -1,0 +1,220 @@
+package exec
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Entry is one line of the audit log. A subprocess gets a "start" line before
+// it is started (so the log fails closed: no line, no process) and an "end"
+// line when it is gone; its pid is known only then and is on the end line.
+// A refused command gets one "refused" line.
+type Entry struct {
+	Hash  string    `json:"hash"`
+	Prev  string    `json:"prev"`
+	Seq   int64     `json:"seq"`
+	Time  time.Time `json:"time"`
+	Event string    `json:"event"`
+	ID    string    `json:"id"`
+	// Rfhandoff is the pid of the rfhandoff process that wrote the line.
+	Rfhandoff  int      `json:"rfhandoff_pid"`
+	Role       Role     `json:"role"`
+	Tool       Tool     `json:"tool"`
+	Path       string   `json:"path,omitempty"`
+	Argv       []string `json:"argv,omitempty"`
+	Dir        string   `json:"dir,omitempty"`
+	Decision   string   `json:"decision,omitempty"`
+	Reason     string   `json:"reason,omitempty"`
+	Pid        int      `json:"pid,omitempty"`
+	ExitCode   *int     `json:"exit_code,omitempty"`
+	Signal     string   `json:"signal,omitempty"`
+	DurationMS *int64   `json:"duration_ms,omitempty"`
+	OutBytes   *int64   `json:"output_bytes,omitempty"`
+	Error      string   `json:"error,omitempty"`
+}
+
+// Audit events.
+const (
+	EventStart   = "start"
+	EventEnd     = "end"
+	EventRefused = "refused"
+)
+
+const hashPrefix = `{"hash":"`
+
+// AuditLog appends hash-chained JSON lines. Each append locks the file
+// (other rfhandoff processes may share it) and reads only the last line to
+// learn the previous hash, so appending costs the same however long the log.
+type AuditLog struct {
+	path string
+	mu   sync.Mutex
+	now  func() time.Time
+}
+
+// OpenAuditLog prepares the log at path, creating its directory (0700) and
+// the file (0600) when missing.
+func OpenAuditLog(path string) (*AuditLog, error) {
+	if dir := filepath.Dir(path); dir != "" {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return nil, &AuditError{Path: path, Err: err}
+		}
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, &AuditError{Path: path, Err: err}
+	}
+	f.Close()
+	return &AuditLog{path: path, now: time.Now}, nil
+}
+
+// Path is where the log lives.
+func (l *AuditLog) Path() string { return l.path }
+
+// Append writes e as the next line of the chain, filling Hash, Prev, Seq,
+// Time and the writer's pid. It returns only after the line is on disk.
+func (l *AuditLog) Append(e Entry) (Entry, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	f, err := os.OpenFile(l.path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return e, &AuditError{Path: l.path, Err: err}
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		return e, &AuditError{Path: l.path, Err: err}
+	}
+	last, complete, err := lastLine(f)
+	if err != nil {
+		return e, &AuditError{Path: l.path, Err: err}
+	}
+	e.Prev, e.Seq = "", 1
+	if len(last) > 0 {
+		var prev Entry
+		if err := json.Unmarshal(last, &prev); err == nil {
+			e.Seq = prev.Seq + 1
+		}
+		e.Prev = lineHash(last)
+	}
+	if e.Time.IsZero() {
+		e.Time = l.now().UTC()
+	}
+	e.Rfhandoff = os.Getpid()
+	line, hash, err := encodeLine(e)
+	if err != nil {
+		return e, &AuditError{Path: l.path, Err: err}
+	}
+	e.Hash = hash
+	if !complete {
+		// A line torn by a crash stays as evidence; ours starts on its own line.
+		line = append([]byte{'\n'}, line...)
+	}
+	if _, err := f.Write(line); err != nil {
+		return e, &AuditError{Path: l.path, Err: err}
+	}
+	if err := f.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) {
+		return e, &AuditError{Path: l.path, Err: err}
+	}
+	return e, nil
+}
+
+// Head returns the hash of the last line ("" for an empty log).
+func (l *AuditLog) Head() (string, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	f, err := os.Open(l.path)
+	if err != nil {
+		return "", &AuditError{Path: l.path, Err: err}
+	}
+	defer f.Close()
+	last, _, err := lastLine(f)
+	if err != nil || len(last) == 0 {
+		return "", err
+	}
+	return lineHash(last), nil
+}
+
+// encodeLine renders e with its own hash in front: the hash covers every
+// byte after `{"hash":"<hex>",` (which includes prev), so a changed line is
+// caught at that line and a removed or moved one at the next.
+func encodeLine(e Entry) ([]byte, string, error) {
+	e.Hash = ""
+	body, err := json.Marshal(e)
+	if err != nil {
+		return nil, "", err
+	}
+	// body starts with {"hash":"", — drop that field, keep the rest.
+	rest := bytes.TrimPrefix(body, []byte(`{"hash":"",`))
+	sum := sha256.Sum256(rest)
+	h := hex.EncodeToString(sum[:])
+	line := make([]byte, 0, len(rest)+len(h)+16)
+	line = append(line, hashPrefix...)
+	line = append(line, h...)
+	line = append(line, `",`...)
+	line = append(line, rest...)
+	line = append(line, '\n')
+	return line, h, nil
+}
+
+// lineHash is the hash a line claims for itself (what the next line's prev
+// must equal). Verify checks that the claim is true.
+func lineHash(line []byte) string {
+	if len(line) >= len(hashPrefix)+64 && bytes.HasPrefix(line, []byte(hashPrefix)) {
+		return string(line[len(hashPrefix) : len(hashPrefix)+64])
+	}
+	sum := sha256.Sum256(line)
+	return hex.EncodeToString(sum[:])
+}
+
+// lastLine returns the last complete line of f without its newline, reading
+// backwards from the end in blocks. complete is false when the file does not
+// end in a newline (a torn write).
+func lastLine(f *os.File) (line []byte, complete bool, err error) {
+	st, err := f.Stat()
+	if err != nil {
+		return nil, false, err
+	}
+	size := st.Size()
+	if size == 0 {
+		return nil, true, nil
+	}
+	const block = 8192
+	var tail []byte
+	off := size
+	for off > 0 {
+		n := int64(block)
+		if off < n {
+			n = off
+		}
+		off -= n
+		buf := make([]byte, n)
+		if _, err := f.ReadAt(buf, off); err != nil && err != io.EOF {
+			return nil, false, err
+		}
+		tail = append(buf, tail...)
+		trimmed := tail
+		complete = trimmed[len(trimmed)-1] == '\n'
+		if complete {
+			trimmed = trimmed[:len(trimmed)-1]
+		}
+		if i := bytes.LastIndexByte(trimmed, '\n'); i >= 0 {
+			return trimmed[i+1:], complete, nil
+		}
+		if off == 0 {
+			return trimmed, complete, nil
+		}
+		if len(tail) > 16<<20 {
+			return nil, false, fmt.Errorf("last line longer than 16 MiB")
+		}
+	}
+	return nil, true, nil
+}

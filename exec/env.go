@@ -1,0 +1,50 @@
+package exec
+
+import (
+	"strings"
+)
+
+// keptEnv are the variables a child inherits: what the operator's own
+// authentication (ssh agent, global git config with its credential helper)
+// and basic process sanity need. Everything else is dropped; in particular
+// every GIT_* variable that redirects git (GIT_DIR, GIT_CONFIG_*, GIT_EXEC_PATH,
+// GIT_ASKPASS, GIT_SSH_COMMAND, ...).
+var keptEnv = map[string]bool{
+	"HOME":            true,
+	"PATH":            true,
+	"USER":            true,
+	"LOGNAME":         true,
+	"TMPDIR":          true,
+	"TZ":              true,
+	"SSH_AUTH_SOCK":   true,
+	"SSH_AGENT_PID":   true,
+	"XDG_CONFIG_HOME": true,
+	"XDG_RUNTIME_DIR": true,
+	"HACKRF_SIM":      true,
+	"SYSTEMROOT":      true, // Windows needs it to start anything
+}
+
+// fixedEnv is set for every child whatever the parent had.
+var fixedEnv = []string{
+	"LC_ALL=C",              // parseable, untranslated output
+	"GIT_TERMINAL_PROMPT=0", // never block on a credential prompt
+	"GIT_NO_REPLACE_OBJECTS=1",
+	"GIT_PROTOCOL_FROM_USER=0",
+}
+
+// BuildEnv returns the child environment: the kept variables of parent,
+// then fixedEnv, then extra (rfhandoff's own explicit settings).
+func BuildEnv(parent, extra []string) []string {
+	out := make([]string, 0, len(keptEnv)+len(fixedEnv)+len(extra))
+	seen := map[string]bool{}
+	for _, kv := range parent {
+		k, _, ok := strings.Cut(kv, "=")
+		if !ok || !keptEnv[k] || seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, kv)
+	}
+	out = append(out, fixedEnv...)
+	return append(out, extra...)
+}

@@ -1,0 +1,99 @@
+package exec
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// ExitError is a process that ran and exited non-zero (or died of a signal).
+type ExitError struct {
+	Tool       Tool
+	Argv       []string // redacted
+	Code       int      // -1 when ended by a signal
+	Signal     string
+	StderrTail string
+}
+
+func (e *ExitError) Error() string {
+	how := fmt.Sprintf("exit status %d", e.Code)
+	if e.Signal != "" {
+		how = "killed by " + e.Signal
+	}
+	msg := fmt.Sprintf("%s: %s", strings.Join(e.Argv, " "), how)
+	if t := strings.TrimSpace(e.StderrTail); t != "" {
+		msg += ": " + lastLines(t, 3)
+	}
+	return msg
+}
+
+// DeniedError is a command the allowlist refused; it never started.
+type DeniedError struct {
+	Tool   Tool
+	Argv   []string // redacted
+	Reason string
+}
+
+func (e *DeniedError) Error() string {
+	return fmt.Sprintf("refused to run %s: %s", e.Tool, e.Reason)
+}
+
+// NotInstalledError is a tool that could not be resolved to an absolute path.
+type NotInstalledError struct {
+	Tool Tool
+	Err  error
+}
+
+func (e *NotInstalledError) Error() string {
+	return fmt.Sprintf("%s not found: %v", e.Tool, e.Err)
+}
+
+func (e *NotInstalledError) Unwrap() error { return e.Err }
+
+// TimeoutError is a process stopped because its Cmd.Timeout elapsed.
+// It matches context.DeadlineExceeded with errors.Is.
+type TimeoutError struct {
+	Tool       Tool
+	Argv       []string // redacted
+	After      time.Duration
+	StderrTail string
+}
+
+func (e *TimeoutError) Error() string {
+	return fmt.Sprintf("%s: timed out after %s", strings.Join(e.Argv, " "), e.After)
+}
+
+func (e *TimeoutError) Is(target error) bool { return target == context.DeadlineExceeded }
+
+// OutputLimitError is a process stopped because it wrote more than allowed.
+type OutputLimitError struct {
+	Tool  Tool
+	Argv  []string // redacted
+	Limit int64
+}
+
+func (e *OutputLimitError) Error() string {
+	return fmt.Sprintf("%s: output exceeded %d bytes; stopped", strings.Join(e.Argv, " "), e.Limit)
+}
+
+// AuditError means the audit log could not be written, so the command was
+// not run (the log fails closed).
+type AuditError struct {
+	Path string
+	Err  error
+}
+
+func (e *AuditError) Error() string {
+	return fmt.Sprintf("audit log %s: %v (command not run)", e.Path, e.Err)
+}
+
+func (e *AuditError) Unwrap() error { return e.Err }
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, " | ")
+}

@@ -1,0 +1,33 @@
+package exec
+
+import "time"
+
+// Options configure the runner stack New builds.
+type Options struct {
+	Role Role
+	// Tools pins tools to absolute paths; a missing or empty entry is looked
+	// up on PATH once, with safeexec. Relative results are refused.
+	Tools map[Tool]string
+	// Audit receives two lines per subprocess. Required.
+	Audit *AuditLog
+	// GitProtocols are the transports git may use (protocol.<name>.allow=always);
+	// every other transport is denied. Empty means local operations only.
+	GitProtocols []string
+	// HooksDir is the empty directory given to git as core.hooksPath
+	// (default: a private empty directory under the system temp dir).
+	HooksDir string
+	// DefaultTimeout bounds Run when Cmd.Timeout is zero (default 60s).
+	DefaultTimeout time.Duration
+	// Grace is the time between SIGINT and SIGKILL on cancellation (default 5s).
+	Grace time.Duration
+	// MaxOutput is the default cap on captured stdout (default 8 MiB).
+	MaxOutput int64
+	// Environ is the environment the child's is built from (default os.Environ()).
+	Environ []string
+}
+
+const (
+	defaultTimeout   = 60 * time.Second
+	defaultGrace     = 5 * time.Second
+	defaultMaxOutput = 8 << 20
+)

@@ -1,0 +1,314 @@
+package exec
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/cli/safeexec"
+)
+
+// Stack is the real Runner: every command is checked against the allowlist,
+// written to the audit log (refused ones too), and only then started.
+type Stack struct {
+	role     Role
+	paths    map[Tool]string
+	missing  map[Tool]error
+	audit    *AuditLog
+	os       *osRunner
+	gitFlags []string
+}
+
+var protocolName = regexp.MustCompile(`^[a-z][a-z0-9+.-]{0,15}$`)
+
+// New resolves every tool once and builds the stack.
+func New(o Options) (*Stack, error) {
+	if o.Audit == nil {
+		return nil, errors.New("exec: an audit log is required")
+	}
+	switch o.Role {
+	case RoleNone, RoleRX, RoleTX:
+	default:
+		return nil, fmt.Errorf("exec: unknown role %q", o.Role)
+	}
+	s := &Stack{
+		role:    o.Role,
+		paths:   map[Tool]string{},
+		missing: map[Tool]error{},
+		audit:   o.Audit,
+		os: &osRunner{
+			environ:   o.Environ,
+			timeout:   o.DefaultTimeout,
+			grace:     o.Grace,
+			maxOutput: o.MaxOutput,
+		},
+	}
+	if s.os.environ == nil {
+		s.os.environ = os.Environ()
+	}
+	if s.os.timeout <= 0 {
+		s.os.timeout = defaultTimeout
+	}
+	if s.os.grace <= 0 {
+		s.os.grace = defaultGrace
+	}
+	if s.os.maxOutput <= 0 {
+		s.os.maxOutput = defaultMaxOutput
+	}
+	for _, t := range Tools {
+		p, err := resolve(t, o.Tools[t], s.os.environ)
+		if err != nil {
+			s.missing[t] = err
+			continue
+		}
+		s.paths[t] = p
+	}
+	hooks := o.HooksDir
+	if hooks == "" {
+		var err error
+		if hooks, err = emptyHooksDir(); err != nil {
+			return nil, err
+		}
+	}
+	flags := []string{
+		"-c", "core.hooksPath=" + hooks,
+		"-c", "core.fsmonitor=false",
+		"-c", "transfer.fsckObjects=true",
+		"-c", "submodule.recurse=false",
+		"-c", "protocol.allow=never",
+	}
+	for _, p := range o.GitProtocols {
+		if !protocolName.MatchString(p) || p == "ext" {
+			return nil, fmt.Errorf("exec: git protocol %q not allowed", p)
+		}
+		flags = append(flags, "-c", "protocol."+p+".allow=always")
+	}
+	s.gitFlags = flags
+	return s, nil
+}
+
+// Paths returns the resolved absolute path of each tool found.
+func (s *Stack) Paths() map[Tool]string {
+	out := make(map[Tool]string, len(s.paths))
+	for k, v := range s.paths {
+		out[k] = v
+	}
+	return out
+}
+
+// Missing returns why each unresolved tool could not be found.
+func (s *Stack) Missing() map[Tool]error { return s.missing }
+
+// Role is the side this stack serves.
+func (s *Stack) Role() Role { return s.role }
+
+// AuditLog is the log every command is written to.
+func (s *Stack) AuditLog() *AuditLog { return s.audit }
+
+func resolve(t Tool, pinned string, environ []string) (string, error) {
+	if pinned != "" {
+		if !filepath.IsAbs(pinned) {
+			return "", fmt.Errorf("pinned path %q is not absolute", pinned)
+		}
+		st, err := os.Stat(pinned)
+		if err != nil {
+			return "", err
+		}
+		if st.IsDir() || st.Mode()&0o111 == 0 {
+			return "", fmt.Errorf("%s is not an executable file", pinned)
+		}
+		return pinned, nil
+	}
+	// safeexec never resolves through the current directory; a relative
+	// PATH entry could still yield a relative result, which is refused.
+	p, err := lookPath(string(t), environ)
+	if err != nil {
+		return "", err
+	}
+	if !filepath.IsAbs(p) {
+		return "", fmt.Errorf("resolved to relative path %q", p)
+	}
+	return p, nil
+}
+
+// lookPath resolves name on the PATH of environ (the environment children get).
+func lookPath(name string, environ []string) (string, error) {
+	path := ""
+	for _, kv := range environ {
+		if strings.HasPrefix(kv, "PATH=") {
+			path = kv[len("PATH="):]
+		}
+	}
+	if path == os.Getenv("PATH") {
+		return safeexec.LookPath(name)
+	}
+	// A child PATH that differs from ours: scan it the same way, skipping
+	// relative entries (never the current directory).
+	for _, dir := range filepath.SplitList(path) {
+		if !filepath.IsAbs(dir) {
+			continue
+		}
+		p := filepath.Join(dir, name)
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("%s: executable file not found in $PATH", name)
+}
+
+func emptyHooksDir() (string, error) {
+	dir := filepath.Join(os.TempDir(), fmt.Sprintf("rfhandoff-nohooks-%d", os.Getuid()))
+	if err := os.Mkdir(dir, 0o700); err != nil && !os.IsExist(err) {
+		return "", err
+	}
+	st, err := os.Lstat(dir)
+	if err != nil {
+		return "", err
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return "", err
+	}
+	if !st.IsDir() || st.Mode().Perm() != 0o700 || len(entries) != 0 {
+		return "", fmt.Errorf("exec: %s must be an empty private directory to serve as git's hooks path", dir)
+	}
+	return dir, nil
+}
+
+// prepare checks a command and returns the path and argv to run, or a
+// refusal (already audited).
+func (s *Stack) prepare(c Cmd) (string, []string, error) {
+	args := c.Args
+	path, ok := s.paths[c.Tool]
+	reason := checkArgs(s.role, c.Tool, c.Args)
+	if reason == "" && !ok {
+		if err, known := s.missing[c.Tool]; known {
+			return "", nil, s.refuse(c, &NotInstalledError{Tool: c.Tool, Err: err}, err.Error())
+		}
+		reason = fmt.Sprintf("%q is not an allowlisted tool", c.Tool)
+	}
+	if reason != "" {
+		return "", nil, s.refuse(c, &DeniedError{Tool: c.Tool, Argv: Redact(append([]string{string(c.Tool)}, c.Args...), c.Secrets), Reason: reason}, reason)
+	}
+	if c.Tool == Git {
+		args = append(append([]string{}, s.gitFlags...), c.Args...)
+	}
+	return path, args, nil
+}
+
+func (s *Stack) refuse(c Cmd, err error, reason string) error {
+	_, aerr := s.audit.Append(Entry{
+		Event: EventRefused, ID: newID(), Role: s.role, Tool: c.Tool,
+		Argv: Redact(append([]string{string(c.Tool)}, c.Args...), c.Secrets),
+		Dir:  c.Dir, Decision: "refused", Reason: reason,
+	})
+	if aerr != nil {
+		return errors.Join(err, aerr)
+	}
+	return err
+}
+
+func (s *Stack) startEntry(id, path string, args []string, c Cmd) Entry {
+	return Entry{
+		Event: EventStart, ID: id, Role: s.role, Tool: c.Tool, Path: path,
+		Argv: Redact(append([]string{path}, args...), c.Secrets),
+		Dir:  c.Dir, Decision: "allowed",
+	}
+}
+
+func (s *Stack) endEntry(id string, c Cmd, res Result, err error) Entry {
+	code := res.ExitCode
+	ms := res.Duration.Milliseconds()
+	out := res.OutBytes
+	e := Entry{Event: EventEnd, ID: id, Role: s.role, Tool: c.Tool, Pid: res.Pid,
+		ExitCode: &code, Signal: res.Signal, DurationMS: &ms, OutBytes: &out}
+	if err != nil {
+		e.Error = redactString(err.Error(), c.Secrets)
+	}
+	return e
+}
+
+// Run checks, audits and runs c, waiting for it.
+func (s *Stack) Run(ctx context.Context, c Cmd) (Result, error) {
+	p, err := s.Start(ctx, withDefaultTimeout(c, s.os.timeout))
+	if err != nil {
+		return Result{}, err
+	}
+	return p.Wait()
+}
+
+func withDefaultTimeout(c Cmd, d time.Duration) Cmd {
+	if c.Timeout <= 0 {
+		c.Timeout = d
+	}
+	return c
+}
+
+// Start checks, audits and starts c; the end line is written by Wait.
+func (s *Stack) Start(ctx context.Context, c Cmd) (Process, error) {
+	path, args, err := s.prepare(c)
+	if err != nil {
+		return nil, err
+	}
+	id := newID()
+	if _, err := s.audit.Append(s.startEntry(id, path, args, c)); err != nil {
+		return nil, err // fail closed: no line, no process
+	}
+	c.Args = args
+	st, err := s.os.start(ctx, path, c, c.Timeout)
+	if err != nil {
+		e := s.endEntry(id, c, Result{ExitCode: -1}, err)
+		if _, aerr := s.audit.Append(e); aerr != nil {
+			return nil, errors.Join(err, aerr)
+		}
+		return nil, err
+	}
+	return &auditedProcess{started: st, stack: s, id: id, cmd: c}, nil
+}
+
+type auditedProcess struct {
+	*started
+	stack *Stack
+	id    string
+	cmd   Cmd
+	once  sync.Once
+	res   Result
+	err   error
+}
+
+// Wait waits once and writes the end line once, however often it is called.
+func (p *auditedProcess) Wait() (Result, error) {
+	p.once.Do(func() {
+		p.res, p.err = p.started.Wait()
+		if _, aerr := p.stack.audit.Append(p.stack.endEntry(p.id, p.cmd, p.res, p.err)); aerr != nil {
+			p.err = errors.Join(p.err, aerr)
+		}
+	})
+	return p.res, p.err
+}
+
+func newID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// ProtocolOf returns the git transport a remote URL uses ("file" for local
+// paths, "ssh" for scp-like user@host:path).
+func ProtocolOf(url string) string {
+	if i := strings.Index(url, "://"); i > 0 {
+		return strings.ToLower(url[:i])
+	}
+	if strings.HasPrefix(url, "/") || strings.HasPrefix(url, ".") || !strings.Contains(url, ":") {
+		return "file"
+	}
+	return "ssh"
+}

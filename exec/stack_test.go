@@ -1,0 +1,312 @@
+package exec
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func TestRefusals(t *testing.T) {
+	cases := []struct {
+		name string
+		role Role
+		cmd  Cmd
+	}{
+		{"unknown tool", RoleRX, Cmd{Tool: "bash", Args: []string{"-c", "id"}}},
+		{"rx transmit", RoleRX, Cmd{Tool: HackRFTransfer, Args: []string{"-t", "/tmp/x.iq", "-n", "10"}}},
+		{"rx cw", RoleRX, Cmd{Tool: HackRFTransfer, Args: []string{"-r", "/tmp/x", "-n", "10", "-c", "1"}}},
+		{"rx glued -t", RoleRX, Cmd{Tool: HackRFTransfer, Args: []string{"-r", "/tmp/x", "-n", "10", "-t/tmp/y"}}},
+		{"rx value is option", RoleRX, Cmd{Tool: HackRFTransfer, Args: []string{"-r", "-t", "-n", "10"}}},
+		{"rx unbounded", RoleRX, Cmd{Tool: HackRFTransfer, Args: []string{"-r", "/tmp/x"}}},
+		{"tx receive", RoleTX, Cmd{Tool: HackRFTransfer, Args: []string{"-r", "/tmp/x", "-n", "10"}}},
+		{"tx force range", RoleTX, Cmd{Tool: HackRFTransfer, Args: []string{"-t", "/tmp/x", "-n", "10", "-F"}}},
+		{"none transfer", RoleNone, Cmd{Tool: HackRFTransfer, Args: []string{"-r", "/tmp/x", "-n", "10"}}},
+		{"git upload-pack", RoleNone, Cmd{Tool: Git, Args: []string{"ls-remote", "--upload-pack=touch /tmp/pwn", "x"}}},
+		{"git config injection", RoleNone, Cmd{Tool: Git, Args: []string{"-c", "core.pager=sh", "log"}}},
+		{"git forced refspec", RoleNone, Cmd{Tool: Git, Args: []string{"fetch", "origin", "+refs/heads/a:refs/remotes/origin/a"}}},
+		{"git force push", RoleNone, Cmd{Tool: Git, Args: []string{"push", "--force", "origin", "HEAD:refs/heads/x"}}},
+		{"git unknown subcommand", RoleNone, Cmd{Tool: Git, Args: []string{"filter-branch"}}},
+		{"info extra arg", RoleRX, Cmd{Tool: HackRFInfo, Args: []string{"-x"}}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			s, logPath := newStack(t, tc.role, os.Environ())
+			_, err := s.Run(context.Background(), tc.cmd)
+			var de *DeniedError
+			if !errors.As(err, &de) {
+				t.Fatalf("got %v, want *DeniedError", err)
+			}
+			entries, err := ReadAuditTail(logPath, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(entries) != 1 || entries[0].Event != EventRefused || entries[0].Reason == "" {
+				t.Fatalf("audit = %+v, want one refused line with a reason", entries)
+			}
+		})
+	}
+}
+
+func TestRXAllowsBoundedReceiveArgs(t *testing.T) {
+	if r := checkArgs(RoleRX, HackRFTransfer, []string{"-r", "/x.ci8", "-f", "433920000", "-s", "2000000", "-l", "16", "-g", "20", "-a", "0", "-n", "240000000", "-B"}); r != "" {
+		t.Fatalf("bounded receive refused: %s", r)
+	}
+	if r := checkArgs(RoleTX, HackRFTransfer, []string{"-t", "/x.iq", "-f", "433920000", "-s", "2000000", "-x", "0", "-a", "0", "-n", "20000000"}); r != "" {
+		t.Fatalf("bounded transmit refused: %s", r)
+	}
+}
+
+func TestRelativePinnedPathRefused(t *testing.T) {
+	s, _ := newStack(t, RoleNone, os.Environ(), func(o *Options) { o.Tools[Git] = "git" })
+	_, err := s.Run(context.Background(), Cmd{Tool: Git, Args: []string{"version"}})
+	var ni *NotInstalledError
+	if !errors.As(err, &ni) {
+		t.Fatalf("got %v, want *NotInstalledError", err)
+	}
+}
+
+func TestRelativePATHEntryNotUsed(t *testing.T) {
+	dir := helperDir(t)
+	t.Chdir(dir)
+	// "." on PATH would find ./hackrf_info; it must not be used.
+	s, _ := newStack(t, RoleNone, []string{"PATH=."}, func(o *Options) { delete(o.Tools, HackRFInfo) })
+	if _, ok := s.Paths()[HackRFInfo]; ok {
+		t.Fatalf("hackrf_info resolved through a relative PATH entry: %v", s.Paths())
+	}
+}
+
+func TestChildEnvironmentIsBuilt(t *testing.T) {
+	parent := []string{
+		"PATH=/usr/bin:/bin", "HOME=/home/op", "SSH_AUTH_SOCK=/run/agent.sock",
+		"XDG_CONFIG_HOME=/home/op/.config", "HACKRF_SIM=noclock",
+		"GIT_DIR=/evil", "GIT_WORK_TREE=/evil", "GIT_CONFIG_GLOBAL=/evil/cfg",
+		"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=core.pager", "GIT_EXEC_PATH=/evil",
+		"GIT_ASKPASS=/evil/askpass", "GIT_SSH_COMMAND=evil", "LD_PRELOAD=/evil.so",
+		"LANG=de_DE.UTF-8", "RANDOM_SECRET=x",
+	}
+	s, _ := newStack(t, RoleNone, parent)
+	res, err := s.Run(context.Background(), Cmd{Tool: HackRFInfo, Args: []string{"-d", "printenv"}, Env: []string{"GIT_AUTHOR_NAME=rfhandoff"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, l := range strings.Split(strings.TrimSpace(string(res.Stdout)), "\n") {
+		k, v, _ := strings.Cut(l, "=")
+		got[k] = v
+	}
+	want := map[string]string{
+		"HOME": "/home/op", "SSH_AUTH_SOCK": "/run/agent.sock", "XDG_CONFIG_HOME": "/home/op/.config",
+		"HACKRF_SIM": "noclock", "LC_ALL": "C", "GIT_TERMINAL_PROMPT": "0", "GIT_AUTHOR_NAME": "rfhandoff",
+		"PATH": "/usr/bin:/bin",
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s = %q, want %q", k, got[k], v)
+		}
+	}
+	for _, k := range []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_COUNT", "GIT_CONFIG_KEY_0", "GIT_EXEC_PATH", "GIT_ASKPASS", "GIT_SSH_COMMAND", "LD_PRELOAD", "LANG", "RANDOM_SECRET"} {
+		if _, ok := got[k]; ok {
+			t.Errorf("%s leaked into the child", k)
+		}
+	}
+}
+
+func TestExitErrorCarriesArgvCodeAndStderr(t *testing.T) {
+	s, _ := newStack(t, RoleNone, os.Environ())
+	_, err := s.Run(context.Background(), Cmd{Tool: HackRFInfo, Args: []string{"-d", "exit=7"}})
+	var ee *ExitError
+	if !errors.As(err, &ee) {
+		t.Fatalf("got %v, want *ExitError", err)
+	}
+	if ee.Code != 7 || ee.Tool != HackRFInfo || !strings.Contains(ee.StderrTail, "failing on purpose") || ee.Argv[len(ee.Argv)-1] != "exit=7" {
+		t.Fatalf("ExitError = %+v", ee)
+	}
+}
+
+func TestTimeoutKillsStubbornProcessAndItsChildren(t *testing.T) {
+	s, _ := newStack(t, RoleNone, os.Environ())
+	pidFile := filepath.Join(helperDirOf(t, s), "grandchild.pid")
+	_, err := s.Run(context.Background(), Cmd{Tool: HackRFInfo, Args: []string{"-d", "stubborn=" + pidFile}, Timeout: 1500 * time.Millisecond})
+	var te *TimeoutError
+	if !errors.As(err, &te) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("got %v, want *TimeoutError", err)
+	}
+	data, rerr := os.ReadFile(pidFile)
+	if rerr != nil {
+		t.Fatalf("grandchild never started: %v", rerr)
+	}
+	pid, _ := strconv.Atoi(string(data))
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		// Reap-free check: a zombie still answers signal 0, so also look at /proc.
+		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) || isZombie(pid) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("grandchild %d still alive after the group was killed", pid)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func isZombie(pid int) bool {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return true
+	}
+	f := strings.Fields(string(data))
+	return len(f) > 2 && f[2] == "Z"
+}
+
+func helperDirOf(t *testing.T, s *Stack) string {
+	return filepath.Dir(s.Paths()[HackRFInfo])
+}
+
+func TestOutputCap(t *testing.T) {
+	s, _ := newStack(t, RoleNone, os.Environ())
+	_, err := s.Run(context.Background(), Cmd{Tool: HackRFInfo, Args: []string{"-d", "flood"}, MaxOutput: 4096})
+	var oe *OutputLimitError
+	if !errors.As(err, &oe) || oe.Limit != 4096 {
+		t.Fatalf("got %v, want *OutputLimitError", err)
+	}
+}
+
+func TestStartInterruptWait(t *testing.T) {
+	s, logPath := newStack(t, RoleNone, os.Environ())
+	var out strings.Builder
+	p, err := s.Start(context.Background(), Cmd{Tool: HackRFInfo, Args: []string{"-d", "sigint-clean"}, Stdout: &syncWriter{b: &out}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(out.String(), "ready") && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err := p.Interrupt(); err != nil {
+		t.Fatal(err)
+	}
+	res, err := p.Wait()
+	if err != nil || res.ExitCode != 0 || !strings.Contains(string(res.Stderr), "Caught signal") {
+		t.Fatalf("res=%+v err=%v", res, err)
+	}
+	entries, _ := ReadAuditTail(logPath, 0)
+	if len(entries) != 2 || entries[0].Event != EventStart || entries[1].Event != EventEnd || entries[1].Pid != p.Pid() || entries[0].ID != entries[1].ID {
+		t.Fatalf("audit entries = %+v", entries)
+	}
+}
+
+type syncWriter struct {
+	b interface {
+		Write([]byte) (int, error)
+		String() string
+	}
+}
+
+func (w *syncWriter) Write(p []byte) (int, error) { return w.b.Write(p) }
+
+func TestFailClosedAuditLog(t *testing.T) {
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full")
+	}
+	dir := helperDir(t)
+	log, err := OpenAuditLog("/dev/full")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(Options{Role: RoleNone, Audit: log, Tools: map[Tool]string{HackRFInfo: filepath.Join(dir, "hackrf_info")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	marker := filepath.Join(t.TempDir(), "ran")
+	_, err = s.Run(context.Background(), Cmd{Tool: HackRFInfo, Args: []string{"-d", "touch=" + marker}})
+	var ae *AuditError
+	if !errors.As(err, &ae) {
+		t.Fatalf("got %v, want *AuditError", err)
+	}
+	if _, err := os.Stat(marker); !os.IsNotExist(err) {
+		t.Fatal("the process ran although its audit line could not be written")
+	}
+}
+
+func TestGitHardeningFlagsReachGit(t *testing.T) {
+	s, logPath := newStack(t, RoleNone, os.Environ(), func(o *Options) { o.GitProtocols = []string{"file"} })
+	if _, ok := s.Paths()[Git]; !ok {
+		t.Skip("git not installed")
+	}
+	for key, want := range map[string]string{
+		"core.fsmonitor": "false", "transfer.fsckobjects": "true", "protocol.allow": "never",
+		"protocol.file.allow": "always", "submodule.recurse": "false",
+	} {
+		res, err := s.Run(context.Background(), Cmd{Tool: Git, Args: []string{"config", "--get", key}, Dir: t.TempDir()})
+		if err != nil || strings.TrimSpace(string(res.Stdout)) != want {
+			t.Errorf("git config %s = %q (%v), want %q", key, res.Stdout, err, want)
+		}
+	}
+	res, err := s.Run(context.Background(), Cmd{Tool: Git, Args: []string{"config", "--get", "core.hooksPath"}, Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hooks := strings.TrimSpace(string(res.Stdout))
+	if entries, err := os.ReadDir(hooks); err != nil || len(entries) != 0 {
+		t.Fatalf("hooks path %q is not an empty directory: %v", hooks, err)
+	}
+	if _, err := VerifyAuditLog(logPath); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestCredentialsRedacted(t *testing.T) {
+	s, logPath := newStack(t, RoleNone, os.Environ(), func(o *Options) { o.GitProtocols = []string{"http"} })
+	if _, ok := s.Paths()[Git]; !ok {
+		t.Skip("git not installed")
+	}
+	url := "http://operator:s3cretPassw0rd@127.0.0.1:1/repo.git"
+	_, err := s.Run(context.Background(), Cmd{Tool: Git, Args: []string{"ls-remote", "--end-of-options", url}, Dir: t.TempDir(), Timeout: 20 * time.Second})
+	if err == nil {
+		t.Fatal("ls-remote to a closed port succeeded")
+	}
+	if strings.Contains(err.Error(), "s3cretPassw0rd") {
+		t.Fatalf("password in error: %v", err)
+	}
+	data, _ := os.ReadFile(logPath)
+	if strings.Contains(string(data), "s3cretPassw0rd") {
+		t.Fatalf("password in audit log:\n%s", data)
+	}
+	if !strings.Contains(string(data), "operator:"+Redacted+"@127.0.0.1") {
+		t.Fatalf("redacted URL missing from the audit log:\n%s", data)
+	}
+}
+
+func TestRedact(t *testing.T) {
+	cases := map[string]string{
+		"https://u:p@host/x":               "https://u:REDACTED@host/x",
+		"ssh://git@host/x":                 "ssh://git@host/x",
+		"git@host:x":                       "git@host:x",
+		"x https://a:b@h/ y http://c:d@e/": "x https://a:REDACTED@h/ y http://c:REDACTED@e/",
+	}
+	for in, want := range cases {
+		if got := redactString(in, nil); got != want {
+			t.Errorf("redact(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := redactString("token=abc123", []string{"abc123"}); got != "token=REDACTED" {
+		t.Errorf("secret not redacted: %q", got)
+	}
+}
+
+func TestProtocolOf(t *testing.T) {
+	for in, want := range map[string]string{
+		"/srv/git/x.git": "file", "file:///srv/x": "file", "https://h/x": "https",
+		"git@github.com:o/r.git": "ssh", "ssh://h/x": "ssh", "git://127.0.0.1/x": "git", "../x.git": "file",
+	} {
+		if got := ProtocolOf(in); got != want {
+			t.Errorf("ProtocolOf(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

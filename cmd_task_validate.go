@@ -1,0 +1,61 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"rfhandoff/gate"
+	"rfhandoff/task"
+)
+
+// TaskValidateCmd checks a task file offline (SPEC §3, §13).
+type TaskValidateCmd struct {
+	File string `arg:"" type:"path" help:"The task file (NEXT_RX_TASK.md)."`
+}
+
+// Run validates the file against the configured task branch and size limit.
+// Exit 0 when valid; otherwise the error lists every reason.
+func (c *TaskValidateCmd) Run(app *App) error {
+	limit := app.Policy.Limits.MaxTaskBytes
+	if limit <= 0 {
+		limit = task.DefaultMaxBytes
+	}
+	data, err := readCapped(c.File, limit)
+	if err != nil {
+		return err
+	}
+	t, err := task.Parse(data, task.Options{TaskBranch: app.Policy.Repo.TaskBranch, MaxBytes: limit})
+	if err != nil {
+		return fmt.Errorf("%s: %w", c.File, err)
+	}
+	w := app.Stdout
+	fmt.Fprintf(w, "valid task %s\n", t.ID)
+	fmt.Fprintf(w, "title:     %s\n", task.Sanitize(t.Title))
+	fmt.Fprintf(w, "declared:  %s\n", t.DeclaredLevel)
+	derived := t.DerivedLevel.String()
+	if r := gate.Reasons(t.Flags()); len(r) > 0 {
+		derived += " (" + strings.Join(r, ", ") + ")"
+	}
+	fmt.Fprintf(w, "derived:   %s\n", derived)
+	fmt.Fprintf(w, "effective: %s\n", t.EffectiveLevel)
+	fmt.Fprintf(w, "approval:  %s\n", gate.DescribeApproval(t.EffectiveLevel, t.RFTX, t.ID))
+	fmt.Fprintf(w, "sha256:    %s\n", t.SHA256)
+	return nil
+}
+
+// readCapped reads at most limit+1 bytes, so an oversized (or endless) file
+// is never read whole and Parse still sees that it is over the limit.
+func readCapped(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	return data, nil
+}

@@ -1,0 +1,74 @@
+package gate
+
+import (
+	"fmt"
+	"strings"
+)
+
+// ApproveAnswer is the answer that approves a task at the RX prompt. Every
+// level needs it; RED needs a phrase after it.
+const ApproveAnswer = "A"
+
+// TXPhrase is the exact phrase that approves anything involving RF TX, on the
+// RX prompt and on the MAIN PC alike.
+const TXPhrase = "AUTHORIZE RF TX"
+
+// TaskPhrase is the phrase that approves a RED task without RF TX.
+func TaskPhrase(taskID string) string { return "AUTHORIZE " + taskID }
+
+// RequiredPhrase returns the phrase that must follow ApproveAnswer, and
+// whether one is needed at all. RF TX always needs TXPhrase, whatever level
+// the caller passes; a level that is not valid is treated as RED so that a
+// bug upstream demands more, never less.
+func RequiredPhrase(level Level, rfTX bool, taskID string) (phrase string, needed bool) {
+	switch {
+	case rfTX:
+		return TXPhrase, true
+	case level == Green || level == Yellow:
+		return "", false
+	default:
+		return TaskPhrase(taskID), true
+	}
+}
+
+// DescribeApproval says in one line what approves a task, for prompts and
+// the prepared outbox files.
+func DescribeApproval(level Level, rfTX bool, taskID string) string {
+	phrase, needed := RequiredPhrase(level, rfTX, taskID)
+	if !needed {
+		return ApproveAnswer
+	}
+	return fmt.Sprintf("%s, then exactly %q", ApproveAnswer, phrase)
+}
+
+// PhraseMatches reports whether a typed line is exactly want. Only the line
+// ending ("\n" or "\r\n") is ignored: no trimming of spaces, no case
+// folding. An empty want never matches, so a missing phrase approves nothing.
+func PhraseMatches(typed, want string) bool {
+	if want == "" {
+		return false
+	}
+	if t, ok := strings.CutSuffix(typed, "\r\n"); ok {
+		typed = t
+	} else {
+		typed = strings.TrimSuffix(typed, "\n")
+	}
+	return typed == want
+}
+
+// CheckRequiresApproval applies REQUIRES_APPROVAL: NO is allowed only when
+// the effective level is GREEN. (Even then the operator still answers the
+// prompt; NO only marks the task as needing no extra sign-off.)
+func CheckRequiresApproval(requires bool, effective Level) error {
+	if requires || effective == Green {
+		return nil
+	}
+	return &ApprovalRequiredError{Level: effective}
+}
+
+// ApprovalRequiredError is REQUIRES_APPROVAL = NO above GREEN.
+type ApprovalRequiredError struct{ Level Level }
+
+func (e *ApprovalRequiredError) Error() string {
+	return fmt.Sprintf("NO is allowed only at GREEN; the effective level is %s", e.Level)
+}

@@ -1,0 +1,117 @@
+package gate
+
+import (
+	"errors"
+	"testing"
+)
+
+func TestRequiredPhrase(t *testing.T) {
+	tests := []struct {
+		level      Level
+		rfTX       bool
+		id         string
+		wantPhrase string
+		wantNeeded bool
+	}{
+		{Green, false, "T_001", "", false},
+		{Yellow, false, "T_001", "", false},
+		{Red, false, "RF001A_FW_FLASH", "AUTHORIZE RF001A_FW_FLASH", true},
+		{Red, true, "RF001A_TX", "AUTHORIZE RF TX", true},
+		// RF TX demands the TX phrase even if a caller passes a lower level.
+		{Yellow, true, "RF001A_TX", "AUTHORIZE RF TX", true},
+		{Green, true, "RF001A_TX", "AUTHORIZE RF TX", true},
+		// An invalid level is treated as RED.
+		{0, false, "T_001", "AUTHORIZE T_001", true},
+		{Level(7), false, "T_001", "AUTHORIZE T_001", true},
+	}
+	for _, tt := range tests {
+		phrase, needed := RequiredPhrase(tt.level, tt.rfTX, tt.id)
+		if phrase != tt.wantPhrase || needed != tt.wantNeeded {
+			t.Errorf("RequiredPhrase(%v, %v, %q) = %q, %v; want %q, %v",
+				tt.level, tt.rfTX, tt.id, phrase, needed, tt.wantPhrase, tt.wantNeeded)
+		}
+	}
+	if TXPhrase != "AUTHORIZE RF TX" {
+		t.Fatalf("TXPhrase = %q", TXPhrase)
+	}
+}
+
+func TestDescribeApproval(t *testing.T) {
+	tests := []struct {
+		level Level
+		rfTX  bool
+		want  string
+	}{
+		{Yellow, false, "A"},
+		{Red, false, `A, then exactly "AUTHORIZE T_001"`},
+		{Red, true, `A, then exactly "AUTHORIZE RF TX"`},
+	}
+	for _, tt := range tests {
+		if got := DescribeApproval(tt.level, tt.rfTX, "T_001"); got != tt.want {
+			t.Errorf("DescribeApproval(%v, %v) = %q, want %q", tt.level, tt.rfTX, got, tt.want)
+		}
+	}
+}
+
+func TestPhraseMatches(t *testing.T) {
+	tests := []struct {
+		typed, want string
+		ok          bool
+	}{
+		{"AUTHORIZE RF TX", TXPhrase, true},
+		{"AUTHORIZE RF TX\n", TXPhrase, true},
+		{"AUTHORIZE RF TX\r\n", TXPhrase, true},
+		{"AUTHORIZE RF TX ", TXPhrase, false},
+		{" AUTHORIZE RF TX", TXPhrase, false},
+		{"AUTHORIZE RF TX \n", TXPhrase, false},
+		{"authorize rf tx", TXPhrase, false},
+		{"Authorize RF TX\n", TXPhrase, false},
+		{"AUTHORIZE  RF TX", TXPhrase, false},
+		{"AUTHORIZE RF TX\r", TXPhrase, false}, // a lone CR is not a line ending
+		{"AUTHORIZE RF TX\n\n", TXPhrase, false},
+		{"AUTHORIZE RF TX\r\n\n", TXPhrase, false},
+		{"AUTHORIZE RF\tTX", TXPhrase, false},
+		{"AUTHORIZE RF TX.", TXPhrase, false},
+		{"AUTHORIZE T_001\n", TaskPhrase("T_001"), true},
+		{"AUTHORIZE T_002\n", TaskPhrase("T_001"), false},
+		{"AUTHORIZE t_001\n", TaskPhrase("T_001"), false},
+		{"A\n", ApproveAnswer, true},
+		{"A\r\n", ApproveAnswer, true},
+		{"a\n", ApproveAnswer, false},
+		{"A \n", ApproveAnswer, false},
+		{"AA\n", ApproveAnswer, false},
+		{"", "", false},
+		{"\n", "", false},
+	}
+	for _, tt := range tests {
+		if got := PhraseMatches(tt.typed, tt.want); got != tt.ok {
+			t.Errorf("PhraseMatches(%q, %q) = %v, want %v", tt.typed, tt.want, got, tt.ok)
+		}
+	}
+}
+
+func TestCheckRequiresApproval(t *testing.T) {
+	tests := []struct {
+		requires bool
+		level    Level
+		ok       bool
+	}{
+		{true, Green, true},
+		{true, Yellow, true},
+		{true, Red, true},
+		{false, Green, true},
+		{false, Yellow, false},
+		{false, Red, false},
+		{false, 0, false},
+	}
+	for _, tt := range tests {
+		err := CheckRequiresApproval(tt.requires, tt.level)
+		if (err == nil) != tt.ok {
+			t.Errorf("CheckRequiresApproval(%v, %v) = %v, want ok=%v", tt.requires, tt.level, err, tt.ok)
+		}
+		var are *ApprovalRequiredError
+		if !tt.ok && (!errors.As(err, &are) || are.Level != tt.level) {
+			t.Errorf("CheckRequiresApproval(%v, %v) error %#v", tt.requires, tt.level, err)
+		}
+	}
+}

@@ -1,0 +1,141 @@
+package task
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"rfhandoff/gate"
+)
+
+// The header fields, in the order the protocol lists them.
+const (
+	FieldTaskID           = "TASK_ID"
+	FieldTitle            = "TASK_TITLE"
+	FieldSourceBranch     = "SOURCE_BRANCH"
+	FieldExpectedHead     = "EXPECTED_HEAD"
+	FieldRequiresApproval = "REQUIRES_APPROVAL"
+	FieldHardwareAccess   = "HARDWARE_ACCESS"
+	FieldRFRX             = "RF_RX"
+	FieldRFTX             = "RF_TX"
+	FieldAllowCommit      = "ALLOW_COMMIT"
+	FieldAllowPush        = "ALLOW_PUSH"
+	FieldRiskLevel        = "RISK_LEVEL"
+)
+
+// Fields lists every header field in protocol order; all are required.
+var Fields = []string{
+	FieldTaskID, FieldTitle, FieldSourceBranch, FieldExpectedHead,
+	FieldRequiresApproval, FieldHardwareAccess, FieldRFRX, FieldRFTX,
+	FieldAllowCommit, FieldAllowPush, FieldRiskLevel,
+}
+
+// ALLOW_PUSH values.
+const (
+	PushNo           = "NO"
+	PushRXResultOnly = "RX_RESULT_ONLY"
+)
+
+// MaxTitleRunes is TASK_TITLE's length limit in characters.
+const MaxTitleRunes = 200
+
+var (
+	taskIDRE = regexp.MustCompile(`^[A-Z0-9][A-Z0-9_]{2,63}$`)
+	headRE   = regexp.MustCompile(`^[0-9a-f]{40}$`)
+	branchRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._/-]{0,99}$`)
+)
+
+// setter checks one field's value and stores it; it returns what is wrong,
+// or "" when the value is valid.
+type setter func(t *Task, v string, opts Options) string
+
+var setters = map[string]setter{
+	FieldTaskID: func(t *Task, v string, _ Options) string {
+		if !taskIDRE.MatchString(v) {
+			return "must match " + taskIDRE.String()
+		}
+		t.ID = v
+		return ""
+	},
+	FieldTitle: func(t *Task, v string, _ Options) string {
+		if msg := checkTitle(v); msg != "" {
+			return msg
+		}
+		t.Title = v
+		return ""
+	},
+	FieldSourceBranch: func(t *Task, v string, opts Options) string {
+		if opts.TaskBranch != "" {
+			if v != opts.TaskBranch {
+				return fmt.Sprintf("must equal the configured task branch %s", quote(opts.TaskBranch))
+			}
+		} else if !branchRE.MatchString(v) || strings.Contains(v, "..") {
+			return "must be a branch name matching " + branchRE.String() + " without \"..\""
+		}
+		t.SourceBranch = v
+		return ""
+	},
+	FieldExpectedHead: func(t *Task, v string, _ Options) string {
+		if !headRE.MatchString(v) {
+			return "must be a full commit ID: 40 lowercase hex digits"
+		}
+		t.ExpectedHead = v
+		return ""
+	},
+	FieldRequiresApproval: yesNo(func(t *Task) *bool { return &t.RequiresApproval }),
+	FieldHardwareAccess:   yesNo(func(t *Task) *bool { return &t.HardwareAccess }),
+	FieldRFRX:             yesNo(func(t *Task) *bool { return &t.RFRX }),
+	FieldRFTX:             yesNo(func(t *Task) *bool { return &t.RFTX }),
+	FieldAllowCommit:      yesNo(func(t *Task) *bool { return &t.AllowCommit }),
+	FieldAllowPush: func(t *Task, v string, _ Options) string {
+		if v != PushNo && v != PushRXResultOnly {
+			return "must be NO or RX_RESULT_ONLY"
+		}
+		t.AllowPush = v
+		return ""
+	},
+	FieldRiskLevel: func(t *Task, v string, _ Options) string {
+		l, err := gate.ParseLevel(v)
+		if err != nil {
+			return "must be GREEN, YELLOW or RED"
+		}
+		t.DeclaredLevel = l
+		return ""
+	},
+}
+
+func yesNo(field func(*Task) *bool) setter {
+	return func(t *Task, v string, _ Options) string {
+		switch v {
+		case "YES":
+			*field(t) = true
+		case "NO":
+			*field(t) = false
+		default:
+			return "must be YES or NO"
+		}
+		return ""
+	}
+}
+
+// checkTitle enforces one line of 1–200 printable characters. Printable is
+// unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the
+// ASCII space, so tabs, other spaces and invisible format characters (bidi
+// overrides included) are refused.
+func checkTitle(v string) string {
+	if v == "" {
+		return "must not be empty"
+	}
+	n := utf8.RuneCountInString(v)
+	if n > MaxTitleRunes {
+		return fmt.Sprintf("is %d characters long, over the limit of %d", n, MaxTitleRunes)
+	}
+	for _, r := range v {
+		if !unicode.IsPrint(r) {
+			return fmt.Sprintf("character %U is not printable", r)
+		}
+	}
+	return ""
+}

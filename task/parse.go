@@ -1,0 +1,231 @@
+package task
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/hashicorp/go-multierror"
+
+	"rfhandoff/gate"
+)
+
+var bom = []byte("\xef\xbb\xbf")
+
+// Parse validates a task file and returns it, or an *InvalidError listing
+// every problem found. The header starts at the first KEY = VALUE line
+// (blank lines before it are skipped, any other text there is an error) and
+// ends at the first blank line after it; a line holding only spaces and tabs
+// counts as blank. A leading UTF-8 BOM and CRLF line endings are accepted.
+// Reasons come in a fixed order: problems of single lines in line order,
+// then missing fields, then the rules between fields.
+func Parse(data []byte, opts Options) (*Task, error) {
+	limit := opts.MaxBytes
+	if limit <= 0 {
+		limit = DefaultMaxBytes
+	}
+	if int64(len(data)) > limit {
+		// The content is not examined: a caller that read only limit+1
+		// bytes has nothing meaningful to show.
+		return nil, invalid(&FieldError{Kind: KindTooLarge,
+			Msg: fmt.Sprintf("file exceeds the task size limit of %d bytes", limit)})
+	}
+
+	p := parser{opts: opts, lines: map[string]int{}, valid: map[string]bool{}}
+	p.t.SHA256 = Digest(data)
+	body := p.header(bytes.TrimPrefix(data, bom))
+	if len(p.lines) == 0 {
+		p.add(&FieldError{Kind: KindNoHeader,
+			Msg: "no header: the file must start with KEY = VALUE lines for " + strings.Join(Fields, ", ")})
+	} else {
+		p.missing()
+		p.crossChecks()
+	}
+	if p.errs != nil {
+		return nil, &InvalidError{Errs: p.errs}
+	}
+	p.t.Body = strings.ReplaceAll(string(body), "\r\n", "\n")
+	return &p.t, nil
+}
+
+type parser struct {
+	opts  Options
+	t     Task
+	lines map[string]int  // known field -> line of its first occurrence
+	valid map[string]bool // known field -> its value passed its rule
+	errs  *multierror.Error
+}
+
+func (p *parser) add(e *FieldError) { p.errs = multierror.Append(p.errs, e) }
+
+// header consumes the header lines and returns the rest of the file.
+func (p *parser) header(rest []byte) []byte {
+	inHeader, preReported := false, false
+	for n := 1; len(rest) > 0; n++ {
+		var ln []byte
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			ln, rest = rest[:i], rest[i+1:]
+		} else {
+			ln, rest = rest, nil
+		}
+		ln = bytes.TrimSuffix(ln, []byte("\r"))
+		if isBlank(ln) {
+			if inHeader {
+				return rest
+			}
+			continue
+		}
+		key, value, ok := splitField(string(ln))
+		if !inHeader && !ok {
+			if !preReported {
+				p.add(&FieldError{Kind: KindPreHeader, Line: n, Value: string(ln),
+					Msg: fmt.Sprintf("text before the first field: %s; the file must start with the KEY = VALUE header", quote(string(ln)))})
+				preReported = true
+			}
+			continue
+		}
+		inHeader = true
+		if !ok {
+			p.add(&FieldError{Kind: KindMalformed, Line: n, Value: string(ln),
+				Msg: fmt.Sprintf("not a KEY = VALUE line: %s", quote(string(ln)))})
+			continue
+		}
+		p.field(n, key, value, ln)
+	}
+	return nil
+}
+
+// field records one KEY = VALUE line.
+func (p *parser) field(n int, key, value string, ln []byte) {
+	clean := true
+	if !utf8.Valid(ln) {
+		p.add(&FieldError{Kind: KindEncoding, Line: n, Field: key, Value: value,
+			Msg: fmt.Sprintf("not valid UTF-8: %s", quote(value))})
+		clean = false
+	} else if r, ok := firstControl(ln); ok {
+		p.add(&FieldError{Kind: KindControl, Line: n, Field: key, Value: value,
+			Msg: fmt.Sprintf("control character %U in %s", r, quote(value))})
+		clean = false
+	}
+	set, known := setters[key]
+	if !known {
+		msg := "unknown field"
+		if _, ok := setters[strings.ToUpper(key)]; ok {
+			msg += "; field names are upper case"
+		}
+		p.add(&FieldError{Kind: KindUnknown, Line: n, Field: key, Value: value, Msg: msg})
+		return
+	}
+	if first, dup := p.lines[key]; dup {
+		p.add(&FieldError{Kind: KindDuplicate, Line: n, Field: key, Value: value,
+			Msg: fmt.Sprintf("duplicate field (first on line %d)", first)})
+		return
+	}
+	p.lines[key] = n
+	if !clean {
+		return
+	}
+	if msg := set(&p.t, value, p.opts); msg != "" {
+		p.add(&FieldError{Kind: KindInvalid, Line: n, Field: key, Value: value,
+			Msg: fmt.Sprintf("invalid value %s: %s", quote(value), msg)})
+		return
+	}
+	p.valid[key] = true
+}
+
+func (p *parser) missing() {
+	for _, f := range Fields {
+		if _, ok := p.lines[f]; !ok {
+			p.add(&FieldError{Kind: KindMissing, Field: f, Msg: "missing"})
+		}
+	}
+}
+
+// crossChecks applies the rules between fields. Flags whose values were
+// invalid count as NO, so the derived level is a lower bound and every
+// conflict reported here is real whatever the invalid values meant.
+func (p *parser) crossChecks() {
+	t := &p.t
+	if p.valid[FieldHardwareAccess] && !t.HardwareAccess {
+		var need []string
+		if p.valid[FieldRFRX] && t.RFRX {
+			need = append(need, "RF_RX = YES")
+		}
+		if p.valid[FieldRFTX] && t.RFTX {
+			need = append(need, "RF_TX = YES")
+		}
+		if len(need) > 0 {
+			p.add(&FieldError{Kind: KindConflict, Line: p.lines[FieldHardwareAccess], Field: FieldHardwareAccess,
+				Value: "NO", Msg: "must be YES when " + strings.Join(need, " and ")})
+		}
+	}
+
+	flags := t.Flags()
+	t.DerivedLevel = gate.Derive(flags)
+	t.EffectiveLevel = t.DerivedLevel
+	if p.valid[FieldRiskLevel] {
+		eff, err := gate.Effective(t.DeclaredLevel, t.DerivedLevel)
+		t.EffectiveLevel = eff
+		var low *gate.LevelTooLowError
+		if errors.As(err, &low) {
+			p.add(&FieldError{Kind: KindConflict, Line: p.lines[FieldRiskLevel], Field: FieldRiskLevel,
+				Value: low.Declared.String(),
+				Msg: fmt.Sprintf("declared %s is lower than the derived minimum %s (%s)",
+					low.Declared, low.Derived, strings.Join(gate.Reasons(flags), ", "))})
+		}
+	}
+	if p.valid[FieldRequiresApproval] {
+		var need *gate.ApprovalRequiredError
+		if errors.As(gate.CheckRequiresApproval(t.RequiresApproval, t.EffectiveLevel), &need) {
+			p.add(&FieldError{Kind: KindConflict, Line: p.lines[FieldRequiresApproval], Field: FieldRequiresApproval,
+				Value: "NO", Msg: need.Error()})
+		}
+	}
+}
+
+// splitField splits "  KEY = VALUE " at the first '='. The key must look
+// like a field name (letters, digits, underscores, starting with a letter);
+// anything else is not a field line at all.
+func splitField(s string) (key, value string, ok bool) {
+	k, v, found := strings.Cut(s, "=")
+	if !found {
+		return "", "", false
+	}
+	k = strings.Trim(k, " \t")
+	if k == "" {
+		return "", "", false
+	}
+	for i, r := range k {
+		letter := r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z'
+		if !(letter || i > 0 && (r == '_' || r >= '0' && r <= '9')) {
+			return "", "", false
+		}
+	}
+	return k, strings.Trim(v, " \t"), true
+}
+
+func isBlank(ln []byte) bool {
+	return len(bytes.Trim(ln, " \t")) == 0
+}
+
+// firstControl finds a control character other than tab: C0, DEL and C1,
+// which covers ESC and so every terminal escape sequence. ln must be valid
+// UTF-8.
+func firstControl(ln []byte) (rune, bool) {
+	for _, r := range string(ln) {
+		if isControl(r) {
+			return r, true
+		}
+	}
+	return 0, false
+}
+
+func isControl(r rune) bool {
+	return r != '\t' && (r < 0x20 || r >= 0x7f && r <= 0x9f)
+}
+
+func invalid(e *FieldError) error {
+	return &InvalidError{Errs: multierror.Append(nil, e)}
+}

@@ -1,0 +1,72 @@
+// Package task reads the task file, docs/handoff/NEXT_RX_TASK.md (SPEC §3):
+// a header of KEY = VALUE lines, then free Markdown shown to the operator.
+// Parse validates the header completely and reports every problem at once;
+// it never trusts the body, which is only ever displayed after Sanitize.
+package task
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+
+	"rfhandoff/gate"
+)
+
+// DefaultMaxBytes is the protocol's task size limit (64 KiB).
+const DefaultMaxBytes = 64 << 10
+
+// Options carry the policy that validation depends on.
+type Options struct {
+	// TaskBranch is the configured task branch SOURCE_BRANCH must equal.
+	// Empty means only the branch-name pattern is checked (offline use).
+	TaskBranch string
+	// MaxBytes is the size limit; zero or less means DefaultMaxBytes.
+	MaxBytes int64
+}
+
+// Task is a validated task file.
+type Task struct {
+	ID               string
+	Title            string
+	SourceBranch     string
+	ExpectedHead     string
+	RequiresApproval bool
+	HardwareAccess   bool
+	RFRX             bool
+	RFTX             bool
+	AllowCommit      bool
+	AllowPush        string // PushNo or PushRXResultOnly
+
+	DeclaredLevel  gate.Level // RISK_LEVEL as written
+	DerivedLevel   gate.Level // the minimum the flags demand
+	EffectiveLevel gate.Level // the level the task runs at
+
+	// Body is the Markdown after the header, CRLF turned into LF, otherwise
+	// as written: it may hold anything, so pass it through Sanitize before
+	// showing it.
+	Body string
+	// SHA256 is the hex digest of the exact file bytes (BOM and CRLF
+	// included); approvals are bound to it.
+	SHA256 string
+}
+
+// Flags returns the fields the risk derivation looks at.
+func (t *Task) Flags() gate.Flags {
+	return gate.Flags{
+		HardwareAccess: t.HardwareAccess,
+		RFRX:           t.RFRX,
+		RFTX:           t.RFTX,
+		AllowCommit:    t.AllowCommit,
+		PushResult:     t.AllowPush == PushRXResultOnly,
+	}
+}
+
+// ApprovalPhrase is the phrase that must follow [A] for this task, if any.
+func (t *Task) ApprovalPhrase() (phrase string, needed bool) {
+	return gate.RequiredPhrase(t.EffectiveLevel, t.RFTX, t.ID)
+}
+
+// Digest is the lowercase hex SHA-256 of data.
+func Digest(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}

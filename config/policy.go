@@ -3,7 +3,11 @@
 // loosened (SPEC §11, §14).
 package config
 
-import "time"
+import (
+	"fmt"
+	"strings"
+	"time"
+)
 
 // Policy is the whole policy file.
 type Policy struct {
@@ -92,14 +96,24 @@ type Duration struct{ time.Duration }
 func (d *Duration) UnmarshalText(b []byte) error {
 	v, err := time.ParseDuration(string(b))
 	if err != nil {
-		return err
+		return fmt.Errorf("%q is not a duration: write a string such as \"5s\" or \"250ms\"", b)
 	}
 	d.Duration = v
 	return nil
 }
 
-// MarshalText writes the duration in Go syntax.
-func (d Duration) MarshalText() ([]byte, error) { return []byte(d.Duration.String()), nil }
+// MarshalText writes the duration in Go syntax, without the zero tails
+// that time.Duration.String adds ("5m", not "5m0s").
+func (d Duration) MarshalText() ([]byte, error) {
+	s := d.Duration.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s") // "1m0s" -> "1m"
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m") // "1h0m" -> "1h"
+	}
+	return []byte(s), nil
+}
 
 // Protocol limits that no policy may loosen.
 const (

@@ -1,0 +1,210 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"reflect"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+)
+
+// MaxFileBytes bounds a policy file; a real one is a few KiB.
+const MaxFileBytes = 1 << 20
+
+// DefaultFile is the policy file looked up in the current directory.
+const DefaultFile = "rfhandoff.toml"
+
+// EnvVar names the policy file when --config is not given.
+const EnvVar = "RFHANDOFF_CONFIG"
+
+// Load reads, decodes and validates the policy file at path.
+func Load(path string) (Policy, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return Policy{}, &FileError{Path: path, Err: err}
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+	if err != nil {
+		return Policy{}, &FileError{Path: path, Err: err}
+	}
+	if len(data) > MaxFileBytes {
+		return Policy{}, &FileError{Path: path, Err: fmt.Errorf("larger than %d bytes", MaxFileBytes)}
+	}
+	return Parse(data, path)
+}
+
+// Parse decodes data (named name in messages) over Default() and validates
+// the result. Unknown keys, keys that only match a known one when case is
+// ignored, and invalid values are all reported at once, in a *FileError
+// around a *multierror.Error.
+func Parse(data []byte, name string) (Policy, error) {
+	p := Default()
+	md, err := toml.Decode(string(data), &p)
+	if err != nil {
+		// Syntax and type errors stop the decoder; there is nothing more
+		// to validate reliably.
+		return Policy{}, &FileError{Path: name, Err: err}
+	}
+	errs := unknownKeys(md)
+	if verr := p.Validate(); verr != nil {
+		errs = append(errs, Problems(verr)...)
+	}
+	if len(errs) > 0 {
+		return Policy{}, &FileError{Path: name, Err: newList(errs)}
+	}
+	return p, nil
+}
+
+// unknownKeys names every key in the document that is not byte-equal to a
+// policy key. md.Undecoded() alone is not enough: the decoder matches keys
+// case-insensitively, so "MIN_REMAINING_S" would silently set (or, beside
+// "min_remaining_s", race with) the real key.
+func unknownKeys(md toml.MetaData) []error {
+	known := knownKeys()
+	var errs []error
+	reported := map[string]bool{}
+	flag := func(k toml.Key) {
+		for i := 1; i < len(k); i++ { // a key under an unknown table is implied
+			if reported[k[:i].String()] {
+				return
+			}
+		}
+		s := k.String()
+		if reported[s] {
+			return
+		}
+		reported[s] = true
+		errs = append(errs, &UnknownKeyError{Key: s, Table: len(k) == 1, Suggestion: suggest(k, known)})
+	}
+	undecoded := map[string]bool{}
+	for _, k := range md.Undecoded() {
+		undecoded[k.String()] = true
+	}
+	for _, k := range md.Keys() { // document order
+		if undecoded[k.String()] || !known[strings.Join(k, "\x00")] {
+			flag(k)
+		}
+	}
+	return errs
+}
+
+// knownKeys lists the tables and table\x00key pairs of Policy, taken from
+// the struct tags so the list cannot drift from the type.
+func knownKeys() map[string]bool {
+	known := map[string]bool{}
+	pt := reflect.TypeOf(Policy{})
+	for i := 0; i < pt.NumField(); i++ {
+		tf := pt.Field(i)
+		table := tf.Tag.Get("toml")
+		if table == "" || !tf.IsExported() {
+			continue
+		}
+		known[table] = true
+		for j := 0; j < tf.Type.NumField(); j++ {
+			if key := tf.Type.Field(j).Tag.Get("toml"); key != "" {
+				known[table+"\x00"+key] = true
+			}
+		}
+	}
+	return known
+}
+
+// suggest finds the known key a misspelt one most likely meant.
+func suggest(k toml.Key, known map[string]bool) string {
+	best, bestD := "", 3 // at most two edits away
+	for kk := range known {
+		parts := strings.Split(kk, "\x00")
+		if len(parts) != len(k) {
+			continue
+		}
+		d := 0
+		for i := range parts {
+			d += editDistance(strings.ToLower(k[i]), parts[i])
+		}
+		if d < bestD || d == bestD && best != "" && formatKey(parts) < best {
+			best, bestD = formatKey(parts), d
+		}
+	}
+	if best == "" && len(k) == 2 { // right key, wrong table
+		for kk := range known {
+			if parts := strings.Split(kk, "\x00"); len(parts) == 2 && parts[1] == k[1] {
+				return formatKey(parts)
+			}
+		}
+	}
+	return best
+}
+
+func formatKey(parts []string) string {
+	if len(parts) == 1 {
+		return "[" + parts[0] + "]"
+	}
+	return strings.Join(parts, ".")
+}
+
+// editDistance is the Levenshtein distance of two short ASCII keys.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// Locate picks the policy file: the --config flag, else $RFHANDOFF_CONFIG,
+// else ./rfhandoff.toml when it exists, else "" for the built-in defaults.
+// A file named by the flag or the variable must exist: falling back to the
+// defaults when an operator named a policy would silently drop it.
+func Locate(flag string, getenv func(string) string, stat func(string) error) (string, error) {
+	if flag != "" {
+		if err := stat(flag); err != nil {
+			return "", fmt.Errorf("--config %s: %w", flag, err)
+		}
+		return flag, nil
+	}
+	if env := getenv(EnvVar); env != "" {
+		if err := stat(env); err != nil {
+			return "", fmt.Errorf("$%s=%s: %w", EnvVar, env, err)
+		}
+		return env, nil
+	}
+	switch err := stat(DefaultFile); {
+	case err == nil:
+		return DefaultFile, nil
+	case errors.Is(err, fs.ErrNotExist):
+		return "", nil
+	default:
+		return "", fmt.Errorf("%s: %w", DefaultFile, err)
+	}
+}
+
+// LoadLocated loads the file Locate picked, or returns Default() for "".
+func LoadLocated(path string) (Policy, error) {
+	if path == "" {
+		return Default(), nil
+	}
+	return Load(path)
+}
+
+// StatFile is the stat function Locate normally uses.
+func StatFile(path string) error {
+	_, err := os.Stat(path)
+	return err
+}

@@ -1,0 +1,203 @@
+package config
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+	"regexp"
+	"time"
+)
+
+// Bounds of the policy values. The protocol limits (ProtocolMax*,
+// ProtocolMinRemainingS) may only be tightened; the rest are hardware ranges
+// or sanity bounds that catch typos (a publication age of an hour is a
+// mistake, not a policy).
+const (
+	MinPlannedDurationS    = 15
+	MaxPlannedDurationS    = 3600
+	MaxMinRemainingS       = 3600
+	MaxPublicationAgeS     = 300 // older than 5 min is no longer a live capture
+	MaxClockSkewS          = 60
+	MaxPublishAttempts     = 10
+	MaxPollDuration        = 24 * time.Hour
+	MinFrequencyHz         = 1_000_000     // HackRF One: 1 MHz ...
+	MaxFrequencyHz         = 6_000_000_000 // ... to 6 GHz (its specified range)
+	MinSampleRateHz        = 2_000_000     // hackrf_transfer: 2 Msps ...
+	MaxSampleRateHz        = 20_000_000    // ... to 20 Msps
+	MaxLNAGainDB           = 40            // -l, steps of 8
+	MaxVGAGainDB           = 62            // -g, steps of 2
+	MaxTXVGAGainDB         = 47            // -x, steps of 1
+	MaxDetectThresholdDB   = 100
+	MaxTXDurationS         = 3600
+	TXActionFake           = "fake"
+	TXActionHackRFTransfer = "hackrf_transfer"
+)
+
+var serialPattern = regexp.MustCompile(`^[0-9a-f]{1,32}$`)
+
+// problems collects every invalid value so Validate reports all at once.
+type problems []error
+
+func (ps *problems) add(key string, v any, format string, args ...any) {
+	*ps = append(*ps, &FieldError{Key: key, Value: v, Reason: fmt.Sprintf(format, args...)})
+}
+
+func (ps *problems) check(key string, v any, err error) {
+	if err != nil {
+		ps.add(key, v, "%v", err)
+	}
+}
+
+func (ps *problems) intRange(key string, v, lo, hi int64, why string) {
+	if v < lo || v > hi {
+		ps.add(key, v, "must be %d to %d%s", lo, hi, why)
+	}
+}
+
+// Validate checks every value and returns all problems at once (a
+// *multierror.Error of *FieldError), or nil.
+func (p Policy) Validate() error {
+	var ps problems
+	p.validateRepo(&ps)
+	p.validatePoll(&ps)
+	p.validateLimits(&ps)
+	p.validatePaths(&ps)
+	p.validateCapture(&ps)
+	p.validateTX(&ps)
+	return newList(ps)
+}
+
+func (p Policy) validateRepo(ps *problems) {
+	r := p.Repo
+	if r.Path == "" {
+		ps.add("repo.path", r.Path, "must not be empty (use \".\" for the current directory)")
+	} else if err := checkText(r.Path); err != nil {
+		ps.add("repo.path", r.Path, "%v", err)
+	} else if !filepath.IsAbs(r.Path) && r.Path[0] == '-' {
+		ps.add("repo.path", r.Path, "must not start with '-'")
+	}
+	ps.check("repo.remote", r.Remote, CheckRemote(r.Remote))
+	ps.check("repo.task_branch", r.TaskBranch, CheckBranch(r.TaskBranch))
+	ps.check("repo.result_branch", r.ResultBranch, CheckBranch(r.ResultBranch))
+	if r.TaskBranch != "" && r.TaskBranch == r.ResultBranch {
+		ps.add("repo.result_branch", r.ResultBranch, "must differ from repo.task_branch (results are never pushed to the task branch)")
+	}
+	ps.check("repo.task_file", r.TaskFile, checkRepoPath(r.TaskFile))
+	ps.check("repo.result_dir", r.ResultDir, checkRepoPath(r.ResultDir))
+	ps.check("repo.state_dir", r.StateDir, checkLocalPath(r.StateDir))
+}
+
+func (p Policy) validatePoll(ps *problems) {
+	for _, d := range []struct {
+		key string
+		v   Duration
+	}{
+		{"poll.rx_interval", p.Poll.RXInterval},
+		{"poll.tx_interval", p.Poll.TXInterval},
+		{"poll.git_timeout", p.Poll.GitTimeout},
+		{"poll.max_backoff", p.Poll.MaxBackoff},
+	} {
+		if d.v.Duration <= 0 || d.v.Duration > MaxPollDuration {
+			ps.add(d.key, d.v, "must be positive and at most %s", MaxPollDuration)
+		}
+	}
+	mb := p.Poll.MaxBackoff.Duration
+	if mb > 0 && (mb < p.Poll.RXInterval.Duration || mb < p.Poll.TXInterval.Duration) {
+		ps.add("poll.max_backoff", p.Poll.MaxBackoff, "must be at least poll.rx_interval (%s) and poll.tx_interval (%s)",
+			p.Poll.RXInterval.Duration, p.Poll.TXInterval.Duration)
+	}
+}
+
+func (p Policy) validateLimits(ps *problems) {
+	l := p.Limits
+	ps.intRange("limits.max_task_bytes", l.MaxTaskBytes, 1, ProtocolMaxTaskBytes, " (64 KiB is the protocol's most)")
+	ps.intRange("limits.max_result_bytes", l.MaxResultBytes, 1, ProtocolMaxResultBytes, " (64 KiB is the protocol's most)")
+	ps.intRange("limits.planned_duration_s", int64(l.PlannedDurationS), MinPlannedDurationS, MaxPlannedDurationS, "")
+	switch {
+	case l.MinRemainingS < ProtocolMinRemainingS:
+		ps.add("limits.min_remaining_s", l.MinRemainingS, "must be at least %d (the protocol minimum; a policy may only tighten it)", ProtocolMinRemainingS)
+	case l.MinRemainingS > MaxMinRemainingS:
+		ps.add("limits.min_remaining_s", l.MinRemainingS, "must be at most %d", MaxMinRemainingS)
+	case l.MinRemainingS >= l.PlannedDurationS:
+		ps.add("limits.min_remaining_s", l.MinRemainingS, "must be less than limits.planned_duration_s (%d), or no transmission could ever be authorized", l.PlannedDurationS)
+	}
+	ps.intRange("limits.max_publication_age_s", int64(l.MaxPublicationAgeS), 1, MaxPublicationAgeS, "")
+	ps.intRange("limits.max_clock_skew_s", int64(l.MaxClockSkewS), 0, MaxClockSkewS, "")
+	ps.intRange("limits.publish_attempts", int64(l.PublishAttempts), 1, MaxPublishAttempts, "")
+}
+
+func (p Policy) validatePaths(ps *problems) {
+	ps.check("audit.path", p.Audit.Path, checkLocalPath(p.Audit.Path))
+	for _, t := range []struct{ key, v string }{
+		{"tools.git", p.Tools.Git},
+		{"tools.hackrf_info", p.Tools.HackRFInfo},
+		{"tools.hackrf_transfer", p.Tools.HackRFTransfer},
+		{"tools.hackrf_clock", p.Tools.HackRFClock},
+	} {
+		if t.v == "" {
+			continue // looked up on PATH
+		}
+		if err := checkText(t.v); err != nil {
+			ps.add(t.key, t.v, "%v", err)
+		} else if !filepath.IsAbs(t.v) || filepath.Clean(t.v) != t.v {
+			ps.add(t.key, t.v, "must be empty (look up on PATH) or a clean absolute path")
+		}
+	}
+}
+
+func (p Policy) validateCapture(ps *problems) {
+	c := p.Capture
+	ps.intRange("capture.frequency_hz", c.FrequencyHz, MinFrequencyHz, MaxFrequencyHz, " (the HackRF One's range)")
+	ps.intRange("capture.sample_rate_hz", c.SampleRateHz, MinSampleRateHz, MaxSampleRateHz, "")
+	if c.LNAGainDB < 0 || c.LNAGainDB > MaxLNAGainDB || c.LNAGainDB%8 != 0 {
+		ps.add("capture.lna_gain_db", c.LNAGainDB, "must be 0 to %d in steps of 8", MaxLNAGainDB)
+	}
+	if c.VGAGainDB < 0 || c.VGAGainDB > MaxVGAGainDB || c.VGAGainDB%2 != 0 {
+		ps.add("capture.vga_gain_db", c.VGAGainDB, "must be 0 to %d in steps of 2", MaxVGAGainDB)
+	}
+	if c.Serial != "" && !serialPattern.MatchString(c.Serial) {
+		ps.add("capture.serial", c.Serial, "must be empty (any HackRF) or 1 to 32 lowercase hex digits as hackrf_info prints them")
+	}
+	ps.check("capture.dir", c.Dir, checkLocalPath(c.Dir))
+	if !(c.DetectThresholdDB > 0 && c.DetectThresholdDB <= MaxDetectThresholdDB) {
+		ps.add("capture.detect_threshold_db", c.DetectThresholdDB, "must be above 0 and at most %d", MaxDetectThresholdDB)
+	}
+	maxMin := float64(p.Limits.PlannedDurationS)
+	if !(c.DetectMinS > 0 && c.DetectMinS <= math.Max(maxMin, 1)) {
+		ps.add("capture.detect_min_s", c.DetectMinS, "must be above 0 and at most limits.planned_duration_s (%d)", p.Limits.PlannedDurationS)
+	}
+}
+
+func (p Policy) validateTX(ps *problems) {
+	t := p.TX
+	switch t.Action {
+	case TXActionFake, TXActionHackRFTransfer:
+	default:
+		ps.add("tx.action", t.Action, "must be %q or %q", TXActionFake, TXActionHackRFTransfer)
+	}
+	if t.IQFile != "" {
+		ps.check("tx.iq_file", t.IQFile, checkLocalPath(t.IQFile))
+	} else if t.Enabled && t.Action == TXActionHackRFTransfer {
+		ps.add("tx.iq_file", t.IQFile, "must name the IQ file to send when tx.enabled = true and tx.action = %q", TXActionHackRFTransfer)
+	}
+	ps.intRange("tx.frequency_hz", t.FrequencyHz, MinFrequencyHz, MaxFrequencyHz, " (the HackRF One's range)")
+	ps.intRange("tx.sample_rate_hz", t.SampleRateHz, MinSampleRateHz, MaxSampleRateHz, "")
+	ps.intRange("tx.max_tx_vga_gain_db", int64(t.MaxTXVGAGainDB), 0, MaxTXVGAGainDB, "")
+	ps.intRange("tx.tx_vga_gain_db", int64(t.TXVGAGainDB), 0, MaxTXVGAGainDB, "")
+	if t.TXVGAGainDB > t.MaxTXVGAGainDB {
+		ps.add("tx.tx_vga_gain_db", t.TXVGAGainDB, "must not exceed tx.max_tx_vga_gain_db (%d)", t.MaxTXVGAGainDB)
+	}
+	ps.intRange("tx.duration_s", int64(t.DurationS), 1, MaxTXDurationS, "")
+	// tx execute needs duration_s + min_remaining_s of capture left; a
+	// policy where that can never fit is a mistake worth naming now.
+	l := p.Limits
+	// Checked only when each value is in range by itself, so one mistake
+	// is reported once.
+	valuesOK := t.DurationS >= 1 && t.DurationS <= MaxTXDurationS &&
+		l.PlannedDurationS >= MinPlannedDurationS && l.PlannedDurationS <= MaxPlannedDurationS &&
+		l.MinRemainingS >= ProtocolMinRemainingS && l.MinRemainingS < l.PlannedDurationS
+	if valuesOK && t.DurationS+l.MinRemainingS > l.PlannedDurationS {
+		ps.add("tx.duration_s", t.DurationS, "plus limits.min_remaining_s (%d) exceeds limits.planned_duration_s (%d): no transmission could ever run",
+			l.MinRemainingS, l.PlannedDurationS)
+	}
+}

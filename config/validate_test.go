@@ -1,0 +1,159 @@
+package config
+
+import (
+	"math"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestValidateRules changes one thing in Default() per case and checks that
+// exactly the named key is reported, or nothing when ok.
+func TestValidateRules(t *testing.T) {
+	tests := []struct {
+		name string
+		mut  func(*Policy)
+		bad  string // key expected in the problems; "" means valid
+	}{
+		// repo
+		{"repo.path empty", func(p *Policy) { p.Repo.Path = "" }, "repo.path"},
+		{"repo.path option-like", func(p *Policy) { p.Repo.Path = "-C" }, "repo.path"},
+		{"repo.path control char", func(p *Policy) { p.Repo.Path = "rx\x1b[2J" }, "repo.path"},
+		{"repo.path absolute", func(p *Policy) { p.Repo.Path = "/srv/rx" }, ""},
+		{"repo.path sibling", func(p *Policy) { p.Repo.Path = "../rx" }, ""},
+		{"repo.remote with slash", func(p *Policy) { p.Repo.Remote = "a/b" }, "repo.remote"},
+		{"repo.remote upstream", func(p *Policy) { p.Repo.Remote = "upstream" }, ""},
+		{"branches equal", func(p *Policy) { p.Repo.ResultBranch = p.Repo.TaskBranch }, "repo.result_branch"},
+		{"task_file absolute", func(p *Policy) { p.Repo.TaskFile = "/etc/passwd" }, "repo.task_file"},
+		{"task_file escapes", func(p *Policy) { p.Repo.TaskFile = "../x.md" }, "repo.task_file"},
+		{"task_file dotdot inside", func(p *Policy) { p.Repo.TaskFile = "docs/../x.md" }, "repo.task_file"},
+		{"task_file option", func(p *Policy) { p.Repo.TaskFile = "-x.md" }, "repo.task_file"},
+		{"task_file option component", func(p *Policy) { p.Repo.TaskFile = "docs/--x.md" }, "repo.task_file"},
+		{"task_file pathspec magic", func(p *Policy) { p.Repo.TaskFile = ":(glob)*.md" }, "repo.task_file"},
+		{"task_file glob", func(p *Policy) { p.Repo.TaskFile = "docs/*.md" }, "repo.task_file"},
+		{"task_file into .git", func(p *Policy) { p.Repo.TaskFile = ".git/config" }, "repo.task_file"},
+		{"task_file unclean", func(p *Policy) { p.Repo.TaskFile = "docs//x.md" }, "repo.task_file"},
+		{"task_file newline", func(p *Policy) { p.Repo.TaskFile = "docs/x\n.md" }, "repo.task_file"},
+		{"task_file dotfile", func(p *Policy) { p.Repo.TaskFile = ".handoff/TASK.md" }, ""},
+		{"result_dir root", func(p *Policy) { p.Repo.ResultDir = "." }, "repo.result_dir"},
+		{"result_dir trailing slash", func(p *Policy) { p.Repo.ResultDir = "docs/" }, "repo.result_dir"},
+		{"result_dir empty", func(p *Policy) { p.Repo.ResultDir = "" }, "repo.result_dir"},
+		{"state_dir escapes", func(p *Policy) { p.Repo.StateDir = "../state" }, "repo.state_dir"},
+		{"state_dir option", func(p *Policy) { p.Repo.StateDir = "-state" }, "repo.state_dir"},
+		{"state_dir absolute", func(p *Policy) { p.Repo.StateDir = "/var/lib/rfhandoff" }, ""},
+		{"state_dir bidi override", func(p *Policy) { p.Repo.StateDir = ".local\u202e" }, "repo.state_dir"},
+		// poll
+		{"rx_interval zero", func(p *Policy) { p.Poll.RXInterval.Duration = 0 }, "poll.rx_interval"},
+		{"tx_interval negative", func(p *Policy) { p.Poll.TXInterval.Duration = -time.Second }, "poll.tx_interval"},
+		{"git_timeout huge", func(p *Policy) { p.Poll.GitTimeout.Duration = 25 * time.Hour }, "poll.git_timeout"},
+		{"max_backoff below interval", func(p *Policy) { p.Poll.MaxBackoff.Duration = 2 * time.Second }, "poll.max_backoff"},
+		{"max_backoff equal interval", func(p *Policy) { p.Poll.MaxBackoff.Duration = 10 * time.Second }, ""},
+		{"fast polling", func(p *Policy) { p.Poll.RXInterval.Duration = 250 * time.Millisecond }, ""},
+		// limits
+		{"max_task_bytes zero", func(p *Policy) { p.Limits.MaxTaskBytes = 0 }, "limits.max_task_bytes"},
+		{"max_task_bytes tightened", func(p *Policy) { p.Limits.MaxTaskBytes = 4096 }, ""},
+		{"max_result_bytes over", func(p *Policy) { p.Limits.MaxResultBytes = ProtocolMaxResultBytes + 1 }, "limits.max_result_bytes"},
+		{"max_result_bytes negative", func(p *Policy) { p.Limits.MaxResultBytes = -1 }, "limits.max_result_bytes"},
+		{"planned 14", func(p *Policy) { p.Limits.PlannedDurationS = 14 }, "limits.planned_duration_s"},
+		{"planned 15", func(p *Policy) { p.Limits.PlannedDurationS = 15; p.TX.DurationS = 5 }, ""},
+		{"planned 3600", func(p *Policy) { p.Limits.PlannedDurationS = 3600 }, ""},
+		{"min_remaining 9", func(p *Policy) { p.Limits.MinRemainingS = 9 }, "limits.min_remaining_s"},
+		{"min_remaining negative", func(p *Policy) { p.Limits.MinRemainingS = -10 }, "limits.min_remaining_s"},
+		{"min_remaining tightened", func(p *Policy) { p.Limits.MinRemainingS = 30 }, ""},
+		{"min_remaining not below planned", func(p *Policy) { p.Limits.MinRemainingS = 120 }, "limits.min_remaining_s"},
+		{"min_remaining over max", func(p *Policy) { p.Limits.MinRemainingS = 4000; p.Limits.PlannedDurationS = 3600 }, "limits.min_remaining_s"},
+		{"publication age 0", func(p *Policy) { p.Limits.MaxPublicationAgeS = 0 }, "limits.max_publication_age_s"},
+		{"publication age 301", func(p *Policy) { p.Limits.MaxPublicationAgeS = 301 }, "limits.max_publication_age_s"},
+		{"publication age 300", func(p *Policy) { p.Limits.MaxPublicationAgeS = 300 }, ""},
+		{"clock skew 0", func(p *Policy) { p.Limits.MaxClockSkewS = 0 }, ""},
+		{"clock skew 61", func(p *Policy) { p.Limits.MaxClockSkewS = 61 }, "limits.max_clock_skew_s"},
+		{"clock skew negative", func(p *Policy) { p.Limits.MaxClockSkewS = -1 }, "limits.max_clock_skew_s"},
+		{"publish attempts 0", func(p *Policy) { p.Limits.PublishAttempts = 0 }, "limits.publish_attempts"},
+		{"publish attempts 11", func(p *Policy) { p.Limits.PublishAttempts = 11 }, "limits.publish_attempts"},
+		// audit and tools
+		{"audit path empty", func(p *Policy) { p.Audit.Path = "" }, "audit.path"},
+		{"audit path escapes", func(p *Policy) { p.Audit.Path = "../audit.jsonl" }, "audit.path"},
+		{"tool relative", func(p *Policy) { p.Tools.Git = "bin/git" }, "tools.git"},
+		{"tool bare name", func(p *Policy) { p.Tools.HackRFInfo = "hackrf_info" }, "tools.hackrf_info"},
+		{"tool unclean", func(p *Policy) { p.Tools.HackRFClock = "/usr/bin/../bin/hackrf_clock" }, "tools.hackrf_clock"},
+		{"tool absolute", func(p *Policy) { p.Tools.HackRFTransfer = "/usr/bin/hackrf_transfer" }, ""},
+		// capture
+		{"capture freq low", func(p *Policy) { p.Capture.FrequencyHz = 999_999 }, "capture.frequency_hz"},
+		{"capture freq high", func(p *Policy) { p.Capture.FrequencyHz = 6_000_000_001 }, "capture.frequency_hz"},
+		{"capture freq 6 GHz", func(p *Policy) { p.Capture.FrequencyHz = 6_000_000_000 }, ""},
+		{"capture rate low", func(p *Policy) { p.Capture.SampleRateHz = 1_999_999 }, "capture.sample_rate_hz"},
+		{"capture rate high", func(p *Policy) { p.Capture.SampleRateHz = 20_000_001 }, "capture.sample_rate_hz"},
+		{"lna not step 8", func(p *Policy) { p.Capture.LNAGainDB = 12 }, "capture.lna_gain_db"},
+		{"lna 48", func(p *Policy) { p.Capture.LNAGainDB = 48 }, "capture.lna_gain_db"},
+		{"lna 40", func(p *Policy) { p.Capture.LNAGainDB = 40 }, ""},
+		{"vga odd", func(p *Policy) { p.Capture.VGAGainDB = 21 }, "capture.vga_gain_db"},
+		{"vga 64", func(p *Policy) { p.Capture.VGAGainDB = 64 }, "capture.vga_gain_db"},
+		{"vga negative", func(p *Policy) { p.Capture.VGAGainDB = -2 }, "capture.vga_gain_db"},
+		{"serial upper", func(p *Policy) { p.Capture.Serial = "A06063C8" }, "capture.serial"},
+		{"serial long", func(p *Policy) { p.Capture.Serial = strings.Repeat("a", 33) }, "capture.serial"},
+		{"serial option", func(p *Policy) { p.Capture.Serial = "-d" }, "capture.serial"},
+		{"serial ok", func(p *Policy) { p.Capture.Serial = "0000000000000000a06063c8234e925f" }, ""},
+		{"capture dir escapes", func(p *Policy) { p.Capture.Dir = "../caps" }, "capture.dir"},
+		{"threshold zero", func(p *Policy) { p.Capture.DetectThresholdDB = 0 }, "capture.detect_threshold_db"},
+		{"threshold NaN", func(p *Policy) { p.Capture.DetectThresholdDB = math.NaN() }, "capture.detect_threshold_db"},
+		{"threshold inf", func(p *Policy) { p.Capture.DetectThresholdDB = math.Inf(1) }, "capture.detect_threshold_db"},
+		{"detect_min zero", func(p *Policy) { p.Capture.DetectMinS = 0 }, "capture.detect_min_s"},
+		{"detect_min NaN", func(p *Policy) { p.Capture.DetectMinS = math.NaN() }, "capture.detect_min_s"},
+		{"detect_min over planned", func(p *Policy) { p.Capture.DetectMinS = 121 }, "capture.detect_min_s"},
+		// tx
+		{"tx action shell", func(p *Policy) { p.TX.Action = "sh" }, "tx.action"},
+		{"tx action empty", func(p *Policy) { p.TX.Action = "" }, "tx.action"},
+		{"tx hackrf enabled without iq", func(p *Policy) { p.TX.Action = TXActionHackRFTransfer; p.TX.Enabled = true }, "tx.iq_file"},
+		{"tx hackrf disabled without iq", func(p *Policy) { p.TX.Action = TXActionHackRFTransfer }, ""},
+		{"tx hackrf enabled with iq", func(p *Policy) {
+			p.TX.Action = TXActionHackRFTransfer
+			p.TX.Enabled = true
+			p.TX.IQFile = "/srv/iq/burst.ci8"
+		}, ""},
+		{"tx fake enabled", func(p *Policy) { p.TX.Enabled = true }, ""},
+		{"tx iq escapes", func(p *Policy) { p.TX.IQFile = "../burst.ci8" }, "tx.iq_file"},
+		{"tx freq low", func(p *Policy) { p.TX.FrequencyHz = 0 }, "tx.frequency_hz"},
+		{"tx rate high", func(p *Policy) { p.TX.SampleRateHz = 40_000_000 }, "tx.sample_rate_hz"},
+		{"tx gain above its max", func(p *Policy) { p.TX.TXVGAGainDB = 10 }, "tx.tx_vga_gain_db"},
+		{"tx gain within its max", func(p *Policy) { p.TX.TXVGAGainDB = 10; p.TX.MaxTXVGAGainDB = 10 }, ""},
+		{"tx max gain 48", func(p *Policy) { p.TX.MaxTXVGAGainDB = 48 }, "tx.max_tx_vga_gain_db"},
+		{"tx gain negative", func(p *Policy) { p.TX.TXVGAGainDB = -1 }, "tx.tx_vga_gain_db"},
+		{"tx duration 0", func(p *Policy) { p.TX.DurationS = 0 }, "tx.duration_s"},
+		{"tx duration 3601", func(p *Policy) { p.TX.DurationS = 3601; p.Limits.PlannedDurationS = 3600 }, "tx.duration_s"},
+		{"tx duration cannot fit", func(p *Policy) { p.TX.DurationS = 111 }, "tx.duration_s"},
+		{"tx duration just fits", func(p *Policy) { p.TX.DurationS = 110 }, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := Default()
+			tt.mut(&p)
+			err := p.Validate()
+			keys := fieldKeysOf(Problems(err))
+			if tt.bad == "" {
+				if err != nil {
+					t.Fatalf("rejected: %v", err)
+				}
+				return
+			}
+			if len(keys) != 1 || keys[0] != tt.bad {
+				t.Fatalf("problems %q, want exactly %s (error: %v)", keys, tt.bad, err)
+			}
+		})
+	}
+}
+
+func TestFieldErrorShowsKeyAndValue(t *testing.T) {
+	p := Default()
+	p.Repo.TaskBranch = "a\x1b[31mb"
+	p.Poll.RXInterval.Duration = -time.Second
+	err := p.Validate()
+	msg := err.Error()
+	for _, want := range []string{`repo.task_branch = "a\x1b[31mb"`, `poll.rx_interval = "-1s"`} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("message %q lacks %s", msg, want)
+		}
+	}
+	if strings.ContainsRune(msg, 0x1b) {
+		t.Errorf("message carries a raw escape character: %q", msg)
+	}
+}

@@ -63,14 +63,7 @@ func New(o Options) (*Stack, error) {
 	if s.os.maxOutput <= 0 {
 		s.os.maxOutput = defaultMaxOutput
 	}
-	for _, t := range Tools {
-		p, err := resolve(t, o.Tools[t], s.os.environ)
-		if err != nil {
-			s.missing[t] = err
-			continue
-		}
-		s.paths[t] = p
-	}
+	s.paths, s.missing = ResolveTools(o.Tools, s.os.environ)
 	hooks := o.HooksDir
 	if hooks == "" {
 		var err error
@@ -112,6 +105,21 @@ func (s *Stack) Role() Role { return s.role }
 
 // AuditLog is the log every command is written to.
 func (s *Stack) AuditLog() *AuditLog { return s.audit }
+
+// ResolveTools resolves every allowlisted tool once: pinned paths must be
+// absolute executables, the rest are looked up on environ's PATH.
+func ResolveTools(pinned map[Tool]string, environ []string) (map[Tool]string, map[Tool]error) {
+	paths, missing := map[Tool]string{}, map[Tool]error{}
+	for _, t := range Tools {
+		p, err := resolve(t, pinned[t], environ)
+		if err != nil {
+			missing[t] = err
+			continue
+		}
+		paths[t] = p
+	}
+	return paths, missing
+}
 
 func resolve(t Tool, pinned string, environ []string) (string, error) {
 	if pinned != "" {

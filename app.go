@@ -1,0 +1,146 @@
+package main
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"rfhandoff/config"
+	"rfhandoff/exec"
+)
+
+// App is what every command's Run receives: the context, streams, policy,
+// logger and the audited runners.
+type App struct {
+	Ctx        context.Context
+	Stdin      io.Reader
+	Stdout     io.Writer
+	Stderr     io.Writer
+	Policy     config.Policy
+	PolicyFile string // "" when the built-in defaults are in force
+	Logger     *slog.Logger
+	// Environ is the environment children are built from.
+	Environ []string
+
+	mu      sync.Mutex
+	audit   *exec.AuditLog
+	runners map[exec.Role]*exec.Stack
+}
+
+func newApp(ctx context.Context, g *Globals, stdin io.Reader, stdout, stderr io.Writer) (*App, error) {
+	path, err := config.Locate(g.Config, os.Getenv, func(p string) error { _, err := os.Stat(p); return err })
+	if err != nil {
+		return nil, err
+	}
+	pol := config.Default()
+	if path != "" {
+		if pol, err = config.Load(path); err != nil {
+			return nil, err
+		}
+	}
+	level := slog.LevelInfo
+	if g.Verbose {
+		level = slog.LevelDebug
+	}
+	opts := &slog.HandlerOptions{Level: level}
+	var h slog.Handler = slog.NewTextHandler(stderr, opts)
+	if g.LogFormat == "json" {
+		h = slog.NewJSONHandler(stderr, opts)
+	}
+	return &App{
+		Ctx: ctx, Stdin: stdin, Stdout: stdout, Stderr: stderr,
+		Policy: pol, PolicyFile: path, Logger: slog.New(h),
+		Environ: os.Environ(),
+		runners: map[exec.Role]*exec.Stack{},
+	}, nil
+}
+
+// Close releases what the App opened.
+func (a *App) Close() {}
+
+// RepoPath is the checkout the commands work in.
+func (a *App) RepoPath() string { return a.Policy.Repo.Path }
+
+// Local resolves a path from the policy against the checkout.
+func (a *App) Local(p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(a.Policy.Repo.Path, p)
+}
+
+// AuditLog opens the side's audit log once.
+func (a *App) AuditLog() (*exec.AuditLog, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.audit == nil {
+		l, err := exec.OpenAuditLog(a.Local(a.Policy.Audit.Path))
+		if err != nil {
+			return nil, err
+		}
+		a.audit = l
+	}
+	return a.audit, nil
+}
+
+func (a *App) toolPaths() map[exec.Tool]string {
+	t := a.Policy.Tools
+	return map[exec.Tool]string{
+		exec.Git: t.Git, exec.HackRFInfo: t.HackRFInfo,
+		exec.HackRFTransfer: t.HackRFTransfer, exec.HackRFClock: t.HackRFClock,
+	}
+}
+
+// Runner returns the audited runner for role. Git may use only the
+// transport of the configured remote.
+func (a *App) Runner(role exec.Role) (exec.Runner, error) {
+	s, err := a.Stack(role)
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Stack is Runner with access to the resolved tool paths.
+func (a *App) Stack(role exec.Role) (*exec.Stack, error) {
+	log, err := a.AuditLog()
+	if err != nil {
+		return nil, err
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if s := a.runners[role]; s != nil {
+		return s, nil
+	}
+	opts := exec.Options{
+		Role: role, Tools: a.toolPaths(), Audit: log, Environ: a.Environ,
+		DefaultTimeout: a.Policy.Poll.GitTimeout.Duration,
+	}
+	// A local-only stack first, to learn the remote's transport.
+	local, err := exec.New(opts)
+	if err != nil {
+		return nil, err
+	}
+	if proto := a.remoteProtocol(local); proto != "" {
+		opts.GitProtocols = []string{proto}
+	}
+	s, err := exec.New(opts)
+	if err != nil {
+		return nil, err
+	}
+	a.runners[role] = s
+	return s, nil
+}
+
+func (a *App) remoteProtocol(r exec.Runner) string {
+	res, err := r.Run(a.Ctx, exec.Cmd{Tool: exec.Git, Dir: a.RepoPath(),
+		Args: []string{"remote", "get-url", "--", a.Policy.Repo.Remote}})
+	if err != nil {
+		return ""
+	}
+	return exec.ProtocolOf(strings.TrimSpace(string(res.Stdout)))
+}

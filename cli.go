@@ -1,0 +1,127 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+
+	"github.com/alecthomas/kong"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "dev"
+
+// CLI is the command tree. Only commands that work are listed.
+type CLI struct {
+	Globals
+
+	Audit   AuditCmd   `cmd:"" help:"Show and verify the audit log."`
+	Config  ConfigCmd  `cmd:"" help:"Check the policy file."`
+	Task    TaskCmd    `cmd:"" help:"Offline task file checks."`
+	Result  ResultCmd  `cmd:"" help:"Offline result file checks."`
+	Version VersionCmd `cmd:"" help:"Print the version and the resolved tool paths."`
+}
+
+// Globals are the options every command takes.
+type Globals struct {
+	Config    string `help:"Policy file (default: $RFHANDOFF_CONFIG, else ./rfhandoff.toml when it exists, else built-in defaults)." type:"path" placeholder:"FILE"`
+	LogFormat string `help:"Log format." enum:"text,json" default:"text" name:"log-format"`
+	Verbose   bool   `short:"v" help:"Verbose (debug) logging."`
+}
+
+// AuditCmd groups the audit log commands.
+type AuditCmd struct {
+	Show   AuditShowCmd   `cmd:"" help:"Print the audit log readably."`
+	Verify AuditVerifyCmd `cmd:"" help:"Check the audit log's hash chain."`
+}
+
+// ConfigCmd groups the policy commands.
+type ConfigCmd struct {
+	Check ConfigCheckCmd `cmd:"" help:"Load and validate the policy and print the effective values."`
+}
+
+// TaskCmd groups the task file commands.
+type TaskCmd struct {
+	Validate TaskValidateCmd `cmd:"" help:"Check a NEXT_RX_TASK.md header offline; print the derived and effective level."`
+}
+
+// ResultCmd groups the result file commands.
+type ResultCmd struct {
+	Validate ResultValidateCmd `cmd:"" help:"Check an RX_RESULT.json offline against the strict schema."`
+}
+
+// ExitError carries a specific exit status out of a command.
+type ExitError struct {
+	Code int
+	Err  error
+}
+
+func (e *ExitError) Error() string {
+	if e.Err == nil {
+		return fmt.Sprintf("exit status %d", e.Code)
+	}
+	return e.Err.Error()
+}
+
+func (e *ExitError) Unwrap() error { return e.Err }
+
+// exitCode returns an error that makes Main exit with code (err may be nil
+// when there is nothing more to say).
+func exitCode(code int, err error) error { return &ExitError{Code: code, Err: err} }
+
+// Main runs rfhandoff with args (args[0] is the program name) and returns
+// the exit status. Run under a HackRF tool's name it is the simulator.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if code, ok := simulatorMain(filepath.Base(args[0]), args[1:], stdout, stderr); ok {
+		return code
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	var cli CLI
+	exit := -1
+	parser, err := kong.New(&cli,
+		kong.Name("rfhandoff"),
+		kong.Description("Coordinate an OTA RF experiment between an RX laptop and a MAIN PC over git."),
+		kong.Writers(stdout, stderr),
+		kong.Exit(func(code int) { exit = code }),
+		kong.UsageOnError(),
+		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
+	)
+	if err != nil {
+		fmt.Fprintln(stderr, "rfhandoff:", err)
+		return 2
+	}
+	kctx, err := parser.Parse(args[1:])
+	if exit >= 0 {
+		return exit
+	}
+	if err != nil {
+		parser.Errorf("%s", err)
+		return 2
+	}
+	app, err := newApp(ctx, &cli.Globals, stdin, stdout, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "rfhandoff:", err)
+		return 1
+	}
+	defer app.Close()
+	err = kctx.Run(app)
+	if err == nil {
+		return 0
+	}
+	var ee *ExitError
+	if errors.As(err, &ee) {
+		if ee.Err != nil {
+			fmt.Fprintln(stderr, "rfhandoff:", ee.Err)
+		}
+		return ee.Code
+	}
+	fmt.Fprintln(stderr, "rfhandoff:", err)
+	return 1
+}

@@ -1,0 +1,80 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"syscall"
+	"time"
+
+	"rfhandoff/exec"
+)
+
+// AuditShowCmd prints the audit log: one line per subprocess, a start
+// without an end reading as interrupted (or running, if its rfhandoff lives).
+type AuditShowCmd struct {
+	JSON bool `help:"Print the raw JSON lines."`
+	Tail int  `help:"Only the last N lines of the log." placeholder:"N"`
+}
+
+func (c *AuditShowCmd) Run(app *App) error {
+	path := app.Local(app.Policy.Audit.Path)
+	entries, err := exec.ReadAuditTail(path, c.Tail)
+	if err != nil {
+		return err
+	}
+	if c.JSON {
+		enc := json.NewEncoder(app.Stdout)
+		for _, e := range entries {
+			if err := enc.Encode(e); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	ended := map[string]exec.Entry{}
+	for _, e := range entries {
+		if e.Event == exec.EventEnd {
+			ended[e.ID] = e
+		}
+	}
+	for _, e := range entries {
+		switch e.Event {
+		case exec.EventStart:
+			fmt.Fprintf(app.Stdout, "%s  #%d  %-3s  %s  %s\n", e.Time.Format(time.RFC3339), e.Seq, e.Role, outcome(e, ended), strings.Join(e.Argv, " "))
+		case exec.EventRefused:
+			fmt.Fprintf(app.Stdout, "%s  #%d  %-3s  REFUSED (%s)  %s\n", e.Time.Format(time.RFC3339), e.Seq, e.Role, e.Reason, strings.Join(e.Argv, " "))
+		case exec.EventEnd:
+			// Printed with its start.
+		default:
+			fmt.Fprintf(app.Stdout, "?  unreadable line: %s\n", e.Error)
+		}
+	}
+	return nil
+}
+
+func outcome(start exec.Entry, ended map[string]exec.Entry) string {
+	end, ok := ended[start.ID]
+	if !ok {
+		if start.Rfhandoff > 0 && syscall.Kill(start.Rfhandoff, 0) == nil {
+			return "running"
+		}
+		return "interrupted"
+	}
+	var s string
+	switch {
+	case end.Signal != "":
+		s = "killed by " + end.Signal
+	case end.ExitCode != nil:
+		s = fmt.Sprintf("exit %d", *end.ExitCode)
+	default:
+		s = "ended"
+	}
+	if end.DurationMS != nil {
+		s += fmt.Sprintf(" %dms", *end.DurationMS)
+	}
+	if end.Pid > 0 {
+		s += fmt.Sprintf(" pid %d", end.Pid)
+	}
+	return s
+}

@@ -1,0 +1,32 @@
+package main
+
+import (
+	"fmt"
+	"runtime/debug"
+
+	"rfhandoff/exec"
+)
+
+// VersionCmd prints the version and where each tool resolved to.
+type VersionCmd struct{}
+
+func (c *VersionCmd) Run(app *App) error {
+	v := version
+	if bi, ok := debug.ReadBuildInfo(); ok && v == "dev" {
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+				v = "dev-" + s.Value[:12]
+			}
+		}
+	}
+	fmt.Fprintf(app.Stdout, "rfhandoff %s\n", v)
+	paths, missing := exec.ResolveTools(app.toolPaths(), app.Environ)
+	for _, t := range exec.Tools {
+		if p, ok := paths[t]; ok {
+			fmt.Fprintf(app.Stdout, "%-16s %s\n", t, p)
+		} else {
+			fmt.Fprintf(app.Stdout, "%-16s not found (%v)\n", t, missing[t])
+		}
+	}
+	return nil
+}

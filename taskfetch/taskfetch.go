@@ -1,0 +1,73 @@
+// Package taskfetch reads the current task from the task branch the way
+// SPEC §3 and §10 require: one narrow fetch, the commit resolved once, and
+// only that ID used afterwards (ancestry check, size check, read, parse).
+// The RX side (check, watch, approve, publish, capture) and the MAIN side
+// (which compares a result's TASK_ID with it) share it.
+package taskfetch
+
+import (
+	"context"
+	"fmt"
+
+	"rfhandoff/config"
+	"rfhandoff/gitcli"
+	"rfhandoff/task"
+)
+
+// Current is the task file as read from one commit of the task branch.
+type Current struct {
+	Commit string // the task branch commit it was read from
+	Data   []byte // the exact bytes; Task.SHA256 is their digest
+	Task   *task.Task
+}
+
+// NotAncestorError is a task whose EXPECTED_HEAD is not an ancestor of the
+// commit it was read from: it was written against another history.
+type NotAncestorError struct {
+	TaskID       string
+	ExpectedHead string
+	Commit       string
+}
+
+func (e *NotAncestorError) Error() string {
+	return fmt.Sprintf("task %s: EXPECTED_HEAD %s is not an ancestor of task branch commit %s", e.TaskID, e.ExpectedHead, e.Commit)
+}
+
+// TrackingRef is where the narrow fetch stores the task branch.
+func TrackingRef(p config.Policy, branch string) string {
+	return "refs/remotes/" + p.Repo.Remote + "/" + branch
+}
+
+// Fetch fetches the task branch once and reads the task at the fetched commit.
+func Fetch(ctx context.Context, g *gitcli.Client, p config.Policy) (*Current, error) {
+	if err := g.FetchBranch(ctx, p.Repo.Remote, p.Repo.TaskBranch); err != nil {
+		return nil, err
+	}
+	commit, err := g.ResolveCommit(ctx, TrackingRef(p, p.Repo.TaskBranch))
+	if err != nil {
+		return nil, err
+	}
+	return ReadAt(ctx, g, p, commit)
+}
+
+// ReadAt reads and validates the task file at commit: regular file, size
+// limit before reading, strict header, and EXPECTED_HEAD an ancestor of
+// commit (only git's exit 0 counts as yes).
+func ReadAt(ctx context.Context, g *gitcli.Client, p config.Policy, commit string) (*Current, error) {
+	data, err := g.ShowFile(ctx, commit, p.Repo.TaskFile, p.Limits.MaxTaskBytes)
+	if err != nil {
+		return nil, err
+	}
+	t, err := task.Parse(data, task.Options{TaskBranch: p.Repo.TaskBranch, MaxBytes: p.Limits.MaxTaskBytes})
+	if err != nil {
+		return nil, err
+	}
+	ok, err := g.IsAncestor(ctx, t.ExpectedHead, commit)
+	if err != nil {
+		return nil, fmt.Errorf("task %s: ancestry check of EXPECTED_HEAD %s: %w", t.ID, t.ExpectedHead, err)
+	}
+	if !ok {
+		return nil, &NotAncestorError{TaskID: t.ID, ExpectedHead: t.ExpectedHead, Commit: commit}
+	}
+	return &Current{Commit: commit, Data: data, Task: t}, nil
+}

@@ -1,0 +1,69 @@
+package hackrfcli
+
+import (
+	"bytes"
+	"strings"
+	"sync"
+)
+
+// splitLines splits tool output into lines without their line endings. A
+// final line without a newline is kept; a trailing newline adds no empty line.
+func splitLines(b []byte) []string {
+	s := string(b)
+	s = strings.TrimSuffix(s, "\n")
+	if s == "" {
+		return nil
+	}
+	out := strings.Split(s, "\n")
+	for i, l := range out {
+		out[i] = strings.TrimSuffix(l, "\r")
+	}
+	return out
+}
+
+// maxLine bounds a line the writer buffers; a longer run of bytes without a
+// newline is handed on in pieces so a misbehaving tool cannot grow memory.
+const maxLine = 64 << 10
+
+// lineWriter is an io.Writer that calls fn once per complete line (without
+// its line ending). It is safe for concurrent use.
+type lineWriter struct {
+	mu  sync.Mutex
+	buf []byte
+	fn  func(string)
+}
+
+func (w *lineWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.buf = append(w.buf, p...)
+	for {
+		i := bytes.IndexByte(w.buf, '\n')
+		if i < 0 {
+			break
+		}
+		w.emit(w.buf[:i])
+		w.buf = w.buf[i+1:]
+	}
+	for len(w.buf) >= maxLine {
+		w.emit(w.buf[:maxLine])
+		w.buf = w.buf[maxLine:]
+	}
+	// Compact so the backing array does not creep forward forever.
+	w.buf = append([]byte(nil), w.buf...)
+	return len(p), nil
+}
+
+// Flush hands on a final line that had no newline.
+func (w *lineWriter) Flush() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.buf) > 0 {
+		w.emit(w.buf)
+		w.buf = nil
+	}
+}
+
+func (w *lineWriter) emit(b []byte) {
+	w.fn(strings.TrimSuffix(string(b), "\r"))
+}

@@ -1,0 +1,203 @@
+package hackrfcli
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/go-multierror"
+)
+
+// Limits hackrf_transfer supports without -F (which rfhandoff never passes).
+const (
+	MinFrequencyHz  = 1_000_000     // 1 MHz
+	MaxFrequencyHz  = 6_000_000_000 // 6000 MHz
+	MinSampleRateHz = 2_000_000
+	MaxSampleRateHz = 20_000_000
+	MaxLNAGainDB    = 40 // 8 dB steps
+	MaxVGAGainDB    = 62 // 2 dB steps
+	MaxTXVGAGainDB  = 47 // 1 dB steps
+)
+
+// RxParams is one bounded receive: hackrf_transfer -r.
+type RxParams struct {
+	FrequencyHz  int64
+	SampleRateHz int64
+	LNAGainDB    int
+	VGAGainDB    int
+	Amp          bool
+	NumSamples   int64
+	Serial       string // optional: -d, a suffix of the board's serial
+	OutPath      string // absolute path of the ci8 capture file
+}
+
+// TxParams is one bounded transmission: hackrf_transfer -t.
+type TxParams struct {
+	IQPath       string // absolute path of the ci8 file to send
+	FrequencyHz  int64
+	SampleRateHz int64
+	TXVGAGainDB  int
+	Amp          bool
+	NumSamples   int64
+	Serial       string
+}
+
+// FieldError is one invalid parameter.
+type FieldError struct {
+	Field  string // e.g. "RxParams.LNAGainDB"
+	Value  string
+	Reason string
+}
+
+func (e *FieldError) Error() string {
+	return fmt.Sprintf("%s = %s: %s", e.Field, e.Value, e.Reason)
+}
+
+var serialRE = regexp.MustCompile(`^[0-9a-f]{1,32}$`)
+
+// Validate checks every field against what the tool really supports and
+// reports every problem at once (a *multierror.Error of *FieldError). The
+// tool itself would silently ignore out-of-range gains.
+func (p RxParams) Validate() error {
+	v := validator{kind: "RxParams"}
+	v.frequency(p.FrequencyHz)
+	v.sampleRate(p.SampleRateHz)
+	v.gain("LNAGainDB", p.LNAGainDB, MaxLNAGainDB, 8)
+	v.gain("VGAGainDB", p.VGAGainDB, MaxVGAGainDB, 2)
+	v.numSamples(p.NumSamples)
+	v.serial(p.Serial)
+	v.path("OutPath", p.OutPath)
+	return v.err.ErrorOrNil()
+}
+
+// Validate is RxParams.Validate for a transmission.
+func (p TxParams) Validate() error {
+	v := validator{kind: "TxParams"}
+	v.path("IQPath", p.IQPath)
+	v.frequency(p.FrequencyHz)
+	v.sampleRate(p.SampleRateHz)
+	v.gain("TXVGAGainDB", p.TXVGAGainDB, MaxTXVGAGainDB, 1)
+	v.numSamples(p.NumSamples)
+	v.serial(p.Serial)
+	return v.err.ErrorOrNil()
+}
+
+// Argv is the hackrf_transfer arguments for a valid RxParams:
+// -r PATH -f F -s S -l L -g G -a 0|1 -n N -B [-d SERIAL].
+func (p RxParams) Argv() []string {
+	args := []string{
+		"-r", p.OutPath,
+		"-f", itoa(p.FrequencyHz),
+		"-s", itoa(p.SampleRateHz),
+		"-l", strconv.Itoa(p.LNAGainDB),
+		"-g", strconv.Itoa(p.VGAGainDB),
+		"-a", boolArg(p.Amp),
+		"-n", itoa(p.NumSamples),
+		"-B",
+	}
+	if p.Serial != "" {
+		args = append(args, "-d", p.Serial)
+	}
+	return args
+}
+
+// Argv is the hackrf_transfer arguments for a valid TxParams:
+// -t PATH -f F -s S -x G -a 0|1 -n N [-d SERIAL].
+func (p TxParams) Argv() []string {
+	args := []string{
+		"-t", p.IQPath,
+		"-f", itoa(p.FrequencyHz),
+		"-s", itoa(p.SampleRateHz),
+		"-x", strconv.Itoa(p.TXVGAGainDB),
+		"-a", boolArg(p.Amp),
+		"-n", itoa(p.NumSamples),
+	}
+	if p.Serial != "" {
+		args = append(args, "-d", p.Serial)
+	}
+	return args
+}
+
+// Duration is how long the samples take at the sample rate.
+func (p RxParams) Duration() time.Duration { return samplesDuration(p.NumSamples, p.SampleRateHz) }
+
+// Duration is how long the samples take at the sample rate.
+func (p TxParams) Duration() time.Duration { return samplesDuration(p.NumSamples, p.SampleRateHz) }
+
+// Bytes is the size of the finished capture file: two bytes (I, Q) a sample.
+func (p RxParams) Bytes() int64 { return 2 * p.NumSamples }
+
+func samplesDuration(n, rate int64) time.Duration {
+	if rate <= 0 || n <= 0 {
+		return 0
+	}
+	return time.Duration(float64(n) / float64(rate) * float64(time.Second))
+}
+
+type validator struct {
+	kind string
+	err  *multierror.Error
+}
+
+func (v *validator) bad(field, value, reason string) {
+	v.err = multierror.Append(v.err, &FieldError{Field: v.kind + "." + field, Value: value, Reason: reason})
+}
+
+func (v *validator) frequency(hz int64) {
+	if hz < MinFrequencyHz || hz > MaxFrequencyHz {
+		v.bad("FrequencyHz", itoa(hz), "must be 1000000–6000000000 Hz (hackrf_transfer's supported range)")
+	}
+}
+
+func (v *validator) sampleRate(hz int64) {
+	if hz < MinSampleRateHz || hz > MaxSampleRateHz {
+		v.bad("SampleRateHz", itoa(hz), "must be 2000000–20000000 Hz")
+	}
+}
+
+func (v *validator) gain(field string, db, max, step int) {
+	if db < 0 || db > max || db%step != 0 {
+		reason := fmt.Sprintf("must be 0–%d dB in steps of %d", max, step)
+		if step == 1 {
+			reason = fmt.Sprintf("must be 0–%d dB", max)
+		}
+		v.bad(field, strconv.Itoa(db), reason)
+	}
+}
+
+func (v *validator) numSamples(n int64) {
+	if n <= 0 {
+		v.bad("NumSamples", itoa(n), "must be greater than 0 (the capture must be bounded)")
+	}
+}
+
+func (v *validator) serial(s string) {
+	if s != "" && !serialRE.MatchString(s) {
+		v.bad("Serial", strconv.Quote(s), "must be 1–32 lowercase hex digits (a suffix of the board's serial)")
+	}
+}
+
+func (v *validator) path(field, p string) {
+	switch {
+	case p == "":
+		v.bad(field, `""`, "is required")
+	case strings.HasPrefix(p, "-"):
+		v.bad(field, strconv.Quote(p), "must not start with '-' (it would read as an option or as stdin/stdout)")
+	case !filepath.IsAbs(p):
+		v.bad(field, strconv.Quote(p), "must be an absolute path")
+	case strings.ContainsRune(p, 0):
+		v.bad(field, strconv.Quote(p), "must not contain NUL")
+	}
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+func boolArg(b bool) string {
+	if b {
+		return "1"
+	}
+	return "0"
+}

@@ -1,0 +1,117 @@
+package hackrfcli
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"rfhandoff/exec"
+)
+
+// Receive is a running hackrf_transfer -r.
+type Receive struct {
+	proc    exec.Process
+	lw      *lineWriter
+	params  RxParams
+	started time.Time
+
+	mu    sync.Mutex
+	stats TransferStats
+}
+
+// ReceiveResult is how a receive ended.
+type ReceiveResult struct {
+	Pid      int
+	Argv     []string // as executed, argv[0] the resolved tool path
+	ExitCode int      // -1 when ended by a signal
+	Signal   string   // the signal that ended the process, if any
+	Duration time.Duration
+	Stats    TransferStats
+	// StderrTail is the last few KiB of stderr, for error reports.
+	StderrTail []byte
+}
+
+// StartReceive validates p, then starts hackrf_transfer -r in the
+// background. Every stderr line is parsed as it arrives, folded into the
+// running TransferStats and, when onLine is not nil, handed to onLine (from
+// the runner's output goroutine: keep it short). Cancelling ctx interrupts
+// the tool the way the runner does (SIGINT first).
+func (c *Client) StartReceive(ctx context.Context, p RxParams, onLine func(TransferEvent)) (*Receive, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	if c.R == nil {
+		return nil, errors.New("hackrfcli: Client has no Runner")
+	}
+	r := &Receive{params: p}
+	r.lw = &lineWriter{fn: func(line string) {
+		r.mu.Lock()
+		ev := r.stats.AddLine(line)
+		r.mu.Unlock()
+		if onLine != nil {
+			onLine(ev)
+		}
+	}}
+	r.started = time.Now()
+	proc, err := c.R.Start(ctx, exec.Cmd{Tool: exec.HackRFTransfer, Args: p.Argv(), Stderr: r.lw})
+	if err != nil {
+		return nil, err
+	}
+	r.proc = proc
+	return r, nil
+}
+
+// Pid is the tool's process ID.
+func (r *Receive) Pid() int { return r.proc.Pid() }
+
+// Interrupt sends SIGINT, which hackrf_transfer answers with its clean end
+// ("Caught signal 2", "Exiting...", exit 0).
+func (r *Receive) Interrupt() error { return r.proc.Interrupt() }
+
+// Params is what the receive was started with.
+func (r *Receive) Params() RxParams { return r.params }
+
+// Stats is a snapshot of what the tool reported so far.
+func (r *Receive) Stats() TransferStats {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.stats.clone()
+}
+
+// Wait waits for the tool to end. The result is filled in every case. The
+// error is the runner's (*exec.ExitError for exit 1, e.g. a stall), or a
+// *UsageError when the tool exited 0 without ever streaming.
+func (r *Receive) Wait() (ReceiveResult, error) {
+	res, err := r.proc.Wait()
+	r.lw.Flush()
+	out := ReceiveResult{
+		Pid:        r.proc.Pid(),
+		Argv:       res.Argv,
+		ExitCode:   res.ExitCode,
+		Signal:     res.Signal,
+		Duration:   res.Duration,
+		Stats:      r.Stats(),
+		StderrTail: res.Stderr,
+	}
+	if out.Duration == 0 {
+		out.Duration = time.Since(r.started)
+	}
+	if err != nil {
+		return out, err
+	}
+	return out, endError(out.Stats, res.ExitCode)
+}
+
+// endError catches the exit-0 quirk: getopt errors print the usage and exit
+// 0 without streaming anything.
+func endError(s TransferStats, exitCode int) error {
+	if exitCode != 0 || s.Finished {
+		return nil
+	}
+	msg := "exited 0 without its end-of-run sequence"
+	if len(s.Errors) > 0 {
+		msg = s.Errors[0]
+	}
+	return &UsageError{Tool: toolTransfer, ExitCode: exitCode, Message: msg}
+}

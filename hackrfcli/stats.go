@@ -1,0 +1,161 @@
+package hackrfcli
+
+import (
+	"slices"
+	"time"
+)
+
+// ExitReason says how a hackrf_transfer run ended, as far as its stderr tells.
+type ExitReason string
+
+const (
+	// ExitNone: no end of run seen (still running, killed, or a usage text).
+	ExitNone ExitReason = ""
+	// ExitFinished: the tool stopped by itself ("Exiting..." without a
+	// signal): -n reached, the TX file ended, or a write failed.
+	ExitFinished ExitReason = "finished"
+	// ExitSignal: "Caught signal N", then the normal end (exit 0).
+	ExitSignal ExitReason = "signal"
+	// ExitStall: "Couldn't transfer any bytes for one second." (exit 1).
+	ExitStall ExitReason = "stall"
+	// ExitStreaming: "Exiting... hackrf_is_streaming() result: ..." without
+	// a stall line (older tools whose loop also watched the stream state).
+	ExitStreaming ExitReason = "streaming"
+	// ExitError: the tool refused or failed before streaming (argument
+	// error, open failure, "Failed to open file").
+	ExitError ExitReason = "error"
+)
+
+// TransferStats accumulates what one hackrf_transfer run reported. Feed it
+// every stderr line's event with Add; pointer fields stay nil until the tool
+// reports them, because a missing counter is not a zero counter.
+type TransferStats struct {
+	ProgressLines int
+	// Megabytes sums the progress lines (decimal MB, whole USB blocks, so
+	// it can exceed the file size at the end of a -n run).
+	Megabytes float64
+	LastPower float64 // dBFS of the last progress line that had one
+	// Overruns and LongestOverrun come from -B's final "Transfer
+	// statistics" ("%u overruns, longest %u bytes"); Underruns likewise
+	// for TX. Nil when the tool did not print them.
+	Overruns        *int64
+	LongestOverrun  *int64
+	Underruns       *int64
+	LongestUnderrun *int64
+	M0Bytes         *int64 // "%lu bytes transferred by M0"
+	M4Bytes         *int64
+	// DroppedFrames sums "dropped frames: [%d]" lines (-S); nil when none.
+	DroppedFrames *int64
+	Stalled       bool
+	Signal        int    // the number in "Caught signal N"; 0 when none
+	Streaming     string // the hackrf_is_streaming() result text, if printed
+	Elapsed       time.Duration
+	// Started is "Stop with Ctrl-C" seen; Finished is the final "exit".
+	Started  bool
+	Finished bool
+	Failures []*CallError // every "... failed:" line, in order
+	Errors   []string     // fatal complaints (argument errors, file errors)
+	Warnings []string
+	Reason   ExitReason
+
+	exiting      bool // "Exiting..." (do_exit) seen
+	failedEarly  bool // a failure before "Stop with Ctrl-C"
+	writeFailure bool
+}
+
+// Add folds one event into the totals.
+func (s *TransferStats) Add(ev TransferEvent) {
+	switch ev.Kind {
+	case EventProgress:
+		s.ProgressLines++
+		s.Megabytes += ev.Progress.Megabytes
+		if ev.Progress.HasPower {
+			s.LastPower = ev.Progress.Power
+		}
+	case EventStartHint:
+		s.Started = true
+	case EventStall:
+		s.Stalled = true
+	case EventSignal:
+		s.Signal = ev.Signal
+	case EventExiting:
+		if ev.Detail != "" {
+			s.Streaming = ev.Detail
+		} else {
+			s.exiting = true
+		}
+	case EventTotalTime:
+		s.Elapsed = ev.Elapsed
+	case EventExit:
+		s.Finished = true
+	case EventCallFailed:
+		s.Failures = append(s.Failures, ev.Failure)
+		if !s.Started {
+			s.failedEarly = true
+		}
+	case EventError:
+		s.Errors = append(s.Errors, ev.Detail)
+	case EventWarning:
+		s.Warnings = append(s.Warnings, ev.Detail)
+	case EventStatsBytes:
+		if ev.Detail == "M0" {
+			s.M0Bytes = ptr(ev.Count)
+		} else {
+			s.M4Bytes = ptr(ev.Count)
+		}
+	case EventStatsShortfalls:
+		if ev.Detail == "overruns" {
+			s.Overruns, s.LongestOverrun = ptr(ev.Count), ptr(ev.Longest)
+		} else {
+			s.Underruns, s.LongestUnderrun = ptr(ev.Count), ptr(ev.Longest)
+		}
+	case EventDroppedFrames:
+		sum := ev.Count
+		if s.DroppedFrames != nil {
+			sum += *s.DroppedFrames
+		}
+		s.DroppedFrames = ptr(sum)
+	case EventWriteFailed:
+		s.writeFailure = true
+		// "write failed" has no newline of its own: the next message
+		// shares its line.
+		if ev.Detail != "" {
+			s.Add(ParseTransferLine(ev.Detail))
+		}
+	}
+	s.Reason = s.reason()
+}
+
+// AddLine parses and folds one stderr line, returning its event.
+func (s *TransferStats) AddLine(line string) TransferEvent {
+	ev := ParseTransferLine(line)
+	s.Add(ev)
+	return ev
+}
+
+func (s *TransferStats) reason() ExitReason {
+	switch {
+	case s.Stalled:
+		return ExitStall
+	case s.Signal != 0 && s.exiting:
+		return ExitSignal
+	case s.exiting:
+		return ExitFinished
+	case s.Streaming != "":
+		return ExitStreaming
+	case len(s.Errors) > 0 || s.failedEarly:
+		return ExitError
+	}
+	return ExitNone
+}
+
+// WriteFailed reports a "write failed" line (-S mode, e.g. disk full).
+func (s *TransferStats) WriteFailed() bool { return s.writeFailure }
+
+// clone copies the stats so a snapshot shares nothing mutable.
+func (s TransferStats) clone() TransferStats {
+	s.Failures = slices.Clone(s.Failures)
+	s.Errors = slices.Clone(s.Errors)
+	s.Warnings = slices.Clone(s.Warnings)
+	return s
+}

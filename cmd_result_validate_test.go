@@ -1,0 +1,102 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// resultFixtures is resolved at init, before any test changes directory.
+var resultFixtures, _ = filepath.Abs(filepath.Join("testdata", "results"))
+
+func runResultValidate(t *testing.T, policy string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	dir := t.TempDir()
+	t.Chdir(dir)
+	t.Setenv("RFHANDOFF_CONFIG", "")
+	if policy != "" {
+		if err := os.WriteFile(filepath.Join(dir, "rfhandoff.toml"), []byte(policy), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var out, errb bytes.Buffer
+	code = Main(append([]string{"rfhandoff", "result", "validate"}, args...), strings.NewReader(""), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestResultValidateValid(t *testing.T) {
+	for _, c := range []struct{ file, state string }{
+		{"ready.json", "RX_READY_FOR_TX"},
+		{"complete.json", "CAPTURE_COMPLETE"},
+	} {
+		path := filepath.Join(resultFixtures, c.file)
+		code, out, errs := runResultValidate(t, "", path, "--task-id", "RX_OTA_0001")
+		if code != 0 || errs != "" {
+			t.Fatalf("%s: exit %d, stderr %q", c.file, code, errs)
+		}
+		if !strings.HasPrefix(out, "valid result: task RX_OTA_0001, state "+c.state+", sha256 ") ||
+			strings.Count(out, "\n") != 1 {
+			t.Errorf("%s: summary %q", c.file, out)
+		}
+	}
+}
+
+func TestResultValidateInvalidListsEveryReason(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join(resultFixtures, "ready.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := bytes.Replace(src, []byte(`"rf_tx": 0`), []byte(`"rf_tx": 1`), 1)
+	bad = bytes.Replace(bad, []byte(`"capture_pid": 48213`), []byte(`"capture_pid": 48213.0`), 1)
+	bad = bytes.Replace(bad, []byte(`"state"`), []byte(`"State"`), 1)
+	path := filepath.Join(t.TempDir(), "RX_RESULT.json")
+	if err := os.WriteFile(path, bad, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runResultValidate(t, "", path)
+	if code != 1 || out != "" {
+		t.Fatalf("exit %d, stdout %q", code, out)
+	}
+	for _, want := range []string{
+		path + " is invalid (4 problems)",
+		`"State": unknown key`, `"state": is missing`, `"capture_pid": must be an integer`, `"rf_tx": must be 0`,
+	} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errs)
+		}
+	}
+}
+
+func TestResultValidateTaskIDMismatch(t *testing.T) {
+	code, _, errs := runResultValidate(t, "", filepath.Join(resultFixtures, "ready.json"), "--task-id", "RX_OTA_0002")
+	if code != 1 || !strings.Contains(errs, `"task_id": is "RX_OTA_0001", but the current task is "RX_OTA_0002"`) {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+}
+
+// The policy's max_result_bytes tightens the limit, and the file is refused
+// without reading it whole.
+func TestResultValidateSizeCap(t *testing.T) {
+	ready := filepath.Join(resultFixtures, "ready.json")
+	code, _, errs := runResultValidate(t, "[limits]\nmax_result_bytes = 200\n", ready)
+	if code != 1 || !strings.Contains(errs, "more than the limit of 200 bytes") {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	huge := filepath.Join(t.TempDir(), "huge.json")
+	if err := os.WriteFile(huge, bytes.Repeat([]byte(" "), 1<<20), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs = runResultValidate(t, "", huge)
+	if code != 1 || !strings.Contains(errs, "more than the limit of 65536 bytes") {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+}
+
+func TestResultValidateMissingFile(t *testing.T) {
+	code, _, errs := runResultValidate(t, "", filepath.Join(t.TempDir(), "absent.json"))
+	if code != 1 || !strings.Contains(errs, "absent.json") {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+}

@@ -1,0 +1,134 @@
+package result
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"unicode/utf8"
+)
+
+// Options tunes Decode.
+type Options struct {
+	// MaxBytes tightens the 64 KiB limit; zero, negative or larger values
+	// mean MaxBytes (the protocol's limit can't be loosened).
+	MaxBytes int64
+	// TaskID, when set, is the ID task_id must equal (the current task).
+	TaskID string
+}
+
+func (o Options) limit() int64 {
+	if o.MaxBytes > 0 && o.MaxBytes < MaxBytes {
+		return o.MaxBytes
+	}
+	return MaxBytes
+}
+
+var bom = []byte("\xEF\xBB\xBF")
+
+// Decode parses data strictly as one RX_RESULT.json. It returns every
+// violation at once as an *InvalidError; the document-level problems (size,
+// encoding, syntax) stop it early because nothing after them is reliable.
+func Decode(data []byte, opts Options) (*Result, error) {
+	var p problems
+	if limit := opts.limit(); int64(len(data)) > limit {
+		p.add("", RuleSize, "is %d bytes, more than the limit of %d", len(data), limit)
+		return nil, p.err()
+	}
+	if bytes.HasPrefix(data, bom) {
+		p.add("", RuleEncoding, "starts with a UTF-8 byte-order mark; JSON must not have one (RFC 8259 §8.1)")
+		return nil, p.err()
+	}
+	if !utf8.Valid(data) {
+		p.add("", RuleEncoding, "is not valid UTF-8 (first bad byte at offset %d)", firstInvalidUTF8(data))
+		return nil, p.err()
+	}
+	m, ok := walk(data, &p)
+	if !ok {
+		return nil, p.err()
+	}
+
+	r := &Result{}
+	good := make(map[string]bool, len(fields))
+	for _, f := range fields {
+		vs := m.values[f.key]
+		switch {
+		case len(vs) == 0:
+			p.add(f.key, RuleMissing, "is missing")
+		case len(vs) > 1:
+			// Already reported; which value counts is exactly the
+			// ambiguity being refused, so check neither.
+		default:
+			if why := f.set(r, vs[0]); why != "" {
+				p.add(f.key, RuleValue, "%s", why)
+			} else {
+				good[f.key] = true
+			}
+		}
+	}
+	checkState(r, good, &p)
+	if opts.TaskID != "" && good["task_id"] && r.TaskID != opts.TaskID {
+		p.add("task_id", RuleTaskID, "is %q, but the current task is %q", r.TaskID, opts.TaskID)
+	}
+	if err := p.err(); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+func firstInvalidUTF8(data []byte) int {
+	for i := 0; i < len(data); {
+		r, n := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return i
+		}
+		i += n
+	}
+	return len(data)
+}
+
+// ReadFile reads and decodes a result file, never reading more than the
+// size limit allows (so a huge or endless file costs nothing). It returns
+// the exact bytes read, which are what a digest must cover. An invalid
+// result is an *InvalidError whose Source is path.
+func ReadFile(path string, opts Options) (*Result, []byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, nil, fmt.Errorf("%s: not a regular file (%s)", path, st.Mode().Type())
+	}
+	limit := opts.limit()
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if int64(len(data)) > limit {
+		var p problems
+		p.add("", RuleSize, "is more than the limit of %d bytes", limit)
+		ie := p.err().(*InvalidError)
+		ie.Source = path
+		return nil, nil, ie
+	}
+	r, err := Decode(data, opts)
+	if ie, ok := err.(*InvalidError); ok {
+		ie.Source = path
+		return nil, data, ie
+	}
+	return r, data, err
+}
+
+// SHA256 is the lowercase hex SHA-256 of data: the digest the TX side keys
+// a result by (always of the exact bytes, never of a re-encoding).
+func SHA256(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}

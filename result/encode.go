@@ -1,0 +1,47 @@
+package result
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// Encode writes r as canonical RX_RESULT.json: keys in the SPEC §5 table's
+// order, two-space indent, a trailing newline. It refuses (with the same
+// *InvalidError Decode would give) a result that Decode would reject, so
+// nothing invalid is ever written.
+func Encode(r *Result) ([]byte, error) {
+	if r == nil {
+		return nil, fmt.Errorf("result: Encode of a nil *Result")
+	}
+	c := *r
+	c.PublishedAt = minuteOffset(c.PublishedAt)
+	c.CaptureStartedAt = minuteOffset(c.CaptureStartedAt)
+	if c.CaptureEndedAt != nil {
+		c.CaptureEndedAt = new(minuteOffset(*c.CaptureEndedAt))
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	// The struct's field order and tags are the table (checked by a test);
+	// time.Time writes RFC 3339 with its offset.
+	if err := enc.Encode(&c); err != nil {
+		return nil, fmt.Errorf("result: encode: %w", err)
+	}
+	if _, err := Decode(buf.Bytes(), Options{}); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// minuteOffset moves t to UTC when its zone's offset has seconds (old
+// local-mean-time zones): RFC 3339 writes only hh:mm, and the instant
+// would silently shift.
+func minuteOffset(t time.Time) time.Time {
+	if _, off := t.Zone(); off%60 != 0 {
+		return t.UTC()
+	}
+	return t
+}

@@ -1,0 +1,69 @@
+package result
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// examplesDir holds the example results shared with the schema test and
+// other packages' tests.
+const examplesDir = "../testdata/results"
+
+func readExample(t testing.TB, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(examplesDir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// problem is what a test expects of one violation.
+type problem struct {
+	key  string
+	rule Rule
+}
+
+// mustInvalid asserts err is an *InvalidError with exactly want, in order.
+func mustInvalid(t *testing.T, err error, want ...problem) *InvalidError {
+	t.Helper()
+	var ie *InvalidError
+	if !errors.As(err, &ie) {
+		t.Fatalf("want *InvalidError, got %T: %v", err, err)
+	}
+	var got []problem
+	for _, p := range ie.Problems() {
+		got = append(got, problem{p.Key, p.Rule})
+		if p.Reason == "" {
+			t.Errorf("problem %q has no reason", p.Key)
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("problems:\n got %v\nwant %v\nerror: %v", got, want, err)
+	}
+	return ie
+}
+
+// withValue replaces the value of key in a canonical example (one member per
+// line) with raw JSON text.
+func withValue(t testing.TB, doc []byte, key, raw string) []byte {
+	t.Helper()
+	lines := strings.Split(string(doc), "\n")
+	prefix := `  "` + key + `": `
+	for i, l := range lines {
+		if strings.HasPrefix(l, prefix) {
+			comma := ""
+			if strings.HasSuffix(l, ",") {
+				comma = ","
+			}
+			lines[i] = prefix + raw + comma
+			return []byte(strings.Join(lines, "\n"))
+		}
+	}
+	t.Fatalf("key %q not in example", key)
+	return nil
+}

@@ -1,0 +1,84 @@
+package result
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"strings"
+)
+
+// RenderMarkdown renders RX_RESULT.md from r: a title with the task ID and
+// state, a table of every key and its JSON value in table order, and a note
+// that the file is generated. Each non-empty extra string becomes a
+// paragraph under a "Notes" heading (e.g. the burst detector's summary).
+// The output depends on r and extra only.
+func RenderMarkdown(r *Result, extra ...string) []byte {
+	var b bytes.Buffer
+	b.WriteString("# RX result " + codeSpan(oneLine(r.TaskID)) + " — " + codeSpan(oneLine(string(r.State))) + "\n\n")
+	b.WriteString("Generated from `RX_RESULT.json` by rfhandoff; do not edit by hand. " +
+		"The JSON file is authoritative.\n\n")
+	b.WriteString("| key | value |\n|---|---|\n")
+	for _, kv := range jsonValues(r) {
+		b.WriteString("| " + cell(kv[0]) + " | " + cell(kv[1]) + " |\n")
+	}
+	var notes []string
+	for _, e := range extra {
+		if e = strings.TrimSpace(e); e != "" {
+			notes = append(notes, e)
+		}
+	}
+	if len(notes) > 0 {
+		b.WriteString("\n## Notes\n")
+		for _, n := range notes {
+			b.WriteString("\n" + n + "\n")
+		}
+	}
+	return b.Bytes()
+}
+
+// jsonValues returns [key, JSON text of the value] for every field of r, in
+// struct (= table) order, written the way Encode writes them.
+func jsonValues(r *Result) [][2]string {
+	rv := reflect.ValueOf(r).Elem()
+	rt := rv.Type()
+	out := make([][2]string, 0, rt.NumField())
+	for i := range rt.NumField() {
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		text := "(unencodable)"
+		if err := enc.Encode(rv.Field(i).Interface()); err == nil {
+			text = strings.TrimSuffix(buf.String(), "\n")
+		}
+		out = append(out, [2]string{rt.Field(i).Tag.Get("json"), text})
+	}
+	return out
+}
+
+// cell is a table cell holding s as code, with '|' escaped so it can't
+// split the cell (GFM removes that escape inside code spans in tables).
+// JSON text never holds a raw newline.
+func cell(s string) string { return codeSpan(strings.ReplaceAll(s, "|", `\|`)) }
+
+// codeSpan wraps s in a Markdown code span that s can't break out of.
+func codeSpan(s string) string {
+	fence := "`"
+	for strings.Contains(s, fence) {
+		fence += "`"
+	}
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		s = " " + s + " "
+	}
+	return fence + s + fence
+}
+
+// oneLine replaces control characters, which a validated result never has,
+// so that even an unvalidated one can't break the heading.
+func oneLine(s string) string {
+	return strings.Map(func(c rune) rune {
+		if c < 0x20 || c == 0x7f {
+			return '?'
+		}
+		return c
+	}, s)
+}

@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
+	"io/fs"
 	"fmt"
 	"strings"
 	"syscall"
@@ -20,6 +22,9 @@ type AuditShowCmd struct {
 func (c *AuditShowCmd) Run(app *App) error {
 	path := app.Local(app.Policy.Audit.Path)
 	entries, err := exec.ReadAuditTail(path, c.Tail)
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("no audit log at %s: nothing has run here yet, or the log was removed", path)
+	}
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 
 	"rfhandoff/exec"
 )
@@ -17,6 +18,9 @@ func (c *AuditVerifyCmd) Run(app *App) error {
 	var ce *exec.ChainError
 	if errors.As(err, &ce) {
 		return exitCode(1, ce)
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("no audit log at %s: nothing has run here yet, or the log was removed", path)
 	}
 	if err != nil {
 		return err

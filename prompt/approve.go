@@ -1,0 +1,124 @@
+package prompt
+
+import (
+	"context"
+	"errors"
+	"strings"
+)
+
+// Task is what the approval prompt shows. Every field is sanitized before
+// it reaches the terminal.
+type Task struct {
+	ID             string
+	Title          string
+	DeclaredLevel  string
+	DerivedLevel   string
+	EffectiveLevel string
+	Body           string
+}
+
+// Choice is the operator's answer to the approval menu.
+type Choice int
+
+const (
+	ChoiceNone    Choice = iota // no decision (returned with an error)
+	ChoiceApprove               // [A]
+	ChoiceDefer                 // [D]
+	ChoiceStop                  // [S], or end of input
+)
+
+func (c Choice) String() string {
+	switch c {
+	case ChoiceApprove:
+		return "approve"
+	case ChoiceDefer:
+		return "defer"
+	case ChoiceStop:
+		return "stop"
+	}
+	return "none"
+}
+
+// Menu is the approval question exactly as SPEC §3 names it.
+const Menu = "[A] Approve  [D] Defer  [S] Stop watcher"
+
+// MaxMenuAttempts is how many unrecognised answers the menu takes before it
+// gives up and defers the task.
+const MaxMenuAttempts = 5
+
+// Approve shows the task and asks [A]/[D]/[S] until it gets exactly A, D or
+// S. End of input (Ctrl-D, a hangup) is ChoiceStop: stop, nothing approved.
+// After MaxMenuAttempts unrecognised answers it says so and returns
+// ChoiceDefer: nothing approved, and the watcher does not stop because of a
+// slip of the keyboard. A cancelled ctx returns ctx.Err().
+func (t *Terminal) Approve(ctx context.Context, task Task) (Choice, error) {
+	end, err := t.begin()
+	if err != nil {
+		return ChoiceNone, err
+	}
+	defer end()
+
+	if err := t.say("%s", renderTask(task)); err != nil {
+		return ChoiceNone, err
+	}
+	for attempt := 1; ; attempt++ {
+		if err := t.discardTypeAhead(); err != nil {
+			return ChoiceNone, err
+		}
+		if err := t.say("%s\n> ", Menu); err != nil {
+			return ChoiceNone, err
+		}
+		line, err := t.readLine(ctx, noDeadline)
+		if errors.Is(err, errNoLine) {
+			return ChoiceStop, t.say("\nEnd of input: stopping, nothing approved.\n")
+		}
+		if err != nil {
+			_ = t.say("\nCancelled: nothing approved.\n")
+			return ChoiceNone, err
+		}
+		if c, ok := parseChoice(line); ok {
+			return c, nil
+		}
+		if attempt == MaxMenuAttempts {
+			return ChoiceDefer, t.say("No valid answer after %d tries: task deferred, nothing approved.\n", attempt)
+		}
+		if err := t.say("Type exactly A, D or S (capital letter), then Enter.\n"); err != nil {
+			return ChoiceNone, err
+		}
+	}
+}
+
+// parseChoice accepts exactly "A", "D" or "S" on one confirmed line.
+func parseChoice(line []byte) (Choice, bool) {
+	answer, ok := parseLine(line)
+	if !ok {
+		return ChoiceNone, false
+	}
+	switch answer {
+	case "A":
+		return ChoiceApprove, true
+	case "D":
+		return ChoiceDefer, true
+	case "S":
+		return ChoiceStop, true
+	}
+	return ChoiceNone, false
+}
+
+func renderTask(task Task) string {
+	var b strings.Builder
+	b.WriteString("\n=== Task awaiting approval ===\n")
+	b.WriteString("TASK_ID: " + SanitizeLine(task.ID) + "\n")
+	b.WriteString("Title:   " + SanitizeLine(task.Title) + "\n")
+	b.WriteString("Level:   " + SanitizeLine(task.EffectiveLevel) +
+		" (declared " + SanitizeLine(task.DeclaredLevel) +
+		", derived " + SanitizeLine(task.DerivedLevel) + ")\n")
+	b.WriteString("--- task body (control characters shown as escapes) ---\n")
+	body := Sanitize(task.Body)
+	b.WriteString(body)
+	if body != "" && !strings.HasSuffix(body, "\n") {
+		b.WriteString("\n")
+	}
+	b.WriteString("--- end of task body ---\n")
+	return b.String()
+}

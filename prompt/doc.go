@@ -1,0 +1,21 @@
+// Package prompt asks the operator questions on the controlling terminal.
+//
+// Approvals must come from a person at the keyboard, never from a pipe, a
+// file or an agent driving our stdin: Open uses /dev/tty and nothing else,
+// and writes the questions there too, so a program that reads our stdout
+// neither sees nor answers them. Without a controlling terminal Open fails
+// with an error matching ErrNoTerminal and nothing can be approved.
+//
+// Answers are lines (Enter confirms) read in canonical mode. An answer
+// matches only exactly; its line ending (\n, or \r\n) is the one thing
+// removed. That rule covers the approval menu as well: only a capital A, D
+// or S is accepted there (a lowercase letter is re-asked with a hint), so a
+// sloppy keystroke never counts as a decision.
+//
+// Before each question the input typed so far is discarded, so every answer
+// is typed after its question was shown (type-ahead cannot approve anything).
+//
+// Everything shown that came from a task (ID, title, body) goes through
+// Sanitize or SanitizeLine: terminal control sequences and bidirectional
+// overrides are printed as visible escapes, never sent raw.
+package prompt

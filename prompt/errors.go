@@ -1,0 +1,42 @@
+package prompt
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// ErrNoTerminal matches (errors.Is) every failure to use a controlling
+// terminal: nothing can be approved without one.
+var ErrNoTerminal = errors.New("no controlling terminal")
+
+// ErrExpired matches (errors.Is) a prompt whose deadline passed before a
+// confirmed answer arrived.
+var ErrExpired = errors.New("prompt expired")
+
+// NoTerminalError says why the terminal could not be used.
+type NoTerminalError struct {
+	Path string
+	Err  error // the open error, or nil when Path is not a terminal
+}
+
+func (e *NoTerminalError) Error() string {
+	if e.Err == nil {
+		return fmt.Sprintf("no controlling terminal: %s is not a terminal", e.Path)
+	}
+	return fmt.Sprintf("no controlling terminal: %v", e.Err)
+}
+
+func (e *NoTerminalError) Is(target error) bool { return target == ErrNoTerminal }
+func (e *NoTerminalError) Unwrap() error        { return e.Err }
+
+// ExpiredError is a prompt that ran out of time; it approved nothing.
+type ExpiredError struct {
+	Deadline time.Time
+}
+
+func (e *ExpiredError) Error() string {
+	return fmt.Sprintf("prompt expired at %s: nothing approved", e.Deadline.Format(time.RFC3339))
+}
+
+func (e *ExpiredError) Is(target error) bool { return target == ErrExpired }

@@ -1,0 +1,165 @@
+package prompt_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"rfhandoff/prompt"
+	"rfhandoff/prompt/prompttest"
+)
+
+// The test binary doubles as the program under test: started again with
+// helperEnv set, it runs one prompt scenario on its controlling terminal
+// and reports each outcome as a JSON line on stdout.
+const helperEnv = "RFHANDOFF_PROMPT_HELPER"
+
+const (
+	waitLong = 30 * time.Second // generous: CI machines are slow
+	exitWait = 60 * time.Second
+)
+
+// nastyBody holds every kind of sequence a task could use to take over the
+// operator's terminal: CSI colours and cursor moves, an OSC title, BEL, a C1
+// CSI (UTF-8 encoded and as a raw byte), a bidi override and isolate.
+const nastyBody = "Capture at 2.4 GHz.\n" +
+	"\x1b[31mRED\x1b[0m \x1b[2J\x1b[H cleared?\n" +
+	"\x1b]0;owned\x07 bell\a\n" +
+	"c1 \u009b31m and raw \x9b31m\n" +
+	"bidi \u202eevil\u202c and \u2066iso\u2069\r\n" +
+	"tab\there\n"
+
+type outcome struct {
+	Choice   string `json:"choice,omitempty"`
+	OK       bool   `json:"ok,omitempty"`
+	Expired  bool   `json:"expired,omitempty"`
+	Canceled bool   `json:"canceled,omitempty"`
+	NoTerm   bool   `json:"noterm,omitempty"`
+	Ready    bool   `json:"ready,omitempty"`
+	Err      string `json:"err,omitempty"`
+}
+
+func TestMain(m *testing.M) {
+	if scenario := os.Getenv(helperEnv); scenario != "" {
+		os.Exit(runHelper(scenario))
+	}
+	os.Exit(m.Run())
+}
+
+func runHelper(scenario string) int {
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
+	defer stop()
+	out := json.NewEncoder(os.Stdout)
+	report := func(o outcome, err error) {
+		o.Expired = errors.Is(err, prompt.ErrExpired)
+		o.Canceled = errors.Is(err, context.Canceled)
+		o.NoTerm = errors.Is(err, prompt.ErrNoTerminal)
+		if err != nil {
+			o.Err = err.Error()
+		}
+		_ = out.Encode(o)
+	}
+
+	term, err := prompt.Open()
+	if err != nil {
+		report(outcome{}, err)
+		return 0
+	}
+	defer term.Close()
+
+	if os.Getenv("WAIT_USR1") != "" {
+		usr1 := make(chan os.Signal, 1)
+		signal.Notify(usr1, syscall.SIGUSR1)
+		report(outcome{Ready: true}, nil)
+		<-usr1
+	}
+
+	switch scenario {
+	case "approve":
+		c, err := term.Approve(ctx, prompt.Task{
+			ID: "RX_CAPTURE_001", Title: "Capture \x1b[5mblink\x1b[0m",
+			DeclaredLevel: "YELLOW", DerivedLevel: "YELLOW", EffectiveLevel: "YELLOW",
+			Body: nastyBody,
+		})
+		report(outcome{Choice: c.String()}, err)
+	case "phrase":
+		phrase := os.Getenv("PHRASE")
+		for _, ms := range strings.Split(os.Getenv("DEADLINES_MS"), ",") {
+			var deadline time.Time
+			if n, _ := strconv.Atoi(ms); n != 0 {
+				deadline = time.Now().Add(time.Duration(n) * time.Millisecond)
+			}
+			ok, err := term.Phrase(ctx, phrase, deadline)
+			report(outcome{OK: ok}, err)
+		}
+	default:
+		fmt.Fprintf(os.Stderr, "unknown scenario %q\n", scenario)
+		return 2
+	}
+	return 0
+}
+
+func helperOpts(t *testing.T, scenario string, env ...string) prompttest.Options {
+	return prompttest.Options{
+		Env:           append(os.Environ(), append([]string{helperEnv + "=" + scenario}, env...)...),
+		CaptureOutput: true,
+	}
+}
+
+func self(t *testing.T) string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return exe
+}
+
+// startHelper runs a scenario with a pty as its controlling terminal.
+func startHelper(t *testing.T, scenario string, env ...string) *prompttest.Session {
+	t.Helper()
+	return prompttest.Start(t, self(t), nil, helperOpts(t, scenario, env...))
+}
+
+// outcomes waits for the helper to exit cleanly and decodes its reports.
+func outcomes(t *testing.T, s *prompttest.Session) []outcome {
+	t.Helper()
+	st := s.Wait(exitWait)
+	if st.ExitCode() != 0 {
+		t.Fatalf("helper exited %v; stderr:\n%s", st, s.Stderr.String())
+	}
+	var res []outcome
+	dec := json.NewDecoder(strings.NewReader(s.Stdout.String()))
+	for dec.More() {
+		var o outcome
+		if err := dec.Decode(&o); err != nil {
+			t.Fatalf("helper stdout %q: %v", s.Stdout.String(), err)
+		}
+		res = append(res, o)
+	}
+	return res
+}
+
+func oneOutcome(t *testing.T, s *prompttest.Session) outcome {
+	t.Helper()
+	res := outcomes(t, s)
+	if len(res) != 1 {
+		t.Fatalf("want 1 outcome, got %+v", res)
+	}
+	return res[0]
+}
+
+var sigUSR1 = syscall.SIGUSR1
+
+func startHelperWith(t *testing.T, opts prompttest.Options) *prompttest.Session {
+	t.Helper()
+	return prompttest.Start(t, self(t), nil, opts)
+}

@@ -1,0 +1,82 @@
+package prompt
+
+import (
+	"errors"
+	"os"
+	"syscall"
+	"testing"
+)
+
+func TestParseLine(t *testing.T) {
+	cases := []struct {
+		in   string
+		want string
+		ok   bool
+	}{
+		{"A\n", "A", true},
+		{"A\r\n", "A", true},
+		{"\n", "", true},
+		{"AUTHORIZE RF TX\n", "AUTHORIZE RF TX", true},
+		{"AUTHORIZE RF TX \n", "AUTHORIZE RF TX ", true},
+		{"A", "", false},       // pushed with Ctrl-D: no Enter
+		{"", "", false},        // nothing
+		{"A\r", "", false},     // CR without NL
+		{"A\n\n", "", false},   // two lines
+		{"A\nB\n", "", false},  // two lines
+		{"A\r\r\n", "", false}, // one CR too many
+		{"A\rB\n", "", false},
+	}
+	for _, c := range cases {
+		got, ok := parseLine([]byte(c.in))
+		if got != c.want || ok != c.ok {
+			t.Errorf("parseLine(%q) = %q, %v; want %q, %v", c.in, got, ok, c.want, c.ok)
+		}
+	}
+}
+
+func TestParseChoice(t *testing.T) {
+	cases := map[string]Choice{
+		"A\n": ChoiceApprove, "D\n": ChoiceDefer, "S\n": ChoiceStop, "A\r\n": ChoiceApprove,
+		"a\n": ChoiceNone, "d\n": ChoiceNone, "s\n": ChoiceNone, "A \n": ChoiceNone,
+		"AA\n": ChoiceNone, "A": ChoiceNone, "\n": ChoiceNone, "Approve\n": ChoiceNone,
+	}
+	for in, want := range cases {
+		got, ok := parseChoice([]byte(in))
+		if got != want || ok != (want != ChoiceNone) {
+			t.Errorf("parseChoice(%q) = %v, %v; want %v", in, got, ok, want)
+		}
+	}
+}
+
+func TestCheckPhrase(t *testing.T) {
+	for _, good := range []string{"AUTHORIZE RF TX", "AUTHORIZE RX_CAPTURE_001"} {
+		if err := checkPhrase(good); err != nil {
+			t.Errorf("checkPhrase(%q): %v", good, err)
+		}
+	}
+	for _, bad := range []string{"", "AUTHORIZE\n", "AUTHORIZE\x1b", "AUTHORİZE"} {
+		if err := checkPhrase(bad); err == nil {
+			t.Errorf("checkPhrase(%q) accepted", bad)
+		}
+	}
+}
+
+func TestOpenRefusesWhatIsNotATerminal(t *testing.T) {
+	// /dev/null opens fine but is no terminal.
+	_, err := open(os.DevNull)
+	var nt *NoTerminalError
+	if !errors.Is(err, ErrNoTerminal) || !errors.As(err, &nt) || nt.Err != nil {
+		t.Fatalf("open(%s) = %v, want a NoTerminalError without cause", os.DevNull, err)
+	}
+	_, err = open("/nonexistent/tty")
+	if !errors.Is(err, ErrNoTerminal) || !errors.Is(err, syscall.ENOENT) {
+		t.Fatalf("open of a missing path = %v, want ErrNoTerminal wrapping ENOENT", err)
+	}
+}
+
+func TestExpiredError(t *testing.T) {
+	var err error = &ExpiredError{}
+	if !errors.Is(err, ErrExpired) || errors.Is(err, ErrNoTerminal) {
+		t.Fatalf("ExpiredError matches wrongly: %v", err)
+	}
+}

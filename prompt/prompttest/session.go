@@ -1,0 +1,304 @@
+package prompttest
+
+import (
+	"io"
+	"os"
+	"regexp"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+)
+
+// Options shape the child process.
+type Options struct {
+	Dir string
+	// Env is the child's whole environment; nil means os.Environ().
+	Env []string
+	// CaptureOutput sends stdout and stderr to pipes, read through
+	// Session.Stdout and Session.Stderr, instead of to the terminal.
+	// StartDetached always captures them.
+	CaptureOutput bool
+	// PipeStdin makes standard input a pipe holding Stdin (then closed)
+	// instead of the terminal. StartDetached always pipes stdin.
+	PipeStdin bool
+	Stdin     string
+	// Rows and Cols size the terminal; 0 means 24 and 80.
+	Rows, Cols uint16
+}
+
+// Session is a running child process and the test's ends of its terminal
+// and pipes. It is stopped (killed, if still running) when the test ends.
+type Session struct {
+	t    testing.TB
+	proc *os.Process
+
+	// TTY is what the child writes to its terminal (prompts, echoed keys);
+	// nil for StartDetached.
+	TTY *Stream
+	// Stdout and Stderr are the captured outputs; nil when they go to the
+	// terminal.
+	Stdout, Stderr *Stream
+
+	master    *os.File // pty master; nil when detached
+	stdinRead *os.File // our copy of the stdin pipe's read end, for StdinLeft
+
+	exited chan struct{}
+	state  *os.ProcessState
+}
+
+// drainTimeout bounds the wait for a child's outputs to end after it exited
+// (a grandchild could still hold them open).
+const drainTimeout = 10 * time.Second
+
+// Start runs path with args in a new session whose controlling terminal is
+// a fresh pseudo-terminal: /dev/tty in the child is that terminal. path is
+// not looked up in PATH.
+func Start(t testing.TB, path string, args []string, opts Options) *Session {
+	t.Helper()
+	master, slave, err := pty.Open()
+	if err != nil {
+		t.Fatalf("prompttest: opening a pty: %v", err)
+	}
+	rows, cols := opts.Rows, opts.Cols
+	if rows == 0 {
+		rows = 24
+	}
+	if cols == 0 {
+		cols = 80
+	}
+	if err := pty.Setsize(master, &pty.Winsize{Rows: rows, Cols: cols}); err != nil {
+		t.Fatalf("prompttest: sizing the pty: %v", err)
+	}
+	s := &Session{t: t, master: master, exited: make(chan struct{})}
+	files := []*os.File{slave, slave, slave}
+	var closeAfter []*os.File // the child's ends, closed in the parent once started
+	closeAfter = append(closeAfter, slave)
+	if opts.PipeStdin {
+		files[0] = s.stdinPipe(opts.Stdin)
+		closeAfter = append(closeAfter, files[0])
+	}
+	if opts.CaptureOutput {
+		files[1], files[2] = s.capture(&closeAfter)
+	}
+	// The controlling terminal must be one of the child's descriptors; keep
+	// it among 0–2 when possible so no extra descriptor leaks into the child.
+	ctty := -1
+	for i, f := range files {
+		if f == slave {
+			ctty = i
+			break
+		}
+	}
+	if ctty < 0 {
+		files = append(files, slave)
+		ctty = len(files) - 1
+	}
+	s.start(path, args, opts, files, &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: ctty}, closeAfter)
+	s.TTY = newStream(t, "terminal", master)
+	return s
+}
+
+// StartDetached runs path with args in a new session with no controlling
+// terminal, stdin a pipe holding opts.Stdin, stdout and stderr captured:
+// how cron, a service manager or an agent would run it.
+func StartDetached(t testing.TB, path string, args []string, opts Options) *Session {
+	t.Helper()
+	s := &Session{t: t, exited: make(chan struct{})}
+	var closeAfter []*os.File
+	stdin := s.stdinPipe(opts.Stdin)
+	closeAfter = append(closeAfter, stdin)
+	stdout, stderr := s.capture(&closeAfter)
+	s.start(path, args, opts, []*os.File{stdin, stdout, stderr}, &syscall.SysProcAttr{Setsid: true}, closeAfter)
+	return s
+}
+
+func (s *Session) start(path string, args []string, opts Options, files []*os.File, sys *syscall.SysProcAttr, closeAfter []*os.File) {
+	s.t.Helper()
+	env := opts.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	proc, err := os.StartProcess(path, append([]string{path}, args...), &os.ProcAttr{
+		Dir: opts.Dir, Env: env, Files: files, Sys: sys,
+	})
+	for _, f := range closeAfter {
+		if f != s.stdinRead {
+			f.Close()
+		}
+	}
+	if err != nil {
+		s.closeParentEnds()
+		s.t.Fatalf("prompttest: starting %s: %v", path, err)
+	}
+	s.proc = proc
+	go func() {
+		s.state, _ = proc.Wait()
+		close(s.exited)
+	}()
+	s.t.Cleanup(s.stop)
+}
+
+// stdinPipe returns the child's stdin: a pipe already holding data, its
+// write end closed once the data is in.
+func (s *Session) stdinPipe(data string) *os.File {
+	s.t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		s.t.Fatalf("prompttest: stdin pipe: %v", err)
+	}
+	s.stdinRead = r
+	go func() {
+		_, _ = io.WriteString(w, data)
+		w.Close()
+	}()
+	return r
+}
+
+// capture returns the write ends of two pipes for stdout and stderr and
+// starts collecting from their read ends.
+func (s *Session) capture(closeAfter *[]*os.File) (stdout, stderr *os.File) {
+	s.t.Helper()
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		s.t.Fatalf("prompttest: stdout pipe: %v", err)
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		s.t.Fatalf("prompttest: stderr pipe: %v", err)
+	}
+	*closeAfter = append(*closeAfter, outW, errW)
+	s.Stdout = newStream(s.t, "stdout", outR)
+	s.Stderr = newStream(s.t, "stderr", errR)
+	return outW, errW
+}
+
+// Pid is the child's process ID.
+func (s *Session) Pid() int { return s.proc.Pid }
+
+// WaitFor waits for re on the terminal; see Stream.WaitFor.
+func (s *Session) WaitFor(re *regexp.Regexp, timeout time.Duration) []string {
+	s.t.Helper()
+	s.needTTY()
+	return s.TTY.WaitFor(re, timeout)
+}
+
+// WaitForText waits for literal text on the terminal.
+func (s *Session) WaitForText(text string, timeout time.Duration) {
+	s.t.Helper()
+	s.needTTY()
+	s.TTY.WaitForText(text, timeout)
+}
+
+// Send types line and Enter on the terminal.
+func (s *Session) Send(line string) {
+	s.t.Helper()
+	s.Type(line + "\n")
+}
+
+// Type types text on the terminal as is (no Enter added).
+func (s *Session) Type(text string) {
+	s.t.Helper()
+	s.needTTY()
+	if _, err := io.WriteString(s.master, text); err != nil {
+		s.t.Fatalf("prompttest: typing %q: %v", text, err)
+	}
+}
+
+func (s *Session) needTTY() {
+	s.t.Helper()
+	if s.master == nil {
+		s.t.Fatalf("prompttest: this session has no terminal (StartDetached)")
+	}
+}
+
+// Signal sends sig to the child.
+func (s *Session) Signal(sig os.Signal) {
+	s.t.Helper()
+	if err := s.proc.Signal(sig); err != nil {
+		s.t.Fatalf("prompttest: signalling %d: %v", s.proc.Pid, err)
+	}
+}
+
+// Wait waits for the child to exit and its captured outputs to end, and
+// returns how it exited. It fails the test (killing the child) when timeout
+// passes first.
+func (s *Session) Wait(timeout time.Duration) *os.ProcessState {
+	s.t.Helper()
+	select {
+	case <-s.exited:
+	case <-time.After(timeout):
+		_ = s.proc.Kill()
+		<-s.exited
+		s.t.Fatalf("prompttest: process %d still running after %v; killed.%s", s.proc.Pid, timeout, s.describe())
+	}
+	for _, st := range []*Stream{s.Stdout, s.Stderr, s.TTY} {
+		if st != nil && !st.wait(drainTimeout) {
+			s.t.Logf("prompttest: %s still open %v after process %d exited", st.name, drainTimeout, s.proc.Pid)
+		}
+	}
+	return s.state
+}
+
+// Exited reports whether the child has exited, without waiting.
+func (s *Session) Exited() bool {
+	select {
+	case <-s.exited:
+		return true
+	default:
+		return false
+	}
+}
+
+// StdinLeft returns what the child left unread on its piped stdin. Call it
+// after Wait.
+func (s *Session) StdinLeft() string {
+	s.t.Helper()
+	if s.stdinRead == nil {
+		s.t.Fatalf("prompttest: stdin is not a pipe")
+	}
+	if !s.Exited() {
+		s.t.Fatalf("prompttest: StdinLeft before the process exited")
+	}
+	b, err := io.ReadAll(s.stdinRead)
+	if err != nil {
+		s.t.Fatalf("prompttest: reading what is left on stdin: %v", err)
+	}
+	return string(b)
+}
+
+// describe lists the outputs so far, for failure messages.
+func (s *Session) describe() string {
+	var out string
+	for _, st := range []*Stream{s.TTY, s.Stdout, s.Stderr} {
+		if st != nil {
+			out += "\n" + st.name + ":\n" + quoteLines(st.String())
+		}
+	}
+	return out
+}
+
+// stop kills a child still running at the end of the test and releases
+// the test's ends.
+func (s *Session) stop() {
+	if !s.Exited() {
+		_ = s.proc.Kill()
+		<-s.exited
+	}
+	s.closeParentEnds()
+	for _, st := range []*Stream{s.Stdout, s.Stderr, s.TTY} {
+		if st != nil {
+			st.close()
+		}
+	}
+}
+
+func (s *Session) closeParentEnds() {
+	if s.master != nil {
+		s.master.Close()
+	}
+	if s.stdinRead != nil {
+		s.stdinRead.Close()
+	}
+}

@@ -1,0 +1,133 @@
+package state
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+type sample struct {
+	Name  string            `json:"name"`
+	N     int64             `json:"n"`
+	On    bool              `json:"on"`
+	Sub   *sampleSub        `json:"sub"`
+	List  []string          `json:"list"`
+	Map   map[string]string `json:"map"`
+	Since time.Time         `json:"since"`
+}
+
+type sampleSub struct {
+	ID string `json:"id"`
+}
+
+func TestReadJSONRoundTripAndMissing(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "s.json")
+	var v sample
+	exists, err := ReadJSON(path, &v)
+	if exists || err != nil {
+		t.Fatalf("missing file: exists %v, err %v", exists, err)
+	}
+	in := sample{Name: "x", N: 7, On: true, Sub: &sampleSub{ID: "a"}, List: []string{"p"},
+		Map: map[string]string{"K": "v"}, Since: time.Date(2026, 8, 1, 12, 0, 0, 0, time.UTC)}
+	if err := WriteJSON(path, in); err != nil {
+		t.Fatal(err)
+	}
+	var out sample
+	if exists, err := ReadJSON(path, &out); !exists || err != nil {
+		t.Fatalf("ReadJSON = %v, %v", exists, err)
+	}
+	if out.Name != "x" || out.N != 7 || !out.On || out.Sub == nil || out.Sub.ID != "a" ||
+		len(out.List) != 1 || out.Map["K"] != "v" || !out.Since.Equal(in.Since) {
+		t.Errorf("round trip = %+v", out)
+	}
+	// A subset of the keys is fine (older writers); null where v has a
+	// pointer is fine.
+	if err := os.WriteFile(path, []byte(`{"name":"y","sub":null}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadJSON(path, &sample{}); err != nil {
+		t.Errorf("subset rejected: %v", err)
+	}
+}
+
+func TestReadJSONCorrupt(t *testing.T) {
+	for _, tt := range []struct{ name, body, why string }{
+		{"empty", "", "empty"},
+		{"garbage", "not json", "invalid"},
+		{"truncated", `{"name":"x","n":`, ""},
+		{"array", `[1,2]`, "not a JSON object"},
+		{"string", `"x"`, "not a JSON object"},
+		{"null", `null`, "not a JSON object"},
+		{"two objects", `{"name":"a"}{"name":"b"}`, "trailing data"},
+		{"trailing garbage", `{"name":"a"} x`, ""},
+		{"duplicate key", `{"name":"a","name":"b"}`, `duplicate key "name"`},
+		{"nested duplicate", `{"sub":{"id":"a","id":"b"}}`, `duplicate key "id"`},
+		{"unknown key", `{"name":"a","extra":1}`, `unknown field "extra"`},
+		{"case variant", `{"NAME":"a"}`, `unknown key "NAME"`},
+		{"unicode fold", "{\"\u017fub\":{\"id\":\"a\"}}", "unknown key"},
+		{"nested case variant", `{"sub":{"ID":"a"}}`, `unknown key "ID"`},
+		{"null for a bool", `{"on":null}`, "null where a value is required"},
+		{"null in a map", `{"map":{"k":null}}`, "null where a value is required"},
+		{"wrong type", `{"n":"5"}`, ""},
+		{"float for int", `{"n":1.5}`, ""},
+		{"invalid utf8", "{\"name\":\"a\xffb\"}", "UTF-8"},
+		{"bad time", `{"since":"yesterday"}`, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "s.json")
+			if err := os.WriteFile(path, []byte(tt.body), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			before, _ := os.Stat(path)
+			var v sample
+			exists, err := ReadJSON(path, &v)
+			var ce *CorruptError
+			if !exists || !errors.As(err, &ce) {
+				t.Fatalf("ReadJSON = %v, %v; want exists and *CorruptError", exists, err)
+			}
+			if ce.Path != path || !strings.Contains(err.Error(), path) {
+				t.Errorf("error does not name the file: %v", err)
+			}
+			if !strings.Contains(err.Error(), tt.why) {
+				t.Errorf("error %q does not say %q", err, tt.why)
+			}
+			after, err := os.ReadFile(path)
+			if err != nil || !bytes.Equal(after, []byte(tt.body)) {
+				t.Errorf("corrupt file changed: %q", after)
+			}
+			if st, _ := os.Stat(path); !st.ModTime().Equal(before.ModTime()) {
+				t.Error("corrupt file was rewritten")
+			}
+		})
+	}
+}
+
+func TestReadJSONOversized(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.json")
+	body := `{"name":"` + strings.Repeat("x", MaxFileBytes) + `"}`
+	if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var ce *CorruptError
+	if _, err := ReadJSON(path, &sample{}); !errors.As(err, &ce) {
+		t.Fatalf("oversized file = %v, want *CorruptError", err)
+	}
+}
+
+func TestReadJSONUnreadableIsNotCorrupt(t *testing.T) {
+	// A directory where the file should be: an I/O problem, not corruption.
+	path := filepath.Join(t.TempDir(), "s.json")
+	if err := os.Mkdir(path, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	_, err := ReadJSON(path, &sample{})
+	var ce *CorruptError
+	if err == nil || errors.As(err, &ce) {
+		t.Fatalf("ReadJSON(dir) = %v, want a plain error", err)
+	}
+}

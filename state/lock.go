@@ -1,0 +1,153 @@
+package state
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gofrs/flock"
+)
+
+// Lock file names, one per side, kept in the state directory beside (never
+// the same as) the state files they guard: the state file is replaced by
+// rename, which would swap the locked inode away.
+const (
+	RXLockFile = "rx_agent.lock"
+	TXLockFile = "tx_agent.lock"
+)
+
+// LockedError says another process (or another Acquire in this one) holds
+// the lock. PID is what the holder wrote into the lock file, for the
+// message only; 0 when unknown.
+type LockedError struct {
+	Path string
+	PID  int
+}
+
+func (e *LockedError) Error() string {
+	who := "another process"
+	if e.PID > 0 {
+		who = fmt.Sprintf("process %d", e.PID)
+	}
+	return fmt.Sprintf("%s is locked by %s: only one watcher may run at a time", e.Path, who)
+}
+
+// Lock is a held exclusive flock(2) on a lock file. The kernel drops it
+// when the holder exits in any way (SIGKILL included), so it never goes
+// stale; the PID written into the file is only a diagnostic.
+type Lock struct {
+	path string
+	fl   *flock.Flock
+}
+
+// pidWait is how long Acquire keeps trying while the holder has not yet
+// written its PID: that is a holder that is just starting, or a Probe
+// (rx status) holding the lock for an instant.
+var pidWait = 200 * time.Millisecond // a variable so a test can widen it
+
+const pidRetry = 10 * time.Millisecond
+
+// Acquire takes the exclusive lock on lockPath without blocking, creating
+// the file (mode 0600) if needed; its directory must exist. A held lock
+// returns *LockedError. The lock file is never deleted.
+func Acquire(lockPath string) (*Lock, error) {
+	deadline := time.Now().Add(pidWait)
+	for {
+		fl := flock.New(lockPath, flock.SetPermissions(0o600))
+		ok, err := fl.TryLock()
+		if err != nil {
+			return nil, fmt.Errorf("lock %s: %w", lockPath, err)
+		}
+		if ok {
+			l := &Lock{path: lockPath, fl: fl}
+			if err := writePID(lockPath, os.Getpid()); err != nil {
+				l.Release()
+				return nil, fmt.Errorf("lock %s: recording pid: %w", lockPath, err)
+			}
+			return l, nil
+		}
+		pid := readPID(lockPath)
+		if pid > 0 || time.Now().After(deadline) {
+			return nil, &LockedError{Path: lockPath, PID: pid}
+		}
+		time.Sleep(pidRetry)
+	}
+}
+
+// Path is the lock file.
+func (l *Lock) Path() string { return l.path }
+
+// Release clears the recorded PID and drops the lock. It is safe to call
+// more than once. The file stays: deleting it would let two processes lock
+// two different inodes under one name.
+func (l *Lock) Release() error {
+	if l == nil || !l.fl.Locked() {
+		return nil
+	}
+	clearErr := writePID(l.path, 0)
+	if err := l.fl.Unlock(); err != nil {
+		return fmt.Errorf("unlock %s: %w", l.path, err)
+	}
+	return clearErr
+}
+
+// RecoverStale is RecoverStale for a caller that holds this lock: holding
+// it proves that whoever recorded running=true is gone, whatever its PID
+// now belongs to (PIDs are reused). Only a flag this process wrote itself
+// is not stale.
+func (l *Lock) RecoverStale(running bool, pid int) (wasStale bool) {
+	return running && pid != os.Getpid()
+}
+
+// Probe reports whether some process holds the lock on lockPath and the
+// PID it recorded, without keeping the lock. It does so by trying the lock
+// for an instant; Acquire tolerates that instant (see pidWait). A missing
+// lock file means nobody holds it.
+func Probe(lockPath string) (held bool, pid int, err error) {
+	if _, err := os.Stat(lockPath); errors.Is(err, fs.ErrNotExist) {
+		return false, 0, nil
+	} else if err != nil {
+		return false, 0, err
+	}
+	fl := flock.New(lockPath)
+	ok, err := fl.TryLock()
+	if err != nil {
+		return false, 0, fmt.Errorf("probe lock %s: %w", lockPath, err)
+	}
+	if ok {
+		return false, 0, fl.Unlock()
+	}
+	return true, readPID(lockPath), nil
+}
+
+// writePID replaces the lock file's content with pid (0: empty). It opens
+// the file separately; the lock belongs to flock's own descriptor.
+func writePID(path string, pid int) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
+	if err != nil {
+		return err
+	}
+	if pid > 0 {
+		if _, err := fmt.Fprintf(f, "%d\n", pid); err != nil {
+			f.Close()
+			return err
+		}
+	}
+	return f.Close()
+}
+
+func readPID(path string) int {
+	b, err := os.ReadFile(path)
+	if err != nil || len(b) > 32 {
+		return 0
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil || pid < 0 {
+		return 0
+	}
+	return pid
+}

@@ -1,0 +1,179 @@
+package state
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"time"
+
+	"github.com/hashicorp/go-multierror"
+)
+
+// RXStateFile is the RX watcher's state file in the state directory.
+const RXStateFile = "rx_agent_state.json"
+
+// Patterns the state's values must match; a value that does not is
+// corruption, not something to carry forward.
+var (
+	taskIDPattern = regexp.MustCompile(`^[A-Z0-9][A-Z0-9_]{2,63}$`) // SPEC §3
+	commitPattern = regexp.MustCompile(`^[0-9a-f]{40}$`)
+	sha256Pattern = regexp.MustCompile(`^[0-9a-f]{64}$`)
+)
+
+// RX is .local/rx_agent_state.json (SPEC §4). Every field is always
+// written (no omitempty: ReadJSON's key check relies on it).
+type RX struct {
+	LastSeenTaskID      string `json:"last_seen_task_id"`
+	LastSeenTaskCommit  string `json:"last_seen_task_commit"`
+	LastCompletedTaskID string `json:"last_completed_task_id"`
+	// LastApprovedTaskID is written only after an approval succeeded.
+	LastApprovedTaskID string `json:"last_approved_task_id"`
+	DeferredTaskID     string `json:"deferred_task_id"`
+	Running            bool   `json:"running"`
+	WatcherPID         int    `json:"watcher_pid"`
+	// Approval binds the last approval to the exact task bytes.
+	Approval *Approval `json:"approval"`
+	// CompletedTaskIDs lists every completed TASK_ID: none is offered again.
+	CompletedTaskIDs []string `json:"completed_task_ids"`
+	// SeenTaskDigests maps a TASK_ID to the SHA-256 of the first task file
+	// seen under it, to catch a task whose content changed under one ID.
+	SeenTaskDigests map[string]string `json:"seen_task_digests"`
+}
+
+// Approval is an approval bound to the SHA-256 of the task file as read
+// from git, with the commit it was read from (SPEC §3).
+type Approval struct {
+	TaskID     string    `json:"task_id"`
+	TaskSHA256 string    `json:"task_sha256"`
+	Commit     string    `json:"commit"`
+	ApprovedAt time.Time `json:"approved_at"`
+}
+
+// LoadRX reads dir/rx_agent_state.json. A missing file is a fresh state;
+// a corrupt or invalid one is a *CorruptError naming it.
+func LoadRX(dir string) (RX, error) {
+	path := filepath.Join(dir, RXStateFile)
+	var s RX
+	if _, err := ReadJSON(path, &s); err != nil {
+		return RX{}, err
+	}
+	if err := s.Validate(); err != nil {
+		return RX{}, &CorruptError{Path: path, Err: err}
+	}
+	s.normalize()
+	return s, nil
+}
+
+// SaveRX validates s and writes it atomically to dir/rx_agent_state.json.
+// An invalid state is refused rather than written.
+func SaveRX(dir string, s RX) error {
+	path := filepath.Join(dir, RXStateFile)
+	if err := s.Validate(); err != nil {
+		return fmt.Errorf("refusing to write invalid state %s: %w", path, err)
+	}
+	s.normalize()
+	return WriteJSON(path, s)
+}
+
+// normalize writes empty collections as [] and {} rather than null.
+func (s *RX) normalize() {
+	if s.CompletedTaskIDs == nil {
+		s.CompletedTaskIDs = []string{}
+	}
+	if s.SeenTaskDigests == nil {
+		s.SeenTaskDigests = map[string]string{}
+	}
+}
+
+// Validate checks every value and reports all problems at once.
+func (s RX) Validate() error {
+	var errs []error
+	optID := func(key, v string) {
+		if v != "" && !taskIDPattern.MatchString(v) {
+			errs = append(errs, fmt.Errorf("%s %q is not a TASK_ID", key, v))
+		}
+	}
+	optID("last_seen_task_id", s.LastSeenTaskID)
+	optID("last_completed_task_id", s.LastCompletedTaskID)
+	optID("last_approved_task_id", s.LastApprovedTaskID)
+	optID("deferred_task_id", s.DeferredTaskID)
+	if s.LastSeenTaskCommit != "" && !commitPattern.MatchString(s.LastSeenTaskCommit) {
+		errs = append(errs, fmt.Errorf("last_seen_task_commit %q is not a 40-hex commit ID", s.LastSeenTaskCommit))
+	}
+	if s.WatcherPID < 0 {
+		errs = append(errs, fmt.Errorf("watcher_pid %d is negative", s.WatcherPID))
+	}
+	if a := s.Approval; a != nil {
+		if !taskIDPattern.MatchString(a.TaskID) {
+			errs = append(errs, fmt.Errorf("approval.task_id %q is not a TASK_ID", a.TaskID))
+		}
+		if !sha256Pattern.MatchString(a.TaskSHA256) {
+			errs = append(errs, fmt.Errorf("approval.task_sha256 %q is not a 64-hex SHA-256", a.TaskSHA256))
+		}
+		if !commitPattern.MatchString(a.Commit) {
+			errs = append(errs, fmt.Errorf("approval.commit %q is not a 40-hex commit ID", a.Commit))
+		}
+		if a.ApprovedAt.IsZero() {
+			errs = append(errs, fmt.Errorf("approval.approved_at is missing"))
+		}
+	}
+	seen := map[string]bool{}
+	for _, id := range s.CompletedTaskIDs {
+		if !taskIDPattern.MatchString(id) {
+			errs = append(errs, fmt.Errorf("completed_task_ids holds %q, not a TASK_ID", id))
+		} else if seen[id] {
+			errs = append(errs, fmt.Errorf("completed_task_ids holds %s twice", id))
+		}
+		seen[id] = true
+	}
+	ids := make([]string, 0, len(s.SeenTaskDigests))
+	for id := range s.SeenTaskDigests {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		if !taskIDPattern.MatchString(id) {
+			errs = append(errs, fmt.Errorf("seen_task_digests has key %q, not a TASK_ID", id))
+		}
+		if d := s.SeenTaskDigests[id]; !sha256Pattern.MatchString(d) {
+			errs = append(errs, fmt.Errorf("seen_task_digests[%q] = %q is not a 64-hex SHA-256", id, d))
+		}
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	return &multierror.Error{Errors: errs}
+}
+
+// Completed reports whether id was ever completed; a completed TASK_ID is
+// never offered again.
+func (s *RX) Completed(id string) bool {
+	return slices.Contains(s.CompletedTaskIDs, id) || (id != "" && s.LastCompletedTaskID == id)
+}
+
+// MarkCompleted records id as completed (idempotent) and drops a deferral
+// of it.
+func (s *RX) MarkCompleted(id string) {
+	s.LastCompletedTaskID = id
+	if !slices.Contains(s.CompletedTaskIDs, id) {
+		s.CompletedTaskIDs = append(s.CompletedTaskIDs, id)
+	}
+	if s.DeferredTaskID == id {
+		s.DeferredTaskID = ""
+	}
+}
+
+// SeeDigest records digest as the content of task id the first time id is
+// seen, and reports whether a later digest differs from that first one
+// (a revised task must get a new ID).
+func (s *RX) SeeDigest(id, digest string) (first string, changed bool) {
+	if s.SeenTaskDigests == nil {
+		s.SeenTaskDigests = map[string]string{}
+	}
+	if prev, ok := s.SeenTaskDigests[id]; ok {
+		return prev, prev != digest
+	}
+	s.SeenTaskDigests[id] = digest
+	return digest, false
+}

@@ -1,0 +1,103 @@
+package state
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/hashicorp/go-multierror"
+)
+
+// TXStateFile is the TX watcher's state file in the state directory.
+const TXStateFile = "tx_agent_state.json"
+
+// TX is .local/tx_agent_state.json.
+//
+// ShownResultDigests grows by one entry (about 100 bytes) per distinct
+// result ever shown and is never pruned: forgetting a digest would let the
+// same result be shown (and authorized) twice, and a lab publishes results
+// by the dozen, not the million.
+type TX struct {
+	Running    bool `json:"running"`
+	WatcherPID int  `json:"watcher_pid"`
+	// ShownResultDigests maps the SHA-256 of each RX_RESULT.json already
+	// shown to when it was first shown; the same digest is never shown twice.
+	ShownResultDigests map[string]time.Time `json:"shown_result_digests"`
+	LastResultCommit   string               `json:"last_result_commit"`
+}
+
+// LoadTX reads dir/tx_agent_state.json. A missing file is a fresh state;
+// a corrupt or invalid one is a *CorruptError naming it.
+func LoadTX(dir string) (TX, error) {
+	path := filepath.Join(dir, TXStateFile)
+	var s TX
+	if _, err := ReadJSON(path, &s); err != nil {
+		return TX{}, err
+	}
+	if err := s.Validate(); err != nil {
+		return TX{}, &CorruptError{Path: path, Err: err}
+	}
+	s.normalize()
+	return s, nil
+}
+
+// SaveTX validates s and writes it atomically to dir/tx_agent_state.json.
+func SaveTX(dir string, s TX) error {
+	path := filepath.Join(dir, TXStateFile)
+	if err := s.Validate(); err != nil {
+		return fmt.Errorf("refusing to write invalid state %s: %w", path, err)
+	}
+	s.normalize()
+	return WriteJSON(path, s)
+}
+
+func (s *TX) normalize() {
+	if s.ShownResultDigests == nil {
+		s.ShownResultDigests = map[string]time.Time{}
+	}
+}
+
+// Validate checks every value and reports all problems at once.
+func (s TX) Validate() error {
+	var errs []error
+	if s.WatcherPID < 0 {
+		errs = append(errs, fmt.Errorf("watcher_pid %d is negative", s.WatcherPID))
+	}
+	if s.LastResultCommit != "" && !commitPattern.MatchString(s.LastResultCommit) {
+		errs = append(errs, fmt.Errorf("last_result_commit %q is not a 40-hex commit ID", s.LastResultCommit))
+	}
+	digests := make([]string, 0, len(s.ShownResultDigests))
+	for d := range s.ShownResultDigests {
+		digests = append(digests, d)
+	}
+	slices.Sort(digests)
+	for _, d := range digests {
+		if !sha256Pattern.MatchString(d) {
+			errs = append(errs, fmt.Errorf("shown_result_digests has key %q, not a 64-hex SHA-256", d))
+		}
+		if s.ShownResultDigests[d].IsZero() {
+			errs = append(errs, fmt.Errorf("shown_result_digests[%q] has no time", d))
+		}
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	return &multierror.Error{Errors: errs}
+}
+
+// Shown reports whether the result with this digest was already shown.
+func (s *TX) Shown(digest string) bool {
+	_, ok := s.ShownResultDigests[digest]
+	return ok
+}
+
+// MarkShown records digest as shown at t (the first time only).
+func (s *TX) MarkShown(digest string, t time.Time) {
+	if s.ShownResultDigests == nil {
+		s.ShownResultDigests = map[string]time.Time{}
+	}
+	if _, ok := s.ShownResultDigests[digest]; !ok {
+		s.ShownResultDigests[digest] = t
+	}
+}

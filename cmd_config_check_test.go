@@ -1,0 +1,108 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"rfhandoff/config"
+)
+
+func runConfigCheck(t *testing.T, env string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	t.Setenv("RFHANDOFF_CONFIG", env)
+	var out, errb bytes.Buffer
+	code = Main(append(append([]string{"rfhandoff"}, args...), "config", "check"), strings.NewReader(""), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// parseRendered checks that config check's output is itself a policy file.
+func parseRendered(t *testing.T, out string) config.Policy {
+	t.Helper()
+	p, err := config.Parse([]byte(out), "stdout")
+	if err != nil {
+		t.Fatalf("config check output does not parse back: %v\n%s", err, out)
+	}
+	return p
+}
+
+func TestConfigCheckDefaults(t *testing.T) {
+	t.Chdir(t.TempDir())
+	code, out, errs := runConfigCheck(t, "")
+	if code != 0 || errs != "" {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	if !strings.HasPrefix(out, "# effective policy from built-in defaults\n") {
+		t.Errorf("output does not say it uses the built-in defaults:\n%s", out)
+	}
+	if p := parseRendered(t, out); !reflect.DeepEqual(p, config.Default()) {
+		t.Errorf("printed policy differs from the defaults:\n%s", out)
+	}
+}
+
+func TestConfigCheckFilePrecedence(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	write := func(name, body string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	write(config.DefaultFile, "[limits]\nmin_remaining_s = 11\n")
+	envFile := write("env.toml", "[limits]\nmin_remaining_s = 12\n")
+	flagFile := write("flag.toml", "[limits]\nmin_remaining_s = 13\n")
+
+	for _, tt := range []struct {
+		name, env string
+		args      []string
+		from      string
+		want      int
+	}{
+		{"./rfhandoff.toml", "", nil, config.DefaultFile, 11},
+		{"$RFHANDOFF_CONFIG", envFile, nil, envFile, 12},
+		{"--config", envFile, []string{"--config", flagFile}, flagFile, 13},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errs := runConfigCheck(t, tt.env, tt.args...)
+			if code != 0 {
+				t.Fatalf("exit %d, stderr %q", code, errs)
+			}
+			if !strings.HasPrefix(out, "# effective policy from "+tt.from+"\n") {
+				t.Errorf("output does not name %s:\n%s", tt.from, out)
+			}
+			if got := parseRendered(t, out).Limits.MinRemainingS; got != tt.want {
+				t.Errorf("min_remaining_s = %d, want %d", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestConfigCheckRejectsBadPolicy(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	bad := filepath.Join(dir, "bad.toml")
+	body := "[limits]\nmin_remaining_s = 5\nmax_result_bytes = 100000\n[repo]\ntask_branch = \"--upload-pack=x\"\n[limit]\n"
+	if err := os.WriteFile(bad, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runConfigCheck(t, "", "--config", bad)
+	if code != 1 || out != "" {
+		t.Fatalf("exit %d, stdout %q; want 1 and nothing printed", code, out)
+	}
+	for _, want := range []string{bad, "4 problems", "limits.min_remaining_s = 5", "limits.max_result_bytes = 100000",
+		`repo.task_branch = "--upload-pack=x"`, "unknown table [limit]"} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errs)
+		}
+	}
+
+	code, _, errs = runConfigCheck(t, "", "--config", filepath.Join(dir, "missing.toml"))
+	if code != 1 || !strings.Contains(errs, "missing.toml") {
+		t.Errorf("missing --config file: exit %d, stderr %q", code, errs)
+	}
+}

@@ -406,3 +406,11 @@ func tomlString(s string) string {
 	}
 	return strings.TrimSpace(strings.TrimPrefix(b.String(), "v = "))
 }
+
+func TestWindowsEditedFileAccepted(t *testing.T) {
+	// A policy saved by a Windows editor: byte-order mark and CRLF.
+	p, err := Parse([]byte("\xef\xbb\xbf[repo]\r\npath = \"/srv/rx\"\r\n"), "w.toml")
+	if err != nil || p.Repo.Path != "/srv/rx" {
+		t.Fatalf("Parse = %q, %v", p.Repo.Path, err)
+	}
+}

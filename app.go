@@ -5,7 +5,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 
@@ -66,19 +65,14 @@ func (a *App) Close() {}
 func (a *App) RepoPath() string { return a.Policy.Repo.Path }
 
 // Local resolves a path from the policy against the checkout.
-func (a *App) Local(p string) string {
-	if filepath.IsAbs(p) {
-		return p
-	}
-	return filepath.Join(a.Policy.Repo.Path, p)
-}
+func (a *App) Local(p string) string { return a.Policy.Resolve(p) }
 
 // AuditLog opens the side's audit log once.
 func (a *App) AuditLog() (*exec.AuditLog, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.audit == nil {
-		l, err := exec.OpenAuditLog(a.Local(a.Policy.Audit.Path))
+		l, err := exec.OpenAuditLog(a.Policy.AuditPath())
 		if err != nil {
 			return nil, err
 		}

@@ -1,0 +1,80 @@
+package gitcli
+
+import (
+	"context"
+	"errors"
+	"io"
+	"time"
+
+	"rfhandoff/exec"
+)
+
+// Client runs git in one repository directory through an exec.Runner.
+type Client struct {
+	R   exec.Runner
+	Dir string // working directory of every call (the checkout or clone)
+	// Timeout bounds each call (0: the runner's default).
+	Timeout time.Duration
+	// Identity is the author and committer of Commit. When zero, git's
+	// configured user.name/user.email are used, or DefaultIdentity when
+	// those are not set.
+	Identity Identity
+}
+
+// call is one git invocation's optional extras.
+type call struct {
+	stdin     io.Reader
+	env       []string
+	maxOutput int64
+	dir       string // overrides Client.Dir
+}
+
+// run executes git with args. It returns the exec error unchanged so each
+// operation can read the exit code its command documents.
+func (c *Client) run(ctx context.Context, args []string, o call) (exec.Result, error) {
+	dir := c.Dir
+	if o.dir != "" {
+		dir = o.dir
+	}
+	return c.R.Run(ctx, exec.Cmd{
+		Tool:      exec.Git,
+		Args:      args,
+		Dir:       dir,
+		Env:       o.env,
+		Stdin:     o.stdin,
+		Timeout:   c.Timeout,
+		MaxOutput: o.maxOutput,
+	})
+}
+
+// exitCode returns the exit status of a process that ran and failed, and
+// false for every other error (refused, timed out, not installed, ...).
+func exitCode(err error) (int, bool) {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return 0, false // an interrupted git's exit code means nothing
+	}
+	var ee *exec.ExitError
+	if errors.As(err, &ee) && ee.Signal == "" {
+		return ee.Code, true
+	}
+	return 0, false
+}
+
+// exitBool runs git and maps exit codes listed in yes/no to a boolean,
+// anything else to an *Error. It serves the "0 yes, 1 no, else error"
+// commands (merge-base --is-ancestor, check-ignore, diff --quiet).
+func (c *Client) exitBool(ctx context.Context, op string, args []string, yes, no int) (bool, error) {
+	_, err := c.run(ctx, args, call{})
+	if err == nil {
+		return yes == 0, nil
+	}
+	if code, ok := exitCode(err); ok {
+		switch code {
+		case yes:
+			return true, nil
+		case no:
+			return false, nil
+		}
+	}
+	return false, &Error{Op: op, Err: err}
+}

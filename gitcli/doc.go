@@ -1,0 +1,13 @@
+// Package gitcli is rfhandoff's typed view of git: every operation the
+// watchers and the publisher need, built on exec.Runner.
+//
+// Each method validates the arguments that come from data (branch and
+// remote names, object IDs, repository paths, URLs) against strict patterns
+// before git runs, and places them after --end-of-options (revisions,
+// remotes, refs) or -- (paths), so that no value can become an option.
+// Output is parsed by small pure functions with table tests and fuzz targets.
+// Outcomes a caller must act on are typed errors: *InvalidArgError,
+// *ForcePushError, *PushRejectedError, *TooLargeError, *NotRegularFileError,
+// and ErrNotFound (via errors.Is); anything else is an *Error wrapping the
+// exec error.
+package gitcli

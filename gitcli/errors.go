@@ -1,0 +1,99 @@
+package gitcli
+
+import (
+	"errors"
+	"fmt"
+)
+
+// ErrNotFound matches (errors.Is) a path, ref or remote branch that does
+// not exist.
+var ErrNotFound = errors.New("not found")
+
+// Error is a git operation that failed for a reason with no type of its own
+// (network, permissions, a corrupt repository). Err is usually an exec error
+// (*exec.ExitError, *exec.TimeoutError, ...).
+type Error struct {
+	Op  string
+	Err error
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("git %s: %v", e.Op, e.Err) }
+func (e *Error) Unwrap() error { return e.Err }
+
+// InvalidArgError is a data-derived argument refused before git ran.
+type InvalidArgError struct {
+	Arg    string // what the value was meant to be ("branch", "path", ...)
+	Value  string
+	Reason string
+}
+
+func (e *InvalidArgError) Error() string {
+	return fmt.Sprintf("invalid %s %q: %s", e.Arg, e.Value, e.Reason)
+}
+
+// NotFoundError is something that does not exist; it matches ErrNotFound.
+type NotFoundError struct {
+	What string // e.g. "path docs/x.md in <commit>", "remote branch origin/rx-node"
+	Err  error  // the underlying exec error, if any
+}
+
+func (e *NotFoundError) Error() string        { return e.What + " not found" }
+func (e *NotFoundError) Unwrap() error        { return e.Err }
+func (e *NotFoundError) Is(target error) bool { return target == ErrNotFound }
+
+// ForcePushError is a narrow fetch refused because the remote branch no
+// longer contains the commit we had: it was force-pushed or rewound. The
+// watcher must report it and wait for a human, never follow it.
+type ForcePushError struct {
+	Remote, Branch string
+	Reason         string // git's reason, e.g. "non-fast-forward"
+	Err            error
+}
+
+func (e *ForcePushError) Error() string {
+	return fmt.Sprintf("remote branch %s/%s was rewritten (force-push refused: %s)", e.Remote, e.Branch, e.Reason)
+}
+func (e *ForcePushError) Unwrap() error { return e.Err }
+
+// PushRejectedError is a push the remote did not accept. Moved is true when
+// the branch moved on (someone else pushed first): the caller may start
+// again from a fresh clone. Otherwise it was refused for a reason retrying
+// will not fix (a hook declined, permissions, a protected branch).
+type PushRejectedError struct {
+	Remote, Ref string
+	Moved       bool
+	Summary     string // "[rejected]", "[remote rejected]", ...
+	Reason      string // "fetch first", "pre-receive hook declined", ...
+	Err         error
+}
+
+func (e *PushRejectedError) Error() string {
+	what := "rejected"
+	if e.Moved {
+		what = "rejected because the branch moved"
+	}
+	return fmt.Sprintf("push to %s %s %s: %s %s", e.Remote, e.Ref, what, e.Summary, e.Reason)
+}
+func (e *PushRejectedError) Unwrap() error { return e.Err }
+
+// TooLargeError is a blob refused because it is bigger than allowed.
+type TooLargeError struct {
+	Path  string
+	Size  int64
+	Limit int64
+}
+
+func (e *TooLargeError) Error() string {
+	return fmt.Sprintf("%s is %d bytes, more than the limit of %d", e.Path, e.Size, e.Limit)
+}
+
+// NotRegularFileError is a tree entry that is not a regular file (a
+// symlink, a directory or a submodule) where a file was required.
+type NotRegularFileError struct {
+	Path string
+	Mode Mode
+}
+
+func (e *NotRegularFileError) Error() string {
+	return fmt.Sprintf("%s is not a regular file (mode %s, %s)", e.Path, e.Mode, e.Mode.Kind())
+}

@@ -1,0 +1,72 @@
+package gitcli
+
+import (
+	"context"
+	"regexp"
+)
+
+// FetchBranch updates refs/remotes/<remote>/<branch> from the remote's
+// refs/heads/<branch> with one narrow fetch. The refspec has no '+', so a
+// branch that was force-pushed or rewound is refused and reported as
+// *ForcePushError instead of being followed. A branch missing on the remote
+// is a *NotFoundError (errors.Is ErrNotFound).
+func (c *Client) FetchBranch(ctx context.Context, remote, branch string) error {
+	if err := ValidRemoteName(remote); err != nil {
+		return err
+	}
+	if err := ValidBranch(branch); err != nil {
+		return err
+	}
+	res, err := c.run(ctx, fetchArgs(remote, branch), call{})
+	if err == nil {
+		return nil
+	}
+	code, ok := exitCode(err)
+	if !ok {
+		return &Error{Op: "fetch", Err: err}
+	}
+	out := parseFetchStderr(res.Stderr)
+	switch {
+	case code == 1 && out.Rejected:
+		return &ForcePushError{Remote: remote, Branch: branch, Reason: out.Reason, Err: err}
+	case code == 128 && out.MissingRef:
+		return &NotFoundError{What: "remote branch " + remote + "/" + branch, Err: err}
+	}
+	return &Error{Op: "fetch", Err: err}
+}
+
+func fetchArgs(remote, branch string) []string {
+	return []string{
+		"fetch", "--no-tags", "--no-auto-gc", "--no-recurse-submodules",
+		"--no-write-fetch-head", "--end-of-options",
+		remote, "refs/heads/" + branch + ":refs/remotes/" + remote + "/" + branch,
+	}
+}
+
+// fetchOutcome is what git fetch's stderr says about a failed fetch.
+type fetchOutcome struct {
+	Rejected   bool   // a ref update was refused (" ! [rejected] ...")
+	Reason     string // the parenthesised reason, e.g. "non-fast-forward"
+	MissingRef bool   // "fatal: couldn't find remote ref ..."
+}
+
+var (
+	// " ! [rejected]        rx-node    -> origin/rx-node  (non-fast-forward)"
+	fetchRejectedRE = regexp.MustCompile(`^ ! \[rejected\]\s+\S+\s+->\s+\S+\s+\(([^()]+)\)\s*$`)
+	fetchMissingRE  = regexp.MustCompile(`^fatal: couldn't find remote ref \S+`)
+)
+
+// parseFetchStderr reads git fetch's stderr (LC_ALL=C) for a refused ref
+// update or a missing remote ref. Other lines are ignored.
+func parseFetchStderr(stderr []byte) fetchOutcome {
+	var out fetchOutcome
+	for _, line := range outputLines(stderr) {
+		if m := fetchRejectedRE.FindStringSubmatch(line); m != nil && !out.Rejected {
+			out.Rejected, out.Reason = true, m[1]
+		}
+		if fetchMissingRE.MatchString(line) {
+			out.MissingRef = true
+		}
+	}
+	return out
+}

@@ -1,0 +1,105 @@
+// Package gittest builds real git fixtures for tests: a private HOME with a
+// fixed identity, a runner that goes through the real exec stack, and bare
+// remotes reached over file:// with seeded branches.
+//
+// Everything runs git through exec (the only package that starts
+// processes), with the same hardening as production; only the file
+// transport is enabled.
+package gittest
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"rfhandoff/exec"
+)
+
+// Identity used by every fixture commit (via the private HOME's .gitconfig).
+const (
+	UserName  = "gittest"
+	UserEmail = "gittest@example.invalid"
+)
+
+// Home creates a private HOME directory whose .gitconfig sets only a user
+// identity and a default branch name, so the operator's own git
+// configuration never leaks into tests.
+func Home(t testing.TB) string {
+	t.Helper()
+	home := filepath.Join(t.TempDir(), "home")
+	if err := os.MkdirAll(filepath.Join(home, ".config"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	cfg := fmt.Sprintf("[user]\n\tname = %s\n\temail = %s\n[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n", UserName, UserEmail)
+	if err := os.WriteFile(filepath.Join(home, ".gitconfig"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return home
+}
+
+// Environ is the parent environment for a test runner: this process's
+// environment with HOME and XDG_CONFIG_HOME pointed into home.
+func Environ(home string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if k == "HOME" || k == "XDG_CONFIG_HOME" {
+			continue
+		}
+		env = append(env, kv)
+	}
+	return append(env, "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"))
+}
+
+// Runner builds a real exec stack for tests: RoleNone, an audit log in a
+// temporary directory, the file transport allowed, a private HOME (see
+// Home) and an empty hooks directory of its own. It skips the test when git
+// is not installed.
+func Runner(t testing.TB) *exec.Stack {
+	t.Helper()
+	return RunnerWithHome(t, Home(t))
+}
+
+// RunnerWithHome is Runner with a HOME of the caller's choosing.
+func RunnerWithHome(t testing.TB, home string) *exec.Stack {
+	t.Helper()
+	dir := t.TempDir()
+	audit, err := exec.OpenAuditLog(filepath.Join(dir, "audit.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hooks := filepath.Join(dir, "nohooks")
+	if err := os.Mkdir(hooks, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	s, err := exec.New(exec.Options{
+		Role:           exec.RoleNone,
+		Audit:          audit,
+		GitProtocols:   []string{"file"},
+		HooksDir:       hooks,
+		Environ:        Environ(home),
+		DefaultTimeout: 2 * time.Minute, // generous: CI machines are slow
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, missing := s.Missing()[exec.Git]; missing {
+		t.Skip("git is not installed")
+	}
+	return s
+}
+
+// Git runs git with args in dir through r and returns its stdout. Any
+// failure ends the test.
+func Git(t testing.TB, r exec.Runner, dir string, args ...string) string {
+	t.Helper()
+	res, err := r.Run(context.Background(), exec.Cmd{Tool: exec.Git, Args: args, Dir: dir})
+	if err != nil {
+		t.Fatalf("git %s (in %s): %v", strings.Join(args, " "), dir, err)
+	}
+	return string(res.Stdout)
+}

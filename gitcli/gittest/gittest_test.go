@@ -1,0 +1,40 @@
+package gittest
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestSeedRewriteTip(t *testing.T) {
+	rem := NewBareRemote(t, "main")
+	first := Tip(t, rem, "main")
+	if first == "" {
+		t.Fatal("NewBareRemote did not create main")
+	}
+	if Tip(t, rem, "nope") != "" {
+		t.Error("Tip of a missing branch is not empty")
+	}
+	second := Seed(t, rem, "main", map[string]string{"a/b.txt": "b\n", "link": SymlinkPrefix + "a/b.txt", "README.md": ""})
+	tree := Git(t, rem.R, rem.Dir, "ls-tree", "-r", "--full-tree", second)
+	if !strings.Contains(tree, "100644 blob") || !strings.Contains(tree, "\ta/b.txt\n") ||
+		!strings.Contains(tree, "120000 blob") || strings.Contains(tree, "README.md") {
+		t.Errorf("seeded tree:\n%s", tree)
+	}
+	if got := strings.TrimSpace(Git(t, rem.R, rem.Dir, "rev-parse", second+"^")); got != first {
+		t.Errorf("Seed's parent %s, want the previous tip %s", got, first)
+	}
+	side := Commit(t, rem, "main", map[string]string{"c": "c\n"})
+	if Tip(t, rem, "main") != second {
+		t.Error("Commit moved the branch")
+	}
+	if got := strings.TrimSpace(Git(t, rem.R, rem.Dir, "rev-parse", side+"^")); got != second {
+		t.Errorf("Commit's parent %s, want the tip %s", got, second)
+	}
+	root := Rewrite(t, rem, "main", map[string]string{"x": "x\n"})
+	if Tip(t, rem, "main") != root {
+		t.Error("Rewrite did not move the branch")
+	}
+	if out := strings.TrimSpace(Git(t, rem.R, rem.Dir, "log", "--format=%H", root)); out != root {
+		t.Errorf("Rewrite's commit has history %q, want a root commit", out)
+	}
+}

@@ -1,0 +1,68 @@
+package gitcli
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// RemoteRef is one line of git ls-remote output.
+type RemoteRef struct {
+	ID   string // 40-hex object ID
+	Name string // full ref name, e.g. refs/heads/rx-node
+}
+
+// RemoteBranchExists asks the remote whether refs/heads/<branch> exists and
+// returns the commit it points to. It never creates anything.
+func (c *Client) RemoteBranchExists(ctx context.Context, remote, branch string) (bool, string, error) {
+	if err := ValidRemoteName(remote); err != nil {
+		return false, "", err
+	}
+	if err := ValidBranch(branch); err != nil {
+		return false, "", err
+	}
+	ref := "refs/heads/" + branch
+	res, err := c.run(ctx, []string{"ls-remote", "--heads", "--end-of-options", remote, ref}, call{})
+	if err != nil {
+		return false, "", &Error{Op: "ls-remote", Err: err}
+	}
+	refs, err := parseLsRemote(res.Stdout)
+	if err != nil {
+		return false, "", &Error{Op: "ls-remote", Err: err}
+	}
+	// ls-remote matches patterns by their tail (refs/heads/a/refs/heads/x
+	// matches too), so only the exact name counts.
+	for _, r := range refs {
+		if r.Name == ref {
+			return true, r.ID, nil
+		}
+	}
+	return false, "", nil
+}
+
+// parseLsRemote parses "<id>\t<ref>\n" lines strictly: a line of any other
+// shape is an error naming it.
+func parseLsRemote(out []byte) ([]RemoteRef, error) {
+	s := string(out)
+	if s == "" {
+		return nil, nil
+	}
+	if !strings.HasSuffix(s, "\n") {
+		return nil, fmt.Errorf("ls-remote output does not end in a newline")
+	}
+	var refs []RemoteRef
+	for i, line := range strings.Split(strings.TrimSuffix(s, "\n"), "\n") {
+		id, name, ok := strings.Cut(line, "\t")
+		if !ok {
+			return nil, fmt.Errorf("ls-remote line %d %q: no tab", i+1, line)
+		}
+		if ValidObjectID(id) != nil {
+			return nil, fmt.Errorf("ls-remote line %d %q: bad object ID", i+1, line)
+		}
+		if (!strings.HasPrefix(name, "refs/") && name != "HEAD") || !printableLine(name) || strings.ContainsAny(name, " \t") {
+			return nil, fmt.Errorf("ls-remote line %d %q: bad ref name", i+1, line)
+		}
+		refs = append(refs, RemoteRef{ID: id, Name: name})
+	}
+	return refs, nil
+}

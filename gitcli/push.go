@@ -1,0 +1,140 @@
+package gitcli
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// Push updates the remote's refs/heads/<dstBranch> to srcRef ("HEAD" or a
+// 40-hex commit ID), never with force. A refused update is a
+// *PushRejectedError whose Moved field says whether the branch moved on
+// under us (retry from a fresh clone) or the remote refused for another
+// reason (a hook, permissions). Other failures are an *Error.
+func (c *Client) Push(ctx context.Context, remote, srcRef, dstBranch string) error {
+	if err := ValidRemoteName(remote); err != nil {
+		return err
+	}
+	if srcRef != "HEAD" {
+		if err := ValidObjectID(srcRef); err != nil {
+			return invalid("push source", srcRef, "must be HEAD or a 40-hex commit ID")
+		}
+	}
+	if err := ValidBranch(dstBranch); err != nil {
+		return err
+	}
+	dst := "refs/heads/" + dstBranch
+	res, err := c.run(ctx, pushArgs(remote, srcRef, dst), call{})
+	if err == nil {
+		return nil
+	}
+	if _, ok := exitCode(err); ok {
+		refs, perr := parsePushPorcelain(res.Stdout)
+		if perr == nil {
+			if st, moved, ok := pushRejection(refs, dst, res.Stderr); ok {
+				return &PushRejectedError{Remote: remote, Ref: dst, Moved: moved, Summary: st.Summary, Reason: st.Reason, Err: err}
+			}
+		}
+	}
+	return &Error{Op: "push", Err: err}
+}
+
+func pushArgs(remote, src, dst string) []string {
+	return []string{
+		"push", "--porcelain", "--no-verify", "--no-follow-tags", "--recurse-submodules=no",
+		"--end-of-options", remote, src + ":" + dst,
+	}
+}
+
+// PushRefStatus is one ref line of git push --porcelain.
+type PushRefStatus struct {
+	Flag    byte   // ' ' '+' '-' '*' '=' or '!' (rejected or failed)
+	From    string // local side of the refspec ("" for a deletion)
+	To      string // remote ref
+	Summary string // "[rejected]", "[remote rejected]", "[new branch]", "a1..b2", ...
+	Reason  string // the parenthesised part, "" when there is none
+}
+
+// parsePushPorcelain parses git push --porcelain stdout:
+//
+//	To <url>
+//	<flag> TAB <from>:<to> TAB <summary> [(<reason>)]
+//	Done
+//
+// A ref line of any other shape is an error.
+func parsePushPorcelain(out []byte) ([]PushRefStatus, error) {
+	var refs []PushRefStatus
+	for _, line := range strings.Split(string(out), "\n") {
+		if line == "" || line == "Done" || strings.HasPrefix(line, "To ") {
+			continue
+		}
+		parts := strings.SplitN(line, "\t", 3)
+		if len(parts) != 3 || len(parts[0]) != 1 || !strings.Contains(" +-*=!", parts[0]) {
+			return nil, fmt.Errorf("push porcelain line %q: want \"<flag>\\t<from>:<to>\\t<summary>\"", line)
+		}
+		from, to, ok := strings.Cut(parts[1], ":")
+		if !ok || to == "" || strings.ContainsAny(to, " \t") {
+			return nil, fmt.Errorf("push porcelain line %q: bad refspec", line)
+		}
+		st := PushRefStatus{Flag: parts[0][0], From: from, To: to}
+		var rest string
+		if strings.HasPrefix(parts[2], "[") {
+			end := strings.Index(parts[2], "]")
+			if end < 0 {
+				return nil, fmt.Errorf("push porcelain line %q: unterminated summary", line)
+			}
+			st.Summary, rest = parts[2][:end+1], parts[2][end+1:]
+		} else {
+			st.Summary, rest, _ = strings.Cut(parts[2], " ")
+			if rest != "" {
+				rest = " " + rest
+			}
+		}
+		if st.Summary == "" || strings.ContainsAny(st.Summary, "\t()") {
+			return nil, fmt.Errorf("push porcelain line %q: bad summary", line)
+		}
+		if rest != "" {
+			reason, ok := strings.CutPrefix(rest, " (")
+			if !ok || !strings.HasSuffix(reason, ")") {
+				return nil, fmt.Errorf("push porcelain line %q: want \"<summary> (<reason>)\"", line)
+			}
+			st.Reason = strings.TrimSuffix(reason, ")")
+		}
+		refs = append(refs, st)
+	}
+	return refs, nil
+}
+
+// movedReasons are git's reasons for refusing a push because the remote
+// branch holds commits we do not have: it moved since we cloned.
+var movedReasons = map[string]bool{
+	"non-fast-forward":                  true,
+	"fetch first":                       true,
+	"stale info":                        true,
+	"remote ref updated since checkout": true,
+}
+
+// cannotLockRE is receive-pack's report when the ref changed between its
+// advertisement and the update (someone pushed while our push ran).
+var cannotLockRE = regexp.MustCompile(`^remote: error: cannot lock ref '([^']+)': is at [0-9a-f]+ but expected [0-9a-f]+`)
+
+// pushRejection finds the rejected status of dst, if any, and decides
+// whether it means "the branch moved".
+func pushRejection(refs []PushRefStatus, dst string, stderr []byte) (st PushRefStatus, moved, ok bool) {
+	for _, r := range refs {
+		if r.To != dst || r.Flag != '!' {
+			continue
+		}
+		moved = movedReasons[r.Reason]
+		if !moved && r.Summary == "[remote rejected]" && r.Reason == "failed to update ref" {
+			for _, line := range outputLines(stderr) {
+				if m := cannotLockRE.FindStringSubmatch(line); m != nil && m[1] == dst {
+					moved = true
+				}
+			}
+		}
+		return r, moved, true
+	}
+	return PushRefStatus{}, false, false
+}

@@ -1,0 +1,80 @@
+package gitcli
+
+import (
+	"context"
+	"strings"
+)
+
+// ResolveCommit resolves ref (see ValidRef) to the 40-hex ID of the commit
+// it names. A ref that does not exist or is not a commit is a
+// *NotFoundError.
+func (c *Client) ResolveCommit(ctx context.Context, ref string) (string, error) {
+	if err := ValidRef(ref); err != nil {
+		return "", err
+	}
+	res, err := c.run(ctx, []string{"rev-parse", "--verify", "--quiet", "--end-of-options", ref + "^{commit}"}, call{})
+	if err != nil {
+		if code, ok := exitCode(err); ok && code == 1 {
+			return "", &NotFoundError{What: "commit " + ref, Err: err}
+		}
+		return "", &Error{Op: "rev-parse", Err: err}
+	}
+	return parseObjectID("rev-parse", res.Stdout)
+}
+
+// parseObjectID reads one object ID on a line of its own.
+func parseObjectID(op string, out []byte) (string, error) {
+	id := strings.TrimSuffix(string(out), "\n")
+	if err := ValidObjectID(id); err != nil {
+		return "", &Error{Op: op, Err: err}
+	}
+	return id, nil
+}
+
+// Head is the commit the checkout's HEAD points to.
+func (c *Client) Head(ctx context.Context) (string, error) {
+	return c.ResolveCommit(ctx, "HEAD")
+}
+
+// CurrentBranch is the short name of the checked-out branch, or "" when
+// HEAD is detached.
+func (c *Client) CurrentBranch(ctx context.Context) (string, error) {
+	res, err := c.run(ctx, []string{"symbolic-ref", "--quiet", "--short", "HEAD"}, call{})
+	if err != nil {
+		if code, ok := exitCode(err); ok && code == 1 {
+			return "", nil
+		}
+		return "", &Error{Op: "symbolic-ref", Err: err}
+	}
+	return strings.TrimSuffix(string(res.Stdout), "\n"), nil
+}
+
+// RemoteURL is the fetch URL configured for remote (with insteadOf
+// rewriting applied). An unknown remote is a *NotFoundError.
+func (c *Client) RemoteURL(ctx context.Context, remote string) (string, error) {
+	if err := ValidRemoteName(remote); err != nil {
+		return "", err
+	}
+	res, err := c.run(ctx, []string{"remote", "get-url", "--end-of-options", remote}, call{})
+	if err != nil {
+		if code, ok := exitCode(err); ok && code == 2 {
+			return "", &NotFoundError{What: "remote " + remote, Err: err}
+		}
+		return "", &Error{Op: "remote get-url", Err: err}
+	}
+	return strings.TrimSuffix(string(res.Stdout), "\n"), nil
+}
+
+// IsAncestor reports whether commit a is an ancestor of (or equal to)
+// commit b. Only git's exit 0 is a yes and only 1 a no; anything else (a
+// missing object is 128) is an error, never a guess.
+func (c *Client) IsAncestor(ctx context.Context, a, b string) (bool, error) {
+	if err := ValidRef(a); err != nil {
+		return false, err
+	}
+	if err := ValidRef(b); err != nil {
+		return false, err
+	}
+	return c.exitBool(ctx, "merge-base --is-ancestor",
+		[]string{"merge-base", "--is-ancestor", "--end-of-options", a, b}, 0, 1)
+}

@@ -1,0 +1,144 @@
+package gitcli
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// Add stages exactly the given paths (git add -- paths).
+func (c *Client) Add(ctx context.Context, paths ...string) error {
+	if len(paths) == 0 {
+		return invalid("path", "", "nothing to add")
+	}
+	for _, p := range paths {
+		if err := ValidRepoPath(p); err != nil {
+			return err
+		}
+	}
+	args := append([]string{"add", "--"}, paths...)
+	if _, err := c.run(ctx, args, call{}); err != nil {
+		return &Error{Op: "add", Err: err}
+	}
+	return nil
+}
+
+// StagedPaths lists the paths whose staged content differs from HEAD, as
+// git diff --cached --name-only -z reports them.
+func (c *Client) StagedPaths(ctx context.Context) ([]string, error) {
+	res, err := c.run(ctx, []string{"diff", "--cached", "--name-only", "-z", "--no-renames", "--no-ext-diff", "--no-textconv"}, call{})
+	if err != nil {
+		return nil, &Error{Op: "diff --cached", Err: err}
+	}
+	paths, err := parseNameOnlyZ(res.Stdout)
+	if err != nil {
+		return nil, &Error{Op: "diff --cached", Err: err}
+	}
+	return paths, nil
+}
+
+// StagedChange is one staged path with its modes before and after, so the
+// publisher can refuse a symlink or a submodule.
+type StagedChange struct {
+	Status  byte // 'A', 'M', 'D', 'T', ...
+	OldMode Mode // "000000" when added
+	NewMode Mode // "000000" when deleted
+	Path    string
+}
+
+// StagedChanges lists the staged changes against HEAD with their modes
+// (git diff --cached --raw -z).
+func (c *Client) StagedChanges(ctx context.Context) ([]StagedChange, error) {
+	res, err := c.run(ctx, []string{"diff", "--cached", "--raw", "-z", "--no-renames", "--no-abbrev", "--no-ext-diff", "--no-textconv"}, call{})
+	if err != nil {
+		return nil, &Error{Op: "diff --cached --raw", Err: err}
+	}
+	changes, err := parseRawZ(res.Stdout)
+	if err != nil {
+		return nil, &Error{Op: "diff --cached --raw", Err: err}
+	}
+	return changes, nil
+}
+
+// HasStagedChanges reports whether the index differs from HEAD, so a
+// publish that would change nothing can stop before committing.
+func (c *Client) HasStagedChanges(ctx context.Context) (bool, error) {
+	// diff --quiet exits 1 when there are differences, 0 when there are none.
+	return c.exitBool(ctx, "diff --cached --quiet",
+		[]string{"diff", "--cached", "--quiet", "--no-renames", "--no-ext-diff", "--no-textconv"}, 1, 0)
+}
+
+// CheckIgnored reports whether git ignores path (check-ignore exit 0) or
+// not (exit 1); anything else is an error. A tracked path is not ignored.
+func (c *Client) CheckIgnored(ctx context.Context, path string) (bool, error) {
+	if err := ValidRepoPath(path); err != nil {
+		return false, err
+	}
+	return c.exitBool(ctx, "check-ignore", []string{"check-ignore", "-q", "--", path}, 0, 1)
+}
+
+// parseNameOnlyZ parses NUL-terminated path names.
+func parseNameOnlyZ(out []byte) ([]string, error) {
+	if len(out) > 0 && out[len(out)-1] != 0 {
+		return nil, fmt.Errorf("name list is not NUL-terminated")
+	}
+	recs := splitNUL(out)
+	for i, p := range recs {
+		if p == "" {
+			return nil, fmt.Errorf("name list record %d is empty", i+1)
+		}
+	}
+	return recs, nil
+}
+
+// parseRawZ parses git diff --raw -z output: for each change a
+// ":<old mode> <new mode> <old id> <new id> <status>" record followed by
+// one path (two for renames and copies, "R100"/"C075").
+func parseRawZ(out []byte) ([]StagedChange, error) {
+	if len(out) > 0 && out[len(out)-1] != 0 {
+		return nil, fmt.Errorf("raw diff is not NUL-terminated")
+	}
+	recs := splitNUL(out)
+	var changes []StagedChange
+	for i := 0; i < len(recs); {
+		meta := recs[i]
+		f := strings.Fields(strings.TrimPrefix(meta, ":"))
+		if !strings.HasPrefix(meta, ":") || len(f) != 5 {
+			return nil, fmt.Errorf("raw diff record %q: want \":<mode> <mode> <id> <id> <status>\"", meta)
+		}
+		for _, m := range f[:2] {
+			if len(m) != 6 || strings.Trim(m, "01234567") != "" {
+				return nil, fmt.Errorf("raw diff record %q: bad mode %q", meta, m)
+			}
+		}
+		for _, id := range f[2:4] {
+			if len(id) < 4 || len(id) > 64 || strings.Trim(id, "0123456789abcdef") != "" {
+				return nil, fmt.Errorf("raw diff record %q: bad object ID %q", meta, id)
+			}
+		}
+		status := f[4]
+		npaths := 1
+		switch status[0] {
+		case 'R', 'C':
+			npaths = 2
+		case 'A', 'D', 'M', 'T', 'U', 'X':
+			if len(status) != 1 {
+				return nil, fmt.Errorf("raw diff record %q: bad status %q", meta, status)
+			}
+		default:
+			return nil, fmt.Errorf("raw diff record %q: bad status %q", meta, status)
+		}
+		if i+npaths >= len(recs) {
+			return nil, fmt.Errorf("raw diff record %q: missing path", meta)
+		}
+		path := recs[i+npaths] // the new name for a rename or copy
+		for _, p := range recs[i+1 : i+1+npaths] {
+			if p == "" {
+				return nil, fmt.Errorf("raw diff record %q: empty path", meta)
+			}
+		}
+		changes = append(changes, StagedChange{Status: status[0], OldMode: Mode(f[0]), NewMode: Mode(f[1]), Path: path})
+		i += 1 + npaths
+	}
+	return changes, nil
+}

@@ -1,0 +1,169 @@
+package gitcli
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Mode is a git tree entry mode as git prints it ("100644", "120000", ...).
+type Mode string
+
+// The modes git writes into trees.
+const (
+	ModeFile     Mode = "100644"
+	ModeExec     Mode = "100755"
+	ModeSymlink  Mode = "120000"
+	ModeTree     Mode = "040000"
+	ModeGitlink  Mode = "160000"
+	modeNotThere Mode = "000000" // diff --raw: the side where a path is absent
+)
+
+// IsRegular reports whether m is a plain or executable file.
+func (m Mode) IsRegular() bool { return m == ModeFile || m == ModeExec }
+
+// Kind names the mode in words for messages.
+func (m Mode) Kind() string {
+	switch m {
+	case ModeFile:
+		return "regular file"
+	case ModeExec:
+		return "executable file"
+	case ModeSymlink:
+		return "symlink"
+	case ModeTree:
+		return "directory"
+	case ModeGitlink:
+		return "submodule"
+	case modeNotThere:
+		return "absent"
+	}
+	return "unknown"
+}
+
+// TreeEntry is one line of git ls-tree -l -z.
+type TreeEntry struct {
+	Mode Mode
+	Type string // blob, tree, commit
+	ID   string
+	Size int64 // -1 for trees and submodules
+	Path string
+}
+
+// Entry looks up path in commit's tree without touching the working tree.
+// A path that is not there is a *NotFoundError.
+func (c *Client) Entry(ctx context.Context, commit, path string) (TreeEntry, error) {
+	if err := ValidObjectID(commit); err != nil {
+		return TreeEntry{}, err
+	}
+	if err := ValidRepoPath(path); err != nil {
+		return TreeEntry{}, err
+	}
+	res, err := c.run(ctx, []string{"ls-tree", "-l", "-z", "--full-tree", "--end-of-options", commit, "--", path}, call{})
+	if err != nil {
+		return TreeEntry{}, &Error{Op: "ls-tree", Err: err}
+	}
+	entries, err := parseLsTree(res.Stdout)
+	if err != nil {
+		return TreeEntry{}, &Error{Op: "ls-tree", Err: err}
+	}
+	for _, e := range entries {
+		if e.Path == path {
+			return e, nil
+		}
+	}
+	return TreeEntry{}, &NotFoundError{What: fmt.Sprintf("path %s in commit %s", path, commit)}
+}
+
+// EntryMode is the mode of path in commit (see Entry).
+func (c *Client) EntryMode(ctx context.Context, commit, path string) (Mode, error) {
+	e, err := c.Entry(ctx, commit, path)
+	return e.Mode, err
+}
+
+// BlobSize is the size in bytes of the file at path in commit. A path that
+// is missing is a *NotFoundError; one that is not a file (a directory or a
+// submodule) is a *NotRegularFileError.
+func (c *Client) BlobSize(ctx context.Context, commit, path string) (int64, error) {
+	e, err := c.Entry(ctx, commit, path)
+	if err != nil {
+		return 0, err
+	}
+	if e.Type != "blob" {
+		return 0, &NotRegularFileError{Path: path, Mode: e.Mode}
+	}
+	return e.Size, nil
+}
+
+// ShowFile returns the bytes of the regular file at path in commit, at most
+// maxBytes of them. It checks the entry first: a symlink, directory or
+// submodule is a *NotRegularFileError and a file over maxBytes a
+// *TooLargeError, both before any content is read. The content is then
+// read by blob ID with the runner's output cap set to maxBytes.
+func (c *Client) ShowFile(ctx context.Context, commit, path string, maxBytes int64) ([]byte, error) {
+	if maxBytes <= 0 {
+		return nil, invalid("size limit", strconv.FormatInt(maxBytes, 10), "must be positive")
+	}
+	e, err := c.Entry(ctx, commit, path)
+	if err != nil {
+		return nil, err
+	}
+	if e.Type != "blob" || !e.Mode.IsRegular() {
+		return nil, &NotRegularFileError{Path: path, Mode: e.Mode}
+	}
+	if e.Size > maxBytes {
+		return nil, &TooLargeError{Path: path, Size: e.Size, Limit: maxBytes}
+	}
+	res, err := c.run(ctx, []string{"cat-file", "blob", "--end-of-options", e.ID}, call{maxOutput: maxBytes})
+	if err != nil {
+		return nil, &Error{Op: "cat-file", Err: err}
+	}
+	if int64(len(res.Stdout)) != e.Size {
+		return nil, &Error{Op: "cat-file", Err: fmt.Errorf("read %d bytes of %s, expected %d", len(res.Stdout), path, e.Size)}
+	}
+	return res.Stdout, nil
+}
+
+// parseLsTree parses git ls-tree -l -z output:
+// "<mode> SP <type> SP <id> SP+ <size>|- TAB <path> NUL".
+func parseLsTree(out []byte) ([]TreeEntry, error) {
+	var entries []TreeEntry
+	if len(out) > 0 && out[len(out)-1] != 0 {
+		return nil, fmt.Errorf("ls-tree output is not NUL-terminated")
+	}
+	for i, rec := range splitNUL(out) {
+		meta, path, ok := strings.Cut(rec, "\t")
+		if !ok || path == "" {
+			return nil, fmt.Errorf("ls-tree record %d %q: no path", i+1, rec)
+		}
+		f := strings.Fields(meta)
+		if len(f) != 4 {
+			return nil, fmt.Errorf("ls-tree record %d %q: want 4 fields before the path", i+1, rec)
+		}
+		e := TreeEntry{Mode: Mode(f[0]), Type: f[1], ID: f[2], Path: path, Size: -1}
+		if len(f[0]) != 6 || strings.Trim(f[0], "01234567") != "" {
+			return nil, fmt.Errorf("ls-tree record %d %q: bad mode", i+1, rec)
+		}
+		switch e.Type {
+		case "blob", "tree", "commit":
+		default:
+			return nil, fmt.Errorf("ls-tree record %d %q: bad type", i+1, rec)
+		}
+		if ValidObjectID(e.ID) != nil {
+			return nil, fmt.Errorf("ls-tree record %d %q: bad object ID", i+1, rec)
+		}
+		if f[3] != "-" {
+			n, err := strconv.ParseInt(f[3], 10, 64)
+			if err != nil || n < 0 {
+				return nil, fmt.Errorf("ls-tree record %d %q: bad size", i+1, rec)
+			}
+			e.Size = n
+		}
+		if (e.Type == "blob") != (e.Size >= 0) {
+			return nil, fmt.Errorf("ls-tree record %d %q: size does not fit type", i+1, rec)
+		}
+		entries = append(entries, e)
+	}
+	return entries, nil
+}

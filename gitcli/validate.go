@@ -1,0 +1,201 @@
+package gitcli
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+)
+
+// Patterns for values that come from data. They are deliberately narrower
+// than what git accepts (git check-ref-format allows refs/heads/-x).
+var (
+	refComponentRE  = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$`)
+	objectIDRE      = regexp.MustCompile(`^[0-9a-f]{40}$`)
+	shortIDRE       = regexp.MustCompile(`^[0-9a-f]{4,39}$`)
+	pathComponentRE = regexp.MustCompile(`^[A-Za-z0-9._+@=,-]{1,255}$`)
+	trailerKeyRE    = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9-]{0,63}$`)
+)
+
+const (
+	maxBranchLen = 255
+	maxPathLen   = 4096
+	maxURLLen    = 2048
+)
+
+func invalid(arg, value, format string, a ...any) *InvalidArgError {
+	return &InvalidArgError{Arg: arg, Value: value, Reason: fmt.Sprintf(format, a...)}
+}
+
+// ValidBranch checks a branch name: one or more '/'-separated components,
+// each starting with a letter or digit and made of letters, digits, '.',
+// '_' and '-', none ending in '.' or ".lock", no "..", at most 255 bytes.
+// "HEAD" is refused. Names are always passed as refs/heads/<name>.
+func ValidBranch(name string) error { return validRefName("branch", name) }
+
+func validRefName(arg, name string) error {
+	switch {
+	case name == "":
+		return invalid(arg, name, "empty")
+	case len(name) > maxBranchLen:
+		return invalid(arg, name, "longer than %d bytes", maxBranchLen)
+	case strings.HasPrefix(name, "-"):
+		return invalid(arg, name, "starts with '-'")
+	case strings.Contains(name, ".."):
+		return invalid(arg, name, "contains '..'")
+	case name == "HEAD":
+		return invalid(arg, name, "HEAD is not a branch name")
+	}
+	for _, c := range strings.Split(name, "/") {
+		if !refComponentRE.MatchString(c) {
+			return invalid(arg, name, "component %q must match %s", c, refComponentRE)
+		}
+		if strings.HasSuffix(c, ".") || strings.HasSuffix(c, ".lock") {
+			return invalid(arg, name, "component %q ends in '.' or '.lock'", c)
+		}
+	}
+	return nil
+}
+
+// ValidRemoteName checks a remote name (e.g. "origin"): a single component
+// under the same rules as a branch component.
+func ValidRemoteName(name string) error {
+	if err := validRefName("remote", name); err != nil {
+		return err
+	}
+	if strings.Contains(name, "/") {
+		return invalid("remote", name, "contains '/'")
+	}
+	return nil
+}
+
+// ValidObjectID checks a full 40-character lowercase hex object ID.
+func ValidObjectID(id string) error {
+	if !objectIDRE.MatchString(id) {
+		return invalid("object ID", id, "must be 40 lowercase hex characters")
+	}
+	return nil
+}
+
+// ValidRef checks a revision given to rev-parse or merge-base: "HEAD", a
+// full object ID, or a ref name ("refs/remotes/origin/x", "origin/x", "x")
+// under the branch rules that cannot be mistaken for an abbreviated ID.
+func ValidRef(ref string) error {
+	if ref == "HEAD" || objectIDRE.MatchString(ref) {
+		return nil
+	}
+	if err := validRefName("ref", ref); err != nil {
+		return err
+	}
+	if shortIDRE.MatchString(ref) {
+		return invalid("ref", ref, "looks like an abbreviated object ID; give all 40 hex digits")
+	}
+	return nil
+}
+
+// ValidRepoPath checks a path inside a repository: relative, clean, made
+// of '/'-separated components of letters, digits and "._+@=,-", no "." or
+// ".." component, no component starting with '-', no ".git" component.
+// That excludes control characters, spaces, glob and pathspec magic.
+func ValidRepoPath(p string) error {
+	switch {
+	case p == "":
+		return invalid("path", p, "empty")
+	case len(p) > maxPathLen:
+		return invalid("path", p, "longer than %d bytes", maxPathLen)
+	case strings.HasPrefix(p, "/"):
+		return invalid("path", p, "absolute")
+	case strings.HasPrefix(p, "-"):
+		return invalid("path", p, "starts with '-'")
+	}
+	for _, c := range strings.Split(p, "/") {
+		switch {
+		case c == "":
+			return invalid("path", p, "empty component (leading, trailing or double '/')")
+		case c == "." || c == "..":
+			return invalid("path", p, "component %q", c)
+		case strings.HasPrefix(c, "-"):
+			return invalid("path", p, "component %q starts with '-'", c)
+		case strings.EqualFold(c, ".git"):
+			return invalid("path", p, "names the .git directory")
+		case !pathComponentRE.MatchString(c):
+			return invalid("path", p, "component %q must match %s", c, pathComponentRE)
+		}
+	}
+	return nil
+}
+
+// ValidURL checks a remote URL given to clone: printable ASCII without
+// spaces, not starting with '-', no remote-helper syntax ("ext::...",
+// "fd::..."), and no host or path part starting with '-' (the
+// ssh://-oProxyCommand class of injection).
+func ValidURL(u string) error {
+	switch {
+	case u == "":
+		return invalid("URL", u, "empty")
+	case len(u) > maxURLLen:
+		return invalid("URL", u, "longer than %d bytes", maxURLLen)
+	case strings.HasPrefix(u, "-"):
+		return invalid("URL", u, "starts with '-'")
+	case strings.Contains(u, "::"):
+		return invalid("URL", u, "remote-helper syntax '<transport>::' is not allowed")
+	}
+	for _, r := range u {
+		if r <= ' ' || r >= 0x7f {
+			return invalid("URL", u, "contains a space, control or non-ASCII character")
+		}
+	}
+	rest := u
+	if i := strings.Index(u, "://"); i >= 0 {
+		scheme := u[:i]
+		switch scheme {
+		case "https", "http", "ssh", "git", "file":
+		default:
+			return invalid("URL", u, "scheme %q is not allowed", scheme)
+		}
+		rest = u[i+3:]
+		if at := strings.LastIndex(strings.SplitN(rest, "/", 2)[0], "@"); at >= 0 {
+			rest = rest[at+1:]
+		}
+	} else if i := strings.Index(u, ":"); i >= 0 && !strings.Contains(u[:i], "/") {
+		// scp-like user@host:path
+		host := u[:i]
+		if at := strings.LastIndex(host, "@"); at >= 0 {
+			host = host[at+1:]
+		}
+		if strings.HasPrefix(host, "-") || strings.HasPrefix(u[i+1:], "-") {
+			return invalid("URL", u, "host or path starts with '-'")
+		}
+		rest = host
+	}
+	if strings.HasPrefix(rest, "-") {
+		return invalid("URL", u, "host starts with '-'")
+	}
+	return nil
+}
+
+// validTrailer checks a commit trailer: a token key and a one-line value.
+func validTrailer(t Trailer) error {
+	if !trailerKeyRE.MatchString(t.Key) {
+		return invalid("trailer key", t.Key, "must match %s", trailerKeyRE)
+	}
+	if t.Value == "" || strings.TrimSpace(t.Value) != t.Value {
+		return invalid("trailer value", t.Value, "empty or surrounded by whitespace")
+	}
+	if !printableLine(t.Value) {
+		return invalid("trailer value", t.Value, "not one line of printable UTF-8")
+	}
+	return nil
+}
+
+func printableLine(s string) bool {
+	if !utf8.ValidString(s) {
+		return false
+	}
+	for _, r := range s {
+		if r < ' ' || r == 0x7f {
+			return false
+		}
+	}
+	return true
+}

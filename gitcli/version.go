@@ -1,0 +1,88 @@
+package gitcli
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// GitVersion is git's version as numbers.
+type GitVersion struct {
+	Major, Minor, Patch int
+	Raw                 string // the whole "git version ..." line
+}
+
+// AtLeast reports whether v is major.minor or newer.
+func (v GitVersion) AtLeast(major, minor int) bool {
+	return v.Major > major || v.Major == major && v.Minor >= minor
+}
+
+func (v GitVersion) String() string { return fmt.Sprintf("%d.%d.%d", v.Major, v.Minor, v.Patch) }
+
+// MinVersion is the oldest git rfhandoff runs with: rev-parse accepts
+// --end-of-options from 2.30 on.
+var MinVersion = GitVersion{Major: 2, Minor: 30, Raw: "git version 2.30.0"}
+
+// VersionError is a git older than MinVersion.
+type VersionError struct {
+	Have, Need GitVersion
+}
+
+func (e *VersionError) Error() string {
+	return fmt.Sprintf("git %s is too old: rfhandoff needs %d.%d or newer", e.Have, e.Need.Major, e.Need.Minor)
+}
+
+// CheckVersion runs git version and refuses a git older than MinVersion
+// with a *VersionError.
+func (c *Client) CheckVersion(ctx context.Context) (GitVersion, error) {
+	v, err := c.Version(ctx)
+	if err != nil {
+		return v, err
+	}
+	if !v.AtLeast(MinVersion.Major, MinVersion.Minor) {
+		return v, &VersionError{Have: v, Need: MinVersion}
+	}
+	return v, nil
+}
+
+// Version runs git version.
+func (c *Client) Version(ctx context.Context) (GitVersion, error) {
+	res, err := c.run(ctx, []string{"version"}, call{})
+	if err != nil {
+		return GitVersion{}, &Error{Op: "version", Err: err}
+	}
+	v, err := parseVersion(res.Stdout)
+	if err != nil {
+		return GitVersion{}, &Error{Op: "version", Err: err}
+	}
+	return v, nil
+}
+
+// parseVersion parses "git version 2.39.5" and vendor variants such as
+// "git version 2.39.3 (Apple Git-145)" or "git version 2.45.1.windows.1".
+func parseVersion(out []byte) (GitVersion, error) {
+	line := strings.TrimSuffix(string(out), "\n")
+	rest, ok := strings.CutPrefix(line, "git version ")
+	if !ok || strings.Contains(line, "\n") {
+		return GitVersion{}, fmt.Errorf("unexpected git version output %q", line)
+	}
+	word, _, _ := strings.Cut(rest, " ")
+	nums := strings.Split(word, ".")
+	if len(nums) < 2 {
+		return GitVersion{}, fmt.Errorf("unexpected git version %q", word)
+	}
+	v := GitVersion{Raw: line}
+	dst := []*int{&v.Major, &v.Minor, &v.Patch}
+	for i := 0; i < 3 && i < len(nums); i++ {
+		n, err := strconv.Atoi(nums[i])
+		if err != nil || n < 0 || len(nums[i]) > 6 {
+			if i == 2 {
+				break // "2.45.rc0" style: no patch number
+			}
+			return GitVersion{}, fmt.Errorf("unexpected git version %q", word)
+		}
+		*dst[i] = n
+	}
+	return v, nil
+}

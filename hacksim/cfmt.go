@@ -1,0 +1,140 @@
+package hacksim
+
+import (
+	"errors"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// cf formats v like C's printf("%<width>.<prec>f") with glibc: special
+// values are "inf", "-inf" and "-nan" (0.0/0.0 carries the sign bit on
+// x86-64, and the tool's empty-interval power is exactly that).
+func cf(v float64, width, prec int) string {
+	var s string
+	switch {
+	case math.IsNaN(v):
+		s = "-nan"
+	case math.IsInf(v, 1):
+		s = "inf"
+	case math.IsInf(v, -1):
+		s = "-inf"
+	default:
+		s = strconv.FormatFloat(v, 'f', prec, 64)
+	}
+	if len(s) < width {
+		s = strings.Repeat(" ", width-len(s)) + s
+	}
+	return s
+}
+
+// parseUint is the tools' parse_u32/parse_u64: an optional 0x or 0b prefix
+// (only when longer than two characters), then strtoull in that base, which
+// must consume the whole string. Like strtoull it takes leading spaces and a
+// sign (a minus wraps around) and saturates on overflow.
+func parseUint(s string, bits int) (uint64, bool) {
+	base := 10
+	if len(s) > 2 && s[0] == '0' {
+		switch s[1] {
+		case 'x', 'X':
+			base, s = 16, s[2:]
+		case 'b', 'B':
+			base, s = 2, s[2:]
+		}
+	}
+	s = strings.TrimLeft(s, " \t\n\v\f\r")
+	neg := false
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		neg = s[0] == '-'
+		s = s[1:]
+	}
+	if base == 16 && len(s) > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') {
+		s = s[2:]
+	}
+	if s == "" {
+		return 0, false
+	}
+	v, err := strconv.ParseUint(s, base, 64)
+	if err != nil {
+		if !errors.Is(err, strconv.ErrRange) {
+			return 0, false
+		}
+		v = math.MaxUint64
+	}
+	if neg {
+		v = -v
+	}
+	if bits == 32 {
+		v = uint64(uint32(v))
+	}
+	return v, true
+}
+
+// strtod reads the longest leading decimal number of s the way C's strtod
+// does for the tools' frequency arguments ("433.92e6" and "433920000junk"
+// both work). It fails only when no number starts the string.
+func strtod(s string) (float64, bool) {
+	s = strings.TrimLeft(s, " \t\n\v\f\r")
+	i := 0
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		i++
+	}
+	if rest := strings.ToLower(s[i:]); strings.HasPrefix(rest, "inf") || strings.HasPrefix(rest, "nan") {
+		v, err := strconv.ParseFloat(s[:i+3], 64)
+		return v, err == nil
+	}
+	digits := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i, digits = i+1, digits+1
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i, digits = i+1, digits+1
+		}
+	}
+	if digits == 0 {
+		return 0, false
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		j := i + 1
+		if j < len(s) && (s[j] == '+' || s[j] == '-') {
+			j++
+		}
+		if j < len(s) && s[j] >= '0' && s[j] <= '9' {
+			for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+				j++
+			}
+			i = j
+		}
+	}
+	v, err := strconv.ParseFloat(s[:i], 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return 0, false
+	}
+	return v, true
+}
+
+// toInt64 and toUint32 are C's casts from double, kept in range instead of
+// undefined.
+func toInt64(v float64) int64 {
+	switch {
+	case math.IsNaN(v):
+		return 0
+	case v >= math.MaxInt64:
+		return math.MaxInt64
+	case v <= math.MinInt64:
+		return math.MinInt64
+	}
+	return int64(v)
+}
+
+func toUint32(v float64) uint32 {
+	switch {
+	case math.IsNaN(v) || v <= 0:
+		return 0
+	case v >= math.MaxUint32:
+		return math.MaxUint32
+	}
+	return uint32(v)
+}

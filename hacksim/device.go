@@ -1,0 +1,29 @@
+package hacksim
+
+import "strings"
+
+// The simulated board and software: Debian's 2022.09.1 on a HackRF One r8.
+const (
+	ToolVersion     = "2022.09.1"
+	LibABI          = "0.7"
+	Serial          = "0000000000000000a06063c8233e1a5f"
+	FirmwareVersion = "2022.09.1"
+	APIVersion      = "1.06"
+)
+
+// openBySerial is hackrf_open_by_serial's match: the given string is a
+// suffix of the 32-digit serial (nil serial: the first device).
+func openBySerial(m modes, serial *string) bool {
+	if m.nodevice {
+		return false
+	}
+	if serial == nil {
+		return true
+	}
+	return len(*serial) <= len(Serial) && strings.HasSuffix(Serial, *serial)
+}
+
+const openNotFound = "hackrf_open() failed: HackRF not found (-5)\n"
+
+// usbGone is libusb's text for a device that disappeared (LIBUSB_ERROR_NO_DEVICE).
+const usbGone = "No such device (it may have been disconnected) (-1000)"

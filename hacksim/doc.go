@@ -1,0 +1,55 @@
+// Package hacksim is the HackRF simulator of SPEC §15: run under the name
+// hackrf_info, hackrf_clock or hackrf_transfer (a symlink to or copy of the
+// rfhandoff binary), it behaves like that tool with a healthy HackRF One
+// attached. It never opens a USB device.
+//
+// # Which version
+//
+// It emulates Debian's hackrf 2022.09.1 (host tools, libhackrf 0.7 and
+// firmware 2022.09.1, USB API 1.06) on a HackRF One r8, because CI installs
+// Debian's package: the same lines on the same streams with the same exit
+// codes, including the quirks (hackrf_info prints everything on stdout and
+// exits 1 without a board; getopt errors exit 0 after the usage; progress
+// lines say "MiB" but count decimal megabytes). The simulated board's serial
+// is Serial.
+//
+// # hackrf_transfer
+//
+// -r FILE writes ci8 samples (interleaved signed 8-bit I/Q) in real time at
+// the requested rate, in 262144-byte USB blocks, with the per-second
+// progress line on stderr; -n N stops after exactly N samples (2·N bytes)
+// with the tool's end-of-run sequence, SIGINT/SIGTERM with "Caught signal
+// N" and the same sequence (exit 0 in both cases). -B adds the buffer
+// statistics. The samples are Gaussian noise (σ = 3 LSB, about -29.5 dBFS
+// as the tool computes it) from a seeded math/rand/v2 PCG, so a capture is
+// reproducible but never zeros. -t FILE reads and "sends" the file at the
+// sample rate for the bounded -n (or to its end) and prints the TX lines.
+//
+// One deliberate difference: the real tool, interrupted right after its
+// one-second tick, may see an empty interval and then reports a stall and
+// exits 1. The simulator lets the next USB block arrive before it handles a
+// signal, as if the signal had come a few milliseconds later, so an
+// interrupted capture always ends the common way (exit 0).
+//
+// Not simulated (refused with a "hacksim:" line on stderr and exit 1):
+// -c (CW transmit), -w, -S, -H, -i/-o/-m (explicit tuning), -F, "-t -",
+// and hackrf_clock -r/-a (register dumps).
+//
+// # HACKRF_SIM
+//
+// A comma-separated list of modes (an unknown one is an error, exit 2):
+//
+//   - nodevice: every tool prints its real no-device output and exit code.
+//   - noclock: hackrf_clock -i reports "no clock signal detected".
+//   - stall: after a third of the -n samples (5 s of samples without -n) no
+//     more blocks arrive; the next empty one-second interval gives the
+//     tool's "Couldn't transfer any bytes for one second." and exit 1
+//     (hackrf_is_streaming() still HACKRF_TRUE: a hung device).
+//   - exit1: like stall but the device is gone: the same stall exit 1, with
+//     "streaming thread encountered an error (-1002)" and the failed
+//     stop/close calls a disconnected HackRF produces.
+//   - fast: no pacing; blocks are written as fast as the disk takes them.
+//   - burst: a complex tone 200 kHz above the centre frequency, 25 dB above
+//     the total noise power, during the middle third of the -n samples
+//     (samples 5 s to 10 s without -n).
+package hacksim

@@ -1,0 +1,89 @@
+package hacksim
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+)
+
+// Tools are the program names the simulator answers to.
+var Tools = []string{"hackrf_info", "hackrf_clock", "hackrf_transfer"}
+
+// IsTool reports whether a program name (a path is fine) is one of Tools.
+func IsTool(name string) bool { return slices.Contains(Tools, toolName(name)) }
+
+func toolName(name string) string {
+	return strings.TrimSuffix(filepath.Base(name), ".exe")
+}
+
+// Main runs the simulated tool named by name (argv[0]; a path is fine) with
+// args (argv[1:]) and returns its exit code. env reads the environment
+// (HACKRF_SIM); nil means an empty one.
+func Main(name string, args []string, env func(string) string, stdout, stderr io.Writer) int {
+	if env == nil {
+		env = func(string) string { return "" }
+	}
+	m, err := parseModes(env("HACKRF_SIM"))
+	if err != nil {
+		fmt.Fprintf(stderr, "hacksim: %v\n", err)
+		return 2
+	}
+	switch toolName(name) {
+	case "hackrf_info":
+		return runInfo(m, stdout)
+	case "hackrf_clock":
+		return runClock(name, args, m, stdout, stderr)
+	case "hackrf_transfer":
+		// The real tool catches SIGINT and SIGTERM to end cleanly.
+		sigs := make(chan os.Signal, 4)
+		signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
+		defer signal.Stop(sigs)
+		return runTransfer(name, args, m, stdout, stderr, sigs)
+	}
+	fmt.Fprintf(stderr, "hacksim: %q is not a simulated tool (want one of %s)\n", name, strings.Join(Tools, ", "))
+	return 2
+}
+
+// modes is the parsed HACKRF_SIM.
+type modes struct {
+	nodevice, noclock, stall, exit1, fast, burst bool
+}
+
+// ModeNames are the values HACKRF_SIM accepts.
+var ModeNames = []string{"nodevice", "noclock", "stall", "exit1", "fast", "burst"}
+
+func parseModes(s string) (modes, error) {
+	var m modes
+	var bad []string
+	for _, f := range strings.Split(s, ",") {
+		switch strings.TrimSpace(f) {
+		case "":
+		case "nodevice":
+			m.nodevice = true
+		case "noclock":
+			m.noclock = true
+		case "stall":
+			m.stall = true
+		case "exit1":
+			m.exit1 = true
+		case "fast":
+			m.fast = true
+		case "burst":
+			m.burst = true
+		default:
+			bad = append(bad, fmt.Sprintf("%q", strings.TrimSpace(f)))
+		}
+	}
+	if len(bad) > 0 {
+		return m, fmt.Errorf("HACKRF_SIM=%q: unknown mode %s (known: %s)", s, strings.Join(bad, ", "), strings.Join(ModeNames, ", "))
+	}
+	if m.stall && m.exit1 {
+		return m, fmt.Errorf("HACKRF_SIM=%q: stall and exit1 exclude each other", s)
+	}
+	return m, nil
+}

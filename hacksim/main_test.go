@@ -1,0 +1,176 @@
+package hacksim
+
+import (
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"rfhandoff/hackrfcli"
+
+	"github.com/rogpeppe/go-internal/txtar"
+)
+
+// transcript reads one of hackrfcli's reference transcripts (the real
+// tools' output), so the simulator is held to the same bytes.
+func transcript(t *testing.T, rel string) (stdout, stderr string, exit int) {
+	t.Helper()
+	a, err := txtar.ParseFile(filepath.Join("..", "hackrfcli", "testdata", "transcripts", rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(string(a.Comment), "\n") {
+		if v, ok := strings.CutPrefix(l, "exit: "); ok {
+			exit = int(v[0] - '0')
+		}
+	}
+	for _, f := range a.Files {
+		switch f.Name {
+		case "stdout":
+			stdout = string(f.Data)
+		case "stderr":
+			stderr = string(f.Data)
+		}
+	}
+	return
+}
+
+func TestMatchesReferenceTranscripts(t *testing.T) {
+	tests := []struct {
+		transcript string
+		sim, tool  string
+		args       []string
+	}{
+		{"info/debian-nodevice.txtar", "nodevice", "hackrf_info", nil},
+		{"info/debian-nodevice.txtar", "nodevice", "hackrf_info", []string{"--version"}},
+		{"info/debian-one-board.txtar", "", "hackrf_info", []string{"-h"}},
+		{"clock/debian-nodevice.txtar", "nodevice", "hackrf_clock", []string{"-i"}},
+		{"clock/debian-detected.txtar", "", "hackrf_clock", []string{"-i"}},
+		{"clock/debian-not-detected.txtar", "noclock", "hackrf_clock", []string{"-i"}},
+		{"clock/debian-long-option.txtar", "", "hackrf_clock", []string{"--clkin"}},
+		{"clock/debian-no-operation.txtar", "", "hackrf_clock", nil},
+		{"transfer/debian-nodevice.txtar", "nodevice", "hackrf_transfer", strings.Fields("-r x.iq -f 433920000 -s 2000000 -n 4000000")},
+		{"transfer/debian-invalid-option.txtar", "", "hackrf_transfer", strings.Fields("-r x.iq -Z")},
+		{"transfer/debian-bad-gains.txtar", "nodevice", "hackrf_transfer", strings.Fields("-r x.iq -l 7 -g 3")},
+		{"transfer/debian-argument-error.txtar", "", "hackrf_transfer", strings.Fields("-r x.iq -f 7000000000")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.transcript+" "+strings.Join(tt.args, " "), func(t *testing.T) {
+			wantOut, wantErr, wantCode := transcript(t, tt.transcript)
+			t.Chdir(t.TempDir()) // x.iq must never be created
+			out, errs, code := run(t, tt.sim, tt.tool, nil, tt.args...)
+			if out != wantOut || errs != wantErr || code != wantCode {
+				t.Errorf("got exit %d\nstdout:\n%s\nstderr:\n%s\nwant exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs, wantCode, wantOut, wantErr)
+			}
+			if m, _ := filepath.Glob("*"); len(m) != 0 {
+				t.Errorf("files created: %v", m)
+			}
+		})
+	}
+}
+
+func TestInfoRoundTrip(t *testing.T) {
+	out, errs, code := run(t, "fast,burst", "hackrf_info", nil)
+	in, err := hackrfcli.ParseInfo([]byte(out), []byte(errs), code)
+	if err != nil || code != 0 || errs != "" {
+		t.Fatalf("ParseInfo: %v (exit %d, stderr %q)", err, code, errs)
+	}
+	b, ok := in.Find("233e1a5f")
+	if !ok || b.Serial != Serial || b.FirmwareVersion != FirmwareVersion || b.APIVersion != APIVersion || b.BoardName != "HackRF One" {
+		t.Errorf("board = %+v", b)
+	}
+	if in.ToolVersion != ToolVersion || in.LibABI != LibABI {
+		t.Errorf("versions %q %q", in.ToolVersion, in.LibABI)
+	}
+
+	out, errs, code = run(t, "nodevice", "hackrf_info", nil)
+	if _, err := hackrfcli.ParseInfo([]byte(out), []byte(errs), code); !errors.Is(err, hackrfcli.ErrNoDevice) || code != 1 {
+		t.Errorf("nodevice: %v, exit %d", err, code)
+	}
+}
+
+func TestClockRoundTrip(t *testing.T) {
+	tests := []struct {
+		sim     string
+		args    []string
+		want    hackrfcli.ClockStatus
+		code    int
+		errIs   error
+		errType any
+	}{
+		{"", []string{"-i"}, hackrfcli.ClockDetected, 0, nil, nil},
+		{"fast", []string{"-i", "-d", Serial}, hackrfcli.ClockDetected, 0, nil, nil},
+		{"", []string{"-i", "-d", "233e1a5f"}, hackrfcli.ClockDetected, 0, nil, nil},
+		{"", []string{"--device=233e1a5f", "-i"}, hackrfcli.ClockDetected, 0, nil, nil},
+		{"", []string{"-id", "233e1a5f"}, hackrfcli.ClockDetected, 0, nil, nil},
+		{"noclock", []string{"-i"}, hackrfcli.ClockNotDetected, 0, nil, nil},
+		{"noclock,burst", []string{"-o", "1", "-i"}, hackrfcli.ClockNotDetected, 0, nil, nil},
+		{"nodevice", []string{"-i"}, hackrfcli.ClockUnknown, 1, hackrfcli.ErrNoDevice, new(*hackrfcli.CallError)},
+		{"", []string{"-i", "-d", "ffffffff"}, hackrfcli.ClockUnknown, 1, hackrfcli.ErrNoDevice, nil},
+		{"", []string{"-i", "-d", "0" + Serial}, hackrfcli.ClockUnknown, 1, hackrfcli.ErrNoDevice, nil},
+		{"", []string{"-Z"}, hackrfcli.ClockUnknown, 0, nil, new(*hackrfcli.UsageError)},
+		{"", []string{"-h"}, hackrfcli.ClockUnknown, 0, nil, new(*hackrfcli.UsageError)},
+		{"", []string{"-r", "abc"}, hackrfcli.ClockUnknown, 1, nil, new(*hackrfcli.UsageError)},
+		{"", []string{"-d"}, hackrfcli.ClockUnknown, 0, nil, new(*hackrfcli.UsageError)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.sim+" "+strings.Join(tt.args, " "), func(t *testing.T) {
+			out, errs, code := run(t, tt.sim, "hackrf_clock", nil, tt.args...)
+			st, err := hackrfcli.ParseClock([]byte(out), []byte(errs), code)
+			if st != tt.want || code != tt.code {
+				t.Fatalf("status %v exit %d, want %v exit %d (err %v)", st, code, tt.want, tt.code, err)
+			}
+			if tt.errIs == nil && tt.errType == nil && err != nil {
+				t.Fatalf("unexpected error %v", err)
+			}
+			if tt.errIs != nil && !errors.Is(err, tt.errIs) {
+				t.Errorf("error %v, want %v", err, tt.errIs)
+			}
+			if tt.errType != nil && !errors.As(err, tt.errType) {
+				t.Errorf("error %T %v, want %T", err, err, tt.errType)
+			}
+		})
+	}
+}
+
+func TestClockRegisterDumpRefused(t *testing.T) {
+	_, errs, code := run(t, "", "hackrf_clock", nil, "-r", "3")
+	if code != 1 || !strings.HasPrefix(errs, "hacksim: ") {
+		t.Errorf("exit %d stderr %q", code, errs)
+	}
+	// nodevice wins over the refusal, as the real open comes first.
+	out, _, code := run(t, "nodevice", "hackrf_clock", nil, "-a")
+	if code != 1 || out != openNotFound {
+		t.Errorf("exit %d stdout %q", code, out)
+	}
+}
+
+func TestMainRejects(t *testing.T) {
+	tests := []struct {
+		sim, tool string
+		code      int
+		stderr    string
+	}{
+		{"nodevice,typo", "hackrf_info", 2, `unknown mode "typo"`},
+		{"stall,exit1", "hackrf_transfer", 2, "exclude"},
+		{"", "hackrf_sweep", 2, "not a simulated tool"},
+	}
+	for _, tt := range tests {
+		var out, errb strings.Builder
+		code := Main(tt.tool, nil, envWith(tt.sim), &out, &errb)
+		if code != tt.code || !strings.Contains(errb.String(), tt.stderr) || out.Len() != 0 {
+			t.Errorf("%s %s: exit %d stderr %q stdout %q", tt.sim, tt.tool, code, errb.String(), out.String())
+		}
+	}
+}
+
+func TestIsTool(t *testing.T) {
+	for name, want := range map[string]bool{
+		"hackrf_info": true, "/tmp/bin/hackrf_transfer": true, "hackrf_clock.exe": true,
+		"rfhandoff": false, "hackrf_sweep": false, "": false,
+	} {
+		if IsTool(name) != want {
+			t.Errorf("IsTool(%q) = %v", name, !want)
+		}
+	}
+}

@@ -1,0 +1,352 @@
+package hacksim
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"syscall"
+	"time"
+)
+
+// runTransfer is hackrf_transfer: everything on stderr but the usage
+// (stdout) and, with -r -, the samples (stdout).
+func runTransfer(prog string, args []string, m modes, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
+	x, eu := parseTransfer(prog, args, m, stderr)
+	if eu != nil {
+		if eu.msg != "" {
+			fmt.Fprintln(stderr, eu.msg)
+		}
+		if eu.usage {
+			io.WriteString(stdout, transferUsage)
+		}
+		return eu.code
+	}
+	s := &session{x: x, m: m, errw: stderr, sigs: sigs, flowing: true, remaining: 2 * x.samples}
+	if !s.open(stdout) {
+		return 1
+	}
+	s.header()
+	return s.stream()
+}
+
+// session is one simulated streaming run.
+type session struct {
+	x    *xfer
+	m    modes
+	errw io.Writer
+	sigs <-chan os.Signal
+
+	out    io.Writer // RX destination
+	in     *os.File  // TX source
+	file   *os.File  // the file to fclose (nil for -r -)
+	src    *source
+	txBuf  []byte
+	txRead uint64 // bytes read from the TX file so far
+
+	start, lastWake time.Time
+	blockDur        time.Duration
+	blocks          int64  // blocks delivered
+	total           uint64 // bytes counted (what M0/M4 report)
+	remaining       uint64 // bytes still to write or send under -n
+	failAfter       uint64 // stall/exit1: no block that would pass this byte count
+	ivBytes         uint64 // bytes in the current one-second interval
+	ivEnergy        uint64 // their sum of squares
+
+	flowing       bool // blocks still arrive
+	doExit        bool // the tool's do_exit: -n reached, TX done, signal
+	interrupted   bool
+	flushComplete bool
+}
+
+func (s *session) open(stdout io.Writer) bool {
+	var err error
+	switch {
+	case s.x.receive && s.x.path == "-":
+		s.out = stdout
+	case s.x.receive:
+		s.file, err = os.OpenFile(s.x.path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o666)
+		s.out = s.file
+	default:
+		s.file, err = os.Open(s.x.path)
+		s.in = s.file
+	}
+	if err != nil {
+		fmt.Fprintf(s.errw, "Failed to open file: %s\n", s.x.path)
+		return false
+	}
+	return true
+}
+
+func (s *session) header() {
+	x := s.x
+	w := s.errw
+	fmt.Fprintf(w, "call hackrf_set_sample_rate(%d Hz/%s MHz)\n", x.sampleRate, cf(float64(float32(x.sampleRate)/1e6), 0, 3))
+	if x.hasBW {
+		fmt.Fprintf(w, "call hackrf_set_baseband_filter_bandwidth(%d Hz/%s MHz)\n", x.bwHz, cf(float64(float32(x.bwHz)/1e6), 0, 3))
+	}
+	io.WriteString(w, "call hackrf_set_hw_sync_mode(0)\n")
+	fmt.Fprintf(w, "call hackrf_set_freq(%d Hz/%s MHz)\n", x.freqHz, cf(float64(x.freqHz)/1e6, 0, 3))
+	if x.amp != nil {
+		fmt.Fprintf(w, "call hackrf_set_amp_enable(%d)\n", *x.amp)
+	}
+	if x.antenna != nil {
+		fmt.Fprintf(w, "call hackrf_set_antenna_enable(%d)\n", *x.antenna)
+	}
+	if x.limit {
+		fmt.Fprintf(w, "samples_to_xfer %d/%dMio\n", x.samples, x.samples/1_000_000)
+	}
+	io.WriteString(w, "Stop with Ctrl-C\n")
+}
+
+// stream runs the tool's main loop: USB blocks arrive at the sample rate
+// (or as fast as possible), a one-second timer prints the progress line,
+// and -n, the end of a TX file, a signal or an empty second end it.
+func (s *session) stream() int {
+	x := s.x
+	if x.receive {
+		from, to := int64(5*x.sampleRate), int64(10*x.sampleRate)
+		if x.limit {
+			from, to = int64(x.samples/3), int64(2*x.samples/3)
+		}
+		s.src = newSource(x.sampleRate, s.m.burst, from, to)
+		if s.m.stall || s.m.exit1 {
+			s.failAfter = 2 * uint64(5*x.sampleRate)
+			if x.limit {
+				s.failAfter = 2 * (x.samples / 3)
+			}
+		}
+	} else {
+		s.txBuf = make([]byte, blockSize)
+	}
+	s.blockDur = time.Duration(float64(blockSize) / x.bytesPerSecond() * float64(time.Second))
+	s.start = time.Now()
+	s.lastWake = s.start
+	nextTick := s.start.Add(time.Second)
+	exitCode := 0
+	for {
+		now := time.Now()
+		due := s.start.Add(time.Duration(s.blocks+1) * s.blockDur)
+		if s.flowing && (s.m.fast || !now.Before(due)) {
+			s.deliver()
+			select {
+			case sig := <-s.sigs:
+				s.caught(sig)
+			default:
+			}
+		} else {
+			wait := nextTick.Sub(now)
+			if s.flowing && due.Sub(now) < wait {
+				wait = due.Sub(now)
+			}
+			t := time.NewTimer(wait)
+			select {
+			case sig := <-s.sigs:
+				s.caught(sig)
+			case <-t.C:
+			}
+			t.Stop()
+		}
+		now = time.Now()
+		if !s.doExit && now.Before(nextTick) {
+			continue
+		}
+		// The wake-up of the real loop: a tick, a stop or a signal.
+		if s.interrupted && s.ivBytes == 0 && s.flowing {
+			s.waitNextBlock()
+			now = time.Now()
+		}
+		s.progress(now)
+		for !nextTick.After(now) {
+			nextTick = nextTick.Add(time.Second)
+		}
+		if s.ivBytes == 0 && !s.flushComplete {
+			io.WriteString(s.errw, "\nCouldn't transfer any bytes for one second.\n")
+			exitCode = 1
+			break
+		}
+		s.ivBytes, s.ivEnergy = 0, 0
+		if s.doExit {
+			break
+		}
+	}
+	return s.finish(exitCode)
+}
+
+// waitNextBlock lets the next block arrive before a signal is handled, so
+// the final interval is never empty (see the package documentation).
+func (s *session) waitNextBlock() {
+	if !s.m.fast {
+		due := s.start.Add(time.Duration(s.blocks+1) * s.blockDur)
+		time.Sleep(time.Until(due))
+	}
+	s.deliver()
+}
+
+func (s *session) caught(sig os.Signal) {
+	n := int(syscall.SIGINT)
+	if ss, ok := sig.(syscall.Signal); ok {
+		n = int(ss)
+	}
+	fmt.Fprintf(s.errw, "Caught signal %d\n", n)
+	s.doExit, s.interrupted = true, true
+}
+
+// deliver is one USB transfer completing.
+func (s *session) deliver() {
+	if s.x.receive {
+		s.rxBlock()
+	} else {
+		s.txBlock()
+	}
+}
+
+// rxBlock is rx_callback: the whole block counts towards the progress
+// line, but under -n only the remaining bytes are written.
+func (s *session) rxBlock() {
+	if s.failAfter > 0 && s.total+blockSize > s.failAfter {
+		s.flowing = false
+		return
+	}
+	data, energy := s.src.block(s.blocks * blockSize / 2)
+	s.blocks++
+	s.total += blockSize
+	s.ivBytes += blockSize
+	s.ivEnergy += energy
+	n := uint64(blockSize)
+	if s.x.limit {
+		n = min(n, s.remaining)
+		s.remaining -= n
+	}
+	if _, err := s.out.Write(data[:n]); err != nil {
+		// The real tool stops quietly on a short write (disk full): exit 0.
+		s.stop()
+		return
+	}
+	if s.x.limit && s.remaining == 0 {
+		s.stop()
+	}
+}
+
+// txBlock is tx_callback plus the flush: a block is read from the file
+// (bounded by -n, rewound with -R) and counted when sent; the last one
+// completes the flush, which stops the loop.
+func (s *session) txBlock() {
+	want := uint64(blockSize)
+	if s.x.limit {
+		want = min(want, s.remaining)
+		s.remaining -= want
+	}
+	n, err := io.ReadFull(s.in, s.txBuf[:want])
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
+		io.WriteString(s.errw, "Could not read input file.\n")
+		s.stop()
+		return
+	}
+	if n == 0 && s.txRead == 0 {
+		s.stop() // an empty file: nothing to send
+		return
+	}
+	for s.x.repeat && uint64(n) < want {
+		if _, err := s.in.Seek(0, io.SeekStart); err != nil {
+			break
+		}
+		m, _ := io.ReadFull(s.in, s.txBuf[n:want])
+		if m == 0 {
+			break
+		}
+		n += m
+	}
+	s.txRead += uint64(n)
+	s.blocks++
+	s.total += uint64(n)
+	s.ivBytes += uint64(n)
+	for _, b := range s.txBuf[:n] {
+		v := uint64(int64(int8(b)) * int64(int8(b)))
+		s.ivEnergy += v
+	}
+	if (s.x.limit && s.remaining == 0) || uint64(n) < want {
+		s.flowing = false
+		s.flushComplete = true
+		s.stop()
+	}
+}
+
+// stop is stop_main_loop.
+func (s *session) stop() {
+	s.doExit = true
+	s.flowing = false
+}
+
+// progress prints the per-second line for the interval since the last one.
+func (s *session) progress(now time.Time) {
+	if s.ivBytes == 0 && s.flushComplete {
+		return // the tool says nothing once a TX flush is done
+	}
+	td := float32(now.Sub(s.lastWake).Seconds())
+	s.lastWake = now
+	rate := float32(s.ivBytes) / td
+	ratio := float64(s.ivEnergy) / float64(s.ivBytes*127*127)
+	db := 10*math.Log10(ratio) + 3.0
+	line := fmt.Sprintf("%s MiB / %s sec = %s MiB/second, average power %s dBfs",
+		cf(float64(float32(s.ivBytes)/1e6), 4, 1), cf(float64(td), 5, 3), cf(float64(rate/1e6), 4, 1), cf(db, 3, 1))
+	if s.x.stats {
+		switch {
+		case s.m.exit1 && !s.flowing && s.x.receive:
+			line += "\nhackrf_get_m0_state() failed: " + usbGone
+		case s.x.receive:
+			line += fmt.Sprintf(", %d bytes free in buffer, 0 overruns, longest 0 bytes", s.bufferLevel())
+		default:
+			line += fmt.Sprintf(", %d bytes filled in buffer, 0 underruns, longest 0 bytes", s.bufferLevel())
+		}
+	}
+	io.WriteString(s.errw, line+"\n")
+}
+
+// bufferLevel is a plausible, deterministic M0/M4 buffer distance (the
+// firmware's buffer is 32 KiB).
+func (s *session) bufferLevel() int { return int(s.blocks%5) * 8192 }
+
+// finish prints the end-of-run sequence and closes the file.
+func (s *session) finish(exitCode int) int {
+	w := s.errw
+	gone := s.m.exit1 && !s.flowing && !s.doExit
+	switch {
+	case s.doExit:
+		io.WriteString(w, "\nExiting...\n")
+	case gone:
+		io.WriteString(w, "\nExiting... hackrf_is_streaming() result: streaming thread encountered an error (-1002)\n")
+	default:
+		io.WriteString(w, "\nExiting... hackrf_is_streaming() result: HACKRF_TRUE (1)\n")
+	}
+	fmt.Fprintf(w, "Total time: %s s\n", cf(float64(float32(time.Since(s.start).Seconds())), 5, 5))
+	call, kind := "hackrf_stop_rx()", "overruns"
+	if s.x.transmit {
+		call, kind = "hackrf_stop_tx()", "underruns"
+	}
+	if gone {
+		io.WriteString(w, call+" failed: "+usbGone+"\n")
+	} else {
+		io.WriteString(w, call+" done\n")
+	}
+	if s.x.stats {
+		if gone {
+			io.WriteString(w, "hackrf_get_m0_state() failed: "+usbGone+"\n")
+		} else {
+			fmt.Fprintf(w, "Transfer statistics:\n%d bytes transferred by M0\n%d bytes transferred by M4\n0 %s, longest 0 bytes\n", s.total, s.total, kind)
+		}
+	}
+	if gone {
+		io.WriteString(w, "hackrf_close() failed: "+usbGone+"\n")
+	} else {
+		io.WriteString(w, "hackrf_close() done\n")
+	}
+	io.WriteString(w, "hackrf_exit() done\n")
+	if s.file != nil {
+		s.file.Close()
+		io.WriteString(w, "fclose() done\n")
+	}
+	io.WriteString(w, "exit\n")
+	return exitCode
+}

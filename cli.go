@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"syscall"
 
 	"github.com/alecthomas/kong"
@@ -77,7 +76,7 @@ func exitCode(code int, err error) error { return &ExitError{Code: code, Err: er
 // Main runs rfhandoff with args (args[0] is the program name) and returns
 // the exit status. Run under a HackRF tool's name it is the simulator.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if code, ok := simulatorMain(filepath.Base(args[0]), args[1:], stdout, stderr); ok {
+	if code, ok := simulatorMain(args[0], args[1:], stdout, stderr); ok {
 		return code
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

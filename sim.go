@@ -1,9 +1,18 @@
 package main
 
-import "io"
+import (
+	"io"
+	"os"
+
+	"rfhandoff/hacksim"
+)
 
 // simulatorMain runs the HackRF simulator when rfhandoff is invoked under a
-// HackRF tool's name (SPEC §15). Wired to hacksim once it lands.
-func simulatorMain(name string, args []string, stdout, stderr io.Writer) (int, bool) {
-	return 0, false
+// HackRF tool's name (a symlink or copy named hackrf_info, hackrf_transfer or
+// hackrf_clock; SPEC §15). name is argv[0] so usage messages match.
+func simulatorMain(argv0 string, args []string, stdout, stderr io.Writer) (int, bool) {
+	if !hacksim.IsTool(argv0) {
+		return 0, false
+	}
+	return hacksim.Main(argv0, args, os.Getenv, stdout, stderr), true
 }

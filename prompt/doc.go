@@ -10,7 +10,11 @@
 // matches only exactly; its line ending (\n, or \r\n) is the one thing
 // removed. That rule covers the approval menu as well: only a capital A, D
 // or S is accepted there (a lowercase letter is re-asked with a hint), so a
-// sloppy keystroke never counts as a decision.
+// sloppy keystroke never counts as a decision. End of input (Ctrl-D on an
+// empty line, a hangup) means stop, nothing approved; after MaxMenuAttempts
+// unrecognised answers the task is deferred, nothing approved. Whatever
+// mode an earlier program left the terminal in, each question runs in
+// canonical mode with echo and that mode is restored afterwards.
 //
 // Before each question the input typed so far is discarded, so every answer
 // is typed after its question was shown (type-ahead cannot approve anything).

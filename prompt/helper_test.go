@@ -44,6 +44,7 @@ type outcome struct {
 	Canceled bool   `json:"canceled,omitempty"`
 	NoTerm   bool   `json:"noterm,omitempty"`
 	Ready    bool   `json:"ready,omitempty"`
+	RawAfter bool   `json:"raw_after,omitempty"` // RAW: the raw mode came back
 	Err      string `json:"err,omitempty"`
 }
 
@@ -68,12 +69,29 @@ func runHelper(scenario string) int {
 		_ = out.Encode(o)
 	}
 
-	term, err := prompt.Open()
+	var opts []prompt.Option
+	if os.Getenv("TRANSCRIPT") != "" {
+		opts = append(opts, prompt.WithTranscript(os.Stderr))
+	}
+	term, err := prompt.Open(opts...)
 	if err != nil {
 		report(outcome{}, err)
 		return 0
 	}
 	defer term.Close()
+
+	// RAW: an earlier program left the terminal in raw mode. The prompt
+	// must still work line by line and leave the mode as it found it.
+	var rawAfter func() bool
+	if os.Getenv("RAW") != "" {
+		restore, check, err := makeRaw()
+		if err != nil {
+			report(outcome{}, err)
+			return 1
+		}
+		defer restore()
+		rawAfter = check
+	}
 
 	if os.Getenv("WAIT_USR1") != "" {
 		usr1 := make(chan os.Signal, 1)
@@ -89,7 +107,11 @@ func runHelper(scenario string) int {
 			DeclaredLevel: "YELLOW", DerivedLevel: "YELLOW", EffectiveLevel: "YELLOW",
 			Body: nastyBody,
 		})
-		report(outcome{Choice: c.String()}, err)
+		o := outcome{Choice: c.String()}
+		if rawAfter != nil {
+			o.RawAfter = rawAfter()
+		}
+		report(o, err)
 	case "phrase":
 		phrase := os.Getenv("PHRASE")
 		for _, ms := range strings.Split(os.Getenv("DEADLINES_MS"), ",") {

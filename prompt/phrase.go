@@ -74,7 +74,7 @@ func (t *Terminal) Phrase(ctx context.Context, phrase string, deadline time.Time
 		return false, &ExpiredError{Deadline: deadline}
 	}
 	if answer, ok := parseLine(line); ok && answer == phrase {
-		return true, t.say("Phrase accepted.\n")
+		return true, t.say("Phrase matched.\n")
 	}
 	return false, t.say("Wrong phrase: nothing approved.\n")
 }
@@ -115,7 +115,9 @@ const (
 )
 
 // countdown rewrites the status line every tick until stopped; the
-// returned function waits until no more writes can happen.
+// returned function waits until no more writes can happen. An answer long
+// enough to wrap past the terminal's width would be partly overwritten on
+// screen (not in what is read); the phrases are far shorter than a line.
 func (t *Terminal) countdown(deadline time.Time) (stop func()) {
 	if deadline.IsZero() {
 		return func() {}

@@ -3,6 +3,7 @@ package prompt_test
 import (
 	"regexp"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 )
@@ -76,7 +77,7 @@ func TestPhrasePastDeadlineAsksNothing(t *testing.T) {
 }
 
 func TestPhraseCountdownUpdatesInPlace(t *testing.T) {
-	s := startHelper(t, "phrase", "PHRASE="+txPhrase, "DEADLINES_MS=600000")
+	s := startHelper(t, "phrase", "PHRASE="+txPhrase, "DEADLINES_MS=600000", "TRANSCRIPT=1")
 	first := s.WaitFor(regexp.MustCompile(`\n(\d+) s left\r\n> `), waitLong)
 	// An update: save cursor, one line up, column 1, clear line, the
 	// status, restore cursor.
@@ -89,6 +90,12 @@ func TestPhraseCountdownUpdatesInPlace(t *testing.T) {
 	s.Send(txPhrase)
 	if got := oneOutcome(t, s); !got.OK {
 		t.Fatalf("got %+v, want ok", got)
+	}
+	// The transcript has the narration but none of the cursor control.
+	tr := s.Stderr.String()
+	if !strings.Contains(tr, "Type exactly: "+txPhrase+"\n") || !strings.Contains(tr, "Phrase matched.") ||
+		!regexp.MustCompile(`\n\d+ s left\n> `).MatchString(tr) || strings.Contains(tr, "\x1b") {
+		t.Errorf("transcript %q", tr)
 	}
 }
 

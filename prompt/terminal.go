@@ -79,7 +79,8 @@ func open(path string, opts ...Option) (*Terminal, error) {
 	return t, nil
 }
 
-// Close releases the terminal. It is safe to call more than once.
+// Close releases the terminal. It is safe to call more than once. It waits
+// for a prompt in progress: cancel that prompt's context first.
 func (t *Terminal) Close() error {
 	t.mu.Lock()
 	defer t.mu.Unlock()

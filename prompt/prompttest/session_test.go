@@ -1,0 +1,122 @@
+package prompttest
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"regexp"
+	"runtime"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+const childEnv = "PROMPTTEST_CHILD"
+
+const long = 30 * time.Second
+
+func TestMain(m *testing.M) {
+	if mode := os.Getenv(childEnv); mode != "" {
+		os.Exit(child(mode))
+	}
+	os.Exit(m.Run())
+}
+
+// child is the program the tests run.
+func child(mode string) int {
+	tty, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
+	switch mode {
+	case "echo": // ask on the terminal, answer on stdout
+		if err != nil {
+			fmt.Println("open:", err)
+			return 1
+		}
+		fmt.Fprint(tty, "x1 x2 x3 ping\n")
+		line, _ := bufio.NewReader(tty).ReadString('\n')
+		fmt.Print(line)
+		return 0
+	case "detached": // report why there is no terminal, exit 7
+		fmt.Println(errors.Is(err, syscall.ENXIO))
+		return 7
+	}
+	return 2
+}
+
+func start(t *testing.T, mode string, detached bool) *Session {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := Options{Env: append(os.Environ(), childEnv+"="+mode), CaptureOutput: true, Stdin: "keep\n"}
+	if detached {
+		return StartDetached(t, exe, nil, opts)
+	}
+	return Start(t, exe, nil, opts)
+}
+
+func TestStartGivesControllingTerminal(t *testing.T) {
+	s := start(t, "echo", false)
+	for _, want := range []string{"1", "2", "3"} {
+		// Each WaitFor resumes after the previous match.
+		if m := s.WaitFor(regexp.MustCompile(`x(\d)`), long); m[1] != want {
+			t.Fatalf("WaitFor matched x%s, want x%s", m[1], want)
+		}
+	}
+	s.WaitForText("ping", long)
+	s.Send("pong")
+	if st := s.Wait(long); st.ExitCode() != 0 {
+		t.Fatalf("child exited %v: %s", st, s.Stdout.String())
+	}
+	if got := s.Stdout.String(); got != "pong\n" {
+		t.Fatalf("child read %q from its terminal, want %q", got, "pong\n")
+	}
+}
+
+func TestStartDetachedHasNoTerminal(t *testing.T) {
+	s := start(t, "detached", true)
+	if st := s.Wait(long); st.ExitCode() != 7 {
+		t.Fatalf("exit %v, want 7", st)
+	}
+	if got := s.Stdout.String(); got != "true\n" {
+		t.Fatalf("opening /dev/tty without a terminal: ENXIO=%q", got)
+	}
+	if left := s.StdinLeft(); left != "keep\n" {
+		t.Fatalf("stdin left %q", left)
+	}
+}
+
+// recorder stands in for *testing.T to see WaitFor give up.
+type recorder struct {
+	testing.TB
+	mu  sync.Mutex
+	msg string
+}
+
+func (r *recorder) Helper() {}
+func (r *recorder) Fatalf(format string, args ...any) {
+	r.mu.Lock()
+	r.msg = fmt.Sprintf(format, args...)
+	r.mu.Unlock()
+	runtime.Goexit()
+}
+
+// The child has exited: waiting for text it never printed must fail at
+// once, not after the (hour-long) timeout.
+func TestWaitForFailsFastWhenOutputEnds(t *testing.T) {
+	s := start(t, "detached", true)
+	s.Wait(long)
+	rec := &recorder{TB: t}
+	s.Stdout.t = rec
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		s.Stdout.WaitFor(regexp.MustCompile("never printed"), time.Hour)
+	}()
+	<-done
+	if !strings.Contains(rec.msg, "output ended without") {
+		t.Fatalf("WaitFor on ended output: %q", rec.msg)
+	}
+}

@@ -1,0 +1,21 @@
+// Package faultkit holds the servers and helpers the fault and security
+// suites run rfhandoff against, all on 127.0.0.1 and all bounded in time:
+//
+//   - Daemon: a real `git daemon` serving a base path, stopped and started
+//     again on the same port (a remote that goes away and comes back);
+//   - HTTPRemote: an authenticated smart-HTTP remote (`git http-backend` run
+//     by net/http/cgi inside an httptest server demanding Basic auth);
+//   - BlackHole: a TCP listener that accepts and never answers;
+//   - Proxy: a loopback proxy in front of a daemon that cuts a connection
+//     after N bytes from the server;
+//   - Lab: a bare remote with a task and a result branch, an RX and a MAIN
+//     checkout and a policy file for each side;
+//   - helpers that run the real rfhandoff binary and read its audit log.
+//
+// Every server stops itself when its test ends. Processes are started with
+// os.StartProcess (git daemon: `daemon` is not, and must not be, an
+// allowlisted git subcommand) or through prompttest; rfhandoff's own git
+// goes through the exec package as in production.
+//
+// It is test infrastructure: only _test.go files import it.
+package faultkit

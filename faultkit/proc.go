@@ -1,0 +1,92 @@
+package faultkit
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/cli/safeexec"
+
+	"rfhandoff/prompt/prompttest"
+)
+
+// Bin is the rfhandoff binary on PATH (package main's TestMain puts it
+// there while its tests run). The test is skipped when it is missing.
+func Bin(t testing.TB) string {
+	t.Helper()
+	p, err := safeexec.LookPath("rfhandoff")
+	if err != nil {
+		t.Skipf("rfhandoff is not on PATH (run from package main's tests): %v", err)
+	}
+	return p
+}
+
+// Output is how a finished rfhandoff run ended.
+type Output struct {
+	Code           int // exit status; -1 when killed by a signal
+	Stdout, Stderr string
+}
+
+// All is stdout and stderr together, for "never printed" checks.
+func (o Output) All() string { return o.Stdout + o.Stderr }
+
+func (o Output) String() string {
+	return fmt.Sprintf("exit %d\nstdout:\n%s\nstderr:\n%s", o.Code, o.Stdout, o.Stderr)
+}
+
+// Run runs rfhandoff with args without a terminal (new session, stdin
+// piped from stdin, outputs captured), as cron or an agent's subprocess
+// would, and waits at most timeout for it to end.
+func Run(t testing.TB, env []string, dir string, timeout time.Duration, stdin string, args ...string) Output {
+	t.Helper()
+	s := Start(t, env, dir, stdin, args...)
+	st := s.Wait(timeout)
+	return Output{Code: st.ExitCode(), Stdout: s.Stdout.String(), Stderr: s.Stderr.String()}
+}
+
+// Start starts rfhandoff with args without a terminal and returns the
+// session (killed when the test ends if still running).
+func Start(t testing.TB, env []string, dir, stdin string, args ...string) *prompttest.Session {
+	t.Helper()
+	return prompttest.StartDetached(t, Bin(t), args, prompttest.Options{Dir: dir, Env: env, Stdin: stdin})
+}
+
+// Eventually polls cond every 20ms until it holds or timeout passes, then
+// fails the test with what.
+func Eventually(t testing.TB, timeout time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("faultkit: after %v: %s", timeout, what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// RSSKiB reads VmRSS of a live process from /proc (Linux).
+func RSSKiB(pid int) (int64, error) {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, err
+	}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), "VmRSS:"); ok {
+			f := strings.Fields(v)
+			if len(f) >= 1 {
+				return strconv.ParseInt(f[0], 10, 64)
+			}
+		}
+	}
+	return 0, fmt.Errorf("no VmRSS in /proc/%d/status", pid)
+}
+
+// Alive reports whether pid exists (and is not a zombie we could reap).
+func Alive(pid int) bool { return syscall.Kill(pid, 0) == nil }

@@ -23,6 +23,7 @@ type CLI struct {
 	Config  ConfigCmd  `cmd:"" help:"Check the policy file."`
 	Task    TaskCmd    `cmd:"" help:"Offline task file checks."`
 	Result  ResultCmd  `cmd:"" help:"Offline result file checks."`
+	Capture CaptureCmd `cmd:"" help:"Quick-look plots of ci8 capture files."`
 	Version VersionCmd `cmd:"" help:"Print the version and the resolved tool paths."`
 }
 

@@ -1,0 +1,46 @@
+package quicklook
+
+import "time"
+
+// Analysis is the finished quick-look of a capture.
+type Analysis struct {
+	SampleRateHz, FrequencyHz int64
+	FFTSize                   int
+	// FrameStride: every FrameStride-th FFT frame was transformed (see
+	// MaxFramesPerSecond); 1 means all of them.
+	FrameStride int
+
+	Samples         int64         // complex samples written
+	DiscardedBytes  int           // a trailing odd byte, half a sample
+	Duration        time.Duration // Samples / SampleRateHz
+	PlannedDuration time.Duration
+	RowSeconds      float64 // length of each row (the last may be shorter)
+
+	// Rows[r][k] is the mean power of bin k in row r in dBFS; bins are
+	// fftshifted, from −fs/2 (k = 0) up to fs/2 − fs/FFTSize, with the
+	// centre frequency at k = FFTSize/2.
+	Rows      [][]float64
+	RowFrames []int     // transformed frames averaged into each row
+	Spectrum  []float64 // mean power per bin over the whole capture, dBFS
+	BandDBFS  []float64 // total power per row (mean |x|²), dBFS
+}
+
+// RowStart is the offset from the capture's start where row r begins.
+func (a *Analysis) RowStart(r int) time.Duration {
+	return min(seconds(float64(r)*a.RowSeconds), a.Duration)
+}
+
+// RowEnd is where row r ends (the capture's end for the last row).
+func (a *Analysis) RowEnd(r int) time.Duration {
+	if r >= len(a.Rows)-1 {
+		return a.Duration
+	}
+	return min(seconds(float64(r+1)*a.RowSeconds), a.Duration)
+}
+
+// BinOffsetHz is bin k's offset from the centre frequency.
+func (a *Analysis) BinOffsetHz(k int) float64 {
+	return float64(k-a.FFTSize/2) * float64(a.SampleRateHz) / float64(a.FFTSize)
+}
+
+func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }

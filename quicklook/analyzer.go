@@ -1,0 +1,269 @@
+package quicklook
+
+import (
+	"errors"
+	"math"
+	"time"
+
+	"gonum.org/v1/gonum/dsp/fourier"
+)
+
+// ErrFinished is returned by Write after Finish.
+var ErrFinished = errors.New("quicklook: write after Finish")
+
+// Analyzer is an io.Writer for raw ci8 bytes (interleaved int8 I, Q) that
+// builds the spectrogram as the bytes go by, so the capture executor can tee
+// the reader that hashes the file into it. Writes may split a sample pair or
+// an FFT frame anywhere. It is not safe for concurrent use.
+type Analyzer struct {
+	p    Params
+	geo  geometry
+	err  error // invalid Params: every Write fails with it
+	win  []float64
+	x    []complex128
+	buf  []byte // a frame being assembled across writes
+	fill int
+
+	frame   int64 // index of the next complete frame
+	rows    []rowAcc
+	row     int   // row of the current frame
+	rowEnd  int64 // first sample after the current row
+	done    bool
+	result  *Analysis
+	discard int // an odd trailing byte at Finish
+}
+
+// rowAcc accumulates one spectrogram row.
+type rowAcc struct {
+	power   []float64 // summed bin power of the transformed frames, fftshifted
+	frames  int       // transformed frames
+	band    float64   // sum of I²+Q² in counts², every sample
+	samples int64
+}
+
+// NewAnalyzer returns an Analyzer for p (zero FFTSize and Rows take the
+// defaults). Invalid parameters make every Write fail with p.Validate's
+// error.
+func NewAnalyzer(p Params) *Analyzer {
+	p = p.withDefaults()
+	a := &Analyzer{p: p}
+	if a.err = p.Validate(); a.err != nil {
+		return a
+	}
+	a.geo = p.geometry()
+	n := p.FFTSize
+	a.win = hannWindow(n)
+	a.x = make([]complex128, n)
+	a.buf = make([]byte, 2*n)
+	a.rowEnd = int64(math.Floor(a.geo.rowSamples))
+	return a
+}
+
+// hannWindow returns a periodic Hann window scaled so that a full-scale
+// complex tone (128 counts) centred on a bin has |X|² = 1, i.e. 0 dBFS.
+func hannWindow(n int) []float64 {
+	w := make([]float64, n)
+	var sum float64
+	for i := range w {
+		w[i] = 0.5 - 0.5*math.Cos(2*math.Pi*float64(i)/float64(n))
+		sum += w[i]
+	}
+	for i := range w {
+		w[i] /= sum * 128
+	}
+	return w
+}
+
+// Write consumes ci8 bytes. It never fails except after Finish or with
+// invalid Params.
+func (a *Analyzer) Write(p []byte) (int, error) {
+	if a.err != nil {
+		return 0, a.err
+	}
+	if a.done {
+		return 0, ErrFinished
+	}
+	total := len(p)
+	fb := len(a.buf)
+	for len(p) > 0 {
+		if a.fill == 0 && len(p) >= fb {
+			a.consume(p[:fb]) // whole frame straight from the caller's buffer
+			p = p[fb:]
+			continue
+		}
+		n := copy(a.buf[a.fill:], p)
+		a.fill += n
+		p = p[n:]
+		if a.fill == fb {
+			a.consume(a.buf)
+			a.fill = 0
+		}
+	}
+	return total, nil
+}
+
+// consume takes one complete frame of 2*FFTSize bytes.
+func (a *Analyzer) consume(b []byte) {
+	r := a.rowFor(a.frame * int64(a.p.FFTSize))
+	r.band += sumSquares(b)
+	r.samples += int64(len(b) / 2)
+	if a.frame%int64(a.geo.stride) == 0 {
+		a.transform(b, r)
+	}
+	a.frame++
+}
+
+// rowFor returns the row holding sample s, opening rows as the capture goes
+// on (past the planned duration too).
+func (a *Analyzer) rowFor(s int64) *rowAcc {
+	for s >= a.rowEnd {
+		a.row++
+		a.rowEnd = int64(math.Floor(float64(a.row+1) * a.geo.rowSamples))
+	}
+	for len(a.rows) <= a.row {
+		a.rows = append(a.rows, rowAcc{})
+	}
+	return &a.rows[a.row]
+}
+
+func sumSquares(b []byte) float64 {
+	var s int64
+	for _, v := range b {
+		x := int64(int8(v))
+		s += x * x
+	}
+	return float64(s)
+}
+
+// transform windows one frame, FFTs it and adds its fftshifted bin power to
+// the row.
+func (a *Analyzer) transform(b []byte, r *rowAcc) {
+	n := a.p.FFTSize
+	if r.power == nil {
+		r.power = make([]float64, n)
+	}
+	x, w := a.x, a.win
+	b = b[:2*n]
+	for i := range x {
+		x[i] = complex(float64(int8(b[2*i]))*w[i], float64(int8(b[2*i+1]))*w[i])
+	}
+	fourier.CoefficientsRadix2(x)
+	h := n / 2
+	lo, hi := r.power[:h], r.power[h:]
+	for k, c := range x[:h] { // non-negative frequencies go to the upper half
+		hi[k] += real(c)*real(c) + imag(c)*imag(c)
+	}
+	for k, c := range x[h:] {
+		lo[k] += real(c)*real(c) + imag(c)*imag(c)
+	}
+	r.frames++
+}
+
+// Finish ends the analysis and returns it; later calls return the same
+// Analysis. A trailing partial frame counts towards the band power only;
+// a trailing odd byte (half a sample) is ignored. Rows are trimmed to what
+// was written. Finish returns nil when the Params were invalid.
+func (a *Analyzer) Finish() *Analysis {
+	if a.err != nil {
+		return nil
+	}
+	if a.done {
+		return a.result
+	}
+	a.done = true
+	tail := a.buf[:a.fill]
+	a.discard = len(tail) % 2
+	tail = tail[:len(tail)-a.discard]
+	samples := a.frame * int64(a.p.FFTSize)
+	if len(tail) > 0 {
+		r := a.rowFor(samples)
+		r.band += sumSquares(tail)
+		r.samples += int64(len(tail) / 2)
+		samples += int64(len(tail) / 2)
+	}
+	a.result = a.build(samples)
+	return a.result
+}
+
+func (a *Analyzer) build(samples int64) *Analysis {
+	n := a.p.FFTSize
+	rate := float64(a.p.SampleRateHz)
+	res := &Analysis{
+		SampleRateHz:    a.p.SampleRateHz,
+		FrequencyHz:     a.p.FrequencyHz,
+		FFTSize:         n,
+		FrameStride:     a.geo.stride,
+		Samples:         samples,
+		DiscardedBytes:  a.discard,
+		PlannedDuration: a.p.PlannedDuration,
+		RowSeconds:      a.geo.rowSamples / rate,
+		Duration:        time.Duration(float64(samples) / rate * float64(time.Second)),
+		Spectrum:        make([]float64, n),
+	}
+	rows := mergeTail(a.rows)
+	mean := make([]float64, n)
+	var frames int
+	var prev []float64
+	for i := range rows {
+		r := &rows[i]
+		db := make([]float64, n)
+		if r.frames == 0 {
+			// Cannot happen with the row geometry (every row holds
+			// MinFramesPerRow transformed frames); repeat the row above
+			// rather than show a hole.
+			copy(db, prev)
+		} else {
+			for k, v := range r.power {
+				db[k] = dBFS(v / float64(r.frames))
+				mean[k] += v
+			}
+			frames += r.frames
+		}
+		res.Rows = append(res.Rows, db)
+		res.RowFrames = append(res.RowFrames, r.frames)
+		band := MinDBFS
+		if r.samples > 0 {
+			band = dBFS(r.band / float64(r.samples) / (128 * 128))
+		}
+		res.BandDBFS = append(res.BandDBFS, band)
+		prev = db
+	}
+	for k, v := range mean {
+		res.Spectrum[k] = MinDBFS
+		if frames > 0 {
+			res.Spectrum[k] = dBFS(v / float64(frames))
+		}
+	}
+	return res
+}
+
+// dBFS converts a linear power relative to full scale, never below MinDBFS.
+func dBFS(p float64) float64 {
+	if !(p > 0) {
+		return MinDBFS
+	}
+	return max(10*math.Log10(p), MinDBFS)
+}
+
+// mergeTail folds a last row thinner than MinFramesPerRow into the row
+// before it, so that no row is noisy enough to pass for a burst; a last row
+// without any transformed frame is merged the same way.
+func mergeTail(rows []rowAcc) []rowAcc {
+	if n := len(rows); n >= 2 && rows[n-1].frames < MinFramesPerRow {
+		last, prev := &rows[n-1], &rows[n-2]
+		if prev.power == nil {
+			prev.power = make([]float64, len(last.power))
+		}
+		for k, v := range last.power {
+			prev.power[k] += v
+		}
+		prev.frames += last.frames
+		prev.band += last.band
+		prev.samples += last.samples
+		rows = rows[:n-1]
+	}
+	if n := len(rows); n == 1 && rows[0].frames == 0 {
+		rows = rows[:0] // a capture shorter than one frame has no spectrogram
+	}
+	return rows
+}

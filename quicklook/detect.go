@@ -1,0 +1,244 @@
+package quicklook
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"time"
+)
+
+// rf_tx_observed values (SPEC §5).
+const (
+	ObservedTX      = "EXPECTED_EXTERNAL_TX"
+	ObservedUnknown = "UNKNOWN"
+)
+
+// Detector settings.
+const (
+	// DefaultThresholdDB replaces a threshold that is not a positive number.
+	DefaultThresholdDB = 10.0
+	// FloorPercentile picks the noise floor: the level that this fraction
+	// of the rows stays under, per bin (and for the band power). A burst
+	// shorter than (1 − FloorPercentile) of the capture leaves it on the
+	// noise; a transmission that fills more of the capture than that
+	// raises the floor and reads as UNKNOWN, never as "nothing sent".
+	FloorPercentile = 0.2
+)
+
+// Detection is the energy detector's verdict.
+type Detection struct {
+	Burst      bool
+	Start, End time.Duration // the longest burst, as offsets from the capture's start
+	Bursts     int           // bursts that qualified (the longest is reported)
+
+	// PeakDBFS is the strongest bin level during the burst (over the whole
+	// capture when there is none); PeakOffsetHz is that bin's offset from
+	// the centre frequency, and PeakExcessDB its rise over its own floor.
+	PeakDBFS     float64
+	PeakOffsetHz float64
+	PeakExcessDB float64
+	// NoiseFloorDBFS is the median over bins of the per-bin floor, in dBFS
+	// per bin; BandFloorDBFS the floor of the total band power. MinDBFS for
+	// silence (all-zero input).
+	NoiseFloorDBFS float64
+	BandFloorDBFS  float64
+
+	ThresholdDB float64
+	MinDuration time.Duration
+	FrequencyHz int64
+}
+
+// Detect looks for a burst: a run of contiguous rows, lasting at least
+// minDuration, in which some bin (or the total band power) stands at least
+// thresholdDB over its noise floor. Each bin has its own floor, the
+// FloorPercentile of its level over the rows, so a steady DC spike is no
+// burst while a narrow tone that barely moves the total band power is one.
+// Times resolve to one row (a.RowSeconds).
+func Detect(a *Analysis, thresholdDB float64, minDuration time.Duration) Detection {
+	if !(thresholdDB > 0) || math.IsInf(thresholdDB, 0) {
+		thresholdDB = DefaultThresholdDB
+	}
+	minDuration = max(minDuration, 0)
+	d := Detection{
+		ThresholdDB: thresholdDB, MinDuration: minDuration,
+		PeakDBFS: MinDBFS, NoiseFloorDBFS: MinDBFS, BandFloorDBFS: MinDBFS,
+	}
+	if a == nil || len(a.Rows) == 0 {
+		return d
+	}
+	d.FrequencyHz = a.FrequencyHz
+	nr, nb := len(a.Rows), a.FFTSize
+
+	floor := make([]float64, nb)
+	col := make([]float64, nr)
+	for k := range floor {
+		for r, row := range a.Rows {
+			col[r] = row[k]
+		}
+		floor[k] = percentile(col, FloorPercentile)
+	}
+	bandFloor := percentile(slices.Clone(a.BandDBFS), FloorPercentile)
+	d.NoiseFloorDBFS = percentile(slices.Clone(floor), 0.5)
+	d.BandFloorDBFS = bandFloor
+
+	// Per row: the largest rise over the floor and where it is.
+	excess := make([]float64, nr)
+	peakBin := make([]int, nr)
+	for r, row := range a.Rows {
+		best, bin := a.BandDBFS[r]-bandFloor, -1
+		for k, v := range row {
+			if e := v - floor[k]; e > best {
+				best, bin = e, k
+			}
+		}
+		excess[r], peakBin[r] = best, bin
+	}
+
+	// Runs of rows over the threshold; keep the longest that lasts.
+	bestLen := time.Duration(-1)
+	from, to := 0, -1
+	for r := 0; r <= nr; r++ {
+		if r < nr && excess[r] >= thresholdDB {
+			continue
+		}
+		start := r - firstBelow(excess[:r], thresholdDB)
+		if start < r {
+			if l := a.RowEnd(r-1) - a.RowStart(start); l >= minDuration {
+				d.Bursts++
+				if l > bestLen {
+					bestLen, from, to = l, start, r-1
+				}
+			}
+		}
+	}
+	lo, hi := 0, nr-1
+	if d.Bursts > 0 {
+		d.Burst = true
+		d.Start, d.End = a.RowStart(from), a.RowEnd(to)
+		lo, hi = from, to
+	}
+	d.PeakExcessDB = math.Inf(-1)
+	for r := lo; r <= hi; r++ {
+		if excess[r] <= d.PeakExcessDB {
+			continue
+		}
+		d.PeakExcessDB = excess[r]
+		if k := peakBin[r]; k >= 0 {
+			d.PeakDBFS, d.PeakOffsetHz = a.Rows[r][k], a.BinOffsetHz(k)
+		} else { // the band power rose more than any single bin
+			d.PeakDBFS, d.PeakOffsetHz = a.BandDBFS[r], 0
+		}
+	}
+	return d
+}
+
+// firstBelow counts the trailing values of x at or above t.
+func firstBelow(x []float64, t float64) int {
+	n := 0
+	for i := len(x) - 1; i >= 0 && x[i] >= t; i-- {
+		n++
+	}
+	return n
+}
+
+// percentile returns the q-quantile of x (nearest rank), reordering x.
+func percentile(x []float64, q float64) float64 {
+	if len(x) == 0 {
+		return MinDBFS
+	}
+	k := int(q * float64(len(x)-1))
+	return quickselect(x, k)
+}
+
+// quickselect returns the k-th smallest element of x, reordering x.
+func quickselect(x []float64, k int) float64 {
+	lo, hi := 0, len(x)-1
+	for lo < hi {
+		// Median of three as the pivot keeps sorted input linear.
+		mid := lo + (hi-lo)/2
+		if x[mid] < x[lo] {
+			x[mid], x[lo] = x[lo], x[mid]
+		}
+		if x[hi] < x[lo] {
+			x[hi], x[lo] = x[lo], x[hi]
+		}
+		if x[hi] < x[mid] {
+			x[hi], x[mid] = x[mid], x[hi]
+		}
+		p := x[mid]
+		i, j := lo, hi
+		for i <= j {
+			for x[i] < p {
+				i++
+			}
+			for x[j] > p {
+				j--
+			}
+			if i <= j {
+				x[i], x[j] = x[j], x[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case k <= j:
+			hi = j
+		case k >= i:
+			lo = i
+		default:
+			return x[k]
+		}
+	}
+	return x[k]
+}
+
+// RFTXObserved is the rf_tx_observed value: EXPECTED_EXTERNAL_TX for a
+// burst, UNKNOWN otherwise (the receiver never claims nothing was sent).
+func (d Detection) RFTXObserved() string {
+	if d.Burst {
+		return ObservedTX
+	}
+	return ObservedUnknown
+}
+
+// Notes are human lines for RX_RESULT.md.
+func (d Detection) Notes() []string {
+	crit := fmt.Sprintf("%.1f dB over the noise floor for at least %s", d.ThresholdDB, fmtSeconds(d.MinDuration))
+	floor := fmt.Sprintf("Noise floor: %s per bin (median of per-bin floors); band power floor %s.",
+		fmtDBFS(d.NoiseFloorDBFS), fmtDBFS(d.BandFloorDBFS))
+	if !d.Burst {
+		return []string{
+			fmt.Sprintf("No burst detected (%s); rf_tx_observed = %s.", crit, ObservedUnknown),
+			fmt.Sprintf("Strongest rise over the floor: %s.", fmtDB(d.PeakExcessDB)),
+			floor,
+		}
+	}
+	lines := []string{
+		fmt.Sprintf("Burst detected (%s); rf_tx_observed = %s.", crit, ObservedTX),
+		fmt.Sprintf("Burst start: %s, end: %s after capture start (duration %s).",
+			fmtSeconds(d.Start), fmtSeconds(d.End), fmtSeconds(d.End-d.Start)),
+		fmt.Sprintf("Peak level: %s per bin at %s (%s over its floor).",
+			fmtDBFS(d.PeakDBFS), fmtFreq(d.FrequencyHz, d.PeakOffsetHz), fmtDB(d.PeakExcessDB)),
+		floor,
+	}
+	if d.Bursts > 1 {
+		lines = append(lines, fmt.Sprintf("%d bursts qualified; the longest is reported.", d.Bursts))
+	}
+	return lines
+}
+
+func fmtSeconds(t time.Duration) string { return fmt.Sprintf("%.2f s", t.Seconds()) }
+
+func fmtDBFS(v float64) string { return fmt.Sprintf("%.1f dBFS", v) }
+
+func fmtDB(v float64) string {
+	if math.IsInf(v, 0) || math.IsNaN(v) {
+		return "n/a"
+	}
+	return fmt.Sprintf("%+.1f dB", v)
+}
+
+// fmtFreq names a frequency as absolute MHz and as an offset from centre.
+func fmtFreq(centre int64, offset float64) string {
+	return fmt.Sprintf("%.6f MHz (%+.1f kHz from centre)", (float64(centre)+offset)/1e6, offset/1e3)
+}

@@ -1,0 +1,246 @@
+package quicklook
+
+import (
+	"math"
+	"strings"
+	"testing"
+	"time"
+)
+
+const (
+	testRate = 500_000
+	testDur  = 8 * time.Second
+	testFFT  = 1024
+)
+
+func testParams() Params {
+	return Params{SampleRateHz: testRate, FrequencyHz: 433_920_000, PlannedDuration: testDur, FFTSize: testFFT, Rows: 512}
+}
+
+func TestDetect(t *testing.T) {
+	const sigma = 10
+	tone := binHz(testRate, testFFT, 100) // on a bin, 48.8 kHz above centre
+	third, twoThirds := testDur/3, 2*testDur/3
+	tests := []struct {
+		name      string
+		sig       signal
+		threshold float64
+		minDur    time.Duration
+		want      bool
+	}{
+		{name: "noise only", sig: signal{Sigma: sigma}, threshold: 10, minDur: 500 * time.Millisecond},
+		{name: "weak noise only", sig: signal{Sigma: 1.5}, threshold: 10, minDur: 500 * time.Millisecond},
+		{
+			name: "+25 dB narrow tone in the middle third",
+			sig: signal{Sigma: sigma, ToneHz: tone, ToneAmp: toneAmpForBinSNR(sigma, testFFT, 25),
+				ToneFrom: third, ToneTo: twoThirds},
+			threshold: 10, minDur: 500 * time.Millisecond, want: true,
+		},
+		{
+			name: "+25 dB tone below centre, off a bin",
+			sig: signal{Sigma: sigma, ToneHz: -binHz(testRate, testFFT, 300) + 150, ToneAmp: toneAmpForBinSNR(sigma, testFFT, 25),
+				ToneFrom: third, ToneTo: twoThirds},
+			threshold: 10, minDur: 500 * time.Millisecond, want: true,
+		},
+		{
+			name:      "+15 dB wideband burst",
+			sig:       signal{Sigma: sigma, Boost: sigma * math.Sqrt(math.Pow(10, 1.5)-1), ToneFrom: third, ToneTo: twoThirds},
+			threshold: 10, minDur: 500 * time.Millisecond, want: true,
+		},
+		{
+			name: "+5 dB tone under a 10 dB threshold",
+			sig: signal{Sigma: sigma, ToneHz: tone, ToneAmp: toneAmpForBinSNR(sigma, testFFT, 5),
+				ToneFrom: third, ToneTo: twoThirds},
+			threshold: 10, minDur: 500 * time.Millisecond,
+		},
+		{
+			name: "+25 dB tone shorter than detect_min_s",
+			sig: signal{Sigma: sigma, ToneHz: tone, ToneAmp: toneAmpForBinSNR(sigma, testFFT, 25),
+				ToneFrom: 4 * time.Second, ToneTo: 4*time.Second + 200*time.Millisecond},
+			threshold: 10, minDur: 500 * time.Millisecond,
+		},
+		{
+			name: "+25 dB tone just longer than detect_min_s",
+			sig: signal{Sigma: sigma, ToneHz: tone, ToneAmp: toneAmpForBinSNR(sigma, testFFT, 25),
+				ToneFrom: 4 * time.Second, ToneTo: 4*time.Second + 700*time.Millisecond},
+			threshold: 10, minDur: 500 * time.Millisecond, want: true,
+		},
+		{
+			name:      "clipped burst",
+			sig:       signal{Sigma: sigma, ToneHz: tone, ToneAmp: 400, ToneFrom: third, ToneTo: twoThirds},
+			threshold: 10, minDur: 500 * time.Millisecond, want: true,
+		},
+		{
+			// The floor is the quietest 20 %: a transmission filling
+			// nearly the whole capture raises it and reads as UNKNOWN,
+			// which never claims that nothing was sent.
+			name: "tone over 90 % of the capture",
+			sig: signal{Sigma: sigma, ToneHz: tone, ToneAmp: toneAmpForBinSNR(sigma, testFFT, 25),
+				ToneFrom: 0, ToneTo: testDur * 9 / 10},
+			threshold: 10, minDur: 500 * time.Millisecond,
+		},
+	}
+	for i, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.sig.Rate, tc.sig.Duration, tc.sig.Seed = testRate, testDur, uint64(i+1)
+			a := analyse(t, testParams(), tc.sig.Bytes())
+			d := Detect(a, tc.threshold, tc.minDur)
+			checkFinite(t, a, d)
+			t.Logf("%+v", d)
+			if d.Burst != tc.want {
+				t.Fatalf("Burst = %v, want %v (peak excess %.1f dB)", d.Burst, tc.want, d.PeakExcessDB)
+			}
+			wantObs := ObservedUnknown
+			if tc.want {
+				wantObs = ObservedTX
+			}
+			if got := d.RFTXObserved(); got != wantObs {
+				t.Errorf("RFTXObserved = %q, want %q", got, wantObs)
+			}
+			if !tc.want {
+				return
+			}
+			tol := testDur / 20 // ±5 % of the capture
+			if diff := (d.Start - tc.sig.ToneFrom).Abs(); diff > tol {
+				t.Errorf("Start = %v, want %v ± %v", d.Start, tc.sig.ToneFrom, tol)
+			}
+			if diff := (d.End - tc.sig.ToneTo).Abs(); diff > tol {
+				t.Errorf("End = %v, want %v ± %v", d.End, tc.sig.ToneTo, tol)
+			}
+			if tc.sig.ToneAmp > 0 && tc.sig.ToneAmp < 100 {
+				if diff := math.Abs(d.PeakOffsetHz - tc.sig.ToneHz); diff > float64(testRate)/testFFT {
+					t.Errorf("PeakOffsetHz = %.0f, want %.0f within a bin", d.PeakOffsetHz, tc.sig.ToneHz)
+				}
+			}
+		})
+	}
+}
+
+func TestDetectNarrowToneBarelyMovesBandPower(t *testing.T) {
+	// Why the detector works per bin: a +25 dB (per bin) tone raises the
+	// total band power by under 2 dB.
+	s := signal{Rate: testRate, Duration: testDur, Sigma: 10, Seed: 7,
+		ToneHz: binHz(testRate, testFFT, 100), ToneAmp: toneAmpForBinSNR(10, testFFT, 25),
+		ToneFrom: testDur / 3, ToneTo: 2 * testDur / 3}
+	a := analyse(t, testParams(), s.Bytes())
+	d := Detect(a, 10, 500*time.Millisecond)
+	mid := a.BandDBFS[len(a.BandDBFS)/2]
+	if rise := mid - d.BandFloorDBFS; rise > 3 {
+		t.Fatalf("band power rise %.1f dB; the test premise is a small rise", rise)
+	}
+	if !d.Burst {
+		t.Fatal("narrow tone not detected")
+	}
+	if d.PeakExcessDB < 20 || d.PeakExcessDB > 30 {
+		t.Errorf("PeakExcessDB = %.1f, want about 25", d.PeakExcessDB)
+	}
+}
+
+func TestDetectSilenceAndFullScale(t *testing.T) {
+	full := make([]byte, 2*testRate*2) // 2 s
+	for i := range full {
+		if i/2%2 == 0 {
+			full[i] = 127
+		} else {
+			full[i] = 0x80 // -128
+		}
+	}
+	tests := []struct {
+		name string
+		data []byte
+	}{
+		{"all zero", make([]byte, 2*testRate*2)},
+		{"full scale ±127/-128", full},
+		{"empty", nil},
+		{"shorter than a frame", []byte{1, 2, 3}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := testParams()
+			p.PlannedDuration = 2 * time.Second
+			a := analyse(t, p, tc.data)
+			d := Detect(a, 10, 500*time.Millisecond)
+			checkFinite(t, a, d)
+			if d.Burst || d.RFTXObserved() != ObservedUnknown {
+				t.Fatalf("detected a burst in %s: %+v", tc.name, d)
+			}
+			for _, line := range d.Notes() {
+				if strings.Contains(line, "NaN") || strings.Contains(line, "Inf") {
+					t.Errorf("note %q", line)
+				}
+			}
+		})
+	}
+	t.Run("all zero floor is MinDBFS", func(t *testing.T) {
+		a := analyse(t, testParams(), make([]byte, 2*testRate))
+		d := Detect(a, 10, 0)
+		if d.NoiseFloorDBFS != MinDBFS || d.BandFloorDBFS != MinDBFS {
+			t.Fatalf("floors %v / %v, want %v", d.NoiseFloorDBFS, d.BandFloorDBFS, MinDBFS)
+		}
+	})
+	t.Run("both components at full scale are +3 dBFS band power", func(t *testing.T) {
+		a := analyse(t, testParams(), full)
+		for r, v := range a.BandDBFS {
+			if math.Abs(v-3) > 0.1 {
+				t.Fatalf("BandDBFS[%d] = %.2f, want ≈ +3", r, v)
+			}
+		}
+	})
+}
+
+func TestDetectToneLevel(t *testing.T) {
+	// A clean tone of amplitude 64 counts on a bin is −6.0 dBFS in its bin
+	// and in band power.
+	s := signal{Rate: testRate, Duration: 2 * time.Second, ToneHz: binHz(testRate, testFFT, -200),
+		ToneAmp: 64, ToneTo: 2 * time.Second}
+	a := analyse(t, testParams(), s.Bytes())
+	k := testFFT/2 - 200
+	if got := a.Spectrum[k]; math.Abs(got-(-6.02)) > 0.2 {
+		t.Errorf("Spectrum[%d] = %.2f dBFS, want −6.02", k, got)
+	}
+	if got := a.BandDBFS[0]; math.Abs(got-(-6.02)) > 0.2 {
+		t.Errorf("BandDBFS[0] = %.2f dBFS, want −6.02", got)
+	}
+	if off := a.BinOffsetHz(k); off != s.ToneHz {
+		t.Errorf("BinOffsetHz(%d) = %v, want %v", k, off, s.ToneHz)
+	}
+}
+
+func TestNotes(t *testing.T) {
+	d := Detection{Burst: true, Start: 40 * time.Second, End: 80 * time.Second, Bursts: 1,
+		PeakDBFS: -31.25, PeakOffsetHz: 250e3, PeakExcessDB: 25.04, NoiseFloorDBFS: -56.3, BandFloorDBFS: -24,
+		ThresholdDB: 10, MinDuration: 500 * time.Millisecond, FrequencyHz: 433_920_000}
+	got := strings.Join(d.Notes(), "\n")
+	for _, want := range []string{"Burst detected", "EXPECTED_EXTERNAL_TX", "start: 40.00 s", "end: 80.00 s",
+		"-31.2 dBFS", "434.170000 MHz", "+250.0 kHz", "+25.0 dB", "-56.3 dBFS"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("notes lack %q:\n%s", want, got)
+		}
+	}
+	d.Burst = false
+	got = strings.Join(d.Notes(), "\n")
+	if !strings.Contains(got, "No burst detected") || !strings.Contains(got, "UNKNOWN") {
+		t.Errorf("notes without a burst:\n%s", got)
+	}
+}
+
+func TestQuickselect(t *testing.T) {
+	for _, x := range [][]float64{{3}, {2, 1}, {5, 5, 5, 5}, {9, 1, 8, 2, 7, 3, 6, 4, 5}, {1, 2, 3, 4, 5, 6}} {
+		for k := range x {
+			c := append([]float64(nil), x...)
+			s := append([]float64(nil), x...)
+			sortFloats(s)
+			if got := quickselect(c, k); got != s[k] {
+				t.Errorf("quickselect(%v, %d) = %v, want %v", x, k, got, s[k])
+			}
+		}
+	}
+}
+
+func sortFloats(x []float64) {
+	for i := 1; i < len(x); i++ {
+		for j := i; j > 0 && x[j] < x[j-1]; j-- {
+			x[j], x[j-1] = x[j-1], x[j]
+		}
+	}
+}

@@ -1,0 +1,10 @@
+// Package quicklook looks at a ci8 capture while it is being written: a
+// spectrogram, a mean spectrum and a band power series (Analyzer), an energy
+// detector for rf_tx_observed (Detect) and a quick-look PNG (RenderPNG).
+//
+// Levels are in dBFS, where 0 dBFS is a full-scale complex tone
+// (|I+jQ| = 128 counts): per FFT bin for the spectrogram and spectrum, and
+// the mean sample power |x|² for the band power series. Levels never go
+// below MinDBFS, so an all-zero capture reports MinDBFS instead of -Inf and
+// no NaN ever reaches a caller.
+package quicklook

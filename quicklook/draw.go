@@ -1,0 +1,158 @@
+package quicklook
+
+import (
+	"image"
+	"image/color"
+	"image/draw"
+	"sync"
+
+	"golang.org/x/image/font"
+	"golang.org/x/image/font/gofont/gobold"
+	"golang.org/x/image/font/gofont/goregular"
+	"golang.org/x/image/font/opentype"
+	"golang.org/x/image/math/fixed"
+)
+
+// canvas is an RGBA image with the few drawing operations the quick-look
+// needs.
+type canvas struct {
+	img         *image.RGBA
+	small, text font.Face
+	title       font.Face
+}
+
+var (
+	fontsOnce     sync.Once
+	regular, bold *opentype.Font
+	errFonts      error
+)
+
+// newCanvas returns a w×h canvas filled with bg. Fonts are parsed once; the
+// faces are per canvas because a face is not safe for concurrent use.
+func newCanvas(w, h int, bg color.Color) (*canvas, error) {
+	fontsOnce.Do(func() {
+		if regular, errFonts = opentype.Parse(goregular.TTF); errFonts != nil {
+			return
+		}
+		bold, errFonts = opentype.Parse(gobold.TTF)
+	})
+	if errFonts != nil {
+		return nil, errFonts
+	}
+	face := func(f *opentype.Font, size float64) (font.Face, error) {
+		return opentype.NewFace(f, &opentype.FaceOptions{Size: size, DPI: 72, Hinting: font.HintingFull})
+	}
+	c := &canvas{img: image.NewRGBA(image.Rect(0, 0, w, h))}
+	var err error
+	if c.small, err = face(regular, 13); err != nil {
+		return nil, err
+	}
+	if c.text, err = face(regular, 15); err != nil {
+		return nil, err
+	}
+	if c.title, err = face(bold, 20); err != nil {
+		return nil, err
+	}
+	draw.Draw(c.img, c.img.Bounds(), image.NewUniform(bg), image.Point{}, draw.Src)
+	return c, nil
+}
+
+func (c *canvas) fill(r image.Rectangle, col color.Color) {
+	draw.Draw(c.img, r, image.NewUniform(col), image.Point{}, draw.Src)
+}
+
+func (c *canvas) hline(x0, x1, y int, col color.Color) { c.fill(image.Rect(x0, y, x1, y+1), col) }
+
+func (c *canvas) vline(x, y0, y1 int, col color.Color) { c.fill(image.Rect(x, y0, x+1, y1), col) }
+
+// dashedHLine draws a horizontal line of width 2 with dashes of dash px.
+func (c *canvas) dashedHLine(x0, x1, y, dash int, col color.Color) {
+	for x := x0; x < x1; x += 2 * dash {
+		c.fill(image.Rect(x, y, min(x+dash, x1), y+2), col)
+	}
+}
+
+// frame draws the one-pixel outline of r.
+func (c *canvas) frame(r image.Rectangle, col color.Color) {
+	c.hline(r.Min.X, r.Max.X, r.Min.Y, col)
+	c.hline(r.Min.X, r.Max.X, r.Max.Y-1, col)
+	c.vline(r.Min.X, r.Min.Y, r.Max.Y, col)
+	c.vline(r.Max.X-1, r.Min.Y, r.Max.Y, col)
+}
+
+// line draws a two-pixel-high line from (x0,y0) to (x1,y1) (Bresenham).
+func (c *canvas) line(x0, y0, x1, y1 int, clip image.Rectangle, col color.RGBA) {
+	dx, dy := abs(x1-x0), -abs(y1-y0)
+	sx, sy := sign(x1-x0), sign(y1-y0)
+	e := dx + dy
+	for {
+		for _, p := range [2]image.Point{{x0, y0}, {x0, y0 + 1}} {
+			if p.In(clip) {
+				c.img.SetRGBA(p.X, p.Y, col)
+			}
+		}
+		if x0 == x1 && y0 == y1 {
+			return
+		}
+		if e2 := 2 * e; e2 >= dy {
+			e += dy
+			x0 += sx
+		} else {
+			e += dx
+			y0 += sy
+		}
+	}
+}
+
+// Text anchors.
+const (
+	alignLeft = iota
+	alignCentre
+	alignRight
+)
+
+// textAt draws s with its baseline at y, anchored at x by align; it
+// returns the text's width.
+func (c *canvas) textAt(face font.Face, s string, x, y, align int, col color.Color) int {
+	w := font.MeasureString(face, s).Round()
+	switch align {
+	case alignCentre:
+		x -= w / 2
+	case alignRight:
+		x -= w
+	}
+	d := font.Drawer{Dst: c.img, Src: image.NewUniform(col), Face: face, Dot: fixed.P(x, y)}
+	d.DrawString(s)
+	return w
+}
+
+// label draws s on a filled box (for text over the spectrogram).
+func (c *canvas) label(face font.Face, s string, x, y, align int, fg, bg color.Color) {
+	w := font.MeasureString(face, s).Round()
+	m := face.Metrics()
+	switch align {
+	case alignCentre:
+		x -= w / 2
+	case alignRight:
+		x -= w
+	}
+	c.fill(image.Rect(x-4, y-m.Ascent.Ceil()-2, x+w+4, y+m.Descent.Ceil()+2), bg)
+	c.textAt(face, s, x, y, alignLeft, fg)
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+func sign(x int) int {
+	switch {
+	case x > 0:
+		return 1
+	case x < 0:
+		return -1
+	}
+	return 0
+}

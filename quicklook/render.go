@@ -1,0 +1,390 @@
+package quicklook
+
+import (
+	"errors"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"io"
+	"math"
+	"slices"
+	"strings"
+	"time"
+)
+
+// The quick-look PNG is always Width × Height pixels.
+const (
+	Width  = 1200
+	Height = 900
+)
+
+// Plot areas on the canvas.
+var (
+	specRect = image.Rect(100, 118, 1080, 628)  // spectrogram
+	barRect  = image.Rect(1100, 118, 1120, 628) // colour bar
+	lineRect = image.Rect(100, 668, 1080, 842)  // mean spectrum
+)
+
+var (
+	white   = color.RGBA{0xff, 0xff, 0xff, 0xff}
+	ink     = color.RGBA{0x20, 0x20, 0x20, 0xff}
+	grey    = color.RGBA{0x70, 0x70, 0x70, 0xff}
+	grid    = color.RGBA{0xdd, 0xdd, 0xdd, 0xff}
+	meanCol = color.RGBA{0x1f, 0x4e, 0xa8, 0xff}
+	burstCl = color.RGBA{0xe0, 0x20, 0x20, 0xff}
+	okCol   = color.RGBA{0xb0, 0x10, 0x10, 0xff}
+	// peakLine marks the burst's frequency in the spectrum plot.
+	peakLine = color.RGBA{0xf0, 0xb0, 0xb0, 0xff}
+)
+
+// Meta is what the title says about the capture.
+type Meta struct {
+	TaskID     string
+	Start, End time.Time // End zero: Start + the analysed duration
+	// FrequencyHz and SampleRateHz default to the Analysis's.
+	FrequencyHz, SampleRateHz int64
+	Source                    string // capture file name, when known
+	Details                   string // extra parameters, e.g. gains
+}
+
+// ErrNoAnalysis is returned by RenderPNG for a nil Analysis.
+var ErrNoAnalysis = errors.New("quicklook: no analysis to render")
+
+// RenderPNG writes the quick-look: the spectrogram (time down, frequency
+// across, dBFS colour bar) above the mean spectrum, the task and parameters
+// in the title, and the detected burst marked by lines and a label.
+func RenderPNG(w io.Writer, a *Analysis, d Detection, meta Meta) error {
+	if a == nil {
+		return ErrNoAnalysis
+	}
+	if meta.FrequencyHz == 0 {
+		meta.FrequencyHz = a.FrequencyHz
+	}
+	if meta.SampleRateHz == 0 {
+		meta.SampleRateHz = a.SampleRateHz
+	}
+	c, err := newCanvas(Width, Height, white)
+	if err != nil {
+		return err
+	}
+	drawTitle(c, a, d, meta)
+	drawSpectrogram(c, a, d)
+	drawSpectrum(c, a, d, meta)
+	// A paletted image at BestSpeed: the noisy spectrogram barely
+	// compresses anyway, and an RGBA image at the default level alone took
+	// most of the 0.2 s budget between a capture's end and COMPLETE.
+	enc := png.Encoder{CompressionLevel: png.BestSpeed}
+	return enc.Encode(w, toPaletted(c.img))
+}
+
+func drawTitle(c *canvas, a *Analysis, d Detection, m Meta) {
+	name := m.TaskID
+	if name == "" {
+		name = m.Source
+	}
+	title := "RX quick-look"
+	if name != "" {
+		title += ": " + name
+	}
+	c.textAt(c.title, title, 20, 30, alignLeft, ink)
+	var right []string
+	if m.Source != "" && m.Source != name {
+		right = append(right, m.Source)
+	}
+	if m.Details != "" {
+		right = append(right, m.Details)
+	}
+	c.textAt(c.text, strings.Join(right, "   "), Width-20, 30, alignRight, grey)
+
+	when := ""
+	if !m.Start.IsZero() {
+		end := m.End
+		if end.IsZero() {
+			end = m.Start.Add(a.Duration)
+		}
+		s, e := m.Start.UTC(), end.UTC()
+		when = s.Format("2006-01-02 15:04:05") + " – "
+		if e.Format("2006-01-02") == s.Format("2006-01-02") {
+			when += e.Format("15:04:05") + " UTC   "
+		} else {
+			when += e.Format("2006-01-02 15:04:05") + " UTC   "
+		}
+	}
+	line := fmt.Sprintf("%sduration %.2f s   centre %s MHz   sample rate %s MS/s   FFT %d bins, %d rows × %.3f s",
+		when, a.Duration.Seconds(), trimMHz(float64(m.FrequencyHz)/1e6, 6),
+		trimMHz(float64(m.SampleRateHz)/1e6, 3), a.FFTSize, len(a.Rows), a.RowSeconds)
+	if a.FrameStride > 1 {
+		line += fmt.Sprintf(", 1 frame in %d", a.FrameStride)
+	}
+	c.textAt(c.text, line, 20, 56, alignLeft, ink)
+
+	var verdict string
+	col := grey
+	if d.Burst {
+		col = okCol
+		verdict = fmt.Sprintf("Burst %.2f – %.2f s, peak %.1f dBFS at %s MHz (%+.1f dB over floor %.1f dBFS/bin)  →  %s",
+			d.Start.Seconds(), d.End.Seconds(), d.PeakDBFS,
+			trimMHz((float64(m.FrequencyHz)+d.PeakOffsetHz)/1e6, 4), d.PeakExcessDB, d.NoiseFloorDBFS, d.RFTXObserved())
+	} else {
+		verdict = fmt.Sprintf("No burst %.0f dB over the floor (%.1f dBFS/bin) for %.2f s or more  →  %s",
+			d.ThresholdDB, d.NoiseFloorDBFS, d.MinDuration.Seconds(), d.RFTXObserved())
+	}
+	c.textAt(c.text, verdict, 20, 82, alignLeft, col)
+}
+
+// trimMHz formats v with at most dec decimals, dropping trailing zeros.
+func trimMHz(v float64, dec int) string {
+	s := fmt.Sprintf("%.*f", dec, v)
+	for dec > 0 && s[len(s)-1] == '0' {
+		s = s[:len(s)-1]
+		dec--
+	}
+	if s[len(s)-1] == '.' {
+		s = s[:len(s)-1]
+	}
+	return s
+}
+
+// scaleFor picks the colour range: from a low percentile of all levels to
+// the peak, at least 30 dB and at most 90 dB wide, so plain noise shows
+// dark and a burst bright.
+func scaleFor(a *Analysis) colourScale {
+	all := make([]float64, 0, len(a.Rows)*a.FFTSize)
+	for _, row := range a.Rows {
+		all = append(all, row...)
+	}
+	if len(all) == 0 {
+		return colourScale{MinDBFS, MinDBFS + 30}
+	}
+	hi := slices.Max(all)
+	lo := percentile(all, 0.05)
+	lo = max(lo, hi-90)
+	hi = max(hi, lo+30)
+	return colourScale{lo, hi}
+}
+
+func drawSpectrogram(c *canvas, a *Analysis, d Detection) {
+	r := specRect
+	sc := scaleFor(a)
+	if len(a.Rows) == 0 {
+		c.fill(r, viridis[0])
+		c.label(c.text, "no complete FFT frame in the capture", (r.Min.X+r.Max.X)/2, (r.Min.Y+r.Max.Y)/2, alignCentre, ink, white)
+	} else {
+		paintSpectrogram(c, a, sc)
+	}
+	c.frame(r.Inset(-1), ink)
+
+	// Time axis: seconds from the capture start, downwards.
+	dur := a.Duration.Seconds()
+	c.textAt(c.small, "time (s)", r.Min.X-8, r.Min.Y-8, alignRight, ink)
+	if dur > 0 {
+		step := niceStep(dur, 10)
+		for _, t := range ticks(0, dur, step) {
+			y := r.Min.Y + int(t/dur*float64(r.Dy()-1)+0.5)
+			c.hline(r.Min.X-6, r.Min.X-1, y, ink)
+			c.textAt(c.small, fmt.Sprintf("%.*f", decimals(step), t), r.Min.X-9, y+5, alignRight, ink)
+		}
+	}
+	freqAxis(c, a, r, false)
+	colourBar(c, sc)
+
+	if d.Burst && dur > 0 {
+		for i, t := range []time.Duration{d.Start, d.End} {
+			y := r.Min.Y + int(t.Seconds()/dur*float64(r.Dy()-1)+0.5)
+			y = max(r.Min.Y, min(r.Max.Y-2, y))
+			c.dashedHLine(r.Min.X, r.Max.X, y, 10, burstCl)
+			c.hline(r.Min.X-10, r.Min.X, y, burstCl)
+			text := fmt.Sprintf("burst start %.2f s", t.Seconds())
+			ty := y - 6
+			if i == 1 {
+				text = fmt.Sprintf("burst end %.2f s", t.Seconds())
+				ty = y + 18
+			}
+			ty = max(r.Min.Y+16, min(r.Max.Y-6, ty))
+			c.label(c.small, text, r.Max.X-8, ty, alignRight, white, burstCl)
+		}
+		// A marker above the plot at the peak's frequency.
+		x := freqX(a, r, d.PeakOffsetHz)
+		for k := 0; k < 8; k++ {
+			c.hline(x-k, x+k+1, r.Min.Y-3-k, burstCl)
+		}
+	}
+}
+
+// paintSpectrogram fills specRect; where several rows or bins share a
+// pixel the strongest wins, so a short or narrow burst is never averaged
+// away.
+func paintSpectrogram(c *canvas, a *Analysis, sc colourScale) {
+	r := specRect
+	nb, nr := a.FFTSize, len(a.Rows)
+	dur := a.Duration.Seconds()
+	rowAt := func(py int) int { // row index at the top of pixel row py
+		if dur <= 0 || a.RowSeconds <= 0 {
+			return py * nr / r.Dy()
+		}
+		return min(nr-1, int(float64(py)/float64(r.Dy())*dur/a.RowSeconds))
+	}
+	binLo := make([]int, r.Dx()+1)
+	for px := range binLo {
+		binLo[px] = px * nb / r.Dx()
+	}
+	line := make([]float64, nb)
+	for py := 0; py < r.Dy(); py++ {
+		r0, r1 := rowAt(py), rowAt(py+1)
+		if py == r.Dy()-1 {
+			r1 = nr - 1
+		}
+		copy(line, a.Rows[r0])
+		for k := r0 + 1; k < r1; k++ {
+			for b, v := range a.Rows[k] {
+				line[b] = max(line[b], v)
+			}
+		}
+		for px := 0; px < r.Dx(); px++ {
+			b0, b1 := binLo[px], max(binLo[px+1], binLo[px]+1)
+			v := line[b0]
+			for _, u := range line[b0+1 : min(b1, nb)] {
+				v = max(v, u)
+			}
+			c.img.SetRGBA(r.Min.X+px, r.Min.Y+py, sc.at(v))
+		}
+	}
+}
+
+// freqX is the pixel column of an offset from the centre frequency.
+func freqX(a *Analysis, r image.Rectangle, offsetHz float64) int {
+	fs := float64(a.SampleRateHz)
+	if fs <= 0 {
+		return r.Min.X + r.Dx()/2
+	}
+	t := (offsetHz + fs/2) / fs
+	return r.Min.X + max(0, min(r.Dx()-1, int(t*float64(r.Dx())+0.5)))
+}
+
+// freqAxis draws frequency ticks under r, in absolute MHz around the
+// centre; with title it also names the axis and the centre.
+func freqAxis(c *canvas, a *Analysis, r image.Rectangle, title bool) {
+	fs := float64(a.SampleRateHz)
+	if fs <= 0 {
+		return
+	}
+	f0 := float64(a.FrequencyHz)
+	lo, hi := (f0-fs/2)/1e6, (f0+fs/2)/1e6
+	step := niceStep(hi-lo, 8)
+	for _, f := range ticks(lo, hi, step) {
+		x := freqX(a, r, f*1e6-f0)
+		c.vline(x, r.Max.Y, r.Max.Y+6, ink)
+		c.textAt(c.small, fmt.Sprintf("%.*f", decimals(step), f), x, r.Max.Y+20, alignCentre, ink)
+	}
+	if title {
+		c.textAt(c.text, fmt.Sprintf("frequency (MHz), centre %s MHz, span %s MHz",
+			trimMHz(f0/1e6, 6), trimMHz(fs/1e6, 3)), (r.Min.X+r.Max.X)/2, r.Max.Y+44, alignCentre, ink)
+	}
+}
+
+func colourBar(c *canvas, sc colourScale) {
+	r := barRect
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		v := sc.hi - (sc.hi-sc.lo)*float64(y-r.Min.Y)/float64(r.Dy()-1)
+		c.hline(r.Min.X, r.Max.X, y, sc.at(v))
+	}
+	c.frame(r.Inset(-1), ink)
+	c.textAt(c.small, "dBFS", (r.Min.X+r.Max.X)/2, r.Min.Y-8, alignCentre, ink)
+	step := niceStep(sc.hi-sc.lo, 8)
+	for _, v := range ticks(sc.lo, sc.hi, step) {
+		y := r.Max.Y - 1 - int((v-sc.lo)/(sc.hi-sc.lo)*float64(r.Dy()-1)+0.5)
+		c.hline(r.Max.X, r.Max.X+5, y, ink)
+		c.textAt(c.small, fmt.Sprintf("%.*f", decimals(step), v), r.Max.X+8, y+5, alignLeft, ink)
+	}
+}
+
+// drawSpectrum plots the mean spectrum and, when there is a burst, the
+// mean spectrum during it.
+func drawSpectrum(c *canvas, a *Analysis, d Detection, m Meta) {
+	r := lineRect
+	curves := [][]float64{a.Spectrum}
+	if d.Burst {
+		curves = append(curves, burstSpectrum(a, d))
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, s := range curves {
+		for _, v := range s {
+			lo, hi = min(lo, v), max(hi, v)
+		}
+	}
+	if math.IsInf(lo, 0) {
+		lo, hi = MinDBFS, MinDBFS+10
+	}
+	lo, hi = lo-3, max(hi+3, lo+13)
+	step := niceStep(hi-lo, 5)
+	lo, hi = math.Floor(lo/step)*step, math.Ceil(hi/step)*step
+	yOf := func(v float64) int { return r.Max.Y - 1 - int((v-lo)/(hi-lo)*float64(r.Dy()-1)+0.5) }
+
+	for _, v := range ticks(lo, hi, step) {
+		y := yOf(v)
+		c.hline(r.Min.X, r.Max.X, y, grid)
+		c.hline(r.Min.X-6, r.Min.X-1, y, ink)
+		c.textAt(c.small, fmt.Sprintf("%.*f", decimals(step), v), r.Min.X-9, y+5, alignRight, ink)
+	}
+	c.textAt(c.small, "dBFS/bin", r.Min.X-8, r.Min.Y-8, alignRight, ink)
+	if d.Burst {
+		x := freqX(a, r, d.PeakOffsetHz)
+		c.vline(x, r.Min.Y, r.Max.Y, peakLine)
+	}
+	cols := []color.RGBA{meanCol, burstCl}
+	for i := len(curves) - 1; i >= 0; i-- { // the mean on top, the burst's peak above it
+		plotCurve(c, a, r, curves[i], yOf, cols[i])
+	}
+	c.frame(r.Inset(-1), ink)
+	freqAxis(c, a, r, true)
+
+	// Legend, top right inside the plot.
+	x, y := r.Max.X-12, r.Min.Y+18
+	names := []string{"mean spectrum, whole capture", "mean during the burst"}
+	for i := len(curves) - 1; i >= 0; i-- {
+		w := c.textAt(c.small, names[i], x, y, alignRight, ink)
+		c.fill(image.Rect(x-w-34, y-6, x-w-8, y-3), cols[i])
+		y += 18
+	}
+}
+
+// plotCurve draws one spectrum, taking the strongest bin per pixel column.
+func plotCurve(c *canvas, a *Analysis, r image.Rectangle, s []float64, yOf func(float64) int, col color.RGBA) {
+	nb := len(s)
+	if nb == 0 {
+		return
+	}
+	px, py := -1, 0
+	for x := 0; x < r.Dx(); x++ {
+		b0, b1 := x*nb/r.Dx(), max((x+1)*nb/r.Dx(), x*nb/r.Dx()+1)
+		v := slices.Max(s[b0:min(b1, nb)])
+		y := max(r.Min.Y, min(r.Max.Y-2, yOf(v)))
+		if px >= 0 {
+			c.line(r.Min.X+px, py, r.Min.X+x, y, r, col)
+		}
+		px, py = x, y
+	}
+}
+
+// burstSpectrum averages (in power) the rows of the detected burst.
+func burstSpectrum(a *Analysis, d Detection) []float64 {
+	out := make([]float64, a.FFTSize)
+	var n int
+	for r := range a.Rows {
+		if a.RowStart(r) < d.Start || a.RowEnd(r) > d.End {
+			continue
+		}
+		for k, v := range a.Rows[r] {
+			out[k] += math.Pow(10, v/10)
+		}
+		n++
+	}
+	for k, v := range out {
+		out[k] = MinDBFS
+		if n > 0 {
+			out[k] = dBFS(v / float64(n))
+		}
+	}
+	return out
+}

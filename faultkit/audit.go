@@ -76,3 +76,42 @@ func ValueBeforeSeparator(args []string, value string) bool {
 	}
 	return false
 }
+
+// Call is one subprocess in the audit log: its start line and, unless it
+// was interrupted, its end line.
+type Call struct {
+	Start exec.Entry
+	End   *exec.Entry
+}
+
+// OK reports a call that ended with exit status 0.
+func (c Call) OK() bool { return c.End != nil && c.End.ExitCode != nil && *c.End.ExitCode == 0 }
+
+// Failed reports a call that ended any other way.
+func (c Call) Failed() bool { return c.End != nil && !c.OK() }
+
+// GitCalls joins the start and end lines of the git calls whose
+// subcommand is sub (every git call when sub is ""), in log order.
+func GitCalls(es []exec.Entry, sub string) []Call {
+	ends := Ends(es)
+	var out []Call
+	for _, s := range GitStarts(es, sub) {
+		c := Call{Start: s}
+		if e, ok := ends[s.ID]; ok {
+			c.End = &e
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// CountCalls counts the calls for which keep holds.
+func CountCalls(cs []Call, keep func(Call) bool) int {
+	n := 0
+	for _, c := range cs {
+		if keep(c) {
+			n++
+		}
+	}
+	return n
+}

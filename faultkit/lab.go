@@ -1,0 +1,339 @@
+package faultkit
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cli/safeexec"
+
+	"rfhandoff/config"
+	"rfhandoff/exec"
+	"rfhandoff/gitcli/gittest"
+	"rfhandoff/prompt/prompttest"
+	"rfhandoff/result"
+	"rfhandoff/state"
+)
+
+// Names the lab uses (the protocol's defaults).
+const (
+	TaskBranch   = "video-development"
+	ResultBranch = "rx-node"
+	TaskPath     = "docs/handoff/NEXT_RX_TASK.md"
+	ResultPath   = "docs/handoff/results/RX_RESULT.json"
+	ResultMDPath = "docs/handoff/results/RX_RESULT.md"
+)
+
+// Lab is one experiment's world: a bare remote served from Srv, an RX and
+// a MAIN checkout of it, each with a policy file with short intervals.
+type Lab struct {
+	t      testing.TB
+	Home   string      // private HOME with a fixed git identity
+	R      *exec.Stack // fixture runner: file, git and http transports
+	Srv    string      // the directory serving repositories (daemon base, http root)
+	Remote *gittest.Remote
+	// Base is the task branch's first commit (tasks name it EXPECTED_HEAD);
+	// the RX checkout's HEAD.
+	Base string
+	// Tmp is the TMPDIR every rfhandoff child gets, so what a killed
+	// process leaves in it can be found.
+	Tmp string
+
+	RX, Main *Side
+}
+
+// Side is one machine: a checkout and its policy.
+type Side struct {
+	lab        *Lab
+	Name       string // "rx" or "main"
+	Dir        string // the checkout
+	Policy     config.Policy
+	PolicyFile string
+}
+
+// NewLab builds the remote (task branch with .gitignore holding .local/,
+// result branch with a README), clones both checkouts over file:// and
+// writes both policies.
+func NewLab(t testing.TB) *Lab {
+	t.Helper()
+	home := gittest.Home(t)
+	r := Runner(t, home, "git", "http")
+	srv := filepath.Join(t.TempDir(), "srv")
+	if err := os.Mkdir(srv, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(srv, "remote.git")
+	gittest.Git(t, r, srv, "init", "--quiet", "--bare", dir)
+	rem := &gittest.Remote{Dir: dir, URL: "file://" + dir, R: r}
+	l := &Lab{t: t, Home: home, R: r, Srv: srv, Remote: rem, Tmp: t.TempDir()}
+	l.Base = gittest.Seed(t, rem, TaskBranch, map[string]string{
+		"README.md":  "task branch\n",
+		".gitignore": "/.local/\n",
+	})
+	gittest.Seed(t, rem, ResultBranch, map[string]string{"README.md": "RX results\n", ".gitignore": "/.local/\n"})
+	l.RX = l.newSide("rx")
+	l.Main = l.newSide("main")
+	return l
+}
+
+func (l *Lab) newSide(name string) *Side {
+	t := l.t
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), name)
+	gittest.Git(t, l.R, filepath.Dir(dir), "clone", "--quiet", "--branch", TaskBranch, "--end-of-options", l.Remote.URL, dir)
+	p := config.Default()
+	p.Repo.Path = dir
+	p.Poll.RXInterval = config.Duration{Duration: 100 * time.Millisecond}
+	p.Poll.TXInterval = config.Duration{Duration: 100 * time.Millisecond}
+	p.Poll.MaxBackoff = config.Duration{Duration: time.Second}
+	p.Poll.GitTimeout = config.Duration{Duration: 60 * time.Second}
+	p.Limits.PlannedDurationS = 30
+	p.TX.DurationS = 5
+	p.Tools = simulatorTools(t)
+	s := &Side{lab: l, Name: name, Dir: dir, Policy: p, PolicyFile: filepath.Join(t.TempDir(), name+".toml")}
+	s.WritePolicy()
+	return s
+}
+
+// simulatorTools pins the HackRF tools to the simulator on PATH (package
+// main's TestMain puts it there), never the real tools in /usr/bin: no
+// test of this suite may open a device.
+func simulatorTools(t testing.TB) config.Tools {
+	t.Helper()
+	var tools config.Tools
+	for name, dst := range map[string]*string{
+		"hackrf_info": &tools.HackRFInfo, "hackrf_transfer": &tools.HackRFTransfer, "hackrf_clock": &tools.HackRFClock,
+	} {
+		p, err := safeexec.LookPath(name)
+		if err != nil || strings.HasPrefix(p, "/usr/") {
+			p = "/nonexistent/faultkit/" + name // never the real tool
+		}
+		*dst = p
+	}
+	return tools
+}
+
+// WritePolicy validates s.Policy and writes it to s.PolicyFile.
+func (s *Side) WritePolicy() {
+	t := s.lab.t
+	t.Helper()
+	if err := s.Policy.Validate(); err != nil {
+		t.Fatalf("faultkit: invalid %s policy: %v", s.Name, err)
+	}
+	if err := os.WriteFile(s.PolicyFile, []byte(s.Policy.TOML()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Env is the environment of an rfhandoff child on this side: this
+// process's, with the lab's HOME and TMPDIR, RFHANDOFF_CONFIG naming the
+// side's policy and HACKRF_SIM empty, plus extra.
+func (s *Side) Env(extra ...string) []string {
+	var out []string
+	for _, kv := range gittest.Environ(s.lab.Home) {
+		k, _, _ := strings.Cut(kv, "=")
+		switch k {
+		case config.EnvVar, "TMPDIR", "HACKRF_SIM":
+			continue
+		}
+		out = append(out, kv)
+	}
+	out = append(out, config.EnvVar+"="+s.PolicyFile, "TMPDIR="+s.lab.Tmp, "HACKRF_SIM=")
+	return append(out, extra...)
+}
+
+// Run runs rfhandoff args on this side without a terminal.
+func (s *Side) Run(timeout time.Duration, args ...string) Output {
+	s.lab.t.Helper()
+	return Run(s.lab.t, s.Env(), s.Dir, timeout, "", args...)
+}
+
+// Start starts rfhandoff args on this side without a terminal.
+func (s *Side) Start(args ...string) *prompttest.Session {
+	s.lab.t.Helper()
+	return Start(s.lab.t, s.Env(), s.Dir, "", args...)
+}
+
+// StartTTY starts rfhandoff args on this side on a fresh pseudo-terminal
+// (its controlling terminal): the operator is the test.
+func (s *Side) StartTTY(args ...string) *prompttest.Session {
+	s.lab.t.Helper()
+	return prompttest.Start(s.lab.t, Bin(s.lab.t), args, prompttest.Options{Dir: s.Dir, Env: s.Env()})
+}
+
+// SetRemoteURL points the checkout's origin at url.
+func (s *Side) SetRemoteURL(url string) {
+	s.lab.t.Helper()
+	gittest.Git(s.lab.t, s.lab.R, s.Dir, "remote", "set-url", "--", "origin", url)
+}
+
+// StateDir is the side's resolved state directory.
+func (s *Side) StateDir() string { return s.Policy.StatePath() }
+
+// AuditPath is the side's audit log.
+func (s *Side) AuditPath() string { return s.Policy.AuditPath() }
+
+// Head is the checkout's HEAD.
+func (s *Side) Head() string {
+	s.lab.t.Helper()
+	return strings.TrimSpace(gittest.Git(s.lab.t, s.lab.R, s.Dir, "rev-parse", "HEAD"))
+}
+
+// TrackingRef is the commit of refs/remotes/origin/<branch> in the
+// checkout ("" when it does not exist).
+func (s *Side) TrackingRef(branch string) string {
+	s.lab.t.Helper()
+	res, err := s.lab.R.Run(s.lab.t.Context(), exec.Cmd{Tool: exec.Git, Dir: s.Dir,
+		Args: []string{"rev-parse", "--verify", "--quiet", "--end-of-options", "refs/remotes/origin/" + branch}})
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(res.Stdout))
+}
+
+// DaemonURL is the remote's URL on d (a daemon serving l.Srv).
+func (l *Lab) DaemonURL(d *Daemon) string { return d.URL(filepath.Base(l.Remote.Dir)) }
+
+// StartDaemon serves the lab's remote with git daemon.
+func (l *Lab) StartDaemon() *Daemon {
+	l.t.Helper()
+	return StartDaemon(l.t, l.Srv, gittest.Environ(l.Home))
+}
+
+// UseURL points both checkouts at url.
+func (l *Lab) UseURL(url string) {
+	l.t.Helper()
+	l.RX.SetRemoteURL(url)
+	l.Main.SetRemoteURL(url)
+}
+
+// TaskSpec describes a task file; zero values give a valid YELLOW task
+// that may publish its result (ALLOW_PUSH = RX_RESULT_ONLY, RF_RX = YES).
+type TaskSpec struct {
+	ID           string
+	Title        string // default "Fault suite task <ID>"
+	SourceBranch string // default TaskBranch
+	ExpectedHead string // default Lab.Base
+	Body         string // default a short paragraph
+	// Header, when set, replaces the whole generated header.
+	Header string
+}
+
+// TaskFile renders s (EXPECTED_HEAD must be set).
+func TaskFile(s TaskSpec) string {
+	or := func(v, def string) string {
+		if v == "" {
+			return def
+		}
+		return v
+	}
+	header := s.Header
+	if header == "" {
+		header = fmt.Sprintf(`TASK_ID = %s
+TASK_TITLE = %s
+SOURCE_BRANCH = %s
+EXPECTED_HEAD = %s
+REQUIRES_APPROVAL = YES
+HARDWARE_ACCESS = YES
+RF_RX = YES
+RF_TX = NO
+ALLOW_COMMIT = NO
+ALLOW_PUSH = RX_RESULT_ONLY
+RISK_LEVEL = YELLOW
+`, s.ID, or(s.Title, "Fault suite task "+s.ID), or(s.SourceBranch, TaskBranch), s.ExpectedHead)
+	}
+	return header + "\n" + or(s.Body, "## Goal\n\nCapture at 433.92 MHz for the fault suite.\n")
+}
+
+// PushTask commits the task file for s on the remote's task branch and
+// returns the commit and the file's bytes.
+func (l *Lab) PushTask(s TaskSpec) (commit string, data []byte) {
+	l.t.Helper()
+	if s.ExpectedHead == "" {
+		s.ExpectedHead = l.Base
+	}
+	text := TaskFile(s)
+	return l.PushFiles(TaskBranch, map[string]string{TaskPath: text}), []byte(text)
+}
+
+// PushFiles commits files (see gittest.Seed) on branch of the remote.
+func (l *Lab) PushFiles(branch string, files map[string]string) string {
+	l.t.Helper()
+	return gittest.Seed(l.t, l.Remote, branch, files)
+}
+
+// Tip is the remote branch's commit.
+func (l *Lab) Tip(branch string) string {
+	l.t.Helper()
+	return gittest.Tip(l.t, l.Remote, branch)
+}
+
+// Approve records an approval of the task (id, exact bytes, commit) in the
+// RX state, as the approval prompt would after the operator approved.
+func (l *Lab) Approve(id string, data []byte, commit string) {
+	l.t.Helper()
+	dir := l.RX.StateDir()
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		l.t.Fatal(err)
+	}
+	st, err := state.LoadRX(dir)
+	if err != nil {
+		l.t.Fatal(err)
+	}
+	sum := sha256.Sum256(data)
+	st.LastApprovedTaskID = id
+	st.Approval = &state.Approval{TaskID: id, TaskSHA256: hex.EncodeToString(sum[:]), Commit: commit,
+		ApprovedAt: time.Now().UTC().Truncate(time.Second)}
+	if err := state.SaveRX(dir, st); err != nil {
+		l.t.Fatal(err)
+	}
+}
+
+// Ready is a fresh READY result for task id from the RX checkout, with
+// the capture started a second ago and the policies' frequencies.
+func (l *Lab) Ready(id string) *result.Result {
+	l.t.Helper()
+	now := time.Now().UTC().Truncate(time.Millisecond)
+	p := l.RX.Policy
+	return &result.Result{
+		SchemaVersion: result.SchemaVersion, TaskID: id, State: result.StateReady,
+		SourceHead: l.RX.Head(), PublishedAt: now, CaptureStartedAt: now.Add(-time.Second),
+		PlannedDurationS: int64(p.Limits.PlannedDurationS),
+		FrequencyHz:      p.Capture.FrequencyHz, SampleRateHz: p.Capture.SampleRateHz,
+		RXReadyForTX: true, ProcessAlive: true, FileGrowing: true, CommonClockVerified: true,
+		CapturePID: 4242,
+	}
+}
+
+// Encode encodes r canonically.
+func (l *Lab) Encode(r *result.Result) []byte {
+	l.t.Helper()
+	b, err := result.Encode(r)
+	if err != nil {
+		l.t.Fatal(err)
+	}
+	return b
+}
+
+// WriteResult writes data to a file outside both checkouts and returns
+// its path.
+func (l *Lab) WriteResult(data []byte) string {
+	l.t.Helper()
+	p := filepath.Join(l.t.TempDir(), "RX_RESULT.json")
+	if err := os.WriteFile(p, data, 0o600); err != nil {
+		l.t.Fatal(err)
+	}
+	return p
+}
+
+// PushResult commits data as RX_RESULT.json on the remote's result branch
+// (as a publish from the RX laptop would) and returns the commit.
+func (l *Lab) PushResult(data []byte) string {
+	l.t.Helper()
+	return l.PushFiles(ResultBranch, map[string]string{ResultPath: string(data)})
+}

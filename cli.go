@@ -23,6 +23,7 @@ type CLI struct {
 	Config  ConfigCmd  `cmd:"" help:"Check the policy file."`
 	Task    TaskCmd    `cmd:"" help:"Offline task file checks."`
 	Result  ResultCmd  `cmd:"" help:"Offline result file checks."`
+	Rx      RxCmd      `cmd:"" help:"RX laptop: watch the task branch, approve and prepare tasks."`
 	Capture CaptureCmd `cmd:"" help:"Quick-look plots of ci8 capture files."`
 	Version VersionCmd `cmd:"" help:"Print the version and the resolved tool paths."`
 }
@@ -48,6 +49,15 @@ type ConfigCmd struct {
 // TaskCmd groups the task file commands.
 type TaskCmd struct {
 	Validate TaskValidateCmd `cmd:"" help:"Check a NEXT_RX_TASK.md header offline; print the derived and effective level."`
+}
+
+// RxCmd groups the RX laptop's commands.
+type RxCmd struct {
+	Check         RxCheckCmd         `cmd:"" help:"One-shot (cron): fetch and validate the current task, record it as seen. Exit 0 nothing new to approve, 10 a task awaits approval, 1 error."`
+	Watch         RxWatchCmd         `cmd:"" help:"Poll the task branch; prompt for each new valid task; prepare approved ones. [S], Ctrl-C or SIGTERM stop it."`
+	Approve       RxApproveCmd       `cmd:"" help:"The approval prompt once, for the current task (needs a terminal)."`
+	MarkCompleted RxMarkCompletedCmd `cmd:"" name:"mark-completed" help:"Record a TASK_ID as completed: it is never offered again."`
+	Status        RxStatusCmd        `cmd:"" help:"Show the RX state and whether a watcher runs."`
 }
 
 // ResultCmd groups the result file commands.

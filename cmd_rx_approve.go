@@ -1,0 +1,95 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"rfhandoff/prompt"
+	"rfhandoff/rxwatch"
+	"rfhandoff/taskfetch"
+)
+
+// RxApproveCmd shows the approval prompt once for the current task.
+type RxApproveCmd struct {
+	TaskID string `arg:"" optional:"" name:"TASK_ID" help:"The TASK_ID expected on the task branch (refused if the current task is another)."`
+}
+
+// Run exits 0 when the task is approved (or already was, with the same
+// bytes) and 1 otherwise: no terminal, deferred, stopped, wrong phrase, a
+// task that changed or is completed, a watcher running.
+func (c *RxApproveCmd) Run(app *App) error {
+	if c.TaskID != "" {
+		if err := rxwatch.ValidTaskID(c.TaskID); err != nil {
+			return err
+		}
+	}
+	env, err := rxEnv(app)
+	if err != nil {
+		return err
+	}
+	// Before anything touches state: no terminal, no approval.
+	term, err := prompt.Open()
+	if err != nil {
+		if errors.Is(err, prompt.ErrNoTerminal) {
+			return fmt.Errorf("no terminal: nothing can be approved (%v); run rfhandoff rx approve at a terminal", err)
+		}
+		return err
+	}
+	defer term.Close()
+
+	s, err := rxwatch.Open(app.Ctx, env, rxwatch.RoleOneShot)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+
+	res, err := s.Check(app.Ctx)
+	if res.Current != nil {
+		rxwatch.WriteSummary(app.Stdout, res.Current, res.Decision.Verdict)
+	}
+	if err != nil {
+		return err
+	}
+	cur := res.Current
+	if c.TaskID != "" && cur.Task.ID != c.TaskID {
+		return fmt.Errorf("the current task on %s/%s is %s, not %s: nothing approved",
+			env.Policy.Repo.Remote, env.Policy.Repo.TaskBranch, cur.Task.ID, c.TaskID)
+	}
+	mx := rxwatch.NewManualExecutor(s.StateDir(), env.Policy)
+	switch res.Decision.Verdict {
+	case rxwatch.Completed:
+		return &rxwatch.CompletedError{TaskID: cur.Task.ID}
+	case rxwatch.Approved:
+		dir, err := s.EnsurePrepared(cur, mx)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(app.Stdout, "task %s is already approved with these exact bytes; prepared in %s\n", cur.Task.ID, dir)
+		return nil
+	}
+
+	reread := func(ctx context.Context) (*taskfetch.Current, error) {
+		return taskfetch.Fetch(ctx, env.Git, env.Policy)
+	}
+	out, err := s.Offer(app.Ctx, term, cur, reread, mx)
+	if err != nil {
+		return err
+	}
+	switch out.Outcome {
+	case rxwatch.OutcomeApproved:
+		if out.Err != nil {
+			return fmt.Errorf("task %s approved, but preparing the outbox failed (run rfhandoff rx approve again to retry): %w", cur.Task.ID, out.Err)
+		}
+		fmt.Fprintf(app.Stdout, "approved task %s (sha256 %s); prepared in %s\n", cur.Task.ID, out.Approval.TaskSHA256, out.Outbox)
+		return nil
+	case rxwatch.OutcomeRefused:
+		return out.Err
+	case rxwatch.OutcomeDeferred:
+		return fmt.Errorf("task %s deferred: nothing approved", cur.Task.ID)
+	case rxwatch.OutcomeWrongPhrase:
+		return fmt.Errorf("wrong phrase for task %s: nothing approved", cur.Task.ID)
+	default:
+		return fmt.Errorf("stopped: nothing approved")
+	}
+}

@@ -1,0 +1,37 @@
+package main
+
+import (
+	"rfhandoff/rxwatch"
+)
+
+// RxCheckCmd is the one-shot check for cron (SPEC §13): fetch the task
+// branch, read and validate the task, record it as seen, print a summary.
+type RxCheckCmd struct{}
+
+// Run exits 0 when there is nothing new to approve (already approved or
+// completed), 10 when a valid task awaits approval (deferred ones
+// included), 1 on any error: fetch, force-push, an invalid task (every
+// reason listed), EXPECTED_HEAD not an ancestor, content changed under the
+// same TASK_ID, a watcher already running.
+func (c *RxCheckCmd) Run(app *App) error {
+	env, err := rxEnv(app)
+	if err != nil {
+		return err
+	}
+	s, err := rxwatch.Open(app.Ctx, env, rxwatch.RoleOneShot)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	res, err := s.Check(app.Ctx)
+	if res.Current != nil {
+		rxwatch.WriteSummary(app.Stdout, res.Current, res.Decision.Verdict)
+	}
+	if err != nil {
+		return err
+	}
+	if res.Decision.Verdict.AwaitsApproval() {
+		return exitCode(10, nil)
+	}
+	return nil
+}

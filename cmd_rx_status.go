@@ -1,0 +1,84 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"rfhandoff/rxwatch"
+	"rfhandoff/state"
+)
+
+// RxStatusCmd prints the RX state (SPEC §13).
+type RxStatusCmd struct {
+	JSON bool `name:"json" help:"Print JSON."`
+}
+
+// rxStatus is rx status --json's object.
+type rxStatus struct {
+	StateFile string `json:"state_file"`
+	// WatcherRunning is whether a process holds the watcher lock now.
+	WatcherRunning bool `json:"watcher_running"`
+	WatcherLockPID int  `json:"watcher_lock_pid"`
+	// StaleRunning is a running flag left by a watcher that is gone; the
+	// next rx watch, check or approve clears it with a warning.
+	StaleRunning bool     `json:"stale_running"`
+	Outbox       string   `json:"outbox"` // the approved task's outbox, "" when none
+	State        state.RX `json:"state"`
+}
+
+// Run reads the state without changing anything (no git, no lock held).
+// A corrupt state file is an error naming it (exit 1).
+func (c *RxStatusCmd) Run(app *App) error {
+	dir := app.Policy.StatePath()
+	store := &rxwatch.Store{Dir: dir}
+	st, err := store.Load()
+	if err != nil {
+		return err
+	}
+	held, pid, err := state.Probe(filepath.Join(dir, state.RXLockFile))
+	if err != nil {
+		return err
+	}
+	s := rxStatus{StateFile: store.Path(), WatcherRunning: held, WatcherLockPID: pid,
+		StaleRunning: st.Running && !held, State: st}
+	if st.Approval != nil {
+		d := rxwatch.NewManualExecutor(dir, app.Policy).TaskDir(st.Approval.TaskID)
+		if _, err := os.Stat(filepath.Join(d, rxwatch.OutboxTaskFile)); err == nil {
+			s.Outbox = d
+		}
+	}
+	if c.JSON {
+		enc := json.NewEncoder(app.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(s)
+	}
+	w := app.Stdout
+	or := func(v string) string {
+		if v == "" {
+			return "-"
+		}
+		return v
+	}
+	fmt.Fprintf(w, "state file:      %s\n", s.StateFile)
+	switch {
+	case held:
+		fmt.Fprintf(w, "watcher:         running (process %d)\n", pid)
+	case s.StaleRunning:
+		fmt.Fprintf(w, "watcher:         not running (stale running flag of process %d; cleared by the next rx watch)\n", st.WatcherPID)
+	default:
+		fmt.Fprintf(w, "watcher:         not running\n")
+	}
+	fmt.Fprintf(w, "last seen:       %s at %s\n", or(st.LastSeenTaskID), or(st.LastSeenTaskCommit))
+	fmt.Fprintf(w, "last approved:   %s\n", or(st.LastApprovedTaskID))
+	if a := st.Approval; a != nil {
+		fmt.Fprintf(w, "approval:        %s sha256 %s commit %s at %s\n", a.TaskID, a.TaskSHA256, a.Commit, a.ApprovedAt.Format("2006-01-02T15:04:05Z07:00"))
+	}
+	fmt.Fprintf(w, "deferred:        %s\n", or(st.DeferredTaskID))
+	fmt.Fprintf(w, "last completed:  %s\n", or(st.LastCompletedTaskID))
+	fmt.Fprintf(w, "completed:       %s\n", or(strings.Join(st.CompletedTaskIDs, ", ")))
+	fmt.Fprintf(w, "outbox:          %s\n", or(s.Outbox))
+	return nil
+}

@@ -1,0 +1,110 @@
+package gitcli
+
+import (
+	"context"
+	"regexp"
+	"strings"
+)
+
+// FetchUpdate is what one narrow fetch said about the tracking ref. A
+// watcher uses it to skip resolving the ref when nothing changed, so an
+// idle poll costs one subprocess.
+type FetchUpdate struct {
+	// Updated is true when git reported moving the tracking ref: a
+	// fast-forward ("   <old>..<new>  b -> origin/b") or a ref it created
+	// (" * [new branch]  b -> origin/b").
+	Updated bool
+	// Old and New are the abbreviated IDs git printed ("" for a new ref).
+	Old, New string
+	// Unrecognized holds stderr lines that are neither the "From <url>"
+	// header, a "remote: " message nor a line about the tracking ref (warnings, another output
+	// format). The caller cannot rule a change out and should resolve.
+	Unrecognized []string
+}
+
+// MayHaveMoved reports whether the tracking ref may point somewhere new:
+// only a fetch that printed nothing (or only what the parser knows means
+// "unchanged") lets the caller skip resolving it.
+func (u FetchUpdate) MayHaveMoved() bool { return u.Updated || len(u.Unrecognized) > 0 }
+
+// FetchBranchUpdated is FetchBranch that also reports, from git's stderr
+// (LC_ALL=C, which the runner sets), whether the tracking ref was updated.
+// Errors are FetchBranch's: *ForcePushError for a rewritten branch,
+// *NotFoundError for a missing one, *Error otherwise.
+func (c *Client) FetchBranchUpdated(ctx context.Context, remote, branch string) (FetchUpdate, error) {
+	if err := ValidRemoteName(remote); err != nil {
+		return FetchUpdate{}, err
+	}
+	if err := ValidBranch(branch); err != nil {
+		return FetchUpdate{}, err
+	}
+	res, err := c.run(ctx, fetchArgs(remote, branch), call{})
+	if err != nil {
+		return FetchUpdate{}, fetchError(remote, branch, res.Stderr, err)
+	}
+	return parseFetchUpdate(res.Stderr, remote, branch), nil
+}
+
+// fetchError maps a failed narrow fetch to its typed error, as FetchBranch
+// does.
+func fetchError(remote, branch string, stderr []byte, err error) error {
+	code, ok := exitCode(err)
+	if !ok {
+		return &Error{Op: "fetch", Err: err}
+	}
+	out := parseFetchStderr(stderr)
+	switch {
+	case code == 1 && out.Rejected:
+		return &ForcePushError{Remote: remote, Branch: branch, Reason: out.Reason, Err: err}
+	case code == 128 && out.MissingRef:
+		return &NotFoundError{What: "remote branch " + remote + "/" + branch, Err: err}
+	}
+	return &Error{Op: "fetch", Err: err}
+}
+
+// fetchRefLineRE is one ref line of git fetch's summary (see "OUTPUT" in
+// git-fetch(1)): " <flag> <summary> <from> -> <to> [(<reason>)]".
+var fetchRefLineRE = regexp.MustCompile(`^ ([ +*=t!-]) (\[[^\]]+\]|[0-9a-f]{4,64}\.\.\.?[0-9a-f]{4,64})\s+(\S+)\s+->\s+(\S+)(?:\s+\(([^()]*)\))?\s*$`)
+
+var fetchRangeRE = regexp.MustCompile(`^([0-9a-f]+)\.\.\.?([0-9a-f]+)$`)
+
+// parseFetchUpdate reads a successful narrow fetch's stderr. git prints
+// nothing when the tracking ref was already up to date, and a "From" line
+// plus one ref line when it moved.
+func parseFetchUpdate(stderr []byte, remote, branch string) FetchUpdate {
+	var u FetchUpdate
+	for _, line := range outputLines(stderr) {
+		// The header and the server's own messages (progress, banners)
+		// never report a ref update: that is always a ref line.
+		if strings.HasPrefix(line, "From ") || strings.HasPrefix(line, "remote: ") {
+			continue
+		}
+		m := fetchRefLineRE.FindStringSubmatch(line)
+		if m == nil || !isTrackingRef(m[4], remote, branch) {
+			u.Unrecognized = append(u.Unrecognized, line)
+			continue
+		}
+		switch flag := m[1]; flag {
+		case "=": // "[up to date]" (only with -v): unchanged
+		case " ", "+", "*":
+			u.Updated = true
+			if r := fetchRangeRE.FindStringSubmatch(m[2]); r != nil {
+				u.Old, u.New = r[1], r[2]
+			}
+		default: // '!' rejected, '-' pruned, 't' tag: not expected here
+			u.Unrecognized = append(u.Unrecognized, line)
+		}
+	}
+	return u
+}
+
+// isTrackingRef reports whether a ref line's destination is our tracking
+// ref as git shortens it ("origin/b"), in full, or in the compact form of
+// fetch.output=compact ("origin/*").
+func isTrackingRef(to, remote, branch string) bool {
+	switch to {
+	case remote + "/" + branch, "refs/remotes/" + remote + "/" + branch, remote + "/*":
+		return true
+	}
+	return false
+}

@@ -1,0 +1,181 @@
+package rxwatch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"rfhandoff/prompt"
+	"rfhandoff/state"
+	"rfhandoff/task"
+	"rfhandoff/taskfetch"
+)
+
+// Prompter asks the operator; *prompt.Terminal is the real one (answers
+// from the controlling terminal only).
+type Prompter interface {
+	Approve(ctx context.Context, t prompt.Task) (prompt.Choice, error)
+	Phrase(ctx context.Context, phrase string, deadline time.Time) (bool, error)
+}
+
+// Outcome is how an offer ended.
+type Outcome int
+
+const (
+	OutcomeApproved    Outcome = iota + 1 // recorded, outbox prepared
+	OutcomeDeferred                       // [D]: deferred_task_id recorded
+	OutcomeStopped                        // [S], end of input or cancellation
+	OutcomeWrongPhrase                    // [A] but not the exact phrase: nothing approved
+	OutcomeRefused                        // the re-read refused it (changed, completed, unreadable)
+)
+
+func (o Outcome) String() string {
+	switch o {
+	case OutcomeApproved:
+		return "approved"
+	case OutcomeDeferred:
+		return "deferred"
+	case OutcomeStopped:
+		return "stopped"
+	case OutcomeWrongPhrase:
+		return "wrong phrase"
+	case OutcomeRefused:
+		return "refused"
+	}
+	return fmt.Sprintf("Outcome(%d)", int(o))
+}
+
+// Offered is the result of Offer.
+type Offered struct {
+	Outcome  Outcome
+	Approval *state.Approval // when approved
+	Outbox   string          // the prepared outbox directory, when approved
+	// Err says why an approval was refused (OutcomeRefused), or what
+	// failed after the approval was recorded (the outbox).
+	Err error
+}
+
+// Offer shows the approval prompt for cur and carries out the answer. For
+// [A] it asks for the phrase the level requires, re-reads the task through
+// reread and records the approval only when the bytes are the ones shown
+// (SHA-256), the ID is not completed and its content never changed; then
+// the ManualExecutor prepares the outbox. A prompt error other than
+// cancellation is returned as an error (nothing approved).
+func (s *Session) Offer(ctx context.Context, p Prompter, cur *taskfetch.Current,
+	reread func(context.Context) (*taskfetch.Current, error), mx *ManualExecutor) (Offered, error) {
+	t := cur.Task
+	choice, err := p.Approve(ctx, promptTask(t))
+	if err != nil {
+		if ctx.Err() != nil {
+			return Offered{Outcome: OutcomeStopped}, nil
+		}
+		return Offered{}, err
+	}
+	switch choice {
+	case prompt.ChoiceStop:
+		return Offered{Outcome: OutcomeStopped}, nil
+	case prompt.ChoiceDefer:
+		_, err := s.Store.Update(func(st *state.RX) error {
+			st.DeferredTaskID = t.ID
+			return nil
+		})
+		if err != nil {
+			return Offered{}, err
+		}
+		return Offered{Outcome: OutcomeDeferred}, nil
+	case prompt.ChoiceApprove:
+	default:
+		return Offered{}, fmt.Errorf("approval prompt returned %v", choice)
+	}
+
+	phrase, needed := t.ApprovalPhrase()
+	if needed {
+		ok, err := p.Phrase(ctx, phrase, time.Time{})
+		if err != nil {
+			if ctx.Err() != nil {
+				return Offered{Outcome: OutcomeStopped}, nil
+			}
+			return Offered{}, err
+		}
+		if !ok {
+			return Offered{Outcome: OutcomeWrongPhrase}, nil
+		}
+	}
+
+	// Bind the approval to the bytes shown: read the branch once more.
+	now, err := reread(ctx)
+	if err != nil {
+		if ctx.Err() != nil {
+			return Offered{Outcome: OutcomeStopped}, nil
+		}
+		return Offered{Outcome: OutcomeRefused, Err: fmt.Errorf("re-reading the task before recording the approval: %w; nothing approved", err)}, nil
+	}
+	if now.Task.ID != t.ID {
+		return Offered{Outcome: OutcomeRefused, Err: fmt.Errorf("the task branch now holds task %s, not %s: nothing approved", now.Task.ID, t.ID)}, nil
+	}
+	if now.Task.SHA256 != t.SHA256 {
+		return Offered{Outcome: OutcomeRefused, Err: &ChangedError{TaskID: t.ID, FirstSHA256: t.SHA256,
+			NowSHA256: now.Task.SHA256, Commit: now.Commit, DuringPrompt: true}}, nil
+	}
+
+	a := &state.Approval{TaskID: t.ID, TaskSHA256: t.SHA256, Commit: now.Commit, ApprovedAt: s.now().UTC()}
+	_, err = s.Store.Update(func(st *state.RX) error {
+		d := Decide(st, now.Task)
+		switch d.Verdict {
+		case Changed:
+			return changedError(d, now)
+		case Completed:
+			return &CompletedError{TaskID: t.ID}
+		}
+		st.SeeDigest(t.ID, t.SHA256)
+		st.LastSeenTaskID, st.LastSeenTaskCommit = t.ID, now.Commit
+		st.Approval = a
+		st.LastApprovedTaskID = t.ID // only now: the approval succeeded
+		if st.DeferredTaskID == t.ID {
+			st.DeferredTaskID = ""
+		}
+		return nil
+	})
+	var ce *ChangedError
+	var co *CompletedError
+	switch {
+	case errors.As(err, &ce), errors.As(err, &co):
+		return Offered{Outcome: OutcomeRefused, Err: err}, nil
+	case err != nil:
+		return Offered{}, err
+	}
+	dir, err := mx.Prepare(now, *a, phrase)
+	return Offered{Outcome: OutcomeApproved, Approval: a, Outbox: dir, Err: err}, nil
+}
+
+// promptTask is what the approval prompt shows (it sanitizes every field).
+func promptTask(t *task.Task) prompt.Task {
+	return prompt.Task{
+		ID: t.ID, Title: t.Title,
+		DeclaredLevel: t.DeclaredLevel.String(), DerivedLevel: t.DerivedLevel.String(),
+		EffectiveLevel: t.EffectiveLevel.String(), Body: t.Body,
+	}
+}
+
+// EnsurePrepared prepares the outbox of an already approved task again
+// when its TASK.md is missing (the preparation failed after the approval
+// was recorded). The approval must be for these exact bytes.
+func (s *Session) EnsurePrepared(cur *taskfetch.Current, mx *ManualExecutor) (string, error) {
+	st, err := s.Store.Load()
+	if err != nil {
+		return "", err
+	}
+	a := st.Approval
+	if a == nil || a.TaskID != cur.Task.ID || a.TaskSHA256 != cur.Task.SHA256 || st.LastApprovedTaskID != cur.Task.ID {
+		return "", fmt.Errorf("task %s has no approval for these bytes (sha256 %s)", cur.Task.ID, cur.Task.SHA256)
+	}
+	dir := mx.TaskDir(cur.Task.ID)
+	if _, err := os.Stat(filepath.Join(dir, OutboxTaskFile)); err == nil {
+		return dir, nil
+	}
+	phrase, _ := cur.Task.ApprovalPhrase()
+	return mx.Prepare(cur, *a, phrase)
+}

@@ -1,0 +1,134 @@
+package rxwatch
+
+import (
+	"fmt"
+
+	"rfhandoff/state"
+	"rfhandoff/task"
+	"rfhandoff/taskfetch"
+)
+
+// Verdict is what the RX side makes of a valid task given its state.
+type Verdict int
+
+const (
+	// Awaiting: a valid task nobody has decided on yet.
+	Awaiting Verdict = iota + 1
+	// Deferred: awaiting approval, deferred at a prompt before.
+	Deferred
+	// Approved: approved already, bound to these exact bytes.
+	Approved
+	// Completed: marked completed; never offered again.
+	Completed
+	// Changed: the content differs from what was first seen (or approved)
+	// under this TASK_ID; rejected, never offered.
+	Changed
+)
+
+func (v Verdict) String() string {
+	switch v {
+	case Awaiting:
+		return "awaits approval"
+	case Deferred:
+		return "deferred, awaits approval"
+	case Approved:
+		return "already approved"
+	case Completed:
+		return "completed, never offered again"
+	case Changed:
+		return "rejected: content changed under the same TASK_ID"
+	}
+	return fmt.Sprintf("Verdict(%d)", int(v))
+}
+
+// AwaitsApproval reports whether the task may be offered at a prompt.
+func (v Verdict) AwaitsApproval() bool { return v == Awaiting || v == Deferred }
+
+// Decision is a verdict with what it was based on.
+type Decision struct {
+	Verdict Verdict
+	// FirstDigest is the digest first seen (or approved) under the ID,
+	// for a Changed verdict.
+	FirstDigest string
+}
+
+// Decide judges a valid task against the state. A changed content is
+// reported first, even for a completed ID, so that a revised task re-using
+// an old ID is visible as the mistake it is.
+func Decide(s *state.RX, t *task.Task) Decision {
+	if first, ok := s.SeenTaskDigests[t.ID]; ok && first != t.SHA256 {
+		return Decision{Verdict: Changed, FirstDigest: first}
+	}
+	if a := s.Approval; a != nil && a.TaskID == t.ID && a.TaskSHA256 != t.SHA256 {
+		return Decision{Verdict: Changed, FirstDigest: a.TaskSHA256}
+	}
+	switch {
+	case s.Completed(t.ID):
+		return Decision{Verdict: Completed}
+	case s.LastApprovedTaskID == t.ID && s.Approval != nil && s.Approval.TaskID == t.ID:
+		return Decision{Verdict: Approved}
+	case s.DeferredTaskID == t.ID:
+		return Decision{Verdict: Deferred}
+	}
+	return Decision{Verdict: Awaiting}
+}
+
+// ChangedError is a task whose content differs from the first seen under
+// its TASK_ID. A revised task must get a new ID.
+type ChangedError struct {
+	TaskID       string
+	FirstSHA256  string
+	NowSHA256    string
+	Commit       string
+	DuringPrompt bool // it changed between the prompt and the approval
+}
+
+func (e *ChangedError) Error() string {
+	when := ""
+	if e.DuringPrompt {
+		when = " while the prompt was open"
+	}
+	return fmt.Sprintf("task %s changed%s: its content (sha256 %s at commit %s) differs from the one first seen under this TASK_ID (sha256 %s); "+
+		"rejected, nothing approved: a revised task must get a new TASK_ID", e.TaskID, when, e.NowSHA256, e.Commit, e.FirstSHA256)
+}
+
+// CompletedError is an approval refused because the task is completed.
+type CompletedError struct{ TaskID string }
+
+func (e *CompletedError) Error() string {
+	return fmt.Sprintf("task %s is completed: a completed TASK_ID is never offered or approved again", e.TaskID)
+}
+
+// Record judges cur under the state lock and records it as seen (its ID,
+// commit and, the first time, its digest). A Changed task is not recorded.
+func (s *Session) Record(cur *taskfetch.Current) (Decision, error) {
+	// Most polls see a task already recorded: decide without the lock.
+	if st, err := s.Store.Load(); err != nil {
+		return Decision{}, err
+	} else if d := Decide(&st, cur.Task); d.Verdict == Changed || recorded(&st, cur) {
+		return d, nil
+	}
+	var d Decision
+	_, err := s.Store.Update(func(st *state.RX) error {
+		d = Decide(st, cur.Task)
+		if d.Verdict == Changed {
+			return nil
+		}
+		st.SeeDigest(cur.Task.ID, cur.Task.SHA256)
+		st.LastSeenTaskID, st.LastSeenTaskCommit = cur.Task.ID, cur.Commit
+		return nil
+	})
+	return d, err
+}
+
+// changedError builds the error for a Changed decision.
+func changedError(d Decision, cur *taskfetch.Current) *ChangedError {
+	return &ChangedError{TaskID: cur.Task.ID, FirstSHA256: d.FirstDigest, NowSHA256: cur.Task.SHA256, Commit: cur.Commit}
+}
+
+// recorded reports whether cur is already the last seen task with its
+// digest on record.
+func recorded(st *state.RX, cur *taskfetch.Current) bool {
+	return st.LastSeenTaskID == cur.Task.ID && st.LastSeenTaskCommit == cur.Commit &&
+		st.SeenTaskDigests[cur.Task.ID] == cur.Task.SHA256
+}

@@ -1,0 +1,150 @@
+package rxwatch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"rfhandoff/config"
+	"rfhandoff/gitcli"
+	"rfhandoff/task"
+	"rfhandoff/taskfetch"
+)
+
+// DefaultResync is how often the poller resolves the tracking ref even
+// when fetch reported nothing, to notice a ref moved by something else
+// (a person's own `git fetch` in the checkout).
+const DefaultResync = 5 * time.Minute
+
+// Poller watches the task branch (SPEC §10). Each poll is one narrow
+// fetch; the tracking ref is resolved to a commit only when the fetch
+// reported an update (or printed something it does not recognise), on the
+// first poll, after a failure, and every Resync. An idle poll therefore
+// costs one subprocess. The task is read only at a commit it has not read
+// yet, and only through that commit ID.
+type Poller struct {
+	Git    *gitcli.Client
+	Policy config.Policy
+	// Resync bounds how long a tracking ref moved behind the poller's back
+	// goes unnoticed (0: DefaultResync).
+	Resync time.Duration
+	Now    func() time.Time
+
+	resolved    bool      // commit reflects the tracking ref
+	lastResolve time.Time // when it was resolved
+	commit      string    // the commit last read ("" before the first)
+	cur         *taskfetch.Current
+	taskErr     error
+}
+
+// Poll is what one poll saw.
+type Poll struct {
+	Commit  string
+	Changed bool // Commit differs from the previous successful poll's
+	// Task is the task at Commit, or nil with TaskErr saying why it was
+	// rejected (invalid, not an ancestor, too large, not a regular file,
+	// missing). Those depend only on the commit, so they are not retried
+	// until the branch moves.
+	Task    *taskfetch.Current
+	TaskErr error
+}
+
+// RewoundError is a tracking ref that moved to a commit that does not
+// contain the previous one, without the narrow fetch having done it (a
+// forced fetch outside rfhandoff followed a force-push). It is refused
+// like a force-push.
+type RewoundError struct {
+	Ref      string
+	Old, New string
+}
+
+func (e *RewoundError) Error() string {
+	return fmt.Sprintf("%s moved from %s to %s, which does not contain it: the task branch was rewritten "+
+		"(and fetched outside rfhandoff); refused, not followed", e.Ref, e.Old, e.New)
+}
+
+func (p *Poller) now() time.Time {
+	if p.Now != nil {
+		return p.Now()
+	}
+	return time.Now()
+}
+
+func (p *Poller) resync() time.Duration {
+	if p.Resync > 0 {
+		return p.Resync
+	}
+	return DefaultResync
+}
+
+// Poll fetches the task branch once and reports the task at its tip. A
+// force-pushed branch is *gitcli.ForcePushError; the poller then forgets
+// the commit it held, so that once a person has re-anchored the tracking
+// ref (see the README) the next poll accepts it.
+func (p *Poller) Poll(ctx context.Context) (Poll, error) { return p.poll(ctx, false) }
+
+// Refresh is Poll that always resolves and compares: the approval's last
+// look at the branch before recording.
+func (p *Poller) Refresh(ctx context.Context) (Poll, error) { return p.poll(ctx, true) }
+
+func (p *Poller) poll(ctx context.Context, force bool) (Poll, error) {
+	pol := p.Policy
+	up, err := p.Git.FetchBranchUpdated(ctx, pol.Repo.Remote, pol.Repo.TaskBranch)
+	if err != nil {
+		var fp *gitcli.ForcePushError
+		if errors.As(err, &fp) {
+			p.commit, p.cur, p.taskErr = "", nil, nil
+		}
+		p.resolved = false
+		return Poll{}, err
+	}
+	if p.resolved && !force && !up.MayHaveMoved() && p.now().Sub(p.lastResolve) < p.resync() {
+		return p.unchanged(), nil
+	}
+	ref := taskfetch.TrackingRef(pol, pol.Repo.TaskBranch)
+	commit, err := p.Git.ResolveCommit(ctx, ref)
+	if err != nil {
+		p.resolved = false
+		return Poll{}, err
+	}
+	p.lastResolve = p.now()
+	if commit == p.commit {
+		p.resolved = true
+		return p.unchanged(), nil
+	}
+	if p.commit != "" {
+		ok, err := p.Git.IsAncestor(ctx, p.commit, commit)
+		if err != nil {
+			p.resolved = false
+			return Poll{}, err
+		}
+		if !ok {
+			// Stay on the old commit and look again every poll: refused
+			// until the ref contains it again or a restart re-anchors.
+			p.resolved = false
+			return Poll{}, &RewoundError{Ref: ref, Old: p.commit, New: commit}
+		}
+	}
+	cur, err := taskfetch.ReadAt(ctx, p.Git, pol, commit)
+	if err != nil && !isTaskProblem(err) {
+		p.resolved = false // a git failure: read again next time
+		return Poll{}, err
+	}
+	p.resolved, p.commit, p.cur, p.taskErr = true, commit, cur, err
+	return Poll{Commit: commit, Changed: true, Task: cur, TaskErr: err}, nil
+}
+
+func (p *Poller) unchanged() Poll {
+	return Poll{Commit: p.commit, Task: p.cur, TaskErr: p.taskErr}
+}
+
+// isTaskProblem reports errors that depend only on the commit's content.
+func isTaskProblem(err error) bool {
+	var inv *task.InvalidError
+	var na *taskfetch.NotAncestorError
+	var tl *gitcli.TooLargeError
+	var nr *gitcli.NotRegularFileError
+	return errors.As(err, &inv) || errors.As(err, &na) || errors.As(err, &tl) ||
+		errors.As(err, &nr) || errors.Is(err, gitcli.ErrNotFound)
+}

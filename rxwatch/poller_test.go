@@ -1,0 +1,142 @@
+package rxwatch
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"rfhandoff/gitcli"
+	"rfhandoff/gitcli/gittest"
+	"rfhandoff/rxwatch/rxtest"
+	"rfhandoff/task"
+	"rfhandoff/taskfetch"
+)
+
+// An idle poll is one git subprocess: the narrow fetch, nothing else.
+func TestPollerIdleIsOneSubprocess(t *testing.T) {
+	rx := rxtest.New(t, rxtest.Options{})
+	first := rx.PushTask(rxtest.TaskSpec{ID: "POLL_IDLE_1"})
+	env, r, _ := testEnv(t, rx)
+	p := &Poller{Git: env.Git, Policy: rx.Policy}
+	ctx := t.Context()
+
+	got, err := p.Poll(ctx)
+	if err != nil || !got.Changed || got.Commit != first || got.Task == nil || got.Task.Task.ID != "POLL_IDLE_1" {
+		t.Fatalf("first poll: %+v, %v", got, err)
+	}
+	audit := r.AuditLog().Path()
+	for i := range 3 {
+		before := rxtest.CountStarts(t, audit)
+		got, err := p.Poll(ctx)
+		if err != nil || got.Changed || got.Commit != first || got.Task == nil {
+			t.Fatalf("idle poll %d: %+v, %v", i, got, err)
+		}
+		if n := rxtest.CountStarts(t, audit) - before; n != 1 {
+			t.Fatalf("idle poll %d ran %d subprocesses, want 1", i, n)
+		}
+	}
+
+	next := rx.PushTask(rxtest.TaskSpec{ID: "POLL_IDLE_2"})
+	got, err = p.Poll(ctx)
+	if err != nil || !got.Changed || got.Commit != next || got.Task.Task.ID != "POLL_IDLE_2" {
+		t.Fatalf("poll after a push: %+v, %v", got, err)
+	}
+}
+
+// A rejected task is reported with the commit and not read again until
+// the branch moves.
+func TestPollerTaskProblemsAreCached(t *testing.T) {
+	rx := rxtest.New(t, rxtest.Options{})
+	rx.PushFile("TASK_ID = broken\n\nbody\n")
+	env, r, _ := testEnv(t, rx)
+	p := &Poller{Git: env.Git, Policy: rx.Policy}
+	got, err := p.Poll(t.Context())
+	var inv *task.InvalidError
+	if err != nil || !errors.As(got.TaskErr, &inv) || got.Task != nil {
+		t.Fatalf("poll: %+v, %v; want an invalid task", got, err)
+	}
+	before := rxtest.CountStarts(t, r.AuditLog().Path())
+	again, err := p.Poll(t.Context())
+	if err != nil || again.Changed || !errors.As(again.TaskErr, &inv) {
+		t.Fatalf("second poll: %+v, %v", again, err)
+	}
+	if n := rxtest.CountStarts(t, r.AuditLog().Path()) - before; n != 1 {
+		t.Fatalf("idle poll over a rejected task ran %d subprocesses, want 1", n)
+	}
+}
+
+// A force-push is refused on every poll; once a person has re-anchored the
+// tracking ref, the poller accepts the new history.
+func TestPollerForcePushRefusedUntilReanchored(t *testing.T) {
+	rx := rxtest.New(t, rxtest.Options{})
+	rx.PushTask(rxtest.TaskSpec{ID: "POLL_FP_1"})
+	env, _, _ := testEnv(t, rx)
+	p := &Poller{Git: env.Git, Policy: rx.Policy}
+	ctx := t.Context()
+	if _, err := p.Poll(ctx); err != nil {
+		t.Fatal(err)
+	}
+	rewritten := rx.ForcePushTask(rxtest.TaskSpec{ID: "POLL_FP_EVIL"})
+	for i := range 2 {
+		_, err := p.Poll(ctx)
+		var fp *gitcli.ForcePushError
+		if !errors.As(err, &fp) {
+			t.Fatalf("poll %d after a force-push: %v; want *ForcePushError", i, err)
+		}
+	}
+	// The re-anchor a person does (here without the forced refspec the
+	// allowlist refuses: the rejected fetch already brought the objects).
+	gittest.Git(t, rx.Runner(), rx.Dir, "update-ref", "--end-of-options", taskfetch.TrackingRef(rx.Policy, rxtest.TaskBranch), rewritten)
+	// The new history is read (its EXPECTED_HEAD, from the old history,
+	// is no ancestor of the new root: the task itself is then rejected).
+	got, err := p.Poll(ctx)
+	var na *taskfetch.NotAncestorError
+	if err != nil || !got.Changed || got.Commit != rewritten || !errors.As(got.TaskErr, &na) || na.TaskID != "POLL_FP_EVIL" {
+		t.Fatalf("poll after re-anchoring: %+v, %v", got, err)
+	}
+}
+
+// A tracking ref moved behind the poller's back is noticed at the next
+// resync: a fast-forward is followed, a rewind refused.
+func TestPollerResync(t *testing.T) {
+	rx := rxtest.New(t, rxtest.Options{})
+	first := rx.PushTask(rxtest.TaskSpec{ID: "POLL_SYNC_1"})
+	env, _, _ := testEnv(t, rx)
+	now := time.Unix(1_000_000, 0)
+	p := &Poller{Git: env.Git, Policy: rx.Policy, Resync: time.Minute, Now: func() time.Time { return now }}
+	ctx := t.Context()
+	if _, err := p.Poll(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// Someone else fetches the branch forward (our next fetch prints nothing).
+	second := rx.PushTask(rxtest.TaskSpec{ID: "POLL_SYNC_2"})
+	other := &gitcli.Client{R: rx.Runner(), Dir: rx.Dir}
+	if err := other.FetchBranch(ctx, "origin", rxtest.TaskBranch); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := p.Poll(ctx); err != nil || got.Changed || got.Commit != first {
+		t.Fatalf("poll before the resync is due: %+v, %v", got, err)
+	}
+	now = now.Add(time.Minute)
+	if got, err := p.Poll(ctx); err != nil || !got.Changed || got.Commit != second {
+		t.Fatalf("poll at the resync: %+v, %v; want %s", got, err, second)
+	}
+	// The branch is force-pushed and someone else follows it with a
+	// forced fetch (simulated: their rejected narrow fetch brings the
+	// objects, update-ref moves the ref). Our fetch then prints nothing.
+	rewritten := rx.ForcePushTask(rxtest.TaskSpec{ID: "POLL_SYNC_EVIL"})
+	var fp *gitcli.ForcePushError
+	if err := other.FetchBranch(ctx, "origin", rxtest.TaskBranch); !errors.As(err, &fp) {
+		t.Fatalf("other fetch: %v", err)
+	}
+	gittest.Git(t, rx.Runner(), rx.Dir, "update-ref", "--end-of-options", taskfetch.TrackingRef(rx.Policy, rxtest.TaskBranch), rewritten)
+	now = now.Add(time.Minute)
+	_, err := p.Poll(ctx)
+	var rw *RewoundError
+	if !errors.As(err, &rw) || rw.Old != second || rw.New != rewritten {
+		t.Fatalf("poll after a rewind: %v; want *RewoundError", err)
+	}
+	if _, err := p.Poll(ctx); !errors.As(err, &rw) {
+		t.Fatalf("the rewind is refused only once: %v", err)
+	}
+}

@@ -1,0 +1,58 @@
+package rxwatch
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"rfhandoff/gitcli"
+)
+
+// reporter logs poll failures once per distinct error instead of once per
+// poll, and says when polling works again.
+type reporter struct {
+	log      *slog.Logger
+	now      func() time.Time
+	last     string // key of the last error reported
+	failures int
+	since    time.Time
+}
+
+// failure records a failed poll and logs it when it differs from the
+// previous one.
+func (r *reporter) failure(err error, retryIn time.Duration) {
+	if r.failures == 0 {
+		r.since = r.now()
+	}
+	r.failures++
+	key := fmt.Sprintf("%T: %v", err, err)
+	if key == r.last {
+		r.log.Debug("task branch poll failed again", "err", err, "failures", r.failures, "retry_in", retryIn.Round(time.Millisecond))
+		return
+	}
+	r.last = key
+	var fp *gitcli.ForcePushError
+	var rw *RewoundError
+	switch {
+	case errors.As(err, &fp):
+		r.log.Error("task branch rewritten: refused, not followed; the watcher keeps polling and stays refused until a person re-anchors",
+			"err", err, "re_anchor", fmt.Sprintf("check the branch on the remote, then run: git fetch %s +refs/heads/%s:refs/remotes/%s/%s",
+				fp.Remote, fp.Branch, fp.Remote, fp.Branch),
+			"retry_in", retryIn.Round(time.Millisecond))
+	case errors.As(err, &rw):
+		r.log.Error("task branch rewritten: refused, not followed; restart the watcher after checking the branch to re-anchor",
+			"err", err, "retry_in", retryIn.Round(time.Millisecond))
+	default:
+		r.log.Warn("task branch poll failed; backing off", "err", err, "failures", r.failures, "retry_in", retryIn.Round(time.Millisecond))
+	}
+}
+
+// success records a successful poll and reports a recovery.
+func (r *reporter) success() {
+	if r.failures > 0 {
+		r.log.Info("remote reachable again: polling resumed", "failed_polls", r.failures,
+			"down_for", r.now().Sub(r.since).Round(time.Millisecond))
+	}
+	r.failures, r.last = 0, ""
+}

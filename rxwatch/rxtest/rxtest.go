@@ -1,0 +1,235 @@
+// Package rxtest builds RX-side fixtures for tests: a bare remote with a
+// task branch and a result branch, a full RX checkout whose state directory
+// git ignores, a policy file with short poll intervals, task files, and a
+// git daemon serving the remote over git:// that a test can stop and start.
+//
+// Everything git does goes through gittest's real exec stack.
+package rxtest
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"rfhandoff/config"
+	"rfhandoff/exec"
+	"rfhandoff/gitcli"
+	"rfhandoff/gitcli/gittest"
+)
+
+// Names the fixtures use (the protocol's defaults).
+const (
+	TaskBranch   = "video-development"
+	ResultBranch = "rx-node"
+	TaskPath     = "docs/handoff/NEXT_RX_TASK.md"
+)
+
+// TaskSpec describes a task file. Zero values give a valid GREEN task
+// whose EXPECTED_HEAD the fixture fills in.
+type TaskSpec struct {
+	ID           string
+	Title        string // default "Test task <ID>"
+	SourceBranch string // default TaskBranch
+	ExpectedHead string // default: RX.Base
+	Level        string // default: the derived level
+	Requires     string // REQUIRES_APPROVAL; default YES
+
+	HardwareAccess, RFRX, RFTX, AllowCommit bool
+	AllowPush                               string // default NO
+
+	Body string // default: a short paragraph
+}
+
+// TaskFile renders s as a NEXT_RX_TASK.md.
+func TaskFile(s TaskSpec) string {
+	yn := func(b bool) string {
+		if b {
+			return "YES"
+		}
+		return "NO"
+	}
+	or := func(v, def string) string {
+		if v == "" {
+			return def
+		}
+		return v
+	}
+	level := s.Level
+	if level == "" {
+		switch {
+		case s.RFTX:
+			level = "RED"
+		case s.HardwareAccess || s.RFRX || s.AllowCommit || s.AllowPush == "RX_RESULT_ONLY":
+			level = "YELLOW"
+		default:
+			level = "GREEN"
+		}
+	}
+	var b strings.Builder
+	for _, kv := range [][2]string{
+		{"TASK_ID", s.ID},
+		{"TASK_TITLE", or(s.Title, "Test task "+s.ID)},
+		{"SOURCE_BRANCH", or(s.SourceBranch, TaskBranch)},
+		{"EXPECTED_HEAD", s.ExpectedHead},
+		{"REQUIRES_APPROVAL", or(s.Requires, "YES")},
+		{"HARDWARE_ACCESS", yn(s.HardwareAccess)},
+		{"RF_RX", yn(s.RFRX)},
+		{"RF_TX", yn(s.RFTX)},
+		{"ALLOW_COMMIT", yn(s.AllowCommit)},
+		{"ALLOW_PUSH", or(s.AllowPush, "NO")},
+		{"RISK_LEVEL", level},
+	} {
+		fmt.Fprintf(&b, "%s = %s\n", kv[0], kv[1])
+	}
+	b.WriteString("\n")
+	b.WriteString(or(s.Body, "## Goal\n\nA test task for "+s.ID+".\n"))
+	return b.String()
+}
+
+// Options shape a fixture.
+type Options struct {
+	// NotIgnored leaves the state directory not ignored by git.
+	NotIgnored bool
+}
+
+// RX is a bare remote and an RX checkout of it with a policy file.
+type RX struct {
+	t      testing.TB
+	Remote *gittest.Remote
+	Home   string // private HOME (git identity) for fixtures and children
+	Dir    string // the RX checkout (full clone)
+	// Base is the task branch's first commit; tasks name it as EXPECTED_HEAD.
+	Base       string
+	Policy     config.Policy
+	PolicyFile string
+}
+
+// New creates the remote (branches main, TaskBranch, ResultBranch), a full
+// clone as the RX checkout with ".local/" in .git/info/exclude, and a
+// policy file with repo.path set to it, rx_interval 200ms, max_backoff 1s.
+func New(t testing.TB, o Options) *RX {
+	t.Helper()
+	home := gittest.Home(t)
+	r := gittest.RunnerWithHome(t, home)
+	rem := gittest.NewBareRemoteWith(t, r, "main", TaskBranch, ResultBranch)
+	dir := gittest.Clone(t, rem, "main")
+	if !o.NotIgnored {
+		appendFile(t, filepath.Join(dir, ".git", "info", "exclude"), "/.local/\n")
+	}
+	rx := &RX{t: t, Remote: rem, Home: home, Dir: dir, Base: gittest.Tip(t, rem, TaskBranch)}
+	p := config.Default()
+	p.Repo.Path = dir
+	p.Poll.RXInterval = config.Duration{Duration: 200 * time.Millisecond}
+	p.Poll.TXInterval = config.Duration{Duration: 200 * time.Millisecond}
+	p.Poll.MaxBackoff = config.Duration{Duration: time.Second}
+	p.Poll.GitTimeout = config.Duration{Duration: time.Minute}
+	rx.Policy = p
+	rx.PolicyFile = filepath.Join(t.TempDir(), "rfhandoff.toml")
+	rx.WritePolicy()
+	return rx
+}
+
+// WritePolicy writes rx.Policy to rx.PolicyFile (call it after changing
+// rx.Policy).
+func (rx *RX) WritePolicy() {
+	rx.t.Helper()
+	if err := rx.Policy.Validate(); err != nil {
+		rx.t.Fatalf("rxtest: invalid policy: %v", err)
+	}
+	if err := os.WriteFile(rx.PolicyFile, []byte(rx.Policy.TOML()), 0o600); err != nil {
+		rx.t.Fatal(err)
+	}
+}
+
+// Environ is the environment for an rfhandoff child: this process's with
+// HOME pointing at the fixture's, RFHANDOFF_CONFIG at the policy file.
+func (rx *RX) Environ() []string {
+	env := gittest.Environ(rx.Home)
+	out := env[:0]
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, config.EnvVar+"=") {
+			out = append(out, kv)
+		}
+	}
+	return append(out, config.EnvVar+"="+rx.PolicyFile)
+}
+
+// Runner is the fixture's git runner (file transport only).
+func (rx *RX) Runner() exec.Runner { return rx.Remote.R }
+
+// Client is a git client on the RX checkout through r.
+func (rx *RX) Client(r exec.Runner) *gitcli.Client {
+	return &gitcli.Client{R: r, Dir: rx.Dir, Timeout: time.Minute}
+}
+
+// StateDir is the resolved state directory.
+func (rx *RX) StateDir() string { return rx.Policy.StatePath() }
+
+// StateFile is the RX state file.
+func (rx *RX) StateFile() string { return rx.Policy.StatePath("rx_agent_state.json") }
+
+// PushTask commits the task file for s on the task branch of the remote
+// and returns the commit. EXPECTED_HEAD defaults to rx.Base.
+func (rx *RX) PushTask(s TaskSpec) string {
+	rx.t.Helper()
+	if s.ExpectedHead == "" {
+		s.ExpectedHead = rx.Base
+	}
+	return rx.PushFile(TaskFile(s))
+}
+
+// PushFile commits content as the task file on the task branch.
+func (rx *RX) PushFile(content string) string {
+	rx.t.Helper()
+	return gittest.Seed(rx.t, rx.Remote, TaskBranch, map[string]string{TaskPath: content})
+}
+
+// ForcePushTask rewrites the task branch to a new root commit holding s.
+func (rx *RX) ForcePushTask(s TaskSpec) string {
+	rx.t.Helper()
+	if s.ExpectedHead == "" {
+		s.ExpectedHead = rx.Base
+	}
+	return gittest.Rewrite(rx.t, rx.Remote, TaskBranch, map[string]string{TaskPath: TaskFile(s)})
+}
+
+// SetRemoteURL points the checkout's origin at url.
+func (rx *RX) SetRemoteURL(url string) {
+	rx.t.Helper()
+	gittest.Git(rx.t, rx.Remote.R, rx.Dir, "remote", "set-url", "--", "origin", url)
+}
+
+// CountStarts counts the subprocess start lines in an audit log.
+func CountStarts(t testing.TB, auditPath string) int {
+	t.Helper()
+	data, err := os.ReadFile(auditPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		if bytes.Contains(sc.Bytes(), []byte(`"event":"start"`)) {
+			n++
+		}
+	}
+	return n
+}
+
+func appendFile(t testing.TB, path, text string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(text); err != nil {
+		t.Fatal(err)
+	}
+}

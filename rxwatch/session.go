@@ -1,0 +1,152 @@
+package rxwatch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"time"
+
+	"rfhandoff/config"
+	"rfhandoff/gitcli"
+	"rfhandoff/state"
+)
+
+// Env is what every RX operation needs.
+type Env struct {
+	Git    *gitcli.Client
+	Policy config.Policy
+	Log    *slog.Logger
+	// Out receives the user-facing summary lines (stdout).
+	Out io.Writer
+	// Now is the clock (default time.Now).
+	Now func() time.Time
+}
+
+func (e Env) now() time.Time {
+	if e.Now != nil {
+		return e.Now()
+	}
+	return time.Now()
+}
+
+func (e Env) out() io.Writer {
+	if e.Out != nil {
+		return e.Out
+	}
+	return io.Discard
+}
+
+func (e Env) log() *slog.Logger {
+	if e.Log != nil {
+		return e.Log
+	}
+	return slog.New(slog.DiscardHandler)
+}
+
+// Role is what a session holds the watcher lock for.
+type Role int
+
+const (
+	// RoleOneShot is `rx check` or `rx approve`: the lock for the
+	// command's duration, running left alone.
+	RoleOneShot Role = iota + 1
+	// RoleWatcher is `rx watch`: running = true and watcher_pid while it
+	// lives.
+	RoleWatcher
+)
+
+// WatcherRunningError is a one-shot command refused because a watcher
+// holds the lock: it fetches and prompts itself.
+type WatcherRunningError struct {
+	Locked *state.LockedError
+}
+
+func (e *WatcherRunningError) Error() string {
+	who := "an rx watcher"
+	if e.Locked.PID > 0 {
+		who = fmt.Sprintf("an rx watcher (process %d)", e.Locked.PID)
+	}
+	return fmt.Sprintf("%s is running and holds %s: it fetches the task branch and prompts itself; "+
+		"answer its prompt, or stop it ([S] or Ctrl-C) first", who, e.Locked.Path)
+}
+
+func (e *WatcherRunningError) Unwrap() error { return e.Locked }
+
+// Session is an RX command that passed Preflight and holds the watcher
+// lock.
+type Session struct {
+	Env
+	Store *Store
+	role  Role
+	lock  *state.Lock
+}
+
+// Open checks the preconditions, takes the watcher lock, recovers a stale
+// running flag (with a warning) and, for RoleWatcher, records running and
+// the PID. A second watcher gets *state.LockedError; a one-shot command
+// beside a watcher gets *WatcherRunningError; a corrupt state file is a
+// *state.CorruptError and is left untouched.
+func Open(ctx context.Context, env Env, role Role) (*Session, error) {
+	dir, err := Preflight(ctx, env.Git, env.Policy)
+	if err != nil {
+		return nil, err
+	}
+	return openIn(env, dir, role)
+}
+
+func openIn(env Env, dir string, role Role) (*Session, error) {
+	lock, err := state.Acquire(filepath.Join(dir, state.RXLockFile))
+	if err != nil {
+		var le *state.LockedError
+		if role == RoleOneShot && errors.As(err, &le) {
+			return nil, &WatcherRunningError{Locked: le}
+		}
+		return nil, err
+	}
+	s := &Session{Env: env, Store: &Store{Dir: dir}, role: role, lock: lock}
+	if err := s.start(); err != nil {
+		lock.Release()
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *Session) start() error {
+	if removed, err := s.Store.cleanTemps(); err != nil {
+		return err
+	} else if len(removed) > 0 {
+		s.log().Warn("removed temp files left by a killed writer", "files", removed)
+	}
+	_, err := s.Store.Update(func(st *state.RX) error {
+		// Holding the lock proves whoever set running is gone.
+		if s.lock.RecoverStale(st.Running, st.WatcherPID) {
+			s.log().Warn("recovered a stale running flag: the previous watcher did not stop cleanly",
+				"state", s.Store.Path(), "watcher_pid", st.WatcherPID)
+			st.Running, st.WatcherPID = false, 0
+		}
+		if s.role == RoleWatcher {
+			st.Running, st.WatcherPID = true, os.Getpid()
+		}
+		return nil
+	})
+	return err
+}
+
+// Close clears running (for a watcher) and releases the lock.
+func (s *Session) Close() error {
+	var err error
+	if s.role == RoleWatcher {
+		_, err = s.Store.Update(func(st *state.RX) error {
+			st.Running, st.WatcherPID = false, 0
+			return nil
+		})
+	}
+	return errors.Join(err, s.lock.Release())
+}
+
+// StateDir is the state directory.
+func (s *Session) StateDir() string { return s.Store.Dir }

@@ -1,0 +1,172 @@
+package rxwatch
+
+import (
+	"context"
+	"time"
+
+	"rfhandoff/taskfetch"
+)
+
+// Watcher is `rx watch`: it polls the task branch and offers each new
+// valid task at the prompt until stopped. Failures never stop it.
+type Watcher struct {
+	S      *Session
+	Poller *Poller
+	// Prompter is nil without a terminal: tasks awaiting approval are
+	// then reported, and nothing is approved.
+	Prompter Prompter
+	Outbox   *ManualExecutor
+	Interval time.Duration
+	Backoff  Backoff
+
+	deferred  map[string]bool // ID+digest deferred at this watcher's prompt
+	announced map[string]bool // events already reported once
+}
+
+// NewWatcher is a watcher for s with the policy's interval and backoff.
+func NewWatcher(s *Session, p Prompter) *Watcher {
+	pol := s.Policy
+	return &Watcher{
+		S:        s,
+		Poller:   &Poller{Git: s.Git, Policy: pol, Now: s.Now},
+		Prompter: p,
+		Outbox:   NewManualExecutor(s.StateDir(), pol),
+		Interval: pol.Poll.RXInterval.Duration,
+		Backoff:  Backoff{Base: pol.Poll.RXInterval.Duration, Max: pol.Poll.MaxBackoff.Duration},
+	}
+}
+
+// Run polls until ctx ends or the operator answers [S]; both are a clean
+// stop and return nil.
+func (w *Watcher) Run(ctx context.Context) error {
+	log := w.S.log()
+	w.deferred, w.announced = map[string]bool{}, map[string]bool{}
+	rep := &reporter{log: log, now: w.S.now}
+	if w.Prompter == nil {
+		log.Warn("no terminal: tasks awaiting approval are reported, but nothing can be approved here")
+	}
+	log.Info("watching the task branch", "remote", w.S.Policy.Repo.Remote, "branch", w.S.Policy.Repo.TaskBranch,
+		"interval", w.Interval, "max_backoff", w.Backoff.Max)
+	for {
+		p, err := w.Poller.Poll(ctx)
+		if ctx.Err() != nil {
+			return nil
+		}
+		wait := w.Interval
+		if err != nil {
+			wait = w.Backoff.Next()
+			rep.failure(err, wait)
+		} else {
+			w.Backoff.Reset()
+			rep.success()
+			if stop := w.consider(ctx, p); stop {
+				return nil
+			}
+		}
+		if ctx.Err() != nil || !sleep(ctx, wait) {
+			return nil
+		}
+	}
+}
+
+// announce logs an event the first time its key is seen.
+func (w *Watcher) announce(key string, f func()) {
+	if !w.announced[key] {
+		w.announced[key] = true
+		f()
+	}
+}
+
+// consider acts on a successful poll; it returns true to stop.
+func (w *Watcher) consider(ctx context.Context, p Poll) bool {
+	log := w.S.log()
+	if p.TaskErr != nil {
+		w.announce("rejected "+p.Commit, func() {
+			log.Warn("task rejected", "commit", p.Commit, "err", sanitizeErr(p.TaskErr))
+		})
+		return false
+	}
+	cur := p.Task
+	t := cur.Task
+	d, err := w.S.Record(cur)
+	if err != nil {
+		w.announce("state "+err.Error(), func() { log.Error("cannot use the RX state", "err", err) })
+		return false
+	}
+	key := t.ID + " " + t.SHA256
+	switch d.Verdict {
+	case Changed:
+		w.announce("changed "+key, func() { log.Error("task rejected", "task_id", t.ID, "err", changedError(d, cur)) })
+		return false
+	case Completed:
+		w.announce("completed "+key, func() { log.Info("task is completed: not offered again", "task_id", t.ID) })
+		return false
+	case Approved:
+		w.announce("approved "+key, func() { log.Info("task already approved", "task_id", t.ID, "sha256", t.SHA256) })
+		return false
+	}
+	if w.deferred[key] {
+		return false
+	}
+	if w.Prompter == nil {
+		w.announce("awaiting "+key, func() {
+			log.Warn("task awaits approval, but there is no terminal: nothing can be approved here",
+				"task_id", t.ID, "level", t.EffectiveLevel.String(), "commit", cur.Commit,
+				"to_approve", "run `rfhandoff rx approve "+t.ID+"` at a terminal (stop this watcher first)")
+		})
+		return false
+	}
+	log.Info("new task awaits approval: prompting", "task_id", t.ID, "level", t.EffectiveLevel.String(), "commit", cur.Commit)
+	res, err := w.S.Offer(ctx, w.Prompter, cur, w.reread, w.Outbox)
+	if err != nil {
+		log.Error("approval prompt failed: continuing without prompts; nothing approved", "task_id", t.ID, "err", err)
+		w.Prompter = nil
+		return false
+	}
+	switch res.Outcome {
+	case OutcomeStopped:
+		log.Info("stopping: nothing approved", "task_id", t.ID)
+		return true
+	case OutcomeDeferred:
+		w.deferred[key] = true
+		log.Info("task deferred: this watcher will not ask again", "task_id", t.ID,
+			"to_approve", "rfhandoff rx approve "+t.ID)
+	case OutcomeWrongPhrase:
+		log.Warn("wrong phrase: nothing approved; asking again at the next poll", "task_id", t.ID)
+	case OutcomeRefused:
+		log.Error("approval refused: nothing approved", "task_id", t.ID, "err", res.Err)
+	case OutcomeApproved:
+		log.Info("task approved", "task_id", t.ID, "sha256", res.Approval.TaskSHA256, "commit", res.Approval.Commit)
+		if res.Err != nil {
+			log.Error("approval recorded, but preparing the outbox failed; run `rfhandoff rx approve` to prepare it again",
+				"task_id", t.ID, "err", res.Err)
+		} else {
+			log.Info("ManualExecutor prepared the task", "task_id", t.ID, "outbox", res.Outbox)
+		}
+	}
+	return false
+}
+
+// reread is the approval's fresh look at the branch.
+func (w *Watcher) reread(ctx context.Context) (*taskfetch.Current, error) {
+	p, err := w.Poller.Refresh(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if p.TaskErr != nil {
+		return nil, p.TaskErr
+	}
+	return p.Task, nil
+}
+
+// sleep waits d or until ctx ends; it reports whether d passed.
+func sleep(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}

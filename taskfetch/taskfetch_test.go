@@ -1,0 +1,157 @@
+package taskfetch_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"rfhandoff/gitcli"
+	"rfhandoff/gitcli/gittest"
+	"rfhandoff/rxwatch/rxtest"
+	"rfhandoff/task"
+	"rfhandoff/taskfetch"
+)
+
+func TestFetchValid(t *testing.T) {
+	rx := rxtest.New(t, rxtest.Options{})
+	content := rxtest.TaskFile(rxtest.TaskSpec{ID: "TF_VALID_1", ExpectedHead: rx.Base, RFRX: true, HardwareAccess: true})
+	commit := rx.PushFile(content)
+
+	cur, err := taskfetch.Fetch(t.Context(), rx.Client(rx.Runner()), rx.Policy)
+	if err != nil {
+		t.Fatalf("Fetch: %v", err)
+	}
+	if cur.Commit != commit {
+		t.Errorf("read from %s, want the pushed commit %s", cur.Commit, commit)
+	}
+	if string(cur.Data) != content {
+		t.Errorf("data differs from the pushed file:\n%s", cur.Data)
+	}
+	if cur.Task.ID != "TF_VALID_1" || cur.Task.SHA256 != task.Digest([]byte(content)) || cur.Task.EffectiveLevel.String() != "YELLOW" {
+		t.Errorf("task = %+v", cur.Task)
+	}
+	// The tracking ref now holds the commit: ReadAt on it reads the same bytes.
+	again, err := taskfetch.ReadAt(t.Context(), rx.Client(rx.Runner()), rx.Policy, commit)
+	if err != nil || again.Task.SHA256 != cur.Task.SHA256 {
+		t.Fatalf("ReadAt(%s) = %v, %v", commit, again, err)
+	}
+}
+
+func TestFetchNotAncestor(t *testing.T) {
+	rx := rxtest.New(t, rxtest.Options{})
+	// main's tip is present in the checkout (it was cloned) but is not in
+	// the task branch's history.
+	other := gittest.Tip(t, rx.Remote, "main")
+	commit := rx.PushTask(rxtest.TaskSpec{ID: "TF_OTHER_HISTORY", ExpectedHead: other})
+
+	_, err := taskfetch.Fetch(t.Context(), rx.Client(rx.Runner()), rx.Policy)
+	var na *taskfetch.NotAncestorError
+	if !errors.As(err, &na) {
+		t.Fatalf("Fetch: %v; want *NotAncestorError", err)
+	}
+	if na.TaskID != "TF_OTHER_HISTORY" || na.ExpectedHead != other || na.Commit != commit {
+		t.Errorf("NotAncestorError = %+v", na)
+	}
+}
+
+// A missing EXPECTED_HEAD object makes merge-base exit 128: that is an
+// error, never a yes and never a plain "not an ancestor".
+func TestFetchMissingObjectIsAnError(t *testing.T) {
+	rx := rxtest.New(t, rxtest.Options{})
+	missing := strings.Repeat("ab", 20)
+	rx.PushTask(rxtest.TaskSpec{ID: "TF_MISSING_HEAD", ExpectedHead: missing})
+
+	_, err := taskfetch.Fetch(t.Context(), rx.Client(rx.Runner()), rx.Policy)
+	var na *taskfetch.NotAncestorError
+	var gerr *gitcli.Error
+	if err == nil || errors.As(err, &na) || !errors.As(err, &gerr) {
+		t.Fatalf("Fetch: %v (%T); want a *gitcli.Error that is not *NotAncestorError", err, err)
+	}
+	if !strings.Contains(err.Error(), missing) || !strings.Contains(err.Error(), "TF_MISSING_HEAD") {
+		t.Errorf("error does not name the task and EXPECTED_HEAD: %v", err)
+	}
+}
+
+func TestFetchOversizeRefusedBeforeReading(t *testing.T) {
+	rx := rxtest.New(t, rxtest.Options{})
+	rx.Policy.Limits.MaxTaskBytes = 512
+	content := rxtest.TaskFile(rxtest.TaskSpec{ID: "TF_TOO_BIG", ExpectedHead: rx.Base, Body: strings.Repeat("x", 600) + "\n"})
+	rx.PushFile(content)
+	r := gittest.RunnerWithHome(t, rx.Home) // its own audit log
+	_, err := taskfetch.Fetch(t.Context(), rx.Client(r), rx.Policy)
+	var tl *gitcli.TooLargeError
+	if !errors.As(err, &tl) || tl.Limit != 512 || tl.Size != int64(len(content)) {
+		t.Fatalf("Fetch: %v; want *TooLargeError of %d bytes", err, len(content))
+	}
+	// Refused from the tree entry's size: no cat-file ever ran.
+	audit, err := os.ReadFile(r.AuditLog().Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(audit), `"cat-file"`) {
+		t.Errorf("the blob was read although it is over the limit:\n%s", audit)
+	}
+}
+
+func TestFetchSymlinkRefused(t *testing.T) {
+	rx := rxtest.New(t, rxtest.Options{})
+	// A symlink at the task path, pointing at a valid task file.
+	work := filepath.Join(t.TempDir(), "work")
+	r := rx.Runner()
+	gittest.Git(t, r, filepath.Dir(work), "clone", "--quiet", "--branch", rxtest.TaskBranch, "--end-of-options", rx.Remote.URL, work)
+	if err := os.MkdirAll(filepath.Join(work, "docs", "handoff"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	real := rxtest.TaskFile(rxtest.TaskSpec{ID: "TF_SYMLINK", ExpectedHead: rx.Base})
+	if err := os.WriteFile(filepath.Join(work, "real.md"), []byte(real), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../../real.md", filepath.Join(work, filepath.FromSlash(rxtest.TaskPath))); err != nil {
+		t.Fatal(err)
+	}
+	gittest.Git(t, r, work, "add", "--all")
+	gittest.Git(t, r, work, "commit", "--quiet", "-m", "task as a symlink")
+	gittest.Git(t, r, work, "push", "--quiet", "--end-of-options", rx.Remote.URL, "HEAD:refs/heads/"+rxtest.TaskBranch)
+
+	_, err := taskfetch.Fetch(t.Context(), rx.Client(r), rx.Policy)
+	var nr *gitcli.NotRegularFileError
+	if !errors.As(err, &nr) || nr.Mode != gitcli.ModeSymlink {
+		t.Fatalf("Fetch: %v; want *NotRegularFileError for a symlink", err)
+	}
+}
+
+func TestFetchInvalidTask(t *testing.T) {
+	rx := rxtest.New(t, rxtest.Options{})
+	bad := strings.Replace(rxtest.TaskFile(rxtest.TaskSpec{ID: "TF_INVALID", ExpectedHead: rx.Base}),
+		"RF_TX = NO", "RF_TX = MAYBE", 1)
+	bad = strings.Replace(bad, "SOURCE_BRANCH = "+rxtest.TaskBranch, "SOURCE_BRANCH = main", 1)
+	rx.PushFile(bad)
+
+	_, err := taskfetch.Fetch(t.Context(), rx.Client(rx.Runner()), rx.Policy)
+	var inv *task.InvalidError
+	if !errors.As(err, &inv) {
+		t.Fatalf("Fetch: %v; want *task.InvalidError", err)
+	}
+	fields := map[string]bool{}
+	for _, p := range inv.Problems() {
+		fields[p.Field] = true
+	}
+	if !fields["RF_TX"] || !fields["SOURCE_BRANCH"] {
+		t.Errorf("not every reason reported: %v", err)
+	}
+}
+
+func TestFetchMissingTaskFileAndBranch(t *testing.T) {
+	rx := rxtest.New(t, rxtest.Options{})
+	_, err := taskfetch.Fetch(t.Context(), rx.Client(rx.Runner()), rx.Policy)
+	if !errors.Is(err, gitcli.ErrNotFound) {
+		t.Fatalf("Fetch without a task file: %v; want ErrNotFound", err)
+	}
+	rx.Policy.Repo.TaskBranch = "no-such-branch"
+	_, err = taskfetch.Fetch(t.Context(), rx.Client(rx.Runner()), rx.Policy)
+	if !errors.Is(err, gitcli.ErrNotFound) {
+		t.Fatalf("Fetch of a missing branch: %v; want ErrNotFound", err)
+	}
+}

@@ -1,0 +1,260 @@
+package gate
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/hashicorp/go-multierror"
+
+	"rfhandoff/config"
+	"rfhandoff/result"
+)
+
+// TXRule names one of the MAIN side's checks (SPEC §7), so callers and
+// tests can tell failures apart without reading messages.
+type TXRule string
+
+// The checks of a READY result before TX may be authorized or run.
+const (
+	TXRuleTaskID            TXRule = "task-id"            // task_id is the current task's
+	TXRuleState             TXRule = "state"              // state is RX_READY_FOR_TX
+	TXRuleLiveFlags         TXRule = "live-flags"         // rx_ready_for_tx, process_alive, file_growing
+	TXRuleCommonClock       TXRule = "common-clock"       // common_clock_verified
+	TXRulePublicationAge    TXRule = "publication-age"    // published_at not older than the limit
+	TXRulePublicationFuture TXRule = "publication-future" // published_at not ahead beyond the skew
+	TXRuleCaptureFuture     TXRule = "capture-future"     // capture_started_at not ahead beyond the skew
+	TXRulePlannedDuration   TXRule = "planned-duration"   // planned_duration_s is the policy's
+	TXRuleFrequency         TXRule = "frequency"          // frequency_hz is the policy's [tx] value
+	TXRuleSampleRate        TXRule = "sample-rate"        // sample_rate_hz is the policy's [tx] value
+	TXRuleRemainingTime     TXRule = "remaining-time"     // enough capture time left
+)
+
+// The checks of the policy's [tx] parameters (CheckTXParams).
+const (
+	TXRuleParamAction     TXRule = "tx-action"
+	TXRuleParamGain       TXRule = "tx-gain"
+	TXRuleParamMaxGain    TXRule = "tx-max-gain"
+	TXRuleParamAmp        TXRule = "tx-amp"
+	TXRuleParamFrequency  TXRule = "tx-frequency"
+	TXRuleParamSampleRate TXRule = "tx-sample-rate"
+	TXRuleParamDuration   TXRule = "tx-duration"
+	TXRuleParamIQFile     TXRule = "tx-iq-file"
+)
+
+// TXCheckError is one failed check.
+type TXCheckError struct {
+	Rule   TXRule
+	Reason string
+}
+
+func (e *TXCheckError) Error() string { return fmt.Sprintf("%s: %s", e.Rule, e.Reason) }
+
+// FailedTXRules lists the rule of every *TXCheckError in err, in order.
+func FailedTXRules(err error) []TXRule {
+	var out []TXRule
+	var merr *multierror.Error
+	if errors.As(err, &merr) {
+		for _, e := range merr.Errors {
+			var ce *TXCheckError
+			if errors.As(e, &ce) {
+				out = append(out, ce.Rule)
+			}
+		}
+		return out
+	}
+	var ce *TXCheckError
+	if errors.As(err, &ce) {
+		out = append(out, ce.Rule)
+	}
+	return out
+}
+
+type txProblems struct{ errs *multierror.Error }
+
+func (p *txProblems) add(rule TXRule, format string, args ...any) {
+	p.errs = multierror.Append(p.errs, &TXCheckError{Rule: rule, Reason: fmt.Sprintf(format, args...)})
+}
+
+func (p *txProblems) err() error {
+	if p.errs == nil {
+		return nil
+	}
+	p.errs.ErrorFormat = listFormat
+	return p.errs
+}
+
+// listFormat prints every failed check on a line of its own.
+func listFormat(errs []error) string {
+	if len(errs) == 1 {
+		return errs[0].Error()
+	}
+	s := fmt.Sprintf("%d checks failed:", len(errs))
+	for _, e := range errs {
+		s += "\n  - " + e.Error()
+	}
+	return s
+}
+
+func seconds(n int) time.Duration { return time.Duration(n) * time.Second }
+
+// CaptureEnd is when the receiver's capture ends: capture_started_at plus
+// planned_duration_s.
+func CaptureEnd(r *result.Result) time.Time {
+	return r.CaptureStartedAt.Add(time.Duration(r.PlannedDurationS) * time.Second)
+}
+
+// Remaining is the capture time left at now (negative once it has ended).
+func Remaining(r *result.Result, now time.Time) time.Duration { return CaptureEnd(r).Sub(now) }
+
+// ReadyUntil is the last moment at which CheckReadyFor(r, ..., extra) can
+// still pass on time: the earlier of the moment the remaining capture time
+// falls under min_remaining_s + extra and the moment the publication
+// becomes older than max_publication_age_s. A prompt for r expires then,
+// so an answer typed in time never meets a re-check that must fail.
+func ReadyUntil(r *result.Result, pol config.Policy, extra time.Duration) time.Time {
+	byRemaining := CaptureEnd(r).Add(-seconds(pol.Limits.MinRemainingS) - extra)
+	byAge := r.PublishedAt.Add(seconds(pol.Limits.MaxPublicationAgeS))
+	if byAge.Before(byRemaining) {
+		return byAge
+	}
+	return byRemaining
+}
+
+// CheckReady runs every check SPEC §7 makes of a result before TX may be
+// authorized and returns every failure at once (a *multierror.Error of
+// *TXCheckError), or nil. taskID is the ID of the task currently on the
+// task branch. r must come from result.Decode (the schema is strict
+// already); the state and flag checks are repeated so that a COMPLETE
+// result, valid as it is, can never pass for READY.
+func CheckReady(r *result.Result, now time.Time, taskID string, pol config.Policy) error {
+	return CheckReadyFor(r, now, taskID, pol, 0)
+}
+
+// CheckReadyFor is CheckReady requiring extra capture time on top of
+// min_remaining_s: the executor passes the transmission's duration_s, so
+// the whole transmission ends while the receiver still has
+// min_remaining_s to go.
+func CheckReadyFor(r *result.Result, now time.Time, taskID string, pol config.Policy, extra time.Duration) error {
+	var p txProblems
+	if r == nil {
+		p.add(TXRuleState, "no result")
+		return p.err()
+	}
+	lim := pol.Limits
+	if taskID == "" {
+		p.add(TXRuleTaskID, "result is for task %q, but no current task is known", r.TaskID)
+	} else if r.TaskID != taskID {
+		p.add(TXRuleTaskID, "result is for task %q, but the task branch holds %q", r.TaskID, taskID)
+	}
+	if r.State != result.StateReady {
+		p.add(TXRuleState, "state is %q, not %q", r.State, result.StateReady)
+	}
+	var down []string
+	for _, f := range []struct {
+		key string
+		v   bool
+	}{{"rx_ready_for_tx", r.RXReadyForTX}, {"process_alive", r.ProcessAlive}, {"file_growing", r.FileGrowing}} {
+		if !f.v {
+			down = append(down, f.key)
+		}
+	}
+	if len(down) > 0 {
+		p.add(TXRuleLiveFlags, "%v false: the receiver is not capturing", down)
+	}
+	if !r.CommonClockVerified {
+		p.add(TXRuleCommonClock, "common_clock_verified is false: the receiver did not confirm the shared clock")
+	}
+	skew := seconds(lim.MaxClockSkewS)
+	age := now.Sub(r.PublishedAt)
+	switch {
+	case age > seconds(lim.MaxPublicationAgeS):
+		p.add(TXRulePublicationAge, "published_at %s is %s old, more than max_publication_age_s (%d s)",
+			stamp(r.PublishedAt), age.Round(time.Second), lim.MaxPublicationAgeS)
+	case -age > skew:
+		p.add(TXRulePublicationFuture, "published_at %s is %s in the future, more than max_clock_skew_s (%d s)",
+			stamp(r.PublishedAt), (-age).Round(time.Second), lim.MaxClockSkewS)
+	}
+	if ahead := r.CaptureStartedAt.Sub(now); ahead > skew {
+		p.add(TXRuleCaptureFuture, "capture_started_at %s is %s in the future, more than max_clock_skew_s (%d s)",
+			stamp(r.CaptureStartedAt), ahead.Round(time.Second), lim.MaxClockSkewS)
+	}
+	planned := r.PlannedDurationS == int64(lim.PlannedDurationS)
+	if !planned {
+		p.add(TXRulePlannedDuration, "planned_duration_s is %d, the policy's is %d", r.PlannedDurationS, lim.PlannedDurationS)
+	}
+	if r.FrequencyHz != pol.TX.FrequencyHz {
+		p.add(TXRuleFrequency, "frequency_hz is %d, but [tx] frequency_hz is %d: the receiver does not listen where we would send",
+			r.FrequencyHz, pol.TX.FrequencyHz)
+	}
+	if r.SampleRateHz != pol.TX.SampleRateHz {
+		p.add(TXRuleSampleRate, "sample_rate_hz is %d, but [tx] sample_rate_hz is %d", r.SampleRateHz, pol.TX.SampleRateHz)
+	}
+	need := seconds(lim.MinRemainingS) + extra
+	if left := Remaining(r, now); left < need {
+		what := fmt.Sprintf("min_remaining_s (%d s)", lim.MinRemainingS)
+		if extra > 0 {
+			what = fmt.Sprintf("the transmission (%s) plus min_remaining_s (%d s)", extra, lim.MinRemainingS)
+		}
+		p.add(TXRuleRemainingTime, "%s of capture left (ends %s), less than %s",
+			left.Truncate(100*time.Millisecond), stamp(CaptureEnd(r)), what)
+	}
+	return p.err()
+}
+
+func stamp(t time.Time) string { return t.Format(time.RFC3339Nano) }
+
+// AmpGainDB is the HackRF One's RF amplifier gain, nominally 11 dB. It is
+// what `-a 1` adds on top of the TX VGA gain.
+const AmpGainDB = 11
+
+// CheckTXParams checks the policy's [tx] parameters against the limits
+// the executor enforces, every failure at once (*multierror.Error of
+// *TXCheckError):
+//
+//   - tx_vga_gain_db within 0..max_tx_vga_gain_db, and max_tx_vga_gain_db
+//     within 0..47 (hackrf_transfer -x, which silently ignores more);
+//   - amp: the policy has no key that allows the amplifier by itself, so
+//     max_tx_vga_gain_db is read as the ceiling of the whole chain's gain:
+//     amp = true is allowed only when tx_vga_gain_db + AmpGainDB still fits
+//     under max_tx_vga_gain_db. With the default ceiling 0 it never is;
+//   - frequency_hz and sample_rate_hz inside the HackRF One's ranges;
+//   - duration_s from 1 s to config.MaxTXDurationS;
+//   - action "fake" or "hackrf_transfer", and iq_file set for the latter.
+func CheckTXParams(pol config.Policy) error {
+	var p txProblems
+	t := pol.TX
+	switch t.Action {
+	case config.TXActionFake, config.TXActionHackRFTransfer:
+	default:
+		p.add(TXRuleParamAction, "action %q is neither %q nor %q", t.Action, config.TXActionFake, config.TXActionHackRFTransfer)
+	}
+	if t.MaxTXVGAGainDB < 0 || t.MaxTXVGAGainDB > config.MaxTXVGAGainDB {
+		p.add(TXRuleParamMaxGain, "max_tx_vga_gain_db %d is outside 0..%d", t.MaxTXVGAGainDB, config.MaxTXVGAGainDB)
+	}
+	switch {
+	case t.TXVGAGainDB < 0:
+		p.add(TXRuleParamGain, "tx_vga_gain_db %d is negative", t.TXVGAGainDB)
+	case t.TXVGAGainDB > t.MaxTXVGAGainDB:
+		p.add(TXRuleParamGain, "tx_vga_gain_db %d is over max_tx_vga_gain_db %d", t.TXVGAGainDB, t.MaxTXVGAGainDB)
+	case t.TXVGAGainDB > config.MaxTXVGAGainDB:
+		p.add(TXRuleParamGain, "tx_vga_gain_db %d is over the hardware's %d", t.TXVGAGainDB, config.MaxTXVGAGainDB)
+	}
+	if t.Amp && t.TXVGAGainDB+AmpGainDB > t.MaxTXVGAGainDB {
+		p.add(TXRuleParamAmp, "amp adds %d dB: tx_vga_gain_db %d + %d is over max_tx_vga_gain_db %d, so the amplifier is not allowed",
+			AmpGainDB, t.TXVGAGainDB, AmpGainDB, t.MaxTXVGAGainDB)
+	}
+	if t.FrequencyHz < config.MinFrequencyHz || t.FrequencyHz > config.MaxFrequencyHz {
+		p.add(TXRuleParamFrequency, "frequency_hz %d is outside %d..%d", t.FrequencyHz, int64(config.MinFrequencyHz), int64(config.MaxFrequencyHz))
+	}
+	if t.SampleRateHz < config.MinSampleRateHz || t.SampleRateHz > config.MaxSampleRateHz {
+		p.add(TXRuleParamSampleRate, "sample_rate_hz %d is outside %d..%d", t.SampleRateHz, config.MinSampleRateHz, config.MaxSampleRateHz)
+	}
+	if t.DurationS < 1 || t.DurationS > config.MaxTXDurationS {
+		p.add(TXRuleParamDuration, "duration_s %d is outside 1..%d", t.DurationS, config.MaxTXDurationS)
+	}
+	if t.Action == config.TXActionHackRFTransfer && t.IQFile == "" {
+		p.add(TXRuleParamIQFile, "iq_file is required for action %q", config.TXActionHackRFTransfer)
+	}
+	return p.err()
+}

@@ -1,0 +1,168 @@
+package txwatch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/go-multierror"
+
+	"rfhandoff/config"
+	"rfhandoff/gate"
+	"rfhandoff/prompt"
+	"rfhandoff/result"
+)
+
+// describeTX says what tx execute would do, for the operator.
+func describeTX(p TXParams) string {
+	s := fmt.Sprintf("action %s: %d Hz, %d samples/s, TX VGA %d dB, amp %v, %d s",
+		p.Action, p.FrequencyHz, p.SampleRateHz, p.TXVGAGainDB, p.Amp, p.DurationS)
+	if p.Action == config.TXActionHackRFTransfer {
+		s += ", from " + p.IQFile
+	}
+	return s
+}
+
+// authorize shows a READY result that passed every check, asks for the
+// phrase and, after the exact phrase, re-checks everything against a
+// fresh fetch before writing the record. Every way it does not end in a
+// record is reported; only a cancelled ctx is returned.
+func (w *Watcher) authorize(ctx context.Context, snap Snapshot, r *result.Result, taskID string) error {
+	deadline := gate.ReadyUntil(r, w.Policy, 0)
+	params := ParamsOf(w.Policy)
+	w.rep.printf("READY result for task %s awaiting authorization\n"+
+		"result branch commit %s, RX_RESULT.json sha256 %s\n"+
+		"capture started %s, ends %s (%s left); %d Hz at %d samples/s\n"+
+		"authorizing allows `rfhandoff tx execute` to run once: %s\n"+
+		"the prompt expires at %s",
+		taskID, snap.Commit, snap.Digest,
+		r.CaptureStartedAt.Format(time.RFC3339), gate.CaptureEnd(r).Format(time.RFC3339),
+		gate.Remaining(r, w.now()).Truncate(time.Second), r.FrequencyHz, r.SampleRateHz,
+		describeTX(params), deadline.Local().Format(time.RFC3339))
+
+	open := w.OpenAsker
+	if open == nil {
+		open = OpenTerminal
+	}
+	asker, err := open()
+	if err != nil {
+		if errors.Is(err, prompt.ErrNoTerminal) {
+			w.rep.printf("result %s awaits authorization, but there is no terminal here (%v): nothing authorized; run tx watch in a terminal",
+				short(snap.Digest), err)
+			return nil
+		}
+		w.rep.printf("cannot ask for the phrase (%v): nothing authorized", err)
+		return nil
+	}
+	ok, err := asker.Phrase(ctx, gate.TXPhrase, deadline)
+	asker.Close()
+	switch {
+	case ctx.Err() != nil:
+		w.rep.printf("stopped at the prompt: nothing authorized")
+		return ctx.Err()
+	case errors.Is(err, prompt.ErrExpired):
+		w.rep.printf("the prompt for result %s expired: nothing authorized", short(snap.Digest))
+		return nil
+	case err != nil:
+		w.rep.printf("the prompt failed (%v): nothing authorized", err)
+		return nil
+	case !ok:
+		w.rep.printf("wrong phrase for result %s: nothing authorized", short(snap.Digest))
+		return nil
+	}
+
+	rec, err := w.recheck(ctx, snap, params)
+	w.resolved = false // the re-check fetched the tracking ref itself
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if err != nil {
+		w.rep.printf("BLOCKED after the phrase, nothing authorized:\n%v", err)
+		return nil
+	}
+	path, err := w.store.Create(rec)
+	if err != nil {
+		w.rep.printf("could not write the authorization record (%v): nothing authorized", err)
+		return nil
+	}
+	w.rep.printf("AUTHORIZED: record %s (expires %s); run: rfhandoff tx execute %s",
+		path, rec.ExpiresAt.Local().Format(time.RFC3339), path)
+	return nil
+}
+
+// recheck fetches the result branch again and repeats every check; it
+// returns the record to write, or every reason it must not be written.
+func (w *Watcher) recheck(ctx context.Context, shown Snapshot, params TXParams) (Record, error) {
+	fresh, err := w.src.Fetch(ctx)
+	if err != nil {
+		return Record{}, fmt.Errorf("re-fetching the result branch: %w", err)
+	}
+	var errs *multierror.Error
+	if fresh.Commit != shown.Commit {
+		errs = multierror.Append(errs, fmt.Errorf("the result branch moved from %s to %s after the result was shown", shown.Commit, fresh.Commit))
+	}
+	if fresh.Digest != shown.Digest {
+		errs = multierror.Append(errs, fmt.Errorf("RX_RESULT.json changed after it was shown (sha256 %s, now %s)", shown.Digest, orNone(fresh.Digest)))
+	}
+	taskID, err := w.src.CurrentTaskID(ctx)
+	if err != nil {
+		errs = multierror.Append(errs, fmt.Errorf("reading the current task: %w", err))
+	}
+	var r *result.Result
+	if fresh.Data != nil {
+		now := w.now()
+		if r, err = w.src.Decode(fresh); err != nil {
+			errs = multierror.Append(errs, err)
+		} else if taskID != "" {
+			if err := gate.CheckReady(r, now, taskID, w.Policy); err != nil {
+				errs = multierror.Append(errs, flatten(err)...)
+			}
+		}
+	}
+	if errs != nil {
+		errs.ErrorFormat = listErrors
+		return Record{}, errs
+	}
+	now := w.now()
+	expires := gate.ReadyUntil(r, w.Policy, time.Duration(params.DurationS)*time.Second)
+	if !expires.After(now) {
+		return Record{}, fmt.Errorf("remaining-time: the record would expire at once: %s of capture left is not enough for the transmission (%d s) plus min_remaining_s (%d s) within the publication age limit",
+			gate.Remaining(r, now).Truncate(time.Second), params.DurationS, w.Policy.Limits.MinRemainingS)
+	}
+	return Record{
+		RecordVersion: RecordVersion, TaskID: r.TaskID,
+		ResultBranch: w.Policy.Repo.ResultBranch, ResultCommit: fresh.Commit, ResultSHA256: fresh.Digest,
+		CaptureEndsAt: gate.CaptureEnd(r), AuthorizedAt: now, ExpiresAt: expires,
+		TX: params,
+	}, nil
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "no file"
+	}
+	return s
+}
+
+// flatten returns the errors inside a *multierror.Error, or err itself.
+func flatten(err error) []error {
+	var merr *multierror.Error
+	if errors.As(err, &merr) {
+		return merr.Errors
+	}
+	return []error{err}
+}
+
+func listErrors(errs []error) string {
+	if len(errs) == 1 {
+		return errs[0].Error()
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d problems:", len(errs))
+	for _, e := range errs {
+		b.WriteString("\n  - " + strings.ReplaceAll(e.Error(), "\n", "\n    "))
+	}
+	return b.String()
+}

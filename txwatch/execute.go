@@ -1,0 +1,265 @@
+package txwatch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/hashicorp/go-multierror"
+
+	"rfhandoff/config"
+	"rfhandoff/exec"
+	"rfhandoff/gate"
+	"rfhandoff/gitcli"
+	"rfhandoff/hackrfcli"
+	"rfhandoff/prompt"
+)
+
+// Executor is tx execute, the separate RED action that consumes one
+// authorization record (SPEC §7 steps 1–5).
+type Executor struct {
+	Git    *gitcli.Client // in the MAIN checkout
+	Runner exec.Runner    // built for exec.RoleTX: the only role that may run hackrf_transfer -t
+	Policy config.Policy
+	Out    io.Writer
+	// Now is the checks' clock (nil: time.Now).
+	Now func() time.Time
+	// OpenAsker opens the terminal for the phrase (nil: OpenTerminal).
+	OpenAsker func() (Asker, error)
+}
+
+// Steps of the executor, as RefusedError names them.
+const (
+	StepRecord  = "record"       // the record cannot be read or is malformed
+	StepQuick   = "quick checks" // expired, used, policy, parameters
+	StepPhrase  = "phrase"
+	StepRecheck = "re-check"
+	StepUse     = "mark used"
+)
+
+// RefusedError is an execution refused before anything was started: no
+// hardware was opened, and (before StepUse succeeds) the record is unused.
+type RefusedError struct {
+	Step string
+	Err  error
+}
+
+func (e *RefusedError) Error() string { return fmt.Sprintf("refused at %s: %v", e.Step, e.Err) }
+func (e *RefusedError) Unwrap() error { return e.Err }
+
+// ActionError is an action that was started and did not succeed; its
+// outcome file says what happened.
+type ActionError struct {
+	OutcomePath string
+	Err         error
+}
+
+func (e *ActionError) Error() string {
+	return fmt.Sprintf("the TX action failed (outcome in %s): %v", e.OutcomePath, e.Err)
+}
+func (e *ActionError) Unwrap() error { return e.Err }
+
+func (x *Executor) now() time.Time {
+	if x.Now != nil {
+		return x.Now()
+	}
+	return time.Now()
+}
+
+func (x *Executor) say(format string, args ...any) {
+	if x.Out != nil {
+		fmt.Fprintf(x.Out, "tx execute: "+format+"\n", args...)
+	}
+}
+
+// Execute runs the record named by arg (a name in the authorization
+// directory, or a path to it) and returns the outcome and where it was
+// written. A *RefusedError means nothing was started.
+func (x *Executor) Execute(ctx context.Context, arg string) (Outcome, string, error) {
+	store, err := StoreOf(x.Policy)
+	if err != nil {
+		return Outcome{}, "", &RefusedError{Step: StepRecord, Err: err}
+	}
+	// (1) Quick checks that fail fast.
+	name, err := store.Resolve(arg)
+	if err != nil {
+		return Outcome{}, "", &RefusedError{Step: StepRecord, Err: err}
+	}
+	rec, err := store.ReadRecord(name)
+	if err != nil {
+		return Outcome{}, "", &RefusedError{Step: StepRecord, Err: err}
+	}
+	txp, err := x.quickChecks(store, name, rec)
+	if err != nil {
+		return Outcome{}, "", &RefusedError{Step: StepQuick, Err: err}
+	}
+
+	// (2) The exact phrase at the terminal.
+	x.say("record %s: task %s, result commit %s, sha256 %s\n  %s\n  the record expires %s",
+		name, rec.TaskID, rec.ResultCommit, rec.ResultSHA256, describeTX(rec.TX), rec.ExpiresAt.Local().Format(time.RFC3339))
+	if err := x.askPhrase(ctx, rec); err != nil {
+		return Outcome{}, "", &RefusedError{Step: StepPhrase, Err: err}
+	}
+
+	// (3) Immediately before any hardware: fetch again, compare, re-check.
+	if err := x.recheck(ctx, store, name, rec); err != nil {
+		return Outcome{}, "", &RefusedError{Step: StepRecheck, Err: err}
+	}
+
+	// (4) Consume the record: exactly one caller wins the exclusive create.
+	if err := store.MarkUsed(name, x.now()); err != nil {
+		return Outcome{}, "", &RefusedError{Step: StepUse, Err: err}
+	}
+	x.say("record %s marked used", name)
+
+	// (5) The action.
+	return x.run(ctx, store, name, rec, txp)
+}
+
+// quickChecks is step 1 after the record parsed; it returns the
+// hackrf_transfer parameters when that is the action.
+func (x *Executor) quickChecks(store Store, name string, rec Record) (*hackrfcli.TxParams, error) {
+	var errs *multierror.Error
+	add := func(format string, args ...any) { errs = multierror.Append(errs, fmt.Errorf(format, args...)) }
+	now := x.now()
+	if !now.Before(rec.ExpiresAt) {
+		add("the record expired at %s", rec.ExpiresAt.Format(time.RFC3339Nano))
+	}
+	if used, err := store.Used(name); used || err != nil {
+		if err != nil {
+			add("cannot tell whether the record was used: %v", err)
+		} else {
+			add("%v", &AlreadyUsedError{Marker: store.Path(UsedName(name))})
+		}
+	}
+	if _, err := os.Lstat(store.Path(OutcomeName(name))); !errors.Is(err, os.ErrNotExist) {
+		add("an outcome for this record already exists (%s)", store.Path(OutcomeName(name)))
+	}
+	pol := x.Policy
+	if rec.ResultBranch != pol.Repo.ResultBranch {
+		add("the record is for result branch %q, the policy's is %q", rec.ResultBranch, pol.Repo.ResultBranch)
+	}
+	if pol.TX.Action != config.TXActionFake && !pol.TX.Enabled {
+		add("[tx] enabled is false: action %q is refused (only %q runs while TX is disabled)", pol.TX.Action, config.TXActionFake)
+	}
+	if err := gate.CheckTXParams(pol); err != nil {
+		errs = multierror.Append(errs, flatten(err)...)
+	}
+	for _, d := range rec.TX.Diff(ParamsOf(pol)) {
+		add("the [tx] parameters changed since the authorization: %s", d)
+	}
+	var txp *hackrfcli.TxParams
+	if pol.TX.Action == config.TXActionHackRFTransfer && pol.TX.IQFile != "" {
+		p, err := x.transmitParams()
+		if err != nil {
+			errs = multierror.Append(errs, err)
+		}
+		txp = &p
+	}
+	if errs != nil {
+		errs.ErrorFormat = listErrors
+		return nil, errs
+	}
+	return txp, nil
+}
+
+// transmitParams builds and checks the bounded transmission: the IQ file
+// must be a regular, non-empty file, -n is sample_rate_hz × duration_s.
+func (x *Executor) transmitParams() (hackrfcli.TxParams, error) {
+	t := x.Policy.TX
+	iq, err := filepath.Abs(x.Policy.IQFilePath())
+	if err != nil {
+		return hackrfcli.TxParams{}, err
+	}
+	p := hackrfcli.TxParams{
+		IQPath: iq, FrequencyHz: t.FrequencyHz, SampleRateHz: t.SampleRateHz,
+		TXVGAGainDB: t.TXVGAGainDB, Amp: t.Amp, NumSamples: t.SampleRateHz * int64(t.DurationS),
+	}
+	var errs *multierror.Error
+	if st, err := os.Stat(iq); err != nil {
+		errs = multierror.Append(errs, fmt.Errorf("tx.iq_file: %w", err))
+	} else if !st.Mode().IsRegular() || st.Size() == 0 {
+		errs = multierror.Append(errs, fmt.Errorf("tx.iq_file %s must be a non-empty regular file", iq))
+	}
+	if err := p.Validate(); err != nil {
+		errs = multierror.Append(errs, flatten(err)...)
+	}
+	return p, errs.ErrorOrNil()
+}
+
+func (x *Executor) askPhrase(ctx context.Context, rec Record) error {
+	open := x.OpenAsker
+	if open == nil {
+		open = OpenTerminal
+	}
+	asker, err := open()
+	if err != nil {
+		if errors.Is(err, prompt.ErrNoTerminal) {
+			return fmt.Errorf("the phrase %q must be typed at a terminal: %w", gate.TXPhrase, err)
+		}
+		return err
+	}
+	defer asker.Close()
+	ok, err := asker.Phrase(ctx, gate.TXPhrase, rec.ExpiresAt)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return errors.New("wrong phrase: nothing started, the record is still unused")
+	}
+	return nil
+}
+
+// recheck is step 3: the result branch fetched again must still hold the
+// exact commit and bytes the record names, and every check must pass with
+// capture time left for the whole transmission plus min_remaining_s.
+func (x *Executor) recheck(ctx context.Context, store Store, name string, rec Record) error {
+	src := Source{Git: x.Git, Policy: x.Policy}
+	snap, err := src.Fetch(ctx)
+	if err != nil {
+		return fmt.Errorf("re-fetching the result branch: %w", err)
+	}
+	if err := writeFetchHint(x.Policy, snap.Commit); err != nil {
+		x.say("warning: %v (a running tx watch notices the fetched commit at its next resync)", err)
+	}
+	var errs *multierror.Error
+	add := func(err error) { errs = multierror.Append(errs, err) }
+	if snap.Commit != rec.ResultCommit {
+		add(fmt.Errorf("the result branch is at %s, the record was authorized for %s", snap.Commit, rec.ResultCommit))
+	}
+	if snap.Digest != rec.ResultSHA256 {
+		add(fmt.Errorf("RX_RESULT.json has sha256 %s, the record was authorized for %s", orNone(snap.Digest), rec.ResultSHA256))
+	}
+	taskID, err := src.CurrentTaskID(ctx)
+	if err != nil {
+		add(fmt.Errorf("reading the current task: %w", err))
+	}
+	now := x.now()
+	if snap.Data != nil {
+		r, err := src.Decode(snap)
+		switch {
+		case err != nil:
+			add(err)
+		case taskID != "":
+			extra := time.Duration(x.Policy.TX.DurationS) * time.Second
+			if err := gate.CheckReadyFor(r, now, taskID, x.Policy, extra); err != nil {
+				errs = multierror.Append(errs, flatten(err)...)
+			}
+		}
+	}
+	if !now.Before(rec.ExpiresAt) {
+		add(fmt.Errorf("the record expired at %s", rec.ExpiresAt.Format(time.RFC3339Nano)))
+	}
+	if used, _ := store.Used(name); used {
+		add(&AlreadyUsedError{Marker: store.Path(UsedName(name))})
+	}
+	if errs != nil {
+		errs.ErrorFormat = listErrors
+		return errs
+	}
+	return nil
+}

@@ -1,0 +1,418 @@
+package txwatch
+
+import (
+	"context"
+	"errors"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"rfhandoff/config"
+	"rfhandoff/gate"
+	"rfhandoff/gitcli/gittest"
+	"rfhandoff/prompt"
+	"rfhandoff/result"
+	"rfhandoff/state"
+	"rfhandoff/txwatch/txtest"
+)
+
+// authorized publishes a READY result at now and writes the record tx
+// watch would write for it, returning the record's name and the result.
+func authorized(t *testing.T, e *env, now time.Time) (string, Record, *result.Result) {
+	t.Helper()
+	r := txtest.Ready(now)
+	commit, digest := e.f.Publish(t, r)
+	rec := Record{
+		RecordVersion: RecordVersion, TaskID: r.TaskID, ResultBranch: e.pol.Repo.ResultBranch,
+		ResultCommit: commit, ResultSHA256: digest, CaptureEndsAt: gate.CaptureEnd(r),
+		AuthorizedAt: now, ExpiresAt: gate.ReadyUntil(r, e.pol, time.Duration(e.pol.TX.DurationS)*time.Second),
+		TX: ParamsOf(e.pol),
+	}
+	path, err := e.store(t).Create(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path[strings.LastIndex(path, "/")+1:], rec, r
+}
+
+func (e *env) executor(out *syncBuffer, asker func() (Asker, error), now func() time.Time) *Executor {
+	return &Executor{Git: e.f.Git(e.r), Runner: e.r, Policy: e.pol, Out: out, OpenAsker: asker, Now: now}
+}
+
+func TestExecuteFakeWritesRFTXZero(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	now := time.Now()
+	name, rec, _ := authorized(t, e, now)
+	out := &syncBuffer{}
+	asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase}}}
+	o, path, err := e.executor(out, asker.open, nil).Execute(t.Context(), e.store(t).Path(name))
+	if err != nil {
+		t.Fatalf("Execute: %v\n%s", err, out)
+	}
+	if path != e.store(t).Path(OutcomeName(name)) {
+		t.Errorf("outcome at %s", path)
+	}
+	if !asker.deadlines[0].Equal(rec.ExpiresAt) {
+		t.Errorf("phrase deadline %v, want the record's expiry %v", asker.deadlines[0], rec.ExpiresAt)
+	}
+	var got Outcome
+	if ok, err := state.ReadJSON(path, &got); !ok || err != nil {
+		t.Fatalf("reading the outcome: %v %v", ok, err)
+	}
+	if got.Action != "fake" || got.RFTX != 0 || got.RFTXStarted || got.ExitCode == nil || *got.ExitCode != 0 ||
+		got.EndedAt == nil || got.TaskID != rec.TaskID || got.ResultSHA256 != rec.ResultSHA256 || len(got.Argv) != 0 {
+		t.Errorf("outcome %+v", got)
+	}
+	if o.RFTX != 0 {
+		t.Errorf("returned outcome RF TX %d", o.RFTX)
+	}
+	if used, _ := e.store(t).Used(name); !used {
+		t.Error("the record is not marked used")
+	}
+	if e.hackrfStarts(t) != 0 {
+		t.Fatal("the fake action started hackrf_transfer")
+	}
+	if hint := readFetchHint(e.pol); hint != rec.ResultCommit {
+		t.Errorf("fetch hint %q, want %s", hint, rec.ResultCommit)
+	}
+}
+
+// refusal runs Execute and checks it was refused at step with every
+// substring in want, and that nothing was written or started.
+func refusal(t *testing.T, e *env, x *Executor, name, step string, want ...string) {
+	t.Helper()
+	before := e.files(t)
+	_, _, err := x.Execute(t.Context(), name)
+	var re *RefusedError
+	if !errors.As(err, &re) || re.Step != step {
+		t.Fatalf("Execute: %v, want a refusal at %s", err, step)
+	}
+	for _, w := range want {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("refusal lacks %q:\n%v", w, err)
+		}
+	}
+	if after := e.files(t); !slices.Equal(before, after) {
+		t.Errorf("a refusal changed the authorization dir: %v -> %v", before, after)
+	}
+	if _, err := os.Stat(e.store(t).Path(OutcomeName(name))); !errors.Is(err, os.ErrNotExist) && !slices.Contains(before, OutcomeName(name)) {
+		t.Errorf("an outcome was written")
+	}
+	if e.hackrfStarts(t) != 0 {
+		t.Fatal("hackrf_transfer started")
+	}
+}
+
+func TestExecuteTwiceIsRefused(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	name, _, _ := authorized(t, e, time.Now())
+	asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase}, {typed: gate.TXPhrase}}}
+	if _, _, err := e.executor(&syncBuffer{}, asker.open, nil).Execute(t.Context(), name); err != nil {
+		t.Fatal(err)
+	}
+	out, _ := os.ReadFile(e.store(t).Path(OutcomeName(name)))
+	refusal(t, e, e.executor(&syncBuffer{}, asker.open, nil), name, StepQuick, "already used", "an outcome for this record already exists")
+	if asker.calls() != 1 {
+		t.Errorf("the second execute asked for the phrase")
+	}
+	again, _ := os.ReadFile(e.store(t).Path(OutcomeName(name)))
+	if string(out) != string(again) {
+		t.Error("the outcome changed")
+	}
+}
+
+// Two executes that both pass every check up to the phrase race for the
+// exclusive create: exactly one runs the action.
+func TestExecuteConcurrentlyOnlyOneRuns(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	name, _, _ := authorized(t, e, time.Now())
+	// Bring the tracking ref up to date first: then both re-fetches are
+	// no-ops and both executors reach the exclusive create (two fetches
+	// updating one ref at once would make git refuse one of them, which
+	// refuses that execute earlier: safe, but not the race under test).
+	if err := e.f.Git(e.r).FetchBranch(t.Context(), "origin", "rx-node"); err != nil {
+		t.Fatal(err)
+	}
+	var arrived sync.WaitGroup
+	arrived.Add(2)
+	both := make(chan struct{})
+	go func() { arrived.Wait(); close(both) }()
+	mk := func() *scriptAsker {
+		return &scriptAsker{answers: []answer{{typed: gate.TXPhrase, before: arrived.Done, gate: both}}}
+	}
+	type res struct {
+		o   Outcome
+		err error
+	}
+	results := make(chan res, 2)
+	for range 2 {
+		x := e.executor(&syncBuffer{}, mk().open, nil)
+		go func() {
+			o, _, err := x.Execute(context.Background(), name)
+			results <- res{o, err}
+		}()
+	}
+	var ran, refused int
+	for range 2 {
+		select {
+		case r := <-results:
+			var re *RefusedError
+			switch {
+			case r.err == nil:
+				ran++
+			case errors.As(r.err, &re) && (re.Step == StepUse || re.Step == StepRecheck):
+				var au *AlreadyUsedError
+				if !errors.As(r.err, &au) {
+					t.Errorf("the loser was refused for another reason: %v", r.err)
+				}
+				refused++
+			default:
+				t.Errorf("unexpected: %v", r.err)
+			}
+		case <-time.After(waitLong):
+			t.Fatal("the executors did not finish")
+		}
+	}
+	if ran != 1 || refused != 1 {
+		t.Fatalf("%d ran, %d refused; want exactly one each", ran, refused)
+	}
+}
+
+func TestExecuteExpiredRecordIsRefused(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	name, rec, _ := authorized(t, e, time.Now())
+	asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase}}}
+	late := func() time.Time { return rec.ExpiresAt }
+	refusal(t, e, e.executor(&syncBuffer{}, asker.open, late), name, StepQuick, "the record expired at")
+	if asker.calls() != 0 {
+		t.Error("an expired record reached the phrase")
+	}
+}
+
+// The result on the branch changed after the authorization (a new READY,
+// or the same capture's COMPLETE): commit and digest no longer match.
+func TestExecuteResultChangedAfterAuthorizationIsRefused(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	now := time.Now()
+	name, _, _ := authorized(t, e, now)
+	e.f.Publish(t, txtest.Ready(now.Add(2*time.Second)))
+	asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase}}}
+	refusal(t, e, e.executor(&syncBuffer{}, asker.open, nil), name, StepRecheck,
+		"the result branch is at", "RX_RESULT.json has sha256")
+}
+
+// Only the branch moved (an unrelated commit): the commit differs, which
+// alone refuses.
+func TestExecuteBranchMovedIsRefused(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	name, _, _ := authorized(t, e, time.Now())
+	gittest.Seed(t, e.f.Remote, "rx-node", map[string]string{"NOTES.md": "x\n"})
+	asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase}}}
+	refusal(t, e, e.executor(&syncBuffer{}, asker.open, nil), name, StepRecheck, "the result branch is at")
+}
+
+// A result replaced while the execute prompt waits is caught by the
+// re-fetch after the phrase.
+func TestExecuteResultReplacedAtThePromptIsRefused(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	now := time.Now()
+	name, _, _ := authorized(t, e, now)
+	asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase, before: func() {
+		e.f.Publish(t, txtest.Ready(now.Add(time.Second)))
+	}}}}
+	refusal(t, e, e.executor(&syncBuffer{}, asker.open, nil), name, StepRecheck, "RX_RESULT.json has sha256")
+}
+
+func TestExecuteTXDisabledIsRefused(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	iq := writeIQ(t, e)
+	e.pol.TX.Action, e.pol.TX.IQFile = config.TXActionHackRFTransfer, iq
+	name, _, _ := authorized(t, e, time.Now())
+	asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase}}}
+	refusal(t, e, e.executor(&syncBuffer{}, asker.open, nil), name, StepQuick, "[tx] enabled is false")
+	if asker.calls() != 0 {
+		t.Error("a disabled TX reached the phrase")
+	}
+}
+
+func writeIQ(t *testing.T, e *env) string {
+	t.Helper()
+	iq := e.f.Main + "/burst.ci8"
+	if err := os.WriteFile(iq, []byte(strings.Repeat("\x10\xf0", 4096)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return iq
+}
+
+func TestExecuteGainOverTheLimitIsRefused(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	name, _, _ := authorized(t, e, time.Now())
+	// A policy file with this is refused at load; a policy built in code
+	// must be refused here all the same.
+	e.pol.TX.TXVGAGainDB = 20
+	e.pol.TX.MaxTXVGAGainDB = 10
+	asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase}}}
+	refusal(t, e, e.executor(&syncBuffer{}, asker.open, nil), name, StepQuick,
+		"tx-gain: tx_vga_gain_db 20 is over max_tx_vga_gain_db 10", "tx_vga_gain_db: authorized 0, policy now 20")
+}
+
+func TestExecuteAmpNotAllowedIsRefused(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	name, _, _ := authorized(t, e, time.Now())
+	e.pol.TX.Amp = true
+	refusal(t, e, e.executor(&syncBuffer{}, (&scriptAsker{}).open, nil), name, StepQuick, "tx-amp:")
+}
+
+func TestExecuteParametersChangedSinceAuthorizationAreRefused(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	name, _, _ := authorized(t, e, time.Now())
+	e.pol.TX.DurationS = 20
+	refusal(t, e, e.executor(&syncBuffer{}, (&scriptAsker{}).open, nil), name, StepQuick, "duration_s: authorized 10, policy now 20")
+}
+
+func TestExecuteWrongPhraseIsRefused(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	name, _, _ := authorized(t, e, time.Now())
+	for _, typed := range []string{"authorize rf tx", "AUTHORIZE RF TX ", "AUTHORIZE"} {
+		asker := &scriptAsker{answers: []answer{{typed: typed}}}
+		refusal(t, e, e.executor(&syncBuffer{}, asker.open, nil), name, StepPhrase, "wrong phrase")
+	}
+	if used, _ := e.store(t).Used(name); used {
+		t.Fatal("a wrong phrase used the record")
+	}
+	// The record is still good for the right phrase.
+	asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase}}}
+	if _, _, err := e.executor(&syncBuffer{}, asker.open, nil).Execute(t.Context(), name); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestExecuteExpiredPromptIsRefused(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	name, _, _ := authorized(t, e, time.Now())
+	asker := &scriptAsker{answers: []answer{{err: &prompt.ExpiredError{Deadline: time.Now()}}}}
+	refusal(t, e, e.executor(&syncBuffer{}, asker.open, nil), name, StepPhrase, "prompt expired")
+}
+
+func TestExecuteWithoutTerminalIsRefused(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	name, _, _ := authorized(t, e, time.Now())
+	refusal(t, e, e.executor(&syncBuffer{}, noTerminal, nil), name, StepPhrase, "must be typed at a terminal")
+}
+
+// Too little capture left for the transmission plus min_remaining_s at
+// the moment of use: the re-check refuses even though the record is
+// unexpired (the clock jumped, or the policy's duration was raised for a
+// record... here the clock is moved to just past the last good moment).
+func TestExecuteTooLittleTimeIsRefused(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	now := time.Now()
+	// A long-lived publication so that remaining time is what runs out.
+	e.pol.Limits.MaxPublicationAgeS = 300
+	r := txtest.Ready(now)
+	r.CaptureStartedAt = now.Add(-575 * time.Second) // 25 s left of 600
+	commit, digest := e.f.Publish(t, r)
+	rec := Record{
+		RecordVersion: 1, TaskID: r.TaskID, ResultBranch: "rx-node", ResultCommit: commit, ResultSHA256: digest,
+		CaptureEndsAt: gate.CaptureEnd(r), AuthorizedAt: now, ExpiresAt: now.Add(time.Hour), TX: ParamsOf(e.pol),
+	}
+	path, err := e.store(t).Create(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock := func() time.Time { return now.Add(6 * time.Second) } // 19 s left < 10 s + 10 s
+	asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase}}}
+	refusal(t, e, e.executor(&syncBuffer{}, asker.open, clock), path, StepRecheck,
+		"remaining-time:", "the transmission (10s) plus min_remaining_s (10 s)")
+}
+
+// A READY that went stale since its authorization is refused at the
+// moment of use (publication age is checked again).
+func TestExecuteStaleAtUseIsRefused(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	now := time.Now()
+	name, _, r := authorized(t, e, now)
+	clock := func() time.Time { return r.PublishedAt.Add(301 * time.Second) }
+	// Keep the record itself unexpired so the re-check is what refuses.
+	rec, err := e.store(t).ReadRecord(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec.ExpiresAt = now.Add(time.Hour)
+	if err := os.Remove(e.store(t).Path(name)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.store(t).Create(rec); err != nil {
+		t.Fatal(err)
+	}
+	asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase}}}
+	refusal(t, e, e.executor(&syncBuffer{}, asker.open, clock), name, StepRecheck, "publication-age:")
+}
+
+func TestExecuteTaskChangedIsRefused(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	name, _, _ := authorized(t, e, time.Now())
+	e.f.SetTask(t, "RX_OTA_0002")
+	asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase}}}
+	refusal(t, e, e.executor(&syncBuffer{}, asker.open, nil), name, StepRecheck, "task-id:")
+}
+
+func TestExecuteRecordOutsideTheStoreIsRefused(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	name, _, _ := authorized(t, e, time.Now())
+	data, err := os.ReadFile(e.store(t).Path(name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	elsewhere := t.TempDir() + "/" + name
+	if err := os.WriteFile(elsewhere, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	refusal(t, e, e.executor(&syncBuffer{}, (&scriptAsker{}).open, nil), elsewhere, StepRecord, "not in the authorization directory")
+	// A copy under another name in the store does not escape the single use.
+	copyName := "RX_OTA_0001-000000000000.json"
+	if err := os.WriteFile(e.store(t).Path(copyName), data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	refusal(t, e, e.executor(&syncBuffer{}, (&scriptAsker{}).open, nil), copyName, StepRecord, "cannot be copied or renamed")
+	// A symlink is not a record.
+	link := "RX_OTA_0001-111111111111.json"
+	if err := os.Symlink(e.store(t).Path(name), e.store(t).Path(link)); err != nil {
+		t.Fatal(err)
+	}
+	refusal(t, e, e.executor(&syncBuffer{}, (&scriptAsker{}).open, nil), link, StepRecord, "not a regular file")
+}
+
+func TestExecuteMalformedRecordIsRefused(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	name, _, _ := authorized(t, e, time.Now())
+	p := e.store(t).Path(name)
+	data, _ := os.ReadFile(p)
+	bad := strings.Replace(string(data), `"rf_tx": 0`, `"rf_tx": 0.0`, 1)
+	if err := os.WriteFile(p, []byte(bad), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	refusal(t, e, e.executor(&syncBuffer{}, (&scriptAsker{}).open, nil), name, StepRecord, `"rf_tx": must be an integer`)
+}

@@ -1,0 +1,127 @@
+package txwatch
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"rfhandoff/config"
+)
+
+// RecordVersion is the only record_version this package reads and writes.
+const RecordVersion = 1
+
+// MaxRecordBytes bounds an authorization record; real ones are under 1 KiB.
+const MaxRecordBytes = 16 << 10
+
+// Record is one authorization written by tx watch and consumed, once, by
+// tx execute. It binds the operator's phrase to exact bytes: the result
+// branch commit, the SHA-256 of RX_RESULT.json, and the TX parameters that
+// were shown. Its field order is the order it is written in.
+type Record struct {
+	RecordVersion int    `json:"record_version"`
+	TaskID        string `json:"task_id"`
+	ResultBranch  string `json:"result_branch"`
+	ResultCommit  string `json:"result_commit"`
+	ResultSHA256  string `json:"result_sha256"`
+	// CaptureEndsAt is capture_started_at + planned_duration_s, for the
+	// operator's information.
+	CaptureEndsAt time.Time `json:"capture_ends_at"`
+	AuthorizedAt  time.Time `json:"authorized_at"`
+	// ExpiresAt is the last moment tx execute's re-check can still pass on
+	// time (gate.ReadyUntil with the transmission's duration_s).
+	ExpiresAt time.Time `json:"expires_at"`
+	// RFTXStarted and RFTX are always false and 0: a record authorizes, it
+	// never says that anything was sent (the outcome file does).
+	RFTXStarted bool     `json:"rf_tx_started"`
+	RFTX        int      `json:"rf_tx"`
+	TX          TXParams `json:"tx"`
+}
+
+// TXParams are the [tx] values an authorization was given for. tx execute
+// refuses a record whose parameters differ from the policy in force.
+type TXParams struct {
+	Action       string `json:"action"`
+	FrequencyHz  int64  `json:"frequency_hz"`
+	SampleRateHz int64  `json:"sample_rate_hz"`
+	TXVGAGainDB  int    `json:"tx_vga_gain_db"`
+	Amp          bool   `json:"amp"`
+	DurationS    int    `json:"duration_s"`
+	IQFile       string `json:"iq_file"`
+}
+
+// ParamsOf is the policy's [tx] parameters as a record holds them.
+func ParamsOf(pol config.Policy) TXParams {
+	t := pol.TX
+	return TXParams{
+		Action: t.Action, FrequencyHz: t.FrequencyHz, SampleRateHz: t.SampleRateHz,
+		TXVGAGainDB: t.TXVGAGainDB, Amp: t.Amp, DurationS: t.DurationS, IQFile: t.IQFile,
+	}
+}
+
+// Diff names the parameters that differ between p and q ("" keys only).
+func (p TXParams) Diff(q TXParams) []string {
+	var out []string
+	add := func(key string, a, b any) {
+		if a != b {
+			out = append(out, fmt.Sprintf("%s: authorized %v, policy now %v", key, a, b))
+		}
+	}
+	add("action", p.Action, q.Action)
+	add("frequency_hz", p.FrequencyHz, q.FrequencyHz)
+	add("sample_rate_hz", p.SampleRateHz, q.SampleRateHz)
+	add("tx_vga_gain_db", p.TXVGAGainDB, q.TXVGAGainDB)
+	add("amp", p.Amp, q.Amp)
+	add("duration_s", p.DurationS, q.DurationS)
+	add("iq_file", fmt.Sprintf("%q", p.IQFile), fmt.Sprintf("%q", q.IQFile))
+	return out
+}
+
+var (
+	taskIDRe     = regexp.MustCompile(`^[A-Z0-9][A-Z0-9_]{2,63}$`)
+	hex40Re      = regexp.MustCompile(`^[0-9a-f]{40}$`)
+	hex64Re      = regexp.MustCompile(`^[0-9a-f]{64}$`)
+	timestampRe  = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$`)
+	recordNameRe = regexp.MustCompile(`^([A-Z0-9][A-Z0-9_]{2,63})-([0-9a-f]{12})\.json$`)
+	branchRe     = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._/-]{0,254}$`)
+)
+
+// RecordName is the file name of the record for a result: the TASK_ID and
+// the first 12 hex digits of the result's digest. One result can have only
+// one record, and a copy under another name does not match its content.
+func RecordName(taskID, digest string) string {
+	if len(digest) > 12 {
+		digest = digest[:12]
+	}
+	return taskID + "-" + digest + ".json"
+}
+
+// stem is a record's name without ".json"; the used marker and the outcome
+// are named after it.
+func stem(name string) string { return strings.TrimSuffix(name, ".json") }
+
+// UsedName and OutcomeName are the files tx execute writes beside a record.
+func UsedName(recordName string) string    { return stem(recordName) + ".used" }
+func OutcomeName(recordName string) string { return stem(recordName) + ".outcome.json" }
+
+// EncodeRecord writes r as indented JSON with a trailing newline, in UTC.
+// It refuses a record ParseRecord would reject.
+func EncodeRecord(r Record) ([]byte, error) {
+	r.CaptureEndsAt = r.CaptureEndsAt.UTC()
+	r.AuthorizedAt = r.AuthorizedAt.UTC()
+	r.ExpiresAt = r.ExpiresAt.UTC()
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(r); err != nil {
+		return nil, fmt.Errorf("encode authorization record: %w", err)
+	}
+	if _, err := ParseRecord(buf.Bytes()); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}

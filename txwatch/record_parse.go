@@ -1,0 +1,301 @@
+package txwatch
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/hashicorp/go-multierror"
+
+	"rfhandoff/config"
+)
+
+// RecordFieldError is one problem with a record. Key is the JSON key
+// ("tx.frequency_hz" inside tx), or "" for the document as a whole.
+type RecordFieldError struct {
+	Key    string
+	Reason string
+}
+
+func (e *RecordFieldError) Error() string {
+	if e.Key == "" {
+		return "record " + e.Reason
+	}
+	return strconv.Quote(e.Key) + ": " + e.Reason
+}
+
+// InvalidRecordError is a record that is not well-formed, with every
+// problem found (each a *RecordFieldError).
+type InvalidRecordError struct {
+	Source string // the file, when known
+	Errs   *multierror.Error
+}
+
+func (e *InvalidRecordError) Error() string {
+	src := e.Source
+	if src == "" {
+		src = "authorization record"
+	}
+	var b strings.Builder
+	if n := len(e.Errs.Errors); n == 1 {
+		fmt.Fprintf(&b, "%s is invalid: %v", src, e.Errs.Errors[0])
+		return b.String()
+	}
+	fmt.Fprintf(&b, "%s is invalid (%d problems):", src, len(e.Errs.Errors))
+	for _, err := range e.Errs.Errors {
+		b.WriteString("\n  - " + err.Error())
+	}
+	return b.String()
+}
+
+// Unwrap lets errors.As reach each *RecordFieldError.
+func (e *InvalidRecordError) Unwrap() []error { return e.Errs.Errors }
+
+// Keys lists the key of every problem in report order.
+func (e *InvalidRecordError) Keys() []string {
+	out := make([]string, 0, len(e.Errs.Errors))
+	for _, err := range e.Errs.Errors {
+		if fe, ok := err.(*RecordFieldError); ok {
+			out = append(out, fe.Key)
+		}
+	}
+	return out
+}
+
+type recProblems struct{ errs *multierror.Error }
+
+func (p *recProblems) add(key, format string, args ...any) {
+	p.errs = multierror.Append(p.errs, &RecordFieldError{Key: key, Reason: fmt.Sprintf(format, args...)})
+}
+
+func (p *recProblems) err() error {
+	if p.errs == nil {
+		return nil
+	}
+	return &InvalidRecordError{Errs: p.errs}
+}
+
+// recField is one key: how to check and store its value ("" or a reason).
+type recField[T any] struct {
+	key string
+	set func(dst *T, v jvalue) string
+}
+
+var recordFields = []recField[Record]{
+	{"record_version", func(r *Record, v jvalue) string {
+		n, why := jInt(v)
+		if why == "" && n != RecordVersion {
+			why = fmt.Sprintf("must be %d, got %d", RecordVersion, n)
+		}
+		r.RecordVersion = int(n)
+		return why
+	}},
+	{"task_id", func(r *Record, v jvalue) string { return jMatch(v, taskIDRe, "a TASK_ID", &r.TaskID) }},
+	{"result_branch", func(r *Record, v jvalue) string {
+		why := jMatch(v, branchRe, "a branch name", &r.ResultBranch)
+		if why == "" && (strings.Contains(r.ResultBranch, "..") || strings.HasSuffix(r.ResultBranch, "/")) {
+			why = "must be a branch name, got " + v.describe()
+		}
+		return why
+	}},
+	{"result_commit", func(r *Record, v jvalue) string {
+		return jMatch(v, hex40Re, "40 lowercase hex digits (a commit ID)", &r.ResultCommit)
+	}},
+	{"result_sha256", func(r *Record, v jvalue) string {
+		return jMatch(v, hex64Re, "64 lowercase hex digits (a SHA-256)", &r.ResultSHA256)
+	}},
+	{"capture_ends_at", func(r *Record, v jvalue) string { return jTime(v, &r.CaptureEndsAt) }},
+	{"authorized_at", func(r *Record, v jvalue) string { return jTime(v, &r.AuthorizedAt) }},
+	{"expires_at", func(r *Record, v jvalue) string { return jTime(v, &r.ExpiresAt) }},
+	{"rf_tx_started", func(r *Record, v jvalue) string {
+		b, why := jBoolean(v)
+		if why == "" && b {
+			why = "must be false: a record authorizes, it never records a transmission"
+		}
+		return why
+	}},
+	{"rf_tx", func(r *Record, v jvalue) string {
+		n, why := jInt(v)
+		if why == "" && n != 0 {
+			why = fmt.Sprintf("must be 0 in an authorization record, got %d", n)
+		}
+		return why
+	}},
+	{"tx", func(r *Record, v jvalue) string {
+		// Reported through the nested walk; see parseTX.
+		return ""
+	}},
+}
+
+var txFields = []recField[TXParams]{
+	{"action", func(p *TXParams, v jvalue) string {
+		s, why := jStr(v)
+		if why == "" && s != config.TXActionFake && s != config.TXActionHackRFTransfer {
+			why = fmt.Sprintf("must be %q or %q, got %s", config.TXActionFake, config.TXActionHackRFTransfer, v.describe())
+		}
+		p.Action = s
+		return why
+	}},
+	{"frequency_hz", func(p *TXParams, v jvalue) string {
+		return jRange(v, config.MinFrequencyHz, config.MaxFrequencyHz, &p.FrequencyHz)
+	}},
+	{"sample_rate_hz", func(p *TXParams, v jvalue) string {
+		return jRange(v, config.MinSampleRateHz, config.MaxSampleRateHz, &p.SampleRateHz)
+	}},
+	{"tx_vga_gain_db", func(p *TXParams, v jvalue) string {
+		var n int64
+		why := jRange(v, 0, config.MaxTXVGAGainDB, &n)
+		p.TXVGAGainDB = int(n)
+		return why
+	}},
+	{"amp", func(p *TXParams, v jvalue) string {
+		b, why := jBoolean(v)
+		p.Amp = b
+		return why
+	}},
+	{"duration_s", func(p *TXParams, v jvalue) string {
+		var n int64
+		why := jRange(v, 1, config.MaxTXDurationS, &n)
+		p.DurationS = int(n)
+		return why
+	}},
+	{"iq_file", func(p *TXParams, v jvalue) string {
+		s, why := jStr(v)
+		if why == "" && len(s) > 4096 {
+			why = "must be at most 4096 bytes"
+		}
+		if why == "" && strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+			why = "must not contain control characters"
+		}
+		p.IQFile = s
+		return why
+	}},
+}
+
+func jMatch(v jvalue, re interface{ MatchString(string) bool }, what string, dst *string) string {
+	s, why := jStr(v)
+	if why != "" {
+		return why
+	}
+	if !re.MatchString(s) {
+		return "must be " + what + ", got " + v.describe()
+	}
+	*dst = s
+	return ""
+}
+
+func jTime(v jvalue, dst *time.Time) string {
+	s, why := jStr(v)
+	if why != "" {
+		return why
+	}
+	if !timestampRe.MatchString(s) {
+		return "must be an RFC 3339 timestamp with an explicit offset, got " + v.describe()
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return "must be a valid RFC 3339 timestamp, got " + v.describe()
+	}
+	*dst = t
+	return ""
+}
+
+func jRange(v jvalue, lo, hi int64, dst *int64) string {
+	n, why := jInt(v)
+	if why != "" {
+		return why
+	}
+	if n < lo || n > hi {
+		return fmt.Sprintf("must be %d to %d, got %d", lo, hi, n)
+	}
+	*dst = n
+	return ""
+}
+
+// checkKeys reports unknown, duplicated and missing keys of o against
+// fields, prefixing key names with prefix, and applies each well-formed
+// single value. It returns the keys that were set.
+func checkKeys[T any](o *jobject, fields []recField[T], prefix string, dst *T, p *recProblems) map[string]bool {
+	known := map[string]bool{}
+	for _, f := range fields {
+		known[f.key] = true
+	}
+	for _, k := range o.order {
+		switch {
+		case !known[k]:
+			hint := ""
+			for _, f := range fields {
+				if strings.EqualFold(f.key, k) {
+					hint = fmt.Sprintf(" (keys are case-sensitive; did you mean %q?)", f.key)
+				}
+			}
+			p.add(prefix+k, "unknown key%s", hint)
+		case len(o.vals[k]) > 1:
+			p.add(prefix+k, "duplicate key (%d times)", len(o.vals[k]))
+		}
+	}
+	good := map[string]bool{}
+	for _, f := range fields {
+		vs := o.vals[f.key]
+		switch {
+		case len(vs) == 0:
+			p.add(prefix+f.key, "is missing")
+		case len(vs) == 1:
+			if why := f.set(dst, vs[0]); why != "" {
+				p.add(prefix+f.key, "%s", why)
+			} else {
+				good[f.key] = true
+			}
+		}
+	}
+	return good
+}
+
+// ParseRecord parses an authorization record strictly: at most
+// MaxRecordBytes of UTF-8 without a byte-order mark, exactly one JSON
+// object, exactly the known keys (case counts) each once, values of the
+// right JSON type and range, rf_tx_started false, rf_tx 0, and expires_at
+// after authorized_at. Every problem is reported at once as an
+// *InvalidRecordError.
+func ParseRecord(data []byte) (Record, error) {
+	var p recProblems
+	switch {
+	case len(data) > MaxRecordBytes:
+		p.add("", "is %d bytes, more than the limit of %d", len(data), MaxRecordBytes)
+		return Record{}, p.err()
+	case len(data) >= 3 && string(data[:3]) == "\xEF\xBB\xBF":
+		p.add("", "starts with a UTF-8 byte-order mark")
+		return Record{}, p.err()
+	case !utf8.Valid(data):
+		p.add("", "is not valid UTF-8")
+		return Record{}, p.err()
+	}
+	o, err := parseJSONObject(data)
+	if err != nil {
+		p.add("", "%v", err)
+		return Record{}, p.err()
+	}
+	var r Record
+	good := checkKeys(o, recordFields, "", &r, &p)
+	if vs := o.vals["tx"]; len(vs) == 1 {
+		if vs[0].kind != jObject {
+			p.add("tx", "must be an object, got %s", vs[0].describe())
+			good["tx"] = false
+		} else {
+			txGood := checkKeys(vs[0].obj, txFields, "tx.", &r.TX, &p)
+			good["tx"] = len(txGood) == len(txFields)
+		}
+	}
+	if good["authorized_at"] && good["expires_at"] && !r.ExpiresAt.After(r.AuthorizedAt) {
+		p.add("expires_at", "must be after authorized_at (%s)", r.AuthorizedAt.Format(time.RFC3339Nano))
+	}
+	if good["tx"] && r.TX.Action == config.TXActionHackRFTransfer && r.TX.IQFile == "" {
+		p.add("tx.iq_file", "must name the IQ file for action %q", config.TXActionHackRFTransfer)
+	}
+	if err := p.err(); err != nil {
+		return Record{}, err
+	}
+	return r, nil
+}

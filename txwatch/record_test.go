@@ -1,0 +1,215 @@
+package txwatch
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"rfhandoff/config"
+)
+
+func sampleRecord() Record {
+	at := time.Date(2026, 3, 14, 10, 15, 12, 500_000_000, time.UTC)
+	return Record{
+		RecordVersion: 1, TaskID: "RX_OTA_0001", ResultBranch: "rx-node",
+		ResultCommit:  strings.Repeat("ab", 20),
+		ResultSHA256:  strings.Repeat("cd", 32),
+		CaptureEndsAt: at.Add(110 * time.Second), AuthorizedAt: at, ExpiresAt: at.Add(25 * time.Second),
+		TX: ParamsOf(config.Default()),
+	}
+}
+
+func TestRecordRoundTrip(t *testing.T) {
+	rec := sampleRecord()
+	data, err := EncodeRecord(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ParseRecord(data)
+	if err != nil {
+		t.Fatalf("ParseRecord(EncodeRecord): %v\n%s", err, data)
+	}
+	if !got.AuthorizedAt.Equal(rec.AuthorizedAt) || !got.ExpiresAt.Equal(rec.ExpiresAt) || got.TX != rec.TX ||
+		got.ResultSHA256 != rec.ResultSHA256 || got.ResultCommit != rec.ResultCommit || got.TaskID != rec.TaskID {
+		t.Fatalf("round trip changed the record:\n%+v\n%+v", rec, got)
+	}
+	for _, key := range []string{`"rf_tx_started": false`, `"rf_tx": 0`, `"result_commit"`, `"expires_at"`, `"authorized_at"`} {
+		if !strings.Contains(string(data), key) {
+			t.Errorf("encoded record lacks %s:\n%s", key, data)
+		}
+	}
+	if RecordName(rec.TaskID, rec.ResultSHA256) != "RX_OTA_0001-cdcdcdcdcdcd.json" {
+		t.Errorf("RecordName = %s", RecordName(rec.TaskID, rec.ResultSHA256))
+	}
+	if UsedName("X-1.json") != "X-1.used" || OutcomeName("X-1.json") != "X-1.outcome.json" {
+		t.Error("marker names")
+	}
+}
+
+func TestEncodeRecordRefusesAnInvalidRecord(t *testing.T) {
+	rec := sampleRecord()
+	rec.ExpiresAt = rec.AuthorizedAt
+	if _, err := EncodeRecord(rec); err == nil {
+		t.Fatal("encoded a record that expires when it is authorized")
+	}
+	rec = sampleRecord()
+	rec.RFTX = 1
+	if _, err := EncodeRecord(rec); err == nil {
+		t.Fatal("encoded a record with rf_tx 1")
+	}
+}
+
+func encoded(t *testing.T) string {
+	t.Helper()
+	data, err := EncodeRecord(sampleRecord())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+// Every way a record can be malformed is refused, and all problems of one
+// record are reported together, each naming its key.
+func TestParseRecordStrict(t *testing.T) {
+	good := encoded(t)
+	rep := func(old, new string) string {
+		if !strings.Contains(good, old) {
+			t.Fatalf("fixture lacks %q", old)
+		}
+		return strings.Replace(good, old, new, 1)
+	}
+	tests := []struct {
+		name string
+		doc  string
+		keys []string
+	}{
+		{"duplicate key", rep(`"rf_tx": 0,`, `"rf_tx": 0, "rf_tx": 0,`), []string{"rf_tx"}},
+		{"case variant", rep(`"task_id"`, `"Task_ID"`), []string{"Task_ID", "task_id"}},
+		{"long s folding", rep(`"result_sha256"`, `"reſult_sha256"`), []string{"reſult_sha256", "result_sha256"}},
+		{"unknown key", rep(`"rf_tx": 0,`, `"rf_tx": 0, "note": "x",`), []string{"note"}},
+		{"missing key", rep(`"result_branch": "rx-node",`, ``), []string{"result_branch"}},
+		{"float for an integer", rep(`"rf_tx": 0`, `"rf_tx": 0.0`), []string{"rf_tx"}},
+		{"string for an integer", rep(`"duration_s": 10`, `"duration_s": "10"`), []string{"tx.duration_s"}},
+		{"exponent for an integer", rep(`"frequency_hz": 433920000`, `"frequency_hz": 4.3392e8`), []string{"tx.frequency_hz"}},
+		{"null", rep(`"amp": false`, `"amp": null`), []string{"tx.amp"}},
+		{"no offset", rep(`"authorized_at": "2026-03-14T10:15:12.5Z"`, `"authorized_at": "2026-03-14T10:15:12.5"`), []string{"authorized_at"}},
+		{"rf_tx_started true", rep(`"rf_tx_started": false`, `"rf_tx_started": true`), []string{"rf_tx_started"}},
+		{"rf_tx 1", rep(`"rf_tx": 0`, `"rf_tx": 1`), []string{"rf_tx"}},
+		{"expires before authorized", rep(`"expires_at": "2026-03-14T10:15:37.5Z"`, `"expires_at": "2026-03-14T10:15:00Z"`), []string{"expires_at"}},
+		{"uppercase digest", rep(strings.Repeat("cd", 32), strings.Repeat("CD", 32)), []string{"result_sha256"}},
+		{"short commit", rep(strings.Repeat("ab", 20), "abab"), []string{"result_commit"}},
+		{"bad task id", rep(`"RX_OTA_0001"`, `"rx_ota_0001"`), []string{"task_id"}},
+		{"tx not an object", rep(`"tx": {`, `"tx": [], "x": {`), []string{"x", "tx"}},
+		{"nested unknown", rep(`"action": "fake",`, `"action": "fake", "serial": "1",`), []string{"tx.serial"}},
+		{"nested missing", rep(`"iq_file": ""`, `"iq_fil": ""`), []string{"tx.iq_fil", "tx.iq_file"}},
+		{"gain over 47", rep(`"tx_vga_gain_db": 0`, `"tx_vga_gain_db": 48`), []string{"tx.tx_vga_gain_db"}},
+		{"unknown action", rep(`"action": "fake"`, `"action": "shell"`), []string{"tx.action"}},
+		{"hackrf_transfer without iq_file", rep(`"action": "fake"`, `"action": "hackrf_transfer"`), []string{"tx.iq_file"}},
+		{"wrong version", rep(`"record_version": 1`, `"record_version": 2`), []string{"record_version"}},
+		{"trailing data", good + "{}", []string{""}},
+		{"two problems at once", rep(`"rf_tx": 0`, `"rf_tx": "0", "Extra": 1`), []string{"Extra", "rf_tx"}},
+		{"array at the top", "[]", []string{""}},
+		{"empty", "", []string{""}},
+		{"BOM", "\xEF\xBB\xBF" + good, []string{""}},
+		{"invalid UTF-8", rep(`"fake"`, "\"fa\xffke\""), []string{""}},
+		{"too large", good + strings.Repeat(" ", MaxRecordBytes), []string{""}},
+		{"deep nesting", rep(`"tx": {`, `"tx": {"a": {"b": {"c": {"d": {}}}},`), []string{""}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ParseRecord([]byte(tt.doc))
+			var ie *InvalidRecordError
+			if !errors.As(err, &ie) {
+				t.Fatalf("ParseRecord: %v, want *InvalidRecordError", err)
+			}
+			if got := ie.Keys(); !slices.Equal(got, tt.keys) {
+				t.Fatalf("problem keys %q, want %q\n%v", got, tt.keys, err)
+			}
+			var fe *RecordFieldError
+			if !errors.As(err, &fe) {
+				t.Fatal("errors.As cannot reach a *RecordFieldError")
+			}
+		})
+	}
+}
+
+func TestStoreCreateIsExclusive(t *testing.T) {
+	s := Store{Dir: filepath.Join(t.TempDir(), "auth")}
+	rec := sampleRecord()
+	path, err := s.Create(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _ := os.ReadFile(path)
+	rec.ExpiresAt = rec.ExpiresAt.Add(time.Hour)
+	_, err = s.Create(rec)
+	var ee *RecordExistsError
+	if !errors.As(err, &ee) {
+		t.Fatalf("second Create: %v, want *RecordExistsError", err)
+	}
+	again, _ := os.ReadFile(path)
+	if string(first) != string(again) {
+		t.Fatal("the second Create changed the record")
+	}
+	entries, _ := os.ReadDir(s.Dir)
+	if len(entries) != 1 {
+		t.Fatalf("temp files left: %v", entries)
+	}
+	if st, _ := os.Stat(path); st.Mode().Perm() != 0o600 {
+		t.Errorf("record mode %v", st.Mode())
+	}
+}
+
+func TestStoreMarkUsedOnceAmongMany(t *testing.T) {
+	s := Store{Dir: t.TempDir()}
+	const n = 16
+	var wg sync.WaitGroup
+	errs := make([]error, n)
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = s.MarkUsed("RX_OTA_0001-cdcdcdcdcdcd.json", time.Now())
+		}()
+	}
+	wg.Wait()
+	won := 0
+	for _, err := range errs {
+		var au *AlreadyUsedError
+		switch {
+		case err == nil:
+			won++
+		case !errors.As(err, &au):
+			t.Errorf("unexpected: %v", err)
+		}
+	}
+	if won != 1 {
+		t.Fatalf("%d callers won the exclusive create, want 1", won)
+	}
+	if used, err := s.Used("RX_OTA_0001-cdcdcdcdcdcd.json"); !used || err != nil {
+		t.Fatalf("Used = %v, %v", used, err)
+	}
+}
+
+func TestStoreCleanTemps(t *testing.T) {
+	s := Store{Dir: t.TempDir()}
+	left := filepath.Join(s.Dir, tempPattern+"123")
+	keep := filepath.Join(s.Dir, "RX_OTA_0001-cdcdcdcdcdcd.json")
+	for _, p := range []string{left, keep} {
+		if err := os.WriteFile(p, []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	removed, err := s.CleanTemps()
+	if err != nil || len(removed) != 1 || removed[0] != left {
+		t.Fatalf("CleanTemps = %v, %v", removed, err)
+	}
+	if _, err := os.Stat(keep); err != nil {
+		t.Fatal("removed a record")
+	}
+}

@@ -1,0 +1,85 @@
+package txwatch
+
+import (
+	"context"
+	"errors"
+	"path"
+
+	"rfhandoff/config"
+	"rfhandoff/gitcli"
+	"rfhandoff/result"
+	"rfhandoff/taskfetch"
+)
+
+// ResultFile is the result's name inside repo.result_dir.
+const ResultFile = "RX_RESULT.json"
+
+// Source reads the result branch and the task branch of one checkout.
+type Source struct {
+	Git    *gitcli.Client
+	Policy config.Policy
+}
+
+// ResultPath is RX_RESULT.json's path in the result branch's tree.
+func (s Source) ResultPath() string { return path.Join(s.Policy.Repo.ResultDir, ResultFile) }
+
+// FetchResultCommit does the one narrow fetch of the result branch
+// (refspec without '+': a force-pushed branch is a *gitcli.ForcePushError)
+// and resolves the fetched commit once.
+//
+// It takes two git processes per poll (fetch, rev-parse). A fetch that
+// reported whether the ref moved would make the idle poll one process;
+// gitcli has no such variant yet.
+func (s Source) FetchResultCommit(ctx context.Context) (string, error) {
+	r := s.Policy.Repo
+	if err := s.Git.FetchBranch(ctx, r.Remote, r.ResultBranch); err != nil {
+		return "", err
+	}
+	return s.Git.ResolveCommit(ctx, taskfetch.TrackingRef(s.Policy, r.ResultBranch))
+}
+
+// Snapshot is RX_RESULT.json as read from one commit of the result branch.
+type Snapshot struct {
+	Commit string
+	Data   []byte // the exact bytes; nil when the file is not there
+	Digest string // SHA-256 of Data; "" when the file is not there
+}
+
+// ReadResult reads RX_RESULT.json at commit: a regular file, its size
+// checked against max_result_bytes before anything is read. A missing file
+// is a Snapshot without data, not an error.
+func (s Source) ReadResult(ctx context.Context, commit string) (Snapshot, error) {
+	data, err := s.Git.ShowFile(ctx, commit, s.ResultPath(), s.Policy.Limits.MaxResultBytes)
+	if err != nil {
+		var nf *gitcli.NotFoundError
+		if errors.As(err, &nf) {
+			return Snapshot{Commit: commit}, nil
+		}
+		return Snapshot{}, err
+	}
+	return Snapshot{Commit: commit, Data: data, Digest: result.SHA256(data)}, nil
+}
+
+// Fetch is FetchResultCommit then ReadResult.
+func (s Source) Fetch(ctx context.Context) (Snapshot, error) {
+	commit, err := s.FetchResultCommit(ctx)
+	if err != nil {
+		return Snapshot{}, err
+	}
+	return s.ReadResult(ctx, commit)
+}
+
+// CurrentTaskID fetches the task branch and returns the ID of the valid
+// task on it (taskfetch: size, strict parse, EXPECTED_HEAD ancestry).
+func (s Source) CurrentTaskID(ctx context.Context) (string, error) {
+	cur, err := taskfetch.Fetch(ctx, s.Git, s.Policy)
+	if err != nil {
+		return "", err
+	}
+	return cur.Task.ID, nil
+}
+
+// Decode parses a snapshot's bytes strictly under the policy's size limit.
+func (s Source) Decode(snap Snapshot) (*result.Result, error) {
+	return result.Decode(snap.Data, result.Options{MaxBytes: s.Policy.Limits.MaxResultBytes})
+}

@@ -1,0 +1,115 @@
+package txwatch
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"sort"
+	"time"
+
+	"rfhandoff/config"
+	"rfhandoff/state"
+)
+
+// Record states in tx status.
+const (
+	RecordUnused  = "unused"
+	RecordUsed    = "used"
+	RecordExpired = "expired" // unused and past expires_at
+	RecordInvalid = "invalid"
+)
+
+// Status is tx status: the watcher's state and every record.
+type Status struct {
+	Running          bool           `json:"running"`
+	WatcherPID       int            `json:"watcher_pid"`
+	LockHeld         bool           `json:"lock_held"`
+	StaleRunning     bool           `json:"stale_running"` // running recorded, but no watcher holds the lock
+	ShownResults     int            `json:"shown_results"`
+	LastResultCommit string         `json:"last_result_commit"`
+	AuthorizationDir string         `json:"authorization_dir"`
+	Records          []RecordStatus `json:"records"`
+}
+
+// RecordStatus is one record and what became of it.
+type RecordStatus struct {
+	Name    string    `json:"name"`
+	Status  string    `json:"status"`
+	Error   string    `json:"error,omitempty"`
+	Record  *Record   `json:"record,omitempty"`
+	UsedAt  time.Time `json:"used_at,omitzero"`
+	Outcome *Outcome  `json:"outcome,omitempty"`
+}
+
+// ReadStatus reads the TX state and the authorization directory without
+// changing anything (the lock is only probed).
+func ReadStatus(pol config.Policy, now time.Time) (Status, error) {
+	dir := pol.StatePath()
+	st, err := state.LoadTX(dir)
+	if err != nil {
+		return Status{}, err
+	}
+	held, pid, err := state.Probe(pol.StatePath(state.TXLockFile))
+	if err != nil {
+		return Status{}, err
+	}
+	store, err := StoreOf(pol)
+	if err != nil {
+		return Status{}, err
+	}
+	s := Status{
+		Running: st.Running, WatcherPID: st.WatcherPID, LockHeld: held,
+		StaleRunning: st.Running && !held, ShownResults: len(st.ShownResultDigests),
+		LastResultCommit: st.LastResultCommit, AuthorizationDir: store.Dir,
+		Records: []RecordStatus{},
+	}
+	if held && pid > 0 {
+		s.WatcherPID = pid
+	}
+	entries, err := os.ReadDir(store.Dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return s, nil
+	}
+	if err != nil {
+		return Status{}, err
+	}
+	for _, e := range entries {
+		if !recordNameRe.MatchString(e.Name()) {
+			continue
+		}
+		s.Records = append(s.Records, recordStatus(store, e.Name(), now))
+	}
+	sort.Slice(s.Records, func(i, j int) bool { return s.Records[i].Name < s.Records[j].Name })
+	return s, nil
+}
+
+func recordStatus(store Store, name string, now time.Time) RecordStatus {
+	rs := RecordStatus{Name: name}
+	rec, err := store.ReadRecord(name)
+	if err != nil {
+		rs.Status, rs.Error = RecordInvalid, err.Error()
+	} else {
+		rs.Record = &rec
+	}
+	var used UsedMarker
+	if ok, err := state.ReadJSON(store.Path(UsedName(name)), &used); ok {
+		rs.Status, rs.UsedAt = RecordUsed, used.UsedAt
+		if err != nil {
+			rs.Error = err.Error()
+		}
+	} else if rs.Status == "" {
+		rs.Status = RecordUnused
+		if !now.Before(rec.ExpiresAt) {
+			rs.Status = RecordExpired
+		}
+	}
+	var o Outcome
+	if ok, err := state.ReadJSON(store.Path(OutcomeName(name)), &o); ok {
+		if err != nil {
+			rs.Error = err.Error()
+		} else {
+			rs.Outcome = &o
+		}
+	}
+	return rs
+}

@@ -1,0 +1,183 @@
+// Package txtest builds MAIN-side fixtures for tests: a bare remote with a
+// task branch holding a valid task and an existing result branch, a MAIN
+// checkout whose .local/ git ignores, READY results published straight to
+// the result branch, and a policy that points at the checkout.
+//
+// Everything git does goes through gittest's real exec stack.
+package txtest
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"rfhandoff/config"
+	"rfhandoff/exec"
+	"rfhandoff/gitcli"
+	"rfhandoff/gitcli/gittest"
+	"rfhandoff/result"
+)
+
+// Names the fixture uses (the protocol's defaults).
+const (
+	TaskBranch   = "video-development"
+	ResultBranch = "rx-node"
+	TaskPath     = "docs/handoff/NEXT_RX_TASK.md"
+	ResultPath   = "docs/handoff/results/RX_RESULT.json"
+	TaskID       = "RX_OTA_0001"
+)
+
+// Fixture is a remote and a MAIN checkout of it.
+type Fixture struct {
+	Home   string
+	Runner *exec.Stack // RoleNone git for fixture work (gittest.RunnerWithHome)
+	Remote *gittest.Remote
+	Main   string // the MAIN checkout (full clone of the task branch)
+}
+
+// TaskFile is a valid YELLOW capture task with expectedHead as
+// EXPECTED_HEAD.
+func TaskFile(id, expectedHead string) string {
+	return "TASK_ID = " + id + "\n" +
+		"TASK_TITLE = Coordinated OTA capture " + id + "\n" +
+		"SOURCE_BRANCH = " + TaskBranch + "\n" +
+		"EXPECTED_HEAD = " + expectedHead + "\n" +
+		"REQUIRES_APPROVAL = YES\n" +
+		"HARDWARE_ACCESS = YES\nRF_RX = YES\nRF_TX = NO\nALLOW_COMMIT = NO\n" +
+		"ALLOW_PUSH = RX_RESULT_ONLY\nRISK_LEVEL = YELLOW\n\n## Goal\n\nCapture while the MAIN PC transmits.\n"
+}
+
+// New creates the remote with task TaskID on the task branch, an rx-node
+// branch without a result, and the MAIN checkout with .local/ ignored
+// (through .git/info/exclude, as an operator might).
+func New(t testing.TB) *Fixture {
+	t.Helper()
+	home := gittest.Home(t)
+	r := gittest.RunnerWithHome(t, home)
+	rem := gittest.NewBareRemoteWith(t, r, TaskBranch, ResultBranch)
+	f := &Fixture{Home: home, Runner: r, Remote: rem}
+	f.SetTask(t, TaskID)
+	f.Main = gittest.Clone(t, rem, TaskBranch)
+	exclude := filepath.Join(f.Main, ".git", "info", "exclude")
+	if err := os.MkdirAll(filepath.Dir(exclude), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(exclude, []byte("/.local/\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// SetTask puts a valid task with id on the task branch.
+func (f *Fixture) SetTask(t testing.TB, id string) string {
+	t.Helper()
+	head := gittest.Tip(t, f.Remote, TaskBranch)
+	return gittest.Seed(t, f.Remote, TaskBranch, map[string]string{TaskPath: TaskFile(id, head)})
+}
+
+// Ready is a READY result for TaskID that passes every check at now under
+// Policy: published at now, capture started 30 s before now.
+func Ready(now time.Time) *result.Result {
+	return &result.Result{
+		SchemaVersion: 1, TaskID: TaskID, State: result.StateReady,
+		SourceHead:       strings.Repeat("3f", 20),
+		PublishedAt:      now,
+		CaptureStartedAt: now.Add(-30 * time.Second),
+		PlannedDurationS: 600, FrequencyHz: 433920000, SampleRateHz: 2000000,
+		RXReadyForTX: true, ProcessAlive: true, FileGrowing: true, CommonClockVerified: true,
+		CapturePID: 48213,
+	}
+}
+
+// Publish commits r as RX_RESULT.json on the result branch (as the RX
+// publisher would, without its checks) and returns the commit and the
+// digest of the bytes.
+func (f *Fixture) Publish(t testing.TB, r *result.Result) (commit, digest string) {
+	t.Helper()
+	data, err := result.Encode(r)
+	if err != nil {
+		t.Fatalf("encoding the fixture result: %v", err)
+	}
+	return f.PublishBytes(t, data), result.SHA256(data)
+}
+
+// PublishBytes commits data as RX_RESULT.json on the result branch.
+func (f *Fixture) PublishBytes(t testing.TB, data []byte) string {
+	t.Helper()
+	return gittest.Seed(t, f.Remote, ResultBranch, map[string]string{ResultPath: string(data)})
+}
+
+// Policy is the default policy for the MAIN checkout, with fast polling
+// and limits roomy enough for a loaded CI machine: a 600 s capture, a
+// publication valid for 300 s.
+func (f *Fixture) Policy() config.Policy {
+	p := config.Default()
+	p.Repo.Path = f.Main
+	p.Poll.TXInterval = config.Duration{Duration: 100 * time.Millisecond}
+	p.Poll.MaxBackoff = config.Duration{Duration: time.Second}
+	p.Poll.GitTimeout = config.Duration{Duration: 2 * time.Minute}
+	p.Limits.PlannedDurationS = 600
+	p.Limits.MaxPublicationAgeS = 300
+	return p
+}
+
+// PolicyTOML is Policy as a policy file (extra is appended: more tables).
+func (f *Fixture) PolicyTOML(extra string) string {
+	return "[repo]\npath = \"" + f.Main + "\"\n\n" +
+		"[poll]\ntx_interval = \"100ms\"\nmax_backoff = \"1s\"\ngit_timeout = \"2m\"\n\n" +
+		"[limits]\nplanned_duration_s = 600\nmax_publication_age_s = 300\n\n" + extra
+}
+
+// Git is a client for the MAIN checkout through r.
+func (f *Fixture) Git(r exec.Runner) *gitcli.Client {
+	return &gitcli.Client{R: r, Dir: f.Main, Timeout: 2 * time.Minute}
+}
+
+// TXRunner is a RoleTX stack like the one tx execute uses, with git over
+// the file transport and hackrf_transfer pinned to hackrf (an absolute
+// path; a path that does not exist makes the tool missing, so nothing can
+// ever reach real hardware). Its audit log is returned with it.
+func (f *Fixture) TXRunner(t testing.TB, hackrf string) (*exec.Stack, string) {
+	t.Helper()
+	dir := t.TempDir()
+	auditPath := filepath.Join(dir, "audit.jsonl")
+	audit, err := exec.OpenAuditLog(auditPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hooks := filepath.Join(dir, "nohooks")
+	if err := os.Mkdir(hooks, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	s, err := exec.New(exec.Options{
+		Role: exec.RoleTX, Audit: audit, GitProtocols: []string{"file"}, HooksDir: hooks,
+		Environ:        gittest.Environ(f.Home),
+		DefaultTimeout: 2 * time.Minute,
+		Tools:          map[exec.Tool]string{exec.HackRFTransfer: hackrf},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, auditPath
+}
+
+// ToolStarts counts the audit log's start lines for tool.
+func ToolStarts(t testing.TB, auditPath string, tool exec.Tool) int {
+	t.Helper()
+	entries, err := exec.ReadAuditTail(auditPath, 0)
+	if err != nil {
+		if os.IsNotExist(err) {
+			return 0
+		}
+		t.Fatal(err)
+	}
+	n := 0
+	for _, e := range entries {
+		if e.Tool == tool && e.Event == exec.EventStart {
+			n++
+		}
+	}
+	return n
+}

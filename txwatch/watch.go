@@ -1,0 +1,306 @@
+package txwatch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"rfhandoff/config"
+	"rfhandoff/gate"
+	"rfhandoff/gitcli"
+	"rfhandoff/state"
+	"rfhandoff/taskfetch"
+)
+
+// Watcher is tx watch: it polls the result branch and, for a READY result
+// that passes every check, asks for the phrase and writes one
+// authorization record. It never transmits.
+type Watcher struct {
+	Git    *gitcli.Client // in the MAIN checkout (repo.path)
+	Policy config.Policy
+	Out    io.Writer // reports, one event per line
+	Logger *slog.Logger
+	// Now is the clock of the checks (nil: time.Now). Prompt deadlines are
+	// absolute times computed from the result, so they need no clock.
+	Now func() time.Time
+	// OpenAsker opens the terminal for the phrase (nil: OpenTerminal).
+	OpenAsker func() (Asker, error)
+
+	// Resync bounds how long a tracking ref moved by something other than
+	// rfhandoff (a person's own git fetch) goes unnoticed (0: DefaultResync).
+	Resync time.Duration
+
+	rep        *reporter
+	src        Source
+	store      Store
+	st         state.TX
+	lastCommit string         // the result commit last handled
+	rand       func() float64 // backoff jitter (nil: math/rand/v2)
+
+	// The tracking ref as last resolved; see poll.
+	resolved    bool
+	tracked     string
+	trackedHint string
+	lastResolve time.Time
+}
+
+// DefaultResync is how often the watcher resolves the tracking ref even
+// when its fetch reported no change.
+const DefaultResync = 5 * time.Minute
+
+// RewrittenError is a tracking ref that moved to a commit that does not
+// contain the one before, without our narrow fetch having done it (a
+// forced fetch outside rfhandoff followed a force-push). It is refused
+// like a force-push; a restart re-anchors on the new commit.
+type RewrittenError struct {
+	Ref      string
+	Old, New string
+}
+
+func (e *RewrittenError) Error() string {
+	return fmt.Sprintf("%s moved from %s to %s, which does not contain it: the result branch was rewritten "+
+		"(and fetched outside rfhandoff); refused, not followed", e.Ref, e.Old, e.New)
+}
+
+func (w *Watcher) now() time.Time {
+	if w.Now != nil {
+		return w.Now()
+	}
+	return time.Now()
+}
+
+func (w *Watcher) log() *slog.Logger {
+	if w.Logger != nil {
+		return w.Logger
+	}
+	return slog.New(slog.DiscardHandler)
+}
+
+// NotIgnoredError is a state directory inside the checkout that git does
+// not ignore: records and state could be committed by accident.
+type NotIgnoredError struct{ Path string }
+
+func (e *NotIgnoredError) Error() string {
+	return fmt.Sprintf("%s is not ignored by git in this checkout: add it to .gitignore (e.g. \"/.local/\") before running a watcher", e.Path)
+}
+
+// CheckStateIgnored refuses a state directory inside the checkout that git
+// does not ignore (asked with git check-ignore about the state file).
+func CheckStateIgnored(ctx context.Context, g *gitcli.Client, pol config.Policy) error {
+	repo, err := filepath.Abs(pol.Repo.Path)
+	if err != nil {
+		return err
+	}
+	dir, err := filepath.Abs(pol.StatePath())
+	if err != nil {
+		return err
+	}
+	rel, err := filepath.Rel(repo, dir)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return nil // outside the checkout: git cannot commit it
+	}
+	if rel == "." {
+		return &NotIgnoredError{Path: dir}
+	}
+	probe := filepath.ToSlash(filepath.Join(rel, state.TXStateFile))
+	ignored, err := g.CheckIgnored(ctx, probe)
+	if err != nil {
+		return fmt.Errorf("checking that %s is ignored by git: %w", dir, err)
+	}
+	if !ignored {
+		return &NotIgnoredError{Path: dir}
+	}
+	return nil
+}
+
+// Run watches until ctx ends (SIGINT, SIGTERM) and then returns nil after
+// clearing running in the state. It returns an error only when it cannot
+// start: the state dir is not ignored, another watcher holds the lock, or
+// the state file is corrupt.
+func (w *Watcher) Run(ctx context.Context) (err error) {
+	w.rep = newReporter(w.Out, "tx watch: ")
+	w.src = Source{Git: w.Git, Policy: w.Policy}
+	if w.store, err = StoreOf(w.Policy); err != nil {
+		return err
+	}
+	if err := CheckStateIgnored(ctx, w.Git, w.Policy); err != nil {
+		return err
+	}
+	dir := w.Policy.StatePath()
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("state directory: %w", err)
+	}
+	lock, err := state.Acquire(w.Policy.StatePath(state.TXLockFile))
+	if err != nil {
+		return err
+	}
+	defer lock.Release()
+	// Holding the lock, no live writer owns a temp file.
+	if _, err := state.CleanTemps(filepath.Join(dir, state.TXStateFile)); err != nil {
+		return err
+	}
+	if _, err := w.store.CleanTemps(); err != nil {
+		return err
+	}
+	if w.st, err = state.LoadTX(dir); err != nil {
+		return err
+	}
+	if lock.RecoverStale(w.st.Running, w.st.WatcherPID) {
+		w.rep.printf("warning: the state said a watcher (pid %d) was running; it is gone (this process holds the lock), recovered", w.st.WatcherPID)
+	}
+	w.st.Running, w.st.WatcherPID = true, os.Getpid()
+	if err := state.SaveTX(dir, w.st); err != nil {
+		return err
+	}
+	defer func() {
+		w.st.Running, w.st.WatcherPID = false, 0
+		if serr := state.SaveTX(dir, w.st); serr != nil && err == nil {
+			err = serr
+		}
+	}()
+	w.lastCommit = w.st.LastResultCommit
+	r := w.Policy.Repo
+	w.rep.printf("watching %s/%s every %s (pid %d)", r.Remote, r.ResultBranch, w.Policy.Poll.TXInterval.Duration, os.Getpid())
+
+	bo := backoff{base: w.Policy.Poll.TXInterval.Duration, max: w.Policy.Poll.MaxBackoff.Duration, rand: w.rand}
+	for {
+		err := w.poll(ctx)
+		if ctx.Err() != nil {
+			w.rep.printf("stopped")
+			return nil
+		}
+		wait := w.Policy.Poll.TXInterval.Duration
+		if err != nil {
+			w.rep.failure(err)
+			wait = bo.next()
+			w.log().Debug("tx watch: backing off", "wait", wait, "error", err)
+		} else {
+			w.rep.ok()
+			bo.reset()
+		}
+		if !sleep(ctx, wait) {
+			w.rep.printf("stopped")
+			return nil
+		}
+	}
+}
+
+// poll is one round. An error is operational (the remote, git, the
+// current task could not be read) and is retried with backoff; a result
+// that fails a check is reported and is not an error.
+func (w *Watcher) poll(ctx context.Context) error {
+	commit, err := w.trackingCommit(ctx)
+	if err != nil {
+		return fmt.Errorf("fetching the result branch: %w", err)
+	}
+	if commit == w.lastCommit {
+		return nil
+	}
+	snap, err := w.src.ReadResult(ctx, commit)
+	if err != nil {
+		return fmt.Errorf("reading %s at %s: %w", w.src.ResultPath(), commit, err)
+	}
+	if snap.Data == nil {
+		w.rep.once("nofile:"+commit, "no %s at result branch commit %s yet", w.src.ResultPath(), commit)
+		return w.remember(commit)
+	}
+	if w.st.Shown(snap.Digest) {
+		return w.remember(commit)
+	}
+	taskID, err := w.src.CurrentTaskID(ctx)
+	if err != nil {
+		return fmt.Errorf("reading the current task (needed to check result %s): %w", short(snap.Digest), err)
+	}
+	now := w.now()
+	r, checkErr := w.src.Decode(snap)
+	if checkErr == nil {
+		checkErr = gate.CheckReady(r, now, taskID, w.Policy)
+	}
+	// The digest is recorded as shown before anything about it is shown:
+	// if the state cannot be written nothing is shown (and it is retried),
+	// and once written the same result is never shown again, not even
+	// after a crash or restart in the middle of the prompt.
+	w.st.MarkShown(snap.Digest, now)
+	w.st.LastResultCommit = commit
+	if err := state.SaveTX(w.Policy.StatePath(), w.st); err != nil {
+		delete(w.st.ShownResultDigests, snap.Digest)
+		return err
+	}
+	w.lastCommit = commit
+	if checkErr != nil {
+		w.rep.printf("result %s at commit %s refused, not offered for authorization:\n%v",
+			short(snap.Digest), short(commit), checkErr)
+		return nil
+	}
+	return w.authorize(ctx, snap, r, taskID)
+}
+
+// trackingCommit does the one narrow fetch of the result branch and
+// returns the commit of the tracking ref. It resolves the ref (a second
+// process) only when needed: on the first poll and after a failure, when
+// the fetch reported a change or output it does not know, when tx execute
+// left a fetch hint naming another commit (it fetches the same ref in the
+// same checkout, behind our fetch's back), and every Resync. An idle poll
+// is then one subprocess.
+func (w *Watcher) trackingCommit(ctx context.Context) (string, error) {
+	r := w.Policy.Repo
+	up, err := w.Git.FetchBranchUpdated(ctx, r.Remote, r.ResultBranch)
+	if err != nil {
+		w.resolved = false
+		var fp *gitcli.ForcePushError
+		if errors.As(err, &fp) {
+			w.tracked = ""
+		}
+		return "", err
+	}
+	hint := readFetchHint(w.Policy)
+	resync := w.Resync
+	if resync <= 0 {
+		resync = DefaultResync
+	}
+	if w.resolved && !up.MayHaveMoved() && hint == w.trackedHint && time.Since(w.lastResolve) < resync {
+		return w.tracked, nil
+	}
+	ref := taskfetch.TrackingRef(w.Policy, r.ResultBranch)
+	commit, err := w.Git.ResolveCommit(ctx, ref)
+	if err != nil {
+		w.resolved = false
+		return "", err
+	}
+	if w.tracked != "" && commit != w.tracked {
+		ok, err := w.Git.IsAncestor(ctx, w.tracked, commit)
+		if err != nil {
+			w.resolved = false
+			return "", err
+		}
+		if !ok {
+			w.resolved = false
+			return "", &RewrittenError{Ref: ref, Old: w.tracked, New: commit}
+		}
+	}
+	w.resolved, w.tracked, w.trackedHint, w.lastResolve = true, commit, hint, time.Now()
+	return commit, nil
+}
+
+// remember records commit as handled so the next idle poll reads nothing.
+func (w *Watcher) remember(commit string) error {
+	w.lastCommit = commit
+	if w.st.LastResultCommit == commit {
+		return nil
+	}
+	w.st.LastResultCommit = commit
+	return state.SaveTX(w.Policy.StatePath(), w.st)
+}
+
+func short(id string) string {
+	if len(id) > 12 {
+		return id[:12]
+	}
+	return id
+}

@@ -1,0 +1,382 @@
+package txwatch
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"rfhandoff/gate"
+	"rfhandoff/gitcli/gittest"
+	"rfhandoff/prompt"
+	"rfhandoff/result"
+	"rfhandoff/state"
+	"rfhandoff/txwatch/txtest"
+)
+
+func TestWatchAuthorizesAfterTheExactPhrase(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	r := txtest.Ready(time.Now())
+	commit, digest := e.f.Publish(t, r)
+	out := &syncBuffer{}
+	asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase}}}
+	stop := runWatcher(t, e.watcher(out, asker.open))
+	waitFor(t, "the record", contains(out, "AUTHORIZED: record"), out)
+	if err := stop(); err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+
+	if got := asker.phrases; len(got) != 1 || got[0] != "AUTHORIZE RF TX" {
+		t.Fatalf("phrases asked: %q", got)
+	}
+	// The prompt expires when the re-check would fail: here the
+	// publication age limit (300 s) comes before the capture's end.
+	if want := gate.ReadyUntil(r, e.pol, 0); !asker.deadlines[0].Equal(want) {
+		t.Errorf("prompt deadline %v, want %v", asker.deadlines[0], want)
+	}
+	name := RecordName(txtest.TaskID, digest)
+	if files := e.files(t); len(files) != 1 || files[0] != name {
+		t.Fatalf("authorization dir holds %v, want only %s", files, name)
+	}
+	rec, err := e.store(t).ReadRecord(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.TaskID != txtest.TaskID || rec.ResultCommit != commit || rec.ResultSHA256 != digest ||
+		rec.RFTXStarted || rec.RFTX != 0 || rec.ResultBranch != "rx-node" {
+		t.Errorf("record %+v", rec)
+	}
+	if want := gate.ReadyUntil(r, e.pol, 10*time.Second); !rec.ExpiresAt.Equal(want) {
+		t.Errorf("expires_at %v, want %v", rec.ExpiresAt, want)
+	}
+	if rec.TX != ParamsOf(e.pol) {
+		t.Errorf("record TX %+v, want the policy's %+v", rec.TX, ParamsOf(e.pol))
+	}
+	st, err := state.LoadTX(e.pol.StatePath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !st.Shown(digest) || st.Running || st.WatcherPID != 0 || st.LastResultCommit != commit {
+		t.Errorf("state after a clean stop: %+v", st)
+	}
+	if e.hackrfStarts(t) != 0 {
+		t.Fatal("the watcher started hackrf_transfer")
+	}
+	if !strings.Contains(out.String(), "stopped") {
+		t.Errorf("no stop message:\n%s", out)
+	}
+
+	// A restart never shows the same digest again, even with the result
+	// still on the branch and a fresh commit holding the same bytes.
+	data, _ := result.Encode(r)
+	e.f.PublishBytes(t, append([]byte{}, data...))
+	gittest.Seed(t, e.f.Remote, "rx-node", map[string]string{"NOTES.md": "unrelated\n"})
+	out2 := &syncBuffer{}
+	asker2 := &scriptAsker{}
+	w2 := e.watcher(out2, asker2.open)
+	stop2 := runWatcher(t, w2)
+	tip := gittest.Tip(t, e.f.Remote, "rx-node")
+	waitFor(t, "the new tip to be handled", func() bool {
+		s, err := state.LoadTX(e.pol.StatePath())
+		return err == nil && s.LastResultCommit == tip
+	}, out2)
+	if err := stop2(); err != nil {
+		t.Fatal(err)
+	}
+	if asker2.calls() != 0 || strings.Contains(out2.String(), "READY result") {
+		t.Fatalf("a shown digest was shown again:\n%s", out2)
+	}
+}
+
+// Each failed check is reported once, with its rule, and never offered:
+// the prompt is not opened and nothing is written.
+func TestWatchRefusesFailingResults(t *testing.T) {
+	t.Parallel()
+	now := time.Now()
+	tests := []struct {
+		name   string
+		mutate func(r *result.Result)
+		rule   gate.TXRule
+	}{
+		{"stale READY", func(r *result.Result) { r.PublishedAt = now.Add(-301 * time.Second) }, gate.TXRulePublicationAge},
+		{"future beyond skew", func(r *result.Result) { r.PublishedAt = now.Add(time.Minute) }, gate.TXRulePublicationFuture},
+		{"too little time left", func(r *result.Result) { r.CaptureStartedAt = now.Add(-595 * time.Second) }, gate.TXRuleRemainingTime},
+		{"clock not verified", func(r *result.Result) { r.CommonClockVerified = false }, gate.TXRuleCommonClock},
+		{"wrong task", func(r *result.Result) { r.TaskID = "RX_OTA_0999" }, gate.TXRuleTaskID},
+		{"frequency differs", func(r *result.Result) { r.FrequencyHz = 868000000 }, gate.TXRuleFrequency},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t)
+			r := txtest.Ready(now)
+			tt.mutate(r)
+			if tt.rule == gate.TXRuleCommonClock {
+				// READY demands the flag, so the schema already refuses it;
+				// the watcher reports that like any failed check.
+				tt.rule = ""
+			}
+			data := mustEncodeLoose(t, r)
+			e.f.PublishBytes(t, data)
+			out := &syncBuffer{}
+			asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase}}}
+			stop := runWatcher(t, e.watcher(out, asker.open))
+			waitFor(t, "the refusal", contains(out, "refused, not offered"), out)
+			// Several more polls: still reported once.
+			time.Sleep(5 * e.pol.Poll.TXInterval.Duration)
+			if err := stop(); err != nil {
+				t.Fatal(err)
+			}
+			s := out.String()
+			if n := strings.Count(s, "refused, not offered"); n != 1 {
+				t.Errorf("reported %d times:\n%s", n, s)
+			}
+			if tt.rule != "" && !strings.Contains(s, string(tt.rule)+": ") {
+				t.Errorf("report does not name %s:\n%s", tt.rule, s)
+			}
+			if tt.rule == "" && !strings.Contains(s, `"common_clock_verified": must be true`) {
+				t.Errorf("report does not name common_clock_verified:\n%s", s)
+			}
+			if asker.opened != 0 || asker.calls() != 0 {
+				t.Errorf("the prompt was opened for a failing result")
+			}
+			if files := e.files(t); len(files) != 0 {
+				t.Errorf("authorization dir holds %v", files)
+			}
+			if e.hackrfStarts(t) != 0 {
+				t.Error("hackrf_transfer started")
+			}
+		})
+	}
+}
+
+// mustEncodeLoose encodes r with encoding rules only (result.Encode refuses
+// what Decode would, and some fixtures must be refused by the watcher).
+func mustEncodeLoose(t *testing.T, r *result.Result) []byte {
+	t.Helper()
+	if data, err := result.Encode(r); err == nil {
+		return data
+	}
+	c := *r
+	c.CommonClockVerified = true
+	data, err := result.Encode(&c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []byte(strings.Replace(string(data), `"common_clock_verified": true`, `"common_clock_verified": false`, 1))
+}
+
+func TestWatchWrongPhraseWritesNothing(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.f.Publish(t, txtest.Ready(time.Now()))
+	out := &syncBuffer{}
+	asker := &scriptAsker{answers: []answer{{typed: "AUTHORIZE RF TX "}}}
+	stop := runWatcher(t, e.watcher(out, asker.open))
+	waitFor(t, "the wrong phrase report", contains(out, "wrong phrase"), out)
+	time.Sleep(5 * e.pol.Poll.TXInterval.Duration)
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	if files := e.files(t); len(files) != 0 {
+		t.Fatalf("a wrong phrase wrote %v", files)
+	}
+	if asker.calls() != 1 {
+		t.Fatalf("asked %d times; the same digest must not be offered again", asker.calls())
+	}
+}
+
+func TestWatchExpiredPromptWritesNothing(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.f.Publish(t, txtest.Ready(time.Now()))
+	out := &syncBuffer{}
+	asker := &scriptAsker{answers: []answer{{err: &prompt.ExpiredError{Deadline: time.Now()}}}}
+	stop := runWatcher(t, e.watcher(out, asker.open))
+	waitFor(t, "the expiry report", contains(out, "expired: nothing authorized"), out)
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	if files := e.files(t); len(files) != 0 {
+		t.Fatalf("an expired prompt wrote %v", files)
+	}
+}
+
+// A result replaced while the prompt waits: the phrase arrives, the
+// re-fetch sees another commit and other bytes, nothing is authorized.
+// The new result is then judged on its own and offered once.
+func TestWatchBlocksAResultReplacedAtThePrompt(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	now := time.Now()
+	e.f.Publish(t, txtest.Ready(now))
+	out := &syncBuffer{}
+	var newDigest string
+	asker := &scriptAsker{answers: []answer{
+		{typed: gate.TXPhrase, before: func() {
+			r2 := txtest.Ready(now.Add(time.Second))
+			_, newDigest = e.f.Publish(t, r2)
+		}},
+		{typed: "no"}, // the replacement is offered; the operator declines
+	}}
+	stop := runWatcher(t, e.watcher(out, asker.open))
+	waitFor(t, "the block", contains(out, "BLOCKED after the phrase"), out)
+	waitFor(t, "the replacement to be offered", func() bool { return asker.calls() == 2 }, out)
+	waitFor(t, "the decline", contains(out, "wrong phrase"), out)
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	s := out.String()
+	for _, want := range []string{"the result branch moved from", "RX_RESULT.json changed after it was shown"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("block reason %q missing:\n%s", want, s)
+		}
+	}
+	if files := e.files(t); len(files) != 0 {
+		t.Fatalf("authorization dir holds %v", files)
+	}
+	if !strings.Contains(s, newDigest) {
+		t.Errorf("the replacement %s was not shown:\n%s", newDigest, s)
+	}
+}
+
+func TestWatchWithoutTerminalAuthorizesNothing(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.f.Publish(t, txtest.Ready(time.Now()))
+	out := &syncBuffer{}
+	stop := runWatcher(t, e.watcher(out, noTerminal))
+	waitFor(t, "the awaiting report", contains(out, "awaits authorization, but there is no terminal"), out)
+	time.Sleep(5 * e.pol.Poll.TXInterval.Duration)
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(out.String(), "awaits authorization"); n != 1 {
+		t.Errorf("reported %d times:\n%s", n, out)
+	}
+	if files := e.files(t); len(files) != 0 {
+		t.Fatalf("authorization dir holds %v", files)
+	}
+}
+
+func TestWatchRefusesAForcePushedResultBranch(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	out := &syncBuffer{}
+	asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase}}}
+	stop := runWatcher(t, e.watcher(out, asker.open))
+	waitFor(t, "the first poll", contains(out, "no docs/handoff/results/RX_RESULT.json"), out)
+	data, _ := result.Encode(txtest.Ready(time.Now()))
+	gittest.Rewrite(t, e.f.Remote, "rx-node", map[string]string{txtest.ResultPath: string(data)})
+	waitFor(t, "the force-push report", contains(out, "force-push refused"), out)
+	time.Sleep(5 * e.pol.Poll.TXInterval.Duration)
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(out.String(), "force-push refused"); n != 1 {
+		t.Errorf("reported %d times:\n%s", n, out)
+	}
+	if asker.calls() != 0 || len(e.files(t)) != 0 {
+		t.Fatalf("a result from a rewritten branch was offered")
+	}
+}
+
+// The remote goes away and comes back: one report, a recovery message,
+// and the result published meanwhile is then offered.
+func TestWatchBacksOffAndRecovers(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	out := &syncBuffer{}
+	asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase}}}
+	stop := runWatcher(t, e.watcher(out, asker.open))
+	waitFor(t, "the first poll", contains(out, "no docs/handoff/results"), out)
+	gone := e.f.Remote.Dir + ".away"
+	if err := os.Rename(e.f.Remote.Dir, gone); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the error report", contains(out, "error (will retry with backoff)"), out)
+	time.Sleep(3 * time.Second) // several backoff rounds (max_backoff 1 s)
+	if err := os.Rename(gone, e.f.Remote.Dir); err != nil {
+		t.Fatal(err)
+	}
+	e.f.Publish(t, txtest.Ready(time.Now()))
+	waitFor(t, "the record", contains(out, "AUTHORIZED"), out)
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	s := out.String()
+	if n := strings.Count(s, "error (will retry"); n != 1 {
+		t.Errorf("the same error reported %d times:\n%s", n, s)
+	}
+	if !strings.Contains(s, "recovered") {
+		t.Errorf("no recovery message:\n%s", s)
+	}
+}
+
+func TestWatchOneAtATime(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	out := &syncBuffer{}
+	stop := runWatcher(t, e.watcher(out, noTerminal))
+	waitFor(t, "the first watcher", contains(out, "watching origin/rx-node"), out)
+	err := e.watcher(&syncBuffer{}, noTerminal).Run(t.Context())
+	var le *state.LockedError
+	if !errors.As(err, &le) {
+		t.Fatalf("second watcher: %v, want *state.LockedError", err)
+	}
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestWatchRecoversAStaleRunningFlag(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	if err := os.MkdirAll(e.pol.StatePath(), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := state.SaveTX(e.pol.StatePath(), state.TX{Running: true, WatcherPID: 999999}); err != nil {
+		t.Fatal(err)
+	}
+	out := &syncBuffer{}
+	stop := runWatcher(t, e.watcher(out, noTerminal))
+	waitFor(t, "the warning", contains(out, "pid 999999"), out)
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestWatchRefusesAStateDirGitDoesNotIgnore(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	if err := os.WriteFile(filepath.Join(e.f.Main, ".git", "info", "exclude"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err := e.watcher(&syncBuffer{}, noTerminal).Run(t.Context())
+	var ni *NotIgnoredError
+	if !errors.As(err, &ni) {
+		t.Fatalf("Run: %v, want *NotIgnoredError", err)
+	}
+	if _, err := os.Stat(e.pol.StatePath()); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the state dir was created anyway: %v", err)
+	}
+}
+
+func TestWatchRefusesACorruptState(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	if err := os.MkdirAll(e.pol.StatePath(), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(statePath(e.pol), []byte(`{"running": tru`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	err := e.watcher(&syncBuffer{}, noTerminal).Run(t.Context())
+	var ce *state.CorruptError
+	if !errors.As(err, &ce) {
+		t.Fatalf("Run: %v, want *state.CorruptError", err)
+	}
+}

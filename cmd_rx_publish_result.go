@@ -1,0 +1,80 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"rfhandoff/exec"
+	"rfhandoff/gitcli"
+	"rfhandoff/publish"
+)
+
+// RxPublishResultCmd publishes an RX_RESULT.json to the result branch
+// (SPEC §6).
+type RxPublishResultCmd struct {
+	File         string `arg:"" type:"path" help:"The result file (RX_RESULT.json)."`
+	ResultBranch string `name:"result-branch" placeholder:"NAME" help:"Result branch (default: the policy's repo.result_branch). It must already exist on the remote."`
+}
+
+// Run reads FILE (never more than the policy's result size limit), runs
+// the seven checks and publishes. Exit 0 when published or already
+// identical on the branch; 1 when a check refused or publishing failed,
+// with the message naming the check.
+func (c *RxPublishResultCmd) Run(app *App) error {
+	data, err := readResultFile(c.File, app.Policy.Limits.MaxResultBytes)
+	if err != nil {
+		return err
+	}
+	runner, err := app.Runner(exec.RoleRX)
+	if err != nil {
+		return err
+	}
+	audit, err := app.AuditLog()
+	if err != nil {
+		return err
+	}
+	out, err := publish.Publish(app.Ctx, publish.Deps{
+		Git:          &gitcli.Client{R: runner, Dir: app.RepoPath(), Timeout: app.Policy.Poll.GitTimeout.Duration},
+		Runner:       runner,
+		Policy:       app.Policy,
+		StateDir:     app.Local(app.Policy.Repo.StateDir),
+		Audit:        audit,
+		ResultBranch: c.ResultBranch,
+		Logger:       app.Logger,
+	}, data)
+	if err != nil {
+		return err
+	}
+	if out.NoOp {
+		fmt.Fprintf(app.Stdout, "already published (identical) at %s\n", out.Commit)
+		return nil
+	}
+	fmt.Fprintf(app.Stdout, "published %s\n", out.Commit)
+	return nil
+}
+
+// readResultFile reads a regular file of at most limit bytes without reading
+// more than limit+1 of it.
+func readResultFile(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file (%s)", path, st.Mode().Type())
+	}
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("%s: more than %d bytes, the result size limit (limits.max_result_bytes)", path, limit)
+	}
+	return data, nil
+}

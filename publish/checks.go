@@ -1,0 +1,123 @@
+package publish
+
+import (
+	"context"
+	"errors"
+
+	"rfhandoff/gitcli"
+	"rfhandoff/result"
+	"rfhandoff/state"
+	"rfhandoff/task"
+	"rfhandoff/taskfetch"
+)
+
+// checked is what the seven checks established.
+type checked struct {
+	cur    *taskfetch.Current
+	res    *result.Result
+	branch string
+}
+
+// check runs the seven checks of SPEC §6 in order and returns the first
+// failure as a *CheckError. Nothing is written anywhere; the only remote
+// traffic is the narrow fetch of the task branch and an ls-remote.
+func check(ctx context.Context, d Deps, data []byte) (*checked, error) {
+	p := d.Policy
+
+	// 1. The current task, freshly fetched, and the result agree on TASK_ID.
+	cur, err := taskfetch.Fetch(ctx, d.Git, p)
+	if err != nil {
+		return nil, refuse(StepTaskID, "reading the current task from %s/%s: %w", p.Repo.Remote, p.Repo.TaskBranch, err)
+	}
+	id := cur.Task.ID
+	ids, err := peekString(data, "task_id")
+	if err != nil {
+		return nil, refuse(StepTaskID, "cannot read task_id from the result (%v); the current task is %s", err, id)
+	}
+	for _, got := range ids {
+		if got != id {
+			return nil, refuse(StepTaskID, "result is for %q, the current task is %s", got, id)
+		}
+	}
+
+	// 2 and 3: what the task allows.
+	if cur.Task.AllowPush != task.PushRXResultOnly {
+		return nil, refuse(StepAllowPush, "task %s has ALLOW_PUSH = %s; publishing needs RX_RESULT_ONLY", id, cur.Task.AllowPush)
+	}
+	if cur.Task.RFTX {
+		return nil, refuse(StepRFTX, "task %s has RF_TX = YES; results are published only for tasks with RF_TX = NO", id)
+	}
+
+	// 4. Approved, and approved for exactly these bytes (SPEC §3).
+	if err := checkApproval(d.StateDir, cur); err != nil {
+		return nil, err
+	}
+
+	// 5. The result describes this checkout.
+	heads, err := peekString(data, "source_head")
+	if err != nil {
+		return nil, refuse(StepSourceHead, "cannot read source_head from the result: %v", err)
+	}
+	head, err := d.Git.Head(ctx)
+	if err != nil {
+		return nil, refuse(StepSourceHead, "reading the RX checkout's HEAD: %w", err)
+	}
+	for _, got := range heads {
+		if got != head {
+			return nil, refuse(StepSourceHead, "source_head is %q, the RX checkout's HEAD is %s", got, head)
+		}
+	}
+
+	// 6. The result branch exists; it is never created and never the
+	// task branch.
+	branch := d.ResultBranch
+	if branch == "" {
+		branch = p.Repo.ResultBranch
+	}
+	if err := gitcli.ValidBranch(branch); err != nil {
+		return nil, refuseErr(StepResultBranch, err)
+	}
+	if branch == p.Repo.TaskBranch {
+		return nil, refuse(StepResultBranch, "result branch %s is the task branch; results are never pushed to the task branch", branch)
+	}
+	exists, _, err := d.Git.RemoteBranchExists(ctx, p.Repo.Remote, branch)
+	if err != nil {
+		return nil, refuse(StepResultBranch, "asking %s for branch %s: %w", p.Repo.Remote, branch, err)
+	}
+	if !exists {
+		return nil, refuse(StepResultBranch, "remote branch %s/%s does not exist; rfhandoff never creates it (the MAIN side must)", p.Repo.Remote, branch)
+	}
+
+	// 7. The strict schema, with the current task's ID.
+	res, err := result.Decode(data, result.Options{MaxBytes: p.Limits.MaxResultBytes, TaskID: id})
+	if err != nil {
+		return nil, refuseErr(StepSchema, err)
+	}
+	return &checked{cur: cur, res: res, branch: branch}, nil
+}
+
+// checkApproval is check 4: last_approved_task_id names the task and the
+// stored approval's digest is that of the task file read just now.
+func checkApproval(stateDir string, cur *taskfetch.Current) error {
+	id := cur.Task.ID
+	st, err := state.LoadRX(stateDir)
+	if err != nil {
+		var ce *state.CorruptError
+		if errors.As(err, &ce) {
+			return refuseErr(StepApproved, err)
+		}
+		return refuse(StepApproved, "reading the RX state: %w", err)
+	}
+	switch {
+	case st.LastApprovedTaskID == "":
+		return refuse(StepApproved, "no task has been approved (last_approved_task_id is empty), result is for %s", id)
+	case st.LastApprovedTaskID != id:
+		return refuse(StepApproved, "last_approved_task_id is %s, result is for %s", st.LastApprovedTaskID, id)
+	case st.Approval == nil || st.Approval.TaskID != id:
+		return refuse(StepApproved, "last_approved_task_id is %s but no approval record for it is stored", id)
+	case st.Approval.TaskSHA256 != cur.Task.SHA256:
+		return refuse(StepApproved, "task %s changed since it was approved (approved SHA-256 %s, now %s at commit %s); a revised task needs a new TASK_ID and a new approval",
+			id, st.Approval.TaskSHA256, cur.Task.SHA256, cur.Commit)
+	}
+	return nil
+}

@@ -1,0 +1,16 @@
+// Package publish puts an RX result on the result branch (SPEC §6). It is a
+// library because two callers share it: `rx publish-result` and the capture
+// executor, which publishes READY and then COMPLETE through the same code.
+//
+// Publish runs the seven checks in the spec's order and stops at the first
+// failure (a *CheckError naming the check). Only then does it touch git:
+// a shallow, single-branch, tag-less clone of the result branch in a
+// private temporary directory, exactly two files written there, the staged
+// set checked, a commit naming the audit chain's head, and a push without
+// force. The source checkout is only read (and its task branch fetched);
+// it is never switched, staged into or committed to.
+//
+// RX_RESULT.json is written as the exact bytes given, not re-encoded: they
+// passed the strict decoder, and keeping them means the SHA-256 the MAIN
+// side keys the result by equals `sha256sum` of the operator's local file.
+package publish

@@ -1,0 +1,178 @@
+package publish
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"rfhandoff/config"
+	"rfhandoff/exec"
+	"rfhandoff/gitcli"
+	"rfhandoff/result"
+)
+
+// Names of the two files written under the policy's result_dir.
+const (
+	JSONName     = "RX_RESULT.json"
+	MarkdownName = "RX_RESULT.md"
+)
+
+// AuditTrailer is the commit trailer naming the audit chain's head (SPEC §9).
+const AuditTrailer = "Audit-Chain-Head"
+
+// Deps is what Publish works with.
+type Deps struct {
+	Git          *gitcli.Client // the RX checkout (source): read and its task branch fetched, never changed
+	Runner       exec.Runner    // runs git for the temporary clone (nil: Git.R)
+	Policy       config.Policy
+	StateDir     string         // resolved state directory holding rx_agent_state.json
+	Audit        *exec.AuditLog // its head goes into the Audit-Chain-Head trailer
+	ResultBranch string         // "" = the policy's result_branch (--result-branch)
+	Notes        []string       // extra paragraphs for RX_RESULT.md (e.g. the quick-look detector's)
+	Logger       *slog.Logger   // nil: discard
+}
+
+// Outcome is a successful publish.
+type Outcome struct {
+	// Commit is the commit now on the result branch: the one pushed, or,
+	// for a no-op, the branch tip that already held the identical files.
+	Commit string
+	// NoOp is true when the branch already held exactly these files:
+	// nothing was committed or pushed.
+	NoOp bool
+	// Attempts counts fresh clones, 1 unless the branch moved meanwhile.
+	Attempts int
+}
+
+func (d Deps) runner() exec.Runner {
+	if d.Runner != nil {
+		return d.Runner
+	}
+	return d.Git.R
+}
+
+func (d Deps) logger() *slog.Logger {
+	if d.Logger != nil {
+		return d.Logger
+	}
+	return slog.New(slog.DiscardHandler)
+}
+
+func (d Deps) validate() error {
+	var missing []string
+	if d.Git == nil || d.Git.R == nil {
+		missing = append(missing, "Git")
+	}
+	if d.Audit == nil {
+		missing = append(missing, "Audit")
+	}
+	if d.StateDir == "" {
+		missing = append(missing, "StateDir")
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("publish: missing %s", strings.Join(missing, ", "))
+	}
+	return nil
+}
+
+// Publish runs the seven checks of SPEC §6 and, when they pass, commits
+// RX_RESULT.json (the exact bytes of data) and the rendered RX_RESULT.md to
+// the result branch from a fresh temporary clone, starting again from a
+// new clone when the branch moved under the push, up to the policy's
+// publish_attempts. A refused check is a *CheckError; a moving branch that
+// never settles is an *ExhaustedError; a result already on the branch
+// byte for byte is a successful no-op.
+func Publish(ctx context.Context, d Deps, data []byte) (Outcome, error) {
+	if err := d.validate(); err != nil {
+		return Outcome{}, err
+	}
+	log := d.logger()
+	c, err := check(ctx, d, data)
+	if err != nil {
+		return Outcome{}, err
+	}
+	files, err := render(d, c.res, data)
+	if err != nil {
+		return Outcome{}, err
+	}
+	raw, err := d.Git.RemoteURL(ctx, d.Policy.Repo.Remote)
+	if err != nil {
+		return Outcome{}, fmt.Errorf("remote %s: %w", d.Policy.Repo.Remote, err)
+	}
+	url, err := cloneURL(raw, d.Git.Dir)
+	if err != nil {
+		return Outcome{}, err
+	}
+	attempts := max(d.Policy.Limits.PublishAttempts, 1)
+	var last error
+	for n := 1; n <= attempts; n++ {
+		if err := ctx.Err(); err != nil {
+			return Outcome{Attempts: n - 1}, err
+		}
+		out, err := attempt(ctx, d, c, url, files)
+		out.Attempts = n
+		var pr *gitcli.PushRejectedError
+		if errors.As(err, &pr) && pr.Moved {
+			last = err
+			log.Warn("result branch moved during the push; starting again from a fresh clone",
+				"branch", c.branch, "attempt", n, "of", attempts)
+			continue
+		}
+		if err != nil {
+			return out, err
+		}
+		if out.NoOp {
+			log.Debug("result already published (identical)", "task_id", c.res.TaskID, "state", c.res.State, "commit", out.Commit)
+		} else {
+			log.Debug("result published", "task_id", c.res.TaskID, "state", c.res.State,
+				"branch", c.branch, "commit", out.Commit, "attempt", n)
+		}
+		return out, nil
+	}
+	return Outcome{Attempts: attempts}, &ExhaustedError{Attempts: attempts, Err: last}
+}
+
+// render builds the two files: the JSON as given and the Markdown
+// rendered from it, each within the protocol's size limit.
+func render(d Deps, r *result.Result, data []byte) ([]file, error) {
+	dir := d.Policy.Repo.ResultDir
+	if err := gitcli.ValidRepoPath(dir); err != nil {
+		return nil, fmt.Errorf("policy repo.result_dir: %w", err)
+	}
+	md := result.RenderMarkdown(r, d.Notes...)
+	for _, f := range []struct {
+		name string
+		n    int
+	}{{JSONName, len(data)}, {MarkdownName, len(md)}} {
+		if f.n > result.MaxBytes {
+			return nil, &TooLargeError{Path: path.Join(dir, f.name), Size: f.n, Limit: result.MaxBytes}
+		}
+	}
+	return []file{
+		{path: path.Join(dir, JSONName), data: data},
+		{path: path.Join(dir, MarkdownName), data: md},
+	}, nil
+}
+
+// cloneURL returns the URL to clone the result branch from. A remote given
+// as a local path becomes an absolute file:// URL: relative to the
+// checkout, not to the temporary directory, and a real transport so that
+// --depth 1 applies (git ignores it for plain local paths).
+func cloneURL(raw, checkoutDir string) (string, error) {
+	if strings.Contains(raw, "://") || exec.ProtocolOf(raw) != "file" {
+		return raw, nil
+	}
+	p := raw
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(checkoutDir, p)
+	}
+	p, err := filepath.Abs(p)
+	if err != nil {
+		return "", fmt.Errorf("remote path %s: %w", raw, err)
+	}
+	return "file://" + filepath.ToSlash(p), nil
+}

@@ -1,0 +1,285 @@
+// Package publishtest builds the world a publish runs in, with real git:
+// a bare remote holding a task branch and an existing result branch, a
+// full RX checkout of the task branch with .local/ ignored, RX state with
+// the task approved, and a READY result for it. The publish tests, the
+// command tests and the capture executor's tests share it.
+package publishtest
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"rfhandoff/config"
+	"rfhandoff/exec"
+	"rfhandoff/gitcli"
+	"rfhandoff/gitcli/gittest"
+	"rfhandoff/publish"
+	"rfhandoff/result"
+	"rfhandoff/state"
+	"rfhandoff/task"
+)
+
+// TaskID is the fixture task's ID.
+const TaskID = "RX_PUBLISH_0001"
+
+// Fixture is one publish world.
+type Fixture struct {
+	Remote     *gittest.Remote
+	Runner     *exec.Stack // audited runner used for everything (its log is the audit log)
+	Checkout   string      // the RX checkout (full clone of the task branch)
+	StateDir   string      // Checkout/.local
+	Policy     config.Policy
+	BaseCommit string // the task branch commit EXPECTED_HEAD names
+	TaskCommit string // the task branch commit holding the task file
+	TaskData   []byte // the task file's bytes
+	Head       string // the checkout's HEAD (= TaskCommit)
+}
+
+// Options vary the fixture.
+type Options struct {
+	// Runner replaces gittest.Runner(t) (e.g. one allowing http).
+	Runner *exec.Stack
+	// AllowPush and RFTX set the task's fields (defaults RX_RESULT_ONLY, NO).
+	AllowPush string
+	RFTX      bool
+	// ResultFiles seed the result branch's first commit (default a README).
+	ResultFiles map[string]string
+	// NoResultBranch leaves the result branch missing on the remote.
+	NoResultBranch bool
+	// NoApproval leaves the RX state without an approval.
+	NoApproval bool
+}
+
+// New builds a fixture.
+func New(t testing.TB, o Options) *Fixture {
+	t.Helper()
+	r := o.Runner
+	if r == nil {
+		r = gittest.Runner(t)
+	}
+	if o.AllowPush == "" {
+		o.AllowPush = task.PushRXResultOnly
+	}
+	rem := gittest.NewBareRemoteWith(t, r)
+	pol := config.Default()
+	f := &Fixture{Remote: rem, Runner: r, Policy: pol}
+	f.BaseCommit = gittest.Seed(t, rem, pol.Repo.TaskBranch, map[string]string{
+		"README.md":  "task branch\n",
+		".gitignore": ".local/\n",
+	})
+	f.TaskData = []byte(TaskText(TaskID, f.BaseCommit, o.AllowPush, o.RFTX, "Capture and publish."))
+	f.TaskCommit = gittest.Seed(t, rem, pol.Repo.TaskBranch, map[string]string{pol.Repo.TaskFile: string(f.TaskData)})
+	if !o.NoResultBranch {
+		files := o.ResultFiles
+		if files == nil {
+			files = map[string]string{"README.md": "RX results\n"}
+		}
+		SeedResultBranch(t, rem, pol.Repo.ResultBranch, files)
+	}
+	f.Checkout = gittest.Clone(t, rem, pol.Repo.TaskBranch)
+	f.Policy.Repo.Path = f.Checkout
+	f.StateDir = filepath.Join(f.Checkout, pol.Repo.StateDir)
+	if err := os.Mkdir(f.StateDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	f.Head = strings.TrimSpace(gittest.Git(t, r, f.Checkout, "rev-parse", "HEAD"))
+	if !o.NoApproval {
+		f.Approve(t, TaskID, f.TaskData, f.TaskCommit)
+	}
+	return f
+}
+
+// SeedResultBranch creates (or extends) branch with files, which may
+// include symlinks written as "symlink:<target>".
+func SeedResultBranch(t testing.TB, rem *gittest.Remote, branch string, files map[string]string) string {
+	t.Helper()
+	plain := map[string]string{}
+	links := map[string]string{}
+	for p, c := range files {
+		if target, ok := strings.CutPrefix(c, "symlink:"); ok {
+			links[p] = target
+		} else {
+			plain[p] = c
+		}
+	}
+	if len(links) == 0 {
+		return gittest.Seed(t, rem, branch, plain)
+	}
+	// Symlinks: build the commit in a work clone by hand.
+	work := filepath.Join(t.TempDir(), "links")
+	if gittest.Tip(t, rem, branch) != "" {
+		gittest.Git(t, rem.R, filepath.Dir(work), "clone", "--quiet", "--single-branch", "--branch", branch, "--end-of-options", rem.URL, work)
+	} else {
+		gittest.Git(t, rem.R, filepath.Dir(work), "init", "--quiet", work)
+	}
+	for p, c := range plain {
+		write(t, filepath.Join(work, filepath.FromSlash(p)), c)
+	}
+	for p, target := range links {
+		full := filepath.Join(work, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(target, full); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gittest.Git(t, rem.R, work, "add", "--all")
+	gittest.Git(t, rem.R, work, "commit", "--quiet", "-m", "seed "+branch+" with symlinks")
+	gittest.Git(t, rem.R, work, "push", "--quiet", "--end-of-options", rem.URL, "HEAD:refs/heads/"+branch)
+	return strings.TrimSpace(gittest.Git(t, rem.R, work, "rev-parse", "HEAD"))
+}
+
+func write(t testing.TB, p, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TaskText is a valid task file. RF_TX = YES makes it RED.
+func TaskText(id, expectedHead, allowPush string, rfTX bool, body string) string {
+	tx, level := "NO", "YELLOW"
+	if rfTX {
+		tx, level = "YES", "RED"
+	}
+	return fmt.Sprintf(`TASK_ID = %s
+TASK_TITLE = Publish fixture capture
+SOURCE_BRANCH = video-development
+EXPECTED_HEAD = %s
+REQUIRES_APPROVAL = YES
+HARDWARE_ACCESS = YES
+RF_RX = YES
+RF_TX = %s
+ALLOW_COMMIT = NO
+ALLOW_PUSH = %s
+RISK_LEVEL = %s
+
+%s
+`, id, expectedHead, tx, allowPush, level, body)
+}
+
+// Approve records an approval of task id with the digest of data, as the
+// approval prompt would.
+func (f *Fixture) Approve(t testing.TB, id string, data []byte, commit string) {
+	t.Helper()
+	st, err := state.LoadRX(f.StateDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(data)
+	st.LastApprovedTaskID = id
+	st.Approval = &state.Approval{TaskID: id, TaskSHA256: hex.EncodeToString(sum[:]), Commit: commit, ApprovedAt: time.Now().UTC().Truncate(time.Second)}
+	if err := state.SaveRX(f.StateDir, st); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Ready is a valid READY result for the fixture's task and checkout.
+func (f *Fixture) Ready() *result.Result {
+	now := time.Now().UTC().Truncate(time.Millisecond)
+	return &result.Result{
+		SchemaVersion: result.SchemaVersion, TaskID: TaskID, State: result.StateReady,
+		SourceHead: f.Head, PublishedAt: now, CaptureStartedAt: now.Add(-2 * time.Second),
+		PlannedDurationS: int64(f.Policy.Limits.PlannedDurationS),
+		FrequencyHz:      f.Policy.Capture.FrequencyHz, SampleRateHz: f.Policy.Capture.SampleRateHz,
+		RXReadyForTX: true, ProcessAlive: true, FileGrowing: true, CommonClockVerified: true,
+		CapturePID: 4242,
+	}
+}
+
+// Encode encodes r canonically, failing the test on error.
+func Encode(t testing.TB, r *result.Result) []byte {
+	t.Helper()
+	b, err := result.Encode(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// Git is a client for the RX checkout.
+func (f *Fixture) Git() *gitcli.Client {
+	return &gitcli.Client{R: f.Runner, Dir: f.Checkout, Timeout: 2 * time.Minute}
+}
+
+// Deps are publish dependencies for the fixture.
+func (f *Fixture) Deps() publish.Deps {
+	return publish.Deps{
+		Git: f.Git(), Runner: f.Runner, Policy: f.Policy,
+		StateDir: f.StateDir, Audit: f.Runner.AuditLog(),
+	}
+}
+
+// Refs is git for-each-ref of the bare remote: every ref with its object.
+func (f *Fixture) Refs(t testing.TB) string {
+	t.Helper()
+	return gittest.Git(t, f.Runner, f.Remote.Dir, "for-each-ref", "--format=%(objectname) %(refname)")
+}
+
+// ResultTip is the result branch's commit on the remote.
+func (f *Fixture) ResultTip(t testing.TB) string {
+	t.Helper()
+	return gittest.Tip(t, f.Remote, f.Policy.Repo.ResultBranch)
+}
+
+// Snapshot records what publishing must never change in the checkout:
+// HEAD, the checked-out branch, the index file's bytes, and every file of
+// the work tree (outside .git) with its mode and content digest.
+func (f *Fixture) Snapshot(t testing.TB) string {
+	t.Helper()
+	var b strings.Builder
+	fmt.Fprintf(&b, "HEAD %s", gittest.Git(t, f.Runner, f.Checkout, "rev-parse", "HEAD"))
+	fmt.Fprintf(&b, "branch %s", gittest.Git(t, f.Runner, f.Checkout, "symbolic-ref", "HEAD"))
+	head, err := os.ReadFile(filepath.Join(f.Checkout, ".git", "HEAD"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(&b, ".git/HEAD %q\n", head)
+	idx, err := os.ReadFile(filepath.Join(f.Checkout, ".git", "index"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(&b, "index %x\n", sha256.Sum256(idx))
+	var lines []string
+	err = filepath.WalkDir(f.Checkout, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(f.Checkout, p)
+		if rel == ".git" {
+			return filepath.SkipDir
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		line := fmt.Sprintf("%s %s", rel, info.Mode())
+		if info.Mode().IsRegular() {
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			line += fmt.Sprintf(" %x", sha256.Sum256(data))
+		}
+		lines = append(lines, line)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(lines)
+	b.WriteString(strings.Join(lines, "\n"))
+	return b.String()
+}

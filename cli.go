@@ -58,6 +58,7 @@ type RxCmd struct {
 	Approve       RxApproveCmd       `cmd:"" help:"The approval prompt once, for the current task (needs a terminal)."`
 	MarkCompleted RxMarkCompletedCmd `cmd:"" name:"mark-completed" help:"Record a TASK_ID as completed: it is never offered again."`
 	Status        RxStatusCmd        `cmd:"" help:"Show the RX state and whether a watcher runs."`
+	PublishResult RxPublishResultCmd `cmd:"" name:"publish-result" help:"Publish RX_RESULT.json (and the rendered RX_RESULT.md) to the result branch after the seven checks. Exit 0 published or already identical, 1 refused or failed."`
 }
 
 // ResultCmd groups the result file commands.

@@ -25,6 +25,7 @@ type CLI struct {
 	Result  ResultCmd  `cmd:"" help:"Offline result file checks."`
 	Rx      RxCmd      `cmd:"" help:"RX laptop: watch the task branch, approve and prepare tasks."`
 	Capture CaptureCmd `cmd:"" help:"Quick-look plots of ci8 capture files."`
+	Tx      TxCmd      `cmd:"" name:"tx" help:"MAIN PC: watch results, authorize and execute RF TX."`
 	Version VersionCmd `cmd:"" help:"Print the version and the resolved tool paths."`
 }
 
@@ -59,6 +60,13 @@ type RxCmd struct {
 	MarkCompleted RxMarkCompletedCmd `cmd:"" name:"mark-completed" help:"Record a TASK_ID as completed: it is never offered again."`
 	Status        RxStatusCmd        `cmd:"" help:"Show the RX state and whether a watcher runs."`
 	PublishResult RxPublishResultCmd `cmd:"" name:"publish-result" help:"Publish RX_RESULT.json (and the rendered RX_RESULT.md) to the result branch after the seven checks. Exit 0 published or already identical, 1 refused or failed."`
+}
+
+// TxCmd groups the MAIN PC's commands.
+type TxCmd struct {
+	Watch   TxWatchCmd   `cmd:"" help:"Poll the result branch; for a READY result that passes every check ask for AUTHORIZE RF TX and write one authorization record. Never transmits."`
+	Execute TxExecuteCmd `cmd:"" help:"Consume one authorization record: re-check, the phrase, then the [tx] action (fake by default). Exit 0 ran, 1 refused or failed."`
+	Status  TxStatusCmd  `cmd:"" help:"Show the TX state and the authorization records."`
 }
 
 // ResultCmd groups the result file commands.

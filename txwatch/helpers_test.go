@@ -202,4 +202,6 @@ func seedFiles(t *testing.T, e *env, branch string, files map[string]string) str
 	return gittest.Seed(t, e.f.Remote, branch, files)
 }
 
-func statePath(pol config.Policy) string { return filepath.Join(pol.StatePath(), "tx_agent_state.json") }
+func statePath(pol config.Policy) string {
+	return filepath.Join(pol.StatePath(), "tx_agent_state.json")
+}

@@ -1,0 +1,37 @@
+package main
+
+import (
+	"fmt"
+
+	"rfhandoff/exec"
+	"rfhandoff/gitcli"
+	"rfhandoff/txwatch"
+)
+
+// TxExecuteCmd is the separate RED action that consumes one authorization
+// record (SPEC §7): quick checks, the phrase, a fresh re-check, the
+// single-use mark, then the [tx] action.
+type TxExecuteCmd struct {
+	Record string `arg:"" help:"The authorization record: its name in <state_dir>/tx_authorizations/ or a path to it."`
+}
+
+// Run exits 0 when the action ran; 1 when it was refused (nothing started)
+// or the transmitting tool failed (the outcome file says how).
+func (c *TxExecuteCmd) Run(app *App) error {
+	r, err := app.Runner(exec.RoleTX)
+	if err != nil {
+		return err
+	}
+	x := &txwatch.Executor{
+		Git:    &gitcli.Client{R: r, Dir: app.RepoPath(), Timeout: app.Policy.Poll.GitTimeout.Duration},
+		Runner: r,
+		Policy: app.Policy,
+		Out:    app.Stdout,
+	}
+	o, path, err := x.Execute(app.Ctx, c.Record)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(app.Stdout, "outcome %s: action %s, RF TX = %d\n", path, o.Action, o.RFTX)
+	return nil
+}

@@ -1,0 +1,67 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"rfhandoff/txwatch"
+)
+
+// TxStatusCmd prints the TX state and every authorization record (SPEC §13).
+type TxStatusCmd struct {
+	JSON bool `name:"json" help:"Print JSON."`
+}
+
+// Run reads the state and the records without changing anything (no git,
+// the lock only probed). A corrupt state file is an error naming it.
+func (c *TxStatusCmd) Run(app *App) error {
+	s, err := txwatch.ReadStatus(app.Policy, time.Now())
+	if err != nil {
+		return err
+	}
+	if c.JSON {
+		enc := json.NewEncoder(app.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(s)
+	}
+	w := app.Stdout
+	switch {
+	case s.LockHeld:
+		fmt.Fprintf(w, "watcher:        running (process %d)\n", s.WatcherPID)
+	case s.StaleRunning:
+		fmt.Fprintf(w, "watcher:        not running (stale running flag of process %d; cleared by the next tx watch)\n", s.WatcherPID)
+	default:
+		fmt.Fprintf(w, "watcher:        not running\n")
+	}
+	last := s.LastResultCommit
+	if last == "" {
+		last = "-"
+	}
+	fmt.Fprintf(w, "results shown:  %d (last result commit %s)\n", s.ShownResults, last)
+	fmt.Fprintf(w, "records:        %d in %s\n", len(s.Records), s.AuthorizationDir)
+	for _, r := range s.Records {
+		fmt.Fprintf(w, "  %s  %s", r.Name, r.Status)
+		if r.Record != nil {
+			fmt.Fprintf(w, "  task %s, result %.12s, expires %s, action %s",
+				r.Record.TaskID, r.Record.ResultCommit, r.Record.ExpiresAt.Local().Format(time.RFC3339), r.Record.TX.Action)
+		}
+		fmt.Fprintln(w)
+		if o := r.Outcome; o != nil {
+			code := "-"
+			if o.ExitCode != nil {
+				code = fmt.Sprint(*o.ExitCode)
+			}
+			ended := "still running or interrupted"
+			if o.EndedAt != nil {
+				ended = o.EndedAt.Local().Format(time.RFC3339)
+			}
+			fmt.Fprintf(w, "      outcome: action %s, rf_tx_started %v, RF TX = %d, exit %s, started %s, ended %s\n",
+				o.Action, o.RFTXStarted, o.RFTX, code, o.StartedAt.Local().Format(time.RFC3339), ended)
+		}
+		if r.Error != "" {
+			fmt.Fprintf(w, "      problem: %s\n", r.Error)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,29 @@
+package main
+
+import (
+	"rfhandoff/exec"
+	"rfhandoff/gitcli"
+	"rfhandoff/txwatch"
+)
+
+// TxWatchCmd polls the result branch and writes authorization records
+// after the exact phrase (SPEC §7, §13). It never transmits.
+type TxWatchCmd struct{}
+
+// Run holds the TX watcher lock for its whole life and returns nil on
+// SIGINT or SIGTERM, leaving running = false. Without a terminal it keeps
+// watching and reports READY results awaiting authorization, but
+// authorizes nothing. Its runner has no role that may run hackrf_transfer.
+func (c *TxWatchCmd) Run(app *App) error {
+	r, err := app.Runner(exec.RoleNone)
+	if err != nil {
+		return err
+	}
+	w := &txwatch.Watcher{
+		Git:    &gitcli.Client{R: r, Dir: app.RepoPath(), Timeout: app.Policy.Poll.GitTimeout.Duration},
+		Policy: app.Policy,
+		Out:    app.Stdout,
+		Logger: app.Logger,
+	}
+	return w.Run(app.Ctx)
+}

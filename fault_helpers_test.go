@@ -62,3 +62,9 @@ func sha256Hex(b []byte) string {
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
 }
+
+// gitOut runs git in the lab's bare remote.
+func gitOut(t *testing.T, lab *faultkit.Lab, args ...string) string {
+	t.Helper()
+	return gittest.Git(t, lab.R, lab.Remote.Dir, args...)
+}

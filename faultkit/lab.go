@@ -92,7 +92,10 @@ func (l *Lab) newSide(name string) *Side {
 	p.Poll.TXInterval = config.Duration{Duration: 100 * time.Millisecond}
 	p.Poll.MaxBackoff = config.Duration{Duration: time.Second}
 	p.Poll.GitTimeout = config.Duration{Duration: 60 * time.Second}
-	p.Limits.PlannedDurationS = 30
+	// Room for a loaded CI machine between publishing a READY result and
+	// using its authorization.
+	p.Limits.PlannedDurationS = 90
+	p.Limits.MaxPublicationAgeS = 90
 	p.TX.DurationS = 5
 	p.Tools = simulatorTools(t)
 	s := &Side{lab: l, Name: name, Dir: dir, Policy: p, PolicyFile: filepath.Join(t.TempDir(), name+".toml")}

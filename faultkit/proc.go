@@ -90,3 +90,25 @@ func RSSKiB(pid int) (int64, error) {
 
 // Alive reports whether pid exists (and is not a zombie we could reap).
 func Alive(pid int) bool { return syscall.Kill(pid, 0) == nil }
+
+// Holders lists the processes with an open descriptor on path, as
+// "pid cmdline" lines (for failure messages).
+func Holders(path string) []string {
+	var out []string
+	procs, _ := os.ReadDir("/proc")
+	for _, p := range procs {
+		pid, err := strconv.Atoi(p.Name())
+		if err != nil {
+			continue
+		}
+		fds, _ := os.ReadDir(fmt.Sprintf("/proc/%d/fd", pid))
+		for _, fd := range fds {
+			if target, err := os.Readlink(fmt.Sprintf("/proc/%d/fd/%s", pid, fd.Name())); err == nil && target == path {
+				cmd, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+				out = append(out, fmt.Sprintf("%d %s", pid, strings.ReplaceAll(string(cmd), "\x00", " ")))
+				break
+			}
+		}
+	}
+	return out
+}

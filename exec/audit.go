@@ -118,10 +118,19 @@ func (l *AuditLog) Append(e Entry) (Entry, error) {
 		// A line torn by a crash stays as evidence; ours starts on its own line.
 		line = append([]byte{'\n'}, line...)
 	}
+	// A write that fails part-way (ENOSPC with room for half a line) must
+	// leave no partial line behind: the caller is told the line is not
+	// there, and a later append would bury it mid-chain. Cut the file back.
+	size, err := f.Seek(0, io.SeekEnd)
+	if err != nil {
+		return e, &AuditError{Path: l.path, Err: err}
+	}
 	if _, err := f.Write(line); err != nil {
+		_ = f.Truncate(size)
 		return e, &AuditError{Path: l.path, Err: err}
 	}
 	if err := f.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) {
+		_ = f.Truncate(size)
 		return e, &AuditError{Path: l.path, Err: err}
 	}
 	return e, nil

@@ -3,6 +3,7 @@ package main
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"os"
 	"regexp"
 	"strings"
@@ -67,4 +68,14 @@ func sha256Hex(b []byte) string {
 func gitOut(t *testing.T, lab *faultkit.Lab, args ...string) string {
 	t.Helper()
 	return gittest.Git(t, lab.R, lab.Remote.Dir, args...)
+}
+
+// fkTail is the last n bytes of a file, quoted, for failure messages.
+func fkTail(t *testing.T, path string, n int) string {
+	t.Helper()
+	b := []byte(fkReadFile(t, path))
+	if len(b) > n {
+		b = b[len(b)-n:]
+	}
+	return fmt.Sprintf("%q", b)
 }

@@ -211,6 +211,16 @@ func TestTxDryRunContract(t *testing.T) {
 		got.Records[0].Outcome.RFTX != 0 || got.Running || got.ShownResults != 1 {
 		t.Fatalf("tx status: %+v", got)
 	}
+	text := s.detached(t, "tx", "status")
+	if code := exitStatus(t, text.Wait(txWait)); code != 0 {
+		t.Fatalf("tx status exited %d: %s", code, text.Stderr)
+	}
+	for _, want := range []string{"watcher:        not running", "results shown:  1", filepath.Base(record) + "  used",
+		"outcome: action fake, rf_tx_started false, RF TX = 0, exit 0"} {
+		if !strings.Contains(text.Stdout.String(), want) {
+			t.Errorf("tx status lacks %q:\n%s", want, text.Stdout)
+		}
+	}
 }
 
 func TestTxWatchWrongPhraseWritesNothing(t *testing.T) {

@@ -43,6 +43,8 @@ type Watcher struct {
 	lastCommit string         // the result commit last handled
 	rand       func() float64 // backoff jitter (nil: math/rand/v2)
 
+	fetchFailing bool // the last failed poll failed at the fetch
+
 	// The tracking ref as last resolved; see poll.
 	resolved    bool
 	tracked     string
@@ -197,7 +199,13 @@ func (w *Watcher) Run(ctx context.Context) (err error) {
 func (w *Watcher) poll(ctx context.Context) error {
 	commit, err := w.trackingCommit(ctx)
 	if err != nil {
+		w.fetchFailing = true
 		return fmt.Errorf("fetching the result branch: %w", err)
+	}
+	if w.fetchFailing {
+		// The remote is back: say so before anything it brought is shown.
+		w.fetchFailing = false
+		w.rep.ok()
 	}
 	if commit == w.lastCommit {
 		return nil

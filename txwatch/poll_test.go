@@ -1,0 +1,121 @@
+package txwatch
+
+import (
+	"os"
+	"slices"
+	"testing"
+	"time"
+
+	"rfhandoff/exec"
+	"rfhandoff/txwatch/txtest"
+)
+
+// gitStarts counts the audited git subcommands started so far.
+func gitStarts(t *testing.T, e *env) map[string]int {
+	t.Helper()
+	entries, err := exec.ReadAuditTail(e.audit, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := map[string]int{}
+	for _, en := range entries {
+		if en.Tool != exec.Git || en.Event != exec.EventStart {
+			continue
+		}
+		// argv: path, the runner's -c pairs, then the subcommand.
+		for i := 1; i < len(en.Argv); i++ {
+			if en.Argv[i] == "-c" {
+				i++
+				continue
+			}
+			n[en.Argv[i]]++
+			break
+		}
+	}
+	return n
+}
+
+// An idle poll is one subprocess (the fetch); the tracking ref is resolved
+// again when the fetch reports a move, and when tx execute left a hint
+// that it fetched the same ref behind the watcher's back.
+func TestTrackingCommitResolvesOnlyWhenNeeded(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	w := e.watcher(&syncBuffer{}, noTerminal)
+	ctx := t.Context()
+	c1, _ := e.f.Publish(t, txtest.Ready(time.Now()))
+	got, err := w.trackingCommit(ctx)
+	if err != nil || got != c1 {
+		t.Fatalf("first poll: %s, %v; want %s", got, err, c1)
+	}
+	before := gitStarts(t, e)
+	for range 3 {
+		if got, err := w.trackingCommit(ctx); err != nil || got != c1 {
+			t.Fatalf("idle poll: %s, %v", got, err)
+		}
+	}
+	after := gitStarts(t, e)
+	if after["fetch"]-before["fetch"] != 3 || after["rev-parse"] != before["rev-parse"] || len(after) != len(before) {
+		t.Fatalf("three idle polls ran %v (before %v); want three fetches and nothing else", after, before)
+	}
+
+	// Moved on the remote: our fetch reports it and we resolve.
+	c2, _ := e.f.Publish(t, txtest.Ready(time.Now()))
+	if got, err := w.trackingCommit(ctx); err != nil || got != c2 {
+		t.Fatalf("after a push: %s, %v; want %s", got, err, c2)
+	}
+
+	// Someone else (tx execute) fetches the next commit into the same
+	// tracking ref: our fetch then has nothing to report ...
+	c3, _ := e.f.Publish(t, txtest.Ready(time.Now()))
+	if err := e.f.Git(e.r).FetchBranch(ctx, "origin", "rx-node"); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := w.trackingCommit(ctx); got != c2 {
+		t.Fatalf("without a hint the watcher saw %s; the test no longer shows why the hint exists", got)
+	}
+	// ... so the executor leaves a hint (in the state dir, which holds
+	// its record), and the watcher resolves.
+	if err := os.MkdirAll(e.pol.StatePath(), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeFetchHint(e.pol, c3); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := w.trackingCommit(ctx); err != nil || got != c3 {
+		t.Fatalf("with the hint: %s, %v; want %s", got, err, c3)
+	}
+	// A resync interval that passed resolves too.
+	w.Resync = time.Nanosecond
+	before = gitStarts(t, e)
+	if _, err := w.trackingCommit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if after := gitStarts(t, e); after["rev-parse"] != before["rev-parse"]+1 {
+		t.Fatalf("resync did not resolve: %v -> %v", before, after)
+	}
+}
+
+func TestBackoffGrowsWithJitterUpToMax(t *testing.T) {
+	for _, r := range []float64{0, 0.5, 0.999} {
+		b := backoff{base: 100 * time.Millisecond, max: time.Second, rand: func() float64 { return r }}
+		var got []time.Duration
+		for range 6 {
+			got = append(got, b.next())
+		}
+		full := []time.Duration{100, 200, 400, 800, 1000, 1000}
+		for i, d := range got {
+			hi := full[i] * time.Millisecond
+			if d < hi/2 || d > hi {
+				t.Fatalf("rand %v: wait %d = %v, want within [%v, %v]; all %v", r, i, d, hi/2, hi, got)
+			}
+		}
+		if !slices.IsSorted(got) {
+			t.Errorf("rand %v: waits shrink: %v", r, got)
+		}
+		b.reset()
+		if d := b.next(); d > 100*time.Millisecond {
+			t.Errorf("after reset: %v", d)
+		}
+	}
+}

@@ -57,6 +57,7 @@ type RxCmd struct {
 	Check         RxCheckCmd         `cmd:"" help:"One-shot (cron): fetch and validate the current task, record it as seen. Exit 0 nothing new to approve, 10 a task awaits approval, 1 error."`
 	Watch         RxWatchCmd         `cmd:"" help:"Poll the task branch; prompt for each new valid task; prepare approved ones. [S], Ctrl-C or SIGTERM stop it."`
 	Approve       RxApproveCmd       `cmd:"" help:"The approval prompt once, for the current task (needs a terminal)."`
+	Capture       RxCaptureCmd       `cmd:"" help:"Run the approved current task's bounded capture: READY while it runs, COMPLETE when it ends. Exit 0 COMPLETE published for a full capture, 130 interrupted, 1 otherwise."`
 	MarkCompleted RxMarkCompletedCmd `cmd:"" name:"mark-completed" help:"Record a TASK_ID as completed: it is never offered again."`
 	Status        RxStatusCmd        `cmd:"" help:"Show the RX state and whether a watcher runs."`
 	PublishResult RxPublishResultCmd `cmd:"" name:"publish-result" help:"Publish RX_RESULT.json (and the rendered RX_RESULT.md) to the result branch after the seven checks. Exit 0 published or already identical, 1 refused or failed."`

@@ -62,7 +62,8 @@ func ParamsOf(pol config.Policy) TXParams {
 	}
 }
 
-// Diff names the parameters that differ between p and q ("" keys only).
+// Diff describes each parameter that differs between p (authorized) and
+// q (the policy now), one entry per key; nil when they are equal.
 func (p TXParams) Diff(q TXParams) []string {
 	var out []string
 	add := func(key string, a, b any) {

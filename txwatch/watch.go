@@ -170,6 +170,10 @@ func (w *Watcher) Run(ctx context.Context) (err error) {
 	r := w.Policy.Repo
 	w.rep.printf("watching %s/%s every %s (pid %d)", r.Remote, r.ResultBranch, w.Policy.Poll.TXInterval.Duration, os.Getpid())
 
+	if err := gate.CheckTXParams(w.Policy); err != nil {
+		w.rep.printf("warning: tx execute will refuse every record while the [tx] parameters are outside the limits:\n%v", err)
+	}
+
 	bo := backoff{base: w.Policy.Poll.TXInterval.Duration, max: w.Policy.Poll.MaxBackoff.Duration, rand: w.rand}
 	for {
 		err := w.poll(ctx)

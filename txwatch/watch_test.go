@@ -381,3 +381,15 @@ func TestWatchRefusesACorruptState(t *testing.T) {
 		t.Fatalf("Run: %v, want *state.CorruptError", err)
 	}
 }
+
+func TestWatchWarnsAboutTXParametersTheExecutorWillRefuse(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.pol.TX.Amp = true // the default gain ceiling of 0 leaves no room for the amplifier
+	out := &syncBuffer{}
+	stop := runWatcher(t, e.watcher(out, noTerminal))
+	waitFor(t, "the warning", contains(out, "tx-amp:"), out)
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+}

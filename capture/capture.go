@@ -1,0 +1,180 @@
+package capture
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"regexp"
+	"time"
+
+	"rfhandoff/config"
+	"rfhandoff/exec"
+	"rfhandoff/gitcli"
+	"rfhandoff/hackrfcli"
+	"rfhandoff/quicklook"
+	"rfhandoff/result"
+)
+
+// Deps is what a capture works with.
+type Deps struct {
+	Git    *gitcli.Client // the RX checkout: task fetched, HEAD read, never changed
+	Runner exec.Runner    // the RX-role runner: hackrf tools and git
+	Policy config.Policy
+	Audit  *exec.AuditLog // its head goes into every result commit
+	Logger *slog.Logger   // nil: discard
+	// Progress receives the progress display (nil: none). With Terminal
+	// it is one line rewritten in place, else a line per ProgressEvery.
+	Progress io.Writer
+	Terminal bool
+	// Author is the SigMF core:author ("" leaves it out).
+	Author string
+}
+
+// Options tune the executor; zero values take the defaults.
+type Options struct {
+	// TaskID, when set, must be the current task's ID.
+	TaskID string
+	// StartupTimeout bounds the wait for a started tool's file to grow.
+	StartupTimeout time.Duration
+	// ConfirmGap separates the two size readings that prove the file grows.
+	ConfirmGap time.Duration
+	// StallAfter is how long the file may stop growing while the tool
+	// lives before the tool is stopped and the capture recorded as stalled.
+	StallAfter time.Duration
+	// Grace is the time from SIGINT to killing the tool.
+	Grace time.Duration
+	// Tick is how often the capture is looked at (and a terminal updated).
+	Tick time.Duration
+	// ProgressEvery is the interval of the plain progress lines.
+	ProgressEvery time.Duration
+	// PublishTimeout bounds one publish (a signal does not cancel it).
+	PublishTimeout time.Duration
+	// ToolTimeout bounds hackrf_info and hackrf_clock.
+	ToolTimeout time.Duration
+	// CompleteAttempts is how often a COMPLETE whose publish failed for
+	// reasons other than a refused check is tried.
+	CompleteAttempts int
+}
+
+func (o Options) withDefaults() Options {
+	def := func(d *time.Duration, v time.Duration) {
+		if *d <= 0 {
+			*d = v
+		}
+	}
+	def(&o.StartupTimeout, 15*time.Second)
+	def(&o.ConfirmGap, 300*time.Millisecond)
+	def(&o.StallAfter, 5*time.Second)
+	def(&o.Grace, 10*time.Second)
+	def(&o.Tick, 250*time.Millisecond)
+	def(&o.ProgressEvery, 10*time.Second)
+	def(&o.PublishTimeout, 5*time.Minute)
+	def(&o.ToolTimeout, 30*time.Second)
+	if o.CompleteAttempts <= 0 {
+		o.CompleteAttempts = 3
+	}
+	return o
+}
+
+// Report is what a capture did. It is returned together with the error
+// of a capture that failed after it started, so the caller can say what
+// was published.
+type Report struct {
+	TaskID     string
+	Dir        string // <capture.dir>/<TASK_ID>
+	DataPath   string // the ci8 samples (.sigmf-data)
+	MetaPath   string // SigMF metadata, "" when not written
+	PNGPath    string // quick-look picture, "" when not written
+	ResultPath string // local copy of the last result written
+	Board      hackrfcli.Board
+
+	Ready, Complete             *result.Result
+	ReadyCommit, CompleteCommit string // "" when not published
+
+	ProcessStarted time.Time
+	ReadyPublished time.Time // when the READY push returned
+	ProcessEnded   time.Time // when the tool's exit was collected
+	// SHA256Done and AnalysisDone are when the streaming SHA-256 and the
+	// quick-look analyzer had consumed the last byte; Drained when every
+	// consumer had (the SHA-512 too). Only these come between ProcessEnded
+	// and the COMPLETE publish.
+	SHA256Done, AnalysisDone, Drained time.Time
+	// CompletePublished is when the COMPLETE push returned: the remote has it.
+	CompletePublished time.Time
+	Detection         *quicklook.Detection
+	// Outcome is one line on how the capture ended.
+	Outcome string
+}
+
+var fullSerial = regexp.MustCompile(`^[0-9a-f]{1,32}$`)
+
+// Run is `rx capture`: see the package documentation for the order of
+// things and the decisions. A returned Report is nil only when the capture
+// never got as far as a file.
+func Run(ctx context.Context, d Deps, o Options) (*Report, error) {
+	o = o.withDefaults()
+	if d.Logger == nil {
+		d.Logger = slog.New(slog.DiscardHandler)
+	}
+	if d.Git == nil || d.Runner == nil || d.Audit == nil {
+		return nil, errors.New("capture: Deps needs Git, Runner and Audit")
+	}
+	p := d.Policy
+	stateDir, err := preflightState(ctx, d)
+	if err != nil {
+		return nil, err
+	}
+	l, err := lock(stateDir)
+	if err != nil {
+		return nil, err
+	}
+	defer l.Release()
+
+	cur, err := approved(ctx, d, stateDir, o.TaskID)
+	if err != nil {
+		return nil, err
+	}
+	id := cur.Task.ID
+	if err := resultBranchExists(ctx, d.Git, p.Repo.Remote, p.Repo.ResultBranch, id); err != nil {
+		return nil, err
+	}
+	if p.Limits.PlannedDurationS <= 0 {
+		return nil, fmt.Errorf("policy limits.planned_duration_s = %d: must be positive", p.Limits.PlannedDurationS)
+	}
+
+	hc := &hackrfcli.Client{R: d.Runner, Timeout: o.ToolTimeout, Serial: p.Capture.Serial}
+	info, board, err := inventory(ctx, hc, p.Capture.Serial)
+	if err != nil {
+		return nil, err
+	}
+	// The chosen board for every later call, even when several could be
+	// plugged in meanwhile.
+	if fullSerial.MatchString(board.Serial) {
+		hc.Serial = board.Serial
+	}
+	d.Logger.Info("HackRF found", "board", board.BoardName, "serial", board.Serial, "firmware", board.FirmwareVersion)
+	if err := checkClock(ctx, hc); err != nil {
+		return nil, err
+	}
+	d.Logger.Info("CLKIN status: clock signal detected")
+
+	dir, err := captureDir(ctx, d.Git, p.Repo.Path, p.CaptureDir(), id)
+	if err != nil {
+		return nil, err
+	}
+	s := &session{
+		d: d, o: o, hc: hc, cur: cur, info: info, board: board, stateDir: stateDir,
+		rep: &Report{
+			TaskID: id, Dir: dir, Board: board,
+			DataPath:   filepath.Join(dir, id+DataSuffix),
+			ResultPath: filepath.Join(dir, ResultName),
+		},
+	}
+	return s.run(ctx)
+}
+
+// now is the time written into results: UTC, milliseconds.
+func now() time.Time { return time.Now().UTC().Truncate(time.Millisecond) }

@@ -1,0 +1,67 @@
+// Package capture is the RX capture executor of SPEC §8: `rx capture` for
+// the approved current task.
+//
+// Run, in order: re-checks the approval binding (fresh task fetch, the
+// approval's SHA-256 equal to the task file's, not completed, RF_TX = NO,
+// HARDWARE_ACCESS and RF_RX = YES, ALLOW_PUSH = RX_RESULT_ONLY, the result
+// branch present, the state and capture directories ignored by git) under
+// the capture lock; takes the hackrf_info inventory (a pinned serial must be
+// present; several boards without a pin are refused); requires
+// `hackrf_clock -i` to report CLKIN detected; starts the bounded
+// `hackrf_transfer -r` (-n = sample rate × planned duration) through the
+// RX runner into <capture.dir>/<TASK_ID>/<TASK_ID>.sigmf-data; confirms the
+// process is alive and the file grows; publishes READY; watches with a
+// progress display; and when the tool ends publishes an honest COMPLETE,
+// then writes the SigMF metadata and the quick-look PNG beside the data.
+//
+// # One streaming reader, no second pass
+//
+// A follower reads the growing file from its first byte while the tool
+// writes it and hands each chunk once to SHA-256 (capture_sha256), SHA-512
+// (SigMF core:sha512) and the quick-look analyzer, each in its own
+// goroutine, so the slowest consumer and not their sum bounds the reader.
+// When the tool exits only the bytes written since the last read remain.
+//
+// # Decisions
+//
+//   - capture_duration_s is the signal the file holds, samples ÷ sample
+//     rate (size_bytes ÷ 2 ÷ sample_rate_hz), not the process's wall time:
+//     that is what a consumer of the data needs, and the wall-clock span
+//     is capture_ended_at − capture_started_at anyway.
+//   - capture_started_at is when hackrf_transfer was started;
+//     capture_ended_at when its exit was collected.
+//   - common_clock_verified in COMPLETE is true only when CLKIN was
+//     detected both before the capture and after it. A failing second
+//     `hackrf_clock -i` (a device gone with exit1) reads as NOT_DETECTED,
+//     with the tool's error in RX_RESULT.md's notes: the receiver never
+//     claims a clock it could not see.
+//   - A stall is the file not growing for Options.StallAfter while the
+//     process lives (the tool's own "Couldn't transfer any bytes for one
+//     second." counts too); the tool is interrupted with SIGINT, killed
+//     only after Options.Grace.
+//   - READY is published with a context that a signal does not cancel, so
+//     Ctrl-C can never tear a push in half; the capture is interrupted
+//     right after and COMPLETE follows.
+//   - If READY cannot be published the capture is interrupted. When the
+//     publisher refused in its checks (nothing reached git) nothing at all
+//     is published. When it failed later (clone, commit or push), a READY
+//     may have landed, so an honest COMPLETE is published to supersede it:
+//     a READY is never left standing for a capture that is not running.
+//   - A capture that never became READY is void: its data file is deleted
+//     (captures are gigabytes; nothing refers to it) so the task can be
+//     run again. Otherwise an existing capture of the task is never
+//     overwritten: the data file is created exclusively before the tool
+//     starts.
+//   - COMPLETE is written beside the capture as RX_RESULT.json as well, so
+//     a COMPLETE that could not be published (after a few retries) can be
+//     published later with `rx publish-result`.
+//   - The task is not marked completed: that stays the operator's
+//     `rx mark-completed`, after looking at the result.
+//
+// # Exit status (see cmd_rx_capture.go)
+//
+// 0 only when COMPLETE was published for a capture that ended normally
+// (all -n samples written). 130 when a signal (SIGINT, SIGTERM)
+// interrupted it; COMPLETE was published if READY had been. 1 for every
+// other failure; the message says whether COMPLETE was published.
+package capture

@@ -1,0 +1,208 @@
+package capture
+
+import (
+	"fmt"
+	"strings"
+)
+
+// RefusedError is a capture refused before any hardware was touched: the
+// task, its approval, the state or the checkout is not what a capture
+// needs. Reasons lists every problem found at once.
+type RefusedError struct {
+	TaskID  string
+	Reasons []string
+}
+
+func (e *RefusedError) Error() string {
+	what := "capture refused"
+	if e.TaskID != "" {
+		what += " for task " + e.TaskID
+	}
+	if len(e.Reasons) == 1 {
+		return what + ": " + e.Reasons[0]
+	}
+	return what + ":\n  - " + strings.Join(e.Reasons, "\n  - ")
+}
+
+// BusyError is another `rx capture` holding the capture lock.
+type BusyError struct {
+	Path string
+	PID  int // 0 when unknown
+}
+
+func (e *BusyError) Error() string {
+	who := "another rx capture"
+	if e.PID > 0 {
+		who = fmt.Sprintf("another rx capture (pid %d)", e.PID)
+	}
+	return fmt.Sprintf("%s is running (lock %s); only one capture at a time", who, e.Path)
+}
+
+// NoDeviceError is no HackRF found (or not the pinned one). Nothing was
+// started or published. It wraps the tool's error (errors.Is
+// hackrfcli.ErrNoDevice) when the tool said so.
+type NoDeviceError struct {
+	Serial string // the pinned serial, if any
+	Found  []string
+	Err    error
+}
+
+func (e *NoDeviceError) Error() string {
+	var msg string
+	switch {
+	case e.Serial != "" && len(e.Found) > 0:
+		msg = fmt.Sprintf("no HackRF found with serial %s (found: %s); check [capture] serial", e.Serial, strings.Join(e.Found, ", "))
+	case e.Serial != "":
+		msg = fmt.Sprintf("no HackRF found (wanted serial %s)", e.Serial)
+	default:
+		msg = "no HackRF found"
+	}
+	if e.Err != nil {
+		msg += ": " + e.Err.Error()
+	}
+	return msg + "; nothing was started or published"
+}
+
+func (e *NoDeviceError) Unwrap() error { return e.Err }
+
+// AmbiguousDeviceError is several HackRFs without a pinned serial.
+type AmbiguousDeviceError struct {
+	Serial  string // the pin that matched several, or ""
+	Serials []string
+}
+
+func (e *AmbiguousDeviceError) Error() string {
+	if e.Serial != "" {
+		return fmt.Sprintf("serial %s matches %d HackRFs (%s); pin the full serial in [capture] serial; nothing was started or published",
+			e.Serial, len(e.Serials), strings.Join(e.Serials, ", "))
+	}
+	return fmt.Sprintf("%d HackRFs found (%s); pin the one to capture with in [capture] serial; nothing was started or published",
+		len(e.Serials), strings.Join(e.Serials, ", "))
+}
+
+// ClockError is CLKIN not detected (or hackrf_clock failing) before the
+// capture: common_clock_verified cannot be claimed, so nothing starts.
+type ClockError struct {
+	Err error // the tool's failure, nil when it answered "no clock signal detected"
+}
+
+func (e *ClockError) Error() string {
+	if e.Err != nil {
+		return fmt.Sprintf("cannot verify the common clock: hackrf_clock -i failed: %v; nothing was started or published", e.Err)
+	}
+	return "CLKIN status: no clock signal detected — connect the shared 10 MHz reference to the HackRF's CLKIN; nothing was started or published"
+}
+
+func (e *ClockError) Unwrap() error { return e.Err }
+
+// ExistsError is a capture of the task that is already on disk.
+type ExistsError struct {
+	Path string
+}
+
+func (e *ExistsError) Error() string {
+	return fmt.Sprintf("a capture of this task already exists at %s; it is never overwritten (a new capture needs a new TASK_ID)", e.Path)
+}
+
+// StartError is a capture that never became READY: the tool failed, or the
+// file did not grow. Nothing was published and the void data file was
+// removed.
+type StartError struct {
+	Reason     string
+	ExitCode   *int   // the tool's exit status, when it exited
+	StderrTail string // the tool's last lines
+	Err        error
+}
+
+func (e *StartError) Error() string {
+	msg := "capture did not start: " + e.Reason
+	if e.ExitCode != nil {
+		msg += fmt.Sprintf(" (hackrf_transfer exit status %d)", *e.ExitCode)
+	}
+	if t := lastLines(e.StderrTail, 3); t != "" {
+		msg += ": " + t
+	}
+	return msg + "; nothing was published"
+}
+
+func (e *StartError) Unwrap() error { return e.Err }
+
+// PublishError is a READY or COMPLETE that could not be published.
+type PublishError struct {
+	State string // RX_READY_FOR_TX or CAPTURE_COMPLETE
+	// Saved is where the result JSON was written locally, for a later
+	// `rx publish-result`; "" when it was not.
+	Saved string
+	// CompletePublished is set for a failed READY whose capture then got
+	// an honest COMPLETE published to supersede a READY that may have landed.
+	CompletePublished bool
+	Err               error
+}
+
+func (e *PublishError) Error() string {
+	msg := fmt.Sprintf("publishing %s failed: %v", e.State, e.Err)
+	switch {
+	case e.State == "CAPTURE_COMPLETE" && e.Saved != "":
+		msg += fmt.Sprintf("; the result is saved at %s — publish it with `rfhandoff rx publish-result %s`", e.Saved, e.Saved)
+	case e.State == "RX_READY_FOR_TX" && e.CompletePublished:
+		msg += "; the capture was stopped and an honest COMPLETE published in case READY had landed"
+	case e.State == "RX_READY_FOR_TX":
+		msg += "; the capture was stopped and nothing was published"
+	}
+	return msg
+}
+
+func (e *PublishError) Unwrap() error { return e.Err }
+
+// FailedError is a capture that ended abnormally after READY: it died,
+// stalled or came up short. COMPLETE says so (when Published).
+type FailedError struct {
+	Kind      string // "stall", "exit", "short"
+	Reason    string
+	Published bool // COMPLETE was published
+}
+
+func (e *FailedError) Error() string {
+	msg := strings.TrimSuffix(e.Reason, ".")
+	if e.Published {
+		return msg + "; an honest COMPLETE was published"
+	}
+	return msg
+}
+
+// InterruptedError is a capture stopped by a signal to rfhandoff.
+type InterruptedError struct {
+	Cause     error
+	Published bool // COMPLETE was published (READY had been)
+}
+
+func (e *InterruptedError) Error() string {
+	msg := "capture interrupted"
+	if e.Cause != nil {
+		msg += " (" + e.Cause.Error() + ")"
+	}
+	if e.Published {
+		return msg + "; hackrf_transfer was stopped and an honest COMPLETE published"
+	}
+	return msg + " before READY; nothing was published"
+}
+
+func (e *InterruptedError) Unwrap() error { return e.Cause }
+
+func lastLines(s string, n int) string {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return ""
+	}
+	lines := strings.Split(s, "\n")
+	var keep []string
+	for _, l := range lines {
+		if l = strings.TrimSpace(l); l != "" {
+			keep = append(keep, l)
+		}
+	}
+	if len(keep) > n {
+		keep = keep[len(keep)-n:]
+	}
+	return strings.Join(keep, " | ")
+}

@@ -1,0 +1,174 @@
+package capture
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/sha512"
+	"encoding/hex"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"rfhandoff/config"
+	"rfhandoff/exec"
+	"rfhandoff/gitcli/gittest"
+	"rfhandoff/hacksim"
+	"rfhandoff/publish/publishtest"
+	"rfhandoff/result"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// TestMain puts the HackRF simulator on PATH under the tools' names: the
+// capture runs the real runner against it, as it would the real tools.
+func TestMain(m *testing.M) {
+	sim := func() { os.Exit(hacksim.Main(os.Args[0], os.Args[1:], os.Getenv, os.Stdout, os.Stderr)) }
+	testscript.Main(m, map[string]func(){
+		"hackrf_info": sim, "hackrf_clock": sim, "hackrf_transfer": sim,
+	})
+}
+
+// world is a publish fixture (bare remote, task branch, result branch, RX
+// checkout with the task approved) plus an RX-role runner whose children
+// see HACKRF_SIM=sim.
+type world struct {
+	*publishtest.Fixture
+	Stack *exec.Stack
+}
+
+// newWorld builds a world; o varies the publish fixture, pol the policy
+// (a short planned duration by default: 3 s).
+func newWorld(t testing.TB, sim string, o publishtest.Options, pol func(*config.Policy)) *world {
+	t.Helper()
+	home := gittest.Home(t)
+	dir := t.TempDir()
+	audit, err := exec.OpenAuditLog(filepath.Join(dir, "audit.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hooks := filepath.Join(dir, "nohooks")
+	if err := os.Mkdir(hooks, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	var env []string
+	for _, kv := range gittest.Environ(home) {
+		if !strings.HasPrefix(kv, "HACKRF_SIM=") {
+			env = append(env, kv)
+		}
+	}
+	env = append(env, "HACKRF_SIM="+sim)
+	// Pinned to the simulator TestMain put first on PATH: never a real tool.
+	bin := filepath.SplitList(os.Getenv("PATH"))[0]
+	tools := map[exec.Tool]string{}
+	for _, tool := range []exec.Tool{exec.HackRFInfo, exec.HackRFClock, exec.HackRFTransfer} {
+		tools[tool] = filepath.Join(bin, string(tool))
+	}
+	stack, err := exec.New(exec.Options{
+		Role: exec.RoleRX, Audit: audit, GitProtocols: []string{"file"}, HooksDir: hooks,
+		Environ: env, DefaultTimeout: 2 * time.Minute, Tools: tools,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range []exec.Tool{exec.Git, exec.HackRFInfo, exec.HackRFClock, exec.HackRFTransfer} {
+		if err := stack.Missing()[tool]; err != nil {
+			t.Skipf("%s not available: %v", tool, err)
+		}
+	}
+	o.Runner = stack
+	f := publishtest.New(t, o)
+	f.Policy.Limits.PlannedDurationS = 3
+	if pol != nil {
+		pol(&f.Policy)
+	}
+	return &world{Fixture: f, Stack: stack}
+}
+
+// deps are the capture's dependencies in the world.
+func (w *world) deps(t testing.TB) Deps {
+	return Deps{
+		Git: w.Git(), Runner: w.Stack, Policy: w.Policy, Audit: w.Stack.AuditLog(),
+		Logger: slog.New(slog.NewTextHandler(t.Output(), nil)), Author: "test operator",
+	}
+}
+
+// opts are generous options for a loaded CI machine.
+func opts() Options {
+	return Options{StartupTimeout: time.Minute, Tick: 50 * time.Millisecond, Grace: 20 * time.Second}
+}
+
+// run runs a capture with a deadline far beyond any test's needs.
+func (w *world) run(t testing.TB, ctx context.Context, o Options) (*Report, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
+	defer cancel()
+	return Run(ctx, w.deps(t), o)
+}
+
+// resultCommits returns, oldest first, the RX_RESULT.json of every commit
+// on the result branch after base.
+func (w *world) resultCommits(t testing.TB, base string) []*result.Result {
+	t.Helper()
+	branch := w.Policy.Repo.ResultBranch
+	out := gittest.Git(t, w.Runner, w.Remote.Dir, "log", "--reverse", "--format=%H", base+".."+branch)
+	var rs []*result.Result
+	for _, c := range strings.Fields(out) {
+		data := gittest.Git(t, w.Runner, w.Remote.Dir, "show", c+":"+w.Policy.Repo.ResultDir+"/RX_RESULT.json")
+		r, err := result.Decode([]byte(data), result.Options{})
+		if err != nil {
+			t.Fatalf("commit %s: RX_RESULT.json: %v\n%s", c, err, data)
+		}
+		rs = append(rs, r)
+	}
+	return rs
+}
+
+// resultMarkdown is RX_RESULT.md at the result branch's tip.
+func (w *world) resultMarkdown(t testing.TB) string {
+	t.Helper()
+	return gittest.Git(t, w.Runner, w.Remote.Dir, "show", w.Policy.Repo.ResultBranch+":"+w.Policy.Repo.ResultDir+"/RX_RESULT.md")
+}
+
+// auditTools lists the tools of every "start" line in the audit log.
+func (w *world) auditStarts(t testing.TB, tool exec.Tool) []exec.Entry {
+	t.Helper()
+	entries, err := exec.ReadAuditTail(w.Stack.AuditLog().Path(), 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []exec.Entry
+	for _, e := range entries {
+		if e.Event == exec.EventStart && e.Tool == tool {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// fileSums returns the SHA-256 and SHA-512 of a file and its size.
+func fileSums(t testing.TB, path string) (string, string, int64) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := sha256.Sum256(data), sha512.Sum512(data)
+	return hex.EncodeToString(a[:]), hex.EncodeToString(b[:]), int64(len(data))
+}
+
+// waitForTip polls until the result branch's tip differs from base.
+func (w *world) waitForTip(t testing.TB, base string, timeout time.Duration) string {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for time.Now().Before(deadline) {
+		if tip := w.ResultTip(t); tip != base {
+			return tip
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("the result branch did not move from %s within %s", base, timeout)
+	return ""
+}

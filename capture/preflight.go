@@ -1,0 +1,144 @@
+package capture
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"rfhandoff/gitcli"
+	"rfhandoff/rxwatch"
+	"rfhandoff/state"
+	"rfhandoff/task"
+	"rfhandoff/taskfetch"
+)
+
+// LockFile is the capture lock in the state directory: two captures must
+// never share a HackRF or a result branch.
+const LockFile = "rx_capture.lock"
+
+// lock takes the capture lock; a held lock is a *BusyError.
+func lock(stateDir string) (*state.Lock, error) {
+	l, err := state.Acquire(filepath.Join(stateDir, LockFile))
+	var le *state.LockedError
+	if errors.As(err, &le) {
+		return nil, &BusyError{Path: le.Path, PID: le.PID}
+	}
+	return l, err
+}
+
+// approved re-reads the current task and checks, all at once, that it is
+// the approved, unchanged, not yet completed task the capture may run.
+func approved(ctx context.Context, d Deps, stateDir, wantID string) (*taskfetch.Current, error) {
+	p := d.Policy
+	cur, err := taskfetch.Fetch(ctx, d.Git, p)
+	if err != nil {
+		return nil, fmt.Errorf("reading the current task from %s/%s: %w", p.Repo.Remote, p.Repo.TaskBranch, err)
+	}
+	t := cur.Task
+	st, err := state.LoadRX(stateDir)
+	if err != nil {
+		return nil, err
+	}
+	var why []string
+	if wantID != "" && wantID != t.ID {
+		why = append(why, fmt.Sprintf("TASK_ID %s was given, but the current task on %s is %s", wantID, p.Repo.TaskBranch, t.ID))
+	}
+	switch {
+	case st.LastApprovedTaskID != t.ID || st.Approval == nil || st.Approval.TaskID != t.ID:
+		why = append(why, fmt.Sprintf("task %s is not approved (last_approved_task_id is %q); run `rfhandoff rx approve` first", t.ID, st.LastApprovedTaskID))
+	case st.Approval.TaskSHA256 != t.SHA256:
+		why = append(why, fmt.Sprintf("task %s changed since it was approved (approved SHA-256 %s, now %s at commit %s); a revised task needs a new TASK_ID and a new approval",
+			t.ID, st.Approval.TaskSHA256, t.SHA256, cur.Commit))
+	}
+	if st.Completed(t.ID) {
+		why = append(why, fmt.Sprintf("task %s is already completed; a completed TASK_ID is never run again", t.ID))
+	}
+	why = append(why, flagProblems(t)...)
+	if len(why) > 0 {
+		return nil, &RefusedError{TaskID: t.ID, Reasons: why}
+	}
+	return cur, nil
+}
+
+// flagProblems lists what in the task's header forbids a capture.
+func flagProblems(t *task.Task) []string {
+	var why []string
+	if !t.HardwareAccess {
+		why = append(why, "HARDWARE_ACCESS is NO; a capture opens the HackRF")
+	}
+	if !t.RFRX {
+		why = append(why, "RF_RX is NO; a capture receives RF")
+	}
+	if t.RFTX {
+		why = append(why, "RF_TX is YES; the RX side never runs a task that transmits")
+	}
+	if t.AllowPush != task.PushRXResultOnly {
+		why = append(why, fmt.Sprintf("ALLOW_PUSH is %s; READY and COMPLETE can only be published with RX_RESULT_ONLY", t.AllowPush))
+	}
+	return why
+}
+
+// resultBranchExists refuses early when READY could never be published:
+// the publisher never creates the result branch.
+func resultBranchExists(ctx context.Context, g *gitcli.Client, remote, branch, id string) error {
+	ok, _, err := g.RemoteBranchExists(ctx, remote, branch)
+	if err != nil {
+		return fmt.Errorf("asking %s for the result branch %s: %w", remote, branch, err)
+	}
+	if !ok {
+		return &RefusedError{TaskID: id, Reasons: []string{fmt.Sprintf(
+			"the result branch %s does not exist on %s; rfhandoff never creates it (the MAIN side must)", branch, remote)}}
+	}
+	return nil
+}
+
+// captureDir creates <capture.dir>/<TASK_ID> (0700) and checks that git
+// ignores it when it lies inside the checkout: raw IQ never enters git.
+func captureDir(ctx context.Context, g *gitcli.Client, repo, base, id string) (string, error) {
+	dir := filepath.Join(base, id)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("capture directory: %w", err)
+	}
+	rel, inside, err := relInside(repo, dir)
+	if err != nil || !inside {
+		return dir, err
+	}
+	ignored, err := g.CheckIgnored(ctx, filepath.ToSlash(rel))
+	if err != nil {
+		return "", fmt.Errorf("checking that %s is ignored by git: %w", dir, err)
+	}
+	if !ignored {
+		return "", &RefusedError{TaskID: id, Reasons: []string{fmt.Sprintf(
+			"capture directory %s is not ignored by git in %s (raw IQ must never enter git); set [capture] dir inside the state directory or add it to .gitignore", dir, repo)}}
+	}
+	return dir, nil
+}
+
+// relInside returns dir relative to repo and whether it lies inside it.
+func relInside(repo, dir string) (string, bool, error) {
+	ra, err := filepath.Abs(repo)
+	if err != nil {
+		return "", false, err
+	}
+	da, err := filepath.Abs(dir)
+	if err != nil {
+		return "", false, err
+	}
+	rel, err := filepath.Rel(ra, da)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", false, nil
+	}
+	if rel == "." {
+		return "", false, fmt.Errorf("capture directory %s is the checkout itself", dir)
+	}
+	return rel, true, nil
+}
+
+// preflightState is rxwatch.Preflight: the state directory exists and is
+// ignored by git.
+func preflightState(ctx context.Context, d Deps) (string, error) {
+	return rxwatch.Preflight(ctx, d.Git, d.Policy)
+}

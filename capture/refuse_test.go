@@ -1,0 +1,180 @@
+package capture
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"rfhandoff/config"
+	"rfhandoff/exec"
+	"rfhandoff/gitcli/gittest"
+	"rfhandoff/publish/publishtest"
+	"rfhandoff/result"
+	"rfhandoff/state"
+	"rfhandoff/task"
+)
+
+// TestCaptureRefused: a capture that the task, its approval or the
+// checkout does not allow is refused with every reason, before any
+// HackRF tool runs, and publishes nothing.
+func TestCaptureRefused(t *testing.T) {
+	tests := []struct {
+		name  string
+		fix   publishtest.Options
+		pol   func(*config.Policy)
+		setup func(t *testing.T, w *world) Options
+		want  []string // every reason, in the error
+		tools bool     // the HackRF tools ran (the check comes after them)
+	}{
+		{name: "not approved", fix: publishtest.Options{NoApproval: true},
+			want: []string{"is not approved", "rx approve"}},
+		{name: "other TASK_ID", setup: func(t *testing.T, w *world) Options {
+			o := opts()
+			o.TaskID = "SOME_OTHER_TASK"
+			return o
+		}, want: []string{"TASK_ID SOME_OTHER_TASK was given, but the current task"}},
+		{name: "changed since approval", setup: func(t *testing.T, w *world) Options {
+			text := publishtest.TaskText(publishtest.TaskID, w.BaseCommit, task.PushRXResultOnly, false, "A revised body under the same ID.")
+			gittest.Seed(t, w.Remote, w.Policy.Repo.TaskBranch, map[string]string{w.Policy.Repo.TaskFile: text})
+			return opts()
+		}, want: []string{"changed since it was approved", "needs a new TASK_ID"}},
+		{name: "completed", setup: func(t *testing.T, w *world) Options {
+			st, err := state.LoadRX(w.StateDir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			st.MarkCompleted(publishtest.TaskID)
+			if err := state.SaveRX(w.StateDir, st); err != nil {
+				t.Fatal(err)
+			}
+			return opts()
+		}, want: []string{"already completed"}},
+		{name: "RF_TX and no push", fix: publishtest.Options{RFTX: true, AllowPush: task.PushNo},
+			want: []string{"RF_TX is YES", "ALLOW_PUSH is NO"}},
+		{name: "every reason at once", fix: publishtest.Options{NoApproval: true, AllowPush: task.PushNo},
+			want: []string{"is not approved", "ALLOW_PUSH is NO"}},
+		{name: "no result branch", fix: publishtest.Options{NoResultBranch: true},
+			want: []string{"result branch rx-node does not exist", "never creates it"}},
+		{name: "capture dir not ignored", pol: func(p *config.Policy) { p.Capture.Dir = "captures" },
+			want: []string{"is not ignored by git"}, tools: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			w := newWorld(t, "", tt.fix, tt.pol)
+			o := opts()
+			if tt.setup != nil {
+				o = tt.setup(t, w)
+			}
+			refs := w.Refs(t)
+			_, err := w.run(t, t.Context(), o)
+			var re *RefusedError
+			if !errors.As(err, &re) {
+				t.Fatalf("err = %v, want *RefusedError", err)
+			}
+			for _, want := range tt.want {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("error lacks %q:\n%v", want, err)
+				}
+			}
+			if got := w.Refs(t); got != refs {
+				t.Errorf("remote refs changed:\n%s\n->\n%s", refs, got)
+			}
+			if ran := len(w.auditStarts(t, exec.HackRFInfo)) > 0; ran != tt.tools {
+				t.Errorf("hackrf_info ran: %v, want %v", ran, tt.tools)
+			}
+			if n := len(w.auditStarts(t, exec.HackRFTransfer)); n != 0 {
+				t.Errorf("hackrf_transfer ran %d times", n)
+			}
+		})
+	}
+}
+
+// TestCaptureNeverOverwrites: an existing capture of the task is left as
+// it is and nothing runs.
+func TestCaptureNeverOverwrites(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t, "", publishtest.Options{}, nil)
+	dir := filepath.Join(w.Policy.CaptureDir(), publishtest.TaskID)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, publishtest.TaskID+DataSuffix)
+	if err := os.WriteFile(path, []byte("an earlier capture"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	refs := w.Refs(t)
+	_, err := w.run(t, t.Context(), opts())
+	var ee *ExistsError
+	if !errors.As(err, &ee) || ee.Path != path {
+		t.Fatalf("err = %v, want *ExistsError for %s", err, path)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "an earlier capture" {
+		t.Errorf("the earlier capture was changed: %q", b)
+	}
+	if w.Refs(t) != refs || len(w.auditStarts(t, exec.HackRFTransfer)) != 0 {
+		t.Errorf("something ran or was published")
+	}
+}
+
+// TestCaptureLocked: a second capture while one holds the lock is refused.
+func TestCaptureLocked(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t, "", publishtest.Options{}, nil)
+	l, err := state.Acquire(filepath.Join(w.StateDir, LockFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Release()
+	_, err = w.run(t, t.Context(), opts())
+	var be *BusyError
+	if !errors.As(err, &be) || be.PID != os.Getpid() {
+		t.Fatalf("err = %v, want *BusyError naming pid %d", err, os.Getpid())
+	}
+	if !strings.Contains(err.Error(), "only one capture at a time") {
+		t.Errorf("err = %v", err)
+	}
+}
+
+// TestCaptureReadyDeclined: the remote declines READY's push. The capture
+// is stopped; since a failed push might still have landed, COMPLETE is
+// attempted too (and declined as well), and the COMPLETE is kept locally
+// for a later rx publish-result.
+func TestCaptureReadyDeclined(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t, "", publishtest.Options{}, func(p *config.Policy) { p.Limits.PlannedDurationS = 60 })
+	gittest.DeclinePushes(t, w.Remote, "result branch is protected")
+	refs := w.Refs(t)
+	o := opts()
+	o.CompleteAttempts = 1
+	start := time.Now()
+	rep, err := w.run(t, t.Context(), o)
+	var pe *PublishError
+	if !errors.As(err, &pe) || pe.State != string(result.StateReady) || pe.CompletePublished {
+		t.Fatalf("err = %v, want *PublishError for READY without COMPLETE", err)
+	}
+	if got := w.Refs(t); got != refs {
+		t.Errorf("remote refs changed:\n%s\n->\n%s", refs, got)
+	}
+	if rep == nil || rep.ProcessEnded.IsZero() {
+		t.Fatalf("report %+v: the tool was not seen to end", rep)
+	}
+	if d := rep.ProcessEnded.Sub(start); d > 45*time.Second {
+		t.Errorf("the tool ran %s: it was not stopped after READY failed", d)
+	}
+	local, err := os.ReadFile(rep.ResultPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := result.Decode(local, result.Options{})
+	if err != nil || r.State != result.StateComplete {
+		t.Fatalf("local result: %v %+v", err, r)
+	}
+	sum, _, _ := fileSums(t, rep.DataPath)
+	if *r.CaptureSHA256 != sum {
+		t.Errorf("local COMPLETE sha256 %s, file %s", *r.CaptureSHA256, sum)
+	}
+}

@@ -1,0 +1,69 @@
+package capture
+
+import (
+	"time"
+
+	"rfhandoff/result"
+)
+
+// liveFacts are what READY and COMPLETE share.
+type liveFacts struct {
+	taskID     string
+	sourceHead string
+	startedAt  time.Time
+	plannedS   int64
+	freqHz     int64
+	rateHz     int64
+	pid        int
+}
+
+// ready is RX_READY_FOR_TX: the capture runs, its file grows, the clock
+// was verified; every final field null.
+func ready(f liveFacts, now time.Time) *result.Result {
+	return &result.Result{
+		SchemaVersion: result.SchemaVersion, TaskID: f.taskID, State: result.StateReady,
+		SourceHead: f.sourceHead, PublishedAt: now, CaptureStartedAt: f.startedAt,
+		PlannedDurationS: f.plannedS, FrequencyHz: f.freqHz, SampleRateHz: f.rateHz,
+		RXReadyForTX: true, ProcessAlive: true, FileGrowing: true, CommonClockVerified: true,
+		CapturePID: int64(f.pid),
+	}
+}
+
+// ending is how the capture ended, as COMPLETE reports it.
+type ending struct {
+	endedAt       time.Time
+	exitCode      int
+	sizeBytes     int64
+	sha256        string
+	overruns      *int64
+	droppedFrames *int64
+	clkinAfter    result.Clkin
+	observed      result.RFTXObserved
+}
+
+// complete is CAPTURE_COMPLETE: the live flags false and every outcome
+// filled in. common_clock_verified holds only if CLKIN was still detected
+// after the capture.
+func complete(f liveFacts, e ending, now time.Time) *result.Result {
+	r := ready(f, now)
+	r.State = result.StateComplete
+	r.RXReadyForTX, r.ProcessAlive, r.FileGrowing = false, false, false
+	r.CommonClockVerified = e.clkinAfter == result.ClkinDetected
+	ended := e.endedAt
+	code := int64(e.exitCode)
+	size := e.sizeBytes
+	dur := float64(e.sizeBytes/2) / float64(f.rateHz)
+	sum := e.sha256
+	clk := e.clkinAfter
+	obs := e.observed
+	r.CaptureEndedAt = &ended
+	r.CaptureExitCode = &code
+	r.CaptureSizeBytes = &size
+	r.CaptureDurationS = &dur
+	r.CaptureSHA256 = &sum
+	r.Overruns = e.overruns
+	r.DroppedFrames = e.droppedFrames
+	r.ClkinAfter = &clk
+	r.RFTXObserved = &obs
+	return r
+}

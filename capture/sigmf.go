@@ -1,0 +1,140 @@
+package capture
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"rfhandoff/quicklook"
+)
+
+// SigMF file name suffixes: the pair SigMF tools look for.
+const (
+	DataSuffix = ".sigmf-data"
+	MetaSuffix = ".sigmf-meta"
+	PNGSuffix  = ".quicklook.png"
+	// ResultName is the local copy of the last result written beside the capture.
+	ResultName = "RX_RESULT.json"
+)
+
+// SigMFVersion is the SigMF core version the metadata conforms to: every
+// field written exists since 1.0.0.
+const SigMFVersion = "1.0.0"
+
+// sigmfMeta is a .sigmf-meta document (SigMF core namespace only).
+type sigmfMeta struct {
+	Global      sigmfGlobal       `json:"global"`
+	Captures    []sigmfCapture    `json:"captures"`
+	Annotations []sigmfAnnotation `json:"annotations"`
+}
+
+type sigmfGlobal struct {
+	Datatype    string `json:"core:datatype"`
+	Version     string `json:"core:version"`
+	SampleRate  int64  `json:"core:sample_rate"`
+	NumChannels int    `json:"core:num_channels"`
+	SHA512      string `json:"core:sha512"`
+	HW          string `json:"core:hw,omitempty"`
+	Recorder    string `json:"core:recorder"`
+	Author      string `json:"core:author,omitempty"`
+	Description string `json:"core:description"`
+}
+
+type sigmfCapture struct {
+	SampleStart int64  `json:"core:sample_start"`
+	Frequency   int64  `json:"core:frequency"`
+	Datetime    string `json:"core:datetime"`
+}
+
+type sigmfAnnotation struct {
+	SampleStart int64  `json:"core:sample_start"`
+	SampleCount int64  `json:"core:sample_count"`
+	Label       string `json:"core:label"`
+	Comment     string `json:"core:comment"`
+}
+
+// metaInput is what the metadata describes.
+type metaInput struct {
+	taskID, title string
+	sampleRate    int64
+	frequency     int64
+	started       time.Time
+	sha512        string
+	hw            string
+	toolVersion   string
+	author        string
+	outcome       string // one line: how the capture ended
+	detection     *quicklook.Detection
+}
+
+// buildMeta assembles the SigMF metadata; a detected burst becomes an
+// annotation so SigMF viewers mark it.
+func buildMeta(in metaInput) sigmfMeta {
+	rec := "hackrf_transfer"
+	if in.toolVersion != "" {
+		rec += " " + in.toolVersion
+	}
+	m := sigmfMeta{
+		Global: sigmfGlobal{
+			Datatype: "ci8", Version: SigMFVersion, SampleRate: in.sampleRate, NumChannels: 1,
+			SHA512: in.sha512, HW: in.hw, Recorder: rec + " (rfhandoff rx capture)", Author: in.author,
+			Description: fmt.Sprintf("%s: %s. %s", in.taskID, in.title, in.outcome),
+		},
+		Captures: []sigmfCapture{{
+			SampleStart: 0, Frequency: in.frequency,
+			Datetime: in.started.UTC().Format("2006-01-02T15:04:05.000Z"),
+		}},
+		Annotations: []sigmfAnnotation{},
+	}
+	if d := in.detection; d != nil && d.Burst {
+		start := int64(d.Start.Seconds() * float64(in.sampleRate))
+		count := int64((d.End - d.Start).Seconds() * float64(in.sampleRate))
+		peak := float64(in.frequency) + d.PeakOffsetHz
+		m.Annotations = append(m.Annotations, sigmfAnnotation{
+			SampleStart: start, SampleCount: max(count, 1),
+			Label: "burst",
+			Comment: fmt.Sprintf("energy detector: %.1f dB over the noise floor, peak %.1f dBFS at %.6f MHz",
+				d.PeakExcessDB, d.PeakDBFS, peak/1e6),
+		})
+	}
+	return m
+}
+
+// writeFileAtomic writes data to path through a temporary file in the same
+// directory and a rename, so a reader never sees half a file.
+func writeFileAtomic(path string, data []byte, perm os.FileMode) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	name := tmp.Name()
+	_, werr := tmp.Write(data)
+	if werr == nil {
+		werr = tmp.Sync()
+	}
+	if cerr := tmp.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Chmod(name, perm)
+	}
+	if werr == nil {
+		werr = os.Rename(name, path)
+	}
+	if werr != nil {
+		os.Remove(name)
+		return fmt.Errorf("writing %s: %w", path, werr)
+	}
+	return nil
+}
+
+// writeMeta writes the metadata as indented JSON.
+func writeMeta(path string, m sigmfMeta) error {
+	data, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return err
+	}
+	return writeFileAtomic(path, append(data, '\n'), 0o644)
+}

@@ -1,0 +1,103 @@
+package capture
+
+import (
+	"io"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// chunkSize is how much the follower reads at a time: large enough that
+// per-chunk overhead vanishes, small enough that the tail left when the
+// tool exits is a few milliseconds of work.
+const chunkSize = 1 << 20
+
+// chunksInFlight bounds the memory the fan-out holds (chunkSize each) and
+// how far the fastest consumer may run ahead of the slowest.
+const chunksInFlight = 24
+
+// chunk is one read shared read-only by every sink; the last sink done
+// with it returns its buffer to the pool.
+type chunk struct {
+	buf  []byte
+	n    int
+	refs atomic.Int32
+}
+
+// fanout hands each chunk to every sink, each sink in its own goroutine,
+// so that the sinks (two hashes and the spectrogram) run in parallel and
+// the slowest of them, not their sum, paces the reader.
+type fanout struct {
+	free  chan []byte
+	sinks []*sinkWorker
+}
+
+type sinkWorker struct {
+	w      io.Writer
+	ch     chan *chunk
+	done   chan struct{}
+	err    error
+	doneAt time.Time // when it consumed the last chunk
+}
+
+func newFanout(sinks ...io.Writer) *fanout {
+	f := &fanout{free: make(chan []byte, chunksInFlight)}
+	for range chunksInFlight {
+		f.free <- make([]byte, chunkSize)
+	}
+	for _, w := range sinks {
+		s := &sinkWorker{w: w, ch: make(chan *chunk, chunksInFlight), done: make(chan struct{})}
+		f.sinks = append(f.sinks, s)
+		go s.run(f)
+	}
+	return f
+}
+
+// buffer returns an empty buffer to read into, waiting while every buffer
+// is still with a sink.
+func (f *fanout) buffer() []byte { return <-f.free }
+
+// give returns a buffer that was not sent.
+func (f *fanout) give(b []byte) { f.free <- b }
+
+// send hands buf[:n] to every sink; buf belongs to the fan-out from now on.
+func (f *fanout) send(buf []byte, n int) {
+	c := &chunk{buf: buf, n: n}
+	c.refs.Store(int32(len(f.sinks)))
+	for _, s := range f.sinks {
+		s.ch <- c
+	}
+}
+
+func (s *sinkWorker) run(f *fanout) {
+	defer close(s.done)
+	defer func() { s.doneAt = time.Now() }()
+	for c := range s.ch {
+		if s.err == nil {
+			_, s.err = s.w.Write(c.buf[:c.n])
+		}
+		if c.refs.Add(-1) == 0 {
+			f.free <- c.buf
+		}
+	}
+}
+
+// close waits for every sink to consume what was sent and returns the
+// first sink error.
+func (f *fanout) close() error {
+	var wg sync.WaitGroup
+	for _, s := range f.sinks {
+		close(s.ch)
+		wg.Go(func() { <-s.done })
+	}
+	wg.Wait()
+	for _, s := range f.sinks {
+		if s.err != nil {
+			return s.err
+		}
+	}
+	return nil
+}
+
+// doneAt is when sink i consumed its last chunk (after close).
+func (f *fanout) doneAt(i int) time.Time { return f.sinks[i].doneAt }

@@ -1,0 +1,231 @@
+package capture
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"rfhandoff/hackrfcli"
+	"rfhandoff/quicklook"
+)
+
+// TestFollowerReadsAGrowingFile: a writer appends in uneven pieces with
+// pauses; the follower hands every byte once, in order, to each sink.
+func TestFollowerReadsAGrowingFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "grow.ci8")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a, b bytes.Buffer
+	h := sha256.New()
+	fl, err := follow(path, &a, &b, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	var want bytes.Buffer
+	for i := range 60 {
+		p := make([]byte, rng.IntN(3*chunkSize/2)+1)
+		for j := range p {
+			p[j] = byte(j*31 + i)
+		}
+		if _, err := f.Write(p); err != nil {
+			t.Fatal(err)
+		}
+		want.Write(p)
+		if i%10 == 0 {
+			time.Sleep(2 * followPoll) // the follower catches up and waits at the end
+		}
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	n, err := fl.wait()
+	if err != nil || n != int64(want.Len()) {
+		t.Fatalf("wait = %d, %v; want %d bytes", n, err, want.Len())
+	}
+	if !bytes.Equal(a.Bytes(), want.Bytes()) || !bytes.Equal(b.Bytes(), want.Bytes()) {
+		t.Errorf("a sink saw other bytes than were written (%d, %d of %d)", a.Len(), b.Len(), want.Len())
+	}
+	sum := sha256.Sum256(want.Bytes())
+	if hex.EncodeToString(h.Sum(nil)) != hex.EncodeToString(sum[:]) {
+		t.Errorf("streamed SHA-256 differs from the file's")
+	}
+	for i := range 3 {
+		if fl.sinkDone(i).IsZero() {
+			t.Errorf("sink %d has no done time", i)
+		}
+	}
+}
+
+type failingSink struct{ n int }
+
+func (s *failingSink) Write(p []byte) (int, error) {
+	s.n++
+	if s.n == 2 {
+		return 0, errors.New("sink broke")
+	}
+	return len(p), nil
+}
+
+// TestFollowerSinkError: a failing sink is reported; the others still
+// get every byte.
+func TestFollowerSinkError(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "x")
+	data := bytes.Repeat([]byte{1, 2, 3}, chunkSize)
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var ok bytes.Buffer
+	fl, err := follow(path, &failingSink{}, &ok)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := fl.wait()
+	if err == nil || !strings.Contains(err.Error(), "sink broke") {
+		t.Errorf("wait error = %v, want the sink's", err)
+	}
+	if n != int64(len(data)) || !bytes.Equal(ok.Bytes(), data) {
+		t.Errorf("the healthy sink got %d of %d bytes", ok.Len(), len(data))
+	}
+}
+
+func board(serial string) hackrfcli.Board {
+	return hackrfcli.Board{Index: 0, Serial: serial, BoardID: 2, BoardName: "HackRF One", FirmwareVersion: "2022.09.1", APIVersion: "1.06"}
+}
+
+// TestPick is the board selection rule.
+func TestPick(t *testing.T) {
+	a := board("0000000000000000a06063c8233e1a5f")
+	b := board("000000000000000075b068dc317a8c5f")
+	unread := hackrfcli.Board{Index: 1, Serial: "00000000000000001111222233334444", BoardID: -1}
+	tests := []struct {
+		name   string
+		boards []hackrfcli.Board
+		pin    string
+		want   string // serial picked
+		err    any    // the error's type, as a pointer to a nil pointer
+		msg    string
+	}{
+		{"one board", []hackrfcli.Board{a}, "", a.Serial, nil, ""},
+		{"pinned full", []hackrfcli.Board{a, b}, b.Serial, b.Serial, nil, ""},
+		{"pinned suffix", []hackrfcli.Board{a, b}, "317a8c5f", b.Serial, nil, ""},
+		{"two without a pin", []hackrfcli.Board{a, b}, "", "", new(*AmbiguousDeviceError), "pin the one to capture with in [capture] serial"},
+		{"pin matches two", []hackrfcli.Board{a, b}, "5f", "", new(*AmbiguousDeviceError), "matches 2 HackRFs"},
+		{"pinned absent", []hackrfcli.Board{a}, "deadbeef", "", new(*NoDeviceError), "no HackRF found with serial deadbeef (found: " + a.Serial + ")"},
+		{"unreadable board", []hackrfcli.Board{unread}, "", "", nil, "could not read the board"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := pick(hackrfcli.Info{Boards: tt.boards}, tt.pin)
+			if tt.msg == "" {
+				if err != nil || got.Serial != tt.want {
+					t.Fatalf("pick = %s, %v; want %s", got.Serial, err, tt.want)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.msg) {
+				t.Fatalf("err = %v, want one containing %q", err, tt.msg)
+			}
+			switch target := tt.err.(type) {
+			case **AmbiguousDeviceError:
+				if !errors.As(err, target) {
+					t.Errorf("err %T is not *AmbiguousDeviceError", err)
+				}
+			case **NoDeviceError:
+				if !errors.As(err, target) {
+					t.Errorf("err %T is not *NoDeviceError", err)
+				}
+			}
+		})
+	}
+}
+
+// TestProgress: one line rewritten in place on a terminal; elsewhere a
+// plain line per interval (and the last one at the end).
+func TestProgress(t *testing.T) {
+	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	at := func(s float64) sample {
+		d := time.Duration(s * float64(time.Second))
+		return sample{at: t0.Add(d), elapsed: d, bytes: int64(s * 4e6), power: -29.5, hasPower: true}
+	}
+	var term bytes.Buffer
+	p := &progress{w: &term, terminal: true, taskID: "T1", planned: 15 * time.Second, total: 60e6}
+	for s := 0.0; s <= 3; s += 0.5 {
+		p.update(at(s))
+	}
+	p.done(at(15))
+	out := term.String()
+	if strings.Count(out, "\n") != 1 || strings.Count(out, "\r") != 8 {
+		t.Errorf("terminal output should be one line rewritten in place:\n%q", out)
+	}
+	for _, want := range []string{"capture T1: 3.0 s / 15.0 s [####................]  20%, 12.0 MB, 4.0 MB/s, -29.5 dBFS\x1b[K",
+		"15.0 s / 15.0 s [####################] 100%, 60.0 MB"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("terminal output lacks %q:\n%q", want, out)
+		}
+	}
+
+	var plain bytes.Buffer
+	p = &progress{w: &plain, every: 10 * time.Second, taskID: "T1", planned: 15 * time.Second, total: 60e6}
+	for s := 0.0; s <= 14; s += 0.25 {
+		p.update(at(s))
+	}
+	p.done(at(15))
+	lines := strings.Split(strings.TrimSuffix(plain.String(), "\n"), "\n")
+	want := []string{
+		"capture T1: 0.0 s / 15.0 s, 0 B, 0 B/s, -29.5 dBFS",
+		"capture T1: 10.0 s / 15.0 s, 40.0 MB, 4.0 MB/s, -29.5 dBFS",
+		"capture T1: 15.0 s / 15.0 s, 60.0 MB, 4.0 MB/s, -29.5 dBFS",
+	}
+	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
+		t.Errorf("plain progress:\n%s\nwant:\n%s", plain.String(), strings.Join(want, "\n"))
+	}
+	if strings.ContainsAny(plain.String(), "\r\x1b") {
+		t.Errorf("plain progress holds terminal controls")
+	}
+
+	(&progress{}).update(at(1)) // no writer: no display, no panic
+}
+
+// TestBuildMeta: the SigMF fields, and a burst as an annotation.
+func TestBuildMeta(t *testing.T) {
+	start := time.Date(2026, 11, 29, 13, 36, 9, 123456789, time.FixedZone("CET", 3600))
+	det := &quicklook.Detection{Burst: true, Start: 5 * time.Second, End: 10 * time.Second, PeakDBFS: -12.5, PeakOffsetHz: 200e3, PeakExcessDB: 24.8}
+	m := buildMeta(metaInput{
+		taskID: "RX_T1", title: "Bench", sampleRate: 2e6, frequency: 433920000, started: start,
+		sha512: strings.Repeat("ab", 64), hw: "HackRF One r8", toolVersion: "2022.09.1",
+		outcome: "Capture ended normally.", detection: det,
+	})
+	g := m.Global
+	if g.Datatype != "ci8" || g.Version != "1.0.0" || g.SampleRate != 2e6 || g.NumChannels != 1 || g.Recorder != "hackrf_transfer 2022.09.1 (rfhandoff rx capture)" {
+		t.Errorf("global = %+v", g)
+	}
+	if g.Description != "RX_T1: Bench. Capture ended normally." {
+		t.Errorf("description = %q", g.Description)
+	}
+	if c := m.Captures[0]; c.Datetime != "2026-11-29T12:36:09.123Z" || c.Frequency != 433920000 {
+		t.Errorf("capture = %+v", c)
+	}
+	if len(m.Annotations) != 1 {
+		t.Fatalf("annotations = %+v", m.Annotations)
+	}
+	a := m.Annotations[0]
+	if a.SampleStart != 10_000_000 || a.SampleCount != 10_000_000 || a.Label != "burst" || !strings.Contains(a.Comment, "434.120000 MHz") {
+		t.Errorf("annotation = %+v", a)
+	}
+	if m := buildMeta(metaInput{sampleRate: 2e6, detection: &quicklook.Detection{}}); m.Annotations == nil || len(m.Annotations) != 0 {
+		t.Errorf("no burst: annotations = %#v, want [] (SigMF requires the key)", m.Annotations)
+	}
+}
+
+var _ io.Writer = (*failingSink)(nil)

@@ -1,0 +1,94 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/user"
+
+	"golang.org/x/term"
+
+	"rfhandoff/capture"
+	"rfhandoff/exec"
+	"rfhandoff/gitcli"
+)
+
+// RxCaptureCmd is the capture executor (SPEC §8).
+type RxCaptureCmd struct {
+	TaskID string `arg:"" optional:"" name:"TASK_ID" help:"The task to capture for; it must be the approved current task (default: the current task)."`
+}
+
+// Run runs the capture. Exit 0 only when COMPLETE was published for a
+// capture that ended normally; 130 when SIGINT or SIGTERM interrupted it
+// (COMPLETE published if READY had been); 1 otherwise — the message says
+// whether COMPLETE was published.
+func (c *RxCaptureCmd) Run(app *App) error {
+	runner, err := app.Runner(exec.RoleRX)
+	if err != nil {
+		return err
+	}
+	audit, err := app.AuditLog()
+	if err != nil {
+		return err
+	}
+	rep, err := capture.Run(app.Ctx, capture.Deps{
+		Git:      &gitcli.Client{R: runner, Dir: app.RepoPath(), Timeout: app.Policy.Poll.GitTimeout.Duration},
+		Runner:   runner,
+		Policy:   app.Policy,
+		Audit:    audit,
+		Logger:   app.Logger,
+		Progress: app.Stderr,
+		Terminal: isTerminal(app.Stderr),
+		Author:   operatorName(),
+	}, capture.Options{TaskID: c.TaskID})
+	if rep != nil && (rep.ReadyCommit != "" || rep.CompleteCommit != "") {
+		printCaptureReport(app.Stdout, rep)
+	}
+	var ie *capture.InterruptedError
+	if errors.As(err, &ie) {
+		return exitCode(130, err)
+	}
+	return err
+}
+
+// printCaptureReport says what was published and where the files are.
+func printCaptureReport(w io.Writer, r *capture.Report) {
+	fmt.Fprintf(w, "task:      %s\n", r.TaskID)
+	if r.ReadyCommit != "" {
+		fmt.Fprintf(w, "READY:     %s\n", r.ReadyCommit)
+	}
+	if r.CompleteCommit != "" {
+		fmt.Fprintf(w, "COMPLETE:  %s\n", r.CompleteCommit)
+	}
+	if c := r.Complete; c != nil && c.CaptureSHA256 != nil {
+		fmt.Fprintf(w, "size:      %d bytes, %.2f s of signal, exit status %d\n", *c.CaptureSizeBytes, *c.CaptureDurationS, *c.CaptureExitCode)
+		fmt.Fprintf(w, "sha256:    %s\n", *c.CaptureSHA256)
+		fmt.Fprintf(w, "clock:     CLKIN after %s, common_clock_verified %v\n", *c.ClkinAfter, c.CommonClockVerified)
+		fmt.Fprintf(w, "rf_tx_observed: %s\n", *c.RFTXObserved)
+	}
+	fmt.Fprintf(w, "data:      %s\n", r.DataPath)
+	if r.MetaPath != "" {
+		fmt.Fprintf(w, "sigmf:     %s\n", r.MetaPath)
+	}
+	if r.PNGPath != "" {
+		fmt.Fprintf(w, "quicklook: %s\n", r.PNGPath)
+	}
+	if r.Outcome != "" {
+		fmt.Fprintln(w, r.Outcome)
+	}
+}
+
+// isTerminal reports whether w is a terminal (for the progress display).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// operatorName is SigMF's core:author: the local user, if known.
+func operatorName() string {
+	if u, err := user.Current(); err == nil {
+		return u.Username
+	}
+	return ""
+}

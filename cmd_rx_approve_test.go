@@ -78,6 +78,7 @@ func TestRxApprovePrompts(t *testing.T) {
 		s.WaitForText(menu, rxWait)
 		s.Send("a") // lowercase is not an answer: asked again
 		s.WaitForText("capital letter", rxWait)
+		s.WaitForText(menu, rxWait) // typed before the menu, an answer is discarded
 		s.Send("S")
 		if code := exitOf(t, s); code != 1 || !strings.Contains(s.Stderr.String(), "stopped: nothing approved") {
 			t.Fatalf("exit %d, stderr %q", code, s.Stderr)

@@ -67,7 +67,7 @@ func (c *RxStatusCmd) Run(app *App) error {
 	case held:
 		fmt.Fprintf(w, "watcher:         running (process %d)\n", pid)
 	case s.StaleRunning:
-		fmt.Fprintf(w, "watcher:         not running (stale running flag of process %d; cleared by the next rx watch)\n", st.WatcherPID)
+		fmt.Fprintf(w, "watcher:         not running (stale running flag of process %d; cleared by the next rx watch, check or approve)\n", st.WatcherPID)
 	default:
 		fmt.Fprintf(w, "watcher:         not running\n")
 	}

@@ -11,28 +11,8 @@ import (
 // *ForcePushError instead of being followed. A branch missing on the remote
 // is a *NotFoundError (errors.Is ErrNotFound).
 func (c *Client) FetchBranch(ctx context.Context, remote, branch string) error {
-	if err := ValidRemoteName(remote); err != nil {
-		return err
-	}
-	if err := ValidBranch(branch); err != nil {
-		return err
-	}
-	res, err := c.run(ctx, fetchArgs(remote, branch), call{})
-	if err == nil {
-		return nil
-	}
-	code, ok := exitCode(err)
-	if !ok {
-		return &Error{Op: "fetch", Err: err}
-	}
-	out := parseFetchStderr(res.Stderr)
-	switch {
-	case code == 1 && out.Rejected:
-		return &ForcePushError{Remote: remote, Branch: branch, Reason: out.Reason, Err: err}
-	case code == 128 && out.MissingRef:
-		return &NotFoundError{What: "remote branch " + remote + "/" + branch, Err: err}
-	}
-	return &Error{Op: "fetch", Err: err}
+	_, err := c.FetchBranchUpdated(ctx, remote, branch)
+	return err
 }
 
 func fetchArgs(remote, branch string) []string {

@@ -45,8 +45,7 @@ func (c *Client) FetchBranchUpdated(ctx context.Context, remote, branch string) 
 	return parseFetchUpdate(res.Stderr, remote, branch), nil
 }
 
-// fetchError maps a failed narrow fetch to its typed error, as FetchBranch
-// does.
+// fetchError maps a failed narrow fetch to its typed error.
 func fetchError(remote, branch string, stderr []byte, err error) error {
 	code, ok := exitCode(err)
 	if !ok {

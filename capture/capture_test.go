@@ -255,9 +255,10 @@ func TestCaptureToolFailures(t *testing.T) {
 // lives is caught by rfhandoff itself, which stops the tool and says so.
 func TestCaptureStallDetector(t *testing.T) {
 	t.Parallel()
-	// The file stops growing after a third of the samples (8 s, well after
-	// READY); the tool itself would give up a second or two later.
-	w := newWorld(t, "stall", publishtest.Options{}, func(p *config.Policy) { p.Limits.PlannedDurationS = 24 })
+	// The file stops growing after a third of the samples (8.3 s, well
+	// after READY); the tool itself gives up at its 10 s tick, the first
+	// one-second interval without data.
+	w := newWorld(t, "stall", publishtest.Options{}, func(p *config.Policy) { p.Limits.PlannedDurationS = 25 })
 	base := w.ResultTip(t)
 	o := opts()
 	o.StallAfter = 400 * time.Millisecond
@@ -351,11 +352,12 @@ func TestCaptureNothingPublished(t *testing.T) {
 				t.Errorf("err = %v, want *NoDeviceError matching ErrNoDevice", err)
 			}
 		}, false},
-		{"exit1 fast", "exit1,fast", func(t *testing.T, err error) {
-			// The simulator writes a third of the samples at once, then
-			// nothing: the file never grows between two readings.
+		{"finished before confirmed", "fast", func(t *testing.T, err error) {
+			// 1 s of samples written as fast as the disk takes them: the
+			// tool is gone before two readings could show it alive and
+			// writing, so READY never claims a running capture.
 			var se *StartError
-			if !errors.As(err, &se) {
+			if !errors.As(err, &se) || !strings.Contains(err.Error(), "finished all its samples before the capture could be confirmed") {
 				t.Errorf("err = %v, want *StartError", err)
 			}
 		}, true},
@@ -363,7 +365,7 @@ func TestCaptureNothingPublished(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			w := newWorld(t, tt.sim, publishtest.Options{}, nil)
+			w := newWorld(t, tt.sim, publishtest.Options{}, func(p *config.Policy) { p.Limits.PlannedDurationS = 1 })
 			refs := w.Refs(t)
 			_, err := w.run(t, t.Context(), opts())
 			tt.check(t, err)
@@ -378,5 +380,67 @@ func TestCaptureNothingPublished(t *testing.T) {
 				t.Errorf("capture file %s left behind (stat: %v)", data, err)
 			}
 		})
+	}
+}
+
+// TestCaptureInterruptedBeforeReady: a signal while the capture is still
+// being confirmed stops the tool and publishes nothing at all.
+func TestCaptureInterruptedBeforeReady(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t, "", publishtest.Options{}, func(p *config.Policy) { p.Limits.PlannedDurationS = 60 })
+	refs := w.Refs(t)
+	o := opts()
+	o.ConfirmGap = time.Hour // never confirmed: the signal comes first
+	o.StartupTimeout = 2 * time.Hour
+	ctx, cancel := context.WithCancelCause(t.Context())
+	defer cancel(nil)
+	done := make(chan error, 1)
+	go func() {
+		_, err := w.run(t, ctx, o)
+		done <- err
+	}()
+	data := filepath.Join(w.Policy.CaptureDir(), publishtest.TaskID, publishtest.TaskID+DataSuffix)
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		if st, err := os.Stat(data); err == nil && st.Size() > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the capture file never grew")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	cancel(errors.New("terminated signal received"))
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(2 * time.Minute):
+		t.Fatal("the capture did not end after the signal")
+	}
+	var ie *InterruptedError
+	if !errors.As(err, &ie) || ie.Published || !strings.Contains(err.Error(), "before READY; nothing was published") {
+		t.Fatalf("err = %v, want an unpublished *InterruptedError", err)
+	}
+	if got := w.Refs(t); got != refs {
+		t.Errorf("remote refs changed:\n%s\n->\n%s", refs, got)
+	}
+	if _, err := os.Stat(data); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the void capture file is still there (stat: %v)", err)
+	}
+	ends := 0
+	entries, err := exec.ReadAuditTail(w.Stack.AuditLog().Path(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if e.Event == exec.EventEnd && e.Tool == exec.HackRFTransfer {
+			ends++
+			if e.ExitCode == nil || *e.ExitCode != 0 {
+				t.Errorf("hackrf_transfer ended %v, want exit 0 through its SIGINT handler", e.ExitCode)
+			}
+		}
+	}
+	if ends != 1 {
+		t.Errorf("%d hackrf_transfer end lines in the audit log, want 1", ends)
 	}
 }

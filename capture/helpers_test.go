@@ -132,10 +132,10 @@ func (w *world) resultMarkdown(t testing.TB) string {
 	return gittest.Git(t, w.Runner, w.Remote.Dir, "show", w.Policy.Repo.ResultBranch+":"+w.Policy.Repo.ResultDir+"/RX_RESULT.md")
 }
 
-// auditTools lists the tools of every "start" line in the audit log.
+// auditStarts lists the audit log's "start" lines of tool.
 func (w *world) auditStarts(t testing.TB, tool exec.Tool) []exec.Entry {
 	t.Helper()
-	entries, err := exec.ReadAuditTail(w.Stack.AuditLog().Path(), 1<<20)
+	entries, err := exec.ReadAuditTail(w.Stack.AuditLog().Path(), 0)
 	if err != nil {
 		t.Fatal(err)
 	}

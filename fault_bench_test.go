@@ -59,7 +59,8 @@ func (c *startCounter) count() (int, error) {
 
 // BenchmarkWatcherRSS runs `rx watch` with a 1 ms poll interval against an
 // idle remote and samples the watcher's resident set (VmRSS) at its 10th
-// and its 1,000th poll: a leak per poll would show as growth. Each idle
+// its 500th and its 1,000th poll: a leak per poll would show as growth
+// that keeps its pace from the second half to the first. Each idle
 // poll is one git fetch (one start line in the audit log).
 func BenchmarkWatcherRSS(b *testing.B) {
 	polls := 1000
@@ -69,7 +70,7 @@ func BenchmarkWatcherRSS(b *testing.B) {
 			b.Fatalf("RFHANDOFF_BENCH_POLLS=%q: want an integer of at least 20", v)
 		}
 	}
-	var first, last, took float64
+	var first, mid, last, took float64
 	for b.Loop() {
 		b.StopTimer()
 		lab := faultkit.NewLab(b)
@@ -103,14 +104,17 @@ func BenchmarkWatcherRSS(b *testing.B) {
 		// A few start lines precede the polls (remote get-url, check-ignore,
 		// the first task read): count polls from the 10th start on.
 		r10, t10 := sample(10)
+		rmid, _ := sample(polls / 2)
 		r1000, t1000 := sample(polls)
 		w.Signal(syscall.SIGTERM)
 		w.Wait(time.Minute)
-		first, last, took = r10, r1000, t1000.Sub(t10).Seconds()
+		first, mid, last, took = r10, rmid, r1000, t1000.Sub(t10).Seconds()
 	}
 	b.ReportMetric(first, "rss@10-KiB")
+	b.ReportMetric(mid, fmt.Sprintf("rss@%d-KiB", polls/2))
 	b.ReportMetric(last, fmt.Sprintf("rss@%d-KiB", polls))
 	b.ReportMetric(last-first, "growth-KiB")
+	b.ReportMetric(last-mid, "growth-2nd-half-KiB")
 	b.ReportMetric(took*1000/float64(polls-10), "ms/poll")
 }
 

@@ -10,7 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"rfhandoff/capture"
 	"rfhandoff/config"
+	"rfhandoff/exec"
 	"rfhandoff/faultkit"
 	"rfhandoff/state"
 )
@@ -32,6 +34,8 @@ type killCase struct {
 	// restart runs the command again to a clean end and checks its
 	// invariants; i is the iteration.
 	restart func(t *testing.T, lab *faultkit.Lab, args []string, i int)
+	// killWindow bounds the random kill point (default 600ms).
+	killWindow time.Duration
 }
 
 // Invariant: SIGKILL at any point loses nothing and wedges nothing. After
@@ -95,6 +99,23 @@ func TestFaultSIGKILLLoop(t *testing.T) {
 				fkCheckNoDuplicateResults(t, lab)
 			},
 		},
+		{
+			name: "rx capture",
+			side: func(l *faultkit.Lab) *faultkit.Side { return l.RX },
+			prepare: func(t *testing.T, lab *faultkit.Lab, i int) []string {
+				// A new task each time: a capture file, once created, is never
+				// overwritten, so a killed capture's task cannot run again.
+				id := fmt.Sprintf("FAULT_KILL_CAP_%02d", i)
+				commit, data := lab.PushTask(faultkit.TaskSpec{ID: id})
+				lab.Approve(id, data, commit)
+				return []string{"rx", "capture", id}
+			},
+			lock: capture.LockFile, parse: rxState,
+			restart: func(t *testing.T, lab *faultkit.Lab, args []string, i int) {
+				fkStopCaptureCleanly(t, lab, args)
+			},
+			killWindow: 2500 * time.Millisecond,
+		},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -102,16 +123,24 @@ func TestFaultSIGKILLLoop(t *testing.T) {
 			rng := rand.New(rand.NewPCG(uint64(seed), uint64(len(c.name))))
 			lab := faultkit.NewLab(t)
 			side := c.side(lab)
-			interrupted := 0
+			interrupted, orphans := 0, 0
 			for i := range killIterations {
 				args := c.prepare(t, lab, i)
 				s := side.Start(args...)
-				delay := time.Duration(rng.IntN(600)) * time.Millisecond
+				window := c.killWindow
+				if window == 0 {
+					window = 600 * time.Millisecond
+				}
+				delay := time.Duration(rng.Int64N(int64(window)))
 				time.Sleep(delay) // the random kill point
 				if !s.Exited() {
 					s.Signal(syscall.SIGKILL)
 				}
 				s.Wait(fkWait)
+				// Its children live on in their own process groups; a
+				// capture's hackrf_transfer would record for the whole
+				// planned duration. End the ones this test's lab started.
+				orphans += fkKillOrphans(t, lab)
 				interrupted += fkCheckAfterKill(t, side, c.lock, c.parse, s.Pid())
 				c.restart(t, lab, args, i)
 				if tmp := faultkit.TempFiles(t, side.StateDir()); len(tmp) != 0 {
@@ -120,8 +149,8 @@ func TestFaultSIGKILLLoop(t *testing.T) {
 			}
 			// A publish killed mid-way leaves its temporary clone in TMPDIR
 			// (outside .local; nothing removes it later): reported, not failed.
-			t.Logf("%d iterations, %d interrupted subprocesses shown as interrupted; temporary clones left in TMPDIR: %d",
-				killIterations, interrupted, fkCountPrefix(t, lab.Tmp, "rfhandoff-clone-"))
+			t.Logf("%d iterations, %d interrupted subprocesses shown as interrupted, %d orphaned children ended by the test; temporary clones left in TMPDIR: %d",
+				killIterations, interrupted, orphans, fkCountPrefix(t, lab.Tmp, "rfhandoff-clone-"))
 		})
 	}
 	// A kill in the middle of a subprocess, for certain: the remote is a
@@ -229,6 +258,54 @@ func fkCheckNoDuplicateResults(t *testing.T, lab *faultkit.Lab) {
 		}
 		seen[blob] = c
 	}
+}
+
+// fkStopCaptureCleanly runs `rx capture` for the killed run's task again:
+// it either refuses at once (the killed run's capture file exists and is
+// never overwritten) or starts; a started capture is stopped with SIGINT
+// once READY is out, and must end with 130 and COMPLETE published.
+func fkStopCaptureCleanly(t *testing.T, lab *faultkit.Lab, args []string) {
+	t.Helper()
+	// A capture killed after READY leaves READY standing: reported, since
+	// only its age (max_publication_age_s) retires it on the MAIN side.
+	if res, err := lab.R.Run(t.Context(), exec.Cmd{Tool: exec.Git, Dir: lab.Remote.Dir,
+		Args: []string{"cat-file", "blob", "--end-of-options", "refs/heads/" + faultkit.ResultBranch + ":" + faultkit.ResultPath}}); err == nil &&
+		strings.Contains(string(res.Stdout), `"RX_READY_FOR_TX"`) && strings.Contains(string(res.Stdout), `"`+args[2]+`"`) {
+		t.Logf("the killed capture of %s left READY standing on the result branch", args[2])
+	}
+	s := lab.RX.Start(args...)
+	faultkit.Eventually(t, fkWait, "rx capture to refuse or publish READY", func() bool {
+		return s.Exited() || strings.Contains(s.Stderr.String(), "READY published")
+	})
+	if !s.Exited() {
+		s.Signal(syscall.SIGINT)
+		if code := s.Wait(fkWait).ExitCode(); code != 130 || !strings.Contains(s.Stderr.String(), "COMPLETE published") {
+			t.Fatalf("rx capture after SIGINT: exit %d, want 130 with COMPLETE published\nstderr:\n%s", code, s.Stderr.String())
+		}
+		t.Logf("restart: a new capture started and was interrupted cleanly")
+		return
+	}
+	code := s.Wait(fkWait).ExitCode()
+	if code != 1 || !strings.Contains(s.Stderr.String(), "never overwritten") {
+		t.Fatalf("rx capture of a task whose capture was killed: exit %d, want 1 refusing to overwrite\nstdout:\n%s\nstderr:\n%s", code, s.Stdout.String(), s.Stderr.String())
+	}
+	t.Logf("restart: refused, the killed capture's file is kept")
+}
+
+// fkKillOrphans kills the processes still running whose command line
+// names a path inside the lab's RX checkout (a killed capture's
+// hackrf_transfer), and waits until they are gone.
+func fkKillOrphans(t *testing.T, lab *faultkit.Lab) int {
+	t.Helper()
+	n := 0
+	for _, pid := range faultkit.ProcsMentioning(lab.RX.Dir) {
+		if pid != os.Getpid() && faultkit.Alive(pid) {
+			n++
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+			faultkit.Eventually(t, fkWait, "an orphan to die", func() bool { return !faultkit.Alive(pid) })
+		}
+	}
+	return n
 }
 
 // fkCountPrefix counts the entries of dir whose name starts with prefix.

@@ -88,8 +88,20 @@ func RSSKiB(pid int) (int64, error) {
 	return 0, fmt.Errorf("no VmRSS in /proc/%d/status", pid)
 }
 
-// Alive reports whether pid exists (and is not a zombie we could reap).
-func Alive(pid int) bool { return syscall.Kill(pid, 0) == nil }
+// Alive reports whether pid exists and is not a zombie (a dead process
+// its parent has not reaped yet).
+func Alive(pid int) bool {
+	if syscall.Kill(pid, 0) != nil {
+		return false
+	}
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	// "pid (comm) S ...": the state follows the last ')'.
+	i := bytes.LastIndexByte(stat, ')')
+	return i < 0 || i+2 >= len(stat) || stat[i+2] != 'Z'
+}
 
 // Holders lists the processes with an open descriptor on path, as
 // "pid cmdline" lines (for failure messages).
@@ -108,6 +120,23 @@ func Holders(path string) []string {
 				out = append(out, fmt.Sprintf("%d %s", pid, strings.ReplaceAll(string(cmd), "\x00", " ")))
 				break
 			}
+		}
+	}
+	return out
+}
+
+// ProcsMentioning lists the live processes whose command line holds s.
+func ProcsMentioning(s string) []int {
+	var out []int
+	procs, _ := os.ReadDir("/proc")
+	for _, p := range procs {
+		pid, err := strconv.Atoi(p.Name())
+		if err != nil {
+			continue
+		}
+		cmd, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+		if err == nil && strings.Contains(string(cmd), s) {
+			out = append(out, pid)
 		}
 	}
 	return out

@@ -26,6 +26,7 @@ type CLI struct {
 	Rx      RxCmd      `cmd:"" help:"RX laptop: watch the task branch, approve and prepare tasks."`
 	Capture CaptureCmd `cmd:"" help:"Quick-look plots of ci8 capture files."`
 	Tx      TxCmd      `cmd:"" name:"tx" help:"MAIN PC: watch results, authorize and execute RF TX."`
+	Demo    DemoCmd    `cmd:"" help:"The whole protocol in a throw-away sandbox (simulator, fake TX); you type the approvals unless --auto."`
 	Version VersionCmd `cmd:"" help:"Print the version and the resolved tool paths."`
 }
 

@@ -1,0 +1,240 @@
+package demo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"syscall"
+	"time"
+
+	"github.com/creack/pty"
+)
+
+// How a child is connected.
+type attach int
+
+const (
+	// attachPipes: no controlling terminal (a new session), stdin empty,
+	// stdout and stderr to the demo's output, prefixed. Nothing can be
+	// approved this way: what runs here asks nothing.
+	attachPipes attach = iota
+	// attachOperator: the operator's own terminal, stdin/stdout/stderr
+	// inherited; the child's prompts open it as /dev/tty and the person
+	// answers. Interactive mode only.
+	attachOperator
+	// attachPTY: a new session whose controlling terminal is a
+	// pseudo-terminal of the demo's own; an autoOperator answers there.
+	// --auto only.
+	attachPTY
+)
+
+// childSpec is one rfhandoff command to run.
+type childSpec struct {
+	Side   string // "RX" or "MAIN"
+	Policy string
+	Args   []string
+	Attach attach
+	// Answers are what an attachPTY child's autoOperator types.
+	Answers []Answer
+	// Output, for attachPipes, replaces the prefixed demo output (a log file).
+	Output io.Writer
+	// OnLine, for attachOperator and attachPTY, sees every line the child
+	// prints (plain text), so the demo can follow what it reports.
+	OnLine func(line string)
+}
+
+// child is a started rfhandoff process.
+type child struct {
+	name   string
+	proc   *os.Process
+	exited chan struct{}
+	state  *os.ProcessState
+	// copied is closed when the child's output has been read to its end.
+	copied chan struct{}
+	auto   *autoOperator // attachPTY only
+}
+
+// argv0 makes the child rfhandoff itself whatever the binary's file name
+// (a test binary dispatches on it).
+const argv0 = "rfhandoff"
+
+// start runs exe with "--config policy" and the spec's arguments.
+func (d *runner) start(spec childSpec) (*child, error) {
+	// Every child reads a policy confined to the sandbox, checked again
+	// right before it starts.
+	if _, err := d.sb.LoadConfined(spec.Policy); err != nil {
+		return nil, err
+	}
+	args := append([]string{argv0, "--config", spec.Policy}, spec.Args...)
+	c := &child{name: spec.Side + " " + joinArgs(spec.Args), exited: make(chan struct{}), copied: make(chan struct{})}
+	attr := &os.ProcAttr{Dir: d.dirOf(spec.Side), Env: d.env}
+	var closeAfter []*os.File
+	var reader *os.File
+	var sinkTo io.Writer
+	var flush func()
+
+	switch spec.Attach {
+	case attachOperator:
+		attr.Files = []*os.File{os.Stdin, os.Stdout, os.Stderr}
+		if spec.OnLine == nil {
+			close(c.copied)
+			break
+		}
+		// Standard output passes through the demo unchanged, chunk by
+		// chunk as it comes, so the demo can read the child's reports;
+		// the prompts go to the terminal (/dev/tty) directly.
+		r, w, err := os.Pipe()
+		if err != nil {
+			return nil, err
+		}
+		attr.Files[1] = w
+		closeAfter = append(closeAfter, w)
+		reader = r
+		t := &teeLines{w: os.Stdout, onLine: spec.OnLine}
+		sinkTo, flush = t, t.flush
+	case attachPipes:
+		devnull, err := os.Open(os.DevNull)
+		if err != nil {
+			return nil, err
+		}
+		r, w, err := os.Pipe()
+		if err != nil {
+			devnull.Close()
+			return nil, err
+		}
+		attr.Files = []*os.File{devnull, w, w}
+		attr.Sys = &syscall.SysProcAttr{Setsid: true}
+		closeAfter = append(closeAfter, devnull, w)
+		reader = r
+		if spec.Output != nil {
+			sinkTo, flush = spec.Output, func() {
+				if cl, ok := spec.Output.(io.Closer); ok {
+					_ = cl.Close()
+				}
+			}
+		} else {
+			ls := &lineSplitter{out: d.out, prefix: sidePrefix(spec.Side)}
+			sinkTo, flush = ls, ls.flush
+		}
+	case attachPTY:
+		master, slave, err := pty.Open()
+		if err != nil {
+			return nil, fmt.Errorf("opening a pseudo-terminal for %s: %w", c.name, err)
+		}
+		if err := pty.Setsize(master, &pty.Winsize{Rows: 40, Cols: 120}); err != nil {
+			master.Close()
+			slave.Close()
+			return nil, err
+		}
+		attr.Files = []*os.File{slave, slave, slave}
+		attr.Sys = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+		closeAfter = append(closeAfter, slave)
+		reader = master
+		c.auto = &autoOperator{side: spec.Side, out: d.out, prefix: sidePrefix(spec.Side), term: master, answers: spec.Answers, onLine: spec.OnLine}
+		sinkTo, flush = c.auto, c.auto.flush
+	}
+
+	proc, err := os.StartProcess(d.exe, args, attr)
+	for _, f := range closeAfter {
+		f.Close()
+	}
+	if err != nil {
+		if reader != nil {
+			reader.Close()
+		}
+		if cl, ok := spec.Output.(io.Closer); ok {
+			_ = cl.Close()
+		}
+		return nil, fmt.Errorf("starting %s: %w", c.name, err)
+	}
+	c.proc = proc
+	go func() {
+		c.state, _ = proc.Wait()
+		close(c.exited)
+	}()
+	if reader != nil {
+		go func() {
+			defer close(c.copied)
+			defer reader.Close()
+			// EOF on a pipe, EIO on a pty master once the child's side is
+			// closed: either way the output has ended.
+			_, _ = io.Copy(sinkTo, reader)
+			flush()
+		}()
+	}
+	d.track(c)
+	return c, nil
+}
+
+// drainTimeout bounds the wait for a child's output after it exited (a
+// grandchild could still hold it open).
+const drainTimeout = 5 * time.Second
+
+// wait waits for the child to exit and its output to be shown; it returns
+// the exit code (-1 when a signal ended it). When ctx ends first the child
+// is stopped (SIGINT, then SIGKILL) and ctx's error returned.
+func (c *child) wait(ctx context.Context) (int, error) {
+	select {
+	case <-c.exited:
+	case <-ctx.Done():
+		c.stop(stopGrace)
+		return -1, ctx.Err()
+	}
+	select {
+	case <-c.copied:
+	case <-time.After(drainTimeout):
+	}
+	return c.state.ExitCode(), nil
+}
+
+// stopGrace is how long a child gets after SIGINT before SIGKILL.
+const stopGrace = 15 * time.Second
+
+// stop interrupts the child (SIGINT, as Ctrl-C would) and kills it when it
+// has not exited within grace.
+func (c *child) stop(grace time.Duration) {
+	if c.done() {
+		return
+	}
+	_ = c.proc.Signal(os.Interrupt)
+	select {
+	case <-c.exited:
+	case <-time.After(grace):
+		_ = c.proc.Kill()
+		<-c.exited
+	}
+}
+
+func (c *child) done() bool {
+	select {
+	case <-c.exited:
+		return true
+	default:
+		return false
+	}
+}
+
+// interrupt sends SIGINT without waiting.
+func (c *child) interrupt() error {
+	if err := c.proc.Signal(os.Interrupt); err != nil && !errors.Is(err, os.ErrProcessDone) {
+		return err
+	}
+	return nil
+}
+
+func sidePrefix(side string) string {
+	return fmt.Sprintf("%-4s | ", side)
+}
+
+func joinArgs(args []string) string {
+	s := ""
+	for i, a := range args {
+		if i > 0 {
+			s += " "
+		}
+		s += a
+	}
+	return s
+}

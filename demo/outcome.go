@@ -1,0 +1,144 @@
+package demo
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+)
+
+// outcome is what the demo reads of tx execute's outcome file: only the
+// fields its verdict rests on.
+type outcome struct {
+	path        string
+	Action      string `json:"action"`
+	RFTXStarted bool   `json:"rf_tx_started"`
+	RFTX        *int   `json:"rf_tx"`
+}
+
+// outcomePath is <record name>.outcome.json beside the record.
+func outcomePath(record string) string {
+	return strings.TrimSuffix(record, ".json") + ".outcome.json"
+}
+
+func readOutcome(record string) (*outcome, []byte, error) {
+	p := outcomePath(record)
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return nil, nil, fmt.Errorf("tx execute exited 0 but its outcome file is unreadable: %w", err)
+	}
+	o := &outcome{path: p}
+	if err := json.Unmarshal(data, o); err != nil {
+		return nil, data, fmt.Errorf("%s: %w", p, err)
+	}
+	return o, data, nil
+}
+
+// check is the demo's verdict: the fake action, nothing started, RF TX 0.
+func (o *outcome) check() error {
+	var errs []string
+	if o.RFTX == nil {
+		errs = append(errs, "rf_tx is missing")
+	} else if *o.RFTX != 0 {
+		errs = append(errs, fmt.Sprintf("rf_tx is %d, want 0", *o.RFTX))
+	}
+	if o.Action != "fake" {
+		errs = append(errs, fmt.Sprintf("action is %q, want \"fake\"", o.Action))
+	}
+	if o.RFTXStarted {
+		errs = append(errs, "rf_tx_started is true")
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("%s: %s", o.path, strings.Join(errs, "; "))
+	}
+	return nil
+}
+
+// show prints a small JSON file indented under a label.
+func (d *runner) show(label string, data []byte) {
+	var b bytes.Buffer
+	if json.Indent(&b, data, "", "  ") != nil {
+		b.Reset()
+		b.Write(data)
+	}
+	d.say("%s:", label)
+	for _, l := range strings.Split(strings.TrimRight(b.String(), "\n"), "\n") {
+		d.out.line("     ", l)
+	}
+}
+
+// logLines reads a log file's non-empty lines, as plain text.
+func logLines(path string) ([]string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var kept []string
+	for _, l := range strings.Split(strings.ReplaceAll(string(data), "\r", "\n"), "\n") {
+		if l = plain([]byte(l)); strings.TrimSpace(l) != "" {
+			kept = append(kept, l)
+		}
+	}
+	return kept, nil
+}
+
+// lastLine is the last non-empty line of a log file ("" when none).
+func lastLine(path string) string {
+	lines, _ := logLines(path)
+	if len(lines) == 0 {
+		return ""
+	}
+	return lines[len(lines)-1]
+}
+
+// showTail prints the last n lines of a log file.
+func (d *runner) showTail(path string, n int) {
+	lines, err := logLines(path)
+	if err != nil {
+		if !errors.Is(err, os.ErrNotExist) {
+			d.say("(cannot read %s: %v)", path, err)
+		}
+		return
+	}
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	d.say("Last lines of %s:", path)
+	for _, l := range lines {
+		d.out.line(sidePrefix("RX"), l)
+	}
+}
+
+// ptrStr prints a nullable result field.
+func ptrStr[T any](p *T) string {
+	if p == nil {
+		return "null"
+	}
+	return fmt.Sprint(*p)
+}
+
+func (d *runner) intro() {
+	mode := "interactive: you type the approvals at the real prompts"
+	if d.o.Auto {
+		mode = "--auto: the demo types the answers at prompts it reads on its own pseudo-terminals"
+	}
+	d.out.printf("rfhandoff demo (%s)\n\n"+
+		"Two machines run one OTA experiment over git: the RX laptop receives and publishes\n"+
+		"results, the MAIN PC authorizes and runs the TX action. Here both run on this machine,\n"+
+		"in a throw-away sandbox: a local bare remote, two checkouts, and the HackRF simulator.\n"+
+		"Every step runs the real rfhandoff command; nothing skips a check or a prompt, and the\n"+
+		"TX action is the fake one: nothing is ever transmitted.\n", mode)
+}
+
+func (d *runner) describeSandbox() {
+	sb := d.sb
+	d.out.printf("\nSandbox: %s\n", sb.Root)
+	d.out.line("  ", "remote.git  bare remote: "+TaskBranch+" (task branch, base "+short(sb.BaseCommit)+"), "+ResultBranch+" (result branch)")
+	d.out.line("  ", "rx/         the RX laptop's checkout   policy rx.toml")
+	d.out.line("  ", "main/       the MAIN PC's checkout     policy main.toml")
+	d.out.line("  ", "bin/        hackrf_info, hackrf_transfer, hackrf_clock -> "+sb.Exe+" (the simulator)")
+	d.out.line("  ", fmt.Sprintf("timing      capture %d s; TX needs %d s + %d s of capture left; READY usable for %d s",
+		d.t.PlannedS, d.t.TXDurationS, d.t.MinRemainingS, d.t.MaxPublicationAgeS))
+}

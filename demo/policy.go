@@ -1,0 +1,143 @@
+package demo
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/hashicorp/go-multierror"
+
+	"rfhandoff/config"
+	"rfhandoff/exec"
+)
+
+// Timing is the clock of one demo run, written into both policies.
+type Timing struct {
+	// PlannedS is limits.planned_duration_s: how long the capture runs.
+	PlannedS int
+	// MinRemainingS is limits.min_remaining_s (the protocol minimum is 10).
+	MinRemainingS int
+	// TXDurationS is tx.duration_s: the executor needs this plus
+	// MinRemainingS of capture left when it re-checks.
+	TXDurationS int
+	// MaxPublicationAgeS is limits.max_publication_age_s: how long after
+	// READY was published the MAIN side may still act on it.
+	MaxPublicationAgeS int
+}
+
+// AutoTiming is --auto's: a 30 s capture, nobody needs time to read.
+var AutoTiming = Timing{PlannedS: 30, MinRemainingS: 10, TXDurationS: 5, MaxPublicationAgeS: 30}
+
+// InteractiveTiming gives a person time to read the prompt and type the
+// phrase twice: both TX prompts must be answered within
+// MaxPublicationAgeS of READY, and before the capture has less than
+// TXDurationS + MinRemainingS left.
+var InteractiveTiming = Timing{PlannedS: 90, MinRemainingS: 10, TXDurationS: 5, MaxPublicationAgeS: 75}
+
+// policy is one side's policy: the defaults, the sandbox checkout, the
+// simulator and git pinned, the demo's timing.
+func (sb *Sandbox) policy(checkout string, t Timing) config.Policy {
+	p := config.Default()
+	p.Repo.Path = checkout
+	p.Poll.RXInterval = config.Duration{Duration: time.Second}
+	p.Poll.TXInterval = config.Duration{Duration: time.Second}
+	p.Poll.GitTimeout = config.Duration{Duration: 30 * time.Second}
+	p.Poll.MaxBackoff = config.Duration{Duration: 5 * time.Second}
+	p.Limits.PlannedDurationS = t.PlannedS
+	p.Limits.MinRemainingS = t.MinRemainingS
+	p.Limits.MaxPublicationAgeS = t.MaxPublicationAgeS
+	p.TX.DurationS = t.TXDurationS
+	p.TX.Enabled = false // the fake action needs no enabling; nothing real may run
+	p.TX.Action = "fake"
+	p.Tools = config.Tools{
+		Git:            sb.GitPath,
+		HackRFInfo:     sb.Tool(exec.HackRFInfo),
+		HackRFTransfer: sb.Tool(exec.HackRFTransfer),
+		HackRFClock:    sb.Tool(exec.HackRFClock),
+	}
+	return p
+}
+
+func (sb *Sandbox) writePolicies(t Timing) error {
+	for _, side := range []struct{ file, checkout, who string }{
+		{sb.RXPolicy, sb.RX, "RX laptop"},
+		{sb.MainPolicy, sb.Main, "MAIN PC"},
+	} {
+		header := fmt.Sprintf("# rfhandoff demo — the %s's policy, written by `rfhandoff demo`.\n"+
+			"# Everything points into the sandbox %s; the HackRF tools are the simulator.\n\n", side.who, sb.Root)
+		data := header + sb.policy(side.checkout, t).TOML()
+		if err := os.WriteFile(side.file, []byte(data), 0o600); err != nil {
+			return err
+		}
+		if _, err := sb.LoadConfined(side.file); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ConfinementError lists every path of a policy that leads out of the
+// sandbox.
+type ConfinementError struct {
+	Policy string
+	Err    error
+}
+
+func (e *ConfinementError) Error() string {
+	return fmt.Sprintf("%s leads outside the sandbox; the demo acts only inside it: %v", e.Policy, e.Err)
+}
+
+func (e *ConfinementError) Unwrap() error { return e.Err }
+
+// LoadConfined loads the policy file as a child will (it must be inside
+// the sandbox) and checks that everything it lets that child touch is the
+// sandbox's: the checkout, state directory, audit log and capture directory
+// inside it, the HackRF tools the sandbox's simulator links, git the one
+// resolved for the sandbox, and no TX action but the fake one.
+func (sb *Sandbox) LoadConfined(file string) (config.Policy, error) {
+	var errs *multierror.Error
+	if !sb.Inside(file) {
+		return config.Policy{}, &ConfinementError{Policy: file, Err: fmt.Errorf("the policy file itself is not in %s", sb.Root)}
+	}
+	p, err := config.Load(file)
+	if err != nil {
+		return config.Policy{}, err
+	}
+	for _, c := range []struct{ key, path string }{
+		{"repo.path", p.Repo.Path},
+		{"repo.state_dir", p.StatePath()},
+		{"audit.path", p.AuditPath()},
+		{"capture.dir", p.CaptureDir()},
+	} {
+		if !filepath.IsAbs(c.path) || !sb.Inside(c.path) {
+			errs = multierror.Append(errs, fmt.Errorf("%s = %q is not inside %s", c.key, c.path, sb.Root))
+		}
+	}
+	if p.Repo.Path != sb.RX && p.Repo.Path != sb.Main {
+		errs = multierror.Append(errs, fmt.Errorf("repo.path = %q is neither sandbox checkout", p.Repo.Path))
+	}
+	if p.TX.IQFile != "" {
+		errs = multierror.Append(errs, fmt.Errorf("tx.iq_file = %q: the demo transmits nothing", p.TX.IQFile))
+	}
+	if p.TX.Enabled || p.TX.Action != "fake" {
+		errs = multierror.Append(errs, fmt.Errorf("tx.enabled = %v, tx.action = %q: only the fake action may run in the demo", p.TX.Enabled, p.TX.Action))
+	}
+	if p.Tools.Git != sb.GitPath {
+		errs = multierror.Append(errs, fmt.Errorf("tools.git = %q, not the git the sandbox was made with (%s)", p.Tools.Git, sb.GitPath))
+	}
+	pinned := map[exec.Tool]string{
+		exec.HackRFInfo: p.Tools.HackRFInfo, exec.HackRFTransfer: p.Tools.HackRFTransfer, exec.HackRFClock: p.Tools.HackRFClock,
+	}
+	for _, t := range simTools {
+		got := pinned[t]
+		target, err := os.Readlink(got)
+		if got != sb.Tool(t) || err != nil || target != sb.Exe {
+			errs = multierror.Append(errs, fmt.Errorf("tools.%s = %q is not the sandbox's simulator link %s -> %s", t, got, sb.Tool(t), sb.Exe))
+		}
+	}
+	if err := errs.ErrorOrNil(); err != nil {
+		return config.Policy{}, &ConfinementError{Policy: file, Err: err}
+	}
+	return p, nil
+}

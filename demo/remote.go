@@ -1,0 +1,118 @@
+package demo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"regexp"
+	"sort"
+	"strings"
+
+	"rfhandoff/config"
+	"rfhandoff/exec"
+	"rfhandoff/gitcli"
+	"rfhandoff/result"
+	"rfhandoff/txwatch"
+)
+
+// Runner builds an audited runner for one side's policy (RoleNone: git
+// only), writing to that side's audit log as its own commands do.
+func (sb *Sandbox) Runner(pol config.Policy) (*exec.Stack, error) {
+	log, err := exec.OpenAuditLog(pol.AuditPath())
+	if err != nil {
+		return nil, err
+	}
+	return exec.New(exec.Options{
+		Role:  exec.RoleNone,
+		Audit: log,
+		Tools: map[exec.Tool]string{exec.Git: pol.Tools.Git},
+		// Only the sandbox remote's transport.
+		GitProtocols:   []string{"file"},
+		Environ:        sb.env,
+		DefaultTimeout: pol.Poll.GitTimeout.Duration,
+	})
+}
+
+// resultPath is where the RX side publishes RX_RESULT.json.
+func resultPath(pol config.Policy) string {
+	return strings.TrimSuffix(pol.Repo.ResultDir, "/") + "/RX_RESULT.json"
+}
+
+// remoteResult reads the result at the tip of the remote's result branch,
+// straight from the bare repository (the demo's view as the referee; the
+// sides use their own fetches). It returns nil while there is none.
+func (d *runner) remoteResult(ctx context.Context) (*result.Result, string, error) {
+	g := &gitcli.Client{R: d.sb.Setup, Dir: d.sb.Remote}
+	commit, err := g.ResolveCommit(ctx, "refs/heads/"+ResultBranch)
+	if err != nil {
+		return nil, "", err
+	}
+	data, err := g.ShowFile(ctx, commit, resultPath(config.Default()), result.MaxBytes)
+	if errors.Is(err, gitcli.ErrNotFound) {
+		return nil, commit, nil
+	}
+	if err != nil {
+		return nil, commit, err
+	}
+	r, err := result.Decode(data, result.Options{TaskID: TaskID})
+	if err != nil {
+		return nil, commit, fmt.Errorf("the result at %s commit %s: %w", ResultBranch, short(commit), err)
+	}
+	return r, commit, nil
+}
+
+// resultLog lists the result branch's commits, newest first.
+func (d *runner) resultLog(ctx context.Context) ([]string, error) {
+	out, err := d.sb.git(ctx, d.sb.Remote, "log", "--format=%h %an: %s%n%(trailers:key=Audit-Chain-Head)", "--end-of-options", "refs/heads/"+ResultBranch)
+	if err != nil {
+		return nil, err
+	}
+	var lines []string
+	for _, l := range strings.Split(out, "\n") {
+		switch {
+		case strings.TrimSpace(l) == "":
+		case strings.HasPrefix(l, "Audit-Chain-Head:"):
+			// The RX audit log's head when it published: the remote
+			// witnesses the log (SPEC §9).
+			lines = append(lines, "        "+l)
+		default:
+			lines = append(lines, l)
+		}
+	}
+	return lines, nil
+}
+
+// recordName is an authorization record of the demo task (txwatch's
+// naming: <TASK_ID>-<first 12 hex of the result digest>.json).
+var recordName = regexp.MustCompile(`^` + TaskID + `-[0-9a-f]{12}\.json$`)
+
+// findRecord returns the path of the demo task's authorization record, or
+// "" while there is none.
+func (d *runner) findRecord(pol config.Policy) (string, error) {
+	store, err := txwatch.StoreOf(pol)
+	if err != nil {
+		return "", err
+	}
+	entries, err := os.ReadDir(store.Dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	var names []string
+	for _, e := range entries {
+		if e.Type().IsRegular() && recordName.MatchString(e.Name()) {
+			names = append(names, e.Name())
+		}
+	}
+	sort.Strings(names)
+	switch len(names) {
+	case 0:
+		return "", nil
+	case 1:
+		return store.Path(names[0]), nil
+	}
+	return "", fmt.Errorf("more than one authorization record in %s: %v", store.Dir, names)
+}

@@ -1,0 +1,191 @@
+package demo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"rfhandoff/prompt"
+)
+
+// Options configure Run.
+type Options struct {
+	// Exe is the rfhandoff binary (os.Executable()): every step runs it.
+	Exe string
+	// Auto answers the prompts itself, on pseudo-terminals of its own.
+	// Without it a person at the controlling terminal answers them.
+	Auto bool
+	// Keep leaves the sandbox in place at the end.
+	Keep bool
+	// Out receives the narration and, with Auto, the children's output.
+	Out io.Writer
+	// Environ is the environment the children's is built from.
+	Environ []string
+	// Timing overrides the mode's default timing (zero: AutoTiming or
+	// InteractiveTiming).
+	Timing Timing
+}
+
+// StepError names the step that failed.
+type StepError struct {
+	Step int
+	Name string
+	Err  error
+}
+
+func (e *StepError) Error() string {
+	return fmt.Sprintf("demo step %d (%s) failed: %v", e.Step, e.Name, e.Err)
+}
+
+func (e *StepError) Unwrap() error { return e.Err }
+
+// NeedsTerminalError is the interactive demo started without a
+// controlling terminal: nobody could type the approvals.
+type NeedsTerminalError struct{ Err error }
+
+func (e *NeedsTerminalError) Error() string {
+	return "the interactive demo needs you at a terminal: you type the approvals at the real prompts, " +
+		"and there is no controlling terminal here (" + e.Err.Error() + "). " +
+		"Run it from a terminal, or use `rfhandoff demo --auto` to watch it answer by itself inside its sandbox"
+}
+
+func (e *NeedsTerminalError) Unwrap() error { return e.Err }
+
+// runner is one demo run.
+type runner struct {
+	o   Options
+	sb  *Sandbox
+	out *sink
+	exe string
+	env []string
+	t   Timing
+
+	mu       sync.Mutex
+	children []*child
+}
+
+// Run sets the sandbox up, runs the narrated steps and removes the sandbox
+// again (unless Keep). It returns nil only when the fake TX action wrote
+// rf_tx 0 and the capture published COMPLETE; otherwise a *StepError.
+func Run(ctx context.Context, o Options) (err error) {
+	if !filepath.IsAbs(o.Exe) {
+		return fmt.Errorf("demo: the rfhandoff binary path %q is not absolute", o.Exe)
+	}
+	if !o.Auto {
+		// Checked before anything is created: without a terminal nobody
+		// could approve, and an interactive demo that cannot go on is
+		// better refused at once.
+		t, err := prompt.Open()
+		if err != nil {
+			return &NeedsTerminalError{Err: err}
+		}
+		t.Close()
+	}
+	t := o.Timing
+	if t == (Timing{}) {
+		t = InteractiveTiming
+		if o.Auto {
+			t = AutoTiming
+		}
+	}
+	d := &runner{o: o, out: &sink{w: o.Out}, exe: o.Exe, t: t}
+	d.intro()
+
+	sb, err := NewSandbox(ctx, SandboxOptions{Exe: o.Exe, Timing: t, Environ: o.Environ})
+	if err != nil {
+		return &StepError{Step: 0, Name: "sandbox", Err: err}
+	}
+	d.sb = sb
+	d.env = sb.ChildEnv(o.Environ)
+	defer func() {
+		d.stopAll()
+		if o.Keep {
+			d.out.printf("\nSandbox kept: %s\n", sb.Root)
+			return
+		}
+		if rerr := sb.Remove(); rerr != nil {
+			d.out.printf("\nCould not remove the sandbox %s: %v\n", sb.Root, rerr)
+			return
+		}
+		d.out.printf("\nSandbox removed: %s (use --keep to keep it)\n", sb.Root)
+	}()
+	d.describeSandbox()
+	return d.steps(ctx)
+}
+
+func (d *runner) dirOf(side string) string {
+	if side == "RX" {
+		return d.sb.RX
+	}
+	return d.sb.Main
+}
+
+func (d *runner) track(c *child) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.children = append(d.children, c)
+}
+
+// stopAll interrupts every child still running (a failed step, the
+// operator's Ctrl-C) and waits for it: the capture publishes an honest
+// COMPLETE when interrupted.
+func (d *runner) stopAll() {
+	d.mu.Lock()
+	cs := append([]*child(nil), d.children...)
+	d.mu.Unlock()
+	for _, c := range cs {
+		if !c.done() {
+			d.out.printf("(stopping %s)\n", c.name)
+			c.stop(stopGrace)
+		}
+	}
+}
+
+// stepErr wraps err as the failure of step n.
+func stepErr(n int, name string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var se *StepError
+	if errors.As(err, &se) {
+		return err
+	}
+	if errors.Is(err, context.Canceled) {
+		err = fmt.Errorf("interrupted (%w)", err)
+	}
+	return &StepError{Step: n, Name: name, Err: err}
+}
+
+// rule prints a step heading.
+func (d *runner) step(n int, title string) {
+	d.out.printf("\n── Step %d: %s ──\n", n, title)
+}
+
+func (d *runner) say(format string, args ...any) {
+	d.out.printf(format+"\n", args...)
+}
+
+// until polls cond every interval until it returns true or an error, ctx
+// ends or the deadline passes (then it returns a timeout error naming what).
+func until(ctx context.Context, deadline time.Time, what string, cond func() (bool, error)) error {
+	tick := time.NewTicker(200 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		ok, err := cond()
+		if err != nil || ok {
+			return err
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("gave up waiting for %s at %s", what, deadline.Format("15:04:05"))
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-tick.C:
+		}
+	}
+}

@@ -1,0 +1,317 @@
+package demo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"rfhandoff/exec"
+	"rfhandoff/gitcli"
+)
+
+// Branch names of the sandbox remote: the production defaults, so the
+// policies need not override them.
+const (
+	TaskBranch   = "video-development"
+	ResultBranch = "rx-node"
+)
+
+// simTools are the HackRF tools the simulator stands in for (SPEC §15).
+var simTools = []exec.Tool{exec.HackRFInfo, exec.HackRFTransfer, exec.HackRFClock}
+
+// Identities of the two sides' commits in the sandbox.
+var (
+	rxIdentity    = gitcli.Identity{Name: "RX laptop (rfhandoff demo)", Email: "rx@demo.rfhandoff.invalid"}
+	mainIdentity  = gitcli.Identity{Name: "MAIN PC (rfhandoff demo)", Email: "main@demo.rfhandoff.invalid"}
+	setupIdentity = gitcli.Identity{Name: "rfhandoff demo setup", Email: "setup@demo.rfhandoff.invalid"}
+)
+
+// Sandbox is the demo's world, all of it under Root.
+type Sandbox struct {
+	Root       string // the temporary directory (symlinks resolved)
+	Remote     string // bare repository
+	RemoteURL  string // file:// URL of Remote
+	RX         string // RX laptop checkout
+	Main       string // MAIN PC checkout
+	Bin        string // hackrf_* symlinks to the rfhandoff binary
+	Home       string // HOME of every child: a git config of its own
+	RXPolicy   string
+	MainPolicy string
+	BaseCommit string // the task branch's first commit (EXPECTED_HEAD)
+	GitPath    string // the resolved git, pinned in both policies
+	Exe        string // the rfhandoff binary
+
+	// Setup is the demo's own runner (RoleNone, file transport only),
+	// auditing to SetupAudit.
+	Setup      *exec.Stack
+	SetupAudit string
+
+	env []string // the children's environment (ChildEnv)
+}
+
+// SandboxOptions shape NewSandbox.
+type SandboxOptions struct {
+	// Exe is the rfhandoff binary the simulator symlinks point at.
+	Exe string
+	// Timing is written into both policies.
+	Timing Timing
+	// Environ is the environment the children's is built from.
+	Environ []string
+}
+
+// NewSandbox creates the sandbox: a fresh temporary directory holding a
+// bare remote with the task branch (one base commit) and the result branch
+// (one initial commit), the two checkouts with .local/ ignored, the
+// simulator symlinks and both policies. On error nothing is left behind.
+func NewSandbox(ctx context.Context, o SandboxOptions) (sb *Sandbox, err error) {
+	tmp, err := os.MkdirTemp("", "rfhandoff-demo-")
+	if err != nil {
+		return nil, fmt.Errorf("creating the sandbox directory: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			_ = os.RemoveAll(tmp)
+		}
+	}()
+	root, err := filepath.EvalSymlinks(tmp)
+	if err != nil {
+		return nil, err
+	}
+	sb = &Sandbox{
+		Root:       root,
+		Remote:     filepath.Join(root, "remote.git"),
+		RX:         filepath.Join(root, "rx"),
+		Main:       filepath.Join(root, "main"),
+		Bin:        filepath.Join(root, "bin"),
+		Home:       filepath.Join(root, "home"),
+		RXPolicy:   filepath.Join(root, "rx.toml"),
+		MainPolicy: filepath.Join(root, "main.toml"),
+		SetupAudit: filepath.Join(root, "setup-audit.jsonl"),
+		Exe:        o.Exe,
+	}
+	sb.RemoteURL = "file://" + sb.Remote
+	if err := gitcli.ValidURL(sb.RemoteURL); err != nil {
+		return nil, fmt.Errorf("the sandbox path %s cannot be used as a git URL: %w", root, err)
+	}
+	if err := sb.makeHome(); err != nil {
+		return nil, err
+	}
+	if err := sb.makeRunner(o.Environ); err != nil {
+		return nil, err
+	}
+	if err := sb.makeRemote(ctx); err != nil {
+		return nil, err
+	}
+	for _, c := range []struct {
+		dir string
+		id  gitcli.Identity
+	}{{sb.RX, rxIdentity}, {sb.Main, mainIdentity}} {
+		if err := sb.clone(ctx, c.dir, c.id); err != nil {
+			return nil, err
+		}
+	}
+	if err := sb.makeBin(); err != nil {
+		return nil, err
+	}
+	if err := sb.writePolicies(o.Timing); err != nil {
+		return nil, err
+	}
+	return sb, nil
+}
+
+// Remove deletes the sandbox.
+func (sb *Sandbox) Remove() error { return os.RemoveAll(sb.Root) }
+
+// makeHome writes the children's git config: nothing of the operator's
+// own configuration applies inside the sandbox.
+func (sb *Sandbox) makeHome() error {
+	if err := os.MkdirAll(filepath.Join(sb.Home, ".config"), 0o700); err != nil {
+		return err
+	}
+	cfg := "# rfhandoff demo sandbox: git configuration of every process the demo starts\n" +
+		"[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n"
+	return os.WriteFile(filepath.Join(sb.Home, ".gitconfig"), []byte(cfg), 0o600)
+}
+
+func (sb *Sandbox) makeRunner(environ []string) error {
+	log, err := exec.OpenAuditLog(sb.SetupAudit)
+	if err != nil {
+		return err
+	}
+	sb.env = sb.ChildEnv(environ)
+	sb.Setup, err = exec.New(exec.Options{
+		Role:           exec.RoleNone,
+		Audit:          log,
+		GitProtocols:   []string{"file"},
+		Environ:        sb.env,
+		DefaultTimeout: 2 * time.Minute,
+	})
+	if err != nil {
+		return err
+	}
+	if err := sb.Setup.Missing()[exec.Git]; err != nil {
+		return fmt.Errorf("the demo needs git: %w", err)
+	}
+	sb.GitPath = sb.Setup.Paths()[exec.Git]
+	return nil
+}
+
+// ChildEnv is environ with HOME and XDG_CONFIG_HOME pointing into the
+// sandbox, no policy file named by the environment, and the simulator's
+// scenario variable removed (the demo's HackRF is a healthy one).
+func (sb *Sandbox) ChildEnv(environ []string) []string {
+	var env []string
+	for _, kv := range environ {
+		k, _, _ := strings.Cut(kv, "=")
+		switch k {
+		case "HOME", "XDG_CONFIG_HOME", "RFHANDOFF_CONFIG", "HACKRF_SIM":
+			continue
+		}
+		env = append(env, kv)
+	}
+	return append(env, "HOME="+sb.Home, "XDG_CONFIG_HOME="+filepath.Join(sb.Home, ".config"))
+}
+
+func (sb *Sandbox) git(ctx context.Context, dir string, args ...string) (string, error) {
+	res, err := sb.Setup.Run(ctx, exec.Cmd{Tool: exec.Git, Dir: dir, Args: args})
+	if err != nil {
+		return "", fmt.Errorf("git %s (in %s): %w", strings.Join(args, " "), dir, err)
+	}
+	return string(res.Stdout), nil
+}
+
+// makeRemote creates the bare remote and pushes one commit to each branch
+// from scratch repositories that are removed again.
+func (sb *Sandbox) makeRemote(ctx context.Context) error {
+	if _, err := sb.git(ctx, sb.Root, "init", "--quiet", "--bare", sb.Remote); err != nil {
+		return err
+	}
+	base, err := sb.seed(ctx, "seed-task", TaskBranch, "Sandbox task branch: base commit", map[string]string{
+		"README.md": "# rfhandoff demo: task branch\n\nMAIN writes docs/handoff/NEXT_RX_TASK.md here; the RX laptop reads it.\n",
+		// Runtime state of both sides lives in .local/ and must never be
+		// committed (SPEC §4): the watchers refuse a checkout where it is not ignored.
+		".gitignore": "/.local/\n",
+	})
+	if err != nil {
+		return err
+	}
+	sb.BaseCommit = base
+	_, err = sb.seed(ctx, "seed-result", ResultBranch, "Result branch: initial commit", map[string]string{
+		"README.md": "# rfhandoff demo: result branch\n\nThe RX laptop publishes docs/handoff/results/RX_RESULT.json here.\n",
+	})
+	return err
+}
+
+// seed commits files in a new scratch repository and pushes the commit to
+// branch of the remote; it returns the commit's ID.
+func (sb *Sandbox) seed(ctx context.Context, name, branch, message string, files map[string]string) (string, error) {
+	dir := filepath.Join(sb.Root, name)
+	defer os.RemoveAll(dir)
+	if _, err := sb.git(ctx, sb.Root, "init", "--quiet", dir); err != nil {
+		return "", err
+	}
+	if _, err := sb.git(ctx, dir, "remote", "add", "origin", sb.RemoteURL); err != nil {
+		return "", err
+	}
+	var paths []string
+	for p, content := range files {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			return "", err
+		}
+		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
+			return "", err
+		}
+		paths = append(paths, p)
+	}
+	g := &gitcli.Client{R: sb.Setup, Dir: dir, Identity: setupIdentity}
+	if err := g.Add(ctx, paths...); err != nil {
+		return "", err
+	}
+	id, err := g.Commit(ctx, message, nil)
+	if err != nil {
+		return "", err
+	}
+	if err := g.Push(ctx, "origin", "HEAD", branch); err != nil {
+		return "", err
+	}
+	return id, nil
+}
+
+// clone makes a full clone of the task branch (as each side's operator
+// would) and gives it the side's commit identity.
+func (sb *Sandbox) clone(ctx context.Context, dir string, id gitcli.Identity) error {
+	if _, err := sb.git(ctx, sb.Root, "clone", "--quiet", "--branch", TaskBranch, "--end-of-options", sb.RemoteURL, dir); err != nil {
+		return err
+	}
+	for _, kv := range [][2]string{{"user.name", id.Name}, {"user.email", id.Email}} {
+		if _, err := sb.git(ctx, dir, "config", "--local", "--end-of-options", kv[0], kv[1]); err != nil {
+			return err
+		}
+	}
+	g := &gitcli.Client{R: sb.Setup, Dir: dir}
+	ignored, err := g.CheckIgnored(ctx, ".local/probe")
+	if err != nil {
+		return err
+	}
+	if !ignored {
+		return fmt.Errorf("%s: .local/ is not ignored by git after cloning", dir)
+	}
+	return nil
+}
+
+// makeBin links the HackRF tools' names to the rfhandoff binary: run under
+// those names it is the simulator.
+func (sb *Sandbox) makeBin() error {
+	if sb.Exe == "" || !filepath.IsAbs(sb.Exe) {
+		return fmt.Errorf("the rfhandoff binary path %q is not absolute", sb.Exe)
+	}
+	if err := os.Mkdir(sb.Bin, 0o755); err != nil {
+		return err
+	}
+	for _, t := range simTools {
+		if err := os.Symlink(sb.Exe, sb.Tool(t)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Tool is the sandbox path of a simulated HackRF tool.
+func (sb *Sandbox) Tool(t exec.Tool) string { return filepath.Join(sb.Bin, string(t)) }
+
+// Inside reports whether path lies inside the sandbox (after resolving
+// symlinks of the part that exists).
+func (sb *Sandbox) Inside(path string) bool {
+	if !filepath.IsAbs(path) {
+		return false
+	}
+	p := resolveExisting(filepath.Clean(path))
+	rel, err := filepath.Rel(sb.Root, p)
+	if err != nil {
+		return false
+	}
+	return rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// resolveExisting resolves symlinks in the longest existing prefix of p.
+func resolveExisting(p string) string {
+	rest := ""
+	for {
+		if r, err := filepath.EvalSymlinks(p); err == nil {
+			return filepath.Join(r, rest)
+		} else if !errors.Is(err, os.ErrNotExist) {
+			return p
+		}
+		parent := filepath.Dir(p)
+		if parent == p {
+			return filepath.Join(p, rest)
+		}
+		rest = filepath.Join(filepath.Base(p), rest)
+		p = parent
+	}
+}

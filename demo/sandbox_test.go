@@ -1,0 +1,145 @@
+package demo
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cli/safeexec"
+
+	"rfhandoff/exec"
+	"rfhandoff/gitcli"
+)
+
+// newSandbox makes a real sandbox (real git) in a TMPDIR of the test's.
+func newSandbox(t *testing.T) *Sandbox {
+	t.Helper()
+	if _, err := safeexec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	t.Setenv("TMPDIR", t.TempDir())
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb, err := NewSandbox(context.Background(), SandboxOptions{Exe: exe, Timing: AutoTiming, Environ: os.Environ()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = sb.Remove() })
+	return sb
+}
+
+func TestNewSandbox(t *testing.T) {
+	sb := newSandbox(t)
+	ctx := context.Background()
+	if !strings.HasPrefix(sb.Root, os.Getenv("TMPDIR")) && !strings.HasPrefix(sb.Root, resolveExisting(os.Getenv("TMPDIR"))) {
+		t.Errorf("sandbox %s is not in TMPDIR %s", sb.Root, os.Getenv("TMPDIR"))
+	}
+	remote := &gitcli.Client{R: sb.Setup, Dir: sb.Remote}
+	if tip, err := remote.ResolveCommit(ctx, "refs/heads/"+TaskBranch); err != nil || tip != sb.BaseCommit {
+		t.Errorf("task branch tip %s (%v), want the base commit %s", tip, err, sb.BaseCommit)
+	}
+	if _, err := remote.ResolveCommit(ctx, "refs/heads/"+ResultBranch); err != nil {
+		t.Errorf("the result branch must exist before anything is published: %v", err)
+	}
+	for _, dir := range []string{sb.RX, sb.Main} {
+		g := &gitcli.Client{R: sb.Setup, Dir: dir}
+		if head, err := g.Head(ctx); err != nil || head != sb.BaseCommit {
+			t.Errorf("%s: HEAD %s (%v), want %s", dir, head, err, sb.BaseCommit)
+		}
+		if ign, err := g.CheckIgnored(ctx, ".local/rx_agent_state.json"); err != nil || !ign {
+			t.Errorf("%s: .local/ not ignored (%v, %v)", dir, ign, err)
+		}
+	}
+	for _, tool := range simTools {
+		if target, err := os.Readlink(sb.Tool(tool)); err != nil || target != sb.Exe {
+			t.Errorf("%s -> %q (%v), want %s", sb.Tool(tool), target, err, sb.Exe)
+		}
+	}
+	for _, f := range []string{sb.RXPolicy, sb.MainPolicy} {
+		p, err := sb.LoadConfined(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Limits.PlannedDurationS != AutoTiming.PlannedS || p.TX.DurationS != AutoTiming.TXDurationS || p.TX.Action != "fake" || p.TX.Enabled {
+			t.Errorf("%s: timing or TX not as written: %+v %+v", f, p.Limits, p.TX)
+		}
+	}
+	root := sb.Root
+	if err := sb.Remove(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(root); !os.IsNotExist(err) {
+		t.Errorf("%s still exists after Remove", root)
+	}
+}
+
+func TestLoadConfinedRefusesAnythingOutside(t *testing.T) {
+	sb := newSandbox(t)
+	outside := t.TempDir()
+	policy := `[repo]
+path = "` + outside + `"
+state_dir = "` + filepath.Join(outside, "state") + `"
+[audit]
+path = "/var/tmp/audit.jsonl"
+[capture]
+dir = "/var/tmp/captures"
+[tools]
+git = "` + sb.GitPath + `"
+hackrf_info = "` + sb.Tool(exec.HackRFInfo) + `"
+hackrf_transfer = "` + sb.Exe + `"
+hackrf_clock = "` + sb.Tool(exec.HackRFClock) + `"
+[tx]
+enabled = true
+action = "hackrf_transfer"
+iq_file = "` + filepath.Join(outside, "burst.iq") + `"
+`
+	file := filepath.Join(sb.Root, "evil.toml")
+	if err := os.WriteFile(file, []byte(policy), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := sb.LoadConfined(file)
+	var ce *ConfinementError
+	if !errors.As(err, &ce) {
+		t.Fatalf("LoadConfined = %v, want a *ConfinementError", err)
+	}
+	for _, want := range []string{"repo.path", "repo.state_dir", "audit.path", "capture.dir", "neither sandbox checkout",
+		"tools.hackrf_transfer", "tx.iq_file", "tx.enabled = true", "only the fake action"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error lacks %q:\n%v", want, err)
+		}
+	}
+
+	// The policy file itself must be the sandbox's.
+	data, err := os.ReadFile(sb.RXPolicy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	copied := filepath.Join(outside, "rx.toml")
+	if err := os.WriteFile(copied, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sb.LoadConfined(copied); !errors.As(err, &ce) {
+		t.Errorf("a policy file outside the sandbox: %v, want a *ConfinementError", err)
+	}
+}
+
+func TestInside(t *testing.T) {
+	sb := &Sandbox{Root: "/tmp/rfhandoff-demo-1"}
+	for p, want := range map[string]bool{
+		"/tmp/rfhandoff-demo-1":           true,
+		"/tmp/rfhandoff-demo-1/rx/.local": true,
+		"/tmp/rfhandoff-demo-1/../etc":    false,
+		"/tmp/rfhandoff-demo-10/rx":       false,
+		"/etc/passwd":                     false,
+		"rx":                              false,
+	} {
+		if got := sb.Inside(p); got != want {
+			t.Errorf("Inside(%q) = %v, want %v", p, got, want)
+		}
+	}
+}

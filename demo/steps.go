@@ -1,0 +1,444 @@
+package demo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"rfhandoff/gate"
+	"rfhandoff/gitcli"
+	"rfhandoff/prompt"
+	"rfhandoff/result"
+)
+
+// Step names, as a failure reports them.
+const (
+	stepTask    = "MAIN pushes the task"
+	stepCheck   = "RX rx check"
+	stepApprove = "RX rx approve"
+	stepCapture = "RX rx capture, READY"
+	stepWatch   = "MAIN tx watch, authorization"
+	stepExecute = "MAIN tx execute, fake TX"
+	stepDone    = "RX capture ends, COMPLETE"
+	stepSummary = "summary"
+)
+
+// txPhrase is the phrase both TX prompts require (SPEC §7).
+var txPhrase = gate.TXPhrase
+
+func (d *runner) steps(ctx context.Context) error {
+	if err := d.pushTask(ctx); err != nil {
+		return stepErr(1, stepTask, err)
+	}
+	if err := d.check(ctx); err != nil {
+		return stepErr(2, stepCheck, err)
+	}
+	if err := d.approve(ctx); err != nil {
+		return stepErr(3, stepApprove, err)
+	}
+	capture, ready, err := d.capture(ctx)
+	if err != nil {
+		return stepErr(4, stepCapture, err)
+	}
+	record, err := d.watch(ctx, ready)
+	if err != nil {
+		return stepErr(5, stepWatch, err)
+	}
+	outcome, err := d.execute(ctx, record)
+	if err != nil {
+		return stepErr(6, stepExecute, err)
+	}
+	if err := d.complete(ctx, capture, ready); err != nil {
+		return stepErr(7, stepDone, err)
+	}
+	return stepErr(8, stepSummary, d.summary(ctx, outcome))
+}
+
+// Step 1 — MAIN writes the task and pushes it to the task branch.
+func (d *runner) pushTask(ctx context.Context) error {
+	d.step(1, "MAIN writes a task and pushes it to the task branch")
+	d.say("The MAIN PC asks the RX laptop for a bounded receive. The task is YELLOW:")
+	d.say("it uses hardware and pushes a result, but transmits nothing on the RX side.")
+	d.say("EXPECTED_HEAD binds it to the task branch's base commit %s.", short(d.sb.BaseCommit))
+	body := taskFile(d.sb.BaseCommit, d.t)
+	for _, l := range strings.Split(strings.TrimRight(body, "\n"), "\n") {
+		d.out.line("     ", l)
+	}
+	p := filepath.Join(d.sb.Main, "docs", "handoff", "NEXT_RX_TASK.md")
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		return err
+	}
+	// MAIN's own git calls go to MAIN's audit log, like everything MAIN runs.
+	pol, err := d.sb.LoadConfined(d.sb.MainPolicy)
+	if err != nil {
+		return err
+	}
+	r, err := d.sb.Runner(pol)
+	if err != nil {
+		return err
+	}
+	g := &gitcli.Client{R: r, Dir: d.sb.Main}
+	if err := g.Add(ctx, "docs/handoff/NEXT_RX_TASK.md"); err != nil {
+		return err
+	}
+	id, err := g.Commit(ctx, "Task "+TaskID+": bounded RX capture for the demo", nil)
+	if err != nil {
+		return err
+	}
+	if err := g.Push(ctx, "origin", "HEAD", TaskBranch); err != nil {
+		return err
+	}
+	d.say("MAIN pushed the task to %s at commit %s.", TaskBranch, short(id))
+	return nil
+}
+
+// Step 2 — RX rx check: a valid task awaits approval (exit 10).
+func (d *runner) check(ctx context.Context) error {
+	d.step(2, "RX checks the task branch (rx check, as cron would)")
+	d.say("The RX laptop fetches only the task branch, reads the task from git (not the")
+	d.say("working tree), validates every field and the EXPECTED_HEAD ancestry, and records")
+	d.say("it as seen. Exit status 10 means: a valid task awaits approval.")
+	code, err := d.run(ctx, childSpec{Side: "RX", Policy: d.sb.RXPolicy, Args: []string{"rx", "check"}}, time.Minute)
+	if err != nil {
+		return err
+	}
+	if code != 10 {
+		return fmt.Errorf("rx check exited %d, want 10 (a valid task awaits approval)", code)
+	}
+	d.say("rx check exited 10: task %s awaits approval.", TaskID)
+	return nil
+}
+
+// Step 3 — RX rx approve: the real approval prompt.
+func (d *runner) approve(ctx context.Context) error {
+	d.step(3, "RX operator approves the task at the real prompt (rx approve)")
+	d.say("The approval prompt shows the task and reads the answer from the controlling")
+	d.say("terminal only; the approval is bound to the SHA-256 of the task's exact bytes.")
+	spec := childSpec{Side: "RX", Policy: d.sb.RXPolicy, Args: []string{"rx", "approve", TaskID}}
+	if d.o.Auto {
+		d.say("--auto types A at the prompt once it is shown (a YELLOW task needs nothing more).")
+		spec.Attach = attachPTY
+		spec.Answers = []Answer{{Prompt: prompt.Menu, Reply: "A"}}
+	} else {
+		d.say(">>> You are the RX operator: read the task, then type A and Enter to approve it.")
+		spec.Attach = attachOperator
+	}
+	code, err := d.run(ctx, spec, d.promptTimeout())
+	if err != nil {
+		return err
+	}
+	if code != 0 {
+		return fmt.Errorf("rx approve exited %d: the task was not approved", code)
+	}
+	d.say("Approved: the RX laptop may now run exactly this task.")
+	return nil
+}
+
+// Step 4 — RX rx capture in the background, until READY is on the remote.
+func (d *runner) capture(ctx context.Context) (*child, *result.Result, error) {
+	d.step(4, "RX starts the capture (rx capture) and publishes READY")
+	d.say("The capture executor checks the HackRF (the simulator here) and the common clock")
+	d.say("(hackrf_clock -i: CLKIN detected), starts a bounded hackrf_transfer -r of %d s,", d.t.PlannedS)
+	d.say("confirms the file grows, and pushes READY (RX_RESULT.json) to %s.", ResultBranch)
+	spec := childSpec{Side: "RX", Policy: d.sb.RXPolicy, Args: []string{"rx", "capture", TaskID}, Attach: attachPipes}
+	if !d.o.Auto {
+		log, err := os.Create(filepath.Join(d.sb.Root, "rx-capture.log"))
+		if err != nil {
+			return nil, nil, err
+		}
+		// The capture's own output goes to a log so it cannot scribble over
+		// the TX prompts on your terminal.
+		spec.Output = log
+		d.say("It runs in the background; its output goes to %s.", log.Name())
+	}
+	c, err := d.start(spec)
+	if err != nil {
+		return nil, nil, err
+	}
+	var ready *result.Result
+	err = until(ctx, time.Now().Add(2*time.Minute), "READY on "+ResultBranch, func() (bool, error) {
+		if c.done() {
+			code, _ := c.wait(ctx)
+			if !d.o.Auto {
+				d.showTail(filepath.Join(d.sb.Root, "rx-capture.log"), 6)
+			}
+			return false, fmt.Errorf("rx capture exited %d before READY was published", code)
+		}
+		r, commit, err := d.remoteResult(ctx)
+		if err != nil || r == nil || r.State != result.StateReady {
+			return false, err
+		}
+		ready = r
+		d.say("READY is on %s at commit %s: capture started %s, %d s planned, CLKIN verified: %v.",
+			ResultBranch, short(commit), r.CaptureStartedAt.Local().Format("15:04:05"), r.PlannedDurationS, r.CommonClockVerified)
+		return true, nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return c, ready, nil
+}
+
+// Step 5 — MAIN tx watch: the READY result, AUTHORIZE RF TX, the record.
+func (d *runner) watch(ctx context.Context, ready *result.Result) (string, error) {
+	d.step(5, "MAIN watches the result branch (tx watch) and authorizes")
+	d.say("tx watch fetches the result branch, checks the READY result (task ID, live flags,")
+	d.say("common clock, publication age, frequency and rate, capture time left) and asks for")
+	d.say("the exact phrase %q with a countdown. After the phrase it fetches again,", txPhrase)
+	d.say("repeats every check and writes a single-use authorization record. It never transmits.")
+	pol, err := d.sb.LoadConfined(d.sb.MainPolicy)
+	if err != nil {
+		return "", err
+	}
+	// tx watch reports every way a result ends without a record in a line
+	// of its own; the step fails on it at once instead of waiting for the
+	// prompt's expiry (a result is never offered twice).
+	var failure atomic.Pointer[string]
+	spec := childSpec{Side: "MAIN", Policy: d.sb.MainPolicy, Args: []string{"tx", "watch"}, OnLine: func(line string) {
+		if strings.Contains(line, "nothing authorized") || strings.Contains(line, "refused, not offered") {
+			failure.CompareAndSwap(nil, &line)
+		}
+	}}
+	if d.o.Auto {
+		spec.Attach = attachPTY
+		spec.Answers = []Answer{{Prompt: "Type exactly: " + txPhrase, Reply: txPhrase}}
+	} else {
+		d.say(">>> You are the MAIN operator: when the prompt appears, type %s and Enter", txPhrase)
+		d.say("    before the countdown runs out.")
+		spec.Attach = attachOperator
+	}
+	c, err := d.start(spec)
+	if err != nil {
+		return "", err
+	}
+	// After this moment no check could pass any more: the prompt has
+	// expired and nothing will be written.
+	last := gate.ReadyUntil(ready, pol, 0).Add(5 * time.Second)
+	var record string
+	err = until(ctx, last, "an authorization record", func() (bool, error) {
+		if c.done() {
+			code, _ := c.wait(ctx)
+			return false, fmt.Errorf("tx watch exited %d before writing an authorization record", code)
+		}
+		if c.auto != nil {
+			if err := c.auto.failed(); err != nil {
+				return false, err
+			}
+		}
+		if l := failure.Load(); l != nil {
+			return false, errors.New(strings.TrimSpace(*l))
+		}
+		r, err := d.findRecord(pol)
+		record = r
+		return r != "", err
+	})
+	if err != nil {
+		c.stop(stopGrace)
+		return "", err
+	}
+	d.say("The authorization record exists: %s", record)
+	d.say("Stopping tx watch (SIGINT, as Ctrl-C would).")
+	if err := c.interrupt(); err != nil {
+		return "", err
+	}
+	code, err := d.waitFor(ctx, c, 30*time.Second)
+	if err != nil {
+		return "", err
+	}
+	if code != 0 {
+		return "", fmt.Errorf("tx watch exited %d after SIGINT, want 0 (a clean stop)", code)
+	}
+	data, err := os.ReadFile(record)
+	if err != nil {
+		return "", err
+	}
+	d.show("record", data)
+	return record, nil
+}
+
+// Step 6 — MAIN tx execute with the fake action.
+func (d *runner) execute(ctx context.Context, record string) (*outcome, error) {
+	d.step(6, "MAIN runs the TX executor (tx execute) with the fake action")
+	d.say("tx execute is the separate RED action: quick checks of the record, the phrase")
+	d.say("%q again, then — immediately before any hardware — a fresh fetch of the", txPhrase)
+	d.say("result branch and every check again, with time for the whole transmission plus")
+	d.say("the minimum remaining. Then it marks the record used (once only) and runs the")
+	d.say("action: here the fake one, which opens nothing and records RF TX = 0.")
+	spec := childSpec{Side: "MAIN", Policy: d.sb.MainPolicy, Args: []string{"tx", "execute", record}}
+	if d.o.Auto {
+		spec.Attach = attachPTY
+		spec.Answers = []Answer{{Prompt: "Type exactly: " + txPhrase, Reply: txPhrase}}
+	} else {
+		d.say(">>> Type %s and Enter once more.", txPhrase)
+		spec.Attach = attachOperator
+	}
+	code, err := d.run(ctx, spec, d.promptTimeout())
+	if err != nil {
+		return nil, err
+	}
+	if code != 0 {
+		return nil, fmt.Errorf("tx execute exited %d: the action did not run", code)
+	}
+	o, data, err := readOutcome(record)
+	if err != nil {
+		return nil, err
+	}
+	d.show("outcome", data)
+	if err := o.check(); err != nil {
+		return nil, err
+	}
+	d.say("The fake TX action ran: action %s, rf_tx_started %v, RF TX = %d.", o.Action, o.RFTXStarted, *o.RFTX)
+	return o, nil
+}
+
+// Step 7 — the capture ends and COMPLETE is published.
+func (d *runner) complete(ctx context.Context, c *child, ready *result.Result) error {
+	d.step(7, "RX capture ends and COMPLETE is published")
+	end := gate.CaptureEnd(ready)
+	d.say("The capture stops by itself after %d s (about %s); the executor then publishes", d.t.PlannedS, end.Local().Format("15:04:05"))
+	d.say("COMPLETE with the size, SHA-256, error counters and CLKIN after the capture.")
+	timeout := time.Until(end) + 2*time.Minute
+	var code int
+	var err error
+	if d.o.Auto {
+		code, err = d.waitFor(ctx, c, timeout) // its progress streams already
+	} else {
+		code, err = d.waitShowingProgress(ctx, c, timeout, filepath.Join(d.sb.Root, "rx-capture.log"))
+	}
+	if err != nil {
+		return err
+	}
+	if !d.o.Auto {
+		d.showTail(filepath.Join(d.sb.Root, "rx-capture.log"), 10)
+	}
+	if code != 0 {
+		return fmt.Errorf("rx capture exited %d, want 0 (COMPLETE published)", code)
+	}
+	r, commit, err := d.remoteResult(ctx)
+	if err != nil {
+		return err
+	}
+	if r == nil || r.State != result.StateComplete {
+		return fmt.Errorf("the result on %s is not COMPLETE after rx capture exited 0", ResultBranch)
+	}
+	d.say("COMPLETE is on %s at commit %s:", ResultBranch, short(commit))
+	d.say("  capture_exit_code %s, capture_size_bytes %s, capture_duration_s %s",
+		ptrStr(r.CaptureExitCode), ptrStr(r.CaptureSizeBytes), ptrStr(r.CaptureDurationS))
+	d.say("  capture_sha256 %s", ptrStr(r.CaptureSHA256))
+	d.say("  overruns %s, dropped_frames %s, clkin_after %s, rf_tx_observed %s, rf_tx %d",
+		ptrStr(r.Overruns), ptrStr(r.DroppedFrames), ptrStr(r.ClkinAfter), ptrStr(r.RFTXObserved), r.RFTX)
+	return nil
+}
+
+// Step 8 — what happened, and both audit logs verified.
+func (d *runner) summary(ctx context.Context, o *outcome) error {
+	d.step(8, "Summary")
+	log, err := d.resultLog(ctx)
+	if err != nil {
+		return err
+	}
+	d.say("Commits on %s (newest first):", ResultBranch)
+	for _, l := range log {
+		d.out.line("     ", l)
+	}
+	d.say("Outcome file: %s", o.path)
+	for _, side := range []struct{ side, policy string }{{"RX", d.sb.RXPolicy}, {"MAIN", d.sb.MainPolicy}} {
+		d.say("%s audit log (every subprocess, hash-chained):", side.side)
+		code, err := d.run(ctx, childSpec{Side: side.side, Policy: side.policy, Args: []string{"audit", "verify"}}, time.Minute)
+		if err != nil {
+			return err
+		}
+		if code != 0 {
+			return fmt.Errorf("%s audit verify exited %d: the audit log is broken", side.side, code)
+		}
+	}
+	d.out.printf("\nDemo complete: the task was approved at the prompt, the capture ran and published\n"+
+		"READY then COMPLETE, MAIN authorized after the exact phrase, and the fake TX action\n"+
+		"recorded RF TX = %d: nothing was transmitted.\n", *o.RFTX)
+	return nil
+}
+
+// run starts spec and waits for it (bounded by timeout) and returns its
+// exit code.
+func (d *runner) run(ctx context.Context, spec childSpec, timeout time.Duration) (int, error) {
+	c, err := d.start(spec)
+	if err != nil {
+		return -1, err
+	}
+	code, err := d.waitFor(ctx, c, timeout)
+	if err != nil {
+		return code, err
+	}
+	if c.auto != nil {
+		if _, pending, aerr := c.auto.result(); aerr != nil {
+			return code, aerr
+		} else if len(pending) > 0 && code == 0 {
+			return code, fmt.Errorf("%s exited without asking %q", c.name, pending[0].Prompt)
+		}
+	}
+	return code, nil
+}
+
+// waitFor waits for c at most timeout; past it c is stopped.
+func (d *runner) waitFor(ctx context.Context, c *child, timeout time.Duration) (int, error) {
+	wctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	code, err := c.wait(wctx)
+	if err != nil && ctx.Err() == nil {
+		return code, fmt.Errorf("%s did not finish within %s; stopped", c.name, timeout.Round(time.Second))
+	}
+	return code, err
+}
+
+// progressEvery is how often the interactive demo shows the capture's
+// latest progress line while it waits for the end.
+const progressEvery = 10 * time.Second
+
+// waitShowingProgress is waitFor, printing the last line of the capture's
+// log every progressEvery.
+func (d *runner) waitShowingProgress(ctx context.Context, c *child, timeout time.Duration, log string) (int, error) {
+	wctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	tick := time.NewTicker(progressEvery)
+	defer tick.Stop()
+	for {
+		select {
+		case <-c.exited:
+			return d.waitFor(ctx, c, drainTimeout)
+		case <-tick.C:
+			if l := lastLine(log); l != "" {
+				d.out.line(sidePrefix("RX"), l)
+			}
+		case <-wctx.Done():
+			c.stop(stopGrace)
+			if ctx.Err() != nil {
+				return -1, ctx.Err()
+			}
+			return -1, fmt.Errorf("%s did not finish within %s; stopped", c.name, timeout.Round(time.Second))
+		}
+	}
+}
+
+// promptTimeout bounds a command that waits for an answer: a person gets
+// time to read; --auto answers at once.
+func (d *runner) promptTimeout() time.Duration {
+	if d.o.Auto {
+		return 2 * time.Minute
+	}
+	return 15 * time.Minute
+}
+
+func short(id string) string {
+	if len(id) > 12 {
+		return id[:12]
+	}
+	return id
+}

@@ -11,45 +11,37 @@ import (
 )
 
 // Invariant: a force-pushed task branch is refused and reported, never
-// followed: the tracking ref stays on the old commit, the task on the
-// rewritten branch is never offered, the watcher lives on, and `rx check`
-// fails naming the rewrite.
+// followed, by the one-shot `rx check` too: it exits 1 naming the refused
+// force-push, the tracking ref stays on the old commit and the task on the
+// rewritten branch is never read or recorded. (The watcher's side is
+// TestRxWatchForcePushRefused in cmd_rx_watch_test.go.)
 func TestFaultForcePushedTaskBranch(t *testing.T) {
 	t.Parallel()
 	lab := faultkit.NewLab(t)
 	lab.PushTask(faultkit.TaskSpec{ID: "FAULT_FORCE_0001"})
-	w := lab.RX.Start("rx", "watch")
-	w.Stderr.WaitFor(fkTaskAwaits("FAULT_FORCE_0001"), fkWait)
+	if out := lab.RX.Run(fkWait, "rx", "check"); out.Code != 10 {
+		t.Fatalf("rx check of the first task: want exit 10\n%s", out)
+	}
 	old := lab.RX.TrackingRef(faultkit.TaskBranch)
 
 	rewritten := gittest.Rewrite(t, lab.Remote, faultkit.TaskBranch, map[string]string{
 		faultkit.TaskPath: faultkit.TaskFile(faultkit.TaskSpec{ID: "FAULT_FORCE_0002", ExpectedHead: lab.Base}),
 	})
-	w.Stderr.WaitForText("task branch rewritten: refused, not followed", fkWait)
-	fkWaitFetches(t, lab.RX, "two refused fetches after the rewrite", 2, faultkit.Call.Failed)
+	for range 2 {
+		check := lab.RX.Run(fkWait, "rx", "check")
+		if check.Code != 1 || !strings.Contains(check.Stderr, "force-push refused") || strings.Contains(check.All(), "FAULT_FORCE_0002") {
+			t.Errorf("rx check after the rewrite: want exit 1 naming the refused force-push\n%s", check)
+		}
+	}
 	if got := lab.RX.TrackingRef(faultkit.TaskBranch); got != old || got == rewritten {
 		t.Errorf("tracking ref %s after the force-push; want it kept at %s", got, old)
-	}
-	if w.Exited() {
-		t.Fatalf("rx watch died on a force-push\nstderr:\n%s", w.Stderr.String())
-	}
-	if strings.Contains(w.Stderr.String(), "FAULT_FORCE_0002") {
-		t.Errorf("the task from the rewritten branch was read:\n%s", w.Stderr.String())
-	}
-	w.Signal(syscall.SIGTERM)
-	if st := w.Wait(fkWait); st.ExitCode() != 0 {
-		t.Errorf("rx watch after SIGTERM: exit %d", st.ExitCode())
 	}
 	st, err := state.LoadRX(lab.RX.StateDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.LastSeenTaskID != "FAULT_FORCE_0001" {
-		t.Errorf("last_seen_task_id %q after the rewrite, want the old task", st.LastSeenTaskID)
-	}
-	check := lab.RX.Run(fkWait, "rx", "check")
-	if check.Code != 1 || !strings.Contains(check.Stderr, "force-push refused") || strings.Contains(check.Stdout, "FAULT_FORCE_0002") {
-		t.Errorf("rx check after the rewrite: want exit 1 naming the refused force-push\n%s", check)
+	if st.LastSeenTaskID != "FAULT_FORCE_0001" || st.SeenTaskDigests["FAULT_FORCE_0002"] != "" {
+		t.Errorf("state after the rewrite: last seen %q, seen %v", st.LastSeenTaskID, st.SeenTaskDigests)
 	}
 	faultkit.CheckAuditChain(t, lab.RX.AuditPath())
 }

@@ -27,54 +27,9 @@ func fkWaitFetches(t *testing.T, side *faultkit.Side, what string, n int, keep f
 	})
 }
 
-// Invariant: the RX watcher outlives its remote. While git daemon is down
-// every poll fails and the watcher backs off; a task pushed meanwhile is
-// found once the daemon is back; the state parses; the audit chain holds.
-func TestFaultRXWatchRemoteAwayAndBack(t *testing.T) {
-	t.Parallel()
-	lab := faultkit.NewLab(t)
-	d := lab.StartDaemon()
-	lab.UseURL(lab.DaemonURL(d))
-
-	w := lab.RX.Start("rx", "watch")
-	fkWatcherUp(t, lab.RX, w.Pid(), false)
-	fkWaitFetches(t, lab.RX, "a successful fetch through the daemon", 1, faultkit.Call.OK)
-
-	d.Stop()
-	okBefore := faultkit.CountCalls(fkFetches(t, lab.RX), faultkit.Call.OK)
-	fkWaitFetches(t, lab.RX, "three failed fetches with the daemon down", 3, faultkit.Call.Failed)
-	lab.PushTask(faultkit.TaskSpec{ID: "FAULT_AWAY_0001"})
-	if w.Exited() {
-		t.Fatalf("rx watch died while the remote was away\nstderr:\n%s", w.Stderr.String())
-	}
-	d.Start()
-	w.Stderr.WaitFor(fkTaskAwaits("FAULT_AWAY_0001"), fkWait)
-	if faultkit.CountCalls(fkFetches(t, lab.RX), faultkit.Call.OK) <= okBefore {
-		t.Error("no successful fetch after the daemon came back")
-	}
-	logs := w.Stderr.String()
-	if !strings.Contains(logs, "remote reachable again") {
-		t.Errorf("the recovery was not reported:\n%s", logs)
-	}
-	// Reported once per change, not once per failed poll.
-	failed := faultkit.CountCalls(fkFetches(t, lab.RX), faultkit.Call.Failed)
-	if n := strings.Count(logs, "task branch poll failed"); n == 0 || n >= failed {
-		t.Errorf("%d failure reports for %d failed fetches; want at least one and fewer than the failures", n, failed)
-	}
-
-	w.Signal(syscall.SIGTERM)
-	if st := w.Wait(fkWait); st.ExitCode() != 0 {
-		t.Errorf("rx watch after SIGTERM: exit %d", st.ExitCode())
-	}
-	st, err := state.LoadRX(lab.RX.StateDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if st.LastSeenTaskID != "FAULT_AWAY_0001" || st.Running {
-		t.Errorf("state after the outage: last_seen %q running %v", st.LastSeenTaskID, st.Running)
-	}
-	faultkit.CheckAuditChain(t, lab.RX.AuditPath())
-}
+// The RX watcher's outage (git daemon stopped and started again on the
+// same port, a task pushed meanwhile, the outage reported once) is
+// TestRxWatchRemoteDownThenBack in cmd_rx_watch_test.go.
 
 // Invariant: the TX watcher outlives its remote. A READY result published
 // while git daemon is down is shown once it is back (without a terminal:

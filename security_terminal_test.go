@@ -111,20 +111,12 @@ func fkApproved(t *testing.T, lab *faultkit.Lab, id string) bool {
 // before the question are discarded as type-ahead.
 func TestSecurityApprovalNeedsATerminal(t *testing.T) {
 	t.Parallel()
+	// `rx approve` without a terminal is TestRxApproveNoTerminal in
+	// cmd_rx_approve_test.go; here the watcher.
 	t.Run("no terminal, answer piped", func(t *testing.T) {
 		t.Parallel()
 		lab := faultkit.NewLab(t)
 		lab.PushTask(faultkit.TaskSpec{ID: "SEC_TTY_0001"})
-		s := prompttest.StartDetached(t, faultkit.Bin(t), []string{"rx", "approve"}, prompttest.Options{Dir: lab.RX.Dir, Env: lab.RX.Env(), Stdin: "A\n"})
-		if code := s.Wait(fkWait).ExitCode(); code != 1 || !strings.Contains(s.Stderr.String(), "no terminal") {
-			t.Errorf("rx approve without a terminal: exit %d, want 1 saying there is no terminal\n%s", code, s.Stderr.String())
-		}
-		if left := s.StdinLeft(); left != "A\n" {
-			t.Errorf("stdin was read: %q left of %q", left, "A\n")
-		}
-		if fkApproved(t, lab, "SEC_TTY_0001") {
-			t.Error("approved without a terminal")
-		}
 		w := prompttest.StartDetached(t, faultkit.Bin(t), []string{"rx", "watch"}, prompttest.Options{Dir: lab.RX.Dir, Env: lab.RX.Env(), Stdin: "A\n"})
 		w.Stderr.WaitFor(fkTaskAwaits("SEC_TTY_0001"), fkWait)
 		w.Signal(syscall.SIGTERM)

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"os"
 	"strings"
+
+	"rfhandoff/config"
 )
 
 // outcome is what the demo reads of tx execute's outcome file: only the
@@ -139,6 +141,8 @@ func (d *runner) describeSandbox() {
 	d.out.line("  ", "rx/         the RX laptop's checkout   policy rx.toml")
 	d.out.line("  ", "main/       the MAIN PC's checkout     policy main.toml")
 	d.out.line("  ", "bin/        hackrf_info, hackrf_transfer, hackrf_clock -> "+sb.Exe+" (the simulator)")
-	d.out.line("  ", fmt.Sprintf("timing      capture %d s; TX needs %d s + %d s of capture left; READY usable for %d s",
-		d.t.PlannedS, d.t.TXDurationS, d.t.MinRemainingS, d.t.MaxPublicationAgeS))
+	rate := config.Default().Capture.SampleRateHz
+	d.out.line("  ", fmt.Sprintf("timing      capture %d s in real time (%d MB of ci8 samples in the sandbox); TX needs %d s + %d s of capture left;",
+		d.t.PlannedS, int64(d.t.PlannedS)*rate*2/1e6, d.t.TXDurationS, d.t.MinRemainingS))
+	d.out.line("  ", fmt.Sprintf("            READY may be acted on for %d s after it is published", d.t.MaxPublicationAgeS))
 }

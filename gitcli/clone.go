@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 )
 
 // CloneBranch makes a shallow (depth 1), single-branch, tag-less clone of
@@ -48,7 +50,9 @@ func (c *Client) TempClone(ctx context.Context, url, branch string) (clone *Clie
 	if err := ValidBranch(branch); err != nil {
 		return nil, cleanup, err
 	}
-	tmp, err := os.MkdirTemp("", "rfhandoff-clone-")
+	// The pid in the name lets RemoveStaleClones tell a live publisher's
+	// clone from one a killed process left behind.
+	tmp, err := os.MkdirTemp("", fmt.Sprintf("%s%d-", clonePrefix, os.Getpid()))
 	if err != nil {
 		return nil, cleanup, fmt.Errorf("temporary clone directory: %w", err)
 	}
@@ -64,4 +68,50 @@ func (c *Client) TempClone(ctx context.Context, url, branch string) (clone *Clie
 	}
 	clone = &Client{R: c.R, Dir: dir, Timeout: c.Timeout, Identity: c.Identity}
 	return clone, cleanup, nil
+}
+
+const clonePrefix = "rfhandoff-clone-"
+
+// RemoveStaleClones removes temporary clones in dir (the system temp dir
+// when empty) whose creating process is gone: a publisher killed part-way
+// leaves its clone, and the clone's config may hold a remote's password.
+// Clones of live processes are left alone. It returns what it removed.
+func RemoveStaleClones(dir string) ([]string, error) {
+	if dir == "" {
+		dir = os.TempDir()
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var removed []string
+	for _, e := range entries {
+		pid, ok := clonePID(e.Name())
+		if !ok || !e.IsDir() || processAlive(pid) {
+			continue
+		}
+		path := filepath.Join(dir, e.Name())
+		if st, err := os.Lstat(path); err != nil || !ownedByUs(st) {
+			continue
+		}
+		if err := os.RemoveAll(path); err != nil {
+			return removed, err
+		}
+		removed = append(removed, path)
+	}
+	return removed, nil
+}
+
+// clonePID reads the pid from "rfhandoff-clone-<pid>-<random>".
+func clonePID(name string) (int, bool) {
+	rest, ok := strings.CutPrefix(name, clonePrefix)
+	if !ok {
+		return 0, false
+	}
+	num, _, ok := strings.Cut(rest, "-")
+	if !ok {
+		return 0, false
+	}
+	pid, err := strconv.Atoi(num)
+	return pid, err == nil && pid > 0
 }

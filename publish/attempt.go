@@ -16,6 +16,12 @@ import (
 // cleanup also runs on a panic or a cancelled context).
 func attempt(ctx context.Context, d Deps, c *checked, url string, files []file) (Outcome, error) {
 	g := &gitcli.Client{R: d.runner(), Timeout: d.Git.Timeout, Identity: d.Git.Identity}
+	// A publisher killed part-way cannot remove its clone; the next one does.
+	if removed, err := gitcli.RemoveStaleClones(""); err != nil {
+		d.logger().Warn("removing stale publish clones", "err", err)
+	} else if len(removed) > 0 {
+		d.logger().Info("removed clones left by killed publishers", "dirs", removed)
+	}
 	clone, cleanup, err := g.TempClone(ctx, url, c.branch)
 	defer cleanup()
 	if err != nil {

@@ -215,6 +215,13 @@ func (w *Watcher) poll(ctx context.Context) error {
 		return nil
 	}
 	snap, err := w.src.ReadResult(ctx, commit)
+	var tooLarge *gitcli.TooLargeError
+	var notRegular *gitcli.NotRegularFileError
+	if errors.As(err, &tooLarge) || errors.As(err, &notRegular) {
+		// Bad content, not a bad remote: refuse it once, never retry it.
+		w.rep.once("unreadable:"+commit, "result at commit %s refused, not offered for authorization: %v", short(commit), err)
+		return w.remember(commit)
+	}
 	if err != nil {
 		return fmt.Errorf("reading %s at %s: %w", w.src.ResultPath(), commit, err)
 	}

@@ -393,3 +393,30 @@ func TestWatchWarnsAboutTXParametersTheExecutorWillRefuse(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// An oversized RX_RESULT.json is bad content, not a bad remote: refused
+// once, never retried with backoff, never read past its size.
+func TestWatchRefusesAnOversizedResultOnce(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	big := strings.Repeat("x", int(e.pol.Limits.MaxResultBytes)+1)
+	e.f.PublishBytes(t, []byte(big))
+	out := &syncBuffer{}
+	asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase}}}
+	stop := runWatcher(t, e.watcher(out, asker.open))
+	waitFor(t, "the refusal", contains(out, "refused, not offered"), out)
+	time.Sleep(5 * e.pol.Poll.TXInterval.Duration)
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	s := out.String()
+	if n := strings.Count(s, "refused, not offered"); n != 1 || strings.Contains(s, "will retry") {
+		t.Errorf("want one refusal and no retry:\n%s", s)
+	}
+	if !strings.Contains(s, "limit") && !strings.Contains(s, "large") {
+		t.Errorf("the refusal does not say the file is too large:\n%s", s)
+	}
+	if asker.opened != 0 || len(e.files(t)) != 0 {
+		t.Error("an oversized result reached the prompt or wrote a record")
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"rfhandoff/backoff"
 	"rfhandoff/taskfetch"
 )
 
@@ -17,7 +18,7 @@ type Watcher struct {
 	Prompter Prompter
 	Outbox   *ManualExecutor
 	Interval time.Duration
-	Backoff  Backoff
+	Backoff  backoff.Backoff
 
 	deferred  map[string]bool // ID+digest deferred at this watcher's prompt
 	announced map[string]bool // events already reported once
@@ -32,7 +33,7 @@ func NewWatcher(s *Session, p Prompter) *Watcher {
 		Prompter: p,
 		Outbox:   NewManualExecutor(s.StateDir(), pol),
 		Interval: pol.Poll.RXInterval.Duration,
-		Backoff:  Backoff{Base: pol.Poll.RXInterval.Duration, Max: pol.Poll.MaxBackoff.Duration},
+		Backoff:  backoff.Backoff{Base: pol.Poll.RXInterval.Duration, Max: pol.Poll.MaxBackoff.Duration},
 	}
 }
 
@@ -63,7 +64,7 @@ func (w *Watcher) Run(ctx context.Context) error {
 				return nil
 			}
 		}
-		if ctx.Err() != nil || !sleep(ctx, wait) {
+		if ctx.Err() != nil || !backoff.Sleep(ctx, wait) {
 			return nil
 		}
 	}
@@ -157,16 +158,4 @@ func (w *Watcher) reread(ctx context.Context) (*taskfetch.Current, error) {
 		return nil, p.TaskErr
 	}
 	return p.Task, nil
-}
-
-// sleep waits d or until ctx ends; it reports whether d passed.
-func sleep(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return false
-	case <-t.C:
-		return true
-	}
 }

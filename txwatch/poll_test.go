@@ -2,7 +2,6 @@ package txwatch
 
 import (
 	"os"
-	"slices"
 	"testing"
 	"time"
 
@@ -93,29 +92,5 @@ func TestTrackingCommitResolvesOnlyWhenNeeded(t *testing.T) {
 	}
 	if after := gitStarts(t, e); after["rev-parse"] != before["rev-parse"]+1 {
 		t.Fatalf("resync did not resolve: %v -> %v", before, after)
-	}
-}
-
-func TestBackoffGrowsWithJitterUpToMax(t *testing.T) {
-	for _, r := range []float64{0, 0.5, 0.999} {
-		b := backoff{base: 100 * time.Millisecond, max: time.Second, rand: func() float64 { return r }}
-		var got []time.Duration
-		for range 6 {
-			got = append(got, b.next())
-		}
-		full := []time.Duration{100, 200, 400, 800, 1000, 1000}
-		for i, d := range got {
-			hi := full[i] * time.Millisecond
-			if d < hi/2 || d > hi {
-				t.Fatalf("rand %v: wait %d = %v, want within [%v, %v]; all %v", r, i, d, hi/2, hi, got)
-			}
-		}
-		if !slices.IsSorted(got) {
-			t.Errorf("rand %v: waits shrink: %v", r, got)
-		}
-		b.reset()
-		if d := b.next(); d > 100*time.Millisecond {
-			t.Errorf("after reset: %v", d)
-		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"rfhandoff/backoff"
 	"rfhandoff/config"
 	"rfhandoff/gate"
 	"rfhandoff/gitcli"
@@ -174,7 +175,7 @@ func (w *Watcher) Run(ctx context.Context) (err error) {
 		w.rep.printf("warning: tx execute will refuse every record while the [tx] parameters are outside the limits:\n%v", err)
 	}
 
-	bo := backoff{base: w.Policy.Poll.TXInterval.Duration, max: w.Policy.Poll.MaxBackoff.Duration, rand: w.rand}
+	bo := backoff.Backoff{Base: w.Policy.Poll.TXInterval.Duration, Max: w.Policy.Poll.MaxBackoff.Duration, Rand: w.rand}
 	for {
 		err := w.poll(ctx)
 		if ctx.Err() != nil {
@@ -184,13 +185,13 @@ func (w *Watcher) Run(ctx context.Context) (err error) {
 		wait := w.Policy.Poll.TXInterval.Duration
 		if err != nil {
 			w.rep.failure(err)
-			wait = bo.next()
+			wait = bo.Next()
 			w.log().Debug("tx watch: backing off", "wait", wait, "error", err)
 		} else {
 			w.rep.ok()
-			bo.reset()
+			bo.Reset()
 		}
-		if !sleep(ctx, wait) {
+		if !backoff.Sleep(ctx, wait) {
 			w.rep.printf("stopped")
 			return nil
 		}

@@ -1,13 +1,17 @@
-package rxwatch
+// Package backoff is the watchers' delay after failed polls: exponential
+// growth with jitter, capped, reset by a success.
+package backoff
 
 import (
+	"context"
 	"math/rand/v2"
 	"time"
 )
 
-// Backoff is the watcher's delay after failed polls: exponential from Base,
-// capped at Max, with "equal jitter" (half the step fixed, half random) so
-// that retries never collapse to zero and two watchers do not stay in step.
+// Backoff is exponential from Base, capped at Max, with "equal jitter"
+// (half the step fixed, half random) so that retries never collapse to
+// zero and two watchers that failed together do not retry in step.
+// The zero value of the failure count is ready to use.
 type Backoff struct {
 	Base, Max time.Duration
 	// Rand returns a number in [0, 1); nil means math/rand/v2.
@@ -44,3 +48,15 @@ func (b *Backoff) Reset() { b.failures = 0 }
 
 // Failures is the number of failures since the last Reset.
 func (b *Backoff) Failures() int { return b.failures }
+
+// Sleep waits d or until ctx ends; it reports whether d passed.
+func Sleep(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}

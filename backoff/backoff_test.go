@@ -1,6 +1,8 @@
-package rxwatch
+package backoff
 
 import (
+	"context"
+	"slices"
 	"testing"
 	"time"
 )
@@ -36,6 +38,32 @@ func TestBackoff(t *testing.T) {
 	}
 }
 
+// Whatever the jitter, the waits stay within [step/2, step], never shrink
+// from one failure to the next, and start over after a Reset.
+func TestBackoffGrowsWithJitterUpToMax(t *testing.T) {
+	for _, r := range []float64{0, 0.5, 0.999} {
+		b := Backoff{Base: 100 * time.Millisecond, Max: time.Second, Rand: func() float64 { return r }}
+		var got []time.Duration
+		for range 6 {
+			got = append(got, b.Next())
+		}
+		full := []time.Duration{100, 200, 400, 800, 1000, 1000}
+		for i, d := range got {
+			hi := full[i] * time.Millisecond
+			if d < hi/2 || d > hi {
+				t.Fatalf("rand %v: wait %d = %v, want within [%v, %v]; all %v", r, i, d, hi/2, hi, got)
+			}
+		}
+		if !slices.IsSorted(got) {
+			t.Errorf("rand %v: waits shrink: %v", r, got)
+		}
+		b.Reset()
+		if d := b.Next(); d > 100*time.Millisecond {
+			t.Errorf("after reset: %v", d)
+		}
+	}
+}
+
 // With the real random source every delay stays inside its bounds, even
 // after many failures (no overflow past Max).
 func TestBackoffBounds(t *testing.T) {
@@ -49,5 +77,16 @@ func TestBackoffBounds(t *testing.T) {
 		if d < step/2 || d > step {
 			t.Fatalf("failure %d: %v outside [%v, %v]", i, d, step/2, step)
 		}
+	}
+}
+
+func TestSleep(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if Sleep(ctx, time.Hour) {
+		t.Error("Sleep with an ended context reported the full wait")
+	}
+	if !Sleep(context.Background(), time.Millisecond) {
+		t.Error("Sleep of 1ms without cancellation reported an early end")
 	}
 }

@@ -98,10 +98,13 @@ type Report struct {
 	ReadyPublished time.Time // when the READY push returned
 	ProcessEnded   time.Time // when the tool's exit was collected
 	// SHA256Done and AnalysisDone are when the streaming SHA-256 and the
-	// quick-look analyzer had consumed the last byte; Drained when every
-	// consumer had (the SHA-512 too). Only these come between ProcessEnded
+	// quick-look analyzer had consumed the last byte; Drained when both
+	// had and their reader stopped. Only these come between ProcessEnded
 	// and the COMPLETE publish.
 	SHA256Done, AnalysisDone, Drained time.Time
+	// SHA512Done is when the background reader's SHA-512 (for the SigMF
+	// file) was had, after COMPLETE: it is off COMPLETE's path.
+	SHA512Done time.Time
 	// CompletePublished is when the COMPLETE push returned: the remote has it.
 	CompletePublished time.Time
 	Detection         *quicklook.Detection

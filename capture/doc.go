@@ -12,15 +12,31 @@
 // RX runner into <capture.dir>/<TASK_ID>/<TASK_ID>.sigmf-data; confirms the
 // process is alive and the file grows; publishes READY; watches with a
 // progress display; and when the tool ends publishes an honest COMPLETE,
-// then writes the SigMF metadata and the quick-look PNG beside the data.
+// then writes the quick-look PNG and the SigMF metadata beside the data.
 //
-// # One streaming reader, no second pass
+// # Two streaming readers, no second pass
 //
-// A follower reads the growing file from its first byte while the tool
-// writes it and hands each chunk once to SHA-256 (capture_sha256), SHA-512
-// (SigMF core:sha512) and the quick-look analyzer, each in its own
-// goroutine, so the slowest consumer and not their sum bounds the reader.
-// When the tool exits only the bytes written since the last read remain.
+// The file is read while the tool writes it, from its first byte, by two
+// followers, each with its own descriptor and bounded buffers, each byte
+// read once by each (from the page cache):
+//
+//   - the foreground reader hands every chunk to the SHA-256
+//     (capture_sha256) and the quick-look analyzer (rf_tx_observed), in
+//     parallel goroutines: COMPLETE waits only for these, and when the
+//     tool exits only the bytes written since their last read remain;
+//   - the background reader feeds the SHA-512, which only the SigMF file
+//     needs (core:sha512) and which costs more than both of the others
+//     together (about 1.35 CPU-s per GB against 0.56 and 0.4; see
+//     BenchmarkConsumers). It never holds the foreground reader back (it
+//     has its own buffers), and it yields the CPU to it: it reads only
+//     while the foreground reader has caught up with the file, and not at
+//     all from the tool's exit until COMPLETE has been published. When the
+//     tool writes faster than the hashes keep up (HACKRF_SIM=fast), it
+//     therefore falls behind and finishes after COMPLETE; the SigMF
+//     metadata is written when it is done, just before Run returns.
+//
+// Only when a reader did not see exactly the file's bytes (a read error,
+// the file changed under it) is the file hashed again, for that hash.
 //
 // # Decisions
 //

@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"os"
 	"path/filepath"
@@ -21,9 +22,10 @@ import (
 )
 
 // finish runs once the tool has ended (or is being stopped): it collects
-// the outcome, publishes COMPLETE, then writes the SigMF metadata and the
-// quick-look PNG. The error says how the capture ended when that was not
-// normal.
+// the outcome and publishes COMPLETE, which waits only for the foreground
+// reader (SHA-256 and the analyzer); then it writes the quick-look PNG
+// and, once the background SHA-512 has caught up, the SigMF metadata. The
+// error says how the capture ended when that was not normal.
 func (s *session) finish(ctx context.Context, end endState) (*Report, error) {
 	rep := s.rep
 	<-s.exited
@@ -31,21 +33,21 @@ func (s *session) finish(ctx context.Context, end endState) (*Report, error) {
 
 	read, ferr := s.fol.wait()
 	rep.Drained = time.Now()
-	rep.SHA256Done, rep.AnalysisDone = s.fol.sinkDone(0), s.fol.sinkDone(2)
+	rep.SHA256Done, rep.AnalysisDone = s.fol.sinkDone(0), s.fol.sinkDone(1)
 	size := s.size()
 	sum256 := hex.EncodeToString(s.sha256.Sum(nil))
-	sum512 := hex.EncodeToString(s.sha512.Sum(nil))
 	analysis := s.an.Finish()
 	var notes []string
 	if ferr != nil || read != size {
 		// The streaming reader did not see exactly the file's bytes (a
-		// read error, or the file changed under it): the hashes must still
+		// read error, or the file changed under it): the hash must still
 		// describe the file, so read it once more; the spectrogram cannot
 		// be trusted.
 		s.d.Logger.Warn("the streaming reader and the file disagree; hashing the file again", "read", read, "size", size, "err", ferr)
-		notes = append(notes, fmt.Sprintf("The streaming reader saw %d bytes but the file holds %d (%v); the hashes were computed again from the file and the energy detector's verdict is withheld.", read, size, ferr))
+		notes = append(notes, fmt.Sprintf("The streaming reader saw %d bytes but the file holds %d (%v); the hash was computed again from the file and the energy detector's verdict is withheld.", read, size, ferr))
 		var err error
-		if sum256, sum512, size, err = hashFile(rep.DataPath); err != nil {
+		if sum256, size, err = hashFile(rep.DataPath, sha256.New()); err != nil {
+			s.fol512.abandon()
 			return rep, fmt.Errorf("hashing the capture: %w", err)
 		}
 		analysis = nil
@@ -76,7 +78,9 @@ func (s *session) finish(ctx context.Context, end endState) (*Report, error) {
 	}
 
 	pubErr := s.publishComplete(ctx, e, notes)
-	s.writeSidecars(sum512, reason, det, analysis)
+	s.completeDue.Store(false) // the background SHA-512 may go on
+	s.writePNG(det, analysis)
+	s.writeMeta(s.sum512(size), reason, det)
 
 	switch {
 	case pubErr != nil:
@@ -194,9 +198,27 @@ func detect(a *quicklook.Analysis, thresholdDB, minS float64) *quicklook.Detecti
 	return &d
 }
 
-// writeSidecars writes the SigMF metadata and the quick-look PNG beside
-// the capture. Failures are logged: the result is already published.
-func (s *session) writeSidecars(sum512, outcome string, det *quicklook.Detection, a *quicklook.Analysis) {
+// sum512 waits for the background reader and returns the SHA-512 of the
+// file of size bytes; "" if it cannot be had. Only when that reader did
+// not see exactly the file's bytes is the file read again.
+func (s *session) sum512(size int64) string {
+	read, err := s.fol512.wait()
+	s.rep.SHA512Done = time.Now()
+	if err == nil && read == size {
+		return hex.EncodeToString(s.sha512.Sum(nil))
+	}
+	s.d.Logger.Warn("the background reader and the file disagree; hashing the file again for the SigMF metadata", "read", read, "size", size, "err", err)
+	sum, _, err := hashFile(s.rep.DataPath, sha512.New())
+	if err != nil {
+		s.d.Logger.Warn("could not hash the capture for the SigMF metadata", "err", err)
+		return ""
+	}
+	return sum
+}
+
+// writeMeta writes the SigMF metadata beside the capture. Failures are
+// logged: the result is already published.
+func (s *session) writeMeta(sum512, outcome string, det *quicklook.Detection) {
 	rep := s.rep
 	t := s.cur.Task
 	meta := buildMeta(metaInput{
@@ -210,9 +232,15 @@ func (s *session) writeSidecars(sum512, outcome string, det *quicklook.Detection
 	} else {
 		rep.MetaPath = path
 	}
+}
+
+// writePNG writes the quick-look PNG beside the capture (none without an
+// analysis). Failures are logged: the result is already published.
+func (s *session) writePNG(det *quicklook.Detection, a *quicklook.Analysis) {
 	if a == nil {
 		return
 	}
+	rep := s.rep
 	var d quicklook.Detection
 	if det != nil {
 		d = *det
@@ -225,7 +253,7 @@ func (s *session) writeSidecars(sum512, outcome string, det *quicklook.Detection
 		Details: fmt.Sprintf("LNA %d dB, VGA %d dB, amp %s", s.params.LNAGainDB, s.params.VGAGainDB, onOff(s.params.Amp)),
 	})
 	if err == nil {
-		path = filepath.Join(rep.Dir, rep.TaskID+PNGSuffix)
+		path := filepath.Join(rep.Dir, rep.TaskID+PNGSuffix)
 		if err = writeFileAtomic(path, buf.Bytes(), 0o644); err == nil {
 			rep.PNGPath = path
 		}
@@ -243,17 +271,16 @@ func onOff(b bool) string {
 }
 
 // hashFile is the fallback second pass, for a streaming read that went
-// wrong only.
-func hashFile(path string) (string, string, int64, error) {
+// wrong only: the hex digest of the file by h, and its size.
+func hashFile(path string, h hash.Hash) (string, int64, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return "", "", 0, err
+		return "", 0, err
 	}
 	defer f.Close()
-	h256, h512 := sha256.New(), sha512.New()
-	n, err := io.Copy(io.MultiWriter(h256, h512), f)
+	n, err := io.Copy(h, f)
 	if err != nil {
-		return "", "", 0, err
+		return "", 0, err
 	}
-	return hex.EncodeToString(h256.Sum(nil)), hex.EncodeToString(h512.Sum(nil)), n, nil
+	return hex.EncodeToString(h.Sum(nil)), n, nil
 }

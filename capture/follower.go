@@ -15,26 +15,57 @@ const followPoll = 20 * time.Millisecond
 
 // follower reads a file another process is writing, from its first byte,
 // as it grows, and feeds every byte exactly once to a fan-out of sinks.
-// It is the capture's one streaming reader: hashes and the spectrogram
-// are done when the writer is, with no second pass over the file.
+// A capture has two, each with its own descriptor: the one COMPLETE
+// waits for (SHA-256 and the analyzer), and a background one (the SHA-512
+// for the SigMF file) that lags behind without ever holding the first
+// back, and yields the CPU to it.
 type follower struct {
-	f     *os.File
-	out   *fanout
-	read  atomic.Int64
-	ended chan struct{} // closed by writerDone
-	done  chan struct{} // closed when the follower has stopped
-	err   error
+	f   *os.File
+	out *fanout
+	// mayRead, when set, is asked before every read; while it says no the
+	// follower waits (followPoll at a time) without reading.
+	mayRead func() bool
+	atEnd   atomic.Bool // the last read found the end of the file, or stopped
+	read    atomic.Int64
+	ended   chan struct{} // closed by writerDone
+	quit    chan struct{} // closed by abandon
+	done    chan struct{} // closed when the follower has stopped
+	err     error
 }
 
-// follow starts reading path (which must exist) into sinks.
+// follow starts reading path (which must exist) into sinks, with
+// chunksInFlight chunks of read-ahead: the reader COMPLETE waits for.
 func follow(path string, sinks ...io.Writer) (*follower, error) {
+	return startFollower(path, chunksInFlight, nil, sinks)
+}
+
+// followBehind starts a background reader of path into sinks: its own
+// descriptor and buffers (bgChunksInFlight), reading from the page cache
+// what the tool wrote, as far behind as it has to be. It reads only while
+// mayRead says so: the capture lets it read while the foreground reader
+// has caught up with the file (so on a busy machine the CPU goes to that
+// one first) and not between the tool's exit and COMPLETE.
+func followBehind(path string, mayRead func() bool, sinks ...io.Writer) (*follower, error) {
+	return startFollower(path, bgChunksInFlight, mayRead, sinks)
+}
+
+func startFollower(path string, inFlight int, mayRead func() bool, sinks []io.Writer) (*follower, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	fl := &follower{f: f, out: newFanout(sinks...), ended: make(chan struct{}), done: make(chan struct{})}
+	fl := &follower{
+		f: f, out: newFanout(inFlight, sinks...), mayRead: mayRead,
+		ended: make(chan struct{}), quit: make(chan struct{}), done: make(chan struct{}),
+	}
 	go fl.run()
 	return fl, nil
+}
+
+// caughtUp says the follower is idle: its last read found the end of the
+// file (or it has stopped) and its sinks have consumed every chunk.
+func (fl *follower) caughtUp() bool {
+	return fl.atEnd.Load() && len(fl.out.free) == cap(fl.out.free)
 }
 
 // sinkDone is when sink i (in the order given to follow) had consumed
@@ -62,16 +93,47 @@ func (fl *follower) wait() (int64, error) {
 	return fl.read.Load(), fl.err
 }
 
+// abandon stops the follower without reading on to the end (the file is
+// void); the sinks get no more bytes. It returns when the follower has
+// stopped.
+func (fl *follower) abandon() {
+	select {
+	case <-fl.quit:
+	default:
+		close(fl.quit)
+	}
+	<-fl.done
+}
+
 func (fl *follower) run() {
 	defer close(fl.done)
+	defer fl.atEnd.Store(true)
 	defer fl.f.Close()
 	timer := time.NewTimer(followPoll)
 	defer timer.Stop()
+	abandoned := func() { fl.err = errors.Join(errAbandoned, fl.out.close()) }
 	finishing := false
 	for {
-		buf := fl.out.buffer()
+		if fl.mayRead != nil && !fl.mayRead() {
+			timer.Reset(followPoll)
+			select {
+			case <-fl.quit:
+				abandoned()
+				return
+			case <-timer.C:
+			}
+			continue
+		}
+		var buf []byte
+		select {
+		case buf = <-fl.out.free:
+		case <-fl.quit:
+			abandoned()
+			return
+		}
 		n, err := fl.f.Read(buf)
 		if n > 0 {
+			fl.atEnd.Store(false)
 			fl.out.send(buf, n)
 			fl.read.Add(int64(n))
 		} else {
@@ -94,11 +156,18 @@ func (fl *follower) run() {
 			}
 			return
 		}
+		fl.atEnd.Store(true)
 		timer.Reset(followPoll)
 		select {
 		case <-fl.ended:
 			finishing = true
+		case <-fl.quit:
+			abandoned()
+			return
 		case <-timer.C:
 		}
 	}
 }
+
+// errAbandoned is a follower's error after abandon.
+var errAbandoned = errors.New("the reader was stopped before the end of the capture")

@@ -9,6 +9,7 @@ import (
 	"hash"
 	"io/fs"
 	"os"
+	"sync/atomic"
 	"time"
 
 	"rfhandoff/hackrfcli"
@@ -34,7 +35,11 @@ type session struct {
 
 	sha256, sha512 hash.Hash
 	an             *quicklook.Analyzer
-	fol            *follower
+	fol            *follower // SHA-256 and analyzer: what COMPLETE waits for
+	fol512         *follower // SHA-512 for the SigMF file, in the background
+	// completeDue is set when the tool has exited and cleared once
+	// COMPLETE was published (or given up): meanwhile fol512 reads nothing.
+	completeDue atomic.Bool
 
 	rcv        *hackrfcli.Receive
 	cancelProc context.CancelFunc
@@ -75,7 +80,16 @@ func (s *session) run(ctx context.Context) (*Report, error) {
 	s.an = quicklook.NewAnalyzer(quicklook.Params{
 		SampleRateHz: p.Capture.SampleRateHz, FrequencyHz: p.Capture.FrequencyHz, PlannedDuration: planned,
 	})
-	if s.fol, err = follow(rep.DataPath, s.sha256, s.sha512, s.an); err != nil {
+	if s.fol, err = follow(rep.DataPath, s.sha256, s.an); err != nil {
+		s.void()
+		return nil, fmt.Errorf("reading the capture file: %w", err)
+	}
+	// The background SHA-512 reads only while the foreground reader has
+	// caught up with the file, and not from the tool's exit to COMPLETE:
+	// the CPU goes to what COMPLETE waits for first.
+	mayRead := func() bool { return s.fol.caughtUp() && !s.completeDue.Load() }
+	if s.fol512, err = followBehind(rep.DataPath, mayRead, s.sha512); err != nil {
+		s.fol.wait()
 		s.void()
 		return nil, fmt.Errorf("reading the capture file: %w", err)
 	}
@@ -93,7 +107,7 @@ func (s *session) run(ctx context.Context) (*Report, error) {
 	rep.ProcessStarted = now()
 	s.rcv, err = s.hc.StartReceive(procCtx, s.params, nil)
 	if err != nil {
-		s.fol.wait()
+		s.stopReaders()
 		s.void()
 		return nil, &StartError{Reason: "hackrf_transfer could not be started", Err: err}
 	}
@@ -101,7 +115,9 @@ func (s *session) run(ctx context.Context) (*Report, error) {
 	go func() {
 		s.res, s.waitErr = s.rcv.Wait()
 		rep.ProcessEnded = time.Now()
+		s.completeDue.Store(true)
 		s.fol.writerDone()
+		s.fol512.writerDone()
 		close(s.exited)
 	}()
 	s.d.Logger.Info("capture started", "task_id", rep.TaskID, "pid", s.rcv.Pid(), "file", rep.DataPath,
@@ -109,7 +125,7 @@ func (s *session) run(ctx context.Context) (*Report, error) {
 
 	if err := s.confirm(ctx); err != nil {
 		s.stopTool()
-		s.fol.wait()
+		s.stopReaders()
 		s.void()
 		if ctx.Err() != nil {
 			return nil, &InterruptedError{Cause: context.Cause(ctx)}
@@ -119,7 +135,7 @@ func (s *session) run(ctx context.Context) (*Report, error) {
 	head, err := s.d.Git.Head(context.WithoutCancel(ctx))
 	if err != nil {
 		s.stopTool()
-		s.fol.wait()
+		s.stopReaders()
 		s.void()
 		return nil, fmt.Errorf("reading the RX checkout's HEAD: %w", err)
 	}
@@ -143,7 +159,7 @@ func (s *session) afterStart(ctx context.Context) (*Report, error) {
 		s.stopTool()
 		var ce *publish.CheckError
 		if errors.As(err, &ce) {
-			s.fol.wait()
+			s.stopReaders()
 			s.void()
 			return nil, &PublishError{State: string(result.StateReady), Err: err}
 		}
@@ -245,6 +261,13 @@ func (s *session) stopTool() {
 		s.cancelProc()
 		<-s.exited
 	}
+}
+
+// stopReaders stops both readers of a capture that is void: nothing of
+// it will be published, so the background hash is not finished.
+func (s *session) stopReaders() {
+	s.fol.wait()
+	s.fol512.abandon()
 }
 
 // void removes the data file of a capture that was never announced.

@@ -35,7 +35,7 @@ type sigmfGlobal struct {
 	Version     string `json:"core:version"`
 	SampleRate  int64  `json:"core:sample_rate"`
 	NumChannels int    `json:"core:num_channels"`
-	SHA512      string `json:"core:sha512"`
+	SHA512      string `json:"core:sha512,omitempty"` // omitted only if the file could not be hashed
 	HW          string `json:"core:hw,omitempty"`
 	Recorder    string `json:"core:recorder"`
 	Author      string `json:"core:author,omitempty"`

@@ -12,9 +12,14 @@ import (
 // tool exits is a few milliseconds of work.
 const chunkSize = 1 << 20
 
-// chunksInFlight bounds the memory the fan-out holds (chunkSize each) and
-// how far the fastest consumer may run ahead of the slowest.
-const chunksInFlight = 24
+// chunksInFlight bounds the memory the foreground fan-out holds
+// (chunkSize each) and how far its fastest consumer may run ahead of the
+// slowest. bgChunksInFlight is the background reader's: it only needs to
+// overlap one read with the hashing.
+const (
+	chunksInFlight   = 24
+	bgChunksInFlight = 2
+)
 
 // chunk is one read shared read-only by every sink; the last sink done
 // with it returns its buffer to the pool.
@@ -25,7 +30,7 @@ type chunk struct {
 }
 
 // fanout hands each chunk to every sink, each sink in its own goroutine,
-// so that the sinks (two hashes and the spectrogram) run in parallel and
+// so that the sinks (the SHA-256 and the spectrogram) run in parallel and
 // the slowest of them, not their sum, paces the reader.
 type fanout struct {
 	free  chan []byte
@@ -40,22 +45,19 @@ type sinkWorker struct {
 	doneAt time.Time // when it consumed the last chunk
 }
 
-func newFanout(sinks ...io.Writer) *fanout {
-	f := &fanout{free: make(chan []byte, chunksInFlight)}
-	for range chunksInFlight {
+// newFanout holds inFlight chunks.
+func newFanout(inFlight int, sinks ...io.Writer) *fanout {
+	f := &fanout{free: make(chan []byte, inFlight)}
+	for range inFlight {
 		f.free <- make([]byte, chunkSize)
 	}
 	for _, w := range sinks {
-		s := &sinkWorker{w: w, ch: make(chan *chunk, chunksInFlight), done: make(chan struct{})}
+		s := &sinkWorker{w: w, ch: make(chan *chunk, inFlight), done: make(chan struct{})}
 		f.sinks = append(f.sinks, s)
 		go s.run(f)
 	}
 	return f
 }
-
-// buffer returns an empty buffer to read into, waiting while every buffer
-// is still with a sink.
-func (f *fanout) buffer() []byte { return <-f.free }
 
 // give returns a buffer that was not sent.
 func (f *fanout) give(b []byte) { f.free <- b }

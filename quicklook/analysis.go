@@ -6,9 +6,10 @@ import "time"
 type Analysis struct {
 	SampleRateHz, FrequencyHz int64
 	FFTSize                   int
-	// FrameStride: every FrameStride-th FFT frame was transformed (see
+	// FrameStride: on average one FFT frame in FrameStride was
+	// transformed, evenly spread over each row (see MaxFramesPerRow and
 	// MaxFramesPerSecond); 1 means all of them.
-	FrameStride int
+	FrameStride float64
 
 	Samples         int64         // complex samples written
 	DiscardedBytes  int           // a trailing odd byte, half a sample
@@ -22,7 +23,9 @@ type Analysis struct {
 	Rows      [][]float64
 	RowFrames []int     // transformed frames averaged into each row
 	Spectrum  []float64 // mean power per bin over the whole capture, dBFS
-	BandDBFS  []float64 // total power per row (mean |x|²), dBFS
+	// BandDBFS is the total power per row (mean |x|²), dBFS, from the
+	// transformed frames' bins by Parseval's theorem (Hann-weighted).
+	BandDBFS []float64
 }
 
 // RowStart is the offset from the capture's start where row r begins.

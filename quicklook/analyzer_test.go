@@ -2,6 +2,7 @@ package quicklook
 
 import (
 	"errors"
+	"math"
 	"math/rand/v2"
 	"reflect"
 	"strings"
@@ -17,7 +18,40 @@ func TestAnalyzerSplitWrites(t *testing.T) {
 	p := testParams()
 	p.PlannedDuration = 3 * time.Second
 	want := analyse(t, p, data)
+	checkSplitWrites(t, p, data, want)
+	if want.DiscardedBytes != 1 || want.Samples != int64(len(data)/2) {
+		t.Errorf("DiscardedBytes = %d, Samples = %d; want 1, %d", want.DiscardedBytes, want.Samples, len(data)/2)
+	}
+}
 
+// TestAnalyzerSplitWritesCapped: with rows of 183 frames of which
+// MaxFramesPerRow are transformed, skipping the others gives the same
+// analysis however the writes split them.
+func TestAnalyzerSplitWritesCapped(t *testing.T) {
+	s := signal{Rate: testRate, Duration: 3 * time.Second, Sigma: 12, Seed: 4,
+		ToneHz: 20e3, ToneAmp: 30, ToneFrom: time.Second, ToneTo: 2 * time.Second}
+	data := append(s.Bytes(), 0x7f, 0x80, 0x01)
+	p := testParams()
+	p.PlannedDuration, p.Rows = 3*time.Second, 8
+	want := analyse(t, p, data)
+	if want.FrameStride < 2 {
+		t.Fatalf("FrameStride = %.2f: the rows are not capped", want.FrameStride)
+	}
+	for r, f := range want.RowFrames {
+		if f < MaxFramesPerRow-1 || f > MaxFramesPerRow+1 {
+			t.Errorf("row %d averages %d frames, want %d ± 1", r, f, MaxFramesPerRow)
+		}
+	}
+	checkSplitWrites(t, p, data, want)
+	if want.DiscardedBytes != 1 || want.Samples != int64(len(data)/2) {
+		t.Errorf("DiscardedBytes = %d, Samples = %d; want 1, %d", want.DiscardedBytes, want.Samples, len(data)/2)
+	}
+}
+
+// checkSplitWrites analyses data in writes split several ways and wants
+// the same analysis as want (from one write).
+func checkSplitWrites(t *testing.T, p Params, data []byte, want *Analysis) {
+	t.Helper()
 	// Each split gives the size of write number i (at byte offset off).
 	splits := map[string]func(i, off int) int{
 		"single bytes, then the rest": func(_, off int) int {
@@ -50,9 +84,6 @@ func TestAnalyzerSplitWrites(t *testing.T) {
 					len(got.Rows), len(want.Rows), got.Samples, want.Samples)
 			}
 		})
-	}
-	if want.DiscardedBytes != 1 || want.Samples != int64(len(data)/2) {
-		t.Errorf("DiscardedBytes = %d, Samples = %d; want 1, %d", want.DiscardedBytes, want.Samples, len(data)/2)
 	}
 }
 
@@ -117,6 +148,35 @@ func TestAnalyzerStride(t *testing.T) {
 		p := Params{SampleRateHz: tc.rate, PlannedDuration: tc.planned}.withDefaults()
 		if got := p.geometry().stride; got != tc.want {
 			t.Errorf("stride at %d Hz over %v = %d, want %d", tc.rate, tc.planned, got, tc.want)
+		}
+	}
+}
+
+// TestAnalyzerFramesPerRow: whatever the sample rate, about
+// MaxFramesPerRow frames are transformed per row, evenly spread, and
+// never more a second than MaxFramesPerSecond allows.
+func TestAnalyzerFramesPerRow(t *testing.T) {
+	tests := []struct {
+		rate    int64
+		planned time.Duration
+		spacing float64 // frames between transformed frames
+	}{
+		{2_000_000, 3 * time.Second, 1},                             // 32-frame rows: every frame
+		{2_000_000, 120 * time.Second, 2e6 * 120 / 512 / 1024 / 64}, // 458-frame rows
+		{20_000_000, 25 * time.Second, 20e6 * 25 / 512 / 1024 / 64}, // the 1 GB capture
+		{20_000_000, 120 * time.Second, 20e6 * 120 / 512 / 1024 / 64},
+		{20_000_000, 2 * time.Second, 2}, // short rows: the per-second cap rules
+	}
+	for _, tc := range tests {
+		p := Params{SampleRateHz: tc.rate, PlannedDuration: tc.planned}.withDefaults()
+		g := p.geometry()
+		if math.Abs(g.spacing-tc.spacing) > 1e-9 {
+			t.Errorf("spacing at %d Hz over %v = %.4f, want %.4f", tc.rate, tc.planned, g.spacing, tc.spacing)
+		}
+		perRow := g.rowSamples / float64(p.FFTSize) / g.spacing
+		perSecond := float64(tc.rate) / float64(p.FFTSize) / g.spacing
+		if perRow > MaxFramesPerRow+1e-9 || perRow < MinFramesPerRow || perSecond > MaxFramesPerSecond {
+			t.Errorf("at %d Hz over %v: %.1f frames a row, %.0f a second", tc.rate, tc.planned, perRow, perSecond)
 		}
 	}
 }

@@ -51,6 +51,36 @@ func BenchmarkAnalyzer20Msps(b *testing.B) {
 	b.ReportMetric(bytes/cpu.Seconds()/1e6, "cpuMB/s")
 }
 
+// BenchmarkAnalyzerFastGB is the capture executor's fast case: a whole
+// 1 GB capture (25 s planned at 20 Msps, 512 rows) fed in 1 MiB writes as
+// fast as the Analyzer takes them, from NewAnalyzer to Finish. One op is
+// the whole gigabyte; MB/s is the unbounded feed rate and cpu-s/GB the CPU
+// it costs (rusage), which MaxFramesPerRow keeps flat in the data rate.
+func BenchmarkAnalyzerFastGB(b *testing.B) {
+	const (
+		rate    = 20_000_000
+		planned = 25 * time.Second
+		size    = 2 * rate * 25 // bytes
+	)
+	chunk := noise(1 << 20)
+	b.SetBytes(size)
+	var cpu time.Duration
+	for b.Loop() {
+		c0 := cpuTime()
+		a := NewAnalyzer(Params{SampleRateHz: rate, FrequencyHz: 433_920_000, PlannedDuration: planned})
+		for left := size; left > 0; left -= len(chunk) {
+			if _, err := a.Write(chunk[:min(left, len(chunk))]); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if res := a.Finish(); len(res.Rows) != DefaultRows {
+			b.Fatalf("%d rows, want %d", len(res.Rows), DefaultRows)
+		}
+		cpu += cpuTime() - c0
+	}
+	b.ReportMetric(cpu.Seconds()/float64(b.N)/(size/1e9), "cpu-s/GB")
+}
+
 // BenchmarkFinishDetectRender is the work between a capture's end and
 // COMPLETE: Finish, Detect and RenderPNG of a 512-row spectrogram. It must
 // stay well under 0.2 s.

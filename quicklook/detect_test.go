@@ -1,7 +1,9 @@
 package quicklook
 
 import (
+	"encoding/binary"
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -17,7 +19,23 @@ func testParams() Params {
 	return Params{SampleRateHz: testRate, FrequencyHz: 433_920_000, PlannedDuration: testDur, FFTSize: testFFT, Rows: 512}
 }
 
-func TestDetect(t *testing.T) {
+func TestDetect(t *testing.T) { runDetectTable(t, testParams()) }
+
+// TestDetectCappedRows runs the same table with rows of 0.25 s: 122
+// frames each, of which MaxFramesPerRow are transformed, evenly spread, as
+// at high sample rates.
+func TestDetectCappedRows(t *testing.T) {
+	p := testParams()
+	p.Rows = 32
+	if g := p.geometry(); g.spacing < 1.5 {
+		t.Fatalf("frame spacing %.2f: the rows are not capped", g.spacing)
+	}
+	runDetectTable(t, p)
+}
+
+// runDetectTable is the detector's table of generated 8 s captures,
+// analysed with p.
+func runDetectTable(t *testing.T, p Params) {
 	const sigma = 10
 	tone := binHz(testRate, testFFT, 100) // on a bin, 48.8 kHz above centre
 	third, twoThirds := testDur/3, 2*testDur/3
@@ -83,7 +101,7 @@ func TestDetect(t *testing.T) {
 	for i, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.sig.Rate, tc.sig.Duration, tc.sig.Seed = testRate, testDur, uint64(i+1)
-			a := analyse(t, testParams(), tc.sig.Bytes())
+			a := analyse(t, p, tc.sig.Bytes())
 			d := Detect(a, tc.threshold, tc.minDur)
 			checkFinite(t, a, d)
 			t.Logf("%+v", d)
@@ -242,5 +260,47 @@ func sortFloats(x []float64) {
 		for j := i; j > 0 && x[j] < x[j-1]; j-- {
 			x[j], x[j-1] = x[j-1], x[j]
 		}
+	}
+}
+
+// TestDetectNoiseMargin: noise only, in the default 512 rows with the
+// frames per row capped (122 frames a row, MaxFramesPerRow transformed):
+// the largest chance rise of any bin over its floor stays far under the
+// default 10 dB threshold. It measures about 2.8 dB with 64 frames a row
+// (3.8 dB with 32, 5.3 dB with 16; see MaxFramesPerRow), so a cap thinned
+// to 16 frames or fewer fails here.
+func TestDetectNoiseMargin(t *testing.T) {
+	const rate = 1_000_000
+	p := Params{SampleRateHz: rate, FrequencyHz: 433_920_000, PlannedDuration: 64 * time.Second}
+	a := NewAnalyzer(p)
+	// Uniform ±32-count noise, cheap to make in bulk: each bin of a
+	// 1024-point FFT sums so many samples that it is Gaussian all the same.
+	rng := rand.New(rand.NewPCG(5, 8))
+	buf := make([]byte, 1<<20)
+	for left := 2 * rate * 64; left > 0; left -= len(buf) {
+		for i := 0; i < len(buf); i += 8 {
+			// Eight 6-bit two's complement values, sign-extended to int8.
+			x := rng.Uint64()
+			sign := x & 0x2020202020202020
+			binary.LittleEndian.PutUint64(buf[i:], x&0x3f3f3f3f3f3f3f3f|sign<<1|sign<<2)
+		}
+		if _, err := a.Write(buf[:min(left, len(buf))]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res := a.Finish()
+	if len(res.Rows) != DefaultRows {
+		t.Fatalf("%d rows, want %d", len(res.Rows), DefaultRows)
+	}
+	for r, f := range res.RowFrames {
+		if f < MaxFramesPerRow-1 || f > MaxFramesPerRow+1 {
+			t.Fatalf("row %d averages %d frames, want %d ± 1", r, f, MaxFramesPerRow)
+		}
+	}
+	d := Detect(res, DefaultThresholdDB, 500*time.Millisecond)
+	checkFinite(t, res, d)
+	t.Logf("largest chance rise over the floor: %.2f dB (threshold %.0f dB)", d.PeakExcessDB, DefaultThresholdDB)
+	if d.Burst || d.PeakExcessDB > DefaultThresholdDB/2 {
+		t.Fatalf("noise rises %.2f dB over its floor (burst %v); want under %.0f dB", d.PeakExcessDB, d.Burst, DefaultThresholdDB/2)
 	}
 }

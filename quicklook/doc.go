@@ -4,7 +4,9 @@
 //
 // Levels are in dBFS, where 0 dBFS is a full-scale complex tone
 // (|I+jQ| = 128 counts): per FFT bin for the spectrogram and spectrum, and
-// the mean sample power |x|² for the band power series. Levels never go
+// the mean sample power |x|² for the band power series (from the FFT bins,
+// by Parseval's theorem). The cost is flat in the data rate: at most
+// MaxFramesPerRow frames, evenly spread, are transformed per row. Levels never go
 // below MinDBFS, so an all-zero capture reports MinDBFS instead of -Inf and
 // no NaN ever reaches a caller.
 package quicklook

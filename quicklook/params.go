@@ -22,14 +22,45 @@ const (
 	// into the one before.
 	MinFramesPerRow = 32
 
+	// MaxFramesPerRow caps the FFT frames transformed for one row; they
+	// are spread evenly over the row (frame ⌈j·spacing⌉ for a fractional
+	// spacing of rowFrames/MaxFramesPerRow), and the bytes of the others
+	// are skipped unread. So the analysis costs about Rows ×
+	// MaxFramesPerRow FFTs per planned capture, flat in the sample rate
+	// and in how fast the bytes arrive: BenchmarkAnalyzerFastGB measured
+	// 0.5 CPU-s for a whole 1 GB capture (25 s at 20 Msps, 32768 FFTs of
+	// 1024 bins, 2-core EPYC under load) and 1.7 GB/s fed unbounded,
+	// where transforming every second frame had cost 4.5 CPU-s (180 MB/s),
+	// enough for a fast writer to leave it seconds behind. At 20 Msps in
+	// real time that is under 1 % of a core.
+	//
+	// Why 64: a row's bin level is the mean of its frames, so the chance
+	// rise of plain noise over its 20th-percentile floor shrinks with more
+	// frames. The largest rise in 512 rows × 1024 bins of noise measured
+	// 5.2–5.5 dB with 16 frames a row, 3.7–3.9 dB with 32, 2.8–2.9 dB with
+	// 64 and 2.0 dB with 128 (three seeds each; TestDetectNoiseMargin
+	// checks 64). 64 leaves the default 10 dB threshold a 7 dB margin
+	// (thresholds below about 4 dB would see noise; policy allows any
+	// positive value, the default is 10) at half the FFTs of 128. Rows of
+	// the TestDetect table with 64 of 122 frames give the same verdicts
+	// and burst times (TestDetectCappedRows).
+	//
+	// The band power comes from the same frames by Parseval's theorem
+	// (Hann-weighted mean |x|²), which costs nothing beyond the FFTs; the
+	// squared-sample sum over every byte it replaces cost 1.1 CPU-s/GB (an
+	// unrolled table loop 0.45). Picking frames instead of averaging all
+	// of a row changes its expected level not at all, only its scatter
+	// (above); only a burst shorter than the gap between two picked
+	// frames (a row / 64: under 1 ms for a 25 s capture, 18 ms for a
+	// 10-minute one) could fall between them, and a burst must last
+	// detect_min_s to count.
+	MaxFramesPerRow = 64
+
 	// MaxFramesPerSecond caps the FFT frames analysed per second of
-	// signal. Above it only every k-th frame is transformed (the skipped
-	// frames still count towards the band power). At 2–10 Msps with 1024
-	// bins every frame is analysed; at 20 Msps every second one, which
-	// still averages over 2000 frames into each 0.23 s row of a 120 s
-	// capture. BenchmarkAnalyzer20Msps measured (2-core EPYC, under load)
-	// about 0.33 of a core at 20 Msps with every frame, and about 0.2 with
-	// every second one: the margin leaves room for the hashing beside it.
+	// signal, an upper bound beside MaxFramesPerRow that matters for
+	// short rows (short planned durations): above it frames are skipped
+	// (every k-th is transformed). At 2–10 Msps with 1024 bins and short
+	// rows every frame is analysed; at 20 Msps every second one.
 	MaxFramesPerSecond = 10000
 
 	// DefaultRowDuration is the row length when no planned duration is
@@ -98,7 +129,13 @@ func (p Params) Validate() error {
 // geometry is how frames map onto rows.
 type geometry struct {
 	rowSamples float64 // samples per row (the last row may be shorter)
-	stride     int     // every stride-th frame is transformed
+	// stride is the per-second cap (MaxFramesPerSecond): transformed frames
+	// are at least stride frames apart.
+	stride int
+	// spacing is the mean distance in frames between transformed frames,
+	// at least stride: frame ⌈j·spacing⌉ is the j-th transformed, which
+	// spreads MaxFramesPerRow frames evenly over each row.
+	spacing float64
 }
 
 func (p Params) geometry() geometry {
@@ -117,5 +154,6 @@ func (p Params) geometry() geometry {
 	}
 	// Keep at least MinFramesPerRow transformed frames in every row.
 	stride = max(1, min(stride, int(row/(n*MinFramesPerRow))))
-	return geometry{rowSamples: row, stride: stride}
+	spacing := max(float64(stride), row/n/MaxFramesPerRow)
+	return geometry{rowSamples: row, stride: stride, spacing: spacing}
 }

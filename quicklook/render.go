@@ -115,7 +115,7 @@ func drawTitle(c *canvas, a *Analysis, d Detection, m Meta) {
 		when, a.Duration.Seconds(), trimMHz(float64(m.FrequencyHz)/1e6, 6),
 		trimMHz(float64(m.SampleRateHz)/1e6, 3), a.FFTSize, len(a.Rows), a.RowSeconds)
 	if a.FrameStride > 1 {
-		line += fmt.Sprintf(", 1 frame in %d", a.FrameStride)
+		line += fmt.Sprintf(", 1 frame in %.3g", a.FrameStride)
 	}
 	c.textAt(c.text, line, 20, 56, alignLeft, ink)
 

@@ -7,15 +7,23 @@
 #       written as fast as the disk takes it
 # Metrics per capture: end-to-COMPLETE-s (tool's exit collected -> COMPLETE
 # push returned), sha256-s / analysis-s / drain-s (exit -> the streaming
-# SHA-256 / quick-look analyzer / every consumer done), publish-s (the rest).
+# SHA-256 / quick-look analyzer / their reader done), publish-s (the rest),
+# sha512-s (exit -> the background SHA-512 for the SigMF file done; after
+# COMPLETE, off its path), cpu-s (this process's CPU for the capture),
+# write-s / ready-s (start -> tool's exit / READY pushed).
+#   BenchmarkConsumers  CPU-s per GB of each consumer (SHA-256, SHA-512,
+#       quick-look analyzer) from rusage: steadier than wall times when
+#       the machine is shared.
 # Real git against a temporary bare remote over file://; no network, no
 # hardware. Needs about 1 GB free in $TMPDIR (each capture is removed after).
-# Usage: scripts/bench-capture.sh [realtime|fast] [extra go test flags]
+# Usage: scripts/bench-capture.sh [realtime|fast|consumers] [extra go test flags]
+#        e.g. scripts/bench-capture.sh fast -count 5 (report medians)
 #        CAPTURE_BENCH_SECONDS=N changes the planned duration (40 MB/s).
 set -eu
 cd "$(dirname "$0")/.."
-mode='realtime|fast'
+bench='(CompleteAfterEnd|Consumers)$'
 case "${1:-}" in
-realtime | fast) mode=$1; shift ;;
+realtime | fast) bench="CompleteAfterEnd/$1\$"; shift ;;
+consumers) bench='Consumers'; shift ;;
 esac
-exec go test ./capture -run '^$' -bench "CompleteAfterEnd/($mode)\$" -benchtime 1x "$@"
+exec go test ./capture -run '^$' -bench "$bench" -benchtime 1x "$@"

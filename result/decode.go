@@ -53,7 +53,7 @@ func Decode(data []byte, opts Options) (*Result, error) {
 	r := &Result{}
 	good := make(map[string]bool, len(fields))
 	for _, f := range fields {
-		vs := m.values[f.key]
+		vs := m.Values[f.key]
 		switch {
 		case len(vs) == 0:
 			p.add(f.key, RuleMissing, "is missing")

@@ -6,10 +6,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
-)
 
-// maxSafeInt keeps integers exact in every JSON reader (I-JSON, RFC 7493 §2.2).
-const maxSafeInt = 1<<53 - 1
+	"rfhandoff/strictjson"
+)
 
 var (
 	taskIDRe    = regexp.MustCompile(`^[A-Z0-9][A-Z0-9_]{2,63}$`)
@@ -51,7 +50,7 @@ var fields = []field{
 			r.State = State(s)
 			return ""
 		}
-		return fmt.Sprintf("must be %q or %q, got %s", StateReady, StateComplete, v.describe())
+		return fmt.Sprintf("must be %q or %q, got %s", StateReady, StateComplete, v.Describe())
 	}},
 	{"source_head", func(r *Result, v value) string {
 		return matching(v, hex40Re, "40 lowercase hex digits (a commit ID)", &r.SourceHead)
@@ -115,15 +114,15 @@ var fieldIndex = func() map[string]int {
 
 // integer accepts a JSON integer literal only: 1.0, 1e0 and "1" are not.
 func integer(v value) (int64, string) {
-	if v.kind != kindNumber {
-		return 0, "must be an integer, got " + v.describe()
+	if v.Kind != strictjson.Number {
+		return 0, "must be an integer, got " + v.Describe()
 	}
-	if strings.ContainsAny(v.text, ".eE") {
-		return 0, "must be an integer written without a fraction or exponent, got " + v.describe()
+	if strings.ContainsAny(v.Text, ".eE") {
+		return 0, "must be an integer written without a fraction or exponent, got " + v.Describe()
 	}
-	n, err := strconv.ParseInt(v.text, 10, 64)
-	if err != nil || n > maxSafeInt || n < -maxSafeInt {
-		return 0, fmt.Sprintf("must be an integer within ±%d, got %s", int64(maxSafeInt), v.describe())
+	n, err := strconv.ParseInt(v.Text, 10, 64)
+	if err != nil || n > strictjson.MaxSafeInt || n < -strictjson.MaxSafeInt {
+		return 0, fmt.Sprintf("must be an integer within ±%d, got %s", int64(strictjson.MaxSafeInt), v.Describe())
 	}
 	return n, ""
 }
@@ -161,33 +160,33 @@ func nonNegative(v value, dst *int64) string {
 }
 
 func nonNegativeNumber(v value, dst *float64) string {
-	if v.kind != kindNumber {
-		return "must be a number, got " + v.describe()
+	if v.Kind != strictjson.Number {
+		return "must be a number, got " + v.Describe()
 	}
-	f, err := strconv.ParseFloat(v.text, 64)
+	f, err := strconv.ParseFloat(v.Text, 64)
 	if err != nil {
-		return "must be a number within the range of a 64-bit float, got " + v.describe()
+		return "must be a number within the range of a 64-bit float, got " + v.Describe()
 	}
 	if f < 0 {
-		return "must be a number ≥ 0, got " + v.describe()
+		return "must be a number ≥ 0, got " + v.Describe()
 	}
 	*dst = f
 	return ""
 }
 
 func boolean(v value, dst *bool) string {
-	if v.kind != kindBool {
-		return "must be true or false, got " + v.describe()
+	if v.Kind != strictjson.Bool {
+		return "must be true or false, got " + v.Describe()
 	}
-	*dst = v.b
+	*dst = v.Bool
 	return ""
 }
 
 func str(v value, what string) (string, string) {
-	if v.kind != kindString {
-		return "", "must be " + what + ", got " + v.describe()
+	if v.Kind != strictjson.String {
+		return "", "must be " + what + ", got " + v.Describe()
 	}
-	return v.text, ""
+	return v.Text, ""
 }
 
 func matching(v value, re *regexp.Regexp, what string, dst *string) string {
@@ -196,7 +195,7 @@ func matching(v value, re *regexp.Regexp, what string, dst *string) string {
 		return why
 	}
 	if !re.MatchString(s) {
-		return "must be " + what + ", got " + v.describe()
+		return "must be " + what + ", got " + v.Describe()
 	}
 	*dst = s
 	return ""
@@ -211,11 +210,11 @@ func timestamp(v value, dst *time.Time) string {
 		return why
 	}
 	if !timestampRe.MatchString(s) {
-		return "must be " + what + ", got " + v.describe()
+		return "must be " + what + ", got " + v.Describe()
 	}
 	t, err := time.Parse(time.RFC3339Nano, s)
 	if err != nil || !offsetInRange(s) {
-		return "must be " + what + ", got " + v.describe() + " (out of range)"
+		return "must be " + what + ", got " + v.Describe() + " (out of range)"
 	}
 	*dst = t
 	return ""
@@ -238,13 +237,13 @@ func enum[T ~string](allowed ...T) func(v value, dst *T) string {
 				return ""
 			}
 		}
-		return "must be " + what + ", got " + v.describe()
+		return "must be " + what + ", got " + v.Describe()
 	}
 }
 
 // nullable stores nil for null and otherwise checks the value with check.
 func nullable[T any](v value, dst **T, check func(value, *T) string) string {
-	if v.kind == kindNull {
+	if v.Kind == strictjson.Null {
 		*dst = nil
 		return ""
 	}

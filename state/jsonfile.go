@@ -10,6 +10,8 @@ import (
 	"os"
 	"sort"
 	"unicode/utf8"
+
+	"rfhandoff/strictjson"
 )
 
 // MaxFileBytes bounds a state file; real ones are a few KiB.
@@ -77,7 +79,7 @@ func decodeStrict(data []byte, v any) error {
 	if err != nil {
 		return err
 	}
-	if in.kind != kindObject {
+	if in.kind != strictjson.Object {
 		return errors.New("not a JSON object")
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -99,18 +101,9 @@ func decodeStrict(data []byte, v any) error {
 	return matchTree(in, out, "$")
 }
 
-type nodeKind int
-
-const (
-	kindScalar nodeKind = iota
-	kindNull
-	kindObject
-	kindArray
-)
-
 // node is a JSON value's shape: object keys, array elements, nulls.
 type node struct {
-	kind nodeKind
+	kind strictjson.Kind
 	obj  map[string]*node
 	arr  []*node
 }
@@ -121,85 +114,76 @@ const maxDepth = 32
 // parseTree walks the tokens of exactly one JSON value, refusing duplicate
 // keys and trailing data.
 func parseTree(data []byte) (*node, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	n, err := readNode(dec, "$", 0)
+	r := strictjson.NewReader(data)
+	n, err := readNode(r, "$", 0)
 	if err != nil {
-		return nil, err
+		return nil, plain(err)
 	}
-	if _, err := dec.Token(); err != io.EOF {
+	if err := r.End(); err != nil {
 		return nil, errors.New("trailing data after the JSON object")
 	}
 	return n, nil
 }
 
-func readNode(dec *json.Decoder, at string, depth int) (*node, error) {
+// plain is encoding/json's own error behind a syntax problem: a corrupt
+// state file is reported with the decoder's words, without offsets.
+func plain(err error) error {
+	var se *strictjson.SyntaxError
+	if errors.As(err, &se) {
+		return se.Err
+	}
+	return err
+}
+
+func readNode(r *strictjson.Reader, at string, depth int) (*node, error) {
 	if depth > maxDepth {
 		return nil, fmt.Errorf("%s: nested deeper than %d", at, maxDepth)
 	}
-	tok, err := dec.Token()
+	v, err := r.Read()
+	if errors.Is(err, io.EOF) {
+		return nil, errors.New("empty or truncated JSON")
+	}
 	if err != nil {
-		if err == io.EOF {
-			return nil, errors.New("empty or truncated JSON")
-		}
 		return nil, err
 	}
-	switch t := tok.(type) {
-	case nil:
-		return &node{kind: kindNull}, nil
-	case json.Delim:
-		switch t {
-		case '{':
-			n := &node{kind: kindObject, obj: map[string]*node{}}
-			for dec.More() {
-				kt, err := dec.Token()
-				if err != nil {
-					return nil, err
-				}
-				k, ok := kt.(string)
-				if !ok {
-					return nil, fmt.Errorf("%s: object key is not a string", at)
-				}
-				if _, dup := n.obj[k]; dup {
-					return nil, fmt.Errorf("%s: duplicate key %q", at, k)
-				}
-				child, err := readNode(dec, at+"."+k, depth+1)
-				if err != nil {
-					return nil, err
-				}
-				n.obj[k] = child
+	n := &node{kind: v.Kind}
+	switch v.Kind {
+	case strictjson.Object:
+		n.obj = map[string]*node{}
+		err = r.Members(func(k string) error {
+			if _, dup := n.obj[k]; dup {
+				return fmt.Errorf("%s: duplicate key %q", at, k)
 			}
-			if _, err := dec.Token(); err != nil { // '}'
-				return nil, err
+			child, err := readNode(r, at+"."+k, depth+1)
+			if err != nil {
+				return err
 			}
-			return n, nil
-		case '[':
-			n := &node{kind: kindArray}
-			for dec.More() {
-				child, err := readNode(dec, fmt.Sprintf("%s[%d]", at, len(n.arr)), depth+1)
-				if err != nil {
-					return nil, err
-				}
-				n.arr = append(n.arr, child)
+			n.obj[k] = child
+			return nil
+		})
+	case strictjson.Array:
+		err = r.Elements(func() error {
+			child, err := readNode(r, fmt.Sprintf("%s[%d]", at, len(n.arr)), depth+1)
+			if err != nil {
+				return err
 			}
-			if _, err := dec.Token(); err != nil { // ']'
-				return nil, err
-			}
-			return n, nil
-		}
-		return nil, fmt.Errorf("%s: unexpected %v", at, t)
-	default:
-		return &node{kind: kindScalar}, nil
+			n.arr = append(n.arr, child)
+			return nil
+		})
 	}
+	if err != nil {
+		return nil, err
+	}
+	return n, nil
 }
 
 // matchTree checks that every key of in exists byte-for-byte in out at the
 // same place, and that in has null only where out has null too.
 func matchTree(in, out *node, at string) error {
 	switch {
-	case in.kind == kindNull && out.kind != kindNull:
+	case in.kind == strictjson.Null && out.kind != strictjson.Null:
 		return fmt.Errorf("%s: null where a value is required", at)
-	case in.kind == kindObject && out.kind == kindObject:
+	case in.kind == strictjson.Object && out.kind == strictjson.Object:
 		keys := make([]string, 0, len(in.obj))
 		for k := range in.obj {
 			keys = append(keys, k)
@@ -215,7 +199,7 @@ func matchTree(in, out *node, at string) error {
 				return err
 			}
 		}
-	case in.kind == kindArray && out.kind == kindArray:
+	case in.kind == strictjson.Array && out.kind == strictjson.Array:
 		if len(in.arr) != len(out.arr) {
 			return fmt.Errorf("%s: array changed length when decoded", at)
 		}

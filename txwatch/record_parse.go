@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/go-multierror"
 
 	"rfhandoff/config"
+	"rfhandoff/strictjson"
 )
 
 // RecordFieldError is one problem with a record. Key is the JSON key
@@ -96,7 +97,7 @@ var recordFields = []recField[Record]{
 	{"result_branch", func(r *Record, v jvalue) string {
 		why := jMatch(v, branchRe, "a branch name", &r.ResultBranch)
 		if why == "" && (strings.Contains(r.ResultBranch, "..") || strings.HasSuffix(r.ResultBranch, "/")) {
-			why = "must be a branch name, got " + v.describe()
+			why = "must be a branch name, got " + v.Describe()
 		}
 		return why
 	}},
@@ -133,7 +134,7 @@ var txFields = []recField[TXParams]{
 	{"action", func(p *TXParams, v jvalue) string {
 		s, why := jStr(v)
 		if why == "" && s != config.TXActionFake && s != config.TXActionHackRFTransfer {
-			why = fmt.Sprintf("must be %q or %q, got %s", config.TXActionFake, config.TXActionHackRFTransfer, v.describe())
+			why = fmt.Sprintf("must be %q or %q, got %s", config.TXActionFake, config.TXActionHackRFTransfer, v.Describe())
 		}
 		p.Action = s
 		return why
@@ -180,7 +181,7 @@ func jMatch(v jvalue, re interface{ MatchString(string) bool }, what string, dst
 		return why
 	}
 	if !re.MatchString(s) {
-		return "must be " + what + ", got " + v.describe()
+		return "must be " + what + ", got " + v.Describe()
 	}
 	*dst = s
 	return ""
@@ -192,11 +193,11 @@ func jTime(v jvalue, dst *time.Time) string {
 		return why
 	}
 	if !timestampRe.MatchString(s) {
-		return "must be an RFC 3339 timestamp with an explicit offset, got " + v.describe()
+		return "must be an RFC 3339 timestamp with an explicit offset, got " + v.Describe()
 	}
 	t, err := time.Parse(time.RFC3339Nano, s)
 	if err != nil {
-		return "must be a valid RFC 3339 timestamp, got " + v.describe()
+		return "must be a valid RFC 3339 timestamp, got " + v.Describe()
 	}
 	*dst = t
 	return ""
@@ -222,7 +223,7 @@ func checkKeys[T any](o *jobject, fields []recField[T], prefix string, dst *T, p
 	for _, f := range fields {
 		known[f.key] = true
 	}
-	for _, k := range o.order {
+	for _, k := range o.Order {
 		switch {
 		case !known[k]:
 			hint := ""
@@ -232,13 +233,13 @@ func checkKeys[T any](o *jobject, fields []recField[T], prefix string, dst *T, p
 				}
 			}
 			p.add(prefix+k, "unknown key%s", hint)
-		case len(o.vals[k]) > 1:
-			p.add(prefix+k, "duplicate key (%d times)", len(o.vals[k]))
+		case len(o.Values[k]) > 1:
+			p.add(prefix+k, "duplicate key (%d times)", len(o.Values[k]))
 		}
 	}
 	good := map[string]bool{}
 	for _, f := range fields {
-		vs := o.vals[f.key]
+		vs := o.Values[f.key]
 		switch {
 		case len(vs) == 0:
 			p.add(prefix+f.key, "is missing")
@@ -279,9 +280,9 @@ func ParseRecord(data []byte) (Record, error) {
 	}
 	var r Record
 	good := checkKeys(o, recordFields, "", &r, &p)
-	if vs := o.vals["tx"]; len(vs) == 1 {
-		if vs[0].kind != jObject {
-			p.add("tx", "must be an object, got %s", vs[0].describe())
+	if vs := o.Values["tx"]; len(vs) == 1 {
+		if vs[0].Kind != strictjson.Object {
+			p.add("tx", "must be an object, got %s", vs[0].Describe())
 			good["tx"] = false
 		} else {
 			txGood := checkKeys(vs[0].obj, txFields, "tx.", &r.TX, &p)

@@ -1,0 +1,88 @@
+package strictjson
+
+import (
+	"strconv"
+	"unicode/utf8"
+)
+
+// Kind is a JSON value's type as written.
+type Kind int
+
+// The JSON kinds.
+const (
+	Null Kind = iota
+	Bool
+	Number
+	String
+	Object
+	Array
+)
+
+// MaxSafeInt keeps integers exact in every JSON reader (I-JSON, RFC 7493 §2.2).
+const MaxSafeInt = 1<<53 - 1
+
+// Value is one value as the token stream gave it. Values compare with ==:
+// two are equal when they are the same JSON text (strings after
+// unescaping).
+type Value struct {
+	Kind Kind
+	// Text is a string's contents or a number's literal (so 1.0 and 1
+	// stay apart). For a container it is empty unless the caller keeps
+	// the container's raw text there (see Reader.Skip).
+	Text string
+	Bool bool
+}
+
+// Describe says what v is, for "got ..." in messages; long texts are cut
+// by Shorten.
+func (v Value) Describe() string {
+	switch v.Kind {
+	case Null:
+		return "null"
+	case Bool:
+		return strconv.FormatBool(v.Bool)
+	case Number:
+		return "the number " + Shorten(v.Text)
+	case String:
+		return "the string " + strconv.Quote(Shorten(v.Text))
+	case Object:
+		return "an object"
+	default:
+		return "an array"
+	}
+}
+
+// MaxShown caps how much of an untrusted value a message repeats.
+const MaxShown = 80
+
+// Shorten cuts s to MaxShown bytes on a rune boundary, so that a message
+// stays valid UTF-8, and marks the cut with "…".
+func Shorten(s string) string {
+	if len(s) <= MaxShown {
+		return s
+	}
+	cut := MaxShown
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// Members is an object's members: every occurrence of every key, and the
+// order in which keys first appeared, so that a reader can report
+// duplicates and unknown keys in document order.
+type Members[V any] struct {
+	Order  []string
+	Values map[string][]V
+}
+
+// Add records one occurrence of key.
+func (m *Members[V]) Add(key string, v V) {
+	if m.Values == nil {
+		m.Values = map[string][]V{}
+	}
+	if _, seen := m.Values[key]; !seen {
+		m.Order = append(m.Order, key)
+	}
+	m.Values[key] = append(m.Values[key], v)
+}

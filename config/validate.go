@@ -13,21 +13,25 @@ import (
 // or sanity bounds that catch typos (a publication age of an hour is a
 // mistake, not a policy).
 const (
-	MinPlannedDurationS    = 15
-	MaxPlannedDurationS    = 3600
-	MaxMinRemainingS       = 3600
-	MaxPublicationAgeS     = 300 // older than 5 min is no longer a live capture
-	MaxClockSkewS          = 60
-	MaxPublishAttempts     = 10
-	MaxPollDuration        = 24 * time.Hour
-	MinFrequencyHz         = 1_000_000     // HackRF One: 1 MHz ...
-	MaxFrequencyHz         = 6_000_000_000 // ... to 6 GHz (its specified range)
-	MinSampleRateHz        = 2_000_000     // hackrf_transfer: 2 Msps ...
-	MaxSampleRateHz        = 20_000_000    // ... to 20 Msps
-	MaxLNAGainDB           = 40            // -l, steps of 8
-	MaxVGAGainDB           = 62            // -g, steps of 2
-	MaxTXVGAGainDB         = 47            // -x, steps of 1
-	MaxDetectThresholdDB   = 100
+	MinPlannedDurationS  = 15
+	MaxPlannedDurationS  = 3600
+	MaxMinRemainingS     = 3600
+	MaxPublicationAgeS   = 300 // older than 5 min is no longer a live capture
+	MaxClockSkewS        = 60
+	MaxPublishAttempts   = 10
+	MaxPollDuration      = 24 * time.Hour
+	MinFrequencyHz       = 1_000_000     // HackRF One: 1 MHz ...
+	MaxFrequencyHz       = 6_000_000_000 // ... to 6 GHz (its specified range)
+	MinSampleRateHz      = 2_000_000     // hackrf_transfer: 2 Msps ...
+	MaxSampleRateHz      = 20_000_000    // ... to 20 Msps
+	MaxLNAGainDB         = 40            // -l, steps of 8
+	MaxVGAGainDB         = 62            // -g, steps of 2
+	MaxTXVGAGainDB       = 47            // -x, steps of 1
+	MaxDetectThresholdDB = 100
+	// MinDetectThresholdDB keeps noise from reading as a burst: averaged
+	// over the quick-look's 64 frames per row, noise alone rises up to
+	// about 3 dB over its floor (quicklook.MaxFramesPerRow).
+	MinDetectThresholdDB   = 6
 	MaxTXDurationS         = 3600
 	TXActionFake           = "fake"
 	TXActionHackRFTransfer = "hackrf_transfer"
@@ -159,8 +163,8 @@ func (p Policy) validateCapture(ps *problems) {
 		ps.add("capture.serial", c.Serial, "must be empty (any HackRF) or 1 to 32 lowercase hex digits as hackrf_info prints them")
 	}
 	ps.check("capture.dir", c.Dir, checkLocalPath(c.Dir))
-	if !(c.DetectThresholdDB > 0 && c.DetectThresholdDB <= MaxDetectThresholdDB) {
-		ps.add("capture.detect_threshold_db", c.DetectThresholdDB, "must be above 0 and at most %d", MaxDetectThresholdDB)
+	if !(c.DetectThresholdDB >= MinDetectThresholdDB && c.DetectThresholdDB <= MaxDetectThresholdDB) {
+		ps.add("capture.detect_threshold_db", c.DetectThresholdDB, "must be from %d (below that, noise alone can read as a burst) to %d", MinDetectThresholdDB, MaxDetectThresholdDB)
 	}
 	maxMin := float64(p.Limits.PlannedDurationS)
 	if !(c.DetectMinS > 0 && c.DetectMinS <= math.Max(maxMin, 1)) {

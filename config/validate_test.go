@@ -95,6 +95,7 @@ func TestValidateRules(t *testing.T) {
 		{"serial ok", func(p *Policy) { p.Capture.Serial = "0000000000000000a06063c8234e925f" }, ""},
 		{"capture dir escapes", func(p *Policy) { p.Capture.Dir = "../caps" }, "capture.dir"},
 		{"threshold zero", func(p *Policy) { p.Capture.DetectThresholdDB = 0 }, "capture.detect_threshold_db"},
+		{"threshold under the noise margin", func(p *Policy) { p.Capture.DetectThresholdDB = 3 }, "capture.detect_threshold_db"},
 		{"threshold NaN", func(p *Policy) { p.Capture.DetectThresholdDB = math.NaN() }, "capture.detect_threshold_db"},
 		{"threshold inf", func(p *Policy) { p.Capture.DetectThresholdDB = math.Inf(1) }, "capture.detect_threshold_db"},
 		{"detect_min zero", func(p *Policy) { p.Capture.DetectMinS = 0 }, "capture.detect_min_s"},

@@ -8,6 +8,7 @@ import (
 	"syscall"
 	"testing"
 
+	"rfhandoff/faultkit"
 	"rfhandoff/rxwatch"
 	"rfhandoff/rxwatch/rxtest"
 	"rfhandoff/state"
@@ -145,8 +146,8 @@ func TestRxWatchForcePushRefused(t *testing.T) {
 // while it was down.
 func TestRxWatchRemoteDownThenBack(t *testing.T) {
 	rx := rxtest.New(t, rxtest.Options{})
-	d := rxtest.StartDaemon(t, filepath.Dir(rx.Remote.Dir), rx.Environ())
-	rx.SetRemoteURL(rx.RemoteURL(d))
+	d := faultkit.StartDaemon(t, filepath.Dir(rx.Remote.Dir), rx.Environ())
+	rx.SetRemoteURL(d.URL(filepath.Base(rx.Remote.Dir)))
 	rx.PushTask(rxtest.TaskSpec{ID: "DAEMON_ONE"})
 
 	s := rxDetached(t, rx, "", "rx", "watch")

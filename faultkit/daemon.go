@@ -13,7 +13,12 @@ import (
 )
 
 // Daemon is a `git daemon` on 127.0.0.1 serving every repository under
-// Base, with receive-pack enabled so pushes work too.
+// Base, with receive-pack enabled so pushes work too. A test stops it and
+// starts it again on the same port to play a remote that goes away and
+// comes back.
+//
+// It is started with os.StartProcess, not through rfhandoff's exec runner:
+// `daemon` is not (and must not be) an allowlisted git subcommand.
 type Daemon struct {
 	t    testing.TB
 	git  string

@@ -26,7 +26,7 @@ func lsRemote(t *testing.T, r exec.Runner, url string, timeout time.Duration) (s
 func TestDaemonStopRestart(t *testing.T) {
 	t.Parallel()
 	home := gittest.Home(t)
-	r := Runner(t, home, "git")
+	r := gittest.RunnerWithHome(t, home, "git")
 	rem := gittest.NewBareRemoteWith(t, r, "main")
 	d := StartDaemon(t, filepath.Dir(rem.Dir), gittest.Environ(home))
 	url := d.URL(filepath.Base(rem.Dir))
@@ -55,7 +55,7 @@ func TestDaemonStopRestart(t *testing.T) {
 func TestHTTPRemoteAuth(t *testing.T) {
 	t.Parallel()
 	home := gittest.Home(t)
-	r := Runner(t, home, "http")
+	r := gittest.RunnerWithHome(t, home, "http")
 	rem := gittest.NewBareRemoteWith(t, r, "main")
 	EnableHTTPPush(t, rem.Dir)
 	h := StartHTTP(t, filepath.Dir(rem.Dir), "operator", "s3cret-"+randHex(t))
@@ -85,7 +85,7 @@ func TestHTTPRemoteAuth(t *testing.T) {
 func TestBlackHoleTimesOut(t *testing.T) {
 	t.Parallel()
 	home := gittest.Home(t)
-	r := Runner(t, home, "git")
+	r := gittest.RunnerWithHome(t, home, "git")
 	b := StartBlackHole(t)
 	start := time.Now()
 	_, err := lsRemote(t, r, b.URL("remote.git"), 1500*time.Millisecond)
@@ -106,7 +106,7 @@ func TestBlackHoleTimesOut(t *testing.T) {
 func TestProxyCutsMidFetch(t *testing.T) {
 	t.Parallel()
 	home := gittest.Home(t)
-	r := Runner(t, home, "git")
+	r := gittest.RunnerWithHome(t, home, "git")
 	rem := gittest.NewBareRemoteWith(t, r, "main")
 	// Incompressible content makes a pack far bigger than the cut.
 	tip := gittest.Seed(t, rem, "main", map[string]string{"blob.bin": bigRandom(t, 256<<10)})

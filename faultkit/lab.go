@@ -62,7 +62,7 @@ type Side struct {
 func NewLab(t testing.TB) *Lab {
 	t.Helper()
 	home := gittest.Home(t)
-	r := Runner(t, home, "git", "http")
+	r := gittest.RunnerWithHome(t, home, "git", "http")
 	srv := filepath.Join(t.TempDir(), "srv")
 	if err := os.Mkdir(srv, 0o755); err != nil {
 		t.Fatal(err)

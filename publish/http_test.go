@@ -13,7 +13,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"rfhandoff/exec"
 	"rfhandoff/gitcli/gittest"
@@ -42,24 +41,8 @@ func TestPublishOverCredentialedHTTP(t *testing.T) {
 	const user, password = "rx", "s3cret-Pa55word"
 	backend := httpBackend(t)
 
-	home := gittest.Home(t)
-	dir := t.TempDir()
-	audit, err := exec.OpenAuditLog(filepath.Join(dir, "audit.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	hooks := filepath.Join(dir, "nohooks")
-	if err := os.Mkdir(hooks, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	r, err := exec.New(exec.Options{Role: exec.RoleRX, Audit: audit, GitProtocols: []string{"file", "http"},
-		HooksDir: hooks, Environ: gittest.Environ(home), DefaultTimeout: 2 * time.Minute})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, missing := r.Missing()[exec.Git]; missing {
-		t.Skip("git is not installed")
-	}
+	r, auditPath := gittest.Stack(t, exec.Options{Role: exec.RoleRX, GitProtocols: []string{"file", "http"},
+		Environ: gittest.Environ(gittest.Home(t))})
 	f := publishtest.New(t, publishtest.Options{Runner: r})
 
 	var (
@@ -129,7 +112,7 @@ func TestPublishOverCredentialedHTTP(t *testing.T) {
 	}
 	mu.Unlock()
 
-	log, err := os.ReadFile(audit.Path())
+	log, err := os.ReadFile(auditPath)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -64,33 +64,48 @@ func Runner(t testing.TB) *exec.Stack {
 	return RunnerWithHome(t, Home(t))
 }
 
-// RunnerWithHome is Runner with a HOME of the caller's choosing.
-func RunnerWithHome(t testing.TB, home string) *exec.Stack {
+// RunnerWithHome is Runner with a HOME of the caller's choosing; protocols
+// adds network transports ("git", "http") to file.
+func RunnerWithHome(t testing.TB, home string, protocols ...string) *exec.Stack {
+	t.Helper()
+	s, _ := Stack(t, exec.Options{
+		Role:         exec.RoleNone,
+		GitProtocols: append([]string{"file"}, protocols...),
+		Environ:      Environ(home),
+	})
+	return s
+}
+
+// Stack builds a real exec stack from o for a test. It gives the stack an
+// audit log of its own in a temporary directory (and returns its path),
+// and, where o leaves them unset, an empty hooks directory there and a
+// generous default timeout. It skips the test when git is not installed.
+func Stack(t testing.TB, o exec.Options) (*exec.Stack, string) {
 	t.Helper()
 	dir := t.TempDir()
-	audit, err := exec.OpenAuditLog(filepath.Join(dir, "audit.jsonl"))
+	auditPath := filepath.Join(dir, "audit.jsonl")
+	audit, err := exec.OpenAuditLog(auditPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	hooks := filepath.Join(dir, "nohooks")
-	if err := os.Mkdir(hooks, 0o700); err != nil {
-		t.Fatal(err)
+	o.Audit = audit
+	if o.HooksDir == "" {
+		o.HooksDir = filepath.Join(dir, "nohooks")
+		if err := os.Mkdir(o.HooksDir, 0o700); err != nil {
+			t.Fatal(err)
+		}
 	}
-	s, err := exec.New(exec.Options{
-		Role:           exec.RoleNone,
-		Audit:          audit,
-		GitProtocols:   []string{"file"},
-		HooksDir:       hooks,
-		Environ:        Environ(home),
-		DefaultTimeout: 2 * time.Minute, // generous: CI machines are slow
-	})
+	if o.DefaultTimeout == 0 {
+		o.DefaultTimeout = 2 * time.Minute // generous: CI machines are slow
+	}
+	s, err := exec.New(o)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, missing := s.Missing()[exec.Git]; missing {
 		t.Skip("git is not installed")
 	}
-	return s
+	return s, auditPath
 }
 
 // Git runs git with args in dir through r and returns its stdout. Any

@@ -3,6 +3,8 @@ package gittest
 import (
 	"strings"
 	"testing"
+
+	"rfhandoff/exec"
 )
 
 func TestSeedRewriteTip(t *testing.T) {
@@ -36,5 +38,34 @@ func TestSeedRewriteTip(t *testing.T) {
 	}
 	if out := strings.TrimSpace(Git(t, rem.R, rem.Dir, "log", "--format=%H", root)); out != root {
 		t.Errorf("Rewrite's commit has history %q, want a root commit", out)
+	}
+}
+
+// Stack keeps the caller's options and adds its own audit log: a run
+// through it is logged at the returned path, and a pinned tool path is
+// honoured (here one that cannot exist, so the tool is missing).
+func TestStack(t *testing.T) {
+	s, auditPath := Stack(t, exec.Options{
+		Role:         exec.RoleTX,
+		GitProtocols: []string{"file"},
+		Environ:      Environ(Home(t)),
+		Tools:        map[exec.Tool]string{exec.HackRFTransfer: "/nonexistent/gittest/hackrf_transfer"},
+	})
+	if s.Missing()[exec.HackRFTransfer] == nil {
+		t.Error("hackrf_transfer pinned to a missing path is not reported missing")
+	}
+	Git(t, s, t.TempDir(), "version")
+	entries, err := exec.ReadAuditTail(auditPath, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	starts := 0
+	for _, e := range entries {
+		if e.Tool == exec.Git && e.Event == exec.EventStart {
+			starts++
+		}
+	}
+	if starts != 1 {
+		t.Errorf("audit log %s has %d git starts, want 1: %+v", auditPath, starts, entries)
 	}
 }

@@ -142,26 +142,12 @@ func (f *Fixture) Git(r exec.Runner) *gitcli.Client {
 // ever reach real hardware). Its audit log is returned with it.
 func (f *Fixture) TXRunner(t testing.TB, hackrf string) (*exec.Stack, string) {
 	t.Helper()
-	dir := t.TempDir()
-	auditPath := filepath.Join(dir, "audit.jsonl")
-	audit, err := exec.OpenAuditLog(auditPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	hooks := filepath.Join(dir, "nohooks")
-	if err := os.Mkdir(hooks, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	s, err := exec.New(exec.Options{
-		Role: exec.RoleTX, Audit: audit, GitProtocols: []string{"file"}, HooksDir: hooks,
-		Environ:        gittest.Environ(f.Home),
-		DefaultTimeout: 2 * time.Minute,
-		Tools:          map[exec.Tool]string{exec.HackRFTransfer: hackrf},
+	return gittest.Stack(t, exec.Options{
+		Role:         exec.RoleTX,
+		GitProtocols: []string{"file"},
+		Environ:      gittest.Environ(f.Home),
+		Tools:        map[exec.Tool]string{exec.HackRFTransfer: hackrf},
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s, auditPath
 }
 
 // ToolStarts counts the audit log's start lines for tool.

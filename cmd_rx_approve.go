@@ -38,19 +38,11 @@ func (c *RxApproveCmd) Run(app *App) error {
 	}
 	defer term.Close()
 
-	s, err := rxwatch.Open(app.Ctx, env, rxwatch.RoleOneShot)
+	s, res, err := rxCheckOnce(app, env)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-
-	res, err := s.Check(app.Ctx)
-	if res.Current != nil {
-		rxwatch.WriteSummary(app.Stdout, res.Current, res.Decision.Verdict)
-	}
-	if err != nil {
-		return err
-	}
 	cur := res.Current
 	if c.TaskID != "" && cur.Task.ID != c.TaskID {
 		return fmt.Errorf("the current task on %s/%s is %s, not %s: nothing approved",

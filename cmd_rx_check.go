@@ -1,9 +1,5 @@
 package main
 
-import (
-	"rfhandoff/rxwatch"
-)
-
 // RxCheckCmd is the one-shot check for cron (SPEC §13): fetch the task
 // branch, read and validate the task, record it as seen, print a summary.
 type RxCheckCmd struct{}
@@ -18,18 +14,11 @@ func (c *RxCheckCmd) Run(app *App) error {
 	if err != nil {
 		return err
 	}
-	s, err := rxwatch.Open(app.Ctx, env, rxwatch.RoleOneShot)
+	s, res, err := rxCheckOnce(app, env)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	res, err := s.Check(app.Ctx)
-	if res.Current != nil {
-		rxwatch.WriteSummary(app.Stdout, res.Current, res.Decision.Verdict)
-	}
-	if err != nil {
-		return err
-	}
 	if res.Decision.Verdict.AwaitsApproval() {
 		return exitCode(10, nil)
 	}

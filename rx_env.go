@@ -14,9 +14,33 @@ func rxEnv(app *App) (rxwatch.Env, error) {
 		return rxwatch.Env{}, err
 	}
 	return rxwatch.Env{
-		Git:    &gitcli.Client{R: r, Dir: app.RepoPath(), Timeout: app.Policy.Poll.GitTimeout.Duration},
+		Git:    rxGit(app, r),
 		Policy: app.Policy,
 		Log:    app.Logger,
 		Out:    app.Stdout,
 	}, nil
+}
+
+// rxGit is git on the RX checkout through r, with the policy's git timeout.
+func rxGit(app *App, r exec.Runner) *gitcli.Client {
+	return &gitcli.Client{R: r, Dir: app.RepoPath(), Timeout: app.Policy.Poll.GitTimeout.Duration}
+}
+
+// rxCheckOnce opens a one-shot RX session (taking the RX lock), checks the
+// task branch once and prints the summary of the task it read, if any.
+// On success the caller closes the session; on error it is closed.
+func rxCheckOnce(app *App, env rxwatch.Env) (*rxwatch.Session, rxwatch.Checked, error) {
+	s, err := rxwatch.Open(app.Ctx, env, rxwatch.RoleOneShot)
+	if err != nil {
+		return nil, rxwatch.Checked{}, err
+	}
+	res, err := s.Check(app.Ctx)
+	if res.Current != nil {
+		rxwatch.WriteSummary(app.Stdout, res.Current, res.Decision.Verdict)
+	}
+	if err != nil {
+		s.Close()
+		return nil, res, err
+	}
+	return s, res, nil
 }

@@ -10,8 +10,6 @@ import (
 	"golang.org/x/term"
 
 	"rfhandoff/capture"
-	"rfhandoff/exec"
-	"rfhandoff/gitcli"
 )
 
 // RxCaptureCmd is the capture executor (SPEC §8).
@@ -24,19 +22,15 @@ type RxCaptureCmd struct {
 // (COMPLETE published if READY had been); 1 otherwise — the message says
 // whether COMPLETE was published.
 func (c *RxCaptureCmd) Run(app *App) error {
-	runner, err := app.Runner(exec.RoleRX)
-	if err != nil {
-		return err
-	}
-	audit, err := app.AuditLog()
+	pub, err := newRXPublisher(app)
 	if err != nil {
 		return err
 	}
 	rep, err := capture.Run(app.Ctx, capture.Deps{
-		Git:      &gitcli.Client{R: runner, Dir: app.RepoPath(), Timeout: app.Policy.Poll.GitTimeout.Duration},
-		Runner:   runner,
+		Git:      pub.Git,
+		Runner:   pub.Runner,
 		Policy:   app.Policy,
-		Audit:    audit,
+		Audit:    pub.Audit,
 		Logger:   app.Logger,
 		Progress: app.Stderr,
 		Terminal: isTerminal(app.Stderr),

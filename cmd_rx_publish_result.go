@@ -5,8 +5,6 @@ import (
 	"io"
 	"os"
 
-	"rfhandoff/exec"
-	"rfhandoff/gitcli"
 	"rfhandoff/publish"
 )
 
@@ -26,20 +24,16 @@ func (c *RxPublishResultCmd) Run(app *App) error {
 	if err != nil {
 		return err
 	}
-	runner, err := app.Runner(exec.RoleRX)
-	if err != nil {
-		return err
-	}
-	audit, err := app.AuditLog()
+	pub, err := newRXPublisher(app)
 	if err != nil {
 		return err
 	}
 	out, err := publish.Publish(app.Ctx, publish.Deps{
-		Git:          &gitcli.Client{R: runner, Dir: app.RepoPath(), Timeout: app.Policy.Poll.GitTimeout.Duration},
-		Runner:       runner,
+		Git:          pub.Git,
+		Runner:       pub.Runner,
 		Policy:       app.Policy,
 		StateDir:     app.Local(app.Policy.Repo.StateDir),
-		Audit:        audit,
+		Audit:        pub.Audit,
 		ResultBranch: c.ResultBranch,
 		Logger:       app.Logger,
 	}, data)

@@ -26,6 +26,28 @@ func rxGit(app *App, r exec.Runner) *gitcli.Client {
 	return &gitcli.Client{R: r, Dir: app.RepoPath(), Timeout: app.Policy.Poll.GitTimeout.Duration}
 }
 
+// rxPublisher is what the commands that publish to the result branch (rx
+// capture, rx publish-result) start from: the audited RX runner, the audit
+// log it writes (its head goes into the commit trailer) and git on the RX
+// checkout through that runner.
+type rxPublisher struct {
+	Runner exec.Runner
+	Audit  *exec.AuditLog
+	Git    *gitcli.Client
+}
+
+func newRXPublisher(app *App) (rxPublisher, error) {
+	r, err := app.Runner(exec.RoleRX)
+	if err != nil {
+		return rxPublisher{}, err
+	}
+	audit, err := app.AuditLog()
+	if err != nil {
+		return rxPublisher{}, err
+	}
+	return rxPublisher{Runner: r, Audit: audit, Git: rxGit(app, r)}, nil
+}
+
 // rxCheckOnce opens a one-shot RX session (taking the RX lock), checks the
 // task branch once and prints the summary of the task it read, if any.
 // On success the caller closes the session; on error it is closed.

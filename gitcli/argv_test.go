@@ -96,7 +96,7 @@ func TestArgv(t *testing.T) {
 			op: func(ctx context.Context, c *Client) error {
 				return c.CloneBranch(ctx, "https://example.org/r.git", "rx-node", "/tmp/x/repo")
 			},
-			want: [][]string{{"clone", "--quiet", "--depth", "1", "--single-branch", "--no-tags", "--no-recurse-submodules",
+			want: [][]string{{"clone", "--quiet", "--no-checkout", "--depth", "1", "--single-branch", "--no-tags", "--no-recurse-submodules",
 				"--branch", "rx-node", "--origin", "origin", "--end-of-options", "https://example.org/r.git", "/tmp/x/repo"}},
 		},
 		{

@@ -12,7 +12,9 @@ import (
 // CloneBranch makes a shallow (depth 1), single-branch, tag-less clone of
 // url's branch into dir, which must be an absolute path that does not exist
 // or is empty. It is the publisher's scratch copy: cheap, and never the
-// operator's checkout. The clone's remote is named "origin".
+// operator's checkout. The clone's remote is named "origin". Its work tree
+// is left empty (--no-checkout): TempClone fills it only after neutral
+// attributes are in place.
 func (c *Client) CloneBranch(ctx context.Context, url, branch, dir string) error {
 	if err := ValidURL(url); err != nil {
 		return err
@@ -32,7 +34,7 @@ func (c *Client) CloneBranch(ctx context.Context, url, branch, dir string) error
 
 func cloneArgs(url, branch, dir string) []string {
 	return []string{
-		"clone", "--quiet", "--depth", "1", "--single-branch", "--no-tags",
+		"clone", "--quiet", "--no-checkout", "--depth", "1", "--single-branch", "--no-tags",
 		"--no-recurse-submodules", "--branch", branch, "--origin", "origin",
 		"--end-of-options", url, dir,
 	}
@@ -67,7 +69,34 @@ func (c *Client) TempClone(ctx context.Context, url, branch string) (clone *Clie
 		return nil, cleanup, err
 	}
 	clone = &Client{R: c.R, Dir: dir, Timeout: c.Timeout, Identity: c.Identity}
+	if err := clone.checkoutNeutral(ctx); err != nil {
+		return nil, cleanup, err
+	}
 	return clone, cleanup, nil
+}
+
+// NeutralAttributes goes into a clone's .git/info/attributes, which
+// overrides any .gitattributes on the branch. It stops git from converting
+// line endings or encodings and from running a smudge or clean filter
+// (git-lfs, or any program the operator's configuration defines) when the
+// clone is checked out or staged: the bytes are exactly the blobs'.
+const NeutralAttributes = "* -text -eol -filter -ident -working-tree-encoding\n"
+
+// checkoutNeutral fills the work tree of a --no-checkout clone only after
+// NeutralAttributes is in place, so not even the first checkout runs a
+// filter the branch names.
+func (c *Client) checkoutNeutral(ctx context.Context) error {
+	info := filepath.Join(c.Dir, ".git", "info")
+	if err := os.MkdirAll(info, 0o755); err != nil {
+		return fmt.Errorf("clone attributes: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(info, "attributes"), []byte(NeutralAttributes), 0o644); err != nil {
+		return fmt.Errorf("clone attributes: %w", err)
+	}
+	if _, err := c.run(ctx, []string{"read-tree", "--reset", "-u", "HEAD"}, call{}); err != nil {
+		return &Error{Op: "read-tree", Err: err}
+	}
+	return nil
 }
 
 const clonePrefix = "rfhandoff-clone-"

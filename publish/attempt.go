@@ -27,9 +27,6 @@ func attempt(ctx context.Context, d Deps, c *checked, url string, files []file) 
 	if err != nil {
 		return Outcome{}, fmt.Errorf("cloning result branch %s from %s: %w", c.branch, exec.RedactURL(url), err)
 	}
-	if err := writeAttributes(clone.Dir); err != nil {
-		return Outcome{}, err
-	}
 	if err := prepareDir(clone.Dir, d.Policy.Repo.ResultDir); err != nil {
 		return Outcome{}, err
 	}

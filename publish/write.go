@@ -16,13 +16,6 @@ type file struct {
 	data []byte
 }
 
-// neutralAttributes goes into the clone's .git/info/attributes, which
-// overrides any .gitattributes on the result branch. It stops git from
-// converting line endings or encodings and from running a clean filter
-// (git-lfs or any other program the operator's configuration defines)
-// while staging: the blob must be exactly the bytes written.
-const neutralAttributes = "* -text -eol -filter -ident -working-tree-encoding\n"
-
 // prepareDir makes sure every component of dir (relative to root) is a
 // plain directory, creating missing ones, and refuses a symlink or
 // anything else on the way. The clone is ours (a 0700 temp directory) and
@@ -92,18 +85,6 @@ func writeFile(root string, f file) error {
 	}
 	if err := out.Close(); err != nil {
 		return fmt.Errorf("writing %s in the clone: %w", f.path, err)
-	}
-	return nil
-}
-
-// writeAttributes installs neutralAttributes in the clone's git directory.
-func writeAttributes(root string) error {
-	info := filepath.Join(root, ".git", "info")
-	if err := os.MkdirAll(info, 0o755); err != nil {
-		return fmt.Errorf("clone attributes: %w", err)
-	}
-	if err := os.WriteFile(filepath.Join(info, "attributes"), []byte(neutralAttributes), 0o644); err != nil {
-		return fmt.Errorf("clone attributes: %w", err)
 	}
 	return nil
 }

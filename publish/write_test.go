@@ -103,9 +103,11 @@ func TestBranchAttributesCannotTransformOrRunFilters(t *testing.T) {
 	t.Parallel()
 	home := gittest.Home(t)
 	marker := filepath.Join(t.TempDir(), "filter-ran")
+	smudged := filepath.Join(t.TempDir(), "smudge-ran")
 	cfg := "[user]\n\tname = gittest\n\temail = gittest@example.invalid\n[init]\n\tdefaultBranch = main\n" +
 		"[core]\n\tautocrlf = true\n" +
-		"[filter \"upper\"]\n\tclean = touch " + marker + " && tr a-z A-Z\n"
+		"[filter \"upper\"]\n\tclean = touch " + marker + " && tr a-z A-Z\n" +
+		"\tsmudge = touch " + smudged + " && cat\n"
 	if err := os.WriteFile(filepath.Join(home, ".gitconfig"), []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -114,8 +116,10 @@ func TestBranchAttributesCannotTransformOrRunFilters(t *testing.T) {
 		"README.md":      "results\n",
 		".gitattributes": "* text eol=crlf filter=upper\n",
 	}})
-	if err := os.Remove(marker); err != nil && !os.IsNotExist(err) { // seeding may have run it
-		t.Fatal(err)
+	for _, m := range []string{marker, smudged} { // seeding may have run them
+		if err := os.Remove(m); err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
 	}
 	// CRLF line endings are valid JSON whitespace; "* text" would
 	// normalise them on add.
@@ -129,5 +133,10 @@ func TestBranchAttributesCannotTransformOrRunFilters(t *testing.T) {
 	}
 	if _, err := os.Stat(marker); err == nil {
 		t.Error("the branch's clean filter ran during publish")
+	}
+	// The clone is checked out only after the neutral attributes are in
+	// place, so not even its first checkout runs the branch's filter.
+	if _, err := os.Stat(smudged); err == nil {
+		t.Error("the branch's smudge filter ran while cloning")
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"rfhandoff/config"
 	"rfhandoff/exec"
+	"rfhandoff/gitcli"
 )
 
 // App is what every command's Run receives: the context, streams, policy,
@@ -60,6 +61,11 @@ func newApp(ctx context.Context, g *Globals, stdin io.Reader, stdout, stderr io.
 
 // Close releases what the App opened.
 func (a *App) Close() {}
+
+// Git is git on the checkout through r, with the policy's git timeout.
+func (a *App) Git(r exec.Runner) *gitcli.Client {
+	return &gitcli.Client{R: r, Dir: a.RepoPath(), Timeout: a.Policy.Poll.GitTimeout.Duration}
+}
 
 // RepoPath is the checkout the commands work in.
 func (a *App) RepoPath() string { return a.Policy.Repo.Path }

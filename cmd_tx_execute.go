@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"rfhandoff/exec"
-	"rfhandoff/gitcli"
 	"rfhandoff/txwatch"
 )
 
@@ -23,7 +22,7 @@ func (c *TxExecuteCmd) Run(app *App) error {
 		return err
 	}
 	x := &txwatch.Executor{
-		Git:    &gitcli.Client{R: r, Dir: app.RepoPath(), Timeout: app.Policy.Poll.GitTimeout.Duration},
+		Git:    app.Git(r),
 		Runner: r,
 		Policy: app.Policy,
 		Out:    app.Stdout,

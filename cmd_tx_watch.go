@@ -2,7 +2,6 @@ package main
 
 import (
 	"rfhandoff/exec"
-	"rfhandoff/gitcli"
 	"rfhandoff/txwatch"
 )
 
@@ -20,7 +19,7 @@ func (c *TxWatchCmd) Run(app *App) error {
 		return err
 	}
 	w := &txwatch.Watcher{
-		Git:    &gitcli.Client{R: r, Dir: app.RepoPath(), Timeout: app.Policy.Poll.GitTimeout.Duration},
+		Git:    app.Git(r),
 		Policy: app.Policy,
 		Out:    app.Stdout,
 		Logger: app.Logger,

@@ -14,16 +14,11 @@ func rxEnv(app *App) (rxwatch.Env, error) {
 		return rxwatch.Env{}, err
 	}
 	return rxwatch.Env{
-		Git:    rxGit(app, r),
+		Git:    app.Git(r),
 		Policy: app.Policy,
 		Log:    app.Logger,
 		Out:    app.Stdout,
 	}, nil
-}
-
-// rxGit is git on the RX checkout through r, with the policy's git timeout.
-func rxGit(app *App, r exec.Runner) *gitcli.Client {
-	return &gitcli.Client{R: r, Dir: app.RepoPath(), Timeout: app.Policy.Poll.GitTimeout.Duration}
 }
 
 // rxPublisher is what the commands that publish to the result branch (rx
@@ -45,7 +40,7 @@ func newRXPublisher(app *App) (rxPublisher, error) {
 	if err != nil {
 		return rxPublisher{}, err
 	}
-	return rxPublisher{Runner: r, Audit: audit, Git: rxGit(app, r)}, nil
+	return rxPublisher{Runner: r, Audit: audit, Git: app.Git(r)}, nil
 }
 
 // rxCheckOnce opens a one-shot RX session (taking the RX lock), checks the

@@ -67,6 +67,10 @@ func helperMain(args []string) int {
 		signal.Ignore(syscall.SIGINT)
 		time.Sleep(time.Hour)
 		return 0
+	case "deathwatch":
+		return deathwatch(arg)
+	case "parent", "parent-locked":
+		return parentOfDeathwatch(arg, name == "parent-locked")
 	case "sigint-clean":
 		ch := make(chan os.Signal, 1)
 		signal.Notify(ch, syscall.SIGINT)

@@ -53,6 +53,8 @@ func (r *osRunner) start(ctx context.Context, path string, c Cmd, timeout time.D
 	cmd.Env = BuildEnv(r.environ, c.Env)
 	cmd.Stdin = c.Stdin
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// SIGINT to the child when rfhandoff dies (Linux; see spawn_linux.go).
+	setParentDeathSignal(cmd.SysProcAttr)
 	// Interrupt first, as Ctrl-C would: hackrf_transfer and git both clean up
 	// on SIGINT. WaitDelay later kills the leader; the group is killed after.
 	cmd.Cancel = func() error { return signalGroup(cmd.Process, syscall.SIGINT) }
@@ -77,7 +79,7 @@ func (r *osRunner) start(ctx context.Context, path string, c Cmd, timeout time.D
 		cmd.Stderr = io.MultiWriter(s.stderr, s.counter)
 	}
 	s.start = time.Now()
-	if err := cmd.Start(); err != nil {
+	if err := startOnStableThread(cmd); err != nil {
 		cancel()
 		return nil, err
 	}

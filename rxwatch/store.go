@@ -107,5 +107,6 @@ func clone(s state.RX) state.RX {
 		a := *s.Approval
 		c.Approval = &a
 	}
+	c.CaptureInProgress = s.CaptureInProgress.Clone()
 	return c
 }

@@ -39,6 +39,10 @@ type RX struct {
 	// SeenTaskDigests maps a TASK_ID to the SHA-256 of the first task file
 	// seen under it, to catch a task whose content changed under one ID.
 	SeenTaskDigests map[string]string `json:"seen_task_digests"`
+	// CaptureInProgress is the capture whose COMPLETE is still due (see
+	// its type); null when none. A file written before the key existed
+	// reads as null: ReadJSON accepts a missing key.
+	CaptureInProgress *CaptureInProgress `json:"capture_in_progress"`
 }
 
 // Approval is an approval bound to the SHA-256 of the task file as read
@@ -83,6 +87,11 @@ func (s *RX) normalize() {
 	}
 	if s.SeenTaskDigests == nil {
 		s.SeenTaskDigests = map[string]string{}
+	}
+	if c := s.CaptureInProgress; c != nil && c.CompleteNotes == nil {
+		// A copy: the caller's record is not changed under it.
+		s.CaptureInProgress = c.Clone()
+		s.CaptureInProgress.CompleteNotes = []string{}
 	}
 }
 
@@ -139,6 +148,9 @@ func (s RX) Validate() error {
 		if d := s.SeenTaskDigests[id]; !sha256Pattern.MatchString(d) {
 			errs = append(errs, fmt.Errorf("seen_task_digests[%q] = %q is not a 64-hex SHA-256", id, d))
 		}
+	}
+	if c := s.CaptureInProgress; c != nil {
+		errs = c.validate(errs)
 	}
 	if len(errs) == 0 {
 		return nil

@@ -68,7 +68,7 @@ func TestRXSaveLoadAndKeys(t *testing.T) {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
-	want := []string{"approval", "completed_task_ids", "deferred_task_id", "last_approved_task_id",
+	want := []string{"approval", "capture_in_progress", "completed_task_ids", "deferred_task_id", "last_approved_task_id",
 		"last_completed_task_id", "last_seen_task_commit", "last_seen_task_id", "running",
 		"seen_task_digests", "watcher_pid"}
 	if !reflect.DeepEqual(keys, want) {
@@ -85,7 +85,7 @@ func TestRXSaveLoadAndKeys(t *testing.T) {
 		t.Fatal(err)
 	}
 	raw, _ = os.ReadFile(filepath.Join(dir, RXStateFile))
-	for _, want := range []string{`"completed_task_ids": []`, `"seen_task_digests": {}`, `"approval": null`} {
+	for _, want := range []string{`"completed_task_ids": []`, `"seen_task_digests": {}`, `"approval": null`, `"capture_in_progress": null`} {
 		if !strings.Contains(string(raw), want) {
 			t.Errorf("fresh file lacks %s:\n%s", want, raw)
 		}

@@ -1,0 +1,112 @@
+package state
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"time"
+)
+
+// CaptureInProgress is an `rx capture` whose READY may be on the result
+// branch and whose COMPLETE is not yet: written (in rx_agent_state.json,
+// key capture_in_progress) just before READY is published and cleared once
+// COMPLETE is. A record found while no capture holds the capture lock is a
+// capture whose rfhandoff was killed: the next `rx capture` or `rx watch`
+// publishes an honest COMPLETE for it from what the record holds (the
+// READY's facts) and from the file.
+type CaptureInProgress struct {
+	TaskID       string `json:"task_id"`
+	DataPath     string `json:"data_path"`     // the .sigmf-data file, absolute
+	CapturePID   int    `json:"capture_pid"`   // hackrf_transfer
+	RfhandoffPID int    `json:"rfhandoff_pid"` // the rx capture that wrote the record
+	// Serial is the board the capture used ("" when none was pinned), for
+	// the `hackrf_clock -i` that gives clkin_after.
+	Serial           string    `json:"serial"`
+	StartedAt        time.Time `json:"started_at"` // capture_started_at
+	SourceHead       string    `json:"source_head"`
+	PlannedDurationS int64     `json:"planned_duration_s"`
+	FrequencyHz      int64     `json:"frequency_hz"`
+	SampleRateHz     int64     `json:"sample_rate_hz"`
+	// ReadyPublished is set once READY's publish returned; false while it
+	// runs (it may have landed all the same).
+	ReadyPublished bool   `json:"ready_published"`
+	ReadyCommit    string `json:"ready_commit"` // "" until ReadyPublished
+	// CompleteSHA256 is the SHA-256 of the COMPLETE written beside the
+	// capture (RX_RESULT.json) just before it is published, and
+	// CompleteNotes the notes its RX_RESULT.md is rendered with: a
+	// recovery publishes exactly those bytes again, so a COMPLETE that had
+	// landed is the publisher's no-op, never a second, different COMPLETE.
+	// "" and [] while no COMPLETE was written.
+	CompleteSHA256 string   `json:"complete_sha256"`
+	CompleteNotes  []string `json:"complete_notes"`
+}
+
+// serialPattern is a HackRF serial as hackrf_info prints it (config's rule).
+var serialPattern = regexp.MustCompile(`^[0-9a-f]{1,32}$`)
+
+// validate appends every problem of c to errs, keys prefixed as in the file.
+func (c *CaptureInProgress) validate(errs []error) []error {
+	bad := func(format string, a ...any) {
+		errs = append(errs, fmt.Errorf("capture_in_progress."+format, a...))
+	}
+	if !taskIDPattern.MatchString(c.TaskID) {
+		bad("task_id %q is not a TASK_ID", c.TaskID)
+	}
+	if c.DataPath == "" || !filepath.IsAbs(c.DataPath) || filepath.Clean(c.DataPath) != c.DataPath {
+		bad("data_path %q is not a clean absolute path", c.DataPath)
+	}
+	if c.CapturePID <= 0 {
+		bad("capture_pid %d is not positive", c.CapturePID)
+	}
+	if c.RfhandoffPID <= 0 {
+		bad("rfhandoff_pid %d is not positive", c.RfhandoffPID)
+	}
+	if c.Serial != "" && !serialPattern.MatchString(c.Serial) {
+		bad("serial %q is not 1 to 32 lowercase hex digits", c.Serial)
+	}
+	if c.StartedAt.IsZero() {
+		bad("started_at is missing")
+	}
+	if !commitPattern.MatchString(c.SourceHead) {
+		bad("source_head %q is not a 40-hex commit ID", c.SourceHead)
+	}
+	for _, f := range []struct {
+		key string
+		v   int64
+	}{{"planned_duration_s", c.PlannedDurationS}, {"frequency_hz", c.FrequencyHz}, {"sample_rate_hz", c.SampleRateHz}} {
+		if f.v <= 0 {
+			bad("%s %d is not positive", f.key, f.v)
+		}
+	}
+	switch {
+	case c.ReadyCommit != "" && !commitPattern.MatchString(c.ReadyCommit):
+		bad("ready_commit %q is not a 40-hex commit ID", c.ReadyCommit)
+	case c.ReadyCommit != "" && !c.ReadyPublished:
+		bad("ready_commit %s is set but ready_published is false", c.ReadyCommit)
+	}
+	switch {
+	case c.CompleteSHA256 != "" && !sha256Pattern.MatchString(c.CompleteSHA256):
+		bad("complete_sha256 %q is not a 64-hex SHA-256", c.CompleteSHA256)
+	case c.CompleteSHA256 == "" && len(c.CompleteNotes) > 0:
+		bad("complete_notes without a complete_sha256")
+	}
+	return errs
+}
+
+// Clone is a deep copy (nil for nil).
+func (c *CaptureInProgress) Clone() *CaptureInProgress {
+	if c == nil {
+		return nil
+	}
+	d := *c
+	d.CompleteNotes = slices.Clone(c.CompleteNotes)
+	return &d
+}
+
+// Same reports whether c and o record the same capture (whatever was
+// published of it since).
+func (c *CaptureInProgress) Same(o *CaptureInProgress) bool {
+	return c != nil && o != nil && c.TaskID == o.TaskID && c.CapturePID == o.CapturePID &&
+		c.RfhandoffPID == o.RfhandoffPID && c.StartedAt.Equal(o.StartedAt) && c.DataPath == o.DataPath
+}

@@ -26,7 +26,7 @@ func (c *RxCaptureCmd) Run(app *App) error {
 	if err != nil {
 		return err
 	}
-	rep, err := capture.Run(app.Ctx, capture.Deps{
+	deps := capture.Deps{
 		Git:      pub.Git,
 		Runner:   pub.Runner,
 		Policy:   app.Policy,
@@ -35,7 +35,16 @@ func (c *RxCaptureCmd) Run(app *App) error {
 		Progress: app.Stderr,
 		Terminal: isTerminal(app.Stderr),
 		Author:   operatorName(),
-	}, capture.Options{TaskID: c.TaskID})
+	}
+	// A capture whose rx capture was killed gets its COMPLETE first (Run
+	// would do it too; here it is reported on stdout). One that cannot is
+	// the error: no new capture starts.
+	rec, err := capture.Recover(app.Ctx, deps, capture.Options{})
+	if err != nil {
+		return err
+	}
+	printRecovered(app.Stdout, rec)
+	rep, err := capture.Run(app.Ctx, deps, capture.Options{TaskID: c.TaskID})
 	if rep != nil && (rep.ReadyCommit != "" || rep.CompleteCommit != "") {
 		printCaptureReport(app.Stdout, rep)
 	}
@@ -71,6 +80,25 @@ func printCaptureReport(w io.Writer, r *capture.Report) {
 	if r.Outcome != "" {
 		fmt.Fprintln(w, r.Outcome)
 	}
+}
+
+// printRecovered says what a recovery published (nothing when rec is nil).
+func printRecovered(w io.Writer, rec *capture.Recovered) {
+	if rec == nil {
+		return
+	}
+	r := rec.Result
+	how := "published"
+	if rec.NoOp {
+		how = "already on the result branch"
+	}
+	fmt.Fprintf(w, "recovered: the capture of %s recorded in progress (its rx capture, pid %d, was killed or could not publish COMPLETE)\n",
+		rec.Record.TaskID, rec.Record.RfhandoffPID)
+	fmt.Fprintf(w, "COMPLETE:  %s (%s)\n", rec.Commit, how)
+	fmt.Fprintf(w, "size:      %d bytes, %.2f s of signal, exit status %d\n", *r.CaptureSizeBytes, *r.CaptureDurationS, *r.CaptureExitCode)
+	fmt.Fprintf(w, "sha256:    %s\n", *r.CaptureSHA256)
+	fmt.Fprintf(w, "data:      %s\n", rec.Record.DataPath)
+	fmt.Fprintf(w, "%s; capture_in_progress cleared.\n", rec.Tool)
 }
 
 // isTerminal reports whether w is a terminal (for the progress display).

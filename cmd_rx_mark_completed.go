@@ -1,8 +1,10 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 
+	"rfhandoff/capture"
 	"rfhandoff/rxwatch"
 	"rfhandoff/state"
 )
@@ -35,5 +37,22 @@ func (c *RxMarkCompletedCmd) Run(app *App) error {
 		return err
 	}
 	fmt.Fprintf(app.Stdout, "task %s marked completed: it will never be offered again\n", c.TaskID)
+	// A person marking the task completed has decided about a capture of
+	// it whose COMPLETE could not be published: its record goes.
+	dropped, err := capture.Forget(dir, c.TaskID)
+	var be *capture.BusyError
+	switch {
+	case errors.As(err, &be):
+		fmt.Fprintf(app.Stdout, "an rx capture is running; capture_in_progress is left to it\n")
+	case err != nil:
+		return err
+	case dropped != nil:
+		ready := "its READY was published"
+		if !dropped.ReadyPublished {
+			ready = "its READY may have been published"
+		}
+		fmt.Fprintf(app.Stdout, "dropped the record of its capture in progress (data %s): %s and no COMPLETE ever was\n",
+			dropped.DataPath, ready)
+	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 
+	"rfhandoff/capture"
 	"rfhandoff/publish"
 )
 
@@ -39,6 +40,13 @@ func (c *RxPublishResultCmd) Run(app *App) error {
 	}, data)
 	if err != nil {
 		return err
+	}
+	// The COMPLETE an rx capture could not publish, published by hand:
+	// its capture_in_progress record has nothing left to do.
+	if cleared, err := capture.ForgetPublished(app.Local(app.Policy.Repo.StateDir), data); err != nil {
+		app.Logger.Warn("could not clear capture_in_progress", "err", err)
+	} else if cleared {
+		fmt.Fprintln(app.Stdout, "capture_in_progress cleared: this was the COMPLETE it waited for")
 	}
 	if out.NoOp {
 		fmt.Fprintf(app.Stdout, "already published (identical) at %s\n", out.Commit)

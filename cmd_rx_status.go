@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"rfhandoff/capture"
 	"rfhandoff/rxwatch"
 	"rfhandoff/state"
 )
@@ -24,9 +25,13 @@ type rxStatus struct {
 	WatcherLockPID int  `json:"watcher_lock_pid"`
 	// StaleRunning is a running flag left by a watcher that is gone; the
 	// next rx watch, check or approve clears it with a warning.
-	StaleRunning bool     `json:"stale_running"`
-	Outbox       string   `json:"outbox"` // the approved task's outbox, "" when none
-	State        state.RX `json:"state"`
+	StaleRunning bool   `json:"stale_running"`
+	Outbox       string `json:"outbox"` // the approved task's outbox, "" when none
+	// CaptureRunning is whether an rx capture holds the capture lock now;
+	// state.capture_in_progress without it is a capture whose COMPLETE
+	// the next rx capture or rx watch publishes.
+	CaptureRunning bool     `json:"capture_running"`
+	State          state.RX `json:"state"`
 }
 
 // Run reads the state without changing anything (no git, no lock held).
@@ -42,8 +47,12 @@ func (c *RxStatusCmd) Run(app *App) error {
 	if err != nil {
 		return err
 	}
+	capHeld, _, err := state.Probe(filepath.Join(dir, capture.LockFile))
+	if err != nil {
+		return err
+	}
 	s := rxStatus{StateFile: store.Path(), WatcherRunning: held, WatcherLockPID: pid,
-		StaleRunning: st.Running && !held, State: st}
+		StaleRunning: st.Running && !held, CaptureRunning: capHeld, State: st}
 	if st.Approval != nil {
 		d := rxwatch.NewManualExecutor(dir, app.Policy).TaskDir(st.Approval.TaskID)
 		if _, err := os.Stat(filepath.Join(d, rxwatch.OutboxTaskFile)); err == nil {
@@ -80,5 +89,28 @@ func (c *RxStatusCmd) Run(app *App) error {
 	fmt.Fprintf(w, "last completed:  %s\n", or(st.LastCompletedTaskID))
 	fmt.Fprintf(w, "completed:       %s\n", or(strings.Join(st.CompletedTaskIDs, ", ")))
 	fmt.Fprintf(w, "outbox:          %s\n", or(s.Outbox))
+	fmt.Fprintf(w, "capture:         %s\n", captureLine(st.CaptureInProgress, capHeld))
 	return nil
+}
+
+// captureLine describes capture_in_progress for rx status.
+func captureLine(r *state.CaptureInProgress, running bool) string {
+	switch {
+	case r == nil && running:
+		return "an rx capture holds the capture lock (nothing recorded yet)"
+	case r == nil:
+		return "-"
+	}
+	ready := "READY published"
+	if !r.ReadyPublished {
+		ready = "READY being published"
+	}
+	what := fmt.Sprintf("%s in progress (hackrf_transfer pid %d, rx capture pid %d, %s, data %s)", r.TaskID, r.CapturePID, r.RfhandoffPID, ready, r.DataPath)
+	switch {
+	case running:
+		return what + "; an rx capture holds the capture lock"
+	case r.CompleteSHA256 != "":
+		return what + "; its rx capture is gone and its COMPLETE was saved but not published: the next rx capture or rx watch publishes it"
+	}
+	return what + "; its rx capture is gone without COMPLETE: the next rx capture or rx watch publishes an honest one"
 }

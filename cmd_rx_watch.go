@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 
+	"rfhandoff/capture"
 	"rfhandoff/prompt"
 	"rfhandoff/rxwatch"
 )
@@ -24,6 +25,7 @@ func (c *RxWatchCmd) Run(app *App) error {
 	if err != nil {
 		return err
 	}
+	recoverCapture(app)
 	var p rxwatch.Prompter
 	term, err := prompt.Open()
 	switch {
@@ -36,4 +38,21 @@ func (c *RxWatchCmd) Run(app *App) error {
 	}
 	runErr := rxwatch.NewWatcher(s, p).Run(app.Ctx)
 	return errors.Join(runErr, s.Close())
+}
+
+// recoverCapture publishes the COMPLETE of a capture whose rx capture was
+// killed (capture.Recover), once, as the watcher starts. A failure is
+// reported and the watcher goes on: watching never depends on it.
+func recoverCapture(app *App) {
+	pub, err := newRXPublisher(app)
+	if err == nil {
+		var rec *capture.Recovered
+		rec, err = capture.Recover(app.Ctx, capture.Deps{
+			Git: pub.Git, Runner: pub.Runner, Policy: app.Policy, Audit: pub.Audit, Logger: app.Logger,
+		}, capture.Options{})
+		printRecovered(app.Stdout, rec)
+	}
+	if err != nil {
+		app.Logger.Error("a capture recorded in progress still needs its COMPLETE", "err", err)
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -14,6 +15,7 @@ import (
 	"rfhandoff/config"
 	"rfhandoff/exec"
 	"rfhandoff/faultkit"
+	"rfhandoff/result"
 	"rfhandoff/state"
 )
 
@@ -36,6 +38,10 @@ type killCase struct {
 	restart func(t *testing.T, lab *faultkit.Lab, args []string, i int)
 	// killWindow bounds the random kill point (default 600ms).
 	killWindow time.Duration
+	// orphans deals with the killed process's children before the
+	// restart and returns how many the test itself had to end (default
+	// fkKillOrphans: all of them).
+	orphans func(t *testing.T, lab *faultkit.Lab, i int) int
 }
 
 // Invariant: SIGKILL at any point loses nothing and wedges nothing. After
@@ -116,8 +122,22 @@ func TestFaultSIGKILLLoop(t *testing.T) {
 				return []string{"rx", "capture", id}
 			},
 			lock: capture.LockFile, parse: rxState,
+			// The killed rx capture's hackrf_transfer gets SIGINT from its
+			// parent's death (Pdeathsig) and ends by itself: in even
+			// iterations the test waits for that, in odd ones it leaves
+			// the orphan to the restart, whose recovery must wait for it.
+			orphans: func(t *testing.T, lab *faultkit.Lab, i int) int {
+				if i%2 == 1 {
+					return 0
+				}
+				faultkit.Eventually(t, fkWait, "the killed capture's hackrf_transfer to end on its own", func() bool {
+					return len(fkLiveProcsMentioning(lab.RX.Dir)) == 0
+				})
+				return fkKillOrphans(t, lab) // the safety net; Eventually has made it 0
+			},
 			restart: func(t *testing.T, lab *faultkit.Lab, args []string, i int) {
-				fkStopCaptureCleanly(t, lab, args)
+				out := fkStopCaptureCleanly(t, lab, args)
+				fkCheckCaptureSettled(t, lab, args[2], out, i)
 			},
 			killWindow: 2500 * time.Millisecond,
 		},
@@ -142,10 +162,14 @@ func TestFaultSIGKILLLoop(t *testing.T) {
 					s.Signal(syscall.SIGKILL)
 				}
 				s.Wait(fkWait)
-				// Its children live on in their own process groups; a
-				// capture's hackrf_transfer would record for the whole
-				// planned duration. End the ones this test's lab started.
-				orphans += fkKillOrphans(t, lab)
+				// Its children are in their own process groups: only the
+				// SIGINT they get when their parent dies (Pdeathsig) ends
+				// them. End any that survive, as a safety net.
+				if c.orphans != nil {
+					orphans += c.orphans(t, lab, i)
+				} else {
+					orphans += fkKillOrphans(t, lab)
+				}
 				interrupted += fkCheckAfterKill(t, side, c.lock, c.parse, s.Pid())
 				c.restart(t, lab, args, i)
 				if tmp := faultkit.TempFiles(t, side.StateDir()); len(tmp) != 0 {
@@ -263,18 +287,19 @@ func fkCheckNoDuplicateResults(t *testing.T, lab *faultkit.Lab) {
 	}
 }
 
-// fkStopCaptureCleanly runs `rx capture` for the killed run's task again:
-// it either refuses at once (the killed run's capture file exists and is
-// never overwritten) or starts; a started capture is stopped with SIGINT
-// once READY is out, and must end with 130 and COMPLETE published.
-func fkStopCaptureCleanly(t *testing.T, lab *faultkit.Lab, args []string) {
+// fkStopCaptureCleanly runs `rx capture` for the killed run's task again
+// and returns its stdout. It first publishes COMPLETE for a killed capture
+// that had recorded itself (READY published or being published), then
+// either refuses (the killed run's capture file exists and is never
+// overwritten) or starts; a started capture is stopped with SIGINT once
+// READY is out, and must end with 130 and COMPLETE published.
+func fkStopCaptureCleanly(t *testing.T, lab *faultkit.Lab, args []string) string {
 	t.Helper()
-	// A capture killed after READY leaves READY standing: reported, since
-	// only its age (max_publication_age_s) retires it on the MAIN side.
+	// A capture killed after READY leaves READY standing until the restart.
 	if res, err := lab.R.Run(t.Context(), exec.Cmd{Tool: exec.Git, Dir: lab.Remote.Dir,
 		Args: []string{"cat-file", "blob", "--end-of-options", "refs/heads/" + faultkit.ResultBranch + ":" + faultkit.ResultPath}}); err == nil &&
 		strings.Contains(string(res.Stdout), `"RX_READY_FOR_TX"`) && strings.Contains(string(res.Stdout), `"`+args[2]+`"`) {
-		t.Logf("the killed capture of %s left READY standing on the result branch", args[2])
+		t.Logf("the killed capture of %s left READY standing on the result branch; the restart must supersede it", args[2])
 	}
 	s := lab.RX.Start(args...)
 	faultkit.Eventually(t, fkWait, "rx capture to refuse or publish READY", func() bool {
@@ -286,13 +311,86 @@ func fkStopCaptureCleanly(t *testing.T, lab *faultkit.Lab, args []string) {
 			t.Fatalf("rx capture after SIGINT: exit %d, want 130 with COMPLETE published\nstderr:\n%s", code, s.Stderr.String())
 		}
 		t.Logf("restart: a new capture started and was interrupted cleanly")
-		return
+		return s.Stdout.String()
 	}
 	code := s.Wait(fkWait).ExitCode()
 	if code != 1 || !strings.Contains(s.Stderr.String(), "never overwritten") {
 		t.Fatalf("rx capture of a task whose capture was killed: exit %d, want 1 refusing to overwrite\nstdout:\n%s\nstderr:\n%s", code, s.Stdout.String(), s.Stderr.String())
 	}
 	t.Logf("restart: refused, the killed capture's file is kept")
+	return s.Stdout.String()
+}
+
+// fkCheckCaptureSettled checks what must hold once the restart of a killed
+// `rx capture` of task id is done (out is its stdout): no hackrf_transfer
+// left running, no capture recorded in progress, and on the result branch
+// every READY of the task followed by a COMPLETE of the same capture; a
+// COMPLETE the recovery published (exit -1) has the file's real size and
+// SHA-256.
+func fkCheckCaptureSettled(t *testing.T, lab *faultkit.Lab, id, out string, i int) {
+	t.Helper()
+	if n := fkKillOrphans(t, lab); n > 0 {
+		t.Errorf("iteration %d: %d processes of the killed capture still ran after the restart", i, n)
+	}
+	st, err := state.LoadRX(lab.RX.StateDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.CaptureInProgress != nil {
+		t.Errorf("iteration %d: capture_in_progress left after the restart: %+v", i, st.CaptureInProgress)
+	}
+	var rs []*result.Result // the task's results, oldest first
+	commits := strings.Fields(gitOut(t, lab, "log", "--reverse", "--format=%H", "refs/heads/"+faultkit.ResultBranch, "--", faultkit.ResultPath))
+	for _, c := range commits {
+		r, err := result.Decode([]byte(gitOut(t, lab, "show", c+":"+faultkit.ResultPath)), result.Options{})
+		if err != nil {
+			t.Fatalf("result commit %s: %v", c, err)
+		}
+		if r.TaskID == id {
+			rs = append(rs, r)
+		}
+	}
+	for k, r := range rs {
+		if r.State != result.StateReady {
+			continue
+		}
+		if !slices.ContainsFunc(rs[k+1:], func(c *result.Result) bool {
+			return c.State == result.StateComplete && c.CapturePID == r.CapturePID && c.CaptureStartedAt.Equal(r.CaptureStartedAt)
+		}) {
+			t.Fatalf("iteration %d: READY of %s (capture_pid %d) was never followed by its COMPLETE: half-published", i, id, r.CapturePID)
+		}
+	}
+	recovered := strings.Contains(out, "recovered: the capture of "+id)
+	if !recovered {
+		return
+	}
+	last := rs[len(rs)-1]
+	data := filepath.Join(lab.RX.Policy.CaptureDir(), id, id+capture.DataSuffix)
+	file, err := os.ReadFile(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if last.State != result.StateComplete || *last.CaptureExitCode != -1 || *last.CaptureSHA256 != sha256Hex(file) ||
+		*last.CaptureSizeBytes != int64(len(file)) || last.CommonClockVerified {
+		t.Fatalf("iteration %d: recovered COMPLETE %+v does not describe %s (%d bytes)", i, last, data, len(file))
+	}
+	how := "after the orphan had ended"
+	if strings.Contains(out, "was still running when the recovery began") {
+		how = "after waiting for the still running orphan"
+	}
+	t.Logf("iteration %d: the restart published COMPLETE (exit -1, %d bytes) for the killed capture %s", i, len(file), how)
+}
+
+// fkLiveProcsMentioning is faultkit.ProcsMentioning less zombies and this
+// test process.
+func fkLiveProcsMentioning(s string) []int {
+	var out []int
+	for _, pid := range faultkit.ProcsMentioning(s) {
+		if pid != os.Getpid() && faultkit.Alive(pid) {
+			out = append(out, pid)
+		}
+	}
+	return out
 }
 
 // fkKillOrphans kills the processes still running whose command line

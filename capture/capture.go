@@ -135,6 +135,11 @@ func Run(ctx context.Context, d Deps, o Options) (*Report, error) {
 		return nil, err
 	}
 	defer l.Release()
+	// A capture whose rfhandoff was killed gets its COMPLETE before anything
+	// new starts; one that cannot stops this run (RecoveryError).
+	if _, err := recoverLocked(ctx, d, o, stateDir); err != nil {
+		return nil, err
+	}
 
 	cur, err := approved(ctx, d, stateDir, o.TaskID)
 	if err != nil {

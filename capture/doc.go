@@ -74,10 +74,64 @@
 //   - The task is not marked completed: that stays the operator's
 //     `rx mark-completed`, after looking at the result.
 //
+// # A killed rx capture
+//
+// SIGINT and SIGTERM are handled (above), SIGKILL, the OOM killer or a
+// crash are not: nothing of rfhandoff runs after them. Two things keep
+// such a capture from staying half-published.
+//
+//   - hackrf_transfer gets SIGINT from the kernel when rfhandoff dies (the
+//     runner sets Pdeathsig on Linux, exec/spawn_linux.go): it ends as on
+//     Ctrl-C instead of recording on as an orphan.
+//   - The capture is recorded in the RX state (capture_in_progress,
+//     record.go) from just before READY is published until COMPLETE is:
+//     READY's facts, the board, the data file, both pids, whether READY's
+//     publish had returned, and, once written, the SHA-256 and notes of
+//     the COMPLETE about to be published. Writing it goes through the
+//     state lock, beside a running rx watch; if it cannot be written,
+//     nothing is published and the capture is stopped.
+//
+// The next `rx capture` (any task, before it does anything else) and `rx
+// watch` (as it starts) take the capture lock, which proves the recorded
+// rx capture is gone, and recover (recover.go): wait up to Grace for the
+// recorded hackrf_transfer to end (checked by /proc/<pid>/cmdline: that
+// tool writing that file, so a reused pid is never signalled), then SIGINT
+// it, then SIGKILL it; one that survives that is an error, since its file
+// could still change. Then publish COMPLETE through the same publisher:
+//
+//   - the COMPLETE the killed run had written beside the capture, bytes
+//     and notes as they were, when the record names it and the file is
+//     unchanged (the run was killed while publishing it, or its publish
+//     failed);
+//   - otherwise one built from the record and the file: size and SHA-256
+//     read from the file after the fact (the streaming hash died with
+//     rfhandoff: the one second pass over a capture, and only here),
+//     capture_duration_s from the size, capture_exit_code -1 (nobody was
+//     left to collect the exit status), overruns and dropped_frames null,
+//     clkin_after from a fresh `hackrf_clock -i` on the recorded board
+//     (NOT_DETECTED when it fails), rf_tx_observed UNKNOWN,
+//     common_clock_verified false (nobody watched the clock meanwhile),
+//     capture_ended_at the file's modification time. RX_RESULT.md says all
+//     of this. It is written beside the capture and into the record before
+//     it is published, so a recovery that is itself cut short publishes
+//     the same bytes next time: the publisher's no-op, never a second,
+//     different COMPLETE. A record whose READY publish had not returned
+//     gets its COMPLETE all the same: READY may have landed.
+//
+// The record is cleared only after the publisher succeeded. When it
+// refuses (the task, its approval or the checkout's HEAD changed since),
+// the record is kept and `rx capture` starts nothing until a person has
+// looked: `rx mark-completed TASK_ID` drops it (not while a capture holds
+// the lock). Any other failure is tried again by the next run. `rx
+// publish-result` of the saved COMPLETE clears it too, and `rx status`
+// shows it. No SigMF file or quick-look PNG is written for a recovered
+// capture (`capture plot` draws one from the data).
+//
 // # Exit status (see cmd_rx_capture.go)
 //
 // 0 only when COMPLETE was published for a capture that ended normally
 // (all -n samples written). 130 when a signal (SIGINT, SIGTERM)
 // interrupted it; COMPLETE was published if READY had been. 1 for every
-// other failure; the message says whether COMPLETE was published.
+// other failure, a recovery that failed included (*RecoveryError); the
+// message says whether COMPLETE was published.
 package capture

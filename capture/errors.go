@@ -133,6 +133,9 @@ type PublishError struct {
 	// Saved is where the result JSON was written locally, for a later
 	// `rx publish-result`; "" when it was not.
 	Saved string
+	// Recorded is a COMPLETE also recorded in capture_in_progress: the next
+	// rx capture or rx watch publishes it by itself.
+	Recorded bool
 	// CompletePublished is set for a failed READY whose capture then got
 	// an honest COMPLETE published to supersede a READY that may have landed.
 	CompletePublished bool
@@ -142,6 +145,8 @@ type PublishError struct {
 func (e *PublishError) Error() string {
 	msg := fmt.Sprintf("publishing %s failed: %v", e.State, e.Err)
 	switch {
+	case e.State == "CAPTURE_COMPLETE" && e.Saved != "" && e.Recorded:
+		msg += fmt.Sprintf("; the result is saved at %s and recorded in the RX state: the next rx capture or rx watch publishes it, or publish it now with `rfhandoff rx publish-result %s`", e.Saved, e.Saved)
 	case e.State == "CAPTURE_COMPLETE" && e.Saved != "":
 		msg += fmt.Sprintf("; the result is saved at %s — publish it with `rfhandoff rx publish-result %s`", e.Saved, e.Saved)
 	case e.State == "RX_READY_FOR_TX" && e.CompletePublished:

@@ -84,7 +84,8 @@ func (s *session) finish(ctx context.Context, end endState) (*Report, error) {
 
 	switch {
 	case pubErr != nil:
-		return rep, &PublishError{State: string(result.StateComplete), Saved: rep.ResultPath, Err: pubErr}
+		return rep, &PublishError{State: string(result.StateComplete), Saved: rep.ResultPath, Err: pubErr,
+			Recorded: s.record != nil && s.record.CompleteSHA256 != ""}
 	case end.interrupted:
 		return rep, &InterruptedError{Cause: end.cause, Published: true}
 	case kind != "":
@@ -109,6 +110,7 @@ func (s *session) publishComplete(ctx context.Context, e ending, notes []string)
 			rep.CompleteCommit = out.Commit
 			rep.CompletePublished = time.Now()
 			s.d.Logger.Info("COMPLETE published", "task_id", rep.TaskID, "commit", out.Commit)
+			s.forgetRecord()
 			return nil
 		}
 		var ce *publish.CheckError

@@ -16,6 +16,7 @@ import (
 	"rfhandoff/publish"
 	"rfhandoff/quicklook"
 	"rfhandoff/result"
+	"rfhandoff/state"
 	"rfhandoff/taskfetch"
 )
 
@@ -48,6 +49,10 @@ type session struct {
 	waitErr    error
 
 	prog *progress
+
+	// record is this capture's capture_in_progress as last written to the
+	// state, nil when none is (record.go).
+	record *state.CaptureInProgress
 }
 
 // run reserves the file, starts the tool, and sees the capture through.
@@ -150,6 +155,14 @@ func (s *session) run(ctx context.Context) (*Report, error) {
 // afterStart publishes READY, watches the capture, and publishes COMPLETE.
 func (s *session) afterStart(ctx context.Context) (*Report, error) {
 	rep := s.rep
+	// Recorded first: if rfhandoff is killed from here on, the next rx
+	// capture or rx watch publishes COMPLETE for this capture.
+	if err := s.recordStart(); err != nil {
+		s.stopTool()
+		s.stopReaders()
+		s.void()
+		return nil, fmt.Errorf("recording the capture in the RX state before READY (capture_in_progress): %w; the capture was stopped and nothing was published", err)
+	}
 	rep.Ready = ready(s.facts, now())
 	out, err := s.publish(ctx, rep.Ready, nil)
 	if err != nil {
@@ -161,12 +174,14 @@ func (s *session) afterStart(ctx context.Context) (*Report, error) {
 		if errors.As(err, &ce) {
 			s.stopReaders()
 			s.void()
+			s.forgetRecord()
 			return nil, &PublishError{State: string(result.StateReady), Err: err}
 		}
 		_, cerr := s.finish(ctx, endState{reason: fmt.Sprintf("READY could not be published (%v); the capture was stopped", err)})
 		return rep, &PublishError{State: string(result.StateReady), Err: err, CompletePublished: cerr == nil}
 	}
 	rep.ReadyCommit, rep.ReadyPublished = out.Commit, time.Now()
+	s.recordReady(out.Commit)
 	s.d.Logger.Info("READY published", "task_id", rep.TaskID, "commit", out.Commit)
 
 	end := s.watch(ctx)
@@ -288,6 +303,8 @@ func (s *session) publish(ctx context.Context, r *result.Result, notes []string)
 	}
 	if err := writeFileAtomic(s.rep.ResultPath, data, 0o644); err != nil {
 		s.d.Logger.Warn("could not keep a local copy of the result", "err", err)
+	} else if r.State == result.StateComplete {
+		s.recordComplete(data, notes)
 	}
 	pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.o.PublishTimeout)
 	defer cancel()

@@ -1,0 +1,107 @@
+package capture
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"rfhandoff/rxwatch"
+	"rfhandoff/state"
+)
+
+// The capture in progress is recorded in the RX state (capture_in_progress)
+// from just before READY is published until COMPLETE is, so that a
+// capture whose rfhandoff is killed can still get its COMPLETE (recover.go).
+// Every write goes through rxwatch.Store.Update: the state lock makes it
+// safe beside a running `rx watch`, which writes the same file.
+
+// recordStart writes the record before READY is published. Without it a
+// READY could be left standing by a kill, so a failure stops the capture.
+func (s *session) recordStart() error {
+	path, err := filepath.Abs(s.rep.DataPath)
+	if err != nil {
+		return err
+	}
+	f := s.facts
+	rec := &state.CaptureInProgress{
+		TaskID: f.taskID, DataPath: path, CapturePID: f.pid, RfhandoffPID: os.Getpid(),
+		Serial: s.hc.Serial, StartedAt: f.startedAt, SourceHead: f.sourceHead,
+		PlannedDurationS: f.plannedS, FrequencyHz: f.freqHz, SampleRateHz: f.rateHz,
+		CompleteNotes: []string{},
+	}
+	if _, err := s.store().Update(func(st *state.RX) error {
+		st.CaptureInProgress = rec
+		return nil
+	}); err != nil {
+		return err
+	}
+	s.record = rec
+	return nil
+}
+
+// recordReady notes the published READY.
+func (s *session) recordReady(commit string) {
+	s.updateRecord("READY's publication", func(r *state.CaptureInProgress) {
+		r.ReadyPublished, r.ReadyCommit = true, commit
+	})
+}
+
+// recordComplete notes the COMPLETE about to be published (its bytes are
+// beside the capture): a recovery publishes exactly these again.
+func (s *session) recordComplete(data []byte, notes []string) {
+	sum := sha256.Sum256(data)
+	s.updateRecord("the COMPLETE about to be published", func(r *state.CaptureInProgress) {
+		r.CompleteSHA256, r.CompleteNotes = hex.EncodeToString(sum[:]), slices.Clone(notes)
+	})
+}
+
+// forgetRecord clears the record: COMPLETE was published, or nothing was.
+func (s *session) forgetRecord() {
+	if s.record == nil {
+		return
+	}
+	if err := clearRecord(s.store(), s.record); err != nil {
+		s.d.Logger.Warn("could not clear capture_in_progress; the next rx capture or rx watch will find COMPLETE already published", "err", err)
+		return
+	}
+	s.record = nil
+}
+
+// updateRecord changes the session's record, if it is still the one in
+// the state. A failure is logged: the capture goes on, and a recovery
+// would publish a COMPLETE built from what the record already holds.
+func (s *session) updateRecord(what string, change func(*state.CaptureInProgress)) {
+	if s.record == nil {
+		return
+	}
+	next := s.record.Clone()
+	change(next)
+	_, err := s.store().Update(func(st *state.RX) error {
+		if !next.Same(st.CaptureInProgress) {
+			return fmt.Errorf("capture_in_progress no longer records this capture")
+		}
+		st.CaptureInProgress = next
+		return nil
+	})
+	if err != nil {
+		s.d.Logger.Warn("could not record "+what+" in capture_in_progress", "err", err)
+		return
+	}
+	s.record = next
+}
+
+func (s *session) store() *rxwatch.Store { return &rxwatch.Store{Dir: s.stateDir} }
+
+// clearRecord removes rec from the state, if the state still holds it.
+func clearRecord(store *rxwatch.Store, rec *state.CaptureInProgress) error {
+	_, err := store.Update(func(st *state.RX) error {
+		if rec.Same(st.CaptureInProgress) {
+			st.CaptureInProgress = nil
+		}
+		return nil
+	})
+	return err
+}

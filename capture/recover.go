@@ -1,0 +1,303 @@
+package capture
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"rfhandoff/hackrfcli"
+	"rfhandoff/publish"
+	"rfhandoff/result"
+	"rfhandoff/rxwatch"
+	"rfhandoff/state"
+)
+
+// Recovered is a COMPLETE published for a capture whose rfhandoff was
+// killed (its capture_in_progress record was found with the capture lock
+// free).
+type Recovered struct {
+	Record     state.CaptureInProgress // the record, now cleared
+	Result     *result.Result          // the COMPLETE published
+	ResultPath string                  // its copy beside the capture
+	Commit     string                  // the result branch commit that holds it
+	// NoOp is a COMPLETE the branch already held byte for byte (published
+	// before the kill, or by an earlier recovery that was itself cut short).
+	NoOp bool
+	// Reused is the COMPLETE the killed rx capture had written, published
+	// as it was, rather than one built from the record and the file.
+	Reused bool
+	// Notes are the paragraphs RX_RESULT.md was rendered with.
+	Notes []string
+	// Tool says how the capture's hackrf_transfer was found to end.
+	Tool string
+}
+
+// Recover publishes an honest COMPLETE for a capture whose rfhandoff was
+// killed after it recorded the capture (just before READY) and before
+// COMPLETE was published. It returns nil, nil when no capture is
+// recorded, and also when another rx capture holds the capture lock (that
+// one owns the record). `rx capture` does this itself before it starts;
+// `rx watch` calls it when it starts.
+func Recover(ctx context.Context, d Deps, o Options) (*Recovered, error) {
+	o = o.withDefaults()
+	if d.Logger == nil {
+		d.Logger = slog.New(slog.DiscardHandler)
+	}
+	if d.Git == nil || d.Runner == nil || d.Audit == nil {
+		return nil, errors.New("capture: Deps needs Git, Runner and Audit")
+	}
+	stateDir, err := preflightState(ctx, d)
+	if err != nil {
+		return nil, err
+	}
+	l, err := lock(stateDir)
+	var be *BusyError
+	if errors.As(err, &be) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer l.Release()
+	return recoverLocked(ctx, d, o, stateDir)
+}
+
+// RecoveryError is a recorded capture whose COMPLETE could not be
+// published. The record is kept (nothing is ever dropped silently), so
+// `rx capture` starts no new capture until it is dealt with.
+type RecoveryError struct {
+	Record   state.CaptureInProgress
+	StateDir string
+	// Refused is the publisher refusing in its checks (the task, its
+	// approval or the RX checkout's HEAD changed since): trying again
+	// will not help, a person must decide.
+	Refused bool
+	Err     error
+}
+
+func (e *RecoveryError) Error() string {
+	r := e.Record
+	msg := fmt.Sprintf("the capture of task %s (data %s) by rx capture pid %d, which is gone, never got its COMPLETE published, and publishing it now failed: %v; "+
+		"the record is kept (capture_in_progress in %s)",
+		r.TaskID, r.DataPath, r.RfhandoffPID, e.Err, filepath.Join(e.StateDir, state.RXStateFile))
+	if e.Refused {
+		return msg + fmt.Sprintf("; the publisher refuses it, so a person must decide: look at the capture, then run "+
+			"`rfhandoff rx mark-completed %s` to drop the record (no new capture runs until then)", r.TaskID)
+	}
+	return msg + "; the next rx capture or rx watch tries again"
+}
+
+func (e *RecoveryError) Unwrap() error { return e.Err }
+
+// recoverLocked is Recover for a caller holding the capture lock: that
+// proves the rx capture that wrote a record found now is gone, whatever
+// its pid belongs to now.
+func recoverLocked(ctx context.Context, d Deps, o Options, stateDir string) (*Recovered, error) {
+	store := &rxwatch.Store{Dir: stateDir}
+	st, err := store.Load()
+	if err != nil {
+		return nil, err
+	}
+	rec := st.CaptureInProgress
+	if rec == nil {
+		return nil, nil
+	}
+	log := d.Logger.With("task_id", rec.TaskID, "data", rec.DataPath)
+	log.Warn("found a capture whose COMPLETE was never published (its rx capture was killed, or could not publish it); publishing it now",
+		"rfhandoff_pid", rec.RfhandoffPID, "capture_pid", rec.CapturePID, "ready_published", rec.ReadyPublished,
+		"complete_saved", rec.CompleteSHA256 != "")
+	fail := func(err error) (*Recovered, error) {
+		var ce *publish.CheckError
+		return nil, &RecoveryError{Record: *rec, StateDir: stateDir, Refused: errors.As(err, &ce), Err: err}
+	}
+
+	end, err := endCaptureTool(context.WithoutCancel(ctx), rec.CapturePID, rec.DataPath, o.Grace, log.Info)
+	if err != nil {
+		return fail(err)
+	}
+	out := &Recovered{Record: *rec, ResultPath: filepath.Join(filepath.Dir(rec.DataPath), ResultName), Tool: end.how}
+	data, notes, reused := pendingComplete(rec, out.ResultPath, log)
+	if !reused {
+		r, n, err := rebuildComplete(ctx, d, o, rec, end)
+		if err != nil {
+			return fail(err)
+		}
+		if data, err = result.Encode(r); err != nil {
+			return fail(err)
+		}
+		notes = n
+		// Kept before publishing, so that a recovery cut short is
+		// repeated with these very bytes: the publisher's no-op if they
+		// had landed, never a second, different COMPLETE.
+		if err := writeFileAtomic(out.ResultPath, data, 0o644); err != nil {
+			return fail(err)
+		}
+		next := rec.Clone()
+		sum := sha256.Sum256(data)
+		next.CompleteSHA256, next.CompleteNotes = hex.EncodeToString(sum[:]), notes
+		if _, err := store.Update(func(st *state.RX) error {
+			if !next.Same(st.CaptureInProgress) {
+				return errors.New("capture_in_progress changed during the recovery")
+			}
+			st.CaptureInProgress = next
+			return nil
+		}); err != nil {
+			return fail(err)
+		}
+		rec = next
+	}
+	if out.Result, err = result.Decode(data, result.Options{}); err != nil {
+		return fail(err)
+	}
+	out.Reused, out.Notes = reused, notes
+
+	pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), o.PublishTimeout)
+	defer cancel()
+	pub, err := publish.Publish(pctx, publish.Deps{
+		Git: d.Git, Runner: d.Runner, Policy: d.Policy, StateDir: stateDir,
+		Audit: d.Audit, Notes: notes, Logger: d.Logger,
+	}, data)
+	if err != nil {
+		return fail(err)
+	}
+	out.Commit, out.NoOp = pub.Commit, pub.NoOp
+	if err := clearRecord(store, rec); err != nil {
+		// Published all the same; the next recovery finds it identical.
+		log.Warn("COMPLETE published but capture_in_progress could not be cleared", "err", err)
+	} else {
+		log.Info("capture_in_progress cleared")
+	}
+	log.Warn("COMPLETE published for the recorded capture",
+		"commit", pub.Commit, "already_on_branch", pub.NoOp, "exit_code", *out.Result.CaptureExitCode,
+		"size_bytes", *out.Result.CaptureSizeBytes, "sha256", *out.Result.CaptureSHA256)
+	return out, nil
+}
+
+// pendingComplete returns the COMPLETE the killed rx capture wrote beside
+// the capture just before publishing it, with its notes, when the file
+// still holds exactly those bytes.
+func pendingComplete(rec *state.CaptureInProgress, path string, log *slog.Logger) ([]byte, []string, bool) {
+	if rec.CompleteSHA256 == "" {
+		return nil, nil, false
+	}
+	data, err := os.ReadFile(path)
+	sum := sha256.Sum256(data)
+	if err != nil || hex.EncodeToString(sum[:]) != rec.CompleteSHA256 {
+		log.Warn("the COMPLETE written before the kill is gone or changed; building a new one", "file", path, "err", err)
+		return nil, nil, false
+	}
+	r, err := result.Decode(data, result.Options{})
+	if err != nil || r.TaskID != rec.TaskID || r.State != result.StateComplete {
+		log.Warn("the COMPLETE written before the kill does not describe this capture; building a new one", "file", path, "err", err)
+		return nil, nil, false
+	}
+	return data, slices.Clone(rec.CompleteNotes), true
+}
+
+// rebuildComplete is COMPLETE from the record (READY's facts) and the file
+// as it is now. The streaming hash died with rfhandoff, so the file is
+// read once more here: the one second pass over a capture, and only for
+// a capture whose rfhandoff was killed.
+func rebuildComplete(ctx context.Context, d Deps, o Options, rec *state.CaptureInProgress, end toolEnd) (*result.Result, []string, error) {
+	st, err := os.Stat(rec.DataPath)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, fmt.Errorf("the capture file %s is gone: there is nothing a COMPLETE could describe", rec.DataPath)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	sum, size, err := hashFile(rec.DataPath, sha256.New())
+	if err != nil {
+		return nil, nil, fmt.Errorf("hashing %s: %w", rec.DataPath, err)
+	}
+	ended := st.ModTime().UTC().Truncate(time.Millisecond)
+	if ended.Before(rec.StartedAt) {
+		ended = rec.StartedAt
+	}
+	hc := &hackrfcli.Client{R: d.Runner, Timeout: o.ToolTimeout, Serial: rec.Serial}
+	clk, clkNote := result.ClkinNotDetected, ""
+	switch cs, err := hc.Clock(context.WithoutCancel(ctx)); {
+	case err != nil:
+		clkNote = fmt.Sprintf("clkin_after: hackrf_clock -i during the recovery failed (%v); reported as NOT_DETECTED.", err)
+	case cs == hackrfcli.ClockDetected:
+		clk = result.ClkinDetected
+		clkNote = "clkin_after: hackrf_clock -i during the recovery, after the capture, reported CLKIN detected."
+	default:
+		clkNote = "clkin_after: hackrf_clock -i during the recovery, after the capture, reported no clock signal on CLKIN."
+	}
+	f := liveFacts{
+		taskID: rec.TaskID, sourceHead: rec.SourceHead, startedAt: rec.StartedAt,
+		plannedS: rec.PlannedDurationS, freqHz: rec.FrequencyHz, rateHz: rec.SampleRateHz, pid: rec.CapturePID,
+	}
+	r := complete(f, ending{
+		endedAt: ended, exitCode: -1, sizeBytes: size, sha256: sum,
+		clkinAfter: clk, observed: result.RFTXUnknown,
+	}, now())
+	// Nobody watched the clock while rfhandoff was gone.
+	r.CommonClockVerified = false
+
+	planned := 2 * rec.SampleRateHz * rec.PlannedDurationS
+	readyNote := "READY had been published."
+	switch {
+	case rec.ReadyCommit != "":
+		readyNote = fmt.Sprintf("READY had been published (commit %s).", rec.ReadyCommit)
+	case !rec.ReadyPublished:
+		readyNote = "rfhandoff was killed while READY was being published: it may or may not have landed, and this COMPLETE supersedes it either way."
+	}
+	notes := []string{
+		fmt.Sprintf("Capture interrupted: rfhandoff (pid %d) was killed while hackrf_transfer (pid %d) was recording; "+
+			"this COMPLETE was published afterwards by rfhandoff pid %d. %s; the file holds %d bytes (%.2f s of signal) of the planned %d bytes.",
+			rec.RfhandoffPID, rec.CapturePID, os.Getpid(), end.how, size, float64(size/2)/float64(rec.SampleRateHz), planned),
+		readyNote,
+		"capture_exit_code is -1: the exit status is unknown, because the process that would have collected it (rfhandoff) was gone. " +
+			"capture_size_bytes and capture_sha256 were read from the file after the fact (the streaming hash died with rfhandoff); " +
+			"capture_ended_at is the file's last modification; overruns and dropped_frames are unknown (null).",
+		clkNote + " common_clock_verified is false: nobody watched the clock while rfhandoff was gone.",
+		"No quick-look analysis: rf_tx_observed = UNKNOWN.",
+	}
+	return r, notes, nil
+}
+
+// ForgetPublished clears capture_in_progress in stateDir when the COMPLETE
+// it waits to publish is data: `rx publish-result` of the saved COMPLETE
+// did the recovery's work. It reports whether it cleared a record.
+func ForgetPublished(stateDir string, data []byte) (bool, error) {
+	sum := sha256.Sum256(data)
+	want := hex.EncodeToString(sum[:])
+	cleared := false
+	_, err := (&rxwatch.Store{Dir: stateDir}).Update(func(st *state.RX) error {
+		if r := st.CaptureInProgress; r != nil && r.CompleteSHA256 == want {
+			st.CaptureInProgress, cleared = nil, true
+		}
+		return nil
+	})
+	return cleared, err
+}
+
+// Forget drops the capture_in_progress record of task id, for a person
+// who has looked at a capture whose COMPLETE cannot be published (`rx
+// mark-completed`). It refuses while an rx capture holds the capture
+// lock: that one's record is live. It returns the record dropped, or nil.
+func Forget(stateDir, id string) (*state.CaptureInProgress, error) {
+	l, err := lock(stateDir)
+	if err != nil {
+		return nil, err
+	}
+	defer l.Release()
+	var dropped *state.CaptureInProgress
+	_, err = (&rxwatch.Store{Dir: stateDir}).Update(func(st *state.RX) error {
+		if r := st.CaptureInProgress; r != nil && r.TaskID == id {
+			dropped, st.CaptureInProgress = r, nil
+		}
+		return nil
+	})
+	return dropped, err
+}

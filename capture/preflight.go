@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"rfhandoff/gitcli"
 	"rfhandoff/rxwatch"
@@ -102,7 +101,7 @@ func captureDir(ctx context.Context, g *gitcli.Client, repo, base, id string) (s
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", fmt.Errorf("capture directory: %w", err)
 	}
-	rel, inside, err := relInside(repo, dir)
+	rel, inside, err := gitcli.PathInCheckout(repo, dir, "capture directory")
 	if err != nil || !inside {
 		return dir, err
 	}
@@ -115,26 +114,6 @@ func captureDir(ctx context.Context, g *gitcli.Client, repo, base, id string) (s
 			"capture directory %s is not ignored by git in %s (raw IQ must never enter git); set [capture] dir inside the state directory or add it to .gitignore", dir, repo)}}
 	}
 	return dir, nil
-}
-
-// relInside returns dir relative to repo and whether it lies inside it.
-func relInside(repo, dir string) (string, bool, error) {
-	ra, err := filepath.Abs(repo)
-	if err != nil {
-		return "", false, err
-	}
-	da, err := filepath.Abs(dir)
-	if err != nil {
-		return "", false, err
-	}
-	rel, err := filepath.Rel(ra, da)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return "", false, nil
-	}
-	if rel == "." {
-		return "", false, fmt.Errorf("capture directory %s is the checkout itself", dir)
-	}
-	return rel, true, nil
 }
 
 // preflightState is rxwatch.Preflight: the state directory exists and is

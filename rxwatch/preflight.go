@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"rfhandoff/config"
 	"rfhandoff/gitcli"
@@ -33,7 +32,7 @@ func Preflight(ctx context.Context, g *gitcli.Client, p config.Policy) (string, 
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", fmt.Errorf("state directory: %w", err)
 	}
-	rel, inside, err := relInside(p.Repo.Path, dir)
+	rel, inside, err := gitcli.PathInCheckout(p.Repo.Path, dir, "state directory")
 	if err != nil {
 		return "", err
 	}
@@ -49,27 +48,4 @@ func Preflight(ctx context.Context, g *gitcli.Client, p config.Policy) (string, 
 		return "", &NotIgnoredError{Dir: dir, Repo: p.Repo.Path, Rel: rel}
 	}
 	return dir, nil
-}
-
-// relInside returns dir relative to repo and whether it is inside it.
-func relInside(repo, dir string) (string, bool, error) {
-	ra, err := filepath.Abs(repo)
-	if err != nil {
-		return "", false, err
-	}
-	da, err := filepath.Abs(dir)
-	if err != nil {
-		return "", false, err
-	}
-	rel, err := filepath.Rel(ra, da)
-	if err != nil {
-		return "", false, nil
-	}
-	if rel == "." {
-		return "", false, fmt.Errorf("state directory %s is the checkout itself", dir)
-	}
-	if rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return "", false, nil
-	}
-	return rel, true, nil
 }

@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"rfhandoff/backoff"
@@ -96,20 +95,20 @@ func (e *NotIgnoredError) Error() string {
 // CheckStateIgnored refuses a state directory inside the checkout that git
 // does not ignore (asked with git check-ignore about the state file).
 func CheckStateIgnored(ctx context.Context, g *gitcli.Client, pol config.Policy) error {
-	repo, err := filepath.Abs(pol.Repo.Path)
-	if err != nil {
-		return err
-	}
 	dir, err := filepath.Abs(pol.StatePath())
 	if err != nil {
 		return err
 	}
-	rel, err := filepath.Rel(repo, dir)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return nil // outside the checkout: git cannot commit it
-	}
-	if rel == "." {
+	rel, inside, err := gitcli.PathInCheckout(pol.Repo.Path, dir, "state directory")
+	var itself *gitcli.CheckoutItselfError
+	if errors.As(err, &itself) {
 		return &NotIgnoredError{Path: dir}
+	}
+	if err != nil {
+		return err
+	}
+	if !inside {
+		return nil // outside the checkout: git cannot commit it
 	}
 	probe := filepath.ToSlash(filepath.Join(rel, state.TXStateFile))
 	ignored, err := g.CheckIgnored(ctx, probe)

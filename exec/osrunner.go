@@ -41,6 +41,9 @@ type started struct {
 }
 
 func (r *osRunner) start(ctx context.Context, path string, c Cmd, timeout time.Duration) (*started, error) {
+	// The duration is measured from before the timeout starts, so a call
+	// that timed out never reports less than its timeout.
+	begin := time.Now()
 	var cancel context.CancelFunc
 	if timeout > 0 {
 		ctx, cancel = context.WithTimeout(ctx, timeout)
@@ -78,7 +81,7 @@ func (r *osRunner) start(ctx context.Context, path string, c Cmd, timeout time.D
 	} else {
 		cmd.Stderr = io.MultiWriter(s.stderr, s.counter)
 	}
-	s.start = time.Now()
+	s.start = begin
 	if err := startOnStableThread(cmd); err != nil {
 		cancel()
 		return nil, err

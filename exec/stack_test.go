@@ -132,10 +132,14 @@ func TestExitErrorCarriesArgvCodeAndStderr(t *testing.T) {
 func TestTimeoutKillsStubbornProcessAndItsChildren(t *testing.T) {
 	s, _ := newStack(t, RoleNone, os.Environ())
 	pidFile := filepath.Join(helperDirOf(t, s), "grandchild.pid")
-	_, err := s.Run(context.Background(), Cmd{Tool: HackRFInfo, Args: []string{"-d", "stubborn=" + pidFile}, Timeout: 1500 * time.Millisecond})
+	timeout := 1500 * time.Millisecond
+	res, err := s.Run(context.Background(), Cmd{Tool: HackRFInfo, Args: []string{"-d", "stubborn=" + pidFile}, Timeout: timeout})
 	var te *TimeoutError
 	if !errors.As(err, &te) || !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("got %v, want *TimeoutError", err)
+	}
+	if res.Duration < timeout {
+		t.Errorf("a call that timed out reports %v, less than its timeout %v", res.Duration, timeout)
 	}
 	data, rerr := os.ReadFile(pidFile)
 	if rerr != nil {

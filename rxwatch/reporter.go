@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"time"
 
+	"rfhandoff/exec"
 	"rfhandoff/gitcli"
 )
 
@@ -28,7 +29,8 @@ func (r *reporter) failure(err error, retryIn time.Duration) {
 	r.failures++
 	key := fmt.Sprintf("%T: %v", err, err)
 	if key == r.last {
-		r.log.Debug("task branch poll failed again", "err", err, "failures", r.failures, "retry_in", retryIn.Round(time.Millisecond))
+		r.log.Debug("task branch poll failed again", "err", err, "failures", r.failures, "retry_in", retryIn.Round(time.Millisecond),
+			"detail", exec.Detail(err))
 		return
 	}
 	r.last = key

@@ -12,6 +12,7 @@ import (
 
 	"rfhandoff/backoff"
 	"rfhandoff/config"
+	"rfhandoff/exec"
 	"rfhandoff/gate"
 	"rfhandoff/gitcli"
 	"rfhandoff/state"
@@ -123,8 +124,9 @@ func CheckStateIgnored(ctx context.Context, g *gitcli.Client, pol config.Policy)
 
 // Run watches until ctx ends (SIGINT, SIGTERM) and then returns nil after
 // clearing running in the state. It returns an error only when it cannot
-// start: the state dir is not ignored, another watcher holds the lock, or
-// the state file is corrupt.
+// start: the state dir is not ignored, the remote refuses the operator's
+// credentials or host key (CheckReachable), another watcher holds the
+// lock, or the state file is corrupt.
 func (w *Watcher) Run(ctx context.Context) (err error) {
 	w.rep = newReporter(w.Out, "tx watch: ")
 	w.src = Source{Git: w.Git, Policy: w.Policy}
@@ -132,6 +134,9 @@ func (w *Watcher) Run(ctx context.Context) (err error) {
 		return err
 	}
 	if err := CheckStateIgnored(ctx, w.Git, w.Policy); err != nil {
+		return err
+	}
+	if err := CheckReachable(ctx, w.Git, w.Policy); err != nil {
 		return err
 	}
 	dir := w.Policy.StatePath()
@@ -185,7 +190,7 @@ func (w *Watcher) Run(ctx context.Context) (err error) {
 		if err != nil {
 			w.rep.failure(err)
 			wait = bo.Next()
-			w.log().Debug("tx watch: backing off", "wait", wait, "error", err)
+			w.log().Debug("tx watch: backing off", "wait", wait, "error", err, "detail", exec.Detail(err))
 		} else {
 			w.rep.ok()
 			bo.Reset()

@@ -247,3 +247,28 @@ func TestSSHRxCaptureRefusedKeyBeforeHackRF(t *testing.T) {
 		}
 	}
 }
+
+// Invariant: `rx watch` at a terminal outlives a refused key: it reports
+// the cause once (not every poll), keeps polling, and says when the key is
+// back in the agent.
+func TestSSHRxWatchReportsCauseOnce(t *testing.T) {
+	t.Parallel()
+	l := newSSHLab(t)
+	empty := faultkit.StartSSHAgent(t)
+	w := startTTY(t, l.RX, empty.Sock, "rx", "watch")
+	w.TTY.WaitForText("authentication refused", sshQuick)
+	fkWaitFetches(t, l.RX, "three failed fetches with the key not in the agent", 3, faultkit.Call.Failed)
+	if w.Exited() {
+		t.Fatalf("rx watch died on a refused key:\n%s", w.TTY.String())
+	}
+	empty.Add(l.sshd.Key, l.sshd.Passphrase)
+	w.TTY.WaitForText("polling resumed", fkWait)
+	t.Logf("rx watch:\n%s", w.TTY.String())
+	if n := strings.Count(w.TTY.String(), "authentication refused"); n != 1 {
+		t.Errorf("the cause was reported %d times, want once:\n%s", n, w.TTY.String())
+	}
+	w.Signal(syscall.SIGTERM)
+	if st := w.Wait(fkWait); st.ExitCode() != 0 {
+		t.Errorf("rx watch after SIGTERM: exit %d\n%s", st.ExitCode(), w.TTY.String())
+	}
+}

@@ -36,6 +36,7 @@ func (r *reporter) failure(err error, retryIn time.Duration) {
 	r.last = key
 	var fp *gitcli.ForcePushError
 	var rw *RewoundError
+	var re *gitcli.RemoteError
 	switch {
 	case errors.As(err, &fp):
 		r.log.Error("task branch rewritten: refused, not followed; the watcher keeps polling and stays refused until a person re-anchors",
@@ -45,6 +46,10 @@ func (r *reporter) failure(err error, retryIn time.Duration) {
 	case errors.As(err, &rw):
 		r.log.Error("task branch rewritten: refused, not followed; restart the watcher after checking the branch to re-anchor",
 			"err", err, "retry_in", retryIn.Round(time.Millisecond))
+	case errors.As(err, &re):
+		// One attribute per line of the message: a log line stays one line.
+		r.log.Warn("task branch poll failed: "+re.Cause.String()+"; backing off", "said", re.Said,
+			"what_to_do", re.Hint, "command", re.Command, "failures", r.failures, "retry_in", retryIn.Round(time.Millisecond))
 	default:
 		r.log.Warn("task branch poll failed; backing off", "err", err, "failures", r.failures, "retry_in", retryIn.Round(time.Millisecond))
 	}

@@ -272,3 +272,33 @@ func TestSSHRxWatchReportsCauseOnce(t *testing.T) {
 		t.Errorf("rx watch after SIGTERM: exit %d\n%s", st.ExitCode(), w.TTY.String())
 	}
 }
+
+// Invariant: `tx execute` at a terminal whose re-fetch meets a refused key
+// ends at once with the cause, runs no action and leaves the record
+// unused: after `ssh-add` the same record still works (a used one would
+// be refused).
+func TestSSHTxExecuteRefusedKey(t *testing.T) {
+	t.Parallel()
+	l := newSSHLab(t)
+	l.PushTask(faultkit.TaskSpec{ID: "SSH_EXEC_0001"})
+	l.PushResult(l.Encode(l.Ready("SSH_EXEC_0001")))
+	w := startTTY(t, l.Main, l.agent.Sock, "tx", "watch")
+	fkPhrase(t, w)
+	record := w.WaitFor(reAuthorized, fkWait)[1]
+	w.Signal(syscall.SIGTERM)
+	if st := w.Wait(fkWait); st.ExitCode() != 0 {
+		t.Fatalf("tx watch after SIGTERM: exit %d\n%s", st.ExitCode(), w.TTY.String())
+	}
+
+	empty := faultkit.StartSSHAgent(t)
+	x := startTTY(t, l.Main, empty.Sock, "tx", "execute", record)
+	fkPhrase(t, x)
+	endsQuickly(t, x, []string{"refused at re-check", "authentication refused", "ssh-add"})
+
+	empty.Add(l.sshd.Key, l.sshd.Passphrase)
+	y := startTTY(t, l.Main, empty.Sock, "tx", "execute", record)
+	fkPhrase(t, y)
+	if st := y.Wait(fkWait); st.ExitCode() != 0 {
+		t.Errorf("tx execute with the key back in the agent: exit %d, want 0 (the record was still unused)\n%s", st.ExitCode(), y.TTY.String())
+	}
+}

@@ -4,6 +4,7 @@ package faultkit
 
 import (
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/user"
@@ -327,21 +328,13 @@ func runSSHTool(t testing.TB, env []string, name string, args ...string) string 
 		r.Close()
 		t.Fatalf("faultkit: %s: %v", name, err)
 	}
-	var out strings.Builder
-	buf := make([]byte, 4096)
-	for {
-		n, err := r.Read(buf)
-		out.Write(buf[:n])
-		if err != nil {
-			break
-		}
-	}
+	out, _ := io.ReadAll(r)
 	r.Close()
 	st, err := proc.Wait()
 	if err != nil || !st.Success() {
-		t.Fatalf("faultkit: %s %s: %v %v\n%s", name, strings.Join(args, " "), st, err, out.String())
+		t.Fatalf("faultkit: %s %s: %v %v\n%s", name, strings.Join(args, " "), st, err, out)
 	}
-	return strings.TrimSpace(out.String())
+	return strings.TrimSpace(string(out))
 }
 
 func writeSSHFile(t testing.TB, path, data string) {

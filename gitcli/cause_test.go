@@ -16,7 +16,8 @@ import (
 // OpenSSH 9.2 with LC_ALL=C: ssh-* against a test sshd on 127.0.0.1
 // (faultkit.SSHD), http-* against git http-backend behind Basic auth
 // (faultkit.HTTPRemote) or an httptest server answering with that status,
-// clone-* against a file:// remote.
+// clone-* against a file:// remote, git-daemon-* against a git:// port
+// nothing listens on.
 func TestClassifyStderrTranscripts(t *testing.T) {
 	tests := []struct {
 		file     string
@@ -42,6 +43,7 @@ func TestClassifyStderrTranscripts(t *testing.T) {
 		{"http-500.txt", CauseUnreachable, "returned error: 500", "HTTP 500"},
 		{"http-503.txt", CauseUnreachable, "returned error: 503", "retry later"},
 		{"http-connection-refused.txt", CauseUnreachable, "Failed to connect to 127.0.0.1 port 38151", "reachable"},
+		{"git-daemon-connection-refused.txt", CauseUnreachable, "errno=Connection refused", "reachable"},
 		{"http-could-not-resolve.txt", CauseUnreachable, "Could not resolve host: nonexistent.invalid", "reachable"},
 	}
 	for _, tt := range tests {

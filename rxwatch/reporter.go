@@ -48,7 +48,7 @@ func (r *reporter) failure(err error, retryIn time.Duration) {
 			"err", err, "retry_in", retryIn.Round(time.Millisecond))
 	case errors.As(err, &re):
 		// One attribute per line of the message: a log line stays one line.
-		r.log.Warn("task branch poll failed: "+re.Cause.String()+"; backing off", "said", re.Said,
+		r.log.Warn("task branch poll failed; backing off", "cause", re.Cause.String(), "said", re.Said,
 			"what_to_do", re.Hint, "command", re.Command, "failures", r.failures, "retry_in", retryIn.Round(time.Millisecond))
 	default:
 		r.log.Warn("task branch poll failed; backing off", "err", err, "failures", r.failures, "retry_in", retryIn.Round(time.Millisecond))

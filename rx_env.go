@@ -7,7 +7,7 @@ import (
 )
 
 // rxEnv is what the RX commands share: git on the RX checkout through the
-// audited RX runner, the policy, the logger and stdout.
+// audited RX runner, the policy and the logger.
 func rxEnv(app *App) (rxwatch.Env, error) {
 	r, err := app.Runner(exec.RoleRX)
 	if err != nil {
@@ -17,7 +17,6 @@ func rxEnv(app *App) (rxwatch.Env, error) {
 		Git:    app.Git(r),
 		Policy: app.Policy,
 		Log:    app.Logger,
-		Out:    app.Stdout,
 	}, nil
 }
 

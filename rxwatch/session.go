@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -20,8 +19,6 @@ type Env struct {
 	Git    *gitcli.Client
 	Policy config.Policy
 	Log    *slog.Logger
-	// Out receives the user-facing summary lines (stdout).
-	Out io.Writer
 	// Now is the clock (default time.Now).
 	Now func() time.Time
 }
@@ -31,13 +28,6 @@ func (e Env) now() time.Time {
 		return e.Now()
 	}
 	return time.Now()
-}
-
-func (e Env) out() io.Writer {
-	if e.Out != nil {
-		return e.Out
-	}
-	return io.Discard
 }
 
 func (e Env) log() *slog.Logger {

@@ -142,7 +142,7 @@ func (w *Watcher) Run(ctx context.Context) (err error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("state directory: %w", err)
 	}
-	lock, err := state.Acquire(w.Policy.StatePath(state.TXLockFile))
+	lock, err := state.AcquireAs(w.Policy.StatePath(state.TXLockFile), "tx watch")
 	if err != nil {
 		return err
 	}

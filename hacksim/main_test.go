@@ -164,13 +164,53 @@ func TestMainRejects(t *testing.T) {
 	}
 }
 
+func TestToolName(t *testing.T) {
+	tests := []struct{ argv0, want string }{
+		{"hackrf_info", "hackrf_info"},
+		{"/tmp/bin/hackrf_transfer", "hackrf_transfer"},
+		{"./hackrf_clock", "hackrf_clock"},
+		{"hackrf_clock.exe", "hackrf_clock"},
+		{"hackrf_info.EXE", "hackrf_info"},
+		{"hackrf_transfer.Exe", "hackrf_transfer"},
+		{`C:\tools\hackrf_transfer.exe`, "hackrf_transfer"},
+		{`C:\Program Files\HackRF\hackrf_info.EXE`, "hackrf_info"},
+		{`\\server\share\hackrf_clock`, "hackrf_clock"},
+		{`C:/tools/hackrf_clock.exe`, "hackrf_clock"},
+		{`C:\tools/mixed\hackrf_info.exe`, "hackrf_info"},
+		{".exe", ".exe"}, // no name before the suffix: left alone
+		{"hackrf_info.exe.exe", "hackrf_info.exe"},
+		{"hackrf_info.txt", "hackrf_info.txt"},
+		{`C:\tools\`, ""},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		if got := toolName(tt.argv0); got != tt.want {
+			t.Errorf("toolName(%q) = %q, want %q", tt.argv0, got, tt.want)
+		}
+	}
+}
+
 func TestIsTool(t *testing.T) {
 	for name, want := range map[string]bool{
 		"hackrf_info": true, "/tmp/bin/hackrf_transfer": true, "hackrf_clock.exe": true,
-		"rfhandoff": false, "hackrf_sweep": false, "": false,
+		`C:\tools\hackrf_transfer.exe`: true, "hackrf_info.EXE": true, `D:\sdr\HACKRF_INFO.EXE`: false,
+		"rfhandoff": false, "hackrf_sweep": false, "hackrf_sweep.exe": false, `C:\tools\rfhandoff.exe`: false, "": false,
 	} {
 		if IsTool(name) != want {
 			t.Errorf("IsTool(%q) = %v", name, !want)
+		}
+	}
+}
+
+// TestMainWindowsArgv0: a copy run as C:\tools\hackrf_info.exe answers
+// exactly like hackrf_info.
+func TestMainWindowsArgv0(t *testing.T) {
+	wantOut, wantErr, wantCode := transcript(t, "info/debian-one-board.txtar")
+	for _, argv0 := range []string{`C:\tools\hackrf_info.exe`, "hackrf_info.EXE"} {
+		var out, errb strings.Builder
+		code := Main(argv0, nil, envWith(""), &out, &errb)
+		if out.String() != wantOut || errb.String() != wantErr || code != wantCode {
+			t.Errorf("%s: exit %d stdout %q stderr %q", argv0, code, out.String(), errb.String())
 		}
 	}
 }

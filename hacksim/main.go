@@ -58,11 +58,11 @@ func Main(name string, args []string, env func(string) string, stdout, stderr io
 
 // modes is the parsed HACKRF_SIM.
 type modes struct {
-	nodevice, noclock, stall, exit1, fast, burst bool
+	nodevice, noclock, stall, exit1, fast, burst, oldfw bool
 }
 
 // ModeNames are the values HACKRF_SIM accepts.
-var ModeNames = []string{"nodevice", "noclock", "stall", "exit1", "fast", "burst"}
+var ModeNames = []string{"nodevice", "noclock", "stall", "exit1", "fast", "burst", "oldfw"}
 
 func parseModes(s string) (modes, error) {
 	var m modes
@@ -82,6 +82,8 @@ func parseModes(s string) (modes, error) {
 			m.fast = true
 		case "burst":
 			m.burst = true
+		case "oldfw":
+			m.oldfw = true
 		default:
 			bad = append(bad, fmt.Sprintf("%q", strings.TrimSpace(f)))
 		}

@@ -47,6 +47,9 @@ func TestMatchesReferenceTranscripts(t *testing.T) {
 		{"clock/debian-nodevice.txtar", "nodevice", "hackrf_clock", []string{"-i"}},
 		{"clock/debian-detected.txtar", "", "hackrf_clock", []string{"-i"}},
 		{"clock/debian-not-detected.txtar", "noclock", "hackrf_clock", []string{"-i"}},
+		{"info/debian-old-firmware.txtar", "oldfw", "hackrf_info", nil},
+		{"clock/debian-old-firmware.txtar", "oldfw", "hackrf_clock", []string{"-i"}},
+		{"clock/debian-old-firmware.txtar", "oldfw,noclock", "hackrf_clock", []string{"-i", "-d", "233e1a5f"}},
 		{"clock/debian-long-option.txtar", "", "hackrf_clock", []string{"--clkin"}},
 		{"clock/debian-no-operation.txtar", "", "hackrf_clock", nil},
 		{"transfer/debian-nodevice.txtar", "nodevice", "hackrf_transfer", strings.Fields("-r x.iq -f 433920000 -s 2000000 -n 4000000")},
@@ -130,6 +133,35 @@ func TestClockRoundTrip(t *testing.T) {
 				t.Errorf("error %T %v, want %T", err, err, tt.errType)
 			}
 		})
+	}
+}
+
+// TestOldFirmware: HACKRF_SIM=oldfw is a board on firmware 2021.03.1 as
+// hackrfcli reads it: inventory without revision, CLKIN refused with a
+// *FirmwareError, CLKOUT still accepted (it needs API 1.03 only).
+func TestOldFirmware(t *testing.T) {
+	out, errs, code := run(t, "oldfw", "hackrf_info", nil)
+	in, err := hackrfcli.ParseInfo([]byte(out), []byte(errs), code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := in.Boards[0]
+	if b.FirmwareVersion != OldFirmwareVersion || b.APIVersion != OldAPIVersion || b.HardwareRevision != "" || b.Platforms != nil || len(b.Extra) != 0 {
+		t.Errorf("board = %+v", b)
+	}
+
+	out, errs, code = run(t, "oldfw", "hackrf_clock", nil, "-i")
+	st, err := hackrfcli.ParseClock([]byte(out), []byte(errs), code)
+	var fe *hackrfcli.FirmwareError
+	if st != hackrfcli.ClockUnknown || code != 1 || !errors.As(err, &fe) || fe.NeedAPI != APIVersion {
+		t.Errorf("clock -i: %v, exit %d, %T %v", st, code, err, err)
+	}
+	if out, errs, code := run(t, "oldfw", "hackrf_clock", nil, "-o", "1"); code != 0 || out != "" || errs != "" {
+		t.Errorf("clock -o 1: exit %d stdout %q stderr %q", code, out, errs)
+	}
+	// nodevice wins: the device is opened before it is asked anything.
+	if out, _, code := run(t, "oldfw,nodevice", "hackrf_clock", nil, "-i"); code != 1 || out != openNotFound {
+		t.Errorf("oldfw,nodevice: exit %d stdout %q", code, out)
 	}
 }
 

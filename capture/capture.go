@@ -164,7 +164,7 @@ func Run(ctx context.Context, d Deps, o Options) (*Report, error) {
 		hc.Serial = board.Serial
 	}
 	d.Logger.Info("HackRF found", "board", board.BoardName, "serial", board.Serial, "firmware", board.FirmwareVersion)
-	if err := checkClock(ctx, hc); err != nil {
+	if err := checkClock(ctx, hc, board); err != nil {
 		return nil, err
 	}
 	d.Logger.Info("CLKIN status: clock signal detected")

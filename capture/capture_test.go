@@ -346,6 +346,23 @@ func TestCaptureNothingPublished(t *testing.T) {
 				t.Errorf("err = %v, want *ClockError (not detected)", err)
 			}
 		}, false},
+		{"firmware too old for CLKIN", "oldfw", func(t *testing.T, err error) {
+			var ce *ClockError
+			var fe *hackrfcli.FirmwareError
+			if !errors.As(err, &ce) || !errors.As(err, &fe) || ce.Firmware != hacksim.OldFirmwareVersion || ce.API != hacksim.OldAPIVersion {
+				t.Fatalf("err = %T %v, want *ClockError wrapping *hackrfcli.FirmwareError with the firmware from hackrf_info", err, err)
+			}
+			for _, want := range []string{
+				"firmware 2021.03.1 (USB API 1.04, as hackrf_info reports it) is too old to report CLKIN",
+				"needs firmware 2022.09.1 or later (USB API 1.06)",
+				"feature not supported by installed firmware (-1005)",
+				"is a RED task", "Nothing was started or published",
+			} {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("message lacks %q:\n%v", want, err)
+				}
+			}
+		}, false},
 		{"nodevice", "nodevice", func(t *testing.T, err error) {
 			var ne *NoDeviceError
 			if !errors.As(err, &ne) || !errors.Is(err, hackrfcli.ErrNoDevice) || !strings.HasPrefix(err.Error(), "no HackRF found") {

@@ -178,11 +178,32 @@ func checkSigMF(t *testing.T, rep *Report, w *world, sum512 string, burst bool) 
 	dt, _ := c["core:datetime"].(string)
 	if !regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$`).MatchString(dt) {
 		t.Errorf("core:datetime = %q", dt)
-	} else if ts, _ := time.Parse(time.RFC3339, dt); !ts.Equal(rep.ProcessStarted) {
-		t.Errorf("core:datetime %s, capture started %s", dt, rep.ProcessStarted)
+	} else if ts, _ := time.Parse(time.RFC3339, dt); !ts.Equal(rep.FirstSample.UTC().Truncate(time.Millisecond)) ||
+		!ts.After(rep.ProcessStarted) || ts.After(rep.ProcessStarted.Add(5*time.Second)) {
+		// The simulator paces its samples: the first is taken after the
+		// process started (exec, then the first USB block), not at it.
+		t.Errorf("core:datetime %s: want the first sample's time %s, after the process start %s", dt, rep.FirstSample, rep.ProcessStarted)
 	}
 	if burst != (len(m.Annotations) == 1) {
-		t.Errorf("annotations = %v (burst %v)", m.Annotations, burst)
+		t.Fatalf("annotations = %v (burst %v)", m.Annotations, burst)
+	}
+	if burst {
+		// hacksim's burst: a tone 200 kHz above centre in the middle third.
+		a := m.Annotations[0]
+		start, _ := a["core:sample_start"].(json.Number).Int64()
+		count, _ := a["core:sample_count"].(json.Number).Int64()
+		lo, _ := a["core:freq_lower_edge"].(json.Number).Float64()
+		hi, _ := a["core:freq_upper_edge"].(json.Number).Float64()
+		total := rep.Detection.EndSample // checked against the file below
+		if fi, err := os.Stat(rep.DataPath); err == nil {
+			total = fi.Size() / 2
+		}
+		if start < total/3-total/20 || start > total/3+total/20 || start+count < 2*total/3-total/20 || start+count > 2*total/3+total/20 {
+			t.Errorf("annotation samples %d + %d, want the middle third of %d", start, count, total)
+		}
+		if tone := 433_920_000.0 + 200e3; lo > tone || hi < tone || hi-lo > 20e3 || hi <= lo {
+			t.Errorf("annotation band %.0f .. %.0f Hz, want a few bins around the tone at %.0f Hz", lo, hi, tone)
+		}
 	}
 }
 

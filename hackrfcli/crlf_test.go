@@ -22,7 +22,7 @@ func TestParsersAcceptCRLF(t *testing.T) {
 			if !reflect.DeepEqual(gotInfo, wantInfo) || !reflect.DeepEqual(gotErr, wantErr) {
 				t.Errorf("CRLF: %+v, %v\nLF:   %+v, %v", gotInfo, gotErr, wantInfo, wantErr)
 			}
-			if len(wantInfo.Boards) > 0 && bytes.Contains([]byte(gotInfo.Boards[0].FirmwareVersion), []byte("\r")) {
+			if len(gotInfo.Boards) > 0 && bytes.Contains([]byte(gotInfo.Boards[0].FirmwareVersion), []byte("\r")) {
 				t.Errorf("a carriage return reached a field: %q", gotInfo.Boards[0].FirmwareVersion)
 			}
 		})

@@ -70,9 +70,9 @@ func (e *FirmwareError) Error() string {
 func (e *FirmwareError) Unwrap() error { return e.Call }
 
 // firmwareNeeds is the USB API (and the first firmware release with it)
-// that libhackrf 2022.09.1 requires for the calls of the tools rfhandoff
-// runs, from USB_API_REQUIRED in upstream's host/libhackrf/src/hackrf.c.
-// Releases report API 1.02 (2018.01.1), 1.04 (2021.03.1), 1.06 (2022.09.1).
+// that libhackrf 2022.09.1 requires (its USB_API_REQUIRED checks) for the
+// calls of the tools rfhandoff runs. Firmware releases report API 1.02
+// (2018.01.1), 1.04 (2021.03.1) and 1.06 (2022.09.1).
 var firmwareNeeds = map[string][2]string{
 	"hackrf_get_clkin_status":  {"1.06", "2022.09.1"}, // hackrf_clock -i
 	"hackrf_get_m0_state":      {"1.06", "2022.09.1"}, // hackrf_transfer -B

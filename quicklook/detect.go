@@ -144,9 +144,9 @@ func Detect(a *Analysis, thresholdDB float64, minDuration time.Duration) Detecti
 }
 
 // burstBand is the band over which bins stood thresholdDB over their
-// floor in rows from..to, clipped to the captured band (the edge bin at
-// −fs/2 is also +fs/2). Without any such bin the band power alone rose:
-// the whole band.
+// floor in rows from..to, clipped to the captured band. Without any such
+// bin the band power alone rose: the whole band; so it is when both
+// outermost bins rose (bin 0, at −fs/2, is also +fs/2).
 func burstBand(a *Analysis, floor []float64, thresholdDB float64, from, to int) (lo, hi float64) {
 	kLo, kHi := len(floor), -1
 	for r := from; r <= to; r++ {

@@ -4,11 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"rfhandoff/gitcli"
-	"rfhandoff/rxwatch"
 	"rfhandoff/state"
 	"rfhandoff/task"
 	"rfhandoff/taskfetch"
@@ -98,26 +96,18 @@ func resultBranchExists(ctx context.Context, g *gitcli.Client, remote, branch, i
 // ignores it when it lies inside the checkout: raw IQ never enters git.
 func captureDir(ctx context.Context, g *gitcli.Client, repo, base, id string) (string, error) {
 	dir := filepath.Join(base, id)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", fmt.Errorf("capture directory: %w", err)
+	err := g.MakePrivateDir(ctx, repo, dir, "capture directory")
+	var ni *gitcli.NotIgnoredError
+	if errors.As(err, &ni) {
+		return "", &RefusedError{TaskID: id, Reasons: []string{
+			ni.Error() + " (raw IQ must never enter git; [capture] dir inside the state directory is ignored with it)"}}
 	}
-	rel, inside, err := gitcli.PathInCheckout(repo, dir, "capture directory")
-	if err != nil || !inside {
-		return dir, err
-	}
-	ignored, err := g.CheckIgnored(ctx, filepath.ToSlash(rel))
-	if err != nil {
-		return "", fmt.Errorf("checking that %s is ignored by git: %w", dir, err)
-	}
-	if !ignored {
-		return "", &RefusedError{TaskID: id, Reasons: []string{fmt.Sprintf(
-			"capture directory %s is not ignored by git in %s (raw IQ must never enter git); set [capture] dir inside the state directory or add it to .gitignore", dir, repo)}}
-	}
-	return dir, nil
+	return dir, err
 }
 
-// preflightState is rxwatch.Preflight: the state directory exists and is
-// ignored by git.
+// preflightState creates the state directory (0700) and checks that git
+// ignores it, as every RX command does before touching the state.
 func preflightState(ctx context.Context, d Deps) (string, error) {
-	return rxwatch.Preflight(ctx, d.Git, d.Policy)
+	dir := d.Policy.StatePath()
+	return dir, d.Git.MakePrivateDir(ctx, d.Policy.Repo.Path, dir, "state directory")
 }

@@ -87,11 +87,11 @@ func (e *LockHeldError) Error() string {
 
 func (e *LockHeldError) Unwrap() error { return e.Locked }
 
-// Session is an RX command that passed Preflight and holds the watcher
-// lock.
+// Session is an RX command whose state directory exists and is ignored by
+// git, holding the watcher lock.
 type Session struct {
 	Env
-	Store *Store
+	Store *state.RXStore
 	role  Role
 	lock  *state.Lock
 }
@@ -102,8 +102,8 @@ type Session struct {
 // (wrapping *state.LockedError) naming the holder; a corrupt state file is
 // a *state.CorruptError and is left untouched.
 func Open(ctx context.Context, env Env, role Role) (*Session, error) {
-	dir, err := Preflight(ctx, env.Git, env.Policy)
-	if err != nil {
+	dir := env.Policy.StatePath()
+	if err := env.Git.MakePrivateDir(ctx, env.Policy.Repo.Path, dir, "state directory"); err != nil {
 		return nil, err
 	}
 	return openIn(env, dir, role)
@@ -122,7 +122,7 @@ func openIn(env Env, dir string, role Role) (*Session, error) {
 		}
 		return nil, err
 	}
-	s := &Session{Env: env, Store: &Store{Dir: dir}, role: role, lock: lock}
+	s := &Session{Env: env, Store: &state.RXStore{Dir: dir}, role: role, lock: lock}
 	if err := s.start(); err != nil {
 		lock.Release()
 		return nil, err
@@ -131,7 +131,7 @@ func openIn(env Env, dir string, role Role) (*Session, error) {
 }
 
 func (s *Session) start() error {
-	if removed, err := s.Store.cleanTemps(); err != nil {
+	if removed, err := s.Store.CleanTemps(); err != nil {
 		return err
 	} else if len(removed) > 0 {
 		s.log().Warn("removed temp files left by a killed writer", "files", removed)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"rfhandoff/config"
+	"rfhandoff/errlist"
 	"rfhandoff/gitcli"
 	"rfhandoff/state"
 )
@@ -160,7 +161,7 @@ func (s *Session) Close() error {
 			return nil
 		})
 	}
-	return errors.Join(err, s.lock.Release())
+	return errlist.Join(err, s.lock.Release())
 }
 
 // StateDir is the state directory.

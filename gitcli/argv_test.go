@@ -171,8 +171,7 @@ func TestShowFileCapsOutput(t *testing.T) {
 
 func TestCommitArgvStdinAndIdentity(t *testing.T) {
 	f := &fakeRunner{t: t, replies: []fakeReply{
-		exitWith(1, "", ""), // user.name not configured
-		ok("someone@example.org\n"),
+		ok("user.email\nsomeone@example.org\x00"), // user.name not configured
 		ok(""),
 		ok(idA + "\n"),
 	}}
@@ -185,22 +184,51 @@ func TestCommitArgvStdinAndIdentity(t *testing.T) {
 		t.Errorf("commit ID %q, want %q", id, idA)
 	}
 	want := [][]string{
-		{"config", "--get", "--end-of-options", "user.name"},
-		{"config", "--get", "--end-of-options", "user.email"},
+		{"config", "--null", "--get-regexp", "--end-of-options", `^user\.(name|email)$`},
 		{"commit", "--quiet", "--no-verify", "--no-gpg-sign", "--cleanup=whitespace", "--file=-"},
 		{"rev-parse", "--verify", "--quiet", "--end-of-options", "HEAD^{commit}"},
 	}
 	if got := f.argv(); !reflect.DeepEqual(got, want) {
 		t.Fatalf("argv\n got %q\nwant %q", got, want)
 	}
-	msg, _ := io.ReadAll(f.calls[2].Stdin)
+	msg, _ := io.ReadAll(f.calls[1].Stdin)
 	if wantMsg := "Publish RX result T_1\n\nAudit-Chain-Head: abc123\nTask-Id: T_1\n"; string(msg) != wantMsg {
 		t.Errorf("message %q, want %q", msg, wantMsg)
 	}
 	// Half a configured identity is no identity: the default signs.
 	for _, kv := range []string{"GIT_AUTHOR_NAME=rfhandoff", "GIT_COMMITTER_EMAIL=rfhandoff@localhost"} {
-		if !slices.Contains(f.calls[2].Env, kv) {
-			t.Errorf("commit env %q lacks %s", f.calls[2].Env, kv)
+		if !slices.Contains(f.calls[1].Env, kv) {
+			t.Errorf("commit env %q lacks %s", f.calls[1].Env, kv)
+		}
+	}
+}
+
+func TestCommitTreeArgvStdinAndIdentity(t *testing.T) {
+	f := &fakeRunner{t: t, replies: []fakeReply{
+		ok("user.name\nOld Name\x00user.email\nrx@lab.example\x00user.name\nRX Laptop\x00"),
+		ok(idB + "\n"),
+	}}
+	c := &Client{R: f, Dir: "/repo"}
+	id, err := c.CommitTree(t.Context(), idA, "HEAD", "rx result\n", []Trailer{{"Audit-Chain-Head", "abc123"}})
+	if err != nil || id != idB {
+		t.Fatalf("CommitTree = %q, %v; want %s", id, err, idB)
+	}
+	want := []string{"commit-tree", "-p", "HEAD", "-F", "-", "--no-gpg-sign", "--end-of-options", idA}
+	if got := f.calls[1].Args; !reflect.DeepEqual(got, want) {
+		t.Errorf("argv\n got %q\nwant %q", got, want)
+	}
+	msg, _ := io.ReadAll(f.calls[1].Stdin)
+	if wantMsg := "rx result\n\nAudit-Chain-Head: abc123\n"; string(msg) != wantMsg {
+		t.Errorf("message %q, want %q", msg, wantMsg)
+	}
+	// The last value of a key wins, as in git.
+	if !slices.Contains(f.calls[1].Env, "GIT_AUTHOR_NAME=RX Laptop") || !slices.Contains(f.calls[1].Env, "GIT_COMMITTER_EMAIL=rx@lab.example") {
+		t.Errorf("commit-tree env %q, want the configured identity", f.calls[1].Env)
+	}
+	for _, bad := range []struct{ tree, parent string }{{"HEAD", "HEAD"}, {idA, "--all"}, {idA[:12], "HEAD"}} {
+		f := &fakeRunner{t: t}
+		if _, err := (&Client{R: f}).CommitTree(t.Context(), bad.tree, bad.parent, "m", nil); err == nil || len(f.calls) != 0 {
+			t.Errorf("CommitTree(%q, %q) = %v after %d calls; want refused before git runs", bad.tree, bad.parent, err, len(f.calls))
 		}
 	}
 }

@@ -87,14 +87,3 @@ func TestCheckLevelsRefusesNonFiles(t *testing.T) {
 	}
 }
 
-func TestBlobID(t *testing.T) {
-	// git hash-object of an empty file and of "hello\n".
-	for data, want := range map[string]string{
-		"":        "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391",
-		"hello\n": "ce013625030ba8dba906f756967f9e9ca394464a",
-	} {
-		if got := gitcli.BlobID([]byte(data)); got != want {
-			t.Errorf("BlobID(%q) = %s, want %s", data, got, want)
-		}
-	}
-}

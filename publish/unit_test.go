@@ -86,4 +86,3 @@ func TestCheckLevelsRefusesNonFiles(t *testing.T) {
 		}
 	}
 }
-

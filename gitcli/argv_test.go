@@ -122,6 +122,33 @@ func TestArgv(t *testing.T) {
 			want: [][]string{{"diff", "--cached", "--quiet", "--no-renames", "--no-ext-diff", "--no-textconv"}},
 		},
 		{
+			name: "levels of the result directory",
+			op: func(ctx context.Context, c *Client) error {
+				_, err := c.DirLevels(ctx, "HEAD", "docs/handoff/results")
+				return err
+			},
+			want: [][]string{{"ls-tree", "-t", "-l", "-z", "--full-tree", "--end-of-options", "HEAD", "--", ".",
+				"docs/", "docs/handoff/", "docs/handoff/results/"}},
+		},
+		{
+			name: "tree changes",
+			op:   func(ctx context.Context, c *Client) error { _, err := c.TreeChanges(ctx, "HEAD", idA); return err },
+			want: [][]string{{"diff-tree", "-r", "--raw", "-z", "--no-renames", "--no-abbrev", "--no-ext-diff", "--no-textconv",
+				"--end-of-options", "HEAD", idA}},
+		},
+		{
+			name: "write objects",
+			op: func(ctx context.Context, c *Client) error {
+				return c.WriteObjects(ctx, []Object{{Type: "blob", Data: []byte("x")}})
+			},
+			want: [][]string{{"unpack-objects", "-q", "--strict"}},
+		},
+		{
+			name: "read blob",
+			op:   func(ctx context.Context, c *Client) error { _, err := c.ReadBlob(ctx, idA, 10); return err },
+			want: [][]string{{"cat-file", "blob", "--end-of-options", idA}},
+		},
+		{
 			name: "check ignored",
 			op:   func(ctx context.Context, c *Client) error { _, err := c.CheckIgnored(ctx, ".local"); return err },
 			want: [][]string{{"check-ignore", "-q", "--", ".local"}},
@@ -296,6 +323,20 @@ func TestRefusedBeforeGitRuns(t *testing.T) {
 		{"show path ..", func(ctx context.Context, c *Client) error {
 			_, err := c.ShowFile(ctx, idA, "../etc/passwd", 10)
 			return err
+		}},
+		{"levels dir ..", func(ctx context.Context, c *Client) error {
+			_, err := c.DirLevels(ctx, "HEAD", "docs/../x")
+			return err
+		}},
+		{"levels dir magic", func(ctx context.Context, c *Client) error { _, err := c.DirLevels(ctx, "HEAD", ":(top)x"); return err }},
+		{"levels rev -x", func(ctx context.Context, c *Client) error {
+			_, err := c.DirLevels(ctx, "--output=/tmp/x", "docs")
+			return err
+		}},
+		{"tree changes -x", func(ctx context.Context, c *Client) error { _, err := c.TreeChanges(ctx, "HEAD", "-R"); return err }},
+		{"read blob ref", func(ctx context.Context, c *Client) error { _, err := c.ReadBlob(ctx, "HEAD:x", 10); return err }},
+		{"write objects bad type", func(ctx context.Context, c *Client) error {
+			return c.WriteObjects(ctx, []Object{{Type: "tag", Data: nil}})
 		}},
 		{"show zero limit", func(ctx context.Context, c *Client) error { _, err := c.ShowFile(ctx, idA, "x.md", 0); return err }},
 		{"blob pathspec magic", func(ctx context.Context, c *Client) error {

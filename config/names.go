@@ -8,40 +8,37 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"rfhandoff/gitcli"
+	"rfhandoff/gitcli/gitname"
 )
 
-// Branch, remote and repository path names end up in git argv: gitcli
-// owns the one set of rules for them (narrower than git's own), and the
+// Branch, remote and repository path names end up in git argv: gitname
+// holds the one set of rules for them (the ones gitcli enforces), and the
 // policy is checked against exactly those. These return only the reason;
 // the caller's *FieldError names the key and the value.
 
 // CheckBranch reports why name is not an acceptable branch name, or nil
-// (see gitcli.ValidBranch).
-func CheckBranch(name string) error { return reason(gitcli.ValidBranch(name)) }
+// (see gitname.Branch).
+func CheckBranch(name string) error { return reason(gitname.Branch(name)) }
 
 // CheckRemote reports why name is not an acceptable remote name, or nil
-// (see gitcli.ValidRemoteName).
-func CheckRemote(name string) error { return reason(gitcli.ValidRemoteName(name)) }
+// (see gitname.Remote).
+func CheckRemote(name string) error { return reason(gitname.Remote(name)) }
 
 // checkRepoPath checks a path inside the repository (task_file,
-// result_dir); see gitcli.ValidRepoPath. Control characters are named as
+// result_dir); see gitname.RepoPath. Control characters are named as
 // such first, as for every other text value.
 func checkRepoPath(p string) error {
 	if err := checkText(p); err != nil {
 		return err
 	}
-	return reason(gitcli.ValidRepoPath(p))
+	return reason(gitname.RepoPath(p))
 }
 
-// reason strips gitcli's "invalid <arg> <value>:" prefix, which a
-// *FieldError already says better.
-func reason(err error) error {
-	var ie *gitcli.InvalidArgError
-	if errors.As(err, &ie) {
-		return errors.New(ie.Reason)
+func reason(r string) error {
+	if r == "" {
+		return nil
 	}
-	return err
+	return errors.New(r)
 }
 
 // checkLocalPath checks a path on this machine (state_dir, audit.path,

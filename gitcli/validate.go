@@ -5,80 +5,38 @@ import (
 	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"rfhandoff/gitcli/gitname"
 )
 
-// Patterns for values that come from data, the one set every caller (the
-// policy loader included) checks names with. They are deliberately
-// narrower than what git accepts (git check-ref-format allows
-// refs/heads/-x): nothing can start with '-' (an option), hold a space, a
-// glob, pathspec magic or a revision operator.
+// Patterns for values that come from data. Branch, remote and path names
+// follow gitname, the one set of rules the policy loader uses too.
 var (
-	refComponentRE  = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
-	objectIDRE      = regexp.MustCompile(`^[0-9a-f]{40}$`)
-	shortIDRE       = regexp.MustCompile(`^[0-9a-f]{4,39}$`)
-	pathComponentRE = regexp.MustCompile(`^[A-Za-z0-9._-]+$`)
-	trailerKeyRE    = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9-]{0,63}$`)
+	objectIDRE   = regexp.MustCompile(`^[0-9a-f]{40}$`)
+	shortIDRE    = regexp.MustCompile(`^[0-9a-f]{4,39}$`)
+	trailerKeyRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9-]{0,63}$`)
 )
 
-// Length limits. A ref (refs/remotes/<remote>/<branch>) may be longer
-// than the branch it names.
-const (
-	MaxBranchLen = 100
-	MaxRemoteLen = 64
-	MaxPathLen   = 255
-	maxRefLen    = 255
-	maxURLLen    = 2048
-)
+const maxURLLen = 2048
 
 func invalid(arg, value, format string, a ...any) *InvalidArgError {
 	return &InvalidArgError{Arg: arg, Value: value, Reason: fmt.Sprintf(format, a...)}
 }
 
-// ValidBranch checks a branch name: one or more '/'-separated components,
-// each starting with a letter or digit and made of letters, digits, '.',
-// '_' and '-', none ending in '.' or ".lock", no "..", at most 100 bytes.
-// "HEAD" is refused. Names are always passed as refs/heads/<name>.
-func ValidBranch(name string) error { return validRefName("branch", name, MaxBranchLen) }
-
-func validRefName(arg, name string, maxLen int) error {
-	switch {
-	case name == "":
-		return invalid(arg, name, "must not be empty")
-	case len(name) > maxLen:
-		return invalid(arg, name, "longer than %d characters", maxLen)
-	case strings.HasPrefix(name, "-"):
-		return invalid(arg, name, "must not start with '-' (it would read as an option)")
-	case strings.Contains(name, ".."):
-		return invalid(arg, name, `must not contain ".."`)
-	case name == "HEAD":
-		return invalid(arg, name, `"HEAD" is not a branch name`)
+// named turns a gitname reason into an *InvalidArgError, nil for "".
+func named(arg, value, reason string) error {
+	if reason == "" {
+		return nil
 	}
-	for _, c := range strings.Split(name, "/") {
-		switch {
-		case c == "":
-			return invalid(arg, name, "must not have an empty component (leading, trailing or doubled '/')")
-		case !refComponentRE.MatchString(c):
-			return invalid(arg, name, "component %q must start with a letter or digit and hold only letters, digits, '.', '_' and '-'", c)
-		case strings.HasSuffix(c, ".lock"):
-			return invalid(arg, name, `component %q must not end in ".lock"`, c)
-		case strings.HasSuffix(c, "."):
-			return invalid(arg, name, `component %q must not end in "."`, c)
-		}
-	}
-	return nil
+	return &InvalidArgError{Arg: arg, Value: value, Reason: reason}
 }
 
-// ValidRemoteName checks a remote name (e.g. "origin"): a single component
-// under the rules of a branch component, at most 64 characters.
-func ValidRemoteName(name string) error {
-	if err := validRefName("remote", name, MaxRemoteLen); err != nil {
-		return err
-	}
-	if strings.Contains(name, "/") {
-		return invalid("remote", name, "must not contain '/'")
-	}
-	return nil
-}
+// ValidBranch checks a branch name (see gitname.Branch). Names are always
+// passed as refs/heads/<name>.
+func ValidBranch(name string) error { return named("branch", name, gitname.Branch(name)) }
+
+// ValidRemoteName checks a remote name such as "origin" (see gitname.Remote).
+func ValidRemoteName(name string) error { return named("remote", name, gitname.Remote(name)) }
 
 // ValidObjectID checks a full 40-character lowercase hex object ID.
 func ValidObjectID(id string) error {
@@ -95,7 +53,7 @@ func ValidRef(ref string) error {
 	if ref == "HEAD" || objectIDRE.MatchString(ref) {
 		return nil
 	}
-	if err := validRefName("ref", ref, maxRefLen); err != nil {
+	if err := named("ref", ref, gitname.Ref(ref, gitname.MaxRefLen)); err != nil {
 		return err
 	}
 	if shortIDRE.MatchString(ref) {
@@ -104,41 +62,8 @@ func ValidRef(ref string) error {
 	return nil
 }
 
-// ValidRepoPath checks a path inside a repository (the task file, the
-// result directory): relative, clean, at most 255 bytes, '/'-separated
-// components of letters, digits, '.', '_' and '-', no "." or ".."
-// component, none starting with '-', none naming ".git" in any case.
-// That excludes control characters, spaces, globs, ':' (pathspec magic,
-// a revision separator) and anything non-ASCII.
-func ValidRepoPath(p string) error {
-	switch {
-	case p == "":
-		return invalid("path", p, "must not be empty")
-	case len(p) > MaxPathLen:
-		return invalid("path", p, "longer than %d characters", MaxPathLen)
-	case strings.HasPrefix(p, "/"):
-		return invalid("path", p, "must be relative to the repository root")
-	case strings.HasPrefix(p, "-"):
-		return invalid("path", p, "must not start with '-'")
-	}
-	for _, c := range strings.Split(p, "/") {
-		switch {
-		case c == "":
-			return invalid("path", p, "must be a clean path: empty component (leading, trailing or doubled '/')")
-		case c == "..":
-			return invalid("path", p, `must not contain ".."`)
-		case c == ".":
-			return invalid("path", p, `must be a clean path below the repository root: component "."`)
-		case strings.HasPrefix(c, "-"):
-			return invalid("path", p, "component %q must not start with '-'", c)
-		case strings.EqualFold(c, ".git"):
-			return invalid("path", p, `must not point into ".git"`)
-		case !pathComponentRE.MatchString(c):
-			return invalid("path", p, "component %q may hold only letters, digits, '.', '_' and '-'", c)
-		}
-	}
-	return nil
-}
+// ValidRepoPath checks a path inside a repository (see gitname.RepoPath).
+func ValidRepoPath(p string) error { return named("path", p, gitname.RepoPath(p)) }
 
 // ValidURL checks a remote URL given to clone: printable ASCII without
 // spaces, not starting with '-', no remote-helper syntax ("ext::...",

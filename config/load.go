@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+
+	"rfhandoff/errlist"
 )
 
 // MaxFileBytes bounds a policy file; a real one is a few KiB.
@@ -55,7 +57,7 @@ func Parse(data []byte, name string) (Policy, error) {
 		errs = append(errs, Problems(verr)...)
 	}
 	if len(errs) > 0 {
-		return Policy{}, &FileError{Path: name, Err: newList(errs)}
+		return Policy{}, &FileError{Path: name, Err: errlist.Join(errs...)}
 	}
 	return p, nil
 }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"time"
+
+	"rfhandoff/errlist"
 )
 
 // Bounds of the policy values. The protocol limits (ProtocolMax*,
@@ -68,7 +70,7 @@ func (p Policy) Validate() error {
 	p.validatePaths(&ps)
 	p.validateCapture(&ps)
 	p.validateTX(&ps)
-	return newList(ps)
+	return errlist.Join(ps...)
 }
 
 func (p Policy) validateRepo(ps *problems) {

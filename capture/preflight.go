@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"rfhandoff/gitcli"
@@ -92,17 +93,24 @@ func resultBranchExists(ctx context.Context, g *gitcli.Client, remote, branch, i
 	return nil
 }
 
-// captureDir creates <capture.dir>/<TASK_ID> (0700) and checks that git
-// ignores it when it lies inside the checkout: raw IQ never enters git.
+// captureDir creates <capture.dir>/<TASK_ID> (0700) after checking that
+// git ignores capture.dir when it lies inside the checkout: raw IQ never
+// enters git. The refusal names capture.dir, the line to add for every task.
 func captureDir(ctx context.Context, g *gitcli.Client, repo, base, id string) (string, error) {
-	dir := filepath.Join(base, id)
-	err := g.MakePrivateDir(ctx, repo, dir, "capture directory")
+	err := g.MakePrivateDir(ctx, repo, base, "capture directory")
 	var ni *gitcli.NotIgnoredError
 	if errors.As(err, &ni) {
 		return "", &RefusedError{TaskID: id, Reasons: []string{
-			ni.Error() + " (raw IQ must never enter git; [capture] dir inside the state directory is ignored with it)"}}
+			ni.Error() + " (raw IQ must never enter git; a [capture] dir inside the state directory is ignored with it)"}}
 	}
-	return dir, err
+	if err != nil {
+		return "", err
+	}
+	dir := filepath.Join(base, id)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("capture directory: %w", err)
+	}
+	return dir, nil
 }
 
 // preflightState creates the state directory (0700) and checks that git

@@ -43,11 +43,7 @@ func (c *Client) RequireIgnored(ctx context.Context, repo, dir, what string) err
 	case !inside:
 		return nil // outside the checkout: git never sees it
 	}
-	probe := filepath.ToSlash(rel)
-	if err := ValidRepoPath(probe); err != nil {
-		return fmt.Errorf("%s %s: %w", what, dir, err)
-	}
-	ignored, err := c.exitBool(ctx, "check-ignore", []string{"check-ignore", "-q", "--", probe + "/"}, 0, 1)
+	ignored, err := c.CheckIgnored(ctx, filepath.ToSlash(rel)+"/")
 	if err != nil {
 		return fmt.Errorf("checking that %s is ignored by git: %w", dir, err)
 	}

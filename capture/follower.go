@@ -145,10 +145,7 @@ func (fl *follower) run() {
 		case err == nil && n > 0:
 			continue
 		case err != nil && !errors.Is(err, io.EOF):
-			fl.err = fmt.Errorf("reading the capture: %w", err)
-			if cerr := fl.out.close(); cerr != nil {
-				fl.err = errlist.Join(fl.err, cerr)
-			}
+			fl.err = errlist.Join(fmt.Errorf("reading the capture: %w", err), fl.out.close())
 			return
 		case finishing:
 			// The writer had exited before this read hit the end: that

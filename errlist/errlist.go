@@ -11,8 +11,9 @@ import (
 )
 
 // Join returns the non-nil errs as one *multierror.Error printed by
-// Format, or nil when there are none. Lists among errs stay nested as
-// they are (errors.As still finds each), so nothing given is changed.
+// Format: nil when there are none, the error itself when there is one.
+// Lists among errs stay nested as they are (errors.As still finds each),
+// so nothing given is changed.
 func Join(errs ...error) error {
 	var list []error
 	for _, err := range errs {
@@ -20,8 +21,11 @@ func Join(errs ...error) error {
 			list = append(list, err)
 		}
 	}
-	if len(list) == 0 {
+	switch len(list) {
+	case 0:
 		return nil
+	case 1:
+		return list[0]
 	}
 	return &multierror.Error{Errors: list, ErrorFormat: Format}
 }

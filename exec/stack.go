@@ -220,10 +220,7 @@ func (s *Stack) refuse(c Cmd, err error, reason string) error {
 		Argv: Redact(append([]string{string(c.Tool)}, c.Args...), c.Secrets),
 		Dir:  c.Dir, Decision: "refused", Reason: reason,
 	})
-	if aerr != nil {
-		return errlist.Join(err, aerr)
-	}
-	return err
+	return errlist.Join(err, aerr)
 }
 
 func (s *Stack) startEntry(id, path string, args []string, c Cmd) Entry {

@@ -57,7 +57,7 @@ func Parse(data []byte, name string) (Policy, error) {
 		errs = append(errs, Problems(verr)...)
 	}
 	if len(errs) > 0 {
-		return Policy{}, &FileError{Path: name, Err: errlist.Join(errs...)}
+		return Policy{}, &FileError{Path: name, Err: errlist.List(errs...)}
 	}
 	return p, nil
 }

@@ -70,7 +70,7 @@ func (p Policy) Validate() error {
 	p.validatePaths(&ps)
 	p.validateCapture(&ps)
 	p.validateTX(&ps)
-	return errlist.Join(ps...)
+	return errlist.List(ps...)
 }
 
 func (p Policy) validateRepo(ps *problems) {

@@ -20,5 +20,5 @@ func (p Policy) ValidateMAIN() error {
 		ps.add("tx.duration_s", t.DurationS, "plus limits.min_remaining_s (%d) exceeds limits.planned_duration_s (%d): no transmission could ever run",
 			l.MinRemainingS, l.PlannedDurationS)
 	}
-	return errlist.Join(ps...)
+	return errlist.List(ps...)
 }

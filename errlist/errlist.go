@@ -10,22 +10,30 @@ import (
 	"github.com/hashicorp/go-multierror"
 )
 
-// Join returns the non-nil errs as one *multierror.Error printed by
-// Format: nil when there are none, the error itself when there is one.
-// Lists among errs stay nested as they are (errors.As still finds each),
-// so nothing given is changed.
+// Join joins errors that happened together (a failure and the failure to
+// record it): nil when all errs are nil, the error itself when one is not,
+// else a List of those that are not.
 func Join(errs ...error) error {
+	err := List(errs...)
+	if m, ok := err.(*multierror.Error); ok && len(m.Errors) == 1 {
+		return m.Errors[0]
+	}
+	return err
+}
+
+// List returns the non-nil errs as one *multierror.Error printed by
+// Format, even when there is one (a caller reading every reason walks its
+// Errors), or nil when there are none. Lists among errs stay nested as they
+// are (errors.As still finds each), so nothing given is changed.
+func List(errs ...error) error {
 	var list []error
 	for _, err := range errs {
 		if err != nil {
 			list = append(list, err)
 		}
 	}
-	switch len(list) {
-	case 0:
+	if len(list) == 0 {
 		return nil
-	case 1:
-		return list[0]
 	}
 	return &multierror.Error{Errors: list, ErrorFormat: Format}
 }

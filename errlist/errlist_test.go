@@ -42,3 +42,17 @@ func TestJoinSeveral(t *testing.T) {
 		t.Errorf("joining changed the inner list: %v", ie.Errors)
 	}
 }
+
+func TestListKeepsOne(t *testing.T) {
+	if err := List(nil); err != nil {
+		t.Errorf("List(nil) = %#v; want nil", err)
+	}
+	err := List(nil, fs.ErrNotExist)
+	var m *multierror.Error
+	if !errors.As(err, &m) || len(m.Errors) != 1 || m.Errors[0] != fs.ErrNotExist {
+		t.Fatalf("List(nil, ErrNotExist) = %#v; want a list of ErrNotExist", err)
+	}
+	if err.Error() != fs.ErrNotExist.Error() {
+		t.Errorf("a list of one reads %q; want %q", err, fs.ErrNotExist)
+	}
+}

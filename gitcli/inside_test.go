@@ -1,6 +1,9 @@
 package gitcli
 
-import "testing"
+import (
+	"path/filepath"
+	"testing"
+)
 
 func TestPathInCheckout(t *testing.T) {
 	cases := []struct {
@@ -21,7 +24,7 @@ func TestPathInCheckout(t *testing.T) {
 			t.Errorf("pathInCheckout(%q, %q) error = %v", c.repo, c.dir, err)
 			continue
 		}
-		if rel != c.rel || inside != c.inside || itself != c.itself {
+		if filepath.ToSlash(rel) != c.rel || inside != c.inside || itself != c.itself {
 			t.Errorf("pathInCheckout(%q, %q) = %q, %v, %v; want %q, %v, %v", c.repo, c.dir, rel, inside, itself, c.rel, c.inside, c.itself)
 		}
 	}

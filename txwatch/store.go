@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"rfhandoff/config"
@@ -208,7 +207,7 @@ func (s Store) ReadRecord(name string) (Record, error) {
 	if !st.Mode().IsRegular() {
 		return Record{}, fmt.Errorf("%s: not a regular file (%s)", path, st.Mode().Type())
 	}
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	f, err := os.OpenFile(path, os.O_RDONLY|oNoFollow, 0)
 	if err != nil {
 		return Record{}, err
 	}

@@ -15,7 +15,8 @@ import (
 // hackrf_info it obeys "-d MODE" (the only argument the allowlist lets
 // hackrf_info take), so the real stack runs it like any allowlisted tool.
 func TestMain(m *testing.M) {
-	if filepath.Base(os.Args[0]) == "hackrf_info" {
+	ServeHelper()
+	if strings.TrimSuffix(strings.ToLower(filepath.Base(os.Args[0])), ".exe") == "hackrf_info" {
 		os.Exit(helperMain(os.Args[1:]))
 	}
 	os.Exit(m.Run())
@@ -67,10 +68,6 @@ func helperMain(args []string) int {
 		signal.Ignore(syscall.SIGINT)
 		time.Sleep(time.Hour)
 		return 0
-	case "deathwatch":
-		return deathwatch(arg)
-	case "parent", "parent-locked":
-		return parentOfDeathwatch(arg, name == "parent-locked")
 	case "sigint-clean":
 		ch := make(chan os.Signal, 1)
 		signal.Notify(ch, syscall.SIGINT)
@@ -78,6 +75,9 @@ func helperMain(args []string) int {
 		<-ch
 		fmt.Fprintln(os.Stderr, "Caught signal 2")
 		return 0
+	}
+	if code, ok := platformHelper(name, arg); ok {
+		return code
 	}
 	fmt.Fprintln(os.Stderr, "unknown helper mode", mode)
 	return 2

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -148,8 +147,7 @@ func TestTimeoutKillsStubbornProcessAndItsChildren(t *testing.T) {
 	pid, _ := strconv.Atoi(string(data))
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		// Reap-free check: a zombie still answers signal 0, so also look at /proc.
-		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) || isZombie(pid) {
+		if processGone(pid) {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -157,15 +155,6 @@ func TestTimeoutKillsStubbornProcessAndItsChildren(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-}
-
-func isZombie(pid int) bool {
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return true
-	}
-	f := strings.Fields(string(data))
-	return len(f) > 2 && f[2] == "Z"
 }
 
 func helperDirOf(t *testing.T, s *Stack) string {

@@ -54,7 +54,7 @@ func helperMain(args []string) int {
 		// Ignore SIGINT, start a grandchild in our group, report its pid, hang.
 		signal.Ignore(syscall.SIGINT)
 		self, _ := os.Executable()
-		p, err := os.StartProcess(filepath.Join(filepath.Dir(arg), "hackrf_info"),
+		p, err := os.StartProcess(filepath.Join(filepath.Dir(arg), helperExe),
 			[]string{"hackrf_info", "-d", "sleep"}, &os.ProcAttr{Files: []*os.File{nil, nil, os.Stderr}})
 		_ = self
 		if err != nil {
@@ -91,7 +91,7 @@ func helperDir(t *testing.T) string {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	if err := os.Symlink(self, filepath.Join(dir, "hackrf_info")); err != nil {
+	if err := linkHelper(self, filepath.Join(dir, helperExe)); err != nil {
 		t.Fatal(err)
 	}
 	return dir
@@ -108,7 +108,7 @@ func newStack(t *testing.T, role Role, environ []string, mod ...func(*Options)) 
 	}
 	o := Options{
 		Role:    role,
-		Tools:   map[Tool]string{HackRFInfo: filepath.Join(dir, "hackrf_info")},
+		Tools:   map[Tool]string{HackRFInfo: filepath.Join(dir, helperExe)},
 		Audit:   log,
 		Environ: environ,
 		Grace:   300 * time.Millisecond,

@@ -44,3 +44,12 @@ func (t *procTree) signal(sig syscall.Signal) error {
 	}
 	return err
 }
+
+// privateMode: a directory only its owner can use.
+func privateMode(m os.FileMode) bool { return m.Perm() == 0o700 }
+
+// executable: an execute bit is set.
+func executable(_ string, m os.FileMode) bool { return m&0o111 != 0 }
+
+// exeNames are the file names a PATH entry may hold the program name as.
+func exeNames(name string) []string { return []string{name} }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"unsafe"
@@ -135,4 +137,22 @@ func (t *procTree) release() {
 		windows.CloseHandle(t.job)
 		t.job = 0
 	}
+}
+
+// privateMode: Windows has no mode bits (a directory always reports
+// 0777); privacy is the ACL of the user's temp directory it lives in.
+func privateMode(os.FileMode) bool { return true }
+
+// executable: Windows has no execute bit; a program is a .exe or .com.
+func executable(path string, _ os.FileMode) bool {
+	ext := strings.ToLower(filepath.Ext(path))
+	return ext == ".exe" || ext == ".com"
+}
+
+// exeNames are the file names a PATH entry may hold the program name as.
+func exeNames(name string) []string {
+	if executable(name, 0) {
+		return []string{name}
+	}
+	return []string{name + ".exe", name + ".com"}
 }

@@ -212,7 +212,7 @@ func TestFailClosedAuditLog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(Options{Role: RoleNone, Audit: log, Tools: map[Tool]string{HackRFInfo: filepath.Join(dir, "hackrf_info")}})
+	s, err := New(Options{Role: RoleNone, Audit: log, Tools: map[Tool]string{HackRFInfo: filepath.Join(dir, helperExe)}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -135,7 +135,7 @@ func TestTimeoutKillsStubbornProcessAndItsChildren(t *testing.T) {
 	res, err := s.Run(context.Background(), Cmd{Tool: HackRFInfo, Args: []string{"-d", "stubborn=" + pidFile}, Timeout: timeout})
 	var te *TimeoutError
 	if !errors.As(err, &te) || !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("got %v, want *TimeoutError", err)
+		t.Fatalf("got %v (%+v), want *TimeoutError", err, res)
 	}
 	if res.Duration < timeout {
 		t.Errorf("a call that timed out reports %v, less than its timeout %v", res.Duration, timeout)

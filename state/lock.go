@@ -127,7 +127,7 @@ func Probe(lockPath string) (held bool, pid int, err error) {
 // writePID replaces the lock file's content with pid (0: empty). It opens
 // the file separately; the lock belongs to flock's own descriptor.
 func writePID(path string, pid int) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
+	f, err := os.OpenFile(pidPath(path), os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
 		return err
 	}
@@ -141,7 +141,7 @@ func writePID(path string, pid int) error {
 }
 
 func readPID(path string) int {
-	b, err := os.ReadFile(path)
+	b, err := os.ReadFile(pidPath(path))
 	if err != nil || len(b) > 32 {
 		return 0
 	}

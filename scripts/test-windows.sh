@@ -25,12 +25,17 @@ command -v x86_64-w64-mingw32-gcc >/dev/null || { echo "test-windows: no x86_64-
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/rfhandoff-wine.XXXXXX")
 export WINEPREFIX="$work/prefix" WINEDEBUG=-all WINEDLLOVERRIDES="bcryptprimitives=n,b;mscoree=;mshtml="
-cleanup() { WINEPREFIX="$WINEPREFIX" wineserver -k 2>/dev/null || true; rm -rf "$work"; }
+wineserver() { "$(dirname "$wine")/wineserver" "$@"; }
+cleanup() {
+  wineserver -k 2>/dev/null || true
+  wineserver -w 2>/dev/null || true
+  rm -rf "$work"
+}
 trap cleanup EXIT
 
 echo "== wine prefix ($("$wine" --version 2>/dev/null || echo wine))"
 "$wine" wineboot -i >"$work/wineboot.log" 2>&1 || { cat "$work/wineboot.log"; exit 1; }
-WINEPREFIX="$WINEPREFIX" wineserver -w 2>/dev/null || true
+wineserver -w 2>/dev/null || true
 
 echo "== ProcessPrng shim"
 cat >"$work/prng.c" <<'C'
@@ -73,7 +78,35 @@ fi
 echo "== go test under Wine: ${pkgs[*]}"
 go test -count=1 -timeout 10m -overlay "$work/overlay.json" -exec "$work/wine-exec" "${pkgs[@]}"
 
-echo "== the Windows binary's offline commands"
-go build -o "$work/rfhandoff.exe" .
-go build -o "$work/hackrf_info.exe" ./hacksim/cmd/hacksim 2>/dev/null || true
-"$work/wine-exec" "$work/rfhandoff.exe" version
+echo "== the Windows binary: offline commands, the simulator, capture plot"
+bin="$work/bin"
+mkdir -p "$bin"
+go build -o "$bin/rfhandoff.exe" .
+# The simulator answers to the HackRF tools' names: copies, as symlinks
+# need a privilege on Windows.
+cp "$bin/rfhandoff.exe" "$bin/hackrf_info.exe"
+cp "$bin/rfhandoff.exe" "$bin/hackrf_transfer.exe"
+run() { "$work/wine-exec" "$@" 2>&1 | tr -d '\r'; }
+expect() { # expect WHAT PATTERN OUTPUT
+  if ! grep -q -- "$2" <<<"$3"; then printf 'test-windows: %s: want /%s/, got:\n%s\n' "$1" "$2" "$3" >&2; exit 1; fi
+  echo "ok   $1"
+}
+win() { "$wine" winepath -w "$1" 2>/dev/null | tr -d '\r'; }
+expect "version" '^rfhandoff ' "$(run "$bin/rfhandoff.exe" version)"
+expect "config check (defaults)" 'built-in defaults' "$(run "$bin/rfhandoff.exe" config check)"
+expect "config check (example)" 'min_remaining_s = 10' "$(run "$bin/rfhandoff.exe" --config "$(win "$root/config.toml.example")" config check)"
+printf '[limits]\r\nmin_remaining_s = 5\r\n' >"$work/bad.toml"
+expect "config check (bad, CRLF)" 'min_remaining_s' "$(run "$bin/rfhandoff.exe" --config "$(win "$work/bad.toml")" config check || true)"
+expect "task validate" 'valid task SW_PARSE_CHECK_001' "$(run "$bin/rfhandoff.exe" task validate "$(win "$root/testdata/tasks/valid_green.md")")"
+expect "task validate (CRLF, BOM)" 'valid task' "$(run "$bin/rfhandoff.exe" task validate "$(win "$root/testdata/tasks/valid_crlf_bom.md")")"
+out=$(run "$bin/rfhandoff.exe" task validate "$(win "$root/testdata/tasks/invalid_missing_fields.md")" || true)
+expect "task validate (invalid)" 'invalid_missing_fields.md' "$out"
+expect "result validate" 'valid result: task RX_OTA_0001' "$(run "$bin/rfhandoff.exe" result validate "$(win "$root/testdata/results/complete.json")")"
+expect "hackrf_info.exe (simulator)" 'Found HackRF' "$(run "$bin/hackrf_info.exe")"
+run "$bin/hackrf_transfer.exe" -r "$(win "$work/x.ci8")" -f 433920000 -s 2000000 -n 4000000 >/dev/null
+[ "$(stat -c %s "$work/x.ci8")" -eq 8000000 ] || { echo "test-windows: hackrf_transfer.exe wrote $(stat -c %s "$work/x.ci8") bytes, want 8000000" >&2; exit 1; }
+echo "ok   hackrf_transfer.exe -r (simulator): 8000000 bytes"
+expect "capture plot" 'wrote' "$(run "$bin/rfhandoff.exe" capture plot "$(win "$work/x.ci8")" --sample-rate 2000000 --frequency 433920000 -o "$(win "$work/x.png")")"
+[ "$(head -c 8 "$work/x.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] || { echo "test-windows: capture plot wrote no PNG" >&2; exit 1; }
+echo "ok   capture plot wrote a PNG"
+echo "test-windows: all passed"

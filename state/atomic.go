@@ -45,7 +45,7 @@ func WriteFileAtomic(path string, data []byte, perm os.FileMode) (err error) {
 	if err = f.Close(); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	if err = os.Rename(tmp, path); err != nil {
+	if err = replaceFile(tmp, path); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	renamed = true

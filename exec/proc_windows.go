@@ -59,10 +59,12 @@ func (t *procTree) adopt(p *os.Process, a *syscall.SysProcAttr) error {
 		windows.CloseHandle(job)
 		return fmt.Errorf("putting process %d in its job object: %w", p.Pid, err)
 	}
-	t.p, t.job, t.console = p, job, a.CreationFlags&windows.CREATE_NEW_CONSOLE != 0
 	if err := resumeProcess(uint32(p.Pid)); err != nil {
+		windows.TerminateJobObject(job, 1)
+		windows.CloseHandle(job)
 		return err
 	}
+	t.p, t.job, t.console = p, job, a.CreationFlags&windows.CREATE_NEW_CONSOLE != 0
 	return nil
 }
 

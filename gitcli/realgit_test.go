@@ -103,16 +103,20 @@ func TestFetchBranchMissingAndUnreachable(t *testing.T) {
 	if !errors.Is(err, gitcli.ErrNotFound) {
 		t.Errorf("missing branch: %v, want ErrNotFound", err)
 	}
-	// The remote goes away (a network failure, as far as git can tell).
+	var re *gitcli.RemoteError
+	if !errors.As(err, &re) || re.Cause != gitcli.CauseNotFound {
+		t.Errorf("missing branch: %v, want a *RemoteError with CauseNotFound", err)
+	}
+	// The remote goes away: git says the repository is not there, which
+	// is a RemoteError but not ErrNotFound (that is for a missing branch).
 	if err := os.Rename(co.rem.Dir, co.rem.Dir+".gone"); err != nil {
 		t.Fatal(err)
 	}
 	err = co.c.FetchBranch(ctx, "origin", taskBranch)
-	var ge *gitcli.Error
 	var fp *gitcli.ForcePushError
 	var ee *exec.ExitError
-	if !errors.As(err, &ge) || errors.As(err, &fp) || errors.Is(err, gitcli.ErrNotFound) || !errors.As(err, &ee) {
-		t.Errorf("unreachable remote: %v (%T), want *gitcli.Error wrapping *exec.ExitError", err, err)
+	if !errors.As(err, &re) || re.Cause != gitcli.CauseNotFound || errors.As(err, &fp) || errors.Is(err, gitcli.ErrNotFound) || !errors.As(err, &ee) {
+		t.Errorf("vanished remote: %v (%T), want *gitcli.RemoteError (CauseNotFound) wrapping *exec.ExitError", err, err)
 	}
 }
 
@@ -286,6 +290,9 @@ func publish(t *testing.T, co checkout, content string) (*gitcli.Client, string,
 	if err != nil {
 		t.Fatalf("TempClone: %v", err)
 	}
+	if err := clone.CheckoutNeutral(ctx); err != nil {
+		t.Fatal(err)
+	}
 	p := filepath.Join(clone.Dir, "docs", "handoff", "results")
 	if err := os.MkdirAll(p, 0o755); err != nil {
 		t.Fatal(err)
@@ -311,6 +318,9 @@ func TestPublishCycle(t *testing.T) {
 	ctx := t.Context()
 	clone, cleanup, err := co.c.TempClone(ctx, co.rem.URL, resultBranch)
 	if err != nil {
+		t.Fatal(err)
+	}
+	if err := clone.CheckoutNeutral(ctx); err != nil {
 		t.Fatal(err)
 	}
 	st, err := os.Stat(filepath.Dir(clone.Dir))
@@ -410,6 +420,9 @@ func TestCommitDefaultIdentity(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := clone.CheckoutNeutral(t.Context()); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.WriteFile(filepath.Join(clone.Dir, "f"), []byte("f\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -447,6 +460,9 @@ func TestPushRejectedBecauseBranchMovedBefore(t *testing.T) {
 	clone, cleanup, err := co.c.TempClone(ctx, co.rem.URL, resultBranch)
 	t.Cleanup(cleanup)
 	if err != nil {
+		t.Fatal(err)
+	}
+	if err := clone.CheckoutNeutral(ctx); err != nil {
 		t.Fatal(err)
 	}
 	other := gittest.Seed(t, co.rem, resultBranch, map[string]string{"other.txt": "someone else\n"})
@@ -525,14 +541,17 @@ func TestPushToUnreachableRemoteIsNotRejection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := clone.CheckoutNeutral(ctx); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.Rename(co.rem.Dir, co.rem.Dir+".gone"); err != nil {
 		t.Fatal(err)
 	}
 	err = clone.Push(ctx, "origin", "HEAD", resultBranch)
 	var pr *gitcli.PushRejectedError
-	var ge *gitcli.Error
-	if errors.As(err, &pr) || !errors.As(err, &ge) {
-		t.Errorf("push to a vanished remote: %v (%T), want *gitcli.Error", err, err)
+	var re *gitcli.RemoteError
+	if errors.As(err, &pr) || !errors.As(err, &re) || re.Cause != gitcli.CauseNotFound {
+		t.Errorf("push to a vanished remote: %v (%T), want *gitcli.RemoteError (CauseNotFound)", err, err)
 	}
 }
 

@@ -31,7 +31,7 @@ func WriteFileAtomic(path string, data []byte, perm os.FileMode) (err error) {
 	if err = WriteSynced(f, data, perm); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	if err = os.Rename(tmp, path); err != nil {
+	if err = replaceFile(tmp, path); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	renamed = true

@@ -13,3 +13,7 @@ func SyncDir(dir string) error {
 	defer d.Close()
 	return d.Sync()
 }
+
+// replaceFile renames tmp over path; a reader holding path keeps what it
+// opened.
+func replaceFile(tmp, path string) error { return os.Rename(tmp, path) }

@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"rfhandoff/config"
@@ -166,7 +165,7 @@ func (s Store) ReadRecord(name string) (Record, error) {
 	if !st.Mode().IsRegular() {
 		return Record{}, fmt.Errorf("%s: not a regular file (%s)", path, st.Mode().Type())
 	}
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	f, err := state.OpenSharedNoFollow(path)
 	if err != nil {
 		return Record{}, err
 	}

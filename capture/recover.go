@@ -136,7 +136,7 @@ func recoverLocked(ctx context.Context, d Deps, o Options, stateDir string) (*Re
 		// Kept before publishing, so that a recovery cut short is
 		// repeated with these very bytes: the publisher's no-op if they
 		// had landed, never a second, different COMPLETE.
-		if err := writeFileAtomic(out.ResultPath, data, 0o644); err != nil {
+		if err := state.WriteFileAtomic(out.ResultPath, data, 0o644); err != nil {
 			return fail(err)
 		}
 		next := rec.Clone()

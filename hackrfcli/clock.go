@@ -68,7 +68,7 @@ func ParseClock(stdout, stderr []byte, exitCode int) (ClockStatus, error) {
 			continue
 		}
 		if status != ClockUnknown && status != s {
-			return ClockUnknown, &OutputError{Tool: toolClock, ExitCode: exitCode, Reason: "both CLKIN answers printed"}
+			return ClockUnknown, outputError(toolClock, exitCode, "both CLKIN answers printed")
 		}
 		status = s
 	}
@@ -89,9 +89,9 @@ func ParseClock(stdout, stderr []byte, exitCode int) (ClockStatus, error) {
 		}
 		return ClockUnknown, &UsageError{Tool: toolClock, ExitCode: exitCode, Message: msg}
 	case exitCode != 0:
-		return ClockUnknown, &OutputError{Tool: toolClock, ExitCode: exitCode, Reason: "failed without a known error line"}
+		return ClockUnknown, outputError(toolClock, exitCode, "failed without a known error line")
 	case status == ClockUnknown:
-		return ClockUnknown, &OutputError{Tool: toolClock, ExitCode: exitCode, Reason: fmt.Sprintf("no %q line", "CLKIN status:")}
+		return ClockUnknown, outputError(toolClock, exitCode, fmt.Sprintf("no %q line", "CLKIN status:"))
 	}
 	return status, nil
 }

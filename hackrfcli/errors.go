@@ -119,15 +119,9 @@ func (e *UsageError) Error() string {
 	return fmt.Sprintf("%s: usage error (exit status %d): %s", e.Tool, e.ExitCode, msg)
 }
 
-// OutputError is output the parser could not make sense of.
-type OutputError struct {
-	Tool     string
-	ExitCode int
-	Reason   string
-}
-
-func (e *OutputError) Error() string {
-	return fmt.Sprintf("%s: unexpected output (exit status %d): %s", e.Tool, e.ExitCode, e.Reason)
+// outputError is output the parser could not make sense of.
+func outputError(tool string, exitCode int, reason string) error {
+	return fmt.Errorf("%s: unexpected output (exit status %d): %s", tool, exitCode, reason)
 }
 
 var callFailedRE = regexp.MustCompile(`^(\S+)\(\) failed: (.*) \((-?\d+)\)$`)

@@ -111,7 +111,9 @@ func verifyBlobs(ctx context.Context, clone *gitcli.Client, commit string, files
 		}
 		want := blobID(f.data)
 		if e.ID != want || e.Mode != gitcli.ModeFile {
-			return &ContentError{Path: f.path, Want: want, Got: e.ID, WantMode: gitcli.ModeFile, GotMode: e.Mode}
+			// Git attributes or configuration transformed the bytes.
+			return fmt.Errorf("refusing to push: %s was committed as blob %s mode %s, not the exact bytes written (blob %s mode %s)",
+				f.path, e.ID, e.Mode, want, gitcli.ModeFile)
 		}
 	}
 	return nil

@@ -75,33 +75,6 @@ func (e *StagedSetError) Error() string {
 		e.Change.Path, e.Change.Status, e.Change.NewMode, e.Reason)
 }
 
-// ContentError is a committed result file whose blob is not the bytes
-// publish wrote (git attributes or configuration transformed them). The
-// commit was not pushed.
-type ContentError struct {
-	Path     string
-	Want     string // blob ID of the bytes written
-	Got      string // blob ID git committed
-	WantMode gitcli.Mode
-	GotMode  gitcli.Mode
-}
-
-func (e *ContentError) Error() string {
-	return fmt.Sprintf("refusing to push: %s was committed as blob %s mode %s, not the exact bytes written (blob %s mode %s)",
-		e.Path, e.Got, e.GotMode, e.Want, e.WantMode)
-}
-
-// TooLargeError is a rendered file over the protocol's 64 KiB limit.
-type TooLargeError struct {
-	Path  string
-	Size  int
-	Limit int
-}
-
-func (e *TooLargeError) Error() string {
-	return fmt.Sprintf("%s would be %d bytes, more than the limit of %d", e.Path, e.Size, e.Limit)
-}
-
 // ExhaustedError is a publish whose every attempt found the result branch
 // moved under it (another push landed between clone and push).
 type ExhaustedError struct {

@@ -149,7 +149,7 @@ func render(d Deps, r *result.Result, data []byte) ([]file, error) {
 		n    int
 	}{{JSONName, len(data)}, {MarkdownName, len(md)}} {
 		if f.n > result.MaxBytes {
-			return nil, &TooLargeError{Path: path.Join(dir, f.name), Size: f.n, Limit: result.MaxBytes}
+			return nil, fmt.Errorf("%s would be %d bytes, more than the limit of %d", path.Join(dir, f.name), f.n, result.MaxBytes)
 		}
 	}
 	return []file{

@@ -96,11 +96,11 @@ func checkStaged(changes []gitcli.StagedChange, files []file) error {
 	for _, ch := range changes {
 		switch {
 		case !want[ch.Path]:
-			return &StagedSetError{Change: ch, Reason: "not one of the result files"}
+			return stagedSet(ch, "not one of the result files")
 		case ch.Status != 'A' && ch.Status != 'M':
-			return &StagedSetError{Change: ch, Reason: "a result file may only be added or modified"}
+			return stagedSet(ch, "a result file may only be added or modified")
 		case ch.NewMode != gitcli.ModeFile:
-			return &StagedSetError{Change: ch, Reason: "a result file must be a regular file (100644)"}
+			return stagedSet(ch, "a result file must be a regular file (100644)")
 		}
 	}
 	return nil

@@ -19,7 +19,7 @@ type TaskNewCmd struct {
 	RFTX           bool   `name:"rf-tx" help:"RF_TX = YES: the task involves RF TX (RED; the RX operator must type AUTHORIZE RF TX)."`
 	AllowCommit    bool   `name:"allow-commit" help:"ALLOW_COMMIT = YES."`
 	AllowPush      string `name:"allow-push" enum:"NO,RX_RESULT_ONLY" default:"NO" help:"ALLOW_PUSH: NO or RX_RESULT_ONLY."`
-	RiskLevel      string `name:"risk-level" enum:",GREEN,YELLOW,RED" default:"" placeholder:"GREEN|YELLOW|RED" help:"RISK_LEVEL (default: the derived minimum; a lower one is refused, a higher one kept)."`
+	RiskLevel      string `name:"risk-level" placeholder:"GREEN|YELLOW|RED" help:"RISK_LEVEL (default: the derived minimum; a lower one is refused, a higher one kept)."`
 	NoApproval     bool   `name:"no-approval" help:"REQUIRES_APPROVAL = NO (only a GREEN task accepts it)."`
 	BodyFile       string `name:"body-file" type:"path" placeholder:"FILE" help:"The Markdown body (default: a short text of what the flags allow)."`
 	ExpectedHead   string `name:"expected-head" placeholder:"HASH" help:"EXPECTED_HEAD (default: the fetched task branch tip; must be an ancestor of it)."`
@@ -39,7 +39,7 @@ func (c *TaskNewCmd) Run(app *App) error {
 	if c.RiskLevel != "" {
 		l, err := gate.ParseLevel(c.RiskLevel)
 		if err != nil {
-			return exitCode(2, err)
+			return exitCode(2, fmt.Errorf("--risk-level: %w", err))
 		}
 		s.Level = l
 	}

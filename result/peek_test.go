@@ -35,3 +35,21 @@ func TestPeekTaskIDs(t *testing.T) {
 		})
 	}
 }
+
+// FuzzPeekTaskIDs: PeekTaskIDs never panics, and for a result Decode
+// accepts it finds exactly that result's task_id.
+func FuzzPeekTaskIDs(f *testing.F) {
+	for _, name := range []string{"ready.json", "complete.json"} {
+		if data, err := os.ReadFile("../testdata/results/" + name); err == nil {
+			f.Add(data)
+		}
+	}
+	f.Add([]byte(`{"task_id": "A_1", "task_id": 2}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		ids := PeekTaskIDs(data)
+		r, err := Decode(data, Options{})
+		if err == nil && !reflect.DeepEqual(ids, []string{r.TaskID}) {
+			t.Fatalf("PeekTaskIDs = %q for a valid result of %q", ids, r.TaskID)
+		}
+	})
+}

@@ -12,7 +12,6 @@ const (
 	blobA    = "8c1384d825dbbe41309b7dc18ee7991a9085c46e"
 	blobB    = "c694117fd4e76c22ae04348c15861413019aa03b"
 	blobC    = "626799f0f85326a8c1fc522db584e86cdfccd51f"
-	zeroID   = "0000000000000000000000000000000000000000"
 )
 
 func rawLine(oldMode, newMode, oldID, newID, status, path string) string {

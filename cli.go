@@ -23,7 +23,7 @@ type CLI struct {
 
 	Audit   AuditCmd   `cmd:"" help:"Show and verify the audit log."`
 	Config  ConfigCmd  `cmd:"" help:"Check the policy file."`
-	Task    TaskCmd    `cmd:"" help:"Offline task file checks."`
+	Task    TaskCmd    `cmd:"" help:"Write (MAIN PC) and check task files."`
 	Result  ResultCmd  `cmd:"" help:"Offline result file checks."`
 	Rx      RxCmd      `cmd:"" help:"RX laptop: watch the task branch, approve and prepare tasks."`
 	Capture CaptureCmd `cmd:"" help:"Quick-look plots of ci8 capture files."`
@@ -52,6 +52,7 @@ type ConfigCmd struct {
 
 // TaskCmd groups the task file commands.
 type TaskCmd struct {
+	New      TaskNewCmd      `cmd:"" help:"MAIN PC: write the next task file under the RX side's rules (fresh EXPECTED_HEAD, unused TASK_ID, derived level). Never commits or pushes. Exit 0 written, 1 refused."`
 	Validate TaskValidateCmd `cmd:"" help:"Check a NEXT_RX_TASK.md header offline; print the derived and effective level."`
 }
 

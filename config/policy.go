@@ -18,6 +18,7 @@ type Policy struct {
 	Tools   Tools   `toml:"tools"`
 	Capture Capture `toml:"capture"`
 	TX      TX      `toml:"tx"`
+	Trust   Trust   `toml:"trust"`
 }
 
 // Repo names the checkout, remote, branches and paths.

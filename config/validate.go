@@ -68,6 +68,7 @@ func (p Policy) Validate() error {
 	p.validatePaths(&ps)
 	p.validateCapture(&ps)
 	p.validateTX(&ps)
+	p.validateTrust(&ps)
 	return newList(ps)
 }
 

@@ -222,4 +222,6 @@ func SignedSeed(t testing.TB, rem *gittest.Remote, branch string, files map[stri
 }
 
 // String names the key in test failures.
-func (k SSHKey) String() string { return fmt.Sprintf("%s (%s)", filepath.Base(k.Private), k.Fingerprint) }
+func (k SSHKey) String() string {
+	return fmt.Sprintf("%s (%s)", filepath.Base(k.Private), k.Fingerprint)
+}

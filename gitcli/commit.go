@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"unicode/utf8"
+
+	"rfhandoff/exec"
 )
 
 // Identity is a commit author and committer.
@@ -40,7 +42,8 @@ type Trailer struct {
 
 // Commit commits the index with message and trailers appended as the
 // message's last paragraph, and returns the new commit's ID. The message
-// goes through stdin, never argv. Hooks are skipped and nothing is signed.
+// goes through stdin, never argv. Hooks are skipped; the commit is signed
+// with Client.SigningKey when one is set, and never otherwise.
 // An empty index is git's "nothing to commit" error: check
 // HasStagedChanges first.
 func (c *Client) Commit(ctx context.Context, message string, trailers []Trailer) (string, error) {
@@ -52,6 +55,14 @@ func (c *Client) Commit(ctx context.Context, message string, trailers []Trailer)
 	if err != nil {
 		return "", err
 	}
+	if c.SigningKey != "" {
+		_, err = c.run(ctx, signedCommitArgs(), call{stdin: strings.NewReader(msg), env: id.env(),
+			sig: &exec.Signatures{SigningKey: c.SigningKey}})
+		if err != nil {
+			return "", &Error{Op: "commit (signing with " + c.SigningKey + ")", Err: err}
+		}
+		return c.Head(ctx)
+	}
 	_, err = c.run(ctx, commitArgs(), call{stdin: strings.NewReader(msg), env: id.env()})
 	if err != nil {
 		return "", &Error{Op: "commit", Err: err}
@@ -61,6 +72,10 @@ func (c *Client) Commit(ctx context.Context, message string, trailers []Trailer)
 
 func commitArgs() []string {
 	return []string{"commit", "--quiet", "--no-verify", "--no-gpg-sign", "--cleanup=whitespace", "--file=-"}
+}
+
+func signedCommitArgs() []string {
+	return []string{"commit", "--quiet", "--no-verify", "--gpg-sign", "--cleanup=whitespace", "--file=-"}
 }
 
 // commitMessage validates message and trailers and joins them.

@@ -15,6 +15,9 @@ type Task struct {
 	DerivedLevel   string
 	EffectiveLevel string
 	Body           string
+	// Signer names who signed the task ("principal SHA256:..."), when a
+	// signature was required; "" shows nothing.
+	Signer string
 }
 
 // Choice is the operator's answer to the approval menu.
@@ -113,6 +116,9 @@ func renderTask(task Task) string {
 	b.WriteString("Level:   " + SanitizeLine(task.EffectiveLevel) +
 		" (declared " + SanitizeLine(task.DeclaredLevel) +
 		", derived " + SanitizeLine(task.DerivedLevel) + ")\n")
+	if task.Signer != "" {
+		b.WriteString("Signed:  " + SanitizeLine(task.Signer) + " (good signature, listed in trust.task_signers)\n")
+	}
 	b.WriteString("--- task body (control characters shown as escapes) ---\n")
 	body := Sanitize(task.Body)
 	b.WriteString(body)

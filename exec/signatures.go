@@ -23,6 +23,10 @@ type Signatures struct {
 	// SigningKey is the absolute path of a key file (a public key whose
 	// private half is in ssh-agent, or a private key), for commit -S.
 	SigningKey string
+	// Describe, when set, says what a finished call verified (the signer,
+	// or why there is none) from its stdout; the runner writes it on the
+	// call's end line in the audit log, so `audit show` can name it.
+	Describe func(stdout []byte) string
 }
 
 // signatureSubcommands are the git subcommands that may carry Signatures:

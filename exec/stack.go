@@ -260,6 +260,8 @@ func (s *Stack) endEntry(id string, c Cmd, res Result, err error) Entry {
 		ExitCode: &code, Signal: res.Signal, DurationMS: &ms, OutBytes: &out}
 	if err != nil {
 		e.Error = redactString(err.Error(), c.Secrets)
+	} else if c.Signatures != nil && c.Signatures.Describe != nil {
+		e.Verified = redactString(c.Signatures.Describe(res.Stdout), c.Secrets)
 	}
 	return e
 }

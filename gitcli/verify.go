@@ -95,7 +95,7 @@ func (c *Client) VerifyLastChange(ctx context.Context, commit, path, allowedSign
 		return Signature{}, invalid("allowed-signers file", allowedSigners, "must be an absolute path")
 	}
 	res, err := c.run(ctx, []string{"log", "-1", "--no-color", signatureFormat, "--end-of-options", commit, "--", path},
-		call{sig: &exec.Signatures{AllowedSigners: allowedSigners}})
+		call{sig: &exec.Signatures{AllowedSigners: allowedSigners, Describe: describeSignature}})
 	if err != nil {
 		return Signature{}, &Error{Op: "log (verify signature)", Err: err}
 	}
@@ -110,6 +110,21 @@ func (c *Client) VerifyLastChange(ctx context.Context, commit, path, allowedSign
 		return sig, &SignatureError{Path: path, Sig: sig}
 	}
 	return sig, nil
+}
+
+// describeSignature is the audit log's note on a verifying git log.
+func describeSignature(out []byte) string {
+	if len(out) == 0 {
+		return "no commit changed the file"
+	}
+	sig, err := parseSignature(out)
+	switch {
+	case err != nil:
+		return "unreadable: " + err.Error()
+	case sig.Good():
+		return "good signature on " + sig.Commit + ": " + sig.String()
+	}
+	return "refused " + sig.Commit + ": " + sig.problem()
 }
 
 // parseSignature reads one record of signatureFormat.

@@ -88,6 +88,28 @@ func TestVerifyLastChange(t *testing.T) {
 	// Listed, but for namespace "file" only.
 	wantRefused(w.push(t, map[string]string{taskFile: "task 4\n"}, w.bob.Private), 'B', "")
 
+	// The audit log's end lines name what each call verified.
+	entries, err := exec.ReadAuditTail(w.rem.R.(*exec.Stack).AuditLog().Path(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var notes []string
+	for _, e := range entries {
+		if e.Verified != "" {
+			notes = append(notes, e.Verified)
+		}
+	}
+	all := strings.Join(notes, "\n")
+	for _, want := range []string{
+		"good signature on " + good + ": main@lab " + w.alice.Fingerprint,
+		"refused " + unsigned + ": unsigned",
+		"not in the allowed signers (key " + w.mallory.Fingerprint + ")",
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("audit notes lack %q:\n%s", want, all)
+		}
+	}
+
 	if _, err := w.c.VerifyLastChange(ctx, good, "docs/never.md", w.allowed); !errors.Is(err, gitcli.ErrNotFound) {
 		t.Fatalf("path never changed: err = %v, want ErrNotFound", err)
 	}

@@ -53,6 +53,24 @@ func TestSignaturesPinTheVerifier(t *testing.T) {
 	if got, want := strings.TrimSpace(string(res.Stdout)), "G|"+key.Fingerprint; got != want {
 		t.Fatalf("verification = %q, want %q", got, want)
 	}
+	// A commit carrying an OpenPGP signature makes git pick gpg.program:
+	// that too must be the pinned ssh-keygen, which cannot call it good.
+	tree := strings.TrimSpace(git("rev-parse", "HEAD^{tree}"))
+	obj := "tree " + tree + "\nauthor a <a@b> 1700000000 +0000\ncommitter a <a@b> 1700000000 +0000\n" +
+		"gpgsig -----BEGIN PGP SIGNATURE-----\n \n iQEzBAABCAAdFiEE\n -----END PGP SIGNATURE-----\n\npgp signed\n"
+	res, err = s.Run(ctx, exec.Cmd{Tool: exec.Git, Dir: repo, Args: []string{"hash-object", "-w", "-t", "commit", "--stdin"}, Stdin: strings.NewReader(obj)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pgp := strings.TrimSpace(string(res.Stdout))
+	res, err = s.Run(ctx, exec.Cmd{Tool: exec.Git, Dir: repo, Args: []string{"log", "-1", "--format=%G?", pgp},
+		Signatures: &exec.Signatures{AllowedSigners: allowed}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.TrimSpace(string(res.Stdout)); got == "G" || got == "U" {
+		t.Fatalf("an OpenPGP-signed commit verified as %q", got)
+	}
 	if out := git("log", "-1", "--format=%s"); strings.TrimSpace(out) != "signed" {
 		t.Fatalf("plain log = %q", out)
 	}

@@ -103,6 +103,10 @@ func (s *Stack) Paths() map[Tool]string {
 	return out
 }
 
+// SSHKeygen is the ssh-keygen git is given for signatures, or why none
+// was found.
+func (s *Stack) SSHKeygen() (string, error) { return s.keygen, s.keygenErr }
+
 // Missing returns why each unresolved tool could not be found.
 func (s *Stack) Missing() map[Tool]error { return s.missing }
 

@@ -115,6 +115,31 @@ func TestTrustSignedTasks(t *testing.T) {
 	}
 }
 
+// rx watch rejects an unsigned task once and offers the signed one that
+// follows it.
+func TestTrustRxWatch(t *testing.T) {
+	t.Parallel()
+	l := newTrustLab(t)
+	l.pushTask(t, "TRUST_WATCH_0001", "")
+	w := l.RX.StartTTY("rx", "watch")
+	w.WaitForText("task rejected", fkWait)
+	w.WaitForText("unsigned", fkWait)
+	time.Sleep(5 * l.RX.Policy.Poll.RXInterval.Duration)
+	if n := strings.Count(w.TTY.String(), "task rejected"); n != 1 {
+		t.Errorf("the unsigned task was reported %d times, want once:\n%s", n, w.TTY.String())
+	}
+	if strings.Contains(w.TTY.String(), menu) {
+		t.Fatalf("the unsigned task was offered:\n%s", w.TTY.String())
+	}
+	l.pushTask(t, "TRUST_WATCH_0002", l.main.Private)
+	w.WaitForText("Signed:  main@lab "+l.main.Fingerprint, fkWait)
+	w.WaitForText(menu, fkWait)
+	w.Send("S")
+	if st := w.Wait(fkWait); st.ExitCode() != 0 {
+		t.Fatalf("rx watch after [S]: exit %d\n%s", st.ExitCode(), w.TTY.String())
+	}
+}
+
 // The approval prompt shows the signer and the approval record keeps it;
 // a later re-read verifies again against the allowed signers then in force.
 func TestTrustApprovalKeepsSigner(t *testing.T) {

@@ -162,6 +162,10 @@ func TestTrustApprovalKeepsSigner(t *testing.T) {
 		t.Fatalf("approval %+v, want signer %+v", st.Approval, want)
 	}
 
+	if out := l.RX.Run(fkWait, "rx", "status"); !strings.Contains(out.Stdout, "signed by:     main@lab "+l.main.Fingerprint) {
+		t.Errorf("rx status does not name the approval's signer:\n%s", out)
+	}
+
 	// The MAIN key is withdrawn: the approved task no longer verifies, so
 	// nothing can be published for it.
 	faultkit.WriteAllowedSigners(t, l.taskSigners, faultkit.SignerLine("bob@lab", l.bob, ""))

@@ -1,7 +1,6 @@
 package config
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -126,7 +125,7 @@ func checkSigningKey(data []byte) error {
 		}
 		return nil
 	}
-	if bytes.Count([]byte(text), []byte("\n")) > 0 {
+	if strings.Contains(text, "\n") {
 		return fmt.Errorf("neither one public key line nor an OpenSSH private key")
 	}
 	// A public key line is an allowed-signers line without principals.

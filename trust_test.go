@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -274,10 +275,15 @@ func TestTrustPublishSigns(t *testing.T) {
 	}
 }
 
-// A [trust] file that is missing or malformed is a policy error naming it.
+// A [trust] file that is missing or malformed is a policy error naming it;
+// `version` names the ssh-keygen git is given.
 func TestTrustPolicyFiles(t *testing.T) {
 	t.Parallel()
 	l := faultkit.NewLab(t)
+	faultkit.NewSSHKey(t, "probe") // skips without ssh-keygen
+	if v := l.RX.Run(fkWait, "version"); !regexp.MustCompile(`(?m)^ssh-keygen +/\S*ssh-keygen \(for git's signatures\)$`).MatchString(v.Stdout) {
+		t.Errorf("version does not name ssh-keygen:\n%s", v)
+	}
 	bad := filepath.Join(t.TempDir(), "bad_signers")
 	if err := os.WriteFile(bad, []byte("main@lab ssh-ed25519 AAAA\n"), 0o600); err != nil {
 		t.Fatal(err)

@@ -29,6 +29,12 @@ type Signatures struct {
 	Describe func(stdout []byte) string
 }
 
+// ResolveSSHKeygen resolves the ssh-keygen git is given for signatures:
+// pinned when it is an absolute path, else looked up on environ's PATH.
+func ResolveSSHKeygen(pinned string, environ []string) (string, error) {
+	return resolve(SSHKeygen, pinned, environ)
+}
+
 // signatureSubcommands are the git subcommands that may carry Signatures:
 // log reads %G? and friends, commit -S signs.
 var signatureSubcommands = map[string]bool{"log": true, "commit": true}

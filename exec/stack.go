@@ -66,7 +66,7 @@ func New(o Options) (*Stack, error) {
 		s.os.maxOutput = defaultMaxOutput
 	}
 	s.paths, s.missing = ResolveTools(o.Tools, s.os.environ)
-	s.keygen, s.keygenErr = resolve(SSHKeygen, o.SSHKeygen, s.os.environ)
+	s.keygen, s.keygenErr = ResolveSSHKeygen(o.SSHKeygen, s.os.environ)
 	hooks := o.HooksDir
 	if hooks == "" {
 		var err error

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cli/safeexec"
+
 	"rfhandoff/faultkit"
 	"rfhandoff/gitcli"
 	"rfhandoff/state"
@@ -113,6 +115,36 @@ func TestTrustSignedTasks(t *testing.T) {
 		if !strings.Contains(show.Stdout, w) {
 			t.Errorf("audit show lacks %q:\n%s", w, show.Stdout)
 		}
+	}
+}
+
+// tools.ssh_keygen pins the program git runs to verify: the audit log's
+// argv names the pinned copy, and a pinned path that is not there makes
+// the check fail instead of falling back to PATH.
+func TestTrustPinnedSSHKeygen(t *testing.T) {
+	t.Parallel()
+	l := newTrustLab(t)
+	real, err := safeexec.LookPath("ssh-keygen")
+	if err != nil {
+		t.Skipf("ssh-keygen: %v", err)
+	}
+	pinned := filepath.Join(t.TempDir(), "ssh-keygen-pinned")
+	if err := os.Symlink(real, pinned); err != nil {
+		t.Fatal(err)
+	}
+	l.RX.Policy.Tools.SSHKeygen = pinned
+	l.RX.WritePolicy()
+	l.pushTask(t, "TRUST_PIN_0001", l.main.Private)
+	if out := l.RX.Run(fkWait, "rx", "check"); out.Code != 10 {
+		t.Fatalf("rx check with a pinned ssh-keygen: exit %d\n%s", out.Code, out)
+	}
+	if show := l.RX.Run(fkWait, "audit", "show"); !strings.Contains(show.Stdout, "gpg.ssh.program="+pinned+" ") {
+		t.Errorf("audit show does not name the pinned ssh-keygen %s:\n%s", pinned, show.Stdout)
+	}
+	l.RX.Policy.Tools.SSHKeygen = filepath.Join(t.TempDir(), "gone", "ssh-keygen")
+	l.RX.WritePolicy()
+	if out := l.RX.Run(fkWait, "rx", "check"); out.Code != 1 || !strings.Contains(out.Stderr, "ssh-keygen not found") {
+		t.Fatalf("rx check with a missing pinned ssh-keygen: want exit 1 naming it\n%s", out)
 	}
 }
 

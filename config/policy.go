@@ -62,6 +62,9 @@ type Tools struct {
 	HackRFInfo     string `toml:"hackrf_info"`
 	HackRFTransfer string `toml:"hackrf_transfer"`
 	HackRFClock    string `toml:"hackrf_clock"`
+	// SSHKeygen is the ssh-keygen git is given to sign and verify
+	// ([trust]); rfhandoff never runs it itself.
+	SSHKeygen string `toml:"ssh_keygen"`
 }
 
 // Capture holds the RX capture parameters.

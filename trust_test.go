@@ -207,6 +207,12 @@ func TestTrustApprovalKeepsSigner(t *testing.T) {
 	if out.Code != 1 || !strings.Contains(out.Stderr, "not in the allowed signers") {
 		t.Fatalf("publish after the signer was withdrawn: want exit 1 naming the signature\n%s", out)
 	}
+	if out := l.RX.Run(fkWait, "rx", "capture"); out.Code == 0 || !strings.Contains(out.Stderr, "not in the allowed signers") {
+		t.Fatalf("rx capture after the signer was withdrawn: want a refusal naming the signature\n%s", out)
+	}
+	if show := l.RX.Run(fkWait, "audit", "show"); strings.Contains(show.Stdout, "hackrf_transfer") {
+		t.Errorf("the refused capture started hackrf_transfer:\n%s", show.Stdout)
+	}
 	if after := l.Tip(faultkit.ResultBranch); after != before {
 		t.Fatalf("result branch moved %s -> %s", before, after)
 	}

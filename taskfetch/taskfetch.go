@@ -7,6 +7,7 @@ package taskfetch
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"rfhandoff/config"
@@ -64,14 +65,22 @@ func ReadAt(ctx context.Context, g *gitcli.Client, p config.Policy, commit strin
 	var signer *gitcli.Signature
 	if allowed := p.TaskSignersPath(); allowed != "" {
 		sig, err := g.VerifyLastChange(ctx, commit, p.Repo.TaskFile, allowed)
-		if err != nil {
+		switch {
+		case errors.Is(err, gitcli.ErrNotFound):
+			// No commit ever wrote the file: the read below says so the
+			// way it does without [trust].
+		case err != nil:
 			return nil, fmt.Errorf("task file %s at %s: %w", p.Repo.TaskFile, commit, err)
+		default:
+			signer = &sig
 		}
-		signer = &sig
 	}
 	data, err := g.ShowFile(ctx, commit, p.Repo.TaskFile, p.Limits.MaxTaskBytes)
 	if err != nil {
 		return nil, err
+	}
+	if p.TaskSignersPath() != "" && signer == nil {
+		return nil, fmt.Errorf("task file %s at %s: git found no commit that wrote it, so no signature to check: refused", p.Repo.TaskFile, commit)
 	}
 	t, err := task.Parse(data, task.Options{TaskBranch: p.Repo.TaskBranch, MaxBytes: p.Limits.MaxTaskBytes})
 	if err != nil {

@@ -81,6 +81,10 @@ func TestTrustSignedTasks(t *testing.T) {
 	}
 	signedBy := "signed:   main@lab " + l.main.Fingerprint
 
+	// No task file yet: reported as without [trust].
+	if out := l.RX.Run(fkWait, "rx", "check"); !strings.Contains(out.Stderr, faultkit.TaskPath+" in commit") || strings.Contains(out.Stderr, "signature") {
+		t.Fatalf("rx check before any task:\n%s", out)
+	}
 	l.pushTask(t, "TRUST_TASK_0001", l.main.Private)
 	if out := check(10); !strings.Contains(out.Stdout, signedBy) {
 		t.Fatalf("rx check does not show the signer %q:\n%s", signedBy, out)

@@ -81,9 +81,15 @@ func TestTrustSignedTasks(t *testing.T) {
 	}
 	signedBy := "signed:   main@lab " + l.main.Fingerprint
 
-	// No task file yet: reported as without [trust].
-	if out := l.RX.Run(fkWait, "rx", "check"); !strings.Contains(out.Stderr, faultkit.TaskPath+" in commit") || strings.Contains(out.Stderr, "signature") {
-		t.Fatalf("rx check before any task:\n%s", out)
+	// No task file yet: reported exactly as without [trust].
+	withTrust := l.RX.Run(fkWait, "rx", "check")
+	l.RX.Policy.Trust.TaskSigners = ""
+	l.RX.WritePolicy()
+	without := l.RX.Run(fkWait, "rx", "check")
+	l.RX.Policy.Trust.TaskSigners = ".local/trust/task_signers"
+	l.RX.WritePolicy()
+	if withTrust != without {
+		t.Fatalf("rx check before any task: with [trust]\n%s\nwithout\n%s", withTrust, without)
 	}
 	l.pushTask(t, "TRUST_TASK_0001", l.main.Private)
 	if out := check(10); !strings.Contains(out.Stdout, signedBy) {

@@ -191,3 +191,14 @@ func FuzzParseSignature(f *testing.F) {
 		_ = describeSignature(b)
 	})
 }
+
+func FuzzClaimedKey(f *testing.F) {
+	f.Add([]byte("tree x\ngpgsig -----BEGIN SSH SIGNATURE-----\n U1NIU0lHAAAAAQ==\n -----END SSH SIGNATURE-----\n\nm\n"))
+	f.Add([]byte("tree x\n\nm\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		fp, ns, ok := claimedKey(b)
+		if ok != strings.HasPrefix(fp, "SHA256:") || (!ok && ns != "") {
+			t.Fatalf("claimedKey = %q, %q, %v", fp, ns, ok)
+		}
+	})
+}

@@ -17,6 +17,10 @@ type Signature struct {
 	Status      byte   // git's %G?: 'G' good, 'U' unlisted key, 'B' bad, 'N' none, ...
 	Principal   string // %GS: the allowed-signers principal (only when good)
 	Fingerprint string // %GF: "SHA256:..." of the signing key, when git could read it
+	// Claimed is, for a bad signature git gave no fingerprint for, the
+	// key and namespace the signature names (unverified: for the
+	// operator's information only).
+	Claimed, ClaimedNamespace string
 }
 
 // Good reports whether a listed key made a valid signature for namespace git.
@@ -51,8 +55,11 @@ func (s Signature) problem() string {
 	default:
 		why = fmt.Sprintf("unknown signature status %q", s.Status)
 	}
-	if s.Fingerprint != "" {
+	switch {
+	case s.Fingerprint != "":
 		why += " (key " + s.Fingerprint + ")"
+	case s.Claimed != "":
+		why += fmt.Sprintf(" (the signature names key %s and namespace %q)", s.Claimed, s.ClaimedNamespace)
 	}
 	return why
 }
@@ -107,6 +114,12 @@ func (c *Client) VerifyLastChange(ctx context.Context, commit, path, allowedSign
 		return Signature{}, &Error{Op: "log (verify signature)", Err: err}
 	}
 	if !sig.Good() {
+		if sig.Fingerprint == "" && sig.Status != 'N' {
+			// Best effort: a refusal that names the key is easier to act on.
+			if res, err := c.run(ctx, []string{"cat-file", "commit", "--end-of-options", sig.Commit}, call{maxOutput: 1 << 20}); err == nil {
+				sig.Claimed, sig.ClaimedNamespace, _ = claimedKey(res.Stdout)
+			}
+		}
 		return sig, &SignatureError{Path: path, Sig: sig}
 	}
 	return sig, nil

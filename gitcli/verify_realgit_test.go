@@ -85,8 +85,14 @@ func TestVerifyLastChange(t *testing.T) {
 	unsigned := w.push(t, map[string]string{taskFile: "task 2\n"}, "")
 	wantRefused(unsigned, 'N', "")
 	wantRefused(w.push(t, map[string]string{taskFile: "task 3\n"}, w.mallory.Private), 'U', w.mallory.Fingerprint)
-	// Listed, but for namespace "file" only.
-	wantRefused(w.push(t, map[string]string{taskFile: "task 4\n"}, w.bob.Private), 'B', "")
+	// Listed, but for namespace "file" only: git names no key, the
+	// refusal names the one the signature claims.
+	_, err = verify(w.push(t, map[string]string{taskFile: "task 4\n"}, w.bob.Private))
+	var se *gitcli.SignatureError
+	if !errors.As(err, &se) || se.Sig.Status != 'B' || se.Sig.Claimed != w.bob.Fingerprint || se.Sig.ClaimedNamespace != "git" ||
+		!strings.Contains(err.Error(), w.bob.Fingerprint) {
+		t.Fatalf("namespace-restricted key: err = %v (%+v), want a bad signature naming %s", err, se, w.bob.Fingerprint)
+	}
 
 	// The audit log's end lines name what each call verified.
 	entries, err := exec.ReadAuditTail(w.rem.R.(*exec.Stack).AuditLog().Path(), 0)

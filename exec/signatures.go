@@ -36,8 +36,8 @@ func ResolveSSHKeygen(pinned string, environ []string) (string, error) {
 }
 
 // signatureSubcommands are the git subcommands that may carry Signatures:
-// log reads %G? and friends, commit -S signs.
-var signatureSubcommands = map[string]bool{"log": true, "commit": true}
+// log reads %G? and friends, commit and commit-tree sign.
+var signatureSubcommands = map[string]bool{"log": true, "commit": true, "commit-tree": true}
 
 // check returns why s cannot be used for a git call with args, or "".
 func (s *Signatures) check(args []string) string {
@@ -45,7 +45,7 @@ func (s *Signatures) check(args []string) string {
 		return "signature options name neither an allowed-signers file nor a signing key"
 	}
 	if len(args) == 0 || !signatureSubcommands[args[0]] {
-		return "signature options are only for git log and git commit"
+		return "signature options are only for git log, commit and commit-tree"
 	}
 	for _, p := range []struct{ what, v string }{{"allowed-signers file", s.AllowedSigners}, {"signing key", s.SigningKey}} {
 		if p.v == "" {

@@ -58,7 +58,7 @@ type Cmd struct {
 	MaxOutput int64
 	// Secrets are extra strings scrubbed from the audit log and from errors.
 	Secrets []string
-	// Signatures, for git log and git commit only, lets the call verify or
+	// Signatures, for git log, commit and commit-tree only, lets the call verify or
 	// create SSH signatures with the runner's pinned ssh-keygen.
 	Signatures *Signatures
 }

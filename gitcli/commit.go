@@ -69,8 +69,9 @@ func commitArgs(sign []string) []string {
 }
 
 // CommitTree makes a commit of tree with parent as its only parent and
-// message and trailers as in Commit (signed the same way), without an index or a work tree, and
-// returns its ID. No ref moves: the caller pushes the ID.
+// message and trailers as in Commit (and signed the same way), without an
+// index or a work tree, and returns its ID. No ref moves: the caller
+// pushes the ID.
 func (c *Client) CommitTree(ctx context.Context, tree, parent, message string, trailers []Trailer) (string, error) {
 	if err := ValidObjectID(tree); err != nil {
 		return "", err

@@ -14,6 +14,7 @@ import (
 	"rfhandoff/faultkit"
 	"rfhandoff/gitcli"
 	"rfhandoff/state"
+	"rfhandoff/task/tasktest"
 	"rfhandoff/txwatch"
 )
 
@@ -47,12 +48,19 @@ func newTrustLab(t *testing.T) *trustLab {
 	return l
 }
 
+// taskSpec is the lab's capture task id, written against its base commit.
+func (l *trustLab) taskSpec(id string) tasktest.TaskSpec {
+	s := tasktest.Capture(id)
+	s.ExpectedHead = l.Base
+	return s
+}
+
 // pushTask commits the task for id on the task branch signed with key
 // ("" unsigned).
 func (l *trustLab) pushTask(t *testing.T, id, key string) {
 	t.Helper()
-	faultkit.SignedSeed(t, l.Remote, faultkit.TaskBranch,
-		map[string]string{faultkit.TaskPath: faultkit.TaskFile(faultkit.TaskSpec{ID: id, ExpectedHead: l.Base})}, key)
+	faultkit.SignedSeed(t, l.Remote, tasktest.TaskBranch,
+		map[string]string{tasktest.TaskPath: tasktest.TaskFile(l.taskSpec(id))}, key)
 }
 
 // pushResult commits a READY result for id on the result branch signed
@@ -61,7 +69,7 @@ func (l *trustLab) pushResult(t *testing.T, id string, pid int64, key string) st
 	t.Helper()
 	r := l.Ready(id)
 	r.CapturePID = pid
-	return faultkit.SignedSeed(t, l.Remote, faultkit.ResultBranch, map[string]string{faultkit.ResultPath: string(l.Encode(r))}, key)
+	return faultkit.SignedSeed(t, l.Remote, tasktest.ResultBranch, map[string]string{tasktest.ResultPath: string(l.Encode(r))}, key)
 }
 
 // The RX side offers only a task whose last change is signed by a listed
@@ -96,7 +104,7 @@ func TestTrustSignedTasks(t *testing.T) {
 		t.Fatalf("rx check does not show the signer %q:\n%s", signedBy, out)
 	}
 	// An unsigned commit that leaves the task file alone changes nothing.
-	l.PushFiles(faultkit.TaskBranch, map[string]string{"README.md": "a note\n"})
+	l.PushFiles(tasktest.TaskBranch, map[string]string{"README.md": "a note\n"})
 	if out := check(10); !strings.Contains(out.Stdout, signedBy) {
 		t.Fatalf("after an unrelated unsigned commit:\n%s", out)
 	}
@@ -105,7 +113,7 @@ func TestTrustSignedTasks(t *testing.T) {
 		name, id, key string
 		want          []string
 	}{
-		{"a later unsigned commit changing the task file", "TRUST_TASK_0002", "", []string{"last change of " + faultkit.TaskPath, "unsigned"}},
+		{"a later unsigned commit changing the task file", "TRUST_TASK_0002", "", []string{"last change of " + tasktest.TaskPath, "unsigned"}},
 		{"signed by an unlisted key", "TRUST_TASK_0003", l.mallory.Private, []string{"not in the allowed signers", l.mallory.Fingerprint}},
 		{"listed, but not for namespace git", "TRUST_TASK_0004", l.bob.Private, []string{"bad signature", `namespace "git"`, l.bob.Fingerprint}},
 	} {
@@ -212,7 +220,7 @@ func TestTrustApprovalKeepsSigner(t *testing.T) {
 	// The MAIN key is withdrawn: the approved task no longer verifies, so
 	// nothing can be published for it.
 	faultkit.WriteAllowedSigners(t, l.taskSigners, faultkit.SignerLine("bob@lab", l.bob, ""))
-	before := l.Tip(faultkit.ResultBranch)
+	before := l.Tip(tasktest.ResultBranch)
 	out := l.RX.Run(fkWait, "rx", "publish-result", l.WriteResult(l.Encode(l.Ready("TRUST_APPROVE_0001"))))
 	if out.Code != 1 || !strings.Contains(out.Stderr, "not in the allowed signers") {
 		t.Fatalf("publish after the signer was withdrawn: want exit 1 naming the signature\n%s", out)
@@ -223,7 +231,7 @@ func TestTrustApprovalKeepsSigner(t *testing.T) {
 	if show := l.RX.Run(fkWait, "audit", "show"); strings.Contains(show.Stdout, "hackrf_transfer") {
 		t.Errorf("the refused capture started hackrf_transfer:\n%s", show.Stdout)
 	}
-	if after := l.Tip(faultkit.ResultBranch); after != before {
+	if after := l.Tip(tasktest.ResultBranch); after != before {
 		t.Fatalf("result branch moved %s -> %s", before, after)
 	}
 }
@@ -236,7 +244,7 @@ func TestTrustSignedResults(t *testing.T) {
 	t.Parallel()
 	l := newTrustLab(t)
 	const id = "TRUST_RESULT_0001"
-	l.PushTask(faultkit.TaskSpec{ID: id})
+	l.PushTask(tasktest.Capture(id))
 	l.pushResult(t, id, 1001, l.rx.Private)
 	unsigned := l.pushResult(t, id, 1002, "")
 
@@ -296,7 +304,7 @@ func TestTrustPublishSigns(t *testing.T) {
 	l.RX.WritePolicy()
 	const id = "TRUST_PUBLISH_0001"
 	l.pushTask(t, id, l.main.Private)
-	l.Approve(id, []byte(faultkit.TaskFile(faultkit.TaskSpec{ID: id, ExpectedHead: l.Base})), l.Tip(faultkit.TaskBranch))
+	l.Approve(id, []byte(tasktest.TaskFile(l.taskSpec(id))), l.Tip(tasktest.TaskBranch))
 	publish := func(pid int64) faultkit.Output {
 		t.Helper()
 		r := l.Ready(id)
@@ -306,9 +314,9 @@ func TestTrustPublishSigns(t *testing.T) {
 	if out := publish(2001); out.Code != 0 {
 		t.Fatalf("signed publish: exit %d\n%s", out.Code, out)
 	}
-	tip := l.Tip(faultkit.ResultBranch)
+	tip := l.Tip(tasktest.ResultBranch)
 	bare := &gitcli.Client{R: l.R, Dir: l.Remote.Dir}
-	sig, err := bare.VerifyLastChange(t.Context(), tip, faultkit.ResultPath, l.resultSigners)
+	sig, err := bare.VerifyLastChange(t.Context(), tip, tasktest.ResultPath, l.resultSigners)
 	if err != nil || sig.Commit != tip || sig.Fingerprint != l.rx.Fingerprint {
 		t.Fatalf("published commit %s: signature %+v, %v; want rx@lab %s", tip, sig, err, l.rx.Fingerprint)
 	}
@@ -318,7 +326,7 @@ func TestTrustPublishSigns(t *testing.T) {
 	if out.Code != 1 || !strings.Contains(out.Stderr, "signing with "+l.RX.Policy.Trust.SigningKey) {
 		t.Fatalf("publish with the agent gone: want exit 1 naming the signing failure\n%s", out)
 	}
-	if now := l.Tip(faultkit.ResultBranch); now != tip {
+	if now := l.Tip(tasktest.ResultBranch); now != tip {
 		t.Fatalf("result branch moved %s -> %s after a failed signing", tip, now)
 	}
 }

@@ -25,40 +25,40 @@ const EnvVar = "RFHANDOFF_CONFIG"
 func Load(path string) (Policy, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return Policy{}, &FileError{Path: path, Err: err}
+		return Policy{}, fileError(path, err)
 	}
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
 	if err != nil {
-		return Policy{}, &FileError{Path: path, Err: err}
+		return Policy{}, fileError(path, err)
 	}
 	if len(data) > MaxFileBytes {
-		return Policy{}, &FileError{Path: path, Err: fmt.Errorf("larger than %d bytes", MaxFileBytes)}
+		return Policy{}, fileError(path, fmt.Errorf("larger than %d bytes", MaxFileBytes))
 	}
 	p, errs, err := decode(data)
 	if err != nil {
-		return Policy{}, &FileError{Path: path, Err: err}
+		return Policy{}, fileError(path, err)
 	}
 	// The files [trust] names are part of the policy: a missing or
 	// malformed one is reported with the rest.
 	errs = append(errs, Problems(p.CheckTrustFiles())...)
 	if len(errs) > 0 {
-		return Policy{}, &FileError{Path: path, Err: newList(errs)}
+		return Policy{}, fileError(path, newList(errs))
 	}
 	return p, nil
 }
 
 // Parse decodes data (named name in messages) over Default() and validates
 // the result. Unknown keys, keys that only match a known one when case is
-// ignored, and invalid values are all reported at once, in a *FileError
-// around a *multierror.Error.
+// ignored, and invalid values are all reported at once, in an error naming the
+// file around a *multierror.Error.
 func Parse(data []byte, name string) (Policy, error) {
 	p, errs, err := decode(data)
 	if err != nil {
-		return Policy{}, &FileError{Path: name, Err: err}
+		return Policy{}, fileError(name, err)
 	}
 	if len(errs) > 0 {
-		return Policy{}, &FileError{Path: name, Err: newList(errs)}
+		return Policy{}, fileError(name, newList(errs))
 	}
 	return p, nil
 }
@@ -98,7 +98,7 @@ func unknownKeys(md toml.MetaData) []error {
 			return
 		}
 		reported[s] = true
-		errs = append(errs, &UnknownKeyError{Key: s, Table: len(k) == 1, Suggestion: suggest(k, known)})
+		errs = append(errs, unknownKeyError(s, len(k) == 1, suggest(k, known)))
 	}
 	undecoded := map[string]bool{}
 	for _, k := range md.Undecoded() {

@@ -70,6 +70,7 @@ func (p Policy) Validate() error {
 	p.validatePaths(&ps)
 	p.validateCapture(&ps)
 	p.validateTX(&ps)
+	p.validateTrust(&ps)
 	return errlist.List(ps...)
 }
 
@@ -137,6 +138,7 @@ func (p Policy) validatePaths(ps *problems) {
 		{"tools.hackrf_info", p.Tools.HackRFInfo},
 		{"tools.hackrf_transfer", p.Tools.HackRFTransfer},
 		{"tools.hackrf_clock", p.Tools.HackRFClock},
+		{"tools.ssh_keygen", p.Tools.SSHKeygen},
 	} {
 		if t.v == "" {
 			continue // looked up on PATH

@@ -34,8 +34,8 @@ func simClient(t *testing.T, role exec.Role, sim string) *Client {
 	dir := t.TempDir()
 	tools := map[exec.Tool]string{}
 	for _, tool := range []exec.Tool{exec.HackRFInfo, exec.HackRFClock, exec.HackRFTransfer} {
-		p := filepath.Join(dir, string(tool))
-		if err := os.Symlink(self, p); err != nil {
+		p := filepath.Join(dir, toolFile(string(tool)))
+		if err := linkSelf(self, p); err != nil {
 			t.Fatal(err)
 		}
 		tools[tool] = p

@@ -8,6 +8,12 @@ func processStart(pid int) (int64, bool) {
 		return 0, false
 	}
 	defer windows.CloseHandle(h)
+	// A handle held somewhere keeps an ended process's object (and pid):
+	// it runs no more, so it has no start to compare.
+	var code uint32
+	if windows.GetExitCodeProcess(h, &code) != nil || code != stillActive {
+		return 0, false
+	}
 	var created, exited, kernel, user windows.Filetime
 	if windows.GetProcessTimes(h, &created, &exited, &kernel, &user) != nil {
 		return 0, false

@@ -16,7 +16,10 @@ import (
 // TestMain lets this test binary act as the HackRF tools: run through a
 // symlink named hackrf_info, hackrf_clock or hackrf_transfer, it is the
 // simulator, as the rfhandoff binary is in production tests and the demo.
+// Like rfhandoff's main it serves as the Ctrl-C helper first: without it
+// an interrupt on Windows could only terminate the tool.
 func TestMain(m *testing.M) {
+	exec.ServeHelper()
 	if hacksim.IsTool(os.Args[0]) {
 		os.Exit(hacksim.Main(os.Args[0], os.Args[1:], os.Getenv, os.Stdout, os.Stderr))
 	}

@@ -130,15 +130,19 @@ func TestWatchStopsTheTool(t *testing.T) {
 				s.res, s.waitErr = rcv.Wait()
 				close(s.exited)
 			}()
+			// A capture is watched once its file grows (confirm), never
+			// while a slow machine is still starting the tool.
+			deadline := time.Now().Add(time.Minute)
+			for st, err := os.Stat(path); err != nil || st.Size() == 0; st, err = os.Stat(path) {
+				if time.Now().After(deadline) {
+					t.Fatal("hackrf_transfer's file did not grow")
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
 			ctx, cancel := context.WithCancelCause(t.Context())
 			defer cancel(nil)
 			if c.cancel {
-				go func() {
-					for st, err := os.Stat(path); err != nil || st.Size() == 0; st, err = os.Stat(path) {
-						time.Sleep(20 * time.Millisecond)
-					}
-					cancel(errors.New("test interrupt"))
-				}()
+				cancel(errors.New("test interrupt"))
 			}
 			end := s.watch(ctx)
 			if end.stalled != !c.cancel || end.interrupted != c.cancel {

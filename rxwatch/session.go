@@ -12,6 +12,7 @@ import (
 
 	"rfhandoff/config"
 	"rfhandoff/gitcli"
+	"rfhandoff/mirror"
 	"rfhandoff/state"
 )
 
@@ -80,9 +81,12 @@ func (e *WatcherRunningError) Unwrap() error { return e.Locked }
 // lock.
 type Session struct {
 	Env
-	Store *Store
-	role  Role
-	lock  *state.Lock
+	// Mirror is where the task branch is fetched and read (never the
+	// checkout, whose HEAD is still source_head).
+	Mirror *mirror.Mirror
+	Store  *Store
+	role   Role
+	lock   *state.Lock
 }
 
 // Open checks the preconditions, takes the watcher lock, recovers a stale
@@ -95,10 +99,10 @@ func Open(ctx context.Context, env Env, role Role) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	return openIn(env, dir, role)
+	return openIn(ctx, env, dir, role)
 }
 
-func openIn(env Env, dir string, role Role) (*Session, error) {
+func openIn(ctx context.Context, env Env, dir string, role Role) (*Session, error) {
 	lock, err := state.Acquire(filepath.Join(dir, state.RXLockFile))
 	if err != nil {
 		var le *state.LockedError
@@ -109,6 +113,11 @@ func openIn(env Env, dir string, role Role) (*Session, error) {
 	}
 	s := &Session{Env: env, Store: &Store{Dir: dir}, role: role, lock: lock}
 	if err := s.start(); err != nil {
+		lock.Release()
+		return nil, err
+	}
+	// After the lock: a one-shot command beside a watcher changes nothing.
+	if s.Mirror, err = mirror.Open(ctx, env.Git, env.Policy.Repo.Remote, filepath.Join(dir, mirror.RXName), env.log()); err != nil {
 		lock.Release()
 		return nil, err
 	}

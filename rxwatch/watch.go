@@ -29,7 +29,7 @@ func NewWatcher(s *Session, p Prompter) *Watcher {
 	pol := s.Policy
 	return &Watcher{
 		S:        s,
-		Poller:   &Poller{Git: s.Git, Policy: pol, Now: s.Now},
+		Poller:   &Poller{Git: s.Mirror, Policy: pol, Now: s.Now},
 		Prompter: p,
 		Outbox:   NewManualExecutor(s.StateDir(), pol),
 		Interval: pol.Poll.RXInterval.Duration,

@@ -1,0 +1,48 @@
+package mirror
+
+import (
+	"context"
+	"fmt"
+
+	"rfhandoff/gitcli"
+)
+
+// FetchBranchUpdated is gitcli's narrow, non-forced fetch of one branch
+// into refs/remotes/<remote>/<branch>, blobless. The refusal of a
+// force-push and the report of whether the ref moved are gitcli's.
+func (m *Mirror) FetchBranchUpdated(ctx context.Context, remote, branch string) (gitcli.FetchUpdate, error) {
+	if remote != m.Remote {
+		return gitcli.FetchUpdate{}, fmt.Errorf("mirror: it mirrors remote %s, not %s", m.Remote, remote)
+	}
+	unlock, err := m.lock(ctx)
+	if err != nil {
+		return gitcli.FetchUpdate{}, err
+	}
+	defer unlock()
+	if err := m.ensure(ctx); err != nil {
+		return gitcli.FetchUpdate{}, err
+	}
+	return m.git.FetchBranchUpdated(ctx, remote, branch)
+}
+
+// ResolveCommit resolves ref in the mirror.
+func (m *Mirror) ResolveCommit(ctx context.Context, ref string) (string, error) {
+	return m.git.ResolveCommit(ctx, ref)
+}
+
+// IsAncestor reports whether a is an ancestor of b in the mirror: the
+// task branch's history is there, commits and trees only.
+func (m *Mirror) IsAncestor(ctx context.Context, a, b string) (bool, error) {
+	return m.git.IsAncestor(ctx, a, b)
+}
+
+// ShowFile reads the file at path in commit, fetching its blob first when
+// it is missing and within maxBytes (see gitcli.ShowFile).
+func (m *Mirror) ShowFile(ctx context.Context, commit, path string, maxBytes int64) ([]byte, error) {
+	unlock, err := m.lock(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	return m.git.ShowFile(ctx, commit, path, maxBytes)
+}

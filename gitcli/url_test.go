@@ -22,4 +22,3 @@ func TestAbsoluteURL(t *testing.T) {
 		}
 	}
 }
-

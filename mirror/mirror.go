@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"rfhandoff/config"
@@ -68,11 +69,7 @@ func Open(ctx context.Context, checkout *gitcli.Client, remote, dir string, log 
 	}
 	defer unlock()
 	removeLeftovers(dir)
-	why, err := m.check(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if why != "" {
+	if why, ok := m.check(ctx); !ok {
 		if err := m.rebuild(ctx, why); err != nil {
 			return nil, err
 		}
@@ -80,28 +77,29 @@ func Open(ctx context.Context, checkout *gitcli.Client, remote, dir string, log 
 	return m, nil
 }
 
-// check says why the mirror must be (re)built, or "" when it is usable.
-func (m *Mirror) check(ctx context.Context) (string, error) {
+// check reports whether the mirror is usable and, if not, why it must be
+// rebuilt ("" when it does not exist yet).
+func (m *Mirror) check(ctx context.Context) (why string, ok bool) {
 	if _, err := os.Stat(m.Dir); os.IsNotExist(err) {
-		return "", nil
+		return "", false
 	}
-	got, ok, err := m.git.ConfigGet(ctx, "remote."+m.Remote+".url")
+	got, set, err := m.git.ConfigGet(ctx, "remote."+m.Remote+".url")
 	switch {
 	case err != nil:
-		return fmt.Sprintf("unreadable (%v)", err), nil
-	case !ok:
-		return "it has no remote " + m.Remote, nil
+		return fmt.Sprintf("it is unreadable (%v)", err), false
+	case !set:
+		return "it has no remote " + m.Remote, false
 	case got != m.URL:
-		return fmt.Sprintf("its remote URL is %s, the checkout's is now %s", exec.RedactURL(got), exec.RedactURL(m.URL)), nil
+		return fmt.Sprintf("its remote URL is %s, the checkout's is now %s", exec.RedactURL(got), exec.RedactURL(m.URL)), false
 	}
 	broken, err := m.git.BrokenRefs(ctx)
 	if err != nil {
-		return fmt.Sprintf("unreadable (%v)", err), nil
+		return fmt.Sprintf("it is unreadable (%v)", err), false
 	}
 	if len(broken) > 0 {
-		return fmt.Sprintf("refs %v point at missing objects", broken), nil
+		return fmt.Sprintf("its refs are broken: %s", strings.Join(broken, "; ")), false
 	}
-	return "", nil
+	return "", true
 }
 
 // rebuild replaces the mirror with an empty one: built in a temporary
@@ -142,7 +140,7 @@ func (m *Mirror) rebuild(ctx context.Context, why string) error {
 		return fmt.Errorf("mirror: %w", err)
 	}
 	if why == "" {
-		m.log.Info("created the mirror the watchers read through", "mirror", m.Dir, "remote", exec.RedactURL(m.URL))
+		m.log.Debug("created the mirror the watchers read through", "mirror", m.Dir, "remote", exec.RedactURL(m.URL))
 	} else {
 		m.log.Warn("rebuilt the mirror: "+why, "mirror", m.Dir, "remote", exec.RedactURL(m.URL))
 	}

@@ -8,6 +8,7 @@ package taskfetch
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"rfhandoff/config"
@@ -52,6 +53,20 @@ func FetchCommit(ctx context.Context, g Repo, p config.Policy, branch string) (s
 	return g.ResolveCommit(ctx, TrackingRef(p, branch))
 }
 
+// NoTaskError is a task branch commit without the task file: the MAIN PC
+// has not written a task yet. It matches gitcli.ErrNotFound.
+type NoTaskError struct {
+	Path   string
+	Commit string
+	Err    error // the *gitcli.NotFoundError
+}
+
+func (e *NoTaskError) Error() string {
+	return fmt.Sprintf("no task yet: %s is not in task branch commit %s", e.Path, e.Commit)
+}
+
+func (e *NoTaskError) Unwrap() error { return e.Err }
+
 // TrackingRef is where the narrow fetch stores the task branch.
 func TrackingRef(p config.Policy, branch string) string {
 	return "refs/remotes/" + p.Repo.Remote + "/" + branch
@@ -71,6 +86,10 @@ func Fetch(ctx context.Context, g Repo, p config.Policy) (*Current, error) {
 // commit (only git's exit 0 counts as yes).
 func ReadAt(ctx context.Context, g Repo, p config.Policy, commit string) (*Current, error) {
 	data, err := g.ShowFile(ctx, commit, p.Repo.TaskFile, p.Limits.MaxTaskBytes)
+	var nf *gitcli.NotFoundError
+	if errors.As(err, &nf) {
+		return nil, &NoTaskError{Path: p.Repo.TaskFile, Commit: commit, Err: err}
+	}
 	if err != nil {
 		return nil, err
 	}

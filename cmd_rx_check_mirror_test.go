@@ -1,0 +1,111 @@
+package main
+
+import (
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"rfhandoff/config"
+	"rfhandoff/gitcli/gittest"
+	"rfhandoff/rxwatch/rxtest"
+)
+
+// TestRxCheckTaskBehindLargeCommit is issue 15's measurement as a test: a
+// task that lands on the task branch together with 300 MB of
+// incompressible media is seen by rx check within a 3 s git_timeout, and
+// neither the checkout nor the state directory takes the media in.
+func TestRxCheckTaskBehindLargeCommit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("pushes a 300 MB commit")
+	}
+	rx := rxtest.New(t, rxtest.Options{})
+	rx.Policy.Poll.GitTimeout = config.Duration{Duration: 3 * time.Second}
+	rx.WritePolicy()
+
+	work := gittest.Clone(t, rx.Remote, rxtest.TaskBranch)
+	// Random bytes do not compress: spare the two cores the attempt.
+	gittest.Git(t, rx.Remote.R, work, "config", "core.compression", "0")
+	media := filepath.Join(work, "media", "take1.raw")
+	writeRandom(t, media, 300<<20)
+	task := filepath.Join(work, filepath.FromSlash(rxtest.TaskPath))
+	if err := os.MkdirAll(filepath.Dir(task), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(task, []byte(rxtest.TaskFile(rxtest.TaskSpec{ID: "BIG_MEDIA_1", ExpectedHead: rx.Base})), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gittest.Git(t, rx.Remote.R, work, "add", "--all")
+	if err := os.Remove(media); err != nil { // the index holds it; free the disk
+		t.Fatal(err)
+	}
+	gittest.Git(t, rx.Remote.R, work, "commit", "--quiet", "-m", "media and a task")
+	gittest.Git(t, rx.Remote.R, work, "push", "--quiet", "--end-of-options", rx.Remote.URL, "HEAD:refs/heads/"+rxtest.TaskBranch)
+	if err := os.RemoveAll(work); err != nil {
+		t.Fatal(err)
+	}
+
+	checkout, state := diskBytes(t, rx.Dir), diskBytes(t, rx.StateDir())
+	start := time.Now()
+	code, out, errOut := rxMain(t, rx, "rx", "check")
+	took := time.Since(start)
+	if code != 10 || !strings.Contains(out, "task:     BIG_MEDIA_1\n") {
+		t.Fatalf("rx check behind 300 MB: exit %d after %v, stdout %q, stderr %q", code, took, out, errOut)
+	}
+	grewCheckout, grewState := diskBytes(t, rx.Dir)-checkout, diskBytes(t, rx.StateDir())-state
+	t.Logf("rx check took %v; the checkout grew by %d bytes, the state directory by %d", took, grewCheckout, grewState)
+	if grewCheckout >= 10<<20 || grewState >= 10<<20 {
+		t.Fatalf("the checkout grew by %d bytes and the state directory by %d: the media was fetched", grewCheckout, grewState)
+	}
+}
+
+// writeRandom writes n incompressible bytes to path (seeded: reproducible).
+func writeRandom(t *testing.T, path string, n int64) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seed [32]byte
+	copy(seed[:], "rfhandoff issue 15 media")
+	if _, err := io.CopyN(f, rand.NewChaCha8(seed), n); err != nil {
+		f.Close()
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// diskBytes is the total size of the regular files under dir (0 when it
+// does not exist yet).
+func diskBytes(t *testing.T, dir string) int64 {
+	t.Helper()
+	var n int64
+	err := filepath.WalkDir(dir, func(_ string, d os.DirEntry, err error) error {
+		if os.IsNotExist(err) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if d.Type().IsRegular() {
+			fi, err := d.Info()
+			if err != nil {
+				return err
+			}
+			n += fi.Size()
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}

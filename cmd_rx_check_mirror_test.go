@@ -1,8 +1,6 @@
 package main
 
 import (
-	"io"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,7 +8,6 @@ import (
 	"time"
 
 	"rfhandoff/config"
-	"rfhandoff/gitcli/gittest"
 	"rfhandoff/rxwatch/rxtest"
 )
 
@@ -26,27 +23,7 @@ func TestRxCheckTaskBehindLargeCommit(t *testing.T) {
 	rx.Policy.Poll.GitTimeout = config.Duration{Duration: 3 * time.Second}
 	rx.WritePolicy()
 
-	work := gittest.Clone(t, rx.Remote, rxtest.TaskBranch)
-	// Random bytes do not compress: spare the two cores the attempt.
-	gittest.Git(t, rx.Remote.R, work, "config", "core.compression", "0")
-	media := filepath.Join(work, "media", "take1.raw")
-	writeRandom(t, media, 300<<20)
-	task := filepath.Join(work, filepath.FromSlash(rxtest.TaskPath))
-	if err := os.MkdirAll(filepath.Dir(task), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(task, []byte(rxtest.TaskFile(rxtest.TaskSpec{ID: "BIG_MEDIA_1", ExpectedHead: rx.Base})), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	gittest.Git(t, rx.Remote.R, work, "add", "--all")
-	if err := os.Remove(media); err != nil { // the index holds it; free the disk
-		t.Fatal(err)
-	}
-	gittest.Git(t, rx.Remote.R, work, "commit", "--quiet", "-m", "media and a task")
-	gittest.Git(t, rx.Remote.R, work, "push", "--quiet", "--end-of-options", rx.Remote.URL, "HEAD:refs/heads/"+rxtest.TaskBranch)
-	if err := os.RemoveAll(work); err != nil {
-		t.Fatal(err)
-	}
+	rx.PushTaskWithMedia(rxtest.TaskSpec{ID: "BIG_MEDIA_1"}, 300<<20)
 
 	checkout, state := diskBytes(t, rx.Dir), diskBytes(t, rx.StateDir())
 	start := time.Now()
@@ -59,27 +36,6 @@ func TestRxCheckTaskBehindLargeCommit(t *testing.T) {
 	t.Logf("rx check took %v; the checkout grew by %d bytes, the state directory by %d", took, grewCheckout, grewState)
 	if grewCheckout >= 10<<20 || grewState >= 10<<20 {
 		t.Fatalf("the checkout grew by %d bytes and the state directory by %d: the media was fetched", grewCheckout, grewState)
-	}
-}
-
-// writeRandom writes n incompressible bytes to path (seeded: reproducible).
-func writeRandom(t *testing.T, path string, n int64) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var seed [32]byte
-	copy(seed[:], "rfhandoff issue 15 media")
-	if _, err := io.CopyN(f, rand.NewChaCha8(seed), n); err != nil {
-		f.Close()
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
 	}
 }
 

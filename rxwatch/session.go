@@ -112,12 +112,14 @@ func openIn(ctx context.Context, env Env, dir string, role Role) (*Session, erro
 		return nil, err
 	}
 	s := &Session{Env: env, Store: &Store{Dir: dir}, role: role, lock: lock}
-	if err := s.start(); err != nil {
+	// After the lock (a one-shot command beside a watcher changes
+	// nothing) and before running is recorded (a watcher that records it
+	// is polling).
+	if s.Mirror, err = mirror.Open(ctx, env.Git, env.Policy.Repo.Remote, filepath.Join(dir, mirror.RXName), env.log()); err != nil {
 		lock.Release()
 		return nil, err
 	}
-	// After the lock: a one-shot command beside a watcher changes nothing.
-	if s.Mirror, err = mirror.Open(ctx, env.Git, env.Policy.Repo.Remote, filepath.Join(dir, mirror.RXName), env.log()); err != nil {
+	if err := s.start(); err != nil {
 		lock.Release()
 		return nil, err
 	}

@@ -15,6 +15,7 @@ import (
 	"rfhandoff/config"
 	"rfhandoff/exec"
 	"rfhandoff/gitcli/gittest"
+	"rfhandoff/mirror"
 	"rfhandoff/prompt/prompttest"
 	"rfhandoff/result"
 	"rfhandoff/state"
@@ -187,11 +188,20 @@ func (s *Side) Head() string {
 	return strings.TrimSpace(gittest.Git(s.lab.t, s.lab.R, s.Dir, "rev-parse", "HEAD"))
 }
 
-// TrackingRef is the commit of refs/remotes/origin/<branch> in the
-// checkout ("" when it does not exist).
+// Mirror is the side's mirror in its state directory, where the watchers
+// fetch to (the checkout is not fetched into).
+func (s *Side) Mirror() string {
+	if s.Name == "rx" {
+		return s.Policy.StatePath(mirror.RXName)
+	}
+	return s.Policy.StatePath(mirror.TXName)
+}
+
+// TrackingRef is the commit of refs/remotes/origin/<branch> in the side's
+// mirror ("" when it does not exist).
 func (s *Side) TrackingRef(branch string) string {
 	s.lab.t.Helper()
-	res, err := s.lab.R.Run(s.lab.t.Context(), exec.Cmd{Tool: exec.Git, Dir: s.Dir,
+	res, err := s.lab.R.Run(s.lab.t.Context(), exec.Cmd{Tool: exec.Git, Dir: s.Mirror(),
 		Args: []string{"rev-parse", "--verify", "--quiet", "--end-of-options", "refs/remotes/origin/" + branch}})
 	if err != nil {
 		return ""

@@ -3,6 +3,7 @@ package main
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"fmt"
 	"syscall"
 	"testing"
 
@@ -11,6 +12,16 @@ import (
 )
 
 // bigBlob is incompressible text far larger than the proxy's cut.
+// bigTree is files enough that the commit's tree alone (what a blobless
+// poll fetches, 20 incompressible bytes of object ID per entry) is far
+// bigger than the cut.
+func bigTree(prefix string, files map[string]string) map[string]string {
+	for i := range 3000 {
+		files[fmt.Sprintf("%s/%04d.hex", prefix, i)] = fmt.Sprintf("%d\n", i)
+	}
+	return files
+}
+
 func bigBlob(t *testing.T) string {
 	t.Helper()
 	b := make([]byte, 128<<10)
@@ -37,10 +48,10 @@ func TestFaultConnectionCutMidFetch(t *testing.T) {
 		old := lab.RX.TrackingRef(faultkit.TaskBranch)
 
 		p.CutAfter(16 << 10)
-		// One commit with the task and a blob far bigger than the cut.
+		// One commit with the task, a blob and a tree far bigger than the cut.
 		data := []byte(faultkit.TaskFile(faultkit.TaskSpec{ID: "FAULT_CUT_0001", ExpectedHead: lab.Base}))
-		commit := lab.PushFiles(faultkit.TaskBranch, map[string]string{
-			faultkit.TaskPath: string(data), "docs/firmware.hex": bigBlob(t)})
+		commit := lab.PushFiles(faultkit.TaskBranch, bigTree("docs/firmware", map[string]string{
+			faultkit.TaskPath: string(data), "docs/firmware.hex": bigBlob(t)}))
 		fkWaitFetches(t, lab.RX, "two fetches cut by the proxy", 2, faultkit.Call.Failed)
 		if p.Cuts.Load() == 0 {
 			t.Fatal("the proxy cut nothing: the test did not test a cut")
@@ -86,8 +97,8 @@ func TestFaultConnectionCutMidFetch(t *testing.T) {
 		old := lab.Main.TrackingRef(faultkit.ResultBranch)
 
 		p.CutAfter(16 << 10)
-		commit := lab.PushFiles(faultkit.ResultBranch, map[string]string{
-			faultkit.ResultPath: string(lab.Encode(lab.Ready("FAULT_CUT_0002"))), "docs/notes.hex": bigBlob(t)})
+		commit := lab.PushFiles(faultkit.ResultBranch, bigTree("docs/notes", map[string]string{
+			faultkit.ResultPath: string(lab.Encode(lab.Ready("FAULT_CUT_0002"))), "docs/notes.hex": bigBlob(t)}))
 		fkWaitFetches(t, lab.Main, "two fetches cut by the proxy", 2, faultkit.Call.Failed)
 		if p.Cuts.Load() == 0 {
 			t.Fatal("the proxy cut nothing: the test did not test a cut")

@@ -70,6 +70,9 @@ func NewLab(t testing.TB) *Lab {
 	}
 	dir := filepath.Join(srv, "remote.git")
 	gittest.Git(t, r, srv, "init", "--quiet", "--bare", dir)
+	// As GitHub and GitLab do, over every transport the lab serves: the
+	// mirrors fetch blobless.
+	gittest.Git(t, r, dir, "config", "uploadpack.allowFilter", "true")
 	rem := &gittest.Remote{Dir: dir, URL: "file://" + dir, R: r}
 	l := &Lab{t: t, Home: home, R: r, Srv: srv, Remote: rem, Tmp: t.TempDir()}
 	l.Base = gittest.Seed(t, rem, TaskBranch, map[string]string{

@@ -60,7 +60,7 @@ func Open(ctx context.Context, checkout *gitcli.Client, remote, dir string, log 
 	m := &Mirror{Dir: dir, Remote: remote, URL: url, log: log}
 	m.git = &gitcli.Client{
 		R: checkout.R, Dir: dir, Timeout: checkout.Timeout,
-		Env:      []string{"GIT_DIR=" + dir},
+		Env:      m.env(dir),
 		Promisor: &gitcli.Promisor{Remote: remote, Filter: Filter, FilterIgnored: m.filterIgnored},
 	}
 	unlock, err := m.lock(ctx)
@@ -77,20 +77,37 @@ func Open(ctx context.Context, checkout *gitcli.Client, remote, dir string, log 
 	return m, nil
 }
 
+// env is every mirror call's environment. GIT_DIR: git never falls back
+// to a repository above the mirror. The remote's URL is given as config
+// in the environment, never written into the mirror's config file: an
+// https URL may carry a password (the checkout's own config keeps it; a
+// copy in the state directory would not be the operator's choice).
+func (m *Mirror) env(gitDir string) []string {
+	return []string{
+		"GIT_DIR=" + gitDir,
+		"GIT_CONFIG_COUNT=1",
+		"GIT_CONFIG_KEY_0=remote." + m.Remote + ".url",
+		"GIT_CONFIG_VALUE_0=" + m.URL,
+	}
+}
+
+// urlKey records, redacted, which URL the mirror was built for.
+const urlKey = "rfhandoff.mirroredurl"
+
 // check reports whether the mirror is usable and, if not, why it must be
 // rebuilt ("" when it does not exist yet).
 func (m *Mirror) check(ctx context.Context) (why string, ok bool) {
 	if _, err := os.Stat(m.Dir); os.IsNotExist(err) {
 		return "", false
 	}
-	got, set, err := m.git.ConfigGet(ctx, "remote."+m.Remote+".url")
+	got, set, err := m.git.ConfigGet(ctx, urlKey)
 	switch {
 	case err != nil:
 		return fmt.Sprintf("it is unreadable (%v)", err), false
 	case !set:
-		return "it has no remote " + m.Remote, false
-	case got != m.URL:
-		return fmt.Sprintf("its remote URL is %s, the checkout's is now %s", exec.RedactURL(got), exec.RedactURL(m.URL)), false
+		return "it does not say which remote it mirrors", false
+	case got != exec.RedactURL(m.URL):
+		return fmt.Sprintf("its remote URL is %s, the checkout's is now %s", got, exec.RedactURL(m.URL)), false
 	}
 	broken, err := m.git.BrokenRefs(ctx)
 	if err != nil {
@@ -112,12 +129,13 @@ func (m *Mirror) rebuild(ctx context.Context, why string) error {
 		return fmt.Errorf("mirror: %w", err)
 	}
 	defer os.RemoveAll(tmp) // gone after the rename; cleans up a failure
-	g := &gitcli.Client{R: m.git.R, Dir: parent, Timeout: m.git.Timeout, Env: []string{"GIT_DIR=" + tmp}}
+	// An empty GIT_TEMPLATE_DIR: no sample hooks, nothing but the repository.
+	g := &gitcli.Client{R: m.git.R, Dir: parent, Timeout: m.git.Timeout, Env: append(m.env(tmp), "GIT_TEMPLATE_DIR=")}
 	if err := g.InitBare(ctx, tmp); err != nil {
 		return fmt.Errorf("mirror: creating %s: %w", m.Dir, err)
 	}
 	for _, kv := range [][2]string{
-		{"remote." + m.Remote + ".url", m.URL},
+		{urlKey, exec.RedactURL(m.URL)},
 		{"remote." + m.Remote + ".promisor", "true"},
 		{"remote." + m.Remote + ".partialclonefilter", Filter},
 		{"gc.auto", "0"},

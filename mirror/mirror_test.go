@@ -136,6 +136,9 @@ func TestBloblessPollReadsOnlyTheTask(t *testing.T) {
 	if !strings.Contains(gittest.Git(t, f.rem.R, f.dir, "config", "--get", "remote.origin.promisor"), "true") {
 		t.Error("the mirror's remote is not a promisor remote")
 	}
+	if _, err := os.Stat(filepath.Join(f.dir, "hooks")); !os.IsNotExist(err) {
+		t.Errorf("the mirror has a hooks directory (%v): git's templates were copied", err)
+	}
 	// The checkout itself was not fetched into.
 	if out := gittest.Git(t, f.rem.R, f.checkout.Dir, "rev-parse", "refs/remotes/origin/"+branch); strings.TrimSpace(out) == c {
 		t.Error("the checkout's tracking ref moved: the mirror fetched into the checkout")

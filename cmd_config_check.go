@@ -11,16 +11,25 @@ import (
 type ConfigCheckCmd struct{}
 
 // Run validates the effective policy once more (it may have been built
-// without a file) and prints it as TOML to stdout.
+// without a file) and prints it as TOML to stdout. Keys that only the MAIN
+// side uses and that do not fit the planned duration are reported on
+// stderr, with exit 0: the RX commands work with such a policy, tx watch
+// and tx execute refuse it.
 func (c *ConfigCheckCmd) Run(app *App) error {
+	src := policySource(app.PolicyFile)
 	if err := app.Policy.Validate(); err != nil {
-		return fmt.Errorf("policy %s: %w", policySource(app.PolicyFile), err)
+		return fmt.Errorf("policy %s: %w", src, err)
 	}
-	if _, err := fmt.Fprintf(app.Stdout, "# effective policy from %s\n", policySource(app.PolicyFile)); err != nil {
+	if _, err := fmt.Fprintf(app.Stdout, "# effective policy from %s\n", src); err != nil {
 		return err
 	}
-	_, err := io.WriteString(app.Stdout, app.Policy.TOML())
-	return err
+	if _, err := io.WriteString(app.Stdout, app.Policy.TOML()); err != nil {
+		return err
+	}
+	if err := app.Policy.ValidateMAIN(); err != nil {
+		fmt.Fprintf(app.Stderr, "warning: policy %s: tx watch and tx execute refuse it (the RX commands do not use these keys): %v\n", src, err)
+	}
+	return nil
 }
 
 // policySource names a policy's origin for people.

@@ -19,6 +19,9 @@ func (c *ResultValidateCmd) Run(app *App) error {
 	r, data, err := result.ReadFile(c.File, result.Options{
 		MaxBytes: app.Policy.Limits.MaxResultBytes,
 		TaskID:   c.TaskID,
+		// As publish and tx watch would: a result must carry the policy's
+		// planned duration.
+		PlannedDurationS: int64(app.Policy.Limits.PlannedDurationS),
 	})
 	if err != nil {
 		return err

@@ -100,3 +100,28 @@ func TestResultValidateMissingFile(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
 }
+
+// planned_duration_s must be the policy's, as publish and tx watch require:
+// 60 is refused under the default 120 and accepted where the policy says 60.
+func TestResultValidatePlannedDurationIsThePolicys(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join(resultFixtures, "ready.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := bytes.Replace(src, []byte(`"planned_duration_s": 120`), []byte(`"planned_duration_s": 60`), 1)
+	if bytes.Equal(bad, src) {
+		t.Fatal("fixture has no planned_duration_s 120")
+	}
+	path := filepath.Join(t.TempDir(), "RX_RESULT.json")
+	if err := os.WriteFile(path, bad, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runResultValidate(t, "", path)
+	if code != 1 || out != "" || !strings.Contains(errs, `"planned_duration_s": is 60, but the policy's limits.planned_duration_s is 120`) {
+		t.Fatalf("default policy: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	code, out, errs = runResultValidate(t, "[limits]\nplanned_duration_s = 60\n", path)
+	if code != 0 || errs != "" || !strings.HasPrefix(out, "valid result: ") {
+		t.Fatalf("policy 60: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+}

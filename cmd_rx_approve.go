@@ -24,7 +24,7 @@ func (c *RxApproveCmd) Run(app *App) error {
 			return err
 		}
 	}
-	env, err := rxEnv(app)
+	env, err := rxEnv(app, "rx approve")
 	if err != nil {
 		return err
 	}

@@ -20,7 +20,7 @@ func TestRxApprovePrompts(t *testing.T) {
 		commit := rx.PushTask(rxtest.TaskSpec{ID: "APPROVE_GREEN", Body: "Do the thing.\n\x1b[2J\n"})
 		s := rxTerminal(t, rx, "rx", "approve", "APPROVE_GREEN")
 		s.WaitForText("TASK_ID: APPROVE_GREEN", rxWait)
-		s.WaitForText(`\x1b[2J`, rxWait) // the body, escaped
+		s.WaitForText(`<U+001B>[2J`, rxWait) // the body, escaped
 		s.WaitForText(menu, rxWait)
 		s.Send("A")
 		if code := exitOf(t, s); code != 0 {

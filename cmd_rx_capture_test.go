@@ -35,6 +35,8 @@ type captureSide struct {
 
 // newCaptureSide writes a policy for a 15 s capture (the policy minimum)
 // with the tools pinned as given (nil: the simulator TestMain put on PATH).
+// Its [tx] keys stay the defaults, which do not fit a 15 s capture: the RX
+// side does not use them, so they must not stop rx capture.
 func newCaptureSide(t *testing.T, sim string, tools map[string]string) *captureSide {
 	t.Helper()
 	bin, err := safeexec.LookPath("rfhandoff")
@@ -49,7 +51,7 @@ func newCaptureSide(t *testing.T, sim string, tools map[string]string) *captureS
 	}
 	f := publishtest.New(t, publishtest.Options{})
 	policy := filepath.Join(t.TempDir(), "policy.toml")
-	toml := fmt.Sprintf("[repo]\npath = %q\n\n[limits]\nplanned_duration_s = 15\n\n[tx]\nduration_s = 5\n\n[tools]\n", f.Checkout)
+	toml := fmt.Sprintf("[repo]\npath = %q\n\n[limits]\nplanned_duration_s = 15\n\n[tools]\n", f.Checkout)
 	for _, name := range []string{"hackrf_info", "hackrf_clock", "hackrf_transfer"} {
 		toml += fmt.Sprintf("%s = %q\n", name, tools[name])
 	}

@@ -18,7 +18,7 @@ type RxCheckCmd struct{}
 // reason listed), EXPECTED_HEAD not an ancestor, content changed under the
 // same TASK_ID, a watcher already running.
 func (c *RxCheckCmd) Run(app *App) error {
-	env, err := rxEnv(app)
+	env, err := rxEnv(app, "rx check")
 	if err != nil {
 		return err
 	}

@@ -33,13 +33,13 @@ func TestRxCheckExitCodes(t *testing.T) {
 		t.Fatalf("no task branch: exit %d, stderr %q", code, errOut)
 	}
 
-	commit := rx.PushTask(rxtest.TaskSpec{ID: "CHECK_NEW_1", Title: "Look \x1b]0;owned\x07 here", HardwareAccess: true, RFRX: true})
-	code, out, errOut = rxMain(t, rx, "rx", "check")
+	rx.PushTask(rxtest.TaskSpec{ID: "CHECK_NEW_1", Title: "Look \x1b]0;owned\x07 here", HardwareAccess: true, RFRX: true})
+	code, _, errOut = rxMain(t, rx, "rx", "check")
 	if code != 1 || !strings.Contains(errOut, `TASK_TITLE: control character`) || strings.ContainsRune(errOut, 0x1b) {
 		t.Fatalf("title with an escape: exit %d, stderr %q", code, errOut)
 	}
 
-	commit = rx.PushTask(rxtest.TaskSpec{ID: "CHECK_NEW_1", HardwareAccess: true, RFRX: true})
+	commit := rx.PushTask(rxtest.TaskSpec{ID: "CHECK_NEW_1", HardwareAccess: true, RFRX: true})
 	code, out, errOut = rxMain(t, rx, "rx", "check")
 	if code != 10 {
 		t.Fatalf("new task: exit %d, stdout %q, stderr %q", code, out, errOut)

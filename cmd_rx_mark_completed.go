@@ -21,7 +21,7 @@ func (c *RxMarkCompletedCmd) Run(app *App) error {
 	if err := rxwatch.ValidTaskID(c.TaskID); err != nil {
 		return err
 	}
-	env, err := rxEnv(app)
+	env, err := rxEnv(app, "rx mark-completed")
 	if err != nil {
 		return err
 	}

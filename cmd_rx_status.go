@@ -10,6 +10,7 @@ import (
 	"rfhandoff/capture"
 	"rfhandoff/rxwatch"
 	"rfhandoff/state"
+	"rfhandoff/task"
 )
 
 // RxStatusCmd prints the RX state (SPEC §13).
@@ -64,14 +65,16 @@ func (c *RxStatusCmd) Run(app *App) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(s)
 	}
+	// Every string goes through the one sanitizer the prompt and TASK.md
+	// use: paths come from the policy and IDs from a file on disk.
 	w := app.Stdout
 	or := func(v string) string {
 		if v == "" {
 			return "-"
 		}
-		return v
+		return task.SanitizeLine(v)
 	}
-	fmt.Fprintf(w, "state file:      %s\n", s.StateFile)
+	fmt.Fprintf(w, "state file:      %s\n", or(s.StateFile))
 	switch {
 	case held:
 		fmt.Fprintf(w, "watcher:         running (process %d)\n", pid)
@@ -83,7 +86,7 @@ func (c *RxStatusCmd) Run(app *App) error {
 	fmt.Fprintf(w, "last seen:       %s at %s\n", or(st.LastSeenTaskID), or(st.LastSeenTaskCommit))
 	fmt.Fprintf(w, "last approved:   %s\n", or(st.LastApprovedTaskID))
 	if a := st.Approval; a != nil {
-		fmt.Fprintf(w, "approval:        %s sha256 %s commit %s at %s\n", a.TaskID, a.TaskSHA256, a.Commit, a.ApprovedAt.Format("2006-01-02T15:04:05Z07:00"))
+		fmt.Fprintf(w, "approval:        %s sha256 %s commit %s at %s\n", or(a.TaskID), or(a.TaskSHA256), or(a.Commit), a.ApprovedAt.Format("2006-01-02T15:04:05Z07:00"))
 	}
 	fmt.Fprintf(w, "deferred:        %s\n", or(st.DeferredTaskID))
 	fmt.Fprintf(w, "last completed:  %s\n", or(st.LastCompletedTaskID))
@@ -105,7 +108,8 @@ func captureLine(r *state.CaptureInProgress, running bool) string {
 	if !r.ReadyPublished {
 		ready = "READY being published"
 	}
-	what := fmt.Sprintf("%s in progress (hackrf_transfer pid %d, rx capture pid %d, %s, data %s)", r.TaskID, r.CapturePID, r.RfhandoffPID, ready, r.DataPath)
+	what := fmt.Sprintf("%s in progress (hackrf_transfer pid %d, rx capture pid %d, %s, data %s)",
+		task.SanitizeLine(r.TaskID), r.CapturePID, r.RfhandoffPID, ready, task.SanitizeLine(r.DataPath))
 	switch {
 	case running:
 		return what + "; an rx capture holds the capture lock"

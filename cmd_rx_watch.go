@@ -17,7 +17,7 @@ type RxWatchCmd struct{}
 // false. Without a terminal it keeps watching and reports tasks awaiting
 // approval, but approves nothing.
 func (c *RxWatchCmd) Run(app *App) error {
-	env, err := rxEnv(app)
+	env, err := rxEnv(app, "rx watch")
 	if err != nil {
 		return err
 	}

@@ -7,17 +7,18 @@ import (
 )
 
 // rxEnv is what the RX commands share: git on the RX checkout through the
-// audited RX runner, the policy, the logger and stdout.
-func rxEnv(app *App) (rxwatch.Env, error) {
+// audited RX runner, the policy and the logger; command names the command
+// in the RX lock.
+func rxEnv(app *App, command string) (rxwatch.Env, error) {
 	r, err := app.Runner(exec.RoleRX)
 	if err != nil {
 		return rxwatch.Env{}, err
 	}
 	return rxwatch.Env{
-		Git:    app.Git(r),
-		Policy: app.Policy,
-		Log:    app.Logger,
-		Out:    app.Stdout,
+		Git:     app.Git(r),
+		Policy:  app.Policy,
+		Log:     app.Logger,
+		Command: command,
 	}, nil
 }
 

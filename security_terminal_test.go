@@ -68,7 +68,7 @@ func TestSecurityEscapeSequencesNeverEchoed(t *testing.T) {
 			t.Errorf("rx check echoed %q raw", raw)
 		}
 		s := lab.RX.StartTTY("rx", "approve", "SEC_ESC_0002")
-		s.WaitForText(`\x1b]0;PWNED\x07`, fkWait) // the body, shown neutralised
+		s.WaitForText(`<U+001B>]0;PWNED<U+0007>`, fkWait) // the body, shown neutralised
 		s.WaitForText("[A] Approve  [D] Defer  [S] Stop watcher", fkWait)
 		s.Send("D")
 		s.Wait(fkWait)

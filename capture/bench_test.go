@@ -107,7 +107,7 @@ func BenchmarkConsumers(b *testing.B) {
 	const size = 1_000_000_000
 	chunk := make([]byte, chunkSize)
 	for i := range chunk {
-		chunk[i] = byte(int8(i*2654435761>>24) / 4)
+		chunk[i] = byte(int8(uint64(i)*2654435761>>24) / 4)
 	}
 	for _, c := range []struct {
 		name string

@@ -95,6 +95,10 @@ type Report struct {
 	ReadyCommit, CompleteCommit string // "" when not published
 
 	ProcessStarted time.Time
+	// FirstSample is the estimated time of the capture's first sample
+	// (SigMF core:datetime, the quick-look's start): no later than the
+	// file's growth allows, never before ProcessStarted.
+	FirstSample    time.Time
 	ReadyPublished time.Time // when the READY push returned
 	ProcessEnded   time.Time // when the tool's exit was collected
 	// SHA256Done and AnalysisDone are when the streaming SHA-256 and the
@@ -164,7 +168,7 @@ func Run(ctx context.Context, d Deps, o Options) (*Report, error) {
 		hc.Serial = board.Serial
 	}
 	d.Logger.Info("HackRF found", "board", board.BoardName, "serial", board.Serial, "firmware", board.FirmwareVersion)
-	if err := checkClock(ctx, hc); err != nil {
+	if err := checkClock(ctx, hc, board); err != nil {
 		return nil, err
 	}
 	d.Logger.Info("CLKIN status: clock signal detected")

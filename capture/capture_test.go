@@ -178,11 +178,32 @@ func checkSigMF(t *testing.T, rep *Report, w *world, sum512 string, burst bool) 
 	dt, _ := c["core:datetime"].(string)
 	if !regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$`).MatchString(dt) {
 		t.Errorf("core:datetime = %q", dt)
-	} else if ts, _ := time.Parse(time.RFC3339, dt); !ts.Equal(rep.ProcessStarted) {
-		t.Errorf("core:datetime %s, capture started %s", dt, rep.ProcessStarted)
+	} else if ts, _ := time.Parse(time.RFC3339, dt); !ts.Equal(rep.FirstSample.UTC().Truncate(time.Millisecond)) ||
+		!ts.After(rep.ProcessStarted) || ts.After(rep.ProcessStarted.Add(5*time.Second)) {
+		// The simulator paces its samples: the first is taken after the
+		// process started (exec, then the first USB block), not at it.
+		t.Errorf("core:datetime %s: want the first sample's time %s, after the process start %s", dt, rep.FirstSample, rep.ProcessStarted)
 	}
 	if burst != (len(m.Annotations) == 1) {
-		t.Errorf("annotations = %v (burst %v)", m.Annotations, burst)
+		t.Fatalf("annotations = %v (burst %v)", m.Annotations, burst)
+	}
+	if burst {
+		// hacksim's burst: a tone 200 kHz above centre in the middle third.
+		a := m.Annotations[0]
+		start, _ := a["core:sample_start"].(json.Number).Int64()
+		count, _ := a["core:sample_count"].(json.Number).Int64()
+		lo, _ := a["core:freq_lower_edge"].(json.Number).Float64()
+		hi, _ := a["core:freq_upper_edge"].(json.Number).Float64()
+		total := rep.Detection.EndSample // checked against the file below
+		if fi, err := os.Stat(rep.DataPath); err == nil {
+			total = fi.Size() / 2
+		}
+		if start < total/3-total/20 || start > total/3+total/20 || start+count < 2*total/3-total/20 || start+count > 2*total/3+total/20 {
+			t.Errorf("annotation samples %d + %d, want the middle third of %d", start, count, total)
+		}
+		if tone := 433_920_000.0 + 200e3; lo > tone || hi < tone || hi-lo > 20e3 || hi <= lo {
+			t.Errorf("annotation band %.0f .. %.0f Hz, want a few bins around the tone at %.0f Hz", lo, hi, tone)
+		}
 	}
 }
 
@@ -344,6 +365,23 @@ func TestCaptureNothingPublished(t *testing.T) {
 			var ce *ClockError
 			if !errors.As(err, &ce) || ce.Err != nil || !strings.Contains(err.Error(), "no clock signal detected") {
 				t.Errorf("err = %v, want *ClockError (not detected)", err)
+			}
+		}, false},
+		{"firmware too old for CLKIN", "oldfw", func(t *testing.T, err error) {
+			var ce *ClockError
+			var fe *hackrfcli.FirmwareError
+			if !errors.As(err, &ce) || !errors.As(err, &fe) || ce.Firmware != hacksim.OldFirmwareVersion || ce.API != hacksim.OldAPIVersion {
+				t.Fatalf("err = %T %v, want *ClockError wrapping *hackrfcli.FirmwareError with the firmware from hackrf_info", err, err)
+			}
+			for _, want := range []string{
+				"firmware 2021.03.1 (USB API 1.04, as hackrf_info reports it) is too old to report CLKIN",
+				"needs firmware 2022.09.1 or later (USB API 1.06)",
+				"feature not supported by installed firmware (-1005)",
+				"is a RED task", "Nothing was started or published",
+			} {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("message lacks %q:\n%v", want, err)
+				}
 			}
 		}, false},
 		{"nodevice", "nodevice", func(t *testing.T, err error) {

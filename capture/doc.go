@@ -45,7 +45,12 @@
 //     that is what a consumer of the data needs, and the wall-clock span
 //     is capture_ended_at − capture_started_at anyway.
 //   - capture_started_at is when hackrf_transfer was started;
-//     capture_ended_at when its exit was collected.
+//     capture_ended_at when its exit was collected. The SigMF core:datetime
+//     (and the quick-look's start) is the first sample's time instead,
+//     estimated from the file's growth (firstsample.go).
+//   - Firmware too old for `hackrf_clock -i` (USB API below 1.06) refuses
+//     the capture as a *ClockError naming the version hackrf_info read;
+//     a firmware update is a RED task of its own, never part of a capture.
 //   - common_clock_verified in COMPLETE is true only when CLKIN was
 //     detected both before the capture and after it. A failing second
 //     `hackrf_clock -i` (a device gone with exit1) reads as NOT_DETECTED,

@@ -1,8 +1,11 @@
 package capture
 
 import (
+	"errors"
 	"fmt"
 	"strings"
+
+	"rfhandoff/hackrfcli"
 )
 
 // RefusedError is a capture refused before any hardware was touched: the
@@ -84,9 +87,16 @@ func (e *AmbiguousDeviceError) Error() string {
 // capture: common_clock_verified cannot be claimed, so nothing starts.
 type ClockError struct {
 	Err error // the tool's failure, nil when it answered "no clock signal detected"
+	// Firmware and API are the board's firmware version and USB API as
+	// hackrf_info read them, set when Err is a *hackrfcli.FirmwareError.
+	Firmware, API string
 }
 
 func (e *ClockError) Error() string {
+	var fe *hackrfcli.FirmwareError
+	if errors.As(e.Err, &fe) {
+		return oldFirmwareMessage(e.Firmware, e.API, fe)
+	}
 	if e.Err != nil {
 		return fmt.Sprintf("cannot verify the common clock: hackrf_clock -i failed: %v; nothing was started or published", e.Err)
 	}
@@ -94,6 +104,27 @@ func (e *ClockError) Error() string {
 }
 
 func (e *ClockError) Unwrap() error { return e.Err }
+
+// oldFirmwareMessage says the board's firmware cannot report CLKIN and
+// that updating it is a separate, RED task: flashing firmware is never part
+// of a capture, and rfhandoff runs no flashing tool.
+func oldFirmwareMessage(firmware, api string, fe *hackrfcli.FirmwareError) string {
+	have := "the HackRF's firmware"
+	switch {
+	case firmware != "" && api != "":
+		have = fmt.Sprintf("the HackRF's firmware %s (USB API %s, as hackrf_info reports it)", firmware, api)
+	case firmware != "":
+		have = fmt.Sprintf("the HackRF's firmware %s (as hackrf_info reports it)", firmware)
+	}
+	need := "newer firmware"
+	if fe.NeedRelease != "" {
+		need = fmt.Sprintf("firmware %s or later (USB API %s)", fe.NeedRelease, fe.NeedAPI)
+	}
+	return fmt.Sprintf("cannot verify the common clock: %s is too old to report CLKIN — hackrf_clock -i needs %s and answered %q. "+
+		"Updating the HackRF firmware (hackrf_spiflash) is a RED task: hand it to a person as its own task with RISK_LEVEL = RED; "+
+		"rfhandoff never flashes firmware. Nothing was started or published",
+		have, need, fe.Call.Call+"() failed: "+fe.Call.Text+fmt.Sprintf(" (%d)", fe.Call.Code))
+}
 
 // ExistsError is a capture of the task that is already on disk.
 type ExistsError struct {

@@ -35,6 +35,7 @@ func (s *session) finish(ctx context.Context, end endState) (*Report, error) {
 	rep.Drained = time.Now()
 	rep.SHA256Done, rep.AnalysisDone = s.fol.sinkDone(0), s.fol.sinkDone(1)
 	size := s.size()
+	rep.FirstSample = s.first.at()
 	sum256 := hex.EncodeToString(s.sha256.Sum(nil))
 	analysis := s.an.Finish()
 	var notes []string
@@ -225,7 +226,7 @@ func (s *session) writeMeta(sum512, outcome string, det *quicklook.Detection) {
 	t := s.cur.Task
 	meta := buildMeta(metaInput{
 		taskID: t.ID, title: t.Title, sampleRate: s.params.SampleRateHz, frequency: s.params.FrequencyHz,
-		started: rep.ProcessStarted, sha512: sum512, hw: hwDescription(s.board),
+		firstSample: rep.FirstSample, sha512: sum512, hw: hwDescription(s.board),
 		toolVersion: s.info.ToolVersion, author: s.d.Author, outcome: outcome, detection: det,
 	})
 	path := filepath.Join(rep.Dir, rep.TaskID+MetaSuffix)
@@ -249,7 +250,7 @@ func (s *session) writePNG(det *quicklook.Detection, a *quicklook.Analysis) {
 	}
 	var buf bytes.Buffer
 	err := quicklook.RenderPNG(&buf, a, d, quicklook.Meta{
-		TaskID: rep.TaskID, Start: rep.ProcessStarted, End: rep.ProcessEnded,
+		TaskID: rep.TaskID, Start: rep.FirstSample, End: rep.ProcessEnded,
 		FrequencyHz: s.params.FrequencyHz, SampleRateHz: s.params.SampleRateHz,
 		Source:  filepath.Base(rep.DataPath),
 		Details: fmt.Sprintf("LNA %d dB, VGA %d dB, amp %s", s.params.LNAGainDB, s.params.VGAGainDB, onOff(s.params.Amp)),

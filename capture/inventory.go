@@ -87,11 +87,16 @@ func hwDescription(b hackrfcli.Board) string {
 	return strings.Join(parts, ", ")
 }
 
-// checkClock requires CLKIN detected before anything starts.
-func checkClock(ctx context.Context, c *hackrfcli.Client) error {
+// checkClock requires CLKIN detected before anything starts. Firmware too
+// old to answer is named with the version hackrf_info read from board.
+func checkClock(ctx context.Context, c *hackrfcli.Client, board hackrfcli.Board) error {
 	st, err := c.Clock(ctx)
 	if errors.Is(err, hackrfcli.ErrNoDevice) {
 		return &NoDeviceError{Serial: c.Serial, Err: err}
+	}
+	var fe *hackrfcli.FirmwareError
+	if errors.As(err, &fe) {
+		return &ClockError{Err: err, Firmware: board.FirmwareVersion, API: board.APIVersion}
 	}
 	if err != nil {
 		return &ClockError{Err: err}

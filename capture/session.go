@@ -33,6 +33,8 @@ type session struct {
 
 	params hackrfcli.RxParams
 	facts  liveFacts
+	// first estimates the first sample's time from every look at the file.
+	first *firstSample
 
 	sha256, sha512 hash.Hash
 	an             *quicklook.Analyzer
@@ -110,6 +112,7 @@ func (s *session) run(ctx context.Context) (*Report, error) {
 	s.cancelProc = cancel
 	defer cancel()
 	rep.ProcessStarted = now()
+	s.first = newFirstSample(s.params.SampleRateHz, rep.ProcessStarted)
 	s.rcv, err = s.hc.StartReceive(procCtx, s.params, nil)
 	if err != nil {
 		s.stopReaders()
@@ -249,12 +252,14 @@ func (s *session) stderrSoFar() string {
 	return ""
 }
 
-// size is the capture file's size now (0 when it cannot be read).
+// size is the capture file's size now (0 when it cannot be read). Every
+// reading also tightens the estimate of the first sample's time.
 func (s *session) size() int64 {
 	st, err := os.Stat(s.rep.DataPath)
 	if err != nil {
 		return 0
 	}
+	s.first.observe(time.Now(), st.Size())
 	return st.Size()
 }
 

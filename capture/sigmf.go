@@ -49,10 +49,12 @@ type sigmfCapture struct {
 }
 
 type sigmfAnnotation struct {
-	SampleStart int64  `json:"core:sample_start"`
-	SampleCount int64  `json:"core:sample_count"`
-	Label       string `json:"core:label"`
-	Comment     string `json:"core:comment"`
+	SampleStart   int64   `json:"core:sample_start"`
+	SampleCount   int64   `json:"core:sample_count"`
+	FreqLowerEdge float64 `json:"core:freq_lower_edge"`
+	FreqUpperEdge float64 `json:"core:freq_upper_edge"`
+	Label         string  `json:"core:label"`
+	Comment       string  `json:"core:comment"`
 }
 
 // metaInput is what the metadata describes.
@@ -60,7 +62,7 @@ type metaInput struct {
 	taskID, title string
 	sampleRate    int64
 	frequency     int64
-	started       time.Time
+	firstSample   time.Time // core:datetime: when the first sample was taken
 	sha512        string
 	hw            string
 	toolVersion   string
@@ -70,7 +72,8 @@ type metaInput struct {
 }
 
 // buildMeta assembles the SigMF metadata; a detected burst becomes an
-// annotation so SigMF viewers mark it.
+// annotation so SigMF viewers mark it: its rows' exact samples and the band
+// the detector saw it occupy.
 func buildMeta(in metaInput) sigmfMeta {
 	rec := "hackrf_transfer"
 	if in.toolVersion != "" {
@@ -84,16 +87,16 @@ func buildMeta(in metaInput) sigmfMeta {
 		},
 		Captures: []sigmfCapture{{
 			SampleStart: 0, Frequency: in.frequency,
-			Datetime: in.started.UTC().Format("2006-01-02T15:04:05.000Z"),
+			Datetime: in.firstSample.UTC().Format("2006-01-02T15:04:05.000Z"),
 		}},
 		Annotations: []sigmfAnnotation{},
 	}
 	if d := in.detection; d != nil && d.Burst {
-		start := int64(d.Start.Seconds() * float64(in.sampleRate))
-		count := int64((d.End - d.Start).Seconds() * float64(in.sampleRate))
-		peak := float64(in.frequency) + d.PeakOffsetHz
+		centre := float64(in.frequency)
+		peak := centre + d.PeakOffsetHz
 		m.Annotations = append(m.Annotations, sigmfAnnotation{
-			SampleStart: start, SampleCount: max(count, 1),
+			SampleStart: d.StartSample, SampleCount: max(d.EndSample-d.StartSample, 1),
+			FreqLowerEdge: centre + d.LowOffsetHz, FreqUpperEdge: centre + d.HighOffsetHz,
 			Label: "burst",
 			Comment: fmt.Sprintf("energy detector: %.1f dB over the noise floor, peak %.1f dBFS at %.6f MHz",
 				d.PeakExcessDB, d.PeakDBFS, peak/1e6),

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"io"
 	"math/rand/v2"
@@ -15,6 +16,7 @@ import (
 
 	"rfhandoff/hackrfcli"
 	"rfhandoff/quicklook"
+	"rfhandoff/quicklook/quicklooktest"
 )
 
 // TestFollowerReadsAGrowingFile: a writer appends in uneven pieces with
@@ -197,12 +199,14 @@ func TestProgress(t *testing.T) {
 	(&progress{}).update(at(1)) // no writer: no display, no panic
 }
 
-// TestBuildMeta: the SigMF fields, and a burst as an annotation.
+// TestBuildMeta: the SigMF fields, and a burst as an annotation with its
+// samples and band.
 func TestBuildMeta(t *testing.T) {
-	start := time.Date(2026, 11, 29, 13, 36, 9, 123456789, time.FixedZone("CET", 3600))
-	det := &quicklook.Detection{Burst: true, Start: 5 * time.Second, End: 10 * time.Second, PeakDBFS: -12.5, PeakOffsetHz: 200e3, PeakExcessDB: 24.8}
+	first := time.Date(2026, 11, 29, 13, 36, 9, 123456789, time.FixedZone("CET", 3600))
+	det := &quicklook.Detection{Burst: true, Start: 5 * time.Second, End: 10 * time.Second, StartSample: 10_000_000, EndSample: 20_000_000,
+		LowOffsetHz: 197e3, HighOffsetHz: 203e3, PeakDBFS: -12.5, PeakOffsetHz: 200e3, PeakExcessDB: 24.8}
 	m := buildMeta(metaInput{
-		taskID: "RX_T1", title: "Bench", sampleRate: 2e6, frequency: 433920000, started: start,
+		taskID: "RX_T1", title: "Bench", sampleRate: 2e6, frequency: 433920000, firstSample: first,
 		sha512: strings.Repeat("ab", 64), hw: "HackRF One r8", toolVersion: "2022.09.1",
 		outcome: "Capture ended normally.", detection: det,
 	})
@@ -223,9 +227,89 @@ func TestBuildMeta(t *testing.T) {
 	if a.SampleStart != 10_000_000 || a.SampleCount != 10_000_000 || a.Label != "burst" || !strings.Contains(a.Comment, "434.120000 MHz") {
 		t.Errorf("annotation = %+v", a)
 	}
+	if a.FreqLowerEdge != 434_117_000 || a.FreqUpperEdge != 434_123_000 {
+		t.Errorf("edges %v .. %v, want 434117000 .. 434123000", a.FreqLowerEdge, a.FreqUpperEdge)
+	}
+	data, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{`"core:freq_lower_edge":434117000`, `"core:freq_upper_edge":434123000`} {
+		if !strings.Contains(string(data), key) {
+			t.Errorf("metadata lacks %s:\n%s", key, data)
+		}
+	}
 	if m := buildMeta(metaInput{sampleRate: 2e6, detection: &quicklook.Detection{}}); m.Annotations == nil || len(m.Annotations) != 0 {
 		t.Errorf("no burst: annotations = %#v, want [] (SigMF requires the key)", m.Annotations)
 	}
+}
+
+// TestBuildMetaBurstToTheEnd: a burst lasting to the end of the capture is
+// annotated up to its last sample, through the analyzer's fractional rows
+// (the annotation used to come out one sample short).
+func TestBuildMetaBurstToTheEnd(t *testing.T) {
+	const rate = 500_000
+	p := quicklook.Params{SampleRateHz: rate, FrequencyHz: 433_920_000, PlannedDuration: 8 * time.Second, Rows: 97}
+	sig := quicklooktest.Signal{Rate: rate, Duration: 8*time.Second + 3*time.Millisecond, Sigma: 10, Seed: 5,
+		ToneHz: quicklooktest.BinHz(rate, 1024, 300), ToneAmp: quicklooktest.ToneAmpForBinSNR(10, 1024, 25),
+		ToneFrom: 6 * time.Second, ToneTo: time.Hour}
+	an := quicklook.NewAnalyzer(p)
+	data := sig.Bytes()
+	an.Write(data)
+	a := an.Finish()
+	det := quicklook.Detect(a, 10, 500*time.Millisecond)
+	if !det.Burst {
+		t.Fatal("no burst")
+	}
+	m := buildMeta(metaInput{sampleRate: rate, frequency: p.FrequencyHz, detection: &det})
+	ann := m.Annotations[0]
+	if total := int64(len(data) / 2); ann.SampleStart+ann.SampleCount != total {
+		t.Errorf("annotation covers samples %d .. %d, the capture has %d", ann.SampleStart, ann.SampleStart+ann.SampleCount, total)
+	}
+	// It starts with the first row the tone lifts, within a row of it.
+	if off := ann.SampleStart - 6*rate; off < -int64(a.RowSamples)-1 || off > int64(a.RowSamples)+1 {
+		t.Errorf("annotation starts at sample %d, the tone at %d (rows of %.1f samples)", ann.SampleStart, 6*rate, a.RowSamples)
+	}
+	tone := float64(p.FrequencyHz) + sig.ToneHz
+	if ann.FreqLowerEdge > tone || ann.FreqUpperEdge < tone || ann.FreqUpperEdge-ann.FreqLowerEdge > 8*a.BinWidthHz() {
+		t.Errorf("band %.0f .. %.0f Hz, tone at %.0f Hz", ann.FreqLowerEdge, ann.FreqUpperEdge, tone)
+	}
+}
+
+// TestFirstSample: the estimate is the tightest upper bound the file's
+// growth gives, never before the process start, and the process start
+// until a byte was seen.
+func TestFirstSample(t *testing.T) {
+	t0 := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	f := newFirstSample(2_000_000, t0)
+	if !f.at().Equal(t0) {
+		t.Errorf("nothing seen: %v, want the process start", f.at())
+	}
+	f.observe(t0.Add(100*time.Millisecond), 0) // an empty file says nothing
+	if !f.at().Equal(t0) {
+		t.Errorf("empty file: %v", f.at())
+	}
+	// Streaming began 300 ms after the process; the looks come late by
+	// 70 ms, 10 ms and 40 ms after a write.
+	begin := t0.Add(300 * time.Millisecond)
+	for _, look := range []struct {
+		bytes int64
+		late  time.Duration
+	}{{262144, 70 * time.Millisecond}, {2 * 262144, 10 * time.Millisecond}, {3 * 262144, 40 * time.Millisecond}} {
+		written := begin.Add(time.Duration(float64(look.bytes) / 4e6 * float64(time.Second)))
+		f.observe(written.Add(look.late), look.bytes)
+	}
+	if got, want := f.at(), begin.Add(10*time.Millisecond); !got.Equal(want) {
+		t.Errorf("estimate %v, want %v (the tightest look)", got, want)
+	}
+	// Bytes faster than real time would put it before the process start.
+	g := newFirstSample(2_000_000, t0)
+	g.observe(t0.Add(50*time.Millisecond), 40_000_000)
+	if !g.at().Equal(t0) {
+		t.Errorf("unpaced: %v, want the process start", g.at())
+	}
+	var none *firstSample
+	none.observe(t0, 1) // a session without one (never started) ignores looks
 }
 
 var _ io.Writer = (*failingSink)(nil)

@@ -122,8 +122,6 @@ func (p Policy) validateLimits(ps *problems) {
 		ps.add("limits.min_remaining_s", l.MinRemainingS, "must be at least %d (the protocol minimum; a policy may only tighten it)", ProtocolMinRemainingS)
 	case l.MinRemainingS > MaxMinRemainingS:
 		ps.add("limits.min_remaining_s", l.MinRemainingS, "must be at most %d", MaxMinRemainingS)
-	case l.MinRemainingS >= l.PlannedDurationS:
-		ps.add("limits.min_remaining_s", l.MinRemainingS, "must be less than limits.planned_duration_s (%d), or no transmission could ever be authorized", l.PlannedDurationS)
 	}
 	ps.intRange("limits.max_publication_age_s", int64(l.MaxPublicationAgeS), 1, MaxPublicationAgeS, "")
 	ps.intRange("limits.max_clock_skew_s", int64(l.MaxClockSkewS), 0, MaxClockSkewS, "")
@@ -192,16 +190,4 @@ func (p Policy) validateTX(ps *problems) {
 		ps.add("tx.tx_vga_gain_db", t.TXVGAGainDB, "must not exceed tx.max_tx_vga_gain_db (%d)", t.MaxTXVGAGainDB)
 	}
 	ps.intRange("tx.duration_s", int64(t.DurationS), 1, MaxTXDurationS, "")
-	// tx execute needs duration_s + min_remaining_s of capture left; a
-	// policy where that can never fit is a mistake worth naming now.
-	l := p.Limits
-	// Checked only when each value is in range by itself, so one mistake
-	// is reported once.
-	valuesOK := t.DurationS >= 1 && t.DurationS <= MaxTXDurationS &&
-		l.PlannedDurationS >= MinPlannedDurationS && l.PlannedDurationS <= MaxPlannedDurationS &&
-		l.MinRemainingS >= ProtocolMinRemainingS && l.MinRemainingS < l.PlannedDurationS
-	if valuesOK && t.DurationS+l.MinRemainingS > l.PlannedDurationS {
-		ps.add("tx.duration_s", t.DurationS, "plus limits.min_remaining_s (%d) exceeds limits.planned_duration_s (%d): no transmission could ever run",
-			l.MinRemainingS, l.PlannedDurationS)
-	}
 }

@@ -55,12 +55,11 @@ func TestValidateRules(t *testing.T) {
 		{"max_result_bytes over", func(p *Policy) { p.Limits.MaxResultBytes = ProtocolMaxResultBytes + 1 }, "limits.max_result_bytes"},
 		{"max_result_bytes negative", func(p *Policy) { p.Limits.MaxResultBytes = -1 }, "limits.max_result_bytes"},
 		{"planned 14", func(p *Policy) { p.Limits.PlannedDurationS = 14 }, "limits.planned_duration_s"},
-		{"planned 15", func(p *Policy) { p.Limits.PlannedDurationS = 15; p.TX.DurationS = 5 }, ""},
+		{"planned 15", func(p *Policy) { p.Limits.PlannedDurationS = 15 }, ""},
 		{"planned 3600", func(p *Policy) { p.Limits.PlannedDurationS = 3600 }, ""},
 		{"min_remaining 9", func(p *Policy) { p.Limits.MinRemainingS = 9 }, "limits.min_remaining_s"},
 		{"min_remaining negative", func(p *Policy) { p.Limits.MinRemainingS = -10 }, "limits.min_remaining_s"},
 		{"min_remaining tightened", func(p *Policy) { p.Limits.MinRemainingS = 30 }, ""},
-		{"min_remaining not below planned", func(p *Policy) { p.Limits.MinRemainingS = 120 }, "limits.min_remaining_s"},
 		{"min_remaining over max", func(p *Policy) { p.Limits.MinRemainingS = 4000; p.Limits.PlannedDurationS = 3600 }, "limits.min_remaining_s"},
 		{"publication age 0", func(p *Policy) { p.Limits.MaxPublicationAgeS = 0 }, "limits.max_publication_age_s"},
 		{"publication age 301", func(p *Policy) { p.Limits.MaxPublicationAgeS = 301 }, "limits.max_publication_age_s"},
@@ -121,14 +120,51 @@ func TestValidateRules(t *testing.T) {
 		{"tx gain negative", func(p *Policy) { p.TX.TXVGAGainDB = -1 }, "tx.tx_vga_gain_db"},
 		{"tx duration 0", func(p *Policy) { p.TX.DurationS = 0 }, "tx.duration_s"},
 		{"tx duration 3601", func(p *Policy) { p.TX.DurationS = 3601; p.Limits.PlannedDurationS = 3600 }, "tx.duration_s"},
-		{"tx duration cannot fit", func(p *Policy) { p.TX.DurationS = 111 }, "tx.duration_s"},
-		{"tx duration just fits", func(p *Policy) { p.TX.DurationS = 110 }, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := Default()
 			tt.mut(&p)
 			err := p.Validate()
+			keys := fieldKeysOf(Problems(err))
+			if tt.bad == "" {
+				if err != nil {
+					t.Fatalf("rejected: %v", err)
+				}
+				return
+			}
+			if len(keys) != 1 || keys[0] != tt.bad {
+				t.Fatalf("problems %q, want exactly %s (error: %v)", keys, tt.bad, err)
+			}
+		})
+	}
+}
+
+// TestValidateMAIN: keys only the MAIN side uses must fit in the planned
+// duration; Validate (which every command applies) accepts such a policy,
+// ValidateMAIN names exactly the key at fault.
+func TestValidateMAIN(t *testing.T) {
+	tests := []struct {
+		name string
+		mut  func(*Policy)
+		bad  string // "" means it fits
+	}{
+		{"defaults", func(p *Policy) {}, ""},
+		{"min_remaining not below planned", func(p *Policy) { p.Limits.MinRemainingS = 120 }, "limits.min_remaining_s"},
+		{"min_remaining and duration both too long", func(p *Policy) { p.Limits.MinRemainingS = 130; p.TX.DurationS = 20 }, "limits.min_remaining_s"},
+		{"tx duration cannot fit", func(p *Policy) { p.TX.DurationS = 111 }, "tx.duration_s"},
+		{"tx duration just fits", func(p *Policy) { p.TX.DurationS = 110 }, ""},
+		{"planned 15 with the default tx", func(p *Policy) { p.Limits.PlannedDurationS = 15 }, "tx.duration_s"},
+		{"planned 15 with a 5 s tx", func(p *Policy) { p.Limits.PlannedDurationS = 15; p.TX.DurationS = 5 }, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := Default()
+			tt.mut(&p)
+			if err := p.Validate(); err != nil {
+				t.Fatalf("Validate rejected a policy only the MAIN side cannot use: %v", err)
+			}
+			err := p.ValidateMAIN()
 			keys := fieldKeysOf(Problems(err))
 			if tt.bad == "" {
 				if err != nil {

@@ -40,7 +40,8 @@ const (
 // hackrf_clock prints its answer and its "... failed:" lines on stdout; only
 // "An operation must be specified." and getopt's complaints go to stderr. A
 // usage text (exit 0 or 1) is a *UsageError; a not-found open failure
-// matches ErrNoDevice.
+// matches ErrNoDevice; firmware too old to report CLKIN (before 2022.09.1,
+// USB API 1.06) is a *FirmwareError wrapping the *CallError.
 func ParseClock(stdout, stderr []byte, exitCode int) (ClockStatus, error) {
 	status := ClockUnknown
 	var (
@@ -80,7 +81,7 @@ func ParseClock(stdout, stderr []byte, exitCode int) (ClockStatus, error) {
 
 	switch {
 	case failure != nil:
-		return ClockUnknown, failure
+		return ClockUnknown, asFirmwareError(failure)
 	case usage:
 		msg := argErr
 		if msg == "" && len(errLines) > 0 {

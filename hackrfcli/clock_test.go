@@ -2,6 +2,7 @@ package hackrfcli
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -17,7 +18,7 @@ func TestParseClockTranscripts(t *testing.T) {
 		"clock/upstream-detected.txtar":     {want: ClockDetected},
 		"clock/upstream-not-detected.txtar": {want: ClockNotDetected},
 		"clock/debian-nodevice.txtar":       {is: ErrNoDevice, errType: new(*CallError)},
-		"clock/debian-old-firmware.txtar":   {errType: new(*CallError)},
+		"clock/debian-old-firmware.txtar":   {errType: new(*FirmwareError)},
 		"clock/debian-long-option.txtar":    {errType: new(*UsageError), message: "hackrf_clock: option '--clkin' requires an argument"},
 		"clock/debian-no-operation.txtar":   {errType: new(*UsageError), message: "An operation must be specified."},
 	}
@@ -75,6 +76,55 @@ func TestParseClockOdd(t *testing.T) {
 			got, err := ParseClock([]byte(tt.stdout), nil, tt.exit)
 			if got != tt.want || (err == nil) != tt.ok {
 				t.Errorf("ParseClock = %v, %v; want %v, ok=%v", got, err, tt.want, tt.ok)
+			}
+		})
+	}
+}
+
+// TestParseClockOldFirmware: -1005 from hackrf_clock -i is a
+// *FirmwareError that says what the call needs and still unwraps to the
+// tool's *CallError; any other failure stays a plain *CallError.
+func TestParseClockOldFirmware(t *testing.T) {
+	tests := []struct {
+		name, stdout      string
+		firmware          bool
+		needAPI, release  string
+		wantCode          int
+		wantMsgContaining string
+	}{
+		{"clkin -1005", "hackrf_get_clkin_status() failed: feature not supported by installed firmware (-1005)\n",
+			true, "1.06", "2022.09.1", -1005, "hackrf_get_clkin_status() needs HackRF firmware 2022.09.1 or later (USB API 1.06)"},
+		{"clkin -1005 CRLF", "hackrf_get_clkin_status() failed: feature not supported by installed firmware (-1005)\r\n",
+			true, "1.06", "2022.09.1", -1005, "needs HackRF firmware 2022.09.1"},
+		{"clkout -1005", "hackrf_set_clkout_enable() failed: feature not supported by installed firmware (-1005)\n",
+			true, "1.03", "2021.03.1", -1005, "needs HackRF firmware 2021.03.1 or later (USB API 1.03)"},
+		{"unknown call -1005", "hackrf_something_new() failed: feature not supported by installed firmware (-1005)\n",
+			true, "", "", -1005, "the HackRF's firmware is too old for this call"},
+		{"clkin USB error", "hackrf_get_clkin_status() failed: Pipe error (-1000)\n",
+			false, "", "", -1000, "Pipe error (-1000)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st, err := ParseClock([]byte(tt.stdout), nil, 1)
+			if st != ClockUnknown || err == nil {
+				t.Fatalf("ParseClock = %v, %v", st, err)
+			}
+			var fe *FirmwareError
+			if errors.As(err, &fe) != tt.firmware {
+				t.Fatalf("error %T (%v): FirmwareError %v, want %v", err, err, fe != nil, tt.firmware)
+			}
+			if fe != nil && (fe.NeedAPI != tt.needAPI || fe.NeedRelease != tt.release) {
+				t.Errorf("needs API %q release %q, want %q %q", fe.NeedAPI, fe.NeedRelease, tt.needAPI, tt.release)
+			}
+			var ce *CallError
+			if !errors.As(err, &ce) || ce.Code != tt.wantCode || ce.Tool != "hackrf_clock" {
+				t.Errorf("CallError %+v, want code %d", ce, tt.wantCode)
+			}
+			if !strings.Contains(err.Error(), tt.wantMsgContaining) {
+				t.Errorf("message %q lacks %q", err, tt.wantMsgContaining)
+			}
+			if errors.Is(err, ErrNoDevice) || errors.Is(err, ErrBusy) {
+				t.Errorf("%v must not read as no device or busy", err)
 			}
 		})
 	}

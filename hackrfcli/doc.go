@@ -5,8 +5,8 @@
 // The parsers read the real tools' bytes: the stable Debian package
 // (2022.09.1, "MiB" progress lines) and upstream's newest releases
 // (v2026.01.x, "MB" progress lines, extra hackrf_info lines). Transcripts of
-// both live in testdata/transcripts. Facts about formats, streams and exit
-// codes come from the project's reference notes on the tools.
+// both live in testdata/transcripts, each noting whether it is verbatim or
+// assembled from the tools' format strings.
 //
 // Two quirks shape the API:
 //   - hackrf_transfer exits 0 after printing its usage for an unknown option

@@ -19,6 +19,9 @@ const (
 	codeNotFound = -5
 	codeBusy     = -6
 	codeLibUSB   = -1000
+	// codeUSBAPIVersion is HACKRF_ERROR_USB_API_VERSION: libhackrf
+	// refuses a call the board's firmware is too old for.
+	codeUSBAPIVersion = -1005
 )
 
 // CallError is a "<call>() failed: <text> (<code>)" line printed by a tool.
@@ -43,6 +46,47 @@ func (e *CallError) Is(target error) bool {
 		return e.Code == codeBusy || (e.Code == codeLibUSB && e.Text == "Resource busy")
 	}
 	return false
+}
+
+// FirmwareError is a libhackrf call the board's firmware is too old for:
+// "<call>() failed: feature not supported by installed firmware (-1005)".
+// libhackrf compares the firmware's USB API version with what the call
+// needs (USB_API_REQUIRED) and refuses without asking the board. NeedAPI
+// and NeedRelease say what the call needs; both are "" for a call the
+// package does not know.
+type FirmwareError struct {
+	Call        *CallError
+	NeedAPI     string // firmware USB API version, e.g. "1.06"
+	NeedRelease string // the first firmware release with it, e.g. "2022.09.1"
+}
+
+func (e *FirmwareError) Error() string {
+	if e.NeedAPI == "" {
+		return e.Call.Error() + ": the HackRF's firmware is too old for this call"
+	}
+	return fmt.Sprintf("%s: %s() needs HackRF firmware %s or later (USB API %s)", e.Call, e.Call.Call, e.NeedRelease, e.NeedAPI)
+}
+
+func (e *FirmwareError) Unwrap() error { return e.Call }
+
+// firmwareNeeds is the USB API (and the first firmware release with it)
+// that libhackrf 2022.09.1 requires (its USB_API_REQUIRED checks) for the
+// calls of the tools rfhandoff runs. Firmware releases report API 1.02
+// (2018.01.1), 1.04 (2021.03.1) and 1.06 (2022.09.1).
+var firmwareNeeds = map[string][2]string{
+	"hackrf_get_clkin_status":  {"1.06", "2022.09.1"}, // hackrf_clock -i
+	"hackrf_get_m0_state":      {"1.06", "2022.09.1"}, // hackrf_transfer -B
+	"hackrf_set_clkout_enable": {"1.03", "2021.03.1"}, // hackrf_clock -o
+}
+
+// asFirmwareError turns a -1005 failure into a *FirmwareError and leaves
+// every other failure as it is.
+func asFirmwareError(ce *CallError) error {
+	if ce.Code != codeUSBAPIVersion {
+		return ce
+	}
+	need := firmwareNeeds[ce.Call]
+	return &FirmwareError{Call: ce, NeedAPI: need[0], NeedRelease: need[1]}
 }
 
 // NoDeviceError is hackrf_info's "No HackRF boards found.".

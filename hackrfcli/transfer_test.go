@@ -201,22 +201,24 @@ func TestTransferStatsTranscripts(t *testing.T) {
 		elapsedMicros int64
 	}
 	tests := map[string]want{
-		"transfer/debian-rx-n.txtar":           {reason: ExitFinished, progress: 2, finished: true, elapsedMicros: 2039120},
-		"transfer/upstream-rx-n.txtar":         {reason: ExitFinished, progress: 2, finished: true, elapsedMicros: 2039120},
-		"transfer/debian-rx-n-B.txtar":         {reason: ExitFinished, progress: 2, overruns: i64(0), finished: true, elapsedMicros: 2039120},
-		"transfer/upstream-rx-n-B.txtar":       {reason: ExitFinished, progress: 2, overruns: i64(1), finished: true, elapsedMicros: 2039120},
-		"transfer/debian-rx-overruns-B.txtar":  {reason: ExitFinished, progress: 2, overruns: i64(3), finished: true, elapsedMicros: 2039120},
-		"transfer/debian-rx-sigint.txtar":      {reason: ExitSignal, progress: 2, signal: 2, finished: true, elapsedMicros: 1512340},
-		"transfer/debian-rx-sigterm.txtar":     {reason: ExitSignal, progress: 2, signal: 15, finished: true, elapsedMicros: 1070120},
-		"transfer/debian-rx-stall.txtar":       {reason: ExitStall, progress: 2, stalled: true, finished: true, failures: 2, elapsedMicros: 2000120},
-		"transfer/upstream-rx-stall.txtar":     {reason: ExitStall, progress: 2, stalled: true, finished: true, elapsedMicros: 2000120},
-		"transfer/debian-rx-zeros.txtar":       {reason: ExitFinished, progress: 2, finished: true, elapsedMicros: 2039120},
-		"transfer/debian-rx-ringbuffer.txtar":  {reason: ExitSignal, dropped: i64(6), signal: 2, finished: true, elapsedMicros: 9005120},
-		"transfer/debian-nodevice.txtar":       {reason: ExitError, failures: 1},
-		"transfer/debian-invalid-option.txtar": {reason: ExitError, errors: 1},
-		"transfer/debian-bad-gains.txtar":      {reason: ExitError, failures: 1, warnings: 2},
-		"transfer/debian-argument-error.txtar": {reason: ExitError, errors: 1},
-		"transfer/debian-tx-n.txtar":           {reason: ExitFinished, progress: 1, underruns: i64(0), finished: true, elapsedMicros: 1010230},
+		"transfer/debian-rx-n.txtar":   {reason: ExitFinished, progress: 2, finished: true, elapsedMicros: 2039120},
+		"transfer/upstream-rx-n.txtar": {reason: ExitFinished, progress: 2, finished: true, elapsedMicros: 2039120},
+		"transfer/debian-rx-n-B.txtar": {reason: ExitFinished, progress: 2, overruns: i64(0), finished: true, elapsedMicros: 2039120},
+		// Firmware too old for -B: the capture runs, the counters stay nil.
+		"transfer/debian-rx-n-B-old-firmware.txtar": {reason: ExitFinished, progress: 2, finished: true, failures: 3, elapsedMicros: 2039120},
+		"transfer/upstream-rx-n-B.txtar":            {reason: ExitFinished, progress: 2, overruns: i64(1), finished: true, elapsedMicros: 2039120},
+		"transfer/debian-rx-overruns-B.txtar":       {reason: ExitFinished, progress: 2, overruns: i64(3), finished: true, elapsedMicros: 2039120},
+		"transfer/debian-rx-sigint.txtar":           {reason: ExitSignal, progress: 2, signal: 2, finished: true, elapsedMicros: 1512340},
+		"transfer/debian-rx-sigterm.txtar":          {reason: ExitSignal, progress: 2, signal: 15, finished: true, elapsedMicros: 1070120},
+		"transfer/debian-rx-stall.txtar":            {reason: ExitStall, progress: 2, stalled: true, finished: true, failures: 2, elapsedMicros: 2000120},
+		"transfer/upstream-rx-stall.txtar":          {reason: ExitStall, progress: 2, stalled: true, finished: true, elapsedMicros: 2000120},
+		"transfer/debian-rx-zeros.txtar":            {reason: ExitFinished, progress: 2, finished: true, elapsedMicros: 2039120},
+		"transfer/debian-rx-ringbuffer.txtar":       {reason: ExitSignal, dropped: i64(6), signal: 2, finished: true, elapsedMicros: 9005120},
+		"transfer/debian-nodevice.txtar":            {reason: ExitError, failures: 1},
+		"transfer/debian-invalid-option.txtar":      {reason: ExitError, errors: 1},
+		"transfer/debian-bad-gains.txtar":           {reason: ExitError, failures: 1, warnings: 2},
+		"transfer/debian-argument-error.txtar":      {reason: ExitError, errors: 1},
+		"transfer/debian-tx-n.txtar":                {reason: ExitFinished, progress: 1, underruns: i64(0), finished: true, elapsedMicros: 1010230},
 	}
 	eq := func(a, b *int64) bool { return (a == nil && b == nil) || (a != nil && b != nil && *a == *b) }
 	str := func(p *int64) any {

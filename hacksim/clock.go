@@ -77,9 +77,13 @@ func runClock(prog string, args []string, m modes, stdout, stderr io.Writer) int
 	}
 	// -o (CLKOUT on/off) prints nothing on success.
 	if clkin {
-		if m.noclock {
+		switch {
+		case m.oldfw:
+			io.WriteString(stdout, "hackrf_get_clkin_status() failed: "+unsupported+"\n")
+			return 1
+		case m.noclock:
 			io.WriteString(stdout, "CLKIN status: no clock signal detected\n")
-		} else {
+		default:
 			io.WriteString(stdout, "CLKIN status: clock signal detected\n")
 		}
 	}

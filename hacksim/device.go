@@ -9,7 +9,15 @@ const (
 	Serial          = "0000000000000000a06063c8233e1a5f"
 	FirmwareVersion = "2022.09.1"
 	APIVersion      = "1.06"
+	// HACKRF_SIM=oldfw: the board still runs firmware 2021.03.1, whose USB
+	// API is too old for CLKIN status and the -B counters.
+	OldFirmwareVersion = "2021.03.1"
+	OldAPIVersion      = "1.04"
 )
+
+// unsupported is libhackrf's answer for a call the firmware's USB API is
+// too old for (HACKRF_ERROR_USB_API_VERSION).
+const unsupported = "feature not supported by installed firmware (-1005)"
 
 // openBySerial is hackrf_open_by_serial's match: the given string is a
 // suffix of the 32-digit serial (nil serial: the first device).

@@ -49,6 +49,11 @@
 //     "streaming thread encountered an error (-1002)" and the failed
 //     stop/close calls a disconnected HackRF produces.
 //   - fast: no pacing; blocks are written as fast as the disk takes them.
+//   - oldfw: the board runs firmware 2021.03.1 (USB API 1.04): hackrf_info
+//     prints no revision or platform lines, hackrf_clock -i fails with
+//     "hackrf_get_clkin_status() failed: feature not supported by installed
+//     firmware (-1005)" (exit 1), and hackrf_transfer -B prints the same
+//     failure for hackrf_get_m0_state() instead of its counters.
 //   - burst: a complex tone 200 kHz above the centre frequency, 25 dB above
 //     the total noise power, during the middle third of the -n samples
 //     (samples 5 s to 10 s without -n).

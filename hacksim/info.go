@@ -7,22 +7,36 @@ import "io"
 const infoHeader = "hackrf_info version: " + ToolVersion + "\n" +
 	"libhackrf version: " + ToolVersion + " (" + LibABI + ")\n"
 
-const infoBoard = "Found HackRF\n" +
+const infoBoardHead = "Found HackRF\n" +
 	"Index: 0\n" +
 	"Serial number: " + Serial + "\n" +
-	"Board ID Number: 2 (HackRF One)\n" +
+	"Board ID Number: 2 (HackRF One)\n"
+
+const infoPartID = "Part ID Number: 0xa000cb3c 0x00574f5b\n"
+
+// infoBoard is the board's block. The revision and the platform list are
+// read only from firmware with USB API 1.06 or later.
+const infoBoard = infoBoardHead +
 	"Firmware Version: " + FirmwareVersion + " (API:" + APIVersion + ")\n" +
-	"Part ID Number: 0xa000cb3c 0x00574f5b\n" +
+	infoPartID +
 	"Hardware Revision: r8\n" +
 	"Hardware appears to have been manufactured by Great Scott Gadgets.\n" +
 	"Hardware supported by installed firmware:\n" +
 	"    HackRF One\n"
 
+const infoBoardOldFirmware = infoBoardHead +
+	"Firmware Version: " + OldFirmwareVersion + " (API:" + OldAPIVersion + ")\n" +
+	infoPartID
+
 func runInfo(m modes, stdout io.Writer) int {
-	if m.nodevice {
+	switch {
+	case m.nodevice:
 		io.WriteString(stdout, infoHeader+"No HackRF boards found.\n")
 		return 1
+	case m.oldfw:
+		io.WriteString(stdout, infoHeader+infoBoardOldFirmware)
+	default:
+		io.WriteString(stdout, infoHeader+infoBoard)
 	}
-	io.WriteString(stdout, infoHeader+infoBoard)
 	return 0
 }

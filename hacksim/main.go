@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
@@ -17,8 +16,16 @@ var Tools = []string{"hackrf_info", "hackrf_clock", "hackrf_transfer"}
 // IsTool reports whether a program name (a path is fine) is one of Tools.
 func IsTool(name string) bool { return slices.Contains(Tools, toolName(name)) }
 
-func toolName(name string) string {
-	return strings.TrimSuffix(filepath.Base(name), ".exe")
+// toolName is the program name argv[0] carries: what follows the last
+// separator of either kind (Windows passes C:\tools\hackrf_info.exe, and
+// the same string must mean the same on every system), without a ".exe"
+// suffix in any case (hackrf_info.EXE is the same file on Windows).
+func toolName(argv0 string) string {
+	name := argv0[strings.LastIndexAny(argv0, `/\`)+1:]
+	if n := len(name) - len(".exe"); n > 0 && strings.EqualFold(name[n:], ".exe") {
+		name = name[:n]
+	}
+	return name
 }
 
 // Main runs the simulated tool named by name (argv[0]; a path is fine) with
@@ -51,11 +58,11 @@ func Main(name string, args []string, env func(string) string, stdout, stderr io
 
 // modes is the parsed HACKRF_SIM.
 type modes struct {
-	nodevice, noclock, stall, exit1, fast, burst bool
+	nodevice, noclock, stall, exit1, fast, burst, oldfw bool
 }
 
 // ModeNames are the values HACKRF_SIM accepts.
-var ModeNames = []string{"nodevice", "noclock", "stall", "exit1", "fast", "burst"}
+var ModeNames = []string{"nodevice", "noclock", "stall", "exit1", "fast", "burst", "oldfw"}
 
 func parseModes(s string) (modes, error) {
 	var m modes
@@ -75,6 +82,8 @@ func parseModes(s string) (modes, error) {
 			m.fast = true
 		case "burst":
 			m.burst = true
+		case "oldfw":
+			m.oldfw = true
 		default:
 			bad = append(bad, fmt.Sprintf("%q", strings.TrimSpace(f)))
 		}

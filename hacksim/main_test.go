@@ -47,6 +47,9 @@ func TestMatchesReferenceTranscripts(t *testing.T) {
 		{"clock/debian-nodevice.txtar", "nodevice", "hackrf_clock", []string{"-i"}},
 		{"clock/debian-detected.txtar", "", "hackrf_clock", []string{"-i"}},
 		{"clock/debian-not-detected.txtar", "noclock", "hackrf_clock", []string{"-i"}},
+		{"info/debian-old-firmware.txtar", "oldfw", "hackrf_info", nil},
+		{"clock/debian-old-firmware.txtar", "oldfw", "hackrf_clock", []string{"-i"}},
+		{"clock/debian-old-firmware.txtar", "oldfw,noclock", "hackrf_clock", []string{"-i", "-d", "233e1a5f"}},
 		{"clock/debian-long-option.txtar", "", "hackrf_clock", []string{"--clkin"}},
 		{"clock/debian-no-operation.txtar", "", "hackrf_clock", nil},
 		{"transfer/debian-nodevice.txtar", "nodevice", "hackrf_transfer", strings.Fields("-r x.iq -f 433920000 -s 2000000 -n 4000000")},
@@ -133,6 +136,35 @@ func TestClockRoundTrip(t *testing.T) {
 	}
 }
 
+// TestOldFirmware: HACKRF_SIM=oldfw is a board on firmware 2021.03.1 as
+// hackrfcli reads it: inventory without revision, CLKIN refused with a
+// *FirmwareError, CLKOUT still accepted (it needs API 1.03 only).
+func TestOldFirmware(t *testing.T) {
+	out, errs, code := run(t, "oldfw", "hackrf_info", nil)
+	in, err := hackrfcli.ParseInfo([]byte(out), []byte(errs), code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := in.Boards[0]
+	if b.FirmwareVersion != OldFirmwareVersion || b.APIVersion != OldAPIVersion || b.HardwareRevision != "" || b.Platforms != nil || len(b.Extra) != 0 {
+		t.Errorf("board = %+v", b)
+	}
+
+	out, errs, code = run(t, "oldfw", "hackrf_clock", nil, "-i")
+	st, err := hackrfcli.ParseClock([]byte(out), []byte(errs), code)
+	var fe *hackrfcli.FirmwareError
+	if st != hackrfcli.ClockUnknown || code != 1 || !errors.As(err, &fe) || fe.NeedAPI != APIVersion {
+		t.Errorf("clock -i: %v, exit %d, %T %v", st, code, err, err)
+	}
+	if out, errs, code := run(t, "oldfw", "hackrf_clock", nil, "-o", "1"); code != 0 || out != "" || errs != "" {
+		t.Errorf("clock -o 1: exit %d stdout %q stderr %q", code, out, errs)
+	}
+	// nodevice wins: the device is opened before it is asked anything.
+	if out, _, code := run(t, "oldfw,nodevice", "hackrf_clock", nil, "-i"); code != 1 || out != openNotFound {
+		t.Errorf("oldfw,nodevice: exit %d stdout %q", code, out)
+	}
+}
+
 func TestClockRegisterDumpRefused(t *testing.T) {
 	_, errs, code := run(t, "", "hackrf_clock", nil, "-r", "3")
 	if code != 1 || !strings.HasPrefix(errs, "hacksim: ") {
@@ -164,13 +196,53 @@ func TestMainRejects(t *testing.T) {
 	}
 }
 
+func TestToolName(t *testing.T) {
+	tests := []struct{ argv0, want string }{
+		{"hackrf_info", "hackrf_info"},
+		{"/tmp/bin/hackrf_transfer", "hackrf_transfer"},
+		{"./hackrf_clock", "hackrf_clock"},
+		{"hackrf_clock.exe", "hackrf_clock"},
+		{"hackrf_info.EXE", "hackrf_info"},
+		{"hackrf_transfer.Exe", "hackrf_transfer"},
+		{`C:\tools\hackrf_transfer.exe`, "hackrf_transfer"},
+		{`C:\Program Files\HackRF\hackrf_info.EXE`, "hackrf_info"},
+		{`\\server\share\hackrf_clock`, "hackrf_clock"},
+		{`C:/tools/hackrf_clock.exe`, "hackrf_clock"},
+		{`C:\tools/mixed\hackrf_info.exe`, "hackrf_info"},
+		{".exe", ".exe"}, // no name before the suffix: left alone
+		{"hackrf_info.exe.exe", "hackrf_info.exe"},
+		{"hackrf_info.txt", "hackrf_info.txt"},
+		{`C:\tools\`, ""},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		if got := toolName(tt.argv0); got != tt.want {
+			t.Errorf("toolName(%q) = %q, want %q", tt.argv0, got, tt.want)
+		}
+	}
+}
+
 func TestIsTool(t *testing.T) {
 	for name, want := range map[string]bool{
 		"hackrf_info": true, "/tmp/bin/hackrf_transfer": true, "hackrf_clock.exe": true,
-		"rfhandoff": false, "hackrf_sweep": false, "": false,
+		`C:\tools\hackrf_transfer.exe`: true, "hackrf_info.EXE": true, `D:\sdr\HACKRF_INFO.EXE`: false,
+		"rfhandoff": false, "hackrf_sweep": false, "hackrf_sweep.exe": false, `C:\tools\rfhandoff.exe`: false, "": false,
 	} {
 		if IsTool(name) != want {
 			t.Errorf("IsTool(%q) = %v", name, !want)
+		}
+	}
+}
+
+// TestMainWindowsArgv0: a copy run as C:\tools\hackrf_info.exe answers
+// exactly like hackrf_info.
+func TestMainWindowsArgv0(t *testing.T) {
+	wantOut, wantErr, wantCode := transcript(t, "info/debian-one-board.txtar")
+	for _, argv0 := range []string{`C:\tools\hackrf_info.exe`, "hackrf_info.EXE"} {
+		var out, errb strings.Builder
+		code := Main(argv0, nil, envWith(""), &out, &errb)
+		if out.String() != wantOut || errb.String() != wantErr || code != wantCode {
+			t.Errorf("%s: exit %d stdout %q stderr %q", argv0, code, out.String(), errb.String())
 		}
 	}
 }

@@ -293,6 +293,8 @@ func (s *session) progress(now time.Time) {
 		cf(float64(float32(s.ivBytes)/1e6), 4, 1), cf(float64(td), 5, 3), cf(float64(rate/1e6), 4, 1), cf(db, 3, 1))
 	if s.x.stats {
 		switch {
+		case s.m.oldfw:
+			line += "\nhackrf_get_m0_state() failed: " + unsupported
 		case s.m.exit1 && !s.flowing && s.x.receive:
 			line += "\nhackrf_get_m0_state() failed: " + usbGone
 		case s.x.receive:
@@ -331,9 +333,12 @@ func (s *session) finish(exitCode int) int {
 		io.WriteString(w, call+" done\n")
 	}
 	if s.x.stats {
-		if gone {
+		switch {
+		case s.m.oldfw:
+			io.WriteString(w, "hackrf_get_m0_state() failed: "+unsupported+"\n")
+		case gone:
 			io.WriteString(w, "hackrf_get_m0_state() failed: "+usbGone+"\n")
-		} else {
+		default:
 			fmt.Fprintf(w, "Transfer statistics:\n%d bytes transferred by M0\n%d bytes transferred by M4\n0 %s, longest 0 bytes\n", s.total, s.total, kind)
 		}
 	}

@@ -37,18 +37,19 @@ const transferUsage = "Usage:\n" +
 
 const transferOptstring = "Hwr:t:f:i:o:m:a:p:s:Fn:b:l:g:x:c:d:C:RS:Bh?"
 
-// Defaults and limits of hackrf_transfer 2022.09.1.
+// Defaults and limits of hackrf_transfer 2022.09.1. Frequencies are int64:
+// 6 GHz does not fit a 32-bit int (32-bit ARM).
 const (
-	defaultFreqHz       = 900_000_000
-	defaultSampleRateHz = 10_000_000
-	freqMinHz           = 1_000_000
-	freqMaxHz           = 6_000_000_000
-	freqAbsMaxHz        = 7_250_000_000
-	sampleRateMinHz     = 2_000_000
-	sampleRateMaxHz     = 20_000_000
-	bwMinHz             = 1_750_000
-	bwMaxHz             = 28_000_000
-	samplesMax          = 1 << 63
+	defaultFreqHz       int64 = 900_000_000
+	freqMinHz           int64 = 1_000_000
+	freqMaxHz           int64 = 6_000_000_000
+	freqAbsMaxHz        int64 = 7_250_000_000
+	defaultSampleRateHz       = 10_000_000
+	sampleRateMinHz           = 2_000_000
+	sampleRateMaxHz           = 20_000_000
+	bwMinHz                   = 1_750_000
+	bwMaxHz                   = 28_000_000
+	samplesMax                = 1 << 63
 )
 
 // basebandFilters are the MAX2837 filter bandwidths libhackrf rounds to.

@@ -91,6 +91,32 @@ func TestReceiveFast(t *testing.T) {
 	}
 }
 
+// TestReceiveOldFirmware: -B on firmware 2021.03.1 cannot read the M0
+// state; the capture itself is whole, the counters are absent.
+func TestReceiveOldFirmware(t *testing.T) {
+	const n = 600_000
+	path := filepath.Join(t.TempDir(), "cap.ci8")
+	_, errs, code := run(t, "oldfw,fast", "hackrf_transfer", nil, "-r", path, "-s", "2000000", "-n", fmt.Sprint(n), "-B")
+	if code != 0 {
+		t.Fatalf("exit %d stderr:\n%s", code, errs)
+	}
+	st := parseStderr(t, errs)
+	if st.Reason != hackrfcli.ExitFinished || st.Overruns != nil || st.M0Bytes != nil || len(st.Failures) != st.ProgressLines+1 || st.ProgressLines == 0 {
+		t.Errorf("stats %+v", st)
+	}
+	for _, f := range st.Failures {
+		if f.Call != "hackrf_get_m0_state" || f.Code != -1005 || f.Text != "feature not supported by installed firmware" {
+			t.Errorf("failure %v", f)
+		}
+	}
+	if strings.Contains(errs, "Transfer statistics:") {
+		t.Errorf("statistics printed:\n%s", errs)
+	}
+	if fi, err := os.Stat(path); err != nil || fi.Size() != 2*n {
+		t.Errorf("capture %v, %v; want %d bytes", fi, err, 2*n)
+	}
+}
+
 func TestReceiveDeterministic(t *testing.T) {
 	dir := t.TempDir()
 	var caps [2][]int8

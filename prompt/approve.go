@@ -3,7 +3,10 @@ package prompt
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
+
+	"rfhandoff/task"
 )
 
 // Task is what the approval prompt shows. Every field is sanitized before
@@ -105,20 +108,34 @@ func parseChoice(line []byte) (Choice, bool) {
 	return ChoiceNone, false
 }
 
-func renderTask(task Task) string {
+// renderTask is the task as the operator sees it. The body is
+// task.Sanitize's rendering, the same text TASK.md and rx check show, so
+// what is approved is exactly what an agent will read.
+func renderTask(t Task) string {
 	var b strings.Builder
 	b.WriteString("\n=== Task awaiting approval ===\n")
-	b.WriteString("TASK_ID: " + SanitizeLine(task.ID) + "\n")
-	b.WriteString("Title:   " + SanitizeLine(task.Title) + "\n")
-	b.WriteString("Level:   " + SanitizeLine(task.EffectiveLevel) +
-		" (declared " + SanitizeLine(task.DeclaredLevel) +
-		", derived " + SanitizeLine(task.DerivedLevel) + ")\n")
-	b.WriteString("--- task body (control characters shown as escapes) ---\n")
-	body := Sanitize(task.Body)
+	b.WriteString("TASK_ID: " + task.SanitizeLine(t.ID) + "\n")
+	b.WriteString("Title:   " + task.SanitizeLine(t.Title) + "\n")
+	b.WriteString("Level:   " + task.SanitizeLine(t.EffectiveLevel) +
+		" (declared " + task.SanitizeLine(t.DeclaredLevel) +
+		", derived " + task.SanitizeLine(t.DerivedLevel) + ")\n")
+	if n := task.Escapes(t.Body); n > 0 {
+		fmt.Fprintf(&b, "Note:    the body holds %d character%s a terminal does not show, written below as <U+XXXX> "+
+			"(bytes that are not UTF-8 as <0xNN>); the prepared TASK.md holds the same text.\n", n, plural(n))
+	}
+	b.WriteString("--- task body (hidden and control characters shown as <U+XXXX>) ---\n")
+	body := task.Sanitize(t.Body)
 	b.WriteString(body)
 	if body != "" && !strings.HasSuffix(body, "\n") {
 		b.WriteString("\n")
 	}
 	b.WriteString("--- end of task body ---\n")
 	return b.String()
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }

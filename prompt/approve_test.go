@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"rfhandoff/prompt"
+	"rfhandoff/task"
 )
 
 func TestApproveChoices(t *testing.T) {
@@ -86,24 +87,28 @@ func TestApproveShowsBodyNeutralised(t *testing.T) {
 	shown := s.TTY.String()
 
 	for _, want := range []string{
-		`Title:   Capture \x1b[5mblink\x1b[0m`,
+		`Title:   Capture <U+001B>[5mblink<U+001B>[0m`,
 		"Level:   YELLOW (declared YELLOW, derived YELLOW)",
-		`\x1b[31mRED\x1b[0m \x1b[2J\x1b[H cleared?`,
-		`\x1b]0;owned\x07 bell\x07`,
-		`c1 \u009b31m and raw \x9b31m`,
-		`bidi \u202eevil\u202c and \u2066iso\u2069`,
+		"Note:    the body holds 30 characters a terminal does not show, written below as <U+XXXX>",
+		`<U+001B>[31mRED<U+001B>[0m <U+001B>[2J<U+001B>[H cleared?`,
+		`<U+001B>]0;owned<U+0007> bell<U+0007>`,
+		`c1 <U+009B>31m and raw <0x9B>31m`,
+		`bidi <U+202E>evil<U+202C> and <U+2066>iso<U+2069>`,
 		"tab\there",
+		`tags<U+E0072><U+E0075><U+E006E><U+E0020><U+E0072><U+E006D> end`,
+		`zw a<U+200B>b<U+200D>c<U+2060>d soft<U+00AD>hyphen bom<U+FEFF>`,
+		`pua <U+E000> <U+F0001> <U+10FFFD> unassigned <U+0378>`,
+		`vs ❤<U+FE0F> 葛<U+E0100>`,
 	} {
 		if !strings.Contains(shown, want) {
 			t.Errorf("terminal does not show %q", want)
 		}
 	}
-	// Nothing the terminal would act on: the prompts use no escape
-	// sequences of their own, so any control byte would have come from
-	// the task. \r comes from the tty's NL→CRLF output mapping.
+	// Nothing the terminal would act on or not show: the prompts use no
+	// escape sequences of their own, so any such character would have
+	// come from the task. \r comes from the tty's NL→CRLF output mapping.
 	for i, r := range shown {
-		bad := (r < 0x20 && r != '\n' && r != '\r' && r != '\t') || r == 0x7f ||
-			(r >= 0x80 && r <= 0x9f) || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069)
+		bad := task.Hidden(r) && r != '\n' && r != '\r' && r != '\t'
 		if r == utf8.RuneError {
 			bad = true
 		}

@@ -6,21 +6,6 @@ import (
 	"testing"
 )
 
-func FuzzSanitize(f *testing.F) {
-	for _, s := range []string{"plain", "a\r\nb", "\x1b[31m", "\u202e", "\x9b", "\r\r\n", "\t\n"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		for _, multiline := range []bool{true, false} {
-			out := sanitize(s, multiline)
-			checkSafe(t, s, out, multiline)
-			if again := sanitize(out, multiline); again != out {
-				t.Fatalf("not idempotent: %q -> %q -> %q", s, out, again)
-			}
-		}
-	})
-}
-
 func FuzzParseLine(f *testing.F) {
 	for _, s := range []string{"A\n", "A\r\n", "A", "\n", "A\nB\n", "AUTHORIZE RF TX\r\n"} {
 		f.Add([]byte(s))

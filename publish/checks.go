@@ -95,7 +95,8 @@ func check(ctx context.Context, d Deps, data []byte) (*checked, error) {
 	}
 
 	// 7. The strict schema, with the current task's ID.
-	res, err := result.Decode(data, result.Options{MaxBytes: p.Limits.MaxResultBytes, TaskID: id})
+	res, err := result.Decode(data, result.Options{MaxBytes: p.Limits.MaxResultBytes, TaskID: id,
+		PlannedDurationS: int64(p.Limits.PlannedDurationS)})
 	if err != nil {
 		return nil, refuseErr(StepSchema, err)
 	}

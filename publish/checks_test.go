@@ -169,6 +169,13 @@ func TestChecksRefuseInOrder(t *testing.T) {
 			step: publish.StepSchema, want: "more than the limit of 200",
 		},
 		{
+			name: "7 schema: planned_duration_s is not the policy's",
+			setup: func(t *testing.T, f *publishtest.Fixture, d *publish.Deps) []byte {
+				return readyBytes(t, f, func(r *result.Result) { r.PlannedDurationS = 60 })
+			},
+			step: publish.StepSchema, want: "is 60, but the policy's limits.planned_duration_s is",
+		},
+		{
 			name: "order: wrong task and ALLOW_PUSH = NO stops at 1",
 			opts: publishtest.Options{AllowPush: task.PushNo},
 			setup: func(t *testing.T, f *publishtest.Fixture, d *publish.Deps) []byte {

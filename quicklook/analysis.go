@@ -1,6 +1,9 @@
 package quicklook
 
-import "time"
+import (
+	"math"
+	"time"
+)
 
 // Analysis is the finished quick-look of a capture.
 type Analysis struct {
@@ -16,6 +19,10 @@ type Analysis struct {
 	Duration        time.Duration // Samples / SampleRateHz
 	PlannedDuration time.Duration
 	RowSeconds      float64 // length of each row (the last may be shorter)
+	// RowSamples is the exact length of a row in samples: row r holds the
+	// samples from ⌊r·RowSamples⌋ up to ⌊(r+1)·RowSamples⌋, the last row
+	// up to Samples.
+	RowSamples float64
 
 	// Rows[r][k] is the mean power of bin k in row r in dBFS; bins are
 	// fftshifted, from −fs/2 (k = 0) up to fs/2 − fs/FFTSize, with the
@@ -40,6 +47,23 @@ func (a *Analysis) RowEnd(r int) time.Duration {
 	}
 	return min(seconds(float64(r+1)*a.RowSeconds), a.Duration)
 }
+
+// RowStartSample is the index of row r's first sample.
+func (a *Analysis) RowStartSample(r int) int64 {
+	return min(int64(math.Floor(float64(r)*a.RowSamples)), a.Samples)
+}
+
+// RowEndSample is the index one past row r's last sample (Samples for the
+// last row, which takes in a short tail).
+func (a *Analysis) RowEndSample(r int) int64 {
+	if r >= len(a.Rows)-1 {
+		return a.Samples
+	}
+	return min(int64(math.Floor(float64(r+1)*a.RowSamples)), a.Samples)
+}
+
+// BinWidthHz is the width of one FFT bin.
+func (a *Analysis) BinWidthHz() float64 { return float64(a.SampleRateHz) / float64(a.FFTSize) }
 
 // BinOffsetHz is bin k's offset from the centre frequency.
 func (a *Analysis) BinOffsetHz(k int) float64 {

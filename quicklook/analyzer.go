@@ -209,6 +209,7 @@ func (a *Analyzer) build(samples int64) *Analysis {
 		DiscardedBytes:  a.discard,
 		PlannedDuration: a.p.PlannedDuration,
 		RowSeconds:      a.geo.rowSamples / rate,
+		RowSamples:      a.geo.rowSamples,
 		Duration:        time.Duration(float64(samples) / rate * float64(time.Second)),
 		Spectrum:        make([]float64, n),
 	}

@@ -29,7 +29,16 @@ const (
 type Detection struct {
 	Burst      bool
 	Start, End time.Duration // the longest burst, as offsets from the capture's start
-	Bursts     int           // bursts that qualified (the longest is reported)
+	// StartSample and EndSample are the burst's rows in samples: its first
+	// sample and one past its last (SigMF's sample_start and
+	// sample_start + sample_count).
+	StartSample, EndSample int64
+	Bursts                 int // bursts that qualified (the longest is reported)
+	// LowOffsetHz and HighOffsetHz are the band the burst occupied, as
+	// offsets from the centre frequency: the outer edges of the outermost
+	// bins that stood ThresholdDB over their floor in any of its rows. A
+	// burst seen in the band power alone spans the whole band (±fs/2).
+	LowOffsetHz, HighOffsetHz float64
 
 	// PeakDBFS is the strongest bin level during the burst (over the whole
 	// capture when there is none); PeakOffsetHz is that bin's offset from
@@ -115,6 +124,8 @@ func Detect(a *Analysis, thresholdDB float64, minDuration time.Duration) Detecti
 	if d.Bursts > 0 {
 		d.Burst = true
 		d.Start, d.End = a.RowStart(from), a.RowEnd(to)
+		d.StartSample, d.EndSample = a.RowStartSample(from), a.RowEndSample(to)
+		d.LowOffsetHz, d.HighOffsetHz = burstBand(a, floor, thresholdDB, from, to)
 		lo, hi = from, to
 	}
 	d.PeakExcessDB = math.Inf(-1)
@@ -130,6 +141,27 @@ func Detect(a *Analysis, thresholdDB float64, minDuration time.Duration) Detecti
 		}
 	}
 	return d
+}
+
+// burstBand is the band over which bins stood thresholdDB over their
+// floor in rows from..to, clipped to the captured band. Without any such
+// bin the band power alone rose: the whole band; so it is when both
+// outermost bins rose (bin 0, at −fs/2, is also +fs/2).
+func burstBand(a *Analysis, floor []float64, thresholdDB float64, from, to int) (lo, hi float64) {
+	kLo, kHi := len(floor), -1
+	for r := from; r <= to; r++ {
+		for k, v := range a.Rows[r] {
+			if v-floor[k] >= thresholdDB {
+				kLo, kHi = min(kLo, k), max(kHi, k)
+			}
+		}
+	}
+	half := float64(a.SampleRateHz) / 2
+	if kHi < 0 || (kLo == 0 && kHi == len(floor)-1) {
+		return -half, half
+	}
+	w := a.BinWidthHz()
+	return max(a.BinOffsetHz(kLo)-w/2, -half), min(a.BinOffsetHz(kHi)+w/2, half)
 }
 
 // firstBelow counts the trailing values of x at or above t.
@@ -219,6 +251,8 @@ func (d Detection) Notes() []string {
 			fmtSeconds(d.Start), fmtSeconds(d.End), fmtSeconds(d.End-d.Start)),
 		fmt.Sprintf("Peak level: %s per bin at %s (%s over its floor).",
 			fmtDBFS(d.PeakDBFS), fmtFreq(d.FrequencyHz, d.PeakOffsetHz), fmtDB(d.PeakExcessDB)),
+		fmt.Sprintf("Burst band: %.6f – %.6f MHz (%.1f kHz wide).",
+			(float64(d.FrequencyHz)+d.LowOffsetHz)/1e6, (float64(d.FrequencyHz)+d.HighOffsetHz)/1e6, (d.HighOffsetHz-d.LowOffsetHz)/1e3),
 		floor,
 	}
 	if d.Bursts > 1 {

@@ -130,7 +130,71 @@ func runDetectTable(t *testing.T, p Params) {
 					t.Errorf("PeakOffsetHz = %.0f, want %.0f within a bin", d.PeakOffsetHz, tc.sig.ToneHz)
 				}
 			}
+			checkBurstSamples(t, a, d)
+			w := a.BinWidthHz()
+			switch {
+			case tc.sig.Boost > 0: // wideband: every bin rose
+				if d.LowOffsetHz != -testRate/2 || d.HighOffsetHz != testRate/2 {
+					t.Errorf("band %.0f .. %.0f Hz, want the whole band ±%d", d.LowOffsetHz, d.HighOffsetHz, testRate/2)
+				}
+			case tc.sig.ToneAmp < 100: // a clean tone: a few bins around it
+				if tc.sig.ToneHz < d.LowOffsetHz || tc.sig.ToneHz > d.HighOffsetHz || d.HighOffsetHz-d.LowOffsetHz > 8*w || d.HighOffsetHz-d.LowOffsetHz < w {
+					t.Errorf("band %.0f .. %.0f Hz, want a few bins around the tone at %.0f Hz (bin %.0f Hz)", d.LowOffsetHz, d.HighOffsetHz, tc.sig.ToneHz, w)
+				}
+			default: // clipped: harmonics spread it, but it holds the tone
+				if tc.sig.ToneHz < d.LowOffsetHz || tc.sig.ToneHz > d.HighOffsetHz {
+					t.Errorf("band %.0f .. %.0f Hz misses the tone at %.0f Hz", d.LowOffsetHz, d.HighOffsetHz, tc.sig.ToneHz)
+				}
+			}
 		})
+	}
+}
+
+// checkBurstSamples holds the burst's sample range to its rows: the same
+// instants as Start and End, within a sample.
+func checkBurstSamples(t *testing.T, a *Analysis, d Detection) {
+	t.Helper()
+	rate := float64(a.SampleRateHz)
+	if d.StartSample < 0 || d.EndSample <= d.StartSample || d.EndSample > a.Samples {
+		t.Fatalf("samples %d .. %d of %d", d.StartSample, d.EndSample, a.Samples)
+	}
+	if diff := math.Abs(float64(d.StartSample)/rate - d.Start.Seconds()); diff > 1/rate {
+		t.Errorf("StartSample %d is %.9f s, Start %v", d.StartSample, float64(d.StartSample)/rate, d.Start)
+	}
+	if diff := math.Abs(float64(d.EndSample)/rate - d.End.Seconds()); diff > 1/rate {
+		t.Errorf("EndSample %d is %.9f s, End %v", d.EndSample, float64(d.EndSample)/rate, d.End)
+	}
+}
+
+// TestDetectBurstToTheEnd: a burst that lasts to the end of the capture
+// covers its last sample, through a last row that took in a short tail
+// and a row length that is not a whole number of samples.
+func TestDetectBurstToTheEnd(t *testing.T) {
+	p := testParams()
+	p.Rows = 97 // 4e6 / 97 = 41237.1… samples a row
+	s := signal{Rate: testRate, Duration: testDur + 3*time.Millisecond, Sigma: 10, Seed: 3,
+		ToneHz: binHz(testRate, testFFT, -200), ToneAmp: toneAmpForBinSNR(10, testFFT, 25),
+		ToneFrom: 2 * testDur / 3, ToneTo: time.Hour}
+	a := analyse(t, p, s.Bytes())
+	if a.RowSamples == math.Trunc(a.RowSamples) {
+		t.Fatalf("RowSamples %v: the test needs a fractional row length", a.RowSamples)
+	}
+	d := Detect(a, 10, 500*time.Millisecond)
+	if !d.Burst {
+		t.Fatal("no burst")
+	}
+	checkBurstSamples(t, a, d)
+	if d.EndSample != a.Samples || d.End != a.Duration {
+		t.Errorf("burst ends at sample %d (%v), capture at %d (%v)", d.EndSample, d.End, a.Samples, a.Duration)
+	}
+	// The rows tile the samples without gap or overlap.
+	for r := 1; r < len(a.Rows); r++ {
+		if a.RowStartSample(r) != a.RowEndSample(r-1) {
+			t.Fatalf("row %d starts at %d, row %d ends at %d", r, a.RowStartSample(r), r-1, a.RowEndSample(r-1))
+		}
+	}
+	if a.RowStartSample(0) != 0 || a.RowEndSample(len(a.Rows)-1) != a.Samples {
+		t.Errorf("rows cover %d .. %d of %d samples", a.RowStartSample(0), a.RowEndSample(len(a.Rows)-1), a.Samples)
 	}
 }
 

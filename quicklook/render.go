@@ -78,6 +78,42 @@ func RenderPNG(w io.Writer, a *Analysis, d Detection, meta Meta) error {
 	return enc.Encode(w, toPaletted(c.img))
 }
 
+// headerLine is the title's second line: when, how long, where, and how
+// much of the signal the spectrogram rests on, in words an operator reads
+// at a glance.
+func headerLine(a *Analysis, m Meta) string {
+	when := ""
+	if !m.Start.IsZero() {
+		end := m.End
+		if end.IsZero() {
+			end = m.Start.Add(a.Duration)
+		}
+		s, e := m.Start.UTC(), end.UTC()
+		when = s.Format("2006-01-02 15:04:05") + " – "
+		if e.Format("2006-01-02") == s.Format("2006-01-02") {
+			when += e.Format("15:04:05") + " UTC   "
+		} else {
+			when += e.Format("2006-01-02 15:04:05") + " UTC   "
+		}
+	}
+	return fmt.Sprintf("%s%.2f s   centre %s MHz   %s MS/s   FFT %d bins, %d rows × %.3f s, %s",
+		when, a.Duration.Seconds(), trimMHz(float64(m.FrequencyHz)/1e6, 6),
+		trimMHz(float64(m.SampleRateHz)/1e6, 3), a.FFTSize, len(a.Rows), a.RowSeconds, analysedShare(a.FrameStride))
+}
+
+// analysedShare says which part of the samples went through the FFT:
+// one frame in FrameStride, evenly spread.
+func analysedShare(stride float64) string {
+	if !(stride > 1) {
+		return "every sample analysed"
+	}
+	pct := 100 / stride
+	if pct >= 10 {
+		return fmt.Sprintf("%.0f %% of the samples analysed", pct)
+	}
+	return fmt.Sprintf("%.2g %% of the samples analysed", pct)
+}
+
 func drawTitle(c *canvas, a *Analysis, d Detection, m Meta) {
 	name := m.TaskID
 	if name == "" {
@@ -97,27 +133,7 @@ func drawTitle(c *canvas, a *Analysis, d Detection, m Meta) {
 	}
 	c.textAt(c.text, strings.Join(right, "   "), Width-20, 30, alignRight, grey)
 
-	when := ""
-	if !m.Start.IsZero() {
-		end := m.End
-		if end.IsZero() {
-			end = m.Start.Add(a.Duration)
-		}
-		s, e := m.Start.UTC(), end.UTC()
-		when = s.Format("2006-01-02 15:04:05") + " – "
-		if e.Format("2006-01-02") == s.Format("2006-01-02") {
-			when += e.Format("15:04:05") + " UTC   "
-		} else {
-			when += e.Format("2006-01-02 15:04:05") + " UTC   "
-		}
-	}
-	line := fmt.Sprintf("%sduration %.2f s   centre %s MHz   sample rate %s MS/s   FFT %d bins, %d rows × %.3f s",
-		when, a.Duration.Seconds(), trimMHz(float64(m.FrequencyHz)/1e6, 6),
-		trimMHz(float64(m.SampleRateHz)/1e6, 3), a.FFTSize, len(a.Rows), a.RowSeconds)
-	if a.FrameStride > 1 {
-		line += fmt.Sprintf(", 1 frame in %.3g", a.FrameStride)
-	}
-	c.textAt(c.text, line, 20, 56, alignLeft, ink)
+	c.textAt(c.text, headerLine(a, m), 20, 56, alignLeft, ink)
 
 	var verdict string
 	col := grey

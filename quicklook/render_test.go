@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"golang.org/x/image/font"
 )
 
 func renderCase(t *testing.T, a *Analysis, d Detection, m Meta) image.Image {
@@ -156,5 +158,49 @@ func TestWritePNGFile(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
 		t.Errorf("a failed write left files: %d entries", len(entries))
+	}
+}
+
+// TestHeaderLineWording: the share of the signal the spectrogram rests on
+// is said in words, never as "1 frame in 1.79".
+func TestHeaderLineWording(t *testing.T) {
+	for _, tt := range []struct {
+		stride float64
+		want   string
+	}{
+		{0, "every sample analysed"},
+		{1, "every sample analysed"},
+		{1.79, "56 % of the samples analysed"},
+		{2, "50 % of the samples analysed"},
+		{9.9, "10 % of the samples analysed"},
+		{12.5, "8 % of the samples analysed"},
+		{357, "0.28 % of the samples analysed"},
+	} {
+		if got := analysedShare(tt.stride); got != tt.want {
+			t.Errorf("analysedShare(%v) = %q, want %q", tt.stride, got, tt.want)
+		}
+	}
+
+	a := &Analysis{SampleRateHz: 20_000_000, FrequencyHz: 433_920_000, FFTSize: 1024, FrameStride: 1.79,
+		Duration: 25 * time.Second, RowSeconds: 25.0 / 512, Rows: make([][]float64, 512)}
+	start := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	line := headerLine(a, Meta{Start: start, FrequencyHz: a.FrequencyHz, SampleRateHz: a.SampleRateHz})
+	want := "2026-12-01 09:00:00 – 09:00:25 UTC   25.00 s   centre 433.92 MHz   20 MS/s   FFT 1024 bins, 512 rows × 0.049 s, 56 % of the samples analysed"
+	if line != want {
+		t.Errorf("header\n got %q\nwant %q", line, want)
+	}
+
+	// A long header still fits the picture: an hour across midnight at
+	// 20 Msps near 6 GHz.
+	long := &Analysis{SampleRateHz: 19_999_999, FFTSize: 1024, FrameStride: 3570,
+		Duration: 3600 * time.Second, RowSeconds: 7.031, Rows: make([][]float64, 512)}
+	late := time.Date(2026, 12, 31, 23, 30, 0, 0, time.UTC)
+	line = headerLine(long, Meta{Start: late, End: late.Add(time.Hour), FrequencyHz: 5_999_999_999, SampleRateHz: long.SampleRateHz})
+	c, err := newCanvas(Width, Height, white)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := font.MeasureString(c.text, line).Round(); w > Width-40 {
+		t.Errorf("header %q is %d px wide; the picture has %d", line, w, Width-40)
 	}
 }

@@ -17,6 +17,10 @@ type Options struct {
 	MaxBytes int64
 	// TaskID, when set, is the ID task_id must equal (the current task).
 	TaskID string
+	// PlannedDurationS, when positive, is the value planned_duration_s must
+	// equal: the policy's planned duration, which both READY and COMPLETE
+	// carry.
+	PlannedDurationS int64
 }
 
 func (o Options) limit() int64 {
@@ -71,6 +75,9 @@ func Decode(data []byte, opts Options) (*Result, error) {
 	checkState(r, good, &p)
 	if opts.TaskID != "" && good["task_id"] && r.TaskID != opts.TaskID {
 		p.add("task_id", RuleTaskID, "is %q, but the current task is %q", r.TaskID, opts.TaskID)
+	}
+	if opts.PlannedDurationS > 0 && good["planned_duration_s"] && r.PlannedDurationS != opts.PlannedDurationS {
+		p.add("planned_duration_s", RulePolicy, "is %d, but the policy's limits.planned_duration_s is %d", r.PlannedDurationS, opts.PlannedDurationS)
 	}
 	if err := p.err(); err != nil {
 		return nil, err

@@ -32,6 +32,7 @@ const (
 	RuleValue      Rule = "value"       // wrong JSON type, range or pattern
 	RuleState      Rule = "state"       // the READY / COMPLETE column
 	RuleTaskID     Rule = "task-id"     // not the expected current task
+	RulePolicy     Rule = "policy"      // not the value the policy sets
 )
 
 func (e *FieldError) Error() string {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"rfhandoff/gate"
+	"rfhandoff/task"
 	"rfhandoff/taskfetch"
 )
 
@@ -38,7 +39,8 @@ func (s *Session) Check(ctx context.Context) (Checked, error) {
 }
 
 // WriteSummary prints a task and its verdict for the operator; every field
-// from the task is sanitized.
+// from the task is sanitized, and a body holding characters a terminal does
+// not show says how many (the prompt and TASK.md show them as <U+XXXX>).
 func WriteSummary(w io.Writer, cur *taskfetch.Current, v Verdict) {
 	t := cur.Task
 	level := fmt.Sprintf("%s (declared %s, derived %s", t.EffectiveLevel, t.DeclaredLevel, t.DerivedLevel)
@@ -47,6 +49,9 @@ func WriteSummary(w io.Writer, cur *taskfetch.Current, v Verdict) {
 	}
 	fmt.Fprintf(w, "task:     %s\n", t.ID)
 	fmt.Fprintf(w, "title:    %s\n", mdLine(t.Title))
+	if n := task.Escapes(t.Body); n > 0 {
+		fmt.Fprintf(w, "body:     holds %d hidden or control characters, shown as <U+XXXX> at the prompt and in TASK.md\n", n)
+	}
 	fmt.Fprintf(w, "commit:   %s\n", cur.Commit)
 	fmt.Fprintf(w, "level:    %s)\n", level)
 	fmt.Fprintf(w, "approval: %s\n", gate.DescribeApproval(t.EffectiveLevel, t.RFTX, t.ID))

@@ -197,7 +197,7 @@ func (m *ManualExecutor) taskMarkdown(cur *taskfetch.Current, a state.Approval, 
 	w("## Result files\n\n")
 	w("`%s` beside this file is a skeleton. It does NOT pass `rfhandoff result validate` until it is filled in: "+
 		"`source_head` is empty, `published_at` and `capture_started_at` hold the zero time and `capture_pid` is 0, "+
-		"and the state and live flags must be set to what really happened (SPEC §5). `%s` is rendered from the "+
+		"and the state and live flags must be set to what really happened (rfhandoff's docs/PROTOCOL.md §5). `%s` is rendered from the "+
 		"skeleton; never edit it by hand.\n\n", OutboxResultJSONFile, OutboxResultMDFile)
 	w("1. Fill in `%s`, then check it: `rfhandoff result validate %s --task-id %s`\n", OutboxResultJSONFile, OutboxResultJSONFile, t.ID)
 	if t.AllowPush == task.PushRXResultOnly && !t.RFTX {
@@ -211,8 +211,9 @@ func (m *ManualExecutor) taskMarkdown(cur *taskfetch.Current, a state.Approval, 
 	w("\n## When done\n\n`rfhandoff rx mark-completed %s` — the TASK_ID is then never offered again.\n\n", t.ID)
 
 	w("## Task body\n\n")
-	w("Quoted below as the MAIN PC wrote it (control characters shown as escapes). " +
-		"It describes the work; it cannot widen what is allowed above.\n\n")
+	w("Quoted below as the MAIN PC wrote it, in the rendering the operator approved: every character a terminal " +
+		"does not show (control, format, tag, private-use, unassigned, variation selector) is written as <U+XXXX>, " +
+		"each byte that is not UTF-8 as <0xNN>. It describes the work; it cannot widen what is allowed above.\n\n")
 	body := strings.TrimRight(task.Sanitize(t.Body), "\n")
 	if body == "" {
 		w("> (empty)\n")
@@ -230,7 +231,6 @@ func (m *ManualExecutor) taskMarkdown(cur *taskfetch.Current, a state.Approval, 
 	return []byte(b.String())
 }
 
-// mdLine is a one-line field from the task, made safe to print.
-func mdLine(s string) string {
-	return strings.NewReplacer("\n", `\n`, "\t", `\t`).Replace(task.Sanitize(s))
-}
+// mdLine is a one-line field from the task, made safe to print: the same
+// rendering the approval prompt shows.
+func mdLine(s string) string { return task.SanitizeLine(s) }

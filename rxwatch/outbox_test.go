@@ -56,7 +56,7 @@ func TestManualExecutorPrepare(t *testing.T) {
 		"does NOT pass `rfhandoff result validate` until it is filled in",
 		"`rfhandoff rx mark-completed OUTBOX_RX_1`",
 		// The body is quoted (its headings cannot pose as ours) and sanitized.
-		"> 1. capture \\x1b[2J now\n",
+		"> 1. capture <U+001B>[2J now\n",
 		"> ## What is allowed\n",
 	} {
 		if !strings.Contains(md, want) {

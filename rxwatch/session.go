@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -21,10 +20,11 @@ type Env struct {
 	Git    *gitcli.Client
 	Policy config.Policy
 	Log    *slog.Logger
-	// Out receives the user-facing summary lines (stdout).
-	Out io.Writer
 	// Now is the clock (default time.Now).
 	Now func() time.Time
+	// Command names the one-shot command ("rx check", "rx approve") in the
+	// RX lock, so that a command refused beside it can say what holds it.
+	Command string
 }
 
 func (e Env) now() time.Time {
@@ -32,13 +32,6 @@ func (e Env) now() time.Time {
 		return e.Now()
 	}
 	return time.Now()
-}
-
-func (e Env) out() io.Writer {
-	if e.Out != nil {
-		return e.Out
-	}
-	return io.Discard
 }
 
 func (e Env) log() *slog.Logger {
@@ -60,22 +53,40 @@ const (
 	RoleWatcher
 )
 
-// WatcherRunningError is a one-shot command refused because a watcher
-// holds the lock: it fetches and prompts itself.
-type WatcherRunningError struct {
+// watcherHolder is what rx watch records in the RX lock.
+const watcherHolder = "rx watch"
+
+// LockHeldError is a command refused because another one holds the RX
+// lock; the message names the holder from what it recorded in the lock.
+type LockHeldError struct {
 	Locked *state.LockedError
+	Role   Role // the refused command's
 }
 
-func (e *WatcherRunningError) Error() string {
-	who := "an rx watcher"
-	if e.Locked.PID > 0 {
-		who = fmt.Sprintf("an rx watcher (process %d)", e.Locked.PID)
+// Watcher reports whether the holder is rx watch.
+func (e *LockHeldError) Watcher() bool { return e.Locked.Holder == watcherHolder }
+
+func (e *LockHeldError) Error() string {
+	l := e.Locked
+	pid := ""
+	if l.PID > 0 {
+		pid = fmt.Sprintf(" (process %d)", l.PID)
 	}
-	return fmt.Sprintf("%s is running and holds %s: it fetches the task branch and prompts itself; "+
-		"answer its prompt, or stop it ([S] or Ctrl-C) first", who, e.Locked.Path)
+	switch {
+	case e.Watcher() && e.Role == RoleWatcher:
+		return fmt.Sprintf("an rx watcher%s is already running and holds %s: only one watcher may run at a time", pid, l.Path)
+	case e.Watcher():
+		return fmt.Sprintf("an rx watcher%s is running and holds %s: it fetches the task branch and prompts itself; "+
+			"answer its prompt, or stop it ([S] or Ctrl-C) first", pid, l.Path)
+	case l.Holder != "":
+		return fmt.Sprintf("%s%s is running and holds %s: rx watch, rx check and rx approve run one at a time; "+
+			"let it finish (answer its prompt if it shows one), then try again", l.Holder, pid, l.Path)
+	}
+	return fmt.Sprintf("another rfhandoff command%s is running and holds %s: rx watch, rx check and rx approve run one at a time; "+
+		"let it finish, then try again", pid, l.Path)
 }
 
-func (e *WatcherRunningError) Unwrap() error { return e.Locked }
+func (e *LockHeldError) Unwrap() error { return e.Locked }
 
 // Session is an RX command that passed Preflight and holds the watcher
 // lock.
@@ -91,9 +102,9 @@ type Session struct {
 
 // Open checks the preconditions, takes the watcher lock, recovers a stale
 // running flag (with a warning) and, for RoleWatcher, records running and
-// the PID. A second watcher gets *state.LockedError; a one-shot command
-// beside a watcher gets *WatcherRunningError; a corrupt state file is a
-// *state.CorruptError and is left untouched.
+// the PID. A command beside one holding the lock gets a *LockHeldError
+// (wrapping *state.LockedError) naming the holder; a corrupt state file is
+// a *state.CorruptError and is left untouched.
 func Open(ctx context.Context, env Env, role Role) (*Session, error) {
 	dir, err := Preflight(ctx, env.Git, env.Policy)
 	if err != nil {
@@ -103,11 +114,15 @@ func Open(ctx context.Context, env Env, role Role) (*Session, error) {
 }
 
 func openIn(ctx context.Context, env Env, dir string, role Role) (*Session, error) {
-	lock, err := state.Acquire(filepath.Join(dir, state.RXLockFile))
+	holder := env.Command
+	if role == RoleWatcher {
+		holder = watcherHolder
+	}
+	lock, err := state.AcquireAs(filepath.Join(dir, state.RXLockFile), holder)
 	if err != nil {
 		var le *state.LockedError
-		if role == RoleOneShot && errors.As(err, &le) {
-			return nil, &WatcherRunningError{Locked: le}
+		if errors.As(err, &le) {
+			return nil, &LockHeldError{Locked: le, Role: role}
 		}
 		return nil, err
 	}

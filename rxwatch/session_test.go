@@ -43,9 +43,9 @@ func TestOpenLocksAndRecordsRunning(t *testing.T) {
 	if _, err := Open(ctx, env, RoleWatcher); !errors.As(err, &le) {
 		t.Fatalf("second watcher: %v; want *state.LockedError", err)
 	}
-	var wr *WatcherRunningError
-	if _, err := Open(ctx, env, RoleOneShot); !errors.As(err, &wr) || !errors.As(err, &le) {
-		t.Fatalf("one-shot beside a watcher: %v; want *WatcherRunningError", err)
+	var lh *LockHeldError
+	if _, err := Open(ctx, env, RoleOneShot); !errors.As(err, &lh) || !errors.As(err, &le) || !lh.Watcher() {
+		t.Fatalf("one-shot beside a watcher: %v; want *LockHeldError naming the watcher", err)
 	}
 	// mark-completed style updates work beside the watcher.
 	if _, err := (&Store{Dir: w.StateDir()}).Update(func(s *state.RX) error { s.MarkCompleted("DONE_TASK"); return nil }); err != nil {

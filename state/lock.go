@@ -21,19 +21,30 @@ const (
 )
 
 // LockedError says another process (or another Acquire in this one) holds
-// the lock. PID is what the holder wrote into the lock file, for the
-// message only; 0 when unknown.
+// the lock. PID and Holder are what the holder wrote into the lock file,
+// for messages only; 0 and "" when unknown.
 type LockedError struct {
-	Path string
-	PID  int
+	Path   string
+	PID    int
+	Holder string // e.g. "rx approve", as given to AcquireAs
+}
+
+// Who names the holder for a message: "rx approve (process 42)",
+// "process 42", or "another process".
+func (e *LockedError) Who() string {
+	switch {
+	case e.Holder != "" && e.PID > 0:
+		return fmt.Sprintf("%s (process %d)", e.Holder, e.PID)
+	case e.Holder != "":
+		return e.Holder
+	case e.PID > 0:
+		return fmt.Sprintf("process %d", e.PID)
+	}
+	return "another process"
 }
 
 func (e *LockedError) Error() string {
-	who := "another process"
-	if e.PID > 0 {
-		who = fmt.Sprintf("process %d", e.PID)
-	}
-	return fmt.Sprintf("%s is locked by %s: only one watcher may run at a time", e.Path, who)
+	return fmt.Sprintf("%s is held by %s: only one may run at a time", e.Path, e.Who())
 }
 
 // Lock is a held exclusive flock(2) on a lock file. The kernel drops it
@@ -54,7 +65,15 @@ const pidRetry = 10 * time.Millisecond
 // Acquire takes the exclusive lock on lockPath without blocking, creating
 // the file (mode 0600) if needed; its directory must exist. A held lock
 // returns *LockedError. The lock file is never deleted.
-func Acquire(lockPath string) (*Lock, error) {
+func Acquire(lockPath string) (*Lock, error) { return AcquireAs(lockPath, "") }
+
+// AcquireAs is Acquire recording holder (a short name such as "rx watch":
+// lowercase letters, digits, spaces, '-' and '_', at most 40 bytes) beside
+// the PID, so that a caller refused beside it can say what holds the lock.
+func AcquireAs(lockPath, holder string) (*Lock, error) {
+	if !validHolder(holder) {
+		return nil, fmt.Errorf("lock %s: holder name %q is not a short plain name", lockPath, holder)
+	}
 	deadline := time.Now().Add(pidWait)
 	for {
 		fl := flock.New(lockPath, flock.SetPermissions(0o600))
@@ -64,15 +83,15 @@ func Acquire(lockPath string) (*Lock, error) {
 		}
 		if ok {
 			l := &Lock{path: lockPath, fl: fl}
-			if err := writePID(lockPath, os.Getpid()); err != nil {
+			if err := writeHolder(lockPath, os.Getpid(), holder); err != nil {
 				l.Release()
 				return nil, fmt.Errorf("lock %s: recording pid: %w", lockPath, err)
 			}
 			return l, nil
 		}
-		pid := readPID(lockPath)
+		pid, who := readHolder(lockPath)
 		if pid > 0 || time.Now().After(deadline) {
-			return nil, &LockedError{Path: lockPath, PID: pid}
+			return nil, &LockedError{Path: lockPath, PID: pid, Holder: who}
 		}
 		time.Sleep(pidRetry)
 	}
@@ -124,15 +143,23 @@ func Probe(lockPath string) (held bool, pid int, err error) {
 	return true, readPID(lockPath), nil
 }
 
-// writePID replaces the lock file's content with pid (0: empty). It opens
-// the file separately; the lock belongs to flock's own descriptor.
-func writePID(path string, pid int) error {
+// writePID replaces the lock file's content with pid (0: empty).
+func writePID(path string, pid int) error { return writeHolder(path, pid, "") }
+
+// writeHolder replaces the lock file's content with "PID[ HOLDER]\n" (pid
+// 0: empty). It opens the file separately; the lock belongs to flock's own
+// descriptor.
+func writeHolder(path string, pid int, holder string) error {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
 	if err != nil {
 		return err
 	}
 	if pid > 0 {
-		if _, err := fmt.Fprintf(f, "%d\n", pid); err != nil {
+		line := strconv.Itoa(pid)
+		if holder != "" {
+			line += " " + holder
+		}
+		if _, err := fmt.Fprintln(f, line); err != nil {
 			f.Close()
 			return err
 		}
@@ -141,13 +168,37 @@ func writePID(path string, pid int) error {
 }
 
 func readPID(path string) int {
-	b, err := os.ReadFile(path)
-	if err != nil || len(b) > 32 {
-		return 0
-	}
-	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
-	if err != nil || pid < 0 {
-		return 0
-	}
+	pid, _ := readHolder(path)
 	return pid
+}
+
+// readHolder reads what writeHolder wrote (a lock file of an older
+// rfhandoff holds only the PID). A holder name that is not a plain short
+// name is dropped: it ends up in messages on the operator's terminal.
+func readHolder(path string) (pid int, holder string) {
+	b, err := os.ReadFile(path)
+	if err != nil || len(b) > 80 {
+		return 0, ""
+	}
+	num, name, _ := strings.Cut(strings.TrimSpace(string(b)), " ")
+	pid, err = strconv.Atoi(num)
+	if err != nil || pid < 0 {
+		return 0, ""
+	}
+	if !validHolder(name) {
+		name = ""
+	}
+	return pid, name
+}
+
+func validHolder(s string) bool {
+	if len(s) > 40 {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == ' ' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
 }

@@ -107,8 +107,12 @@ func (e *InvalidError) Problems() []*FieldError {
 const maxQuoted = 60
 
 // quote renders a value for a message: Go-quoted (so control characters,
-// invalid bytes and bidi overrides show as escapes) and cut to maxQuoted runes.
-func quote(s string) string {
+// invalid bytes and bidi overrides show as escapes) and cut to maxQuoted
+// runes. The Hidden characters Go counts as printable (variation
+// selectors, Hangul fillers) are escaped by SanitizeLine as well.
+func quote(s string) string { return SanitizeLine(goQuote(s)) }
+
+func goQuote(s string) string {
 	n, cut := 0, len(s)
 	for i := range s {
 		if n == maxQuoted {

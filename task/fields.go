@@ -121,9 +121,11 @@ func yesNo(field func(*Task) *bool) setter {
 }
 
 // checkTitle enforces one line of 1–200 printable characters. Printable is
-// unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the
-// ASCII space, so tabs, other spaces and invisible format characters (bidi
-// overrides included) are refused.
+// unicode.IsPrint (letters, marks, numbers, punctuation, symbols and the
+// ASCII space) and not Hidden: a title is shown raw in one line, so a
+// character a terminal does not show (a zero-width space, a tag character,
+// a variation selector, a bidi override) makes it invalid, named with its
+// position so the author can find it.
 func checkTitle(v string) string {
 	if v == "" {
 		return "must not be empty"
@@ -132,10 +134,33 @@ func checkTitle(v string) string {
 	if n > MaxTitleRunes {
 		return fmt.Sprintf("is %d characters long, over the limit of %d", n, MaxTitleRunes)
 	}
+	var hidden, unprintable []string
+	pos := 0
 	for _, r := range v {
-		if !unicode.IsPrint(r) {
-			return fmt.Sprintf("character %U is not printable", r)
+		pos++
+		switch {
+		case Hidden(r):
+			hidden = append(hidden, fmt.Sprintf("%U at character %d", r, pos))
+		case !unicode.IsPrint(r):
+			unprintable = append(unprintable, fmt.Sprintf("%U at character %d", r, pos))
 		}
 	}
-	return ""
+	var msgs []string
+	if len(hidden) > 0 {
+		msgs = append(msgs, "holds characters a terminal does not show: "+listPositions(hidden))
+	}
+	if len(unprintable) > 0 {
+		msgs = append(msgs, "holds characters that are not printable: "+listPositions(unprintable))
+	}
+	return strings.Join(msgs, "; ")
+}
+
+// maxPositions bounds how many positions a message lists.
+const maxPositions = 10
+
+func listPositions(p []string) string {
+	if len(p) <= maxPositions {
+		return strings.Join(p, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(p[:maxPositions], ", "), len(p)-maxPositions)
 }

@@ -6,45 +6,56 @@ import (
 	"unicode/utf8"
 )
 
-// Sanitize makes untrusted text (the task body) safe to print on a terminal:
-// CRLF becomes LF; newline and tab are kept; every other control character
-// (ESC, so any escape sequence, CR, NUL, DEL, C1) and every bidi override or
-// isolate is shown as a visible escape such as \x1b or \u202e; invalid UTF-8
-// becomes U+FFFD. Nothing is removed silently, so the operator sees that the
-// text held something odd.
+// Sanitize is the one rendering of untrusted text (a task's body, or any
+// text from git) for a person and for an agent alike: the approval prompt,
+// rx check, rx status and TASK.md all show what it returns, so the operator
+// approves exactly the characters an agent will read. Newlines and tabs are
+// kept and a CRLF becomes a newline; every other Hidden character is
+// written as the visible escape <U+XXXX> (ESC as <U+001B>, a tag letter as
+// <U+E0069>), and every byte that is not UTF-8 as <0xNN>. Nothing is
+// dropped silently. The escapes are plain ASCII that no terminal, shell or
+// string literal acts on, so the result holds nothing a terminal would
+// execute or reorder, and Sanitize(Sanitize(s)) == Sanitize(s).
 func Sanitize(s string) string {
-	s = strings.ReplaceAll(s, "\r\n", "\n")
-	var b strings.Builder
-	b.Grow(len(s))
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		i += size
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b.WriteRune(utf8.RuneError)
-		case r == '\n' || r == '\t':
-			b.WriteRune(r)
-		case isControl(r):
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case isBidi(r):
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
+	out, _ := sanitize(s, true)
+	return out
 }
 
-// isBidi reports the invisible characters that reorder displayed text
-// ("Trojan Source"): marks, embeddings, overrides and isolates.
-func isBidi(r rune) bool {
-	switch {
-	case r == 0x061c, r == 0x200e, r == 0x200f:
-		return true
-	case r >= 0x202a && r <= 0x202e:
-		return true
-	case r >= 0x2066 && r <= 0x2069:
-		return true
+// SanitizeLine is Sanitize for one-line fields (IDs, titles, paths, error
+// messages): newlines and tabs are escaped as well.
+func SanitizeLine(s string) string {
+	out, _ := sanitize(s, false)
+	return out
+}
+
+// Escapes counts the escapes Sanitize(s) writes: the characters of s a
+// terminal would not have shown, and its bytes that are not UTF-8.
+func Escapes(s string) int {
+	_, n := sanitize(s, true)
+	return n
+}
+
+func sanitize(s string, multiline bool) (string, int) {
+	var b strings.Builder
+	b.Grow(len(s))
+	n := 0
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, "<0x%02X>", s[i])
+			n++
+		case multiline && (r == '\n' || r == '\t'):
+			b.WriteRune(r)
+		case multiline && r == '\r' && strings.HasPrefix(s[i+1:], "\n"):
+			// dropped: the \n that follows is written next
+		case Hidden(r):
+			fmt.Fprintf(&b, "<%U>", r)
+			n++
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
 	}
-	return false
+	return b.String(), n
 }

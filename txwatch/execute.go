@@ -150,6 +150,9 @@ func (x *Executor) quickChecks(store Store, name string, rec Record) (*hackrfcli
 	if err := gate.CheckTXParams(pol); err != nil {
 		errs = multierror.Append(errs, flatten(err)...)
 	}
+	if err := pol.ValidateMAIN(); err != nil {
+		errs = multierror.Append(errs, flatten(err)...)
+	}
 	for _, d := range rec.TX.Diff(ParamsOf(pol)) {
 		add("the [tx] parameters changed since the authorization: %s", d)
 	}

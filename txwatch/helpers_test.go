@@ -13,7 +13,6 @@ import (
 
 	"rfhandoff/config"
 	"rfhandoff/exec"
-	"rfhandoff/gitcli/gittest"
 	"rfhandoff/prompt"
 	"rfhandoff/txwatch/txtest"
 )
@@ -195,11 +194,6 @@ func runWatcher(t *testing.T, w *Watcher) (stop func() error) {
 
 func contains(s *syncBuffer, text string) func() bool {
 	return func() bool { return strings.Contains(s.String(), text) }
-}
-
-func seedFiles(t *testing.T, e *env, branch string, files map[string]string) string {
-	t.Helper()
-	return gittest.Seed(t, e.f.Remote, branch, files)
 }
 
 func statePath(pol config.Policy) string {

@@ -9,8 +9,8 @@ import (
 )
 
 // The record parser walks JSON tokens (package strictjson), because
-// encoding/json would fold key case, keep the last of duplicate keys,
-// ignore null and read 1.0 into an int (reliability.md §0 rule 6).
+// encoding/json would fold key case (even U+017F matches "s"), keep the last
+// of duplicate keys, ignore null and read 1.0 into an int.
 
 // jvalue is one value as written; an object's members are read into obj.
 type jvalue struct {

@@ -125,10 +125,14 @@ func CheckStateIgnored(ctx context.Context, g *gitcli.Client, pol config.Policy)
 
 // Run watches until ctx ends (SIGINT, SIGTERM) and then returns nil after
 // clearing running in the state. It returns an error only when it cannot
-// start: the state dir is not ignored, another watcher holds the lock, or
-// the state file is corrupt.
+// start: the policy's MAIN-side keys do not fit its planned duration, the
+// state dir is not ignored, another watcher holds the lock, or the state
+// file is corrupt.
 func (w *Watcher) Run(ctx context.Context) (err error) {
 	w.rep = newReporter(w.Out, "tx watch: ")
+	if err := w.Policy.ValidateMAIN(); err != nil {
+		return fmt.Errorf("policy: no result could ever be authorized and executed with it: %w", err)
+	}
 	if w.store, err = StoreOf(w.Policy); err != nil {
 		return err
 	}
@@ -139,7 +143,7 @@ func (w *Watcher) Run(ctx context.Context) (err error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("state directory: %w", err)
 	}
-	lock, err := state.Acquire(w.Policy.StatePath(state.TXLockFile))
+	lock, err := state.AcquireAs(w.Policy.StatePath(state.TXLockFile), "tx watch")
 	if err != nil {
 		return err
 	}

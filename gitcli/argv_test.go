@@ -343,10 +343,10 @@ func TestRefusedBeforeGitRuns(t *testing.T) {
 }
 
 func TestCheckVersionRefusesOldGit(t *testing.T) {
-	f := &fakeRunner{t: t, replies: []fakeReply{ok("git version 2.29.3\n")}}
+	f := &fakeRunner{t: t, replies: []fakeReply{ok("git version 2.35.1\n")}}
 	_, err := (&Client{R: f}).CheckVersion(t.Context())
 	var ve *VersionError
-	if !errors.As(err, &ve) || ve.Have.Minor != 29 {
-		t.Errorf("CheckVersion(2.29.3) = %v, want *VersionError", err)
+	if !errors.As(err, &ve) || ve.Have.Minor != 35 {
+		t.Errorf("CheckVersion(2.35.1) = %v, want *VersionError (fetch --refetch is 2.36)", err)
 	}
 }

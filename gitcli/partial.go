@@ -159,3 +159,21 @@ func hasLine(out []byte, line string) bool {
 	}
 	return false
 }
+
+// HasCommit reports whether commit is in the repository without fetching
+// it: in a partial clone, merge-base and rev-parse would fetch a missing
+// commit from the promisor remote by themselves. rev-list --missing turns
+// that off; it names a missing tip "bad object".
+func (c *Client) HasCommit(ctx context.Context, commit string) (bool, error) {
+	if err := ValidRef(commit); err != nil {
+		return false, err
+	}
+	res, err := c.run(ctx, []string{"rev-list", "--missing=print", "--no-walk", "--end-of-options", commit}, call{})
+	if err == nil {
+		return true, nil
+	}
+	if code, ok := exitCode(err); ok && code == 128 && hasLine(res.Stderr, "fatal: bad object "+commit) {
+		return false, nil
+	}
+	return false, &Error{Op: "rev-list", Err: err}
+}

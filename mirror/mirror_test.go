@@ -133,6 +133,16 @@ func TestBloblessPollReadsOnlyTheTask(t *testing.T) {
 	if ok, err := m.IsAncestor(t.Context(), strings.TrimSpace(base), c); err != nil || !ok {
 		t.Fatalf("IsAncestor(checkout HEAD, task commit) = %v, %v", ok, err)
 	}
+	// A commit of another branch is no ancestor, and is not fetched to
+	// find that out.
+	other := gittest.Seed(t, f.rem, "other", map[string]string{"x": "y\n"})
+	before := f.size(t)
+	if ok, err := m.IsAncestor(t.Context(), other, c); err != nil || ok {
+		t.Fatalf("IsAncestor(another branch's commit, task commit) = %v, %v; want false", ok, err)
+	}
+	if f.size(t) != before {
+		t.Error("the ancestry check fetched the other commit")
+	}
 	if !strings.Contains(gittest.Git(t, f.rem.R, f.dir, "config", "--get", "remote.origin.promisor"), "true") {
 		t.Error("the mirror's remote is not a promisor remote")
 	}

@@ -30,9 +30,14 @@ func (m *Mirror) ResolveCommit(ctx context.Context, ref string) (string, error) 
 	return m.git.ResolveCommit(ctx, ref)
 }
 
-// IsAncestor reports whether a is an ancestor of b in the mirror: the
-// task branch's history is there, commits and trees only.
+// IsAncestor reports whether a is an ancestor of b in the mirror. The
+// mirror holds the whole commit history of what it fetched (no depth), so
+// a commit it does not have is no ancestor: it is answered so, rather than
+// letting merge-base fetch it from the promisor remote outside the runner.
 func (m *Mirror) IsAncestor(ctx context.Context, a, b string) (bool, error) {
+	if ok, err := m.git.HasCommit(ctx, a); err != nil || !ok {
+		return false, err
+	}
 	return m.git.IsAncestor(ctx, a, b)
 }
 

@@ -50,3 +50,12 @@ func parseBrokenRefs(stderr []byte) []string {
 	}
 	return out
 }
+
+// Repack packs every object into one pack and drops the old packs (a
+// partial clone's promised objects stay in a promisor pack of their own).
+func (c *Client) Repack(ctx context.Context) error {
+	if _, err := c.run(ctx, []string{"repack", "-a", "-d", "-q"}, call{}); err != nil {
+		return &Error{Op: "repack", Err: err}
+	}
+	return nil
+}

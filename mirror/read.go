@@ -22,7 +22,11 @@ func (m *Mirror) FetchBranchUpdated(ctx context.Context, remote, branch string) 
 	if err := m.ensure(ctx); err != nil {
 		return gitcli.FetchUpdate{}, err
 	}
-	return m.git.FetchBranchUpdated(ctx, remote, branch)
+	u, err := m.git.FetchBranchUpdated(ctx, remote, branch)
+	if err == nil && u.MayHaveMoved() {
+		m.compact(ctx)
+	}
+	return u, err
 }
 
 // ResolveCommit resolves ref in the mirror.

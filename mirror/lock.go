@@ -47,8 +47,10 @@ func removeLeftovers(dir string) {
 
 // removeStaleGitFiles removes the lock and temporary files a git killed
 // mid-fetch leaves in the mirror (a ref's .lock would fail every later
-// fetch). Only a holder of the mirror lock calls it: no git of ours is
-// running in the mirror then, so every such file is stale.
+// fetch); an interrupted index-pack leaves its tmp_pack_* too. Only a
+// holder of the mirror lock calls it, when it starts and after a git call
+// of its own failed: no git of ours is running in the mirror then, so
+// every such file is stale.
 func removeStaleGitFiles(dir string) {
 	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {

@@ -23,7 +23,9 @@ func (m *Mirror) FetchBranchUpdated(ctx context.Context, remote, branch string) 
 		return gitcli.FetchUpdate{}, err
 	}
 	u, err := m.git.FetchBranchUpdated(ctx, remote, branch)
-	if err == nil && u.MayHaveMoved() {
+	if err != nil {
+		removeStaleGitFiles(m.Dir) // an interrupted git leaves tmp_pack_*
+	} else if u.MayHaveMoved() {
 		m.compact(ctx)
 	}
 	return u, err
@@ -53,5 +55,9 @@ func (m *Mirror) ShowFile(ctx context.Context, commit, path string, maxBytes int
 		return nil, err
 	}
 	defer unlock()
-	return m.git.ShowFile(ctx, commit, path, maxBytes)
+	data, err := m.git.ShowFile(ctx, commit, path, maxBytes)
+	if err != nil {
+		removeStaleGitFiles(m.Dir)
+	}
+	return data, err
 }

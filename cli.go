@@ -10,6 +10,8 @@ import (
 	"syscall"
 
 	"github.com/alecthomas/kong"
+
+	"rfhandoff/exec"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -135,6 +137,11 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	err = kctx.Run(app)
 	if err == nil {
 		return 0
+	}
+	// -v: the failed subprocess's full argv and stderr, which a short
+	// message (gitcli.RemoteError) leaves to the audit log.
+	if d := exec.Detail(err); d != "" {
+		app.Logger.Debug("failed subprocess", "detail", d)
 	}
 	var ee *ExitError
 	if errors.As(err, &ee) {

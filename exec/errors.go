@@ -21,11 +21,7 @@ func (e *ExitError) Error() string {
 	if e.Signal != "" {
 		how = "killed by " + e.Signal
 	}
-	msg := fmt.Sprintf("%s: %s", strings.Join(e.Argv, " "), how)
-	if t := strings.TrimSpace(e.StderrTail); t != "" {
-		msg += ": " + lastLines(t, 3)
-	}
-	return msg
+	return withStderr(fmt.Sprintf("%s: %s", strings.Join(e.Argv, " "), how), e.StderrTail)
 }
 
 // DeniedError is a command the allowlist refused; it never started.
@@ -61,7 +57,7 @@ type TimeoutError struct {
 }
 
 func (e *TimeoutError) Error() string {
-	return fmt.Sprintf("%s: timed out after %s", strings.Join(e.Argv, " "), e.After)
+	return withStderr(fmt.Sprintf("%s: timed out after %s", strings.Join(e.Argv, " "), e.After), e.StderrTail)
 }
 
 func (e *TimeoutError) Is(target error) bool { return target == context.DeadlineExceeded }
@@ -90,10 +86,25 @@ func (e *AuditError) Error() string {
 
 func (e *AuditError) Unwrap() error { return e.Err }
 
-func lastLines(s string, n int) string {
-	lines := strings.Split(s, "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
+// stderrLines is how many lines of stderr an error message keeps.
+const stderrLines = 20
+
+// withStderr appends the non-blank lines of a stderr tail to msg, joined
+// with " | ". All of them, up to stderrLines: the line that says what went
+// wrong (ssh's "Permission denied") comes before git's footer, and an error
+// message (and so the audit log's end line) must keep it.
+func withStderr(msg, tail string) string {
+	var lines []string
+	for _, l := range strings.FieldsFunc(tail, func(r rune) bool { return r == '\n' || r == '\r' }) {
+		if l = strings.TrimSpace(l); l != "" {
+			lines = append(lines, l)
+		}
 	}
-	return strings.Join(lines, " | ")
+	if len(lines) == 0 {
+		return msg
+	}
+	if len(lines) > stderrLines {
+		lines = lines[len(lines)-stderrLines:]
+	}
+	return msg + ": " + strings.Join(lines, " | ")
 }

@@ -14,7 +14,8 @@ import (
 )
 
 // osRunner is the only implementation that starts processes. It runs an
-// already-resolved absolute path in its own process group.
+// already-resolved absolute path in its own session (and so its own
+// process group).
 type osRunner struct {
 	environ   []string
 	timeout   time.Duration
@@ -55,7 +56,13 @@ func (r *osRunner) start(ctx context.Context, path string, c Cmd, timeout time.D
 	cmd.Dir = c.Dir
 	cmd.Env = BuildEnv(r.environ, c.Env)
 	cmd.Stdin = c.Stdin
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// Every child starts a new session: it has no controlling terminal, so
+	// ssh under git cannot open /dev/tty to ask for a passphrase or a host
+	// key from a background group (it would be stopped, and the operator
+	// would see nothing): it fails at once. No child needs a terminal
+	// (hackrf_transfer neither), and prompts are rfhandoff's own. A session
+	// leader is also its group's leader, so signalGroup(-pid) still works.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	// SIGINT to the child when rfhandoff dies (Linux; see spawn_linux.go).
 	setParentDeathSignal(cmd.SysProcAttr)
 	// Interrupt first, as Ctrl-C would: hackrf_transfer and git both clean up
@@ -156,7 +163,7 @@ func signalGroup(p *os.Process, sig syscall.Signal) error {
 	if p == nil {
 		return nil
 	}
-	// The child is its own group leader (Setpgid), so -pid is its group.
+	// The child leads its own session and group (Setsid), so -pid is its group.
 	err := syscall.Kill(-p.Pid, sig)
 	if errors.Is(err, syscall.ESRCH) {
 		return os.ErrProcessDone

@@ -5,6 +5,9 @@
 //     again on the same port (a remote that goes away and comes back);
 //   - HTTPRemote: an authenticated smart-HTTP remote (`git http-backend` run
 //     by net/http/cgi inside an httptest server demanding Basic auth);
+//   - SSHD, SSHAgent: a real OpenSSH server on 127.0.0.1 with its own host
+//     key and config, a passphrase-protected client key, and a real
+//     ssh-agent (unix only);
 //   - BlackHole: a TCP listener that accepts and never answers;
 //   - Proxy: a loopback proxy in front of a daemon that cuts a connection
 //     after N bytes from the server;

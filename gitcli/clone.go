@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"rfhandoff/exec"
 )
 
 // CloneBranch makes a shallow (depth 1), single-branch, tag-less clone of
@@ -25,9 +27,9 @@ func (c *Client) CloneBranch(ctx context.Context, url, branch, dir string) error
 	if !filepath.IsAbs(dir) || filepath.Clean(dir) != dir || !printableLine(dir) {
 		return invalid("clone directory", dir, "must be a clean absolute path")
 	}
-	_, err := c.run(ctx, cloneArgs(url, branch, dir), call{dir: filepath.Dir(dir)})
+	res, err := c.run(ctx, cloneArgs(url, branch, dir), call{dir: filepath.Dir(dir)})
 	if err != nil {
-		return &Error{Op: "clone", Err: err}
+		return remoteError("clone", "git clone --branch "+branch+" "+exec.RedactURL(url), res.Stderr, err)
 	}
 	return nil
 }

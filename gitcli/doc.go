@@ -8,6 +8,8 @@
 // Output is parsed by small pure functions with table tests and fuzz targets.
 // Outcomes a caller must act on are typed errors: *InvalidArgError,
 // *ForcePushError, *PushRejectedError, *TooLargeError, *NotRegularFileError,
-// and ErrNotFound (via errors.Is); anything else is an *Error wrapping the
+// and ErrNotFound (via errors.Is). A call to the remote that failed for a
+// cause stderr names (authentication, host key, unreachable, not found) is
+// a *RemoteError saying what to do; anything else is an *Error wrapping the
 // exec error.
 package gitcli

@@ -52,20 +52,24 @@ func (c *Client) FetchBranchUpdated(ctx context.Context, remote, branch string) 
 	return u, nil
 }
 
-// fetchError maps a failed narrow fetch to its typed error.
+// fetchError maps a failed narrow fetch to its typed error. A missing
+// branch is a *RemoteError (CauseNotFound) that wraps a *NotFoundError, so
+// it matches ErrNotFound too.
 func fetchError(remote, branch string, stderr []byte, err error) error {
 	code, ok := exitCode(err)
 	if !ok {
 		return &Error{Op: "fetch", Err: err}
 	}
+	command := "git fetch " + remote + " " + branch
 	out := parseFetchStderr(stderr)
 	switch {
 	case code == 1 && out.Rejected:
 		return &ForcePushError{Remote: remote, Branch: branch, Reason: out.Reason, Err: err}
 	case code == 128 && out.MissingRef:
-		return &NotFoundError{What: "remote branch " + remote + "/" + branch, Err: err}
+		nf := &NotFoundError{What: "remote branch " + remote + "/" + branch, Err: err}
+		return &RemoteError{Cause: CauseNotFound, Said: nf.Error(), Hint: hintBranch, Command: command, Err: nf}
 	}
-	return &Error{Op: "fetch", Err: err}
+	return remoteError("fetch", command, stderr, err)
 }
 
 // fetchRefLineRE is one ref line of git fetch's summary (see "OUTPUT" in

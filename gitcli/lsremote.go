@@ -24,7 +24,7 @@ func (c *Client) RemoteBranchExists(ctx context.Context, remote, branch string) 
 	ref := "refs/heads/" + branch
 	res, err := c.run(ctx, []string{"ls-remote", "--heads", "--end-of-options", remote, ref}, call{})
 	if err != nil {
-		return false, "", &Error{Op: "ls-remote", Err: err}
+		return false, "", remoteError("ls-remote", "git ls-remote "+remote+" "+ref, res.Stderr, err)
 	}
 	refs, err := parseLsRemote(res.Stdout)
 	if err != nil {

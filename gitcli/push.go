@@ -37,7 +37,7 @@ func (c *Client) Push(ctx context.Context, remote, srcRef, dstBranch string) err
 			}
 		}
 	}
-	return &Error{Op: "push", Err: err}
+	return remoteError("push", "git push "+remote+" "+srcRef+":"+dst, res.Stderr, err)
 }
 
 func pushArgs(remote, src, dst string) []string {

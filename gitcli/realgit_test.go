@@ -103,16 +103,20 @@ func TestFetchBranchMissingAndUnreachable(t *testing.T) {
 	if !errors.Is(err, gitcli.ErrNotFound) {
 		t.Errorf("missing branch: %v, want ErrNotFound", err)
 	}
-	// The remote goes away (a network failure, as far as git can tell).
+	var re *gitcli.RemoteError
+	if !errors.As(err, &re) || re.Cause != gitcli.CauseNotFound {
+		t.Errorf("missing branch: %v, want a *RemoteError with CauseNotFound", err)
+	}
+	// The remote goes away: git says the repository is not there, which
+	// is a RemoteError but not ErrNotFound (that is for a missing branch).
 	if err := os.Rename(co.rem.Dir, co.rem.Dir+".gone"); err != nil {
 		t.Fatal(err)
 	}
 	err = co.c.FetchBranch(ctx, "origin", taskBranch)
-	var ge *gitcli.Error
 	var fp *gitcli.ForcePushError
 	var ee *exec.ExitError
-	if !errors.As(err, &ge) || errors.As(err, &fp) || errors.Is(err, gitcli.ErrNotFound) || !errors.As(err, &ee) {
-		t.Errorf("unreachable remote: %v (%T), want *gitcli.Error wrapping *exec.ExitError", err, err)
+	if !errors.As(err, &re) || re.Cause != gitcli.CauseNotFound || errors.As(err, &fp) || errors.Is(err, gitcli.ErrNotFound) || !errors.As(err, &ee) {
+		t.Errorf("vanished remote: %v (%T), want *gitcli.RemoteError (CauseNotFound) wrapping *exec.ExitError", err, err)
 	}
 }
 
@@ -530,9 +534,9 @@ func TestPushToUnreachableRemoteIsNotRejection(t *testing.T) {
 	}
 	err = clone.Push(ctx, "origin", "HEAD", resultBranch)
 	var pr *gitcli.PushRejectedError
-	var ge *gitcli.Error
-	if errors.As(err, &pr) || !errors.As(err, &ge) {
-		t.Errorf("push to a vanished remote: %v (%T), want *gitcli.Error", err, err)
+	var re *gitcli.RemoteError
+	if errors.As(err, &pr) || !errors.As(err, &re) || re.Cause != gitcli.CauseNotFound {
+		t.Errorf("push to a vanished remote: %v (%T), want *gitcli.RemoteError (CauseNotFound)", err, err)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"time"
 
+	"rfhandoff/exec"
 	"rfhandoff/gitcli"
 )
 
@@ -29,12 +30,14 @@ func (r *reporter) failure(err error, retryIn time.Duration) {
 	r.failures++
 	key := fmt.Sprintf("%T: %v", err, err)
 	if key == r.last {
-		r.log.Debug("task branch poll failed again", "err", err, "failures", r.failures, "retry_in", retryIn.Round(time.Millisecond))
+		r.log.Debug("task branch poll failed again", "err", err, "failures", r.failures, "retry_in", retryIn.Round(time.Millisecond),
+			"detail", exec.Detail(err))
 		return
 	}
 	r.last = key
 	var fp *gitcli.ForcePushError
 	var rw *RewoundError
+	var re *gitcli.RemoteError
 	switch {
 	case errors.As(err, &fp):
 		r.log.Error("task branch rewritten: refused, not followed; the watcher keeps polling and stays refused until a person re-anchors",
@@ -44,6 +47,10 @@ func (r *reporter) failure(err error, retryIn time.Duration) {
 	case errors.As(err, &rw):
 		r.log.Error("task branch rewritten: refused, not followed; restart the watcher after checking the branch to re-anchor",
 			"err", err, "retry_in", retryIn.Round(time.Millisecond))
+	case errors.As(err, &re):
+		// One attribute per line of the message: a log line stays one line.
+		r.log.Warn("task branch poll failed; backing off", "cause", re.Cause.String(), "said", re.Said,
+			"what_to_do", re.Hint, "command", re.Command, "failures", r.failures, "retry_in", retryIn.Round(time.Millisecond))
 	default:
 		r.log.Warn("task branch poll failed; backing off", "err", err, "failures", r.failures, "retry_in", retryIn.Round(time.Millisecond))
 	}

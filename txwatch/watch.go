@@ -12,6 +12,7 @@ import (
 
 	"rfhandoff/backoff"
 	"rfhandoff/config"
+	"rfhandoff/exec"
 	"rfhandoff/gate"
 	"rfhandoff/gitcli"
 	"rfhandoff/mirror"
@@ -126,8 +127,9 @@ func CheckStateIgnored(ctx context.Context, g *gitcli.Client, pol config.Policy)
 // Run watches until ctx ends (SIGINT, SIGTERM) and then returns nil after
 // clearing running in the state. It returns an error only when it cannot
 // start: the policy's MAIN-side keys do not fit its planned duration, the
-// state dir is not ignored, another watcher holds the lock, or the state
-// file is corrupt.
+// state dir is not ignored, the remote refuses the operator's credentials
+// or host key (CheckReachable), another watcher holds the lock, or the
+// state file is corrupt.
 func (w *Watcher) Run(ctx context.Context) (err error) {
 	w.rep = newReporter(w.Out, "tx watch: ")
 	if err := w.Policy.ValidateMAIN(); err != nil {
@@ -137,6 +139,9 @@ func (w *Watcher) Run(ctx context.Context) (err error) {
 		return err
 	}
 	if err := CheckStateIgnored(ctx, w.Git, w.Policy); err != nil {
+		return err
+	}
+	if err := CheckReachable(ctx, w.Git, w.Policy); err != nil {
 		return err
 	}
 	dir := w.Policy.StatePath()
@@ -193,7 +198,7 @@ func (w *Watcher) Run(ctx context.Context) (err error) {
 		if err != nil {
 			w.rep.failure(err)
 			wait = bo.Next()
-			w.log().Debug("tx watch: backing off", "wait", wait, "error", err)
+			w.log().Debug("tx watch: backing off", "wait", wait, "error", err, "detail", exec.Detail(err))
 		} else {
 			w.rep.ok()
 			bo.Reset()

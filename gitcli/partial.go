@@ -18,6 +18,11 @@ type Promisor struct {
 	// FilterIgnored is called each time a fetch reports that the server
 	// does not support filters (it then sent every object).
 	FilterIgnored func()
+	// Branch is the remote branch last fetched (set by the mirror): a
+	// server that refuses to send a tree asked for by ID (protocol v0
+	// without uploadpack.allowAnySHA1InWant, as over ssh to an sshd that
+	// does not accept GIT_PROTOCOL) is asked for the branch instead.
+	Branch string
 }
 
 // filterIgnoredLine is what git prints when the server refuses --filter.
@@ -86,17 +91,16 @@ func (c *Client) fetchBlob(ctx context.Context, commit, file string, maxBytes in
 	if ok, err := c.present(ctx, tree, blob); err != nil || ok {
 		return err
 	}
-	// --refetch: without it git sees the tree is already here and asks
-	// for nothing.
-	args := []string{"fetch", "--refetch", "--no-tags", "--no-auto-gc", "--no-recurse-submodules",
-		"--no-write-fetch-head", "--filter=blob:limit=" + strconv.FormatInt(maxBytes+1, 10),
-		"--end-of-options", c.Promisor.Remote, tree}
-	res, err = c.run(ctx, args, call{})
-	if err != nil {
-		return &Error{Op: "fetch", Err: err}
-	}
-	if hasLine(res.Stderr, filterIgnoredLine) {
-		c.filterIgnored()
+	if err := c.fetchBounded(ctx, tree, maxBytes); err != nil {
+		code, exited := exitCode(err)
+		if !exited || code != 128 || c.Promisor.Branch == "" {
+			return err
+		}
+		// The whole branch, with every blob within the limit: dearer,
+		// but what a server that sends only advertised refs can serve.
+		if err := c.fetchBounded(ctx, "refs/heads/"+c.Promisor.Branch, maxBytes); err != nil {
+			return err
+		}
 	}
 	ok, err := c.present(ctx, tree, blob)
 	if err != nil {
@@ -104,6 +108,23 @@ func (c *Client) fetchBlob(ctx context.Context, commit, file string, maxBytes in
 	}
 	if !ok {
 		return &TooLargeError{Path: file, Size: -1, Limit: maxBytes}
+	}
+	return nil
+}
+
+// fetchBounded fetches want (a tree ID or a ref) again with every blob
+// under it that is at most maxBytes. --refetch: without it git sees that
+// it has want already and asks for nothing.
+func (c *Client) fetchBounded(ctx context.Context, want string, maxBytes int64) error {
+	args := []string{"fetch", "--refetch", "--no-tags", "--no-auto-gc", "--no-recurse-submodules",
+		"--no-write-fetch-head", "--filter=blob:limit=" + strconv.FormatInt(maxBytes+1, 10),
+		"--end-of-options", c.Promisor.Remote, want}
+	res, err := c.run(ctx, args, call{})
+	if err != nil {
+		return &Error{Op: "fetch", Err: err}
+	}
+	if hasLine(res.Stderr, filterIgnoredLine) {
+		c.filterIgnored()
 	}
 	return nil
 }

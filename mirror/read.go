@@ -23,6 +23,7 @@ func (m *Mirror) FetchBranchUpdated(ctx context.Context, remote, branch string) 
 		return gitcli.FetchUpdate{}, err
 	}
 	u, err := m.git.FetchBranchUpdated(ctx, remote, branch)
+	m.git.Promisor.Branch = branch
 	if err != nil {
 		removeStaleGitFiles(m.Dir) // an interrupted git leaves tmp_pack_*
 	} else if u.MayHaveMoved() {

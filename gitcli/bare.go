@@ -16,7 +16,14 @@ func (c *Client) InitBare(ctx context.Context, dir string) error {
 // ConfigGet reads one value of the repository's config; ok is false when
 // it is not set.
 func (c *Client) ConfigGet(ctx context.Context, key string) (value string, ok bool, err error) {
-	return c.configGet(ctx, key)
+	res, err := c.run(ctx, []string{"config", "--get", "--end-of-options", key}, call{})
+	if err != nil {
+		if code, isExit := exitCode(err); isExit && code == 1 {
+			return "", false, nil
+		}
+		return "", false, &Error{Op: "config --get " + key, Err: err}
+	}
+	return strings.TrimSuffix(string(res.Stdout), "\n"), true, nil
 }
 
 // ConfigSet sets one value in the repository's own config file.

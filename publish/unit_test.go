@@ -2,7 +2,6 @@ package publish
 
 import (
 	"errors"
-	"path/filepath"
 	"strings"
 	"testing"
 

@@ -9,6 +9,7 @@ import (
 
 	"rfhandoff/config"
 	"rfhandoff/rxwatch/rxtest"
+	"rfhandoff/task/tasktest"
 )
 
 // TestRxCheckTaskBehindLargeCommit is issue 15's measurement as a test: a
@@ -23,7 +24,7 @@ func TestRxCheckTaskBehindLargeCommit(t *testing.T) {
 	rx.Policy.Poll.GitTimeout = config.Duration{Duration: 3 * time.Second}
 	rx.WritePolicy()
 
-	rx.PushTaskWithMedia(rxtest.TaskSpec{ID: "BIG_MEDIA_1"}, 300<<20)
+	rx.PushTaskWithMedia(tasktest.TaskSpec{ID: "BIG_MEDIA_1"}, 300<<20)
 
 	checkout, state := diskBytes(t, rx.Dir), diskBytes(t, rx.StateDir())
 	start := time.Now()

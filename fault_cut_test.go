@@ -8,7 +8,9 @@ import (
 	"testing"
 
 	"rfhandoff/faultkit"
+	"rfhandoff/gate"
 	"rfhandoff/state"
+	"rfhandoff/task/tasktest"
 )
 
 // bigBlob is incompressible text far larger than the proxy's cut.
@@ -45,18 +47,18 @@ func TestFaultConnectionCutMidFetch(t *testing.T) {
 		w := lab.RX.Start("rx", "watch")
 		fkWatcherUp(t, lab.RX, w.Pid(), false)
 		fkWaitFetches(t, lab.RX, "a successful fetch through the proxy", 1, faultkit.Call.OK)
-		old := lab.RX.TrackingRef(faultkit.TaskBranch)
+		old := lab.RX.TrackingRef(tasktest.TaskBranch)
 
 		p.CutAfter(16 << 10)
 		// One commit with the task, a blob and a tree far bigger than the cut.
-		data := []byte(faultkit.TaskFile(faultkit.TaskSpec{ID: "FAULT_CUT_0001", ExpectedHead: lab.Base}))
-		commit := lab.PushFiles(faultkit.TaskBranch, bigTree("docs/firmware", map[string]string{
-			faultkit.TaskPath: string(data), "docs/firmware.hex": bigBlob(t)}))
+		data := []byte(tasktest.TaskFile(tasktest.TaskSpec{ID: "FAULT_CUT_0001", Level: gate.Yellow, ExpectedHead: lab.Base}))
+		commit := lab.PushFiles(tasktest.TaskBranch, bigTree("docs/firmware", map[string]string{
+			tasktest.TaskPath: string(data), "docs/firmware.hex": bigBlob(t)}))
 		fkWaitFetches(t, lab.RX, "two fetches cut by the proxy", 2, faultkit.Call.Failed)
 		if p.Cuts.Load() == 0 {
 			t.Fatal("the proxy cut nothing: the test did not test a cut")
 		}
-		if got := lab.RX.TrackingRef(faultkit.TaskBranch); got != old {
+		if got := lab.RX.TrackingRef(tasktest.TaskBranch); got != old {
 			t.Fatalf("a cut fetch moved the tracking ref from %s to %s", old, got)
 		}
 		if st, err := state.LoadRX(lab.RX.StateDir()); err != nil || st.LastSeenTaskID != "" {
@@ -68,7 +70,7 @@ func TestFaultConnectionCutMidFetch(t *testing.T) {
 
 		p.CutAfter(0)
 		w.Stderr.WaitFor(fkTaskAwaits("FAULT_CUT_0001"), fkWait)
-		if got := lab.RX.TrackingRef(faultkit.TaskBranch); got != commit {
+		if got := lab.RX.TrackingRef(tasktest.TaskBranch); got != commit {
 			t.Errorf("after the network came back the tracking ref is %s, want %s", got, commit)
 		}
 		w.Signal(syscall.SIGTERM)
@@ -87,23 +89,23 @@ func TestFaultConnectionCutMidFetch(t *testing.T) {
 	t.Run("tx watch", func(t *testing.T) {
 		t.Parallel()
 		lab := faultkit.NewLab(t)
-		lab.PushTask(faultkit.TaskSpec{ID: "FAULT_CUT_0002"})
+		lab.PushTask(tasktest.Capture("FAULT_CUT_0002"))
 		d := lab.StartDaemon()
 		p := faultkit.StartProxy(t, d.Addr())
 		lab.Main.SetRemoteURL(p.URL("remote.git"))
 		w := lab.Main.Start("tx", "watch")
 		fkWatcherUp(t, lab.Main, w.Pid(), true)
 		fkWaitFetches(t, lab.Main, "a successful fetch through the proxy", 1, faultkit.Call.OK)
-		old := lab.Main.TrackingRef(faultkit.ResultBranch)
+		old := lab.Main.TrackingRef(tasktest.ResultBranch)
 
 		p.CutAfter(16 << 10)
-		commit := lab.PushFiles(faultkit.ResultBranch, bigTree("docs/notes", map[string]string{
-			faultkit.ResultPath: string(lab.Encode(lab.Ready("FAULT_CUT_0002"))), "docs/notes.hex": bigBlob(t)}))
+		commit := lab.PushFiles(tasktest.ResultBranch, bigTree("docs/notes", map[string]string{
+			tasktest.ResultPath: string(lab.Encode(lab.Ready("FAULT_CUT_0002"))), "docs/notes.hex": bigBlob(t)}))
 		fkWaitFetches(t, lab.Main, "two fetches cut by the proxy", 2, faultkit.Call.Failed)
 		if p.Cuts.Load() == 0 {
 			t.Fatal("the proxy cut nothing: the test did not test a cut")
 		}
-		if got := lab.Main.TrackingRef(faultkit.ResultBranch); got != old {
+		if got := lab.Main.TrackingRef(tasktest.ResultBranch); got != old {
 			t.Fatalf("a cut fetch moved the tracking ref from %s to %s", old, got)
 		}
 		if w.Exited() {
@@ -112,7 +114,7 @@ func TestFaultConnectionCutMidFetch(t *testing.T) {
 
 		p.CutAfter(0)
 		w.Stdout.WaitForText("READY result for task FAULT_CUT_0002 awaiting authorization", fkWait)
-		if got := lab.Main.TrackingRef(faultkit.ResultBranch); got != commit {
+		if got := lab.Main.TrackingRef(tasktest.ResultBranch); got != commit {
 			t.Errorf("after the network came back the tracking ref is %s, want %s", got, commit)
 		}
 		w.Signal(syscall.SIGTERM)

@@ -16,6 +16,7 @@ import (
 
 	"rfhandoff/gitcli/gittest"
 	"rfhandoff/rxwatch/rxtest"
+	"rfhandoff/task/tasktest"
 )
 
 // BenchmarkIdlePoll measures what an idle poll (nothing changed on the
@@ -23,7 +24,7 @@ import (
 // time of those children. Target: 1 subprocess per idle poll.
 func BenchmarkIdlePoll(b *testing.B) {
 	rx := rxtest.New(b, rxtest.Options{})
-	rx.PushTask(rxtest.TaskSpec{ID: "BENCH_IDLE"})
+	rx.PushTask(tasktest.TaskSpec{ID: "BENCH_IDLE"})
 	env, r, _ := testEnv(b, rx)
 	p := &Poller{Git: testMirror(b, env), Policy: rx.Policy}
 	ctx := context.Background()
@@ -76,7 +77,7 @@ func BenchmarkDetect(b *testing.B) {
 		// previous detection (that would always land at the same phase).
 		time.Sleep(time.Duration(rand.Int64N(int64(time.Second))))
 		id := fmt.Sprintf("BENCH_DETECT_%d", i)
-		rx.PushTask(rxtest.TaskSpec{ID: id})
+		rx.PushTask(tasktest.TaskSpec{ID: id})
 		start := time.Now()
 		b.StartTimer()
 		wait := time.After(time.Minute)
@@ -148,7 +149,7 @@ func BenchmarkPollAfterLargePush(b *testing.B) {
 		mb = n
 	}
 	rx := rxtest.New(b, rxtest.Options{})
-	rx.PushTask(rxtest.TaskSpec{ID: "BENCH_BIG_BASE"})
+	rx.PushTask(tasktest.TaskSpec{ID: "BENCH_BIG_BASE"})
 	env, r, _ := testEnv(b, rx)
 	p := &Poller{Git: testMirror(b, env), Policy: rx.Policy}
 	ctx := context.Background()
@@ -157,11 +158,11 @@ func BenchmarkPollAfterLargePush(b *testing.B) {
 	}
 	var poll, floor time.Duration
 	var pollBytes, floorBytes int64
-	branch := "refs/heads/" + rxtest.TaskBranch
+	branch := "refs/heads/" + tasktest.TaskBranch
 	b.ResetTimer()
 	for i := range b.N {
 		b.StopTimer()
-		commit := rx.PushTaskWithMedia(rxtest.TaskSpec{ID: fmt.Sprintf("BENCH_BIG_%d", i)}, mb<<20)
+		commit := rx.PushTaskWithMedia(tasktest.TaskSpec{ID: fmt.Sprintf("BENCH_BIG_%d", i)}, mb<<20)
 		before := treeBytes(b, rx.StateDir())
 		b.StartTimer()
 		start := time.Now()
@@ -178,8 +179,8 @@ func BenchmarkPollAfterLargePush(b *testing.B) {
 		gittest.Git(b, r, filepath.Dir(dir), "init", "--quiet", "--bare", dir)
 		gittest.Git(b, r, dir, "config", "remote.origin.url", rx.Remote.URL)
 		gittest.Git(b, r, dir, "config", "remote.origin.promisor", "true")
-		gittest.Git(b, r, dir, "fetch", "--quiet", "--no-tags", "--filter=blob:none", "--end-of-options", "origin", branch+":refs/remotes/origin/"+rxtest.TaskBranch)
-		gittest.Git(b, r, dir, "show", commit+":"+rxtest.TaskPath)
+		gittest.Git(b, r, dir, "fetch", "--quiet", "--no-tags", "--filter=blob:none", "--end-of-options", "origin", branch+":refs/remotes/origin/"+tasktest.TaskBranch)
+		gittest.Git(b, r, dir, "show", commit+":"+tasktest.TaskPath)
 		floor += time.Since(start)
 		floorBytes += treeBytes(b, dir)
 	}

@@ -1,8 +1,8 @@
 // Package rxtest builds RX-side fixtures for tests: a bare remote with a
 // task branch and a result branch, a full RX checkout whose state directory
-// git ignores, a policy file with short poll intervals and task files. (To
-// serve the remote over git://, stopped and started by the test, use
-// faultkit.StartDaemon on the remote's parent directory.)
+// git ignores, a policy file with short poll intervals, and tasktest's
+// tasks pushed to it. (To serve the remote over git://, stopped and started
+// by the test, use faultkit.StartDaemon on the remote's parent directory.)
 //
 // Everything git does goes through gittest's real exec stack.
 package rxtest
@@ -10,7 +10,6 @@ package rxtest
 import (
 	"bufio"
 	"bytes"
-	"fmt"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -23,76 +22,8 @@ import (
 	"rfhandoff/exec"
 	"rfhandoff/gitcli"
 	"rfhandoff/gitcli/gittest"
+	"rfhandoff/task/tasktest"
 )
-
-// Names the fixtures use (the protocol's defaults).
-const (
-	TaskBranch   = "video-development"
-	ResultBranch = "rx-node"
-	TaskPath     = "docs/handoff/NEXT_RX_TASK.md"
-)
-
-// TaskSpec describes a task file. Zero values give a valid GREEN task
-// whose EXPECTED_HEAD the fixture fills in.
-type TaskSpec struct {
-	ID           string
-	Title        string // default "Test task <ID>"
-	SourceBranch string // default TaskBranch
-	ExpectedHead string // default: RX.Base
-	Level        string // default: the derived level
-	Requires     string // REQUIRES_APPROVAL; default YES
-
-	HardwareAccess, RFRX, RFTX, AllowCommit bool
-	AllowPush                               string // default NO
-
-	Body string // default: a short paragraph
-}
-
-// TaskFile renders s as a NEXT_RX_TASK.md.
-func TaskFile(s TaskSpec) string {
-	yn := func(b bool) string {
-		if b {
-			return "YES"
-		}
-		return "NO"
-	}
-	or := func(v, def string) string {
-		if v == "" {
-			return def
-		}
-		return v
-	}
-	level := s.Level
-	if level == "" {
-		switch {
-		case s.RFTX:
-			level = "RED"
-		case s.HardwareAccess || s.RFRX || s.AllowCommit || s.AllowPush == "RX_RESULT_ONLY":
-			level = "YELLOW"
-		default:
-			level = "GREEN"
-		}
-	}
-	var b strings.Builder
-	for _, kv := range [][2]string{
-		{"TASK_ID", s.ID},
-		{"TASK_TITLE", or(s.Title, "Test task "+s.ID)},
-		{"SOURCE_BRANCH", or(s.SourceBranch, TaskBranch)},
-		{"EXPECTED_HEAD", s.ExpectedHead},
-		{"REQUIRES_APPROVAL", or(s.Requires, "YES")},
-		{"HARDWARE_ACCESS", yn(s.HardwareAccess)},
-		{"RF_RX", yn(s.RFRX)},
-		{"RF_TX", yn(s.RFTX)},
-		{"ALLOW_COMMIT", yn(s.AllowCommit)},
-		{"ALLOW_PUSH", or(s.AllowPush, "NO")},
-		{"RISK_LEVEL", level},
-	} {
-		fmt.Fprintf(&b, "%s = %s\n", kv[0], kv[1])
-	}
-	b.WriteString("\n")
-	b.WriteString(or(s.Body, "## Goal\n\nA test task for "+s.ID+".\n"))
-	return b.String()
-}
 
 // Options shape a fixture.
 type Options struct {
@@ -112,19 +43,20 @@ type RX struct {
 	PolicyFile string
 }
 
-// New creates the remote (branches main, TaskBranch, ResultBranch), a full
+// New creates the remote (branches main and tasktest's task and result
+// branches), a full
 // clone as the RX checkout with ".local/" in .git/info/exclude, and a
 // policy file with repo.path set to it, rx_interval 200ms, max_backoff 1s.
 func New(t testing.TB, o Options) *RX {
 	t.Helper()
 	home := gittest.Home(t)
 	r := gittest.RunnerWithHome(t, home)
-	rem := gittest.NewBareRemoteWith(t, r, "main", TaskBranch, ResultBranch)
+	rem := gittest.NewBareRemoteWith(t, r, "main", tasktest.TaskBranch, tasktest.ResultBranch)
 	dir := gittest.Clone(t, rem, "main")
 	if !o.NotIgnored {
 		appendFile(t, filepath.Join(dir, ".git", "info", "exclude"), "/.local/\n")
 	}
-	rx := &RX{t: t, Remote: rem, Home: home, Dir: dir, Base: gittest.Tip(t, rem, TaskBranch)}
+	rx := &RX{t: t, Remote: rem, Home: home, Dir: dir, Base: gittest.Tip(t, rem, tasktest.TaskBranch)}
 	p := config.Default()
 	p.Repo.Path = dir
 	p.Poll.RXInterval = config.Duration{Duration: 200 * time.Millisecond}
@@ -178,18 +110,18 @@ func (rx *RX) StateFile() string { return rx.Policy.StatePath("rx_agent_state.js
 
 // PushTask commits the task file for s on the task branch of the remote
 // and returns the commit. EXPECTED_HEAD defaults to rx.Base.
-func (rx *RX) PushTask(s TaskSpec) string {
+func (rx *RX) PushTask(s tasktest.TaskSpec) string {
 	rx.t.Helper()
 	if s.ExpectedHead == "" {
 		s.ExpectedHead = rx.Base
 	}
-	return rx.PushFile(TaskFile(s))
+	return rx.PushFile(tasktest.TaskFile(s))
 }
 
 // PushFile commits content as the task file on the task branch.
 func (rx *RX) PushFile(content string) string {
 	rx.t.Helper()
-	return gittest.Seed(rx.t, rx.Remote, TaskBranch, map[string]string{TaskPath: content})
+	return gittest.Seed(rx.t, rx.Remote, tasktest.TaskBranch, map[string]string{tasktest.TaskPath: content})
 }
 
 // PushTaskWithMedia commits the task file for s together with n bytes of
@@ -197,22 +129,22 @@ func (rx *RX) PushFile(content string) string {
 // branch and returns the commit: issue 15's "300 MB media commit lands
 // with a task". The work clone is removed, so disk use stays bounded by
 // the remote's copy.
-func (rx *RX) PushTaskWithMedia(s TaskSpec, n int64) string {
+func (rx *RX) PushTaskWithMedia(s tasktest.TaskSpec, n int64) string {
 	rx.t.Helper()
 	if s.ExpectedHead == "" {
 		s.ExpectedHead = rx.Base
 	}
-	work := gittest.Clone(rx.t, rx.Remote, TaskBranch)
+	work := gittest.Clone(rx.t, rx.Remote, tasktest.TaskBranch)
 	defer os.RemoveAll(work)
 	// Random bytes do not compress: spare the CPU the attempt.
 	gittest.Git(rx.t, rx.Remote.R, work, "config", "core.compression", "0")
 	media := filepath.Join(work, "media", "take.raw")
 	writeRandom(rx.t, media, n, s.ID)
-	task := filepath.Join(work, filepath.FromSlash(TaskPath))
+	task := filepath.Join(work, filepath.FromSlash(tasktest.TaskPath))
 	if err := os.MkdirAll(filepath.Dir(task), 0o755); err != nil {
 		rx.t.Fatal(err)
 	}
-	if err := os.WriteFile(task, []byte(TaskFile(s)), 0o644); err != nil {
+	if err := os.WriteFile(task, []byte(tasktest.TaskFile(s)), 0o644); err != nil {
 		rx.t.Fatal(err)
 	}
 	gittest.Git(rx.t, rx.Remote.R, work, "add", "--all")
@@ -220,7 +152,7 @@ func (rx *RX) PushTaskWithMedia(s TaskSpec, n int64) string {
 		rx.t.Fatal(err)
 	}
 	gittest.Git(rx.t, rx.Remote.R, work, "commit", "--quiet", "-m", "media and task "+s.ID)
-	gittest.Git(rx.t, rx.Remote.R, work, "push", "--quiet", "--end-of-options", rx.Remote.URL, "HEAD:refs/heads/"+TaskBranch)
+	gittest.Git(rx.t, rx.Remote.R, work, "push", "--quiet", "--end-of-options", rx.Remote.URL, "HEAD:refs/heads/"+tasktest.TaskBranch)
 	return strings.TrimSpace(gittest.Git(rx.t, rx.Remote.R, work, "rev-parse", "HEAD"))
 }
 
@@ -246,12 +178,12 @@ func writeRandom(t testing.TB, path string, n int64, seed string) {
 }
 
 // ForcePushTask rewrites the task branch to a new root commit holding s.
-func (rx *RX) ForcePushTask(s TaskSpec) string {
+func (rx *RX) ForcePushTask(s tasktest.TaskSpec) string {
 	rx.t.Helper()
 	if s.ExpectedHead == "" {
 		s.ExpectedHead = rx.Base
 	}
-	return gittest.Rewrite(rx.t, rx.Remote, TaskBranch, map[string]string{TaskPath: TaskFile(s)})
+	return gittest.Rewrite(rx.t, rx.Remote, tasktest.TaskBranch, map[string]string{tasktest.TaskPath: tasktest.TaskFile(s)})
 }
 
 // SetRemoteURL points the checkout's origin at url.

@@ -25,6 +25,9 @@ type Client struct {
 	// Promisor is set when Dir is a partial clone (the mirror): see
 	// Promisor. Nil for a complete repository.
 	Promisor *Promisor
+	// SigningKey, when set, makes Commit sign with this SSH key file (an
+	// absolute path; a public key needs its private half in ssh-agent).
+	SigningKey string
 }
 
 // call is one git invocation's optional extras.
@@ -33,6 +36,7 @@ type call struct {
 	env       []string
 	maxOutput int64
 	dir       string // overrides Client.Dir
+	sig       *exec.Signatures
 }
 
 // run executes git with args. It returns the exec error unchanged so each
@@ -43,13 +47,14 @@ func (c *Client) run(ctx context.Context, args []string, o call) (exec.Result, e
 		dir = o.dir
 	}
 	return c.R.Run(ctx, exec.Cmd{
-		Tool:      exec.Git,
-		Args:      args,
-		Dir:       dir,
-		Env:       append(append([]string(nil), c.Env...), o.env...),
-		Stdin:     o.stdin,
-		Timeout:   c.Timeout,
-		MaxOutput: o.maxOutput,
+		Tool:       exec.Git,
+		Args:       args,
+		Dir:        dir,
+		Env:        append(append([]string(nil), c.Env...), o.env...),
+		Stdin:      o.stdin,
+		Timeout:    c.Timeout,
+		MaxOutput:  o.maxOutput,
+		Signatures: o.sig,
 	})
 }
 

@@ -62,3 +62,9 @@ func (m *Mirror) ShowFile(ctx context.Context, commit, path string, maxBytes int
 	}
 	return data, err
 }
+
+// VerifyLastChange checks the signature of the commit that last changed
+// path (gitcli's; history and signatures need commits and trees only).
+func (m *Mirror) VerifyLastChange(ctx context.Context, commit, path, allowedSigners string) (gitcli.Signature, error) {
+	return m.git.VerifyLastChange(ctx, commit, path, allowedSigners)
+}

@@ -12,6 +12,7 @@ import (
 	"rfhandoff/config"
 	"rfhandoff/errlist"
 	"rfhandoff/gitcli"
+	"rfhandoff/mirror"
 	"rfhandoff/state"
 )
 
@@ -92,9 +93,12 @@ func (e *LockHeldError) Unwrap() error { return e.Locked }
 // git, holding the watcher lock.
 type Session struct {
 	Env
-	Store *state.RXStore
-	role  Role
-	lock  *state.Lock
+	// Mirror is where the task branch is fetched and read (never the
+	// checkout, whose HEAD is still source_head).
+	Mirror *mirror.Mirror
+	Store  *state.RXStore
+	role   Role
+	lock   *state.Lock
 }
 
 // Open checks the preconditions, takes the watcher lock, recovers a stale
@@ -107,10 +111,10 @@ func Open(ctx context.Context, env Env, role Role) (*Session, error) {
 	if err := env.Git.MakePrivateDir(ctx, env.Policy.Repo.Path, dir, "state directory"); err != nil {
 		return nil, err
 	}
-	return openIn(env, dir, role)
+	return openIn(ctx, env, dir, role)
 }
 
-func openIn(env Env, dir string, role Role) (*Session, error) {
+func openIn(ctx context.Context, env Env, dir string, role Role) (*Session, error) {
 	holder := env.Command
 	if role == RoleWatcher {
 		holder = watcherHolder
@@ -124,6 +128,13 @@ func openIn(env Env, dir string, role Role) (*Session, error) {
 		return nil, err
 	}
 	s := &Session{Env: env, Store: &state.RXStore{Dir: dir}, role: role, lock: lock}
+	// After the lock (a one-shot command beside a watcher changes
+	// nothing) and before running is recorded (a watcher that records it
+	// is polling).
+	if s.Mirror, err = mirror.Open(ctx, env.Git, env.Policy.Repo.Remote, filepath.Join(dir, mirror.RXName), env.log()); err != nil {
+		lock.Release()
+		return nil, err
+	}
 	if err := s.start(); err != nil {
 		lock.Release()
 		return nil, err

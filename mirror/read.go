@@ -9,7 +9,10 @@ import (
 
 // FetchBranchUpdated is gitcli's narrow, non-forced fetch of one branch
 // into refs/remotes/<remote>/<branch>, blobless. The refusal of a
-// force-push and the report of whether the ref moved are gitcli's.
+// force-push and the report of whether the ref moved are gitcli's; the
+// first fetch of a branch after Open or a rebuild is also checked against
+// the tip last accepted (the anchors file, see checkAnchor), so a rebuilt
+// mirror refuses a rewritten branch too.
 func (m *Mirror) FetchBranchUpdated(ctx context.Context, remote, branch string) (gitcli.FetchUpdate, error) {
 	if remote != m.Remote {
 		return gitcli.FetchUpdate{}, fmt.Errorf("mirror: it mirrors remote %s, not %s", m.Remote, remote)
@@ -26,10 +29,17 @@ func (m *Mirror) FetchBranchUpdated(ctx context.Context, remote, branch string) 
 	m.git.Promisor.Branch = branch
 	if err != nil {
 		removeStaleGitFiles(m.Dir) // an interrupted git leaves tmp_pack_*
-	} else if u.MayHaveMoved() {
+		return u, err
+	}
+	if !m.vouched[branch] || u.MayHaveMoved() {
+		if err := m.checkAnchor(ctx, branch); err != nil {
+			return gitcli.FetchUpdate{}, err
+		}
+	}
+	if u.MayHaveMoved() {
 		m.compact(ctx)
 	}
-	return u, err
+	return u, nil
 }
 
 // ResolveCommit resolves ref in the mirror.

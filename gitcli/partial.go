@@ -116,10 +116,16 @@ func (c *Client) fetchBlob(ctx context.Context, commit, file string, maxBytes in
 // under it that is at most maxBytes. --refetch: without it git sees that
 // it has want already and asks for nothing.
 func (c *Client) fetchBounded(ctx context.Context, want string, maxBytes int64) error {
+	return c.fetchBoundedAll(ctx, []string{want}, maxBytes)
+}
+
+// fetchBoundedAll is fetchBounded of several wants in one fetch. They are
+// given on stdin (--stdin): a long history's trees would not fit in argv.
+func (c *Client) fetchBoundedAll(ctx context.Context, wants []string, maxBytes int64) error {
 	args := []string{"fetch", "--refetch", "--no-tags", "--no-auto-gc", "--no-recurse-submodules",
-		"--no-write-fetch-head", "--filter=blob:limit=" + strconv.FormatInt(maxBytes+1, 10),
-		"--end-of-options", c.Promisor.Remote, want}
-	res, err := c.run(ctx, args, call{})
+		"--no-write-fetch-head", "--filter=blob:limit=" + strconv.FormatInt(maxBytes+1, 10), "--stdin",
+		"--end-of-options", c.Promisor.Remote}
+	res, err := c.run(ctx, args, call{stdin: strings.NewReader(strings.Join(wants, "\n") + "\n")})
 	if err != nil {
 		return &Error{Op: "fetch", Err: err}
 	}

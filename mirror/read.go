@@ -78,3 +78,20 @@ func (m *Mirror) ShowFile(ctx context.Context, commit, path string, maxBytes int
 func (m *Mirror) VerifyLastChange(ctx context.Context, commit, path, allowedSigners string) (gitcli.Signature, error) {
 	return m.git.VerifyLastChange(ctx, commit, path, allowedSigners)
 }
+
+// FileHistory lists every version of the file at path in commit's history
+// and reads those within maxBytes (gitcli's, in its partial-clone form:
+// the missing ones come in one fetch bounded by maxBytes, never one lazy
+// fetch per blob; one withheld as over the limit has Size -1).
+func (m *Mirror) FileHistory(ctx context.Context, commit, path string, maxBytes int64) ([]gitcli.FileVersion, error) {
+	unlock, err := m.lock(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	v, err := m.git.FileHistory(ctx, commit, path, maxBytes)
+	if err != nil {
+		removeStaleGitFiles(m.Dir)
+	}
+	return v, err
+}

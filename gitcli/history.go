@@ -276,9 +276,13 @@ func (c *Client) historyBlobs(ctx context.Context, versions []FileVersion, maxBy
 	if err != nil {
 		return nil, err
 	}
+	memo := c.Promisor.Withheld
 	var want []string
 	for _, v := range versions {
-		if !present[v.Blob] && !slices.Contains(want, v.Tree) {
+		if present[v.Blob] || (memo != nil && memo.Withheld(v.Blob, maxBytes)) {
+			continue
+		}
+		if !slices.Contains(want, v.Tree) {
 			want = append(want, v.Tree)
 		}
 	}
@@ -294,7 +298,23 @@ func (c *Client) historyBlobs(ctx context.Context, versions []FileVersion, maxBy
 			return nil, err
 		}
 	}
-	return c.presentUnder(ctx, trees)
+	if present, err = c.presentUnder(ctx, trees); err != nil {
+		return nil, err
+	}
+	if memo != nil {
+		var withheld []string
+		for _, v := range versions {
+			if !present[v.Blob] {
+				withheld = append(withheld, v.Blob)
+			}
+		}
+		if len(withheld) > 0 {
+			if err := memo.RecordWithheld(withheld, maxBytes); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return present, nil
 }
 
 // presentUnder is every object under trees that is in the repository:

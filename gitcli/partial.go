@@ -23,6 +23,19 @@ type Promisor struct {
 	// without uploadpack.allowAnySHA1InWant, as over ssh to an sshd that
 	// does not accept GIT_PROTOCOL) is asked for the branch instead.
 	Branch string
+	// Withheld remembers blobs a bounded fetch did not bring (over its
+	// limit), so that FileHistory does not ask for them again on every
+	// run; nil remembers nothing.
+	Withheld WithheldMemo
+}
+
+// WithheldMemo records blobs a server withheld as larger than a limit.
+type WithheldMemo interface {
+	// Withheld reports whether blob was withheld at a limit of at least
+	// limit (so it is over this one too).
+	Withheld(blob string, limit int64) bool
+	// RecordWithheld adds blobs withheld at limit.
+	RecordWithheld(blobs []string, limit int64) error
 }
 
 // filterIgnoredLine is what git prints when the server refuses --filter.

@@ -31,11 +31,13 @@
 //
 // Force-push. A rewritten task branch makes the narrow fetch fail
 // (*gitcli.ForcePushError): the watcher logs it once, keeps polling and
-// stays refused. To re-anchor, a person checks the rewritten branch on the
-// remote and then removes the RX mirror (<state_dir>/mirror-rx.git, where
-// the tracking ref lives; the checkout is not fetched into):
+// stays refused. A rebuilt mirror refuses it too: the last tip accepted is
+// kept beside the mirror, in <state_dir>/mirror-rx.git.anchors. To
+// re-anchor, a person checks the rewritten branch on the remote and then
+// removes the RX mirror (where the tracking ref lives; the checkout is not
+// fetched into) and its anchors file:
 //
-//	rm -rf .local/mirror-rx.git
+//	rm -rf .local/mirror-rx.git .local/mirror-rx.git.anchors
 //
 // rfhandoff rebuilds it, and the next poll accepts the new history (its
 // tasks are still checked: EXPECTED_HEAD ancestry, the digest binding). If a rewrite reached the

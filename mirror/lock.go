@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
+
+	"rfhandoff/state"
 )
 
 // Infixes of the directories rebuild makes beside the mirror; one left by
@@ -43,6 +45,18 @@ func removeLeftovers(dir string) {
 			_ = os.RemoveAll(p)
 		}
 	}
+}
+
+// cleanTemps removes the temporary files a write of the anchors file or
+// of the withheld list left when it was killed mid-write. Only a holder
+// of the mirror lock calls it: no write of ours is under way then.
+func cleanTemps(dir string) error {
+	for _, p := range []string{AnchorsPath(dir), withheld{dir}.path()} {
+		if _, err := state.CleanTemps(p); err != nil {
+			return fmt.Errorf("mirror: removing leftover temporary files of %s: %w", p, err)
+		}
+	}
+	return nil
 }
 
 // removeStaleGitFiles removes the lock and temporary files a git killed

@@ -72,6 +72,9 @@ func Open(ctx context.Context, checkout *gitcli.Client, remote, dir string, log 
 	}
 	defer unlock()
 	removeLeftovers(dir)
+	if err := cleanTemps(dir); err != nil {
+		return nil, err
+	}
 	if why, ok := m.check(ctx); !ok {
 		if err := m.rebuild(ctx, why); err != nil {
 			return nil, err
@@ -91,6 +94,8 @@ func (m *Mirror) env(gitDir string) []string {
 		"GIT_CONFIG_COUNT=1",
 		"GIT_CONFIG_KEY_0=remote." + m.Remote + ".url",
 		"GIT_CONFIG_VALUE_0=" + m.URL,
+		// git >= 2.44 then refuses to fetch a missing object by itself, outside the runner.
+		"GIT_NO_LAZY_FETCH=1",
 	}
 }
 

@@ -138,9 +138,10 @@ func (sb *Sandbox) LoadConfined(file string) (config.Policy, error) {
 	}
 	for _, t := range simTools {
 		got := pinned[t]
-		target, err := os.Readlink(got)
-		if got != sb.Tool(t) || err != nil || target != sb.Exe {
-			errs = multierror.Append(errs, fmt.Errorf("tools.%s = %q is not the sandbox's simulator link %s -> %s", t, got, sb.Tool(t), sb.Exe))
+		if got != sb.Tool(t) {
+			errs = multierror.Append(errs, fmt.Errorf("tools.%s = %q is not the sandbox's simulator %s", t, got, sb.Tool(t)))
+		} else if err := checkSimTool(got, sb.Exe); err != nil {
+			errs = multierror.Append(errs, fmt.Errorf("tools.%s = %q is not the sandbox's simulator (the rfhandoff binary %s): %w", t, got, sb.Exe, err))
 		}
 	}
 	if err := errs.ErrorOrNil(); err != nil {

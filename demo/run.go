@@ -63,6 +63,12 @@ func Run(ctx context.Context, o Options) (err error) {
 	if !filepath.IsAbs(o.Exe) {
 		return fmt.Errorf("demo: the rfhandoff binary path %q is not absolute", o.Exe)
 	}
+	if o.Auto {
+		// Refused before anything is created.
+		if err := autoAvailable(); err != nil {
+			return err
+		}
+	}
 	if !o.Auto {
 		// Checked before anything is created: without a terminal nobody
 		// could approve, and an interactive demo that cannot go on is

@@ -37,7 +37,7 @@ type Sandbox struct {
 	RemoteURL  string // file:// URL of Remote
 	RX         string // RX laptop checkout
 	Main       string // MAIN PC checkout
-	Bin        string // hackrf_* symlinks to the rfhandoff binary
+	Bin        string // hackrf_* symlinks to (Windows: copies of) the rfhandoff binary
 	Home       string // HOME of every child: a git config of its own
 	RXPolicy   string
 	MainPolicy string
@@ -103,7 +103,10 @@ func NewSandbox(ctx context.Context, o SandboxOptions) (sb *Sandbox, err error) 
 		Keys:       filepath.Join(root, "keys"),
 		Exe:        o.Exe,
 	}
-	sb.RemoteURL = "file://" + sb.Remote
+	// A Windows path needs file:///C:/... (AbsoluteURL knows how).
+	if sb.RemoteURL, err = gitcli.AbsoluteURL(sb.Remote, root); err != nil {
+		return nil, err
+	}
 	if err := gitcli.ValidURL(sb.RemoteURL); err != nil {
 		return nil, fmt.Errorf("the sandbox path %s cannot be used as a git URL: %w", root, err)
 	}
@@ -281,8 +284,8 @@ func (sb *Sandbox) clone(ctx context.Context, dir string, id gitcli.Identity) er
 	return nil
 }
 
-// makeBin links the HackRF tools' names to the rfhandoff binary: run under
-// those names it is the simulator.
+// makeBin links (Windows: copies) the HackRF tools' names to the rfhandoff
+// binary: run under those names it is the simulator.
 func (sb *Sandbox) makeBin() error {
 	if sb.Exe == "" || !filepath.IsAbs(sb.Exe) {
 		return fmt.Errorf("the rfhandoff binary path %q is not absolute", sb.Exe)
@@ -291,7 +294,7 @@ func (sb *Sandbox) makeBin() error {
 		return err
 	}
 	for _, t := range simTools {
-		if err := os.Symlink(sb.Exe, sb.Tool(t)); err != nil {
+		if err := linkSimTool(sb.Exe, sb.Tool(t)); err != nil {
 			return err
 		}
 	}
@@ -299,7 +302,7 @@ func (sb *Sandbox) makeBin() error {
 }
 
 // Tool is the sandbox path of a simulated HackRF tool.
-func (sb *Sandbox) Tool(t exec.Tool) string { return filepath.Join(sb.Bin, string(t)) }
+func (sb *Sandbox) Tool(t exec.Tool) string { return filepath.Join(sb.Bin, simToolFile(string(t))) }
 
 // Inside reports whether path lies inside the sandbox (after resolving
 // symlinks of the part that exists).

@@ -2,7 +2,10 @@
 
 package demo
 
-import "syscall"
+import (
+	"os"
+	"syscall"
+)
 
 // detachedAttr: a new session without a controlling terminal.
 func detachedAttr() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setsid: true} }
@@ -11,3 +14,9 @@ func detachedAttr() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setsid: t
 func ttyAttr() *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
 }
+
+// operatorAttr: the operator's terminal, nothing changed.
+func operatorAttr() *syscall.SysProcAttr { return nil }
+
+// interruptProcess sends SIGINT, as Ctrl-C would.
+func interruptProcess(p *os.Process) error { return p.Signal(os.Interrupt) }

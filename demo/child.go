@@ -77,6 +77,7 @@ func (d *runner) start(spec childSpec) (*child, error) {
 	switch spec.Attach {
 	case attachOperator:
 		attr.Files = []*os.File{os.Stdin, os.Stdout, os.Stderr}
+		attr.Sys = operatorAttr()
 		if spec.OnLine == nil {
 			close(c.copied)
 			break
@@ -197,7 +198,7 @@ func (c *child) stop(grace time.Duration) {
 	if c.done() {
 		return
 	}
-	_ = c.proc.Signal(os.Interrupt)
+	_ = interruptProcess(c.proc)
 	select {
 	case <-c.exited:
 	case <-time.After(grace):
@@ -215,9 +216,9 @@ func (c *child) done() bool {
 	}
 }
 
-// interrupt sends SIGINT without waiting.
+// interrupt sends SIGINT (Windows: CTRL_BREAK_EVENT) without waiting.
 func (c *child) interrupt() error {
-	if err := c.proc.Signal(os.Interrupt); err != nil && !errors.Is(err, os.ErrProcessDone) {
+	if err := interruptProcess(c.proc); err != nil && !errors.Is(err, os.ErrProcessDone) {
 		return err
 	}
 	return nil

@@ -129,14 +129,19 @@ iq_file = "` + filepath.Join(outside, "burst.iq") + `"
 }
 
 func TestInside(t *testing.T) {
-	sb := &Sandbox{Root: "/tmp/rfhandoff-demo-1"}
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := filepath.Join(base, "rfhandoff-demo-1")
+	sb := &Sandbox{Root: root}
 	for p, want := range map[string]bool{
-		"/tmp/rfhandoff-demo-1":           true,
-		"/tmp/rfhandoff-demo-1/rx/.local": true,
-		"/tmp/rfhandoff-demo-1/../etc":    false,
-		"/tmp/rfhandoff-demo-10/rx":       false,
-		"/etc/passwd":                     false,
-		"rx":                              false,
+		root:                                true,
+		filepath.Join(root, "rx", ".local"): true,
+		root + string(filepath.Separator) + filepath.Join("..", "etc"): false,
+		filepath.Join(base, "rfhandoff-demo-10", "rx"):                 false,
+		filepath.Join(base, "etc", "passwd"):                           false,
+		"rx":                                                           false,
 	} {
 		if got := sb.Inside(p); got != want {
 			t.Errorf("Inside(%q) = %v, want %v", p, got, want)

@@ -73,7 +73,7 @@ export GOOS=windows GOARCH=amd64 CGO_ENABLED=0
 pkgs=("$@")
 if [ ${#pkgs[@]} -eq 0 ]; then
   pkgs=(./exec/ ./state/ ./prompt/... ./strictjson/ ./task/ ./result/ ./config/ ./backoff/ ./gate/
-        ./hacksim/ ./hackrfcli/ ./quicklook/... ./capture/ ./txwatch/ ./gitcli/)
+        ./hacksim/ ./hackrfcli/ ./quicklook/... ./capture/ ./txwatch/ ./gitcli/ ./demo/)
 fi
 echo "== go test under Wine: ${pkgs[*]}"
 go test -count=1 -timeout 10m -overlay "$work/overlay.json" -exec "$work/wine-exec" "${pkgs[@]}"
@@ -102,6 +102,11 @@ expect "task validate (CRLF, BOM)" 'valid task' "$(run "$bin/rfhandoff.exe" task
 out=$(run "$bin/rfhandoff.exe" task validate "$(win "$root/testdata/tasks/invalid_missing_fields.md")" || true)
 expect "task validate (invalid)" 'invalid_missing_fields.md' "$out"
 expect "result validate" 'valid result: task RX_OTA_0001' "$(run "$bin/rfhandoff.exe" result validate "$(win "$root/testdata/results/complete.json")")"
+expect "demo --auto refused" 'not available on Windows' "$(run "$bin/rfhandoff.exe" demo --auto || true)"
+if ls -d "$WINEPREFIX"/drive_c/users/*/AppData/Local/Temp/rfhandoff-demo-* "$WINEPREFIX"/drive_c/users/*/Temp/rfhandoff-demo-* 2>/dev/null | grep -q .; then
+  echo "test-windows: the refused demo --auto left a sandbox" >&2; exit 1
+fi
+echo "ok   demo --auto created no sandbox"
 expect "hackrf_info.exe (simulator)" 'Found HackRF' "$(run "$bin/hackrf_info.exe")"
 run "$bin/hackrf_transfer.exe" -r "$(win "$work/x.ci8")" -f 433920000 -s 2000000 -n 4000000 >/dev/null
 [ "$(stat -c %s "$work/x.ci8")" -eq 8000000 ] || { echo "test-windows: hackrf_transfer.exe wrote $(stat -c %s "$work/x.ci8") bytes, want 8000000" >&2; exit 1; }

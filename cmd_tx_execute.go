@@ -17,7 +17,7 @@ type TxExecuteCmd struct {
 // Run exits 0 when the action ran; 1 when it was refused (nothing started)
 // or the transmitting tool failed (the outcome file says how).
 func (c *TxExecuteCmd) Run(app *App) error {
-	r, err := app.Runner(exec.RoleTX)
+	r, err := app.Stack(exec.RoleTX)
 	if err != nil {
 		return err
 	}

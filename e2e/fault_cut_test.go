@@ -32,8 +32,8 @@ func TestFaultConnectionCutMidFetch(t *testing.T) {
 		p := faultkit.StartProxy(t, d.Addr())
 		lab.RX.SetRemoteURL(p.URL("remote.git"))
 		w := lab.RX.Start("rx", "watch")
-		fkWatcherUp(t, lab.RX, w.Pid(), false)
-		fkWaitFetches(t, lab.RX, "a successful fetch through the proxy", 1, faultkit.Call.OK)
+		watcherUp(t, lab.RX, w.Pid(), false)
+		waitFetches(t, lab.RX, "a successful fetch through the proxy", 1, faultkit.Call.OK)
 		old := lab.RX.TrackingRef(faultkit.TaskBranch)
 
 		p.CutAfter(16 << 10)
@@ -41,7 +41,7 @@ func TestFaultConnectionCutMidFetch(t *testing.T) {
 		data := []byte(faultkit.TaskFile(faultkit.TaskSpec{ID: "FAULT_CUT_0001", ExpectedHead: lab.Base}))
 		commit := lab.PushFiles(faultkit.TaskBranch, map[string]string{
 			faultkit.TaskPath: string(data), "docs/firmware.hex": bigBlob(t)})
-		fkWaitFetches(t, lab.RX, "two fetches cut by the proxy", 2, faultkit.Call.Failed)
+		waitFetches(t, lab.RX, "two fetches cut by the proxy", 2, faultkit.Call.Failed)
 		if p.Cuts.Load() == 0 {
 			t.Fatal("the proxy cut nothing: the test did not test a cut")
 		}
@@ -56,12 +56,12 @@ func TestFaultConnectionCutMidFetch(t *testing.T) {
 		}
 
 		p.CutAfter(0)
-		w.Stderr.WaitFor(fkTaskAwaits("FAULT_CUT_0001"), fkWait)
+		w.Stderr.WaitFor(taskAwaits("FAULT_CUT_0001"), faultWait)
 		if got := lab.RX.TrackingRef(faultkit.TaskBranch); got != commit {
 			t.Errorf("after the network came back the tracking ref is %s, want %s", got, commit)
 		}
 		w.Signal(syscall.SIGTERM)
-		if st := w.Wait(fkWait); st.ExitCode() != 0 {
+		if st := w.Wait(faultWait); st.ExitCode() != 0 {
 			t.Errorf("rx watch after SIGTERM: exit %d", st.ExitCode())
 		}
 		st, err := state.LoadRX(lab.RX.StateDir())
@@ -81,14 +81,14 @@ func TestFaultConnectionCutMidFetch(t *testing.T) {
 		p := faultkit.StartProxy(t, d.Addr())
 		lab.Main.SetRemoteURL(p.URL("remote.git"))
 		w := lab.Main.Start("tx", "watch")
-		fkWatcherUp(t, lab.Main, w.Pid(), true)
-		fkWaitFetches(t, lab.Main, "a successful fetch through the proxy", 1, faultkit.Call.OK)
+		watcherUp(t, lab.Main, w.Pid(), true)
+		waitFetches(t, lab.Main, "a successful fetch through the proxy", 1, faultkit.Call.OK)
 		old := lab.Main.TrackingRef(faultkit.ResultBranch)
 
 		p.CutAfter(16 << 10)
 		commit := lab.PushFiles(faultkit.ResultBranch, map[string]string{
 			faultkit.ResultPath: string(lab.Encode(lab.Ready("FAULT_CUT_0002"))), "docs/notes.hex": bigBlob(t)})
-		fkWaitFetches(t, lab.Main, "two fetches cut by the proxy", 2, faultkit.Call.Failed)
+		waitFetches(t, lab.Main, "two fetches cut by the proxy", 2, faultkit.Call.Failed)
 		if p.Cuts.Load() == 0 {
 			t.Fatal("the proxy cut nothing: the test did not test a cut")
 		}
@@ -100,12 +100,12 @@ func TestFaultConnectionCutMidFetch(t *testing.T) {
 		}
 
 		p.CutAfter(0)
-		w.Stdout.WaitForText("READY result for task FAULT_CUT_0002 awaiting authorization", fkWait)
+		w.Stdout.WaitForText("READY result for task FAULT_CUT_0002 awaiting authorization", faultWait)
 		if got := lab.Main.TrackingRef(faultkit.ResultBranch); got != commit {
 			t.Errorf("after the network came back the tracking ref is %s, want %s", got, commit)
 		}
 		w.Signal(syscall.SIGTERM)
-		if st := w.Wait(fkWait); st.ExitCode() != 0 {
+		if st := w.Wait(faultWait); st.ExitCode() != 0 {
 			t.Errorf("tx watch after SIGTERM: exit %d", st.ExitCode())
 		}
 		if _, err := state.LoadTX(lab.Main.StateDir()); err != nil {

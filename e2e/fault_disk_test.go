@@ -18,28 +18,28 @@ func TestFaultFullDisk(t *testing.T) {
 	lab := faultkit.NewLab(t)
 	faultkit.MountTmpfs(t, lab.RX.StateDir(), "64k")
 	lab.PushTask(faultkit.TaskSpec{ID: "FAULT_DISK_0001"})
-	if out := lab.RX.Run(fkWait, "rx", "check"); out.Code != 10 {
+	if out := lab.RX.Run(faultWait, "rx", "check"); out.Code != 10 {
 		t.Fatalf("rx check on an empty tmpfs: want exit 10\n%s", out)
 	}
 	statePath := lab.RX.StateDir() + "/" + state.RXStateFile
-	before := fkReadFile(t, statePath)
+	before := readFile(t, statePath)
 	tracked := lab.RX.TrackingRef(faultkit.TaskBranch)
 
 	free := faultkit.FillDisk(t, lab.RX.StateDir())
 	lab.PushTask(faultkit.TaskSpec{ID: "FAULT_DISK_0002"})
-	full := lab.RX.Run(fkWait, "rx", "check")
+	full := lab.RX.Run(faultWait, "rx", "check")
 	t.Logf("rx check on a full disk:\n%s", full)
 	if full.Code != 1 || !strings.Contains(full.Stderr, "no space left on device") {
 		t.Errorf("rx check on a full disk: want exit 1 naming ENOSPC\n%s", full)
 	}
-	if got := fkReadFile(t, statePath); got != before {
+	if got := readFile(t, statePath); got != before {
 		t.Errorf("the state file changed on a full disk:\n%s\nwas:\n%s", got, before)
 	}
 	if tmp := faultkit.TempFiles(t, lab.RX.StateDir()); len(tmp) != 0 {
 		t.Errorf("temp files left on a full disk: %v", tmp)
 	}
 	if faultkit.CheckAuditChain(t, lab.RX.AuditPath()) {
-		t.Errorf("the audit log has a half-written line:\n%s", fkTail(t, lab.RX.AuditPath(), 300))
+		t.Errorf("the audit log has a half-written line:\n%s", tail(t, lab.RX.AuditPath(), 300))
 	}
 	// A git whose start line fitted may have run (it is in the log); the
 	// fetch, whose line did not fit, did not.
@@ -48,7 +48,7 @@ func TestFaultFullDisk(t *testing.T) {
 	}
 
 	free()
-	again := lab.RX.Run(fkWait, "rx", "check")
+	again := lab.RX.Run(faultWait, "rx", "check")
 	if again.Code != 10 || !strings.Contains(again.Stdout, "FAULT_DISK_0002") {
 		t.Errorf("rx check with room again: want exit 10 for the new task\n%s", again)
 	}
@@ -66,13 +66,13 @@ func TestFaultFullDiskTX(t *testing.T) {
 	lab := faultkit.NewLab(t)
 	faultkit.MountTmpfs(t, lab.Main.StateDir(), "64k")
 	lab.PushTask(faultkit.TaskSpec{ID: "FAULT_DISK_0003"})
-	fkStopCleanly(t, lab.Main, []string{"tx", "watch"}, true)
+	stopCleanly(t, lab.Main, []string{"tx", "watch"}, true)
 	statePath := lab.Main.StateDir() + "/" + state.TXStateFile
-	before := fkReadFile(t, statePath)
+	before := readFile(t, statePath)
 
 	free := faultkit.FillDisk(t, lab.Main.StateDir())
 	lab.PushResult(lab.Encode(lab.Ready("FAULT_DISK_0003")))
-	full := lab.Main.Run(fkWait, "tx", "watch")
+	full := lab.Main.Run(faultWait, "tx", "watch")
 	t.Logf("tx watch on a full disk:\n%s", full)
 	if full.Code == 0 || !strings.Contains(full.All(), "no space left on device") {
 		t.Errorf("tx watch on a full disk: want a failure naming ENOSPC\n%s", full)
@@ -80,17 +80,17 @@ func TestFaultFullDiskTX(t *testing.T) {
 	if strings.Contains(full.Stdout, "READY result") {
 		t.Errorf("tx watch showed a result it could not record as shown:\n%s", full)
 	}
-	if got := fkReadFile(t, statePath); got != before {
+	if got := readFile(t, statePath); got != before {
 		t.Errorf("the TX state changed on a full disk:\n%s\nwas:\n%s", got, before)
 	}
 	if tmp := faultkit.TempFiles(t, lab.Main.StateDir()); len(tmp) != 0 {
 		t.Errorf("temp files left on a full disk: %v", tmp)
 	}
 	if faultkit.CheckAuditChain(t, lab.Main.AuditPath()) {
-		t.Errorf("the audit log has a half-written line:\n%s", fkTail(t, lab.Main.AuditPath(), 300))
+		t.Errorf("the audit log has a half-written line:\n%s", tail(t, lab.Main.AuditPath(), 300))
 	}
 
 	free()
 	w := lab.Main.Start("tx", "watch")
-	w.Stdout.WaitForText("READY result for task FAULT_DISK_0003 awaiting authorization", fkWait)
+	w.Stdout.WaitForText("READY result for task FAULT_DISK_0003 awaiting authorization", faultWait)
 }

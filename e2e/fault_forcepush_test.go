@@ -19,7 +19,7 @@ func TestFaultForcePushedTaskBranch(t *testing.T) {
 	t.Parallel()
 	lab := faultkit.NewLab(t)
 	lab.PushTask(faultkit.TaskSpec{ID: "FAULT_FORCE_0001"})
-	if out := lab.RX.Run(fkWait, "rx", "check"); out.Code != 10 {
+	if out := lab.RX.Run(faultWait, "rx", "check"); out.Code != 10 {
 		t.Fatalf("rx check of the first task: want exit 10\n%s", out)
 	}
 	old := lab.RX.TrackingRef(faultkit.TaskBranch)
@@ -28,7 +28,7 @@ func TestFaultForcePushedTaskBranch(t *testing.T) {
 		faultkit.TaskPath: faultkit.TaskFile(faultkit.TaskSpec{ID: "FAULT_FORCE_0002", ExpectedHead: lab.Base}),
 	})
 	for range 2 {
-		check := lab.RX.Run(fkWait, "rx", "check")
+		check := lab.RX.Run(faultWait, "rx", "check")
 		if check.Code != 1 || !strings.Contains(check.Stderr, "force-push refused") || strings.Contains(check.All(), "FAULT_FORCE_0002") {
 			t.Errorf("rx check after the rewrite: want exit 1 naming the refused force-push\n%s", check)
 		}
@@ -55,15 +55,15 @@ func TestFaultForcePushedResultBranch(t *testing.T) {
 	lab.PushTask(faultkit.TaskSpec{ID: "FAULT_FORCE_0003"})
 	lab.PushFiles(faultkit.ResultBranch, map[string]string{"docs/handoff/results/.keep": "x\n"})
 	w := lab.Main.Start("tx", "watch")
-	fkWatcherUp(t, lab.Main, w.Pid(), true)
-	fkWaitFetches(t, lab.Main, "a first fetch", 1, faultkit.Call.OK)
+	watcherUp(t, lab.Main, w.Pid(), true)
+	waitFetches(t, lab.Main, "a first fetch", 1, faultkit.Call.OK)
 	old := lab.Main.TrackingRef(faultkit.ResultBranch)
 
 	gittest.Rewrite(t, lab.Remote, faultkit.ResultBranch, map[string]string{
 		faultkit.ResultPath: string(lab.Encode(lab.Ready("FAULT_FORCE_0003"))),
 	})
-	w.Stdout.WaitForText("force-push refused", fkWait)
-	fkWaitFetches(t, lab.Main, "two refused fetches after the rewrite", 2, faultkit.Call.Failed)
+	w.Stdout.WaitForText("force-push refused", faultWait)
+	waitFetches(t, lab.Main, "two refused fetches after the rewrite", 2, faultkit.Call.Failed)
 	if got := lab.Main.TrackingRef(faultkit.ResultBranch); got != old {
 		t.Errorf("tracking ref %s after the force-push; want it kept at %s", got, old)
 	}
@@ -74,7 +74,7 @@ func TestFaultForcePushedResultBranch(t *testing.T) {
 		t.Errorf("a result from the rewritten branch was shown:\n%s", out)
 	}
 	w.Signal(syscall.SIGTERM)
-	if st := w.Wait(fkWait); st.ExitCode() != 0 {
+	if st := w.Wait(faultWait); st.ExitCode() != 0 {
 		t.Errorf("tx watch after SIGTERM: exit %d", st.ExitCode())
 	}
 	st, err := state.LoadTX(lab.Main.StateDir())

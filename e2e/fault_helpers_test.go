@@ -13,13 +13,14 @@ import (
 	"rfhandoff/gitcli/gittest"
 )
 
-// reTaskAwaits matches the RX watcher's report of a task it cannot offer
+// taskAwaits matches the RX watcher's report of a task it cannot offer
 // without a terminal.
-func fkTaskAwaits(id string) *regexp.Regexp {
+func taskAwaits(id string) *regexp.Regexp {
 	return regexp.MustCompile(`task awaits approval.*task_id=` + regexp.QuoteMeta(id))
 }
 
-func fkReadFile(t *testing.T, path string) string {
+// readFile is path's content; the test fails when it cannot be read.
+func readFile(t *testing.T, path string) string {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -30,7 +31,7 @@ func fkReadFile(t *testing.T, path string) string {
 
 // countRecords counts authorization records (JSON files that are not
 // outcomes or markers) in dir.
-func fkCountRecords(t *testing.T, dir string) int {
+func countRecords(t *testing.T, dir string) int {
 	t.Helper()
 	entries, err := os.ReadDir(dir)
 	if os.IsNotExist(err) {
@@ -49,8 +50,8 @@ func fkCountRecords(t *testing.T, dir string) int {
 	return n
 }
 
-// fkCommitsBetween counts the commits in old..new on the lab's remote.
-func fkCommitsBetween(t *testing.T, lab *faultkit.Lab, old, new string) int {
+// commitsBetween counts the commits in old..new on the lab's remote.
+func commitsBetween(t *testing.T, lab *faultkit.Lab, old, new string) int {
 	t.Helper()
 	out := strings.TrimSpace(gittest.Git(t, lab.R, lab.Remote.Dir, "log", "--format=%H", old+".."+new))
 	if out == "" {
@@ -70,10 +71,10 @@ func gitOut(t *testing.T, lab *faultkit.Lab, args ...string) string {
 	return gittest.Git(t, lab.R, lab.Remote.Dir, args...)
 }
 
-// fkTail is the last n bytes of a file, quoted, for failure messages.
-func fkTail(t *testing.T, path string, n int) string {
+// tail is the last n bytes of a file, quoted, for failure messages.
+func tail(t *testing.T, path string, n int) string {
 	t.Helper()
-	b := []byte(fkReadFile(t, path))
+	b := []byte(readFile(t, path))
 	if len(b) > n {
 		b = b[len(b)-n:]
 	}

@@ -40,7 +40,7 @@ type killCase struct {
 	killWindow time.Duration
 	// orphans deals with the killed process's children before the
 	// restart and returns how many the test itself had to end (default
-	// fkKillOrphans: all of them).
+	// killOrphans: all of them).
 	orphans func(t *testing.T, lab *faultkit.Lab, i int) int
 }
 
@@ -66,7 +66,7 @@ func TestFaultSIGKILLLoop(t *testing.T) {
 			},
 			lock: state.RXLockFile, parse: rxState,
 			restart: func(t *testing.T, lab *faultkit.Lab, args []string, i int) {
-				fkStopCleanly(t, lab.RX, args, false)
+				stopCleanly(t, lab.RX, args, false)
 			},
 		},
 		{
@@ -81,7 +81,7 @@ func TestFaultSIGKILLLoop(t *testing.T) {
 			},
 			lock: state.TXLockFile, parse: txState,
 			restart: func(t *testing.T, lab *faultkit.Lab, args []string, i int) {
-				fkStopCleanly(t, lab.Main, args, true)
+				stopCleanly(t, lab.Main, args, true)
 			},
 		},
 		{
@@ -98,14 +98,14 @@ func TestFaultSIGKILLLoop(t *testing.T) {
 			},
 			parse: rxState,
 			restart: func(t *testing.T, lab *faultkit.Lab, args []string, i int) {
-				out := lab.RX.Run(fkWait, args...)
+				out := lab.RX.Run(faultWait, args...)
 				if out.Code != 0 {
 					t.Fatalf("publish after a kill: want exit 0\n%s", out)
 				}
-				fkCheckNoDuplicateResults(t, lab)
+				checkNoDuplicateResults(t, lab)
 				// A killed publisher's clone (which may hold the remote's
 				// password) is removed by the next publish.
-				if n := fkCountPrefix(t, lab.Tmp, "rfhandoff-clone-"); n != 0 {
+				if n := countPrefix(t, lab.Tmp, "rfhandoff-clone-"); n != 0 {
 					t.Fatalf("%d temporary clones left in TMPDIR after the next publish", n)
 				}
 			},
@@ -130,14 +130,14 @@ func TestFaultSIGKILLLoop(t *testing.T) {
 				if i%2 == 1 {
 					return 0
 				}
-				faultkit.Eventually(t, fkWait, "the killed capture's hackrf_transfer to end on its own", func() bool {
-					return len(fkLiveProcsMentioning(lab.RX.Dir)) == 0
+				faultkit.Eventually(t, faultWait, "the killed capture's hackrf_transfer to end on its own", func() bool {
+					return len(liveProcsMentioning(lab.RX.Dir)) == 0
 				})
-				return fkKillOrphans(t, lab) // the safety net; Eventually has made it 0
+				return killOrphans(t, lab) // the safety net; Eventually has made it 0
 			},
 			restart: func(t *testing.T, lab *faultkit.Lab, args []string, i int) {
-				out := fkStopCaptureCleanly(t, lab, args)
-				fkCheckCaptureSettled(t, lab, args[2], out, i)
+				out := stopCaptureCleanly(t, lab, args)
+				checkCaptureSettled(t, lab, args[2], out, i)
 			},
 			killWindow: 2500 * time.Millisecond,
 		},
@@ -161,16 +161,16 @@ func TestFaultSIGKILLLoop(t *testing.T) {
 				if !s.Exited() {
 					s.Signal(syscall.SIGKILL)
 				}
-				s.Wait(fkWait)
+				s.Wait(faultWait)
 				// Its children are in their own process groups: only the
 				// SIGINT they get when their parent dies (Pdeathsig) ends
 				// them. End any that survive, as a safety net.
 				if c.orphans != nil {
 					orphans += c.orphans(t, lab, i)
 				} else {
-					orphans += fkKillOrphans(t, lab)
+					orphans += killOrphans(t, lab)
 				}
-				interrupted += fkCheckAfterKill(t, side, c.lock, c.parse, s.Pid())
+				interrupted += checkAfterKill(t, side, c.lock, c.parse, s.Pid())
 				c.restart(t, lab, args, i)
 				if tmp := faultkit.TempFiles(t, side.StateDir()); len(tmp) != 0 {
 					t.Fatalf("iteration %d (kill after %v): temp files left after the restart: %v", i, delay, tmp)
@@ -188,24 +188,24 @@ func TestFaultSIGKILLLoop(t *testing.T) {
 		hole := faultkit.StartBlackHole(t)
 		lab.RX.SetRemoteURL(hole.URL("remote.git"))
 		s := lab.RX.Start("rx", "watch")
-		faultkit.Eventually(t, fkWait, "a fetch in progress", func() bool {
-			return faultkit.CountCalls(fkFetches(t, lab.RX), func(c faultkit.Call) bool { return c.End == nil }) > 0
+		faultkit.Eventually(t, faultWait, "a fetch in progress", func() bool {
+			return faultkit.CountCalls(fetchCalls(t, lab.RX), func(c faultkit.Call) bool { return c.End == nil }) > 0
 		})
 		s.Signal(syscall.SIGKILL)
-		s.Wait(fkWait)
-		if n := fkCheckAfterKill(t, lab.RX, state.RXLockFile, rxState, s.Pid()); n == 0 {
+		s.Wait(faultWait)
+		if n := checkAfterKill(t, lab.RX, state.RXLockFile, rxState, s.Pid()); n == 0 {
 			t.Fatal("the fetch in progress was not left as an interrupted start line")
 		}
 		// The restart against the black hole still cleans up and stops cleanly.
 		lab.RX.Policy.Poll.GitTimeout = config.Duration{Duration: time.Second}
 		lab.RX.WritePolicy()
-		fkStopCleanly(t, lab.RX, []string{"rx", "watch"}, false)
+		stopCleanly(t, lab.RX, []string{"rx", "watch"}, false)
 	})
 }
 
-// fkCheckAfterKill checks what must hold right after the process pid was
+// checkAfterKill checks what must hold right after the process pid was
 // killed and returns how many of its subprocesses were left interrupted.
-func fkCheckAfterKill(t *testing.T, side *faultkit.Side, lock string, parse func(string) error, pid int) int {
+func checkAfterKill(t *testing.T, side *faultkit.Side, lock string, parse func(string) error, pid int) int {
 	t.Helper()
 	if lock != "" {
 		// A child forked at the moment of the kill holds the descriptor
@@ -232,7 +232,7 @@ func fkCheckAfterKill(t *testing.T, side *faultkit.Side, lock string, parse func
 	if len(mine) == 0 {
 		return 0
 	}
-	show := side.Run(fkWait, "audit", "show")
+	show := side.Run(faultWait, "audit", "show")
 	if show.Code != 0 {
 		t.Fatalf("audit show after a kill:\n%s", show)
 	}
@@ -244,14 +244,14 @@ func fkCheckAfterKill(t *testing.T, side *faultkit.Side, lock string, parse func
 	return len(mine)
 }
 
-// fkStopCleanly restarts a watcher, waits until it runs, stops it with
+// stopCleanly restarts a watcher, waits until it runs, stops it with
 // SIGTERM and checks it stopped cleanly: exit 0, running = false, lock free.
-func fkStopCleanly(t *testing.T, side *faultkit.Side, args []string, tx bool) {
+func stopCleanly(t *testing.T, side *faultkit.Side, args []string, tx bool) {
 	t.Helper()
 	s := side.Start(args...)
-	fkWatcherUp(t, side, s.Pid(), tx)
+	watcherUp(t, side, s.Pid(), tx)
 	s.Signal(syscall.SIGTERM)
-	if st := s.Wait(fkWait); st.ExitCode() != 0 {
+	if st := s.Wait(faultWait); st.ExitCode() != 0 {
 		t.Fatalf("%s after a restart and SIGTERM: exit %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), st.ExitCode(), s.Stdout.String(), s.Stderr.String())
 	}
 	running := true
@@ -273,9 +273,9 @@ func fkStopCleanly(t *testing.T, side *faultkit.Side, args []string, tx bool) {
 	}
 }
 
-// fkCheckNoDuplicateResults fails when two commits on the result branch
+// checkNoDuplicateResults fails when two commits on the result branch
 // wrote the same RX_RESULT.json bytes.
-func fkCheckNoDuplicateResults(t *testing.T, lab *faultkit.Lab) {
+func checkNoDuplicateResults(t *testing.T, lab *faultkit.Lab) {
 	t.Helper()
 	seen := map[string]string{}
 	for _, c := range strings.Fields(gitOut(t, lab, "log", "--format=%H", "refs/heads/"+faultkit.ResultBranch, "--", faultkit.ResultPath)) {
@@ -287,13 +287,13 @@ func fkCheckNoDuplicateResults(t *testing.T, lab *faultkit.Lab) {
 	}
 }
 
-// fkStopCaptureCleanly runs `rx capture` for the killed run's task again
+// stopCaptureCleanly runs `rx capture` for the killed run's task again
 // and returns its stdout. It first publishes COMPLETE for a killed capture
 // that had recorded itself (READY published or being published), then
 // either refuses (the killed run's capture file exists and is never
 // overwritten) or starts; a started capture is stopped with SIGINT once
 // READY is out, and must end with 130 and COMPLETE published.
-func fkStopCaptureCleanly(t *testing.T, lab *faultkit.Lab, args []string) string {
+func stopCaptureCleanly(t *testing.T, lab *faultkit.Lab, args []string) string {
 	t.Helper()
 	// A capture killed after READY leaves READY standing until the restart.
 	if res, err := lab.R.Run(t.Context(), exec.Cmd{Tool: exec.Git, Dir: lab.Remote.Dir,
@@ -302,18 +302,18 @@ func fkStopCaptureCleanly(t *testing.T, lab *faultkit.Lab, args []string) string
 		t.Logf("the killed capture of %s left READY standing on the result branch; the restart must supersede it", args[2])
 	}
 	s := lab.RX.Start(args...)
-	faultkit.Eventually(t, fkWait, "rx capture to refuse or publish READY", func() bool {
+	faultkit.Eventually(t, faultWait, "rx capture to refuse or publish READY", func() bool {
 		return s.Exited() || strings.Contains(s.Stderr.String(), "READY published")
 	})
 	if !s.Exited() {
 		s.Signal(syscall.SIGINT)
-		if code := s.Wait(fkWait).ExitCode(); code != 130 || !strings.Contains(s.Stderr.String(), "COMPLETE published") {
+		if code := s.Wait(faultWait).ExitCode(); code != 130 || !strings.Contains(s.Stderr.String(), "COMPLETE published") {
 			t.Fatalf("rx capture after SIGINT: exit %d, want 130 with COMPLETE published\nstderr:\n%s", code, s.Stderr.String())
 		}
 		t.Logf("restart: a new capture started and was interrupted cleanly")
 		return s.Stdout.String()
 	}
-	code := s.Wait(fkWait).ExitCode()
+	code := s.Wait(faultWait).ExitCode()
 	if code != 1 || !strings.Contains(s.Stderr.String(), "never overwritten") {
 		t.Fatalf("rx capture of a task whose capture was killed: exit %d, want 1 refusing to overwrite\nstdout:\n%s\nstderr:\n%s", code, s.Stdout.String(), s.Stderr.String())
 	}
@@ -321,15 +321,15 @@ func fkStopCaptureCleanly(t *testing.T, lab *faultkit.Lab, args []string) string
 	return s.Stdout.String()
 }
 
-// fkCheckCaptureSettled checks what must hold once the restart of a killed
+// checkCaptureSettled checks what must hold once the restart of a killed
 // `rx capture` of task id is done (out is its stdout): no hackrf_transfer
 // left running, no capture recorded in progress, and on the result branch
 // every READY of the task followed by a COMPLETE of the same capture; a
 // COMPLETE the recovery published (exit -1) has the file's real size and
 // SHA-256.
-func fkCheckCaptureSettled(t *testing.T, lab *faultkit.Lab, id, out string, i int) {
+func checkCaptureSettled(t *testing.T, lab *faultkit.Lab, id, out string, i int) {
 	t.Helper()
-	if n := fkKillOrphans(t, lab); n > 0 {
+	if n := killOrphans(t, lab); n > 0 {
 		t.Errorf("iteration %d: %d processes of the killed capture still ran after the restart", i, n)
 	}
 	st, err := state.LoadRX(lab.RX.StateDir())
@@ -381,9 +381,9 @@ func fkCheckCaptureSettled(t *testing.T, lab *faultkit.Lab, id, out string, i in
 	t.Logf("iteration %d: the restart published COMPLETE (exit -1, %d bytes) for the killed capture %s", i, len(file), how)
 }
 
-// fkLiveProcsMentioning is faultkit.ProcsMentioning less zombies and this
+// liveProcsMentioning is faultkit.ProcsMentioning less zombies and this
 // test process.
-func fkLiveProcsMentioning(s string) []int {
+func liveProcsMentioning(s string) []int {
 	var out []int
 	for _, pid := range faultkit.ProcsMentioning(s) {
 		if pid != os.Getpid() && faultkit.Alive(pid) {
@@ -393,24 +393,24 @@ func fkLiveProcsMentioning(s string) []int {
 	return out
 }
 
-// fkKillOrphans kills the processes still running whose command line
+// killOrphans kills the processes still running whose command line
 // names a path inside the lab's RX checkout (a killed capture's
 // hackrf_transfer), and waits until they are gone.
-func fkKillOrphans(t *testing.T, lab *faultkit.Lab) int {
+func killOrphans(t *testing.T, lab *faultkit.Lab) int {
 	t.Helper()
 	n := 0
 	for _, pid := range faultkit.ProcsMentioning(lab.RX.Dir) {
 		if pid != os.Getpid() && faultkit.Alive(pid) {
 			n++
 			_ = syscall.Kill(pid, syscall.SIGKILL)
-			faultkit.Eventually(t, fkWait, "an orphan to die", func() bool { return !faultkit.Alive(pid) })
+			faultkit.Eventually(t, faultWait, "an orphan to die", func() bool { return !faultkit.Alive(pid) })
 		}
 	}
 	return n
 }
 
-// fkCountPrefix counts the entries of dir whose name starts with prefix.
-func fkCountPrefix(t *testing.T, dir, prefix string) int {
+// countPrefix counts the entries of dir whose name starts with prefix.
+func countPrefix(t *testing.T, dir, prefix string) int {
 	t.Helper()
 	es, err := os.ReadDir(dir)
 	if err != nil {

@@ -24,7 +24,7 @@ func TestFaultResultBranchMovesDuringPublish(t *testing.T) {
 	other := gittest.Commit(t, lab.Remote, faultkit.ResultBranch, map[string]string{"docs/other-machine.txt": "pushed meanwhile\n"})
 	gittest.MoveOnPush(t, lab.Remote, faultkit.ResultBranch, other)
 
-	out := lab.RX.Run(fkWait, "rx", "publish-result", file)
+	out := lab.RX.Run(faultWait, "rx", "publish-result", file)
 	if out.Code != 0 {
 		t.Fatalf("publish while the branch moved: want exit 0 after a retry\n%s", out)
 	}
@@ -33,7 +33,7 @@ func TestFaultResultBranchMovesDuringPublish(t *testing.T) {
 	if parent != other {
 		t.Errorf("the published commit's parent is %s, want the commit that moved the branch (%s)", parent, other)
 	}
-	if n := fkCommitsBetween(t, lab, before, after); n != 2 {
+	if n := commitsBetween(t, lab, before, after); n != 2 {
 		t.Errorf("%d commits on the result branch since the publish began, want 2 (the other machine's and ours)", n)
 	}
 	touching := strings.Fields(gittest.Git(t, lab.R, lab.Remote.Dir, "log", "--format=%H", before+".."+after, "--", faultkit.ResultPath))

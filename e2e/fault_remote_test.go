@@ -13,17 +13,17 @@ import (
 	"rfhandoff/txwatch"
 )
 
-// fetches returns the side's git fetch calls so far.
-func fkFetches(t *testing.T, side *faultkit.Side) []faultkit.Call {
+// fetchCalls returns the side's git fetch calls so far.
+func fetchCalls(t *testing.T, side *faultkit.Side) []faultkit.Call {
 	t.Helper()
 	return faultkit.GitCalls(faultkit.AuditEntries(t, side.AuditPath()), "fetch")
 }
 
 // waitFetches waits until at least n fetch calls satisfy keep.
-func fkWaitFetches(t *testing.T, side *faultkit.Side, what string, n int, keep func(faultkit.Call) bool) {
+func waitFetches(t *testing.T, side *faultkit.Side, what string, n int, keep func(faultkit.Call) bool) {
 	t.Helper()
-	faultkit.Eventually(t, fkWait, what, func() bool {
-		return faultkit.CountCalls(fkFetches(t, side), keep) >= n
+	faultkit.Eventually(t, faultWait, what, func() bool {
+		return faultkit.CountCalls(fetchCalls(t, side), keep) >= n
 	})
 }
 
@@ -43,25 +43,25 @@ func TestFaultTXWatchRemoteAwayAndBack(t *testing.T) {
 	lab.PushTask(faultkit.TaskSpec{ID: "FAULT_AWAY_0002"})
 
 	w := lab.Main.Start("tx", "watch")
-	fkWatcherUp(t, lab.Main, w.Pid(), true)
-	fkWaitFetches(t, lab.Main, "a successful fetch through the daemon", 1, faultkit.Call.OK)
+	watcherUp(t, lab.Main, w.Pid(), true)
+	waitFetches(t, lab.Main, "a successful fetch through the daemon", 1, faultkit.Call.OK)
 
 	d.Stop()
-	fkWaitFetches(t, lab.Main, "three failed fetches with the daemon down", 3, faultkit.Call.Failed)
+	waitFetches(t, lab.Main, "three failed fetches with the daemon down", 3, faultkit.Call.Failed)
 	ready := lab.Encode(lab.Ready("FAULT_AWAY_0002"))
 	lab.PushResult(ready)
 	if w.Exited() {
 		t.Fatalf("tx watch died while the remote was away\nstdout:\n%s", w.Stdout.String())
 	}
 	d.Start()
-	w.Stdout.WaitForText("READY result for task FAULT_AWAY_0002 awaiting authorization", fkWait)
-	w.Stdout.WaitForText("no terminal", fkWait)
+	w.Stdout.WaitForText("READY result for task FAULT_AWAY_0002 awaiting authorization", faultWait)
+	w.Stdout.WaitForText("no terminal", faultWait)
 	if out := w.Stdout.String(); !strings.Contains(out, "recovered") {
 		t.Errorf("the recovery was not reported:\n%s", out)
 	}
 
 	w.Signal(syscall.SIGTERM)
-	if st := w.Wait(fkWait); st.ExitCode() != 0 {
+	if st := w.Wait(faultWait); st.ExitCode() != 0 {
 		t.Errorf("tx watch after SIGTERM: exit %d", st.ExitCode())
 	}
 	st, err := state.LoadTX(lab.Main.StateDir())
@@ -78,7 +78,7 @@ func TestFaultTXWatchRemoteAwayAndBack(t *testing.T) {
 	if recs := faultkit.TempFiles(t, store.Dir); len(recs) != 0 {
 		t.Errorf("temp files in the authorization directory: %v", recs)
 	}
-	if n := fkCountRecords(t, store.Dir); n != 0 {
+	if n := countRecords(t, store.Dir); n != 0 {
 		t.Errorf("%d authorization records written without a terminal", n)
 	}
 	faultkit.CheckAuditChain(t, lab.Main.AuditPath())
@@ -97,10 +97,10 @@ func TestFaultPublishRemoteAwayAndBack(t *testing.T) {
 	lab.Approve("FAULT_AWAY_0003", data, commit)
 	file := lab.WriteResult(lab.Encode(lab.Ready("FAULT_AWAY_0003")))
 	before := lab.Tip(faultkit.ResultBranch)
-	stateBefore := fkReadFile(t, lab.RX.StateDir()+"/"+state.RXStateFile)
+	stateBefore := readFile(t, lab.RX.StateDir()+"/"+state.RXStateFile)
 
 	d.Stop()
-	down := lab.RX.Run(fkWait, "rx", "publish-result", file)
+	down := lab.RX.Run(faultWait, "rx", "publish-result", file)
 	t.Logf("publish with the remote down:\n%s", down)
 	if down.Code != 1 {
 		t.Fatalf("publish with the remote down: want exit 1\n%s", down)
@@ -108,7 +108,7 @@ func TestFaultPublishRemoteAwayAndBack(t *testing.T) {
 	if tip := lab.Tip(faultkit.ResultBranch); tip != before {
 		t.Fatalf("a failed publish moved the result branch to %s", tip)
 	}
-	if got := fkReadFile(t, lab.RX.StateDir()+"/"+state.RXStateFile); got != stateBefore {
+	if got := readFile(t, lab.RX.StateDir()+"/"+state.RXStateFile); got != stateBefore {
 		t.Errorf("a failed publish changed the RX state:\n%s\nwas:\n%s", got, stateBefore)
 	}
 
@@ -117,7 +117,7 @@ func TestFaultPublishRemoteAwayAndBack(t *testing.T) {
 	d.Start()
 	gittest.InstallHook(t, lab.Remote, "pre-receive", "#!/bin/sh\n"+
 		"if [ ! -e ./faultkit-died-once ]; then : > ./faultkit-died-once; kill -9 0; fi\nexit 0\n")
-	mid := lab.RX.Run(fkWait, "rx", "publish-result", file)
+	mid := lab.RX.Run(faultWait, "rx", "publish-result", file)
 	t.Logf("publish with the remote dying during the push:\n%s", mid)
 	if mid.Code != 1 {
 		t.Fatalf("publish with the remote dying during the push: want exit 1\n%s", mid)
@@ -128,21 +128,21 @@ func TestFaultPublishRemoteAwayAndBack(t *testing.T) {
 	if tip := lab.Tip(faultkit.ResultBranch); tip != before {
 		t.Fatalf("a push cut by the remote's death moved the result branch to %s", tip)
 	}
-	if got := fkReadFile(t, lab.RX.StateDir()+"/"+state.RXStateFile); got != stateBefore {
+	if got := readFile(t, lab.RX.StateDir()+"/"+state.RXStateFile); got != stateBefore {
 		t.Errorf("a failed publish changed the RX state")
 	}
 
 	d.Restart()
-	up := lab.RX.Run(fkWait, "rx", "publish-result", file)
+	up := lab.RX.Run(faultWait, "rx", "publish-result", file)
 	if up.Code != 0 || !strings.Contains(up.Stdout, "published") {
 		t.Fatalf("publish with the remote back: want exit 0\n%s", up)
 	}
-	again := lab.RX.Run(fkWait, "rx", "publish-result", file)
+	again := lab.RX.Run(faultWait, "rx", "publish-result", file)
 	if again.Code != 0 || !strings.Contains(again.Stdout, "already published") {
 		t.Fatalf("publishing the same result again: want the identical no-op\n%s", again)
 	}
 	after := lab.Tip(faultkit.ResultBranch)
-	if n := fkCommitsBetween(t, lab, before, after); n != 1 {
+	if n := commitsBetween(t, lab, before, after); n != 1 {
 		t.Errorf("%d commits added to the result branch, want exactly 1", n)
 	}
 	faultkit.CheckAuditChain(t, lab.RX.AuditPath())

@@ -15,28 +15,28 @@ import (
 
 var reAuthorized = regexp.MustCompile(`AUTHORIZED: record (\S+)`)
 
-// fkAuthorize publishes a READY result for a new task and has `tx watch`,
+// authorize publishes a READY result for a new task and has `tx watch`,
 // on a terminal, write an authorization record for it after the operator
 // types the phrase. It returns the record's path.
-func fkAuthorize(t *testing.T, lab *faultkit.Lab, id string) string {
+func authorize(t *testing.T, lab *faultkit.Lab, id string) string {
 	t.Helper()
 	lab.PushTask(faultkit.TaskSpec{ID: id})
 	lab.PushResult(lab.Encode(lab.Ready(id)))
 	w := lab.Main.StartTTY("tx", "watch")
-	fkPhrase(t, w)
-	m := w.WaitFor(reAuthorized, fkWait)
+	typePhrase(t, w)
+	m := w.WaitFor(reAuthorized, faultWait)
 	w.Signal(syscall.SIGTERM)
-	if st := w.Wait(fkWait); st.ExitCode() != 0 {
+	if st := w.Wait(faultWait); st.ExitCode() != 0 {
 		t.Fatalf("tx watch after SIGTERM: exit %d", st.ExitCode())
 	}
 	return m[1]
 }
 
-// fkPhrase waits for the phrase prompt on s's terminal and types the phrase.
-func fkPhrase(t *testing.T, s *prompttest.Session) {
+// typePhrase waits for the phrase prompt on s's terminal and types the phrase.
+func typePhrase(t *testing.T, s *prompttest.Session) {
 	t.Helper()
-	s.WaitForText("Type exactly: AUTHORIZE RF TX", fkWait)
-	s.WaitForText("> ", fkWait)
+	s.WaitForText("Type exactly: AUTHORIZE RF TX", faultWait)
+	s.WaitForText("> ", faultWait)
 	s.Send("AUTHORIZE RF TX")
 }
 
@@ -47,13 +47,13 @@ func fkPhrase(t *testing.T, s *prompttest.Session) {
 func TestFaultConcurrentTxExecute(t *testing.T) {
 	t.Parallel()
 	lab := faultkit.NewLab(t)
-	record := fkAuthorize(t, lab, "FAULT_EXEC_0001")
+	record := authorize(t, lab, "FAULT_EXEC_0001")
 
 	a := lab.Main.StartTTY("tx", "execute", record)
 	b := lab.Main.StartTTY("tx", "execute", record)
 	for _, s := range []*prompttest.Session{a, b} {
-		s.WaitForText("Type exactly: AUTHORIZE RF TX", fkWait)
-		s.WaitForText("> ", fkWait)
+		s.WaitForText("Type exactly: AUTHORIZE RF TX", faultWait)
+		s.WaitForText("> ", faultWait)
 	}
 	var wg sync.WaitGroup
 	for _, s := range []*prompttest.Session{a, b} {
@@ -61,7 +61,7 @@ func TestFaultConcurrentTxExecute(t *testing.T) {
 		go func() { defer wg.Done(); s.Send("AUTHORIZE RF TX") }()
 	}
 	wg.Wait()
-	codes := []int{a.Wait(fkWait).ExitCode(), b.Wait(fkWait).ExitCode()}
+	codes := []int{a.Wait(faultWait).ExitCode(), b.Wait(faultWait).ExitCode()}
 	ran := 0
 	for i, c := range codes {
 		switch c {
@@ -91,7 +91,7 @@ func TestFaultConcurrentTxExecute(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := fkReadFile(t, store.Path(txwatch.OutcomeName(name)))
+	o := readFile(t, store.Path(txwatch.OutcomeName(name)))
 	if !strings.Contains(o, `"rf_tx": 0`) {
 		t.Errorf("outcome does not record RF TX = 0:\n%s", o)
 	}
@@ -105,7 +105,7 @@ func TestFaultConcurrentTxExecute(t *testing.T) {
 		}
 	}
 	// A third attempt after the fact is refused before the phrase.
-	again := lab.Main.Run(fkWait, "tx", "execute", record)
+	again := lab.Main.Run(faultWait, "tx", "execute", record)
 	if again.Code != 1 || strings.Contains(again.All(), "Type exactly") {
 		t.Errorf("a used record run again: want exit 1 before any prompt\n%s", again)
 	}

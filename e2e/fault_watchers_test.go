@@ -12,14 +12,14 @@ import (
 	"rfhandoff/state"
 )
 
-// fkWait bounds every wait in the fault and security suites: generous,
+// faultWait bounds every wait in the fault and security suites: generous,
 // for a loaded 2-core CI machine. Tests poll; they never sleep for it.
-const fkWait = 60 * time.Second
+const faultWait = 60 * time.Second
 
 // watcherUp waits until the side's state file says a watcher with pid runs.
-func fkWatcherUp(t *testing.T, side *faultkit.Side, pid int, tx bool) {
+func watcherUp(t *testing.T, side *faultkit.Side, pid int, tx bool) {
 	t.Helper()
-	faultkit.Eventually(t, fkWait, side.Name+" watcher "+strconv.Itoa(pid)+" recorded as running", func() bool {
+	faultkit.Eventually(t, faultWait, side.Name+" watcher "+strconv.Itoa(pid)+" recorded as running", func() bool {
 		if tx {
 			st, err := state.LoadTX(side.StateDir())
 			return err == nil && st.Running && st.WatcherPID == pid
@@ -37,9 +37,9 @@ func TestFaultSecondWatcherRefused(t *testing.T) {
 	t.Parallel()
 	lab := faultkit.NewLab(t)
 	first := lab.Main.Start("tx", "watch")
-	fkWatcherUp(t, lab.Main, first.Pid(), true)
+	watcherUp(t, lab.Main, first.Pid(), true)
 
-	second := lab.Main.Run(fkWait, "tx", "watch")
+	second := lab.Main.Run(faultWait, "tx", "watch")
 	if second.Code == 0 || !strings.Contains(second.Stderr, "process "+strconv.Itoa(first.Pid())) {
 		t.Errorf("second tx watch: want a refusal naming process %d\n%s", first.Pid(), second)
 	}
@@ -47,11 +47,11 @@ func TestFaultSecondWatcherRefused(t *testing.T) {
 		t.Fatal("the first tx watcher died when a second one was refused")
 	}
 	// tx status reads beside it; tx watch's own lock is untouched.
-	if st := lab.Main.Run(fkWait, "tx", "status"); st.Code != 0 {
+	if st := lab.Main.Run(faultWait, "tx", "status"); st.Code != 0 {
 		t.Errorf("tx status beside a watcher:\n%s", st)
 	}
 	first.Signal(syscall.SIGTERM)
-	if st := first.Wait(fkWait); st.ExitCode() != 0 {
+	if st := first.Wait(faultWait); st.ExitCode() != 0 {
 		t.Errorf("tx watch after SIGTERM: exit %d, want 0\nstdout:\n%s", st.ExitCode(), first.Stdout.String())
 	}
 	if faultkit.LockHeld(t, filepath.Join(lab.Main.StateDir(), state.TXLockFile)) {

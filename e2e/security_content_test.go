@@ -9,8 +9,8 @@ import (
 	"rfhandoff/gitcli/gittest"
 )
 
-// fkBlobReads counts the `git cat-file blob` calls in side's audit log.
-func fkBlobReads(t *testing.T, side *faultkit.Side) int {
+// blobReads counts the `git cat-file blob` calls in side's audit log.
+func blobReads(t *testing.T, side *faultkit.Side) int {
 	t.Helper()
 	return faultkit.CountCalls(faultkit.GitCalls(faultkit.AuditEntries(t, side.AuditPath()), "cat-file"), func(c faultkit.Call) bool {
 		a := faultkit.GitArgs(c.Start)
@@ -41,7 +41,7 @@ func TestSecurityResultPathShapes(t *testing.T) {
 			commit, data := lab.PushTask(faultkit.TaskSpec{ID: "SEC_PATH_0001"})
 			lab.Approve("SEC_PATH_0001", data, commit)
 			before := lab.PushFiles(faultkit.ResultBranch, c.files)
-			out := lab.RX.Run(fkWait, "rx", "publish-result", lab.WriteResult(lab.Encode(lab.Ready("SEC_PATH_0001"))))
+			out := lab.RX.Run(faultWait, "rx", "publish-result", lab.WriteResult(lab.Encode(lab.Ready("SEC_PATH_0001"))))
 			if out.Code != 1 || !strings.Contains(out.Stderr, c.path) {
 				t.Errorf("publish onto %s: want exit 1 naming %s\n%s", c.name, c.path, out)
 			}
@@ -50,10 +50,10 @@ func TestSecurityResultPathShapes(t *testing.T) {
 			}
 			if strings.Contains(c.name, "symlink") {
 				w := lab.Main.Start("tx", "watch")
-				w.Stdout.WaitForText("not a regular file", fkWait)
+				w.Stdout.WaitForText("not a regular file", faultWait)
 				w.Signal(syscall.SIGTERM)
-				w.Wait(fkWait)
-				if n := fkBlobReads(t, lab.Main); n != 0 {
+				w.Wait(faultWait)
+				if n := blobReads(t, lab.Main); n != 0 {
 					t.Errorf("tx watch read %d blobs behind a symlink", n)
 				}
 			}
@@ -74,12 +74,12 @@ func TestSecurityResultBranchExtraFiles(t *testing.T) {
 		"docs/handoff/results/old/plot.png": "png\n",
 		"tools/run.sh":                      "#!/bin/sh\necho hi\n",
 	})
-	out := lab.RX.Run(fkWait, "rx", "publish-result", lab.WriteResult(lab.Encode(lab.Ready("SEC_EXTRA_0001"))))
+	out := lab.RX.Run(faultWait, "rx", "publish-result", lab.WriteResult(lab.Encode(lab.Ready("SEC_EXTRA_0001"))))
 	if out.Code != 0 {
 		t.Fatalf("publish onto a branch with extra files: want exit 0\n%s", out)
 	}
-	if fkBlobReads(t, lab.RX) == 0 {
-		t.Error("no blob read counted for a publish that read the task: fkBlobReads cannot see reads")
+	if blobReads(t, lab.RX) == 0 {
+		t.Error("no blob read counted for a publish that read the task: blobReads cannot see reads")
 	}
 	after := lab.Tip(faultkit.ResultBranch)
 	changed := strings.Fields(gittest.Git(t, lab.R, lab.Remote.Dir, "diff", "--name-only", before, after))
@@ -105,11 +105,11 @@ func TestSecurityOversizedBlobs(t *testing.T) {
 		lab.RX.Policy.Limits.MaxTaskBytes = 4096
 		lab.RX.WritePolicy()
 		lab.PushTask(faultkit.TaskSpec{ID: "SEC_SIZE_0001", Body: strings.Repeat("x", 4096) + "\n"})
-		out := lab.RX.Run(fkWait, "rx", "check")
+		out := lab.RX.Run(faultWait, "rx", "check")
 		if out.Code != 1 || !strings.Contains(out.Stderr, "4096") {
 			t.Errorf("rx check of a task over 4096 bytes: want exit 1 naming the limit\n%s", out)
 		}
-		if n := fkBlobReads(t, lab.RX); n != 0 {
+		if n := blobReads(t, lab.RX); n != 0 {
 			t.Errorf("%d blob reads of an oversized task", n)
 		}
 	})
@@ -118,10 +118,10 @@ func TestSecurityOversizedBlobs(t *testing.T) {
 		lab := faultkit.NewLab(t)
 		lab.PushTask(faultkit.TaskSpec{ID: "SEC_SIZE_0002", Body: strings.Repeat("y", 64<<10) + "\n"})
 		w := lab.RX.Start("rx", "watch")
-		w.Stderr.WaitForText("65536", fkWait)
+		w.Stderr.WaitForText("65536", faultWait)
 		w.Signal(syscall.SIGTERM)
-		w.Wait(fkWait)
-		if n := fkBlobReads(t, lab.RX); n != 0 {
+		w.Wait(faultWait)
+		if n := blobReads(t, lab.RX); n != 0 {
 			t.Errorf("%d blob reads of an oversized task", n)
 		}
 	})
@@ -133,10 +133,10 @@ func TestSecurityOversizedBlobs(t *testing.T) {
 		lab.PushTask(faultkit.TaskSpec{ID: "SEC_SIZE_0003"})
 		lab.PushResult([]byte(strings.Repeat(" ", 2049)))
 		w := lab.Main.Start("tx", "watch")
-		w.Stdout.WaitForText("2048", fkWait)
+		w.Stdout.WaitForText("2048", faultWait)
 		w.Signal(syscall.SIGTERM)
-		w.Wait(fkWait)
-		if n := fkBlobReads(t, lab.Main); n != 0 {
+		w.Wait(faultWait)
+		if n := blobReads(t, lab.Main); n != 0 {
 			t.Errorf("%d blob reads of an oversized result", n)
 		}
 		if strings.Contains(w.Stdout.String(), "READY result") {

@@ -14,8 +14,8 @@ import (
 	"rfhandoff/gitcli/gittest"
 )
 
-// fkGrepTree returns the files under dir whose content holds secret.
-func fkGrepTree(t *testing.T, dir, secret string) []string {
+// grepTree returns the files under dir whose content holds secret.
+func grepTree(t *testing.T, dir, secret string) []string {
 	t.Helper()
 	var hits []string
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
@@ -59,14 +59,14 @@ func TestSecurityCredentialsNeverLeak(t *testing.T) {
 	url := h.URL("remote.git")
 	lab.UseURL(url)
 	for _, s := range []*faultkit.Side{lab.RX, lab.Main} {
-		if hits := fkGrepTree(t, filepath.Join(s.Dir, ".git"), password); len(hits) == 0 {
+		if hits := grepTree(t, filepath.Join(s.Dir, ".git"), password); len(hits) == 0 {
 			t.Fatalf("the canary is not in the %s checkout's git config: the search below would prove nothing", s.Name)
 		}
 	}
 	var outputs []faultkit.Output
 	run := func(s *faultkit.Side, want int, args ...string) faultkit.Output {
 		t.Helper()
-		out := s.Run(fkWait, append([]string{"-v", "--log-format=json"}, args...)...)
+		out := s.Run(faultWait, append([]string{"-v", "--log-format=json"}, args...)...)
 		outputs = append(outputs, out)
 		if out.Code != want {
 			t.Fatalf("%s: exit %d, want %d\n%s\nhttp-backend:\n%s", strings.Join(args, " "), out.Code, want, out, h.BackendStderr())
@@ -85,9 +85,9 @@ func TestSecurityCredentialsNeverLeak(t *testing.T) {
 		t.Fatal("publish over authenticated HTTP did not move the result branch")
 	}
 	w := lab.Main.Start("-v", "--log-format=json", "tx", "watch")
-	w.Stdout.WaitForText("READY result for task SEC_CRED_0001 awaiting authorization", fkWait)
+	w.Stdout.WaitForText("READY result for task SEC_CRED_0001 awaiting authorization", faultWait)
 	w.Signal(syscall.SIGTERM)
-	w.Wait(fkWait)
+	w.Wait(faultWait)
 	outputs = append(outputs, faultkit.Output{Stdout: w.Stdout.String(), Stderr: w.Stderr.String()})
 
 	// A wrong password fails, and its error output names neither password.
@@ -107,10 +107,10 @@ func TestSecurityCredentialsNeverLeak(t *testing.T) {
 		}
 	}
 	for _, s := range []*faultkit.Side{lab.RX, lab.Main} {
-		if hits := fkGrepTree(t, s.StateDir(), password); len(hits) != 0 {
+		if hits := grepTree(t, s.StateDir(), password); len(hits) != 0 {
 			t.Errorf("the password is in %v", hits)
 		}
-		if hits := fkGrepTree(t, s.StateDir(), wrong); len(hits) != 0 {
+		if hits := grepTree(t, s.StateDir(), wrong); len(hits) != 0 {
 			t.Errorf("the wrong password is in %v", hits)
 		}
 		faultkit.CheckAuditChain(t, s.AuditPath())
@@ -128,7 +128,7 @@ func TestSecurityCredentialsNeverLeak(t *testing.T) {
 	if strings.Contains(pushed, password) {
 		t.Errorf("the password was pushed to the result branch:\n%s", pushed)
 	}
-	if hits := fkGrepTree(t, lab.Tmp, password); len(hits) != 0 {
+	if hits := grepTree(t, lab.Tmp, password); len(hits) != 0 {
 		t.Errorf("the password is left in TMPDIR: %v", hits)
 	}
 }

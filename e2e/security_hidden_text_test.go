@@ -41,9 +41,9 @@ func hiddenTaskBody() (raw, shown string) {
 	return raw, shown
 }
 
-// fkHidden lists the characters of out a terminal would not show (newline,
+// hiddenChars lists the characters of out a terminal would not show (newline,
 // tab and the tty's CR aside), to name in a failure.
-func fkHidden(out string) []string {
+func hiddenChars(out string) []string {
 	var found []string
 	for _, r := range out {
 		if r != '\n' && r != '\r' && r != '\t' && task.Hidden(r) {
@@ -64,23 +64,23 @@ func TestSecurityHiddenTextInBody(t *testing.T) {
 	raw, shown := hiddenTaskBody()
 	commit, data := lab.PushTask(faultkit.TaskSpec{ID: "SEC_HIDDEN_0001", Body: raw})
 
-	out := lab.RX.Run(fkWait, "rx", "check")
+	out := lab.RX.Run(faultWait, "rx", "check")
 	if out.Code != 10 || !strings.Contains(out.Stdout, "body:     holds 22 hidden or control characters, shown as <U+XXXX>") {
 		t.Errorf("rx check: want exit 10 and the hidden characters counted\n%s", out)
 	}
-	if h := fkHidden(out.All()); len(h) != 0 {
+	if h := hiddenChars(out.All()); len(h) != 0 {
 		t.Errorf("rx check printed %v raw", h)
 	}
 
 	s := lab.RX.StartTTY("rx", "approve", "SEC_HIDDEN_0001")
-	s.WaitForText("the body holds 22 characters a terminal does not show", fkWait)
-	s.WaitForText("[A] Approve  [D] Defer  [S] Stop watcher", fkWait)
+	s.WaitForText("the body holds 22 characters a terminal does not show", faultWait)
+	s.WaitForText("[A] Approve  [D] Defer  [S] Stop watcher", faultWait)
 	s.Send("A")
-	if st := s.Wait(fkWait); st.ExitCode() != 0 {
+	if st := s.Wait(faultWait); st.ExitCode() != 0 {
 		t.Fatalf("rx approve: exit %d\n%s", st.ExitCode(), s.TTY)
 	}
 	tty := strings.ReplaceAll(s.TTY.String(), "\r\n", "\n")
-	if h := fkHidden(tty); len(h) != 0 {
+	if h := hiddenChars(tty); len(h) != 0 {
 		t.Errorf("the approval prompt printed %v raw", h)
 	}
 	_, afterHead, _ := strings.Cut(tty, "--- task body (hidden and control characters shown as <U+XXXX>) ---\n")
@@ -110,7 +110,7 @@ func TestSecurityHiddenTextInBody(t *testing.T) {
 	if unquoted.String() != shown || unquoted.String() != prompted {
 		t.Errorf("TASK.md quotes the body as\n%q\nthe prompt showed\n%q", unquoted.String(), prompted)
 	}
-	if h := fkHidden(string(md)); len(h) != 0 {
+	if h := hiddenChars(string(md)); len(h) != 0 {
 		t.Errorf("TASK.md holds %v raw", h)
 	}
 
@@ -131,11 +131,11 @@ func TestSecurityHiddenTextInBody(t *testing.T) {
 		t.Fatal("the pushed task lost its hidden characters: the test proves nothing")
 	}
 
-	out = lab.RX.Run(fkWait, "rx", "status")
+	out = lab.RX.Run(faultWait, "rx", "status")
 	if out.Code != 0 || !strings.Contains(out.Stdout, "approval:        SEC_HIDDEN_0001 sha256 "+digest) {
 		t.Errorf("rx status: want the approval of the raw digest\n%s", out)
 	}
-	if h := fkHidden(out.All()); len(h) != 0 {
+	if h := hiddenChars(out.All()); len(h) != 0 {
 		t.Errorf("rx status printed %v raw", h)
 	}
 }
@@ -150,22 +150,22 @@ func TestSecurityHiddenTextInTitle(t *testing.T) {
 	_, data := lab.PushTask(faultkit.TaskSpec{ID: "SEC_HIDDEN_0002", Title: title})
 	want := "U+E0069 at character 8, U+E0067 at character 9, U+200B at character 17, U+FE0F at character 22"
 
-	out := lab.RX.Run(fkWait, "rx", "check")
+	out := lab.RX.Run(faultWait, "rx", "check")
 	if out.Code != 1 || !strings.Contains(out.Stderr, "TASK_TITLE") || !strings.Contains(out.Stderr, want) {
 		t.Errorf("rx check: want exit 1 naming TASK_TITLE and %q\n%s", want, out)
 	}
-	if h := fkHidden(out.All()); len(h) != 0 {
+	if h := hiddenChars(out.All()); len(h) != 0 {
 		t.Errorf("rx check printed %v raw", h)
 	}
 	file := filepath.Join(t.TempDir(), "NEXT_RX_TASK.md")
 	if err := os.WriteFile(file, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	out = lab.RX.Run(fkWait, "task", "validate", file)
+	out = lab.RX.Run(faultWait, "task", "validate", file)
 	if out.Code != 1 || !strings.Contains(out.Stderr, want) {
 		t.Errorf("task validate: want exit 1 naming %q\n%s", want, out)
 	}
-	if h := fkHidden(out.All()); len(h) != 0 {
+	if h := hiddenChars(out.All()); len(h) != 0 {
 		t.Errorf("task validate printed %v raw", h)
 	}
 	st, err := state.LoadRX(lab.RX.StateDir())
@@ -186,14 +186,14 @@ func TestSecurityHiddenTextInStatus(t *testing.T) {
 	lab.RX.Policy.Repo.StateDir = filepath.Join(t.TempDir(), "state\ue000")
 	lab.RX.WritePolicy()
 	lab.PushTask(faultkit.TaskSpec{ID: "SEC_HIDDEN_0003"})
-	if out := lab.RX.Run(fkWait, "rx", "check"); out.Code != 10 {
+	if out := lab.RX.Run(faultWait, "rx", "check"); out.Code != 10 {
 		t.Fatalf("rx check:\n%s", out)
 	}
-	out := lab.RX.Run(fkWait, "rx", "status")
+	out := lab.RX.Run(faultWait, "rx", "status")
 	if out.Code != 0 || !strings.Contains(out.Stdout, "state<U+E000>/rx_agent_state.json") {
 		t.Errorf("rx status: want the state file's path escaped\n%s", out)
 	}
-	if h := fkHidden(out.All()); len(h) != 0 {
+	if h := hiddenChars(out.All()); len(h) != 0 {
 		t.Errorf("rx status printed %v raw", h)
 	}
 }

@@ -11,9 +11,9 @@ import (
 	"rfhandoff/faultkit"
 )
 
-// fkRawPolicy writes side's policy with the TOML line of key (in table)
+// setRawPolicy writes side's policy with the TOML line of key (in table)
 // replaced by key = value, bypassing validation: a hand-edited policy.
-func fkRawPolicy(t *testing.T, side *faultkit.Side, table, key, value string) {
+func setRawPolicy(t *testing.T, side *faultkit.Side, table, key, value string) {
 	t.Helper()
 	text := side.Policy.TOML()
 	re := regexp.MustCompile(`(?ms)(^\[` + regexp.QuoteMeta(table) + `\]\n.*?^)` + regexp.QuoteMeta(key) + ` = [^\n]*$`)
@@ -29,10 +29,10 @@ func fkRawPolicy(t *testing.T, side *faultkit.Side, table, key, value string) {
 	}
 }
 
-// fkNoInjection checks that value never reached git where an option is
+// checkNoInjection checks that value never reached git where an option is
 // read (before --end-of-options or --) in side's audit log, and that the
 // marker an injected command would create does not exist.
-func fkNoInjection(t *testing.T, side *faultkit.Side, value, marker string) {
+func checkNoInjection(t *testing.T, side *faultkit.Side, value, marker string) {
 	t.Helper()
 	for _, e := range faultkit.GitStarts(faultkit.AuditEntries(t, side.AuditPath()), "") {
 		if faultkit.ValueBeforeSeparator(faultkit.GitArgs(e), value) {
@@ -68,14 +68,14 @@ func TestSecurityOptionInjection(t *testing.T) {
 			lab := faultkit.NewLab(t)
 			m := marker(t)
 			value := strings.ReplaceAll(c.value, "MARKER", m)
-			fkRawPolicy(t, lab.RX, c.table, c.key, value)
+			setRawPolicy(t, lab.RX, c.table, c.key, value)
 			for _, args := range [][]string{{"rx", "check"}, {"rx", "publish-result", lab.WriteResult([]byte("{}"))}} {
-				out := lab.RX.Run(fkWait, args...)
+				out := lab.RX.Run(faultWait, args...)
 				if out.Code != 1 || !strings.Contains(out.Stderr, c.table+"."+c.key) {
 					t.Errorf("%s.%s = %q, %s: want exit 1 naming the key\n%s", c.table, c.key, value, args[1], out)
 				}
 			}
-			fkNoInjection(t, lab.RX, value, m)
+			checkNoInjection(t, lab.RX, value, m)
 			if es := faultkit.GitStarts(faultkit.AuditEntries(t, lab.RX.AuditPath()), ""); len(es) != 0 {
 				t.Errorf("%s.%s invalid, yet git ran %d times", c.table, c.key, len(es))
 			}
@@ -102,11 +102,11 @@ func TestSecurityOptionInjection(t *testing.T) {
 				s.ID = c.value
 			}
 			lab.PushTask(s)
-			out := lab.RX.Run(fkWait, "rx", "check")
+			out := lab.RX.Run(faultWait, "rx", "check")
 			if out.Code != 1 || !strings.Contains(out.Stderr, c.field) {
 				t.Errorf("task with %s = %q: want exit 1 naming the field\n%s", c.field, c.value, out)
 			}
-			fkNoInjection(t, lab.RX, c.value, m)
+			checkNoInjection(t, lab.RX, c.value, m)
 		}
 	})
 
@@ -134,19 +134,19 @@ func TestSecurityOptionInjection(t *testing.T) {
 			if c.args[0] == "tx" {
 				side = lab.Main
 			}
-			out := side.Run(fkWait, c.args...)
+			out := side.Run(faultWait, c.args...)
 			if out.Code == 0 {
 				t.Errorf("%s = %q: accepted\n%s", c.name, c.val, out)
 			}
-			fkNoInjection(t, side, c.val, m)
+			checkNoInjection(t, side, c.val, m)
 		}
 		// The same hostile fields on the result branch, read by tx watch.
 		bad := strings.Replace(strings.Replace(raw, `"SEC_INJECT_0002"`, jsonString(output), 1), good.SourceHead, upload, 1)
 		lab.PushResult([]byte(bad))
 		w := lab.Main.Start("tx", "watch")
-		w.Stdout.WaitForText("refused, not offered for authorization", fkWait)
-		fkNoInjection(t, lab.Main, output, m)
-		fkNoInjection(t, lab.Main, upload, m)
+		w.Stdout.WaitForText("refused, not offered for authorization", faultWait)
+		checkNoInjection(t, lab.Main, output, m)
+		checkNoInjection(t, lab.Main, upload, m)
 	})
 
 	t.Run("remote URLs", func(t *testing.T) {
@@ -162,7 +162,7 @@ func TestSecurityOptionInjection(t *testing.T) {
 			m := marker(t)
 			url = strings.ReplaceAll(url, "MARKER", m)
 			lab.RX.SetRemoteURL(url)
-			if out := lab.RX.Run(fkWait, "rx", "check"); out.Code != 1 {
+			if out := lab.RX.Run(faultWait, "rx", "check"); out.Code != 1 {
 				t.Errorf("remote URL %q: want exit 1\n%s", url, out)
 			}
 			if _, err := os.Stat(m); !os.IsNotExist(err) {

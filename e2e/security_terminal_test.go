@@ -20,8 +20,8 @@ var hostileSequences = []string{"\x1b]0;PWNED\x07", "\x1b[2J", "\x1b[31m", "\x1b
 
 const hostileText = "look \x1b]0;PWNED\x07 here \x1b[2J\x1b[31mRED\x1b[0m \x1b]8;;http://evil.invalid\x07link\x1b]8;;\x07 \u202eevil \xc2\x9b1m bell\x07"
 
-// fkRaw names the hostile sequences found raw in out.
-func fkRaw(out string) []string {
+// rawSequences names the hostile sequences found raw in out.
+func rawSequences(out string) []string {
 	var found []string
 	for _, s := range hostileSequences {
 		if strings.Contains(out, s) {
@@ -41,18 +41,18 @@ func TestSecurityEscapeSequencesNeverEchoed(t *testing.T) {
 		t.Parallel()
 		lab := faultkit.NewLab(t)
 		lab.PushTask(faultkit.TaskSpec{ID: "SEC_ESC_0001", Title: hostileText})
-		out := lab.RX.Run(fkWait, "rx", "check")
+		out := lab.RX.Run(faultWait, "rx", "check")
 		if out.Code != 1 || !strings.Contains(out.Stderr, "TASK_TITLE") {
 			t.Errorf("a title with control characters: want exit 1 naming TASK_TITLE\n%s", out)
 		}
-		if raw := fkRaw(out.All()); len(raw) != 0 {
+		if raw := rawSequences(out.All()); len(raw) != 0 {
 			t.Errorf("rx check echoed %q raw", raw)
 		}
 		w := lab.RX.Start("rx", "watch")
-		w.Stderr.WaitForText("task rejected", fkWait)
+		w.Stderr.WaitForText("task rejected", faultWait)
 		w.Signal(syscall.SIGTERM)
-		w.Wait(fkWait)
-		if raw := fkRaw(w.Stderr.String() + w.Stdout.String()); len(raw) != 0 {
+		w.Wait(faultWait)
+		if raw := rawSequences(w.Stderr.String() + w.Stdout.String()); len(raw) != 0 {
 			t.Errorf("rx watch logged %q raw", raw)
 		}
 	})
@@ -60,19 +60,19 @@ func TestSecurityEscapeSequencesNeverEchoed(t *testing.T) {
 		t.Parallel()
 		lab := faultkit.NewLab(t)
 		lab.PushTask(faultkit.TaskSpec{ID: "SEC_ESC_0002", Body: "## Goal\n\n" + hostileText + "\n"})
-		out := lab.RX.Run(fkWait, "rx", "check")
+		out := lab.RX.Run(faultWait, "rx", "check")
 		if out.Code != 10 {
 			t.Errorf("a body with escapes is free Markdown: want exit 10\n%s", out)
 		}
-		if raw := fkRaw(out.All()); len(raw) != 0 {
+		if raw := rawSequences(out.All()); len(raw) != 0 {
 			t.Errorf("rx check echoed %q raw", raw)
 		}
 		s := lab.RX.StartTTY("rx", "approve", "SEC_ESC_0002")
-		s.WaitForText(`<U+001B>]0;PWNED<U+0007>`, fkWait) // the body, shown neutralised
-		s.WaitForText("[A] Approve  [D] Defer  [S] Stop watcher", fkWait)
+		s.WaitForText(`<U+001B>]0;PWNED<U+0007>`, faultWait) // the body, shown neutralised
+		s.WaitForText("[A] Approve  [D] Defer  [S] Stop watcher", faultWait)
 		s.Send("D")
-		s.Wait(fkWait)
-		if raw := fkRaw(s.TTY.String()); len(raw) != 0 {
+		s.Wait(faultWait)
+		if raw := rawSequences(s.TTY.String()); len(raw) != 0 {
 			t.Errorf("the approval prompt echoed %q raw", raw)
 		}
 	})
@@ -83,17 +83,17 @@ func TestSecurityEscapeSequencesNeverEchoed(t *testing.T) {
 		raw := string(lab.Encode(lab.Ready("SEC_ESC_0003")))
 		lab.PushResult([]byte(strings.Replace(raw, `"SEC_ESC_0003"`, jsonString(hostileText), 1)))
 		w := lab.Main.Start("tx", "watch")
-		w.Stdout.WaitForText("refused, not offered for authorization", fkWait)
+		w.Stdout.WaitForText("refused, not offered for authorization", faultWait)
 		w.Signal(syscall.SIGTERM)
-		w.Wait(fkWait)
-		if raw := fkRaw(w.Stdout.String() + w.Stderr.String()); len(raw) != 0 {
+		w.Wait(faultWait)
+		if raw := rawSequences(w.Stdout.String() + w.Stderr.String()); len(raw) != 0 {
 			t.Errorf("tx watch echoed %q raw:\n%q", raw, w.Stdout.String())
 		}
 	})
 }
 
-// fkApproved reports whether the RX state holds an approval of id.
-func fkApproved(t *testing.T, lab *faultkit.Lab, id string) bool {
+// isApproved reports whether the RX state holds an approval of id.
+func isApproved(t *testing.T, lab *faultkit.Lab, id string) bool {
 	t.Helper()
 	st, err := state.LoadRX(lab.RX.StateDir())
 	if err != nil {
@@ -118,13 +118,13 @@ func TestSecurityApprovalNeedsATerminal(t *testing.T) {
 		lab := faultkit.NewLab(t)
 		lab.PushTask(faultkit.TaskSpec{ID: "SEC_TTY_0001"})
 		w := prompttest.StartDetached(t, faultkit.Bin(t), []string{"rx", "watch"}, prompttest.Options{Dir: lab.RX.Dir, Env: lab.RX.Env(), Stdin: "A\n"})
-		w.Stderr.WaitFor(fkTaskAwaits("SEC_TTY_0001"), fkWait)
+		w.Stderr.WaitFor(taskAwaits("SEC_TTY_0001"), faultWait)
 		w.Signal(syscall.SIGTERM)
-		w.Wait(fkWait)
+		w.Wait(faultWait)
 		if left := w.StdinLeft(); left != "A\n" {
 			t.Errorf("rx watch read stdin: %q left", left)
 		}
-		if fkApproved(t, lab, "SEC_TTY_0001") {
+		if isApproved(t, lab, "SEC_TTY_0001") {
 			t.Error("rx watch approved without a terminal")
 		}
 	})
@@ -133,15 +133,15 @@ func TestSecurityApprovalNeedsATerminal(t *testing.T) {
 		lab := faultkit.NewLab(t)
 		lab.PushTask(faultkit.TaskSpec{ID: "SEC_TTY_0002"})
 		s := prompttest.Start(t, faultkit.Bin(t), []string{"rx", "approve"}, prompttest.Options{Dir: lab.RX.Dir, Env: lab.RX.Env(), PipeStdin: true, Stdin: "A\n"})
-		s.WaitForText("[A] Approve  [D] Defer  [S] Stop watcher", fkWait)
+		s.WaitForText("[A] Approve  [D] Defer  [S] Stop watcher", faultWait)
 		s.Send("D")
-		if code := s.Wait(fkWait).ExitCode(); code != 1 {
+		if code := s.Wait(faultWait).ExitCode(); code != 1 {
 			t.Errorf("rx approve deferred at the terminal: exit %d, want 1", code)
 		}
 		if left := s.StdinLeft(); left != "A\n" {
 			t.Errorf("the piped answer was read: %q left", left)
 		}
-		if fkApproved(t, lab, "SEC_TTY_0002") {
+		if isApproved(t, lab, "SEC_TTY_0002") {
 			t.Error("the piped A approved the task")
 		}
 	})
@@ -156,9 +156,9 @@ func TestSecurityApprovalNeedsATerminal(t *testing.T) {
 		lab.PushTask(faultkit.TaskSpec{ID: "SEC_TTY_0003"})
 		s := prompttest.StartDetached(t, script, []string{"-qec", faultkit.Bin(t) + " rx approve", os.DevNull},
 			prompttest.Options{Dir: lab.RX.Dir, Env: lab.RX.Env(), Stdin: "A\nA\nA\n"})
-		code := s.Wait(fkWait).ExitCode()
+		code := s.Wait(faultWait).ExitCode()
 		t.Logf("script with piped answers: exit %d\n%q", code, s.Stdout.String())
-		if code == 0 || fkApproved(t, lab, "SEC_TTY_0003") {
+		if code == 0 || isApproved(t, lab, "SEC_TTY_0003") {
 			t.Errorf("answers piped into script before the question approved the task (exit %d)", code)
 		}
 	})
@@ -167,10 +167,10 @@ func TestSecurityApprovalNeedsATerminal(t *testing.T) {
 		lab := faultkit.NewLab(t)
 		lab.PushTask(faultkit.TaskSpec{ID: "SEC_TTY_0004"})
 		s := prompttest.Start(t, script, []string{"-qec", faultkit.Bin(t) + " rx approve", os.DevNull}, prompttest.Options{Dir: lab.RX.Dir, Env: lab.RX.Env()})
-		s.WaitForText("[A] Approve  [D] Defer  [S] Stop watcher", fkWait)
+		s.WaitForText("[A] Approve  [D] Defer  [S] Stop watcher", faultWait)
 		s.Send("A")
-		if code := s.Wait(fkWait).ExitCode(); code != 0 || !fkApproved(t, lab, "SEC_TTY_0004") {
-			t.Errorf("approval typed through script's terminal: exit %d, approved %v; a wrapper's pty is a terminal", code, fkApproved(t, lab, "SEC_TTY_0004"))
+		if code := s.Wait(faultWait).ExitCode(); code != 0 || !isApproved(t, lab, "SEC_TTY_0004") {
+			t.Errorf("approval typed through script's terminal: exit %d, approved %v; a wrapper's pty is a terminal", code, isApproved(t, lab, "SEC_TTY_0004"))
 		}
 	})
 }

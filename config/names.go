@@ -1,121 +1,44 @@
 package config
 
 import (
+	"errors"
 	"fmt"
-	"path"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"rfhandoff/gitcli/gitname"
 )
 
-// Strict patterns for names that end up in git argv. They are narrower than
-// git's own rules on purpose: nothing here can start with '-' (an option),
-// hold a space, a glob or a revision operator.
-var (
-	branchComponent = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
-	remotePattern   = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
-	// repoComponent is one component of a path inside the repository.
-	repoComponent = regexp.MustCompile(`^[A-Za-z0-9._][A-Za-z0-9._-]*$`)
-)
+// Branch, remote and repository path names end up in git argv: gitname
+// holds the one set of rules for them (the ones gitcli enforces), and the
+// policy is checked against exactly those. These return only the reason;
+// the caller's *FieldError names the key and the value.
 
-// MaxBranchLen bounds a branch name.
-const MaxBranchLen = 100
+// CheckBranch reports why name is not an acceptable branch name, or nil
+// (see gitname.Branch).
+func CheckBranch(name string) error { return reason(gitname.Branch(name)) }
 
-// CheckBranch reports why name is not an acceptable branch name, or nil:
-// components of [A-Za-z0-9._-] starting with a letter or digit, joined by
-// single '/', at most 100 characters, no "..", no component ending in "."
-// or ".lock", and not "HEAD".
-func CheckBranch(name string) error {
-	if name == "" {
-		return fmt.Errorf("must not be empty")
-	}
-	if len(name) > MaxBranchLen {
-		return fmt.Errorf("longer than %d characters", MaxBranchLen)
-	}
-	if strings.HasPrefix(name, "-") {
-		return fmt.Errorf("must not start with '-' (it would read as an option)")
-	}
-	if strings.Contains(name, "..") {
-		return fmt.Errorf(`must not contain ".."`)
-	}
-	if name == "HEAD" {
-		return fmt.Errorf(`"HEAD" is not a branch name`)
-	}
-	for _, c := range strings.Split(name, "/") {
-		if err := checkRefComponent(c); err != nil {
-			return err
-		}
-	}
-	return nil
-}
+// CheckRemote reports why name is not an acceptable remote name, or nil
+// (see gitname.Remote).
+func CheckRemote(name string) error { return reason(gitname.Remote(name)) }
 
-// CheckRemote reports why name is not an acceptable remote name, or nil:
-// ^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$, no "..", not ending in "." or ".lock".
-func CheckRemote(name string) error {
-	if name == "" {
-		return fmt.Errorf("must not be empty")
-	}
-	if strings.HasPrefix(name, "-") {
-		return fmt.Errorf("must not start with '-' (it would read as an option)")
-	}
-	if !remotePattern.MatchString(name) {
-		return fmt.Errorf("must match %s", remotePattern)
-	}
-	if strings.Contains(name, "..") {
-		return fmt.Errorf(`must not contain ".."`)
-	}
-	return checkRefComponent(name)
-}
-
-func checkRefComponent(c string) error {
-	switch {
-	case c == "":
-		return fmt.Errorf("must not have an empty component (leading, trailing or doubled '/')")
-	case !branchComponent.MatchString(c):
-		return fmt.Errorf("component %q must start with a letter or digit and hold only letters, digits, '.', '_' and '-'", c)
-	case strings.HasSuffix(c, ".lock"):
-		return fmt.Errorf(`component %q must not end in ".lock"`, c)
-	case strings.HasSuffix(c, "."):
-		return fmt.Errorf(`component %q must not end in "."`, c)
-	}
-	return nil
-}
-
-// checkRepoPath checks a path inside the repository (task_file, result_dir):
-// relative, '/'-separated, clean, no "..", no ".git", no component starting
-// with '-', only letters, digits, '.', '_', '-' (no globs, no ':' that git
-// would read as pathspec magic or a revision separator).
+// checkRepoPath checks a path inside the repository (task_file,
+// result_dir); see gitname.RepoPath. Control characters are named as
+// such first, as for every other text value.
 func checkRepoPath(p string) error {
-	if p == "" {
-		return fmt.Errorf("must not be empty")
-	}
 	if err := checkText(p); err != nil {
 		return err
 	}
-	if len(p) > 255 {
-		return fmt.Errorf("longer than 255 characters")
+	return reason(gitname.RepoPath(p))
+}
+
+func reason(r string) error {
+	if r == "" {
+		return nil
 	}
-	if strings.HasPrefix(p, "/") || filepath.IsAbs(p) {
-		return fmt.Errorf("must be relative to the repository root")
-	}
-	if p == "." || path.Clean(p) != p {
-		return fmt.Errorf("must be a clean path below the repository root (e.g. %q)", path.Clean(p))
-	}
-	for _, c := range strings.Split(p, "/") {
-		switch {
-		case c == "..":
-			return fmt.Errorf(`must not contain ".."`)
-		case strings.EqualFold(c, ".git"):
-			return fmt.Errorf(`must not point into ".git"`)
-		case strings.HasPrefix(c, "-"):
-			return fmt.Errorf("component %q must not start with '-'", c)
-		case !repoComponent.MatchString(c):
-			return fmt.Errorf("component %q may hold only letters, digits, '.', '_' and '-'", c)
-		}
-	}
-	return nil
+	return errors.New(r)
 }
 
 // checkLocalPath checks a path on this machine (state_dir, audit.path,

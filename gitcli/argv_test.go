@@ -122,6 +122,33 @@ func TestArgv(t *testing.T) {
 			want: [][]string{{"diff", "--cached", "--quiet", "--no-renames", "--no-ext-diff", "--no-textconv"}},
 		},
 		{
+			name: "levels of the result directory",
+			op: func(ctx context.Context, c *Client) error {
+				_, err := c.DirLevels(ctx, "HEAD", "docs/handoff/results")
+				return err
+			},
+			want: [][]string{{"ls-tree", "-t", "-l", "-z", "--full-tree", "--end-of-options", "HEAD", "--", ".",
+				"docs/", "docs/handoff/", "docs/handoff/results/"}},
+		},
+		{
+			name: "tree changes",
+			op:   func(ctx context.Context, c *Client) error { _, err := c.TreeChanges(ctx, "HEAD", idA); return err },
+			want: [][]string{{"diff-tree", "-r", "--raw", "-z", "--no-renames", "--no-abbrev", "--no-ext-diff", "--no-textconv",
+				"--end-of-options", "HEAD", idA}},
+		},
+		{
+			name: "write objects",
+			op: func(ctx context.Context, c *Client) error {
+				return c.WriteObjects(ctx, []Object{{Type: "blob", Data: []byte("x")}})
+			},
+			want: [][]string{{"unpack-objects", "-q", "--strict"}},
+		},
+		{
+			name: "read blob",
+			op:   func(ctx context.Context, c *Client) error { _, err := c.ReadBlob(ctx, idA, 10); return err },
+			want: [][]string{{"cat-file", "blob", "--end-of-options", idA}},
+		},
+		{
 			name: "check ignored",
 			op:   func(ctx context.Context, c *Client) error { _, err := c.CheckIgnored(ctx, ".local"); return err },
 			want: [][]string{{"check-ignore", "-q", "--", ".local"}},
@@ -171,8 +198,7 @@ func TestShowFileCapsOutput(t *testing.T) {
 
 func TestCommitArgvStdinAndIdentity(t *testing.T) {
 	f := &fakeRunner{t: t, replies: []fakeReply{
-		exitWith(1, "", ""), // user.name not configured
-		ok("someone@example.org\n"),
+		ok("user.email\nsomeone@example.org\x00"), // user.name not configured
 		ok(""),
 		ok(idA + "\n"),
 	}}
@@ -185,22 +211,51 @@ func TestCommitArgvStdinAndIdentity(t *testing.T) {
 		t.Errorf("commit ID %q, want %q", id, idA)
 	}
 	want := [][]string{
-		{"config", "--get", "--end-of-options", "user.name"},
-		{"config", "--get", "--end-of-options", "user.email"},
+		{"config", "--null", "--get-regexp", "--end-of-options", `^user\.(name|email)$`},
 		{"commit", "--quiet", "--no-verify", "--no-gpg-sign", "--cleanup=whitespace", "--file=-"},
 		{"rev-parse", "--verify", "--quiet", "--end-of-options", "HEAD^{commit}"},
 	}
 	if got := f.argv(); !reflect.DeepEqual(got, want) {
 		t.Fatalf("argv\n got %q\nwant %q", got, want)
 	}
-	msg, _ := io.ReadAll(f.calls[2].Stdin)
+	msg, _ := io.ReadAll(f.calls[1].Stdin)
 	if wantMsg := "Publish RX result T_1\n\nAudit-Chain-Head: abc123\nTask-Id: T_1\n"; string(msg) != wantMsg {
 		t.Errorf("message %q, want %q", msg, wantMsg)
 	}
 	// Half a configured identity is no identity: the default signs.
 	for _, kv := range []string{"GIT_AUTHOR_NAME=rfhandoff", "GIT_COMMITTER_EMAIL=rfhandoff@localhost"} {
-		if !slices.Contains(f.calls[2].Env, kv) {
-			t.Errorf("commit env %q lacks %s", f.calls[2].Env, kv)
+		if !slices.Contains(f.calls[1].Env, kv) {
+			t.Errorf("commit env %q lacks %s", f.calls[1].Env, kv)
+		}
+	}
+}
+
+func TestCommitTreeArgvStdinAndIdentity(t *testing.T) {
+	f := &fakeRunner{t: t, replies: []fakeReply{
+		ok("user.name\nOld Name\x00user.email\nrx@lab.example\x00user.name\nRX Laptop\x00"),
+		ok(idB + "\n"),
+	}}
+	c := &Client{R: f, Dir: "/repo"}
+	id, err := c.CommitTree(t.Context(), idA, "HEAD", "rx result\n", []Trailer{{"Audit-Chain-Head", "abc123"}})
+	if err != nil || id != idB {
+		t.Fatalf("CommitTree = %q, %v; want %s", id, err, idB)
+	}
+	want := []string{"commit-tree", "-p", "HEAD", "-F", "-", "--no-gpg-sign", "--end-of-options", idA}
+	if got := f.calls[1].Args; !reflect.DeepEqual(got, want) {
+		t.Errorf("argv\n got %q\nwant %q", got, want)
+	}
+	msg, _ := io.ReadAll(f.calls[1].Stdin)
+	if wantMsg := "rx result\n\nAudit-Chain-Head: abc123\n"; string(msg) != wantMsg {
+		t.Errorf("message %q, want %q", msg, wantMsg)
+	}
+	// The last value of a key wins, as in git.
+	if !slices.Contains(f.calls[1].Env, "GIT_AUTHOR_NAME=RX Laptop") || !slices.Contains(f.calls[1].Env, "GIT_COMMITTER_EMAIL=rx@lab.example") {
+		t.Errorf("commit-tree env %q, want the configured identity", f.calls[1].Env)
+	}
+	for _, bad := range []struct{ tree, parent string }{{"HEAD", "HEAD"}, {idA, "--all"}, {idA[:12], "HEAD"}} {
+		f := &fakeRunner{t: t}
+		if _, err := (&Client{R: f}).CommitTree(t.Context(), bad.tree, bad.parent, "m", nil); err == nil || len(f.calls) != 0 {
+			t.Errorf("CommitTree(%q, %q) = %v after %d calls; want refused before git runs", bad.tree, bad.parent, err, len(f.calls))
 		}
 	}
 }
@@ -268,6 +323,20 @@ func TestRefusedBeforeGitRuns(t *testing.T) {
 		{"show path ..", func(ctx context.Context, c *Client) error {
 			_, err := c.ShowFile(ctx, idA, "../etc/passwd", 10)
 			return err
+		}},
+		{"levels dir ..", func(ctx context.Context, c *Client) error {
+			_, err := c.DirLevels(ctx, "HEAD", "docs/../x")
+			return err
+		}},
+		{"levels dir magic", func(ctx context.Context, c *Client) error { _, err := c.DirLevels(ctx, "HEAD", ":(top)x"); return err }},
+		{"levels rev -x", func(ctx context.Context, c *Client) error {
+			_, err := c.DirLevels(ctx, "--output=/tmp/x", "docs")
+			return err
+		}},
+		{"tree changes -x", func(ctx context.Context, c *Client) error { _, err := c.TreeChanges(ctx, "HEAD", "-R"); return err }},
+		{"read blob ref", func(ctx context.Context, c *Client) error { _, err := c.ReadBlob(ctx, "HEAD:x", 10); return err }},
+		{"write objects bad type", func(ctx context.Context, c *Client) error {
+			return c.WriteObjects(ctx, []Object{{Type: "tag", Data: nil}})
 		}},
 		{"show zero limit", func(ctx context.Context, c *Client) error { _, err := c.ShowFile(ctx, idA, "x.md", 0); return err }},
 		{"blob pathspec magic", func(ctx context.Context, c *Client) error {

@@ -15,8 +15,7 @@ import (
 // url's branch into dir, which must be an absolute path that does not exist
 // or is empty. It is the publisher's scratch copy: cheap, and never the
 // operator's checkout. The clone's remote is named "origin". Its work tree
-// is left empty (--no-checkout): TempClone fills it only after neutral
-// attributes are in place.
+// is left empty (--no-checkout; see CheckoutNeutral).
 func (c *Client) CloneBranch(ctx context.Context, url, branch, dir string) error {
 	if err := ValidURL(url); err != nil {
 		return err
@@ -43,7 +42,8 @@ func cloneArgs(url, branch, dir string) []string {
 }
 
 // TempClone clones url's branch (see CloneBranch) into a fresh private
-// (0700) temporary directory and returns a Client for it. cleanup removes
+// (0700) temporary directory, with NeutralAttributes in place and the
+// work tree empty, and returns a Client for it. cleanup removes
 // the directory; it is safe to call more than once and must be called even
 // when err is non-nil.
 func (c *Client) TempClone(ctx context.Context, url, branch string) (clone *Client, cleanup func(), err error) {
@@ -71,7 +71,7 @@ func (c *Client) TempClone(ctx context.Context, url, branch string) (clone *Clie
 		return nil, cleanup, err
 	}
 	clone = &Client{R: c.R, Dir: dir, Timeout: c.Timeout, Identity: c.Identity}
-	if err := clone.checkoutNeutral(ctx); err != nil {
+	if err := clone.neutralAttributes(); err != nil {
 		return nil, cleanup, err
 	}
 	return clone, cleanup, nil
@@ -84,10 +84,7 @@ func (c *Client) TempClone(ctx context.Context, url, branch string) (clone *Clie
 // clone is checked out or staged: the bytes are exactly the blobs'.
 const NeutralAttributes = "* -text -eol -filter -ident -working-tree-encoding\n"
 
-// checkoutNeutral fills the work tree of a --no-checkout clone only after
-// NeutralAttributes is in place, so not even the first checkout runs a
-// filter the branch names.
-func (c *Client) checkoutNeutral(ctx context.Context) error {
+func (c *Client) neutralAttributes() error {
 	info := filepath.Join(c.Dir, ".git", "info")
 	if err := os.MkdirAll(info, 0o755); err != nil {
 		return fmt.Errorf("clone attributes: %w", err)
@@ -95,6 +92,14 @@ func (c *Client) checkoutNeutral(ctx context.Context) error {
 	if err := os.WriteFile(filepath.Join(info, "attributes"), []byte(NeutralAttributes), 0o644); err != nil {
 		return fmt.Errorf("clone attributes: %w", err)
 	}
+	return nil
+}
+
+// CheckoutNeutral fills the work tree of a TempClone, which is left
+// empty: NeutralAttributes is already in place, so not even this first
+// checkout runs a filter the branch names. The publisher needs no work
+// tree (it builds commits from objects); callers that stage files do.
+func (c *Client) CheckoutNeutral(ctx context.Context) error {
 	if _, err := c.run(ctx, []string{"read-tree", "--reset", "-u", "HEAD"}, call{}); err != nil {
 		return &Error{Op: "read-tree", Err: err}
 	}

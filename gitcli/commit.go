@@ -60,8 +60,41 @@ func (c *Client) Commit(ctx context.Context, message string, trailers []Trailer)
 }
 
 func commitArgs() []string {
-	return []string{"commit", "--quiet", "--no-verify", "--no-gpg-sign", "--cleanup=whitespace", "--file=-"}
+	args := append([]string{"commit", "--quiet", "--no-verify"}, signArgs()...)
+	return append(args, "--cleanup=whitespace", "--file=-")
 }
+
+// CommitTree makes a commit of tree with parent as its only parent and
+// message and trailers as in Commit, without an index or a work tree, and
+// returns its ID. No ref moves: the caller pushes the ID.
+func (c *Client) CommitTree(ctx context.Context, tree, parent, message string, trailers []Trailer) (string, error) {
+	if err := ValidObjectID(tree); err != nil {
+		return "", err
+	}
+	if err := ValidRef(parent); err != nil {
+		return "", err
+	}
+	msg, err := commitMessage(message, trailers)
+	if err != nil {
+		return "", err
+	}
+	id, err := c.commitIdentity(ctx)
+	if err != nil {
+		return "", err
+	}
+	res, err := c.run(ctx, commitTreeArgs(tree, parent), call{stdin: strings.NewReader(msg), env: id.env()})
+	if err != nil {
+		return "", &Error{Op: "commit-tree", Err: err}
+	}
+	return parseObjectID("commit-tree", res.Stdout)
+}
+
+func commitTreeArgs(tree, parent string) []string {
+	return append(append([]string{"commit-tree", "-p", parent, "-F", "-"}, signArgs()...), "--end-of-options", tree)
+}
+
+// signArgs is how Commit and CommitTree sign: the one place to change.
+func signArgs() []string { return []string{"--no-gpg-sign"} }
 
 // commitMessage validates message and trailers and joins them.
 func commitMessage(message string, trailers []Trailer) (string, error) {
@@ -99,32 +132,33 @@ func (c *Client) commitIdentity(ctx context.Context) (Identity, error) {
 	if c.Identity != (Identity{}) {
 		return c.Identity, c.Identity.validate()
 	}
-	name, nameOK, err := c.configGet(ctx, "user.name")
+	// Both keys in one call; git config exits 1 when neither is set.
+	res, err := c.run(ctx, []string{"config", "--null", "--get-regexp", "--end-of-options", `^user\.(name|email)$`}, call{})
 	if err != nil {
-		return Identity{}, err
-	}
-	email, emailOK, err := c.configGet(ctx, "user.email")
-	if err != nil {
-		return Identity{}, err
-	}
-	if nameOK && emailOK {
-		id := Identity{Name: name, Email: email}
-		if id.validate() == nil {
-			return id, nil
+		if code, isExit := exitCode(err); isExit && code == 1 {
+			return DefaultIdentity, nil
 		}
+		return Identity{}, &Error{Op: "config --get-regexp user", Err: err}
+	}
+	id := parseUserConfig(res.Stdout)
+	if id.Name != "" && id.Email != "" && id.validate() == nil {
+		return id, nil
 	}
 	return DefaultIdentity, nil
 }
 
-// configGet reads one config value; ok is false when it is not set
-// (git config exits 1).
-func (c *Client) configGet(ctx context.Context, key string) (string, bool, error) {
-	res, err := c.run(ctx, []string{"config", "--get", "--end-of-options", key}, call{})
-	if err != nil {
-		if code, isExit := exitCode(err); isExit && code == 1 {
-			return "", false, nil
+// parseUserConfig reads git config --null --get-regexp output
+// ("key\nvalue\0" records); the last value of a key wins, as in git.
+func parseUserConfig(out []byte) Identity {
+	var id Identity
+	for _, rec := range splitNUL(out) {
+		key, val, _ := strings.Cut(rec, "\n")
+		switch key {
+		case "user.name":
+			id.Name = val
+		case "user.email":
+			id.Email = val
 		}
-		return "", false, &Error{Op: "config --get " + key, Err: err}
 	}
-	return strings.TrimSuffix(string(res.Stdout), "\n"), true, nil
+	return id
 }

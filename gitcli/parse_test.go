@@ -142,6 +142,8 @@ const capturedRaw = ":100644 100755 78981922613b2afb6025042ff6bd878ac1994e85 789
 	":000000 120000 0000000000000000000000000000000000000000 2e65efe2a145dda7ee51d1741299f848e5bf752e A\x00l\x00" +
 	":000000 100644 0000000000000000000000000000000000000000 8ba3a16384aacc37d01564b28401755ce8053f51 A\x00sp ace\x00"
 
+const zeroID = "0000000000000000000000000000000000000000"
+
 func TestParseRawZ(t *testing.T) {
 	tests := []struct {
 		name    string
@@ -150,15 +152,15 @@ func TestParseRawZ(t *testing.T) {
 		wantErr bool
 	}{
 		{"captured", capturedRaw, []StagedChange{
-			{'M', ModeFile, ModeExec, "a"},
-			{'D', ModeFile, modeNotThere, "b"},
-			{'M', ModeFile, ModeFile, "d/c"},
-			{'A', modeNotThere, ModeSymlink, "l"},
-			{'A', modeNotThere, ModeFile, "sp ace"},
+			{'M', ModeFile, ModeExec, "78981922613b2afb6025042ff6bd878ac1994e85", "78981922613b2afb6025042ff6bd878ac1994e85", "a"},
+			{'D', ModeFile, modeNotThere, "61780798228d17af2d34fce4cfbdf35556832472", zeroID, "b"},
+			{'M', ModeFile, ModeFile, "f2ad6c76f0115a6ba5b00456a849810e7ec0af20", "b51b4b797587fb260d20338ae19470758254e48c", "d/c"},
+			{'A', modeNotThere, ModeSymlink, zeroID, "2e65efe2a145dda7ee51d1741299f848e5bf752e", "l"},
+			{'A', modeNotThere, ModeFile, zeroID, "8ba3a16384aacc37d01564b28401755ce8053f51", "sp ace"},
 		}, false},
 		{"empty", "", nil, false},
 		{"rename (synthetic)", ":100644 100644 " + idA + " " + idA + " R100\x00old\x00new\x00:000000 160000 " + idA[:7] + " " + idB[:7] + " A\x00sub\x00",
-			[]StagedChange{{'R', ModeFile, ModeFile, "new"}, {'A', modeNotThere, ModeGitlink, "sub"}}, false},
+			[]StagedChange{{'R', ModeFile, ModeFile, idA, idA, "new"}, {'A', modeNotThere, ModeGitlink, idA[:7], idB[:7], "sub"}}, false},
 		{"unterminated", ":100644 100644 " + idA + " " + idB + " M\x00a", nil, true},
 		{"missing path", ":100644 100644 " + idA + " " + idB + " M\x00", nil, true},
 		{"rename missing second path", ":100644 100644 " + idA + " " + idA + " R100\x00old\x00", nil, true},

@@ -290,6 +290,9 @@ func publish(t *testing.T, co checkout, content string) (*gitcli.Client, string,
 	if err != nil {
 		t.Fatalf("TempClone: %v", err)
 	}
+	if err := clone.CheckoutNeutral(ctx); err != nil {
+		t.Fatal(err)
+	}
 	p := filepath.Join(clone.Dir, "docs", "handoff", "results")
 	if err := os.MkdirAll(p, 0o755); err != nil {
 		t.Fatal(err)
@@ -315,6 +318,9 @@ func TestPublishCycle(t *testing.T) {
 	ctx := t.Context()
 	clone, cleanup, err := co.c.TempClone(ctx, co.rem.URL, resultBranch)
 	if err != nil {
+		t.Fatal(err)
+	}
+	if err := clone.CheckoutNeutral(ctx); err != nil {
 		t.Fatal(err)
 	}
 	st, err := os.Stat(filepath.Dir(clone.Dir))
@@ -414,6 +420,9 @@ func TestCommitDefaultIdentity(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := clone.CheckoutNeutral(t.Context()); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.WriteFile(filepath.Join(clone.Dir, "f"), []byte("f\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -451,6 +460,9 @@ func TestPushRejectedBecauseBranchMovedBefore(t *testing.T) {
 	clone, cleanup, err := co.c.TempClone(ctx, co.rem.URL, resultBranch)
 	t.Cleanup(cleanup)
 	if err != nil {
+		t.Fatal(err)
+	}
+	if err := clone.CheckoutNeutral(ctx); err != nil {
 		t.Fatal(err)
 	}
 	other := gittest.Seed(t, co.rem, resultBranch, map[string]string{"other.txt": "someone else\n"})
@@ -527,6 +539,9 @@ func TestPushToUnreachableRemoteIsNotRejection(t *testing.T) {
 	clone, cleanup, err := co.c.TempClone(ctx, co.rem.URL, resultBranch)
 	t.Cleanup(cleanup)
 	if err != nil {
+		t.Fatal(err)
+	}
+	if err := clone.CheckoutNeutral(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Rename(co.rem.Dir, co.rem.Dir+".gone"); err != nil {

@@ -43,6 +43,8 @@ type StagedChange struct {
 	Status  byte // 'A', 'M', 'D', 'T', ...
 	OldMode Mode // "000000" when added
 	NewMode Mode // "000000" when deleted
+	OldID   string
+	NewID   string // all zeros when deleted
 	Path    string
 }
 
@@ -56,6 +58,27 @@ func (c *Client) StagedChanges(ctx context.Context) ([]StagedChange, error) {
 	changes, err := parseRawZ(res.Stdout)
 	if err != nil {
 		return nil, &Error{Op: "diff --cached --raw", Err: err}
+	}
+	return changes, nil
+}
+
+// TreeChanges lists what changed from commit from to commit to, with
+// modes and full object IDs (git diff-tree -r --raw -z): how the
+// publisher reads back a commit it built without an index.
+func (c *Client) TreeChanges(ctx context.Context, from, to string) ([]StagedChange, error) {
+	if err := ValidRef(from); err != nil {
+		return nil, err
+	}
+	if err := ValidRef(to); err != nil {
+		return nil, err
+	}
+	res, err := c.run(ctx, []string{"diff-tree", "-r", "--raw", "-z", "--no-renames", "--no-abbrev", "--no-ext-diff", "--no-textconv", "--end-of-options", from, to}, call{})
+	if err != nil {
+		return nil, &Error{Op: "diff-tree", Err: err}
+	}
+	changes, err := parseRawZ(res.Stdout)
+	if err != nil {
+		return nil, &Error{Op: "diff-tree", Err: err}
 	}
 	return changes, nil
 }
@@ -137,7 +160,7 @@ func parseRawZ(out []byte) ([]StagedChange, error) {
 				return nil, fmt.Errorf("raw diff record %q: empty path", meta)
 			}
 		}
-		changes = append(changes, StagedChange{Status: status[0], OldMode: Mode(f[0]), NewMode: Mode(f[1]), Path: path})
+		changes = append(changes, StagedChange{Status: status[0], OldMode: Mode(f[0]), NewMode: Mode(f[1]), OldID: f[2], NewID: f[3], Path: path})
 		i += 1 + npaths
 	}
 	return changes, nil

@@ -3,6 +3,7 @@ package gitcli
 import (
 	"context"
 	"fmt"
+	"path"
 	"strconv"
 	"strings"
 )
@@ -115,14 +116,14 @@ func (c *Client) ShowFile(ctx context.Context, commit, path string, maxBytes int
 	if e.Size > maxBytes {
 		return nil, &TooLargeError{Path: path, Size: e.Size, Limit: maxBytes}
 	}
-	res, err := c.run(ctx, []string{"cat-file", "blob", "--end-of-options", e.ID}, call{maxOutput: maxBytes})
+	data, err := c.ReadBlob(ctx, e.ID, maxBytes)
 	if err != nil {
-		return nil, &Error{Op: "cat-file", Err: err}
+		return nil, err
 	}
-	if int64(len(res.Stdout)) != e.Size {
-		return nil, &Error{Op: "cat-file", Err: fmt.Errorf("read %d bytes of %s, expected %d", len(res.Stdout), path, e.Size)}
+	if int64(len(data)) != e.Size {
+		return nil, &Error{Op: "cat-file", Err: fmt.Errorf("read %d bytes of %s, expected %d", len(data), path, e.Size)}
 	}
-	return res.Stdout, nil
+	return data, nil
 }
 
 // parseLsTree parses git ls-tree -l -z output:
@@ -166,4 +167,53 @@ func parseLsTree(out []byte) ([]TreeEntry, error) {
 		entries = append(entries, e)
 	}
 	return entries, nil
+}
+
+// DirLevels lists, with one git ls-tree, the entries directly inside the
+// root of commit's tree and inside each component of dir that is a
+// directory there ("docs", "docs/handoff", ...), with full paths. It reads
+// objects only: no work tree is needed or touched.
+func (c *Client) DirLevels(ctx context.Context, commit, dir string) ([]TreeEntry, error) {
+	if err := ValidRef(commit); err != nil {
+		return nil, err
+	}
+	if err := ValidRepoPath(dir); err != nil {
+		return nil, err
+	}
+	args := []string{"ls-tree", "-t", "-l", "-z", "--full-tree", "--end-of-options", commit, "--", "."}
+	levels := map[string]bool{".": true}
+	cur := ""
+	for _, comp := range strings.Split(dir, "/") {
+		cur = path.Join(cur, comp)
+		levels[cur] = true
+		args = append(args, cur+"/") // a trailing slash lists the directory's entries
+	}
+	res, err := c.run(ctx, args, call{env: []string{"GIT_LITERAL_PATHSPECS=1"}})
+	if err != nil {
+		return nil, &Error{Op: "ls-tree", Err: err}
+	}
+	entries, err := parseLsTree(res.Stdout)
+	if err != nil {
+		return nil, &Error{Op: "ls-tree", Err: err}
+	}
+	out := entries[:0]
+	for _, e := range entries {
+		if levels[path.Dir(e.Path)] {
+			out = append(out, e)
+		}
+	}
+	return out, nil
+}
+
+// ReadBlob returns the bytes of blob id, at most maxBytes of them (for a
+// message quoting a symlink's target, say).
+func (c *Client) ReadBlob(ctx context.Context, id string, maxBytes int64) ([]byte, error) {
+	if err := ValidObjectID(id); err != nil {
+		return nil, err
+	}
+	res, err := c.run(ctx, []string{"cat-file", "blob", "--end-of-options", id}, call{maxOutput: maxBytes})
+	if err != nil {
+		return nil, &Error{Op: "cat-file", Err: err}
+	}
+	return res.Stdout, nil
 }

@@ -5,69 +5,38 @@ import (
 	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"rfhandoff/gitcli/gitname"
 )
 
-// Patterns for values that come from data. They are deliberately narrower
-// than what git accepts (git check-ref-format allows refs/heads/-x).
+// Patterns for values that come from data. Branch, remote and path names
+// follow gitname, the one set of rules the policy loader uses too.
 var (
-	refComponentRE  = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$`)
-	objectIDRE      = regexp.MustCompile(`^[0-9a-f]{40}$`)
-	shortIDRE       = regexp.MustCompile(`^[0-9a-f]{4,39}$`)
-	pathComponentRE = regexp.MustCompile(`^[A-Za-z0-9._+@=,-]{1,255}$`)
-	trailerKeyRE    = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9-]{0,63}$`)
+	objectIDRE   = regexp.MustCompile(`^[0-9a-f]{40}$`)
+	shortIDRE    = regexp.MustCompile(`^[0-9a-f]{4,39}$`)
+	trailerKeyRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9-]{0,63}$`)
 )
 
-const (
-	maxBranchLen = 255
-	maxPathLen   = 4096
-	maxURLLen    = 2048
-)
+const maxURLLen = 2048
 
 func invalid(arg, value, format string, a ...any) *InvalidArgError {
 	return &InvalidArgError{Arg: arg, Value: value, Reason: fmt.Sprintf(format, a...)}
 }
 
-// ValidBranch checks a branch name: one or more '/'-separated components,
-// each starting with a letter or digit and made of letters, digits, '.',
-// '_' and '-', none ending in '.' or ".lock", no "..", at most 255 bytes.
-// "HEAD" is refused. Names are always passed as refs/heads/<name>.
-func ValidBranch(name string) error { return validRefName("branch", name) }
-
-func validRefName(arg, name string) error {
-	switch {
-	case name == "":
-		return invalid(arg, name, "empty")
-	case len(name) > maxBranchLen:
-		return invalid(arg, name, "longer than %d bytes", maxBranchLen)
-	case strings.HasPrefix(name, "-"):
-		return invalid(arg, name, "starts with '-'")
-	case strings.Contains(name, ".."):
-		return invalid(arg, name, "contains '..'")
-	case name == "HEAD":
-		return invalid(arg, name, "HEAD is not a branch name")
+// named turns a gitname reason into an *InvalidArgError, nil for "".
+func named(arg, value, reason string) error {
+	if reason == "" {
+		return nil
 	}
-	for _, c := range strings.Split(name, "/") {
-		if !refComponentRE.MatchString(c) {
-			return invalid(arg, name, "component %q must match %s", c, refComponentRE)
-		}
-		if strings.HasSuffix(c, ".") || strings.HasSuffix(c, ".lock") {
-			return invalid(arg, name, "component %q ends in '.' or '.lock'", c)
-		}
-	}
-	return nil
+	return &InvalidArgError{Arg: arg, Value: value, Reason: reason}
 }
 
-// ValidRemoteName checks a remote name (e.g. "origin"): a single component
-// under the same rules as a branch component.
-func ValidRemoteName(name string) error {
-	if err := validRefName("remote", name); err != nil {
-		return err
-	}
-	if strings.Contains(name, "/") {
-		return invalid("remote", name, "contains '/'")
-	}
-	return nil
-}
+// ValidBranch checks a branch name (see gitname.Branch). Names are always
+// passed as refs/heads/<name>.
+func ValidBranch(name string) error { return named("branch", name, gitname.Branch(name)) }
+
+// ValidRemoteName checks a remote name such as "origin" (see gitname.Remote).
+func ValidRemoteName(name string) error { return named("remote", name, gitname.Remote(name)) }
 
 // ValidObjectID checks a full 40-character lowercase hex object ID.
 func ValidObjectID(id string) error {
@@ -84,7 +53,7 @@ func ValidRef(ref string) error {
 	if ref == "HEAD" || objectIDRE.MatchString(ref) {
 		return nil
 	}
-	if err := validRefName("ref", ref); err != nil {
+	if err := named("ref", ref, gitname.Ref(ref, gitname.MaxRefLen)); err != nil {
 		return err
 	}
 	if shortIDRE.MatchString(ref) {
@@ -93,37 +62,8 @@ func ValidRef(ref string) error {
 	return nil
 }
 
-// ValidRepoPath checks a path inside a repository: relative, clean, made
-// of '/'-separated components of letters, digits and "._+@=,-", no "." or
-// ".." component, no component starting with '-', no ".git" component.
-// That excludes control characters, spaces, glob and pathspec magic.
-func ValidRepoPath(p string) error {
-	switch {
-	case p == "":
-		return invalid("path", p, "empty")
-	case len(p) > maxPathLen:
-		return invalid("path", p, "longer than %d bytes", maxPathLen)
-	case strings.HasPrefix(p, "/"):
-		return invalid("path", p, "absolute")
-	case strings.HasPrefix(p, "-"):
-		return invalid("path", p, "starts with '-'")
-	}
-	for _, c := range strings.Split(p, "/") {
-		switch {
-		case c == "":
-			return invalid("path", p, "empty component (leading, trailing or double '/')")
-		case c == "." || c == "..":
-			return invalid("path", p, "component %q", c)
-		case strings.HasPrefix(c, "-"):
-			return invalid("path", p, "component %q starts with '-'", c)
-		case strings.EqualFold(c, ".git"):
-			return invalid("path", p, "names the .git directory")
-		case !pathComponentRE.MatchString(c):
-			return invalid("path", p, "component %q must match %s", c, pathComponentRE)
-		}
-	}
-	return nil
-}
+// ValidRepoPath checks a path inside a repository (see gitname.RepoPath).
+func ValidRepoPath(p string) error { return named("path", p, gitname.RepoPath(p)) }
 
 // ValidURL checks a remote URL given to clone: printable ASCII without
 // spaces, not starting with '-', no remote-helper syntax ("ext::...",

@@ -25,8 +25,8 @@ func TestValidators(t *testing.T) {
 		{
 			name:  "remote",
 			check: ValidRemoteName,
-			good:  []string{"origin", "up-stream", "lab_2"},
-			bad:   []string{"", "-x", "--upload-pack=x", "a/b", "a..b", "ext::sh", "file:///tmp/r", "/tmp/r", "o.lock"},
+			good:  []string{"origin", "up-stream", "lab_2", long[:64]},
+			bad:   []string{"", "-x", "--upload-pack=x", "a/b", "a..b", "ext::sh", "file:///tmp/r", "/tmp/r", "o.lock", "o.", "_o", long[:65]},
 		},
 		{
 			name:  "object ID",
@@ -37,17 +37,17 @@ func TestValidators(t *testing.T) {
 		{
 			name:  "ref",
 			check: ValidRef,
-			good:  []string{"HEAD", idA, "refs/remotes/origin/rx-node", "origin/rx-node", "main"},
+			good:  []string{"HEAD", idA, "refs/remotes/origin/rx-node", "origin/rx-node", "main", "refs/remotes/" + long[:64] + "/" + long},
 			bad:   []string{"", "--output=/tmp/x", "HEAD~1", "HEAD^", "@{u}", "a..b", "refs/heads/-x/../y", "x^{tree}", "1234567"},
 		},
 		{
 			name:  "repo path",
 			check: ValidRepoPath,
-			good: []string{"docs/handoff/NEXT_RX_TASK.md", ".local", ".local/rx_agent_state.json", "a", "a/b.c-d_e+f@g=h,i",
+			good: []string{"docs/handoff/NEXT_RX_TASK.md", ".local", ".local/rx_agent_state.json", "a", "a/b.c-d_e",
 				".gitignore", "docs/handoff/results/RX_RESULT.json"},
 			bad: []string{"", "-x", "a/-x", "/etc/passwd", "../x", "a/../b", "./a", "a/./b", "a/", "a//b", ".git", ".git/config",
-				"a/.GIT/b", "a b", "a\tb", "a\nb", "a\x00b", ":(glob)*", "a*", "a?", "a[b]", "a\\b", "ü", "a:b",
-				strings.Repeat("a", 256), strings.Repeat("a/", 2100)},
+				"a/.GIT/b", "a+b", "a@b", "a=b", "a,b", "a b", "a\tb", "a\nb", "a\x00b", ":(glob)*", "a*", "a?", "a[b]", "a\\b", "ü", "a:b",
+				strings.Repeat("a", 256), strings.Repeat("a/", 127) + "aa", strings.Repeat("a/", 2100)},
 		},
 		{
 			name:  "URL",

@@ -2,18 +2,18 @@ package publish
 
 import (
 	"context"
-	"crypto/sha1"
-	"encoding/hex"
 	"fmt"
-	"strconv"
 
 	"rfhandoff/exec"
 	"rfhandoff/gitcli"
 )
 
-// attempt is one publish from a fresh clone: write, stage, check, commit,
-// verify, push. The clone is removed whatever happens (the deferred
-// cleanup also runs on a panic or a cancelled context).
+// attempt is one publish from a fresh clone: read the result directory's
+// levels, check them, build the new trees from objects, commit, read the
+// commit back, push. No work tree is ever checked out or written, so no
+// filter or attribute can touch a byte. The clone is removed whatever
+// happens (the deferred cleanup also runs on a panic or a cancelled
+// context).
 func attempt(ctx context.Context, d Deps, c *checked, url string, files []file) (Outcome, error) {
 	g := &gitcli.Client{R: d.runner(), Timeout: d.Git.Timeout, Identity: d.Git.Identity}
 	// A publisher killed part-way cannot remove its clone; the next one does.
@@ -27,36 +27,32 @@ func attempt(ctx context.Context, d Deps, c *checked, url string, files []file) 
 	if err != nil {
 		return Outcome{}, fmt.Errorf("cloning result branch %s from %s: %w", c.branch, exec.RedactURL(url), err)
 	}
-	if err := prepareDir(clone.Dir, d.Policy.Repo.ResultDir); err != nil {
-		return Outcome{}, err
-	}
-	paths := make([]string, len(files))
-	for i, f := range files {
-		if err := writeFile(clone.Dir, f); err != nil {
-			return Outcome{}, err
-		}
-		paths[i] = f.path
-	}
-	if err := clone.Add(ctx, paths...); err != nil {
-		return Outcome{}, err
-	}
-	changes, err := clone.StagedChanges(ctx)
+	dir := d.Policy.Repo.ResultDir
+	levels, err := clone.DirLevels(ctx, "HEAD", dir)
 	if err != nil {
 		return Outcome{}, err
 	}
-	if err := checkStaged(changes, files); err != nil {
+	if err := checkLevels(ctx, clone, levels, dir, files); err != nil {
 		return Outcome{}, err
 	}
-	if len(changes) == 0 {
-		// The branch already holds these files: prove it, then stop.
+	if holdsAll(levels, files) {
+		// The branch already holds these files: stop.
 		head, err := clone.Head(ctx)
 		if err != nil {
 			return Outcome{}, err
 		}
-		if err := verifyBlobs(ctx, clone, head, files); err != nil {
-			return Outcome{}, err
-		}
 		return Outcome{Commit: head, NoOp: true}, nil
+	}
+	blobs := make(map[string][]byte, len(files))
+	for _, f := range files {
+		blobs[f.name()] = f.data
+	}
+	tree, objs, err := gitcli.ReplaceInDir(levels, dir, blobs)
+	if err != nil {
+		return Outcome{}, err
+	}
+	if err := clone.WriteObjects(ctx, objs); err != nil {
+		return Outcome{}, err
 	}
 	chain, err := d.Audit.Head()
 	if err != nil {
@@ -67,11 +63,20 @@ func attempt(ctx context.Context, d Deps, c *checked, url string, files []file) 
 	}
 	msg := fmt.Sprintf("rx result: %s %s\n\nsource_head %s, task commit %s.\nPublished by rfhandoff.",
 		c.res.TaskID, c.res.State, c.res.SourceHead, c.cur.Commit)
-	commit, err := clone.Commit(ctx, msg, []gitcli.Trailer{{Key: AuditTrailer, Value: chain}})
+	commit, err := clone.CommitTree(ctx, tree, "HEAD", msg, []gitcli.Trailer{{Key: AuditTrailer, Value: chain}})
 	if err != nil {
 		return Outcome{}, err
 	}
-	if err := verifyBlobs(ctx, clone, commit, files); err != nil {
+	// Read the commit back as git sees it: only the result files changed,
+	// each a 100644 blob of exactly the bytes given.
+	changes, err := clone.TreeChanges(ctx, "HEAD", commit)
+	if err != nil {
+		return Outcome{}, err
+	}
+	if err := checkStaged(changes, files); err != nil {
+		return Outcome{}, err
+	}
+	if err := verifyBlobs(changes, levels, files); err != nil {
 		return Outcome{}, err
 	}
 	// Push the verified commit by ID, never with force.
@@ -101,26 +106,32 @@ func checkStaged(changes []gitcli.StagedChange, files []file) error {
 	return nil
 }
 
-// verifyBlobs checks that commit holds each file as a 100644 blob of
-// exactly its bytes.
-func verifyBlobs(ctx context.Context, clone *gitcli.Client, commit string, files []file) error {
+// verifyBlobs checks that the new commit holds each file as a 100644 blob
+// of exactly its bytes: as a change when it changed, else as the parent's
+// entry, unchanged.
+func verifyBlobs(changes []gitcli.StagedChange, parent []gitcli.TreeEntry, files []file) error {
 	for _, f := range files {
-		e, err := clone.Entry(ctx, commit, f.path)
-		if err != nil {
-			return err
+		want := gitcli.BlobID(f.data)
+		got, mode := "", gitcli.Mode("")
+		for _, e := range parent {
+			if e.Path == f.path {
+				got, mode = e.ID, e.Mode
+			}
 		}
-		want := blobID(f.data)
-		if e.ID != want || e.Mode != gitcli.ModeFile {
-			return &ContentError{Path: f.path, Want: want, Got: e.ID, WantMode: gitcli.ModeFile, GotMode: e.Mode}
+		for _, ch := range changes {
+			if ch.Path == f.path {
+				got, mode = ch.NewID, ch.NewMode
+			}
+		}
+		if got != want || mode != gitcli.ModeFile {
+			return &ContentError{Path: f.path, Want: want, Got: got, WantMode: gitcli.ModeFile, GotMode: mode}
 		}
 	}
 	return nil
 }
 
-// blobID is git's (SHA-1) object ID of a blob holding data.
-func blobID(data []byte) string {
-	h := sha1.New()
-	h.Write([]byte("blob " + strconv.Itoa(len(data)) + "\x00"))
-	h.Write(data)
-	return hex.EncodeToString(h.Sum(nil))
+// holdsAll reports whether the branch already holds every file as a
+// 100644 blob of exactly its bytes.
+func holdsAll(levels []gitcli.TreeEntry, files []file) bool {
+	return verifyBlobs(nil, levels, files) == nil
 }

@@ -5,10 +5,13 @@
 // Publish runs the seven checks in the spec's order and stops at the first
 // failure (a *CheckError naming the check). Only then does it touch git:
 // a shallow, single-branch, tag-less clone of the result branch in a
-// private temporary directory, exactly two files written there, the staged
-// set checked, a commit naming the audit chain's head, and a push without
-// force. The source checkout is only read (and its task branch fetched);
-// it is never switched, staged into or committed to.
+// private temporary directory that is never checked out. One ls-tree
+// lists the levels of the result directory; the new blobs and trees are
+// built from them and written as raw objects, commit-tree makes a commit
+// naming the audit chain's head, diff-tree reads it back (only the two
+// files, as 100644 blobs of exactly the given bytes), and the commit is
+// pushed by ID without force. The source checkout is only read (and its
+// task branch fetched); it is never switched, staged into or committed to.
 //
 // RX_RESULT.json is written as the exact bytes given, not re-encoded: they
 // passed the strict decoder, and keeping them means the SHA-256 the MAIN

@@ -73,17 +73,17 @@ func TestPublishCommitsExactlyTheTwoFiles(t *testing.T) {
 	}
 	trailer := strings.TrimSpace(bareGit(t, f, "log", "-1", "--format=%(trailers:key="+publish.AuditTrailer+",valueonly)", out.Commit))
 	// The head at commit time: the trailer names a line of the log, and
-	// between that line and git commit's start only the commit identity
-	// lookup (git config) ran.
+	// between that line and git commit-tree's start only the commit
+	// identity lookup (git config) ran.
 	entries := auditEntries(t, f.Runner.AuditLog().Path())
 	commitStart := -1
 	for i, e := range entries {
-		if e.Event == "start" && gitSub(e.Argv) == "commit" {
+		if e.Event == "start" && gitSub(e.Argv) == "commit-tree" {
 			commitStart = i
 		}
 	}
 	if commitStart < 1 {
-		t.Fatal("no git commit in the audit log")
+		t.Fatal("no git commit-tree in the audit log")
 	}
 	named := -1
 	for i := commitStart - 1; i >= 0; i-- {
@@ -101,8 +101,8 @@ func TestPublishCommitsExactlyTheTwoFiles(t *testing.T) {
 			starts[e.ID] = gitSub(e.Argv)
 		}
 	}
-	if sub := starts[entries[named].ID]; entries[named].Event != "end" || sub != "diff" {
-		t.Errorf("trailer names %s of git %s, want the end of the staged-set check (git diff)", entries[named].Event, sub)
+	if sub := starts[entries[named].ID]; entries[named].Event != "end" || sub != "unpack-objects" {
+		t.Errorf("trailer names %s of git %s, want the end of writing the objects (git unpack-objects)", entries[named].Event, sub)
 	}
 	for _, e := range entries[named+1 : commitStart] {
 		if sub := starts[e.ID]; sub != "config" {

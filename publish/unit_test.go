@@ -2,8 +2,8 @@ package publish
 
 import (
 	"errors"
-	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"rfhandoff/gitcli"
@@ -55,30 +55,34 @@ func TestCheckStaged(t *testing.T) {
 	}
 }
 
-// TestWriteFileRefusesFIFO: a special file at a target path is refused,
-// never opened (opening a FIFO would block).
-func TestWriteFileRefusesFIFO(t *testing.T) {
-	root := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(root, "r"), 0o755); err != nil {
-		t.Fatal(err)
+// TestCheckLevelsRefusesNonFiles: what git trees can hold at a result
+// path besides a directory or a regular file is refused, naming the path;
+// an executable result file is replaced, not refused.
+func TestCheckLevelsRefusesNonFiles(t *testing.T) {
+	files := []file{{path: "r/RX_RESULT.json"}, {path: "r/RX_RESULT.md"}}
+	tree := gitcli.TreeEntry{Mode: gitcli.ModeTree, Type: "tree", ID: strings.Repeat("1", 40), Path: "r"}
+	cases := []struct {
+		entries []gitcli.TreeEntry
+		path    string // "" = accepted
+		reason  string
+	}{
+		{[]gitcli.TreeEntry{tree, {Mode: gitcli.ModeGitlink, Type: "commit", ID: strings.Repeat("2", 40), Path: "r/RX_RESULT.json"}},
+			"r/RX_RESULT.json", "is not a regular file (a submodule)"},
+		{[]gitcli.TreeEntry{{Mode: gitcli.ModeGitlink, Type: "commit", ID: strings.Repeat("2", 40), Path: "r"}},
+			"r", "is not a directory (a submodule)"},
+		{[]gitcli.TreeEntry{{Mode: gitcli.ModeExec, Type: "blob", ID: strings.Repeat("2", 40), Path: "r"}},
+			"r", "is not a directory (a regular file)"},
+		{[]gitcli.TreeEntry{tree, {Mode: gitcli.ModeExec, Type: "blob", ID: strings.Repeat("2", 40), Path: "r/RX_RESULT.md"}}, "", ""},
+		{nil, "", ""},
 	}
-	if err := mkfifo(filepath.Join(root, "r", "RX_RESULT.json")); err != nil {
-		t.Skip("no FIFOs here:", err)
-	}
-	var ue *UnsafePathError
-	if err := writeFile(root, file{path: "r/RX_RESULT.json", data: []byte("{}")}); !errors.As(err, &ue) || ue.Reason != "is not a regular file (a named pipe)" {
-		t.Fatalf("error %v, want an *UnsafePathError for a named pipe", err)
-	}
-}
-
-func TestBlobID(t *testing.T) {
-	// git hash-object of an empty file and of "hello\n".
-	for data, want := range map[string]string{
-		"":        "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391",
-		"hello\n": "ce013625030ba8dba906f756967f9e9ca394464a",
-	} {
-		if got := blobID([]byte(data)); got != want {
-			t.Errorf("blobID(%q) = %s, want %s", data, got, want)
+	for _, tc := range cases {
+		err := checkLevels(t.Context(), nil, tc.entries, "r", files)
+		var ue *UnsafePathError
+		switch {
+		case tc.path == "" && err != nil:
+			t.Errorf("%+v refused: %v", tc.entries, err)
+		case tc.path != "" && (!errors.As(err, &ue) || ue.Path != tc.path || ue.Reason != tc.reason):
+			t.Errorf("%+v: error %v, want an *UnsafePathError for %s %s", tc.entries, err, tc.path, tc.reason)
 		}
 	}
 }

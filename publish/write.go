@@ -1,108 +1,82 @@
 package publish
 
 import (
-	"errors"
+	"context"
 	"fmt"
-	"io/fs"
-	"os"
 	"path"
-	"path/filepath"
 	"strings"
+
+	"rfhandoff/gitcli"
 )
 
 // file is one file publish writes, by repository-relative path.
 type file struct {
-	path string // slash-separated, relative to the clone's root
+	path string // slash-separated, relative to the repository's root
 	data []byte
 }
 
-// prepareDir makes sure every component of dir (relative to root) is a
-// plain directory, creating missing ones, and refuses a symlink or
-// anything else on the way. The clone is ours (a 0700 temp directory) and
-// nothing else writes into it, so checking with Lstat and then writing is
-// not racy.
-func prepareDir(root, dir string) error {
-	cur := root
+func (f file) name() string { return path.Base(f.path) }
+
+// symlinkTargetMax bounds how much of a refused symlink's target is read
+// for the message.
+const symlinkTargetMax = 4096
+
+// checkLevels refuses a result branch on which a component of dir is
+// anything but a directory (a symlink above all), or a result file's path
+// holds anything but a regular file. Missing components are fine: the
+// commit creates them. levels is what DirLevels listed.
+func checkLevels(ctx context.Context, clone *gitcli.Client, levels []gitcli.TreeEntry, dir string, files []file) error {
+	at := make(map[string]gitcli.TreeEntry, len(levels))
+	for _, e := range levels {
+		at[e.Path] = e
+	}
 	done := ""
 	for _, c := range strings.Split(dir, "/") {
-		cur = filepath.Join(cur, c)
 		done = path.Join(done, c)
-		st, err := os.Lstat(cur)
+		e, ok := at[done]
 		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			if err := os.Mkdir(cur, 0o755); err != nil {
-				return fmt.Errorf("creating %s in the clone: %w", done, err)
-			}
-			continue
-		case err != nil:
-			return fmt.Errorf("inspecting %s in the clone: %w", done, err)
+		case !ok:
+			return nil // created, with everything below it
+		case e.Mode == gitcli.ModeSymlink:
+			return symlinkError(ctx, clone, e)
+		case e.Mode != gitcli.ModeTree:
+			return &UnsafePathError{Path: done, Reason: "is not a directory (" + kind(e.Mode) + ")"}
 		}
-		switch t := st.Mode().Type(); {
-		case t&fs.ModeSymlink != 0:
-			target, _ := os.Readlink(cur)
-			return &UnsafePathError{Path: done, Reason: fmt.Sprintf("is a symlink (to %q)", target)}
-		case !st.IsDir():
-			return &UnsafePathError{Path: done, Reason: "is not a directory (" + kind(st.Mode()) + ")"}
+	}
+	for _, f := range files {
+		e, ok := at[f.path]
+		switch {
+		case !ok:
+		case e.Mode == gitcli.ModeSymlink:
+			return symlinkError(ctx, clone, e)
+		case !e.Mode.IsRegular():
+			// An executable bit is no reason to refuse: the new file is
+			// 100644 whatever the branch's copy was.
+			return &UnsafePathError{Path: f.path, Reason: "is not a regular file (" + kind(e.Mode) + ")"}
 		}
 	}
 	return nil
 }
 
-// writeFile replaces the regular file at f.path (if any) with f.data, mode
-// 0644. A symlink or anything else that is not a regular file is refused,
-// never followed or replaced.
-func writeFile(root string, f file) error {
-	p := filepath.Join(root, filepath.FromSlash(f.path))
-	st, err := os.Lstat(p)
-	switch {
-	case err == nil && st.Mode().Type()&fs.ModeSymlink != 0:
-		target, _ := os.Readlink(p)
-		return &UnsafePathError{Path: f.path, Reason: fmt.Sprintf("is a symlink (to %q)", target)}
-	case err == nil && !st.Mode().IsRegular():
-		return &UnsafePathError{Path: f.path, Reason: "is not a regular file (" + kind(st.Mode()) + ")"}
-	case err == nil:
-		// A fresh file gets a fresh mode: an executable bit on the
-		// branch's copy must not carry over.
-		if err := os.Remove(p); err != nil {
-			return fmt.Errorf("replacing %s in the clone: %w", f.path, err)
-		}
-	case !errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("inspecting %s in the clone: %w", f.path, err)
-	}
-	// O_EXCL: a path that reappeared since the check (a symlink
-	// included) makes the open fail instead of being followed.
-	out, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+// symlinkError refuses a symlink, naming its target when it can be read.
+func symlinkError(ctx context.Context, clone *gitcli.Client, e gitcli.TreeEntry) error {
+	target, err := clone.ReadBlob(ctx, e.ID, symlinkTargetMax)
 	if err != nil {
-		return fmt.Errorf("writing %s in the clone: %w", f.path, err)
+		return &UnsafePathError{Path: e.Path, Reason: "is a symlink"}
 	}
-	if _, err := out.Write(f.data); err != nil {
-		out.Close()
-		return fmt.Errorf("writing %s in the clone: %w", f.path, err)
-	}
-	if err := out.Chmod(0o644); err != nil { // whatever the umask did
-		out.Close()
-		return fmt.Errorf("writing %s in the clone: %w", f.path, err)
-	}
-	if err := out.Close(); err != nil {
-		return fmt.Errorf("writing %s in the clone: %w", f.path, err)
-	}
-	return nil
+	return &UnsafePathError{Path: e.Path, Reason: fmt.Sprintf("is a symlink (to %q)", target)}
 }
 
-func kind(m fs.FileMode) string {
-	switch t := m.Type(); {
-	case t == 0:
+func kind(m gitcli.Mode) string {
+	switch m {
+	case gitcli.ModeFile, gitcli.ModeExec:
 		return "a regular file"
-	case t&fs.ModeDir != 0:
+	case gitcli.ModeTree:
 		return "a directory"
-	case t&fs.ModeSymlink != 0:
+	case gitcli.ModeSymlink:
 		return "a symlink"
-	case t&fs.ModeNamedPipe != 0:
-		return "a named pipe"
-	case t&fs.ModeSocket != 0:
-		return "a socket"
-	case t&fs.ModeDevice != 0:
-		return "a device"
+	case gitcli.ModeGitlink:
+		return "a submodule"
 	}
-	return "a special file"
+	return "an entry of mode " + string(m)
 }

@@ -134,8 +134,7 @@ func TestBranchAttributesCannotTransformOrRunFilters(t *testing.T) {
 	if _, err := os.Stat(marker); err == nil {
 		t.Error("the branch's clean filter ran during publish")
 	}
-	// The clone is checked out only after the neutral attributes are in
-	// place, so not even its first checkout runs the branch's filter.
+	// The clone is never checked out: no smudge filter can run either.
 	if _, err := os.Stat(smudged); err == nil {
 		t.Error("the branch's smudge filter ran while cloning")
 	}

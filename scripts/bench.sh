@@ -62,7 +62,7 @@ bench() {
 
 bench "idle poll cost" ./rxwatch BenchmarkIdlePoll "${n_idle}x"
 bench "detection latency (1 s interval)" ./rxwatch BenchmarkDetect "${n_detect}x"
-bench "publish vs the plain git floor" ./publish BenchmarkPublishVsFloor "${n_pub}x"
+bench "publish vs the plain git floor (and git calls per publish)" ./publish BenchmarkPublishVsFloor "${n_pub}x"
 bench "publish vs history length" ./publish BenchmarkPublishHistory "${n_hist}x"
 bench "COMPLETE after the capture ends (${CAPTURE_BENCH_SECONDS} s at 20 Msps)" ./capture BenchmarkCompleteAfterEnd 1x "$capture_cases"
 bench "audit append (0 and 100k lines)" ./exec BenchmarkAuditAppend "${n_audit}x"

@@ -1,0 +1,113 @@
+// Package gitname is the one set of rules for the branch, remote and
+// repository path names rfhandoff passes to git. gitcli checks every such
+// argument with it and the policy loader checks repo.* with it; it
+// imports nothing, so config can use it without depending on gitcli.
+//
+// The rules are deliberately narrower than git's own (git
+// check-ref-format allows refs/heads/-x): nothing can start with '-' (an
+// option), hold a space, a glob, pathspec magic or a revision operator.
+// Each check returns the reason a name is refused, or "".
+package gitname
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// Length limits. A ref (refs/remotes/<remote>/<branch>) may be longer
+// than the branch it names.
+const (
+	MaxBranchLen = 100
+	MaxRemoteLen = 64
+	MaxRefLen    = 255
+	MaxPathLen   = 255
+)
+
+var (
+	refComponentRE  = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+	pathComponentRE = regexp.MustCompile(`^[A-Za-z0-9._-]+$`)
+)
+
+// Branch checks a branch name: '/'-separated components, each starting
+// with a letter or digit and made of letters, digits, '.', '_' and '-',
+// none ending in '.' or ".lock", no "..", at most 100 characters, not
+// "HEAD".
+func Branch(name string) string { return Ref(name, MaxBranchLen) }
+
+// Remote checks a remote name: one component under the branch rules, at
+// most 64 characters.
+func Remote(name string) string {
+	if r := Ref(name, MaxRemoteLen); r != "" {
+		return r
+	}
+	if strings.Contains(name, "/") {
+		return "must not contain '/'"
+	}
+	return ""
+}
+
+// Ref checks a ref name under the branch rules with the given length limit.
+func Ref(name string, maxLen int) string {
+	switch {
+	case name == "":
+		return "must not be empty"
+	case len(name) > maxLen:
+		return fmt.Sprintf("longer than %d characters", maxLen)
+	case strings.HasPrefix(name, "-"):
+		return "must not start with '-' (it would read as an option)"
+	case strings.Contains(name, ".."):
+		return `must not contain ".."`
+	case name == "HEAD":
+		return `"HEAD" is not a branch name`
+	}
+	for _, c := range strings.Split(name, "/") {
+		switch {
+		case c == "":
+			return "must not have an empty component (leading, trailing or doubled '/')"
+		case !refComponentRE.MatchString(c):
+			return fmt.Sprintf("component %q must start with a letter or digit and hold only letters, digits, '.', '_' and '-'", c)
+		case strings.HasSuffix(c, ".lock"):
+			return fmt.Sprintf(`component %q must not end in ".lock"`, c)
+		case strings.HasSuffix(c, "."):
+			return fmt.Sprintf(`component %q must not end in "."`, c)
+		}
+	}
+	return ""
+}
+
+// RepoPath checks a path inside a repository (the task file, the result
+// directory): relative, clean, at most 255 characters, '/'-separated
+// components of letters, digits, '.', '_' and '-', no "." or "..", none
+// starting with '-', none naming ".git" in any case. That excludes
+// control characters, spaces, globs, ':' (pathspec magic, a revision
+// separator) and anything non-ASCII.
+func RepoPath(p string) string {
+	switch {
+	case p == "":
+		return "must not be empty"
+	case len(p) > MaxPathLen:
+		return fmt.Sprintf("longer than %d characters", MaxPathLen)
+	case strings.HasPrefix(p, "/"):
+		return "must be relative to the repository root"
+	case strings.HasPrefix(p, "-"):
+		return "must not start with '-'"
+	}
+	for _, c := range strings.Split(p, "/") {
+		switch {
+		case c == "":
+			return "must be a clean path: empty component (leading, trailing or doubled '/')"
+		case c == "..":
+			return `must not contain ".."`
+		case c == ".":
+			return `must be a clean path below the repository root: component "."`
+		case strings.HasPrefix(c, "-"):
+			return fmt.Sprintf("component %q must not start with '-'", c)
+		case strings.EqualFold(c, ".git"):
+			return `must not point into ".git"`
+		case !pathComponentRE.MatchString(c):
+			return fmt.Sprintf("component %q may hold only letters, digits, '.', '_' and '-'", c)
+		}
+	}
+	return ""
+}

@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"io/fs"
 	"strings"
-	"syscall"
 	"time"
 
 	"rfhandoff/exec"
+	"rfhandoff/state"
 )
 
 // AuditShowCmd prints the audit log: one line per subprocess, a start
@@ -61,7 +61,7 @@ func (c *AuditShowCmd) Run(app *App) error {
 func outcome(start exec.Entry, ended map[string]exec.Entry) string {
 	end, ok := ended[start.ID]
 	if !ok {
-		if start.Rfhandoff > 0 && syscall.Kill(start.Rfhandoff, 0) == nil {
+		if state.PIDAlive(start.Rfhandoff) {
 			return "running"
 		}
 		return "interrupted"

@@ -1,44 +1,16 @@
 package capture
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
-	"slices"
-	"strconv"
-	"syscall"
+	"strings"
 	"time"
 )
 
 // The recorded hackrf_transfer of a capture whose rfhandoff was killed is
 // no child of ours: it is found and stopped by its pid, and only after
-// /proc/<pid>/cmdline shows it is that capture's hackrf_transfer (a pid
-// may have been reused). Linux only, like Pdeathsig (exec/spawn_linux.go):
-// without /proc the process counts as gone.
-
-// isCaptureTool reports whether pid is a live hackrf_transfer writing
-// path. A zombie has an empty cmdline, so it counts as gone.
-func isCaptureTool(pid int, path string) bool {
-	raw, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
-	if err != nil || len(raw) == 0 {
-		return false
-	}
-	args := bytes.Split(bytes.TrimSuffix(raw, []byte{0}), []byte{0})
-	if filepath.Base(string(args[0])) != "hackrf_transfer" {
-		return false
-	}
-	cwd, _ := os.Readlink("/proc/" + strconv.Itoa(pid) + "/cwd")
-	return slices.ContainsFunc(args[1:], func(a []byte) bool {
-		arg := string(a)
-		if !filepath.IsAbs(arg) && cwd != "" {
-			arg = filepath.Join(cwd, arg)
-		}
-		return filepath.Clean(arg) == path
-	})
-}
+// isCaptureTool shows it is that capture's hackrf_transfer (a pid may have
+// been reused): proc_unix.go, proc_windows.go.
 
 // toolEnd is how the recorded hackrf_transfer was found to end.
 type toolEnd struct {
@@ -72,27 +44,28 @@ func endCaptureTool(ctx context.Context, pid int, path string, grace time.Durati
 			"hackrf_transfer (pid %d) was still running when the recovery began and ended %s later on its own (the SIGINT it gets when its parent dies)",
 			pid, fmtDur(time.Since(began)))}, nil
 	}
-	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGKILL} {
-		log("the interrupted capture's hackrf_transfer is still running; signalling it", "pid", pid, "signal", sigName(sig))
+	var tried []string
+	for _, st := range stopSteps {
+		log("the interrupted capture's hackrf_transfer is still running; signalling it", "pid", pid, "signal", st.name)
 		at := time.Since(began)
-		if err := syscall.Kill(pid, sig); err != nil && !errors.Is(err, syscall.ESRCH) {
+		tried = append(tried, st.name)
+		if err := st.send(pid); err != nil {
 			return toolEnd{}, fmt.Errorf("signalling hackrf_transfer (pid %d): %w", pid, err)
 		}
 		if gone(grace) {
 			return toolEnd{wasRunning: true, how: fmt.Sprintf(
 				"hackrf_transfer (pid %d) was still running %s after the recovery began and was stopped with %s",
-				pid, fmtDur(at), sigName(sig))}, nil
+				pid, fmtDur(at), st.name)}, nil
 		}
 	}
 	if err := ctx.Err(); err != nil {
 		return toolEnd{}, err
 	}
-	return toolEnd{}, fmt.Errorf("hackrf_transfer (pid %d) is still running after SIGINT and SIGKILL; its file %s may still change", pid, path)
+	return toolEnd{}, fmt.Errorf("hackrf_transfer (pid %d) is still running after %s; its file %s may still change", pid, strings.Join(tried, " and "), path)
 }
 
-func sigName(sig syscall.Signal) string {
-	if sig == syscall.SIGKILL {
-		return "SIGKILL"
-	}
-	return "SIGINT"
+// stopStep is one way of stopping a process that is not our child.
+type stopStep struct {
+	name string
+	send func(pid int) error
 }

@@ -51,7 +51,9 @@ func checkLocalPath(p string) error {
 	if err := checkText(p); err != nil {
 		return err
 	}
-	if filepath.Clean(p) != p {
+	// FromSlash: on Windows C:/lab/rx and .local/captures are as clean as
+	// their backslashed forms (on Unix it changes nothing).
+	if filepath.Clean(p) != filepath.FromSlash(p) {
 		return fmt.Errorf("must be a clean path (e.g. %q)", filepath.Clean(p))
 	}
 	if filepath.IsAbs(p) {

@@ -19,7 +19,7 @@ func TestValidateRules(t *testing.T) {
 		{"repo.path empty", func(p *Policy) { p.Repo.Path = "" }, "repo.path"},
 		{"repo.path option-like", func(p *Policy) { p.Repo.Path = "-C" }, "repo.path"},
 		{"repo.path control char", func(p *Policy) { p.Repo.Path = "rx\x1b[2J" }, "repo.path"},
-		{"repo.path absolute", func(p *Policy) { p.Repo.Path = "/srv/rx" }, ""},
+		{"repo.path absolute", func(p *Policy) { p.Repo.Path = abs("/srv/rx") }, ""},
 		{"repo.path sibling", func(p *Policy) { p.Repo.Path = "../rx" }, ""},
 		{"repo.remote with slash", func(p *Policy) { p.Repo.Remote = "a/b" }, "repo.remote"},
 		{"repo.remote upstream", func(p *Policy) { p.Repo.Remote = "upstream" }, ""},
@@ -40,7 +40,7 @@ func TestValidateRules(t *testing.T) {
 		{"result_dir empty", func(p *Policy) { p.Repo.ResultDir = "" }, "repo.result_dir"},
 		{"state_dir escapes", func(p *Policy) { p.Repo.StateDir = "../state" }, "repo.state_dir"},
 		{"state_dir option", func(p *Policy) { p.Repo.StateDir = "-state" }, "repo.state_dir"},
-		{"state_dir absolute", func(p *Policy) { p.Repo.StateDir = "/var/lib/rfhandoff" }, ""},
+		{"state_dir absolute", func(p *Policy) { p.Repo.StateDir = abs("/var/lib/rfhandoff") }, ""},
 		{"state_dir bidi override", func(p *Policy) { p.Repo.StateDir = ".local\u202e" }, "repo.state_dir"},
 		// poll
 		{"rx_interval zero", func(p *Policy) { p.Poll.RXInterval.Duration = 0 }, "poll.rx_interval"},
@@ -75,7 +75,7 @@ func TestValidateRules(t *testing.T) {
 		{"tool relative", func(p *Policy) { p.Tools.Git = "bin/git" }, "tools.git"},
 		{"tool bare name", func(p *Policy) { p.Tools.HackRFInfo = "hackrf_info" }, "tools.hackrf_info"},
 		{"tool unclean", func(p *Policy) { p.Tools.HackRFClock = "/usr/bin/../bin/hackrf_clock" }, "tools.hackrf_clock"},
-		{"tool absolute", func(p *Policy) { p.Tools.HackRFTransfer = "/usr/bin/hackrf_transfer" }, ""},
+		{"tool absolute", func(p *Policy) { p.Tools.HackRFTransfer = abs("/usr/bin/hackrf_transfer") }, ""},
 		// capture
 		{"capture freq low", func(p *Policy) { p.Capture.FrequencyHz = 999_999 }, "capture.frequency_hz"},
 		{"capture freq high", func(p *Policy) { p.Capture.FrequencyHz = 6_000_000_001 }, "capture.frequency_hz"},
@@ -108,7 +108,7 @@ func TestValidateRules(t *testing.T) {
 		{"tx hackrf enabled with iq", func(p *Policy) {
 			p.TX.Action = TXActionHackRFTransfer
 			p.TX.Enabled = true
-			p.TX.IQFile = "/srv/iq/burst.ci8"
+			p.TX.IQFile = abs("/srv/iq/burst.ci8")
 		}, ""},
 		{"tx fake enabled", func(p *Policy) { p.TX.Enabled = true }, ""},
 		{"tx iq escapes", func(p *Policy) { p.TX.IQFile = "../burst.ci8" }, "tx.iq_file"},

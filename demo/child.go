@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"syscall"
 	"time"
 
 	"github.com/creack/pty"
@@ -105,7 +104,7 @@ func (d *runner) start(spec childSpec) (*child, error) {
 			return nil, err
 		}
 		attr.Files = []*os.File{devnull, w, w}
-		attr.Sys = &syscall.SysProcAttr{Setsid: true}
+		attr.Sys = detachedAttr()
 		closeAfter = append(closeAfter, devnull, w)
 		reader = r
 		if spec.Output != nil {
@@ -129,7 +128,7 @@ func (d *runner) start(spec childSpec) (*child, error) {
 			return nil, err
 		}
 		attr.Files = []*os.File{slave, slave, slave}
-		attr.Sys = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+		attr.Sys = ttyAttr()
 		closeAfter = append(closeAfter, slave)
 		reader = master
 		c.auto = &autoOperator{side: spec.Side, out: d.out, prefix: sidePrefix(spec.Side), term: master, answers: spec.Answers, onLine: spec.OnLine}

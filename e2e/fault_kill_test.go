@@ -402,7 +402,9 @@ func killOrphans(t *testing.T, lab *faultkit.Lab) int {
 	for _, pid := range faultkit.ProcsMentioning(lab.RX.Dir) {
 		if pid != os.Getpid() && faultkit.Alive(pid) {
 			n++
-			_ = syscall.Kill(pid, syscall.SIGKILL)
+			if p, err := os.FindProcess(pid); err == nil {
+				_ = p.Kill()
+			}
 			faultkit.Eventually(t, faultWait, "an orphan to die", func() bool { return !faultkit.Alive(pid) })
 		}
 	}

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -21,6 +20,7 @@ import (
 	"rfhandoff/prompt/prompttest"
 	"rfhandoff/publish/publishtest"
 	"rfhandoff/result"
+	"rfhandoff/state"
 )
 
 // captureSide is an RX checkout with the fixture task approved, a policy
@@ -178,8 +178,8 @@ func TestRxCaptureCtrlC(t *testing.T) {
 	if *cp.CaptureExitCode != 0 {
 		t.Errorf("hackrf_transfer exit %d: it did not end through its SIGINT handler", *cp.CaptureExitCode)
 	}
-	if err := syscall.Kill(int(cp.CapturePID), 0); !errors.Is(err, syscall.ESRCH) {
-		t.Errorf("hackrf_transfer (pid %d) is still there: kill 0 = %v", cp.CapturePID, err)
+	if state.PIDAlive(int(cp.CapturePID)) {
+		t.Errorf("hackrf_transfer (pid %d) is still there", cp.CapturePID)
 	}
 }
 

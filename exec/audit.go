@@ -90,7 +90,7 @@ func (l *AuditLog) Append(e Entry) (Entry, error) {
 		return e, &AuditError{Path: l.path, Err: err}
 	}
 	defer f.Close()
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+	if err := lockAppend(f); err != nil {
 		return e, &AuditError{Path: l.path, Err: err}
 	}
 	last, complete, err := lastLine(f)

@@ -4,25 +4,12 @@ import (
 	"strings"
 )
 
-// keptEnv are the variables a child inherits: what the operator's own
-// authentication (ssh agent, global git config with its credential helper)
-// and basic process sanity need. Everything else is dropped; in particular
-// every GIT_* variable that redirects git (GIT_DIR, GIT_CONFIG_*, GIT_EXEC_PATH,
-// GIT_ASKPASS, GIT_SSH_COMMAND, ...).
-var keptEnv = map[string]bool{
-	"HOME":            true,
-	"PATH":            true,
-	"USER":            true,
-	"LOGNAME":         true,
-	"TMPDIR":          true,
-	"TZ":              true,
-	"SSH_AUTH_SOCK":   true,
-	"SSH_AGENT_PID":   true,
-	"XDG_CONFIG_HOME": true,
-	"XDG_RUNTIME_DIR": true,
-	"HACKRF_SIM":      true,
-	"SYSTEMROOT":      true, // Windows needs it to start anything
-}
+// keptEnv (env_unix.go, env_windows.go) are the variables a child
+// inherits: what the operator's own authentication (ssh agent, global git
+// config with its credential helper) and basic process sanity need.
+// Everything else is dropped; in particular every GIT_* variable that
+// redirects git (GIT_DIR, GIT_CONFIG_*, GIT_EXEC_PATH, GIT_ASKPASS,
+// GIT_SSH_COMMAND, ...). Keys are compared through envKey.
 
 // fixedEnv is set for every child whatever the parent had.
 var fixedEnv = []string{
@@ -39,6 +26,7 @@ func BuildEnv(parent, extra []string) []string {
 	seen := map[string]bool{}
 	for _, kv := range parent {
 		k, _, ok := strings.Cut(kv, "=")
+		k = envKey(k)
 		if !ok || !keptEnv[k] || seen[k] {
 			continue
 		}

@@ -15,7 +15,8 @@ import (
 // hackrf_info it obeys "-d MODE" (the only argument the allowlist lets
 // hackrf_info take), so the real stack runs it like any allowlisted tool.
 func TestMain(m *testing.M) {
-	if filepath.Base(os.Args[0]) == "hackrf_info" {
+	ServeHelper()
+	if strings.TrimSuffix(strings.ToLower(filepath.Base(os.Args[0])), ".exe") == "hackrf_info" {
 		os.Exit(helperMain(os.Args[1:]))
 	}
 	os.Exit(m.Run())
@@ -53,7 +54,7 @@ func helperMain(args []string) int {
 		// Ignore SIGINT, start a grandchild in our group, report its pid, hang.
 		signal.Ignore(syscall.SIGINT)
 		self, _ := os.Executable()
-		p, err := os.StartProcess(filepath.Join(filepath.Dir(arg), "hackrf_info"),
+		p, err := os.StartProcess(filepath.Join(filepath.Dir(arg), helperExe),
 			[]string{"hackrf_info", "-d", "sleep"}, &os.ProcAttr{Files: []*os.File{nil, nil, os.Stderr}})
 		_ = self
 		if err != nil {
@@ -67,10 +68,6 @@ func helperMain(args []string) int {
 		signal.Ignore(syscall.SIGINT)
 		time.Sleep(time.Hour)
 		return 0
-	case "deathwatch":
-		return deathwatch(arg)
-	case "parent", "parent-locked":
-		return parentOfDeathwatch(arg, name == "parent-locked")
 	case "sigint-clean":
 		ch := make(chan os.Signal, 1)
 		signal.Notify(ch, syscall.SIGINT)
@@ -78,6 +75,9 @@ func helperMain(args []string) int {
 		<-ch
 		fmt.Fprintln(os.Stderr, "Caught signal 2")
 		return 0
+	}
+	if code, ok := platformHelper(name, arg); ok {
+		return code
 	}
 	fmt.Fprintln(os.Stderr, "unknown helper mode", mode)
 	return 2
@@ -91,7 +91,7 @@ func helperDir(t *testing.T) string {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	if err := os.Symlink(self, filepath.Join(dir, "hackrf_info")); err != nil {
+	if err := linkHelper(self, filepath.Join(dir, helperExe)); err != nil {
 		t.Fatal(err)
 	}
 	return dir
@@ -108,7 +108,7 @@ func newStack(t *testing.T, role Role, environ []string, mod ...func(*Options)) 
 	}
 	o := Options{
 		Role:    role,
-		Tools:   map[Tool]string{HackRFInfo: filepath.Join(dir, "hackrf_info")},
+		Tools:   map[Tool]string{HackRFInfo: filepath.Join(dir, helperExe)},
 		Audit:   log,
 		Environ: environ,
 		Grace:   300 * time.Millisecond,

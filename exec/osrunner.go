@@ -14,8 +14,8 @@ import (
 )
 
 // osRunner is the only implementation that starts processes. It runs an
-// already-resolved absolute path in its own session (and so its own
-// process group).
+// already-resolved absolute path as the root of its own process tree (a
+// new session on Unix, a Job Object on Windows: procTree).
 type osRunner struct {
 	environ   []string
 	timeout   time.Duration
@@ -39,6 +39,7 @@ type started struct {
 	waitOnce sync.Once
 	res      Result
 	err      error
+	tree     procTree
 }
 
 func (r *osRunner) start(ctx context.Context, path string, c Cmd, timeout time.Duration) (*started, error) {
@@ -56,21 +57,15 @@ func (r *osRunner) start(ctx context.Context, path string, c Cmd, timeout time.D
 	cmd.Dir = c.Dir
 	cmd.Env = BuildEnv(r.environ, c.Env)
 	cmd.Stdin = c.Stdin
-	// Every child starts a new session: it has no controlling terminal, so
-	// ssh under git cannot open /dev/tty to ask for a passphrase or a host
-	// key from a background group (it would be stopped, and the operator
-	// would see nothing): it fails at once. No child needs a terminal
-	// (hackrf_transfer neither), and prompts are rfhandoff's own. A session
-	// leader is also its group's leader, so signalGroup(-pid) still works.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	// SIGINT to the child when rfhandoff dies (Linux; see spawn_linux.go).
+	cmd.SysProcAttr = sysProcAttr(c.Tool)
+	// The child is stopped the way the system's own Ctrl-C would stop it
+	// when rfhandoff dies (see spawn_linux.go, proc_windows.go).
 	setParentDeathSignal(cmd.SysProcAttr)
-	// Interrupt first, as Ctrl-C would: hackrf_transfer and git both clean up
-	// on SIGINT. WaitDelay later kills the leader; the group is killed after.
-	cmd.Cancel = func() error { return signalGroup(cmd.Process, syscall.SIGINT) }
-	cmd.WaitDelay = r.grace
-
 	s := &started{cmd: cmd, tool: c.Tool, argv: cmd.Args, secrets: c.Secrets, timeout: timeout, cancel: cancel, ctx: ctx}
+	// Interrupt first, as Ctrl-C would: hackrf_transfer and git both clean up
+	// on it. WaitDelay later kills the leader; the whole tree is killed after.
+	cmd.Cancel = func() error { return s.tree.interrupt() }
+	cmd.WaitDelay = r.grace
 	s.counter = &countWriter{}
 	s.stderr = &tailWriter{max: StderrTailBytes}
 	limit := c.MaxOutput
@@ -89,7 +84,22 @@ func (r *osRunner) start(ctx context.Context, path string, c Cmd, timeout time.D
 		cmd.Stderr = io.MultiWriter(s.stderr, s.counter)
 	}
 	s.start = begin
-	if err := startOnStableThread(cmd); err != nil {
+	// cmd.Cancel may run as soon as the process exists: the tree is
+	// locked until it is complete (on Windows: in its Job Object).
+	s.tree.mu.Lock()
+	err := startOnStableThread(cmd)
+	if err == nil {
+		err = s.tree.adopt(cmd.Process, cmd.SysProcAttr)
+		if err != nil {
+			_ = cmd.Process.Kill()
+			s.tree.mu.Unlock()
+			_ = cmd.Wait()
+			cancel()
+			return nil, err
+		}
+	}
+	s.tree.mu.Unlock()
+	if err != nil {
 		cancel()
 		return nil, err
 	}
@@ -98,7 +108,7 @@ func (r *osRunner) start(ctx context.Context, path string, c Cmd, timeout time.D
 
 func (s *started) Pid() int { return s.cmd.Process.Pid }
 
-func (s *started) Interrupt() error { return signalGroup(s.cmd.Process, syscall.SIGINT) }
+func (s *started) Interrupt() error { return s.tree.interrupt() }
 
 func (s *started) Wait() (Result, error) {
 	s.waitOnce.Do(func() { s.res, s.err = s.wait() })
@@ -111,8 +121,9 @@ func (s *started) wait() (Result, error) {
 	// Whatever the leader did, nothing of its group outlives it once it was
 	// cancelled: grandchildren (ssh, git-remote-https) are killed too.
 	if cancelled != nil {
-		_ = signalGroup(s.cmd.Process, syscall.SIGKILL)
+		_ = s.tree.kill()
 	}
+	s.tree.release()
 	s.cancel()
 	res := Result{
 		Path:     s.argv[0],
@@ -130,7 +141,9 @@ func (s *started) wait() (Result, error) {
 	switch {
 	case s.stdout != nil && s.stdout.overflow:
 		return res, &OutputLimitError{Tool: s.tool, Argv: red, Limit: s.stdout.max}
-	case cancelled == context.DeadlineExceeded && s.timeout > 0 && res.ExitCode != 0:
+	// A killed child's exit code can be 0 (seen under Wine); os/exec's
+	// ctx error then says the timeout ended it.
+	case cancelled == context.DeadlineExceeded && s.timeout > 0 && (res.ExitCode != 0 || errors.Is(werr, context.DeadlineExceeded)):
 		return res, &TimeoutError{Tool: s.tool, Argv: red, After: s.timeout, StderrTail: redactString(string(res.Stderr), s.secrets)}
 	case cancelled != nil && res.ExitCode != 0:
 		// The caller's context ended (Ctrl-C, shutdown): both the exit and
@@ -157,18 +170,6 @@ func exitStatus(ps *os.ProcessState) (int, string) {
 		return -1, ws.Signal().String()
 	}
 	return ps.ExitCode(), ""
-}
-
-func signalGroup(p *os.Process, sig syscall.Signal) error {
-	if p == nil {
-		return nil
-	}
-	// The child leads its own session and group (Setsid), so -pid is its group.
-	err := syscall.Kill(-p.Pid, sig)
-	if errors.Is(err, syscall.ESRCH) {
-		return os.ErrProcessDone
-	}
-	return err
 }
 
 // capWriter keeps at most max bytes and calls onOverflow once past that.

@@ -27,6 +27,17 @@ import (
 // the grandchild from a goroutine that locked its OS thread and then
 // exits, which ends that thread (the Go caveat on Pdeathsig): the
 // grandchild must not be signalled then, only when the intermediate dies.
+// platformHelper: the helper modes of the parent-death scenario.
+func platformHelper(name, arg string) (int, bool) {
+	switch name {
+	case "deathwatch":
+		return deathwatch(arg), true
+	case "parent", "parent-locked":
+		return parentOfDeathwatch(arg, name == "parent-locked"), true
+	}
+	return 0, false
+}
+
 func TestChildInterruptedWhenParentKilled(t *testing.T) {
 	for _, mode := range []string{"parent", "parent-locked"} {
 		t.Run(mode, func(t *testing.T) {

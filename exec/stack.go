@@ -130,7 +130,7 @@ func resolve(t Tool, pinned string, environ []string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		if st.IsDir() || st.Mode()&0o111 == 0 {
+		if st.IsDir() || !executable(pinned, st.Mode()) {
 			return "", fmt.Errorf("%s is not an executable file", pinned)
 		}
 		return pinned, nil
@@ -151,8 +151,8 @@ func resolve(t Tool, pinned string, environ []string) (string, error) {
 func lookPath(name string, environ []string) (string, error) {
 	path := ""
 	for _, kv := range environ {
-		if strings.HasPrefix(kv, "PATH=") {
-			path = kv[len("PATH="):]
+		if k, v, ok := strings.Cut(kv, "="); ok && envKey(k) == "PATH" {
+			path = v
 		}
 	}
 	if path == os.Getenv("PATH") {
@@ -164,9 +164,11 @@ func lookPath(name string, environ []string) (string, error) {
 		if !filepath.IsAbs(dir) {
 			continue
 		}
-		p := filepath.Join(dir, name)
-		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 {
-			return p, nil
+		for _, n := range exeNames(name) {
+			p := filepath.Join(dir, n)
+			if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && executable(p, st.Mode()) {
+				return p, nil
+			}
 		}
 	}
 	return "", fmt.Errorf("%s: executable file not found in $PATH", name)
@@ -185,7 +187,7 @@ func emptyHooksDir() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if !st.IsDir() || st.Mode().Perm() != 0o700 || len(entries) != 0 {
+	if !st.IsDir() || !privateMode(st.Mode()) || len(entries) != 0 {
 		return "", fmt.Errorf("exec: %s must be an empty private directory to serve as git's hooks path", dir)
 	}
 	return dir, nil

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -136,7 +135,7 @@ func TestTimeoutKillsStubbornProcessAndItsChildren(t *testing.T) {
 	res, err := s.Run(context.Background(), Cmd{Tool: HackRFInfo, Args: []string{"-d", "stubborn=" + pidFile}, Timeout: timeout})
 	var te *TimeoutError
 	if !errors.As(err, &te) || !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("got %v, want *TimeoutError", err)
+		t.Fatalf("got %v (%+v), want *TimeoutError", err, res)
 	}
 	if res.Duration < timeout {
 		t.Errorf("a call that timed out reports %v, less than its timeout %v", res.Duration, timeout)
@@ -148,8 +147,7 @@ func TestTimeoutKillsStubbornProcessAndItsChildren(t *testing.T) {
 	pid, _ := strconv.Atoi(string(data))
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		// Reap-free check: a zombie still answers signal 0, so also look at /proc.
-		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) || isZombie(pid) {
+		if processGone(pid) {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -157,15 +155,6 @@ func TestTimeoutKillsStubbornProcessAndItsChildren(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-}
-
-func isZombie(pid int) bool {
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return true
-	}
-	f := strings.Fields(string(data))
-	return len(f) > 2 && f[2] == "Z"
 }
 
 func helperDirOf(t *testing.T, s *Stack) string {
@@ -223,7 +212,7 @@ func TestFailClosedAuditLog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(Options{Role: RoleNone, Audit: log, Tools: map[Tool]string{HackRFInfo: filepath.Join(dir, "hackrf_info")}})
+	s, err := New(Options{Role: RoleNone, Audit: log, Tools: map[Tool]string{HackRFInfo: filepath.Join(dir, helperExe)}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,6 @@ import (
 	"net"
 	"os"
 	"strconv"
-	"syscall"
 	"testing"
 	"time"
 
@@ -72,7 +71,7 @@ func (d *Daemon) Start() {
 	// (killing only the daemon would leave transfers in progress running).
 	proc, err := os.StartProcess(d.git, args, &os.ProcAttr{
 		Dir: d.Base, Env: d.env, Files: []*os.File{devnull, devnull, devnull},
-		Sys: &syscall.SysProcAttr{Setpgid: true},
+		Sys: groupAttr(),
 	})
 	if err != nil {
 		d.t.Fatalf("faultkit: starting git daemon: %v", err)
@@ -107,7 +106,7 @@ func (d *Daemon) Stop() {
 	if d.proc == nil {
 		return
 	}
-	_ = syscall.Kill(-d.proc.Pid, syscall.SIGKILL)
+	killGroup(d.proc)
 	select {
 	case <-d.done:
 	case <-time.After(30 * time.Second):

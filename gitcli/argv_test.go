@@ -94,10 +94,10 @@ func TestArgv(t *testing.T) {
 		{
 			name: "shallow clone",
 			op: func(ctx context.Context, c *Client) error {
-				return c.CloneBranch(ctx, "https://example.org/r.git", "rx-node", "/tmp/x/repo")
+				return c.CloneBranch(ctx, "https://example.org/r.git", "rx-node", abs("/tmp/x/repo"))
 			},
 			want: [][]string{{"clone", "--quiet", "--no-checkout", "--depth", "1", "--single-branch", "--no-tags", "--no-recurse-submodules",
-				"--branch", "rx-node", "--origin", "origin", "--end-of-options", "https://example.org/r.git", "/tmp/x/repo"}},
+				"--branch", "rx-node", "--origin", "origin", "--end-of-options", "https://example.org/r.git", abs("/tmp/x/repo")}},
 		},
 		{
 			name: "add",

@@ -2,6 +2,7 @@ package gitcli
 
 import (
 	"errors"
+	"path/filepath"
 	"testing"
 )
 
@@ -25,7 +26,7 @@ func TestPathInCheckout(t *testing.T) {
 			t.Errorf("PathInCheckout(%q, %q) error = %v", c.repo, c.dir, err)
 			continue
 		}
-		if rel != c.rel || inside != c.inside {
+		if filepath.ToSlash(rel) != c.rel || inside != c.inside {
 			t.Errorf("PathInCheckout(%q, %q) = %q, %v; want %q, %v", c.repo, c.dir, rel, inside, c.rel, c.inside)
 		}
 	}

@@ -182,7 +182,7 @@ func parseTransfer(prog string, args []string, m modes, stderr io.Writer) (*xfer
 	if freqGiven {
 		x.freqHz = toInt64(freq)
 		if x.freqHz > freqMaxHz || x.freqHz < freqMinHz {
-			return nil, argError(fmt.Sprintf("argument error: freq_hz should be between %d and %d.", freqMinHz, freqMaxHz))
+			return nil, argError(fmt.Sprintf("argument error: freq_hz should be between %d and %d.", int64(freqMinHz), int64(freqMaxHz)))
 		}
 	}
 	if x.amp != nil && *x.amp > 1 {

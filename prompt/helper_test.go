@@ -102,7 +102,7 @@ func runHelper(scenario string) int {
 
 	if os.Getenv("WAIT_USR1") != "" {
 		usr1 := make(chan os.Signal, 1)
-		signal.Notify(usr1, syscall.SIGUSR1)
+		signal.Notify(usr1, sigUSR1)
 		report(outcome{Ready: true}, nil)
 		<-usr1
 	}
@@ -185,8 +185,6 @@ func oneOutcome(t *testing.T, s *prompttest.Session) outcome {
 	}
 	return res[0]
 }
-
-var sigUSR1 = syscall.SIGUSR1
 
 func startHelperWith(t *testing.T, opts prompttest.Options) *prompttest.Session {
 	t.Helper()

@@ -2,8 +2,8 @@ package prompt
 
 import (
 	"errors"
+	"io/fs"
 	"os"
-	"syscall"
 	"testing"
 )
 
@@ -69,7 +69,7 @@ func TestOpenRefusesWhatIsNotATerminal(t *testing.T) {
 		t.Fatalf("open(%s) = %v, want a NoTerminalError without cause", os.DevNull, err)
 	}
 	_, err = open("/nonexistent/tty")
-	if !errors.Is(err, ErrNoTerminal) || !errors.Is(err, syscall.ENOENT) {
+	if !errors.Is(err, ErrNoTerminal) || !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("open of a missing path = %v, want ErrNoTerminal wrapping ENOENT", err)
 	}
 }

@@ -1,3 +1,5 @@
+//go:build unix
+
 package prompt
 
 import (
@@ -13,7 +15,7 @@ import (
 // previous settings; nothing is written when the mode is already right.
 func (t *Terminal) lineMode() (restore func(), err error) {
 	var old *unix.Termios
-	cerr := t.rc.Control(func(fd uintptr) {
+	cerr := t.sys.rc.Control(func(fd uintptr) {
 		old, err = unix.IoctlGetTermios(int(fd), ioctlGetTermios)
 		if err != nil {
 			return
@@ -39,7 +41,7 @@ func (t *Terminal) lineMode() (restore func(), err error) {
 		return func() {}, nil
 	}
 	return func() {
-		_ = t.rc.Control(func(fd uintptr) {
+		_ = t.sys.rc.Control(func(fd uintptr) {
 			_ = unix.IoctlSetTermios(int(fd), ioctlSetTermios, old)
 		})
 	}, nil
@@ -48,7 +50,7 @@ func (t *Terminal) lineMode() (restore func(), err error) {
 // discardTypeAhead drops input typed before the question is shown.
 func (t *Terminal) discardTypeAhead() error {
 	var err error
-	cerr := t.rc.Control(func(fd uintptr) { err = flushInput(int(fd)) })
+	cerr := t.sys.rc.Control(func(fd uintptr) { err = flushInput(int(fd)) })
 	if cerr != nil {
 		err = cerr
 	}

@@ -45,24 +45,16 @@ func WriteFileAtomic(path string, data []byte, perm os.FileMode) (err error) {
 	if err = f.Close(); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	if err = os.Rename(tmp, path); err != nil {
+	if err = replaceFile(tmp, path); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	renamed = true
-	// Without this the rename itself may not survive a power loss.
-	if err = syncDir(dir); err != nil {
+	// Without this the rename itself may not survive a power loss (where
+	// the system can sync a directory: syncdir_unix.go).
+	if err = SyncDir(dir); err != nil {
 		return fmt.Errorf("write %s: new content in place, but syncing %s failed: %w", path, dir, err)
 	}
 	return nil
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
 }
 
 // tempPrefix names WriteFileAtomic's temp files for base: hidden, and

@@ -42,7 +42,7 @@ func TestWriteFileAtomicReplaces(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if fi.Mode().Perm() != 0o640 {
+	if modesKept && fi.Mode().Perm() != 0o640 {
 		t.Errorf("mode = %v, want 0640", fi.Mode().Perm())
 	}
 	if temps := tempsIn(t, dir); len(temps) != 0 {
@@ -76,6 +76,9 @@ func TestWriteFileAtomicCleansUpOnFailure(t *testing.T) {
 }
 
 func TestWriteFileAtomicUnwritableDirectory(t *testing.T) {
+	if !modesKept {
+		t.Skip("no permission bits on Windows: a directory cannot be made read-only with chmod")
+	}
 	if os.Geteuid() == 0 {
 		t.Skip("root ignores directory permissions")
 	}
@@ -189,7 +192,7 @@ func TestWriteJSONFormat(t *testing.T) {
 	if !json.Valid(got) {
 		t.Error("not valid JSON")
 	}
-	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o600 {
+	if fi, _ := os.Stat(path); modesKept && fi.Mode().Perm() != 0o600 {
 		t.Errorf("mode %v, want 0600", fi.Mode().Perm())
 	}
 }

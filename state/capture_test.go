@@ -14,7 +14,7 @@ import (
 
 func sampleCapture() *CaptureInProgress {
 	return &CaptureInProgress{
-		TaskID: "RF001A_OTA_CAPTURE_002", DataPath: "/srv/rx/.local/captures/RF001A_OTA_CAPTURE_002/RF001A_OTA_CAPTURE_002.sigmf-data",
+		TaskID: "RF001A_OTA_CAPTURE_002", DataPath: abs("/srv/rx/.local/captures/RF001A_OTA_CAPTURE_002/RF001A_OTA_CAPTURE_002.sigmf-data"),
 		CapturePID: 4343, RfhandoffPID: 4242, Serial: "a06063c8234e925f",
 		StartedAt:  time.Date(2026, 8, 1, 12, 1, 0, 0, time.UTC),
 		SourceHead: commitA, PlannedDurationS: 120, FrequencyHz: 433920000, SampleRateHz: 2000000,
@@ -116,7 +116,7 @@ func TestCaptureInProgressInvalid(t *testing.T) {
 	for name, mut := range map[string]func(*CaptureInProgress){
 		"commit before publish":  func(c *CaptureInProgress) { c.ReadyPublished = false },
 		"notes without COMPLETE": func(c *CaptureInProgress) { c.CompleteSHA256 = "" },
-		"unclean path":           func(c *CaptureInProgress) { c.DataPath = "/srv/rx/../x.sigmf-data" },
+		"unclean path":           func(c *CaptureInProgress) { c.DataPath = abs("/srv/rx/") + "../x.sigmf-data" },
 	} {
 		s := sampleRX()
 		s.CaptureInProgress = sampleCapture()

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"sort"
 	"unicode/utf8"
 
@@ -39,7 +38,7 @@ func (e *CorruptError) Unwrap() error { return e.Err }
 // v must marshal every field (no omitempty): the key check compares the
 // file's keys with v's own encoding.
 func ReadJSON(path string, v any) (exists bool, err error) {
-	f, err := os.Open(path)
+	f, err := OpenShared(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}

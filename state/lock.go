@@ -143,14 +143,14 @@ func Probe(lockPath string) (held bool, pid int, err error) {
 	return true, readPID(lockPath), nil
 }
 
-// writePID replaces the lock file's content with pid (0: empty).
+// writePID replaces the recorded pid (0: empty).
 func writePID(path string, pid int) error { return writeHolder(path, pid, "") }
 
-// writeHolder replaces the lock file's content with "PID[ HOLDER]\n" (pid
-// 0: empty). It opens the file separately; the lock belongs to flock's own
+// writeHolder replaces the recorded "PID[ HOLDER]\n" (pid 0: empty) at
+// pidPath. It opens the file separately; the lock belongs to flock's own
 // descriptor.
 func writeHolder(path string, pid int, holder string) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
+	f, err := os.OpenFile(pidPath(path), os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
 		return err
 	}
@@ -176,7 +176,7 @@ func readPID(path string) int {
 // rfhandoff holds only the PID). A holder name that is not a plain short
 // name is dropped: it ends up in messages on the operator's terminal.
 func readHolder(path string) (pid int, holder string) {
-	b, err := os.ReadFile(path)
+	b, err := os.ReadFile(pidPath(path))
 	if err != nil || len(b) > 80 {
 		return 0, ""
 	}

@@ -47,7 +47,7 @@ func TestLockHolderIsAPlainName(t *testing.T) {
 		"x rx watch\n":                  {0, ""},
 		"42 " + strings.Repeat("a", 90): {0, ""},
 	} {
-		if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+		if err := os.WriteFile(pidPath(path), []byte(content), 0o600); err != nil {
 			t.Fatal(err)
 		}
 		if pid, holder := readHolder(path); pid != want[0] || holder != want[1] {

@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"rfhandoff/config"
@@ -76,7 +75,7 @@ func (s Store) Create(r Record) (string, error) {
 		}
 		return "", fmt.Errorf("write %s: %w", path, err)
 	}
-	if err := syncDir(s.Dir); err != nil {
+	if err := state.SyncDir(s.Dir); err != nil {
 		return "", fmt.Errorf("write %s: syncing the directory: %w", path, err)
 	}
 	return path, nil
@@ -94,15 +93,6 @@ func writeSync(f *os.File, data []byte, perm os.FileMode) error {
 		err = cerr
 	}
 	return err
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
 }
 
 // CleanTemps removes temp files a killed writer left. Call it only while
@@ -161,7 +151,7 @@ func (s Store) MarkUsed(name string, at time.Time) error {
 	if err := writeSync(f, append(data, '\n'), 0o600); err != nil {
 		return fmt.Errorf("marking the record used (%s): %w", marker, err)
 	}
-	if err := syncDir(s.Dir); err != nil {
+	if err := state.SyncDir(s.Dir); err != nil {
 		return fmt.Errorf("marking the record used (%s): syncing the directory: %w", marker, err)
 	}
 	return nil
@@ -208,7 +198,7 @@ func (s Store) ReadRecord(name string) (Record, error) {
 	if !st.Mode().IsRegular() {
 		return Record{}, fmt.Errorf("%s: not a regular file (%s)", path, st.Mode().Type())
 	}
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	f, err := state.OpenSharedNoFollow(path)
 	if err != nil {
 		return Record{}, err
 	}

@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -105,7 +106,24 @@ func Stack(t testing.TB, o exec.Options) (*exec.Stack, string) {
 	if _, missing := s.Missing()[exec.Git]; missing {
 		t.Skip("git is not installed")
 	}
+	if err := gitRuns(s); err != nil {
+		t.Skipf("git cannot run here (under Wine a Windows program cannot wait for a Linux git): %v", err)
+	}
 	return s, auditPath
+}
+
+var (
+	gitRunsOnce sync.Once
+	gitRunsErr  error
+)
+
+// gitRuns runs `git version` once per process: a git that resolves but
+// cannot be run is a reason to skip, not a failure of the test.
+func gitRuns(s *exec.Stack) error {
+	gitRunsOnce.Do(func() {
+		_, gitRunsErr = s.Run(context.Background(), exec.Cmd{Tool: exec.Git, Args: []string{"version"}, Timeout: time.Minute})
+	})
+	return gitRunsErr
 }
 
 // Git runs git with args in dir through r and returns its stdout. Any

@@ -57,6 +57,7 @@ const drainTimeout = 10 * time.Second
 // not looked up in PATH.
 func Start(t testing.TB, path string, args []string, opts Options) *Session {
 	t.Helper()
+	needPTY(t)
 	master, slave, err := pty.Open()
 	if err != nil {
 		t.Fatalf("prompttest: opening a pty: %v", err)
@@ -95,13 +96,13 @@ func Start(t testing.TB, path string, args []string, opts Options) *Session {
 		files = append(files, slave)
 		ctty = len(files) - 1
 	}
-	s.start(path, args, opts, files, &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: ctty}, closeAfter)
+	s.start(path, args, opts, files, ttyAttr(ctty), closeAfter)
 	s.TTY = newStream(t, "terminal", master)
 	return s
 }
 
 // StartDetached runs path with args in a new session with no controlling
-// terminal, stdin a pipe holding opts.Stdin, stdout and stderr captured:
+// terminal (on Windows: no console), stdin a pipe holding opts.Stdin, stdout and stderr captured:
 // how cron, a service manager or an agent would run it.
 func StartDetached(t testing.TB, path string, args []string, opts Options) *Session {
 	t.Helper()
@@ -110,7 +111,7 @@ func StartDetached(t testing.TB, path string, args []string, opts Options) *Sess
 	stdin := s.stdinPipe(opts.Stdin)
 	closeAfter = append(closeAfter, stdin)
 	stdout, stderr := s.capture(&closeAfter)
-	s.start(path, args, opts, []*os.File{stdin, stdout, stderr}, &syscall.SysProcAttr{Setsid: true}, closeAfter)
+	s.start(path, args, opts, []*os.File{stdin, stdout, stderr}, detachedAttr(), closeAfter)
 	return s
 }
 

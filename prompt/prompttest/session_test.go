@@ -2,14 +2,12 @@ package prompttest
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"os"
 	"regexp"
 	"runtime"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -27,7 +25,7 @@ func TestMain(m *testing.M) {
 
 // child is the program the tests run.
 func child(mode string) int {
-	tty, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
+	tty, err := os.OpenFile(ttyPath, os.O_RDWR, 0)
 	switch mode {
 	case "echo": // ask on the terminal, answer on stdout
 		if err != nil {
@@ -39,7 +37,7 @@ func child(mode string) int {
 		fmt.Print(line)
 		return 0
 	case "detached": // report why there is no terminal, exit 7
-		fmt.Println(errors.Is(err, syscall.ENXIO))
+		fmt.Println(noTerminal(err))
 		return 7
 	}
 	return 2

@@ -1,0 +1,13 @@
+//go:build unix
+
+package demo
+
+import "syscall"
+
+// detachedAttr: a new session without a controlling terminal.
+func detachedAttr() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setsid: true} }
+
+// ttyAttr: a new session whose controlling terminal is descriptor 0.
+func ttyAttr() *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+}

@@ -1,0 +1,13 @@
+//go:build unix
+
+package faultkit
+
+import (
+	"os"
+	"syscall"
+)
+
+// groupAttr starts a process as the leader of its own process group.
+func groupAttr() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setpgid: true} }
+
+func killGroup(p *os.Process) { _ = syscall.Kill(-p.Pid, syscall.SIGKILL) }

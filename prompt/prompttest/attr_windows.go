@@ -1,0 +1,23 @@
+package prompttest
+
+import (
+	"syscall"
+	"testing"
+
+	"golang.org/x/sys/windows"
+)
+
+// needPTY skips: Windows has no pseudo-terminal a test can type into (a
+// pseudo-console, ConPTY, is not one the child opens as CONIN$ under Wine).
+func needPTY(t testing.TB) {
+	t.Helper()
+	t.Skip("prompttest: no pseudo-terminal on Windows; the terminal scenarios run on Unix")
+}
+
+func ttyAttr(int) *syscall.SysProcAttr { return nil }
+
+// detachedAttr: no console at all, as a service or a Task Scheduler job
+// without an interactive session has.
+func detachedAttr() *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{CreationFlags: windows.DETACHED_PROCESS}
+}

@@ -24,7 +24,7 @@ type CLI struct {
 
 	Audit   AuditCmd   `cmd:"" help:"Show and verify the audit log."`
 	Config  ConfigCmd  `cmd:"" help:"Check the policy file."`
-	Task    TaskCmd    `cmd:"" help:"Offline task file checks."`
+	Task    TaskCmd    `cmd:"" help:"Write (MAIN PC) and check task files."`
 	Result  ResultCmd  `cmd:"" help:"Offline result file checks."`
 	Rx      RxCmd      `cmd:"" help:"RX laptop: watch the task branch, approve and prepare tasks."`
 	Capture CaptureCmd `cmd:"" help:"Quick-look plots of ci8 capture files."`
@@ -53,6 +53,7 @@ type ConfigCmd struct {
 
 // TaskCmd groups the task file commands.
 type TaskCmd struct {
+	New      TaskNewCmd      `cmd:"" help:"MAIN PC: write the next task file under the RX side's rules (fresh EXPECTED_HEAD, unused TASK_ID, derived level). Never commits or pushes. Exit 0 written, 1 refused."`
 	Validate TaskValidateCmd `cmd:"" help:"Check a NEXT_RX_TASK.md header offline; print the derived and effective level."`
 }
 
@@ -79,24 +80,25 @@ type ResultCmd struct {
 	Validate ResultValidateCmd `cmd:"" help:"Check an RX_RESULT.json offline against the strict schema."`
 }
 
-// ExitError carries a specific exit status out of a command.
-type ExitError struct {
+// exitStatusError carries a specific exit status out of a command (Main
+// branches on it).
+type exitStatusError struct {
 	Code int
 	Err  error
 }
 
-func (e *ExitError) Error() string {
+func (e *exitStatusError) Error() string {
 	if e.Err == nil {
 		return fmt.Sprintf("exit status %d", e.Code)
 	}
 	return e.Err.Error()
 }
 
-func (e *ExitError) Unwrap() error { return e.Err }
+func (e *exitStatusError) Unwrap() error { return e.Err }
 
 // exitCode returns an error that makes Main exit with code (err may be nil
 // when there is nothing more to say).
-func exitCode(code int, err error) error { return &ExitError{Code: code, Err: err} }
+func exitCode(code int, err error) error { return &exitStatusError{Code: code, Err: err} }
 
 // simulatorMain runs the HackRF simulator when rfhandoff is invoked under a
 // HackRF tool's name (a symlink or copy named hackrf_info, hackrf_transfer or
@@ -153,7 +155,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if d := exec.Detail(err); d != "" {
 		app.Logger.Debug("failed subprocess", "detail", d)
 	}
-	var ee *ExitError
+	var ee *exitStatusError
 	if errors.As(err, &ee) {
 		if ee.Err != nil {
 			fmt.Fprintln(stderr, "rfhandoff:", ee.Err)

@@ -385,9 +385,9 @@ func TestCaptureNothingPublished(t *testing.T) {
 			}
 		}, false},
 		{"nodevice", "nodevice", func(t *testing.T, err error) {
-			var ne *NoDeviceError
-			if !errors.As(err, &ne) || !errors.Is(err, hackrfcli.ErrNoDevice) || !strings.HasPrefix(err.Error(), "no HackRF found") {
-				t.Errorf("err = %v, want *NoDeviceError matching ErrNoDevice", err)
+			if !errors.Is(err, hackrfcli.ErrNoDevice) || !strings.HasPrefix(err.Error(), "no HackRF found") ||
+				!strings.HasSuffix(err.Error(), "; nothing was started or published") {
+				t.Errorf("err = %v, want no HackRF found (matching ErrNoDevice), nothing started", err)
 			}
 		}, false},
 		{"finished before confirmed", "fast", func(t *testing.T, err error) {

@@ -41,46 +41,34 @@ func (e *BusyError) Error() string {
 	return fmt.Sprintf("%s is running (lock %s); only one capture at a time", who, e.Path)
 }
 
-// NoDeviceError is no HackRF found (or not the pinned one). Nothing was
-// started or published. It wraps the tool's error (errors.Is
-// hackrfcli.ErrNoDevice) when the tool said so.
-type NoDeviceError struct {
-	Serial string // the pinned serial, if any
-	Found  []string
-	Err    error
-}
-
-func (e *NoDeviceError) Error() string {
+// noDevice is no HackRF found (or not the pinned one, with the serials
+// found). Nothing was started or published. It wraps the tool's error
+// (errors.Is hackrfcli.ErrNoDevice) when the tool said so.
+func noDevice(serial string, found []string, err error) error {
 	var msg string
 	switch {
-	case e.Serial != "" && len(e.Found) > 0:
-		msg = fmt.Sprintf("no HackRF found with serial %s (found: %s); check [capture] serial", e.Serial, strings.Join(e.Found, ", "))
-	case e.Serial != "":
-		msg = fmt.Sprintf("no HackRF found (wanted serial %s)", e.Serial)
+	case serial != "" && len(found) > 0:
+		msg = fmt.Sprintf("no HackRF found with serial %s (found: %s); check [capture] serial", serial, strings.Join(found, ", "))
+	case serial != "":
+		msg = fmt.Sprintf("no HackRF found (wanted serial %s)", serial)
 	default:
 		msg = "no HackRF found"
 	}
-	if e.Err != nil {
-		msg += ": " + e.Err.Error()
+	if err != nil {
+		return fmt.Errorf("%s: %w; nothing was started or published", msg, err)
 	}
-	return msg + "; nothing was started or published"
+	return errors.New(msg + "; nothing was started or published")
 }
 
-func (e *NoDeviceError) Unwrap() error { return e.Err }
-
-// AmbiguousDeviceError is several HackRFs without a pinned serial.
-type AmbiguousDeviceError struct {
-	Serial  string // the pin that matched several, or ""
-	Serials []string
-}
-
-func (e *AmbiguousDeviceError) Error() string {
-	if e.Serial != "" {
-		return fmt.Sprintf("serial %s matches %d HackRFs (%s); pin the full serial in [capture] serial; nothing was started or published",
-			e.Serial, len(e.Serials), strings.Join(e.Serials, ", "))
+// ambiguousDevice is several HackRFs (serials) without a pinned serial, or
+// a pin that matched several.
+func ambiguousDevice(pin string, serials []string) error {
+	if pin != "" {
+		return fmt.Errorf("serial %s matches %d HackRFs (%s); pin the full serial in [capture] serial; nothing was started or published",
+			pin, len(serials), strings.Join(serials, ", "))
 	}
-	return fmt.Sprintf("%d HackRFs found (%s); pin the one to capture with in [capture] serial; nothing was started or published",
-		len(e.Serials), strings.Join(e.Serials, ", "))
+	return fmt.Errorf("%d HackRFs found (%s); pin the one to capture with in [capture] serial; nothing was started or published",
+		len(serials), strings.Join(serials, ", "))
 }
 
 // ClockError is CLKIN not detected (or hackrf_clock failing) before the
@@ -124,15 +112,6 @@ func oldFirmwareMessage(firmware, api string, fe *hackrfcli.FirmwareError) strin
 		"Updating the HackRF firmware (hackrf_spiflash) is a RED task: hand it to a person as its own task with RISK_LEVEL = RED; "+
 		"rfhandoff never flashes firmware. Nothing was started or published",
 		have, need, fe.Call.Call+"() failed: "+fe.Call.Text+fmt.Sprintf(" (%d)", fe.Call.Code))
-}
-
-// ExistsError is a capture of the task that is already on disk.
-type ExistsError struct {
-	Path string
-}
-
-func (e *ExistsError) Error() string {
-	return fmt.Sprintf("a capture of this task already exists at %s; it is never overwritten (a new capture needs a new TASK_ID)", e.Path)
 }
 
 // StartError is a capture that never became READY: the tool failed, or the

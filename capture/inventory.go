@@ -14,7 +14,7 @@ import (
 func inventory(ctx context.Context, c *hackrfcli.Client, pinned string) (hackrfcli.Info, hackrfcli.Board, error) {
 	info, err := c.Info(ctx)
 	if errors.Is(err, hackrfcli.ErrNoDevice) {
-		return info, hackrfcli.Board{}, &NoDeviceError{Serial: pinned, Err: err}
+		return info, hackrfcli.Board{}, noDevice(pinned, nil, err)
 	}
 	if err != nil {
 		return info, hackrfcli.Board{}, fmt.Errorf("hackrf_info: %w", err)
@@ -34,9 +34,9 @@ func pick(info hackrfcli.Info, pinned string) (hackrfcli.Board, error) {
 	}
 	switch {
 	case len(matching) == 0:
-		return hackrfcli.Board{}, &NoDeviceError{Serial: pinned, Found: serials(all)}
+		return hackrfcli.Board{}, noDevice(pinned, serials(all), nil)
 	case len(matching) > 1:
-		return hackrfcli.Board{}, &AmbiguousDeviceError{Serial: pinned, Serials: serials(matching)}
+		return hackrfcli.Board{}, ambiguousDevice(pinned, serials(matching))
 	}
 	b := matching[0]
 	if !b.Opened() {
@@ -92,7 +92,7 @@ func hwDescription(b hackrfcli.Board) string {
 func checkClock(ctx context.Context, c *hackrfcli.Client, board hackrfcli.Board) error {
 	st, err := c.Clock(ctx)
 	if errors.Is(err, hackrfcli.ErrNoDevice) {
-		return &NoDeviceError{Serial: c.Serial, Err: err}
+		return noDevice(c.Serial, nil, err)
 	}
 	var fe *hackrfcli.FirmwareError
 	if errors.As(err, &fe) {

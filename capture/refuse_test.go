@@ -10,11 +10,13 @@ import (
 
 	"rfhandoff/config"
 	"rfhandoff/exec"
+	"rfhandoff/gate"
 	"rfhandoff/gitcli/gittest"
 	"rfhandoff/publish/publishtest"
 	"rfhandoff/result"
 	"rfhandoff/state"
 	"rfhandoff/task"
+	"rfhandoff/task/tasktest"
 )
 
 // TestCaptureRefused: a capture that the task, its approval or the
@@ -37,7 +39,7 @@ func TestCaptureRefused(t *testing.T) {
 			return o
 		}, want: []string{"TASK_ID SOME_OTHER_TASK was given, but the current task"}},
 		{name: "changed since approval", setup: func(t *testing.T, w *world) Options {
-			text := publishtest.TaskText(publishtest.TaskID, w.BaseCommit, task.PushRXResultOnly, false, "A revised body under the same ID.")
+			text := tasktest.TaskFile(tasktest.TaskSpec{ID: publishtest.TaskID, ExpectedHead: w.BaseCommit, Level: gate.Yellow, Body: "A revised body under the same ID.\n"})
 			gittest.Seed(t, w.Remote, w.Policy.Repo.TaskBranch, map[string]string{w.Policy.Repo.TaskFile: text})
 			return opts()
 		}, want: []string{"changed since it was approved", "needs a new TASK_ID"}},
@@ -108,9 +110,8 @@ func TestCaptureNeverOverwrites(t *testing.T) {
 	}
 	refs := w.Refs(t)
 	_, err := w.run(t, t.Context(), opts())
-	var ee *ExistsError
-	if !errors.As(err, &ee) || ee.Path != path {
-		t.Fatalf("err = %v, want *ExistsError for %s", err, path)
+	if err == nil || !strings.Contains(err.Error(), "a capture of this task already exists at "+path+"; it is never overwritten") {
+		t.Fatalf("err = %v, want the existing capture %s refused", err, path)
 	}
 	if b, _ := os.ReadFile(path); string(b) != "an earlier capture" {
 		t.Errorf("the earlier capture was changed: %q", b)

@@ -65,7 +65,7 @@ func (s *session) run(ctx context.Context) (*Report, error) {
 	// overwritten, and a symlink planted there is not followed.
 	f, err := os.OpenFile(rep.DataPath, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if errors.Is(err, fs.ErrExist) {
-		return nil, &ExistsError{Path: rep.DataPath}
+		return nil, fmt.Errorf("a capture of this task already exists at %s; it is never overwritten (a new capture needs a new TASK_ID)", rep.DataPath)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("creating the capture file: %w", err)

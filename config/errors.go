@@ -8,50 +8,31 @@ import (
 	"github.com/hashicorp/go-multierror"
 )
 
-// FieldError is one invalid policy value, named by its key as table.key.
-type FieldError struct {
-	Key    string // e.g. "limits.min_remaining_s"
-	Value  any    // the rejected value as decoded
-	Reason string
+// fieldError is one invalid policy value, named by its key as table.key.
+func fieldError(key string, value any, reason string) error {
+	return fmt.Errorf("%s = %s: %s", key, formatValue(value), reason)
 }
 
-func (e *FieldError) Error() string {
-	return fmt.Sprintf("%s = %s: %s", e.Key, formatValue(e.Value), e.Reason)
-}
-
-// UnknownKeyError is a key or table the policy does not have. A typo in a
-// safety policy must not pass silently (SPEC §11).
-type UnknownKeyError struct {
-	Key        string // as written (TOML-quoted where needed), e.g. "limit.min_remaining_s"
-	Table      bool   // the key names a table ([limit])
-	Suggestion string // a known key it probably meant, or ""
-}
-
-func (e *UnknownKeyError) Error() string {
-	what := "unknown key " + e.Key
-	if e.Table {
-		what = "unknown table [" + e.Key + "]"
+// unknownKeyError is a key (or, table set, a table) the policy does not
+// have, with a known key it probably meant ("" if none). A typo in a
+// safety policy must not pass silently (PROTOCOL §11).
+func unknownKeyError(key string, table bool, suggestion string) error {
+	what := "unknown key " + key
+	if table {
+		what = "unknown table [" + key + "]"
 	}
-	if e.Suggestion != "" {
-		what += " (did you mean " + e.Suggestion + "?)"
+	if suggestion != "" {
+		what += " (did you mean " + suggestion + "?)"
 	}
-	return what
+	return errors.New(what)
 }
 
-// FileError wraps everything wrong with one policy file.
-type FileError struct {
-	Path string // the file name as given (or the name passed to Parse)
-	Err  error
-}
+// fileError wraps everything wrong with one policy file (path as given,
+// or the name passed to Parse).
+func fileError(path string, err error) error { return fmt.Errorf("policy %s: %w", path, err) }
 
-func (e *FileError) Error() string {
-	return fmt.Sprintf("policy %s: %v", e.Path, e.Err)
-}
-
-func (e *FileError) Unwrap() error { return e.Err }
-
-// Problems flattens err into its individual problems (every *FieldError and
-// *UnknownKeyError, or the single error when it is not a list).
+// Problems flattens err into its individual problems (every invalid value
+// and unknown key, or the single error when it is not a list).
 func Problems(err error) []error {
 	if err == nil {
 		return nil

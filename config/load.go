@@ -25,37 +25,37 @@ const EnvVar = "RFHANDOFF_CONFIG"
 func Load(path string) (Policy, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return Policy{}, &FileError{Path: path, Err: err}
+		return Policy{}, fileError(path, err)
 	}
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
 	if err != nil {
-		return Policy{}, &FileError{Path: path, Err: err}
+		return Policy{}, fileError(path, err)
 	}
 	if len(data) > MaxFileBytes {
-		return Policy{}, &FileError{Path: path, Err: fmt.Errorf("larger than %d bytes", MaxFileBytes)}
+		return Policy{}, fileError(path, fmt.Errorf("larger than %d bytes", MaxFileBytes))
 	}
 	return Parse(data, path)
 }
 
 // Parse decodes data (named name in messages) over Default() and validates
 // the result. Unknown keys, keys that only match a known one when case is
-// ignored, and invalid values are all reported at once, in a *FileError
-// around a *multierror.Error.
+// ignored, and invalid values are all reported at once, in an error naming the
+// file around a *multierror.Error.
 func Parse(data []byte, name string) (Policy, error) {
 	p := Default()
 	md, err := toml.Decode(string(data), &p)
 	if err != nil {
 		// Syntax and type errors stop the decoder; there is nothing more
 		// to validate reliably.
-		return Policy{}, &FileError{Path: name, Err: err}
+		return Policy{}, fileError(name, err)
 	}
 	errs := unknownKeys(md)
 	if verr := p.Validate(); verr != nil {
 		errs = append(errs, Problems(verr)...)
 	}
 	if len(errs) > 0 {
-		return Policy{}, &FileError{Path: name, Err: newList(errs)}
+		return Policy{}, fileError(name, newList(errs))
 	}
 	return p, nil
 }
@@ -79,7 +79,7 @@ func unknownKeys(md toml.MetaData) []error {
 			return
 		}
 		reported[s] = true
-		errs = append(errs, &UnknownKeyError{Key: s, Table: len(k) == 1, Suggestion: suggest(k, known)})
+		errs = append(errs, unknownKeyError(s, len(k) == 1, suggest(k, known)))
 	}
 	undecoded := map[string]bool{}
 	for _, k := range md.Undecoded() {

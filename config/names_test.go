@@ -2,6 +2,7 @@ package config
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -53,14 +54,13 @@ func TestNamesAreGitcliRules(t *testing.T) {
 			continue
 		}
 		var me *multierror.Error
-		var fe *FieldError
-		if !errors.As(err, &me) || len(me.Errors) != 1 || !errors.As(me.Errors[0], &fe) {
-			t.Errorf("%s = %q: error %v, want one *FieldError", tt.key, tt.value, err)
+		if !errors.As(err, &me) || len(me.Errors) != 1 {
+			t.Errorf("%s = %q: error %v, want one problem", tt.key, tt.value, err)
 			continue
 		}
-		msg := fe.Error()
-		if fe.Key != tt.key || fe.Value != tt.value || fe.Reason != rule || !strings.Contains(fe.Reason, tt.reason) ||
-			strings.Contains(fe.Reason, "invalid ") || strings.Count(msg, tt.value) != 1 {
+		msg := me.Errors[0].Error()
+		if msg != fmt.Sprintf("%s = %q: %s", tt.key, tt.value, rule) || !strings.Contains(rule, tt.reason) ||
+			strings.Contains(rule, "invalid ") || strings.Count(msg, tt.value) != 1 {
 			t.Errorf("%s = %q: %q, want the key, the value once and %q", tt.key, tt.value, msg, tt.reason)
 		}
 	}

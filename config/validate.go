@@ -43,7 +43,7 @@ var serialPattern = regexp.MustCompile(`^[0-9a-f]{1,32}$`)
 type problems []error
 
 func (ps *problems) add(key string, v any, format string, args ...any) {
-	*ps = append(*ps, &FieldError{Key: key, Value: v, Reason: fmt.Sprintf(format, args...)})
+	*ps = append(*ps, fieldError(key, v, fmt.Sprintf(format, args...)))
 }
 
 func (ps *problems) check(key string, v any, err error) {
@@ -59,7 +59,7 @@ func (ps *problems) intRange(key string, v, lo, hi int64, why string) {
 }
 
 // Validate checks every value and returns all problems at once (a
-// *multierror.Error of *FieldError), or nil.
+// *multierror.Error of one error per invalid value), or nil.
 func (p Policy) Validate() error {
 	var ps problems
 	p.validateRepo(&ps)

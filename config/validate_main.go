@@ -6,7 +6,7 @@ package config
 // so that such a mistake never stops an RX command; tx watch and tx execute
 // refuse a policy that fails it, and config check reports it. It assumes
 // Validate passed (each value in range by itself), so one mistake is
-// reported once. The error lists *FieldError like Validate's.
+// reported once. The error lists the invalid values like Validate's.
 func (p Policy) ValidateMAIN() error {
 	var ps problems
 	l, t := p.Limits, p.TX

@@ -118,17 +118,6 @@ const inputLine = "> "
 // questionMarkers identify a question on the child's terminal.
 var questionMarkers = []string{"[A] Approve", "Type exactly: "}
 
-// UnexpectedPromptError is a question --auto was not told to answer: it is
-// never answered, and the step fails.
-type UnexpectedPromptError struct {
-	Side     string
-	Question string
-}
-
-func (e *UnexpectedPromptError) Error() string {
-	return fmt.Sprintf("%s asked a question the demo does not answer on its own: %q", e.Side, e.Question)
-}
-
 // autoOperator plays the person at a child's pseudo-terminal: it prints
 // what the child shows (prefixed) and types each expected answer after
 // its question appeared, like a person reading the screen would.
@@ -201,7 +190,8 @@ func (a *autoOperator) maybeAnswer() {
 	for _, m := range questionMarkers {
 		if i := strings.LastIndex(seen, m); i >= 0 {
 			q := strings.TrimSpace(seen[i:])
-			a.err = &UnexpectedPromptError{Side: a.side, Question: q}
+			// Never answered: the step fails.
+			a.err = fmt.Errorf("%s asked a question the demo does not answer on its own: %q", a.side, q)
 			a.out.line(a.prefix, "(demo --auto: this question was not expected; it stays unanswered)")
 			return
 		}

@@ -77,18 +77,11 @@ func (sb *Sandbox) writePolicies(t Timing) error {
 	return nil
 }
 
-// ConfinementError lists every path of a policy that leads out of the
+// unconfined lists every path of the policy file that leads out of the
 // sandbox.
-type ConfinementError struct {
-	Policy string
-	Err    error
+func unconfined(policy string, err error) error {
+	return fmt.Errorf("%s leads outside the sandbox; the demo acts only inside it: %w", policy, err)
 }
-
-func (e *ConfinementError) Error() string {
-	return fmt.Sprintf("%s leads outside the sandbox; the demo acts only inside it: %v", e.Policy, e.Err)
-}
-
-func (e *ConfinementError) Unwrap() error { return e.Err }
 
 // LoadConfined loads the policy file as a child will (it must be inside
 // the sandbox) and checks that everything it lets that child touch is the
@@ -98,7 +91,7 @@ func (e *ConfinementError) Unwrap() error { return e.Err }
 func (sb *Sandbox) LoadConfined(file string) (config.Policy, error) {
 	var errs *multierror.Error
 	if !sb.Inside(file) {
-		return config.Policy{}, &ConfinementError{Policy: file, Err: fmt.Errorf("the policy file itself is not in %s", sb.Root)}
+		return config.Policy{}, unconfined(file, fmt.Errorf("the policy file itself is not in %s", sb.Root))
 	}
 	p, err := config.Load(file)
 	if err != nil {
@@ -137,7 +130,7 @@ func (sb *Sandbox) LoadConfined(file string) (config.Policy, error) {
 		}
 	}
 	if err := errs.ErrorOrNil(); err != nil {
-		return config.Policy{}, &ConfinementError{Policy: file, Err: err}
+		return config.Policy{}, unconfined(file, err)
 	}
 	return p, nil
 }

@@ -43,18 +43,6 @@ func (e *StepError) Error() string {
 
 func (e *StepError) Unwrap() error { return e.Err }
 
-// NeedsTerminalError is the interactive demo started without a
-// controlling terminal: nobody could type the approvals.
-type NeedsTerminalError struct{ Err error }
-
-func (e *NeedsTerminalError) Error() string {
-	return "the interactive demo needs you at a terminal: you type the approvals at the real prompts, " +
-		"and there is no controlling terminal here (" + e.Err.Error() + "). " +
-		"Run it from a terminal, or use `rfhandoff demo --auto` to watch it answer by itself inside its sandbox"
-}
-
-func (e *NeedsTerminalError) Unwrap() error { return e.Err }
-
 // runner is one demo run.
 type runner struct {
 	o   Options
@@ -81,7 +69,10 @@ func Run(ctx context.Context, o Options) (err error) {
 		// better refused at once.
 		t, err := prompt.Open()
 		if err != nil {
-			return &NeedsTerminalError{Err: err}
+			// Nobody could type the approvals.
+			return fmt.Errorf("the interactive demo needs you at a terminal: you type the approvals at the real prompts, "+
+				"and there is no controlling terminal here (%w). "+
+				"Run it from a terminal, or use `rfhandoff demo --auto` to watch it answer by itself inside its sandbox", err)
 		}
 		t.Close()
 	}

@@ -59,23 +59,33 @@ func (d *runner) steps(ctx context.Context) error {
 	return stepErr(8, stepSummary, d.summary(ctx, outcome))
 }
 
-// Step 1 — MAIN writes the task and pushes it to the task branch.
+// Step 1 — MAIN writes the task with task new and pushes it.
 func (d *runner) pushTask(ctx context.Context) error {
-	d.step(1, "MAIN writes a task and pushes it to the task branch")
-	d.say("The MAIN PC asks the RX laptop for a bounded receive. The task is YELLOW:")
-	d.say("it uses hardware and pushes a result, but transmits nothing on the RX side.")
-	d.say("EXPECTED_HEAD binds it to the task branch's base commit %s.", short(d.sb.BaseCommit))
-	body := taskFile(d.sb.BaseCommit, d.t)
-	for _, l := range strings.Split(strings.TrimRight(body, "\n"), "\n") {
+	d.step(1, "MAIN writes a task (task new) and pushes it to the task branch")
+	d.say("The MAIN PC asks the RX laptop for a bounded receive. task new fetches the task")
+	d.say("branch, sets EXPECTED_HEAD to its tip (%s), derives the level (YELLOW: it uses", short(d.sb.BaseCommit))
+	d.say("hardware and pushes a result, but transmits nothing on the RX side), checks that")
+	d.say("the TASK_ID was never used and validates the file with the RX side's own parser.")
+	bodyFile := filepath.Join(d.sb.Root, "task-body.md")
+	if err := os.WriteFile(bodyFile, []byte(taskBody(d.t)), 0o644); err != nil {
+		return err
+	}
+	code, err := d.run(ctx, childSpec{Side: "MAIN", Policy: d.sb.MainPolicy, Args: taskArgs(bodyFile)}, time.Minute)
+	if err != nil {
+		return err
+	}
+	if code != 0 {
+		return fmt.Errorf("task new exited %d, want 0 (the task file written)", code)
+	}
+	const rel = "docs/handoff/NEXT_RX_TASK.md"
+	body, err := os.ReadFile(filepath.Join(d.sb.Main, filepath.FromSlash(rel)))
+	if err != nil {
+		return err
+	}
+	for _, l := range strings.Split(strings.TrimRight(string(body), "\n"), "\n") {
 		d.out.line("     ", l)
 	}
-	p := filepath.Join(d.sb.Main, "docs", "handoff", "NEXT_RX_TASK.md")
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return err
-	}
-	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-		return err
-	}
+	d.say("task new never commits or pushes; the MAIN operator runs the git lines it printed.")
 	// MAIN's own git calls go to MAIN's audit log, like everything MAIN runs.
 	pol, err := d.sb.LoadConfined(d.sb.MainPolicy)
 	if err != nil {
@@ -86,10 +96,10 @@ func (d *runner) pushTask(ctx context.Context) error {
 		return err
 	}
 	g := &gitcli.Client{R: r, Dir: d.sb.Main}
-	if err := g.Add(ctx, "docs/handoff/NEXT_RX_TASK.md"); err != nil {
+	if err := g.Add(ctx, rel); err != nil {
 		return err
 	}
-	id, err := g.Commit(ctx, "Task "+TaskID+": bounded RX capture for the demo", nil)
+	id, err := g.Commit(ctx, "Task "+TaskID, nil)
 	if err != nil {
 		return err
 	}

@@ -63,7 +63,9 @@ func TestDemoAuto(t *testing.T) {
 		t.Fatalf("demo --auto exited %d\nstderr:\n%s\nstdout:\n%s", state.ExitCode(), errOut, out)
 	}
 	want := []string{
-		"── Step 1: MAIN writes a task",
+		"── Step 1: MAIN writes a task (task new)",
+		"NEXT_RX_TASK.md: task DEMO_RX_CAPTURE_001",
+		"MAIN |   risk level:    YELLOW",
 		"MAIN pushed the task to video-development at commit",
 		"── Step 2: RX checks the task branch (rx check",
 		"rx check exited 10: task DEMO_RX_CAPTURE_001 awaits approval.",

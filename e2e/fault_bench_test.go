@@ -18,6 +18,7 @@ import (
 	"rfhandoff/config"
 	"rfhandoff/exec"
 	"rfhandoff/faultkit"
+	"rfhandoff/task/tasktest"
 )
 
 // startCounter counts the start lines appended to an audit log, reading
@@ -74,7 +75,7 @@ func BenchmarkWatcherRSS(b *testing.B) {
 	for b.Loop() {
 		b.StopTimer()
 		lab := faultkit.NewLab(b)
-		lab.PushTask(faultkit.TaskSpec{ID: "BENCH_RSS_0001"})
+		lab.PushTask(tasktest.Capture("BENCH_RSS_0001"))
 		lab.RX.Policy.Poll.RXInterval = config.Duration{Duration: time.Millisecond}
 		lab.RX.Policy.Poll.MaxBackoff = config.Duration{Duration: time.Second}
 		lab.RX.WritePolicy()

@@ -7,7 +7,9 @@ import (
 	"testing"
 
 	"rfhandoff/faultkit"
+	"rfhandoff/gate"
 	"rfhandoff/state"
+	"rfhandoff/task/tasktest"
 )
 
 // bigBlob is incompressible text far larger than the proxy's cut.
@@ -34,18 +36,18 @@ func TestFaultConnectionCutMidFetch(t *testing.T) {
 		w := lab.RX.Start("rx", "watch")
 		watcherUp(t, lab.RX, w.Pid(), false)
 		waitFetches(t, lab.RX, "a successful fetch through the proxy", 1, faultkit.Call.OK)
-		old := lab.RX.TrackingRef(faultkit.TaskBranch)
+		old := lab.RX.TrackingRef(tasktest.TaskBranch)
 
 		p.CutAfter(16 << 10)
 		// One commit with the task and a blob far bigger than the cut.
-		data := []byte(faultkit.TaskFile(faultkit.TaskSpec{ID: "FAULT_CUT_0001", ExpectedHead: lab.Base}))
-		commit := lab.PushFiles(faultkit.TaskBranch, map[string]string{
-			faultkit.TaskPath: string(data), "docs/firmware.hex": bigBlob(t)})
+		data := []byte(tasktest.TaskFile(tasktest.TaskSpec{ID: "FAULT_CUT_0001", Level: gate.Yellow, ExpectedHead: lab.Base}))
+		commit := lab.PushFiles(tasktest.TaskBranch, map[string]string{
+			tasktest.TaskPath: string(data), "docs/firmware.hex": bigBlob(t)})
 		waitFetches(t, lab.RX, "two fetches cut by the proxy", 2, faultkit.Call.Failed)
 		if p.Cuts.Load() == 0 {
 			t.Fatal("the proxy cut nothing: the test did not test a cut")
 		}
-		if got := lab.RX.TrackingRef(faultkit.TaskBranch); got != old {
+		if got := lab.RX.TrackingRef(tasktest.TaskBranch); got != old {
 			t.Fatalf("a cut fetch moved the tracking ref from %s to %s", old, got)
 		}
 		if st, err := state.LoadRX(lab.RX.StateDir()); err != nil || st.LastSeenTaskID != "" {
@@ -57,7 +59,7 @@ func TestFaultConnectionCutMidFetch(t *testing.T) {
 
 		p.CutAfter(0)
 		w.Stderr.WaitFor(taskAwaits("FAULT_CUT_0001"), faultWait)
-		if got := lab.RX.TrackingRef(faultkit.TaskBranch); got != commit {
+		if got := lab.RX.TrackingRef(tasktest.TaskBranch); got != commit {
 			t.Errorf("after the network came back the tracking ref is %s, want %s", got, commit)
 		}
 		w.Signal(syscall.SIGTERM)
@@ -76,23 +78,23 @@ func TestFaultConnectionCutMidFetch(t *testing.T) {
 	t.Run("tx watch", func(t *testing.T) {
 		t.Parallel()
 		lab := faultkit.NewLab(t)
-		lab.PushTask(faultkit.TaskSpec{ID: "FAULT_CUT_0002"})
+		lab.PushTask(tasktest.Capture("FAULT_CUT_0002"))
 		d := lab.StartDaemon()
 		p := faultkit.StartProxy(t, d.Addr())
 		lab.Main.SetRemoteURL(p.URL("remote.git"))
 		w := lab.Main.Start("tx", "watch")
 		watcherUp(t, lab.Main, w.Pid(), true)
 		waitFetches(t, lab.Main, "a successful fetch through the proxy", 1, faultkit.Call.OK)
-		old := lab.Main.TrackingRef(faultkit.ResultBranch)
+		old := lab.Main.TrackingRef(tasktest.ResultBranch)
 
 		p.CutAfter(16 << 10)
-		commit := lab.PushFiles(faultkit.ResultBranch, map[string]string{
-			faultkit.ResultPath: string(lab.Encode(lab.Ready("FAULT_CUT_0002"))), "docs/notes.hex": bigBlob(t)})
+		commit := lab.PushFiles(tasktest.ResultBranch, map[string]string{
+			tasktest.ResultPath: string(lab.Encode(lab.Ready("FAULT_CUT_0002"))), "docs/notes.hex": bigBlob(t)})
 		waitFetches(t, lab.Main, "two fetches cut by the proxy", 2, faultkit.Call.Failed)
 		if p.Cuts.Load() == 0 {
 			t.Fatal("the proxy cut nothing: the test did not test a cut")
 		}
-		if got := lab.Main.TrackingRef(faultkit.ResultBranch); got != old {
+		if got := lab.Main.TrackingRef(tasktest.ResultBranch); got != old {
 			t.Fatalf("a cut fetch moved the tracking ref from %s to %s", old, got)
 		}
 		if w.Exited() {
@@ -101,7 +103,7 @@ func TestFaultConnectionCutMidFetch(t *testing.T) {
 
 		p.CutAfter(0)
 		w.Stdout.WaitForText("READY result for task FAULT_CUT_0002 awaiting authorization", faultWait)
-		if got := lab.Main.TrackingRef(faultkit.ResultBranch); got != commit {
+		if got := lab.Main.TrackingRef(tasktest.ResultBranch); got != commit {
 			t.Errorf("after the network came back the tracking ref is %s, want %s", got, commit)
 		}
 		w.Signal(syscall.SIGTERM)

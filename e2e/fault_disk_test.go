@@ -6,6 +6,7 @@ import (
 
 	"rfhandoff/faultkit"
 	"rfhandoff/state"
+	"rfhandoff/task/tasktest"
 )
 
 // Invariant: a full disk under .local fails closed and cleanly. A git whose
@@ -17,16 +18,16 @@ func TestFaultFullDisk(t *testing.T) {
 	t.Parallel()
 	lab := faultkit.NewLab(t)
 	faultkit.MountTmpfs(t, lab.RX.StateDir(), "64k")
-	lab.PushTask(faultkit.TaskSpec{ID: "FAULT_DISK_0001"})
+	lab.PushTask(tasktest.Capture("FAULT_DISK_0001"))
 	if out := lab.RX.Run(faultWait, "rx", "check"); out.Code != 10 {
 		t.Fatalf("rx check on an empty tmpfs: want exit 10\n%s", out)
 	}
 	statePath := lab.RX.StateDir() + "/" + state.RXStateFile
 	before := readFile(t, statePath)
-	tracked := lab.RX.TrackingRef(faultkit.TaskBranch)
+	tracked := lab.RX.TrackingRef(tasktest.TaskBranch)
 
 	free := faultkit.FillDisk(t, lab.RX.StateDir())
-	lab.PushTask(faultkit.TaskSpec{ID: "FAULT_DISK_0002"})
+	lab.PushTask(tasktest.Capture("FAULT_DISK_0002"))
 	full := lab.RX.Run(faultWait, "rx", "check")
 	t.Logf("rx check on a full disk:\n%s", full)
 	if full.Code != 1 || !strings.Contains(full.Stderr, "no space left on device") {
@@ -43,7 +44,7 @@ func TestFaultFullDisk(t *testing.T) {
 	}
 	// A git whose start line fitted may have run (it is in the log); the
 	// fetch, whose line did not fit, did not.
-	if got := lab.RX.TrackingRef(faultkit.TaskBranch); got != tracked {
+	if got := lab.RX.TrackingRef(tasktest.TaskBranch); got != tracked {
 		t.Errorf("a fetch ran although the audit log could not be written (tracking ref %s, was %s)", got, tracked)
 	}
 
@@ -65,7 +66,7 @@ func TestFaultFullDiskTX(t *testing.T) {
 	t.Parallel()
 	lab := faultkit.NewLab(t)
 	faultkit.MountTmpfs(t, lab.Main.StateDir(), "64k")
-	lab.PushTask(faultkit.TaskSpec{ID: "FAULT_DISK_0003"})
+	lab.PushTask(tasktest.Capture("FAULT_DISK_0003"))
 	stopCleanly(t, lab.Main, []string{"tx", "watch"}, true)
 	statePath := lab.Main.StateDir() + "/" + state.TXStateFile
 	before := readFile(t, statePath)

@@ -6,8 +6,10 @@ import (
 	"testing"
 
 	"rfhandoff/faultkit"
+	"rfhandoff/gate"
 	"rfhandoff/gitcli/gittest"
 	"rfhandoff/state"
+	"rfhandoff/task/tasktest"
 )
 
 // Invariant: a force-pushed task branch is refused and reported, never
@@ -18,14 +20,14 @@ import (
 func TestFaultForcePushedTaskBranch(t *testing.T) {
 	t.Parallel()
 	lab := faultkit.NewLab(t)
-	lab.PushTask(faultkit.TaskSpec{ID: "FAULT_FORCE_0001"})
+	lab.PushTask(tasktest.Capture("FAULT_FORCE_0001"))
 	if out := lab.RX.Run(faultWait, "rx", "check"); out.Code != 10 {
 		t.Fatalf("rx check of the first task: want exit 10\n%s", out)
 	}
-	old := lab.RX.TrackingRef(faultkit.TaskBranch)
+	old := lab.RX.TrackingRef(tasktest.TaskBranch)
 
-	rewritten := gittest.Rewrite(t, lab.Remote, faultkit.TaskBranch, map[string]string{
-		faultkit.TaskPath: faultkit.TaskFile(faultkit.TaskSpec{ID: "FAULT_FORCE_0002", ExpectedHead: lab.Base}),
+	rewritten := gittest.Rewrite(t, lab.Remote, tasktest.TaskBranch, map[string]string{
+		tasktest.TaskPath: tasktest.TaskFile(tasktest.TaskSpec{ID: "FAULT_FORCE_0002", Level: gate.Yellow, ExpectedHead: lab.Base}),
 	})
 	for range 2 {
 		check := lab.RX.Run(faultWait, "rx", "check")
@@ -33,7 +35,7 @@ func TestFaultForcePushedTaskBranch(t *testing.T) {
 			t.Errorf("rx check after the rewrite: want exit 1 naming the refused force-push\n%s", check)
 		}
 	}
-	if got := lab.RX.TrackingRef(faultkit.TaskBranch); got != old || got == rewritten {
+	if got := lab.RX.TrackingRef(tasktest.TaskBranch); got != old || got == rewritten {
 		t.Errorf("tracking ref %s after the force-push; want it kept at %s", got, old)
 	}
 	st, err := state.LoadRX(lab.RX.StateDir())
@@ -52,19 +54,19 @@ func TestFaultForcePushedTaskBranch(t *testing.T) {
 func TestFaultForcePushedResultBranch(t *testing.T) {
 	t.Parallel()
 	lab := faultkit.NewLab(t)
-	lab.PushTask(faultkit.TaskSpec{ID: "FAULT_FORCE_0003"})
-	lab.PushFiles(faultkit.ResultBranch, map[string]string{"docs/handoff/results/.keep": "x\n"})
+	lab.PushTask(tasktest.Capture("FAULT_FORCE_0003"))
+	lab.PushFiles(tasktest.ResultBranch, map[string]string{"docs/handoff/results/.keep": "x\n"})
 	w := lab.Main.Start("tx", "watch")
 	watcherUp(t, lab.Main, w.Pid(), true)
 	waitFetches(t, lab.Main, "a first fetch", 1, faultkit.Call.OK)
-	old := lab.Main.TrackingRef(faultkit.ResultBranch)
+	old := lab.Main.TrackingRef(tasktest.ResultBranch)
 
-	gittest.Rewrite(t, lab.Remote, faultkit.ResultBranch, map[string]string{
-		faultkit.ResultPath: string(lab.Encode(lab.Ready("FAULT_FORCE_0003"))),
+	gittest.Rewrite(t, lab.Remote, tasktest.ResultBranch, map[string]string{
+		tasktest.ResultPath: string(lab.Encode(lab.Ready("FAULT_FORCE_0003"))),
 	})
 	w.Stdout.WaitForText("force-push refused", faultWait)
 	waitFetches(t, lab.Main, "two refused fetches after the rewrite", 2, faultkit.Call.Failed)
-	if got := lab.Main.TrackingRef(faultkit.ResultBranch); got != old {
+	if got := lab.Main.TrackingRef(tasktest.ResultBranch); got != old {
 		t.Errorf("tracking ref %s after the force-push; want it kept at %s", got, old)
 	}
 	if w.Exited() {

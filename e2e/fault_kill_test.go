@@ -17,6 +17,7 @@ import (
 	"rfhandoff/faultkit"
 	"rfhandoff/result"
 	"rfhandoff/state"
+	"rfhandoff/task/tasktest"
 )
 
 // killIterations bounds the SIGKILL loop of each command.
@@ -61,7 +62,7 @@ func TestFaultSIGKILLLoop(t *testing.T) {
 			name: "rx watch",
 			side: func(l *faultkit.Lab) *faultkit.Side { return l.RX },
 			prepare: func(t *testing.T, lab *faultkit.Lab, i int) []string {
-				lab.PushTask(faultkit.TaskSpec{ID: fmt.Sprintf("FAULT_KILL_RX_%02d", i)})
+				lab.PushTask(tasktest.Capture(fmt.Sprintf("FAULT_KILL_RX_%02d", i)))
 				return []string{"rx", "watch"}
 			},
 			lock: state.RXLockFile, parse: rxState,
@@ -74,7 +75,7 @@ func TestFaultSIGKILLLoop(t *testing.T) {
 			side: func(l *faultkit.Lab) *faultkit.Side { return l.Main },
 			prepare: func(t *testing.T, lab *faultkit.Lab, i int) []string {
 				if i == 0 {
-					lab.PushTask(faultkit.TaskSpec{ID: "FAULT_KILL_TX"})
+					lab.PushTask(tasktest.Capture("FAULT_KILL_TX"))
 				}
 				lab.PushResult(lab.Encode(lab.Ready("FAULT_KILL_TX")))
 				return []string{"tx", "watch"}
@@ -89,7 +90,7 @@ func TestFaultSIGKILLLoop(t *testing.T) {
 			side: func(l *faultkit.Lab) *faultkit.Side { return l.RX },
 			prepare: func(t *testing.T, lab *faultkit.Lab, i int) []string {
 				if i == 0 {
-					commit, data := lab.PushTask(faultkit.TaskSpec{ID: "FAULT_KILL_PUB"})
+					commit, data := lab.PushTask(tasktest.Capture("FAULT_KILL_PUB"))
 					lab.Approve("FAULT_KILL_PUB", data, commit)
 				}
 				r := lab.Ready("FAULT_KILL_PUB")
@@ -117,7 +118,7 @@ func TestFaultSIGKILLLoop(t *testing.T) {
 				// A new task each time: a capture file, once created, is never
 				// overwritten, so a killed capture's task cannot run again.
 				id := fmt.Sprintf("FAULT_KILL_CAP_%02d", i)
-				commit, data := lab.PushTask(faultkit.TaskSpec{ID: id})
+				commit, data := lab.PushTask(tasktest.Capture(id))
 				lab.Approve(id, data, commit)
 				return []string{"rx", "capture", id}
 			},
@@ -278,8 +279,8 @@ func stopCleanly(t *testing.T, side *faultkit.Side, args []string, tx bool) {
 func checkNoDuplicateResults(t *testing.T, lab *faultkit.Lab) {
 	t.Helper()
 	seen := map[string]string{}
-	for _, c := range strings.Fields(gitOut(t, lab, "log", "--format=%H", "refs/heads/"+faultkit.ResultBranch, "--", faultkit.ResultPath)) {
-		blob := strings.TrimSpace(gitOut(t, lab, "rev-parse", c+":"+faultkit.ResultPath))
+	for _, c := range strings.Fields(gitOut(t, lab, "log", "--format=%H", "refs/heads/"+tasktest.ResultBranch, "--", tasktest.ResultPath)) {
+		blob := strings.TrimSpace(gitOut(t, lab, "rev-parse", c+":"+tasktest.ResultPath))
 		if prev, dup := seen[blob]; dup {
 			t.Fatalf("commits %s and %s both published the same result %s", prev, c, blob)
 		}
@@ -297,7 +298,7 @@ func stopCaptureCleanly(t *testing.T, lab *faultkit.Lab, args []string) string {
 	t.Helper()
 	// A capture killed after READY leaves READY standing until the restart.
 	if res, err := lab.R.Run(t.Context(), exec.Cmd{Tool: exec.Git, Dir: lab.Remote.Dir,
-		Args: []string{"cat-file", "blob", "--end-of-options", "refs/heads/" + faultkit.ResultBranch + ":" + faultkit.ResultPath}}); err == nil &&
+		Args: []string{"cat-file", "blob", "--end-of-options", "refs/heads/" + tasktest.ResultBranch + ":" + tasktest.ResultPath}}); err == nil &&
 		strings.Contains(string(res.Stdout), `"RX_READY_FOR_TX"`) && strings.Contains(string(res.Stdout), `"`+args[2]+`"`) {
 		t.Logf("the killed capture of %s left READY standing on the result branch; the restart must supersede it", args[2])
 	}
@@ -340,9 +341,9 @@ func checkCaptureSettled(t *testing.T, lab *faultkit.Lab, id, out string, i int)
 		t.Errorf("iteration %d: capture_in_progress left after the restart: %+v", i, st.CaptureInProgress)
 	}
 	var rs []*result.Result // the task's results, oldest first
-	commits := strings.Fields(gitOut(t, lab, "log", "--reverse", "--format=%H", "refs/heads/"+faultkit.ResultBranch, "--", faultkit.ResultPath))
+	commits := strings.Fields(gitOut(t, lab, "log", "--reverse", "--format=%H", "refs/heads/"+tasktest.ResultBranch, "--", tasktest.ResultPath))
 	for _, c := range commits {
-		r, err := result.Decode([]byte(gitOut(t, lab, "show", c+":"+faultkit.ResultPath)), result.Options{})
+		r, err := result.Decode([]byte(gitOut(t, lab, "show", c+":"+tasktest.ResultPath)), result.Options{})
 		if err != nil {
 			t.Fatalf("result commit %s: %v", c, err)
 		}

@@ -6,6 +6,7 @@ import (
 
 	"rfhandoff/faultkit"
 	"rfhandoff/gitcli/gittest"
+	"rfhandoff/task/tasktest"
 )
 
 // Invariant: when the result branch moves during a publish (another push
@@ -17,18 +18,18 @@ func TestFaultResultBranchMovesDuringPublish(t *testing.T) {
 	lab := faultkit.NewLab(t)
 	d := lab.StartDaemon()
 	lab.UseURL(lab.DaemonURL(d))
-	commit, data := lab.PushTask(faultkit.TaskSpec{ID: "FAULT_RACE_0001"})
+	commit, data := lab.PushTask(tasktest.Capture("FAULT_RACE_0001"))
 	lab.Approve("FAULT_RACE_0001", data, commit)
 	file := lab.WriteResult(lab.Encode(lab.Ready("FAULT_RACE_0001")))
-	before := lab.Tip(faultkit.ResultBranch)
-	other := gittest.Commit(t, lab.Remote, faultkit.ResultBranch, map[string]string{"docs/other-machine.txt": "pushed meanwhile\n"})
-	gittest.MoveOnPush(t, lab.Remote, faultkit.ResultBranch, other)
+	before := lab.Tip(tasktest.ResultBranch)
+	other := gittest.Commit(t, lab.Remote, tasktest.ResultBranch, map[string]string{"docs/other-machine.txt": "pushed meanwhile\n"})
+	gittest.MoveOnPush(t, lab.Remote, tasktest.ResultBranch, other)
 
 	out := lab.RX.Run(faultWait, "rx", "publish-result", file)
 	if out.Code != 0 {
 		t.Fatalf("publish while the branch moved: want exit 0 after a retry\n%s", out)
 	}
-	after := lab.Tip(faultkit.ResultBranch)
+	after := lab.Tip(tasktest.ResultBranch)
 	parent := strings.TrimSpace(gittest.Git(t, lab.R, lab.Remote.Dir, "rev-parse", after+"^"))
 	if parent != other {
 		t.Errorf("the published commit's parent is %s, want the commit that moved the branch (%s)", parent, other)
@@ -36,7 +37,7 @@ func TestFaultResultBranchMovesDuringPublish(t *testing.T) {
 	if n := commitsBetween(t, lab, before, after); n != 2 {
 		t.Errorf("%d commits on the result branch since the publish began, want 2 (the other machine's and ours)", n)
 	}
-	touching := strings.Fields(gittest.Git(t, lab.R, lab.Remote.Dir, "log", "--format=%H", before+".."+after, "--", faultkit.ResultPath))
+	touching := strings.Fields(gittest.Git(t, lab.R, lab.Remote.Dir, "log", "--format=%H", before+".."+after, "--", tasktest.ResultPath))
 	if len(touching) != 1 {
 		t.Errorf("%d commits wrote the result, want exactly 1", len(touching))
 	}

@@ -10,6 +10,7 @@ import (
 	"rfhandoff/faultkit"
 	"rfhandoff/gitcli/gittest"
 	"rfhandoff/state"
+	"rfhandoff/task/tasktest"
 	"rfhandoff/txwatch"
 )
 
@@ -40,7 +41,7 @@ func TestFaultTXWatchRemoteAwayAndBack(t *testing.T) {
 	lab := faultkit.NewLab(t)
 	d := lab.StartDaemon()
 	lab.UseURL(lab.DaemonURL(d))
-	lab.PushTask(faultkit.TaskSpec{ID: "FAULT_AWAY_0002"})
+	lab.PushTask(tasktest.Capture("FAULT_AWAY_0002"))
 
 	w := lab.Main.Start("tx", "watch")
 	watcherUp(t, lab.Main, w.Pid(), true)
@@ -93,10 +94,10 @@ func TestFaultPublishRemoteAwayAndBack(t *testing.T) {
 	lab := faultkit.NewLab(t)
 	d := lab.StartDaemon()
 	lab.UseURL(lab.DaemonURL(d))
-	commit, data := lab.PushTask(faultkit.TaskSpec{ID: "FAULT_AWAY_0003"})
+	commit, data := lab.PushTask(tasktest.Capture("FAULT_AWAY_0003"))
 	lab.Approve("FAULT_AWAY_0003", data, commit)
 	file := lab.WriteResult(lab.Encode(lab.Ready("FAULT_AWAY_0003")))
-	before := lab.Tip(faultkit.ResultBranch)
+	before := lab.Tip(tasktest.ResultBranch)
 	stateBefore := readFile(t, lab.RX.StateDir()+"/"+state.RXStateFile)
 
 	d.Stop()
@@ -105,7 +106,7 @@ func TestFaultPublishRemoteAwayAndBack(t *testing.T) {
 	if down.Code != 1 {
 		t.Fatalf("publish with the remote down: want exit 1\n%s", down)
 	}
-	if tip := lab.Tip(faultkit.ResultBranch); tip != before {
+	if tip := lab.Tip(tasktest.ResultBranch); tip != before {
 		t.Fatalf("a failed publish moved the result branch to %s", tip)
 	}
 	if got := readFile(t, lab.RX.StateDir()+"/"+state.RXStateFile); got != stateBefore {
@@ -125,7 +126,7 @@ func TestFaultPublishRemoteAwayAndBack(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(lab.Remote.Dir, "faultkit-died-once")); err != nil {
 		t.Fatalf("the push never reached the remote's hook: %v", err)
 	}
-	if tip := lab.Tip(faultkit.ResultBranch); tip != before {
+	if tip := lab.Tip(tasktest.ResultBranch); tip != before {
 		t.Fatalf("a push cut by the remote's death moved the result branch to %s", tip)
 	}
 	if got := readFile(t, lab.RX.StateDir()+"/"+state.RXStateFile); got != stateBefore {
@@ -141,7 +142,7 @@ func TestFaultPublishRemoteAwayAndBack(t *testing.T) {
 	if again.Code != 0 || !strings.Contains(again.Stdout, "already published") {
 		t.Fatalf("publishing the same result again: want the identical no-op\n%s", again)
 	}
-	after := lab.Tip(faultkit.ResultBranch)
+	after := lab.Tip(tasktest.ResultBranch)
 	if n := commitsBetween(t, lab, before, after); n != 1 {
 		t.Errorf("%d commits added to the result branch, want exactly 1", n)
 	}

@@ -10,6 +10,7 @@ import (
 	"rfhandoff/exec"
 	"rfhandoff/faultkit"
 	"rfhandoff/prompt/prompttest"
+	"rfhandoff/task/tasktest"
 	"rfhandoff/txwatch"
 )
 
@@ -20,7 +21,7 @@ var reAuthorized = regexp.MustCompile(`AUTHORIZED: record (\S+)`)
 // types the phrase. It returns the record's path.
 func authorize(t *testing.T, lab *faultkit.Lab, id string) string {
 	t.Helper()
-	lab.PushTask(faultkit.TaskSpec{ID: id})
+	lab.PushTask(tasktest.Capture(id))
 	lab.PushResult(lab.Encode(lab.Ready(id)))
 	w := lab.Main.StartTTY("tx", "watch")
 	typePhrase(t, w)

@@ -8,6 +8,7 @@ import (
 
 	"rfhandoff/config"
 	"rfhandoff/rxwatch/rxtest"
+	"rfhandoff/task/tasktest"
 	"rfhandoff/txwatch/txtest"
 )
 
@@ -20,7 +21,7 @@ func TestMainOnlyKeysDoNotStopTheRXSide(t *testing.T) {
 	rx := rxtest.New(t, rxtest.Options{})
 	rx.Policy.Limits.PlannedDurationS = 15
 	rx.WritePolicy()
-	rx.PushTask(rxtest.TaskSpec{ID: "SIDES_0001", HardwareAccess: true, RFRX: true})
+	rx.PushTask(tasktest.TaskSpec{ID: "SIDES_0001", HardwareAccess: true, RFRX: true})
 	if code, out, errs := rxMain(t, rx, "rx", "check"); code != 10 {
 		t.Fatalf("rx check: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
 	}

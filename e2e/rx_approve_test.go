@@ -6,9 +6,11 @@ import (
 	"strings"
 	"testing"
 
+	"rfhandoff/gate"
 	"rfhandoff/rxwatch"
 	"rfhandoff/rxwatch/rxtest"
 	"rfhandoff/task"
+	"rfhandoff/task/tasktest"
 )
 
 // TestRxApprovePrompts drives `rx approve` on a real pseudo-terminal, as
@@ -17,7 +19,7 @@ import (
 func TestRxApprovePrompts(t *testing.T) {
 	t.Run("approve GREEN", func(t *testing.T) {
 		rx := rxtest.New(t, rxtest.Options{})
-		commit := rx.PushTask(rxtest.TaskSpec{ID: "APPROVE_GREEN", Body: "Do the thing.\n\x1b[2J\n"})
+		commit := rx.PushTask(tasktest.TaskSpec{ID: "APPROVE_GREEN", Body: "Do the thing.\n\x1b[2J\n"})
 		s := rxTerminal(t, rx, "rx", "approve", "APPROVE_GREEN")
 		s.WaitForText("TASK_ID: APPROVE_GREEN", rxWait)
 		s.WaitForText(`<U+001B>[2J`, rxWait) // the body, escaped
@@ -33,7 +35,7 @@ func TestRxApprovePrompts(t *testing.T) {
 			t.Errorf("stdout:\n%s", s.Stdout)
 		}
 		st := loadRX(t, rx)
-		data := []byte(rxtest.TaskFile(rxtest.TaskSpec{ID: "APPROVE_GREEN", ExpectedHead: rx.Base, Body: "Do the thing.\n\x1b[2J\n"}))
+		data := []byte(tasktest.TaskFile(tasktest.TaskSpec{ID: "APPROVE_GREEN", ExpectedHead: rx.Base, Body: "Do the thing.\n\x1b[2J\n"}))
 		if st.LastApprovedTaskID != "APPROVE_GREEN" || st.Approval == nil || st.Approval.TaskSHA256 != task.Digest(data) || st.Approval.Commit != commit {
 			t.Fatalf("state: %+v (approval %+v)", st, st.Approval)
 		}
@@ -55,7 +57,7 @@ func TestRxApprovePrompts(t *testing.T) {
 
 	t.Run("defer", func(t *testing.T) {
 		rx := rxtest.New(t, rxtest.Options{})
-		rx.PushTask(rxtest.TaskSpec{ID: "APPROVE_DEFER"})
+		rx.PushTask(tasktest.TaskSpec{ID: "APPROVE_DEFER"})
 		s := rxTerminal(t, rx, "rx", "approve")
 		s.WaitForText(menu, rxWait)
 		s.Send("D")
@@ -73,7 +75,7 @@ func TestRxApprovePrompts(t *testing.T) {
 
 	t.Run("stop", func(t *testing.T) {
 		rx := rxtest.New(t, rxtest.Options{})
-		rx.PushTask(rxtest.TaskSpec{ID: "APPROVE_STOP"})
+		rx.PushTask(tasktest.TaskSpec{ID: "APPROVE_STOP"})
 		s := rxTerminal(t, rx, "rx", "approve")
 		s.WaitForText(menu, rxWait)
 		s.Send("a") // lowercase is not an answer: asked again
@@ -90,7 +92,7 @@ func TestRxApprovePrompts(t *testing.T) {
 
 	t.Run("wrong phrase", func(t *testing.T) {
 		rx := rxtest.New(t, rxtest.Options{})
-		rx.PushTask(rxtest.TaskSpec{ID: "APPROVE_RED_WRONG", HardwareAccess: true, Level: "RED"})
+		rx.PushTask(tasktest.TaskSpec{ID: "APPROVE_RED_WRONG", HardwareAccess: true, Level: gate.Red})
 		s := rxTerminal(t, rx, "rx", "approve")
 		s.WaitForText(menu, rxWait)
 		s.Send("A")
@@ -109,7 +111,7 @@ func TestRxApprovePrompts(t *testing.T) {
 
 	t.Run("RED phrase AUTHORIZE ID", func(t *testing.T) {
 		rx := rxtest.New(t, rxtest.Options{})
-		rx.PushTask(rxtest.TaskSpec{ID: "APPROVE_RED_FW", HardwareAccess: true, Level: "RED"})
+		rx.PushTask(tasktest.TaskSpec{ID: "APPROVE_RED_FW", HardwareAccess: true, Level: gate.Red})
 		s := rxTerminal(t, rx, "rx", "approve")
 		s.WaitForText("Level:   RED", rxWait)
 		s.WaitForText(menu, rxWait)
@@ -130,7 +132,7 @@ func TestRxApprovePrompts(t *testing.T) {
 
 	t.Run("RED phrase AUTHORIZE RF TX", func(t *testing.T) {
 		rx := rxtest.New(t, rxtest.Options{})
-		rx.PushTask(rxtest.TaskSpec{ID: "APPROVE_RED_TX", HardwareAccess: true, RFTX: true})
+		rx.PushTask(tasktest.TaskSpec{ID: "APPROVE_RED_TX", HardwareAccess: true, RFTX: true})
 		// The per-task phrase does not approve an RF TX task.
 		s := rxTerminal(t, rx, "rx", "approve")
 		s.WaitForText(menu, rxWait)
@@ -163,11 +165,11 @@ func TestRxApprovePrompts(t *testing.T) {
 
 	t.Run("changed while the prompt is open", func(t *testing.T) {
 		rx := rxtest.New(t, rxtest.Options{})
-		rx.PushTask(rxtest.TaskSpec{ID: "APPROVE_SWAP"})
+		rx.PushTask(tasktest.TaskSpec{ID: "APPROVE_SWAP"})
 		s := rxTerminal(t, rx, "rx", "approve")
 		s.WaitForText(menu, rxWait)
 		// Approve-then-swap: the bytes change after they were shown.
-		rx.PushTask(rxtest.TaskSpec{ID: "APPROVE_SWAP", HardwareAccess: true, Title: "Swapped"})
+		rx.PushTask(tasktest.TaskSpec{ID: "APPROVE_SWAP", HardwareAccess: true, Title: "Swapped"})
 		s.Send("A")
 		if code := exitOf(t, s); code != 1 || !strings.Contains(s.Stderr.String(), "changed while the prompt was open") {
 			t.Fatalf("exit %d, stderr %q", code, s.Stderr)
@@ -183,7 +185,7 @@ func TestRxApprovePrompts(t *testing.T) {
 
 	t.Run("another TASK_ID", func(t *testing.T) {
 		rx := rxtest.New(t, rxtest.Options{})
-		rx.PushTask(rxtest.TaskSpec{ID: "APPROVE_CURRENT"})
+		rx.PushTask(tasktest.TaskSpec{ID: "APPROVE_CURRENT"})
 		s := rxTerminal(t, rx, "rx", "approve", "APPROVE_OTHER")
 		if code := exitOf(t, s); code != 1 || !strings.Contains(s.Stderr.String(), "is APPROVE_CURRENT, not APPROVE_OTHER") {
 			t.Fatalf("exit %d, stderr %q", code, s.Stderr)
@@ -196,7 +198,7 @@ func TestRxApprovePrompts(t *testing.T) {
 // unchanged.
 func TestRxApproveNoTerminal(t *testing.T) {
 	rx := rxtest.New(t, rxtest.Options{})
-	rx.PushTask(rxtest.TaskSpec{ID: "NOTTY_1"})
+	rx.PushTask(tasktest.TaskSpec{ID: "NOTTY_1"})
 	if code, _, _ := rxMain(t, rx, "rx", "check"); code != 10 {
 		t.Fatalf("check: exit %d", code)
 	}

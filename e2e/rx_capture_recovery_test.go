@@ -9,6 +9,7 @@ import (
 	"rfhandoff/faultkit"
 	"rfhandoff/result"
 	"rfhandoff/state"
+	"rfhandoff/task/tasktest"
 )
 
 // rxStatusJSON is the part of rx status --json's object this test reads.
@@ -28,7 +29,7 @@ func TestRxCaptureKilledRecoveryCommands(t *testing.T) {
 	lab := faultkit.NewLab(t)
 	killAfterReady := func(id string) {
 		t.Helper()
-		commit, data := lab.PushTask(faultkit.TaskSpec{ID: id})
+		commit, data := lab.PushTask(tasktest.Capture(id))
 		lab.Approve(id, data, commit)
 		s := lab.RX.Start("rx", "capture", id)
 		s.Stderr.WaitForText("READY published", faultWait)
@@ -63,7 +64,7 @@ func TestRxCaptureKilledRecoveryCommands(t *testing.T) {
 	if st := w.Wait(faultWait); st.ExitCode() != 0 {
 		t.Fatalf("rx watch: exit %d\n%s", st.ExitCode(), w.Stderr.String())
 	}
-	tip, err := result.Decode([]byte(gitOut(t, lab, "show", "refs/heads/"+faultkit.ResultBranch+":"+faultkit.ResultPath)), result.Options{})
+	tip, err := result.Decode([]byte(gitOut(t, lab, "show", "refs/heads/"+tasktest.ResultBranch+":"+tasktest.ResultPath)), result.Options{})
 	if err != nil || tip.TaskID != "RECOVER_CAP_01" || tip.State != result.StateComplete || *tip.CaptureExitCode != -1 {
 		t.Fatalf("result branch tip after rx watch: %+v %v", tip, err)
 	}
@@ -72,15 +73,15 @@ func TestRxCaptureKilledRecoveryCommands(t *testing.T) {
 	}
 
 	killAfterReady("RECOVER_CAP_02")
-	before := lab.Tip(faultkit.ResultBranch)
-	commit, data := lab.PushTask(faultkit.TaskSpec{ID: "RECOVER_CAP_03"})
+	before := lab.Tip(tasktest.ResultBranch)
+	commit, data := lab.PushTask(tasktest.Capture("RECOVER_CAP_03"))
 	lab.Approve("RECOVER_CAP_03", data, commit)
 	out := lab.RX.Run(faultWait, "rx", "capture", "RECOVER_CAP_03")
 	if out.Code != 1 || !strings.Contains(out.Stderr, "publisher refuses it") ||
 		!strings.Contains(out.Stderr, "rfhandoff rx mark-completed RECOVER_CAP_02") {
 		t.Fatalf("rx capture with an unrecoverable record: want exit 1 naming rx mark-completed\n%s", out)
 	}
-	if lab.Tip(faultkit.ResultBranch) != before {
+	if lab.Tip(tasktest.ResultBranch) != before {
 		t.Fatal("a refused recovery changed the result branch")
 	}
 	if st, err := state.LoadRX(lab.RX.StateDir()); err != nil || st.CaptureInProgress == nil {

@@ -8,6 +8,7 @@ import (
 
 	"rfhandoff/gitcli/gittest"
 	"rfhandoff/rxwatch/rxtest"
+	"rfhandoff/task/tasktest"
 )
 
 // TestRxCheckExitCodes walks `rx check` through its exit codes on a real
@@ -21,13 +22,13 @@ func TestRxCheckExitCodes(t *testing.T) {
 		t.Fatalf("no task file: exit %d, stderr %q", code, errOut)
 	}
 
-	rx.PushTask(rxtest.TaskSpec{ID: "CHECK_NEW_1", Title: "Look \x1b]0;owned\x07 here", HardwareAccess: true, RFRX: true})
+	rx.PushTask(tasktest.TaskSpec{ID: "CHECK_NEW_1", Title: "Look \x1b]0;owned\x07 here", HardwareAccess: true, RFRX: true})
 	code, _, errOut = rxMain(t, rx, "rx", "check")
 	if code != 1 || !strings.Contains(errOut, `TASK_TITLE: control character`) || strings.ContainsRune(errOut, 0x1b) {
 		t.Fatalf("title with an escape: exit %d, stderr %q", code, errOut)
 	}
 
-	commit := rx.PushTask(rxtest.TaskSpec{ID: "CHECK_NEW_1", HardwareAccess: true, RFRX: true})
+	commit := rx.PushTask(tasktest.TaskSpec{ID: "CHECK_NEW_1", HardwareAccess: true, RFRX: true})
 	code, out, errOut := rxMain(t, rx, "rx", "check")
 	if code != 10 {
 		t.Fatalf("new task: exit %d, stdout %q, stderr %q", code, out, errOut)
@@ -49,7 +50,7 @@ func TestRxCheckExitCodes(t *testing.T) {
 	}
 
 	// The same ID with other bytes: rejected, every time.
-	rx.PushTask(rxtest.TaskSpec{ID: "CHECK_NEW_1", HardwareAccess: true, RFRX: true, Title: "Sneakily revised"})
+	rx.PushTask(tasktest.TaskSpec{ID: "CHECK_NEW_1", HardwareAccess: true, RFRX: true, Title: "Sneakily revised"})
 	for range 2 {
 		code, _, errOut = rxMain(t, rx, "rx", "check")
 		if code != 1 || !strings.Contains(errOut, "task CHECK_NEW_1 changed") || !strings.Contains(errOut, "must get a new TASK_ID") {
@@ -59,7 +60,7 @@ func TestRxCheckExitCodes(t *testing.T) {
 
 	// Invalid: every reason at once.
 	bad := strings.NewReplacer("RF_TX = NO", "RF_TX = MAYBE", "RISK_LEVEL = GREEN", "RISK_LEVEL = PURPLE").
-		Replace(rxtest.TaskFile(rxtest.TaskSpec{ID: "CHECK_BAD", ExpectedHead: rx.Base}))
+		Replace(tasktest.TaskFile(tasktest.TaskSpec{ID: "CHECK_BAD", ExpectedHead: rx.Base}))
 	rx.PushFile(bad)
 	code, _, errOut = rxMain(t, rx, "rx", "check")
 	if code != 1 || !strings.Contains(errOut, "RF_TX:") || !strings.Contains(errOut, "RISK_LEVEL:") {
@@ -67,14 +68,14 @@ func TestRxCheckExitCodes(t *testing.T) {
 	}
 
 	// EXPECTED_HEAD from another history.
-	rx.PushTask(rxtest.TaskSpec{ID: "CHECK_ANCESTRY", ExpectedHead: gittest.Tip(t, rx.Remote, "main")})
+	rx.PushTask(tasktest.TaskSpec{ID: "CHECK_ANCESTRY", ExpectedHead: gittest.Tip(t, rx.Remote, "main")})
 	code, _, errOut = rxMain(t, rx, "rx", "check")
 	if code != 1 || !strings.Contains(errOut, "is not an ancestor of task branch commit") {
 		t.Fatalf("not an ancestor: exit %d, stderr %q", code, errOut)
 	}
 
 	// Completed: nothing new, never offered again.
-	rx.PushTask(rxtest.TaskSpec{ID: "CHECK_DONE"})
+	rx.PushTask(tasktest.TaskSpec{ID: "CHECK_DONE"})
 	if code, _, _ = rxMain(t, rx, "rx", "check"); code != 10 {
 		t.Fatalf("CHECK_DONE: exit %d", code)
 	}
@@ -88,7 +89,7 @@ func TestRxCheckExitCodes(t *testing.T) {
 	}
 
 	// A force-pushed branch is refused, not followed.
-	rx.ForcePushTask(rxtest.TaskSpec{ID: "CHECK_EVIL"})
+	rx.ForcePushTask(tasktest.TaskSpec{ID: "CHECK_EVIL"})
 	code, _, errOut = rxMain(t, rx, "rx", "check")
 	if code != 1 || !strings.Contains(errOut, "force-push refused") {
 		t.Fatalf("force-push: exit %d, stderr %q", code, errOut)
@@ -104,7 +105,7 @@ func TestRxCheckExitCodes(t *testing.T) {
 func TestRxCheckRefusals(t *testing.T) {
 	t.Run("not ignored", func(t *testing.T) {
 		rx := rxtest.New(t, rxtest.Options{NotIgnored: true})
-		rx.PushTask(rxtest.TaskSpec{ID: "REFUSE_1"})
+		rx.PushTask(tasktest.TaskSpec{ID: "REFUSE_1"})
 		for _, args := range [][]string{{"rx", "check"}, {"rx", "watch"}, {"rx", "mark-completed", "REFUSE_1"}} {
 			code, _, errOut := rxMain(t, rx, args...)
 			if code != 1 || !strings.Contains(errOut, "is not ignored by git") || !strings.Contains(errOut, "/.local/") {
@@ -117,7 +118,7 @@ func TestRxCheckRefusals(t *testing.T) {
 	})
 	t.Run("corrupt state", func(t *testing.T) {
 		rx := rxtest.New(t, rxtest.Options{})
-		rx.PushTask(rxtest.TaskSpec{ID: "REFUSE_2"})
+		rx.PushTask(tasktest.TaskSpec{ID: "REFUSE_2"})
 		if err := os.MkdirAll(rx.StateDir(), 0o700); err != nil {
 			t.Fatal(err)
 		}
@@ -150,7 +151,7 @@ func TestRxStatus(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "watcher:         not running\n") || !strings.Contains(out, "last seen:       - at -\n") {
 		t.Fatalf("fresh status: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
-	rx.PushTask(rxtest.TaskSpec{ID: "STATUS_1"})
+	rx.PushTask(tasktest.TaskSpec{ID: "STATUS_1"})
 	if code, _, _ = rxMain(t, rx, "rx", "check"); code != 10 {
 		t.Fatalf("check: exit %d", code)
 	}

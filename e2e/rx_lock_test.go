@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"rfhandoff/rxwatch/rxtest"
+	"rfhandoff/task/tasktest"
 )
 
 // A command refused beside another one holding the RX lock names the one
@@ -13,7 +14,7 @@ import (
 // watcher.
 func TestRxLockNamesItsHolder(t *testing.T) {
 	rx := rxtest.New(t, rxtest.Options{})
-	rx.PushTask(rxtest.TaskSpec{ID: "LOCKED_0001"})
+	rx.PushTask(tasktest.TaskSpec{ID: "LOCKED_0001"})
 	first := rxTerminal(t, rx, "rx", "approve", "LOCKED_0001")
 	first.WaitForText(menu, rxWait)
 	holder := fmt.Sprintf("rx approve (process %d) is running and holds ", first.Pid())

@@ -9,9 +9,11 @@ import (
 	"testing"
 
 	"rfhandoff/faultkit"
+	"rfhandoff/gate"
 	"rfhandoff/rxwatch"
 	"rfhandoff/rxwatch/rxtest"
 	"rfhandoff/state"
+	"rfhandoff/task/tasktest"
 )
 
 // TestRxWatchApprove: watch → prompt → approve → outbox → state, then a
@@ -30,7 +32,7 @@ func TestRxWatchApprove(t *testing.T) {
 		t.Fatalf("status while watching: exit %d\n%s", code, out)
 	}
 
-	commit := rx.PushTask(rxtest.TaskSpec{ID: "WATCH_ONE", HardwareAccess: true, RFRX: true, AllowPush: "RX_RESULT_ONLY"})
+	commit := rx.PushTask(tasktest.TaskSpec{ID: "WATCH_ONE", HardwareAccess: true, RFRX: true, AllowPush: "RX_RESULT_ONLY"})
 	s.WaitForText("TASK_ID: WATCH_ONE", rxWait)
 	s.WaitForText(menu, rxWait)
 	s.Send("A")
@@ -45,18 +47,18 @@ func TestRxWatchApprove(t *testing.T) {
 	}
 
 	// Changed content under the approved ID: rejected, reported, not offered.
-	rx.PushTask(rxtest.TaskSpec{ID: "WATCH_ONE", HardwareAccess: true, RFRX: true, AllowPush: "RX_RESULT_ONLY", Title: "Changed"})
+	rx.PushTask(tasktest.TaskSpec{ID: "WATCH_ONE", HardwareAccess: true, RFRX: true, AllowPush: "RX_RESULT_ONLY", Title: "Changed"})
 	s.Stderr.WaitForText("task WATCH_ONE changed", rxWait)
 
 	// Defer a new task; the next one is offered, the deferred one is not again.
-	rx.PushTask(rxtest.TaskSpec{ID: "WATCH_DEFER"})
+	rx.PushTask(tasktest.TaskSpec{ID: "WATCH_DEFER"})
 	s.WaitForText("TASK_ID: WATCH_DEFER", rxWait)
 	s.WaitForText(menu, rxWait)
 	s.Send("D")
 	s.Stderr.WaitForText("task deferred", rxWait)
 	polled := fetches(t, rx)
 	waitFor(t, "three more polls", func() bool { return fetches(t, rx) >= polled+3 })
-	rx.PushTask(rxtest.TaskSpec{ID: "WATCH_LAST"})
+	rx.PushTask(tasktest.TaskSpec{ID: "WATCH_LAST"})
 	s.WaitForText("TASK_ID: WATCH_LAST", rxWait)
 	s.WaitForText(menu, rxWait)
 	if n := strings.Count(s.TTY.String(), "TASK_ID: WATCH_DEFER"); n != 1 {
@@ -82,7 +84,7 @@ func TestRxWatchApprove(t *testing.T) {
 // nothing and the task is asked again.
 func TestRxWatchSignals(t *testing.T) {
 	rx := rxtest.New(t, rxtest.Options{})
-	rx.PushTask(rxtest.TaskSpec{ID: "SIGNAL_RED", HardwareAccess: true, Level: "RED"})
+	rx.PushTask(tasktest.TaskSpec{ID: "SIGNAL_RED", HardwareAccess: true, Level: gate.Red})
 	s := rxTerminal(t, rx, "rx", "watch")
 	s.WaitForText(menu, rxWait)
 	s.Send("A")
@@ -114,10 +116,10 @@ func TestRxWatchSignals(t *testing.T) {
 // reported once; the watcher keeps running (and polling).
 func TestRxWatchForcePushRefused(t *testing.T) {
 	rx := rxtest.New(t, rxtest.Options{})
-	rx.PushTask(rxtest.TaskSpec{ID: "FORCE_ONE"})
+	rx.PushTask(tasktest.TaskSpec{ID: "FORCE_ONE"})
 	s := rxDetached(t, rx, "", "rx", "watch")
 	s.Stderr.WaitForText("task_id=FORCE_ONE", rxWait)
-	rx.ForcePushTask(rxtest.TaskSpec{ID: "FORCE_EVIL"})
+	rx.ForcePushTask(tasktest.TaskSpec{ID: "FORCE_EVIL"})
 	s.Stderr.WaitForText("task branch rewritten: refused, not followed", rxWait)
 	polled := fetches(t, rx)
 	waitFor(t, "three more polls", func() bool { return fetches(t, rx) >= polled+3 })
@@ -148,7 +150,7 @@ func TestRxWatchRemoteDownThenBack(t *testing.T) {
 	rx := rxtest.New(t, rxtest.Options{})
 	d := faultkit.StartDaemon(t, filepath.Dir(rx.Remote.Dir), rx.Environ())
 	rx.SetRemoteURL(d.URL(filepath.Base(rx.Remote.Dir)))
-	rx.PushTask(rxtest.TaskSpec{ID: "DAEMON_ONE"})
+	rx.PushTask(tasktest.TaskSpec{ID: "DAEMON_ONE"})
 
 	s := rxDetached(t, rx, "", "rx", "watch")
 	s.Stderr.WaitForText("task_id=DAEMON_ONE", rxWait)
@@ -157,7 +159,7 @@ func TestRxWatchRemoteDownThenBack(t *testing.T) {
 	s.Stderr.WaitForText("task branch poll failed; backing off", rxWait)
 	failedAt := fetches(t, rx)
 	waitFor(t, "four more failed polls", func() bool { return fetches(t, rx) >= failedAt+4 })
-	rx.PushTask(rxtest.TaskSpec{ID: "DAEMON_TWO"}) // lands while the daemon is down
+	rx.PushTask(tasktest.TaskSpec{ID: "DAEMON_TWO"}) // lands while the daemon is down
 	d.Start()
 	s.Stderr.WaitForText("remote reachable again", rxWait)
 	s.Stderr.WaitForText("task_id=DAEMON_TWO", rxWait)
@@ -179,7 +181,7 @@ func TestRxWatchRemoteDownThenBack(t *testing.T) {
 // refuse beside it too, while mark-completed works.
 func TestRxWatchSecondRefused(t *testing.T) {
 	rx := rxtest.New(t, rxtest.Options{})
-	rx.PushTask(rxtest.TaskSpec{ID: "SECOND_ONE"})
+	rx.PushTask(tasktest.TaskSpec{ID: "SECOND_ONE"})
 	first := rxDetached(t, rx, "", "rx", "watch")
 	pid := waitRunning(t, rx)
 
@@ -210,7 +212,7 @@ func TestRxWatchSecondRefused(t *testing.T) {
 // with a warning.
 func TestRxWatchKilledThenRestarted(t *testing.T) {
 	rx := rxtest.New(t, rxtest.Options{})
-	rx.PushTask(rxtest.TaskSpec{ID: "KILLED_ONE"})
+	rx.PushTask(tasktest.TaskSpec{ID: "KILLED_ONE"})
 	s := rxDetached(t, rx, "", "rx", "watch")
 	pid := waitRunning(t, rx)
 	s.Stderr.WaitForText("task_id=KILLED_ONE", rxWait)

@@ -6,7 +6,9 @@ import (
 	"testing"
 
 	"rfhandoff/faultkit"
+	"rfhandoff/gate"
 	"rfhandoff/gitcli/gittest"
+	"rfhandoff/task/tasktest"
 )
 
 // blobReads counts the `git cat-file blob` calls in side's audit log.
@@ -33,19 +35,19 @@ func TestSecurityResultPathShapes(t *testing.T) {
 		path  string
 	}{
 		{"results directory is a file", map[string]string{"docs/handoff/results": "not a directory\n"}, "docs/handoff/results"},
-		{"RX_RESULT.json is a symlink", map[string]string{faultkit.ResultPath: gittest.SymlinkPrefix + "../../../README.md"}, faultkit.ResultPath},
+		{"RX_RESULT.json is a symlink", map[string]string{tasktest.ResultPath: gittest.SymlinkPrefix + "../../../README.md"}, tasktest.ResultPath},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			lab := faultkit.NewLab(t)
-			commit, data := lab.PushTask(faultkit.TaskSpec{ID: "SEC_PATH_0001"})
+			commit, data := lab.PushTask(tasktest.Capture("SEC_PATH_0001"))
 			lab.Approve("SEC_PATH_0001", data, commit)
-			before := lab.PushFiles(faultkit.ResultBranch, c.files)
+			before := lab.PushFiles(tasktest.ResultBranch, c.files)
 			out := lab.RX.Run(faultWait, "rx", "publish-result", lab.WriteResult(lab.Encode(lab.Ready("SEC_PATH_0001"))))
 			if out.Code != 1 || !strings.Contains(out.Stderr, c.path) {
 				t.Errorf("publish onto %s: want exit 1 naming %s\n%s", c.name, c.path, out)
 			}
-			if tip := lab.Tip(faultkit.ResultBranch); tip != before {
+			if tip := lab.Tip(tasktest.ResultBranch); tip != before {
 				t.Errorf("a refused publish moved the result branch to %s", tip)
 			}
 			if strings.Contains(c.name, "symlink") {
@@ -67,9 +69,9 @@ func TestSecurityResultPathShapes(t *testing.T) {
 func TestSecurityResultBranchExtraFiles(t *testing.T) {
 	t.Parallel()
 	lab := faultkit.NewLab(t)
-	commit, data := lab.PushTask(faultkit.TaskSpec{ID: "SEC_EXTRA_0001"})
+	commit, data := lab.PushTask(tasktest.Capture("SEC_EXTRA_0001"))
 	lab.Approve("SEC_EXTRA_0001", data, commit)
-	before := lab.PushFiles(faultkit.ResultBranch, map[string]string{
+	before := lab.PushFiles(tasktest.ResultBranch, map[string]string{
 		"docs/handoff/results/notes.txt":    "kept\n",
 		"docs/handoff/results/old/plot.png": "png\n",
 		"tools/run.sh":                      "#!/bin/sh\necho hi\n",
@@ -81,9 +83,9 @@ func TestSecurityResultBranchExtraFiles(t *testing.T) {
 	if blobReads(t, lab.RX) == 0 {
 		t.Error("no blob read counted for a publish that read the task: blobReads cannot see reads")
 	}
-	after := lab.Tip(faultkit.ResultBranch)
+	after := lab.Tip(tasktest.ResultBranch)
 	changed := strings.Fields(gittest.Git(t, lab.R, lab.Remote.Dir, "diff", "--name-only", before, after))
-	if strings.Join(changed, " ") != faultkit.ResultMDPath+" "+faultkit.ResultPath && strings.Join(changed, " ") != faultkit.ResultPath+" "+faultkit.ResultMDPath {
+	if strings.Join(changed, " ") != tasktest.ResultMDPath+" "+tasktest.ResultPath && strings.Join(changed, " ") != tasktest.ResultPath+" "+tasktest.ResultMDPath {
 		t.Errorf("publish changed %v, want exactly the two result files", changed)
 	}
 	for _, p := range []string{"docs/handoff/results/notes.txt", "docs/handoff/results/old/plot.png", "tools/run.sh", "README.md"} {
@@ -104,7 +106,7 @@ func TestSecurityOversizedBlobs(t *testing.T) {
 		lab := faultkit.NewLab(t)
 		lab.RX.Policy.Limits.MaxTaskBytes = 4096
 		lab.RX.WritePolicy()
-		lab.PushTask(faultkit.TaskSpec{ID: "SEC_SIZE_0001", Body: strings.Repeat("x", 4096) + "\n"})
+		lab.PushTask(tasktest.TaskSpec{ID: "SEC_SIZE_0001", Level: gate.Yellow, Body: strings.Repeat("x", 4096) + "\n"})
 		out := lab.RX.Run(faultWait, "rx", "check")
 		if out.Code != 1 || !strings.Contains(out.Stderr, "4096") {
 			t.Errorf("rx check of a task over 4096 bytes: want exit 1 naming the limit\n%s", out)
@@ -116,7 +118,7 @@ func TestSecurityOversizedBlobs(t *testing.T) {
 	t.Run("task over 64 KiB", func(t *testing.T) {
 		t.Parallel()
 		lab := faultkit.NewLab(t)
-		lab.PushTask(faultkit.TaskSpec{ID: "SEC_SIZE_0002", Body: strings.Repeat("y", 64<<10) + "\n"})
+		lab.PushTask(tasktest.TaskSpec{ID: "SEC_SIZE_0002", Level: gate.Yellow, Body: strings.Repeat("y", 64<<10) + "\n"})
 		w := lab.RX.Start("rx", "watch")
 		w.Stderr.WaitForText("65536", faultWait)
 		w.Signal(syscall.SIGTERM)
@@ -130,7 +132,7 @@ func TestSecurityOversizedBlobs(t *testing.T) {
 		lab := faultkit.NewLab(t)
 		lab.Main.Policy.Limits.MaxResultBytes = 2048
 		lab.Main.WritePolicy()
-		lab.PushTask(faultkit.TaskSpec{ID: "SEC_SIZE_0003"})
+		lab.PushTask(tasktest.Capture("SEC_SIZE_0003"))
 		lab.PushResult([]byte(strings.Repeat(" ", 2049)))
 		w := lab.Main.Start("tx", "watch")
 		w.Stdout.WaitForText("2048", faultWait)

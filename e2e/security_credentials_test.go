@@ -12,6 +12,7 @@ import (
 
 	"rfhandoff/faultkit"
 	"rfhandoff/gitcli/gittest"
+	"rfhandoff/task/tasktest"
 )
 
 // grepTree returns the files under dir whose content holds secret.
@@ -75,12 +76,12 @@ func TestSecurityCredentialsNeverLeak(t *testing.T) {
 	}
 
 	// Fetch (rx check), clone and push (rx publish-result), fetch (tx watch).
-	commit, data := lab.PushTask(faultkit.TaskSpec{ID: "SEC_CRED_0001"})
+	commit, data := lab.PushTask(tasktest.Capture("SEC_CRED_0001"))
 	run(lab.RX, 10, "rx", "check")
 	lab.Approve("SEC_CRED_0001", data, commit)
-	before := lab.Tip(faultkit.ResultBranch)
+	before := lab.Tip(tasktest.ResultBranch)
 	run(lab.RX, 0, "rx", "publish-result", lab.WriteResult(lab.Encode(lab.Ready("SEC_CRED_0001"))))
-	after := lab.Tip(faultkit.ResultBranch)
+	after := lab.Tip(tasktest.ResultBranch)
 	if after == before {
 		t.Fatal("publish over authenticated HTTP did not move the result branch")
 	}

@@ -10,9 +10,11 @@ import (
 	"testing"
 
 	"rfhandoff/faultkit"
+	"rfhandoff/gate"
 	"rfhandoff/rxwatch"
 	"rfhandoff/state"
 	"rfhandoff/task"
+	"rfhandoff/task/tasktest"
 )
 
 // hiddenLines is a task body with every class of character a terminal does
@@ -62,7 +64,7 @@ func TestSecurityHiddenTextInBody(t *testing.T) {
 	t.Parallel()
 	lab := faultkit.NewLab(t)
 	raw, shown := hiddenTaskBody()
-	commit, data := lab.PushTask(faultkit.TaskSpec{ID: "SEC_HIDDEN_0001", Body: raw})
+	commit, data := lab.PushTask(tasktest.TaskSpec{ID: "SEC_HIDDEN_0001", Level: gate.Yellow, Body: raw})
 
 	out := lab.RX.Run(faultWait, "rx", "check")
 	if out.Code != 10 || !strings.Contains(out.Stdout, "body:     holds 22 hidden or control characters, shown as <U+XXXX>") {
@@ -147,7 +149,7 @@ func TestSecurityHiddenTextInTitle(t *testing.T) {
 	t.Parallel()
 	lab := faultkit.NewLab(t)
 	title := "Capture\U000E0069\U000E0067 at 433\u200b MHz\ufe0f"
-	_, data := lab.PushTask(faultkit.TaskSpec{ID: "SEC_HIDDEN_0002", Title: title})
+	_, data := lab.PushTask(tasktest.TaskSpec{ID: "SEC_HIDDEN_0002", Level: gate.Yellow, Title: title})
 	want := "U+E0069 at character 8, U+E0067 at character 9, U+200B at character 17, U+FE0F at character 22"
 
 	out := lab.RX.Run(faultWait, "rx", "check")
@@ -185,7 +187,7 @@ func TestSecurityHiddenTextInStatus(t *testing.T) {
 	lab := faultkit.NewLab(t)
 	lab.RX.Policy.Repo.StateDir = filepath.Join(t.TempDir(), "state\ue000")
 	lab.RX.WritePolicy()
-	lab.PushTask(faultkit.TaskSpec{ID: "SEC_HIDDEN_0003"})
+	lab.PushTask(tasktest.Capture("SEC_HIDDEN_0003"))
 	if out := lab.RX.Run(faultWait, "rx", "check"); out.Code != 10 {
 		t.Fatalf("rx check:\n%s", out)
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"rfhandoff/faultkit"
+	"rfhandoff/task/tasktest"
 )
 
 // setRawPolicy writes side's policy with the TOML line of key (in table)
@@ -92,7 +93,7 @@ func TestSecurityOptionInjection(t *testing.T) {
 			{"EXPECTED_HEAD", "head", output},
 			{"TASK_ID", "id", output},
 		} {
-			s := faultkit.TaskSpec{ID: "SEC_INJECT_0001"}
+			s := tasktest.Capture("SEC_INJECT_0001")
 			switch c.spec {
 			case "source":
 				s.SourceBranch = c.value
@@ -115,7 +116,7 @@ func TestSecurityOptionInjection(t *testing.T) {
 		lab := faultkit.NewLab(t)
 		m := marker(t)
 		upload, output := "--upload-pack=touch "+m, "--output="+m
-		commit, data := lab.PushTask(faultkit.TaskSpec{ID: "SEC_INJECT_0002"})
+		commit, data := lab.PushTask(tasktest.Capture("SEC_INJECT_0002"))
 		lab.Approve("SEC_INJECT_0002", data, commit)
 		good := lab.Ready("SEC_INJECT_0002")
 		raw := string(lab.Encode(good))
@@ -158,7 +159,7 @@ func TestSecurityOptionInjection(t *testing.T) {
 			"-oProxyCommand=touch MARKER:remote.git",
 		} {
 			lab := faultkit.NewLab(t)
-			lab.PushTask(faultkit.TaskSpec{ID: "SEC_INJECT_0003"})
+			lab.PushTask(tasktest.Capture("SEC_INJECT_0003"))
 			m := marker(t)
 			url = strings.ReplaceAll(url, "MARKER", m)
 			lab.RX.SetRemoteURL(url)

@@ -9,8 +9,10 @@ import (
 	"github.com/cli/safeexec"
 
 	"rfhandoff/faultkit"
+	"rfhandoff/gate"
 	"rfhandoff/prompt/prompttest"
 	"rfhandoff/state"
+	"rfhandoff/task/tasktest"
 )
 
 // Escape sequences a hostile task or result could carry: set the window
@@ -40,7 +42,7 @@ func TestSecurityEscapeSequencesNeverEchoed(t *testing.T) {
 	t.Run("title", func(t *testing.T) {
 		t.Parallel()
 		lab := faultkit.NewLab(t)
-		lab.PushTask(faultkit.TaskSpec{ID: "SEC_ESC_0001", Title: hostileText})
+		lab.PushTask(tasktest.TaskSpec{ID: "SEC_ESC_0001", Level: gate.Yellow, Title: hostileText})
 		out := lab.RX.Run(faultWait, "rx", "check")
 		if out.Code != 1 || !strings.Contains(out.Stderr, "TASK_TITLE") {
 			t.Errorf("a title with control characters: want exit 1 naming TASK_TITLE\n%s", out)
@@ -59,7 +61,7 @@ func TestSecurityEscapeSequencesNeverEchoed(t *testing.T) {
 	t.Run("body at the approval prompt", func(t *testing.T) {
 		t.Parallel()
 		lab := faultkit.NewLab(t)
-		lab.PushTask(faultkit.TaskSpec{ID: "SEC_ESC_0002", Body: "## Goal\n\n" + hostileText + "\n"})
+		lab.PushTask(tasktest.TaskSpec{ID: "SEC_ESC_0002", Level: gate.Yellow, Body: "## Goal\n\n" + hostileText + "\n"})
 		out := lab.RX.Run(faultWait, "rx", "check")
 		if out.Code != 10 {
 			t.Errorf("a body with escapes is free Markdown: want exit 10\n%s", out)
@@ -79,7 +81,7 @@ func TestSecurityEscapeSequencesNeverEchoed(t *testing.T) {
 	t.Run("result on the result branch", func(t *testing.T) {
 		t.Parallel()
 		lab := faultkit.NewLab(t)
-		lab.PushTask(faultkit.TaskSpec{ID: "SEC_ESC_0003"})
+		lab.PushTask(tasktest.Capture("SEC_ESC_0003"))
 		raw := string(lab.Encode(lab.Ready("SEC_ESC_0003")))
 		lab.PushResult([]byte(strings.Replace(raw, `"SEC_ESC_0003"`, jsonString(hostileText), 1)))
 		w := lab.Main.Start("tx", "watch")
@@ -116,7 +118,7 @@ func TestSecurityApprovalNeedsATerminal(t *testing.T) {
 	t.Run("no terminal, answer piped", func(t *testing.T) {
 		t.Parallel()
 		lab := faultkit.NewLab(t)
-		lab.PushTask(faultkit.TaskSpec{ID: "SEC_TTY_0001"})
+		lab.PushTask(tasktest.Capture("SEC_TTY_0001"))
 		w := prompttest.StartDetached(t, faultkit.Bin(t), []string{"rx", "watch"}, prompttest.Options{Dir: lab.RX.Dir, Env: lab.RX.Env(), Stdin: "A\n"})
 		w.Stderr.WaitFor(taskAwaits("SEC_TTY_0001"), faultWait)
 		w.Signal(syscall.SIGTERM)
@@ -131,7 +133,7 @@ func TestSecurityApprovalNeedsATerminal(t *testing.T) {
 	t.Run("terminal, answer piped", func(t *testing.T) {
 		t.Parallel()
 		lab := faultkit.NewLab(t)
-		lab.PushTask(faultkit.TaskSpec{ID: "SEC_TTY_0002"})
+		lab.PushTask(tasktest.Capture("SEC_TTY_0002"))
 		s := prompttest.Start(t, faultkit.Bin(t), []string{"rx", "approve"}, prompttest.Options{Dir: lab.RX.Dir, Env: lab.RX.Env(), PipeStdin: true, Stdin: "A\n"})
 		s.WaitForText("[A] Approve  [D] Defer  [S] Stop watcher", faultWait)
 		s.Send("D")
@@ -153,7 +155,7 @@ func TestSecurityApprovalNeedsATerminal(t *testing.T) {
 	t.Run("script with answers piped", func(t *testing.T) {
 		t.Parallel()
 		lab := faultkit.NewLab(t)
-		lab.PushTask(faultkit.TaskSpec{ID: "SEC_TTY_0003"})
+		lab.PushTask(tasktest.Capture("SEC_TTY_0003"))
 		s := prompttest.StartDetached(t, script, []string{"-qec", faultkit.Bin(t) + " rx approve", os.DevNull},
 			prompttest.Options{Dir: lab.RX.Dir, Env: lab.RX.Env(), Stdin: "A\nA\nA\n"})
 		code := s.Wait(faultWait).ExitCode()
@@ -165,7 +167,7 @@ func TestSecurityApprovalNeedsATerminal(t *testing.T) {
 	t.Run("script on the operator's terminal", func(t *testing.T) {
 		t.Parallel()
 		lab := faultkit.NewLab(t)
-		lab.PushTask(faultkit.TaskSpec{ID: "SEC_TTY_0004"})
+		lab.PushTask(tasktest.Capture("SEC_TTY_0004"))
 		s := prompttest.Start(t, script, []string{"-qec", faultkit.Bin(t) + " rx approve", os.DevNull}, prompttest.Options{Dir: lab.RX.Dir, Env: lab.RX.Env()})
 		s.WaitForText("[A] Approve  [D] Defer  [S] Stop watcher", faultWait)
 		s.Send("A")

@@ -13,6 +13,7 @@ import (
 	"rfhandoff/exec"
 	"rfhandoff/faultkit"
 	"rfhandoff/prompt/prompttest"
+	"rfhandoff/task/tasktest"
 )
 
 // sshQuick bounds a failing command over ssh: it must end at once, not at
@@ -138,7 +139,7 @@ func TestSSHRxCheckAtTerminal(t *testing.T) {
 	t.Run("key in the agent", func(t *testing.T) {
 		t.Parallel()
 		l := newSSHLab(t)
-		l.PushTask(faultkit.TaskSpec{ID: "SSH_OK_0001"})
+		l.PushTask(tasktest.Capture("SSH_OK_0001"))
 		s := startTTY(t, l.RX, l.agent.Sock, "rx", "check")
 		st := s.Wait(faultWait)
 		if st.ExitCode() != 10 || !strings.Contains(s.TTY.String(), "SSH_OK_0001") {
@@ -150,7 +151,7 @@ func TestSSHRxCheckAtTerminal(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			l := newSSHLab(t)
-			l.PushTask(faultkit.TaskSpec{ID: "SSH_FAIL_0001"})
+			l.PushTask(tasktest.Capture("SSH_FAIL_0001"))
 			sock := c.prepare(t, l)
 			s := startTTY(t, l.RX, sock, "rx", "check")
 			endsQuickly(t, s, c.want)
@@ -174,7 +175,7 @@ func TestSSHRxCheckAtTerminal(t *testing.T) {
 func TestSSHVerboseShowsArgv(t *testing.T) {
 	t.Parallel()
 	l := newSSHLab(t)
-	l.PushTask(faultkit.TaskSpec{ID: "SSH_VERBOSE_0001"})
+	l.PushTask(tasktest.Capture("SSH_VERBOSE_0001"))
 	s := startTTY(t, l.RX, faultkit.StartSSHAgent(t).Sock, "-v", "rx", "check")
 	endsQuickly(t, s, []string{"authentication refused", "failed subprocess", "core.hooksPath", "Permission denied (publickey)"})
 }
@@ -235,7 +236,7 @@ func TestSSHTxWatchStartAtTerminal(t *testing.T) {
 func TestSSHRxCaptureRefusedKeyBeforeHackRF(t *testing.T) {
 	t.Parallel()
 	l := newSSHLab(t)
-	commit, data := l.PushTask(faultkit.TaskSpec{ID: "SSH_CAPTURE_0001"})
+	commit, data := l.PushTask(tasktest.Capture("SSH_CAPTURE_0001"))
 	l.Approve("SSH_CAPTURE_0001", data, commit)
 	dead := faultkit.StartSSHAgent(t)
 	dead.Stop()
@@ -280,7 +281,7 @@ func TestSSHRxWatchReportsCauseOnce(t *testing.T) {
 func TestSSHTxExecuteRefusedKey(t *testing.T) {
 	t.Parallel()
 	l := newSSHLab(t)
-	l.PushTask(faultkit.TaskSpec{ID: "SSH_EXEC_0001"})
+	l.PushTask(tasktest.Capture("SSH_EXEC_0001"))
 	l.PushResult(l.Encode(l.Ready("SSH_EXEC_0001")))
 	w := startTTY(t, l.Main, l.agent.Sock, "tx", "watch")
 	typePhrase(t, w)

@@ -3,7 +3,6 @@ package faultkit
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,15 +17,7 @@ import (
 	"rfhandoff/prompt/prompttest"
 	"rfhandoff/result"
 	"rfhandoff/state"
-)
-
-// Names the lab uses (the protocol's defaults).
-const (
-	TaskBranch   = "video-development"
-	ResultBranch = "rx-node"
-	TaskPath     = "docs/handoff/NEXT_RX_TASK.md"
-	ResultPath   = "docs/handoff/results/RX_RESULT.json"
-	ResultMDPath = "docs/handoff/results/RX_RESULT.md"
+	"rfhandoff/task/tasktest"
 )
 
 // Lab is one experiment's world: a bare remote served from Srv, an RX and
@@ -71,11 +62,11 @@ func NewLab(t testing.TB) *Lab {
 	gittest.Git(t, r, srv, "init", "--quiet", "--bare", dir)
 	rem := &gittest.Remote{Dir: dir, URL: "file://" + dir, R: r}
 	l := &Lab{t: t, Home: home, R: r, Srv: srv, Remote: rem, Tmp: t.TempDir()}
-	l.Base = gittest.Seed(t, rem, TaskBranch, map[string]string{
+	l.Base = gittest.Seed(t, rem, tasktest.TaskBranch, map[string]string{
 		"README.md":  "task branch\n",
 		".gitignore": "/.local/\n",
 	})
-	gittest.Seed(t, rem, ResultBranch, map[string]string{"README.md": "RX results\n", ".gitignore": "/.local/\n"})
+	gittest.Seed(t, rem, tasktest.ResultBranch, map[string]string{"README.md": "RX results\n", ".gitignore": "/.local/\n"})
 	l.RX = l.newSide("rx")
 	l.Main = l.newSide("main")
 	return l
@@ -85,7 +76,7 @@ func (l *Lab) newSide(name string) *Side {
 	t := l.t
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), name)
-	gittest.Git(t, l.R, filepath.Dir(dir), "clone", "--quiet", "--branch", TaskBranch, "--end-of-options", l.Remote.URL, dir)
+	gittest.Git(t, l.R, filepath.Dir(dir), "clone", "--quiet", "--branch", tasktest.TaskBranch, "--end-of-options", l.Remote.URL, dir)
 	p := config.Default()
 	p.Repo.Path = dir
 	p.Poll.RXInterval = config.Duration{Duration: 100 * time.Millisecond}
@@ -215,53 +206,16 @@ func (l *Lab) UseURL(url string) {
 	l.Main.SetRemoteURL(url)
 }
 
-// TaskSpec describes a task file; zero values give a valid YELLOW task
-// that may publish its result (ALLOW_PUSH = RX_RESULT_ONLY, RF_RX = YES).
-type TaskSpec struct {
-	ID           string
-	Title        string // default "Fault suite task <ID>"
-	SourceBranch string // default TaskBranch
-	ExpectedHead string // default Lab.Base
-	Body         string // default a short paragraph
-	// Header, when set, replaces the whole generated header.
-	Header string
-}
-
-// TaskFile renders s (EXPECTED_HEAD must be set).
-func TaskFile(s TaskSpec) string {
-	or := func(v, def string) string {
-		if v == "" {
-			return def
-		}
-		return v
-	}
-	header := s.Header
-	if header == "" {
-		header = fmt.Sprintf(`TASK_ID = %s
-TASK_TITLE = %s
-SOURCE_BRANCH = %s
-EXPECTED_HEAD = %s
-REQUIRES_APPROVAL = YES
-HARDWARE_ACCESS = YES
-RF_RX = YES
-RF_TX = NO
-ALLOW_COMMIT = NO
-ALLOW_PUSH = RX_RESULT_ONLY
-RISK_LEVEL = YELLOW
-`, s.ID, or(s.Title, "Fault suite task "+s.ID), or(s.SourceBranch, TaskBranch), s.ExpectedHead)
-	}
-	return header + "\n" + or(s.Body, "## Goal\n\nCapture at 433.92 MHz for the fault suite.\n")
-}
-
 // PushTask commits the task file for s on the remote's task branch and
-// returns the commit and the file's bytes.
-func (l *Lab) PushTask(s TaskSpec) (commit string, data []byte) {
+// returns the commit and the file's bytes. EXPECTED_HEAD defaults to
+// l.Base.
+func (l *Lab) PushTask(s tasktest.TaskSpec) (commit string, data []byte) {
 	l.t.Helper()
 	if s.ExpectedHead == "" {
 		s.ExpectedHead = l.Base
 	}
-	text := TaskFile(s)
-	return l.PushFiles(TaskBranch, map[string]string{TaskPath: text}), []byte(text)
+	text := tasktest.TaskFile(s)
+	return l.PushFiles(tasktest.TaskBranch, map[string]string{tasktest.TaskPath: text}), []byte(text)
 }
 
 // PushFiles commits files (see gittest.Seed) on branch of the remote.
@@ -302,15 +256,7 @@ func (l *Lab) Approve(id string, data []byte, commit string) {
 func (l *Lab) Ready(id string) *result.Result {
 	l.t.Helper()
 	now := time.Now().UTC().Truncate(time.Millisecond)
-	p := l.RX.Policy
-	return &result.Result{
-		SchemaVersion: result.SchemaVersion, TaskID: id, State: result.StateReady,
-		SourceHead: l.RX.Head(), PublishedAt: now, CaptureStartedAt: now.Add(-time.Second),
-		PlannedDurationS: int64(p.Limits.PlannedDurationS),
-		FrequencyHz:      p.Capture.FrequencyHz, SampleRateHz: p.Capture.SampleRateHz,
-		RXReadyForTX: true, ProcessAlive: true, FileGrowing: true, CommonClockVerified: true,
-		CapturePID: 4242,
-	}
+	return tasktest.Ready(id, l.RX.Head(), l.RX.Policy, now, time.Second)
 }
 
 // Encode encodes r canonically.
@@ -338,5 +284,5 @@ func (l *Lab) WriteResult(data []byte) string {
 // (as a publish from the RX laptop would) and returns the commit.
 func (l *Lab) PushResult(data []byte) string {
 	l.t.Helper()
-	return l.PushFiles(ResultBranch, map[string]string{ResultPath: string(data)})
+	return l.PushFiles(tasktest.ResultBranch, map[string]string{tasktest.ResultPath: string(data)})
 }

@@ -40,13 +40,13 @@ func ParseLevel(s string) (Level, error) {
 	case "RED":
 		return Red, nil
 	}
-	return 0, &InvalidLevelError{Value: s}
+	return 0, invalidLevel(s)
 }
 
 // MarshalText writes the level's name, so state and status JSON read well.
 func (l Level) MarshalText() ([]byte, error) {
 	if !l.Valid() {
-		return nil, &InvalidLevelError{Value: l.String()}
+		return nil, invalidLevel(l.String())
 	}
 	return []byte(l.String()), nil
 }
@@ -61,11 +61,9 @@ func (l *Level) UnmarshalText(b []byte) error {
 	return nil
 }
 
-// InvalidLevelError is a value that is not GREEN, YELLOW or RED.
-type InvalidLevelError struct{ Value string }
-
-func (e *InvalidLevelError) Error() string {
-	return fmt.Sprintf("invalid risk level %q: want GREEN, YELLOW or RED", e.Value)
+// invalidLevel is a value that is not GREEN, YELLOW or RED.
+func invalidLevel(value string) error {
+	return fmt.Errorf("invalid risk level %q: want GREEN, YELLOW or RED", value)
 }
 
 // Flags are the task header fields that decide the minimum risk level.
@@ -117,10 +115,10 @@ func Reasons(f Flags) []string {
 // caller that ignores the error still errs on the safe side.
 func Effective(declared, derived Level) (Level, error) {
 	if !derived.Valid() {
-		return Red, &InvalidLevelError{Value: derived.String()}
+		return Red, invalidLevel(derived.String())
 	}
 	if !declared.Valid() {
-		return derived, &InvalidLevelError{Value: declared.String()}
+		return derived, invalidLevel(declared.String())
 	}
 	if declared < derived {
 		return derived, &LevelTooLowError{Declared: declared, Derived: derived}

@@ -44,14 +44,6 @@ func (f *fakeRunner) argv() [][]string {
 	return out
 }
 
-// exitWith is a reply for a git that exited with code and wrote stdout/stderr.
-func exitWith(code int, stdout, stderr string) fakeReply {
-	return fakeReply{
-		res: exec.Result{ExitCode: code, Stdout: []byte(stdout), Stderr: []byte(stderr)},
-		err: &exec.ExitError{Tool: exec.Git, Code: code, StderrTail: stderr},
-	}
-}
-
 func ok(stdout string) fakeReply {
 	return fakeReply{res: exec.Result{Stdout: []byte(stdout)}}
 }

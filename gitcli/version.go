@@ -24,24 +24,14 @@ func (v GitVersion) String() string { return fmt.Sprintf("%d.%d.%d", v.Major, v.
 // --end-of-options from 2.30 on.
 var MinVersion = GitVersion{Major: 2, Minor: 30, Raw: "git version 2.30.0"}
 
-// VersionError is a git older than MinVersion.
-type VersionError struct {
-	Have, Need GitVersion
-}
-
-func (e *VersionError) Error() string {
-	return fmt.Sprintf("git %s is too old: rfhandoff needs %d.%d or newer", e.Have, e.Need.Major, e.Need.Minor)
-}
-
-// CheckVersion runs git version and refuses a git older than MinVersion
-// with a *VersionError.
+// CheckVersion runs git version and refuses a git older than MinVersion.
 func (c *Client) CheckVersion(ctx context.Context) (GitVersion, error) {
 	v, err := c.Version(ctx)
 	if err != nil {
 		return v, err
 	}
 	if !v.AtLeast(MinVersion.Major, MinVersion.Minor) {
-		return v, &VersionError{Have: v, Need: MinVersion}
+		return v, fmt.Errorf("git %s is too old: rfhandoff needs %d.%d or newer", v, MinVersion.Major, MinVersion.Minor)
 	}
 	return v, nil
 }

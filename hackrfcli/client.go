@@ -35,7 +35,7 @@ func (c *Client) Clock(ctx context.Context) (ClockStatus, error) {
 	args := []string{"-i"}
 	if c.Serial != "" {
 		if !serialRE.MatchString(c.Serial) {
-			return ClockUnknown, &FieldError{Field: "Client.Serial", Value: c.Serial, Reason: "must be 1–32 lowercase hex digits"}
+			return ClockUnknown, fieldError("Client.Serial", c.Serial, "must be 1–32 lowercase hex digits")
 		}
 		args = append(args, "-d", c.Serial)
 	}

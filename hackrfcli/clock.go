@@ -39,7 +39,7 @@ const (
 //
 // hackrf_clock prints its answer and its "... failed:" lines on stdout; only
 // "An operation must be specified." and getopt's complaints go to stderr. A
-// usage text (exit 0 or 1) is a *UsageError; a not-found open failure
+// usage text (exit 0 or 1) is a usage error; a not-found open failure
 // matches ErrNoDevice; firmware too old to report CLKIN (before 2022.09.1,
 // USB API 1.06) is a *FirmwareError wrapping the *CallError.
 func ParseClock(stdout, stderr []byte, exitCode int) (ClockStatus, error) {
@@ -68,7 +68,7 @@ func ParseClock(stdout, stderr []byte, exitCode int) (ClockStatus, error) {
 			continue
 		}
 		if status != ClockUnknown && status != s {
-			return ClockUnknown, &OutputError{Tool: toolClock, ExitCode: exitCode, Reason: "both CLKIN answers printed"}
+			return ClockUnknown, outputError(toolClock, exitCode, "both CLKIN answers printed")
 		}
 		status = s
 	}
@@ -87,11 +87,11 @@ func ParseClock(stdout, stderr []byte, exitCode int) (ClockStatus, error) {
 		if msg == "" && len(errLines) > 0 {
 			msg = errLines[0]
 		}
-		return ClockUnknown, &UsageError{Tool: toolClock, ExitCode: exitCode, Message: msg}
+		return ClockUnknown, usageError(toolClock, exitCode, msg)
 	case exitCode != 0:
-		return ClockUnknown, &OutputError{Tool: toolClock, ExitCode: exitCode, Reason: "failed without a known error line"}
+		return ClockUnknown, outputError(toolClock, exitCode, "failed without a known error line")
 	case status == ClockUnknown:
-		return ClockUnknown, &OutputError{Tool: toolClock, ExitCode: exitCode, Reason: fmt.Sprintf("no %q line", "CLKIN status:")}
+		return ClockUnknown, outputError(toolClock, exitCode, fmt.Sprintf("no %q line", "CLKIN status:"))
 	}
 	return status, nil
 }

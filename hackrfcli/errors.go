@@ -102,32 +102,19 @@ func (e *NoDeviceError) Error() string {
 // Is makes NoDeviceError match ErrNoDevice.
 func (e *NoDeviceError) Is(target error) bool { return target == ErrNoDevice }
 
-// UsageError is a tool that printed its usage text instead of doing the
-// work. ExitCode may well be 0: getopt errors end hackrf_transfer and
-// hackrf_clock with EXIT_SUCCESS.
-type UsageError struct {
-	Tool     string
-	ExitCode int
-	Message  string // the complaint printed with the usage, if any
-}
-
-func (e *UsageError) Error() string {
-	msg := e.Message
-	if msg == "" {
-		msg = "printed its usage text"
+// usageError is a tool that printed its usage text instead of doing the
+// work, with the complaint printed beside it, if any. exitCode may well be
+// 0: getopt errors end hackrf_transfer and hackrf_clock with EXIT_SUCCESS.
+func usageError(tool string, exitCode int, complaint string) error {
+	if complaint == "" {
+		complaint = "printed its usage text"
 	}
-	return fmt.Sprintf("%s: usage error (exit status %d): %s", e.Tool, e.ExitCode, msg)
+	return fmt.Errorf("%s: usage error (exit status %d): %s", tool, exitCode, complaint)
 }
 
-// OutputError is output the parser could not make sense of.
-type OutputError struct {
-	Tool     string
-	ExitCode int
-	Reason   string
-}
-
-func (e *OutputError) Error() string {
-	return fmt.Sprintf("%s: unexpected output (exit status %d): %s", e.Tool, e.ExitCode, e.Reason)
+// outputError is output the parser could not make sense of.
+func outputError(tool string, exitCode int, reason string) error {
+	return fmt.Errorf("%s: unexpected output (exit status %d): %s", tool, exitCode, reason)
 }
 
 var callFailedRE = regexp.MustCompile(`^(\S+)\(\) failed: (.*) \((-?\d+)\)$`)

@@ -213,13 +213,13 @@ func infoError(info Info, noDevice bool, exitCode int) error {
 		if len(info.Failures) > 0 {
 			return info.Failures[0]
 		}
-		return &OutputError{Tool: toolInfo, ExitCode: exitCode, Reason: "failed without a known error line"}
+		return outputError(toolInfo, exitCode, "failed without a known error line")
 	}
 	if info.ToolVersion == "" {
-		return &OutputError{Tool: toolInfo, ExitCode: exitCode, Reason: `no "hackrf_info version:" line`}
+		return outputError(toolInfo, exitCode, `no "hackrf_info version:" line`)
 	}
 	if len(info.Boards) == 0 {
-		return &OutputError{Tool: toolInfo, ExitCode: exitCode, Reason: `neither a "Found HackRF" block nor "No HackRF boards found."`}
+		return outputError(toolInfo, exitCode, `neither a "Found HackRF" block nor "No HackRF boards found."`)
 	}
 	for _, b := range info.Boards {
 		if b.Opened() {
@@ -229,7 +229,7 @@ func infoError(info Info, noDevice bool, exitCode int) error {
 	if len(info.Failures) > 0 {
 		return info.Failures[0]
 	}
-	return &OutputError{Tool: toolInfo, ExitCode: exitCode, Reason: fmt.Sprintf("%d board(s) listed but none could be read", len(info.Boards))}
+	return outputError(toolInfo, exitCode, fmt.Sprintf("%d board(s) listed but none could be read", len(info.Boards)))
 }
 
 func ptr[T any](v T) *T { return &v }

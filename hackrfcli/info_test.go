@@ -3,6 +3,7 @@ package hackrfcli
 import (
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -137,21 +138,25 @@ func TestParseInfoOddOutput(t *testing.T) {
 		name           string
 		stdout, stderr string
 		exit           int
-		errType        any
+		errType        any    // for errors.As, or
+		unexpected     string // the start of an unexpected-output error
 	}{
-		{"empty exit 0", "", "", 0, new(*OutputError)},
-		{"versions only exit 0", "hackrf_info version: 2022.09.1\nlibhackrf version: 2022.09.1 (0.7)\n", "", 0, new(*OutputError)},
-		{"killed", "hackrf_info version: 2022.09.1\n", "", -1, new(*OutputError)},
-		{"exit 1 unknown", "hackrf_info version: 2022.09.1\nsomething else\n", "boom\n", 1, new(*OutputError)},
-		{"no device despite exit 0", "hackrf_info version: 2022.09.1\nNo HackRF boards found.\n", "", 0, new(*NoDeviceError)},
-		{"init failed", "hackrf_info version: 2022.09.1\nlibhackrf version: 2022.09.1 (0.7)\n", "hackrf_init() failed: USB error (-1000)\n", 1, new(*CallError)},
-		{"board without a name", "hackrf_info version: x\nFound HackRF\nIndex: 0\n", "", 0, new(*OutputError)},
+		{"empty exit 0", "", "", 0, nil, "hackrf_info: unexpected output (exit status 0): "},
+		{"versions only exit 0", "hackrf_info version: 2022.09.1\nlibhackrf version: 2022.09.1 (0.7)\n", "", 0, nil, "hackrf_info: unexpected output (exit status 0): "},
+		{"killed", "hackrf_info version: 2022.09.1\n", "", -1, nil, "hackrf_info: unexpected output (exit status -1): "},
+		{"exit 1 unknown", "hackrf_info version: 2022.09.1\nsomething else\n", "boom\n", 1, nil, "hackrf_info: unexpected output (exit status 1): "},
+		{"no device despite exit 0", "hackrf_info version: 2022.09.1\nNo HackRF boards found.\n", "", 0, new(*NoDeviceError), ""},
+		{"init failed", "hackrf_info version: 2022.09.1\nlibhackrf version: 2022.09.1 (0.7)\n", "hackrf_init() failed: USB error (-1000)\n", 1, new(*CallError), ""},
+		{"board without a name", "hackrf_info version: x\nFound HackRF\nIndex: 0\n", "", 0, nil, "hackrf_info: unexpected output (exit status 0): "},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := ParseInfo([]byte(tt.stdout), []byte(tt.stderr), tt.exit)
-			if !errors.As(err, tt.errType) {
+			if tt.errType != nil && !errors.As(err, tt.errType) {
 				t.Fatalf("error %T (%v), want %T", err, err, tt.errType)
+			}
+			if tt.unexpected != "" && (err == nil || !strings.HasPrefix(err.Error(), tt.unexpected)) {
+				t.Fatalf("error %v, want one starting %q", err, tt.unexpected)
 			}
 		})
 	}

@@ -45,21 +45,15 @@ type TxParams struct {
 	Serial       string
 }
 
-// FieldError is one invalid parameter.
-type FieldError struct {
-	Field  string // e.g. "RxParams.LNAGainDB"
-	Value  string
-	Reason string
-}
-
-func (e *FieldError) Error() string {
-	return fmt.Sprintf("%s = %s: %s", e.Field, e.Value, e.Reason)
+// fieldError is one invalid parameter, named as <Type>.<Field>.
+func fieldError(field, value, reason string) error {
+	return fmt.Errorf("%s = %s: %s", field, value, reason)
 }
 
 var serialRE = regexp.MustCompile(`^[0-9a-f]{1,32}$`)
 
 // Validate checks every field against what the tool really supports and
-// reports every problem at once (a *multierror.Error of *FieldError). The
+// reports every problem at once (a *multierror.Error, one error per field). The
 // tool itself would silently ignore out-of-range gains.
 func (p RxParams) Validate() error {
 	v := validator{kind: "RxParams"}
@@ -143,7 +137,7 @@ type validator struct {
 }
 
 func (v *validator) bad(field, value, reason string) {
-	v.err = multierror.Append(v.err, &FieldError{Field: v.kind + "." + field, Value: value, Reason: reason})
+	v.err = multierror.Append(v.err, fieldError(v.kind+"."+field, value, reason))
 }
 
 func (v *validator) frequency(hz int64) {

@@ -81,7 +81,7 @@ func (r *Receive) Stats() TransferStats {
 
 // Wait waits for the tool to end. The result is filled in every case. The
 // error is the runner's (*exec.ExitError for exit 1, e.g. a stall), or a
-// *UsageError when the tool exited 0 without ever streaming.
+// usage error when the tool exited 0 without ever streaming.
 func (r *Receive) Wait() (ReceiveResult, error) {
 	res, err := r.proc.Wait()
 	r.lw.Flush()
@@ -113,5 +113,5 @@ func endError(s TransferStats, exitCode int) error {
 	if len(s.Errors) > 0 {
 		msg = s.Errors[0]
 	}
-	return &UsageError{Tool: toolTransfer, ExitCode: exitCode, Message: msg}
+	return usageError(toolTransfer, exitCode, msg)
 }

@@ -100,21 +100,22 @@ func TestClockRoundTrip(t *testing.T) {
 		code    int
 		errIs   error
 		errType any
+		usage   bool // a usage error
 	}{
-		{"", []string{"-i"}, hackrfcli.ClockDetected, 0, nil, nil},
-		{"fast", []string{"-i", "-d", Serial}, hackrfcli.ClockDetected, 0, nil, nil},
-		{"", []string{"-i", "-d", "233e1a5f"}, hackrfcli.ClockDetected, 0, nil, nil},
-		{"", []string{"--device=233e1a5f", "-i"}, hackrfcli.ClockDetected, 0, nil, nil},
-		{"", []string{"-id", "233e1a5f"}, hackrfcli.ClockDetected, 0, nil, nil},
-		{"noclock", []string{"-i"}, hackrfcli.ClockNotDetected, 0, nil, nil},
-		{"noclock,burst", []string{"-o", "1", "-i"}, hackrfcli.ClockNotDetected, 0, nil, nil},
-		{"nodevice", []string{"-i"}, hackrfcli.ClockUnknown, 1, hackrfcli.ErrNoDevice, new(*hackrfcli.CallError)},
-		{"", []string{"-i", "-d", "ffffffff"}, hackrfcli.ClockUnknown, 1, hackrfcli.ErrNoDevice, nil},
-		{"", []string{"-i", "-d", "0" + Serial}, hackrfcli.ClockUnknown, 1, hackrfcli.ErrNoDevice, nil},
-		{"", []string{"-Z"}, hackrfcli.ClockUnknown, 0, nil, new(*hackrfcli.UsageError)},
-		{"", []string{"-h"}, hackrfcli.ClockUnknown, 0, nil, new(*hackrfcli.UsageError)},
-		{"", []string{"-r", "abc"}, hackrfcli.ClockUnknown, 1, nil, new(*hackrfcli.UsageError)},
-		{"", []string{"-d"}, hackrfcli.ClockUnknown, 0, nil, new(*hackrfcli.UsageError)},
+		{"", []string{"-i"}, hackrfcli.ClockDetected, 0, nil, nil, false},
+		{"fast", []string{"-i", "-d", Serial}, hackrfcli.ClockDetected, 0, nil, nil, false},
+		{"", []string{"-i", "-d", "233e1a5f"}, hackrfcli.ClockDetected, 0, nil, nil, false},
+		{"", []string{"--device=233e1a5f", "-i"}, hackrfcli.ClockDetected, 0, nil, nil, false},
+		{"", []string{"-id", "233e1a5f"}, hackrfcli.ClockDetected, 0, nil, nil, false},
+		{"noclock", []string{"-i"}, hackrfcli.ClockNotDetected, 0, nil, nil, false},
+		{"noclock,burst", []string{"-o", "1", "-i"}, hackrfcli.ClockNotDetected, 0, nil, nil, false},
+		{"nodevice", []string{"-i"}, hackrfcli.ClockUnknown, 1, hackrfcli.ErrNoDevice, new(*hackrfcli.CallError), false},
+		{"", []string{"-i", "-d", "ffffffff"}, hackrfcli.ClockUnknown, 1, hackrfcli.ErrNoDevice, nil, false},
+		{"", []string{"-i", "-d", "0" + Serial}, hackrfcli.ClockUnknown, 1, hackrfcli.ErrNoDevice, nil, false},
+		{"", []string{"-Z"}, hackrfcli.ClockUnknown, 0, nil, nil, true},
+		{"", []string{"-h"}, hackrfcli.ClockUnknown, 0, nil, nil, true},
+		{"", []string{"-r", "abc"}, hackrfcli.ClockUnknown, 1, nil, nil, true},
+		{"", []string{"-d"}, hackrfcli.ClockUnknown, 0, nil, nil, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.sim+" "+strings.Join(tt.args, " "), func(t *testing.T) {
@@ -123,7 +124,10 @@ func TestClockRoundTrip(t *testing.T) {
 			if st != tt.want || code != tt.code {
 				t.Fatalf("status %v exit %d, want %v exit %d (err %v)", st, code, tt.want, tt.code, err)
 			}
-			if tt.errIs == nil && tt.errType == nil && err != nil {
+			if tt.usage && (err == nil || !strings.HasPrefix(err.Error(), "hackrf_clock: usage error (exit status ")) {
+				t.Errorf("error %v, want a usage error", err)
+			}
+			if tt.errIs == nil && tt.errType == nil && !tt.usage && err != nil {
 				t.Fatalf("unexpected error %v", err)
 			}
 			if tt.errIs != nil && !errors.Is(err, tt.errIs) {

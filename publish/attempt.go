@@ -96,11 +96,11 @@ func checkStaged(changes []gitcli.StagedChange, files []file) error {
 	for _, ch := range changes {
 		switch {
 		case !want[ch.Path]:
-			return &StagedSetError{Change: ch, Reason: "not one of the result files"}
+			return stagedSet(ch, "not one of the result files")
 		case ch.Status != 'A' && ch.Status != 'M':
-			return &StagedSetError{Change: ch, Reason: "a result file may only be added or modified"}
+			return stagedSet(ch, "a result file may only be added or modified")
 		case ch.NewMode != gitcli.ModeFile:
-			return &StagedSetError{Change: ch, Reason: "a result file must be a regular file (100644)"}
+			return stagedSet(ch, "a result file must be a regular file (100644)")
 		}
 	}
 	return nil
@@ -124,7 +124,9 @@ func verifyBlobs(changes []gitcli.StagedChange, parent []gitcli.TreeEntry, files
 			}
 		}
 		if got != want || mode != gitcli.ModeFile {
-			return &ContentError{Path: f.path, Want: want, Got: got, WantMode: gitcli.ModeFile, GotMode: mode}
+			// Git attributes or configuration transformed the bytes.
+			return fmt.Errorf("refusing to push: %s was committed as blob %s mode %s, not the exact bytes written (blob %s mode %s)",
+				f.path, got, mode, want, gitcli.ModeFile)
 		}
 	}
 	return nil

@@ -6,11 +6,13 @@ import (
 	"strings"
 	"testing"
 
+	"rfhandoff/gate"
 	"rfhandoff/gitcli/gittest"
 	"rfhandoff/publish"
 	"rfhandoff/publish/publishtest"
 	"rfhandoff/result"
 	"rfhandoff/task"
+	"rfhandoff/task/tasktest"
 )
 
 // refusal is one case of a check refusing: a fixture, a way to break the
@@ -106,7 +108,7 @@ func TestChecksRefuseInOrder(t *testing.T) {
 			name: "4 task changed since approval",
 			setup: func(t *testing.T, f *publishtest.Fixture, d *publish.Deps) []byte {
 				// Same TASK_ID, new bytes on the task branch.
-				changed := publishtest.TaskText(publishtest.TaskID, f.BaseCommit, task.PushRXResultOnly, false, "Capture and publish, now at 868 MHz.")
+				changed := tasktest.TaskFile(tasktest.TaskSpec{ID: publishtest.TaskID, ExpectedHead: f.BaseCommit, Level: gate.Yellow, Body: "Capture and publish, now at 868 MHz.\n"})
 				gittest.Seed(t, f.Remote, f.Policy.Repo.TaskBranch, map[string]string{f.Policy.Repo.TaskFile: changed})
 				return readyBytes(t, f, nil)
 			},

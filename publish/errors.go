@@ -51,66 +51,23 @@ func refuseErr(step int, err error) *CheckError {
 	return &CheckError{Step: step, Name: stepNames[step], Err: err}
 }
 
-// UnsafePathError is a result path in the clone that publish will not
-// write through: a symlink, or something that is not a plain directory
-// (for a directory component) or not a regular file (for a target).
-type UnsafePathError struct {
-	Path   string // repository-relative, e.g. docs/handoff/results
-	Reason string
+// unsafePath is a result path (repository-relative, e.g.
+// docs/handoff/results) that publish will not write through: a symlink, or
+// something that is not a plain directory (for a directory component) or
+// not a regular file (for a target).
+func unsafePath(path, reason string) error {
+	return fmt.Errorf("refusing to write the result: %s %s on the result branch", path, reason)
 }
 
-func (e *UnsafePathError) Error() string {
-	return fmt.Sprintf("refusing to write the result: %s %s on the result branch", e.Path, e.Reason)
-}
-
-// StagedSetError is a staged change other than the two result files as
+// stagedSet is a staged change other than the two result files as
 // regular (100644) files. Nothing was committed.
-type StagedSetError struct {
-	Change gitcli.StagedChange
-	Reason string
+func stagedSet(ch gitcli.StagedChange, reason string) error {
+	return fmt.Errorf("refusing to commit: staged %s (%c, mode %s): %s", ch.Path, ch.Status, ch.NewMode, reason)
 }
 
-func (e *StagedSetError) Error() string {
-	return fmt.Sprintf("refusing to commit: staged %s (%c, mode %s): %s",
-		e.Change.Path, e.Change.Status, e.Change.NewMode, e.Reason)
+// exhausted is a publish whose every attempt found the result branch
+// moved under it (another push landed between clone and push); last is
+// the last *gitcli.PushRejectedError.
+func exhausted(attempts int, last error) error {
+	return fmt.Errorf("gave up after %d attempts: the result branch kept moving: %w", attempts, last)
 }
-
-// ContentError is a committed result file whose blob is not the bytes
-// publish wrote (git attributes or configuration transformed them). The
-// commit was not pushed.
-type ContentError struct {
-	Path     string
-	Want     string // blob ID of the bytes written
-	Got      string // blob ID git committed
-	WantMode gitcli.Mode
-	GotMode  gitcli.Mode
-}
-
-func (e *ContentError) Error() string {
-	return fmt.Sprintf("refusing to push: %s was committed as blob %s mode %s, not the exact bytes written (blob %s mode %s)",
-		e.Path, e.Got, e.GotMode, e.Want, e.WantMode)
-}
-
-// TooLargeError is a rendered file over the protocol's 64 KiB limit.
-type TooLargeError struct {
-	Path  string
-	Size  int
-	Limit int
-}
-
-func (e *TooLargeError) Error() string {
-	return fmt.Sprintf("%s would be %d bytes, more than the limit of %d", e.Path, e.Size, e.Limit)
-}
-
-// ExhaustedError is a publish whose every attempt found the result branch
-// moved under it (another push landed between clone and push).
-type ExhaustedError struct {
-	Attempts int
-	Err      error // the last *gitcli.PushRejectedError
-}
-
-func (e *ExhaustedError) Error() string {
-	return fmt.Sprintf("gave up after %d attempts: the result branch kept moving: %v", e.Attempts, e.Err)
-}
-
-func (e *ExhaustedError) Unwrap() error { return e.Err }

@@ -84,7 +84,7 @@ func (d Deps) validate() error {
 // the result branch from a fresh temporary clone, starting again from a
 // new clone when the branch moved under the push, up to the policy's
 // publish_attempts. A refused check is a *CheckError; a moving branch that
-// never settles is an *ExhaustedError; a result already on the branch
+// never settles wraps the last *gitcli.PushRejectedError; a result already on the branch
 // byte for byte is a successful no-op.
 func Publish(ctx context.Context, d Deps, data []byte) (Outcome, error) {
 	if err := d.validate(); err != nil {
@@ -133,7 +133,7 @@ func Publish(ctx context.Context, d Deps, data []byte) (Outcome, error) {
 		}
 		return out, nil
 	}
-	return Outcome{Attempts: attempts}, &ExhaustedError{Attempts: attempts, Err: last}
+	return Outcome{Attempts: attempts}, exhausted(attempts, last)
 }
 
 // render builds the two files: the JSON as given and the Markdown
@@ -149,7 +149,7 @@ func render(d Deps, r *result.Result, data []byte) ([]file, error) {
 		n    int
 	}{{JSONName, len(data)}, {MarkdownName, len(md)}} {
 		if f.n > result.MaxBytes {
-			return nil, &TooLargeError{Path: path.Join(dir, f.name), Size: f.n, Limit: result.MaxBytes}
+			return nil, fmt.Errorf("%s would be %d bytes, more than the limit of %d", path.Join(dir, f.name), f.n, result.MaxBytes)
 		}
 	}
 	return []file{

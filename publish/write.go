@@ -40,7 +40,7 @@ func checkLevels(ctx context.Context, clone *gitcli.Client, levels []gitcli.Tree
 		case e.Mode == gitcli.ModeSymlink:
 			return symlinkError(ctx, clone, e)
 		case e.Mode != gitcli.ModeTree:
-			return &UnsafePathError{Path: done, Reason: "is not a directory (" + kind(e.Mode) + ")"}
+			return unsafePath(done, "is not a directory ("+kind(e.Mode)+")")
 		}
 	}
 	for _, f := range files {
@@ -52,7 +52,7 @@ func checkLevels(ctx context.Context, clone *gitcli.Client, levels []gitcli.Tree
 		case !e.Mode.IsRegular():
 			// An executable bit is no reason to refuse: the new file is
 			// 100644 whatever the branch's copy was.
-			return &UnsafePathError{Path: f.path, Reason: "is not a regular file (" + kind(e.Mode) + ")"}
+			return unsafePath(f.path, "is not a regular file ("+kind(e.Mode)+")")
 		}
 	}
 	return nil
@@ -62,9 +62,9 @@ func checkLevels(ctx context.Context, clone *gitcli.Client, levels []gitcli.Tree
 func symlinkError(ctx context.Context, clone *gitcli.Client, e gitcli.TreeEntry) error {
 	target, err := clone.ReadBlob(ctx, e.ID, symlinkTargetMax)
 	if err != nil {
-		return &UnsafePathError{Path: e.Path, Reason: "is a symlink"}
+		return unsafePath(e.Path, "is a symlink")
 	}
-	return &UnsafePathError{Path: e.Path, Reason: fmt.Sprintf("is a symlink (to %q)", target)}
+	return unsafePath(e.Path, fmt.Sprintf("is a symlink (to %q)", target))
 }
 
 func kind(m gitcli.Mode) string {

@@ -83,14 +83,9 @@ type Params struct {
 	Rows            int           // spectrogram rows for the planned duration (default 512)
 }
 
-// ParamsError lists every problem with a Params value.
-type ParamsError struct {
-	Field, Problem string
-	Value          any
-}
-
-func (e *ParamsError) Error() string {
-	return fmt.Sprintf("quicklook: %s = %v: %s", e.Field, e.Value, e.Problem)
+// paramsError is one problem with a Params value.
+func paramsError(field, problem string, value any) error {
+	return fmt.Errorf("quicklook: %s = %v: %s", field, value, problem)
 }
 
 // withDefaults fills in the zero values.
@@ -109,19 +104,19 @@ func (p Params) Validate() error {
 	p = p.withDefaults()
 	var errs *multierror.Error
 	if p.SampleRateHz <= 0 {
-		errs = multierror.Append(errs, &ParamsError{"SampleRateHz", "must be positive", p.SampleRateHz})
+		errs = multierror.Append(errs, paramsError("SampleRateHz", "must be positive", p.SampleRateHz))
 	}
 	if p.FrequencyHz < 0 {
-		errs = multierror.Append(errs, &ParamsError{"FrequencyHz", "must not be negative", p.FrequencyHz})
+		errs = multierror.Append(errs, paramsError("FrequencyHz", "must not be negative", p.FrequencyHz))
 	}
 	if p.PlannedDuration < 0 {
-		errs = multierror.Append(errs, &ParamsError{"PlannedDuration", "must not be negative", p.PlannedDuration})
+		errs = multierror.Append(errs, paramsError("PlannedDuration", "must not be negative", p.PlannedDuration))
 	}
 	if p.FFTSize < minFFTSize || p.FFTSize > maxFFTSize || bits.OnesCount(uint(p.FFTSize)) != 1 {
-		errs = multierror.Append(errs, &ParamsError{"FFTSize", fmt.Sprintf("must be a power of 2 from %d to %d", minFFTSize, maxFFTSize), p.FFTSize})
+		errs = multierror.Append(errs, paramsError("FFTSize", fmt.Sprintf("must be a power of 2 from %d to %d", minFFTSize, maxFFTSize), p.FFTSize))
 	}
 	if p.Rows < 1 {
-		errs = multierror.Append(errs, &ParamsError{"Rows", "must be positive", p.Rows})
+		errs = multierror.Append(errs, paramsError("Rows", "must be positive", p.Rows))
 	}
 	return errs.ErrorOrNil()
 }

@@ -33,18 +33,13 @@ type SigMFMeta struct {
 	Start        time.Time // captures[0].core:datetime
 }
 
-// SigMFError is one problem with a metadata field.
-type SigMFError struct {
-	Field   string // e.g. "global.core:sample_rate"
-	Value   string // the raw JSON, shortened; "" when absent
-	Problem string
-}
-
-func (e *SigMFError) Error() string {
-	if e.Value == "" {
-		return fmt.Sprintf("%s: %s", e.Field, e.Problem)
+// sigmfError is one problem with a metadata field (e.g.
+// "global.core:sample_rate"), with its raw JSON shortened ("" when absent).
+func sigmfError(field, value, problem string) error {
+	if value == "" {
+		return fmt.Errorf("%s: %s", field, problem)
 	}
-	return fmt.Sprintf("%s = %s: %s", e.Field, e.Value, e.Problem)
+	return fmt.Errorf("%s = %s: %s", field, value, problem)
 }
 
 // SigMFMetaPaths are the metadata files that may describe the capture
@@ -69,11 +64,11 @@ func ParseSigMFMeta(data []byte) (SigMFMeta, error) {
 		if err == nil {
 			err = fmt.Errorf("not a JSON object")
 		}
-		return m, &SigMFError{Field: "(file)", Problem: "not SigMF metadata: " + err.Error()}
+		return m, sigmfError("(file)", "", "not SigMF metadata: "+err.Error())
 	}
 	var errs *multierror.Error
 	bad := func(field string, raw json.RawMessage, format string, args ...any) {
-		errs = multierror.Append(errs, &SigMFError{Field: field, Value: shorten(raw), Problem: fmt.Sprintf(format, args...)})
+		errs = multierror.Append(errs, sigmfError(field, shorten(raw), fmt.Sprintf(format, args...)))
 	}
 
 	global, ok := object(top["global"])

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"rfhandoff/rxwatch/rxtest"
+	"rfhandoff/task/tasktest"
 )
 
 // BenchmarkIdlePoll measures what an idle poll (nothing changed on the
@@ -19,7 +20,7 @@ import (
 // time of those children. Target: 1 subprocess per idle poll.
 func BenchmarkIdlePoll(b *testing.B) {
 	rx := rxtest.New(b, rxtest.Options{})
-	rx.PushTask(rxtest.TaskSpec{ID: "BENCH_IDLE"})
+	rx.PushTask(tasktest.TaskSpec{ID: "BENCH_IDLE"})
 	env, r, _ := testEnv(b, rx)
 	p := &Poller{Git: env.Git, Policy: rx.Policy}
 	ctx := context.Background()
@@ -72,7 +73,7 @@ func BenchmarkDetect(b *testing.B) {
 		// previous detection (that would always land at the same phase).
 		time.Sleep(time.Duration(rand.Int64N(int64(time.Second))))
 		id := fmt.Sprintf("BENCH_DETECT_%d", i)
-		rx.PushTask(rxtest.TaskSpec{ID: id})
+		rx.PushTask(tasktest.TaskSpec{ID: id})
 		start := time.Now()
 		b.StartTimer()
 		wait := time.After(time.Minute)

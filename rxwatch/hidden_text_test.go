@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"rfhandoff/config"
-	"rfhandoff/rxwatch/rxtest"
 	"rfhandoff/state"
 	"rfhandoff/task"
+	"rfhandoff/task/tasktest"
 )
 
 // hiddenBody holds every class of character a terminal does not show, each
@@ -50,7 +50,7 @@ func hiddenTask() (string, string) {
 func TestTaskMarkdownHiddenText(t *testing.T) {
 	raw, shown := hiddenTask()
 	mx := NewManualExecutor(t.TempDir(), config.Default())
-	cur := parsed(t, rxtest.TaskSpec{ID: "OUTBOX_HIDDEN_1", Body: raw})
+	cur := parsed(t, tasktest.TaskSpec{ID: "OUTBOX_HIDDEN_1", Body: raw})
 	if task.Sanitize(cur.Task.Body) != shown {
 		t.Fatalf("the prompt's rendering is %q, want %q", task.Sanitize(cur.Task.Body), shown)
 	}
@@ -79,7 +79,7 @@ func TestTaskMarkdownHiddenText(t *testing.T) {
 // characters of the body and prints none of them raw.
 func TestWriteSummaryHiddenText(t *testing.T) {
 	raw, _ := hiddenTask()
-	cur := parsed(t, rxtest.TaskSpec{ID: "SUMMARY_HIDDEN_1", Body: raw})
+	cur := parsed(t, tasktest.TaskSpec{ID: "SUMMARY_HIDDEN_1", Body: raw})
 	var b bytes.Buffer
 	WriteSummary(&b, cur, Awaiting)
 	out := b.String()
@@ -93,7 +93,7 @@ func TestWriteSummaryHiddenText(t *testing.T) {
 	}
 	// A plain body gets no such line.
 	b.Reset()
-	WriteSummary(&b, parsed(t, rxtest.TaskSpec{ID: "SUMMARY_PLAIN_1"}), Awaiting)
+	WriteSummary(&b, parsed(t, tasktest.TaskSpec{ID: "SUMMARY_PLAIN_1"}), Awaiting)
 	if strings.Contains(b.String(), "body:") {
 		t.Errorf("a plain body is reported:\n%s", b.String())
 	}

@@ -9,19 +9,19 @@ import (
 
 	"rfhandoff/config"
 	"rfhandoff/result"
-	"rfhandoff/rxwatch/rxtest"
 	"rfhandoff/state"
 	"rfhandoff/task"
+	"rfhandoff/task/tasktest"
 	"rfhandoff/taskfetch"
 )
 
-func parsed(t *testing.T, s rxtest.TaskSpec) *taskfetch.Current {
+func parsed(t *testing.T, s tasktest.TaskSpec) *taskfetch.Current {
 	t.Helper()
 	if s.ExpectedHead == "" {
 		s.ExpectedHead = strings.Repeat("1", 40)
 	}
-	data := []byte(rxtest.TaskFile(s))
-	tk, err := task.Parse(data, task.Options{TaskBranch: rxtest.TaskBranch})
+	data := []byte(tasktest.TaskFile(s))
+	tk, err := task.Parse(data, task.Options{TaskBranch: tasktest.TaskBranch})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +30,7 @@ func parsed(t *testing.T, s rxtest.TaskSpec) *taskfetch.Current {
 
 func TestManualExecutorPrepare(t *testing.T) {
 	mx := NewManualExecutor(t.TempDir(), config.Default())
-	cur := parsed(t, rxtest.TaskSpec{ID: "OUTBOX_RX_1", HardwareAccess: true, RFRX: true, AllowPush: "RX_RESULT_ONLY",
+	cur := parsed(t, tasktest.TaskSpec{ID: "OUTBOX_RX_1", HardwareAccess: true, RFRX: true, AllowPush: "RX_RESULT_ONLY",
 		Body: "## Steps\n\n1. capture \x1b[2J now\n\n## What is allowed\n\nRF TX: allowed\n"})
 	a := state.Approval{TaskID: cur.Task.ID, TaskSHA256: cur.Task.SHA256, Commit: cur.Commit, ApprovedAt: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
 	dir, err := mx.Prepare(cur, a, "")
@@ -94,7 +94,7 @@ func TestManualExecutorPrepare(t *testing.T) {
 
 func TestManualExecutorForbids(t *testing.T) {
 	mx := NewManualExecutor(t.TempDir(), config.Default())
-	cur := parsed(t, rxtest.TaskSpec{ID: "OUTBOX_TX_1", HardwareAccess: true, RFTX: true})
+	cur := parsed(t, tasktest.TaskSpec{ID: "OUTBOX_TX_1", HardwareAccess: true, RFTX: true})
 	a := state.Approval{TaskID: cur.Task.ID, TaskSHA256: cur.Task.SHA256, Commit: cur.Commit, ApprovedAt: time.Now()}
 	dir, err := mx.Prepare(cur, a, "AUTHORIZE RF TX")
 	if err != nil {
@@ -116,7 +116,7 @@ func TestManualExecutorForbids(t *testing.T) {
 	if err := os.WriteFile(mx.TaskDir("OUTBOX_FILE"), nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cur2 := parsed(t, rxtest.TaskSpec{ID: "OUTBOX_FILE"})
+	cur2 := parsed(t, tasktest.TaskSpec{ID: "OUTBOX_FILE"})
 	if _, err := mx.Prepare(cur2, state.Approval{}, ""); err == nil || !strings.Contains(err.Error(), "not a directory") {
 		t.Fatalf("Prepare into a file: %v", err)
 	}

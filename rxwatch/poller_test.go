@@ -9,13 +9,14 @@ import (
 	"rfhandoff/gitcli/gittest"
 	"rfhandoff/rxwatch/rxtest"
 	"rfhandoff/task"
+	"rfhandoff/task/tasktest"
 	"rfhandoff/taskfetch"
 )
 
 // An idle poll is one git subprocess: the narrow fetch, nothing else.
 func TestPollerIdleIsOneSubprocess(t *testing.T) {
 	rx := rxtest.New(t, rxtest.Options{})
-	first := rx.PushTask(rxtest.TaskSpec{ID: "POLL_IDLE_1"})
+	first := rx.PushTask(tasktest.TaskSpec{ID: "POLL_IDLE_1"})
 	env, r, _ := testEnv(t, rx)
 	p := &Poller{Git: env.Git, Policy: rx.Policy}
 	ctx := t.Context()
@@ -36,7 +37,7 @@ func TestPollerIdleIsOneSubprocess(t *testing.T) {
 		}
 	}
 
-	next := rx.PushTask(rxtest.TaskSpec{ID: "POLL_IDLE_2"})
+	next := rx.PushTask(tasktest.TaskSpec{ID: "POLL_IDLE_2"})
 	got, err = p.Poll(ctx)
 	if err != nil || !got.Changed || got.Commit != next || got.Task.Task.ID != "POLL_IDLE_2" {
 		t.Fatalf("poll after a push: %+v, %v", got, err)
@@ -69,14 +70,14 @@ func TestPollerTaskProblemsAreCached(t *testing.T) {
 // tracking ref, the poller accepts the new history.
 func TestPollerForcePushRefusedUntilReanchored(t *testing.T) {
 	rx := rxtest.New(t, rxtest.Options{})
-	rx.PushTask(rxtest.TaskSpec{ID: "POLL_FP_1"})
+	rx.PushTask(tasktest.TaskSpec{ID: "POLL_FP_1"})
 	env, _, _ := testEnv(t, rx)
 	p := &Poller{Git: env.Git, Policy: rx.Policy}
 	ctx := t.Context()
 	if _, err := p.Poll(ctx); err != nil {
 		t.Fatal(err)
 	}
-	rewritten := rx.ForcePushTask(rxtest.TaskSpec{ID: "POLL_FP_EVIL"})
+	rewritten := rx.ForcePushTask(tasktest.TaskSpec{ID: "POLL_FP_EVIL"})
 	for i := range 2 {
 		_, err := p.Poll(ctx)
 		var fp *gitcli.ForcePushError
@@ -86,7 +87,7 @@ func TestPollerForcePushRefusedUntilReanchored(t *testing.T) {
 	}
 	// The re-anchor a person does (here without the forced refspec the
 	// allowlist refuses: the rejected fetch already brought the objects).
-	gittest.Git(t, rx.Runner(), rx.Dir, "update-ref", "--end-of-options", taskfetch.TrackingRef(rx.Policy, rxtest.TaskBranch), rewritten)
+	gittest.Git(t, rx.Runner(), rx.Dir, "update-ref", "--end-of-options", taskfetch.TrackingRef(rx.Policy, tasktest.TaskBranch), rewritten)
 	// The new history is read (its EXPECTED_HEAD, from the old history,
 	// is no ancestor of the new root: the task itself is then rejected).
 	got, err := p.Poll(ctx)
@@ -100,7 +101,7 @@ func TestPollerForcePushRefusedUntilReanchored(t *testing.T) {
 // resync: a fast-forward is followed, a rewind refused.
 func TestPollerResync(t *testing.T) {
 	rx := rxtest.New(t, rxtest.Options{})
-	first := rx.PushTask(rxtest.TaskSpec{ID: "POLL_SYNC_1"})
+	first := rx.PushTask(tasktest.TaskSpec{ID: "POLL_SYNC_1"})
 	env, _, _ := testEnv(t, rx)
 	now := time.Unix(1_000_000, 0)
 	p := &Poller{Git: env.Git, Policy: rx.Policy, Resync: time.Minute, Now: func() time.Time { return now }}
@@ -109,9 +110,9 @@ func TestPollerResync(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Someone else fetches the branch forward (our next fetch prints nothing).
-	second := rx.PushTask(rxtest.TaskSpec{ID: "POLL_SYNC_2"})
+	second := rx.PushTask(tasktest.TaskSpec{ID: "POLL_SYNC_2"})
 	other := &gitcli.Client{R: rx.Runner(), Dir: rx.Dir}
-	if err := other.FetchBranch(ctx, "origin", rxtest.TaskBranch); err != nil {
+	if err := other.FetchBranch(ctx, "origin", tasktest.TaskBranch); err != nil {
 		t.Fatal(err)
 	}
 	if got, err := p.Poll(ctx); err != nil || got.Changed || got.Commit != first {
@@ -124,12 +125,12 @@ func TestPollerResync(t *testing.T) {
 	// The branch is force-pushed and someone else follows it with a
 	// forced fetch (simulated: their rejected narrow fetch brings the
 	// objects, update-ref moves the ref). Our fetch then prints nothing.
-	rewritten := rx.ForcePushTask(rxtest.TaskSpec{ID: "POLL_SYNC_EVIL"})
+	rewritten := rx.ForcePushTask(tasktest.TaskSpec{ID: "POLL_SYNC_EVIL"})
 	var fp *gitcli.ForcePushError
-	if err := other.FetchBranch(ctx, "origin", rxtest.TaskBranch); !errors.As(err, &fp) {
+	if err := other.FetchBranch(ctx, "origin", tasktest.TaskBranch); !errors.As(err, &fp) {
 		t.Fatalf("other fetch: %v", err)
 	}
-	gittest.Git(t, rx.Runner(), rx.Dir, "update-ref", "--end-of-options", taskfetch.TrackingRef(rx.Policy, rxtest.TaskBranch), rewritten)
+	gittest.Git(t, rx.Runner(), rx.Dir, "update-ref", "--end-of-options", taskfetch.TrackingRef(rx.Policy, tasktest.TaskBranch), rewritten)
 	now = now.Add(time.Minute)
 	_, err := p.Poll(ctx)
 	var rw *RewoundError

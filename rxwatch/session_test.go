@@ -9,6 +9,7 @@ import (
 
 	"rfhandoff/rxwatch/rxtest"
 	"rfhandoff/state"
+	"rfhandoff/task/tasktest"
 )
 
 func TestOpenRefusesStateDirNotIgnored(t *testing.T) {
@@ -124,7 +125,7 @@ func TestCheckRecordsAndDecides(t *testing.T) {
 	rx := rxtest.New(t, rxtest.Options{})
 	env, _, _ := testEnv(t, rx)
 	ctx := t.Context()
-	commit := rx.PushTask(rxtest.TaskSpec{ID: "CHECK_ONE"})
+	commit := rx.PushTask(tasktest.TaskSpec{ID: "CHECK_ONE"})
 	s, err := Open(ctx, env, RoleOneShot)
 	if err != nil {
 		t.Fatal(err)
@@ -139,7 +140,7 @@ func TestCheckRecordsAndDecides(t *testing.T) {
 		t.Fatalf("state not recorded: %+v", st)
 	}
 	// Same ID, other bytes: rejected, and the first digest stays on record.
-	rx.PushTask(rxtest.TaskSpec{ID: "CHECK_ONE", Title: "Revised without a new ID"})
+	rx.PushTask(tasktest.TaskSpec{ID: "CHECK_ONE", Title: "Revised without a new ID"})
 	res, err = s.Check(ctx)
 	var ch *ChangedError
 	if !errors.As(err, &ch) || res.Decision.Verdict != Changed || ch.FirstSHA256 != st.SeenTaskDigests["CHECK_ONE"] {

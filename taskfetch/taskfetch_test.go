@@ -11,12 +11,13 @@ import (
 	"rfhandoff/gitcli/gittest"
 	"rfhandoff/rxwatch/rxtest"
 	"rfhandoff/task"
+	"rfhandoff/task/tasktest"
 	"rfhandoff/taskfetch"
 )
 
 func TestFetchValid(t *testing.T) {
 	rx := rxtest.New(t, rxtest.Options{})
-	content := rxtest.TaskFile(rxtest.TaskSpec{ID: "TF_VALID_1", ExpectedHead: rx.Base, RFRX: true, HardwareAccess: true})
+	content := tasktest.TaskFile(tasktest.TaskSpec{ID: "TF_VALID_1", ExpectedHead: rx.Base, RFRX: true, HardwareAccess: true})
 	commit := rx.PushFile(content)
 
 	cur, err := taskfetch.Fetch(t.Context(), rx.Client(rx.Runner()), rx.Policy)
@@ -44,7 +45,7 @@ func TestFetchNotAncestor(t *testing.T) {
 	// main's tip is present in the checkout (it was cloned) but is not in
 	// the task branch's history.
 	other := gittest.Tip(t, rx.Remote, "main")
-	commit := rx.PushTask(rxtest.TaskSpec{ID: "TF_OTHER_HISTORY", ExpectedHead: other})
+	commit := rx.PushTask(tasktest.TaskSpec{ID: "TF_OTHER_HISTORY", ExpectedHead: other})
 
 	_, err := taskfetch.Fetch(t.Context(), rx.Client(rx.Runner()), rx.Policy)
 	var na *taskfetch.NotAncestorError
@@ -61,7 +62,7 @@ func TestFetchNotAncestor(t *testing.T) {
 func TestFetchMissingObjectIsAnError(t *testing.T) {
 	rx := rxtest.New(t, rxtest.Options{})
 	missing := strings.Repeat("ab", 20)
-	rx.PushTask(rxtest.TaskSpec{ID: "TF_MISSING_HEAD", ExpectedHead: missing})
+	rx.PushTask(tasktest.TaskSpec{ID: "TF_MISSING_HEAD", ExpectedHead: missing})
 
 	_, err := taskfetch.Fetch(t.Context(), rx.Client(rx.Runner()), rx.Policy)
 	var na *taskfetch.NotAncestorError
@@ -77,7 +78,7 @@ func TestFetchMissingObjectIsAnError(t *testing.T) {
 func TestFetchOversizeRefusedBeforeReading(t *testing.T) {
 	rx := rxtest.New(t, rxtest.Options{})
 	rx.Policy.Limits.MaxTaskBytes = 512
-	content := rxtest.TaskFile(rxtest.TaskSpec{ID: "TF_TOO_BIG", ExpectedHead: rx.Base, Body: strings.Repeat("x", 600) + "\n"})
+	content := tasktest.TaskFile(tasktest.TaskSpec{ID: "TF_TOO_BIG", ExpectedHead: rx.Base, Body: strings.Repeat("x", 600) + "\n"})
 	rx.PushFile(content)
 	r := gittest.RunnerWithHome(t, rx.Home) // its own audit log
 	_, err := taskfetch.Fetch(t.Context(), rx.Client(r), rx.Policy)
@@ -100,20 +101,20 @@ func TestFetchSymlinkRefused(t *testing.T) {
 	// A symlink at the task path, pointing at a valid task file.
 	work := filepath.Join(t.TempDir(), "work")
 	r := rx.Runner()
-	gittest.Git(t, r, filepath.Dir(work), "clone", "--quiet", "--branch", rxtest.TaskBranch, "--end-of-options", rx.Remote.URL, work)
+	gittest.Git(t, r, filepath.Dir(work), "clone", "--quiet", "--branch", tasktest.TaskBranch, "--end-of-options", rx.Remote.URL, work)
 	if err := os.MkdirAll(filepath.Join(work, "docs", "handoff"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	real := rxtest.TaskFile(rxtest.TaskSpec{ID: "TF_SYMLINK", ExpectedHead: rx.Base})
+	real := tasktest.TaskFile(tasktest.TaskSpec{ID: "TF_SYMLINK", ExpectedHead: rx.Base})
 	if err := os.WriteFile(filepath.Join(work, "real.md"), []byte(real), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Symlink("../../real.md", filepath.Join(work, filepath.FromSlash(rxtest.TaskPath))); err != nil {
+	if err := os.Symlink("../../real.md", filepath.Join(work, filepath.FromSlash(tasktest.TaskPath))); err != nil {
 		t.Fatal(err)
 	}
 	gittest.Git(t, r, work, "add", "--all")
 	gittest.Git(t, r, work, "commit", "--quiet", "-m", "task as a symlink")
-	gittest.Git(t, r, work, "push", "--quiet", "--end-of-options", rx.Remote.URL, "HEAD:refs/heads/"+rxtest.TaskBranch)
+	gittest.Git(t, r, work, "push", "--quiet", "--end-of-options", rx.Remote.URL, "HEAD:refs/heads/"+tasktest.TaskBranch)
 
 	_, err := taskfetch.Fetch(t.Context(), rx.Client(r), rx.Policy)
 	var nr *gitcli.NotRegularFileError
@@ -124,9 +125,9 @@ func TestFetchSymlinkRefused(t *testing.T) {
 
 func TestFetchInvalidTask(t *testing.T) {
 	rx := rxtest.New(t, rxtest.Options{})
-	bad := strings.Replace(rxtest.TaskFile(rxtest.TaskSpec{ID: "TF_INVALID", ExpectedHead: rx.Base}),
+	bad := strings.Replace(tasktest.TaskFile(tasktest.TaskSpec{ID: "TF_INVALID", ExpectedHead: rx.Base}),
 		"RF_TX = NO", "RF_TX = MAYBE", 1)
-	bad = strings.Replace(bad, "SOURCE_BRANCH = "+rxtest.TaskBranch, "SOURCE_BRANCH = main", 1)
+	bad = strings.Replace(bad, "SOURCE_BRANCH = "+tasktest.TaskBranch, "SOURCE_BRANCH = main", 1)
 	rx.PushFile(bad)
 
 	_, err := taskfetch.Fetch(t.Context(), rx.Client(rx.Runner()), rx.Policy)

@@ -22,7 +22,7 @@ func (x *Executor) run(ctx context.Context, store Store, name string, rec Record
 		o.StartedAt, o.EndedAt, o.ExitCode = now, &now, &code
 		path, err := store.WriteOutcome(name, o)
 		if err != nil {
-			return o, path, &ActionError{OutcomePath: path, Err: err}
+			return o, path, actionFailed(path, err)
 		}
 		x.say("fake action done: RF TX = 0 (nothing was opened or sent); outcome %s", path)
 		return o, path, nil
@@ -39,7 +39,7 @@ func (x *Executor) run(ctx context.Context, store Store, name string, rec Record
 	o.Argv = append([]string{"hackrf_transfer"}, txp.Argv()...)
 	path, err := store.WriteOutcome(name, o)
 	if err != nil {
-		return o, path, &ActionError{OutcomePath: path, Err: fmt.Errorf("writing the provisional outcome, so nothing was started: %w", err)}
+		return o, path, actionFailed(path, fmt.Errorf("writing the provisional outcome, so nothing was started: %w", err))
 	}
 	x.say("starting hackrf_transfer %v", txp.Argv())
 	client := hackrfcli.Client{R: x.Runner}
@@ -62,7 +62,7 @@ func (x *Executor) run(ctx context.Context, store Store, name string, rec Record
 		terr = errors.Join(terr, fmt.Errorf("writing the outcome: %w", err))
 	}
 	if terr != nil {
-		return o, path, &ActionError{OutcomePath: path, Err: terr}
+		return o, path, actionFailed(path, terr)
 	}
 	x.say("hackrf_transfer finished (exit %d): RF TX = %d; outcome %s", res.ExitCode, o.RFTX, path)
 	return o, path, nil

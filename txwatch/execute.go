@@ -32,7 +32,7 @@ type Executor struct {
 	OpenAsker func() (Asker, error)
 }
 
-// Steps of the executor, as RefusedError names them.
+// Steps of the executor, as its refusals name them.
 const (
 	StepRecord  = "record"       // the record cannot be read or is malformed
 	StepQuick   = "quick checks" // expired, used, policy, parameters
@@ -41,27 +41,16 @@ const (
 	StepUse     = "mark used"
 )
 
-// RefusedError is an execution refused before anything was started: no
-// hardware was opened, and (before StepUse succeeds) the record is unused.
-type RefusedError struct {
-	Step string
-	Err  error
-}
+// refused is an execution refused at step before anything was started:
+// no hardware was opened, and (before StepUse succeeds) the record is
+// unused.
+func refused(step string, err error) error { return fmt.Errorf("refused at %s: %w", step, err) }
 
-func (e *RefusedError) Error() string { return fmt.Sprintf("refused at %s: %v", e.Step, e.Err) }
-func (e *RefusedError) Unwrap() error { return e.Err }
-
-// ActionError is an action that was started and did not succeed; its
+// actionFailed is an action that was started and did not succeed; its
 // outcome file says what happened.
-type ActionError struct {
-	OutcomePath string
-	Err         error
+func actionFailed(outcomePath string, err error) error {
+	return fmt.Errorf("the TX action failed (outcome in %s): %w", outcomePath, err)
 }
-
-func (e *ActionError) Error() string {
-	return fmt.Sprintf("the TX action failed (outcome in %s): %v", e.OutcomePath, e.Err)
-}
-func (e *ActionError) Unwrap() error { return e.Err }
 
 func (x *Executor) now() time.Time {
 	if x.Now != nil {
@@ -78,41 +67,42 @@ func (x *Executor) say(format string, args ...any) {
 
 // Execute runs the record named by arg (a name in the authorization
 // directory, or a path to it) and returns the outcome and where it was
-// written. A *RefusedError means nothing was started.
+// written. An error with no outcome path ("refused at <step>: ...") means
+// nothing was started.
 func (x *Executor) Execute(ctx context.Context, arg string) (Outcome, string, error) {
 	store, err := StoreOf(x.Policy)
 	if err != nil {
-		return Outcome{}, "", &RefusedError{Step: StepRecord, Err: err}
+		return Outcome{}, "", refused(StepRecord, err)
 	}
 	// (1) Quick checks that fail fast.
 	name, err := store.Resolve(arg)
 	if err != nil {
-		return Outcome{}, "", &RefusedError{Step: StepRecord, Err: err}
+		return Outcome{}, "", refused(StepRecord, err)
 	}
 	rec, err := store.ReadRecord(name)
 	if err != nil {
-		return Outcome{}, "", &RefusedError{Step: StepRecord, Err: err}
+		return Outcome{}, "", refused(StepRecord, err)
 	}
 	txp, err := x.quickChecks(store, name, rec)
 	if err != nil {
-		return Outcome{}, "", &RefusedError{Step: StepQuick, Err: err}
+		return Outcome{}, "", refused(StepQuick, err)
 	}
 
 	// (2) The exact phrase at the terminal.
 	x.say("record %s: task %s, result commit %s, sha256 %s\n  %s\n  the record expires %s",
 		name, rec.TaskID, rec.ResultCommit, rec.ResultSHA256, describeTX(rec.TX), rec.ExpiresAt.Local().Format(time.RFC3339))
 	if err := x.askPhrase(ctx, rec); err != nil {
-		return Outcome{}, "", &RefusedError{Step: StepPhrase, Err: err}
+		return Outcome{}, "", refused(StepPhrase, err)
 	}
 
 	// (3) Immediately before any hardware: fetch again, compare, re-check.
 	if err := x.recheck(ctx, store, name, rec); err != nil {
-		return Outcome{}, "", &RefusedError{Step: StepRecheck, Err: err}
+		return Outcome{}, "", refused(StepRecheck, err)
 	}
 
 	// (4) Consume the record: exactly one caller wins the exclusive create.
 	if err := store.MarkUsed(name, x.now()); err != nil {
-		return Outcome{}, "", &RefusedError{Step: StepUse, Err: err}
+		return Outcome{}, "", refused(StepUse, err)
 	}
 	x.say("record %s marked used", name)
 

@@ -57,20 +57,6 @@ type Watcher struct {
 // when its fetch reported no change.
 const DefaultResync = 5 * time.Minute
 
-// RewrittenError is a tracking ref that moved to a commit that does not
-// contain the one before, without our narrow fetch having done it (a
-// forced fetch outside rfhandoff followed a force-push). It is refused
-// like a force-push; a restart re-anchors on the new commit.
-type RewrittenError struct {
-	Ref      string
-	Old, New string
-}
-
-func (e *RewrittenError) Error() string {
-	return fmt.Sprintf("%s moved from %s to %s, which does not contain it: the result branch was rewritten "+
-		"(and fetched outside rfhandoff); refused, not followed", e.Ref, e.Old, e.New)
-}
-
 func (w *Watcher) now() time.Time {
 	if w.Now != nil {
 		return w.Now()
@@ -309,7 +295,10 @@ func (w *Watcher) trackingCommit(ctx context.Context) (string, error) {
 		}
 		if !ok {
 			w.resolved = false
-			return "", &RewrittenError{Ref: ref, Old: w.tracked, New: commit}
+			// A forced fetch outside rfhandoff followed a force-push: refused
+			// like a force-push; a restart re-anchors on the new commit.
+			return "", fmt.Errorf("%s moved from %s to %s, which does not contain it: the result branch was rewritten "+
+				"(and fetched outside rfhandoff); refused, not followed", ref, w.tracked, commit)
 		}
 	}
 	w.resolved, w.tracked, w.trackedHint, w.lastResolve = true, commit, hint, time.Now()

@@ -13,6 +13,7 @@ import (
 	"rfhandoff/prompt"
 	"rfhandoff/result"
 	"rfhandoff/state"
+	"rfhandoff/task/tasktest"
 	"rfhandoff/txwatch/txtest"
 )
 
@@ -270,7 +271,7 @@ func TestWatchRefusesAForcePushedResultBranch(t *testing.T) {
 	stop := runWatcher(t, e.watcher(out, asker.open))
 	waitFor(t, "the first poll", contains(out, "no docs/handoff/results/RX_RESULT.json"), out)
 	data, _ := result.Encode(txtest.Ready(time.Now()))
-	gittest.Rewrite(t, e.f.Remote, "rx-node", map[string]string{txtest.ResultPath: string(data)})
+	gittest.Rewrite(t, e.f.Remote, "rx-node", map[string]string{tasktest.ResultPath: string(data)})
 	waitFor(t, "the force-push report", contains(out, "force-push refused"), out)
 	time.Sleep(5 * e.pol.Poll.TXInterval.Duration)
 	if err := stop(); err != nil {

@@ -25,6 +25,7 @@ import (
 	"rfhandoff/result"
 	"rfhandoff/state"
 	"rfhandoff/task"
+	"rfhandoff/task/tasktest"
 )
 
 // TaskID is the fixture task's ID.
@@ -75,7 +76,8 @@ func New(t testing.TB, o Options) *Fixture {
 		"README.md":  "task branch\n",
 		".gitignore": ".local/\n",
 	})
-	f.TaskData = []byte(TaskText(TaskID, f.BaseCommit, o.AllowPush, o.RFTX, "Capture and publish."))
+	f.TaskData = []byte(tasktest.TaskFile(tasktest.TaskSpec{ID: TaskID, ExpectedHead: f.BaseCommit,
+		HardwareAccess: true, RFRX: true, RFTX: o.RFTX, AllowPush: o.AllowPush, Body: "Capture and publish.\n"}))
 	f.TaskCommit = gittest.Seed(t, rem, pol.Repo.TaskBranch, map[string]string{pol.Repo.TaskFile: string(f.TaskData)})
 	if !o.NoResultBranch {
 		files := o.ResultFiles
@@ -148,28 +150,6 @@ func write(t testing.TB, p, content string) {
 	}
 }
 
-// TaskText is a valid task file. RF_TX = YES makes it RED.
-func TaskText(id, expectedHead, allowPush string, rfTX bool, body string) string {
-	tx, level := "NO", "YELLOW"
-	if rfTX {
-		tx, level = "YES", "RED"
-	}
-	return fmt.Sprintf(`TASK_ID = %s
-TASK_TITLE = Publish fixture capture
-SOURCE_BRANCH = video-development
-EXPECTED_HEAD = %s
-REQUIRES_APPROVAL = YES
-HARDWARE_ACCESS = YES
-RF_RX = YES
-RF_TX = %s
-ALLOW_COMMIT = NO
-ALLOW_PUSH = %s
-RISK_LEVEL = %s
-
-%s
-`, id, expectedHead, tx, allowPush, level, body)
-}
-
 // Approve records an approval of task id with the digest of data, as the
 // approval prompt would.
 func (f *Fixture) Approve(t testing.TB, id string, data []byte, commit string) {
@@ -188,15 +168,7 @@ func (f *Fixture) Approve(t testing.TB, id string, data []byte, commit string) {
 
 // Ready is a valid READY result for the fixture's task and checkout.
 func (f *Fixture) Ready() *result.Result {
-	now := time.Now().UTC().Truncate(time.Millisecond)
-	return &result.Result{
-		SchemaVersion: result.SchemaVersion, TaskID: TaskID, State: result.StateReady,
-		SourceHead: f.Head, PublishedAt: now, CaptureStartedAt: now.Add(-2 * time.Second),
-		PlannedDurationS: int64(f.Policy.Limits.PlannedDurationS),
-		FrequencyHz:      f.Policy.Capture.FrequencyHz, SampleRateHz: f.Policy.Capture.SampleRateHz,
-		RXReadyForTX: true, ProcessAlive: true, FileGrowing: true, CommonClockVerified: true,
-		CapturePID: 4242,
-	}
+	return tasktest.Ready(TaskID, f.Head, f.Policy, time.Now().UTC().Truncate(time.Millisecond), 2*time.Second)
 }
 
 // Encode encodes r canonically, failing the test on error.

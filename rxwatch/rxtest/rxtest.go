@@ -1,8 +1,8 @@
 // Package rxtest builds RX-side fixtures for tests: a bare remote with a
 // task branch and a result branch, a full RX checkout whose state directory
-// git ignores, a policy file with short poll intervals and task files. (To
-// serve the remote over git://, stopped and started by the test, use
-// faultkit.StartDaemon on the remote's parent directory.)
+// git ignores, a policy file with short poll intervals, and tasktest's
+// tasks pushed to it. (To serve the remote over git://, stopped and started
+// by the test, use faultkit.StartDaemon on the remote's parent directory.)
 //
 // Everything git does goes through gittest's real exec stack.
 package rxtest
@@ -10,7 +10,6 @@ package rxtest
 import (
 	"bufio"
 	"bytes"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -21,76 +20,8 @@ import (
 	"rfhandoff/exec"
 	"rfhandoff/gitcli"
 	"rfhandoff/gitcli/gittest"
+	"rfhandoff/task/tasktest"
 )
-
-// Names the fixtures use (the protocol's defaults).
-const (
-	TaskBranch   = "video-development"
-	ResultBranch = "rx-node"
-	TaskPath     = "docs/handoff/NEXT_RX_TASK.md"
-)
-
-// TaskSpec describes a task file. Zero values give a valid GREEN task
-// whose EXPECTED_HEAD the fixture fills in.
-type TaskSpec struct {
-	ID           string
-	Title        string // default "Test task <ID>"
-	SourceBranch string // default TaskBranch
-	ExpectedHead string // default: RX.Base
-	Level        string // default: the derived level
-	Requires     string // REQUIRES_APPROVAL; default YES
-
-	HardwareAccess, RFRX, RFTX, AllowCommit bool
-	AllowPush                               string // default NO
-
-	Body string // default: a short paragraph
-}
-
-// TaskFile renders s as a NEXT_RX_TASK.md.
-func TaskFile(s TaskSpec) string {
-	yn := func(b bool) string {
-		if b {
-			return "YES"
-		}
-		return "NO"
-	}
-	or := func(v, def string) string {
-		if v == "" {
-			return def
-		}
-		return v
-	}
-	level := s.Level
-	if level == "" {
-		switch {
-		case s.RFTX:
-			level = "RED"
-		case s.HardwareAccess || s.RFRX || s.AllowCommit || s.AllowPush == "RX_RESULT_ONLY":
-			level = "YELLOW"
-		default:
-			level = "GREEN"
-		}
-	}
-	var b strings.Builder
-	for _, kv := range [][2]string{
-		{"TASK_ID", s.ID},
-		{"TASK_TITLE", or(s.Title, "Test task "+s.ID)},
-		{"SOURCE_BRANCH", or(s.SourceBranch, TaskBranch)},
-		{"EXPECTED_HEAD", s.ExpectedHead},
-		{"REQUIRES_APPROVAL", or(s.Requires, "YES")},
-		{"HARDWARE_ACCESS", yn(s.HardwareAccess)},
-		{"RF_RX", yn(s.RFRX)},
-		{"RF_TX", yn(s.RFTX)},
-		{"ALLOW_COMMIT", yn(s.AllowCommit)},
-		{"ALLOW_PUSH", or(s.AllowPush, "NO")},
-		{"RISK_LEVEL", level},
-	} {
-		fmt.Fprintf(&b, "%s = %s\n", kv[0], kv[1])
-	}
-	b.WriteString("\n")
-	b.WriteString(or(s.Body, "## Goal\n\nA test task for "+s.ID+".\n"))
-	return b.String()
-}
 
 // Options shape a fixture.
 type Options struct {
@@ -110,19 +41,20 @@ type RX struct {
 	PolicyFile string
 }
 
-// New creates the remote (branches main, TaskBranch, ResultBranch), a full
+// New creates the remote (branches main and tasktest's task and result
+// branches), a full
 // clone as the RX checkout with ".local/" in .git/info/exclude, and a
 // policy file with repo.path set to it, rx_interval 200ms, max_backoff 1s.
 func New(t testing.TB, o Options) *RX {
 	t.Helper()
 	home := gittest.Home(t)
 	r := gittest.RunnerWithHome(t, home)
-	rem := gittest.NewBareRemoteWith(t, r, "main", TaskBranch, ResultBranch)
+	rem := gittest.NewBareRemoteWith(t, r, "main", tasktest.TaskBranch, tasktest.ResultBranch)
 	dir := gittest.Clone(t, rem, "main")
 	if !o.NotIgnored {
 		appendFile(t, filepath.Join(dir, ".git", "info", "exclude"), "/.local/\n")
 	}
-	rx := &RX{t: t, Remote: rem, Home: home, Dir: dir, Base: gittest.Tip(t, rem, TaskBranch)}
+	rx := &RX{t: t, Remote: rem, Home: home, Dir: dir, Base: gittest.Tip(t, rem, tasktest.TaskBranch)}
 	p := config.Default()
 	p.Repo.Path = dir
 	p.Poll.RXInterval = config.Duration{Duration: 200 * time.Millisecond}
@@ -176,27 +108,27 @@ func (rx *RX) StateFile() string { return rx.Policy.StatePath("rx_agent_state.js
 
 // PushTask commits the task file for s on the task branch of the remote
 // and returns the commit. EXPECTED_HEAD defaults to rx.Base.
-func (rx *RX) PushTask(s TaskSpec) string {
+func (rx *RX) PushTask(s tasktest.TaskSpec) string {
 	rx.t.Helper()
 	if s.ExpectedHead == "" {
 		s.ExpectedHead = rx.Base
 	}
-	return rx.PushFile(TaskFile(s))
+	return rx.PushFile(tasktest.TaskFile(s))
 }
 
 // PushFile commits content as the task file on the task branch.
 func (rx *RX) PushFile(content string) string {
 	rx.t.Helper()
-	return gittest.Seed(rx.t, rx.Remote, TaskBranch, map[string]string{TaskPath: content})
+	return gittest.Seed(rx.t, rx.Remote, tasktest.TaskBranch, map[string]string{tasktest.TaskPath: content})
 }
 
 // ForcePushTask rewrites the task branch to a new root commit holding s.
-func (rx *RX) ForcePushTask(s TaskSpec) string {
+func (rx *RX) ForcePushTask(s tasktest.TaskSpec) string {
 	rx.t.Helper()
 	if s.ExpectedHead == "" {
 		s.ExpectedHead = rx.Base
 	}
-	return gittest.Rewrite(rx.t, rx.Remote, TaskBranch, map[string]string{TaskPath: TaskFile(s)})
+	return gittest.Rewrite(rx.t, rx.Remote, tasktest.TaskBranch, map[string]string{tasktest.TaskPath: tasktest.TaskFile(s)})
 }
 
 // SetRemoteURL points the checkout's origin at url.

@@ -18,16 +18,11 @@ import (
 	"rfhandoff/gitcli"
 	"rfhandoff/gitcli/gittest"
 	"rfhandoff/result"
+	"rfhandoff/task/tasktest"
 )
 
-// Names the fixture uses (the protocol's defaults).
-const (
-	TaskBranch   = "video-development"
-	ResultBranch = "rx-node"
-	TaskPath     = "docs/handoff/NEXT_RX_TASK.md"
-	ResultPath   = "docs/handoff/results/RX_RESULT.json"
-	TaskID       = "RX_OTA_0001"
-)
+// TaskID is the fixture task's ID.
+const TaskID = "RX_OTA_0001"
 
 // Fixture is a remote and a MAIN checkout of it.
 type Fixture struct {
@@ -37,18 +32,6 @@ type Fixture struct {
 	Main   string // the MAIN checkout (full clone of the task branch)
 }
 
-// TaskFile is a valid YELLOW capture task with expectedHead as
-// EXPECTED_HEAD.
-func TaskFile(id, expectedHead string) string {
-	return "TASK_ID = " + id + "\n" +
-		"TASK_TITLE = Coordinated OTA capture " + id + "\n" +
-		"SOURCE_BRANCH = " + TaskBranch + "\n" +
-		"EXPECTED_HEAD = " + expectedHead + "\n" +
-		"REQUIRES_APPROVAL = YES\n" +
-		"HARDWARE_ACCESS = YES\nRF_RX = YES\nRF_TX = NO\nALLOW_COMMIT = NO\n" +
-		"ALLOW_PUSH = RX_RESULT_ONLY\nRISK_LEVEL = YELLOW\n\n## Goal\n\nCapture while the MAIN PC transmits.\n"
-}
-
 // New creates the remote with task TaskID on the task branch, an rx-node
 // branch without a result, and the MAIN checkout with .local/ ignored
 // (through .git/info/exclude, as an operator might).
@@ -56,10 +39,10 @@ func New(t testing.TB) *Fixture {
 	t.Helper()
 	home := gittest.Home(t)
 	r := gittest.RunnerWithHome(t, home)
-	rem := gittest.NewBareRemoteWith(t, r, TaskBranch, ResultBranch)
+	rem := gittest.NewBareRemoteWith(t, r, tasktest.TaskBranch, tasktest.ResultBranch)
 	f := &Fixture{Home: home, Runner: r, Remote: rem}
 	f.SetTask(t, TaskID)
-	f.Main = gittest.Clone(t, rem, TaskBranch)
+	f.Main = gittest.Clone(t, rem, tasktest.TaskBranch)
 	exclude := filepath.Join(f.Main, ".git", "info", "exclude")
 	if err := os.MkdirAll(filepath.Dir(exclude), 0o755); err != nil {
 		t.Fatal(err)
@@ -70,25 +53,20 @@ func New(t testing.TB) *Fixture {
 	return f
 }
 
-// SetTask puts a valid task with id on the task branch.
+// SetTask puts a valid YELLOW capture task with id on the task branch.
 func (f *Fixture) SetTask(t testing.TB, id string) string {
 	t.Helper()
-	head := gittest.Tip(t, f.Remote, TaskBranch)
-	return gittest.Seed(t, f.Remote, TaskBranch, map[string]string{TaskPath: TaskFile(id, head)})
+	s := tasktest.Capture(id)
+	s.ExpectedHead = gittest.Tip(t, f.Remote, tasktest.TaskBranch)
+	return gittest.Seed(t, f.Remote, tasktest.TaskBranch, map[string]string{tasktest.TaskPath: tasktest.TaskFile(s)})
 }
 
 // Ready is a READY result for TaskID that passes every check at now under
 // Policy: published at now, capture started 30 s before now.
 func Ready(now time.Time) *result.Result {
-	return &result.Result{
-		SchemaVersion: 1, TaskID: TaskID, State: result.StateReady,
-		SourceHead:       strings.Repeat("3f", 20),
-		PublishedAt:      now,
-		CaptureStartedAt: now.Add(-30 * time.Second),
-		PlannedDurationS: 600, FrequencyHz: 433920000, SampleRateHz: 2000000,
-		RXReadyForTX: true, ProcessAlive: true, FileGrowing: true, CommonClockVerified: true,
-		CapturePID: 48213,
-	}
+	p := config.Default()
+	roomyLimits(&p)
+	return tasktest.Ready(TaskID, strings.Repeat("3f", 20), p, now, 30*time.Second)
 }
 
 // Publish commits r as RX_RESULT.json on the result branch (as the RX
@@ -106,7 +84,7 @@ func (f *Fixture) Publish(t testing.TB, r *result.Result) (commit, digest string
 // PublishBytes commits data as RX_RESULT.json on the result branch.
 func (f *Fixture) PublishBytes(t testing.TB, data []byte) string {
 	t.Helper()
-	return gittest.Seed(t, f.Remote, ResultBranch, map[string]string{ResultPath: string(data)})
+	return gittest.Seed(t, f.Remote, tasktest.ResultBranch, map[string]string{tasktest.ResultPath: string(data)})
 }
 
 // Policy is the default policy for the MAIN checkout, with fast polling
@@ -119,9 +97,14 @@ func (f *Fixture) Policy() config.Policy {
 	p.Poll.TXInterval = config.Duration{Duration: 100 * time.Millisecond}
 	p.Poll.MaxBackoff = config.Duration{Duration: time.Second}
 	p.Poll.GitTimeout = config.Duration{Duration: 2 * time.Minute}
+	roomyLimits(&p)
+	return p
+}
+
+// roomyLimits allows a 600 s capture and a publication valid for 300 s.
+func roomyLimits(p *config.Policy) {
 	p.Limits.PlannedDurationS = 600
 	p.Limits.MaxPublicationAgeS = 300
-	return p
 }
 
 // PolicyTOML is Policy as a policy file (extra is appended: more tables).

@@ -1,0 +1,200 @@
+package task
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/go-multierror"
+
+	"rfhandoff/gate"
+)
+
+// Spec is a task file to write: the header's values and the body.
+type Spec struct {
+	ID               string
+	Title            string
+	SourceBranch     string
+	ExpectedHead     string
+	RequiresApproval bool
+	HardwareAccess   bool
+	RFRX             bool
+	RFTX             bool
+	AllowCommit      bool
+	AllowPush        string // PushNo or PushRXResultOnly
+	// Level is RISK_LEVEL; zero means the level the flags derive.
+	Level gate.Level
+	Body  string
+}
+
+// Flags returns the fields the risk derivation looks at.
+func (s Spec) Flags() gate.Flags {
+	return gate.Flags{
+		HardwareAccess: s.HardwareAccess,
+		RFRX:           s.RFRX,
+		RFTX:           s.RFTX,
+		AllowCommit:    s.AllowCommit,
+		PushResult:     s.AllowPush == PushRXResultOnly,
+	}
+}
+
+// level is the RISK_LEVEL to write.
+func (s Spec) level() gate.Level {
+	if s.Level == 0 {
+		return gate.Derive(s.Flags())
+	}
+	return s.Level
+}
+
+// Build renders s and validates the rendered bytes with Parse, the parser
+// the RX side reads them with, so what is written is exactly what the RX
+// laptop will accept. It returns the bytes and the parsed task, or an
+// *InvalidError with every reason at once.
+func Build(s Spec, opts Options) ([]byte, *Task, error) {
+	data, probs := render(s)
+	t, err := Parse(data, opts)
+	if err != nil {
+		var inv *InvalidError
+		if !errors.As(err, &inv) {
+			return nil, nil, err
+		}
+		for _, p := range inv.Problems() {
+			// A value that could not be rendered was written empty; the
+			// parser's complaint about that would only repeat the reason.
+			if !reportedFor(probs, p.Field) {
+				probs = append(probs, p)
+			}
+		}
+	}
+	if len(probs) > 0 {
+		// In line order, as Parse reports; file-level problems last.
+		slices.SortStableFunc(probs, func(a, b *FieldError) int { return cmp.Compare(lineKey(a), lineKey(b)) })
+		var errs *multierror.Error
+		for _, p := range probs {
+			errs = multierror.Append(errs, p)
+		}
+		return nil, nil, &InvalidError{Errs: errs}
+	}
+	if err := sameAsSpec(t, s); err != nil {
+		return nil, nil, err
+	}
+	return data, t, nil
+}
+
+func lineKey(e *FieldError) int {
+	if e.Line == 0 {
+		return math.MaxInt
+	}
+	return e.Line
+}
+
+// render writes the header in protocol order, a blank line and the body.
+// A value that cannot be one header line as written (a line break, or
+// blanks at either end that the parser would trim) is written empty and
+// reported.
+func render(s Spec) ([]byte, []*FieldError) {
+	yn := func(b bool) string {
+		if b {
+			return "YES"
+		}
+		return "NO"
+	}
+	values := map[string]string{
+		FieldTaskID:           s.ID,
+		FieldTitle:            s.Title,
+		FieldSourceBranch:     s.SourceBranch,
+		FieldExpectedHead:     s.ExpectedHead,
+		FieldRequiresApproval: yn(s.RequiresApproval),
+		FieldHardwareAccess:   yn(s.HardwareAccess),
+		FieldRFRX:             yn(s.RFRX),
+		FieldRFTX:             yn(s.RFTX),
+		FieldAllowCommit:      yn(s.AllowCommit),
+		FieldAllowPush:        s.AllowPush,
+		FieldRiskLevel:        s.level().String(),
+	}
+	var b strings.Builder
+	var errs []*FieldError
+	for i, f := range Fields {
+		v := values[f]
+		if msg := lineProblem(v); msg != "" {
+			errs = append(errs, &FieldError{Kind: KindInvalid, Line: i + 1, Field: f, Value: v,
+				Msg: fmt.Sprintf("invalid value %s: %s", quote(v), msg)})
+			v = ""
+		}
+		fmt.Fprintf(&b, "%s = %s\n", f, v)
+	}
+	b.WriteString("\n")
+	b.WriteString(s.Body)
+	return []byte(b.String()), errs
+}
+
+// lineProblem says why v cannot be written as the value of a header line.
+func lineProblem(v string) string {
+	switch {
+	case strings.ContainsAny(v, "\r\n"):
+		return "must be one line (it holds a line break)"
+	case v != strings.Trim(v, " \t"):
+		return "must not start or end with a space or tab (the header trims them)"
+	}
+	return ""
+}
+
+func reportedFor(errs []*FieldError, field string) bool {
+	for _, e := range errs {
+		if e.Field == field {
+			return true
+		}
+	}
+	return false
+}
+
+// sameAsSpec checks that the parsed header says what was asked: a
+// difference is a bug in render, never something to write.
+func sameAsSpec(t *Task, s Spec) error {
+	got := Spec{ID: t.ID, Title: t.Title, SourceBranch: t.SourceBranch, ExpectedHead: t.ExpectedHead,
+		RequiresApproval: t.RequiresApproval, HardwareAccess: t.HardwareAccess, RFRX: t.RFRX, RFTX: t.RFTX,
+		AllowCommit: t.AllowCommit, AllowPush: t.AllowPush, Level: t.DeclaredLevel, Body: t.Body}
+	want := s
+	want.Level = s.level()
+	want.Body = strings.ReplaceAll(s.Body, "\r\n", "\n")
+	if got != want {
+		return fmt.Errorf("the rendered task file does not parse back to what was asked (got %+v, want %+v)", got, want)
+	}
+	return nil
+}
+
+// DefaultBody is the body of a task written without one: what the header
+// allows the RX laptop, in words.
+func DefaultBody(s Spec) string {
+	yn := func(b bool) string {
+		if b {
+			return "YES"
+		}
+		return "NO"
+	}
+	var b strings.Builder
+	b.WriteString("## What this task allows the RX laptop\n\n")
+	fmt.Fprintf(&b, "- HARDWARE_ACCESS = %s: %s\n", yn(s.HardwareAccess),
+		pick(s.HardwareAccess, "it may open its HackRF.", "it opens no SDR hardware."))
+	fmt.Fprintf(&b, "- RF_RX = %s: %s\n", yn(s.RFRX),
+		pick(s.RFRX, "it may run the bounded capture of its policy.", "it receives nothing."))
+	fmt.Fprintf(&b, "- RF_TX = %s: %s\n", yn(s.RFTX),
+		pick(s.RFTX, "the task involves RF transmission; the RX operator must type AUTHORIZE RF TX.",
+			"it transmits nothing."))
+	fmt.Fprintf(&b, "- ALLOW_COMMIT = %s: %s\n", yn(s.AllowCommit),
+		pick(s.AllowCommit, "it may commit in its checkout.", "it commits nothing."))
+	fmt.Fprintf(&b, "- ALLOW_PUSH = %s: %s\n", s.AllowPush,
+		pick(s.AllowPush == PushRXResultOnly, "it may push RX_RESULT.json and RX_RESULT.md to the result branch, nothing else.",
+			"it pushes nothing."))
+	return b.String()
+}
+
+func pick(b bool, yes, no string) string {
+	if b {
+		return yes
+	}
+	return no
+}

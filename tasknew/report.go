@@ -1,0 +1,58 @@
+package tasknew
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"rfhandoff/gate"
+	"rfhandoff/task"
+)
+
+// Print says what was written, what the RX operator will have to type, and
+// the git lines that hand the task over (rfhandoff runs none of them).
+func (w *Written) Print(out io.Writer, remote, taskBranch string) {
+	t := w.Task
+	fmt.Fprintf(out, "wrote %s: task %s\n", w.Path, t.ID)
+	if w.Replaced != "" && w.Replaced != t.ID {
+		fmt.Fprintf(out, "  replaced:      task %s\n", w.Replaced)
+	}
+	fmt.Fprintf(out, "  title:         %s\n", task.Sanitize(t.Title))
+	derived := t.DerivedLevel.String()
+	if r := gate.Reasons(t.Flags()); len(r) > 0 {
+		derived += " (" + strings.Join(r, ", ") + ")"
+	}
+	fmt.Fprintf(out, "  derived level: %s\n", derived)
+	fmt.Fprintf(out, "  risk level:    %s\n", t.EffectiveLevel)
+	fmt.Fprintf(out, "  approval:      %s\n", approvalText(t))
+	if t.ExpectedHead == w.Tip {
+		fmt.Fprintf(out, "  expected_head: %s (the tip of %s/%s)\n", t.ExpectedHead, remote, taskBranch)
+	} else {
+		fmt.Fprintf(out, "  expected_head: %s (an ancestor of the tip %s of %s/%s)\n", t.ExpectedHead, w.Tip, remote, taskBranch)
+	}
+	fmt.Fprintf(out, "  sha256:        %s\n", t.SHA256)
+	for _, n := range w.Notes {
+		fmt.Fprintf(out, "  note:          %s\n", n)
+	}
+	fmt.Fprintln(out, "Nothing was committed or pushed. To hand the task to the RX laptop:")
+	if !w.IsTaskFile {
+		fmt.Fprintf(out, "  (copy it to %s in the MAIN checkout first)\n", w.TaskFile)
+	}
+	if w.Head != "" && w.Head != w.Tip {
+		fmt.Fprintf(out, "  (HEAD is %s, not the task branch tip %s: commit on top of %s/%s, or the push is refused or carries other commits)\n",
+			w.Head, w.Tip, remote, taskBranch)
+	}
+	fmt.Fprintf(out, "  git add -- %s\n", w.TaskFile)
+	fmt.Fprintf(out, "  git commit -m \"Task %s\"\n", t.ID)
+	fmt.Fprintf(out, "  git push %s HEAD:refs/heads/%s\n", remote, taskBranch)
+}
+
+// approvalText says what the RX operator must type, in the words of the
+// prompt they will see.
+func approvalText(t *task.Task) string {
+	phrase, needed := t.ApprovalPhrase()
+	if !needed {
+		return fmt.Sprintf("the RX operator answers %s at the prompt", gate.ApproveAnswer)
+	}
+	return fmt.Sprintf("the RX operator answers %s, then must type %s exactly", gate.ApproveAnswer, phrase)
+}

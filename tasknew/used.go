@@ -1,0 +1,110 @@
+package tasknew
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"rfhandoff/gitcli"
+	"rfhandoff/result"
+	"rfhandoff/task"
+	"rfhandoff/txwatch"
+)
+
+// sighting is where a TASK_ID was seen.
+type sighting struct {
+	Commit string
+	State  result.State // results only; "" for a result that fails the schema
+}
+
+// history is what the task and result branches say about used IDs.
+type history struct {
+	// InTask: TASK_ID -> a task branch commit whose task file has it.
+	InTask map[string]sighting
+	// InResult: task_id -> a result branch commit whose RX_RESULT.json
+	// names it (a COMPLETE one when there is one).
+	InResult map[string]sighting
+	// ResultBranch is false when the result branch does not exist.
+	ResultBranch bool
+	// Unread are notes about versions too large to read.
+	Unread []string
+}
+
+// Completed reports whether a COMPLETE result for id is on the result
+// branch: that is how the MAIN side knows a task has run to its end.
+func (h *history) Completed(id string) bool {
+	s, ok := h.InResult[id]
+	return ok && s.State == result.StateComplete
+}
+
+// readHistory reads every version of the task file reachable from the task
+// branch tip and every version of RX_RESULT.json on the result branch
+// (fetched narrowly here), three git processes for each however long the
+// histories are.
+func (w *Writer) readHistory(ctx context.Context, tip string) (*history, error) {
+	p := w.Policy
+	h := &history{InTask: map[string]sighting{}, InResult: map[string]sighting{}}
+	versions, err := w.Git.FileHistory(ctx, tip, p.Repo.TaskFile, p.Limits.MaxTaskBytes)
+	if err != nil {
+		return nil, fmt.Errorf("read the history of %s on %s: %w", p.Repo.TaskFile, w.taskRef(), err)
+	}
+	for _, v := range versions {
+		if v.Data == nil {
+			h.Unread = append(h.Unread, fmt.Sprintf("the task file at commit %s is %d bytes, over max_task_bytes: its TASK_ID was not read (the RX side refuses such a file unread)", v.Commit, v.Size))
+			continue
+		}
+		for _, id := range task.PeekIDs(v.Data) {
+			h.InTask[id] = sighting{Commit: v.Commit} // versions come newest first: the oldest wins
+		}
+	}
+
+	src := txwatch.Source{Git: w.Git, Policy: p}
+	commit, err := src.FetchResultCommit(ctx)
+	if errors.Is(err, gitcli.ErrNotFound) {
+		return h, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("fetch the result branch %s: %w", w.resultRef(), err)
+	}
+	h.ResultBranch = true
+	versions, err = w.Git.FileHistory(ctx, commit, src.ResultPath(), p.Limits.MaxResultBytes)
+	if err != nil {
+		return nil, fmt.Errorf("read the history of %s on %s: %w", src.ResultPath(), w.resultRef(), err)
+	}
+	for _, v := range versions {
+		if v.Data == nil {
+			h.Unread = append(h.Unread, fmt.Sprintf("the result at commit %s is %d bytes, over max_result_bytes: its task_id was not read", v.Commit, v.Size))
+			continue
+		}
+		var ids []string
+		var state result.State
+		if r, err := result.Decode(v.Data, result.Options{MaxBytes: p.Limits.MaxResultBytes}); err == nil {
+			ids, state = []string{r.TaskID}, r.State
+		} else {
+			ids = result.PeekTaskIDs(v.Data)
+		}
+		for _, id := range ids {
+			if h.Completed(id) {
+				continue // keep the COMPLETE sighting
+			}
+			h.InResult[id] = sighting{Commit: v.Commit, State: state}
+		}
+	}
+	return h, nil
+}
+
+// usedErrors names every place id was seen.
+func (w *Writer) usedErrors(h *history, id string) []error {
+	var errs []error
+	if s, ok := h.InTask[id]; ok {
+		errs = append(errs, fmt.Errorf("TASK_ID %s was already used: the task file at commit %s on %s has it; a new task needs a new ID", id, s.Commit, w.taskRef()))
+	}
+	if s, ok := h.InResult[id]; ok {
+		state := string(s.State)
+		if state == "" {
+			state = "not a valid result"
+		}
+		errs = append(errs, fmt.Errorf("TASK_ID %s was already used: the result at commit %s on %s is for it (%s); a new task needs a new ID", id, s.Commit, w.resultRef(), state))
+	}
+	return errs
+}

@@ -106,6 +106,7 @@ func (a *App) Stack(role exec.Role) (*exec.Stack, error) {
 	}
 	opts := exec.Options{
 		Role: role, Tools: a.toolPaths(), Audit: log, Environ: a.Environ,
+		SSHKeygen:      a.Policy.Tools.SSHKeygen,
 		DefaultTimeout: a.Policy.Poll.GitTimeout.Duration,
 	}
 	// A local-only stack first, to learn the remote's transport.

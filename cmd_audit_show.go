@@ -81,5 +81,8 @@ func outcome(start exec.Entry, ended map[string]exec.Entry) string {
 	if end.Pid > 0 {
 		s += fmt.Sprintf(" pid %d", end.Pid)
 	}
+	if end.Verified != "" {
+		s += " [signature: " + end.Verified + "]"
+	}
 	return s
 }

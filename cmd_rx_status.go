@@ -87,6 +87,9 @@ func (c *RxStatusCmd) Run(app *App) error {
 	fmt.Fprintf(w, "last approved:   %s\n", or(st.LastApprovedTaskID))
 	if a := st.Approval; a != nil {
 		fmt.Fprintf(w, "approval:        %s sha256 %s commit %s at %s\n", or(a.TaskID), or(a.TaskSHA256), or(a.Commit), a.ApprovedAt.Format("2006-01-02T15:04:05Z07:00"))
+		if sg := a.Signer; sg != nil {
+			fmt.Fprintf(w, "  signed by:     %s %s\n", task.SanitizeLine(sg.Principal), sg.Fingerprint)
+		}
 	}
 	fmt.Fprintf(w, "deferred:        %s\n", or(st.DeferredTaskID))
 	fmt.Fprintf(w, "last completed:  %s\n", or(st.LastCompletedTaskID))

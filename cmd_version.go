@@ -28,5 +28,11 @@ func (c *VersionCmd) Run(app *App) error {
 			fmt.Fprintf(app.Stdout, "%-16s not found (%v)\n", t, missing[t])
 		}
 	}
+	// Not run by rfhandoff itself: git runs it to sign and verify ([trust]).
+	if p, err := exec.ResolveSSHKeygen(app.Policy.Tools.SSHKeygen, app.Environ); err == nil {
+		fmt.Fprintf(app.Stdout, "%-16s %s (for git's signatures)\n", exec.SSHKeygen, p)
+	} else {
+		fmt.Fprintf(app.Stdout, "%-16s not found (%v): [trust] signatures cannot be made or checked\n", exec.SSHKeygen, err)
+	}
 	return nil
 }

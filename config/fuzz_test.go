@@ -37,3 +37,27 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseAllowedSigners: the parser never panics, and every signer it
+// accepts has principals, a known key type and a SHA256 fingerprint.
+func FuzzParseAllowedSigners(f *testing.F) {
+	f.Add([]byte("alice@lab " + aliceKey + "\n"))
+	f.Add([]byte(`alice@lab,"b c" namespaces="git,file",valid-after="20260101" ` + aliceKey + "\n# x\n\n"))
+	f.Add([]byte(`*@lab cert-authority ` + rsaKey))
+	f.Add([]byte(`"unterminated ` + aliceKey))
+	f.Add([]byte("a ssh-ed25519 AAAA\r\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		signers, err := ParseAllowedSigners(data)
+		if err != nil {
+			return
+		}
+		if len(signers) == 0 {
+			t.Fatal("accepted a file without signers")
+		}
+		for _, s := range signers {
+			if len(s.Principals) == 0 || !sshKeyTypes[s.KeyType] || len(s.Fingerprint) != len("SHA256:")+43 {
+				t.Fatalf("accepted signer %+v", s)
+			}
+		}
+	})
+}

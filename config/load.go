@@ -35,7 +35,17 @@ func Load(path string) (Policy, error) {
 	if len(data) > MaxFileBytes {
 		return Policy{}, fileError(path, fmt.Errorf("larger than %d bytes", MaxFileBytes))
 	}
-	return Parse(data, path)
+	p, errs, err := decode(data)
+	if err != nil {
+		return Policy{}, fileError(path, err)
+	}
+	// The files [trust] names are part of the policy: a missing or
+	// malformed one is reported with the rest.
+	errs = append(errs, Problems(p.CheckTrustFiles())...)
+	if len(errs) > 0 {
+		return Policy{}, fileError(path, newList(errs))
+	}
+	return p, nil
 }
 
 // Parse decodes data (named name in messages) over Default() and validates
@@ -43,21 +53,30 @@ func Load(path string) (Policy, error) {
 // ignored, and invalid values are all reported at once, in an error naming the
 // file around a *multierror.Error.
 func Parse(data []byte, name string) (Policy, error) {
-	p := Default()
-	md, err := toml.Decode(string(data), &p)
+	p, errs, err := decode(data)
 	if err != nil {
-		// Syntax and type errors stop the decoder; there is nothing more
-		// to validate reliably.
 		return Policy{}, fileError(name, err)
-	}
-	errs := unknownKeys(md)
-	if verr := p.Validate(); verr != nil {
-		errs = append(errs, Problems(verr)...)
 	}
 	if len(errs) > 0 {
 		return Policy{}, fileError(name, newList(errs))
 	}
 	return p, nil
+}
+
+// decode is Parse without the wrapping: err is a syntax or type error that
+// stopped the decoder (nothing more can be validated reliably), errs every
+// unknown key and invalid value.
+func decode(data []byte) (Policy, []error, error) {
+	p := Default()
+	md, err := toml.Decode(string(data), &p)
+	if err != nil {
+		return Policy{}, nil, err
+	}
+	errs := unknownKeys(md)
+	if verr := p.Validate(); verr != nil {
+		errs = append(errs, Problems(verr)...)
+	}
+	return p, errs, nil
 }
 
 // unknownKeys names every key in the document that is not byte-equal to a

@@ -18,6 +18,7 @@ type Policy struct {
 	Tools   Tools   `toml:"tools"`
 	Capture Capture `toml:"capture"`
 	TX      TX      `toml:"tx"`
+	Trust   Trust   `toml:"trust"`
 }
 
 // Repo names the checkout, remote, branches and paths.
@@ -61,6 +62,9 @@ type Tools struct {
 	HackRFInfo     string `toml:"hackrf_info"`
 	HackRFTransfer string `toml:"hackrf_transfer"`
 	HackRFClock    string `toml:"hackrf_clock"`
+	// SSHKeygen is the ssh-keygen git is given to sign and verify
+	// ([trust]); rfhandoff never runs it itself.
+	SSHKeygen string `toml:"ssh_keygen"`
 }
 
 // Capture holds the RX capture parameters.

@@ -68,6 +68,7 @@ func (p Policy) Validate() error {
 	p.validatePaths(&ps)
 	p.validateCapture(&ps)
 	p.validateTX(&ps)
+	p.validateTrust(&ps)
 	return newList(ps)
 }
 
@@ -135,6 +136,7 @@ func (p Policy) validatePaths(ps *problems) {
 		{"tools.hackrf_info", p.Tools.HackRFInfo},
 		{"tools.hackrf_transfer", p.Tools.HackRFTransfer},
 		{"tools.hackrf_clock", p.Tools.HackRFClock},
+		{"tools.ssh_keygen", p.Tools.SSHKeygen},
 	} {
 		if t.v == "" {
 			continue // looked up on PATH

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/go-multierror"
@@ -60,13 +61,20 @@ func (sb *Sandbox) policy(checkout string, t Timing) config.Policy {
 }
 
 func (sb *Sandbox) writePolicies(t Timing) error {
-	for _, side := range []struct{ file, checkout, who string }{
-		{sb.RXPolicy, sb.RX, "RX laptop"},
-		{sb.MainPolicy, sb.Main, "MAIN PC"},
+	rx := sb.policy(sb.RX, t)
+	rx.Trust = config.Trust{TaskSigners: sb.TaskSigners, SigningKey: sb.RXKey}
+	main := sb.policy(sb.Main, t)
+	main.Trust = config.Trust{ResultSigners: sb.ResultSigners}
+	for _, side := range []struct {
+		file, who string
+		pol       config.Policy
+	}{
+		{sb.RXPolicy, "RX laptop", rx},
+		{sb.MainPolicy, "MAIN PC", main},
 	} {
 		header := fmt.Sprintf("# rfhandoff demo — the %s's policy, written by `rfhandoff demo`.\n"+
 			"# Everything points into the sandbox %s; the HackRF tools are the simulator.\n\n", side.who, sb.Root)
-		data := header + sb.policy(side.checkout, t).TOML()
+		data := header + side.pol.TOML()
 		if err := os.WriteFile(side.file, []byte(data), 0o600); err != nil {
 			return err
 		}
@@ -102,7 +110,13 @@ func (sb *Sandbox) LoadConfined(file string) (config.Policy, error) {
 		{"repo.state_dir", p.StatePath()},
 		{"audit.path", p.AuditPath()},
 		{"capture.dir", p.CaptureDir()},
+		{"trust.task_signers", p.TaskSignersPath()},
+		{"trust.result_signers", p.ResultSignersPath()},
+		{"trust.signing_key", p.SigningKeyPath()},
 	} {
+		if c.path == "" && strings.HasPrefix(c.key, "trust.") {
+			continue // not set on this side
+		}
 		if !filepath.IsAbs(c.path) || !sb.Inside(c.path) {
 			errs = multierror.Append(errs, fmt.Errorf("%s = %q is not inside %s", c.key, c.path, sb.Root))
 		}

@@ -45,6 +45,15 @@ type Sandbox struct {
 	GitPath    string // the resolved git, pinned in both policies
 	Exe        string // the rfhandoff binary
 
+	// Throw-away signing keys (see makeKeys): MAIN signs its task
+	// commits, the RX laptop its result commits, and each side trusts
+	// only the other's key.
+	Keys          string // the directory holding them
+	MainKey       string // MAIN's private key file ("" without ssh-keygen: nothing is signed)
+	RXKey         string // the RX laptop's private key file (trust.signing_key)
+	TaskSigners   string // RX's trust.task_signers: MAIN's key
+	ResultSigners string // MAIN's trust.result_signers: the RX laptop's key
+
 	// Setup is the demo's own runner (RoleNone, file transport only),
 	// auditing to SetupAudit.
 	Setup      *exec.Stack
@@ -91,6 +100,7 @@ func NewSandbox(ctx context.Context, o SandboxOptions) (sb *Sandbox, err error) 
 		RXPolicy:   filepath.Join(root, "rx.toml"),
 		MainPolicy: filepath.Join(root, "main.toml"),
 		SetupAudit: filepath.Join(root, "setup-audit.jsonl"),
+		Keys:       filepath.Join(root, "keys"),
 		Exe:        o.Exe,
 	}
 	sb.RemoteURL = "file://" + sb.Remote
@@ -116,6 +126,13 @@ func NewSandbox(ctx context.Context, o SandboxOptions) (sb *Sandbox, err error) 
 	}
 	if err := sb.makeBin(); err != nil {
 		return nil, err
+	}
+	// Without ssh-keygen git can neither sign nor verify: the demo then
+	// runs without [trust] and says so.
+	if _, err := sb.Setup.SSHKeygen(); err == nil {
+		if err := sb.makeKeys(); err != nil {
+			return nil, err
+		}
 	}
 	if err := sb.writePolicies(o.Timing); err != nil {
 		return nil, err

@@ -2,6 +2,7 @@ package demo
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -140,5 +141,38 @@ func TestInside(t *testing.T) {
 		if got := sb.Inside(p); got != want {
 			t.Errorf("Inside(%q) = %v, want %v", p, got, want)
 		}
+	}
+}
+
+// The throw-away keys are real OpenSSH keys: git's ssh-keygen signs with
+// the RX laptop's, and MAIN's allowed signers accept it while the RX side's
+// (MAIN's key only) do not.
+func TestSandboxKeys(t *testing.T) {
+	sb := newSandbox(t)
+	if _, err := sb.Setup.SSHKeygen(); err != nil {
+		t.Skipf("ssh-keygen is not installed: %v", err)
+	}
+	ctx := context.Background()
+	work := filepath.Join(sb.Root, "keytest")
+	if _, err := sb.git(ctx, sb.Root, "init", "--quiet", work); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(work, "f"), []byte("x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g := &gitcli.Client{R: sb.Setup, Dir: work, Identity: rxIdentity, SigningKey: sb.RXKey}
+	if err := g.Add(ctx, "f"); err != nil {
+		t.Fatal(err)
+	}
+	id, err := g.Commit(ctx, "signed", nil)
+	if err != nil {
+		t.Fatalf("signing with the demo's RX key: %v", err)
+	}
+	if sig, err := g.VerifyLastChange(ctx, id, "f", sb.ResultSigners); err != nil || sig.Principal != "rx@demo" {
+		t.Errorf("MAIN's allowed signers: %+v, %v; want rx@demo", sig, err)
+	}
+	var se *gitcli.SignatureError
+	if _, err := g.VerifyLastChange(ctx, id, "f", sb.TaskSigners); !errors.As(err, &se) {
+		t.Errorf("the RX side's allowed signers accepted the RX key: %v", err)
 	}
 }

@@ -95,7 +95,9 @@ func (d *runner) pushTask(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	g := &gitcli.Client{R: r, Dir: d.sb.Main}
+	// MAIN signs the task commit with its throw-away key: the RX side's
+	// trust.task_signers lists only that key.
+	g := &gitcli.Client{R: r, Dir: d.sb.Main, SigningKey: d.sb.MainKey}
 	if err := g.Add(ctx, rel); err != nil {
 		return err
 	}
@@ -106,7 +108,14 @@ func (d *runner) pushTask(ctx context.Context) error {
 	if err := g.Push(ctx, "origin", "HEAD", TaskBranch); err != nil {
 		return err
 	}
-	d.say("MAIN pushed the task to %s at commit %s.", TaskBranch, short(id))
+	if d.sb.MainKey == "" {
+		d.say("MAIN pushed the task to %s at commit %s (unsigned: ssh-keygen is not installed,", TaskBranch, short(id))
+		d.say("so this demo runs without [trust] signatures).")
+		return nil
+	}
+	d.say("MAIN pushed the task to %s at commit %s, signed with MAIN's SSH key", TaskBranch, short(id))
+	d.say("(%s): the RX side accepts only tasks signed by a key in its", d.sb.MainKey+".pub")
+	d.say("trust.task_signers, and MAIN only results signed by the RX laptop's key.")
 	return nil
 }
 

@@ -58,6 +58,9 @@ type Cmd struct {
 	MaxOutput int64
 	// Secrets are extra strings scrubbed from the audit log and from errors.
 	Secrets []string
+	// Signatures, for git log, commit and commit-tree only, lets the call verify or
+	// create SSH signatures with the runner's pinned ssh-keygen.
+	Signatures *Signatures
 }
 
 // Result is what a finished process left behind.

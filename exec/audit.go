@@ -41,6 +41,9 @@ type Entry struct {
 	DurationMS *int64   `json:"duration_ms,omitempty"`
 	OutBytes   *int64   `json:"output_bytes,omitempty"`
 	Error      string   `json:"error,omitempty"`
+	// Verified is what a signature-checking git call found (end lines
+	// only), e.g. "good signature: alice@lab SHA256:...".
+	Verified string `json:"verified,omitempty"`
 }
 
 // Audit events.

@@ -22,6 +22,9 @@ type Options struct {
 	Grace time.Duration
 	// MaxOutput is the default cap on captured stdout (default 8 MiB).
 	MaxOutput int64
+	// SSHKeygen pins the ssh-keygen git uses for signatures (Cmd.Signatures);
+	// empty means look it up on PATH once.
+	SSHKeygen string
 	// Environ is the environment the child's is built from (default os.Environ()).
 	Environ []string
 }

@@ -19,12 +19,14 @@ import (
 // Stack is the real Runner: every command is checked against the allowlist,
 // written to the audit log (refused ones too), and only then started.
 type Stack struct {
-	role     Role
-	paths    map[Tool]string
-	missing  map[Tool]error
-	audit    *AuditLog
-	os       *osRunner
-	gitFlags []string
+	role      Role
+	paths     map[Tool]string
+	missing   map[Tool]error
+	audit     *AuditLog
+	os        *osRunner
+	gitFlags  []string
+	keygen    string // resolved ssh-keygen, or "" with keygenErr
+	keygenErr error
 }
 
 var protocolName = regexp.MustCompile(`^[a-z][a-z0-9+.-]{0,15}$`)
@@ -64,6 +66,7 @@ func New(o Options) (*Stack, error) {
 		s.os.maxOutput = defaultMaxOutput
 	}
 	s.paths, s.missing = ResolveTools(o.Tools, s.os.environ)
+	s.keygen, s.keygenErr = ResolveSSHKeygen(o.SSHKeygen, s.os.environ)
 	hooks := o.HooksDir
 	if hooks == "" {
 		var err error
@@ -77,6 +80,9 @@ func New(o Options) (*Stack, error) {
 		"-c", "transfer.fsckObjects=true",
 		"-c", "submodule.recurse=false",
 		"-c", "protocol.allow=never",
+		// A repository's log.showSignature would make every git log start
+		// its configured signature program.
+		"-c", "log.showSignature=false",
 	}
 	for _, p := range o.GitProtocols {
 		if !protocolName.MatchString(p) || p == "ext" {
@@ -96,6 +102,10 @@ func (s *Stack) Paths() map[Tool]string {
 	}
 	return out
 }
+
+// SSHKeygen is the ssh-keygen git is given for signatures, or why none
+// was found.
+func (s *Stack) SSHKeygen() (string, error) { return s.keygen, s.keygenErr }
 
 // Missing returns why each unresolved tool could not be found.
 func (s *Stack) Missing() map[Tool]error { return s.missing }
@@ -205,11 +215,25 @@ func (s *Stack) prepare(c Cmd) (string, []string, error) {
 		}
 		reason = fmt.Sprintf("%q is not an allowlisted tool", c.Tool)
 	}
+	if reason == "" && c.Signatures != nil {
+		if c.Tool != Git {
+			reason = "signature options are only for git"
+		} else {
+			reason = c.Signatures.check(c.Args)
+		}
+		if reason == "" && s.keygenErr != nil {
+			return "", nil, s.refuse(c, &NotInstalledError{Tool: SSHKeygen, Err: s.keygenErr}, s.keygenErr.Error())
+		}
+	}
 	if reason != "" {
 		return "", nil, s.refuse(c, &DeniedError{Tool: c.Tool, Argv: Redact(append([]string{string(c.Tool)}, c.Args...), c.Secrets), Reason: reason}, reason)
 	}
 	if c.Tool == Git {
-		args = append(append([]string{}, s.gitFlags...), c.Args...)
+		flags := s.gitFlags
+		if c.Signatures != nil {
+			flags = append(append([]string{}, flags...), c.Signatures.flags(s.keygen)...)
+		}
+		args = append(append([]string{}, flags...), c.Args...)
 	}
 	return path, args, nil
 }
@@ -242,6 +266,8 @@ func (s *Stack) endEntry(id string, c Cmd, res Result, err error) Entry {
 		ExitCode: &code, Signal: res.Signal, DurationMS: &ms, OutBytes: &out}
 	if err != nil {
 		e.Error = redactString(err.Error(), c.Secrets)
+	} else if c.Signatures != nil && c.Signatures.Describe != nil {
+		e.Verified = redactString(c.Signatures.Describe(res.Stdout), c.Secrets)
 	}
 	return e
 }

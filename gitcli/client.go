@@ -19,6 +19,9 @@ type Client struct {
 	// configured user.name/user.email are used, or DefaultIdentity when
 	// those are not set.
 	Identity Identity
+	// SigningKey, when set, makes Commit sign with this SSH key file (an
+	// absolute path; a public key needs its private half in ssh-agent).
+	SigningKey string
 }
 
 // call is one git invocation's optional extras.
@@ -27,6 +30,7 @@ type call struct {
 	env       []string
 	maxOutput int64
 	dir       string // overrides Client.Dir
+	sig       *exec.Signatures
 }
 
 // run executes git with args. It returns the exec error unchanged so each
@@ -37,13 +41,14 @@ func (c *Client) run(ctx context.Context, args []string, o call) (exec.Result, e
 		dir = o.dir
 	}
 	return c.R.Run(ctx, exec.Cmd{
-		Tool:      exec.Git,
-		Args:      args,
-		Dir:       dir,
-		Env:       o.env,
-		Stdin:     o.stdin,
-		Timeout:   c.Timeout,
-		MaxOutput: o.maxOutput,
+		Tool:       exec.Git,
+		Args:       args,
+		Dir:        dir,
+		Env:        o.env,
+		Stdin:      o.stdin,
+		Timeout:    c.Timeout,
+		MaxOutput:  o.maxOutput,
+		Signatures: o.sig,
 	})
 }
 

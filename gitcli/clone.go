@@ -70,7 +70,7 @@ func (c *Client) TempClone(ctx context.Context, url, branch string) (clone *Clie
 	if err := c.CloneBranch(ctx, url, branch, dir); err != nil {
 		return nil, cleanup, err
 	}
-	clone = &Client{R: c.R, Dir: dir, Timeout: c.Timeout, Identity: c.Identity}
+	clone = &Client{R: c.R, Dir: dir, Timeout: c.Timeout, Identity: c.Identity, SigningKey: c.SigningKey}
 	if err := clone.neutralAttributes(); err != nil {
 		return nil, cleanup, err
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"unicode/utf8"
+
+	"rfhandoff/exec"
 )
 
 // Identity is a commit author and committer.
@@ -40,7 +42,8 @@ type Trailer struct {
 
 // Commit commits the index with message and trailers appended as the
 // message's last paragraph, and returns the new commit's ID. The message
-// goes through stdin, never argv. Hooks are skipped and nothing is signed.
+// goes through stdin, never argv. Hooks are skipped; the commit is signed
+// with Client.SigningKey when one is set, and never otherwise.
 // An empty index is git's "nothing to commit" error: check
 // HasStagedChanges first.
 func (c *Client) Commit(ctx context.Context, message string, trailers []Trailer) (string, error) {
@@ -52,21 +55,23 @@ func (c *Client) Commit(ctx context.Context, message string, trailers []Trailer)
 	if err != nil {
 		return "", err
 	}
-	_, err = c.run(ctx, commitArgs(), call{stdin: strings.NewReader(msg), env: id.env()})
+	sign, sig := c.signing()
+	_, err = c.run(ctx, commitArgs(sign), call{stdin: strings.NewReader(msg), env: id.env(), sig: sig})
 	if err != nil {
-		return "", &Error{Op: "commit", Err: err}
+		return "", &Error{Op: c.signingOp("commit"), Err: err}
 	}
 	return c.Head(ctx)
 }
 
-func commitArgs() []string {
-	args := append([]string{"commit", "--quiet", "--no-verify"}, signArgs()...)
+func commitArgs(sign []string) []string {
+	args := append([]string{"commit", "--quiet", "--no-verify"}, sign...)
 	return append(args, "--cleanup=whitespace", "--file=-")
 }
 
 // CommitTree makes a commit of tree with parent as its only parent and
-// message and trailers as in Commit, without an index or a work tree, and
-// returns its ID. No ref moves: the caller pushes the ID.
+// message and trailers as in Commit (and signed the same way), without an
+// index or a work tree, and returns its ID. No ref moves: the caller
+// pushes the ID.
 func (c *Client) CommitTree(ctx context.Context, tree, parent, message string, trailers []Trailer) (string, error) {
 	if err := ValidObjectID(tree); err != nil {
 		return "", err
@@ -82,19 +87,35 @@ func (c *Client) CommitTree(ctx context.Context, tree, parent, message string, t
 	if err != nil {
 		return "", err
 	}
-	res, err := c.run(ctx, commitTreeArgs(tree, parent), call{stdin: strings.NewReader(msg), env: id.env()})
+	sign, sig := c.signing()
+	res, err := c.run(ctx, commitTreeArgs(tree, parent, sign), call{stdin: strings.NewReader(msg), env: id.env(), sig: sig})
 	if err != nil {
-		return "", &Error{Op: "commit-tree", Err: err}
+		return "", &Error{Op: c.signingOp("commit-tree"), Err: err}
 	}
 	return parseObjectID("commit-tree", res.Stdout)
 }
 
-func commitTreeArgs(tree, parent string) []string {
-	return append(append([]string{"commit-tree", "-p", parent, "-F", "-"}, signArgs()...), "--end-of-options", tree)
+func commitTreeArgs(tree, parent string, sign []string) []string {
+	return append(append([]string{"commit-tree", "-p", parent, "-F", "-"}, sign...), "--end-of-options", tree)
 }
 
-// signArgs is how Commit and CommitTree sign: the one place to change.
-func signArgs() []string { return []string{"--no-gpg-sign"} }
+// signing is how Commit and CommitTree sign, the one place that decides:
+// with Client.SigningKey through the runner's pinned ssh-keygen, or
+// explicitly not at all (whatever commit.gpgSign says).
+func (c *Client) signing() ([]string, *exec.Signatures) {
+	if c.SigningKey == "" {
+		return []string{"--no-gpg-sign"}, nil
+	}
+	return []string{"--gpg-sign"}, &exec.Signatures{SigningKey: c.SigningKey}
+}
+
+// signingOp names a commit operation in errors, with the key when signing.
+func (c *Client) signingOp(op string) string {
+	if c.SigningKey == "" {
+		return op
+	}
+	return op + " (signing with " + c.SigningKey + ")"
+}
 
 // commitMessage validates message and trailers and joins them.
 func commitMessage(message string, trailers []Trailer) (string, error) {

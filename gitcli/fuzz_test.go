@@ -171,3 +171,34 @@ func FuzzValidators(f *testing.F) {
 		}
 	})
 }
+
+func FuzzParseSignature(f *testing.F) {
+	id := strings.Repeat("ab", 20)
+	f.Add([]byte(id + "\x00G\x00alice@lab\x00SHA256:jjwEBVxzyM+X59mDGwDuCmLLMTzMJQXXyt0yu5RIdaI\x00\n"))
+	f.Add([]byte(id + "\x00N\x00\x00\x00\n"))
+	f.Add([]byte(id + "\x00U\x00\x00SHA256:x\x00"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		sig, err := parseSignature(b)
+		if err != nil {
+			return
+		}
+		if ValidObjectID(sig.Commit) != nil || !strings.ContainsRune("GBUXYREN", rune(sig.Status)) {
+			t.Fatalf("accepted %+v", sig)
+		}
+		if sig.Good() && (!printableLine(sig.Principal) || !strings.HasPrefix(sig.Fingerprint, "SHA256:")) {
+			t.Fatalf("good signature with a bad signer: %+v", sig)
+		}
+		_ = describeSignature(b)
+	})
+}
+
+func FuzzClaimedKey(f *testing.F) {
+	f.Add([]byte("tree x\ngpgsig -----BEGIN SSH SIGNATURE-----\n U1NIU0lHAAAAAQ==\n -----END SSH SIGNATURE-----\n\nm\n"))
+	f.Add([]byte("tree x\n\nm\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		fp, ns, ok := claimedKey(b)
+		if ok != strings.HasPrefix(fp, "SHA256:") || (!ok && ns != "") {
+			t.Fatalf("claimedKey = %q, %q, %v", fp, ns, ok)
+		}
+	})
+}

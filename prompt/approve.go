@@ -18,6 +18,9 @@ type Task struct {
 	DerivedLevel   string
 	EffectiveLevel string
 	Body           string
+	// Signer names who signed the task ("principal SHA256:..."), when a
+	// signature was required; "" shows nothing.
+	Signer string
 }
 
 // Choice is the operator's answer to the approval menu.
@@ -119,6 +122,9 @@ func renderTask(t Task) string {
 	b.WriteString("Level:   " + task.SanitizeLine(t.EffectiveLevel) +
 		" (declared " + task.SanitizeLine(t.DeclaredLevel) +
 		", derived " + task.SanitizeLine(t.DerivedLevel) + ")\n")
+	if t.Signer != "" {
+		b.WriteString("Signed:  " + task.SanitizeLine(t.Signer) + " (good signature, listed in trust.task_signers)\n")
+	}
 	if n := task.Escapes(t.Body); n > 0 {
 		fmt.Fprintf(&b, "Note:    the body holds %d character%s a terminal does not show, written below as <U+XXXX> "+
 			"(bytes that are not UTF-8 as <0xNN>); the prepared TASK.md holds the same text.\n", n, plural(n))

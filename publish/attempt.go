@@ -15,7 +15,8 @@ import (
 // happens (the deferred cleanup also runs on a panic or a cancelled
 // context).
 func attempt(ctx context.Context, d Deps, c *checked, url string, files []file) (Outcome, error) {
-	g := &gitcli.Client{R: d.runner(), Timeout: d.Git.Timeout, Identity: d.Git.Identity}
+	g := &gitcli.Client{R: d.runner(), Timeout: d.Git.Timeout, Identity: d.Git.Identity,
+		SigningKey: d.Policy.SigningKeyPath()} // "" signs nothing
 	// A publisher killed part-way cannot remove its clone; the next one does.
 	if removed, err := gitcli.RemoveStaleClones(""); err != nil {
 		d.logger().Warn("removing stale publish clones", "err", err)

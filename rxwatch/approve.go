@@ -10,7 +10,6 @@ import (
 
 	"rfhandoff/prompt"
 	"rfhandoff/state"
-	"rfhandoff/task"
 	"rfhandoff/taskfetch"
 )
 
@@ -67,7 +66,7 @@ type Offered struct {
 func (s *Session) Offer(ctx context.Context, p Prompter, cur *taskfetch.Current,
 	reread func(context.Context) (*taskfetch.Current, error), mx *ManualExecutor) (Offered, error) {
 	t := cur.Task
-	choice, err := p.Approve(ctx, promptTask(t))
+	choice, err := p.Approve(ctx, promptTask(cur))
 	if err != nil {
 		if ctx.Err() != nil {
 			return Offered{Outcome: OutcomeStopped}, nil
@@ -121,7 +120,11 @@ func (s *Session) Offer(ctx context.Context, p Prompter, cur *taskfetch.Current,
 			NowSHA256: now.Task.SHA256, Commit: now.Commit, DuringPrompt: true}}, nil
 	}
 
-	a := &state.Approval{TaskID: t.ID, TaskSHA256: t.SHA256, Commit: now.Commit, ApprovedAt: s.now().UTC()}
+	if shown, got := signerOf(cur), signerOf(now); (shown == nil) != (got == nil) || shown != nil && *shown != *got {
+		return Offered{Outcome: OutcomeRefused, Err: fmt.Errorf("task %s is now signed by %s, not by %s as shown: nothing approved",
+			t.ID, describeSigner(got), describeSigner(shown))}, nil
+	}
+	a := &state.Approval{TaskID: t.ID, TaskSHA256: t.SHA256, Commit: now.Commit, ApprovedAt: s.now().UTC(), Signer: signerOf(now)}
 	_, err = s.Store.Update(func(st *state.RX) error {
 		d := Decide(st, now.Task)
 		switch d.Verdict {
@@ -152,12 +155,26 @@ func (s *Session) Offer(ctx context.Context, p Prompter, cur *taskfetch.Current,
 }
 
 // promptTask is what the approval prompt shows (it sanitizes every field).
-func promptTask(t *task.Task) prompt.Task {
-	return prompt.Task{
+func promptTask(cur *taskfetch.Current) prompt.Task {
+	t := cur.Task
+	pt := prompt.Task{
 		ID: t.ID, Title: t.Title,
 		DeclaredLevel: t.DeclaredLevel.String(), DerivedLevel: t.DerivedLevel.String(),
 		EffectiveLevel: t.EffectiveLevel.String(), Body: t.Body,
 	}
+	if cur.Signer != nil {
+		pt.Signer = cur.Signer.String()
+	}
+	return pt
+}
+
+// signerOf is the approval record's copy of cur's signer (nil when none
+// was required).
+func signerOf(cur *taskfetch.Current) *state.Signer {
+	if cur.Signer == nil {
+		return nil
+	}
+	return &state.Signer{Principal: cur.Signer.Principal, Fingerprint: cur.Signer.Fingerprint}
 }
 
 // EnsurePrepared prepares the outbox of an already approved task again
@@ -178,4 +195,11 @@ func (s *Session) EnsurePrepared(cur *taskfetch.Current, mx *ManualExecutor) (st
 	}
 	phrase, _ := cur.Task.ApprovalPhrase()
 	return mx.Prepare(cur, *a, phrase)
+}
+
+func describeSigner(s *state.Signer) string {
+	if s == nil {
+		return "nobody (no signature required)"
+	}
+	return s.Principal + " " + s.Fingerprint
 }

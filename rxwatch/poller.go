@@ -145,6 +145,7 @@ func isTaskProblem(err error) bool {
 	var na *taskfetch.NotAncestorError
 	var tl *gitcli.TooLargeError
 	var nr *gitcli.NotRegularFileError
+	var se *gitcli.SignatureError
 	return errors.As(err, &inv) || errors.As(err, &na) || errors.As(err, &tl) ||
-		errors.As(err, &nr) || errors.Is(err, gitcli.ErrNotFound)
+		errors.As(err, &nr) || errors.As(err, &se) || errors.Is(err, gitcli.ErrNotFound)
 }

@@ -52,6 +52,16 @@ type Approval struct {
 	TaskSHA256 string    `json:"task_sha256"`
 	Commit     string    `json:"commit"`
 	ApprovedAt time.Time `json:"approved_at"`
+	// Signer names who signed the approved task's last change, when the
+	// policy required a signature (trust.task_signers).
+	Signer *Signer `json:"signer,omitempty"`
+}
+
+// Signer is the key that made a good commit signature: its principal in
+// the allowed-signers file and its SHA256 fingerprint.
+type Signer struct {
+	Principal   string `json:"principal"`
+	Fingerprint string `json:"fingerprint"`
 }
 
 // LoadRX reads dir/rx_agent_state.json. A missing file is a fresh state;
@@ -126,6 +136,11 @@ func (s RX) Validate() error {
 		if a.ApprovedAt.IsZero() {
 			errs = append(errs, fmt.Errorf("approval.approved_at is missing"))
 		}
+		if sg := a.Signer; sg != nil {
+			if err := sg.Validate(); err != nil {
+				errs = append(errs, fmt.Errorf("approval.signer: %w", err))
+			}
+		}
 	}
 	seen := map[string]bool{}
 	for _, id := range s.CompletedTaskIDs {
@@ -188,4 +203,24 @@ func (s *RX) SeeDigest(id, digest string) (first string, changed bool) {
 	}
 	s.SeenTaskDigests[id] = digest
 	return digest, false
+}
+
+var (
+	fingerprintPattern = regexp.MustCompile(`^SHA256:[A-Za-z0-9+/]{43}$`)
+	principalPattern   = regexp.MustCompile(`^[[:graph:] ]{1,256}$`)
+)
+
+// Validate checks a signer read back from a state or record file.
+func (s Signer) Validate() error {
+	var errs []error
+	if s.Principal == "" || !principalPattern.MatchString(s.Principal) {
+		errs = append(errs, fmt.Errorf("principal %q must be non-empty printable text", s.Principal))
+	}
+	if !fingerprintPattern.MatchString(s.Fingerprint) {
+		errs = append(errs, fmt.Errorf("fingerprint %q is not a SHA256 key fingerprint", s.Fingerprint))
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	return multierror.Append(nil, errs...)
 }

@@ -7,6 +7,7 @@ package taskfetch
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"rfhandoff/config"
@@ -19,6 +20,10 @@ type Current struct {
 	Commit string // the task branch commit it was read from
 	Data   []byte // the exact bytes; Task.SHA256 is their digest
 	Task   *task.Task
+	// Signer is the good signature on the commit that last changed the
+	// task file, when the policy's trust.task_signers requires one (nil
+	// otherwise).
+	Signer *gitcli.Signature
 }
 
 // NotAncestorError is a task whose EXPECTED_HEAD is not an ancestor of the
@@ -50,13 +55,32 @@ func Fetch(ctx context.Context, g *gitcli.Client, p config.Policy) (*Current, er
 	return ReadAt(ctx, g, p, commit)
 }
 
-// ReadAt reads and validates the task file at commit: regular file, size
-// limit before reading, strict header, and EXPECTED_HEAD an ancestor of
-// commit (only git's exit 0 counts as yes).
+// ReadAt reads and validates the task file at commit: with
+// trust.task_signers set, a good signature by a listed key on the commit
+// that last changed the file (checked first, so an unsigned task's content
+// is never read: a *gitcli.SignatureError); then regular file, size limit
+// before reading, strict header, and EXPECTED_HEAD an ancestor of commit
+// (only git's exit 0 counts as yes).
 func ReadAt(ctx context.Context, g *gitcli.Client, p config.Policy, commit string) (*Current, error) {
+	var signer *gitcli.Signature
+	if allowed := p.TaskSignersPath(); allowed != "" {
+		sig, err := g.VerifyLastChange(ctx, commit, p.Repo.TaskFile, allowed)
+		switch {
+		case errors.Is(err, gitcli.ErrNotFound):
+			// No commit ever wrote the file: the read below says so the
+			// way it does without [trust].
+		case err != nil:
+			return nil, fmt.Errorf("task file %s at %s: %w", p.Repo.TaskFile, commit, err)
+		default:
+			signer = &sig
+		}
+	}
 	data, err := g.ShowFile(ctx, commit, p.Repo.TaskFile, p.Limits.MaxTaskBytes)
 	if err != nil {
 		return nil, err
+	}
+	if p.TaskSignersPath() != "" && signer == nil {
+		return nil, fmt.Errorf("task file %s at %s: git found no commit that wrote it, so no signature to check: refused", p.Repo.TaskFile, commit)
 	}
 	t, err := task.Parse(data, task.Options{TaskBranch: p.Repo.TaskBranch, MaxBytes: p.Limits.MaxTaskBytes})
 	if err != nil {
@@ -69,5 +93,5 @@ func ReadAt(ctx context.Context, g *gitcli.Client, p config.Policy, commit strin
 	if !ok {
 		return nil, &NotAncestorError{TaskID: t.ID, ExpectedHead: t.ExpectedHead, Commit: commit}
 	}
-	return &Current{Commit: commit, Data: data, Task: t}, nil
+	return &Current{Commit: commit, Data: data, Task: t, Signer: signer}, nil
 }

@@ -11,6 +11,7 @@ import (
 
 	"rfhandoff/config"
 	"rfhandoff/gate"
+	"rfhandoff/gitcli"
 	"rfhandoff/prompt"
 	"rfhandoff/result"
 )
@@ -29,11 +30,15 @@ func describeTX(p TXParams) string {
 // phrase and, after the exact phrase, re-checks everything against a
 // fresh fetch before writing the record. Every way it does not end in a
 // record is reported; only a cancelled ctx is returned.
-func (w *Watcher) authorize(ctx context.Context, snap Snapshot, r *result.Result, taskID string) error {
+func (w *Watcher) authorize(ctx context.Context, snap Snapshot, r *result.Result, taskID string, signer *gitcli.Signature) error {
 	deadline := gate.ReadyUntil(r, w.Policy, 0)
 	params := ParamsOf(w.Policy)
+	signed := ""
+	if signer != nil {
+		signed = "signed by " + signer.String() + " (good signature, listed in trust.result_signers)\n"
+	}
 	w.rep.printf("READY result for task %s awaiting authorization\n"+
-		"result branch commit %s, RX_RESULT.json sha256 %s\n"+
+		"result branch commit %s, RX_RESULT.json sha256 %s\n"+signed+
 		"capture started %s, ends %s (%s left); %d Hz at %d samples/s\n"+
 		"authorizing allows `rfhandoff tx execute` to run once: %s\n"+
 		"the prompt expires at %s",
@@ -73,7 +78,7 @@ func (w *Watcher) authorize(ctx context.Context, snap Snapshot, r *result.Result
 		return nil
 	}
 
-	rec, err := w.recheck(ctx, snap, params)
+	rec, err := w.recheck(ctx, snap, params, signer)
 	w.resolved = false // the re-check fetched the tracking ref itself
 	if ctx.Err() != nil {
 		return ctx.Err()
@@ -94,12 +99,18 @@ func (w *Watcher) authorize(ctx context.Context, snap Snapshot, r *result.Result
 
 // recheck fetches the result branch again and repeats every check; it
 // returns the record to write, or every reason it must not be written.
-func (w *Watcher) recheck(ctx context.Context, shown Snapshot, params TXParams) (Record, error) {
+func (w *Watcher) recheck(ctx context.Context, shown Snapshot, params TXParams, shownSigner *gitcli.Signature) (Record, error) {
 	fresh, err := w.src.Fetch(ctx)
 	if err != nil {
 		return Record{}, fmt.Errorf("re-fetching the result branch: %w", err)
 	}
 	var errs *multierror.Error
+	signer, err := w.src.VerifyResult(ctx, fresh)
+	if err != nil {
+		errs = multierror.Append(errs, fmt.Errorf("result signature: %w", err))
+	} else if got, want := signerFingerprint(signer), signerFingerprint(shownSigner); got != want {
+		errs = multierror.Append(errs, fmt.Errorf("the result is now signed by %s, not by %s as shown", orNobody(got), orNobody(want)))
+	}
 	if fresh.Commit != shown.Commit {
 		errs = multierror.Append(errs, fmt.Errorf("the result branch moved from %s to %s after the result was shown", shown.Commit, fresh.Commit))
 	}
@@ -135,8 +146,15 @@ func (w *Watcher) recheck(ctx context.Context, shown Snapshot, params TXParams) 
 		RecordVersion: RecordVersion, TaskID: r.TaskID,
 		ResultBranch: w.Policy.Repo.ResultBranch, ResultCommit: fresh.Commit, ResultSHA256: fresh.Digest,
 		CaptureEndsAt: gate.CaptureEnd(r), AuthorizedAt: now, ExpiresAt: expires,
-		TX: params,
+		TX: params, ResultSigner: signerFingerprint(signer),
 	}, nil
+}
+
+func orNobody(fp string) string {
+	if fp == "" {
+		return "nobody (no signature required)"
+	}
+	return "key " + fp
 }
 
 func orNone(s string) string {

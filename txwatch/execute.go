@@ -89,8 +89,8 @@ func (x *Executor) Execute(ctx context.Context, arg string) (Outcome, string, er
 	}
 
 	// (2) The exact phrase at the terminal.
-	x.say("record %s: task %s, result commit %s, sha256 %s\n  %s\n  the record expires %s",
-		name, rec.TaskID, rec.ResultCommit, rec.ResultSHA256, describeTX(rec.TX), rec.ExpiresAt.Local().Format(time.RFC3339))
+	x.say("record %s: task %s, result commit %s, sha256 %s, signed by %s\n  %s\n  the record expires %s",
+		name, rec.TaskID, rec.ResultCommit, rec.ResultSHA256, orNobody(rec.ResultSigner), describeTX(rec.TX), rec.ExpiresAt.Local().Format(time.RFC3339))
 	if err := x.askPhrase(ctx, rec); err != nil {
 		return Outcome{}, "", refused(StepPhrase, err)
 	}
@@ -221,6 +221,16 @@ func (x *Executor) recheck(ctx context.Context, store Store, name string, rec Re
 	}
 	var errs *multierror.Error
 	add := func(err error) { errs = multierror.Append(errs, err) }
+	// The signer is checked again with the allowed signers in force now: a
+	// key removed since the authorization no longer counts.
+	signer, err := src.VerifyResult(ctx, snap)
+	switch {
+	case err != nil:
+		add(fmt.Errorf("result signature: %w", err))
+	case signerFingerprint(signer) != rec.ResultSigner:
+		add(fmt.Errorf("the result is signed by %s, the record was authorized for %s",
+			orNobody(signerFingerprint(signer)), orNobody(rec.ResultSigner)))
+	}
 	if snap.Commit != rec.ResultCommit {
 		add(fmt.Errorf("the result branch is at %s, the record was authorized for %s", snap.Commit, rec.ResultCommit))
 	}

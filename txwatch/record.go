@@ -39,6 +39,10 @@ type Record struct {
 	RFTXStarted bool     `json:"rf_tx_started"`
 	RFTX        int      `json:"rf_tx"`
 	TX          TXParams `json:"tx"`
+	// ResultSigner is the SHA256 fingerprint of the key whose good
+	// signature the result carried (trust.result_signers); omitted when no
+	// signature was required. tx execute requires the same signer.
+	ResultSigner string `json:"result_signer,omitempty"`
 }
 
 // TXParams are the [tx] values an authorization was given for. tx execute
@@ -88,6 +92,7 @@ var (
 	timestampRe  = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$`)
 	recordNameRe = regexp.MustCompile(`^([A-Z0-9][A-Z0-9_]{2,63})-([0-9a-f]{12})\.json$`)
 	branchRe     = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._/-]{0,254}$`)
+	sshFPRe      = regexp.MustCompile(`^SHA256:[A-Za-z0-9+/]{43}$`)
 )
 
 // RecordName is the file name of the record for a result: the TASK_ID and

@@ -128,7 +128,14 @@ var recordFields = []recField[Record]{
 		// Reported through the nested walk; see parseTX.
 		return ""
 	}},
+	{"result_signer", func(r *Record, v jvalue) string {
+		return jMatch(v, sshFPRe, "an SSH key fingerprint (SHA256:...)", &r.ResultSigner)
+	}},
 }
+
+// optionalRecordKeys may be absent from a record: result_signer is written
+// only when a signature was required.
+var optionalRecordKeys = map[string]bool{"result_signer": true}
 
 var txFields = []recField[TXParams]{
 	{"action", func(p *TXParams, v jvalue) string {
@@ -241,6 +248,7 @@ func checkKeys[T any](o *jobject, fields []recField[T], prefix string, dst *T, p
 	for _, f := range fields {
 		vs := o.Values[f.key]
 		switch {
+		case len(vs) == 0 && prefix == "" && optionalRecordKeys[f.key]:
 		case len(vs) == 0:
 			p.add(prefix+f.key, "is missing")
 		case len(vs) == 1:

@@ -51,6 +51,29 @@ func TestRecordRoundTrip(t *testing.T) {
 	}
 }
 
+const sampleFP = "SHA256:jjwEBVxzyM+X59mDGwDuCmLLMTzMJQXXyt0yu5RIdaI"
+
+// A record without result_signer (no signature required) and one with it
+// both round-trip; the field is written only when set.
+func TestRecordResultSigner(t *testing.T) {
+	rec := sampleRecord()
+	data, err := EncodeRecord(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(data), "result_signer") {
+		t.Errorf("record without a signer writes result_signer:\n%s", data)
+	}
+	rec.ResultSigner = sampleFP
+	if data, err = EncodeRecord(rec); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ParseRecord(data)
+	if err != nil || got.ResultSigner != sampleFP {
+		t.Fatalf("round trip: %+v, %v\n%s", got, err, data)
+	}
+}
+
 func TestEncodeRecordRefusesAnInvalidRecord(t *testing.T) {
 	rec := sampleRecord()
 	rec.ExpiresAt = rec.AuthorizedAt
@@ -119,6 +142,9 @@ func TestParseRecordStrict(t *testing.T) {
 		{"invalid UTF-8", rep(`"fake"`, "\"fa\xffke\""), []string{""}},
 		{"too large", good + strings.Repeat(" ", MaxRecordBytes), []string{""}},
 		{"deep nesting", rep(`"tx": {`, `"tx": {"a": {"b": {"c": {"d": {}}}},`), []string{""}},
+		{"result_signer not a fingerprint", rep(`"rf_tx": 0,`, `"rf_tx": 0, "result_signer": "alice",`), []string{"result_signer"}},
+		{"result_signer empty", rep(`"rf_tx": 0,`, `"rf_tx": 0, "result_signer": "",`), []string{"result_signer"}},
+		{"result_signer twice", rep(`"rf_tx": 0,`, `"rf_tx": 0, "result_signer": "`+sampleFP+`", "result_signer": "`+sampleFP+`",`), []string{"result_signer"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

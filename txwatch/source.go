@@ -60,6 +60,32 @@ func (s Source) ReadResult(ctx context.Context, commit string) (Snapshot, error)
 	return Snapshot{Commit: commit, Data: data, Digest: result.SHA256(data)}, nil
 }
 
+// VerifyResult checks, when trust.result_signers is set, that the commit
+// that last changed RX_RESULT.json on snap's commit carries a good
+// signature by a listed key, and returns it; nil, nil when no signature is
+// required or there is no file. A bad or missing signature is a
+// *gitcli.SignatureError (refuse the result like an invalid one); any
+// other error is git failing (retry).
+func (s Source) VerifyResult(ctx context.Context, snap Snapshot) (*gitcli.Signature, error) {
+	allowed := s.Policy.ResultSignersPath()
+	if allowed == "" || snap.Data == nil {
+		return nil, nil
+	}
+	sig, err := s.Git.VerifyLastChange(ctx, snap.Commit, s.ResultPath(), allowed)
+	if err != nil {
+		return nil, err
+	}
+	return &sig, nil
+}
+
+// signerFingerprint is what a record keeps of a signer ("" for none).
+func signerFingerprint(sig *gitcli.Signature) string {
+	if sig == nil {
+		return ""
+	}
+	return sig.Fingerprint
+}
+
 // Fetch is FetchResultCommit then ReadResult.
 func (s Source) Fetch(ctx context.Context) (Snapshot, error) {
 	commit, err := s.FetchResultCommit(ctx)

@@ -15,6 +15,7 @@ import (
 	"rfhandoff/exec"
 	"rfhandoff/gate"
 	"rfhandoff/gitcli"
+	"rfhandoff/result"
 	"rfhandoff/state"
 	"rfhandoff/taskfetch"
 )
@@ -227,12 +228,22 @@ func (w *Watcher) poll(ctx context.Context) error {
 	if w.st.Shown(snap.Digest) {
 		return w.remember(commit)
 	}
-	taskID, err := w.src.CurrentTaskID(ctx)
-	if err != nil {
-		return fmt.Errorf("reading the current task (needed to check result %s): %w", short(snap.Digest), err)
+	// Who wrote it comes first: an unsigned result is refused before its
+	// content is looked at, and reported once per digest like a stale one.
+	signer, checkErr := w.src.VerifyResult(ctx, snap)
+	var badSig *gitcli.SignatureError
+	if checkErr != nil && !errors.As(checkErr, &badSig) {
+		return fmt.Errorf("verifying the signature of %s at %s: %w", w.src.ResultPath(), short(commit), checkErr)
 	}
+	var taskID string
+	var r *result.Result
 	now := w.now()
-	r, checkErr := w.src.Decode(snap)
+	if checkErr == nil {
+		if taskID, err = w.src.CurrentTaskID(ctx); err != nil {
+			return fmt.Errorf("reading the current task (needed to check result %s): %w", short(snap.Digest), err)
+		}
+		r, checkErr = w.src.Decode(snap)
+	}
 	if checkErr == nil {
 		checkErr = gate.CheckReady(r, now, taskID, w.Policy)
 	}
@@ -252,7 +263,7 @@ func (w *Watcher) poll(ctx context.Context) error {
 			short(snap.Digest), short(commit), checkErr)
 		return nil
 	}
-	return w.authorize(ctx, snap, r, taskID)
+	return w.authorize(ctx, snap, r, taskID, signer)
 }
 
 // trackingCommit does the one narrow fetch of the result branch and

@@ -1,0 +1,136 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Trust names who may speak on each branch: the allowed-signers files the
+// RX side checks tasks against and the MAIN side checks results against,
+// and the key the RX side signs its result commits with (PROTOCOL §17).
+// Every key is optional; empty means no signature is required or made.
+type Trust struct {
+	TaskSigners   string `toml:"task_signers"`
+	ResultSigners string `toml:"result_signers"`
+	SigningKey    string `toml:"signing_key"`
+}
+
+// MaxTrustFileBytes bounds an allowed-signers or key file.
+const MaxTrustFileBytes = 1 << 20
+
+// TaskSignersPath is trust.task_signers resolved against repo.path and
+// made absolute (git runs in other directories), or "".
+func (p Policy) TaskSignersPath() string { return p.absolute(p.Trust.TaskSigners) }
+
+// ResultSignersPath is trust.result_signers made absolute like
+// TaskSignersPath, or "".
+func (p Policy) ResultSignersPath() string { return p.absolute(p.Trust.ResultSigners) }
+
+// SigningKeyPath is trust.signing_key made absolute like TaskSignersPath,
+// or "".
+func (p Policy) SigningKeyPath() string { return p.absolute(p.Trust.SigningKey) }
+
+func (p Policy) absolute(path string) string {
+	path = p.Resolve(path)
+	if path == "" {
+		return ""
+	}
+	if abs, err := filepath.Abs(path); err == nil {
+		return abs
+	}
+	return path
+}
+
+func (p Policy) trustKeys() []struct{ key, v string } {
+	return []struct{ key, v string }{
+		{"trust.task_signers", p.Trust.TaskSigners},
+		{"trust.result_signers", p.Trust.ResultSigners},
+		{"trust.signing_key", p.Trust.SigningKey},
+	}
+}
+
+func (p Policy) validateTrust(ps *problems) {
+	for _, k := range p.trustKeys() {
+		if k.v != "" {
+			ps.check(k.key, k.v, checkLocalPath(k.v))
+		}
+	}
+}
+
+// CheckTrustFiles reads every file [trust] names and reports each one that
+// is missing, unreadable or malformed (all at once), or nil. Load runs it;
+// a value Validate already refuses is not read.
+func (p Policy) CheckTrustFiles() error {
+	var ps problems
+	for _, k := range p.trustKeys() {
+		if k.v == "" || checkLocalPath(k.v) != nil {
+			continue
+		}
+		path := p.Resolve(k.v)
+		data, err := readTrustFile(path)
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err // the path is named below
+		}
+		if err == nil {
+			if k.key == "trust.signing_key" {
+				err = checkSigningKey(data)
+			} else {
+				_, err = ParseAllowedSigners(data)
+			}
+		}
+		if err != nil {
+			ps.add(k.key, k.v, "file %s: %v", path, err)
+		}
+	}
+	return newList(ps)
+}
+
+func readTrustFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("not a regular file")
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxTrustFileBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxTrustFileBytes {
+		return nil, fmt.Errorf("larger than %d bytes", MaxTrustFileBytes)
+	}
+	return data, nil
+}
+
+// checkSigningKey accepts what git's user.signingkey takes as a file for
+// gpg.format=ssh: a public key line (its private half in ssh-agent) or an
+// OpenSSH private key.
+func checkSigningKey(data []byte) error {
+	text := strings.TrimSpace(string(data))
+	if strings.HasPrefix(text, "-----BEGIN OPENSSH PRIVATE KEY-----") {
+		if !strings.HasSuffix(text, "-----END OPENSSH PRIVATE KEY-----") {
+			return fmt.Errorf("truncated OpenSSH private key")
+		}
+		return nil
+	}
+	if strings.Contains(text, "\n") {
+		return fmt.Errorf("neither one public key line nor an OpenSSH private key")
+	}
+	// A public key line is an allowed-signers line without principals.
+	if _, err := parseSignerLine("signer " + text); err != nil {
+		return fmt.Errorf("not a public key line: %v", strings.TrimPrefix(err.Error(), "principals: "))
+	}
+	return nil
+}

@@ -1,0 +1,118 @@
+package exec_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"rfhandoff/exec"
+	"rfhandoff/faultkit"
+	"rfhandoff/gitcli/gittest"
+)
+
+// A repository's own config names a signature program that would leave a
+// marker; with Signatures set, git must run the runner's ssh-keygen instead,
+// and a plain git log must run no signature program at all.
+func TestSignaturesPinTheVerifier(t *testing.T) {
+	key := faultkit.NewSSHKey(t, "alice")
+	s, auditPath := gittest.Stack(t, exec.Options{Role: exec.RoleNone, Environ: gittest.Environ(gittest.Home(t))})
+	repo := t.TempDir()
+	marker := filepath.Join(t.TempDir(), "ran")
+	evil := filepath.Join(t.TempDir(), "evil.sh")
+	if err := os.WriteFile(evil, []byte("#!/bin/sh\ntouch "+marker+"\nexit 0\n"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	git := func(args ...string) string { return gittest.Git(t, s, repo, args...) }
+	git("init", "--quiet")
+	for _, kv := range [][2]string{
+		{"gpg.ssh.program", evil}, {"gpg.program", evil}, {"gpg.x509.program", evil},
+		{"log.showSignature", "true"}, {"gpg.ssh.allowedSignersFile", "/dev/null"},
+	} {
+		git("config", kv[0], kv[1])
+	}
+	if err := os.WriteFile(filepath.Join(repo, "f"), []byte("x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	git("add", "f")
+	ctx := context.Background()
+	if _, err := s.Run(ctx, exec.Cmd{Tool: exec.Git, Dir: repo, Args: []string{"commit", "--quiet", "-S", "-m", "signed"},
+		Signatures: &exec.Signatures{SigningKey: key.Private}}); err != nil {
+		t.Fatalf("signed commit: %v", err)
+	}
+	allowed := filepath.Join(t.TempDir(), "allowed_signers")
+	faultkit.WriteAllowedSigners(t, allowed, faultkit.SignerLine("alice@lab", key, ""))
+	res, err := s.Run(ctx, exec.Cmd{Tool: exec.Git, Dir: repo, Args: []string{"log", "-1", "--format=%G?|%GF"},
+		Signatures: &exec.Signatures{AllowedSigners: allowed}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := strings.TrimSpace(string(res.Stdout)), "G|"+key.Fingerprint; got != want {
+		t.Fatalf("verification = %q, want %q", got, want)
+	}
+	// A commit carrying an OpenPGP signature makes git pick gpg.program:
+	// that too must be the pinned ssh-keygen, which cannot call it good.
+	tree := strings.TrimSpace(git("rev-parse", "HEAD^{tree}"))
+	obj := "tree " + tree + "\nauthor a <a@b> 1700000000 +0000\ncommitter a <a@b> 1700000000 +0000\n" +
+		"gpgsig -----BEGIN PGP SIGNATURE-----\n \n iQEzBAABCAAdFiEE\n -----END PGP SIGNATURE-----\n\npgp signed\n"
+	res, err = s.Run(ctx, exec.Cmd{Tool: exec.Git, Dir: repo, Args: []string{"hash-object", "-w", "-t", "commit", "--stdin"}, Stdin: strings.NewReader(obj)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pgp := strings.TrimSpace(string(res.Stdout))
+	res, err = s.Run(ctx, exec.Cmd{Tool: exec.Git, Dir: repo, Args: []string{"log", "-1", "--format=%G?", pgp},
+		Signatures: &exec.Signatures{AllowedSigners: allowed}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.TrimSpace(string(res.Stdout)); got == "G" || got == "U" {
+		t.Fatalf("an OpenPGP-signed commit verified as %q", got)
+	}
+	if out := git("log", "-1", "--format=%s"); strings.TrimSpace(out) != "signed" {
+		t.Fatalf("plain log = %q", out)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("the repository's configured signature program ran")
+	}
+	// The audit line of the verifying call names the program git ran.
+	entries, err := exec.ReadAuditTail(auditPath, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var named bool
+	for _, e := range entries {
+		if e.Event == exec.EventStart && slices.Contains(e.Argv, "gpg.ssh.allowedSignersFile="+allowed) {
+			for _, a := range e.Argv {
+				if p, ok := strings.CutPrefix(a, "gpg.ssh.program="); ok && filepath.IsAbs(p) && filepath.Base(p) == "ssh-keygen" {
+					named = true
+				}
+			}
+		}
+	}
+	if !named {
+		t.Fatalf("no audit line names the pinned ssh-keygen: %+v", entries)
+	}
+}
+
+func TestSignaturesRefused(t *testing.T) {
+	s, _ := gittest.Stack(t, exec.Options{Role: exec.RoleNone, Environ: gittest.Environ(gittest.Home(t))})
+	for name, c := range map[string]exec.Cmd{
+		"fetch":         {Tool: exec.Git, Args: []string{"fetch", "origin"}, Signatures: &exec.Signatures{AllowedSigners: "/x"}},
+		"relative":      {Tool: exec.Git, Args: []string{"log", "-1"}, Signatures: &exec.Signatures{AllowedSigners: "allowed"}},
+		"newline":       {Tool: exec.Git, Args: []string{"log", "-1"}, Signatures: &exec.Signatures{SigningKey: "/k\n-c x=y"}},
+		"empty":         {Tool: exec.Git, Args: []string{"log", "-1"}, Signatures: &exec.Signatures{}},
+		"not git":       {Tool: exec.HackRFInfo, Signatures: &exec.Signatures{AllowedSigners: "/x"}},
+		"caller config": {Tool: exec.Git, Args: []string{"-c", "gpg.ssh.program=/bin/sh", "log"}, Signatures: &exec.Signatures{AllowedSigners: "/x"}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := s.Run(context.Background(), c)
+			var de *exec.DeniedError
+			if !errors.As(err, &de) {
+				t.Fatalf("got %v, want *DeniedError", err)
+			}
+		})
+	}
+}

@@ -62,7 +62,7 @@ func (c *RxApproveCmd) Run(app *App) error {
 	}
 
 	reread := func(ctx context.Context) (*taskfetch.Current, error) {
-		return taskfetch.Fetch(ctx, env.Git, env.Policy)
+		return taskfetch.Fetch(ctx, s.Mirror, env.Policy)
 	}
 	out, err := s.Offer(app.Ctx, term, cur, reread, mx)
 	if err != nil {

@@ -20,7 +20,7 @@ import (
 
 // Deps is what a capture works with.
 type Deps struct {
-	Git    *gitcli.Client // the RX checkout: task fetched, HEAD read, never changed
+	Git    *gitcli.Client // the RX checkout: HEAD read, never changed (the task is read through the RX mirror)
 	Runner exec.Runner    // the RX-role runner: hackrf tools and git
 	Policy config.Policy
 	Audit  *exec.AuditLog // its head goes into every result commit

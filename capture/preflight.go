@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"rfhandoff/gitcli"
+	"rfhandoff/mirror"
 	"rfhandoff/rxwatch"
 	"rfhandoff/state"
 	"rfhandoff/task"
@@ -32,7 +33,11 @@ func lock(stateDir string) (*state.Lock, error) {
 // the approved, unchanged, not yet completed task the capture may run.
 func approved(ctx context.Context, d Deps, stateDir, wantID string) (*taskfetch.Current, error) {
 	p := d.Policy
-	cur, err := taskfetch.Fetch(ctx, d.Git, p)
+	m, err := mirror.Open(ctx, d.Git, p.Repo.Remote, filepath.Join(stateDir, mirror.RXName), d.Logger)
+	if err != nil {
+		return nil, err
+	}
+	cur, err := taskfetch.Fetch(ctx, m, p)
 	if err != nil {
 		return nil, fmt.Errorf("reading the current task from %s/%s: %w", p.Repo.Remote, p.Repo.TaskBranch, err)
 	}

@@ -207,6 +207,10 @@ func (sb *Sandbox) makeRemote(ctx context.Context) error {
 	if _, err := sb.git(ctx, sb.Root, "init", "--quiet", "--bare", sb.Remote); err != nil {
 		return err
 	}
+	// As GitHub and GitLab do: the sides' mirrors fetch blobless.
+	if _, err := sb.git(ctx, sb.Remote, "config", "--local", "--end-of-options", "uploadpack.allowFilter", "true"); err != nil {
+		return err
+	}
 	base, err := sb.seed(ctx, "seed-task", TaskBranch, "Sandbox task branch: base commit", map[string]string{
 		"README.md": "# rfhandoff demo: task branch\n\nMAIN writes docs/handoff/NEXT_RX_TASK.md here; the RX laptop reads it.\n",
 		// Runtime state of both sides lives in .local/ and must never be

@@ -3,6 +3,7 @@ package e2e
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"fmt"
 	"syscall"
 	"testing"
 
@@ -13,6 +14,16 @@ import (
 )
 
 // bigBlob is incompressible text far larger than the proxy's cut.
+// bigTree is files enough that the commit's tree alone (what a blobless
+// poll fetches, 20 incompressible bytes of object ID per entry) is far
+// bigger than the cut.
+func bigTree(prefix string, files map[string]string) map[string]string {
+	for i := range 3000 {
+		files[fmt.Sprintf("%s/%04d.hex", prefix, i)] = fmt.Sprintf("%d\n", i)
+	}
+	return files
+}
+
 func bigBlob(t *testing.T) string {
 	t.Helper()
 	b := make([]byte, 128<<10)
@@ -39,10 +50,10 @@ func TestFaultConnectionCutMidFetch(t *testing.T) {
 		old := lab.RX.TrackingRef(tasktest.TaskBranch)
 
 		p.CutAfter(16 << 10)
-		// One commit with the task and a blob far bigger than the cut.
+		// One commit with the task, a blob and a tree far bigger than the cut.
 		data := []byte(tasktest.TaskFile(tasktest.TaskSpec{ID: "FAULT_CUT_0001", Level: gate.Yellow, ExpectedHead: lab.Base}))
-		commit := lab.PushFiles(tasktest.TaskBranch, map[string]string{
-			tasktest.TaskPath: string(data), "docs/firmware.hex": bigBlob(t)})
+		commit := lab.PushFiles(tasktest.TaskBranch, bigTree("docs/firmware", map[string]string{
+			tasktest.TaskPath: string(data), "docs/firmware.hex": bigBlob(t)}))
 		waitFetches(t, lab.RX, "two fetches cut by the proxy", 2, faultkit.Call.Failed)
 		if p.Cuts.Load() == 0 {
 			t.Fatal("the proxy cut nothing: the test did not test a cut")
@@ -88,8 +99,8 @@ func TestFaultConnectionCutMidFetch(t *testing.T) {
 		old := lab.Main.TrackingRef(tasktest.ResultBranch)
 
 		p.CutAfter(16 << 10)
-		commit := lab.PushFiles(tasktest.ResultBranch, map[string]string{
-			tasktest.ResultPath: string(lab.Encode(lab.Ready("FAULT_CUT_0002"))), "docs/notes.hex": bigBlob(t)})
+		commit := lab.PushFiles(tasktest.ResultBranch, bigTree("docs/notes", map[string]string{
+			tasktest.ResultPath: string(lab.Encode(lab.Ready("FAULT_CUT_0002"))), "docs/notes.hex": bigBlob(t)}))
 		waitFetches(t, lab.Main, "two fetches cut by the proxy", 2, faultkit.Call.Failed)
 		if p.Cuts.Load() == 0 {
 			t.Fatal("the proxy cut nothing: the test did not test a cut")

@@ -17,7 +17,9 @@ import (
 func TestFaultFullDisk(t *testing.T) {
 	t.Parallel()
 	lab := faultkit.NewLab(t)
-	faultkit.MountTmpfs(t, lab.RX.StateDir(), "64k")
+	// Room for the state, the audit log and the RX mirror (its commits,
+	// trees and the task file: tmpfs gives each file a 4 KiB page).
+	faultkit.MountTmpfs(t, lab.RX.StateDir(), "256k")
 	lab.PushTask(tasktest.Capture("FAULT_DISK_0001"))
 	if out := lab.RX.Run(faultWait, "rx", "check"); out.Code != 10 {
 		t.Fatalf("rx check on an empty tmpfs: want exit 10\n%s", out)
@@ -65,7 +67,7 @@ func TestFaultFullDisk(t *testing.T) {
 func TestFaultFullDiskTX(t *testing.T) {
 	t.Parallel()
 	lab := faultkit.NewLab(t)
-	faultkit.MountTmpfs(t, lab.Main.StateDir(), "64k")
+	faultkit.MountTmpfs(t, lab.Main.StateDir(), "256k") // as above, with the MAIN mirror
 	lab.PushTask(tasktest.Capture("FAULT_DISK_0003"))
 	stopCleanly(t, lab.Main, []string{"tx", "watch"}, true)
 	statePath := lab.Main.StateDir() + "/" + state.TXStateFile

@@ -176,6 +176,11 @@ func TestFaultSIGKILLLoop(t *testing.T) {
 				if tmp := faultkit.TempFiles(t, side.StateDir()); len(tmp) != 0 {
 					t.Fatalf("iteration %d (kill after %v): temp files left after the restart: %v", i, delay, tmp)
 				}
+				// The mirror survives a kill mid-fetch: the restart polled
+				// through it and cleared what the killed git left.
+				if left := faultkit.MirrorLeftovers(t, side.StateDir()); len(left) != 0 {
+					t.Fatalf("iteration %d (kill after %v): mirror leftovers after the restart: %v", i, delay, left)
+				}
 			}
 			t.Logf("%d iterations, %d interrupted subprocesses shown as interrupted, %d orphaned children ended by the test",
 				killIterations, interrupted, orphans)

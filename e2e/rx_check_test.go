@@ -17,9 +17,21 @@ import (
 func TestRxCheckExitCodes(t *testing.T) {
 	rx := rxtest.New(t, rxtest.Options{})
 
-	code, _, errOut := rxMain(t, rx, "rx", "check")
-	if code != 1 || !strings.Contains(errOut, "docs/handoff/NEXT_RX_TASK.md") || !strings.Contains(errOut, "not found") {
-		t.Fatalf("no task file: exit %d, stderr %q", code, errOut)
+	// No task file yet is nothing to approve: exit 0 and one line, so
+	// that cron mails nothing until the MAIN PC writes its first task.
+	code, out, errOut := rxMain(t, rx, "rx", "check")
+	if code != 0 || errOut != "" || strings.Count(out, "\n") != 1 ||
+		!strings.Contains(out, "no task yet: docs/handoff/NEXT_RX_TASK.md is not in task branch commit "+rx.Base) {
+		t.Fatalf("no task file: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if st := loadRX(t, rx); st.LastSeenTaskID != "" || st.LastSeenTaskCommit != "" {
+		t.Fatalf("no task file recorded something: %+v", st)
+	}
+	// A missing task branch is still an error.
+	rxBadBranch := rxtest.New(t, rxtest.Options{})
+	gittest.Git(t, rxBadBranch.Remote.R, rxBadBranch.Remote.Dir, "update-ref", "-d", "refs/heads/"+rxBadBranch.Policy.Repo.TaskBranch)
+	if code, _, errOut := rxMain(t, rxBadBranch, "rx", "check"); code != 1 || !strings.Contains(errOut, "not found") {
+		t.Fatalf("no task branch: exit %d, stderr %q", code, errOut)
 	}
 
 	rx.PushTask(tasktest.TaskSpec{ID: "CHECK_NEW_1", Title: "Look \x1b]0;owned\x07 here", HardwareAccess: true, RFRX: true})
@@ -29,7 +41,7 @@ func TestRxCheckExitCodes(t *testing.T) {
 	}
 
 	commit := rx.PushTask(tasktest.TaskSpec{ID: "CHECK_NEW_1", HardwareAccess: true, RFRX: true})
-	code, out, errOut := rxMain(t, rx, "rx", "check")
+	code, out, errOut = rxMain(t, rx, "rx", "check")
 	if code != 10 {
 		t.Fatalf("new task: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}

@@ -11,7 +11,7 @@ var gitSubcommands = map[string]bool{
 	"ls-remote": true, "ls-tree": true, "check-ignore": true, "symbolic-ref": true,
 	"clone": true, "add": true, "diff": true, "commit": true, "push": true,
 	"remote": true, "version": true, "status": true, "log": true, "show": true,
-	"init": true, "config": true, "update-ref": true, "read-tree": true, "hash-object": true,
+	"init": true, "config": true, "rev-list": true, "repack": true, "update-ref": true, "read-tree": true, "hash-object": true,
 	"write-tree": true, "commit-tree": true, "for-each-ref": true,
 	"unpack-objects": true, "diff-tree": true,
 }

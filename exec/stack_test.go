@@ -31,6 +31,8 @@ func TestRefusals(t *testing.T) {
 		{"git forced refspec", RoleNone, Cmd{Tool: Git, Args: []string{"fetch", "origin", "+refs/heads/a:refs/remotes/origin/a"}}},
 		{"git force push", RoleNone, Cmd{Tool: Git, Args: []string{"push", "--force", "origin", "HEAD:refs/heads/x"}}},
 		{"git unknown subcommand", RoleNone, Cmd{Tool: Git, Args: []string{"filter-branch"}}},
+		{"git rev-list output file", RoleNone, Cmd{Tool: Git, Args: []string{"rev-list", "--output=/tmp/pwn", "HEAD"}}},
+		{"git mirror fetch forced", RoleRX, Cmd{Tool: Git, Args: []string{"fetch", "--refetch", "--filter=blob:limit=65537", "origin", "+refs/heads/a:refs/remotes/origin/a"}}},
 		{"info extra arg", RoleRX, Cmd{Tool: HackRFInfo, Args: []string{"-x"}}},
 	}
 	for _, tc := range cases {
@@ -49,6 +51,21 @@ func TestRefusals(t *testing.T) {
 				t.Fatalf("audit = %+v, want one refused line with a reason", entries)
 			}
 		})
+	}
+}
+
+// The mirror's own calls pass the git rules (the presence check, the
+// blobless and the bounded fetch).
+func TestGitAllowsMirrorArgs(t *testing.T) {
+	for _, args := range [][]string{
+		{"rev-list", "--objects", "--missing=print", "--end-of-options", "0123456789abcdef0123456789abcdef01234567"},
+		{"fetch", "--no-tags", "--filter=blob:none", "--end-of-options", "origin", "refs/heads/a:refs/remotes/origin/a"},
+		{"fetch", "--refetch", "--filter=blob:limit=65537", "--end-of-options", "origin", "0123456789abcdef0123456789abcdef01234567"},
+		{"init", "--quiet", "--bare", "--end-of-options", "/state/mirror-rx.git.tmp-1"},
+	} {
+		if r := checkArgs(RoleRX, Git, args); r != "" {
+			t.Errorf("%v refused: %s", args, r)
+		}
 	}
 }
 

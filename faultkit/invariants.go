@@ -92,3 +92,37 @@ func ShowLine(show string, seq int64) string {
 	re := regexp.MustCompile(`(?m)^.*  #` + strconv.FormatInt(seq, 10) + `  .*$`)
 	return re.FindString(show)
 }
+
+// MirrorLeftovers lists what a killed process may leave of a side's mirror
+// in the state directory (PROTOCOL §20) that the next rfhandoff run must
+// have cleared: git's lock and temporary files inside a mirror, and a
+// half-built or set-aside mirror beside it.
+func MirrorLeftovers(t testing.TB, stateDir string) []string {
+	t.Helper()
+	var out []string
+	beside, err := filepath.Glob(filepath.Join(stateDir, "mirror-*.git.*-*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out = append(out, beside...)
+	mirrors, err := filepath.Glob(filepath.Join(stateDir, "mirror-*.git"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range mirrors {
+		err := filepath.WalkDir(m, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			n := d.Name()
+			if !d.IsDir() && (strings.HasSuffix(n, ".lock") || strings.HasPrefix(n, "tmp_")) {
+				out = append(out, p)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatalf("faultkit: walking %s: %v", m, err)
+		}
+	}
+	return out
+}

@@ -14,6 +14,7 @@ import (
 	"rfhandoff/config"
 	"rfhandoff/exec"
 	"rfhandoff/gitcli/gittest"
+	"rfhandoff/mirror"
 	"rfhandoff/prompt/prompttest"
 	"rfhandoff/result"
 	"rfhandoff/state"
@@ -60,6 +61,9 @@ func NewLab(t testing.TB) *Lab {
 	}
 	dir := filepath.Join(srv, "remote.git")
 	gittest.Git(t, r, srv, "init", "--quiet", "--bare", dir)
+	// As GitHub and GitLab do, over every transport the lab serves: the
+	// mirrors fetch blobless.
+	gittest.Git(t, r, dir, "config", "uploadpack.allowFilter", "true")
 	rem := &gittest.Remote{Dir: dir, URL: "file://" + dir, R: r}
 	l := &Lab{t: t, Home: home, R: r, Srv: srv, Remote: rem, Tmp: t.TempDir()}
 	l.Base = gittest.Seed(t, rem, tasktest.TaskBranch, map[string]string{
@@ -178,11 +182,20 @@ func (s *Side) Head() string {
 	return strings.TrimSpace(gittest.Git(s.lab.t, s.lab.R, s.Dir, "rev-parse", "HEAD"))
 }
 
-// TrackingRef is the commit of refs/remotes/origin/<branch> in the
-// checkout ("" when it does not exist).
+// Mirror is the side's mirror in its state directory, where the watchers
+// fetch to (the checkout is not fetched into).
+func (s *Side) Mirror() string {
+	if s.Name == "rx" {
+		return s.Policy.StatePath(mirror.RXName)
+	}
+	return s.Policy.StatePath(mirror.TXName)
+}
+
+// TrackingRef is the commit of refs/remotes/origin/<branch> in the side's
+// mirror ("" when it does not exist).
 func (s *Side) TrackingRef(branch string) string {
 	s.lab.t.Helper()
-	res, err := s.lab.R.Run(s.lab.t.Context(), exec.Cmd{Tool: exec.Git, Dir: s.Dir,
+	res, err := s.lab.R.Run(s.lab.t.Context(), exec.Cmd{Tool: exec.Git, Dir: s.Mirror(),
 		Args: []string{"rev-parse", "--verify", "--quiet", "--end-of-options", "refs/remotes/origin/" + branch}})
 	if err != nil {
 		return ""

@@ -412,9 +412,9 @@ func TestRefusedBeforeGitRuns(t *testing.T) {
 }
 
 func TestCheckVersionRefusesOldGit(t *testing.T) {
-	f := &fakeRunner{t: t, replies: []fakeReply{ok("git version 2.29.3\n")}}
+	f := &fakeRunner{t: t, replies: []fakeReply{ok("git version 2.35.1\n")}}
 	_, err := (&Client{R: f}).CheckVersion(t.Context())
-	if err == nil || err.Error() != "git 2.29.3 is too old: rfhandoff needs 2.30 or newer" {
-		t.Errorf("CheckVersion(2.29.3) = %v, want it refused as too old", err)
+	if err == nil || err.Error() != "git 2.35.1 is too old: rfhandoff needs 2.36 or newer" {
+		t.Errorf("CheckVersion(2.35.1) = %v, want it refused as too old (fetch --refetch is 2.36)", err)
 	}
 }

@@ -19,6 +19,12 @@ type Client struct {
 	// configured user.name/user.email are used, or DefaultIdentity when
 	// those are not set.
 	Identity Identity
+	// Env is added to every call's environment (a mirror sets GIT_DIR so
+	// that git never discovers another repository above it).
+	Env []string
+	// Promisor is set when Dir is a partial clone (the mirror): see
+	// Promisor. Nil for a complete repository.
+	Promisor *Promisor
 	// SigningKey, when set, makes Commit sign with this SSH key file (an
 	// absolute path; a public key needs its private half in ssh-agent).
 	SigningKey string
@@ -44,7 +50,7 @@ func (c *Client) run(ctx context.Context, args []string, o call) (exec.Result, e
 		Tool:       exec.Git,
 		Args:       args,
 		Dir:        dir,
-		Env:        o.env,
+		Env:        append(append([]string(nil), c.Env...), o.env...),
 		Stdin:      o.stdin,
 		Timeout:    c.Timeout,
 		MaxOutput:  o.maxOutput,

@@ -79,11 +79,14 @@ func (e *PushRejectedError) Unwrap() error { return e.Err }
 // TooLargeError is a blob refused because it is bigger than allowed.
 type TooLargeError struct {
 	Path  string
-	Size  int64
+	Size  int64 // -1: too large to be fetched, so not known exactly
 	Limit int64
 }
 
 func (e *TooLargeError) Error() string {
+	if e.Size < 0 {
+		return fmt.Sprintf("%s is more than the limit of %d bytes (the server did not send it)", e.Path, e.Limit)
+	}
 	return fmt.Sprintf("%s is %d bytes, more than the limit of %d", e.Path, e.Size, e.Limit)
 }
 

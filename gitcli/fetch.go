@@ -15,12 +15,13 @@ func (c *Client) FetchBranch(ctx context.Context, remote, branch string) error {
 	return err
 }
 
-func fetchArgs(remote, branch string) []string {
-	return []string{
-		"fetch", "--no-tags", "--no-auto-gc", "--no-recurse-submodules",
-		"--no-write-fetch-head", "--end-of-options",
-		remote, "refs/heads/" + branch + ":refs/remotes/" + remote + "/" + branch,
+func fetchArgs(remote, branch, filter string) []string {
+	args := []string{"fetch", "--no-tags", "--no-auto-gc", "--no-recurse-submodules", "--no-write-fetch-head"}
+	if filter != "" {
+		args = append(args, "--filter="+filter)
 	}
+	return append(args, "--end-of-options",
+		remote, "refs/heads/"+branch+":refs/remotes/"+remote+"/"+branch)
 }
 
 // fetchOutcome is what git fetch's stderr says about a failed fetch.

@@ -20,6 +20,9 @@ type FetchUpdate struct {
 	// header, a "remote: " message nor a line about the tracking ref (warnings, another output
 	// format). The caller cannot rule a change out and should resolve.
 	Unrecognized []string
+	// FilterIgnored is git's warning that the server does not support
+	// --filter and sent every object: the fetch worked, at full cost.
+	FilterIgnored bool
 }
 
 // MayHaveMoved reports whether the tracking ref may point somewhere new:
@@ -38,11 +41,15 @@ func (c *Client) FetchBranchUpdated(ctx context.Context, remote, branch string) 
 	if err := ValidBranch(branch); err != nil {
 		return FetchUpdate{}, err
 	}
-	res, err := c.run(ctx, fetchArgs(remote, branch), call{})
+	res, err := c.run(ctx, fetchArgs(remote, branch, c.filter()), call{})
 	if err != nil {
 		return FetchUpdate{}, fetchError(remote, branch, res.Stderr, err)
 	}
-	return parseFetchUpdate(res.Stderr, remote, branch), nil
+	u := parseFetchUpdate(res.Stderr, remote, branch)
+	if u.FilterIgnored {
+		c.filterIgnored()
+	}
+	return u, nil
 }
 
 // fetchError maps a failed narrow fetch to its typed error. A missing
@@ -80,6 +87,10 @@ func parseFetchUpdate(stderr []byte, remote, branch string) FetchUpdate {
 		// The header and the server's own messages (progress, banners)
 		// never report a ref update: that is always a ref line.
 		if strings.HasPrefix(line, "From ") || strings.HasPrefix(line, "remote: ") {
+			continue
+		}
+		if line == filterIgnoredLine {
+			u.FilterIgnored = true
 			continue
 		}
 		m := fetchRefLineRE.FindStringSubmatch(line)

@@ -181,8 +181,8 @@ func TestRefsHeadBranchRemote(t *testing.T) {
 		t.Errorf("RemoteURL(unknown) = %v, want ErrNotFound", err)
 	}
 	v, err := co.c.CheckVersion(ctx)
-	if err != nil || !v.AtLeast(2, 30) || !strings.HasPrefix(v.Raw, "git version ") {
-		t.Errorf("CheckVersion = %+v, %v; want at least 2.30 (rev-parse --end-of-options)", v, err)
+	if err != nil || !v.AtLeast(2, 36) || !strings.HasPrefix(v.Raw, "git version ") {
+		t.Errorf("CheckVersion = %+v, %v; want at least 2.36 (fetch --refetch)", v, err)
 	}
 }
 

@@ -101,10 +101,17 @@ func (c *Client) BlobSize(ctx context.Context, commit, path string) (int64, erro
 // maxBytes of them. It checks the entry first: a symlink, directory or
 // submodule is a *NotRegularFileError and a file over maxBytes a
 // *TooLargeError, both before any content is read. The content is then
-// read by blob ID with the runner's output cap set to maxBytes.
+// read by blob ID with the runner's output cap set to maxBytes. In a
+// partial clone the blob is first fetched on its own, only if it is within
+// maxBytes (see fetchBlob).
 func (c *Client) ShowFile(ctx context.Context, commit, path string, maxBytes int64) ([]byte, error) {
 	if maxBytes <= 0 {
 		return nil, invalid("size limit", strconv.FormatInt(maxBytes, 10), "must be positive")
+	}
+	if c.Promisor != nil {
+		if err := c.fetchBlob(ctx, commit, path, maxBytes); err != nil {
+			return nil, err
+		}
 	}
 	e, err := c.Entry(ctx, commit, path)
 	if err != nil {
@@ -128,7 +135,14 @@ func (c *Client) ShowFile(ctx context.Context, commit, path string, maxBytes int
 
 // parseLsTree parses git ls-tree -l -z output:
 // "<mode> SP <type> SP <id> SP+ <size>|- TAB <path> NUL".
-func parseLsTree(out []byte) ([]TreeEntry, error) {
+func parseLsTree(out []byte) ([]TreeEntry, error) { return parseLsTreeRecords(out, true) }
+
+// parseLsTreeRecords parses ls-tree -z output with (-l) or without sizes.
+func parseLsTreeRecords(out []byte, sized bool) ([]TreeEntry, error) {
+	fields := 3
+	if sized {
+		fields = 4
+	}
 	var entries []TreeEntry
 	if len(out) > 0 && out[len(out)-1] != 0 {
 		return nil, fmt.Errorf("ls-tree output is not NUL-terminated")
@@ -139,8 +153,8 @@ func parseLsTree(out []byte) ([]TreeEntry, error) {
 			return nil, fmt.Errorf("ls-tree record %d %q: no path", i+1, rec)
 		}
 		f := strings.Fields(meta)
-		if len(f) != 4 {
-			return nil, fmt.Errorf("ls-tree record %d %q: want 4 fields before the path", i+1, rec)
+		if len(f) != fields {
+			return nil, fmt.Errorf("ls-tree record %d %q: want %d fields before the path", i+1, rec, fields)
 		}
 		e := TreeEntry{Mode: Mode(f[0]), Type: f[1], ID: f[2], Path: path, Size: -1}
 		if len(f[0]) != 6 || strings.Trim(f[0], "01234567") != "" {
@@ -153,6 +167,10 @@ func parseLsTree(out []byte) ([]TreeEntry, error) {
 		}
 		if ValidObjectID(e.ID) != nil {
 			return nil, fmt.Errorf("ls-tree record %d %q: bad object ID", i+1, rec)
+		}
+		if !sized {
+			entries = append(entries, e)
+			continue
 		}
 		if f[3] != "-" {
 			n, err := strconv.ParseInt(f[3], 10, 64)

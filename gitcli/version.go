@@ -21,8 +21,9 @@ func (v GitVersion) AtLeast(major, minor int) bool {
 func (v GitVersion) String() string { return fmt.Sprintf("%d.%d.%d", v.Major, v.Minor, v.Patch) }
 
 // MinVersion is the oldest git rfhandoff runs with: rev-parse accepts
-// --end-of-options from 2.30 on.
-var MinVersion = GitVersion{Major: 2, Minor: 30, Raw: "git version 2.30.0"}
+// --end-of-options from 2.30 on, and the mirror's bounded fetch of one
+// blob needs fetch --refetch, from 2.36 on.
+var MinVersion = GitVersion{Major: 2, Minor: 36, Raw: "git version 2.36.0"}
 
 // CheckVersion runs git version and refuses a git older than MinVersion.
 func (c *Client) CheckVersion(ctx context.Context) (GitVersion, error) {

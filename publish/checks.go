@@ -3,8 +3,10 @@ package publish
 import (
 	"context"
 	"errors"
+	"path/filepath"
 
 	"rfhandoff/gitcli"
+	"rfhandoff/mirror"
 	"rfhandoff/result"
 	"rfhandoff/state"
 	"rfhandoff/task"
@@ -25,7 +27,11 @@ func check(ctx context.Context, d Deps, data []byte) (*checked, error) {
 	p := d.Policy
 
 	// 1. The current task, freshly fetched, and the result agree on TASK_ID.
-	cur, err := taskfetch.Fetch(ctx, d.Git, p)
+	m, err := mirror.Open(ctx, d.Git, p.Repo.Remote, filepath.Join(d.StateDir, mirror.RXName), d.Logger)
+	if err != nil {
+		return nil, refuse(StepTaskID, "opening the RX mirror: %w", err)
+	}
+	cur, err := taskfetch.Fetch(ctx, m, p)
 	if err != nil {
 		return nil, refuse(StepTaskID, "reading the current task from %s/%s: %w", p.Repo.Remote, p.Repo.TaskBranch, err)
 	}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"path"
-	"path/filepath"
 	"strings"
 
 	"rfhandoff/config"
@@ -26,7 +25,7 @@ const AuditTrailer = "Audit-Chain-Head"
 
 // Deps is what Publish works with.
 type Deps struct {
-	Git          *gitcli.Client // the RX checkout (source): read and its task branch fetched, never changed
+	Git          *gitcli.Client // the RX checkout (source): read, never changed (the task is read through the RX mirror)
 	Runner       exec.Runner    // runs git for the temporary clone (nil: Git.R)
 	Policy       config.Policy
 	StateDir     string         // resolved state directory holding rx_agent_state.json
@@ -103,7 +102,7 @@ func Publish(ctx context.Context, d Deps, data []byte) (Outcome, error) {
 	if err != nil {
 		return Outcome{}, fmt.Errorf("remote %s: %w", d.Policy.Repo.Remote, err)
 	}
-	url, err := cloneURL(raw, d.Git.Dir)
+	url, err := gitcli.AbsoluteURL(raw, d.Git.Dir)
 	if err != nil {
 		return Outcome{}, err
 	}
@@ -156,23 +155,4 @@ func render(d Deps, r *result.Result, data []byte) ([]file, error) {
 		{path: path.Join(dir, JSONName), data: data},
 		{path: path.Join(dir, MarkdownName), data: md},
 	}, nil
-}
-
-// cloneURL returns the URL to clone the result branch from. A remote given
-// as a local path becomes an absolute file:// URL: relative to the
-// checkout, not to the temporary directory, and a real transport so that
-// --depth 1 applies (git ignores it for plain local paths).
-func cloneURL(raw, checkoutDir string) (string, error) {
-	if strings.Contains(raw, "://") || exec.ProtocolOf(raw) != "file" {
-		return raw, nil
-	}
-	p := raw
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(checkoutDir, p)
-	}
-	p, err := filepath.Abs(p)
-	if err != nil {
-		return "", fmt.Errorf("remote path %s: %w", raw, err)
-	}
-	return "file://" + filepath.ToSlash(p), nil
 }

@@ -2,30 +2,11 @@ package publish
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"rfhandoff/gitcli"
 )
-
-func TestCloneURL(t *testing.T) {
-	checkout := t.TempDir()
-	cases := map[string]string{
-		"https://example.org/lab/rf.git":   "https://example.org/lab/rf.git",
-		"git@example.org:lab/rf.git":       "git@example.org:lab/rf.git",
-		"file:///srv/git/rf.git":           "file:///srv/git/rf.git",
-		"/srv/git/rf.git":                  "file:///srv/git/rf.git",
-		"../remote.git":                    "file://" + filepath.Join(filepath.Dir(checkout), "remote.git"),
-		"ssh://rx@example.org:2222/rf.git": "ssh://rx@example.org:2222/rf.git",
-	}
-	for in, want := range cases {
-		got, err := cloneURL(in, checkout)
-		if err != nil || got != want {
-			t.Errorf("cloneURL(%q) = %q, %v; want %q", in, got, err, want)
-		}
-	}
-}
 
 func TestCheckStaged(t *testing.T) {
 	files := []file{{path: "r/RX_RESULT.json"}, {path: "r/RX_RESULT.md"}}

@@ -7,10 +7,14 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
 	"syscall"
 	"testing"
 	"time"
 
+	"rfhandoff/gitcli/gittest"
 	"rfhandoff/rxwatch/rxtest"
 	"rfhandoff/task/tasktest"
 )
@@ -22,7 +26,7 @@ func BenchmarkIdlePoll(b *testing.B) {
 	rx := rxtest.New(b, rxtest.Options{})
 	rx.PushTask(tasktest.TaskSpec{ID: "BENCH_IDLE"})
 	env, r, _ := testEnv(b, rx)
-	p := &Poller{Git: env.Git, Policy: rx.Policy}
+	p := &Poller{Git: testMirror(b, env), Policy: rx.Policy}
 	ctx := context.Background()
 	if _, err := p.Poll(ctx); err != nil {
 		b.Fatal(err)
@@ -127,4 +131,86 @@ func rusage(b *testing.B, who int) time.Duration {
 		b.Fatal(err)
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkPollAfterLargePush measures the poll that sees a task pushed
+// together with RFHANDOFF_BENCH_MEDIA_MB (default 300) of incompressible
+// media, through the RX mirror: its time and the bytes it adds to the
+// state directory. Beside it, the floor measured in the same run: a
+// blobless fetch of the same branch into a fresh partial repository, then
+// git show of the task file (which fetches that one blob).
+func BenchmarkPollAfterLargePush(b *testing.B) {
+	mb := int64(300)
+	if v := os.Getenv("RFHANDOFF_BENCH_MEDIA_MB"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n <= 0 {
+			b.Fatalf("RFHANDOFF_BENCH_MEDIA_MB=%q: want a positive number", v)
+		}
+		mb = n
+	}
+	rx := rxtest.New(b, rxtest.Options{})
+	rx.PushTask(tasktest.TaskSpec{ID: "BENCH_BIG_BASE"})
+	env, r, _ := testEnv(b, rx)
+	p := &Poller{Git: testMirror(b, env), Policy: rx.Policy}
+	ctx := context.Background()
+	if _, err := p.Poll(ctx); err != nil {
+		b.Fatal(err)
+	}
+	var poll, floor time.Duration
+	var pollBytes, floorBytes int64
+	branch := "refs/heads/" + tasktest.TaskBranch
+	b.ResetTimer()
+	for i := range b.N {
+		b.StopTimer()
+		commit := rx.PushTaskWithMedia(tasktest.TaskSpec{ID: fmt.Sprintf("BENCH_BIG_%d", i)}, mb<<20)
+		before := treeBytes(b, rx.StateDir())
+		b.StartTimer()
+		start := time.Now()
+		got, err := p.Poll(ctx)
+		poll += time.Since(start)
+		b.StopTimer()
+		if err != nil || got.Commit != commit || got.Task == nil {
+			b.Fatalf("poll after the push: %+v, %v", got, err)
+		}
+		pollBytes += treeBytes(b, rx.StateDir()) - before
+
+		dir := filepath.Join(b.TempDir(), "floor.git")
+		start = time.Now()
+		gittest.Git(b, r, filepath.Dir(dir), "init", "--quiet", "--bare", dir)
+		gittest.Git(b, r, dir, "config", "remote.origin.url", rx.Remote.URL)
+		gittest.Git(b, r, dir, "config", "remote.origin.promisor", "true")
+		gittest.Git(b, r, dir, "fetch", "--quiet", "--no-tags", "--filter=blob:none", "--end-of-options", "origin", branch+":refs/remotes/origin/"+tasktest.TaskBranch)
+		gittest.Git(b, r, dir, "show", commit+":"+tasktest.TaskPath)
+		floor += time.Since(start)
+		floorBytes += treeBytes(b, dir)
+	}
+	n := float64(b.N)
+	b.ReportMetric(float64(poll.Milliseconds())/n, "poll-ms")
+	b.ReportMetric(float64(pollBytes)/n/(1<<20), "poll-MiB")
+	b.ReportMetric(float64(floor.Milliseconds())/n, "floor-ms")
+	b.ReportMetric(float64(floorBytes)/n/(1<<20), "floor-MiB")
+	b.ReportMetric(float64(mb), "pushed-MiB")
+}
+
+// treeBytes is the size of the regular files under dir.
+func treeBytes(b *testing.B, dir string) int64 {
+	b.Helper()
+	var n int64
+	err := filepath.WalkDir(dir, func(_ string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.Type().IsRegular() {
+			fi, err := d.Info()
+			if err != nil {
+				return err
+			}
+			n += fi.Size()
+		}
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return n
 }

@@ -24,7 +24,7 @@ type Checked struct {
 // changed under its TASK_ID (*ChangedError).
 func (s *Session) Check(ctx context.Context) (Checked, error) {
 	p := s.Policy
-	cur, err := taskfetch.Fetch(ctx, s.Git, p)
+	cur, err := taskfetch.Fetch(ctx, s.Mirror, p)
 	if err != nil {
 		return Checked{}, fmt.Errorf("task branch %s/%s: %w", p.Repo.Remote, p.Repo.TaskBranch, err)
 	}

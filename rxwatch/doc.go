@@ -20,7 +20,9 @@
 //     re-reads the state file before each decision, so a task marked
 //     completed meanwhile is not offered.
 //
-// Polling. One narrow fetch per poll (refspec without '+'); the tracking
+// Polling. One narrow fetch per poll into the RX mirror (package mirror:
+// blobless, so the media others push to the branch stays on the server;
+// refspec without '+'); the tracking
 // ref is resolved only when fetch reported an update (gitcli's
 // FetchBranchUpdated), on the first poll, after a failure and every
 // DefaultResync, so an idle poll is one subprocess. Failures back off
@@ -30,12 +32,13 @@
 // Force-push. A rewritten task branch makes the narrow fetch fail
 // (*gitcli.ForcePushError): the watcher logs it once, keeps polling and
 // stays refused. To re-anchor, a person checks the rewritten branch on the
-// remote and then, in the RX checkout, runs the forced fetch by hand:
+// remote and then removes the RX mirror (<state_dir>/mirror-rx.git, where
+// the tracking ref lives; the checkout is not fetched into):
 //
-//	git fetch origin +refs/heads/video-development:refs/remotes/origin/video-development
+//	rm -rf .local/mirror-rx.git
 //
-// The next poll accepts the new history (its tasks are still checked:
-// EXPECTED_HEAD ancestry, the digest binding). If a rewrite reached the
+// rfhandoff rebuilds it, and the next poll accepts the new history (its
+// tasks are still checked: EXPECTED_HEAD ancestry, the digest binding). If a rewrite reached the
 // tracking ref some other way (a plain `git fetch` by someone, which uses
 // a forced refspec), the watcher notices at its next resolve
 // (*RewoundError) and stays refused until it is restarted: the restart is

@@ -2,12 +2,15 @@ package rxwatch
 
 import (
 	"bytes"
+	"context"
 	"log/slog"
+	"os"
 	"sync"
 	"testing"
 
 	"rfhandoff/exec"
 	"rfhandoff/gitcli/gittest"
+	"rfhandoff/mirror"
 	"rfhandoff/rxwatch/rxtest"
 )
 
@@ -41,4 +44,18 @@ func testEnv(t testing.TB, rx *rxtest.RX) (Env, *exec.Stack, *syncBuffer) {
 		Log:    slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 	}
 	return env, r, logs
+}
+
+// testMirror opens the RX mirror in the fixture's state directory, as
+// Open does for a session.
+func testMirror(t testing.TB, env Env) *mirror.Mirror {
+	t.Helper()
+	if err := os.MkdirAll(env.Policy.StatePath(), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	m, err := mirror.ForRX(context.Background(), env.Git, env.Policy, env.Log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }

@@ -24,7 +24,7 @@ const DefaultResync = 5 * time.Minute
 // costs one subprocess. The task is read only at a commit it has not read
 // yet, and only through that commit ID.
 type Poller struct {
-	Git    *gitcli.Client
+	Git    taskfetch.Repo // the RX mirror
 	Policy config.Policy
 	// Resync bounds how long a tracking ref moved behind the poller's back
 	// goes unnoticed (0: DefaultResync).

@@ -7,6 +7,7 @@ import (
 
 	"rfhandoff/gitcli"
 	"rfhandoff/gitcli/gittest"
+	"rfhandoff/mirror"
 	"rfhandoff/rxwatch/rxtest"
 	"rfhandoff/task"
 	"rfhandoff/task/tasktest"
@@ -18,7 +19,7 @@ func TestPollerIdleIsOneSubprocess(t *testing.T) {
 	rx := rxtest.New(t, rxtest.Options{})
 	first := rx.PushTask(tasktest.TaskSpec{ID: "POLL_IDLE_1"})
 	env, r, _ := testEnv(t, rx)
-	p := &Poller{Git: env.Git, Policy: rx.Policy}
+	p := &Poller{Git: testMirror(t, env), Policy: rx.Policy}
 	ctx := t.Context()
 
 	got, err := p.Poll(ctx)
@@ -50,7 +51,7 @@ func TestPollerTaskProblemsAreCached(t *testing.T) {
 	rx := rxtest.New(t, rxtest.Options{})
 	rx.PushFile("TASK_ID = broken\n\nbody\n")
 	env, r, _ := testEnv(t, rx)
-	p := &Poller{Git: env.Git, Policy: rx.Policy}
+	p := &Poller{Git: testMirror(t, env), Policy: rx.Policy}
 	got, err := p.Poll(t.Context())
 	var inv *task.InvalidError
 	if err != nil || !errors.As(got.TaskErr, &inv) || got.Task != nil {
@@ -72,7 +73,7 @@ func TestPollerForcePushRefusedUntilReanchored(t *testing.T) {
 	rx := rxtest.New(t, rxtest.Options{})
 	rx.PushTask(tasktest.TaskSpec{ID: "POLL_FP_1"})
 	env, _, _ := testEnv(t, rx)
-	p := &Poller{Git: env.Git, Policy: rx.Policy}
+	p := &Poller{Git: testMirror(t, env), Policy: rx.Policy}
 	ctx := t.Context()
 	if _, err := p.Poll(ctx); err != nil {
 		t.Fatal(err)
@@ -85,9 +86,10 @@ func TestPollerForcePushRefusedUntilReanchored(t *testing.T) {
 			t.Fatalf("poll %d after a force-push: %v; want *ForcePushError", i, err)
 		}
 	}
-	// The re-anchor a person does (here without the forced refspec the
-	// allowlist refuses: the rejected fetch already brought the objects).
-	gittest.Git(t, rx.Runner(), rx.Dir, "update-ref", "--end-of-options", taskfetch.TrackingRef(rx.Policy, tasktest.TaskBranch), rewritten)
+	// The re-anchor a person does in the mirror (here without the forced
+	// refspec the allowlist refuses: the rejected fetch already brought
+	// the commits and trees).
+	gittest.Git(t, rx.Runner(), rx.Policy.StatePath(mirror.RXName), "update-ref", "--end-of-options", taskfetch.TrackingRef(rx.Policy, tasktest.TaskBranch), rewritten)
 	// The new history is read (its EXPECTED_HEAD, from the old history,
 	// is no ancestor of the new root: the task itself is then rejected).
 	got, err := p.Poll(ctx)
@@ -104,15 +106,16 @@ func TestPollerResync(t *testing.T) {
 	first := rx.PushTask(tasktest.TaskSpec{ID: "POLL_SYNC_1"})
 	env, _, _ := testEnv(t, rx)
 	now := time.Unix(1_000_000, 0)
-	p := &Poller{Git: env.Git, Policy: rx.Policy, Resync: time.Minute, Now: func() time.Time { return now }}
+	p := &Poller{Git: testMirror(t, env), Policy: rx.Policy, Resync: time.Minute, Now: func() time.Time { return now }}
 	ctx := t.Context()
 	if _, err := p.Poll(ctx); err != nil {
 		t.Fatal(err)
 	}
-	// Someone else fetches the branch forward (our next fetch prints nothing).
+	// Someone else (rx capture) fetches the branch forward into the same
+	// mirror (our next fetch prints nothing).
 	second := rx.PushTask(tasktest.TaskSpec{ID: "POLL_SYNC_2"})
-	other := &gitcli.Client{R: rx.Runner(), Dir: rx.Dir}
-	if err := other.FetchBranch(ctx, "origin", tasktest.TaskBranch); err != nil {
+	other := testMirror(t, env)
+	if _, err := other.FetchBranchUpdated(ctx, "origin", tasktest.TaskBranch); err != nil {
 		t.Fatal(err)
 	}
 	if got, err := p.Poll(ctx); err != nil || got.Changed || got.Commit != first {
@@ -127,10 +130,10 @@ func TestPollerResync(t *testing.T) {
 	// objects, update-ref moves the ref). Our fetch then prints nothing.
 	rewritten := rx.ForcePushTask(tasktest.TaskSpec{ID: "POLL_SYNC_EVIL"})
 	var fp *gitcli.ForcePushError
-	if err := other.FetchBranch(ctx, "origin", tasktest.TaskBranch); !errors.As(err, &fp) {
+	if _, err := other.FetchBranchUpdated(ctx, "origin", tasktest.TaskBranch); !errors.As(err, &fp) {
 		t.Fatalf("other fetch: %v", err)
 	}
-	gittest.Git(t, rx.Runner(), rx.Dir, "update-ref", "--end-of-options", taskfetch.TrackingRef(rx.Policy, tasktest.TaskBranch), rewritten)
+	gittest.Git(t, rx.Runner(), rx.Policy.StatePath(mirror.RXName), "update-ref", "--end-of-options", taskfetch.TrackingRef(rx.Policy, tasktest.TaskBranch), rewritten)
 	now = now.Add(time.Minute)
 	_, err := p.Poll(ctx)
 	var rw *RewoundError

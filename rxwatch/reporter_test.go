@@ -15,7 +15,7 @@ func TestReporterOncePerDistinctError(t *testing.T) {
 	var buf bytes.Buffer
 	log := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	now := time.Unix(1000, 0)
-	r := &reporter{log: log, now: func() time.Time { return now }}
+	r := &reporter{log: log, now: func() time.Time { return now }, mirror: "/lab/.local/mirror-rx.git"}
 
 	down := errors.New("connection refused")
 	for range 5 {
@@ -39,7 +39,7 @@ func TestReporterOncePerDistinctError(t *testing.T) {
 		{"failed_polls=7", 1},
 		{"down_for=7s", 1},
 		{"task branch rewritten", 1},
-		{"git fetch origin +refs/heads/video-development:refs/remotes/origin/video-development", 1},
+		{"then remove /lab/.local/mirror-rx.git: rfhandoff rebuilds it and takes origin/video-development as it is then", 1},
 	} {
 		if got := strings.Count(out, c.text); got != c.n {
 			t.Errorf("%q logged %d times, want %d:\n%s", c.text, got, c.n, out)

@@ -11,6 +11,7 @@ import (
 
 	"rfhandoff/config"
 	"rfhandoff/gitcli"
+	"rfhandoff/mirror"
 	"rfhandoff/state"
 )
 
@@ -91,9 +92,12 @@ func (e *LockHeldError) Unwrap() error { return e.Locked }
 // lock.
 type Session struct {
 	Env
-	Store *Store
-	role  Role
-	lock  *state.Lock
+	// Mirror is where the task branch is fetched and read (never the
+	// checkout, whose HEAD is still source_head).
+	Mirror *mirror.Mirror
+	Store  *Store
+	role   Role
+	lock   *state.Lock
 }
 
 // Open checks the preconditions, takes the watcher lock, recovers a stale
@@ -106,10 +110,10 @@ func Open(ctx context.Context, env Env, role Role) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	return openIn(env, dir, role)
+	return openIn(ctx, env, dir, role)
 }
 
-func openIn(env Env, dir string, role Role) (*Session, error) {
+func openIn(ctx context.Context, env Env, dir string, role Role) (*Session, error) {
 	holder := env.Command
 	if role == RoleWatcher {
 		holder = watcherHolder
@@ -123,6 +127,13 @@ func openIn(env Env, dir string, role Role) (*Session, error) {
 		return nil, err
 	}
 	s := &Session{Env: env, Store: &Store{Dir: dir}, role: role, lock: lock}
+	// After the lock (a one-shot command beside a watcher changes
+	// nothing) and before running is recorded (a watcher that records it
+	// is polling).
+	if s.Mirror, err = mirror.Open(ctx, env.Git, env.Policy.Repo.Remote, filepath.Join(dir, mirror.RXName), env.log()); err != nil {
+		lock.Release()
+		return nil, err
+	}
 	if err := s.start(); err != nil {
 		lock.Release()
 		return nil, err

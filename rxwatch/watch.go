@@ -29,7 +29,7 @@ func NewWatcher(s *Session, p Prompter) *Watcher {
 	pol := s.Policy
 	return &Watcher{
 		S:        s,
-		Poller:   &Poller{Git: s.Git, Policy: pol, Now: s.Now},
+		Poller:   &Poller{Git: s.Mirror, Policy: pol, Now: s.Now},
 		Prompter: p,
 		Outbox:   NewManualExecutor(s.StateDir(), pol),
 		Interval: pol.Poll.RXInterval.Duration,
@@ -42,7 +42,7 @@ func NewWatcher(s *Session, p Prompter) *Watcher {
 func (w *Watcher) Run(ctx context.Context) error {
 	log := w.S.log()
 	w.deferred, w.announced = map[string]bool{}, map[string]bool{}
-	rep := &reporter{log: log, now: w.S.now}
+	rep := &reporter{log: log, now: w.S.now, mirror: w.S.Mirror.Dir}
 	if w.Prompter == nil {
 		log.Warn("no terminal: tasks awaiting approval are reported, but nothing can be approved here")
 	}

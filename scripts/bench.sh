@@ -10,6 +10,7 @@
 #                                quick 3, and only the real-time case]
 #   RFHANDOFF_BENCH_AUDIT_LINES  existing lines for the long audit append [1000000; quick 100000]
 #   RFHANDOFF_BENCH_POLLS        polls for the watcher RSS sample [1000; quick 100]
+#   RFHANDOFF_BENCH_MEDIA_MB     media pushed with a task before the measured poll [300; quick 30]
 #   BENCH_RAW                    also keep the raw `go test -bench` output in this file
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,15 +19,15 @@ quick=0
 [ "${1:-}" = "-quick" ] && quick=1
 
 if [ $quick = 1 ]; then
-	: "${CAPTURE_BENCH_SECONDS:=3}" "${RFHANDOFF_BENCH_AUDIT_LINES:=100000}" "${RFHANDOFF_BENCH_POLLS:=100}"
+	: "${CAPTURE_BENCH_SECONDS:=3}" "${RFHANDOFF_BENCH_AUDIT_LINES:=100000}" "${RFHANDOFF_BENCH_POLLS:=100}" "${RFHANDOFF_BENCH_MEDIA_MB:=30}"
 	capture_cases='/^realtime$' # "fast" writes 3 s of samples before READY can be pushed
 	n_idle=50 n_detect=3 n_pub=5 n_hist=3 n_audit=500
 else
-	: "${CAPTURE_BENCH_SECONDS:=25}" "${RFHANDOFF_BENCH_AUDIT_LINES:=1000000}" "${RFHANDOFF_BENCH_POLLS:=1000}"
+	: "${CAPTURE_BENCH_SECONDS:=25}" "${RFHANDOFF_BENCH_AUDIT_LINES:=1000000}" "${RFHANDOFF_BENCH_POLLS:=1000}" "${RFHANDOFF_BENCH_MEDIA_MB:=300}"
 	capture_cases=''
 	n_idle=300 n_detect=10 n_pub=20 n_hist=10 n_audit=2000
 fi
-export CAPTURE_BENCH_SECONDS RFHANDOFF_BENCH_AUDIT_LINES RFHANDOFF_BENCH_POLLS
+export CAPTURE_BENCH_SECONDS RFHANDOFF_BENCH_AUDIT_LINES RFHANDOFF_BENCH_POLLS RFHANDOFF_BENCH_MEDIA_MB
 
 raw=$(mktemp)
 rows=$(mktemp)
@@ -62,6 +63,7 @@ bench() {
 
 bench "idle poll cost" ./rxwatch BenchmarkIdlePoll "${n_idle}x"
 bench "detection latency (1 s interval)" ./rxwatch BenchmarkDetect "${n_detect}x"
+bench "poll after a $RFHANDOFF_BENCH_MEDIA_MB MB push vs the blobless floor" ./rxwatch BenchmarkPollAfterLargePush 1x
 bench "publish vs the plain git floor (and git calls per publish)" ./publish BenchmarkPublishVsFloor "${n_pub}x"
 bench "publish vs history length" ./publish BenchmarkPublishHistory "${n_hist}x"
 bench "COMPLETE after the capture ends (${CAPTURE_BENCH_SECONDS} s at 20 Msps)" ./capture BenchmarkCompleteAfterEnd 1x "$capture_cases"

@@ -2,7 +2,8 @@
 // SPEC §3 and §10 require: one narrow fetch, the commit resolved once, and
 // only that ID used afterwards (ancestry check, size check, read, parse).
 // The RX side (check, watch, approve, publish, capture) and the MAIN side
-// (which compares a result's TASK_ID with it) share it.
+// (which compares a result's TASK_ID with it) share it. They read through
+// their side's mirror (package mirror, PROTOCOL §20), never the checkout.
 package taskfetch
 
 import (
@@ -38,17 +39,47 @@ func (e *NotAncestorError) Error() string {
 	return fmt.Sprintf("task %s: EXPECTED_HEAD %s is not an ancestor of task branch commit %s", e.TaskID, e.ExpectedHead, e.Commit)
 }
 
+// Repo is where the task branch is fetched and read: a side's
+// *mirror.Mirror, or any complete repository's *gitcli.Client.
+type Repo interface {
+	FetchBranchUpdated(ctx context.Context, remote, branch string) (gitcli.FetchUpdate, error)
+	ResolveCommit(ctx context.Context, ref string) (string, error)
+	ShowFile(ctx context.Context, commit, path string, maxBytes int64) ([]byte, error)
+	IsAncestor(ctx context.Context, a, b string) (bool, error)
+	VerifyLastChange(ctx context.Context, commit, path, allowedSigners string) (gitcli.Signature, error)
+}
+
+// FetchCommit does the one narrow fetch of branch and resolves its
+// tracking ref once.
+func FetchCommit(ctx context.Context, g Repo, p config.Policy, branch string) (string, error) {
+	if _, err := g.FetchBranchUpdated(ctx, p.Repo.Remote, branch); err != nil {
+		return "", err
+	}
+	return g.ResolveCommit(ctx, TrackingRef(p, branch))
+}
+
+// NoTaskError is a task branch commit without the task file: the MAIN PC
+// has not written a task yet. It matches gitcli.ErrNotFound.
+type NoTaskError struct {
+	Path   string
+	Commit string
+	Err    error // the *gitcli.NotFoundError
+}
+
+func (e *NoTaskError) Error() string {
+	return fmt.Sprintf("no task yet: %s is not in task branch commit %s", e.Path, e.Commit)
+}
+
+func (e *NoTaskError) Unwrap() error { return e.Err }
+
 // TrackingRef is where the narrow fetch stores the task branch.
 func TrackingRef(p config.Policy, branch string) string {
 	return "refs/remotes/" + p.Repo.Remote + "/" + branch
 }
 
 // Fetch fetches the task branch once and reads the task at the fetched commit.
-func Fetch(ctx context.Context, g *gitcli.Client, p config.Policy) (*Current, error) {
-	if err := g.FetchBranch(ctx, p.Repo.Remote, p.Repo.TaskBranch); err != nil {
-		return nil, err
-	}
-	commit, err := g.ResolveCommit(ctx, TrackingRef(p, p.Repo.TaskBranch))
+func Fetch(ctx context.Context, g Repo, p config.Policy) (*Current, error) {
+	commit, err := FetchCommit(ctx, g, p, p.Repo.TaskBranch)
 	if err != nil {
 		return nil, err
 	}
@@ -61,7 +92,7 @@ func Fetch(ctx context.Context, g *gitcli.Client, p config.Policy) (*Current, er
 // is never read: a *gitcli.SignatureError); then regular file, size limit
 // before reading, strict header, and EXPECTED_HEAD an ancestor of commit
 // (only git's exit 0 counts as yes).
-func ReadAt(ctx context.Context, g *gitcli.Client, p config.Policy, commit string) (*Current, error) {
+func ReadAt(ctx context.Context, g Repo, p config.Policy, commit string) (*Current, error) {
 	var signer *gitcli.Signature
 	if allowed := p.TaskSignersPath(); allowed != "" {
 		sig, err := g.VerifyLastChange(ctx, commit, p.Repo.TaskFile, allowed)
@@ -76,6 +107,10 @@ func ReadAt(ctx context.Context, g *gitcli.Client, p config.Policy, commit strin
 		}
 	}
 	data, err := g.ShowFile(ctx, commit, p.Repo.TaskFile, p.Limits.MaxTaskBytes)
+	var nf *gitcli.NotFoundError
+	if errors.As(err, &nf) {
+		return nil, &NoTaskError{Path: p.Repo.TaskFile, Commit: commit, Err: err}
+	}
 	if err != nil {
 		return nil, err
 	}

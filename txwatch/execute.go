@@ -16,6 +16,7 @@ import (
 	"rfhandoff/gate"
 	"rfhandoff/gitcli"
 	"rfhandoff/hackrfcli"
+	"rfhandoff/mirror"
 	"rfhandoff/prompt"
 )
 
@@ -211,7 +212,11 @@ func (x *Executor) askPhrase(ctx context.Context, rec Record) error {
 // exact commit and bytes the record names, and every check must pass with
 // capture time left for the whole transmission plus min_remaining_s.
 func (x *Executor) recheck(ctx context.Context, store Store, name string, rec Record) error {
-	src := Source{Git: x.Git, Policy: x.Policy}
+	m, err := mirror.ForTX(ctx, x.Git, x.Policy, nil)
+	if err != nil {
+		return fmt.Errorf("re-fetching the result branch: %w", err)
+	}
+	src := Source{Git: m, Policy: x.Policy}
 	snap, err := src.Fetch(ctx)
 	if err != nil {
 		return fmt.Errorf("re-fetching the result branch: %w", err)

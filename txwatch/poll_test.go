@@ -2,6 +2,7 @@ package txwatch
 
 import (
 	"os"
+	"rfhandoff/mirror"
 	"testing"
 	"time"
 
@@ -42,6 +43,12 @@ func TestTrackingCommitResolvesOnlyWhenNeeded(t *testing.T) {
 	e := newEnv(t)
 	w := e.watcher(&syncBuffer{}, noTerminal)
 	ctx := t.Context()
+	if err := os.MkdirAll(e.pol.StatePath(), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.openMirror(ctx); err != nil {
+		t.Fatal(err)
+	}
 	c1, _ := e.f.Publish(t, txtest.Ready(time.Now()))
 	got, err := w.trackingCommit(ctx)
 	if err != nil || got != c1 {
@@ -65,9 +72,14 @@ func TestTrackingCommitResolvesOnlyWhenNeeded(t *testing.T) {
 	}
 
 	// Someone else (tx execute) fetches the next commit into the same
-	// tracking ref: our fetch then has nothing to report ...
+	// tracking ref of the same mirror: our fetch then has nothing to
+	// report ...
 	c3, _ := e.f.Publish(t, txtest.Ready(time.Now()))
-	if err := e.f.Git(e.r).FetchBranch(ctx, "origin", "rx-node"); err != nil {
+	other, err := mirror.ForTX(ctx, e.f.Git(e.r), e.pol, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := other.FetchBranchUpdated(ctx, "origin", "rx-node"); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := w.trackingCommit(ctx); got != c2 {
@@ -75,9 +87,6 @@ func TestTrackingCommitResolvesOnlyWhenNeeded(t *testing.T) {
 	}
 	// ... so the executor leaves a hint (in the state dir, which holds
 	// its record), and the watcher resolves.
-	if err := os.MkdirAll(e.pol.StatePath(), 0o700); err != nil {
-		t.Fatal(err)
-	}
 	if err := writeFetchHint(e.pol, c3); err != nil {
 		t.Fatal(err)
 	}

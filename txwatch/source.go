@@ -14,9 +14,10 @@ import (
 // ResultFile is the result's name inside repo.result_dir.
 const ResultFile = "RX_RESULT.json"
 
-// Source reads the result branch and the task branch of one checkout.
+// Source reads the result branch and the task branch through the MAIN
+// side's mirror.
 type Source struct {
-	Git    *gitcli.Client
+	Git    taskfetch.Repo
 	Policy config.Policy
 }
 
@@ -25,17 +26,10 @@ func (s Source) ResultPath() string { return path.Join(s.Policy.Repo.ResultDir, 
 
 // FetchResultCommit does the one narrow fetch of the result branch
 // (refspec without '+': a force-pushed branch is a *gitcli.ForcePushError)
-// and resolves the fetched commit once.
-//
-// It takes two git processes per poll (fetch, rev-parse). A fetch that
-// reported whether the ref moved would make the idle poll one process;
-// gitcli has no such variant yet.
+// and resolves the fetched commit once (two git processes; tx watch's
+// own poll skips the second when nothing moved).
 func (s Source) FetchResultCommit(ctx context.Context) (string, error) {
-	r := s.Policy.Repo
-	if err := s.Git.FetchBranch(ctx, r.Remote, r.ResultBranch); err != nil {
-		return "", err
-	}
-	return s.Git.ResolveCommit(ctx, taskfetch.TrackingRef(s.Policy, r.ResultBranch))
+	return taskfetch.FetchCommit(ctx, s.Git, s.Policy, s.Policy.Repo.ResultBranch)
 }
 
 // Snapshot is RX_RESULT.json as read from one commit of the result branch.

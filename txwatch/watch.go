@@ -15,6 +15,7 @@ import (
 	"rfhandoff/exec"
 	"rfhandoff/gate"
 	"rfhandoff/gitcli"
+	"rfhandoff/mirror"
 	"rfhandoff/result"
 	"rfhandoff/state"
 	"rfhandoff/taskfetch"
@@ -24,7 +25,7 @@ import (
 // that passes every check, asks for the phrase and writes one
 // authorization record. It never transmits.
 type Watcher struct {
-	Git    *gitcli.Client // in the MAIN checkout (repo.path)
+	Git    *gitcli.Client // in the MAIN checkout (repo.path); its remote is the mirror's
 	Policy config.Policy
 	Out    io.Writer // reports, one event per line
 	Logger *slog.Logger
@@ -39,6 +40,7 @@ type Watcher struct {
 	Resync time.Duration
 
 	rep        *reporter
+	mirror     *mirror.Mirror // where both branches are fetched and read
 	src        Source
 	store      Store
 	st         state.TX
@@ -120,7 +122,6 @@ func (w *Watcher) Run(ctx context.Context) (err error) {
 	if err := w.Policy.ValidateMAIN(); err != nil {
 		return fmt.Errorf("policy: no result could ever be authorized and executed with it: %w", err)
 	}
-	w.src = Source{Git: w.Git, Policy: w.Policy}
 	if w.store, err = StoreOf(w.Policy); err != nil {
 		return err
 	}
@@ -139,6 +140,9 @@ func (w *Watcher) Run(ctx context.Context) (err error) {
 		return err
 	}
 	defer lock.Release()
+	if err := w.openMirror(ctx); err != nil {
+		return err
+	}
 	// Holding the lock, no live writer owns a temp file.
 	if _, err := state.CleanTemps(filepath.Join(dir, state.TXStateFile)); err != nil {
 		return err
@@ -266,16 +270,26 @@ func (w *Watcher) poll(ctx context.Context) error {
 	return w.authorize(ctx, snap, r, taskID, signer)
 }
 
+// openMirror opens the MAIN side's mirror that both branches are read
+// through (tx execute uses the same one).
+func (w *Watcher) openMirror(ctx context.Context) (err error) {
+	if w.mirror, err = mirror.ForTX(ctx, w.Git, w.Policy, w.Logger); err != nil {
+		return err
+	}
+	w.src = Source{Git: w.mirror, Policy: w.Policy}
+	return nil
+}
+
 // trackingCommit does the one narrow fetch of the result branch and
 // returns the commit of the tracking ref. It resolves the ref (a second
 // process) only when needed: on the first poll and after a failure, when
 // the fetch reported a change or output it does not know, when tx execute
 // left a fetch hint naming another commit (it fetches the same ref in the
-// same checkout, behind our fetch's back), and every Resync. An idle poll
+// same mirror, behind our fetch's back), and every Resync. An idle poll
 // is then one subprocess.
 func (w *Watcher) trackingCommit(ctx context.Context) (string, error) {
 	r := w.Policy.Repo
-	up, err := w.Git.FetchBranchUpdated(ctx, r.Remote, r.ResultBranch)
+	up, err := w.mirror.FetchBranchUpdated(ctx, r.Remote, r.ResultBranch)
 	if err != nil {
 		w.resolved = false
 		var fp *gitcli.ForcePushError
@@ -293,13 +307,13 @@ func (w *Watcher) trackingCommit(ctx context.Context) (string, error) {
 		return w.tracked, nil
 	}
 	ref := taskfetch.TrackingRef(w.Policy, r.ResultBranch)
-	commit, err := w.Git.ResolveCommit(ctx, ref)
+	commit, err := w.mirror.ResolveCommit(ctx, ref)
 	if err != nil {
 		w.resolved = false
 		return "", err
 	}
 	if w.tracked != "" && commit != w.tracked {
-		ok, err := w.Git.IsAncestor(ctx, w.tracked, commit)
+		ok, err := w.mirror.IsAncestor(ctx, w.tracked, commit)
 		if err != nil {
 			w.resolved = false
 			return "", err

@@ -34,6 +34,8 @@ func NewBareRemoteWith(t testing.TB, r exec.Runner, branches ...string) *Remote 
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "remote.git")
 	Git(t, r, filepath.Dir(dir), "init", "--quiet", "--bare", dir)
+	// As GitHub and GitLab do: the mirrors fetch blobless.
+	Git(t, r, dir, "config", "uploadpack.allowFilter", "true")
 	rem := &Remote{Dir: dir, URL: "file://" + dir, R: r}
 	for _, b := range branches {
 		Seed(t, rem, b, map[string]string{"README.md": "branch " + b + "\n"})

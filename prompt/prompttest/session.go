@@ -1,6 +1,7 @@
 package prompttest
 
 import (
+	"errors"
 	"io"
 	"os"
 	"regexp"
@@ -217,7 +218,8 @@ func (s *Session) needTTY() {
 // Signal sends sig to the child.
 func (s *Session) Signal(sig os.Signal) {
 	s.t.Helper()
-	if err := s.proc.Signal(sig); err != nil {
+	// A child that exited since the caller's Exited check is not an error.
+	if err := s.proc.Signal(sig); err != nil && !errors.Is(err, os.ErrProcessDone) {
 		s.t.Fatalf("prompttest: signalling %d: %v", s.proc.Pid, err)
 	}
 }

@@ -21,6 +21,7 @@ import (
 	"rfhandoff/exec"
 	"rfhandoff/gitcli"
 	"rfhandoff/gitcli/gittest"
+	"rfhandoff/mirror"
 	"rfhandoff/publish"
 	"rfhandoff/result"
 	"rfhandoff/state"
@@ -208,7 +209,9 @@ func (f *Fixture) ResultTip(t testing.TB) string {
 
 // Snapshot records what publishing must never change in the checkout:
 // HEAD, the checked-out branch, the index file's bytes, and every file of
-// the work tree (outside .git) with its mode and content digest.
+// the work tree (outside .git) with its mode and content digest. The
+// side's mirror in the state directory is rfhandoff's own, not the
+// checkout's, and is left out.
 func (f *Fixture) Snapshot(t testing.TB) string {
 	t.Helper()
 	var b strings.Builder
@@ -232,6 +235,12 @@ func (f *Fixture) Snapshot(t testing.TB) string {
 		rel, _ := filepath.Rel(f.Checkout, p)
 		if rel == ".git" {
 			return filepath.SkipDir
+		}
+		if strings.HasPrefix(d.Name(), mirror.RXName) || strings.HasPrefix(d.Name(), mirror.TXName) {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
 		}
 		info, err := d.Info()
 		if err != nil {

@@ -10,6 +10,8 @@ package rxtest
 import (
 	"bufio"
 	"bytes"
+	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -120,6 +122,59 @@ func (rx *RX) PushTask(s tasktest.TaskSpec) string {
 func (rx *RX) PushFile(content string) string {
 	rx.t.Helper()
 	return gittest.Seed(rx.t, rx.Remote, tasktest.TaskBranch, map[string]string{tasktest.TaskPath: content})
+}
+
+// PushTaskWithMedia commits the task file for s together with n bytes of
+// incompressible media (media/take.raw, seeded: reproducible) on the task
+// branch and returns the commit: issue 15's "300 MB media commit lands
+// with a task". The work clone is removed, so disk use stays bounded by
+// the remote's copy.
+func (rx *RX) PushTaskWithMedia(s tasktest.TaskSpec, n int64) string {
+	rx.t.Helper()
+	if s.ExpectedHead == "" {
+		s.ExpectedHead = rx.Base
+	}
+	work := gittest.Clone(rx.t, rx.Remote, tasktest.TaskBranch)
+	defer os.RemoveAll(work)
+	// Random bytes do not compress: spare the CPU the attempt.
+	gittest.Git(rx.t, rx.Remote.R, work, "config", "core.compression", "0")
+	media := filepath.Join(work, "media", "take.raw")
+	writeRandom(rx.t, media, n, s.ID)
+	task := filepath.Join(work, filepath.FromSlash(tasktest.TaskPath))
+	if err := os.MkdirAll(filepath.Dir(task), 0o755); err != nil {
+		rx.t.Fatal(err)
+	}
+	if err := os.WriteFile(task, []byte(tasktest.TaskFile(s)), 0o644); err != nil {
+		rx.t.Fatal(err)
+	}
+	gittest.Git(rx.t, rx.Remote.R, work, "add", "--all")
+	if err := os.Remove(media); err != nil { // the index holds it now
+		rx.t.Fatal(err)
+	}
+	gittest.Git(rx.t, rx.Remote.R, work, "commit", "--quiet", "-m", "media and task "+s.ID)
+	gittest.Git(rx.t, rx.Remote.R, work, "push", "--quiet", "--end-of-options", rx.Remote.URL, "HEAD:refs/heads/"+tasktest.TaskBranch)
+	return strings.TrimSpace(gittest.Git(rx.t, rx.Remote.R, work, "rev-parse", "HEAD"))
+}
+
+// writeRandom writes n incompressible bytes seeded by seed to path.
+func writeRandom(t testing.TB, path string, n int64, seed string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var key [32]byte
+	copy(key[:], seed)
+	if _, err := io.CopyN(f, rand.NewChaCha8(key), n); err != nil {
+		f.Close()
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // ForcePushTask rewrites the task branch to a new root commit holding s.

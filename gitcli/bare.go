@@ -1,0 +1,68 @@
+package gitcli
+
+import (
+	"context"
+	"strings"
+)
+
+// InitBare creates an empty bare repository at dir.
+func (c *Client) InitBare(ctx context.Context, dir string) error {
+	if _, err := c.run(ctx, []string{"init", "--quiet", "--bare", "--end-of-options", dir}, call{}); err != nil {
+		return &Error{Op: "init", Err: err}
+	}
+	return nil
+}
+
+// ConfigGet reads one value of the repository's config; ok is false when
+// it is not set.
+func (c *Client) ConfigGet(ctx context.Context, key string) (value string, ok bool, err error) {
+	res, err := c.run(ctx, []string{"config", "--get", "--end-of-options", key}, call{})
+	if err != nil {
+		if code, isExit := exitCode(err); isExit && code == 1 {
+			return "", false, nil
+		}
+		return "", false, &Error{Op: "config --get " + key, Err: err}
+	}
+	return strings.TrimSuffix(string(res.Stdout), "\n"), true, nil
+}
+
+// ConfigSet sets one value in the repository's own config file.
+func (c *Client) ConfigSet(ctx context.Context, key, value string) error {
+	if _, err := c.run(ctx, []string{"config", "--local", "--end-of-options", key, value}, call{}); err != nil {
+		return &Error{Op: "config " + key, Err: err}
+	}
+	return nil
+}
+
+// BrokenRefs lists the refs git cannot use: they point at a missing object
+// or hold something that is not an object ID (a ref file cut short).
+func (c *Client) BrokenRefs(ctx context.Context) ([]string, error) {
+	res, err := c.run(ctx, []string{"for-each-ref", "--format=%(refname)"}, call{})
+	if err != nil {
+		return nil, &Error{Op: "for-each-ref", Err: err}
+	}
+	return parseBrokenRefs(res.Stderr), nil
+}
+
+// parseBrokenRefs reads for-each-ref's stderr: "warning: ignoring broken
+// ref <ref>" for each unusable ref; any other line is kept whole.
+func parseBrokenRefs(stderr []byte) []string {
+	var out []string
+	for _, line := range outputLines(stderr) {
+		if ref, ok := strings.CutPrefix(line, "warning: ignoring broken ref "); ok {
+			out = append(out, ref)
+			continue
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+// Repack packs every object into one pack and drops the old packs (a
+// partial clone's promised objects stay in a promisor pack of their own).
+func (c *Client) Repack(ctx context.Context) error {
+	if _, err := c.run(ctx, []string{"repack", "-a", "-d", "-q"}, call{}); err != nil {
+		return &Error{Op: "repack", Err: err}
+	}
+	return nil
+}

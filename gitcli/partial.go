@@ -1,0 +1,200 @@
+package gitcli
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"strconv"
+	"strings"
+)
+
+// Promisor describes a partial clone: its promisor remote and the filter
+// its fetches use. git would fetch a missing blob by itself, at any size
+// and outside the runner; a Client with a Promisor instead fetches the one
+// blob ShowFile reads explicitly, bounded by ShowFile's size limit.
+type Promisor struct {
+	Remote string // the promisor remote's name in the partial clone
+	Filter string // e.g. "blob:none"
+	// FilterIgnored is called each time a fetch reports that the server
+	// does not support filters (it then sent every object).
+	FilterIgnored func()
+	// Branch is the remote branch last fetched (set by the mirror): a
+	// server that refuses to send a tree asked for by ID (protocol v0
+	// without uploadpack.allowAnySHA1InWant, as over ssh to an sshd that
+	// does not accept GIT_PROTOCOL) is asked for the branch instead.
+	Branch string
+}
+
+// filterIgnoredLine is what git prints when the server refuses --filter.
+const filterIgnoredLine = "warning: filtering not recognized by server, ignoring"
+
+func (c *Client) filter() string {
+	if c.Promisor == nil {
+		return ""
+	}
+	return c.Promisor.Filter
+}
+
+func (c *Client) filterIgnored() {
+	if c.Promisor != nil && c.Promisor.FilterIgnored != nil {
+		c.Promisor.FilterIgnored()
+	}
+}
+
+// fetchBlob makes the regular file at path in commit present in a partial
+// clone. A blob already there costs two local calls. A missing one is
+// fetched with its directory's tree and the filter blob:limit=maxBytes+1,
+// so the server sends it only when it is within the limit; still missing
+// afterwards, it is a *TooLargeError that was never downloaded. (Asking
+// for the blob by ID would bypass the filter: git always sends an object
+// that is asked for by name.)
+func (c *Client) fetchBlob(ctx context.Context, commit, file string, maxBytes int64) error {
+	if err := ValidObjectID(commit); err != nil {
+		return err
+	}
+	if err := ValidRepoPath(file); err != nil {
+		return err
+	}
+	// Without -l, ls-tree needs trees only: it never fetches a blob.
+	res, err := c.run(ctx, []string{"ls-tree", "-r", "-t", "-z", "--full-tree", "--end-of-options", commit, "--", file}, call{})
+	if err != nil {
+		return &Error{Op: "ls-tree", Err: err}
+	}
+	entries, err := parseLsTreeShort(res.Stdout)
+	if err != nil {
+		return &Error{Op: "ls-tree", Err: err}
+	}
+	dir := path.Dir(file)
+	var blob, tree string
+	for _, e := range entries {
+		switch e.Path {
+		case file:
+			if e.Type != "blob" || !e.Mode.IsRegular() {
+				return &NotRegularFileError{Path: file, Mode: e.Mode}
+			}
+			blob = e.ID
+		case dir:
+			tree = e.ID
+		}
+	}
+	if blob == "" {
+		return &NotFoundError{What: fmt.Sprintf("path %s in commit %s", file, commit)}
+	}
+	if dir == "." {
+		if tree, err = c.ResolveTree(ctx, commit); err != nil {
+			return err
+		}
+	}
+	if tree == "" {
+		return &Error{Op: "ls-tree", Err: fmt.Errorf("no tree entry for %s in commit %s", dir, commit)}
+	}
+	if ok, err := c.present(ctx, tree, blob); err != nil || ok {
+		return err
+	}
+	if err := c.fetchBounded(ctx, tree, maxBytes); err != nil {
+		code, exited := exitCode(err)
+		if !exited || code != 128 || c.Promisor.Branch == "" {
+			return err
+		}
+		// The whole branch, with every blob within the limit: dearer,
+		// but what a server that sends only advertised refs can serve.
+		if err := c.fetchBounded(ctx, "refs/heads/"+c.Promisor.Branch, maxBytes); err != nil {
+			return err
+		}
+	}
+	ok, err := c.present(ctx, tree, blob)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return &TooLargeError{Path: file, Size: -1, Limit: maxBytes}
+	}
+	return nil
+}
+
+// fetchBounded fetches want (a tree ID or a ref) again with every blob
+// under it that is at most maxBytes. --refetch: without it git sees that
+// it has want already and asks for nothing.
+func (c *Client) fetchBounded(ctx context.Context, want string, maxBytes int64) error {
+	args := []string{"fetch", "--refetch", "--no-tags", "--no-auto-gc", "--no-recurse-submodules",
+		"--no-write-fetch-head", "--filter=blob:limit=" + strconv.FormatInt(maxBytes+1, 10),
+		"--end-of-options", c.Promisor.Remote, want}
+	res, err := c.run(ctx, args, call{})
+	if err != nil {
+		return &Error{Op: "fetch", Err: err}
+	}
+	if hasLine(res.Stderr, filterIgnoredLine) {
+		c.filterIgnored()
+	}
+	return nil
+}
+
+// ResolveTree is the ID of commit's root tree.
+func (c *Client) ResolveTree(ctx context.Context, commit string) (string, error) {
+	if err := ValidObjectID(commit); err != nil {
+		return "", err
+	}
+	res, err := c.run(ctx, []string{"rev-parse", "--verify", "--quiet", "--end-of-options", commit + "^{tree}"}, call{})
+	if err != nil {
+		return "", &Error{Op: "rev-parse", Err: err}
+	}
+	return parseObjectID("rev-parse", res.Stdout)
+}
+
+// present reports whether object id, reachable from tree, is in the
+// repository. rev-list --missing=print lists missing objects as "?<id>"
+// and, unlike cat-file, never fetches them.
+func (c *Client) present(ctx context.Context, tree, id string) (bool, error) {
+	res, err := c.run(ctx, []string{"rev-list", "--objects", "--missing=print", "--end-of-options", tree}, call{})
+	if err != nil {
+		return false, &Error{Op: "rev-list", Err: err}
+	}
+	return parseMissing(res.Stdout, id)
+}
+
+// parseMissing reads rev-list --objects --missing=print output for id:
+// "<id>[ <name>]" when present, "?<id>" when missing.
+func parseMissing(out []byte, id string) (bool, error) {
+	for _, line := range outputLines(out) {
+		got, _, _ := strings.Cut(line, " ")
+		switch got {
+		case id:
+			return true, nil
+		case "?" + id:
+			return false, nil
+		}
+	}
+	return false, &Error{Op: "rev-list", Err: fmt.Errorf("object %s is not listed under its tree", id)}
+}
+
+// parseLsTreeShort parses git ls-tree -z output without -l:
+// "<mode> SP <type> SP <id> TAB <path> NUL". Size is -1 throughout.
+func parseLsTreeShort(out []byte) ([]TreeEntry, error) { return parseLsTreeRecords(out, false) }
+
+// hasLine reports whether out has line as one of its lines.
+func hasLine(out []byte, line string) bool {
+	for _, l := range outputLines(out) {
+		if l == line {
+			return true
+		}
+	}
+	return false
+}
+
+// HasCommit reports whether commit is in the repository without fetching
+// it: in a partial clone, merge-base and rev-parse would fetch a missing
+// commit from the promisor remote by themselves. rev-list --missing turns
+// that off; it names a missing tip "bad object".
+func (c *Client) HasCommit(ctx context.Context, commit string) (bool, error) {
+	if err := ValidRef(commit); err != nil {
+		return false, err
+	}
+	res, err := c.run(ctx, []string{"rev-list", "--missing=print", "--no-walk", "--end-of-options", commit}, call{})
+	if err == nil {
+		return true, nil
+	}
+	if code, ok := exitCode(err); ok && code == 128 && hasLine(res.Stderr, "fatal: bad object "+commit) {
+		return false, nil
+	}
+	return false, &Error{Op: "rev-list", Err: err}
+}

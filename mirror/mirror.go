@@ -1,0 +1,216 @@
+package mirror
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"rfhandoff/config"
+	"rfhandoff/exec"
+	"rfhandoff/gitcli"
+)
+
+// The mirrors' names in the state directory, one per side.
+const (
+	RXName = "mirror-rx.git"
+	TXName = "mirror-tx.git"
+)
+
+// Filter is what polls leave out: every blob.
+const Filter = "blob:none"
+
+// filterIgnoredMark, inside the mirror, records that the server's refusal
+// of filters was reported, so that a cron-driven rx check says it once.
+const filterIgnoredMark = "rfhandoff-filter-ignored"
+
+// Mirror is git on one side's mirror. It reads like the checkout's
+// gitcli.Client (the methods taskfetch and the watchers use) and fetches
+// blobless.
+type Mirror struct {
+	Dir    string // the bare repository
+	Remote string // the remote's name, as in the checkout
+	URL    string // the checkout remote's URL, made absolute
+	git    *gitcli.Client
+	log    *slog.Logger
+	once   sync.Once
+}
+
+// Open returns the mirror at dir (<state_dir>/RXName or TXName) for the
+// checkout's remote, creating or rebuilding it as needed.
+func Open(ctx context.Context, checkout *gitcli.Client, remote, dir string, log *slog.Logger) (*Mirror, error) {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	raw, err := checkout.RemoteURL(ctx, remote)
+	if err != nil {
+		return nil, fmt.Errorf("mirror: remote %s of the checkout: %w", remote, err)
+	}
+	url, err := gitcli.AbsoluteURL(raw, checkout.Dir)
+	if err != nil {
+		return nil, fmt.Errorf("mirror: %w", err)
+	}
+	dir, err = filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("mirror: %w", err)
+	}
+	m := &Mirror{Dir: dir, Remote: remote, URL: url, log: log}
+	m.git = &gitcli.Client{
+		R: checkout.R, Dir: dir, Timeout: checkout.Timeout,
+		Env:      m.env(dir),
+		Promisor: &gitcli.Promisor{Remote: remote, Filter: Filter, FilterIgnored: m.filterIgnored},
+	}
+	unlock, err := m.lock(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	removeLeftovers(dir)
+	if why, ok := m.check(ctx); !ok {
+		if err := m.rebuild(ctx, why); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
+}
+
+// env is every mirror call's environment. GIT_DIR: git never falls back
+// to a repository above the mirror. The remote's URL is given as config
+// in the environment, never written into the mirror's config file: an
+// https URL may carry a password (the checkout's own config keeps it; a
+// copy in the state directory would not be the operator's choice).
+func (m *Mirror) env(gitDir string) []string {
+	return []string{
+		"GIT_DIR=" + gitDir,
+		"GIT_CONFIG_COUNT=1",
+		"GIT_CONFIG_KEY_0=remote." + m.Remote + ".url",
+		"GIT_CONFIG_VALUE_0=" + m.URL,
+	}
+}
+
+// urlKey records, redacted, which URL the mirror was built for.
+const urlKey = "rfhandoff.mirroredurl"
+
+// check reports whether the mirror is usable and, if not, why it must be
+// rebuilt ("" when it does not exist yet).
+func (m *Mirror) check(ctx context.Context) (why string, ok bool) {
+	if _, err := os.Stat(m.Dir); os.IsNotExist(err) {
+		return "", false
+	}
+	got, set, err := m.git.ConfigGet(ctx, urlKey)
+	switch {
+	case err != nil:
+		return fmt.Sprintf("it is unreadable (%v)", err), false
+	case !set:
+		return "it does not say which remote it mirrors", false
+	case got != exec.RedactURL(m.URL):
+		return fmt.Sprintf("its remote URL is %s, the checkout's is now %s", got, exec.RedactURL(m.URL)), false
+	}
+	broken, err := m.git.BrokenRefs(ctx)
+	if err != nil {
+		return fmt.Sprintf("it is unreadable (%v)", err), false
+	}
+	if len(broken) > 0 {
+		return fmt.Sprintf("its refs are broken: %s", strings.Join(broken, "; ")), false
+	}
+	return "", true
+}
+
+// rebuild replaces the mirror with an empty one: built in a temporary
+// directory, then renamed into place, so a kill never leaves half a
+// mirror at Dir. why is logged ("" for a first use).
+func (m *Mirror) rebuild(ctx context.Context, why string) error {
+	parent := filepath.Dir(m.Dir)
+	tmp, err := os.MkdirTemp(parent, filepath.Base(m.Dir)+tmpInfix)
+	if err != nil {
+		return fmt.Errorf("mirror: %w", err)
+	}
+	defer os.RemoveAll(tmp) // gone after the rename; cleans up a failure
+	// An empty GIT_TEMPLATE_DIR: no sample hooks, nothing but the repository.
+	g := &gitcli.Client{R: m.git.R, Dir: parent, Timeout: m.git.Timeout, Env: append(m.env(tmp), "GIT_TEMPLATE_DIR=")}
+	if err := g.InitBare(ctx, tmp); err != nil {
+		return fmt.Errorf("mirror: creating %s: %w", m.Dir, err)
+	}
+	for _, kv := range [][2]string{
+		{urlKey, exec.RedactURL(m.URL)},
+		{"remote." + m.Remote + ".promisor", "true"},
+		{"remote." + m.Remote + ".partialclonefilter", Filter},
+		{"gc.auto", "0"},
+	} {
+		if err := g.ConfigSet(ctx, kv[0], kv[1]); err != nil {
+			return fmt.Errorf("mirror: creating %s: %w", m.Dir, err)
+		}
+	}
+	if _, err := os.Stat(m.Dir); err == nil {
+		old, err := os.MkdirTemp(parent, filepath.Base(m.Dir)+oldInfix)
+		if err != nil {
+			return fmt.Errorf("mirror: %w", err)
+		}
+		if err := os.Rename(m.Dir, filepath.Join(old, "git")); err != nil {
+			return fmt.Errorf("mirror: moving the old mirror aside: %w", err)
+		}
+		defer os.RemoveAll(old)
+	}
+	if err := os.Rename(tmp, m.Dir); err != nil {
+		return fmt.Errorf("mirror: %w", err)
+	}
+	if why == "" {
+		m.log.Debug("created the mirror the watchers read through", "mirror", m.Dir, "remote", exec.RedactURL(m.URL))
+	} else {
+		m.log.Warn("rebuilt the mirror: "+why, "mirror", m.Dir, "remote", exec.RedactURL(m.URL))
+	}
+	return nil
+}
+
+// ensure rebuilds a mirror that disappeared since Open (deleted by hand).
+func (m *Mirror) ensure(ctx context.Context) error {
+	if _, err := os.Stat(filepath.Join(m.Dir, "HEAD")); err == nil {
+		return nil
+	}
+	if _, err := os.Stat(m.Dir); os.IsNotExist(err) {
+		return m.rebuild(ctx, "it was deleted")
+	}
+	return m.rebuild(ctx, "it has no HEAD")
+}
+
+// filterIgnored reports, once per mirror, that the server sends everything.
+func (m *Mirror) filterIgnored() {
+	m.once.Do(func() {
+		mark := filepath.Join(m.Dir, filterIgnoredMark)
+		if _, err := os.Stat(mark); err == nil {
+			return
+		}
+		m.log.Warn("the server does not support partial clone filters (git: uploadpack.allowFilter): "+
+			"every poll downloads everything pushed to the branch, media included, as a full fetch would; "+
+			"polls may then exceed git_timeout on a slow link",
+			"remote", exec.RedactURL(m.URL), "mirror", m.Dir, "mirror_bytes", dirBytes(m.Dir))
+		_ = os.WriteFile(mark, []byte("reported\n"), 0o600)
+	})
+}
+
+// dirBytes is the disk use of the files under dir (for the report only).
+func dirBytes(dir string) int64 {
+	var n int64
+	_ = filepath.WalkDir(dir, func(_ string, d os.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			if fi, err := d.Info(); err == nil {
+				n += fi.Size()
+			}
+		}
+		return nil
+	})
+	return n
+}
+
+// ForRX opens the RX side's mirror in the policy's state directory.
+func ForRX(ctx context.Context, checkout *gitcli.Client, p config.Policy, log *slog.Logger) (*Mirror, error) {
+	return Open(ctx, checkout, p.Repo.Remote, p.StatePath(RXName), log)
+}
+
+// ForTX opens the MAIN side's mirror in the policy's state directory.
+func ForTX(ctx context.Context, checkout *gitcli.Client, p config.Policy, log *slog.Logger) (*Mirror, error) {
+	return Open(ctx, checkout, p.Repo.Remote, p.StatePath(TXName), log)
+}

@@ -1,0 +1,277 @@
+package mirror_test
+
+import (
+	"bytes"
+	"errors"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"rfhandoff/gitcli"
+	"rfhandoff/gitcli/gittest"
+	"rfhandoff/mirror"
+)
+
+const (
+	branch   = "dev"
+	taskPath = "docs/handoff/NEXT_RX_TASK.md"
+)
+
+type fixture struct {
+	rem      *gittest.Remote
+	checkout *gitcli.Client
+	dir      string // the mirror
+	logs     *syncBuffer
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	rem := gittest.NewBareRemote(t, branch)
+	co := gittest.Clone(t, rem, branch)
+	return &fixture{
+		rem:      rem,
+		checkout: &gitcli.Client{R: rem.R, Dir: co},
+		dir:      filepath.Join(t.TempDir(), "state", mirror.RXName),
+		logs:     &syncBuffer{},
+	}
+}
+
+func (f *fixture) open(t *testing.T) *mirror.Mirror {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(f.dir), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	m, err := mirror.Open(t.Context(), f.checkout, "origin", f.dir, slog.New(slog.NewTextHandler(f.logs, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// fetch is one poll: the narrow fetch, then the tracking ref.
+func (f *fixture) fetch(t *testing.T, m *mirror.Mirror) string {
+	t.Helper()
+	if _, err := m.FetchBranchUpdated(t.Context(), "origin", branch); err != nil {
+		t.Fatal(err)
+	}
+	c, err := m.ResolveCommit(t.Context(), "refs/remotes/origin/"+branch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func (f *fixture) size(t *testing.T) int64 {
+	t.Helper()
+	var n int64
+	_ = filepath.WalkDir(f.dir, func(_ string, d os.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			fi, _ := d.Info()
+			n += fi.Size()
+		}
+		return nil
+	})
+	return n
+}
+
+// incompressible is n reproducible bytes that do not compress.
+func incompressible(n int) string {
+	b := make([]byte, n)
+	x := uint64(0x9e3779b97f4a7c15)
+	for i := range b {
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+		b[i] = byte(x)
+	}
+	return string(b)
+}
+
+// A poll brings commits and trees; reading the task brings its blob and no
+// other: the media pushed beside it stays on the server.
+func TestBloblessPollReadsOnlyTheTask(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	want := "TASK_ID = T1\n"
+	c := gittest.Seed(t, f.rem, branch, map[string]string{"media/take.raw": incompressible(4 << 20), taskPath: want})
+	m := f.open(t)
+	if got := f.fetch(t, m); got != c {
+		t.Fatalf("tracking ref %s, want %s", got, c)
+	}
+	data, err := m.ShowFile(t.Context(), c, taskPath, 1<<16)
+	if err != nil || string(data) != want {
+		t.Fatalf("ShowFile: %q, %v", data, err)
+	}
+	if n := f.size(t); n > 1<<20 {
+		t.Fatalf("the mirror holds %d bytes after reading a 13-byte task beside 4 MiB of media", n)
+	}
+	// Read again (the blob is there now) and ancestry in the mirror.
+	if data, err := m.ShowFile(t.Context(), c, taskPath, 1<<16); err != nil || string(data) != want {
+		t.Fatalf("second ShowFile: %q, %v", data, err)
+	}
+	base := gittest.Git(t, f.rem.R, f.checkout.Dir, "rev-parse", "HEAD")
+	if ok, err := m.IsAncestor(t.Context(), strings.TrimSpace(base), c); err != nil || !ok {
+		t.Fatalf("IsAncestor(checkout HEAD, task commit) = %v, %v", ok, err)
+	}
+	// A commit of another branch is no ancestor, and is not fetched to
+	// find that out.
+	other := gittest.Seed(t, f.rem, "other", map[string]string{"x": "y\n"})
+	before := f.size(t)
+	if ok, err := m.IsAncestor(t.Context(), other, c); err != nil || ok {
+		t.Fatalf("IsAncestor(another branch's commit, task commit) = %v, %v; want false", ok, err)
+	}
+	if f.size(t) != before {
+		t.Error("the ancestry check fetched the other commit")
+	}
+	if !strings.Contains(gittest.Git(t, f.rem.R, f.dir, "config", "--get", "remote.origin.promisor"), "true") {
+		t.Error("the mirror's remote is not a promisor remote")
+	}
+	if _, err := os.Stat(filepath.Join(f.dir, "hooks")); !os.IsNotExist(err) {
+		t.Errorf("the mirror has a hooks directory (%v): git's templates were copied", err)
+	}
+	// The checkout itself was not fetched into.
+	if out := gittest.Git(t, f.rem.R, f.checkout.Dir, "rev-parse", "refs/remotes/origin/"+branch); strings.TrimSpace(out) == c {
+		t.Error("the checkout's tracking ref moved: the mirror fetched into the checkout")
+	}
+}
+
+// A task file over the limit is refused without being downloaded.
+func TestOversizedFileIsNotFetched(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	c := gittest.Seed(t, f.rem, branch, map[string]string{taskPath: incompressible(2 << 20)})
+	m := f.open(t)
+	f.fetch(t, m)
+	_, err := m.ShowFile(t.Context(), c, taskPath, 64<<10)
+	var tl *gitcli.TooLargeError
+	if !errors.As(err, &tl) || tl.Limit != 64<<10 || !strings.Contains(err.Error(), taskPath) {
+		t.Fatalf("ShowFile of a 2 MiB file with a 64 KiB limit: %v", err)
+	}
+	if n := f.size(t); n > 1<<20 {
+		t.Fatalf("the mirror holds %d bytes: the oversized file was downloaded", n)
+	}
+	// A file at the root and a missing path.
+	c = gittest.Seed(t, f.rem, branch, map[string]string{"ROOT.md": "root\n"})
+	f.fetch(t, m)
+	if data, err := m.ShowFile(t.Context(), c, "ROOT.md", 100); err != nil || string(data) != "root\n" {
+		t.Fatalf("root file: %q, %v", data, err)
+	}
+	if _, err := m.ShowFile(t.Context(), c, "docs/none.md", 100); !errors.Is(err, gitcli.ErrNotFound) {
+		t.Fatalf("missing path: %v", err)
+	}
+}
+
+// A force-push is refused in the mirror as it was in the checkout.
+func TestForcePushRefused(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	m := f.open(t)
+	f.fetch(t, m)
+	gittest.Rewrite(t, f.rem, branch, map[string]string{"x": "y\n"})
+	_, err := m.FetchBranchUpdated(t.Context(), "origin", branch)
+	var fp *gitcli.ForcePushError
+	if !errors.As(err, &fp) {
+		t.Fatalf("fetch after a force-push: %v", err)
+	}
+}
+
+// A server that refuses filters sends everything; it works, said once.
+func TestServerWithoutFilters(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	gittest.Git(t, f.rem.R, f.rem.Dir, "config", "uploadpack.allowFilter", "false")
+	want := "TASK_ID = T2\n"
+	c := gittest.Seed(t, f.rem, branch, map[string]string{"media/take.raw": incompressible(1 << 20), taskPath: want})
+	m := f.open(t)
+	f.fetch(t, m)
+	if data, err := m.ShowFile(t.Context(), c, taskPath, 1<<16); err != nil || string(data) != want {
+		t.Fatalf("ShowFile without filters: %q, %v", data, err)
+	}
+	gittest.Seed(t, f.rem, branch, map[string]string{"more.raw": incompressible(1 << 10)})
+	f.fetch(t, m)
+	f.fetch(t, f.open(t)) // another process: still said once
+	if n := strings.Count(f.logs.String(), "does not support partial clone filters"); n != 1 {
+		t.Fatalf("the refused filter was reported %d times, want once:\n%s", n, f.logs)
+	}
+	if n := f.size(t); n < 1<<20 {
+		t.Fatalf("the mirror holds %d bytes: the server did not send everything, so the test shows nothing", n)
+	}
+}
+
+// Deleted, pointed elsewhere, broken or left locked by a killed git: the
+// mirror is rebuilt or cleaned and the next poll works.
+func TestMirrorRecovers(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	c := gittest.Seed(t, f.rem, branch, map[string]string{taskPath: "a\n"})
+	m := f.open(t)
+	f.fetch(t, m)
+
+	if err := os.RemoveAll(f.dir); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.fetch(t, m); got != c {
+		t.Fatalf("after deletion: %s, want %s", got, c)
+	}
+	if !strings.Contains(f.logs.String(), "rebuilt the mirror: it was deleted") {
+		t.Errorf("the rebuild was not reported:\n%s", f.logs)
+	}
+
+	// A stale ref lock from a git killed mid-fetch.
+	c = gittest.Seed(t, f.rem, branch, map[string]string{taskPath: "b\n"})
+	lock := filepath.Join(f.dir, "refs", "remotes", "origin", branch+".lock")
+	if err := os.WriteFile(lock, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.fetch(t, m); got != c {
+		t.Fatalf("with a stale lock: %s, want %s", got, c)
+	}
+
+	// A ref cut short.
+	ref := filepath.Join(f.dir, "refs", "remotes", "origin", branch)
+	if err := os.WriteFile(ref, []byte("12ab"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m = f.open(t)
+	if !strings.Contains(f.logs.String(), "rebuilt the mirror: its refs are broken") {
+		t.Errorf("a broken ref was not noticed:\n%s", f.logs)
+	}
+	if got := f.fetch(t, m); got != c {
+		t.Fatalf("after a broken ref: %s, want %s", got, c)
+	}
+
+	// The checkout's remote moved to another URL.
+	other := gittest.NewBareRemoteWith(t, f.rem.R, branch)
+	oc := gittest.Seed(t, other, branch, map[string]string{taskPath: "c\n"})
+	gittest.Git(t, f.rem.R, f.checkout.Dir, "remote", "set-url", "--", "origin", other.URL)
+	m = f.open(t)
+	if !strings.Contains(f.logs.String(), "its remote URL is "+f.rem.URL) {
+		t.Errorf("the URL change was not reported:\n%s", f.logs)
+	}
+	if got := f.fetch(t, m); got != oc {
+		t.Fatalf("after the URL change: %s, want %s", got, oc)
+	}
+	if left, _ := filepath.Glob(f.dir + ".*-*"); len(left) > 0 {
+		t.Errorf("rebuilds left %v", left)
+	}
+}

@@ -1,0 +1,70 @@
+package mirror
+
+import (
+	"context"
+	"fmt"
+
+	"rfhandoff/gitcli"
+)
+
+// FetchBranchUpdated is gitcli's narrow, non-forced fetch of one branch
+// into refs/remotes/<remote>/<branch>, blobless. The refusal of a
+// force-push and the report of whether the ref moved are gitcli's.
+func (m *Mirror) FetchBranchUpdated(ctx context.Context, remote, branch string) (gitcli.FetchUpdate, error) {
+	if remote != m.Remote {
+		return gitcli.FetchUpdate{}, fmt.Errorf("mirror: it mirrors remote %s, not %s", m.Remote, remote)
+	}
+	unlock, err := m.lock(ctx)
+	if err != nil {
+		return gitcli.FetchUpdate{}, err
+	}
+	defer unlock()
+	if err := m.ensure(ctx); err != nil {
+		return gitcli.FetchUpdate{}, err
+	}
+	u, err := m.git.FetchBranchUpdated(ctx, remote, branch)
+	m.git.Promisor.Branch = branch
+	if err != nil {
+		removeStaleGitFiles(m.Dir) // an interrupted git leaves tmp_pack_*
+	} else if u.MayHaveMoved() {
+		m.compact(ctx)
+	}
+	return u, err
+}
+
+// ResolveCommit resolves ref in the mirror.
+func (m *Mirror) ResolveCommit(ctx context.Context, ref string) (string, error) {
+	return m.git.ResolveCommit(ctx, ref)
+}
+
+// IsAncestor reports whether a is an ancestor of b in the mirror. The
+// mirror holds the whole commit history of what it fetched (no depth), so
+// a commit it does not have is no ancestor: it is answered so, rather than
+// letting merge-base fetch it from the promisor remote outside the runner.
+func (m *Mirror) IsAncestor(ctx context.Context, a, b string) (bool, error) {
+	if ok, err := m.git.HasCommit(ctx, a); err != nil || !ok {
+		return false, err
+	}
+	return m.git.IsAncestor(ctx, a, b)
+}
+
+// ShowFile reads the file at path in commit, fetching its blob first when
+// it is missing and within maxBytes (see gitcli.ShowFile).
+func (m *Mirror) ShowFile(ctx context.Context, commit, path string, maxBytes int64) ([]byte, error) {
+	unlock, err := m.lock(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	data, err := m.git.ShowFile(ctx, commit, path, maxBytes)
+	if err != nil {
+		removeStaleGitFiles(m.Dir)
+	}
+	return data, err
+}
+
+// VerifyLastChange checks the signature of the commit that last changed
+// path (gitcli's; history and signatures need commits and trees only).
+func (m *Mirror) VerifyLastChange(ctx context.Context, commit, path, allowedSigners string) (gitcli.Signature, error) {
+	return m.git.VerifyLastChange(ctx, commit, path, allowedSigners)
+}

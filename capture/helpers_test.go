@@ -24,7 +24,10 @@ import (
 
 // TestMain puts the HackRF simulator on PATH under the tools' names: the
 // capture runs the real runner against it, as it would the real tools.
+// Like rfhandoff's main it serves as the Ctrl-C helper first: without it
+// an interrupt on Windows could only terminate the tool.
 func TestMain(m *testing.M) {
+	exec.ServeHelper()
 	sim := func() { os.Exit(hacksim.Main(os.Args[0], os.Args[1:], os.Getenv, os.Stdout, os.Stderr)) }
 	testscript.Main(m, map[string]func(){
 		"hackrf_info": sim, "hackrf_clock": sim, "hackrf_transfer": sim,

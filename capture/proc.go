@@ -5,12 +5,26 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"rfhandoff/state"
 )
 
 // The recorded hackrf_transfer of a capture whose rfhandoff was killed is
 // no child of ours: it is found and stopped by its pid, and only after
 // isCaptureTool shows it is that capture's hackrf_transfer (a pid may have
 // been reused): proc_unix.go, proc_windows.go.
+
+// isRecordedTool reports whether the recorded hackrf_transfer still runs:
+// a process under its pid that started when the recorded one did (when a
+// start was recorded) and is hackrf_transfer writing path.
+func isRecordedTool(pid int, start int64, path string) bool {
+	if start != 0 {
+		if now, ok := state.ProcessStart(pid); !ok || now != start {
+			return false
+		}
+	}
+	return isCaptureTool(pid, path)
+}
 
 // toolEnd is how the recorded hackrf_transfer was found to end.
 type toolEnd struct {
@@ -23,14 +37,14 @@ type toolEnd struct {
 // second. After grace it is sent SIGINT, after another grace SIGKILL; one
 // that survives that is an error (its file may still change, so nothing
 // may be published).
-func endCaptureTool(ctx context.Context, pid int, path string, grace time.Duration, log func(string, ...any)) (toolEnd, error) {
-	if !isCaptureTool(pid, path) {
+func endCaptureTool(ctx context.Context, pid int, start int64, path string, grace time.Duration, log func(string, ...any)) (toolEnd, error) {
+	if !isRecordedTool(pid, start, path) {
 		return toolEnd{how: fmt.Sprintf("hackrf_transfer (pid %d) had already ended", pid)}, nil
 	}
 	began := time.Now()
 	gone := func(d time.Duration) bool {
 		deadline := time.Now().Add(d)
-		for isCaptureTool(pid, path) {
+		for isRecordedTool(pid, start, path) {
 			if time.Now().After(deadline) || ctx.Err() != nil {
 				return false
 			}

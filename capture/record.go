@@ -26,8 +26,11 @@ func (s *session) recordStart() error {
 		return err
 	}
 	f := s.facts
+	// hackrf_transfer is our child and not yet waited for, so its pid
+	// still names it (a zombie on Linux, an open handle on Windows).
+	start, _ := state.ProcessStart(f.pid)
 	rec := &state.CaptureInProgress{
-		TaskID: f.taskID, DataPath: path, CapturePID: f.pid, RfhandoffPID: os.Getpid(),
+		TaskID: f.taskID, DataPath: path, CapturePID: f.pid, CaptureStart: start, RfhandoffPID: os.Getpid(),
 		Serial: s.hc.Serial, StartedAt: f.startedAt, SourceHead: f.sourceHead,
 		PlannedDurationS: f.plannedS, FrequencyHz: f.freqHz, SampleRateHz: f.rateHz,
 		CompleteNotes: []string{},

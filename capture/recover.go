@@ -119,7 +119,7 @@ func recoverLocked(ctx context.Context, d Deps, o Options, stateDir string) (*Re
 		return nil, &RecoveryError{Record: *rec, StateDir: stateDir, Refused: errors.As(err, &ce), Err: err}
 	}
 
-	end, err := endCaptureTool(context.WithoutCancel(ctx), rec.CapturePID, rec.DataPath, o.Grace, log.Info)
+	end, err := endCaptureTool(context.WithoutCancel(ctx), rec.CapturePID, rec.CaptureStart, rec.DataPath, o.Grace, log.Info)
 	if err != nil {
 		return fail(err)
 	}

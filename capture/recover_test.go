@@ -59,6 +59,10 @@ func TestCaptureRecordLifecycle(t *testing.T) {
 		rec.ReadyCommit != readyCommit || rec.CompleteSHA256 != "" {
 		t.Errorf("record while READY stands = %+v\nREADY = %+v", rec, rd)
 	}
+	// The tool is still recording: its start now is the one recorded.
+	if start, ok := state.ProcessStart(rec.CapturePID); ok != (rec.CaptureStart != 0) || start != rec.CaptureStart {
+		t.Errorf("capture_start = %d, hackrf_transfer's start %d (%v)", rec.CaptureStart, start, ok)
+	}
 	if err := <-done; err != nil {
 		t.Fatalf("Run: %v", err)
 	}
@@ -137,7 +141,8 @@ func newOrphan(t *testing.T, w *world, noTool bool) *orphan {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o.rec = &state.CaptureInProgress{TaskID: publishtest.TaskID, DataPath: path, CapturePID: pid,
+	start, _ := state.ProcessStart(pid)
+	o.rec = &state.CaptureInProgress{TaskID: publishtest.TaskID, DataPath: path, CapturePID: pid, CaptureStart: start,
 		RfhandoffPID: gone.Pid, StartedAt: started, SourceHead: w.Head, PlannedDurationS: f.plannedS,
 		FrequencyHz: f.freqHz, SampleRateHz: f.rateHz, ReadyPublished: true, ReadyCommit: out.Commit,
 		CompleteNotes: []string{}}

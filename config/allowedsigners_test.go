@@ -1,6 +1,8 @@
 package config
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -112,8 +114,15 @@ func TestTrustFilesAreCheckedOnLoad(t *testing.T) {
 	if err == nil {
 		t.Fatal("bad trust files accepted")
 	}
+	// The OS's own words for a missing file ("no such file or directory" on
+	// Unix, "The system cannot find the file specified." on Windows).
+	_, statErr := os.Stat(filepath.Join(dir, "missing"))
+	var pe *fs.PathError
+	if !errors.As(statErr, &pe) {
+		t.Fatalf("stat of a missing file: %v", statErr)
+	}
 	for _, want := range []string{
-		"trust.task_signers", filepath.Join(dir, "missing"), "no such file",
+		"trust.task_signers", filepath.Join(dir, "missing"), pe.Err.Error(),
 		"trust.result_signers", filepath.Join(dir, "bad_signers") + ": line 1", "not base64",
 		"trust.signing_key", "not a public key line",
 		"limits.publish_attempts",

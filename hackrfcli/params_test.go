@@ -12,11 +12,11 @@ import (
 
 func validRx() RxParams {
 	return RxParams{FrequencyHz: 433_920_000, SampleRateHz: 2_000_000, LNAGainDB: 16, VGAGainDB: 20,
-		NumSamples: 240_000_000, OutPath: "/data/capture.ci8"}
+		NumSamples: 240_000_000, OutPath: captureFile}
 }
 
 func validTx() TxParams {
-	return TxParams{IQPath: "/data/tx.ci8", FrequencyHz: 433_920_000, SampleRateHz: 2_000_000, NumSamples: 20_000_000}
+	return TxParams{IQPath: txFile, FrequencyHz: 433_920_000, SampleRateHz: 2_000_000, NumSamples: 20_000_000}
 }
 
 func TestRxParamsValidate(t *testing.T) {
@@ -115,18 +115,18 @@ func checkFields(t *testing.T, err error, fields []string) {
 
 func TestArgv(t *testing.T) {
 	rx := validRx()
-	want := []string{"-r", "/data/capture.ci8", "-f", "433920000", "-s", "2000000", "-l", "16", "-g", "20", "-a", "0", "-n", "240000000", "-B"}
+	want := []string{"-r", captureFile, "-f", "433920000", "-s", "2000000", "-l", "16", "-g", "20", "-a", "0", "-n", "240000000", "-B"}
 	if got := rx.Argv(); !slices.Equal(got, want) {
 		t.Errorf("rx argv %q\nwant     %q", got, want)
 	}
 	rx.Amp, rx.Serial = true, "233e1a5f"
-	want = []string{"-r", "/data/capture.ci8", "-f", "433920000", "-s", "2000000", "-l", "16", "-g", "20", "-a", "1", "-n", "240000000", "-B", "-d", "233e1a5f"}
+	want = []string{"-r", captureFile, "-f", "433920000", "-s", "2000000", "-l", "16", "-g", "20", "-a", "1", "-n", "240000000", "-B", "-d", "233e1a5f"}
 	if got := rx.Argv(); !slices.Equal(got, want) {
 		t.Errorf("rx argv %q\nwant     %q", got, want)
 	}
 	tx := validTx()
 	tx.TXVGAGainDB, tx.Amp, tx.Serial = 10, true, "abc"
-	want = []string{"-t", "/data/tx.ci8", "-f", "433920000", "-s", "2000000", "-x", "10", "-a", "1", "-n", "20000000", "-d", "abc"}
+	want = []string{"-t", txFile, "-f", "433920000", "-s", "2000000", "-x", "10", "-a", "1", "-n", "20000000", "-d", "abc"}
 	if got := tx.Argv(); !slices.Equal(got, want) {
 		t.Errorf("tx argv %q\nwant     %q", got, want)
 	}

@@ -16,7 +16,10 @@ import (
 // TestMain lets this test binary act as the HackRF tools: run through a
 // symlink named hackrf_info, hackrf_clock or hackrf_transfer, it is the
 // simulator, as the rfhandoff binary is in production tests and the demo.
+// Like rfhandoff's main it serves as the Ctrl-C helper first: without it
+// an interrupt on Windows could only terminate the tool.
 func TestMain(m *testing.M) {
+	exec.ServeHelper()
 	if hacksim.IsTool(os.Args[0]) {
 		os.Exit(hacksim.Main(os.Args[0], os.Args[1:], os.Getenv, os.Stdout, os.Stderr))
 	}
@@ -34,8 +37,8 @@ func simClient(t *testing.T, role exec.Role, sim string) *Client {
 	dir := t.TempDir()
 	tools := map[exec.Tool]string{}
 	for _, tool := range []exec.Tool{exec.HackRFInfo, exec.HackRFClock, exec.HackRFTransfer} {
-		p := filepath.Join(dir, string(tool))
-		if err := os.Symlink(self, p); err != nil {
+		p := filepath.Join(dir, toolFile(string(tool)))
+		if err := linkSelf(self, p); err != nil {
 			t.Fatal(err)
 		}
 		tools[tool] = p

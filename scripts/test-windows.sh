@@ -73,7 +73,7 @@ export GOOS=windows GOARCH=amd64 CGO_ENABLED=0
 pkgs=("$@")
 if [ ${#pkgs[@]} -eq 0 ]; then
   pkgs=(./exec/ ./state/ ./prompt/... ./strictjson/ ./task/ ./result/ ./config/ ./backoff/ ./gate/
-        ./hacksim/ ./quicklook/... ./capture/ ./txwatch/ ./gitcli/)
+        ./hacksim/ ./hackrfcli/ ./quicklook/... ./capture/ ./txwatch/ ./gitcli/)
 fi
 echo "== go test under Wine: ${pkgs[*]}"
 go test -count=1 -timeout 10m -overlay "$work/overlay.json" -exec "$work/wine-exec" "${pkgs[@]}"

@@ -16,10 +16,16 @@ import (
 // publishes an honest COMPLETE for it from what the record holds (the
 // READY's facts) and from the file.
 type CaptureInProgress struct {
-	TaskID       string `json:"task_id"`
-	DataPath     string `json:"data_path"`     // the .sigmf-data file, absolute
-	CapturePID   int    `json:"capture_pid"`   // hackrf_transfer
-	RfhandoffPID int    `json:"rfhandoff_pid"` // the rx capture that wrote the record
+	TaskID     string `json:"task_id"`
+	DataPath   string `json:"data_path"`   // the .sigmf-data file, absolute
+	CapturePID int    `json:"capture_pid"` // hackrf_transfer
+	// CaptureStart is hackrf_transfer's ProcessStart, read when the record
+	// is written: a recovery treats only a process under CapturePID with
+	// this same start as the capture's tool (a pid may have been reused).
+	// 0 where none is known (macOS, or a record from before this field:
+	// a missing key reads as 0), and then the pid is checked without it.
+	CaptureStart int64 `json:"capture_start"`
+	RfhandoffPID int   `json:"rfhandoff_pid"` // the rx capture that wrote the record
 	// Serial is the board the capture used ("" when none was pinned), for
 	// the `hackrf_clock -i` that gives clkin_after.
 	Serial           string    `json:"serial"`
@@ -58,6 +64,9 @@ func (c *CaptureInProgress) validate(errs []error) []error {
 	}
 	if c.CapturePID <= 0 {
 		bad("capture_pid %d is not positive", c.CapturePID)
+	}
+	if c.CaptureStart < 0 {
+		bad("capture_start %d is negative", c.CaptureStart)
 	}
 	if c.RfhandoffPID <= 0 {
 		bad("rfhandoff_pid %d is not positive", c.RfhandoffPID)
@@ -107,6 +116,6 @@ func (c *CaptureInProgress) Clone() *CaptureInProgress {
 // Same reports whether c and o record the same capture (whatever was
 // published of it since).
 func (c *CaptureInProgress) Same(o *CaptureInProgress) bool {
-	return c != nil && o != nil && c.TaskID == o.TaskID && c.CapturePID == o.CapturePID &&
+	return c != nil && o != nil && c.TaskID == o.TaskID && c.CapturePID == o.CapturePID && c.CaptureStart == o.CaptureStart &&
 		c.RfhandoffPID == o.RfhandoffPID && c.StartedAt.Equal(o.StartedAt) && c.DataPath == o.DataPath
 }

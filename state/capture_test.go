@@ -15,7 +15,7 @@ import (
 func sampleCapture() *CaptureInProgress {
 	return &CaptureInProgress{
 		TaskID: "RF001A_OTA_CAPTURE_002", DataPath: abs("/srv/rx/.local/captures/RF001A_OTA_CAPTURE_002/RF001A_OTA_CAPTURE_002.sigmf-data"),
-		CapturePID: 4343, RfhandoffPID: 4242, Serial: "a06063c8234e925f",
+		CapturePID: 4343, CaptureStart: 133_912_345_678_901_234, RfhandoffPID: 4242, Serial: "a06063c8234e925f",
 		StartedAt:  time.Date(2026, 8, 1, 12, 1, 0, 0, time.UTC),
 		SourceHead: commitA, PlannedDurationS: 120, FrequencyHz: 433920000, SampleRateHz: 2000000,
 		ReadyPublished: true, ReadyCommit: commitA,
@@ -54,7 +54,7 @@ func TestCaptureInProgressSaveLoad(t *testing.T) {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
-	want := []string{"capture_pid", "complete_notes", "complete_sha256", "data_path", "frequency_hz",
+	want := []string{"capture_pid", "capture_start", "complete_notes", "complete_sha256", "data_path", "frequency_hz",
 		"planned_duration_s", "ready_commit", "ready_published", "rfhandoff_pid", "sample_rate_hz",
 		"serial", "source_head", "started_at", "task_id"}
 	if !reflect.DeepEqual(keys, want) {
@@ -99,6 +99,7 @@ func TestCaptureInProgressMissingKeyLoads(t *testing.T) {
 func TestCaptureInProgressInvalid(t *testing.T) {
 	c := sampleCapture()
 	c.TaskID, c.DataPath, c.CapturePID, c.RfhandoffPID = "lower", "relative/x.sigmf-data", 0, -1
+	c.CaptureStart = -5
 	c.Serial, c.StartedAt, c.SourceHead, c.PlannedDurationS = "A0", time.Time{}, "HEAD", 0
 	c.FrequencyHz, c.SampleRateHz, c.ReadyCommit, c.CompleteSHA256 = -1, 0, "abc", "zz"
 	s := sampleRX()
@@ -107,7 +108,7 @@ func TestCaptureInProgressInvalid(t *testing.T) {
 	if err == nil {
 		t.Fatal("invalid record accepted")
 	}
-	for _, key := range []string{"task_id", "data_path", "capture_pid", "rfhandoff_pid", "serial", "started_at",
+	for _, key := range []string{"task_id", "data_path", "capture_pid", "capture_start", "rfhandoff_pid", "serial", "started_at",
 		"source_head", "planned_duration_s", "frequency_hz", "sample_rate_hz", "ready_commit", "complete_sha256"} {
 		if !strings.Contains(err.Error(), "capture_in_progress."+key) {
 			t.Errorf("Validate does not name capture_in_progress.%s:\n%v", key, err)
@@ -146,8 +147,40 @@ func TestCaptureInProgressCloneAndSame(t *testing.T) {
 	if !a.Same(b) {
 		t.Error("the same capture with other publication progress is not Same")
 	}
+	c := a.Clone()
+	c.CaptureStart++
 	b.CapturePID++
-	if a.Same(b) || a.Same(nil) || (*CaptureInProgress)(nil).Clone() != nil {
+	if a.Same(b) || a.Same(c) || a.Same(nil) || (*CaptureInProgress)(nil).Clone() != nil {
 		t.Error("Same/Clone wrong for another capture or nil")
+	}
+}
+
+// A record written before capture_start existed loads with 0: its pid is
+// then checked without a start, as before.
+func TestCaptureInProgressWithoutStartLoads(t *testing.T) {
+	dir := t.TempDir()
+	s := sampleRX()
+	s.CaptureInProgress = sampleCapture()
+	if err := SaveRX(dir, s); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, RXStateFile)
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := strings.Replace(string(raw), `"capture_start": 133912345678901234,`, "", 1)
+	if old == string(raw) {
+		t.Fatalf("capture_start not found in\n%s", raw)
+	}
+	if err := os.WriteFile(path, []byte(old), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got, err := LoadRX(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.CaptureInProgress == nil || got.CaptureInProgress.CaptureStart != 0 || got.CaptureInProgress.CapturePID != 4343 {
+		t.Errorf("old record loaded as %+v", got.CaptureInProgress)
 	}
 }

@@ -1,0 +1,36 @@
+package state
+
+import (
+	"os"
+	"runtime"
+	"testing"
+)
+
+// A running process answers one start, the same each time, and another
+// process answers another; a pid with no process answers none.
+func TestProcessStart(t *testing.T) {
+	self, ok := ProcessStart(os.Getpid())
+	if runtime.GOOS != "linux" && runtime.GOOS != "windows" {
+		if ok {
+			t.Fatalf("ProcessStart = %d, true where no start is known", self)
+		}
+		t.Skip("no process start on " + runtime.GOOS + ": a recorded pid is checked without it")
+	}
+	if !ok || self <= 0 {
+		t.Fatalf("ProcessStart(self) = %d, %v", self, ok)
+	}
+	if again, _ := ProcessStart(os.Getpid()); again != self {
+		t.Errorf("ProcessStart(self) changed: %d then %d", self, again)
+	}
+	h := startHelper(t, "hold-lock:"+t.TempDir()+"/x.lock", "locked")
+	other, ok := ProcessStart(h.proc.Pid)
+	if !ok || other == self {
+		t.Errorf("ProcessStart(helper) = %d, %v; self %d", other, ok, self)
+	}
+	if s, ok := ProcessStart(deadPID(t)); ok {
+		t.Errorf("ProcessStart(dead pid) = %d, true", s)
+	}
+	if _, ok := ProcessStart(0); ok {
+		t.Error("ProcessStart(0) answered")
+	}
+}

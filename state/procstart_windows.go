@@ -1,0 +1,23 @@
+package state
+
+import "golang.org/x/sys/windows"
+
+func processStart(pid int) (int64, bool) {
+	h, err := windows.OpenProcess(windows.PROCESS_QUERY_LIMITED_INFORMATION, false, uint32(pid))
+	if err != nil {
+		return 0, false
+	}
+	defer windows.CloseHandle(h)
+	// A handle held somewhere keeps an ended process's object (and pid):
+	// it runs no more, so it has no start to compare.
+	var code uint32
+	if windows.GetExitCodeProcess(h, &code) != nil || code != stillActive {
+		return 0, false
+	}
+	var created, exited, kernel, user windows.Filetime
+	if windows.GetProcessTimes(h, &created, &exited, &kernel, &user) != nil {
+		return 0, false
+	}
+	v := int64(created.HighDateTime)<<32 | int64(created.LowDateTime)
+	return v, v > 0
+}

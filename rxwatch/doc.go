@@ -17,11 +17,13 @@
 //
 // Force-push. A rewritten task branch makes the narrow fetch fail
 // (*gitcli.ForcePushError): the watcher logs it once, keeps polling and
-// stays refused until a person removes the RX mirror, where the tracking
-// ref lives (OPERATIONS §2). If a rewrite reached the tracking ref some
-// other way (a plain `git fetch` in the mirror, which uses a forced
-// refspec), the watcher notices at its next resolve (*RewoundError) and
-// stays refused until it is restarted: the restart is the re-anchor.
+// stays refused, also after the mirror is rebuilt: the last tip accepted
+// is kept in <state_dir>/mirror-rx.git.anchors (package mirror). A person
+// re-anchors by removing the mirror and its anchors file (PROTOCOL §20,
+// OPERATIONS §2). If a rewrite reached the tracking ref some other way (a
+// plain `git fetch` in the mirror, which uses a forced refspec), the
+// watcher notices at its next resolve (*RewoundError) and stays refused
+// until it is restarted: the restart is the re-anchor.
 //
 // Nothing here runs an agent, opens SDR hardware, commits or pushes.
 package rxwatch

@@ -25,11 +25,11 @@ func (c *RxMarkCompletedCmd) Run(app *App) error {
 	if err != nil {
 		return err
 	}
-	dir, err := rxwatch.Preflight(app.Ctx, env.Git, env.Policy)
-	if err != nil {
+	dir := env.Policy.StatePath()
+	if err := env.Git.MakePrivateDir(app.Ctx, env.Policy.Repo.Path, dir, "state directory"); err != nil {
 		return err
 	}
-	store := &rxwatch.Store{Dir: dir}
+	store := &state.RXStore{Dir: dir}
 	if _, err := store.Update(func(s *state.RX) error {
 		s.MarkCompleted(c.TaskID)
 		return nil

@@ -39,7 +39,7 @@ type rxStatus struct {
 // A corrupt state file is an error naming it (exit 1).
 func (c *RxStatusCmd) Run(app *App) error {
 	dir := app.Policy.StatePath()
-	store := &rxwatch.Store{Dir: dir}
+	store := &state.RXStore{Dir: dir}
 	st, err := store.Load()
 	if err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"rfhandoff/capture"
+	"rfhandoff/errlist"
 	"rfhandoff/prompt"
 	"rfhandoff/rxwatch"
 )
@@ -37,7 +38,7 @@ func (c *RxWatchCmd) Run(app *App) error {
 		return err
 	}
 	runErr := rxwatch.NewWatcher(s, p).Run(app.Ctx)
-	return errors.Join(runErr, s.Close())
+	return errlist.Join(runErr, s.Close())
 }
 
 // recoverCapture publishes the COMPLETE of a capture whose rx capture was

@@ -55,7 +55,7 @@ func (c *TaskNewCmd) Run(app *App) error {
 	if err != nil {
 		return err
 	}
-	w := &tasknew.Writer{Git: app.Git(r), Policy: app.Policy}
+	w := &tasknew.Writer{Git: app.Git(r), Policy: app.Policy, Log: app.Logger}
 	out, err := w.Write(app.Ctx, tasknew.Request{Spec: s, Out: c.Output, Force: c.Force, Problems: problems})
 	if err != nil {
 		return err

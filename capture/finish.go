@@ -19,6 +19,7 @@ import (
 	"rfhandoff/publish"
 	"rfhandoff/quicklook"
 	"rfhandoff/result"
+	"rfhandoff/state"
 )
 
 // finish runs once the tool has ended (or is being stopped): it collects
@@ -257,7 +258,7 @@ func (s *session) writePNG(det *quicklook.Detection, a *quicklook.Analysis) {
 	})
 	if err == nil {
 		path := filepath.Join(rep.Dir, rep.TaskID+PNGSuffix)
-		if err = writeFileAtomic(path, buf.Bytes(), 0o644); err == nil {
+		if err = state.WriteFileAtomic(path, buf.Bytes(), 0o644); err == nil {
 			rep.PNGPath = path
 		}
 	}

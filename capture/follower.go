@@ -7,6 +7,8 @@ import (
 	"os"
 	"sync/atomic"
 	"time"
+
+	"rfhandoff/errlist"
 )
 
 // followPoll is how long the follower waits at the end of the file before
@@ -111,7 +113,7 @@ func (fl *follower) run() {
 	defer fl.f.Close()
 	timer := time.NewTimer(followPoll)
 	defer timer.Stop()
-	abandoned := func() { fl.err = errors.Join(errAbandoned, fl.out.close()) }
+	abandoned := func() { fl.err = errlist.Join(errAbandoned, fl.out.close()) }
 	finishing := false
 	for {
 		if fl.mayRead != nil && !fl.mayRead() {
@@ -143,10 +145,7 @@ func (fl *follower) run() {
 		case err == nil && n > 0:
 			continue
 		case err != nil && !errors.Is(err, io.EOF):
-			fl.err = fmt.Errorf("reading the capture: %w", err)
-			if cerr := fl.out.close(); cerr != nil {
-				fl.err = errors.Join(fl.err, cerr)
-			}
+			fl.err = errlist.Join(fmt.Errorf("reading the capture: %w", err), fl.out.close())
 			return
 		case finishing:
 			// The writer had exited before this read hit the end: that

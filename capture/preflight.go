@@ -9,7 +9,6 @@ import (
 
 	"rfhandoff/gitcli"
 	"rfhandoff/mirror"
-	"rfhandoff/rxwatch"
 	"rfhandoff/state"
 	"rfhandoff/task"
 	"rfhandoff/taskfetch"
@@ -99,30 +98,29 @@ func resultBranchExists(ctx context.Context, g *gitcli.Client, remote, branch, i
 	return nil
 }
 
-// captureDir creates <capture.dir>/<TASK_ID> (0700) and checks that git
-// ignores it when it lies inside the checkout: raw IQ never enters git.
+// captureDir creates <capture.dir>/<TASK_ID> (0700) after checking that
+// git ignores capture.dir when it lies inside the checkout: raw IQ never
+// enters git. The refusal names capture.dir, the line to add for every task.
 func captureDir(ctx context.Context, g *gitcli.Client, repo, base, id string) (string, error) {
+	err := g.MakePrivateDir(ctx, repo, base, "capture directory")
+	var ni *gitcli.NotIgnoredError
+	if errors.As(err, &ni) {
+		return "", &RefusedError{TaskID: id, Reasons: []string{
+			ni.Error() + " (raw IQ must never enter git; a [capture] dir inside the state directory is ignored with it)"}}
+	}
+	if err != nil {
+		return "", err
+	}
 	dir := filepath.Join(base, id)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", fmt.Errorf("capture directory: %w", err)
 	}
-	rel, inside, err := gitcli.PathInCheckout(repo, dir, "capture directory")
-	if err != nil || !inside {
-		return dir, err
-	}
-	ignored, err := g.CheckIgnored(ctx, filepath.ToSlash(rel))
-	if err != nil {
-		return "", fmt.Errorf("checking that %s is ignored by git: %w", dir, err)
-	}
-	if !ignored {
-		return "", &RefusedError{TaskID: id, Reasons: []string{fmt.Sprintf(
-			"capture directory %s is not ignored by git in %s (raw IQ must never enter git); set [capture] dir inside the state directory or add it to .gitignore", dir, repo)}}
-	}
 	return dir, nil
 }
 
-// preflightState is rxwatch.Preflight: the state directory exists and is
-// ignored by git.
+// preflightState creates the state directory (0700) and checks that git
+// ignores it, as every RX command does before touching the state.
 func preflightState(ctx context.Context, d Deps) (string, error) {
-	return rxwatch.Preflight(ctx, d.Git, d.Policy)
+	dir := d.Policy.StatePath()
+	return dir, d.Git.MakePrivateDir(ctx, d.Policy.Repo.Path, dir, "state directory")
 }

@@ -8,14 +8,13 @@ import (
 	"path/filepath"
 	"slices"
 
-	"rfhandoff/rxwatch"
 	"rfhandoff/state"
 )
 
 // The capture in progress is recorded in the RX state (capture_in_progress)
 // from just before READY is published until COMPLETE is, so that a
 // capture whose rfhandoff is killed can still get its COMPLETE (recover.go).
-// Every write goes through rxwatch.Store.Update: the state lock makes it
+// Every write goes through state.RXStore.Update: the state lock makes it
 // safe beside a running `rx watch`, which writes the same file.
 
 // recordStart writes the record before READY is published. Without it a
@@ -96,10 +95,10 @@ func (s *session) updateRecord(what string, change func(*state.CaptureInProgress
 	s.record = next
 }
 
-func (s *session) store() *rxwatch.Store { return &rxwatch.Store{Dir: s.stateDir} }
+func (s *session) store() *state.RXStore { return &state.RXStore{Dir: s.stateDir} }
 
 // clearRecord removes rec from the state, if the state still holds it.
-func clearRecord(store *rxwatch.Store, rec *state.CaptureInProgress) error {
+func clearRecord(store *state.RXStore, rec *state.CaptureInProgress) error {
 	_, err := store.Update(func(st *state.RX) error {
 		if rec.Same(st.CaptureInProgress) {
 			st.CaptureInProgress = nil

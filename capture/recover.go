@@ -16,7 +16,6 @@ import (
 	"rfhandoff/hackrfcli"
 	"rfhandoff/publish"
 	"rfhandoff/result"
-	"rfhandoff/rxwatch"
 	"rfhandoff/state"
 )
 
@@ -101,7 +100,7 @@ func (e *RecoveryError) Unwrap() error { return e.Err }
 // proves the rx capture that wrote a record found now is gone, whatever
 // its pid belongs to now.
 func recoverLocked(ctx context.Context, d Deps, o Options, stateDir string) (*Recovered, error) {
-	store := &rxwatch.Store{Dir: stateDir}
+	store := &state.RXStore{Dir: stateDir}
 	st, err := store.Load()
 	if err != nil {
 		return nil, err
@@ -137,7 +136,7 @@ func recoverLocked(ctx context.Context, d Deps, o Options, stateDir string) (*Re
 		// Kept before publishing, so that a recovery cut short is
 		// repeated with these very bytes: the publisher's no-op if they
 		// had landed, never a second, different COMPLETE.
-		if err := writeFileAtomic(out.ResultPath, data, 0o644); err != nil {
+		if err := state.WriteFileAtomic(out.ResultPath, data, 0o644); err != nil {
 			return fail(err)
 		}
 		next := rec.Clone()
@@ -273,7 +272,7 @@ func ForgetPublished(stateDir string, data []byte) (bool, error) {
 	sum := sha256.Sum256(data)
 	want := hex.EncodeToString(sum[:])
 	cleared := false
-	_, err := (&rxwatch.Store{Dir: stateDir}).Update(func(st *state.RX) error {
+	_, err := (&state.RXStore{Dir: stateDir}).Update(func(st *state.RX) error {
 		if r := st.CaptureInProgress; r != nil && r.CompleteSHA256 == want {
 			st.CaptureInProgress, cleared = nil, true
 		}
@@ -293,7 +292,7 @@ func Forget(stateDir, id string) (*state.CaptureInProgress, error) {
 	}
 	defer l.Release()
 	var dropped *state.CaptureInProgress
-	_, err = (&rxwatch.Store{Dir: stateDir}).Update(func(st *state.RX) error {
+	_, err = (&state.RXStore{Dir: stateDir}).Update(func(st *state.RX) error {
 		if r := st.CaptureInProgress; r != nil && r.TaskID == id {
 			dropped, st.CaptureInProgress = r, nil
 		}

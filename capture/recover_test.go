@@ -19,7 +19,6 @@ import (
 	"rfhandoff/publish"
 	"rfhandoff/publish/publishtest"
 	"rfhandoff/result"
-	"rfhandoff/rxwatch"
 	"rfhandoff/state"
 )
 
@@ -152,7 +151,7 @@ func newOrphan(t *testing.T, w *world, noTool bool) *orphan {
 
 func setRecord(t *testing.T, w *world, rec *state.CaptureInProgress) {
 	t.Helper()
-	if _, err := (&rxwatch.Store{Dir: w.StateDir}).Update(func(st *state.RX) error {
+	if _, err := (&state.RXStore{Dir: w.StateDir}).Update(func(st *state.RX) error {
 		st.CaptureInProgress = rec
 		return nil
 	}); err != nil {

@@ -306,7 +306,7 @@ func (s *session) publish(ctx context.Context, r *result.Result, notes []string)
 	if err != nil {
 		return publish.Outcome{}, err
 	}
-	if err := writeFileAtomic(s.rep.ResultPath, data, 0o644); err != nil {
+	if err := state.WriteFileAtomic(s.rep.ResultPath, data, 0o644); err != nil {
 		s.d.Logger.Warn("could not keep a local copy of the result", "err", err)
 	} else if r.State == result.StateComplete {
 		s.recordComplete(data, notes)

@@ -3,11 +3,10 @@ package capture
 import (
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"time"
 
 	"rfhandoff/quicklook"
+	"rfhandoff/state"
 )
 
 // SigMF file name suffixes: the pair SigMF tools look for.
@@ -105,39 +104,11 @@ func buildMeta(in metaInput) sigmfMeta {
 	return m
 }
 
-// writeFileAtomic writes data to path through a temporary file in the same
-// directory and a rename, so a reader never sees half a file.
-func writeFileAtomic(path string, data []byte, perm os.FileMode) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	_, werr := tmp.Write(data)
-	if werr == nil {
-		werr = tmp.Sync()
-	}
-	if cerr := tmp.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Chmod(name, perm)
-	}
-	if werr == nil {
-		werr = os.Rename(name, path)
-	}
-	if werr != nil {
-		os.Remove(name)
-		return fmt.Errorf("writing %s: %w", path, werr)
-	}
-	return nil
-}
-
 // writeMeta writes the metadata as indented JSON.
 func writeMeta(path string, m sigmfMeta) error {
 	data, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(path, append(data, '\n'), 0o644)
+	return state.WriteFileAtomic(path, append(data, '\n'), 0o644)
 }

@@ -7,6 +7,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"strings"
+
+	"rfhandoff/errlist"
 )
 
 // Signer is one line of an allowed-signers file (ssh-keygen(1) ALLOWED
@@ -56,7 +58,7 @@ func ParseAllowedSigners(data []byte) ([]Signer, error) {
 	if len(errs) == 0 && len(signers) == 0 {
 		errs = append(errs, fmt.Errorf("no signer lines (principals, then a public key)"))
 	}
-	return signers, newList(errs)
+	return signers, errlist.List(errs...)
 }
 
 func parseSignerLine(line string) (Signer, error) {

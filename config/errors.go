@@ -3,7 +3,6 @@ package config
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/hashicorp/go-multierror"
 )
@@ -42,28 +41,6 @@ func Problems(err error) []error {
 		return merr.WrappedErrors()
 	}
 	return []error{err}
-}
-
-// listFormat prints one problem per line so a reader sees all of them.
-func listFormat(es []error) string {
-	if len(es) == 1 {
-		return es[0].Error()
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "%d problems:", len(es))
-	for _, e := range es {
-		b.WriteString("\n  * ")
-		b.WriteString(e.Error())
-	}
-	return b.String()
-}
-
-// newList builds the multi-error returned by Validate and Parse.
-func newList(errs []error) error {
-	if len(errs) == 0 {
-		return nil
-	}
-	return &multierror.Error{Errors: errs, ErrorFormat: listFormat}
 }
 
 // formatValue quotes strings (neutralising control characters) and prints

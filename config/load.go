@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+
+	"rfhandoff/errlist"
 )
 
 // MaxFileBytes bounds a policy file; a real one is a few KiB.
@@ -43,7 +45,7 @@ func Load(path string) (Policy, error) {
 	// malformed one is reported with the rest.
 	errs = append(errs, Problems(p.CheckTrustFiles())...)
 	if len(errs) > 0 {
-		return Policy{}, fileError(path, newList(errs))
+		return Policy{}, fileError(path, errlist.List(errs...))
 	}
 	return p, nil
 }
@@ -58,7 +60,7 @@ func Parse(data []byte, name string) (Policy, error) {
 		return Policy{}, fileError(name, err)
 	}
 	if len(errs) > 0 {
-		return Policy{}, fileError(name, newList(errs))
+		return Policy{}, fileError(name, errlist.List(errs...))
 	}
 	return p, nil
 }

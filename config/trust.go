@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"rfhandoff/errlist"
 )
 
 // Trust names who may speak on each branch: the allowed-signers files the
@@ -88,7 +90,7 @@ func (p Policy) CheckTrustFiles() error {
 			ps.add(k.key, k.v, "file %s: %v", path, err)
 		}
 	}
-	return newList(ps)
+	return errlist.List(ps...)
 }
 
 func readTrustFile(path string) ([]byte, error) {

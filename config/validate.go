@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"time"
+
+	"rfhandoff/errlist"
 )
 
 // Bounds of the policy values. The protocol limits (ProtocolMax*,
@@ -69,7 +71,7 @@ func (p Policy) Validate() error {
 	p.validateCapture(&ps)
 	p.validateTX(&ps)
 	p.validateTrust(&ps)
-	return newList(ps)
+	return errlist.List(ps...)
 }
 
 func (p Policy) validateRepo(ps *problems) {

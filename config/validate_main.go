@@ -1,5 +1,7 @@
 package config
 
+import "rfhandoff/errlist"
+
 // ValidateMAIN checks what only the MAIN side needs: that the keys only it
 // uses (limits.min_remaining_s, tx.duration_s) fit in
 // limits.planned_duration_s, which both sides use. Validate leaves this out,
@@ -18,5 +20,5 @@ func (p Policy) ValidateMAIN() error {
 		ps.add("tx.duration_s", t.DurationS, "plus limits.min_remaining_s (%d) exceeds limits.planned_duration_s (%d): no transmission could ever run",
 			l.MinRemainingS, l.PlannedDurationS)
 	}
-	return newList(ps)
+	return errlist.List(ps...)
 }

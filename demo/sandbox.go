@@ -275,12 +275,8 @@ func (sb *Sandbox) clone(ctx context.Context, dir string, id gitcli.Identity) er
 		}
 	}
 	g := &gitcli.Client{R: sb.Setup, Dir: dir}
-	ignored, err := g.CheckIgnored(ctx, ".local/probe")
-	if err != nil {
-		return err
-	}
-	if !ignored {
-		return fmt.Errorf("%s: .local/ is not ignored by git after cloning", dir)
+	if err := g.RequireIgnored(ctx, dir, filepath.Join(dir, ".local"), "state directory"); err != nil {
+		return fmt.Errorf("after cloning: %w", err)
 	}
 	return nil
 }

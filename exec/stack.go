@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/cli/safeexec"
+
+	"rfhandoff/errlist"
 )
 
 // Stack is the real Runner: every command is checked against the allowlist,
@@ -244,10 +246,7 @@ func (s *Stack) refuse(c Cmd, err error, reason string) error {
 		Argv: Redact(append([]string{string(c.Tool)}, c.Args...), c.Secrets),
 		Dir:  c.Dir, Decision: "refused", Reason: reason,
 	})
-	if aerr != nil {
-		return errors.Join(err, aerr)
-	}
-	return err
+	return errlist.Join(err, aerr)
 }
 
 func (s *Stack) startEntry(id, path string, args []string, c Cmd) Entry {
@@ -303,7 +302,7 @@ func (s *Stack) Start(ctx context.Context, c Cmd) (Process, error) {
 	if err != nil {
 		e := s.endEntry(id, c, Result{ExitCode: -1}, err)
 		if _, aerr := s.audit.Append(e); aerr != nil {
-			return nil, errors.Join(err, aerr)
+			return nil, errlist.Join(err, aerr)
 		}
 		return nil, err
 	}
@@ -325,7 +324,7 @@ func (p *auditedProcess) Wait() (Result, error) {
 	p.once.Do(func() {
 		p.res, p.err = p.started.Wait()
 		if _, aerr := p.stack.audit.Append(p.stack.endEntry(p.id, p.cmd, p.res, p.err)); aerr != nil {
-			p.err = errors.Join(p.err, aerr)
+			p.err = errlist.Join(p.err, aerr)
 		}
 	})
 	return p.res, p.err

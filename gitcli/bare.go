@@ -66,3 +66,18 @@ func (c *Client) Repack(ctx context.Context) error {
 	}
 	return nil
 }
+
+// DeleteRef removes ref (a full name under refs/); a ref that is not
+// there is no error.
+func (c *Client) DeleteRef(ctx context.Context, ref string) error {
+	if err := ValidRef(ref); err != nil {
+		return err
+	}
+	if !strings.HasPrefix(ref, "refs/") {
+		return invalid("ref", ref, "must be a full name under refs/")
+	}
+	if _, err := c.run(ctx, []string{"update-ref", "-d", "--end-of-options", ref}, call{}); err != nil {
+		return &Error{Op: "update-ref -d", Err: err}
+	}
+	return nil
+}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"rfhandoff/errlist"
 	"rfhandoff/exec"
 )
 
@@ -138,7 +139,7 @@ func TestRemoteErrorMessage(t *testing.T) {
 	for name, e := range map[string]error{
 		"unknown": &exec.ExitError{Tool: exec.Git, Code: 128},
 		"timeout": &exec.TimeoutError{Tool: exec.Git, After: time.Second},
-		"cancel":  errors.Join(&exec.ExitError{Tool: exec.Git, Code: 128}, context.Canceled),
+		"cancel":  errlist.Join(&exec.ExitError{Tool: exec.Git, Code: 128}, context.Canceled),
 	} {
 		in := []byte("fatal: something else\n")
 		if name != "unknown" {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"path"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -14,7 +16,12 @@ type FileVersion struct {
 	// git log listed, when several did).
 	Commit string
 	Blob   string
-	Size   int64
+	// Tree is the tree of path's directory in Commit: what a partial
+	// clone fetches, filtered by size, to bring the blob.
+	Tree string
+	// Size is -1 when the blob is not in a partial clone after the
+	// bounded fetch: the server withheld it as over the limit.
+	Size int64
 	// Data is the content; nil when Size is over the caller's limit (the
 	// version is listed, but not read).
 	Data []byte
@@ -24,8 +31,12 @@ type FileVersion struct {
 // the history of commit (merges and side branches included), newest first,
 // and reads each one up to maxBytes. It costs three git processes whatever
 // the history's length: one log, one cat-file --batch-check for the sizes
-// and one cat-file --batch for the contents. A path that never existed
-// gives no versions and no error.
+// and one cat-file --batch for the contents. In a partial clone (a
+// Promisor) one rev-list first finds the blobs that are missing; if any
+// are, one fetch brings them all within maxBytes and a second rev-list
+// sees what came (six processes at most). A version still missing then
+// was withheld as over the limit: it is listed with Size -1, never read.
+// A path that never existed gives no versions and no error.
 func (c *Client) FileHistory(ctx context.Context, commit, path string, maxBytes int64) ([]FileVersion, error) {
 	if err := ValidObjectID(commit); err != nil {
 		return nil, err
@@ -47,9 +58,24 @@ func (c *Client) FileHistory(ctx context.Context, commit, path string, maxBytes 
 	if len(versions) == 0 {
 		return nil, nil
 	}
-	ids := make([]string, len(versions))
+	// In a partial clone cat-file would fetch every missing blob by
+	// itself, one at a time, at any size: it is given only blobs that
+	// are present after one bounded fetch.
+	present := map[string]bool{}
+	if c.Promisor != nil {
+		if present, err = c.historyBlobs(ctx, versions, maxBytes); err != nil {
+			return nil, err
+		}
+	}
+	var ids []string
 	for i, v := range versions {
-		ids[i] = v.Blob
+		versions[i].Size = -1
+		if c.Promisor == nil || present[v.Blob] {
+			ids = append(ids, v.Blob)
+		}
+	}
+	if len(ids) == 0 {
+		return versions, nil
 	}
 	res, err = c.run(ctx, []string{"cat-file", "--batch-check"}, call{stdin: strings.NewReader(strings.Join(ids, "\n") + "\n")})
 	if err != nil {
@@ -59,13 +85,21 @@ func (c *Client) FileHistory(ctx context.Context, commit, path string, maxBytes 
 	if err != nil {
 		return nil, &Error{Op: "cat-file --batch-check", Err: err}
 	}
+	size := make(map[string]int64, len(ids))
+	for i, id := range ids {
+		size[id] = sizes[i]
+	}
 	var read []string
 	var total int64
 	for i := range versions {
-		versions[i].Size = sizes[i]
-		if sizes[i] <= maxBytes {
+		n, ok := size[versions[i].Blob]
+		if !ok {
+			continue
+		}
+		versions[i].Size = n
+		if n <= maxBytes {
 			read = append(read, versions[i].Blob)
-			total += sizes[i] + batchHeaderMax
+			total += n + batchHeaderMax
 		}
 	}
 	if len(read) == 0 {
@@ -88,13 +122,14 @@ func (c *Client) FileHistory(ctx context.Context, commit, path string, maxBytes 
 	return versions, nil
 }
 
-// historyArgs lists the commits that changed path with their raw diffs.
+// historyArgs lists the commits that changed path (each with its root
+// tree) and their raw diffs; -t adds the trees on the way to path.
 // --full-history and -m keep side branches and merges that history
 // simplification would drop; --root shows the first version; the --no-*
 // options keep a user's log config (follow, signatures, renames) from
 // changing the output.
 func historyArgs(commit, path string) []string {
-	return []string{"log", "--format=format:commit %H", "--raw", "--no-abbrev", "--full-history", "-m", "--root",
+	return []string{"log", "--format=format:commit %H %T", "--raw", "-t", "--no-abbrev", "--full-history", "-m", "--root",
 		"--no-renames", "--no-follow", "--no-show-signature", "--no-ext-diff", "--no-textconv", "--no-relative",
 		"--end-of-options", commit, "--", path}
 }
@@ -103,23 +138,29 @@ func historyArgs(commit, path string) []string {
 // after the content in cat-file --batch output.
 const batchHeaderMax = 128
 
-// parseLogRaw reads historyArgs' output: "commit <id>" lines, each followed
-// by raw diff lines ":<old mode> <new mode> <old id> <new id> <status>\t<path>"
-// (paths are unquoted: ValidRepoPath admits nothing git would quote). It
-// keeps the new side of lines for exactly path that is a regular file, one
-// entry per blob, in log order (newest first), naming the last (oldest)
-// commit that listed it.
-func parseLogRaw(out []byte, path string) ([]FileVersion, error) {
+// parseLogRaw reads historyArgs' output: "commit <id>[ <root tree>]"
+// lines, each followed by raw diff lines ":<old mode> <new mode> <old id>
+// <new id> <status>\t<path>" (paths are unquoted: ValidRepoPath admits
+// nothing git would quote). It keeps the new side of lines for exactly
+// path that is a regular file, one entry per blob, in log order (newest
+// first), naming the last (oldest) commit that listed it and the tree of
+// path's directory there (the root tree, or the -t line for the directory).
+func parseLogRaw(out []byte, file string) ([]FileVersion, error) {
 	var versions []FileVersion
 	at := map[string]int{}
-	commit := ""
+	dir := path.Dir(file)
+	commit, dirTree := "", ""
 	for n, line := range strings.Split(string(out), "\n") {
 		switch {
 		case line == "":
 		case strings.HasPrefix(line, "commit "):
-			commit = strings.TrimPrefix(line, "commit ")
-			if ValidObjectID(commit) != nil {
+			f := strings.Fields(strings.TrimPrefix(line, "commit "))
+			if len(f) < 1 || len(f) > 2 || ValidObjectID(f[0]) != nil || (len(f) == 2 && ValidObjectID(f[1]) != nil) {
 				return nil, fmt.Errorf("log line %d %q: bad commit ID", n+1, line)
+			}
+			commit, dirTree = f[0], ""
+			if len(f) == 2 && dir == "." {
+				dirTree = f[1]
 			}
 		case strings.HasPrefix(line, ":"):
 			if commit == "" {
@@ -133,15 +174,19 @@ func parseLogRaw(out []byte, path string) ([]FileVersion, error) {
 			if ValidObjectID(f[3]) != nil {
 				return nil, fmt.Errorf("log line %d %q: bad object ID", n+1, line)
 			}
-			if p != path || !Mode(f[1]).IsRegular() {
-				continue // deleted, a symlink, or another path below a directory of that name
+			if p == dir && f[1] == "040000" {
+				dirTree = f[3]
+				continue
+			}
+			if p != file || !Mode(f[1]).IsRegular() {
+				continue // deleted, a symlink, a tree on the way, or another path below a directory of that name
 			}
 			if i, seen := at[f[3]]; seen {
-				versions[i].Commit = commit
+				versions[i].Commit, versions[i].Tree = commit, dirTree
 				continue
 			}
 			at[f[3]] = len(versions)
-			versions = append(versions, FileVersion{Commit: commit, Blob: f[3]})
+			versions = append(versions, FileVersion{Commit: commit, Blob: f[3], Tree: dirTree})
 		default:
 			return nil, fmt.Errorf("log line %d %q: unexpected", n+1, line)
 		}
@@ -208,4 +253,84 @@ func parseBatch(out []byte, ids []string) (map[string][]byte, error) {
 		return nil, fmt.Errorf("%d bytes after the last object", len(rest))
 	}
 	return contents, nil
+}
+
+// historyBlobs makes the versions' blobs present in a partial clone, as
+// far as they are within maxBytes, and returns the set that is. Like
+// fetchBlob it asks for the directory trees that hold them, filtered by
+// size (asking for a blob by ID would bypass the filter); a server that
+// refuses trees by ID is asked for the branch last fetched instead.
+func (c *Client) historyBlobs(ctx context.Context, versions []FileVersion, maxBytes int64) (map[string]bool, error) {
+	var trees []string
+	seen := map[string]bool{}
+	for _, v := range versions {
+		if v.Tree == "" {
+			return nil, &Error{Op: "log", Err: fmt.Errorf("no tree listed for the directory of the file in commit %s", v.Commit)}
+		}
+		if !seen[v.Tree] {
+			seen[v.Tree] = true
+			trees = append(trees, v.Tree)
+		}
+	}
+	present, err := c.presentUnder(ctx, trees)
+	if err != nil {
+		return nil, err
+	}
+	memo := c.Promisor.Withheld
+	var want []string
+	for _, v := range versions {
+		if present[v.Blob] || (memo != nil && memo.Withheld(v.Blob, maxBytes)) {
+			continue
+		}
+		if !slices.Contains(want, v.Tree) {
+			want = append(want, v.Tree)
+		}
+	}
+	if len(want) == 0 {
+		return present, nil
+	}
+	if err := c.fetchBoundedAll(ctx, want, maxBytes); err != nil {
+		code, exited := exitCode(err)
+		if !exited || code != 128 || c.Promisor.Branch == "" {
+			return nil, err
+		}
+		if err := c.fetchBounded(ctx, "refs/heads/"+c.Promisor.Branch, maxBytes); err != nil {
+			return nil, err
+		}
+	}
+	if present, err = c.presentUnder(ctx, trees); err != nil {
+		return nil, err
+	}
+	if memo != nil {
+		var withheld []string
+		for _, v := range versions {
+			if !present[v.Blob] {
+				withheld = append(withheld, v.Blob)
+			}
+		}
+		if len(withheld) > 0 {
+			if err := memo.RecordWithheld(withheld, maxBytes); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return present, nil
+}
+
+// presentUnder is every object under trees that is in the repository:
+// rev-list --missing=print lists a missing one as "?<id>" and, unlike
+// cat-file, never fetches it.
+func (c *Client) presentUnder(ctx context.Context, trees []string) (map[string]bool, error) {
+	res, err := c.run(ctx, []string{"rev-list", "--objects", "--missing=print", "--stdin"},
+		call{stdin: strings.NewReader(strings.Join(trees, "\n") + "\n")})
+	if err != nil {
+		return nil, &Error{Op: "rev-list", Err: err}
+	}
+	out := map[string]bool{}
+	for _, line := range outputLines(res.Stdout) {
+		if id, _, _ := strings.Cut(line, " "); !strings.HasPrefix(id, "?") {
+			out[id] = true
+		}
+	}
+	return out, nil
 }

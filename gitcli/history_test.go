@@ -46,6 +46,13 @@ func TestParseLogRaw(t *testing.T) {
 			[]FileVersion{{Commit: idA, Blob: blobA}}, false},
 		{"blank lines of log.follow output", "commit " + idA + "\n\n" + rawLine("000000", "100644", zeroID, blobA, "A", histPath),
 			[]FileVersion{{Commit: idA, Blob: blobA}}, false},
+		// -t lists the directory's tree before the file: it is the tree a
+		// partial clone fetches for that version.
+		{"directory tree from -t",
+			"commit " + idB + " " + blobC + "\n" + rawLine("040000", "040000", blobA, blobB, "M", "docs/handoff") +
+				rawLine("100644", "100644", blobA, blobC, "M", histPath),
+			[]FileVersion{{Commit: idB, Blob: blobC, Tree: blobB}}, false},
+		{"bad root tree", "commit " + idA + " 1234\n", nil, true},
 		{"abbreviated id", "commit " + idA + "\n" + rawLine("000000", "100644", "0000000", "8c1384d", "A", histPath), nil, true},
 		{"short commit", "commit 65a0f9b\n", nil, true},
 		{"diff before commit", rawLine("000000", "100644", zeroID, blobA, "A", histPath), nil, true},
@@ -62,6 +69,15 @@ func TestParseLogRaw(t *testing.T) {
 				t.Errorf("got %+v\nwant %+v", got, tt.want)
 			}
 		})
+	}
+}
+
+// A file at the top: its directory's tree is the commit's root tree.
+func TestParseLogRawRootFile(t *testing.T) {
+	got, err := parseLogRaw([]byte("commit "+idA+" "+blobB+"\n"+rawLine("000000", "100644", zeroID, blobA, "A", "ROOT.md")), "ROOT.md")
+	want := []FileVersion{{Commit: idA, Blob: blobA, Tree: blobB}}
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %+v, %v; want %+v", got, err, want)
 	}
 }
 

@@ -1,41 +1,85 @@
 package gitcli
 
 import (
+	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 )
 
-// CheckoutItselfError is a directory that must stay out of commits but is
-// the checkout itself.
-type CheckoutItselfError struct {
+// NotIgnoredError is a directory that must stay out of commits (state,
+// captures, logs) but that git could commit: it lies inside the checkout
+// and git does not ignore it, or it is the checkout itself (Rel "").
+type NotIgnoredError struct {
 	What string // "state directory", "capture directory"
 	Dir  string
+	Repo string // the checkout
+	Rel  string // Dir relative to Repo, as asked of git check-ignore
 }
 
-func (e *CheckoutItselfError) Error() string {
-	return fmt.Sprintf("%s %s is the checkout itself", e.What, e.Dir)
+func (e *NotIgnoredError) Error() string {
+	if e.Rel == "" {
+		return fmt.Sprintf("%s %s is the checkout itself: refusing to run (git could commit what is written there); "+
+			"choose a directory inside the checkout that git ignores, or one outside it", e.What, e.Dir)
+	}
+	return fmt.Sprintf("%s %s is not ignored by git in %s: refusing to run "+
+		"(what is written there must never enter git); add the line /%s/ to %s or to .gitignore, then try again",
+		e.What, e.Dir, e.Repo, filepath.ToSlash(e.Rel), filepath.Join(e.Repo, ".git", "info", "exclude"))
 }
 
-// PathInCheckout returns dir relative to the checkout repo and whether it
-// lies inside it (a directory outside is never seen by git). dir being the
-// checkout itself is a *CheckoutItselfError naming what (e.g. "state
-// directory"). It only compares paths; nothing is asked of git.
-func PathInCheckout(repo, dir, what string) (rel string, inside bool, err error) {
+// RequireIgnored refuses, as a *NotIgnoredError naming what (e.g. "state
+// directory"), a directory that git in the checkout repo could commit. A
+// directory outside the checkout passes without asking git. dir need not
+// exist: git is asked about it as a directory ("rel/"), which a "/dir/"
+// pattern matches either way.
+func (c *Client) RequireIgnored(ctx context.Context, repo, dir, what string) error {
+	rel, inside, itself, err := pathInCheckout(repo, dir)
+	switch {
+	case err != nil:
+		return fmt.Errorf("%s %s: %w", what, dir, err)
+	case itself:
+		return &NotIgnoredError{What: what, Dir: dir, Repo: repo}
+	case !inside:
+		return nil // outside the checkout: git never sees it
+	}
+	ignored, err := c.CheckIgnored(ctx, filepath.ToSlash(rel)+"/")
+	if err != nil {
+		return fmt.Errorf("checking that %s is ignored by git: %w", dir, err)
+	}
+	if !ignored {
+		return &NotIgnoredError{What: what, Dir: dir, Repo: repo, Rel: rel}
+	}
+	return nil
+}
+
+// MakePrivateDir creates dir (0700, with its parents) and then refuses it
+// as RequireIgnored does. A refused directory stays created (empty).
+func (c *Client) MakePrivateDir(ctx context.Context, repo, dir, what string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	return c.RequireIgnored(ctx, repo, dir, what)
+}
+
+// pathInCheckout returns dir relative to the checkout repo, whether it
+// lies inside it (a directory outside is never seen by git) and whether it
+// is the checkout itself. It only compares paths; nothing is asked of git.
+func pathInCheckout(repo, dir string) (rel string, inside, itself bool, err error) {
 	ra, err := filepath.Abs(repo)
 	if err != nil {
-		return "", false, err
+		return "", false, false, err
 	}
 	da, err := filepath.Abs(dir)
 	if err != nil {
-		return "", false, err
+		return "", false, false, err
 	}
 	rel, err = filepath.Rel(ra, da)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return "", false, nil
+		return "", false, false, nil
 	}
 	if rel == "." {
-		return "", false, &CheckoutItselfError{What: what, Dir: dir}
+		return "", false, true, nil
 	}
-	return rel, true, nil
+	return rel, true, false, nil
 }

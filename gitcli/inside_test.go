@@ -1,7 +1,6 @@
 package gitcli
 
 import (
-	"errors"
 	"path/filepath"
 	"testing"
 )
@@ -20,14 +19,13 @@ func TestPathInCheckout(t *testing.T) {
 		{"/srv/rx/", "/srv/rx/./", "", false, true},
 	}
 	for _, c := range cases {
-		rel, inside, err := PathInCheckout(c.repo, c.dir, "state directory")
-		var ce *CheckoutItselfError
-		if c.itself != errors.As(err, &ce) || (!c.itself && err != nil) {
-			t.Errorf("PathInCheckout(%q, %q) error = %v", c.repo, c.dir, err)
+		rel, inside, itself, err := pathInCheckout(c.repo, c.dir)
+		if err != nil {
+			t.Errorf("pathInCheckout(%q, %q) error = %v", c.repo, c.dir, err)
 			continue
 		}
-		if filepath.ToSlash(rel) != c.rel || inside != c.inside {
-			t.Errorf("PathInCheckout(%q, %q) = %q, %v; want %q, %v", c.repo, c.dir, rel, inside, c.rel, c.inside)
+		if filepath.ToSlash(rel) != c.rel || inside != c.inside || itself != c.itself {
+			t.Errorf("pathInCheckout(%q, %q) = %q, %v, %v; want %q, %v, %v", c.repo, c.dir, rel, inside, itself, c.rel, c.inside, c.itself)
 		}
 	}
 }

@@ -23,6 +23,19 @@ type Promisor struct {
 	// without uploadpack.allowAnySHA1InWant, as over ssh to an sshd that
 	// does not accept GIT_PROTOCOL) is asked for the branch instead.
 	Branch string
+	// Withheld remembers blobs a bounded fetch did not bring (over its
+	// limit), so that FileHistory does not ask for them again on every
+	// run; nil remembers nothing.
+	Withheld WithheldMemo
+}
+
+// WithheldMemo records blobs a server withheld as larger than a limit.
+type WithheldMemo interface {
+	// Withheld reports whether blob was withheld at a limit of at least
+	// limit (so it is over this one too).
+	Withheld(blob string, limit int64) bool
+	// RecordWithheld adds blobs withheld at limit.
+	RecordWithheld(blobs []string, limit int64) error
 }
 
 // filterIgnoredLine is what git prints when the server refuses --filter.
@@ -116,10 +129,16 @@ func (c *Client) fetchBlob(ctx context.Context, commit, file string, maxBytes in
 // under it that is at most maxBytes. --refetch: without it git sees that
 // it has want already and asks for nothing.
 func (c *Client) fetchBounded(ctx context.Context, want string, maxBytes int64) error {
+	return c.fetchBoundedAll(ctx, []string{want}, maxBytes)
+}
+
+// fetchBoundedAll is fetchBounded of several wants in one fetch. They are
+// given on stdin (--stdin): a long history's trees would not fit in argv.
+func (c *Client) fetchBoundedAll(ctx context.Context, wants []string, maxBytes int64) error {
 	args := []string{"fetch", "--refetch", "--no-tags", "--no-auto-gc", "--no-recurse-submodules",
-		"--no-write-fetch-head", "--filter=blob:limit=" + strconv.FormatInt(maxBytes+1, 10),
-		"--end-of-options", c.Promisor.Remote, want}
-	res, err := c.run(ctx, args, call{})
+		"--no-write-fetch-head", "--filter=blob:limit=" + strconv.FormatInt(maxBytes+1, 10), "--stdin",
+		"--end-of-options", c.Promisor.Remote}
+	res, err := c.run(ctx, args, call{stdin: strings.NewReader(strings.Join(wants, "\n") + "\n")})
 	if err != nil {
 		return &Error{Op: "fetch", Err: err}
 	}

@@ -93,8 +93,9 @@ func (c *Client) HasStagedChanges(ctx context.Context) (bool, error) {
 
 // CheckIgnored reports whether git ignores path (check-ignore exit 0) or
 // not (exit 1); anything else is an error. A tracked path is not ignored.
+// A path ending in "/" is asked about as a directory, existing or not.
 func (c *Client) CheckIgnored(ctx context.Context, path string) (bool, error) {
-	if err := ValidRepoPath(path); err != nil {
+	if err := ValidRepoPath(strings.TrimSuffix(path, "/")); err != nil {
 		return false, err
 	}
 	return c.exitBool(ctx, "check-ignore", []string{"check-ignore", "-q", "--", path}, 0, 1)

@@ -18,12 +18,21 @@ func AbsoluteURL(raw, checkoutDir string) (string, error) {
 		return raw, nil
 	}
 	p := raw
-	if !filepath.IsAbs(p) {
+	// A path rooted without a drive ("/srv/git/rf.git" on Windows) is on
+	// the current drive, not under the checkout.
+	if !filepath.IsAbs(p) && !strings.HasPrefix(filepath.ToSlash(p), "/") {
 		p = filepath.Join(checkoutDir, p)
 	}
 	p, err := filepath.Abs(p)
 	if err != nil {
 		return "", fmt.Errorf("remote path %s: %w", raw, err)
 	}
-	return "file://" + filepath.ToSlash(p), nil
+	// file:// is followed by an empty host and an absolute path: a drive
+	// letter needs a slash before it (file:///C:/lab/rf.git), or git would
+	// read "C:" as the host.
+	u := filepath.ToSlash(p)
+	if !strings.HasPrefix(u, "/") {
+		u = "/" + u
+	}
+	return "file://" + u, nil
 }

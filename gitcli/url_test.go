@@ -11,8 +11,8 @@ func TestAbsoluteURL(t *testing.T) {
 		"https://example.org/lab/rf.git":   "https://example.org/lab/rf.git",
 		"git@example.org:lab/rf.git":       "git@example.org:lab/rf.git",
 		"file:///srv/git/rf.git":           "file:///srv/git/rf.git",
-		"/srv/git/rf.git":                  "file:///srv/git/rf.git",
-		"../remote.git":                    "file://" + filepath.Join(filepath.Dir(checkout), "remote.git"),
+		"/srv/git/rf.git":                  "file://" + rootedFileURLPath,
+		"../remote.git":                    "file://" + fileURLPath(filepath.Join(filepath.Dir(checkout), "remote.git")),
 		"ssh://rx@example.org:2222/rf.git": "ssh://rx@example.org:2222/rf.git",
 	}
 	for in, want := range cases {

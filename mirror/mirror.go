@@ -37,6 +37,9 @@ type Mirror struct {
 	git    *gitcli.Client
 	log    *slog.Logger
 	once   sync.Once
+	// vouched: branches whose tracking ref this Mirror has checked
+	// against the anchors file since Open or the last rebuild.
+	vouched map[string]bool
 }
 
 // Open returns the mirror at dir (<state_dir>/RXName or TXName) for the
@@ -57,11 +60,11 @@ func Open(ctx context.Context, checkout *gitcli.Client, remote, dir string, log 
 	if err != nil {
 		return nil, fmt.Errorf("mirror: %w", err)
 	}
-	m := &Mirror{Dir: dir, Remote: remote, URL: url, log: log}
+	m := &Mirror{Dir: dir, Remote: remote, URL: url, log: log, vouched: map[string]bool{}}
 	m.git = &gitcli.Client{
 		R: checkout.R, Dir: dir, Timeout: checkout.Timeout,
 		Env:      m.env(dir),
-		Promisor: &gitcli.Promisor{Remote: remote, Filter: Filter, FilterIgnored: m.filterIgnored},
+		Promisor: &gitcli.Promisor{Remote: remote, Filter: Filter, FilterIgnored: m.filterIgnored, Withheld: withheld{dir}},
 	}
 	unlock, err := m.lock(ctx)
 	if err != nil {
@@ -157,6 +160,7 @@ func (m *Mirror) rebuild(ctx context.Context, why string) error {
 	if err := os.Rename(tmp, m.Dir); err != nil {
 		return fmt.Errorf("mirror: %w", err)
 	}
+	clear(m.vouched) // the anchors file still holds what was accepted
 	if why == "" {
 		m.log.Debug("created the mirror the watchers read through", "mirror", m.Dir, "remote", exec.RedactURL(m.URL))
 	} else {

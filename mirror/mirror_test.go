@@ -268,10 +268,98 @@ func TestMirrorRecovers(t *testing.T) {
 	if !strings.Contains(f.logs.String(), "its remote URL is "+f.rem.URL) {
 		t.Errorf("the URL change was not reported:\n%s", f.logs)
 	}
+	// Another history than the one accepted: refused like a force-push
+	// until the operator re-anchors.
+	var fp *gitcli.ForcePushError
+	if _, err := m.FetchBranchUpdated(t.Context(), "origin", branch); !errors.As(err, &fp) {
+		t.Fatalf("after the URL change to another history: %v, want a refused force-push", err)
+	}
+	if err := os.Remove(mirror.AnchorsPath(f.dir)); err != nil {
+		t.Fatal(err)
+	}
 	if got := f.fetch(t, m); got != oc {
-		t.Fatalf("after the URL change: %s, want %s", got, oc)
+		t.Fatalf("after the URL change, re-anchored: %s, want %s", got, oc)
 	}
 	if left, _ := filepath.Glob(f.dir + ".*-*"); len(left) > 0 {
 		t.Errorf("rebuilds left %v", left)
+	}
+}
+
+// A corrupt mirror is rebuilt without its tracking ref; the tip it last
+// accepted, kept beside it, still refuses a branch rewritten meanwhile.
+// Without a rewrite the rebuilt mirror follows the branch; removing the
+// anchors file (with the mirror) is the explicit re-anchor.
+func TestRebuiltMirrorRefusesRewrittenBranch(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	m := f.open(t)
+	first := gittest.Seed(t, f.rem, branch, map[string]string{taskPath: "a\n"})
+	if got := f.fetch(t, m); got != first {
+		t.Fatalf("first fetch: %s, want %s", got, first)
+	}
+	corrupt := func() {
+		t.Helper()
+		ref := filepath.Join(f.dir, "refs", "remotes", "origin", branch)
+		if err := os.WriteFile(ref, []byte("12ab"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	// Rebuild without a rewrite: accepted, and the anchor follows.
+	corrupt()
+	next := gittest.Seed(t, f.rem, branch, map[string]string{taskPath: "b\n"})
+	m = f.open(t)
+	if got := f.fetch(t, m); got != next {
+		t.Fatalf("rebuilt, branch moved on: %s, want %s", got, next)
+	}
+	data, err := os.ReadFile(mirror.AnchorsPath(f.dir))
+	if err != nil || string(data) != next+" "+branch+"\n" {
+		t.Fatalf("anchors file: %q, %v; want %s", data, err, next)
+	}
+
+	// Rebuild after a force-push: refused, and refused again next poll
+	// (the rewritten tip is not kept as the tracking ref).
+	rewritten := gittest.Rewrite(t, f.rem, branch, map[string]string{taskPath: "evil\n"})
+	corrupt()
+	m = f.open(t)
+	if !strings.Contains(f.logs.String(), "rebuilt the mirror: its refs are broken") {
+		t.Fatalf("the corrupt mirror was not rebuilt:\n%s", f.logs)
+	}
+	for i := range 2 {
+		_, err := m.FetchBranchUpdated(t.Context(), "origin", branch)
+		var fp *gitcli.ForcePushError
+		if !errors.As(err, &fp) || !strings.Contains(err.Error(), next) {
+			t.Fatalf("poll %d after rebuild and force-push: %v, want a refused force-push naming %s", i, err, next)
+		}
+		if _, err := m.ResolveCommit(t.Context(), "refs/remotes/origin/"+branch); !errors.Is(err, gitcli.ErrNotFound) {
+			t.Fatalf("poll %d: the refused tip is the tracking ref (%v)", i, err)
+		}
+	}
+	// A new process after the refusal refuses too.
+	if _, err := f.open(t).FetchBranchUpdated(t.Context(), "origin", branch); err == nil {
+		t.Fatal("another process accepted the rewritten branch")
+	}
+	if data, _ := os.ReadFile(mirror.AnchorsPath(f.dir)); string(data) != next+" "+branch+"\n" {
+		t.Fatalf("the refusal changed the anchors file: %q", data)
+	}
+
+	// The operator's re-anchor: remove the mirror and its anchors file.
+	for _, p := range []string{f.dir, mirror.AnchorsPath(f.dir)} {
+		if err := os.RemoveAll(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m = f.open(t)
+	if got := f.fetch(t, m); got != rewritten {
+		t.Fatalf("re-anchored: %s, want %s", got, rewritten)
+	}
+
+	// A damaged anchors file is an error naming it, never a reset.
+	if err := os.WriteFile(mirror.AnchorsPath(f.dir), []byte("junk\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	corrupt()
+	if _, err := f.open(t).FetchBranchUpdated(t.Context(), "origin", branch); err == nil || !strings.Contains(err.Error(), mirror.AnchorsPath(f.dir)) {
+		t.Fatalf("damaged anchors file: %v", err)
 	}
 }

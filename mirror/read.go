@@ -9,7 +9,10 @@ import (
 
 // FetchBranchUpdated is gitcli's narrow, non-forced fetch of one branch
 // into refs/remotes/<remote>/<branch>, blobless. The refusal of a
-// force-push and the report of whether the ref moved are gitcli's.
+// force-push and the report of whether the ref moved are gitcli's; the
+// first fetch of a branch after Open or a rebuild is also checked against
+// the tip last accepted (the anchors file, see checkAnchor), so a rebuilt
+// mirror refuses a rewritten branch too.
 func (m *Mirror) FetchBranchUpdated(ctx context.Context, remote, branch string) (gitcli.FetchUpdate, error) {
 	if remote != m.Remote {
 		return gitcli.FetchUpdate{}, fmt.Errorf("mirror: it mirrors remote %s, not %s", m.Remote, remote)
@@ -26,10 +29,17 @@ func (m *Mirror) FetchBranchUpdated(ctx context.Context, remote, branch string) 
 	m.git.Promisor.Branch = branch
 	if err != nil {
 		removeStaleGitFiles(m.Dir) // an interrupted git leaves tmp_pack_*
-	} else if u.MayHaveMoved() {
+		return u, err
+	}
+	if !m.vouched[branch] || u.MayHaveMoved() {
+		if err := m.checkAnchor(ctx, branch); err != nil {
+			return gitcli.FetchUpdate{}, err
+		}
+	}
+	if u.MayHaveMoved() {
 		m.compact(ctx)
 	}
-	return u, err
+	return u, nil
 }
 
 // ResolveCommit resolves ref in the mirror.
@@ -67,4 +77,21 @@ func (m *Mirror) ShowFile(ctx context.Context, commit, path string, maxBytes int
 // path (gitcli's; history and signatures need commits and trees only).
 func (m *Mirror) VerifyLastChange(ctx context.Context, commit, path, allowedSigners string) (gitcli.Signature, error) {
 	return m.git.VerifyLastChange(ctx, commit, path, allowedSigners)
+}
+
+// FileHistory lists every version of the file at path in commit's history
+// and reads those within maxBytes (gitcli's, in its partial-clone form:
+// the missing ones come in one fetch bounded by maxBytes, never one lazy
+// fetch per blob; one withheld as over the limit has Size -1).
+func (m *Mirror) FileHistory(ctx context.Context, commit, path string, maxBytes int64) ([]gitcli.FileVersion, error) {
+	unlock, err := m.lock(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	v, err := m.git.FileHistory(ctx, commit, path, maxBytes)
+	if err != nil {
+		removeStaleGitFiles(m.Dir)
+	}
+	return v, err
 }

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/windows"
+
+	"rfhandoff/errlist"
 )
 
 // ttyPath is the console's input. Answers come from it, never from stdin,
@@ -80,7 +82,7 @@ func openConsole(path string) (*os.File, error) {
 
 func (t *Terminal) closeSys() error {
 	// A reader blocked in ReadConsole fails once its handle is closed.
-	return errors.Join(t.sys.in.Close(), t.f.Close())
+	return errlist.Join(t.sys.in.Close(), t.f.Close())
 }
 
 // lineMode puts the console into the mode the prompts rely on, whatever an

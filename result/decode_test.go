@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"rfhandoff/errlist"
 )
 
 func TestDecodeReady(t *testing.T) {
@@ -347,7 +349,7 @@ func TestDecodeSizeLimit(t *testing.T) {
 
 func TestInvalidErrorAs(t *testing.T) {
 	_, err := Decode(readExample(t, "invalid/rf_tx_one.json"), Options{})
-	wrapped := errors.Join(errors.New("publish refused"), err)
+	wrapped := errlist.Join(errors.New("publish refused"), err)
 	var ie *InvalidError
 	if !errors.As(wrapped, &ie) {
 		t.Fatalf("errors.As *InvalidError failed on %v", wrapped)

@@ -8,6 +8,7 @@ import (
 
 	"rfhandoff/exec"
 	"rfhandoff/gitcli"
+	"rfhandoff/mirror"
 )
 
 // reporter logs poll failures once per distinct error instead of once per
@@ -15,7 +16,7 @@ import (
 type reporter struct {
 	log      *slog.Logger
 	now      func() time.Time
-	mirror   string // the RX mirror, which a re-anchor removes
+	mirror   string // the RX mirror, which a re-anchor removes with its anchors file
 	last     string // key of the last error reported
 	failures int
 	since    time.Time
@@ -41,8 +42,9 @@ func (r *reporter) failure(err error, retryIn time.Duration) {
 	switch {
 	case errors.As(err, &fp):
 		r.log.Error("task branch rewritten: refused, not followed; the watcher keeps polling and stays refused until a person re-anchors",
-			"err", err, "re_anchor", fmt.Sprintf("check the branch on the remote, then remove %s: rfhandoff rebuilds it and takes %s/%s as it is then",
-				r.mirror, fp.Remote, fp.Branch),
+			"err", err, "re_anchor", fmt.Sprintf("check the branch on the remote, then remove %s and %s: rfhandoff rebuilds the mirror and takes %s/%s as it is then "+
+				"(removing the mirror alone is not enough: the anchors file keeps the last tip accepted)",
+				r.mirror, mirror.AnchorsPath(r.mirror), fp.Remote, fp.Branch),
 			"retry_in", retryIn.Round(time.Millisecond))
 	case errors.As(err, &rw):
 		r.log.Error("task branch rewritten: refused, not followed; restart the watcher after checking the branch to re-anchor",

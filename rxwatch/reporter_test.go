@@ -39,7 +39,7 @@ func TestReporterOncePerDistinctError(t *testing.T) {
 		{"failed_polls=7", 1},
 		{"down_for=7s", 1},
 		{"task branch rewritten", 1},
-		{"then remove /lab/.local/mirror-rx.git: rfhandoff rebuilds it and takes origin/video-development as it is then", 1},
+		{"then remove /lab/.local/mirror-rx.git and /lab/.local/mirror-rx.git.anchors: rfhandoff rebuilds the mirror and takes origin/video-development as it is then", 1},
 	} {
 		if got := strings.Count(out, c.text); got != c.n {
 			t.Errorf("%q logged %d times, want %d:\n%s", c.text, got, c.n, out)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"rfhandoff/config"
+	"rfhandoff/errlist"
 	"rfhandoff/gitcli"
 	"rfhandoff/mirror"
 	"rfhandoff/state"
@@ -88,14 +89,14 @@ func (e *LockHeldError) Error() string {
 
 func (e *LockHeldError) Unwrap() error { return e.Locked }
 
-// Session is an RX command that passed Preflight and holds the watcher
-// lock.
+// Session is an RX command whose state directory exists and is ignored by
+// git, holding the watcher lock.
 type Session struct {
 	Env
 	// Mirror is where the task branch is fetched and read (never the
 	// checkout, whose HEAD is still source_head).
 	Mirror *mirror.Mirror
-	Store  *Store
+	Store  *state.RXStore
 	role   Role
 	lock   *state.Lock
 }
@@ -106,8 +107,8 @@ type Session struct {
 // (wrapping *state.LockedError) naming the holder; a corrupt state file is
 // a *state.CorruptError and is left untouched.
 func Open(ctx context.Context, env Env, role Role) (*Session, error) {
-	dir, err := Preflight(ctx, env.Git, env.Policy)
-	if err != nil {
+	dir := env.Policy.StatePath()
+	if err := env.Git.MakePrivateDir(ctx, env.Policy.Repo.Path, dir, "state directory"); err != nil {
 		return nil, err
 	}
 	return openIn(ctx, env, dir, role)
@@ -126,7 +127,7 @@ func openIn(ctx context.Context, env Env, dir string, role Role) (*Session, erro
 		}
 		return nil, err
 	}
-	s := &Session{Env: env, Store: &Store{Dir: dir}, role: role, lock: lock}
+	s := &Session{Env: env, Store: &state.RXStore{Dir: dir}, role: role, lock: lock}
 	// After the lock (a one-shot command beside a watcher changes
 	// nothing) and before running is recorded (a watcher that records it
 	// is polling).
@@ -142,7 +143,7 @@ func openIn(ctx context.Context, env Env, dir string, role Role) (*Session, erro
 }
 
 func (s *Session) start() error {
-	if removed, err := s.Store.cleanTemps(); err != nil {
+	if removed, err := s.Store.CleanTemps(); err != nil {
 		return err
 	} else if len(removed) > 0 {
 		s.log().Warn("removed temp files left by a killed writer", "files", removed)
@@ -171,7 +172,7 @@ func (s *Session) Close() error {
 			return nil
 		})
 	}
-	return errors.Join(err, s.lock.Release())
+	return errlist.Join(err, s.lock.Release())
 }
 
 // StateDir is the state directory.

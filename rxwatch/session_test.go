@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"rfhandoff/gitcli"
 	"rfhandoff/rxwatch/rxtest"
 	"rfhandoff/state"
 	"rfhandoff/task/tasktest"
@@ -16,7 +17,7 @@ func TestOpenRefusesStateDirNotIgnored(t *testing.T) {
 	rx := rxtest.New(t, rxtest.Options{NotIgnored: true})
 	env, _, _ := testEnv(t, rx)
 	_, err := Open(t.Context(), env, RoleOneShot)
-	var ni *NotIgnoredError
+	var ni *gitcli.NotIgnoredError
 	if !errors.As(err, &ni) || ni.Rel != ".local" || !strings.Contains(err.Error(), "/.local/") {
 		t.Fatalf("Open: %v; want *NotIgnoredError naming .local", err)
 	}
@@ -49,7 +50,7 @@ func TestOpenLocksAndRecordsRunning(t *testing.T) {
 		t.Fatalf("one-shot beside a watcher: %v; want *LockHeldError naming the watcher", err)
 	}
 	// mark-completed style updates work beside the watcher.
-	if _, err := (&Store{Dir: w.StateDir()}).Update(func(s *state.RX) error { s.MarkCompleted("DONE_TASK"); return nil }); err != nil {
+	if _, err := (&state.RXStore{Dir: w.StateDir()}).Update(func(s *state.RX) error { s.MarkCompleted("DONE_TASK"); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.Close(); err != nil {

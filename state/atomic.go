@@ -17,11 +17,7 @@ import (
 // same directory, syncs it, renames it over path and syncs the directory.
 // The temp file is removed on any failure. perm is applied as given.
 func WriteFileAtomic(path string, data []byte, perm os.FileMode) (err error) {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	f, err := os.CreateTemp(dir, tempPrefix(base)+"*")
+	f, err := CreateTemp(path)
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
@@ -29,20 +25,10 @@ func WriteFileAtomic(path string, data []byte, perm os.FileMode) (err error) {
 	renamed := false
 	defer func() {
 		if err != nil && !renamed {
-			f.Close()
 			os.Remove(tmp)
 		}
 	}()
-	if err = f.Chmod(perm); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if _, err = f.Write(data); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err = f.Sync(); err != nil {
-		return fmt.Errorf("write %s: sync: %w", path, err)
-	}
-	if err = f.Close(); err != nil {
+	if err = WriteSynced(f, data, perm); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	if err = replaceFile(tmp, path); err != nil {
@@ -51,13 +37,38 @@ func WriteFileAtomic(path string, data []byte, perm os.FileMode) (err error) {
 	renamed = true
 	// Without this the rename itself may not survive a power loss (where
 	// the system can sync a directory: syncdir_unix.go).
+	dir := filepath.Dir(path)
 	if err = SyncDir(dir); err != nil {
 		return fmt.Errorf("write %s: new content in place, but syncing %s failed: %w", path, dir, err)
 	}
 	return nil
 }
 
-// tempPrefix names WriteFileAtomic's temp files for base: hidden, and
+// CreateTemp creates a temp file beside path, named so that CleanTemps(path)
+// finds it when a killed writer leaves it behind.
+func CreateTemp(path string) (*os.File, error) {
+	return os.CreateTemp(filepath.Dir(path), tempPrefix(filepath.Base(path))+"*")
+}
+
+// WriteSynced gives f the mode perm, writes data, syncs and closes it: once
+// it returns nil the bytes survive a power loss. f is closed either way.
+func WriteSynced(f *os.File, data []byte, perm os.FileMode) error {
+	err := f.Chmod(perm)
+	if err == nil {
+		_, err = f.Write(data)
+	}
+	if err == nil {
+		if err = f.Sync(); err != nil {
+			err = fmt.Errorf("sync: %w", err)
+		}
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// tempPrefix names CreateTemp's temp files for base: hidden, and
 // recognisable so CleanTemps can find the ones a killed process left.
 func tempPrefix(base string) string { return "." + base + ".tmp-" }
 
@@ -65,10 +76,7 @@ func tempPrefix(base string) string { return "." + base + ".tmp-" }
 // returns their names. Call it only while holding the lock that guards
 // path: then no live writer can own them.
 func CleanTemps(path string) ([]string, error) {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
+	dir, base := filepath.Dir(path), filepath.Base(path)
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		if os.IsNotExist(err) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
@@ -15,15 +16,21 @@ import (
 
 	"rfhandoff/config"
 	"rfhandoff/gitcli"
+	"rfhandoff/mirror"
 	"rfhandoff/state"
 	"rfhandoff/task"
 	"rfhandoff/taskfetch"
 )
 
-// Writer writes task files in one MAIN checkout.
+// Writer writes task files in one MAIN checkout. It reads the task and
+// result branches through the MAIN side's mirror (mirror-tx.git in the
+// state directory, the one tx watch and tx execute read them through):
+// the checkout is never fetched into, and media pushed to the task branch
+// is never downloaded.
 type Writer struct {
 	Git    *gitcli.Client // on the checkout
 	Policy config.Policy
+	Log    *slog.Logger // the mirror's warnings (a rebuild); nil discards them
 }
 
 // Request is the task to write. Spec.SourceBranch is always the policy's
@@ -66,7 +73,11 @@ func (w *Writer) Write(ctx context.Context, req Request) (*Written, error) {
 	s.SourceBranch = p.Repo.TaskBranch
 	errs := slices.Clone(req.Problems)
 
-	tip, err := w.fetchTip(ctx)
+	m, err := w.openMirror(ctx)
+	var tip string
+	if err == nil {
+		tip, err = w.fetchTip(ctx, m)
+	}
 	if err != nil {
 		errs = append(errs, err)
 	}
@@ -76,7 +87,7 @@ func (w *Writer) Write(ctx context.Context, req Request) (*Written, error) {
 	case s.ExpectedHead == "":
 		s.ExpectedHead = unknownHead
 	case tip != "" && gitcli.ValidObjectID(s.ExpectedHead) == nil:
-		if err := w.checkAncestor(ctx, s.ExpectedHead, tip); err != nil {
+		if err := w.checkAncestor(ctx, m, s.ExpectedHead, tip); err != nil {
 			errs = append(errs, err)
 		}
 	}
@@ -97,7 +108,7 @@ func (w *Writer) Write(ctx context.Context, req Request) (*Written, error) {
 	var h *history
 	var notes []string
 	if tip != "" {
-		if h, err = w.readHistory(ctx, tip); err != nil {
+		if h, err = w.readHistory(ctx, m, tip); err != nil {
 			errs = append(errs, err)
 		} else {
 			notes = append(notes, h.Unread...)
@@ -133,23 +144,37 @@ func (w *Writer) Write(ctx context.Context, req Request) (*Written, error) {
 	return out, nil
 }
 
+// openMirror opens the MAIN side's mirror, creating the state directory
+// it lives in on first use.
+func (w *Writer) openMirror(ctx context.Context) (*mirror.Mirror, error) {
+	if err := os.MkdirAll(w.Policy.StatePath(), 0o700); err != nil {
+		return nil, fmt.Errorf("fetch the task branch %s: %w", w.taskRef(), err)
+	}
+	m, err := mirror.ForTX(ctx, w.Git, w.Policy, w.Log)
+	if err != nil {
+		return nil, fmt.Errorf("fetch the task branch %s: %w", w.taskRef(), err)
+	}
+	return m, nil
+}
+
 // fetchTip does the watchers' narrow, non-forced fetch of the task branch
-// and resolves the fetched commit once.
-func (w *Writer) fetchTip(ctx context.Context) (string, error) {
+// into the mirror and resolves the fetched commit once.
+func (w *Writer) fetchTip(ctx context.Context, m *mirror.Mirror) (string, error) {
 	p := w.Policy
-	if err := w.Git.FetchBranch(ctx, p.Repo.Remote, p.Repo.TaskBranch); err != nil {
+	if _, err := m.FetchBranchUpdated(ctx, p.Repo.Remote, p.Repo.TaskBranch); err != nil {
 		return "", fmt.Errorf("fetch the task branch %s: %w", w.taskRef(), err)
 	}
-	tip, err := w.Git.ResolveCommit(ctx, taskfetch.TrackingRef(p, p.Repo.TaskBranch))
+	tip, err := m.ResolveCommit(ctx, taskfetch.TrackingRef(p, p.Repo.TaskBranch))
 	if err != nil {
 		return "", fmt.Errorf("resolve the fetched task branch %s: %w", w.taskRef(), err)
 	}
 	return tip, nil
 }
 
-// checkAncestor applies the RX side's ancestry rule to --expected-head.
-func (w *Writer) checkAncestor(ctx context.Context, head, tip string) error {
-	ok, err := w.Git.IsAncestor(ctx, head, tip)
+// checkAncestor applies the RX side's ancestry rule to --expected-head, in
+// the mirror (a commit it does not hold is no ancestor).
+func (w *Writer) checkAncestor(ctx context.Context, m *mirror.Mirror, head, tip string) error {
+	ok, err := m.IsAncestor(ctx, head, tip)
 	if err != nil {
 		return fmt.Errorf("EXPECTED_HEAD %s: the ancestry check against the task branch tip %s failed (is it a commit of this repository?): %w", head, tip, err)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"rfhandoff/gitcli"
+	"rfhandoff/mirror"
 	"rfhandoff/result"
 	"rfhandoff/task"
 	"rfhandoff/txwatch"
@@ -39,18 +40,20 @@ func (h *history) Completed(id string) bool {
 
 // readHistory reads every version of the task file reachable from the task
 // branch tip and every version of RX_RESULT.json on the result branch
-// (fetched narrowly here), three git processes for each however long the
-// histories are.
-func (w *Writer) readHistory(ctx context.Context, tip string) (*history, error) {
+// (fetched narrowly here), in the mirror: for each branch a constant
+// number of git processes however long the history is (gitcli.FileHistory:
+// four, six when blobs had to be fetched, in one fetch bounded by the
+// size limit).
+func (w *Writer) readHistory(ctx context.Context, m *mirror.Mirror, tip string) (*history, error) {
 	p := w.Policy
 	h := &history{InTask: map[string]sighting{}, InResult: map[string]sighting{}}
-	versions, err := w.Git.FileHistory(ctx, tip, p.Repo.TaskFile, p.Limits.MaxTaskBytes)
+	versions, err := m.FileHistory(ctx, tip, p.Repo.TaskFile, p.Limits.MaxTaskBytes)
 	if err != nil {
 		return nil, fmt.Errorf("read the history of %s on %s: %w", p.Repo.TaskFile, w.taskRef(), err)
 	}
 	for _, v := range versions {
 		if v.Data == nil {
-			h.Unread = append(h.Unread, fmt.Sprintf("the task file at commit %s is %d bytes, over max_task_bytes: its TASK_ID was not read (the RX side refuses such a file unread)", v.Commit, v.Size))
+			h.Unread = append(h.Unread, fmt.Sprintf("the task file at commit %s is %s: its TASK_ID was not read (the RX side refuses such a file unread)", v.Commit, overLimit(v.Size, "max_task_bytes")))
 			continue
 		}
 		for _, id := range task.PeekIDs(v.Data) {
@@ -58,7 +61,7 @@ func (w *Writer) readHistory(ctx context.Context, tip string) (*history, error) 
 		}
 	}
 
-	src := txwatch.Source{Git: w.Git, Policy: p}
+	src := txwatch.Source{Git: m, Policy: p}
 	commit, err := src.FetchResultCommit(ctx)
 	if errors.Is(err, gitcli.ErrNotFound) {
 		return h, nil
@@ -67,13 +70,13 @@ func (w *Writer) readHistory(ctx context.Context, tip string) (*history, error) 
 		return nil, fmt.Errorf("fetch the result branch %s: %w", w.resultRef(), err)
 	}
 	h.ResultBranch = true
-	versions, err = w.Git.FileHistory(ctx, commit, src.ResultPath(), p.Limits.MaxResultBytes)
+	versions, err = m.FileHistory(ctx, commit, src.ResultPath(), p.Limits.MaxResultBytes)
 	if err != nil {
 		return nil, fmt.Errorf("read the history of %s on %s: %w", src.ResultPath(), w.resultRef(), err)
 	}
 	for _, v := range versions {
 		if v.Data == nil {
-			h.Unread = append(h.Unread, fmt.Sprintf("the result at commit %s is %d bytes, over max_result_bytes: its task_id was not read", v.Commit, v.Size))
+			h.Unread = append(h.Unread, fmt.Sprintf("the result at commit %s is %s: its task_id was not read", v.Commit, overLimit(v.Size, "max_result_bytes")))
 			continue
 		}
 		var ids []string
@@ -107,4 +110,13 @@ func (w *Writer) usedErrors(h *history, id string) []error {
 		errs = append(errs, fmt.Errorf("TASK_ID %s was already used: the result at commit %s on %s is for it (%s); a new task needs a new ID", id, s.Commit, w.resultRef(), state))
 	}
 	return errs
+}
+
+// overLimit says how a version is over the limit key; a size of -1 is one
+// the server withheld as over it, so never downloaded.
+func overLimit(n int64, key string) string {
+	if n < 0 {
+		return "over " + key + " (withheld by the server, never downloaded)"
+	}
+	return fmt.Sprintf("%d bytes, over %s", n, key)
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"rfhandoff/config"
+	"rfhandoff/errlist"
 	"rfhandoff/hackrfcli"
 )
 
@@ -59,7 +60,7 @@ func (x *Executor) run(ctx context.Context, store Store, name string, rec Record
 		o.Error = terr.Error()
 	}
 	if _, err := store.WriteOutcome(name, o); err != nil {
-		terr = errors.Join(terr, fmt.Errorf("writing the outcome: %w", err))
+		terr = errlist.Join(terr, fmt.Errorf("writing the outcome: %w", err))
 	}
 	if terr != nil {
 		return o, path, actionFailed(path, terr)

@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/hashicorp/go-multierror"
 
 	"rfhandoff/config"
+	"rfhandoff/errlist"
 	"rfhandoff/gate"
 	"rfhandoff/gitcli"
 	"rfhandoff/prompt"
@@ -133,7 +133,7 @@ func (w *Watcher) recheck(ctx context.Context, shown Snapshot, params TXParams, 
 		}
 	}
 	if errs != nil {
-		errs.ErrorFormat = listErrors
+		errs.ErrorFormat = errlist.Format
 		return Record{}, errs
 	}
 	now := w.now()
@@ -171,16 +171,4 @@ func flatten(err error) []error {
 		return merr.Errors
 	}
 	return []error{err}
-}
-
-func listErrors(errs []error) string {
-	if len(errs) == 1 {
-		return errs[0].Error()
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "%d problems:", len(errs))
-	for _, e := range errs {
-		b.WriteString("\n  - " + strings.ReplaceAll(e.Error(), "\n", "\n    "))
-	}
-	return b.String()
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/go-multierror"
 
 	"rfhandoff/config"
+	"rfhandoff/errlist"
 	"rfhandoff/exec"
 	"rfhandoff/gate"
 	"rfhandoff/gitcli"
@@ -155,7 +156,7 @@ func (x *Executor) quickChecks(store Store, name string, rec Record) (*hackrfcli
 		txp = &p
 	}
 	if errs != nil {
-		errs.ErrorFormat = listErrors
+		errs.ErrorFormat = errlist.Format
 		return nil, errs
 	}
 	return txp, nil
@@ -266,7 +267,7 @@ func (x *Executor) recheck(ctx context.Context, store Store, name string, rec Re
 		add(&AlreadyUsedError{Marker: store.Path(UsedName(name))})
 	}
 	if errs != nil {
-		errs.ErrorFormat = listErrors
+		errs.ErrorFormat = errlist.Format
 		return errs
 	}
 	return nil

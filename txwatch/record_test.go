@@ -224,7 +224,7 @@ func TestStoreMarkUsedOnceAmongMany(t *testing.T) {
 
 func TestStoreCleanTemps(t *testing.T) {
 	s := Store{Dir: t.TempDir()}
-	left := filepath.Join(s.Dir, tempPattern+"123")
+	left := filepath.Join(s.Dir, ".record.tmp-123")
 	keep := filepath.Join(s.Dir, "RX_OTA_0001-cdcdcdcdcdcd.json")
 	for _, p := range []string{left, keep} {
 		if err := os.WriteFile(p, []byte("x"), 0o600); err != nil {

@@ -44,9 +44,9 @@ func (e *RecordExistsError) Error() string {
 	return fmt.Sprintf("authorization record %s already exists; a result is authorized once", e.Path)
 }
 
-// tempPattern names the store's temp files, so a watcher holding the lock
-// can remove those a killed writer left.
-const tempPattern = ".record.tmp-"
+// recordTemps names the store's temp files (state.CreateTemp), so a
+// watcher holding the lock can remove those a killed writer left.
+const recordTemps = "record"
 
 // Create writes r as a new record, atomically and never over an existing
 // file: the bytes go to a synced temp file that is then hard-linked to its
@@ -60,13 +60,13 @@ func (s Store) Create(r Record) (string, error) {
 		return "", fmt.Errorf("authorization directory: %w", err)
 	}
 	path := s.Path(RecordName(r.TaskID, r.ResultSHA256))
-	f, err := os.CreateTemp(s.Dir, tempPattern+"*")
+	f, err := state.CreateTemp(s.Path(recordTemps))
 	if err != nil {
 		return "", fmt.Errorf("write %s: %w", path, err)
 	}
 	tmp := f.Name()
 	defer os.Remove(tmp)
-	if err := writeSync(f, data, 0o600); err != nil {
+	if err := state.WriteSynced(f, data, 0o600); err != nil {
 		return "", fmt.Errorf("write %s: %w", path, err)
 	}
 	if err := os.Link(tmp, path); err != nil {
@@ -81,42 +81,9 @@ func (s Store) Create(r Record) (string, error) {
 	return path, nil
 }
 
-func writeSync(f *os.File, data []byte, perm os.FileMode) error {
-	err := f.Chmod(perm)
-	if err == nil {
-		_, err = f.Write(data)
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
-
 // CleanTemps removes temp files a killed writer left. Call it only while
 // holding the tx watcher's lock.
-func (s Store) CleanTemps() ([]string, error) {
-	entries, err := os.ReadDir(s.Dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var removed []string
-	for _, e := range entries {
-		if e.Type().IsRegular() && strings.HasPrefix(e.Name(), tempPattern) {
-			p := s.Path(e.Name())
-			if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return removed, err
-			}
-			removed = append(removed, p)
-		}
-	}
-	return removed, nil
-}
+func (s Store) CleanTemps() ([]string, error) { return state.CleanTemps(s.Path(recordTemps)) }
 
 // UsedMarker is the content of a record's used marker.
 type UsedMarker struct {
@@ -148,7 +115,7 @@ func (s Store) MarkUsed(name string, at time.Time) error {
 	data, _ := json.Marshal(UsedMarker{UsedAt: at.UTC(), PID: os.Getpid()})
 	// The marker exists from here on, even if what follows fails: a record
 	// is rather lost than used twice.
-	if err := writeSync(f, append(data, '\n'), 0o600); err != nil {
+	if err := state.WriteSynced(f, append(data, '\n'), 0o600); err != nil {
 		return fmt.Errorf("marking the record used (%s): %w", marker, err)
 	}
 	if err := state.SyncDir(s.Dir); err != nil {

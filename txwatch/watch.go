@@ -74,43 +74,6 @@ func (w *Watcher) log() *slog.Logger {
 	return slog.New(slog.DiscardHandler)
 }
 
-// NotIgnoredError is a state directory inside the checkout that git does
-// not ignore: records and state could be committed by accident.
-type NotIgnoredError struct{ Path string }
-
-func (e *NotIgnoredError) Error() string {
-	return fmt.Sprintf("%s is not ignored by git in this checkout: add it to .gitignore (e.g. \"/.local/\") before running a watcher", e.Path)
-}
-
-// CheckStateIgnored refuses a state directory inside the checkout that git
-// does not ignore (asked with git check-ignore about the state file).
-func CheckStateIgnored(ctx context.Context, g *gitcli.Client, pol config.Policy) error {
-	dir, err := filepath.Abs(pol.StatePath())
-	if err != nil {
-		return err
-	}
-	rel, inside, err := gitcli.PathInCheckout(pol.Repo.Path, dir, "state directory")
-	var itself *gitcli.CheckoutItselfError
-	if errors.As(err, &itself) {
-		return &NotIgnoredError{Path: dir}
-	}
-	if err != nil {
-		return err
-	}
-	if !inside {
-		return nil // outside the checkout: git cannot commit it
-	}
-	probe := filepath.ToSlash(filepath.Join(rel, state.TXStateFile))
-	ignored, err := g.CheckIgnored(ctx, probe)
-	if err != nil {
-		return fmt.Errorf("checking that %s is ignored by git: %w", dir, err)
-	}
-	if !ignored {
-		return &NotIgnoredError{Path: dir}
-	}
-	return nil
-}
-
 // Run watches until ctx ends (SIGINT, SIGTERM) and then returns nil after
 // clearing running in the state. It returns an error only when it cannot
 // start: the policy's MAIN-side keys do not fit its planned duration, the
@@ -125,7 +88,8 @@ func (w *Watcher) Run(ctx context.Context) (err error) {
 	if w.store, err = StoreOf(w.Policy); err != nil {
 		return err
 	}
-	if err := CheckStateIgnored(ctx, w.Git, w.Policy); err != nil {
+	// Created below only once git is known to ignore it.
+	if err := w.Git.RequireIgnored(ctx, w.Policy.Repo.Path, w.Policy.StatePath(), "state directory"); err != nil {
 		return err
 	}
 	if err := CheckReachable(ctx, w.Git, w.Policy); err != nil {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"rfhandoff/gate"
+	"rfhandoff/gitcli"
 	"rfhandoff/gitcli/gittest"
 	"rfhandoff/prompt"
 	"rfhandoff/result"
@@ -358,9 +359,9 @@ func TestWatchRefusesAStateDirGitDoesNotIgnore(t *testing.T) {
 		t.Fatal(err)
 	}
 	err := e.watcher(&syncBuffer{}, noTerminal).Run(t.Context())
-	var ni *NotIgnoredError
+	var ni *gitcli.NotIgnoredError
 	if !errors.As(err, &ni) {
-		t.Fatalf("Run: %v, want *NotIgnoredError", err)
+		t.Fatalf("Run: %v, want *gitcli.NotIgnoredError", err)
 	}
 	if _, err := os.Stat(e.pol.StatePath()); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the state dir was created anyway: %v", err)

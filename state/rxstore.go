@@ -1,0 +1,100 @@
+package state
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"time"
+)
+
+// RXStateLockFile guards read-modify-write cycles of the RX state file. It
+// is held for milliseconds at a time, so the watcher, rx approve, rx
+// capture and rx mark-completed can all update the state beside each other.
+const RXStateLockFile = "rx_state.lock"
+
+// rxStateLockWait bounds how long Update waits for another writer.
+const rxStateLockWait = 15 * time.Second
+
+// RXStore is the RX state file in a state directory.
+type RXStore struct {
+	Dir string
+}
+
+// Path is the state file.
+func (s *RXStore) Path() string { return filepath.Join(s.Dir, RXStateFile) }
+
+// Load reads the state without locking: the file is only ever replaced by
+// rename, so a reader sees one whole version. A corrupt file is a
+// *CorruptError naming it, and is left untouched.
+func (s *RXStore) Load() (RX, error) { return LoadRX(s.Dir) }
+
+// Update applies fn to the current state under the state lock and writes
+// the result atomically when fn changed it. An error from fn writes
+// nothing and is returned as is.
+func (s *RXStore) Update(fn func(*RX) error) (RX, error) {
+	lock, err := s.lock()
+	if err != nil {
+		return RX{}, err
+	}
+	defer lock.Release()
+	before, err := s.Load()
+	if err != nil {
+		return RX{}, err
+	}
+	after := cloneRX(before)
+	if err := fn(&after); err != nil {
+		return before, err
+	}
+	if reflect.DeepEqual(before, after) {
+		return after, nil
+	}
+	if err := SaveRX(s.Dir, after); err != nil {
+		return before, err
+	}
+	return after, nil
+}
+
+// CleanTemps removes temp files a killed writer left beside the state
+// file; it takes the state lock, which proves no writer is mid-write.
+func (s *RXStore) CleanTemps() ([]string, error) {
+	lock, err := s.lock()
+	if err != nil {
+		return nil, err
+	}
+	defer lock.Release()
+	return CleanTemps(s.Path())
+}
+
+// lock takes the state lock, waiting while another writer holds it.
+func (s *RXStore) lock() (*Lock, error) {
+	path := filepath.Join(s.Dir, RXStateLockFile)
+	deadline := time.Now().Add(rxStateLockWait)
+	for {
+		l, err := Acquire(path)
+		var le *LockedError
+		if !errors.As(err, &le) {
+			return l, err
+		}
+		if time.Now().After(deadline) {
+			return nil, fmt.Errorf("state %s stayed locked for %s: %w", s.Path(), rxStateLockWait, err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// cloneRX deep-copies the state so fn's changes can be compared with the
+// original.
+func cloneRX(s RX) RX {
+	c := s
+	c.CompletedTaskIDs = slices.Clone(s.CompletedTaskIDs)
+	c.SeenTaskDigests = maps.Clone(s.SeenTaskDigests)
+	if s.Approval != nil {
+		a := *s.Approval
+		c.Approval = &a
+	}
+	c.CaptureInProgress = s.CaptureInProgress.Clone()
+	return c
+}

@@ -1,0 +1,160 @@
+package tasknew_test
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"rfhandoff/exec"
+	"rfhandoff/gitcli"
+	"rfhandoff/gitcli/gittest"
+	"rfhandoff/mirror"
+)
+
+// countingRunner counts the git processes the real runner starts.
+type countingRunner struct {
+	exec.Runner
+	mu   sync.Mutex
+	runs [][]string
+}
+
+func (c *countingRunner) Run(ctx context.Context, cmd exec.Cmd) (exec.Result, error) {
+	c.mu.Lock()
+	c.runs = append(c.runs, cmd.Args)
+	c.mu.Unlock()
+	return c.Runner.Run(ctx, cmd)
+}
+
+func (c *countingRunner) take() [][]string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := c.runs
+	c.runs = nil
+	return out
+}
+
+// incompressible is n reproducible bytes that do not compress.
+func incompressible(n int) string {
+	b := make([]byte, n)
+	x := uint64(0x9e3779b97f4a7c15)
+	for i := range b {
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+		b[i] = byte(x)
+	}
+	return string(b)
+}
+
+func treeBytes(t *testing.T, dir string) int64 {
+	t.Helper()
+	var n int64
+	err := filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.Type().IsRegular() {
+			fi, err := d.Info()
+			if err != nil {
+				return err
+			}
+			n += fi.Size()
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// task new reads both branches through the MAIN mirror: the checkout's
+// refs and .git are untouched, the media pushed to the task branch is
+// never downloaded, an old version's TASK_ID is still found (its blob
+// fetched in one bounded fetch), an oversized old version is noted
+// without being downloaded, and the number of git processes does not grow
+// with the history.
+func TestTaskNewReadsThroughTheMirror(t *testing.T) {
+	t.Parallel()
+	rem, w := mainCheckout(t)
+	cr := &countingRunner{Runner: w.Git.R}
+	w.Git = &gitcli.Client{R: cr, Dir: w.Git.Dir}
+	taskFile := w.Policy.Repo.TaskFile
+	gittest.Seed(t, rem, taskBranch, map[string]string{taskFile: "TASK_ID = OLD_TASK_001\n"})
+	big := gittest.Seed(t, rem, taskBranch, map[string]string{taskFile: "TASK_ID = HUGE_TASK_001\n" + incompressible(2<<20)})
+	gittest.Seed(t, rem, taskBranch, map[string]string{taskFile: "TASK_ID = LAST_TASK_001\n", "media/take.raw": incompressible(8 << 20)})
+	gittest.Seed(t, rem, "rx-node", map[string]string{
+		"docs/handoff/results/RX_RESULT.json": `{"schema_version": 0, "task_id": "OLD_RESULT_001"}`,
+	})
+
+	gitDir := filepath.Join(w.Policy.Repo.Path, ".git")
+	refsBefore := gittest.Git(t, w.Git.R, w.Policy.Repo.Path, "for-each-ref")
+	sizeBefore := treeBytes(t, gitDir)
+
+	_, err := w.Write(t.Context(), request("OLD_TASK_001", "Reused"))
+	got := reasons(t, err)
+	if len(got) != 1 || !strings.Contains(got[0], "TASK_ID OLD_TASK_001 was already used: the task file at commit") {
+		t.Fatalf("reasons %q, want the old version's TASK_ID found", got)
+	}
+	_, err = w.Write(t.Context(), request("OLD_RESULT_001", "Reused"))
+	if got := reasons(t, err); len(got) != 1 || !strings.Contains(got[0], "on origin/rx-node is for it") {
+		t.Fatalf("reasons %q, want the result's task_id found", got)
+	}
+	out, err := w.Write(t.Context(), request("NEW_TASK_002", "New"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	note := "the task file at commit " + big + " is over max_task_bytes (withheld by the server, never downloaded)"
+	if len(out.Notes) != 1 || !strings.HasPrefix(out.Notes[0], note) {
+		t.Errorf("notes %q, want one starting %q", out.Notes, note)
+	}
+
+	if refs := gittest.Git(t, w.Git.R, w.Policy.Repo.Path, "for-each-ref"); refs != refsBefore {
+		t.Errorf("the checkout's refs changed:\nbefore %s\nafter  %s", refsBefore, refs)
+	}
+	if n := treeBytes(t, gitDir); n != sizeBefore {
+		t.Errorf("the checkout's .git went from %d to %d bytes: task new fetched into it", sizeBefore, n)
+	}
+	mdir := w.Policy.StatePath(mirror.TXName)
+	if n := treeBytes(t, mdir); n > 1<<20 {
+		t.Errorf("the mirror %s holds %d bytes: the media or the oversized version was downloaded", mdir, n)
+	}
+	for _, args := range cr.take() {
+		if args[0] == "cat-file" || args[0] == "show" {
+			continue
+		}
+		if args[0] == "fetch" && !strings.Contains(strings.Join(args, " "), "--filter=blob:") {
+			t.Errorf("an unfiltered fetch: %q", args)
+		}
+	}
+
+	if err := os.Remove(out.Path); err != nil {
+		t.Fatal(err)
+	}
+	// Warm mirror: the same number of git processes with a history three
+	// times as long.
+	count := func() int {
+		t.Helper()
+		if _, err := w.Write(t.Context(), request("COUNT_TASK_003", "Count")); err != nil {
+			t.Fatal(err)
+		}
+		cr.take()
+		if _, err := w.Write(t.Context(), request("COUNT_TASK_003", "Count")); err != nil {
+			t.Fatal(err)
+		}
+		return len(cr.take())
+	}
+	short := count()
+	for i := range 6 {
+		gittest.Seed(t, rem, taskBranch, map[string]string{taskFile: fmt.Sprintf("TASK_ID = MORE_TASK_%03d\n", i)})
+		gittest.Seed(t, rem, "rx-node", map[string]string{"docs/handoff/results/RX_RESULT.json": fmt.Sprintf(`{"task_id": "MORE_RESULT_%03d"}`, i)})
+	}
+	if long := count(); long != short {
+		t.Errorf("%d git processes with the longer history, %d with the short one", long, short)
+	}
+}

@@ -8,7 +8,7 @@ import (
 )
 
 // TxExecuteCmd is the separate RED action that consumes one authorization
-// record (SPEC §7): quick checks, the phrase, a fresh re-check, the
+// record (PROTOCOL §7): quick checks, the phrase, a fresh re-check, the
 // single-use mark, then the [tx] action.
 type TxExecuteCmd struct {
 	Record string `arg:"" help:"The authorization record: its name in <state_dir>/tx_authorizations/ or a path to it."`

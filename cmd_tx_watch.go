@@ -6,7 +6,7 @@ import (
 )
 
 // TxWatchCmd polls the result branch and writes authorization records
-// after the exact phrase (SPEC §7, §13). It never transmits.
+// after the exact phrase (PROTOCOL §7, §13). It never transmits.
 type TxWatchCmd struct{}
 
 // Run holds the TX watcher lock for its whole life and returns nil on

@@ -1,13 +1,12 @@
 package e2e
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"rfhandoff/config"
+	"rfhandoff/gitcli/gittest"
 	"rfhandoff/rxwatch/rxtest"
 	"rfhandoff/task/tasktest"
 )
@@ -26,43 +25,16 @@ func TestRxCheckTaskBehindLargeCommit(t *testing.T) {
 
 	rx.PushTaskWithMedia(tasktest.TaskSpec{ID: "BIG_MEDIA_1"}, 300<<20)
 
-	checkout, state := diskBytes(t, rx.Dir), diskBytes(t, rx.StateDir())
+	checkout, state := gittest.TreeBytes(t, rx.Dir), gittest.TreeBytes(t, rx.StateDir())
 	start := time.Now()
 	code, out, errOut := rxMain(t, rx, "rx", "check")
 	took := time.Since(start)
 	if code != 10 || !strings.Contains(out, "task:     BIG_MEDIA_1\n") {
 		t.Fatalf("rx check behind 300 MB: exit %d after %v, stdout %q, stderr %q", code, took, out, errOut)
 	}
-	grewCheckout, grewState := diskBytes(t, rx.Dir)-checkout, diskBytes(t, rx.StateDir())-state
+	grewCheckout, grewState := gittest.TreeBytes(t, rx.Dir)-checkout, gittest.TreeBytes(t, rx.StateDir())-state
 	t.Logf("rx check took %v; the checkout grew by %d bytes, the state directory by %d", took, grewCheckout, grewState)
 	if grewCheckout >= 10<<20 || grewState >= 10<<20 {
 		t.Fatalf("the checkout grew by %d bytes and the state directory by %d: the media was fetched", grewCheckout, grewState)
 	}
-}
-
-// diskBytes is the total size of the regular files under dir (0 when it
-// does not exist yet).
-func diskBytes(t *testing.T, dir string) int64 {
-	t.Helper()
-	var n int64
-	err := filepath.WalkDir(dir, func(_ string, d os.DirEntry, err error) error {
-		if os.IsNotExist(err) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		if d.Type().IsRegular() {
-			fi, err := d.Info()
-			if err != nil {
-				return err
-			}
-			n += fi.Size()
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return n
 }

@@ -61,8 +61,8 @@ func historyCase(t *testing.T, protocol string) []string {
 	rec := &recorder{Runner: r}
 	co := &gitcli.Client{R: rec, Dir: gittest.Clone(t, rem, branch)}
 	first := gittest.Seed(t, rem, branch, map[string]string{taskPath: "TASK_ID = ONE\n"})
-	big := gittest.Seed(t, rem, branch, map[string]string{taskPath: "TASK_ID = BIG\n" + incompressible(1<<20)})
-	tip := gittest.Seed(t, rem, branch, map[string]string{taskPath: "TASK_ID = THREE\n", "media/take.raw": incompressible(4 << 20)})
+	big := gittest.Seed(t, rem, branch, map[string]string{taskPath: "TASK_ID = BIG\n" + gittest.Incompressible(1<<20)})
+	tip := gittest.Seed(t, rem, branch, map[string]string{taskPath: "TASK_ID = THREE\n", "media/take.raw": gittest.Incompressible(4 << 20)})
 	dir := filepath.Join(t.TempDir(), mirror.TXName)
 	m, err := mirror.Open(t.Context(), co, "origin", dir, nil)
 	if err != nil {

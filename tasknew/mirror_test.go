@@ -1,41 +1,16 @@
 package tasknew_test
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
-	"rfhandoff/exec"
 	"rfhandoff/gitcli"
 	"rfhandoff/gitcli/gittest"
 	"rfhandoff/mirror"
 )
-
-// countingRunner counts the git processes the real runner starts.
-type countingRunner struct {
-	exec.Runner
-	mu   sync.Mutex
-	runs [][]string
-}
-
-func (c *countingRunner) Run(ctx context.Context, cmd exec.Cmd) (exec.Result, error) {
-	c.mu.Lock()
-	c.runs = append(c.runs, cmd.Args)
-	c.mu.Unlock()
-	return c.Runner.Run(ctx, cmd)
-}
-
-func (c *countingRunner) take() [][]string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	out := c.runs
-	c.runs = nil
-	return out
-}
 
 // task new reads both branches through the MAIN mirror: the checkout's
 // refs and .git are untouched, the media pushed to the task branch is
@@ -46,7 +21,7 @@ func (c *countingRunner) take() [][]string {
 func TestTaskNewReadsThroughTheMirror(t *testing.T) {
 	t.Parallel()
 	rem, w := mainCheckout(t)
-	cr := &countingRunner{Runner: w.Git.R}
+	cr := &gittest.Recorder{Runner: w.Git.R}
 	w.Git = &gitcli.Client{R: cr, Dir: w.Git.Dir}
 	taskFile := w.Policy.Repo.TaskFile
 	gittest.Seed(t, rem, taskBranch, map[string]string{taskFile: "TASK_ID = OLD_TASK_001\n"})
@@ -91,7 +66,7 @@ func TestTaskNewReadsThroughTheMirror(t *testing.T) {
 	if n := gittest.TreeBytes(t, mdir); n > 1<<20 {
 		t.Errorf("the mirror %s holds %d bytes: the media or the oversized version was downloaded", mdir, n)
 	}
-	for _, args := range cr.take() {
+	for _, args := range cr.Take() {
 		if args[0] == "cat-file" || args[0] == "show" {
 			continue
 		}
@@ -110,11 +85,11 @@ func TestTaskNewReadsThroughTheMirror(t *testing.T) {
 		if _, err := w.Write(t.Context(), request("COUNT_TASK_003", "Count")); err != nil {
 			t.Fatal(err)
 		}
-		cr.take()
+		cr.Take()
 		if _, err := w.Write(t.Context(), request("COUNT_TASK_003", "Count")); err != nil {
 			t.Fatal(err)
 		}
-		return len(cr.take())
+		return len(cr.Take())
 	}
 	short := count()
 	for i := range 6 {

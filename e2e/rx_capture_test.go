@@ -58,16 +58,7 @@ func newCaptureSide(t *testing.T, sim string, tools map[string]string) *captureS
 		t.Fatal(err)
 	}
 	home := gittest.Home(t)
-	var env []string
-	for _, kv := range os.Environ() {
-		k, _, _ := strings.Cut(kv, "=")
-		switch k {
-		case "HOME", "XDG_CONFIG_HOME", "RFHANDOFF_CONFIG", "HACKRF_SIM":
-			continue
-		}
-		env = append(env, kv)
-	}
-	env = append(env, "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "HACKRF_SIM="+sim)
+	env := append(gittest.Environ(home, "RFHANDOFF_CONFIG", "HACKRF_SIM"), "HACKRF_SIM="+sim)
 	return &captureSide{f: f, bin: bin, policy: policy, env: env}
 }
 

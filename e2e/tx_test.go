@@ -16,6 +16,7 @@ import (
 	"rfhandoff/config"
 	"rfhandoff/exec"
 	"rfhandoff/gate"
+	"rfhandoff/gitcli/gittest"
 	"rfhandoff/prompt/prompttest"
 	"rfhandoff/state"
 	"rfhandoff/txwatch"
@@ -50,23 +51,9 @@ func newTxSide(t *testing.T, extraPolicy string, extraEnv ...string) *txSide {
 	if err != nil {
 		t.Fatalf("the test policy does not load: %v", err)
 	}
-	env := append(txtestEnviron(f), "RFHANDOFF_CONFIG=", "HACKRF_SIM=")
+	env := append(gittest.Environ(f.Home, "RFHANDOFF_CONFIG", "HACKRF_SIM"), "RFHANDOFF_CONFIG=", "HACKRF_SIM=")
 	env = append(env, extraEnv...)
 	return &txSide{f: f, bin: bin, policy: policy, pol: pol, env: env}
-}
-
-// txtestEnviron is the child's environment: ours, with the fixture's HOME.
-func txtestEnviron(f *txtest.Fixture) []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		k, _, _ := strings.Cut(kv, "=")
-		switch k {
-		case "HOME", "XDG_CONFIG_HOME", "RFHANDOFF_CONFIG", "HACKRF_SIM":
-			continue
-		}
-		env = append(env, kv)
-	}
-	return append(env, "HOME="+f.Home, "XDG_CONFIG_HOME="+filepath.Join(f.Home, ".config"))
 }
 
 // start runs rfhandoff on a fresh pty (its controlling terminal), stdout

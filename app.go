@@ -59,9 +59,6 @@ func newApp(ctx context.Context, g *Globals, stdin io.Reader, stdout, stderr io.
 	}, nil
 }
 
-// Close releases what the App opened.
-func (a *App) Close() {}
-
 // Git is git on the checkout through r, with the policy's git timeout.
 func (a *App) Git(r exec.Runner) *gitcli.Client {
 	return &gitcli.Client{R: r, Dir: a.RepoPath(), Timeout: a.Policy.Poll.GitTimeout.Duration}
@@ -95,17 +92,8 @@ func (a *App) toolPaths() map[exec.Tool]string {
 	}
 }
 
-// Runner returns the audited runner for role. Git may use only the
-// transport of the configured remote.
-func (a *App) Runner(role exec.Role) (exec.Runner, error) {
-	s, err := a.Stack(role)
-	if err != nil {
-		return nil, err
-	}
-	return s, nil
-}
-
-// Stack is Runner with access to the resolved tool paths.
+// Stack returns the audited runner for role, built once. Git may use only
+// the transport of the configured remote.
 func (a *App) Stack(role exec.Role) (*exec.Stack, error) {
 	log, err := a.AuditLog()
 	if err != nil {

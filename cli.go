@@ -12,6 +12,7 @@ import (
 	"github.com/alecthomas/kong"
 
 	"rfhandoff/exec"
+	"rfhandoff/hacksim"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -99,6 +100,16 @@ func (e *exitStatusError) Unwrap() error { return e.Err }
 // when there is nothing more to say).
 func exitCode(code int, err error) error { return &exitStatusError{Code: code, Err: err} }
 
+// simulatorMain runs the HackRF simulator when rfhandoff is invoked under a
+// HackRF tool's name (a symlink or copy named hackrf_info, hackrf_transfer or
+// hackrf_clock; PROTOCOL §15). name is argv[0] so usage messages match.
+func simulatorMain(argv0 string, args []string, stdout, stderr io.Writer) (int, bool) {
+	if !hacksim.IsTool(argv0) {
+		return 0, false
+	}
+	return hacksim.Main(argv0, args, os.Getenv, stdout, stderr), true
+}
+
 // Main runs rfhandoff with args (args[0] is the program name) and returns
 // the exit status. Run under a HackRF tool's name it is the simulator.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -135,7 +146,6 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "rfhandoff:", err)
 		return 1
 	}
-	defer app.Close()
 	err = kctx.Run(app)
 	if err == nil {
 		return 0

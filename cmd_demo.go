@@ -9,7 +9,7 @@ import (
 	"rfhandoff/demo"
 )
 
-// DemoCmd runs the whole protocol once in a throw-away sandbox (SPEC §13).
+// DemoCmd runs the whole protocol once in a throw-away sandbox (PROTOCOL §13).
 type DemoCmd struct {
 	Auto bool `help:"Answer the prompts automatically (on the demo's own pseudo-terminals, inside its sandbox only)."`
 	Keep bool `help:"Keep the sandbox directory at the end (its path is printed either way)."`

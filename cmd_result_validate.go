@@ -6,7 +6,7 @@ import (
 	"rfhandoff/result"
 )
 
-// ResultValidateCmd checks an RX_RESULT.json offline (SPEC §5, §13).
+// ResultValidateCmd checks an RX_RESULT.json offline (PROTOCOL §5, §13).
 type ResultValidateCmd struct {
 	File   string `arg:"" type:"path" help:"The result file (RX_RESULT.json)."`
 	TaskID string `name:"task-id" placeholder:"ID" help:"Also require task_id to be this ID."`

@@ -12,7 +12,7 @@ import (
 	"rfhandoff/capture"
 )
 
-// RxCaptureCmd is the capture executor (SPEC §8).
+// RxCaptureCmd is the capture executor (PROTOCOL §8).
 type RxCaptureCmd struct {
 	TaskID string `arg:"" optional:"" name:"TASK_ID" help:"The task to capture for; it must be the approved current task (default: the current task)."`
 }

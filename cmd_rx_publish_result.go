@@ -1,16 +1,17 @@
 package main
 
 import (
+	"errors"
 	"fmt"
-	"io"
-	"os"
+	"io/fs"
 
 	"rfhandoff/capture"
+	"rfhandoff/config"
 	"rfhandoff/publish"
 )
 
 // RxPublishResultCmd publishes an RX_RESULT.json to the result branch
-// (SPEC §6).
+// (PROTOCOL §6).
 type RxPublishResultCmd struct {
 	File         string `arg:"" type:"path" help:"The result file (RX_RESULT.json)."`
 	ResultBranch string `name:"result-branch" placeholder:"NAME" help:"Result branch (default: the policy's repo.result_branch). It must already exist on the remote."`
@@ -56,27 +57,17 @@ func (c *RxPublishResultCmd) Run(app *App) error {
 	return nil
 }
 
-// readResultFile reads a regular file of at most limit bytes without reading
-// more than limit+1 of it.
+// readResultFile is config.ReadRegularFile with the path, and for a file
+// over the limit the setting, named in its errors.
 func readResultFile(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file (%s)", path, st.Mode().Type())
-	}
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
+	data, err := config.ReadRegularFile(path, limit)
+	var big *config.TooLargeError
+	var pe *fs.PathError
+	switch {
+	case errors.As(err, &big):
+		return nil, fmt.Errorf("%s: more than %d bytes, the result size limit (limits.max_result_bytes)", path, limit)
+	case err != nil && !errors.As(err, &pe):
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("%s: more than %d bytes, the result size limit (limits.max_result_bytes)", path, limit)
-	}
-	return data, nil
+	return data, err
 }

@@ -13,7 +13,7 @@ import (
 	"rfhandoff/task"
 )
 
-// RxStatusCmd prints the RX state (SPEC §13).
+// RxStatusCmd prints the RX state (PROTOCOL §13).
 type RxStatusCmd struct {
 	JSON bool `name:"json" help:"Print JSON."`
 }

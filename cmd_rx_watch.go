@@ -10,7 +10,7 @@ import (
 )
 
 // RxWatchCmd polls the task branch and offers each new valid task at the
-// approval prompt (SPEC §10, §13).
+// approval prompt (PROTOCOL §10, §13).
 type RxWatchCmd struct{}
 
 // Run holds the watcher lock for its whole life (a second watcher is

@@ -51,7 +51,7 @@ func (c *TaskNewCmd) Run(app *App) error {
 	} else {
 		s.Body = string(body)
 	}
-	r, err := app.Runner(exec.RoleNone)
+	r, err := app.Stack(exec.RoleNone)
 	if err != nil {
 		return err
 	}

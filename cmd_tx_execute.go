@@ -8,7 +8,7 @@ import (
 )
 
 // TxExecuteCmd is the separate RED action that consumes one authorization
-// record (SPEC §7): quick checks, the phrase, a fresh re-check, the
+// record (PROTOCOL §7): quick checks, the phrase, a fresh re-check, the
 // single-use mark, then the [tx] action.
 type TxExecuteCmd struct {
 	Record string `arg:"" help:"The authorization record: its name in <state_dir>/tx_authorizations/ or a path to it."`
@@ -17,7 +17,7 @@ type TxExecuteCmd struct {
 // Run exits 0 when the action ran; 1 when it was refused (nothing started)
 // or the transmitting tool failed (the outcome file says how).
 func (c *TxExecuteCmd) Run(app *App) error {
-	r, err := app.Runner(exec.RoleTX)
+	r, err := app.Stack(exec.RoleTX)
 	if err != nil {
 		return err
 	}

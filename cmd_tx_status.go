@@ -8,7 +8,7 @@ import (
 	"rfhandoff/txwatch"
 )
 
-// TxStatusCmd prints the TX state and every authorization record (SPEC §13).
+// TxStatusCmd prints the TX state and every authorization record (PROTOCOL §13).
 type TxStatusCmd struct {
 	JSON bool `name:"json" help:"Print JSON."`
 }

@@ -6,7 +6,7 @@ import (
 )
 
 // TxWatchCmd polls the result branch and writes authorization records
-// after the exact phrase (SPEC §7, §13). It never transmits.
+// after the exact phrase (PROTOCOL §7, §13). It never transmits.
 type TxWatchCmd struct{}
 
 // Run holds the TX watcher lock for its whole life and returns nil on
@@ -14,7 +14,7 @@ type TxWatchCmd struct{}
 // watching and reports READY results awaiting authorization, but
 // authorizes nothing. Its runner has no role that may run hackrf_transfer.
 func (c *TxWatchCmd) Run(app *App) error {
-	r, err := app.Runner(exec.RoleNone)
+	r, err := app.Stack(exec.RoleNone)
 	if err != nil {
 		return err
 	}

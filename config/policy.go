@@ -1,6 +1,6 @@
 // Package config holds the policy file: TOML, every key optional with a safe
 // default, unknown keys rejected, limits that may be tightened but never
-// loosened (SPEC §11, §14).
+// loosened (PROTOCOL §11, §14).
 package config
 
 import (

@@ -3,9 +3,7 @@ package config
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -74,7 +72,7 @@ func (p Policy) CheckTrustFiles() error {
 			continue
 		}
 		path := p.Resolve(k.v)
-		data, err := readTrustFile(path)
+		data, err := ReadRegularFile(path, MaxTrustFileBytes)
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
 			err = pe.Err // the path is named below
@@ -91,29 +89,6 @@ func (p Policy) CheckTrustFiles() error {
 		}
 	}
 	return errlist.List(ps...)
-}
-
-func readTrustFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("not a regular file")
-	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxTrustFileBytes+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > MaxTrustFileBytes {
-		return nil, fmt.Errorf("larger than %d bytes", MaxTrustFileBytes)
-	}
-	return data, nil
 }
 
 // checkSigningKey accepts what git's user.signingkey takes as a file for

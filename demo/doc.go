@@ -1,5 +1,5 @@
 // Package demo runs the whole protocol once, end to end, in a throw-away
-// sandbox (SPEC §12, §13 `demo [--auto]`): a temporary bare remote with the
+// sandbox (PROTOCOL §12, §13 `demo [--auto]`): a temporary bare remote with the
 // task branch and an existing result branch, an RX and a MAIN checkout, and
 // the HackRF simulator (the rfhandoff binary under the tools' names) pinned
 // in both sides' policies.

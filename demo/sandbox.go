@@ -20,7 +20,7 @@ const (
 	ResultBranch = "rx-node"
 )
 
-// simTools are the HackRF tools the simulator stands in for (SPEC §15).
+// simTools are the HackRF tools the simulator stands in for (PROTOCOL §15).
 var simTools = []exec.Tool{exec.HackRFInfo, exec.HackRFTransfer, exec.HackRFClock}
 
 // Identities of the two sides' commits in the sandbox.
@@ -217,7 +217,7 @@ func (sb *Sandbox) makeRemote(ctx context.Context) error {
 	base, err := sb.seed(ctx, "seed-task", TaskBranch, "Sandbox task branch: base commit", map[string]string{
 		"README.md": "# rfhandoff demo: task branch\n\nMAIN writes docs/handoff/NEXT_RX_TASK.md here; the RX laptop reads it.\n",
 		// Runtime state of both sides lives in .local/ and must never be
-		// committed (SPEC §4): the watchers refuse a checkout where it is not ignored.
+		// committed (PROTOCOL §4): the watchers refuse a checkout where it is not ignored.
 		".gitignore": "/.local/\n",
 	})
 	if err != nil {

@@ -28,7 +28,7 @@ const (
 	stepSummary = "summary"
 )
 
-// txPhrase is the phrase both TX prompts require (SPEC §7).
+// txPhrase is the phrase both TX prompts require (PROTOCOL §7).
 var txPhrase = gate.TXPhrase
 
 func (d *runner) steps(ctx context.Context) error {

@@ -99,7 +99,7 @@ func (l *Lab) newSide(name string) *Side {
 }
 
 // simulatorTools pins the HackRF tools to the simulator on PATH (package
-// main's TestMain puts it there), never the real tools in /usr/bin: no
+// e2e's TestMain puts it there), never the real tools in /usr/bin: no
 // test of this suite may open a device.
 func simulatorTools(t testing.TB) config.Tools {
 	t.Helper()

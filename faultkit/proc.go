@@ -15,13 +15,13 @@ import (
 	"rfhandoff/prompt/prompttest"
 )
 
-// Bin is the rfhandoff binary on PATH (package main's TestMain puts it
+// Bin is the rfhandoff binary on PATH (package e2e's TestMain puts it
 // there while its tests run). The test is skipped when it is missing.
 func Bin(t testing.TB) string {
 	t.Helper()
 	p, err := safeexec.LookPath("rfhandoff")
 	if err != nil {
-		t.Skipf("rfhandoff is not on PATH (run from package main's tests): %v", err)
+		t.Skipf("rfhandoff is not on PATH (run from package e2e's tests): %v", err)
 	}
 	return p
 }

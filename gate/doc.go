@@ -1,5 +1,5 @@
 // Package gate holds the protocol's safety rules as pure functions: the risk
 // levels and their derivation from a task's flags, the approval each level
-// needs, and exact phrase matching (SPEC §3). It does no IO, so every rule can
+// needs, and exact phrase matching (PROTOCOL §3). It does no IO, so every rule can
 // be tested by table and reused by both the RX and the MAIN side.
 package gate

@@ -47,20 +47,30 @@ type Trailer struct {
 // An empty index is git's "nothing to commit" error: check
 // HasStagedChanges first.
 func (c *Client) Commit(ctx context.Context, message string, trailers []Trailer) (string, error) {
-	msg, err := commitMessage(message, trailers)
+	sign, in, err := c.commitCall(ctx, message, trailers)
 	if err != nil {
 		return "", err
 	}
-	id, err := c.commitIdentity(ctx)
-	if err != nil {
-		return "", err
-	}
-	sign, sig := c.signing()
-	_, err = c.run(ctx, commitArgs(sign), call{stdin: strings.NewReader(msg), env: id.env(), sig: sig})
+	_, err = c.run(ctx, commitArgs(sign), in)
 	if err != nil {
 		return "", &Error{Op: c.signingOp("commit"), Err: err}
 	}
 	return c.Head(ctx)
+}
+
+// commitCall is what Commit and CommitTree both hand git: the signing
+// arguments, and the message on stdin with the identity in the environment.
+func (c *Client) commitCall(ctx context.Context, message string, trailers []Trailer) ([]string, call, error) {
+	msg, err := commitMessage(message, trailers)
+	if err != nil {
+		return nil, call{}, err
+	}
+	id, err := c.commitIdentity(ctx)
+	if err != nil {
+		return nil, call{}, err
+	}
+	sign, sig := c.signing()
+	return sign, call{stdin: strings.NewReader(msg), env: id.env(), sig: sig}, nil
 }
 
 func commitArgs(sign []string) []string {
@@ -79,16 +89,11 @@ func (c *Client) CommitTree(ctx context.Context, tree, parent, message string, t
 	if err := ValidRef(parent); err != nil {
 		return "", err
 	}
-	msg, err := commitMessage(message, trailers)
+	sign, in, err := c.commitCall(ctx, message, trailers)
 	if err != nil {
 		return "", err
 	}
-	id, err := c.commitIdentity(ctx)
-	if err != nil {
-		return "", err
-	}
-	sign, sig := c.signing()
-	res, err := c.run(ctx, commitTreeArgs(tree, parent, sign), call{stdin: strings.NewReader(msg), env: id.env(), sig: sig})
+	res, err := c.run(ctx, commitTreeArgs(tree, parent, sign), in)
 	if err != nil {
 		return "", &Error{Op: c.signingOp("commit-tree"), Err: err}
 	}

@@ -1,27 +1,13 @@
 package gitcli_test
 
 import (
-	"context"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"testing"
 
-	"rfhandoff/exec"
 	"rfhandoff/gitcli"
 	"rfhandoff/gitcli/gittest"
 )
-
-// countingRunner counts the processes a client runs.
-type countingRunner struct {
-	exec.Runner
-	n atomic.Int64
-}
-
-func (c *countingRunner) Run(ctx context.Context, cmd exec.Cmd) (exec.Result, error) {
-	c.n.Add(1)
-	return c.Runner.Run(ctx, cmd)
-}
 
 // TestFileHistoryRealGit: every content the file had — deleted and
 // re-added, oversized, and on a side branch that a merge kept out of the
@@ -44,13 +30,13 @@ func TestFileHistoryRealGit(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	cr := &countingRunner{Runner: co.rem.R}
+	cr := &gittest.Recorder{Runner: co.rem.R}
 	c := &gitcli.Client{R: cr, Dir: co.dir}
 	got, err := c.FileHistory(ctx, merge, taskFile, 100)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := cr.n.Load(); n != 3 {
+	if n := len(cr.Take()); n != 3 {
 		t.Errorf("FileHistory ran %d git processes, want 3", n)
 	}
 	byData := map[string]gitcli.FileVersion{}

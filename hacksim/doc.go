@@ -1,4 +1,4 @@
-// Package hacksim is the HackRF simulator of SPEC §15: run under the name
+// Package hacksim is the HackRF simulator of PROTOCOL §15: run under the name
 // hackrf_info, hackrf_clock or hackrf_transfer (a symlink to or copy of the
 // rfhandoff binary), it behaves like that tool with a healthy HackRF One
 // attached. It never opens a USB device.

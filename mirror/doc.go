@@ -2,8 +2,11 @@
 // blobless partial repository in the state directory whose promisor remote
 // is the checkout's remote (PROTOCOL §20). A poll fetches commits and
 // trees only, so its cost follows the task file, not whatever else was
-// pushed to the branch; the one file read is fetched on its own within its
-// size limit (gitcli.Promisor). Each side has its own mirror, never shared.
+// pushed to the branch; the one file read is fetched on its own, with its
+// directory's tree and blob:limit=<max bytes + 1>, so an oversized file is
+// refused undownloaded (gitcli.Promisor). Presence is checked with
+// rev-list --missing=print, which never fetches lazily. Each side has its
+// own mirror, never shared.
 //
 // Every git call runs through the checkout's audited runner with GIT_DIR
 // set to the mirror, so git never falls back to a repository above it.

@@ -1,44 +1,15 @@
 package mirror_test
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
-	"rfhandoff/exec"
 	"rfhandoff/gitcli"
 	"rfhandoff/gitcli/gittest"
 	"rfhandoff/mirror"
 )
-
-// recorder keeps the argv of every git the mirror runs.
-type recorder struct {
-	exec.Runner
-	mu   sync.Mutex
-	args []string
-}
-
-func (r *recorder) Run(ctx context.Context, c exec.Cmd) (exec.Result, error) {
-	r.mu.Lock()
-	r.args = append(r.args, strings.Join(c.Args, " "))
-	r.mu.Unlock()
-	return r.Runner.Run(ctx, c)
-}
-
-func (r *recorder) fetches() []string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	var out []string
-	for _, a := range r.args {
-		if strings.HasPrefix(a, "fetch ") {
-			out = append(out, a)
-		}
-	}
-	return out
-}
 
 // historyCase reads a task file's three versions (one over the limit)
 // beside media, through a mirror of a remote served with protocol
@@ -58,11 +29,11 @@ func historyCase(t *testing.T, protocol string) []string {
 	}
 	r := gittest.RunnerWithHome(t, home)
 	rem := gittest.NewBareRemoteWith(t, r, branch)
-	rec := &recorder{Runner: r}
+	rec := &gittest.Recorder{Runner: r}
 	co := &gitcli.Client{R: rec, Dir: gittest.Clone(t, rem, branch)}
 	first := gittest.Seed(t, rem, branch, map[string]string{taskPath: "TASK_ID = ONE\n"})
-	big := gittest.Seed(t, rem, branch, map[string]string{taskPath: "TASK_ID = BIG\n" + incompressible(1<<20)})
-	tip := gittest.Seed(t, rem, branch, map[string]string{taskPath: "TASK_ID = THREE\n", "media/take.raw": incompressible(4 << 20)})
+	big := gittest.Seed(t, rem, branch, map[string]string{taskPath: "TASK_ID = BIG\n" + gittest.Incompressible(1<<20)})
+	tip := gittest.Seed(t, rem, branch, map[string]string{taskPath: "TASK_ID = THREE\n", "media/take.raw": gittest.Incompressible(4 << 20)})
 	dir := filepath.Join(t.TempDir(), mirror.TXName)
 	m, err := mirror.Open(t.Context(), co, "origin", dir, nil)
 	if err != nil {
@@ -92,7 +63,13 @@ func historyCase(t *testing.T, protocol string) []string {
 	if n > 512<<10 {
 		t.Fatalf("the mirror holds %d bytes: the media or the oversized version came", n)
 	}
-	return rec.fetches()
+	var fetches []string
+	for _, args := range rec.Take() {
+		if a := strings.Join(args, " "); strings.HasPrefix(a, "fetch ") {
+			fetches = append(fetches, a)
+		}
+	}
+	return fetches
 }
 
 // The missing versions come in one fetch of their directory's trees,

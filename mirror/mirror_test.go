@@ -1,13 +1,11 @@
 package mirror_test
 
 import (
-	"bytes"
 	"errors"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"rfhandoff/gitcli"
@@ -24,24 +22,7 @@ type fixture struct {
 	rem      *gittest.Remote
 	checkout *gitcli.Client
 	dir      string // the mirror
-	logs     *syncBuffer
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
+	logs     *gittest.SyncBuffer
 }
 
 func newFixture(t *testing.T) *fixture {
@@ -52,7 +33,7 @@ func newFixture(t *testing.T) *fixture {
 		rem:      rem,
 		checkout: &gitcli.Client{R: rem.R, Dir: co},
 		dir:      filepath.Join(t.TempDir(), "state", mirror.RXName),
-		logs:     &syncBuffer{},
+		logs:     &gittest.SyncBuffer{},
 	}
 }
 
@@ -83,28 +64,7 @@ func (f *fixture) fetch(t *testing.T, m *mirror.Mirror) string {
 
 func (f *fixture) size(t *testing.T) int64 {
 	t.Helper()
-	var n int64
-	_ = filepath.WalkDir(f.dir, func(_ string, d os.DirEntry, err error) error {
-		if err == nil && d.Type().IsRegular() {
-			fi, _ := d.Info()
-			n += fi.Size()
-		}
-		return nil
-	})
-	return n
-}
-
-// incompressible is n reproducible bytes that do not compress.
-func incompressible(n int) string {
-	b := make([]byte, n)
-	x := uint64(0x9e3779b97f4a7c15)
-	for i := range b {
-		x ^= x << 13
-		x ^= x >> 7
-		x ^= x << 17
-		b[i] = byte(x)
-	}
-	return string(b)
+	return gittest.TreeBytes(t, f.dir)
 }
 
 // A poll brings commits and trees; reading the task brings its blob and no
@@ -113,7 +73,7 @@ func TestBloblessPollReadsOnlyTheTask(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	want := "TASK_ID = T1\n"
-	c := gittest.Seed(t, f.rem, branch, map[string]string{"media/take.raw": incompressible(4 << 20), taskPath: want})
+	c := gittest.Seed(t, f.rem, branch, map[string]string{"media/take.raw": gittest.Incompressible(4 << 20), taskPath: want})
 	m := f.open(t)
 	if got := f.fetch(t, m); got != c {
 		t.Fatalf("tracking ref %s, want %s", got, c)
@@ -159,7 +119,7 @@ func TestBloblessPollReadsOnlyTheTask(t *testing.T) {
 func TestOversizedFileIsNotFetched(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	c := gittest.Seed(t, f.rem, branch, map[string]string{taskPath: incompressible(2 << 20)})
+	c := gittest.Seed(t, f.rem, branch, map[string]string{taskPath: gittest.Incompressible(2 << 20)})
 	m := f.open(t)
 	f.fetch(t, m)
 	_, err := m.ShowFile(t.Context(), c, taskPath, 64<<10)
@@ -201,13 +161,13 @@ func TestServerWithoutFilters(t *testing.T) {
 	f := newFixture(t)
 	gittest.Git(t, f.rem.R, f.rem.Dir, "config", "uploadpack.allowFilter", "false")
 	want := "TASK_ID = T2\n"
-	c := gittest.Seed(t, f.rem, branch, map[string]string{"media/take.raw": incompressible(1 << 20), taskPath: want})
+	c := gittest.Seed(t, f.rem, branch, map[string]string{"media/take.raw": gittest.Incompressible(1 << 20), taskPath: want})
 	m := f.open(t)
 	f.fetch(t, m)
 	if data, err := m.ShowFile(t.Context(), c, taskPath, 1<<16); err != nil || string(data) != want {
 		t.Fatalf("ShowFile without filters: %q, %v", data, err)
 	}
-	gittest.Seed(t, f.rem, branch, map[string]string{"more.raw": incompressible(1 << 10)})
+	gittest.Seed(t, f.rem, branch, map[string]string{"more.raw": gittest.Incompressible(1 << 10)})
 	f.fetch(t, m)
 	f.fetch(t, f.open(t)) // another process: still said once
 	if n := strings.Count(f.logs.String(), "does not support partial clone filters"); n != 1 {

@@ -45,7 +45,7 @@ func (c Choice) String() string {
 	return "none"
 }
 
-// Menu is the approval question exactly as SPEC §3 names it.
+// Menu is the approval question exactly as PROTOCOL §3 names it.
 const Menu = "[A] Approve  [D] Defer  [S] Stop watcher"
 
 // MaxMenuAttempts is how many unrecognised answers the menu takes before it

@@ -20,8 +20,5 @@
 // is typed after its question was shown (type-ahead cannot approve anything).
 //
 // Everything shown that came from a task (ID, title, body) goes through
-// task.Sanitize or task.SanitizeLine: terminal control sequences, bidi
-// overrides and every other character a terminal does not show (tag
-// characters, zero-width characters, variation selectors, private use,
-// unassigned) are printed as visible <U+XXXX> escapes, never sent raw.
+// task.Sanitize or task.SanitizeLine (PROTOCOL §16), never raw.
 package prompt

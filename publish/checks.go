@@ -20,7 +20,7 @@ type checked struct {
 	branch string
 }
 
-// check runs the seven checks of SPEC §6 in order and returns the first
+// check runs the seven checks of PROTOCOL §6 in order and returns the first
 // failure as a *CheckError. Nothing is written anywhere; the only remote
 // traffic is the narrow fetch of the task branch and an ls-remote.
 func check(ctx context.Context, d Deps, data []byte) (*checked, error) {
@@ -54,7 +54,7 @@ func check(ctx context.Context, d Deps, data []byte) (*checked, error) {
 		return nil, refuse(StepRFTX, "task %s has RF_TX = YES; results are published only for tasks with RF_TX = NO", id)
 	}
 
-	// 4. Approved, and approved for exactly these bytes (SPEC §3).
+	// 4. Approved, and approved for exactly these bytes (PROTOCOL §3).
 	if err := checkApproval(d.StateDir, cur); err != nil {
 		return nil, err
 	}

@@ -1,14 +1,15 @@
-// Package publish puts an RX result on the result branch (SPEC §6). It is a
+// Package publish puts an RX result on the result branch (PROTOCOL §6). It is a
 // library because two callers share it: `rx publish-result` and the capture
 // executor, which publishes READY and then COMPLETE through the same code.
 //
-// Publish runs the seven checks in the spec's order and stops at the first
+// Publish runs the seven checks in PROTOCOL's order and stops at the first
 // failure (a *CheckError naming the check). Only then does it touch git:
 // a shallow, single-branch, tag-less clone of the result branch in a
 // private temporary directory that is never checked out. One ls-tree
 // lists the levels of the result directory; the new blobs and trees are
-// built from them and written as raw objects, commit-tree makes a commit
-// naming the audit chain's head, diff-tree reads it back (only the two
+// built from them and written as raw objects (unpack-objects --strict,
+// which also refuses a tree naming a missing object), commit-tree makes a
+// commit naming the audit chain's head, diff-tree reads it back (only the two
 // files, as 100644 blobs of exactly the given bytes), and the commit is
 // pushed by ID without force. The source checkout is only read (and its
 // task branch fetched); it is never switched, staged into or committed to.

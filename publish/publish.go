@@ -20,7 +20,7 @@ const (
 	MarkdownName = "RX_RESULT.md"
 )
 
-// AuditTrailer is the commit trailer naming the audit chain's head (SPEC §9).
+// AuditTrailer is the commit trailer naming the audit chain's head (PROTOCOL §9).
 const AuditTrailer = "Audit-Chain-Head"
 
 // Deps is what Publish works with.
@@ -78,7 +78,7 @@ func (d Deps) validate() error {
 	return nil
 }
 
-// Publish runs the seven checks of SPEC §6 and, when they pass, commits
+// Publish runs the seven checks of PROTOCOL §6 and, when they pass, commits
 // RX_RESULT.json (the exact bytes of data) and the rendered RX_RESULT.md to
 // the result branch from a fresh temporary clone, starting again from a
 // new clone when the branch moved under the push, up to the policy's

@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// rf_tx_observed values (SPEC §5).
+// rf_tx_observed values (PROTOCOL §5).
 const (
 	ObservedTX      = "EXPECTED_EXTERNAL_TX"
 	ObservedUnknown = "UNKNOWN"

@@ -177,6 +177,6 @@ func TestKeysAgree(t *testing.T) {
 		t.Errorf("schema required %v\n!= table %v", schema.Required, Keys())
 	}
 	if len(Keys()) != 24 {
-		t.Errorf("%d keys, SPEC §5 has 24", len(Keys()))
+		t.Errorf("%d keys, PROTOCOL §5 has 24", len(Keys()))
 	}
 }

@@ -49,7 +49,7 @@ type InvalidError struct {
 	// Source names the file when known (ReadFile sets it).
 	Source string
 	// Errs holds the *FieldError values, documents problems first, then
-	// keys in the SPEC §5 table's order.
+	// keys in the PROTOCOL §5 table's order.
 	Errs *multierror.Error
 }
 

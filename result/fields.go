@@ -24,7 +24,7 @@ type field struct {
 	set func(r *Result, v value) string
 }
 
-// fields is the SPEC §5 table, in its order.
+// fields is the PROTOCOL §5 table, in its order.
 var fields = []field{
 	{"schema_version", func(r *Result, v value) string {
 		n, why := integer(v)

@@ -1,4 +1,4 @@
-// Package result is the strict RX_RESULT.json contract (SPEC §5): Go types,
+// Package result is the strict RX_RESULT.json contract (PROTOCOL §5): Go types,
 // a decoder that rejects everything encoding/json would silently accept
 // (duplicate or case-variant keys, 1.0 for an integer, invalid UTF-8,
 // trailing data), the READY/COMPLETE rules, a canonical encoder, the
@@ -41,7 +41,7 @@ const SchemaVersion = 1
 // MaxBytes is the protocol's size limit for RX_RESULT.json (and RX_RESULT.md).
 const MaxBytes = 64 << 10
 
-// Result is one RX_RESULT.json. Fields are in the order of the SPEC §5 table,
+// Result is one RX_RESULT.json. Fields are in the order of the PROTOCOL §5 table,
 // which is also the order Encode writes them. Pointer fields are the ones
 // that may be null. Read results with Decode only: json.Unmarshal would fold
 // key case and keep the last of duplicate keys.
@@ -72,7 +72,7 @@ type Result struct {
 	RFTX                int           `json:"rf_tx"`
 }
 
-// Keys lists every key of RX_RESULT.json in the SPEC §5 table's order.
+// Keys lists every key of RX_RESULT.json in the PROTOCOL §5 table's order.
 func Keys() []string {
 	out := make([]string, len(fields))
 	for i, f := range fields {

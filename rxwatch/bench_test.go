@@ -163,7 +163,7 @@ func BenchmarkPollAfterLargePush(b *testing.B) {
 	for i := range b.N {
 		b.StopTimer()
 		commit := rx.PushTaskWithMedia(tasktest.TaskSpec{ID: fmt.Sprintf("BENCH_BIG_%d", i)}, mb<<20)
-		before := treeBytes(b, rx.StateDir())
+		before := gittest.TreeBytes(b, rx.StateDir())
 		b.StartTimer()
 		start := time.Now()
 		got, err := p.Poll(ctx)
@@ -172,7 +172,7 @@ func BenchmarkPollAfterLargePush(b *testing.B) {
 		if err != nil || got.Commit != commit || got.Task == nil {
 			b.Fatalf("poll after the push: %+v, %v", got, err)
 		}
-		pollBytes += treeBytes(b, rx.StateDir()) - before
+		pollBytes += gittest.TreeBytes(b, rx.StateDir()) - before
 
 		dir := filepath.Join(b.TempDir(), "floor.git")
 		start = time.Now()
@@ -182,7 +182,7 @@ func BenchmarkPollAfterLargePush(b *testing.B) {
 		gittest.Git(b, r, dir, "fetch", "--quiet", "--no-tags", "--filter=blob:none", "--end-of-options", "origin", branch+":refs/remotes/origin/"+tasktest.TaskBranch)
 		gittest.Git(b, r, dir, "show", commit+":"+tasktest.TaskPath)
 		floor += time.Since(start)
-		floorBytes += treeBytes(b, dir)
+		floorBytes += gittest.TreeBytes(b, dir)
 	}
 	n := float64(b.N)
 	b.ReportMetric(float64(poll.Milliseconds())/n, "poll-ms")
@@ -190,27 +190,4 @@ func BenchmarkPollAfterLargePush(b *testing.B) {
 	b.ReportMetric(float64(floor.Milliseconds())/n, "floor-ms")
 	b.ReportMetric(float64(floorBytes)/n/(1<<20), "floor-MiB")
 	b.ReportMetric(float64(mb), "pushed-MiB")
-}
-
-// treeBytes is the size of the regular files under dir.
-func treeBytes(b *testing.B, dir string) int64 {
-	b.Helper()
-	var n int64
-	err := filepath.WalkDir(dir, func(_ string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.Type().IsRegular() {
-			fi, err := d.Info()
-			if err != nil {
-				return err
-			}
-			n += fi.Size()
-		}
-		return nil
-	})
-	if err != nil {
-		b.Fatal(err)
-	}
-	return n
 }

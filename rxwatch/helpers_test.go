@@ -1,11 +1,9 @@
 package rxwatch
 
 import (
-	"bytes"
 	"context"
 	"log/slog"
 	"os"
-	"sync"
 	"testing"
 
 	"rfhandoff/exec"
@@ -14,30 +12,12 @@ import (
 	"rfhandoff/rxwatch/rxtest"
 )
 
-// syncBuffer is a log destination goroutines may share.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // testEnv is an Env on the fixture's checkout with its own audited runner
 // (so a test can count subprocesses) and a captured log.
-func testEnv(t testing.TB, rx *rxtest.RX) (Env, *exec.Stack, *syncBuffer) {
+func testEnv(t testing.TB, rx *rxtest.RX) (Env, *exec.Stack, *gittest.SyncBuffer) {
 	t.Helper()
 	r := gittest.RunnerWithHome(t, rx.Home)
-	logs := &syncBuffer{}
+	logs := &gittest.SyncBuffer{}
 	env := Env{
 		Git:    rx.Client(r),
 		Policy: rx.Policy,

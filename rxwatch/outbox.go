@@ -30,7 +30,7 @@ const (
 	OutboxResultMDFile   = "RX_RESULT.md"
 )
 
-// taskIDRE is SPEC §3's TASK_ID pattern; IDs become directory names.
+// taskIDRE is PROTOCOL §3's TASK_ID pattern; IDs become directory names.
 var taskIDRE = regexp.MustCompile(`^[A-Z0-9][A-Z0-9_]{2,63}$`)
 
 // ValidTaskID checks a TASK_ID given on the command line.

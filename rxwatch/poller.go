@@ -17,7 +17,7 @@ import (
 // (a person's own `git fetch` in the checkout).
 const DefaultResync = 5 * time.Minute
 
-// Poller watches the task branch (SPEC §10). Each poll is one narrow
+// Poller watches the task branch (PROTOCOL §10). Each poll is one narrow
 // fetch; the tracking ref is resolved to a commit only when the fetch
 // reported an update (or printed something it does not recognise), on the
 // first poll, after a failure, and every Resync. An idle poll therefore

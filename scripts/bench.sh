@@ -68,8 +68,8 @@ bench "publish vs the plain git floor (and git calls per publish)" ./publish Ben
 bench "publish vs history length" ./publish BenchmarkPublishHistory "${n_hist}x"
 bench "COMPLETE after the capture ends (${CAPTURE_BENCH_SECONDS} s at 20 Msps)" ./capture BenchmarkCompleteAfterEnd 1x "$capture_cases"
 bench "audit append (0 and 100k lines)" ./exec BenchmarkAuditAppend "${n_audit}x"
-bench "audit append ($RFHANDOFF_BENCH_AUDIT_LINES lines)" . BenchmarkAuditAppendLong "${n_audit}x"
-bench "rx watch RSS over $RFHANDOFF_BENCH_POLLS polls" . BenchmarkWatcherRSS 1x
+bench "audit append ($RFHANDOFF_BENCH_AUDIT_LINES lines)" ./e2e BenchmarkAuditAppendLong "${n_audit}x"
+bench "rx watch RSS over $RFHANDOFF_BENCH_POLLS polls" ./e2e BenchmarkWatcherRSS 1x
 
 [ -n "${BENCH_RAW:-}" ] && cp "$raw" "$BENCH_RAW"
 

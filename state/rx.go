@@ -16,12 +16,12 @@ const RXStateFile = "rx_agent_state.json"
 // Patterns the state's values must match; a value that does not is
 // corruption, not something to carry forward.
 var (
-	taskIDPattern = regexp.MustCompile(`^[A-Z0-9][A-Z0-9_]{2,63}$`) // SPEC §3
+	taskIDPattern = regexp.MustCompile(`^[A-Z0-9][A-Z0-9_]{2,63}$`) // PROTOCOL §3
 	commitPattern = regexp.MustCompile(`^[0-9a-f]{40}$`)
 	sha256Pattern = regexp.MustCompile(`^[0-9a-f]{64}$`)
 )
 
-// RX is .local/rx_agent_state.json (SPEC §4). Every field is always
+// RX is .local/rx_agent_state.json (PROTOCOL §4). Every field is always
 // written (no omitempty: ReadJSON's key check relies on it).
 type RX struct {
 	LastSeenTaskID      string `json:"last_seen_task_id"`
@@ -46,7 +46,7 @@ type RX struct {
 }
 
 // Approval is an approval bound to the SHA-256 of the task file as read
-// from git, with the commit it was read from (SPEC §3).
+// from git, with the commit it was read from (PROTOCOL §3).
 type Approval struct {
 	TaskID     string    `json:"task_id"`
 	TaskSHA256 string    `json:"task_sha256"`

@@ -65,12 +65,7 @@ func (p *parser) header(rest []byte) []byte {
 	inHeader, preReported := false, false
 	for n := 1; len(rest) > 0; n++ {
 		var ln []byte
-		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
-			ln, rest = rest[:i], rest[i+1:]
-		} else {
-			ln, rest = rest, nil
-		}
-		ln = bytes.TrimSuffix(ln, []byte("\r"))
+		ln, rest = nextLine(rest)
 		if isBlank(ln) {
 			if inHeader {
 				return rest
@@ -228,4 +223,14 @@ func isControl(r rune) bool {
 
 func invalid(e *FieldError) error {
 	return &InvalidError{Errs: multierror.Append(nil, e)}
+}
+
+// nextLine splits the first line off rest, without its LF or CRLF; the
+// header reader and PeekIDs share it so both see the same lines.
+func nextLine(rest []byte) (line, after []byte) {
+	line, after = rest, nil
+	if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+		line, after = rest[:i], rest[i+1:]
+	}
+	return bytes.TrimSuffix(line, []byte("\r")), after
 }

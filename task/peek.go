@@ -15,12 +15,7 @@ func PeekIDs(data []byte) []string {
 	inHeader := false
 	for len(rest) > 0 {
 		var ln []byte
-		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
-			ln, rest = rest[:i], rest[i+1:]
-		} else {
-			ln, rest = rest, nil
-		}
-		ln = bytes.TrimSuffix(ln, []byte("\r"))
+		ln, rest = nextLine(rest)
 		if isBlank(ln) {
 			if inHeader {
 				break

@@ -1,77 +1,16 @@
 package tasknew_test
 
 import (
-	"context"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
-	"rfhandoff/exec"
 	"rfhandoff/gitcli"
 	"rfhandoff/gitcli/gittest"
 	"rfhandoff/mirror"
 )
-
-// countingRunner counts the git processes the real runner starts.
-type countingRunner struct {
-	exec.Runner
-	mu   sync.Mutex
-	runs [][]string
-}
-
-func (c *countingRunner) Run(ctx context.Context, cmd exec.Cmd) (exec.Result, error) {
-	c.mu.Lock()
-	c.runs = append(c.runs, cmd.Args)
-	c.mu.Unlock()
-	return c.Runner.Run(ctx, cmd)
-}
-
-func (c *countingRunner) take() [][]string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	out := c.runs
-	c.runs = nil
-	return out
-}
-
-// incompressible is n reproducible bytes that do not compress.
-func incompressible(n int) string {
-	b := make([]byte, n)
-	x := uint64(0x9e3779b97f4a7c15)
-	for i := range b {
-		x ^= x << 13
-		x ^= x >> 7
-		x ^= x << 17
-		b[i] = byte(x)
-	}
-	return string(b)
-}
-
-func treeBytes(t *testing.T, dir string) int64 {
-	t.Helper()
-	var n int64
-	err := filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.Type().IsRegular() {
-			fi, err := d.Info()
-			if err != nil {
-				return err
-			}
-			n += fi.Size()
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return n
-}
 
 // task new reads both branches through the MAIN mirror: the checkout's
 // refs and .git are untouched, the media pushed to the task branch is
@@ -82,19 +21,19 @@ func treeBytes(t *testing.T, dir string) int64 {
 func TestTaskNewReadsThroughTheMirror(t *testing.T) {
 	t.Parallel()
 	rem, w := mainCheckout(t)
-	cr := &countingRunner{Runner: w.Git.R}
+	cr := &gittest.Recorder{Runner: w.Git.R}
 	w.Git = &gitcli.Client{R: cr, Dir: w.Git.Dir}
 	taskFile := w.Policy.Repo.TaskFile
 	gittest.Seed(t, rem, taskBranch, map[string]string{taskFile: "TASK_ID = OLD_TASK_001\n"})
-	big := gittest.Seed(t, rem, taskBranch, map[string]string{taskFile: "TASK_ID = HUGE_TASK_001\n" + incompressible(2<<20)})
-	gittest.Seed(t, rem, taskBranch, map[string]string{taskFile: "TASK_ID = LAST_TASK_001\n", "media/take.raw": incompressible(8 << 20)})
+	big := gittest.Seed(t, rem, taskBranch, map[string]string{taskFile: "TASK_ID = HUGE_TASK_001\n" + gittest.Incompressible(2<<20)})
+	gittest.Seed(t, rem, taskBranch, map[string]string{taskFile: "TASK_ID = LAST_TASK_001\n", "media/take.raw": gittest.Incompressible(8 << 20)})
 	gittest.Seed(t, rem, "rx-node", map[string]string{
 		"docs/handoff/results/RX_RESULT.json": `{"schema_version": 0, "task_id": "OLD_RESULT_001"}`,
 	})
 
 	gitDir := filepath.Join(w.Policy.Repo.Path, ".git")
 	refsBefore := gittest.Git(t, w.Git.R, w.Policy.Repo.Path, "for-each-ref")
-	sizeBefore := treeBytes(t, gitDir)
+	sizeBefore := gittest.TreeBytes(t, gitDir)
 
 	_, err := w.Write(t.Context(), request("OLD_TASK_001", "Reused"))
 	got := reasons(t, err)
@@ -117,14 +56,17 @@ func TestTaskNewReadsThroughTheMirror(t *testing.T) {
 	if refs := gittest.Git(t, w.Git.R, w.Policy.Repo.Path, "for-each-ref"); refs != refsBefore {
 		t.Errorf("the checkout's refs changed:\nbefore %s\nafter  %s", refsBefore, refs)
 	}
-	if n := treeBytes(t, gitDir); n != sizeBefore {
+	if n := gittest.TreeBytes(t, gitDir); n != sizeBefore {
 		t.Errorf("the checkout's .git went from %d to %d bytes: task new fetched into it", sizeBefore, n)
 	}
 	mdir := w.Policy.StatePath(mirror.TXName)
-	if n := treeBytes(t, mdir); n > 1<<20 {
+	if _, err := os.Stat(mdir); err != nil {
+		t.Fatalf("the mirror: %v", err)
+	}
+	if n := gittest.TreeBytes(t, mdir); n > 1<<20 {
 		t.Errorf("the mirror %s holds %d bytes: the media or the oversized version was downloaded", mdir, n)
 	}
-	for _, args := range cr.take() {
+	for _, args := range cr.Take() {
 		if args[0] == "cat-file" || args[0] == "show" {
 			continue
 		}
@@ -143,11 +85,11 @@ func TestTaskNewReadsThroughTheMirror(t *testing.T) {
 		if _, err := w.Write(t.Context(), request("COUNT_TASK_003", "Count")); err != nil {
 			t.Fatal(err)
 		}
-		cr.take()
+		cr.Take()
 		if _, err := w.Write(t.Context(), request("COUNT_TASK_003", "Count")); err != nil {
 			t.Fatal(err)
 		}
-		return len(cr.take())
+		return len(cr.Take())
 	}
 	short := count()
 	for i := range 6 {

@@ -22,7 +22,7 @@ import (
 )
 
 // Executor is tx execute, the separate RED action that consumes one
-// authorization record (SPEC §7 steps 1–5).
+// authorization record (PROTOCOL §7 steps 1–5).
 type Executor struct {
 	Git    *gitcli.Client // in the MAIN checkout
 	Runner exec.Runner    // built for exec.RoleTX: the only role that may run hackrf_transfer -t

@@ -38,7 +38,7 @@ func authorized(t *testing.T, e *env, now time.Time) (string, Record, *result.Re
 	return path[strings.LastIndex(path, "/")+1:], rec, r
 }
 
-func (e *env) executor(out *syncBuffer, asker func() (Asker, error), now func() time.Time) *Executor {
+func (e *env) executor(out *gittest.SyncBuffer, asker func() (Asker, error), now func() time.Time) *Executor {
 	return &Executor{Git: e.f.Git(e.r), Runner: e.r, Policy: e.pol, Out: out, OpenAsker: asker, Now: now}
 }
 
@@ -47,7 +47,7 @@ func TestExecuteFakeWritesRFTXZero(t *testing.T) {
 	e := newEnv(t)
 	now := time.Now()
 	name, rec, _ := authorized(t, e, now)
-	out := &syncBuffer{}
+	out := &gittest.SyncBuffer{}
 	asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase}}}
 	o, path, err := e.executor(out, asker.open, nil).Execute(t.Context(), e.store(t).Path(name))
 	if err != nil {
@@ -108,11 +108,11 @@ func TestExecuteTwiceIsRefused(t *testing.T) {
 	e := newEnv(t)
 	name, _, _ := authorized(t, e, time.Now())
 	asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase}, {typed: gate.TXPhrase}}}
-	if _, _, err := e.executor(&syncBuffer{}, asker.open, nil).Execute(t.Context(), name); err != nil {
+	if _, _, err := e.executor(&gittest.SyncBuffer{}, asker.open, nil).Execute(t.Context(), name); err != nil {
 		t.Fatal(err)
 	}
 	out, _ := os.ReadFile(e.store(t).Path(OutcomeName(name)))
-	refusal(t, e, e.executor(&syncBuffer{}, asker.open, nil), name, StepQuick, "already used", "an outcome for this record already exists")
+	refusal(t, e, e.executor(&gittest.SyncBuffer{}, asker.open, nil), name, StepQuick, "already used", "an outcome for this record already exists")
 	if asker.calls() != 1 {
 		t.Errorf("the second execute asked for the phrase")
 	}
@@ -148,7 +148,7 @@ func TestExecuteConcurrentlyOnlyOneRuns(t *testing.T) {
 	}
 	results := make(chan res, 2)
 	for range 2 {
-		x := e.executor(&syncBuffer{}, mk().open, nil)
+		x := e.executor(&gittest.SyncBuffer{}, mk().open, nil)
 		go func() {
 			o, _, err := x.Execute(context.Background(), name)
 			results <- res{o, err}
@@ -186,7 +186,7 @@ func TestExecuteExpiredRecordIsRefused(t *testing.T) {
 	name, rec, _ := authorized(t, e, time.Now())
 	asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase}}}
 	late := func() time.Time { return rec.ExpiresAt }
-	refusal(t, e, e.executor(&syncBuffer{}, asker.open, late), name, StepQuick, "the record expired at")
+	refusal(t, e, e.executor(&gittest.SyncBuffer{}, asker.open, late), name, StepQuick, "the record expired at")
 	if asker.calls() != 0 {
 		t.Error("an expired record reached the phrase")
 	}
@@ -201,7 +201,7 @@ func TestExecuteResultChangedAfterAuthorizationIsRefused(t *testing.T) {
 	name, _, _ := authorized(t, e, now)
 	e.f.Publish(t, txtest.Ready(now.Add(2*time.Second)))
 	asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase}}}
-	refusal(t, e, e.executor(&syncBuffer{}, asker.open, nil), name, StepRecheck,
+	refusal(t, e, e.executor(&gittest.SyncBuffer{}, asker.open, nil), name, StepRecheck,
 		"the result branch is at", "RX_RESULT.json has sha256")
 }
 
@@ -213,7 +213,7 @@ func TestExecuteBranchMovedIsRefused(t *testing.T) {
 	name, _, _ := authorized(t, e, time.Now())
 	gittest.Seed(t, e.f.Remote, "rx-node", map[string]string{"NOTES.md": "x\n"})
 	asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase}}}
-	refusal(t, e, e.executor(&syncBuffer{}, asker.open, nil), name, StepRecheck, "the result branch is at")
+	refusal(t, e, e.executor(&gittest.SyncBuffer{}, asker.open, nil), name, StepRecheck, "the result branch is at")
 }
 
 // A result replaced while the execute prompt waits is caught by the
@@ -226,7 +226,7 @@ func TestExecuteResultReplacedAtThePromptIsRefused(t *testing.T) {
 	asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase, before: func() {
 		e.f.Publish(t, txtest.Ready(now.Add(time.Second)))
 	}}}}
-	refusal(t, e, e.executor(&syncBuffer{}, asker.open, nil), name, StepRecheck, "RX_RESULT.json has sha256")
+	refusal(t, e, e.executor(&gittest.SyncBuffer{}, asker.open, nil), name, StepRecheck, "RX_RESULT.json has sha256")
 }
 
 func TestExecuteTXDisabledIsRefused(t *testing.T) {
@@ -236,7 +236,7 @@ func TestExecuteTXDisabledIsRefused(t *testing.T) {
 	e.pol.TX.Action, e.pol.TX.IQFile = config.TXActionHackRFTransfer, iq
 	name, _, _ := authorized(t, e, time.Now())
 	asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase}}}
-	refusal(t, e, e.executor(&syncBuffer{}, asker.open, nil), name, StepQuick, "[tx] enabled is false")
+	refusal(t, e, e.executor(&gittest.SyncBuffer{}, asker.open, nil), name, StepQuick, "[tx] enabled is false")
 	if asker.calls() != 0 {
 		t.Error("a disabled TX reached the phrase")
 	}
@@ -260,7 +260,7 @@ func TestExecuteGainOverTheLimitIsRefused(t *testing.T) {
 	e.pol.TX.TXVGAGainDB = 20
 	e.pol.TX.MaxTXVGAGainDB = 10
 	asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase}}}
-	refusal(t, e, e.executor(&syncBuffer{}, asker.open, nil), name, StepQuick,
+	refusal(t, e, e.executor(&gittest.SyncBuffer{}, asker.open, nil), name, StepQuick,
 		"tx-gain: tx_vga_gain_db 20 is over max_tx_vga_gain_db 10", "tx_vga_gain_db: authorized 0, policy now 20")
 }
 
@@ -269,7 +269,7 @@ func TestExecuteAmpNotAllowedIsRefused(t *testing.T) {
 	e := newEnv(t)
 	name, _, _ := authorized(t, e, time.Now())
 	e.pol.TX.Amp = true
-	refusal(t, e, e.executor(&syncBuffer{}, (&scriptAsker{}).open, nil), name, StepQuick, "tx-amp:")
+	refusal(t, e, e.executor(&gittest.SyncBuffer{}, (&scriptAsker{}).open, nil), name, StepQuick, "tx-amp:")
 }
 
 func TestExecuteParametersChangedSinceAuthorizationAreRefused(t *testing.T) {
@@ -277,7 +277,7 @@ func TestExecuteParametersChangedSinceAuthorizationAreRefused(t *testing.T) {
 	e := newEnv(t)
 	name, _, _ := authorized(t, e, time.Now())
 	e.pol.TX.DurationS = 20
-	refusal(t, e, e.executor(&syncBuffer{}, (&scriptAsker{}).open, nil), name, StepQuick, "duration_s: authorized 10, policy now 20")
+	refusal(t, e, e.executor(&gittest.SyncBuffer{}, (&scriptAsker{}).open, nil), name, StepQuick, "duration_s: authorized 10, policy now 20")
 }
 
 func TestExecuteWrongPhraseIsRefused(t *testing.T) {
@@ -286,14 +286,14 @@ func TestExecuteWrongPhraseIsRefused(t *testing.T) {
 	name, _, _ := authorized(t, e, time.Now())
 	for _, typed := range []string{"authorize rf tx", "AUTHORIZE RF TX ", "AUTHORIZE"} {
 		asker := &scriptAsker{answers: []answer{{typed: typed}}}
-		refusal(t, e, e.executor(&syncBuffer{}, asker.open, nil), name, StepPhrase, "wrong phrase")
+		refusal(t, e, e.executor(&gittest.SyncBuffer{}, asker.open, nil), name, StepPhrase, "wrong phrase")
 	}
 	if used, _ := e.store(t).Used(name); used {
 		t.Fatal("a wrong phrase used the record")
 	}
 	// The record is still good for the right phrase.
 	asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase}}}
-	if _, _, err := e.executor(&syncBuffer{}, asker.open, nil).Execute(t.Context(), name); err != nil {
+	if _, _, err := e.executor(&gittest.SyncBuffer{}, asker.open, nil).Execute(t.Context(), name); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -303,14 +303,14 @@ func TestExecuteExpiredPromptIsRefused(t *testing.T) {
 	e := newEnv(t)
 	name, _, _ := authorized(t, e, time.Now())
 	asker := &scriptAsker{answers: []answer{{err: &prompt.ExpiredError{Deadline: time.Now()}}}}
-	refusal(t, e, e.executor(&syncBuffer{}, asker.open, nil), name, StepPhrase, "prompt expired")
+	refusal(t, e, e.executor(&gittest.SyncBuffer{}, asker.open, nil), name, StepPhrase, "prompt expired")
 }
 
 func TestExecuteWithoutTerminalIsRefused(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	name, _, _ := authorized(t, e, time.Now())
-	refusal(t, e, e.executor(&syncBuffer{}, noTerminal, nil), name, StepPhrase, "must be typed at a terminal")
+	refusal(t, e, e.executor(&gittest.SyncBuffer{}, noTerminal, nil), name, StepPhrase, "must be typed at a terminal")
 }
 
 // Too little capture left for the transmission plus min_remaining_s at
@@ -336,7 +336,7 @@ func TestExecuteTooLittleTimeIsRefused(t *testing.T) {
 	}
 	clock := func() time.Time { return now.Add(6 * time.Second) } // 19 s left < 10 s + 10 s
 	asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase}}}
-	refusal(t, e, e.executor(&syncBuffer{}, asker.open, clock), path, StepRecheck,
+	refusal(t, e, e.executor(&gittest.SyncBuffer{}, asker.open, clock), path, StepRecheck,
 		"remaining-time:", "the transmission (10s) plus min_remaining_s (10 s)")
 }
 
@@ -361,7 +361,7 @@ func TestExecuteStaleAtUseIsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase}}}
-	refusal(t, e, e.executor(&syncBuffer{}, asker.open, clock), name, StepRecheck, "publication-age:")
+	refusal(t, e, e.executor(&gittest.SyncBuffer{}, asker.open, clock), name, StepRecheck, "publication-age:")
 }
 
 func TestExecuteTaskChangedIsRefused(t *testing.T) {
@@ -370,7 +370,7 @@ func TestExecuteTaskChangedIsRefused(t *testing.T) {
 	name, _, _ := authorized(t, e, time.Now())
 	e.f.SetTask(t, "RX_OTA_0002")
 	asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase}}}
-	refusal(t, e, e.executor(&syncBuffer{}, asker.open, nil), name, StepRecheck, "task-id:")
+	refusal(t, e, e.executor(&gittest.SyncBuffer{}, asker.open, nil), name, StepRecheck, "task-id:")
 }
 
 func TestExecuteRecordOutsideTheStoreIsRefused(t *testing.T) {
@@ -385,19 +385,19 @@ func TestExecuteRecordOutsideTheStoreIsRefused(t *testing.T) {
 	if err := os.WriteFile(elsewhere, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	refusal(t, e, e.executor(&syncBuffer{}, (&scriptAsker{}).open, nil), elsewhere, StepRecord, "not in the authorization directory")
+	refusal(t, e, e.executor(&gittest.SyncBuffer{}, (&scriptAsker{}).open, nil), elsewhere, StepRecord, "not in the authorization directory")
 	// A copy under another name in the store does not escape the single use.
 	copyName := "RX_OTA_0001-000000000000.json"
 	if err := os.WriteFile(e.store(t).Path(copyName), data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	refusal(t, e, e.executor(&syncBuffer{}, (&scriptAsker{}).open, nil), copyName, StepRecord, "cannot be copied or renamed")
+	refusal(t, e, e.executor(&gittest.SyncBuffer{}, (&scriptAsker{}).open, nil), copyName, StepRecord, "cannot be copied or renamed")
 	// A symlink is not a record.
 	link := "RX_OTA_0001-111111111111.json"
 	if err := os.Symlink(e.store(t).Path(name), e.store(t).Path(link)); err != nil {
 		t.Fatal(err)
 	}
-	refusal(t, e, e.executor(&syncBuffer{}, (&scriptAsker{}).open, nil), link, StepRecord, "not a regular file")
+	refusal(t, e, e.executor(&gittest.SyncBuffer{}, (&scriptAsker{}).open, nil), link, StepRecord, "not a regular file")
 }
 
 func TestExecuteMalformedRecordIsRefused(t *testing.T) {
@@ -410,5 +410,5 @@ func TestExecuteMalformedRecordIsRefused(t *testing.T) {
 	if err := os.WriteFile(p, []byte(bad), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	refusal(t, e, e.executor(&syncBuffer{}, (&scriptAsker{}).open, nil), name, StepRecord, `"rf_tx": must be an integer`)
+	refusal(t, e, e.executor(&gittest.SyncBuffer{}, (&scriptAsker{}).open, nil), name, StepRecord, `"rf_tx": must be an integer`)
 }

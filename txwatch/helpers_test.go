@@ -1,11 +1,11 @@
 package txwatch
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"os"
 	"path/filepath"
+	"rfhandoff/gitcli/gittest"
 	"strings"
 	"sync"
 	"testing"
@@ -24,26 +24,8 @@ const waitLong = 90 * time.Second
 // in this package can ever start a real one.
 const noHackRF = "/nonexistent/rfhandoff-test/hackrf_transfer"
 
-// syncBuffer is an io.Writer safe to read while the watcher writes.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // waitFor polls cond until it holds or waitLong passes.
-func waitFor(t *testing.T, what string, cond func() bool, out *syncBuffer) {
+func waitFor(t *testing.T, what string, cond func() bool, out *gittest.SyncBuffer) {
 	t.Helper()
 	deadline := time.Now().Add(waitLong)
 	for !cond() {
@@ -164,7 +146,7 @@ func (e *env) hackrfStarts(t *testing.T) int {
 }
 
 // watcher returns a Watcher on the env with out as its report stream.
-func (e *env) watcher(out *syncBuffer, asker func() (Asker, error)) *Watcher {
+func (e *env) watcher(out *gittest.SyncBuffer, asker func() (Asker, error)) *Watcher {
 	return &Watcher{Git: e.f.Git(e.r), Policy: e.pol, Out: out, OpenAsker: asker}
 }
 
@@ -192,7 +174,7 @@ func runWatcher(t *testing.T, w *Watcher) (stop func() error) {
 	return stop
 }
 
-func contains(s *syncBuffer, text string) func() bool {
+func contains(s *gittest.SyncBuffer, text string) func() bool {
 	return func() bool { return strings.Contains(s.String(), text) }
 }
 

@@ -2,6 +2,7 @@ package txwatch
 
 import (
 	"os"
+	"rfhandoff/gitcli/gittest"
 	"rfhandoff/mirror"
 	"testing"
 	"time"
@@ -41,7 +42,7 @@ func gitStarts(t *testing.T, e *env) map[string]int {
 func TestTrackingCommitResolvesOnlyWhenNeeded(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	w := e.watcher(&syncBuffer{}, noTerminal)
+	w := e.watcher(&gittest.SyncBuffer{}, noTerminal)
 	ctx := t.Context()
 	if err := os.MkdirAll(e.pol.StatePath(), 0o700); err != nil {
 		t.Fatal(err)

@@ -23,7 +23,7 @@ func TestWatchAuthorizesAfterTheExactPhrase(t *testing.T) {
 	e := newEnv(t)
 	r := txtest.Ready(time.Now())
 	commit, digest := e.f.Publish(t, r)
-	out := &syncBuffer{}
+	out := &gittest.SyncBuffer{}
 	asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase}}}
 	stop := runWatcher(t, e.watcher(out, asker.open))
 	waitFor(t, "the record", contains(out, "AUTHORIZED: record"), out)
@@ -76,7 +76,7 @@ func TestWatchAuthorizesAfterTheExactPhrase(t *testing.T) {
 	data, _ := result.Encode(r)
 	e.f.PublishBytes(t, append([]byte{}, data...))
 	gittest.Seed(t, e.f.Remote, "rx-node", map[string]string{"NOTES.md": "unrelated\n"})
-	out2 := &syncBuffer{}
+	out2 := &gittest.SyncBuffer{}
 	asker2 := &scriptAsker{}
 	w2 := e.watcher(out2, asker2.open)
 	stop2 := runWatcher(t, w2)
@@ -123,7 +123,7 @@ func TestWatchRefusesFailingResults(t *testing.T) {
 			}
 			data := mustEncodeLoose(t, r)
 			e.f.PublishBytes(t, data)
-			out := &syncBuffer{}
+			out := &gittest.SyncBuffer{}
 			asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase}}}
 			stop := runWatcher(t, e.watcher(out, asker.open))
 			waitFor(t, "the refusal", contains(out, "refused, not offered"), out)
@@ -175,7 +175,7 @@ func TestWatchWrongPhraseWritesNothing(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	e.f.Publish(t, txtest.Ready(time.Now()))
-	out := &syncBuffer{}
+	out := &gittest.SyncBuffer{}
 	asker := &scriptAsker{answers: []answer{{typed: "AUTHORIZE RF TX "}}}
 	stop := runWatcher(t, e.watcher(out, asker.open))
 	waitFor(t, "the wrong phrase report", contains(out, "wrong phrase"), out)
@@ -195,7 +195,7 @@ func TestWatchExpiredPromptWritesNothing(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	e.f.Publish(t, txtest.Ready(time.Now()))
-	out := &syncBuffer{}
+	out := &gittest.SyncBuffer{}
 	asker := &scriptAsker{answers: []answer{{err: &prompt.ExpiredError{Deadline: time.Now()}}}}
 	stop := runWatcher(t, e.watcher(out, asker.open))
 	waitFor(t, "the expiry report", contains(out, "expired: nothing authorized"), out)
@@ -215,7 +215,7 @@ func TestWatchBlocksAResultReplacedAtThePrompt(t *testing.T) {
 	e := newEnv(t)
 	now := time.Now()
 	e.f.Publish(t, txtest.Ready(now))
-	out := &syncBuffer{}
+	out := &gittest.SyncBuffer{}
 	var newDigest string
 	asker := &scriptAsker{answers: []answer{
 		{typed: gate.TXPhrase, before: func() {
@@ -249,7 +249,7 @@ func TestWatchWithoutTerminalAuthorizesNothing(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	e.f.Publish(t, txtest.Ready(time.Now()))
-	out := &syncBuffer{}
+	out := &gittest.SyncBuffer{}
 	stop := runWatcher(t, e.watcher(out, noTerminal))
 	waitFor(t, "the awaiting report", contains(out, "awaits authorization, but there is no terminal"), out)
 	time.Sleep(5 * e.pol.Poll.TXInterval.Duration)
@@ -267,7 +267,7 @@ func TestWatchWithoutTerminalAuthorizesNothing(t *testing.T) {
 func TestWatchRefusesAForcePushedResultBranch(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	out := &syncBuffer{}
+	out := &gittest.SyncBuffer{}
 	asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase}}}
 	stop := runWatcher(t, e.watcher(out, asker.open))
 	waitFor(t, "the first poll", contains(out, "no docs/handoff/results/RX_RESULT.json"), out)
@@ -291,7 +291,7 @@ func TestWatchRefusesAForcePushedResultBranch(t *testing.T) {
 func TestWatchBacksOffAndRecovers(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	out := &syncBuffer{}
+	out := &gittest.SyncBuffer{}
 	asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase}}}
 	stop := runWatcher(t, e.watcher(out, asker.open))
 	waitFor(t, "the first poll", contains(out, "no docs/handoff/results"), out)
@@ -322,10 +322,10 @@ func TestWatchBacksOffAndRecovers(t *testing.T) {
 func TestWatchOneAtATime(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	out := &syncBuffer{}
+	out := &gittest.SyncBuffer{}
 	stop := runWatcher(t, e.watcher(out, noTerminal))
 	waitFor(t, "the first watcher", contains(out, "watching origin/rx-node"), out)
-	err := e.watcher(&syncBuffer{}, noTerminal).Run(t.Context())
+	err := e.watcher(&gittest.SyncBuffer{}, noTerminal).Run(t.Context())
 	var le *state.LockedError
 	if !errors.As(err, &le) {
 		t.Fatalf("second watcher: %v, want *state.LockedError", err)
@@ -344,7 +344,7 @@ func TestWatchRecoversAStaleRunningFlag(t *testing.T) {
 	if err := state.SaveTX(e.pol.StatePath(), state.TX{Running: true, WatcherPID: 999999}); err != nil {
 		t.Fatal(err)
 	}
-	out := &syncBuffer{}
+	out := &gittest.SyncBuffer{}
 	stop := runWatcher(t, e.watcher(out, noTerminal))
 	waitFor(t, "the warning", contains(out, "pid 999999"), out)
 	if err := stop(); err != nil {
@@ -358,7 +358,7 @@ func TestWatchRefusesAStateDirGitDoesNotIgnore(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(e.f.Main, ".git", "info", "exclude"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	err := e.watcher(&syncBuffer{}, noTerminal).Run(t.Context())
+	err := e.watcher(&gittest.SyncBuffer{}, noTerminal).Run(t.Context())
 	var ni *gitcli.NotIgnoredError
 	if !errors.As(err, &ni) {
 		t.Fatalf("Run: %v, want *gitcli.NotIgnoredError", err)
@@ -377,7 +377,7 @@ func TestWatchRefusesACorruptState(t *testing.T) {
 	if err := os.WriteFile(statePath(e.pol), []byte(`{"running": tru`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	err := e.watcher(&syncBuffer{}, noTerminal).Run(t.Context())
+	err := e.watcher(&gittest.SyncBuffer{}, noTerminal).Run(t.Context())
 	var ce *state.CorruptError
 	if !errors.As(err, &ce) {
 		t.Fatalf("Run: %v, want *state.CorruptError", err)
@@ -388,7 +388,7 @@ func TestWatchWarnsAboutTXParametersTheExecutorWillRefuse(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	e.pol.TX.Amp = true // the default gain ceiling of 0 leaves no room for the amplifier
-	out := &syncBuffer{}
+	out := &gittest.SyncBuffer{}
 	stop := runWatcher(t, e.watcher(out, noTerminal))
 	waitFor(t, "the warning", contains(out, "tx-amp:"), out)
 	if err := stop(); err != nil {
@@ -403,7 +403,7 @@ func TestWatchRefusesAnOversizedResultOnce(t *testing.T) {
 	e := newEnv(t)
 	big := strings.Repeat("x", int(e.pol.Limits.MaxResultBytes)+1)
 	e.f.PublishBytes(t, []byte(big))
-	out := &syncBuffer{}
+	out := &gittest.SyncBuffer{}
 	asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase}}}
 	stop := runWatcher(t, e.watcher(out, asker.open))
 	waitFor(t, "the refusal", contains(out, "refused, not offered"), out)

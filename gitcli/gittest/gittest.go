@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -43,12 +44,14 @@ func Home(t testing.TB) string {
 }
 
 // Environ is the parent environment for a test runner: this process's
-// environment with HOME and XDG_CONFIG_HOME pointed into home.
-func Environ(home string) []string {
+// environment with HOME and XDG_CONFIG_HOME pointed into home, and without
+// the variables unset names (a child's policy file, the simulator's
+// scenario).
+func Environ(home string, unset ...string) []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
-		if k == "HOME" || k == "XDG_CONFIG_HOME" {
+		if k == "HOME" || k == "XDG_CONFIG_HOME" || slices.Contains(unset, k) {
 			continue
 		}
 		env = append(env, kv)

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"rfhandoff/exec"
+	"rfhandoff/gitcli"
+	"rfhandoff/rxwatch"
+)
+
+// rxEnv is what the RX commands share: git on the RX checkout through the
+// audited RX runner, the policy and the logger; command names the command
+// in the RX lock.
+func rxEnv(app *App, command string) (rxwatch.Env, error) {
+	r, err := app.Stack(exec.RoleRX)
+	if err != nil {
+		return rxwatch.Env{}, err
+	}
+	return rxwatch.Env{
+		Git:     app.Git(r),
+		Policy:  app.Policy,
+		Log:     app.Logger,
+		Command: command,
+	}, nil
+}
+
+// rxPublisher is what the commands that publish to the result branch (rx
+// capture, rx publish-result) start from: the audited RX runner, the audit
+// log it writes (its head goes into the commit trailer) and git on the RX
+// checkout through that runner.
+type rxPublisher struct {
+	Runner exec.Runner
+	Audit  *exec.AuditLog
+	Git    *gitcli.Client
+}
+
+func newRXPublisher(app *App) (rxPublisher, error) {
+	r, err := app.Stack(exec.RoleRX)
+	if err != nil {
+		return rxPublisher{}, err
+	}
+	audit, err := app.AuditLog()
+	if err != nil {
+		return rxPublisher{}, err
+	}
+	return rxPublisher{Runner: r, Audit: audit, Git: app.Git(r)}, nil
+}
+
+// rxCheckOnce opens a one-shot RX session (taking the RX lock), checks the
+// task branch once and prints the summary of the task it read, if any.
+// On success the caller closes the session; on error it is closed.
+func rxCheckOnce(app *App, env rxwatch.Env) (*rxwatch.Session, rxwatch.Checked, error) {
+	s, err := rxwatch.Open(app.Ctx, env, rxwatch.RoleOneShot)
+	if err != nil {
+		return nil, rxwatch.Checked{}, err
+	}
+	res, err := s.Check(app.Ctx)
+	if res.Current != nil {
+		rxwatch.WriteSummary(app.Stdout, res.Current, res.Decision.Verdict)
+	}
+	if err != nil {
+		s.Close()
+		return nil, res, err
+	}
+	return s, res, nil
+}

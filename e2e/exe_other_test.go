@@ -1,0 +1,5 @@
+//go:build !windows
+
+package e2e
+
+const exeSuffix = ""

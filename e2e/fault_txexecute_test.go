@@ -1,0 +1,114 @@
+package e2e
+
+import (
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+
+	"rfhandoff/exec"
+	"rfhandoff/faultkit"
+	"rfhandoff/prompt/prompttest"
+	"rfhandoff/task/tasktest"
+	"rfhandoff/txwatch"
+)
+
+var reAuthorized = regexp.MustCompile(`AUTHORIZED: record (\S+)`)
+
+// authorize publishes a READY result for a new task and has `tx watch`,
+// on a terminal, write an authorization record for it after the operator
+// types the phrase. It returns the record's path.
+func authorize(t *testing.T, lab *faultkit.Lab, id string) string {
+	t.Helper()
+	lab.PushTask(tasktest.Capture(id))
+	lab.PushResult(lab.Encode(lab.Ready(id)))
+	w := lab.Main.StartTTY("tx", "watch")
+	typePhrase(t, w)
+	m := w.WaitFor(reAuthorized, faultWait)
+	w.Signal(syscall.SIGTERM)
+	if st := w.Wait(faultWait); st.ExitCode() != 0 {
+		t.Fatalf("tx watch after SIGTERM: exit %d", st.ExitCode())
+	}
+	return m[1]
+}
+
+// typePhrase waits for the phrase prompt on s's terminal and types the phrase.
+func typePhrase(t *testing.T, s *prompttest.Session) {
+	t.Helper()
+	s.WaitForText("Type exactly: AUTHORIZE RF TX", faultWait)
+	s.WaitForText("> ", faultWait)
+	s.Send("AUTHORIZE RF TX")
+}
+
+// Invariant: at most one TX per authorization. Two `tx execute` of the
+// same record, each given the phrase at the same moment, run the action at
+// most once: one succeeds, the other is refused, one outcome is written,
+// and the fake action opens no hardware (no hackrf_transfer in the log).
+func TestFaultConcurrentTxExecute(t *testing.T) {
+	t.Parallel()
+	lab := faultkit.NewLab(t)
+	record := authorize(t, lab, "FAULT_EXEC_0001")
+
+	a := lab.Main.StartTTY("tx", "execute", record)
+	b := lab.Main.StartTTY("tx", "execute", record)
+	for _, s := range []*prompttest.Session{a, b} {
+		s.WaitForText("Type exactly: AUTHORIZE RF TX", faultWait)
+		s.WaitForText("> ", faultWait)
+	}
+	var wg sync.WaitGroup
+	for _, s := range []*prompttest.Session{a, b} {
+		wg.Add(1)
+		go func() { defer wg.Done(); s.Send("AUTHORIZE RF TX") }()
+	}
+	wg.Wait()
+	codes := []int{a.Wait(faultWait).ExitCode(), b.Wait(faultWait).ExitCode()}
+	ran := 0
+	for i, c := range codes {
+		switch c {
+		case 0:
+			ran++
+		case 1:
+		default:
+			t.Errorf("tx execute %d: exit %d", i, c)
+		}
+	}
+	if ran != 1 {
+		t.Fatalf("%d of two concurrent tx execute ran the action, want exactly 1\nfirst:\n%s\nsecond:\n%s", ran, a.TTY.String(), b.TTY.String())
+	}
+	loser := b
+	if codes[1] == 0 {
+		loser = a
+	}
+	t.Logf("the refused tx execute:\n%s", loser.TTY.String())
+	if !strings.Contains(loser.TTY.String(), "refused") {
+		t.Errorf("the second tx execute does not say it was refused:\n%s", loser.TTY.String())
+	}
+	store, err := txwatch.StoreOf(lab.Main.Policy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name, err := store.Resolve(record)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := readFile(t, store.Path(txwatch.OutcomeName(name)))
+	if !strings.Contains(o, `"rf_tx": 0`) {
+		t.Errorf("outcome does not record RF TX = 0:\n%s", o)
+	}
+	if used, err := store.Used(name); err != nil || !used {
+		t.Errorf("record not marked used: %v %v", used, err)
+	}
+	es := faultkit.AuditEntries(t, lab.Main.AuditPath())
+	for _, e := range es {
+		if e.Tool == exec.HackRFTransfer {
+			t.Errorf("the fake action ran hackrf_transfer: %v", e.Argv)
+		}
+	}
+	// A third attempt after the fact is refused before the phrase.
+	again := lab.Main.Run(faultWait, "tx", "execute", record)
+	if again.Code != 1 || strings.Contains(again.All(), "Type exactly") {
+		t.Errorf("a used record run again: want exit 1 before any prompt\n%s", again)
+	}
+	faultkit.CheckAuditChain(t, lab.Main.AuditPath())
+}

@@ -1,0 +1,244 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+
+	"rfhandoff/faultkit"
+	"rfhandoff/gate"
+	"rfhandoff/rxwatch"
+	"rfhandoff/rxwatch/rxtest"
+	"rfhandoff/state"
+	"rfhandoff/task/tasktest"
+)
+
+// TestRxWatchApprove: watch → prompt → approve → outbox → state, then a
+// task whose content changes under the same ID is rejected and reported
+// (never offered), a deferred task is not offered again by that watcher,
+// and [S] stops it cleanly.
+func TestRxWatchApprove(t *testing.T) {
+	rx := rxtest.New(t, rxtest.Options{})
+	s := rxTerminal(t, rx, "rx", "watch")
+	pid := waitRunning(t, rx)
+	if pid != s.Pid() {
+		t.Fatalf("watcher_pid %d, the watcher is %d", pid, s.Pid())
+	}
+	code, out, _ := rxMain(t, rx, "rx", "status")
+	if code != 0 || !regexp.MustCompile(`watcher: +running \(process \d+\)`).MatchString(out) {
+		t.Fatalf("status while watching: exit %d\n%s", code, out)
+	}
+
+	commit := rx.PushTask(tasktest.TaskSpec{ID: "WATCH_ONE", HardwareAccess: true, RFRX: true, AllowPush: "RX_RESULT_ONLY"})
+	s.WaitForText("TASK_ID: WATCH_ONE", rxWait)
+	s.WaitForText(menu, rxWait)
+	s.Send("A")
+	s.Stderr.WaitForText("ManualExecutor prepared the task", rxWait)
+	st := loadRX(t, rx)
+	if st.LastApprovedTaskID != "WATCH_ONE" || st.Approval == nil || st.Approval.Commit != commit || !st.Running {
+		t.Fatalf("state after approval: %+v", st)
+	}
+	md, err := os.ReadFile(filepath.Join(rx.StateDir(), rxwatch.OutboxDir, "WATCH_ONE", rxwatch.OutboxTaskFile))
+	if err != nil || !strings.Contains(string(md), "- RF TX: NOT allowed (RF_TX = NO)") {
+		t.Fatalf("TASK.md: %v\n%s", err, md)
+	}
+
+	// Changed content under the approved ID: rejected, reported, not offered.
+	rx.PushTask(tasktest.TaskSpec{ID: "WATCH_ONE", HardwareAccess: true, RFRX: true, AllowPush: "RX_RESULT_ONLY", Title: "Changed"})
+	s.Stderr.WaitForText("task WATCH_ONE changed", rxWait)
+
+	// Defer a new task; the next one is offered, the deferred one is not again.
+	rx.PushTask(tasktest.TaskSpec{ID: "WATCH_DEFER"})
+	s.WaitForText("TASK_ID: WATCH_DEFER", rxWait)
+	s.WaitForText(menu, rxWait)
+	s.Send("D")
+	s.Stderr.WaitForText("task deferred", rxWait)
+	polled := fetches(t, rx)
+	waitFor(t, "three more polls", func() bool { return fetches(t, rx) >= polled+3 })
+	rx.PushTask(tasktest.TaskSpec{ID: "WATCH_LAST"})
+	s.WaitForText("TASK_ID: WATCH_LAST", rxWait)
+	s.WaitForText(menu, rxWait)
+	if n := strings.Count(s.TTY.String(), "TASK_ID: WATCH_DEFER"); n != 1 {
+		t.Errorf("the deferred task was shown %d times", n)
+	}
+	if n := strings.Count(s.Stderr.String(), "task WATCH_ONE changed"); n != 1 {
+		t.Errorf("the changed task was reported %d times, want once", n)
+	}
+	if st := loadRX(t, rx); st.DeferredTaskID != "WATCH_DEFER" {
+		t.Errorf("deferred_task_id %q", st.DeferredTaskID)
+	}
+	s.Send("S")
+	if code := exitOf(t, s); code != 0 {
+		t.Fatalf("[S]: exit %d, stderr:\n%s", code, s.Stderr)
+	}
+	if st := loadRX(t, rx); st.Running || st.WatcherPID != 0 || st.LastApprovedTaskID != "WATCH_ONE" {
+		t.Fatalf("state after [S]: %+v", st)
+	}
+}
+
+// TestRxWatchSignals: SIGINT and SIGTERM stop the watcher cleanly (exit
+// 0, running false), also while a prompt is open; a wrong phrase approves
+// nothing and the task is asked again.
+func TestRxWatchSignals(t *testing.T) {
+	rx := rxtest.New(t, rxtest.Options{})
+	rx.PushTask(tasktest.TaskSpec{ID: "SIGNAL_RED", HardwareAccess: true, Level: gate.Red})
+	s := rxTerminal(t, rx, "rx", "watch")
+	s.WaitForText(menu, rxWait)
+	s.Send("A")
+	s.WaitForText("Type exactly: AUTHORIZE SIGNAL_RED", rxWait)
+	s.Send("AUTHORIZE RF TX")
+	s.Stderr.WaitForText("wrong phrase: nothing approved", rxWait)
+	s.WaitForText(menu, rxWait) // asked again at the next poll
+	s.Signal(syscall.SIGINT)
+	if code := exitOf(t, s); code != 0 {
+		t.Fatalf("SIGINT at the prompt: exit %d, stderr:\n%s", code, s.Stderr)
+	}
+	if st := loadRX(t, rx); st.Running || st.LastApprovedTaskID != "" || st.Approval != nil {
+		t.Fatalf("state: %+v", st)
+	}
+
+	s = rxDetached(t, rx, "", "rx", "watch")
+	waitRunning(t, rx)
+	s.Stderr.WaitForText("task awaits approval, but there is no terminal", rxWait)
+	s.Signal(syscall.SIGTERM)
+	if code := exitOf(t, s); code != 0 {
+		t.Fatalf("SIGTERM: exit %d, stderr:\n%s", code, s.Stderr)
+	}
+	if st := loadRX(t, rx); st.Running || st.WatcherPID != 0 || st.LastApprovedTaskID != "" {
+		t.Fatalf("state after SIGTERM: %+v", st)
+	}
+}
+
+// TestRxWatchForcePushRefused: a force-pushed task branch is refused and
+// reported once; the watcher keeps running (and polling).
+func TestRxWatchForcePushRefused(t *testing.T) {
+	rx := rxtest.New(t, rxtest.Options{})
+	rx.PushTask(tasktest.TaskSpec{ID: "FORCE_ONE"})
+	s := rxDetached(t, rx, "", "rx", "watch")
+	s.Stderr.WaitForText("task_id=FORCE_ONE", rxWait)
+	rx.ForcePushTask(tasktest.TaskSpec{ID: "FORCE_EVIL"})
+	s.Stderr.WaitForText("task branch rewritten: refused, not followed", rxWait)
+	polled := fetches(t, rx)
+	waitFor(t, "three more polls", func() bool { return fetches(t, rx) >= polled+3 })
+	if s.Exited() {
+		t.Fatal("the watcher stopped after a force-push")
+	}
+	errOut := s.Stderr.String()
+	if n := strings.Count(errOut, "task branch rewritten"); n != 1 {
+		t.Errorf("force-push reported %d times, want once:\n%s", n, errOut)
+	}
+	if strings.Contains(errOut, "FORCE_EVIL") {
+		t.Errorf("the rewritten branch was followed:\n%s", errOut)
+	}
+	if st := loadRX(t, rx); st.LastSeenTaskID != "FORCE_ONE" || !st.Running {
+		t.Errorf("state: %+v", st)
+	}
+	s.Signal(syscall.SIGTERM)
+	if code := exitOf(t, s); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+}
+
+// TestRxWatchRemoteDownThenBack serves the remote with git daemon, stops
+// it and starts it again on the same port: the watcher reports the error
+// once, backs off, says when the remote is back and detects a task pushed
+// while it was down.
+func TestRxWatchRemoteDownThenBack(t *testing.T) {
+	rx := rxtest.New(t, rxtest.Options{})
+	d := faultkit.StartDaemon(t, filepath.Dir(rx.Remote.Dir), rx.Environ())
+	rx.SetRemoteURL(d.URL(filepath.Base(rx.Remote.Dir)))
+	rx.PushTask(tasktest.TaskSpec{ID: "DAEMON_ONE"})
+
+	s := rxDetached(t, rx, "", "rx", "watch")
+	s.Stderr.WaitForText("task_id=DAEMON_ONE", rxWait)
+
+	d.Stop()
+	s.Stderr.WaitForText("task branch poll failed; backing off", rxWait)
+	failedAt := fetches(t, rx)
+	waitFor(t, "four more failed polls", func() bool { return fetches(t, rx) >= failedAt+4 })
+	rx.PushTask(tasktest.TaskSpec{ID: "DAEMON_TWO"}) // lands while the daemon is down
+	d.Start()
+	s.Stderr.WaitForText("remote reachable again", rxWait)
+	s.Stderr.WaitForText("task_id=DAEMON_TWO", rxWait)
+
+	errOut := s.Stderr.String()
+	if n := strings.Count(errOut, "task branch poll failed; backing off"); n != 1 {
+		t.Errorf("the outage was reported %d times, want once:\n%s", n, errOut)
+	}
+	if st := loadRX(t, rx); st.LastSeenTaskID != "DAEMON_TWO" {
+		t.Errorf("state: %+v", st)
+	}
+	s.Signal(syscall.SIGTERM)
+	if code := exitOf(t, s); code != 0 {
+		t.Fatalf("exit %d:\n%s", code, errOut)
+	}
+}
+
+// TestRxWatchSecondRefused: one watcher at a time; rx check and rx approve
+// refuse beside it too, while mark-completed works.
+func TestRxWatchSecondRefused(t *testing.T) {
+	rx := rxtest.New(t, rxtest.Options{})
+	rx.PushTask(tasktest.TaskSpec{ID: "SECOND_ONE"})
+	first := rxDetached(t, rx, "", "rx", "watch")
+	pid := waitRunning(t, rx)
+
+	second := rxDetached(t, rx, "", "rx", "watch")
+	if code := exitOf(t, second); code != 1 || !strings.Contains(second.Stderr.String(), "only one watcher may run at a time") ||
+		!strings.Contains(second.Stderr.String(), "rx_agent.lock") {
+		t.Fatalf("second watcher: exit %d, stderr %q", code, second.Stderr)
+	}
+	code, _, errOut := rxMain(t, rx, "rx", "check")
+	if code != 1 || !strings.Contains(errOut, "is running and holds") {
+		t.Fatalf("check beside a watcher: exit %d, stderr %q", code, errOut)
+	}
+	if code, _, errOut = rxMain(t, rx, "rx", "mark-completed", "SECOND_ONE"); code != 0 {
+		t.Fatalf("mark-completed beside a watcher: exit %d, %q", code, errOut)
+	}
+	first.Stderr.WaitForText("task is completed: not offered again", rxWait)
+	if st := loadRX(t, rx); !st.Running || st.WatcherPID != pid {
+		t.Fatalf("the refused commands disturbed the watcher's state: %+v", st)
+	}
+	first.Signal(syscall.SIGTERM)
+	if code := exitOf(t, first); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+}
+
+// TestRxWatchKilledThenRestarted: SIGKILL leaves running=true; the state
+// still parses, status calls it stale, and the next watcher recovers it
+// with a warning.
+func TestRxWatchKilledThenRestarted(t *testing.T) {
+	rx := rxtest.New(t, rxtest.Options{})
+	rx.PushTask(tasktest.TaskSpec{ID: "KILLED_ONE"})
+	s := rxDetached(t, rx, "", "rx", "watch")
+	pid := waitRunning(t, rx)
+	s.Stderr.WaitForText("task_id=KILLED_ONE", rxWait)
+	s.Signal(syscall.SIGKILL)
+	s.Wait(rxWait)
+
+	st := loadRX(t, rx) // parses
+	if !st.Running || st.WatcherPID != pid || st.LastSeenTaskID != "KILLED_ONE" {
+		t.Fatalf("state after SIGKILL: %+v", st)
+	}
+	code, out, _ := rxMain(t, rx, "rx", "status")
+	if code != 0 || !strings.Contains(out, "stale running flag") {
+		t.Fatalf("status: exit %d\n%s", code, out)
+	}
+
+	s = rxDetached(t, rx, "", "rx", "watch")
+	s.Stderr.WaitForText("recovered a stale running flag", rxWait)
+	waitFor(t, "the new watcher's PID", func() bool {
+		st, err := state.LoadRX(rx.StateDir())
+		return err == nil && st.Running && st.WatcherPID == s.Pid()
+	})
+	s.Signal(syscall.SIGTERM)
+	if code := exitOf(t, s); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	if st := loadRX(t, rx); st.Running {
+		t.Fatalf("state: %+v", st)
+	}
+}

@@ -1,0 +1,32 @@
+package gittest
+
+import (
+	"context"
+	"sync"
+
+	"rfhandoff/exec"
+)
+
+// Recorder is a Runner that keeps the argv of every command it passes on,
+// so a test can count and inspect the git processes code starts.
+type Recorder struct {
+	exec.Runner
+	mu   sync.Mutex
+	runs [][]string
+}
+
+func (r *Recorder) Run(ctx context.Context, c exec.Cmd) (exec.Result, error) {
+	r.mu.Lock()
+	r.runs = append(r.runs, c.Args)
+	r.mu.Unlock()
+	return r.Runner.Run(ctx, c)
+}
+
+// Take returns the argv recorded since the last Take and forgets them.
+func (r *Recorder) Take() [][]string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := r.runs
+	r.runs = nil
+	return out
+}

@@ -1,40 +1,16 @@
 package mirror_test
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
-	"rfhandoff/exec"
 	"rfhandoff/gitcli/gittest"
 	"rfhandoff/mirror"
 	"rfhandoff/state"
 )
-
-// recordingRunner passes every call to the real runner and keeps its Cmd.
-type recordingRunner struct {
-	exec.Runner
-	mu   sync.Mutex
-	cmds []exec.Cmd
-}
-
-func (r *recordingRunner) Run(ctx context.Context, c exec.Cmd) (exec.Result, error) {
-	r.mu.Lock()
-	r.cmds = append(r.cmds, c)
-	r.mu.Unlock()
-	return r.Runner.Run(ctx, c)
-}
-
-func (r *recordingRunner) Start(ctx context.Context, c exec.Cmd) (exec.Process, error) {
-	r.mu.Lock()
-	r.cmds = append(r.cmds, c)
-	r.mu.Unlock()
-	return r.Runner.Start(ctx, c)
-}
 
 // Every git call in the mirror forbids git's own lazy fetch of a missing
 // object: only the mirror's bounded, audited fetches bring objects.
@@ -42,17 +18,16 @@ func TestMirrorGitForbidsLazyFetch(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	gittest.Seed(t, f.rem, branch, map[string]string{taskPath: "a\n"})
-	rec := &recordingRunner{Runner: f.checkout.R}
+	rec := &gittest.Recorder{Runner: f.checkout.R}
 	f.checkout.R = rec
 	m := f.open(t)
 	tip := f.fetch(t, m)
 	if _, err := m.ShowFile(t.Context(), tip, taskPath, 1<<20); err != nil {
 		t.Fatal(err)
 	}
-	rec.mu.Lock()
-	defer rec.mu.Unlock()
+	cmds := rec.TakeCmds()
 	inMirror := 0
-	for _, c := range rec.cmds {
+	for _, c := range cmds {
 		// The mirror, or the directory a rebuild makes beside it; the
 		// checkout's own call (its remote URL) has no GIT_DIR.
 		if !slices.ContainsFunc(c.Env, func(kv string) bool { return strings.HasPrefix(kv, "GIT_DIR="+f.dir) }) {
@@ -64,7 +39,7 @@ func TestMirrorGitForbidsLazyFetch(t *testing.T) {
 		}
 	}
 	if inMirror < 3 {
-		t.Fatalf("only %d git calls ran in the mirror (of %d): the test saw nothing", inMirror, len(rec.cmds))
+		t.Fatalf("only %d git calls ran in the mirror (of %d): the test saw nothing", inMirror, len(cmds))
 	}
 }
 

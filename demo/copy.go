@@ -7,24 +7,6 @@ import (
 	"os"
 )
 
-// copyFile copies src to a new file dst (never over an existing one).
-func copyFile(src, dst string) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o755)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return fmt.Errorf("copying %s to %s: %w", src, dst, err)
-	}
-	return out.Close()
-}
-
 // sameContent reports whether a and b hold the same bytes.
 func sameContent(a, b string) error {
 	fa, err := os.Open(a)

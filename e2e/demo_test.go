@@ -48,10 +48,7 @@ func TestDemoAuto(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a real-time 30 s capture")
 	}
-	bin, err := safeexec.LookPath("rfhandoff")
-	if err != nil {
-		t.Fatalf("rfhandoff not on PATH: %v", err)
-	}
+	bin := rfhandoffBin(t)
 	if _, err := safeexec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}
@@ -129,10 +126,7 @@ func TestDemoAuto(t *testing.T) {
 // answers waiting on stdin, it refuses at once, says how to run it, and
 // creates nothing.
 func TestDemoInteractiveNeedsTerminal(t *testing.T) {
-	bin, err := safeexec.LookPath("rfhandoff")
-	if err != nil {
-		t.Fatalf("rfhandoff not on PATH: %v", err)
-	}
+	bin := rfhandoffBin(t)
 	tmp := t.TempDir()
 	s := prompttest.StartDetached(t, bin, []string{"demo"}, prompttest.Options{
 		Dir: tmp, Env: demoEnv(tmp), Stdin: "A\nAUTHORIZE RF TX\nAUTHORIZE RF TX\n",

@@ -11,8 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cli/safeexec"
-
 	"rfhandoff/capture"
 	"rfhandoff/exec"
 	"rfhandoff/gitcli/gittest"
@@ -38,10 +36,7 @@ type captureSide struct {
 // side does not use them, so they must not stop rx capture.
 func newCaptureSide(t *testing.T, sim string, tools map[string]string) *captureSide {
 	t.Helper()
-	bin, err := safeexec.LookPath("rfhandoff")
-	if err != nil {
-		t.Fatalf("rfhandoff is not on PATH (TestMain puts it there): %v", err)
-	}
+	bin := rfhandoffBin(t)
 	if tools == nil {
 		tools = map[string]string{}
 		for _, name := range []string{"hackrf_info", "hackrf_clock", "hackrf_transfer"} {

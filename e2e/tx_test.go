@@ -38,10 +38,7 @@ type txSide struct {
 
 func newTxSide(t *testing.T, extraPolicy string, extraEnv ...string) *txSide {
 	t.Helper()
-	bin, err := safeexec.LookPath("rfhandoff")
-	if err != nil {
-		t.Fatalf("rfhandoff is not on PATH (TestMain puts it there): %v", err)
-	}
+	bin := rfhandoffBin(t)
 	f := txtest.New(t)
 	policy := filepath.Join(t.TempDir(), "policy.toml")
 	if err := os.WriteFile(policy, []byte(f.PolicyTOML(extraPolicy)), 0o600); err != nil {
@@ -314,10 +311,7 @@ func TestTxExecuteWrongPhraseIsRefused(t *testing.T) {
 // real tool.
 func simulatorPath(t *testing.T) string {
 	t.Helper()
-	bin, err := safeexec.LookPath("rfhandoff")
-	if err != nil {
-		t.Fatal(err)
-	}
+	bin := rfhandoffBin(t)
 	sim, err := safeexec.LookPath("hackrf_transfer")
 	if err != nil {
 		t.Fatal(err)

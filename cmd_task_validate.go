@@ -1,12 +1,12 @@
 package main
 
 import (
+	"errors"
 	"fmt"
-	"io"
-	"os"
 	"strings"
 
 	"rfhandoff/gate"
+	"rfhandoff/state"
 	"rfhandoff/task"
 )
 
@@ -22,7 +22,11 @@ func (c *TaskValidateCmd) Run(app *App) error {
 	if limit <= 0 {
 		limit = task.DefaultMaxBytes
 	}
-	data, err := readCapped(c.File, limit)
+	data, err := state.ReadRegular(c.File, limit)
+	var big *state.TooLargeError
+	if errors.As(err, &big) {
+		return fmt.Errorf("%s: over the task size limit of %d bytes (limits.max_task_bytes)", c.File, limit)
+	}
 	if err != nil {
 		return err
 	}
@@ -43,19 +47,4 @@ func (c *TaskValidateCmd) Run(app *App) error {
 	fmt.Fprintf(w, "approval:  %s\n", gate.DescribeApproval(t.EffectiveLevel, t.RFTX, t.ID))
 	fmt.Fprintf(w, "sha256:    %s\n", t.SHA256)
 	return nil
-}
-
-// readCapped reads at most limit+1 bytes, so an oversized (or endless) file
-// is never read whole and Parse still sees that it is over the limit.
-func readCapped(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	return data, nil
 }

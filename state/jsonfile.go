@@ -38,20 +38,15 @@ func (e *CorruptError) Unwrap() error { return e.Err }
 // v must marshal every field (no omitempty): the key check compares the
 // file's keys with v's own encoding.
 func ReadJSON(path string, v any) (exists bool, err error) {
-	f, err := OpenShared(path)
-	if errors.Is(err, fs.ErrNotExist) {
+	data, err := ReadRegular(path, MaxFileBytes)
+	var big *TooLargeError
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		return false, nil
-	}
-	if err != nil {
-		return false, fmt.Errorf("read state %s: %w", path, err)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
-	if err != nil {
+	case errors.As(err, &big):
+		return true, &CorruptError{Path: path, Err: big}
+	case err != nil:
 		return true, fmt.Errorf("read state %s: %w", path, err)
-	}
-	if len(data) > MaxFileBytes {
-		return true, &CorruptError{Path: path, Err: fmt.Errorf("larger than %d bytes", MaxFileBytes)}
 	}
 	if err := decodeStrict(data, v); err != nil {
 		return true, &CorruptError{Path: path, Err: err}

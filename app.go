@@ -36,11 +36,9 @@ func newApp(ctx context.Context, g *Globals, stdin io.Reader, stdout, stderr io.
 	if err != nil {
 		return nil, err
 	}
-	pol := config.Default()
-	if path != "" {
-		if pol, err = config.Load(path); err != nil {
-			return nil, err
-		}
+	pol, err := config.LoadLocated(path)
+	if err != nil {
+		return nil, err
 	}
 	level := slog.LevelInfo
 	if g.Verbose {

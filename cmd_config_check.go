@@ -26,6 +26,15 @@ func (c *ConfigCheckCmd) Run(app *App) error {
 	if _, err := io.WriteString(app.Stdout, app.Policy.TOML()); err != nil {
 		return err
 	}
+	// Comments, so the output still parses as the policy it shows.
+	if _, err := io.WriteString(app.Stdout, "\n# local paths, resolved (repo.path against the working directory, the rest against repo.path)\n"); err != nil {
+		return err
+	}
+	for _, kv := range app.Policy.ResolvedPaths() {
+		if _, err := fmt.Fprintf(app.Stdout, "#   %-21s %s\n", kv[0], kv[1]); err != nil {
+			return err
+		}
+	}
 	if err := app.Policy.ValidateMAIN(); err != nil {
 		fmt.Fprintf(app.Stderr, "warning: policy %s: tx watch and tx execute refuse it (the RX commands do not use these keys): %v\n", src, err)
 	}

@@ -38,8 +38,14 @@ func TestConfigCheckDefaults(t *testing.T) {
 	if !strings.HasPrefix(out, "# effective policy from built-in defaults\n") {
 		t.Errorf("output does not say it uses the built-in defaults:\n%s", out)
 	}
-	if p := parseRendered(t, out); !reflect.DeepEqual(p, config.Default()) {
+	// The defaults with repo.path resolved: the directory it ran in.
+	want := config.Default()
+	want.Repo.Path, _ = os.Getwd()
+	if p := parseRendered(t, out); !reflect.DeepEqual(p, want) {
 		t.Errorf("printed policy differs from the defaults:\n%s", out)
+	}
+	if !strings.Contains(out, "\n#   capture.dir           "+filepath.Join(want.Repo.Path, ".local", "captures")+"\n") {
+		t.Errorf("config check does not print the resolved capture directory:\n%s", out)
 	}
 }
 

@@ -41,6 +41,11 @@ func Load(path string) (Policy, error) {
 	if err != nil {
 		return Policy{}, fileError(path, err)
 	}
+	if len(errs) == 0 {
+		if p, err = p.withAbsoluteRepo(); err != nil {
+			return Policy{}, fileError(path, err)
+		}
+	}
 	// The files [trust] names are part of the policy: a missing or
 	// malformed one is reported with the rest.
 	errs = append(errs, Problems(p.CheckTrustFiles())...)
@@ -216,10 +221,11 @@ func Locate(flag string, getenv func(string) string, stat func(string) error) (s
 	}
 }
 
-// LoadLocated loads the file Locate picked, or returns Default() for "".
+// LoadLocated loads the file Locate picked, or returns Default() for "",
+// with repo.path made absolute against the working directory either way.
 func LoadLocated(path string) (Policy, error) {
 	if path == "" {
-		return Default(), nil
+		return Default().withAbsoluteRepo()
 	}
 	return Load(path)
 }

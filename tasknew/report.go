@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"rfhandoff/config"
 	"rfhandoff/gate"
 	"rfhandoff/task"
 )
@@ -13,7 +14,7 @@ import (
 // the git lines that hand the task over (rfhandoff runs none of them).
 func (w *Written) Print(out io.Writer, remote, taskBranch string) {
 	t := w.Task
-	fmt.Fprintf(out, "wrote %s: task %s\n", w.Path, t.ID)
+	fmt.Fprintf(out, "wrote %s: task %s\n", config.Shown(w.Path), t.ID)
 	if w.Replaced != "" && w.Replaced != t.ID {
 		fmt.Fprintf(out, "  replaced:      task %s\n", w.Replaced)
 	}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"rfhandoff/config"
+	"rfhandoff/task"
 )
 
 // Task is what a message may say about a task: its ID, its title (raw;
@@ -86,4 +87,12 @@ func examples() map[string]Event {
 		config.EventRemoteBack:          RemoteBack("rx watch"),
 		config.EventWatcherStopped:      WatcherStopped("rx watch", "[S] at the prompt"),
 	}
+}
+
+// FromTask is what a message may say about t: never its body.
+func FromTask(t *task.Task) Task {
+	if t == nil {
+		return Task{}
+	}
+	return Task{ID: t.ID, Title: t.Title, Risk: t.EffectiveLevel.String()}
 }

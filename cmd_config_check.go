@@ -3,6 +3,9 @@ package main
 import (
 	"fmt"
 	"io"
+
+	"rfhandoff/exec"
+	"rfhandoff/notify"
 )
 
 // ConfigCheckCmd is `rfhandoff config check`: the policy was already loaded
@@ -34,6 +37,18 @@ func (c *ConfigCheckCmd) Run(app *App) error {
 		if _, err := fmt.Fprintf(app.Stdout, "#   %-21s %s\n", kv[0], kv[1]); err != nil {
 			return err
 		}
+	}
+	if prog := app.Policy.NotifyProgram(); prog != "" {
+		tools, _ := exec.ResolveTools(app.toolPaths(), app.Environ)
+		if keygen, err := exec.ResolveSSHKeygen(app.Policy.Tools.SSHKeygen, app.Environ); err == nil {
+			tools[exec.SSHKeygen] = keygen
+		}
+		if _, err := exec.ResolveNotify(prog, tools, app.Environ); err != nil {
+			return fmt.Errorf("policy %s: notify.command = %q: %w", src, prog, err)
+		}
+	}
+	if _, err := io.WriteString(app.Stdout, notify.Preview(app.Policy, nodeName())); err != nil {
+		return err
 	}
 	if err := app.Policy.ValidateMAIN(); err != nil {
 		fmt.Fprintf(app.Stderr, "warning: policy %s: tx watch and tx execute refuse it (the RX commands do not use these keys): %v\n", src, err)

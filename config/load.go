@@ -49,6 +49,9 @@ func Load(path string) (Policy, error) {
 	// The files [trust] names are part of the policy: a missing or
 	// malformed one is reported with the rest.
 	errs = append(errs, Problems(p.CheckTrustFiles())...)
+	if _, _, err := p.ReadNotifySecrets(); err != nil {
+		errs = append(errs, Problems(err)...)
+	}
 	if len(errs) > 0 {
 		return Policy{}, fileError(path, errlist.List(errs...))
 	}

@@ -67,6 +67,7 @@ func (t *Terminal) Approve(ctx context.Context, task Task) (Choice, error) {
 	if err := t.say("%s", renderTask(task)); err != nil {
 		return ChoiceNone, err
 	}
+	t.bell()
 	for attempt := 1; ; attempt++ {
 		if err := t.discardTypeAhead(); err != nil {
 			return ChoiceNone, err

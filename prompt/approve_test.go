@@ -150,3 +150,17 @@ func TestTypeAheadIsDiscarded(t *testing.T) {
 		t.Fatalf("got %+v, want ready then defer", res)
 	}
 }
+
+// TestApproveRingsTheBell: with WithBell the first menu is announced by a
+// BEL, which a terminal turns into a sound or a flash (PROTOCOL §21).
+func TestApproveRingsTheBell(t *testing.T) {
+	s := startHelper(t, "approve", "BELL=1")
+	s.WaitForText("--- end of task body ---\r\n\a"+prompt.Menu, waitLong)
+	s.Send("x")
+	s.WaitForText("Type exactly A, D or S", waitLong)
+	s.WaitForText(prompt.Menu, waitLong)
+	s.Send("D")
+	if got := oneOutcome(t, s); got.Choice != "defer" {
+		t.Fatalf("got %+v, want defer", got)
+	}
+}

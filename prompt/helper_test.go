@@ -80,6 +80,9 @@ func runHelper(scenario string) int {
 	if os.Getenv("TRANSCRIPT") != "" {
 		opts = append(opts, prompt.WithTranscript(os.Stderr))
 	}
+	if os.Getenv("BELL") != "" {
+		opts = append(opts, prompt.WithBell())
+	}
 	term, err := prompt.Open(opts...)
 	if err != nil {
 		report(outcome{}, err)

@@ -35,6 +35,9 @@ func (t *Terminal) Phrase(ctx context.Context, phrase string, deadline time.Time
 	if err := t.discardTypeAhead(); err != nil {
 		return false, err
 	}
+	if !deadline.IsZero() {
+		t.bell()
+	}
 	if err := t.say("Type exactly: %s\n", task.SanitizeLine(phrase)); err != nil {
 		return false, err
 	}

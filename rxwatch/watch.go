@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"rfhandoff/backoff"
+	"rfhandoff/notify"
 	"rfhandoff/taskfetch"
 )
 
@@ -46,6 +47,9 @@ func (w *Watcher) Run(ctx context.Context) error {
 	if w.Prompter == nil {
 		log.Warn("no terminal: tasks awaiting approval are reported, but nothing can be approved here")
 	}
+	outage := &notify.Outage{D: w.S.Notify, Watcher: "rx watch", After: w.Backoff.Max}
+	stopped := "a signal or shutdown"
+	defer func() { w.S.Notify.Notify(notify.WatcherStopped("rx watch", stopped)) }()
 	log.Info("watching the task branch", "remote", w.S.Policy.Repo.Remote, "branch", w.S.Policy.Repo.TaskBranch,
 		"interval", w.Interval, "max_backoff", w.Backoff.Max)
 	for {
@@ -57,10 +61,13 @@ func (w *Watcher) Run(ctx context.Context) error {
 		if err != nil {
 			wait = w.Backoff.Next()
 			rep.failure(err, wait)
+			outage.Failed(w.S.now(), err)
 		} else {
 			w.Backoff.Reset()
 			rep.success()
+			outage.OK()
 			if stop := w.consider(ctx, p); stop {
+				stopped = "[S] at the prompt"
 				return nil
 			}
 		}
@@ -109,6 +116,7 @@ func (w *Watcher) consider(ctx context.Context, p Poll) bool {
 	if w.deferred[key] {
 		return false
 	}
+	w.S.NotifyApprovalNeeded(cur)
 	if w.Prompter == nil {
 		w.announce("awaiting "+key, func() {
 			log.Warn("task awaits approval, but there is no terminal: nothing can be approved here",

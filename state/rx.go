@@ -43,6 +43,10 @@ type RX struct {
 	// its type); null when none. A file written before the key existed
 	// reads as null: ReadJSON accepts a missing key.
 	CaptureInProgress *CaptureInProgress `json:"capture_in_progress"`
+	// NotifiedTaskSHA256 is the digest of the last task approval_needed
+	// was sent for (PROTOCOL §21), so a cron rx check sends it once. A file
+	// written before the key existed reads as "".
+	NotifiedTaskSHA256 string `json:"notified_task_sha256"`
 }
 
 // Approval is an approval bound to the SHA-256 of the task file as read
@@ -119,6 +123,9 @@ func (s RX) Validate() error {
 	optID("deferred_task_id", s.DeferredTaskID)
 	if s.LastSeenTaskCommit != "" && !commitPattern.MatchString(s.LastSeenTaskCommit) {
 		errs = append(errs, fmt.Errorf("last_seen_task_commit %q is not a 40-hex commit ID", s.LastSeenTaskCommit))
+	}
+	if s.NotifiedTaskSHA256 != "" && !sha256Pattern.MatchString(s.NotifiedTaskSHA256) {
+		errs = append(errs, fmt.Errorf("notified_task_sha256 %q is not a 64-hex SHA-256", s.NotifiedTaskSHA256))
 	}
 	if s.WatcherPID < 0 {
 		errs = append(errs, fmt.Errorf("watcher_pid %d is negative", s.WatcherPID))

@@ -69,7 +69,7 @@ func TestRXSaveLoadAndKeys(t *testing.T) {
 	}
 	slices.Sort(keys)
 	want := []string{"approval", "capture_in_progress", "completed_task_ids", "deferred_task_id", "last_approved_task_id",
-		"last_completed_task_id", "last_seen_task_commit", "last_seen_task_id", "running",
+		"last_completed_task_id", "last_seen_task_commit", "last_seen_task_id", "notified_task_sha256", "running",
 		"seen_task_digests", "watcher_pid"}
 	if !reflect.DeepEqual(keys, want) {
 		t.Errorf("keys = %q, want %q", keys, want)

@@ -34,7 +34,7 @@ func (c *ConfigCheckCmd) Run(app *App) error {
 		return err
 	}
 	for _, kv := range app.Policy.ResolvedPaths() {
-		if _, err := fmt.Fprintf(app.Stdout, "#   %-21s %s\n", kv[0], kv[1]); err != nil {
+		if _, err := fmt.Fprintf(app.Stdout, "#   %-27s %s\n", kv[0], kv[1]); err != nil {
 			return err
 		}
 	}

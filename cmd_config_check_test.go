@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"bytes"
 	"os"
 	"path/filepath"
@@ -44,7 +45,7 @@ func TestConfigCheckDefaults(t *testing.T) {
 	if p := parseRendered(t, out); !reflect.DeepEqual(p, want) {
 		t.Errorf("printed policy differs from the defaults:\n%s", out)
 	}
-	if !strings.Contains(out, "\n#   capture.dir           "+filepath.Join(want.Repo.Path, ".local", "captures")+"\n") {
+	if !strings.Contains(out, fmt.Sprintf("\n#   %-27s %s\n", "capture.dir", filepath.Join(want.Repo.Path, ".local", "captures"))) {
 		t.Errorf("config check does not print the resolved capture directory:\n%s", out)
 	}
 }

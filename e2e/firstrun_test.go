@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -170,7 +171,7 @@ func firstRun(t *testing.T, policy string) {
 
 	for _, o := range []*operator{main, rx} {
 		out := o.run(0, "config", "check")
-		for _, want := range []string{"#   repo.path             " + o.dir + "\n", "#   capture.dir           " + filepath.Join(o.dir, ".local", "captures") + "\n"} {
+		for _, want := range []string{fmt.Sprintf("#   %-27s %s\n", "repo.path", o.dir), fmt.Sprintf("#   %-27s %s\n", "capture.dir", filepath.Join(o.dir, ".local", "captures"))} {
 			if !strings.Contains(out, want) {
 				t.Errorf("config check in %s does not show %q:\n%s", o.dir, want, out)
 			}

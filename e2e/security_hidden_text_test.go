@@ -11,9 +11,9 @@ import (
 
 	"rfhandoff/faultkit"
 	"rfhandoff/gate"
+	"rfhandoff/hiddentext"
 	"rfhandoff/rxwatch"
 	"rfhandoff/state"
-	"rfhandoff/task"
 	"rfhandoff/task/tasktest"
 )
 
@@ -48,7 +48,7 @@ func hiddenTaskBody() (raw, shown string) {
 func hiddenChars(out string) []string {
 	var found []string
 	for _, r := range out {
-		if r != '\n' && r != '\r' && r != '\t' && task.Hidden(r) {
+		if r != '\n' && r != '\r' && r != '\t' && hiddentext.Hidden(r) {
 			found = append(found, fmt.Sprintf("%U", r))
 		}
 	}

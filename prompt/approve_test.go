@@ -6,8 +6,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"rfhandoff/hiddentext"
 	"rfhandoff/prompt"
-	"rfhandoff/task"
 )
 
 func TestApproveChoices(t *testing.T) {
@@ -108,7 +108,7 @@ func TestApproveShowsBodyNeutralised(t *testing.T) {
 	// escape sequences of their own, so any such character would have
 	// come from the task. \r comes from the tty's NL→CRLF output mapping.
 	for i, r := range shown {
-		bad := task.Hidden(r) && r != '\n' && r != '\r' && r != '\t'
+		bad := hiddentext.Hidden(r) && r != '\n' && r != '\r' && r != '\t'
 		if r == utf8.RuneError {
 			bad = true
 		}

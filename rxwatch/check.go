@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"rfhandoff/gate"
-	"rfhandoff/task"
+	"rfhandoff/hiddentext"
 	"rfhandoff/taskfetch"
 )
 
@@ -49,7 +49,7 @@ func WriteSummary(w io.Writer, cur *taskfetch.Current, v Verdict) {
 	}
 	fmt.Fprintf(w, "task:     %s\n", t.ID)
 	fmt.Fprintf(w, "title:    %s\n", mdLine(t.Title))
-	if n := task.Escapes(t.Body); n > 0 {
+	if n := hiddentext.Escapes(t.Body); n > 0 {
 		fmt.Fprintf(w, "body:     holds %d hidden or control characters, shown as <U+XXXX> at the prompt and in TASK.md\n", n)
 	}
 	fmt.Fprintf(w, "commit:   %s\n", cur.Commit)

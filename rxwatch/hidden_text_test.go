@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"rfhandoff/config"
+	"rfhandoff/hiddentext"
 	"rfhandoff/state"
 	"rfhandoff/task"
 	"rfhandoff/task/tasktest"
@@ -45,14 +46,14 @@ func hiddenTask() (string, string) {
 }
 
 // TestTaskMarkdownHiddenText: TASK.md quotes the body in the very rendering
-// the approval prompt shows (task.Sanitize), every hidden class escaped,
+// the approval prompt shows (hiddentext.Sanitize), every hidden class escaped,
 // and binds the digest of the raw bytes.
 func TestTaskMarkdownHiddenText(t *testing.T) {
 	raw, shown := hiddenTask()
 	mx := NewManualExecutor(t.TempDir(), config.Default())
 	cur := parsed(t, tasktest.TaskSpec{ID: "OUTBOX_HIDDEN_1", Body: raw})
-	if task.Sanitize(cur.Task.Body) != shown {
-		t.Fatalf("the prompt's rendering is %q, want %q", task.Sanitize(cur.Task.Body), shown)
+	if hiddentext.Sanitize(cur.Task.Body) != shown {
+		t.Fatalf("the prompt's rendering is %q, want %q", hiddentext.Sanitize(cur.Task.Body), shown)
 	}
 	a := state.Approval{TaskID: cur.Task.ID, TaskSHA256: cur.Task.SHA256, Commit: cur.Commit, ApprovedAt: time.Now()}
 	dir, err := mx.Prepare(cur, a, "")
@@ -66,7 +67,7 @@ func TestTaskMarkdownHiddenText(t *testing.T) {
 		}
 	}
 	for i, r := range md {
-		if r != '\n' && task.Hidden(r) {
+		if r != '\n' && hiddentext.Hidden(r) {
 			t.Errorf("TASK.md holds raw %U at byte %d", r, i)
 		}
 	}
@@ -87,7 +88,7 @@ func TestWriteSummaryHiddenText(t *testing.T) {
 		t.Errorf("summary lacks %q:\n%s", want, out)
 	}
 	for i, r := range out {
-		if r != '\n' && task.Hidden(r) {
+		if r != '\n' && hiddentext.Hidden(r) {
 			t.Errorf("summary holds raw %U at byte %d", r, i)
 		}
 	}

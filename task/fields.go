@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"rfhandoff/gate"
+	"rfhandoff/hiddentext"
 )
 
 // The header fields, in the order the protocol lists them.
@@ -122,7 +123,7 @@ func yesNo(field func(*Task) *bool) setter {
 
 // checkTitle enforces one line of 1–200 printable characters. Printable is
 // unicode.IsPrint (letters, marks, numbers, punctuation, symbols and the
-// ASCII space) and not Hidden: a title is shown raw in one line, so a
+// ASCII space) and not hiddentext.Hidden: a title is shown raw in one line, so a
 // character a terminal does not show (a zero-width space, a tag character,
 // a variation selector, a bidi override) makes it invalid, named with its
 // position so the author can find it.
@@ -139,7 +140,7 @@ func checkTitle(v string) string {
 	for _, r := range v {
 		pos++
 		switch {
-		case Hidden(r):
+		case hiddentext.Hidden(r):
 			hidden = append(hidden, fmt.Sprintf("%U at character %d", r, pos))
 		case !unicode.IsPrint(r):
 			unprintable = append(unprintable, fmt.Sprintf("%U at character %d", r, pos))

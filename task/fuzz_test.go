@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"rfhandoff/gate"
+	"rfhandoff/hiddentext"
 )
 
 // FuzzParse checks that Parse never panics, that every rejection is an
@@ -60,7 +61,7 @@ func checkRejection(t *testing.T, tk *Task, err error) {
 	if !utf8.ValidString(msg) {
 		t.Fatalf("message is not valid UTF-8: %q", msg)
 	}
-	if i := strings.IndexFunc(msg, func(r rune) bool { return r != '\n' && Hidden(r) }); i >= 0 {
+	if i := strings.IndexFunc(msg, func(r rune) bool { return r != '\n' && hiddentext.Hidden(r) }); i >= 0 {
 		t.Fatalf("message holds a raw control character: %q", msg)
 	}
 }
@@ -93,7 +94,7 @@ func checkAccepted(t *testing.T, data []byte, tk *Task) {
 	if strings.ContainsRune(tk.Title, '\n') || strings.Contains(tk.Body, "\r\n") {
 		t.Fatal("title spans lines or body keeps CRLF")
 	}
-	if i := strings.IndexFunc(Sanitize(tk.Body), func(r rune) bool { return r != '\n' && r != '\t' && Hidden(r) }); i >= 0 {
-		t.Fatalf("Sanitize left a control character: %q", Sanitize(tk.Body))
+	if i := strings.IndexFunc(hiddentext.Sanitize(tk.Body), func(r rune) bool { return r != '\n' && r != '\t' && hiddentext.Hidden(r) }); i >= 0 {
+		t.Fatalf("Sanitize left a control character: %q", hiddentext.Sanitize(tk.Body))
 	}
 }

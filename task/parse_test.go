@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/go-multierror"
 
 	"rfhandoff/gate"
+	"rfhandoff/hiddentext"
 )
 
 func TestParseValidBase(t *testing.T) {
@@ -290,7 +291,7 @@ func TestParseControlAndEncoding(t *testing.T) {
 			data := hdr(map[string]string{FieldTitle: tt.value})
 			wantProblems(t, data, testOpts, prob{tt.kind, FieldTitle, title})
 			_, err := Parse([]byte(data), testOpts)
-			if bad := strings.IndexFunc(err.Error(), func(r rune) bool { return r != '\n' && Hidden(r) }); bad >= 0 {
+			if bad := strings.IndexFunc(err.Error(), func(r rune) bool { return r != '\n' && hiddentext.Hidden(r) }); bad >= 0 {
 				t.Errorf("error message carries a raw control character: %q", err.Error())
 			}
 		})

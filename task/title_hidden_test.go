@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"rfhandoff/hiddentext"
 )
 
 // TestTitleHiddenCharacters: a title holding a character a terminal does
@@ -41,7 +43,7 @@ func TestTitleHiddenCharacters(t *testing.T) {
 			if !strings.Contains(msg, "holds characters a terminal does not show: ") || !strings.Contains(msg, c.want) {
 				t.Errorf("message %q does not name %q", msg, c.want)
 			}
-			if i := strings.IndexFunc(msg, Hidden); i >= 0 {
+			if i := strings.IndexFunc(msg, hiddentext.Hidden); i >= 0 {
 				t.Errorf("message %q holds a raw hidden character at byte %d", msg, i)
 			}
 		})
@@ -63,13 +65,13 @@ func TestHiddenBodyKeepsRawDigest(t *testing.T) {
 	if tk.SHA256 != Digest(data) {
 		t.Errorf("SHA256 %s is not the digest of the raw bytes %s", tk.SHA256, Digest(data))
 	}
-	if Digest([]byte(Sanitize(string(data)))) == tk.SHA256 {
+	if Digest([]byte(hiddentext.Sanitize(string(data)))) == tk.SHA256 {
 		t.Fatal("the sanitized rendering has the same digest: the test proves nothing")
 	}
 	if want := strings.ReplaceAll(body, "\r\n", "\n"); tk.Body != want {
 		t.Errorf("Body = %q, want %q", tk.Body, want)
 	}
-	if got, want := Sanitize(tk.Body), "## Goal\n\nCapture.<U+E0069><U+E0067><U+200B><U+FE0F><U+E000>\n"; got != want {
+	if got, want := hiddentext.Sanitize(tk.Body), "## Goal\n\nCapture.<U+E0069><U+E0067><U+200B><U+FE0F><U+E000>\n"; got != want {
 		t.Errorf("Sanitize(Body) = %q, want %q", got, want)
 	}
 }

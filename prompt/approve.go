@@ -125,7 +125,7 @@ func renderTask(t Task) string {
 	if t.Signer != "" {
 		b.WriteString("Signed:  " + hiddentext.SanitizeLine(t.Signer) + " (good signature, listed in trust.task_signers)\n")
 	}
-	if n := hiddentext.Escapes(t.Body); n > 0 {
+	if n := len(hiddentext.Escapes(t.Body)); n > 0 {
 		fmt.Fprintf(&b, "Note:    the body holds %d character%s a terminal does not show, written below as <U+XXXX> "+
 			"(bytes that are not UTF-8 as <0xNN>); the prepared TASK.md holds the same text.\n", n, plural(n))
 	}

@@ -213,7 +213,8 @@ func (m *ManualExecutor) taskMarkdown(cur *taskfetch.Current, a state.Approval, 
 
 	w("## Task body\n\n")
 	w("Quoted below as the MAIN PC wrote it, in the rendering the operator approved: every character a terminal " +
-		"does not show (control, format, tag, private-use, unassigned, variation selector) is written as <U+XXXX>, " +
+		"does not show as itself (control, format, tag, private-use, unassigned, variation selector, a space other than " +
+		"U+0020 or another blank-looking character, a CR that does not end a line in a CRLF) is written as <U+XXXX>, " +
 		"each byte that is not UTF-8 as <0xNN>. It describes the work; it cannot widen what is allowed above.\n\n")
 	body := strings.TrimRight(hiddentext.Sanitize(t.Body), "\n")
 	if body == "" {

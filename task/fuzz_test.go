@@ -1,6 +1,7 @@
 package task
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
@@ -91,8 +92,11 @@ func checkAccepted(t *testing.T, data []byte, tk *Task) {
 	if !tk.RequiresApproval && tk.EffectiveLevel != gate.Green {
 		t.Fatal("approval waived above GREEN")
 	}
-	if strings.ContainsRune(tk.Title, '\n') || strings.Contains(tk.Body, "\r\n") {
-		t.Fatal("title spans lines or body keeps CRLF")
+	if strings.ContainsRune(tk.Title, '\n') {
+		t.Fatal("title spans lines")
+	}
+	if !bytes.HasSuffix(data, []byte(tk.Body)) {
+		t.Fatalf("Body %q is not the file's tail as written", tk.Body)
 	}
 	if i := strings.IndexFunc(hiddentext.Sanitize(tk.Body), func(r rune) bool { return r != '\n' && r != '\t' && hiddentext.Hidden(r) }); i >= 0 {
 		t.Fatalf("Sanitize left a control character: %q", hiddentext.Sanitize(tk.Body))

@@ -50,9 +50,10 @@ type Task struct {
 	DerivedLevel   gate.Level // the minimum the flags demand
 	EffectiveLevel gate.Level // the level the task runs at
 
-	// Body is the Markdown after the header, CRLF turned into LF, otherwise
-	// as written: it may hold anything, so pass it through hiddentext.Sanitize before
-	// showing it.
+	// Body is the Markdown after the header exactly as written, line
+	// endings included: it may hold anything, so pass it through
+	// hiddentext.Sanitize before showing it (which is also what turns a
+	// CRLF into LF and shows every other CR, PROTOCOL §16).
 	Body string
 	// SHA256 is the hex digest of the exact file bytes (BOM and CRLF
 	// included); approvals are bound to it.

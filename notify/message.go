@@ -13,7 +13,7 @@ import (
 
 	"rfhandoff/config"
 	"rfhandoff/exec"
-	"rfhandoff/task"
+	"rfhandoff/hiddentext"
 )
 
 // Event is one thing a person may want to know. Name is one of
@@ -57,7 +57,7 @@ const maxDetail = 300
 // URL credentials are replaced before anything leaves.
 func Render(ev Event, secrets ...string) Message {
 	clean := func(s string) string {
-		return task.SanitizeLine(exec.Redact([]string{s}, secrets)[0])
+		return hiddentext.SanitizeLine(exec.Redact([]string{s}, secrets)[0])
 	}
 	m := Message{
 		Event: ev.Name, Role: clean(ev.Role), Node: clean(ev.Node),

@@ -8,7 +8,7 @@ import (
 	"time"
 	"unicode"
 
-	"rfhandoff/task"
+	"rfhandoff/hiddentext"
 )
 
 var noDeadline time.Time
@@ -38,7 +38,7 @@ func (t *Terminal) Phrase(ctx context.Context, phrase string, deadline time.Time
 	if !deadline.IsZero() {
 		t.bell()
 	}
-	if err := t.say("Type exactly: %s\n", task.SanitizeLine(phrase)); err != nil {
+	if err := t.say("Type exactly: %s\n", hiddentext.SanitizeLine(phrase)); err != nil {
 		return false, err
 	}
 	if !deadline.IsZero() {

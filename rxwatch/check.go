@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"rfhandoff/gate"
-	"rfhandoff/task"
+	"rfhandoff/hiddentext"
 	"rfhandoff/taskfetch"
 )
 
@@ -40,7 +40,8 @@ func (s *Session) Check(ctx context.Context) (Checked, error) {
 
 // WriteSummary prints a task and its verdict for the operator; every field
 // from the task is sanitized, and a body holding characters a terminal does
-// not show says how many (the prompt and TASK.md show them as <U+XXXX>).
+// not show says how many, and which escapes the prompt and TASK.md write
+// for them.
 func WriteSummary(w io.Writer, cur *taskfetch.Current, v Verdict) {
 	t := cur.Task
 	level := fmt.Sprintf("%s (declared %s, derived %s", t.EffectiveLevel, t.DeclaredLevel, t.DerivedLevel)
@@ -49,8 +50,9 @@ func WriteSummary(w io.Writer, cur *taskfetch.Current, v Verdict) {
 	}
 	fmt.Fprintf(w, "task:     %s\n", t.ID)
 	fmt.Fprintf(w, "title:    %s\n", mdLine(t.Title))
-	if n := task.Escapes(t.Body); n > 0 {
-		fmt.Fprintf(w, "body:     holds %d hidden or control characters, shown as <U+XXXX> at the prompt and in TASK.md\n", n)
+	if esc := hiddentext.Escapes(t.Body); len(esc) > 0 {
+		fmt.Fprintf(w, "body:     holds %d hidden or control characters, shown as <U+XXXX> at the prompt and in TASK.md\n", len(esc))
+		fmt.Fprintf(w, "escapes:  %s\n", distinctEscapes(esc))
 	}
 	fmt.Fprintf(w, "commit:   %s\n", cur.Commit)
 	fmt.Fprintf(w, "level:    %s)\n", level)
@@ -60,6 +62,27 @@ func WriteSummary(w io.Writer, cur *taskfetch.Current, v Verdict) {
 		fmt.Fprintf(w, "signed:   %s\n", mdLine(cur.Signer.String()))
 	}
 	fmt.Fprintf(w, "status:   %s\n", v)
+}
+
+// maxListedEscapes bounds how many different escapes rx check's summary
+// names.
+const maxListedEscapes = 16
+
+// distinctEscapes names each different escape once, in the order the body
+// first holds it: the very text the prompt and TASK.md show for it.
+func distinctEscapes(esc []string) string {
+	seen := map[string]bool{}
+	var list []string
+	for _, e := range esc {
+		if !seen[e] {
+			seen[e] = true
+			list = append(list, e)
+		}
+	}
+	if len(list) > maxListedEscapes {
+		return fmt.Sprintf("%s and %d more", strings.Join(list[:maxListedEscapes], " "), len(list)-maxListedEscapes)
+	}
+	return strings.Join(list, " ")
 }
 
 // sanitizeErr renders an error for a log line; task errors already quote

@@ -7,6 +7,7 @@ import (
 
 	"rfhandoff/config"
 	"rfhandoff/gate"
+	"rfhandoff/hiddentext"
 	"rfhandoff/task"
 )
 
@@ -18,7 +19,7 @@ func (w *Written) Print(out io.Writer, remote, taskBranch string) {
 	if w.Replaced != "" && w.Replaced != t.ID {
 		fmt.Fprintf(out, "  replaced:      task %s\n", w.Replaced)
 	}
-	fmt.Fprintf(out, "  title:         %s\n", task.Sanitize(t.Title))
+	fmt.Fprintf(out, "  title:         %s\n", hiddentext.Sanitize(t.Title))
 	derived := t.DerivedLevel.String()
 	if r := gate.Reasons(t.Flags()); len(r) > 0 {
 		derived += " (" + strings.Join(r, ", ") + ")"

@@ -218,6 +218,10 @@ func TestTrustReplacedTaskIDNotOfferedAgain(t *testing.T) {
 	if st := l.rxState(t); !st.Replaced(old) {
 		t.Fatalf("replaced_task_ids %q lacks %s", st.ReplacedTaskIDs, old)
 	}
+	if out := l.RX.Run(faultWait, "rx", "status"); !strings.Contains(out.Stdout, "replaced:        "+old+"\n") ||
+		!strings.Contains(out.Stdout, "accepted tip:    "+l.Tip(tasktest.TaskBranch)+" ") {
+		t.Errorf("rx status does not show the replaced TASK_ID and the accepted tip:\n%s", out)
+	}
 	l.pushTask(t, old, l.main.Private) // a new signed commit, the old bytes
 	back := l.Tip(tasktest.TaskBranch)
 	out := l.rxCheck(t, 1)

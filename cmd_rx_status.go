@@ -94,6 +94,12 @@ func (c *RxStatusCmd) Run(app *App) error {
 	fmt.Fprintf(w, "deferred:        %s\n", or(st.DeferredTaskID))
 	fmt.Fprintf(w, "last completed:  %s\n", or(st.LastCompletedTaskID))
 	fmt.Fprintf(w, "completed:       %s\n", or(strings.Join(st.CompletedTaskIDs, ", ")))
+	fmt.Fprintf(w, "replaced:        %s\n", or(strings.Join(st.ReplacedTaskIDs, ", ")))
+	if a := st.AcceptedTask; a != nil {
+		fmt.Fprintf(w, "accepted tip:    %s task file sha256 %s\n", a.Commit, or(a.TaskSHA256))
+	} else {
+		fmt.Fprintf(w, "accepted tip:    -\n")
+	}
 	fmt.Fprintf(w, "outbox:          %s\n", or(s.Outbox))
 	fmt.Fprintf(w, "capture:         %s\n", captureLine(st.CaptureInProgress, capHeld))
 	return nil

@@ -6,8 +6,10 @@ import (
 	"io"
 	"strings"
 
+	"rfhandoff/errlist"
 	"rfhandoff/gate"
 	"rfhandoff/hiddentext"
+	"rfhandoff/state"
 	"rfhandoff/taskfetch"
 )
 
@@ -23,19 +25,43 @@ type Checked struct {
 // reason, *taskfetch.NotAncestorError, ...) and a task whose content
 // changed under its TASK_ID (*ChangedError).
 func (s *Session) Check(ctx context.Context) (Checked, error) {
-	p := s.Policy
-	cur, err := taskfetch.Fetch(ctx, s.Mirror, p)
+	cur, accept, err := s.fetch(ctx)
 	if err != nil {
-		return Checked{}, fmt.Errorf("task branch %s/%s: %w", p.Repo.Remote, p.Repo.TaskBranch, err)
+		return Checked{}, errlist.Join(err, s.Accept(accept))
 	}
-	d, err := s.Record(cur)
+	d, err := s.Record(cur, accept)
 	if err != nil {
 		return Checked{}, err
 	}
-	if d.Verdict == Changed {
+	switch d.Verdict {
+	case Changed:
 		return Checked{Current: cur, Decision: d}, changedError(d, cur)
+	case Replaced:
+		return Checked{Current: cur, Decision: d}, &ReplacedError{TaskID: cur.Task.ID, Commit: cur.Commit}
 	}
 	return Checked{Current: cur, Decision: d}, nil
+}
+
+// Reread is the approval's fresh look at the task branch: fetched and read
+// against the accepted tip like Check, nothing recorded.
+func (s *Session) Reread(ctx context.Context) (*taskfetch.Current, error) {
+	cur, _, err := s.fetch(ctx)
+	return cur, err
+}
+
+// fetch fetches the task branch once and reads the task against the
+// accepted tip on record (PROTOCOL §17).
+func (s *Session) fetch(ctx context.Context) (*taskfetch.Current, *state.AcceptedTask, error) {
+	p := s.Policy
+	st, err := s.Store.Load()
+	if err != nil {
+		return nil, nil, err
+	}
+	cur, accept, err := taskfetch.FetchSince(ctx, s.Mirror, p, st.AcceptedTask)
+	if err != nil {
+		return nil, accept, fmt.Errorf("task branch %s/%s: %w", p.Repo.Remote, p.Repo.TaskBranch, err)
+	}
+	return cur, accept, nil
 }
 
 // WriteSummary prints a task and its verdict for the operator; every field

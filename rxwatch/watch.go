@@ -30,7 +30,7 @@ func NewWatcher(s *Session, p Prompter) *Watcher {
 	pol := s.Policy
 	return &Watcher{
 		S:        s,
-		Poller:   &Poller{Git: s.Mirror, Policy: pol, Now: s.Now},
+		Poller:   &Poller{Git: s.Mirror, Policy: pol, Store: s.Store, Now: s.Now},
 		Prompter: p,
 		Outbox:   NewManualExecutor(s.StateDir(), pol),
 		Interval: pol.Poll.RXInterval.Duration,
@@ -89,6 +89,9 @@ func (w *Watcher) announce(key string, f func()) {
 func (w *Watcher) consider(ctx context.Context, p Poll) bool {
 	log := w.S.log()
 	if p.TaskErr != nil {
+		if err := w.S.Accept(p.Accept); err != nil {
+			w.announce("state "+err.Error(), func() { log.Error("cannot use the RX state", "err", err) })
+		}
 		w.announce("rejected "+p.Commit, func() {
 			log.Warn("task rejected", "commit", p.Commit, "err", sanitizeErr(p.TaskErr))
 		})
@@ -96,7 +99,7 @@ func (w *Watcher) consider(ctx context.Context, p Poll) bool {
 	}
 	cur := p.Task
 	t := cur.Task
-	d, err := w.S.Record(cur)
+	d, err := w.S.Record(cur, p.Accept)
 	if err != nil {
 		w.announce("state "+err.Error(), func() { log.Error("cannot use the RX state", "err", err) })
 		return false
@@ -105,6 +108,11 @@ func (w *Watcher) consider(ctx context.Context, p Poll) bool {
 	switch d.Verdict {
 	case Changed:
 		w.announce("changed "+key, func() { log.Error("task rejected", "task_id", t.ID, "err", changedError(d, cur)) })
+		return false
+	case Replaced:
+		w.announce("replaced "+key, func() {
+			log.Error("task rejected", "task_id", t.ID, "err", &ReplacedError{TaskID: t.ID, Commit: cur.Commit})
+		})
 		return false
 	case Completed:
 		w.announce("completed "+key, func() { log.Info("task is completed: not offered again", "task_id", t.ID) })

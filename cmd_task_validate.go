@@ -23,11 +23,7 @@ func (c *TaskValidateCmd) Run(app *App) error {
 	if limit <= 0 {
 		limit = task.DefaultMaxBytes
 	}
-	data, err := state.ReadRegular(c.File, limit)
-	var big *state.TooLargeError
-	if errors.As(err, &big) {
-		return fmt.Errorf("%s: over the task size limit of %d bytes (limits.max_task_bytes)", c.File, limit)
-	}
+	data, err := readTaskFile(c.File, limit)
 	if err != nil {
 		return err
 	}
@@ -48,4 +44,15 @@ func (c *TaskValidateCmd) Run(app *App) error {
 	fmt.Fprintf(w, "approval:  %s\n", gate.DescribeApproval(t.EffectiveLevel, t.RFTX, t.ID))
 	fmt.Fprintf(w, "sha256:    %s\n", t.SHA256)
 	return nil
+}
+
+// readTaskFile is state.ReadRegular naming, for a file over the limit, the
+// task size limit and its setting.
+func readTaskFile(path string, limit int64) ([]byte, error) {
+	data, err := state.ReadRegular(path, limit)
+	var big *state.TooLargeError
+	if errors.As(err, &big) {
+		return nil, fmt.Errorf("%s: exceeds the task size limit of %d bytes (limits.max_task_bytes)", path, limit)
+	}
+	return data, err
 }

@@ -25,6 +25,9 @@ func (e *TooLargeError) Error() string { return fmt.Sprintf("larger than %d byte
 // replace the file.
 func ReadRegular(path string, limit int64) ([]byte, error) {
 	before, err := os.Lstat(path)
+	if pe, ok := err.(*fs.PathError); ok {
+		pe.Op = "open" // what callers have always said of a missing file
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -53,7 +53,7 @@ func TestReadRegular(t *testing.T) {
 	if !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("a missing file: %v, want fs.ErrNotExist", err)
 	}
-	wantRefusal(t, err, missing, "missing")
+	wantRefusal(t, err, missing, "open "+missing+": ")
 }
 
 // A symlink is refused even when it points at a good regular file: the

@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"rfhandoff/config"
 	"rfhandoff/gitcli"
@@ -47,6 +48,17 @@ type Repo interface {
 	ShowFile(ctx context.Context, commit, path string, maxBytes int64) ([]byte, error)
 	IsAncestor(ctx context.Context, a, b string) (bool, error)
 	VerifyLastChange(ctx context.Context, commit, path, allowedSigners string) (gitcli.Signature, error)
+}
+
+// KeyValid checks a good signature's key against its valid-after and
+// valid-before in the allowed-signers file at each of times (PROTOCOL
+// §17: git checks them only at the commit's own date). A key outside its
+// window is a *gitcli.SignatureError, refused like any bad signature.
+func KeyValid(allowedSigners string, sig gitcli.Signature, path string, times ...config.KeyTime) error {
+	if err := config.CheckKeyWindow(allowedSigners, sig.Principal, sig.Fingerprint, times...); err != nil {
+		return &gitcli.SignatureError{Path: path, Sig: sig, Key: err}
+	}
+	return nil
 }
 
 // FetchCommit does the one narrow fetch of branch and resolves its
@@ -102,7 +114,11 @@ func ReadAt(ctx context.Context, g Repo, p config.Policy, commit string) (*Curre
 			// way it does without [trust].
 		case err != nil:
 			return nil, fmt.Errorf("task file %s at %s: %w", p.Repo.TaskFile, commit, err)
-		default:
+		}
+		if err == nil {
+			if err := KeyValid(allowed, sig, p.Repo.TaskFile, config.KeyTime{What: "now", At: time.Now()}); err != nil {
+				return nil, fmt.Errorf("task file %s at %s: %w", p.Repo.TaskFile, commit, err)
+			}
 			signer = &sig
 		}
 	}

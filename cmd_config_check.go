@@ -26,6 +26,9 @@ func (c *ConfigCheckCmd) Run(app *App) error {
 	if _, err := io.WriteString(app.Stdout, app.Policy.TOML()); err != nil {
 		return err
 	}
+	if _, err := io.WriteString(app.Stdout, app.Policy.DescribeSigners()); err != nil {
+		return err
+	}
 	if err := app.Policy.ValidateMAIN(); err != nil {
 		fmt.Fprintf(app.Stderr, "warning: policy %s: tx watch and tx execute refuse it (the RX commands do not use these keys): %v\n", src, err)
 	}

@@ -193,9 +193,6 @@ func (w *Watcher) poll(ctx context.Context) error {
 		w.rep.once("nofile:"+commit, "no %s at result branch commit %s yet", w.src.ResultPath(), commit)
 		return w.remember(commit)
 	}
-	if w.st.Shown(snap.Digest) {
-		return w.remember(commit)
-	}
 	// Who wrote it comes first: only the tip speaks, and only when it is a
 	// single-parent commit by a result signer that wrote RX_RESULT.json
 	// itself. A tip that does not is "no valid result now": a property of
@@ -211,6 +208,9 @@ func (w *Watcher) poll(ctx context.Context) error {
 	}
 	if err != nil {
 		return fmt.Errorf("verifying the signature of %s at %s: %w", w.src.ResultPath(), short(commit), err)
+	}
+	if w.st.Shown(snap.Digest) {
+		return w.remember(commit)
 	}
 	taskID, err := w.src.CurrentTaskID(ctx)
 	if err != nil {

@@ -99,8 +99,9 @@ func Fetch(ctx context.Context, g Repo, p config.Policy) (*Current, error) {
 }
 
 // ReadAt reads and validates the task file at commit: with
-// trust.task_signers set, a good signature by a listed key on the commit
-// that last changed the file (checked first, so an unsigned task's content
+// trust.task_signers set, a good signature by a listed key, inside its
+// valid-after/valid-before window now, on the commit that last changed the
+// file (checked first, so an unsigned task's content
 // is never read: a *gitcli.SignatureError); then regular file, size limit
 // before reading, strict header, and EXPECTED_HEAD an ancestor of commit
 // (only git's exit 0 counts as yes).

@@ -200,6 +200,9 @@ func TestTrustCompleteEndsTask(t *testing.T) {
 		t.Fatalf("tx state completed_tasks = %v (%v), want %s at %s", st.CompletedTasks, err, id, complete)
 	}
 	l.executeRefused(t, record, false, "refused at quick checks: task "+id+" is over")
+	if out := l.Main.Run(faultWait, "tx", "status"); !strings.Contains(out.Stdout, "tasks over:     1") || !strings.Contains(out.Stdout, id+"  at result commit "+complete[:12]) {
+		t.Errorf("tx status does not list the task as over:\n%s", out)
+	}
 }
 
 // One foreign commit at the result tip costs a report, not the lab: the

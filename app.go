@@ -14,6 +14,13 @@ import (
 	"rfhandoff/notify"
 )
 
+// Globals are the options every command takes.
+type Globals struct {
+	Config    string `help:"Policy file (default: $RFHANDOFF_CONFIG, else ./rfhandoff.toml when it exists, else built-in defaults)." type:"path" placeholder:"FILE"`
+	LogFormat string `help:"Log format." enum:"text,json" default:"text" name:"log-format"`
+	Verbose   bool   `short:"v" help:"Verbose (debug) logging."`
+}
+
 // App is what every command's Run receives: the context, streams, policy,
 // logger and the audited runners.
 type App struct {

@@ -106,8 +106,10 @@ func (a *App) Stack(role exec.Role) (*exec.Stack, error) {
 	}
 	opts := exec.Options{
 		Role: role, Tools: a.toolPaths(), Audit: log, Environ: a.Environ,
-		SSHKeygen:      a.Policy.Tools.SSHKeygen,
-		DefaultTimeout: a.Policy.Poll.GitTimeout.Duration,
+		SSHKeygen:        a.Policy.Tools.SSHKeygen,
+		SSHCommand:       a.Policy.Tools.SSHCommand,
+		CredentialHelper: a.Policy.Tools.GitCredentialHelper,
+		DefaultTimeout:   a.Policy.Poll.GitTimeout.Duration,
 	}
 	// A local-only stack first, to learn the remote's transport.
 	local, err := exec.New(opts)

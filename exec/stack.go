@@ -85,6 +85,8 @@ func New(o Options) (*Stack, error) {
 		"-c", "core.hooksPath=" + hooks,
 		"-c", "core.fsmonitor=false",
 		"-c", "transfer.fsckObjects=true",
+		// fetch.fsckObjects, when set, overrides transfer.fsckObjects.
+		"-c", "fetch.fsckObjects=true",
 		"-c", "submodule.recurse=false",
 		"-c", "protocol.allow=never",
 		// A repository's log.showSignature would make every git log start
@@ -290,17 +292,41 @@ func (s *Stack) prepare(c Cmd) (string, []string, error) {
 			return "", nil, s.refuse(c, &NotInstalledError{Tool: SSHKeygen, Err: s.keygenErr}, s.keygenErr.Error())
 		}
 	}
+	if reason == "" && c.DeferObjectCheck && (c.Tool != Git || !deferrable(c.Args)) {
+		reason = "only a blobless git fetch may defer its object check"
+	}
 	if reason != "" {
 		return "", nil, s.refuse(c, &DeniedError{Tool: c.Tool, Argv: Redact(append([]string{string(c.Tool)}, c.Args...), c.Secrets), Reason: reason}, reason)
 	}
 	if c.Tool == Git {
-		flags := s.gitFlags
+		flags := append([]string{}, s.gitFlags...)
 		if c.Signatures != nil {
-			flags = append(append([]string{}, flags...), c.Signatures.flags(s.keygen)...)
+			flags = append(flags, c.Signatures.flags(s.keygen)...)
 		}
-		args = append(append(append(append([]string{}, flags...), c.Args[0]), remotePins(c.Args[0])...), c.Args[1:]...)
+		if c.DeferObjectCheck {
+			flags = append(flags, "-c", "transfer.fsckObjects=false", "-c", "fetch.fsckObjects=false")
+		}
+		flags = append(flags, fsckPins(c.Args[0])...)
+		args = append(append(append(flags, c.Args[0]), remotePins(c.Args[0])...), c.Args[1:]...)
 	}
 	return path, args, nil
+}
+
+// deferrable reports whether a git call may check its objects itself
+// afterwards: a fetch with a filter (git then ignores fetch.fsck.* anyway).
+func deferrable(args []string) bool {
+	if len(args) == 0 || args[0] != "fetch" {
+		return false
+	}
+	for _, a := range args {
+		if a == "--end-of-options" {
+			break
+		}
+		if strings.HasPrefix(a, "--filter=") {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *Stack) refuse(c Cmd, err error, reason string) error {

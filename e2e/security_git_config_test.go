@@ -3,6 +3,7 @@ package e2e
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -191,5 +192,39 @@ func TestSecurityGitConfigProgramsNeverRun(t *testing.T) {
 	checkNoMarker(t, marker, "rx check with the remote rewritten to ext::")
 	if out.Code != 1 || !strings.Contains(out.Stderr, "transport 'ext' not allowed") {
 		t.Fatalf("rx check with the remote rewritten to ext::: want exit 1 naming the transport\n%s", out)
+	}
+}
+
+// Invariant (PROTOCOL §10): over ssh, git runs the ssh command the policy
+// names (tools.ssh_command) and no other: a core.sshCommand in the RX
+// checkout's and the mirror's config never runs, and the audit log names
+// the command each fetch ran with.
+func TestSecuritySSHCommandFromPolicyOnly(t *testing.T) {
+	t.Parallel()
+	l := newSSHLab(t)
+	marker := filepath.Join(t.TempDir(), "ran")
+	script := markerScripts(t, marker, []string{"core.sshCommand"})["core.sshCommand"]
+	gittest.Git(t, l.R, l.RX.Dir, "config", "core.sshCommand", script)
+	l.PushTask(tasktest.Capture("SSH_CMD_0001"))
+	run := func(id string) {
+		t.Helper()
+		out := faultkit.Run(t, sshEnv(l.RX, l.agent.Sock), l.RX.Dir, faultWait, "", "rx", "check")
+		checkNoMarker(t, marker, "rx check over ssh")
+		if out.Code != 10 || !strings.Contains(out.Stdout, id) {
+			t.Fatalf("rx check over ssh: want exit 10 offering the task\n%s\nsshd log:\n%s", out, l.sshd.Log())
+		}
+	}
+	run("SSH_CMD_0001")
+	gittest.Git(t, l.R, l.RX.Mirror(), "config", "core.sshCommand", script)
+	l.PushTask(tasktest.Capture("SSH_CMD_0002"))
+	run("SSH_CMD_0002")
+	fetches := faultkit.GitStarts(faultkit.AuditEntries(t, l.RX.AuditPath()), "fetch")
+	if len(fetches) == 0 {
+		t.Fatal("no fetch in the audit log")
+	}
+	for _, e := range fetches {
+		if !slices.Contains(e.Argv, "core.sshCommand="+l.sshd.SSHCommand()) {
+			t.Errorf("fetch without the policy's ssh command on record: %q", e.Argv)
+		}
 	}
 }

@@ -228,3 +228,63 @@ func TestSecuritySSHCommandFromPolicyOnly(t *testing.T) {
 		}
 	}
 }
+
+// Invariant (PROTOCOL §10): over https git asks the credential helper the
+// policy names (tools.git_credential_helper) and no other: a helper in the
+// global, the RX checkout's or the mirror's config never runs, the policy's does, and the audit
+// log names it on each call that may ask.
+func TestSecurityCredentialHelperFromPolicyOnly(t *testing.T) {
+	t.Parallel()
+	lab := faultkit.NewLab(t)
+	h := faultkit.StartHTTP(t, lab.Srv, "rxop", "s3cret-token")
+	lab.UseURL(h.AnonymousURL("remote.git"))
+	marker := filepath.Join(t.TempDir(), "ran")
+	evil := markerScripts(t, marker, []string{"credential.helper"})["credential.helper"]
+	gittest.Git(t, lab.R, lab.RX.Dir, "config", "credential.helper", evil)
+	gittest.Git(t, lab.R, lab.Tmp, "config", "--file", filepath.Join(lab.Home, ".gitconfig"), "credential.helper", evil)
+
+	asked := filepath.Join(t.TempDir(), "asked")
+	helper := filepath.Join(t.TempDir(), "helper")
+	script := "#!/bin/sh\necho \"$1\" >> '" + asked + "'\n[ \"$1\" = get ] && printf 'username=rxop\\npassword=s3cret-token\\n'\nexit 0\n"
+	if err := os.WriteFile(helper, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	lab.RX.Policy.Tools.GitCredentialHelper = helper
+	lab.RX.WritePolicy()
+
+	for i, id := range []string{"CRED_HELPER_0001", "CRED_HELPER_0002"} {
+		if i == 1 { // the mirror exists now
+			gittest.Git(t, lab.R, lab.RX.Mirror(), "config", "credential.helper", evil)
+		}
+		lab.PushTask(tasktest.Capture(id))
+		out := lab.RX.Run(faultWait, "rx", "check")
+		checkNoMarker(t, marker, "rx check over https")
+		if out.Code != 10 || !strings.Contains(out.Stdout, id) {
+			t.Fatalf("rx check over https with the policy's helper: want exit 10 offering %s\n%s\nhttp-backend:\n%s", id, out, h.BackendStderr())
+		}
+	}
+	if data, err := os.ReadFile(asked); err != nil || !strings.Contains(string(data), "get") {
+		t.Fatalf("the policy's helper was not asked: %q, %v", data, err)
+	}
+	for _, e := range faultkit.GitStarts(faultkit.AuditEntries(t, lab.RX.AuditPath()), "fetch") {
+		if !slices.Contains(e.Argv, "credential.helper="+helper) {
+			t.Errorf("fetch without the policy's helper on record: %q", e.Argv)
+		}
+	}
+
+	// Without a helper in the policy git has no password: it asks no
+	// helper and no askpass program (core.askPass in any config), and
+	// the fetch fails at once naming the cause.
+	askpass := markerScripts(t, marker, []string{"core.askPass"})["core.askPass"]
+	for _, file := range []string{filepath.Join(lab.RX.Dir, ".git", "config"), filepath.Join(lab.Home, ".gitconfig"), filepath.Join(lab.RX.Mirror(), "config")} {
+		gittest.Git(t, lab.R, lab.Tmp, "config", "--file", file, "core.askPass", askpass)
+	}
+	lab.RX.Policy.Tools.GitCredentialHelper = ""
+	lab.RX.WritePolicy()
+	lab.PushTask(tasktest.Capture("CRED_HELPER_0003"))
+	out := lab.RX.Run(faultWait, "rx", "check")
+	checkNoMarker(t, marker, "rx check over https without a helper")
+	if out.Code != 1 || !strings.Contains(out.Stderr, "authentication refused") {
+		t.Fatalf("rx check over https without a helper: want exit 1, authentication refused\n%s", out)
+	}
+}

@@ -23,7 +23,7 @@ func packNames(dir string) map[string]bool {
 // (a bad date, a zero-padded mode, ...) is let through and reported once,
 // here, naming the object (the pack is kept, so no later fetch brings it
 // again); an object git refuses undoes the fetch (the tracking ref goes
-// back to the last accepted tip, the new packs are removed) and is an
+// back to its anchor, the new packs are removed) and is an
 // error naming it and saying what the remote's owner must do. The caller
 // holds the mirror lock.
 func (m *Mirror) checkObjects(ctx context.Context, branch string, before map[string]bool) error {
@@ -54,12 +54,20 @@ func (m *Mirror) checkObjects(ctx context.Context, branch string, before map[str
 	}
 	return fmt.Errorf("%s/%s brings an object git refuses as unsafe to check out: %s; nothing was accepted from this fetch%s. "+
 		"What to do: the remote's owner must take the commit that brings it off the branch (reset the branch to a commit "+
-		"before it and push again); as long as the new history contains the last tip accepted here, this side takes it "+
-		"with no action of its own", m.Remote, branch, strings.Join(names, "; "), undo)
+		"before it and push again); as long as the new history contains the last tip fetched here (%s), this side takes it "+
+		"with no action of its own", m.Remote, branch, strings.Join(names, "; "), undo, m.anchorOf(branch))
 }
 
-// undoFetch puts the tracking ref of branch back to its last accepted tip
-// (or removes it when none was accepted) and removes the packs the fetch
+// anchorOf is the anchored tip of branch, or "none yet".
+func (m *Mirror) anchorOf(branch string) string {
+	if anchors, err := readAnchors(AnchorsPath(m.Dir)); err == nil && anchors[branch] != "" {
+		return anchors[branch]
+	}
+	return "none yet"
+}
+
+// undoFetch puts the tracking ref of branch back to its anchor (or
+// removes it when there is none yet) and removes the packs the fetch
 // brought. It returns "" or what could not be undone.
 func (m *Mirror) undoFetch(ctx context.Context, branch string, packs []string) string {
 	ref := "refs/remotes/" + m.Remote + "/" + branch

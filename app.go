@@ -113,9 +113,11 @@ func (a *App) Stack(role exec.Role) (*exec.Stack, error) {
 	}
 	opts := exec.Options{
 		Role: role, Tools: a.toolPaths(), Audit: log, Environ: a.Environ,
-		SSHKeygen:      a.Policy.Tools.SSHKeygen,
-		DefaultTimeout: a.Policy.Poll.GitTimeout.Duration,
-		NotifyProgram:  a.Policy.NotifyProgram(),
+		SSHKeygen:        a.Policy.Tools.SSHKeygen,
+		SSHCommand:       a.Policy.Tools.SSHCommand,
+		CredentialHelper: a.Policy.Tools.GitCredentialHelper,
+		DefaultTimeout:   a.Policy.Poll.GitTimeout.Duration,
+		NotifyProgram:    a.Policy.NotifyProgram(),
 	}
 	// A local-only stack first, to learn the remote's transport.
 	local, err := exec.New(opts)

@@ -97,7 +97,7 @@ func TestCaptureAbortLeavesNothing(t *testing.T) {
 						t.Errorf("hackrf_transfer ended with exit %s, signal %q; want it stopped by SIGINT", code, e.Signal)
 					}
 				}
-				if e.Pid > 0 && state.PIDAlive(e.Pid) {
+				if e.Pid > 0 && exec.PIDAlive(e.Pid) {
 					t.Errorf("hackrf_transfer (pid %d) is still running", e.Pid)
 				}
 			}

@@ -113,7 +113,7 @@ func (p Policy) DescribeSigners() string {
 			continue
 		}
 		path := p.Resolve(k.v)
-		data, err := ReadRegularFile(path, MaxTrustFileBytes)
+		data, err := state.ReadRegular(path, MaxTrustFileBytes)
 		if err != nil {
 			continue
 		}

@@ -19,6 +19,7 @@ import (
 	"rfhandoff/mirror"
 	"rfhandoff/result"
 	"rfhandoff/state"
+	"rfhandoff/task"
 	"rfhandoff/taskfetch"
 )
 
@@ -212,17 +213,17 @@ func (w *Watcher) poll(ctx context.Context) error {
 	if checkErr != nil && !errors.As(checkErr, &badSig) {
 		return fmt.Errorf("verifying the signature of %s at %s: %w", w.src.ResultPath(), short(commit), checkErr)
 	}
-	var taskID string
+	var cur *task.Task
 	var r *result.Result
 	now := w.now()
 	if checkErr == nil {
-		if taskID, err = w.src.CurrentTaskID(ctx); err != nil {
+		if cur, err = w.src.CurrentTask(ctx); err != nil {
 			return fmt.Errorf("reading the current task (needed to check result %s): %w", short(snap.Digest), err)
 		}
 		r, checkErr = w.src.Decode(snap)
 	}
 	if checkErr == nil {
-		checkErr = gate.CheckReady(r, now, taskID, w.Policy)
+		checkErr = gate.CheckReady(r, now, cur.ID, w.Policy)
 	}
 	// The digest is recorded as shown before anything about it is shown:
 	// if the state cannot be written nothing is shown (and it is retried),
@@ -240,7 +241,7 @@ func (w *Watcher) poll(ctx context.Context) error {
 			short(snap.Digest), short(commit), checkErr)
 		return nil
 	}
-	return w.authorize(ctx, snap, r, taskID, signer)
+	return w.authorize(ctx, snap, r, cur, signer)
 }
 
 // openMirror opens the MAIN side's mirror that both branches are read

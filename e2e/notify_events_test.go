@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"rfhandoff/config"
+	"rfhandoff/exec"
 	"rfhandoff/faultkit"
 	"rfhandoff/gate"
 	"rfhandoff/prompt/prompttest"
@@ -202,8 +203,11 @@ func TestNotifyReceiverFailingTxWatchGoesOn(t *testing.T) {
 			hook.setMode(mode)
 		}
 		offer(fmt.Sprintf("NOTIFY_FAIL_%04d", i+1))
-		if mode != "down" {
-			faultkit.Eventually(t, faultWait, "the receiver tried in mode "+mode, func() bool { return hook.requests() > before })
+		// The audit log's delivery line comes after the last attempt: the
+		// receiver is changed only once this event is given up.
+		faultkit.Eventually(t, faultWait, "the delivery given up in mode "+mode, func() bool { return deliveries(t, lab.Main) == i+1 })
+		if got := hook.requests(); (mode == "down") != (got == before) {
+			t.Errorf("mode %s: %d requests reached the receiver, %d before", mode, got, before)
 		}
 	}
 	if evs, _ := hook.received(); len(evs) != 0 {
@@ -216,7 +220,6 @@ func TestNotifyReceiverFailingTxWatchGoesOn(t *testing.T) {
 	if ev["task_id"] != "NOTIFY_FAIL_0004" {
 		t.Errorf("the first event delivered after the receiver is back is for %q", ev["task_id"])
 	}
-	w.WaitForText("notify: delivering again", faultWait)
 	if w.Exited() {
 		t.Fatal("tx watch died")
 	}
@@ -225,12 +228,24 @@ func TestNotifyReceiverFailingTxWatchGoesOn(t *testing.T) {
 		t.Errorf("tx watch after SIGTERM: exit %d", st.ExitCode())
 	}
 	tty := w.TTY.String()
-	if n := strings.Count(tty, "notify: delivery failed"); n != 1 {
-		t.Errorf("the failing receiver was reported %d times, want once:\n%s", n, tty)
+	if n := strings.Count(tty, "notify: delivery failed"); n != 1 || !strings.Contains(tty, "notify: delivering again") {
+		t.Errorf("the failing receiver was reported %d times, want once, and its recovery once:\n%s", n, tty)
 	}
 	if strings.Contains(tty, hookSecret) || strings.Contains(tty, "/hook") {
 		t.Errorf("tx watch's output holds the secret or the hook's path:\n%s", tty)
 	}
+}
+
+// deliveries counts the delivery lines in side's audit log.
+func deliveries(t *testing.T, side *faultkit.Side) int {
+	t.Helper()
+	n := 0
+	for _, e := range faultkit.AuditEntries(t, side.AuditPath()) {
+		if e.Event == exec.EventDelivery {
+			n++
+		}
+	}
+	return n
 }
 
 // TestNotifyRemoteOutage: both watchers, their remote (git daemon) gone
@@ -322,7 +337,7 @@ func TestNotifyCaptureEvents(t *testing.T) {
 	}
 	const title = "Test task " + publishtest.TaskID // tasktest's default
 
-	s := newCaptureSide(t, "fast", nil)
+	s := newCaptureSide(t, "", nil)
 	withNotify(s)
 	sess := prompttest.StartDetached(t, s.bin, s.args(publishtest.TaskID), prompttest.Options{Dir: s.f.Checkout, Env: s.env})
 	if code := exitStatus(t, sess.Wait(3*time.Minute)); code != 0 {

@@ -37,9 +37,11 @@ var (
 	otherEsc   = regexp.MustCompile("\x1b[@-Z\\\\-_78]?")
 )
 
-// plain turns one line of terminal output into plain text.
+// plain turns one line of terminal output into plain text. The bell the
+// watchers ring before a prompt (PROTOCOL §21) is the terminal's, not the
+// transcript's.
 func plain(b []byte) string {
-	s := strings.ReplaceAll(string(b), "\r", "")
+	s := strings.NewReplacer("\r", "", "\a", "").Replace(string(b))
 	s = savedBlock.ReplaceAllString(s, "")
 	s = csiSeq.ReplaceAllString(s, "")
 	s = otherEsc.ReplaceAllString(s, "")

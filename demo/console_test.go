@@ -16,6 +16,8 @@ func TestPlain(t *testing.T) {
 		{"a\x1b7\x1b[1Ax\x1b8b\x1b7\x1b[2Ky\x1b8c", "abc"},
 		// An unfinished block (a partial line) leaves no escape behind.
 		{"> \x1b7\x1b[1A\x1b[1G", "> "},
+		// The watchers' bell before the phrase: the line is the prompt.
+		{"\aType exactly: AUTHORIZE RF TX", "Type exactly: AUTHORIZE RF TX"},
 	} {
 		if got := plain([]byte(c.in)); got != c.want {
 			t.Errorf("plain(%q) = %q, want %q", c.in, got, c.want)
@@ -29,8 +31,8 @@ func FuzzPlain(f *testing.F) {
 	f.Add([]byte("\x1b"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		got := plain(b)
-		if strings.ContainsAny(got, "\x1b\r") {
-			t.Fatalf("plain(%q) = %q still holds ESC or CR", b, got)
+		if strings.ContainsAny(got, "\x1b\r\a") {
+			t.Fatalf("plain(%q) = %q still holds ESC, CR or BEL", b, got)
 		}
 		if again := plain([]byte(got)); again != got {
 			t.Fatalf("plain is not idempotent: %q -> %q -> %q", b, got, again)

@@ -95,3 +95,9 @@ func (m *Mirror) FileHistory(ctx context.Context, commit, path string, maxBytes 
 	}
 	return v, err
 }
+
+// VerifyTip checks that the tip itself is a signed single-parent commit
+// that changed path (gitcli's; commits and trees only).
+func (m *Mirror) VerifyTip(ctx context.Context, tip, path, allowedSigners string) (gitcli.Signature, error) {
+	return m.git.VerifyTip(ctx, tip, path, allowedSigners)
+}

@@ -20,6 +20,7 @@ import (
 	"rfhandoff/mirror"
 	"rfhandoff/notify"
 	"rfhandoff/prompt"
+	"rfhandoff/state"
 	"rfhandoff/task"
 )
 
@@ -141,6 +142,9 @@ func (x *Executor) quickChecks(store Store, name string, rec Record) (*hackrfcli
 	if _, err := os.Lstat(store.Path(OutcomeName(name))); !errors.Is(err, os.ErrNotExist) {
 		add("an outcome for this record already exists (%s)", store.Path(OutcomeName(name)))
 	}
+	if err := x.completed(rec); err != nil {
+		errs = multierror.Append(errs, err)
+	}
 	pol := x.Policy
 	if rec.ResultBranch != pol.Repo.ResultBranch {
 		add("the record is for result branch %q, the policy's is %q", rec.ResultBranch, pol.Repo.ResultBranch)
@@ -240,7 +244,7 @@ func (x *Executor) recheck(ctx context.Context, store Store, name string, rec Re
 	add := func(err error) { errs = multierror.Append(errs, err) }
 	// The signer is checked again with the allowed signers in force now: a
 	// key removed since the authorization no longer counts.
-	signer, err := src.VerifyResult(ctx, snap)
+	signer, err := src.VerifyResult(ctx, snap, x.now())
 	switch {
 	case err != nil:
 		add(fmt.Errorf("result signature: %w", err))
@@ -269,7 +273,7 @@ func (x *Executor) recheck(ctx context.Context, store Store, name string, rec Re
 			add(err)
 		case taskID != "":
 			extra := time.Duration(x.Policy.TX.DurationS) * time.Second
-			if err := gate.CheckReadyFor(r, now, taskID, x.Policy, extra); err != nil {
+			if err := readyProblems(gate.CheckReadyFor(r, now, taskID, x.Policy, extra), src.CheckSigned(signer, r)); err != nil {
 				errs = multierror.Append(errs, flatten(err)...)
 			}
 		}
@@ -279,6 +283,9 @@ func (x *Executor) recheck(ctx context.Context, store Store, name string, rec Re
 	}
 	if used, _ := store.Used(name); used {
 		add(&AlreadyUsedError{Marker: store.Path(UsedName(name))})
+	}
+	if err := x.completed(rec); err != nil {
+		add(err)
 	}
 	if errs != nil {
 		errs.ErrorFormat = errlist.Format
@@ -296,4 +303,14 @@ func (x *Executor) notifyExecuted(cur *task.Task, o Outcome) {
 		code = *o.ExitCode
 	}
 	x.Notify.Notify(notify.TXExecuted(notify.FromTask(cur), o.Action, o.RFTX, code))
+}
+
+// completed refuses a record whose task the MAIN side saw a
+// CAPTURE_COMPLETE for (tx watch keeps them in its state, PROTOCOL §17).
+func (x *Executor) completed(rec Record) error {
+	st, err := state.LoadTX(x.Policy.StatePath())
+	if err != nil {
+		return fmt.Errorf("cannot tell whether task %s is over: %w", rec.TaskID, err)
+	}
+	return taskOver(&st, rec.TaskID)
 }

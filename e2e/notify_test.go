@@ -29,6 +29,7 @@ type hookServer struct {
 
 	mu     sync.Mutex
 	l      net.Listener
+	conns  map[net.Conn]bool // open connections, closed by down
 	mode   string // "" (200), "500", "hang"
 	events []map[string]string
 	bad    int
@@ -37,8 +38,8 @@ type hookServer struct {
 
 func startHookServer(t *testing.T, secret string) *hookServer {
 	t.Helper()
-	h := &hookServer{}
-	h.srv = &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	h := &hookServer{conns: map[net.Conn]bool{}}
+	h.srv = &http.Server{ConnState: h.track, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		h.mu.Lock()
 		h.tries++
@@ -87,13 +88,28 @@ func (h *hookServer) setMode(mode string) {
 	h.mode = mode
 }
 
-// down stops listening: a delivery finds nothing on the port.
+func (h *hookServer) track(c net.Conn, st http.ConnState) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	switch st {
+	case http.StateNew:
+		h.conns[c] = true
+	case http.StateClosed, http.StateHijacked:
+		delete(h.conns, c)
+	}
+}
+
+// down stops listening and drops every open connection (a kept-alive one
+// too): a delivery finds nothing on the port.
 func (h *hookServer) down(t *testing.T) {
 	t.Helper()
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if err := h.l.Close(); err != nil {
 		t.Fatal(err)
+	}
+	for c := range h.conns {
+		_ = c.Close()
 	}
 }
 

@@ -37,11 +37,12 @@ var (
 	otherEsc   = regexp.MustCompile("\x1b[@-Z\\\\-_78]?")
 )
 
-// plain turns one line of terminal output into plain text. The bell the
-// watchers ring before a prompt (PROTOCOL §21) is the terminal's, not the
-// transcript's.
+// plain turns one line of terminal output into plain text.
 func plain(b []byte) string {
-	s := strings.NewReplacer("\r", "", "\a", "").Replace(string(b))
+	s := strings.ReplaceAll(string(b), "\r", "")
+	// The bell the watchers ring before a question (PROTOCOL §21) is heard,
+	// not read.
+	s = strings.ReplaceAll(s, "\a", "")
 	s = savedBlock.ReplaceAllString(s, "")
 	s = csiSeq.ReplaceAllString(s, "")
 	s = otherEsc.ReplaceAllString(s, "")

@@ -30,7 +30,7 @@ type hookServer struct {
 	mu     sync.Mutex
 	l      net.Listener
 	conns  map[net.Conn]bool // open connections, closed by down
-	mode   string // "" (200), "500", "hang"
+	mode   string            // "" (200), "500", "hang"
 	events []map[string]string
 	bad    int
 	tries  int // every request that reached the handler

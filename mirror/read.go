@@ -25,11 +25,15 @@ func (m *Mirror) FetchBranchUpdated(ctx context.Context, remote, branch string) 
 	if err := m.ensure(ctx); err != nil {
 		return gitcli.FetchUpdate{}, err
 	}
+	before := packNames(m.Dir)
 	u, err := m.git.FetchBranchUpdated(ctx, remote, branch)
 	m.git.Promisor.Branch = branch
 	if err != nil {
 		removeStaleGitFiles(m.Dir) // an interrupted git leaves tmp_pack_*
 		return u, err
+	}
+	if err := m.checkObjects(ctx, branch, before); err != nil {
+		return gitcli.FetchUpdate{}, err
 	}
 	if !m.vouched[branch] || u.MayHaveMoved() {
 		if err := m.checkAnchor(ctx, branch); err != nil {

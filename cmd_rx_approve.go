@@ -49,7 +49,7 @@ func (c *RxApproveCmd) Run(app *App) error {
 	mx := rxwatch.NewManualExecutor(s.StateDir(), env.Policy)
 	switch res.Decision.Verdict {
 	case rxwatch.Completed:
-		return &rxwatch.CompletedError{TaskID: cur.Task.ID}
+		return rxwatch.CompletedRefusal(cur.Task.ID)
 	case rxwatch.Approved:
 		dir, err := s.EnsurePrepared(cur, mx)
 		if err != nil {

@@ -10,7 +10,7 @@
 // ever being overwritten. READY is published with a
 // context that a signal does not cancel; Options.StallAfter and
 // Options.Grace are the stall and kill delays. Firmware too old for
-// `hackrf_clock -i` is a *ClockError. The quick-look PNG and the SigMF
+// `hackrf_clock -i` is a *clockError. The quick-look PNG and the SigMF
 // metadata are written after COMPLETE.
 //
 // # Two streaming readers, no second pass
@@ -56,6 +56,6 @@
 // reads size and SHA-256 from the file, the one second pass over a
 // capture, and only here: the streaming hash died with rfhandoff.
 //
-// A failed recovery is a *RecoveryError; exit statuses are PROTOCOL §13
+// A failed recovery is a *recoveryError; exit statuses are PROTOCOL §13
 // (cmd_rx_capture.go maps them).
 package capture

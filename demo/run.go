@@ -30,18 +30,18 @@ type Options struct {
 	Timing Timing
 }
 
-// StepError names the step that failed.
-type StepError struct {
+// stepError names the step that failed.
+type stepError struct {
 	Step int
 	Name string
 	Err  error
 }
 
-func (e *StepError) Error() string {
+func (e *stepError) Error() string {
 	return fmt.Sprintf("demo step %d (%s) failed: %v", e.Step, e.Name, e.Err)
 }
 
-func (e *StepError) Unwrap() error { return e.Err }
+func (e *stepError) Unwrap() error { return e.Err }
 
 // runner is one demo run.
 type runner struct {
@@ -63,7 +63,7 @@ type runner struct {
 
 // Run sets the sandbox up, runs the narrated steps and removes the sandbox
 // again (unless Keep). It returns nil only when the fake TX action wrote
-// rf_tx 0 and the capture published COMPLETE; otherwise a *StepError.
+// rf_tx 0 and the capture published COMPLETE; otherwise a *stepError.
 func Run(ctx context.Context, o Options) (err error) {
 	if !filepath.IsAbs(o.Exe) {
 		return fmt.Errorf("demo: the rfhandoff binary path %q is not absolute", o.Exe)
@@ -98,13 +98,13 @@ func Run(ctx context.Context, o Options) (err error) {
 	d.intro()
 
 	if d.rcv, err = startReceiver(); err != nil {
-		return &StepError{Step: 0, Name: "sandbox", Err: err}
+		return &stepError{Step: 0, Name: "sandbox", Err: err}
 	}
 	defer d.rcv.close()
 	sb, err := NewSandbox(ctx, SandboxOptions{Exe: o.Exe, Timing: t, Environ: o.Environ,
 		NotifyURL: d.rcv.URL, NotifySecret: d.rcv.Secret})
 	if err != nil {
-		return &StepError{Step: 0, Name: "sandbox", Err: err}
+		return &stepError{Step: 0, Name: "sandbox", Err: err}
 	}
 	d.sb = sb
 	d.env = sb.ChildEnv(o.Environ)
@@ -157,14 +157,14 @@ func stepErr(n int, name string, err error) error {
 	if err == nil {
 		return nil
 	}
-	var se *StepError
+	var se *stepError
 	if errors.As(err, &se) {
 		return err
 	}
 	if errors.Is(err, context.Canceled) {
 		err = fmt.Errorf("interrupted (%w)", err)
 	}
-	return &StepError{Step: n, Name: name, Err: err}
+	return &stepError{Step: n, Name: name, Err: err}
 }
 
 // rule prints a step heading.

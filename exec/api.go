@@ -54,7 +54,7 @@ type Cmd struct {
 	// process lives until its context ends or it exits.
 	Timeout time.Duration
 	// MaxOutput caps captured stdout in bytes (0: the runner's default).
-	// A process that writes more is stopped and Run returns *OutputLimitError.
+	// A process that writes more is stopped and Run returns *outputLimitError.
 	MaxOutput int64
 	// Secrets are extra strings scrubbed from the audit log and from errors.
 	Secrets []string

@@ -76,12 +76,12 @@ type AuditLog struct {
 func OpenAuditLog(path string) (*AuditLog, error) {
 	if dir := filepath.Dir(path); dir != "" {
 		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return nil, &AuditError{Path: path, Err: err}
+			return nil, &auditError{Path: path, Err: err}
 		}
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
-		return nil, &AuditError{Path: path, Err: err}
+		return nil, &auditError{Path: path, Err: err}
 	}
 	f.Close()
 	return &AuditLog{path: path, now: time.Now}, nil
@@ -97,15 +97,15 @@ func (l *AuditLog) Append(e Entry) (Entry, error) {
 	defer l.mu.Unlock()
 	f, err := os.OpenFile(l.path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
-		return e, &AuditError{Path: l.path, Err: err}
+		return e, &auditError{Path: l.path, Err: err}
 	}
 	defer f.Close()
 	if err := lockAppend(f); err != nil {
-		return e, &AuditError{Path: l.path, Err: err}
+		return e, &auditError{Path: l.path, Err: err}
 	}
 	last, complete, err := lastLine(f)
 	if err != nil {
-		return e, &AuditError{Path: l.path, Err: err}
+		return e, &auditError{Path: l.path, Err: err}
 	}
 	e.Prev, e.Seq = "", 1
 	if len(last) > 0 {
@@ -121,7 +121,7 @@ func (l *AuditLog) Append(e Entry) (Entry, error) {
 	e.Rfhandoff = os.Getpid()
 	line, hash, err := encodeLine(e)
 	if err != nil {
-		return e, &AuditError{Path: l.path, Err: err}
+		return e, &auditError{Path: l.path, Err: err}
 	}
 	e.Hash = hash
 	if !complete {
@@ -133,15 +133,15 @@ func (l *AuditLog) Append(e Entry) (Entry, error) {
 	// there, and a later append would bury it mid-chain. Cut the file back.
 	size, err := f.Seek(0, io.SeekEnd)
 	if err != nil {
-		return e, &AuditError{Path: l.path, Err: err}
+		return e, &auditError{Path: l.path, Err: err}
 	}
 	if _, err := f.Write(line); err != nil {
 		_ = f.Truncate(size)
-		return e, &AuditError{Path: l.path, Err: err}
+		return e, &auditError{Path: l.path, Err: err}
 	}
 	if err := f.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) {
 		_ = f.Truncate(size)
-		return e, &AuditError{Path: l.path, Err: err}
+		return e, &auditError{Path: l.path, Err: err}
 	}
 	return e, nil
 }
@@ -152,7 +152,7 @@ func (l *AuditLog) Head() (string, error) {
 	defer l.mu.Unlock()
 	f, err := os.Open(l.path)
 	if err != nil {
-		return "", &AuditError{Path: l.path, Err: err}
+		return "", &auditError{Path: l.path, Err: err}
 	}
 	defer f.Close()
 	last, _, err := lastLine(f)

@@ -47,44 +47,44 @@ func (e *NotInstalledError) Error() string {
 
 func (e *NotInstalledError) Unwrap() error { return e.Err }
 
-// TimeoutError is a process stopped because its Cmd.Timeout elapsed.
+// timeoutError is a process stopped because its Cmd.Timeout elapsed.
 // It matches context.DeadlineExceeded with errors.Is.
-type TimeoutError struct {
+type timeoutError struct {
 	Tool       Tool
 	Argv       []string // redacted
 	After      time.Duration
 	StderrTail string
 }
 
-func (e *TimeoutError) Error() string {
+func (e *timeoutError) Error() string {
 	return withStderr(fmt.Sprintf("%s: timed out after %s", strings.Join(e.Argv, " "), e.After), e.StderrTail)
 }
 
-func (e *TimeoutError) Is(target error) bool { return target == context.DeadlineExceeded }
+func (e *timeoutError) Is(target error) bool { return target == context.DeadlineExceeded }
 
-// OutputLimitError is a process stopped because it wrote more than allowed.
-type OutputLimitError struct {
+// outputLimitError is a process stopped because it wrote more than allowed.
+type outputLimitError struct {
 	Tool  Tool
 	Argv  []string // redacted
 	Limit int64
 }
 
-func (e *OutputLimitError) Error() string {
+func (e *outputLimitError) Error() string {
 	return fmt.Sprintf("%s: output exceeded %d bytes; stopped", strings.Join(e.Argv, " "), e.Limit)
 }
 
-// AuditError means the audit log could not be written, so the command was
+// auditError means the audit log could not be written, so the command was
 // not run (the log fails closed).
-type AuditError struct {
+type auditError struct {
 	Path string
 	Err  error
 }
 
-func (e *AuditError) Error() string {
+func (e *auditError) Error() string {
 	return fmt.Sprintf("audit log %s: %v (command not run)", e.Path, e.Err)
 }
 
-func (e *AuditError) Unwrap() error { return e.Err }
+func (e *auditError) Unwrap() error { return e.Err }
 
 // stderrLines is how many lines of stderr an error message keeps.
 const stderrLines = 20

@@ -63,12 +63,12 @@ func CheckRequiresApproval(requires bool, effective Level) error {
 	if requires || effective == Green {
 		return nil
 	}
-	return &ApprovalRequiredError{Level: effective}
+	return &approvalRequiredError{Level: effective}
 }
 
-// ApprovalRequiredError is REQUIRES_APPROVAL = NO above GREEN.
-type ApprovalRequiredError struct{ Level Level }
+// approvalRequiredError is REQUIRES_APPROVAL = NO above GREEN.
+type approvalRequiredError struct{ Level Level }
 
-func (e *ApprovalRequiredError) Error() string {
+func (e *approvalRequiredError) Error() string {
 	return fmt.Sprintf("NO is allowed only at GREEN; the effective level is %s", e.Level)
 }

@@ -109,7 +109,7 @@ func TestCheckRequiresApproval(t *testing.T) {
 		if (err == nil) != tt.ok {
 			t.Errorf("CheckRequiresApproval(%v, %v) = %v, want ok=%v", tt.requires, tt.level, err, tt.ok)
 		}
-		var are *ApprovalRequiredError
+		var are *approvalRequiredError
 		if !tt.ok && (!errors.As(err, &are) || are.Level != tt.level) {
 			t.Errorf("CheckRequiresApproval(%v, %v) error %#v", tt.requires, tt.level, err)
 		}

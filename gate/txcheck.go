@@ -42,28 +42,28 @@ const (
 	TXRuleParamIQFile     TXRule = "tx-iq-file"
 )
 
-// TXCheckError is one failed check.
-type TXCheckError struct {
+// tXCheckError is one failed check.
+type tXCheckError struct {
 	Rule   TXRule
 	Reason string
 }
 
-func (e *TXCheckError) Error() string { return fmt.Sprintf("%s: %s", e.Rule, e.Reason) }
+func (e *tXCheckError) Error() string { return fmt.Sprintf("%s: %s", e.Rule, e.Reason) }
 
-// FailedTXRules lists the rule of every *TXCheckError in err, in order.
+// FailedTXRules lists the rule of every *tXCheckError in err, in order.
 func FailedTXRules(err error) []TXRule {
 	var out []TXRule
 	var merr *multierror.Error
 	if errors.As(err, &merr) {
 		for _, e := range merr.Errors {
-			var ce *TXCheckError
+			var ce *tXCheckError
 			if errors.As(e, &ce) {
 				out = append(out, ce.Rule)
 			}
 		}
 		return out
 	}
-	var ce *TXCheckError
+	var ce *tXCheckError
 	if errors.As(err, &ce) {
 		out = append(out, ce.Rule)
 	}
@@ -73,7 +73,7 @@ func FailedTXRules(err error) []TXRule {
 type txProblems struct{ errs *multierror.Error }
 
 func (p *txProblems) add(rule TXRule, format string, args ...any) {
-	p.errs = multierror.Append(p.errs, &TXCheckError{Rule: rule, Reason: fmt.Sprintf(format, args...)})
+	p.errs = multierror.Append(p.errs, &tXCheckError{Rule: rule, Reason: fmt.Sprintf(format, args...)})
 }
 
 func (p *txProblems) err() error {
@@ -123,7 +123,7 @@ func ReadyUntil(r *result.Result, pol config.Policy, extra time.Duration) time.T
 
 // CheckReady runs every check PROTOCOL §7 makes of a result before TX may be
 // authorized and returns every failure at once (a *multierror.Error of
-// *TXCheckError), or nil. taskID is the ID of the task currently on the
+// *tXCheckError), or nil. taskID is the ID of the task currently on the
 // task branch. r must come from result.Decode (the schema is strict
 // already); the state and flag checks are repeated so that a COMPLETE
 // result, valid as it is, can never pass for READY.
@@ -210,7 +210,7 @@ const AmpGainDB = 11
 
 // CheckTXParams checks the policy's [tx] parameters against the limits
 // the executor enforces, every failure at once (*multierror.Error of
-// *TXCheckError):
+// *tXCheckError):
 //
 //   - tx_vga_gain_db within 0..max_tx_vga_gain_db, and max_tx_vga_gain_db
 //     within 0..47 (hackrf_transfer -x, which silently ignores more);

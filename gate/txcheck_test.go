@@ -200,7 +200,7 @@ func TestCheckTXParams(t *testing.T) {
 }
 
 func TestFailedTXRulesOfOne(t *testing.T) {
-	if got := FailedTXRules(&TXCheckError{Rule: TXRuleFrequency}); !slices.Equal(got, []TXRule{TXRuleFrequency}) {
+	if got := FailedTXRules(&tXCheckError{Rule: TXRuleFrequency}); !slices.Equal(got, []TXRule{TXRuleFrequency}) {
 		t.Fatalf("got %v", got)
 	}
 	if got := FailedTXRules(nil); got != nil {

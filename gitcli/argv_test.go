@@ -275,7 +275,7 @@ func TestCommitExplicitIdentitySkipsConfig(t *testing.T) {
 }
 
 // TestRefusedBeforeGitRuns feeds option-injection and malformed values to
-// every operation: each must return *InvalidArgError and run nothing.
+// every operation: each must return *invalidArgError and run nothing.
 func TestRefusedBeforeGitRuns(t *testing.T) {
 	tests := []struct {
 		name string
@@ -397,9 +397,9 @@ func TestRefusedBeforeGitRuns(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			f := &fakeRunner{t: t}
 			err := tt.op(t.Context(), &Client{R: f, Dir: "/repo"})
-			var inv *InvalidArgError
+			var inv *invalidArgError
 			if !errors.As(err, &inv) {
-				t.Fatalf("error %v (%T), want *InvalidArgError", err, err)
+				t.Fatalf("error %v (%T), want *invalidArgError", err, err)
 			}
 			if inv.Reason == "" || !strings.Contains(err.Error(), inv.Reason) {
 				t.Errorf("error %q does not give its reason", err)

@@ -6,7 +6,7 @@
 // before git runs, and places them after --end-of-options (revisions,
 // remotes, refs) or -- (paths), so that no value can become an option.
 // Output is parsed by small pure functions with table tests and fuzz targets.
-// Outcomes a caller must act on are typed errors: *InvalidArgError,
+// Outcomes a caller must act on are typed errors: *invalidArgError,
 // *ForcePushError, *PushRejectedError, *TooLargeError, *NotRegularFileError,
 // and ErrNotFound (via errors.Is). A call to the remote that failed for a
 // cause stderr names (authentication, host key, unreachable, not found) is

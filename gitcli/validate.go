@@ -19,16 +19,16 @@ var (
 
 const maxURLLen = 2048
 
-func invalid(arg, value, format string, a ...any) *InvalidArgError {
-	return &InvalidArgError{Arg: arg, Value: value, Reason: fmt.Sprintf(format, a...)}
+func invalid(arg, value, format string, a ...any) *invalidArgError {
+	return &invalidArgError{Arg: arg, Value: value, Reason: fmt.Sprintf(format, a...)}
 }
 
-// named turns a gitname reason into an *InvalidArgError, nil for "".
+// named turns a gitname reason into an *invalidArgError, nil for "".
 func named(arg, value, reason string) error {
 	if reason == "" {
 		return nil
 	}
-	return &InvalidArgError{Arg: arg, Value: value, Reason: reason}
+	return &invalidArgError{Arg: arg, Value: value, Reason: reason}
 }
 
 // ValidBranch checks a branch name (see gitname.Branch). Names are always

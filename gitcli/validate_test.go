@@ -68,9 +68,9 @@ func TestValidators(t *testing.T) {
 			}
 			for _, v := range tt.bad {
 				err := tt.check(v)
-				var inv *InvalidArgError
+				var inv *invalidArgError
 				if !errors.As(err, &inv) {
-					t.Errorf("%q accepted (err %v), want *InvalidArgError", v, err)
+					t.Errorf("%q accepted (err %v), want *invalidArgError", v, err)
 					continue
 				}
 				if inv.Value != v || inv.Reason == "" {

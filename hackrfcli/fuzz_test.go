@@ -35,7 +35,7 @@ func FuzzParseTransferLine(f *testing.F) {
 			}
 		}
 		if ev.Kind == EventCallFailed && ev.Failure == nil {
-			t.Fatalf("call failure without a CallError: %q", line)
+			t.Fatalf("call failure without a callError: %q", line)
 		}
 		// Folding any event must keep the stats consistent.
 		var s TransferStats

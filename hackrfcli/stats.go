@@ -53,7 +53,7 @@ type TransferStats struct {
 	// Started is "Stop with Ctrl-C" seen; Finished is the final "exit".
 	Started  bool
 	Finished bool
-	Failures []*CallError // every "... failed:" line, in order
+	Failures []*callError // every "... failed:" line, in order
 	Errors   []string     // fatal complaints (argument errors, file errors)
 	Warnings []string
 	Reason   ExitReason

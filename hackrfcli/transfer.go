@@ -63,7 +63,7 @@ type TransferEvent struct {
 	Samples  int64 // EventSamplesToXfer
 	Count    int64 // EventStatsBytes, EventStatsShortfalls, EventDroppedFrames
 	Longest  int64 // EventStatsShortfalls
-	Failure  *CallError
+	Failure  *callError
 }
 
 // Progress is the per-second line. Both versions are read:

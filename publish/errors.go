@@ -30,7 +30,7 @@ var stepNames = [...]string{
 
 // CheckError is a publish refused by one of the seven checks before any
 // clone was made. Err says why; it may wrap the underlying error (a fetch
-// failure, a *result.InvalidError, a *state.CorruptError, ...).
+// failure, an invalid result, a *state.CorruptError, ...).
 type CheckError struct {
 	Step int
 	Name string

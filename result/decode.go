@@ -33,7 +33,7 @@ func (o Options) limit() int64 {
 var bom = []byte("\xEF\xBB\xBF")
 
 // Decode parses data strictly as one RX_RESULT.json. It returns every
-// violation at once as an *InvalidError; the document-level problems (size,
+// violation at once as an *invalidError; the document-level problems (size,
 // encoding, syntax) stop it early because nothing after them is reliable.
 func Decode(data []byte, opts Options) (*Result, error) {
 	var p problems
@@ -99,7 +99,7 @@ func firstInvalidUTF8(data []byte) int {
 // ReadFile reads (state.ReadRegular: a regular file, never read past the
 // size limit) and decodes a result file. It returns
 // the exact bytes read, which are what a digest must cover. An invalid
-// result is an *InvalidError whose Source is path.
+// result is an *invalidError whose Source is path.
 func ReadFile(path string, opts Options) (*Result, []byte, error) {
 	limit := opts.limit()
 	data, err := state.ReadRegular(path, limit)
@@ -107,7 +107,7 @@ func ReadFile(path string, opts Options) (*Result, []byte, error) {
 	if errors.As(err, &big) {
 		var p problems
 		p.add("", RuleSize, "is more than the limit of %d bytes", limit)
-		ie := p.err().(*InvalidError)
+		ie := p.err().(*invalidError)
 		ie.Source = path
 		return nil, nil, ie
 	}
@@ -115,7 +115,7 @@ func ReadFile(path string, opts Options) (*Result, []byte, error) {
 		return nil, nil, err
 	}
 	r, err := Decode(data, opts)
-	if ie, ok := err.(*InvalidError); ok {
+	if ie, ok := err.(*invalidError); ok {
 		ie.Source = path
 		return nil, data, ie
 	}

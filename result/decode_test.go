@@ -350,13 +350,13 @@ func TestDecodeSizeLimit(t *testing.T) {
 func TestInvalidErrorAs(t *testing.T) {
 	_, err := Decode(readExample(t, "invalid/rf_tx_one.json"), Options{})
 	wrapped := errlist.Join(errors.New("publish refused"), err)
-	var ie *InvalidError
+	var ie *invalidError
 	if !errors.As(wrapped, &ie) {
-		t.Fatalf("errors.As *InvalidError failed on %v", wrapped)
+		t.Fatalf("errors.As *invalidError failed on %v", wrapped)
 	}
-	var fe *FieldError
+	var fe *fieldError
 	if !errors.As(wrapped, &fe) || fe.Key != "rf_tx" || fe.Rule != RuleValue {
-		t.Fatalf("errors.As *FieldError: %+v", fe)
+		t.Fatalf("errors.As *fieldError: %+v", fe)
 	}
 	if !strings.HasPrefix(ie.Error(), "RX_RESULT.json is invalid: ") {
 		t.Errorf("single-problem message: %q", ie.Error())
@@ -403,7 +403,7 @@ func TestReadFile(t *testing.T) {
 			t.Errorf("a symlink to a good result: %v, want it refused naming the link", err)
 		}
 	}
-	var ie2 *InvalidError
+	var ie2 *invalidError
 	if _, _, err := ReadFile(filepath.Join(dir, "absent.json"), Options{}); !errors.Is(err, os.ErrNotExist) || errors.As(err, &ie2) {
 		t.Errorf("missing file: %v", err)
 	}

@@ -142,7 +142,7 @@ func TestEncodeRefusesInvalid(t *testing.T) {
 	)
 
 	_, err = Encode(&Result{})
-	var ie *InvalidError
+	var ie *invalidError
 	if !errors.As(err, &ie) || len(ie.Problems()) < 5 {
 		t.Errorf("zero Result: %v", err)
 	}

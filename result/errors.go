@@ -8,10 +8,10 @@ import (
 	"github.com/hashicorp/go-multierror"
 )
 
-// FieldError is one violation. Key is the JSON key it concerns exactly as
+// fieldError is one violation. Key is the JSON key it concerns exactly as
 // written in the file (so an unknown "Task_ID" is reported as such), or ""
 // for a problem with the document as a whole (size, encoding, syntax).
-type FieldError struct {
+type fieldError struct {
 	Key    string
 	Rule   Rule
 	Reason string
@@ -35,7 +35,7 @@ const (
 	RulePolicy     Rule = "policy"      // not the value the policy sets
 )
 
-func (e *FieldError) Error() string {
+func (e *fieldError) Error() string {
 	if e.Key == "" {
 		return "document " + e.Reason
 	}
@@ -43,17 +43,17 @@ func (e *FieldError) Error() string {
 	return strconv.Quote(e.Key) + ": " + e.Reason
 }
 
-// InvalidError reports every violation found in one result, each a
-// *FieldError. Use errors.As to recognise it.
-type InvalidError struct {
+// invalidError reports every violation found in one result, each a
+// *fieldError. Use errors.As to recognise it.
+type invalidError struct {
 	// Source names the file when known (ReadFile sets it).
 	Source string
-	// Errs holds the *FieldError values, documents problems first, then
+	// Errs holds the *fieldError values, documents problems first, then
 	// keys in the PROTOCOL §5 table's order.
 	Errs *multierror.Error
 }
 
-func (e *InvalidError) Error() string {
+func (e *invalidError) Error() string {
 	src := e.Source
 	if src == "" {
 		src = "RX_RESULT.json"
@@ -76,8 +76,8 @@ func (e *InvalidError) Error() string {
 	return b.String()
 }
 
-// Unwrap lets errors.As reach the individual *FieldError values.
-func (e *InvalidError) Unwrap() []error {
+// Unwrap lets errors.As reach the individual *fieldError values.
+func (e *invalidError) Unwrap() []error {
 	if e.Errs == nil {
 		return nil
 	}
@@ -85,13 +85,13 @@ func (e *InvalidError) Unwrap() []error {
 }
 
 // Problems returns the violations in report order.
-func (e *InvalidError) Problems() []*FieldError {
+func (e *invalidError) Problems() []*fieldError {
 	if e.Errs == nil {
 		return nil
 	}
-	out := make([]*FieldError, 0, len(e.Errs.Errors))
+	out := make([]*fieldError, 0, len(e.Errs.Errors))
 	for _, err := range e.Errs.Errors {
-		if fe, ok := err.(*FieldError); ok {
+		if fe, ok := err.(*fieldError); ok {
 			out = append(out, fe)
 		}
 	}
@@ -100,7 +100,7 @@ func (e *InvalidError) Problems() []*FieldError {
 
 // Keys returns the key of every violation in report order ("" for a
 // document-level problem); a key appears once per violation.
-func (e *InvalidError) Keys() []string {
+func (e *invalidError) Keys() []string {
 	probs := e.Problems()
 	out := make([]string, len(probs))
 	for i, p := range probs {
@@ -113,7 +113,7 @@ func (e *InvalidError) Keys() []string {
 type problems struct{ errs *multierror.Error }
 
 func (p *problems) add(key string, rule Rule, format string, args ...any) {
-	p.errs = multierror.Append(p.errs, &FieldError{Key: key, Rule: rule, Reason: fmt.Sprintf(format, args...)})
+	p.errs = multierror.Append(p.errs, &fieldError{Key: key, Rule: rule, Reason: fmt.Sprintf(format, args...)})
 }
 
 func (p *problems) empty() bool { return p.errs == nil || len(p.errs.Errors) == 0 }
@@ -122,5 +122,5 @@ func (p *problems) err() error {
 	if p.empty() {
 		return nil
 	}
-	return &InvalidError{Errs: p.errs}
+	return &invalidError{Errs: p.errs}
 }

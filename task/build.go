@@ -71,7 +71,7 @@ func Build(s Spec, opts Options) ([]byte, *Task, error) {
 	}
 	if len(probs) > 0 {
 		// In line order, as Parse reports; file-level problems last.
-		slices.SortStableFunc(probs, func(a, b *FieldError) int { return cmp.Compare(lineKey(a), lineKey(b)) })
+		slices.SortStableFunc(probs, func(a, b *fieldError) int { return cmp.Compare(lineKey(a), lineKey(b)) })
 		var errs *multierror.Error
 		for _, p := range probs {
 			errs = multierror.Append(errs, p)
@@ -84,7 +84,7 @@ func Build(s Spec, opts Options) ([]byte, *Task, error) {
 	return data, t, nil
 }
 
-func lineKey(e *FieldError) int {
+func lineKey(e *fieldError) int {
 	if e.Line == 0 {
 		return math.MaxInt
 	}
@@ -95,7 +95,7 @@ func lineKey(e *FieldError) int {
 // A value that cannot be one header line as written (a line break, or
 // blanks at either end that the parser would trim) is written empty and
 // reported.
-func render(s Spec) ([]byte, []*FieldError) {
+func render(s Spec) ([]byte, []*fieldError) {
 	yn := func(b bool) string {
 		if b {
 			return "YES"
@@ -116,11 +116,11 @@ func render(s Spec) ([]byte, []*FieldError) {
 		FieldRiskLevel:        s.level().String(),
 	}
 	var b strings.Builder
-	var errs []*FieldError
+	var errs []*fieldError
 	for i, f := range Fields {
 		v := values[f]
 		if msg := lineProblem(v); msg != "" {
-			errs = append(errs, &FieldError{Kind: KindInvalid, Line: i + 1, Field: f, Value: v,
+			errs = append(errs, &fieldError{Kind: KindInvalid, Line: i + 1, Field: f, Value: v,
 				Msg: fmt.Sprintf("invalid value %s: %s", quote(v), msg)})
 			v = ""
 		}
@@ -142,7 +142,7 @@ func lineProblem(v string) string {
 	return ""
 }
 
-func reportedFor(errs []*FieldError, field string) bool {
+func reportedFor(errs []*fieldError, field string) bool {
 	for _, e := range errs {
 		if e.Field == field {
 			return true

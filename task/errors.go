@@ -45,10 +45,10 @@ func (k Kind) String() string {
 	return "Kind(" + strconv.Itoa(int(k)) + ")"
 }
 
-// FieldError is one reason a task file is rejected. Its message never holds
+// fieldError is one reason a task file is rejected. Its message never holds
 // a raw control character: values are quoted, so printing it to a terminal is
 // safe.
-type FieldError struct {
+type fieldError struct {
 	Kind  Kind
 	Line  int    // 1-based line number; 0 when the problem is not on one line
 	Field string // the header field; empty for file-level problems
@@ -56,7 +56,7 @@ type FieldError struct {
 	Msg   string // what is wrong, without line and field
 }
 
-func (e *FieldError) Error() string {
+func (e *fieldError) Error() string {
 	var b strings.Builder
 	if e.Line > 0 {
 		fmt.Fprintf(&b, "line %d: ", e.Line)
@@ -70,7 +70,7 @@ func (e *FieldError) Error() string {
 }
 
 // InvalidError is a rejected task file. It wraps every reason (each a
-// *FieldError) in a multierror, so errors.As finds them.
+// *fieldError) in a multierror, so errors.As finds them.
 type InvalidError struct {
 	Errs *multierror.Error
 }
@@ -94,10 +94,10 @@ func (e *InvalidError) Error() string {
 func (e *InvalidError) Unwrap() error { return e.Errs }
 
 // Problems returns every reason in the order found.
-func (e *InvalidError) Problems() []*FieldError {
-	var out []*FieldError
+func (e *InvalidError) Problems() []*fieldError {
+	var out []*fieldError
 	for _, err := range e.Errs.WrappedErrors() {
-		var fe *FieldError
+		var fe *fieldError
 		if errors.As(err, &fe) {
 			out = append(out, fe)
 		}

@@ -214,7 +214,7 @@ func TestParseUnknownAndMalformed(t *testing.T) {
 		})
 	}
 	_, err := Parse([]byte(hdr(nil)+"task_id = X\n"), testOpts)
-	var fe *FieldError
+	var fe *fieldError
 	if !errors.As(err, &fe) || !strings.Contains(fe.Msg, "upper case") {
 		t.Errorf("lowercase field name gets no hint: %v", err)
 	}
@@ -453,9 +453,9 @@ func TestErrorMessages(t *testing.T) {
 		t.Errorf("message:\n%s\nwant:\n%s", err, want)
 	}
 	// errors.As reaches the individual reasons through the multierror.
-	var fe *FieldError
+	var fe *fieldError
 	if !errors.As(err, &fe) || fe.Field != FieldTaskID || fe.Value != "bad" {
-		t.Errorf("first FieldError = %+v", fe)
+		t.Errorf("first fieldError = %+v", fe)
 	}
 	var me *multierror.Error
 	if !errors.As(err, &me) || len(me.Errors) != 3 {

@@ -327,9 +327,9 @@ func TestCaptureInterrupted(t *testing.T) {
 	case <-time.After(2 * time.Minute):
 		t.Fatal("the capture did not end after the interrupt")
 	}
-	var ie *InterruptedError
-	if !errors.As(r.err, &ie) || !ie.Published || !errors.Is(r.err, sigErr) {
-		t.Fatalf("Run error = %v, want a published *InterruptedError with the cause", r.err)
+	var ie *interruptedError
+	if !errors.As(r.err, &ie) || !ie.Published || !errors.Is(r.err, sigErr) || !errors.Is(r.err, ErrInterrupted) {
+		t.Fatalf("Run error = %v, want a published *interruptedError with the cause", r.err)
 	}
 	rs := w.resultCommits(t, base)
 	if len(rs) != 2 || rs[1].State != result.StateComplete {
@@ -455,9 +455,9 @@ func TestCaptureInterruptedBeforeReady(t *testing.T) {
 	case <-time.After(2 * time.Minute):
 		t.Fatal("the capture did not end after the signal")
 	}
-	var ie *InterruptedError
-	if !errors.As(err, &ie) || ie.Published || !strings.Contains(err.Error(), "before READY; nothing was published") {
-		t.Fatalf("err = %v, want an unpublished *InterruptedError", err)
+	var ie *interruptedError
+	if !errors.As(err, &ie) || ie.Published || !errors.Is(err, ErrInterrupted) || !strings.Contains(err.Error(), "before READY; nothing was published") {
+		t.Fatalf("err = %v, want an unpublished *interruptedError", err)
 	}
 	if got := w.Refs(t); got != refs {
 		t.Errorf("remote refs changed:\n%s\n->\n%s", refs, got)

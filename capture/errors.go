@@ -27,19 +27,30 @@ func (e *refusedError) Error() string {
 	return what + ":\n  - " + strings.Join(e.Reasons, "\n  - ")
 }
 
-// BusyError is another `rx capture` holding the capture lock.
-type BusyError struct {
+// ErrRunning matches (errors.Is) a capture refused because another
+// `rx capture` holds the capture lock.
+var ErrRunning = errors.New("another rx capture is running")
+
+// ErrInterrupted matches (errors.Is) a capture stopped by a signal to
+// rfhandoff.
+var ErrInterrupted = errors.New("capture interrupted")
+
+// busyError is another `rx capture` holding the capture lock; it matches
+// ErrRunning.
+type busyError struct {
 	Path string
 	PID  int // 0 when unknown
 }
 
-func (e *BusyError) Error() string {
+func (e *busyError) Error() string {
 	who := "another rx capture"
 	if e.PID > 0 {
 		who = fmt.Sprintf("another rx capture (pid %d)", e.PID)
 	}
 	return fmt.Sprintf("%s is running (lock %s); only one capture at a time", who, e.Path)
 }
+
+func (e *busyError) Is(target error) bool { return target == ErrRunning }
 
 // noDevice is no HackRF found (or not the pinned one, with the serials
 // found). Nothing was started or published. It wraps the tool's error
@@ -185,13 +196,14 @@ func (e *failedError) Error() string {
 	return msg
 }
 
-// InterruptedError is a capture stopped by a signal to rfhandoff.
-type InterruptedError struct {
+// interruptedError is a capture stopped by a signal to rfhandoff; it
+// matches ErrInterrupted and unwraps to the cause.
+type interruptedError struct {
 	Cause     error
 	Published bool // COMPLETE was published (READY had been)
 }
 
-func (e *InterruptedError) Error() string {
+func (e *interruptedError) Error() string {
 	msg := "capture interrupted"
 	if e.Cause != nil {
 		msg += " (" + e.Cause.Error() + ")"
@@ -202,7 +214,8 @@ func (e *InterruptedError) Error() string {
 	return msg + " before READY; nothing was published"
 }
 
-func (e *InterruptedError) Unwrap() error { return e.Cause }
+func (e *interruptedError) Unwrap() error        { return e.Cause }
+func (e *interruptedError) Is(target error) bool { return target == ErrInterrupted }
 
 func lastLines(s string, n int) string {
 	s = strings.TrimSpace(s)

@@ -89,7 +89,7 @@ func (s *session) finish(ctx context.Context, end endState) (*Report, error) {
 		return rep, &publishError{State: string(result.StateComplete), Saved: rep.ResultPath, Err: pubErr,
 			Recorded: s.record != nil && s.record.CompleteSHA256 != ""}
 	case end.interrupted:
-		return rep, &InterruptedError{Cause: end.cause, Published: true}
+		return rep, &interruptedError{Cause: end.cause, Published: true}
 	case kind != "":
 		return rep, &failedError{Kind: kind, Reason: reason, Published: true}
 	}

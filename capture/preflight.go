@@ -18,12 +18,12 @@ import (
 // never share a HackRF or a result branch.
 const LockFile = "rx_capture.lock"
 
-// lock takes the capture lock; a held lock is a *BusyError.
+// lock takes the capture lock; a held lock is a *busyError.
 func lock(stateDir string) (*state.Lock, error) {
 	l, err := state.Acquire(filepath.Join(stateDir, LockFile))
 	var le *state.LockedError
 	if errors.As(err, &le) {
-		return nil, &BusyError{Path: le.Path, PID: le.PID}
+		return nil, &busyError{Path: le.Path, PID: le.PID}
 	}
 	return l, err
 }

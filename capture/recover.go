@@ -58,7 +58,7 @@ func Recover(ctx context.Context, d Deps, o Options) (*Recovered, error) {
 		return nil, err
 	}
 	l, err := lock(stateDir)
-	var be *BusyError
+	var be *busyError
 	if errors.As(err, &be) {
 		return nil, nil
 	}

@@ -131,9 +131,9 @@ func TestCaptureLocked(t *testing.T) {
 	}
 	defer l.Release()
 	_, err = w.run(t, t.Context(), opts())
-	var be *BusyError
-	if !errors.As(err, &be) || be.PID != os.Getpid() {
-		t.Fatalf("err = %v, want *BusyError naming pid %d", err, os.Getpid())
+	var be *busyError
+	if !errors.As(err, &be) || be.PID != os.Getpid() || !errors.Is(err, ErrRunning) {
+		t.Fatalf("err = %v, want *busyError naming pid %d", err, os.Getpid())
 	}
 	if !strings.Contains(err.Error(), "only one capture at a time") {
 		t.Errorf("err = %v", err)

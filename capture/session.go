@@ -148,7 +148,7 @@ func (s *session) run(ctx context.Context) (*Report, error) {
 
 	if err := s.confirm(ctx); err != nil {
 		if ctx.Err() != nil {
-			return nil, &InterruptedError{Cause: context.Cause(ctx)}
+			return nil, &interruptedError{Cause: context.Cause(ctx)}
 		}
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package exec
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -24,28 +25,41 @@ func (e *ExitError) Error() string {
 	return withStderr(fmt.Sprintf("%s: %s", strings.Join(e.Argv, " "), how), e.StderrTail)
 }
 
-// DeniedError is a command the allowlist refused; it never started.
-type DeniedError struct {
+// ErrDenied matches (errors.Is) a command the allowlist refused: it never
+// started, and running it again will not help.
+var ErrDenied = errors.New("refused by the allowlist")
+
+// ErrNotInstalled matches (errors.Is) a tool that could not be resolved to
+// an absolute path: it never started.
+var ErrNotInstalled = errors.New("tool not installed")
+
+// deniedError is a command the allowlist refused; it never started. It
+// matches ErrDenied.
+type deniedError struct {
 	Tool   Tool
 	Argv   []string // redacted
 	Reason string
 }
 
-func (e *DeniedError) Error() string {
+func (e *deniedError) Error() string {
 	return fmt.Sprintf("refused to run %s: %s", e.Tool, e.Reason)
 }
 
-// NotInstalledError is a tool that could not be resolved to an absolute path.
-type NotInstalledError struct {
+func (e *deniedError) Is(target error) bool { return target == ErrDenied }
+
+// notInstalledError is a tool that could not be resolved to an absolute
+// path; it matches ErrNotInstalled.
+type notInstalledError struct {
 	Tool Tool
 	Err  error
 }
 
-func (e *NotInstalledError) Error() string {
+func (e *notInstalledError) Error() string {
 	return fmt.Sprintf("%s not found: %v", e.Tool, e.Err)
 }
 
-func (e *NotInstalledError) Unwrap() error { return e.Err }
+func (e *notInstalledError) Unwrap() error        { return e.Err }
+func (e *notInstalledError) Is(target error) bool { return target == ErrNotInstalled }
 
 // timeoutError is a process stopped because its Cmd.Timeout elapsed.
 // It matches context.DeadlineExceeded with errors.Is.

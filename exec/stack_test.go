@@ -40,9 +40,9 @@ func TestRefusals(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s, logPath := newStack(t, tc.role, os.Environ())
 			_, err := s.Run(context.Background(), tc.cmd)
-			var de *DeniedError
+			var de *deniedError
 			if !errors.As(err, &de) {
-				t.Fatalf("got %v, want *DeniedError", err)
+				t.Fatalf("got %v, want *deniedError", err)
 			}
 			entries, err := ReadAuditTail(logPath, 0)
 			if err != nil {
@@ -82,9 +82,9 @@ func TestRXAllowsBoundedReceiveArgs(t *testing.T) {
 func TestRelativePinnedPathRefused(t *testing.T) {
 	s, _ := newStack(t, RoleNone, os.Environ(), func(o *Options) { o.Tools[Git] = "git" })
 	_, err := s.Run(context.Background(), Cmd{Tool: Git, Args: []string{"version"}})
-	var ni *NotInstalledError
+	var ni *notInstalledError
 	if !errors.As(err, &ni) {
-		t.Fatalf("got %v, want *NotInstalledError", err)
+		t.Fatalf("got %v, want *notInstalledError", err)
 	}
 }
 

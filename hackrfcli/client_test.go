@@ -3,6 +3,7 @@ package hackrfcli
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"slices"
 	"sync"
@@ -107,7 +108,7 @@ func TestClientClockArgv(t *testing.T) {
 }
 
 func TestClientRunnerErrorsPassThrough(t *testing.T) {
-	denied := &exec.DeniedError{Tool: exec.HackRFClock, Reason: "test"}
+	denied := fmt.Errorf("refused to run %s: test: %w", exec.HackRFClock, exec.ErrDenied)
 	killed := &exec.ExitError{Tool: exec.HackRFClock, Code: -1, Signal: "killed"}
 	for _, want := range []error{denied, killed} {
 		c := &Client{R: &fakeRunner{err: want}}

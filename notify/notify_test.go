@@ -541,8 +541,7 @@ func TestCommandMustBeResolved(t *testing.T) {
 		t.Fatal("a missing notification program resolved")
 	}
 	_, err = stack.Run(context.Background(), exec.Cmd{Tool: exec.Notify, Args: []string{"x"}})
-	var ni *exec.NotInstalledError
-	if !errors.As(err, &ni) {
+	if !errors.Is(err, exec.ErrNotInstalled) {
 		t.Fatalf("running an unresolved notifier: %v", err)
 	}
 }

@@ -143,9 +143,8 @@ func (c *command) send(ctx context.Context, m Message) (string, bool, error) {
 		MaxOutput: 64 << 10, Secrets: c.secret, Timeout: c.timeout,
 	})
 	if err != nil {
-		var denied *exec.DeniedError
-		var missing *exec.NotInstalledError
-		return "", !errors.As(err, &denied) && !errors.As(err, &missing), err
+		// A command that never started is not retried.
+		return "", !errors.Is(err, exec.ErrDenied) && !errors.Is(err, exec.ErrNotInstalled), err
 	}
 	return fmt.Sprintf("exit %d", res.ExitCode), false, nil
 }

@@ -4,8 +4,9 @@
 // reset), and one watcher per side through an OS file lock on a separate
 // lock file. It runs no subprocesses and never touches git.
 //
-// What it offers: WriteFileAtomic, CreateTemp, WriteSynced and SyncDir
-// (crash-safe writes); ReadJSON and WriteJSON; Acquire, AcquireAs and Probe
-// (locks); SaveRX and SaveTX with the RX and TX state types; and OpenShared for
-// readers of files replaced by rename.
+// What it offers: ReadRegular (the one bounded read of a local file);
+// WriteFileAtomic, CreateTemp, WriteSynced and SyncDir (crash-safe writes);
+// ReadJSON and WriteJSON; Acquire, AcquireAs and Probe (locks); SaveRX and
+// SaveTX with the RX and TX state types; and OpenShared for readers of files
+// replaced by rename.
 package state

@@ -19,6 +19,10 @@ type Policy struct {
 	Capture Capture `toml:"capture"`
 	TX      TX      `toml:"tx"`
 	Trust   Trust   `toml:"trust"`
+	// Node names this RX node on a multi-node task (PROTOCOL §21).
+	Node Node `toml:"node,omitempty"`
+	// Nodes lists every RX node, on the MAIN PC (PROTOCOL §21).
+	Nodes []MainNode `toml:"nodes,omitempty"`
 }
 
 // Repo names the checkout, remote, branches and paths.

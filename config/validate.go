@@ -71,6 +71,7 @@ func (p Policy) Validate() error {
 	p.validateCapture(&ps)
 	p.validateTX(&ps)
 	p.validateTrust(&ps)
+	p.validateNodes(&ps)
 	return errlist.List(ps...)
 }
 

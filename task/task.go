@@ -18,6 +18,7 @@ import (
 	"encoding/hex"
 
 	"rfhandoff/gate"
+	"rfhandoff/node"
 )
 
 // DefaultMaxBytes is the protocol's task size limit (64 KiB).
@@ -44,6 +45,9 @@ type Task struct {
 	RFTX             bool
 	AllowCommit      bool
 	AllowPush        string // PushNo or PushRXResultOnly
+	// Nodes is RX_NODES (PROTOCOL §21) in the order written; the zero
+	// List for a single-node task.
+	Nodes node.List
 
 	DeclaredLevel  gate.Level // RISK_LEVEL as written
 	DerivedLevel   gate.Level // the minimum the flags demand
@@ -67,6 +71,12 @@ func (t *Task) Flags() gate.Flags {
 		AllowCommit:    t.AllowCommit,
 		PushResult:     t.AllowPush == PushRXResultOnly,
 	}
+}
+
+// ForNode reports whether the node named name takes part in the task: any
+// node does in a single-node task.
+func (t *Task) ForNode(name string) bool {
+	return t.Nodes.Len() == 0 || t.Nodes.Contains(name)
 }
 
 // ApprovalPhrase is the phrase that must follow [A] for this task, if any.

@@ -23,6 +23,9 @@ const (
 	// Changed: the content differs from what was first seen (or approved)
 	// under this TASK_ID; rejected, never offered.
 	Changed
+	// NotForNode: the task names its receivers (RX_NODES, PROTOCOL §21)
+	// and this node is not one of them; never offered, not recorded.
+	NotForNode
 )
 
 func (v Verdict) String() string {
@@ -37,6 +40,8 @@ func (v Verdict) String() string {
 		return "completed, never offered again"
 	case Changed:
 		return "rejected: content changed under the same TASK_ID"
+	case NotForNode:
+		return "not for this node"
 	}
 	return fmt.Sprintf("Verdict(%d)", int(v))
 }
@@ -73,6 +78,23 @@ func Decide(s *state.RX, t *task.Task) Decision {
 	return Decision{Verdict: Awaiting}
 }
 
+// forNode judges the task's RX_NODES against this node's [node] name
+// (PROTOCOL §21): the zero Decision when the node takes part (any node of
+// a single-node task does), NotForNode when it is not listed, and an
+// error when the task lists nodes and this one has no name.
+func forNode(name string, t *task.Task) (Decision, error) {
+	switch {
+	case t.Nodes.Len() == 0:
+		return Decision{}, nil
+	case name == "":
+		return Decision{}, fmt.Errorf("task %s names its receivers (RX_NODES = %s), but this node's policy has no [node] name: "+
+			"set [node] name to the one this node is; nothing recorded, nothing approved", t.ID, t.Nodes)
+	case !t.Nodes.Contains(name):
+		return Decision{Verdict: NotForNode}, nil
+	}
+	return Decision{}, nil
+}
+
 // ChangedError is a task whose content differs from the first seen under
 // its TASK_ID. A revised task must get a new ID.
 type ChangedError struct {
@@ -101,7 +123,11 @@ func (e *CompletedError) Error() string {
 
 // Record judges cur under the state lock and records it as seen (its ID,
 // commit and, the first time, its digest). A Changed task is not recorded.
+// A task for other nodes is not recorded at all (NotForNode).
 func (s *Session) Record(cur *taskfetch.Current) (Decision, error) {
+	if d, err := forNode(s.Policy.Node.Name, cur.Task); err != nil || d.Verdict == NotForNode {
+		return d, err
+	}
 	// Most polls see a task already recorded: decide without the lock.
 	if st, err := s.Store.Load(); err != nil {
 		return Decision{}, err

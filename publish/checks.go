@@ -3,7 +3,6 @@ package publish
 import (
 	"context"
 	"errors"
-	"fmt"
 	"path/filepath"
 
 	"rfhandoff/gitcli"
@@ -97,7 +96,7 @@ func check(ctx context.Context, d Deps, data []byte) (*checked, error) {
 
 	// 7. The strict schema, with the current task's ID and, for a task
 	// naming its receivers, this node's name (PROTOCOL §21).
-	want, err := resultNode(p.Node.Name, cur.Task)
+	want, err := cur.Task.Node(p.Node.Name)
 	if err != nil {
 		return nil, refuseErr(StepSchema, err)
 	}
@@ -133,19 +132,4 @@ func checkApproval(stateDir string, cur *taskfetch.Current) error {
 			id, st.Approval.TaskSHA256, cur.Task.SHA256, cur.Commit)
 	}
 	return nil
-}
-
-// resultNode is the result.Options.Node a result for t must satisfy on
-// the node named name: "" (schema_version 1) for a single-node task, the
-// node's name for a task with RX_NODES, which must list it.
-func resultNode(name string, t *task.Task) (string, error) {
-	switch {
-	case t.Nodes.Len() == 0:
-		return "", nil
-	case name == "":
-		return "", fmt.Errorf("task %s names its receivers (RX_NODES = %s), but this node's policy has no [node] name", t.ID, t.Nodes)
-	case !t.ForNode(name):
-		return "", fmt.Errorf("task %s is not for this node: RX_NODES = %s does not list [node] name %q", t.ID, t.Nodes, name)
-	}
-	return name, nil
 }

@@ -1,6 +1,7 @@
 package rxwatch
 
 import (
+	"errors"
 	"fmt"
 
 	"rfhandoff/state"
@@ -83,14 +84,12 @@ func Decide(s *state.RX, t *task.Task) Decision {
 // a single-node task does), NotForNode when it is not listed, and an
 // error when the task lists nodes and this one has no name.
 func forNode(name string, t *task.Task) (Decision, error) {
+	_, err := t.Node(name)
 	switch {
-	case t.Nodes.Len() == 0:
-		return Decision{}, nil
-	case name == "":
-		return Decision{}, fmt.Errorf("task %s names its receivers (RX_NODES = %s), but this node's policy has no [node] name: "+
-			"set [node] name to the one this node is; nothing recorded, nothing approved", t.ID, t.Nodes)
-	case !t.Nodes.Contains(name):
+	case errors.Is(err, task.ErrNotForNode):
 		return Decision{Verdict: NotForNode}, nil
+	case err != nil:
+		return Decision{}, fmt.Errorf("%w; nothing recorded, nothing approved", err)
 	}
 	return Decision{}, nil
 }

@@ -15,12 +15,20 @@ func TestParseRXNodes(t *testing.T) {
 	if got := strings.Join(tk.Nodes.Names(), "|"); got != "rx-a|rx-b|rx-c" {
 		t.Errorf("Nodes = %q", got)
 	}
-	if !tk.ForNode("rx-b") || tk.ForNode("rx-d") || tk.ForNode("") {
-		t.Errorf("ForNode wrong for %q", tk.Nodes)
+	if n, err := tk.Node("rx-b"); n != "rx-b" || err != nil {
+		t.Errorf("Node(rx-b) = %q, %v", n, err)
+	}
+	if n, err := tk.Node("rx-d"); n != "" || !errors.Is(err, ErrNotForNode) || !strings.Contains(err.Error(), `does not list [node] name "rx-d"`) {
+		t.Errorf("Node(rx-d) = %q, %v", n, err)
+	}
+	if n, err := tk.Node(""); n != "" || err == nil || errors.Is(err, ErrNotForNode) || !strings.Contains(err.Error(), "no [node] name") {
+		t.Errorf("Node(\"\") = %q, %v", n, err)
 	}
 	single := mustParse(t, hdr(nil)+"\nbody\n", testOpts)
-	if single.Nodes.Len() != 0 || !single.ForNode("") || !single.ForNode("rx-a") {
-		t.Errorf("a task without RX_NODES is not every node's: %q", single.Nodes)
+	for _, name := range []string{"", "rx-a"} {
+		if n, err := single.Node(name); n != "" || err != nil || single.Nodes.Len() != 0 {
+			t.Errorf("single-node task: Node(%q) = %q, %v", name, n, err)
+		}
 	}
 	// Anywhere in the header, like every field.
 	tk = mustParse(t, "RX_NODES = rx-z\n"+hdr(nil)+"\nbody\n", testOpts)

@@ -128,7 +128,7 @@ func TestResultValidatePlannedDurationIsThePolicys(t *testing.T) {
 	}
 }
 
-// PROTOCOL §21: result validate accepts both versions; --node requires a
+// PROTOCOL §22: result validate accepts both versions; --node requires a
 // node result from that node.
 func TestResultValidateNode(t *testing.T) {
 	v1 := filepath.Join(resultFixtures, "complete.json")

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"path/filepath"
 	"regexp"
+	"rfhandoff/notify"
 	"time"
 
 	"rfhandoff/config"
@@ -32,6 +33,8 @@ type Deps struct {
 	Terminal bool
 	// Author is the SigMF core:author ("" leaves it out).
 	Author string
+	// Notify is told capture_started (PROTOCOL §21); nil sends nothing.
+	Notify *notify.Dispatcher
 }
 
 // Options tune the executor; zero values take the defaults.
@@ -86,7 +89,7 @@ func (o Options) withDefaults() Options {
 type Report struct {
 	TaskID string
 	// Recording is the SigMF recording's name: <TASK_ID>, or
-	// <TASK_ID>-<node> for a task with RX_NODES (PROTOCOL §21).
+	// <TASK_ID>-<node> for a task with RX_NODES (PROTOCOL §22).
 	Recording string
 	Dir       string // <capture.dir>/<TASK_ID>
 	DataPath  string // the ci8 samples (.sigmf-data)
@@ -158,7 +161,7 @@ func Run(ctx context.Context, d Deps, o Options) (*Report, error) {
 	}
 	id := cur.Task.ID
 	// A task naming its receivers runs only on a listed, named node, whose
-	// recording and results carry its name (PROTOCOL §21).
+	// recording and results carry its name (PROTOCOL §22).
 	nodeName, err := cur.Task.Node(p.Node.Name)
 	if err != nil {
 		return nil, fmt.Errorf("%w: nothing started", err)

@@ -9,6 +9,7 @@ import (
 	"hash"
 	"io/fs"
 	"os"
+	"rfhandoff/notify"
 	"sync/atomic"
 	"time"
 
@@ -31,7 +32,7 @@ type session struct {
 	stateDir string
 	rep      *Report
 	// node is the [node] name a task with RX_NODES runs under ("" for a
-	// single-node task): its results are node results (PROTOCOL §21).
+	// single-node task): its results are node results (PROTOCOL §22).
 	node string
 
 	params hackrfcli.RxParams
@@ -133,6 +134,7 @@ func (s *session) run(ctx context.Context) (*Report, error) {
 	}()
 	s.d.Logger.Info("capture started", "task_id", rep.TaskID, "pid", s.rcv.Pid(), "file", rep.DataPath,
 		"frequency_hz", s.params.FrequencyHz, "sample_rate_hz", s.params.SampleRateHz, "samples", s.params.NumSamples)
+	s.d.Notify.Notify(notify.CaptureStarted(notify.Task{ID: rep.TaskID}, s.rcv.Pid()))
 
 	if err := s.confirm(ctx); err != nil {
 		s.stopTool()

@@ -42,7 +42,7 @@ type sigmfGlobal struct {
 	Author      string `json:"core:author,omitempty"`
 	Description string `json:"core:description"`
 	// Collection names the SigMF Collection a node's recording belongs
-	// to, <TASK_ID> (PROTOCOL §21); absent for a single-node task.
+	// to, <TASK_ID> (PROTOCOL §22); absent for a single-node task.
 	Collection string `json:"core:collection,omitempty"`
 }
 

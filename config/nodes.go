@@ -7,23 +7,23 @@ import (
 )
 
 // Node is the RX policy's [node] table: this node's name on a multi-node
-// task (PROTOCOL §21). Empty on a single-node RX laptop.
+// task (PROTOCOL §22). Empty on a single-node RX laptop.
 type Node struct {
 	Name string `toml:"name"`
 }
 
 // MainNode is one [[nodes]] table of the MAIN policy: an RX node, the
 // branch it publishes on and, optionally, the allowed-signers file its
-// result commits must be signed by (PROTOCOL §21, §17).
+// result commits must be signed by (PROTOCOL §22, §17).
 type MainNode struct {
 	Name          string `toml:"name"`
 	ResultBranch  string `toml:"result_branch"`
 	ResultSigners string `toml:"result_signers,omitempty"`
 }
 
-// ResultSignersPath is the node's result_signers made absolute like
+// NodeResultSignersPath is the node's result_signers resolved like
 // TaskSignersPath, or "".
-func (p Policy) NodeResultSignersPath(n MainNode) string { return p.absolute(n.ResultSigners) }
+func (p Policy) NodeResultSignersPath(n MainNode) string { return p.Resolve(n.ResultSigners) }
 
 // nodeKey names a key of the i-th [[nodes]] table for messages.
 func nodeKey(i int, key string) string { return fmt.Sprintf("nodes[%d].%s", i, key) }

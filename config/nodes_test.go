@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// PROTOCOL §21: [node] and [[nodes]] are read, every problem at once.
+// PROTOCOL §22: [node] and [[nodes]] are read, every problem at once.
 func TestNodesPolicy(t *testing.T) {
 	p, err := Parse([]byte(`
 [node]

@@ -19,9 +19,10 @@ type Policy struct {
 	Capture Capture `toml:"capture"`
 	TX      TX      `toml:"tx"`
 	Trust   Trust   `toml:"trust"`
-	// Node names this RX node on a multi-node task (PROTOCOL §21).
+	Notify  Notify  `toml:"notify"`
+	// Node names this RX node on a multi-node task (PROTOCOL §22).
 	Node Node `toml:"node,omitempty"`
-	// Nodes lists every RX node, on the MAIN PC (PROTOCOL §21).
+	// Nodes lists every RX node, on the MAIN PC (PROTOCOL §22).
 	Nodes []MainNode `toml:"nodes,omitempty"`
 }
 
@@ -160,6 +161,11 @@ func Default() Policy {
 		TX: TX{
 			Action: "fake", FrequencyHz: 433920000, SampleRateHz: 2000000,
 			DurationS: 10,
+		},
+		Notify: Notify{
+			Command: []string{}, AllowHTTPHosts: []string{},
+			Events:  append([]string(nil), NotifyEvents...),
+			Timeout: Duration{DefaultNotifyTimeout},
 		},
 	}
 }

@@ -17,7 +17,7 @@ import (
 	"rfhandoff/result"
 )
 
-// TestRxCaptureNodeResult (PROTOCOL §21): rx capture of a task with
+// TestRxCaptureNodeResult (PROTOCOL §22): rx capture of a task with
 // RX_NODES on node rx-b, with the simulator and real git: READY and
 // COMPLETE are node results from rx-b, the recording is <TASK_ID>-rx-b
 // with core:collection set, and COMPLETE carries the SHA-512 of exactly

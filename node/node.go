@@ -1,5 +1,5 @@
 // Package node is what names an RX node on a multi-node experiment
-// (PROTOCOL §21): the name pattern, the RX_NODES list and the recording
+// (PROTOCOL §22): the name pattern, the RX_NODES list and the recording
 // name each node writes. It is a leaf, shared by task, result and config.
 package node
 

@@ -33,7 +33,7 @@ const (
 	RuleState      Rule = "state"       // the READY / COMPLETE column
 	RuleTaskID     Rule = "task-id"     // not the expected current task
 	RulePolicy     Rule = "policy"      // not the value the policy sets
-	RuleNode       Rule = "node"        // not the version or node expected (PROTOCOL §21)
+	RuleNode       Rule = "node"        // not the version or node expected (PROTOCOL §22)
 )
 
 func (e *FieldError) Error() string {

@@ -8,7 +8,7 @@ import (
 	"rfhandoff/node"
 )
 
-// NodeFields are the keys a node result (schema_version 2, PROTOCOL §21)
+// NodeFields are the keys a node result (schema_version 2, PROTOCOL §22)
 // has after rf_tx, in this order; a single-node result has neither.
 type NodeFields struct {
 	// Node is the node's name, one of the task's RX_NODES.
@@ -46,7 +46,7 @@ var nodeSetters = map[string]func(n *NodeFields, v value) string{
 // NodeKeys lists a node result's keys beyond Keys(), in order.
 func NodeKeys() []string { return slices.Clone(nodeKeys) }
 
-// checkNode applies the version rules of PROTOCOL §21: a node result has
+// checkNode applies the version rules of PROTOCOL §22: a node result has
 // every NodeFields key and a single-node result none; want is
 // Options.Node. Nothing is said about node keys when schema_version itself
 // is unusable.
@@ -67,7 +67,7 @@ func checkNode(m members, r *Result, good map[string]bool, want string, nf *Node
 		return
 	}
 	if want == "" {
-		p.add("schema_version", RuleValue, "must be %d, got %d (a node result, PROTOCOL §21, where a single-node result is expected)", SchemaVersion, r.SchemaVersion)
+		p.add("schema_version", RuleValue, "must be %d, got %d (a node result, PROTOCOL §22, where a single-node result is expected)", SchemaVersion, r.SchemaVersion)
 		good["schema_version"] = false
 		return
 	}

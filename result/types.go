@@ -39,7 +39,7 @@ const (
 const SchemaVersion = 1
 
 // NodeSchemaVersion is the schema_version of a node result, one for a task
-// with RX_NODES: SchemaVersion's keys plus NodeFields (PROTOCOL §21).
+// with RX_NODES: SchemaVersion's keys plus NodeFields (PROTOCOL §22).
 const NodeSchemaVersion = 2
 
 // MaxBytes is the protocol's size limit for RX_RESULT.json (and RX_RESULT.md).

@@ -8,7 +8,7 @@ import (
 	"rfhandoff/task"
 )
 
-// PROTOCOL §21: a task naming its receivers is offered only on a listed
+// PROTOCOL §22: a task naming its receivers is offered only on a listed
 // node, and refused on a node without a name.
 func TestForNode(t *testing.T) {
 	l, probs := node.ParseList("rx-a, rx-b")

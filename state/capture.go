@@ -49,7 +49,7 @@ type CaptureInProgress struct {
 	CompleteSHA256 string   `json:"complete_sha256"`
 	CompleteNotes  []string `json:"complete_notes"`
 	// Node is the [node] name the results of a task with RX_NODES carry
-	// (PROTOCOL §21); absent for a single-node task, whose COMPLETE is a
+	// (PROTOCOL §22); absent for a single-node task, whose COMPLETE is a
 	// version 1 result.
 	Node string `json:"node,omitempty"`
 }

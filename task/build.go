@@ -28,7 +28,7 @@ type Spec struct {
 	AllowPush        string // PushNo or PushRXResultOnly
 	// Level is RISK_LEVEL; zero means the level the flags derive.
 	Level gate.Level
-	// Nodes is RX_NODES (PROTOCOL §21); the zero List writes no such
+	// Nodes is RX_NODES (PROTOCOL §22); the zero List writes no such
 	// line.
 	Nodes node.List
 	Body  string
@@ -167,7 +167,6 @@ func sameAsSpec(t *Task, s Spec) error {
 		AllowCommit: t.AllowCommit, AllowPush: t.AllowPush, Level: t.DeclaredLevel, Nodes: t.Nodes, Body: t.Body}
 	want := s
 	want.Level = s.level()
-	want.Body = strings.ReplaceAll(s.Body, "\r\n", "\n")
 	if got != want {
 		return fmt.Errorf("the rendered task file does not parse back to what was asked (got %+v, want %+v)", got, want)
 	}

@@ -2,15 +2,16 @@
 // §3): a header of KEY = VALUE lines, then free Markdown shown to the
 // operator. Parse validates the header completely and reports every problem
 // at once; it never trusts the body, which is only ever displayed after
-// Sanitize.
+// hiddentext.Sanitize.
 //
 // Hidden text (PROTOCOL §16): characters a terminal does not show are
-// escaped, not refused, in the body. Sanitize writes each as <U+XXXX>, and
-// that one rendering is what the approval prompt, rx check, rx status and
-// TASK.md all carry, so the operator approves exactly the text an agent
-// reads; an author's stray zero-width space or soft hyphen costs a visible
-// escape, not a rejected task. A title holding one is invalid, with the
-// positions named. The digest (SHA256) is always of the raw bytes.
+// escaped, not refused, in the body. hiddentext.Sanitize writes each as
+// <U+XXXX>, and that one rendering is what the approval prompt, rx check,
+// rx status and TASK.md all carry, so the operator approves exactly the
+// text an agent reads; an author's stray zero-width space or soft hyphen
+// costs a visible escape, not a rejected task. A title holding one is
+// invalid, with the positions named. The digest (SHA256) is always of the
+// raw bytes.
 package task
 
 import (
@@ -47,7 +48,7 @@ type Task struct {
 	RFTX             bool
 	AllowCommit      bool
 	AllowPush        string // PushNo or PushRXResultOnly
-	// Nodes is RX_NODES (PROTOCOL §21) in the order written; the zero
+	// Nodes is RX_NODES (PROTOCOL §22) in the order written; the zero
 	// List for a single-node task.
 	Nodes node.List
 
@@ -55,9 +56,10 @@ type Task struct {
 	DerivedLevel   gate.Level // the minimum the flags demand
 	EffectiveLevel gate.Level // the level the task runs at
 
-	// Body is the Markdown after the header, CRLF turned into LF, otherwise
-	// as written: it may hold anything, so pass it through Sanitize before
-	// showing it.
+	// Body is the Markdown after the header exactly as written, line
+	// endings included: it may hold anything, so pass it through
+	// hiddentext.Sanitize before showing it (which is also what turns a
+	// CRLF into LF and shows every other CR, PROTOCOL §16).
 	Body string
 	// SHA256 is the hex digest of the exact file bytes (BOM and CRLF
 	// included); approvals are bound to it.
@@ -80,7 +82,7 @@ func (t *Task) Flags() gate.Flags {
 var ErrNotForNode = errors.New("not for this node")
 
 // Node says what the task asks of the RX node whose [node] name is name
-// (PROTOCOL §21): for a single-node task "" (its results are version 1),
+// (PROTOCOL §22): for a single-node task "" (its results are version 1),
 // for a task whose RX_NODES lists name that name (its results carry it);
 // an error when the task lists nodes and name is empty, or is not listed
 // (wrapping ErrNotForNode).

@@ -5,7 +5,9 @@ import (
 	"io"
 	"strings"
 
+	"rfhandoff/config"
 	"rfhandoff/gate"
+	"rfhandoff/hiddentext"
 	"rfhandoff/task"
 )
 
@@ -13,11 +15,11 @@ import (
 // the git lines that hand the task over (rfhandoff runs none of them).
 func (w *Written) Print(out io.Writer, remote, taskBranch string) {
 	t := w.Task
-	fmt.Fprintf(out, "wrote %s: task %s\n", w.Path, t.ID)
+	fmt.Fprintf(out, "wrote %s: task %s\n", config.Shown(w.Path), t.ID)
 	if w.Replaced != "" && w.Replaced != t.ID {
 		fmt.Fprintf(out, "  replaced:      task %s\n", w.Replaced)
 	}
-	fmt.Fprintf(out, "  title:         %s\n", task.Sanitize(t.Title))
+	fmt.Fprintf(out, "  title:         %s\n", hiddentext.Sanitize(t.Title))
 	derived := t.DerivedLevel.String()
 	if r := gate.Reasons(t.Flags()); len(r) > 0 {
 		derived += " (" + strings.Join(r, ", ") + ")"
@@ -26,7 +28,7 @@ func (w *Written) Print(out io.Writer, remote, taskBranch string) {
 	fmt.Fprintf(out, "  risk level:    %s\n", t.EffectiveLevel)
 	fmt.Fprintf(out, "  approval:      %s\n", approvalText(t))
 	if t.Nodes.Len() > 0 {
-		fmt.Fprintf(out, "  rx nodes:      %s (each approves, captures and publishes on its own branch; PROTOCOL §21)\n", t.Nodes)
+		fmt.Fprintf(out, "  rx nodes:      %s (each approves, captures and publishes on its own branch; PROTOCOL §22)\n", t.Nodes)
 	}
 	if t.ExpectedHead == w.Tip {
 		fmt.Fprintf(out, "  expected_head: %s (the tip of %s/%s)\n", t.ExpectedHead, remote, taskBranch)

@@ -97,25 +97,28 @@ func TestWatchAuthorizesAfterTheExactPhrase(t *testing.T) {
 // the prompt is not opened and nothing is written.
 func TestWatchRefusesFailingResults(t *testing.T) {
 	t.Parallel()
-	now := time.Now()
 	tests := []struct {
 		name   string
-		mutate func(r *result.Result)
+		mutate func(r *result.Result, now time.Time)
 		rule   gate.TXRule
 	}{
-		{"stale READY", func(r *result.Result) { r.PublishedAt = now.Add(-301 * time.Second) }, gate.TXRulePublicationAge},
-		{"future beyond skew", func(r *result.Result) { r.PublishedAt = now.Add(time.Minute) }, gate.TXRulePublicationFuture},
-		{"too little time left", func(r *result.Result) { r.CaptureStartedAt = now.Add(-595 * time.Second) }, gate.TXRuleRemainingTime},
-		{"clock not verified", func(r *result.Result) { r.CommonClockVerified = false }, gate.TXRuleCommonClock},
-		{"wrong task", func(r *result.Result) { r.TaskID = "RX_OTA_0999" }, gate.TXRuleTaskID},
-		{"frequency differs", func(r *result.Result) { r.FrequencyHz = 868000000 }, gate.TXRuleFrequency},
+		{"stale READY", func(r *result.Result, now time.Time) { r.PublishedAt = now.Add(-301 * time.Second) }, gate.TXRulePublicationAge},
+		{"future beyond skew", func(r *result.Result, now time.Time) { r.PublishedAt = now.Add(time.Minute) }, gate.TXRulePublicationFuture},
+		{"too little time left", func(r *result.Result, now time.Time) { r.CaptureStartedAt = now.Add(-595 * time.Second) }, gate.TXRuleRemainingTime},
+		{"clock not verified", func(r *result.Result, now time.Time) { r.CommonClockVerified = false }, gate.TXRuleCommonClock},
+		{"wrong task", func(r *result.Result, now time.Time) { r.TaskID = "RX_OTA_0999" }, gate.TXRuleTaskID},
+		{"frequency differs", func(r *result.Result, now time.Time) { r.FrequencyHz = 868000000 }, gate.TXRuleFrequency},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			e := newEnv(t)
+			// Each case's own now: parallel cases on a loaded machine can
+			// start a minute apart, which a shared now would let turn a
+			// result from the future into a fresh one.
+			now := time.Now()
 			r := txtest.Ready(now)
-			tt.mutate(r)
+			tt.mutate(r, now)
 			if tt.rule == gate.TXRuleCommonClock {
 				// READY demands the flag, so the schema already refuses it;
 				// the watcher reports that like any failed check.

@@ -43,7 +43,7 @@ type TaskSpec struct {
 	HardwareAccess, RFRX, RFTX, AllowCommit bool
 	AllowPush                               string // default task.PushNo
 
-	// RXNodes is written as RX_NODES when set (PROTOCOL §21).
+	// RXNodes is written as RX_NODES when set (PROTOCOL §22).
 	RXNodes string
 
 	Body string // default: a short paragraph

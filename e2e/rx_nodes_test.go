@@ -15,6 +15,8 @@ import (
 	"rfhandoff/prompt/prompttest"
 	"rfhandoff/publish/publishtest"
 	"rfhandoff/result"
+	"rfhandoff/rxwatch/rxtest"
+	"rfhandoff/task/tasktest"
 )
 
 // TestRxCaptureNodeResult (PROTOCOL §22): rx capture of a task with
@@ -106,6 +108,45 @@ func TestRxCaptureNotForThisNode(t *testing.T) {
 			}
 			if _, err := os.Stat(filepath.Join(s.f.Policy.CaptureDir(), publishtest.TaskID)); err == nil {
 				t.Errorf("a capture directory was made")
+			}
+		})
+	}
+}
+
+// TestRxApproveNodes (PROTOCOL §22): at a real terminal, rx approve of a
+// task whose RX_NODES does not list this node refuses without showing the
+// menu and approves nothing; the listed node is offered it.
+func TestRxApproveNodes(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		node    string
+		offered bool
+		says    string
+	}{
+		{"rx-c", false, `is not for this node (RX_NODES = rx-a, rx-b, [node] name = "rx-c"): nothing approved`},
+		{"", false, "this node's policy has no [node] name"},
+		{"rx-b", true, "approved task NODES_APPROVE_1"},
+	} {
+		t.Run("node "+tc.node, func(t *testing.T) {
+			t.Parallel()
+			rx := rxtest.New(t, rxtest.Options{})
+			rx.Policy.Node.Name = tc.node
+			rx.WritePolicy()
+			rx.PushTask(tasktest.TaskSpec{ID: "NODES_APPROVE_1", RXNodes: "rx-a, rx-b"})
+			s := rxTerminal(t, rx, "rx", "approve", "NODES_APPROVE_1")
+			if tc.offered {
+				s.WaitForText(menu, rxWait)
+				s.Send("A")
+			}
+			code := exitOf(t, s)
+			if tc.offered != (code == 0) || !strings.Contains(s.Stdout.String()+s.Stderr.String(), tc.says) {
+				t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, s.Stdout, s.Stderr)
+			}
+			if !tc.offered && strings.Contains(s.TTY.String(), menu) {
+				t.Errorf("the approval menu was shown:\n%s", s.TTY)
+			}
+			if st := loadRX(t, rx); (st.LastApprovedTaskID == "NODES_APPROVE_1") != tc.offered {
+				t.Errorf("last_approved_task_id %q", st.LastApprovedTaskID)
 			}
 		})
 	}

@@ -14,6 +14,13 @@ import (
 	"rfhandoff/notify"
 )
 
+// Globals are the options every command takes.
+type Globals struct {
+	Config    string `help:"Policy file (default: $RFHANDOFF_CONFIG, else ./rfhandoff.toml when it exists, else built-in defaults)." type:"path" placeholder:"FILE"`
+	LogFormat string `help:"Log format." enum:"text,json" default:"text" name:"log-format"`
+	Verbose   bool   `short:"v" help:"Verbose (debug) logging."`
+}
+
 // App is what every command's Run receives: the context, streams, policy,
 // logger and the audited runners.
 type App struct {
@@ -106,9 +113,11 @@ func (a *App) Stack(role exec.Role) (*exec.Stack, error) {
 	}
 	opts := exec.Options{
 		Role: role, Tools: a.toolPaths(), Audit: log, Environ: a.Environ,
-		SSHKeygen:      a.Policy.Tools.SSHKeygen,
-		DefaultTimeout: a.Policy.Poll.GitTimeout.Duration,
-		NotifyProgram:  a.Policy.NotifyProgram(),
+		SSHKeygen:        a.Policy.Tools.SSHKeygen,
+		SSHCommand:       a.Policy.Tools.SSHCommand,
+		CredentialHelper: a.Policy.Tools.GitCredentialHelper,
+		DefaultTimeout:   a.Policy.Poll.GitTimeout.Duration,
+		NotifyProgram:    a.Policy.NotifyProgram(),
 	}
 	// A local-only stack first, to learn the remote's transport.
 	local, err := exec.New(opts)

@@ -15,9 +15,6 @@ import (
 	"rfhandoff/hacksim"
 )
 
-// version is set at build time with -ldflags "-X main.version=...".
-var version = "dev"
-
 // CLI is the command tree. Only commands that work are listed.
 type CLI struct {
 	Globals
@@ -31,13 +28,6 @@ type CLI struct {
 	Tx      TxCmd      `cmd:"" name:"tx" help:"MAIN PC: watch results, authorize and execute RF TX."`
 	Demo    DemoCmd    `cmd:"" help:"The whole protocol in a throw-away sandbox (simulator, fake TX); you type the approvals unless --auto."`
 	Version VersionCmd `cmd:"" help:"Print the version and the resolved tool paths."`
-}
-
-// Globals are the options every command takes.
-type Globals struct {
-	Config    string `help:"Policy file (default: $RFHANDOFF_CONFIG, else ./rfhandoff.toml when it exists, else built-in defaults)." type:"path" placeholder:"FILE"`
-	LogFormat string `help:"Log format." enum:"text,json" default:"text" name:"log-format"`
-	Verbose   bool   `short:"v" help:"Verbose (debug) logging."`
 }
 
 // AuditCmd groups the audit log commands.
@@ -79,26 +69,6 @@ type TxCmd struct {
 type ResultCmd struct {
 	Validate ResultValidateCmd `cmd:"" help:"Check an RX_RESULT.json offline against the strict schema."`
 }
-
-// exitStatusError carries a specific exit status out of a command (Main
-// branches on it).
-type exitStatusError struct {
-	Code int
-	Err  error
-}
-
-func (e *exitStatusError) Error() string {
-	if e.Err == nil {
-		return fmt.Sprintf("exit status %d", e.Code)
-	}
-	return e.Err.Error()
-}
-
-func (e *exitStatusError) Unwrap() error { return e.Err }
-
-// exitCode returns an error that makes Main exit with code (err may be nil
-// when there is nothing more to say).
-func exitCode(code int, err error) error { return &exitStatusError{Code: code, Err: err} }
 
 // simulatorMain runs the HackRF simulator when rfhandoff is invoked under a
 // HackRF tool's name (a symlink or copy named hackrf_info, hackrf_transfer or

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"rfhandoff/exec"
-	"rfhandoff/state"
 )
 
 // AuditShowCmd prints the audit log: one line per subprocess, a start
@@ -63,7 +62,7 @@ func (c *AuditShowCmd) Run(app *App) error {
 func outcome(start exec.Entry, ended map[string]exec.Entry) string {
 	end, ok := ended[start.ID]
 	if !ok {
-		if state.PIDAlive(start.Rfhandoff) {
+		if exec.PIDAlive(start.Rfhandoff) {
 			return "running"
 		}
 		return "interrupted"

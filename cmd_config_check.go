@@ -29,6 +29,9 @@ func (c *ConfigCheckCmd) Run(app *App) error {
 	if _, err := io.WriteString(app.Stdout, app.Policy.TOML()); err != nil {
 		return err
 	}
+	if _, err := io.WriteString(app.Stdout, app.Policy.DescribeSigners()); err != nil {
+		return err
+	}
 	// Comments, so the output still parses as the policy it shows.
 	if _, err := io.WriteString(app.Stdout, "\n# local paths, resolved (repo.path against the working directory, the rest against repo.path)\n"); err != nil {
 		return err

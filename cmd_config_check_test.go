@@ -114,6 +114,37 @@ func TestConfigCheckRejectsBadPolicy(t *testing.T) {
 	}
 }
 
+// config check lists every key of the allowed-signers files with its
+// window, and the listing keeps the output a policy file.
+func TestConfigCheckShowsKeyWindows(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	alice := "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAICUyyNsx7ICVh4x9gSDBHR7HEM28fPOo27bgWN6hY5Vx alice"
+	bob := "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAILL0gOeAKKJVMfy9K5YysVASkPz2CoNVnLVbawSHMaFY bob"
+	signers := filepath.Join(dir, "signers")
+	if err := os.WriteFile(signers, []byte("# lab\nmain@lab "+alice+"\nold@lab,x@lab valid-before=\"20210101Z\" "+bob+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	pol := filepath.Join(dir, "p.toml")
+	if err := os.WriteFile(pol, []byte("[trust]\nresult_signers = \"signers\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runConfigCheck(t, pol)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, w := range []string{
+		"# trust.result_signers " + signers + ": 2 key(s)",
+		"#   line 2: main@lab SHA256:jjwEBVxzyM+X59mDGwDuCmLLMTzMJQXXyt0yu5RIdaI: no limit\n",
+		`#   line 3: old@lab,x@lab SHA256:nxSB03y2zy5RhEqwgrpeIDUY0YjWwJbzwtZodgRdfY0: valid-before="20210101Z" (2021-01-01T00:00:00Z)` + "\n",
+	} {
+		if !strings.Contains(out, w) {
+			t.Errorf("config check lacks %q:\n%s", w, out)
+		}
+	}
+	parseRendered(t, out)
+}
+
 func TestConfigCheckNotify(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)

@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"time"
 
 	"rfhandoff/txwatch"
@@ -39,6 +41,11 @@ func (c *TxStatusCmd) Run(app *App) error {
 		last = "-"
 	}
 	fmt.Fprintf(w, "results shown:  %d (last result commit %s)\n", s.ShownResults, last)
+	ids := slices.Sorted(maps.Keys(s.CompletedTasks))
+	fmt.Fprintf(w, "tasks over:     %d (a CAPTURE_COMPLETE was seen: no READY for them is offered or executed)\n", len(ids))
+	for _, id := range ids {
+		fmt.Fprintf(w, "  %s  at result commit %.12s\n", id, s.CompletedTasks[id])
+	}
 	fmt.Fprintf(w, "records:        %d in %s\n", len(s.Records), s.AuthorizationDir)
 	for _, r := range s.Records {
 		fmt.Fprintf(w, "  %s  %s", r.Name, r.Status)

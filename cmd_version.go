@@ -7,6 +7,9 @@ import (
 	"rfhandoff/exec"
 )
 
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "dev"
+
 // VersionCmd prints the version and where each tool resolved to.
 type VersionCmd struct{}
 

@@ -3,10 +3,9 @@ package capture
 import (
 	"context"
 	"fmt"
+	"rfhandoff/exec"
 	"strings"
 	"time"
-
-	"rfhandoff/state"
 )
 
 // The recorded hackrf_transfer of a capture whose rfhandoff was killed is
@@ -19,7 +18,7 @@ import (
 // start was recorded) and is hackrf_transfer writing path.
 func isRecordedTool(pid int, start int64, path string) bool {
 	if start != 0 {
-		if now, ok := state.ProcessStart(pid); !ok || now != start {
+		if now, ok := exec.ProcessStart(pid); !ok || now != start {
 			return false
 		}
 	}

@@ -13,7 +13,6 @@ import (
 
 	"rfhandoff/exec"
 	"rfhandoff/hackrfcli"
-	"rfhandoff/state"
 )
 
 // toolClient is an RX-role runner for the HackRF tools alone (no git, so
@@ -54,7 +53,7 @@ func TestEndCaptureToolByStart(t *testing.T) {
 	ended := make(chan struct{})
 	go func() { _, _ = rcv.Wait(); close(ended) }()
 	t.Cleanup(func() { _ = rcv.Interrupt(); <-ended })
-	start, ok := state.ProcessStart(pid)
+	start, ok := exec.ProcessStart(pid)
 	deadline := time.Now().Add(time.Minute)
 	for st, err := os.Stat(path); err != nil || st.Size() == 0; st, err = os.Stat(path) {
 		if time.Now().After(deadline) {

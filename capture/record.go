@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"rfhandoff/exec"
 	"slices"
 
 	"rfhandoff/state"
@@ -27,7 +28,7 @@ func (s *session) recordStart() error {
 	f := s.facts
 	// hackrf_transfer is our child and not yet waited for, so its pid
 	// still names it (a zombie on Linux, an open handle on Windows).
-	start, _ := state.ProcessStart(f.pid)
+	start, _ := exec.ProcessStart(f.pid)
 	rec := &state.CaptureInProgress{
 		TaskID: f.taskID, DataPath: path, CapturePID: f.pid, CaptureStart: start, RfhandoffPID: os.Getpid(),
 		Serial: s.hc.Serial, StartedAt: f.startedAt, SourceHead: f.sourceHead,

@@ -60,7 +60,7 @@ func TestCaptureRecordLifecycle(t *testing.T) {
 		t.Errorf("record while READY stands = %+v\nREADY = %+v", rec, rd)
 	}
 	// The tool is still recording: its start now is the one recorded.
-	if start, ok := state.ProcessStart(rec.CapturePID); ok != (rec.CaptureStart != 0) || start != rec.CaptureStart {
+	if start, ok := exec.ProcessStart(rec.CapturePID); ok != (rec.CaptureStart != 0) || start != rec.CaptureStart {
 		t.Errorf("capture_start = %d, hackrf_transfer's start %d (%v)", rec.CaptureStart, start, ok)
 	}
 	if err := <-done; err != nil {
@@ -156,7 +156,7 @@ func newOrphanOf(t *testing.T, w *world, noTool bool, nodeName string) *orphan {
 	if err != nil {
 		t.Fatal(err)
 	}
-	start, _ := state.ProcessStart(pid)
+	start, _ := exec.ProcessStart(pid)
 	o.rec = &state.CaptureInProgress{TaskID: publishtest.TaskID, DataPath: path, CapturePID: pid, CaptureStart: start,
 		RfhandoffPID: gone.Pid, StartedAt: started, SourceHead: w.Head, PlannedDurationS: f.plannedS,
 		FrequencyHz: f.freqHz, SampleRateHz: f.rateHz, ReadyPublished: true, ReadyCommit: out.Commit,

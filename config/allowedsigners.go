@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"strings"
+	"time"
 
 	"rfhandoff/errlist"
 )
@@ -20,6 +21,148 @@ type Signer struct {
 	CertAuthority bool
 	KeyType       string // e.g. "ssh-ed25519"
 	Fingerprint   string // "SHA256:..." as ssh-keygen -l prints it
+	// ValidAfter and ValidBefore are the valid-after and valid-before
+	// options (zero: no limit); ValidAfterText and ValidBeforeText are
+	// the values as written.
+	ValidAfter, ValidBefore         time.Time
+	ValidAfterText, ValidBeforeText string
+}
+
+// ValidAt reports whether the line lets its key sign at t, by
+// ssh-keygen's rule: valid-after ≤ t ≤ valid-before, in whole seconds.
+func (s Signer) ValidAt(t time.Time) bool {
+	u := t.Unix()
+	return (s.ValidAfter.IsZero() || u >= s.ValidAfter.Unix()) && (s.ValidBefore.IsZero() || u <= s.ValidBefore.Unix())
+}
+
+// Window says, for people, when the line's key may sign:
+// `valid-after="..." (2026-01-01T00:00:00Z)`, and the like, or "no limit".
+func (s Signer) Window() string {
+	var w []string
+	if !s.ValidAfter.IsZero() {
+		w = append(w, fmt.Sprintf("valid-after=%q (%s)", s.ValidAfterText, s.ValidAfter.UTC().Format(time.RFC3339)))
+	}
+	if !s.ValidBefore.IsZero() {
+		w = append(w, fmt.Sprintf("valid-before=%q (%s)", s.ValidBeforeText, s.ValidBefore.UTC().Format(time.RFC3339)))
+	}
+	if len(w) == 0 {
+		return "no limit"
+	}
+	return strings.Join(w, " ")
+}
+
+// allowsGit reports whether the line lets its key sign for namespace git.
+func (s Signer) allowsGit() bool {
+	if s.Namespaces == nil {
+		return true
+	}
+	for _, n := range s.Namespaces {
+		if n == "git" {
+			return true
+		}
+	}
+	return false
+}
+
+// lists reports whether principal is one of the line's principals as
+// written (git's %GS is the principal ssh-keygen -Y find-principals
+// printed: one entry of the list, a pattern printed as written).
+func (s Signer) lists(principal string) bool {
+	for _, p := range s.Principals {
+		if p == principal {
+			return true
+		}
+	}
+	return false
+}
+
+// parseSignerTime reads a valid-after/valid-before value the way
+// ssh-keygen does: YYYYMMDD, YYYYMMDDHHMM or YYYYMMDDHHMMSS, in the local
+// time zone unless it ends in Z (UTC); a date alone is its midnight.
+func parseSignerTime(v string) (time.Time, error) {
+	loc := time.Local
+	digits := v
+	if strings.HasSuffix(v, "Z") || strings.HasSuffix(v, "z") {
+		loc, digits = time.UTC, v[:len(v)-1]
+	}
+	layout := map[int]string{8: "20060102", 12: "200601021504", 14: "20060102150405"}[len(digits)]
+	if layout == "" || strings.Trim(digits, "0123456789") != "" {
+		return time.Time{}, fmt.Errorf("%q is not YYYYMMDD, YYYYMMDDHHMM or YYYYMMDDHHMMSS (with Z for UTC)", v)
+	}
+	t, err := time.ParseInLocation(layout, digits, loc)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("%q is not a valid time: %v", v, err)
+	}
+	return t, nil
+}
+
+// KeyTime is a moment a key must be valid at, named for the refusal
+// ("now", "the result's published_at").
+type KeyTime struct {
+	What string
+	At   time.Time
+}
+
+// CheckKeyWindow reads the allowed-signers file and says why the key with
+// fingerprint, which git found signing as principal, may not sign at each
+// of times, or nil (PROTOCOL §17). git checks valid-after/valid-before
+// only at the commit's own committer date, which whoever made the commit
+// chose; this checks them at times that are not the signer's to choose.
+// The lines that count are those listing the key and principal for
+// namespace git (one of them must be valid at every time); a key that no
+// such line lists is a certificate under a cert-authority line listing
+// the principal, and then every such line must be valid (which CA signed
+// is not known here).
+func CheckKeyWindow(file, principal, fingerprint string, times ...KeyTime) error {
+	data, err := ReadRegularFile(file, MaxTrustFileBytes)
+	if err != nil {
+		return fmt.Errorf("allowed signers %s: %w", file, err)
+	}
+	signers, err := ParseAllowedSigners(data)
+	if err != nil {
+		return fmt.Errorf("allowed signers %s: %w", file, err)
+	}
+	var keys, cas []Signer
+	for _, s := range signers {
+		switch {
+		case !s.lists(principal) || !s.allowsGit():
+		case s.CertAuthority:
+			cas = append(cas, s)
+		case s.Fingerprint == fingerprint:
+			keys = append(keys, s)
+		}
+	}
+	outside := func(s Signer) []string {
+		var why []string
+		for _, t := range times {
+			if !s.ValidAt(t.At) {
+				why = append(why, fmt.Sprintf("%s (%s)", t.What, t.At.UTC().Format(time.RFC3339)))
+			}
+		}
+		return why
+	}
+	var errs []error
+	switch {
+	case len(keys) > 0:
+		for _, s := range keys {
+			why := outside(s)
+			if len(why) == 0 {
+				return nil
+			}
+			errs = append(errs, fmt.Errorf("key %s for %s is outside its window at %s: %s line %d says %s",
+				fingerprint, principal, strings.Join(why, " and "), file, s.Line, s.Window()))
+		}
+	case len(cas) > 0:
+		for _, s := range cas {
+			if why := outside(s); len(why) > 0 {
+				errs = append(errs, fmt.Errorf("certificate authority %s for %s is outside its window at %s: %s line %d says %s",
+					s.Fingerprint, principal, strings.Join(why, " and "), file, s.Line, s.Window()))
+			}
+		}
+	default:
+		errs = append(errs, fmt.Errorf("no line of %s lists key %s for principal %s and namespace git (the file changed?)", file, fingerprint, principal))
+	}
+	return errlist.List(errs...)
 }
 
 // sshKeyTypes are the public key types ssh-keygen accepts in the file.
@@ -164,6 +307,16 @@ func (s *Signer) parseOptions(field string) error {
 			s.CertAuthority = true
 		case "namespaces":
 			s.Namespaces = strings.Split(val, ",")
+		case "valid-after", "valid-before":
+			t, err := parseSignerTime(val)
+			if err != nil {
+				return fmt.Errorf("option %s: %v", name, err)
+			}
+			if strings.ToLower(name) == "valid-after" {
+				s.ValidAfter, s.ValidAfterText = t, val
+			} else {
+				s.ValidBefore, s.ValidBeforeText = t, val
+			}
 		}
 		if field == "" {
 			break

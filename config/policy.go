@@ -70,6 +70,12 @@ type Tools struct {
 	// SSHKeygen is the ssh-keygen git is given to sign and verify
 	// ([trust]); rfhandoff never runs it itself.
 	SSHKeygen string `toml:"ssh_keygen"`
+	// SSHCommand is the command git's ssh transport runs (core.sshCommand
+	// on every git call; "" means plain ssh). No config file chooses it.
+	SSHCommand string `toml:"ssh_command"`
+	// GitCredentialHelper is the only credential helper git may run
+	// (credential.helper); "" means none.
+	GitCredentialHelper string `toml:"git_credential_helper"`
 }
 
 // Capture holds the RX capture parameters.

@@ -105,3 +105,35 @@ func checkSigningKey(data []byte) error {
 	}
 	return nil
 }
+
+// DescribeSigners lists, as TOML comments for config check, every key of
+// the allowed-signers files [trust] names with its window (PROTOCOL §17):
+// its line, principals, fingerprint, and valid-after/valid-before or "no
+// limit". A file that cannot be read is skipped (CheckTrustFiles reports
+// it).
+func (p Policy) DescribeSigners() string {
+	var b strings.Builder
+	for _, k := range p.trustKeys() {
+		if k.v == "" || k.key == "trust.signing_key" || checkLocalPath(k.v) != nil {
+			continue
+		}
+		path := p.Resolve(k.v)
+		data, err := ReadRegularFile(path, MaxTrustFileBytes)
+		if err != nil {
+			continue
+		}
+		signers, err := ParseAllowedSigners(data)
+		if err != nil {
+			continue
+		}
+		fmt.Fprintf(&b, "# %s %s: %d key(s), each valid (checked at the present time) within:\n", k.key, path, len(signers))
+		for _, s := range signers {
+			what := ""
+			if s.CertAuthority {
+				what = " (cert-authority)"
+			}
+			fmt.Fprintf(&b, "#   line %d: %s %s%s: %s\n", s.Line, strings.Join(s.Principals, ","), s.Fingerprint, what, s.Window())
+		}
+	}
+	return b.String()
+}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"time"
 
 	"rfhandoff/errlist"
@@ -151,6 +152,17 @@ func (p Policy) validatePaths(ps *problems) {
 			ps.add(t.key, t.v, "%v", err)
 		} else if !filepath.IsAbs(t.v) || filepath.Clean(t.v) != t.v {
 			ps.add(t.key, t.v, "must be empty (look up on PATH) or a clean absolute path")
+		}
+	}
+	// Commands git runs through its shell (PROTOCOL §10): one line of text.
+	for _, t := range []struct{ key, v string }{
+		{"tools.ssh_command", p.Tools.SSHCommand},
+		{"tools.git_credential_helper", p.Tools.GitCredentialHelper},
+	} {
+		if err := checkText(t.v); err != nil {
+			ps.add(t.key, t.v, "%v", err)
+		} else if t.v != strings.TrimSpace(t.v) {
+			ps.add(t.key, t.v, "must not start or end with a space")
 		}
 	}
 }

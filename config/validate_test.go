@@ -76,6 +76,11 @@ func TestValidateRules(t *testing.T) {
 		{"tool bare name", func(p *Policy) { p.Tools.HackRFInfo = "hackrf_info" }, "tools.hackrf_info"},
 		{"tool unclean", func(p *Policy) { p.Tools.HackRFClock = "/usr/bin/../bin/hackrf_clock" }, "tools.hackrf_clock"},
 		{"tool absolute", func(p *Policy) { p.Tools.HackRFTransfer = abs("/usr/bin/hackrf_transfer") }, ""},
+		{"ssh command", func(p *Policy) { p.Tools.SSHCommand = "ssh -F /etc/lab/ssh_config" }, ""},
+		{"ssh command two lines", func(p *Policy) { p.Tools.SSHCommand = "ssh\ntouch /tmp/x" }, "tools.ssh_command"},
+		{"ssh command padded", func(p *Policy) { p.Tools.SSHCommand = " ssh" }, "tools.ssh_command"},
+		{"credential helper", func(p *Policy) { p.Tools.GitCredentialHelper = "store" }, ""},
+		{"credential helper control", func(p *Policy) { p.Tools.GitCredentialHelper = "store\x1b" }, "tools.git_credential_helper"},
 		// capture
 		{"capture freq low", func(p *Policy) { p.Capture.FrequencyHz = 999_999 }, "capture.frequency_hz"},
 		{"capture freq high", func(p *Policy) { p.Capture.FrequencyHz = 6_000_000_001 }, "capture.frequency_hz"},

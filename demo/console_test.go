@@ -12,6 +12,7 @@ func TestPlain(t *testing.T) {
 		{"line\r", "line"},
 		// The prompt's countdown block vanishes whole, its text included.
 		{"> \x1b7\x1b[1A\x1b[1G\x1b[2K29 s left\x1b8AUTHORIZE RF TX", "> AUTHORIZE RF TX"},
+		{"\aType exactly: AUTHORIZE RF TX", "Type exactly: AUTHORIZE RF TX"},
 		{"\x1b[1mbold\x1b[0m", "bold"},
 		{"a\x1b7\x1b[1Ax\x1b8b\x1b7\x1b[2Ky\x1b8c", "abc"},
 		// An unfinished block (a partial line) leaves no escape behind.

@@ -18,7 +18,6 @@ import (
 	"rfhandoff/prompt/prompttest"
 	"rfhandoff/publish/publishtest"
 	"rfhandoff/result"
-	"rfhandoff/state"
 )
 
 // captureSide is an RX checkout with the fixture task approved, a policy
@@ -185,7 +184,7 @@ func TestRxCaptureCtrlC(t *testing.T) {
 	if *cp.CaptureExitCode != 0 {
 		t.Errorf("hackrf_transfer exit %d: it did not end through its SIGINT handler", *cp.CaptureExitCode)
 	}
-	if state.PIDAlive(int(cp.CapturePID)) {
+	if exec.PIDAlive(int(cp.CapturePID)) {
 		t.Errorf("hackrf_transfer (pid %d) is still there", cp.CapturePID)
 	}
 }

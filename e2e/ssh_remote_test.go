@@ -22,8 +22,8 @@ const sshQuick = 20 * time.Second
 
 // sshLab is a lab whose remote is reached over ssh: a real sshd on
 // 127.0.0.1, the operator's passphrase-protected key, git's ssh pointed at
-// the client config by core.sshCommand in the lab's HOME (as an operator
-// may set it; rfhandoff never overrides it), and an agent holding the key.
+// the client config by the policy's tools.ssh_command (as an operator names
+// it; git's own core.sshCommand is never used), and an agent holding the key.
 type sshLab struct {
 	*faultkit.Lab
 	sshd  *faultkit.SSHD
@@ -34,14 +34,10 @@ func newSSHLab(t *testing.T) *sshLab {
 	t.Helper()
 	lab := faultkit.NewLab(t)
 	s := faultkit.StartSSHD(t)
-	f, err := os.OpenFile(filepath.Join(lab.Home, ".gitconfig"), os.O_WRONLY|os.O_APPEND, 0)
-	if err != nil {
-		t.Fatal(err)
+	for _, side := range []*faultkit.Side{lab.RX, lab.Main} {
+		side.Policy.Tools.SSHCommand = s.SSHCommand()
+		side.WritePolicy()
 	}
-	if _, err := f.WriteString(s.GitConfig()); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
 	lab.UseURL(s.URL(lab.Remote.Dir))
 	a := faultkit.StartSSHAgent(t)
 	a.Add(s.Key, s.Passphrase)

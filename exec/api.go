@@ -61,6 +61,11 @@ type Cmd struct {
 	// Signatures, for git log, commit and commit-tree only, lets the call verify or
 	// create SSH signatures with the runner's pinned ssh-keygen.
 	Signatures *Signatures
+	// DeferObjectCheck, for a blobless git fetch only, turns git's own check
+	// of the received objects off for this call: for such a fetch git
+	// ignores the levels of fsckLevels, so the caller checks the new pack
+	// with git fsck itself before it accepts anything (PROTOCOL §20).
+	DeferObjectCheck bool
 }
 
 // Result is what a finished process left behind.

@@ -1,5 +1,3 @@
 package exec
 
-import "rfhandoff/state"
-
-func processGone(pid int) bool { return !state.PIDAlive(pid) }
+func processGone(pid int) bool { return !PIDAlive(pid) }

@@ -30,6 +30,13 @@ type Options struct {
 	NotifyProgram string
 	// Environ is the environment the child's is built from (default os.Environ()).
 	Environ []string
+	// SSHCommand is the command git's ssh transport runs (core.sshCommand),
+	// pinned on every git call; empty means "ssh". A repository's or the
+	// operator's own core.sshCommand is never used (PROTOCOL §10).
+	SSHCommand string
+	// CredentialHelper is the only credential helper git may run
+	// (credential.helper); empty means none at all (PROTOCOL §10).
+	CredentialHelper string
 }
 
 const (

@@ -27,7 +27,8 @@ type Stack struct {
 	audit     *AuditLog
 	os        *osRunner
 	gitFlags  []string
-	keygen    string // resolved ssh-keygen, or "" with keygenErr
+	gitEnv    []string // set for every git call (after the caller's Env)
+	keygen    string   // resolved ssh-keygen, or "" with keygenErr
 	keygenErr error
 }
 
@@ -77,16 +78,22 @@ func New(o Options) (*Stack, error) {
 			return nil, err
 		}
 	}
-	flags := []string{
+	pins, err := programPins(o.SSHCommand, o.CredentialHelper)
+	if err != nil {
+		return nil, err
+	}
+	flags := append([]string{
 		"-c", "core.hooksPath=" + hooks,
 		"-c", "core.fsmonitor=false",
 		"-c", "transfer.fsckObjects=true",
+		// fetch.fsckObjects, when set, overrides transfer.fsckObjects.
+		"-c", "fetch.fsckObjects=true",
 		"-c", "submodule.recurse=false",
 		"-c", "protocol.allow=never",
 		// A repository's log.showSignature would make every git log start
 		// its configured signature program.
 		"-c", "log.showSignature=false",
-	}
+	}, pins...)
 	for _, p := range o.GitProtocols {
 		if !protocolName.MatchString(p) || p == "ext" {
 			return nil, fmt.Errorf("exec: git protocol %q not allowed", p)
@@ -94,7 +101,65 @@ func New(o Options) (*Stack, error) {
 		flags = append(flags, "-c", "protocol."+p+".allow=always")
 	}
 	s.gitFlags = flags
+	// GIT_ALLOW_PROTOCOL overrides every protocol.<name>.allow a config
+	// file sets (a repository's protocol.ext.allow=always included) and
+	// names the helpers git may start (PROTOCOL §10).
+	s.gitEnv = []string{"GIT_ALLOW_PROTOCOL=" + strings.Join(o.GitProtocols, ":")}
 	return s, nil
+}
+
+// programPins are the -c options that take from every config file the
+// keys that make git start a program (PROTOCOL §10). Each is a key git
+// reads last-one-wins, so the command line, read after every file,
+// decides. The remote's upload-pack and receive-pack, which git reads
+// first-one-wins, are pinned by remotePins instead.
+func programPins(sshCommand, credentialHelper string) ([]string, error) {
+	for _, v := range []struct{ key, val string }{{"ssh command", sshCommand}, {"credential helper", credentialHelper}} {
+		if strings.ContainsAny(v.val, "\x00\r\n") {
+			return nil, fmt.Errorf("exec: %s %q contains a line break or NUL", v.key, v.val)
+		}
+	}
+	if sshCommand == "" {
+		sshCommand = "ssh"
+	}
+	pins := []string{
+		// ssh transport: only this command, named on every audit line.
+		"-c", "core.sshCommand=" + sshCommand,
+		// git:// through a proxy program.
+		"-c", "core.gitProxy=",
+		// A password prompt program (GIT_ASKPASS and SSH_ASKPASS are not
+		// in the child environment either).
+		"-c", "core.askPass=",
+		// Run to list an alternate object store's refs during fetch and push.
+		"-c", "core.alternateRefsCommand=",
+		// Signing on commit or push would start gpg.program; Signatures
+		// signs explicitly, with its own pinned program.
+		"-c", "commit.gpgSign=false",
+		"-c", "push.gpgSign=false",
+		// A pager never runs without a terminal; "cat" is git's "none".
+		"-c", "core.pager=cat",
+		// An empty value clears every credential helper configured before
+		// (credential.<url>.helper too); then only the named one.
+		"-c", "credential.helper=",
+	}
+	if credentialHelper != "" {
+		pins = append(pins, "-c", "credential.helper="+credentialHelper)
+	}
+	return pins, nil
+}
+
+// remotePins are the options a git subcommand that talks to a remote gets
+// right after its name: git takes the first remote.<name>.uploadpack or
+// receivepack of all config files, so a -c cannot override a repository's
+// own; an option given for the call overrides them all.
+func remotePins(sub string) []string {
+	switch sub {
+	case "fetch", "ls-remote", "clone":
+		return []string{"--upload-pack=git-upload-pack"}
+	case "push":
+		return []string{"--receive-pack=git-receive-pack"}
+	}
+	return nil
 }
 
 // Paths returns the resolved absolute path of each tool found.
@@ -228,17 +293,41 @@ func (s *Stack) prepare(c Cmd) (string, []string, error) {
 			return "", nil, s.refuse(c, &NotInstalledError{Tool: SSHKeygen, Err: s.keygenErr}, s.keygenErr.Error())
 		}
 	}
+	if reason == "" && c.DeferObjectCheck && (c.Tool != Git || !deferrable(c.Args)) {
+		reason = "only a blobless git fetch may defer its object check"
+	}
 	if reason != "" {
 		return "", nil, s.refuse(c, &DeniedError{Tool: c.Tool, Argv: Redact(append([]string{string(c.Tool)}, c.Args...), c.Secrets), Reason: reason}, reason)
 	}
 	if c.Tool == Git {
-		flags := s.gitFlags
+		flags := append([]string{}, s.gitFlags...)
 		if c.Signatures != nil {
-			flags = append(append([]string{}, flags...), c.Signatures.flags(s.keygen)...)
+			flags = append(flags, c.Signatures.flags(s.keygen)...)
 		}
-		args = append(append([]string{}, flags...), c.Args...)
+		if c.DeferObjectCheck {
+			flags = append(flags, "-c", "transfer.fsckObjects=false", "-c", "fetch.fsckObjects=false")
+		}
+		flags = append(flags, fsckPins(c.Args[0])...)
+		args = append(append(append(flags, c.Args[0]), remotePins(c.Args[0])...), c.Args[1:]...)
 	}
 	return path, args, nil
+}
+
+// deferrable reports whether a git call may check its objects itself
+// afterwards: a fetch with a filter (git then ignores fetch.fsck.* anyway).
+func deferrable(args []string) bool {
+	if len(args) == 0 || args[0] != "fetch" {
+		return false
+	}
+	for _, a := range args {
+		if a == "--end-of-options" {
+			break
+		}
+		if strings.HasPrefix(a, "--filter=") {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *Stack) refuse(c Cmd, err error, reason string) error {
@@ -299,6 +388,9 @@ func (s *Stack) Start(ctx context.Context, c Cmd) (Process, error) {
 		return nil, err // fail closed: no line, no process
 	}
 	c.Args = args
+	if c.Tool == Git {
+		c.Env = append(append([]string{}, c.Env...), s.gitEnv...)
+	}
 	st, err := s.os.start(ctx, path, c, c.Timeout)
 	if err != nil {
 		e := s.endEntry(id, c, Result{ExitCode: -1}, err)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -318,5 +319,108 @@ func TestProtocolOf(t *testing.T) {
 		if got := ProtocolOf(in); got != want {
 			t.Errorf("ProtocolOf(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// The keys that make git start a program are pinned over every config
+// file (PROTOCOL §10): a repository's own values lose, and the policy's
+// ssh command and credential helper are the ones git reads.
+func TestGitProgramPinsWinOverTheRepository(t *testing.T) {
+	s, _ := newStack(t, RoleNone, os.Environ(), func(o *Options) {
+		o.GitProtocols = []string{"file"}
+		o.SSHCommand = "ssh -F /policy/ssh_config"
+		o.CredentialHelper = "/policy/helper"
+	})
+	if _, ok := s.Paths()[Git]; !ok {
+		t.Skip("git not installed")
+	}
+	repo := t.TempDir()
+	git := func(args ...string) (string, error) {
+		res, err := s.Run(context.Background(), Cmd{Tool: Git, Args: args, Dir: repo, Env: []string{"GIT_DIR=" + repo}})
+		return strings.TrimSpace(string(res.Stdout)), err
+	}
+	if _, err := git("init", "--bare", "--quiet", repo); err != nil {
+		t.Fatal(err)
+	}
+	for _, kv := range [][2]string{
+		{"core.sshCommand", "/repo/evil"}, {"credential.helper", "/repo/evil"},
+		{"credential.https://example.com.helper", "/repo/evil"}, {"core.askPass", "/repo/evil"},
+		{"core.alternateRefsCommand", "/repo/evil"}, {"core.gitProxy", "/repo/evil"},
+		{"core.pager", "/repo/evil"}, {"commit.gpgSign", "true"}, {"push.gpgSign", "true"},
+		{"fetch.fsckObjects", "false"}, {"transfer.fsckObjects", "false"},
+	} {
+		if _, err := git("config", kv[0], kv[1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for key, want := range map[string]string{
+		"core.sshCommand": "ssh -F /policy/ssh_config", "core.askPass": "", "core.alternateRefsCommand": "",
+		"core.gitProxy": "", "core.pager": "cat", "commit.gpgSign": "false", "push.gpgSign": "false",
+		"fetch.fsckObjects": "true", "transfer.fsckObjects": "true",
+	} {
+		if got, err := git("config", "--get", key); err != nil || got != want {
+			t.Errorf("git config %s = %q (%v), want %q", key, got, err, want)
+		}
+	}
+	// The helper settings in the order git reads them: the empty value
+	// resets the list, so only what follows it counts.
+	got, err := git("config", "--get-regexp", `^credential\..*helper$`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(got, "\n")
+	if len(lines) < 3 || lines[len(lines)-2] != "credential.helper " || lines[len(lines)-1] != "credential.helper /policy/helper" {
+		t.Errorf("credential helper settings %q, want the repository's, then \"\", then /policy/helper", lines)
+	}
+}
+
+// The remote's upload-pack and receive-pack, which git takes from the
+// first config file that names them, are given on the command line.
+func TestGitRemotePinsInArgv(t *testing.T) {
+	s, _ := newStack(t, RoleNone, os.Environ(), func(o *Options) { o.GitProtocols = []string{"file"} })
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"fetch", "--end-of-options", "origin"}, "--upload-pack=git-upload-pack"},
+		{[]string{"ls-remote", "--end-of-options", "origin"}, "--upload-pack=git-upload-pack"},
+		{[]string{"clone", "--end-of-options", "/x", "/y"}, "--upload-pack=git-upload-pack"},
+		{[]string{"push", "--end-of-options", "origin", "HEAD:refs/heads/x"}, "--receive-pack=git-receive-pack"},
+	} {
+		_, args, err := s.prepare(Cmd{Tool: Git, Args: c.args})
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := slices.Index(args, c.args[0])
+		if i < 0 || i+1 >= len(args) || args[i+1] != c.want {
+			t.Errorf("git %s: argv %q, want %s right after the subcommand", c.args[0], args, c.want)
+		}
+	}
+}
+
+// Only a blobless fetch may run without git's own object check, and it
+// then still carries the levels for the caller's fsck.
+func TestDeferObjectCheckOnlyForABloblessFetch(t *testing.T) {
+	s, _ := newStack(t, RoleNone, os.Environ(), func(o *Options) { o.GitProtocols = []string{"file"} })
+	for _, args := range [][]string{
+		{"fetch", "--end-of-options", "origin", "--filter=blob:none"},
+		{"fetch", "--end-of-options", "origin"},
+		{"clone", "--filter=blob:none", "--end-of-options", "/x", "/y"},
+		{"log", "--filter=blob:none"},
+	} {
+		if _, _, err := s.prepare(Cmd{Tool: Git, Args: args, DeferObjectCheck: true}); err == nil {
+			t.Errorf("git %q with DeferObjectCheck was allowed", args)
+		}
+	}
+	_, args, err := s.prepare(Cmd{Tool: Git, Args: []string{"fetch", "--filter=blob:none", "--end-of-options", "origin"}, DeferObjectCheck: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(args, "fetch.fsckObjects=false") || !slices.Contains(args, "fetch.fsck.badDate=warn") {
+		t.Errorf("argv %q", args)
+	}
+	_, args, _ = s.prepare(Cmd{Tool: Git, Args: []string{"fetch", "--filter=blob:none", "--end-of-options", "origin"}})
+	if slices.Contains(args, "fetch.fsckObjects=false") || !slices.Contains(args, "fetch.fsck.hasDotgit=error") {
+		t.Errorf("argv without DeferObjectCheck %q", args)
 	}
 }

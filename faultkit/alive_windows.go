@@ -1,6 +1,6 @@
 package faultkit
 
-import "rfhandoff/state"
+import "rfhandoff/exec"
 
 // Alive reports whether pid is a running process.
-func Alive(pid int) bool { return state.PIDAlive(pid) }
+func Alive(pid int) bool { return exec.PIDAlive(pid) }

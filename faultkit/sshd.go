@@ -26,8 +26,8 @@ import (
 //
 // OpenSSH reads ~/.ssh from the password database, not $HOME, so a test
 // never points ssh at a temporary ~/.ssh: the client side is a config file
-// (ClientConfig) that git uses through core.sshCommand = "ssh -F <file>"
-// in the test's own HOME (see GitConfig). The real ~/.ssh is never read.
+// (ClientConfig) that git uses through the ssh command "ssh -F <file>"
+// (see SSHCommand). The real ~/.ssh is never read.
 type SSHD struct {
 	t    testing.TB
 	sshd string
@@ -127,10 +127,11 @@ func (s *SSHD) URL(repo string) string {
 // Addr is host:port.
 func (s *SSHD) Addr() string { return net.JoinHostPort("127.0.0.1", strconv.Itoa(s.Port)) }
 
-// GitConfig is the global git config a test's HOME needs so that git's
-// ssh uses ClientConfig: core.sshCommand, as an operator may set it.
-func (s *SSHD) GitConfig() string {
-	return fmt.Sprintf("[core]\n\tsshCommand = ssh -F %s\n", s.ClientConfig)
+// SSHCommand is the ssh command that makes git's ssh use ClientConfig:
+// the policy's tools.ssh_command (exec.Options.SSHCommand), as an operator
+// names it (PROTOCOL §10; git's own core.sshCommand is never used).
+func (s *SSHD) SSHCommand() string {
+	return "ssh -F " + s.ClientConfig
 }
 
 // SetKnownHostKey replaces known_hosts with one line for the server's

@@ -13,20 +13,11 @@ import (
 	"rfhandoff/gitcli/gittest"
 )
 
-// sshRunner is a git runner over ssh whose HOME points git's ssh at the
-// server's client config (core.sshCommand) and whose environment holds
-// extra (SSH_AUTH_SOCK).
+// sshRunner is a git runner over ssh whose ssh command uses the server's
+// client config and whose environment holds extra (SSH_AUTH_SOCK).
 func sshRunner(t *testing.T, s *SSHD, extra ...string) *exec.Stack {
 	t.Helper()
 	home := gittest.Home(t)
-	f, err := os.OpenFile(filepath.Join(home, ".gitconfig"), os.O_WRONLY|os.O_APPEND, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := f.WriteString(s.GitConfig()); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
 	var env []string
 	for _, kv := range gittest.Environ(home) {
 		if !strings.HasPrefix(kv, "SSH_AUTH_SOCK=") && !strings.HasPrefix(kv, "SSH_AGENT_PID=") {
@@ -34,7 +25,7 @@ func sshRunner(t *testing.T, s *SSHD, extra ...string) *exec.Stack {
 		}
 	}
 	r, _ := gittest.Stack(t, exec.Options{Role: exec.RoleNone, GitProtocols: []string{"file", "ssh"},
-		Environ: append(env, extra...)})
+		SSHCommand: s.SSHCommand(), Environ: append(env, extra...)})
 	return r
 }
 

@@ -217,3 +217,28 @@ func SignedSeed(t testing.TB, rem *gittest.Remote, branch string, files map[stri
 func (k SSHKey) String() string {
 	return fmt.Sprintf("%s (%s)", filepath.Base(k.Private), k.Fingerprint)
 }
+
+// CommitTree writes a commit in the bare remote with git commit-tree —
+// tree and parents as given, signed with signingKey ("" unsigned), env
+// added to git's (GIT_COMMITTER_DATE=... to backdate it) — and moves
+// branch to it without any check, as anyone with push rights could. It
+// returns the commit.
+func CommitTree(t testing.TB, rem *gittest.Remote, branch, tree string, parents []string, signingKey string, env ...string) string {
+	t.Helper()
+	args := []string{"commit-tree", "--no-gpg-sign", "-m", "faultkit commit-tree " + branch}
+	var sig *exec.Signatures
+	if signingKey != "" {
+		args = []string{"commit-tree", "-S", "-m", "faultkit signed commit-tree " + branch}
+		sig = &exec.Signatures{SigningKey: signingKey}
+	}
+	for _, p := range parents {
+		args = append(args, "-p", p)
+	}
+	res, err := rem.R.Run(t.Context(), exec.Cmd{Tool: exec.Git, Dir: rem.Dir, Env: env, Args: append(args, tree), Signatures: sig})
+	if err != nil {
+		t.Fatalf("faultkit: commit-tree: %v", err)
+	}
+	id := strings.TrimSpace(string(res.Stdout))
+	gittest.Git(t, rem.R, rem.Dir, "update-ref", "refs/heads/"+branch, id)
+	return id
+}

@@ -113,8 +113,8 @@ var causeRules = []causeRule{
 
 	{CauseAuth, regexp.MustCompile(`Permission denied \([a-z,-]+\)`), fixed(hintSSHAuth)},
 	{CauseAuth, regexp.MustCompile(`could not read (?:Username|Password) for '([^']+)'`), func(m, _ []string) string {
-		return "store credentials for " + m[1] + " with a credential helper (git config --global credential.helper ...); " +
-			"rfhandoff never lets git prompt"
+		return "store credentials for " + m[1] + " in a credential helper and name it in the policy ([tools] git_credential_helper: " +
+			"git's own credential.helper settings are not used); rfhandoff never lets git prompt"
 	}},
 	{CauseAuth, regexp.MustCompile(`Authentication failed for '([^']+)'`), func(m, _ []string) string {
 		return "the credentials stored for " + m[1] + " were refused: update them in your credential helper"

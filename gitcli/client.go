@@ -37,6 +37,9 @@ type call struct {
 	maxOutput int64
 	dir       string // overrides Client.Dir
 	sig       *exec.Signatures
+	// deferCheck: a blobless fetch whose new pack the caller checks
+	// (FsckPacks) before it accepts anything (exec.Cmd.DeferObjectCheck).
+	deferCheck bool
 }
 
 // run executes git with args. It returns the exec error unchanged so each
@@ -55,6 +58,8 @@ func (c *Client) run(ctx context.Context, args []string, o call) (exec.Result, e
 		Timeout:    c.Timeout,
 		MaxOutput:  o.maxOutput,
 		Signatures: o.sig,
+
+		DeferObjectCheck: o.deferCheck,
 	})
 }
 

@@ -123,7 +123,7 @@ func RemoveStaleClones(dir string) ([]string, error) {
 	var removed []string
 	for _, e := range entries {
 		pid, ok := clonePID(e.Name())
-		if !ok || !e.IsDir() || processAlive(pid) {
+		if !ok || !e.IsDir() || exec.PIDAlive(pid) {
 			continue
 		}
 		path := filepath.Join(dir, e.Name())

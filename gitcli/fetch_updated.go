@@ -41,7 +41,7 @@ func (c *Client) FetchBranchUpdated(ctx context.Context, remote, branch string) 
 	if err := ValidBranch(branch); err != nil {
 		return FetchUpdate{}, err
 	}
-	res, err := c.run(ctx, fetchArgs(remote, branch, c.filter()), call{})
+	res, err := c.run(ctx, fetchArgs(remote, branch, c.filter()), call{deferCheck: c.Promisor != nil && c.Promisor.ChecksObjects && c.filter() != ""})
 	if err != nil {
 		return FetchUpdate{}, fetchError(remote, branch, res.Stderr, err)
 	}

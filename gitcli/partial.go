@@ -27,6 +27,11 @@ type Promisor struct {
 	// limit), so that FileHistory does not ask for them again on every
 	// run; nil remembers nothing.
 	Withheld WithheldMemo
+	// ChecksObjects: the owner checks every pack a branch fetch brings
+	// with FsckPacks before it accepts the branch, so that fetch runs
+	// without git's own check (which for a blobless fetch ignores the
+	// message levels; exec.Cmd.DeferObjectCheck).
+	ChecksObjects bool
 }
 
 // WithheldMemo records blobs a server withheld as larger than a limit.

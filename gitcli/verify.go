@@ -5,7 +5,9 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"time"
 
 	"rfhandoff/exec"
 )
@@ -21,6 +23,9 @@ type Signature struct {
 	// key and namespace the signature names (unverified: for the
 	// operator's information only).
 	Claimed, ClaimedNamespace string
+	// CommittedAt is the commit's committer date (set by VerifyTip): a
+	// date the commit's author chose, never a clock.
+	CommittedAt time.Time
 }
 
 // Good reports whether a listed key made a valid signature for namespace git.
@@ -70,6 +75,9 @@ func (s Signature) problem() string {
 type SignatureError struct {
 	Path string // the file whose last change it is, or ""
 	Sig  Signature
+	// Key, for a signature git found good, says why its key may not sign
+	// now (its valid-after/valid-before window, PROTOCOL §17).
+	Key error
 }
 
 func (e *SignatureError) Error() string {
@@ -77,7 +85,30 @@ func (e *SignatureError) Error() string {
 	if e.Path != "" {
 		what += " (last change of " + e.Path + ")"
 	}
+	if e.Key != nil {
+		return what + ": good signature by " + e.Sig.String() + ", but " + e.Key.Error()
+	}
 	return what + ": " + e.Sig.problem()
+}
+
+// TipError is a branch tip that does not speak for a file (PROTOCOL §17):
+// a merge or a root commit, or a commit that did not change the file
+// itself (the last change is then an older commit, LastChange).
+type TipError struct {
+	Tip, Path  string
+	Parents    int    // the tip's parents, when it changed the file
+	LastChange string // the commit that last changed the file, when not the tip
+}
+
+func (e *TipError) Error() string {
+	switch {
+	case e.LastChange != "":
+		return fmt.Sprintf("the tip %s did not change %s itself (its last change is %s, which a merge or a later commit carried along): the tip must be the commit that wrote it",
+			e.Tip, e.Path, e.LastChange)
+	case e.Parents == 0:
+		return fmt.Sprintf("the tip %s is a root commit: the commit that writes %s must have exactly one parent", e.Tip, e.Path)
+	}
+	return fmt.Sprintf("the tip %s is a merge (%d parents): the commit that writes %s must have exactly one parent", e.Tip, e.Parents, e.Path)
 }
 
 // signatureFormat prints the commit, %G?, principal and fingerprint, each
@@ -114,15 +145,115 @@ func (c *Client) VerifyLastChange(ctx context.Context, commit, path, allowedSign
 		return Signature{}, &Error{Op: "log (verify signature)", Err: err}
 	}
 	if !sig.Good() {
-		if sig.Fingerprint == "" && sig.Status != 'N' {
-			// Best effort: a refusal that names the key is easier to act on.
-			if res, err := c.run(ctx, []string{"cat-file", "commit", "--end-of-options", sig.Commit}, call{maxOutput: 1 << 20}); err == nil {
-				sig.Claimed, sig.ClaimedNamespace, _ = claimedKey(res.Stdout)
-			}
-		}
+		c.claim(ctx, &sig)
 		return sig, &SignatureError{Path: path, Sig: sig}
 	}
 	return sig, nil
+}
+
+// tipFormat is signatureFormat after the parents and committer date.
+const tipFormat = "--format=%H%x00%P%x00%ct%x00%G?%x00%GS%x00%GF%x00"
+
+// VerifyTip checks that tip itself speaks for path (PROTOCOL §17): it is a
+// single-parent commit that changed path against its parent, and it
+// carries a good signature by a key in allowedSigners. It returns the
+// signature (with CommittedAt) when it does; a *TipError for a merge, a
+// root commit or a tip that left path alone; a *SignatureError for a
+// signature that is not good; *NotFoundError when no commit on the history
+// touched path. One git call, commits and trees only: git log -1 with the
+// path shows the tip only when the tip changed it, and %P is the tip's
+// own parents (history simplification rewrites them only with --parents).
+func (c *Client) VerifyTip(ctx context.Context, tip, path, allowedSigners string) (Signature, error) {
+	if err := ValidObjectID(tip); err != nil {
+		return Signature{}, err
+	}
+	if err := ValidRepoPath(path); err != nil {
+		return Signature{}, err
+	}
+	if !filepath.IsAbs(allowedSigners) {
+		return Signature{}, invalid("allowed-signers file", allowedSigners, "must be an absolute path")
+	}
+	res, err := c.run(ctx, []string{"log", "-1", "--no-color", tipFormat, "--end-of-options", tip, "--", path},
+		call{sig: &exec.Signatures{AllowedSigners: allowedSigners, Describe: describeTip(tip)}})
+	if err != nil {
+		return Signature{}, &Error{Op: "log (verify the tip's signature)", Err: err}
+	}
+	if len(res.Stdout) == 0 {
+		return Signature{}, &NotFoundError{What: fmt.Sprintf("a commit changing %s on the history of %s", path, tip)}
+	}
+	sig, parents, err := parseTip(res.Stdout)
+	if err != nil {
+		return Signature{}, &Error{Op: "log (verify the tip's signature)", Err: err}
+	}
+	if sig.Commit != tip {
+		return Signature{}, &TipError{Tip: tip, Path: path, LastChange: sig.Commit}
+	}
+	if parents != 1 {
+		return Signature{}, &TipError{Tip: tip, Path: path, Parents: parents}
+	}
+	if !sig.Good() {
+		c.claim(ctx, &sig)
+		return sig, &SignatureError{Path: path, Sig: sig}
+	}
+	return sig, nil
+}
+
+// claim fills in, for a bad signature git gave no fingerprint for, the
+// key the signature names. Best effort: a refusal that names the key is
+// easier to act on.
+func (c *Client) claim(ctx context.Context, sig *Signature) {
+	if sig.Fingerprint != "" || sig.Status == 'N' {
+		return
+	}
+	if res, err := c.run(ctx, []string{"cat-file", "commit", "--end-of-options", sig.Commit}, call{maxOutput: 1 << 20}); err == nil {
+		sig.Claimed, sig.ClaimedNamespace, _ = claimedKey(res.Stdout)
+	}
+}
+
+// parseTip reads one record of tipFormat: the signature, with
+// CommittedAt, and the number of parents.
+func parseTip(out []byte) (Signature, int, error) {
+	f := splitNUL(bytes.TrimSuffix(out, []byte("\n")))
+	if len(f) != 6 {
+		return Signature{}, 0, fmt.Errorf("tip record has %d fields, want 6: %q", len(f), out)
+	}
+	parents := strings.Fields(f[1])
+	for _, p := range parents {
+		if err := ValidObjectID(p); err != nil {
+			return Signature{}, 0, fmt.Errorf("tip record: parent: %v", err)
+		}
+	}
+	secs, err := strconv.ParseInt(f[2], 10, 64)
+	if err != nil {
+		return Signature{}, 0, fmt.Errorf("tip record: committer date %q is not a number of seconds", f[2])
+	}
+	sig, err := signatureFields([]string{f[0], f[3], f[4], f[5]})
+	if err != nil {
+		return Signature{}, 0, err
+	}
+	sig.CommittedAt = time.Unix(secs, 0).UTC()
+	return sig, len(parents), nil
+}
+
+// describeTip is the audit log's note on VerifyTip's git log.
+func describeTip(tip string) func([]byte) string {
+	return func(out []byte) string {
+		if len(out) == 0 {
+			return "no commit changed the file"
+		}
+		sig, parents, err := parseTip(out)
+		switch {
+		case err != nil:
+			return "unreadable: " + err.Error()
+		case sig.Commit != tip:
+			return "refused tip " + tip + ": it did not change the file (last change " + sig.Commit + ")"
+		case parents != 1:
+			return fmt.Sprintf("refused tip %s: %d parents", tip, parents)
+		case sig.Good():
+			return "good signature on " + sig.Commit + ": " + sig.String()
+		}
+		return "refused " + sig.Commit + ": " + sig.problem()
+	}
 }
 
 // describeSignature is the audit log's note on a verifying git log.
@@ -146,6 +277,11 @@ func parseSignature(out []byte) (Signature, error) {
 	if len(f) != 4 {
 		return Signature{}, fmt.Errorf("signature record has %d fields, want 4: %q", len(f), out)
 	}
+	return signatureFields(f)
+}
+
+// signatureFields reads the commit, %G?, %GS and %GF fields.
+func signatureFields(f []string) (Signature, error) {
 	commit := f[0]
 	if err := ValidObjectID(commit); err != nil {
 		return Signature{}, fmt.Errorf("signature record: %v", err)

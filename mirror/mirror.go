@@ -64,7 +64,7 @@ func Open(ctx context.Context, checkout *gitcli.Client, remote, dir string, log 
 	m.git = &gitcli.Client{
 		R: checkout.R, Dir: dir, Timeout: checkout.Timeout,
 		Env:      m.env(dir),
-		Promisor: &gitcli.Promisor{Remote: remote, Filter: Filter, FilterIgnored: m.filterIgnored, Withheld: withheld{dir}},
+		Promisor: &gitcli.Promisor{Remote: remote, Filter: Filter, FilterIgnored: m.filterIgnored, Withheld: withheld{dir}, ChecksObjects: true},
 	}
 	unlock, err := m.lock(ctx)
 	if err != nil {

@@ -25,11 +25,15 @@ func (m *Mirror) FetchBranchUpdated(ctx context.Context, remote, branch string) 
 	if err := m.ensure(ctx); err != nil {
 		return gitcli.FetchUpdate{}, err
 	}
+	before := packNames(m.Dir)
 	u, err := m.git.FetchBranchUpdated(ctx, remote, branch)
 	m.git.Promisor.Branch = branch
 	if err != nil {
 		removeStaleGitFiles(m.Dir) // an interrupted git leaves tmp_pack_*
 		return u, err
+	}
+	if err := m.checkObjects(ctx, branch, before); err != nil {
+		return gitcli.FetchUpdate{}, err
 	}
 	if !m.vouched[branch] || u.MayHaveMoved() {
 		if err := m.checkAnchor(ctx, branch); err != nil {
@@ -94,4 +98,10 @@ func (m *Mirror) FileHistory(ctx context.Context, commit, path string, maxBytes 
 		removeStaleGitFiles(m.Dir)
 	}
 	return v, err
+}
+
+// VerifyTip checks that the tip itself is a signed single-parent commit
+// that changed path (gitcli's; commits and trees only).
+func (m *Mirror) VerifyTip(ctx context.Context, tip, path, allowedSigners string) (gitcli.Signature, error) {
+	return m.git.VerifyTip(ctx, tip, path, allowedSigners)
 }

@@ -21,7 +21,7 @@ type CaptureInProgress struct {
 	TaskID     string `json:"task_id"`
 	DataPath   string `json:"data_path"`   // the .sigmf-data file, absolute
 	CapturePID int    `json:"capture_pid"` // hackrf_transfer
-	// CaptureStart is hackrf_transfer's ProcessStart, read when the record
+	// CaptureStart is hackrf_transfer's exec.ProcessStart, read when the record
 	// is written: a recovery treats only a process under CapturePID with
 	// this same start as the capture's tool (a pid may have been reused).
 	// 0 where none is known (macOS, or a record from before this field:

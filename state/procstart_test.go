@@ -2,6 +2,7 @@ package state
 
 import (
 	"os"
+	"rfhandoff/exec"
 	"runtime"
 	"testing"
 )
@@ -9,28 +10,28 @@ import (
 // A running process answers one start, the same each time, and another
 // process answers another; a pid with no process answers none.
 func TestProcessStart(t *testing.T) {
-	self, ok := ProcessStart(os.Getpid())
+	self, ok := exec.ProcessStart(os.Getpid())
 	if runtime.GOOS != "linux" && runtime.GOOS != "windows" {
 		if ok {
-			t.Fatalf("ProcessStart = %d, true where no start is known", self)
+			t.Fatalf("exec.ProcessStart = %d, true where no start is known", self)
 		}
 		t.Skip("no process start on " + runtime.GOOS + ": a recorded pid is checked without it")
 	}
 	if !ok || self <= 0 {
-		t.Fatalf("ProcessStart(self) = %d, %v", self, ok)
+		t.Fatalf("exec.ProcessStart(self) = %d, %v", self, ok)
 	}
-	if again, _ := ProcessStart(os.Getpid()); again != self {
-		t.Errorf("ProcessStart(self) changed: %d then %d", self, again)
+	if again, _ := exec.ProcessStart(os.Getpid()); again != self {
+		t.Errorf("exec.ProcessStart(self) changed: %d then %d", self, again)
 	}
 	h := startHelper(t, "hold-lock:"+t.TempDir()+"/x.lock", "locked")
-	other, ok := ProcessStart(h.proc.Pid)
+	other, ok := exec.ProcessStart(h.proc.Pid)
 	if !ok || other == self {
-		t.Errorf("ProcessStart(helper) = %d, %v; self %d", other, ok, self)
+		t.Errorf("exec.ProcessStart(helper) = %d, %v; self %d", other, ok, self)
 	}
-	if s, ok := ProcessStart(deadPID(t)); ok {
-		t.Errorf("ProcessStart(dead pid) = %d, true", s)
+	if s, ok := exec.ProcessStart(deadPID(t)); ok {
+		t.Errorf("exec.ProcessStart(dead pid) = %d, true", s)
 	}
-	if _, ok := ProcessStart(0); ok {
-		t.Error("ProcessStart(0) answered")
+	if _, ok := exec.ProcessStart(0); ok {
+		t.Error("exec.ProcessStart(0) answered")
 	}
 }

@@ -1,8 +1,10 @@
 package state
 
+import "rfhandoff/exec"
+
 // RecoverStale reports whether a recorded running flag is stale, so the
 // caller clears it and logs a warning: running is set but the recorded
-// watcher PID is dead (PIDAlive) or was never
+// watcher PID is dead (exec.PIDAlive) or was never
 // recorded (pid <= 0).
 //
 // A live PID proves little (PIDs are reused); the lock is authoritative.
@@ -10,5 +12,5 @@ package state
 // does not (rx status) combines this with Probe: running without a held
 // lock is stale too.
 func RecoverStale(running bool, pid int) (wasStale bool) {
-	return running && !PIDAlive(pid)
+	return running && !exec.PIDAlive(pid)
 }

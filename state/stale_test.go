@@ -3,12 +3,13 @@ package state
 import (
 	"os"
 	"path/filepath"
+	"rfhandoff/exec"
 	"testing"
 )
 
 func TestRecoverStale(t *testing.T) {
 	dead := deadPID(t)
-	if PIDAlive(dead) {
+	if exec.PIDAlive(dead) {
 		t.Skipf("pid %d of a reaped child was reused already", dead)
 	}
 	tests := []struct {
@@ -28,8 +29,8 @@ func TestRecoverStale(t *testing.T) {
 			t.Errorf("%s: RecoverStale(%v, %d) = %v, want %v", tt.name, tt.running, tt.pid, got, tt.want)
 		}
 	}
-	if alwaysAlivePID > 0 && !PIDAlive(alwaysAlivePID) {
-		t.Errorf("PIDAlive(%d) = false; init always exists (EPERM counts as alive)", alwaysAlivePID)
+	if alwaysAlivePID > 0 && !exec.PIDAlive(alwaysAlivePID) {
+		t.Errorf("exec.PIDAlive(%d) = false; init always exists (EPERM counts as alive)", alwaysAlivePID)
 	}
 }
 

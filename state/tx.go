@@ -25,6 +25,11 @@ type TX struct {
 	// shown to when it was first shown; the same digest is never shown twice.
 	ShownResultDigests map[string]time.Time `json:"shown_result_digests"`
 	LastResultCommit   string               `json:"last_result_commit"`
+	// CompletedTasks maps each TASK_ID a CAPTURE_COMPLETE was seen for to
+	// the result commit it was seen at: no READY for it is offered,
+	// re-checked or executed again (PROTOCOL §17). Never pruned, like
+	// ShownResultDigests.
+	CompletedTasks map[string]string `json:"completed_tasks"`
 }
 
 // LoadTX reads dir/tx_agent_state.json. A missing file is a fresh state;
@@ -56,6 +61,9 @@ func (s *TX) normalize() {
 	if s.ShownResultDigests == nil {
 		s.ShownResultDigests = map[string]time.Time{}
 	}
+	if s.CompletedTasks == nil {
+		s.CompletedTasks = map[string]string{}
+	}
 }
 
 // Validate checks every value and reports all problems at once.
@@ -80,10 +88,41 @@ func (s TX) Validate() error {
 			errs = append(errs, fmt.Errorf("shown_result_digests[%q] has no time", d))
 		}
 	}
+	ids := make([]string, 0, len(s.CompletedTasks))
+	for id := range s.CompletedTasks {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		if !taskIDPattern.MatchString(id) {
+			errs = append(errs, fmt.Errorf("completed_tasks has key %q, not a TASK_ID", id))
+		}
+		if c := s.CompletedTasks[id]; !commitPattern.MatchString(c) {
+			errs = append(errs, fmt.Errorf("completed_tasks[%q] is %q, not a 40-hex commit ID", id, c))
+		}
+	}
 	if len(errs) == 0 {
 		return nil
 	}
 	return &multierror.Error{Errors: errs}
+}
+
+// CompletedAt returns the result commit a CAPTURE_COMPLETE for taskID was
+// seen at, and whether one was.
+func (s *TX) CompletedAt(taskID string) (string, bool) {
+	c, ok := s.CompletedTasks[taskID]
+	return c, ok
+}
+
+// MarkCompleted records that a CAPTURE_COMPLETE for taskID was seen at
+// commit (the first time only).
+func (s *TX) MarkCompleted(taskID, commit string) {
+	if s.CompletedTasks == nil {
+		s.CompletedTasks = map[string]string{}
+	}
+	if _, ok := s.CompletedTasks[taskID]; !ok {
+		s.CompletedTasks[taskID] = commit
+	}
 }
 
 // Shown reports whether the result with this digest was already shown.

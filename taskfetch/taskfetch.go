@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"rfhandoff/config"
 	"rfhandoff/gitcli"
@@ -48,6 +49,17 @@ type Repo interface {
 	ShowFile(ctx context.Context, commit, path string, maxBytes int64) ([]byte, error)
 	IsAncestor(ctx context.Context, a, b string) (bool, error)
 	VerifyLastChange(ctx context.Context, commit, path, allowedSigners string) (gitcli.Signature, error)
+}
+
+// KeyValid checks a good signature's key against its valid-after and
+// valid-before in the allowed-signers file at each of times (PROTOCOL
+// §17: git checks them only at the commit's own date). A key outside its
+// window is a *gitcli.SignatureError, refused like any bad signature.
+func KeyValid(allowedSigners string, sig gitcli.Signature, path string, times ...config.KeyTime) error {
+	if err := config.CheckKeyWindow(allowedSigners, sig.Principal, sig.Fingerprint, times...); err != nil {
+		return &gitcli.SignatureError{Path: path, Sig: sig, Key: err}
+	}
+	return nil
 }
 
 // FetchCommit does the one narrow fetch of branch and resolves its
@@ -129,7 +141,8 @@ func (e *ReplayError) Error() string {
 }
 
 // ReadSince reads and validates the task file at commit. With
-// trust.task_signers set: a good signature by a listed key on the commit
+// trust.task_signers set: a good signature by a listed key, inside its
+// valid-after/valid-before window now (KeyValid), on the commit
 // that last changed the file (checked first, so an unsigned task's content
 // is never read: a *gitcli.SignatureError); then, when since (the tip the
 // RX side last accepted) is in commit's history and that signed commit is
@@ -155,6 +168,9 @@ func ReadSince(ctx context.Context, g Repo, p config.Policy, commit string, sinc
 		case err != nil:
 			return nil, nil, fmt.Errorf("task file %s at %s: %w", p.Repo.TaskFile, commit, err)
 		default:
+			if err := KeyValid(allowed, sig, p.Repo.TaskFile, config.KeyTime{What: "now", At: time.Now()}); err != nil {
+				return nil, nil, fmt.Errorf("task file %s at %s: %w", p.Repo.TaskFile, commit, err)
+			}
 			signer = &sig
 		}
 	}

@@ -107,7 +107,7 @@ func (w *Watcher) recheck(ctx context.Context, shown Snapshot, params TXParams, 
 		return Record{}, fmt.Errorf("re-fetching the result branch: %w", err)
 	}
 	var errs *multierror.Error
-	signer, err := w.src.VerifyResult(ctx, fresh)
+	signer, err := w.src.VerifyResult(ctx, fresh, w.now())
 	if err != nil {
 		errs = multierror.Append(errs, fmt.Errorf("result signature: %w", err))
 	} else if got, want := signerFingerprint(signer), signerFingerprint(shownSigner); got != want {
@@ -129,7 +129,7 @@ func (w *Watcher) recheck(ctx context.Context, shown Snapshot, params TXParams, 
 		if r, err = w.src.Decode(fresh); err != nil {
 			errs = multierror.Append(errs, err)
 		} else if taskID != "" {
-			if err := gate.CheckReady(r, now, taskID, w.Policy); err != nil {
+			if err := readyProblems(completedError(&w.st, r), gate.CheckReady(r, now, taskID, w.Policy), w.src.CheckSigned(signer, r)); err != nil {
 				errs = multierror.Append(errs, flatten(err)...)
 			}
 		}
@@ -164,6 +164,18 @@ func orNone(s string) string {
 		return "no file"
 	}
 	return s
+}
+
+// readyProblems joins the reasons a READY is refused, each check's own
+// list flattened into one.
+func readyProblems(checks ...error) error {
+	var all []error
+	for _, err := range checks {
+		if err != nil {
+			all = append(all, flatten(err)...)
+		}
+	}
+	return errlist.List(all...)
 }
 
 // flatten returns the errors inside a *multierror.Error, or err itself.

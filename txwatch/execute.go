@@ -19,6 +19,7 @@ import (
 	"rfhandoff/hackrfcli"
 	"rfhandoff/mirror"
 	"rfhandoff/prompt"
+	"rfhandoff/state"
 )
 
 // Executor is tx execute, the separate RED action that consumes one
@@ -131,6 +132,9 @@ func (x *Executor) quickChecks(store Store, name string, rec Record) (*hackrfcli
 	if _, err := os.Lstat(store.Path(OutcomeName(name))); !errors.Is(err, os.ErrNotExist) {
 		add("an outcome for this record already exists (%s)", store.Path(OutcomeName(name)))
 	}
+	if err := x.completed(rec); err != nil {
+		errs = multierror.Append(errs, err)
+	}
 	pol := x.Policy
 	if rec.ResultBranch != pol.Repo.ResultBranch {
 		add("the record is for result branch %q, the policy's is %q", rec.ResultBranch, pol.Repo.ResultBranch)
@@ -229,7 +233,7 @@ func (x *Executor) recheck(ctx context.Context, store Store, name string, rec Re
 	add := func(err error) { errs = multierror.Append(errs, err) }
 	// The signer is checked again with the allowed signers in force now: a
 	// key removed since the authorization no longer counts.
-	signer, err := src.VerifyResult(ctx, snap)
+	signer, err := src.VerifyResult(ctx, snap, x.now())
 	switch {
 	case err != nil:
 		add(fmt.Errorf("result signature: %w", err))
@@ -255,7 +259,7 @@ func (x *Executor) recheck(ctx context.Context, store Store, name string, rec Re
 			add(err)
 		case taskID != "":
 			extra := time.Duration(x.Policy.TX.DurationS) * time.Second
-			if err := gate.CheckReadyFor(r, now, taskID, x.Policy, extra); err != nil {
+			if err := readyProblems(gate.CheckReadyFor(r, now, taskID, x.Policy, extra), src.CheckSigned(signer, r)); err != nil {
 				errs = multierror.Append(errs, flatten(err)...)
 			}
 		}
@@ -266,9 +270,22 @@ func (x *Executor) recheck(ctx context.Context, store Store, name string, rec Re
 	if used, _ := store.Used(name); used {
 		add(&AlreadyUsedError{Marker: store.Path(UsedName(name))})
 	}
+	if err := x.completed(rec); err != nil {
+		add(err)
+	}
 	if errs != nil {
 		errs.ErrorFormat = errlist.Format
 		return errs
 	}
 	return nil
+}
+
+// completed refuses a record whose task the MAIN side saw a
+// CAPTURE_COMPLETE for (tx watch keeps them in its state, PROTOCOL §17).
+func (x *Executor) completed(rec Record) error {
+	st, err := state.LoadTX(x.Policy.StatePath())
+	if err != nil {
+		return fmt.Errorf("cannot tell whether task %s is over: %w", rec.TaskID, err)
+	}
+	return taskOver(&st, rec.TaskID)
 }

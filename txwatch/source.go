@@ -3,11 +3,15 @@ package txwatch
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path"
+	"time"
 
 	"rfhandoff/config"
+	"rfhandoff/errlist"
 	"rfhandoff/gitcli"
 	"rfhandoff/result"
+	"rfhandoff/state"
 	"rfhandoff/taskfetch"
 )
 
@@ -17,8 +21,15 @@ const ResultFile = "RX_RESULT.json"
 // Source reads the result branch and the task branch through the MAIN
 // side's mirror.
 type Source struct {
-	Git    taskfetch.Repo
+	Git    ResultRepo
 	Policy config.Policy
+}
+
+// ResultRepo is where the MAIN side reads both branches: taskfetch's Repo
+// and the check that the result branch's tip speaks for the result.
+type ResultRepo interface {
+	taskfetch.Repo
+	VerifyTip(ctx context.Context, tip, path, allowedSigners string) (gitcli.Signature, error)
 }
 
 // ResultPath is RX_RESULT.json's path in the result branch's tree.
@@ -54,22 +65,75 @@ func (s Source) ReadResult(ctx context.Context, commit string) (Snapshot, error)
 	return Snapshot{Commit: commit, Data: data, Digest: result.SHA256(data)}, nil
 }
 
-// VerifyResult checks, when trust.result_signers is set, that the commit
-// that last changed RX_RESULT.json on snap's commit carries a good
-// signature by a listed key, and returns it; nil, nil when no signature is
-// required or there is no file. A bad or missing signature is a
-// *gitcli.SignatureError (refuse the result like an invalid one); any
-// other error is git failing (retry).
-func (s Source) VerifyResult(ctx context.Context, snap Snapshot) (*gitcli.Signature, error) {
+// VerifyResult checks, when trust.result_signers is set, that the result
+// branch's tip (snap's commit) speaks for RX_RESULT.json (PROTOCOL §17): a
+// single-parent commit that changed the file itself, with a good signature
+// by a key listed now, inside its valid-after/valid-before window at now.
+// It returns the signature; nil, nil when no signature is required or
+// there is no file. A tip that does not speak is a *gitcli.TipError or a
+// *gitcli.SignatureError ("no valid result now": refuse, never retry);
+// any other error is git failing (retry).
+func (s Source) VerifyResult(ctx context.Context, snap Snapshot, now time.Time) (*gitcli.Signature, error) {
 	allowed := s.Policy.ResultSignersPath()
 	if allowed == "" || snap.Data == nil {
 		return nil, nil
 	}
-	sig, err := s.Git.VerifyLastChange(ctx, snap.Commit, s.ResultPath(), allowed)
+	sig, err := s.Git.VerifyTip(ctx, snap.Commit, s.ResultPath(), allowed)
 	if err != nil {
 		return nil, err
 	}
+	if err := taskfetch.KeyValid(allowed, sig, s.ResultPath(), config.KeyTime{What: "now", At: now}); err != nil {
+		return nil, err
+	}
 	return &sig, nil
+}
+
+// NotSpeaking reports whether err from VerifyResult means the tip does
+// not speak for a result (refused, reported once per tip), not a failure.
+func NotSpeaking(err error) bool {
+	var badSig *gitcli.SignatureError
+	var badTip *gitcli.TipError
+	return errors.As(err, &badSig) || errors.As(err, &badTip)
+}
+
+// CheckSigned is what a READY signed by sig must also pass (PROTOCOL §17):
+// the key inside its window at the result's published_at too, and the
+// commit's committer date within max_publication_age_s of published_at
+// (a commit dated otherwise is inconsistent: its date is the signer's
+// word, and git checked the key's window at that date). nil when no
+// signature is required.
+func (s Source) CheckSigned(sig *gitcli.Signature, r *result.Result) error {
+	if sig == nil || r == nil || r.State != result.StateReady {
+		return nil
+	}
+	var errs []error
+	if err := taskfetch.KeyValid(s.Policy.ResultSignersPath(), *sig, s.ResultPath(),
+		config.KeyTime{What: "the result's published_at", At: r.PublishedAt}); err != nil {
+		errs = append(errs, err)
+	}
+	limit := time.Duration(s.Policy.Limits.MaxPublicationAgeS) * time.Second
+	if d := sig.CommittedAt.Sub(r.PublishedAt).Abs(); d > limit {
+		errs = append(errs, fmt.Errorf("commit %s: committer date %s is %s away from published_at %s (more than max_publication_age_s = %d): inconsistent, refused",
+			sig.Commit, sig.CommittedAt.Format(time.RFC3339), d.Truncate(time.Second), r.PublishedAt.Format(time.RFC3339), s.Policy.Limits.MaxPublicationAgeS))
+	}
+	return errlist.List(errs...)
+}
+
+// completedError refuses a READY for a task the MAIN side saw a
+// CAPTURE_COMPLETE for (PROTOCOL §17), or is nil.
+func completedError(st *state.TX, r *result.Result) error {
+	if r == nil || r.State != result.StateReady {
+		return nil
+	}
+	return taskOver(st, r.TaskID)
+}
+
+// taskOver says that taskID is over for the MAIN side, or is nil.
+func taskOver(st *state.TX, taskID string) error {
+	if at, ok := st.CompletedAt(taskID); ok {
+		return fmt.Errorf("task %s is over: a CAPTURE_COMPLETE for it was seen at result commit %s, so no READY for it is offered or run again", taskID, at)
+	}
+	return nil
 }
 
 // signerFingerprint is what a record keeps of a signer ("" for none).

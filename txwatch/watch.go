@@ -202,27 +202,36 @@ func (w *Watcher) poll(ctx context.Context) error {
 		w.rep.once("nofile:"+commit, "no %s at result branch commit %s yet", w.src.ResultPath(), commit)
 		return w.remember(commit)
 	}
+	// Who wrote it comes first: only the tip speaks, and only when it is a
+	// single-parent commit by a result signer that wrote RX_RESULT.json
+	// itself. A tip that does not is "no valid result now": a property of
+	// that commit, not of the bytes, so it is reported once per tip, the
+	// digest stays unshown, and the RX side's next signed publish on top
+	// (the same bytes included) is judged afresh. Its content is never
+	// decoded.
+	now := w.now()
+	signer, err := w.src.VerifyResult(ctx, snap, now)
+	if NotSpeaking(err) {
+		w.rep.once("tip:"+commit, "result at commit %s refused, not offered for authorization (no valid result on the result branch now):\n%v", short(commit), err)
+		return w.remember(commit)
+	}
+	if err != nil {
+		return fmt.Errorf("verifying the signature of %s at %s: %w", w.src.ResultPath(), short(commit), err)
+	}
 	if w.st.Shown(snap.Digest) {
 		return w.remember(commit)
 	}
-	// Who wrote it comes first: an unsigned result is refused before its
-	// content is looked at, and reported once per digest like a stale one.
-	signer, checkErr := w.src.VerifyResult(ctx, snap)
-	var badSig *gitcli.SignatureError
-	if checkErr != nil && !errors.As(checkErr, &badSig) {
-		return fmt.Errorf("verifying the signature of %s at %s: %w", w.src.ResultPath(), short(commit), checkErr)
+	taskID, err := w.src.CurrentTaskID(ctx)
+	if err != nil {
+		return fmt.Errorf("reading the current task (needed to check result %s): %w", short(snap.Digest), err)
 	}
-	var taskID string
-	var r *result.Result
-	now := w.now()
-	if checkErr == nil {
-		if taskID, err = w.src.CurrentTaskID(ctx); err != nil {
-			return fmt.Errorf("reading the current task (needed to check result %s): %w", short(snap.Digest), err)
-		}
-		r, checkErr = w.src.Decode(snap)
+	r, checkErr := w.src.Decode(snap)
+	if checkErr == nil && r.State == result.StateComplete {
+		// COMPLETE ends the task for this side (saved with the digest below).
+		w.st.MarkCompleted(r.TaskID, commit)
 	}
 	if checkErr == nil {
-		checkErr = gate.CheckReady(r, now, taskID, w.Policy)
+		checkErr = readyProblems(completedError(&w.st, r), gate.CheckReady(r, now, taskID, w.Policy), w.src.CheckSigned(signer, r))
 	}
 	// The digest is recorded as shown before anything about it is shown:
 	// if the state cannot be written nothing is shown (and it is retried),

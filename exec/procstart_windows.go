@@ -1,4 +1,4 @@
-package state
+package exec
 
 import "golang.org/x/sys/windows"
 

@@ -1,6 +1,6 @@
 //go:build !linux && !windows
 
-package state
+package exec
 
 // processStart: no /proc (macOS, the BSDs), so no start is known and a
 // recorded pid is checked without it.

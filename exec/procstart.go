@@ -1,4 +1,4 @@
-package state
+package exec
 
 // ProcessStart is when the process now running under pid started, as an
 // opaque number compared only for equality on the same machine: a

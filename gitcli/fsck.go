@@ -1,0 +1,128 @@
+package gitcli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+)
+
+// FsckMessage is one finding of git fsck about one object.
+type FsckMessage struct {
+	Type   string // "commit", "tree", "blob" or "tag"
+	Object string // its ID
+	ID     string // git's message ID, e.g. "badDate", "hasDotgit"
+	Text   string // git's explanation (sanitized)
+}
+
+func (m FsckMessage) String() string {
+	return fmt.Sprintf("%s %s: %s: %s", m.Type, m.Object, m.ID, m.Text)
+}
+
+// "error in commit <id>: badDate: invalid author/committer line - bad date"
+var fsckLineRE = regexp.MustCompile(`^(error|warning) in (commit|tree|blob|tag) ([0-9a-f]{40}|[0-9a-f]{64}): ([A-Za-z0-9]+): (.*)$`)
+
+// FsckPacks checks the objects of packs (paths of .pack files, each with
+// its .idx, in c's repository) alone, with git fsck and the runner's
+// message levels (exec's fsckLevels, PROTOCOL §20). The packs are linked
+// (or copied) into a scratch repository that is a partial clone, so
+// objects they refer to without holding (older commits, blobs never
+// fetched) are promised rather than missing: the cost is that of the new
+// objects only. It returns what git refuses (errs) and what it lets
+// through with a warning (warns); err is a check that could not run.
+func (c *Client) FsckPacks(ctx context.Context, packs []string) (errs, warns []FsckMessage, err error) {
+	scratch, err := os.MkdirTemp("", "rfhandoff-fsck-")
+	if err != nil {
+		return nil, nil, fmt.Errorf("object check: %w", err)
+	}
+	defer os.RemoveAll(scratch)
+	if err := writeScratchRepo(scratch); err != nil {
+		return nil, nil, fmt.Errorf("object check: %w", err)
+	}
+	for _, p := range packs {
+		base := strings.TrimSuffix(p, ".pack")
+		for _, ext := range []string{".pack", ".idx"} {
+			if err := linkOrCopy(base+ext, filepath.Join(scratch, "objects", "pack", filepath.Base(base)+ext)); err != nil {
+				return nil, nil, fmt.Errorf("object check: %w", err)
+			}
+		}
+		if err := os.WriteFile(filepath.Join(scratch, "objects", "pack", filepath.Base(base)+".promisor"), nil, 0o600); err != nil {
+			return nil, nil, fmt.Errorf("object check: %w", err)
+		}
+	}
+	g := &Client{R: c.R, Dir: scratch, Timeout: c.Timeout, Env: []string{"GIT_DIR=" + scratch, "GIT_NO_LAZY_FETCH=1"}}
+	res, runErr := g.run(ctx, []string{"fsck", "--no-dangling", "--no-reflogs", "--no-progress"}, call{})
+	for _, line := range outputLines(append(append([]byte{}, res.Stdout...), res.Stderr...)) {
+		m := fsckLineRE.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		msg := FsckMessage{Type: m[2], Object: m[3], ID: m[4], Text: clean(m[5])}
+		if m[1] == "error" {
+			errs = append(errs, msg)
+		} else {
+			warns = append(warns, msg)
+		}
+	}
+	if runErr != nil && len(errs) == 0 {
+		// Failed without naming an object: nothing is vouched for.
+		return nil, warns, &Error{Op: "fsck", Err: runErr}
+	}
+	return errs, warns, nil
+}
+
+// writeScratchRepo writes the smallest bare repository git accepts, a
+// partial clone of a remote that is never contacted (it has no URL).
+func writeScratchRepo(dir string) error {
+	for _, d := range []string{"objects/pack", "objects/info", "refs/heads", "refs/tags"} {
+		if err := os.MkdirAll(filepath.Join(dir, filepath.FromSlash(d)), 0o700); err != nil {
+			return err
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "HEAD"), []byte("ref: refs/heads/none\n"), 0o600); err != nil {
+		return err
+	}
+	config := "[core]\n\trepositoryformatversion = 1\n\tbare = true\n" +
+		"[extensions]\n\tpartialClone = promised\n[remote \"promised\"]\n\tpromisor = true\n"
+	return os.WriteFile(filepath.Join(dir, "config"), []byte(config), 0o600)
+}
+
+func linkOrCopy(src, dst string) error {
+	if err := os.Link(src, dst); err == nil {
+		return nil
+	}
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
+
+// SetRef points ref (a full name under refs/) at commit.
+func (c *Client) SetRef(ctx context.Context, ref, commit string) error {
+	if err := ValidRef(ref); err != nil {
+		return err
+	}
+	if !strings.HasPrefix(ref, "refs/") {
+		return invalid("ref", ref, "must be a full name under refs/")
+	}
+	if err := ValidObjectID(commit); err != nil {
+		return err
+	}
+	if _, err := c.run(ctx, []string{"update-ref", "--end-of-options", ref, commit}, call{}); err != nil {
+		return &Error{Op: "update-ref", Err: err}
+	}
+	return nil
+}

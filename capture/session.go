@@ -9,11 +9,11 @@ import (
 	"hash"
 	"io/fs"
 	"os"
-	"rfhandoff/notify"
 	"sync/atomic"
 	"time"
 
 	"rfhandoff/hackrfcli"
+	"rfhandoff/notify"
 	"rfhandoff/publish"
 	"rfhandoff/quicklook"
 	"rfhandoff/result"
@@ -31,6 +31,9 @@ type session struct {
 	board    hackrfcli.Board
 	stateDir string
 	rep      *Report
+	// node is the [node] name a task with RX_NODES runs under ("" for a
+	// single-node task): its results are node results (PROTOCOL §23).
+	node string
 
 	params hackrfcli.RxParams
 	facts  liveFacts
@@ -141,7 +144,7 @@ func (s *session) run(ctx context.Context) (*Report, error) {
 	}()
 	s.d.Logger.Info("capture started", "task_id", rep.TaskID, "pid", s.rcv.Pid(), "file", rep.DataPath,
 		"frequency_hz", s.params.FrequencyHz, "sample_rate_hz", s.params.SampleRateHz, "samples", s.params.NumSamples)
-	s.d.Notify.Notify(notify.CaptureStarted(notify.Task{ID: rep.TaskID}, s.rcv.Pid()))
+	s.d.Notify.Notify(notify.CaptureStarted(notify.FromTask(s.cur.Task), s.rcv.Pid()))
 	if err := s.fault(stepStarted, nil); err != nil {
 		return nil, err
 	}
@@ -340,7 +343,7 @@ func (s *session) void() {
 // publish writes r beside the capture and publishes it with a context a
 // signal does not cancel, so a push is never torn in half.
 func (s *session) publish(ctx context.Context, r *result.Result, notes []string) (publish.Outcome, error) {
-	data, err := result.Encode(r)
+	data, err := s.encode(r)
 	if err != nil {
 		return publish.Outcome{}, err
 	}
@@ -359,4 +362,17 @@ func (s *session) publish(ctx context.Context, r *result.Result, notes []string)
 		Git: s.d.Git, Runner: s.d.Runner, Policy: s.d.Policy, StateDir: s.stateDir,
 		Audit: s.d.Audit, Notes: notes, Logger: s.d.Logger,
 	}, data)
+}
+
+// encode writes r as a single-node result, or for a node as a node result
+// whose COMPLETE carries the digest of the SigMF metadata written for it.
+func (s *session) encode(r *result.Result) ([]byte, error) {
+	if s.node == "" {
+		return result.Encode(r)
+	}
+	nf := result.NodeFields{Node: s.node}
+	if r.State == result.StateComplete && s.rep.MetaSHA512 != "" {
+		nf.SigMFMetaSHA512 = new(s.rep.MetaSHA512)
+	}
+	return result.EncodeNode(r, nf)
 }

@@ -30,8 +30,12 @@ const (
 	RFTXUnknown          RFTXObserved = "UNKNOWN"
 )
 
-// SchemaVersion is the only schema_version this package reads and writes.
+// SchemaVersion is the schema_version of a single-node result.
 const SchemaVersion = 1
+
+// NodeSchemaVersion is the schema_version of a node result, one for a task
+// with RX_NODES: SchemaVersion's keys plus NodeFields (PROTOCOL §23).
+const NodeSchemaVersion = 2
 
 // MaxBytes is the protocol's size limit for RX_RESULT.json (and RX_RESULT.md).
 const MaxBytes = 64 << 10

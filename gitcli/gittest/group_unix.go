@@ -1,6 +1,6 @@
 //go:build unix
 
-package faultkit
+package gittest
 
 import (
 	"os"

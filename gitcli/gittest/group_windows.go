@@ -1,4 +1,4 @@
-package faultkit
+package gittest
 
 import (
 	"os"

@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
 # Runs the Windows build's tests under Wine (Debian's wine64, 8.x): every
-# package whose tests do not need git, and the Windows binary's offline
-# commands. Needs wine64 and gcc-mingw-w64-x86-64; CI (.ci/run) installs
-# them. Usage: scripts/test-windows.sh [packages...]
+# package's tests, the git-backed ones with a Windows git.exe
+# (scripts/build-git-windows.sh; RFHANDOFF_GIT_WINDOWS names a tree built
+# before) first on the Windows PATH, then the e2e suite against the Windows
+# binary built here, and the binary's offline commands. Needs wine64,
+# gcc-mingw-w64-x86-64 and what build-git-windows.sh needs; CI (.ci/run)
+# installs them. Counts of passed/skipped/failed tests are printed at the
+# end; each skip names what Wine lacks.
+# Usage: scripts/test-windows.sh [packages...]   (default: all of them)
 #
 # Two things Wine 8 lacks, worked around here and only here:
 #  - bcryptprimitives.dll!ProcessPrng, which Go >= 1.22 needs at start: a
@@ -66,22 +71,41 @@ cat >"$work/wine-exec" <<SH
 exec "$wine" "\$@"
 SH
 chmod +x "$work/wine-exec"
+win() { "$wine" winepath -w "$1" 2>/dev/null | tr -d '\r'; }
+
+echo "== git.exe"
+gittree=${RFHANDOFF_GIT_WINDOWS:-$("$root/scripts/build-git-windows.sh")}
+[ -x "$gittree/mingw64/bin/git.exe" ] || { echo "test-windows: no git.exe in $gittree" >&2; exit 1; }
+# Wine puts WINEPATH before PATH for Windows programs: git.exe is found
+# there, as an installed Git for Windows is on PATH.
+WINEPATH=$(win "$gittree/mingw64/bin")
+export WINEPATH
+"$wine" "$gittree/mingw64/bin/git.exe" version | tr -d '\r'
 
 export GOOS=windows GOARCH=amd64 CGO_ENABLED=0
-# Packages whose tests run without git, and the simulator-driven ones;
-# tests that need git skip (gitcli/gittest) with the reason.
-pkgs=("$@")
-if [ ${#pkgs[@]} -eq 0 ]; then
-  pkgs=(./exec/ ./state/ ./prompt/... ./strictjson/ ./task/ ./result/ ./config/ ./backoff/ ./gate/
-        ./hacksim/ ./hackrfcli/ ./quicklook/... ./capture/ ./txwatch/ ./gitcli/ ./demo/)
-fi
-echo "== go test under Wine: ${pkgs[*]}"
-go test -count=1 -timeout 10m -overlay "$work/overlay.json" -exec "$work/wine-exec" "${pkgs[@]}"
-
-echo "== the Windows binary: offline commands, the simulator, capture plot"
 bin="$work/bin"
 mkdir -p "$bin"
 go build -o "$bin/rfhandoff.exe" .
+
+pkgs=("$@")
+if [ ${#pkgs[@]} -eq 0 ]; then
+  mapfile -t pkgs < <(go list ./...)
+fi
+echo "== go test under Wine: ${#pkgs[@]} packages"
+log="$work/test.log"
+status=0
+RFHANDOFF_E2E_BIN=$(win "$bin/rfhandoff.exe") \
+  go test -count=1 -p 2 -timeout 20m -v -overlay "$work/overlay.json" -exec "$work/wine-exec" "${pkgs[@]}" >"$log" 2>&1 || status=$?
+tr -d '\r' <"$log" | grep -E '^(ok|FAIL|---|panic:|\?)' | grep -vE '^    --- PASS' | grep -vE '^--- PASS' || true
+count() { tr -d '\r' <"$log" | grep -cE "^ *--- $1:" || true; }
+echo "test-windows: go test under Wine: $(count PASS) passed, $(count SKIP) skipped, $(count FAIL) failed"
+[ -n "${RFHANDOFF_WINE_LOG:-}" ] && tr -d '\r' <"$log" >"$RFHANDOFF_WINE_LOG"
+if [ "$status" -ne 0 ]; then
+  tr -d '\r' <"$log" | grep -B30 -E '^ *--- FAIL' | tail -200 >&2
+  exit "$status"
+fi
+
+echo "== the Windows binary: offline commands, the simulator, capture plot"
 # The simulator answers to the HackRF tools' names: copies, as symlinks
 # need a privilege on Windows.
 cp "$bin/rfhandoff.exe" "$bin/hackrf_info.exe"
@@ -91,7 +115,6 @@ expect() { # expect WHAT PATTERN OUTPUT
   if ! grep -q -- "$2" <<<"$3"; then printf 'test-windows: %s: want /%s/, got:\n%s\n' "$1" "$2" "$3" >&2; exit 1; fi
   echo "ok   $1"
 }
-win() { "$wine" winepath -w "$1" 2>/dev/null | tr -d '\r'; }
 expect "version" '^rfhandoff ' "$(run "$bin/rfhandoff.exe" version)"
 expect "config check (defaults)" 'built-in defaults' "$(run "$bin/rfhandoff.exe" config check)"
 expect "config check (example)" 'min_remaining_s = 10' "$(run "$bin/rfhandoff.exe" --config "$(win "$root/config.toml.example")" config check)"

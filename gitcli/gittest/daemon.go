@@ -59,9 +59,10 @@ func (d *Daemon) Start() {
 	if d.proc != nil {
 		d.t.Fatal("gittest: git daemon already running")
 	}
-	args := []string{d.git, "daemon", "--listen=127.0.0.1", "--port=" + strconv.Itoa(d.Port),
+	prog, args := daemonCommand(d.git)
+	args = append(args, "--listen=127.0.0.1", "--port=" + strconv.Itoa(d.Port),
 		"--reuseaddr", "--export-all", "--enable=receive-pack", "--informative-errors",
-		"--base-path=" + d.Base, d.Base}
+		"--base-path=" + d.Base, d.Base)
 	devnull, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
 	if err != nil {
 		d.t.Fatal(err)
@@ -69,7 +70,7 @@ func (d *Daemon) Start() {
 	defer devnull.Close()
 	// Its own process group, so Stop also ends the per-connection children
 	// (killing only the daemon would leave transfers in progress running).
-	proc, err := os.StartProcess(d.git, args, &os.ProcAttr{
+	proc, err := os.StartProcess(prog, args, &os.ProcAttr{
 		Dir: d.Base, Env: d.env, Files: []*os.File{devnull, devnull, devnull},
 		Sys: groupAttr(),
 	})

@@ -60,9 +60,9 @@ func (d *Daemon) Start() {
 		d.t.Fatal("gittest: git daemon already running")
 	}
 	prog, args := daemonCommand(d.git)
-	args = append(args, "--listen=127.0.0.1", "--port=" + strconv.Itoa(d.Port),
+	args = append(args, "--listen=127.0.0.1", "--port="+strconv.Itoa(d.Port),
 		"--reuseaddr", "--export-all", "--enable=receive-pack", "--informative-errors",
-		"--base-path=" + d.Base, d.Base)
+		"--base-path="+d.Base, d.Base)
 	devnull, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
 	if err != nil {
 		d.t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"rfhandoff/config"
 	"rfhandoff/exec"
 	"rfhandoff/gitcli"
+	"rfhandoff/notify"
 )
 
 // App is what every command's Run receives: the context, streams, policy,
@@ -26,9 +27,10 @@ type App struct {
 	// Environ is the environment children are built from.
 	Environ []string
 
-	mu      sync.Mutex
-	audit   *exec.AuditLog
-	runners map[exec.Role]*exec.Stack
+	mu       sync.Mutex
+	audit    *exec.AuditLog
+	runners  map[exec.Role]*exec.Stack
+	notifier *notify.Dispatcher
 }
 
 func newApp(ctx context.Context, g *Globals, stdin io.Reader, stdout, stderr io.Writer) (*App, error) {
@@ -36,11 +38,9 @@ func newApp(ctx context.Context, g *Globals, stdin io.Reader, stdout, stderr io.
 	if err != nil {
 		return nil, err
 	}
-	pol := config.Default()
-	if path != "" {
-		if pol, err = config.Load(path); err != nil {
-			return nil, err
-		}
+	pol, err := config.LoadLocated(path)
+	if err != nil {
+		return nil, err
 	}
 	level := slog.LevelInfo
 	if g.Verbose {
@@ -108,6 +108,7 @@ func (a *App) Stack(role exec.Role) (*exec.Stack, error) {
 		Role: role, Tools: a.toolPaths(), Audit: log, Environ: a.Environ,
 		SSHKeygen:      a.Policy.Tools.SSHKeygen,
 		DefaultTimeout: a.Policy.Poll.GitTimeout.Duration,
+		NotifyProgram:  a.Policy.NotifyProgram(),
 	}
 	// A local-only stack first, to learn the remote's transport.
 	local, err := exec.New(opts)

@@ -147,6 +147,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	err = kctx.Run(app)
+	// Events still queued (a cron rx check's approval_needed, a watcher's
+	// watcher_stopped) go out before the process ends, within a bound.
+	app.closeNotifier()
 	if err == nil {
 		return 0
 	}

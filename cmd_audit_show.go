@@ -49,6 +49,8 @@ func (c *AuditShowCmd) Run(app *App) error {
 			fmt.Fprintf(app.Stdout, "%s  #%d  %-3s  %s  %s\n", e.Time.Format(time.RFC3339), e.Seq, e.Role, outcome(e, ended), strings.Join(e.Argv, " "))
 		case exec.EventRefused:
 			fmt.Fprintf(app.Stdout, "%s  #%d  %-3s  REFUSED (%s)  %s\n", e.Time.Format(time.RFC3339), e.Seq, e.Role, e.Reason, strings.Join(e.Argv, " "))
+		case exec.EventDelivery:
+			fmt.Fprintf(app.Stdout, "%s  #%d  %-3s  %s\n", e.Time.Format(time.RFC3339), e.Seq, e.Role, delivery(e))
 		case exec.EventEnd:
 			// Printed with its start.
 		default:
@@ -83,6 +85,21 @@ func outcome(start exec.Entry, ended map[string]exec.Entry) string {
 	}
 	if end.Verified != "" {
 		s += " [signature: " + end.Verified + "]"
+	}
+	return s
+}
+
+// delivery describes a notification sent over HTTP (PROTOCOL §21).
+func delivery(e exec.Entry) string {
+	s := fmt.Sprintf("NOTIFY %s -> %s %s: %s", e.Notification, e.Receiver, e.Host, e.Status)
+	if e.DurationMS != nil {
+		s += fmt.Sprintf(" %dms", *e.DurationMS)
+	}
+	if e.Attempts > 1 {
+		s += fmt.Sprintf(" (%d attempts)", e.Attempts)
+	}
+	if e.Error != "" {
+		s += " (" + e.Error + ")"
 	}
 	return s
 }

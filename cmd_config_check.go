@@ -3,6 +3,9 @@ package main
 import (
 	"fmt"
 	"io"
+
+	"rfhandoff/exec"
+	"rfhandoff/notify"
 )
 
 // ConfigCheckCmd is `rfhandoff config check`: the policy was already loaded
@@ -24,6 +27,27 @@ func (c *ConfigCheckCmd) Run(app *App) error {
 		return err
 	}
 	if _, err := io.WriteString(app.Stdout, app.Policy.TOML()); err != nil {
+		return err
+	}
+	// Comments, so the output still parses as the policy it shows.
+	if _, err := io.WriteString(app.Stdout, "\n# local paths, resolved (repo.path against the working directory, the rest against repo.path)\n"); err != nil {
+		return err
+	}
+	for _, kv := range app.Policy.ResolvedPaths() {
+		if _, err := fmt.Fprintf(app.Stdout, "#   %-27s %s\n", kv[0], kv[1]); err != nil {
+			return err
+		}
+	}
+	if prog := app.Policy.NotifyProgram(); prog != "" {
+		tools, _ := exec.ResolveTools(app.toolPaths(), app.Environ)
+		if keygen, err := exec.ResolveSSHKeygen(app.Policy.Tools.SSHKeygen, app.Environ); err == nil {
+			tools[exec.SSHKeygen] = keygen
+		}
+		if _, err := exec.ResolveNotify(prog, tools, app.Environ); err != nil {
+			return fmt.Errorf("policy %s: notify.command = %q: %w", src, prog, err)
+		}
+	}
+	if _, err := io.WriteString(app.Stdout, notify.Preview(app.Policy, nodeName())); err != nil {
 		return err
 	}
 	if err := app.Policy.ValidateMAIN(); err != nil {

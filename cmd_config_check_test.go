@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -38,8 +39,14 @@ func TestConfigCheckDefaults(t *testing.T) {
 	if !strings.HasPrefix(out, "# effective policy from built-in defaults\n") {
 		t.Errorf("output does not say it uses the built-in defaults:\n%s", out)
 	}
-	if p := parseRendered(t, out); !reflect.DeepEqual(p, config.Default()) {
+	// The defaults with repo.path resolved: the directory it ran in.
+	want := config.Default()
+	want.Repo.Path, _ = os.Getwd()
+	if p := parseRendered(t, out); !reflect.DeepEqual(p, want) {
 		t.Errorf("printed policy differs from the defaults:\n%s", out)
+	}
+	if !strings.Contains(out, fmt.Sprintf("\n#   %-27s %s\n", "capture.dir", filepath.Join(want.Repo.Path, ".local", "captures"))) {
+		t.Errorf("config check does not print the resolved capture directory:\n%s", out)
 	}
 }
 
@@ -104,5 +111,48 @@ func TestConfigCheckRejectsBadPolicy(t *testing.T) {
 	code, _, errs = runConfigCheck(t, "", "--config", filepath.Join(dir, "missing.toml"))
 	if code != 1 || !strings.Contains(errs, "missing.toml") {
 		t.Errorf("missing --config file: exit %d, stderr %q", code, errs)
+	}
+}
+
+func TestConfigCheckNotify(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	if err := os.WriteFile(filepath.Join(dir, "ntfy.token"), []byte("tk_SECRET_77\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	policy := filepath.Join(dir, "p.toml")
+	write := func(command string) {
+		body := "[notify]\nntfy_url = \"https://ntfy.example.org/lab-rf-7f3k\"\nntfy_token_file = \"ntfy.token\"\n" +
+			"events = [\"approval_needed\", \"authorization_needed\"]\ncommand = " + command + "\n"
+		if err := os.WriteFile(policy, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(`[]`)
+	code, out, errs := runConfigCheck(t, policy, "-v")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"# notifications to ntfy at ntfy.example.org (bearer token", "#   approval_needed: rfhandoff approval_needed:", "#   authorization_needed:", "24 s left", `Priority 5`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "#   capture_started") {
+		t.Errorf("an event outside notify.events is previewed:\n%s", out)
+	}
+	if strings.Contains(out+errs, "tk_SECRET_77") {
+		t.Error("the token reached config check's output")
+	}
+	parseRendered(t, out)
+
+	// A notification command may never be git.
+	write(`["git", "{message}"]`)
+	code, _, errs = runConfigCheck(t, policy, "-v")
+	if code != 1 || !strings.Contains(errs, `notify.command = "git"`) || !strings.Contains(errs, "may never run") {
+		t.Fatalf("exit %d, stderr %q: want git refused as the notification command", code, errs)
+	}
+	if strings.Contains(errs, "tk_SECRET_77") {
+		t.Error("the token reached an error")
 	}
 }

@@ -14,11 +14,16 @@ func rxEnv(app *App, command string) (rxwatch.Env, error) {
 	if err != nil {
 		return rxwatch.Env{}, err
 	}
+	n, err := app.Notifier(exec.RoleRX)
+	if err != nil {
+		return rxwatch.Env{}, err
+	}
 	return rxwatch.Env{
 		Git:     app.Git(r),
 		Policy:  app.Policy,
 		Log:     app.Logger,
 		Command: command,
+		Notify:  n,
 	}, nil
 }
 

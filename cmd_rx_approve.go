@@ -1,13 +1,11 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 
 	"rfhandoff/prompt"
 	"rfhandoff/rxwatch"
-	"rfhandoff/taskfetch"
 )
 
 // RxApproveCmd shows the approval prompt once for the current task.
@@ -61,10 +59,7 @@ func (c *RxApproveCmd) Run(app *App) error {
 		return nil
 	}
 
-	reread := func(ctx context.Context) (*taskfetch.Current, error) {
-		return taskfetch.Fetch(ctx, s.Mirror, env.Policy)
-	}
-	out, err := s.Offer(app.Ctx, term, cur, reread, mx)
+	out, err := s.Offer(app.Ctx, term, cur, s.Reread, mx)
 	if err != nil {
 		return err
 	}

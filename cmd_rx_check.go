@@ -33,6 +33,7 @@ func (c *RxCheckCmd) Run(app *App) error {
 	}
 	defer s.Close()
 	if res.Decision.Verdict.AwaitsApproval() {
+		s.NotifyApprovalNeeded(res.Current)
 		return exitCode(10, nil)
 	}
 	return nil

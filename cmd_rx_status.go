@@ -8,9 +8,9 @@ import (
 	"strings"
 
 	"rfhandoff/capture"
+	"rfhandoff/hiddentext"
 	"rfhandoff/rxwatch"
 	"rfhandoff/state"
-	"rfhandoff/task"
 )
 
 // RxStatusCmd prints the RX state (PROTOCOL §13).
@@ -72,7 +72,7 @@ func (c *RxStatusCmd) Run(app *App) error {
 		if v == "" {
 			return "-"
 		}
-		return task.SanitizeLine(v)
+		return hiddentext.SanitizeLine(v)
 	}
 	fmt.Fprintf(w, "state file:      %s\n", or(s.StateFile))
 	switch {
@@ -88,12 +88,18 @@ func (c *RxStatusCmd) Run(app *App) error {
 	if a := st.Approval; a != nil {
 		fmt.Fprintf(w, "approval:        %s sha256 %s commit %s at %s\n", or(a.TaskID), or(a.TaskSHA256), or(a.Commit), a.ApprovedAt.Format("2006-01-02T15:04:05Z07:00"))
 		if sg := a.Signer; sg != nil {
-			fmt.Fprintf(w, "  signed by:     %s %s\n", task.SanitizeLine(sg.Principal), sg.Fingerprint)
+			fmt.Fprintf(w, "  signed by:     %s %s\n", hiddentext.SanitizeLine(sg.Principal), sg.Fingerprint)
 		}
 	}
 	fmt.Fprintf(w, "deferred:        %s\n", or(st.DeferredTaskID))
 	fmt.Fprintf(w, "last completed:  %s\n", or(st.LastCompletedTaskID))
 	fmt.Fprintf(w, "completed:       %s\n", or(strings.Join(st.CompletedTaskIDs, ", ")))
+	fmt.Fprintf(w, "replaced:        %s\n", or(strings.Join(st.ReplacedTaskIDs, ", ")))
+	if a := st.AcceptedTask; a != nil {
+		fmt.Fprintf(w, "accepted tip:    %s task file sha256 %s\n", a.Commit, or(a.TaskSHA256))
+	} else {
+		fmt.Fprintf(w, "accepted tip:    -\n")
+	}
 	fmt.Fprintf(w, "outbox:          %s\n", or(s.Outbox))
 	fmt.Fprintf(w, "capture:         %s\n", captureLine(st.CaptureInProgress, capHeld))
 	return nil
@@ -112,7 +118,7 @@ func captureLine(r *state.CaptureInProgress, running bool) string {
 		ready = "READY being published"
 	}
 	what := fmt.Sprintf("%s in progress (hackrf_transfer pid %d, rx capture pid %d, %s, data %s)",
-		task.SanitizeLine(r.TaskID), r.CapturePID, r.RfhandoffPID, ready, task.SanitizeLine(r.DataPath))
+		hiddentext.SanitizeLine(r.TaskID), r.CapturePID, r.RfhandoffPID, ready, hiddentext.SanitizeLine(r.DataPath))
 	switch {
 	case running:
 		return what + "; an rx capture holds the capture lock"

@@ -28,7 +28,7 @@ func (c *RxWatchCmd) Run(app *App) error {
 	}
 	recoverCapture(app)
 	var p rxwatch.Prompter
-	term, err := prompt.Open()
+	term, err := prompt.Open(prompt.WithBell())
 	switch {
 	case err == nil:
 		defer term.Close()

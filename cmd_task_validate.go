@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"rfhandoff/gate"
+	"rfhandoff/hiddentext"
 	"rfhandoff/task"
 )
 
@@ -32,7 +33,7 @@ func (c *TaskValidateCmd) Run(app *App) error {
 	}
 	w := app.Stdout
 	fmt.Fprintf(w, "valid task %s\n", t.ID)
-	fmt.Fprintf(w, "title:     %s\n", task.SanitizeLine(t.Title))
+	fmt.Fprintf(w, "title:     %s\n", hiddentext.SanitizeLine(t.Title))
 	fmt.Fprintf(w, "declared:  %s\n", t.DeclaredLevel)
 	derived := t.DerivedLevel.String()
 	if r := gate.Reasons(t.Flags()); len(r) > 0 {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"rfhandoff/exec"
+	"rfhandoff/notify"
 	"rfhandoff/txwatch"
 )
 
@@ -27,7 +28,18 @@ func (c *TxExecuteCmd) Run(app *App) error {
 		Policy: app.Policy,
 		Out:    app.Stdout,
 	}
+	n, err := app.Notifier(exec.RoleTX)
+	if err != nil {
+		return err
+	}
 	o, path, err := x.Execute(app.Ctx, c.Record)
+	if o.TaskID != "" { // the action ran and its outcome was written
+		code := -1
+		if o.ExitCode != nil {
+			code = *o.ExitCode
+		}
+		n.Notify(notify.TXExecuted(notify.Task{ID: o.TaskID}, o.Action, o.RFTX, code))
+	}
 	if err != nil {
 		return err
 	}

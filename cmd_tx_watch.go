@@ -18,11 +18,16 @@ func (c *TxWatchCmd) Run(app *App) error {
 	if err != nil {
 		return err
 	}
+	n, err := app.Notifier(exec.RoleTX)
+	if err != nil {
+		return err
+	}
 	w := &txwatch.Watcher{
 		Git:    app.Git(r),
 		Policy: app.Policy,
 		Out:    app.Stdout,
 		Logger: app.Logger,
+		Notify: n,
 	}
 	return w.Run(app.Ctx)
 }

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"path/filepath"
 	"regexp"
+	"rfhandoff/notify"
 	"time"
 
 	"rfhandoff/config"
@@ -31,6 +32,8 @@ type Deps struct {
 	Terminal bool
 	// Author is the SigMF core:author ("" leaves it out).
 	Author string
+	// Notify is told capture_started (PROTOCOL §21); nil sends nothing.
+	Notify *notify.Dispatcher
 }
 
 // Options tune the executor; zero values take the defaults.

@@ -36,15 +36,17 @@ func approved(ctx context.Context, d Deps, stateDir, wantID string) (*taskfetch.
 	if err != nil {
 		return nil, err
 	}
-	cur, err := taskfetch.Fetch(ctx, m, p)
-	if err != nil {
-		return nil, fmt.Errorf("reading the current task from %s/%s: %w", p.Repo.Remote, p.Repo.TaskBranch, err)
-	}
-	t := cur.Task
 	st, err := state.LoadRX(stateDir)
 	if err != nil {
 		return nil, err
 	}
+	// Read against the accepted tip (PROTOCOL §17); only rx check and rx
+	// watch move it.
+	cur, _, err := taskfetch.FetchSince(ctx, m, p, st.AcceptedTask)
+	if err != nil {
+		return nil, fmt.Errorf("reading the current task from %s/%s: %w", p.Repo.Remote, p.Repo.TaskBranch, err)
+	}
+	t := cur.Task
 	var why []string
 	if wantID != "" && wantID != t.ID {
 		why = append(why, fmt.Sprintf("TASK_ID %s was given, but the current task on %s is %s", wantID, p.Repo.TaskBranch, t.ID))
@@ -58,6 +60,9 @@ func approved(ctx context.Context, d Deps, stateDir, wantID string) (*taskfetch.
 	}
 	if st.Completed(t.ID) {
 		why = append(why, fmt.Sprintf("task %s is already completed; a completed TASK_ID is never run again", t.ID))
+	}
+	if st.Replaced(t.ID) {
+		why = append(why, fmt.Sprintf("task %s was replaced by another task before; a replaced TASK_ID is never run again", t.ID))
 	}
 	why = append(why, flagProblems(t)...)
 	if len(why) > 0 {

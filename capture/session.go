@@ -9,6 +9,7 @@ import (
 	"hash"
 	"io/fs"
 	"os"
+	"rfhandoff/notify"
 	"sync/atomic"
 	"time"
 
@@ -130,6 +131,7 @@ func (s *session) run(ctx context.Context) (*Report, error) {
 	}()
 	s.d.Logger.Info("capture started", "task_id", rep.TaskID, "pid", s.rcv.Pid(), "file", rep.DataPath,
 		"frequency_hz", s.params.FrequencyHz, "sample_rate_hz", s.params.SampleRateHz, "samples", s.params.NumSamples)
+	s.d.Notify.Notify(notify.CaptureStarted(notify.Task{ID: rep.TaskID}, s.rcv.Pid()))
 
 	if err := s.confirm(ctx); err != nil {
 		s.stopTool()

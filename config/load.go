@@ -41,9 +41,17 @@ func Load(path string) (Policy, error) {
 	if err != nil {
 		return Policy{}, fileError(path, err)
 	}
+	if len(errs) == 0 {
+		if p, err = p.withAbsoluteRepo(); err != nil {
+			return Policy{}, fileError(path, err)
+		}
+	}
 	// The files [trust] names are part of the policy: a missing or
 	// malformed one is reported with the rest.
 	errs = append(errs, Problems(p.CheckTrustFiles())...)
+	if _, _, err := p.ReadNotifySecrets(); err != nil {
+		errs = append(errs, Problems(err)...)
+	}
 	if len(errs) > 0 {
 		return Policy{}, fileError(path, errlist.List(errs...))
 	}
@@ -216,10 +224,11 @@ func Locate(flag string, getenv func(string) string, stat func(string) error) (s
 	}
 }
 
-// LoadLocated loads the file Locate picked, or returns Default() for "".
+// LoadLocated loads the file Locate picked, or returns Default() for "",
+// with repo.path made absolute against the working directory either way.
 func LoadLocated(path string) (Policy, error) {
 	if path == "" {
-		return Default(), nil
+		return Default().withAbsoluteRepo()
 	}
 	return Load(path)
 }

@@ -291,8 +291,10 @@ func TestLoad(t *testing.T) {
 	}
 
 	p, err = LoadLocated("")
-	if err != nil || !reflect.DeepEqual(p, Default()) {
-		t.Errorf("LoadLocated(\"\") = %v, %v; want Default()", p, err)
+	want := Default()
+	want.Repo.Path, _ = os.Getwd()
+	if err != nil || !reflect.DeepEqual(p, want) {
+		t.Errorf("LoadLocated(\"\") = %v, %v; want Default() with repo.path the working directory", p, err)
 	}
 }
 

@@ -59,6 +59,9 @@ func checkLocalPath(p string) error {
 	if filepath.IsAbs(p) {
 		return nil
 	}
+	if err := checkDriveRelative(p); err != nil {
+		return err
+	}
 	if strings.HasPrefix(p, "-") {
 		return fmt.Errorf("must not start with '-'")
 	}
@@ -81,6 +84,16 @@ func checkText(s string) error {
 		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
 			return fmt.Errorf("must not hold control characters")
 		}
+	}
+	return nil
+}
+
+// checkDriveRelative refuses a Windows path such as C:lab, which names a
+// directory relative to whatever the current directory of drive C: happens
+// to be (PROTOCOL §14). On other systems no path has a volume name.
+func checkDriveRelative(p string) error {
+	if v := filepath.VolumeName(p); v != "" && !filepath.IsAbs(p) {
+		return fmt.Errorf("is relative to the current directory of drive %s, which differs between processes; write an absolute path (%s%c...)", v, v, filepath.Separator)
 	}
 	return nil
 }

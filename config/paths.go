@@ -1,10 +1,15 @@
 package config
 
-import "path/filepath"
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
 
-// Resolve makes a local path from the policy absolute-or-repo-relative:
-// an absolute path is returned as it is, a relative one is joined to
-// repo.path (which itself may be relative to the working directory).
+// Resolve makes a local path from the policy absolute: an absolute path is
+// returned as it is, a relative one is joined to repo.path, which Load and
+// LoadLocated have made absolute (PROTOCOL §14).
 func (p Policy) Resolve(path string) string {
 	if path == "" || filepath.IsAbs(path) {
 		return path
@@ -27,3 +32,56 @@ func (p Policy) CaptureDir() string { return p.Resolve(p.Capture.Dir) }
 // IQFilePath is the file tx hackrf_transfer sends (tx.iq_file resolved
 // against repo.path), or "" when none is set.
 func (p Policy) IQFilePath() string { return p.Resolve(p.TX.IQFile) }
+
+// withAbsoluteRepo makes repo.path absolute and clean against the working
+// directory, once, so that every path derived from it is absolute
+// (PROTOCOL §14): the capture parameters, git's -C and the audit log refuse
+// or misread relative ones.
+func (p Policy) withAbsoluteRepo() (Policy, error) {
+	abs, err := filepath.Abs(p.Repo.Path)
+	if err != nil {
+		return Policy{}, fmt.Errorf("repo.path = %q: resolving it against the working directory: %w", p.Repo.Path, err)
+	}
+	p.Repo.Path = abs
+	return p, nil
+}
+
+// ResolvedPaths lists the local paths the policy names, resolved, for
+// config check to show (name, path); unset optional ones are left out.
+func (p Policy) ResolvedPaths() [][2]string {
+	all := [][2]string{
+		{"repo.path", p.Repo.Path},
+		{"repo.state_dir", p.StatePath()},
+		{"audit.path", p.AuditPath()},
+		{"capture.dir", p.CaptureDir()},
+		{"tx.iq_file", p.IQFilePath()},
+		{"trust.task_signers", p.TaskSignersPath()},
+		{"trust.result_signers", p.ResultSignersPath()},
+		{"trust.signing_key", p.SigningKeyPath()},
+		{"notify.ntfy_token_file", p.NtfyTokenPath()},
+		{"notify.webhook_secret_file", p.WebhookSecretPath()},
+	}
+	out := all[:0]
+	for _, kv := range all {
+		if kv[1] != "" {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+// Shown is path as the operator in the working directory would type it:
+// relative when it lies below that directory, else as it is. Paths are
+// absolute inside rfhandoff; messages that echo a file the operator named
+// read better short.
+func Shown(path string) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return path
+	}
+	rel, err := filepath.Rel(wd, path)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return path
+	}
+	return rel
+}

@@ -1,7 +1,9 @@
 package config
 
 import (
+	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 )
 
@@ -43,5 +45,74 @@ func TestPathHelpers(t *testing.T) {
 	}
 	if got, want := p.CaptureDir(), filepath.Join(".local", "captures"); got != want {
 		t.Errorf("CaptureDir relative = %q, want %q", got, want)
+	}
+}
+
+// TestLoadMakesPathsAbsolute is the first-capture failure of a new lab: the
+// example's repo.path = "." left every derived path relative, and the
+// capture parameters refuse relative paths (PROTOCOL §14).
+func TestLoadMakesPathsAbsolute(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll("keys", 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join("keys", "rx.allowed"), []byte("rx@lab namespaces=\"git\" ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGJlbWdkdW1teWtleWZvcnRlc3RzMDEyMzQ1Njc4OQ==\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ name, repoPath, want string }{
+		{"dot", ".", wd},
+		{"subdirectory", "lab/rx", filepath.Join(wd, "lab", "rx")},
+		{"unclean", "lab/./rx/", filepath.Join(wd, "lab", "rx")},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			file := filepath.Join(dir, c.name+".toml")
+			policy := "[repo]\npath = " + strconv.Quote(c.repoPath) + "\n[tx]\niq_file = \"iq/burst.ci8\"\n"
+			if c.repoPath == "." {
+				policy += "[trust]\ntask_signers = \"keys/rx.allowed\"\n"
+			}
+			if err := os.WriteFile(file, []byte(policy), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			p, err := Load(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Repo.Path != c.want {
+				t.Errorf("repo.path = %q, want %q", p.Repo.Path, c.want)
+			}
+			for _, kv := range p.ResolvedPaths() {
+				if !filepath.IsAbs(kv[1]) {
+					t.Errorf("%s = %q is not absolute", kv[0], kv[1])
+				}
+			}
+			if got, want := p.CaptureDir(), filepath.Join(c.want, ".local", "captures"); got != want {
+				t.Errorf("CaptureDir = %q, want %q", got, want)
+			}
+		})
+	}
+	p, err := LoadLocated("")
+	if err != nil || p.Repo.Path != wd || !filepath.IsAbs(p.AuditPath()) {
+		t.Errorf("built-in defaults: repo.path %q audit %q (%v), want both absolute under %q", p.Repo.Path, p.AuditPath(), err, wd)
+	}
+}
+
+func TestShown(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	wd, _ := os.Getwd()
+	for _, c := range []struct{ in, want string }{
+		{filepath.Join(wd, "docs", "task.md"), filepath.Join("docs", "task.md")},
+		{wd, "."},
+		{filepath.Dir(wd), filepath.Dir(wd)},
+		{filepath.Join(filepath.Dir(wd), "..x"), filepath.Join(filepath.Dir(wd), "..x")},
+	} {
+		if got := Shown(c.in); got != c.want {
+			t.Errorf("Shown(%q) = %q, want %q", c.in, got, c.want)
+		}
 	}
 }

@@ -19,6 +19,7 @@ type Policy struct {
 	Capture Capture `toml:"capture"`
 	TX      TX      `toml:"tx"`
 	Trust   Trust   `toml:"trust"`
+	Notify  Notify  `toml:"notify"`
 }
 
 // Repo names the checkout, remote, branches and paths.
@@ -156,6 +157,11 @@ func Default() Policy {
 		TX: TX{
 			Action: "fake", FrequencyHz: 433920000, SampleRateHz: 2000000,
 			DurationS: 10,
+		},
+		Notify: Notify{
+			Command: []string{}, AllowHTTPHosts: []string{},
+			Events:  append([]string(nil), NotifyEvents...),
+			Timeout: Duration{DefaultNotifyTimeout},
 		},
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path/filepath"
 	"strings"
 
 	"rfhandoff/errlist"
@@ -25,26 +24,15 @@ const MaxTrustFileBytes = 1 << 20
 
 // TaskSignersPath is trust.task_signers resolved against repo.path and
 // made absolute (git runs in other directories), or "".
-func (p Policy) TaskSignersPath() string { return p.absolute(p.Trust.TaskSigners) }
+func (p Policy) TaskSignersPath() string { return p.Resolve(p.Trust.TaskSigners) }
 
 // ResultSignersPath is trust.result_signers made absolute like
 // TaskSignersPath, or "".
-func (p Policy) ResultSignersPath() string { return p.absolute(p.Trust.ResultSigners) }
+func (p Policy) ResultSignersPath() string { return p.Resolve(p.Trust.ResultSigners) }
 
 // SigningKeyPath is trust.signing_key made absolute like TaskSignersPath,
 // or "".
-func (p Policy) SigningKeyPath() string { return p.absolute(p.Trust.SigningKey) }
-
-func (p Policy) absolute(path string) string {
-	path = p.Resolve(path)
-	if path == "" {
-		return ""
-	}
-	if abs, err := filepath.Abs(path); err == nil {
-		return abs
-	}
-	return path
-}
+func (p Policy) SigningKeyPath() string { return p.Resolve(p.Trust.SigningKey) }
 
 func (p Policy) trustKeys() []struct{ key, v string } {
 	return []struct{ key, v string }{

@@ -71,6 +71,7 @@ func (p Policy) Validate() error {
 	p.validateCapture(&ps)
 	p.validateTX(&ps)
 	p.validateTrust(&ps)
+	p.validateNotify(&ps)
 	return errlist.List(ps...)
 }
 
@@ -82,6 +83,8 @@ func (p Policy) validateRepo(ps *problems) {
 		ps.add("repo.path", r.Path, "%v", err)
 	} else if !filepath.IsAbs(r.Path) && r.Path[0] == '-' {
 		ps.add("repo.path", r.Path, "must not start with '-'")
+	} else if err := checkDriveRelative(r.Path); err != nil {
+		ps.add("repo.path", r.Path, "%v", err)
 	}
 	ps.check("repo.remote", r.Remote, CheckRemote(r.Remote))
 	ps.check("repo.task_branch", r.TaskBranch, CheckBranch(r.TaskBranch))

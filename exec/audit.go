@@ -44,6 +44,13 @@ type Entry struct {
 	// Verified is what a signature-checking git call found (end lines
 	// only), e.g. "good signature: alice@lab SHA256:...".
 	Verified string `json:"verified,omitempty"`
+	// Notification, Receiver, Host, Status and Attempts describe a
+	// delivery line (EventDelivery, notify.go).
+	Notification string `json:"notification,omitempty"`
+	Receiver     string `json:"receiver,omitempty"`
+	Host         string `json:"host,omitempty"`
+	Status       string `json:"status,omitempty"`
+	Attempts     int    `json:"attempts,omitempty"`
 }
 
 // Audit events.

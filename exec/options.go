@@ -25,6 +25,9 @@ type Options struct {
 	// SSHKeygen pins the ssh-keygen git uses for signatures (Cmd.Signatures);
 	// empty means look it up on PATH once.
 	SSHKeygen string
+	// NotifyProgram is the program of the [notify] command (PROTOCOL §21),
+	// resolved once by ResolveNotify; empty means none may run.
+	NotifyProgram string
 	// Environ is the environment the child's is built from (default os.Environ()).
 	Environ []string
 }

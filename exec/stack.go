@@ -69,6 +69,7 @@ func New(o Options) (*Stack, error) {
 	}
 	s.paths, s.missing = ResolveTools(o.Tools, s.os.environ)
 	s.keygen, s.keygenErr = ResolveSSHKeygen(o.SSHKeygen, s.os.environ)
+	s.resolveNotify(o.NotifyProgram)
 	hooks := o.HooksDir
 	if hooks == "" {
 		var err error

@@ -189,23 +189,15 @@ func runTool(t testing.TB, name string, env []string, args ...string) {
 	}
 }
 
-// SignedSeed commits files on top of branch in rem signed with signingKey
-// (a key file; a public one needs agentEnv, the agent's SSH_AUTH_SOCK=...)
-// and pushes it without force, returning the commit ID. An empty signingKey
+// SignedSeed commits files (see gittest.Seed: "" deletes a path) on top of
+// branch in rem signed with signingKey (a key file; a public one needs
+// agentEnv, the agent's SSH_AUTH_SOCK=...) and pushes it without force, returning the commit ID. An empty signingKey
 // makes an unsigned commit, as someone without the key would.
 func SignedSeed(t testing.TB, rem *gittest.Remote, branch string, files map[string]string, signingKey string, agentEnv ...string) string {
 	t.Helper()
 	work := filepath.Join(t.TempDir(), "signed")
 	gittest.Git(t, rem.R, filepath.Dir(work), "clone", "--quiet", "--single-branch", "--branch", branch, "--end-of-options", rem.URL, work)
-	for name, content := range files {
-		p := filepath.Join(work, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	gittest.WriteFiles(t, work, files)
 	gittest.Git(t, rem.R, work, "add", "--all")
 	c := exec.Cmd{Tool: exec.Git, Dir: work, Env: agentEnv,
 		Args: []string{"commit", "--quiet", "--allow-empty", "--no-gpg-sign", "-m", "faultkit unsigned " + branch}}

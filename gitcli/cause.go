@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"rfhandoff/exec"
-	"rfhandoff/task"
+	"rfhandoff/hiddentext"
 )
 
 // Cause is why a call to the remote failed, as git's and ssh's own stderr
@@ -163,7 +163,7 @@ func classifyStderr(stderr []byte) (d diagnosis, ok bool) {
 }
 
 // clean makes a line safe to show: no terminal controls, no URL password.
-func clean(s string) string { return task.SanitizeLine(exec.Redact([]string{s}, nil)[0]) }
+func clean(s string) string { return hiddentext.SanitizeLine(exec.Redact([]string{s}, nil)[0]) }
 
 // remoteError is the error of a failed remote call: a *RemoteError when
 // stderr names a cause, else an *Error of op. A call interrupted by its

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"rfhandoff/task"
+	"rfhandoff/hiddentext"
 )
 
 // Task is what the approval prompt shows. Every field is sanitized before
@@ -67,6 +67,7 @@ func (t *Terminal) Approve(ctx context.Context, task Task) (Choice, error) {
 	if err := t.say("%s", renderTask(task)); err != nil {
 		return ChoiceNone, err
 	}
+	t.bell()
 	for attempt := 1; ; attempt++ {
 		if err := t.discardTypeAhead(); err != nil {
 			return ChoiceNone, err
@@ -112,25 +113,25 @@ func parseChoice(line []byte) (Choice, bool) {
 }
 
 // renderTask is the task as the operator sees it. The body is
-// task.Sanitize's rendering, the same text TASK.md and rx check show, so
+// hiddentext.Sanitize's rendering, the same text TASK.md and rx check show, so
 // what is approved is exactly what an agent will read.
 func renderTask(t Task) string {
 	var b strings.Builder
 	b.WriteString("\n=== Task awaiting approval ===\n")
-	b.WriteString("TASK_ID: " + task.SanitizeLine(t.ID) + "\n")
-	b.WriteString("Title:   " + task.SanitizeLine(t.Title) + "\n")
-	b.WriteString("Level:   " + task.SanitizeLine(t.EffectiveLevel) +
-		" (declared " + task.SanitizeLine(t.DeclaredLevel) +
-		", derived " + task.SanitizeLine(t.DerivedLevel) + ")\n")
+	b.WriteString("TASK_ID: " + hiddentext.SanitizeLine(t.ID) + "\n")
+	b.WriteString("Title:   " + hiddentext.SanitizeLine(t.Title) + "\n")
+	b.WriteString("Level:   " + hiddentext.SanitizeLine(t.EffectiveLevel) +
+		" (declared " + hiddentext.SanitizeLine(t.DeclaredLevel) +
+		", derived " + hiddentext.SanitizeLine(t.DerivedLevel) + ")\n")
 	if t.Signer != "" {
-		b.WriteString("Signed:  " + task.SanitizeLine(t.Signer) + " (good signature, listed in trust.task_signers)\n")
+		b.WriteString("Signed:  " + hiddentext.SanitizeLine(t.Signer) + " (good signature, listed in trust.task_signers)\n")
 	}
-	if n := task.Escapes(t.Body); n > 0 {
+	if n := len(hiddentext.Escapes(t.Body)); n > 0 {
 		fmt.Fprintf(&b, "Note:    the body holds %d character%s a terminal does not show, written below as <U+XXXX> "+
 			"(bytes that are not UTF-8 as <0xNN>); the prepared TASK.md holds the same text.\n", n, plural(n))
 	}
 	b.WriteString("--- task body (hidden and control characters shown as <U+XXXX>) ---\n")
-	body := task.Sanitize(t.Body)
+	body := hiddentext.Sanitize(t.Body)
 	b.WriteString(body)
 	if body != "" && !strings.HasSuffix(body, "\n") {
 		b.WriteString("\n")

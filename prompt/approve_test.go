@@ -6,8 +6,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"rfhandoff/hiddentext"
 	"rfhandoff/prompt"
-	"rfhandoff/task"
 )
 
 func TestApproveChoices(t *testing.T) {
@@ -108,7 +108,7 @@ func TestApproveShowsBodyNeutralised(t *testing.T) {
 	// escape sequences of their own, so any such character would have
 	// come from the task. \r comes from the tty's NL→CRLF output mapping.
 	for i, r := range shown {
-		bad := task.Hidden(r) && r != '\n' && r != '\r' && r != '\t'
+		bad := hiddentext.Hidden(r) && r != '\n' && r != '\r' && r != '\t'
 		if r == utf8.RuneError {
 			bad = true
 		}
@@ -118,6 +118,30 @@ func TestApproveShowsBodyNeutralised(t *testing.T) {
 	}
 	if t.Failed() {
 		t.Logf("terminal output:\n%s", shown)
+	}
+}
+
+// TestApproveShowsBlanksAndCRs: on a real terminal, every blank-looking
+// character and every CR that does not end a line in a CRLF is shown as
+// its escape, exactly as TASK.md and rx check write it. The body is
+// compared whole: a raw CR would move the cursor back over what was shown,
+// and the tty's own CR (NL→CRLF) would hide it from a character scan.
+func TestApproveShowsBlanksAndCRs(t *testing.T) {
+	s := startHelper(t, "approve", "BODY=blank")
+	s.WaitForText(prompt.Menu, waitLong)
+	s.Send("D")
+	oneOutcome(t, s)
+	tty := strings.ReplaceAll(s.TTY.String(), "\r\n", "\n")
+	if want := "Note:    the body holds 19 characters a terminal does not show"; !strings.Contains(tty, want) {
+		t.Errorf("terminal does not show %q", want)
+	}
+	_, after, _ := strings.Cut(tty, "--- task body (hidden and control characters shown as <U+XXXX>) ---\n")
+	body, _, found := strings.Cut(after, "--- end of task body ---\n")
+	if !found || body != blankShown {
+		t.Errorf("the prompt showed the body as\n%q\nwant\n%q", body, blankShown)
+	}
+	if strings.ContainsRune(tty, '\r') {
+		t.Errorf("a CR other than the tty's line ending reached the terminal:\n%q", tty)
 	}
 }
 
@@ -148,5 +172,19 @@ func TestTypeAheadIsDiscarded(t *testing.T) {
 	res := outcomes(t, s)
 	if len(res) != 2 || res[1].Choice != "defer" {
 		t.Fatalf("got %+v, want ready then defer", res)
+	}
+}
+
+// TestApproveRingsTheBell: with WithBell the first menu is announced by a
+// BEL, which a terminal turns into a sound or a flash (PROTOCOL §21).
+func TestApproveRingsTheBell(t *testing.T) {
+	s := startHelper(t, "approve", "BELL=1")
+	s.WaitForText("--- end of task body ---\r\n\a"+prompt.Menu, waitLong)
+	s.Send("x")
+	s.WaitForText("Type exactly A, D or S", waitLong)
+	s.WaitForText(prompt.Menu, waitLong)
+	s.Send("D")
+	if got := oneOutcome(t, s); got.Choice != "defer" {
+		t.Fatalf("got %+v, want defer", got)
 	}
 }

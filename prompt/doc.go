@@ -20,5 +20,5 @@
 // is typed after its question was shown (type-ahead cannot approve anything).
 //
 // Everything shown that came from a task (ID, title, body) goes through
-// task.Sanitize or task.SanitizeLine (PROTOCOL §16), never raw.
+// hiddentext.Sanitize or hiddentext.SanitizeLine (PROTOCOL §16), never raw.
 package prompt

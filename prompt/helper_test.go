@@ -44,6 +44,24 @@ const nastyBody = "Capture at 2.4 GHz.\n" +
 	"pua \ue000 \U000F0001 \U0010FFFD unassigned \u0378\n" +
 	"vs \u2764\ufe0f \u845b\U000E0100\n"
 
+// blankBody holds what prints as a space or as nothing without being
+// U+0020, and CRs in every position, with CRLF line endings as a Windows
+// editor writes them; blankShown is the body as the prompt must show it.
+const (
+	blankBody = "Tune to 433\u00a0MHz,\u2003gain\u3000 40.\r\n" +
+		"braille \u2800\u2800 object \ufffc khitan \U00016FE4 fillers \u115f\u1160\u3164\uffa0\r\n" +
+		"spaces \u1680\u2000\u200a\u202f\u205f end\r\n" +
+		"over\r\r\n" +
+		"shown\rhidden\n" +
+		"last\r"
+	blankShown = "Tune to 433<U+00A0>MHz,<U+2003>gain<U+3000> 40.\n" +
+		"braille <U+2800><U+2800> object <U+FFFC> khitan <U+16FE4> fillers <U+115F><U+1160><U+3164><U+FFA0>\n" +
+		"spaces <U+1680><U+2000><U+200A><U+202F><U+205F> end\n" +
+		"over<U+000D>\n" +
+		"shown<U+000D>hidden\n" +
+		"last<U+000D>\n"
+)
+
 type outcome struct {
 	Choice   string `json:"choice,omitempty"`
 	OK       bool   `json:"ok,omitempty"`
@@ -80,6 +98,9 @@ func runHelper(scenario string) int {
 	if os.Getenv("TRANSCRIPT") != "" {
 		opts = append(opts, prompt.WithTranscript(os.Stderr))
 	}
+	if os.Getenv("BELL") != "" {
+		opts = append(opts, prompt.WithBell())
+	}
 	term, err := prompt.Open(opts...)
 	if err != nil {
 		report(outcome{}, err)
@@ -109,10 +130,14 @@ func runHelper(scenario string) int {
 
 	switch scenario {
 	case "approve":
+		body := nastyBody
+		if os.Getenv("BODY") == "blank" {
+			body = blankBody
+		}
 		c, err := term.Approve(ctx, prompt.Task{
 			ID: "RX_CAPTURE_001", Title: "Capture \x1b[5mblink\x1b[0m",
 			DeclaredLevel: "YELLOW", DerivedLevel: "YELLOW", EffectiveLevel: "YELLOW",
-			Body: nastyBody,
+			Body: body,
 		})
 		o := outcome{Choice: c.String()}
 		if rawAfter != nil {

@@ -8,7 +8,7 @@ import (
 	"time"
 	"unicode"
 
-	"rfhandoff/task"
+	"rfhandoff/hiddentext"
 )
 
 var noDeadline time.Time
@@ -35,7 +35,10 @@ func (t *Terminal) Phrase(ctx context.Context, phrase string, deadline time.Time
 	if err := t.discardTypeAhead(); err != nil {
 		return false, err
 	}
-	if err := t.say("Type exactly: %s\n", task.SanitizeLine(phrase)); err != nil {
+	if !deadline.IsZero() {
+		t.bell()
+	}
+	if err := t.say("Type exactly: %s\n", hiddentext.SanitizeLine(phrase)); err != nil {
 		return false, err
 	}
 	if !deadline.IsZero() {

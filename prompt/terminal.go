@@ -21,12 +21,18 @@ type Terminal struct {
 	f          *os.File // the terminal's output (on Unix also its input)
 	sys        sysTerm  // the platform's side: terminal_unix.go, terminal_windows.go
 	transcript io.Writer
+	ring       bool
 	tick       time.Duration
 	closed     bool
 }
 
 // Option adjusts a Terminal at Open.
 type Option func(*Terminal)
+
+// WithBell makes the terminal ring once (BEL) when it asks for [A] or a
+// timed phrase: the watchers use it, so a person away from the screen
+// hears that they are needed (PROTOCOL §21).
+func WithBell() Option { return func(t *Terminal) { t.ring = true } }
 
 // WithTranscript copies everything the prompts show (not the operator's
 // keystrokes, not the countdown's in-place updates) to w, for a log.
@@ -73,6 +79,15 @@ func (t *Terminal) say(format string, args ...any) error {
 		return fmt.Errorf("writing to %s: %w", t.path, err)
 	}
 	return nil
+}
+
+// bell rings the terminal once (BEL) when a person is asked for [A] or a
+// timed phrase (PROTOCOL §21). It goes to the terminal only, never to the
+// transcript, and a failure to ring is not an error.
+func (t *Terminal) bell() {
+	if t.ring {
+		_, _ = io.WriteString(t.f, "\a")
+	}
 }
 
 // errNoLine is a read that ended without a line: end of input (Ctrl-D on

@@ -31,7 +31,13 @@ func check(ctx context.Context, d Deps, data []byte) (*checked, error) {
 	if err != nil {
 		return nil, refuse(StepTaskID, "opening the RX mirror: %w", err)
 	}
-	cur, err := taskfetch.Fetch(ctx, m, p)
+	// Read against the accepted tip (PROTOCOL §17). A state that cannot
+	// be read gives none here; check 4 then refuses, naming it.
+	var since *state.AcceptedTask
+	if st, err := state.LoadRX(d.StateDir); err == nil {
+		since = st.AcceptedTask
+	}
+	cur, _, err := taskfetch.FetchSince(ctx, m, p, since)
 	if err != nil {
 		return nil, refuse(StepTaskID, "reading the current task from %s/%s: %w", p.Repo.Remote, p.Repo.TaskBranch, err)
 	}
@@ -125,6 +131,8 @@ func checkApproval(stateDir string, cur *taskfetch.Current) error {
 	case st.Approval.TaskSHA256 != cur.Task.SHA256:
 		return refuse(StepApproved, "task %s changed since it was approved (approved SHA-256 %s, now %s at commit %s); a revised task needs a new TASK_ID and a new approval",
 			id, st.Approval.TaskSHA256, cur.Task.SHA256, cur.Commit)
+	case st.Replaced(id):
+		return refuse(StepApproved, "task %s was replaced by another task before; a replaced TASK_ID is never published for again", id)
 	}
 	return nil
 }

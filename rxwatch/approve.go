@@ -132,9 +132,11 @@ func (s *Session) Offer(ctx context.Context, p Prompter, cur *taskfetch.Current,
 			return changedError(d, now)
 		case Completed:
 			return &CompletedError{TaskID: t.ID}
+		case Replaced:
+			return &ReplacedError{TaskID: t.ID, Commit: now.Commit}
 		}
 		st.SeeDigest(t.ID, t.SHA256)
-		st.LastSeenTaskID, st.LastSeenTaskCommit = t.ID, now.Commit
+		st.SeeTask(t.ID, now.Commit)
 		st.Approval = a
 		st.LastApprovedTaskID = t.ID // only now: the approval succeeded
 		if st.DeferredTaskID == t.ID {
@@ -144,8 +146,9 @@ func (s *Session) Offer(ctx context.Context, p Prompter, cur *taskfetch.Current,
 	})
 	var ce *ChangedError
 	var co *CompletedError
+	var re *ReplacedError
 	switch {
-	case errors.As(err, &ce), errors.As(err, &co):
+	case errors.As(err, &ce), errors.As(err, &co), errors.As(err, &re):
 		return Offered{Outcome: OutcomeRefused, Err: err}, nil
 	case err != nil:
 		return Offered{}, err

@@ -6,8 +6,10 @@ import (
 	"io"
 	"strings"
 
+	"rfhandoff/errlist"
 	"rfhandoff/gate"
-	"rfhandoff/task"
+	"rfhandoff/hiddentext"
+	"rfhandoff/state"
 	"rfhandoff/taskfetch"
 )
 
@@ -23,24 +25,49 @@ type Checked struct {
 // reason, *taskfetch.NotAncestorError, ...) and a task whose content
 // changed under its TASK_ID (*ChangedError).
 func (s *Session) Check(ctx context.Context) (Checked, error) {
-	p := s.Policy
-	cur, err := taskfetch.Fetch(ctx, s.Mirror, p)
+	cur, accept, err := s.fetch(ctx)
 	if err != nil {
-		return Checked{}, fmt.Errorf("task branch %s/%s: %w", p.Repo.Remote, p.Repo.TaskBranch, err)
+		return Checked{}, errlist.Join(err, s.Accept(accept))
 	}
-	d, err := s.Record(cur)
+	d, err := s.Record(cur, accept)
 	if err != nil {
 		return Checked{}, err
 	}
-	if d.Verdict == Changed {
+	switch d.Verdict {
+	case Changed:
 		return Checked{Current: cur, Decision: d}, changedError(d, cur)
+	case Replaced:
+		return Checked{Current: cur, Decision: d}, &ReplacedError{TaskID: cur.Task.ID, Commit: cur.Commit}
 	}
 	return Checked{Current: cur, Decision: d}, nil
 }
 
+// Reread is the approval's fresh look at the task branch: fetched and read
+// against the accepted tip like Check, nothing recorded.
+func (s *Session) Reread(ctx context.Context) (*taskfetch.Current, error) {
+	cur, _, err := s.fetch(ctx)
+	return cur, err
+}
+
+// fetch fetches the task branch once and reads the task against the
+// accepted tip on record (PROTOCOL §17).
+func (s *Session) fetch(ctx context.Context) (*taskfetch.Current, *state.AcceptedTask, error) {
+	p := s.Policy
+	st, err := s.Store.Load()
+	if err != nil {
+		return nil, nil, err
+	}
+	cur, accept, err := taskfetch.FetchSince(ctx, s.Mirror, p, st.AcceptedTask)
+	if err != nil {
+		return nil, accept, fmt.Errorf("task branch %s/%s: %w", p.Repo.Remote, p.Repo.TaskBranch, err)
+	}
+	return cur, accept, nil
+}
+
 // WriteSummary prints a task and its verdict for the operator; every field
 // from the task is sanitized, and a body holding characters a terminal does
-// not show says how many (the prompt and TASK.md show them as <U+XXXX>).
+// not show says how many, and which escapes the prompt and TASK.md write
+// for them.
 func WriteSummary(w io.Writer, cur *taskfetch.Current, v Verdict) {
 	t := cur.Task
 	level := fmt.Sprintf("%s (declared %s, derived %s", t.EffectiveLevel, t.DeclaredLevel, t.DerivedLevel)
@@ -49,8 +76,9 @@ func WriteSummary(w io.Writer, cur *taskfetch.Current, v Verdict) {
 	}
 	fmt.Fprintf(w, "task:     %s\n", t.ID)
 	fmt.Fprintf(w, "title:    %s\n", mdLine(t.Title))
-	if n := task.Escapes(t.Body); n > 0 {
-		fmt.Fprintf(w, "body:     holds %d hidden or control characters, shown as <U+XXXX> at the prompt and in TASK.md\n", n)
+	if esc := hiddentext.Escapes(t.Body); len(esc) > 0 {
+		fmt.Fprintf(w, "body:     holds %d hidden or control characters, shown as <U+XXXX> at the prompt and in TASK.md\n", len(esc))
+		fmt.Fprintf(w, "escapes:  %s\n", distinctEscapes(esc))
 	}
 	fmt.Fprintf(w, "commit:   %s\n", cur.Commit)
 	fmt.Fprintf(w, "level:    %s)\n", level)
@@ -60,6 +88,27 @@ func WriteSummary(w io.Writer, cur *taskfetch.Current, v Verdict) {
 		fmt.Fprintf(w, "signed:   %s\n", mdLine(cur.Signer.String()))
 	}
 	fmt.Fprintf(w, "status:   %s\n", v)
+}
+
+// maxListedEscapes bounds how many different escapes rx check's summary
+// names.
+const maxListedEscapes = 16
+
+// distinctEscapes names each different escape once, in the order the body
+// first holds it: the very text the prompt and TASK.md show for it.
+func distinctEscapes(esc []string) string {
+	seen := map[string]bool{}
+	var list []string
+	for _, e := range esc {
+		if !seen[e] {
+			seen[e] = true
+			list = append(list, e)
+		}
+	}
+	if len(list) > maxListedEscapes {
+		return fmt.Sprintf("%s and %d more", strings.Join(list[:maxListedEscapes], " "), len(list)-maxListedEscapes)
+	}
+	return strings.Join(list, " ")
 }
 
 // sanitizeErr renders an error for a log line; task errors already quote

@@ -23,6 +23,9 @@ const (
 	// Changed: the content differs from what was first seen (or approved)
 	// under this TASK_ID; rejected, never offered.
 	Changed
+	// Replaced: the RX side saw this TASK_ID replaced by another task;
+	// rejected, never offered again (PROTOCOL §17).
+	Replaced
 )
 
 func (v Verdict) String() string {
@@ -37,6 +40,8 @@ func (v Verdict) String() string {
 		return "completed, never offered again"
 	case Changed:
 		return "rejected: content changed under the same TASK_ID"
+	case Replaced:
+		return "rejected: replaced by another task before, never offered again"
 	}
 	return fmt.Sprintf("Verdict(%d)", int(v))
 }
@@ -65,6 +70,8 @@ func Decide(s *state.RX, t *task.Task) Decision {
 	switch {
 	case s.Completed(t.ID):
 		return Decision{Verdict: Completed}
+	case s.Replaced(t.ID):
+		return Decision{Verdict: Replaced}
 	case s.LastApprovedTaskID == t.ID && s.Approval != nil && s.Approval.TaskID == t.ID:
 		return Decision{Verdict: Approved}
 	case s.DeferredTaskID == t.ID:
@@ -92,6 +99,18 @@ func (e *ChangedError) Error() string {
 		"rejected, nothing approved: a revised task must get a new TASK_ID", e.TaskID, when, e.NowSHA256, e.Commit, e.FirstSHA256)
 }
 
+// ReplacedError is a task whose TASK_ID the RX side saw replaced by
+// another task: an old task brought back, even by a signed commit.
+type ReplacedError struct {
+	TaskID string
+	Commit string
+}
+
+func (e *ReplacedError) Error() string {
+	return fmt.Sprintf("task %s at commit %s was replaced by another task before: a TASK_ID once replaced is never offered or approved again; "+
+		"rejected, nothing approved (a task to run again needs a new TASK_ID)", e.TaskID, e.Commit)
+}
+
 // CompletedError is an approval refused because the task is completed.
 type CompletedError struct{ TaskID string }
 
@@ -99,27 +118,54 @@ func (e *CompletedError) Error() string {
 	return fmt.Sprintf("task %s is completed: a completed TASK_ID is never offered or approved again", e.TaskID)
 }
 
-// Record judges cur under the state lock and records it as seen (its ID,
-// commit and, the first time, its digest). A Changed task is not recorded.
-func (s *Session) Record(cur *taskfetch.Current) (Decision, error) {
+// Record judges cur under the state lock, keeps accept (cur's commit as
+// the accepted tip, see taskfetch.ReadSince; nil keeps the one on record)
+// and records cur as seen (its ID, commit and, the first time, its
+// digest). A Changed or Replaced task is not recorded as seen.
+func (s *Session) Record(cur *taskfetch.Current, accept *state.AcceptedTask) (Decision, error) {
 	// Most polls see a task already recorded: decide without the lock.
 	if st, err := s.Store.Load(); err != nil {
 		return Decision{}, err
-	} else if d := Decide(&st, cur.Task); d.Verdict == Changed || recorded(&st, cur) {
+	} else if d := Decide(&st, cur.Task); accepted(&st, accept) && (refused(d) || recorded(&st, cur)) {
 		return d, nil
 	}
 	var d Decision
 	_, err := s.Store.Update(func(st *state.RX) error {
+		if accept != nil {
+			st.AcceptedTask = accept
+		}
 		d = Decide(st, cur.Task)
-		if d.Verdict == Changed {
+		if refused(d) {
 			return nil
 		}
 		st.SeeDigest(cur.Task.ID, cur.Task.SHA256)
-		st.LastSeenTaskID, st.LastSeenTaskCommit = cur.Task.ID, cur.Commit
+		st.SeeTask(cur.Task.ID, cur.Commit)
 		return nil
 	})
 	return d, err
 }
+
+// Accept keeps accept as the accepted tip (PROTOCOL §17) when the read
+// found no valid task there (withdrawn, invalid): nil keeps the one on
+// record.
+func (s *Session) Accept(accept *state.AcceptedTask) error {
+	if st, err := s.Store.Load(); err != nil || accepted(&st, accept) {
+		return err
+	}
+	_, err := s.Store.Update(func(st *state.RX) error {
+		st.AcceptedTask = accept
+		return nil
+	})
+	return err
+}
+
+// accepted reports whether accept is nil or already the accepted tip.
+func accepted(st *state.RX, accept *state.AcceptedTask) bool {
+	return accept == nil || st.AcceptedTask != nil && *st.AcceptedTask == *accept
+}
+
+// refused reports the verdicts that reject a task without recording it.
+func refused(d Decision) bool { return d.Verdict == Changed || d.Verdict == Replaced }
 
 // changedError builds the error for a Changed decision.
 func changedError(d Decision, cur *taskfetch.Current) *ChangedError {

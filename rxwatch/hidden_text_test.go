@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"rfhandoff/config"
+	"rfhandoff/hiddentext"
 	"rfhandoff/state"
 	"rfhandoff/task"
 	"rfhandoff/task/tasktest"
@@ -30,6 +31,15 @@ var hiddenBody = []struct{ name, raw, shown string }{
 	{"Hangul filler", "filler \u3164", "filler <U+3164>"},
 	{"ESC", "esc \x1b[2J", "esc <U+001B>[2J"},
 	{"bidi override", "bidi \u202eevil", "bidi <U+202E>evil"},
+	// What prints as a space or as nothing without being U+0020.
+	{"no-break spaces", "433\u00a0MHz\u202fnarrow\u2007figure", "433<U+00A0>MHz<U+202F>narrow<U+2007>figure"},
+	{"typographic spaces", "em\u2003thin\u2009hair\u200a", "em<U+2003>thin<U+2009>hair<U+200A>"},
+	{"other spaces", "ogham\u1680math\u205fideo\u3000", "ogham<U+1680>math<U+205F>ideo<U+3000>"},
+	{"blank glyphs", "braille\u2800object\ufffckhitan\U00016FE4", "braille<U+2800>object<U+FFFC>khitan<U+16FE4>"},
+	// A CR is shown unless it ends a line in a CRLF.
+	{"lone CR", "shown\rhidden", "shown<U+000D>hidden"},
+	{"CR CR LF", "overwrite\r\r", "overwrite<U+000D>"},
+	{"CRLF", "crlf line\r", "crlf line"},
 }
 
 // hiddenTask is a body holding hiddenBody, raw and as it must be shown.
@@ -45,14 +55,14 @@ func hiddenTask() (string, string) {
 }
 
 // TestTaskMarkdownHiddenText: TASK.md quotes the body in the very rendering
-// the approval prompt shows (task.Sanitize), every hidden class escaped,
+// the approval prompt shows (hiddentext.Sanitize), every hidden class escaped,
 // and binds the digest of the raw bytes.
 func TestTaskMarkdownHiddenText(t *testing.T) {
 	raw, shown := hiddenTask()
 	mx := NewManualExecutor(t.TempDir(), config.Default())
 	cur := parsed(t, tasktest.TaskSpec{ID: "OUTBOX_HIDDEN_1", Body: raw})
-	if task.Sanitize(cur.Task.Body) != shown {
-		t.Fatalf("the prompt's rendering is %q, want %q", task.Sanitize(cur.Task.Body), shown)
+	if hiddentext.Sanitize(cur.Task.Body) != shown {
+		t.Fatalf("the prompt's rendering is %q, want %q", hiddentext.Sanitize(cur.Task.Body), shown)
 	}
 	a := state.Approval{TaskID: cur.Task.ID, TaskSHA256: cur.Task.SHA256, Commit: cur.Commit, ApprovedAt: time.Now()}
 	dir, err := mx.Prepare(cur, a, "")
@@ -66,7 +76,7 @@ func TestTaskMarkdownHiddenText(t *testing.T) {
 		}
 	}
 	for i, r := range md {
-		if r != '\n' && task.Hidden(r) {
+		if r != '\n' && hiddentext.Hidden(r) {
 			t.Errorf("TASK.md holds raw %U at byte %d", r, i)
 		}
 	}
@@ -83,18 +93,41 @@ func TestWriteSummaryHiddenText(t *testing.T) {
 	var b bytes.Buffer
 	WriteSummary(&b, cur, Awaiting)
 	out := b.String()
-	if want := "body:     holds 24 hidden or control characters, shown as <U+XXXX> at the prompt and in TASK.md\n"; !strings.Contains(out, want) {
+	if want := "body:     holds 38 hidden or control characters, shown as <U+XXXX> at the prompt and in TASK.md\n" +
+		"escapes:  <U+E0001> <U+E0069> <U+E0067> <U+E006E> <U+E006F> <U+E0072> <U+E0065> <U+E007F> <U+200B> <U+200D> " +
+		"<U+2060> <U+00AD> <U+FEFF> <U+E000> <U+F0041> <U+100041> and 21 more\n"; !strings.Contains(out, want) {
 		t.Errorf("summary lacks %q:\n%s", want, out)
 	}
 	for i, r := range out {
-		if r != '\n' && task.Hidden(r) {
+		if r != '\n' && hiddentext.Hidden(r) {
 			t.Errorf("summary holds raw %U at byte %d", r, i)
 		}
 	}
-	// A plain body gets no such line.
+	// A plain body gets no such line, CRLF line endings included.
 	b.Reset()
-	WriteSummary(&b, parsed(t, tasktest.TaskSpec{ID: "SUMMARY_PLAIN_1"}), Awaiting)
-	if strings.Contains(b.String(), "body:") {
+	WriteSummary(&b, parsed(t, tasktest.TaskSpec{ID: "SUMMARY_PLAIN_1", Body: "## Goal\r\n\r\nCapture.\r\n"}), Awaiting)
+	if strings.Contains(b.String(), "body:") || strings.Contains(b.String(), "escapes:") {
 		t.Errorf("a plain body is reported:\n%s", b.String())
+	}
+}
+
+// TestWriteSummaryNamesEscapes: rx check names each different escape once,
+// in the order the body holds it, in the very text the prompt and TASK.md
+// write: blanks and every CR that does not end a line in a CRLF.
+func TestWriteSummaryNamesEscapes(t *testing.T) {
+	body := "## Goal\r\n\r\n433\u00a0MHz\r\r\nshown\rhidden\u2800\u00a0\nend\r"
+	cur := parsed(t, tasktest.TaskSpec{ID: "SUMMARY_BLANK_1", Body: body})
+	var b bytes.Buffer
+	WriteSummary(&b, cur, Awaiting)
+	want := "body:     holds 6 hidden or control characters, shown as <U+XXXX> at the prompt and in TASK.md\n" +
+		"escapes:  <U+00A0> <U+000D> <U+2800>\n"
+	if !strings.Contains(b.String(), want) {
+		t.Errorf("summary lacks %q:\n%s", want, b.String())
+	}
+	if got, shown := hiddentext.Sanitize(cur.Task.Body), "## Goal\n\n433<U+00A0>MHz<U+000D>\nshown<U+000D>hidden<U+2800><U+00A0>\nend<U+000D>"; got != shown {
+		t.Errorf("the prompt's rendering is %q, want %q", got, shown)
+	}
+	if strings.ContainsRune(b.String(), '\r') {
+		t.Errorf("summary holds a raw CR:\n%q", b.String())
 	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"rfhandoff/config"
 	"rfhandoff/gate"
+	"rfhandoff/hiddentext"
 	"rfhandoff/result"
 	"rfhandoff/state"
 	"rfhandoff/task"
@@ -212,9 +213,10 @@ func (m *ManualExecutor) taskMarkdown(cur *taskfetch.Current, a state.Approval, 
 
 	w("## Task body\n\n")
 	w("Quoted below as the MAIN PC wrote it, in the rendering the operator approved: every character a terminal " +
-		"does not show (control, format, tag, private-use, unassigned, variation selector) is written as <U+XXXX>, " +
+		"does not show as itself (control, format, tag, private-use, unassigned, variation selector, a space other than " +
+		"U+0020 or another blank-looking character, a CR that does not end a line in a CRLF) is written as <U+XXXX>, " +
 		"each byte that is not UTF-8 as <0xNN>. It describes the work; it cannot widen what is allowed above.\n\n")
-	body := strings.TrimRight(task.Sanitize(t.Body), "\n")
+	body := strings.TrimRight(hiddentext.Sanitize(t.Body), "\n")
 	if body == "" {
 		w("> (empty)\n")
 	}
@@ -233,4 +235,4 @@ func (m *ManualExecutor) taskMarkdown(cur *taskfetch.Current, a state.Approval, 
 
 // mdLine is a one-line field from the task, made safe to print: the same
 // rendering the approval prompt shows.
-func mdLine(s string) string { return task.SanitizeLine(s) }
+func mdLine(s string) string { return hiddentext.SanitizeLine(s) }

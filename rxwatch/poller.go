@@ -8,6 +8,7 @@ import (
 
 	"rfhandoff/config"
 	"rfhandoff/gitcli"
+	"rfhandoff/state"
 	"rfhandoff/task"
 	"rfhandoff/taskfetch"
 )
@@ -26,6 +27,9 @@ const DefaultResync = 5 * time.Minute
 type Poller struct {
 	Git    taskfetch.Repo // the RX mirror
 	Policy config.Policy
+	// Store is the RX state whose accepted tip each new commit is read
+	// against (PROTOCOL §17: no going back); nil reads without one.
+	Store *state.RXStore
 	// Resync bounds how long a tracking ref moved behind the poller's back
 	// goes unnoticed (0: DefaultResync).
 	Resync time.Duration
@@ -35,6 +39,7 @@ type Poller struct {
 	lastResolve time.Time // when it was resolved
 	commit      string    // the commit last read ("" before the first)
 	cur         *taskfetch.Current
+	accept      *state.AcceptedTask
 	taskErr     error
 }
 
@@ -48,6 +53,9 @@ type Poll struct {
 	// until the branch moves.
 	Task    *taskfetch.Current
 	TaskErr error
+	// Accept is Commit's record as the accepted tip when it passed the
+	// trust checks (see taskfetch.ReadSince), for the caller to keep.
+	Accept *state.AcceptedTask
 }
 
 // RewoundError is a tracking ref that moved to a commit that does not
@@ -94,7 +102,7 @@ func (p *Poller) poll(ctx context.Context, force bool) (Poll, error) {
 	if err != nil {
 		var fp *gitcli.ForcePushError
 		if errors.As(err, &fp) {
-			p.commit, p.cur, p.taskErr = "", nil, nil
+			p.commit, p.cur, p.accept, p.taskErr = "", nil, nil, nil
 		}
 		p.resolved = false
 		return Poll{}, err
@@ -126,17 +134,31 @@ func (p *Poller) poll(ctx context.Context, force bool) (Poll, error) {
 			return Poll{}, &RewoundError{Ref: ref, Old: p.commit, New: commit}
 		}
 	}
-	cur, err := taskfetch.ReadAt(ctx, p.Git, pol, commit)
+	since, err := p.since()
+	if err != nil {
+		p.resolved = false
+		return Poll{}, err
+	}
+	cur, accept, err := taskfetch.ReadSince(ctx, p.Git, pol, commit, since)
 	if err != nil && !isTaskProblem(err) {
 		p.resolved = false // a git failure: read again next time
 		return Poll{}, err
 	}
-	p.resolved, p.commit, p.cur, p.taskErr = true, commit, cur, err
-	return Poll{Commit: commit, Changed: true, Task: cur, TaskErr: err}, nil
+	p.resolved, p.commit, p.cur, p.accept, p.taskErr = true, commit, cur, accept, err
+	return Poll{Commit: commit, Changed: true, Task: cur, TaskErr: err, Accept: accept}, nil
+}
+
+// since is the accepted tip new commits are read against.
+func (p *Poller) since() (*state.AcceptedTask, error) {
+	if p.Store == nil {
+		return nil, nil
+	}
+	st, err := p.Store.Load()
+	return st.AcceptedTask, err
 }
 
 func (p *Poller) unchanged() Poll {
-	return Poll{Commit: p.commit, Task: p.cur, TaskErr: p.taskErr}
+	return Poll{Commit: p.commit, Task: p.cur, TaskErr: p.taskErr, Accept: p.accept}
 }
 
 // isTaskProblem reports errors that depend only on the commit's content.
@@ -146,6 +168,7 @@ func isTaskProblem(err error) bool {
 	var tl *gitcli.TooLargeError
 	var nr *gitcli.NotRegularFileError
 	var se *gitcli.SignatureError
+	var re *taskfetch.ReplayError
 	return errors.As(err, &inv) || errors.As(err, &na) || errors.As(err, &tl) ||
-		errors.As(err, &nr) || errors.As(err, &se) || errors.Is(err, gitcli.ErrNotFound)
+		errors.As(err, &nr) || errors.As(err, &se) || errors.As(err, &re) || errors.Is(err, gitcli.ErrNotFound)
 }

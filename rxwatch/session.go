@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"rfhandoff/notify"
 	"time"
 
 	"rfhandoff/config"
@@ -26,6 +27,9 @@ type Env struct {
 	// Command names the one-shot command ("rx check", "rx approve") in the
 	// RX lock, so that a command refused beside it can say what holds it.
 	Command string
+	// Notify tells a person they are needed (PROTOCOL §21); nil sends
+	// nothing.
+	Notify *notify.Dispatcher
 }
 
 func (e Env) now() time.Time {

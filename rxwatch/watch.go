@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"rfhandoff/backoff"
+	"rfhandoff/notify"
 	"rfhandoff/taskfetch"
 )
 
@@ -29,7 +30,7 @@ func NewWatcher(s *Session, p Prompter) *Watcher {
 	pol := s.Policy
 	return &Watcher{
 		S:        s,
-		Poller:   &Poller{Git: s.Mirror, Policy: pol, Now: s.Now},
+		Poller:   &Poller{Git: s.Mirror, Policy: pol, Store: s.Store, Now: s.Now},
 		Prompter: p,
 		Outbox:   NewManualExecutor(s.StateDir(), pol),
 		Interval: pol.Poll.RXInterval.Duration,
@@ -46,6 +47,9 @@ func (w *Watcher) Run(ctx context.Context) error {
 	if w.Prompter == nil {
 		log.Warn("no terminal: tasks awaiting approval are reported, but nothing can be approved here")
 	}
+	outage := &notify.Outage{D: w.S.Notify, Watcher: "rx watch", After: w.Backoff.Max}
+	stopped := "a signal or shutdown"
+	defer func() { w.S.Notify.Notify(notify.WatcherStopped("rx watch", stopped)) }()
 	log.Info("watching the task branch", "remote", w.S.Policy.Repo.Remote, "branch", w.S.Policy.Repo.TaskBranch,
 		"interval", w.Interval, "max_backoff", w.Backoff.Max)
 	for {
@@ -57,10 +61,13 @@ func (w *Watcher) Run(ctx context.Context) error {
 		if err != nil {
 			wait = w.Backoff.Next()
 			rep.failure(err, wait)
+			outage.Failed(w.S.now(), err)
 		} else {
 			w.Backoff.Reset()
 			rep.success()
+			outage.OK()
 			if stop := w.consider(ctx, p); stop {
+				stopped = "[S] at the prompt"
 				return nil
 			}
 		}
@@ -82,6 +89,9 @@ func (w *Watcher) announce(key string, f func()) {
 func (w *Watcher) consider(ctx context.Context, p Poll) bool {
 	log := w.S.log()
 	if p.TaskErr != nil {
+		if err := w.S.Accept(p.Accept); err != nil {
+			w.announce("state "+err.Error(), func() { log.Error("cannot use the RX state", "err", err) })
+		}
 		w.announce("rejected "+p.Commit, func() {
 			log.Warn("task rejected", "commit", p.Commit, "err", sanitizeErr(p.TaskErr))
 		})
@@ -89,7 +99,7 @@ func (w *Watcher) consider(ctx context.Context, p Poll) bool {
 	}
 	cur := p.Task
 	t := cur.Task
-	d, err := w.S.Record(cur)
+	d, err := w.S.Record(cur, p.Accept)
 	if err != nil {
 		w.announce("state "+err.Error(), func() { log.Error("cannot use the RX state", "err", err) })
 		return false
@@ -98,6 +108,11 @@ func (w *Watcher) consider(ctx context.Context, p Poll) bool {
 	switch d.Verdict {
 	case Changed:
 		w.announce("changed "+key, func() { log.Error("task rejected", "task_id", t.ID, "err", changedError(d, cur)) })
+		return false
+	case Replaced:
+		w.announce("replaced "+key, func() {
+			log.Error("task rejected", "task_id", t.ID, "err", &ReplacedError{TaskID: t.ID, Commit: cur.Commit})
+		})
 		return false
 	case Completed:
 		w.announce("completed "+key, func() { log.Info("task is completed: not offered again", "task_id", t.ID) })
@@ -109,6 +124,7 @@ func (w *Watcher) consider(ctx context.Context, p Poll) bool {
 	if w.deferred[key] {
 		return false
 	}
+	w.S.NotifyApprovalNeeded(cur)
 	if w.Prompter == nil {
 		w.announce("awaiting "+key, func() {
 			log.Warn("task awaits approval, but there is no terminal: nothing can be approved here",

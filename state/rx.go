@@ -43,6 +43,26 @@ type RX struct {
 	// its type); null when none. A file written before the key existed
 	// reads as null: ReadJSON accepts a missing key.
 	CaptureInProgress *CaptureInProgress `json:"capture_in_progress"`
+	// NotifiedTaskSHA256 is the digest of the last task approval_needed
+	// was sent for (PROTOCOL §21), so a cron rx check sends it once. A file
+	// written before the key existed reads as "".
+	NotifiedTaskSHA256 string `json:"notified_task_sha256"`
+	// AcceptedTask is the task branch tip the RX side last accepted and
+	// the digest of its task file (PROTOCOL §17: no going back); null
+	// before the first tip accepted under trust.task_signers.
+	AcceptedTask *AcceptedTask `json:"accepted_task"`
+	// ReplacedTaskIDs lists every TASK_ID the RX side saw replaced by
+	// another: none is offered again (PROTOCOL §17).
+	ReplacedTaskIDs []string `json:"replaced_task_ids"`
+}
+
+// AcceptedTask is a task branch tip that passed the trust checks of
+// PROTOCOL §17, and what its task file was.
+type AcceptedTask struct {
+	Commit string `json:"commit"`
+	// TaskSHA256 is the SHA-256 of the task file at Commit, "" when the
+	// commit holds no task file (none written yet, or withdrawn).
+	TaskSHA256 string `json:"task_sha256"`
 }
 
 // Approval is an approval bound to the SHA-256 of the task file as read
@@ -98,6 +118,9 @@ func (s *RX) normalize() {
 	if s.SeenTaskDigests == nil {
 		s.SeenTaskDigests = map[string]string{}
 	}
+	if s.ReplacedTaskIDs == nil {
+		s.ReplacedTaskIDs = []string{}
+	}
 	if c := s.CaptureInProgress; c != nil && c.CompleteNotes == nil {
 		// A copy: the caller's record is not changed under it.
 		s.CaptureInProgress = c.Clone()
@@ -119,6 +142,9 @@ func (s RX) Validate() error {
 	optID("deferred_task_id", s.DeferredTaskID)
 	if s.LastSeenTaskCommit != "" && !commitPattern.MatchString(s.LastSeenTaskCommit) {
 		errs = append(errs, fmt.Errorf("last_seen_task_commit %q is not a 40-hex commit ID", s.LastSeenTaskCommit))
+	}
+	if s.NotifiedTaskSHA256 != "" && !sha256Pattern.MatchString(s.NotifiedTaskSHA256) {
+		errs = append(errs, fmt.Errorf("notified_task_sha256 %q is not a 64-hex SHA-256", s.NotifiedTaskSHA256))
 	}
 	if s.WatcherPID < 0 {
 		errs = append(errs, fmt.Errorf("watcher_pid %d is negative", s.WatcherPID))
@@ -142,14 +168,15 @@ func (s RX) Validate() error {
 			}
 		}
 	}
-	seen := map[string]bool{}
-	for _, id := range s.CompletedTaskIDs {
-		if !taskIDPattern.MatchString(id) {
-			errs = append(errs, fmt.Errorf("completed_task_ids holds %q, not a TASK_ID", id))
-		} else if seen[id] {
-			errs = append(errs, fmt.Errorf("completed_task_ids holds %s twice", id))
+	errs = validIDList(errs, "completed_task_ids", s.CompletedTaskIDs)
+	errs = validIDList(errs, "replaced_task_ids", s.ReplacedTaskIDs)
+	if a := s.AcceptedTask; a != nil {
+		if !commitPattern.MatchString(a.Commit) {
+			errs = append(errs, fmt.Errorf("accepted_task.commit %q is not a 40-hex commit ID", a.Commit))
 		}
-		seen[id] = true
+		if a.TaskSHA256 != "" && !sha256Pattern.MatchString(a.TaskSHA256) {
+			errs = append(errs, fmt.Errorf("accepted_task.task_sha256 %q is neither empty (no task file) nor a 64-hex SHA-256", a.TaskSHA256))
+		}
 	}
 	ids := make([]string, 0, len(s.SeenTaskDigests))
 	for id := range s.SeenTaskDigests {
@@ -171,6 +198,33 @@ func (s RX) Validate() error {
 		return nil
 	}
 	return &multierror.Error{Errors: errs}
+}
+
+// validIDList checks a list of TASK_IDs named key: each valid, none twice.
+func validIDList(errs []error, key string, ids []string) []error {
+	seen := map[string]bool{}
+	for _, id := range ids {
+		if !taskIDPattern.MatchString(id) {
+			errs = append(errs, fmt.Errorf("%s holds %q, not a TASK_ID", key, id))
+		} else if seen[id] {
+			errs = append(errs, fmt.Errorf("%s holds %s twice", key, id))
+		}
+		seen[id] = true
+	}
+	return errs
+}
+
+// Replaced reports whether id was seen replaced by another TASK_ID; a
+// replaced TASK_ID is never offered again (PROTOCOL §17).
+func (s *RX) Replaced(id string) bool { return slices.Contains(s.ReplacedTaskIDs, id) }
+
+// SeeTask records id, read at commit, as the last task seen; the task seen
+// before it under another ID is from now on replaced.
+func (s *RX) SeeTask(id, commit string) {
+	if prev := s.LastSeenTaskID; prev != "" && prev != id && !s.Replaced(prev) {
+		s.ReplacedTaskIDs = append(s.ReplacedTaskIDs, prev)
+	}
+	s.LastSeenTaskID, s.LastSeenTaskCommit = id, commit
 }
 
 // Completed reports whether id was ever completed; a completed TASK_ID is

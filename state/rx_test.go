@@ -27,6 +27,8 @@ func sampleRX() RX {
 			ApprovedAt: time.Date(2026, 8, 1, 12, 0, 0, 0, time.UTC)},
 		CompletedTaskIDs: []string{"RF001A_OTA_CAPTURE_001"},
 		SeenTaskDigests:  map[string]string{"RF001A_OTA_CAPTURE_002": digestA},
+		AcceptedTask:     &AcceptedTask{Commit: commitA, TaskSHA256: digestA},
+		ReplacedTaskIDs:  []string{"RF001A_OTA_CAPTURE_000"},
 	}
 }
 
@@ -68,8 +70,8 @@ func TestRXSaveLoadAndKeys(t *testing.T) {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
-	want := []string{"approval", "capture_in_progress", "completed_task_ids", "deferred_task_id", "last_approved_task_id",
-		"last_completed_task_id", "last_seen_task_commit", "last_seen_task_id", "running",
+	want := []string{"accepted_task", "approval", "capture_in_progress", "completed_task_ids", "deferred_task_id", "last_approved_task_id",
+		"last_completed_task_id", "last_seen_task_commit", "last_seen_task_id", "notified_task_sha256", "replaced_task_ids", "running",
 		"seen_task_digests", "watcher_pid"}
 	if !reflect.DeepEqual(keys, want) {
 		t.Errorf("keys = %q, want %q", keys, want)
@@ -85,7 +87,8 @@ func TestRXSaveLoadAndKeys(t *testing.T) {
 		t.Fatal(err)
 	}
 	raw, _ = os.ReadFile(filepath.Join(dir, RXStateFile))
-	for _, want := range []string{`"completed_task_ids": []`, `"seen_task_digests": {}`, `"approval": null`, `"capture_in_progress": null`} {
+	for _, want := range []string{`"completed_task_ids": []`, `"seen_task_digests": {}`, `"approval": null`, `"capture_in_progress": null`,
+		`"accepted_task": null`, `"replaced_task_ids": []`} {
 		if !strings.Contains(string(raw), want) {
 			t.Errorf("fresh file lacks %s:\n%s", want, raw)
 		}
@@ -105,6 +108,10 @@ func TestRXInvalidValues(t *testing.T) {
 		func(s *RX) { s.CompletedTaskIDs = append(s.CompletedTaskIDs, s.CompletedTaskIDs[0]) },
 		func(s *RX) { s.SeenTaskDigests["bad id"] = digestA },
 		func(s *RX) { s.SeenTaskDigests["RF001A_OTA_CAPTURE_002"] = "zz" },
+		func(s *RX) { s.AcceptedTask.Commit = "" },
+		func(s *RX) { s.AcceptedTask.TaskSHA256 = "abc" },
+		func(s *RX) { s.ReplacedTaskIDs = append(s.ReplacedTaskIDs, "no good") },
+		func(s *RX) { s.ReplacedTaskIDs = append(s.ReplacedTaskIDs, s.ReplacedTaskIDs[0]) },
 	}
 	for i, mut := range bad {
 		s := sampleRX()
@@ -184,6 +191,19 @@ func TestRXCompletedAndDigests(t *testing.T) {
 	}
 	if s.SeenTaskDigests["T_003"] != digestA {
 		t.Error("a changed digest replaced the first one")
+	}
+
+	// Seeing another TASK_ID replaces the one seen before it, once.
+	s.SeeTask("T_003", commitA)
+	s.SeeTask("T_003", commitA)
+	if s.Replaced("T_003") || len(s.ReplacedTaskIDs) != 0 {
+		t.Errorf("the same task seen again counts as replaced: %q", s.ReplacedTaskIDs)
+	}
+	s.SeeTask("T_004", commitA)
+	s.SeeTask("T_003", commitA)
+	s.SeeTask("T_004", commitA)
+	if !s.Replaced("T_003") || !s.Replaced("T_004") || len(s.ReplacedTaskIDs) != 2 || s.LastSeenTaskID != "T_004" {
+		t.Errorf("after T_003, T_004, T_003, T_004: replaced %q, last seen %s", s.ReplacedTaskIDs, s.LastSeenTaskID)
 	}
 	if err := s.Validate(); err != nil {
 		t.Errorf("state built by the helpers is invalid: %v", err)

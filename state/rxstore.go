@@ -90,6 +90,11 @@ func (s *RXStore) lock() (*Lock, error) {
 func cloneRX(s RX) RX {
 	c := s
 	c.CompletedTaskIDs = slices.Clone(s.CompletedTaskIDs)
+	c.ReplacedTaskIDs = slices.Clone(s.ReplacedTaskIDs)
+	if s.AcceptedTask != nil {
+		a := *s.AcceptedTask
+		c.AcceptedTask = &a
+	}
 	c.SeenTaskDigests = maps.Clone(s.SeenTaskDigests)
 	if s.Approval != nil {
 		a := *s.Approval

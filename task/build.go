@@ -159,7 +159,6 @@ func sameAsSpec(t *Task, s Spec) error {
 		AllowCommit: t.AllowCommit, AllowPush: t.AllowPush, Level: t.DeclaredLevel, Body: t.Body}
 	want := s
 	want.Level = s.level()
-	want.Body = strings.ReplaceAll(s.Body, "\r\n", "\n")
 	if got != want {
 		return fmt.Errorf("the rendered task file does not parse back to what was asked (got %+v, want %+v)", got, want)
 	}

@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/hashicorp/go-multierror"
+
+	"rfhandoff/hiddentext"
 )
 
 // Kind classifies a problem, so callers and tests can branch on it without
@@ -108,9 +110,9 @@ const maxQuoted = 60
 
 // quote renders a value for a message: Go-quoted (so control characters,
 // invalid bytes and bidi overrides show as escapes) and cut to maxQuoted
-// runes. The Hidden characters Go counts as printable (variation
-// selectors, Hangul fillers) are escaped by SanitizeLine as well.
-func quote(s string) string { return SanitizeLine(goQuote(s)) }
+// runes. The hidden characters Go counts as printable (variation
+// selectors, Hangul fillers) are escaped by hiddentext.SanitizeLine as well.
+func quote(s string) string { return hiddentext.SanitizeLine(goQuote(s)) }
 
 func goQuote(s string) string {
 	n, cut := 0, len(s)

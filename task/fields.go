@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"rfhandoff/gate"
+	"rfhandoff/hiddentext"
 )
 
 // The header fields, in the order the protocol lists them.
@@ -121,10 +121,11 @@ func yesNo(field func(*Task) *bool) setter {
 }
 
 // checkTitle enforces one line of 1–200 printable characters. Printable is
-// unicode.IsPrint (letters, marks, numbers, punctuation, symbols and the
-// ASCII space) and not Hidden: a title is shown raw in one line, so a
-// character a terminal does not show (a zero-width space, a tag character,
-// a variation selector, a bidi override) makes it invalid, named with its
+// not hiddentext.Hidden (PROTOCOL §16), which holds everything
+// unicode.IsPrint refuses but the ASCII space: a title is shown in one
+// line, so a character a terminal does not show as itself (a zero-width
+// space, a tag character, a variation selector, a bidi override, a
+// no-break space, a Braille blank) makes it invalid, named with its
 // position so the author can find it.
 func checkTitle(v string) string {
 	if v == "" {
@@ -134,25 +135,18 @@ func checkTitle(v string) string {
 	if n > MaxTitleRunes {
 		return fmt.Sprintf("is %d characters long, over the limit of %d", n, MaxTitleRunes)
 	}
-	var hidden, unprintable []string
+	var hidden []string
 	pos := 0
 	for _, r := range v {
 		pos++
-		switch {
-		case Hidden(r):
+		if hiddentext.Hidden(r) {
 			hidden = append(hidden, fmt.Sprintf("%U at character %d", r, pos))
-		case !unicode.IsPrint(r):
-			unprintable = append(unprintable, fmt.Sprintf("%U at character %d", r, pos))
 		}
 	}
-	var msgs []string
 	if len(hidden) > 0 {
-		msgs = append(msgs, "holds characters a terminal does not show: "+listPositions(hidden))
+		return "holds characters a terminal does not show: " + listPositions(hidden)
 	}
-	if len(unprintable) > 0 {
-		msgs = append(msgs, "holds characters that are not printable: "+listPositions(unprintable))
-	}
-	return strings.Join(msgs, "; ")
+	return ""
 }
 
 // maxPositions bounds how many positions a message lists.

@@ -46,7 +46,7 @@ func Parse(data []byte, opts Options) (*Task, error) {
 	if p.errs != nil {
 		return nil, &InvalidError{Errs: p.errs}
 	}
-	p.t.Body = strings.ReplaceAll(string(body), "\r\n", "\n")
+	p.t.Body = string(body)
 	return &p.t, nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/go-multierror"
 
 	"rfhandoff/gate"
+	"rfhandoff/hiddentext"
 )
 
 func TestParseValidBase(t *testing.T) {
@@ -52,8 +53,11 @@ func TestParseValidForms(t *testing.T) {
 		{"minimal, no body", base, ""},
 		{"no trailing newline", strings.TrimSuffix(base, "\n"), ""},
 		{"BOM", "\xef\xbb\xbf" + base + "\nbody\n", "body\n"},
-		{"CRLF", strings.ReplaceAll(base+"\nbody\nmore\n", "\n", "\r\n"), "body\nmore\n"},
-		{"BOM and CRLF", "\xef\xbb\xbf" + strings.ReplaceAll(base+"\nbody\n", "\n", "\r\n"), "body\n"},
+		// The body is kept as written; its line endings are the sanitizer's
+		// (PROTOCOL §16), so that a CR before a CRLF is not lost.
+		{"CRLF", strings.ReplaceAll(base+"\nbody\nmore\n", "\n", "\r\n"), "body\r\nmore\r\n"},
+		{"BOM and CRLF", "\xef\xbb\xbf" + strings.ReplaceAll(base+"\nbody\n", "\n", "\r\n"), "body\r\n"},
+		{"CR CR LF in the body", base + "\nbody\r\r\n", "body\r\r\n"},
 		{"leading spaces and tabs", indent(base, " \t  "), ""},
 		{"no spaces around =", strings.ReplaceAll(base, " = ", "="), ""},
 		{"uneven spacing", strings.ReplaceAll(base, " = ", "\t=   "), ""},
@@ -290,7 +294,7 @@ func TestParseControlAndEncoding(t *testing.T) {
 			data := hdr(map[string]string{FieldTitle: tt.value})
 			wantProblems(t, data, testOpts, prob{tt.kind, FieldTitle, title})
 			_, err := Parse([]byte(data), testOpts)
-			if bad := strings.IndexFunc(err.Error(), func(r rune) bool { return r != '\n' && Hidden(r) }); bad >= 0 {
+			if bad := strings.IndexFunc(err.Error(), func(r rune) bool { return r != '\n' && hiddentext.Hidden(r) }); bad >= 0 {
 				t.Errorf("error message carries a raw control character: %q", err.Error())
 			}
 		})

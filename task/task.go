@@ -2,15 +2,16 @@
 // §3): a header of KEY = VALUE lines, then free Markdown shown to the
 // operator. Parse validates the header completely and reports every problem
 // at once; it never trusts the body, which is only ever displayed after
-// Sanitize.
+// hiddentext.Sanitize.
 //
 // Hidden text (PROTOCOL §16): characters a terminal does not show are
-// escaped, not refused, in the body. Sanitize writes each as <U+XXXX>, and
-// that one rendering is what the approval prompt, rx check, rx status and
-// TASK.md all carry, so the operator approves exactly the text an agent
-// reads; an author's stray zero-width space or soft hyphen costs a visible
-// escape, not a rejected task. A title holding one is invalid, with the
-// positions named. The digest (SHA256) is always of the raw bytes.
+// escaped, not refused, in the body. hiddentext.Sanitize writes each as
+// <U+XXXX>, and that one rendering is what the approval prompt, rx check,
+// rx status and TASK.md all carry, so the operator approves exactly the
+// text an agent reads; an author's stray zero-width space or soft hyphen
+// costs a visible escape, not a rejected task. A title holding one is
+// invalid, with the positions named. The digest (SHA256) is always of the
+// raw bytes.
 package task
 
 import (
@@ -49,9 +50,10 @@ type Task struct {
 	DerivedLevel   gate.Level // the minimum the flags demand
 	EffectiveLevel gate.Level // the level the task runs at
 
-	// Body is the Markdown after the header, CRLF turned into LF, otherwise
-	// as written: it may hold anything, so pass it through Sanitize before
-	// showing it.
+	// Body is the Markdown after the header exactly as written, line
+	// endings included: it may hold anything, so pass it through
+	// hiddentext.Sanitize before showing it (which is also what turns a
+	// CRLF into LF and shows every other CR, PROTOCOL §16).
 	Body string
 	// SHA256 is the hex digest of the exact file bytes (BOM and CRLF
 	// included); approvals are bound to it.

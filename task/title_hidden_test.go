@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"rfhandoff/hiddentext"
 )
 
 // TestTitleHiddenCharacters: a title holding a character a terminal does
@@ -27,6 +29,13 @@ func TestTitleHiddenCharacters(t *testing.T) {
 		{"combining grapheme joiner", "a\u034fb", "U+034F at character 2"},
 		{"bidi override", "ok \u202eevil", "U+202E at character 4"},
 		{"after multibyte text", "ééé\u200b", "U+200B at character 4"},
+		// What prints as a space or as nothing is no more visible.
+		{"no-break space", "433\u00a0MHz", "U+00A0 at character 4"},
+		{"ideographic space", "a\u3000b", "U+3000 at character 2"},
+		{"hair space", "a\u200ab", "U+200A at character 2"},
+		{"Braille blank", "\u2800\u2800", "U+2800 at character 1, U+2800 at character 2"},
+		{"object replacement character", "x\ufffc", "U+FFFC at character 2"},
+		{"Khitan small script filler", "x\U00016FE4", "U+16FE4 at character 2"},
 		{"many", strings.Repeat("\u200b", 12), "U+200B at character 10 and 2 more"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -41,21 +50,22 @@ func TestTitleHiddenCharacters(t *testing.T) {
 			if !strings.Contains(msg, "holds characters a terminal does not show: ") || !strings.Contains(msg, c.want) {
 				t.Errorf("message %q does not name %q", msg, c.want)
 			}
-			if i := strings.IndexFunc(msg, Hidden); i >= 0 {
+			if i := strings.IndexFunc(msg, hiddentext.Hidden); i >= 0 {
 				t.Errorf("message %q holds a raw hidden character at byte %d", msg, i)
 			}
 		})
 	}
-	// Hidden and other unprintable characters are both named, at once.
+	// Invisible and blank-looking characters are named together, in order.
 	_, err := Parse([]byte(hdr(map[string]string{FieldTitle: "a\u00a0b\u200b"})), testOpts)
-	if err == nil || !strings.Contains(err.Error(), "does not show: U+200B at character 4; holds characters that are not printable: U+00A0 at character 2") {
+	if err == nil || !strings.Contains(err.Error(), "does not show: U+00A0 at character 2, U+200B at character 4") {
 		t.Errorf("mixed title: %v", err)
 	}
 }
 
 // TestHiddenBodyKeepsRawDigest: a body with hidden characters is accepted
-// (they are escaped when shown), Body keeps them raw for the escaping to
-// see, and the digest is of the exact bytes, not of any rendering.
+// (they are escaped when shown), Body keeps them and its line endings raw
+// for the escaping to see, and the digest is of the exact bytes, not of
+// any rendering.
 func TestHiddenBodyKeepsRawDigest(t *testing.T) {
 	body := "## Goal\n\nCapture.\U000E0069\U000E0067\u200b\ufe0f\ue000\r\n"
 	data := []byte("\xef\xbb\xbf" + hdr(nil) + "\n" + body)
@@ -63,13 +73,13 @@ func TestHiddenBodyKeepsRawDigest(t *testing.T) {
 	if tk.SHA256 != Digest(data) {
 		t.Errorf("SHA256 %s is not the digest of the raw bytes %s", tk.SHA256, Digest(data))
 	}
-	if Digest([]byte(Sanitize(string(data)))) == tk.SHA256 {
+	if Digest([]byte(hiddentext.Sanitize(string(data)))) == tk.SHA256 {
 		t.Fatal("the sanitized rendering has the same digest: the test proves nothing")
 	}
-	if want := strings.ReplaceAll(body, "\r\n", "\n"); tk.Body != want {
-		t.Errorf("Body = %q, want %q", tk.Body, want)
+	if tk.Body != body {
+		t.Errorf("Body = %q, want %q", tk.Body, body)
 	}
-	if got, want := Sanitize(tk.Body), "## Goal\n\nCapture.<U+E0069><U+E0067><U+200B><U+FE0F><U+E000>\n"; got != want {
+	if got, want := hiddentext.Sanitize(tk.Body), "## Goal\n\nCapture.<U+E0069><U+E0067><U+200B><U+FE0F><U+E000>\n"; got != want {
 		t.Errorf("Sanitize(Body) = %q, want %q", got, want)
 	}
 }

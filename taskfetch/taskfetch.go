@@ -13,6 +13,7 @@ import (
 
 	"rfhandoff/config"
 	"rfhandoff/gitcli"
+	"rfhandoff/state"
 	"rfhandoff/task"
 )
 
@@ -77,56 +78,147 @@ func TrackingRef(p config.Policy, branch string) string {
 	return "refs/remotes/" + p.Repo.Remote + "/" + branch
 }
 
-// Fetch fetches the task branch once and reads the task at the fetched commit.
+// Fetch fetches the task branch once and reads the task at the fetched
+// commit, without the RX side's accepted tip (the MAIN side's reading).
 func Fetch(ctx context.Context, g Repo, p config.Policy) (*Current, error) {
-	commit, err := FetchCommit(ctx, g, p, p.Repo.TaskBranch)
-	if err != nil {
-		return nil, err
-	}
-	return ReadAt(ctx, g, p, commit)
+	cur, _, err := FetchSince(ctx, g, p, nil)
+	return cur, err
 }
 
-// ReadAt reads and validates the task file at commit: with
-// trust.task_signers set, a good signature by a listed key on the commit
-// that last changed the file (checked first, so an unsigned task's content
-// is never read: a *gitcli.SignatureError); then regular file, size limit
-// before reading, strict header, and EXPECTED_HEAD an ancestor of commit
-// (only git's exit 0 counts as yes).
+// FetchSince fetches the task branch once and reads the task at the fetched
+// commit with ReadSince.
+func FetchSince(ctx context.Context, g Repo, p config.Policy, since *state.AcceptedTask) (*Current, *state.AcceptedTask, error) {
+	commit, err := FetchCommit(ctx, g, p, p.Repo.TaskBranch)
+	if err != nil {
+		return nil, nil, err
+	}
+	return ReadSince(ctx, g, p, commit, since)
+}
+
+// ReadAt reads the task at commit with ReadSince and no accepted tip.
 func ReadAt(ctx context.Context, g Repo, p config.Policy, commit string) (*Current, error) {
+	cur, _, err := ReadSince(ctx, g, p, commit, nil)
+	return cur, err
+}
+
+// ReplayError is an old task brought back (PROTOCOL §17): the commit that
+// last changed the task file is in the history of the tip the RX side
+// accepted, yet the file differs from the one at that tip (a merge that
+// took the file from an older signed commit).
+type ReplayError struct {
+	Path       string
+	Commit     string // the task branch commit read
+	LastChange string // the signed commit the file came from
+	SHA256     string // the file's at Commit ("" when there is none)
+	Accepted   state.AcceptedTask
+}
+
+func (e *ReplayError) Error() string {
+	there := "no task file"
+	if e.Accepted.TaskSHA256 != "" {
+		there = "sha256 " + e.Accepted.TaskSHA256
+	}
+	here := "no task file"
+	if e.SHA256 != "" {
+		here = "sha256 " + e.SHA256
+	}
+	return fmt.Sprintf("task file %s at %s is an old task brought back from commit %s: that commit is in the history of %s, "+
+		"the task branch tip this RX side last accepted, where the file was different (%s there, %s here); refused, not read: "+
+		"a task signer must commit the task again (signed) for the RX side to read the branch", e.Path, e.Commit, e.LastChange,
+		e.Accepted.Commit, there, here)
+}
+
+// ReadSince reads and validates the task file at commit. With
+// trust.task_signers set: a good signature by a listed key on the commit
+// that last changed the file (checked first, so an unsigned task's content
+// is never read: a *gitcli.SignatureError); then, when since (the tip the
+// RX side last accepted) is in commit's history and that signed commit is
+// since's commit or one of its ancestors, the file must be byte for byte
+// since's (else a *ReplayError, the content not parsed). Then regular file,
+// size limit before reading, strict header, and EXPECTED_HEAD an ancestor
+// of commit (only git's exit 0 counts as yes).
+//
+// accept is the record of commit to keep as the new accepted tip: non-nil
+// once the trust checks passed, whether or not the content is then valid
+// (a signed withdrawal or invalid task is the branch as its signer left
+// it); nil without trust.task_signers, on a trust refusal or a git
+// failure.
+func ReadSince(ctx context.Context, g Repo, p config.Policy, commit string, since *state.AcceptedTask) (cur *Current, accept *state.AcceptedTask, err error) {
 	var signer *gitcli.Signature
-	if allowed := p.TaskSignersPath(); allowed != "" {
+	allowed := p.TaskSignersPath()
+	if allowed != "" {
 		sig, err := g.VerifyLastChange(ctx, commit, p.Repo.TaskFile, allowed)
 		switch {
 		case errors.Is(err, gitcli.ErrNotFound):
 			// No commit ever wrote the file: the read below says so the
 			// way it does without [trust].
 		case err != nil:
-			return nil, fmt.Errorf("task file %s at %s: %w", p.Repo.TaskFile, commit, err)
+			return nil, nil, fmt.Errorf("task file %s at %s: %w", p.Repo.TaskFile, commit, err)
 		default:
 			signer = &sig
 		}
 	}
 	data, err := g.ShowFile(ctx, commit, p.Repo.TaskFile, p.Limits.MaxTaskBytes)
 	var nf *gitcli.NotFoundError
-	if errors.As(err, &nf) {
-		return nil, &NoTaskError{Path: p.Repo.TaskFile, Commit: commit, Err: err}
+	absent := errors.As(err, &nf)
+	if err != nil && !absent {
+		return nil, nil, err
 	}
-	if err != nil {
-		return nil, err
+	digest := ""
+	if !absent {
+		digest = task.Digest(data)
 	}
-	if p.TaskSignersPath() != "" && signer == nil {
-		return nil, fmt.Errorf("task file %s at %s: git found no commit that wrote it, so no signature to check: refused", p.Repo.TaskFile, commit)
+	if allowed != "" {
+		if signer == nil && !absent {
+			return nil, nil, fmt.Errorf("task file %s at %s: git found no commit that wrote it, so no signature to check: refused", p.Repo.TaskFile, commit)
+		}
+		if signer != nil {
+			if err := noGoingBack(ctx, g, p, commit, signer.Commit, digest, since); err != nil {
+				return nil, nil, err
+			}
+		}
+		accept = &state.AcceptedTask{Commit: commit, TaskSHA256: digest}
+	}
+	if absent {
+		return nil, accept, &NoTaskError{Path: p.Repo.TaskFile, Commit: commit, Err: err}
 	}
 	t, err := task.Parse(data, task.Options{TaskBranch: p.Repo.TaskBranch, MaxBytes: p.Limits.MaxTaskBytes})
 	if err != nil {
-		return nil, err
+		return nil, accept, err
 	}
 	ok, err := g.IsAncestor(ctx, t.ExpectedHead, commit)
 	if err != nil {
-		return nil, fmt.Errorf("task %s: ancestry check of EXPECTED_HEAD %s: %w", t.ID, t.ExpectedHead, err)
+		return nil, nil, fmt.Errorf("task %s: ancestry check of EXPECTED_HEAD %s: %w", t.ID, t.ExpectedHead, err)
 	}
 	if !ok {
-		return nil, &NotAncestorError{TaskID: t.ID, ExpectedHead: t.ExpectedHead, Commit: commit}
+		return nil, accept, &NotAncestorError{TaskID: t.ID, ExpectedHead: t.ExpectedHead, Commit: commit}
 	}
-	return &Current{Commit: commit, Data: data, Task: t, Signer: signer}, nil
+	return &Current{Commit: commit, Data: data, Task: t, Signer: signer}, accept, nil
+}
+
+// noGoingBack is PROTOCOL §17's rule against an old task brought back:
+// when since is in commit's history and lastChange (the signed commit that
+// last changed the file) is since's commit or one of its ancestors, the
+// file at commit (digest, "" for none) must be the one at since. A since
+// outside commit's history (the branch re-anchored after a deliberate
+// force-push, §20) has nothing to say about it.
+func noGoingBack(ctx context.Context, g Repo, p config.Policy, commit, lastChange, digest string, since *state.AcceptedTask) error {
+	if since == nil || digest == since.TaskSHA256 {
+		return nil
+	}
+	inHistory, err := g.IsAncestor(ctx, since.Commit, commit)
+	if err != nil {
+		return fmt.Errorf("task file %s at %s: is the accepted tip %s in its history: %w", p.Repo.TaskFile, commit, since.Commit, err)
+	}
+	if !inHistory {
+		return nil
+	}
+	old, err := g.IsAncestor(ctx, lastChange, since.Commit)
+	if err != nil {
+		return fmt.Errorf("task file %s at %s: is its last change %s in the history of the accepted tip %s: %w", p.Repo.TaskFile, commit, lastChange, since.Commit, err)
+	}
+	if !old {
+		return nil // a new change: judged as any other
+	}
+	return &ReplayError{Path: p.Repo.TaskFile, Commit: commit, LastChange: lastChange, SHA256: digest, Accepted: *since}
 }

@@ -5,7 +5,9 @@ import (
 	"io"
 	"strings"
 
+	"rfhandoff/config"
 	"rfhandoff/gate"
+	"rfhandoff/hiddentext"
 	"rfhandoff/task"
 )
 
@@ -13,11 +15,11 @@ import (
 // the git lines that hand the task over (rfhandoff runs none of them).
 func (w *Written) Print(out io.Writer, remote, taskBranch string) {
 	t := w.Task
-	fmt.Fprintf(out, "wrote %s: task %s\n", w.Path, t.ID)
+	fmt.Fprintf(out, "wrote %s: task %s\n", config.Shown(w.Path), t.ID)
 	if w.Replaced != "" && w.Replaced != t.ID {
 		fmt.Fprintf(out, "  replaced:      task %s\n", w.Replaced)
 	}
-	fmt.Fprintf(out, "  title:         %s\n", task.Sanitize(t.Title))
+	fmt.Fprintf(out, "  title:         %s\n", hiddentext.Sanitize(t.Title))
 	derived := t.DerivedLevel.String()
 	if r := gate.Reasons(t.Flags()); len(r) > 0 {
 		derived += " (" + strings.Join(r, ", ") + ")"

@@ -18,7 +18,7 @@ type Asker interface {
 // OpenTerminal opens the controlling terminal for the phrase. Without one
 // the error matches prompt.ErrNoTerminal and nothing can be authorized.
 func OpenTerminal() (Asker, error) {
-	t, err := prompt.Open()
+	t, err := prompt.Open(prompt.WithBell())
 	if err != nil {
 		return nil, err
 	}

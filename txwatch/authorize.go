@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"rfhandoff/notify"
 	"time"
 
 	"github.com/hashicorp/go-multierror"
@@ -61,6 +62,7 @@ func (w *Watcher) authorize(ctx context.Context, snap Snapshot, r *result.Result
 		w.rep.printf("cannot ask for the phrase (%v): nothing authorized", err)
 		return nil
 	}
+	w.Notify.Notify(notify.AuthorizationNeeded(notify.Task{ID: taskID}, int(deadline.Sub(w.now()).Seconds())))
 	ok, err := asker.Phrase(ctx, gate.TXPhrase, deadline)
 	asker.Close()
 	switch {

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"rfhandoff/notify"
 	"time"
 
 	"rfhandoff/backoff"
@@ -34,6 +35,10 @@ type Watcher struct {
 	Now func() time.Time
 	// OpenAsker opens the terminal for the phrase (nil: OpenTerminal).
 	OpenAsker func() (Asker, error)
+
+	// Notify tells a person they are needed (PROTOCOL §21); nil sends
+	// nothing.
+	Notify *notify.Dispatcher
 
 	// Resync bounds how long a tracking ref moved by something other than
 	// rfhandoff (a person's own git fetch) goes unnoticed (0: DefaultResync).
@@ -139,6 +144,8 @@ func (w *Watcher) Run(ctx context.Context) (err error) {
 	}
 
 	bo := backoff.Backoff{Base: w.Policy.Poll.TXInterval.Duration, Max: w.Policy.Poll.MaxBackoff.Duration, Rand: w.rand}
+	outage := &notify.Outage{D: w.Notify, Watcher: "tx watch", After: bo.Max}
+	defer w.Notify.Notify(notify.WatcherStopped("tx watch", "a signal or shutdown"))
 	for {
 		err := w.poll(ctx)
 		if ctx.Err() != nil {
@@ -148,10 +155,12 @@ func (w *Watcher) Run(ctx context.Context) (err error) {
 		wait := w.Policy.Poll.TXInterval.Duration
 		if err != nil {
 			w.rep.failure(err)
+			outage.Failed(w.now(), err)
 			wait = bo.Next()
 			w.log().Debug("tx watch: backing off", "wait", wait, "error", err, "detail", exec.Detail(err))
 		} else {
 			w.rep.ok()
+			outage.OK()
 			bo.Reset()
 		}
 		if !backoff.Sleep(ctx, wait) {

@@ -65,7 +65,7 @@ func Rewrite(t testing.TB, rem *Remote, branch string, files map[string]string) 
 	t.Helper()
 	work := t.TempDir()
 	Git(t, rem.R, work, "init", "--quiet")
-	writeFiles(t, work, files)
+	WriteFiles(t, work, files)
 	Git(t, rem.R, work, "add", "--all")
 	Git(t, rem.R, work, "commit", "--quiet", "-m", "gittest rewrite "+branch)
 	id := strings.TrimSpace(Git(t, rem.R, work, "rev-parse", "HEAD"))
@@ -130,13 +130,15 @@ func seedWork(t testing.TB, rem *Remote, branch string, files map[string]string)
 	} else {
 		Git(t, rem.R, filepath.Dir(work), "init", "--quiet", work)
 	}
-	writeFiles(t, work, files)
+	WriteFiles(t, work, files)
 	Git(t, rem.R, work, "add", "--all")
 	Git(t, rem.R, work, "commit", "--quiet", "--allow-empty", "-m", "gittest seed "+branch)
 	return work
 }
 
-func writeFiles(t testing.TB, dir string, files map[string]string) {
+// WriteFiles writes files (path → content) into the work tree dir as
+// Seed does: "" deletes the path, see SymlinkPrefix for links.
+func WriteFiles(t testing.TB, dir string, files map[string]string) {
 	t.Helper()
 	names := make([]string, 0, len(files))
 	for name := range files {

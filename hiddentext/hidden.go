@@ -1,4 +1,4 @@
-package task
+package hiddentext
 
 import "unicode"
 
@@ -9,15 +9,18 @@ import "unicode"
 // space and joiners, soft hyphen, BOM, bidi controls, tag characters
 // U+E0000–E007F), private use (Co), surrogates (Cs, never in valid
 // UTF-8), unassigned code points (Cn, as of the Unicode version Go's tables
-// carry), the line and paragraph separators (Zl, Zp) and every
-// Default_Ignorable_Code_Point (variation selectors, Hangul fillers, ...). Newline and tab are Hidden too; Sanitize keeps them
-// in multi-line text.
+// carry), the line and paragraph separators (Zl, Zp), every
+// Default_Ignorable_Code_Point (variation selectors, Hangul fillers, ...)
+// and the characters that print as a space or as nothing without being
+// U+0020 (blank). Newline and tab are Hidden too; Sanitize keeps them in
+// multi-line text. Every character unicode.IsPrint refuses, the ASCII space
+// aside, is Hidden.
 func Hidden(r rune) bool {
 	if r >= 0x20 && r < 0x7f {
 		return false // printable ASCII: the common case
 	}
 	return unicode.In(r, unicode.Cc, unicode.Cf, unicode.Co, unicode.Cs, unicode.Zl, unicode.Zp) ||
-		unassigned(r) || unicode.Is(defaultIgnorable, r)
+		unassigned(r) || unicode.Is(defaultIgnorable, r) || unicode.Is(blank, r)
 }
 
 // unassigned reports general category Cn: in none of the assigned ones.
@@ -57,6 +60,35 @@ var defaultIgnorable = &unicode.RangeTable{
 		{Lo: 0x1bca0, Hi: 0x1bca3, Stride: 1}, // shorthand format controls
 		{Lo: 0x1d173, Hi: 0x1d17a, Stride: 1}, // musical symbol beam and phrase controls
 		{Lo: 0xe0000, Hi: 0xe0fff, Stride: 1}, // tags, variation selectors 17–256, reserved
+	},
+	LatinOffset: 1,
+}
+
+// blank is what prints as a space or as nothing without being U+0020, so
+// that "a\u00a0b" or a line of U+2800 reads as something other than what
+// a program sees: the spaces other than U+0020 (every Zs: no-break space
+// 00A0, Ogham space mark 1680, the typographic spaces 2000–200A, narrow
+// no-break space 202F, medium mathematical space 205F, ideographic space
+// 3000), the Braille blank 2800, the Hangul fillers 115F, 1160, 3164 and
+// FFA0 (default-ignorable as well), the object replacement character FFFC
+// (a blank box or nothing, by font) and the Khitan small script filler
+// 16FE4.
+var blank = &unicode.RangeTable{
+	R16: []unicode.Range16{
+		{Lo: 0x00a0, Hi: 0x00a0, Stride: 1}, // no-break space
+		{Lo: 0x115f, Hi: 0x1160, Stride: 1}, // Hangul choseong and jungseong fillers
+		{Lo: 0x1680, Hi: 0x1680, Stride: 1}, // Ogham space mark
+		{Lo: 0x2000, Hi: 0x200a, Stride: 1}, // en quad ... hair space
+		{Lo: 0x202f, Hi: 0x202f, Stride: 1}, // narrow no-break space
+		{Lo: 0x205f, Hi: 0x205f, Stride: 1}, // medium mathematical space
+		{Lo: 0x2800, Hi: 0x2800, Stride: 1}, // Braille pattern blank
+		{Lo: 0x3000, Hi: 0x3000, Stride: 1}, // ideographic space
+		{Lo: 0x3164, Hi: 0x3164, Stride: 1}, // Hangul filler
+		{Lo: 0xffa0, Hi: 0xffa0, Stride: 1}, // halfwidth Hangul filler
+		{Lo: 0xfffc, Hi: 0xfffc, Stride: 1}, // object replacement character
+	},
+	R32: []unicode.Range32{
+		{Lo: 0x16fe4, Hi: 0x16fe4, Stride: 1}, // Khitan small script filler
 	},
 	LatinOffset: 1,
 }

@@ -1,6 +1,8 @@
-package task
+package hiddentext
 
 import (
+	"slices"
+	"strings"
 	"testing"
 	"unicode"
 	"unicode/utf8"
@@ -10,8 +12,16 @@ func TestSanitize(t *testing.T) {
 	cases := []struct{ name, in, multi, line string }{
 		{"plain", "plain text", "plain text", "plain text"},
 		{"newline and tab", "a\nb\tc", "a\nb\tc", `a<U+000A>b<U+0009>c`},
+		// CR: a CRLF is a line ending; every other CR is shown.
 		{"CRLF", "crlf\r\nnext", "crlf\nnext", `crlf<U+000D><U+000A>next`},
+		{"CRLF at the end", "last\r\n", "last\n", `last<U+000D><U+000A>`},
 		{"lone CR", "lone\rcr", `lone<U+000D>cr`, `lone<U+000D>cr`},
+		{"CR at the end", "end\r", `end<U+000D>`, `end<U+000D>`},
+		{"CR at the start", "\rstart", `<U+000D>start`, `<U+000D>start`},
+		{"CR CR LF", "over\r\r\nwrite", "over<U+000D>\nwrite", `over<U+000D><U+000D><U+000A>write`},
+		{"CR CR CR LF", "a\r\r\r\nb", "a<U+000D><U+000D>\nb", `a<U+000D><U+000D><U+000D><U+000A>b`},
+		{"LF CR", "a\n\rb", "a\n<U+000D>b", `a<U+000A><U+000D>b`},
+		{"CR only", "\r", `<U+000D>`, `<U+000D>`},
 		{"CSI", "\x1b[31mred\x1b[0m", `<U+001B>[31mred<U+001B>[0m`, `<U+001B>[31mred<U+001B>[0m`},
 		{"OSC", "\x1b]0;title\x07", `<U+001B>]0;title<U+0007>`, `<U+001B>]0;title<U+0007>`},
 		{"NUL, DEL", "nul\x00del\x7f", `nul<U+0000>del<U+007F>`, `nul<U+0000>del<U+007F>`},
@@ -45,7 +55,7 @@ func TestSanitize(t *testing.T) {
 		{"Khmer inherent vowels", "\u17b4\u17b5", `<U+17B4><U+17B5>`, `<U+17B4><U+17B5>`},
 		{"unicode kept", "ünïcödé 2.4 GHz µs → ok ✓", "ünïcödé 2.4 GHz µs → ok ✓", "ünïcödé 2.4 GHz µs → ok ✓"},
 		{"combining mark kept", "e\u0301", "e\u0301", "e\u0301"},
-		{"other spaces kept", "a\u00a0b\u3000c", "a\u00a0b\u3000c", "a\u00a0b\u3000c"},
+		{"neighbours of the blanks kept", "\u2801 \U00016FE3 \ufffd \u2027", "\u2801 \U00016FE3 \ufffd \u2027", "\u2801 \U00016FE3 \ufffd \u2027"},
 		{"literal U+FFFD kept", "\ufffd literal", "\ufffd literal", "\ufffd literal"},
 		{"literal escape kept", "<U+200B> and \\x1b", "<U+200B> and \\x1b", "<U+200B> and \\x1b"},
 		{"empty", "", "", ""},
@@ -64,18 +74,65 @@ func TestSanitize(t *testing.T) {
 	}
 }
 
+// blanks is every character that prints as a space or as nothing without
+// being U+0020 (PROTOCOL §16), with the escape it must be shown as, written
+// out rather than computed so that a wrong format fails too.
+var blanks = []struct{ r, shown string }{
+	{"\u00a0", "<U+00A0>"}, {"\u1680", "<U+1680>"},
+	{"\u2000", "<U+2000>"}, {"\u2001", "<U+2001>"}, {"\u2002", "<U+2002>"}, {"\u2003", "<U+2003>"},
+	{"\u2004", "<U+2004>"}, {"\u2005", "<U+2005>"}, {"\u2006", "<U+2006>"}, {"\u2007", "<U+2007>"},
+	{"\u2008", "<U+2008>"}, {"\u2009", "<U+2009>"}, {"\u200a", "<U+200A>"},
+	{"\u202f", "<U+202F>"}, {"\u205f", "<U+205F>"}, {"\u3000", "<U+3000>"},
+	{"\u2800", "<U+2800>"}, {"\u3164", "<U+3164>"}, {"\u115f", "<U+115F>"}, {"\u1160", "<U+1160>"},
+	{"\uffa0", "<U+FFA0>"}, {"\ufffc", "<U+FFFC>"}, {"\U00016FE4", "<U+16FE4>"},
+}
+
+// TestSanitizeBlanks: each blank-looking character is escaped, alone,
+// between letters and repeated, in both renderings, and counted.
+func TestSanitizeBlanks(t *testing.T) {
+	for _, c := range blanks {
+		t.Run(c.shown, func(t *testing.T) {
+			for in, want := range map[string]string{
+				c.r:                     c.shown,
+				"a" + c.r + "b":         "a" + c.shown + "b",
+				c.r + c.r + "\n":        c.shown + c.shown + "\n",
+				"gain " + c.r + " 40\t": "gain " + c.shown + " 40\t",
+			} {
+				if got := Sanitize(in); got != want {
+					t.Errorf("Sanitize(%q) = %q, want %q", in, got, want)
+				}
+				line := strings.NewReplacer("\n", "<U+000A>", "\t", "<U+0009>").Replace(want)
+				if got := SanitizeLine(in); got != line {
+					t.Errorf("SanitizeLine(%q) = %q, want %q", in, got, line)
+				}
+				checkSafe(t, in, Sanitize(in), true)
+				checkSafe(t, in, SanitizeLine(in), false)
+			}
+			if got := Escapes("x" + c.r + "y" + c.r); !slices.Equal(got, []string{c.shown, c.shown}) {
+				t.Errorf("Escapes = %q, want %s twice", got, c.shown)
+			}
+			r, _ := utf8.DecodeRuneInString(c.r)
+			if !Hidden(r) {
+				t.Errorf("Hidden(%U) = false", r)
+			}
+		})
+	}
+}
+
 func TestEscapes(t *testing.T) {
 	for _, c := range []struct {
 		in   string
-		want int
+		want []string
 	}{
-		{"plain\n\ttext\r\n", 0},
-		{"a\u200bb\U000E0069\xff\x1b", 4},
-		{"\u2764\ufe0f", 1},
-		{"", 0},
+		{"plain\n\ttext\r\n", nil},
+		{"a\u200bb\U000E0069\xff\x1b", []string{"<U+200B>", "<U+E0069>", "<0xFF>", "<U+001B>"}},
+		{"\u2764\ufe0f", []string{"<U+FE0F>"}},
+		{"a\r\r\nb\rc\r", []string{"<U+000D>", "<U+000D>", "<U+000D>"}},
+		{"433\u00a0MHz\u2800", []string{"<U+00A0>", "<U+2800>"}},
+		{"", nil},
 	} {
-		if got := Escapes(c.in); got != c.want {
-			t.Errorf("Escapes(%q) = %d, want %d", c.in, got, c.want)
+		if got := Escapes(c.in); !slices.Equal(got, c.want) {
+			t.Errorf("Escapes(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
 }
@@ -86,21 +143,34 @@ func TestHiddenClasses(t *testing.T) {
 	for r := rune(0); r <= unicode.MaxRune; r++ {
 		want := unicode.In(r, unicode.Cc, unicode.Cf, unicode.Co, unicode.Cs, unicode.Zl, unicode.Zp) ||
 			!unicode.In(r, unicode.L, unicode.M, unicode.N, unicode.P, unicode.S, unicode.Zs, unicode.Cc, unicode.Cf, unicode.Co, unicode.Cs) ||
-			r >= 0xe0000 && r <= 0xe007f || unicode.Is(unicode.Variation_Selector, r) || unicode.Is(defaultIgnorable, r)
+			r >= 0xe0000 && r <= 0xe007f || unicode.Is(unicode.Variation_Selector, r) || unicode.Is(defaultIgnorable, r) ||
+			unicode.Is(unicode.Zs, r) && r != ' ' || slices.Contains([]rune{0x2800, 0x3164, 0x115f, 0x1160, 0xffa0, 0xfffc, 0x16fe4}, r)
 		if got := Hidden(r); got != want {
 			t.Fatalf("Hidden(%U) = %v, want %v", r, got, want)
 		}
 	}
 	// Spot checks a table mistake could not hide.
 	for _, r := range []rune{0x1b, 0x9b, 0x00ad, 0x200b, 0x200d, 0x2060, 0xfeff, 0xe000, 0xf0000, 0x10fffd,
-		0xe0001, 0xe0041, 0xe007f, 0xfe0f, 0xe0100, 0x034f, 0x3164, 0x0378, 0xfffe} {
+		0xe0001, 0xe0041, 0xe007f, 0xfe0f, 0xe0100, 0x034f, 0x3164, 0x0378, 0xfffe,
+		0x00a0, 0x3000, 0x2000, 0x200a, 0x2800, 0xfffc, 0x16fe4} {
 		if !Hidden(r) {
 			t.Errorf("Hidden(%U) = false", r)
 		}
 	}
-	for _, r := range []rune{' ', 'a', 'é', 0x00a0, 0x3000, 0x0301, 0xfffd, 0x2764, 0x1f600} {
+	for _, r := range []rune{' ', 'a', 'é', 0x0301, 0xfffd, 0x2764, 0x1f600, 0x2801, 0x16fe3, 0x2027} {
 		if Hidden(r) {
 			t.Errorf("Hidden(%U) = true", r)
+		}
+	}
+}
+
+// TestHiddenCoversUnprintable: every character unicode.IsPrint refuses,
+// the ASCII space aside, is Hidden, so a title (PROTOCOL §3, §16) needs no
+// second rule for "not printable".
+func TestHiddenCoversUnprintable(t *testing.T) {
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if !unicode.IsPrint(r) && r != ' ' && !Hidden(r) {
+			t.Errorf("%U is not printable but not Hidden", r)
 		}
 	}
 }
@@ -142,7 +212,7 @@ func checkSafe(t *testing.T, in, out string, multiline bool) {
 }
 
 func FuzzSanitize(f *testing.F) {
-	for _, s := range []string{"plain", "a\r\nb", "\x1b[31m", "\u202e", "\x9b", "\r\r\n", "\t\n", "\U000E0069\u200b\ufe0f"} {
+	for _, s := range []string{"plain", "a\r\nb", "\x1b[31m", "\u202e", "\x9b", "\r\r\n", "\t\n", "\U000E0069\u200b\ufe0f", "a\u00a0\u2800\r"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"time"
+
+	"rfhandoff/exec"
+	"rfhandoff/notify"
+)
+
+// Notifier is the side's notification dispatcher (PROTOCOL §21), built
+// once; nil (which sends nothing) when [notify] names no receiver. A
+// command that cannot be resolved, or a token or secret file that cannot
+// be read, is an error naming the key.
+func (a *App) Notifier(role exec.Role) (*notify.Dispatcher, error) {
+	a.mu.Lock()
+	d := a.notifier
+	a.mu.Unlock()
+	if d != nil {
+		return d, nil
+	}
+	n := a.Policy.Notify
+	if n.NtfyURL == "" && n.WebhookURL == "" && len(n.Command) == 0 {
+		return nil, nil
+	}
+	token, secret, err := a.Policy.ReadNotifySecrets()
+	if err != nil {
+		return nil, err
+	}
+	var runner exec.Runner
+	if len(n.Command) > 0 {
+		s, err := a.Stack(role)
+		if err != nil {
+			return nil, err
+		}
+		if err := s.Missing()[exec.Notify]; err != nil {
+			return nil, fmt.Errorf("notify.command = %q: %w", n.Command[0], err)
+		}
+		runner = s
+	}
+	log, err := a.AuditLog()
+	if err != nil {
+		return nil, err
+	}
+	d, err = notify.New(notify.Options{
+		Policy: a.Policy, Role: sideName(role), Node: nodeName(), Runner: runner,
+		Audit: log, Logger: a.Logger, Token: token, Secret: secret,
+	})
+	if err != nil {
+		return nil, err
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.notifier == nil {
+		a.notifier = d
+	}
+	return a.notifier, nil
+}
+
+// closeNotifier delivers what is queued, waiting at most twice the
+// delivery timeout and a second more.
+func (a *App) closeNotifier() {
+	a.mu.Lock()
+	d := a.notifier
+	a.mu.Unlock()
+	if d == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*a.Policy.Notify.Timeout.Duration+time.Second)
+	defer cancel()
+	d.Close(ctx)
+}
+
+// sideName is the role as a message names it: "rx" or "main".
+func sideName(role exec.Role) string {
+	if role == exec.RoleTX {
+		return "main"
+	}
+	return string(role)
+}
+
+// nodeName is this machine's name, or "unknown".
+func nodeName() string {
+	if h, err := os.Hostname(); err == nil && h != "" {
+		return h
+	}
+	return "unknown"
+}

@@ -1,0 +1,242 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"net"
+	"net/url"
+	"strings"
+	"time"
+
+	"rfhandoff/errlist"
+)
+
+// Notify is [notify]: where rfhandoff tells a person that they are needed
+// (PROTOCOL §21). Every key is optional; nothing configured sends nothing.
+type Notify struct {
+	NtfyURL           string   `toml:"ntfy_url"`
+	NtfyTokenFile     string   `toml:"ntfy_token_file"`
+	WebhookURL        string   `toml:"webhook_url"`
+	WebhookSecretFile string   `toml:"webhook_secret_file"`
+	Command           []string `toml:"command"`
+	Events            []string `toml:"events"`
+	Timeout           Duration `toml:"timeout"`
+	AllowHTTPHosts    []string `toml:"allow_http_hosts"`
+}
+
+// The notification events (PROTOCOL §21), in the order they are listed.
+const (
+	EventApprovalNeeded      = "approval_needed"
+	EventAuthorizationNeeded = "authorization_needed"
+	EventCaptureStarted      = "capture_started"
+	EventCaptureComplete     = "capture_complete"
+	EventCaptureFailed       = "capture_failed"
+	EventTXExecuted          = "tx_executed"
+	EventRemoteUnreachable   = "remote_unreachable"
+	EventRemoteBack          = "remote_back"
+	EventWatcherStopped      = "watcher_stopped"
+)
+
+// NotifyEvents lists every event.
+var NotifyEvents = []string{
+	EventApprovalNeeded, EventAuthorizationNeeded, EventCaptureStarted,
+	EventCaptureComplete, EventCaptureFailed, EventTXExecuted,
+	EventRemoteUnreachable, EventRemoteBack, EventWatcherStopped,
+}
+
+// NotifyPlaceholders are what a [notify] command argument may be replaced
+// by; each must be a whole argument.
+var NotifyPlaceholders = []string{"{event}", "{task_id}", "{title}", "{message}"}
+
+// Bounds of [notify].
+const (
+	DefaultNotifyTimeout = 5 * time.Second
+	MaxNotifyTimeout     = 30 * time.Second
+	// MaxNotifySecretBytes bounds a token or secret file.
+	MaxNotifySecretBytes = 4096
+)
+
+// NotifyEnabled says whether an event is sent at all: some receiver is
+// configured and the event is in notify.events (default: all).
+func (p Policy) NotifyEnabled(event string) bool {
+	n := p.Notify
+	if n.NtfyURL == "" && n.WebhookURL == "" && len(n.Command) == 0 {
+		return false
+	}
+	for _, e := range n.Events {
+		if e == event {
+			return true
+		}
+	}
+	return false
+}
+
+// NtfyTokenPath and WebhookSecretPath are the files made absolute like
+// the [trust] files, or "".
+func (p Policy) NtfyTokenPath() string     { return p.Resolve(p.Notify.NtfyTokenFile) }
+func (p Policy) WebhookSecretPath() string { return p.Resolve(p.Notify.WebhookSecretFile) }
+
+func (p Policy) validateNotify(ps *problems) {
+	n := p.Notify
+	ps.check("notify.ntfy_url", n.NtfyURL, checkNotifyURL(n.NtfyURL, n.AllowHTTPHosts))
+	ps.check("notify.webhook_url", n.WebhookURL, checkNotifyURL(n.WebhookURL, n.AllowHTTPHosts))
+	for _, f := range []struct{ key, v, needs, needsKey string }{
+		{"notify.ntfy_token_file", n.NtfyTokenFile, n.NtfyURL, "notify.ntfy_url"},
+		{"notify.webhook_secret_file", n.WebhookSecretFile, n.WebhookURL, "notify.webhook_url"},
+	} {
+		if f.v == "" {
+			continue
+		}
+		ps.check(f.key, f.v, checkLocalPath(f.v))
+		if f.needs == "" {
+			ps.add(f.key, f.v, "is used only with %s, which is not set", f.needsKey)
+		}
+	}
+	for _, h := range n.AllowHTTPHosts {
+		if h == "" || strings.ContainsAny(h, "/@:[] ") || checkText(h) != nil {
+			ps.add("notify.allow_http_hosts", h, "must be a plain host name or IPv4 address, without scheme, port or path")
+		}
+	}
+	if len(n.Command) > 0 {
+		checkNotifyCommand(ps, n.Command)
+	}
+	seen := map[string]bool{}
+	for _, e := range n.Events {
+		switch {
+		case !knownEvent(e):
+			ps.add("notify.events", e, "is not an event (one of %s)", strings.Join(NotifyEvents, ", "))
+		case seen[e]:
+			ps.add("notify.events", e, "is listed twice")
+		}
+		seen[e] = true
+	}
+	if t := n.Timeout.Duration; t <= 0 || t > MaxNotifyTimeout {
+		ps.add("notify.timeout", n.Timeout, "must be positive and at most %s", MaxNotifyTimeout)
+	}
+}
+
+func knownEvent(e string) bool {
+	for _, k := range NotifyEvents {
+		if e == k {
+			return true
+		}
+	}
+	return false
+}
+
+// checkNotifyURL accepts https, or http only to a loopback address or a
+// host the policy names in allow_http_hosts (a lab's own ntfy on the LAN).
+// A URL holding credentials is refused: a token lives in its file.
+func checkNotifyURL(raw string, allowHTTP []string) error {
+	if raw == "" {
+		return nil
+	}
+	if err := checkText(raw); err != nil {
+		return err
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return fmt.Errorf("is not a URL")
+	}
+	if u.User != nil {
+		return fmt.Errorf("must not hold credentials (put a token in notify.ntfy_token_file)")
+	}
+	if u.Host == "" || u.Opaque != "" {
+		return fmt.Errorf("must be an absolute http(s) URL with a host")
+	}
+	if u.Fragment != "" || u.RawQuery != "" {
+		return fmt.Errorf("must not have a query or fragment")
+	}
+	switch u.Scheme {
+	case "https":
+		return nil
+	case "http":
+		host := u.Hostname()
+		if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() || host == "localhost" {
+			return nil
+		}
+		for _, h := range allowHTTP {
+			if strings.EqualFold(h, host) {
+				return nil
+			}
+		}
+		return fmt.Errorf("http is allowed only to a loopback address or a host in notify.allow_http_hosts (%s is neither); use https", host)
+	default:
+		return fmt.Errorf("scheme must be https (or http to loopback or notify.allow_http_hosts)")
+	}
+}
+
+// checkNotifyCommand checks the argv: a program, and placeholders only as
+// whole arguments (never spliced into a longer one: no shell ever sees
+// them, and no argument is built from task text and operator text).
+func checkNotifyCommand(ps *problems, argv []string) {
+	if argv[0] == "" {
+		ps.add("notify.command", argv, "must name a program first, e.g. [\"notify-send\", \"rfhandoff\", \"{message}\"]")
+		return
+	}
+	if isPlaceholder(argv[0]) {
+		ps.add("notify.command", argv[0], "the program must not be a placeholder")
+	}
+	for i, a := range argv {
+		if err := checkText(a); err != nil {
+			ps.add(fmt.Sprintf("notify.command[%d]", i), a, "%v", err)
+			continue
+		}
+		if !isPlaceholder(a) && strings.ContainsAny(a, "{}") {
+			for _, ph := range NotifyPlaceholders {
+				if strings.Contains(a, ph) {
+					ps.add(fmt.Sprintf("notify.command[%d]", i), a, "a placeholder must be a whole argument (%s alone)", ph)
+				}
+			}
+		}
+	}
+}
+
+func isPlaceholder(a string) bool {
+	for _, ph := range NotifyPlaceholders {
+		if a == ph {
+			return true
+		}
+	}
+	return false
+}
+
+// ReadNotifySecrets reads the token and secret files [notify] names (empty
+// for an unset key). Errors name the key and the file, never the content.
+func (p Policy) ReadNotifySecrets() (token, secret string, err error) {
+	var ps problems
+	read := func(key, v, path string) string {
+		if v == "" || checkLocalPath(v) != nil {
+			return ""
+		}
+		data, err := ReadRegularFile(path, MaxNotifySecretBytes)
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		s := strings.TrimSpace(string(data))
+		if err == nil && s == "" {
+			err = fmt.Errorf("is empty")
+		}
+		if err == nil && (strings.ContainsAny(s, "\r\n") || checkText(s) != nil) {
+			err = fmt.Errorf("must hold one line of printable text")
+		}
+		if err != nil {
+			ps.add(key, v, "file %s: %v", path, err)
+			return ""
+		}
+		return s
+	}
+	token = read("notify.ntfy_token_file", p.Notify.NtfyTokenFile, p.NtfyTokenPath())
+	secret = read("notify.webhook_secret_file", p.Notify.WebhookSecretFile, p.WebhookSecretPath())
+	return token, secret, errlist.List(ps...)
+}
+
+// NotifyProgram is the program of notify.command, or "".
+func (p Policy) NotifyProgram() string {
+	if len(p.Notify.Command) == 0 {
+		return ""
+	}
+	return p.Notify.Command[0]
+}

@@ -1,0 +1,302 @@
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"rfhandoff/config"
+	"rfhandoff/gitcli/gittest"
+	"rfhandoff/prompt/prompttest"
+	"rfhandoff/result"
+)
+
+// The first run as README "First run" and docs/OPERATIONS.md tell a new lab
+// to do it, literally: the lab's repository on a bare remote, two clones,
+// the shell lines the documents give, config.toml.example copied unchanged
+// but for the keys README names, and every rfhandoff command run from
+// inside the checkout with a relative --config (once more with no policy
+// file at all: the built-in defaults). When README or OPERATIONS changes a
+// command, this suite changes with it. The tests with absolute paths in
+// their policies hid that the example's repo.path = "." broke rx capture.
+
+const firstRunID = "RF001A_OTA_CAPTURE_003"
+
+// firstRunEdits are the keys README "First run" tells the operator to set
+// in the copied example; the rest of the file stays as shipped.
+var firstRunEdits = map[string]string{
+	"limits.planned_duration_s": "40",
+	"tx.duration_s":             "5",
+}
+
+// examplePolicy returns config.toml.example with the keys in edits
+// ("table.key") set to their values, failing when a key is not in the
+// example: the suite must edit the lines an operator would.
+func examplePolicy(t *testing.T, edits map[string]string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "config.toml.example"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(data), "\n")
+	table, done := "", map[string]bool{}
+	for i, l := range lines {
+		if strings.HasPrefix(l, "[") {
+			table = strings.Trim(l, "[]")
+			continue
+		}
+		key, _, ok := strings.Cut(l, " = ")
+		if !ok || strings.HasPrefix(l, "#") {
+			continue
+		}
+		if v, ok := edits[table+"."+key]; ok {
+			lines[i] = key + " = " + v
+			done[table+"."+key] = true
+		}
+	}
+	for k := range edits {
+		if !done[k] {
+			t.Fatalf("config.toml.example has no %s to set", k)
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// operator is one machine's person: a checkout, a HOME with their git
+// identity, and the environment every command of theirs runs in.
+type operator struct {
+	t    *testing.T
+	dir  string
+	env  []string
+	args []string // what goes before the command: --config FILE, or nothing
+}
+
+// sh runs one line of the documents with /bin/sh in the checkout, as the
+// operator types it, and returns its stdout.
+func (o *operator) sh(line string) string {
+	o.t.Helper()
+	return shIn(o.t, o.dir, o.env, line)
+}
+
+func shIn(t *testing.T, dir string, env []string, line string) string {
+	t.Helper()
+	s := prompttest.StartDetached(t, "/bin/sh", []string{"-c", line}, prompttest.Options{Dir: dir, Env: env})
+	if st := s.Wait(rxWait); st.ExitCode() != 0 {
+		t.Fatalf("$ %s\nexit %d\nstdout:\n%s\nstderr:\n%s", line, st.ExitCode(), s.Stdout, s.Stderr)
+	}
+	return s.Stdout.String()
+}
+
+// run runs rfhandoff without a terminal (as cron or a script would).
+func (o *operator) run(want int, args ...string) string {
+	o.t.Helper()
+	s := prompttest.StartDetached(o.t, rfhandoffBin(o.t), append(append([]string{}, o.args...), args...), prompttest.Options{Dir: o.dir, Env: o.env})
+	if code := exitOf(o.t, s); code != want {
+		o.t.Fatalf("rfhandoff %s: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), code, want, s.Stdout, s.Stderr)
+	}
+	return s.Stdout.String()
+}
+
+// start starts rfhandoff; tty gives it a terminal of its own.
+func (o *operator) start(tty bool, args ...string) *prompttest.Session {
+	o.t.Helper()
+	argv := append(append([]string{}, o.args...), args...)
+	opts := prompttest.Options{Dir: o.dir, Env: o.env, CaptureOutput: true}
+	if tty {
+		return prompttest.Start(o.t, rfhandoffBin(o.t), argv, opts)
+	}
+	return prompttest.StartDetached(o.t, rfhandoffBin(o.t), argv, opts)
+}
+
+func TestFirstRunAsDocumented(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the documents' shell lines need /bin/sh; the Windows run is scripts/test-windows.sh's")
+	}
+	if _, err := os.Stat("/bin/sh"); err != nil {
+		t.Skip("no /bin/sh for the documents' shell lines")
+	}
+	t.Run("relative --config", func(t *testing.T) {
+		t.Parallel()
+		firstRun(t, examplePolicy(t, firstRunEdits))
+	})
+	t.Run("built-in defaults", func(t *testing.T) {
+		t.Parallel()
+		firstRun(t, "")
+	})
+}
+
+var (
+	reApproval = regexp.MustCompile(`approval: +the RX operator answers A(?:, then must type (.+) exactly| at the prompt)`)
+	reGitLine  = regexp.MustCompile(`(?m)^  (git (?:add|commit|push) .*)$`)
+	reRecord   = regexp.MustCompile(`AUTHORIZED: record (\S+)`)
+)
+
+// firstRun is one lab's first experiment. policy is the text of
+// rfhandoff.toml in both checkouts, "" for none (the built-in defaults,
+// whose 120 s capture the RX operator ends with Ctrl-C once TX is done).
+func firstRun(t *testing.T, policy string) {
+	home := gittest.Home(t)
+	env := gittest.Environ(home, config.EnvVar, "HACKRF_SIM")
+	r := gittest.RunnerWithHome(t, home)
+	// The lab's shared repository, on the task branch the example names.
+	srv := t.TempDir()
+	bare := filepath.Join(srv, "lab.git")
+	gittest.Git(t, r, srv, "init", "--quiet", "--bare", bare)
+	rem := &gittest.Remote{Dir: bare, URL: "file://" + bare, R: r}
+	gittest.Seed(t, rem, "video-development", map[string]string{"README.md": "our lab\n"})
+
+	top := t.TempDir()
+	shIn(t, top, env, "git clone --quiet --branch video-development "+rem.URL+" main && git clone --quiet --branch video-development "+rem.URL+" rx")
+	main := &operator{t: t, dir: filepath.Join(top, "main"), env: env}
+	rx := &operator{t: t, dir: filepath.Join(top, "rx"), env: env}
+	// OPERATIONS §1: ignore the state directory on the branches, create
+	// the result branch once from the MAIN PC.
+	main.sh("echo '/.local/' >> .gitignore && git add .gitignore && git commit -q -m 'ignore rfhandoff state' && git push -q origin HEAD:refs/heads/video-development")
+	main.sh(`git push -q origin "$(git rev-parse HEAD)":refs/heads/rx-node`)
+	if policy != "" {
+		for _, o := range []*operator{main, rx} {
+			if err := os.WriteFile(filepath.Join(o.dir, config.DefaultFile), []byte(policy), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			o.args = []string{"--config", config.DefaultFile}
+		}
+	}
+
+	for _, o := range []*operator{main, rx} {
+		out := o.run(0, "config", "check")
+		for _, want := range []string{fmt.Sprintf("#   %-27s %s\n", "repo.path", o.dir), fmt.Sprintf("#   %-27s %s\n", "capture.dir", filepath.Join(o.dir, ".local", "captures"))} {
+			if !strings.Contains(out, want) {
+				t.Errorf("config check in %s does not show %q:\n%s", o.dir, want, out)
+			}
+		}
+	}
+
+	// MAIN: write the task as README "Writing a task" does, then run the
+	// three git lines it printed.
+	if err := os.WriteFile(filepath.Join(main.dir, "plan.md"), []byte("Capture the 433.92 MHz burst the MAIN PC sends.\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out := main.run(0, "task", "new", firstRunID, "--title", "Common-clock OTA capture, 433.92 MHz",
+		"--rf-rx", "--allow-push", "RX_RESULT_ONLY", "--body-file", "plan.md")
+	m := reApproval.FindStringSubmatch(out)
+	lines := reGitLine.FindAllStringSubmatch(out, -1)
+	if m == nil || len(lines) != 3 {
+		t.Fatalf("task new did not print the approval and three git lines:\n%s", out)
+	}
+	for _, l := range lines {
+		main.sh(l[1])
+	}
+
+	// RX: pull, cron's check sees the task, the operator approves at a
+	// terminal.
+	rx.sh("git pull -q")
+	if out := rx.run(10, "rx", "check"); !strings.Contains(out, firstRunID) {
+		t.Fatalf("rx check does not name the task:\n%s", out)
+	}
+	ap := rx.start(true, "rx", "approve", firstRunID)
+	ap.WaitForText(menu, rxWait)
+	ap.Send("A")
+	if m[1] != "" {
+		ap.WaitForText("Type exactly: "+m[1], rxWait)
+		ap.Send(m[1])
+	}
+	if code := exitOf(t, ap); code != 0 {
+		t.Fatalf("rx approve: exit %d\n%s\n%s", code, ap.Stdout, ap.Stderr)
+	}
+
+	// MAIN watches before the capture starts; the RX side captures with
+	// the simulator (first on PATH, as the example leaves [tools] empty).
+	watch := main.start(true, "tx", "watch")
+	capture := rx.start(false, "rx", "capture", firstRunID)
+	watch.WaitForText("Type exactly: AUTHORIZE RF TX", rxWait)
+	watch.WaitForText("> ", rxWait)
+	watch.Send("AUTHORIZE RF TX")
+	record := watch.Stdout.WaitFor(reRecord, rxWait)[1]
+	watch.Signal(syscall.SIGTERM)
+	if code := exitOf(t, watch); code != 0 {
+		t.Fatalf("tx watch after SIGTERM: exit %d\n%s", code, watch.Stderr)
+	}
+	rel, err := filepath.Rel(main.dir, record)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		rel = record
+	}
+	// README: tx execute .local/tx_authorizations/<ID>-<digest>.json
+	exe := main.start(true, "tx", "execute", rel)
+	exe.WaitForText("Type exactly: AUTHORIZE RF TX", rxWait)
+	exe.WaitForText("> ", rxWait)
+	exe.Send("AUTHORIZE RF TX")
+	if code := exitOf(t, exe); code != 0 {
+		t.Fatalf("tx execute %s: exit %d\n%s\n%s", rel, code, exe.Stdout, exe.Stderr)
+	}
+
+	wantExit := 0
+	if policy == "" {
+		// The defaults plan 120 s: the operator stops it (README: Ctrl-C
+		// interrupts it cleanly, COMPLETE is published).
+		capture.Signal(os.Interrupt)
+		wantExit = 130
+	}
+	if st := capture.Wait(3 * time.Minute); st.ExitCode() != wantExit {
+		t.Fatalf("rx capture: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", st.ExitCode(), wantExit, capture.Stdout, capture.Stderr)
+	}
+	states := resultStates(t, rem)
+	if len(states) != 2 || states[0] != result.StateReady || states[1] != result.StateComplete {
+		t.Fatalf("result branch holds %v, want READY then COMPLETE", states)
+	}
+	if out := rx.run(0, "rx", "status"); !strings.Contains(out, firstRunID) {
+		t.Errorf("rx status does not name the task:\n%s", out)
+	}
+	if out := main.run(0, "tx", "status"); !strings.Contains(out, firstRunID) {
+		t.Errorf("tx status does not name the task:\n%s", out)
+	}
+	for _, o := range []*operator{main, rx} {
+		if out := o.run(0, "audit", "verify"); !strings.Contains(out, "intact") {
+			t.Errorf("audit verify in %s: %s", o.dir, out)
+		}
+	}
+	outcomeIsFake(t, main.dir)
+}
+
+// resultStates reads the state of every RX_RESULT.json commit on the
+// remote's result branch, oldest first.
+func resultStates(t *testing.T, rem *gittest.Remote) []result.State {
+	t.Helper()
+	var states []result.State
+	for _, c := range strings.Fields(gittest.Git(t, rem.R, rem.Dir, "log", "--reverse", "--format=%H", "rx-node", "--", "docs/handoff/results/RX_RESULT.json")) {
+		data := gittest.Git(t, rem.R, rem.Dir, "show", c+":docs/handoff/results/RX_RESULT.json")
+		r, err := result.Decode([]byte(data), result.Options{})
+		if err != nil {
+			t.Fatalf("commit %s: %v", c, err)
+		}
+		states = append(states, r.State)
+	}
+	return states
+}
+
+// outcomeIsFake checks that the one outcome tx execute wrote says the
+// fake action ran and transmitted nothing.
+func outcomeIsFake(t *testing.T, dir string) {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, ".local", "tx_authorizations", "*.outcome.json"))
+	if err != nil || len(files) != 1 {
+		t.Fatalf("outcomes: %v %v, want one", files, err)
+	}
+	data, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var o struct {
+		RFTX   *int   `json:"rf_tx"`
+		Action string `json:"action"`
+	}
+	if err := json.Unmarshal(data, &o); err != nil || o.RFTX == nil || *o.RFTX != 0 || o.Action != "fake" {
+		t.Errorf("outcome %s: %s (%v), want the fake action with rf_tx 0", files[0], data, err)
+	}
+}

@@ -1,0 +1,132 @@
+package exec
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Notify is the operator's notification command ([notify] command,
+// PROTOCOL §21): a program of their choosing, run with an argv array,
+// never through a shell. It is resolved once like every tool and can
+// never be one of the tools that touch git or the radio.
+const Notify Tool = "notify"
+
+// notReceivers are programs a notification command may never be: the
+// tools rfhandoff itself runs (a notification must not fetch, push or
+// transmit), and shells and launchers that would turn the substituted
+// message, which holds task text, into code.
+var notReceivers = map[string]bool{
+	"git": true, "hackrf_transfer": true, "hackrf_info": true, "hackrf_clock": true,
+	"ssh-keygen": true, "ssh": true,
+	"sh": true, "bash": true, "dash": true, "zsh": true, "ksh": true, "mksh": true,
+	"fish": true, "csh": true, "tcsh": true, "busybox": true, "env": true,
+	"cmd": true, "powershell": true, "pwsh": true, "wsl": true,
+	"sudo": true, "doas": true, "su": true, "xargs": true,
+	"python": true, "python3": true, "perl": true, "ruby": true, "node": true,
+}
+
+// ResolveNotify resolves the program of a notification command: a clean
+// absolute path, or a bare name looked up on environ's PATH (never the
+// current directory). tools are the resolved allowlisted tools; a program
+// that is one of them (by name, through a symlink or as the same file), a
+// shell or an interpreter is refused.
+func ResolveNotify(program string, tools map[Tool]string, environ []string) (string, error) {
+	if program == "" {
+		return "", fmt.Errorf("the command has no program")
+	}
+	if !filepath.IsAbs(program) && strings.ContainsAny(program, `/\`) {
+		return "", fmt.Errorf("program %q must be a bare name (looked up on PATH) or an absolute path", program)
+	}
+	var path string
+	var err error
+	if filepath.IsAbs(program) {
+		path, err = resolve(Notify, filepath.Clean(program), environ)
+	} else if path, err = lookPath(program, environ); err == nil && !filepath.IsAbs(path) {
+		err = fmt.Errorf("resolved to relative path %q", path)
+	}
+	if err != nil {
+		return "", err
+	}
+	names := []string{path}
+	if target, err := filepath.EvalSymlinks(path); err == nil {
+		names = append(names, target)
+	}
+	for _, n := range names {
+		if base := programName(n); notReceivers[base] {
+			return "", fmt.Errorf("program %s is %s, which a notification may never run", path, base)
+		}
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return "", err
+	}
+	for t, p := range tools {
+		if ts, err := os.Stat(p); err == nil && os.SameFile(st, ts) {
+			return "", fmt.Errorf("program %s is the same file as %s (%s), which a notification may never run", path, t, p)
+		}
+	}
+	return path, nil
+}
+
+// programName is a program's name as the refusal list spells it: the
+// base name, lower case, without a Windows executable suffix.
+func programName(path string) string {
+	base := strings.ToLower(filepath.Base(path))
+	for _, ext := range []string{".exe", ".com"} {
+		base = strings.TrimSuffix(base, ext)
+	}
+	return base
+}
+
+// EventDelivery is the audit line of a notification sent from rfhandoff
+// itself (an HTTP request, no subprocess): one line per delivery.
+const EventDelivery = "delivery"
+
+// Delivery is what the audit log keeps of one notification sent over
+// HTTP: never its body, a token, a secret or a URL's credentials.
+type Delivery struct {
+	Role         Role
+	Notification string // the event, e.g. "approval_needed"
+	Receiver     string // "ntfy", "webhook"
+	Host         string // the destination host (and port)
+	Status       string // "200 OK", or "failed"
+	Attempts     int
+	Duration     time.Duration
+	Error        string
+}
+
+// RecordDelivery appends one delivery line to the chain.
+func (l *AuditLog) RecordDelivery(d Delivery) error {
+	ms := d.Duration.Milliseconds()
+	_, err := l.Append(Entry{
+		Event: EventDelivery, ID: newID(), Role: d.Role,
+		Notification: d.Notification, Receiver: d.Receiver,
+		Host: redactString(d.Host, nil), Status: d.Status, Attempts: d.Attempts,
+		DurationMS: &ms, Error: redactString(d.Error, nil),
+	})
+	return err
+}
+
+// resolveNotify records the notification program among the stack's tools
+// (or why it is missing), after the allowlisted tools are resolved.
+func (s *Stack) resolveNotify(program string) {
+	if program == "" {
+		return
+	}
+	tools := make(map[Tool]string, len(s.paths)+1)
+	for t, p := range s.paths {
+		tools[t] = p
+	}
+	if s.keygen != "" {
+		tools[SSHKeygen] = s.keygen
+	}
+	p, err := ResolveNotify(program, tools, s.os.environ)
+	if err != nil {
+		s.missing[Notify] = err
+		return
+	}
+	s.paths[Notify] = p
+}

@@ -1,0 +1,280 @@
+package notify
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"sync"
+	"time"
+
+	"rfhandoff/config"
+	"rfhandoff/exec"
+)
+
+// Options build a Dispatcher.
+type Options struct {
+	Policy config.Policy
+	// Role is the side ("rx" or "main") and Node the machine's name, as
+	// messages show them.
+	Role, Node string
+	// Runner runs the [notify] command (a Stack resolved with its
+	// program); nil when no command is configured.
+	Runner exec.Runner
+	// Audit receives one line per HTTP delivery.
+	Audit  *exec.AuditLog
+	Logger *slog.Logger
+	// Token and Secret are the contents of ntfy_token_file and
+	// webhook_secret_file (config.Policy.ReadNotifySecrets).
+	Token, Secret string
+	// Now is the clock (default time.Now); Backoff the first pause
+	// between attempts (default 250ms, doubling).
+	Now     func() time.Time
+	Backoff time.Duration
+}
+
+// QueueLength bounds each receiver's queue: events beyond it are dropped
+// and counted, never waited for.
+const QueueLength = 32
+
+// maxAttempts is how often one delivery is tried, all within twice the
+// policy's timeout.
+const maxAttempts = 3
+
+// Dispatcher delivers events to every configured receiver, each from its
+// own bounded queue and goroutine: Notify never blocks.
+type Dispatcher struct {
+	o       Options
+	workers []*worker
+	closed  bool
+	mu      sync.Mutex
+}
+
+type worker struct {
+	r    receiver
+	q    chan Event
+	done chan struct{}
+	d    *Dispatcher
+
+	mu      sync.Mutex
+	failing bool // reported; later failures are only counted
+	failed  int
+	dropped int
+	auditOK bool
+}
+
+// New builds the dispatcher and starts a worker for each receiver. With
+// no receiver configured it is a Dispatcher that sends nothing.
+func New(o Options) (*Dispatcher, error) {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Backoff <= 0 {
+		o.Backoff = 250 * time.Millisecond
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	n := o.Policy.Notify
+	d := &Dispatcher{o: o}
+	var rs []receiver
+	if n.NtfyURL != "" {
+		rs = append(rs, &ntfy{url: n.NtfyURL, hostName: hostOf(n.NtfyURL), token: o.Token, client: newClient()})
+	}
+	if n.WebhookURL != "" {
+		rs = append(rs, &webhook{url: n.WebhookURL, hostName: hostOf(n.WebhookURL), secret: o.Secret, client: newClient()})
+	}
+	if len(n.Command) > 0 {
+		if o.Runner == nil {
+			return nil, fmt.Errorf("notify.command is set but no runner resolves it")
+		}
+		rs = append(rs, &command{argv: n.Command, runner: o.Runner, secret: d.secrets(), timeout: n.Timeout.Duration})
+	}
+	for _, r := range rs {
+		w := &worker{r: r, q: make(chan Event, QueueLength), done: make(chan struct{}), d: d, auditOK: true}
+		d.workers = append(d.workers, w)
+		go w.run()
+	}
+	return d, nil
+}
+
+func hostOf(raw string) string {
+	if u, err := url.Parse(raw); err == nil {
+		return u.Host
+	}
+	return ""
+}
+
+func (d *Dispatcher) secrets() []string {
+	var s []string
+	for _, v := range []string{d.o.Token, d.o.Secret} {
+		if v != "" {
+			s = append(s, v)
+		}
+	}
+	return s
+}
+
+// Notify queues ev for every receiver when the policy sends that event.
+// It never blocks: a full queue drops the event and counts it. Safe on a
+// nil Dispatcher (notifications off).
+func (d *Dispatcher) Notify(ev Event) {
+	if d == nil || !d.o.Policy.NotifyEnabled(ev.Name) {
+		return
+	}
+	if ev.Role == "" {
+		ev.Role = d.o.Role
+	}
+	if ev.Node == "" {
+		ev.Node = d.o.Node
+	}
+	if ev.Time.IsZero() {
+		ev.Time = d.o.Now()
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed {
+		return
+	}
+	for _, w := range d.workers {
+		select {
+		case w.q <- ev:
+		default:
+			w.mu.Lock()
+			w.dropped++
+			first := w.dropped == 1
+			w.mu.Unlock()
+			if first {
+				d.o.Logger.Warn("notify: queue full, event dropped (further drops are counted)", "receiver", w.name(), "event", ev.Name)
+			}
+		}
+	}
+}
+
+// Close stops taking events and waits until the queued ones are delivered
+// or ctx ends, then says what failed or was dropped. Safe on nil.
+func (d *Dispatcher) Close(ctx context.Context) {
+	if d == nil {
+		return
+	}
+	d.mu.Lock()
+	if !d.closed {
+		d.closed = true
+		for _, w := range d.workers {
+			close(w.q)
+		}
+	}
+	d.mu.Unlock()
+	for _, w := range d.workers {
+		select {
+		case <-w.done:
+		case <-ctx.Done():
+			d.o.Logger.Warn("notify: gave up waiting for deliveries", "receiver", w.name())
+			return
+		}
+		w.mu.Lock()
+		failed, dropped := w.failed, w.dropped
+		w.mu.Unlock()
+		if failed > 0 || dropped > 0 {
+			d.o.Logger.Warn("notify: undelivered events", "receiver", w.name(), "failed", failed, "dropped", dropped)
+		}
+	}
+}
+
+// Stats are a receiver's counts of failed deliveries and dropped events.
+type Stats struct {
+	Receiver        string
+	Failed, Dropped int
+}
+
+// Stats reports each receiver's counts.
+func (d *Dispatcher) Stats() []Stats {
+	if d == nil {
+		return nil
+	}
+	var out []Stats
+	for _, w := range d.workers {
+		w.mu.Lock()
+		out = append(out, Stats{Receiver: w.r.kind(), Failed: w.failed, Dropped: w.dropped})
+		w.mu.Unlock()
+	}
+	return out
+}
+
+func (w *worker) name() string {
+	if h := w.r.host(); h != "" {
+		return w.r.kind() + " at " + h
+	}
+	return w.r.kind()
+}
+
+func (w *worker) run() {
+	defer close(w.done)
+	for ev := range w.q {
+		w.deliver(ev)
+	}
+}
+
+// deliver tries one event up to maxAttempts times, each attempt bounded by
+// the policy's timeout and all of them by twice that.
+func (w *worker) deliver(ev Event) {
+	o := w.d.o
+	timeout := o.Policy.Notify.Timeout.Duration
+	m := Render(ev, w.d.secrets()...)
+	begin := o.Now()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*timeout)
+	defer cancel()
+	var status string
+	var err error
+	attempts := 0
+	pause := o.Backoff
+	for attempts < maxAttempts {
+		attempts++
+		actx, acancel := context.WithTimeout(ctx, timeout)
+		var retry bool
+		status, retry, err = w.r.send(actx, m)
+		acancel()
+		if err == nil || !retry || attempts == maxAttempts {
+			break
+		}
+		select {
+		case <-time.After(pause):
+		case <-ctx.Done():
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		pause *= 2
+	}
+	if err != nil && status == "" {
+		status = "failed"
+	}
+	if !w.r.audited() && o.Audit != nil {
+		d := exec.Delivery{Role: exec.Role(o.Role), Notification: ev.Name, Receiver: w.r.kind(), Host: w.r.host(),
+			Status: status, Attempts: attempts, Duration: o.Now().Sub(begin)}
+		if err != nil {
+			d.Error = exec.Redact([]string{err.Error()}, w.d.secrets())[0]
+		}
+		if aerr := o.Audit.RecordDelivery(d); aerr != nil && w.auditOK {
+			w.auditOK = false
+			o.Logger.Warn("notify: cannot write the delivery to the audit log", "error", aerr)
+		}
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if err != nil {
+		w.failed++
+		if !w.failing {
+			w.failing = true
+			o.Logger.Warn("notify: delivery failed (further failures are counted, not reported)",
+				"receiver", w.name(), "event", ev.Name, "attempts", attempts,
+				"error", exec.Redact([]string{err.Error()}, w.d.secrets())[0])
+		}
+		return
+	}
+	if w.failing {
+		w.failing = false
+		o.Logger.Info("notify: delivering again", "receiver", w.name(), "failed_before", w.failed)
+	}
+	o.Logger.Debug("notify: delivered", "receiver", w.name(), "event", ev.Name, "status", status)
+}

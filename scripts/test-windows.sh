@@ -110,6 +110,7 @@ echo "== the Windows binary: offline commands, the simulator, capture plot"
 # need a privilege on Windows.
 cp "$bin/rfhandoff.exe" "$bin/hackrf_info.exe"
 cp "$bin/rfhandoff.exe" "$bin/hackrf_transfer.exe"
+cp "$bin/rfhandoff.exe" "$bin/hackrf_clock.exe"
 run() { "$work/wine-exec" "$@" 2>&1 | tr -d '\r'; }
 expect() { # expect WHAT PATTERN OUTPUT
   if ! grep -q -- "$2" <<<"$3"; then printf 'test-windows: %s: want /%s/, got:\n%s\n' "$1" "$2" "$3" >&2; exit 1; fi

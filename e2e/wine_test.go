@@ -34,7 +34,16 @@ func TestFirstRunUnderWine(t *testing.T) {
 	if wine == "" || bin == "" {
 		t.Skipf("%s and %s are not set: scripts/test-windows.sh runs this in its Wine prefix with the Windows binary", wineEnv, wineBinEnv)
 	}
-	firstRun(t, examplePolicy(t, firstRunEdits), platform{
+	// Each git.exe under Wine starts slowly: the capture is planned as
+	// long as the built-in default, so that a READY published late still
+	// has more than min_remaining_s left when tx watch reads it.
+	edits := map[string]string{"limits.planned_duration_s": "120"}
+	for k, v := range firstRunEdits {
+		if _, ok := edits[k]; !ok {
+			edits[k] = v
+		}
+	}
+	firstRun(t, examplePolicy(t, edits), platform{
 		launch:  []string{wine, filepath.Join(bin, "rfhandoff.exe")},
 		console: true,
 		// The documents' git lines run git.exe, found on WINEPATH.

@@ -85,11 +85,15 @@ export WINEPATH
 export GOOS=windows GOARCH=amd64 CGO_ENABLED=0
 bin="$work/bin"
 mkdir -p "$bin"
-go build -o "$bin/rfhandoff.exe" .
+# With the overlay too: the binary the tests run under Wine removes its
+# temporary publish clones as it would on Windows.
+go build -overlay "$work/overlay.json" -o "$bin/rfhandoff.exe" .
 
 pkgs=("$@")
+full=
 if [ ${#pkgs[@]} -eq 0 ]; then
   mapfile -t pkgs < <(go list ./...)
+  full=1
 fi
 echo "== go test under Wine: ${#pkgs[@]} packages"
 log="$work/test.log"
@@ -138,4 +142,19 @@ echo "ok   hackrf_transfer.exe -r (simulator): 8000000 bytes"
 expect "capture plot" 'wrote' "$(run "$bin/rfhandoff.exe" capture plot "$(win "$work/x.ci8")" --sample-rate 2000000 --frequency 433920000 -o "$(win "$work/x.png")")"
 [ "$(head -c 8 "$work/x.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] || { echo "test-windows: capture plot wrote no PNG" >&2; exit 1; }
 echo "ok   capture plot wrote a PNG"
+if [ -n "$full" ] || [ -n "${RFHANDOFF_WINE_E2E:-}" ]; then
+  echo "== both machines on the Windows binary under Wine (e2e TestFirstRunUnderWine, hosted on Linux)"
+  # A Linux test: it drives wine rfhandoff.exe on raw ptys as an operator
+  # at a console, against a Linux git daemon.
+  e2elog="$work/e2e-wine.log"
+  e2e_status=0
+  GOOS=$(go env GOHOSTOS) GOARCH=$(go env GOHOSTARCH) RFHANDOFF_WINE="$wine" RFHANDOFF_WINE_BIN="$bin" \
+    go test -count=1 -timeout 15m -run '^TestFirstRunUnderWine$' -v ./e2e/ >"$e2elog" 2>&1 || e2e_status=$?
+  if [ "$e2e_status" -ne 0 ] || ! grep -q -- '^--- PASS: TestFirstRunUnderWine' "$e2elog"; then
+    tail -100 "$e2elog" >&2
+    echo "test-windows: the first run under Wine did not pass" >&2
+    exit 1
+  fi
+  echo "ok   the first run under Wine: task new, rx check, rx approve, rx capture (READY, COMPLETE), tx watch, tx execute, audit verify"
+fi
 echo "test-windows: all passed"

@@ -180,6 +180,8 @@ type platform struct {
 	// stopWatch stops a running tx watch as its operator does, returning
 	// the exit code that stop must give.
 	stopWatch func(*prompttest.Session) int
+	// prompt is the phrase prompt as the terminal shows it.
+	prompt string
 }
 
 // native runs the binary built for this machine and the system's git.
@@ -187,6 +189,7 @@ var native = platform{
 	env:  func(_ *testing.T, _ string, env []string) []string { return env },
 	url:  func(_ *testing.T, _, bare string, _ []string) string { return "file://" + bare },
 	path: func(p string) string { return p },
+	prompt: "> ",
 	stopWatch: func(s *prompttest.Session) int {
 		s.Signal(syscall.SIGTERM)
 		return 0
@@ -278,7 +281,7 @@ func firstRun(t *testing.T, policy string, p platform) {
 		}
 	})
 	watch.WaitForText("Type exactly: AUTHORIZE RF TX", rxWait)
-	watch.WaitForText("> ", rxWait)
+	watch.WaitForText(p.prompt, rxWait)
 	watch.Send("AUTHORIZE RF TX")
 	record := output(watch).WaitFor(reRecord, rxWait)[1]
 	if want, code := p.stopWatch(watch), exitOf(t, watch); code != want {
@@ -291,7 +294,7 @@ func firstRun(t *testing.T, policy string, p platform) {
 	// README: tx execute .local/tx_authorizations/<ID>-<digest>.json
 	exe := main.start(true, "tx", "execute", rel)
 	exe.WaitForText("Type exactly: AUTHORIZE RF TX", rxWait)
-	exe.WaitForText("> ", rxWait)
+	exe.WaitForText(p.prompt, rxWait)
 	exe.Send("AUTHORIZE RF TX")
 	if code := exitOf(t, exe); code != 0 {
 		t.Fatalf("tx execute %s: exit %d\n%s\n%s", rel, code, exe.Stdout, exe.Stderr)

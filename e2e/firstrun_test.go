@@ -186,9 +186,9 @@ type platform struct {
 
 // native runs the binary built for this machine and the system's git.
 var native = platform{
-	env:  func(_ *testing.T, _ string, env []string) []string { return env },
-	url:  func(_ *testing.T, _, bare string, _ []string) string { return "file://" + bare },
-	path: func(p string) string { return p },
+	env:    func(_ *testing.T, _ string, env []string) []string { return env },
+	url:    func(_ *testing.T, _, bare string, _ []string) string { return "file://" + bare },
+	path:   func(p string) string { return p },
 	prompt: "> ",
 	stopWatch: func(s *prompttest.Session) int {
 		s.Signal(syscall.SIGTERM)

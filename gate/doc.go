@@ -5,6 +5,6 @@
 //
 // What it offers: Derive and Effective (a task's level), RequiredPhrase and
 // PhraseMatches (the approval), CheckReady and CheckReadyFor (a READY result on
-// the MAIN side) and CheckTXParams (the TX policy), with the error types their
-// callers branch on.
+// the MAIN side) and CheckTXParams (the TX policy); ErrLevelTooLow matches
+// Effective's refusal of a declared level under the derived one.
 package gate

@@ -55,7 +55,7 @@ func (r *osRunner) start(ctx context.Context, path string, c Cmd, timeout time.D
 	cmd := osexec.CommandContext(ctx, path, c.Args...)
 	cmd.Args[0] = path
 	cmd.Dir = c.Dir
-	cmd.Env = BuildEnv(r.environ, c.Env)
+	cmd.Env = buildEnv(r.environ, c.Env)
 	cmd.Stdin = c.Stdin
 	cmd.SysProcAttr = sysProcAttr(c.Tool)
 	// The child is stopped the way the system's own Ctrl-C would stop it
@@ -67,7 +67,7 @@ func (r *osRunner) start(ctx context.Context, path string, c Cmd, timeout time.D
 	cmd.Cancel = func() error { return s.tree.interrupt() }
 	cmd.WaitDelay = r.grace
 	s.counter = &countWriter{}
-	s.stderr = &tailWriter{max: StderrTailBytes}
+	s.stderr = &tailWriter{max: stderrTailBytes}
 	limit := c.MaxOutput
 	if limit <= 0 {
 		limit = r.maxOutput

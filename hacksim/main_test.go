@@ -79,10 +79,10 @@ func TestInfoRoundTrip(t *testing.T) {
 		t.Fatalf("ParseInfo: %v (exit %d, stderr %q)", err, code, errs)
 	}
 	b, ok := in.Find("233e1a5f")
-	if !ok || b.Serial != Serial || b.FirmwareVersion != FirmwareVersion || b.APIVersion != APIVersion || b.BoardName != "HackRF One" {
+	if !ok || b.Serial != Serial || b.FirmwareVersion != firmwareVersion || b.APIVersion != apiVersion || b.BoardName != "HackRF One" {
 		t.Errorf("board = %+v", b)
 	}
-	if in.ToolVersion != ToolVersion || in.LibABI != LibABI {
+	if in.ToolVersion != toolVersion || in.LibABI != libABI {
 		t.Errorf("versions %q %q", in.ToolVersion, in.LibABI)
 	}
 
@@ -157,7 +157,7 @@ func TestOldFirmware(t *testing.T) {
 	out, errs, code = run(t, "oldfw", "hackrf_clock", nil, "-i")
 	st, err := hackrfcli.ParseClock([]byte(out), []byte(errs), code)
 	var fe *hackrfcli.FirmwareError
-	if st != hackrfcli.ClockUnknown || code != 1 || !errors.As(err, &fe) || fe.NeedAPI != APIVersion {
+	if st != hackrfcli.ClockUnknown || code != 1 || !errors.As(err, &fe) || fe.NeedAPI != apiVersion {
 		t.Errorf("clock -i: %v, exit %d, %T %v", st, code, err, err)
 	}
 	if out, errs, code := run(t, "oldfw", "hackrf_clock", nil, "-o", "1"); code != 0 || out != "" || errs != "" {

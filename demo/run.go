@@ -25,8 +25,8 @@ type Options struct {
 	Out io.Writer
 	// Environ is the environment the children's is built from.
 	Environ []string
-	// Timing overrides the mode's default timing (zero: AutoTiming or
-	// InteractiveTiming).
+	// Timing overrides the mode's default timing (zero: autoTiming or
+	// interactiveTiming).
 	Timing Timing
 }
 
@@ -89,9 +89,9 @@ func Run(ctx context.Context, o Options) (err error) {
 	}
 	t := o.Timing
 	if t == (Timing{}) {
-		t = InteractiveTiming
+		t = interactiveTiming
 		if o.Auto {
-			t = AutoTiming
+			t = autoTiming
 		}
 	}
 	d := &runner{o: o, out: &sink{w: o.Out}, exe: o.Exe, t: t}
@@ -107,14 +107,14 @@ func Run(ctx context.Context, o Options) (err error) {
 		return &stepError{Step: 0, Name: "sandbox", Err: err}
 	}
 	d.sb = sb
-	d.env = sb.ChildEnv(o.Environ)
+	d.env = sb.childEnv(o.Environ)
 	defer func() {
 		d.stopAll()
 		if o.Keep {
 			d.out.printf("\nSandbox kept: %s\n", sb.Root)
 			return
 		}
-		if rerr := sb.Remove(); rerr != nil {
+		if rerr := sb.remove(); rerr != nil {
 			d.out.printf("\nCould not remove the sandbox %s: %v\n", sb.Root, rerr)
 			return
 		}

@@ -162,7 +162,7 @@ func TestArgv(t *testing.T) {
 		{
 			name:    "version",
 			replies: []fakeReply{ok("git version 2.39.5\n")},
-			op:      func(ctx context.Context, c *Client) error { _, err := c.Version(ctx); return err },
+			op:      func(ctx context.Context, c *Client) error { _, err := c.version(ctx); return err },
 			want:    [][]string{{"version"}},
 		},
 	}
@@ -318,8 +318,8 @@ func TestRefusedBeforeGitRuns(t *testing.T) {
 			_, _, err := c.RemoteBranchExists(ctx, "--upload-pack=touch /tmp/x", "rx-node")
 			return err
 		}},
-		{"entry short commit", func(ctx context.Context, c *Client) error { _, err := c.Entry(ctx, "1234abc", "x.md"); return err }},
-		{"entry path -x", func(ctx context.Context, c *Client) error { _, err := c.Entry(ctx, idA, "-x"); return err }},
+		{"entry short commit", func(ctx context.Context, c *Client) error { _, err := c.entry(ctx, "1234abc", "x.md"); return err }},
+		{"entry path -x", func(ctx context.Context, c *Client) error { _, err := c.entry(ctx, idA, "-x"); return err }},
 		{"show path ..", func(ctx context.Context, c *Client) error {
 			_, err := c.ShowFile(ctx, idA, "../etc/passwd", 10)
 			return err

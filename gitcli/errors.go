@@ -105,5 +105,5 @@ type NotRegularFileError struct {
 }
 
 func (e *NotRegularFileError) Error() string {
-	return fmt.Sprintf("%s is not a regular file (mode %s, %s)", e.Path, e.Mode, e.Mode.Kind())
+	return fmt.Sprintf("%s is not a regular file (mode %s, %s)", e.Path, e.Mode, e.Mode.kind())
 }

@@ -35,7 +35,7 @@ func (u FetchUpdate) MayHaveMoved() bool { return u.Updated || len(u.Unrecognize
 // Errors are FetchBranch's: *ForcePushError for a rewritten branch,
 // *NotFoundError for a missing one, *Error otherwise.
 func (c *Client) FetchBranchUpdated(ctx context.Context, remote, branch string) (FetchUpdate, error) {
-	if err := ValidRemoteName(remote); err != nil {
+	if err := validRemoteName(remote); err != nil {
 		return FetchUpdate{}, err
 	}
 	if err := ValidBranch(branch); err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/go-multierror"
 
 	"rfhandoff/quicklook"
+	"rfhandoff/state"
 )
 
 // CaptureCmd groups the commands on capture files.
@@ -138,15 +139,15 @@ func (c *CapturePlotCmd) params() (quicklook.SigMFMeta, error) {
 // file; path is "" when there is none (not an error).
 func readSigMFBeside(file string) (path string, m quicklook.SigMFMeta, err error) {
 	for _, p := range quicklook.SigMFMetaPaths(file) {
-		data, err := readCapped(p, quicklook.MaxSigMFMetaBytes)
-		if errors.Is(err, fs.ErrNotExist) {
+		data, err := state.ReadRegular(p, quicklook.MaxSigMFMetaBytes)
+		var big *state.TooLargeError
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
 			continue
-		}
-		if err != nil {
-			return p, m, err
-		}
-		if len(data) > quicklook.MaxSigMFMetaBytes {
+		case errors.As(err, &big):
 			return p, m, fmt.Errorf("%s: over %d bytes", p, quicklook.MaxSigMFMetaBytes)
+		case err != nil:
+			return p, m, err
 		}
 		m, err = quicklook.ParseSigMFMeta(data)
 		if err != nil {

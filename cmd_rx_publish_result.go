@@ -3,11 +3,10 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 
 	"rfhandoff/capture"
-	"rfhandoff/config"
 	"rfhandoff/publish"
+	"rfhandoff/state"
 )
 
 // RxPublishResultCmd publishes an RX_RESULT.json to the result branch
@@ -57,17 +56,13 @@ func (c *RxPublishResultCmd) Run(app *App) error {
 	return nil
 }
 
-// readResultFile is config.ReadRegularFile with the path, and for a file
-// over the limit the setting, named in its errors.
+// readResultFile is state.ReadRegular naming, for a file over the limit,
+// the setting too.
 func readResultFile(path string, limit int64) ([]byte, error) {
-	data, err := config.ReadRegularFile(path, limit)
-	var big *config.TooLargeError
-	var pe *fs.PathError
-	switch {
-	case errors.As(err, &big):
+	data, err := state.ReadRegular(path, limit)
+	var big *state.TooLargeError
+	if errors.As(err, &big) {
 		return nil, fmt.Errorf("%s: more than %d bytes, the result size limit (limits.max_result_bytes)", path, limit)
-	case err != nil && !errors.As(err, &pe):
-		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return data, err
 }

@@ -46,7 +46,7 @@ func (c *TaskNewCmd) Run(app *App) error {
 	var problems []error
 	if c.BodyFile == "" {
 		s.Body = task.DefaultBody(s)
-	} else if body, err := readCapped(c.BodyFile, app.Policy.Limits.MaxTaskBytes); err != nil {
+	} else if body, err := readTaskFile(c.BodyFile, app.Policy.Limits.MaxTaskBytes); err != nil {
 		problems = append(problems, fmt.Errorf("--body-file: %w", err))
 	} else {
 		s.Body = string(body)

@@ -1,13 +1,13 @@
 package main
 
 import (
+	"errors"
 	"fmt"
-	"io"
-	"os"
 	"strings"
 
 	"rfhandoff/gate"
 	"rfhandoff/hiddentext"
+	"rfhandoff/state"
 	"rfhandoff/task"
 )
 
@@ -23,7 +23,7 @@ func (c *TaskValidateCmd) Run(app *App) error {
 	if limit <= 0 {
 		limit = task.DefaultMaxBytes
 	}
-	data, err := readCapped(c.File, limit)
+	data, err := readTaskFile(c.File, limit)
 	if err != nil {
 		return err
 	}
@@ -46,17 +46,13 @@ func (c *TaskValidateCmd) Run(app *App) error {
 	return nil
 }
 
-// readCapped reads at most limit+1 bytes, so an oversized (or endless) file
-// is never read whole and Parse still sees that it is over the limit.
-func readCapped(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
+// readTaskFile is state.ReadRegular naming, for a file over the limit, the
+// task size limit and its setting.
+func readTaskFile(path string, limit int64) ([]byte, error) {
+	data, err := state.ReadRegular(path, limit)
+	var big *state.TooLargeError
+	if errors.As(err, &big) {
+		return nil, fmt.Errorf("%s: exceeds the task size limit of %d bytes (limits.max_task_bytes)", path, limit)
 	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	return data, nil
+	return data, err
 }

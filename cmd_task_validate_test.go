@@ -106,3 +106,15 @@ func TestTaskValidateMissingFile(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
 }
+
+// A task file that is a symlink is refused, even to a valid task.
+func TestTaskValidateRefusesASymlink(t *testing.T) {
+	link := filepath.Join(t.TempDir(), "NEXT_RX_TASK.md")
+	if err := os.Symlink(fixture(t, "valid_green.md"), link); err != nil {
+		t.Skipf("cannot create a symlink here: %v", err)
+	}
+	code, out, errs := runTaskValidate(t, link)
+	if code != 1 || out != "" || !strings.Contains(errs, link) || !strings.Contains(errs, "a symlink") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+}

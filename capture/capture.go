@@ -60,6 +60,9 @@ type Options struct {
 	// CompleteAttempts is how often a COMPLETE whose publish failed for
 	// reasons other than a refused check is tried.
 	CompleteAttempts int
+
+	// fail, in tests, makes the capture fail at a step (session.fault).
+	fail func(step string) error
 }
 
 func (o Options) withDefaults() Options {

@@ -59,6 +59,14 @@ type session struct {
 }
 
 // run reserves the file, starts the tool, and sees the capture through.
+//
+// Until READY is on the remote the capture is void if anything fails, and
+// one deferred abort, armed as soon as the file is reserved, undoes what
+// was done so far (stops the tool, stops the readers, removes the files,
+// clears capture_in_progress), so a new early return cannot leave
+// hackrf_transfer running or a file behind (PROTOCOL §8). It is disarmed
+// once READY may have landed: from there finish publishes an honest
+// COMPLETE instead.
 func (s *session) run(ctx context.Context) (*Report, error) {
 	p := s.d.Policy
 	rep := s.rep
@@ -72,6 +80,12 @@ func (s *session) run(ctx context.Context) (*Report, error) {
 		return nil, fmt.Errorf("creating the capture file: %w", err)
 	}
 	f.Close()
+	armed := true
+	defer func() {
+		if armed {
+			s.abort()
+		}
+	}()
 
 	s.params = hackrfcli.RxParams{
 		FrequencyHz: p.Capture.FrequencyHz, SampleRateHz: p.Capture.SampleRateHz,
@@ -79,8 +93,7 @@ func (s *session) run(ctx context.Context) (*Report, error) {
 		NumSamples: p.Capture.SampleRateHz * int64(p.Limits.PlannedDurationS),
 		Serial:     s.hc.Serial, OutPath: rep.DataPath,
 	}
-	if err := s.params.Validate(); err != nil {
-		s.void()
+	if err := s.fault(stepParams, s.params.Validate()); err != nil {
 		return nil, fmt.Errorf("capture parameters from the policy: %w", err)
 	}
 	planned := time.Duration(p.Limits.PlannedDurationS) * time.Second
@@ -88,17 +101,16 @@ func (s *session) run(ctx context.Context) (*Report, error) {
 	s.an = quicklook.NewAnalyzer(quicklook.Params{
 		SampleRateHz: p.Capture.SampleRateHz, FrequencyHz: p.Capture.FrequencyHz, PlannedDuration: planned,
 	})
-	if s.fol, err = follow(rep.DataPath, s.sha256, s.an); err != nil {
-		s.void()
+	s.fol, err = follow(rep.DataPath, s.sha256, s.an)
+	if err := s.fault(stepFollow, err); err != nil {
 		return nil, fmt.Errorf("reading the capture file: %w", err)
 	}
 	// The background SHA-512 reads only while the foreground reader has
 	// caught up with the file, and not from the tool's exit to COMPLETE:
 	// the CPU goes to what COMPLETE waits for first.
 	mayRead := func() bool { return s.fol.caughtUp() && !s.completeDue.Load() }
-	if s.fol512, err = followBehind(rep.DataPath, mayRead, s.sha512); err != nil {
-		s.fol.wait()
-		s.void()
+	s.fol512, err = followBehind(rep.DataPath, mayRead, s.sha512)
+	if err := s.fault(stepFollowBehind, err); err != nil {
 		return nil, fmt.Errorf("reading the capture file: %w", err)
 	}
 	s.prog = &progress{
@@ -114,13 +126,11 @@ func (s *session) run(ctx context.Context) (*Report, error) {
 	defer cancel()
 	rep.ProcessStarted = now()
 	s.first = newFirstSample(s.params.SampleRateHz, rep.ProcessStarted)
-	s.rcv, err = s.hc.StartReceive(procCtx, s.params, nil)
+	rcv, err := s.hc.StartReceive(procCtx, s.params, nil)
 	if err != nil {
-		s.stopReaders()
-		s.void()
 		return nil, &StartError{Reason: "hackrf_transfer could not be started", Err: err}
 	}
-	s.exited = make(chan struct{})
+	s.rcv, s.exited = rcv, make(chan struct{})
 	go func() {
 		s.res, s.waitErr = s.rcv.Wait()
 		rep.ProcessEnded = time.Now()
@@ -132,21 +142,18 @@ func (s *session) run(ctx context.Context) (*Report, error) {
 	s.d.Logger.Info("capture started", "task_id", rep.TaskID, "pid", s.rcv.Pid(), "file", rep.DataPath,
 		"frequency_hz", s.params.FrequencyHz, "sample_rate_hz", s.params.SampleRateHz, "samples", s.params.NumSamples)
 	s.d.Notify.Notify(notify.CaptureStarted(notify.Task{ID: rep.TaskID}, s.rcv.Pid()))
+	if err := s.fault(stepStarted, nil); err != nil {
+		return nil, err
+	}
 
 	if err := s.confirm(ctx); err != nil {
-		s.stopTool()
-		s.stopReaders()
-		s.void()
 		if ctx.Err() != nil {
 			return nil, &InterruptedError{Cause: context.Cause(ctx)}
 		}
 		return nil, err
 	}
 	head, err := s.d.Git.Head(context.WithoutCancel(ctx))
-	if err != nil {
-		s.stopTool()
-		s.stopReaders()
-		s.void()
+	if err := s.fault(stepHead, err); err != nil {
 		return nil, fmt.Errorf("reading the RX checkout's HEAD: %w", err)
 	}
 	s.facts = liveFacts{
@@ -154,34 +161,26 @@ func (s *session) run(ctx context.Context) (*Report, error) {
 		plannedS: int64(p.Limits.PlannedDurationS), freqHz: s.params.FrequencyHz,
 		rateHz: s.params.SampleRateHz, pid: s.rcv.Pid(),
 	}
-	return s.afterStart(ctx)
-}
 
-// afterStart publishes READY, watches the capture, and publishes COMPLETE.
-func (s *session) afterStart(ctx context.Context) (*Report, error) {
-	rep := s.rep
 	// Recorded first: if rfhandoff is killed from here on, the next rx
 	// capture or rx watch publishes COMPLETE for this capture.
-	if err := s.recordStart(); err != nil {
-		s.stopTool()
-		s.stopReaders()
-		s.void()
+	if err := s.fault(stepRecord, s.recordStart()); err != nil {
 		return nil, fmt.Errorf("recording the capture in the RX state before READY (capture_in_progress): %w; the capture was stopped and nothing was published", err)
 	}
 	rep.Ready = ready(s.facts, now())
 	out, err := s.publish(ctx, rep.Ready, nil)
-	if err != nil {
+	var ce *publish.CheckError
+	if errors.As(err, &ce) {
 		// A refused check happens before any clone: nothing reached git,
-		// so the capture is void. A later failure may have pushed READY:
-		// supersede it with an honest COMPLETE.
+		// so the capture is void.
+		return nil, &PublishError{State: string(result.StateReady), Err: err}
+	}
+	// READY may be on the remote from here: the capture is no longer void.
+	armed = false
+	if err != nil {
+		// A failure after the checks may have pushed READY: supersede it
+		// with an honest COMPLETE.
 		s.stopTool()
-		var ce *publish.CheckError
-		if errors.As(err, &ce) {
-			s.stopReaders()
-			s.void()
-			s.forgetRecord()
-			return nil, &PublishError{State: string(result.StateReady), Err: err}
-		}
 		_, cerr := s.finish(ctx, endState{reason: fmt.Sprintf("READY could not be published (%v); the capture was stopped", err)})
 		return rep, &PublishError{State: string(result.StateReady), Err: err, CompletePublished: cerr == nil}
 	}
@@ -191,6 +190,44 @@ func (s *session) afterStart(ctx context.Context) (*Report, error) {
 
 	end := s.watch(ctx)
 	return s.finish(ctx, end)
+}
+
+// The steps of a capture before READY, where a test's Options.fail may
+// make it fail (after the step's own work, so there is something to undo).
+const (
+	stepParams       = "params"
+	stepFollow       = "follow"
+	stepFollowBehind = "follow-behind"
+	stepStarted      = "started"
+	stepHead         = "head"
+	stepRecord       = "record"
+	stepPublish      = "publish-" // + the result's state, after the local copy is written
+)
+
+// fault is err, or else the failure a test injects at step.
+func (s *session) fault(step string, err error) error {
+	if err == nil && s.o.fail != nil {
+		err = s.o.fail(step)
+	}
+	return err
+}
+
+// abort undoes a capture that never became READY, as far as it got: it
+// stops the tool (s.rcv is set once it started), then both readers, then
+// removes the data file and the local result copy, and clears
+// capture_in_progress. Every part is safe when its step never ran.
+func (s *session) abort() {
+	if s.rcv != nil {
+		s.stopTool()
+	}
+	if s.fol != nil {
+		s.fol.wait()
+	}
+	if s.fol512 != nil {
+		s.fol512.abandon()
+	}
+	s.void()
+	s.forgetRecord()
 }
 
 // confirm waits until the tool is alive and its file has grown between
@@ -285,20 +322,19 @@ func (s *session) stopTool() {
 	}
 }
 
-// stopReaders stops both readers of a capture that is void: nothing of
-// it will be published, so the background hash is not finished.
-func (s *session) stopReaders() {
-	s.fol.wait()
-	s.fol512.abandon()
-}
-
-// void removes the data file of a capture that was never announced.
+// void removes the files of a capture that was never announced: the
+// data file and the local copy of a READY that was refused.
 func (s *session) void() {
-	if err := os.Remove(s.rep.DataPath); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		s.d.Logger.Warn("could not remove the void capture file", "file", s.rep.DataPath, "err", err)
-		return
+	for _, path := range []string{s.rep.DataPath, s.rep.ResultPath} {
+		err := os.Remove(path)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+		case err != nil:
+			s.d.Logger.Warn("could not remove a file of a capture that never became READY", "file", path, "err", err)
+		default:
+			s.d.Logger.Info("removed a file of a capture that never became READY", "file", path)
+		}
 	}
-	s.d.Logger.Info("removed the capture file of a capture that never became READY", "file", s.rep.DataPath)
 }
 
 // publish writes r beside the capture and publishes it with a context a
@@ -312,6 +348,9 @@ func (s *session) publish(ctx context.Context, r *result.Result, notes []string)
 		s.d.Logger.Warn("could not keep a local copy of the result", "err", err)
 	} else if r.State == result.StateComplete {
 		s.recordComplete(data, notes)
+	}
+	if err := s.fault(stepPublish+string(r.State), nil); err != nil {
+		return publish.Outcome{}, err
 	}
 	pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.o.PublishTimeout)
 	defer cancel()

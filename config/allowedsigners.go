@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"rfhandoff/errlist"
+	"rfhandoff/state"
 )
 
 // Signer is one line of an allowed-signers file (ssh-keygen(1) ALLOWED
@@ -114,7 +115,7 @@ type KeyTime struct {
 // the principal, and then every such line must be valid (which CA signed
 // is not known here).
 func CheckKeyWindow(file, principal, fingerprint string, times ...KeyTime) error {
-	data, err := ReadRegularFile(file, MaxTrustFileBytes)
+	data, err := state.ReadRegular(file, MaxTrustFileBytes)
 	if err != nil {
 		return fmt.Errorf("allowed signers %s: %w", file, err)
 	}

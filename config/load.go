@@ -3,7 +3,6 @@ package config
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"reflect"
@@ -12,6 +11,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"rfhandoff/errlist"
+	"rfhandoff/state"
 )
 
 // MaxFileBytes bounds a policy file; a real one is a few KiB.
@@ -25,17 +25,9 @@ const EnvVar = "RFHANDOFF_CONFIG"
 
 // Load reads, decodes and validates the policy file at path.
 func Load(path string) (Policy, error) {
-	f, err := os.Open(path)
+	data, err := state.ReadRegular(path, MaxFileBytes)
 	if err != nil {
 		return Policy{}, fileError(path, err)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
-	if err != nil {
-		return Policy{}, fileError(path, err)
-	}
-	if len(data) > MaxFileBytes {
-		return Policy{}, fileError(path, fmt.Errorf("larger than %d bytes", MaxFileBytes))
 	}
 	p, errs, err := decode(data)
 	if err != nil {

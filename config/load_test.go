@@ -415,3 +415,24 @@ func TestWindowsEditedFileAccepted(t *testing.T) {
 		t.Fatalf("Parse = %q, %v", p.Repo.Path, err)
 	}
 }
+
+// A policy that is a symlink is refused, even to a valid policy, naming
+// the link: the safety policy is the file that was looked at.
+func TestLoadRefusesASymlink(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "real.toml")
+	if err := os.WriteFile(target, []byte("[tx]\nenabled = false\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(target); err != nil {
+		t.Fatalf("the target itself: %v", err)
+	}
+	link := filepath.Join(dir, "rfhandoff.toml")
+	if err := os.Symlink(target, link); err != nil {
+		t.Skipf("cannot create a symlink here: %v", err)
+	}
+	_, err := Load(link)
+	if err == nil || !strings.HasPrefix(err.Error(), "policy "+link+": ") || !strings.Contains(err.Error(), "a symlink") {
+		t.Errorf("Load(symlink) = %v, want a refusal naming the link", err)
+	}
+}

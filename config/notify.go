@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"rfhandoff/errlist"
+	"rfhandoff/state"
 )
 
 // Notify is [notify]: where rfhandoff tells a person that they are needed
@@ -210,7 +211,7 @@ func (p Policy) ReadNotifySecrets() (token, secret string, err error) {
 		if v == "" || checkLocalPath(v) != nil {
 			return ""
 		}
-		data, err := ReadRegularFile(path, MaxNotifySecretBytes)
+		data, err := state.ReadRegular(path, MaxNotifySecretBytes)
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
 			err = pe.Err

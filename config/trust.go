@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"rfhandoff/errlist"
+	"rfhandoff/state"
 )
 
 // Trust names who may speak on each branch: the allowed-signers files the
@@ -60,7 +61,7 @@ func (p Policy) CheckTrustFiles() error {
 			continue
 		}
 		path := p.Resolve(k.v)
-		data, err := ReadRegularFile(path, MaxTrustFileBytes)
+		data, err := state.ReadRegular(path, MaxTrustFileBytes)
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
 			err = pe.Err // the path is named below
@@ -112,7 +113,7 @@ func (p Policy) DescribeSigners() string {
 			continue
 		}
 		path := p.Resolve(k.v)
-		data, err := ReadRegularFile(path, MaxTrustFileBytes)
+		data, err := state.ReadRegular(path, MaxTrustFileBytes)
 		if err != nil {
 			continue
 		}

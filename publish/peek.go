@@ -1,10 +1,10 @@
 package publish
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
+
+	"rfhandoff/strictjson"
 )
 
 // peekString reads the string values of the top-level member named exactly
@@ -14,36 +14,21 @@ import (
 // refuse when any of them disagrees. An error means the member could not
 // be read: data is not a JSON object, or the value is not a string.
 func peekString(data []byte, key string) ([]string, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	tok, err := dec.Token()
-	if err != nil {
+	// Lenient: what follows the object is check 7's to report.
+	n, err := strictjson.Parse(data, strictjson.Shape{Keep: 1, Lenient: true})
+	var no *strictjson.NotObjectError
+	switch {
+	case errors.As(err, &no):
+		return nil, errors.New("not a JSON object")
+	case err != nil:
 		return nil, fmt.Errorf("not JSON: %w", err)
 	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return nil, errors.New("not a JSON object")
-	}
 	var out []string
-	for dec.More() {
-		kt, err := dec.Token()
-		if err != nil {
-			return nil, fmt.Errorf("not JSON: %w", err)
-		}
-		k, ok := kt.(string)
-		if !ok {
-			return nil, errors.New("not JSON: object key is not a string")
-		}
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return nil, fmt.Errorf("not JSON: %w", err)
-		}
-		if k != key {
-			continue
-		}
-		var s string
-		if len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &s) != nil {
+	for _, v := range n.Members.Values[key] {
+		if v.Kind != strictjson.String {
 			return nil, fmt.Errorf("%s is not a string", key)
 		}
-		out = append(out, s)
+		out = append(out, v.Text)
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("%s is missing", key)

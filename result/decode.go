@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
-	"io"
-	"os"
+	"errors"
 	"unicode/utf8"
+
+	"rfhandoff/state"
 )
 
 // Options tunes Decode.
@@ -96,34 +96,23 @@ func firstInvalidUTF8(data []byte) int {
 	return len(data)
 }
 
-// ReadFile reads and decodes a result file, never reading more than the
-// size limit allows (so a huge or endless file costs nothing). It returns
+// ReadFile reads (state.ReadRegular: a regular file, never read past the
+// size limit) and decodes a result file. It returns
 // the exact bytes read, which are what a digest must cover. An invalid
 // result is an *InvalidError whose Source is path.
 func ReadFile(path string, opts Options) (*Result, []byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, nil, fmt.Errorf("%s: not a regular file (%s)", path, st.Mode().Type())
-	}
 	limit := opts.limit()
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if int64(len(data)) > limit {
+	data, err := state.ReadRegular(path, limit)
+	var big *state.TooLargeError
+	if errors.As(err, &big) {
 		var p problems
 		p.add("", RuleSize, "is more than the limit of %d bytes", limit)
 		ie := p.err().(*InvalidError)
 		ie.Source = path
 		return nil, nil, ie
+	}
+	if err != nil {
+		return nil, nil, err
 	}
 	r, err := Decode(data, opts)
 	if ie, ok := err.(*InvalidError); ok {

@@ -393,9 +393,15 @@ func TestReadFile(t *testing.T) {
 	_, _, err = ReadFile(huge, Options{MaxBytes: 4096})
 	mustInvalid(t, err, problem{"", RuleSize})
 
-	// Not a regular file.
+	// Not a regular file: a directory, or a symlink even to a good result.
 	if _, _, err := ReadFile(dir, Options{}); err == nil {
 		t.Error("a directory was accepted")
+	}
+	link := filepath.Join(dir, "link.json")
+	if err := os.Symlink(good, link); err == nil {
+		if _, _, err := ReadFile(link, Options{}); err == nil || !strings.Contains(err.Error(), link+": not a regular file") {
+			t.Errorf("a symlink to a good result: %v, want it refused naming the link", err)
+		}
 	}
 	var ie2 *InvalidError
 	if _, _, err := ReadFile(filepath.Join(dir, "absent.json"), Options{}); !errors.Is(err, os.ErrNotExist) || errors.As(err, &ie2) {

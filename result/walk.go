@@ -1,7 +1,6 @@
 package result
 
 import (
-	"bytes"
 	"errors"
 	"strings"
 
@@ -17,34 +16,19 @@ type value = strictjson.Value
 type members = strictjson.Members[value]
 
 // walk reads data as exactly one JSON object with scalar-or-skipped member
-// values. It records syntax and shape problems in p and reports whether the
-// members are usable. Key-name problems (unknown, duplicate) are recorded too
-// but do not stop the walk.
+// values (strictjson.Parse keeping one level: a container's Text is its raw
+// JSON text). It records syntax and shape problems in p and reports
+// whether the members are usable. Key-name problems (unknown, duplicate)
+// are recorded too but do not stop the walk.
 func walk(data []byte, p *problems) (members, bool) {
 	var m members
-	r := strictjson.NewReader(data)
-	err := r.Object()
+	n, err := strictjson.Parse(data, strictjson.Shape{Keep: 1})
 	if err == nil {
-		err = r.Members(func(key string) error {
-			start := r.Offset()
-			v, err := r.Read()
-			if err != nil {
-				return err
+		for _, key := range n.Members.Order {
+			for _, v := range n.Members.Values[key] {
+				m.Add(key, v.Value)
 			}
-			if v.Kind == strictjson.Object || v.Kind == strictjson.Array {
-				// No allowed key takes a container: keep only its kind and
-				// raw text, trimmed of the ':' and blanks before it.
-				if err := r.Skip(0); err != nil {
-					return err
-				}
-				v.Text = string(bytes.TrimLeft(data[start:r.Offset()], " \t\r\n:"))
-			}
-			m.Add(key, v)
-			return nil
-		})
-	}
-	if err == nil {
-		err = r.End()
+		}
 	}
 	var (
 		notObject *strictjson.NotObjectError

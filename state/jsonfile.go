@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"sort"
 	"unicode/utf8"
 
 	"rfhandoff/strictjson"
@@ -38,20 +37,15 @@ func (e *CorruptError) Unwrap() error { return e.Err }
 // v must marshal every field (no omitempty): the key check compares the
 // file's keys with v's own encoding.
 func ReadJSON(path string, v any) (exists bool, err error) {
-	f, err := OpenShared(path)
-	if errors.Is(err, fs.ErrNotExist) {
+	data, err := ReadRegular(path, MaxFileBytes)
+	var big *TooLargeError
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		return false, nil
-	}
-	if err != nil {
-		return false, fmt.Errorf("read state %s: %w", path, err)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
-	if err != nil {
+	case errors.As(err, &big):
+		return true, &CorruptError{Path: path, Err: big}
+	case err != nil:
 		return true, fmt.Errorf("read state %s: %w", path, err)
-	}
-	if len(data) > MaxFileBytes {
-		return true, &CorruptError{Path: path, Err: fmt.Errorf("larger than %d bytes", MaxFileBytes)}
 	}
 	if err := decodeStrict(data, v); err != nil {
 		return true, &CorruptError{Path: path, Err: err}
@@ -78,9 +72,6 @@ func decodeStrict(data []byte, v any) error {
 	if err != nil {
 		return err
 	}
-	if in.kind != strictjson.Object {
-		return errors.New("not a JSON object")
-	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
@@ -100,110 +91,84 @@ func decodeStrict(data []byte, v any) error {
 	return matchTree(in, out, "$")
 }
 
-// node is a JSON value's shape: object keys, array elements, nulls.
-type node struct {
-	kind strictjson.Kind
-	obj  map[string]*node
-	arr  []*node
-}
-
 // maxDepth bounds nesting; state files are two levels deep.
 const maxDepth = 32
 
-// parseTree walks the tokens of exactly one JSON value, refusing duplicate
-// keys and trailing data.
-func parseTree(data []byte) (*node, error) {
-	r := strictjson.NewReader(data)
-	n, err := readNode(r, "$", 0)
-	if err != nil {
-		return nil, plain(err)
-	}
-	if err := r.End(); err != nil {
-		return nil, errors.New("trailing data after the JSON object")
-	}
-	return n, nil
-}
-
-// plain is encoding/json's own error behind a syntax problem: a corrupt
-// state file is reported with the decoder's words, without offsets.
-func plain(err error) error {
-	var se *strictjson.SyntaxError
-	if errors.As(err, &se) {
-		return se.Err
-	}
-	return err
-}
-
-func readNode(r *strictjson.Reader, at string, depth int) (*node, error) {
-	if depth > maxDepth {
-		return nil, fmt.Errorf("%s: nested deeper than %d", at, maxDepth)
-	}
-	v, err := r.Read()
-	if errors.Is(err, io.EOF) {
+// parseTree reads exactly one JSON object (strictjson.Parse), refusing
+// duplicate keys at any level and trailing data. A corrupt state file is
+// reported with encoding/json's words, without offsets.
+func parseTree(data []byte) (*strictjson.Node, error) {
+	n, err := strictjson.Parse(data, strictjson.Shape{MaxDepth: maxDepth})
+	var (
+		se *strictjson.SyntaxError
+		no *strictjson.NotObjectError
+		td *strictjson.TrailingDataError
+		de *strictjson.DepthError
+	)
+	switch {
+	case err == nil:
+		return n, noDuplicates(n, "$")
+	case errors.Is(err, strictjson.ErrEmpty):
 		return nil, errors.New("empty or truncated JSON")
+	case errors.As(err, &no):
+		return nil, errors.New("not a JSON object")
+	case errors.As(err, &td):
+		return nil, errors.New("trailing data after the JSON object")
+	case errors.As(err, &de):
+		return nil, fmt.Errorf("nested deeper than %d", maxDepth)
+	case errors.As(err, &se) && errors.Is(se.Err, io.EOF):
+		return nil, errors.New("empty or truncated JSON")
+	case errors.As(err, &se):
+		return nil, se.Err
 	}
-	if err != nil {
-		return nil, err
-	}
-	n := &node{kind: v.Kind}
-	switch v.Kind {
-	case strictjson.Object:
-		n.obj = map[string]*node{}
-		err = r.Members(func(k string) error {
-			if _, dup := n.obj[k]; dup {
+	return nil, err
+}
+
+// noDuplicates refuses a key that occurs twice in one object, the first
+// in document order.
+func noDuplicates(n *strictjson.Node, at string) error {
+	if n.Members != nil {
+		for _, k := range n.Members.Order {
+			vs := n.Members.Values[k]
+			if len(vs) > 1 {
 				return fmt.Errorf("%s: duplicate key %q", at, k)
 			}
-			child, err := readNode(r, at+"."+k, depth+1)
-			if err != nil {
+			if err := noDuplicates(vs[0], at+"."+k); err != nil {
 				return err
 			}
-			n.obj[k] = child
-			return nil
-		})
-	case strictjson.Array:
-		err = r.Elements(func() error {
-			child, err := readNode(r, fmt.Sprintf("%s[%d]", at, len(n.arr)), depth+1)
-			if err != nil {
-				return err
-			}
-			n.arr = append(n.arr, child)
-			return nil
-		})
+		}
 	}
-	if err != nil {
-		return nil, err
+	for i, c := range n.Elements {
+		if err := noDuplicates(c, fmt.Sprintf("%s[%d]", at, i)); err != nil {
+			return err
+		}
 	}
-	return n, nil
+	return nil
 }
 
 // matchTree checks that every key of in exists byte-for-byte in out at the
-// same place, and that in has null only where out has null too.
-func matchTree(in, out *node, at string) error {
+// same place, and that in has null only where out has null too. Keys are
+// looked at in document order, so the same problem is reported every time.
+func matchTree(in, out *strictjson.Node, at string) error {
 	switch {
-	case in.kind == strictjson.Null && out.kind != strictjson.Null:
+	case in.Kind == strictjson.Null && out.Kind != strictjson.Null:
 		return fmt.Errorf("%s: null where a value is required", at)
-	case in.kind == strictjson.Object && out.kind == strictjson.Object:
-		keys := make([]string, 0, len(in.obj))
-		for k := range in.obj {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys) // report the same problem every time
-		for _, k := range keys {
-			child := in.obj[k]
-			o, ok := out.obj[k]
+	case in.Kind == strictjson.Object && out.Kind == strictjson.Object:
+		for _, k := range in.Members.Order {
+			o, ok := out.Members.Values[k]
 			if !ok {
 				return fmt.Errorf("%s: unknown key %q", at, k)
 			}
-			if err := matchTree(child, o, at+"."+k); err != nil {
+			if err := matchTree(in.Members.Values[k][0], o[0], at+"."+k); err != nil {
 				return err
 			}
 		}
-	case in.kind == strictjson.Array && out.kind == strictjson.Array:
-		if len(in.arr) != len(out.arr) {
+	case in.Kind == strictjson.Array && out.Kind == strictjson.Array:
+		if len(in.Elements) != len(out.Elements) {
 			return fmt.Errorf("%s: array changed length when decoded", at)
 		}
-		for i := range in.arr {
-			if err := matchTree(in.arr[i], out.arr[i], fmt.Sprintf("%s[%d]", at, i)); err != nil {
+		for i := range in.Elements {
+			if err := matchTree(in.Elements[i], out.Elements[i], fmt.Sprintf("%s[%d]", at, i)); err != nil {
 				return err
 			}
 		}

@@ -131,3 +131,25 @@ func TestReadJSONUnreadableIsNotCorrupt(t *testing.T) {
 		t.Fatalf("ReadJSON(dir) = %v, want a plain error", err)
 	}
 }
+
+// A state file that is a symlink is not read (even to a good state file):
+// the error names it, and neither the link nor its target changes.
+func TestReadJSONRefusesASymlink(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "target.json")
+	if err := os.WriteFile(target, []byte(`{"name":"x"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "s.json")
+	if err := os.Symlink(target, link); err != nil {
+		t.Skipf("cannot create a symlink here: %v", err)
+	}
+	var v sample
+	exists, err := ReadJSON(link, &v)
+	if !exists || err == nil || !strings.Contains(err.Error(), link) || !strings.Contains(err.Error(), "a symlink") || v.Name != "" {
+		t.Errorf("ReadJSON(symlink) = %v, %v, %+v; want a refusal naming it", exists, err, v)
+	}
+	if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link changed: %v", err)
+	}
+}

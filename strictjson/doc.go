@@ -3,10 +3,13 @@
 // encoding/json would fold key case, keep only the last of duplicate keys,
 // ignore null and read 1.0 into an int (reliability.md §0 rule 6).
 //
-// It gives the pieces those readers share: values as written (numbers keep
+// Parse is the one strict reader they all use (results, authorization
+// records, state files, and the publisher's early look at task_id): one
+// JSON object read into a tree of Nodes, values as written (numbers keep
 // their literal text), every occurrence of every key in first-seen order,
-// skipping a container, "exactly one value, then only whitespace", and
-// typed errors that carry byte offsets. Each reader keeps its own
-// recursion, because what it keeps, how deep it lets a document nest and
-// how it words each problem differ on purpose.
+// containers below a level skipped with their raw text, a depth bound,
+// "exactly one value, then only whitespace", and typed errors that carry
+// byte offsets. What differs between readers on purpose is a Shape (how
+// much to keep, how deep to allow, whether trailing data is the reader's
+// business) and how each words the errors.
 package strictjson

@@ -293,7 +293,7 @@ func ParseRecord(data []byte) (Record, error) {
 			p.add("tx", "must be an object, got %s", vs[0].Describe())
 			good["tx"] = false
 		} else {
-			txGood := checkKeys(vs[0].obj, txFields, "tx.", &r.TX, &p)
+			txGood := checkKeys(vs[0].Members, txFields, "tx.", &r.TX, &p)
 			good["tx"] = len(txGood) == len(txFields)
 		}
 	}

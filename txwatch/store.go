@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -158,23 +157,17 @@ func (s Store) ReadRecord(name string) (Record, error) {
 	if m == nil {
 		return Record{}, fmt.Errorf("%s: not an authorization record name (want <TASK_ID>-<12 hex digits>.json)", path)
 	}
-	st, err := os.Lstat(path)
-	if err != nil {
-		return Record{}, err
+	data, err := state.ReadRegular(path, MaxRecordBytes)
+	var r Record
+	var big *state.TooLargeError
+	switch {
+	case errors.As(err, &big):
+		var p recProblems
+		p.add("", "is more than the limit of %d bytes", MaxRecordBytes)
+		err = p.err()
+	case err == nil:
+		r, err = ParseRecord(data)
 	}
-	if !st.Mode().IsRegular() {
-		return Record{}, fmt.Errorf("%s: not a regular file (%s)", path, st.Mode().Type())
-	}
-	f, err := state.OpenSharedNoFollow(path)
-	if err != nil {
-		return Record{}, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxRecordBytes+1))
-	if err != nil {
-		return Record{}, fmt.Errorf("%s: %w", path, err)
-	}
-	r, err := ParseRecord(data)
 	var ie *InvalidRecordError
 	if errors.As(err, &ie) {
 		ie.Source = path

@@ -12,11 +12,8 @@ import (
 // encoding/json would fold key case (even U+017F matches "s"), keep the last
 // of duplicate keys, ignore null and read 1.0 into an int.
 
-// jvalue is one value as written; an object's members are read into obj.
-type jvalue struct {
-	strictjson.Value
-	obj *jobject
-}
+// jvalue is one value as written; an object's members are in Members.
+type jvalue = *strictjson.Node
 
 // jobject holds every occurrence of every key, in first-seen order.
 type jobject = strictjson.Members[jvalue]
@@ -27,60 +24,15 @@ const maxJSONDepth = 4
 // parseJSONObject reads data as exactly one JSON object (nothing but
 // whitespace after it) into a tree. The error says where the syntax broke.
 func parseJSONObject(data []byte) (*jobject, error) {
-	r := strictjson.NewReader(data)
-	if err := r.Object(); err != nil {
-		return nil, recordSyntaxErr(err)
+	n, err := strictjson.Parse(data, strictjson.Shape{MaxDepth: maxJSONDepth})
+	var td *strictjson.TrailingDataError
+	if errors.As(err, &td) {
+		return nil, fmt.Errorf("has data after the JSON object, which ends at byte %d", td.End)
 	}
-	obj, err := readObject(r, 1)
 	if err != nil {
 		return nil, recordSyntaxErr(err)
 	}
-	if err := r.End(); err != nil {
-		// The offset is how far the reader looked past the object.
-		return nil, fmt.Errorf("has data after the JSON object, which ends at byte %d", r.Offset())
-	}
-	return obj, nil
-}
-
-// readObject reads members after the opening '{' up to and including '}'.
-func readObject(r *strictjson.Reader, depth int) (*jobject, error) {
-	if depth > maxJSONDepth {
-		return nil, &strictjson.DepthError{Max: maxJSONDepth}
-	}
-	o := &jobject{}
-	err := r.Members(func(key string) error {
-		v, err := readJSONValue(r, depth)
-		if err != nil {
-			return err
-		}
-		o.Add(key, v)
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return o, nil
-}
-
-func readJSONValue(r *strictjson.Reader, depth int) (jvalue, error) {
-	v, err := r.Read()
-	if err != nil {
-		return jvalue{}, err
-	}
-	switch v.Kind {
-	case strictjson.Object:
-		o, err := readObject(r, depth+1)
-		if err != nil {
-			return jvalue{}, err
-		}
-		return jvalue{Value: v, obj: o}, nil
-	case strictjson.Array:
-		// No key takes an array: consume it and keep only its kind.
-		if err := r.Skip(maxJSONDepth); err != nil {
-			return jvalue{}, err
-		}
-	}
-	return jvalue{Value: v}, nil
+	return n.Members, nil
 }
 
 // recordSyntaxErr words a strictjson error as the record's problem.

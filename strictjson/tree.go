@@ -1,0 +1,103 @@
+package strictjson
+
+import "bytes"
+
+// Node is one value of a document Parse read. An object it kept has its
+// members in Members, an array its elements in Elements; a container it
+// skipped (below Shape.Keep) has neither, and its raw JSON text in Text,
+// so that two duplicates can be compared.
+type Node struct {
+	Value
+	Members  *Members[*Node]
+	Elements []*Node
+}
+
+// Shape says how much of a document Parse keeps and allows.
+type Shape struct {
+	// Keep is how many levels of containers are read into Nodes, the
+	// top-level object being level 1; a deeper container is skipped.
+	// 0 keeps every level.
+	Keep int
+	// MaxDepth refuses (*DepthError) a container nested deeper than this
+	// many levels, the top-level object being level 1, whether kept or
+	// skipped. 0 sets no bound beyond encoding/json's own.
+	MaxDepth int
+	// Lenient leaves what follows the object unread: no
+	// *TrailingDataError.
+	Lenient bool
+}
+
+// Parse is the one strict JSON reader: data must be exactly one JSON
+// object (nothing but whitespace after it unless sh.Lenient), read into a
+// tree with every occurrence of every key, numbers as written. Its errors
+// are ErrEmpty, *SyntaxError, *NotObjectError, *DepthError and
+// *TrailingDataError; each reader words them its own way.
+func Parse(data []byte, sh Shape) (*Node, error) {
+	r := NewReader(data)
+	if err := r.Object(); err != nil {
+		return nil, err
+	}
+	top := &Node{Value: Value{Kind: Object}}
+	if err := r.fill(top, data, 1, sh); err != nil {
+		return nil, err
+	}
+	if !sh.Lenient {
+		if err := r.End(); err != nil {
+			return nil, err
+		}
+	}
+	return top, nil
+}
+
+// fill reads the container n, at level depth, that was just opened.
+func (r *Reader) fill(n *Node, data []byte, depth int, sh Shape) error {
+	if n.Kind == Object {
+		n.Members = &Members[*Node]{}
+		return r.Members(func(key string) error {
+			c, err := r.child(data, depth+1, sh)
+			if err == nil {
+				n.Members.Add(key, c)
+			}
+			return err
+		})
+	}
+	return r.Elements(func() error {
+		c, err := r.child(data, depth+1, sh)
+		if err == nil {
+			n.Elements = append(n.Elements, c)
+		}
+		return err
+	})
+}
+
+// child reads the next value, a container being at level depth.
+func (r *Reader) child(data []byte, depth int, sh Shape) (*Node, error) {
+	start := r.Offset()
+	v, err := r.Read()
+	if err != nil {
+		return nil, err
+	}
+	c := &Node{Value: v}
+	if v.Kind != Object && v.Kind != Array {
+		return c, nil
+	}
+	if sh.MaxDepth > 0 && depth > sh.MaxDepth {
+		return nil, &DepthError{Max: sh.MaxDepth}
+	}
+	if sh.Keep > 0 && depth > sh.Keep {
+		max := 0
+		if sh.MaxDepth > 0 {
+			max = sh.MaxDepth - depth + 1 // Skip counts the container itself
+		}
+		if err := r.Skip(max); err != nil {
+			if _, deep := err.(*DepthError); deep {
+				err = &DepthError{Max: sh.MaxDepth}
+			}
+			return nil, err
+		}
+		// Trimmed of the ':' or ',' and blanks before it.
+		c.Text = string(bytes.TrimLeft(data[start:r.Offset()], " \t\r\n:,"))
+		return c, nil
+	}
+	return c, r.fill(c, data, depth, sh)
+}

@@ -6,12 +6,11 @@ import (
 	"io"
 	"os"
 	"os/user"
-	"rfhandoff/exec"
-	"rfhandoff/notify"
 
 	"golang.org/x/term"
 
 	"rfhandoff/capture"
+	"rfhandoff/exec"
 )
 
 // RxCaptureCmd is the capture executor (PROTOCOL §8).
@@ -53,7 +52,6 @@ func (c *RxCaptureCmd) Run(app *App) error {
 	}
 	printRecovered(app.Stdout, rec)
 	rep, err := capture.Run(app.Ctx, deps, capture.Options{TaskID: c.TaskID})
-	notifyCaptureEnd(n, c.TaskID, rep, err)
 	if rep != nil && (rep.ReadyCommit != "" || rep.CompleteCommit != "") {
 		printCaptureReport(app.Stdout, rep)
 	}
@@ -122,34 +120,4 @@ func operatorName() string {
 		return u.Username
 	}
 	return ""
-}
-
-// notifyCaptureEnd sends capture_complete (a COMPLETE was published) or
-// capture_failed (PROTOCOL §21).
-func notifyCaptureEnd(n *notify.Dispatcher, taskID string, rep *capture.Report, err error) {
-	t := notify.Task{ID: taskID}
-	if rep != nil && rep.TaskID != "" {
-		t.ID = rep.TaskID
-	}
-	if err != nil {
-		n.Notify(notify.CaptureFailed(t, err.Error()))
-		return
-	}
-	if rep == nil || rep.Complete == nil || rep.CompleteCommit == "" {
-		return
-	}
-	c := rep.Complete
-	code, size := -1, int64(0)
-	if c.CaptureExitCode != nil {
-		code = int(*c.CaptureExitCode)
-	}
-	if c.CaptureSizeBytes != nil {
-		size = *c.CaptureSizeBytes
-	}
-	var overruns *int
-	if c.Overruns != nil {
-		v := int(*c.Overruns)
-		overruns = &v
-	}
-	n.Notify(notify.CaptureComplete(t, code, size, overruns))
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"rfhandoff/exec"
-	"rfhandoff/notify"
 	"rfhandoff/txwatch"
 )
 
@@ -22,24 +21,18 @@ func (c *TxExecuteCmd) Run(app *App) error {
 	if err != nil {
 		return err
 	}
+	n, err := app.Notifier(exec.RoleTX)
+	if err != nil {
+		return err
+	}
 	x := &txwatch.Executor{
 		Git:    app.Git(r),
 		Runner: r,
 		Policy: app.Policy,
 		Out:    app.Stdout,
-	}
-	n, err := app.Notifier(exec.RoleTX)
-	if err != nil {
-		return err
+		Notify: n, // tx_executed once the action ran, never for a refusal
 	}
 	o, path, err := x.Execute(app.Ctx, c.Record)
-	if o.TaskID != "" { // the action ran and its outcome was written
-		code := -1
-		if o.ExitCode != nil {
-			code = *o.ExitCode
-		}
-		n.Notify(notify.TXExecuted(notify.Task{ID: o.TaskID}, o.Action, o.RFTX, code))
-	}
 	if err != nil {
 		return err
 	}

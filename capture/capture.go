@@ -8,13 +8,13 @@ import (
 	"log/slog"
 	"path/filepath"
 	"regexp"
-	"rfhandoff/notify"
 	"time"
 
 	"rfhandoff/config"
 	"rfhandoff/exec"
 	"rfhandoff/gitcli"
 	"rfhandoff/hackrfcli"
+	"rfhandoff/notify"
 	"rfhandoff/quicklook"
 	"rfhandoff/result"
 )
@@ -129,7 +129,12 @@ var fullSerial = regexp.MustCompile(`^[0-9a-f]{1,32}$`)
 // Run is `rx capture`: see the package documentation for the order of
 // things and the decisions. A returned Report is nil only when the capture
 // never got as far as a file.
-func Run(ctx context.Context, d Deps, o Options) (*Report, error) {
+//
+// It ends with capture_complete (COMPLETE published) or capture_failed (an
+// error) to d.Notify (PROTOCOL §21).
+func Run(ctx context.Context, d Deps, o Options) (rep *Report, err error) {
+	about := notify.Task{ID: o.TaskID}
+	defer func() { notifyEnd(d.Notify, about, rep, err) }()
 	o = o.withDefaults()
 	if d.Logger == nil {
 		d.Logger = slog.New(slog.DiscardHandler)
@@ -158,6 +163,7 @@ func Run(ctx context.Context, d Deps, o Options) (*Report, error) {
 		return nil, err
 	}
 	id := cur.Task.ID
+	about = notify.FromTask(cur.Task)
 	if err := resultBranchExists(ctx, d.Git, p.Repo.Remote, p.Repo.ResultBranch, id); err != nil {
 		return nil, err
 	}

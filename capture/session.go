@@ -9,11 +9,11 @@ import (
 	"hash"
 	"io/fs"
 	"os"
-	"rfhandoff/notify"
 	"sync/atomic"
 	"time"
 
 	"rfhandoff/hackrfcli"
+	"rfhandoff/notify"
 	"rfhandoff/publish"
 	"rfhandoff/quicklook"
 	"rfhandoff/result"
@@ -141,7 +141,7 @@ func (s *session) run(ctx context.Context) (*Report, error) {
 	}()
 	s.d.Logger.Info("capture started", "task_id", rep.TaskID, "pid", s.rcv.Pid(), "file", rep.DataPath,
 		"frequency_hz", s.params.FrequencyHz, "sample_rate_hz", s.params.SampleRateHz, "samples", s.params.NumSamples)
-	s.d.Notify.Notify(notify.CaptureStarted(notify.Task{ID: rep.TaskID}, s.rcv.Pid()))
+	s.d.Notify.Notify(notify.CaptureStarted(notify.FromTask(s.cur.Task), s.rcv.Pid()))
 	if err := s.fault(stepStarted, nil); err != nil {
 		return nil, err
 	}

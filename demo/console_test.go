@@ -30,8 +30,8 @@ func FuzzPlain(f *testing.F) {
 	f.Add([]byte("\x1b"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		got := plain(b)
-		if strings.ContainsAny(got, "\x1b\r") {
-			t.Fatalf("plain(%q) = %q still holds ESC or CR", b, got)
+		if strings.ContainsAny(got, "\x1b\r\a") {
+			t.Fatalf("plain(%q) = %q still holds ESC, CR or BEL", b, got)
 		}
 		if again := plain([]byte(got)); again != got {
 			t.Fatalf("plain is not idempotent: %q -> %q -> %q", b, got, again)

@@ -57,6 +57,11 @@ func (sb *Sandbox) policy(checkout string, t Timing) config.Policy {
 		HackRFTransfer: sb.Tool(exec.HackRFTransfer),
 		HackRFClock:    sb.Tool(exec.HackRFClock),
 	}
+	if sb.NotifyURL != "" {
+		// Every event, to the demo's own receiver: the transcript shows them.
+		p.Notify.WebhookURL = sb.NotifyURL
+		p.Notify.WebhookSecretFile = sb.NotifySecret
+	}
 	return p
 }
 
@@ -113,8 +118,9 @@ func (sb *Sandbox) LoadConfined(file string) (config.Policy, error) {
 		{"trust.task_signers", p.TaskSignersPath()},
 		{"trust.result_signers", p.ResultSignersPath()},
 		{"trust.signing_key", p.SigningKeyPath()},
+		{"notify.webhook_secret_file", p.WebhookSecretPath()},
 	} {
-		if c.path == "" && strings.HasPrefix(c.key, "trust.") {
+		if c.path == "" && (strings.HasPrefix(c.key, "trust.") || strings.HasPrefix(c.key, "notify.")) {
 			continue // not set on this side
 		}
 		if !filepath.IsAbs(c.path) || !sb.Inside(c.path) {
@@ -123,6 +129,10 @@ func (sb *Sandbox) LoadConfined(file string) (config.Policy, error) {
 	}
 	if p.Repo.Path != sb.RX && p.Repo.Path != sb.Main {
 		errs = multierror.Append(errs, fmt.Errorf("repo.path = %q is neither sandbox checkout", p.Repo.Path))
+	}
+	if n := p.Notify; n.WebhookURL != sb.NotifyURL || n.NtfyURL != "" || len(n.Command) > 0 {
+		errs = multierror.Append(errs, fmt.Errorf("[notify] may send only to the demo's own receiver %q (webhook_url %q, ntfy_url %q, command %q)",
+			sb.NotifyURL, n.WebhookURL, n.NtfyURL, n.Command))
 	}
 	if p.TX.IQFile != "" {
 		errs = multierror.Append(errs, fmt.Errorf("tx.iq_file = %q: the demo transmits nothing", p.TX.IQFile))

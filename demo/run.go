@@ -54,6 +54,11 @@ type runner struct {
 
 	mu       sync.Mutex
 	children []*child
+
+	// rcv is the demo's notification receiver; badShown how many refused
+	// deliveries the transcript has reported.
+	rcv      *receiver
+	badShown int
 }
 
 // Run sets the sandbox up, runs the narrated steps and removes the sandbox
@@ -92,7 +97,12 @@ func Run(ctx context.Context, o Options) (err error) {
 	d := &runner{o: o, out: &sink{w: o.Out}, exe: o.Exe, t: t}
 	d.intro()
 
-	sb, err := NewSandbox(ctx, SandboxOptions{Exe: o.Exe, Timing: t, Environ: o.Environ})
+	if d.rcv, err = startReceiver(); err != nil {
+		return &StepError{Step: 0, Name: "sandbox", Err: err}
+	}
+	defer d.rcv.close()
+	sb, err := NewSandbox(ctx, SandboxOptions{Exe: o.Exe, Timing: t, Environ: o.Environ,
+		NotifyURL: d.rcv.URL, NotifySecret: d.rcv.Secret})
 	if err != nil {
 		return &StepError{Step: 0, Name: "sandbox", Err: err}
 	}

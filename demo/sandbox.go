@@ -59,6 +59,10 @@ type Sandbox struct {
 	Setup      *exec.Stack
 	SetupAudit string
 
+	// NotifyURL is both policies' notify.webhook_url (the demo's own
+	// receiver) and NotifySecret the webhook_secret_file; "" without.
+	NotifyURL, NotifySecret string
+
 	env []string // the children's environment (ChildEnv)
 }
 
@@ -70,6 +74,9 @@ type SandboxOptions struct {
 	Timing Timing
 	// Environ is the environment the children's is built from.
 	Environ []string
+	// NotifyURL is the demo's own webhook receiver on 127.0.0.1, and
+	// NotifySecret the secret it checks signatures with ("": none).
+	NotifyURL, NotifySecret string
 }
 
 // NewSandbox creates the sandbox: a fresh temporary directory holding a
@@ -134,6 +141,12 @@ func NewSandbox(ctx context.Context, o SandboxOptions) (sb *Sandbox, err error) 
 	// runs without [trust] and says so.
 	if _, err := sb.Setup.SSHKeygen(); err == nil {
 		if err := sb.makeKeys(); err != nil {
+			return nil, err
+		}
+	}
+	if o.NotifyURL != "" {
+		sb.NotifyURL, sb.NotifySecret = o.NotifyURL, filepath.Join(root, "notify.secret")
+		if err := os.WriteFile(sb.NotifySecret, []byte(o.NotifySecret+"\n"), 0o600); err != nil {
 			return nil, err
 		}
 	}

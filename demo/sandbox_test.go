@@ -97,7 +97,14 @@ hackrf_clock = "` + sb.Tool(exec.HackRFClock) + `"
 enabled = true
 action = "hackrf_transfer"
 iq_file = "` + filepath.Join(outside, "burst.iq") + `"
+[notify]
+ntfy_url = "https://ntfy.example.org/lab-rf-7f3k"
+webhook_url = "https://hooks.example.org/rfhandoff"
+webhook_secret_file = "` + filepath.Join(outside, "hook.secret") + `"
 `
+	if err := os.WriteFile(filepath.Join(outside, "hook.secret"), []byte("s3cret\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	file := filepath.Join(sb.Root, "evil.toml")
 	if err := os.WriteFile(file, []byte(policy), 0o600); err != nil {
 		t.Fatal(err)
@@ -107,7 +114,8 @@ iq_file = "` + filepath.Join(outside, "burst.iq") + `"
 		t.Fatalf("LoadConfined = %v, want %s refused as leading outside the sandbox", err, file)
 	}
 	for _, want := range []string{"repo.path", "repo.state_dir", "audit.path", "capture.dir", "neither sandbox checkout",
-		"tools.hackrf_transfer", "tx.iq_file", "tx.enabled = true", "only the fake action"} {
+		"tools.hackrf_transfer", "tx.iq_file", "tx.enabled = true", "only the fake action",
+		"notify.webhook_secret_file", "[notify] may send only to the demo's own receiver", "ntfy.example.org"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error lacks %q:\n%v", want, err)
 		}

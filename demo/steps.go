@@ -32,12 +32,16 @@ const (
 var txPhrase = gate.TXPhrase
 
 func (d *runner) steps(ctx context.Context) error {
+	// After each step, the notifications it sent (PROTOCOL §21), as the
+	// demo's webhook received them.
+	defer d.showNotifications()
 	if err := d.pushTask(ctx); err != nil {
 		return stepErr(1, stepTask, err)
 	}
 	if err := d.check(ctx); err != nil {
 		return stepErr(2, stepCheck, err)
 	}
+	d.showNotifications()
 	if err := d.approve(ctx); err != nil {
 		return stepErr(3, stepApprove, err)
 	}
@@ -45,17 +49,21 @@ func (d *runner) steps(ctx context.Context) error {
 	if err != nil {
 		return stepErr(4, stepCapture, err)
 	}
+	d.showNotifications()
 	record, err := d.watch(ctx, ready)
 	if err != nil {
 		return stepErr(5, stepWatch, err)
 	}
+	d.showNotifications()
 	outcome, err := d.execute(ctx, record)
 	if err != nil {
 		return stepErr(6, stepExecute, err)
 	}
+	d.showNotifications()
 	if err := d.complete(ctx, capture, ready); err != nil {
 		return stepErr(7, stepDone, err)
 	}
+	d.showNotifications()
 	return stepErr(8, stepSummary, d.summary(ctx, outcome))
 }
 
@@ -378,6 +386,10 @@ func (d *runner) summary(ctx context.Context, o *outcome) error {
 		if code != 0 {
 			return fmt.Errorf("%s audit verify exited %d: the audit log is broken", side.side, code)
 		}
+	}
+	if d.rcv != nil {
+		d.showNotifications()
+		d.say("Notifications the demo's webhook received (none approves anything): %s.", d.rcv.tally())
 	}
 	d.out.printf("\nDemo complete: the task was approved at the prompt, the capture ran and published\n"+
 		"READY then COMPLETE, MAIN authorized after the exact phrase, and the fake TX action\n"+

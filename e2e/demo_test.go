@@ -94,6 +94,35 @@ func TestDemoAuto(t *testing.T) {
 		}
 		pos += i + len(w)
 	}
+	// The notifications (PROTOCOL §21) reached the demo's own webhook,
+	// signed, each with the event's one-line message, after its step.
+	for _, w := range []string{
+		"HOOK | approval_needed (rx): rfhandoff approval_needed: rx on ",
+		"HOOK | capture_started (rx): ",
+		"HOOK | authorization_needed (main): ",
+		"HOOK | watcher_stopped (main): ",
+		"HOOK | tx_executed (main): ",
+		"HOOK | capture_complete (rx): ",
+	} {
+		if !strings.Contains(out, w) {
+			t.Errorf("the transcript lacks the delivery %q\nstdout:\n%s", w, out)
+		}
+	}
+	for _, w := range []string{
+		`authorization_needed \(main\): rfhandoff authorization_needed: main on \S+, task DEMO_RX_CAPTURE_001 "[^"]+" \(YELLOW\) at \S+: .*, \d+ s left`,
+		`tx_executed \(main\): .*task DEMO_RX_CAPTURE_001 "[^"]+" \(YELLOW\).*: tx execute ran the fake action: rf_tx 0, exit code 0`,
+		`capture_complete \(rx\): .*task DEMO_RX_CAPTURE_001 .*capture complete: exit code 0, \d+ bytes, overruns`,
+	} {
+		if !regexp.MustCompile(regexp.QuoteMeta("HOOK | ") + w).MatchString(out) {
+			t.Errorf("the transcript lacks a delivery matching %q", w)
+		}
+	}
+	if strings.Contains(out, "deliveries refused") {
+		t.Errorf("the demo's webhook refused a delivery\nstdout:\n%s", out)
+	}
+	if !regexp.MustCompile(`Notifications the demo's webhook received \(none approves anything\): approval_needed 1, authorization_needed 1, capture_complete 1, capture_started 1, tx_executed 1, watcher_stopped 1\.`).MatchString(out) {
+		t.Errorf("the summary does not count the notifications\nstdout:\n%s", out)
+	}
 	// Both TX prompts were answered by the demo: tx watch's and tx execute's.
 	if n := strings.Count(out, "MAIN | > AUTHORIZE RF TX      <- typed by demo --auto"); n != 2 {
 		t.Errorf("the TX phrase was typed %d times, want 2 (tx watch, tx execute)\nstdout:\n%s", n, out)

@@ -3,8 +3,8 @@ package e2e
 import (
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,18 +19,40 @@ import (
 )
 
 // hookServer is a real webhook receiver on 127.0.0.1 that checks every
-// request's signature with its copy of the secret.
+// request's signature with its copy of the secret. It can answer 500,
+// hang until the sender gives up, or be down (nothing listening on its
+// port) and come back on the same address.
 type hookServer struct {
-	*httptest.Server
+	URL  string
+	addr string
+	srv  *http.Server
+
 	mu     sync.Mutex
+	l      net.Listener
+	conns  map[net.Conn]bool // open connections, closed by down
+	mode   string            // "" (200), "500", "hang"
 	events []map[string]string
 	bad    int
+	tries  int // every request that reached the handler
 }
 
 func startHookServer(t *testing.T, secret string) *hookServer {
-	h := &hookServer{}
-	h.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	t.Helper()
+	h := &hookServer{conns: map[net.Conn]bool{}}
+	h.srv = &http.Server{ConnState: h.track, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
+		h.mu.Lock()
+		h.tries++
+		mode := h.mode
+		h.mu.Unlock()
+		switch mode {
+		case "500":
+			w.WriteHeader(http.StatusInternalServerError)
+			return
+		case "hang":
+			<-r.Context().Done() // the sender's timeout ends it
+			return
+		}
 		h.mu.Lock()
 		defer h.mu.Unlock()
 		var ev map[string]string
@@ -40,15 +62,77 @@ func startHookServer(t *testing.T, secret string) *hookServer {
 			return
 		}
 		h.events = append(h.events, ev)
-	}))
-	t.Cleanup(h.Close)
+	})}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.addr = l.Addr().String()
+	h.URL = "http://" + h.addr
+	h.serve(l)
+	t.Cleanup(func() { _ = h.srv.Close() })
 	return h
+}
+
+func (h *hookServer) serve(l net.Listener) {
+	h.mu.Lock()
+	h.l = l
+	h.mu.Unlock()
+	go func() { _ = h.srv.Serve(l) }()
+}
+
+// setMode makes the receiver answer 200 (""), 500 ("500") or hang ("hang").
+func (h *hookServer) setMode(mode string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.mode = mode
+}
+
+func (h *hookServer) track(c net.Conn, st http.ConnState) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	switch st {
+	case http.StateNew:
+		h.conns[c] = true
+	case http.StateClosed, http.StateHijacked:
+		delete(h.conns, c)
+	}
+}
+
+// down stops listening and drops every open connection (a kept-alive one
+// too): a delivery finds nothing on the port.
+func (h *hookServer) down(t *testing.T) {
+	t.Helper()
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if err := h.l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for c := range h.conns {
+		_ = c.Close()
+	}
+}
+
+// up listens again on the same address.
+func (h *hookServer) up(t *testing.T) {
+	t.Helper()
+	l, err := net.Listen("tcp", h.addr)
+	if err != nil {
+		t.Fatalf("the hook server cannot listen on %s again: %v", h.addr, err)
+	}
+	h.serve(l)
 }
 
 func (h *hookServer) received() ([]map[string]string, int) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return append([]map[string]string(nil), h.events...), h.bad
+}
+
+func (h *hookServer) requests() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.tries
 }
 
 // TestNotifyRxCheckOncePerTask: cron runs rx check every minute; the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"rfhandoff/config"
 	"rfhandoff/errlist"
@@ -40,6 +41,8 @@ func (x *Executor) run(ctx context.Context, store Store, name string, rec Record
 	o.Argv = append([]string{"hackrf_transfer"}, txp.Argv()...)
 	path, err := store.WriteOutcome(name, o)
 	if err != nil {
+		// Nothing started: the returned outcome says so (no tx_executed).
+		o.StartedAt, o.RFTXStarted, o.RFTX = time.Time{}, false, 0
 		return o, path, actionFailed(path, fmt.Errorf("writing the provisional outcome, so nothing was started: %w", err))
 	}
 	x.say("starting hackrf_transfer %v", txp.Argv())

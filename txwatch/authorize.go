@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"rfhandoff/notify"
 	"time"
 
 	"github.com/hashicorp/go-multierror"
@@ -13,8 +12,10 @@ import (
 	"rfhandoff/errlist"
 	"rfhandoff/gate"
 	"rfhandoff/gitcli"
+	"rfhandoff/notify"
 	"rfhandoff/prompt"
 	"rfhandoff/result"
+	"rfhandoff/task"
 )
 
 // describeTX says what tx execute would do, for the operator.
@@ -31,7 +32,11 @@ func describeTX(p TXParams) string {
 // phrase and, after the exact phrase, re-checks everything against a
 // fresh fetch before writing the record. Every way it does not end in a
 // record is reported; only a cancelled ctx is returned.
-func (w *Watcher) authorize(ctx context.Context, snap Snapshot, r *result.Result, taskID string, signer *gitcli.Signature) error {
+//
+// cur is the current task the result was checked against (its TASK_ID is
+// the result's); a notification names its title and risk level.
+func (w *Watcher) authorize(ctx context.Context, snap Snapshot, r *result.Result, cur *task.Task, signer *gitcli.Signature) error {
+	taskID := cur.ID
 	deadline := gate.ReadyUntil(r, w.Policy, 0)
 	params := ParamsOf(w.Policy)
 	signed := ""
@@ -62,7 +67,7 @@ func (w *Watcher) authorize(ctx context.Context, snap Snapshot, r *result.Result
 		w.rep.printf("cannot ask for the phrase (%v): nothing authorized", err)
 		return nil
 	}
-	w.Notify.Notify(notify.AuthorizationNeeded(notify.Task{ID: taskID}, int(deadline.Sub(w.now()).Seconds())))
+	w.Notify.Notify(notify.AuthorizationNeeded(notify.FromTask(cur), int(deadline.Sub(w.now()).Seconds())))
 	ok, err := asker.Phrase(ctx, gate.TXPhrase, deadline)
 	asker.Close()
 	switch {

@@ -18,8 +18,10 @@ import (
 	"rfhandoff/gitcli"
 	"rfhandoff/hackrfcli"
 	"rfhandoff/mirror"
+	"rfhandoff/notify"
 	"rfhandoff/prompt"
 	"rfhandoff/state"
+	"rfhandoff/task"
 )
 
 // Executor is tx execute, the separate RED action that consumes one
@@ -33,6 +35,9 @@ type Executor struct {
 	Now func() time.Time
 	// OpenAsker opens the terminal for the phrase (nil: OpenTerminal).
 	OpenAsker func() (Asker, error)
+	// Notify receives tx_executed once the action has run (PROTOCOL §21),
+	// never for a refused execution; nil sends nothing.
+	Notify *notify.Dispatcher
 }
 
 // Steps of the executor, as its refusals name them.
@@ -99,7 +104,8 @@ func (x *Executor) Execute(ctx context.Context, arg string) (Outcome, string, er
 	}
 
 	// (3) Immediately before any hardware: fetch again, compare, re-check.
-	if err := x.recheck(ctx, store, name, rec); err != nil {
+	cur, err := x.recheck(ctx, store, name, rec)
+	if err != nil {
 		return Outcome{}, "", refused(StepRecheck, err)
 	}
 
@@ -110,7 +116,11 @@ func (x *Executor) Execute(ctx context.Context, arg string) (Outcome, string, er
 	x.say("record %s marked used", name)
 
 	// (5) The action.
-	return x.run(ctx, store, name, rec, txp)
+	o, path, err := x.run(ctx, store, name, rec, txp)
+	if !o.StartedAt.IsZero() {
+		x.notifyExecuted(cur, o)
+	}
+	return o, path, err
 }
 
 // quickChecks is step 1 after the record parsed; it returns the
@@ -216,15 +226,16 @@ func (x *Executor) askPhrase(ctx context.Context, rec Record) error {
 // recheck is step 3: the result branch fetched again must still hold the
 // exact commit and bytes the record names, and every check must pass with
 // capture time left for the whole transmission plus min_remaining_s.
-func (x *Executor) recheck(ctx context.Context, store Store, name string, rec Record) error {
+// It returns the current task the result was checked against.
+func (x *Executor) recheck(ctx context.Context, store Store, name string, rec Record) (*task.Task, error) {
 	m, err := mirror.ForTX(ctx, x.Git, x.Policy, nil)
 	if err != nil {
-		return fmt.Errorf("re-fetching the result branch: %w", err)
+		return nil, fmt.Errorf("re-fetching the result branch: %w", err)
 	}
 	src := Source{Git: m, Policy: x.Policy}
 	snap, err := src.Fetch(ctx)
 	if err != nil {
-		return fmt.Errorf("re-fetching the result branch: %w", err)
+		return nil, fmt.Errorf("re-fetching the result branch: %w", err)
 	}
 	if err := writeFetchHint(x.Policy, snap.Commit); err != nil {
 		x.say("warning: %v (a running tx watch notices the fetched commit at its next resync)", err)
@@ -247,9 +258,12 @@ func (x *Executor) recheck(ctx context.Context, store Store, name string, rec Re
 	if snap.Digest != rec.ResultSHA256 {
 		add(fmt.Errorf("RX_RESULT.json has sha256 %s, the record was authorized for %s", orNone(snap.Digest), rec.ResultSHA256))
 	}
-	taskID, err := src.CurrentTaskID(ctx)
+	var taskID string
+	cur, err := src.CurrentTask(ctx)
 	if err != nil {
 		add(fmt.Errorf("reading the current task: %w", err))
+	} else {
+		taskID = cur.ID
 	}
 	now := x.now()
 	if snap.Data != nil {
@@ -275,9 +289,20 @@ func (x *Executor) recheck(ctx context.Context, store Store, name string, rec Re
 	}
 	if errs != nil {
 		errs.ErrorFormat = errlist.Format
-		return errs
+		return nil, errs
 	}
-	return nil
+	return cur, nil
+}
+
+// notifyExecuted sends tx_executed for an action that was started: the
+// outcome's rf_tx and the tool's exit code (-1 when there is none: killed,
+// or never started).
+func (x *Executor) notifyExecuted(cur *task.Task, o Outcome) {
+	code := -1
+	if o.ExitCode != nil {
+		code = *o.ExitCode
+	}
+	x.Notify.Notify(notify.TXExecuted(notify.FromTask(cur), o.Action, o.RFTX, code))
 }
 
 // completed refuses a record whose task the MAIN side saw a

@@ -12,6 +12,7 @@ import (
 	"rfhandoff/gitcli"
 	"rfhandoff/result"
 	"rfhandoff/state"
+	"rfhandoff/task"
 	"rfhandoff/taskfetch"
 )
 
@@ -156,11 +157,21 @@ func (s Source) Fetch(ctx context.Context) (Snapshot, error) {
 // CurrentTaskID fetches the task branch and returns the ID of the valid
 // task on it (taskfetch: size, strict parse, EXPECTED_HEAD ancestry).
 func (s Source) CurrentTaskID(ctx context.Context) (string, error) {
-	cur, err := taskfetch.Fetch(ctx, s.Git, s.Policy)
+	t, err := s.CurrentTask(ctx)
 	if err != nil {
 		return "", err
 	}
-	return cur.Task.ID, nil
+	return t.ID, nil
+}
+
+// CurrentTask is CurrentTaskID's task itself, for what a notification
+// may say about it (its title and effective risk level, PROTOCOL §21).
+func (s Source) CurrentTask(ctx context.Context) (*task.Task, error) {
+	cur, err := taskfetch.Fetch(ctx, s.Git, s.Policy)
+	if err != nil {
+		return nil, err
+	}
+	return cur.Task, nil
 }
 
 // Decode parses a snapshot's bytes strictly under the policy's size limit.

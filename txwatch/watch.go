@@ -221,7 +221,7 @@ func (w *Watcher) poll(ctx context.Context) error {
 	if w.st.Shown(snap.Digest) {
 		return w.remember(commit)
 	}
-	taskID, err := w.src.CurrentTaskID(ctx)
+	cur, err := w.src.CurrentTask(ctx)
 	if err != nil {
 		return fmt.Errorf("reading the current task (needed to check result %s): %w", short(snap.Digest), err)
 	}
@@ -231,7 +231,7 @@ func (w *Watcher) poll(ctx context.Context) error {
 		w.st.MarkCompleted(r.TaskID, commit)
 	}
 	if checkErr == nil {
-		checkErr = readyProblems(completedError(&w.st, r), gate.CheckReady(r, now, taskID, w.Policy), w.src.CheckSigned(signer, r))
+		checkErr = readyProblems(completedError(&w.st, r), gate.CheckReady(r, now, cur.ID, w.Policy), w.src.CheckSigned(signer, r))
 	}
 	// The digest is recorded as shown before anything about it is shown:
 	// if the state cannot be written nothing is shown (and it is retried),
@@ -249,7 +249,7 @@ func (w *Watcher) poll(ctx context.Context) error {
 			short(snap.Digest), short(commit), checkErr)
 		return nil
 	}
-	return w.authorize(ctx, snap, r, taskID, signer)
+	return w.authorize(ctx, snap, r, cur, signer)
 }
 
 // openMirror opens the MAIN side's mirror that both branches are read

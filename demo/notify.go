@@ -1,0 +1,138 @@
+package demo
+
+import (
+	"crypto/hmac"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"sort"
+	"sync"
+	"time"
+
+	"rfhandoff/notify"
+)
+
+// notifyPath is the path of the demo's webhook on its receiver.
+const notifyPath = "/rfhandoff-demo"
+
+// receiver is the demo's own notification receiver (PROTOCOL §21): a
+// webhook on 127.0.0.1, served by the demo process for as long as it runs,
+// that both sides' policies name. It accepts a delivery only with a good
+// X-Signature under the sandbox's secret; the transcript shows what
+// arrived after each step.
+type receiver struct {
+	URL    string
+	Secret string
+	srv    *http.Server
+
+	mu    sync.Mutex
+	got   []notify.Message
+	shown int
+	bad   int
+}
+
+// startReceiver listens on a free loopback port with a fresh secret.
+func startReceiver() (*receiver, error) {
+	b := make([]byte, 24)
+	if _, err := rand.Read(b); err != nil {
+		return nil, err
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("the demo's notification receiver cannot listen on 127.0.0.1: %w", err)
+	}
+	r := &receiver{URL: "http://" + l.Addr().String() + notifyPath, Secret: hex.EncodeToString(b)}
+	r.srv = &http.Server{Handler: http.HandlerFunc(r.serve), ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		if err := r.srv.Serve(l); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			r.mu.Lock()
+			r.bad++
+			r.mu.Unlock()
+		}
+	}()
+	return r, nil
+}
+
+func (r *receiver) serve(w http.ResponseWriter, req *http.Request) {
+	body, err := io.ReadAll(io.LimitReader(req.Body, 64<<10))
+	want := "sha256=" + notify.Sign([]byte(r.Secret), body)
+	var m notify.Message
+	if err != nil || req.Method != http.MethodPost || req.URL.Path != notifyPath ||
+		!hmac.Equal([]byte(req.Header.Get("X-Signature")), []byte(want)) || json.Unmarshal(body, &m) != nil {
+		r.mu.Lock()
+		r.bad++
+		r.mu.Unlock()
+		http.Error(w, "refused", http.StatusUnauthorized)
+		return
+	}
+	r.mu.Lock()
+	r.got = append(r.got, m)
+	r.mu.Unlock()
+}
+
+// close stops the receiver.
+func (r *receiver) close() {
+	if r != nil {
+		_ = r.srv.Close()
+	}
+}
+
+// fresh returns the deliveries not shown yet, and how many were refused
+// in all.
+func (r *receiver) fresh() ([]notify.Message, int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	news := append([]notify.Message(nil), r.got[r.shown:]...)
+	r.shown = len(r.got)
+	return news, r.bad
+}
+
+// tally is each event's count over the whole run, in name order.
+func (r *receiver) tally() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := map[string]int{}
+	for _, m := range r.got {
+		n[m.Event]++
+	}
+	var names []string
+	for k := range n {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	s := ""
+	for i, k := range names {
+		if i > 0 {
+			s += ", "
+		}
+		s += fmt.Sprintf("%s %d", k, n[k])
+	}
+	if s == "" {
+		return "none"
+	}
+	return s
+}
+
+// showNotifications prints the deliveries that arrived since the last
+// call, one line each as the webhook received them.
+func (d *runner) showNotifications() {
+	if d.rcv == nil {
+		return
+	}
+	news, bad := d.rcv.fresh()
+	for _, m := range news {
+		d.out.line(notifyPrefix, fmt.Sprintf("%s (%s): %s", m.Event, m.Role, m.Text))
+	}
+	if bad > d.badShown {
+		d.out.line(notifyPrefix, fmt.Sprintf("%d deliveries refused (bad signature or request)", bad))
+		d.badShown = bad
+	}
+}
+
+// notifyPrefix marks the receiver's lines in the transcript.
+var notifyPrefix = sidePrefix("HOOK")

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 
+	"rfhandoff/node"
 	"rfhandoff/result"
 )
 
@@ -10,22 +11,36 @@ import (
 type ResultValidateCmd struct {
 	File   string `arg:"" type:"path" help:"The result file (RX_RESULT.json)."`
 	TaskID string `name:"task-id" placeholder:"ID" help:"Also require task_id to be this ID."`
+	Node   string `name:"node" placeholder:"NAME" help:"Require a node result (schema_version 2) from this node (PROTOCOL §23); without it both versions are accepted."`
 }
 
 // Run decodes the file strictly, reading no more than the policy's result
 // size limit. Exit 0 with a one-line summary when valid; otherwise the
 // error lists every reason (Main prints it to stderr and exits 1).
 func (c *ResultValidateCmd) Run(app *App) error {
-	r, data, err := result.ReadFile(c.File, result.Options{
+	want := result.AnyNode
+	if c.Node != "" {
+		if why := node.Check(c.Node); why != "" {
+			return exitCode(2, fmt.Errorf("--node: %s", why))
+		}
+		want = c.Node
+	}
+	opts := result.Options{
 		MaxBytes: app.Policy.Limits.MaxResultBytes,
 		TaskID:   c.TaskID,
 		// As publish and tx watch would: a result must carry the policy's
 		// planned duration.
 		PlannedDurationS: int64(app.Policy.Limits.PlannedDurationS),
-	})
+		Node:             want,
+	}
+	r, data, err := result.ReadFile(c.File, opts)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(app.Stdout, "valid result: task %s, state %s, sha256 %s\n", r.TaskID, r.State, result.SHA256(data))
+	from := ""
+	if _, nf, err := result.DecodeNode(data, opts); err == nil && nf.Node != "" {
+		from = ", node " + nf.Node
+	}
+	fmt.Fprintf(app.Stdout, "valid result: task %s, state %s%s, sha256 %s\n", r.TaskID, r.State, from, result.SHA256(data))
 	return nil
 }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"rfhandoff/result"
 )
 
 // resultFixtures is resolved at init, before any test changes directory.
@@ -123,5 +125,45 @@ func TestResultValidatePlannedDurationIsThePolicys(t *testing.T) {
 	code, out, errs = runResultValidate(t, "[limits]\nplanned_duration_s = 60\n", path)
 	if code != 0 || errs != "" || !strings.HasPrefix(out, "valid result: ") {
 		t.Fatalf("policy 60: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+}
+
+// PROTOCOL §23: result validate accepts both versions; --node requires a
+// node result from that node.
+func TestResultValidateNode(t *testing.T) {
+	v1 := filepath.Join(resultFixtures, "complete.json")
+	data, err := os.ReadFile(v1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := result.Decode(data, result.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	nodeDoc, err := result.EncodeNode(r, result.NodeFields{Node: "rx-a", SigMFMetaSHA512: new(strings.Repeat("1", 128))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v2 := filepath.Join(t.TempDir(), "RX_RESULT.json")
+	if err := os.WriteFile(v2, nodeDoc, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		code int
+		out  string
+		err  string
+	}{
+		{[]string{v2}, 0, "valid result: task RX_OTA_0001, state CAPTURE_COMPLETE, node rx-a, sha256 ", ""},
+		{[]string{v2, "--node", "rx-a"}, 0, "node rx-a", ""},
+		{[]string{v2, "--node", "rx-b"}, 1, "", `"node": is "rx-a", but this is node "rx-b"`},
+		{[]string{v1, "--node", "rx-a"}, 1, "", `"schema_version": is 1, but a node result (schema_version 2) from node "rx-a" is required`},
+		{[]string{v1}, 0, "state CAPTURE_COMPLETE, sha256 ", ""},
+		{[]string{v2, "--node", "RX-A"}, 2, "", "--node"},
+	} {
+		code, out, errs := runResultValidate(t, "", c.args...)
+		if code != c.code || !strings.Contains(out, c.out) || !strings.Contains(errs, c.err) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want %d, %q, %q", c.args, code, out, errs, c.code, c.out, c.err)
+		}
 	}
 }

@@ -48,6 +48,9 @@ func (c *RxApproveCmd) Run(app *App) error {
 	}
 	mx := rxwatch.NewManualExecutor(s.StateDir(), env.Policy)
 	switch res.Decision.Verdict {
+	case rxwatch.NotForNode:
+		return fmt.Errorf("task %s is not for this node (RX_NODES = %s, [node] name = %q): nothing approved",
+			cur.Task.ID, cur.Task.Nodes, env.Policy.Node.Name)
 	case rxwatch.Completed:
 		return &rxwatch.CompletedError{TaskID: cur.Task.ID}
 	case rxwatch.Approved:

@@ -5,6 +5,7 @@ import (
 
 	"rfhandoff/exec"
 	"rfhandoff/gate"
+	"rfhandoff/node"
 	"rfhandoff/task"
 	"rfhandoff/tasknew"
 )
@@ -23,6 +24,7 @@ type TaskNewCmd struct {
 	NoApproval     bool   `name:"no-approval" help:"REQUIRES_APPROVAL = NO (only a GREEN task accepts it)."`
 	BodyFile       string `name:"body-file" type:"path" placeholder:"FILE" help:"The Markdown body (default: a short text of what the flags allow)."`
 	ExpectedHead   string `name:"expected-head" placeholder:"HASH" help:"EXPECTED_HEAD (default: the fetched task branch tip; must be an ancestor of it)."`
+	RXNodes        string `name:"rx-nodes" placeholder:"NAMES" help:"RX_NODES: the receivers of a multi-node task, comma-separated (1-8 distinct names ^[a-z0-9][a-z0-9-]{0,31}$; PROTOCOL §23)."`
 	Output         string `short:"o" name:"output" type:"path" placeholder:"FILE" help:"Write here instead of the policy's task_file in the checkout."`
 	Force          bool   `help:"Overwrite a task file holding another task that has not completed."`
 }
@@ -44,6 +46,13 @@ func (c *TaskNewCmd) Run(app *App) error {
 		s.Level = l
 	}
 	var problems []error
+	if c.RXNodes != "" {
+		l, probs := node.ParseList(c.RXNodes)
+		for _, p := range probs {
+			problems = append(problems, fmt.Errorf("--rx-nodes %q: %s", c.RXNodes, p))
+		}
+		s.Nodes = l
+	}
 	if c.BodyFile == "" {
 		s.Body = task.DefaultBody(s)
 	} else if body, err := readTaskFile(c.BodyFile, app.Policy.Limits.MaxTaskBytes); err != nil {

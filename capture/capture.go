@@ -14,6 +14,7 @@ import (
 	"rfhandoff/exec"
 	"rfhandoff/gitcli"
 	"rfhandoff/hackrfcli"
+	"rfhandoff/node"
 	"rfhandoff/notify"
 	"rfhandoff/quicklook"
 	"rfhandoff/result"
@@ -91,10 +92,16 @@ func (o Options) withDefaults() Options {
 // of a capture that failed after it started, so the caller can say what
 // was published.
 type Report struct {
-	TaskID     string
-	Dir        string // <capture.dir>/<TASK_ID>
-	DataPath   string // the ci8 samples (.sigmf-data)
-	MetaPath   string // SigMF metadata, "" when not written
+	TaskID string
+	// Recording is the SigMF recording's name: <TASK_ID>, or
+	// <TASK_ID>-<node> for a task with RX_NODES (PROTOCOL §23).
+	Recording string
+	Dir       string // <capture.dir>/<TASK_ID>
+	DataPath  string // the ci8 samples (.sigmf-data)
+	MetaPath  string // SigMF metadata, "" when not written
+	// MetaSHA512 is the SHA-512 of the SigMF metadata as written, "" when
+	// not written; a node's COMPLETE carries it (sigmf_meta_sha512).
+	MetaSHA512 string
 	PNGPath    string // quick-look picture, "" when not written
 	ResultPath string // local copy of the last result written
 	Board      hackrfcli.Board
@@ -164,6 +171,16 @@ func Run(ctx context.Context, d Deps, o Options) (rep *Report, err error) {
 	}
 	id := cur.Task.ID
 	about = notify.FromTask(cur.Task)
+	// A task naming its receivers runs only on a listed, named node, whose
+	// recording and results carry its name (PROTOCOL §23).
+	nodeName, err := cur.Task.Node(p.Node.Name)
+	if err != nil {
+		return nil, fmt.Errorf("%w: nothing started", err)
+	}
+	recording := id
+	if nodeName != "" {
+		recording = node.Recording(id, nodeName)
+	}
 	if err := resultBranchExists(ctx, d.Git, p.Repo.Remote, p.Repo.ResultBranch, id); err != nil {
 		return nil, err
 	}
@@ -192,10 +209,10 @@ func Run(ctx context.Context, d Deps, o Options) (rep *Report, err error) {
 		return nil, err
 	}
 	s := &session{
-		d: d, o: o, hc: hc, cur: cur, info: info, board: board, stateDir: stateDir,
+		d: d, o: o, hc: hc, cur: cur, info: info, board: board, stateDir: stateDir, node: nodeName,
 		rep: &Report{
-			TaskID: id, Dir: dir, Board: board,
-			DataPath:   filepath.Join(dir, id+DataSuffix),
+			TaskID: id, Dir: dir, Board: board, Recording: recording,
+			DataPath:   filepath.Join(dir, recording+DataSuffix),
 			ResultPath: filepath.Join(dir, ResultName),
 		},
 	}

@@ -79,10 +79,19 @@ func (s *session) finish(ctx context.Context, end endState) (*Report, error) {
 		notes = append(notes, "No quick-look analysis: rf_tx_observed = UNKNOWN.")
 	}
 
+	if s.node != "" {
+		// A node's COMPLETE carries the digest of its SigMF metadata
+		// (PROTOCOL §23): the background SHA-512 goes on now and the
+		// metadata is written first.
+		s.completeDue.Store(false)
+		s.writeMeta(s.sum512(size), reason, det)
+	}
 	pubErr := s.publishComplete(ctx, e, notes)
 	s.completeDue.Store(false) // the background SHA-512 may go on
 	s.writePNG(det, analysis)
-	s.writeMeta(s.sum512(size), reason, det)
+	if s.node == "" {
+		s.writeMeta(s.sum512(size), reason, det)
+	}
 
 	switch {
 	case pubErr != nil:
@@ -225,16 +234,19 @@ func (s *session) sum512(size int64) string {
 func (s *session) writeMeta(sum512, outcome string, det *quicklook.Detection) {
 	rep := s.rep
 	t := s.cur.Task
-	meta := buildMeta(metaInput{
+	in := metaInput{
 		taskID: t.ID, title: t.Title, sampleRate: s.params.SampleRateHz, frequency: s.params.FrequencyHz,
 		firstSample: rep.FirstSample, sha512: sum512, hw: hwDescription(s.board),
 		toolVersion: s.info.ToolVersion, author: s.d.Author, outcome: outcome, detection: det,
-	})
-	path := filepath.Join(rep.Dir, rep.TaskID+MetaSuffix)
-	if err := writeMeta(path, meta); err != nil {
+	}
+	if s.node != "" {
+		in.collection = t.ID // <TASK_ID>.sigmf-collection, on the MAIN side
+	}
+	path := filepath.Join(rep.Dir, rep.Recording+MetaSuffix)
+	if sum, err := writeMeta(path, buildMeta(in)); err != nil {
 		s.d.Logger.Warn("could not write the SigMF metadata", "err", err)
 	} else {
-		rep.MetaPath = path
+		rep.MetaPath, rep.MetaSHA512 = path, sum
 	}
 }
 
@@ -257,7 +269,7 @@ func (s *session) writePNG(det *quicklook.Detection, a *quicklook.Analysis) {
 		Details: fmt.Sprintf("LNA %d dB, VGA %d dB, amp %s", s.params.LNAGainDB, s.params.VGAGainDB, onOff(s.params.Amp)),
 	})
 	if err == nil {
-		path := filepath.Join(rep.Dir, rep.TaskID+PNGSuffix)
+		path := filepath.Join(rep.Dir, rep.Recording+PNGSuffix)
 		if err = state.WriteFileAtomic(path, buf.Bytes(), 0o644); err == nil {
 			rep.PNGPath = path
 		}

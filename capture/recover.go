@@ -129,7 +129,13 @@ func recoverLocked(ctx context.Context, d Deps, o Options, stateDir string) (*Re
 		if err != nil {
 			return fail(err)
 		}
-		if data, err = result.Encode(r); err != nil {
+		if rec.Node == "" {
+			data, err = result.Encode(r)
+		} else {
+			// A node's recovered COMPLETE: no metadata was written for it.
+			data, err = result.EncodeNode(r, result.NodeFields{Node: rec.Node})
+		}
+		if err != nil {
 			return fail(err)
 		}
 		notes = n
@@ -153,7 +159,7 @@ func recoverLocked(ctx context.Context, d Deps, o Options, stateDir string) (*Re
 		}
 		rec = next
 	}
-	if out.Result, err = result.Decode(data, result.Options{}); err != nil {
+	if out.Result, err = result.Decode(data, result.Options{Node: result.AnyNode}); err != nil {
 		return fail(err)
 	}
 	out.Reused, out.Notes = reused, notes
@@ -193,7 +199,7 @@ func pendingComplete(rec *state.CaptureInProgress, path string, log *slog.Logger
 		log.Warn("the COMPLETE written before the kill is gone or changed; building a new one", "file", path, "err", err)
 		return nil, nil, false
 	}
-	r, err := result.Decode(data, result.Options{})
+	r, err := result.Decode(data, result.Options{Node: result.AnyNode})
 	if err != nil || r.TaskID != rec.TaskID || r.State != result.StateComplete {
 		log.Warn("the COMPLETE written before the kill does not describe this capture; building a new one", "file", path, "err", err)
 		return nil, nil, false

@@ -16,6 +16,7 @@ import (
 	"rfhandoff/exec"
 	"rfhandoff/gitcli/gittest"
 	"rfhandoff/hackrfcli"
+	"rfhandoff/node"
 	"rfhandoff/publish"
 	"rfhandoff/publish/publishtest"
 	"rfhandoff/result"
@@ -89,12 +90,24 @@ type orphan struct {
 // have. With noTool the tool is not started: the file is written here.
 func newOrphan(t *testing.T, w *world, noTool bool) *orphan {
 	t.Helper()
+	return newOrphanOf(t, w, noTool, "")
+}
+
+// newOrphanOf is newOrphan for the node named nodeName of a task with
+// RX_NODES ("" for a single-node task): its recording, READY and record
+// carry the name (PROTOCOL §23).
+func newOrphanOf(t *testing.T, w *world, noTool bool, nodeName string) *orphan {
+	t.Helper()
 	p := w.Policy
 	dir := filepath.Join(p.CaptureDir(), publishtest.TaskID)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	path, _ := filepath.Abs(filepath.Join(dir, publishtest.TaskID+DataSuffix))
+	rec := publishtest.TaskID
+	if nodeName != "" {
+		rec = node.Recording(rec, nodeName)
+	}
+	path, _ := filepath.Abs(filepath.Join(dir, rec+DataSuffix))
 	// The rx capture that "was killed": a real process, already gone.
 	gone, err := w.Stack.Run(t.Context(), exec.Cmd{Tool: exec.Git, Dir: w.Checkout, Args: []string{"rev-parse", "HEAD"}})
 	if err != nil {
@@ -132,6 +145,9 @@ func newOrphan(t *testing.T, w *world, noTool bool) *orphan {
 	f := liveFacts{taskID: publishtest.TaskID, sourceHead: w.Head, startedAt: started,
 		plannedS: int64(p.Limits.PlannedDurationS), freqHz: p.Capture.FrequencyHz, rateHz: p.Capture.SampleRateHz, pid: pid}
 	data, err := result.Encode(ready(f, now()))
+	if nodeName != "" {
+		data, err = result.EncodeNode(ready(f, now()), result.NodeFields{Node: nodeName})
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +160,7 @@ func newOrphan(t *testing.T, w *world, noTool bool) *orphan {
 	o.rec = &state.CaptureInProgress{TaskID: publishtest.TaskID, DataPath: path, CapturePID: pid, CaptureStart: start,
 		RfhandoffPID: gone.Pid, StartedAt: started, SourceHead: w.Head, PlannedDurationS: f.plannedS,
 		FrequencyHz: f.freqHz, SampleRateHz: f.rateHz, ReadyPublished: true, ReadyCommit: out.Commit,
-		CompleteNotes: []string{}}
+		CompleteNotes: []string{}, Node: nodeName}
 	setRecord(t, w, o.rec)
 	return o
 }
@@ -351,5 +367,31 @@ func TestRecoverPublishesSavedComplete(t *testing.T) {
 	}
 	if cleared, err := ForgetPublished(w.StateDir, saved); !cleared || err != nil || record(t, w) != nil {
 		t.Fatalf("ForgetPublished of the saved COMPLETE = %v, %v", cleared, err)
+	}
+}
+
+// TestRecoverNodeComplete: a killed capture of a node of a task with
+// RX_NODES gets a node COMPLETE from the recovery: schema_version 2, the
+// recorded node, and no metadata digest (no SigMF file is written for a
+// recovered capture).
+func TestRecoverNodeComplete(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t, "", publishtest.Options{RXNodes: "rx-a, rx-b", NodeName: "rx-b"}, nil)
+	o := newOrphanOf(t, w, true, "rx-b")
+	got, err := Recover(t.Context(), w.deps(t), opts())
+	if err != nil {
+		t.Fatalf("Recover: %v", err)
+	}
+	if got == nil || got.Result.State != result.StateComplete || got.Result.SchemaVersion != result.NodeSchemaVersion {
+		t.Fatalf("Recover = %+v", got)
+	}
+	tip := w.ResultTip(t)
+	data := gittest.Git(t, w.Runner, w.Remote.Dir, "show", tip+":"+w.Policy.Repo.ResultDir+"/RX_RESULT.json")
+	r, nf, err := result.DecodeNode([]byte(data), result.Options{Node: "rx-b"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if nf.SigMFMetaSHA512 != nil || *r.CaptureExitCode != -1 || r.CapturePID != int64(o.rec.CapturePID) {
+		t.Errorf("recovered COMPLETE %+v %+v", r, nf)
 	}
 }

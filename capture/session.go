@@ -31,6 +31,9 @@ type session struct {
 	board    hackrfcli.Board
 	stateDir string
 	rep      *Report
+	// node is the [node] name a task with RX_NODES runs under ("" for a
+	// single-node task): its results are node results (PROTOCOL §23).
+	node string
 
 	params hackrfcli.RxParams
 	facts  liveFacts
@@ -340,7 +343,7 @@ func (s *session) void() {
 // publish writes r beside the capture and publishes it with a context a
 // signal does not cancel, so a push is never torn in half.
 func (s *session) publish(ctx context.Context, r *result.Result, notes []string) (publish.Outcome, error) {
-	data, err := result.Encode(r)
+	data, err := s.encode(r)
 	if err != nil {
 		return publish.Outcome{}, err
 	}
@@ -359,4 +362,17 @@ func (s *session) publish(ctx context.Context, r *result.Result, notes []string)
 		Git: s.d.Git, Runner: s.d.Runner, Policy: s.d.Policy, StateDir: s.stateDir,
 		Audit: s.d.Audit, Notes: notes, Logger: s.d.Logger,
 	}, data)
+}
+
+// encode writes r as a single-node result, or for a node as a node result
+// whose COMPLETE carries the digest of the SigMF metadata written for it.
+func (s *session) encode(r *result.Result) ([]byte, error) {
+	if s.node == "" {
+		return result.Encode(r)
+	}
+	nf := result.NodeFields{Node: s.node}
+	if r.State == result.StateComplete && s.rep.MetaSHA512 != "" {
+		nf.SigMFMetaSHA512 = new(s.rep.MetaSHA512)
+	}
+	return result.EncodeNode(r, nf)
 }

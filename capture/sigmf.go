@@ -1,6 +1,8 @@
 package capture
 
 import (
+	"crypto/sha512"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -39,6 +41,9 @@ type sigmfGlobal struct {
 	Recorder    string `json:"core:recorder"`
 	Author      string `json:"core:author,omitempty"`
 	Description string `json:"core:description"`
+	// Collection names the SigMF Collection a node's recording belongs
+	// to, <TASK_ID> (PROTOCOL §23); absent for a single-node task.
+	Collection string `json:"core:collection,omitempty"`
 }
 
 type sigmfCapture struct {
@@ -68,6 +73,7 @@ type metaInput struct {
 	author        string
 	outcome       string // one line: how the capture ended
 	detection     *quicklook.Detection
+	collection    string // core:collection, "" for none
 }
 
 // buildMeta assembles the SigMF metadata; a detected burst becomes an
@@ -83,6 +89,7 @@ func buildMeta(in metaInput) sigmfMeta {
 			Datatype: "ci8", Version: SigMFVersion, SampleRate: in.sampleRate, NumChannels: 1,
 			SHA512: in.sha512, HW: in.hw, Recorder: rec + " (rfhandoff rx capture)", Author: in.author,
 			Description: fmt.Sprintf("%s: %s. %s", in.taskID, in.title, in.outcome),
+			Collection:  in.collection,
 		},
 		Captures: []sigmfCapture{{
 			SampleStart: 0, Frequency: in.frequency,
@@ -104,11 +111,17 @@ func buildMeta(in metaInput) sigmfMeta {
 	return m
 }
 
-// writeMeta writes the metadata as indented JSON.
-func writeMeta(path string, m sigmfMeta) error {
+// writeMeta writes the metadata as indented JSON and returns the SHA-512
+// of the bytes written.
+func writeMeta(path string, m sigmfMeta) (string, error) {
 	data, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
-		return err
+		return "", err
 	}
-	return state.WriteFileAtomic(path, append(data, '\n'), 0o644)
+	data = append(data, '\n')
+	if err := state.WriteFileAtomic(path, data, 0o644); err != nil {
+		return "", err
+	}
+	sum := sha512.Sum512(data)
+	return hex.EncodeToString(sum[:]), nil
 }

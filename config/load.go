@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"reflect"
 	"strings"
@@ -87,6 +88,7 @@ func decode(data []byte) (Policy, []error, error) {
 // "min_remaining_s", race with) the real key.
 func unknownKeys(md toml.MetaData) []error {
 	known := knownKeys()
+	maps.Copy(known, arrayKeys())
 	var errs []error
 	reported := map[string]bool{}
 	flag := func(k toml.Key) {
@@ -121,13 +123,39 @@ func knownKeys() map[string]bool {
 	pt := reflect.TypeOf(Policy{})
 	for i := 0; i < pt.NumField(); i++ {
 		tf := pt.Field(i)
-		table := tf.Tag.Get("toml")
+		table, _, _ := strings.Cut(tf.Tag.Get("toml"), ",")
 		if table == "" || !tf.IsExported() {
+			continue
+		}
+		if tf.Type.Kind() == reflect.Slice { // an array of tables: arrayKeys
 			continue
 		}
 		known[table] = true
 		for j := 0; j < tf.Type.NumField(); j++ {
-			if key := tf.Type.Field(j).Tag.Get("toml"); key != "" {
+			if key, _, _ := strings.Cut(tf.Type.Field(j).Tag.Get("toml"), ","); key != "" {
+				known[table+"\x00"+key] = true
+			}
+		}
+	}
+	return known
+}
+
+// arrayKeys lists the arrays of tables of Policy ([[nodes]]) and their
+// keys like knownKeys. They are kept apart because a policy need not hold
+// any: the example documents them in comments.
+func arrayKeys() map[string]bool {
+	known := map[string]bool{}
+	pt := reflect.TypeOf(Policy{})
+	for i := 0; i < pt.NumField(); i++ {
+		tf := pt.Field(i)
+		table, _, _ := strings.Cut(tf.Tag.Get("toml"), ",")
+		if table == "" || !tf.IsExported() || tf.Type.Kind() != reflect.Slice {
+			continue
+		}
+		known[table] = true
+		et := tf.Type.Elem()
+		for j := 0; j < et.NumField(); j++ {
+			if key, _, _ := strings.Cut(et.Field(j).Tag.Get("toml"), ","); key != "" {
 				known[table+"\x00"+key] = true
 			}
 		}

@@ -1,6 +1,3 @@
-// Package config holds the policy file: TOML, every key optional with a safe
-// default, unknown keys rejected, limits that may be tightened but never
-// loosened (PROTOCOL §11, §14).
 package config
 
 import (
@@ -20,6 +17,10 @@ type Policy struct {
 	TX      TX      `toml:"tx"`
 	Trust   Trust   `toml:"trust"`
 	Notify  Notify  `toml:"notify"`
+	// Node names this RX node on a multi-node task (PROTOCOL §23).
+	Node Node `toml:"node,omitempty"`
+	// Nodes lists every RX node, on the MAIN PC (PROTOCOL §23).
+	Nodes []MainNode `toml:"nodes,omitempty"`
 }
 
 // Repo names the checkout, remote, branches and paths.

@@ -35,12 +35,18 @@ func (p Policy) ResultSignersPath() string { return p.Resolve(p.Trust.ResultSign
 // or "".
 func (p Policy) SigningKeyPath() string { return p.Resolve(p.Trust.SigningKey) }
 
+// trustKeys are the policy's allowed-signers and key files, [[nodes]]'
+// result_signers included.
 func (p Policy) trustKeys() []struct{ key, v string } {
-	return []struct{ key, v string }{
+	keys := []struct{ key, v string }{
 		{"trust.task_signers", p.Trust.TaskSigners},
 		{"trust.result_signers", p.Trust.ResultSigners},
 		{"trust.signing_key", p.Trust.SigningKey},
 	}
+	for i, n := range p.Nodes {
+		keys = append(keys, struct{ key, v string }{nodeKey(i, "result_signers"), n.ResultSigners})
+	}
+	return keys
 }
 
 func (p Policy) validateTrust(ps *problems) {

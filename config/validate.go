@@ -73,6 +73,7 @@ func (p Policy) Validate() error {
 	p.validateTX(&ps)
 	p.validateTrust(&ps)
 	p.validateNotify(&ps)
+	p.validateNodes(&ps)
 	return errlist.List(ps...)
 }
 

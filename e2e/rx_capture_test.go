@@ -35,6 +35,13 @@ type captureSide struct {
 // side does not use them, so they must not stop rx capture.
 func newCaptureSide(t *testing.T, sim string, tools map[string]string) *captureSide {
 	t.Helper()
+	return newCaptureSideWith(t, sim, tools, publishtest.Options{}, "")
+}
+
+// newCaptureSideWith is newCaptureSide with the fixture's options and
+// more policy text appended.
+func newCaptureSideWith(t *testing.T, sim string, tools map[string]string, o publishtest.Options, more string) *captureSide {
+	t.Helper()
 	bin := rfhandoffBin(t)
 	if tools == nil {
 		tools = map[string]string{}
@@ -42,12 +49,13 @@ func newCaptureSide(t *testing.T, sim string, tools map[string]string) *captureS
 			tools[name] = filepath.Join(filepath.Dir(bin), name) // the simulator, never a real tool
 		}
 	}
-	f := publishtest.New(t, publishtest.Options{})
+	f := publishtest.New(t, o)
 	policy := filepath.Join(t.TempDir(), "policy.toml")
 	toml := fmt.Sprintf("[repo]\npath = %q\n\n[limits]\nplanned_duration_s = 15\n\n[tools]\n", f.Checkout)
 	for _, name := range []string{"hackrf_info", "hackrf_clock", "hackrf_transfer"} {
 		toml += fmt.Sprintf("%s = %q\n", name, tools[name])
 	}
+	toml += more
 	if err := os.WriteFile(policy, []byte(toml), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -60,21 +68,34 @@ func (s *captureSide) args(extra ...string) []string {
 	return append([]string{"--config", s.policy, "rx", "capture"}, extra...)
 }
 
-// results returns RX_RESULT.json of every result-branch commit after base.
+// results returns RX_RESULT.json of every result-branch commit after base,
+// each a single-node result.
 func (s *captureSide) results(t *testing.T, base string) []*result.Result {
+	t.Helper()
+	rs, _, _ := s.decodeResults(t, base, result.Options{})
+	return rs
+}
+
+// decodeResults decodes RX_RESULT.json of every result-branch commit after
+// base under opts, with node results' own keys and the exact bytes.
+func (s *captureSide) decodeResults(t *testing.T, base string, opts result.Options) ([]*result.Result, []result.NodeFields, [][]byte) {
 	t.Helper()
 	f := s.f
 	out := gittest.Git(t, f.Runner, f.Remote.Dir, "log", "--reverse", "--format=%H", base+".."+f.Policy.Repo.ResultBranch)
-	var rs []*result.Result
+	var (
+		rs   []*result.Result
+		nfs  []result.NodeFields
+		docs [][]byte
+	)
 	for _, c := range strings.Fields(out) {
 		data := gittest.Git(t, f.Runner, f.Remote.Dir, "show", c+":"+f.Policy.Repo.ResultDir+"/RX_RESULT.json")
-		r, err := result.Decode([]byte(data), result.Options{})
+		r, nf, err := result.DecodeNode([]byte(data), opts)
 		if err != nil {
 			t.Fatalf("commit %s: %v", c, err)
 		}
-		rs = append(rs, r)
+		rs, nfs, docs = append(rs, r), append(nfs, nf), append(docs, []byte(data))
 	}
-	return rs
+	return rs, nfs, docs
 }
 
 func (s *captureSide) dataPath() string {

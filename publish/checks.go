@@ -119,9 +119,14 @@ func checkSteps(ctx context.Context, d Deps, data []byte, cleanup *func()) (*che
 		return nil, err
 	}
 
-	// 7. The strict schema, with the current task's ID.
+	// 7. The strict schema, with the current task's ID and, for a task
+	// naming its receivers, this node's name (PROTOCOL §23).
+	want, err := cur.Task.Node(p.Node.Name)
+	if err != nil {
+		return nil, refuseErr(StepSchema, err)
+	}
 	res, err := result.Decode(data, result.Options{MaxBytes: p.Limits.MaxResultBytes, TaskID: id,
-		PlannedDurationS: int64(p.Limits.PlannedDurationS)})
+		PlannedDurationS: int64(p.Limits.PlannedDurationS), Node: want})
 	if err != nil {
 		return nil, refuseErr(StepSchema, err)
 	}

@@ -21,7 +21,15 @@ type Options struct {
 	// equal: the policy's planned duration, which both READY and COMPLETE
 	// carry.
 	PlannedDurationS int64
+	// Node says which results are acceptable (PROTOCOL §23): "" only a
+	// single-node result (schema_version 1), what every reader that does
+	// not know about nodes gets; AnyNode either version; a node name only
+	// a node result (schema_version 2) from that node.
+	Node string
 }
+
+// AnyNode, as Options.Node, accepts single-node and node results alike.
+const AnyNode = "*"
 
 func (o Options) limit() int64 {
 	if o.MaxBytes > 0 && o.MaxBytes < MaxBytes {
@@ -35,7 +43,24 @@ var bom = []byte("\xEF\xBB\xBF")
 // Decode parses data strictly as one RX_RESULT.json. It returns every
 // violation at once as an *InvalidError; the document-level problems (size,
 // encoding, syntax) stop it early because nothing after them is reliable.
+// A node result's own keys are DecodeNode's.
 func Decode(data []byte, opts Options) (*Result, error) {
+	r, _, err := DecodeNode(data, opts)
+	return r, err
+}
+
+// DecodeNode is Decode returning a node result's NodeFields too (the zero
+// NodeFields for a single-node result).
+func DecodeNode(data []byte, opts Options) (*Result, NodeFields, error) {
+	var nf NodeFields
+	r, err := decode(data, opts, &nf)
+	if err != nil {
+		return nil, NodeFields{}, err
+	}
+	return r, nf, nil
+}
+
+func decode(data []byte, opts Options, nf *NodeFields) (*Result, error) {
 	var p problems
 	if limit := opts.limit(); int64(len(data)) > limit {
 		p.add("", RuleSize, "is %d bytes, more than the limit of %d", len(data), limit)
@@ -72,6 +97,7 @@ func Decode(data []byte, opts Options) (*Result, error) {
 			}
 		}
 	}
+	checkNode(m, r, good, opts.Node, nf, &p)
 	checkState(r, good, &p)
 	if opts.TaskID != "" && good["task_id"] && r.TaskID != opts.TaskID {
 		p.add("task_id", RuleTaskID, "is %q, but the current task is %q", r.TaskID, opts.TaskID)

@@ -15,22 +15,32 @@ func Encode(r *Result) ([]byte, error) {
 	if r == nil {
 		return nil, fmt.Errorf("result: Encode of a nil *Result")
 	}
-	c := *r
+	return encode(new(canonical(*r)), Options{})
+}
+
+// canonical moves c's times to offsets RFC 3339 can write.
+func canonical(c Result) Result {
 	c.PublishedAt = minuteOffset(c.PublishedAt)
 	c.CaptureStartedAt = minuteOffset(c.CaptureStartedAt)
 	if c.CaptureEndedAt != nil {
 		c.CaptureEndedAt = new(minuteOffset(*c.CaptureEndedAt))
 	}
+	return c
+}
+
+// encode writes doc (a *Result, or one with NodeFields embedded after it)
+// and checks the bytes with Decode under opts.
+func encode(doc any, opts Options) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	// The struct's field order and tags are the table (checked by a test);
 	// time.Time writes RFC 3339 with its offset.
-	if err := enc.Encode(&c); err != nil {
+	if err := enc.Encode(doc); err != nil {
 		return nil, fmt.Errorf("result: encode: %w", err)
 	}
-	if _, err := Decode(buf.Bytes(), Options{}); err != nil {
+	if _, err := Decode(buf.Bytes(), opts); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil

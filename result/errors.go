@@ -33,6 +33,7 @@ const (
 	RuleState      Rule = "state"       // the READY / COMPLETE column
 	RuleTaskID     Rule = "task-id"     // not the expected current task
 	RulePolicy     Rule = "policy"      // not the value the policy sets
+	RuleNode       Rule = "node"        // not the version or node expected (PROTOCOL §23)
 )
 
 func (e *FieldError) Error() string {

@@ -31,7 +31,7 @@ var fields = []field{
 		if why != "" {
 			return why
 		}
-		if n != SchemaVersion {
+		if n != SchemaVersion && n != NodeSchemaVersion {
 			return fmt.Sprintf("must be %d, got %d", SchemaVersion, n)
 		}
 		r.SchemaVersion = int(n)

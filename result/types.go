@@ -1,8 +1,3 @@
-// Package result is the strict RX_RESULT.json contract (PROTOCOL §5): Go types,
-// a decoder that rejects everything encoding/json would silently accept
-// (duplicate or case-variant keys, 1.0 for an integer, invalid UTF-8,
-// trailing data), the READY/COMPLETE rules, a canonical encoder, the
-// Markdown rendering, and a JSON Schema for tools outside Go.
 package result
 
 import "time"
@@ -35,8 +30,12 @@ const (
 	RFTXUnknown          RFTXObserved = "UNKNOWN"
 )
 
-// SchemaVersion is the only schema_version this package reads and writes.
+// SchemaVersion is the schema_version of a single-node result.
 const SchemaVersion = 1
+
+// NodeSchemaVersion is the schema_version of a node result, one for a task
+// with RX_NODES: SchemaVersion's keys plus NodeFields (PROTOCOL §23).
+const NodeSchemaVersion = 2
 
 // MaxBytes is the protocol's size limit for RX_RESULT.json (and RX_RESULT.md).
 const MaxBytes = 64 << 10

@@ -2,6 +2,7 @@ package result
 
 import (
 	"errors"
+	"slices"
 	"strings"
 
 	"rfhandoff/strictjson"
@@ -54,7 +55,7 @@ func walk(data []byte, p *problems) (members, bool) {
 func keyNameProblems(m members, p *problems) {
 	for _, key := range m.Order {
 		vs := m.Values[key]
-		if _, ok := fieldIndex[key]; !ok {
+		if _, ok := fieldIndex[key]; !ok && !slices.Contains(nodeKeys, key) {
 			if hint := caseVariantOf(key); hint != "" {
 				p.add(key, RuleUnknownKey, "unknown key (keys are case-sensitive; did you mean %q?)", hint)
 			} else {
@@ -81,6 +82,11 @@ func caseVariantOf(key string) string {
 	for _, f := range fields {
 		if strings.EqualFold(f.key, key) {
 			return f.key
+		}
+	}
+	for _, k := range nodeKeys {
+		if strings.EqualFold(k, key) {
+			return k
 		}
 	}
 	return ""

@@ -84,6 +84,9 @@ func WriteSummary(w io.Writer, cur *taskfetch.Current, v Verdict) {
 	fmt.Fprintf(w, "level:    %s)\n", level)
 	fmt.Fprintf(w, "approval: %s\n", gate.DescribeApproval(t.EffectiveLevel, t.RFTX, t.ID))
 	fmt.Fprintf(w, "sha256:   %s\n", t.SHA256)
+	if t.Nodes.Len() > 0 {
+		fmt.Fprintf(w, "rx nodes: %s\n", t.Nodes)
+	}
 	if cur.Signer != nil {
 		fmt.Fprintf(w, "signed:   %s\n", mdLine(cur.Signer.String()))
 	}

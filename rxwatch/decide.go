@@ -1,6 +1,7 @@
 package rxwatch
 
 import (
+	"errors"
 	"fmt"
 
 	"rfhandoff/state"
@@ -26,6 +27,9 @@ const (
 	// Replaced: the RX side saw this TASK_ID replaced by another task;
 	// rejected, never offered again (PROTOCOL §17).
 	Replaced
+	// NotForNode: the task names its receivers (RX_NODES, PROTOCOL §23)
+	// and this node is not one of them; never offered, not recorded.
+	NotForNode
 )
 
 func (v Verdict) String() string {
@@ -42,6 +46,8 @@ func (v Verdict) String() string {
 		return "rejected: content changed under the same TASK_ID"
 	case Replaced:
 		return "rejected: replaced by another task before, never offered again"
+	case NotForNode:
+		return "not for this node"
 	}
 	return fmt.Sprintf("Verdict(%d)", int(v))
 }
@@ -78,6 +84,21 @@ func Decide(s *state.RX, t *task.Task) Decision {
 		return Decision{Verdict: Deferred}
 	}
 	return Decision{Verdict: Awaiting}
+}
+
+// forNode judges the task's RX_NODES against this node's [node] name
+// (PROTOCOL §23): the zero Decision when the node takes part (any node of
+// a single-node task does), NotForNode when it is not listed, and an
+// error when the task lists nodes and this one has no name.
+func forNode(name string, t *task.Task) (Decision, error) {
+	_, err := t.Node(name)
+	switch {
+	case errors.Is(err, task.ErrNotForNode):
+		return Decision{Verdict: NotForNode}, nil
+	case err != nil:
+		return Decision{}, fmt.Errorf("%w; nothing recorded, nothing approved", err)
+	}
+	return Decision{}, nil
 }
 
 // ChangedError is a task whose content differs from the first seen under
@@ -121,8 +142,15 @@ func (e *CompletedError) Error() string {
 // Record judges cur under the state lock, keeps accept (cur's commit as
 // the accepted tip, see taskfetch.ReadSince; nil keeps the one on record)
 // and records cur as seen (its ID, commit and, the first time, its
-// digest). A Changed or Replaced task is not recorded as seen.
+// digest). A Changed or Replaced task is not recorded as seen, and a task
+// for other nodes (NotForNode) only advances the accepted tip.
 func (s *Session) Record(cur *taskfetch.Current, accept *state.AcceptedTask) (Decision, error) {
+	if d, err := forNode(s.Policy.Node.Name, cur.Task); err != nil || d.Verdict == NotForNode {
+		if aerr := s.Accept(accept); aerr != nil {
+			return Decision{}, aerr
+		}
+		return d, err
+	}
 	// Most polls see a task already recorded: decide without the lock.
 	if st, err := s.Store.Load(); err != nil {
 		return Decision{}, err

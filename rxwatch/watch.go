@@ -99,12 +99,25 @@ func (w *Watcher) consider(ctx context.Context, p Poll) bool {
 	}
 	cur := p.Task
 	t := cur.Task
+	key := t.ID + " " + t.SHA256
+	if d, err := forNode(w.S.Policy.Node.Name, t); err != nil || d.Verdict == NotForNode {
+		if aerr := w.S.Accept(p.Accept); aerr != nil {
+			w.announce("state "+aerr.Error(), func() { log.Error("cannot use the RX state", "err", aerr) })
+		}
+		if err != nil {
+			w.announce("unnamed "+key, func() { log.Error("task refused", "task_id", t.ID, "err", err) })
+		} else {
+			w.announce("other nodes "+key, func() {
+				log.Info("task is not for this node: not offered", "task_id", t.ID, "rx_nodes", t.Nodes.String(), "node", w.S.Policy.Node.Name)
+			})
+		}
+		return false
+	}
 	d, err := w.S.Record(cur, p.Accept)
 	if err != nil {
 		w.announce("state "+err.Error(), func() { log.Error("cannot use the RX state", "err", err) })
 		return false
 	}
-	key := t.ID + " " + t.SHA256
 	switch d.Verdict {
 	case Changed:
 		w.announce("changed "+key, func() { log.Error("task rejected", "task_id", t.ID, "err", changedError(d, cur)) })

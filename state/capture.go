@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"slices"
 	"time"
+
+	nodename "rfhandoff/node"
 )
 
 // CaptureInProgress is an `rx capture` whose READY may be on the result
@@ -46,6 +48,10 @@ type CaptureInProgress struct {
 	// "" and [] while no COMPLETE was written.
 	CompleteSHA256 string   `json:"complete_sha256"`
 	CompleteNotes  []string `json:"complete_notes"`
+	// Node is the [node] name the results of a task with RX_NODES carry
+	// (PROTOCOL §23); absent for a single-node task, whose COMPLETE is a
+	// version 1 result.
+	Node string `json:"node,omitempty"`
 }
 
 // serialPattern is a HackRF serial as hackrf_info prints it (config's rule).
@@ -70,6 +76,9 @@ func (c *CaptureInProgress) validate(errs []error) []error {
 	}
 	if c.RfhandoffPID <= 0 {
 		bad("rfhandoff_pid %d is not positive", c.RfhandoffPID)
+	}
+	if c.Node != "" && nodename.Check(c.Node) != "" {
+		bad("node: %s", nodename.Check(c.Node))
 	}
 	if c.Serial != "" && !serialPattern.MatchString(c.Serial) {
 		bad("serial %q is not 1 to 32 lowercase hex digits", c.Serial)

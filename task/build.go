@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/go-multierror"
 
 	"rfhandoff/gate"
+	"rfhandoff/node"
 )
 
 // Spec is a task file to write: the header's values and the body.
@@ -27,6 +28,9 @@ type Spec struct {
 	AllowPush        string // PushNo or PushRXResultOnly
 	// Level is RISK_LEVEL; zero means the level the flags derive.
 	Level gate.Level
+	// Nodes is RX_NODES (PROTOCOL §23); the zero List writes no such
+	// line.
+	Nodes node.List
 	Body  string
 }
 
@@ -126,6 +130,10 @@ func render(s Spec) ([]byte, []*FieldError) {
 		}
 		fmt.Fprintf(&b, "%s = %s\n", f, v)
 	}
+	if s.Nodes.Len() > 0 {
+		// A List is valid by construction: one line of plain names.
+		fmt.Fprintf(&b, "%s = %s\n", FieldRXNodes, s.Nodes)
+	}
 	b.WriteString("\n")
 	b.WriteString(s.Body)
 	return []byte(b.String()), errs
@@ -156,7 +164,7 @@ func reportedFor(errs []*FieldError, field string) bool {
 func sameAsSpec(t *Task, s Spec) error {
 	got := Spec{ID: t.ID, Title: t.Title, SourceBranch: t.SourceBranch, ExpectedHead: t.ExpectedHead,
 		RequiresApproval: t.RequiresApproval, HardwareAccess: t.HardwareAccess, RFRX: t.RFRX, RFTX: t.RFTX,
-		AllowCommit: t.AllowCommit, AllowPush: t.AllowPush, Level: t.DeclaredLevel, Body: t.Body}
+		AllowCommit: t.AllowCommit, AllowPush: t.AllowPush, Level: t.DeclaredLevel, Nodes: t.Nodes, Body: t.Body}
 	want := s
 	want.Level = s.level()
 	if got != want {

@@ -8,6 +8,7 @@ import (
 
 	"rfhandoff/gate"
 	"rfhandoff/hiddentext"
+	"rfhandoff/node"
 )
 
 // The header fields, in the order the protocol lists them.
@@ -23,6 +24,9 @@ const (
 	FieldAllowCommit      = "ALLOW_COMMIT"
 	FieldAllowPush        = "ALLOW_PUSH"
 	FieldRiskLevel        = "RISK_LEVEL"
+	// FieldRXNodes is optional: the receivers of a multi-node task
+	// (PROTOCOL §23); absent means the single node.
+	FieldRXNodes = "RX_NODES"
 )
 
 // Fields lists every header field in protocol order; all are required.
@@ -31,6 +35,10 @@ var Fields = []string{
 	FieldRequiresApproval, FieldHardwareAccess, FieldRFRX, FieldRFTX,
 	FieldAllowCommit, FieldAllowPush, FieldRiskLevel,
 }
+
+// OptionalFields may be left out; Build writes them after Fields, and only
+// when set.
+var OptionalFields = []string{FieldRXNodes}
 
 // ALLOW_PUSH values.
 const (
@@ -102,6 +110,15 @@ var setters = map[string]setter{
 			return "must be GREEN, YELLOW or RED"
 		}
 		t.DeclaredLevel = l
+		return ""
+	},
+	FieldRXNodes: func(t *Task, v string, _ Options) string {
+		l, probs := node.ParseList(v)
+		if probs != nil {
+			return fmt.Sprintf("must list 1–%d distinct node names matching %s, separated by commas: %s",
+				node.Max, node.Pattern(), strings.Join(probs, "; "))
+		}
+		t.Nodes = l
 		return ""
 	},
 }

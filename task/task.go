@@ -1,24 +1,13 @@
-// Package task reads the task file, docs/handoff/NEXT_RX_TASK.md (PROTOCOL
-// §3): a header of KEY = VALUE lines, then free Markdown shown to the
-// operator. Parse validates the header completely and reports every problem
-// at once; it never trusts the body, which is only ever displayed after
-// hiddentext.Sanitize.
-//
-// Hidden text (PROTOCOL §16): characters a terminal does not show are
-// escaped, not refused, in the body. hiddentext.Sanitize writes each as
-// <U+XXXX>, and that one rendering is what the approval prompt, rx check,
-// rx status and TASK.md all carry, so the operator approves exactly the
-// text an agent reads; an author's stray zero-width space or soft hyphen
-// costs a visible escape, not a rejected task. A title holding one is
-// invalid, with the positions named. The digest (SHA256) is always of the
-// raw bytes.
 package task
 
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
+	"fmt"
 
 	"rfhandoff/gate"
+	"rfhandoff/node"
 )
 
 // DefaultMaxBytes is the protocol's task size limit (64 KiB).
@@ -45,6 +34,9 @@ type Task struct {
 	RFTX             bool
 	AllowCommit      bool
 	AllowPush        string // PushNo or PushRXResultOnly
+	// Nodes is RX_NODES (PROTOCOL §23) in the order written; the zero
+	// List for a single-node task.
+	Nodes node.List
 
 	DeclaredLevel  gate.Level // RISK_LEVEL as written
 	DerivedLevel   gate.Level // the minimum the flags demand
@@ -69,6 +61,27 @@ func (t *Task) Flags() gate.Flags {
 		AllowCommit:    t.AllowCommit,
 		PushResult:     t.AllowPush == PushRXResultOnly,
 	}
+}
+
+// ErrNotForNode is the reason Node gives when the task's RX_NODES does not
+// list the node.
+var ErrNotForNode = errors.New("not for this node")
+
+// Node says what the task asks of the RX node whose [node] name is name
+// (PROTOCOL §23): for a single-node task "" (its results are version 1),
+// for a task whose RX_NODES lists name that name (its results carry it);
+// an error when the task lists nodes and name is empty, or is not listed
+// (wrapping ErrNotForNode).
+func (t *Task) Node(name string) (string, error) {
+	switch {
+	case t.Nodes.Len() == 0:
+		return "", nil
+	case name == "":
+		return "", fmt.Errorf("task %s names its receivers (RX_NODES = %s), but this node's policy has no [node] name: set [node] name to the one this node is", t.ID, t.Nodes)
+	case !t.Nodes.Contains(name):
+		return "", fmt.Errorf("task %s: RX_NODES = %s does not list [node] name %q: %w", t.ID, t.Nodes, name, ErrNotForNode)
+	}
+	return name, nil
 }
 
 // ApprovalPhrase is the phrase that must follow [A] for this task, if any.

@@ -81,7 +81,7 @@ func (w *Writer) readHistory(ctx context.Context, m *mirror.Mirror, tip string) 
 		}
 		var ids []string
 		var state result.State
-		if r, err := result.Decode(v.Data, result.Options{MaxBytes: p.Limits.MaxResultBytes}); err == nil {
+		if r, err := result.Decode(v.Data, result.Options{MaxBytes: p.Limits.MaxResultBytes, Node: result.AnyNode}); err == nil {
 			ids, state = []string{r.TaskID}, r.State
 		} else {
 			ids = result.PeekTaskIDs(v.Data)

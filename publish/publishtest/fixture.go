@@ -1,8 +1,3 @@
-// Package publishtest builds the world a publish runs in, with real git:
-// a bare remote holding a task branch and an existing result branch, a
-// full RX checkout of the task branch with .local/ ignored, RX state with
-// the task approved, and a READY result for it. The publish tests, the
-// command tests and the capture executor's tests share it.
 package publishtest
 
 import (
@@ -58,6 +53,9 @@ type Options struct {
 	NoResultBranch bool
 	// NoApproval leaves the RX state without an approval.
 	NoApproval bool
+	// RXNodes is the task's RX_NODES and NodeName the policy's [node]
+	// name (PROTOCOL §23); both empty by default.
+	RXNodes, NodeName string
 }
 
 // New builds a fixture.
@@ -78,7 +76,7 @@ func New(t testing.TB, o Options) *Fixture {
 		".gitignore": ".local/\n",
 	})
 	f.TaskData = []byte(tasktest.TaskFile(tasktest.TaskSpec{ID: TaskID, ExpectedHead: f.BaseCommit,
-		HardwareAccess: true, RFRX: true, RFTX: o.RFTX, AllowPush: o.AllowPush, Body: "Capture and publish.\n"}))
+		HardwareAccess: true, RFRX: true, RFTX: o.RFTX, AllowPush: o.AllowPush, RXNodes: o.RXNodes, Body: "Capture and publish.\n"}))
 	f.TaskCommit = gittest.Seed(t, rem, pol.Repo.TaskBranch, map[string]string{pol.Repo.TaskFile: string(f.TaskData)})
 	if !o.NoResultBranch {
 		files := o.ResultFiles
@@ -89,6 +87,7 @@ func New(t testing.TB, o Options) *Fixture {
 	}
 	f.Checkout = gittest.Clone(t, rem, pol.Repo.TaskBranch)
 	f.Policy.Repo.Path = f.Checkout
+	f.Policy.Node.Name = o.NodeName
 	f.StateDir = filepath.Join(f.Checkout, pol.Repo.StateDir)
 	if err := os.Mkdir(f.StateDir, 0o700); err != nil {
 		t.Fatal(err)

@@ -1,9 +1,3 @@
-// Package tasktest is the one set of handoff fixtures the test helpers
-// (faultkit, rxtest, txtest, publishtest) and the tests share: the
-// protocol's default branch and file names, task files at any risk level,
-// and READY results.
-//
-// It is test infrastructure: only tests and test helpers import it.
 package tasktest
 
 import (
@@ -42,6 +36,9 @@ type TaskSpec struct {
 
 	HardwareAccess, RFRX, RFTX, AllowCommit bool
 	AllowPush                               string // default task.PushNo
+
+	// RXNodes is written as RX_NODES when set (PROTOCOL §23).
+	RXNodes string
 
 	Body string // default: a short paragraph
 }
@@ -95,6 +92,9 @@ func TaskFile(s TaskSpec) string {
 		{task.FieldRiskLevel, level.String()},
 	} {
 		fmt.Fprintf(&b, "%s = %s\n", kv[0], kv[1])
+	}
+	if s.RXNodes != "" {
+		fmt.Fprintf(&b, "%s = %s\n", task.FieldRXNodes, s.RXNodes)
 	}
 	b.WriteString("\n")
 	b.WriteString(or(s.Body, "## Goal\n\nA test task for "+s.ID+".\n"))

@@ -1,0 +1,69 @@
+package config
+
+import (
+	"fmt"
+
+	"rfhandoff/node"
+)
+
+// Node is the RX policy's [node] table: this node's name on a multi-node
+// task (PROTOCOL §23). Empty on a single-node RX laptop.
+type Node struct {
+	Name string `toml:"name"`
+}
+
+// MainNode is one [[nodes]] table of the MAIN policy: an RX node, the
+// branch it publishes on and, optionally, the allowed-signers file its
+// result commits must be signed by (PROTOCOL §23, §17).
+type MainNode struct {
+	Name          string `toml:"name"`
+	ResultBranch  string `toml:"result_branch"`
+	ResultSigners string `toml:"result_signers,omitempty"`
+}
+
+// NodeResultSignersPath is the node's result_signers resolved like
+// TaskSignersPath, or "".
+func (p Policy) NodeResultSignersPath(n MainNode) string { return p.Resolve(n.ResultSigners) }
+
+// nodeKey names a key of the i-th [[nodes]] table for messages.
+func nodeKey(i int, key string) string { return fmt.Sprintf("nodes[%d].%s", i, key) }
+
+func (p Policy) validateNodes(ps *problems) {
+	if n := p.Node.Name; n != "" {
+		if why := node.Check(n); why != "" {
+			ps.add("node.name", n, "must match %s", node.Pattern())
+		}
+	}
+	if len(p.Nodes) > node.Max {
+		ps.add("nodes", len(p.Nodes), "lists %d nodes, more than %d (a task names at most %d)", len(p.Nodes), node.Max, node.Max)
+	}
+	names, branches := map[string]int{}, map[string]int{}
+	for i, n := range p.Nodes {
+		switch {
+		case n.Name == "":
+			ps.add(nodeKey(i, "name"), n.Name, "is required")
+		case node.Check(n.Name) != "":
+			ps.add(nodeKey(i, "name"), n.Name, "must match %s", node.Pattern())
+		default:
+			if first, dup := names[n.Name]; dup {
+				ps.add(nodeKey(i, "name"), n.Name, "repeats %s", nodeKey(first, "name"))
+			} else {
+				names[n.Name] = i
+			}
+		}
+		switch {
+		case n.ResultBranch == "":
+			ps.add(nodeKey(i, "result_branch"), n.ResultBranch, "is required")
+		case CheckBranch(n.ResultBranch) != nil:
+			ps.check(nodeKey(i, "result_branch"), n.ResultBranch, CheckBranch(n.ResultBranch))
+		case n.ResultBranch == p.Repo.TaskBranch:
+			ps.add(nodeKey(i, "result_branch"), n.ResultBranch, "must differ from repo.task_branch (results are never pushed to the task branch)")
+		default:
+			if first, dup := branches[n.ResultBranch]; dup {
+				ps.add(nodeKey(i, "result_branch"), n.ResultBranch, "repeats %s: each node publishes on its own branch", nodeKey(first, "result_branch"))
+			} else {
+				branches[n.ResultBranch] = i
+			}
+		}
+	}
+}

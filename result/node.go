@@ -1,0 +1,109 @@
+package result
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+
+	"rfhandoff/node"
+)
+
+// NodeFields are the keys a node result (schema_version 2, PROTOCOL §23)
+// has after rf_tx, in this order; a single-node result has neither.
+type NodeFields struct {
+	// Node is the node's name, one of the task's RX_NODES.
+	Node string `json:"node"`
+	// SigMFMetaSHA512 is the SHA-512 of the node's <TASK_ID>-<node>.sigmf-meta
+	// as written: null in READY, and in a COMPLETE with no metadata (a
+	// recovered capture).
+	SigMFMetaSHA512 *string `json:"sigmf_meta_sha512"`
+}
+
+var hex128Re = regexp.MustCompile(`^[0-9a-f]{128}$`)
+
+// nodeKeys are NodeFields' keys, in order.
+var nodeKeys = []string{"node", "sigmf_meta_sha512"}
+
+var nodeSetters = map[string]func(n *NodeFields, v value) string{
+	"node": func(n *NodeFields, v value) string {
+		s, why := str(v, "a node name matching "+node.Pattern())
+		if why != "" {
+			return why
+		}
+		if node.Check(s) != "" {
+			return "must be a node name matching " + node.Pattern() + ", got " + v.Describe()
+		}
+		n.Node = s
+		return ""
+	},
+	"sigmf_meta_sha512": func(n *NodeFields, v value) string {
+		return nullable(v, &n.SigMFMetaSHA512, func(v value, dst *string) string {
+			return matching(v, hex128Re, "128 lowercase hex digits (a SHA-512)", dst)
+		})
+	},
+}
+
+// NodeKeys lists a node result's keys beyond Keys(), in order.
+func NodeKeys() []string { return slices.Clone(nodeKeys) }
+
+// checkNode applies the version rules of PROTOCOL §23: a node result has
+// every NodeFields key and a single-node result none; want is
+// Options.Node. Nothing is said about node keys when schema_version itself
+// is unusable.
+func checkNode(m members, r *Result, good map[string]bool, want string, nf *NodeFields, p *problems) {
+	if !good["schema_version"] {
+		return
+	}
+	if r.SchemaVersion != NodeSchemaVersion {
+		for _, k := range nodeKeys {
+			if len(m.Values[k]) > 0 {
+				p.add(k, RuleUnknownKey, "unknown key in a schema_version %d result (only a node result, schema_version %d, has it)", r.SchemaVersion, NodeSchemaVersion)
+			}
+		}
+		if want != "" && want != AnyNode {
+			p.add("schema_version", RuleNode, "is %d, but a node result (schema_version %d) from node %q is required: the task names its receivers (RX_NODES)",
+				r.SchemaVersion, NodeSchemaVersion, want)
+		}
+		return
+	}
+	if want == "" {
+		p.add("schema_version", RuleValue, "must be %d, got %d (a node result, PROTOCOL §23, where a single-node result is expected)", SchemaVersion, r.SchemaVersion)
+		good["schema_version"] = false
+		return
+	}
+	for _, k := range nodeKeys {
+		vs := m.Values[k]
+		switch {
+		case len(vs) == 0:
+			p.add(k, RuleMissing, "is missing (a schema_version %d result has it)", NodeSchemaVersion)
+		case len(vs) > 1: // reported as a duplicate already
+		default:
+			if why := nodeSetters[k](nf, vs[0]); why != "" {
+				p.add(k, RuleValue, "%s", why)
+			} else {
+				good[k] = true
+			}
+		}
+	}
+	if good["node"] && want != AnyNode && nf.Node != want {
+		p.add("node", RuleNode, "is %q, but this is node %q", nf.Node, want)
+	}
+	if good["sigmf_meta_sha512"] && good["state"] && r.State == StateReady && nf.SigMFMetaSHA512 != nil {
+		p.add("sigmf_meta_sha512", RuleState, "must be null when state is %s (the metadata is written when the capture ends)", StateReady)
+	}
+}
+
+// EncodeNode writes a node result: Encode's canonical form with
+// NodeFields after rf_tx and schema_version NodeSchemaVersion. Like Encode
+// it refuses what DecodeNode would reject.
+func EncodeNode(r *Result, n NodeFields) ([]byte, error) {
+	if r == nil {
+		return nil, fmt.Errorf("result: EncodeNode of a nil *Result")
+	}
+	c := canonical(*r)
+	c.SchemaVersion = NodeSchemaVersion
+	return encode(&struct {
+		Result
+		NodeFields
+	}{c, n}, Options{Node: n.Node})
+}

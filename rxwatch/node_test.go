@@ -1,0 +1,49 @@
+package rxwatch
+
+import (
+	"strings"
+	"testing"
+
+	"rfhandoff/node"
+	"rfhandoff/task"
+)
+
+// PROTOCOL §23: a task naming its receivers is offered only on a listed
+// node, and refused on a node without a name.
+func TestForNode(t *testing.T) {
+	l, probs := node.ParseList("rx-a, rx-b")
+	if probs != nil {
+		t.Fatal(probs)
+	}
+	multi := &task.Task{ID: "TASK_M", Nodes: l}
+	single := &task.Task{ID: "TASK_S"}
+	for _, tc := range []struct {
+		name, node string
+		t          *task.Task
+		want       Verdict // 0: takes part
+		err        string
+	}{
+		{"single node, no name", "", single, 0, ""},
+		{"single node, named", "rx-c", single, 0, ""},
+		{"listed", "rx-b", multi, 0, ""},
+		{"not listed", "rx-c", multi, NotForNode, ""},
+		{"a prefix is not a name", "rx", multi, NotForNode, ""},
+		{"no name", "", multi, 0, "no [node] name"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d, err := forNode(tc.node, tc.t)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) || !strings.Contains(err.Error(), "RX_NODES = rx-a, rx-b") {
+					t.Fatalf("err = %v, want one saying %q and the list", err, tc.err)
+				}
+				return
+			}
+			if err != nil || d.Verdict != tc.want {
+				t.Fatalf("forNode = %v, %v; want %v", d.Verdict, err, tc.want)
+			}
+			if d.Verdict.AwaitsApproval() {
+				t.Errorf("%v awaits approval", d.Verdict)
+			}
+		})
+	}
+}

@@ -1,0 +1,221 @@
+package sigmf
+
+import (
+	"bytes"
+	"crypto/sha512"
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+func digest(s string) string {
+	sum := sha512.Sum512([]byte(s))
+	return hex.EncodeToString(sum[:])
+}
+
+func TestBuildCollection(t *testing.T) {
+	a, b := digest("a"), digest("b")
+	for _, tc := range []struct {
+		name    string
+		taskID  string
+		streams []Stream
+		want    string   // the exact document, when accepted
+		errs    []string // every reason, when refused
+	}{
+		{name: "two nodes, in order", taskID: "DF_0001", streams: []Stream{{"rx-b", b}, {"rx-a", a}},
+			want: `{
+  "collection": {
+    "core:version": "1.2.0",
+    "core:description": "Title \"quoted\" <b>",
+    "core:streams": [
+      {
+        "name": "DF_0001-rx-b",
+        "hash": "` + b + `"
+      },
+      {
+        "name": "DF_0001-rx-a",
+        "hash": "` + a + `"
+      }
+    ]
+  }
+}
+`},
+		{name: "one node", taskID: "DF_0002", streams: []Stream{{"0", a}}, want: ""},
+		{name: "no streams", taskID: "DF_0003", errs: []string{"collection DF_0003: no streams"}},
+		{name: "every problem at once", taskID: "DF_0004", streams: []Stream{
+			{"rx-a", a}, {"RX-B", b}, {"rx-a", a}, {"rx-c", ""}, {"rx-d", strings.ToUpper(a)}},
+			errs: []string{`stream 2: "RX-B" is not a node name`, "node rx-a is listed twice",
+				"node rx-c: its COMPLETE carries no sigmf_meta_sha512", "node rx-d: sigmf_meta_sha512"}},
+		{name: "no task", streams: []Stream{{"rx-a", a}}, errs: []string{"collection: no TASK_ID"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := BuildCollection(tc.taskID, `Title "quoted" <b>`, tc.streams)
+			if tc.errs != nil {
+				if got != nil || err == nil {
+					t.Fatalf("accepted: %s", got)
+				}
+				for _, e := range tc.errs {
+					if !strings.Contains(err.Error(), e) {
+						t.Errorf("error does not say %q:\n%v", e, err)
+					}
+				}
+				if n := strings.Count(err.Error(), "collection "); len(tc.errs) > 1 && n < len(tc.errs) {
+					t.Errorf("%d reasons, want %d:\n%v", n, len(tc.errs), err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.want != "" && string(got) != tc.want {
+				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
+			}
+			validateCollection(t, got)
+		})
+	}
+}
+
+// collectionSchema holds the facts of SigMF's collection-schema.json
+// (github.com/sigmf/SigMF, spec 1.2.0) this writer relies on, with the
+// Recording Objects of the specification's Collection rules 3 and 4:
+// "SigMF Recording Objects MUST contain both a name field, which is the
+// base-name of a SigMF Recording, and a hash which is the SHA512 hash of
+// the Recording Metadata file" and "MUST appear in a JSON array". (The
+// upstream schema file's core:streams items still describe [name, hash]
+// string arrays, which its own description, example and rules contradict;
+// the objects are what the specification and its example write.) Rule 1,
+// the collection object is the only top-level object, is maxProperties.
+const collectionSchema = `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "type": "object",
+  "required": ["collection"],
+  "maxProperties": 1,
+  "properties": {
+    "collection": {
+      "type": "object",
+      "required": ["core:version"],
+      "properties": {
+        "core:version": { "type": "string", "pattern": "^[0-9]+\\.[0-9]+\\.[0-9]+$" },
+        "core:description": { "type": "string" },
+        "core:streams": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "required": ["name", "hash"],
+            "properties": {
+              "name": { "type": "string", "minLength": 1 },
+              "hash": { "type": "string", "pattern": "^[0-9a-f]{128}$" }
+            }
+          }
+        }
+      }
+    }
+  }
+}`
+
+func validateCollection(t *testing.T, doc []byte) {
+	t.Helper()
+	if err := schemaError(t, doc); err != nil {
+		t.Fatalf("not a SigMF collection: %v\n%s", err, doc)
+	}
+}
+
+// schemaError validates doc against collectionSchema.
+func schemaError(t *testing.T, doc []byte) error {
+	t.Helper()
+	sch, err := jsonschema.UnmarshalJSON(strings.NewReader(collectionSchema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("collection-schema.json", sch); err != nil {
+		t.Fatal(err)
+	}
+	s, err := c.Compile("collection-schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s.Validate(v)
+}
+
+// The schema facts bite: documents breaking them are rejected, so the
+// validation above cannot pass by accident.
+func TestCollectionSchemaRejects(t *testing.T) {
+	for name, doc := range map[string]string{
+		"no collection":   `{"global": {}}`,
+		"second object":   `{"collection": {"core:version": "1.2.0"}, "global": {}}`,
+		"no version":      `{"collection": {"core:streams": []}}`,
+		"tuple streams":   `{"collection": {"core:version": "1.2.0", "core:streams": [["a", "b"]]}}`,
+		"no hash":         `{"collection": {"core:version": "1.2.0", "core:streams": [{"name": "a"}]}}`,
+		"a short hash":    `{"collection": {"core:version": "1.2.0", "core:streams": [{"name": "a", "hash": "abc"}]}}`,
+		"numeric version": `{"collection": {"core:version": 1.2}}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			if schemaError(t, []byte(doc)) == nil {
+				t.Errorf("accepted %s", doc)
+			}
+		})
+	}
+}
+
+// The collection says how to check each recording: the hash is the
+// SHA-512 of <name>.sigmf-meta beside it, exactly as the node wrote it.
+func TestWriteCollectionNamesCheckableRecordings(t *testing.T) {
+	dir := t.TempDir()
+	metas := map[string]string{"rx-a": `{"global": {"core:collection": "DF_0009"}}` + "\n", "rx-b": "{}\n"}
+	var streams []Stream
+	for _, n := range []string{"rx-a", "rx-b"} {
+		if err := os.WriteFile(filepath.Join(dir, "DF_0009-"+n+".sigmf-meta"), []byte(metas[n]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		streams = append(streams, Stream{Node: n, MetaSHA512: digest(metas[n])})
+	}
+	path, err := WriteCollection(dir, "DF_0009", "Two nodes", streams)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if path != filepath.Join(dir, "collections", "DF_0009.sigmf-collection") {
+		t.Errorf("written to %s", path)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	validateCollection(t, data)
+	var doc struct {
+		Collection struct {
+			Streams []struct{ Name, Hash string } `json:"core:streams"`
+		} `json:"collection"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Collection.Streams) != 2 {
+		t.Fatalf("%d streams", len(doc.Collection.Streams))
+	}
+	for _, s := range doc.Collection.Streams {
+		meta, err := os.ReadFile(filepath.Join(dir, s.Name+".sigmf-meta"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if digest(string(meta)) != s.Hash {
+			t.Errorf("%s: hash %s is not its metadata's", s.Name, s.Hash)
+		}
+	}
+	// A refused collection writes nothing.
+	if _, err := WriteCollection(dir, "DF_0010", "x", []Stream{{"rx-a", ""}}); err == nil {
+		t.Fatal("accepted a stream without a digest")
+	}
+	if _, err := os.Stat(CollectionPath(dir, "DF_0010")); err == nil {
+		t.Error("a refused collection was written")
+	}
+}

@@ -430,12 +430,12 @@ func newID() string {
 }
 
 // ProtocolOf returns the git transport a remote URL uses ("file" for local
-// paths, "ssh" for scp-like user@host:path).
+// paths, a Windows drive path included, "ssh" for scp-like user@host:path).
 func ProtocolOf(url string) string {
 	if i := strings.Index(url, "://"); i > 0 {
 		return strings.ToLower(url[:i])
 	}
-	if strings.HasPrefix(url, "/") || strings.HasPrefix(url, ".") || !strings.Contains(url, ":") {
+	if strings.HasPrefix(url, "/") || strings.HasPrefix(url, ".") || !strings.Contains(url, ":") || hasDrivePrefix(url) {
 		return "file"
 	}
 	return "ssh"

@@ -416,7 +416,7 @@ type auditedProcess struct {
 func (p *auditedProcess) Wait() (Result, error) {
 	p.once.Do(func() {
 		p.res, p.err = p.started.Wait()
-		if _, aerr := p.stack.audit.Append(p.stack.endEntry(p.id, p.cmd, p.res, p.err)); aerr != nil {
+		if _, aerr := p.stack.audit.appendEnd(p.stack.endEntry(p.id, p.cmd, p.res, p.err)); aerr != nil {
 			p.err = errlist.Join(p.err, aerr)
 		}
 	})

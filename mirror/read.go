@@ -36,7 +36,7 @@ func (m *Mirror) FetchBranchUpdated(ctx context.Context, remote, branch string) 
 		return gitcli.FetchUpdate{}, err
 	}
 	if !m.vouched[branch] || u.MayHaveMoved() {
-		if err := m.checkAnchor(ctx, branch); err != nil {
+		if u.Tip, err = m.checkAnchor(ctx, branch); err != nil {
 			return gitcli.FetchUpdate{}, err
 		}
 	}

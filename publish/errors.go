@@ -28,9 +28,10 @@ var stepNames = [...]string{
 	StepSchema:       "schema",
 }
 
-// CheckError is a publish refused by one of the seven checks before any
-// clone was made. Err says why; it may wrap the underlying error (a fetch
-// failure, an invalid result, a *state.CorruptError, ...).
+// CheckError is a publish refused by one of the seven checks before
+// anything was committed or pushed. Err says why; it may wrap the
+// underlying error (a fetch failure, an invalid result, a
+// *state.CorruptError, ...).
 type CheckError struct {
 	Step int
 	Name string

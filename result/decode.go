@@ -63,15 +63,15 @@ func DecodeNode(data []byte, opts Options) (*Result, NodeFields, error) {
 func decode(data []byte, opts Options, nf *NodeFields) (*Result, error) {
 	var p problems
 	if limit := opts.limit(); int64(len(data)) > limit {
-		p.add("", RuleSize, "is %d bytes, more than the limit of %d", len(data), limit)
+		p.add("", ruleSize, "is %d bytes, more than the limit of %d", len(data), limit)
 		return nil, p.err()
 	}
 	if bytes.HasPrefix(data, bom) {
-		p.add("", RuleEncoding, "starts with a UTF-8 byte-order mark; JSON must not have one (RFC 8259 §8.1)")
+		p.add("", ruleEncoding, "starts with a UTF-8 byte-order mark; JSON must not have one (RFC 8259 §8.1)")
 		return nil, p.err()
 	}
 	if !utf8.Valid(data) {
-		p.add("", RuleEncoding, "is not valid UTF-8 (first bad byte at offset %d)", firstInvalidUTF8(data))
+		p.add("", ruleEncoding, "is not valid UTF-8 (first bad byte at offset %d)", firstInvalidUTF8(data))
 		return nil, p.err()
 	}
 	m, ok := walk(data, &p)
@@ -85,13 +85,13 @@ func decode(data []byte, opts Options, nf *NodeFields) (*Result, error) {
 		vs := m.Values[f.key]
 		switch {
 		case len(vs) == 0:
-			p.add(f.key, RuleMissing, "is missing")
+			p.add(f.key, ruleMissing, "is missing")
 		case len(vs) > 1:
 			// Already reported; which value counts is exactly the
 			// ambiguity being refused, so check neither.
 		default:
 			if why := f.set(r, vs[0]); why != "" {
-				p.add(f.key, RuleValue, "%s", why)
+				p.add(f.key, ruleValue, "%s", why)
 			} else {
 				good[f.key] = true
 			}
@@ -100,10 +100,10 @@ func decode(data []byte, opts Options, nf *NodeFields) (*Result, error) {
 	checkNode(m, r, good, opts.Node, nf, &p)
 	checkState(r, good, &p)
 	if opts.TaskID != "" && good["task_id"] && r.TaskID != opts.TaskID {
-		p.add("task_id", RuleTaskID, "is %q, but the current task is %q", r.TaskID, opts.TaskID)
+		p.add("task_id", ruleTaskID, "is %q, but the current task is %q", r.TaskID, opts.TaskID)
 	}
 	if opts.PlannedDurationS > 0 && good["planned_duration_s"] && r.PlannedDurationS != opts.PlannedDurationS {
-		p.add("planned_duration_s", RulePolicy, "is %d, but the policy's limits.planned_duration_s is %d", r.PlannedDurationS, opts.PlannedDurationS)
+		p.add("planned_duration_s", rulePolicy, "is %d, but the policy's limits.planned_duration_s is %d", r.PlannedDurationS, opts.PlannedDurationS)
 	}
 	if err := p.err(); err != nil {
 		return nil, err
@@ -132,7 +132,7 @@ func ReadFile(path string, opts Options) (*Result, []byte, error) {
 	var big *state.TooLargeError
 	if errors.As(err, &big) {
 		var p problems
-		p.add("", RuleSize, "is more than the limit of %d bytes", limit)
+		p.add("", ruleSize, "is more than the limit of %d bytes", limit)
 		ie := p.err().(*invalidError)
 		ie.Source = path
 		return nil, nil, ie

@@ -23,17 +23,17 @@ type Rule string
 
 // The kinds of violation.
 const (
-	RuleSize       Rule = "size"        // over the byte limit
-	RuleEncoding   Rule = "encoding"    // not UTF-8, or a byte-order mark
-	RuleSyntax     Rule = "syntax"      // not exactly one JSON object
-	RuleUnknownKey Rule = "unknown-key" // a key not in the table (case counts)
-	RuleDuplicate  Rule = "duplicate"   // a key given more than once
-	RuleMissing    Rule = "missing"     // a key not given
-	RuleValue      Rule = "value"       // wrong JSON type, range or pattern
-	RuleState      Rule = "state"       // the READY / COMPLETE column
-	RuleTaskID     Rule = "task-id"     // not the expected current task
-	RulePolicy     Rule = "policy"      // not the value the policy sets
-	RuleNode       Rule = "node"        // not the version or node expected (PROTOCOL §23)
+	ruleSize       Rule = "size"        // over the byte limit
+	ruleEncoding   Rule = "encoding"    // not UTF-8, or a byte-order mark
+	ruleSyntax     Rule = "syntax"      // not exactly one JSON object
+	ruleUnknownKey Rule = "unknown-key" // a key not in the table (case counts)
+	ruleDuplicate  Rule = "duplicate"   // a key given more than once
+	ruleMissing    Rule = "missing"     // a key not given
+	ruleValue      Rule = "value"       // wrong JSON type, range or pattern
+	ruleState      Rule = "state"       // the READY / COMPLETE column
+	ruleTaskID     Rule = "task-id"     // not the expected current task
+	rulePolicy     Rule = "policy"      // not the value the policy sets
+	ruleNode       Rule = "node"        // not the version or node expected (PROTOCOL §23)
 )
 
 func (e *fieldError) Error() string {
@@ -99,7 +99,7 @@ func (e *invalidError) Problems() []*fieldError {
 	return out
 }
 
-// Keys returns the key of every violation in report order ("" for a
+// keys returns the key of every violation in report order ("" for a
 // document-level problem); a key appears once per violation.
 func (e *invalidError) Keys() []string {
 	probs := e.Problems()

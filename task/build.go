@@ -34,8 +34,8 @@ type Spec struct {
 	Body  string
 }
 
-// Flags returns the fields the risk derivation looks at.
-func (s Spec) Flags() gate.Flags {
+// flags returns the fields the risk derivation looks at.
+func (s Spec) flags() gate.Flags {
 	return gate.Flags{
 		HardwareAccess: s.HardwareAccess,
 		RFRX:           s.RFRX,
@@ -48,7 +48,7 @@ func (s Spec) Flags() gate.Flags {
 // level is the RISK_LEVEL to write.
 func (s Spec) level() gate.Level {
 	if s.Level == 0 {
-		return gate.Derive(s.Flags())
+		return gate.Derive(s.flags())
 	}
 	return s.Level
 }
@@ -121,10 +121,10 @@ func render(s Spec) ([]byte, []*fieldError) {
 	}
 	var b strings.Builder
 	var errs []*fieldError
-	for i, f := range Fields {
+	for i, f := range fields {
 		v := values[f]
 		if msg := lineProblem(v); msg != "" {
-			errs = append(errs, &fieldError{Kind: KindInvalid, Line: i + 1, Field: f, Value: v,
+			errs = append(errs, &fieldError{Kind: kindInvalid, Line: i + 1, Field: f, Value: v,
 				Msg: fmt.Sprintf("invalid value %s: %s", quote(v), msg)})
 			v = ""
 		}

@@ -18,24 +18,24 @@ type Kind int
 
 // The kinds of problem a task file can have.
 const (
-	KindTooLarge  Kind = iota + 1 // the file is over the size limit
-	KindNoHeader                  // no KEY = VALUE line at all
-	KindPreHeader                 // text before the first field
-	KindMalformed                 // a header line that is not KEY = VALUE
-	KindEncoding                  // a header line that is not valid UTF-8
-	KindControl                   // a control character in a header line
-	KindUnknown                   // a field the protocol does not define
-	KindDuplicate                 // a field given twice
-	KindMissing                   // a required field that is absent
-	KindInvalid                   // a value that breaks its field's rule
-	KindConflict                  // fields that are valid alone but not together
+	kindTooLarge  Kind = iota + 1 // the file is over the size limit
+	kindNoHeader                  // no KEY = VALUE line at all
+	kindPreHeader                 // text before the first field
+	kindMalformed                 // a header line that is not KEY = VALUE
+	kindEncoding                  // a header line that is not valid UTF-8
+	kindControl                   // a control character in a header line
+	kindUnknown                   // a field the protocol does not define
+	kindDuplicate                 // a field given twice
+	kindMissing                   // a required field that is absent
+	kindInvalid                   // a value that breaks its field's rule
+	kindConflict                  // fields that are valid alone but not together
 )
 
 var kindNames = map[Kind]string{
-	KindTooLarge: "too large", KindNoHeader: "no header", KindPreHeader: "text before header",
-	KindMalformed: "malformed line", KindEncoding: "invalid UTF-8", KindControl: "control character",
-	KindUnknown: "unknown field", KindDuplicate: "duplicate field", KindMissing: "missing field",
-	KindInvalid: "invalid value", KindConflict: "conflicting fields",
+	kindTooLarge: "too large", kindNoHeader: "no header", kindPreHeader: "text before header",
+	kindMalformed: "malformed line", kindEncoding: "invalid UTF-8", kindControl: "control character",
+	kindUnknown: "unknown field", kindDuplicate: "duplicate field", kindMissing: "missing field",
+	kindInvalid: "invalid value", kindConflict: "conflicting fields",
 }
 
 func (k Kind) String() string {

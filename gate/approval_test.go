@@ -72,9 +72,9 @@ func TestPhraseMatches(t *testing.T) {
 		{"AUTHORIZE RF TX\r\n\n", TXPhrase, false},
 		{"AUTHORIZE RF\tTX", TXPhrase, false},
 		{"AUTHORIZE RF TX.", TXPhrase, false},
-		{"AUTHORIZE T_001\n", TaskPhrase("T_001"), true},
-		{"AUTHORIZE T_002\n", TaskPhrase("T_001"), false},
-		{"AUTHORIZE t_001\n", TaskPhrase("T_001"), false},
+		{"AUTHORIZE T_001\n", taskPhrase("T_001"), true},
+		{"AUTHORIZE T_002\n", taskPhrase("T_001"), false},
+		{"AUTHORIZE t_001\n", taskPhrase("T_001"), false},
 		{"A\n", ApproveAnswer, true},
 		{"A\r\n", ApproveAnswer, true},
 		{"a\n", ApproveAnswer, false},
@@ -84,7 +84,7 @@ func TestPhraseMatches(t *testing.T) {
 		{"\n", "", false},
 	}
 	for _, tt := range tests {
-		if got := PhraseMatches(tt.typed, tt.want); got != tt.ok {
+		if got := phraseMatches(tt.typed, tt.want); got != tt.ok {
 			t.Errorf("PhraseMatches(%q, %q) = %v, want %v", tt.typed, tt.want, got, tt.ok)
 		}
 	}

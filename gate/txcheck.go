@@ -50,8 +50,8 @@ type tXCheckError struct {
 
 func (e *tXCheckError) Error() string { return fmt.Sprintf("%s: %s", e.Rule, e.Reason) }
 
-// FailedTXRules lists the rule of every *tXCheckError in err, in order.
-func FailedTXRules(err error) []TXRule {
+// failedTXRules lists the rule of every *tXCheckError in err, in order.
+func failedTXRules(err error) []TXRule {
 	var out []TXRule
 	var merr *multierror.Error
 	if errors.As(err, &merr) {
@@ -204,9 +204,9 @@ func CheckReadyFor(r *result.Result, now time.Time, taskID string, pol config.Po
 
 func stamp(t time.Time) string { return t.Format(time.RFC3339Nano) }
 
-// AmpGainDB is the HackRF One's RF amplifier gain, nominally 11 dB. It is
+// ampGainDB is the HackRF One's RF amplifier gain, nominally 11 dB. It is
 // what `-a 1` adds on top of the TX VGA gain.
-const AmpGainDB = 11
+const ampGainDB = 11
 
 // CheckTXParams checks the policy's [tx] parameters against the limits
 // the executor enforces, every failure at once (*multierror.Error of
@@ -216,7 +216,7 @@ const AmpGainDB = 11
 //     within 0..47 (hackrf_transfer -x, which silently ignores more);
 //   - amp: the policy has no key that allows the amplifier by itself, so
 //     max_tx_vga_gain_db is read as the ceiling of the whole chain's gain:
-//     amp = true is allowed only when tx_vga_gain_db + AmpGainDB still fits
+//     amp = true is allowed only when tx_vga_gain_db + ampGainDB still fits
 //     under max_tx_vga_gain_db. With the default ceiling 0 it never is;
 //   - frequency_hz and sample_rate_hz inside the HackRF One's ranges;
 //   - duration_s from 1 s to config.MaxTXDurationS;
@@ -240,9 +240,9 @@ func CheckTXParams(pol config.Policy) error {
 	case t.TXVGAGainDB > config.MaxTXVGAGainDB:
 		p.add(TXRuleParamGain, "tx_vga_gain_db %d is over the hardware's %d", t.TXVGAGainDB, config.MaxTXVGAGainDB)
 	}
-	if t.Amp && t.TXVGAGainDB+AmpGainDB > t.MaxTXVGAGainDB {
+	if t.Amp && t.TXVGAGainDB+ampGainDB > t.MaxTXVGAGainDB {
 		p.add(TXRuleParamAmp, "amp adds %d dB: tx_vga_gain_db %d + %d is over max_tx_vga_gain_db %d, so the amplifier is not allowed",
-			AmpGainDB, t.TXVGAGainDB, AmpGainDB, t.MaxTXVGAGainDB)
+			ampGainDB, t.TXVGAGainDB, ampGainDB, t.MaxTXVGAGainDB)
 	}
 	if t.FrequencyHz < config.MinFrequencyHz || t.FrequencyHz > config.MaxFrequencyHz {
 		p.add(TXRuleParamFrequency, "frequency_hz %d is outside %d..%d", t.FrequencyHz, int64(config.MinFrequencyHz), int64(config.MaxFrequencyHz))

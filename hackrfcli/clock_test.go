@@ -126,7 +126,7 @@ func TestParseClockOldFirmware(t *testing.T) {
 			if !strings.Contains(err.Error(), tt.wantMsgContaining) {
 				t.Errorf("message %q lacks %q", err, tt.wantMsgContaining)
 			}
-			if errors.Is(err, ErrNoDevice) || errors.Is(err, ErrBusy) {
+			if errors.Is(err, ErrNoDevice) || errors.Is(err, errBusy) {
 				t.Errorf("%v must not read as no device or busy", err)
 			}
 		})

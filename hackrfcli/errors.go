@@ -11,8 +11,8 @@ import (
 // found or opened by serial.
 var ErrNoDevice = errors.New("no HackRF found")
 
-// ErrBusy matches (errors.Is) a HackRF that another process holds.
-var ErrBusy = errors.New("HackRF busy")
+// errBusy matches (errors.Is) a HackRF that another process holds.
+var errBusy = errors.New("HackRF busy")
 
 // libhackrf error codes the package gives meaning to.
 const (
@@ -37,12 +37,12 @@ func (e *callError) Error() string {
 }
 
 // Is makes a not-found failure match ErrNoDevice and a claimed device match
-// ErrBusy.
+// errBusy.
 func (e *callError) Is(target error) bool {
 	switch target {
 	case ErrNoDevice:
 		return e.Code == codeNotFound
-	case ErrBusy:
+	case errBusy:
 		return e.Code == codeBusy || (e.Code == codeLibUSB && e.Text == "Resource busy")
 	}
 	return false

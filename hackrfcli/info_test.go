@@ -58,7 +58,7 @@ func TestParseInfoTranscripts(t *testing.T) {
 				t.Errorf("old firmware board = %+v", b)
 			}
 		}},
-		"info/debian-busy.txtar": {tool: "2022.09.1", lib: "2022.09.1", abi: "0.7", boards: 1, err: ErrBusy, errType: new(*callError),
+		"info/debian-busy.txtar": {tool: "2022.09.1", lib: "2022.09.1", abi: "0.7", boards: 1, err: errBusy, errType: new(*callError),
 			check: func(t *testing.T, in Info) {
 				if in.Boards[0].Opened() {
 					t.Error("a board that failed to open reads as opened")
@@ -192,8 +192,8 @@ func TestCallErrorIs(t *testing.T) {
 		if !ok {
 			t.Fatalf("%q not parsed", tt.line)
 		}
-		if errors.Is(ce, ErrNoDevice) != tt.noDevice || errors.Is(ce, ErrBusy) != tt.busy {
-			t.Errorf("%q: Is(ErrNoDevice)=%v Is(ErrBusy)=%v", tt.line, errors.Is(ce, ErrNoDevice), errors.Is(ce, ErrBusy))
+		if errors.Is(ce, ErrNoDevice) != tt.noDevice || errors.Is(ce, errBusy) != tt.busy {
+			t.Errorf("%q: Is(ErrNoDevice)=%v Is(ErrBusy)=%v", tt.line, errors.Is(ce, ErrNoDevice), errors.Is(ce, errBusy))
 		}
 	}
 	ce, _ := parseCallFailed("hackrf_transfer", "hackrf_stop_rx() failed: No such device (it may have been disconnected) (-1000)")

@@ -27,7 +27,7 @@ const (
 )
 
 // TransferStats accumulates what one hackrf_transfer run reported. Feed it
-// every stderr line's event with Add; pointer fields stay nil until the tool
+// every stderr line's event with add; pointer fields stay nil until the tool
 // reports them, because a missing counter is not a zero counter.
 type TransferStats struct {
 	ProgressLines int
@@ -63,8 +63,8 @@ type TransferStats struct {
 	writeFailure bool
 }
 
-// Add folds one event into the totals.
-func (s *TransferStats) Add(ev TransferEvent) {
+// add folds one event into the totals.
+func (s *TransferStats) add(ev TransferEvent) {
 	switch ev.Kind {
 	case EventProgress:
 		s.ProgressLines++
@@ -120,7 +120,7 @@ func (s *TransferStats) Add(ev TransferEvent) {
 		// "write failed" has no newline of its own: the next message
 		// shares its line.
 		if ev.Detail != "" {
-			s.Add(ParseTransferLine(ev.Detail))
+			s.add(parseTransferLine(ev.Detail))
 		}
 	}
 	s.Reason = s.reason()
@@ -128,8 +128,8 @@ func (s *TransferStats) Add(ev TransferEvent) {
 
 // AddLine parses and folds one stderr line, returning its event.
 func (s *TransferStats) AddLine(line string) TransferEvent {
-	ev := ParseTransferLine(line)
-	s.Add(ev)
+	ev := parseTransferLine(line)
+	s.add(ev)
 	return ev
 }
 
@@ -149,8 +149,8 @@ func (s *TransferStats) reason() ExitReason {
 	return ExitNone
 }
 
-// WriteFailed reports a "write failed" line (-S mode, e.g. disk full).
-func (s *TransferStats) WriteFailed() bool { return s.writeFailure }
+// writeFailed reports a "write failed" line (-S mode, e.g. disk full).
+func (s *TransferStats) writeFailed() bool { return s.writeFailure }
 
 // clone copies the stats so a snapshot shares nothing mutable.
 func (s TransferStats) clone() TransferStats {

@@ -114,9 +114,9 @@ var (
 	droppedRE    = regexp.MustCompile(`^dropped frames: \[(-?\d+)\]$`)
 )
 
-// ParseTransferLine classifies one line of hackrf_transfer's stderr. It
+// parseTransferLine classifies one line of hackrf_transfer's stderr. It
 // never fails: a line it does not know is EventUnknown.
-func ParseTransferLine(line string) TransferEvent {
+func parseTransferLine(line string) TransferEvent {
 	line = strings.TrimSuffix(line, "\r")
 	ev := TransferEvent{Kind: EventUnknown, Line: line}
 	switch {

@@ -35,7 +35,7 @@ func (c *Client) Transmit(ctx context.Context, p TxParams) (TransmitResult, erro
 	}
 	var stats TransferStats
 	lw := &lineWriter{fn: func(line string) { stats.AddLine(line) }}
-	timeout := p.Duration() + txMargin
+	timeout := p.duration() + txMargin
 	if c.Timeout > timeout {
 		timeout = c.Timeout
 	}

@@ -149,8 +149,8 @@ func (s *TransferStats) reason() ExitReason {
 	return ExitNone
 }
 
-// writeFailed reports a "write failed" line (-S mode, e.g. disk full).
-func (s *TransferStats) writeFailed() bool { return s.writeFailure }
+// WriteFailed reports a "write failed" line (-S mode, e.g. disk full).
+func (s *TransferStats) WriteFailed() bool { return s.writeFailure }
 
 // clone copies the stats so a snapshot shares nothing mutable.
 func (s TransferStats) clone() TransferStats {

@@ -36,9 +36,9 @@ var fields = []string{
 	FieldAllowCommit, FieldAllowPush, FieldRiskLevel,
 }
 
-// optionalFields may be left out; Build writes them after fields, and only
+// OptionalFields may be left out; Build writes them after fields, and only
 // when set.
-var optionalFields = []string{FieldRXNodes}
+var OptionalFields = []string{FieldRXNodes}
 
 // ALLOW_PUSH values.
 const (

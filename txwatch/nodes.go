@@ -148,13 +148,15 @@ func (w *Watcher) judgeNodes(ctx context.Context) error {
 	now := w.now()
 	var ready []*nodeView
 	var waiting, refused []string
+	refusedBy := map[string]string{}
 	completeAll := true
 	for _, name := range cur.Nodes.Names() {
 		n, ok := policyNode(w.Policy, name)
 		v := w.views[name]
 		switch {
 		case !ok:
-			refused = append(refused, fmt.Sprintf("%s: RX_NODES lists it, but the policy's [[nodes]] does not (no branch to read it from)", name))
+			refusedBy[name] = "RX_NODES lists it, but the policy's [[nodes]] does not (no branch to read it from)"
+			refused = append(refused, name+": "+refusedBy[name])
 		case v == nil || v.bad != nil || v.r.TaskID != cur.ID:
 			waiting = append(waiting, name)
 		case v.r.State == result.StateComplete:
@@ -162,12 +164,16 @@ func (w *Watcher) judgeNodes(ctx context.Context) error {
 		default:
 			src := w.src.ForNode(n)
 			if err := readyProblems(completedError(&w.st, v.r), gate.CheckReady(v.r, now, cur.ID, w.Policy), src.CheckSigned(v.signer, v.r)); err != nil {
+				refusedBy[name] = err.Error()
 				refused = append(refused, fmt.Sprintf("%s: READY %s at commit %s refused:\n%v", name, short(v.snap.Digest), short(v.commit), err))
 			} else {
 				ready = append(ready, v)
 			}
 		}
 		completeAll = completeAll && ok && v != nil && v.r != nil && v.r.TaskID == cur.ID && v.r.State == result.StateComplete
+	}
+	if err := w.saveNodes(cur, now, refusedBy); err != nil {
+		return err
 	}
 	if completeAll {
 		return w.writeCollection(cur)
@@ -386,4 +392,63 @@ func (w *Watcher) writeCollection(cur *task.Task) error {
 	}
 	w.rep.printf("task %s: every node published CAPTURE_COMPLETE; collection %s", cur.ID, written)
 	return nil
+}
+
+// NodesFile, in the state directory, is what tx watch last read of each
+// node for the current several-node task: tx status shows it without git.
+const NodesFile = "tx_nodes.json"
+
+// NodesStatus is NodesFile: the task and each node of its RX_NODES.
+type NodesStatus struct {
+	TaskID string       `json:"task_id"`
+	SeenAt time.Time    `json:"seen_at"`
+	Nodes  []NodeStatus `json:"nodes"`
+}
+
+// NodeStatus is one node's state for the task: the state of its result
+// for it (RX_READY_FOR_TX, CAPTURE_COMPLETE),
+// "waiting" (nothing for this task on its branch yet) or "refused".
+type NodeStatus struct {
+	Node   string `json:"node"`
+	Branch string `json:"branch"`
+	Commit string `json:"commit"`
+	State  string `json:"state"`
+	Detail string `json:"detail"`
+}
+
+// saveNodes records the nodes' states for tx status.
+func (w *Watcher) saveNodes(cur *task.Task, now time.Time, refusedBy map[string]string) error {
+	ns := NodesStatus{TaskID: cur.ID, SeenAt: now, Nodes: []NodeStatus{}}
+	for _, name := range cur.Nodes.Names() {
+		s := NodeStatus{Node: name, State: "waiting"}
+		if n, ok := policyNode(w.Policy, name); ok {
+			s.Branch = n.ResultBranch
+		}
+		v := w.views[name]
+		switch {
+		case refusedBy[name] != "":
+			s.State, s.Detail = "refused", refusedBy[name]
+		case v != nil && v.r != nil && v.r.TaskID == cur.ID:
+			s.State = string(v.r.State)
+		case v != nil && v.bad != nil:
+			s.Detail = v.bad.Error()
+		case v != nil && v.r != nil:
+			s.Detail = "its result is for task " + v.r.TaskID
+		}
+		if v != nil {
+			s.Commit = v.commit
+		}
+		ns.Nodes = append(ns.Nodes, s)
+	}
+	return state.WriteJSON(w.Policy.StatePath(NodesFile), ns)
+}
+
+// readNodes reads NodesFile; nil when there is none (a single-node lab).
+func readNodes(pol config.Policy) (*NodesStatus, error) {
+	var ns NodesStatus
+	ok, err := state.ReadJSON(pol.StatePath(NodesFile), &ns)
+	if !ok || err != nil {
+		return nil, err
+	}
+	return &ns, nil
 }

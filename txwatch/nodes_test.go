@@ -174,6 +174,15 @@ func TestNodesWaitingAndStale(t *testing.T) {
 	if asker.calls() != 0 {
 		t.Fatalf("asked for the phrase with rx-c not READY:\n%s", out)
 	}
+	// tx status shows each node's state for the task, without git.
+	st, err := ReadStatus(e.pol, now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Nodes == nil || st.Nodes.TaskID != nodeTaskID || len(st.Nodes.Nodes) != 3 ||
+		st.Nodes.Nodes[0].State != string(result.StateReady) || st.Nodes.Nodes[1].State != string(result.StateReady) || st.Nodes.Nodes[2].State != "waiting" {
+		t.Fatalf("tx status nodes: %+v", st.Nodes)
+	}
 	// rx-a's and rx-b's READYs go stale (older than max_publication_age_s),
 	// then rx-c publishes a fresh one.
 	mu.Lock()

@@ -1,5 +1,3 @@
-// Command rfhandoff coordinates an over-the-air RF experiment between an RX
-// laptop and a MAIN PC through a shared git remote (see README.md).
 package main
 
 import (

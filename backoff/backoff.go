@@ -1,5 +1,3 @@
-// Package backoff is the watchers' delay after failed polls: exponential
-// growth with jitter, capped, reset by a success.
 package backoff
 
 import (

@@ -58,4 +58,9 @@
 //
 // A failed recovery is a *RecoveryError; exit statuses are PROTOCOL §13
 // (cmd_rx_capture.go maps them).
+//
+// What it offers: Run, the whole capture of one approved task (`rx capture`);
+// Recover, which publishes an honest COMPLETE for a capture whose rfhandoff was
+// killed; Forget and ForgetPublished for `rx mark-completed`; and the error
+// types the command turns into exit statuses.
 package capture

@@ -1,6 +1,3 @@
-// Package config holds the policy file: TOML, every key optional with a safe
-// default, unknown keys rejected, limits that may be tightened but never
-// loosened (PROTOCOL §11, §14).
 package config
 
 import (

@@ -22,4 +22,7 @@
 // starts, the policy that child will read is loaded back and every path in
 // it (checkout, state, audit log, captures, tools) must lie inside the
 // sandbox directory, or the demo refuses to go on.
+//
+// What it offers: Run, the whole walkthrough (`rfhandoff demo`), and
+// NewSandbox, the throw-away lab it runs in.
 package demo

@@ -238,7 +238,7 @@ func firstRun(t *testing.T, policy string) {
 
 	wantExit := 0
 	if policy == "" {
-		// The defaults plan 120 s: the operator stops it (README: Ctrl-C
+		// The defaults plan 120 s: the operator stops it (OPERATIONS §2: Ctrl-C
 		// interrupts it cleanly, COMPLETE is published).
 		capture.Signal(os.Interrupt)
 		wantExit = 130

@@ -21,4 +21,9 @@
 // goes through the exec package as in production.
 //
 // It is test infrastructure: only _test.go files import it.
+//
+// What it offers: NewLab (two machines, a remote, both policies), the servers
+// (StartDaemon, StartHTTP, StartBlackHole, StartProxy, StartSSHD,
+// StartSSHAgent), real SSH keys and signed commits, and readers of the audit
+// log (AuditEntries, GitCalls) that tests assert on.
 package faultkit

@@ -12,4 +12,10 @@
 // cause stderr names (authentication, host key, unreachable, not found) is
 // a *RemoteError saying what to do; anything else is an *Error wrapping the
 // exec error.
+//
+// What it offers: Client, one method per git operation the program needs
+// (fetch, show, log with signatures, clone, commit-tree, push, check-ignore,
+// ...), each with validated arguments through exec; the pure parsers of git's
+// output; RemoteError and its causes; and the validators (ValidBranch,
+// ValidURL, ...).
 package gitcli

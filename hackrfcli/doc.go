@@ -21,4 +21,9 @@
 // "No HackRF" in any form (hackrf_info's "No HackRF boards found.", a
 // "hackrf_open() failed: HackRF not found (-5)" line) matches ErrNoDevice
 // with errors.Is.
+//
+// What it offers: Client (Info, Clock, StartReceive, Transmit) over the exec
+// runner, the pure parsers of each tool's output (ParseInfo, ParseClock, the
+// transfer line parser) and ErrNoDevice, ErrBusy and FirmwareError for the
+// callers that branch on them.
 package hackrfcli

@@ -57,4 +57,8 @@
 //   - burst: a complex tone 200 kHz above the centre frequency, 25 dB above
 //     the total noise power, during the middle third of the -n samples
 //     (samples 5 s to 10 s without -n).
+//
+// What it offers: IsTool and Main, which the binary's entry point calls when it
+// runs under a tool's name; the version and burst constants the tests compare
+// against.
 package hacksim

@@ -15,4 +15,8 @@
 // another URL. Processes of one side serialise on a lock file beside it;
 // holding it, any git lock file inside the mirror was left by a killed git
 // and is removed.
+//
+// What it offers: Open, ForRX and ForTX (open, create or rebuild each side's
+// mirror) and the Mirror's reads: FetchBranchUpdated, ResolveCommit,
+// IsAncestor, ShowFile, FileHistory, VerifyLastChange and VerifyTip.
 package mirror

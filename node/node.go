@@ -1,6 +1,3 @@
-// Package node is what names an RX node on a multi-node experiment
-// (PROTOCOL §23): the name pattern, the RX_NODES list and the recording
-// name each node writes. It is a leaf, shared by task, result and config.
 package node
 
 import (

@@ -21,4 +21,8 @@
 //
 // Everything shown that came from a task (ID, title, body) goes through
 // hiddentext.Sanitize or hiddentext.SanitizeLine (PROTOCOL §16), never raw.
+//
+// What it offers: Open, a Terminal on the controlling terminal (the console on
+// Windows) or ErrNoTerminal; Terminal.Approve (the [A]/[D]/[S] menu) and
+// Terminal.Phrase (an exact phrase before a deadline).
 package prompt

@@ -17,4 +17,9 @@
 // RX_RESULT.json is written as the exact bytes given, not re-encoded: they
 // passed the strict decoder, and keeping them means the SHA-256 the MAIN
 // side keys the result by equals `sha256sum` of the operator's local file.
+//
+// What it offers: Publish, which runs the §6 checks in order and pushes one
+// result commit, returning an Outcome (the commit now on the branch; NoOp when
+// it already held the identical files) or a CheckError naming the step that
+// refused.
 package publish

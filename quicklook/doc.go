@@ -9,4 +9,7 @@
 // MaxFramesPerRow frames, evenly spread, are transformed per row. Levels never go
 // below MinDBFS, so an all-zero capture reports MinDBFS instead of -Inf and
 // no NaN ever reaches a caller.
+//
+// What it offers: NewAnalyzer (an io.Writer fed while the capture is written),
+// Detect, RenderPNG and WritePNGFile, and the SigMF metadata types.
 package quicklook

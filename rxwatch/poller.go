@@ -89,7 +89,7 @@ func (p *Poller) resync() time.Duration {
 // Poll fetches the task branch once and reports the task at its tip. A
 // force-pushed branch is *gitcli.ForcePushError; the poller then forgets
 // the commit it held, so that once a person has re-anchored the tracking
-// ref (see the README) the next poll accepts it.
+// ref (docs/OPERATIONS.md §2) the next poll accepts it.
 func (p *Poller) Poll(ctx context.Context) (Poll, error) { return p.poll(ctx, false) }
 
 // Refresh is Poll that always resolves and compares: the approval's last

@@ -1,8 +1,3 @@
-// Package state is rfhandoff's crash-safe local state (PROTOCOL §4): JSON files
-// replaced atomically (temp file, fsync, rename, fsync of the directory),
-// read strictly (a corrupt file is an error naming it, never a silent
-// reset), and one watcher per side through an OS file lock on a separate
-// lock file. It runs no subprocesses and never touches git.
 package state
 
 import (

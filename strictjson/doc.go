@@ -1,7 +1,7 @@
 // Package strictjson walks a JSON text token by token for the strict
 // readers (RX_RESULT.json, authorization records, state files), because
 // encoding/json would fold key case, keep only the last of duplicate keys,
-// ignore null and read 1.0 into an int (reliability.md §0 rule 6).
+// ignore null and read 1.0 into an int: a strict reader must refuse each.
 //
 // Parse is the one strict reader they all use (results, authorization
 // records, state files, and the publisher's early look at task_id): one
@@ -12,4 +12,8 @@
 // byte offsets. What differs between readers on purpose is a Shape (how
 // much to keep, how deep to allow, whether trailing data is the reader's
 // business) and how each words the errors.
+//
+// What it offers: Parse with a Shape, returning a tree of Nodes; the Reader
+// below it (NewReader: Read, Object, Members, Elements, Skip, End) and Value;
+// and the typed errors with their byte offsets.
 package strictjson

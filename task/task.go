@@ -1,17 +1,3 @@
-// Package task reads the task file, docs/handoff/NEXT_RX_TASK.md (PROTOCOL
-// §3): a header of KEY = VALUE lines, then free Markdown shown to the
-// operator. Parse validates the header completely and reports every problem
-// at once; it never trusts the body, which is only ever displayed after
-// hiddentext.Sanitize.
-//
-// Hidden text (PROTOCOL §16): characters a terminal does not show are
-// escaped, not refused, in the body. hiddentext.Sanitize writes each as
-// <U+XXXX>, and that one rendering is what the approval prompt, rx check,
-// rx status and TASK.md all carry, so the operator approves exactly the
-// text an agent reads; an author's stray zero-width space or soft hyphen
-// costs a visible escape, not a rejected task. A title holding one is
-// invalid, with the positions named. The digest (SHA256) is always of the
-// raw bytes.
 package task
 
 import (

@@ -5,4 +5,8 @@
 // seen in the task file's history nor in the result branch's, and the
 // rendered bytes validated by the RX side's own parser. It never commits
 // or pushes.
+//
+// What it offers: Writer.Write, which checks a Request and writes the file,
+// returning Written, whose Print shows the level, the approval and the git
+// lines to run.
 package tasknew

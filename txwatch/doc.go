@@ -17,4 +17,8 @@
 //   - rf_tx_started in an outcome says the executor handed the
 //     transmission to the tool; rf_tx is 0 only when no hackrf_transfer
 //     process was ever started.
+//
+// What it offers: Watcher (`tx watch`), Executor (`tx execute`), Source
+// (fetching and verifying the result branch), Store (authorization records and
+// used markers), ReadStatus (`tx status`) and CheckReachable (the start check).
 package txwatch

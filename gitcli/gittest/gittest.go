@@ -1,10 +1,3 @@
-// Package gittest builds real git fixtures for tests: a private HOME with a
-// fixed identity, a runner that goes through the real exec stack, and bare
-// remotes reached over file:// with seeded branches.
-//
-// Everything runs git through exec (the only package that starts
-// processes), with the same hardening as production; only the file
-// transport is enabled.
 package gittest
 
 import (

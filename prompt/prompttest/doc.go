@@ -8,4 +8,8 @@
 //
 // Processes are started with os.StartProcess: the only package allowed to
 // import os/exec is rfhandoff/exec, and it has no use for terminals.
+//
+// What it offers: Start (a program on a fresh pseudo-terminal, with Send, Type
+// and WaitFor) and StartDetached (no controlling terminal at all), both
+// returning a Session with its output.
 package prompttest

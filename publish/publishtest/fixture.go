@@ -1,8 +1,3 @@
-// Package publishtest builds the world a publish runs in, with real git:
-// a bare remote holding a task branch and an existing result branch, a
-// full RX checkout of the task branch with .local/ ignored, RX state with
-// the task approved, and a READY result for it. The publish tests, the
-// command tests and the capture executor's tests share it.
 package publishtest
 
 import (

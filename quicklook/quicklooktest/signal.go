@@ -1,5 +1,3 @@
-// Package quicklooktest generates ci8 test captures: Gaussian noise with an
-// optional tone or wideband burst in a time window.
 package quicklooktest
 
 import (

@@ -1,9 +1,3 @@
-// Package txtest builds MAIN-side fixtures for tests: a bare remote with a
-// task branch holding a valid task and an existing result branch, a MAIN
-// checkout whose .local/ git ignores, READY results published straight to
-// the result branch, and a policy that points at the checkout.
-//
-// Everything git does goes through gittest's real exec stack.
 package txtest
 
 import (

@@ -1,0 +1,9 @@
+// Package config holds the policy file: TOML, every key optional with a safe
+// default, unknown keys rejected, limits that may be tightened but never
+// loosened (PROTOCOL §11, §14).
+//
+// What it offers: Load, LoadLocated, Parse and Default, returning a Policy
+// whose methods resolve every path and read the [trust] and [notify] files;
+// Locate (where the policy file is looked for); CheckKeyWindow for
+// allowed-signers windows; and the protocol's fixed limits as constants.
+package config

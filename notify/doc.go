@@ -1,0 +1,11 @@
+// Package notify tells a person that they are needed (PROTOCOL §21): it
+// renders an event into one short message and delivers it to the ntfy
+// topic, the webhook and the command [notify] names, from a bounded queue
+// beside the watcher, so a slow or failing receiver never holds up a
+// prompt, a capture or a publish. A message brings the person to the
+// terminal and nothing more: it carries no link or code that approves.
+//
+// What it offers: New, a Dispatcher whose Notify queues an Event and never
+// blocks; Preview (what `config check` prints); Sign (the webhook's HMAC); and
+// Stats, each receiver's counts.
+package notify

@@ -1,0 +1,10 @@
+// Package result is the strict RX_RESULT.json contract (PROTOCOL §5): Go types,
+// a decoder that rejects everything encoding/json would silently accept
+// (duplicate or case-variant keys, 1.0 for an integer, invalid UTF-8,
+// trailing data), the READY/COMPLETE rules, a canonical encoder, the
+// Markdown rendering, and a JSON Schema for tools outside Go.
+//
+// What it offers: Decode and ReadFile (strict, every problem at once), Encode
+// (canonical), RenderMarkdown, SHA256, PeekTaskIDs (lenient, for old versions)
+// and SchemaJSON.
+package result

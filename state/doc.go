@@ -1,0 +1,12 @@
+// Package state is rfhandoff's crash-safe local state (PROTOCOL §4): JSON files
+// replaced atomically (temp file, fsync, rename, fsync of the directory),
+// read strictly (a corrupt file is an error naming it, never a silent
+// reset), and one watcher per side through an OS file lock on a separate
+// lock file. It runs no subprocesses and never touches git.
+//
+// What it offers: ReadRegular (the one bounded read of a local file);
+// WriteFileAtomic, CreateTemp, WriteSynced and SyncDir (crash-safe writes);
+// ReadJSON and WriteJSON; Acquire, AcquireAs and Probe (locks); SaveRX and
+// SaveTX with the RX and TX state types; and OpenShared for readers of files
+// replaced by rename.
+package state

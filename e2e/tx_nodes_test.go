@@ -20,6 +20,7 @@ import (
 	"rfhandoff/prompt/prompttest"
 	"rfhandoff/publish/publishtest"
 	"rfhandoff/sigmf"
+	"rfhandoff/sigmf/sigmftest"
 	"rfhandoff/txwatch"
 )
 
@@ -123,6 +124,9 @@ func TestTxWatchThreeNodesWithTheSimulator(t *testing.T) {
 	coll, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if err := sigmftest.ValidateCollection(coll); err != nil {
+		t.Fatalf("not a SigMF collection: %v\n%s", err, coll)
 	}
 	var doc struct {
 		Collection struct {

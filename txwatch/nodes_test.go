@@ -16,6 +16,7 @@ import (
 	"rfhandoff/gitcli/gittest"
 	"rfhandoff/result"
 	"rfhandoff/sigmf"
+	"rfhandoff/sigmf/sigmftest"
 	"rfhandoff/task/tasktest"
 	"rfhandoff/txwatch/txtest"
 )
@@ -300,6 +301,9 @@ func TestNodesCollection(t *testing.T) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if err := sigmftest.ValidateCollection(data); err != nil {
+		t.Fatalf("not a SigMF collection: %v\n%s", err, data)
 	}
 	var doc struct {
 		Collection struct {

@@ -2,6 +2,7 @@ package txwatch
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -31,7 +32,7 @@ type nodeEnv struct {
 
 const nodeTaskID = "RX_NODES_0001"
 
-func newNodeEnv(t *testing.T, nodes ...string) *nodeEnv {
+func newNodeEnv(t testing.TB, nodes ...string) *nodeEnv {
 	t.Helper()
 	e := &nodeEnv{env: newEnv(t), nodes: nodes}
 	for _, n := range nodes {
@@ -324,10 +325,10 @@ func TestNodesCollection(t *testing.T) {
 	}
 }
 
-// An idle poll of eight node branches is one subprocess: one git fetch
-// for all of them (counted in the audit log).
-func TestNodesIdlePollIsOneSubprocess(t *testing.T) {
-	t.Parallel()
+// eightNodes is a watcher, its mirror open and one poll done, over eight
+// node branches.
+func eightNodes(t testing.TB) (*nodeEnv, *Watcher) {
+	t.Helper()
 	var nodes []string
 	for i := range 8 {
 		nodes = append(nodes, "rx-"+string(rune('a'+i)))
@@ -335,28 +336,113 @@ func TestNodesIdlePollIsOneSubprocess(t *testing.T) {
 	e := newNodeEnv(t, nodes...)
 	w := e.watcher(&gittest.SyncBuffer{}, noTerminal)
 	w.rep = newReporter(w.Out, "tx watch: ")
-	ctx := t.Context()
 	if err := os.MkdirAll(e.pol.StatePath(), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.openMirror(ctx); err != nil {
+	if err := w.openMirror(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.poll(ctx); err != nil {
+	if err := w.poll(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	before := gitStarts(t, e.env)
+	return e, w
+}
+
+// subprocesses counts the git processes the audit log saw start.
+func subprocesses(t testing.TB, e *nodeEnv) (total, fetches int) {
+	for k, n := range gitStarts(t, e.env) {
+		total += n
+		if k == "fetch" {
+			fetches += n
+		}
+	}
+	return total, fetches
+}
+
+// An idle poll of eight node branches is one subprocess: one git fetch
+// for all of them (counted in the audit log).
+func TestNodesIdlePollIsOneSubprocess(t *testing.T) {
+	t.Parallel()
+	e, w := eightNodes(t)
+	total0, fetch0 := subprocesses(t, e)
 	for range 3 {
-		if err := w.poll(ctx); err != nil {
+		if err := w.poll(t.Context()); err != nil {
 			t.Fatal(err)
 		}
 	}
-	after := gitStarts(t, e.env)
-	total := 0
-	for k, n := range after {
-		total += n - before[k]
+	total, fetches := subprocesses(t, e)
+	if fetches-fetch0 != 3 || total-total0 != 3 {
+		t.Fatalf("three idle polls of 8 nodes ran %d processes, %d of them fetches; want three fetches and nothing else", total-total0, fetches-fetch0)
 	}
-	if after["fetch"]-before["fetch"] != 3 || total != 3 {
-		t.Fatalf("three idle polls of 8 nodes ran %v (before %v); want three fetches and nothing else", after, before)
+}
+
+// BenchmarkNodesIdlePoll reports the subprocesses of one idle poll of
+// eight node branches (a count from the audit log, not a time): 1.
+func BenchmarkNodesIdlePoll(b *testing.B) {
+	e, w := eightNodes(b)
+	total0, _ := subprocesses(b, e)
+	for b.Loop() {
+		if err := w.poll(b.Context()); err != nil {
+			b.Fatal(err)
+		}
+	}
+	total, _ := subprocesses(b, e)
+	b.ReportMetric(float64(total-total0)/float64(b.N), "subprocesses/poll")
+}
+
+func sampleNodeRecord() Record {
+	rec := sampleRecord()
+	for i, n := range []string{"rx-a", "rx-b"} {
+		rec.Nodes = append(rec.Nodes, NodeBinding{Node: n, ResultBranch: n,
+			ResultCommit: strings.Repeat(string(rune('1'+i)), 40), ResultSHA256: strings.Repeat(string(rune('a'+i)), 64)})
+	}
+	rec.Nodes[1].ResultSigner = sampleFP
+	rec.ResultBranch, rec.ResultCommit, rec.ResultSHA256 = "rx-a", rec.Nodes[0].ResultCommit, SetDigest(rec.Nodes)
+	return rec
+}
+
+// A several-node record round-trips; a single-node record has no nodes
+// key; a record whose nodes do not match its top level, repeats a node or
+// changes a node's digest is refused with every reason, each naming its
+// key.
+func TestNodeRecordStrict(t *testing.T) {
+	rec := sampleNodeRecord()
+	data, err := EncodeRecord(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ParseRecord(data)
+	if err != nil || !slices.Equal(got.Nodes, rec.Nodes) {
+		t.Fatalf("round trip: %+v, %v\n%s", got.Nodes, err, data)
+	}
+	single, err := EncodeRecord(sampleRecord())
+	if err != nil || strings.Contains(string(single), "nodes") {
+		t.Fatalf("a single-node record mentions nodes (%v):\n%s", err, single)
+	}
+
+	bad := sampleNodeRecord()
+	bad.Nodes[1].Node = "rx-a"                          // repeated
+	bad.Nodes[0].ResultSHA256 = strings.Repeat("f", 64) // the set digest no longer matches
+	bad.ResultSigner = sampleFP
+	raw, err := json.Marshal(bad)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = ParseRecord(raw)
+	var inv *InvalidRecordError
+	if !errors.As(err, &inv) {
+		t.Fatalf("a tampered node record: %v, want refused", err)
+	}
+	keys := inv.Keys()
+	for _, k := range []string{"nodes[1].node", "result_sha256", "result_signer"} {
+		if !slices.Contains(keys, k) {
+			t.Errorf("the refusal does not name %s: %v", k, err)
+		}
+	}
+	bad = sampleNodeRecord()
+	bad.ResultCommit = strings.Repeat("9", 40)
+	raw, _ = json.Marshal(bad)
+	if _, err := ParseRecord(raw); err == nil || !strings.Contains(err.Error(), "first node's branch and commit") {
+		t.Errorf("a record whose commit is not its first node's: %v", err)
 	}
 }

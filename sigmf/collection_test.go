@@ -79,9 +79,6 @@ func TestBuildCollection(t *testing.T) {
 	}
 }
 
-// collectionSchema is the schema sigmftest checks collections against.
-const collectionSchema = sigmftest.CollectionSchema
-
 func validateCollection(t *testing.T, doc []byte) {
 	t.Helper()
 	if err := schemaError(t, doc); err != nil {
@@ -89,7 +86,7 @@ func validateCollection(t *testing.T, doc []byte) {
 	}
 }
 
-// schemaError validates doc against collectionSchema.
+// schemaError validates doc against sigmftest.CollectionSchema.
 func schemaError(t *testing.T, doc []byte) error {
 	t.Helper()
 	return sigmftest.ValidateCollection(doc)

@@ -53,7 +53,7 @@ func (w *Watcher) authorize(ctx context.Context, snap Snapshot, r *result.Result
 		gate.Remaining(r, w.now()).Truncate(time.Second), r.FrequencyHz, r.SampleRateHz,
 		describeTX(params), deadline.Local().Format(time.RFC3339))
 
-	if !w.askPhrase(ctx, cur, deadline, "result "+short(snap.Digest)) {
+	if !w.askPhrase(ctx, cur, deadline, "result "+short(snap.Digest), nil) {
 		return ctx.Err()
 	}
 
@@ -78,8 +78,10 @@ func (w *Watcher) authorize(ctx context.Context, snap Snapshot, r *result.Result
 
 // askPhrase asks for the phrase until deadline, the offer being what
 // ("result <digest>"), and reports true for the exact phrase; every other
-// end is reported (a cancelled ctx is the caller's to return).
-func (w *Watcher) askPhrase(ctx context.Context, cur *task.Task, deadline time.Time, what string) bool {
+// end is reported (a cancelled ctx is the caller's to return). withdrawn,
+// when set, says why ctx was cancelled to withdraw the offer ("" when it
+// was not).
+func (w *Watcher) askPhrase(ctx context.Context, cur *task.Task, deadline time.Time, what string, withdrawn func() string) bool {
 	open := w.OpenAsker
 	if open == nil {
 		open = OpenTerminal
@@ -98,6 +100,9 @@ func (w *Watcher) askPhrase(ctx context.Context, cur *task.Task, deadline time.T
 	ok, err := asker.Phrase(ctx, gate.TXPhrase, deadline)
 	asker.Close()
 	switch {
+	case ctx.Err() != nil && withdrawn != nil && withdrawn() != "":
+		w.rep.printf("the offer of %s was withdrawn at the prompt (%s): nothing authorized", what, withdrawn())
+		return false
 	case ctx.Err() != nil:
 		w.rep.printf("stopped at the prompt: nothing authorized")
 		return false

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 	"text/tabwriter"
 	"time"
 
@@ -257,7 +258,12 @@ func (w *Watcher) authorizeNodes(ctx context.Context, cur *task.Task, vs []*node
 		"the prompt expires at %s",
 		cur.ID, len(vs), b.String(), who, vs[0].r.FrequencyHz, vs[0].r.SampleRateHz,
 		describeTX(params), deadline.Local().Format(time.RFC3339))
-	if !w.askPhrase(ctx, cur, deadline, "the nodes' READYs "+short(set)) {
+	prompt, withdraw := context.WithCancel(ctx)
+	why, watched := w.watchOffer(prompt, withdraw, vs)
+	ok := w.askPhrase(prompt, cur, deadline, "the nodes' READYs "+short(set), why)
+	withdraw()
+	<-watched
+	if !ok {
 		return ctx.Err()
 	}
 	rec, err := w.recheckNodes(ctx, cur, bindingsOf(vs), params)
@@ -277,6 +283,44 @@ func (w *Watcher) authorizeNodes(ctx context.Context, cur *task.Task, vs []*node
 	w.rep.printf("AUTHORIZED: record %s for %d nodes (expires %s); run: rfhandoff tx execute %s",
 		path, len(vs), rec.ExpiresAt.Local().Format(time.RFC3339), path)
 	return nil
+}
+
+// watchOffer polls every branch while the prompt for vs waits, as an idle
+// poll does, and withdraws the offer (cancels the prompt) as soon as a
+// node's branch moved: its READY was replaced. It returns why it withdrew
+// it ("" while it has not) and a channel closed when it stopped, which it
+// does when ctx ends. A failed poll withdraws nothing: the re-check after
+// the phrase fetches again.
+func (w *Watcher) watchOffer(ctx context.Context, withdraw func(), vs []*nodeView) (func() string, <-chan struct{}) {
+	var mu sync.Mutex
+	reason := ""
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		t := time.NewTicker(w.Policy.Poll.TXInterval.Duration)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+			commits, err := w.trackingCommits(ctx)
+			if err != nil {
+				continue
+			}
+			for _, v := range vs {
+				if c := commits[v.node.ResultBranch]; c != v.commit {
+					mu.Lock()
+					reason = fmt.Sprintf("node %s's branch %s moved from %s to %s: its READY was replaced", v.node.Name, v.node.ResultBranch, short(v.commit), short(c))
+					mu.Unlock()
+					withdraw()
+					return
+				}
+			}
+		}
+	}()
+	return func() string { mu.Lock(); defer mu.Unlock(); return reason }, done
 }
 
 // recheckNodes fetches every node's branch again and repeats every check

@@ -204,6 +204,10 @@ func TestNodesWaitingAndStale(t *testing.T) {
 func TestNodesReplacedAfterPhrase(t *testing.T) {
 	t.Parallel()
 	e := newNodeEnv(t, "rx-a", "rx-b")
+	// No poll while the prompt waits, so the replacement is found by the
+	// re-check after the phrase, not by the withdrawal at the prompt.
+	e.pol.Poll.TXInterval = config.Duration{Duration: time.Hour}
+	e.pol.Poll.MaxBackoff = config.Duration{Duration: time.Hour}
 	now := time.Now()
 	e.publish(t, "rx-a", e.ready(now), "")
 	e.publish(t, "rx-b", e.ready(now), "")
@@ -216,6 +220,27 @@ func TestNodesReplacedAfterPhrase(t *testing.T) {
 	}
 	if len(e.records(t)) != 0 {
 		t.Fatalf("a record was written for a replaced READY: %v", e.files(t))
+	}
+}
+
+// A node's READY replaced while the prompt waits withdraws the offer:
+// the prompt is cancelled, nothing is written, and the new set (with
+// the replacement) is offered afresh.
+func TestNodesReplacedAtThePrompt(t *testing.T) {
+	t.Parallel()
+	e := newNodeEnv(t, "rx-a", "rx-b")
+	now := time.Now()
+	e.publish(t, "rx-a", e.ready(now), "")
+	e.publish(t, "rx-b", e.ready(now), "")
+	out := &gittest.SyncBuffer{}
+	asker := &scriptAsker{} // nobody types: the prompt waits until cancelled
+	runWatcher(t, e.watcher(out, asker.open))
+	waitFor(t, "the prompt", func() bool { return asker.calls() == 1 }, out)
+	e.publish(t, "rx-b", e.ready(time.Now()), "")
+	waitFor(t, "the withdrawal", contains(out, "was withdrawn at the prompt (node rx-b's branch rx-b moved"), out)
+	waitFor(t, "the new offer", func() bool { return asker.calls() == 2 }, out)
+	if len(e.records(t)) != 0 {
+		t.Fatalf("a record was written: %v", e.files(t))
 	}
 }
 

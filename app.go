@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"maps"
 	"os"
 	"strings"
 	"sync"
@@ -35,6 +36,7 @@ type App struct {
 	Environ []string
 
 	mu       sync.Mutex
+	remotes  map[string]string // remote URLs read while building a runner (gitcli.Client.RemoteURLs)
 	audit    *exec.AuditLog
 	runners  map[exec.Role]*exec.Stack
 	notifier *notify.Dispatcher
@@ -69,6 +71,16 @@ func newApp(ctx context.Context, g *Globals, stdin io.Reader, stdout, stderr io.
 // Git is git on the checkout through r, with the policy's git timeout.
 func (a *App) Git(r exec.Runner) *gitcli.Client {
 	return &gitcli.Client{R: r, Dir: a.RepoPath(), Timeout: a.Policy.Poll.GitTimeout.Duration}
+}
+
+// knownRemotes is the remote URL read to build a runner, for
+// gitcli.Client.RemoteURLs: a command that ends within its task (rx
+// publish-result, rx capture) asks git once; a watcher, which runs for
+// days, asks again and so sees a remote the operator changed.
+func (a *App) knownRemotes() map[string]string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return maps.Clone(a.remotes)
 }
 
 // RepoPath is the checkout the commands work in.
@@ -135,11 +147,17 @@ func (a *App) Stack(role exec.Role) (*exec.Stack, error) {
 	return s, nil
 }
 
+// remoteProtocol reads the remote's URL (kept for Git; the caller holds
+// a.mu) and returns its transport, "" when it cannot be read.
 func (a *App) remoteProtocol(r exec.Runner) string {
-	res, err := r.Run(a.Ctx, exec.Cmd{Tool: exec.Git, Dir: a.RepoPath(),
-		Args: []string{"remote", "get-url", "--", a.Policy.Repo.Remote}})
+	name := a.Policy.Repo.Remote
+	url, err := (&gitcli.Client{R: r, Dir: a.RepoPath(), Timeout: a.Policy.Poll.GitTimeout.Duration}).RemoteURL(a.Ctx, name)
 	if err != nil {
 		return ""
 	}
-	return exec.ProtocolOf(strings.TrimSpace(string(res.Stdout)))
+	if a.remotes == nil {
+		a.remotes = map[string]string{}
+	}
+	a.remotes[name] = url
+	return exec.ProtocolOf(strings.TrimSpace(url))
 }

@@ -27,6 +27,7 @@ func (c *RxCaptureCmd) Run(app *App) error {
 	if err != nil {
 		return err
 	}
+	pub.Git.RemoteURLs = app.knownRemotes() // asked once: this command ends with its task
 	n, err := app.Notifier(exec.RoleRX)
 	if err != nil {
 		return err

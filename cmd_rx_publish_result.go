@@ -29,6 +29,7 @@ func (c *RxPublishResultCmd) Run(app *App) error {
 	if err != nil {
 		return err
 	}
+	pub.Git.RemoteURLs = app.knownRemotes() // asked once: this command ends with its task
 	out, err := publish.Publish(app.Ctx, publish.Deps{
 		Git:          pub.Git,
 		Runner:       pub.Runner,

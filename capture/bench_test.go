@@ -32,8 +32,9 @@ import (
 // background SHA-512 (SigMF only, after COMPLETE, off its path) being
 // done; cpu-s, the CPU this process used for the whole capture (every
 // consumer, the publishes; not the simulator or git); write-s and ready-s,
-// from the tool's start to its exit and to the READY push having returned
-// (with fast, the simulator can be done before READY is pushed, and the
+// from the tool's start to its exit and to the READY push having returned;
+// ready-after-data-s, from the first sample (when the tool started writing,
+// as the file's growth dates it) to that push having returned (with fast, the simulator can be done before READY is pushed, and the
 // rest of that push then falls into end-to-COMPLETE-s). Hashing is no
 // second pass: the readers follow the file while it is written.
 // CAPTURE_BENCH_SECONDS changes the planned duration (40 MB a second).
@@ -47,7 +48,7 @@ func BenchmarkCompleteAfterEnd(b *testing.B) {
 	}
 	for _, mode := range []struct{ name, sim string }{{"realtime", ""}, {"fast", "fast"}} {
 		b.Run(mode.name, func(b *testing.B) {
-			var total, drain, sha, analysis, sha512, cpu, write, ready time.Duration
+			var total, drain, sha, analysis, sha512, cpu, write, ready, readyData time.Duration
 			var bytes int64
 			for b.Loop() {
 				b.StopTimer()
@@ -76,6 +77,7 @@ func BenchmarkCompleteAfterEnd(b *testing.B) {
 				sha512 += rep.SHA512Done.Sub(end)
 				write += end.Sub(rep.ProcessStarted)
 				ready += rep.ReadyPublished.Sub(rep.ProcessStarted)
+				readyData += rep.ReadyPublished.Sub(rep.FirstSample)
 				bytes = *rep.Complete.CaptureSizeBytes
 				if end.Before(rep.ReadyPublished) {
 					b.Logf("the capture ended before READY was pushed (%s): its tail includes the rest of that push", rep.ReadyPublished.Sub(end))
@@ -93,6 +95,7 @@ func BenchmarkCompleteAfterEnd(b *testing.B) {
 			b.ReportMetric(cpu.Seconds()/n, "cpu-s")
 			b.ReportMetric(write.Seconds()/n, "write-s")
 			b.ReportMetric(ready.Seconds()/n, "ready-s")
+			b.ReportMetric(readyData.Seconds()/n, "ready-after-data-s")
 			b.ReportMetric(float64(bytes)/1e9, "GB")
 		})
 	}

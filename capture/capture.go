@@ -43,7 +43,9 @@ type Options struct {
 	TaskID string
 	// StartupTimeout bounds the wait for a started tool's file to grow.
 	StartupTimeout time.Duration
-	// ConfirmGap separates the two size readings that prove the file grows.
+	// ConfirmGap separates the two size readings that prove the file grows
+	// (default 0.1 s: any growth proves it, a gap too short to see one only
+	// reads again; READY waits for it, PROTOCOL §8).
 	ConfirmGap time.Duration
 	// StallAfter is how long the file may stop growing while the tool
 	// lives before the tool is stopped and the capture recorded as stalled.
@@ -73,7 +75,7 @@ func (o Options) withDefaults() Options {
 		}
 	}
 	def(&o.StartupTimeout, 15*time.Second)
-	def(&o.ConfirmGap, 300*time.Millisecond)
+	def(&o.ConfirmGap, 100*time.Millisecond)
 	def(&o.StallAfter, 5*time.Second)
 	def(&o.Grace, 10*time.Second)
 	def(&o.Tick, 250*time.Millisecond)

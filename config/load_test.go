@@ -431,6 +431,9 @@ func TestLoadRefusesASymlink(t *testing.T) {
 	if err := os.Symlink(target, link); err != nil {
 		t.Skipf("cannot create a symlink here: %v", err)
 	}
+	if _, err := os.ReadFile(link); err != nil {
+		t.Skipf("the link does not resolve here (Wine's emulation): %v", err)
+	}
 	_, err := Load(link)
 	if err == nil || !strings.HasPrefix(err.Error(), "policy "+link+": ") || !strings.Contains(err.Error(), "a symlink") {
 		t.Errorf("Load(symlink) = %v, want a refusal naming the link", err)

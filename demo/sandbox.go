@@ -110,7 +110,7 @@ func NewSandbox(ctx context.Context, o SandboxOptions) (sb *Sandbox, err error) 
 		Keys:       filepath.Join(root, "keys"),
 		Exe:        o.Exe,
 	}
-	// A Windows path needs file:///C:/... (AbsoluteURL knows how).
+	// A Windows path needs file://C:/... (AbsoluteURL knows how).
 	if sb.RemoteURL, err = gitcli.AbsoluteURL(sb.Remote, root); err != nil {
 		return nil, err
 	}

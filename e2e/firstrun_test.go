@@ -76,13 +76,34 @@ type operator struct {
 	dir  string
 	env  []string
 	args []string // what goes before the command: --config FILE, or nothing
+	// launch is the program and its first arguments that run rfhandoff
+	// (wine and rfhandoff.exe); nil runs rfhandoffBin itself.
+	launch []string
+	// console makes each terminal session a Windows console under Wine:
+	// a raw-mode pty (prompttest.Options.Raw) that takes stdout and
+	// stderr too (Wine gives a program its console on the terminal only
+	// when its standard handles are that terminal), wide enough that no
+	// line wraps.
+	console bool
+	// shPrelude goes before every shell line (a git function running
+	// git.exe under Wine).
+	shPrelude string
 }
 
 // sh runs one line of the documents with /bin/sh in the checkout, as the
 // operator types it, and returns its stdout.
 func (o *operator) sh(line string) string {
 	o.t.Helper()
-	return shIn(o.t, o.dir, o.env, line)
+	return shIn(o.t, o.dir, o.env, o.shPrelude+line)
+}
+
+// command is the program and argv that run rfhandoff with args.
+func (o *operator) command(args []string) (string, []string) {
+	argv := append(append([]string{}, o.args...), args...)
+	if o.launch == nil {
+		return rfhandoffBin(o.t), argv
+	}
+	return o.launch[0], append(append([]string{}, o.launch[1:]...), argv...)
 }
 
 func shIn(t *testing.T, dir string, env []string, line string) string {
@@ -97,7 +118,8 @@ func shIn(t *testing.T, dir string, env []string, line string) string {
 // run runs rfhandoff without a terminal (as cron or a script would).
 func (o *operator) run(want int, args ...string) string {
 	o.t.Helper()
-	s := prompttest.StartDetached(o.t, rfhandoffBin(o.t), append(append([]string{}, o.args...), args...), prompttest.Options{Dir: o.dir, Env: o.env})
+	path, argv := o.command(args)
+	s := prompttest.StartDetached(o.t, path, argv, prompttest.Options{Dir: o.dir, Env: o.env})
 	if code := exitOf(o.t, s); code != want {
 		o.t.Fatalf("rfhandoff %s: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), code, want, s.Stdout, s.Stderr)
 	}
@@ -107,12 +129,15 @@ func (o *operator) run(want int, args ...string) string {
 // start starts rfhandoff; tty gives it a terminal of its own.
 func (o *operator) start(tty bool, args ...string) *prompttest.Session {
 	o.t.Helper()
-	argv := append(append([]string{}, o.args...), args...)
-	opts := prompttest.Options{Dir: o.dir, Env: o.env, CaptureOutput: true}
-	if tty {
-		return prompttest.Start(o.t, rfhandoffBin(o.t), argv, opts)
+	path, argv := o.command(args)
+	opts := prompttest.Options{Dir: o.dir, Env: o.env, CaptureOutput: !o.console}
+	if o.console {
+		opts.Raw, opts.Cols = true, 1000
 	}
-	return prompttest.StartDetached(o.t, rfhandoffBin(o.t), argv, opts)
+	if tty {
+		return prompttest.Start(o.t, path, argv, opts)
+	}
+	return prompttest.StartDetached(o.t, path, argv, opts)
 }
 
 func TestFirstRunAsDocumented(t *testing.T) {
@@ -124,11 +149,11 @@ func TestFirstRunAsDocumented(t *testing.T) {
 	}
 	t.Run("relative --config", func(t *testing.T) {
 		t.Parallel()
-		firstRun(t, examplePolicy(t, firstRunEdits))
+		firstRun(t, examplePolicy(t, firstRunEdits), native)
 	})
 	t.Run("built-in defaults", func(t *testing.T) {
 		t.Parallel()
-		firstRun(t, "")
+		firstRun(t, "", native)
 	})
 }
 
@@ -138,12 +163,46 @@ var (
 	reRecord   = regexp.MustCompile(`AUTHORIZED: record (\S+)`)
 )
 
+// platform is how a first run reaches rfhandoff and git on the two
+// machines: natively, or the Windows binary and git.exe under Wine
+// (wine_test.go).
+type platform struct {
+	launch    []string // see operator.launch
+	console   bool     // see operator.console
+	shPrelude string   // see operator.shPrelude
+	// env adjusts the operators' environment (home is their HOME).
+	env func(t *testing.T, home string, env []string) []string
+	// url serves the bare repository bare (under srv) to the operators'
+	// clones and returns its URL.
+	url func(t *testing.T, srv, bare string, env []string) string
+	// path is a path of this machine as the program prints it.
+	path func(string) string
+	// stopWatch stops a running tx watch as its operator does, returning
+	// the exit code that stop must give.
+	stopWatch func(*prompttest.Session) int
+	// prompt is the phrase prompt as the terminal shows it.
+	prompt string
+}
+
+// native runs the binary built for this machine and the system's git.
+var native = platform{
+	env:    func(_ *testing.T, _ string, env []string) []string { return env },
+	url:    func(_ *testing.T, _, bare string, _ []string) string { return "file://" + bare },
+	path:   func(p string) string { return p },
+	prompt: "> ",
+	stopWatch: func(s *prompttest.Session) int {
+		s.Signal(syscall.SIGTERM)
+		return 0
+	},
+}
+
 // firstRun is one lab's first experiment. policy is the text of
 // rfhandoff.toml in both checkouts, "" for none (the built-in defaults,
 // whose 120 s capture the RX operator ends with Ctrl-C once TX is done).
-func firstRun(t *testing.T, policy string) {
+func firstRun(t *testing.T, policy string, p platform) {
 	home := gittest.Home(t)
-	env := gittest.Environ(home, config.EnvVar, "HACKRF_SIM")
+	hostEnv := gittest.Environ(home, config.EnvVar, "HACKRF_SIM")
+	env := p.env(t, home, hostEnv)
 	r := gittest.RunnerWithHome(t, home)
 	// The lab's shared repository, on the task branch the example names.
 	srv := t.TempDir()
@@ -151,11 +210,12 @@ func firstRun(t *testing.T, policy string) {
 	gittest.Git(t, r, srv, "init", "--quiet", "--bare", bare)
 	rem := &gittest.Remote{Dir: bare, URL: "file://" + bare, R: r}
 	gittest.Seed(t, rem, "video-development", map[string]string{"README.md": "our lab\n"})
+	url := p.url(t, srv, bare, hostEnv)
 
 	top := t.TempDir()
-	shIn(t, top, env, "git clone --quiet --branch video-development "+rem.URL+" main && git clone --quiet --branch video-development "+rem.URL+" rx")
-	main := &operator{t: t, dir: filepath.Join(top, "main"), env: env}
-	rx := &operator{t: t, dir: filepath.Join(top, "rx"), env: env}
+	shIn(t, top, env, p.shPrelude+"git clone --quiet --branch video-development "+url+" main && git clone --quiet --branch video-development "+url+" rx")
+	main := &operator{t: t, dir: filepath.Join(top, "main"), env: env, launch: p.launch, console: p.console, shPrelude: p.shPrelude}
+	rx := &operator{t: t, dir: filepath.Join(top, "rx"), env: env, launch: p.launch, console: p.console, shPrelude: p.shPrelude}
 	// OPERATIONS §1: ignore the state directory on the branches, create
 	// the result branch once from the MAIN PC.
 	main.sh("echo '/.local/' >> .gitignore && git add .gitignore && git commit -q -m 'ignore rfhandoff state' && git push -q origin HEAD:refs/heads/video-development")
@@ -171,7 +231,7 @@ func firstRun(t *testing.T, policy string) {
 
 	for _, o := range []*operator{main, rx} {
 		out := o.run(0, "config", "check")
-		for _, want := range []string{fmt.Sprintf("#   %-27s %s\n", "repo.path", o.dir), fmt.Sprintf("#   %-27s %s\n", "capture.dir", filepath.Join(o.dir, ".local", "captures"))} {
+		for _, want := range []string{fmt.Sprintf("#   %-27s %s\n", "repo.path", p.path(o.dir)), fmt.Sprintf("#   %-27s %s\n", "capture.dir", p.path(filepath.Join(o.dir, ".local", "captures")))} {
 			if !strings.Contains(out, want) {
 				t.Errorf("config check in %s does not show %q:\n%s", o.dir, want, out)
 			}
@@ -215,22 +275,26 @@ func firstRun(t *testing.T, policy string) {
 	// the simulator (first on PATH, as the example leaves [tools] empty).
 	watch := main.start(true, "tx", "watch")
 	capture := rx.start(false, "rx", "capture", firstRunID)
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("rx capture:\nstdout:\n%s\nstderr:\n%s", capture.Stdout, capture.Stderr)
+		}
+	})
 	watch.WaitForText("Type exactly: AUTHORIZE RF TX", rxWait)
-	watch.WaitForText("> ", rxWait)
+	watch.WaitForText(p.prompt, rxWait)
 	watch.Send("AUTHORIZE RF TX")
-	record := watch.Stdout.WaitFor(reRecord, rxWait)[1]
-	watch.Signal(syscall.SIGTERM)
-	if code := exitOf(t, watch); code != 0 {
-		t.Fatalf("tx watch after SIGTERM: exit %d\n%s", code, watch.Stderr)
+	record := output(watch).WaitFor(reRecord, rxWait)[1]
+	if want, code := p.stopWatch(watch), exitOf(t, watch); code != want {
+		t.Fatalf("tx watch stopped: exit %d, want %d\n%s", code, want, watch.Stderr)
 	}
-	rel, err := filepath.Rel(main.dir, record)
-	if err != nil || strings.HasPrefix(rel, "..") {
-		rel = record
+	rel := record
+	if r, ok := strings.CutPrefix(record, p.path(main.dir)); ok && len(r) > 1 && strings.ContainsAny(r[:1], `/\`) {
+		rel = r[1:]
 	}
 	// README: tx execute .local/tx_authorizations/<ID>-<digest>.json
 	exe := main.start(true, "tx", "execute", rel)
 	exe.WaitForText("Type exactly: AUTHORIZE RF TX", rxWait)
-	exe.WaitForText("> ", rxWait)
+	exe.WaitForText(p.prompt, rxWait)
 	exe.Send("AUTHORIZE RF TX")
 	if code := exitOf(t, exe); code != 0 {
 		t.Fatalf("tx execute %s: exit %d\n%s\n%s", rel, code, exe.Stdout, exe.Stderr)
@@ -262,6 +326,14 @@ func firstRun(t *testing.T, policy string) {
 		}
 	}
 	outcomeIsFake(t, main.dir)
+}
+
+// output is where s's stdout goes: its pipe, or the terminal.
+func output(s *prompttest.Session) *prompttest.Stream {
+	if s.Stdout != nil {
+		return s.Stdout
+	}
+	return s.TTY
 }
 
 // resultStates reads the state of every RX_RESULT.json commit on the

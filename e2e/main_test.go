@@ -40,12 +40,25 @@ func runMain(m *testing.M) int {
 	return m.Run()
 }
 
-// installBinary builds rfhandoff into dir and links the simulator's names
-// to it (hard links: no privileges needed on any system, and argv[0] is
-// the name run).
+// prebuiltEnv names a prebuilt rfhandoff binary to test instead of
+// building one: under Wine there is no Windows go command
+// (scripts/test-windows.sh builds the binary on the host).
+const prebuiltEnv = "RFHANDOFF_E2E_BIN"
+
+// installBinary builds rfhandoff into dir (or copies the one prebuiltEnv
+// names) and links the simulator's names to it (hard links: no privileges
+// needed on any system, and argv[0] is the name run).
 func installBinary(dir string) error {
 	bin := filepath.Join(dir, "rfhandoff"+exeSuffix)
-	if err := goBuild(bin); err != nil {
+	if pre := os.Getenv(prebuiltEnv); pre != "" {
+		b, err := os.ReadFile(pre)
+		if err != nil {
+			return fmt.Errorf("%s: %w", prebuiltEnv, err)
+		}
+		if err := os.WriteFile(bin, b, 0o755); err != nil {
+			return err
+		}
+	} else if err := goBuild(bin); err != nil {
 		return err
 	}
 	for _, name := range simulatorNames {

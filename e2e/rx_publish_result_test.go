@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"rfhandoff/faultkit"
 	"rfhandoff/gitcli/gittest"
 	"rfhandoff/publish"
 	"rfhandoff/publish/publishtest"
@@ -88,5 +89,53 @@ func TestRxPublishResultExitCodes(t *testing.T) {
 	}
 	if got := f.Refs(t); got != refs {
 		t.Errorf("refused publishes changed the remote:\n%s\nwant:\n%s", got, refs)
+	}
+}
+
+// TestRxPublishResultGitCalls counts the git subprocesses of a whole `rx
+// publish-result` once the RX mirror exists: the remote's URL is read once
+// (to pick the runner's transport, then reused by the mirror and the
+// clone), check 6 is the result branch's clone (no ls-remote), and the push
+// is the last call. A count from the audit log, not a time.
+func TestRxPublishResultGitCalls(t *testing.T) {
+	home := gittest.Home(t)
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+	f := publishtest.New(t, publishtest.Options{})
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "rfhandoff.toml")
+	if err := os.WriteFile(cfg, fmt.Appendf(nil, "[repo]\npath = %q\n", f.Checkout), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	auditPath := filepath.Join(f.Checkout, ".local", "audit.jsonl")
+	for n, r := range []*result.Result{f.Ready(), f.Ready()} {
+		r.CapturePID += int64(n)
+		file := filepath.Join(dir, fmt.Sprintf("result-%d.json", n))
+		if err := os.WriteFile(file, publishtest.Encode(t, r), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		before := len(faultkit.AuditEntries(t, auditPath))
+		if code, out, errOut := run(t, "--config", cfg, "rx", "publish-result", file); code != 0 {
+			t.Fatalf("publish %d: exit %d\n%s%s", n, code, out, errOut)
+		}
+		if n == 0 {
+			continue // builds the mirror
+		}
+		var subs []string
+		for _, e := range faultkit.GitStarts(faultkit.AuditEntries(t, auditPath)[before:], "") {
+			subs = append(subs, faultkit.GitArgs(e)[0])
+		}
+		count := func(sub string) int {
+			k := 0
+			for _, s := range subs {
+				if s == sub {
+					k++
+				}
+			}
+			return k
+		}
+		if len(subs) != 19 || count("remote") != 1 || count("ls-remote") != 0 || count("clone") != 1 || subs[len(subs)-1] != "push" {
+			t.Errorf("git calls of one publish: %d %q; want 19, one remote get-url, one clone, no ls-remote, the push last", len(subs), subs)
+		}
 	}
 }

@@ -8,8 +8,8 @@ import (
 	"syscall"
 	"testing"
 
-	"rfhandoff/faultkit"
 	"rfhandoff/gate"
+	"rfhandoff/gitcli/gittest"
 	"rfhandoff/rxwatch"
 	"rfhandoff/rxwatch/rxtest"
 	"rfhandoff/state"
@@ -148,7 +148,7 @@ func TestRxWatchForcePushRefused(t *testing.T) {
 // while it was down.
 func TestRxWatchRemoteDownThenBack(t *testing.T) {
 	rx := rxtest.New(t, rxtest.Options{})
-	d := faultkit.StartDaemon(t, filepath.Dir(rx.Remote.Dir), rx.Environ())
+	d := gittest.StartDaemon(t, filepath.Dir(rx.Remote.Dir), rx.Environ())
 	rx.SetRemoteURL(d.URL(filepath.Base(rx.Remote.Dir)))
 	rx.PushTask(tasktest.TaskSpec{ID: "DAEMON_ONE"})
 

@@ -69,6 +69,7 @@ type AuditLog struct {
 	path string
 	mu   sync.Mutex
 	now  func() time.Time
+	sync func(*os.File) error // (*os.File).Sync; a test counts the calls
 }
 
 // OpenAuditLog prepares the log at path, creating its directory (0700) and
@@ -84,7 +85,7 @@ func OpenAuditLog(path string) (*AuditLog, error) {
 		return nil, &AuditError{Path: path, Err: err}
 	}
 	f.Close()
-	return &AuditLog{path: path, now: time.Now}, nil
+	return &AuditLog{path: path, now: time.Now, sync: (*os.File).Sync}, nil
 }
 
 // Path is where the log lives.
@@ -92,7 +93,17 @@ func (l *AuditLog) Path() string { return l.path }
 
 // Append writes e as the next line of the chain, filling Hash, Prev, Seq,
 // Time and the writer's pid. It returns only after the line is on disk.
-func (l *AuditLog) Append(e Entry) (Entry, error) {
+func (l *AuditLog) Append(e Entry) (Entry, error) { return l.appendLine(e, true) }
+
+// appendEnd writes a subprocess's end line without waiting for the disk
+// (PROTOCOL §9): the write itself fails closed like any other, and the
+// line is made durable by the next synced line (a file's sync covers every
+// write before it, whichever process made it) or by Head, before a commit
+// names the chain. A crash of the machine between the two can lose only
+// end lines, which then read "interrupted": never a start line.
+func (l *AuditLog) appendEnd(e Entry) (Entry, error) { return l.appendLine(e, false) }
+
+func (l *AuditLog) appendLine(e Entry, durable bool) (Entry, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	f, err := os.OpenFile(l.path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
@@ -139,22 +150,41 @@ func (l *AuditLog) Append(e Entry) (Entry, error) {
 		_ = f.Truncate(size)
 		return e, &AuditError{Path: l.path, Err: err}
 	}
-	if err := f.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) {
+	if !durable {
+		return e, nil
+	}
+	if err := l.syncFile(f); err != nil {
 		_ = f.Truncate(size)
 		return e, &AuditError{Path: l.path, Err: err}
 	}
 	return e, nil
 }
 
-// Head returns the hash of the last line ("" for an empty log).
+// syncFile waits until every line written to the log is on disk. EINVAL:
+// a file system that cannot sync (a pipe-like special file) has nothing
+// more to do.
+func (l *AuditLog) syncFile(f *os.File) error {
+	if err := l.sync(f); err != nil && !errors.Is(err, syscall.EINVAL) {
+		return err
+	}
+	return nil
+}
+
+// Head returns the hash of the last line ("" for an empty log), once every
+// line is on disk: a pushed commit names it (PROTOCOL §9), so a crash
+// after the push must not take the named line away.
 func (l *AuditLog) Head() (string, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	f, err := os.Open(l.path)
+	// Opened for writing, though only read: Windows syncs no read-only handle.
+	f, err := os.OpenFile(l.path, os.O_RDWR|os.O_APPEND, 0)
 	if err != nil {
 		return "", &AuditError{Path: l.path, Err: err}
 	}
 	defer f.Close()
+	if err := l.syncFile(f); err != nil {
+		return "", &AuditError{Path: l.path, Err: err}
+	}
 	last, _, err := lastLine(f)
 	if err != nil || len(last) == 0 {
 		return "", err

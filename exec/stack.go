@@ -416,7 +416,7 @@ type auditedProcess struct {
 func (p *auditedProcess) Wait() (Result, error) {
 	p.once.Do(func() {
 		p.res, p.err = p.started.Wait()
-		if _, aerr := p.stack.audit.Append(p.stack.endEntry(p.id, p.cmd, p.res, p.err)); aerr != nil {
+		if _, aerr := p.stack.audit.appendEnd(p.stack.endEntry(p.id, p.cmd, p.res, p.err)); aerr != nil {
 			p.err = errlist.Join(p.err, aerr)
 		}
 	})
@@ -430,12 +430,12 @@ func newID() string {
 }
 
 // ProtocolOf returns the git transport a remote URL uses ("file" for local
-// paths, "ssh" for scp-like user@host:path).
+// paths, a Windows drive path included, "ssh" for scp-like user@host:path).
 func ProtocolOf(url string) string {
 	if i := strings.Index(url, "://"); i > 0 {
 		return strings.ToLower(url[:i])
 	}
-	if strings.HasPrefix(url, "/") || strings.HasPrefix(url, ".") || !strings.Contains(url, ":") {
+	if strings.HasPrefix(url, "/") || strings.HasPrefix(url, ".") || !strings.Contains(url, ":") || hasDrivePrefix(url) {
 		return "file"
 	}
 	return "ssh"

@@ -377,7 +377,7 @@ func TestGitProgramPinsWinOverTheRepository(t *testing.T) {
 // The remote's upload-pack and receive-pack, which git takes from the
 // first config file that names them, are given on the command line.
 func TestGitRemotePinsInArgv(t *testing.T) {
-	s, _ := newStack(t, RoleNone, os.Environ(), func(o *Options) { o.GitProtocols = []string{"file"} })
+	s, _ := newStack(t, RoleNone, os.Environ(), argvOnlyGit(t))
 	for _, c := range []struct {
 		args []string
 		want string
@@ -401,7 +401,7 @@ func TestGitRemotePinsInArgv(t *testing.T) {
 // Only a blobless fetch may run without git's own object check, and it
 // then still carries the levels for the caller's fsck.
 func TestDeferObjectCheckOnlyForABloblessFetch(t *testing.T) {
-	s, _ := newStack(t, RoleNone, os.Environ(), func(o *Options) { o.GitProtocols = []string{"file"} })
+	s, _ := newStack(t, RoleNone, os.Environ(), argvOnlyGit(t))
 	for _, args := range [][]string{
 		{"fetch", "--end-of-options", "origin", "--filter=blob:none"},
 		{"fetch", "--end-of-options", "origin"},
@@ -422,5 +422,15 @@ func TestDeferObjectCheckOnlyForABloblessFetch(t *testing.T) {
 	_, args, _ = s.prepare(Cmd{Tool: Git, Args: []string{"fetch", "--filter=blob:none", "--end-of-options", "origin"}})
 	if slices.Contains(args, "fetch.fsckObjects=false") || !slices.Contains(args, "fetch.fsck.hasDotgit=error") {
 		t.Errorf("argv without DeferObjectCheck %q", args)
+	}
+}
+
+// argvOnlyGit pins git to a stand-in that is never run: the tests using it
+// assert argv only, so they need no git installed (Wine has none).
+func argvOnlyGit(t *testing.T) func(*Options) {
+	git := fakeProgram(t, t.TempDir(), "git")
+	return func(o *Options) {
+		o.GitProtocols = []string{"file"}
+		o.Tools = map[Tool]string{Git: git}
 	}
 }

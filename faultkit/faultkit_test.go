@@ -28,7 +28,7 @@ func TestDaemonStopRestart(t *testing.T) {
 	home := gittest.Home(t)
 	r := gittest.RunnerWithHome(t, home, "git")
 	rem := gittest.NewBareRemoteWith(t, r, "main")
-	d := StartDaemon(t, filepath.Dir(rem.Dir), gittest.Environ(home))
+	d := gittest.StartDaemon(t, filepath.Dir(rem.Dir), gittest.Environ(home))
 	url := d.URL(filepath.Base(rem.Dir))
 	tip := gittest.Tip(t, rem, "main")
 
@@ -110,7 +110,7 @@ func TestProxyCutsMidFetch(t *testing.T) {
 	rem := gittest.NewBareRemoteWith(t, r, "main")
 	// Incompressible content makes a pack far bigger than the cut.
 	tip := gittest.Seed(t, rem, "main", map[string]string{"blob.bin": bigRandom(t, 256<<10)})
-	d := StartDaemon(t, filepath.Dir(rem.Dir), gittest.Environ(home))
+	d := gittest.StartDaemon(t, filepath.Dir(rem.Dir), gittest.Environ(home))
 	p := StartProxy(t, d.Addr())
 	url := p.URL(filepath.Base(rem.Dir))
 

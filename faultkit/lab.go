@@ -64,7 +64,7 @@ func NewLab(t testing.TB) *Lab {
 	// As GitHub and GitLab do, over every transport the lab serves: the
 	// mirrors fetch blobless.
 	gittest.Git(t, r, dir, "config", "uploadpack.allowFilter", "true")
-	rem := &gittest.Remote{Dir: dir, URL: "file://" + dir, R: r}
+	rem := &gittest.Remote{Dir: dir, URL: gittest.ServeURL(t, dir), R: r}
 	l := &Lab{t: t, Home: home, R: r, Srv: srv, Remote: rem, Tmp: t.TempDir()}
 	l.Base = gittest.Seed(t, rem, tasktest.TaskBranch, map[string]string{
 		"README.md":  "task branch\n",
@@ -204,12 +204,12 @@ func (s *Side) TrackingRef(branch string) string {
 }
 
 // DaemonURL is the remote's URL on d (a daemon serving l.Srv).
-func (l *Lab) DaemonURL(d *Daemon) string { return d.URL(filepath.Base(l.Remote.Dir)) }
+func (l *Lab) DaemonURL(d *gittest.Daemon) string { return d.URL(filepath.Base(l.Remote.Dir)) }
 
 // StartDaemon serves the lab's remote with git daemon.
-func (l *Lab) StartDaemon() *Daemon {
+func (l *Lab) StartDaemon() *gittest.Daemon {
 	l.t.Helper()
-	return StartDaemon(l.t, l.Srv, gittest.Environ(l.Home))
+	return gittest.StartDaemon(l.t, l.Srv, gittest.Environ(l.Home))
 }
 
 // UseURL points both checkouts at url.

@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/cli/safeexec"
+
+	"rfhandoff/gitcli/gittest"
 )
 
 // SSHD is a real OpenSSH server on 127.0.0.1 with its own host key and
@@ -79,7 +81,7 @@ func StartSSHD(t testing.TB) *SSHD {
 		}
 	}
 	dir := t.TempDir()
-	s := &SSHD{t: t, sshd: sshd, Dir: dir, Port: FreePort(t), User: u.Username,
+	s := &SSHD{t: t, sshd: sshd, Dir: dir, Port: gittest.FreePort(t), User: u.Username,
 		Key: filepath.Join(dir, "id_ed25519"), Passphrase: "faultkit passphrase",
 		KnownHosts: filepath.Join(dir, "known_hosts"), ClientConfig: filepath.Join(dir, "ssh_config"),
 		config: filepath.Join(dir, "sshd_config")}

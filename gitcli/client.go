@@ -28,6 +28,11 @@ type Client struct {
 	// SigningKey, when set, makes Commit sign with this SSH key file (an
 	// absolute path; a public key needs its private half in ssh-agent).
 	SigningKey string
+	// RemoteURLs holds, by remote name, the URL this process already read
+	// with `git remote get-url` in Dir through R (a command does, to pick
+	// the transport its runner allows); RemoteURL answers from it, so one
+	// command asks git once. Nil: RemoteURL always asks.
+	RemoteURLs map[string]string
 }
 
 // call is one git invocation's optional extras.

@@ -24,6 +24,11 @@ type FetchUpdate struct {
 	// FilterIgnored is git's warning that the server does not support
 	// --filter and sent every object: the fetch worked, at full cost.
 	FilterIgnored bool
+	// Tip is the tracking ref's full commit ID when the fetcher resolved
+	// it after the fetch (the mirror does, to check it against the tip last
+	// accepted), "" otherwise: a caller may use it instead of resolving
+	// the ref once more.
+	Tip string
 }
 
 // MayHaveMoved reports whether the tracking ref may point somewhere new:

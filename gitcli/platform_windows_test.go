@@ -15,9 +15,9 @@ var rootedFileURLPath = func() string {
 	if err != nil {
 		panic(err)
 	}
-	return "/" + filepath.VolumeName(wd) + "/srv/git/rf.git"
+	return filepath.VolumeName(wd) + "/srv/git/rf.git"
 }()
 
-// fileURLPath is an absolute path of this system as a file:// URL's path:
-// a slash before the drive letter, forward slashes after it.
-func fileURLPath(p string) string { return "/" + filepath.ToSlash(p) }
+// fileURLPath is an absolute path of this system as it follows file://:
+// the drive letter first (Git for Windows' form), forward slashes after it.
+func fileURLPath(p string) string { return filepath.ToSlash(p) }

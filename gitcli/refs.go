@@ -55,6 +55,9 @@ func (c *Client) RemoteURL(ctx context.Context, remote string) (string, error) {
 	if err := ValidRemoteName(remote); err != nil {
 		return "", err
 	}
+	if url, ok := c.RemoteURLs[remote]; ok {
+		return url, nil
+	}
 	res, err := c.run(ctx, []string{"remote", "get-url", "--end-of-options", remote}, call{})
 	if err != nil {
 		if code, ok := exitCode(err); ok && code == 2 {

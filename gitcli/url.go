@@ -27,11 +27,15 @@ func AbsoluteURL(raw, checkoutDir string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("remote path %s: %w", raw, err)
 	}
-	// file:// is followed by an empty host and an absolute path: a drive
-	// letter needs a slash before it (file:///C:/lab/rf.git), or git would
-	// read "C:" as the host.
+	// A drive path is written file://C:/lab/rf.git, the form Git for
+	// Windows parses as a drive path (connect.c: "file://$(pwd)" may be
+	// "file://C:/projects/repo"; its own test suite writes that). In
+	// file:///C:/lab/rf.git it would hand git-upload-pack "/C:/lab/rf.git",
+	// which no part of git turns back into a drive path. Everything else
+	// is rooted: file:// and the absolute path (a UNC path keeps its two
+	// leading slashes: file:////server/share/rf.git).
 	u := filepath.ToSlash(p)
-	if !strings.HasPrefix(u, "/") {
+	if drive := len(filepath.VolumeName(p)) == 2; !drive && !strings.HasPrefix(u, "/") {
 		u = "/" + u
 	}
 	return "file://" + u, nil

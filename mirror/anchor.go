@@ -64,17 +64,18 @@ func writeAnchors(path string, anchors map[string]string) error {
 // contain the anchored one; then it becomes the anchor. A tip that does
 // not is a *gitcli.ForcePushError, and the tracking ref is removed so
 // that the next fetch is checked again rather than taken as a
-// fast-forward from the rewritten tip. The caller holds the mirror lock.
-func (m *Mirror) checkAnchor(ctx context.Context, branch string) error {
+// fast-forward from the rewritten tip. It returns the tip it accepted.
+// The caller holds the mirror lock.
+func (m *Mirror) checkAnchor(ctx context.Context, branch string) (string, error) {
 	ref := "refs/remotes/" + m.Remote + "/" + branch
 	tip, err := m.git.ResolveCommit(ctx, ref)
 	if err != nil {
-		return err
+		return "", err
 	}
 	path := AnchorsPath(m.Dir)
 	anchors, err := readAnchors(path)
 	if err != nil {
-		return err
+		return "", err
 	}
 	old, had := anchors[branch]
 	// Once vouched for, the ref only moves by git's non-forced fetch,
@@ -85,22 +86,22 @@ func (m *Mirror) checkAnchor(ctx context.Context, branch string) error {
 			ok, err = m.git.IsAncestor(ctx, old, tip)
 		}
 		if err != nil {
-			return fmt.Errorf("mirror: checking %s against its last accepted tip %s: %w", ref, old, err)
+			return "", fmt.Errorf("mirror: checking %s against its last accepted tip %s: %w", ref, old, err)
 		}
 		if !ok {
 			if err := m.git.DeleteRef(ctx, ref); err != nil {
 				m.log.Warn("removing the refused tracking ref failed", "mirror", m.Dir, "ref", ref, "err", err)
 			}
-			return &gitcli.ForcePushError{Remote: m.Remote, Branch: branch,
+			return "", &gitcli.ForcePushError{Remote: m.Remote, Branch: branch,
 				Reason: fmt.Sprintf("the tip %s does not contain %s, the last tip accepted (kept in %s)", tip, old, path)}
 		}
 	}
 	if !had || old != tip {
 		anchors[branch] = tip
 		if err := writeAnchors(path, anchors); err != nil {
-			return fmt.Errorf("mirror: recording the accepted tip of %s: %w", branch, err)
+			return "", fmt.Errorf("mirror: recording the accepted tip of %s: %w", branch, err)
 		}
 	}
 	m.vouched[branch] = true
-	return nil
+	return tip, nil
 }

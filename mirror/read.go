@@ -54,9 +54,10 @@ func (m *Mirror) FetchBranchesUpdated(ctx context.Context, remote string, branch
 	for _, branch := range branches {
 		u := ups[branch]
 		if !m.vouched[branch] || u.MayHaveMoved() {
-			if err := m.checkAnchor(ctx, branch); err != nil {
+			if u.Tip, err = m.checkAnchor(ctx, branch); err != nil {
 				return nil, err
 			}
+			ups[branch] = u
 		}
 		moved = moved || u.MayHaveMoved()
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"time"
+	"unicode/utf16"
 
 	"golang.org/x/sys/windows"
 
@@ -21,13 +22,24 @@ const (
 )
 
 // sysTerm is the console: its input handle and a reader goroutine. Console
-// reads cannot be given a deadline, so one goroutine reads lines and a
-// question waits for the next one, for its deadline or for its context;
-// a line that arrives when no question waits is type-ahead and dropped.
+// reads cannot be given a deadline, so one goroutine reads a line when a
+// question asks for one (want), and the question waits for it, for its
+// deadline or for its context; a line that arrives after its question
+// gave up is type-ahead and dropped.
+//
+// The input is a raw handle read with ReadConsoleW, not an *os.File: an
+// *os.File's Close waits for a Read in progress, and a console read ends
+// only when a line is typed, so a program that had asked its question
+// (rx approve) hung in Close at exit, after the answer, on its reader's
+// next read. Reads are now made only for a question, and Close does not
+// wait for one left pending by an expired or cancelled question.
 type sysTerm struct {
-	in    *os.File
-	lines chan lineRead
-	start chan struct{} // closed once the reader runs
+	in      windows.Handle
+	lines   chan lineRead
+	want    chan struct{} // a question asks the reader for a line
+	quit    chan struct{} // closed by Close: the reader stops
+	start   chan struct{} // closed once the reader runs
+	reading bool          // a line was asked for and not yet taken (under Terminal.mu)
 }
 
 type lineRead struct {
@@ -49,11 +61,12 @@ func open(path string, opts ...Option) (*Terminal, error) {
 	}
 	out, err := openConsole(conoutPath)
 	if err != nil {
-		in.Close()
+		windows.CloseHandle(in)
 		return nil, err
 	}
-	t := &Terminal{path: path, f: out, tick: time.Second}
-	t.sys = sysTerm{in: in, lines: make(chan lineRead), start: make(chan struct{})}
+	t := &Terminal{path: path, f: os.NewFile(uintptr(out), conoutPath), tick: time.Second}
+	t.sys = sysTerm{in: in, lines: make(chan lineRead), want: make(chan struct{}, 1),
+		quit: make(chan struct{}), start: make(chan struct{})}
 	for _, o := range opts {
 		o(t)
 	}
@@ -62,27 +75,31 @@ func open(path string, opts ...Option) (*Terminal, error) {
 
 // openConsole opens a console device and checks it is one: NUL, a file or
 // a pipe has no console mode.
-func openConsole(path string) (*os.File, error) {
+func openConsole(path string) (windows.Handle, error) {
 	p, err := windows.UTF16PtrFromString(path)
 	if err != nil {
-		return nil, &NoTerminalError{Path: path, Err: err}
+		return 0, &NoTerminalError{Path: path, Err: err}
 	}
 	h, err := windows.CreateFile(p, windows.GENERIC_READ|windows.GENERIC_WRITE,
 		windows.FILE_SHARE_READ|windows.FILE_SHARE_WRITE, nil, windows.OPEN_EXISTING, 0, 0)
 	if err != nil {
-		return nil, &NoTerminalError{Path: path, Err: err}
+		return 0, &NoTerminalError{Path: path, Err: err}
 	}
 	var mode uint32
 	if err := windows.GetConsoleMode(h, &mode); err != nil {
 		windows.CloseHandle(h)
-		return nil, &NoTerminalError{Path: path}
+		return 0, &NoTerminalError{Path: path}
 	}
-	return os.NewFile(uintptr(h), path), nil
+	return h, nil
 }
 
 func (t *Terminal) closeSys() error {
-	// A reader blocked in ReadConsole fails once its handle is closed.
-	return errlist.Join(t.sys.in.Close(), t.f.Close())
+	// Not waiting for a read in progress (see sysTerm): the reader is told
+	// to stop, its pending read is cancelled where the console allows it,
+	// and the handle is closed under it.
+	close(t.sys.quit)
+	_ = windows.CancelIoEx(t.sys.in, nil)
+	return errlist.Join(windows.CloseHandle(t.sys.in), t.f.Close())
 }
 
 // lineMode puts the console into the mode the prompts rely on, whatever an
@@ -91,7 +108,7 @@ func (t *Terminal) closeSys() error {
 // sequences interpreted on output (the countdown). It returns a function
 // restoring the previous modes.
 func (t *Terminal) lineMode() (restore func(), err error) {
-	in, out := windows.Handle(t.sys.in.Fd()), windows.Handle(t.f.Fd())
+	in, out := t.sys.in, windows.Handle(t.f.Fd())
 	var oldIn, oldOut uint32
 	if err := windows.GetConsoleMode(in, &oldIn); err != nil {
 		return func() {}, fmt.Errorf("setting line mode on %s: %w", t.path, err)
@@ -124,27 +141,49 @@ func (t *Terminal) lineMode() (restore func(), err error) {
 // discardTypeAhead drops input typed before the question is shown: what
 // the console holds and a line the reader already took.
 func (t *Terminal) discardTypeAhead() error {
-	if err := windows.FlushConsoleInputBuffer(windows.Handle(t.sys.in.Fd())); err != nil {
+	if err := windows.FlushConsoleInputBuffer(t.sys.in); err != nil {
 		return fmt.Errorf("discarding type-ahead on %s: %w", t.path, err)
 	}
 	select {
 	case <-t.sys.lines:
+		t.sys.reading = false
 	default:
 	}
 	return nil
 }
 
-// reader reads lines for as long as the console is open. A line is handed
-// over only to a question waiting for it.
+// reader reads one line each time a question asks for one, until Close.
 func (t *Terminal) reader() {
 	for {
-		buf := make([]byte, maxLine)
-		n, err := t.sys.in.Read(buf)
-		t.sys.lines <- lineRead{b: buf[:n], err: err}
+		select {
+		case <-t.sys.want:
+		case <-t.sys.quit:
+			return
+		}
+		b, err := readConsoleLine(t.sys.in)
+		select {
+		case t.sys.lines <- lineRead{b: b, err: err}:
+		case <-t.sys.quit:
+			return
+		}
 		if err != nil {
 			return
 		}
 	}
+}
+
+// readConsoleLine reads one line (line input mode) as UTF-8. Ctrl-Z at
+// the start of the line is the end of input, as for os.Stdin.
+func readConsoleLine(h windows.Handle) ([]byte, error) {
+	buf := make([]uint16, maxLine)
+	var n uint32
+	if err := windows.ReadConsole(h, &buf[0], uint32(len(buf)), &n, nil); err != nil {
+		return nil, err
+	}
+	if n > 0 && buf[0] == 0x1a {
+		return nil, io.EOF
+	}
+	return []byte(string(utf16.Decode(buf[:n]))), nil
 }
 
 // readLine reads one line. A zero deadline waits forever. It returns
@@ -161,6 +200,10 @@ func (t *Terminal) readLine(ctx context.Context, deadline time.Time) ([]byte, er
 		close(t.sys.start)
 		go t.reader()
 	}
+	if !t.sys.reading {
+		t.sys.reading = true
+		t.sys.want <- struct{}{}
+	}
 	var expire <-chan time.Time
 	if !deadline.IsZero() {
 		tm := time.NewTimer(time.Until(deadline))
@@ -173,6 +216,7 @@ func (t *Terminal) readLine(ctx context.Context, deadline time.Time) ([]byte, er
 	case <-expire:
 		return nil, &ExpiredError{Deadline: deadline}
 	case r := <-t.sys.lines:
+		t.sys.reading = false
 		switch {
 		case errors.Is(r.err, io.EOF) || (len(r.b) == 0 && r.err == nil):
 			// Ctrl-Z Enter, or the console went away.

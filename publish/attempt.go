@@ -8,13 +8,11 @@ import (
 	"rfhandoff/gitcli"
 )
 
-// attempt is one publish from a fresh clone: read the result directory's
-// levels, check them, build the new trees from objects, commit, read the
-// commit back, push. No work tree is ever checked out or written, so no
-// filter or attribute can touch a byte. The clone is removed whatever
-// happens (the deferred cleanup also runs on a panic or a cancelled
-// context).
-func attempt(ctx context.Context, d Deps, c *checked, url string, files []file) (Outcome, error) {
+// freshClone makes a temporary clone of the result branch alone (shallow,
+// never checked out) through the publish runner, first removing the
+// clones killed publishers left. cleanup removes it whatever happens (the
+// caller defers it, so it also runs on a panic or a cancelled context).
+func freshClone(ctx context.Context, d Deps, url, branch string) (*gitcli.Client, func(), error) {
 	g := &gitcli.Client{R: d.runner(), Timeout: d.Git.Timeout, Identity: d.Git.Identity,
 		SigningKey: d.Policy.SigningKeyPath()} // "" signs nothing
 	// A publisher killed part-way cannot remove its clone; the next one does.
@@ -23,11 +21,18 @@ func attempt(ctx context.Context, d Deps, c *checked, url string, files []file) 
 	} else if len(removed) > 0 {
 		d.logger().Info("removed clones left by killed publishers", "dirs", removed)
 	}
-	clone, cleanup, err := g.TempClone(ctx, url, c.branch)
-	defer cleanup()
+	clone, cleanup, err := g.TempClone(ctx, url, branch)
 	if err != nil {
-		return Outcome{}, fmt.Errorf("cloning result branch %s from %s: %w", c.branch, exec.RedactURL(url), err)
+		return nil, cleanup, fmt.Errorf("cloning result branch %s from %s: %w", branch, exec.RedactURL(url), err)
 	}
+	return clone, cleanup, nil
+}
+
+// attempt is one publish from a fresh clone: read the result directory's
+// levels, check them, build the new trees from objects, commit, read the
+// commit back, push. No work tree is ever checked out or written, so no
+// filter or attribute can touch a byte.
+func attempt(ctx context.Context, d Deps, c *checked, clone *gitcli.Client, files []file) (Outcome, error) {
 	dir := d.Policy.Repo.ResultDir
 	levels, err := clone.DirLevels(ctx, "HEAD", dir)
 	if err != nil {

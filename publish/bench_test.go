@@ -72,7 +72,7 @@ func median(ds []time.Duration) time.Duration {
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
 // BenchmarkPublishVsFloor measures a whole publish (the seven checks with
-// their fetch and ls-remote, the clone, the ls-tree of the result
+// their fetch and check 6's clone, the ls-tree of the result
 // directory's levels, the object write, commit-tree, the diff-tree
 // read-back and the push) against the plain git
 // floor, alternating the two in one run on the same remote and runner.

@@ -18,12 +18,23 @@ type checked struct {
 	cur    *taskfetch.Current
 	res    *result.Result
 	branch string
+	url    string         // the remote's URL, absolute (the RX mirror's)
+	clone  *gitcli.Client // check 6's temporary clone of the result branch: the first attempt's
 }
 
 // check runs the seven checks of PROTOCOL §6 in order and returns the first
-// failure as a *CheckError. Nothing is written anywhere; the only remote
-// traffic is the narrow fetch of the task branch and an ls-remote.
-func check(ctx context.Context, d Deps, data []byte) (*checked, error) {
+// failure as a *CheckError. Nothing is written to the remote or the
+// checkout; the only remote traffic is the narrow fetch of the task branch
+// into the RX mirror and, for check 6, the temporary clone of the result
+// branch that the first attempt then builds on. cleanup removes that clone;
+// it is never nil and must be called whatever check returns.
+func check(ctx context.Context, d Deps, data []byte) (c *checked, cleanup func(), err error) {
+	cleanup = func() {}
+	c, err = checkSteps(ctx, d, data, &cleanup)
+	return c, cleanup, err
+}
+
+func checkSteps(ctx context.Context, d Deps, data []byte, cleanup *func()) (*checked, error) {
 	p := d.Policy
 
 	// 1. The current task, freshly fetched, and the result agree on TASK_ID.
@@ -92,12 +103,20 @@ func check(ctx context.Context, d Deps, data []byte) (*checked, error) {
 	if branch == p.Repo.TaskBranch {
 		return nil, refuse(StepResultBranch, "result branch %s is the task branch; results are never pushed to the task branch", branch)
 	}
-	exists, _, err := d.Git.RemoteBranchExists(ctx, p.Repo.Remote, branch)
+	// The clone answers "exists" (a clone of a missing branch fails); only
+	// a failed clone asks the remote, to tell a missing branch from a
+	// clone that failed for another reason.
+	clone, rm, err := freshClone(ctx, d, m.URL, branch)
+	*cleanup = rm
 	if err != nil {
-		return nil, refuse(StepResultBranch, "asking %s for branch %s: %w", p.Repo.Remote, branch, err)
-	}
-	if !exists {
-		return nil, refuse(StepResultBranch, "remote branch %s/%s does not exist; rfhandoff never creates it (the MAIN side must)", p.Repo.Remote, branch)
+		exists, _, lerr := d.Git.RemoteBranchExists(ctx, p.Repo.Remote, branch)
+		switch {
+		case lerr != nil:
+			return nil, refuse(StepResultBranch, "asking %s for branch %s: %w", p.Repo.Remote, branch, lerr)
+		case !exists:
+			return nil, refuse(StepResultBranch, "remote branch %s/%s does not exist; rfhandoff never creates it (the MAIN side must)", p.Repo.Remote, branch)
+		}
+		return nil, err
 	}
 
 	// 7. The strict schema, with the current task's ID and, for a task
@@ -111,7 +130,7 @@ func check(ctx context.Context, d Deps, data []byte) (*checked, error) {
 	if err != nil {
 		return nil, refuseErr(StepSchema, err)
 	}
-	return &checked{cur: cur, res: res, branch: branch}, nil
+	return &checked{cur: cur, res: res, branch: branch, url: m.URL, clone: clone}, nil
 }
 
 // checkApproval is check 4: last_approved_task_id names the task and the

@@ -3,9 +3,11 @@
 // executor, which publishes READY and then COMPLETE through the same code.
 //
 // Publish runs the seven checks in PROTOCOL's order and stops at the first
-// failure (a *CheckError naming the check). Only then does it touch git:
-// a shallow, single-branch, tag-less clone of the result branch in a
-// private temporary directory that is never checked out. One ls-tree
+// failure (a *CheckError naming the check). Check 6 is answered by the
+// clone the commit is built in: a shallow, single-branch, tag-less clone
+// of the result branch alone in a private temporary directory that is
+// never checked out (a clone of a missing branch fails; only then is the
+// remote asked, to tell a missing branch from another failure). One ls-tree
 // lists the levels of the result directory; the new blobs and trees are
 // built from them and written as raw objects (unpack-objects --strict,
 // which also refuses a tree naming a missing object), commit-tree makes a

@@ -28,8 +28,8 @@ var stepNames = [...]string{
 	StepSchema:       "schema",
 }
 
-// CheckError is a publish refused by one of the seven checks before any
-// clone was made. Err says why; it may wrap the underlying error (a fetch
+// CheckError is a publish refused by one of the seven checks before
+// anything was committed or pushed. Err says why; it may wrap the underlying error (a fetch
 // failure, a *result.InvalidError, a *state.CorruptError, ...).
 type CheckError struct {
 	Step int

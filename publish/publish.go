@@ -80,8 +80,8 @@ func (d Deps) validate() error {
 
 // Publish runs the seven checks of PROTOCOL §6 and, when they pass, commits
 // RX_RESULT.json (the exact bytes of data) and the rendered RX_RESULT.md to
-// the result branch from a fresh temporary clone, starting again from a
-// new clone when the branch moved under the push, up to the policy's
+// the result branch from a fresh temporary clone (check 6's), starting
+// again from a new clone when the branch moved under the push, up to the policy's
 // publish_attempts. A refused check is a *CheckError; a moving branch that
 // never settles wraps the last *gitcli.PushRejectedError; a result already on the branch
 // byte for byte is a successful no-op.
@@ -90,19 +90,12 @@ func Publish(ctx context.Context, d Deps, data []byte) (Outcome, error) {
 		return Outcome{}, err
 	}
 	log := d.logger()
-	c, err := check(ctx, d, data)
+	c, cleanup, err := check(ctx, d, data)
+	defer cleanup()
 	if err != nil {
 		return Outcome{}, err
 	}
 	files, err := render(d, c.res, data)
-	if err != nil {
-		return Outcome{}, err
-	}
-	raw, err := d.Git.RemoteURL(ctx, d.Policy.Repo.Remote)
-	if err != nil {
-		return Outcome{}, fmt.Errorf("remote %s: %w", d.Policy.Repo.Remote, err)
-	}
-	url, err := gitcli.AbsoluteURL(raw, d.Git.Dir)
 	if err != nil {
 		return Outcome{}, err
 	}
@@ -112,7 +105,17 @@ func Publish(ctx context.Context, d Deps, data []byte) (Outcome, error) {
 		if err := ctx.Err(); err != nil {
 			return Outcome{Attempts: n - 1}, err
 		}
-		out, err := attempt(ctx, d, c, url, files)
+		clone := c.clone
+		if n > 1 {
+			// The branch moved: start again from a fresh clone.
+			var rm func()
+			clone, rm, err = freshClone(ctx, d, c.url, c.branch)
+			defer rm()
+			if err != nil {
+				return Outcome{Attempts: n}, err
+			}
+		}
+		out, err := attempt(ctx, d, c, clone, files)
 		out.Attempts = n
 		var pr *gitcli.PushRejectedError
 		if errors.As(err, &pr) && pr.Moved {

@@ -182,7 +182,7 @@ func asCheck(t *testing.T, err error, step int) *publish.CheckError {
 }
 
 // TestOversizedMarkdownRefused: notes that would push RX_RESULT.md over
-// 64 KiB are refused before any clone.
+// 64 KiB are refused before anything is committed.
 func TestOversizedMarkdownRefused(t *testing.T) {
 	t.Parallel()
 	f := publishtest.New(t, publishtest.Options{})

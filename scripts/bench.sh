@@ -64,7 +64,8 @@ bench() {
 bench "idle poll cost" ./rxwatch BenchmarkIdlePoll "${n_idle}x"
 bench "detection latency (1 s interval)" ./rxwatch BenchmarkDetect "${n_detect}x"
 bench "poll after a $RFHANDOFF_BENCH_MEDIA_MB MB push vs the blobless floor" ./rxwatch BenchmarkPollAfterLargePush 1x
-bench "publish vs the plain git floor (and git calls per publish)" ./publish BenchmarkPublishVsFloor "${n_pub}x"
+bench "rx publish-result as a process vs plain git processes (alternated pairs: medians, per-pair median ratio, git calls per publish)" ./e2e BenchmarkPublishCommandVsFloor "${n_pub}x"
+bench "publish vs the plain git floor, both through the audited runner (and git calls per publish)" ./publish BenchmarkPublishVsFloor "${n_pub}x"
 bench "publish vs history length" ./publish BenchmarkPublishHistory "${n_hist}x"
 bench "COMPLETE after the capture ends (${CAPTURE_BENCH_SECONDS} s at 20 Msps)" ./capture BenchmarkCompleteAfterEnd 1x "$capture_cases"
 bench "audit append (0 and 100k lines)" ./exec BenchmarkAuditAppend "${n_audit}x"
@@ -77,6 +78,7 @@ cpu=$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1)
 mem=$(awk '/^MemTotal:/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo 2>/dev/null || echo "?")
 echo
 echo "Machine: $(nproc) CPUs, ${cpu:-unknown CPU}, $mem RAM; $(uname -sr); $(go version | awk '{print $3}'); $(git --version)"
+echo "Load average at the end: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown) (quote ratios of alternated pairs; absolute times follow the load)"
 echo
 echo "| what | benchmark | metric | value |"
 echo "|---|---|---|---|"

@@ -57,10 +57,15 @@ func KeyValid(allowedSigners string, sig gitcli.Signature, path string, times ..
 }
 
 // FetchCommit does the one narrow fetch of branch and resolves its
-// tracking ref once.
+// tracking ref once: the fetcher's own resolution (the mirror's, the tip
+// it checked against its anchor) when it made one.
 func FetchCommit(ctx context.Context, g Repo, p config.Policy, branch string) (string, error) {
-	if _, err := g.FetchBranchUpdated(ctx, p.Repo.Remote, branch); err != nil {
+	u, err := g.FetchBranchUpdated(ctx, p.Repo.Remote, branch)
+	if err != nil {
 		return "", err
+	}
+	if u.Tip != "" {
+		return u.Tip, nil
 	}
 	return g.ResolveCommit(ctx, TrackingRef(p, branch))
 }

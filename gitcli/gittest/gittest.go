@@ -53,7 +53,7 @@ func Environ(home string, unset ...string) []string {
 }
 
 // Runner builds a real exec stack for tests: RoleNone, an audit log in a
-// temporary directory, the file transport allowed, a private HOME (see
+// temporary directory, the fixtures' transports allowed, a private HOME (see
 // Home) and an empty hooks directory of its own. It skips the test when git
 // is not installed.
 func Runner(t testing.TB) *exec.Stack {
@@ -62,12 +62,13 @@ func Runner(t testing.TB) *exec.Stack {
 }
 
 // RunnerWithHome is Runner with a HOME of the caller's choosing; protocols
-// adds network transports ("git", "http") to file.
+// adds network transports ("git", "http") to the fixtures' own (file, and
+// git on Windows: see ServeURL).
 func RunnerWithHome(t testing.TB, home string, protocols ...string) *exec.Stack {
 	t.Helper()
 	s, _ := Stack(t, exec.Options{
 		Role:         exec.RoleNone,
-		GitProtocols: append([]string{"file"}, protocols...),
+		GitProtocols: append(slices.Clone(transports), protocols...),
 		Environ:      Environ(home),
 	})
 	return s

@@ -13,10 +13,10 @@ import (
 )
 
 // Remote is a bare repository in a temporary directory, reached through
-// its file:// URL.
+// its URL (see ServeURL).
 type Remote struct {
 	Dir string      // the bare repository
-	URL string      // file://<Dir>
+	URL string      // file://<Dir>, or git:// on Windows (ServeURL)
 	R   exec.Runner // the runner fixtures use (see Runner)
 }
 
@@ -36,7 +36,7 @@ func NewBareRemoteWith(t testing.TB, r exec.Runner, branches ...string) *Remote 
 	Git(t, r, filepath.Dir(dir), "init", "--quiet", "--bare", dir)
 	// As GitHub and GitLab do: the mirrors fetch blobless.
 	Git(t, r, dir, "config", "uploadpack.allowFilter", "true")
-	rem := &Remote{Dir: dir, URL: "file://" + dir, R: r}
+	rem := &Remote{Dir: dir, URL: ServeURL(t, dir), R: r}
 	for _, b := range branches {
 		Seed(t, rem, b, map[string]string{"README.md": "branch " + b + "\n"})
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/creack/pty"
+	"golang.org/x/term"
 )
 
 // Options shape the child process.
@@ -27,6 +28,14 @@ type Options struct {
 	Stdin     string
 	// Rows and Cols size the terminal; 0 means 24 and 80.
 	Rows, Cols uint16
+	// Raw puts the terminal in raw mode before the child starts, as a
+	// terminal emulator leaves it for a program that does its own line
+	// handling (a Windows console program under Wine): no line
+	// discipline between the test and the child, and Send types Enter as
+	// CR, the key's own byte. In the default cooked mode the kernel turns
+	// Enter into LF, which Wine's console echoes as ^J without ending the
+	// line.
+	Raw bool
 }
 
 // Session is a running child process and the test's ends of its terminal
@@ -43,6 +52,7 @@ type Session struct {
 	Stdout, Stderr *Stream
 
 	master    *os.File // pty master; nil when detached
+	enter     string   // what Send types for Enter
 	stdinRead *os.File // our copy of the stdin pipe's read end, for StdinLeft
 
 	exited chan struct{}
@@ -73,7 +83,13 @@ func Start(t testing.TB, path string, args []string, opts Options) *Session {
 	if err := pty.Setsize(master, &pty.Winsize{Rows: rows, Cols: cols}); err != nil {
 		t.Fatalf("prompttest: sizing the pty: %v", err)
 	}
-	s := &Session{t: t, master: master, exited: make(chan struct{})}
+	s := &Session{t: t, master: master, enter: "\n", exited: make(chan struct{})}
+	if opts.Raw {
+		if _, err := term.MakeRaw(int(slave.Fd())); err != nil {
+			t.Fatalf("prompttest: raw mode on the pty: %v", err)
+		}
+		s.enter = "\r"
+	}
 	files := []*os.File{slave, slave, slave}
 	var closeAfter []*os.File // the child's ends, closed in the parent once started
 	closeAfter = append(closeAfter, slave)
@@ -193,10 +209,10 @@ func (s *Session) WaitForText(text string, timeout time.Duration) {
 	s.TTY.WaitForText(text, timeout)
 }
 
-// Send types line and Enter on the terminal.
+// Send types line and Enter on the terminal (LF; CR when Options.Raw).
 func (s *Session) Send(line string) {
 	s.t.Helper()
-	s.Type(line + "\n")
+	s.Type(line + s.enter)
 }
 
 // Type types text on the terminal as is (no Enter added).

@@ -36,6 +36,25 @@ func child(mode string) int {
 		line, _ := bufio.NewReader(tty).ReadString('\n')
 		fmt.Print(line)
 		return 0
+	case "bytes": // read bytes from the terminal up to CR or LF, print them quoted
+		if err != nil {
+			fmt.Println("open:", err)
+			return 1
+		}
+		fmt.Fprint(tty, "ready\n")
+		var got []byte
+		b := make([]byte, 1)
+		for len(got) < 64 {
+			if n, err := tty.Read(b); n == 0 || err != nil {
+				break
+			}
+			got = append(got, b[0])
+			if b[0] == '\r' || b[0] == '\n' {
+				break
+			}
+		}
+		fmt.Printf("%q", got)
+		return 0
 	case "detached": // report why there is no terminal, exit 7
 		fmt.Println(noTerminal(err))
 		return 7
@@ -44,11 +63,15 @@ func child(mode string) int {
 }
 
 func start(t *testing.T, mode string, detached bool) *Session {
+	return startWith(t, mode, detached, false)
+}
+
+func startWith(t *testing.T, mode string, detached, raw bool) *Session {
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := Options{Env: append(os.Environ(), childEnv+"="+mode), CaptureOutput: true, Stdin: "keep\n"}
+	opts := Options{Env: append(os.Environ(), childEnv+"="+mode), CaptureOutput: true, Stdin: "keep\n", Raw: raw}
 	if detached {
 		return StartDetached(t, exe, nil, opts)
 	}
@@ -70,6 +93,31 @@ func TestStartGivesControllingTerminal(t *testing.T) {
 	}
 	if got := s.Stdout.String(); got != "pong\n" {
 		t.Fatalf("child read %q from its terminal, want %q", got, "pong\n")
+	}
+}
+
+// With Raw the child reads the bytes typed, Enter as CR, and nothing is
+// echoed; cooked, the line discipline turns Enter into LF and echoes it.
+func TestRawTerminalPassesEnterAsCR(t *testing.T) {
+	for _, c := range []struct {
+		raw       bool
+		read      string
+		echoShown bool
+	}{{raw: true, read: `"ab\r"`}, {raw: false, read: `"ab\n"`, echoShown: true}} {
+		t.Run(fmt.Sprintf("raw=%v", c.raw), func(t *testing.T) {
+			s := startWith(t, "bytes", false, c.raw)
+			s.WaitForText("ready", long)
+			s.Send("ab")
+			if st := s.Wait(long); st.ExitCode() != 0 {
+				t.Fatalf("child exited %v: %s", st, s.Stdout.String())
+			}
+			if got := s.Stdout.String(); got != c.read {
+				t.Errorf("child read %s, want %s", got, c.read)
+			}
+			if shown := strings.Contains(s.TTY.String(), "ab"); shown != c.echoShown {
+				t.Errorf("terminal shows the typed text: %v, want %v (%q)", shown, c.echoShown, s.TTY.String())
+			}
+		})
 	}
 }
 

@@ -2,7 +2,7 @@
 // task branch and a result branch, a full RX checkout whose state directory
 // git ignores, a policy file with short poll intervals, and tasktest's
 // tasks pushed to it. (To serve the remote over git://, stopped and started
-// by the test, use faultkit.StartDaemon on the remote's parent directory.)
+// by the test, use gittest.StartDaemon on the remote's parent directory.)
 //
 // Everything git does goes through gittest's real exec stack.
 //

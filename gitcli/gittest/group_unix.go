@@ -1,6 +1,6 @@
 //go:build unix
 
-package faultkit
+package gittest
 
 import (
 	"os"
@@ -11,3 +11,6 @@ import (
 func groupAttr() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setpgid: true} }
 
 func killGroup(p *os.Process) { _ = syscall.Kill(-p.Pid, syscall.SIGKILL) }
+
+// daemonCommand is `git daemon`: its process group is stopped as one.
+func daemonCommand(git string) (string, []string) { return git, []string{git, "daemon"} }

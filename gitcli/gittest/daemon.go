@@ -1,4 +1,4 @@
-package faultkit
+package gittest
 
 import (
 	"fmt"
@@ -57,11 +57,12 @@ func (d *Daemon) Running() bool { return d.proc != nil }
 func (d *Daemon) Start() {
 	d.t.Helper()
 	if d.proc != nil {
-		d.t.Fatal("faultkit: git daemon already running")
+		d.t.Fatal("gittest: git daemon already running")
 	}
-	args := []string{d.git, "daemon", "--listen=127.0.0.1", "--port=" + strconv.Itoa(d.Port),
+	prog, args := daemonCommand(d.git)
+	args = append(args, "--listen=127.0.0.1", "--port="+strconv.Itoa(d.Port),
 		"--reuseaddr", "--export-all", "--enable=receive-pack", "--informative-errors",
-		"--base-path=" + d.Base, d.Base}
+		"--base-path="+d.Base, d.Base)
 	devnull, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
 	if err != nil {
 		d.t.Fatal(err)
@@ -69,7 +70,7 @@ func (d *Daemon) Start() {
 	defer devnull.Close()
 	// Its own process group, so Stop also ends the per-connection children
 	// (killing only the daemon would leave transfers in progress running).
-	proc, err := os.StartProcess(d.git, args, &os.ProcAttr{
+	proc, err := os.StartProcess(prog, args, &os.ProcAttr{
 		Dir: d.Base, Env: d.env, Files: []*os.File{devnull, devnull, devnull},
 		Sys: groupAttr(),
 	})
@@ -89,12 +90,12 @@ func (d *Daemon) Start() {
 		select {
 		case <-d.done:
 			d.proc = nil
-			d.t.Fatalf("faultkit: git daemon on port %d exited at start", d.Port)
+			d.t.Fatalf("gittest: git daemon on port %d exited at start", d.Port)
 		default:
 		}
 		if time.Now().After(deadline) {
 			d.Stop()
-			d.t.Fatalf("faultkit: git daemon not listening on %s: %v", d.Addr(), err)
+			d.t.Fatalf("gittest: git daemon not listening on %s: %v", d.Addr(), err)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -110,7 +111,7 @@ func (d *Daemon) Stop() {
 	select {
 	case <-d.done:
 	case <-time.After(30 * time.Second):
-		d.t.Errorf("faultkit: git daemon %d did not exit", d.proc.Pid)
+		d.t.Errorf("gittest: git daemon %d did not exit", d.proc.Pid)
 	}
 	d.proc = nil
 }

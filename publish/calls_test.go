@@ -1,0 +1,44 @@
+package publish_test
+
+import (
+	"slices"
+	"testing"
+
+	"rfhandoff/publish/publishtest"
+)
+
+// TestPublishGitCalls counts the git subprocesses of a publish once the RX
+// mirror exists (a node that watched and approved): check 6 is answered by
+// the result branch's clone, so no ls-remote runs, and the remote's URL
+// comes from the mirror, so no second remote get-url; the mirror resolves the fetched tip
+// once (against its anchor) for the task read. A count, not a time:
+// every call is a process plus two audit lines.
+func TestPublishGitCalls(t *testing.T) {
+	t.Parallel()
+	f := publishtest.New(t, publishtest.Options{})
+	mustPublish(t, f, f.Ready()) // builds the mirror
+	before := len(auditEntries(t, f.Runner.AuditLog().Path()))
+	mustPublish(t, f, nth(f, f.Ready(), 1))
+	var subs []string
+	for _, e := range auditEntries(t, f.Runner.AuditLog().Path())[before:] {
+		if e.Event == "start" {
+			subs = append(subs, gitSub(e.Argv))
+		}
+	}
+	const want = 19
+	if len(subs) != want {
+		t.Errorf("a publish ran %d git calls, want %d: %q", len(subs), want, subs)
+	}
+	if slices.Contains(subs, "ls-remote") {
+		t.Errorf("a publish that succeeded asked ls-remote: %q", subs)
+	}
+	n := 0
+	for _, s := range subs {
+		if s == "remote" {
+			n++
+		}
+	}
+	if n != 1 || slices.Index(subs, "clone") < 0 || slices.Index(subs, "push") != len(subs)-1 {
+		t.Errorf("want one remote get-url, a clone, the push last: %q", subs)
+	}
+}

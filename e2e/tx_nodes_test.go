@@ -87,10 +87,7 @@ func TestTxWatchThreeNodesWithTheSimulator(t *testing.T) {
 	w := prompttest.Start(t, bin, []string{"--config", mainPolicy, "tx", "watch"},
 		prompttest.Options{Dir: mainCo, Env: env, CaptureOutput: true})
 	w.WaitForText("Type exactly: AUTHORIZE RF TX", 3*time.Minute)
-	out := w.Stdout.String()
-	if !strings.Contains(out, "one phrase for all 3") {
-		t.Fatalf("the offer is not one for all three nodes:\n%s", out)
-	}
+	w.Stdout.WaitForText("one phrase for all 3", txWait) // the offer, one for the three nodes
 	w.Send(gate.TXPhrase)
 	m := w.Stdout.WaitFor(regexp.MustCompile(`AUTHORIZED: record (\S+) for 3 nodes`), txWait)
 	data, err := os.ReadFile(m[1])

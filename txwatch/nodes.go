@@ -34,6 +34,8 @@ type nodeView struct {
 	nf     result.NodeFields
 	signer *gitcli.Signature
 	bad    error // the tip holds no usable result: refused, or no file
+	// unreadable: bad is a file too large or not a regular file.
+	unreadable bool
 }
 
 // SetDigest is what a several-node record's result_sha256 holds: the
@@ -73,12 +75,12 @@ func readNode(ctx context.Context, src Source, commit string, now time.Time) (*n
 	var notRegular *gitcli.NotRegularFileError
 	switch {
 	case errors.As(err, &tooLarge) || errors.As(err, &notRegular):
-		v.bad = err
+		v.bad, v.unreadable = err, true
 		return v, nil
 	case err != nil:
 		return nil, fmt.Errorf("reading %s at %s of node %s: %w", src.ResultPath(), commit, src.Node.Name, err)
 	case snap.Data == nil:
-		v.bad = fmt.Errorf("no %s at commit %s yet", src.ResultPath(), short(commit))
+		v.bad = fmt.Errorf("no %s on branch %s at commit %s yet", src.ResultPath(), src.Branch(), short(commit))
 		return v, nil
 	}
 	v.snap = snap
@@ -114,7 +116,10 @@ func (w *Watcher) pollNodes(ctx context.Context, commits map[string]string) erro
 		if err != nil {
 			return err
 		}
-		if v.bad != nil {
+		switch {
+		case v.bad != nil && v.snap.Data == nil && !v.unreadable:
+			w.rep.once("node:"+n.Name+":"+c, "node %s: %v", n.Name, v.bad)
+		case v.bad != nil:
 			w.rep.once("node:"+n.Name+":"+c, "node %s: result at commit %s refused, not offered for authorization:\n%v", n.Name, short(c), v.bad)
 		}
 		if v.r != nil && v.r.State == result.StateComplete {
@@ -179,20 +184,21 @@ func (w *Watcher) judgeNodes(ctx context.Context) error {
 	if completeAll {
 		return w.writeCollection(cur)
 	}
-	names := func(vs []*nodeView) string {
-		var out []string
-		for _, v := range vs {
-			out = append(out, v.node.Name)
-		}
-		return orNone(strings.Join(out, ", "))
-	}
+
 	switch {
 	case len(refused) > 0:
 		msg := fmt.Sprintf("task %s: no offer (one phrase needs every node READY):\n%s", cur.ID, strings.Join(refused, "\n"))
 		w.rep.once("nodes:"+msg, "%s", msg)
 		return nil
 	case len(waiting) > 0:
-		msg := fmt.Sprintf("task %s: READY from %s; waiting for %s", cur.ID, names(ready), strings.Join(waiting, ", "))
+		msg := fmt.Sprintf("task %s: waiting for %s", cur.ID, strings.Join(waiting, ", "))
+		if len(ready) > 0 {
+			var names []string
+			for _, v := range ready {
+				names = append(names, v.node.Name)
+			}
+			msg = fmt.Sprintf("task %s: READY from %s; waiting for %s", cur.ID, strings.Join(names, ", "), strings.Join(waiting, ", "))
+		}
 		w.rep.once("nodes:"+msg, "%s", msg)
 		return nil
 	}

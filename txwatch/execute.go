@@ -98,8 +98,17 @@ func (x *Executor) Execute(ctx context.Context, arg string) (Outcome, string, er
 	}
 
 	// (2) The exact phrase at the terminal.
-	x.say("record %s: task %s, result commit %s, sha256 %s, signed by %s\n  %s\n  the record expires %s",
-		name, rec.TaskID, rec.ResultCommit, rec.ResultSHA256, orNobody(rec.ResultSigner), describeTX(rec.TX), rec.ExpiresAt.Local().Format(time.RFC3339))
+	if len(rec.Nodes) > 0 {
+		var b strings.Builder
+		for _, n := range rec.Nodes {
+			fmt.Fprintf(&b, "\n  node %s: branch %s, result commit %s, sha256 %s, signed by %s", n.Node, n.ResultBranch, n.ResultCommit, n.ResultSHA256, orNobody(n.ResultSigner))
+		}
+		x.say("record %s: task %s, %d nodes (set digest %s):%s\n  %s\n  the record expires %s",
+			name, rec.TaskID, len(rec.Nodes), rec.ResultSHA256, b.String(), describeTX(rec.TX), rec.ExpiresAt.Local().Format(time.RFC3339))
+	} else {
+		x.say("record %s: task %s, result commit %s, sha256 %s, signed by %s\n  %s\n  the record expires %s",
+			name, rec.TaskID, rec.ResultCommit, rec.ResultSHA256, orNobody(rec.ResultSigner), describeTX(rec.TX), rec.ExpiresAt.Local().Format(time.RFC3339))
+	}
 	if err := x.askPhrase(ctx, rec); err != nil {
 		return Outcome{}, "", refused(StepPhrase, err)
 	}

@@ -149,11 +149,15 @@ func TestNodesOneOfferForAll(t *testing.T) {
 		t.Errorf("record top level %s %s does not bind the set", rec.ResultCommit, rec.ResultSHA256)
 	}
 
-	x := &Executor{Git: e.f.Git(e.r), Runner: e.r, Policy: e.pol, Out: &gittest.SyncBuffer{},
+	xout := &gittest.SyncBuffer{}
+	x := &Executor{Git: e.f.Git(e.r), Runner: e.r, Policy: e.pol, Out: xout,
 		OpenAsker: (&scriptAsker{answers: []answer{{typed: gate.TXPhrase}}}).open}
 	o, _, err := x.Execute(t.Context(), RecordName(rec.TaskID, rec.ResultSHA256))
 	if err != nil || o.Action != config.TXActionFake || o.RFTX != 0 {
 		t.Fatalf("tx execute of the three-node record: %+v, %v", o, err)
+	}
+	if !strings.Contains(xout.String(), "node rx-c: branch rx-c, result commit "+want["rx-c"][0]) {
+		t.Errorf("tx execute does not show each node it executes for:\n%s", xout)
 	}
 }
 

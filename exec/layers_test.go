@@ -23,7 +23,7 @@ var layers = [][]string{
 	// infrastructure: processes, files, git, the HackRF tools
 	{"exec", "state", "gitcli", "hackrfcli", "hacksim", "quicklook", "gitcli/gittest", "quicklook/quicklooktest"},
 	// domain: what a task, a result and a policy are, and reading them
-	{"config", "task", "gate", "result", "prompt", "taskfetch", "mirror", "notify", "sigmf", "prompt/prompttest", "task/tasktest"},
+	{"config", "task", "gate", "result", "prompt", "taskfetch", "mirror", "notify", "sigmf", "prompt/prompttest", "task/tasktest", "sigmf/sigmftest"},
 	// workflows: the two sides' commands
 	{"rxwatch", "txwatch", "capture", "publish", "tasknew", "demo", "rxwatch/rxtest", "txwatch/txtest", "publish/publishtest", "faultkit"},
 	// commands and the end-to-end suites
@@ -56,7 +56,7 @@ var testOnly = map[string][]string{
 }
 
 // testHelpers are imported by tests of any layer.
-var testHelpers = []string{"gitcli/gittest", "quicklook/quicklooktest", "prompt/prompttest", "task/tasktest",
+var testHelpers = []string{"gitcli/gittest", "quicklook/quicklooktest", "prompt/prompttest", "task/tasktest", "sigmf/sigmftest",
 	"rxwatch/rxtest", "txwatch/txtest", "publish/publishtest", "faultkit"}
 
 // importEdge is one project import of one file.

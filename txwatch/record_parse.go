@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/go-multierror"
 
 	"rfhandoff/config"
+	"rfhandoff/node"
 	"rfhandoff/strictjson"
 )
 
@@ -131,11 +132,89 @@ var recordFields = []recField[Record]{
 	{"result_signer", func(r *Record, v jvalue) string {
 		return jMatch(v, sshFPRe, "an SSH key fingerprint (SHA256:...)", &r.ResultSigner)
 	}},
+	{"nodes", func(r *Record, v jvalue) string {
+		// Checked as a whole by parseNodes.
+		return ""
+	}},
 }
 
 // optionalRecordKeys may be absent from a record: result_signer is written
-// only when a signature was required.
-var optionalRecordKeys = map[string]bool{"result_signer": true}
+// only when a signature was required, nodes only for several nodes.
+var optionalRecordKeys = map[string]bool{"result_signer": true, "nodes": true}
+
+var nodeFields = []recField[NodeBinding]{
+	{"node", func(b *NodeBinding, v jvalue) string {
+		n, why := jStr(v)
+		if why == "" && node.Check(n) != "" {
+			why = "must be a node name (" + node.Pattern() + "), got " + v.Describe()
+		}
+		b.Node = n
+		return why
+	}},
+	{"result_branch", func(b *NodeBinding, v jvalue) string {
+		why := jMatch(v, branchRe, "a branch name", &b.ResultBranch)
+		if why == "" && (strings.Contains(b.ResultBranch, "..") || strings.HasSuffix(b.ResultBranch, "/")) {
+			why = "must be a branch name, got " + v.Describe()
+		}
+		return why
+	}},
+	{"result_commit", func(b *NodeBinding, v jvalue) string {
+		return jMatch(v, hex40Re, "40 lowercase hex digits (a commit ID)", &b.ResultCommit)
+	}},
+	{"result_sha256", func(b *NodeBinding, v jvalue) string {
+		return jMatch(v, hex64Re, "64 lowercase hex digits (a SHA-256)", &b.ResultSHA256)
+	}},
+	{"result_signer", func(b *NodeBinding, v jvalue) string {
+		return jMatch(v, sshFPRe, "an SSH key fingerprint (SHA256:...)", &b.ResultSigner)
+	}},
+}
+
+// parseNodes reads a record's "nodes": 1 to node.Max objects with
+// distinct nodes, whose first node's branch and commit are the record's
+// and whose SetDigest is its result_sha256.
+func parseNodes(v jvalue, r *Record, good map[string]bool, p *recProblems) {
+	if v.Kind != strictjson.Array {
+		p.add("nodes", "must be an array, got %s", v.Describe())
+		return
+	}
+	if n := len(v.Elements); n == 0 || n > node.Max {
+		p.add("nodes", "must list 1 to %d nodes, got %d", node.Max, n)
+		return
+	}
+	seen := map[string]bool{}
+	ok := true
+	for i, e := range v.Elements {
+		prefix := fmt.Sprintf("nodes[%d].", i)
+		if e.Kind != strictjson.Object {
+			p.add(prefix[:len(prefix)-1], "must be an object, got %s", e.Describe())
+			ok = false
+			continue
+		}
+		var b NodeBinding
+		got := checkKeys(e.Members, nodeFields, prefix, &b, p)
+		if !got["node"] || !got["result_branch"] || !got["result_commit"] || !got["result_sha256"] {
+			ok = false
+		}
+		if seen[b.Node] && b.Node != "" {
+			p.add(prefix+"node", "repeats node %q", b.Node)
+		}
+		seen[b.Node] = true
+		r.Nodes = append(r.Nodes, b)
+	}
+	if !ok {
+		return
+	}
+	first := r.Nodes[0]
+	if good["result_branch"] && good["result_commit"] && (r.ResultBranch != first.ResultBranch || r.ResultCommit != first.ResultCommit) {
+		p.add("nodes", "the first node's branch and commit (%s at %s) must be the record's result_branch and result_commit", first.ResultBranch, first.ResultCommit)
+	}
+	if good["result_sha256"] && r.ResultSHA256 != SetDigest(r.Nodes) {
+		p.add("result_sha256", "must be the digest of the nodes' READYs (%s) in a several-node record", SetDigest(r.Nodes))
+	}
+	if good["result_signer"] {
+		p.add("result_signer", "must be absent from a several-node record (each node's signer is in nodes)")
+	}
+}
 
 var txFields = []recField[TXParams]{
 	{"action", func(p *TXParams, v jvalue) string {
@@ -248,7 +327,7 @@ func checkKeys[T any](o *jobject, fields []recField[T], prefix string, dst *T, p
 	for _, f := range fields {
 		vs := o.Values[f.key]
 		switch {
-		case len(vs) == 0 && prefix == "" && optionalRecordKeys[f.key]:
+		case len(vs) == 0 && (prefix == "" || strings.HasPrefix(prefix, "nodes[")) && optionalRecordKeys[f.key]:
 		case len(vs) == 0:
 			p.add(prefix+f.key, "is missing")
 		case len(vs) == 1:
@@ -296,6 +375,9 @@ func ParseRecord(data []byte) (Record, error) {
 			txGood := checkKeys(vs[0].Members, txFields, "tx.", &r.TX, &p)
 			good["tx"] = len(txGood) == len(txFields)
 		}
+	}
+	if vs := o.Values["nodes"]; len(vs) == 1 {
+		parseNodes(vs[0], &r, good, &p)
 	}
 	if good["authorized_at"] && good["expires_at"] && !r.ExpiresAt.After(r.AuthorizedAt) {
 		p.add("expires_at", "must be after authorized_at (%s)", r.AuthorizedAt.Format(time.RFC3339Nano))

@@ -146,7 +146,7 @@ func (x *Executor) quickChecks(store Store, name string, rec Record) (*hackrfcli
 		if err != nil {
 			add("cannot tell whether the record was used: %v", err)
 		} else {
-			add("%v", &AlreadyUsedError{Marker: store.Path(UsedName(name))})
+			add("%v", &alreadyUsedError{Marker: store.Path(UsedName(name))})
 		}
 	}
 	if _, err := os.Lstat(store.Path(OutcomeName(name))); !errors.Is(err, os.ErrNotExist) {
@@ -302,7 +302,7 @@ func (x *Executor) recheck(ctx context.Context, store Store, name string, rec Re
 		add(fmt.Errorf("the record expired at %s", rec.ExpiresAt.Format(time.RFC3339Nano)))
 	}
 	if used, _ := store.Used(name); used {
-		add(&AlreadyUsedError{Marker: store.Path(UsedName(name))})
+		add(&alreadyUsedError{Marker: store.Path(UsedName(name))})
 	}
 	if err := x.completed(rec); err != nil {
 		add(err)
@@ -375,7 +375,7 @@ func (x *Executor) recheckNodes(ctx context.Context, m *mirror.Mirror, src Sourc
 		add(fmt.Errorf("the record expired at %s", rec.ExpiresAt.Format(time.RFC3339Nano)))
 	}
 	if used, _ := store.Used(name); used {
-		add(&AlreadyUsedError{Marker: store.Path(UsedName(name))})
+		add(&alreadyUsedError{Marker: store.Path(UsedName(name))})
 	}
 	if errs != nil {
 		errs.ErrorFormat = errlist.Format

@@ -458,7 +458,7 @@ func TestNodeRecordStrict(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = ParseRecord(raw)
-	var inv *InvalidRecordError
+	var inv *invalidRecordError
 	if !errors.As(err, &inv) {
 		t.Fatalf("a tampered node record: %v, want refused", err)
 	}

@@ -14,28 +14,28 @@ import (
 	"rfhandoff/strictjson"
 )
 
-// RecordFieldError is one problem with a record. Key is the JSON key
+// recordFieldError is one problem with a record. Key is the JSON key
 // ("tx.frequency_hz" inside tx), or "" for the document as a whole.
-type RecordFieldError struct {
+type recordFieldError struct {
 	Key    string
 	Reason string
 }
 
-func (e *RecordFieldError) Error() string {
+func (e *recordFieldError) Error() string {
 	if e.Key == "" {
 		return "record " + e.Reason
 	}
 	return strconv.Quote(e.Key) + ": " + e.Reason
 }
 
-// InvalidRecordError is a record that is not well-formed, with every
-// problem found (each a *RecordFieldError).
-type InvalidRecordError struct {
+// invalidRecordError is a record that is not well-formed, with every
+// problem found (each a *recordFieldError).
+type invalidRecordError struct {
 	Source string // the file, when known
 	Errs   *multierror.Error
 }
 
-func (e *InvalidRecordError) Error() string {
+func (e *invalidRecordError) Error() string {
 	src := e.Source
 	if src == "" {
 		src = "authorization record"
@@ -52,14 +52,14 @@ func (e *InvalidRecordError) Error() string {
 	return b.String()
 }
 
-// Unwrap lets errors.As reach each *RecordFieldError.
-func (e *InvalidRecordError) Unwrap() []error { return e.Errs.Errors }
+// Unwrap lets errors.As reach each *recordFieldError.
+func (e *invalidRecordError) Unwrap() []error { return e.Errs.Errors }
 
 // Keys lists the key of every problem in report order.
-func (e *InvalidRecordError) Keys() []string {
+func (e *invalidRecordError) Keys() []string {
 	out := make([]string, 0, len(e.Errs.Errors))
 	for _, err := range e.Errs.Errors {
-		if fe, ok := err.(*RecordFieldError); ok {
+		if fe, ok := err.(*recordFieldError); ok {
 			out = append(out, fe.Key)
 		}
 	}
@@ -69,14 +69,14 @@ func (e *InvalidRecordError) Keys() []string {
 type recProblems struct{ errs *multierror.Error }
 
 func (p *recProblems) add(key, format string, args ...any) {
-	p.errs = multierror.Append(p.errs, &RecordFieldError{Key: key, Reason: fmt.Sprintf(format, args...)})
+	p.errs = multierror.Append(p.errs, &recordFieldError{Key: key, Reason: fmt.Sprintf(format, args...)})
 }
 
 func (p *recProblems) err() error {
 	if p.errs == nil {
 		return nil
 	}
-	return &InvalidRecordError{Errs: p.errs}
+	return &invalidRecordError{Errs: p.errs}
 }
 
 // recField is one key: how to check and store its value ("" or a reason).
@@ -346,7 +346,7 @@ func checkKeys[T any](o *jobject, fields []recField[T], prefix string, dst *T, p
 // object, exactly the known keys (case counts) each once, values of the
 // right JSON type and range, rf_tx_started false, rf_tx 0, and expires_at
 // after authorized_at. Every problem is reported at once as an
-// *InvalidRecordError.
+// *invalidRecordError.
 func ParseRecord(data []byte) (Record, error) {
 	var p recProblems
 	switch {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"time"
 
 	"rfhandoff/txwatch"
@@ -45,6 +46,17 @@ func (c *TxStatusCmd) Run(app *App) error {
 	fmt.Fprintf(w, "tasks over:     %d (a CAPTURE_COMPLETE was seen: no READY for them is offered or executed)\n", len(ids))
 	for _, id := range ids {
 		fmt.Fprintf(w, "  %s  at result commit %.12s\n", id, s.CompletedTasks[id])
+	}
+	if ns := s.Nodes; ns != nil {
+		fmt.Fprintf(w, "nodes:          task %s, as tx watch saw them at %s\n", ns.TaskID, ns.SeenAt.Local().Format(time.RFC3339))
+		for _, n := range ns.Nodes {
+			fmt.Fprintf(w, "  %-12s %-16s branch %s, commit %.12s", n.Node, n.State, n.Branch, n.Commit)
+			if n.Detail != "" {
+				detail, _, _ := strings.Cut(n.Detail, "\n")
+				fmt.Fprintf(w, " (%s)", detail)
+			}
+			fmt.Fprintln(w)
+		}
 	}
 	fmt.Fprintf(w, "records:        %d in %s\n", len(s.Records), s.AuthorizationDir)
 	for _, r := range s.Records {

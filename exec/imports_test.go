@@ -1,13 +1,9 @@
 package exec
 
 import (
-	"go/parser"
-	"go/token"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 )
@@ -26,44 +22,20 @@ func TestOnlyExecImportsOSExec(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
 		t.Fatalf("module root not found above package exec: %v", err)
 	}
-	var inExec, outside []string
-	files := 0
-	fset := token.NewFileSet()
-	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		name := d.Name()
-		if d.IsDir() {
-			// What the go tool ignores: testdata, hidden and _ directories.
-			if path != root && (name == "testdata" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(name, ".go") {
-			return nil
-		}
-		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
-		if err != nil {
-			return err
-		}
-		files++
-		rel, _ := filepath.Rel(root, path)
-		rel = filepath.ToSlash(rel)
-		for _, imp := range f.Imports {
-			if p, _ := strconv.Unquote(imp.Path.Value); p == "os/exec" {
-				if filepath.Dir(path) == filepath.Join(root, "exec") {
-					inExec = append(inExec, rel)
-				} else {
-					outside = append(outside, rel)
-				}
-			}
-		}
-		return nil
-	})
+	edges, _, files, err := scanImports(root, "rfhandoff")
 	if err != nil {
 		t.Fatal(err)
+	}
+	var inExec, outside []string
+	for _, e := range edges {
+		if !e.external || e.to != "os/exec" {
+			continue
+		}
+		if e.from == "exec" {
+			inExec = append(inExec, e.file)
+		} else {
+			outside = append(outside, e.file)
+		}
 	}
 	// The scan must have seen the module and the seam's own import, or an
 	// empty result would prove nothing.

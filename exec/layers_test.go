@@ -23,7 +23,7 @@ var layers = [][]string{
 	// infrastructure: processes, files, git, the HackRF tools
 	{"exec", "state", "gitcli", "hackrfcli", "hacksim", "quicklook", "gitcli/gittest", "quicklook/quicklooktest"},
 	// domain: what a task, a result and a policy are, and reading them
-	{"config", "task", "gate", "result", "prompt", "taskfetch", "mirror", "notify", "sigmf", "prompt/prompttest", "task/tasktest"},
+	{"config", "task", "gate", "result", "prompt", "taskfetch", "mirror", "notify", "sigmf", "prompt/prompttest", "task/tasktest", "sigmf/sigmftest"},
 	// workflows: the two sides' commands
 	{"rxwatch", "txwatch", "capture", "publish", "tasknew", "demo", "rxwatch/rxtest", "txwatch/txtest", "publish/publishtest", "faultkit"},
 	// commands and the end-to-end suites
@@ -56,18 +56,20 @@ var testOnly = map[string][]string{
 }
 
 // testHelpers are imported by tests of any layer.
-var testHelpers = []string{"gitcli/gittest", "quicklook/quicklooktest", "prompt/prompttest", "task/tasktest",
+var testHelpers = []string{"gitcli/gittest", "quicklook/quicklooktest", "prompt/prompttest", "task/tasktest", "sigmf/sigmftest",
 	"rxwatch/rxtest", "txwatch/txtest", "publish/publishtest", "faultkit"}
 
 // importEdge is one project import of one file.
 type importEdge struct {
 	file, from, to string
-	test           bool
+	external, test bool
 }
 
-// scanImports reads the project imports of every Go file below root,
-// tests and every platform's files included (parsing sees them all, which
-// `go list` under one GOOS would not), and the packages that hold files.
+// scanImports reads the imports of every Go file below root, tests and
+// every platform's files included (parsing sees them all, which `go list`
+// under one GOOS would not), and the packages that hold files. A project
+// import's to is its path inside module; any other's is its whole path,
+// marked by external.
 func scanImports(root, module string) (edges []importEdge, pkgs map[string]bool, files int, err error) {
 	pkgs = map[string]bool{}
 	fset := token.NewFileSet()
@@ -98,9 +100,8 @@ func scanImports(root, module string) (edges []importEdge, pkgs map[string]bool,
 		pkgs[from] = true
 		for _, imp := range f.Imports {
 			p, _ := strconv.Unquote(imp.Path.Value)
-			if to, ok := strings.CutPrefix(p, module+"/"); ok {
-				edges = append(edges, importEdge{file: filepath.ToSlash(rel), from: from, to: to, test: strings.HasSuffix(name, "_test.go")})
-			}
+			to, ok := strings.CutPrefix(p, module+"/")
+			edges = append(edges, importEdge{file: filepath.ToSlash(rel), from: from, to: to, external: !ok, test: strings.HasSuffix(name, "_test.go")})
 		}
 		return nil
 	})
@@ -140,6 +141,9 @@ func judgeLayers(edges []importEdge, pkgs map[string]bool) (bad, unknown []strin
 		}
 	}
 	for _, e := range edges {
+		if e.external {
+			continue
+		}
 		_, okFrom := layerOf[e.from]
 		_, okTo := layerOf[e.to]
 		if okFrom && okTo && !allowed(e) {

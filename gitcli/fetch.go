@@ -15,13 +15,18 @@ func (c *Client) FetchBranch(ctx context.Context, remote, branch string) error {
 	return err
 }
 
-func fetchArgs(remote, branch, filter string) []string {
+// fetchArgs is the one narrow fetch of branches (one refspec each, in
+// order, none with '+').
+func fetchArgs(remote string, branches []string, filter string) []string {
 	args := []string{"fetch", "--no-tags", "--no-auto-gc", "--no-recurse-submodules", "--no-write-fetch-head"}
 	if filter != "" {
 		args = append(args, "--filter="+filter)
 	}
-	return append(args, "--end-of-options",
-		remote, "refs/heads/"+branch+":refs/remotes/"+remote+"/"+branch)
+	args = append(args, "--end-of-options", remote)
+	for _, branch := range branches {
+		args = append(args, "refs/heads/"+branch+":refs/remotes/"+remote+"/"+branch)
+	}
+	return args
 }
 
 // fetchOutcome is what git fetch's stderr says about a failed fetch.
@@ -33,7 +38,7 @@ type fetchOutcome struct {
 
 var (
 	// " ! [rejected]        rx-node    -> origin/rx-node  (non-fast-forward)"
-	fetchRejectedRE = regexp.MustCompile(`^ ! \[rejected\]\s+\S+\s+->\s+\S+\s+\(([^()]+)\)\s*$`)
+	fetchRejectedRE = regexp.MustCompile(`^ ! \[rejected\]\s+\S+\s+->\s+(\S+)\s+\(([^()]+)\)\s*$`)
 	fetchMissingRE  = regexp.MustCompile(`^fatal: couldn't find remote ref \S+`)
 )
 
@@ -43,11 +48,22 @@ func parseFetchStderr(stderr []byte) fetchOutcome {
 	var out fetchOutcome
 	for _, line := range outputLines(stderr) {
 		if m := fetchRejectedRE.FindStringSubmatch(line); m != nil && !out.Rejected {
-			out.Rejected, out.Reason = true, m[1]
+			out.Rejected, out.Reason = true, m[2]
 		}
 		if fetchMissingRE.MatchString(line) {
 			out.MissingRef = true
 		}
 	}
 	return out
+}
+
+// rejectedTo is the destination of the first rejected ref update in git
+// fetch's stderr ("origin/rx-node"), or "".
+func rejectedTo(stderr []byte) string {
+	for _, line := range outputLines(stderr) {
+		if m := fetchRejectedRE.FindStringSubmatch(line); m != nil {
+			return m[1]
+		}
+	}
+	return ""
 }

@@ -2,6 +2,7 @@ package gitcli
 
 import (
 	"context"
+	"fmt"
 	"regexp"
 	"strings"
 )
@@ -40,38 +41,73 @@ func (u FetchUpdate) MayHaveMoved() bool { return u.Updated || len(u.Unrecognize
 // Errors are FetchBranch's: *ForcePushError for a rewritten branch,
 // *NotFoundError for a missing one, *Error otherwise.
 func (c *Client) FetchBranchUpdated(ctx context.Context, remote, branch string) (FetchUpdate, error) {
-	if err := validRemoteName(remote); err != nil {
-		return FetchUpdate{}, err
-	}
-	if err := ValidBranch(branch); err != nil {
-		return FetchUpdate{}, err
-	}
-	res, err := c.run(ctx, fetchArgs(remote, branch, c.filter()), call{deferCheck: c.Promisor != nil && c.Promisor.ChecksObjects && c.filter() != ""})
+	ups, err := c.FetchBranchesUpdated(ctx, remote, []string{branch})
 	if err != nil {
-		return FetchUpdate{}, fetchError(remote, branch, res.Stderr, err)
+		return FetchUpdate{}, err
 	}
-	u := parseFetchUpdate(res.Stderr, remote, branch)
-	if u.FilterIgnored {
-		c.filterIgnored()
+	return ups[branch], nil
+}
+
+// FetchBranchesUpdated is FetchBranchUpdated for several branches in one
+// git fetch (one subprocess, one refspec per branch; PROTOCOL §23): the
+// report of each branch is its own, and a line git printed that names
+// none of them is unrecognized for every one. A rejected update of any
+// branch fails the whole fetch as a *ForcePushError naming that branch
+// (git still moved the others; their next fetch reports no change, so
+// the caller resolves them again after any error).
+func (c *Client) FetchBranchesUpdated(ctx context.Context, remote string, branches []string) (map[string]FetchUpdate, error) {
+	if err := validRemoteName(remote); err != nil {
+		return nil, err
 	}
-	return u, nil
+	if len(branches) == 0 {
+		return nil, fmt.Errorf("git fetch: no branch to fetch")
+	}
+	for _, branch := range branches {
+		if err := ValidBranch(branch); err != nil {
+			return nil, err
+		}
+	}
+	res, err := c.run(ctx, fetchArgs(remote, branches, c.filter()), call{deferCheck: c.Promisor != nil && c.Promisor.ChecksObjects && c.filter() != ""})
+	if err != nil {
+		return nil, fetchError(remote, branches, res.Stderr, err)
+	}
+	ups := parseFetchUpdates(res.Stderr, remote, branches)
+	for _, u := range ups {
+		if u.FilterIgnored {
+			c.filterIgnored()
+			break
+		}
+	}
+	return ups, nil
 }
 
 // fetchError maps a failed narrow fetch to its typed error. A missing
 // branch is a *RemoteError (CauseNotFound) that wraps a *NotFoundError, so
 // it matches ErrNotFound too.
-func fetchError(remote, branch string, stderr []byte, err error) error {
+func fetchError(remote string, branches []string, stderr []byte, err error) error {
 	code, ok := exitCode(err)
 	if !ok {
 		return &Error{Op: "fetch", Err: err}
 	}
-	command := "git fetch " + remote + " " + branch
+	command := "git fetch " + remote + " " + strings.Join(branches, " ")
 	out := parseFetchStderr(stderr)
+	branch := branches[0]
+	if to := rejectedTo(stderr); len(branches) > 1 {
+		for _, b := range branches {
+			if isTrackingRef(to, remote, b) && to != remote+"/*" {
+				branch = b
+			}
+		}
+	}
 	switch {
 	case code == 1 && out.Rejected:
 		return &ForcePushError{Remote: remote, Branch: branch, Reason: out.Reason, Err: err}
 	case code == 128 && out.MissingRef:
-		nf := &NotFoundError{What: "remote branch " + remote + "/" + branch, Err: err}
+		what := "remote branch " + remote + "/" + branch
+		if len(branches) > 1 {
+			what = "one of the remote branches " + remote + "/{" + strings.Join(branches, ",") + "}"
+		}
+		nf := &NotFoundError{What: what, Err: err}
 		return &RemoteError{Cause: CauseNotFound, Said: nf.Error(), Hint: hintBranch, Command: command, Err: nf}
 	}
 	return remoteError("fetch", command, stderr, err)
@@ -87,7 +123,23 @@ var fetchRangeRE = regexp.MustCompile(`^([0-9a-f]+)\.\.\.?([0-9a-f]+)$`)
 // nothing when the tracking ref was already up to date, and a "From" line
 // plus one ref line when it moved.
 func parseFetchUpdate(stderr []byte, remote, branch string) FetchUpdate {
-	var u FetchUpdate
+	return parseFetchUpdates(stderr, remote, []string{branch})[branch]
+}
+
+// parseFetchUpdates is parseFetchUpdate for a fetch of several branches:
+// a ref line counts for the branch it names; a line that names none of
+// them (the compact "origin/*" of several included) is unrecognized for
+// each.
+func parseFetchUpdates(stderr []byte, remote string, branches []string) map[string]FetchUpdate {
+	ups := make(map[string]FetchUpdate, len(branches))
+	all := func(f func(*FetchUpdate)) {
+		for _, b := range branches {
+			u := ups[b]
+			f(&u)
+			ups[b] = u
+		}
+	}
+	all(func(*FetchUpdate) {})
 	for _, line := range outputLines(stderr) {
 		// The header and the server's own messages (progress, banners)
 		// never report a ref update: that is always a ref line.
@@ -95,14 +147,24 @@ func parseFetchUpdate(stderr []byte, remote, branch string) FetchUpdate {
 			continue
 		}
 		if line == filterIgnoredLine {
-			u.FilterIgnored = true
+			all(func(u *FetchUpdate) { u.FilterIgnored = true })
 			continue
 		}
 		m := fetchRefLineRE.FindStringSubmatch(line)
-		if m == nil || !isTrackingRef(m[4], remote, branch) {
-			u.Unrecognized = append(u.Unrecognized, line)
+		branch := ""
+		if m != nil {
+			for _, b := range branches {
+				if isTrackingRef(m[4], remote, b) && (len(branches) == 1 || m[4] != remote+"/*") {
+					branch = b
+					break
+				}
+			}
+		}
+		if branch == "" {
+			all(func(u *FetchUpdate) { u.Unrecognized = append(u.Unrecognized, line) })
 			continue
 		}
+		u := ups[branch]
 		switch flag := m[1]; flag {
 		case "=": // "[up to date]" (only with -v): unchanged
 		case " ", "+", "*":
@@ -113,8 +175,9 @@ func parseFetchUpdate(stderr []byte, remote, branch string) FetchUpdate {
 		default: // '!' rejected, '-' pruned, 't' tag: not expected here
 			u.Unrecognized = append(u.Unrecognized, line)
 		}
+		ups[branch] = u
 	}
-	return u
+	return ups
 }
 
 // isTrackingRef reports whether a ref line's destination is our tracking

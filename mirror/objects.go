@@ -26,7 +26,7 @@ func packNames(dir string) map[string]bool {
 // back to its anchor, the new packs are removed) and is an
 // error naming it and saying what the remote's owner must do. The caller
 // holds the mirror lock.
-func (m *Mirror) checkObjects(ctx context.Context, branch string, before map[string]bool) error {
+func (m *Mirror) checkObjects(ctx context.Context, branches []string, before map[string]bool) error {
 	var fresh []string
 	for name := range packNames(m.Dir) {
 		if !before[name] {
@@ -37,6 +37,10 @@ func (m *Mirror) checkObjects(ctx context.Context, branch string, before map[str
 		return nil // nothing new arrived: every object here was checked when it came
 	}
 	errs, warns, err := m.git.FsckPacks(ctx, fresh)
+	branch := strings.Join(branches, ",") // how messages name what was fetched
+	if len(branches) > 1 {
+		branch = "{" + branch + "}"
+	}
 	for _, w := range warns {
 		m.log.Warn("accepted an object git finds malformed but harmless: "+w.String(),
 			"mirror", m.Dir, "branch", m.Remote+"/"+branch)
@@ -44,7 +48,7 @@ func (m *Mirror) checkObjects(ctx context.Context, branch string, before map[str
 	if err == nil && len(errs) == 0 {
 		return nil
 	}
-	undo := m.undoFetch(ctx, branch, fresh)
+	undo := m.undoFetch(ctx, branches, fresh)
 	if err != nil {
 		return fmt.Errorf("mirror: checking the objects fetched for %s/%s: %w; nothing was accepted%s", m.Remote, branch, err, undo)
 	}
@@ -55,35 +59,48 @@ func (m *Mirror) checkObjects(ctx context.Context, branch string, before map[str
 	return fmt.Errorf("%s/%s brings an object git refuses as unsafe to check out: %s; nothing was accepted from this fetch%s. "+
 		"What to do: the remote's owner must take the commit that brings it off the branch (reset the branch to a commit "+
 		"before it and push again); as long as the new history contains the last tip fetched here (%s), this side takes it "+
-		"with no action of its own", m.Remote, branch, strings.Join(names, "; "), undo, m.anchorOf(branch))
+		"with no action of its own", m.Remote, branch, strings.Join(names, "; "), undo, m.anchorsOf(branches))
 }
 
-// anchorOf is the anchored tip of branch, or "none yet".
-func (m *Mirror) anchorOf(branch string) string {
-	if anchors, err := readAnchors(AnchorsPath(m.Dir)); err == nil && anchors[branch] != "" {
-		return anchors[branch]
+// anchorsOf is the anchored tip of each branch, or "none yet"; one
+// branch's alone, as before, for a fetch of one.
+func (m *Mirror) anchorsOf(branches []string) string {
+	anchors, err := readAnchors(AnchorsPath(m.Dir))
+	var out []string
+	for _, b := range branches {
+		a := "none yet"
+		if err == nil && anchors[b] != "" {
+			a = anchors[b]
+		}
+		if len(branches) == 1 {
+			return a
+		}
+		out = append(out, b+": "+a)
 	}
-	return "none yet"
+	return strings.Join(out, ", ")
 }
 
 // undoFetch puts the tracking ref of branch back to its anchor (or
 // removes it when there is none yet) and removes the packs the fetch
 // brought. It returns "" or what could not be undone.
-func (m *Mirror) undoFetch(ctx context.Context, branch string, packs []string) string {
-	ref := "refs/remotes/" + m.Remote + "/" + branch
+func (m *Mirror) undoFetch(ctx context.Context, branches []string, packs []string) string {
 	var failed []string
-	anchors, err := readAnchors(AnchorsPath(m.Dir))
-	if err == nil {
-		if old, ok := anchors[branch]; ok {
-			err = m.git.SetRef(ctx, ref, old)
-		} else {
-			err = m.git.DeleteRef(ctx, ref)
+	anchors, aerr := readAnchors(AnchorsPath(m.Dir))
+	for _, branch := range branches {
+		ref := "refs/remotes/" + m.Remote + "/" + branch
+		err := aerr
+		if err == nil {
+			if old, ok := anchors[branch]; ok {
+				err = m.git.SetRef(ctx, ref, old)
+			} else {
+				err = m.git.DeleteRef(ctx, ref)
+			}
 		}
+		if err != nil {
+			failed = append(failed, fmt.Sprintf("resetting %s: %v", ref, err))
+		}
+		delete(m.vouched, branch)
 	}
-	if err != nil {
-		failed = append(failed, fmt.Sprintf("resetting %s: %v", ref, err))
-	}
-	delete(m.vouched, branch)
 	for _, p := range packs {
 		base := strings.TrimSuffix(p, ".pack")
 		for _, ext := range []string{".pack", ".idx", ".promisor", ".rev", ".keep"} {

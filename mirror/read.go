@@ -14,36 +14,57 @@ import (
 // the tip last accepted (the anchors file, see checkAnchor), so a rebuilt
 // mirror refuses a rewritten branch too.
 func (m *Mirror) FetchBranchUpdated(ctx context.Context, remote, branch string) (gitcli.FetchUpdate, error) {
+	ups, err := m.FetchBranchesUpdated(ctx, remote, []string{branch})
+	if err != nil {
+		return gitcli.FetchUpdate{}, err
+	}
+	return ups[branch], nil
+}
+
+// FetchBranchesUpdated is FetchBranchUpdated for several branches in one
+// git fetch (PROTOCOL §23: tx watch's idle poll of every node's branch is
+// still one subprocess). The objects are judged once for all of them;
+// each branch keeps its own anchor, checked as FetchBranchUpdated checks
+// one. An error from any branch fails the whole fetch.
+func (m *Mirror) FetchBranchesUpdated(ctx context.Context, remote string, branches []string) (map[string]gitcli.FetchUpdate, error) {
 	if remote != m.Remote {
-		return gitcli.FetchUpdate{}, fmt.Errorf("mirror: it mirrors remote %s, not %s", m.Remote, remote)
+		return nil, fmt.Errorf("mirror: it mirrors remote %s, not %s", m.Remote, remote)
 	}
 	unlock, err := m.lock(ctx)
 	if err != nil {
-		return gitcli.FetchUpdate{}, err
+		return nil, err
 	}
 	defer unlock()
 	if err := m.ensure(ctx); err != nil {
-		return gitcli.FetchUpdate{}, err
+		return nil, err
 	}
 	before := packNames(m.Dir)
-	u, err := m.git.FetchBranchUpdated(ctx, remote, branch)
-	m.git.Promisor.Branch = branch
+	ups, err := m.git.FetchBranchesUpdated(ctx, remote, branches)
+	if len(branches) > 0 {
+		m.git.Promisor.Branch = branches[0]
+	}
 	if err != nil {
 		removeStaleGitFiles(m.Dir) // an interrupted git leaves tmp_pack_*
-		return u, err
+		return nil, err
 	}
-	if err := m.checkObjects(ctx, branch, before); err != nil {
-		return gitcli.FetchUpdate{}, err
+	if err := m.checkObjects(ctx, branches, before); err != nil {
+		return nil, err
 	}
-	if !m.vouched[branch] || u.MayHaveMoved() {
-		if u.Tip, err = m.checkAnchor(ctx, branch); err != nil {
-			return gitcli.FetchUpdate{}, err
+	moved := false
+	for _, branch := range branches {
+		u := ups[branch]
+		if !m.vouched[branch] || u.MayHaveMoved() {
+			if u.Tip, err = m.checkAnchor(ctx, branch); err != nil {
+				return nil, err
+			}
+			ups[branch] = u
 		}
+		moved = moved || u.MayHaveMoved()
 	}
-	if u.MayHaveMoved() {
+	if moved {
 		m.compact(ctx)
 	}
-	return u, nil
+	return ups, nil
 }
 
 // ResolveCommit resolves ref in the mirror.

@@ -1,7 +1,6 @@
 package sigmf
 
 import (
-	"bytes"
 	"crypto/sha512"
 	"encoding/hex"
 	"encoding/json"
@@ -10,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"rfhandoff/sigmf/sigmftest"
 )
 
 func digest(s string) string {
@@ -80,44 +79,6 @@ func TestBuildCollection(t *testing.T) {
 	}
 }
 
-// collectionSchema holds the facts of SigMF's collection-schema.json
-// (github.com/sigmf/SigMF, spec 1.2.0) this writer relies on, with the
-// Recording Objects of the specification's Collection rules 3 and 4:
-// "SigMF Recording Objects MUST contain both a name field, which is the
-// base-name of a SigMF Recording, and a hash which is the SHA512 hash of
-// the Recording Metadata file" and "MUST appear in a JSON array". (The
-// upstream schema file's core:streams items still describe [name, hash]
-// string arrays, which its own description, example and rules contradict;
-// the objects are what the specification and its example write.) Rule 1,
-// the collection object is the only top-level object, is maxProperties.
-const collectionSchema = `{
-  "$schema": "https://json-schema.org/draft/2020-12/schema",
-  "type": "object",
-  "required": ["collection"],
-  "maxProperties": 1,
-  "properties": {
-    "collection": {
-      "type": "object",
-      "required": ["core:version"],
-      "properties": {
-        "core:version": { "type": "string", "pattern": "^[0-9]+\\.[0-9]+\\.[0-9]+$" },
-        "core:description": { "type": "string" },
-        "core:streams": {
-          "type": "array",
-          "items": {
-            "type": "object",
-            "required": ["name", "hash"],
-            "properties": {
-              "name": { "type": "string", "minLength": 1 },
-              "hash": { "type": "string", "pattern": "^[0-9a-f]{128}$" }
-            }
-          }
-        }
-      }
-    }
-  }
-}`
-
 func validateCollection(t *testing.T, doc []byte) {
 	t.Helper()
 	if err := schemaError(t, doc); err != nil {
@@ -125,26 +86,10 @@ func validateCollection(t *testing.T, doc []byte) {
 	}
 }
 
-// schemaError validates doc against collectionSchema.
+// schemaError validates doc against sigmftest.CollectionSchema.
 func schemaError(t *testing.T, doc []byte) error {
 	t.Helper()
-	sch, err := jsonschema.UnmarshalJSON(strings.NewReader(collectionSchema))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource("collection-schema.json", sch); err != nil {
-		t.Fatal(err)
-	}
-	s, err := c.Compile("collection-schema.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(doc))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s.Validate(v)
+	return sigmftest.ValidateCollection(doc)
 }
 
 // The schema facts bite: documents breaking them are rejected, so the

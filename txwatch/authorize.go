@@ -53,36 +53,8 @@ func (w *Watcher) authorize(ctx context.Context, snap Snapshot, r *result.Result
 		gate.Remaining(r, w.now()).Truncate(time.Second), r.FrequencyHz, r.SampleRateHz,
 		describeTX(params), deadline.Local().Format(time.RFC3339))
 
-	open := w.OpenAsker
-	if open == nil {
-		open = OpenTerminal
-	}
-	asker, err := open()
-	if err != nil {
-		if errors.Is(err, prompt.ErrNoTerminal) {
-			w.rep.printf("result %s awaits authorization, but there is no terminal here (%v): nothing authorized; run tx watch in a terminal",
-				short(snap.Digest), err)
-			return nil
-		}
-		w.rep.printf("cannot ask for the phrase (%v): nothing authorized", err)
-		return nil
-	}
-	w.Notify.Notify(notify.AuthorizationNeeded(notify.FromTask(cur), int(deadline.Sub(w.now()).Seconds())))
-	ok, err := asker.Phrase(ctx, gate.TXPhrase, deadline)
-	asker.Close()
-	switch {
-	case ctx.Err() != nil:
-		w.rep.printf("stopped at the prompt: nothing authorized")
+	if !w.askPhrase(ctx, cur, deadline, "result "+short(snap.Digest), nil) {
 		return ctx.Err()
-	case errors.Is(err, prompt.ErrExpired):
-		w.rep.printf("the prompt for result %s expired: nothing authorized", short(snap.Digest))
-		return nil
-	case err != nil:
-		w.rep.printf("the prompt failed (%v): nothing authorized", err)
-		return nil
-	case !ok:
-		w.rep.printf("wrong phrase for result %s: nothing authorized", short(snap.Digest))
-		return nil
 	}
 
 	rec, err := w.recheck(ctx, snap, params, signer)
@@ -102,6 +74,50 @@ func (w *Watcher) authorize(ctx context.Context, snap Snapshot, r *result.Result
 	w.rep.printf("AUTHORIZED: record %s (expires %s); run: rfhandoff tx execute %s",
 		path, rec.ExpiresAt.Local().Format(time.RFC3339), path)
 	return nil
+}
+
+// askPhrase asks for the phrase until deadline, the offer being what
+// ("result <digest>"), and reports true for the exact phrase; every other
+// end is reported (a cancelled ctx is the caller's to return). withdrawn,
+// when set, says why ctx was cancelled to withdraw the offer ("" when it
+// was not).
+func (w *Watcher) askPhrase(ctx context.Context, cur *task.Task, deadline time.Time, what string, withdrawn func() string) bool {
+	open := w.OpenAsker
+	if open == nil {
+		open = OpenTerminal
+	}
+	asker, err := open()
+	if err != nil {
+		if errors.Is(err, prompt.ErrNoTerminal) {
+			w.rep.printf("%s awaits authorization, but there is no terminal here (%v): nothing authorized; run tx watch in a terminal",
+				what, err)
+			return false
+		}
+		w.rep.printf("cannot ask for the phrase (%v): nothing authorized", err)
+		return false
+	}
+	w.Notify.Notify(notify.AuthorizationNeeded(notify.FromTask(cur), int(deadline.Sub(w.now()).Seconds())))
+	ok, err := asker.Phrase(ctx, gate.TXPhrase, deadline)
+	asker.Close()
+	switch {
+	case ctx.Err() != nil && withdrawn != nil && withdrawn() != "":
+		w.rep.printf("the offer of %s was withdrawn at the prompt (%s): nothing authorized", what, withdrawn())
+		return false
+	case ctx.Err() != nil:
+		w.rep.printf("stopped at the prompt: nothing authorized")
+		return false
+	case errors.Is(err, prompt.ErrExpired):
+		w.rep.printf("the prompt for %s expired: nothing authorized", what)
+		return false
+	case err != nil:
+		w.rep.printf("the prompt failed (%v): nothing authorized", err)
+		return false
+	case !ok:
+		w.rep.printf("wrong phrase for %s: nothing authorized", what)
+		return false
+	}
+
+	return true
 }
 
 // recheck fetches the result branch again and repeats every check; it

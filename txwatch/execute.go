@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/go-multierror"
@@ -97,8 +98,17 @@ func (x *Executor) Execute(ctx context.Context, arg string) (Outcome, string, er
 	}
 
 	// (2) The exact phrase at the terminal.
-	x.say("record %s: task %s, result commit %s, sha256 %s, signed by %s\n  %s\n  the record expires %s",
-		name, rec.TaskID, rec.ResultCommit, rec.ResultSHA256, orNobody(rec.ResultSigner), describeTX(rec.TX), rec.ExpiresAt.Local().Format(time.RFC3339))
+	if len(rec.Nodes) > 0 {
+		var b strings.Builder
+		for _, n := range rec.Nodes {
+			fmt.Fprintf(&b, "\n  node %s: branch %s, result commit %s, sha256 %s, signed by %s", n.Node, n.ResultBranch, n.ResultCommit, n.ResultSHA256, orNobody(n.ResultSigner))
+		}
+		x.say("record %s: task %s, %d nodes (set digest %s):%s\n  %s\n  the record expires %s",
+			name, rec.TaskID, len(rec.Nodes), rec.ResultSHA256, b.String(), describeTX(rec.TX), rec.ExpiresAt.Local().Format(time.RFC3339))
+	} else {
+		x.say("record %s: task %s, result commit %s, sha256 %s, signed by %s\n  %s\n  the record expires %s",
+			name, rec.TaskID, rec.ResultCommit, rec.ResultSHA256, orNobody(rec.ResultSigner), describeTX(rec.TX), rec.ExpiresAt.Local().Format(time.RFC3339))
+	}
 	if err := x.askPhrase(ctx, rec); err != nil {
 		return Outcome{}, "", refused(StepPhrase, err)
 	}
@@ -136,7 +146,7 @@ func (x *Executor) quickChecks(store Store, name string, rec Record) (*hackrfcli
 		if err != nil {
 			add("cannot tell whether the record was used: %v", err)
 		} else {
-			add("%v", &AlreadyUsedError{Marker: store.Path(UsedName(name))})
+			add("%v", &alreadyUsedError{Marker: store.Path(UsedName(name))})
 		}
 	}
 	if _, err := os.Lstat(store.Path(OutcomeName(name))); !errors.Is(err, os.ErrNotExist) {
@@ -146,7 +156,14 @@ func (x *Executor) quickChecks(store Store, name string, rec Record) (*hackrfcli
 		errs = multierror.Append(errs, err)
 	}
 	pol := x.Policy
-	if rec.ResultBranch != pol.Repo.ResultBranch {
+	switch {
+	case len(rec.Nodes) > 0:
+		for _, b := range rec.Nodes {
+			if n, ok := policyNode(pol, b.Node); !ok || n.ResultBranch != b.ResultBranch {
+				add("the record is for node %s on result branch %q, which the policy's [[nodes]] does not list", b.Node, b.ResultBranch)
+			}
+		}
+	case rec.ResultBranch != pol.Repo.ResultBranch:
 		add("the record is for result branch %q, the policy's is %q", rec.ResultBranch, pol.Repo.ResultBranch)
 	}
 	if pol.TX.Action != config.TXActionFake && !pol.TX.Enabled {
@@ -233,6 +250,9 @@ func (x *Executor) recheck(ctx context.Context, store Store, name string, rec Re
 		return nil, fmt.Errorf("re-fetching the result branch: %w", err)
 	}
 	src := Source{Git: m, Policy: x.Policy}
+	if len(rec.Nodes) > 0 {
+		return x.recheckNodes(ctx, m, src, store, name, rec)
+	}
 	snap, err := src.Fetch(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("re-fetching the result branch: %w", err)
@@ -282,7 +302,7 @@ func (x *Executor) recheck(ctx context.Context, store Store, name string, rec Re
 		add(fmt.Errorf("the record expired at %s", rec.ExpiresAt.Format(time.RFC3339Nano)))
 	}
 	if used, _ := store.Used(name); used {
-		add(&AlreadyUsedError{Marker: store.Path(UsedName(name))})
+		add(&alreadyUsedError{Marker: store.Path(UsedName(name))})
 	}
 	if err := x.completed(rec); err != nil {
 		add(err)
@@ -313,4 +333,53 @@ func (x *Executor) completed(rec Record) error {
 		return fmt.Errorf("cannot tell whether task %s is over: %w", rec.TaskID, err)
 	}
 	return taskOver(&st, rec.TaskID)
+}
+
+// recheckNodes is recheck for a several-node record (PROTOCOL §23): every
+// node's branch fetched again in one fetch, every node's tip, digest and
+// signer the record's, every READY passing with the transmission's time
+// to spare, the current task the record's with the same RX_NODES, and the
+// task not over (no node's COMPLETE seen).
+func (x *Executor) recheckNodes(ctx context.Context, m *mirror.Mirror, src Source, store Store, name string, rec Record) (*task.Task, error) {
+	var errs *multierror.Error
+	add := func(err error) { errs = multierror.Append(errs, err) }
+	st, err := state.LoadTX(x.Policy.StatePath())
+	if err != nil {
+		add(fmt.Errorf("cannot tell whether task %s is over: %w", rec.TaskID, err))
+	}
+	extra := time.Duration(x.Policy.TX.DurationS) * time.Second
+	now := x.now()
+	_, err = checkNodes(ctx, m, src, rec.TaskID, rec.Nodes, now, extra, &st)
+	if err != nil {
+		errs = multierror.Append(errs, flatten(err)...)
+	}
+	if err := writeFetchHint(x.Policy, SetDigest(rec.Nodes)); err != nil {
+		x.say("warning: %v (a running tx watch notices the fetched commits at its next resync)", err)
+	}
+	cur, err := src.CurrentTask(ctx)
+	if err != nil {
+		add(fmt.Errorf("reading the current task: %w", err))
+	} else {
+		if cur.ID != rec.TaskID {
+			add(fmt.Errorf("the current task is %s, the record was authorized for %s", cur.ID, rec.TaskID))
+		}
+		var bound []string
+		for _, b := range rec.Nodes {
+			bound = append(bound, b.Node)
+		}
+		if got, want := cur.Nodes.String(), strings.Join(bound, ", "); got != want {
+			add(fmt.Errorf("the current task's RX_NODES is %q, the record binds %q", got, want))
+		}
+	}
+	if !now.Before(rec.ExpiresAt) {
+		add(fmt.Errorf("the record expired at %s", rec.ExpiresAt.Format(time.RFC3339Nano)))
+	}
+	if used, _ := store.Used(name); used {
+		add(&alreadyUsedError{Marker: store.Path(UsedName(name))})
+	}
+	if errs != nil {
+		errs.ErrorFormat = errlist.Format
+		return nil, errs
+	}
+	return cur, nil
 }

@@ -163,7 +163,7 @@ func TestExecuteConcurrentlyOnlyOneRuns(t *testing.T) {
 				ran++
 			case r.err != nil && (strings.HasPrefix(r.err.Error(), "refused at "+StepUse+": ") ||
 				strings.HasPrefix(r.err.Error(), "refused at "+StepRecheck+": ")):
-				var au *AlreadyUsedError
+				var au *alreadyUsedError
 				if !errors.As(r.err, &au) {
 					t.Errorf("the loser was refused for another reason: %v", r.err)
 				}

@@ -108,7 +108,7 @@ type env struct {
 	audit string
 }
 
-func newEnv(t *testing.T) *env {
+func newEnv(t testing.TB) *env {
 	t.Helper()
 	f := txtest.New(t)
 	r, audit := f.TXRunner(t, noHackRF)

@@ -12,7 +12,7 @@ import (
 )
 
 // gitStarts counts the audited git subcommands started so far.
-func gitStarts(t *testing.T, e *env) map[string]int {
+func gitStarts(t testing.TB, e *env) map[string]int {
 	t.Helper()
 	entries, err := exec.ReadAuditTail(e.audit, 0)
 	if err != nil {

@@ -43,6 +43,22 @@ type Record struct {
 	// signature the result carried (trust.result_signers); omitted when no
 	// signature was required. tx execute requires the same signer.
 	ResultSigner string `json:"result_signer,omitempty"`
+	// Nodes binds a several-node authorization (PROTOCOL §23): for each
+	// node of the task's RX_NODES, in that order, the READY it was given
+	// for. Then result_branch and result_commit are the first node's and
+	// result_sha256 is SetDigest(Nodes). Absent from a single-node record,
+	// which is byte for byte what it always was.
+	Nodes []NodeBinding `json:"nodes,omitempty"`
+}
+
+// NodeBinding is one node's READY in a several-node record.
+type NodeBinding struct {
+	Node         string `json:"node"`
+	ResultBranch string `json:"result_branch"`
+	ResultCommit string `json:"result_commit"`
+	ResultSHA256 string `json:"result_sha256"`
+	// ResultSigner is as in Record: omitted when no signature was required.
+	ResultSigner string `json:"result_signer,omitempty"`
 }
 
 // TXParams are the [tx] values an authorization was given for. tx execute

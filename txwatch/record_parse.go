@@ -10,31 +10,32 @@ import (
 	"github.com/hashicorp/go-multierror"
 
 	"rfhandoff/config"
+	"rfhandoff/node"
 	"rfhandoff/strictjson"
 )
 
-// RecordFieldError is one problem with a record. Key is the JSON key
+// recordFieldError is one problem with a record. Key is the JSON key
 // ("tx.frequency_hz" inside tx), or "" for the document as a whole.
-type RecordFieldError struct {
+type recordFieldError struct {
 	Key    string
 	Reason string
 }
 
-func (e *RecordFieldError) Error() string {
+func (e *recordFieldError) Error() string {
 	if e.Key == "" {
 		return "record " + e.Reason
 	}
 	return strconv.Quote(e.Key) + ": " + e.Reason
 }
 
-// InvalidRecordError is a record that is not well-formed, with every
-// problem found (each a *RecordFieldError).
-type InvalidRecordError struct {
+// invalidRecordError is a record that is not well-formed, with every
+// problem found (each a *recordFieldError).
+type invalidRecordError struct {
 	Source string // the file, when known
 	Errs   *multierror.Error
 }
 
-func (e *InvalidRecordError) Error() string {
+func (e *invalidRecordError) Error() string {
 	src := e.Source
 	if src == "" {
 		src = "authorization record"
@@ -51,14 +52,14 @@ func (e *InvalidRecordError) Error() string {
 	return b.String()
 }
 
-// Unwrap lets errors.As reach each *RecordFieldError.
-func (e *InvalidRecordError) Unwrap() []error { return e.Errs.Errors }
+// Unwrap lets errors.As reach each *recordFieldError.
+func (e *invalidRecordError) Unwrap() []error { return e.Errs.Errors }
 
 // Keys lists the key of every problem in report order.
-func (e *InvalidRecordError) Keys() []string {
+func (e *invalidRecordError) Keys() []string {
 	out := make([]string, 0, len(e.Errs.Errors))
 	for _, err := range e.Errs.Errors {
-		if fe, ok := err.(*RecordFieldError); ok {
+		if fe, ok := err.(*recordFieldError); ok {
 			out = append(out, fe.Key)
 		}
 	}
@@ -68,14 +69,14 @@ func (e *InvalidRecordError) Keys() []string {
 type recProblems struct{ errs *multierror.Error }
 
 func (p *recProblems) add(key, format string, args ...any) {
-	p.errs = multierror.Append(p.errs, &RecordFieldError{Key: key, Reason: fmt.Sprintf(format, args...)})
+	p.errs = multierror.Append(p.errs, &recordFieldError{Key: key, Reason: fmt.Sprintf(format, args...)})
 }
 
 func (p *recProblems) err() error {
 	if p.errs == nil {
 		return nil
 	}
-	return &InvalidRecordError{Errs: p.errs}
+	return &invalidRecordError{Errs: p.errs}
 }
 
 // recField is one key: how to check and store its value ("" or a reason).
@@ -131,11 +132,89 @@ var recordFields = []recField[Record]{
 	{"result_signer", func(r *Record, v jvalue) string {
 		return jMatch(v, sshFPRe, "an SSH key fingerprint (SHA256:...)", &r.ResultSigner)
 	}},
+	{"nodes", func(r *Record, v jvalue) string {
+		// Checked as a whole by parseNodes.
+		return ""
+	}},
 }
 
 // optionalRecordKeys may be absent from a record: result_signer is written
-// only when a signature was required.
-var optionalRecordKeys = map[string]bool{"result_signer": true}
+// only when a signature was required, nodes only for several nodes.
+var optionalRecordKeys = map[string]bool{"result_signer": true, "nodes": true}
+
+var nodeFields = []recField[NodeBinding]{
+	{"node", func(b *NodeBinding, v jvalue) string {
+		n, why := jStr(v)
+		if why == "" && node.Check(n) != "" {
+			why = "must be a node name (" + node.Pattern() + "), got " + v.Describe()
+		}
+		b.Node = n
+		return why
+	}},
+	{"result_branch", func(b *NodeBinding, v jvalue) string {
+		why := jMatch(v, branchRe, "a branch name", &b.ResultBranch)
+		if why == "" && (strings.Contains(b.ResultBranch, "..") || strings.HasSuffix(b.ResultBranch, "/")) {
+			why = "must be a branch name, got " + v.Describe()
+		}
+		return why
+	}},
+	{"result_commit", func(b *NodeBinding, v jvalue) string {
+		return jMatch(v, hex40Re, "40 lowercase hex digits (a commit ID)", &b.ResultCommit)
+	}},
+	{"result_sha256", func(b *NodeBinding, v jvalue) string {
+		return jMatch(v, hex64Re, "64 lowercase hex digits (a SHA-256)", &b.ResultSHA256)
+	}},
+	{"result_signer", func(b *NodeBinding, v jvalue) string {
+		return jMatch(v, sshFPRe, "an SSH key fingerprint (SHA256:...)", &b.ResultSigner)
+	}},
+}
+
+// parseNodes reads a record's "nodes": 1 to node.Max objects with
+// distinct nodes, whose first node's branch and commit are the record's
+// and whose SetDigest is its result_sha256.
+func parseNodes(v jvalue, r *Record, good map[string]bool, p *recProblems) {
+	if v.Kind != strictjson.Array {
+		p.add("nodes", "must be an array, got %s", v.Describe())
+		return
+	}
+	if n := len(v.Elements); n == 0 || n > node.Max {
+		p.add("nodes", "must list 1 to %d nodes, got %d", node.Max, n)
+		return
+	}
+	seen := map[string]bool{}
+	ok := true
+	for i, e := range v.Elements {
+		prefix := fmt.Sprintf("nodes[%d].", i)
+		if e.Kind != strictjson.Object {
+			p.add(prefix[:len(prefix)-1], "must be an object, got %s", e.Describe())
+			ok = false
+			continue
+		}
+		var b NodeBinding
+		got := checkKeys(e.Members, nodeFields, prefix, &b, p)
+		if !got["node"] || !got["result_branch"] || !got["result_commit"] || !got["result_sha256"] {
+			ok = false
+		}
+		if seen[b.Node] && b.Node != "" {
+			p.add(prefix+"node", "repeats node %q", b.Node)
+		}
+		seen[b.Node] = true
+		r.Nodes = append(r.Nodes, b)
+	}
+	if !ok {
+		return
+	}
+	first := r.Nodes[0]
+	if good["result_branch"] && good["result_commit"] && (r.ResultBranch != first.ResultBranch || r.ResultCommit != first.ResultCommit) {
+		p.add("nodes", "the first node's branch and commit (%s at %s) must be the record's result_branch and result_commit", first.ResultBranch, first.ResultCommit)
+	}
+	if good["result_sha256"] && r.ResultSHA256 != SetDigest(r.Nodes) {
+		p.add("result_sha256", "must be the digest of the nodes' READYs (%s) in a several-node record", SetDigest(r.Nodes))
+	}
+	if good["result_signer"] {
+		p.add("result_signer", "must be absent from a several-node record (each node's signer is in nodes)")
+	}
+}
 
 var txFields = []recField[TXParams]{
 	{"action", func(p *TXParams, v jvalue) string {
@@ -248,7 +327,7 @@ func checkKeys[T any](o *jobject, fields []recField[T], prefix string, dst *T, p
 	for _, f := range fields {
 		vs := o.Values[f.key]
 		switch {
-		case len(vs) == 0 && prefix == "" && optionalRecordKeys[f.key]:
+		case len(vs) == 0 && (prefix == "" || strings.HasPrefix(prefix, "nodes[")) && optionalRecordKeys[f.key]:
 		case len(vs) == 0:
 			p.add(prefix+f.key, "is missing")
 		case len(vs) == 1:
@@ -267,7 +346,7 @@ func checkKeys[T any](o *jobject, fields []recField[T], prefix string, dst *T, p
 // object, exactly the known keys (case counts) each once, values of the
 // right JSON type and range, rf_tx_started false, rf_tx 0, and expires_at
 // after authorized_at. Every problem is reported at once as an
-// *InvalidRecordError.
+// *invalidRecordError.
 func ParseRecord(data []byte) (Record, error) {
 	var p recProblems
 	switch {
@@ -296,6 +375,9 @@ func ParseRecord(data []byte) (Record, error) {
 			txGood := checkKeys(vs[0].Members, txFields, "tx.", &r.TX, &p)
 			good["tx"] = len(txGood) == len(txFields)
 		}
+	}
+	if vs := o.Values["nodes"]; len(vs) == 1 {
+		parseNodes(vs[0], &r, good, &p)
 	}
 	if good["authorized_at"] && good["expires_at"] && !r.ExpiresAt.After(r.AuthorizedAt) {
 		p.add("expires_at", "must be after authorized_at (%s)", r.AuthorizedAt.Format(time.RFC3339Nano))

@@ -149,16 +149,16 @@ func TestParseRecordStrict(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := ParseRecord([]byte(tt.doc))
-			var ie *InvalidRecordError
+			var ie *invalidRecordError
 			if !errors.As(err, &ie) {
-				t.Fatalf("ParseRecord: %v, want *InvalidRecordError", err)
+				t.Fatalf("ParseRecord: %v, want *invalidRecordError", err)
 			}
 			if got := ie.Keys(); !slices.Equal(got, tt.keys) {
 				t.Fatalf("problem keys %q, want %q\n%v", got, tt.keys, err)
 			}
-			var fe *RecordFieldError
+			var fe *recordFieldError
 			if !errors.As(err, &fe) {
-				t.Fatal("errors.As cannot reach a *RecordFieldError")
+				t.Fatal("errors.As cannot reach a *recordFieldError")
 			}
 		})
 	}
@@ -174,9 +174,9 @@ func TestStoreCreateIsExclusive(t *testing.T) {
 	first, _ := os.ReadFile(path)
 	rec.ExpiresAt = rec.ExpiresAt.Add(time.Hour)
 	_, err = s.Create(rec)
-	var ee *RecordExistsError
+	var ee *recordExistsError
 	if !errors.As(err, &ee) {
-		t.Fatalf("second Create: %v, want *RecordExistsError", err)
+		t.Fatalf("second Create: %v, want *recordExistsError", err)
 	}
 	again, _ := os.ReadFile(path)
 	if string(first) != string(again) {
@@ -206,7 +206,7 @@ func TestStoreMarkUsedOnceAmongMany(t *testing.T) {
 	wg.Wait()
 	won := 0
 	for _, err := range errs {
-		var au *AlreadyUsedError
+		var au *alreadyUsedError
 		switch {
 		case err == nil:
 			won++

@@ -24,6 +24,33 @@ const ResultFile = "RX_RESULT.json"
 type Source struct {
 	Git    ResultRepo
 	Policy config.Policy
+	// Node, for a node's branch (PROTOCOL §23), is that [[nodes]] table:
+	// its branch is read instead of repo.result_branch, its result_signers
+	// (when set) instead of trust.result_signers, and only a node result
+	// (schema_version 2) naming it decodes. The zero MainNode is the
+	// single node of §7.
+	Node config.MainNode
+}
+
+// ForNode is s reading node's branch.
+func (s Source) ForNode(n config.MainNode) Source { s.Node = n; return s }
+
+// Branch is the result branch s reads.
+func (s Source) Branch() string {
+	if s.Node.ResultBranch != "" {
+		return s.Node.ResultBranch
+	}
+	return s.Policy.Repo.ResultBranch
+}
+
+// signersPath is the allowed-signers file results on s's branch must be
+// signed by: the node's own when it has one (a key listed for rx-a cannot
+// speak for rx-b), else trust.result_signers; "" for none.
+func (s Source) signersPath() string {
+	if s.Node.ResultSigners != "" {
+		return s.Policy.NodeResultSignersPath(s.Node)
+	}
+	return s.Policy.ResultSignersPath()
 }
 
 // ResultRepo is where the MAIN side reads both branches: taskfetch's Repo
@@ -41,7 +68,7 @@ func (s Source) ResultPath() string { return path.Join(s.Policy.Repo.ResultDir, 
 // and resolves the fetched commit once (two git processes; tx watch's
 // own poll skips the second when nothing moved).
 func (s Source) FetchResultCommit(ctx context.Context) (string, error) {
-	return taskfetch.FetchCommit(ctx, s.Git, s.Policy, s.Policy.Repo.ResultBranch)
+	return taskfetch.FetchCommit(ctx, s.Git, s.Policy, s.Branch())
 }
 
 // Snapshot is RX_RESULT.json as read from one commit of the result branch.
@@ -75,7 +102,7 @@ func (s Source) ReadResult(ctx context.Context, commit string) (Snapshot, error)
 // *gitcli.SignatureError ("no valid result now": refuse, never retry);
 // any other error is git failing (retry).
 func (s Source) VerifyResult(ctx context.Context, snap Snapshot, now time.Time) (*gitcli.Signature, error) {
-	allowed := s.Policy.ResultSignersPath()
+	allowed := s.signersPath()
 	if allowed == "" || snap.Data == nil {
 		return nil, nil
 	}
@@ -108,7 +135,7 @@ func (s Source) CheckSigned(sig *gitcli.Signature, r *result.Result) error {
 		return nil
 	}
 	var errs []error
-	if err := taskfetch.KeyValid(s.Policy.ResultSignersPath(), *sig, s.ResultPath(),
+	if err := taskfetch.KeyValid(s.signersPath(), *sig, s.ResultPath(),
 		config.KeyTime{What: "the result's published_at", At: r.PublishedAt}); err != nil {
 		errs = append(errs, err)
 	}
@@ -176,5 +203,12 @@ func (s Source) CurrentTask(ctx context.Context) (*task.Task, error) {
 
 // Decode parses a snapshot's bytes strictly under the policy's size limit.
 func (s Source) Decode(snap Snapshot) (*result.Result, error) {
-	return result.Decode(snap.Data, result.Options{MaxBytes: s.Policy.Limits.MaxResultBytes})
+	r, _, err := s.DecodeNode(snap)
+	return r, err
+}
+
+// DecodeNode is Decode with a node result's own keys; for a node's
+// branch only a node result naming that node decodes.
+func (s Source) DecodeNode(snap Snapshot) (*result.Result, result.NodeFields, error) {
+	return result.DecodeNode(snap.Data, result.Options{MaxBytes: s.Policy.Limits.MaxResultBytes, Node: s.Node.Name})
 }

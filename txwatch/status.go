@@ -30,6 +30,9 @@ type Status struct {
 	LastResultCommit string            `json:"last_result_commit"`
 	AuthorizationDir string            `json:"authorization_dir"`
 	Records          []RecordStatus    `json:"records"`
+	// Nodes is each node's state for the current several-node task as tx
+	// watch last saw it (PROTOCOL §23); absent in a single-node lab.
+	Nodes *NodesStatus `json:"nodes,omitempty"`
 }
 
 // RecordStatus is one record and what became of it.
@@ -67,6 +70,9 @@ func ReadStatus(pol config.Policy, now time.Time) (Status, error) {
 	}
 	if held && pid > 0 {
 		s.WatcherPID = pid
+	}
+	if s.Nodes, err = readNodes(pol); err != nil {
+		return Status{}, err
 	}
 	entries, err := os.ReadDir(store.Dir)
 	if errors.Is(err, fs.ErrNotExist) {

@@ -35,11 +35,11 @@ func StoreOf(pol config.Policy) (Store, error) {
 // Path is the file name inside the store.
 func (s Store) Path(name string) string { return filepath.Join(s.Dir, name) }
 
-// RecordExistsError is a record that is already there: one result gets
+// recordExistsError is a record that is already there: one result gets
 // one record, never a second.
-type RecordExistsError struct{ Path string }
+type recordExistsError struct{ Path string }
 
-func (e *RecordExistsError) Error() string {
+func (e *recordExistsError) Error() string {
 	return fmt.Sprintf("authorization record %s already exists; a result is authorized once", e.Path)
 }
 
@@ -70,7 +70,7 @@ func (s Store) Create(r Record) (string, error) {
 	}
 	if err := os.Link(tmp, path); err != nil {
 		if errors.Is(err, fs.ErrExist) {
-			return "", &RecordExistsError{Path: path}
+			return "", &recordExistsError{Path: path}
 		}
 		return "", fmt.Errorf("write %s: %w", path, err)
 	}
@@ -90,10 +90,10 @@ type UsedMarker struct {
 	PID    int       `json:"pid"`
 }
 
-// AlreadyUsedError is a record whose used marker exists: it was consumed.
-type AlreadyUsedError struct{ Marker string }
+// alreadyUsedError is a record whose used marker exists: it was consumed.
+type alreadyUsedError struct{ Marker string }
 
-func (e *AlreadyUsedError) Error() string {
+func (e *alreadyUsedError) Error() string {
 	return fmt.Sprintf("the record was already used (%s exists); a record is used once", e.Marker)
 }
 
@@ -101,12 +101,12 @@ func (e *AlreadyUsedError) Error() string {
 // O_CREAT|O_EXCL, so of any number of concurrent callers exactly one
 // succeeds, and syncs the marker and the directory before returning, so a
 // record once used stays used after a crash. Any other caller gets
-// *AlreadyUsedError.
+// *alreadyUsedError.
 func (s Store) MarkUsed(name string, at time.Time) error {
 	marker := s.Path(UsedName(name))
 	f, err := os.OpenFile(marker, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if errors.Is(err, fs.ErrExist) {
-		return &AlreadyUsedError{Marker: marker}
+		return &alreadyUsedError{Marker: marker}
 	}
 	if err != nil {
 		return fmt.Errorf("marking the record used (%s): %w", marker, err)
@@ -168,7 +168,7 @@ func (s Store) ReadRecord(name string) (Record, error) {
 	case err == nil:
 		r, err = ParseRecord(data)
 	}
-	var ie *InvalidRecordError
+	var ie *invalidRecordError
 	if errors.As(err, &ie) {
 		ie.Source = path
 		return Record{}, ie

@@ -8,8 +8,10 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"rfhandoff/notify"
+	"slices"
 	"time"
+
+	"rfhandoff/notify"
 
 	"rfhandoff/backoff"
 	"rfhandoff/config"
@@ -54,11 +56,15 @@ type Watcher struct {
 
 	fetchFailing bool // the last failed poll failed at the fetch
 
-	// The tracking ref as last resolved; see poll.
+	// The tracking refs as last resolved, by branch; see poll.
 	resolved    bool
-	tracked     string
+	tracked     map[string]string
 	trackedHint string
 	lastResolve time.Time
+
+	// views is what the last poll read of each [[nodes]] branch, by node
+	// name (PROTOCOL §23).
+	views map[string]*nodeView
 }
 
 // DefaultResync is how often the watcher resolves the tracking ref even
@@ -174,7 +180,7 @@ func (w *Watcher) Run(ctx context.Context) (err error) {
 // current task could not be read) and is retried with backoff; a result
 // that fails a check is reported and is not an error.
 func (w *Watcher) poll(ctx context.Context) error {
-	commit, err := w.trackingCommit(ctx)
+	commits, err := w.trackingCommits(ctx)
 	if err != nil {
 		w.fetchFailing = true
 		return fmt.Errorf("fetching the result branch: %w", err)
@@ -184,6 +190,15 @@ func (w *Watcher) poll(ctx context.Context) error {
 		w.fetchFailing = false
 		w.rep.ok()
 	}
+	if len(w.Policy.Nodes) > 0 {
+		if err := w.pollNodes(ctx, commits); err != nil {
+			return err
+		}
+		if w.nodeBranch(w.Policy.Repo.ResultBranch) {
+			return nil // read as that node's
+		}
+	}
+	commit := commits[w.Policy.Repo.ResultBranch]
 	if commit == w.lastCommit {
 		return nil
 	}
@@ -262,54 +277,91 @@ func (w *Watcher) openMirror(ctx context.Context) (err error) {
 	return nil
 }
 
-// trackingCommit does the one narrow fetch of the result branch and
-// returns the commit of the tracking ref. It resolves the ref (a second
-// process) only when needed: on the first poll and after a failure, when
-// the fetch reported a change or output it does not know, when tx execute
-// left a fetch hint naming another commit (it fetches the same ref in the
-// same mirror, behind our fetch's back), and every Resync. An idle poll
-// is then one subprocess.
-func (w *Watcher) trackingCommit(ctx context.Context) (string, error) {
+// branches are what one poll fetches: repo.result_branch, then each
+// [[nodes]] branch (PROTOCOL §23) not already listed.
+func (w *Watcher) branches() []string {
+	out := []string{w.Policy.Repo.ResultBranch}
+	for _, n := range w.Policy.Nodes {
+		if !slices.Contains(out, n.ResultBranch) {
+			out = append(out, n.ResultBranch)
+		}
+	}
+	return out
+}
+
+// nodeBranch reports whether branch is a [[nodes]] branch.
+func (w *Watcher) nodeBranch(branch string) bool {
+	return slices.ContainsFunc(w.Policy.Nodes, func(n config.MainNode) bool { return n.ResultBranch == branch })
+}
+
+// trackingCommits does the one narrow fetch of every branch the watcher
+// reads (one git fetch for all of them) and returns the commit of each
+// tracking ref. It resolves a ref (a process each) only when needed: on
+// the first poll and after a failure, when the fetch reported a change of
+// that branch or output it does not know, when tx execute left a fetch
+// hint naming another commit (it fetches the same refs in the same
+// mirror, behind our fetch's back), and every Resync. An idle poll is
+// then one subprocess, however many branches.
+func (w *Watcher) trackingCommits(ctx context.Context) (map[string]string, error) {
 	r := w.Policy.Repo
-	up, err := w.mirror.FetchBranchUpdated(ctx, r.Remote, r.ResultBranch)
+	branches := w.branches()
+	ups, err := w.mirror.FetchBranchesUpdated(ctx, r.Remote, branches)
 	if err != nil {
 		w.resolved = false
 		var fp *gitcli.ForcePushError
 		if errors.As(err, &fp) {
-			w.tracked = ""
+			delete(w.tracked, fp.Branch)
 		}
-		return "", err
+		return nil, err
 	}
 	hint := readFetchHint(w.Policy)
 	resync := w.Resync
 	if resync <= 0 {
 		resync = DefaultResync
 	}
-	if w.resolved && !up.MayHaveMoved() && hint == w.trackedHint && time.Since(w.lastResolve) < resync {
-		return w.tracked, nil
+	fresh := w.resolved && hint == w.trackedHint && time.Since(w.lastResolve) < resync
+	if w.tracked == nil {
+		w.tracked = map[string]string{}
 	}
-	ref := taskfetch.TrackingRef(w.Policy, r.ResultBranch)
-	commit, err := w.mirror.ResolveCommit(ctx, ref)
-	if err != nil {
-		w.resolved = false
-		return "", err
-	}
-	if w.tracked != "" && commit != w.tracked {
-		ok, err := w.mirror.IsAncestor(ctx, w.tracked, commit)
+	out := make(map[string]string, len(branches))
+	for _, b := range branches {
+		if c, ok := w.tracked[b]; ok && fresh && !ups[b].MayHaveMoved() {
+			out[b] = c
+			continue
+		}
+		ref := taskfetch.TrackingRef(w.Policy, b)
+		commit, err := w.mirror.ResolveCommit(ctx, ref)
 		if err != nil {
 			w.resolved = false
-			return "", err
+			return nil, err
 		}
-		if !ok {
-			w.resolved = false
-			// A forced fetch outside rfhandoff followed a force-push: refused
-			// like a force-push; a restart re-anchors on the new commit.
-			return "", fmt.Errorf("%s moved from %s to %s, which does not contain it: the result branch was rewritten "+
-				"(and fetched outside rfhandoff); refused, not followed", ref, w.tracked, commit)
+		if old := w.tracked[b]; old != "" && commit != old {
+			ok, err := w.mirror.IsAncestor(ctx, old, commit)
+			if err != nil {
+				w.resolved = false
+				return nil, err
+			}
+			if !ok {
+				w.resolved = false
+				// A forced fetch outside rfhandoff followed a force-push: refused
+				// like a force-push; a restart re-anchors on the new commit.
+				return nil, fmt.Errorf("%s moved from %s to %s, which does not contain it: the result branch was rewritten "+
+					"(and fetched outside rfhandoff); refused, not followed", ref, old, commit)
+			}
 		}
+		w.tracked[b], out[b] = commit, commit
 	}
-	w.resolved, w.tracked, w.trackedHint, w.lastResolve = true, commit, hint, time.Now()
-	return commit, nil
+	w.resolved, w.trackedHint, w.lastResolve = true, hint, time.Now()
+	return out, nil
+}
+
+// trackingCommit is trackingCommits' commit of repo.result_branch.
+func (w *Watcher) trackingCommit(ctx context.Context) (string, error) {
+	commits, err := w.trackingCommits(ctx)
+	if err != nil {
+		return "", err
+	}
+	return commits[w.Policy.Repo.ResultBranch], nil
 }
 
 // remember records commit as handled so the next idle poll reads nothing.

@@ -1,0 +1,153 @@
+package e2e
+
+import (
+	"crypto/sha512"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"rfhandoff/capture"
+	"rfhandoff/config"
+	"rfhandoff/gate"
+	"rfhandoff/gitcli/gittest"
+	"rfhandoff/prompt/prompttest"
+	"rfhandoff/publish/publishtest"
+	"rfhandoff/sigmf"
+	"rfhandoff/sigmf/sigmftest"
+	"rfhandoff/txwatch"
+)
+
+// TestTxWatchThreeNodesWithTheSimulator (PROTOCOL §23): three RX nodes,
+// each its own checkout, state dir, policy and branch, capture the one
+// task with the simulator and publish on their own branches; the MAIN
+// side's tx watch, on a real pty, asks for the phrase once for all three,
+// writes one record binding the three READY commits, and once every node
+// has published COMPLETE writes the SigMF Collection naming each node's
+// recording with the SHA-512 of the .sigmf-meta that node wrote.
+func TestTxWatchThreeNodesWithTheSimulator(t *testing.T) {
+	t.Parallel()
+	bin := rfhandoffBin(t)
+	nodes := []string{"rx-a", "rx-b", "rx-c"}
+	f := publishtest.New(t, publishtest.Options{RXNodes: strings.Join(nodes, ", "), NoApproval: true})
+	home := gittest.Home(t)
+	const planned = 40 // s: long enough for MAIN to see three READYs and the phrase
+	tools := "[tools]\n"
+	for _, name := range []string{"hackrf_info", "hackrf_clock", "hackrf_transfer"} {
+		tools += fmt.Sprintf("%s = %q\n", name, filepath.Join(filepath.Dir(bin), name)) // the simulator
+	}
+	var caps []*prompttest.Session
+	captureDirs := map[string]string{}
+	mainNodes := ""
+	for _, n := range nodes {
+		publishtest.SeedResultBranch(t, f.Remote, n, map[string]string{"README.md": "results of " + n + "\n"})
+		g := *f // the node's own checkout and state dir
+		g.Checkout = gittest.Clone(t, f.Remote, f.Policy.Repo.TaskBranch)
+		g.Policy.Repo.Path = g.Checkout
+		g.StateDir = filepath.Join(g.Checkout, f.Policy.Repo.StateDir)
+		if err := os.Mkdir(g.StateDir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		g.Approve(t, publishtest.TaskID, f.TaskData, f.TaskCommit)
+		policy := filepath.Join(t.TempDir(), n+".toml")
+		toml := fmt.Sprintf("[repo]\npath = %q\nresult_branch = %q\n\n[limits]\nplanned_duration_s = %d\n\n[node]\nname = %q\n\n%s",
+			g.Checkout, n, planned, n, tools)
+		if err := os.WriteFile(policy, []byte(toml), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		pol, err := config.Load(policy)
+		if err != nil {
+			t.Fatal(err)
+		}
+		captureDirs[n] = filepath.Join(pol.CaptureDir(), publishtest.TaskID)
+		env := append(gittest.Environ(home, "RFHANDOFF_CONFIG", "HACKRF_SIM"), "HACKRF_SIM=burst")
+		caps = append(caps, prompttest.StartDetached(t, bin, []string{"--config", policy, "rx", "capture", publishtest.TaskID},
+			prompttest.Options{Dir: g.Checkout, Env: env}))
+		mainNodes += fmt.Sprintf("[[nodes]]\nname = %q\nresult_branch = %q\n\n", n, n)
+	}
+
+	mainCo := gittest.Clone(t, f.Remote, f.Policy.Repo.TaskBranch)
+	mainPolicy := filepath.Join(t.TempDir(), "main.toml")
+	toml := fmt.Sprintf("[repo]\npath = %q\n\n[poll]\nrx_interval = \"200ms\"\ntx_interval = \"200ms\"\nmax_backoff = \"1s\"\n\n[limits]\nplanned_duration_s = %d\n\n[tx]\nduration_s = 1\n\n%s",
+		mainCo, planned, mainNodes)
+	if err := os.WriteFile(mainPolicy, []byte(toml), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	mainPol, err := config.Load(mainPolicy)
+	if err != nil {
+		t.Fatalf("the MAIN policy does not load: %v", err)
+	}
+	env := append(gittest.Environ(home, "RFHANDOFF_CONFIG", "HACKRF_SIM"), "RFHANDOFF_CONFIG=", "HACKRF_SIM=")
+	w := prompttest.Start(t, bin, []string{"--config", mainPolicy, "tx", "watch"},
+		prompttest.Options{Dir: mainCo, Env: env, CaptureOutput: true})
+	w.WaitForText("Type exactly: AUTHORIZE RF TX", 3*time.Minute)
+	w.Stdout.WaitForText("one phrase for all 3", txWait) // the offer, one for the three nodes
+	w.Send(gate.TXPhrase)
+	m := w.Stdout.WaitFor(regexp.MustCompile(`AUTHORIZED: record (\S+) for 3 nodes`), txWait)
+	data, err := os.ReadFile(m[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := txwatch.ParseRecord(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.Nodes) != 3 {
+		t.Fatalf("the record binds %d nodes:\n%s", len(rec.Nodes), data)
+	}
+	for i, n := range nodes {
+		if b := rec.Nodes[i]; b.Node != n || b.ResultBranch != n || b.ResultCommit == rec.Nodes[(i+1)%3].ResultCommit {
+			t.Errorf("record node %d: %+v", i, b)
+		}
+	}
+
+	for i, c := range caps {
+		if code := exitStatus(t, c.Wait(3*time.Minute)); code != 0 {
+			t.Fatalf("rx capture on %s exited %d\nstdout:\n%s\nstderr:\n%s", nodes[i], code, c.Stdout, c.Stderr)
+		}
+	}
+	path := sigmf.CollectionPath(mainPol.StatePath(), publishtest.TaskID)
+	w.Stdout.WaitForText("collection "+path, txWait)
+	w.Signal(syscall.SIGINT)
+	if code := exitStatus(t, w.Wait(txWait)); code != 0 {
+		t.Fatalf("tx watch exited %d after SIGINT; stderr:\n%s", code, w.Stderr)
+	}
+	coll, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sigmftest.ValidateCollection(coll); err != nil {
+		t.Fatalf("not a SigMF collection: %v\n%s", err, coll)
+	}
+	var doc struct {
+		Collection struct {
+			Version string `json:"core:version"`
+			Streams []struct {
+				Name string `json:"name"`
+				Hash string `json:"hash"`
+			} `json:"core:streams"`
+		} `json:"collection"`
+	}
+	if err := json.Unmarshal(coll, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Collection.Version != sigmf.CollectionVersion || len(doc.Collection.Streams) != 3 {
+		t.Fatalf("collection:\n%s", coll)
+	}
+	for i, n := range nodes {
+		meta, err := os.ReadFile(filepath.Join(captureDirs[n], publishtest.TaskID+"-"+n+capture.MetaSuffix))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := sha512.Sum512(meta)
+		if s := doc.Collection.Streams[i]; s.Name != publishtest.TaskID+"-"+n || s.Hash != hex.EncodeToString(sum[:]) {
+			t.Errorf("stream %d %+v, want %s-%s with the SHA-512 of its .sigmf-meta", i, s, publishtest.TaskID, n)
+		}
+	}
+}

@@ -103,7 +103,7 @@ func TestWriteFileAtomicUnwritableDirectory(t *testing.T) {
 }
 
 // TestWriteFileAtomicSurvivesSIGKILL kills a writer looping over
-// writeJSON at arbitrary moments: the file always parses as one complete
+// WriteJSON at arbitrary moments: the file always parses as one complete
 // version, and CleanTemps removes what the killed writer left.
 func TestWriteFileAtomicSurvivesSIGKILL(t *testing.T) {
 	dir := t.TempDir()
@@ -179,7 +179,7 @@ func TestCleanTempsOnlyTouchesItsOwn(t *testing.T) {
 
 func TestWriteJSONFormat(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "s.json")
-	if err := writeJSON(path, map[string]int{"a": 1}); err != nil {
+	if err := WriteJSON(path, map[string]int{"a": 1}); err != nil {
 		t.Fatal(err)
 	}
 	got, err := os.ReadFile(path)

@@ -126,7 +126,7 @@ func TestCaptureInProgressInvalid(t *testing.T) {
 			t.Errorf("%s: accepted", name)
 		}
 		dir := t.TempDir()
-		if err := writeJSON(filepath.Join(dir, RXStateFile), s); err != nil {
+		if err := WriteJSON(filepath.Join(dir, RXStateFile), s); err != nil {
 			t.Fatal(err)
 		}
 		var ce *CorruptError

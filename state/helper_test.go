@@ -41,7 +41,7 @@ func runHelper(h string) int {
 	case "write-loop":
 		fmt.Println("writing")
 		for i := 0; ; i++ {
-			if err := writeJSON(arg, payload(i)); err != nil {
+			if err := WriteJSON(arg, payload(i)); err != nil {
 				fmt.Fprintln(os.Stderr, "helper:", err)
 				return 3
 			}

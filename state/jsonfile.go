@@ -53,9 +53,9 @@ func ReadJSON(path string, v any) (exists bool, err error) {
 	return true, nil
 }
 
-// writeJSON writes v to path atomically as indented JSON with a trailing
+// WriteJSON writes v to path atomically as indented JSON with a trailing
 // newline, readable only by its owner.
-func writeJSON(path string, v any) error {
+func WriteJSON(path string, v any) error {
 	data, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return fmt.Errorf("write state %s: %w", path, err)

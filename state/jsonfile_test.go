@@ -34,7 +34,7 @@ func TestReadJSONRoundTripAndMissing(t *testing.T) {
 	}
 	in := sample{Name: "x", N: 7, On: true, Sub: &sampleSub{ID: "a"}, List: []string{"p"},
 		Map: map[string]string{"K": "v"}, Since: time.Date(2026, 8, 1, 12, 0, 0, 0, time.UTC)}
-	if err := writeJSON(path, in); err != nil {
+	if err := WriteJSON(path, in); err != nil {
 		t.Fatal(err)
 	}
 	var out sample

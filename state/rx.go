@@ -107,7 +107,7 @@ func SaveRX(dir string, s RX) error {
 		return fmt.Errorf("refusing to write invalid state %s: %w", path, err)
 	}
 	s.normalize()
-	return writeJSON(path, s)
+	return WriteJSON(path, s)
 }
 
 // normalize writes empty collections as [] and {} rather than null.

@@ -128,7 +128,7 @@ func TestRXInvalidValues(t *testing.T) {
 			t.Errorf("case %d: refused save left a file: %v", i, err)
 		}
 		// The same values written by someone else: LoadRX calls it corrupt.
-		if err := writeJSON(filepath.Join(dir, RXStateFile), s); err != nil {
+		if err := WriteJSON(filepath.Join(dir, RXStateFile), s); err != nil {
 			t.Fatal(err)
 		}
 		_, err := LoadRX(dir)

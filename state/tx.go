@@ -54,7 +54,7 @@ func SaveTX(dir string, s TX) error {
 		return fmt.Errorf("refusing to write invalid state %s: %w", path, err)
 	}
 	s.normalize()
-	return writeJSON(path, s)
+	return WriteJSON(path, s)
 }
 
 func (s *TX) normalize() {

@@ -55,7 +55,7 @@ func TestTXInvalid(t *testing.T) {
 			t.Errorf("case %d: invalid TX state saved", i)
 		}
 		dir := t.TempDir()
-		if err := writeJSON(filepath.Join(dir, TXStateFile), s); err != nil {
+		if err := WriteJSON(filepath.Join(dir, TXStateFile), s); err != nil {
 			t.Fatal(err)
 		}
 		var ce *CorruptError

@@ -52,7 +52,7 @@ func (c *RxApproveCmd) Run(app *App) error {
 		return fmt.Errorf("task %s is not for this node (RX_NODES = %s, [node] name = %q): nothing approved",
 			cur.Task.ID, cur.Task.Nodes, env.Policy.Node.Name)
 	case rxwatch.Completed:
-		return &rxwatch.CompletedError{TaskID: cur.Task.ID}
+		return rxwatch.CompletedRefusal(cur.Task.ID)
 	case rxwatch.Approved:
 		dir, err := s.EnsurePrepared(cur, mx)
 		if err != nil {

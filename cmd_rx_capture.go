@@ -55,8 +55,7 @@ func (c *RxCaptureCmd) Run(app *App) error {
 	if rep != nil && (rep.ReadyCommit != "" || rep.CompleteCommit != "") {
 		printCaptureReport(app.Stdout, rep)
 	}
-	var ie *capture.InterruptedError
-	if errors.As(err, &ie) {
+	if errors.Is(err, capture.ErrInterrupted) {
 		return exitCode(130, err)
 	}
 	return err

@@ -23,9 +23,8 @@ func (c *RxCheckCmd) Run(app *App) error {
 		return err
 	}
 	s, res, err := rxCheckOnce(app, env)
-	var none *taskfetch.NoTaskError
-	if errors.As(err, &none) {
-		fmt.Fprintf(app.Stdout, "rx check: %v; nothing to approve\n", none)
+	if errors.Is(err, taskfetch.ErrNoTask) {
+		fmt.Fprintf(app.Stdout, "rx check: %v; nothing to approve\n", err)
 		return nil
 	}
 	if err != nil {

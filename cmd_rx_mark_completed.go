@@ -40,9 +40,8 @@ func (c *RxMarkCompletedCmd) Run(app *App) error {
 	// A person marking the task completed has decided about a capture of
 	// it whose COMPLETE could not be published: its record goes.
 	dropped, err := capture.Forget(dir, c.TaskID)
-	var be *capture.BusyError
 	switch {
-	case errors.As(err, &be):
+	case errors.Is(err, capture.ErrRunning):
 		fmt.Fprintf(app.Stdout, "an rx capture is running; capture_in_progress is left to it\n")
 	case err != nil:
 		return err

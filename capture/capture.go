@@ -160,7 +160,7 @@ func Run(ctx context.Context, d Deps, o Options) (rep *Report, err error) {
 	}
 	defer l.Release()
 	// A capture whose rfhandoff was killed gets its COMPLETE before anything
-	// new starts; one that cannot stops this run (RecoveryError).
+	// new starts; one that cannot stops this run (recoveryError).
 	if _, err := recoverLocked(ctx, d, o, stateDir); err != nil {
 		return nil, err
 	}

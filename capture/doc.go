@@ -10,7 +10,7 @@
 // ever being overwritten. READY is published with a
 // context that a signal does not cancel; Options.StallAfter and
 // Options.Grace are the stall and kill delays. Firmware too old for
-// `hackrf_clock -i` is a *ClockError. The quick-look PNG and the SigMF
+// `hackrf_clock -i` is refused with the firmware it needs. The quick-look PNG and the SigMF
 // metadata are written after COMPLETE.
 //
 // # Two streaming readers, no second pass
@@ -56,8 +56,9 @@
 // reads size and SHA-256 from the file, the one second pass over a
 // capture, and only here: the streaming hash died with rfhandoff.
 //
-// A failed recovery is a *RecoveryError; exit statuses are PROTOCOL §13
-// (cmd_rx_capture.go maps them).
+// A failed recovery names rx mark-completed. ErrRunning (another capture
+// holds the lock) and ErrInterrupted (a signal) match with errors.Is; exit
+// statuses are PROTOCOL §13 (cmd_rx_capture.go maps them).
 //
 // What it offers: Run, the whole capture of one approved task (`rx capture`);
 // Recover, which publishes an honest COMPLETE for a capture whose rfhandoff was

@@ -8,15 +8,15 @@ import (
 	"rfhandoff/hackrfcli"
 )
 
-// RefusedError is a capture refused before any hardware was touched: the
+// refusedError is a capture refused before any hardware was touched: the
 // task, its approval, the state or the checkout is not what a capture
 // needs. Reasons lists every problem found at once.
-type RefusedError struct {
+type refusedError struct {
 	TaskID  string
 	Reasons []string
 }
 
-func (e *RefusedError) Error() string {
+func (e *refusedError) Error() string {
 	what := "capture refused"
 	if e.TaskID != "" {
 		what += " for task " + e.TaskID
@@ -27,19 +27,30 @@ func (e *RefusedError) Error() string {
 	return what + ":\n  - " + strings.Join(e.Reasons, "\n  - ")
 }
 
-// BusyError is another `rx capture` holding the capture lock.
-type BusyError struct {
+// ErrRunning matches (errors.Is) a capture refused because another
+// `rx capture` holds the capture lock.
+var ErrRunning = errors.New("another rx capture is running")
+
+// ErrInterrupted matches (errors.Is) a capture stopped by a signal to
+// rfhandoff.
+var ErrInterrupted = errors.New("capture interrupted")
+
+// busyError is another `rx capture` holding the capture lock; it matches
+// ErrRunning.
+type busyError struct {
 	Path string
 	PID  int // 0 when unknown
 }
 
-func (e *BusyError) Error() string {
+func (e *busyError) Error() string {
 	who := "another rx capture"
 	if e.PID > 0 {
 		who = fmt.Sprintf("another rx capture (pid %d)", e.PID)
 	}
 	return fmt.Sprintf("%s is running (lock %s); only one capture at a time", who, e.Path)
 }
+
+func (e *busyError) Is(target error) bool { return target == ErrRunning }
 
 // noDevice is no HackRF found (or not the pinned one, with the serials
 // found). Nothing was started or published. It wraps the tool's error
@@ -71,16 +82,16 @@ func ambiguousDevice(pin string, serials []string) error {
 		len(serials), strings.Join(serials, ", "))
 }
 
-// ClockError is CLKIN not detected (or hackrf_clock failing) before the
+// clockError is CLKIN not detected (or hackrf_clock failing) before the
 // capture: common_clock_verified cannot be claimed, so nothing starts.
-type ClockError struct {
+type clockError struct {
 	Err error // the tool's failure, nil when it answered "no clock signal detected"
 	// Firmware and API are the board's firmware version and USB API as
 	// hackrf_info read them, set when Err is a *hackrfcli.FirmwareError.
 	Firmware, API string
 }
 
-func (e *ClockError) Error() string {
+func (e *clockError) Error() string {
 	var fe *hackrfcli.FirmwareError
 	if errors.As(e.Err, &fe) {
 		return oldFirmwareMessage(e.Firmware, e.API, fe)
@@ -91,7 +102,7 @@ func (e *ClockError) Error() string {
 	return "CLKIN status: no clock signal detected — connect the shared 10 MHz reference to the HackRF's CLKIN; nothing was started or published"
 }
 
-func (e *ClockError) Unwrap() error { return e.Err }
+func (e *clockError) Unwrap() error { return e.Err }
 
 // oldFirmwareMessage says the board's firmware cannot report CLKIN and
 // that updating it is a separate, RED task: flashing firmware is never part
@@ -114,17 +125,17 @@ func oldFirmwareMessage(firmware, api string, fe *hackrfcli.FirmwareError) strin
 		have, need, fe.Call.Call+"() failed: "+fe.Call.Text+fmt.Sprintf(" (%d)", fe.Call.Code))
 }
 
-// StartError is a capture that never became READY: the tool failed, or the
+// startError is a capture that never became READY: the tool failed, or the
 // file did not grow. Nothing was published and the void data file was
 // removed.
-type StartError struct {
+type startError struct {
 	Reason     string
 	ExitCode   *int   // the tool's exit status, when it exited
 	StderrTail string // the tool's last lines
 	Err        error
 }
 
-func (e *StartError) Error() string {
+func (e *startError) Error() string {
 	msg := "capture did not start: " + e.Reason
 	if e.ExitCode != nil {
 		msg += fmt.Sprintf(" (hackrf_transfer exit status %d)", *e.ExitCode)
@@ -135,10 +146,10 @@ func (e *StartError) Error() string {
 	return msg + "; nothing was published"
 }
 
-func (e *StartError) Unwrap() error { return e.Err }
+func (e *startError) Unwrap() error { return e.Err }
 
-// PublishError is a READY or COMPLETE that could not be published.
-type PublishError struct {
+// publishError is a READY or COMPLETE that could not be published.
+type publishError struct {
 	State string // RX_READY_FOR_TX or CAPTURE_COMPLETE
 	// Saved is where the result JSON was written locally, for a later
 	// `rx publish-result`; "" when it was not.
@@ -152,7 +163,7 @@ type PublishError struct {
 	Err               error
 }
 
-func (e *PublishError) Error() string {
+func (e *publishError) Error() string {
 	msg := fmt.Sprintf("publishing %s failed: %v", e.State, e.Err)
 	switch {
 	case e.State == "CAPTURE_COMPLETE" && e.Saved != "" && e.Recorded:
@@ -167,17 +178,17 @@ func (e *PublishError) Error() string {
 	return msg
 }
 
-func (e *PublishError) Unwrap() error { return e.Err }
+func (e *publishError) Unwrap() error { return e.Err }
 
-// FailedError is a capture that ended abnormally after READY: it died,
+// failedError is a capture that ended abnormally after READY: it died,
 // stalled or came up short. COMPLETE says so (when Published).
-type FailedError struct {
+type failedError struct {
 	Kind      string // "stall", "exit", "short"
 	Reason    string
 	Published bool // COMPLETE was published
 }
 
-func (e *FailedError) Error() string {
+func (e *failedError) Error() string {
 	msg := strings.TrimSuffix(e.Reason, ".")
 	if e.Published {
 		return msg + "; an honest COMPLETE was published"
@@ -185,13 +196,14 @@ func (e *FailedError) Error() string {
 	return msg
 }
 
-// InterruptedError is a capture stopped by a signal to rfhandoff.
-type InterruptedError struct {
+// interruptedError is a capture stopped by a signal to rfhandoff; it
+// matches ErrInterrupted and unwraps to the cause.
+type interruptedError struct {
 	Cause     error
 	Published bool // COMPLETE was published (READY had been)
 }
 
-func (e *InterruptedError) Error() string {
+func (e *interruptedError) Error() string {
 	msg := "capture interrupted"
 	if e.Cause != nil {
 		msg += " (" + e.Cause.Error() + ")"
@@ -202,7 +214,8 @@ func (e *InterruptedError) Error() string {
 	return msg + " before READY; nothing was published"
 }
 
-func (e *InterruptedError) Unwrap() error { return e.Cause }
+func (e *interruptedError) Unwrap() error        { return e.Cause }
+func (e *interruptedError) Is(target error) bool { return target == ErrInterrupted }
 
 func lastLines(s string, n int) string {
 	s = strings.TrimSpace(s)

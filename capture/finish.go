@@ -95,12 +95,12 @@ func (s *session) finish(ctx context.Context, end endState) (*Report, error) {
 
 	switch {
 	case pubErr != nil:
-		return rep, &PublishError{State: string(result.StateComplete), Saved: rep.ResultPath, Err: pubErr,
+		return rep, &publishError{State: string(result.StateComplete), Saved: rep.ResultPath, Err: pubErr,
 			Recorded: s.record != nil && s.record.CompleteSHA256 != ""}
 	case end.interrupted:
-		return rep, &InterruptedError{Cause: end.cause, Published: true}
+		return rep, &interruptedError{Cause: end.cause, Published: true}
 	case kind != "":
-		return rep, &FailedError{Kind: kind, Reason: reason, Published: true}
+		return rep, &failedError{Kind: kind, Reason: reason, Published: true}
 	}
 	return rep, nil
 }

@@ -96,13 +96,13 @@ func checkClock(ctx context.Context, c *hackrfcli.Client, board hackrfcli.Board)
 	}
 	var fe *hackrfcli.FirmwareError
 	if errors.As(err, &fe) {
-		return &ClockError{Err: err, Firmware: board.FirmwareVersion, API: board.APIVersion}
+		return &clockError{Err: err, Firmware: board.FirmwareVersion, API: board.APIVersion}
 	}
 	if err != nil {
-		return &ClockError{Err: err}
+		return &clockError{Err: err}
 	}
 	if st != hackrfcli.ClockDetected {
-		return &ClockError{}
+		return &clockError{}
 	}
 	return nil
 }

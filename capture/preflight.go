@@ -18,12 +18,12 @@ import (
 // never share a HackRF or a result branch.
 const LockFile = "rx_capture.lock"
 
-// lock takes the capture lock; a held lock is a *BusyError.
+// lock takes the capture lock; a held lock is a *busyError.
 func lock(stateDir string) (*state.Lock, error) {
 	l, err := state.Acquire(filepath.Join(stateDir, LockFile))
 	var le *state.LockedError
 	if errors.As(err, &le) {
-		return nil, &BusyError{Path: le.Path, PID: le.PID}
+		return nil, &busyError{Path: le.Path, PID: le.PID}
 	}
 	return l, err
 }
@@ -66,7 +66,7 @@ func approved(ctx context.Context, d Deps, stateDir, wantID string) (*taskfetch.
 	}
 	why = append(why, flagProblems(t)...)
 	if len(why) > 0 {
-		return nil, &RefusedError{TaskID: t.ID, Reasons: why}
+		return nil, &refusedError{TaskID: t.ID, Reasons: why}
 	}
 	return cur, nil
 }
@@ -97,7 +97,7 @@ func resultBranchExists(ctx context.Context, g *gitcli.Client, remote, branch, i
 		return fmt.Errorf("asking %s for the result branch %s: %w", remote, branch, err)
 	}
 	if !ok {
-		return &RefusedError{TaskID: id, Reasons: []string{fmt.Sprintf(
+		return &refusedError{TaskID: id, Reasons: []string{fmt.Sprintf(
 			"the result branch %s does not exist on %s; rfhandoff never creates it (the MAIN side must)", branch, remote)}}
 	}
 	return nil
@@ -110,7 +110,7 @@ func captureDir(ctx context.Context, g *gitcli.Client, repo, base, id string) (s
 	err := g.MakePrivateDir(ctx, repo, base, "capture directory")
 	var ni *gitcli.NotIgnoredError
 	if errors.As(err, &ni) {
-		return "", &RefusedError{TaskID: id, Reasons: []string{
+		return "", &refusedError{TaskID: id, Reasons: []string{
 			ni.Error() + " (raw IQ must never enter git; a [capture] dir inside the state directory is ignored with it)"}}
 	}
 	if err != nil {

@@ -58,7 +58,7 @@ func Recover(ctx context.Context, d Deps, o Options) (*Recovered, error) {
 		return nil, err
 	}
 	l, err := lock(stateDir)
-	var be *BusyError
+	var be *busyError
 	if errors.As(err, &be) {
 		return nil, nil
 	}
@@ -69,10 +69,10 @@ func Recover(ctx context.Context, d Deps, o Options) (*Recovered, error) {
 	return recoverLocked(ctx, d, o, stateDir)
 }
 
-// RecoveryError is a recorded capture whose COMPLETE could not be
+// recoveryError is a recorded capture whose COMPLETE could not be
 // published. The record is kept (nothing is ever dropped silently), so
 // `rx capture` starts no new capture until it is dealt with.
-type RecoveryError struct {
+type recoveryError struct {
 	Record   state.CaptureInProgress
 	StateDir string
 	// Refused is the publisher refusing in its checks (the task, its
@@ -82,7 +82,7 @@ type RecoveryError struct {
 	Err     error
 }
 
-func (e *RecoveryError) Error() string {
+func (e *recoveryError) Error() string {
 	r := e.Record
 	msg := fmt.Sprintf("the capture of task %s (data %s) by rx capture pid %d, which is gone, never got its COMPLETE published, and publishing it now failed: %v; "+
 		"the record is kept (capture_in_progress in %s)",
@@ -94,7 +94,7 @@ func (e *RecoveryError) Error() string {
 	return msg + "; the next rx capture or rx watch tries again"
 }
 
-func (e *RecoveryError) Unwrap() error { return e.Err }
+func (e *recoveryError) Unwrap() error { return e.Err }
 
 // recoverLocked is Recover for a caller holding the capture lock: that
 // proves the rx capture that wrote a record found now is gone, whatever
@@ -115,7 +115,7 @@ func recoverLocked(ctx context.Context, d Deps, o Options, stateDir string) (*Re
 		"complete_saved", rec.CompleteSHA256 != "")
 	fail := func(err error) (*Recovered, error) {
 		var ce *publish.CheckError
-		return nil, &RecoveryError{Record: *rec, StateDir: stateDir, Refused: errors.As(err, &ce), Err: err}
+		return nil, &recoveryError{Record: *rec, StateDir: stateDir, Refused: errors.As(err, &ce), Err: err}
 	}
 
 	end, err := endCaptureTool(context.WithoutCancel(ctx), rec.CapturePID, rec.CaptureStart, rec.DataPath, o.Grace, log.Info)

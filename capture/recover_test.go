@@ -283,11 +283,11 @@ func TestRecoverRefusedKeepsRecord(t *testing.T) {
 	transfers := len(w.auditStarts(t, exec.HackRFTransfer))
 
 	_, err := Recover(t.Context(), w.deps(t), opts())
-	var re *RecoveryError
+	var re *recoveryError
 	var ce *publish.CheckError
 	if !errors.As(err, &re) || !re.Refused || !errors.As(err, &ce) || ce.Step != publish.StepSourceHead ||
 		!strings.Contains(err.Error(), "rfhandoff rx mark-completed "+publishtest.TaskID) {
-		t.Fatalf("Recover = %v; want a refused *RecoveryError naming rx mark-completed", err)
+		t.Fatalf("Recover = %v; want a refused *recoveryError naming rx mark-completed", err)
 	}
 	kept := record(t, w)
 	if !o.rec.Same(kept) || kept.CompleteSHA256 == "" {
@@ -299,7 +299,7 @@ func TestRecoverRefusedKeepsRecord(t *testing.T) {
 
 	_, err = w.run(t, t.Context(), opts())
 	if !errors.As(err, &re) {
-		t.Fatalf("Run with an unrecoverable record = %v, want *RecoveryError", err)
+		t.Fatalf("Run with an unrecoverable record = %v, want *recoveryError", err)
 	}
 	if n := len(w.auditStarts(t, exec.HackRFTransfer)); n != transfers {
 		t.Fatalf("Run started hackrf_transfer (%d starts, was %d) with an unrecoverable record", n, transfers)
@@ -329,7 +329,7 @@ func TestRecoverPublishesSavedComplete(t *testing.T) {
 	ready := w.waitForTip(t, base, 2*time.Minute)
 	gittest.Git(t, w.Runner, w.Remote.Dir, "update-ref", "-d", branch)
 	err := <-done
-	var pe *PublishError
+	var pe *publishError
 	if !errors.As(err, &pe) || pe.State != string(result.StateComplete) || !pe.Recorded ||
 		!strings.Contains(err.Error(), "the next rx capture or rx watch publishes it") {
 		t.Fatalf("Run = %v; want a recorded COMPLETE that could not be published", err)

@@ -73,9 +73,9 @@ func TestCaptureRefused(t *testing.T) {
 			}
 			refs := w.Refs(t)
 			_, err := w.run(t, t.Context(), o)
-			var re *RefusedError
+			var re *refusedError
 			if !errors.As(err, &re) {
-				t.Fatalf("err = %v, want *RefusedError", err)
+				t.Fatalf("err = %v, want *refusedError", err)
 			}
 			for _, want := range tt.want {
 				if !strings.Contains(err.Error(), want) {
@@ -131,9 +131,9 @@ func TestCaptureLocked(t *testing.T) {
 	}
 	defer l.Release()
 	_, err = w.run(t, t.Context(), opts())
-	var be *BusyError
-	if !errors.As(err, &be) || be.PID != os.Getpid() {
-		t.Fatalf("err = %v, want *BusyError naming pid %d", err, os.Getpid())
+	var be *busyError
+	if !errors.As(err, &be) || be.PID != os.Getpid() || !errors.Is(err, ErrRunning) {
+		t.Fatalf("err = %v, want *busyError naming pid %d", err, os.Getpid())
 	}
 	if !strings.Contains(err.Error(), "only one capture at a time") {
 		t.Errorf("err = %v", err)
@@ -153,9 +153,9 @@ func TestCaptureReadyDeclined(t *testing.T) {
 	o.CompleteAttempts = 1
 	start := time.Now()
 	rep, err := w.run(t, t.Context(), o)
-	var pe *PublishError
+	var pe *publishError
 	if !errors.As(err, &pe) || pe.State != string(result.StateReady) || pe.CompletePublished {
-		t.Fatalf("err = %v, want *PublishError for READY without COMPLETE", err)
+		t.Fatalf("err = %v, want *publishError for READY without COMPLETE", err)
 	}
 	if got := w.Refs(t); got != refs {
 		t.Errorf("remote refs changed:\n%s\n->\n%s", refs, got)

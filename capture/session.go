@@ -131,7 +131,7 @@ func (s *session) run(ctx context.Context) (*Report, error) {
 	s.first = newFirstSample(s.params.SampleRateHz, rep.ProcessStarted)
 	rcv, err := s.hc.StartReceive(procCtx, s.params, nil)
 	if err != nil {
-		return nil, &StartError{Reason: "hackrf_transfer could not be started", Err: err}
+		return nil, &startError{Reason: "hackrf_transfer could not be started", Err: err}
 	}
 	s.rcv, s.exited = rcv, make(chan struct{})
 	go func() {
@@ -151,7 +151,7 @@ func (s *session) run(ctx context.Context) (*Report, error) {
 
 	if err := s.confirm(ctx); err != nil {
 		if ctx.Err() != nil {
-			return nil, &InterruptedError{Cause: context.Cause(ctx)}
+			return nil, &interruptedError{Cause: context.Cause(ctx)}
 		}
 		return nil, err
 	}
@@ -176,7 +176,7 @@ func (s *session) run(ctx context.Context) (*Report, error) {
 	if errors.As(err, &ce) {
 		// A refused check happens before any clone: nothing reached git,
 		// so the capture is void.
-		return nil, &PublishError{State: string(result.StateReady), Err: err}
+		return nil, &publishError{State: string(result.StateReady), Err: err}
 	}
 	// READY may be on the remote from here: the capture is no longer void.
 	armed = false
@@ -185,7 +185,7 @@ func (s *session) run(ctx context.Context) (*Report, error) {
 		// with an honest COMPLETE.
 		s.stopTool()
 		_, cerr := s.finish(ctx, endState{reason: fmt.Sprintf("READY could not be published (%v); the capture was stopped", err)})
-		return rep, &PublishError{State: string(result.StateReady), Err: err, CompletePublished: cerr == nil}
+		return rep, &publishError{State: string(result.StateReady), Err: err, CompletePublished: cerr == nil}
 	}
 	rep.ReadyCommit, rep.ReadyPublished = out.Commit, time.Now()
 	s.recordReady(out.Commit)
@@ -267,7 +267,7 @@ func (s *session) confirm(ctx context.Context) error {
 			first, firstAt = size, time.Now()
 		}
 		if time.Now().After(deadline) {
-			return &StartError{Reason: fmt.Sprintf("the capture file did not grow within %s", s.o.StartupTimeout),
+			return &startError{Reason: fmt.Sprintf("the capture file did not grow within %s", s.o.StartupTimeout),
 				StderrTail: s.stderrSoFar()}
 		}
 	}
@@ -276,7 +276,7 @@ func (s *session) confirm(ctx context.Context) error {
 // startFailure describes a tool that exited during startup.
 func (s *session) startFailure(reason string) error {
 	code := s.res.ExitCode
-	e := &StartError{Reason: reason, ExitCode: &code, StderrTail: string(s.res.StderrTail), Err: s.waitErr}
+	e := &startError{Reason: reason, ExitCode: &code, StderrTail: string(s.res.StderrTail), Err: s.waitErr}
 	if s.res.ExitCode == 0 && s.res.Stats.Reason == hackrfcli.ExitFinished {
 		e.Reason = "hackrf_transfer finished all its samples before the capture could be confirmed and READY published"
 	}

@@ -29,16 +29,16 @@ type Signer struct {
 	ValidAfterText, ValidBeforeText string
 }
 
-// ValidAt reports whether the line lets its key sign at t, by
+// validAt reports whether the line lets its key sign at t, by
 // ssh-keygen's rule: valid-after ≤ t ≤ valid-before, in whole seconds.
-func (s Signer) ValidAt(t time.Time) bool {
+func (s Signer) validAt(t time.Time) bool {
 	u := t.Unix()
 	return (s.ValidAfter.IsZero() || u >= s.ValidAfter.Unix()) && (s.ValidBefore.IsZero() || u <= s.ValidBefore.Unix())
 }
 
-// Window says, for people, when the line's key may sign:
+// window says, for people, when the line's key may sign:
 // `valid-after="..." (2026-01-01T00:00:00Z)`, and the like, or "no limit".
-func (s Signer) Window() string {
+func (s Signer) window() string {
 	var w []string
 	if !s.ValidAfter.IsZero() {
 		w = append(w, fmt.Sprintf("valid-after=%q (%s)", s.ValidAfterText, s.ValidAfter.UTC().Format(time.RFC3339)))
@@ -115,11 +115,11 @@ type KeyTime struct {
 // the principal, and then every such line must be valid (which CA signed
 // is not known here).
 func CheckKeyWindow(file, principal, fingerprint string, times ...KeyTime) error {
-	data, err := state.ReadRegular(file, MaxTrustFileBytes)
+	data, err := state.ReadRegular(file, maxTrustFileBytes)
 	if err != nil {
 		return fmt.Errorf("allowed signers %s: %w", file, err)
 	}
-	signers, err := ParseAllowedSigners(data)
+	signers, err := parseAllowedSigners(data)
 	if err != nil {
 		return fmt.Errorf("allowed signers %s: %w", file, err)
 	}
@@ -136,7 +136,7 @@ func CheckKeyWindow(file, principal, fingerprint string, times ...KeyTime) error
 	outside := func(s Signer) []string {
 		var why []string
 		for _, t := range times {
-			if !s.ValidAt(t.At) {
+			if !s.validAt(t.At) {
 				why = append(why, fmt.Sprintf("%s (%s)", t.What, t.At.UTC().Format(time.RFC3339)))
 			}
 		}
@@ -151,13 +151,13 @@ func CheckKeyWindow(file, principal, fingerprint string, times ...KeyTime) error
 				return nil
 			}
 			errs = append(errs, fmt.Errorf("key %s for %s is outside its window at %s: %s line %d says %s",
-				fingerprint, principal, strings.Join(why, " and "), file, s.Line, s.Window()))
+				fingerprint, principal, strings.Join(why, " and "), file, s.Line, s.window()))
 		}
 	case len(cas) > 0:
 		for _, s := range cas {
 			if why := outside(s); len(why) > 0 {
 				errs = append(errs, fmt.Errorf("certificate authority %s for %s is outside its window at %s: %s line %d says %s",
-					s.Fingerprint, principal, strings.Join(why, " and "), file, s.Line, s.Window()))
+					s.Fingerprint, principal, strings.Join(why, " and "), file, s.Line, s.window()))
 			}
 		}
 	default:
@@ -179,11 +179,11 @@ var signerOptions = map[string]bool{
 	"cert-authority": false, "namespaces": true, "valid-after": true, "valid-before": true,
 }
 
-// ParseAllowedSigners reads an allowed-signers file. Blank lines and
+// parseAllowedSigners reads an allowed-signers file. Blank lines and
 // '#' comments are skipped. Every malformed line is reported at once, named
 // by its number; a file without a single key is malformed too (it would
 // refuse everything while looking configured).
-func ParseAllowedSigners(data []byte) ([]Signer, error) {
+func parseAllowedSigners(data []byte) ([]Signer, error) {
 	var signers []Signer
 	var errs []error
 	for i, raw := range bytes.Split(data, []byte("\n")) {

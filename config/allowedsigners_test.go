@@ -49,7 +49,7 @@ func TestParseAllowedSigners(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := ParseAllowedSigners([]byte(tc.in))
+			got, err := parseAllowedSigners([]byte(tc.in))
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.err) {
 					t.Fatalf("err = %v, want one containing %q", err, tc.err)
@@ -73,7 +73,7 @@ func TestParseAllowedSigners(t *testing.T) {
 		})
 	}
 	// Both bad lines of the last case are named.
-	_, err := ParseAllowedSigners([]byte("a ssh-foo x\nalice@lab " + aliceKey + "\nb\n"))
+	_, err := parseAllowedSigners([]byte("a ssh-foo x\nalice@lab " + aliceKey + "\nb\n"))
 	if err == nil || !strings.Contains(err.Error(), "line 1:") || !strings.Contains(err.Error(), "line 3:") {
 		t.Fatalf("err = %v, want lines 1 and 3 named", err)
 	}

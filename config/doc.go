@@ -5,5 +5,6 @@
 // What it offers: Load, LoadLocated, Parse and Default, returning a Policy
 // whose methods resolve every path and read the [trust] and [notify] files;
 // Locate (where the policy file is looked for); CheckKeyWindow for
-// allowed-signers windows; and the protocol's fixed limits as constants.
+// allowed-signers windows; and the fixed TX limits (frequency, sample rate,
+// gain, duration) as constants.
 package config

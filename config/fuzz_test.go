@@ -47,7 +47,7 @@ func FuzzParseAllowedSigners(f *testing.F) {
 	f.Add([]byte(`"unterminated ` + aliceKey))
 	f.Add([]byte("a ssh-ed25519 AAAA\r\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		signers, err := ParseAllowedSigners(data)
+		signers, err := parseAllowedSigners(data)
 		if err != nil {
 			return
 		}

@@ -43,14 +43,14 @@ func TestParseSignerTime(t *testing.T) {
 			t.Errorf("%q = %v, %v; want %v", tc.in, got, err, tc.want)
 		}
 	}
-	if _, err := ParseAllowedSigners([]byte(`alice@lab valid-before="yesterday" ` + aliceKey)); err == nil || !strings.Contains(err.Error(), "line 1: option valid-before") {
+	if _, err := parseAllowedSigners([]byte(`alice@lab valid-before="yesterday" ` + aliceKey)); err == nil || !strings.Contains(err.Error(), "line 1: option valid-before") {
 		t.Fatalf("a bad valid-before: err = %v, want it named with its line", err)
 	}
 }
 
 // ssh-keygen's rule, in whole seconds: valid-after ≤ t ≤ valid-before.
 func TestSignerValidAt(t *testing.T) {
-	s, err := ParseAllowedSigners([]byte(`alice@lab valid-after="20210101Z",valid-before="20220101Z" ` + aliceKey + "\nbob@lab " + bobKey))
+	s, err := parseAllowedSigners([]byte(`alice@lab valid-after="20210101Z",valid-before="20220101Z" ` + aliceKey + "\nbob@lab " + bobKey))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,14 +67,14 @@ func TestSignerValidAt(t *testing.T) {
 		{before.Add(time.Second), false},
 		{time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC), false},
 	} {
-		if got := s[0].ValidAt(tc.at); got != tc.want {
+		if got := s[0].validAt(tc.at); got != tc.want {
 			t.Errorf("ValidAt(%s) = %v, want %v", tc.at.Format(time.RFC3339Nano), got, tc.want)
 		}
 	}
-	if !s[1].ValidAt(time.Unix(0, 0)) || s[1].Window() != "no limit" {
-		t.Errorf("a line without options: window %q", s[1].Window())
+	if !s[1].validAt(time.Unix(0, 0)) || s[1].window() != "no limit" {
+		t.Errorf("a line without options: window %q", s[1].window())
 	}
-	if w := s[0].Window(); w != `valid-after="20210101Z" (2021-01-01T00:00:00Z) valid-before="20220101Z" (2022-01-01T00:00:00Z)` {
+	if w := s[0].window(); w != `valid-after="20210101Z" (2021-01-01T00:00:00Z) valid-before="20220101Z" (2022-01-01T00:00:00Z)` {
 		t.Errorf("Window() = %q", w)
 	}
 }

@@ -15,8 +15,8 @@ import (
 	"rfhandoff/state"
 )
 
-// MaxFileBytes bounds a policy file; a real one is a few KiB.
-const MaxFileBytes = 1 << 20
+// maxFileBytes bounds a policy file; a real one is a few KiB.
+const maxFileBytes = 1 << 20
 
 // DefaultFile is the policy file looked up in the current directory.
 const DefaultFile = "rfhandoff.toml"
@@ -26,7 +26,7 @@ const EnvVar = "RFHANDOFF_CONFIG"
 
 // Load reads, decodes and validates the policy file at path.
 func Load(path string) (Policy, error) {
-	data, err := state.ReadRegular(path, MaxFileBytes)
+	data, err := state.ReadRegular(path, maxFileBytes)
 	if err != nil {
 		return Policy{}, fileError(path, err)
 	}
@@ -41,7 +41,7 @@ func Load(path string) (Policy, error) {
 	}
 	// The files [trust] names are part of the policy: a missing or
 	// malformed one is reported with the rest.
-	errs = append(errs, Problems(p.CheckTrustFiles())...)
+	errs = append(errs, Problems(p.checkTrustFiles())...)
 	if _, _, err := p.ReadNotifySecrets(); err != nil {
 		errs = append(errs, Problems(err)...)
 	}
@@ -253,8 +253,8 @@ func LoadLocated(path string) (Policy, error) {
 	return Load(path)
 }
 
-// StatFile is the stat function Locate normally uses.
-func StatFile(path string) error {
+// statFile is the stat function Locate normally uses.
+func statFile(path string) error {
 	_, err := os.Stat(path)
 	return err
 }

@@ -283,7 +283,7 @@ func TestLoad(t *testing.T) {
 	}
 
 	big := filepath.Join(dir, "big.toml")
-	if err := os.WriteFile(big, []byte("# "+strings.Repeat("x", MaxFileBytes)+"\n"), 0o600); err != nil {
+	if err := os.WriteFile(big, []byte("# "+strings.Repeat("x", maxFileBytes)+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := Load(big); err == nil || !strings.Contains(err.Error(), big) {
@@ -379,13 +379,13 @@ func TestLocate(t *testing.T) {
 func TestLocateWithRealFiles(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
-	if got, err := Locate("", func(string) string { return "" }, StatFile); err != nil || got != "" {
+	if got, err := Locate("", func(string) string { return "" }, statFile); err != nil || got != "" {
 		t.Fatalf("empty dir: Locate = %q, %v", got, err)
 	}
 	if err := os.WriteFile(DefaultFile, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := Locate("", func(string) string { return "" }, StatFile); err != nil || got != DefaultFile {
+	if got, err := Locate("", func(string) string { return "" }, statFile); err != nil || got != DefaultFile {
 		t.Fatalf("with %s: Locate = %q, %v", DefaultFile, got, err)
 	}
 }

@@ -16,13 +16,13 @@ import (
 // policy is checked against exactly those. These return only the reason;
 // the caller's *FieldError names the key and the value.
 
-// CheckBranch reports why name is not an acceptable branch name, or nil
+// checkBranch reports why name is not an acceptable branch name, or nil
 // (see gitname.Branch).
-func CheckBranch(name string) error { return reason(gitname.Branch(name)) }
+func checkBranch(name string) error { return reason(gitname.Branch(name)) }
 
-// CheckRemote reports why name is not an acceptable remote name, or nil
+// checkRemote reports why name is not an acceptable remote name, or nil
 // (see gitname.Remote).
-func CheckRemote(name string) error { return reason(gitname.Remote(name)) }
+func checkRemote(name string) error { return reason(gitname.Remote(name)) }
 
 // checkRepoPath checks a path inside the repository (task_file,
 // result_dir); see gitname.RepoPath. Control characters are named as

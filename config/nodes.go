@@ -54,8 +54,8 @@ func (p Policy) validateNodes(ps *problems) {
 		switch {
 		case n.ResultBranch == "":
 			ps.add(nodeKey(i, "result_branch"), n.ResultBranch, "is required")
-		case CheckBranch(n.ResultBranch) != nil:
-			ps.check(nodeKey(i, "result_branch"), n.ResultBranch, CheckBranch(n.ResultBranch))
+		case checkBranch(n.ResultBranch) != nil:
+			ps.check(nodeKey(i, "result_branch"), n.ResultBranch, checkBranch(n.ResultBranch))
 		case n.ResultBranch == p.Repo.TaskBranch:
 			ps.add(nodeKey(i, "result_branch"), n.ResultBranch, "must differ from repo.task_branch (results are never pushed to the task branch)")
 		default:

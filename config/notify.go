@@ -46,16 +46,16 @@ var NotifyEvents = []string{
 	EventRemoteUnreachable, EventRemoteBack, EventWatcherStopped,
 }
 
-// NotifyPlaceholders are what a [notify] command argument may be replaced
+// notifyPlaceholders are what a [notify] command argument may be replaced
 // by; each must be a whole argument.
-var NotifyPlaceholders = []string{"{event}", "{task_id}", "{title}", "{message}"}
+var notifyPlaceholders = []string{"{event}", "{task_id}", "{title}", "{message}"}
 
 // Bounds of [notify].
 const (
-	DefaultNotifyTimeout = 5 * time.Second
-	MaxNotifyTimeout     = 30 * time.Second
-	// MaxNotifySecretBytes bounds a token or secret file.
-	MaxNotifySecretBytes = 4096
+	defaultNotifyTimeout = 5 * time.Second
+	maxNotifyTimeout     = 30 * time.Second
+	// maxNotifySecretBytes bounds a token or secret file.
+	maxNotifySecretBytes = 4096
 )
 
 // NotifyEnabled says whether an event is sent at all: some receiver is
@@ -73,9 +73,9 @@ func (p Policy) NotifyEnabled(event string) bool {
 	return false
 }
 
-// NtfyTokenPath and WebhookSecretPath are the files made absolute like
+// ntfyTokenPath and WebhookSecretPath are the files made absolute like
 // the [trust] files, or "".
-func (p Policy) NtfyTokenPath() string     { return p.Resolve(p.Notify.NtfyTokenFile) }
+func (p Policy) ntfyTokenPath() string     { return p.Resolve(p.Notify.NtfyTokenFile) }
 func (p Policy) WebhookSecretPath() string { return p.Resolve(p.Notify.WebhookSecretFile) }
 
 func (p Policy) validateNotify(ps *problems) {
@@ -112,8 +112,8 @@ func (p Policy) validateNotify(ps *problems) {
 		}
 		seen[e] = true
 	}
-	if t := n.Timeout.Duration; t <= 0 || t > MaxNotifyTimeout {
-		ps.add("notify.timeout", n.Timeout, "must be positive and at most %s", MaxNotifyTimeout)
+	if t := n.Timeout.Duration; t <= 0 || t > maxNotifyTimeout {
+		ps.add("notify.timeout", n.Timeout, "must be positive and at most %s", maxNotifyTimeout)
 	}
 }
 
@@ -185,7 +185,7 @@ func checkNotifyCommand(ps *problems, argv []string) {
 			continue
 		}
 		if !isPlaceholder(a) && strings.ContainsAny(a, "{}") {
-			for _, ph := range NotifyPlaceholders {
+			for _, ph := range notifyPlaceholders {
 				if strings.Contains(a, ph) {
 					ps.add(fmt.Sprintf("notify.command[%d]", i), a, "a placeholder must be a whole argument (%s alone)", ph)
 				}
@@ -195,7 +195,7 @@ func checkNotifyCommand(ps *problems, argv []string) {
 }
 
 func isPlaceholder(a string) bool {
-	for _, ph := range NotifyPlaceholders {
+	for _, ph := range notifyPlaceholders {
 		if a == ph {
 			return true
 		}
@@ -211,7 +211,7 @@ func (p Policy) ReadNotifySecrets() (token, secret string, err error) {
 		if v == "" || checkLocalPath(v) != nil {
 			return ""
 		}
-		data, err := state.ReadRegular(path, MaxNotifySecretBytes)
+		data, err := state.ReadRegular(path, maxNotifySecretBytes)
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
 			err = pe.Err
@@ -229,7 +229,7 @@ func (p Policy) ReadNotifySecrets() (token, secret string, err error) {
 		}
 		return s
 	}
-	token = read("notify.ntfy_token_file", p.Notify.NtfyTokenFile, p.NtfyTokenPath())
+	token = read("notify.ntfy_token_file", p.Notify.NtfyTokenFile, p.ntfyTokenPath())
 	secret = read("notify.webhook_secret_file", p.Notify.WebhookSecretFile, p.WebhookSecretPath())
 	return token, secret, errlist.List(ps...)
 }

@@ -58,7 +58,7 @@ func (p Policy) ResolvedPaths() [][2]string {
 		{"trust.task_signers", p.TaskSignersPath()},
 		{"trust.result_signers", p.ResultSignersPath()},
 		{"trust.signing_key", p.SigningKeyPath()},
-		{"notify.ntfy_token_file", p.NtfyTokenPath()},
+		{"notify.ntfy_token_file", p.ntfyTokenPath()},
 		{"notify.webhook_secret_file", p.WebhookSecretPath()},
 	}
 	out := all[:0]

@@ -129,9 +129,9 @@ func (d Duration) MarshalText() ([]byte, error) {
 
 // Protocol limits that no policy may loosen.
 const (
-	ProtocolMaxResultBytes = 65536
-	ProtocolMaxTaskBytes   = 65536
-	ProtocolMinRemainingS  = 10
+	protocolMaxResultBytes = 65536
+	protocolMaxTaskBytes   = 65536
+	protocolMinRemainingS  = 10
 )
 
 // Default returns the built-in policy.
@@ -168,7 +168,7 @@ func Default() Policy {
 		Notify: Notify{
 			Command: []string{}, AllowHTTPHosts: []string{},
 			Events:  append([]string(nil), NotifyEvents...),
-			Timeout: Duration{DefaultNotifyTimeout},
+			Timeout: Duration{defaultNotifyTimeout},
 		},
 	}
 }

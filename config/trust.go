@@ -20,8 +20,8 @@ type Trust struct {
 	SigningKey    string `toml:"signing_key"`
 }
 
-// MaxTrustFileBytes bounds an allowed-signers or key file.
-const MaxTrustFileBytes = 1 << 20
+// maxTrustFileBytes bounds an allowed-signers or key file.
+const maxTrustFileBytes = 1 << 20
 
 // TaskSignersPath is trust.task_signers resolved against repo.path and
 // made absolute (git runs in other directories), or "".
@@ -57,17 +57,17 @@ func (p Policy) validateTrust(ps *problems) {
 	}
 }
 
-// CheckTrustFiles reads every file [trust] names and reports each one that
+// checkTrustFiles reads every file [trust] names and reports each one that
 // is missing, unreadable or malformed (all at once), or nil. Load runs it;
 // a value Validate already refuses is not read.
-func (p Policy) CheckTrustFiles() error {
+func (p Policy) checkTrustFiles() error {
 	var ps problems
 	for _, k := range p.trustKeys() {
 		if k.v == "" || checkLocalPath(k.v) != nil {
 			continue
 		}
 		path := p.Resolve(k.v)
-		data, err := state.ReadRegular(path, MaxTrustFileBytes)
+		data, err := state.ReadRegular(path, maxTrustFileBytes)
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
 			err = pe.Err // the path is named below
@@ -76,7 +76,7 @@ func (p Policy) CheckTrustFiles() error {
 			if k.key == "trust.signing_key" {
 				err = checkSigningKey(data)
 			} else {
-				_, err = ParseAllowedSigners(data)
+				_, err = parseAllowedSigners(data)
 			}
 		}
 		if err != nil {
@@ -110,7 +110,7 @@ func checkSigningKey(data []byte) error {
 // DescribeSigners lists, as TOML comments for config check, every key of
 // the allowed-signers files [trust] names with its window (PROTOCOL §17):
 // its line, principals, fingerprint, and valid-after/valid-before or "no
-// limit". A file that cannot be read is skipped (CheckTrustFiles reports
+// limit". A file that cannot be read is skipped (checkTrustFiles reports
 // it).
 func (p Policy) DescribeSigners() string {
 	var b strings.Builder
@@ -119,11 +119,11 @@ func (p Policy) DescribeSigners() string {
 			continue
 		}
 		path := p.Resolve(k.v)
-		data, err := state.ReadRegular(path, MaxTrustFileBytes)
+		data, err := state.ReadRegular(path, maxTrustFileBytes)
 		if err != nil {
 			continue
 		}
-		signers, err := ParseAllowedSigners(data)
+		signers, err := parseAllowedSigners(data)
 		if err != nil {
 			continue
 		}
@@ -133,7 +133,7 @@ func (p Policy) DescribeSigners() string {
 			if s.CertAuthority {
 				what = " (cert-authority)"
 			}
-			fmt.Fprintf(&b, "#   line %d: %s %s%s: %s\n", s.Line, strings.Join(s.Principals, ","), s.Fingerprint, what, s.Window())
+			fmt.Fprintf(&b, "#   line %d: %s %s%s: %s\n", s.Line, strings.Join(s.Principals, ","), s.Fingerprint, what, s.window())
 		}
 	}
 	return b.String()

@@ -12,29 +12,29 @@ import (
 )
 
 // Bounds of the policy values. The protocol limits (ProtocolMax*,
-// ProtocolMinRemainingS) may only be tightened; the rest are hardware ranges
+// protocolMinRemainingS) may only be tightened; the rest are hardware ranges
 // or sanity bounds that catch typos (a publication age of an hour is a
 // mistake, not a policy).
 const (
-	MinPlannedDurationS  = 15
-	MaxPlannedDurationS  = 3600
-	MaxMinRemainingS     = 3600
-	MaxPublicationAgeS   = 300 // older than 5 min is no longer a live capture
-	MaxClockSkewS        = 60
-	MaxPublishAttempts   = 10
-	MaxPollDuration      = 24 * time.Hour
+	minPlannedDurationS  = 15
+	maxPlannedDurationS  = 3600
+	maxMinRemainingS     = 3600
+	maxPublicationAgeS   = 300 // older than 5 min is no longer a live capture
+	maxClockSkewS        = 60
+	maxPublishAttempts   = 10
+	maxPollDuration      = 24 * time.Hour
 	MinFrequencyHz       = 1_000_000     // HackRF One: 1 MHz ...
 	MaxFrequencyHz       = 6_000_000_000 // ... to 6 GHz (its specified range)
 	MinSampleRateHz      = 2_000_000     // hackrf_transfer: 2 Msps ...
 	MaxSampleRateHz      = 20_000_000    // ... to 20 Msps
-	MaxLNAGainDB         = 40            // -l, steps of 8
-	MaxVGAGainDB         = 62            // -g, steps of 2
+	maxLNAGainDB         = 40            // -l, steps of 8
+	maxVGAGainDB         = 62            // -g, steps of 2
 	MaxTXVGAGainDB       = 47            // -x, steps of 1
-	MaxDetectThresholdDB = 100
-	// MinDetectThresholdDB keeps noise from reading as a burst: averaged
+	maxDetectThresholdDB = 100
+	// minDetectThresholdDB keeps noise from reading as a burst: averaged
 	// over the quick-look's 64 frames per row, noise alone rises up to
 	// about 3 dB over its floor (quicklook.MaxFramesPerRow).
-	MinDetectThresholdDB   = 6
+	minDetectThresholdDB   = 6
 	MaxTXDurationS         = 3600
 	TXActionFake           = "fake"
 	TXActionHackRFTransfer = "hackrf_transfer"
@@ -88,9 +88,9 @@ func (p Policy) validateRepo(ps *problems) {
 	} else if err := checkDriveRelative(r.Path); err != nil {
 		ps.add("repo.path", r.Path, "%v", err)
 	}
-	ps.check("repo.remote", r.Remote, CheckRemote(r.Remote))
-	ps.check("repo.task_branch", r.TaskBranch, CheckBranch(r.TaskBranch))
-	ps.check("repo.result_branch", r.ResultBranch, CheckBranch(r.ResultBranch))
+	ps.check("repo.remote", r.Remote, checkRemote(r.Remote))
+	ps.check("repo.task_branch", r.TaskBranch, checkBranch(r.TaskBranch))
+	ps.check("repo.result_branch", r.ResultBranch, checkBranch(r.ResultBranch))
 	if r.TaskBranch != "" && r.TaskBranch == r.ResultBranch {
 		ps.add("repo.result_branch", r.ResultBranch, "must differ from repo.task_branch (results are never pushed to the task branch)")
 	}
@@ -109,8 +109,8 @@ func (p Policy) validatePoll(ps *problems) {
 		{"poll.git_timeout", p.Poll.GitTimeout},
 		{"poll.max_backoff", p.Poll.MaxBackoff},
 	} {
-		if d.v.Duration <= 0 || d.v.Duration > MaxPollDuration {
-			ps.add(d.key, d.v, "must be positive and at most %s", MaxPollDuration)
+		if d.v.Duration <= 0 || d.v.Duration > maxPollDuration {
+			ps.add(d.key, d.v, "must be positive and at most %s", maxPollDuration)
 		}
 	}
 	mb := p.Poll.MaxBackoff.Duration
@@ -122,18 +122,18 @@ func (p Policy) validatePoll(ps *problems) {
 
 func (p Policy) validateLimits(ps *problems) {
 	l := p.Limits
-	ps.intRange("limits.max_task_bytes", l.MaxTaskBytes, 1, ProtocolMaxTaskBytes, " (64 KiB is the protocol's most)")
-	ps.intRange("limits.max_result_bytes", l.MaxResultBytes, 1, ProtocolMaxResultBytes, " (64 KiB is the protocol's most)")
-	ps.intRange("limits.planned_duration_s", int64(l.PlannedDurationS), MinPlannedDurationS, MaxPlannedDurationS, "")
+	ps.intRange("limits.max_task_bytes", l.MaxTaskBytes, 1, protocolMaxTaskBytes, " (64 KiB is the protocol's most)")
+	ps.intRange("limits.max_result_bytes", l.MaxResultBytes, 1, protocolMaxResultBytes, " (64 KiB is the protocol's most)")
+	ps.intRange("limits.planned_duration_s", int64(l.PlannedDurationS), minPlannedDurationS, maxPlannedDurationS, "")
 	switch {
-	case l.MinRemainingS < ProtocolMinRemainingS:
-		ps.add("limits.min_remaining_s", l.MinRemainingS, "must be at least %d (the protocol minimum; a policy may only tighten it)", ProtocolMinRemainingS)
-	case l.MinRemainingS > MaxMinRemainingS:
-		ps.add("limits.min_remaining_s", l.MinRemainingS, "must be at most %d", MaxMinRemainingS)
+	case l.MinRemainingS < protocolMinRemainingS:
+		ps.add("limits.min_remaining_s", l.MinRemainingS, "must be at least %d (the protocol minimum; a policy may only tighten it)", protocolMinRemainingS)
+	case l.MinRemainingS > maxMinRemainingS:
+		ps.add("limits.min_remaining_s", l.MinRemainingS, "must be at most %d", maxMinRemainingS)
 	}
-	ps.intRange("limits.max_publication_age_s", int64(l.MaxPublicationAgeS), 1, MaxPublicationAgeS, "")
-	ps.intRange("limits.max_clock_skew_s", int64(l.MaxClockSkewS), 0, MaxClockSkewS, "")
-	ps.intRange("limits.publish_attempts", int64(l.PublishAttempts), 1, MaxPublishAttempts, "")
+	ps.intRange("limits.max_publication_age_s", int64(l.MaxPublicationAgeS), 1, maxPublicationAgeS, "")
+	ps.intRange("limits.max_clock_skew_s", int64(l.MaxClockSkewS), 0, maxClockSkewS, "")
+	ps.intRange("limits.publish_attempts", int64(l.PublishAttempts), 1, maxPublishAttempts, "")
 }
 
 func (p Policy) validatePaths(ps *problems) {
@@ -171,18 +171,18 @@ func (p Policy) validateCapture(ps *problems) {
 	c := p.Capture
 	ps.intRange("capture.frequency_hz", c.FrequencyHz, MinFrequencyHz, MaxFrequencyHz, " (the HackRF One's range)")
 	ps.intRange("capture.sample_rate_hz", c.SampleRateHz, MinSampleRateHz, MaxSampleRateHz, "")
-	if c.LNAGainDB < 0 || c.LNAGainDB > MaxLNAGainDB || c.LNAGainDB%8 != 0 {
-		ps.add("capture.lna_gain_db", c.LNAGainDB, "must be 0 to %d in steps of 8", MaxLNAGainDB)
+	if c.LNAGainDB < 0 || c.LNAGainDB > maxLNAGainDB || c.LNAGainDB%8 != 0 {
+		ps.add("capture.lna_gain_db", c.LNAGainDB, "must be 0 to %d in steps of 8", maxLNAGainDB)
 	}
-	if c.VGAGainDB < 0 || c.VGAGainDB > MaxVGAGainDB || c.VGAGainDB%2 != 0 {
-		ps.add("capture.vga_gain_db", c.VGAGainDB, "must be 0 to %d in steps of 2", MaxVGAGainDB)
+	if c.VGAGainDB < 0 || c.VGAGainDB > maxVGAGainDB || c.VGAGainDB%2 != 0 {
+		ps.add("capture.vga_gain_db", c.VGAGainDB, "must be 0 to %d in steps of 2", maxVGAGainDB)
 	}
 	if c.Serial != "" && !serialPattern.MatchString(c.Serial) {
 		ps.add("capture.serial", c.Serial, "must be empty (any HackRF) or 1 to 32 lowercase hex digits as hackrf_info prints them")
 	}
 	ps.check("capture.dir", c.Dir, checkLocalPath(c.Dir))
-	if !(c.DetectThresholdDB >= MinDetectThresholdDB && c.DetectThresholdDB <= MaxDetectThresholdDB) {
-		ps.add("capture.detect_threshold_db", c.DetectThresholdDB, "must be from %d (below that, noise alone can read as a burst) to %d", MinDetectThresholdDB, MaxDetectThresholdDB)
+	if !(c.DetectThresholdDB >= minDetectThresholdDB && c.DetectThresholdDB <= maxDetectThresholdDB) {
+		ps.add("capture.detect_threshold_db", c.DetectThresholdDB, "must be from %d (below that, noise alone can read as a burst) to %d", minDetectThresholdDB, maxDetectThresholdDB)
 	}
 	maxMin := float64(p.Limits.PlannedDurationS)
 	if !(c.DetectMinS > 0 && c.DetectMinS <= math.Max(maxMin, 1)) {

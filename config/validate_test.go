@@ -52,7 +52,7 @@ func TestValidateRules(t *testing.T) {
 		// limits
 		{"max_task_bytes zero", func(p *Policy) { p.Limits.MaxTaskBytes = 0 }, "limits.max_task_bytes"},
 		{"max_task_bytes tightened", func(p *Policy) { p.Limits.MaxTaskBytes = 4096 }, ""},
-		{"max_result_bytes over", func(p *Policy) { p.Limits.MaxResultBytes = ProtocolMaxResultBytes + 1 }, "limits.max_result_bytes"},
+		{"max_result_bytes over", func(p *Policy) { p.Limits.MaxResultBytes = protocolMaxResultBytes + 1 }, "limits.max_result_bytes"},
 		{"max_result_bytes negative", func(p *Policy) { p.Limits.MaxResultBytes = -1 }, "limits.max_result_bytes"},
 		{"planned 14", func(p *Policy) { p.Limits.PlannedDurationS = 14 }, "limits.planned_duration_s"},
 		{"planned 15", func(p *Policy) { p.Limits.PlannedDurationS = 15 }, ""},

@@ -63,7 +63,7 @@ const argv0 = "rfhandoff"
 func (d *runner) start(spec childSpec) (*child, error) {
 	// Every child reads a policy confined to the sandbox, checked again
 	// right before it starts.
-	if _, err := d.sb.LoadConfined(spec.Policy); err != nil {
+	if _, err := d.sb.loadConfined(spec.Policy); err != nil {
 		return nil, err
 	}
 	args := append([]string{argv0, "--config", spec.Policy}, spec.Args...)

@@ -137,7 +137,7 @@ func (d *runner) intro() {
 func (d *runner) describeSandbox() {
 	sb := d.sb
 	d.out.printf("\nSandbox: %s\n", sb.Root)
-	d.out.line("  ", "remote.git  bare remote: "+TaskBranch+" (task branch, base "+short(sb.BaseCommit)+"), "+ResultBranch+" (result branch)")
+	d.out.line("  ", "remote.git  bare remote: "+taskBranch+" (task branch, base "+short(sb.BaseCommit)+"), "+resultBranch+" (result branch)")
 	d.out.line("  ", "rx/         the RX laptop's checkout   policy rx.toml")
 	d.out.line("  ", "main/       the MAIN PC's checkout     policy main.toml")
 	d.out.line("  ", "bin/        hackrf_info, hackrf_transfer, hackrf_clock -> "+sb.Exe+" (the simulator)")

@@ -27,14 +27,14 @@ type Timing struct {
 	MaxPublicationAgeS int
 }
 
-// AutoTiming is --auto's: a 30 s capture, nobody needs time to read.
-var AutoTiming = Timing{PlannedS: 30, MinRemainingS: 10, TXDurationS: 5, MaxPublicationAgeS: 30}
+// autoTiming is --auto's: a 30 s capture, nobody needs time to read.
+var autoTiming = Timing{PlannedS: 30, MinRemainingS: 10, TXDurationS: 5, MaxPublicationAgeS: 30}
 
-// InteractiveTiming gives a person time to read the prompt and type the
+// interactiveTiming gives a person time to read the prompt and type the
 // phrase twice: both TX prompts must be answered within
 // MaxPublicationAgeS of READY, and before the capture has less than
 // TXDurationS + MinRemainingS left.
-var InteractiveTiming = Timing{PlannedS: 90, MinRemainingS: 10, TXDurationS: 5, MaxPublicationAgeS: 75}
+var interactiveTiming = Timing{PlannedS: 90, MinRemainingS: 10, TXDurationS: 5, MaxPublicationAgeS: 75}
 
 // policy is one side's policy: the defaults, the sandbox checkout, the
 // simulator and git pinned, the demo's timing.
@@ -53,9 +53,9 @@ func (sb *Sandbox) policy(checkout string, t Timing) config.Policy {
 	p.TX.Action = "fake"
 	p.Tools = config.Tools{
 		Git:            sb.GitPath,
-		HackRFInfo:     sb.Tool(exec.HackRFInfo),
-		HackRFTransfer: sb.Tool(exec.HackRFTransfer),
-		HackRFClock:    sb.Tool(exec.HackRFClock),
+		HackRFInfo:     sb.tool(exec.HackRFInfo),
+		HackRFTransfer: sb.tool(exec.HackRFTransfer),
+		HackRFClock:    sb.tool(exec.HackRFClock),
 	}
 	if sb.NotifyURL != "" {
 		// Every event, to the demo's own receiver: the transcript shows them.
@@ -83,7 +83,7 @@ func (sb *Sandbox) writePolicies(t Timing) error {
 		if err := os.WriteFile(side.file, []byte(data), 0o600); err != nil {
 			return err
 		}
-		if _, err := sb.LoadConfined(side.file); err != nil {
+		if _, err := sb.loadConfined(side.file); err != nil {
 			return err
 		}
 	}
@@ -96,14 +96,14 @@ func unconfined(policy string, err error) error {
 	return fmt.Errorf("%s leads outside the sandbox; the demo acts only inside it: %w", policy, err)
 }
 
-// LoadConfined loads the policy file as a child will (it must be inside
+// loadConfined loads the policy file as a child will (it must be inside
 // the sandbox) and checks that everything it lets that child touch is the
 // sandbox's: the checkout, state directory, audit log and capture directory
 // inside it, the HackRF tools the sandbox's simulator links, git the one
 // resolved for the sandbox, and no TX action but the fake one.
-func (sb *Sandbox) LoadConfined(file string) (config.Policy, error) {
+func (sb *Sandbox) loadConfined(file string) (config.Policy, error) {
 	var errs *multierror.Error
-	if !sb.Inside(file) {
+	if !sb.inside(file) {
 		return config.Policy{}, unconfined(file, fmt.Errorf("the policy file itself is not in %s", sb.Root))
 	}
 	p, err := config.Load(file)
@@ -123,7 +123,7 @@ func (sb *Sandbox) LoadConfined(file string) (config.Policy, error) {
 		if c.path == "" && (strings.HasPrefix(c.key, "trust.") || strings.HasPrefix(c.key, "notify.")) {
 			continue // not set on this side
 		}
-		if !filepath.IsAbs(c.path) || !sb.Inside(c.path) {
+		if !filepath.IsAbs(c.path) || !sb.inside(c.path) {
 			errs = multierror.Append(errs, fmt.Errorf("%s = %q is not inside %s", c.key, c.path, sb.Root))
 		}
 	}
@@ -148,8 +148,8 @@ func (sb *Sandbox) LoadConfined(file string) (config.Policy, error) {
 	}
 	for _, t := range simTools {
 		got := pinned[t]
-		if got != sb.Tool(t) {
-			errs = multierror.Append(errs, fmt.Errorf("tools.%s = %q is not the sandbox's simulator %s", t, got, sb.Tool(t)))
+		if got != sb.tool(t) {
+			errs = multierror.Append(errs, fmt.Errorf("tools.%s = %q is not the sandbox's simulator %s", t, got, sb.tool(t)))
 		} else if err := checkSimTool(got, sb.Exe); err != nil {
 			errs = multierror.Append(errs, fmt.Errorf("tools.%s = %q is not the sandbox's simulator (the rfhandoff binary %s): %w", t, got, sb.Exe, err))
 		}

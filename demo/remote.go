@@ -16,9 +16,9 @@ import (
 	"rfhandoff/txwatch"
 )
 
-// Runner builds an audited runner for one side's policy (RoleNone: git
+// runner builds an audited runner for one side's policy (RoleNone: git
 // only), writing to that side's audit log as its own commands do.
-func (sb *Sandbox) Runner(pol config.Policy) (*exec.Stack, error) {
+func (sb *Sandbox) runner(pol config.Policy) (*exec.Stack, error) {
 	log, err := exec.OpenAuditLog(pol.AuditPath())
 	if err != nil {
 		return nil, err
@@ -44,7 +44,7 @@ func resultPath(pol config.Policy) string {
 // sides use their own fetches). It returns nil while there is none.
 func (d *runner) remoteResult(ctx context.Context) (*result.Result, string, error) {
 	g := &gitcli.Client{R: d.sb.Setup, Dir: d.sb.Remote}
-	commit, err := g.ResolveCommit(ctx, "refs/heads/"+ResultBranch)
+	commit, err := g.ResolveCommit(ctx, "refs/heads/"+resultBranch)
 	if err != nil {
 		return nil, "", err
 	}
@@ -55,16 +55,16 @@ func (d *runner) remoteResult(ctx context.Context) (*result.Result, string, erro
 	if err != nil {
 		return nil, commit, err
 	}
-	r, err := result.Decode(data, result.Options{TaskID: TaskID})
+	r, err := result.Decode(data, result.Options{TaskID: taskID})
 	if err != nil {
-		return nil, commit, fmt.Errorf("the result at %s commit %s: %w", ResultBranch, short(commit), err)
+		return nil, commit, fmt.Errorf("the result at %s commit %s: %w", resultBranch, short(commit), err)
 	}
 	return r, commit, nil
 }
 
 // resultLog lists the result branch's commits, newest first.
 func (d *runner) resultLog(ctx context.Context) ([]string, error) {
-	out, err := d.sb.git(ctx, d.sb.Remote, "log", "--format=%h %an: %s%n%(trailers:key=Audit-Chain-Head)", "--end-of-options", "refs/heads/"+ResultBranch)
+	out, err := d.sb.git(ctx, d.sb.Remote, "log", "--format=%h %an: %s%n%(trailers:key=Audit-Chain-Head)", "--end-of-options", "refs/heads/"+resultBranch)
 	if err != nil {
 		return nil, err
 	}
@@ -85,7 +85,7 @@ func (d *runner) resultLog(ctx context.Context) ([]string, error) {
 
 // recordName is an authorization record of the demo task (txwatch's
 // naming: <TASK_ID>-<first 12 hex of the result digest>.json).
-var recordName = regexp.MustCompile(`^` + TaskID + `-[0-9a-f]{12}\.json$`)
+var recordName = regexp.MustCompile(`^` + taskID + `-[0-9a-f]{12}\.json$`)
 
 // findRecord returns the path of the demo task's authorization record, or
 // "" while there is none.

@@ -25,23 +25,23 @@ type Options struct {
 	Out io.Writer
 	// Environ is the environment the children's is built from.
 	Environ []string
-	// Timing overrides the mode's default timing (zero: AutoTiming or
-	// InteractiveTiming).
+	// Timing overrides the mode's default timing (zero: autoTiming or
+	// interactiveTiming).
 	Timing Timing
 }
 
-// StepError names the step that failed.
-type StepError struct {
+// stepError names the step that failed.
+type stepError struct {
 	Step int
 	Name string
 	Err  error
 }
 
-func (e *StepError) Error() string {
+func (e *stepError) Error() string {
 	return fmt.Sprintf("demo step %d (%s) failed: %v", e.Step, e.Name, e.Err)
 }
 
-func (e *StepError) Unwrap() error { return e.Err }
+func (e *stepError) Unwrap() error { return e.Err }
 
 // runner is one demo run.
 type runner struct {
@@ -63,7 +63,7 @@ type runner struct {
 
 // Run sets the sandbox up, runs the narrated steps and removes the sandbox
 // again (unless Keep). It returns nil only when the fake TX action wrote
-// rf_tx 0 and the capture published COMPLETE; otherwise a *StepError.
+// rf_tx 0 and the capture published COMPLETE; otherwise a *stepError.
 func Run(ctx context.Context, o Options) (err error) {
 	if !filepath.IsAbs(o.Exe) {
 		return fmt.Errorf("demo: the rfhandoff binary path %q is not absolute", o.Exe)
@@ -89,32 +89,32 @@ func Run(ctx context.Context, o Options) (err error) {
 	}
 	t := o.Timing
 	if t == (Timing{}) {
-		t = InteractiveTiming
+		t = interactiveTiming
 		if o.Auto {
-			t = AutoTiming
+			t = autoTiming
 		}
 	}
 	d := &runner{o: o, out: &sink{w: o.Out}, exe: o.Exe, t: t}
 	d.intro()
 
 	if d.rcv, err = startReceiver(); err != nil {
-		return &StepError{Step: 0, Name: "sandbox", Err: err}
+		return &stepError{Step: 0, Name: "sandbox", Err: err}
 	}
 	defer d.rcv.close()
 	sb, err := NewSandbox(ctx, SandboxOptions{Exe: o.Exe, Timing: t, Environ: o.Environ,
 		NotifyURL: d.rcv.URL, NotifySecret: d.rcv.Secret})
 	if err != nil {
-		return &StepError{Step: 0, Name: "sandbox", Err: err}
+		return &stepError{Step: 0, Name: "sandbox", Err: err}
 	}
 	d.sb = sb
-	d.env = sb.ChildEnv(o.Environ)
+	d.env = sb.childEnv(o.Environ)
 	defer func() {
 		d.stopAll()
 		if o.Keep {
 			d.out.printf("\nSandbox kept: %s\n", sb.Root)
 			return
 		}
-		if rerr := sb.Remove(); rerr != nil {
+		if rerr := sb.remove(); rerr != nil {
 			d.out.printf("\nCould not remove the sandbox %s: %v\n", sb.Root, rerr)
 			return
 		}
@@ -157,14 +157,14 @@ func stepErr(n int, name string, err error) error {
 	if err == nil {
 		return nil
 	}
-	var se *StepError
+	var se *stepError
 	if errors.As(err, &se) {
 		return err
 	}
 	if errors.Is(err, context.Canceled) {
 		err = fmt.Errorf("interrupted (%w)", err)
 	}
-	return &StepError{Step: n, Name: name, Err: err}
+	return &stepError{Step: n, Name: name, Err: err}
 }
 
 // rule prints a step heading.

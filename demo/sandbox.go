@@ -16,8 +16,8 @@ import (
 // Branch names of the sandbox remote: the production defaults, so the
 // policies need not override them.
 const (
-	TaskBranch   = "video-development"
-	ResultBranch = "rx-node"
+	taskBranch   = "video-development"
+	resultBranch = "rx-node"
 )
 
 // simTools are the HackRF tools the simulator stands in for (PROTOCOL §15).
@@ -63,7 +63,7 @@ type Sandbox struct {
 	// receiver) and NotifySecret the webhook_secret_file; "" without.
 	NotifyURL, NotifySecret string
 
-	env []string // the children's environment (ChildEnv)
+	env []string // the children's environment (childEnv)
 }
 
 // SandboxOptions shape NewSandbox.
@@ -156,8 +156,8 @@ func NewSandbox(ctx context.Context, o SandboxOptions) (sb *Sandbox, err error) 
 	return sb, nil
 }
 
-// Remove deletes the sandbox.
-func (sb *Sandbox) Remove() error { return os.RemoveAll(sb.Root) }
+// remove deletes the sandbox.
+func (sb *Sandbox) remove() error { return os.RemoveAll(sb.Root) }
 
 // makeHome writes the children's git config: nothing of the operator's
 // own configuration applies inside the sandbox.
@@ -175,7 +175,7 @@ func (sb *Sandbox) makeRunner(environ []string) error {
 	if err != nil {
 		return err
 	}
-	sb.env = sb.ChildEnv(environ)
+	sb.env = sb.childEnv(environ)
 	sb.Setup, err = exec.New(exec.Options{
 		Role:           exec.RoleNone,
 		Audit:          log,
@@ -193,10 +193,10 @@ func (sb *Sandbox) makeRunner(environ []string) error {
 	return nil
 }
 
-// ChildEnv is environ with HOME and XDG_CONFIG_HOME pointing into the
+// childEnv is environ with HOME and XDG_CONFIG_HOME pointing into the
 // sandbox, no policy file named by the environment, and the simulator's
 // scenario variable removed (the demo's HackRF is a healthy one).
-func (sb *Sandbox) ChildEnv(environ []string) []string {
+func (sb *Sandbox) childEnv(environ []string) []string {
 	var env []string
 	for _, kv := range environ {
 		k, _, _ := strings.Cut(kv, "=")
@@ -227,7 +227,7 @@ func (sb *Sandbox) makeRemote(ctx context.Context) error {
 	if _, err := sb.git(ctx, sb.Remote, "config", "--local", "--end-of-options", "uploadpack.allowFilter", "true"); err != nil {
 		return err
 	}
-	base, err := sb.seed(ctx, "seed-task", TaskBranch, "Sandbox task branch: base commit", map[string]string{
+	base, err := sb.seed(ctx, "seed-task", taskBranch, "Sandbox task branch: base commit", map[string]string{
 		"README.md": "# rfhandoff demo: task branch\n\nMAIN writes docs/handoff/NEXT_RX_TASK.md here; the RX laptop reads it.\n",
 		// Runtime state of both sides lives in .local/ and must never be
 		// committed (PROTOCOL §4): the watchers refuse a checkout where it is not ignored.
@@ -237,7 +237,7 @@ func (sb *Sandbox) makeRemote(ctx context.Context) error {
 		return err
 	}
 	sb.BaseCommit = base
-	_, err = sb.seed(ctx, "seed-result", ResultBranch, "Result branch: initial commit", map[string]string{
+	_, err = sb.seed(ctx, "seed-result", resultBranch, "Result branch: initial commit", map[string]string{
 		"README.md": "# rfhandoff demo: result branch\n\nThe RX laptop publishes docs/handoff/results/RX_RESULT.json here.\n",
 	})
 	return err
@@ -282,7 +282,7 @@ func (sb *Sandbox) seed(ctx context.Context, name, branch, message string, files
 // clone makes a full clone of the task branch (as each side's operator
 // would) and gives it the side's commit identity.
 func (sb *Sandbox) clone(ctx context.Context, dir string, id gitcli.Identity) error {
-	if _, err := sb.git(ctx, sb.Root, "clone", "--quiet", "--branch", TaskBranch, "--end-of-options", sb.RemoteURL, dir); err != nil {
+	if _, err := sb.git(ctx, sb.Root, "clone", "--quiet", "--branch", taskBranch, "--end-of-options", sb.RemoteURL, dir); err != nil {
 		return err
 	}
 	for _, kv := range [][2]string{{"user.name", id.Name}, {"user.email", id.Email}} {
@@ -307,19 +307,19 @@ func (sb *Sandbox) makeBin() error {
 		return err
 	}
 	for _, t := range simTools {
-		if err := linkSimTool(sb.Exe, sb.Tool(t)); err != nil {
+		if err := linkSimTool(sb.Exe, sb.tool(t)); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// Tool is the sandbox path of a simulated HackRF tool.
-func (sb *Sandbox) Tool(t exec.Tool) string { return filepath.Join(sb.Bin, simToolFile(string(t))) }
+// tool is the sandbox path of a simulated HackRF tool.
+func (sb *Sandbox) tool(t exec.Tool) string { return filepath.Join(sb.Bin, simToolFile(string(t))) }
 
-// Inside reports whether path lies inside the sandbox (after resolving
+// inside reports whether path lies inside the sandbox (after resolving
 // symlinks of the part that exists).
-func (sb *Sandbox) Inside(path string) bool {
+func (sb *Sandbox) inside(path string) bool {
 	if !filepath.IsAbs(path) {
 		return false
 	}

@@ -25,11 +25,11 @@ func newSandbox(t *testing.T) *Sandbox {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sb, err := NewSandbox(context.Background(), SandboxOptions{Exe: exe, Timing: AutoTiming, Environ: os.Environ()})
+	sb, err := NewSandbox(context.Background(), SandboxOptions{Exe: exe, Timing: autoTiming, Environ: os.Environ()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = sb.Remove() })
+	t.Cleanup(func() { _ = sb.remove() })
 	return sb
 }
 
@@ -40,10 +40,10 @@ func TestNewSandbox(t *testing.T) {
 		t.Errorf("sandbox %s is not in TMPDIR %s", sb.Root, os.Getenv("TMPDIR"))
 	}
 	remote := &gitcli.Client{R: sb.Setup, Dir: sb.Remote}
-	if tip, err := remote.ResolveCommit(ctx, "refs/heads/"+TaskBranch); err != nil || tip != sb.BaseCommit {
+	if tip, err := remote.ResolveCommit(ctx, "refs/heads/"+taskBranch); err != nil || tip != sb.BaseCommit {
 		t.Errorf("task branch tip %s (%v), want the base commit %s", tip, err, sb.BaseCommit)
 	}
-	if _, err := remote.ResolveCommit(ctx, "refs/heads/"+ResultBranch); err != nil {
+	if _, err := remote.ResolveCommit(ctx, "refs/heads/"+resultBranch); err != nil {
 		t.Errorf("the result branch must exist before anything is published: %v", err)
 	}
 	for _, dir := range []string{sb.RX, sb.Main} {
@@ -56,21 +56,21 @@ func TestNewSandbox(t *testing.T) {
 		}
 	}
 	for _, tool := range simTools {
-		if err := checkSimTool(sb.Tool(tool), sb.Exe); err != nil {
-			t.Errorf("%s is not the simulator %s: %v", sb.Tool(tool), sb.Exe, err)
+		if err := checkSimTool(sb.tool(tool), sb.Exe); err != nil {
+			t.Errorf("%s is not the simulator %s: %v", sb.tool(tool), sb.Exe, err)
 		}
 	}
 	for _, f := range []string{sb.RXPolicy, sb.MainPolicy} {
-		p, err := sb.LoadConfined(f)
+		p, err := sb.loadConfined(f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if p.Limits.PlannedDurationS != AutoTiming.PlannedS || p.TX.DurationS != AutoTiming.TXDurationS || p.TX.Action != "fake" || p.TX.Enabled {
+		if p.Limits.PlannedDurationS != autoTiming.PlannedS || p.TX.DurationS != autoTiming.TXDurationS || p.TX.Action != "fake" || p.TX.Enabled {
 			t.Errorf("%s: timing or TX not as written: %+v %+v", f, p.Limits, p.TX)
 		}
 	}
 	root := sb.Root
-	if err := sb.Remove(); err != nil {
+	if err := sb.remove(); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(root); !os.IsNotExist(err) {
@@ -90,9 +90,9 @@ path = "/var/tmp/audit.jsonl"
 dir = "/var/tmp/captures"
 [tools]
 git = "` + sb.GitPath + `"
-hackrf_info = "` + sb.Tool(exec.HackRFInfo) + `"
+hackrf_info = "` + sb.tool(exec.HackRFInfo) + `"
 hackrf_transfer = "` + sb.Exe + `"
-hackrf_clock = "` + sb.Tool(exec.HackRFClock) + `"
+hackrf_clock = "` + sb.tool(exec.HackRFClock) + `"
 [tx]
 enabled = true
 action = "hackrf_transfer"
@@ -109,7 +109,7 @@ webhook_secret_file = "` + filepath.Join(outside, "hook.secret") + `"
 	if err := os.WriteFile(file, []byte(policy), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	_, err := sb.LoadConfined(file)
+	_, err := sb.loadConfined(file)
 	if err == nil || !strings.HasPrefix(err.Error(), file+" leads outside the sandbox; the demo acts only inside it: ") {
 		t.Fatalf("LoadConfined = %v, want %s refused as leading outside the sandbox", err, file)
 	}
@@ -130,7 +130,7 @@ webhook_secret_file = "` + filepath.Join(outside, "hook.secret") + `"
 	if err := os.WriteFile(copied, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := sb.LoadConfined(copied); err == nil || !strings.HasPrefix(err.Error(), copied+" leads outside the sandbox; ") ||
+	if _, err := sb.loadConfined(copied); err == nil || !strings.HasPrefix(err.Error(), copied+" leads outside the sandbox; ") ||
 		!strings.Contains(err.Error(), "the policy file itself is not in "+sb.Root) {
 		t.Errorf("a policy file outside the sandbox: %v, want it refused as outside the sandbox", err)
 	}
@@ -151,7 +151,7 @@ func TestInside(t *testing.T) {
 		filepath.Join(base, "etc", "passwd"):                           false,
 		"rx":                                                           false,
 	} {
-		if got := sb.Inside(p); got != want {
+		if got := sb.inside(p); got != want {
 			t.Errorf("Inside(%q) = %v, want %v", p, got, want)
 		}
 	}

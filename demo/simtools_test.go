@@ -23,15 +23,15 @@ func TestMakeBinMakesResolvableSimulators(t *testing.T) {
 	}
 	pinned := map[exec.Tool]string{}
 	for _, tool := range simTools {
-		if err := checkSimTool(sb.Tool(tool), exe); err != nil {
-			t.Errorf("%s: %v", sb.Tool(tool), err)
+		if err := checkSimTool(sb.tool(tool), exe); err != nil {
+			t.Errorf("%s: %v", sb.tool(tool), err)
 		}
-		pinned[tool] = sb.Tool(tool)
+		pinned[tool] = sb.tool(tool)
 	}
 	paths, missing := exec.ResolveTools(pinned, nil)
 	for _, tool := range simTools {
-		if err := missing[tool]; err != nil || paths[tool] != sb.Tool(tool) {
-			t.Errorf("exec resolves %s as %q (%v), want %s", tool, paths[tool], err, sb.Tool(tool))
+		if err := missing[tool]; err != nil || paths[tool] != sb.tool(tool) {
+			t.Errorf("exec resolves %s as %q (%v), want %s", tool, paths[tool], err, sb.tool(tool))
 		}
 	}
 
@@ -40,8 +40,8 @@ func TestMakeBinMakesResolvableSimulators(t *testing.T) {
 	if err := os.WriteFile(other, []byte("not rfhandoff"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := checkSimTool(sb.Tool(exec.HackRFInfo), other); err == nil {
-		t.Errorf("%s passes as the simulator of %s", sb.Tool(exec.HackRFInfo), other)
+	if err := checkSimTool(sb.tool(exec.HackRFInfo), other); err == nil {
+		t.Errorf("%s passes as the simulator of %s", sb.tool(exec.HackRFInfo), other)
 	}
 	// A second makeBin never overwrites what is there.
 	if err := sb.makeBin(); err == nil || !strings.Contains(err.Error(), "exist") {

@@ -95,11 +95,11 @@ func (d *runner) pushTask(ctx context.Context) error {
 	}
 	d.say("task new never commits or pushes; the MAIN operator runs the git lines it printed.")
 	// MAIN's own git calls go to MAIN's audit log, like everything MAIN runs.
-	pol, err := d.sb.LoadConfined(d.sb.MainPolicy)
+	pol, err := d.sb.loadConfined(d.sb.MainPolicy)
 	if err != nil {
 		return err
 	}
-	r, err := d.sb.Runner(pol)
+	r, err := d.sb.runner(pol)
 	if err != nil {
 		return err
 	}
@@ -109,19 +109,19 @@ func (d *runner) pushTask(ctx context.Context) error {
 	if err := g.Add(ctx, rel); err != nil {
 		return err
 	}
-	id, err := g.Commit(ctx, "Task "+TaskID, nil)
+	id, err := g.Commit(ctx, "Task "+taskID, nil)
 	if err != nil {
 		return err
 	}
-	if err := g.Push(ctx, "origin", "HEAD", TaskBranch); err != nil {
+	if err := g.Push(ctx, "origin", "HEAD", taskBranch); err != nil {
 		return err
 	}
 	if d.sb.MainKey == "" {
-		d.say("MAIN pushed the task to %s at commit %s (unsigned: ssh-keygen is not installed,", TaskBranch, short(id))
+		d.say("MAIN pushed the task to %s at commit %s (unsigned: ssh-keygen is not installed,", taskBranch, short(id))
 		d.say("so this demo runs without [trust] signatures).")
 		return nil
 	}
-	d.say("MAIN pushed the task to %s at commit %s, signed with MAIN's SSH key", TaskBranch, short(id))
+	d.say("MAIN pushed the task to %s at commit %s, signed with MAIN's SSH key", taskBranch, short(id))
 	d.say("(%s): the RX side accepts only tasks signed by a key in its", d.sb.MainKey+".pub")
 	d.say("trust.task_signers, and MAIN only results signed by the RX laptop's key.")
 	return nil
@@ -140,7 +140,7 @@ func (d *runner) check(ctx context.Context) error {
 	if code != 10 {
 		return fmt.Errorf("rx check exited %d, want 10 (a valid task awaits approval)", code)
 	}
-	d.say("rx check exited 10: task %s awaits approval.", TaskID)
+	d.say("rx check exited 10: task %s awaits approval.", taskID)
 	return nil
 }
 
@@ -149,7 +149,7 @@ func (d *runner) approve(ctx context.Context) error {
 	d.step(3, "RX operator approves the task at the real prompt (rx approve)")
 	d.say("The approval prompt shows the task and reads the answer from the controlling")
 	d.say("terminal only; the approval is bound to the SHA-256 of the task's exact bytes.")
-	spec := childSpec{Side: "RX", Policy: d.sb.RXPolicy, Args: []string{"rx", "approve", TaskID}}
+	spec := childSpec{Side: "RX", Policy: d.sb.RXPolicy, Args: []string{"rx", "approve", taskID}}
 	if d.o.Auto {
 		d.say("--auto types A at the prompt once it is shown (a YELLOW task needs nothing more).")
 		spec.Attach = attachPTY
@@ -174,8 +174,8 @@ func (d *runner) capture(ctx context.Context) (*child, *result.Result, error) {
 	d.step(4, "RX starts the capture (rx capture) and publishes READY")
 	d.say("The capture executor checks the HackRF (the simulator here) and the common clock")
 	d.say("(hackrf_clock -i: CLKIN detected), starts a bounded hackrf_transfer -r of %d s,", d.t.PlannedS)
-	d.say("confirms the file grows, and pushes READY (RX_RESULT.json) to %s.", ResultBranch)
-	spec := childSpec{Side: "RX", Policy: d.sb.RXPolicy, Args: []string{"rx", "capture", TaskID}, Attach: attachPipes}
+	d.say("confirms the file grows, and pushes READY (RX_RESULT.json) to %s.", resultBranch)
+	spec := childSpec{Side: "RX", Policy: d.sb.RXPolicy, Args: []string{"rx", "capture", taskID}, Attach: attachPipes}
 	if !d.o.Auto {
 		log, err := os.Create(filepath.Join(d.sb.Root, "rx-capture.log"))
 		if err != nil {
@@ -191,7 +191,7 @@ func (d *runner) capture(ctx context.Context) (*child, *result.Result, error) {
 		return nil, nil, err
 	}
 	var ready *result.Result
-	err = until(ctx, time.Now().Add(2*time.Minute), "READY on "+ResultBranch, func() (bool, error) {
+	err = until(ctx, time.Now().Add(2*time.Minute), "READY on "+resultBranch, func() (bool, error) {
 		if c.done() {
 			code, _ := c.wait(ctx)
 			if !d.o.Auto {
@@ -205,7 +205,7 @@ func (d *runner) capture(ctx context.Context) (*child, *result.Result, error) {
 		}
 		ready = r
 		d.say("READY is on %s at commit %s: capture started %s, %d s planned, CLKIN verified: %v.",
-			ResultBranch, short(commit), r.CaptureStartedAt.Local().Format("15:04:05"), r.PlannedDurationS, r.CommonClockVerified)
+			resultBranch, short(commit), r.CaptureStartedAt.Local().Format("15:04:05"), r.PlannedDurationS, r.CommonClockVerified)
 		return true, nil
 	})
 	if err != nil {
@@ -221,7 +221,7 @@ func (d *runner) watch(ctx context.Context, ready *result.Result) (string, error
 	d.say("common clock, publication age, frequency and rate, capture time left) and asks for")
 	d.say("the exact phrase %q with a countdown. After the phrase it fetches again,", txPhrase)
 	d.say("repeats every check and writes a single-use authorization record. It never transmits.")
-	pol, err := d.sb.LoadConfined(d.sb.MainPolicy)
+	pol, err := d.sb.loadConfined(d.sb.MainPolicy)
 	if err != nil {
 		return "", err
 	}
@@ -354,9 +354,9 @@ func (d *runner) complete(ctx context.Context, c *child, ready *result.Result) e
 		return err
 	}
 	if r == nil || r.State != result.StateComplete {
-		return fmt.Errorf("the result on %s is not COMPLETE after rx capture exited 0", ResultBranch)
+		return fmt.Errorf("the result on %s is not COMPLETE after rx capture exited 0", resultBranch)
 	}
-	d.say("COMPLETE is on %s at commit %s:", ResultBranch, short(commit))
+	d.say("COMPLETE is on %s at commit %s:", resultBranch, short(commit))
 	d.say("  capture_exit_code %s, capture_size_bytes %s, capture_duration_s %s",
 		ptrStr(r.CaptureExitCode), ptrStr(r.CaptureSizeBytes), ptrStr(r.CaptureDurationS))
 	d.say("  capture_sha256 %s", ptrStr(r.CaptureSHA256))
@@ -372,7 +372,7 @@ func (d *runner) summary(ctx context.Context, o *outcome) error {
 	if err != nil {
 		return err
 	}
-	d.say("Commits on %s (newest first):", ResultBranch)
+	d.say("Commits on %s (newest first):", resultBranch)
 	for _, l := range log {
 		d.out.line("     ", l)
 	}

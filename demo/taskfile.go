@@ -2,9 +2,9 @@ package demo
 
 import "fmt"
 
-// TaskID is the demo task's ID. Every sandbox is new, so it never collides
+// taskID is the demo task's ID. Every sandbox is new, so it never collides
 // with a completed task.
-const TaskID = "DEMO_RX_CAPTURE_001"
+const taskID = "DEMO_RX_CAPTURE_001"
 
 // taskTitle is the demo task's TASK_TITLE.
 const taskTitle = "Demo: bounded 433.92 MHz receive while MAIN runs the fake TX action"
@@ -13,7 +13,7 @@ const taskTitle = "Demo: bounded 433.92 MHz receive while MAIN runs the fake TX 
 // task (RF RX, the result may be pushed, no RF TX on the RX side), its
 // EXPECTED_HEAD the fetched task branch tip.
 func taskArgs(bodyFile string) []string {
-	return []string{"task", "new", TaskID, "--title", taskTitle, "--rf-rx", "--allow-push", "RX_RESULT_ONLY", "--body-file", bodyFile}
+	return []string{"task", "new", taskID, "--title", taskTitle, "--rf-rx", "--allow-push", "RX_RESULT_ONLY", "--body-file", bodyFile}
 }
 
 // taskBody is the Markdown body of the demo task.

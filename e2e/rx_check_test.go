@@ -3,11 +3,14 @@ package e2e
 import (
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"rfhandoff/capture"
 	"rfhandoff/gitcli/gittest"
 	"rfhandoff/rxwatch/rxtest"
+	"rfhandoff/state"
 	"rfhandoff/task/tasktest"
 )
 
@@ -91,9 +94,17 @@ func TestRxCheckExitCodes(t *testing.T) {
 	if code, _, _ = rxMain(t, rx, "rx", "check"); code != 10 {
 		t.Fatalf("CHECK_DONE: exit %d", code)
 	}
+	// An rx capture holding its lock keeps its record: mark-completed
+	// marks the task and leaves capture_in_progress to the capture.
+	l, err := state.Acquire(filepath.Join(rx.StateDir(), capture.LockFile))
+	if err != nil {
+		t.Fatal(err)
+	}
 	code, out, _ = rxMain(t, rx, "rx", "mark-completed", "CHECK_DONE")
-	if code != 0 || !strings.Contains(out, "CHECK_DONE marked completed") {
-		t.Fatalf("mark-completed: exit %d, %q", code, out)
+	l.Release()
+	if code != 0 || !strings.Contains(out, "CHECK_DONE marked completed") ||
+		!strings.Contains(out, "an rx capture is running; capture_in_progress is left to it\n") {
+		t.Fatalf("mark-completed beside a capture: exit %d, %q", code, out)
 	}
 	code, out, _ = rxMain(t, rx, "rx", "check")
 	if code != 0 || !strings.Contains(out, "status:   completed, never offered again\n") {

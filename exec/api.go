@@ -49,7 +49,7 @@ type Cmd struct {
 	// process lives until its context ends or it exits.
 	Timeout time.Duration
 	// MaxOutput caps captured stdout in bytes (0: the runner's default).
-	// A process that writes more is stopped and Run returns *OutputLimitError.
+	// A process that writes more is stopped and Run returns *outputLimitError.
 	MaxOutput int64
 	// Secrets are extra strings scrubbed from the audit log and from errors.
 	Secrets []string
@@ -71,14 +71,14 @@ type Result struct {
 	ExitCode int    // -1 when killed by a signal
 	Signal   string // the signal that ended it, if any
 	Stdout   []byte // captured stdout (nil when Cmd.Stdout was set)
-	Stderr   []byte // tail of stderr (at most StderrTailBytes)
+	Stderr   []byte // tail of stderr (at most stderrTailBytes)
 	Duration time.Duration
 	// OutBytes counts every byte written to stdout and stderr.
 	OutBytes int64
 }
 
-// StderrTailBytes is how much of stderr a Result and an ExitError keep.
-const StderrTailBytes = 4096
+// stderrTailBytes is how much of stderr a Result and an ExitError keep.
+const stderrTailBytes = 4096
 
 // Runner runs allowlisted tools. Run waits for the process; Start returns a
 // Process for long-running programs (the capture) to be waited on later.

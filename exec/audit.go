@@ -77,12 +77,12 @@ type AuditLog struct {
 func OpenAuditLog(path string) (*AuditLog, error) {
 	if dir := filepath.Dir(path); dir != "" {
 		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return nil, &AuditError{Path: path, Err: err}
+			return nil, &auditError{Path: path, Err: err}
 		}
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
-		return nil, &AuditError{Path: path, Err: err}
+		return nil, &auditError{Path: path, Err: err}
 	}
 	f.Close()
 	return &AuditLog{path: path, now: time.Now, sync: (*os.File).Sync}, nil
@@ -108,15 +108,15 @@ func (l *AuditLog) appendLine(e Entry, durable bool) (Entry, error) {
 	defer l.mu.Unlock()
 	f, err := os.OpenFile(l.path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
-		return e, &AuditError{Path: l.path, Err: err}
+		return e, &auditError{Path: l.path, Err: err}
 	}
 	defer f.Close()
 	if err := lockAppend(f); err != nil {
-		return e, &AuditError{Path: l.path, Err: err}
+		return e, &auditError{Path: l.path, Err: err}
 	}
 	last, complete, err := lastLine(f)
 	if err != nil {
-		return e, &AuditError{Path: l.path, Err: err}
+		return e, &auditError{Path: l.path, Err: err}
 	}
 	e.Prev, e.Seq = "", 1
 	if len(last) > 0 {
@@ -132,7 +132,7 @@ func (l *AuditLog) appendLine(e Entry, durable bool) (Entry, error) {
 	e.Rfhandoff = os.Getpid()
 	line, hash, err := encodeLine(e)
 	if err != nil {
-		return e, &AuditError{Path: l.path, Err: err}
+		return e, &auditError{Path: l.path, Err: err}
 	}
 	e.Hash = hash
 	if !complete {
@@ -144,18 +144,18 @@ func (l *AuditLog) appendLine(e Entry, durable bool) (Entry, error) {
 	// there, and a later append would bury it mid-chain. Cut the file back.
 	size, err := f.Seek(0, io.SeekEnd)
 	if err != nil {
-		return e, &AuditError{Path: l.path, Err: err}
+		return e, &auditError{Path: l.path, Err: err}
 	}
 	if _, err := f.Write(line); err != nil {
 		_ = f.Truncate(size)
-		return e, &AuditError{Path: l.path, Err: err}
+		return e, &auditError{Path: l.path, Err: err}
 	}
 	if !durable {
 		return e, nil
 	}
 	if err := l.syncFile(f); err != nil {
 		_ = f.Truncate(size)
-		return e, &AuditError{Path: l.path, Err: err}
+		return e, &auditError{Path: l.path, Err: err}
 	}
 	return e, nil
 }
@@ -179,11 +179,11 @@ func (l *AuditLog) Head() (string, error) {
 	// Opened for writing, though only read: Windows syncs no read-only handle.
 	f, err := os.OpenFile(l.path, os.O_RDWR|os.O_APPEND, 0)
 	if err != nil {
-		return "", &AuditError{Path: l.path, Err: err}
+		return "", &auditError{Path: l.path, Err: err}
 	}
 	defer f.Close()
 	if err := l.syncFile(f); err != nil {
-		return "", &AuditError{Path: l.path, Err: err}
+		return "", &auditError{Path: l.path, Err: err}
 	}
 	last, _, err := lastLine(f)
 	if err != nil || len(last) == 0 {

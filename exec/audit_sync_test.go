@@ -81,9 +81,9 @@ func TestAuditStartLineSyncedBeforeTheProcessEndLineByHead(t *testing.T) {
 func TestAuditStartLineSyncFailureRunsNothing(t *testing.T) {
 	s, _, spy := spiedStack(t, syscall.EIO)
 	_, err := s.Run(context.Background(), Cmd{Tool: HackRFInfo, Args: []string{"-d", "touch=" + spy.marker}})
-	var ae *AuditError
+	var ae *auditError
 	if !errors.As(err, &ae) || !errors.Is(err, syscall.EIO) {
-		t.Fatalf("got %v, want an *AuditError wrapping EIO", err)
+		t.Fatalf("got %v, want an *auditError wrapping EIO", err)
 	}
 	if _, err := os.Stat(spy.marker); !os.IsNotExist(err) {
 		t.Fatal("the process ran although its start line could not be synced")

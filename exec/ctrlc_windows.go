@@ -80,7 +80,7 @@ func sendCtrlC(pid int) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	cmd := osexec.CommandContext(ctx, self)
-	cmd.Env = append(BuildEnv(os.Environ(), nil), ctrlCEnv+"="+strconv.Itoa(pid))
+	cmd.Env = append(buildEnv(os.Environ(), nil), ctrlCEnv+"="+strconv.Itoa(pid))
 	cmd.SysProcAttr = &syscall.SysProcAttr{CreationFlags: windows.DETACHED_PROCESS}
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("ctrl-c helper: %w: %s", err, out)

@@ -8,7 +8,7 @@ import "errors"
 // leave this out of their message; -v logs it.
 func Detail(err error) string {
 	var ee *ExitError
-	var te *TimeoutError
+	var te *timeoutError
 	switch {
 	case errors.As(err, &ee):
 		return ee.Error()

@@ -7,6 +7,7 @@
 // What it offers: New, which builds the Stack (audit log around allowlist
 // around the OS runner) that every command runs programs through with Run or
 // Start; Cmd and Result; the audit log (OpenAuditLog, Entry, VerifyAuditLog);
-// tool resolution; the built child environment; and process liveness (PIDAlive,
-// ProcessStart).
+// tool resolution; the built child environment; process liveness (PIDAlive,
+// ProcessStart); and the errors callers branch on: *ExitError, *ChainError,
+// ErrDenied and ErrNotInstalled (a command that never started).
 package exec

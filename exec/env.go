@@ -19,9 +19,9 @@ var fixedEnv = []string{
 	"GIT_PROTOCOL_FROM_USER=0",
 }
 
-// BuildEnv returns the child environment: the kept variables of parent,
+// buildEnv returns the child environment: the kept variables of parent,
 // then fixedEnv, then extra (rfhandoff's own explicit settings).
-func BuildEnv(parent, extra []string) []string {
+func buildEnv(parent, extra []string) []string {
 	out := make([]string, 0, len(keptEnv)+len(fixedEnv)+len(extra))
 	seen := map[string]bool{}
 	for _, kv := range parent {

@@ -2,6 +2,7 @@ package exec
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -24,67 +25,80 @@ func (e *ExitError) Error() string {
 	return withStderr(fmt.Sprintf("%s: %s", strings.Join(e.Argv, " "), how), e.StderrTail)
 }
 
-// DeniedError is a command the allowlist refused; it never started.
-type DeniedError struct {
+// ErrDenied matches (errors.Is) a command the allowlist refused: it never
+// started, and running it again will not help.
+var ErrDenied = errors.New("refused by the allowlist")
+
+// ErrNotInstalled matches (errors.Is) a tool that could not be resolved to
+// an absolute path: it never started.
+var ErrNotInstalled = errors.New("tool not installed")
+
+// deniedError is a command the allowlist refused; it never started. It
+// matches ErrDenied.
+type deniedError struct {
 	Tool   Tool
 	Argv   []string // redacted
 	Reason string
 }
 
-func (e *DeniedError) Error() string {
+func (e *deniedError) Error() string {
 	return fmt.Sprintf("refused to run %s: %s", e.Tool, e.Reason)
 }
 
-// NotInstalledError is a tool that could not be resolved to an absolute path.
-type NotInstalledError struct {
+func (e *deniedError) Is(target error) bool { return target == ErrDenied }
+
+// notInstalledError is a tool that could not be resolved to an absolute
+// path; it matches ErrNotInstalled.
+type notInstalledError struct {
 	Tool Tool
 	Err  error
 }
 
-func (e *NotInstalledError) Error() string {
+func (e *notInstalledError) Error() string {
 	return fmt.Sprintf("%s not found: %v", e.Tool, e.Err)
 }
 
-func (e *NotInstalledError) Unwrap() error { return e.Err }
+func (e *notInstalledError) Unwrap() error        { return e.Err }
+func (e *notInstalledError) Is(target error) bool { return target == ErrNotInstalled }
 
-// TimeoutError is a process stopped because its Cmd.Timeout elapsed.
+// timeoutError is a process stopped because its Cmd.Timeout elapsed.
 // It matches context.DeadlineExceeded with errors.Is.
-type TimeoutError struct {
+type timeoutError struct {
 	Tool       Tool
 	Argv       []string // redacted
 	After      time.Duration
 	StderrTail string
 }
 
-func (e *TimeoutError) Error() string {
+func (e *timeoutError) Error() string {
 	return withStderr(fmt.Sprintf("%s: timed out after %s", strings.Join(e.Argv, " "), e.After), e.StderrTail)
 }
 
-func (e *TimeoutError) Is(target error) bool { return target == context.DeadlineExceeded }
+func (e *timeoutError) Is(target error) bool { return target == context.DeadlineExceeded }
 
-// OutputLimitError is a process stopped because it wrote more than allowed.
-type OutputLimitError struct {
+// outputLimitError is a process stopped because it wrote more than allowed.
+type outputLimitError struct {
 	Tool  Tool
 	Argv  []string // redacted
 	Limit int64
 }
 
-func (e *OutputLimitError) Error() string {
+func (e *outputLimitError) Error() string {
 	return fmt.Sprintf("%s: output exceeded %d bytes; stopped", strings.Join(e.Argv, " "), e.Limit)
 }
 
-// AuditError means the audit log could not be written, so the command was
+// auditError means the audit log could not be written, so the command was
 // not run (the log fails closed).
-type AuditError struct {
+type auditError struct {
 	Path string
 	Err  error
 }
 
-func (e *AuditError) Error() string {
+func (e *auditError) Error() string {
 	return fmt.Sprintf("audit log %s: %v (command not run)", e.Path, e.Err)
 }
 
-func (e *AuditError) Unwrap() error { return e.Err }
+func (e *auditError) Unwrap() error { return e.Err }
 
 // stderrLines is how many lines of stderr an error message keeps.
 const stderrLines = 20

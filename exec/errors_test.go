@@ -28,9 +28,9 @@ func TestErrorMessagesKeepTheCauseLine(t *testing.T) {
 		{"exit: every non-blank line, the cause first", &ExitError{Tool: Git, Argv: argv, Code: 128, StderrTail: sshFooter},
 			"/usr/bin/git fetch origin: exit status 128: root@127.0.0.1: Permission denied (publickey). | " +
 				"fatal: Could not read from remote repository. | Please make sure you have the correct access rights | and the repository exists."},
-		{"timeout keeps stderr", &TimeoutError{Tool: Git, Argv: argv, After: time.Second, StderrTail: "ssh: connect to host h port 22: Connection timed out\n"},
+		{"timeout keeps stderr", &timeoutError{Tool: Git, Argv: argv, After: time.Second, StderrTail: "ssh: connect to host h port 22: Connection timed out\n"},
 			"/usr/bin/git fetch origin: timed out after 1s: ssh: connect to host h port 22: Connection timed out"},
-		{"timeout without stderr", &TimeoutError{Tool: Git, Argv: argv, After: time.Second},
+		{"timeout without stderr", &timeoutError{Tool: Git, Argv: argv, After: time.Second},
 			"/usr/bin/git fetch origin: timed out after 1s"},
 		{"signal, blank stderr", &ExitError{Tool: Git, Argv: argv, Code: -1, Signal: "interrupt", StderrTail: "\n \r\n"},
 			"/usr/bin/git fetch origin: killed by interrupt"},
@@ -49,7 +49,7 @@ func TestErrorMessagesKeepTheCauseLine(t *testing.T) {
 
 func TestDetail(t *testing.T) {
 	ee := &ExitError{Tool: Git, Argv: []string{"/usr/bin/git", "push"}, Code: 128, StderrTail: sshFooter}
-	te := &TimeoutError{Tool: Git, Argv: []string{"/usr/bin/git", "fetch"}, After: time.Second}
+	te := &timeoutError{Tool: Git, Argv: []string{"/usr/bin/git", "fetch"}, After: time.Second}
 	for _, tt := range []struct {
 		err  error
 		want string

@@ -55,7 +55,7 @@ func (r *osRunner) start(ctx context.Context, path string, c Cmd, timeout time.D
 	cmd := osexec.CommandContext(ctx, path, c.Args...)
 	cmd.Args[0] = path
 	cmd.Dir = c.Dir
-	cmd.Env = BuildEnv(r.environ, c.Env)
+	cmd.Env = buildEnv(r.environ, c.Env)
 	cmd.Stdin = c.Stdin
 	cmd.SysProcAttr = sysProcAttr(c.Tool)
 	// The child is stopped the way the system's own Ctrl-C would stop it
@@ -67,7 +67,7 @@ func (r *osRunner) start(ctx context.Context, path string, c Cmd, timeout time.D
 	cmd.Cancel = func() error { return s.tree.interrupt() }
 	cmd.WaitDelay = r.grace
 	s.counter = &countWriter{}
-	s.stderr = &tailWriter{max: StderrTailBytes}
+	s.stderr = &tailWriter{max: stderrTailBytes}
 	limit := c.MaxOutput
 	if limit <= 0 {
 		limit = r.maxOutput
@@ -140,11 +140,11 @@ func (s *started) wait() (Result, error) {
 	red := Redact(s.argv, s.secrets)
 	switch {
 	case s.stdout != nil && s.stdout.overflow:
-		return res, &OutputLimitError{Tool: s.tool, Argv: red, Limit: s.stdout.max}
+		return res, &outputLimitError{Tool: s.tool, Argv: red, Limit: s.stdout.max}
 	// A killed child's exit code can be 0 (seen under Wine); os/exec's
 	// ctx error then says the timeout ended it.
 	case cancelled == context.DeadlineExceeded && s.timeout > 0 && (res.ExitCode != 0 || errors.Is(werr, context.DeadlineExceeded)):
-		return res, &TimeoutError{Tool: s.tool, Argv: red, After: s.timeout, StderrTail: redactString(string(res.Stderr), s.secrets)}
+		return res, &timeoutError{Tool: s.tool, Argv: red, After: s.timeout, StderrTail: redactString(string(res.Stderr), s.secrets)}
 	case cancelled != nil && res.ExitCode != 0:
 		// The caller's context ended (Ctrl-C, shutdown): both the exit and
 		// the cancellation stay visible to errors.As / errors.Is.

@@ -109,9 +109,8 @@ func TestSignaturesRefused(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, err := s.Run(context.Background(), c)
-			var de *exec.DeniedError
-			if !errors.As(err, &de) {
-				t.Fatalf("got %v, want *DeniedError", err)
+			if !errors.Is(err, exec.ErrDenied) {
+				t.Fatalf("got %v, want ErrDenied", err)
 			}
 		})
 	}

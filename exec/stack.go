@@ -279,7 +279,7 @@ func (s *Stack) prepare(c Cmd) (string, []string, error) {
 	reason := checkArgs(s.role, c.Tool, c.Args)
 	if reason == "" && !ok {
 		if err, known := s.missing[c.Tool]; known {
-			return "", nil, s.refuse(c, &NotInstalledError{Tool: c.Tool, Err: err}, err.Error())
+			return "", nil, s.refuse(c, &notInstalledError{Tool: c.Tool, Err: err}, err.Error())
 		}
 		reason = fmt.Sprintf("%q is not an allowlisted tool", c.Tool)
 	}
@@ -290,14 +290,14 @@ func (s *Stack) prepare(c Cmd) (string, []string, error) {
 			reason = c.Signatures.check(c.Args)
 		}
 		if reason == "" && s.keygenErr != nil {
-			return "", nil, s.refuse(c, &NotInstalledError{Tool: SSHKeygen, Err: s.keygenErr}, s.keygenErr.Error())
+			return "", nil, s.refuse(c, &notInstalledError{Tool: SSHKeygen, Err: s.keygenErr}, s.keygenErr.Error())
 		}
 	}
 	if reason == "" && c.DeferObjectCheck && (c.Tool != Git || !deferrable(c.Args)) {
 		reason = "only a blobless git fetch may defer its object check"
 	}
 	if reason != "" {
-		return "", nil, s.refuse(c, &DeniedError{Tool: c.Tool, Argv: Redact(append([]string{string(c.Tool)}, c.Args...), c.Secrets), Reason: reason}, reason)
+		return "", nil, s.refuse(c, &deniedError{Tool: c.Tool, Argv: Redact(append([]string{string(c.Tool)}, c.Args...), c.Secrets), Reason: reason}, reason)
 	}
 	if c.Tool == Git {
 		flags := append([]string{}, s.gitFlags...)

@@ -40,9 +40,9 @@ func TestRefusals(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s, logPath := newStack(t, tc.role, os.Environ())
 			_, err := s.Run(context.Background(), tc.cmd)
-			var de *DeniedError
+			var de *deniedError
 			if !errors.As(err, &de) {
-				t.Fatalf("got %v, want *DeniedError", err)
+				t.Fatalf("got %v, want *deniedError", err)
 			}
 			entries, err := ReadAuditTail(logPath, 0)
 			if err != nil {
@@ -82,9 +82,9 @@ func TestRXAllowsBoundedReceiveArgs(t *testing.T) {
 func TestRelativePinnedPathRefused(t *testing.T) {
 	s, _ := newStack(t, RoleNone, os.Environ(), func(o *Options) { o.Tools[Git] = "git" })
 	_, err := s.Run(context.Background(), Cmd{Tool: Git, Args: []string{"version"}})
-	var ni *NotInstalledError
+	var ni *notInstalledError
 	if !errors.As(err, &ni) {
-		t.Fatalf("got %v, want *NotInstalledError", err)
+		t.Fatalf("got %v, want *notInstalledError", err)
 	}
 }
 
@@ -151,9 +151,9 @@ func TestTimeoutKillsStubbornProcessAndItsChildren(t *testing.T) {
 	pidFile := filepath.Join(helperDirOf(t, s), "grandchild.pid")
 	timeout := 1500 * time.Millisecond
 	res, err := s.Run(context.Background(), Cmd{Tool: HackRFInfo, Args: []string{"-d", "stubborn=" + pidFile}, Timeout: timeout})
-	var te *TimeoutError
+	var te *timeoutError
 	if !errors.As(err, &te) || !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("got %v (%+v), want *TimeoutError", err, res)
+		t.Fatalf("got %v (%+v), want *timeoutError", err, res)
 	}
 	if res.Duration < timeout {
 		t.Errorf("a call that timed out reports %v, less than its timeout %v", res.Duration, timeout)
@@ -182,9 +182,9 @@ func helperDirOf(t *testing.T, s *Stack) string {
 func TestOutputCap(t *testing.T) {
 	s, _ := newStack(t, RoleNone, os.Environ())
 	_, err := s.Run(context.Background(), Cmd{Tool: HackRFInfo, Args: []string{"-d", "flood"}, MaxOutput: 4096})
-	var oe *OutputLimitError
+	var oe *outputLimitError
 	if !errors.As(err, &oe) || oe.Limit != 4096 {
-		t.Fatalf("got %v, want *OutputLimitError", err)
+		t.Fatalf("got %v, want *outputLimitError", err)
 	}
 }
 
@@ -236,9 +236,9 @@ func TestFailClosedAuditLog(t *testing.T) {
 	}
 	marker := filepath.Join(t.TempDir(), "ran")
 	_, err = s.Run(context.Background(), Cmd{Tool: HackRFInfo, Args: []string{"-d", "touch=" + marker}})
-	var ae *AuditError
+	var ae *auditError
 	if !errors.As(err, &ae) {
-		t.Fatalf("got %v, want *AuditError", err)
+		t.Fatalf("got %v, want *auditError", err)
 	}
 	if _, err := os.Stat(marker); !os.IsNotExist(err) {
 		t.Fatal("the process ran although its audit line could not be written")

@@ -13,8 +13,8 @@ const ApproveAnswer = "A"
 // RX prompt and on the MAIN PC alike.
 const TXPhrase = "AUTHORIZE RF TX"
 
-// TaskPhrase is the phrase that approves a RED task without RF TX.
-func TaskPhrase(taskID string) string { return "AUTHORIZE " + taskID }
+// taskPhrase is the phrase that approves a RED task without RF TX.
+func taskPhrase(taskID string) string { return "AUTHORIZE " + taskID }
 
 // RequiredPhrase returns the phrase that must follow ApproveAnswer, and
 // whether one is needed at all. RF TX always needs TXPhrase, whatever level
@@ -27,7 +27,7 @@ func RequiredPhrase(level Level, rfTX bool, taskID string) (phrase string, neede
 	case level == Green || level == Yellow:
 		return "", false
 	default:
-		return TaskPhrase(taskID), true
+		return taskPhrase(taskID), true
 	}
 }
 
@@ -41,10 +41,10 @@ func DescribeApproval(level Level, rfTX bool, taskID string) string {
 	return fmt.Sprintf("%s, then exactly %q", ApproveAnswer, phrase)
 }
 
-// PhraseMatches reports whether a typed line is exactly want. Only the line
+// phraseMatches reports whether a typed line is exactly want. Only the line
 // ending ("\n" or "\r\n") is ignored: no trimming of spaces, no case
 // folding. An empty want never matches, so a missing phrase approves nothing.
-func PhraseMatches(typed, want string) bool {
+func phraseMatches(typed, want string) bool {
 	if want == "" {
 		return false
 	}
@@ -63,12 +63,12 @@ func CheckRequiresApproval(requires bool, effective Level) error {
 	if requires || effective == Green {
 		return nil
 	}
-	return &ApprovalRequiredError{Level: effective}
+	return &approvalRequiredError{Level: effective}
 }
 
-// ApprovalRequiredError is REQUIRES_APPROVAL = NO above GREEN.
-type ApprovalRequiredError struct{ Level Level }
+// approvalRequiredError is REQUIRES_APPROVAL = NO above GREEN.
+type approvalRequiredError struct{ Level Level }
 
-func (e *ApprovalRequiredError) Error() string {
+func (e *approvalRequiredError) Error() string {
 	return fmt.Sprintf("NO is allowed only at GREEN; the effective level is %s", e.Level)
 }

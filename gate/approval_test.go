@@ -72,9 +72,9 @@ func TestPhraseMatches(t *testing.T) {
 		{"AUTHORIZE RF TX\r\n\n", TXPhrase, false},
 		{"AUTHORIZE RF\tTX", TXPhrase, false},
 		{"AUTHORIZE RF TX.", TXPhrase, false},
-		{"AUTHORIZE T_001\n", TaskPhrase("T_001"), true},
-		{"AUTHORIZE T_002\n", TaskPhrase("T_001"), false},
-		{"AUTHORIZE t_001\n", TaskPhrase("T_001"), false},
+		{"AUTHORIZE T_001\n", taskPhrase("T_001"), true},
+		{"AUTHORIZE T_002\n", taskPhrase("T_001"), false},
+		{"AUTHORIZE t_001\n", taskPhrase("T_001"), false},
 		{"A\n", ApproveAnswer, true},
 		{"A\r\n", ApproveAnswer, true},
 		{"a\n", ApproveAnswer, false},
@@ -84,7 +84,7 @@ func TestPhraseMatches(t *testing.T) {
 		{"\n", "", false},
 	}
 	for _, tt := range tests {
-		if got := PhraseMatches(tt.typed, tt.want); got != tt.ok {
+		if got := phraseMatches(tt.typed, tt.want); got != tt.ok {
 			t.Errorf("PhraseMatches(%q, %q) = %v, want %v", tt.typed, tt.want, got, tt.ok)
 		}
 	}
@@ -109,7 +109,7 @@ func TestCheckRequiresApproval(t *testing.T) {
 		if (err == nil) != tt.ok {
 			t.Errorf("CheckRequiresApproval(%v, %v) = %v, want ok=%v", tt.requires, tt.level, err, tt.ok)
 		}
-		var are *ApprovalRequiredError
+		var are *approvalRequiredError
 		if !tt.ok && (!errors.As(err, &are) || are.Level != tt.level) {
 			t.Errorf("CheckRequiresApproval(%v, %v) error %#v", tt.requires, tt.level, err)
 		}

@@ -3,8 +3,8 @@
 // needs, and exact phrase matching (PROTOCOL §3). It does no IO, so every rule can
 // be tested by table and reused by both the RX and the MAIN side.
 //
-// What it offers: Derive and Effective (a task's level), RequiredPhrase and
-// PhraseMatches (the approval), CheckReady and CheckReadyFor (a READY result on
-// the MAIN side) and CheckTXParams (the TX policy), with the error types their
-// callers branch on.
+// What it offers: Derive and Effective (a task's level), RequiredPhrase (the
+// approval), CheckReady and CheckReadyFor (a READY result on
+// the MAIN side) and CheckTXParams (the TX policy); ErrLevelTooLow matches
+// Effective's refusal of a declared level under the derived one.
 package gate

@@ -1,6 +1,9 @@
 package gate
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
 
 // Level is a risk level. The zero value is not a level, so a Level that was
 // never set cannot pass for GREEN.
@@ -121,14 +124,21 @@ func Effective(declared, derived Level) (Level, error) {
 		return derived, invalidLevel(declared.String())
 	}
 	if declared < derived {
-		return derived, &LevelTooLowError{Declared: declared, Derived: derived}
+		return derived, &levelTooLowError{Declared: declared, Derived: derived}
 	}
 	return declared, nil
 }
 
-// LevelTooLowError is a declared level under the derived minimum.
-type LevelTooLowError struct{ Declared, Derived Level }
+// ErrLevelTooLow matches (errors.Is) Effective's error for a declared level
+// under the derived minimum: the two levels are the caller's own arguments.
+var ErrLevelTooLow = errors.New("declared level lower than the derived minimum")
 
-func (e *LevelTooLowError) Error() string {
+// levelTooLowError is a declared level under the derived minimum; it
+// matches ErrLevelTooLow.
+type levelTooLowError struct{ Declared, Derived Level }
+
+func (e *levelTooLowError) Error() string {
 	return fmt.Sprintf("declared level %s is lower than the derived minimum %s", e.Declared, e.Derived)
 }
+
+func (e *levelTooLowError) Is(target error) bool { return target == ErrLevelTooLow }

@@ -121,12 +121,15 @@ func TestEffective(t *testing.T) {
 		if got != tt.want {
 			t.Errorf("Effective(%v, %v) = %v, want %v", tt.declared, tt.derived, got, tt.want)
 		}
-		var low *LevelTooLowError
+		var low *levelTooLowError
 		if errors.As(err, &low) != tt.tooLow {
 			t.Errorf("Effective(%v, %v) err = %v, want too-low %v", tt.declared, tt.derived, err, tt.tooLow)
 		}
+		if errors.Is(err, ErrLevelTooLow) != tt.tooLow {
+			t.Errorf("Effective(%v, %v) err = %v, want ErrLevelTooLow %v", tt.declared, tt.derived, err, tt.tooLow)
+		}
 		if low != nil && (low.Declared != tt.declared || low.Derived != tt.derived) {
-			t.Errorf("LevelTooLowError = %+v", low)
+			t.Errorf("levelTooLowError = %+v", low)
 		}
 		if invalid := err != nil && strings.HasPrefix(err.Error(), "invalid risk level "); invalid != tt.invalid {
 			t.Errorf("Effective(%v, %v) err = %v, want invalid %v", tt.declared, tt.derived, err, tt.invalid)

@@ -42,28 +42,28 @@ const (
 	TXRuleParamIQFile     TXRule = "tx-iq-file"
 )
 
-// TXCheckError is one failed check.
-type TXCheckError struct {
+// tXCheckError is one failed check.
+type tXCheckError struct {
 	Rule   TXRule
 	Reason string
 }
 
-func (e *TXCheckError) Error() string { return fmt.Sprintf("%s: %s", e.Rule, e.Reason) }
+func (e *tXCheckError) Error() string { return fmt.Sprintf("%s: %s", e.Rule, e.Reason) }
 
-// FailedTXRules lists the rule of every *TXCheckError in err, in order.
-func FailedTXRules(err error) []TXRule {
+// failedTXRules lists the rule of every *tXCheckError in err, in order.
+func failedTXRules(err error) []TXRule {
 	var out []TXRule
 	var merr *multierror.Error
 	if errors.As(err, &merr) {
 		for _, e := range merr.Errors {
-			var ce *TXCheckError
+			var ce *tXCheckError
 			if errors.As(e, &ce) {
 				out = append(out, ce.Rule)
 			}
 		}
 		return out
 	}
-	var ce *TXCheckError
+	var ce *tXCheckError
 	if errors.As(err, &ce) {
 		out = append(out, ce.Rule)
 	}
@@ -73,7 +73,7 @@ func FailedTXRules(err error) []TXRule {
 type txProblems struct{ errs *multierror.Error }
 
 func (p *txProblems) add(rule TXRule, format string, args ...any) {
-	p.errs = multierror.Append(p.errs, &TXCheckError{Rule: rule, Reason: fmt.Sprintf(format, args...)})
+	p.errs = multierror.Append(p.errs, &tXCheckError{Rule: rule, Reason: fmt.Sprintf(format, args...)})
 }
 
 func (p *txProblems) err() error {
@@ -123,7 +123,7 @@ func ReadyUntil(r *result.Result, pol config.Policy, extra time.Duration) time.T
 
 // CheckReady runs every check PROTOCOL §7 makes of a result before TX may be
 // authorized and returns every failure at once (a *multierror.Error of
-// *TXCheckError), or nil. taskID is the ID of the task currently on the
+// *tXCheckError), or nil. taskID is the ID of the task currently on the
 // task branch. r must come from result.Decode (the schema is strict
 // already); the state and flag checks are repeated so that a COMPLETE
 // result, valid as it is, can never pass for READY.
@@ -204,19 +204,19 @@ func CheckReadyFor(r *result.Result, now time.Time, taskID string, pol config.Po
 
 func stamp(t time.Time) string { return t.Format(time.RFC3339Nano) }
 
-// AmpGainDB is the HackRF One's RF amplifier gain, nominally 11 dB. It is
+// ampGainDB is the HackRF One's RF amplifier gain, nominally 11 dB. It is
 // what `-a 1` adds on top of the TX VGA gain.
-const AmpGainDB = 11
+const ampGainDB = 11
 
 // CheckTXParams checks the policy's [tx] parameters against the limits
 // the executor enforces, every failure at once (*multierror.Error of
-// *TXCheckError):
+// *tXCheckError):
 //
 //   - tx_vga_gain_db within 0..max_tx_vga_gain_db, and max_tx_vga_gain_db
 //     within 0..47 (hackrf_transfer -x, which silently ignores more);
 //   - amp: the policy has no key that allows the amplifier by itself, so
 //     max_tx_vga_gain_db is read as the ceiling of the whole chain's gain:
-//     amp = true is allowed only when tx_vga_gain_db + AmpGainDB still fits
+//     amp = true is allowed only when tx_vga_gain_db + ampGainDB still fits
 //     under max_tx_vga_gain_db. With the default ceiling 0 it never is;
 //   - frequency_hz and sample_rate_hz inside the HackRF One's ranges;
 //   - duration_s from 1 s to config.MaxTXDurationS;
@@ -240,9 +240,9 @@ func CheckTXParams(pol config.Policy) error {
 	case t.TXVGAGainDB > config.MaxTXVGAGainDB:
 		p.add(TXRuleParamGain, "tx_vga_gain_db %d is over the hardware's %d", t.TXVGAGainDB, config.MaxTXVGAGainDB)
 	}
-	if t.Amp && t.TXVGAGainDB+AmpGainDB > t.MaxTXVGAGainDB {
+	if t.Amp && t.TXVGAGainDB+ampGainDB > t.MaxTXVGAGainDB {
 		p.add(TXRuleParamAmp, "amp adds %d dB: tx_vga_gain_db %d + %d is over max_tx_vga_gain_db %d, so the amplifier is not allowed",
-			AmpGainDB, t.TXVGAGainDB, AmpGainDB, t.MaxTXVGAGainDB)
+			ampGainDB, t.TXVGAGainDB, ampGainDB, t.MaxTXVGAGainDB)
 	}
 	if t.FrequencyHz < config.MinFrequencyHz || t.FrequencyHz > config.MaxFrequencyHz {
 		p.add(TXRuleParamFrequency, "frequency_hz %d is outside %d..%d", t.FrequencyHz, int64(config.MinFrequencyHz), int64(config.MaxFrequencyHz))

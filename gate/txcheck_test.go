@@ -99,7 +99,7 @@ func TestCheckReadyEachRule(t *testing.T) {
 				id = "RX_OTA_0001"
 			}
 			err := CheckReadyFor(r, txNow, id, p, tt.extra)
-			if got := FailedTXRules(err); !slices.Equal(got, tt.want) {
+			if got := failedTXRules(err); !slices.Equal(got, tt.want) {
 				t.Fatalf("rules = %v, want %v (err: %v)", got, tt.want, err)
 			}
 			for _, rule := range tt.want {
@@ -119,7 +119,7 @@ func TestCheckReadyForExtraBoundary(t *testing.T) {
 		t.Fatalf("60 s left for 50 s + 10 s: %v", err)
 	}
 	err := CheckReadyFor(r, txNow.Add(time.Millisecond), "RX_OTA_0001", config.Default(), 50*time.Second)
-	if !slices.Equal(FailedTXRules(err), []TXRule{TXRuleRemainingTime}) || !strings.Contains(err.Error(), "the transmission (50s)") {
+	if !slices.Equal(failedTXRules(err), []TXRule{TXRuleRemainingTime}) || !strings.Contains(err.Error(), "the transmission (50s)") {
 		t.Fatalf("a millisecond later: %v", err)
 	}
 }
@@ -189,7 +189,7 @@ func TestCheckTXParams(t *testing.T) {
 				tt.mutate(&p.TX)
 			}
 			err := CheckTXParams(p)
-			if got := FailedTXRules(err); !slices.Equal(got, tt.want) {
+			if got := failedTXRules(err); !slices.Equal(got, tt.want) {
 				t.Fatalf("rules = %v, want %v (err: %v)", got, tt.want, err)
 			}
 			if (err == nil) != (len(tt.want) == 0) {
@@ -200,10 +200,10 @@ func TestCheckTXParams(t *testing.T) {
 }
 
 func TestFailedTXRulesOfOne(t *testing.T) {
-	if got := FailedTXRules(&TXCheckError{Rule: TXRuleFrequency}); !slices.Equal(got, []TXRule{TXRuleFrequency}) {
+	if got := failedTXRules(&tXCheckError{Rule: TXRuleFrequency}); !slices.Equal(got, []TXRule{TXRuleFrequency}) {
 		t.Fatalf("got %v", got)
 	}
-	if got := FailedTXRules(nil); got != nil {
+	if got := failedTXRules(nil); got != nil {
 		t.Fatalf("got %v", got)
 	}
 }

@@ -162,7 +162,7 @@ func TestArgv(t *testing.T) {
 		{
 			name:    "version",
 			replies: []fakeReply{ok("git version 2.39.5\n")},
-			op:      func(ctx context.Context, c *Client) error { _, err := c.Version(ctx); return err },
+			op:      func(ctx context.Context, c *Client) error { _, err := c.version(ctx); return err },
 			want:    [][]string{{"version"}},
 		},
 	}
@@ -275,7 +275,7 @@ func TestCommitExplicitIdentitySkipsConfig(t *testing.T) {
 }
 
 // TestRefusedBeforeGitRuns feeds option-injection and malformed values to
-// every operation: each must return *InvalidArgError and run nothing.
+// every operation: each must return *invalidArgError and run nothing.
 func TestRefusedBeforeGitRuns(t *testing.T) {
 	tests := []struct {
 		name string
@@ -318,8 +318,8 @@ func TestRefusedBeforeGitRuns(t *testing.T) {
 			_, _, err := c.RemoteBranchExists(ctx, "--upload-pack=touch /tmp/x", "rx-node")
 			return err
 		}},
-		{"entry short commit", func(ctx context.Context, c *Client) error { _, err := c.Entry(ctx, "1234abc", "x.md"); return err }},
-		{"entry path -x", func(ctx context.Context, c *Client) error { _, err := c.Entry(ctx, idA, "-x"); return err }},
+		{"entry short commit", func(ctx context.Context, c *Client) error { _, err := c.entry(ctx, "1234abc", "x.md"); return err }},
+		{"entry path -x", func(ctx context.Context, c *Client) error { _, err := c.entry(ctx, idA, "-x"); return err }},
 		{"show path ..", func(ctx context.Context, c *Client) error {
 			_, err := c.ShowFile(ctx, idA, "../etc/passwd", 10)
 			return err
@@ -397,9 +397,9 @@ func TestRefusedBeforeGitRuns(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			f := &fakeRunner{t: t}
 			err := tt.op(t.Context(), &Client{R: f, Dir: "/repo"})
-			var inv *InvalidArgError
+			var inv *invalidArgError
 			if !errors.As(err, &inv) {
-				t.Fatalf("error %v (%T), want *InvalidArgError", err, err)
+				t.Fatalf("error %v (%T), want *invalidArgError", err, err)
 			}
 			if inv.Reason == "" || !strings.Contains(err.Error(), inv.Reason) {
 				t.Errorf("error %q does not give its reason", err)

@@ -70,7 +70,7 @@ func (c *Client) Repack(ctx context.Context) error {
 // DeleteRef removes ref (a full name under refs/); a ref that is not
 // there is no error.
 func (c *Client) DeleteRef(ctx context.Context, ref string) error {
-	if err := ValidRef(ref); err != nil {
+	if err := validRef(ref); err != nil {
 		return err
 	}
 	if !strings.HasPrefix(ref, "refs/") {

@@ -3,11 +3,11 @@ package gitcli
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"rfhandoff/errlist"
 	"rfhandoff/exec"
@@ -138,7 +138,7 @@ func TestRemoteErrorMessage(t *testing.T) {
 	// Unknown stderr, a timeout or an interruption stay an *Error.
 	for name, e := range map[string]error{
 		"unknown": &exec.ExitError{Tool: exec.Git, Code: 128},
-		"timeout": &exec.TimeoutError{Tool: exec.Git, After: time.Second},
+		"timeout": fmt.Errorf("/usr/bin/git fetch: timed out after 1s: %w", context.DeadlineExceeded),
 		"cancel":  errlist.Join(&exec.ExitError{Tool: exec.Git, Code: 128}, context.Canceled),
 	} {
 		in := []byte("fatal: something else\n")

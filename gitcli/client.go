@@ -16,7 +16,7 @@ type Client struct {
 	// Timeout bounds each call (0: the runner's default).
 	Timeout time.Duration
 	// Identity is the author and committer of Commit. When zero, git's
-	// configured user.name/user.email are used, or DefaultIdentity when
+	// configured user.name/user.email are used, or defaultIdentity when
 	// those are not set.
 	Identity Identity
 	// Env is added to every call's environment (a mirror sets GIT_DIR so

@@ -42,7 +42,7 @@ func cloneArgs(url, branch, dir string) []string {
 }
 
 // TempClone clones url's branch (see CloneBranch) into a fresh private
-// (0700) temporary directory, with NeutralAttributes in place and the
+// (0700) temporary directory, with neutralAttributes in place and the
 // work tree empty, and returns a Client for it. cleanup removes
 // the directory; it is safe to call more than once and must be called even
 // when err is non-nil.
@@ -77,26 +77,26 @@ func (c *Client) TempClone(ctx context.Context, url, branch string) (clone *Clie
 	return clone, cleanup, nil
 }
 
-// NeutralAttributes goes into a clone's .git/info/attributes, which
+// neutralAttributes goes into a clone's .git/info/attributes, which
 // overrides any .gitattributes on the branch. It stops git from converting
 // line endings or encodings and from running a smudge or clean filter
 // (git-lfs, or any program the operator's configuration defines) when the
 // clone is checked out or staged: the bytes are exactly the blobs'.
-const NeutralAttributes = "* -text -eol -filter -ident -working-tree-encoding\n"
+const neutralAttributes = "* -text -eol -filter -ident -working-tree-encoding\n"
 
 func (c *Client) neutralAttributes() error {
 	info := filepath.Join(c.Dir, ".git", "info")
 	if err := os.MkdirAll(info, 0o755); err != nil {
 		return fmt.Errorf("clone attributes: %w", err)
 	}
-	if err := os.WriteFile(filepath.Join(info, "attributes"), []byte(NeutralAttributes), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(info, "attributes"), []byte(neutralAttributes), 0o644); err != nil {
 		return fmt.Errorf("clone attributes: %w", err)
 	}
 	return nil
 }
 
 // CheckoutNeutral fills the work tree of a TempClone, which is left
-// empty: NeutralAttributes is already in place, so not even this first
+// empty: neutralAttributes is already in place, so not even this first
 // checkout runs a filter the branch names. The publisher needs no work
 // tree (it builds commits from objects); callers that stage files do.
 func (c *Client) CheckoutNeutral(ctx context.Context) error {

@@ -14,9 +14,9 @@ type Identity struct {
 	Email string
 }
 
-// DefaultIdentity signs commits when neither Client.Identity nor git's
+// defaultIdentity signs commits when neither Client.Identity nor git's
 // user.name/user.email is set.
-var DefaultIdentity = Identity{Name: "rfhandoff", Email: "rfhandoff@localhost"}
+var defaultIdentity = Identity{Name: "rfhandoff", Email: "rfhandoff@localhost"}
 
 func (id Identity) validate() error {
 	for _, v := range []struct{ arg, val string }{{"identity name", id.Name}, {"identity email", id.Email}} {
@@ -86,7 +86,7 @@ func (c *Client) CommitTree(ctx context.Context, tree, parent, message string, t
 	if err := ValidObjectID(tree); err != nil {
 		return "", err
 	}
-	if err := ValidRef(parent); err != nil {
+	if err := validRef(parent); err != nil {
 		return "", err
 	}
 	sign, in, err := c.commitCall(ctx, message, trailers)
@@ -152,7 +152,7 @@ func commitMessage(message string, trailers []Trailer) (string, error) {
 }
 
 // commitIdentity picks Client.Identity, else git's configured identity,
-// else DefaultIdentity. It is always set explicitly, so git never falls
+// else defaultIdentity. It is always set explicitly, so git never falls
 // back to guessing from the host name.
 func (c *Client) commitIdentity(ctx context.Context) (Identity, error) {
 	if c.Identity != (Identity{}) {
@@ -162,7 +162,7 @@ func (c *Client) commitIdentity(ctx context.Context) (Identity, error) {
 	res, err := c.run(ctx, []string{"config", "--null", "--get-regexp", "--end-of-options", `^user\.(name|email)$`}, call{})
 	if err != nil {
 		if code, isExit := exitCode(err); isExit && code == 1 {
-			return DefaultIdentity, nil
+			return defaultIdentity, nil
 		}
 		return Identity{}, &Error{Op: "config --get-regexp user", Err: err}
 	}
@@ -170,7 +170,7 @@ func (c *Client) commitIdentity(ctx context.Context) (Identity, error) {
 	if id.Name != "" && id.Email != "" && id.validate() == nil {
 		return id, nil
 	}
-	return DefaultIdentity, nil
+	return defaultIdentity, nil
 }
 
 // parseUserConfig reads git config --null --get-regexp output

@@ -9,9 +9,13 @@ import (
 // not exist.
 var ErrNotFound = errors.New("not found")
 
+// ErrInvalidArg matches (errors.Is) a data-derived argument (a branch, path,
+// URL or remote name) refused before git ran: nothing was run.
+var ErrInvalidArg = errors.New("invalid argument")
+
 // Error is a git operation that failed for a reason with no type of its own
 // (network, permissions, a corrupt repository). Err is usually an exec error
-// (*exec.ExitError, *exec.TimeoutError, ...).
+// (*exec.ExitError, a timeout, ...).
 type Error struct {
 	Op  string
 	Err error
@@ -20,16 +24,19 @@ type Error struct {
 func (e *Error) Error() string { return fmt.Sprintf("git %s: %v", e.Op, e.Err) }
 func (e *Error) Unwrap() error { return e.Err }
 
-// InvalidArgError is a data-derived argument refused before git ran.
-type InvalidArgError struct {
+// invalidArgError is a data-derived argument refused before git ran; it
+// matches ErrInvalidArg.
+type invalidArgError struct {
 	Arg    string // what the value was meant to be ("branch", "path", ...)
 	Value  string
 	Reason string
 }
 
-func (e *InvalidArgError) Error() string {
+func (e *invalidArgError) Error() string {
 	return fmt.Sprintf("invalid %s %q: %s", e.Arg, e.Value, e.Reason)
 }
+
+func (e *invalidArgError) Is(target error) bool { return target == ErrInvalidArg }
 
 // NotFoundError is something that does not exist; it matches ErrNotFound.
 type NotFoundError struct {
@@ -98,5 +105,5 @@ type NotRegularFileError struct {
 }
 
 func (e *NotRegularFileError) Error() string {
-	return fmt.Sprintf("%s is not a regular file (mode %s, %s)", e.Path, e.Mode, e.Mode.Kind())
+	return fmt.Sprintf("%s is not a regular file (mode %s, %s)", e.Path, e.Mode, e.Mode.kind())
 }

@@ -56,7 +56,7 @@ func (c *Client) FetchBranchUpdated(ctx context.Context, remote, branch string) 
 // (git still moved the others; their next fetch reports no change, so
 // the caller resolves them again after any error).
 func (c *Client) FetchBranchesUpdated(ctx context.Context, remote string, branches []string) (map[string]FetchUpdate, error) {
-	if err := ValidRemoteName(remote); err != nil {
+	if err := validRemoteName(remote); err != nil {
 		return nil, err
 	}
 	if len(branches) == 0 {

@@ -112,7 +112,7 @@ func linkOrCopy(src, dst string) error {
 
 // SetRef points ref (a full name under refs/) at commit.
 func (c *Client) SetRef(ctx context.Context, ref, commit string) error {
-	if err := ValidRef(ref); err != nil {
+	if err := validRef(ref); err != nil {
 		return err
 	}
 	if !strings.HasPrefix(ref, "refs/") {

@@ -147,7 +147,7 @@ func FuzzValidators(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if ValidBranch(s) == nil || ValidRemoteName(s) == nil || ValidRef(s) == nil {
+		if ValidBranch(s) == nil || validRemoteName(s) == nil || validRef(s) == nil {
 			if strings.HasPrefix(s, "-") || strings.Contains(s, "..") || strings.ContainsAny(s, " :\\~^?*[\x00\n") {
 				t.Fatalf("ref-like %q accepted", s)
 			}

@@ -15,7 +15,7 @@ type RemoteRef struct {
 // RemoteBranchExists asks the remote whether refs/heads/<branch> exists and
 // returns the commit it points to. It never creates anything.
 func (c *Client) RemoteBranchExists(ctx context.Context, remote, branch string) (bool, string, error) {
-	if err := ValidRemoteName(remote); err != nil {
+	if err := validRemoteName(remote); err != nil {
 		return false, "", err
 	}
 	if err := ValidBranch(branch); err != nil {

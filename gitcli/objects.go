@@ -22,8 +22,8 @@ type Object struct {
 	Data []byte
 }
 
-// ID is the object's (SHA-1) object ID, computed as git computes it.
-func (o Object) ID() string {
+// id is the object's (SHA-1) object ID, computed as git computes it.
+func (o Object) id() string {
 	h := sha1.New()
 	h.Write([]byte(o.Type + " " + strconv.Itoa(len(o.Data)) + "\x00"))
 	h.Write(o.Data)
@@ -31,7 +31,7 @@ func (o Object) ID() string {
 }
 
 // BlobID is git's object ID of a blob holding data.
-func BlobID(data []byte) string { return Object{Type: "blob", Data: data}.ID() }
+func BlobID(data []byte) string { return Object{Type: "blob", Data: data}.id() }
 
 // WriteObjects stores objs in the repository's object database with one
 // git unpack-objects --strict: the bytes are stored as given (no filter,
@@ -146,7 +146,7 @@ func ReplaceInDir(levels []TreeEntry, dir string, blobs map[string][]byte) (stri
 	for _, n := range names {
 		o := Object{Type: "blob", Data: blobs[n]}
 		objs = append(objs, o)
-		replace[n] = TreeEntry{Mode: ModeFile, Type: "blob", ID: o.ID(), Path: n}
+		replace[n] = TreeEntry{Mode: ModeFile, Type: "blob", ID: o.id(), Path: n}
 	}
 	var id string
 	for i := len(comps) - 1; i >= 0; i-- {
@@ -165,12 +165,12 @@ func ReplaceInDir(levels []TreeEntry, dir string, blobs map[string][]byte) (stri
 			return "", nil, err
 		}
 		objs = append(objs, t)
-		id = t.ID()
+		id = t.id()
 		if i > 0 {
 			name := path.Base(comps[i])
 			for _, e := range byParent[comps[i-1]] {
 				if e.Path == name && e.Mode != ModeTree {
-					return "", nil, fmt.Errorf("%s is a %s, not a directory", comps[i], e.Mode.Kind())
+					return "", nil, fmt.Errorf("%s is a %s, not a directory", comps[i], e.Mode.kind())
 				}
 			}
 			replace = map[string]TreeEntry{name: {Mode: ModeTree, Type: "tree", ID: id, Path: name}}

@@ -99,7 +99,7 @@ func (c *Client) fetchBlob(ctx context.Context, commit, file string, maxBytes in
 		return &NotFoundError{What: fmt.Sprintf("path %s in commit %s", file, commit)}
 	}
 	if dir == "." {
-		if tree, err = c.ResolveTree(ctx, commit); err != nil {
+		if tree, err = c.resolveTree(ctx, commit); err != nil {
 			return err
 		}
 	}
@@ -153,8 +153,8 @@ func (c *Client) fetchBoundedAll(ctx context.Context, wants []string, maxBytes i
 	return nil
 }
 
-// ResolveTree is the ID of commit's root tree.
-func (c *Client) ResolveTree(ctx context.Context, commit string) (string, error) {
+// resolveTree is the ID of commit's root tree.
+func (c *Client) resolveTree(ctx context.Context, commit string) (string, error) {
 	if err := ValidObjectID(commit); err != nil {
 		return "", err
 	}
@@ -210,7 +210,7 @@ func hasLine(out []byte, line string) bool {
 // commit from the promisor remote by themselves. rev-list --missing turns
 // that off; it names a missing tip "bad object".
 func (c *Client) HasCommit(ctx context.Context, commit string) (bool, error) {
-	if err := ValidRef(commit); err != nil {
+	if err := validRef(commit); err != nil {
 		return false, err
 	}
 	res, err := c.run(ctx, []string{"rev-list", "--missing=print", "--no-walk", "--end-of-options", commit}, call{})

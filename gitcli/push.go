@@ -13,7 +13,7 @@ import (
 // under us (retry from a fresh clone) or the remote refused for another
 // reason (a hook, permissions). Other failures are an *Error.
 func (c *Client) Push(ctx context.Context, remote, srcRef, dstBranch string) error {
-	if err := ValidRemoteName(remote); err != nil {
+	if err := validRemoteName(remote); err != nil {
 		return err
 	}
 	if srcRef != "HEAD" {

@@ -586,9 +586,8 @@ func TestInjectionNeverReachesGit(t *testing.T) {
 		"push remote":   co.c.Push(ctx, "--receive-pack=touch "+pwned, "HEAD", resultBranch),
 	}
 	for name, err := range attempts {
-		var inv *gitcli.InvalidArgError
-		if !errors.As(err, &inv) {
-			t.Errorf("%s: %v, want *InvalidArgError", name, err)
+		if !errors.Is(err, gitcli.ErrInvalidArg) {
+			t.Errorf("%s: %v, want ErrInvalidArg", name, err)
 		}
 	}
 	after, err := os.ReadFile(stack.AuditLog().Path())

@@ -5,11 +5,11 @@ import (
 	"strings"
 )
 
-// ResolveCommit resolves ref (see ValidRef) to the 40-hex ID of the commit
+// ResolveCommit resolves ref (see validRef) to the 40-hex ID of the commit
 // it names. A ref that does not exist or is not a commit is a
 // *NotFoundError.
 func (c *Client) ResolveCommit(ctx context.Context, ref string) (string, error) {
-	if err := ValidRef(ref); err != nil {
+	if err := validRef(ref); err != nil {
 		return "", err
 	}
 	res, err := c.run(ctx, []string{"rev-parse", "--verify", "--quiet", "--end-of-options", ref + "^{commit}"}, call{})
@@ -52,7 +52,7 @@ func (c *Client) CurrentBranch(ctx context.Context) (string, error) {
 // RemoteURL is the fetch URL configured for remote (with insteadOf
 // rewriting applied). An unknown remote is a *NotFoundError.
 func (c *Client) RemoteURL(ctx context.Context, remote string) (string, error) {
-	if err := ValidRemoteName(remote); err != nil {
+	if err := validRemoteName(remote); err != nil {
 		return "", err
 	}
 	if url, ok := c.RemoteURLs[remote]; ok {
@@ -72,10 +72,10 @@ func (c *Client) RemoteURL(ctx context.Context, remote string) (string, error) {
 // commit b. Only git's exit 0 is a yes and only 1 a no; anything else (a
 // missing object is 128) is an error, never a guess.
 func (c *Client) IsAncestor(ctx context.Context, a, b string) (bool, error) {
-	if err := ValidRef(a); err != nil {
+	if err := validRef(a); err != nil {
 		return false, err
 	}
-	if err := ValidRef(b); err != nil {
+	if err := validRef(b); err != nil {
 		return false, err
 	}
 	return c.exitBool(ctx, "merge-base --is-ancestor",

@@ -66,10 +66,10 @@ func (c *Client) StagedChanges(ctx context.Context) ([]StagedChange, error) {
 // modes and full object IDs (git diff-tree -r --raw -z): how the
 // publisher reads back a commit it built without an index.
 func (c *Client) TreeChanges(ctx context.Context, from, to string) ([]StagedChange, error) {
-	if err := ValidRef(from); err != nil {
+	if err := validRef(from); err != nil {
 		return nil, err
 	}
-	if err := ValidRef(to); err != nil {
+	if err := validRef(to); err != nil {
 		return nil, err
 	}
 	res, err := c.run(ctx, []string{"diff-tree", "-r", "--raw", "-z", "--no-renames", "--no-abbrev", "--no-ext-diff", "--no-textconv", "--end-of-options", from, to}, call{})

@@ -24,8 +24,8 @@ const (
 // IsRegular reports whether m is a plain or executable file.
 func (m Mode) IsRegular() bool { return m == ModeFile || m == ModeExec }
 
-// Kind names the mode in words for messages.
-func (m Mode) Kind() string {
+// kind names the mode in words for messages.
+func (m Mode) kind() string {
 	switch m {
 	case ModeFile:
 		return "regular file"
@@ -52,9 +52,9 @@ type TreeEntry struct {
 	Path string
 }
 
-// Entry looks up path in commit's tree without touching the working tree.
+// entry looks up path in commit's tree without touching the working tree.
 // A path that is not there is a *NotFoundError.
-func (c *Client) Entry(ctx context.Context, commit, path string) (TreeEntry, error) {
+func (c *Client) entry(ctx context.Context, commit, path string) (TreeEntry, error) {
 	if err := ValidObjectID(commit); err != nil {
 		return TreeEntry{}, err
 	}
@@ -79,7 +79,7 @@ func (c *Client) Entry(ctx context.Context, commit, path string) (TreeEntry, err
 
 // EntryMode is the mode of path in commit (see Entry).
 func (c *Client) EntryMode(ctx context.Context, commit, path string) (Mode, error) {
-	e, err := c.Entry(ctx, commit, path)
+	e, err := c.entry(ctx, commit, path)
 	return e.Mode, err
 }
 
@@ -87,7 +87,7 @@ func (c *Client) EntryMode(ctx context.Context, commit, path string) (Mode, erro
 // is missing is a *NotFoundError; one that is not a file (a directory or a
 // submodule) is a *NotRegularFileError.
 func (c *Client) BlobSize(ctx context.Context, commit, path string) (int64, error) {
-	e, err := c.Entry(ctx, commit, path)
+	e, err := c.entry(ctx, commit, path)
 	if err != nil {
 		return 0, err
 	}
@@ -113,7 +113,7 @@ func (c *Client) ShowFile(ctx context.Context, commit, path string, maxBytes int
 			return nil, err
 		}
 	}
-	e, err := c.Entry(ctx, commit, path)
+	e, err := c.entry(ctx, commit, path)
 	if err != nil {
 		return nil, err
 	}
@@ -192,7 +192,7 @@ func parseLsTreeRecords(out []byte, sized bool) ([]TreeEntry, error) {
 // directory there ("docs", "docs/handoff", ...), with full paths. It reads
 // objects only: no work tree is needed or touched.
 func (c *Client) DirLevels(ctx context.Context, commit, dir string) ([]TreeEntry, error) {
-	if err := ValidRef(commit); err != nil {
+	if err := validRef(commit); err != nil {
 		return nil, err
 	}
 	if err := ValidRepoPath(dir); err != nil {

@@ -19,24 +19,24 @@ var (
 
 const maxURLLen = 2048
 
-func invalid(arg, value, format string, a ...any) *InvalidArgError {
-	return &InvalidArgError{Arg: arg, Value: value, Reason: fmt.Sprintf(format, a...)}
+func invalid(arg, value, format string, a ...any) *invalidArgError {
+	return &invalidArgError{Arg: arg, Value: value, Reason: fmt.Sprintf(format, a...)}
 }
 
-// named turns a gitname reason into an *InvalidArgError, nil for "".
+// named turns a gitname reason into an *invalidArgError, nil for "".
 func named(arg, value, reason string) error {
 	if reason == "" {
 		return nil
 	}
-	return &InvalidArgError{Arg: arg, Value: value, Reason: reason}
+	return &invalidArgError{Arg: arg, Value: value, Reason: reason}
 }
 
 // ValidBranch checks a branch name (see gitname.Branch). Names are always
 // passed as refs/heads/<name>.
 func ValidBranch(name string) error { return named("branch", name, gitname.Branch(name)) }
 
-// ValidRemoteName checks a remote name such as "origin" (see gitname.Remote).
-func ValidRemoteName(name string) error { return named("remote", name, gitname.Remote(name)) }
+// validRemoteName checks a remote name such as "origin" (see gitname.Remote).
+func validRemoteName(name string) error { return named("remote", name, gitname.Remote(name)) }
 
 // ValidObjectID checks a full 40-character lowercase hex object ID.
 func ValidObjectID(id string) error {
@@ -46,10 +46,10 @@ func ValidObjectID(id string) error {
 	return nil
 }
 
-// ValidRef checks a revision given to rev-parse or merge-base: "HEAD", a
+// validRef checks a revision given to rev-parse or merge-base: "HEAD", a
 // full object ID, or a ref name ("refs/remotes/origin/x", "origin/x", "x")
 // under the branch rules that cannot be mistaken for an abbreviated ID.
-func ValidRef(ref string) error {
+func validRef(ref string) error {
 	if ref == "HEAD" || objectIDRE.MatchString(ref) {
 		return nil
 	}

@@ -24,7 +24,7 @@ func TestValidators(t *testing.T) {
 		},
 		{
 			name:  "remote",
-			check: ValidRemoteName,
+			check: validRemoteName,
 			good:  []string{"origin", "up-stream", "lab_2", long[:64]},
 			bad:   []string{"", "-x", "--upload-pack=x", "a/b", "a..b", "ext::sh", "file:///tmp/r", "/tmp/r", "o.lock", "o.", "_o", long[:65]},
 		},
@@ -36,7 +36,7 @@ func TestValidators(t *testing.T) {
 		},
 		{
 			name:  "ref",
-			check: ValidRef,
+			check: validRef,
 			good:  []string{"HEAD", idA, "refs/remotes/origin/rx-node", "origin/rx-node", "main", "refs/remotes/" + long[:64] + "/" + long},
 			bad:   []string{"", "--output=/tmp/x", "HEAD~1", "HEAD^", "@{u}", "a..b", "refs/heads/-x/../y", "x^{tree}", "1234567"},
 		},
@@ -68,9 +68,9 @@ func TestValidators(t *testing.T) {
 			}
 			for _, v := range tt.bad {
 				err := tt.check(v)
-				var inv *InvalidArgError
+				var inv *invalidArgError
 				if !errors.As(err, &inv) {
-					t.Errorf("%q accepted (err %v), want *InvalidArgError", v, err)
+					t.Errorf("%q accepted (err %v), want *invalidArgError", v, err)
 					continue
 				}
 				if inv.Value != v || inv.Reason == "" {

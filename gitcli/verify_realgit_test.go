@@ -119,9 +119,8 @@ func TestVerifyLastChange(t *testing.T) {
 	if _, err := w.c.VerifyLastChange(ctx, good, "docs/never.md", w.allowed); !errors.Is(err, gitcli.ErrNotFound) {
 		t.Fatalf("path never changed: err = %v, want ErrNotFound", err)
 	}
-	var inv *gitcli.InvalidArgError
-	if _, err := w.c.VerifyLastChange(ctx, good, taskFile, "allowed_signers"); !errors.As(err, &inv) {
-		t.Fatalf("relative allowed-signers file: err = %v, want *InvalidArgError", err)
+	if _, err := w.c.VerifyLastChange(ctx, good, taskFile, "allowed_signers"); !errors.Is(err, gitcli.ErrInvalidArg) {
+		t.Fatalf("relative allowed-signers file: err = %v, want ErrInvalidArg", err)
 	}
 }
 

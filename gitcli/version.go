@@ -20,25 +20,25 @@ func (v GitVersion) AtLeast(major, minor int) bool {
 
 func (v GitVersion) String() string { return fmt.Sprintf("%d.%d.%d", v.Major, v.Minor, v.Patch) }
 
-// MinVersion is the oldest git rfhandoff runs with: rev-parse accepts
+// minVersion is the oldest git rfhandoff runs with: rev-parse accepts
 // --end-of-options from 2.30 on, and the mirror's bounded fetch of one
 // blob needs fetch --refetch, from 2.36 on.
-var MinVersion = GitVersion{Major: 2, Minor: 36, Raw: "git version 2.36.0"}
+var minVersion = GitVersion{Major: 2, Minor: 36, Raw: "git version 2.36.0"}
 
-// CheckVersion runs git version and refuses a git older than MinVersion.
+// CheckVersion runs git version and refuses a git older than minVersion.
 func (c *Client) CheckVersion(ctx context.Context) (GitVersion, error) {
-	v, err := c.Version(ctx)
+	v, err := c.version(ctx)
 	if err != nil {
 		return v, err
 	}
-	if !v.AtLeast(MinVersion.Major, MinVersion.Minor) {
-		return v, fmt.Errorf("git %s is too old: rfhandoff needs %d.%d or newer", v, MinVersion.Major, MinVersion.Minor)
+	if !v.AtLeast(minVersion.Major, minVersion.Minor) {
+		return v, fmt.Errorf("git %s is too old: rfhandoff needs %d.%d or newer", v, minVersion.Major, minVersion.Minor)
 	}
 	return v, nil
 }
 
-// Version runs git version.
-func (c *Client) Version(ctx context.Context) (GitVersion, error) {
+// version runs git version.
+func (c *Client) version(ctx context.Context) (GitVersion, error) {
 	res, err := c.run(ctx, []string{"version"}, call{})
 	if err != nil {
 		return GitVersion{}, &Error{Op: "version", Err: err}

@@ -3,6 +3,7 @@ package hackrfcli
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"slices"
 	"sync"
@@ -107,7 +108,7 @@ func TestClientClockArgv(t *testing.T) {
 }
 
 func TestClientRunnerErrorsPassThrough(t *testing.T) {
-	denied := &exec.DeniedError{Tool: exec.HackRFClock, Reason: "test"}
+	denied := fmt.Errorf("refused to run %s: test: %w", exec.HackRFClock, exec.ErrDenied)
 	killed := &exec.ExitError{Tool: exec.HackRFClock, Code: -1, Signal: "killed"}
 	for _, want := range []error{denied, killed} {
 		c := &Client{R: &fakeRunner{err: want}}
@@ -127,7 +128,7 @@ func TestStartReceiveArgvAndStderr(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmd := f.only(t)
-	if cmd.Tool != exec.HackRFTransfer || !slices.Equal(cmd.Args, validRx().Argv()) || cmd.Stderr == nil {
+	if cmd.Tool != exec.HackRFTransfer || !slices.Equal(cmd.Args, validRx().argv()) || cmd.Stderr == nil {
 		t.Errorf("cmd = %s %q (stderr writer %v)", cmd.Tool, cmd.Args, cmd.Stderr != nil)
 	}
 	if r.Pid() != 4242 {
@@ -186,8 +187,8 @@ func TestTransmitArgvAndTimeout(t *testing.T) {
 	if cmd.Tool != exec.HackRFTransfer || !slices.Equal(cmd.Args, p.Argv()) {
 		t.Errorf("cmd %s %q", cmd.Tool, cmd.Args)
 	}
-	if cmd.Timeout < p.Duration()+txMargin {
-		t.Errorf("timeout %v shorter than the transmission %v plus margin", cmd.Timeout, p.Duration())
+	if cmd.Timeout < p.duration()+txMargin {
+		t.Errorf("timeout %v shorter than the transmission %v plus margin", cmd.Timeout, p.duration())
 	}
 	if res.Stats.Underruns == nil || !res.Stats.Finished {
 		t.Errorf("stats = %+v", res.Stats)

@@ -41,11 +41,11 @@ const (
 // "An operation must be specified." and getopt's complaints go to stderr. A
 // usage text (exit 0 or 1) is a usage error; a not-found open failure
 // matches ErrNoDevice; firmware too old to report CLKIN (before 2022.09.1,
-// USB API 1.06) is a *FirmwareError wrapping the *CallError.
+// USB API 1.06) is a *FirmwareError wrapping the *callError.
 func ParseClock(stdout, stderr []byte, exitCode int) (ClockStatus, error) {
 	status := ClockUnknown
 	var (
-		failure *CallError
+		failure *callError
 		usage   bool
 		argErr  string
 	)

@@ -17,7 +17,7 @@ func TestParseClockTranscripts(t *testing.T) {
 		"clock/debian-not-detected.txtar":   {want: ClockNotDetected},
 		"clock/upstream-detected.txtar":     {want: ClockDetected},
 		"clock/upstream-not-detected.txtar": {want: ClockNotDetected},
-		"clock/debian-nodevice.txtar":       {is: ErrNoDevice, errType: new(*CallError)},
+		"clock/debian-nodevice.txtar":       {is: ErrNoDevice, errType: new(*callError)},
 		"clock/debian-old-firmware.txtar":   {errType: new(*FirmwareError)},
 		"clock/debian-long-option.txtar":    {usage: "hackrf_clock: option '--clkin' requires an argument"},
 		"clock/debian-no-operation.txtar":   {usage: "An operation must be specified."},
@@ -86,7 +86,7 @@ func TestParseClockOdd(t *testing.T) {
 
 // TestParseClockOldFirmware: -1005 from hackrf_clock -i is a
 // *FirmwareError that says what the call needs and still unwraps to the
-// tool's *CallError; any other failure stays a plain *CallError.
+// tool's *callError; any other failure stays a plain *callError.
 func TestParseClockOldFirmware(t *testing.T) {
 	tests := []struct {
 		name, stdout      string
@@ -119,14 +119,14 @@ func TestParseClockOldFirmware(t *testing.T) {
 			if fe != nil && (fe.NeedAPI != tt.needAPI || fe.NeedRelease != tt.release) {
 				t.Errorf("needs API %q release %q, want %q %q", fe.NeedAPI, fe.NeedRelease, tt.needAPI, tt.release)
 			}
-			var ce *CallError
+			var ce *callError
 			if !errors.As(err, &ce) || ce.Code != tt.wantCode || ce.Tool != "hackrf_clock" {
-				t.Errorf("CallError %+v, want code %d", ce, tt.wantCode)
+				t.Errorf("callError %+v, want code %d", ce, tt.wantCode)
 			}
 			if !strings.Contains(err.Error(), tt.wantMsgContaining) {
 				t.Errorf("message %q lacks %q", err, tt.wantMsgContaining)
 			}
-			if errors.Is(err, ErrNoDevice) || errors.Is(err, ErrBusy) {
+			if errors.Is(err, ErrNoDevice) || errors.Is(err, errBusy) {
 				t.Errorf("%v must not read as no device or busy", err)
 			}
 		})

@@ -24,6 +24,6 @@
 //
 // What it offers: Client (Info, Clock, StartReceive, Transmit) over the exec
 // runner, the pure parsers of each tool's output (ParseInfo, ParseClock, the
-// transfer line parser) and ErrNoDevice, ErrBusy and FirmwareError for the
+// transfer line parser) and ErrNoDevice and FirmwareError for the
 // callers that branch on them.
 package hackrfcli

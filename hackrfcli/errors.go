@@ -11,8 +11,8 @@ import (
 // found or opened by serial.
 var ErrNoDevice = errors.New("no HackRF found")
 
-// ErrBusy matches (errors.Is) a HackRF that another process holds.
-var ErrBusy = errors.New("HackRF busy")
+// errBusy matches (errors.Is) a HackRF that another process holds.
+var errBusy = errors.New("HackRF busy")
 
 // libhackrf error codes the package gives meaning to.
 const (
@@ -24,25 +24,25 @@ const (
 	codeUSBAPIVersion = -1005
 )
 
-// CallError is a "<call>() failed: <text> (<code>)" line printed by a tool.
-type CallError struct {
+// callError is a "<call>() failed: <text> (<code>)" line printed by a tool.
+type callError struct {
 	Tool string // hackrf_info, hackrf_clock or hackrf_transfer
 	Call string // the library call without "()", e.g. "hackrf_open"
 	Text string // libhackrf's (or libusb's) error text
 	Code int    // libhackrf error code, e.g. -5
 }
 
-func (e *CallError) Error() string {
+func (e *callError) Error() string {
 	return fmt.Sprintf("%s: %s() failed: %s (%d)", e.Tool, e.Call, e.Text, e.Code)
 }
 
 // Is makes a not-found failure match ErrNoDevice and a claimed device match
-// ErrBusy.
-func (e *CallError) Is(target error) bool {
+// errBusy.
+func (e *callError) Is(target error) bool {
 	switch target {
 	case ErrNoDevice:
 		return e.Code == codeNotFound
-	case ErrBusy:
+	case errBusy:
 		return e.Code == codeBusy || (e.Code == codeLibUSB && e.Text == "Resource busy")
 	}
 	return false
@@ -55,7 +55,7 @@ func (e *CallError) Is(target error) bool {
 // and NeedRelease say what the call needs; both are "" for a call the
 // package does not know.
 type FirmwareError struct {
-	Call        *CallError
+	Call        *callError
 	NeedAPI     string // firmware USB API version, e.g. "1.06"
 	NeedRelease string // the first firmware release with it, e.g. "2022.09.1"
 }
@@ -81,7 +81,7 @@ var firmwareNeeds = map[string][2]string{
 
 // asFirmwareError turns a -1005 failure into a *FirmwareError and leaves
 // every other failure as it is.
-func asFirmwareError(ce *CallError) error {
+func asFirmwareError(ce *callError) error {
 	if ce.Code != codeUSBAPIVersion {
 		return ce
 	}
@@ -89,18 +89,18 @@ func asFirmwareError(ce *CallError) error {
 	return &FirmwareError{Call: ce, NeedAPI: need[0], NeedRelease: need[1]}
 }
 
-// NoDeviceError is hackrf_info's "No HackRF boards found.".
-type NoDeviceError struct {
+// noDeviceError is hackrf_info's "No HackRF boards found.".
+type noDeviceError struct {
 	Tool     string
 	ExitCode int
 }
 
-func (e *NoDeviceError) Error() string {
+func (e *noDeviceError) Error() string {
 	return fmt.Sprintf("%s: No HackRF boards found. (exit status %d)", e.Tool, e.ExitCode)
 }
 
-// Is makes NoDeviceError match ErrNoDevice.
-func (e *NoDeviceError) Is(target error) bool { return target == ErrNoDevice }
+// Is makes noDeviceError match ErrNoDevice.
+func (e *noDeviceError) Is(target error) bool { return target == ErrNoDevice }
 
 // usageError is a tool that printed its usage text instead of doing the
 // work, with the complaint printed beside it, if any. exitCode may well be
@@ -120,7 +120,7 @@ func outputError(tool string, exitCode int, reason string) error {
 var callFailedRE = regexp.MustCompile(`^(\S+)\(\) failed: (.*) \((-?\d+)\)$`)
 
 // parseCallFailed reads a "<call>() failed: <text> (<code>)" line.
-func parseCallFailed(tool, line string) (*CallError, bool) {
+func parseCallFailed(tool, line string) (*callError, bool) {
 	m := callFailedRE.FindStringSubmatch(line)
 	if m == nil {
 		return nil, false
@@ -129,5 +129,5 @@ func parseCallFailed(tool, line string) (*CallError, bool) {
 	if err != nil {
 		return nil, false
 	}
-	return &CallError{Tool: tool, Call: m[1], Text: m[2], Code: code}, true
+	return &callError{Tool: tool, Call: m[1], Text: m[2], Code: code}, true
 }

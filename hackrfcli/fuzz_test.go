@@ -24,7 +24,7 @@ func FuzzParseTransferLine(f *testing.F) {
 	})
 	f.Add(" 1.0 MiB / 0.000 sec =  inf MiB/second, average power -0.0 dBfs, -1 bytes free in buffer, 4294967295 overruns, longest 4294967295 bytes")
 	f.Fuzz(func(t *testing.T, line string) {
-		ev := ParseTransferLine(line)
+		ev := parseTransferLine(line)
 		if ev.Line != strings.TrimSuffix(line, "\r") {
 			t.Fatalf("Line %q, want the input", ev.Line)
 		}
@@ -35,11 +35,11 @@ func FuzzParseTransferLine(f *testing.F) {
 			}
 		}
 		if ev.Kind == EventCallFailed && ev.Failure == nil {
-			t.Fatalf("call failure without a CallError: %q", line)
+			t.Fatalf("call failure without a callError: %q", line)
 		}
 		// Folding any event must keep the stats consistent.
 		var s TransferStats
-		s.Add(ev)
+		s.add(ev)
 		if s.DroppedFrames != nil && ev.Kind != EventDroppedFrames && ev.Kind != EventWriteFailed {
 			t.Fatalf("dropped frames from a %v line", ev.Kind)
 		}

@@ -15,7 +15,7 @@ type Info struct {
 	Boards      []Board
 	// Failures are "... failed:" lines the tool survived: an open failure
 	// with a USB error skips that board and the tool can still exit 0.
-	Failures []*CallError
+	Failures []*callError
 	// Extra holds stdout lines outside any board block that the parser
 	// does not know, kept so newer tool versions do not break parsing.
 	Extra []string
@@ -75,8 +75,8 @@ var (
 // ParseInfo reads hackrf_info's stdout, stderr and exit code.
 //
 // No device is exit 1 with "No HackRF boards found." on stdout and returns a
-// *NoDeviceError (errors.Is ErrNoDevice). A failed library call returns its
-// *CallError. Exit 0 must list at least one board. The Info parsed so far is
+// *noDeviceError (errors.Is ErrNoDevice). A failed library call returns its
+// *callError. Exit 0 must list at least one board. The Info parsed so far is
 // returned together with any error.
 func ParseInfo(stdout, stderr []byte, exitCode int) (Info, error) {
 	var (
@@ -207,7 +207,7 @@ func parseBoardLine(b *Board, line string, inSelf bool) (platforms, selfTest boo
 // infoError applies hackrf_info's exit code semantics to what was parsed.
 func infoError(info Info, noDevice bool, exitCode int) error {
 	if noDevice {
-		return &NoDeviceError{Tool: toolInfo, ExitCode: exitCode}
+		return &noDeviceError{Tool: toolInfo, ExitCode: exitCode}
 	}
 	if exitCode != 0 {
 		if len(info.Failures) > 0 {

@@ -16,7 +16,7 @@ func TestParseInfoTranscripts(t *testing.T) {
 		check          func(t *testing.T, in Info)
 	}
 	tests := map[string]want{
-		"info/debian-nodevice.txtar":   {tool: "2022.09.1", lib: "2022.09.1", abi: "0.7", err: ErrNoDevice, errType: new(*NoDeviceError)},
+		"info/debian-nodevice.txtar":   {tool: "2022.09.1", lib: "2022.09.1", abi: "0.7", err: ErrNoDevice, errType: new(*noDeviceError)},
 		"info/upstream-nodevice.txtar": {tool: "2026.01.3", lib: "2026.01.3", abi: "0.9.2", err: ErrNoDevice},
 		"info/debian-one-board.txtar": {tool: "2022.09.1", lib: "2022.09.1", abi: "0.7", boards: 1, check: func(t *testing.T, in Info) {
 			b := in.Boards[0]
@@ -58,7 +58,7 @@ func TestParseInfoTranscripts(t *testing.T) {
 				t.Errorf("old firmware board = %+v", b)
 			}
 		}},
-		"info/debian-busy.txtar": {tool: "2022.09.1", lib: "2022.09.1", abi: "0.7", boards: 1, err: ErrBusy, errType: new(*CallError),
+		"info/debian-busy.txtar": {tool: "2022.09.1", lib: "2022.09.1", abi: "0.7", boards: 1, err: errBusy, errType: new(*callError),
 			check: func(t *testing.T, in Info) {
 				if in.Boards[0].Opened() {
 					t.Error("a board that failed to open reads as opened")
@@ -67,7 +67,7 @@ func TestParseInfoTranscripts(t *testing.T) {
 					t.Errorf("Failures = %+v", in.Failures)
 				}
 			}},
-		"info/debian-board-id-failed.txtar": {tool: "2022.09.1", lib: "2022.09.1", abi: "0.7", boards: 1, errType: new(*CallError)},
+		"info/debian-board-id-failed.txtar": {tool: "2022.09.1", lib: "2022.09.1", abi: "0.7", boards: 1, errType: new(*callError)},
 		"info/upstream-one-board.txtar": {tool: "2026.01.3", lib: "2026.01.3", abi: "0.9.2", boards: 1, check: func(t *testing.T, in Info) {
 			b := in.Boards[0]
 			wantBoard(t, b, Board{Index: 0, Serial: "000000000000000057b068dc2a7f1e33", BoardID: 4, BoardName: "HackRF One",
@@ -145,8 +145,8 @@ func TestParseInfoOddOutput(t *testing.T) {
 		{"versions only exit 0", "hackrf_info version: 2022.09.1\nlibhackrf version: 2022.09.1 (0.7)\n", "", 0, nil, "hackrf_info: unexpected output (exit status 0): "},
 		{"killed", "hackrf_info version: 2022.09.1\n", "", -1, nil, "hackrf_info: unexpected output (exit status -1): "},
 		{"exit 1 unknown", "hackrf_info version: 2022.09.1\nsomething else\n", "boom\n", 1, nil, "hackrf_info: unexpected output (exit status 1): "},
-		{"no device despite exit 0", "hackrf_info version: 2022.09.1\nNo HackRF boards found.\n", "", 0, new(*NoDeviceError), ""},
-		{"init failed", "hackrf_info version: 2022.09.1\nlibhackrf version: 2022.09.1 (0.7)\n", "hackrf_init() failed: USB error (-1000)\n", 1, new(*CallError), ""},
+		{"no device despite exit 0", "hackrf_info version: 2022.09.1\nNo HackRF boards found.\n", "", 0, new(*noDeviceError), ""},
+		{"init failed", "hackrf_info version: 2022.09.1\nlibhackrf version: 2022.09.1 (0.7)\n", "hackrf_init() failed: USB error (-1000)\n", 1, new(*callError), ""},
 		{"board without a name", "hackrf_info version: x\nFound HackRF\nIndex: 0\n", "", 0, nil, "hackrf_info: unexpected output (exit status 0): "},
 	}
 	for _, tt := range tests {
@@ -192,8 +192,8 @@ func TestCallErrorIs(t *testing.T) {
 		if !ok {
 			t.Fatalf("%q not parsed", tt.line)
 		}
-		if errors.Is(ce, ErrNoDevice) != tt.noDevice || errors.Is(ce, ErrBusy) != tt.busy {
-			t.Errorf("%q: Is(ErrNoDevice)=%v Is(ErrBusy)=%v", tt.line, errors.Is(ce, ErrNoDevice), errors.Is(ce, ErrBusy))
+		if errors.Is(ce, ErrNoDevice) != tt.noDevice || errors.Is(ce, errBusy) != tt.busy {
+			t.Errorf("%q: Is(ErrNoDevice)=%v Is(ErrBusy)=%v", tt.line, errors.Is(ce, ErrNoDevice), errors.Is(ce, errBusy))
 		}
 	}
 	ce, _ := parseCallFailed("hackrf_transfer", "hackrf_stop_rx() failed: No such device (it may have been disconnected) (-1000)")

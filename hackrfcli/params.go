@@ -13,13 +13,13 @@ import (
 
 // Limits hackrf_transfer supports without -F (which rfhandoff never passes).
 const (
-	MinFrequencyHz  = 1_000_000     // 1 MHz
-	MaxFrequencyHz  = 6_000_000_000 // 6000 MHz
-	MinSampleRateHz = 2_000_000
-	MaxSampleRateHz = 20_000_000
-	MaxLNAGainDB    = 40 // 8 dB steps
-	MaxVGAGainDB    = 62 // 2 dB steps
-	MaxTXVGAGainDB  = 47 // 1 dB steps
+	minFrequencyHz  = 1_000_000     // 1 MHz
+	maxFrequencyHz  = 6_000_000_000 // 6000 MHz
+	minSampleRateHz = 2_000_000
+	maxSampleRateHz = 20_000_000
+	maxLNAGainDB    = 40 // 8 dB steps
+	maxVGAGainDB    = 62 // 2 dB steps
+	maxTXVGAGainDB  = 47 // 1 dB steps
 )
 
 // RxParams is one bounded receive: hackrf_transfer -r.
@@ -59,8 +59,8 @@ func (p RxParams) Validate() error {
 	v := validator{kind: "RxParams"}
 	v.frequency(p.FrequencyHz)
 	v.sampleRate(p.SampleRateHz)
-	v.gain("LNAGainDB", p.LNAGainDB, MaxLNAGainDB, 8)
-	v.gain("VGAGainDB", p.VGAGainDB, MaxVGAGainDB, 2)
+	v.gain("LNAGainDB", p.LNAGainDB, maxLNAGainDB, 8)
+	v.gain("VGAGainDB", p.VGAGainDB, maxVGAGainDB, 2)
 	v.numSamples(p.NumSamples)
 	v.serial(p.Serial)
 	v.path("OutPath", p.OutPath)
@@ -73,15 +73,15 @@ func (p TxParams) Validate() error {
 	v.path("IQPath", p.IQPath)
 	v.frequency(p.FrequencyHz)
 	v.sampleRate(p.SampleRateHz)
-	v.gain("TXVGAGainDB", p.TXVGAGainDB, MaxTXVGAGainDB, 1)
+	v.gain("TXVGAGainDB", p.TXVGAGainDB, maxTXVGAGainDB, 1)
 	v.numSamples(p.NumSamples)
 	v.serial(p.Serial)
 	return v.err.ErrorOrNil()
 }
 
-// Argv is the hackrf_transfer arguments for a valid RxParams:
+// argv is the hackrf_transfer arguments for a valid RxParams:
 // -r PATH -f F -s S -l L -g G -a 0|1 -n N -B [-d SERIAL].
-func (p RxParams) Argv() []string {
+func (p RxParams) argv() []string {
 	args := []string{
 		"-r", p.OutPath,
 		"-f", itoa(p.FrequencyHz),
@@ -98,7 +98,7 @@ func (p RxParams) Argv() []string {
 	return args
 }
 
-// Argv is the hackrf_transfer arguments for a valid TxParams:
+// argv is the hackrf_transfer arguments for a valid TxParams:
 // -t PATH -f F -s S -x G -a 0|1 -n N [-d SERIAL].
 func (p TxParams) Argv() []string {
 	args := []string{
@@ -115,11 +115,11 @@ func (p TxParams) Argv() []string {
 	return args
 }
 
-// Duration is how long the samples take at the sample rate.
-func (p RxParams) Duration() time.Duration { return samplesDuration(p.NumSamples, p.SampleRateHz) }
+// duration is how long the samples take at the sample rate.
+func (p RxParams) duration() time.Duration { return samplesDuration(p.NumSamples, p.SampleRateHz) }
 
-// Duration is how long the samples take at the sample rate.
-func (p TxParams) Duration() time.Duration { return samplesDuration(p.NumSamples, p.SampleRateHz) }
+// duration is how long the samples take at the sample rate.
+func (p TxParams) duration() time.Duration { return samplesDuration(p.NumSamples, p.SampleRateHz) }
 
 // Bytes is the size of the finished capture file: two bytes (I, Q) a sample.
 func (p RxParams) Bytes() int64 { return 2 * p.NumSamples }
@@ -141,13 +141,13 @@ func (v *validator) bad(field, value, reason string) {
 }
 
 func (v *validator) frequency(hz int64) {
-	if hz < MinFrequencyHz || hz > MaxFrequencyHz {
+	if hz < minFrequencyHz || hz > maxFrequencyHz {
 		v.bad("FrequencyHz", itoa(hz), "must be 1000000–6000000000 Hz (hackrf_transfer's supported range)")
 	}
 }
 
 func (v *validator) sampleRate(hz int64) {
-	if hz < MinSampleRateHz || hz > MaxSampleRateHz {
+	if hz < minSampleRateHz || hz > maxSampleRateHz {
 		v.bad("SampleRateHz", itoa(hz), "must be 2000000–20000000 Hz")
 	}
 }

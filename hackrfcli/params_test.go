@@ -27,9 +27,9 @@ func TestRxParamsValidate(t *testing.T) {
 	}{
 		{"valid", func(*RxParams) {}, nil},
 		{"edges", func(p *RxParams) {
-			p.FrequencyHz, p.SampleRateHz, p.LNAGainDB, p.VGAGainDB, p.NumSamples = MinFrequencyHz, MaxSampleRateHz, 40, 62, 1
+			p.FrequencyHz, p.SampleRateHz, p.LNAGainDB, p.VGAGainDB, p.NumSamples = minFrequencyHz, maxSampleRateHz, 40, 62, 1
 		}, nil},
-		{"upper frequency edge", func(p *RxParams) { p.FrequencyHz, p.SampleRateHz = MaxFrequencyHz, MinSampleRateHz }, nil},
+		{"upper frequency edge", func(p *RxParams) { p.FrequencyHz, p.SampleRateHz = maxFrequencyHz, minSampleRateHz }, nil},
 		{"serial suffix", func(p *RxParams) { p.Serial = "233e1a5f" }, nil},
 		{"LNA not a multiple of 8", func(p *RxParams) { p.LNAGainDB = 7 }, []string{"RxParams.LNAGainDB"}},
 		{"LNA too high", func(p *RxParams) { p.LNAGainDB = 48 }, []string{"RxParams.LNAGainDB"}},
@@ -116,12 +116,12 @@ func checkFields(t *testing.T, err error, fields []string) {
 func TestArgv(t *testing.T) {
 	rx := validRx()
 	want := []string{"-r", captureFile, "-f", "433920000", "-s", "2000000", "-l", "16", "-g", "20", "-a", "0", "-n", "240000000", "-B"}
-	if got := rx.Argv(); !slices.Equal(got, want) {
+	if got := rx.argv(); !slices.Equal(got, want) {
 		t.Errorf("rx argv %q\nwant     %q", got, want)
 	}
 	rx.Amp, rx.Serial = true, "233e1a5f"
 	want = []string{"-r", captureFile, "-f", "433920000", "-s", "2000000", "-l", "16", "-g", "20", "-a", "1", "-n", "240000000", "-B", "-d", "233e1a5f"}
-	if got := rx.Argv(); !slices.Equal(got, want) {
+	if got := rx.argv(); !slices.Equal(got, want) {
 		t.Errorf("rx argv %q\nwant     %q", got, want)
 	}
 	tx := validTx()
@@ -130,7 +130,7 @@ func TestArgv(t *testing.T) {
 	if got := tx.Argv(); !slices.Equal(got, want) {
 		t.Errorf("tx argv %q\nwant     %q", got, want)
 	}
-	if rx.Duration() != 120*time.Second || tx.Duration() != 10*time.Second || rx.Bytes() != 480_000_000 {
-		t.Errorf("durations %v %v bytes %d", rx.Duration(), tx.Duration(), rx.Bytes())
+	if rx.duration() != 120*time.Second || tx.duration() != 10*time.Second || rx.Bytes() != 480_000_000 {
+		t.Errorf("durations %v %v bytes %d", rx.duration(), tx.duration(), rx.Bytes())
 	}
 }

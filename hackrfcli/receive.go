@@ -54,7 +54,7 @@ func (c *Client) StartReceive(ctx context.Context, p RxParams, onLine func(Trans
 		}
 	}}
 	r.started = time.Now()
-	proc, err := c.R.Start(ctx, exec.Cmd{Tool: exec.HackRFTransfer, Args: p.Argv(), Stderr: r.lw})
+	proc, err := c.R.Start(ctx, exec.Cmd{Tool: exec.HackRFTransfer, Args: p.argv(), Stderr: r.lw})
 	if err != nil {
 		return nil, err
 	}

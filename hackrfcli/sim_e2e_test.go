@@ -179,7 +179,7 @@ func TestTransmitThroughRunner(t *testing.T) {
 		t.Errorf("progress lines %d, last power %v; want -Inf", res.Stats.ProgressLines, res.Stats.LastPower)
 	}
 	// The RX side's runner cannot transmit at all.
-	if _, err := simClient(t, exec.RoleRX, "fast").Transmit(context.Background(), p); !errors.As(err, new(*exec.DeniedError)) {
-		t.Errorf("RX runner transmit: %v, want DeniedError", err)
+	if _, err := simClient(t, exec.RoleRX, "fast").Transmit(context.Background(), p); !errors.Is(err, exec.ErrDenied) {
+		t.Errorf("RX runner transmit: %v, want ErrDenied", err)
 	}
 }

@@ -27,7 +27,7 @@ const (
 )
 
 // TransferStats accumulates what one hackrf_transfer run reported. Feed it
-// every stderr line's event with Add; pointer fields stay nil until the tool
+// every stderr line's event with add; pointer fields stay nil until the tool
 // reports them, because a missing counter is not a zero counter.
 type TransferStats struct {
 	ProgressLines int
@@ -53,7 +53,7 @@ type TransferStats struct {
 	// Started is "Stop with Ctrl-C" seen; Finished is the final "exit".
 	Started  bool
 	Finished bool
-	Failures []*CallError // every "... failed:" line, in order
+	Failures []*callError // every "... failed:" line, in order
 	Errors   []string     // fatal complaints (argument errors, file errors)
 	Warnings []string
 	Reason   ExitReason
@@ -63,8 +63,8 @@ type TransferStats struct {
 	writeFailure bool
 }
 
-// Add folds one event into the totals.
-func (s *TransferStats) Add(ev TransferEvent) {
+// add folds one event into the totals.
+func (s *TransferStats) add(ev TransferEvent) {
 	switch ev.Kind {
 	case EventProgress:
 		s.ProgressLines++
@@ -120,7 +120,7 @@ func (s *TransferStats) Add(ev TransferEvent) {
 		// "write failed" has no newline of its own: the next message
 		// shares its line.
 		if ev.Detail != "" {
-			s.Add(ParseTransferLine(ev.Detail))
+			s.add(parseTransferLine(ev.Detail))
 		}
 	}
 	s.Reason = s.reason()
@@ -128,8 +128,8 @@ func (s *TransferStats) Add(ev TransferEvent) {
 
 // AddLine parses and folds one stderr line, returning its event.
 func (s *TransferStats) AddLine(line string) TransferEvent {
-	ev := ParseTransferLine(line)
-	s.Add(ev)
+	ev := parseTransferLine(line)
+	s.add(ev)
 	return ev
 }
 

@@ -63,7 +63,7 @@ type TransferEvent struct {
 	Samples  int64 // EventSamplesToXfer
 	Count    int64 // EventStatsBytes, EventStatsShortfalls, EventDroppedFrames
 	Longest  int64 // EventStatsShortfalls
-	Failure  *CallError
+	Failure  *callError
 }
 
 // Progress is the per-second line. Both versions are read:
@@ -114,9 +114,9 @@ var (
 	droppedRE    = regexp.MustCompile(`^dropped frames: \[(-?\d+)\]$`)
 )
 
-// ParseTransferLine classifies one line of hackrf_transfer's stderr. It
+// parseTransferLine classifies one line of hackrf_transfer's stderr. It
 // never fails: a line it does not know is EventUnknown.
-func ParseTransferLine(line string) TransferEvent {
+func parseTransferLine(line string) TransferEvent {
 	line = strings.TrimSuffix(line, "\r")
 	ev := TransferEvent{Kind: EventUnknown, Line: line}
 	switch {

@@ -173,7 +173,7 @@ func TestParseTransferLine(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.line, func(t *testing.T) {
-			ev := ParseTransferLine(tt.line)
+			ev := parseTransferLine(tt.line)
 			if ev.Kind != tt.kind {
 				t.Fatalf("kind %v, want %v (%+v)", ev.Kind, tt.kind, ev)
 			}

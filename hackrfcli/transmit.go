@@ -24,7 +24,7 @@ type TransmitResult struct {
 
 // Transmit validates p and runs a bounded hackrf_transfer -t to its end.
 // The runner must have been built for the TX role; the RX role refuses -t.
-// The error is the runner's (*exec.ExitError, *exec.TimeoutError, ...) or a
+// The error is the runner's (*exec.ExitError, a timeout, ...) or a
 // usage error for the exit-0 usage quirk.
 func (c *Client) Transmit(ctx context.Context, p TxParams) (TransmitResult, error) {
 	if err := p.Validate(); err != nil {
@@ -35,7 +35,7 @@ func (c *Client) Transmit(ctx context.Context, p TxParams) (TransmitResult, erro
 	}
 	var stats TransferStats
 	lw := &lineWriter{fn: func(line string) { stats.AddLine(line) }}
-	timeout := p.Duration() + txMargin
+	timeout := p.duration() + txMargin
 	if c.Timeout > timeout {
 		timeout = c.Timeout
 	}

@@ -4,11 +4,11 @@ import "strings"
 
 // The simulated board and software: Debian's 2022.09.1 on a HackRF One r8.
 const (
-	ToolVersion     = "2022.09.1"
-	LibABI          = "0.7"
+	toolVersion     = "2022.09.1"
+	libABI          = "0.7"
 	Serial          = "0000000000000000a06063c8233e1a5f"
-	FirmwareVersion = "2022.09.1"
-	APIVersion      = "1.06"
+	firmwareVersion = "2022.09.1"
+	apiVersion      = "1.06"
 	// HACKRF_SIM=oldfw: the board still runs firmware 2021.03.1, whose USB
 	// API is too old for CLKIN status and the -B counters.
 	OldFirmwareVersion = "2021.03.1"

@@ -59,6 +59,5 @@
 //     (samples 5 s to 10 s without -n).
 //
 // What it offers: IsTool and Main, which the binary's entry point calls when it
-// runs under a tool's name; the version and burst constants the tests compare
-// against.
+// runs under a tool's name.
 package hacksim

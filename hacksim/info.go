@@ -4,8 +4,8 @@ import "io"
 
 // hackrf_info 2022.09.1 is int main(void): it ignores its arguments and
 // prints everything on stdout.
-const infoHeader = "hackrf_info version: " + ToolVersion + "\n" +
-	"libhackrf version: " + ToolVersion + " (" + LibABI + ")\n"
+const infoHeader = "hackrf_info version: " + toolVersion + "\n" +
+	"libhackrf version: " + toolVersion + " (" + libABI + ")\n"
 
 const infoBoardHead = "Found HackRF\n" +
 	"Index: 0\n" +
@@ -17,7 +17,7 @@ const infoPartID = "Part ID Number: 0xa000cb3c 0x00574f5b\n"
 // infoBoard is the board's block. The revision and the platform list are
 // read only from firmware with USB API 1.06 or later.
 const infoBoard = infoBoardHead +
-	"Firmware Version: " + FirmwareVersion + " (API:" + APIVersion + ")\n" +
+	"Firmware Version: " + firmwareVersion + " (API:" + apiVersion + ")\n" +
 	infoPartID +
 	"Hardware Revision: r8\n" +
 	"Hardware appears to have been manufactured by Great Scott Gadgets.\n" +

@@ -10,11 +10,11 @@ import (
 	"syscall"
 )
 
-// Tools are the program names the simulator answers to.
-var Tools = []string{"hackrf_info", "hackrf_clock", "hackrf_transfer"}
+// tools are the program names the simulator answers to.
+var tools = []string{"hackrf_info", "hackrf_clock", "hackrf_transfer"}
 
 // IsTool reports whether a program name (a path is fine) is one of Tools.
-func IsTool(name string) bool { return slices.Contains(Tools, toolName(name)) }
+func IsTool(name string) bool { return slices.Contains(tools, toolName(name)) }
 
 // toolName is the program name argv[0] carries: what follows the last
 // separator of either kind (Windows passes C:\tools\hackrf_info.exe, and
@@ -52,7 +52,7 @@ func Main(name string, args []string, env func(string) string, stdout, stderr io
 		defer signal.Stop(sigs)
 		return runTransfer(name, args, m, stdout, stderr, sigs)
 	}
-	fmt.Fprintf(stderr, "hacksim: %q is not a simulated tool (want one of %s)\n", name, strings.Join(Tools, ", "))
+	fmt.Fprintf(stderr, "hacksim: %q is not a simulated tool (want one of %s)\n", name, strings.Join(tools, ", "))
 	return 2
 }
 
@@ -61,8 +61,8 @@ type modes struct {
 	nodevice, noclock, stall, exit1, fast, burst, oldfw bool
 }
 
-// ModeNames are the values HACKRF_SIM accepts.
-var ModeNames = []string{"nodevice", "noclock", "stall", "exit1", "fast", "burst", "oldfw"}
+// modeNames are the values HACKRF_SIM accepts.
+var modeNames = []string{"nodevice", "noclock", "stall", "exit1", "fast", "burst", "oldfw"}
 
 func parseModes(s string) (modes, error) {
 	var m modes
@@ -89,7 +89,7 @@ func parseModes(s string) (modes, error) {
 		}
 	}
 	if len(bad) > 0 {
-		return m, fmt.Errorf("HACKRF_SIM=%q: unknown mode %s (known: %s)", s, strings.Join(bad, ", "), strings.Join(ModeNames, ", "))
+		return m, fmt.Errorf("HACKRF_SIM=%q: unknown mode %s (known: %s)", s, strings.Join(bad, ", "), strings.Join(modeNames, ", "))
 	}
 	if m.stall && m.exit1 {
 		return m, fmt.Errorf("HACKRF_SIM=%q: stall and exit1 exclude each other", s)

@@ -18,8 +18,8 @@ const (
 	noiseSigma = 3.0
 	// burstDB is the tone's power over the total noise power.
 	burstDB = 25.0
-	// BurstOffsetHz is where the burst tone sits relative to the centre.
-	BurstOffsetHz = 200_000
+	// burstOffsetHz is where the burst tone sits relative to the centre.
+	burstOffsetHz = 200_000
 )
 
 // Seeds of the PCG generator: a capture is the same every run.
@@ -50,7 +50,7 @@ func newSource(sampleRate uint32, burst bool, from, to int64) *source {
 	}
 	if burst {
 		s.burst, s.burstFrom, s.burstTo = true, from, to
-		s.omega = 2 * math.Pi * BurstOffsetHz / float64(sampleRate)
+		s.omega = 2 * math.Pi * burstOffsetHz / float64(sampleRate)
 		// Tone power A² against the noise's 2σ² (I and Q).
 		s.amp = math.Sqrt(2 * noiseSigma * noiseSigma * math.Pow(10, burstDB/10))
 		s.buf = make([]byte, blockSize)

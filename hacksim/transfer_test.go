@@ -196,7 +196,7 @@ func TestReceiveBurstInMiddleThird(t *testing.T) {
 		}
 		return cmplx.Abs(acc) / float64(len(mid)/2)
 	}
-	if pos, neg := corr(BurstOffsetHz), corr(-BurstOffsetHz); pos < 10*neg {
+	if pos, neg := corr(burstOffsetHz), corr(-burstOffsetHz); pos < 10*neg {
 		t.Errorf("tone amplitude at +200 kHz %.2f, at -200 kHz %.2f", pos, neg)
 	}
 }

@@ -12,16 +12,16 @@ import (
 	"rfhandoff/state"
 )
 
-// AnchorsSuffix names the file beside the mirror (<mirror>.anchors) that
+// anchorsSuffix names the file beside the mirror (<mirror>.anchors) that
 // keeps the last tip of each branch the mirror accepted. It lives outside
 // the mirror so that a rebuilt mirror, which has forgotten its tracking
 // refs, still refuses a branch that was rewritten meanwhile (PROTOCOL
 // §20). Re-anchoring after a deliberate force-push is removing both the
 // mirror and this file.
-const AnchorsSuffix = ".anchors"
+const anchorsSuffix = ".anchors"
 
 // AnchorsPath is the anchors file of the mirror at dir.
-func AnchorsPath(dir string) string { return dir + AnchorsSuffix }
+func AnchorsPath(dir string) string { return dir + anchorsSuffix }
 
 // readAnchors reads "<commit> <branch>" lines. A file that is not exactly
 // that is an error naming it, never a silent reset: forgetting an anchor

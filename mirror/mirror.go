@@ -20,8 +20,8 @@ const (
 	TXName = "mirror-tx.git"
 )
 
-// Filter is what polls leave out: every blob.
-const Filter = "blob:none"
+// filter is what polls leave out: every blob.
+const filter = "blob:none"
 
 // filterIgnoredMark, inside the mirror, records that the server's refusal
 // of filters was reported, so that a cron-driven rx check says it once.
@@ -64,7 +64,7 @@ func Open(ctx context.Context, checkout *gitcli.Client, remote, dir string, log 
 	m.git = &gitcli.Client{
 		R: checkout.R, Dir: dir, Timeout: checkout.Timeout,
 		Env:      m.env(dir),
-		Promisor: &gitcli.Promisor{Remote: remote, Filter: Filter, FilterIgnored: m.filterIgnored, Withheld: withheld{dir}, ChecksObjects: true},
+		Promisor: &gitcli.Promisor{Remote: remote, Filter: filter, FilterIgnored: m.filterIgnored, Withheld: withheld{dir}, ChecksObjects: true},
 	}
 	unlock, err := m.lock(ctx)
 	if err != nil {
@@ -145,7 +145,7 @@ func (m *Mirror) rebuild(ctx context.Context, why string) error {
 	for _, kv := range [][2]string{
 		{urlKey, exec.RedactURL(m.URL)},
 		{"remote." + m.Remote + ".promisor", "true"},
-		{"remote." + m.Remote + ".partialclonefilter", Filter},
+		{"remote." + m.Remote + ".partialclonefilter", filter},
 		{"gc.auto", "0"},
 	} {
 		if err := g.ConfigSet(ctx, kv[0], kv[1]); err != nil {

@@ -33,9 +33,9 @@ type Options struct {
 	Backoff time.Duration
 }
 
-// QueueLength bounds each receiver's queue: events beyond it are dropped
+// queueLength bounds each receiver's queue: events beyond it are dropped
 // and counted, never waited for.
-const QueueLength = 32
+const queueLength = 32
 
 // maxAttempts is how often one delivery is tried, all within twice the
 // policy's timeout.
@@ -91,7 +91,7 @@ func New(o Options) (*Dispatcher, error) {
 		rs = append(rs, &command{argv: n.Command, runner: o.Runner, secret: d.secrets(), timeout: n.Timeout.Duration})
 	}
 	for _, r := range rs {
-		w := &worker{r: r, q: make(chan Event, QueueLength), done: make(chan struct{}), d: d, auditOK: true}
+		w := &worker{r: r, q: make(chan Event, queueLength), done: make(chan struct{}), d: d, auditOK: true}
 		d.workers = append(d.workers, w)
 		go w.run()
 	}
@@ -187,8 +187,8 @@ type Stats struct {
 	Failed, Dropped int
 }
 
-// Stats reports each receiver's counts.
-func (d *Dispatcher) Stats() []Stats {
+// stats reports each receiver's counts.
+func (d *Dispatcher) stats() []Stats {
 	if d == nil {
 		return nil
 	}
@@ -220,7 +220,7 @@ func (w *worker) run() {
 func (w *worker) deliver(ev Event) {
 	o := w.d.o
 	timeout := o.Policy.Notify.Timeout.Duration
-	m := Render(ev, w.d.secrets()...)
+	m := render(ev, w.d.secrets()...)
 	begin := o.Now()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*timeout)
 	defer cancel()

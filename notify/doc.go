@@ -6,6 +6,6 @@
 // terminal and nothing more: it carries no link or code that approves.
 //
 // What it offers: New, a Dispatcher whose Notify queues an Event and never
-// blocks; Preview (what `config check` prints); Sign (the webhook's HMAC); and
-// Stats, each receiver's counts.
+// blocks; Preview (what `config check` prints); and Sign (the webhook's
+// HMAC).
 package notify

@@ -55,15 +55,15 @@ func TXExecuted(t Task, action string, rfTX, exitCode int) Event {
 		fmt.Sprintf("tx execute ran the %s action: rf_tx %d, exit code %d", action, rfTX, exitCode))
 }
 
-// RemoteUnreachable: a watcher has failed to reach the remote for at
+// remoteUnreachable: a watcher has failed to reach the remote for at
 // least poll.max_backoff.
-func RemoteUnreachable(watcher string, failingFor time.Duration, reason string) Event {
+func remoteUnreachable(watcher string, failingFor time.Duration, reason string) Event {
 	return Event{Name: config.EventRemoteUnreachable,
 		Detail: fmt.Sprintf("%s cannot reach the remote for %s: %s", watcher, failingFor.Round(time.Second), reason)}
 }
 
-// RemoteBack: the remote answers again after RemoteUnreachable.
-func RemoteBack(watcher string) Event {
+// remoteBack: the remote answers again after remoteUnreachable.
+func remoteBack(watcher string) Event {
 	return Event{Name: config.EventRemoteBack, Detail: watcher + " reaches the remote again"}
 }
 
@@ -83,8 +83,8 @@ func examples() map[string]Event {
 		config.EventCaptureComplete:     CaptureComplete(t, 0, 480000000, &ov),
 		config.EventCaptureFailed:       CaptureFailed(t, "hackrf_transfer exited 1"),
 		config.EventTXExecuted:          TXExecuted(t, "fake", 0, 0),
-		config.EventRemoteUnreachable:   RemoteUnreachable("rx watch", 5*time.Minute, "the remote did not answer"),
-		config.EventRemoteBack:          RemoteBack("rx watch"),
+		config.EventRemoteUnreachable:   remoteUnreachable("rx watch", 5*time.Minute, "the remote did not answer"),
+		config.EventRemoteBack:          remoteBack("rx watch"),
 		config.EventWatcherStopped:      WatcherStopped("rx watch", "[S] at the prompt"),
 	}
 }

@@ -45,11 +45,11 @@ type Message struct {
 // maxDetail bounds the quoted part of a message (an error can be long).
 const maxDetail = 300
 
-// Render builds the message for ev. Every field that comes from a task or
+// render builds the message for ev. Every field that comes from a task or
 // an error goes through the one sanitizer of §16 (so a title's hidden
 // characters arrive escaped), and secrets (a token, a webhook secret) and
 // URL credentials are replaced before anything leaves.
-func Render(ev Event, secrets ...string) Message {
+func render(ev Event, secrets ...string) Message {
 	clean := func(s string) string {
 		return hiddentext.SanitizeLine(exec.Redact([]string{s}, secrets)[0])
 	}
@@ -99,9 +99,9 @@ func priority(event string) int {
 	return 3
 }
 
-// Argv substitutes the placeholders of a [notify] command, each only where
+// argv substitutes the placeholders of a [notify] command, each only where
 // it is a whole argument (config refuses one spliced into a longer one).
-func Argv(command []string, m Message) []string {
+func argv(command []string, m Message) []string {
 	out := make([]string, len(command))
 	for i, a := range command {
 		switch a {

@@ -378,7 +378,7 @@ func TestFailingReceiverReportedOnceAndNextEventGoesOut(t *testing.T) {
 }
 
 func failed(d *Dispatcher, receiver string) int {
-	for _, s := range d.Stats() {
+	for _, s := range d.stats() {
 		if s.Receiver == receiver {
 			return s.Failed
 		}
@@ -410,10 +410,10 @@ func TestNotifyNeverBlocksOnAFullQueue(t *testing.T) {
 	f.pol.Notify.WebhookURL = hang.URL
 	f.pol.Notify.Timeout = config.Duration{Duration: 30 * time.Second}
 	d := f.start(t, nil)
-	for i := 0; i < QueueLength+10; i++ {
+	for i := 0; i < queueLength+10; i++ {
 		d.Notify(approval()) // returns although the receiver holds the first
 	}
-	s := d.Stats()
+	s := d.stats()
 	if len(s) != 1 || s[0].Dropped < 9 {
 		t.Errorf("stats %+v, want the events beyond the queue dropped and counted", s)
 	}
@@ -444,7 +444,7 @@ func TestEventsFilter(t *testing.T) {
 func TestRenderRedactsSecretsAndCredentials(t *testing.T) {
 	ev := approval()
 	ev.Detail = "fetch failed: https://bob:hunter2@git.example.org/lab.git: token " + testToken
-	m := Render(ev, testToken)
+	m := render(ev, testToken)
 	if strings.Contains(m.Text, "hunter2") || strings.Contains(m.Text, testToken) {
 		t.Errorf("message %q holds a credential", m.Text)
 	}
@@ -508,7 +508,7 @@ func TestCommandReceiverGetsExactArgv(t *testing.T) {
 		lines = append(lines, argv)
 	}
 	ev.Role, ev.Node = "rx", "lab-rx1"
-	m := Render(ev)
+	m := render(ev)
 	want := []string{"approval_needed", "RX_TEST_001", ev.Title, m.Text, "literal {x}", "-"}
 	if len(lines) != 1 || strings.Join(lines[0], "\x00") != strings.Join(want, "\x00") {
 		t.Fatalf("argv %q, want exactly %q", lines, want)
@@ -541,8 +541,7 @@ func TestCommandMustBeResolved(t *testing.T) {
 		t.Fatal("a missing notification program resolved")
 	}
 	_, err = stack.Run(context.Background(), exec.Cmd{Tool: exec.Notify, Args: []string{"x"}})
-	var ni *exec.NotInstalledError
-	if !errors.As(err, &ni) {
+	if !errors.Is(err, exec.ErrNotInstalled) {
 		t.Fatalf("running an unresolved notifier: %v", err)
 	}
 }

@@ -22,14 +22,14 @@ func (o *Outage) Failed(now time.Time, err error) {
 	}
 	if !o.sent && now.Sub(o.since) >= o.After {
 		o.sent = true
-		o.D.Notify(RemoteUnreachable(o.Watcher, now.Sub(o.since), err.Error()))
+		o.D.Notify(remoteUnreachable(o.Watcher, now.Sub(o.since), err.Error()))
 	}
 }
 
 // OK records a successful poll.
 func (o *Outage) OK() {
 	if o.sent {
-		o.D.Notify(RemoteBack(o.Watcher))
+		o.D.Notify(remoteBack(o.Watcher))
 	}
 	o.since, o.sent = time.Time{}, false
 }

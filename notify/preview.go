@@ -32,13 +32,13 @@ func Preview(p config.Policy, node string) string {
 	for _, name := range n.Events {
 		ev := ex[name]
 		ev.Role, ev.Node, ev.Time = "<rx|main>", node, time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-		m := Render(ev)
+		m := render(ev)
 		fmt.Fprintf(&b, "#   %s: %s\n", name, m.Text)
 		if n.NtfyURL != "" {
 			fmt.Fprintf(&b, "#     ntfy Title %q, Priority %d, Tags %q\n", m.Headline, m.Priority, m.Tags)
 		}
 		if len(n.Command) > 0 {
-			fmt.Fprintf(&b, "#     command %q\n", append([]string{n.Command[0]}, Argv(n.Command[1:], m)...))
+			fmt.Fprintf(&b, "#     command %q\n", append([]string{n.Command[0]}, argv(n.Command[1:], m)...))
 		}
 	}
 	return b.String()

@@ -139,13 +139,12 @@ func (c *command) audited() bool { return true }
 // replaced as whole arguments; no shell ever sees them.
 func (c *command) send(ctx context.Context, m Message) (string, bool, error) {
 	res, err := c.runner.Run(ctx, exec.Cmd{
-		Tool: exec.Notify, Args: Argv(c.argv[1:], m),
+		Tool: exec.Notify, Args: argv(c.argv[1:], m),
 		MaxOutput: 64 << 10, Secrets: c.secret, Timeout: c.timeout,
 	})
 	if err != nil {
-		var denied *exec.DeniedError
-		var missing *exec.NotInstalledError
-		return "", !errors.As(err, &denied) && !errors.As(err, &missing), err
+		// A command that never started is not retried.
+		return "", !errors.Is(err, exec.ErrDenied) && !errors.Is(err, exec.ErrNotInstalled), err
 	}
 	return fmt.Sprintf("exit %d", res.ExitCode), false, nil
 }

@@ -29,8 +29,9 @@ var stepNames = [...]string{
 }
 
 // CheckError is a publish refused by one of the seven checks before
-// anything was committed or pushed. Err says why; it may wrap the underlying error (a fetch
-// failure, a *result.InvalidError, a *state.CorruptError, ...).
+// anything was committed or pushed. Err says why; it may wrap the
+// underlying error (a fetch failure, an invalid result, a
+// *state.CorruptError, ...).
 type CheckError struct {
 	Step int
 	Name string

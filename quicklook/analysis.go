@@ -10,8 +10,8 @@ type Analysis struct {
 	SampleRateHz, FrequencyHz int64
 	FFTSize                   int
 	// FrameStride: on average one FFT frame in FrameStride was
-	// transformed, evenly spread over each row (see MaxFramesPerRow and
-	// MaxFramesPerSecond); 1 means all of them.
+	// transformed, evenly spread over each row (see maxFramesPerRow and
+	// maxFramesPerSecond); 1 means all of them.
 	FrameStride float64
 
 	Samples         int64         // complex samples written
@@ -35,27 +35,27 @@ type Analysis struct {
 	BandDBFS []float64
 }
 
-// RowStart is the offset from the capture's start where row r begins.
-func (a *Analysis) RowStart(r int) time.Duration {
+// rowStart is the offset from the capture's start where row r begins.
+func (a *Analysis) rowStart(r int) time.Duration {
 	return min(seconds(float64(r)*a.RowSeconds), a.Duration)
 }
 
-// RowEnd is where row r ends (the capture's end for the last row).
-func (a *Analysis) RowEnd(r int) time.Duration {
+// rowEnd is where row r ends (the capture's end for the last row).
+func (a *Analysis) rowEnd(r int) time.Duration {
 	if r >= len(a.Rows)-1 {
 		return a.Duration
 	}
 	return min(seconds(float64(r+1)*a.RowSeconds), a.Duration)
 }
 
-// RowStartSample is the index of row r's first sample.
-func (a *Analysis) RowStartSample(r int) int64 {
+// rowStartSample is the index of row r's first sample.
+func (a *Analysis) rowStartSample(r int) int64 {
 	return min(int64(math.Floor(float64(r)*a.RowSamples)), a.Samples)
 }
 
-// RowEndSample is the index one past row r's last sample (Samples for the
+// rowEndSample is the index one past row r's last sample (Samples for the
 // last row, which takes in a short tail).
-func (a *Analysis) RowEndSample(r int) int64 {
+func (a *Analysis) rowEndSample(r int) int64 {
 	if r >= len(a.Rows)-1 {
 		return a.Samples
 	}
@@ -65,8 +65,8 @@ func (a *Analysis) RowEndSample(r int) int64 {
 // BinWidthHz is the width of one FFT bin.
 func (a *Analysis) BinWidthHz() float64 { return float64(a.SampleRateHz) / float64(a.FFTSize) }
 
-// BinOffsetHz is bin k's offset from the centre frequency.
-func (a *Analysis) BinOffsetHz(k int) float64 {
+// binOffsetHz is bin k's offset from the centre frequency.
+func (a *Analysis) binOffsetHz(k int) float64 {
 	return float64(k-a.FFTSize/2) * float64(a.SampleRateHz) / float64(a.FFTSize)
 }
 

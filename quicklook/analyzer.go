@@ -9,14 +9,14 @@ import (
 	"gonum.org/v1/gonum/dsp/fourier"
 )
 
-// ErrFinished is returned by Write after Finish.
-var ErrFinished = errors.New("quicklook: write after Finish")
+// errFinished is returned by Write after Finish.
+var errFinished = errors.New("quicklook: write after Finish")
 
 // Analyzer is an io.Writer for raw ci8 bytes (interleaved int8 I, Q) that
 // builds the spectrogram as the bytes go by, so the capture executor can tee
 // the reader that hashes the file into it. Writes may split a sample pair or
 // an FFT frame anywhere. Only the frames picked for transforming (at most
-// MaxFramesPerRow a row, evenly spread) are looked at; the bytes of the
+// maxFramesPerRow a row, evenly spread) are looked at; the bytes of the
 // others are counted and skipped. It is not safe for concurrent use.
 type Analyzer struct {
 	p      Params
@@ -52,7 +52,7 @@ type rowAcc struct {
 func NewAnalyzer(p Params) *Analyzer {
 	p = p.withDefaults()
 	a := &Analyzer{p: p}
-	if a.err = p.Validate(); a.err != nil {
+	if a.err = p.validate(); a.err != nil {
 		return a
 	}
 	a.geo = p.geometry()
@@ -94,7 +94,7 @@ func (a *Analyzer) Write(p []byte) (int, error) {
 		return 0, a.err
 	}
 	if a.done {
-		return 0, ErrFinished
+		return 0, errFinished
 	}
 	total := len(p)
 	fb := len(a.buf)
@@ -216,14 +216,14 @@ func (a *Analyzer) build(samples int64) *Analysis {
 	rows := mergeTail(a.rows)
 	mean := make([]float64, n)
 	var frames int
-	prev, prevBand := []float64(nil), MinDBFS
+	prev, prevBand := []float64(nil), minDBFS
 	for i := range rows {
 		r := &rows[i]
 		db := make([]float64, n)
 		band := prevBand
 		if r.frames == 0 {
 			// Cannot happen with the row geometry (every row holds
-			// MinFramesPerRow transformed frames); repeat the row above
+			// minFramesPerRow transformed frames); repeat the row above
 			// rather than show a hole.
 			copy(db, prev)
 		} else {
@@ -242,7 +242,7 @@ func (a *Analyzer) build(samples int64) *Analysis {
 		prev, prevBand = db, band
 	}
 	for k, v := range mean {
-		res.Spectrum[k] = MinDBFS
+		res.Spectrum[k] = minDBFS
 		if frames > 0 {
 			res.Spectrum[k] = dBFS(v / float64(frames))
 		}
@@ -250,19 +250,19 @@ func (a *Analyzer) build(samples int64) *Analysis {
 	return res
 }
 
-// dBFS converts a linear power relative to full scale, never below MinDBFS.
+// dBFS converts a linear power relative to full scale, never below minDBFS.
 func dBFS(p float64) float64 {
 	if !(p > 0) {
-		return MinDBFS
+		return minDBFS
 	}
-	return max(10*math.Log10(p), MinDBFS)
+	return max(10*math.Log10(p), minDBFS)
 }
 
-// mergeTail folds a last row thinner than MinFramesPerRow into the row
+// mergeTail folds a last row thinner than minFramesPerRow into the row
 // before it, so that no row is noisy enough to pass for a burst; a last row
 // without any transformed frame is merged the same way.
 func mergeTail(rows []rowAcc) []rowAcc {
-	if n := len(rows); n >= 2 && rows[n-1].frames < MinFramesPerRow {
+	if n := len(rows); n >= 2 && rows[n-1].frames < minFramesPerRow {
 		last, prev := &rows[n-1], &rows[n-2]
 		if prev.power == nil {
 			prev.power = make([]float64, len(last.power))

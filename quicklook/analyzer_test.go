@@ -25,7 +25,7 @@ func TestAnalyzerSplitWrites(t *testing.T) {
 }
 
 // TestAnalyzerSplitWritesCapped: with rows of 183 frames of which
-// MaxFramesPerRow are transformed, skipping the others gives the same
+// maxFramesPerRow are transformed, skipping the others gives the same
 // analysis however the writes split them.
 func TestAnalyzerSplitWritesCapped(t *testing.T) {
 	s := signal{Rate: testRate, Duration: 3 * time.Second, Sigma: 12, Seed: 4,
@@ -38,8 +38,8 @@ func TestAnalyzerSplitWritesCapped(t *testing.T) {
 		t.Fatalf("FrameStride = %.2f: the rows are not capped", want.FrameStride)
 	}
 	for r, f := range want.RowFrames {
-		if f < MaxFramesPerRow-1 || f > MaxFramesPerRow+1 {
-			t.Errorf("row %d averages %d frames, want %d ± 1", r, f, MaxFramesPerRow)
+		if f < maxFramesPerRow-1 || f > maxFramesPerRow+1 {
+			t.Errorf("row %d averages %d frames, want %d ± 1", r, f, maxFramesPerRow)
 		}
 	}
 	checkSplitWrites(t, p, data, want)
@@ -107,7 +107,7 @@ func TestAnalyzerDurations(t *testing.T) {
 			if a.Duration != 4*time.Second {
 				t.Errorf("Duration = %v, want 4s", a.Duration)
 			}
-			wantRow := DefaultRowDuration.Seconds()
+			wantRow := defaultRowDuration.Seconds()
 			if tc.planned > 0 {
 				wantRow = tc.planned.Seconds() / float64(tc.rows)
 			}
@@ -118,15 +118,15 @@ func TestAnalyzerDurations(t *testing.T) {
 			if len(a.Rows) != wantRows || len(a.BandDBFS) != wantRows || len(a.RowFrames) != wantRows {
 				t.Errorf("%d rows (%d band, %d counts), want %d", len(a.Rows), len(a.BandDBFS), len(a.RowFrames), wantRows)
 			}
-			if end := a.RowEnd(len(a.Rows) - 1); end != a.Duration {
+			if end := a.rowEnd(len(a.Rows) - 1); end != a.Duration {
 				t.Errorf("last row ends at %v, want %v", end, a.Duration)
 			}
 			for r, f := range a.RowFrames {
-				if f < MinFramesPerRow {
-					t.Errorf("row %d averages %d frames, want at least %d", r, f, MinFramesPerRow)
+				if f < minFramesPerRow {
+					t.Errorf("row %d averages %d frames, want at least %d", r, f, minFramesPerRow)
 				}
 			}
-			if len(a.Spectrum) != DefaultFFTSize || len(a.Rows[0]) != DefaultFFTSize {
+			if len(a.Spectrum) != defaultFFTSize || len(a.Rows[0]) != defaultFFTSize {
 				t.Errorf("spectrum %d bins, row %d bins", len(a.Spectrum), len(a.Rows[0]))
 			}
 		})
@@ -153,8 +153,8 @@ func TestAnalyzerStride(t *testing.T) {
 }
 
 // TestAnalyzerFramesPerRow: whatever the sample rate, about
-// MaxFramesPerRow frames are transformed per row, evenly spread, and
-// never more a second than MaxFramesPerSecond allows.
+// maxFramesPerRow frames are transformed per row, evenly spread, and
+// never more a second than maxFramesPerSecond allows.
 func TestAnalyzerFramesPerRow(t *testing.T) {
 	tests := []struct {
 		rate    int64
@@ -175,7 +175,7 @@ func TestAnalyzerFramesPerRow(t *testing.T) {
 		}
 		perRow := g.rowSamples / float64(p.FFTSize) / g.spacing
 		perSecond := float64(tc.rate) / float64(p.FFTSize) / g.spacing
-		if perRow > MaxFramesPerRow+1e-9 || perRow < MinFramesPerRow || perSecond > MaxFramesPerSecond {
+		if perRow > maxFramesPerRow+1e-9 || perRow < minFramesPerRow || perSecond > maxFramesPerSecond {
 			t.Errorf("at %d Hz over %v: %.1f frames a row, %.0f a second", tc.rate, tc.planned, perRow, perSecond)
 		}
 	}
@@ -200,7 +200,7 @@ func TestAnalyzerInvalidParams(t *testing.T) {
 func TestAnalyzerWriteAfterFinish(t *testing.T) {
 	a := NewAnalyzer(testParams())
 	first := a.Finish()
-	if _, err := a.Write([]byte{0, 0}); !errors.Is(err, ErrFinished) {
+	if _, err := a.Write([]byte{0, 0}); !errors.Is(err, errFinished) {
 		t.Fatalf("Write after Finish: %v", err)
 	}
 	if a.Finish() != first {

@@ -55,7 +55,7 @@ func BenchmarkAnalyzer20Msps(b *testing.B) {
 // 1 GB capture (25 s planned at 20 Msps, 512 rows) fed in 1 MiB writes as
 // fast as the Analyzer takes them, from NewAnalyzer to Finish. One op is
 // the whole gigabyte; MB/s is the unbounded feed rate and cpu-s/GB the CPU
-// it costs (rusage), which MaxFramesPerRow keeps flat in the data rate.
+// it costs (rusage), which maxFramesPerRow keeps flat in the data rate.
 func BenchmarkAnalyzerFastGB(b *testing.B) {
 	const (
 		rate    = 20_000_000
@@ -73,8 +73,8 @@ func BenchmarkAnalyzerFastGB(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
-		if res := a.Finish(); len(res.Rows) != DefaultRows {
-			b.Fatalf("%d rows, want %d", len(res.Rows), DefaultRows)
+		if res := a.Finish(); len(res.Rows) != defaultRows {
+			b.Fatalf("%d rows, want %d", len(res.Rows), defaultRows)
 		}
 		cpu += cpuTime() - c0
 	}

@@ -9,20 +9,20 @@ import (
 
 // rf_tx_observed values (PROTOCOL §5).
 const (
-	ObservedTX      = "EXPECTED_EXTERNAL_TX"
-	ObservedUnknown = "UNKNOWN"
+	observedTX      = "EXPECTED_EXTERNAL_TX"
+	observedUnknown = "UNKNOWN"
 )
 
 // Detector settings.
 const (
-	// DefaultThresholdDB replaces a threshold that is not a positive number.
-	DefaultThresholdDB = 10.0
-	// FloorPercentile picks the noise floor: the level that this fraction
+	// defaultThresholdDB replaces a threshold that is not a positive number.
+	defaultThresholdDB = 10.0
+	// floorPercentile picks the noise floor: the level that this fraction
 	// of the rows stays under, per bin (and for the band power). A burst
-	// shorter than (1 − FloorPercentile) of the capture leaves it on the
+	// shorter than (1 − floorPercentile) of the capture leaves it on the
 	// noise; a transmission that fills more of the capture than that
 	// raises the floor and reads as UNKNOWN, never as "nothing sent".
-	FloorPercentile = 0.2
+	floorPercentile = 0.2
 )
 
 // Detection is the energy detector's verdict.
@@ -47,7 +47,7 @@ type Detection struct {
 	PeakOffsetHz float64
 	PeakExcessDB float64
 	// NoiseFloorDBFS is the median over bins of the per-bin floor, in dBFS
-	// per bin; BandFloorDBFS the floor of the total band power. MinDBFS for
+	// per bin; BandFloorDBFS the floor of the total band power. minDBFS for
 	// silence (all-zero input).
 	NoiseFloorDBFS float64
 	BandFloorDBFS  float64
@@ -60,17 +60,17 @@ type Detection struct {
 // Detect looks for a burst: a run of contiguous rows, lasting at least
 // minDuration, in which some bin (or the total band power) stands at least
 // thresholdDB over its noise floor. Each bin has its own floor, the
-// FloorPercentile of its level over the rows, so a steady DC spike is no
+// floorPercentile of its level over the rows, so a steady DC spike is no
 // burst while a narrow tone that barely moves the total band power is one.
 // Times resolve to one row (a.RowSeconds).
 func Detect(a *Analysis, thresholdDB float64, minDuration time.Duration) Detection {
 	if !(thresholdDB > 0) || math.IsInf(thresholdDB, 0) {
-		thresholdDB = DefaultThresholdDB
+		thresholdDB = defaultThresholdDB
 	}
 	minDuration = max(minDuration, 0)
 	d := Detection{
 		ThresholdDB: thresholdDB, MinDuration: minDuration,
-		PeakDBFS: MinDBFS, NoiseFloorDBFS: MinDBFS, BandFloorDBFS: MinDBFS,
+		PeakDBFS: minDBFS, NoiseFloorDBFS: minDBFS, BandFloorDBFS: minDBFS,
 	}
 	if a == nil || len(a.Rows) == 0 {
 		return d
@@ -84,9 +84,9 @@ func Detect(a *Analysis, thresholdDB float64, minDuration time.Duration) Detecti
 		for r, row := range a.Rows {
 			col[r] = row[k]
 		}
-		floor[k] = percentile(col, FloorPercentile)
+		floor[k] = percentile(col, floorPercentile)
 	}
-	bandFloor := percentile(slices.Clone(a.BandDBFS), FloorPercentile)
+	bandFloor := percentile(slices.Clone(a.BandDBFS), floorPercentile)
 	d.NoiseFloorDBFS = percentile(slices.Clone(floor), 0.5)
 	d.BandFloorDBFS = bandFloor
 
@@ -112,7 +112,7 @@ func Detect(a *Analysis, thresholdDB float64, minDuration time.Duration) Detecti
 		}
 		start := r - firstBelow(excess[:r], thresholdDB)
 		if start < r {
-			if l := a.RowEnd(r-1) - a.RowStart(start); l >= minDuration {
+			if l := a.rowEnd(r-1) - a.rowStart(start); l >= minDuration {
 				d.Bursts++
 				if l > bestLen {
 					bestLen, from, to = l, start, r-1
@@ -123,8 +123,8 @@ func Detect(a *Analysis, thresholdDB float64, minDuration time.Duration) Detecti
 	lo, hi := 0, nr-1
 	if d.Bursts > 0 {
 		d.Burst = true
-		d.Start, d.End = a.RowStart(from), a.RowEnd(to)
-		d.StartSample, d.EndSample = a.RowStartSample(from), a.RowEndSample(to)
+		d.Start, d.End = a.rowStart(from), a.rowEnd(to)
+		d.StartSample, d.EndSample = a.rowStartSample(from), a.rowEndSample(to)
 		d.LowOffsetHz, d.HighOffsetHz = burstBand(a, floor, thresholdDB, from, to)
 		lo, hi = from, to
 	}
@@ -135,7 +135,7 @@ func Detect(a *Analysis, thresholdDB float64, minDuration time.Duration) Detecti
 		}
 		d.PeakExcessDB = excess[r]
 		if k := peakBin[r]; k >= 0 {
-			d.PeakDBFS, d.PeakOffsetHz = a.Rows[r][k], a.BinOffsetHz(k)
+			d.PeakDBFS, d.PeakOffsetHz = a.Rows[r][k], a.binOffsetHz(k)
 		} else { // the band power rose more than any single bin
 			d.PeakDBFS, d.PeakOffsetHz = a.BandDBFS[r], 0
 		}
@@ -161,7 +161,7 @@ func burstBand(a *Analysis, floor []float64, thresholdDB float64, from, to int) 
 		return -half, half
 	}
 	w := a.BinWidthHz()
-	return max(a.BinOffsetHz(kLo)-w/2, -half), min(a.BinOffsetHz(kHi)+w/2, half)
+	return max(a.binOffsetHz(kLo)-w/2, -half), min(a.binOffsetHz(kHi)+w/2, half)
 }
 
 // firstBelow counts the trailing values of x at or above t.
@@ -176,7 +176,7 @@ func firstBelow(x []float64, t float64) int {
 // percentile returns the q-quantile of x (nearest rank), reordering x.
 func percentile(x []float64, q float64) float64 {
 	if len(x) == 0 {
-		return MinDBFS
+		return minDBFS
 	}
 	k := int(q * float64(len(x)-1))
 	return quickselect(x, k)
@@ -228,9 +228,9 @@ func quickselect(x []float64, k int) float64 {
 // burst, UNKNOWN otherwise (the receiver never claims nothing was sent).
 func (d Detection) RFTXObserved() string {
 	if d.Burst {
-		return ObservedTX
+		return observedTX
 	}
-	return ObservedUnknown
+	return observedUnknown
 }
 
 // Notes are human lines for RX_RESULT.md.
@@ -240,13 +240,13 @@ func (d Detection) Notes() []string {
 		fmtDBFS(d.NoiseFloorDBFS), fmtDBFS(d.BandFloorDBFS))
 	if !d.Burst {
 		return []string{
-			fmt.Sprintf("No burst detected (%s); rf_tx_observed = %s.", crit, ObservedUnknown),
+			fmt.Sprintf("No burst detected (%s); rf_tx_observed = %s.", crit, observedUnknown),
 			fmt.Sprintf("Strongest rise over the floor: %s.", fmtDB(d.PeakExcessDB)),
 			floor,
 		}
 	}
 	lines := []string{
-		fmt.Sprintf("Burst detected (%s); rf_tx_observed = %s.", crit, ObservedTX),
+		fmt.Sprintf("Burst detected (%s); rf_tx_observed = %s.", crit, observedTX),
 		fmt.Sprintf("Burst start: %s, end: %s after capture start (duration %s).",
 			fmtSeconds(d.Start), fmtSeconds(d.End), fmtSeconds(d.End-d.Start)),
 		fmt.Sprintf("Peak level: %s per bin at %s (%s over its floor).",

@@ -22,7 +22,7 @@ func testParams() Params {
 func TestDetect(t *testing.T) { runDetectTable(t, testParams()) }
 
 // TestDetectCappedRows runs the same table with rows of 0.25 s: 122
-// frames each, of which MaxFramesPerRow are transformed, evenly spread, as
+// frames each, of which maxFramesPerRow are transformed, evenly spread, as
 // at high sample rates.
 func TestDetectCappedRows(t *testing.T) {
 	p := testParams()
@@ -108,9 +108,9 @@ func runDetectTable(t *testing.T, p Params) {
 			if d.Burst != tc.want {
 				t.Fatalf("Burst = %v, want %v (peak excess %.1f dB)", d.Burst, tc.want, d.PeakExcessDB)
 			}
-			wantObs := ObservedUnknown
+			wantObs := observedUnknown
 			if tc.want {
-				wantObs = ObservedTX
+				wantObs = observedTX
 			}
 			if got := d.RFTXObserved(); got != wantObs {
 				t.Errorf("RFTXObserved = %q, want %q", got, wantObs)
@@ -189,12 +189,12 @@ func TestDetectBurstToTheEnd(t *testing.T) {
 	}
 	// The rows tile the samples without gap or overlap.
 	for r := 1; r < len(a.Rows); r++ {
-		if a.RowStartSample(r) != a.RowEndSample(r-1) {
-			t.Fatalf("row %d starts at %d, row %d ends at %d", r, a.RowStartSample(r), r-1, a.RowEndSample(r-1))
+		if a.rowStartSample(r) != a.rowEndSample(r-1) {
+			t.Fatalf("row %d starts at %d, row %d ends at %d", r, a.rowStartSample(r), r-1, a.rowEndSample(r-1))
 		}
 	}
-	if a.RowStartSample(0) != 0 || a.RowEndSample(len(a.Rows)-1) != a.Samples {
-		t.Errorf("rows cover %d .. %d of %d samples", a.RowStartSample(0), a.RowEndSample(len(a.Rows)-1), a.Samples)
+	if a.rowStartSample(0) != 0 || a.rowEndSample(len(a.Rows)-1) != a.Samples {
+		t.Errorf("rows cover %d .. %d of %d samples", a.rowStartSample(0), a.rowEndSample(len(a.Rows)-1), a.Samples)
 	}
 }
 
@@ -243,7 +243,7 @@ func TestDetectSilenceAndFullScale(t *testing.T) {
 			a := analyse(t, p, tc.data)
 			d := Detect(a, 10, 500*time.Millisecond)
 			checkFinite(t, a, d)
-			if d.Burst || d.RFTXObserved() != ObservedUnknown {
+			if d.Burst || d.RFTXObserved() != observedUnknown {
 				t.Fatalf("detected a burst in %s: %+v", tc.name, d)
 			}
 			for _, line := range d.Notes() {
@@ -256,8 +256,8 @@ func TestDetectSilenceAndFullScale(t *testing.T) {
 	t.Run("all zero floor is MinDBFS", func(t *testing.T) {
 		a := analyse(t, testParams(), make([]byte, 2*testRate))
 		d := Detect(a, 10, 0)
-		if d.NoiseFloorDBFS != MinDBFS || d.BandFloorDBFS != MinDBFS {
-			t.Fatalf("floors %v / %v, want %v", d.NoiseFloorDBFS, d.BandFloorDBFS, MinDBFS)
+		if d.NoiseFloorDBFS != minDBFS || d.BandFloorDBFS != minDBFS {
+			t.Fatalf("floors %v / %v, want %v", d.NoiseFloorDBFS, d.BandFloorDBFS, minDBFS)
 		}
 	})
 	t.Run("both components at full scale are +3 dBFS band power", func(t *testing.T) {
@@ -283,7 +283,7 @@ func TestDetectToneLevel(t *testing.T) {
 	if got := a.BandDBFS[0]; math.Abs(got-(-6.02)) > 0.2 {
 		t.Errorf("BandDBFS[0] = %.2f dBFS, want −6.02", got)
 	}
-	if off := a.BinOffsetHz(k); off != s.ToneHz {
+	if off := a.binOffsetHz(k); off != s.ToneHz {
 		t.Errorf("BinOffsetHz(%d) = %v, want %v", k, off, s.ToneHz)
 	}
 }
@@ -328,10 +328,10 @@ func sortFloats(x []float64) {
 }
 
 // TestDetectNoiseMargin: noise only, in the default 512 rows with the
-// frames per row capped (122 frames a row, MaxFramesPerRow transformed):
+// frames per row capped (122 frames a row, maxFramesPerRow transformed):
 // the largest chance rise of any bin over its floor stays far under the
 // default 10 dB threshold. It measures about 2.8 dB with 64 frames a row
-// (3.8 dB with 32, 5.3 dB with 16; see MaxFramesPerRow), so a cap thinned
+// (3.8 dB with 32, 5.3 dB with 16; see maxFramesPerRow), so a cap thinned
 // to 16 frames or fewer fails here.
 func TestDetectNoiseMargin(t *testing.T) {
 	const rate = 1_000_000
@@ -353,18 +353,18 @@ func TestDetectNoiseMargin(t *testing.T) {
 		}
 	}
 	res := a.Finish()
-	if len(res.Rows) != DefaultRows {
-		t.Fatalf("%d rows, want %d", len(res.Rows), DefaultRows)
+	if len(res.Rows) != defaultRows {
+		t.Fatalf("%d rows, want %d", len(res.Rows), defaultRows)
 	}
 	for r, f := range res.RowFrames {
-		if f < MaxFramesPerRow-1 || f > MaxFramesPerRow+1 {
-			t.Fatalf("row %d averages %d frames, want %d ± 1", r, f, MaxFramesPerRow)
+		if f < maxFramesPerRow-1 || f > maxFramesPerRow+1 {
+			t.Fatalf("row %d averages %d frames, want %d ± 1", r, f, maxFramesPerRow)
 		}
 	}
-	d := Detect(res, DefaultThresholdDB, 500*time.Millisecond)
+	d := Detect(res, defaultThresholdDB, 500*time.Millisecond)
 	checkFinite(t, res, d)
-	t.Logf("largest chance rise over the floor: %.2f dB (threshold %.0f dB)", d.PeakExcessDB, DefaultThresholdDB)
-	if d.Burst || d.PeakExcessDB > DefaultThresholdDB/2 {
-		t.Fatalf("noise rises %.2f dB over its floor (burst %v); want under %.0f dB", d.PeakExcessDB, d.Burst, DefaultThresholdDB/2)
+	t.Logf("largest chance rise over the floor: %.2f dB (threshold %.0f dB)", d.PeakExcessDB, defaultThresholdDB)
+	if d.Burst || d.PeakExcessDB > defaultThresholdDB/2 {
+		t.Fatalf("noise rises %.2f dB over its floor (burst %v); want under %.0f dB", d.PeakExcessDB, d.Burst, defaultThresholdDB/2)
 	}
 }

@@ -6,8 +6,8 @@
 // (|I+jQ| = 128 counts): per FFT bin for the spectrogram and spectrum, and
 // the mean sample power |x|² for the band power series (from the FFT bins,
 // by Parseval's theorem). The cost is flat in the data rate: at most
-// MaxFramesPerRow frames, evenly spread, are transformed per row. Levels never go
-// below MinDBFS, so an all-zero capture reports MinDBFS instead of -Inf and
+// maxFramesPerRow frames, evenly spread, are transformed per row. Levels never go
+// below minDBFS, so an all-zero capture reports minDBFS instead of -Inf and
 // no NaN ever reaches a caller.
 //
 // What it offers: NewAnalyzer (an io.Writer fed while the capture is written),

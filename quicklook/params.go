@@ -10,23 +10,23 @@ import (
 
 // Defaults and limits of the analysis.
 const (
-	DefaultFFTSize = 1024
-	DefaultRows    = 512
+	defaultFFTSize = 1024
+	defaultRows    = 512
 
-	// MinFramesPerRow is the fewest FFT frames averaged into one row. With
+	// minFramesPerRow is the fewest FFT frames averaged into one row. With
 	// few, the per-bin power of plain noise scatters so much that the
 	// strongest of 1024 bins in some row reaches a 10 dB threshold by
 	// chance; with 32 the largest chance rise in a few hundred rows stays
 	// near 4 dB. Rows are widened (and so fewer) when a short planned
 	// duration would leave them thinner, and a short last row is merged
 	// into the one before.
-	MinFramesPerRow = 32
+	minFramesPerRow = 32
 
-	// MaxFramesPerRow caps the FFT frames transformed for one row; they
+	// maxFramesPerRow caps the FFT frames transformed for one row; they
 	// are spread evenly over the row (frame ⌈j·spacing⌉ for a fractional
-	// spacing of rowFrames/MaxFramesPerRow), and the bytes of the others
+	// spacing of rowFrames/maxFramesPerRow), and the bytes of the others
 	// are skipped unread. So the analysis costs about Rows ×
-	// MaxFramesPerRow FFTs per planned capture, flat in the sample rate
+	// maxFramesPerRow FFTs per planned capture, flat in the sample rate
 	// and in how fast the bytes arrive: BenchmarkAnalyzerFastGB measured
 	// 0.5 CPU-s for a whole 1 GB capture (25 s at 20 Msps, 32768 FFTs of
 	// 1024 bins, 2-core EPYC under load) and 1.7 GB/s fed unbounded,
@@ -54,21 +54,21 @@ const (
 	// frames (a row / 64: under 1 ms for a 25 s capture, 18 ms for a
 	// 10-minute one) could fall between them, and a burst must last
 	// detect_min_s to count.
-	MaxFramesPerRow = 64
+	maxFramesPerRow = 64
 
-	// MaxFramesPerSecond caps the FFT frames analysed per second of
-	// signal, an upper bound beside MaxFramesPerRow that matters for
+	// maxFramesPerSecond caps the FFT frames analysed per second of
+	// signal, an upper bound beside maxFramesPerRow that matters for
 	// short rows (short planned durations): above it frames are skipped
 	// (every k-th is transformed). At 2–10 Msps with 1024 bins and short
 	// rows every frame is analysed; at 20 Msps every second one.
-	MaxFramesPerSecond = 10000
+	maxFramesPerSecond = 10000
 
-	// DefaultRowDuration is the row length when no planned duration is
+	// defaultRowDuration is the row length when no planned duration is
 	// known.
-	DefaultRowDuration = 250 * time.Millisecond
+	defaultRowDuration = 250 * time.Millisecond
 
-	// MinDBFS is the lowest level ever reported (silence, all-zero input).
-	MinDBFS = -200.0
+	// minDBFS is the lowest level ever reported (silence, all-zero input).
+	minDBFS = -200.0
 
 	minFFTSize = 16
 	maxFFTSize = 1 << 16
@@ -91,16 +91,16 @@ func paramsError(field, problem string, value any) error {
 // withDefaults fills in the zero values.
 func (p Params) withDefaults() Params {
 	if p.FFTSize == 0 {
-		p.FFTSize = DefaultFFTSize
+		p.FFTSize = defaultFFTSize
 	}
 	if p.Rows == 0 {
-		p.Rows = DefaultRows
+		p.Rows = defaultRows
 	}
 	return p
 }
 
-// Validate reports every invalid field at once (after defaults).
-func (p Params) Validate() error {
+// validate reports every invalid field at once (after defaults).
+func (p Params) validate() error {
 	p = p.withDefaults()
 	var errs *multierror.Error
 	if p.SampleRateHz <= 0 {
@@ -124,12 +124,12 @@ func (p Params) Validate() error {
 // geometry is how frames map onto rows.
 type geometry struct {
 	rowSamples float64 // samples per row (the last row may be shorter)
-	// stride is the per-second cap (MaxFramesPerSecond): transformed frames
+	// stride is the per-second cap (maxFramesPerSecond): transformed frames
 	// are at least stride frames apart.
 	stride int
 	// spacing is the mean distance in frames between transformed frames,
 	// at least stride: frame ⌈j·spacing⌉ is the j-th transformed, which
-	// spreads MaxFramesPerRow frames evenly over each row.
+	// spreads maxFramesPerRow frames evenly over each row.
 	spacing float64
 }
 
@@ -140,15 +140,15 @@ func (p Params) geometry() geometry {
 	if p.PlannedDuration > 0 {
 		row = rate * p.PlannedDuration.Seconds() / float64(p.Rows)
 	} else {
-		row = rate * DefaultRowDuration.Seconds()
+		row = rate * defaultRowDuration.Seconds()
 	}
-	row = max(row, n*MinFramesPerRow)
+	row = max(row, n*minFramesPerRow)
 	stride := 1
-	if fps := rate / n; fps > MaxFramesPerSecond {
-		stride = int((fps + MaxFramesPerSecond - 1) / MaxFramesPerSecond)
+	if fps := rate / n; fps > maxFramesPerSecond {
+		stride = int((fps + maxFramesPerSecond - 1) / maxFramesPerSecond)
 	}
-	// Keep at least MinFramesPerRow transformed frames in every row.
-	stride = max(1, min(stride, int(row/(n*MinFramesPerRow))))
-	spacing := max(float64(stride), row/n/MaxFramesPerRow)
+	// Keep at least minFramesPerRow transformed frames in every row.
+	stride = max(1, min(stride, int(row/(n*minFramesPerRow))))
+	spacing := max(float64(stride), row/n/maxFramesPerRow)
 	return geometry{rowSamples: row, stride: stride, spacing: spacing}
 }

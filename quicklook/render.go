@@ -48,15 +48,15 @@ type Meta struct {
 	Details                   string // extra parameters, e.g. gains
 }
 
-// ErrNoAnalysis is returned by RenderPNG for a nil Analysis.
-var ErrNoAnalysis = errors.New("quicklook: no analysis to render")
+// errNoAnalysis is returned by RenderPNG for a nil Analysis.
+var errNoAnalysis = errors.New("quicklook: no analysis to render")
 
 // RenderPNG writes the quick-look: the spectrogram (time down, frequency
 // across, dBFS colour bar) above the mean spectrum, the task and parameters
 // in the title, and the detected burst marked by lines and a label.
 func RenderPNG(w io.Writer, a *Analysis, d Detection, meta Meta) error {
 	if a == nil {
-		return ErrNoAnalysis
+		return errNoAnalysis
 	}
 	if meta.FrequencyHz == 0 {
 		meta.FrequencyHz = a.FrequencyHz
@@ -171,7 +171,7 @@ func scaleFor(a *Analysis) colourScale {
 		all = append(all, row...)
 	}
 	if len(all) == 0 {
-		return colourScale{MinDBFS, MinDBFS + 30}
+		return colourScale{minDBFS, minDBFS + 30}
 	}
 	hi := slices.Max(all)
 	lo := percentile(all, 0.05)
@@ -330,7 +330,7 @@ func drawSpectrum(c *canvas, a *Analysis, d Detection, m Meta) {
 		}
 	}
 	if math.IsInf(lo, 0) {
-		lo, hi = MinDBFS, MinDBFS+10
+		lo, hi = minDBFS, minDBFS+10
 	}
 	lo, hi = lo-3, max(hi+3, lo+13)
 	step := niceStep(hi-lo, 5)
@@ -388,7 +388,7 @@ func burstSpectrum(a *Analysis, d Detection) []float64 {
 	out := make([]float64, a.FFTSize)
 	var n int
 	for r := range a.Rows {
-		if a.RowStart(r) < d.Start || a.RowEnd(r) > d.End {
+		if a.rowStart(r) < d.Start || a.rowEnd(r) > d.End {
 			continue
 		}
 		for k, v := range a.Rows[r] {
@@ -397,7 +397,7 @@ func burstSpectrum(a *Analysis, d Detection) []float64 {
 		n++
 	}
 	for k, v := range out {
-		out[k] = MinDBFS
+		out[k] = minDBFS
 		if n > 0 {
 			out[k] = dBFS(v / float64(n))
 		}

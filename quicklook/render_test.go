@@ -94,7 +94,7 @@ func TestRenderPNG(t *testing.T) {
 		}
 	})
 	t.Run("nil analysis", func(t *testing.T) {
-		if err := RenderPNG(&bytes.Buffer{}, nil, Detection{}, meta); !errors.Is(err, ErrNoAnalysis) {
+		if err := RenderPNG(&bytes.Buffer{}, nil, Detection{}, meta); !errors.Is(err, errNoAnalysis) {
 			t.Fatalf("RenderPNG(nil) = %v", err)
 		}
 	})
@@ -153,7 +153,7 @@ func TestWritePNGFile(t *testing.T) {
 	if err := WritePNGFile(filepath.Join(dir, "missing", "q.png"), a, d, Meta{}); err == nil {
 		t.Error("no error for a missing directory")
 	}
-	if err := WritePNGFile(filepath.Join(dir, "nil.png"), nil, d, Meta{}); !errors.Is(err, ErrNoAnalysis) {
+	if err := WritePNGFile(filepath.Join(dir, "nil.png"), nil, d, Meta{}); !errors.Is(err, errNoAnalysis) {
 		t.Errorf("nil analysis: %v", err)
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 1 {

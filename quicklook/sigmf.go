@@ -15,9 +15,9 @@ import (
 // SigMF names (https://sigmf.org): a recording is x.sigmf-data with its
 // metadata in x.sigmf-meta.
 const (
-	SigMFMetaExt  = ".sigmf-meta"
-	SigMFDataExt  = ".sigmf-data"
-	SigMFDatatype = "ci8" // the only datatype this package reads
+	sigMFMetaExt  = ".sigmf-meta"
+	sigMFDataExt  = ".sigmf-data"
+	sigMFDatatype = "ci8" // the only datatype this package reads
 
 	// MaxSigMFMetaBytes bounds the metadata read beside a capture.
 	MaxSigMFMetaBytes = 1 << 20
@@ -47,8 +47,8 @@ func sigmfError(field, value, problem string) error {
 // x.ext), then file.sigmf-meta.
 func SigMFMetaPaths(file string) []string {
 	base := strings.TrimSuffix(file, filepath.Ext(file))
-	paths := []string{base + SigMFMetaExt}
-	if own := file + SigMFMetaExt; own != paths[0] {
+	paths := []string{base + sigMFMetaExt}
+	if own := file + sigMFMetaExt; own != paths[0] {
 		paths = append(paths, own)
 	}
 	return paths
@@ -78,8 +78,8 @@ func ParseSigMFMeta(data []byte) (SigMFMeta, error) {
 	if raw, ok := global["core:datatype"]; ok {
 		if err := json.Unmarshal(raw, &m.Datatype); err != nil {
 			bad("global.core:datatype", raw, "must be a string")
-		} else if m.Datatype != SigMFDatatype {
-			bad("global.core:datatype", raw, "only %s (interleaved int8 I/Q) can be read", SigMFDatatype)
+		} else if m.Datatype != sigMFDatatype {
+			bad("global.core:datatype", raw, "only %s (interleaved int8 I/Q) can be read", sigMFDatatype)
 		}
 	}
 	if raw, ok := global["core:sample_rate"]; ok {

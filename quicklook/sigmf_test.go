@@ -100,7 +100,7 @@ func FuzzParseSigMFMeta(f *testing.F) {
 		if m.SampleRateHz < 0 || m.FrequencyHz < 0 || m.SampleRateHz > maxSigMFHz || m.FrequencyHz > maxSigMFHz {
 			t.Fatalf("out of range: %+v", m)
 		}
-		if m.Datatype != "" && m.Datatype != SigMFDatatype {
+		if m.Datatype != "" && m.Datatype != sigMFDatatype {
 			t.Fatalf("datatype %q accepted", m.Datatype)
 		}
 	})

@@ -41,7 +41,7 @@ func (o Options) limit() int64 {
 var bom = []byte("\xEF\xBB\xBF")
 
 // Decode parses data strictly as one RX_RESULT.json. It returns every
-// violation at once as an *InvalidError; the document-level problems (size,
+// violation at once as an *invalidError; the document-level problems (size,
 // encoding, syntax) stop it early because nothing after them is reliable.
 // A node result's own keys are DecodeNode's.
 func Decode(data []byte, opts Options) (*Result, error) {
@@ -63,15 +63,15 @@ func DecodeNode(data []byte, opts Options) (*Result, NodeFields, error) {
 func decode(data []byte, opts Options, nf *NodeFields) (*Result, error) {
 	var p problems
 	if limit := opts.limit(); int64(len(data)) > limit {
-		p.add("", RuleSize, "is %d bytes, more than the limit of %d", len(data), limit)
+		p.add("", ruleSize, "is %d bytes, more than the limit of %d", len(data), limit)
 		return nil, p.err()
 	}
 	if bytes.HasPrefix(data, bom) {
-		p.add("", RuleEncoding, "starts with a UTF-8 byte-order mark; JSON must not have one (RFC 8259 §8.1)")
+		p.add("", ruleEncoding, "starts with a UTF-8 byte-order mark; JSON must not have one (RFC 8259 §8.1)")
 		return nil, p.err()
 	}
 	if !utf8.Valid(data) {
-		p.add("", RuleEncoding, "is not valid UTF-8 (first bad byte at offset %d)", firstInvalidUTF8(data))
+		p.add("", ruleEncoding, "is not valid UTF-8 (first bad byte at offset %d)", firstInvalidUTF8(data))
 		return nil, p.err()
 	}
 	m, ok := walk(data, &p)
@@ -85,13 +85,13 @@ func decode(data []byte, opts Options, nf *NodeFields) (*Result, error) {
 		vs := m.Values[f.key]
 		switch {
 		case len(vs) == 0:
-			p.add(f.key, RuleMissing, "is missing")
+			p.add(f.key, ruleMissing, "is missing")
 		case len(vs) > 1:
 			// Already reported; which value counts is exactly the
 			// ambiguity being refused, so check neither.
 		default:
 			if why := f.set(r, vs[0]); why != "" {
-				p.add(f.key, RuleValue, "%s", why)
+				p.add(f.key, ruleValue, "%s", why)
 			} else {
 				good[f.key] = true
 			}
@@ -100,10 +100,10 @@ func decode(data []byte, opts Options, nf *NodeFields) (*Result, error) {
 	checkNode(m, r, good, opts.Node, nf, &p)
 	checkState(r, good, &p)
 	if opts.TaskID != "" && good["task_id"] && r.TaskID != opts.TaskID {
-		p.add("task_id", RuleTaskID, "is %q, but the current task is %q", r.TaskID, opts.TaskID)
+		p.add("task_id", ruleTaskID, "is %q, but the current task is %q", r.TaskID, opts.TaskID)
 	}
 	if opts.PlannedDurationS > 0 && good["planned_duration_s"] && r.PlannedDurationS != opts.PlannedDurationS {
-		p.add("planned_duration_s", RulePolicy, "is %d, but the policy's limits.planned_duration_s is %d", r.PlannedDurationS, opts.PlannedDurationS)
+		p.add("planned_duration_s", rulePolicy, "is %d, but the policy's limits.planned_duration_s is %d", r.PlannedDurationS, opts.PlannedDurationS)
 	}
 	if err := p.err(); err != nil {
 		return nil, err
@@ -125,15 +125,15 @@ func firstInvalidUTF8(data []byte) int {
 // ReadFile reads (state.ReadRegular: a regular file, never read past the
 // size limit) and decodes a result file. It returns
 // the exact bytes read, which are what a digest must cover. An invalid
-// result is an *InvalidError whose Source is path.
+// result is an *invalidError whose Source is path.
 func ReadFile(path string, opts Options) (*Result, []byte, error) {
 	limit := opts.limit()
 	data, err := state.ReadRegular(path, limit)
 	var big *state.TooLargeError
 	if errors.As(err, &big) {
 		var p problems
-		p.add("", RuleSize, "is more than the limit of %d bytes", limit)
-		ie := p.err().(*InvalidError)
+		p.add("", ruleSize, "is more than the limit of %d bytes", limit)
+		ie := p.err().(*invalidError)
 		ie.Source = path
 		return nil, nil, ie
 	}
@@ -141,7 +141,7 @@ func ReadFile(path string, opts Options) (*Result, []byte, error) {
 		return nil, nil, err
 	}
 	r, err := Decode(data, opts)
-	if ie, ok := err.(*InvalidError); ok {
+	if ie, ok := err.(*invalidError); ok {
 		ie.Source = path
 		return nil, data, ie
 	}

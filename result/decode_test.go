@@ -62,45 +62,45 @@ func TestDecodeComplete(t *testing.T) {
 // invalidFiles is one example per rule, with exactly what Decode must report.
 // Every file in testdata/results/invalid must be listed here.
 var invalidFiles = map[string][]problem{
-	"duplicate_key_same_value.json":      {{"task_id", RuleDuplicate}},
-	"duplicate_key_different_value.json": {{"frequency_hz", RuleDuplicate}},
-	"case_variant_key.json":              {{"TASK_ID", RuleUnknownKey}},
-	"case_variant_key_unicode_fold.json": {{"ſtate", RuleUnknownKey}},
-	"unknown_key.json":                   {{"notes", RuleUnknownKey}},
-	"missing_key.json":                   {{"capture_pid", RuleMissing}},
-	"wrong_type_string_for_bool.json":    {{"process_alive", RuleValue}},
-	"wrong_type_int_for_bool.json":       {{"rx_ready_for_tx", RuleValue}},
-	"wrong_type_object.json":             {{"task_id", RuleValue}},
-	"int_as_float.json":                  {{"frequency_hz", RuleValue}},
-	"int_as_string.json":                 {{"sample_rate_hz", RuleValue}},
-	"int_as_exponent.json":               {{"schema_version", RuleValue}},
-	"int_too_large.json":                 {{"capture_size_bytes", RuleValue}},
-	"negative_size.json":                 {{"capture_size_bytes", RuleValue}},
-	"negative_duration.json":             {{"capture_duration_s", RuleValue}},
-	"zero_frequency.json":                {{"frequency_hz", RuleValue}},
-	"trailing_data.json":                 {{"", RuleSyntax}},
-	"two_objects.json":                   {{"", RuleSyntax}},
-	"top_level_array.json":               {{"", RuleSyntax}},
-	"empty.json":                         {{"", RuleSyntax}},
-	"syntax_error.json":                  {{"", RuleSyntax}},
-	"byte_order_mark.json":               {{"", RuleEncoding}},
-	"invalid_utf8.json":                  {{"", RuleEncoding}},
-	"null_not_allowed.json":              {{"capture_pid", RuleValue}},
-	"schema_version_2.json":              {{"schema_version", RuleValue}},
-	"bad_task_id.json":                   {{"task_id", RuleValue}},
-	"bad_state.json":                     {{"state", RuleValue}},
-	"uppercase_hex.json":                 {{"source_head", RuleValue}},
-	"uppercase_sha256.json":              {{"capture_sha256", RuleValue}},
-	"timestamp_without_offset.json":      {{"published_at", RuleValue}},
-	"timestamp_bad_month.json":           {{"capture_started_at", RuleValue}},
-	"timestamp_leap_second.json":         {{"capture_ended_at", RuleValue}},
-	"rf_tx_one.json":                     {{"rf_tx", RuleValue}},
-	"ready_flag_false.json":              {{"common_clock_verified", RuleState}},
-	"ready_final_not_null.json":          {{"overruns", RuleState}},
-	"complete_flag_true.json":            {{"process_alive", RuleState}},
-	"complete_final_null.json":           {{"capture_sha256", RuleState}},
-	"bad_clkin_after.json":               {{"clkin_after", RuleValue}},
-	"bad_rf_tx_observed.json":            {{"rf_tx_observed", RuleValue}},
+	"duplicate_key_same_value.json":      {{"task_id", ruleDuplicate}},
+	"duplicate_key_different_value.json": {{"frequency_hz", ruleDuplicate}},
+	"case_variant_key.json":              {{"TASK_ID", ruleUnknownKey}},
+	"case_variant_key_unicode_fold.json": {{"ſtate", ruleUnknownKey}},
+	"unknown_key.json":                   {{"notes", ruleUnknownKey}},
+	"missing_key.json":                   {{"capture_pid", ruleMissing}},
+	"wrong_type_string_for_bool.json":    {{"process_alive", ruleValue}},
+	"wrong_type_int_for_bool.json":       {{"rx_ready_for_tx", ruleValue}},
+	"wrong_type_object.json":             {{"task_id", ruleValue}},
+	"int_as_float.json":                  {{"frequency_hz", ruleValue}},
+	"int_as_string.json":                 {{"sample_rate_hz", ruleValue}},
+	"int_as_exponent.json":               {{"schema_version", ruleValue}},
+	"int_too_large.json":                 {{"capture_size_bytes", ruleValue}},
+	"negative_size.json":                 {{"capture_size_bytes", ruleValue}},
+	"negative_duration.json":             {{"capture_duration_s", ruleValue}},
+	"zero_frequency.json":                {{"frequency_hz", ruleValue}},
+	"trailing_data.json":                 {{"", ruleSyntax}},
+	"two_objects.json":                   {{"", ruleSyntax}},
+	"top_level_array.json":               {{"", ruleSyntax}},
+	"empty.json":                         {{"", ruleSyntax}},
+	"syntax_error.json":                  {{"", ruleSyntax}},
+	"byte_order_mark.json":               {{"", ruleEncoding}},
+	"invalid_utf8.json":                  {{"", ruleEncoding}},
+	"null_not_allowed.json":              {{"capture_pid", ruleValue}},
+	"schema_version_2.json":              {{"schema_version", ruleValue}},
+	"bad_task_id.json":                   {{"task_id", ruleValue}},
+	"bad_state.json":                     {{"state", ruleValue}},
+	"uppercase_hex.json":                 {{"source_head", ruleValue}},
+	"uppercase_sha256.json":              {{"capture_sha256", ruleValue}},
+	"timestamp_without_offset.json":      {{"published_at", ruleValue}},
+	"timestamp_bad_month.json":           {{"capture_started_at", ruleValue}},
+	"timestamp_leap_second.json":         {{"capture_ended_at", ruleValue}},
+	"rf_tx_one.json":                     {{"rf_tx", ruleValue}},
+	"ready_flag_false.json":              {{"common_clock_verified", ruleState}},
+	"ready_final_not_null.json":          {{"overruns", ruleState}},
+	"complete_flag_true.json":            {{"process_alive", ruleState}},
+	"complete_final_null.json":           {{"capture_sha256", ruleState}},
+	"bad_clkin_after.json":               {{"clkin_after", ruleValue}},
+	"bad_rf_tx_observed.json":            {{"rf_tx_observed", ruleValue}},
 }
 
 func TestDecodeInvalidFiles(t *testing.T) {
@@ -157,86 +157,86 @@ func inlineCases(t testing.TB) []inlineCase {
 		{"compact", []byte(strings.Join(strings.Fields(string(ready)), "")), nil},
 
 		// Integers.
-		{"int 1.0", withValue(t, ready, "capture_pid", "1.0"), []problem{{"capture_pid", RuleValue}}},
-		{"int 1e0", withValue(t, ready, "capture_pid", "1e0"), []problem{{"capture_pid", RuleValue}}},
-		{"int 1E0", withValue(t, ready, "capture_pid", "1E0"), []problem{{"capture_pid", RuleValue}}},
-		{`int "1"`, withValue(t, ready, "capture_pid", `"1"`), []problem{{"capture_pid", RuleValue}}},
-		{"int true", withValue(t, ready, "capture_pid", "true"), []problem{{"capture_pid", RuleValue}}},
-		{"int array", withValue(t, ready, "capture_pid", "[1]"), []problem{{"capture_pid", RuleValue}}},
-		{"int beyond int64", withValue(t, ready, "frequency_hz", "99999999999999999999"), []problem{{"frequency_hz", RuleValue}}},
-		{"pid zero", withValue(t, ready, "capture_pid", "0"), []problem{{"capture_pid", RuleValue}}},
-		{"pid negative", withValue(t, ready, "capture_pid", "-5"), []problem{{"capture_pid", RuleValue}}},
-		{"planned duration zero", withValue(t, ready, "planned_duration_s", "0"), []problem{{"planned_duration_s", RuleValue}}},
-		{"sample rate fraction", withValue(t, ready, "sample_rate_hz", "2000000.5"), []problem{{"sample_rate_hz", RuleValue}}},
-		{"schema_version 1.0", withValue(t, ready, "schema_version", "1.0"), []problem{{"schema_version", RuleValue}}},
-		{"rf_tx 0.0", withValue(t, ready, "rf_tx", "0.0"), []problem{{"rf_tx", RuleValue}}},
-		{"rf_tx false", withValue(t, ready, "rf_tx", "false"), []problem{{"rf_tx", RuleValue}}},
-		{"rf_tx null", withValue(t, ready, "rf_tx", "null"), []problem{{"rf_tx", RuleValue}}},
-		{"overruns 0.0", withValue(t, complete, "overruns", "0.0"), []problem{{"overruns", RuleValue}}},
-		{`overruns "0"`, withValue(t, complete, "overruns", `"0"`), []problem{{"overruns", RuleValue}}},
-		{"dropped frames negative", withValue(t, complete, "dropped_frames", "-3"), []problem{{"dropped_frames", RuleValue}}},
-		{"exit code float", withValue(t, complete, "capture_exit_code", "0.0"), []problem{{"capture_exit_code", RuleValue}}},
-		{"duration overflow", withValue(t, complete, "capture_duration_s", "1e999"), []problem{{"capture_duration_s", RuleValue}}},
-		{`duration "1"`, withValue(t, complete, "capture_duration_s", `"1"`), []problem{{"capture_duration_s", RuleValue}}},
+		{"int 1.0", withValue(t, ready, "capture_pid", "1.0"), []problem{{"capture_pid", ruleValue}}},
+		{"int 1e0", withValue(t, ready, "capture_pid", "1e0"), []problem{{"capture_pid", ruleValue}}},
+		{"int 1E0", withValue(t, ready, "capture_pid", "1E0"), []problem{{"capture_pid", ruleValue}}},
+		{`int "1"`, withValue(t, ready, "capture_pid", `"1"`), []problem{{"capture_pid", ruleValue}}},
+		{"int true", withValue(t, ready, "capture_pid", "true"), []problem{{"capture_pid", ruleValue}}},
+		{"int array", withValue(t, ready, "capture_pid", "[1]"), []problem{{"capture_pid", ruleValue}}},
+		{"int beyond int64", withValue(t, ready, "frequency_hz", "99999999999999999999"), []problem{{"frequency_hz", ruleValue}}},
+		{"pid zero", withValue(t, ready, "capture_pid", "0"), []problem{{"capture_pid", ruleValue}}},
+		{"pid negative", withValue(t, ready, "capture_pid", "-5"), []problem{{"capture_pid", ruleValue}}},
+		{"planned duration zero", withValue(t, ready, "planned_duration_s", "0"), []problem{{"planned_duration_s", ruleValue}}},
+		{"sample rate fraction", withValue(t, ready, "sample_rate_hz", "2000000.5"), []problem{{"sample_rate_hz", ruleValue}}},
+		{"schema_version 1.0", withValue(t, ready, "schema_version", "1.0"), []problem{{"schema_version", ruleValue}}},
+		{"rf_tx 0.0", withValue(t, ready, "rf_tx", "0.0"), []problem{{"rf_tx", ruleValue}}},
+		{"rf_tx false", withValue(t, ready, "rf_tx", "false"), []problem{{"rf_tx", ruleValue}}},
+		{"rf_tx null", withValue(t, ready, "rf_tx", "null"), []problem{{"rf_tx", ruleValue}}},
+		{"overruns 0.0", withValue(t, complete, "overruns", "0.0"), []problem{{"overruns", ruleValue}}},
+		{`overruns "0"`, withValue(t, complete, "overruns", `"0"`), []problem{{"overruns", ruleValue}}},
+		{"dropped frames negative", withValue(t, complete, "dropped_frames", "-3"), []problem{{"dropped_frames", ruleValue}}},
+		{"exit code float", withValue(t, complete, "capture_exit_code", "0.0"), []problem{{"capture_exit_code", ruleValue}}},
+		{"duration overflow", withValue(t, complete, "capture_duration_s", "1e999"), []problem{{"capture_duration_s", ruleValue}}},
+		{`duration "1"`, withValue(t, complete, "capture_duration_s", `"1"`), []problem{{"capture_duration_s", ruleValue}}},
 
 		// Booleans and nulls.
-		{"bool null", withValue(t, ready, "file_growing", "null"), []problem{{"file_growing", RuleValue}}},
-		{`bool "false"`, withValue(t, complete, "file_growing", `"false"`), []problem{{"file_growing", RuleValue}}},
-		{"bool 0", withValue(t, complete, "file_growing", "0"), []problem{{"file_growing", RuleValue}}},
-		{"task_id null", withValue(t, ready, "task_id", "null"), []problem{{"task_id", RuleValue}}},
-		{"published_at null", withValue(t, ready, "published_at", "null"), []problem{{"published_at", RuleValue}}},
-		{"state null", withValue(t, ready, "state", "null"), []problem{{"state", RuleValue}}},
-		{"READY with ended_at", withValue(t, ready, "capture_ended_at", `"2026-03-14T10:17:02Z"`), []problem{{"capture_ended_at", RuleState}}},
-		{"READY with sha", withValue(t, ready, "capture_sha256", `"`+strings.Repeat("a", 64)+`"`), []problem{{"capture_sha256", RuleState}}},
-		{"READY with rf_tx_observed", withValue(t, ready, "rf_tx_observed", `"UNKNOWN"`), []problem{{"rf_tx_observed", RuleState}}},
-		{"COMPLETE exit code null", withValue(t, complete, "capture_exit_code", "null"), []problem{{"capture_exit_code", RuleState}}},
-		{"COMPLETE clkin null", withValue(t, complete, "clkin_after", "null"), []problem{{"clkin_after", RuleState}}},
-		{"COMPLETE rx_ready true", withValue(t, complete, "rx_ready_for_tx", "true"), []problem{{"rx_ready_for_tx", RuleState}}},
+		{"bool null", withValue(t, ready, "file_growing", "null"), []problem{{"file_growing", ruleValue}}},
+		{`bool "false"`, withValue(t, complete, "file_growing", `"false"`), []problem{{"file_growing", ruleValue}}},
+		{"bool 0", withValue(t, complete, "file_growing", "0"), []problem{{"file_growing", ruleValue}}},
+		{"task_id null", withValue(t, ready, "task_id", "null"), []problem{{"task_id", ruleValue}}},
+		{"published_at null", withValue(t, ready, "published_at", "null"), []problem{{"published_at", ruleValue}}},
+		{"state null", withValue(t, ready, "state", "null"), []problem{{"state", ruleValue}}},
+		{"READY with ended_at", withValue(t, ready, "capture_ended_at", `"2026-03-14T10:17:02Z"`), []problem{{"capture_ended_at", ruleState}}},
+		{"READY with sha", withValue(t, ready, "capture_sha256", `"`+strings.Repeat("a", 64)+`"`), []problem{{"capture_sha256", ruleState}}},
+		{"READY with rf_tx_observed", withValue(t, ready, "rf_tx_observed", `"UNKNOWN"`), []problem{{"rf_tx_observed", ruleState}}},
+		{"COMPLETE exit code null", withValue(t, complete, "capture_exit_code", "null"), []problem{{"capture_exit_code", ruleState}}},
+		{"COMPLETE clkin null", withValue(t, complete, "clkin_after", "null"), []problem{{"clkin_after", ruleState}}},
+		{"COMPLETE rx_ready true", withValue(t, complete, "rx_ready_for_tx", "true"), []problem{{"rx_ready_for_tx", ruleState}}},
 
 		// Timestamps.
-		{"lowercase t", withValue(t, ready, "published_at", `"2026-03-14t10:15:07Z"`), []problem{{"published_at", RuleValue}}},
-		{"lowercase z", withValue(t, ready, "published_at", `"2026-03-14T10:15:07z"`), []problem{{"published_at", RuleValue}}},
-		{"space for T", withValue(t, ready, "published_at", `"2026-03-14 10:15:07Z"`), []problem{{"published_at", RuleValue}}},
-		{"offset without colon", withValue(t, ready, "published_at", `"2026-03-14T10:15:07+0100"`), []problem{{"published_at", RuleValue}}},
-		{"ten fraction digits", withValue(t, ready, "published_at", `"2026-03-14T10:15:07.1234567891Z"`), []problem{{"published_at", RuleValue}}},
-		{"hour 24", withValue(t, ready, "published_at", `"2026-03-14T24:00:00Z"`), []problem{{"published_at", RuleValue}}},
-		{"February 30", withValue(t, ready, "published_at", `"2026-02-30T10:00:00Z"`), []problem{{"published_at", RuleValue}}},
-		{"offset hour 24", withValue(t, ready, "published_at", `"2026-03-14T10:15:07+24:00"`), []problem{{"published_at", RuleValue}}},
-		{"offset minute 60", withValue(t, ready, "published_at", `"2026-03-14T10:15:07+01:60"`), []problem{{"published_at", RuleValue}}},
+		{"lowercase t", withValue(t, ready, "published_at", `"2026-03-14t10:15:07Z"`), []problem{{"published_at", ruleValue}}},
+		{"lowercase z", withValue(t, ready, "published_at", `"2026-03-14T10:15:07z"`), []problem{{"published_at", ruleValue}}},
+		{"space for T", withValue(t, ready, "published_at", `"2026-03-14 10:15:07Z"`), []problem{{"published_at", ruleValue}}},
+		{"offset without colon", withValue(t, ready, "published_at", `"2026-03-14T10:15:07+0100"`), []problem{{"published_at", ruleValue}}},
+		{"ten fraction digits", withValue(t, ready, "published_at", `"2026-03-14T10:15:07.1234567891Z"`), []problem{{"published_at", ruleValue}}},
+		{"hour 24", withValue(t, ready, "published_at", `"2026-03-14T24:00:00Z"`), []problem{{"published_at", ruleValue}}},
+		{"February 30", withValue(t, ready, "published_at", `"2026-02-30T10:00:00Z"`), []problem{{"published_at", ruleValue}}},
+		{"offset hour 24", withValue(t, ready, "published_at", `"2026-03-14T10:15:07+24:00"`), []problem{{"published_at", ruleValue}}},
+		{"offset minute 60", withValue(t, ready, "published_at", `"2026-03-14T10:15:07+01:60"`), []problem{{"published_at", ruleValue}}},
 		{"offset -23:59", withValue(t, ready, "published_at", `"2026-03-14T10:15:07-23:59"`), nil},
-		{"date only", withValue(t, ready, "published_at", `"2026-03-14"`), []problem{{"published_at", RuleValue}}},
-		{"unix seconds", withValue(t, ready, "published_at", "1773483307"), []problem{{"published_at", RuleValue}}},
+		{"date only", withValue(t, ready, "published_at", `"2026-03-14"`), []problem{{"published_at", ruleValue}}},
+		{"unix seconds", withValue(t, ready, "published_at", "1773483307"), []problem{{"published_at", ruleValue}}},
 
 		// Strings.
-		{"task id too short", withValue(t, ready, "task_id", `"AB"`), []problem{{"task_id", RuleValue}}},
-		{"task id leading underscore", withValue(t, ready, "task_id", `"_ABC"`), []problem{{"task_id", RuleValue}}},
-		{"task id newline", withValue(t, ready, "task_id", `"RX_OTA_0001\n"`), []problem{{"task_id", RuleValue}}},
-		{"task id 65 chars", withValue(t, ready, "task_id", `"`+strings.Repeat("A", 65)+`"`), []problem{{"task_id", RuleValue}}},
+		{"task id too short", withValue(t, ready, "task_id", `"AB"`), []problem{{"task_id", ruleValue}}},
+		{"task id leading underscore", withValue(t, ready, "task_id", `"_ABC"`), []problem{{"task_id", ruleValue}}},
+		{"task id newline", withValue(t, ready, "task_id", `"RX_OTA_0001\n"`), []problem{{"task_id", ruleValue}}},
+		{"task id 65 chars", withValue(t, ready, "task_id", `"`+strings.Repeat("A", 65)+`"`), []problem{{"task_id", ruleValue}}},
 		{"task id 64 chars", withValue(t, ready, "task_id", `"`+strings.Repeat("A", 64)+`"`), nil},
-		{"source head short", withValue(t, ready, "source_head", `"3f2a9c1"`), []problem{{"source_head", RuleValue}}},
-		{"state lowercase", withValue(t, ready, "state", `"rx_ready_for_tx"`), []problem{{"state", RuleValue}}},
-		{"clkin lowercase", withValue(t, complete, "clkin_after", `"detected"`), []problem{{"clkin_after", RuleValue}}},
+		{"source head short", withValue(t, ready, "source_head", `"3f2a9c1"`), []problem{{"source_head", ruleValue}}},
+		{"state lowercase", withValue(t, ready, "state", `"rx_ready_for_tx"`), []problem{{"state", ruleValue}}},
+		{"clkin lowercase", withValue(t, complete, "clkin_after", `"detected"`), []problem{{"clkin_after", ruleValue}}},
 
 		// Keys.
 		{"key with a Kelvin sign", bytes.Replace(ready, []byte(`"task_id"`), []byte(`"tas\u212a_id"`), 1),
-			[]problem{{"tas\u212a_id", RuleUnknownKey}, {"task_id", RuleMissing}}},
+			[]problem{{"tas\u212a_id", ruleUnknownKey}, {"task_id", ruleMissing}}},
 		{"duplicate three times", bytes.Replace(ready, []byte("{\n"), []byte("{\n  \"rf_tx\": 0,\n  \"rf_tx\": 0,\n"), 1),
-			[]problem{{"rf_tx", RuleDuplicate}}},
+			[]problem{{"rf_tx", ruleDuplicate}}},
 		{"duplicate of unknown key", bytes.Replace(ready, []byte("{\n"), []byte("{\n  \"x\": 1,\n  \"x\": 1,\n"), 1),
-			[]problem{{"x", RuleUnknownKey}}},
+			[]problem{{"x", ruleUnknownKey}}},
 		{"nested unknown key", bytes.Replace(ready, []byte("{\n"), []byte("{\n  \"x\": {\"y\": [1, {\"z\": null}]},\n"), 1),
-			[]problem{{"x", RuleUnknownKey}}},
+			[]problem{{"x", ruleUnknownKey}}},
 		{"empty key", bytes.Replace(ready, []byte("{\n"), []byte("{\n  \"\": 1,\n"), 1),
-			[]problem{{"", RuleUnknownKey}}},
+			[]problem{{"", ruleUnknownKey}}},
 
 		// Documents.
-		{"string at top", []byte(`"RX_READY_FOR_TX"`), []problem{{"", RuleSyntax}}},
-		{"null at top", []byte(`null`), []problem{{"", RuleSyntax}}},
-		{"whitespace only", []byte(" \n"), []problem{{"", RuleSyntax}}},
-		{"unterminated", ready[:len(ready)/2], []problem{{"", RuleSyntax}}},
-		{"NUL after object", append(bytes.Clone(ready), 0), []problem{{"", RuleSyntax}}},
-		{"comment", append([]byte("// result\n"), ready...), []problem{{"", RuleSyntax}}},
-		{"single quotes", []byte(`{'task_id': 'X'}`), []problem{{"", RuleSyntax}}},
+		{"string at top", []byte(`"RX_READY_FOR_TX"`), []problem{{"", ruleSyntax}}},
+		{"null at top", []byte(`null`), []problem{{"", ruleSyntax}}},
+		{"whitespace only", []byte(" \n"), []problem{{"", ruleSyntax}}},
+		{"unterminated", ready[:len(ready)/2], []problem{{"", ruleSyntax}}},
+		{"NUL after object", append(bytes.Clone(ready), 0), []problem{{"", ruleSyntax}}},
+		{"comment", append([]byte("// result\n"), ready...), []problem{{"", ruleSyntax}}},
+		{"single quotes", []byte(`{'task_id': 'X'}`), []problem{{"", ruleSyntax}}},
 	}
 }
 
@@ -272,14 +272,14 @@ func TestDecodeReportsEveryViolationAtOnce(t *testing.T) {
 	doc = bytes.Replace(doc, []byte("{\n"), []byte("{\n  \"Task_ID\": \"RX_OTA_0001\",\n  \"planned_duration_s\": 60,\n"), 1)
 	_, err := Decode(doc, Options{})
 	ie := mustInvalid(t, err,
-		problem{"Task_ID", RuleUnknownKey},
-		problem{"planned_duration_s", RuleDuplicate},
-		problem{"source_head", RuleValue},
-		problem{"frequency_hz", RuleValue},
-		problem{"capture_pid", RuleMissing},
-		problem{"rf_tx", RuleValue},
-		problem{"file_growing", RuleState},
-		problem{"overruns", RuleState},
+		problem{"Task_ID", ruleUnknownKey},
+		problem{"planned_duration_s", ruleDuplicate},
+		problem{"source_head", ruleValue},
+		problem{"frequency_hz", ruleValue},
+		problem{"capture_pid", ruleMissing},
+		problem{"rf_tx", ruleValue},
+		problem{"file_growing", ruleState},
+		problem{"overruns", ruleState},
 	)
 	// The rendered message lists every key, each once per problem.
 	msg := ie.Error()
@@ -297,12 +297,12 @@ func TestDecodeStateRulesSkipMistypedKeys(t *testing.T) {
 	// A mistyped key is reported once, not again by the READY rules.
 	doc := withValue(t, readExample(t, "ready.json"), "process_alive", `"yes"`)
 	_, err := Decode(doc, Options{})
-	mustInvalid(t, err, problem{"process_alive", RuleValue})
+	mustInvalid(t, err, problem{"process_alive", ruleValue})
 
 	// A mistyped state disables the state rules rather than guessing.
 	doc = withValue(t, withValue(t, readExample(t, "ready.json"), "state", `"DONE"`), "overruns", "3")
 	_, err = Decode(doc, Options{})
-	mustInvalid(t, err, problem{"state", RuleValue})
+	mustInvalid(t, err, problem{"state", ruleValue})
 }
 
 func TestDecodeTaskIDOption(t *testing.T) {
@@ -311,10 +311,10 @@ func TestDecodeTaskIDOption(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := Decode(ready, Options{TaskID: "RX_OTA_0002"})
-	mustInvalid(t, err, problem{"task_id", RuleTaskID})
+	mustInvalid(t, err, problem{"task_id", ruleTaskID})
 	// No case folding here either.
 	_, err = Decode(ready, Options{TaskID: "rx_ota_0001"})
-	mustInvalid(t, err, problem{"task_id", RuleTaskID})
+	mustInvalid(t, err, problem{"task_id", ruleTaskID})
 }
 
 // padded returns the ready example with spaces before its final newline so
@@ -332,16 +332,16 @@ func TestDecodeSizeLimit(t *testing.T) {
 		t.Fatalf("exactly %d bytes must pass: %v", MaxBytes, err)
 	}
 	_, err := Decode(padded(t, MaxBytes+1), Options{})
-	mustInvalid(t, err, problem{"", RuleSize})
+	mustInvalid(t, err, problem{"", ruleSize})
 
 	// A policy can tighten the limit but never loosen it.
 	_, err = Decode(padded(t, 2000), Options{MaxBytes: 1999})
-	mustInvalid(t, err, problem{"", RuleSize})
+	mustInvalid(t, err, problem{"", ruleSize})
 	if _, err := Decode(padded(t, 2000), Options{MaxBytes: 2000}); err != nil {
 		t.Fatal(err)
 	}
 	_, err = Decode(padded(t, MaxBytes+1), Options{MaxBytes: 1 << 30})
-	mustInvalid(t, err, problem{"", RuleSize})
+	mustInvalid(t, err, problem{"", ruleSize})
 	if _, err := Decode(padded(t, 2000), Options{MaxBytes: -1}); err != nil {
 		t.Fatal(err)
 	}
@@ -350,13 +350,13 @@ func TestDecodeSizeLimit(t *testing.T) {
 func TestInvalidErrorAs(t *testing.T) {
 	_, err := Decode(readExample(t, "invalid/rf_tx_one.json"), Options{})
 	wrapped := errlist.Join(errors.New("publish refused"), err)
-	var ie *InvalidError
+	var ie *invalidError
 	if !errors.As(wrapped, &ie) {
-		t.Fatalf("errors.As *InvalidError failed on %v", wrapped)
+		t.Fatalf("errors.As *invalidError failed on %v", wrapped)
 	}
-	var fe *FieldError
-	if !errors.As(wrapped, &fe) || fe.Key != "rf_tx" || fe.Rule != RuleValue {
-		t.Fatalf("errors.As *FieldError: %+v", fe)
+	var fe *fieldError
+	if !errors.As(wrapped, &fe) || fe.Key != "rf_tx" || fe.Rule != ruleValue {
+		t.Fatalf("errors.As *fieldError: %+v", fe)
 	}
 	if !strings.HasPrefix(ie.Error(), "RX_RESULT.json is invalid: ") {
 		t.Errorf("single-problem message: %q", ie.Error())
@@ -380,7 +380,7 @@ func TestReadFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, _, err = ReadFile(bad, Options{})
-	ie := mustInvalid(t, err, problem{"source_head", RuleValue})
+	ie := mustInvalid(t, err, problem{"source_head", ruleValue})
 	if ie.Source != bad || !strings.HasPrefix(err.Error(), bad+" is invalid") {
 		t.Errorf("error does not name the file: %v", err)
 	}
@@ -391,7 +391,7 @@ func TestReadFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, _, err = ReadFile(huge, Options{MaxBytes: 4096})
-	mustInvalid(t, err, problem{"", RuleSize})
+	mustInvalid(t, err, problem{"", ruleSize})
 
 	// Not a regular file: a directory, or a symlink even to a good result.
 	if _, _, err := ReadFile(dir, Options{}); err == nil {
@@ -403,7 +403,7 @@ func TestReadFile(t *testing.T) {
 			t.Errorf("a symlink to a good result: %v, want it refused naming the link", err)
 		}
 	}
-	var ie2 *InvalidError
+	var ie2 *invalidError
 	if _, _, err := ReadFile(filepath.Join(dir, "absent.json"), Options{}); !errors.Is(err, os.ErrNotExist) || errors.As(err, &ie2) {
 		t.Errorf("missing file: %v", err)
 	}

@@ -9,7 +9,7 @@ import (
 
 // Encode writes r as canonical RX_RESULT.json: keys in the PROTOCOL §5 table's
 // order, two-space indent, a trailing newline. It refuses (with the same
-// *InvalidError Decode would give) a result that Decode would reject, so
+// *invalidError Decode would give) a result that Decode would reject, so
 // nothing invalid is ever written.
 func Encode(r *Result) ([]byte, error) {
 	if r == nil {

@@ -136,13 +136,13 @@ func TestEncodeRefusesInvalid(t *testing.T) {
 	r.CaptureSHA256 = new("ABC")
 	_, err := Encode(r)
 	mustInvalid(t, err,
-		problem{"capture_sha256", RuleValue},
-		problem{"rf_tx", RuleValue},
-		problem{"process_alive", RuleState},
+		problem{"capture_sha256", ruleValue},
+		problem{"rf_tx", ruleValue},
+		problem{"process_alive", ruleState},
 	)
 
 	_, err = Encode(&Result{})
-	var ie *InvalidError
+	var ie *invalidError
 	if !errors.As(err, &ie) || len(ie.Problems()) < 5 {
 		t.Errorf("zero Result: %v", err)
 	}
@@ -164,8 +164,8 @@ func TestKeysAgree(t *testing.T) {
 	for i := range rt.NumField() {
 		tags = append(tags, rt.Field(i).Tag.Get("json"))
 	}
-	if !slices.Equal(tags, Keys()) {
-		t.Errorf("struct tags %v\n!= table %v", tags, Keys())
+	if !slices.Equal(tags, keys()) {
+		t.Errorf("struct tags %v\n!= table %v", tags, keys())
 	}
 	var schema struct {
 		Required []string `json:"required"`
@@ -173,10 +173,10 @@ func TestKeysAgree(t *testing.T) {
 	if err := json.Unmarshal(SchemaJSON(), &schema); err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(schema.Required, Keys()) {
-		t.Errorf("schema required %v\n!= table %v", schema.Required, Keys())
+	if !slices.Equal(schema.Required, keys()) {
+		t.Errorf("schema required %v\n!= table %v", schema.Required, keys())
 	}
-	if len(Keys()) != 24 {
-		t.Errorf("%d keys, PROTOCOL §5 has 24", len(Keys()))
+	if len(keys()) != 24 {
+		t.Errorf("%d keys, PROTOCOL §5 has 24", len(keys()))
 	}
 }

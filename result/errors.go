@@ -8,10 +8,10 @@ import (
 	"github.com/hashicorp/go-multierror"
 )
 
-// FieldError is one violation. Key is the JSON key it concerns exactly as
+// fieldError is one violation. Key is the JSON key it concerns exactly as
 // written in the file (so an unknown "Task_ID" is reported as such), or ""
 // for a problem with the document as a whole (size, encoding, syntax).
-type FieldError struct {
+type fieldError struct {
 	Key    string
 	Rule   Rule
 	Reason string
@@ -23,20 +23,20 @@ type Rule string
 
 // The kinds of violation.
 const (
-	RuleSize       Rule = "size"        // over the byte limit
-	RuleEncoding   Rule = "encoding"    // not UTF-8, or a byte-order mark
-	RuleSyntax     Rule = "syntax"      // not exactly one JSON object
-	RuleUnknownKey Rule = "unknown-key" // a key not in the table (case counts)
-	RuleDuplicate  Rule = "duplicate"   // a key given more than once
-	RuleMissing    Rule = "missing"     // a key not given
-	RuleValue      Rule = "value"       // wrong JSON type, range or pattern
-	RuleState      Rule = "state"       // the READY / COMPLETE column
-	RuleTaskID     Rule = "task-id"     // not the expected current task
-	RulePolicy     Rule = "policy"      // not the value the policy sets
-	RuleNode       Rule = "node"        // not the version or node expected (PROTOCOL §23)
+	ruleSize       Rule = "size"        // over the byte limit
+	ruleEncoding   Rule = "encoding"    // not UTF-8, or a byte-order mark
+	ruleSyntax     Rule = "syntax"      // not exactly one JSON object
+	ruleUnknownKey Rule = "unknown-key" // a key not in the table (case counts)
+	ruleDuplicate  Rule = "duplicate"   // a key given more than once
+	ruleMissing    Rule = "missing"     // a key not given
+	ruleValue      Rule = "value"       // wrong JSON type, range or pattern
+	ruleState      Rule = "state"       // the READY / COMPLETE column
+	ruleTaskID     Rule = "task-id"     // not the expected current task
+	rulePolicy     Rule = "policy"      // not the value the policy sets
+	ruleNode       Rule = "node"        // not the version or node expected (PROTOCOL §23)
 )
 
-func (e *FieldError) Error() string {
+func (e *fieldError) Error() string {
 	if e.Key == "" {
 		return "document " + e.Reason
 	}
@@ -44,17 +44,17 @@ func (e *FieldError) Error() string {
 	return strconv.Quote(e.Key) + ": " + e.Reason
 }
 
-// InvalidError reports every violation found in one result, each a
-// *FieldError. Use errors.As to recognise it.
-type InvalidError struct {
+// invalidError reports every violation found in one result, each a
+// *fieldError. Use errors.As to recognise it.
+type invalidError struct {
 	// Source names the file when known (ReadFile sets it).
 	Source string
-	// Errs holds the *FieldError values, documents problems first, then
+	// Errs holds the *fieldError values, documents problems first, then
 	// keys in the PROTOCOL §5 table's order.
 	Errs *multierror.Error
 }
 
-func (e *InvalidError) Error() string {
+func (e *invalidError) Error() string {
 	src := e.Source
 	if src == "" {
 		src = "RX_RESULT.json"
@@ -77,8 +77,8 @@ func (e *InvalidError) Error() string {
 	return b.String()
 }
 
-// Unwrap lets errors.As reach the individual *FieldError values.
-func (e *InvalidError) Unwrap() []error {
+// Unwrap lets errors.As reach the individual *fieldError values.
+func (e *invalidError) Unwrap() []error {
 	if e.Errs == nil {
 		return nil
 	}
@@ -86,22 +86,22 @@ func (e *InvalidError) Unwrap() []error {
 }
 
 // Problems returns the violations in report order.
-func (e *InvalidError) Problems() []*FieldError {
+func (e *invalidError) Problems() []*fieldError {
 	if e.Errs == nil {
 		return nil
 	}
-	out := make([]*FieldError, 0, len(e.Errs.Errors))
+	out := make([]*fieldError, 0, len(e.Errs.Errors))
 	for _, err := range e.Errs.Errors {
-		if fe, ok := err.(*FieldError); ok {
+		if fe, ok := err.(*fieldError); ok {
 			out = append(out, fe)
 		}
 	}
 	return out
 }
 
-// Keys returns the key of every violation in report order ("" for a
+// keys returns the key of every violation in report order ("" for a
 // document-level problem); a key appears once per violation.
-func (e *InvalidError) Keys() []string {
+func (e *invalidError) Keys() []string {
 	probs := e.Problems()
 	out := make([]string, len(probs))
 	for i, p := range probs {
@@ -114,7 +114,7 @@ func (e *InvalidError) Keys() []string {
 type problems struct{ errs *multierror.Error }
 
 func (p *problems) add(key string, rule Rule, format string, args ...any) {
-	p.errs = multierror.Append(p.errs, &FieldError{Key: key, Rule: rule, Reason: fmt.Sprintf(format, args...)})
+	p.errs = multierror.Append(p.errs, &fieldError{Key: key, Rule: rule, Reason: fmt.Sprintf(format, args...)})
 }
 
 func (p *problems) empty() bool { return p.errs == nil || len(p.errs.Errors) == 0 }
@@ -123,5 +123,5 @@ func (p *problems) err() error {
 	if p.empty() {
 		return nil
 	}
-	return &InvalidError{Errs: p.errs}
+	return &invalidError{Errs: p.errs}
 }

@@ -11,7 +11,7 @@ import (
 
 // FuzzDecode checks that Decode never panics, is deterministic, accepts
 // only what is well-formed and re-encodable, is never more lenient than the
-// JSON Schema, and reports rejections as *InvalidError with readable
+// JSON Schema, and reports rejections as *invalidError with readable
 // reasons. Seeds: the f.Add calls plus testdata/fuzz/FuzzDecode/.
 func FuzzDecode(f *testing.F) {
 	f.Add(readExample(f, "ready.json"))
@@ -39,9 +39,9 @@ func FuzzDecode(f *testing.F) {
 			if r != nil {
 				t.Fatal("result returned with an error")
 			}
-			var ie *InvalidError
+			var ie *invalidError
 			if !errors.As(err, &ie) || len(ie.Problems()) == 0 {
-				t.Fatalf("rejection is not an *InvalidError with problems: %T %v", err, err)
+				t.Fatalf("rejection is not an *invalidError with problems: %T %v", err, err)
 			}
 			for _, p := range ie.Problems() {
 				if p.Reason == "" || p.Rule == "" {

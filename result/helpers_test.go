@@ -28,12 +28,12 @@ type problem struct {
 	rule Rule
 }
 
-// mustInvalid asserts err is an *InvalidError with exactly want, in order.
-func mustInvalid(t *testing.T, err error, want ...problem) *InvalidError {
+// mustInvalid asserts err is an *invalidError with exactly want, in order.
+func mustInvalid(t *testing.T, err error, want ...problem) *invalidError {
 	t.Helper()
-	var ie *InvalidError
+	var ie *invalidError
 	if !errors.As(err, &ie) {
-		t.Fatalf("want *InvalidError, got %T: %v", err, err)
+		t.Fatalf("want *invalidError, got %T: %v", err, err)
 	}
 	var got []problem
 	for _, p := range ie.Problems() {

@@ -77,7 +77,7 @@ func TestRenderMarkdownTableRows(t *testing.T) {
 		t.Fatal(err)
 	}
 	md := string(RenderMarkdown(r))
-	for _, k := range Keys() {
+	for _, k := range keys() {
 		if strings.Count(md, "| `"+k+"` | ") != 1 {
 			t.Errorf("key %s is not exactly one table row", k)
 		}

@@ -43,7 +43,7 @@ var nodeSetters = map[string]func(n *NodeFields, v value) string{
 	},
 }
 
-// NodeKeys lists a node result's keys beyond Keys(), in order.
+// NodeKeys lists a node result's keys beyond keys(), in order.
 func NodeKeys() []string { return slices.Clone(nodeKeys) }
 
 // checkNode applies the version rules of PROTOCOL §23: a node result has
@@ -57,17 +57,17 @@ func checkNode(m members, r *Result, good map[string]bool, want string, nf *Node
 	if r.SchemaVersion != NodeSchemaVersion {
 		for _, k := range nodeKeys {
 			if len(m.Values[k]) > 0 {
-				p.add(k, RuleUnknownKey, "unknown key in a schema_version %d result (only a node result, schema_version %d, has it)", r.SchemaVersion, NodeSchemaVersion)
+				p.add(k, ruleUnknownKey, "unknown key in a schema_version %d result (only a node result, schema_version %d, has it)", r.SchemaVersion, NodeSchemaVersion)
 			}
 		}
 		if want != "" && want != AnyNode {
-			p.add("schema_version", RuleNode, "is %d, but a node result (schema_version %d) from node %q is required: the task names its receivers (RX_NODES)",
+			p.add("schema_version", ruleNode, "is %d, but a node result (schema_version %d) from node %q is required: the task names its receivers (RX_NODES)",
 				r.SchemaVersion, NodeSchemaVersion, want)
 		}
 		return
 	}
 	if want == "" {
-		p.add("schema_version", RuleValue, "must be %d, got %d (a node result, PROTOCOL §23, where a single-node result is expected)", SchemaVersion, r.SchemaVersion)
+		p.add("schema_version", ruleValue, "must be %d, got %d (a node result, PROTOCOL §23, where a single-node result is expected)", SchemaVersion, r.SchemaVersion)
 		good["schema_version"] = false
 		return
 	}
@@ -75,21 +75,21 @@ func checkNode(m members, r *Result, good map[string]bool, want string, nf *Node
 		vs := m.Values[k]
 		switch {
 		case len(vs) == 0:
-			p.add(k, RuleMissing, "is missing (a schema_version %d result has it)", NodeSchemaVersion)
+			p.add(k, ruleMissing, "is missing (a schema_version %d result has it)", NodeSchemaVersion)
 		case len(vs) > 1: // reported as a duplicate already
 		default:
 			if why := nodeSetters[k](nf, vs[0]); why != "" {
-				p.add(k, RuleValue, "%s", why)
+				p.add(k, ruleValue, "%s", why)
 			} else {
 				good[k] = true
 			}
 		}
 	}
 	if good["node"] && want != AnyNode && nf.Node != want {
-		p.add("node", RuleNode, "is %q, but this is node %q", nf.Node, want)
+		p.add("node", ruleNode, "is %q, but this is node %q", nf.Node, want)
 	}
 	if good["sigmf_meta_sha512"] && good["state"] && r.State == StateReady && nf.SigMFMetaSHA512 != nil {
-		p.add("sigmf_meta_sha512", RuleState, "must be null when state is %s (the metadata is written when the capture ends)", StateReady)
+		p.add("sigmf_meta_sha512", ruleState, "must be null when state is %s (the metadata is written when the capture ends)", StateReady)
 	}
 }
 

@@ -49,23 +49,23 @@ func checkState(r *Result, good map[string]bool, p *problems) {
 	case StateReady:
 		for _, f := range flags {
 			if good[f.key] && !f.get(r) {
-				p.add(f.key, RuleState, "must be true when state is %s", StateReady)
+				p.add(f.key, ruleState, "must be true when state is %s", StateReady)
 			}
 		}
 		for _, f := range finals {
 			if good[f.key] && !f.isNull(r) {
-				p.add(f.key, RuleState, "must be null when state is %s (the capture has not ended)", StateReady)
+				p.add(f.key, ruleState, "must be null when state is %s (the capture has not ended)", StateReady)
 			}
 		}
 	case StateComplete:
 		for _, f := range flags[:3] {
 			if good[f.key] && f.get(r) {
-				p.add(f.key, RuleState, "must be false when state is %s", StateComplete)
+				p.add(f.key, ruleState, "must be false when state is %s", StateComplete)
 			}
 		}
 		for _, f := range finals {
 			if good[f.key] && !f.optionalComplete && f.isNull(r) {
-				p.add(f.key, RuleState, "must not be null when state is %s", StateComplete)
+				p.add(f.key, ruleState, "must not be null when state is %s", StateComplete)
 			}
 		}
 	}

@@ -14,5 +14,5 @@ var schemaJSON []byte
 // file's description and schema_test.go). Each call returns a fresh copy.
 func SchemaJSON() []byte { return bytes.Clone(schemaJSON) }
 
-// SchemaID is the schema's $id.
-const SchemaID = "https://rfhandoff.invalid/schema/rx_result.schema.json"
+// schemaID is the schema's $id.
+const schemaID = "https://rfhandoff.invalid/schema/rx_result.schema.json"

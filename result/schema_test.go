@@ -55,10 +55,10 @@ func compileSchema(t testing.TB) *jsonschema.Schema {
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
 	c.AssertFormat() // date-time is only an annotation in 2020-12 otherwise
-	if err := c.AddResource(SchemaID, doc); err != nil {
+	if err := c.AddResource(schemaID, doc); err != nil {
 		t.Fatal(err)
 	}
-	sch, err := c.Compile(SchemaID)
+	sch, err := c.Compile(schemaID)
 	if err != nil {
 		t.Fatal(err)
 	}

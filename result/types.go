@@ -71,8 +71,8 @@ type Result struct {
 	RFTX                int           `json:"rf_tx"`
 }
 
-// Keys lists every key of RX_RESULT.json in the PROTOCOL §5 table's order.
-func Keys() []string {
+// keys lists every key of RX_RESULT.json in the PROTOCOL §5 table's order.
+func keys() []string {
 	out := make([]string, len(fields))
 	for i, f := range fields {
 		out[i] = f.key

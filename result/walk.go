@@ -40,13 +40,13 @@ func walk(data []byte, p *problems) (members, bool) {
 		keyNameProblems(m, p)
 		return m, true
 	case errors.Is(err, strictjson.ErrEmpty):
-		p.add("", RuleSyntax, "is empty; expected one JSON object")
+		p.add("", ruleSyntax, "is empty; expected one JSON object")
 	case errors.As(err, &notObject):
-		p.add("", RuleSyntax, "must be one JSON object, got %s at the top level", notObject.Got.Describe())
+		p.add("", ruleSyntax, "must be one JSON object, got %s at the top level", notObject.Got.Describe())
 	case errors.As(err, &trailing):
-		p.add("", RuleSyntax, "has data after the JSON object, which ends at byte %d; only whitespace may follow", trailing.End)
+		p.add("", ruleSyntax, "has data after the JSON object, which ends at byte %d; only whitespace may follow", trailing.End)
 	default: // *strictjson.SyntaxError
-		p.add("", RuleSyntax, "is not valid JSON: %s", err)
+		p.add("", ruleSyntax, "is not valid JSON: %s", err)
 	}
 	return m, false
 }
@@ -57,9 +57,9 @@ func keyNameProblems(m members, p *problems) {
 		vs := m.Values[key]
 		if _, ok := fieldIndex[key]; !ok && !slices.Contains(nodeKeys, key) {
 			if hint := caseVariantOf(key); hint != "" {
-				p.add(key, RuleUnknownKey, "unknown key (keys are case-sensitive; did you mean %q?)", hint)
+				p.add(key, ruleUnknownKey, "unknown key (keys are case-sensitive; did you mean %q?)", hint)
 			} else {
-				p.add(key, RuleUnknownKey, "unknown key")
+				p.add(key, ruleUnknownKey, "unknown key")
 			}
 			continue
 		}
@@ -69,9 +69,9 @@ func keyNameProblems(m members, p *problems) {
 				same = same && v == vs[0]
 			}
 			if same {
-				p.add(key, RuleDuplicate, "duplicate key (%d times, same value)", len(vs))
+				p.add(key, ruleDuplicate, "duplicate key (%d times, same value)", len(vs))
 			} else {
-				p.add(key, RuleDuplicate, "duplicate key (%d times, different values)", len(vs))
+				p.add(key, ruleDuplicate, "duplicate key (%d times, different values)", len(vs))
 			}
 		}
 	}

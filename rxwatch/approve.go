@@ -116,7 +116,7 @@ func (s *Session) Offer(ctx context.Context, p Prompter, cur *taskfetch.Current,
 		return Offered{Outcome: OutcomeRefused, Err: fmt.Errorf("the task branch now holds task %s, not %s: nothing approved", now.Task.ID, t.ID)}, nil
 	}
 	if now.Task.SHA256 != t.SHA256 {
-		return Offered{Outcome: OutcomeRefused, Err: &ChangedError{TaskID: t.ID, FirstSHA256: t.SHA256,
+		return Offered{Outcome: OutcomeRefused, Err: &contentChangedError{TaskID: t.ID, FirstSHA256: t.SHA256,
 			NowSHA256: now.Task.SHA256, Commit: now.Commit, DuringPrompt: true}}, nil
 	}
 
@@ -131,9 +131,9 @@ func (s *Session) Offer(ctx context.Context, p Prompter, cur *taskfetch.Current,
 		case Changed:
 			return changedError(d, now)
 		case Completed:
-			return &CompletedError{TaskID: t.ID}
+			return &completedError{TaskID: t.ID}
 		case Replaced:
-			return &ReplacedError{TaskID: t.ID, Commit: now.Commit}
+			return &replacedError{TaskID: t.ID, Commit: now.Commit}
 		}
 		st.SeeDigest(t.ID, t.SHA256)
 		st.SeeTask(t.ID, now.Commit)
@@ -144,9 +144,9 @@ func (s *Session) Offer(ctx context.Context, p Prompter, cur *taskfetch.Current,
 		}
 		return nil
 	})
-	var ce *ChangedError
-	var co *CompletedError
-	var re *ReplacedError
+	var ce *contentChangedError
+	var co *completedError
+	var re *replacedError
 	switch {
 	case errors.As(err, &ce), errors.As(err, &co), errors.As(err, &re):
 		return Offered{Outcome: OutcomeRefused, Err: err}, nil

@@ -23,7 +23,7 @@ type Checked struct {
 // fetched commit and records it as seen. Every problem is an error: the
 // fetch (network, force-push), the task (*task.InvalidError with every
 // reason, *taskfetch.NotAncestorError, ...) and a task whose content
-// changed under its TASK_ID (*ChangedError).
+// changed under its TASK_ID (*contentChangedError).
 func (s *Session) Check(ctx context.Context) (Checked, error) {
 	cur, accept, err := s.fetch(ctx)
 	if err != nil {
@@ -37,7 +37,7 @@ func (s *Session) Check(ctx context.Context) (Checked, error) {
 	case Changed:
 		return Checked{Current: cur, Decision: d}, changedError(d, cur)
 	case Replaced:
-		return Checked{Current: cur, Decision: d}, &ReplacedError{TaskID: cur.Task.ID, Commit: cur.Commit}
+		return Checked{Current: cur, Decision: d}, &replacedError{TaskID: cur.Task.ID, Commit: cur.Commit}
 	}
 	return Checked{Current: cur, Decision: d}, nil
 }

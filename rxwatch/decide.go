@@ -101,9 +101,9 @@ func forNode(name string, t *task.Task) (Decision, error) {
 	return Decision{}, nil
 }
 
-// ChangedError is a task whose content differs from the first seen under
+// contentChangedError is a task whose content differs from the first seen under
 // its TASK_ID. A revised task must get a new ID.
-type ChangedError struct {
+type contentChangedError struct {
 	TaskID       string
 	FirstSHA256  string
 	NowSHA256    string
@@ -111,7 +111,7 @@ type ChangedError struct {
 	DuringPrompt bool // it changed between the prompt and the approval
 }
 
-func (e *ChangedError) Error() string {
+func (e *contentChangedError) Error() string {
 	when := ""
 	if e.DuringPrompt {
 		when = " while the prompt was open"
@@ -120,22 +120,26 @@ func (e *ChangedError) Error() string {
 		"rejected, nothing approved: a revised task must get a new TASK_ID", e.TaskID, when, e.NowSHA256, e.Commit, e.FirstSHA256)
 }
 
-// ReplacedError is a task whose TASK_ID the RX side saw replaced by
+// replacedError is a task whose TASK_ID the RX side saw replaced by
 // another task: an old task brought back, even by a signed commit.
-type ReplacedError struct {
+type replacedError struct {
 	TaskID string
 	Commit string
 }
 
-func (e *ReplacedError) Error() string {
+func (e *replacedError) Error() string {
 	return fmt.Sprintf("task %s at commit %s was replaced by another task before: a TASK_ID once replaced is never offered or approved again; "+
 		"rejected, nothing approved (a task to run again needs a new TASK_ID)", e.TaskID, e.Commit)
 }
 
-// CompletedError is an approval refused because the task is completed.
-type CompletedError struct{ TaskID string }
+// completedError is an approval refused because the task is completed.
+type completedError struct{ TaskID string }
 
-func (e *CompletedError) Error() string {
+// CompletedRefusal is the error that refuses approving taskID, a completed
+// task, before any prompt.
+func CompletedRefusal(taskID string) error { return &completedError{TaskID: taskID} }
+
+func (e *completedError) Error() string {
 	return fmt.Sprintf("task %s is completed: a completed TASK_ID is never offered or approved again", e.TaskID)
 }
 
@@ -196,8 +200,8 @@ func accepted(st *state.RX, accept *state.AcceptedTask) bool {
 func refused(d Decision) bool { return d.Verdict == Changed || d.Verdict == Replaced }
 
 // changedError builds the error for a Changed decision.
-func changedError(d Decision, cur *taskfetch.Current) *ChangedError {
-	return &ChangedError{TaskID: cur.Task.ID, FirstSHA256: d.FirstDigest, NowSHA256: cur.Task.SHA256, Commit: cur.Commit}
+func changedError(d Decision, cur *taskfetch.Current) *contentChangedError {
+	return &contentChangedError{TaskID: cur.Task.ID, FirstSHA256: d.FirstDigest, NowSHA256: cur.Task.SHA256, Commit: cur.Commit}
 }
 
 // recorded reports whether cur is already the last seen task with its

@@ -22,7 +22,7 @@
 // re-anchors by removing the mirror and its anchors file (PROTOCOL §20,
 // OPERATIONS §2). If a rewrite reached the tracking ref some other way (a
 // plain `git fetch` in the mirror, which uses a forced refspec), the
-// watcher notices at its next resolve (*RewoundError) and stays refused
+// watcher notices at its next resolve (a rewound error) and stays refused
 // until it is restarted: the restart is the re-anchor.
 //
 // Nothing here runs an agent, opens SDR hardware, commits or pushes.

@@ -58,16 +58,16 @@ type Poll struct {
 	Accept *state.AcceptedTask
 }
 
-// RewoundError is a tracking ref that moved to a commit that does not
+// rewoundError is a tracking ref that moved to a commit that does not
 // contain the previous one, without the narrow fetch having done it (a
 // forced fetch outside rfhandoff followed a force-push). It is refused
 // like a force-push.
-type RewoundError struct {
+type rewoundError struct {
 	Ref      string
 	Old, New string
 }
 
-func (e *RewoundError) Error() string {
+func (e *rewoundError) Error() string {
 	return fmt.Sprintf("%s moved from %s to %s, which does not contain it: the task branch was rewritten "+
 		"(and fetched outside rfhandoff); refused, not followed", e.Ref, e.Old, e.New)
 }
@@ -131,7 +131,7 @@ func (p *Poller) poll(ctx context.Context, force bool) (Poll, error) {
 			// Stay on the old commit and look again every poll: refused
 			// until the ref contains it again or a restart re-anchors.
 			p.resolved = false
-			return Poll{}, &RewoundError{Ref: ref, Old: p.commit, New: commit}
+			return Poll{}, &rewoundError{Ref: ref, Old: p.commit, New: commit}
 		}
 	}
 	since, err := p.since()

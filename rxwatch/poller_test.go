@@ -136,9 +136,9 @@ func TestPollerResync(t *testing.T) {
 	gittest.Git(t, rx.Runner(), rx.Policy.StatePath(mirror.RXName), "update-ref", "--end-of-options", taskfetch.TrackingRef(rx.Policy, tasktest.TaskBranch), rewritten)
 	now = now.Add(time.Minute)
 	_, err := p.Poll(ctx)
-	var rw *RewoundError
+	var rw *rewoundError
 	if !errors.As(err, &rw) || rw.Old != second || rw.New != rewritten {
-		t.Fatalf("poll after a rewind: %v; want *RewoundError", err)
+		t.Fatalf("poll after a rewind: %v; want *rewoundError", err)
 	}
 	if _, err := p.Poll(ctx); !errors.As(err, &rw) {
 		t.Fatalf("the rewind is refused only once: %v", err)

@@ -37,7 +37,7 @@ func (r *reporter) failure(err error, retryIn time.Duration) {
 	}
 	r.last = key
 	var fp *gitcli.ForcePushError
-	var rw *RewoundError
+	var rw *rewoundError
 	var re *gitcli.RemoteError
 	switch {
 	case errors.As(err, &fp):

@@ -61,17 +61,17 @@ const (
 // watcherHolder is what rx watch records in the RX lock.
 const watcherHolder = "rx watch"
 
-// LockHeldError is a command refused because another one holds the RX
+// lockHeldError is a command refused because another one holds the RX
 // lock; the message names the holder from what it recorded in the lock.
-type LockHeldError struct {
+type lockHeldError struct {
 	Locked *state.LockedError
 	Role   Role // the refused command's
 }
 
 // Watcher reports whether the holder is rx watch.
-func (e *LockHeldError) Watcher() bool { return e.Locked.Holder == watcherHolder }
+func (e *lockHeldError) Watcher() bool { return e.Locked.Holder == watcherHolder }
 
-func (e *LockHeldError) Error() string {
+func (e *lockHeldError) Error() string {
 	l := e.Locked
 	pid := ""
 	if l.PID > 0 {
@@ -91,7 +91,7 @@ func (e *LockHeldError) Error() string {
 		"let it finish, then try again", pid, l.Path)
 }
 
-func (e *LockHeldError) Unwrap() error { return e.Locked }
+func (e *lockHeldError) Unwrap() error { return e.Locked }
 
 // Session is an RX command whose state directory exists and is ignored by
 // git, holding the watcher lock.
@@ -107,7 +107,7 @@ type Session struct {
 
 // Open checks the preconditions, takes the watcher lock, recovers a stale
 // running flag (with a warning) and, for RoleWatcher, records running and
-// the PID. A command beside one holding the lock gets a *LockHeldError
+// the PID. A command beside one holding the lock gets a *lockHeldError
 // (wrapping *state.LockedError) naming the holder; a corrupt state file is
 // a *state.CorruptError and is left untouched.
 func Open(ctx context.Context, env Env, role Role) (*Session, error) {
@@ -127,7 +127,7 @@ func openIn(ctx context.Context, env Env, dir string, role Role) (*Session, erro
 	if err != nil {
 		var le *state.LockedError
 		if errors.As(err, &le) {
-			return nil, &LockHeldError{Locked: le, Role: role}
+			return nil, &lockHeldError{Locked: le, Role: role}
 		}
 		return nil, err
 	}

@@ -45,9 +45,9 @@ func TestOpenLocksAndRecordsRunning(t *testing.T) {
 	if _, err := Open(ctx, env, RoleWatcher); !errors.As(err, &le) {
 		t.Fatalf("second watcher: %v; want *state.LockedError", err)
 	}
-	var lh *LockHeldError
+	var lh *lockHeldError
 	if _, err := Open(ctx, env, RoleOneShot); !errors.As(err, &lh) || !errors.As(err, &le) || !lh.Watcher() {
-		t.Fatalf("one-shot beside a watcher: %v; want *LockHeldError naming the watcher", err)
+		t.Fatalf("one-shot beside a watcher: %v; want *lockHeldError naming the watcher", err)
 	}
 	// mark-completed style updates work beside the watcher.
 	if _, err := (&state.RXStore{Dir: w.StateDir()}).Update(func(s *state.RX) error { s.MarkCompleted("DONE_TASK"); return nil }); err != nil {
@@ -143,7 +143,7 @@ func TestCheckRecordsAndDecides(t *testing.T) {
 	// Same ID, other bytes: rejected, and the first digest stays on record.
 	rx.PushTask(tasktest.TaskSpec{ID: "CHECK_ONE", Title: "Revised without a new ID"})
 	res, err = s.Check(ctx)
-	var ch *ChangedError
+	var ch *contentChangedError
 	if !errors.As(err, &ch) || res.Decision.Verdict != Changed || ch.FirstSHA256 != st.SeenTaskDigests["CHECK_ONE"] {
 		t.Fatalf("Check of changed content: %+v, %v", res, err)
 	}

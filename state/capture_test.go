@@ -104,7 +104,7 @@ func TestCaptureInProgressInvalid(t *testing.T) {
 	c.FrequencyHz, c.SampleRateHz, c.ReadyCommit, c.CompleteSHA256 = -1, 0, "abc", "zz"
 	s := sampleRX()
 	s.CaptureInProgress = c
-	err := s.Validate()
+	err := s.validate()
 	if err == nil {
 		t.Fatal("invalid record accepted")
 	}
@@ -122,7 +122,7 @@ func TestCaptureInProgressInvalid(t *testing.T) {
 		s := sampleRX()
 		s.CaptureInProgress = sampleCapture()
 		mut(s.CaptureInProgress)
-		if s.Validate() == nil {
+		if s.validate() == nil {
 			t.Errorf("%s: accepted", name)
 		}
 		dir := t.TempDir()

@@ -6,7 +6,6 @@
 //
 // What it offers: ReadRegular (the one bounded read of a local file);
 // WriteFileAtomic, CreateTemp, WriteSynced and SyncDir (crash-safe writes);
-// ReadJSON and WriteJSON; Acquire, AcquireAs and Probe (locks); SaveRX and
-// SaveTX with the RX and TX state types; and OpenShared for readers of files
-// replaced by rename.
+// ReadJSON and WriteJSON; Acquire, AcquireAs and Probe (locks); and SaveRX
+// and SaveTX with the RX and TX state types.
 package state

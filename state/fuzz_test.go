@@ -25,8 +25,8 @@ func FuzzStateFile(f *testing.F) {
 	f.Add([]byte(`{"running":null}`))
 	f.Add([]byte(`[]`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		checkAccepted(t, data, &RX{}, func(v any) error { return v.(*RX).Validate() })
-		checkAccepted(t, data, &TX{}, func(v any) error { return v.(*TX).Validate() })
+		checkAccepted(t, data, &RX{}, func(v any) error { return v.(*RX).validate() })
+		checkAccepted(t, data, &TX{}, func(v any) error { return v.(*TX).validate() })
 	})
 }
 

@@ -12,8 +12,8 @@ import (
 	"rfhandoff/strictjson"
 )
 
-// MaxFileBytes bounds a state file; real ones are a few KiB.
-const MaxFileBytes = 4 << 20
+// maxFileBytes bounds a state file; real ones are a few KiB.
+const maxFileBytes = 4 << 20
 
 // CorruptError is a state file that exists but cannot be trusted. The file
 // is left untouched: a person must look at it (never a silent reset).
@@ -37,7 +37,7 @@ func (e *CorruptError) Unwrap() error { return e.Err }
 // v must marshal every field (no omitempty): the key check compares the
 // file's keys with v's own encoding.
 func ReadJSON(path string, v any) (exists bool, err error) {
-	data, err := ReadRegular(path, MaxFileBytes)
+	data, err := ReadRegular(path, maxFileBytes)
 	var big *TooLargeError
 	switch {
 	case errors.Is(err, fs.ErrNotExist):

@@ -109,7 +109,7 @@ func TestReadJSONCorrupt(t *testing.T) {
 
 func TestReadJSONOversized(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "s.json")
-	body := `{"name":"` + strings.Repeat("x", MaxFileBytes) + `"}`
+	body := `{"name":"` + strings.Repeat("x", maxFileBytes) + `"}`
 	if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
 		t.Fatal(err)
 	}

@@ -29,9 +29,9 @@ type LockedError struct {
 	Holder string // e.g. "rx approve", as given to AcquireAs
 }
 
-// Who names the holder for a message: "rx approve (process 42)",
+// who names the holder for a message: "rx approve (process 42)",
 // "process 42", or "another process".
-func (e *LockedError) Who() string {
+func (e *LockedError) who() string {
 	switch {
 	case e.Holder != "" && e.PID > 0:
 		return fmt.Sprintf("%s (process %d)", e.Holder, e.PID)
@@ -44,7 +44,7 @@ func (e *LockedError) Who() string {
 }
 
 func (e *LockedError) Error() string {
-	return fmt.Sprintf("%s is held by %s: only one may run at a time", e.Path, e.Who())
+	return fmt.Sprintf("%s is held by %s: only one may run at a time", e.Path, e.who())
 }
 
 // Lock is a held exclusive flock(2) on a lock file. The kernel drops it
@@ -114,7 +114,7 @@ func (l *Lock) Release() error {
 	return clearErr
 }
 
-// RecoverStale is RecoverStale for a caller that holds this lock: holding
+// recoverStale is recoverStale for a caller that holds this lock: holding
 // it proves that whoever recorded running=true is gone, whatever its PID
 // now belongs to (PIDs are reused). Only a flag this process wrote itself
 // is not stale.

@@ -22,8 +22,8 @@ func TestLockNamesItsHolder(t *testing.T) {
 	if !errors.As(err, &le) || le.Holder != "rx approve" || le.PID != os.Getpid() {
 		t.Fatalf("second Acquire = %v (%+v), want *LockedError naming rx approve", err, le)
 	}
-	if want := fmt.Sprintf("rx approve (process %d)", os.Getpid()); le.Who() != want || !strings.Contains(err.Error(), want) {
-		t.Errorf("Who() = %q, error %q; want %q", le.Who(), err, want)
+	if want := fmt.Sprintf("rx approve (process %d)", os.Getpid()); le.who() != want || !strings.Contains(err.Error(), want) {
+		t.Errorf("Who() = %q, error %q; want %q", le.who(), err, want)
 	}
 	if held, pid, err := Probe(path); err != nil || !held || pid != os.Getpid() {
 		t.Errorf("Probe = %v, %d, %v", held, pid, err)

@@ -6,17 +6,17 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// OpenShared opens a file for reading that a writer may replace (rename
+// openShared opens a file for reading that a writer may replace (rename
 // over) while it is open. os.Open does not pass FILE_SHARE_DELETE, and
 // without it the writer's MoveFileEx fails with "Access is denied" for as
 // long as any reader holds the file.
-func OpenShared(path string) (*os.File, error) { return openShared(path, 0) }
+func openShared(path string) (*os.File, error) { return openSharedFlags(path, 0) }
 
-// OpenSharedNoFollow is OpenShared refusing to follow a symlink at path
+// openSharedNoFollow is openShared refusing to follow a symlink at path
 // (FILE_FLAG_OPEN_REPARSE_POINT opens the link itself, which holds no
 // record).
-func OpenSharedNoFollow(path string) (*os.File, error) {
-	f, err := openShared(path, windows.FILE_FLAG_OPEN_REPARSE_POINT)
+func openSharedNoFollow(path string) (*os.File, error) {
+	f, err := openSharedFlags(path, windows.FILE_FLAG_OPEN_REPARSE_POINT)
 	if err != nil {
 		return nil, err
 	}
@@ -32,7 +32,7 @@ func OpenSharedNoFollow(path string) (*os.File, error) {
 	return f, nil
 }
 
-func openShared(path string, flags uint32) (*os.File, error) {
+func openSharedFlags(path string, flags uint32) (*os.File, error) {
 	p, err := windows.UTF16PtrFromString(path)
 	if err != nil {
 		return nil, &os.PathError{Op: "open", Path: path, Err: err}

@@ -21,7 +21,7 @@ func (e *TooLargeError) Error() string { return fmt.Sprintf("larger than %d byte
 // nothing. A FIFO is refused before it is opened (opening one waits for a
 // writer); the file opened is checked to be the one looked at. Every
 // error is an *fs.PathError naming path; over the limit its Err is a
-// *TooLargeError. It opens with OpenSharedNoFollow, so a writer may still
+// *TooLargeError. It opens with openSharedNoFollow, so a writer may still
 // replace the file.
 func ReadRegular(path string, limit int64) ([]byte, error) {
 	before, err := os.Lstat(path)
@@ -34,7 +34,7 @@ func ReadRegular(path string, limit int64) ([]byte, error) {
 	if !before.Mode().IsRegular() {
 		return nil, notRegular(path, before.Mode())
 	}
-	f, err := OpenSharedNoFollow(path)
+	f, err := openSharedNoFollow(path)
 	if err != nil {
 		return nil, err
 	}

@@ -15,7 +15,7 @@ import (
 const replaceWait = 2 * time.Second
 
 // replaceFile renames tmp over path (MoveFileEx, replacing). Readers that
-// opened path with FILE_SHARE_DELETE (OpenShared) do not stop it; one
+// opened path with FILE_SHARE_DELETE (openShared) do not stop it; one
 // that did not makes it fail with access denied or a sharing violation
 // until it closes the file, so it is retried for a while.
 func replaceFile(tmp, path string) error {

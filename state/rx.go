@@ -92,7 +92,7 @@ func LoadRX(dir string) (RX, error) {
 	if _, err := ReadJSON(path, &s); err != nil {
 		return RX{}, err
 	}
-	if err := s.Validate(); err != nil {
+	if err := s.validate(); err != nil {
 		return RX{}, &CorruptError{Path: path, Err: err}
 	}
 	s.normalize()
@@ -103,7 +103,7 @@ func LoadRX(dir string) (RX, error) {
 // An invalid state is refused rather than written.
 func SaveRX(dir string, s RX) error {
 	path := filepath.Join(dir, RXStateFile)
-	if err := s.Validate(); err != nil {
+	if err := s.validate(); err != nil {
 		return fmt.Errorf("refusing to write invalid state %s: %w", path, err)
 	}
 	s.normalize()
@@ -128,8 +128,8 @@ func (s *RX) normalize() {
 	}
 }
 
-// Validate checks every value and reports all problems at once.
-func (s RX) Validate() error {
+// validate checks every value and reports all problems at once.
+func (s RX) validate() error {
 	var errs []error
 	optID := func(key, v string) {
 		if v != "" && !taskIDPattern.MatchString(v) {
@@ -163,7 +163,7 @@ func (s RX) Validate() error {
 			errs = append(errs, fmt.Errorf("approval.approved_at is missing"))
 		}
 		if sg := a.Signer; sg != nil {
-			if err := sg.Validate(); err != nil {
+			if err := sg.validate(); err != nil {
 				errs = append(errs, fmt.Errorf("approval.signer: %w", err))
 			}
 		}
@@ -264,8 +264,8 @@ var (
 	principalPattern   = regexp.MustCompile(`^[[:graph:] ]{1,256}$`)
 )
 
-// Validate checks a signer read back from a state or record file.
-func (s Signer) Validate() error {
+// validate checks a signer read back from a state or record file.
+func (s Signer) validate() error {
 	var errs []error
 	if s.Principal == "" || !principalPattern.MatchString(s.Principal) {
 		errs = append(errs, fmt.Errorf("principal %q must be non-empty printable text", s.Principal))

@@ -116,7 +116,7 @@ func TestRXInvalidValues(t *testing.T) {
 	for i, mut := range bad {
 		s := sampleRX()
 		mut(&s)
-		if s.Validate() == nil {
+		if s.validate() == nil {
 			t.Errorf("case %d: invalid state accepted: %+v", i, s)
 			continue
 		}
@@ -141,7 +141,7 @@ func TestRXInvalidValues(t *testing.T) {
 	// Every problem at once.
 	s := sampleRX()
 	s.LastSeenTaskID, s.WatcherPID = "x", -3
-	err := s.Validate()
+	err := s.validate()
 	if err == nil || !strings.Contains(err.Error(), "last_seen_task_id") || !strings.Contains(err.Error(), "watcher_pid") {
 		t.Errorf("Validate = %v, want both problems", err)
 	}
@@ -205,7 +205,7 @@ func TestRXCompletedAndDigests(t *testing.T) {
 	if !s.Replaced("T_003") || !s.Replaced("T_004") || len(s.ReplacedTaskIDs) != 2 || s.LastSeenTaskID != "T_004" {
 		t.Errorf("after T_003, T_004, T_003, T_004: replaced %q, last seen %s", s.ReplacedTaskIDs, s.LastSeenTaskID)
 	}
-	if err := s.Validate(); err != nil {
+	if err := s.validate(); err != nil {
 		t.Errorf("state built by the helpers is invalid: %v", err)
 	}
 }

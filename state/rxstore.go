@@ -10,10 +10,10 @@ import (
 	"time"
 )
 
-// RXStateLockFile guards read-modify-write cycles of the RX state file. It
+// rxStateLockFile guards read-modify-write cycles of the RX state file. It
 // is held for milliseconds at a time, so the watcher, rx approve, rx
 // capture and rx mark-completed can all update the state beside each other.
-const RXStateLockFile = "rx_state.lock"
+const rxStateLockFile = "rx_state.lock"
 
 // rxStateLockWait bounds how long Update waits for another writer.
 const rxStateLockWait = 15 * time.Second
@@ -70,7 +70,7 @@ func (s *RXStore) CleanTemps() ([]string, error) {
 
 // lock takes the state lock, waiting while another writer holds it.
 func (s *RXStore) lock() (*Lock, error) {
-	path := filepath.Join(s.Dir, RXStateLockFile)
+	path := filepath.Join(s.Dir, rxStateLockFile)
 	deadline := time.Now().Add(rxStateLockWait)
 	for {
 		l, err := Acquire(path)

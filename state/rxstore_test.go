@@ -42,7 +42,7 @@ func TestRXStoreCleanTempsUnderTheLock(t *testing.T) {
 	if err != nil || len(removed) != 1 || removed[0] != left {
 		t.Fatalf("CleanTemps = %v, %v; want [%s]", removed, err, left)
 	}
-	if _, err := os.Stat(filepath.Join(s.Dir, RXStateLockFile)); err != nil {
+	if _, err := os.Stat(filepath.Join(s.Dir, rxStateLockFile)); err != nil {
 		t.Errorf("CleanTemps did not take the state lock: %v", err)
 	}
 }

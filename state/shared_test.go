@@ -18,7 +18,7 @@ func TestReplaceWhileAReaderHoldsTheFile(t *testing.T) {
 	if err := WriteFileAtomic(path, []byte(`{"v":"old"}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	r, err := OpenShared(path)
+	r, err := openShared(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func TestReplaceWhileAReaderHoldsTheFile(t *testing.T) {
 }
 
 func TestOpenSharedMissingIsNotExist(t *testing.T) {
-	_, err := OpenShared(filepath.Join(t.TempDir(), "missing.json"))
+	_, err := openShared(filepath.Join(t.TempDir(), "missing.json"))
 	if !os.IsNotExist(err) {
 		t.Errorf("OpenShared of a missing file = %v, want a not-exist error", err)
 	}

@@ -25,7 +25,7 @@ func TestRecoverStale(t *testing.T) {
 		{"not running", false, 0, false},
 	}
 	for _, tt := range tests {
-		if got := RecoverStale(tt.running, tt.pid); got != tt.want {
+		if got := recoverStale(tt.running, tt.pid); got != tt.want {
 			t.Errorf("%s: RecoverStale(%v, %d) = %v, want %v", tt.name, tt.running, tt.pid, got, tt.want)
 		}
 	}

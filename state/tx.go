@@ -40,7 +40,7 @@ func LoadTX(dir string) (TX, error) {
 	if _, err := ReadJSON(path, &s); err != nil {
 		return TX{}, err
 	}
-	if err := s.Validate(); err != nil {
+	if err := s.validate(); err != nil {
 		return TX{}, &CorruptError{Path: path, Err: err}
 	}
 	s.normalize()
@@ -50,7 +50,7 @@ func LoadTX(dir string) (TX, error) {
 // SaveTX validates s and writes it atomically to dir/tx_agent_state.json.
 func SaveTX(dir string, s TX) error {
 	path := filepath.Join(dir, TXStateFile)
-	if err := s.Validate(); err != nil {
+	if err := s.validate(); err != nil {
 		return fmt.Errorf("refusing to write invalid state %s: %w", path, err)
 	}
 	s.normalize()
@@ -66,8 +66,8 @@ func (s *TX) normalize() {
 	}
 }
 
-// Validate checks every value and reports all problems at once.
-func (s TX) Validate() error {
+// validate checks every value and reports all problems at once.
+func (s TX) validate() error {
 	var errs []error
 	if s.WatcherPID < 0 {
 		errs = append(errs, fmt.Errorf("watcher_pid %d is negative", s.WatcherPID))

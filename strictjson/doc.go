@@ -13,7 +13,7 @@
 // much to keep, how deep to allow, whether trailing data is the reader's
 // business) and how each words the errors.
 //
-// What it offers: Parse with a Shape, returning a tree of Nodes; the Reader
-// below it (NewReader: Read, Object, Members, Elements, Skip, End) and Value;
-// and the typed errors with their byte offsets.
+// What it offers: Parse with a Shape, returning a tree of Nodes (and Value,
+// a scalar as written); and the typed errors with their byte offsets. The
+// token reader below Parse is the package's own.
 package strictjson

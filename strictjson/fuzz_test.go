@@ -46,15 +46,15 @@ func FuzzReader(f *testing.F) {
 			}
 			return
 		}
-		r := NewReader(data)
-		if err := r.Object(); err != nil {
+		r := newReader(data)
+		if err := r.object(); err != nil {
 			t.Fatal(err)
 		}
 		var keys Members[Value]
-		if err := r.Members(func(k string) error {
+		if err := r.members(func(k string) error {
 			v, err := r.Read()
 			if err == nil && (v.Kind == Object || v.Kind == Array) {
-				err = r.Skip(0)
+				err = r.skip(0)
 			}
 			keys.Add(k, v)
 			return err

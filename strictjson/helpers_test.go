@@ -11,24 +11,24 @@ import (
 // {"k":v,...} with every occurrence, [..], s"text", n1.0, true, null,
 // and "~" for a skipped container.
 func dump(data []byte, maxDepth int) (string, error) {
-	r := NewReader(data)
-	if err := r.Object(); err != nil {
+	r := newReader(data)
+	if err := r.object(); err != nil {
 		return "", err
 	}
 	var b strings.Builder
 	if err := dumpObject(r, &b, 1, maxDepth); err != nil {
 		return "", err
 	}
-	if err := r.End(); err != nil {
+	if err := r.end(); err != nil {
 		return "", err
 	}
 	return b.String(), nil
 }
 
-func dumpObject(r *Reader, b *strings.Builder, depth, maxDepth int) error {
+func dumpObject(r *reader, b *strings.Builder, depth, maxDepth int) error {
 	b.WriteString("{")
 	n := 0
-	err := r.Members(func(key string) error {
+	err := r.members(func(key string) error {
 		if n > 0 {
 			b.WriteString(",")
 		}
@@ -40,7 +40,7 @@ func dumpObject(r *Reader, b *strings.Builder, depth, maxDepth int) error {
 	return err
 }
 
-func dumpValue(r *Reader, b *strings.Builder, depth, maxDepth int) error {
+func dumpValue(r *reader, b *strings.Builder, depth, maxDepth int) error {
 	v, err := r.Read()
 	if err != nil {
 		return err
@@ -48,13 +48,13 @@ func dumpValue(r *Reader, b *strings.Builder, depth, maxDepth int) error {
 	switch {
 	case (v.Kind == Object || v.Kind == Array) && depth >= maxDepth:
 		b.WriteString("~")
-		return r.Skip(0)
+		return r.skip(0)
 	case v.Kind == Object:
 		return dumpObject(r, b, depth+1, maxDepth)
 	case v.Kind == Array:
 		b.WriteString("[")
 		n := 0
-		err := r.Elements(func() error {
+		err := r.elements(func() error {
 			if n > 0 {
 				b.WriteString(",")
 			}

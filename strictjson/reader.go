@@ -7,27 +7,27 @@ import (
 	"io"
 )
 
-// Reader reads one JSON text token by token. A reader drives it value by
+// reader reads one JSON text token by token. A reader drives it value by
 // value: Object or Read for the top-level value, Members or Skip for a
 // container that Read opened, then End.
-type Reader struct {
+type reader struct {
 	dec *json.Decoder
 }
 
-// NewReader reads data. Numbers keep their literal text.
-func NewReader(data []byte) *Reader {
+// newReader reads data. Numbers keep their literal text.
+func newReader(data []byte) *reader {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	return &Reader{dec: dec}
+	return &reader{dec: dec}
 }
 
-// Offset is how many bytes of the input have been read.
-func (r *Reader) Offset() int64 { return r.dec.InputOffset() }
+// offset is how many bytes of the input have been read.
+func (r *reader) offset() int64 { return r.dec.InputOffset() }
 
-// Object reads the top-level value's first token, which must open an
+// object reads the top-level value's first token, which must open an
 // object; the reader is then inside it (read it with Members). Errors:
 // ErrEmpty, *SyntaxError, *NotObjectError.
-func (r *Reader) Object() error {
+func (r *reader) object() error {
 	tok, err := r.dec.Token()
 	if errors.Is(err, io.EOF) {
 		return ErrEmpty
@@ -46,7 +46,7 @@ func (r *Reader) Object() error {
 // read the container with Members (objects) or Skip. Errors are
 // *SyntaxError; one with Err == io.EOF means the input ended before the
 // value began.
-func (r *Reader) Read() (Value, error) {
+func (r *reader) Read() (Value, error) {
 	tok, err := r.dec.Token()
 	if err != nil {
 		return Value{}, r.syntax(err)
@@ -54,11 +54,11 @@ func (r *Reader) Read() (Value, error) {
 	return valueOf(tok), nil
 }
 
-// Members reads the object just opened: for each member it reads the key
+// members reads the object just opened: for each member it reads the key
 // and calls f, which must read the value (Read, and then Members or Skip
 // for a container); then it reads the closing '}'. An error from f is
 // returned as it is; the reader's own are *SyntaxError.
-func (r *Reader) Members(f func(key string) error) error {
+func (r *reader) members(f func(key string) error) error {
 	for r.dec.More() {
 		tok, err := r.dec.Token()
 		if err != nil {
@@ -66,7 +66,7 @@ func (r *Reader) Members(f func(key string) error) error {
 		}
 		key, ok := tok.(string)
 		if !ok { // the scanner guarantees string keys; be defensive anyway
-			return &SyntaxError{Err: errors.New("object key is not a string"), Offset: r.Offset()}
+			return &SyntaxError{Err: errors.New("object key is not a string"), Offset: r.offset()}
 		}
 		if err := f(key); err != nil {
 			return err
@@ -75,8 +75,8 @@ func (r *Reader) Members(f func(key string) error) error {
 	return r.close()
 }
 
-// Elements is Members for an array: f must read one element.
-func (r *Reader) Elements(f func() error) error {
+// elements is Members for an array: f must read one element.
+func (r *reader) elements(f func() error) error {
 	for r.dec.More() {
 		if err := f(); err != nil {
 			return err
@@ -86,17 +86,17 @@ func (r *Reader) Elements(f func() error) error {
 }
 
 // close reads the closing delimiter of the container being read.
-func (r *Reader) close() error {
+func (r *reader) close() error {
 	if _, err := r.dec.Token(); err != nil {
 		return r.syntax(err)
 	}
 	return nil
 }
 
-// Skip reads the rest of the container Read just opened, keeping nothing.
+// skip reads the rest of the container Read just opened, keeping nothing.
 // With max > 0 it refuses (*DepthError) nesting of more than max levels,
 // the container itself being the first. Other errors are *SyntaxError.
-func (r *Reader) Skip(max int) error {
+func (r *reader) skip(max int) error {
 	for depth := 1; depth > 0; {
 		tok, err := r.dec.Token()
 		if err != nil {
@@ -116,23 +116,23 @@ func (r *Reader) Skip(max int) error {
 	return nil
 }
 
-// End checks that only whitespace follows the top-level value
+// end checks that only whitespace follows the top-level value
 // (*TrailingDataError otherwise). After a failure Offset says how far the
 // reader looked.
-func (r *Reader) End() error {
-	end := r.Offset()
+func (r *reader) end() error {
+	end := r.offset()
 	if _, err := r.dec.Token(); !errors.Is(err, io.EOF) {
 		return &TrailingDataError{End: end}
 	}
 	return nil
 }
 
-func (r *Reader) syntax(err error) error {
+func (r *reader) syntax(err error) error {
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
 		return &SyntaxError{Err: err, Offset: se.Offset}
 	}
-	return &SyntaxError{Err: err, Offset: r.Offset()}
+	return &SyntaxError{Err: err, Offset: r.offset()}
 }
 
 // valueOf is the Value a first token stands for.

@@ -109,7 +109,7 @@ func trailing(end int64) func(*testing.T, error) {
 	}
 }
 
-// Skip bounds nesting counted from the container itself; 0 means no bound.
+// skip bounds nesting counted from the container itself; 0 means no bound.
 func TestSkipDepth(t *testing.T) {
 	tests := []struct {
 		in      string
@@ -124,44 +124,44 @@ func TestSkipDepth(t *testing.T) {
 		{`[[],[],[]]`, 2, false},
 	}
 	for _, tt := range tests {
-		r := NewReader([]byte(tt.in))
+		r := newReader([]byte(tt.in))
 		if _, err := r.Read(); err != nil {
 			t.Fatal(err)
 		}
-		err := r.Skip(tt.max)
+		err := r.skip(tt.max)
 		var de *DepthError
 		if got := errors.As(err, &de); got != tt.wantErr || (got && (de.Max != tt.max || err.Error() != fmt.Sprintf("nests deeper than %d levels", tt.max))) {
 			t.Errorf("Skip(%d) of %s: %v, want an error: %v", tt.max, tt.in, err, tt.wantErr)
 		}
 		if err == nil {
-			if err := r.End(); err != nil {
+			if err := r.end(); err != nil {
 				t.Errorf("Skip(%d) of %s did not consume it: %v", tt.max, tt.in, err)
 			}
 		}
 	}
 }
 
-// Offset around Read and Skip frames a member's raw text (the result
+// offset around Read and Skip frames a member's raw text (the result
 // decoder keeps it to compare duplicated containers).
 func TestOffsetFramesRawText(t *testing.T) {
 	data := []byte(`{"a" : [1, {"b": 2}] ,"c":3}`)
-	r := NewReader(data)
-	if err := r.Object(); err != nil {
+	r := newReader(data)
+	if err := r.object(); err != nil {
 		t.Fatal(err)
 	}
 	var raw []string
-	err := r.Members(func(string) error {
-		start := r.Offset()
+	err := r.members(func(string) error {
+		start := r.offset()
 		v, err := r.Read()
 		if err != nil {
 			return err
 		}
 		if v.Kind == Array || v.Kind == Object {
-			if err := r.Skip(0); err != nil {
+			if err := r.skip(0); err != nil {
 				return err
 			}
 		}
-		raw = append(raw, string(data[start:r.Offset()]))
+		raw = append(raw, string(data[start:r.offset()]))
 		return nil
 	})
 	if err != nil {
@@ -175,12 +175,12 @@ func TestOffsetFramesRawText(t *testing.T) {
 // An error from the caller's function stops Members and comes back as it is.
 func TestMembersPassesCallerErrors(t *testing.T) {
 	stop := errors.New("stop")
-	r := NewReader([]byte(`{"a":1,"b":2}`))
-	if err := r.Object(); err != nil {
+	r := newReader([]byte(`{"a":1,"b":2}`))
+	if err := r.object(); err != nil {
 		t.Fatal(err)
 	}
 	var seen []string
-	err := r.Members(func(key string) error {
+	err := r.members(func(key string) error {
 		seen = append(seen, key)
 		return stop
 	})

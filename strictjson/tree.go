@@ -33,8 +33,8 @@ type Shape struct {
 // are ErrEmpty, *SyntaxError, *NotObjectError, *DepthError and
 // *TrailingDataError; each reader words them its own way.
 func Parse(data []byte, sh Shape) (*Node, error) {
-	r := NewReader(data)
-	if err := r.Object(); err != nil {
+	r := newReader(data)
+	if err := r.object(); err != nil {
 		return nil, err
 	}
 	top := &Node{Value: Value{Kind: Object}}
@@ -42,7 +42,7 @@ func Parse(data []byte, sh Shape) (*Node, error) {
 		return nil, err
 	}
 	if !sh.Lenient {
-		if err := r.End(); err != nil {
+		if err := r.end(); err != nil {
 			return nil, err
 		}
 	}
@@ -50,10 +50,10 @@ func Parse(data []byte, sh Shape) (*Node, error) {
 }
 
 // fill reads the container n, at level depth, that was just opened.
-func (r *Reader) fill(n *Node, data []byte, depth int, sh Shape) error {
+func (r *reader) fill(n *Node, data []byte, depth int, sh Shape) error {
 	if n.Kind == Object {
 		n.Members = &Members[*Node]{}
-		return r.Members(func(key string) error {
+		return r.members(func(key string) error {
 			c, err := r.child(data, depth+1, sh)
 			if err == nil {
 				n.Members.Add(key, c)
@@ -61,7 +61,7 @@ func (r *Reader) fill(n *Node, data []byte, depth int, sh Shape) error {
 			return err
 		})
 	}
-	return r.Elements(func() error {
+	return r.elements(func() error {
 		c, err := r.child(data, depth+1, sh)
 		if err == nil {
 			n.Elements = append(n.Elements, c)
@@ -71,8 +71,8 @@ func (r *Reader) fill(n *Node, data []byte, depth int, sh Shape) error {
 }
 
 // child reads the next value, a container being at level depth.
-func (r *Reader) child(data []byte, depth int, sh Shape) (*Node, error) {
-	start := r.Offset()
+func (r *reader) child(data []byte, depth int, sh Shape) (*Node, error) {
+	start := r.offset()
 	v, err := r.Read()
 	if err != nil {
 		return nil, err
@@ -89,14 +89,14 @@ func (r *Reader) child(data []byte, depth int, sh Shape) (*Node, error) {
 		if sh.MaxDepth > 0 {
 			max = sh.MaxDepth - depth + 1 // Skip counts the container itself
 		}
-		if err := r.Skip(max); err != nil {
+		if err := r.skip(max); err != nil {
 			if _, deep := err.(*DepthError); deep {
 				err = &DepthError{Max: sh.MaxDepth}
 			}
 			return nil, err
 		}
 		// Trimmed of the ':' or ',' and blanks before it.
-		c.Text = string(bytes.TrimLeft(data[start:r.Offset()], " \t\r\n:,"))
+		c.Text = string(bytes.TrimLeft(data[start:r.offset()], " \t\r\n:,"))
 		return c, nil
 	}
 	return c, r.fill(c, data, depth, sh)

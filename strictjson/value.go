@@ -28,13 +28,13 @@ type Value struct {
 	Kind Kind
 	// Text is a string's contents or a number's literal (so 1.0 and 1
 	// stay apart). For a container it is empty unless the caller keeps
-	// the container's raw text there (see Reader.Skip).
+	// the container's raw text there (see reader.skip).
 	Text string
 	Bool bool
 }
 
 // Describe says what v is, for "got ..." in messages; long texts are cut
-// by Shorten.
+// by shorten.
 func (v Value) Describe() string {
 	switch v.Kind {
 	case Null:
@@ -42,9 +42,9 @@ func (v Value) Describe() string {
 	case Bool:
 		return strconv.FormatBool(v.Bool)
 	case Number:
-		return "the number " + Shorten(v.Text)
+		return "the number " + shorten(v.Text)
 	case String:
-		return "the string " + strconv.Quote(Shorten(v.Text))
+		return "the string " + strconv.Quote(shorten(v.Text))
 	case Object:
 		return "an object"
 	default:
@@ -52,23 +52,23 @@ func (v Value) Describe() string {
 	}
 }
 
-// MaxShown caps how much of an untrusted value a message repeats.
-const MaxShown = 80
+// maxShown caps how much of an untrusted value a message repeats.
+const maxShown = 80
 
-// Shorten cuts s to MaxShown bytes on a rune boundary, so that a message
+// shorten cuts s to maxShown bytes on a rune boundary, so that a message
 // stays valid UTF-8, and marks the cut with "…".
-func Shorten(s string) string {
-	if len(s) <= MaxShown {
+func shorten(s string) string {
+	if len(s) <= maxShown {
 		return s
 	}
-	cut := MaxShown
+	cut := maxShown
 	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}
 	return s[:cut] + "…"
 }
 
-// Members is an object's members: every occurrence of every key, and the
+// members is an object's members: every occurrence of every key, and the
 // order in which keys first appeared, so that a reader can report
 // duplicates and unknown keys in document order.
 type Members[V any] struct {

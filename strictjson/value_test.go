@@ -31,13 +31,13 @@ func TestDescribe(t *testing.T) {
 func TestShorten(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"", ""},
-		{strings.Repeat("a", MaxShown), strings.Repeat("a", MaxShown)},
-		{strings.Repeat("a", MaxShown+1), strings.Repeat("a", MaxShown) + "…"},
+		{strings.Repeat("a", maxShown), strings.Repeat("a", maxShown)},
+		{strings.Repeat("a", maxShown+1), strings.Repeat("a", maxShown) + "…"},
 		// A cut inside a rune moves back to its start.
 		{"a" + strings.Repeat("€", 30), "a" + strings.Repeat("€", 26) + "…"},
 	}
 	for _, tt := range tests {
-		got := Shorten(tt.in)
+		got := shorten(tt.in)
 		if got != tt.want {
 			t.Errorf("Shorten(%q) = %q, want %q", tt.in, got, tt.want)
 		}

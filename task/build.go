@@ -34,8 +34,8 @@ type Spec struct {
 	Body  string
 }
 
-// Flags returns the fields the risk derivation looks at.
-func (s Spec) Flags() gate.Flags {
+// flags returns the fields the risk derivation looks at.
+func (s Spec) flags() gate.Flags {
 	return gate.Flags{
 		HardwareAccess: s.HardwareAccess,
 		RFRX:           s.RFRX,
@@ -48,7 +48,7 @@ func (s Spec) Flags() gate.Flags {
 // level is the RISK_LEVEL to write.
 func (s Spec) level() gate.Level {
 	if s.Level == 0 {
-		return gate.Derive(s.Flags())
+		return gate.Derive(s.flags())
 	}
 	return s.Level
 }
@@ -75,7 +75,7 @@ func Build(s Spec, opts Options) ([]byte, *Task, error) {
 	}
 	if len(probs) > 0 {
 		// In line order, as Parse reports; file-level problems last.
-		slices.SortStableFunc(probs, func(a, b *FieldError) int { return cmp.Compare(lineKey(a), lineKey(b)) })
+		slices.SortStableFunc(probs, func(a, b *fieldError) int { return cmp.Compare(lineKey(a), lineKey(b)) })
 		var errs *multierror.Error
 		for _, p := range probs {
 			errs = multierror.Append(errs, p)
@@ -88,7 +88,7 @@ func Build(s Spec, opts Options) ([]byte, *Task, error) {
 	return data, t, nil
 }
 
-func lineKey(e *FieldError) int {
+func lineKey(e *fieldError) int {
 	if e.Line == 0 {
 		return math.MaxInt
 	}
@@ -99,7 +99,7 @@ func lineKey(e *FieldError) int {
 // A value that cannot be one header line as written (a line break, or
 // blanks at either end that the parser would trim) is written empty and
 // reported.
-func render(s Spec) ([]byte, []*FieldError) {
+func render(s Spec) ([]byte, []*fieldError) {
 	yn := func(b bool) string {
 		if b {
 			return "YES"
@@ -120,11 +120,11 @@ func render(s Spec) ([]byte, []*FieldError) {
 		FieldRiskLevel:        s.level().String(),
 	}
 	var b strings.Builder
-	var errs []*FieldError
-	for i, f := range Fields {
+	var errs []*fieldError
+	for i, f := range fields {
 		v := values[f]
 		if msg := lineProblem(v); msg != "" {
-			errs = append(errs, &FieldError{Kind: KindInvalid, Line: i + 1, Field: f, Value: v,
+			errs = append(errs, &fieldError{Kind: kindInvalid, Line: i + 1, Field: f, Value: v,
 				Msg: fmt.Sprintf("invalid value %s: %s", quote(v), msg)})
 			v = ""
 		}
@@ -150,7 +150,7 @@ func lineProblem(v string) string {
 	return ""
 }
 
-func reportedFor(errs []*FieldError, field string) bool {
+func reportedFor(errs []*fieldError, field string) bool {
 	for _, e := range errs {
 		if e.Field == field {
 			return true

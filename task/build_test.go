@@ -70,23 +70,23 @@ func TestBuildRefusals(t *testing.T) {
 		want []prob
 	}{
 		{"lowered level", func(s *Spec) { s.RFTX, s.HardwareAccess, s.Level = true, true, gate.Yellow }, testOpts,
-			[]prob{{KindConflict, FieldRiskLevel, 11}}},
+			[]prob{{kindConflict, FieldRiskLevel, 11}}},
 		{"no approval above GREEN", func(s *Spec) { s.RFRX, s.HardwareAccess, s.RequiresApproval = true, true, false }, testOpts,
-			[]prob{{KindConflict, FieldRequiresApproval, 5}}},
+			[]prob{{kindConflict, FieldRequiresApproval, 5}}},
 		{"RF without hardware", func(s *Spec) { s.RFRX = true }, testOpts,
-			[]prob{{KindConflict, FieldHardwareAccess, 6}}},
+			[]prob{{kindConflict, FieldHardwareAccess, 6}}},
 		{"control character in the title", func(s *Spec) { s.Title = "bad \x1b[31m title" }, testOpts,
-			[]prob{{KindControl, FieldTitle, 2}}},
+			[]prob{{kindControl, FieldTitle, 2}}},
 		{"line break in the title, bad ID and branch too", func(s *Spec) {
 			s.Title, s.ID, s.SourceBranch = "one\nRF_TX = YES", "lower", "other"
 		}, testOpts,
-			[]prob{{KindInvalid, FieldTaskID, 1}, {KindInvalid, FieldTitle, 2}, {KindInvalid, FieldSourceBranch, 3}}},
+			[]prob{{kindInvalid, FieldTaskID, 1}, {kindInvalid, FieldTitle, 2}, {kindInvalid, FieldSourceBranch, 3}}},
 		{"title with a trailing space", func(s *Spec) { s.Title = "x " }, testOpts,
-			[]prob{{KindInvalid, FieldTitle, 2}}},
+			[]prob{{kindInvalid, FieldTitle, 2}}},
 		{"short head", func(s *Spec) { s.ExpectedHead = "0123456" }, testOpts,
-			[]prob{{KindInvalid, FieldExpectedHead, 4}}},
+			[]prob{{kindInvalid, FieldExpectedHead, 4}}},
 		{"too large", func(s *Spec) { s.Body = strings.Repeat("x", 2000) }, Options{TaskBranch: testBranch, MaxBytes: 1024},
-			[]prob{{KindTooLarge, "", 0}}},
+			[]prob{{kindTooLarge, "", 0}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -18,24 +18,24 @@ type Kind int
 
 // The kinds of problem a task file can have.
 const (
-	KindTooLarge  Kind = iota + 1 // the file is over the size limit
-	KindNoHeader                  // no KEY = VALUE line at all
-	KindPreHeader                 // text before the first field
-	KindMalformed                 // a header line that is not KEY = VALUE
-	KindEncoding                  // a header line that is not valid UTF-8
-	KindControl                   // a control character in a header line
-	KindUnknown                   // a field the protocol does not define
-	KindDuplicate                 // a field given twice
-	KindMissing                   // a required field that is absent
-	KindInvalid                   // a value that breaks its field's rule
-	KindConflict                  // fields that are valid alone but not together
+	kindTooLarge  Kind = iota + 1 // the file is over the size limit
+	kindNoHeader                  // no KEY = VALUE line at all
+	kindPreHeader                 // text before the first field
+	kindMalformed                 // a header line that is not KEY = VALUE
+	kindEncoding                  // a header line that is not valid UTF-8
+	kindControl                   // a control character in a header line
+	kindUnknown                   // a field the protocol does not define
+	kindDuplicate                 // a field given twice
+	kindMissing                   // a required field that is absent
+	kindInvalid                   // a value that breaks its field's rule
+	kindConflict                  // fields that are valid alone but not together
 )
 
 var kindNames = map[Kind]string{
-	KindTooLarge: "too large", KindNoHeader: "no header", KindPreHeader: "text before header",
-	KindMalformed: "malformed line", KindEncoding: "invalid UTF-8", KindControl: "control character",
-	KindUnknown: "unknown field", KindDuplicate: "duplicate field", KindMissing: "missing field",
-	KindInvalid: "invalid value", KindConflict: "conflicting fields",
+	kindTooLarge: "too large", kindNoHeader: "no header", kindPreHeader: "text before header",
+	kindMalformed: "malformed line", kindEncoding: "invalid UTF-8", kindControl: "control character",
+	kindUnknown: "unknown field", kindDuplicate: "duplicate field", kindMissing: "missing field",
+	kindInvalid: "invalid value", kindConflict: "conflicting fields",
 }
 
 func (k Kind) String() string {
@@ -45,10 +45,10 @@ func (k Kind) String() string {
 	return "Kind(" + strconv.Itoa(int(k)) + ")"
 }
 
-// FieldError is one reason a task file is rejected. Its message never holds
+// fieldError is one reason a task file is rejected. Its message never holds
 // a raw control character: values are quoted, so printing it to a terminal is
 // safe.
-type FieldError struct {
+type fieldError struct {
 	Kind  Kind
 	Line  int    // 1-based line number; 0 when the problem is not on one line
 	Field string // the header field; empty for file-level problems
@@ -56,7 +56,7 @@ type FieldError struct {
 	Msg   string // what is wrong, without line and field
 }
 
-func (e *FieldError) Error() string {
+func (e *fieldError) Error() string {
 	var b strings.Builder
 	if e.Line > 0 {
 		fmt.Fprintf(&b, "line %d: ", e.Line)
@@ -70,7 +70,7 @@ func (e *FieldError) Error() string {
 }
 
 // InvalidError is a rejected task file. It wraps every reason (each a
-// *FieldError) in a multierror, so errors.As finds them.
+// *fieldError) in a multierror, so errors.As finds them.
 type InvalidError struct {
 	Errs *multierror.Error
 }
@@ -94,10 +94,10 @@ func (e *InvalidError) Error() string {
 func (e *InvalidError) Unwrap() error { return e.Errs }
 
 // Problems returns every reason in the order found.
-func (e *InvalidError) Problems() []*FieldError {
-	var out []*FieldError
+func (e *InvalidError) Problems() []*fieldError {
+	var out []*fieldError
 	for _, err := range e.Errs.WrappedErrors() {
-		var fe *FieldError
+		var fe *fieldError
 		if errors.As(err, &fe) {
 			out = append(out, fe)
 		}

@@ -29,14 +29,14 @@ const (
 	FieldRXNodes = "RX_NODES"
 )
 
-// Fields lists every header field in protocol order; all are required.
-var Fields = []string{
+// fields lists every header field in protocol order; all are required.
+var fields = []string{
 	FieldTaskID, FieldTitle, FieldSourceBranch, FieldExpectedHead,
 	FieldRequiresApproval, FieldHardwareAccess, FieldRFRX, FieldRFTX,
 	FieldAllowCommit, FieldAllowPush, FieldRiskLevel,
 }
 
-// OptionalFields may be left out; Build writes them after Fields, and only
+// OptionalFields may be left out; Build writes them after fields, and only
 // when set.
 var OptionalFields = []string{FieldRXNodes}
 
@@ -46,8 +46,8 @@ const (
 	PushRXResultOnly = "RX_RESULT_ONLY"
 )
 
-// MaxTitleRunes is TASK_TITLE's length limit in characters.
-const MaxTitleRunes = 200
+// maxTitleRunes is TASK_TITLE's length limit in characters.
+const maxTitleRunes = 200
 
 var (
 	taskIDRE = regexp.MustCompile(`^[A-Z0-9][A-Z0-9_]{2,63}$`)
@@ -149,8 +149,8 @@ func checkTitle(v string) string {
 		return "must not be empty"
 	}
 	n := utf8.RuneCountInString(v)
-	if n > MaxTitleRunes {
-		return fmt.Sprintf("is %d characters long, over the limit of %d", n, MaxTitleRunes)
+	if n > maxTitleRunes {
+		return fmt.Sprintf("is %d characters long, over the limit of %d", n, maxTitleRunes)
 	}
 	var hidden []string
 	pos := 0

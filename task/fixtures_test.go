@@ -22,15 +22,15 @@ func TestSharedFixtures(t *testing.T) {
 		"valid_crlf_bom.md":     gate.Yellow,
 	}
 	invalid := map[string][]prob{
-		"invalid_declared_lower.md":       {{KindConflict, FieldRiskLevel, 11}},
-		"invalid_rf_without_hardware.md":  {{KindConflict, FieldHardwareAccess, 6}},
-		"invalid_requires_approval_no.md": {{KindConflict, FieldRequiresApproval, 5}},
-		"invalid_escape_title.md":         {{KindControl, FieldTitle, 2}},
-		"invalid_missing_fields.md":       {{KindMissing, FieldExpectedHead, 0}, {KindMissing, FieldRFTX, 0}},
+		"invalid_declared_lower.md":       {{kindConflict, FieldRiskLevel, 11}},
+		"invalid_rf_without_hardware.md":  {{kindConflict, FieldHardwareAccess, 6}},
+		"invalid_requires_approval_no.md": {{kindConflict, FieldRequiresApproval, 5}},
+		"invalid_escape_title.md":         {{kindControl, FieldTitle, 2}},
+		"invalid_missing_fields.md":       {{kindMissing, FieldExpectedHead, 0}, {kindMissing, FieldRFTX, 0}},
 		"invalid_multiple.md": {
-			{KindInvalid, FieldTaskID, 1}, {KindInvalid, FieldSourceBranch, 3}, {KindInvalid, FieldExpectedHead, 4},
-			{KindInvalid, FieldRequiresApproval, 5}, {KindDuplicate, FieldRFTX, 9}, {KindUnknown, "PRIORITY", 13},
-			{KindConflict, FieldRiskLevel, 12},
+			{kindInvalid, FieldTaskID, 1}, {kindInvalid, FieldSourceBranch, 3}, {kindInvalid, FieldExpectedHead, 4},
+			{kindInvalid, FieldRequiresApproval, 5}, {kindDuplicate, FieldRFTX, 9}, {kindUnknown, "PRIORITY", 13},
+			{kindConflict, FieldRiskLevel, 12},
 		},
 	}
 	files, err := filepath.Glob(filepath.Join(fixtureDir, "*.md"))

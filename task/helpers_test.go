@@ -83,7 +83,7 @@ func problems(t *testing.T, data string, opts Options) []prob {
 		out = append(out, prob{p.Kind, p.Field, p.Line})
 	}
 	if len(out) != len(ie.Errs.WrappedErrors()) {
-		t.Fatalf("some reasons are not *FieldError: %v", ie.Errs.WrappedErrors())
+		t.Fatalf("some reasons are not *fieldError: %v", ie.Errs.WrappedErrors())
 	}
 	return out
 }

@@ -41,8 +41,8 @@ func TestParseRXNodesInvalid(t *testing.T) {
 	line := len(baseFields) + 1
 	data := hdr(map[string]string{FieldRFTX: "MAYBE"}) + "RX_NODES = rx-a, RX-B, , rx-a, x_y\n\nbody\n"
 	wantProblems(t, data, testOpts,
-		prob{KindInvalid, FieldRFTX, lineOf(FieldRFTX)},
-		prob{KindInvalid, FieldRXNodes, line})
+		prob{kindInvalid, FieldRFTX, lineOf(FieldRFTX)},
+		prob{kindInvalid, FieldRXNodes, line})
 	_, err := Parse([]byte(data), testOpts)
 	var ie *InvalidError
 	if !errors.As(err, &ie) {
@@ -56,13 +56,13 @@ func TestParseRXNodesInvalid(t *testing.T) {
 	}
 
 	wantProblems(t, hdr(nil)+"RX_NODES = rx-a\nRX_NODES = rx-b\n\nbody\n", testOpts,
-		prob{KindDuplicate, FieldRXNodes, line + 1})
+		prob{kindDuplicate, FieldRXNodes, line + 1})
 	wantProblems(t, hdr(nil)+"RX_NODES = a,b,c,d,e,f,g,h,i\n\nbody\n", testOpts,
-		prob{KindInvalid, FieldRXNodes, line})
+		prob{kindInvalid, FieldRXNodes, line})
 	wantProblems(t, hdr(nil)+"RX_NODES =\n\nbody\n", testOpts,
-		prob{KindInvalid, FieldRXNodes, line})
+		prob{kindInvalid, FieldRXNodes, line})
 	wantProblems(t, hdr(nil)+"rx_nodes = rx-a\n\nbody\n", testOpts,
-		prob{KindUnknown, "rx_nodes", line})
+		prob{kindUnknown, "rx_nodes", line})
 }
 
 // Build writes RX_NODES after RISK_LEVEL only when asked, and what it

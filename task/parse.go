@@ -29,7 +29,7 @@ func Parse(data []byte, opts Options) (*Task, error) {
 	if int64(len(data)) > limit {
 		// The content is not examined: a caller that read only limit+1
 		// bytes has nothing meaningful to show.
-		return nil, invalid(&FieldError{Kind: KindTooLarge,
+		return nil, invalid(&fieldError{Kind: kindTooLarge,
 			Msg: fmt.Sprintf("file exceeds the task size limit of %d bytes", limit)})
 	}
 
@@ -37,8 +37,8 @@ func Parse(data []byte, opts Options) (*Task, error) {
 	p.t.SHA256 = Digest(data)
 	body := p.header(bytes.TrimPrefix(data, bom))
 	if len(p.lines) == 0 {
-		p.add(&FieldError{Kind: KindNoHeader,
-			Msg: "no header: the file must start with KEY = VALUE lines for " + strings.Join(Fields, ", ")})
+		p.add(&fieldError{Kind: kindNoHeader,
+			Msg: "no header: the file must start with KEY = VALUE lines for " + strings.Join(fields, ", ")})
 	} else {
 		p.missing()
 		p.crossChecks()
@@ -58,7 +58,7 @@ type parser struct {
 	errs  *multierror.Error
 }
 
-func (p *parser) add(e *FieldError) { p.errs = multierror.Append(p.errs, e) }
+func (p *parser) add(e *fieldError) { p.errs = multierror.Append(p.errs, e) }
 
 // header consumes the header lines and returns the rest of the file.
 func (p *parser) header(rest []byte) []byte {
@@ -75,7 +75,7 @@ func (p *parser) header(rest []byte) []byte {
 		key, value, ok := splitField(string(ln))
 		if !inHeader && !ok {
 			if !preReported {
-				p.add(&FieldError{Kind: KindPreHeader, Line: n, Value: string(ln),
+				p.add(&fieldError{Kind: kindPreHeader, Line: n, Value: string(ln),
 					Msg: fmt.Sprintf("text before the first field: %s; the file must start with the KEY = VALUE header", quote(string(ln)))})
 				preReported = true
 			}
@@ -83,7 +83,7 @@ func (p *parser) header(rest []byte) []byte {
 		}
 		inHeader = true
 		if !ok {
-			p.add(&FieldError{Kind: KindMalformed, Line: n, Value: string(ln),
+			p.add(&fieldError{Kind: kindMalformed, Line: n, Value: string(ln),
 				Msg: fmt.Sprintf("not a KEY = VALUE line: %s", quote(string(ln)))})
 			continue
 		}
@@ -96,11 +96,11 @@ func (p *parser) header(rest []byte) []byte {
 func (p *parser) field(n int, key, value string, ln []byte) {
 	clean := true
 	if !utf8.Valid(ln) {
-		p.add(&FieldError{Kind: KindEncoding, Line: n, Field: key, Value: value,
+		p.add(&fieldError{Kind: kindEncoding, Line: n, Field: key, Value: value,
 			Msg: fmt.Sprintf("not valid UTF-8: %s", quote(value))})
 		clean = false
 	} else if r, ok := firstControl(ln); ok {
-		p.add(&FieldError{Kind: KindControl, Line: n, Field: key, Value: value,
+		p.add(&fieldError{Kind: kindControl, Line: n, Field: key, Value: value,
 			Msg: fmt.Sprintf("control character %U in %s", r, quote(value))})
 		clean = false
 	}
@@ -110,11 +110,11 @@ func (p *parser) field(n int, key, value string, ln []byte) {
 		if _, ok := setters[strings.ToUpper(key)]; ok {
 			msg += "; field names are upper case"
 		}
-		p.add(&FieldError{Kind: KindUnknown, Line: n, Field: key, Value: value, Msg: msg})
+		p.add(&fieldError{Kind: kindUnknown, Line: n, Field: key, Value: value, Msg: msg})
 		return
 	}
 	if first, dup := p.lines[key]; dup {
-		p.add(&FieldError{Kind: KindDuplicate, Line: n, Field: key, Value: value,
+		p.add(&fieldError{Kind: kindDuplicate, Line: n, Field: key, Value: value,
 			Msg: fmt.Sprintf("duplicate field (first on line %d)", first)})
 		return
 	}
@@ -123,7 +123,7 @@ func (p *parser) field(n int, key, value string, ln []byte) {
 		return
 	}
 	if msg := set(&p.t, value, p.opts); msg != "" {
-		p.add(&FieldError{Kind: KindInvalid, Line: n, Field: key, Value: value,
+		p.add(&fieldError{Kind: kindInvalid, Line: n, Field: key, Value: value,
 			Msg: fmt.Sprintf("invalid value %s: %s", quote(value), msg)})
 		return
 	}
@@ -131,14 +131,14 @@ func (p *parser) field(n int, key, value string, ln []byte) {
 }
 
 func (p *parser) missing() {
-	for _, f := range Fields {
+	for _, f := range fields {
 		if _, ok := p.lines[f]; !ok {
-			p.add(&FieldError{Kind: KindMissing, Field: f, Msg: "missing"})
+			p.add(&fieldError{Kind: kindMissing, Field: f, Msg: "missing"})
 		}
 	}
 }
 
-// crossChecks applies the rules between fields. Flags whose values were
+// crossChecks applies the rules between fields. flags whose values were
 // invalid count as NO, so the derived level is a lower bound and every
 // conflict reported here is real whatever the invalid values meant.
 func (p *parser) crossChecks() {
@@ -152,7 +152,7 @@ func (p *parser) crossChecks() {
 			need = append(need, "RF_TX = YES")
 		}
 		if len(need) > 0 {
-			p.add(&FieldError{Kind: KindConflict, Line: p.lines[FieldHardwareAccess], Field: FieldHardwareAccess,
+			p.add(&fieldError{Kind: kindConflict, Line: p.lines[FieldHardwareAccess], Field: FieldHardwareAccess,
 				Value: "NO", Msg: "must be YES when " + strings.Join(need, " and ")})
 		}
 	}
@@ -163,19 +163,18 @@ func (p *parser) crossChecks() {
 	if p.valid[FieldRiskLevel] {
 		eff, err := gate.Effective(t.DeclaredLevel, t.DerivedLevel)
 		t.EffectiveLevel = eff
-		var low *gate.LevelTooLowError
-		if errors.As(err, &low) {
-			p.add(&FieldError{Kind: KindConflict, Line: p.lines[FieldRiskLevel], Field: FieldRiskLevel,
-				Value: low.Declared.String(),
+		if errors.Is(err, gate.ErrLevelTooLow) {
+			p.add(&fieldError{Kind: kindConflict, Line: p.lines[FieldRiskLevel], Field: FieldRiskLevel,
+				Value: t.DeclaredLevel.String(),
 				Msg: fmt.Sprintf("declared %s is lower than the derived minimum %s (%s)",
-					low.Declared, low.Derived, strings.Join(gate.Reasons(flags), ", "))})
+					t.DeclaredLevel, t.DerivedLevel, strings.Join(gate.Reasons(flags), ", "))})
 		}
 	}
 	if p.valid[FieldRequiresApproval] {
-		var need *gate.ApprovalRequiredError
-		if errors.As(gate.CheckRequiresApproval(t.RequiresApproval, t.EffectiveLevel), &need) {
-			p.add(&FieldError{Kind: KindConflict, Line: p.lines[FieldRequiresApproval], Field: FieldRequiresApproval,
-				Value: "NO", Msg: need.Error()})
+		// CheckRequiresApproval's one error is NO above GREEN.
+		if err := gate.CheckRequiresApproval(t.RequiresApproval, t.EffectiveLevel); err != nil {
+			p.add(&fieldError{Kind: kindConflict, Line: p.lines[FieldRequiresApproval], Field: FieldRequiresApproval,
+				Value: "NO", Msg: err.Error()})
 		}
 	}
 }
@@ -221,7 +220,7 @@ func isControl(r rune) bool {
 	return r != '\t' && (r < 0x20 || r >= 0x7f && r <= 0x9f)
 }
 
-func invalid(e *FieldError) error {
+func invalid(e *fieldError) error {
 	return &InvalidError{Errs: multierror.Append(nil, e)}
 }
 

@@ -142,25 +142,25 @@ func TestParseValidValues(t *testing.T) {
 }
 
 func TestParseEachMissingField(t *testing.T) {
-	for _, f := range Fields {
+	for _, f := range fields {
 		t.Run(f, func(t *testing.T) {
 			// Keep the remaining header consistent so only "missing" is reported.
 			over := map[string]string{f: del}
 			if f == FieldHardwareAccess {
 				over[FieldRFRX] = "NO"
 			}
-			wantProblems(t, hdr(over), testOpts, prob{KindMissing, f, 0})
+			wantProblems(t, hdr(over), testOpts, prob{kindMissing, f, 0})
 		})
 	}
 }
 
 func TestParseAllMissingTogether(t *testing.T) {
 	got := problems(t, "TASK_ID = ABC_1\n", testOpts)
-	if len(got) != len(Fields)-1 {
-		t.Fatalf("got %d problems, want %d: %v", len(got), len(Fields)-1, got)
+	if len(got) != len(fields)-1 {
+		t.Fatalf("got %d problems, want %d: %v", len(got), len(fields)-1, got)
 	}
 	for i, p := range got {
-		if p.Kind != KindMissing || p.Field != Fields[i+1] {
+		if p.Kind != kindMissing || p.Field != fields[i+1] {
 			t.Errorf("problem %d = %v", i, p)
 		}
 	}
@@ -168,28 +168,28 @@ func TestParseAllMissingTogether(t *testing.T) {
 
 func TestParseNoHeader(t *testing.T) {
 	for _, data := range []string{"", "\n\n  \n", "\xef\xbb\xbf"} {
-		wantProblems(t, data, testOpts, prob{KindNoHeader, "", 0})
+		wantProblems(t, data, testOpts, prob{kindNoHeader, "", 0})
 	}
-	wantProblems(t, "# Task\n\nSome prose.\n", testOpts, prob{KindPreHeader, "", 1}, prob{KindNoHeader, "", 0})
+	wantProblems(t, "# Task\n\nSome prose.\n", testOpts, prob{kindPreHeader, "", 1}, prob{kindNoHeader, "", 0})
 }
 
 func TestParsePreHeaderText(t *testing.T) {
 	// Reported once, at its first line; the header after it is still checked.
-	wantProblems(t, "\n# NEXT RX TASK\nmore prose\n\n"+hdr(nil), testOpts, prob{KindPreHeader, "", 2})
+	wantProblems(t, "\n# NEXT RX TASK\nmore prose\n\n"+hdr(nil), testOpts, prob{kindPreHeader, "", 2})
 	wantProblems(t, "\x1b[2J\n"+hdr(map[string]string{FieldRFTX: "MAYBE"}), testOpts,
-		prob{KindPreHeader, "", 1}, prob{KindInvalid, FieldRFTX, 9})
+		prob{kindPreHeader, "", 1}, prob{kindInvalid, FieldRFTX, 9})
 }
 
 func TestParseDuplicate(t *testing.T) {
 	data := hdr(nil) // put a second RF_TX right after the first line
 	data = strings.Replace(data, "\n", "\nRF_TX = NO\n", 1)
-	wantProblems(t, data, testOpts, prob{KindDuplicate, FieldRFTX, 9})
+	wantProblems(t, data, testOpts, prob{kindDuplicate, FieldRFTX, 9})
 
 	// The same field three times with the same value: each repeat reported.
 	data = hdr(nil) + "" // header ends at EOF; append repeats
 	data += "RISK_LEVEL = YELLOW\nRISK_LEVEL=YELLOW\n"
 	wantProblems(t, data, testOpts,
-		prob{KindDuplicate, FieldRiskLevel, 12}, prob{KindDuplicate, FieldRiskLevel, 13})
+		prob{kindDuplicate, FieldRiskLevel, 12}, prob{kindDuplicate, FieldRiskLevel, 13})
 }
 
 func TestParseUnknownAndMalformed(t *testing.T) {
@@ -198,15 +198,15 @@ func TestParseUnknownAndMalformed(t *testing.T) {
 		extra string
 		want  prob
 	}{
-		{"unknown", "PRIORITY = HIGH", prob{KindUnknown, "PRIORITY", 12}},
-		{"lowercase known name", "task_id = RF001A_OTA_CAPTURE_002", prob{KindUnknown, "task_id", 12}},
-		{"empty value unknown", "NOTE =", prob{KindUnknown, "NOTE", 12}},
-		{"no equals", "JUST A LINE", prob{KindMalformed, "", 12}},
-		{"markdown heading", "# Heading", prob{KindMalformed, "", 12}},
-		{"empty key", " = value", prob{KindMalformed, "", 12}},
-		{"key with hyphen", "TASK-ID = X", prob{KindMalformed, "", 12}},
-		{"key with space", "TASK ID = X", prob{KindMalformed, "", 12}},
-		{"key starting with digit", "1FIELD = X", prob{KindMalformed, "", 12}},
+		{"unknown", "PRIORITY = HIGH", prob{kindUnknown, "PRIORITY", 12}},
+		{"lowercase known name", "task_id = RF001A_OTA_CAPTURE_002", prob{kindUnknown, "task_id", 12}},
+		{"empty value unknown", "NOTE =", prob{kindUnknown, "NOTE", 12}},
+		{"no equals", "JUST A LINE", prob{kindMalformed, "", 12}},
+		{"markdown heading", "# Heading", prob{kindMalformed, "", 12}},
+		{"empty key", " = value", prob{kindMalformed, "", 12}},
+		{"key with hyphen", "TASK-ID = X", prob{kindMalformed, "", 12}},
+		{"key with space", "TASK ID = X", prob{kindMalformed, "", 12}},
+		{"key starting with digit", "1FIELD = X", prob{kindMalformed, "", 12}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -214,7 +214,7 @@ func TestParseUnknownAndMalformed(t *testing.T) {
 		})
 	}
 	_, err := Parse([]byte(hdr(nil)+"task_id = X\n"), testOpts)
-	var fe *FieldError
+	var fe *fieldError
 	if !errors.As(err, &fe) || !strings.Contains(fe.Msg, "upper case") {
 		t.Errorf("lowercase field name gets no hint: %v", err)
 	}
@@ -239,7 +239,7 @@ func TestParseInvalidValues(t *testing.T) {
 		FieldAllowPush:        {"", "YES", "rx_result_only", "RX_RESULT", "RX_RESULTS_ONLY", "ALL"},
 		FieldRiskLevel:        {"", "yellow", "ORANGE", "GREEN+", "0"},
 	}
-	for _, f := range Fields {
+	for _, f := range fields {
 		for _, v := range bad[f] {
 			t.Run(f+"="+v, func(t *testing.T) {
 				over := map[string]string{f: v}
@@ -247,7 +247,7 @@ func TestParseInvalidValues(t *testing.T) {
 				if f == FieldHardwareAccess {
 					over[FieldRFRX] = "NO"
 				}
-				wantProblems(t, hdr(over), testOpts, prob{KindInvalid, f, lineOf(f)})
+				wantProblems(t, hdr(over), testOpts, prob{kindInvalid, f, lineOf(f)})
 			})
 		}
 		if len(bad[f]) == 0 {
@@ -265,7 +265,7 @@ func TestParseSourceBranchWithoutConfig(t *testing.T) {
 	}
 	for _, v := range []string{"", "-x", ".hidden", "a..b", "a b", "a~1", "a^", "a:b", "/abs", strings.Repeat("a", 101)} {
 		wantProblems(t, hdr(map[string]string{FieldSourceBranch: v}), Options{},
-			prob{KindInvalid, FieldSourceBranch, lineOf(FieldSourceBranch)})
+			prob{kindInvalid, FieldSourceBranch, lineOf(FieldSourceBranch)})
 	}
 }
 
@@ -275,19 +275,19 @@ func TestParseControlAndEncoding(t *testing.T) {
 		name, value string
 		kind        Kind
 	}{
-		{"ESC sequence", "red \x1b[31mtext\x1b[0m", KindControl},
-		{"OSC title set", "\x1b]0;pwned\x07", KindControl},
-		{"NUL", "a\x00b", KindControl},
-		{"BEL", "ding\x07", KindControl},
-		{"backspace", "abc\b\b\bxyz", KindControl},
-		{"lone CR", "shown\rhidden", KindControl},
-		{"DEL", "a\x7fb", KindControl},
-		{"C1 CSI", "a\u009b31mb", KindControl},
-		{"C1 NEL", "a\u0085b", KindControl},
-		{"invalid UTF-8", "caf\xe9", KindEncoding},
-		{"truncated UTF-8", "ab\xe2\x82", KindEncoding},
-		{"overlong", "\xc0\xaf", KindEncoding},
-		{"surrogate", "\xed\xa0\x80", KindEncoding},
+		{"ESC sequence", "red \x1b[31mtext\x1b[0m", kindControl},
+		{"OSC title set", "\x1b]0;pwned\x07", kindControl},
+		{"NUL", "a\x00b", kindControl},
+		{"BEL", "ding\x07", kindControl},
+		{"backspace", "abc\b\b\bxyz", kindControl},
+		{"lone CR", "shown\rhidden", kindControl},
+		{"DEL", "a\x7fb", kindControl},
+		{"C1 CSI", "a\u009b31mb", kindControl},
+		{"C1 NEL", "a\u0085b", kindControl},
+		{"invalid UTF-8", "caf\xe9", kindEncoding},
+		{"truncated UTF-8", "ab\xe2\x82", kindEncoding},
+		{"overlong", "\xc0\xaf", kindEncoding},
+		{"surrogate", "\xed\xa0\x80", kindEncoding},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -300,13 +300,13 @@ func TestParseControlAndEncoding(t *testing.T) {
 		})
 	}
 	// Control characters are rejected in any header line, known field or not.
-	wantProblems(t, hdr(map[string]string{FieldRFTX: "NO\x1b"}), testOpts, prob{KindControl, FieldRFTX, lineOf(FieldRFTX)})
+	wantProblems(t, hdr(map[string]string{FieldRFTX: "NO\x1b"}), testOpts, prob{kindControl, FieldRFTX, lineOf(FieldRFTX)})
 	wantProblems(t, hdr(nil)+"X_NOTE = \x1b[2J\n", testOpts,
-		prob{KindControl, "X_NOTE", 12}, prob{KindUnknown, "X_NOTE", 12})
+		prob{kindControl, "X_NOTE", 12}, prob{kindUnknown, "X_NOTE", 12})
 	wantProblems(t, hdr(nil)+"RF_TX = \x00\n", testOpts,
-		prob{KindControl, FieldRFTX, 12}, prob{KindDuplicate, FieldRFTX, 12})
+		prob{kindControl, FieldRFTX, 12}, prob{kindDuplicate, FieldRFTX, 12})
 	// A vertical tab or form feed is not blank: it does not end the header.
-	wantProblems(t, hdr(nil)+"\f\n", testOpts, prob{KindMalformed, "", 12})
+	wantProblems(t, hdr(nil)+"\f\n", testOpts, prob{kindMalformed, "", 12})
 }
 
 func TestParseSize(t *testing.T) {
@@ -316,15 +316,15 @@ func TestParseSize(t *testing.T) {
 	if tk := mustParse(t, pad(DefaultMaxBytes), Options{TaskBranch: testBranch}); len(tk.Body) != DefaultMaxBytes-len(base) {
 		t.Errorf("body length %d", len(tk.Body))
 	}
-	wantProblems(t, pad(DefaultMaxBytes+1), testOpts, prob{KindTooLarge, "", 0})
+	wantProblems(t, pad(DefaultMaxBytes+1), testOpts, prob{kindTooLarge, "", 0})
 
 	small := Options{TaskBranch: testBranch, MaxBytes: int64(len(base) + 10)}
 	mustParse(t, pad(len(base)+10), small)
-	wantProblems(t, pad(len(base)+11), small, prob{KindTooLarge, "", 0})
+	wantProblems(t, pad(len(base)+11), small, prob{kindTooLarge, "", 0})
 	// The BOM counts: the limit is on the file's bytes.
-	wantProblems(t, "\xef\xbb\xbf"+pad(len(base)+10), small, prob{KindTooLarge, "", 0})
+	wantProblems(t, "\xef\xbb\xbf"+pad(len(base)+10), small, prob{kindTooLarge, "", 0})
 	// Negative means the default, never "unlimited".
-	wantProblems(t, pad(DefaultMaxBytes+1), Options{MaxBytes: -1}, prob{KindTooLarge, "", 0})
+	wantProblems(t, pad(DefaultMaxBytes+1), Options{MaxBytes: -1}, prob{kindTooLarge, "", 0})
 }
 
 func TestParseDerivedLevels(t *testing.T) {
@@ -368,36 +368,36 @@ func TestParseConflicts(t *testing.T) {
 		want []prob
 	}{
 		{"yellow declared green", map[string]string{FieldRiskLevel: "GREEN"},
-			[]prob{{KindConflict, FieldRiskLevel, risk}}},
+			[]prob{{kindConflict, FieldRiskLevel, risk}}},
 		{"tx declared yellow", map[string]string{FieldRFTX: "YES", FieldRiskLevel: "YELLOW"},
-			[]prob{{KindConflict, FieldRiskLevel, risk}}},
+			[]prob{{kindConflict, FieldRiskLevel, risk}}},
 		{"tx declared green", map[string]string{FieldRFTX: "YES", FieldRiskLevel: "GREEN"},
-			[]prob{{KindConflict, FieldRiskLevel, risk}}},
+			[]prob{{kindConflict, FieldRiskLevel, risk}}},
 		{"commit declared green", map[string]string{FieldHardwareAccess: "NO", FieldRFRX: "NO", FieldAllowPush: "NO",
-			FieldAllowCommit: "YES", FieldRiskLevel: "GREEN"}, []prob{{KindConflict, FieldRiskLevel, risk}}},
+			FieldAllowCommit: "YES", FieldRiskLevel: "GREEN"}, []prob{{kindConflict, FieldRiskLevel, risk}}},
 		{"rx without hardware", map[string]string{FieldHardwareAccess: "NO"},
-			[]prob{{KindConflict, FieldHardwareAccess, hw}}},
+			[]prob{{kindConflict, FieldHardwareAccess, hw}}},
 		{"tx without hardware", map[string]string{FieldHardwareAccess: "NO", FieldRFRX: "NO", FieldRFTX: "YES", FieldRiskLevel: "RED"},
-			[]prob{{KindConflict, FieldHardwareAccess, hw}}},
+			[]prob{{kindConflict, FieldHardwareAccess, hw}}},
 		{"rx and tx without hardware: one reason", map[string]string{FieldHardwareAccess: "NO", FieldRFTX: "YES", FieldRiskLevel: "RED"},
-			[]prob{{KindConflict, FieldHardwareAccess, hw}}},
+			[]prob{{kindConflict, FieldHardwareAccess, hw}}},
 		{"approval waived at YELLOW", map[string]string{FieldRequiresApproval: "NO"},
-			[]prob{{KindConflict, FieldRequiresApproval, req}}},
+			[]prob{{kindConflict, FieldRequiresApproval, req}}},
 		{"approval waived at RED", map[string]string{FieldRequiresApproval: "NO", FieldRFTX: "YES", FieldRiskLevel: "RED"},
-			[]prob{{KindConflict, FieldRequiresApproval, req}}},
+			[]prob{{kindConflict, FieldRequiresApproval, req}}},
 		{"approval waived, GREEN flags declared YELLOW", map[string]string{FieldRequiresApproval: "NO",
 			FieldHardwareAccess: "NO", FieldRFRX: "NO", FieldAllowPush: "NO"},
-			[]prob{{KindConflict, FieldRequiresApproval, req}}},
+			[]prob{{kindConflict, FieldRequiresApproval, req}}},
 		{"approval waived and declared too low", map[string]string{FieldRequiresApproval: "NO", FieldRiskLevel: "GREEN"},
-			[]prob{{KindConflict, FieldRiskLevel, risk}, {KindConflict, FieldRequiresApproval, req}}},
+			[]prob{{kindConflict, FieldRiskLevel, risk}, {kindConflict, FieldRequiresApproval, req}}},
 		// An invalid RISK_LEVEL still leaves the derived minimum to judge REQUIRES_APPROVAL.
 		{"approval waived, level invalid", map[string]string{FieldRequiresApproval: "NO", FieldRiskLevel: "LOW"},
-			[]prob{{KindInvalid, FieldRiskLevel, risk}, {KindConflict, FieldRequiresApproval, req}}},
+			[]prob{{kindInvalid, FieldRiskLevel, risk}, {kindConflict, FieldRequiresApproval, req}}},
 		// An invalid flag counts as NO: no conflict is invented from it.
 		{"invalid RF_TX, declared yellow", map[string]string{FieldRFTX: "MAYBE"},
-			[]prob{{KindInvalid, FieldRFTX, lineOf(FieldRFTX)}}},
+			[]prob{{kindInvalid, FieldRFTX, lineOf(FieldRFTX)}}},
 		{"invalid HARDWARE_ACCESS with RF_RX", map[string]string{FieldHardwareAccess: "PERHAPS"},
-			[]prob{{KindInvalid, FieldHardwareAccess, hw}}},
+			[]prob{{kindInvalid, FieldHardwareAccess, hw}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -425,17 +425,17 @@ func TestParseEveryReasonAtOnce(t *testing.T) {
 		"Body.",
 	}, "\r\n")
 	wantProblems(t, data, testOpts,
-		prob{KindInvalid, FieldTaskID, 1},
-		prob{KindControl, FieldTitle, 2},
-		prob{KindInvalid, FieldSourceBranch, 3},
-		prob{KindInvalid, FieldExpectedHead, 4},
-		prob{KindDuplicate, FieldRFRX, 8},
-		prob{KindUnknown, "PRIORITY", 12},
-		prob{KindMalformed, "", 13},
-		prob{KindMissing, FieldRFTX, 0},
-		prob{KindConflict, FieldHardwareAccess, 6},
-		prob{KindConflict, FieldRiskLevel, 11},
-		prob{KindConflict, FieldRequiresApproval, 5},
+		prob{kindInvalid, FieldTaskID, 1},
+		prob{kindControl, FieldTitle, 2},
+		prob{kindInvalid, FieldSourceBranch, 3},
+		prob{kindInvalid, FieldExpectedHead, 4},
+		prob{kindDuplicate, FieldRFRX, 8},
+		prob{kindUnknown, "PRIORITY", 12},
+		prob{kindMalformed, "", 13},
+		prob{kindMissing, FieldRFTX, 0},
+		prob{kindConflict, FieldHardwareAccess, 6},
+		prob{kindConflict, FieldRiskLevel, 11},
+		prob{kindConflict, FieldRequiresApproval, 5},
 	)
 }
 
@@ -453,9 +453,9 @@ func TestErrorMessages(t *testing.T) {
 		t.Errorf("message:\n%s\nwant:\n%s", err, want)
 	}
 	// errors.As reaches the individual reasons through the multierror.
-	var fe *FieldError
+	var fe *fieldError
 	if !errors.As(err, &fe) || fe.Field != FieldTaskID || fe.Value != "bad" {
-		t.Errorf("first FieldError = %+v", fe)
+		t.Errorf("first fieldError = %+v", fe)
 	}
 	var me *multierror.Error
 	if !errors.As(err, &me) || len(me.Errors) != 3 {

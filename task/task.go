@@ -52,7 +52,7 @@ type Task struct {
 	SHA256 string
 }
 
-// Flags returns the fields the risk derivation looks at.
+// flags returns the fields the risk derivation looks at.
 func (t *Task) Flags() gate.Flags {
 	return gate.Flags{
 		HardwareAccess: t.HardwareAccess,

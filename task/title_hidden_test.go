@@ -40,7 +40,7 @@ func TestTitleHiddenCharacters(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			data := hdr(map[string]string{FieldTitle: c.title})
-			wantProblems(t, data, testOpts, prob{KindInvalid, FieldTitle, lineOf(FieldTitle)})
+			wantProblems(t, data, testOpts, prob{kindInvalid, FieldTitle, lineOf(FieldTitle)})
 			_, err := Parse([]byte(data), testOpts)
 			var ie *InvalidError
 			if !errors.As(err, &ie) {

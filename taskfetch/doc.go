@@ -7,5 +7,6 @@
 //
 // What it offers: Fetch and FetchSince (fetch, then read the tip's task),
 // ReadAt and ReadSince (read a given commit), returning a Current; KeyValid,
-// the present-time key window check; TrackingRef.
+// the present-time key window check; TrackingRef; ErrNoTask (no task file
+// yet), *NotAncestorError and *ReplayError.
 package taskfetch

@@ -70,19 +70,24 @@ func FetchCommit(ctx context.Context, g Repo, p config.Policy, branch string) (s
 	return g.ResolveCommit(ctx, TrackingRef(p, branch))
 }
 
-// NoTaskError is a task branch commit without the task file: the MAIN PC
-// has not written a task yet. It matches gitcli.ErrNotFound.
-type NoTaskError struct {
+// ErrNoTask matches (errors.Is) a task branch commit without the task file:
+// the MAIN PC has not written a task yet.
+var ErrNoTask = errors.New("no task yet")
+
+// noTaskError is a task branch commit without the task file: the MAIN PC
+// has not written a task yet. It matches ErrNoTask and gitcli.ErrNotFound.
+type noTaskError struct {
 	Path   string
 	Commit string
 	Err    error // the *gitcli.NotFoundError
 }
 
-func (e *NoTaskError) Error() string {
+func (e *noTaskError) Error() string {
 	return fmt.Sprintf("no task yet: %s is not in task branch commit %s", e.Path, e.Commit)
 }
 
-func (e *NoTaskError) Unwrap() error { return e.Err }
+func (e *noTaskError) Unwrap() error        { return e.Err }
+func (e *noTaskError) Is(target error) bool { return target == ErrNoTask }
 
 // TrackingRef is where the narrow fetch stores the task branch.
 func TrackingRef(p config.Policy, branch string) string {
@@ -195,7 +200,7 @@ func ReadSince(ctx context.Context, g Repo, p config.Policy, commit string, sinc
 		accept = &state.AcceptedTask{Commit: commit, TaskSHA256: digest}
 	}
 	if absent {
-		return nil, accept, &NoTaskError{Path: p.Repo.TaskFile, Commit: commit, Err: err}
+		return nil, accept, &noTaskError{Path: p.Repo.TaskFile, Commit: commit, Err: err}
 	}
 	t, err := task.Parse(data, task.Options{TaskBranch: p.Repo.TaskBranch, MaxBytes: p.Limits.MaxTaskBytes})
 	if err != nil {

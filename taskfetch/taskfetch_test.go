@@ -147,12 +147,13 @@ func TestFetchInvalidTask(t *testing.T) {
 func TestFetchMissingTaskFileAndBranch(t *testing.T) {
 	rx := rxtest.New(t, rxtest.Options{})
 	_, err := taskfetch.Fetch(t.Context(), rx.Client(rx.Runner()), rx.Policy)
-	if !errors.Is(err, gitcli.ErrNotFound) {
-		t.Fatalf("Fetch without a task file: %v; want ErrNotFound", err)
+	if !errors.Is(err, gitcli.ErrNotFound) || !errors.Is(err, taskfetch.ErrNoTask) {
+		t.Fatalf("Fetch without a task file: %v; want ErrNotFound and ErrNoTask", err)
 	}
+	// A missing branch is not "no task yet" (rx check's exit 0): it fails.
 	rx.Policy.Repo.TaskBranch = "no-such-branch"
 	_, err = taskfetch.Fetch(t.Context(), rx.Client(rx.Runner()), rx.Policy)
-	if !errors.Is(err, gitcli.ErrNotFound) {
-		t.Fatalf("Fetch of a missing branch: %v; want ErrNotFound", err)
+	if !errors.Is(err, gitcli.ErrNotFound) || errors.Is(err, taskfetch.ErrNoTask) {
+		t.Fatalf("Fetch of a missing branch: %v; want ErrNotFound, not ErrNoTask", err)
 	}
 }

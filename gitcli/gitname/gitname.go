@@ -9,10 +9,10 @@ import (
 // Length limits. A ref (refs/remotes/<remote>/<branch>) may be longer
 // than the branch it names.
 const (
-	MaxBranchLen = 100
-	MaxRemoteLen = 64
+	maxBranchLen = 100
+	maxRemoteLen = 64
 	MaxRefLen    = 255
-	MaxPathLen   = 255
+	maxPathLen   = 255
 )
 
 var (
@@ -24,12 +24,12 @@ var (
 // with a letter or digit and made of letters, digits, '.', '_' and '-',
 // none ending in '.' or ".lock", no "..", at most 100 characters, not
 // "HEAD".
-func Branch(name string) string { return Ref(name, MaxBranchLen) }
+func Branch(name string) string { return Ref(name, maxBranchLen) }
 
 // Remote checks a remote name: one component under the branch rules, at
 // most 64 characters.
 func Remote(name string) string {
-	if r := Ref(name, MaxRemoteLen); r != "" {
+	if r := Ref(name, maxRemoteLen); r != "" {
 		return r
 	}
 	if strings.Contains(name, "/") {
@@ -77,8 +77,8 @@ func RepoPath(p string) string {
 	switch {
 	case p == "":
 		return "must not be empty"
-	case len(p) > MaxPathLen:
-		return fmt.Sprintf("longer than %d characters", MaxPathLen)
+	case len(p) > maxPathLen:
+		return fmt.Sprintf("longer than %d characters", maxPathLen)
 	case strings.HasPrefix(p, "/"):
 		return "must be relative to the repository root"
 	case strings.HasPrefix(p, "-"):

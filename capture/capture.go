@@ -18,6 +18,7 @@ import (
 	"rfhandoff/notify"
 	"rfhandoff/quicklook"
 	"rfhandoff/result"
+	"rfhandoff/state"
 )
 
 // Deps is what a capture works with.
@@ -159,6 +160,14 @@ func Run(ctx context.Context, d Deps, o Options) (rep *Report, err error) {
 		return nil, err
 	}
 	defer l.Release()
+	// A killed capture can die inside a state write: its temp file goes
+	// before anything reads the state (the store's lock proves no writer
+	// owns it), as rx watch's start does.
+	if removed, err := (&state.RXStore{Dir: stateDir}).CleanTemps(); err != nil {
+		return nil, err
+	} else if len(removed) > 0 {
+		d.Logger.Warn("removed temp files left by a killed writer", "files", removed)
+	}
 	// A capture whose rfhandoff was killed gets its COMPLETE before anything
 	// new starts; one that cannot stops this run (recoveryError).
 	if _, err := recoverLocked(ctx, d, o, stateDir); err != nil {

@@ -179,3 +179,21 @@ func TestCaptureReadyDeclined(t *testing.T) {
 		t.Errorf("local COMPLETE sha256 %s, file %s", *r.CaptureSHA256, sum)
 	}
 }
+
+// A killed capture can die inside a state write; the next rx capture
+// removes the temp file it left before it reads the state (even when it
+// then refuses), as rx watch does at its start.
+func TestCaptureCleansKilledStateWrites(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t, "", publishtest.Options{NoApproval: true}, nil)
+	stale := filepath.Join(w.StateDir, ".rx_agent_state.json.tmp-123456")
+	if err := os.WriteFile(stale, []byte(`{"half":`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.run(t, t.Context(), opts()); err == nil {
+		t.Fatal("an unapproved task was captured")
+	}
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("the killed writer's temp file is still there: %v", err)
+	}
+}

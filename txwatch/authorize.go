@@ -58,12 +58,19 @@ func (w *Watcher) authorize(ctx context.Context, snap Snapshot, r *result.Result
 	}
 
 	rec, err := w.recheck(ctx, snap, params, signer)
-	w.resolved = false // the re-check fetched the tracking ref itself
+	return w.record(ctx, rec, err, "")
+}
+
+// record ends an authorization after the phrase: the re-check's verdict,
+// then the single-use record written and reported (what says for whom, as
+// " for 3 nodes"; "" for one result).
+func (w *Watcher) record(ctx context.Context, rec Record, recheckErr error, what string) error {
+	w.resolved = false // the re-check fetched the tracking refs itself
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	if err != nil {
-		w.rep.printf("BLOCKED after the phrase, nothing authorized:\n%v", err)
+	if recheckErr != nil {
+		w.rep.printf("BLOCKED after the phrase, nothing authorized:\n%v", recheckErr)
 		return nil
 	}
 	path, err := w.store.Create(rec)
@@ -71,8 +78,8 @@ func (w *Watcher) authorize(ctx context.Context, snap Snapshot, r *result.Result
 		w.rep.printf("could not write the authorization record (%v): nothing authorized", err)
 		return nil
 	}
-	w.rep.printf("AUTHORIZED: record %s (expires %s); run: rfhandoff tx execute %s",
-		path, rec.ExpiresAt.Local().Format(time.RFC3339), path)
+	w.rep.printf("AUTHORIZED: record %s%s (expires %s); run: rfhandoff tx execute %s",
+		path, what, rec.ExpiresAt.Local().Format(time.RFC3339), path)
 	return nil
 }
 

@@ -273,22 +273,7 @@ func (w *Watcher) authorizeNodes(ctx context.Context, cur *task.Task, vs []*node
 		return ctx.Err()
 	}
 	rec, err := w.recheckNodes(ctx, cur, bindingsOf(vs), params)
-	w.resolved = false // the re-check fetched the tracking refs itself
-	if ctx.Err() != nil {
-		return ctx.Err()
-	}
-	if err != nil {
-		w.rep.printf("BLOCKED after the phrase, nothing authorized:\n%v", err)
-		return nil
-	}
-	path, err := w.store.Create(rec)
-	if err != nil {
-		w.rep.printf("could not write the authorization record (%v): nothing authorized", err)
-		return nil
-	}
-	w.rep.printf("AUTHORIZED: record %s for %d nodes (expires %s); run: rfhandoff tx execute %s",
-		path, len(vs), rec.ExpiresAt.Local().Format(time.RFC3339), path)
-	return nil
+	return w.record(ctx, rec, err, fmt.Sprintf(" for %d nodes", len(vs)))
 }
 
 // watchOffer polls every branch while the prompt for vs waits, as an idle

@@ -11,6 +11,11 @@
 #       Not in CI: on a loaded 2-core machine it ran for about an hour and
 #       has not yet passed end to end (docs/TESTING.md).
 #
+# RFHANDOFF_WINE_RUN is go test's -run for the packages' tests,
+# RFHANDOFF_WINE_TIMEOUT its -timeout (20m); RFHANDOFF_WINE_LOG keeps the
+# whole go test -v output; RFHANDOFF_WINE_E2E=1 runs TestFirstRunUnderWine
+# after named packages too.
+#
 # Needs wine64 and gcc-mingw-w64-x86-64 (--git: what build-git-windows.sh
 # needs); CI (.ci/run) installs them. Counts of passed/skipped/failed tests
 # are printed at the end.
@@ -114,8 +119,10 @@ fi
 echo "== go test under Wine: ${#pkgs[@]} packages"
 log="$work/test.log"
 status=0
+runflags=(-timeout "${RFHANDOFF_WINE_TIMEOUT:-20m}")
+[ -n "${RFHANDOFF_WINE_RUN:-}" ] && runflags+=(-run "$RFHANDOFF_WINE_RUN")
 RFHANDOFF_E2E_BIN=$(win "$bin/rfhandoff.exe") \
-  go test -count=1 -p 2 -timeout 20m -v -overlay "$work/overlay.json" -exec "$work/wine-exec" "${pkgs[@]}" >"$log" 2>&1 || status=$?
+  go test -count=1 -p 2 "${runflags[@]}" -v -overlay "$work/overlay.json" -exec "$work/wine-exec" "${pkgs[@]}" >"$log" 2>&1 || status=$?
 tr -d '\r' <"$log" | grep -E '^(ok|FAIL|---|panic:|\?)' | grep -vE '^    --- PASS' | grep -vE '^--- PASS' || true
 count() { tr -d '\r' <"$log" | grep -cE "^ *--- $1:" || true; }
 echo "test-windows: go test under Wine: $(count PASS) passed, $(count SKIP) skipped, $(count FAIL) failed"

@@ -5,4 +5,4 @@ package gittest
 import "testing"
 
 // needHookShell: a unix git runs a shell-script hook with /bin/sh.
-func needHookShell(testing.TB, string) {}
+func needHookShell(testing.TB, *Remote, string) {}

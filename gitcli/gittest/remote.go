@@ -106,7 +106,7 @@ func Tip(t testing.TB, rem *Remote, branch string) string {
 // remote's own: the runner's empty core.hooksPath applies to the client.
 func InstallHook(t testing.TB, rem *Remote, name, script string) {
 	t.Helper()
-	needHookShell(t, name)
+	needHookShell(t, rem, name)
 	p := filepath.Join(rem.Dir, "hooks", name)
 	if err := os.WriteFile(p, []byte(script), 0o700); err != nil {
 		t.Fatal(err)

@@ -23,6 +23,7 @@ func TestNewSandboxThreeNodes(t *testing.T) {
 	if _, err := safeexec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}
+	skipWithoutShell(t)
 	t.Setenv("TMPDIR", t.TempDir())
 	exe, err := os.Executable()
 	if err != nil {

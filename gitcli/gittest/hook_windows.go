@@ -7,14 +7,14 @@ import (
 )
 
 // needHookShell skips a test whose remote runs a shell-script hook where
-// nothing can run it: git.exe runs hooks through sh, which Git for Windows
+// nothing can run it. git.exe runs hooks through sh, which Git for Windows
 // ships and the Wine suite's bare git.exe (scripts/build-git-windows.sh)
-// does not have. A remote on the Wine suite's Linux daemon runs its hooks
-// there.
+// does not have; the Wine suite's Linux daemon has sh but runs only hooks
+// with the executable bit, which a file written under Wine never gets.
 func needHookShell(t testing.TB, rem *Remote, name string) {
 	t.Helper()
 	if servedByHost(rem.URL) {
-		return
+		t.Skipf("the remote's %s hook is a shell script written under Wine: the Linux git daemon serving it ignores it (no executable bit)", name)
 	}
 	if _, err := safeexec.LookPath("sh"); err != nil {
 		t.Skipf("the remote's %s hook is a shell script and git.exe has no sh on PATH to run it (Git for Windows ships one)", name)

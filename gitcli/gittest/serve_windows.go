@@ -50,8 +50,7 @@ func hostDaemonURL(dir string) (string, bool) {
 	return strings.TrimSuffix(url, "/") + "/" + filepath.ToSlash(rel), true
 }
 
-// servedByHost reports whether url is on the Wine suite's daemon, whose
-// hooks run on the Linux side with its sh.
+// servedByHost reports whether url is on the Wine suite's daemon.
 func servedByHost(url string) bool {
 	d := os.Getenv(hostDaemonEnv)
 	return d != "" && strings.HasPrefix(url, strings.TrimSuffix(d, "/")+"/")

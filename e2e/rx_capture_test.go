@@ -45,8 +45,8 @@ func newCaptureSideWith(t *testing.T, sim string, tools map[string]string, o pub
 	bin := rfhandoffBin(t)
 	if tools == nil {
 		tools = map[string]string{}
-		for _, name := range []string{"hackrf_info", "hackrf_clock", "hackrf_transfer"} {
-			tools[name] = filepath.Join(filepath.Dir(bin), name) // the simulator, never a real tool
+		for _, name := range simulatorNames {
+			tools[name] = simulatorPath(t, name) // the simulator, never a real tool
 		}
 	}
 	f := publishtest.New(t, o)

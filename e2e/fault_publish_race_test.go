@@ -15,7 +15,6 @@ import (
 // the other commit, with exactly one result commit.
 func TestFaultResultBranchMovesDuringPublish(t *testing.T) {
 	t.Parallel()
-	needShellHooks(t)
 	lab := faultkit.NewLab(t)
 	d := lab.StartDaemon()
 	lab.UseURL(lab.DaemonURL(d))

@@ -117,7 +117,6 @@ func TestFaultPublishRemoteAwayAndBack(t *testing.T) {
 	// git daemon's whole process group (itself included) once.
 	d.Start()
 	t.Run("dies mid-push", func(t *testing.T) {
-		needShellHooks(t)
 		gittest.InstallHook(t, lab.Remote, "pre-receive", "#!/bin/sh\n"+
 			"if [ ! -e ./faultkit-died-once ]; then : > ./faultkit-died-once; kill -9 0; fi\nexit 0\n")
 		mid := lab.RX.Run(faultWait, "rx", "publish-result", file)

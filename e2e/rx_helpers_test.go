@@ -30,17 +30,6 @@ func rfhandoffBin(t *testing.T) string {
 	return p
 }
 
-// needShellHooks skips where the remote cannot run a hook written as a
-// shell script: git runs a hook through the sh its #! line names, which
-// Git for Windows ships and the Wine suite's bare git.exe
-// (scripts/build-git-windows.sh) has none of. Every Unix has one.
-func needShellHooks(t *testing.T) {
-	t.Helper()
-	if _, err := safeexec.LookPath("sh"); err != nil {
-		t.Skip("a shell hook on the remote: no sh on PATH for git to run it with (this git.exe ships none)")
-	}
-}
-
 // run runs the built rfhandoff with args as a command in a script would:
 // no terminal, empty stdin, this process's environment (t.Setenv included)
 // and directory. It returns the exit code and outputs.

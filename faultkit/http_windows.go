@@ -6,14 +6,19 @@ import (
 	"testing"
 )
 
-// needHTTPTransport skips when git (a git.exe in Git for Windows' layout,
-// mingw64/bin/git.exe) has no git-remote-http.exe in its exec path: the
-// git.exe scripts/build-git-windows.sh builds is NO_CURL, so it cannot
-// fetch or push over http(s) at all. Git for Windows' installer ships one.
+// needHTTPTransport skips where git.exe has no http transport: the Wine
+// suite's git.exe is built without curl (NO_CURL, scripts/build-git-windows.sh),
+// so it has no git-remote-http.exe; Git for Windows ships one.
 func needHTTPTransport(t testing.TB, git string) {
 	t.Helper()
-	helper := filepath.Join(filepath.Dir(git), "..", "libexec", "git-core", "git-remote-http.exe")
-	if _, err := os.Stat(helper); err != nil {
-		t.Skipf("faultkit: %s has no http transport (no %s: built without curl)", git, helper)
+	bin := filepath.Dir(git)
+	for _, core := range []string{
+		filepath.Join(bin, "..", "libexec", "git-core"),            // mingw64\bin\git.exe
+		filepath.Join(bin, "..", "mingw64", "libexec", "git-core"), // cmd\git.exe
+	} {
+		if _, err := os.Stat(filepath.Join(core, "git-remote-http.exe")); err == nil {
+			return
+		}
 	}
+	t.Skipf("%s has no http transport (no git-remote-http.exe beside it: built without curl)", git)
 }

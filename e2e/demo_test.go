@@ -50,6 +50,7 @@ func TestDemoAuto(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a real-time 30 s capture")
 	}
+	skipDemoAuto(t)
 	bin := rfhandoffBin(t)
 	if _, err := safeexec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")

@@ -116,21 +116,26 @@ func TestFaultPublishRemoteAwayAndBack(t *testing.T) {
 	// The remote dies in the middle of the push: a pre-receive hook kills
 	// git daemon's whole process group (itself included) once.
 	d.Start()
-	gittest.InstallHook(t, lab.Remote, "pre-receive", "#!/bin/sh\n"+
-		"if [ ! -e ./faultkit-died-once ]; then : > ./faultkit-died-once; kill -9 0; fi\nexit 0\n")
-	mid := lab.RX.Run(faultWait, "rx", "publish-result", file)
-	t.Logf("publish with the remote dying during the push:\n%s", mid)
-	if mid.Code != 1 {
-		t.Fatalf("publish with the remote dying during the push: want exit 1\n%s", mid)
-	}
-	if _, err := os.Stat(filepath.Join(lab.Remote.Dir, "faultkit-died-once")); err != nil {
-		t.Fatalf("the push never reached the remote's hook: %v", err)
-	}
-	if tip := lab.Tip(tasktest.ResultBranch); tip != before {
-		t.Fatalf("a push cut by the remote's death moved the result branch to %s", tip)
-	}
-	if got := readFile(t, lab.RX.StateDir()+"/"+state.RXStateFile); got != stateBefore {
-		t.Errorf("a failed publish changed the RX state")
+	t.Run("dies mid-push", func(t *testing.T) {
+		gittest.InstallHook(t, lab.Remote, "pre-receive", "#!/bin/sh\n"+
+			"if [ ! -e ./faultkit-died-once ]; then : > ./faultkit-died-once; kill -9 0; fi\nexit 0\n")
+		mid := lab.RX.Run(faultWait, "rx", "publish-result", file)
+		t.Logf("publish with the remote dying during the push:\n%s", mid)
+		if mid.Code != 1 {
+			t.Fatalf("publish with the remote dying during the push: want exit 1\n%s", mid)
+		}
+		if _, err := os.Stat(filepath.Join(lab.Remote.Dir, "faultkit-died-once")); err != nil {
+			t.Fatalf("the push never reached the remote's hook: %v", err)
+		}
+		if tip := lab.Tip(tasktest.ResultBranch); tip != before {
+			t.Fatalf("a push cut by the remote's death moved the result branch to %s", tip)
+		}
+		if got := readFile(t, lab.RX.StateDir()+"/"+state.RXStateFile); got != stateBefore {
+			t.Errorf("a failed publish changed the RX state")
+		}
+	})
+	if t.Failed() {
+		t.FailNow()
 	}
 
 	d.Restart()

@@ -36,7 +36,7 @@ func watcherUp(t *testing.T, side *faultkit.Side, pid int, tx bool) {
 func TestFaultSecondWatcherRefused(t *testing.T) {
 	t.Parallel()
 	lab := faultkit.NewLab(t)
-	first := lab.Main.Start("tx", "watch")
+	first := lab.Main.StartConsole("tx", "watch") // nothing to authorize: a console changes nothing
 	watcherUp(t, lab.Main, first.Pid(), true)
 
 	second := lab.Main.Run(faultWait, "tx", "watch")

@@ -57,7 +57,7 @@ func TestRxCaptureKilledRecoveryCommands(t *testing.T) {
 		t.Fatalf("rx status after the kill:\n%s\n%+v", text, js)
 	}
 
-	w := lab.RX.Start("rx", "watch")
+	w := lab.RX.StartConsole("rx", "watch") // the task is approved: nothing to prompt for
 	w.Stdout.WaitForText("recovered: the capture of RECOVER_CAP_01", faultWait)
 	watcherUp(t, lab.RX, w.Pid(), false)
 	w.Signal(syscall.SIGTERM)

@@ -39,8 +39,8 @@ func TestTxWatchThreeNodesWithTheSimulator(t *testing.T) {
 	home := gittest.Home(t)
 	const planned = 40 // s: long enough for MAIN to see three READYs and the phrase
 	tools := "[tools]\n"
-	for _, name := range []string{"hackrf_info", "hackrf_clock", "hackrf_transfer"} {
-		tools += fmt.Sprintf("%s = %q\n", name, filepath.Join(filepath.Dir(bin), name)) // the simulator
+	for _, name := range simulatorNames {
+		tools += fmt.Sprintf("%s = %q\n", name, simulatorPath(t, name)) // the simulator
 	}
 	var caps []*prompttest.Session
 	captureDirs := map[string]string{}

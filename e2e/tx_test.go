@@ -307,17 +307,17 @@ func TestTxExecuteWrongPhraseIsRefused(t *testing.T) {
 	}
 }
 
-// simulatorPath is the HackRF simulator TestMain put on PATH; never the
-// real tool.
-func simulatorPath(t *testing.T) string {
+// simulatorPath is the HackRF simulator TestMain put on PATH under the
+// tool's name (name.exe on Windows); never the real tool.
+func simulatorPath(t *testing.T, name string) string {
 	t.Helper()
 	bin := rfhandoffBin(t)
-	sim, err := safeexec.LookPath("hackrf_transfer")
+	sim, err := safeexec.LookPath(name)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if filepath.Dir(sim) != filepath.Dir(bin) {
-		t.Fatalf("hackrf_transfer on PATH is %s, not the simulator beside %s", sim, bin)
+		t.Fatalf("%s on PATH is %s, not the simulator beside %s", name, sim, bin)
 	}
 	return sim
 }
@@ -346,7 +346,7 @@ func (s *txSide) writeRecord(t *testing.T, commit, digest string, captureEnd tim
 // simulator for a bounded -t and writes the outcome with its exit code.
 func TestTxExecuteHackRFTransferWithTheSimulator(t *testing.T) {
 	t.Parallel()
-	sim := simulatorPath(t)
+	sim := simulatorPath(t, "hackrf_transfer")
 	iq := filepath.Join(t.TempDir(), "burst.ci8")
 	if err := os.WriteFile(iq, []byte(strings.Repeat("\x20\xe0\x10\xf0", 16<<10)), 0o600); err != nil {
 		t.Fatal(err)
@@ -399,7 +399,7 @@ func TestTxExecuteHackRFTransferWithTheSimulator(t *testing.T) {
 // no prompt, no marker, no outcome, nothing run.
 func TestTxExecuteHackRFTransferDisabledIsRefused(t *testing.T) {
 	t.Parallel()
-	sim := simulatorPath(t)
+	sim := simulatorPath(t, "hackrf_transfer")
 	iq := filepath.Join(t.TempDir(), "burst.ci8")
 	if err := os.WriteFile(iq, []byte("\x20\xe0"), 0o600); err != nil {
 		t.Fatal(err)

@@ -157,6 +157,15 @@ func (s *Side) Start(args ...string) *prompttest.Session {
 	return Start(s.lab.t, s.Env(), s.Dir, "", args...)
 }
 
+// StartConsole is Start with prompttest.Options.Console: on Windows the
+// child has a console of its own, so that Session.Signal can stop it with
+// a Ctrl-C. It then has a terminal there: only for a command that would
+// prompt for nothing (a watcher with nothing awaiting approval).
+func (s *Side) StartConsole(args ...string) *prompttest.Session {
+	s.lab.t.Helper()
+	return prompttest.StartDetached(s.lab.t, Bin(s.lab.t), args, prompttest.Options{Dir: s.Dir, Env: s.Env(), Console: true})
+}
+
 // StartTTY starts rfhandoff args on this side on a fresh pseudo-terminal
 // (its controlling terminal): the operator is the test.
 func (s *Side) StartTTY(args ...string) *prompttest.Session {

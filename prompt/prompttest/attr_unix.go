@@ -3,6 +3,7 @@
 package prompttest
 
 import (
+	"os"
 	"syscall"
 	"testing"
 )
@@ -14,5 +15,9 @@ func ttyAttr(ctty int) *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: ctty}
 }
 
-// detachedAttr: a new session without a controlling terminal.
-func detachedAttr() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setsid: true} }
+// detachedAttr: a new session without a controlling terminal (Options.Console
+// is for Windows only).
+func detachedAttr(bool) *syscall.SysProcAttr { return &syscall.SysProcAttr{Setsid: true} }
+
+// signal sends sig as it is.
+func (s *Session) signal(sig os.Signal) error { return s.proc.Signal(sig) }

@@ -36,6 +36,13 @@ type Options struct {
 	// Enter into LF, which Wine's console echoes as ^J without ending the
 	// line.
 	Raw bool
+	// Console, for StartDetached on Windows, gives the child a console of
+	// its own that nobody types in (CREATE_NEW_CONSOLE) instead of none, so
+	// that Signal can stop it as Ctrl-C does: Windows delivers Ctrl-C only
+	// through a console. The child then has a terminal (CONIN$ opens), so
+	// only a scenario in which it would prompt for nothing may set it. On
+	// Unix it changes nothing: a child without a terminal takes signals.
+	Console bool
 }
 
 // Session is a running child process and the test's ends of its terminal
@@ -43,6 +50,7 @@ type Options struct {
 type Session struct {
 	t    testing.TB
 	proc *os.Process
+	path string // the program run
 
 	// TTY is what the child writes to its terminal (prompts, echoed keys);
 	// nil for StartDetached.
@@ -54,6 +62,7 @@ type Session struct {
 	master    *os.File // pty master; nil when detached
 	enter     string   // what Send types for Enter
 	stdinRead *os.File // our copy of the stdin pipe's read end, for StdinLeft
+	console   bool     // Options.Console: a console of its own (Windows), for Signal
 
 	exited chan struct{}
 	state  *os.ProcessState
@@ -128,7 +137,8 @@ func StartDetached(t testing.TB, path string, args []string, opts Options) *Sess
 	stdin := s.stdinPipe(opts.Stdin)
 	closeAfter = append(closeAfter, stdin)
 	stdout, stderr := s.capture(&closeAfter)
-	s.start(path, args, opts, []*os.File{stdin, stdout, stderr}, detachedAttr(), closeAfter)
+	s.console = opts.Console
+	s.start(path, args, opts, []*os.File{stdin, stdout, stderr}, detachedAttr(opts.Console), closeAfter)
 	return s
 }
 
@@ -150,7 +160,7 @@ func (s *Session) start(path string, args []string, opts Options, files []*os.Fi
 		s.closeParentEnds()
 		s.t.Fatalf("prompttest: starting %s: %v", path, err)
 	}
-	s.proc = proc
+	s.proc, s.path = proc, path
 	go func() {
 		s.state, _ = proc.Wait()
 		close(s.exited)
@@ -231,11 +241,13 @@ func (s *Session) needTTY() {
 	}
 }
 
-// Signal sends sig to the child.
+// Signal sends sig to the child. On Windows, which has no signals to send,
+// os.Kill terminates it, and an interrupt (os.Interrupt, SIGTERM) is a
+// Ctrl-C on its console (signal_windows.go).
 func (s *Session) Signal(sig os.Signal) {
 	s.t.Helper()
 	// A child that exited since the caller's Exited check is not an error.
-	if err := s.proc.Signal(sig); err != nil && !errors.Is(err, os.ErrProcessDone) {
+	if err := s.signal(sig); err != nil && !errors.Is(err, os.ErrProcessDone) {
 		s.t.Fatalf("prompttest: signalling %d: %v", s.proc.Pid, err)
 	}
 }

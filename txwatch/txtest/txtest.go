@@ -3,6 +3,7 @@ package txtest
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -102,8 +103,10 @@ func roomyLimits(p *config.Policy) {
 }
 
 // PolicyTOML is Policy as a policy file (extra is appended: more tables).
+// The path is quoted as Go quotes it, which TOML reads back: a Windows
+// path's backslashes are escaped.
 func (f *Fixture) PolicyTOML(extra string) string {
-	return "[repo]\npath = \"" + f.Main + "\"\n\n" +
+	return "[repo]\npath = " + strconv.Quote(f.Main) + "\n\n" +
 		"[poll]\nrx_interval = \"100ms\"\ntx_interval = \"100ms\"\nmax_backoff = \"1s\"\ngit_timeout = \"2m\"\n\n" +
 		"[limits]\nplanned_duration_s = 600\nmax_publication_age_s = 300\n\n" + extra
 }

@@ -16,10 +16,11 @@ import (
 // A console process can send a Ctrl-C only to a console it is attached to,
 // and only to every process on it. So the Ctrl-C for a HackRF tool, which
 // has a console of its own, is sent by a helper: rfhandoff itself, started
-// again with ctrlCEnv naming the tool's pid, which attaches to that console,
+// again with CtrlCHelperEnv naming the tool's pid, which attaches to that console,
 // ignores the event itself and raises it (ServeHelper). hackrf_transfer
-// then stops as on a keyboard Ctrl-C (its SetConsoleCtrlHandler).
-const ctrlCEnv = "RFHANDOFF_INTERNAL_CTRL_C_PID"
+// then stops as on a keyboard Ctrl-C (its SetConsoleCtrlHandler). Exported
+// for the tests' prompttest, which stops a watcher on its console this way.
+const CtrlCHelperEnv = "RFHANDOFF_INTERNAL_CTRL_C_PID"
 
 // helperEnabled is set by ServeHelper: only a binary whose main calls it
 // can serve as the helper (a test binary that does not would run its
@@ -37,14 +38,14 @@ var (
 // started as the Ctrl-C helper it does that job and exits; otherwise it
 // only records that the helper is available.
 func ServeHelper() {
-	v, ok := os.LookupEnv(ctrlCEnv)
+	v, ok := os.LookupEnv(CtrlCHelperEnv)
 	if !ok || len(os.Args) != 1 {
 		helperEnabled.Store(true)
 		return
 	}
 	pid, err := strconv.ParseUint(v, 10, 32)
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "%s=%q: not a pid\n", ctrlCEnv, v)
+		fmt.Fprintf(os.Stderr, "%s=%q: not a pid\n", CtrlCHelperEnv, v)
 		os.Exit(2)
 	}
 	if err := raiseCtrlC(uint32(pid)); err != nil {
@@ -80,7 +81,7 @@ func sendCtrlC(pid int) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	cmd := osexec.CommandContext(ctx, self)
-	cmd.Env = append(buildEnv(os.Environ(), nil), ctrlCEnv+"="+strconv.Itoa(pid))
+	cmd.Env = append(buildEnv(os.Environ(), nil), CtrlCHelperEnv+"="+strconv.Itoa(pid))
 	cmd.SysProcAttr = &syscall.SysProcAttr{CreationFlags: windows.DETACHED_PROCESS}
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("ctrl-c helper: %w: %s", err, out)

@@ -9,15 +9,9 @@ import (
 	"time"
 
 	"golang.org/x/sys/windows"
-)
 
-// ctrlCHelperEnv makes an rfhandoff binary, started with it and no
-// arguments, the Ctrl-C helper of exec/ctrlc_windows.go (its ctrlCEnv,
-// which is unexported there): it attaches to the console of the process
-// the variable names and raises Ctrl-C on it. A console process can raise
-// Ctrl-C only on the console it is attached to, and the test is on none of
-// the child's.
-const ctrlCHelperEnv = "RFHANDOFF_INTERNAL_CTRL_C_PID"
+	"rfhandoff/exec"
+)
 
 // helperTimeout bounds the helper's run (it attaches, raises and exits).
 const helperTimeout = time.Minute
@@ -26,7 +20,9 @@ const helperTimeout = time.Minute
 // terminates it; an interrupt (os.Interrupt, SIGTERM: what a Unix test
 // sends to stop a watcher cleanly) is a Ctrl-C on the child's console,
 // raised by the child's own binary as the Ctrl-C helper, which Go reads as
-// os.Interrupt. A child without a console (StartDetached without
+// os.Interrupt (exec.CtrlCHelperEnv: a console process can raise Ctrl-C
+// only on the console it is attached to, and the test is on none of the
+// child's). A child without a console (StartDetached without
 // Options.Console) cannot be sent one: the test skips there, naming it.
 func (s *Session) signal(sig os.Signal) error {
 	switch sig {
@@ -58,7 +54,7 @@ func (s *Session) ctrlC() error {
 		return err
 	}
 	defer r.Close()
-	env := append(os.Environ(), ctrlCHelperEnv+"="+strconv.Itoa(s.proc.Pid))
+	env := append(os.Environ(), exec.CtrlCHelperEnv+"="+strconv.Itoa(s.proc.Pid))
 	p, err := os.StartProcess(s.path, []string{s.path}, &os.ProcAttr{
 		Env: env, Files: []*os.File{null, w, w},
 		Sys: &syscall.SysProcAttr{CreationFlags: windows.DETACHED_PROCESS},

@@ -205,19 +205,25 @@ func hasLine(out []byte, line string) bool {
 	return false
 }
 
-// HasCommit reports whether commit is in the repository without fetching
-// it: in a partial clone, merge-base and rev-parse would fetch a missing
-// commit from the promisor remote by themselves. rev-list --missing turns
-// that off; it names a missing tip "bad object".
-func (c *Client) HasCommit(ctx context.Context, commit string) (bool, error) {
-	if err := validRef(commit); err != nil {
+// IsAncestorPresent reports whether commit a is an ancestor of (or equal
+// to) b without fetching anything: in a partial clone, merge-base and
+// rev-parse would fetch a missing commit from the promisor remote by
+// themselves. One rev-list answers both questions: --missing turns the
+// fetching off, so a missing a is git's "bad object" (no ancestor), and
+// "a ^b" lists nothing exactly when every commit a reaches is one b
+// reaches (-n 1: one commit is enough to say no).
+func (c *Client) IsAncestorPresent(ctx context.Context, a, b string) (bool, error) {
+	if err := validRef(a); err != nil {
 		return false, err
 	}
-	res, err := c.run(ctx, []string{"rev-list", "--missing=print", "--no-walk", "--end-of-options", commit}, call{})
-	if err == nil {
-		return true, nil
+	if err := validRef(b); err != nil {
+		return false, err
 	}
-	if code, ok := exitCode(err); ok && code == 128 && hasLine(res.Stderr, "fatal: bad object "+commit) {
+	res, err := c.run(ctx, []string{"rev-list", "-n", "1", "--missing=print", "--end-of-options", a, "^" + b}, call{})
+	if err == nil {
+		return len(outputLines(res.Stdout)) == 0, nil
+	}
+	if code, ok := exitCode(err); ok && code == 128 && hasLine(res.Stderr, "fatal: bad object "+a) {
 		return false, nil
 	}
 	return false, &Error{Op: "rev-list", Err: err}

@@ -93,6 +93,13 @@ func TestBloblessPollReadsOnlyTheTask(t *testing.T) {
 	if ok, err := m.IsAncestor(t.Context(), strings.TrimSpace(base), c); err != nil || !ok {
 		t.Fatalf("IsAncestor(checkout HEAD, task commit) = %v, %v", ok, err)
 	}
+	// A commit is its own ancestor; a descendant is none.
+	if ok, err := m.IsAncestor(t.Context(), c, c); err != nil || !ok {
+		t.Fatalf("IsAncestor(task commit, itself) = %v, %v; want true", ok, err)
+	}
+	if ok, err := m.IsAncestor(t.Context(), c, strings.TrimSpace(base)); err != nil || ok {
+		t.Fatalf("IsAncestor(task commit, its parent) = %v, %v; want false", ok, err)
+	}
 	// A commit of another branch is no ancestor, and is not fetched to
 	// find that out.
 	other := gittest.Seed(t, f.rem, "other", map[string]string{"x": "y\n"})

@@ -60,18 +60,32 @@ func (c *Client) filterIgnored() {
 }
 
 // fetchBlob makes the regular file at path in commit present in a partial
-// clone. A blob already there costs two local calls. A missing one is
-// fetched with its directory's tree and the filter blob:limit=maxBytes+1,
-// so the server sends it only when it is within the limit; still missing
-// afterwards, it is a *TooLargeError that was never downloaded. (Asking
-// for the blob by ID would bypass the filter: git always sends an object
-// that is asked for by name.)
+// clone, so that ShowFile's ls-tree -l and cat-file read no missing object
+// (git would fetch one by itself, at any size and outside the runner). A
+// directory with nothing missing under it costs one local call: the
+// listing of its objects says so. Otherwise the file's entry is looked
+// up, and a missing blob is fetched with its directory's tree and the
+// filter blob:limit=maxBytes+1, so the server sends it only when it is
+// within the limit; still missing afterwards, it is a *TooLargeError that
+// was never downloaded. (Asking for the blob by ID would bypass the
+// filter: git always sends an object that is asked for by name.)
 func (c *Client) fetchBlob(ctx context.Context, commit, file string, maxBytes int64) error {
 	if err := ValidObjectID(commit); err != nil {
 		return err
 	}
 	if err := ValidRepoPath(file); err != nil {
 		return err
+	}
+	dir := path.Dir(file)
+	dirRev := commit + ":" + dir
+	if dir == "." {
+		dirRev = commit + "^{tree}"
+	}
+	// A directory that is not there (or not a tree) fails this listing;
+	// the entry's lookup below then says what is wrong.
+	listing, listed := c.objectsUnder(ctx, dirRev)
+	if listed && !strings.Contains("\n"+string(listing), "\n?") {
+		return nil
 	}
 	// Without -l, ls-tree needs trees only: it never fetches a blob.
 	res, err := c.run(ctx, []string{"ls-tree", "-r", "-t", "-z", "--full-tree", "--end-of-options", commit, "--", file}, call{})
@@ -82,7 +96,6 @@ func (c *Client) fetchBlob(ctx context.Context, commit, file string, maxBytes in
 	if err != nil {
 		return &Error{Op: "ls-tree", Err: err}
 	}
-	dir := path.Dir(file)
 	var blob, tree string
 	for _, e := range entries {
 		switch e.Path {
@@ -106,7 +119,11 @@ func (c *Client) fetchBlob(ctx context.Context, commit, file string, maxBytes in
 	if tree == "" {
 		return &Error{Op: "ls-tree", Err: fmt.Errorf("no tree entry for %s in commit %s", dir, commit)}
 	}
-	if ok, err := c.present(ctx, tree, blob); err != nil || ok {
+	if listed {
+		if ok, err := parseMissing(listing, blob); err != nil || ok {
+			return err
+		}
+	} else if ok, err := c.present(ctx, tree, blob); err != nil || ok {
 		return err
 	}
 	if err := c.fetchBounded(ctx, tree, maxBytes); err != nil {
@@ -169,11 +186,23 @@ func (c *Client) resolveTree(ctx context.Context, commit string) (string, error)
 // repository. rev-list --missing=print lists missing objects as "?<id>"
 // and, unlike cat-file, never fetches them.
 func (c *Client) present(ctx context.Context, tree, id string) (bool, error) {
-	res, err := c.run(ctx, []string{"rev-list", "--objects", "--missing=print", "--end-of-options", tree}, call{})
+	res, err := c.run(ctx, objectsUnderArgs(tree), call{})
 	if err != nil {
 		return false, &Error{Op: "rev-list", Err: err}
 	}
 	return parseMissing(res.Stdout, id)
+}
+
+// objectsUnder lists the objects reachable from rev (a tree, named by ID
+// or as <commit>:<dir>) as present's rev-list does, fetching none; ok is
+// false when git could not list them.
+func (c *Client) objectsUnder(ctx context.Context, rev string) (listing []byte, ok bool) {
+	res, err := c.run(ctx, objectsUnderArgs(rev), call{})
+	return res.Stdout, err == nil
+}
+
+func objectsUnderArgs(rev string) []string {
+	return []string{"rev-list", "--objects", "--missing=print", "--end-of-options", rev}
 }
 
 // parseMissing reads rev-list --objects --missing=print output for id:

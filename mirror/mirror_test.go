@@ -148,6 +148,44 @@ func TestOversizedFileIsNotFetched(t *testing.T) {
 	}
 }
 
+// A task beside a file over the limit, in the same directory: each read
+// brings the task and never the other file, whether or not something
+// under the directory is still missing; and a file already there but over
+// the limit is refused with its size.
+func TestReadBesideAWithheldFile(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	want := "TASK_ID = T3\n"
+	big := "docs/handoff/take.raw"
+	c := gittest.Seed(t, f.rem, branch, map[string]string{big: gittest.Incompressible(2 << 20), taskPath: want})
+	m := f.open(t)
+	f.fetch(t, m)
+	for i := range 2 { // missing, then present beside the missing one
+		if data, err := m.ShowFile(t.Context(), c, taskPath, 64<<10); err != nil || string(data) != want {
+			t.Fatalf("read %d: %q, %v", i+1, data, err)
+		}
+		if n := f.size(t); n > 1<<20 {
+			t.Fatalf("read %d: the mirror holds %d bytes: the 2 MiB file beside the task was downloaded", i+1, n)
+		}
+	}
+	// Everything under a directory present (the one-call check): a file
+	// there over a smaller limit is still refused, by its size.
+	note, body := "docs/other/NOTE.md", "twelve bytes\n"
+	c = gittest.Seed(t, f.rem, branch, map[string]string{note: body})
+	f.fetch(t, m)
+	if data, err := m.ShowFile(t.Context(), c, note, 64<<10); err != nil || string(data) != body {
+		t.Fatalf("read of %s: %q, %v", note, data, err)
+	}
+	_, err := m.ShowFile(t.Context(), c, note, 4)
+	var tl *gitcli.TooLargeError
+	if !errors.As(err, &tl) || tl.Size != int64(len(body)) || tl.Limit != 4 {
+		t.Fatalf("a present file over a 4-byte limit: %v, want a TooLargeError naming its %d bytes", err, len(body))
+	}
+	if n := f.size(t); n > 1<<20 {
+		t.Fatalf("the mirror holds %d bytes: the 2 MiB file was downloaded", n)
+	}
+}
+
 // A force-push is refused in the mirror as it was in the checkout.
 func TestForcePushRefused(t *testing.T) {
 	t.Parallel()

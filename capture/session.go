@@ -149,14 +149,28 @@ func (s *session) run(ctx context.Context) (*Report, error) {
 		return nil, err
 	}
 
-	if err := s.confirm(ctx); err != nil {
+	// The checkout's HEAD is read while confirm waits for the file to
+	// grow, off READY's path; its result is looked at only once the
+	// capture is confirmed, and the call is always waited for.
+	type headRead struct {
+		id  string
+		err error
+	}
+	headc := make(chan headRead, 1)
+	go func() {
+		id, err := s.d.Git.Head(context.WithoutCancel(ctx))
+		headc <- headRead{id, err}
+	}()
+	err = s.confirm(ctx)
+	hr := <-headc
+	if err != nil {
 		if ctx.Err() != nil {
 			return nil, &interruptedError{Cause: context.Cause(ctx)}
 		}
 		return nil, err
 	}
-	head, err := s.d.Git.Head(context.WithoutCancel(ctx))
-	if err := s.fault(stepHead, err); err != nil {
+	head := hr.id
+	if err := s.fault(stepHead, hr.err); err != nil {
 		return nil, fmt.Errorf("reading the RX checkout's HEAD: %w", err)
 	}
 	s.facts = liveFacts{
@@ -233,12 +247,20 @@ func (s *session) abort() {
 	s.forgetRecord()
 }
 
+// firstBytePoll is how often confirm looks for the file's first bytes:
+// a stat, cheap enough to do often, and READY waits for what it sees.
+const firstBytePoll = 5 * time.Millisecond
+
 // confirm waits until the tool is alive and its file has grown between
-// two readings ConfirmGap apart, within StartupTimeout.
+// two readings ConfirmGap apart, within StartupTimeout. The first reading
+// is taken as soon as the file holds a byte (looked for every
+// firstBytePoll) and the second exactly ConfirmGap after it, not at the
+// next tick of a coarser clock: READY is due ConfirmGap after the tool
+// starts writing, plus the publish.
 func (s *session) confirm(ctx context.Context) error {
 	deadline := time.Now().Add(s.o.StartupTimeout)
-	poll := time.NewTicker(50 * time.Millisecond)
-	defer poll.Stop()
+	wait := time.NewTimer(firstBytePoll)
+	defer wait.Stop()
 	first := int64(-1)
 	var firstAt time.Time
 	for {
@@ -247,13 +269,17 @@ func (s *session) confirm(ctx context.Context) error {
 			return s.startFailure("hackrf_transfer exited before the capture was confirmed")
 		case <-ctx.Done():
 			return context.Cause(ctx)
-		case <-poll.C:
+		case <-wait.C:
 		}
 		size := s.size()
+		next := firstBytePoll
 		switch {
 		case first < 0 && size > 0:
 			first, firstAt = size, time.Now()
-		case first >= 0 && time.Since(firstAt) >= s.o.ConfirmGap:
+			next = s.o.ConfirmGap
+		case first >= 0 && time.Since(firstAt) < s.o.ConfirmGap:
+			next = s.o.ConfirmGap - time.Since(firstAt)
+		case first >= 0:
 			if size > first {
 				// Both readings were taken while the tool was alive; make
 				// sure it still is now.
@@ -265,11 +291,13 @@ func (s *session) confirm(ctx context.Context) error {
 				return nil
 			}
 			first, firstAt = size, time.Now()
+			next = s.o.ConfirmGap
 		}
 		if time.Now().After(deadline) {
 			return &startError{Reason: fmt.Sprintf("the capture file did not grow within %s", s.o.StartupTimeout),
 				StderrTail: s.stderrSoFar()}
 		}
+		wait.Reset(next)
 	}
 }
 

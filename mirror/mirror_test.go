@@ -265,6 +265,20 @@ func TestMirrorRecovers(t *testing.T) {
 		t.Fatalf("after a broken ref: %s, want %s", got, c)
 	}
 
+	// No record of the URL it mirrors (a mirror made before the record
+	// was a file): rebuilt, once.
+	if err := os.Remove(filepath.Join(f.dir, "rfhandoff-mirrored-url")); err != nil {
+		t.Fatal(err)
+	}
+	f.open(t)
+	m = f.open(t)
+	if n := strings.Count(f.logs.String(), "rebuilt the mirror: it does not say which remote it mirrors"); n != 1 {
+		t.Errorf("a mirror without its URL record was rebuilt %d times, want once:\n%s", n, f.logs)
+	}
+	if got := f.fetch(t, m); got != c {
+		t.Fatalf("after a rebuild for a missing URL record: %s, want %s", got, c)
+	}
+
 	// The checkout's remote moved to another URL.
 	other := gittest.NewBareRemoteWith(t, f.rem.R, branch)
 	oc := gittest.Seed(t, other, branch, map[string]string{taskPath: "c\n"})

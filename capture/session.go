@@ -152,25 +152,16 @@ func (s *session) run(ctx context.Context) (*Report, error) {
 	// The checkout's HEAD is read while confirm waits for the file to
 	// grow, off READY's path; its result is looked at only once the
 	// capture is confirmed, and the call is always waited for.
-	type headRead struct {
-		id  string
-		err error
-	}
-	headc := make(chan headRead, 1)
-	go func() {
-		id, err := s.d.Git.Head(context.WithoutCancel(ctx))
-		headc <- headRead{id, err}
-	}()
+	headOf := s.d.Git.HeadLater(context.WithoutCancel(ctx))
 	err = s.confirm(ctx)
-	hr := <-headc
+	head, herr := headOf()
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, &interruptedError{Cause: context.Cause(ctx)}
 		}
 		return nil, err
 	}
-	head := hr.id
-	if err := s.fault(stepHead, hr.err); err != nil {
+	if err := s.fault(stepHead, herr); err != nil {
 		return nil, fmt.Errorf("reading the RX checkout's HEAD: %w", err)
 	}
 	s.facts = liveFacts{

@@ -34,6 +34,10 @@ func freshClone(ctx context.Context, d Deps, url, branch string) (*gitcli.Client
 // filter or attribute can touch a byte.
 func attempt(ctx context.Context, d Deps, c *checked, clone *gitcli.Client, files []file) (Outcome, error) {
 	dir := d.Policy.Repo.ResultDir
+	// The committer is read from the clone's config beside the reads and
+	// the object write below; the commit waits for it.
+	identityOf := clone.IdentityLater(ctx)
+	defer identityOf() // never outlives the attempt
 	levels, err := clone.DirLevels(ctx, "HEAD", dir)
 	if err != nil {
 		return Outcome{}, err
@@ -69,6 +73,9 @@ func attempt(ctx context.Context, d Deps, c *checked, clone *gitcli.Client, file
 	}
 	msg := fmt.Sprintf("rx result: %s %s\n\nsource_head %s, task commit %s.\nPublished by rfhandoff.",
 		c.res.TaskID, c.res.State, c.res.SourceHead, c.cur.Commit)
+	if clone.Identity, err = identityOf(); err != nil {
+		return Outcome{}, err
+	}
 	commit, err := clone.CommitTree(ctx, tree, "HEAD", msg, []gitcli.Trailer{{Key: AuditTrailer, Value: chain}})
 	if err != nil {
 		return Outcome{}, err

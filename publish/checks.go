@@ -36,6 +36,10 @@ func check(ctx context.Context, d Deps, data []byte) (c *checked, cleanup func()
 
 func checkSteps(ctx context.Context, d Deps, data []byte, cleanup *func()) (*checked, error) {
 	p := d.Policy
+	// The checkout's HEAD, for check 5, is read beside checks 1 to 4 (a
+	// local read that changes nothing); it is looked at only at check 5.
+	headOf := d.Git.HeadLater(ctx)
+	defer headOf() // never outlives the checks
 
 	// 1. The current task, freshly fetched, and the result agree on TASK_ID.
 	m, err := mirror.Open(ctx, d.Git, p.Repo.Remote, filepath.Join(d.StateDir, mirror.RXName), d.Logger)
@@ -81,7 +85,7 @@ func checkSteps(ctx context.Context, d Deps, data []byte, cleanup *func()) (*che
 	if err != nil {
 		return nil, refuse(StepSourceHead, "cannot read source_head from the result: %v", err)
 	}
-	head, err := d.Git.Head(ctx)
+	head, err := headOf()
 	if err != nil {
 		return nil, refuse(StepSourceHead, "reading the RX checkout's HEAD: %w", err)
 	}

@@ -179,8 +179,9 @@ func (s *session) run(ctx context.Context) (*Report, error) {
 	out, err := s.publish(ctx, rep.Ready, nil)
 	var ce *publish.CheckError
 	if errors.As(err, &ce) {
-		// A refused check happens before any clone: nothing reached git,
-		// so the capture is void.
+		// A refused check happens before anything is committed or
+		// pushed (check 6's clone only read the result branch), so the
+		// capture is void.
 		return nil, &publishError{State: string(result.StateReady), Err: err}
 	}
 	// READY may be on the remote from here: the capture is no longer void.

@@ -26,8 +26,11 @@ type checked struct {
 // failure as a *CheckError. Nothing is written to the remote or the
 // checkout; the only remote traffic is the narrow fetch of the task branch
 // into the RX mirror and, for check 6, the temporary clone of the result
-// branch that the first attempt then builds on. cleanup removes that clone;
-// it is never nil and must be called whatever check returns.
+// branch that the first attempt then builds on. That clone is started as
+// soon as the remote's URL is known, beside checks 1 to 5, and looked at
+// only at check 6; a publish refused before removes it unused (it read the
+// result branch, nothing more). cleanup removes that clone; it is never
+// nil and must be called whatever check returns.
 func check(ctx context.Context, d Deps, data []byte) (c *checked, cleanup func(), err error) {
 	cleanup = func() {}
 	c, err = checkSteps(ctx, d, data, &cleanup)
@@ -45,6 +48,16 @@ func checkSteps(ctx context.Context, d Deps, data []byte, cleanup *func()) (*che
 	m, err := mirror.Open(ctx, d.Git, p.Repo.Remote, filepath.Join(d.StateDir, mirror.RXName), d.Logger)
 	if err != nil {
 		return nil, refuse(StepTaskID, "opening the RX mirror: %w", err)
+	}
+	// Check 6's clone, beside checks 1 to 5, when check 6 can pass at all.
+	branch := d.ResultBranch
+	if branch == "" {
+		branch = p.Repo.ResultBranch
+	}
+	var early *earlyClone
+	if gitcli.ValidBranch(branch) == nil && branch != p.Repo.TaskBranch {
+		early = startClone(ctx, d, m.URL, branch)
+		*cleanup = early.remove
 	}
 	// Read against the accepted tip (PROTOCOL §17). A state that cannot
 	// be read gives none here; check 4 then refuses, naming it.
@@ -97,10 +110,6 @@ func checkSteps(ctx context.Context, d Deps, data []byte, cleanup *func()) (*che
 
 	// 6. The result branch exists; it is never created and never the
 	// task branch.
-	branch := d.ResultBranch
-	if branch == "" {
-		branch = p.Repo.ResultBranch
-	}
 	if err := gitcli.ValidBranch(branch); err != nil {
 		return nil, refuseErr(StepResultBranch, err)
 	}
@@ -110,8 +119,7 @@ func checkSteps(ctx context.Context, d Deps, data []byte, cleanup *func()) (*che
 	// The clone answers "exists" (a clone of a missing branch fails); only
 	// a failed clone asks the remote, to tell a missing branch from a
 	// clone that failed for another reason.
-	clone, rm, err := freshClone(ctx, d, m.URL, branch)
-	*cleanup = rm
+	clone, err := early.wait()
 	if err != nil {
 		exists, _, lerr := d.Git.RemoteBranchExists(ctx, p.Repo.Remote, branch)
 		switch {
@@ -163,4 +171,38 @@ func checkApproval(stateDir string, cur *taskfetch.Current) error {
 		return refuse(StepApproved, "task %s was replaced by another task before; a replaced TASK_ID is never published for again", id)
 	}
 	return nil
+}
+
+// earlyClone is check 6's clone of the result branch, made beside checks 1
+// to 5 (freshClone in its own goroutine).
+type earlyClone struct {
+	cancel context.CancelFunc
+	done   chan struct{}
+	clone  *gitcli.Client
+	rm     func()
+	err    error
+}
+
+func startClone(ctx context.Context, d Deps, url, branch string) *earlyClone {
+	ctx, cancel := context.WithCancel(ctx)
+	e := &earlyClone{cancel: cancel, done: make(chan struct{}), rm: func() {}}
+	go func() {
+		defer close(e.done)
+		e.clone, e.rm, e.err = freshClone(ctx, d, url, branch)
+	}()
+	return e
+}
+
+// wait is the clone once it is made.
+func (e *earlyClone) wait() (*gitcli.Client, error) {
+	<-e.done
+	return e.clone, e.err
+}
+
+// remove stops a clone still being made (a publish refused before check 6
+// does not wait for it), waits for it to end and removes it.
+func (e *earlyClone) remove() {
+	e.cancel()
+	<-e.done
+	e.rm()
 }

@@ -64,6 +64,9 @@ func attempt(ctx context.Context, d Deps, c *checked, clone *gitcli.Client, file
 	if err := clone.WriteObjects(ctx, objs); err != nil {
 		return Outcome{}, err
 	}
+	if clone.Identity, err = identityOf(); err != nil {
+		return Outcome{}, err
+	}
 	chain, err := d.Audit.Head()
 	if err != nil {
 		return Outcome{}, fmt.Errorf("reading the audit chain head for the commit trailer: %w", err)
@@ -73,9 +76,6 @@ func attempt(ctx context.Context, d Deps, c *checked, clone *gitcli.Client, file
 	}
 	msg := fmt.Sprintf("rx result: %s %s\n\nsource_head %s, task commit %s.\nPublished by rfhandoff.",
 		c.res.TaskID, c.res.State, c.res.SourceHead, c.cur.Commit)
-	if clone.Identity, err = identityOf(); err != nil {
-		return Outcome{}, err
-	}
 	commit, err := clone.CommitTree(ctx, tree, "HEAD", msg, []gitcli.Trailer{{Key: AuditTrailer, Value: chain}})
 	if err != nil {
 		return Outcome{}, err

@@ -149,10 +149,19 @@ func (s *session) run(ctx context.Context) (*Report, error) {
 		return nil, err
 	}
 
-	// The checkout's HEAD is read while confirm waits for the file to
-	// grow, off READY's path; its result is looked at only once the
-	// capture is confirmed, and the call is always waited for.
+	// While confirm waits for the file to grow, the checkout's HEAD (for
+	// source_head) is read and READY's publish starts its git reads (the
+	// task, HEAD, check 6's clone), off READY's path; each is looked at
+	// only once the capture is confirmed, and all are waited for.
 	headOf := s.d.Git.HeadLater(context.WithoutCancel(ctx))
+	prepCtx, cancelPrep := context.WithTimeout(context.WithoutCancel(ctx), s.o.PublishTimeout)
+	defer cancelPrep()
+	prep, err := publish.Prepare(prepCtx, s.publishDeps(nil))
+	if err != nil {
+		headOf()
+		return nil, err
+	}
+	defer prep.Close()
 	err = s.confirm(ctx)
 	head, herr := headOf()
 	if err != nil {
@@ -176,7 +185,7 @@ func (s *session) run(ctx context.Context) (*Report, error) {
 		return nil, fmt.Errorf("recording the capture in the RX state before READY (capture_in_progress): %w; the capture was stopped and nothing was published", err)
 	}
 	rep.Ready = ready(s.facts, now())
-	out, err := s.publish(ctx, rep.Ready, nil)
+	out, err := s.publish(ctx, rep.Ready, nil, prep)
 	var ce *publish.CheckError
 	if errors.As(err, &ce) {
 		// A refused check happens before anything is committed or
@@ -360,9 +369,18 @@ func (s *session) void() {
 	}
 }
 
+// publishDeps are a publish's dependencies, with notes for RX_RESULT.md.
+func (s *session) publishDeps(notes []string) publish.Deps {
+	return publish.Deps{
+		Git: s.d.Git, Runner: s.d.Runner, Policy: s.d.Policy, StateDir: s.stateDir,
+		Audit: s.d.Audit, Notes: notes, Logger: s.d.Logger,
+	}
+}
+
 // publish writes r beside the capture and publishes it with a context a
-// signal does not cancel, so a push is never torn in half.
-func (s *session) publish(ctx context.Context, r *result.Result, notes []string) (publish.Outcome, error) {
+// signal does not cancel, so a push is never torn in half: on the reads
+// prep started when it is not nil (READY's), else from the start.
+func (s *session) publish(ctx context.Context, r *result.Result, notes []string, prep *publish.Prepared) (publish.Outcome, error) {
 	data, err := s.encode(r)
 	if err != nil {
 		return publish.Outcome{}, err
@@ -378,10 +396,10 @@ func (s *session) publish(ctx context.Context, r *result.Result, notes []string)
 	pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.o.PublishTimeout)
 	defer cancel()
 	s.prog.clear()
-	return publish.Publish(pctx, publish.Deps{
-		Git: s.d.Git, Runner: s.d.Runner, Policy: s.d.Policy, StateDir: s.stateDir,
-		Audit: s.d.Audit, Notes: notes, Logger: s.d.Logger,
-	}, data)
+	if prep != nil {
+		return prep.Publish(pctx, data)
+	}
+	return publish.Publish(pctx, s.publishDeps(notes), data)
 }
 
 // encode writes r as a single-node result, or for a node as a node result

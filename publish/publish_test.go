@@ -194,3 +194,41 @@ func TestOversizedMarkdownRefused(t *testing.T) {
 	}
 	unchanged(t, f, refs, snap)
 }
+
+// A prepared publish that is closed unused (a capture that was never
+// confirmed) leaves no clone and no git call running; one that is used
+// publishes once, and only once.
+func TestPreparedPublish(t *testing.T) {
+	tmp := privateTemp(t)
+	f := publishtest.New(t, publishtest.Options{})
+	refs := f.Refs(t)
+	prep, err := publish.Prepare(t.Context(), f.Deps())
+	if err != nil {
+		t.Fatal(err)
+	}
+	prep.Close()
+	if left := leftovers(t, tmp); len(left) > 0 {
+		t.Errorf("a prepared publish closed unused left clones: %v", left)
+	}
+	allEnded(t, f)
+	if got := f.Refs(t); got != refs {
+		t.Errorf("a prepared publish closed unused changed the remote:\n%s\nwant:\n%s", got, refs)
+	}
+
+	prep, err = publish.Prepare(t.Context(), f.Deps())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer prep.Close()
+	data := publishtest.Encode(t, f.Ready())
+	if out, err := prep.Publish(t.Context(), data); err != nil || out.NoOp {
+		t.Fatalf("prepared publish: %+v, %v", out, err)
+	}
+	if _, err := prep.Publish(t.Context(), data); err == nil || !strings.Contains(err.Error(), "already used") {
+		t.Fatalf("a prepared publish used twice: %v", err)
+	}
+	prep.Close()
+	if left := leftovers(t, tmp); len(left) > 0 {
+		t.Errorf("a used prepared publish left clones: %v", left)
+	}
+}

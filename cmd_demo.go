@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
 
 	"rfhandoff/demo"
 )
@@ -13,9 +14,12 @@ import (
 type DemoCmd struct {
 	Auto bool `help:"Answer the prompts automatically (on the demo's own pseudo-terminals, inside its sandbox only)."`
 	Keep bool `help:"Keep the sandbox directory at the end (its path is printed either way)."`
+	// RXNodes is a string so that "x" is refused by Run, naming the flag
+	// and the value, like 0 and 9.
+	RXNodes string `name:"rx-nodes" placeholder:"N" default:"1" help:"How many RX nodes (1-8): with 2 or more the task has RX_NODES and MAIN asks the phrase once for all (PROTOCOL §23)."`
 }
 
-// Run exits 0 when the fake TX action wrote RF TX = 0 and the capture
+// Run exits 2 for an --rx-nodes outside 1..8 (nothing created); 0 when the fake TX action wrote RF TX = 0 and the capture
 // published COMPLETE; 130 when interrupted (Ctrl-C, SIGTERM); 1 otherwise,
 // naming the step that failed, or saying that the interactive demo needs
 // a terminal. The demo writes its own policies into its sandbox; --config
@@ -25,8 +29,16 @@ func (c *DemoCmd) Run(app *App) error {
 	if err != nil {
 		return fmt.Errorf("demo: locating the rfhandoff binary: %w", err)
 	}
+	n, err := strconv.Atoi(c.RXNodes)
+	if err != nil {
+		return exitCode(2, fmt.Errorf("demo: --rx-nodes %q is not a whole number of RX nodes (1 to %d)", c.RXNodes, demo.MaxRXNodes))
+	}
+	if err := demo.CheckRXNodes(n); err != nil {
+		// A usage error (exit 2), before anything is created.
+		return exitCode(2, fmt.Errorf("demo: %w", err))
+	}
 	err = demo.Run(app.Ctx, demo.Options{
-		Exe: exe, Auto: c.Auto, Keep: c.Keep,
+		Exe: exe, Auto: c.Auto, Keep: c.Keep, RXNodes: n,
 		Out: app.Stdout, Environ: app.Environ,
 	})
 	if errors.Is(err, context.Canceled) {

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"rfhandoff/hackrfcli"
@@ -123,6 +124,16 @@ func recoverLocked(ctx context.Context, d Deps, o Options, stateDir string) (*Re
 		return fail(err)
 	}
 	out := &Recovered{Record: *rec, ResultPath: filepath.Join(filepath.Dir(rec.DataPath), ResultName), Tool: end.how}
+	// A kill inside a write beside the capture (the result copy, the SigMF
+	// metadata) leaves its temp file there; the capture lock held here
+	// proves no writer owns it.
+	for _, p := range []string{out.ResultPath, strings.TrimSuffix(rec.DataPath, DataSuffix) + MetaSuffix} {
+		if removed, err := state.CleanTemps(p); err != nil {
+			return fail(err)
+		} else if len(removed) > 0 {
+			log.Warn("removed temp files left by a killed writer", "files", removed)
+		}
+	}
 	data, notes, reused := pendingComplete(rec, out.ResultPath, log)
 	if !reused {
 		r, n, err := rebuildComplete(ctx, d, o, rec, end)

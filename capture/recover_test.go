@@ -194,11 +194,28 @@ func TestRecoverPublishesHonestComplete(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t, "", publishtest.Options{}, func(p *config.Policy) { p.Limits.PlannedDurationS = 60 })
 	o := newOrphan(t, w, false)
+	// The killed rfhandoff died inside the writes beside the capture.
+	dir := filepath.Dir(o.rec.DataPath)
+	meta := filepath.Base(strings.TrimSuffix(o.rec.DataPath, DataSuffix) + MetaSuffix)
+	stale := []string{
+		filepath.Join(dir, "."+ResultName+".tmp-123456"),
+		filepath.Join(dir, "."+meta+".tmp-654321"),
+	}
+	for _, p := range stale {
+		if err := os.WriteFile(p, []byte(`{"half":`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	opt := opts()
 	opt.Grace = 500 * time.Millisecond // then SIGINT: the tool is the test's child, no parent-death signal comes
 	got, err := Recover(t.Context(), w.deps(t), opt)
 	if err != nil {
 		t.Fatalf("Recover: %v", err)
+	}
+	for _, p := range stale {
+		if _, err := os.Stat(p); !os.IsNotExist(err) {
+			t.Errorf("the killed writer's temp file %s is still there: %v", p, err)
+		}
 	}
 	if got == nil || got.NoOp || got.Reused || !strings.Contains(got.Tool, "stopped with SIGINT") {
 		t.Fatalf("Recover = %+v", got)

@@ -31,7 +31,7 @@ const (
 
 // childSpec is one rfhandoff command to run.
 type childSpec struct {
-	Side   string // "RX" or "MAIN"
+	Side   string // "RX" (or an RX node's name) or "MAIN"
 	Policy string
 	Args   []string
 	Attach attach
@@ -68,7 +68,7 @@ func (d *runner) start(spec childSpec) (*child, error) {
 	}
 	args := append([]string{argv0, "--config", spec.Policy}, spec.Args...)
 	c := &child{name: spec.Side + " " + joinArgs(spec.Args), exited: make(chan struct{}), copied: make(chan struct{})}
-	attr := &os.ProcAttr{Dir: d.dirOf(spec.Side), Env: d.env}
+	attr := &os.ProcAttr{Dir: d.dirOf(spec.Side), Env: d.envOf(spec.Side)}
 	var closeAfter []*os.File
 	var reader *os.File
 	var sinkTo io.Writer

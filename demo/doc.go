@@ -23,6 +23,13 @@
 // it (checkout, state, audit log, captures, tools) must lie inside the
 // sandbox directory, or the demo refuses to go on.
 //
+// With Options.RXNodes 2 to 8 the sandbox holds that many RX nodes
+// (rx-a, rx-b, ...: nodes.go), each its own checkout, result branch, key and
+// [node] name, and the task names them in RX_NODES (PROTOCOL §23). When
+// tx execute has run the fake action, the sandbox writes an on-air file
+// that every node's simulator hears at its own delay and level
+// (onair.go, HACKRF_SIM_ONAIR).
+//
 // What it offers: Run, the whole walkthrough (`rfhandoff demo`), and
 // NewSandbox, the throw-away lab it runs in.
 package demo

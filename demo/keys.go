@@ -21,9 +21,9 @@ type demoKey struct {
 	Line      string // the public key line
 }
 
-// makeKeys writes the MAIN PC's and the RX laptop's keys and the two
+// makeKeys writes the MAIN PC's and each RX node's keys and the
 // allowed-signers files: the RX side trusts tasks signed by MAIN's key,
-// the MAIN side trusts results signed by the RX laptop's.
+// the MAIN side trusts each node's results signed by that node's key.
 func (sb *Sandbox) makeKeys() error {
 	if err := os.Mkdir(sb.Keys, 0o700); err != nil {
 		return err
@@ -32,23 +32,35 @@ func (sb *Sandbox) makeKeys() error {
 	if err != nil {
 		return err
 	}
-	rx, err := writeKey(sb.Keys, "rx", "rx@demo")
-	if err != nil {
+	sb.MainKey = main.Private
+	sb.TaskSigners = filepath.Join(sb.Keys, "task_signers")
+	if err := writeSigners(sb.TaskSigners, main); err != nil {
 		return err
 	}
-	sb.MainKey, sb.RXKey = main.Private, rx.Private
-	sb.TaskSigners = filepath.Join(sb.Keys, "task_signers")
-	sb.ResultSigners = filepath.Join(sb.Keys, "result_signers")
-	for _, f := range []struct {
-		path string
-		k    demoKey
-	}{{sb.TaskSigners, main}, {sb.ResultSigners, rx}} {
-		line := fmt.Sprintf("# rfhandoff demo: who may sign\n%s namespaces=\"git\" %s\n", f.k.Principal, f.k.Line)
-		if err := os.WriteFile(f.path, []byte(line), 0o600); err != nil {
+	// Each node its own key, and MAIN trusts each node's results only
+	// when signed by that node's key (several nodes: one allowed-signers
+	// file per node, PROTOCOL §23).
+	for _, n := range sb.nodes {
+		k, err := writeKey(sb.Keys, n.keyName(), n.principal())
+		if err != nil {
+			return err
+		}
+		n.Key, n.Signers = k.Private, filepath.Join(sb.Keys, n.keyName()+".allowed")
+		if !sb.multi() {
+			sb.RXKey, sb.ResultSigners = k.Private, filepath.Join(sb.Keys, "result_signers")
+			n.Signers = sb.ResultSigners
+		}
+		if err := writeSigners(n.Signers, k); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// writeSigners writes an allowed-signers file listing only k.
+func writeSigners(path string, k demoKey) error {
+	line := fmt.Sprintf("# rfhandoff demo: who may sign\n%s namespaces=\"git\" %s\n", k.Principal, k.Line)
+	return os.WriteFile(path, []byte(line), 0o600)
 }
 
 func writeKey(dir, name, principal string) (demoKey, error) {

@@ -132,14 +132,28 @@ func (d *runner) intro() {
 		"in a throw-away sandbox: a local bare remote, two checkouts, and the HackRF simulator.\n"+
 		"Every step runs the real rfhandoff command; nothing skips a check or a prompt, and the\n"+
 		"TX action is the fake one: nothing is ever transmitted.\n", mode)
+	if d.o.RXNodes > 1 {
+		d.out.printf("\nWith --rx-nodes %d, %d RX nodes receive the one task (RX_NODES, PROTOCOL §23): each\n"+
+			"approves and captures on its own and publishes on its own branch; MAIN asks once.\n", d.o.RXNodes, d.o.RXNodes)
+	}
 }
 
 func (d *runner) describeSandbox() {
 	sb := d.sb
 	d.out.printf("\nSandbox: %s\n", sb.Root)
-	d.out.line("  ", "remote.git  bare remote: "+taskBranch+" (task branch, base "+short(sb.BaseCommit)+"), "+resultBranch+" (result branch)")
-	d.out.line("  ", "rx/         the RX laptop's checkout   policy rx.toml")
-	d.out.line("  ", "main/       the MAIN PC's checkout     policy main.toml")
+	if sb.multi() {
+		d.out.line("  ", "remote.git  bare remote: "+taskBranch+" (task branch, base "+short(sb.BaseCommit)+"), "+resultBranch+" (the single-node result branch, unused),")
+		d.out.line("  ", "            and one result branch per node, created by the sandbox as a lab would: "+d.nodeList())
+		for _, n := range sb.nodes {
+			d.out.line("  ", fmt.Sprintf("%-11s RX node %s's checkout   policy %s.toml, [node] name = %q, key keys/%s;", n.Name+"/", n.Name, n.Name, n.Name, n.Name))
+			d.out.line("  ", fmt.Sprintf("            its simulator hears the fake transmission %+d ms later at %+.0f dB", n.DelayMS, n.LevelDB))
+		}
+		d.out.line("  ", "main/       the MAIN PC's checkout     policy main.toml, one [[nodes]] table per node")
+	} else {
+		d.out.line("  ", "remote.git  bare remote: "+taskBranch+" (task branch, base "+short(sb.BaseCommit)+"), "+resultBranch+" (result branch)")
+		d.out.line("  ", "rx/         the RX laptop's checkout   policy rx.toml")
+		d.out.line("  ", "main/       the MAIN PC's checkout     policy main.toml")
+	}
 	d.out.line("  ", "bin/        hackrf_info, hackrf_transfer, hackrf_clock -> "+sb.Exe+" (the simulator)")
 	rate := config.Default().Capture.SampleRateHz
 	d.out.line("  ", fmt.Sprintf("timing      capture %d s in real time (%d MB of ci8 samples in the sandbox); TX needs %d s + %d s of capture left;",

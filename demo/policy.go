@@ -66,17 +66,26 @@ func (sb *Sandbox) policy(checkout string, t Timing) config.Policy {
 }
 
 func (sb *Sandbox) writePolicies(t Timing) error {
-	rx := sb.policy(sb.RX, t)
-	rx.Trust = config.Trust{TaskSigners: sb.TaskSigners, SigningKey: sb.RXKey}
-	main := sb.policy(sb.Main, t)
-	main.Trust = config.Trust{ResultSigners: sb.ResultSigners}
-	for _, side := range []struct {
+	type side struct {
 		file, who string
 		pol       config.Policy
-	}{
-		{sb.RXPolicy, "RX laptop", rx},
-		{sb.MainPolicy, "MAIN PC", main},
-	} {
+	}
+	var sides []side
+	main := sb.policy(sb.Main, t)
+	for _, n := range sb.nodes {
+		rx := sb.policy(n.Dir, t)
+		rx.Trust = config.Trust{TaskSigners: sb.TaskSigners, SigningKey: n.Key}
+		if !sb.multi() {
+			main.Trust = config.Trust{ResultSigners: sb.ResultSigners}
+			sides = append(sides, side{n.Policy, "RX laptop", rx})
+			continue
+		}
+		rx.Repo.ResultBranch = n.Branch
+		rx.Node = config.Node{Name: n.Name}
+		main.Nodes = append(main.Nodes, config.MainNode{Name: n.Name, ResultBranch: n.Branch, ResultSigners: n.Signers})
+		sides = append(sides, side{n.Policy, "RX node " + n.Name, rx})
+	}
+	for _, side := range append(sides, side{sb.MainPolicy, "MAIN PC", main}) {
 		header := fmt.Sprintf("# rfhandoff demo — the %s's policy, written by `rfhandoff demo`.\n"+
 			"# Everything points into the sandbox %s; the HackRF tools are the simulator.\n\n", side.who, sb.Root)
 		data := header + side.pol.TOML()
@@ -88,6 +97,19 @@ func (sb *Sandbox) writePolicies(t Timing) error {
 		}
 	}
 	return nil
+}
+
+// checkout reports whether dir is one of the sandbox's checkouts.
+func (sb *Sandbox) checkout(dir string) bool {
+	if dir == sb.Main {
+		return true
+	}
+	for _, n := range sb.nodes {
+		if dir == n.Dir {
+			return true
+		}
+	}
+	return false
 }
 
 // unconfined lists every path of the policy file that leads out of the
@@ -127,8 +149,13 @@ func (sb *Sandbox) loadConfined(file string) (config.Policy, error) {
 			errs = multierror.Append(errs, fmt.Errorf("%s = %q is not inside %s", c.key, c.path, sb.Root))
 		}
 	}
-	if p.Repo.Path != sb.RX && p.Repo.Path != sb.Main {
-		errs = multierror.Append(errs, fmt.Errorf("repo.path = %q is neither sandbox checkout", p.Repo.Path))
+	if !sb.checkout(p.Repo.Path) {
+		errs = multierror.Append(errs, fmt.Errorf("repo.path = %q is neither sandbox checkout (MAIN's or an RX node's)", p.Repo.Path))
+	}
+	for i, n := range p.Nodes {
+		if s := p.NodeResultSignersPath(n); s != "" && !sb.inside(s) {
+			errs = multierror.Append(errs, fmt.Errorf("nodes[%d].result_signers = %q is not inside %s", i, s, sb.Root))
+		}
 	}
 	if n := p.Notify; n.WebhookURL != sb.NotifyURL || n.NtfyURL != "" || len(n.Command) > 0 {
 		errs = multierror.Append(errs, fmt.Errorf("[notify] may send only to the demo's own receiver %q (webhook_url %q, ntfy_url %q, command %q)",

@@ -42,9 +42,9 @@ func resultPath(pol config.Policy) string {
 // remoteResult reads the result at the tip of the remote's result branch,
 // straight from the bare repository (the demo's view as the referee; the
 // sides use their own fetches). It returns nil while there is none.
-func (d *runner) remoteResult(ctx context.Context) (*result.Result, string, error) {
+func (d *runner) remoteResult(ctx context.Context, n *rxNode) (*result.Result, string, error) {
 	g := &gitcli.Client{R: d.sb.Setup, Dir: d.sb.Remote}
-	commit, err := g.ResolveCommit(ctx, "refs/heads/"+resultBranch)
+	commit, err := g.ResolveCommit(ctx, "refs/heads/"+n.Branch)
 	if err != nil {
 		return nil, "", err
 	}
@@ -55,16 +55,16 @@ func (d *runner) remoteResult(ctx context.Context) (*result.Result, string, erro
 	if err != nil {
 		return nil, commit, err
 	}
-	r, err := result.Decode(data, result.Options{TaskID: taskID})
+	r, err := result.Decode(data, result.Options{TaskID: taskID, Node: n.Name})
 	if err != nil {
-		return nil, commit, fmt.Errorf("the result at %s commit %s: %w", resultBranch, short(commit), err)
+		return nil, commit, fmt.Errorf("the result at %s commit %s: %w", n.Branch, short(commit), err)
 	}
 	return r, commit, nil
 }
 
-// resultLog lists the result branch's commits, newest first.
-func (d *runner) resultLog(ctx context.Context) ([]string, error) {
-	out, err := d.sb.git(ctx, d.sb.Remote, "log", "--format=%h %an: %s%n%(trailers:key=Audit-Chain-Head)", "--end-of-options", "refs/heads/"+resultBranch)
+// resultLog lists a result branch's commits, newest first.
+func (d *runner) resultLog(ctx context.Context, branch string) ([]string, error) {
+	out, err := d.sb.git(ctx, d.sb.Remote, "log", "--format=%h %an: %s%n%(trailers:key=Audit-Chain-Head)", "--end-of-options", "refs/heads/"+branch)
 	if err != nil {
 		return nil, err
 	}

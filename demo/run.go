@@ -28,6 +28,10 @@ type Options struct {
 	// Timing overrides the mode's default timing (zero: autoTiming or
 	// interactiveTiming).
 	Timing Timing
+	// RXNodes is how many RX nodes take part: 0 or 1, the single RX laptop
+	// of a task without RX_NODES; 2 to MaxRXNodes, a task with RX_NODES
+	// and one phrase for all of them (PROTOCOL §23).
+	RXNodes int
 }
 
 // stepError names the step that failed.
@@ -68,6 +72,12 @@ func Run(ctx context.Context, o Options) (err error) {
 	if !filepath.IsAbs(o.Exe) {
 		return fmt.Errorf("demo: the rfhandoff binary path %q is not absolute", o.Exe)
 	}
+	if o.RXNodes != 0 {
+		// Refused before anything is created.
+		if err := CheckRXNodes(o.RXNodes); err != nil {
+			return err
+		}
+	}
 	if o.Auto {
 		// Refused before anything is created.
 		if err := autoAvailable(); err != nil {
@@ -102,7 +112,7 @@ func Run(ctx context.Context, o Options) (err error) {
 	}
 	defer d.rcv.close()
 	sb, err := NewSandbox(ctx, SandboxOptions{Exe: o.Exe, Timing: t, Environ: o.Environ,
-		NotifyURL: d.rcv.URL, NotifySecret: d.rcv.Secret})
+		NotifyURL: d.rcv.URL, NotifySecret: d.rcv.Secret, RXNodes: o.RXNodes})
 	if err != nil {
 		return &stepError{Step: 0, Name: "sandbox", Err: err}
 	}
@@ -125,10 +135,19 @@ func Run(ctx context.Context, o Options) (err error) {
 }
 
 func (d *runner) dirOf(side string) string {
-	if side == "RX" {
-		return d.sb.RX
+	if n := d.sb.node(side); n != nil {
+		return n.Dir
 	}
 	return d.sb.Main
+}
+
+// envOf is a side's environment: an RX node's simulator also hears the
+// sandbox's transmission (onAirEnv).
+func (d *runner) envOf(side string) []string {
+	if n := d.sb.node(side); n != nil {
+		return append(append([]string(nil), d.env...), d.sb.onAirEnv(n))
+	}
+	return d.env
 }
 
 func (d *runner) track(c *child) {

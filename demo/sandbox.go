@@ -11,6 +11,7 @@ import (
 
 	"rfhandoff/exec"
 	"rfhandoff/gitcli"
+	"rfhandoff/hacksim"
 )
 
 // Branch names of the sandbox remote: the production defaults, so the
@@ -35,11 +36,11 @@ type Sandbox struct {
 	Root       string // the temporary directory (symlinks resolved)
 	Remote     string // bare repository
 	RemoteURL  string // file:// URL of Remote
-	RX         string // RX laptop checkout
+	RX         string // RX laptop checkout (the single-node demo's; "" with --rx-nodes 2 or more)
 	Main       string // MAIN PC checkout
 	Bin        string // hackrf_* symlinks to (Windows: copies of) the rfhandoff binary
 	Home       string // HOME of every child: a git config of its own
-	RXPolicy   string
+	RXPolicy   string // its policy ("" with --rx-nodes 2 or more)
 	MainPolicy string
 	BaseCommit string // the task branch's first commit (EXPECTED_HEAD)
 	GitPath    string // the resolved git, pinned in both policies
@@ -50,9 +51,14 @@ type Sandbox struct {
 	// only the other's key.
 	Keys          string // the directory holding them
 	MainKey       string // MAIN's private key file ("" without ssh-keygen: nothing is signed)
-	RXKey         string // the RX laptop's private key file (trust.signing_key)
+	RXKey         string // the RX laptop's private key file (trust.signing_key; single node)
 	TaskSigners   string // RX's trust.task_signers: MAIN's key
-	ResultSigners string // MAIN's trust.result_signers: the RX laptop's key
+	ResultSigners string // MAIN's trust.result_signers: the RX laptop's key (single node)
+
+	// OnAir is the on-air file: the demo writes it when the fake TX
+	// action has run, and each node's simulator, told its path with
+	// HACKRF_SIM_ONAIR, hears the transmission it describes.
+	OnAir string
 
 	// Setup is the demo's own runner (RoleNone, file transport only),
 	// auditing to SetupAudit.
@@ -64,6 +70,8 @@ type Sandbox struct {
 	NotifyURL, NotifySecret string
 
 	env []string // the children's environment (childEnv)
+
+	nodes []*rxNode // the RX nodes: one, or --rx-nodes of them
 }
 
 // SandboxOptions shape NewSandbox.
@@ -77,13 +85,22 @@ type SandboxOptions struct {
 	// NotifyURL is the demo's own webhook receiver on 127.0.0.1, and
 	// NotifySecret the secret it checks signatures with ("": none).
 	NotifyURL, NotifySecret string
+	// RXNodes is how many RX nodes (0 or 1: the single RX laptop; 2 to
+	// MaxRXNodes: a task with RX_NODES, PROTOCOL §23).
+	RXNodes int
 }
 
 // NewSandbox creates the sandbox: a fresh temporary directory holding a
 // bare remote with the task branch (one base commit) and the result branch
-// (one initial commit), the two checkouts with .local/ ignored, the
-// simulator symlinks and both policies. On error nothing is left behind.
+// (one initial commit; with several nodes one branch per node too, as a lab
+// creates them), the checkouts with .local/ ignored, the simulator symlinks
+// and the policies. On error nothing is left behind.
 func NewSandbox(ctx context.Context, o SandboxOptions) (sb *Sandbox, err error) {
+	if o.RXNodes != 0 {
+		if err := CheckRXNodes(o.RXNodes); err != nil {
+			return nil, err
+		}
+	}
 	tmp, err := os.MkdirTemp("", "rfhandoff-demo-")
 	if err != nil {
 		return nil, fmt.Errorf("creating the sandbox directory: %w", err)
@@ -108,7 +125,12 @@ func NewSandbox(ctx context.Context, o SandboxOptions) (sb *Sandbox, err error) 
 		MainPolicy: filepath.Join(root, "main.toml"),
 		SetupAudit: filepath.Join(root, "setup-audit.jsonl"),
 		Keys:       filepath.Join(root, "keys"),
+		OnAir:      filepath.Join(root, "on-air.json"),
 		Exe:        o.Exe,
+	}
+	sb.makeNodes(o.RXNodes)
+	if sb.multi() {
+		sb.RX, sb.RXPolicy = "", ""
 	}
 	// A Windows path needs file://C:/... (AbsoluteURL knows how).
 	if sb.RemoteURL, err = gitcli.AbsoluteURL(sb.Remote, root); err != nil {
@@ -126,13 +148,13 @@ func NewSandbox(ctx context.Context, o SandboxOptions) (sb *Sandbox, err error) 
 	if err := sb.makeRemote(ctx); err != nil {
 		return nil, err
 	}
-	for _, c := range []struct {
-		dir string
-		id  gitcli.Identity
-	}{{sb.RX, rxIdentity}, {sb.Main, mainIdentity}} {
-		if err := sb.clone(ctx, c.dir, c.id); err != nil {
+	for _, n := range sb.nodes {
+		if err := sb.clone(ctx, n.Dir, n.identity()); err != nil {
 			return nil, err
 		}
+	}
+	if err := sb.clone(ctx, sb.Main, mainIdentity); err != nil {
+		return nil, err
 	}
 	if err := sb.makeBin(); err != nil {
 		return nil, err
@@ -195,13 +217,14 @@ func (sb *Sandbox) makeRunner(environ []string) error {
 
 // childEnv is environ with HOME and XDG_CONFIG_HOME pointing into the
 // sandbox, no policy file named by the environment, and the simulator's
-// scenario variable removed (the demo's HackRF is a healthy one).
+// scenario variables removed (the demo's HackRF is a healthy one, and
+// hears only the sandbox's own transmission, see onAirEnv).
 func (sb *Sandbox) childEnv(environ []string) []string {
 	var env []string
 	for _, kv := range environ {
 		k, _, _ := strings.Cut(kv, "=")
 		switch k {
-		case "HOME", "XDG_CONFIG_HOME", "RFHANDOFF_CONFIG", "HACKRF_SIM":
+		case "HOME", "XDG_CONFIG_HOME", "RFHANDOFF_CONFIG", "HACKRF_SIM", hacksim.OnAirEnv:
 			continue
 		}
 		env = append(env, kv)
@@ -237,10 +260,21 @@ func (sb *Sandbox) makeRemote(ctx context.Context) error {
 		return err
 	}
 	sb.BaseCommit = base
-	_, err = sb.seed(ctx, "seed-result", resultBranch, "Result branch: initial commit", map[string]string{
+	if _, err = sb.seed(ctx, "seed-result", resultBranch, "Result branch: initial commit", map[string]string{
 		"README.md": "# rfhandoff demo: result branch\n\nThe RX laptop publishes docs/handoff/results/RX_RESULT.json here.\n",
-	})
-	return err
+	}); err != nil || !sb.multi() {
+		return err
+	}
+	// One branch per node, created by the lab (here: the sandbox), never
+	// by rfhandoff (PROTOCOL §23).
+	for _, n := range sb.nodes {
+		if _, err := sb.seed(ctx, "seed-"+n.Name, n.Branch, "Result branch of "+n.Name+": initial commit", map[string]string{
+			"README.md": "# rfhandoff demo: result branch of " + n.Name + "\n\nRX node " + n.Name + " publishes docs/handoff/results/RX_RESULT.json here.\n",
+		}); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // seed commits files in a new scratch repository and pushes the commit to

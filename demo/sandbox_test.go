@@ -20,6 +20,7 @@ func newSandbox(t *testing.T) *Sandbox {
 	if _, err := safeexec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}
+	skipWithoutShell(t)
 	t.Setenv("TMPDIR", t.TempDir())
 	exe, err := os.Executable()
 	if err != nil {

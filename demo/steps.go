@@ -12,8 +12,10 @@ import (
 
 	"rfhandoff/gate"
 	"rfhandoff/gitcli"
+	"rfhandoff/hacksim"
 	"rfhandoff/prompt"
 	"rfhandoff/result"
+	"rfhandoff/sigmf"
 )
 
 // Step names, as a failure reports them.
@@ -25,6 +27,7 @@ const (
 	stepWatch   = "MAIN tx watch, authorization"
 	stepExecute = "MAIN tx execute, fake TX"
 	stepDone    = "RX capture ends, COMPLETE"
+	stepCollect = "MAIN tx watch, the collection"
 	stepSummary = "summary"
 )
 
@@ -45,40 +48,64 @@ func (d *runner) steps(ctx context.Context) error {
 	if err := d.approve(ctx); err != nil {
 		return stepErr(3, stepApprove, err)
 	}
-	capture, ready, err := d.capture(ctx)
+	captures, readies, err := d.capture(ctx)
 	if err != nil {
 		return stepErr(4, stepCapture, err)
 	}
 	d.showNotifications()
-	record, err := d.watch(ctx, ready)
+	record, err := d.watch(ctx, readies)
 	if err != nil {
 		return stepErr(5, stepWatch, err)
 	}
 	d.showNotifications()
-	outcome, err := d.execute(ctx, record)
+	outcome, air, err := d.execute(ctx, record)
 	if err != nil {
 		return stepErr(6, stepExecute, err)
 	}
 	d.showNotifications()
-	if err := d.complete(ctx, capture, ready); err != nil {
+	if err := d.complete(ctx, captures, readies); err != nil {
 		return stepErr(7, stepDone, err)
 	}
 	d.showNotifications()
-	return stepErr(8, stepSummary, d.summary(ctx, outcome))
+	last := 8
+	if d.sb.multi() {
+		if err := d.collect(ctx); err != nil {
+			return stepErr(8, stepCollect, err)
+		}
+		d.showNotifications()
+		last = 9
+	}
+	return stepErr(last, stepSummary, d.summary(ctx, last, outcome, air))
+}
+
+// on names the node in a line about it ("" on the single-node demo).
+func on(n *rxNode) string {
+	if n.Name == "" {
+		return ""
+	}
+	return " on " + n.Name
 }
 
 // Step 1 — MAIN writes the task with task new and pushes it.
 func (d *runner) pushTask(ctx context.Context) error {
 	d.step(1, "MAIN writes a task (task new) and pushes it to the task branch")
-	d.say("The MAIN PC asks the RX laptop for a bounded receive. task new fetches the task")
+	if d.sb.multi() {
+		d.say("The MAIN PC asks the RX nodes for a bounded receive. task new fetches the task")
+	} else {
+		d.say("The MAIN PC asks the RX laptop for a bounded receive. task new fetches the task")
+	}
 	d.say("branch, sets EXPECTED_HEAD to its tip (%s), derives the level (YELLOW: it uses", short(d.sb.BaseCommit))
 	d.say("hardware and pushes a result, but transmits nothing on the RX side), checks that")
 	d.say("the TASK_ID was never used and validates the file with the RX side's own parser.")
 	bodyFile := filepath.Join(d.sb.Root, "task-body.md")
-	if err := os.WriteFile(bodyFile, []byte(taskBody(d.t)), 0o644); err != nil {
+	if err := os.WriteFile(bodyFile, []byte(taskBody(d.t, d.sb.multi())), 0o644); err != nil {
 		return err
 	}
-	code, err := d.run(ctx, childSpec{Side: "MAIN", Policy: d.sb.MainPolicy, Args: taskArgs(bodyFile)}, time.Minute)
+	if d.sb.multi() {
+		d.say("RX_NODES names the %d receivers (%s): each approves and captures on its own, publishes", len(d.sb.nodes), d.nodeList())
+		d.say("on its own result branch, and MAIN asks for the phrase once, for all of them (PROTOCOL §23).")
+	}
+	code, err := d.run(ctx, childSpec{Side: "MAIN", Policy: d.sb.MainPolicy, Args: taskArgs(bodyFile, d.nodeNames())}, time.Minute)
 	if err != nil {
 		return err
 	}
@@ -123,6 +150,10 @@ func (d *runner) pushTask(ctx context.Context) error {
 	}
 	d.say("MAIN pushed the task to %s at commit %s, signed with MAIN's SSH key", taskBranch, short(id))
 	d.say("(%s): the RX side accepts only tasks signed by a key in its", d.sb.MainKey+".pub")
+	if d.sb.multi() {
+		d.say("trust.task_signers, and MAIN each node's results only signed by that node's own key.")
+		return nil
+	}
 	d.say("trust.task_signers, and MAIN only results signed by the RX laptop's key.")
 	return nil
 }
@@ -133,14 +164,16 @@ func (d *runner) check(ctx context.Context) error {
 	d.say("The RX laptop fetches only the task branch, reads the task from git (not the")
 	d.say("working tree), validates every field and the EXPECTED_HEAD ancestry, and records")
 	d.say("it as seen. Exit status 10 means: a valid task awaits approval.")
-	code, err := d.run(ctx, childSpec{Side: "RX", Policy: d.sb.RXPolicy, Args: []string{"rx", "check"}}, time.Minute)
-	if err != nil {
-		return err
+	for _, n := range d.sb.nodes {
+		code, err := d.run(ctx, childSpec{Side: n.Side, Policy: n.Policy, Args: []string{"rx", "check"}}, time.Minute)
+		if err != nil {
+			return err
+		}
+		if code != 10 {
+			return fmt.Errorf("rx check%s exited %d, want 10 (a valid task awaits approval)", on(n), code)
+		}
+		d.say("rx check%s exited 10: task %s awaits approval.", on(n), taskID)
 	}
-	if code != 10 {
-		return fmt.Errorf("rx check exited %d, want 10 (a valid task awaits approval)", code)
-	}
-	d.say("rx check exited 10: task %s awaits approval.", taskID)
 	return nil
 }
 
@@ -149,78 +182,137 @@ func (d *runner) approve(ctx context.Context) error {
 	d.step(3, "RX operator approves the task at the real prompt (rx approve)")
 	d.say("The approval prompt shows the task and reads the answer from the controlling")
 	d.say("terminal only; the approval is bound to the SHA-256 of the task's exact bytes.")
-	spec := childSpec{Side: "RX", Policy: d.sb.RXPolicy, Args: []string{"rx", "approve", taskID}}
-	if d.o.Auto {
-		d.say("--auto types A at the prompt once it is shown (a YELLOW task needs nothing more).")
-		spec.Attach = attachPTY
-		spec.Answers = []Answer{{Prompt: prompt.Menu, Reply: "A"}}
-	} else {
-		d.say(">>> You are the RX operator: read the task, then type A and Enter to approve it.")
-		spec.Attach = attachOperator
+	if d.sb.multi() {
+		d.say("Each node has its own operator and its own prompt: %s approve one after the other.", d.nodeList())
 	}
-	code, err := d.run(ctx, spec, d.promptTimeout())
-	if err != nil {
-		return err
+	for _, n := range d.sb.nodes {
+		spec := childSpec{Side: n.Side, Policy: n.Policy, Args: []string{"rx", "approve", taskID}}
+		if d.o.Auto {
+			d.say("--auto types A at the prompt%s once it is shown (a YELLOW task needs nothing more).", on(n))
+			spec.Attach = attachPTY
+			spec.Answers = []Answer{{Prompt: prompt.Menu, Reply: "A"}}
+		} else {
+			if n.Name == "" {
+				d.say(">>> You are the RX operator: read the task, then type A and Enter to approve it.")
+			} else {
+				d.say(">>> You are the operator of %s: read the task, then type A and Enter to approve it.", n.Name)
+			}
+			spec.Attach = attachOperator
+		}
+		code, err := d.run(ctx, spec, d.promptTimeout())
+		if err != nil {
+			return err
+		}
+		if code != 0 {
+			return fmt.Errorf("rx approve%s exited %d: the task was not approved", on(n), code)
+		}
+		if n.Name == "" {
+			d.say("Approved: the RX laptop may now run exactly this task.")
+		} else {
+			d.say("Approved on %s: this node may now run exactly this task.", n.Name)
+		}
 	}
-	if code != 0 {
-		return fmt.Errorf("rx approve exited %d: the task was not approved", code)
-	}
-	d.say("Approved: the RX laptop may now run exactly this task.")
 	return nil
 }
 
-// Step 4 — RX rx capture in the background, until READY is on the remote.
-func (d *runner) capture(ctx context.Context) (*child, *result.Result, error) {
+// Step 4 — RX rx capture in the background, until READY is on the remote
+// (on every node's branch).
+func (d *runner) capture(ctx context.Context) ([]*child, []*result.Result, error) {
 	d.step(4, "RX starts the capture (rx capture) and publishes READY")
 	d.say("The capture executor checks the HackRF (the simulator here) and the common clock")
 	d.say("(hackrf_clock -i: CLKIN detected), starts a bounded hackrf_transfer -r of %d s,", d.t.PlannedS)
-	d.say("confirms the file grows, and pushes READY (RX_RESULT.json) to %s.", resultBranch)
-	spec := childSpec{Side: "RX", Policy: d.sb.RXPolicy, Args: []string{"rx", "capture", taskID}, Attach: attachPipes}
-	if !d.o.Auto {
-		log, err := os.Create(filepath.Join(d.sb.Root, "rx-capture.log"))
+	if d.sb.multi() {
+		d.say("confirms the file grows, and pushes READY (RX_RESULT.json) to the node's own branch")
+		d.say("(%s), signed with the node's key. All %d nodes capture at once.", d.nodeList(), len(d.sb.nodes))
+	} else {
+		d.say("confirms the file grows, and pushes READY (RX_RESULT.json) to %s.", resultBranch)
+	}
+	var cs []*child
+	for _, n := range d.sb.nodes {
+		spec := childSpec{Side: n.Side, Policy: n.Policy, Args: []string{"rx", "capture", taskID}, Attach: attachPipes}
+		if !d.o.Auto {
+			log, err := os.Create(d.captureLog(n))
+			if err != nil {
+				return nil, nil, err
+			}
+			// The capture's own output goes to a log so it cannot scribble over
+			// the TX prompts on your terminal.
+			spec.Output = log
+			d.say("It runs in the background; its output goes to %s.", log.Name())
+		}
+		c, err := d.start(spec)
 		if err != nil {
 			return nil, nil, err
 		}
-		// The capture's own output goes to a log so it cannot scribble over
-		// the TX prompts on your terminal.
-		spec.Output = log
-		d.say("It runs in the background; its output goes to %s.", log.Name())
+		cs = append(cs, c)
 	}
-	c, err := d.start(spec)
-	if err != nil {
-		return nil, nil, err
-	}
-	var ready *result.Result
-	err = until(ctx, time.Now().Add(2*time.Minute), "READY on "+resultBranch, func() (bool, error) {
-		if c.done() {
-			code, _ := c.wait(ctx)
-			if !d.o.Auto {
-				d.showTail(filepath.Join(d.sb.Root, "rx-capture.log"), 6)
+	readies := make([]*result.Result, len(d.sb.nodes))
+	for i, n := range d.sb.nodes {
+		c := cs[i]
+		err := until(ctx, time.Now().Add(2*time.Minute), "READY on "+n.Branch, func() (bool, error) {
+			if c.done() {
+				code, _ := c.wait(ctx)
+				if !d.o.Auto {
+					d.showTail(d.captureLog(n), 6)
+				}
+				return false, fmt.Errorf("rx capture%s exited %d before READY was published", on(n), code)
 			}
-			return false, fmt.Errorf("rx capture exited %d before READY was published", code)
+			r, commit, err := d.remoteResult(ctx, n)
+			if err != nil || r == nil || r.State != result.StateReady {
+				return false, err
+			}
+			readies[i] = r
+			d.say("READY is on %s at commit %s: capture started %s, %d s planned, CLKIN verified: %v.",
+				n.Branch, short(commit), r.CaptureStartedAt.Local().Format("15:04:05"), r.PlannedDurationS, r.CommonClockVerified)
+			return true, nil
+		})
+		if err != nil {
+			return nil, nil, err
 		}
-		r, commit, err := d.remoteResult(ctx)
-		if err != nil || r == nil || r.State != result.StateReady {
-			return false, err
-		}
-		ready = r
-		d.say("READY is on %s at commit %s: capture started %s, %d s planned, CLKIN verified: %v.",
-			resultBranch, short(commit), r.CaptureStartedAt.Local().Format("15:04:05"), r.PlannedDurationS, r.CommonClockVerified)
-		return true, nil
-	})
-	if err != nil {
-		return nil, nil, err
 	}
-	return c, ready, nil
+	return cs, readies, nil
 }
 
+// captureLog is where the interactive demo sends node n's capture output.
+func (d *runner) captureLog(n *rxNode) string {
+	if n.Name == "" {
+		return filepath.Join(d.sb.Root, "rx-capture.log")
+	}
+	return filepath.Join(d.sb.Root, n.Name+"-capture.log")
+}
+
+// nodeNames are the task's RX_NODES (nil on the single-node demo).
+func (d *runner) nodeNames() []string {
+	if !d.sb.multi() {
+		return nil
+	}
+	var names []string
+	for _, n := range d.sb.nodes {
+		names = append(names, n.Name)
+	}
+	return names
+}
+
+// nodeList is "rx-a, rx-b, rx-c".
+func (d *runner) nodeList() string { return strings.Join(d.nodeNames(), ", ") }
+
 // Step 5 — MAIN tx watch: the READY result, AUTHORIZE RF TX, the record.
-func (d *runner) watch(ctx context.Context, ready *result.Result) (string, error) {
-	d.step(5, "MAIN watches the result branch (tx watch) and authorizes")
-	d.say("tx watch fetches the result branch, checks the READY result (task ID, live flags,")
-	d.say("common clock, publication age, frequency and rate, capture time left) and asks for")
-	d.say("the exact phrase %q with a countdown. After the phrase it fetches again,", txPhrase)
-	d.say("repeats every check and writes a single-use authorization record. It never transmits.")
+func (d *runner) watch(ctx context.Context, readies []*result.Result) (string, error) {
+	if d.sb.multi() {
+		d.step(5, "MAIN watches every node's result branch (tx watch) and authorizes once")
+		d.say("tx watch fetches all %d node branches in one git fetch, checks each node's READY on", len(d.sb.nodes))
+		d.say("its own (task ID, live flags, common clock, publication age, frequency and rate,")
+		d.say("capture time left, the node's own signer), shows one table and asks for the exact")
+		d.say("phrase %q ONCE for all nodes; the window is the smallest of theirs. After the", txPhrase)
+		d.say("phrase it fetches again, repeats every check for every node and writes one record")
+		d.say("binding each node's commit. It never transmits.")
+	} else {
+		d.step(5, "MAIN watches the result branch (tx watch) and authorizes")
+		d.say("tx watch fetches the result branch, checks the READY result (task ID, live flags,")
+		d.say("common clock, publication age, frequency and rate, capture time left) and asks for")
+		d.say("the exact phrase %q with a countdown. After the phrase it fetches again,", txPhrase)
+		d.say("repeats every check and writes a single-use authorization record. It never transmits.")
+	}
 	pol, err := d.sb.loadConfined(d.sb.MainPolicy)
 	if err != nil {
 		return "", err
@@ -230,7 +322,7 @@ func (d *runner) watch(ctx context.Context, ready *result.Result) (string, error
 	// prompt's expiry (a result is never offered twice).
 	var failure atomic.Pointer[string]
 	spec := childSpec{Side: "MAIN", Policy: d.sb.MainPolicy, Args: []string{"tx", "watch"}, OnLine: func(line string) {
-		if strings.Contains(line, "nothing authorized") || strings.Contains(line, "refused, not offered") {
+		if strings.Contains(line, "nothing authorized") || strings.Contains(line, "refused, not offered") || strings.Contains(line, "no offer (") {
 			failure.CompareAndSwap(nil, &line)
 		}
 	}}
@@ -247,8 +339,13 @@ func (d *runner) watch(ctx context.Context, ready *result.Result) (string, error
 		return "", err
 	}
 	// After this moment no check could pass any more: the prompt has
-	// expired and nothing will be written.
-	last := gate.ReadyUntil(ready, pol, 0).Add(5 * time.Second)
+	// expired (at the earliest node's expiry) and nothing will be written.
+	var last time.Time
+	for i, r := range readies {
+		if u := gate.ReadyUntil(r, pol, 0).Add(5 * time.Second); i == 0 || u.Before(last) {
+			last = u
+		}
+	}
 	var record string
 	err = until(ctx, last, "an authorization record", func() (bool, error) {
 		if c.done() {
@@ -292,11 +389,15 @@ func (d *runner) watch(ctx context.Context, ready *result.Result) (string, error
 }
 
 // Step 6 — MAIN tx execute with the fake action.
-func (d *runner) execute(ctx context.Context, record string) (*outcome, error) {
+func (d *runner) execute(ctx context.Context, record string) (*outcome, hacksim.OnAir, error) {
 	d.step(6, "MAIN runs the TX executor (tx execute) with the fake action")
 	d.say("tx execute is the separate RED action: quick checks of the record, the phrase")
 	d.say("%q again, then — immediately before any hardware — a fresh fetch of the", txPhrase)
-	d.say("result branch and every check again, with time for the whole transmission plus")
+	if d.sb.multi() {
+		d.say("branches and every check again for every node, with time for the whole transmission plus")
+	} else {
+		d.say("result branch and every check again, with time for the whole transmission plus")
+	}
 	d.say("the minimum remaining. Then it marks the record used (once only) and runs the")
 	d.say("action: here the fake one, which opens nothing and records RF TX = 0.")
 	spec := childSpec{Side: "MAIN", Policy: d.sb.MainPolicy, Args: []string{"tx", "execute", record}}
@@ -309,75 +410,147 @@ func (d *runner) execute(ctx context.Context, record string) (*outcome, error) {
 	}
 	code, err := d.run(ctx, spec, d.promptTimeout())
 	if err != nil {
-		return nil, err
+		return nil, hacksim.OnAir{}, err
 	}
 	if code != 0 {
-		return nil, fmt.Errorf("tx execute exited %d: the action did not run", code)
+		return nil, hacksim.OnAir{}, fmt.Errorf("tx execute exited %d: the action did not run", code)
 	}
 	o, data, err := readOutcome(record)
 	if err != nil {
-		return nil, err
+		return nil, hacksim.OnAir{}, err
 	}
 	d.show("outcome", data)
 	if err := o.check(); err != nil {
-		return nil, err
+		return nil, hacksim.OnAir{}, err
 	}
 	d.say("The fake TX action ran: action %s, rf_tx_started %v, RF TX = %d.", o.Action, o.RFTXStarted, *o.RFTX)
-	return o, nil
+	pol, err := d.sb.loadConfined(d.sb.MainPolicy)
+	if err != nil {
+		return nil, hacksim.OnAir{}, err
+	}
+	air, err := d.putOnAir(pol)
+	if err != nil {
+		return nil, hacksim.OnAir{}, err
+	}
+	return o, air, nil
 }
 
-// Step 7 — the capture ends and COMPLETE is published.
-func (d *runner) complete(ctx context.Context, c *child, ready *result.Result) error {
+// Step 7 — the capture ends and COMPLETE is published (by every node).
+func (d *runner) complete(ctx context.Context, cs []*child, readies []*result.Result) error {
 	d.step(7, "RX capture ends and COMPLETE is published")
-	end := gate.CaptureEnd(ready)
+	end := gate.CaptureEnd(readies[0])
 	d.say("The capture stops by itself after %d s (about %s); the executor then publishes", d.t.PlannedS, end.Local().Format("15:04:05"))
 	d.say("COMPLETE with the size, SHA-256, error counters and CLKIN after the capture.")
-	timeout := time.Until(end) + 2*time.Minute
-	var code int
-	var err error
-	if d.o.Auto {
-		code, err = d.waitFor(ctx, c, timeout) // its progress streams already
-	} else {
-		code, err = d.waitShowingProgress(ctx, c, timeout, filepath.Join(d.sb.Root, "rx-capture.log"))
+	if d.sb.multi() {
+		d.say("Each node's COMPLETE also carries the SHA-512 of its SigMF metadata (%s-<node>.sigmf-meta).", taskID)
 	}
-	if err != nil {
-		return err
+	for i, n := range d.sb.nodes {
+		c := cs[i]
+		timeout := time.Until(gate.CaptureEnd(readies[i])) + 2*time.Minute
+		var code int
+		var err error
+		if d.o.Auto {
+			code, err = d.waitFor(ctx, c, timeout) // its progress streams already
+		} else {
+			code, err = d.waitShowingProgress(ctx, c, timeout, d.captureLog(n))
+		}
+		if err != nil {
+			return err
+		}
+		if !d.o.Auto {
+			d.showTail(d.captureLog(n), 10)
+		}
+		if code != 0 {
+			return fmt.Errorf("rx capture%s exited %d, want 0 (COMPLETE published)", on(n), code)
+		}
+		r, commit, err := d.remoteResult(ctx, n)
+		if err != nil {
+			return err
+		}
+		if r == nil || r.State != result.StateComplete {
+			return fmt.Errorf("the result on %s is not COMPLETE after rx capture exited 0", n.Branch)
+		}
+		d.say("COMPLETE is on %s at commit %s:", n.Branch, short(commit))
+		d.say("  capture_exit_code %s, capture_size_bytes %s, capture_duration_s %s",
+			ptrStr(r.CaptureExitCode), ptrStr(r.CaptureSizeBytes), ptrStr(r.CaptureDurationS))
+		d.say("  capture_sha256 %s", ptrStr(r.CaptureSHA256))
+		d.say("  overruns %s, dropped_frames %s, clkin_after %s, rf_tx_observed %s, rf_tx %d",
+			ptrStr(r.Overruns), ptrStr(r.DroppedFrames), ptrStr(r.ClkinAfter), ptrStr(r.RFTXObserved), r.RFTX)
 	}
-	if !d.o.Auto {
-		d.showTail(filepath.Join(d.sb.Root, "rx-capture.log"), 10)
-	}
-	if code != 0 {
-		return fmt.Errorf("rx capture exited %d, want 0 (COMPLETE published)", code)
-	}
-	r, commit, err := d.remoteResult(ctx)
-	if err != nil {
-		return err
-	}
-	if r == nil || r.State != result.StateComplete {
-		return fmt.Errorf("the result on %s is not COMPLETE after rx capture exited 0", resultBranch)
-	}
-	d.say("COMPLETE is on %s at commit %s:", resultBranch, short(commit))
-	d.say("  capture_exit_code %s, capture_size_bytes %s, capture_duration_s %s",
-		ptrStr(r.CaptureExitCode), ptrStr(r.CaptureSizeBytes), ptrStr(r.CaptureDurationS))
-	d.say("  capture_sha256 %s", ptrStr(r.CaptureSHA256))
-	d.say("  overruns %s, dropped_frames %s, clkin_after %s, rf_tx_observed %s, rf_tx %d",
-		ptrStr(r.Overruns), ptrStr(r.DroppedFrames), ptrStr(r.ClkinAfter), ptrStr(r.RFTXObserved), r.RFTX)
 	return nil
 }
 
-// Step 8 — what happened, and both audit logs verified.
-func (d *runner) summary(ctx context.Context, o *outcome) error {
-	d.step(8, "Summary")
-	log, err := d.resultLog(ctx)
+// Step 8 (several nodes) — tx watch sees every COMPLETE and writes the
+// SigMF Collection.
+func (d *runner) collect(ctx context.Context) error {
+	d.step(8, "MAIN collects the recordings (tx watch writes the SigMF Collection)")
+	d.say("Once every node has published COMPLETE, tx watch writes a SigMF Collection naming")
+	d.say("each node's recording with the SHA-512 of its .sigmf-meta. Raw IQ stays on the nodes.")
+	pol, err := d.sb.loadConfined(d.sb.MainPolicy)
 	if err != nil {
 		return err
 	}
-	d.say("Commits on %s (newest first):", resultBranch)
-	for _, l := range log {
-		d.out.line("     ", l)
+	path := sigmf.CollectionPath(pol.StatePath(), taskID)
+	c, err := d.start(childSpec{Side: "MAIN", Policy: d.sb.MainPolicy, Args: []string{"tx", "watch"}, Attach: attachPipes})
+	if err != nil {
+		return err
+	}
+	err = until(ctx, time.Now().Add(2*time.Minute), "the collection "+path, func() (bool, error) {
+		if c.done() {
+			code, _ := c.wait(ctx)
+			return false, fmt.Errorf("tx watch exited %d before writing the collection", code)
+		}
+		_, err := os.Stat(path)
+		if errors.Is(err, os.ErrNotExist) {
+			return false, nil
+		}
+		return err == nil, err
+	})
+	if err != nil {
+		c.stop(stopGrace)
+		return err
+	}
+	d.say("Stopping tx watch (SIGINT, as Ctrl-C would).")
+	if err := c.interrupt(); err != nil {
+		return err
+	}
+	code, err := d.waitFor(ctx, c, 30*time.Second)
+	if err != nil {
+		return err
+	}
+	if code != 0 {
+		return fmt.Errorf("tx watch exited %d after SIGINT, want 0 (a clean stop)", code)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	d.say("The collection exists: %s", path)
+	d.show("collection", data)
+	return nil
+}
+
+// The last step — what happened, and every audit log verified.
+func (d *runner) summary(ctx context.Context, n int, o *outcome, air hacksim.OnAir) error {
+	d.step(n, "Summary")
+	for _, node := range d.sb.nodes {
+		log, err := d.resultLog(ctx, node.Branch)
+		if err != nil {
+			return err
+		}
+		d.say("Commits on %s (newest first):", node.Branch)
+		for _, l := range log {
+			d.out.line("     ", l)
+		}
 	}
 	d.say("Outcome file: %s", o.path)
-	for _, side := range []struct{ side, policy string }{{"RX", d.sb.RXPolicy}, {"MAIN", d.sb.MainPolicy}} {
+	d.showHeard(air)
+	type side struct{ side, policy string }
+	var sides []side
+	for _, node := range d.sb.nodes {
+		sides = append(sides, side{node.Side, node.Policy})
+	}
+	for _, side := range append(sides, side{"MAIN", d.sb.MainPolicy}) {
 		d.say("%s audit log (every subprocess, hash-chained):", side.side)
 		code, err := d.run(ctx, childSpec{Side: side.side, Policy: side.policy, Args: []string{"audit", "verify"}}, time.Minute)
 		if err != nil {
@@ -390,6 +563,13 @@ func (d *runner) summary(ctx context.Context, o *outcome) error {
 	if d.rcv != nil {
 		d.showNotifications()
 		d.say("Notifications the demo's webhook received (none approves anything): %s.", d.rcv.tally())
+	}
+	if d.sb.multi() {
+		d.out.printf("\nDemo complete: %d RX nodes each approved the task at their own prompt, captured and\n"+
+			"published READY then COMPLETE on their own branches; MAIN asked for the phrase once for\n"+
+			"all of them, tx execute re-checked every node, the collection names every recording,\n"+
+			"and the fake TX action recorded RF TX = %d: nothing was transmitted.\n", len(d.sb.nodes), *o.RFTX)
+		return nil
 	}
 	d.out.printf("\nDemo complete: the task was approved at the prompt, the capture ran and published\n"+
 		"READY then COMPLETE, MAIN authorized after the exact phrase, and the fake TX action\n"+

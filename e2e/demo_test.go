@@ -43,7 +43,9 @@ func demoSandboxes(t *testing.T, tmp string) []string {
 // without a terminal (it makes its own pseudo-terminals for the prompts):
 // the real commands as children, the simulator, a real-time 30 s capture.
 // It must exit 0, narrate every step, show the real prompts with the
-// answers it typed, end with RF TX = 0, and remove its sandbox.
+// answers it typed, end with RF TX = 0, have the single node hear the
+// sandbox's fake transmission (on-air file, detector, annotation), and
+// remove its sandbox.
 func TestDemoAuto(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a real-time 30 s capture")
@@ -80,9 +82,13 @@ func TestDemoAuto(t *testing.T) {
 		"The authorization record exists:",
 		"── Step 6: MAIN runs the TX executor (tx execute) with the fake action",
 		"The fake TX action ran: action fake, rf_tx_started false, RF TX = 0.",
+		"The sandbox puts the stand-in transmission on the air",
+		"RX's simulator hears it +0 ms later at +0 dB (HACKRF_SIM_ONAIR).",
 		"── Step 7: RX capture ends and COMPLETE is published",
 		"COMPLETE is on rx-node at commit",
+		"rf_tx_observed EXPECTED_EXTERNAL_TX",
 		"── Step 8: Summary",
+		"RX heard the burst: samples ",
 		"recorded RF TX = 0: nothing was transmitted.",
 		"Sandbox removed:",
 	}

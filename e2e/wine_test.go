@@ -34,10 +34,12 @@ func TestFirstRunUnderWine(t *testing.T) {
 	if wine == "" || bin == "" {
 		t.Skipf("%s and %s are not set: scripts/test-windows.sh runs this in its Wine prefix with the Windows binary", wineEnv, wineBinEnv)
 	}
-	// Each git.exe under Wine starts slowly: the capture is planned as
-	// long as the built-in default, so that a READY published late still
-	// has more than min_remaining_s left when tx watch reads it.
-	edits := map[string]string{"limits.planned_duration_s": "120"}
+	// Each git.exe under Wine starts slowly (a publish is about twenty of
+	// them): the capture is planned as long as the built-in default, so
+	// that a READY published late still has more than min_remaining_s left
+	// when tx watch reads it, and a READY may be as old as the policy
+	// allows when tx watch and tx execute read it.
+	edits := map[string]string{"limits.planned_duration_s": "120", "limits.max_publication_age_s": "300"}
 	for k, v := range firstRunEdits {
 		if _, ok := edits[k]; !ok {
 			edits[k] = v

@@ -3,17 +3,18 @@
 package exec
 
 var keptEnv = map[string]bool{
-	"HOME":            true,
-	"PATH":            true,
-	"USER":            true,
-	"LOGNAME":         true,
-	"TMPDIR":          true,
-	"TZ":              true,
-	"SSH_AUTH_SOCK":   true,
-	"SSH_AGENT_PID":   true,
-	"XDG_CONFIG_HOME": true,
-	"XDG_RUNTIME_DIR": true,
-	"HACKRF_SIM":      true,
+	"HOME":             true,
+	"PATH":             true,
+	"USER":             true,
+	"LOGNAME":          true,
+	"TMPDIR":           true,
+	"TZ":               true,
+	"SSH_AUTH_SOCK":    true,
+	"SSH_AGENT_PID":    true,
+	"XDG_CONFIG_HOME":  true,
+	"XDG_RUNTIME_DIR":  true,
+	"HACKRF_SIM":       true,
+	"HACKRF_SIM_ONAIR": true,
 }
 
 // envKey: Unix variable names are case-sensitive.

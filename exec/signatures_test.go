@@ -115,3 +115,19 @@ func TestSignaturesRefused(t *testing.T) {
 		})
 	}
 }
+
+// A command no rule lets run is denied whether or not its program is
+// installed: here hackrf_info is pinned to a path that is not there.
+func TestRefusedBeforeLookup(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "hackrf_info")
+	s, _ := gittest.Stack(t, exec.Options{Role: exec.RoleNone, Environ: gittest.Environ(gittest.Home(t)),
+		Tools: map[exec.Tool]string{exec.HackRFInfo: missing}})
+	_, err := s.Run(context.Background(), exec.Cmd{Tool: exec.HackRFInfo, Signatures: &exec.Signatures{AllowedSigners: "/x"}})
+	if !errors.Is(err, exec.ErrDenied) || errors.Is(err, exec.ErrNotInstalled) {
+		t.Fatalf("signatures on a missing hackrf_info: %v, want ErrDenied", err)
+	}
+	_, err = s.Run(context.Background(), exec.Cmd{Tool: exec.HackRFInfo})
+	if !errors.Is(err, exec.ErrNotInstalled) {
+		t.Fatalf("a missing hackrf_info: %v, want ErrNotInstalled", err)
+	}
+}

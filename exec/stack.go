@@ -276,11 +276,12 @@ func emptyHooksDir() (string, error) {
 func (s *Stack) prepare(c Cmd) (string, []string, error) {
 	args := c.Args
 	path, ok := s.paths[c.Tool]
+	// Every rule on the command is judged before whether its program is
+	// installed: a command that may not run is denied the same way on
+	// every machine.
 	reason := checkArgs(s.role, c.Tool, c.Args)
-	if reason == "" && !ok {
-		if err, known := s.missing[c.Tool]; known {
-			return "", nil, s.refuse(c, &notInstalledError{Tool: c.Tool, Err: err}, err.Error())
-		}
+	missing, known := s.missing[c.Tool]
+	if reason == "" && !ok && !known {
 		reason = fmt.Sprintf("%q is not an allowlisted tool", c.Tool)
 	}
 	if reason == "" && c.Signatures != nil {
@@ -289,15 +290,18 @@ func (s *Stack) prepare(c Cmd) (string, []string, error) {
 		} else {
 			reason = c.Signatures.check(c.Args)
 		}
-		if reason == "" && s.keygenErr != nil {
-			return "", nil, s.refuse(c, &notInstalledError{Tool: SSHKeygen, Err: s.keygenErr}, s.keygenErr.Error())
-		}
 	}
 	if reason == "" && c.DeferObjectCheck && (c.Tool != Git || !deferrable(c.Args)) {
 		reason = "only a blobless git fetch may defer its object check"
 	}
 	if reason != "" {
 		return "", nil, s.refuse(c, &deniedError{Tool: c.Tool, Argv: Redact(append([]string{string(c.Tool)}, c.Args...), c.Secrets), Reason: reason}, reason)
+	}
+	if !ok {
+		return "", nil, s.refuse(c, &notInstalledError{Tool: c.Tool, Err: missing}, missing.Error())
+	}
+	if c.Signatures != nil && s.keygenErr != nil {
+		return "", nil, s.refuse(c, &notInstalledError{Tool: SSHKeygen, Err: s.keygenErr}, s.keygenErr.Error())
 	}
 	if c.Tool == Git {
 		flags := append([]string{}, s.gitFlags...)

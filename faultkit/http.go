@@ -41,6 +41,7 @@ func StartHTTP(t testing.TB, root, user, pass string) *HTTPRemote {
 	if err != nil {
 		t.Skipf("git not found: %v", err)
 	}
+	needHTTPTransport(t, git)
 	h := &HTTPRemote{Root: root, User: user, Pass: pass}
 	backend := &cgi.Handler{
 		Path: git,

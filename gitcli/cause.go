@@ -129,12 +129,19 @@ var causeRules = []causeRule{
 	{CauseNotFound, regexp.MustCompile(`^fatal: repository '[^']*' not found`), fixed(hintURL)},
 	{CauseNotFound, regexp.MustCompile(`^ERROR: Repository not found`), fixed(hintURL)},
 	{CauseNotFound, regexp.MustCompile(`The requested URL returned error: 404\b`), fixed(hintURL)},
+	// A git daemon's answer (with and without --informative-errors). It is
+	// the server's word, like the 404 above, and only ever points the
+	// operator at the URL.
+	{CauseNotFound, regexp.MustCompile(`^fatal: remote error: (?:no such repository|access denied or repository not exported): `), fixed(hintURL)},
 
 	{CauseUnreachable, regexp.MustCompile(`^ssh: connect to host \S+ port \d+: `), fixed(hintUnreachable)},
 	{CauseUnreachable, regexp.MustCompile(`^ssh: Could not resolve hostname `), fixed(hintUnreachable)},
 	{CauseUnreachable, regexp.MustCompile(`Could not resolve host: `), fixed(hintUnreachable)},
 	{CauseUnreachable, regexp.MustCompile(`Failed to connect to \S+ port \d+`), fixed(hintUnreachable)},
 	{CauseUnreachable, regexp.MustCompile(`Connection refused|Connection timed out|No route to host|Network is unreachable`), fixed(hintUnreachable)},
+	// git's own line for a git:// connect failure, whatever errno follows
+	// (git.exe under Wine prints errno=Success).
+	{CauseUnreachable, regexp.MustCompile(`^fatal: unable to connect to \S+:`), fixed(hintUnreachable)},
 	{CauseUnreachable, regexp.MustCompile(`The requested URL returned error: (5\d\d)\b`), func(m, _ []string) string {
 		return "the server failed (HTTP " + m[1] + "): retry later, or ask its administrator if it persists"
 	}},

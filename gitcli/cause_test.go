@@ -18,7 +18,8 @@ import (
 // (faultkit.SSHD), http-* against git http-backend behind Basic auth
 // (faultkit.HTTPRemote) or an httptest server answering with that status,
 // clone-* against a file:// remote, git-daemon-* against a git:// port
-// nothing listens on.
+// nothing listens on (-wine-connect: git.exe under Wine 8) or a git daemon
+// asked for a repository it does not serve.
 func TestClassifyStderrTranscripts(t *testing.T) {
 	tests := []struct {
 		file     string
@@ -45,6 +46,9 @@ func TestClassifyStderrTranscripts(t *testing.T) {
 		{"http-503.txt", CauseUnreachable, "returned error: 503", "retry later"},
 		{"http-connection-refused.txt", CauseUnreachable, "Failed to connect to 127.0.0.1 port 38151", "reachable"},
 		{"git-daemon-connection-refused.txt", CauseUnreachable, "errno=Connection refused", "reachable"},
+		{"git-daemon-no-such-repository.txt", CauseNotFound, "no such repository: /nope.git", "get-url"},
+		{"git-daemon-not-exported.txt", CauseNotFound, "repository not exported: /nope.git", "get-url"},
+		{"git-daemon-wine-connect.txt", CauseUnreachable, "unable to connect to 127.0.0.1", "reachable"},
 		{"http-could-not-resolve.txt", CauseUnreachable, "Could not resolve host: nonexistent.invalid", "reachable"},
 	}
 	for _, tt := range tests {

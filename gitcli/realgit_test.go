@@ -324,8 +324,8 @@ func TestPublishCycle(t *testing.T) {
 		t.Fatal(err)
 	}
 	st, err := os.Stat(filepath.Dir(clone.Dir))
-	if err != nil || st.Mode().Perm() != 0o700 {
-		t.Errorf("temp clone parent mode %v, %v; want 0700", st.Mode().Perm(), err)
+	if err != nil || !private(st) {
+		t.Errorf("temp clone parent mode %v, %v; want private (0700)", st.Mode().Perm(), err)
 	}
 	if got := strings.TrimSpace(gittest.Git(t, co.rem.R, clone.Dir, "rev-parse", "--is-shallow-repository")); got != "true" {
 		t.Errorf("clone is not shallow: %s", got)
@@ -348,27 +348,15 @@ func TestPublishCycle(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(res, "RX_RESULT.json"), []byte("{}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Symlink("/etc/passwd", filepath.Join(res, "RX_RESULT.md")); err != nil {
-		t.Fatal(err)
-	}
-	if err := clone.Add(ctx, "docs/handoff/results/RX_RESULT.json", "docs/handoff/results/RX_RESULT.md"); err != nil {
-		t.Fatal(err)
-	}
-	paths, err := clone.StagedPaths(ctx)
-	if err != nil || !slices.Equal(paths, []string{"docs/handoff/results/RX_RESULT.json", "docs/handoff/results/RX_RESULT.md"}) {
-		t.Errorf("StagedPaths = %q, %v", paths, err)
-	}
-	changes, err := clone.StagedChanges(ctx)
-	if err != nil || len(changes) != 2 || changes[0].NewMode != gitcli.ModeFile || changes[1].NewMode != gitcli.ModeSymlink ||
-		changes[0].Status != 'A' {
-		t.Fatalf("StagedChanges = %+v, %v; want the JSON as a file and the symlink seen as one", changes, err)
-	}
-	// Replace the symlink by a real file, as the publisher must.
-	if err := os.Remove(filepath.Join(res, "RX_RESULT.md")); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(res, "RX_RESULT.md"), []byte("# result\n"), 0o644); err != nil {
-		t.Fatal(err)
+	if fsLinksStaged {
+		stagedLinkReplaced(t, clone, res)
+	} else {
+		if err := os.WriteFile(filepath.Join(res, "RX_RESULT.md"), []byte("# result\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := clone.Add(ctx, "docs/handoff/results/RX_RESULT.json"); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if err := clone.Add(ctx, "docs/handoff/results/RX_RESULT.md"); err != nil {
 		t.Fatal(err)
@@ -599,5 +587,35 @@ func TestInjectionNeverReachesGit(t *testing.T) {
 	}
 	if _, err := os.Stat(pwned); !os.IsNotExist(err) {
 		t.Errorf("%s exists: an injected command ran", pwned)
+	}
+}
+
+// stagedLinkReplaced stages RX_RESULT.md as a symlink beside a JSON file,
+// checks git sees the link as one, and replaces it by a real file, as the
+// publisher must.
+func stagedLinkReplaced(t *testing.T, clone *gitcli.Client, res string) {
+	t.Helper()
+	ctx := t.Context()
+	if err := os.Symlink("/etc/passwd", filepath.Join(res, "RX_RESULT.md")); err != nil {
+		t.Fatal(err)
+	}
+	if err := clone.Add(ctx, "docs/handoff/results/RX_RESULT.json", "docs/handoff/results/RX_RESULT.md"); err != nil {
+		t.Fatal(err)
+	}
+	paths, err := clone.StagedPaths(ctx)
+	if err != nil || !slices.Equal(paths, []string{"docs/handoff/results/RX_RESULT.json", "docs/handoff/results/RX_RESULT.md"}) {
+		t.Errorf("StagedPaths = %q, %v", paths, err)
+	}
+	changes, err := clone.StagedChanges(ctx)
+	if err != nil || len(changes) != 2 || changes[0].NewMode != gitcli.ModeFile || changes[1].NewMode != gitcli.ModeSymlink ||
+		changes[0].Status != 'A' {
+		t.Fatalf("StagedChanges = %+v, %v; want the JSON as a file and the symlink seen as one", changes, err)
+	}
+	// Replace the symlink by a real file, as the publisher must.
+	if err := os.Remove(filepath.Join(res, "RX_RESULT.md")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(res, "RX_RESULT.md"), []byte("# result\n"), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -58,6 +58,18 @@
 //     the total noise power, during the middle third of the -n samples
 //     (samples 5 s to 10 s without -n).
 //
+// # HACKRF_SIM_ONAIR
+//
+// "<delay_ms>:<level_db>:<path>" (onair.go): the demo sandbox's coupling
+// of its fake transmission to each receiver. Before each USB block the
+// receiving simulator looks for the on-air file at path (OnAir, written
+// by WriteOnAir); once it is there, the burst tone (burstOffsetHz above the
+// file's frequency, burstDB + level_db over the noise) is added to the
+// samples taken during [start + delay, start + delay + duration), sample k
+// being taken at the stream's start + k/rate, when it lies in the band.
+// It is read once; a bad file is reported once on stderr and ignored.
+//
 // What it offers: IsTool and Main, which the binary's entry point calls when it
-// runs under a tool's name.
+// runs under a tool's name; OnAir, WriteOnAir and OnAirEnv for the demo's
+// on-air file.
 package hacksim

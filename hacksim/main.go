@@ -40,6 +40,10 @@ func Main(name string, args []string, env func(string) string, stdout, stderr io
 		fmt.Fprintf(stderr, "hacksim: %v\n", err)
 		return 2
 	}
+	if m.onair, err = parseOnAirEnv(env(OnAirEnv)); err != nil {
+		fmt.Fprintf(stderr, "hacksim: %v\n", err)
+		return 2
+	}
 	switch toolName(name) {
 	case "hackrf_info":
 		return runInfo(m, stdout)
@@ -56,9 +60,10 @@ func Main(name string, args []string, env func(string) string, stdout, stderr io
 	return 2
 }
 
-// modes is the parsed HACKRF_SIM.
+// modes is the parsed HACKRF_SIM (and HACKRF_SIM_ONAIR).
 type modes struct {
 	nodevice, noclock, stall, exit1, fast, burst, oldfw bool
+	onair                                               *onAirListener
 }
 
 // modeNames are the values HACKRF_SIM accepts.

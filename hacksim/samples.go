@@ -25,18 +25,38 @@ const (
 // Seeds of the PCG generator: a capture is the same every run.
 const seed1, seed2 = 0x5eed_4ac6_0f0f_2022, 0x0919_2022_0901_dead
 
-// source makes the received ci8 blocks: Gaussian noise, plus an optional
-// tone burst over a window of sample indices.
+// source makes the received ci8 blocks: Gaussian noise, plus tone bursts
+// over windows of sample indices (the burst mode's, the on-air one's).
 type source struct {
 	rng    *rand.Rand
 	pool   []byte
 	energy []uint64 // energy[i] = sum of v² over pool[:i]
 
-	burst              bool
-	burstFrom, burstTo int64   // sample window [burstFrom, burstTo)
-	omega              float64 // tone radians per sample
-	amp                float64
-	buf                []byte
+	tones []tone
+	buf   []byte
+}
+
+// tone is one burst: a complex tone over the sample window [from, to).
+type tone struct {
+	from, to int64
+	omega    float64 // radians per sample
+	amp      float64
+}
+
+// newTone is a burst at offsetHz from the centre, levelDB relative to
+// burstDB (its power over the noise's 2σ², I and Q).
+func newTone(sampleRate uint32, offsetHz, levelDB float64, from, to int64) tone {
+	return tone{from: from, to: to,
+		omega: 2 * math.Pi * offsetHz / float64(sampleRate),
+		amp:   math.Sqrt(2 * noiseSigma * noiseSigma * math.Pow(10, (burstDB+levelDB)/10))}
+}
+
+// addTone adds a burst to every block from now on.
+func (s *source) addTone(t tone) {
+	s.tones = append(s.tones, t)
+	if s.buf == nil {
+		s.buf = make([]byte, blockSize)
+	}
 }
 
 func newSource(sampleRate uint32, burst bool, from, to int64) *source {
@@ -49,11 +69,7 @@ func newSource(sampleRate uint32, burst bool, from, to int64) *source {
 		s.energy[i+1] = s.energy[i] + uint64(v*v)
 	}
 	if burst {
-		s.burst, s.burstFrom, s.burstTo = true, from, to
-		s.omega = 2 * math.Pi * burstOffsetHz / float64(sampleRate)
-		// Tone power A² against the noise's 2σ² (I and Q).
-		s.amp = math.Sqrt(2 * noiseSigma * noiseSigma * math.Pow(10, burstDB/10))
-		s.buf = make([]byte, blockSize)
+		s.addTone(newTone(sampleRate, burstOffsetHz, 0, from, to))
 	}
 	return s
 }
@@ -65,20 +81,29 @@ func (s *source) block(first int64) ([]byte, uint64) {
 	off := 2 * s.rng.IntN((poolSize-blockSize)/2+1)
 	noise := s.pool[off : off+blockSize]
 	last := first + blockSize/2
-	if !s.burst || last <= s.burstFrom || first >= s.burstTo {
-		return noise, s.energy[off+blockSize] - s.energy[off]
+	copied := false
+	for _, t := range s.tones {
+		if last <= t.from || first >= t.to {
+			continue
+		}
+		if !copied {
+			copy(s.buf, noise)
+			copied = true
+		}
+		lo, hi := max(first, t.from), min(last, t.to)
+		// The phase comes from the absolute sample index, so the tone is
+		// continuous across blocks; within a block a phasor is rotated.
+		ph := cmplx.Exp(complex(0, t.omega*float64(lo-t.from)))
+		step := cmplx.Exp(complex(0, t.omega))
+		for k := lo; k < hi; k++ {
+			i := 2 * (k - first)
+			s.buf[i] = clip8(float64(int8(s.buf[i])) + t.amp*real(ph))
+			s.buf[i+1] = clip8(float64(int8(s.buf[i+1])) + t.amp*imag(ph))
+			ph *= step
+		}
 	}
-	copy(s.buf, noise)
-	lo, hi := max(first, s.burstFrom), min(last, s.burstTo)
-	// The phase comes from the absolute sample index, so the tone is
-	// continuous across blocks; within a block a phasor is rotated.
-	ph := cmplx.Exp(complex(0, s.omega*float64(lo-s.burstFrom)))
-	step := cmplx.Exp(complex(0, s.omega))
-	for k := lo; k < hi; k++ {
-		i := 2 * (k - first)
-		s.buf[i] = clip8(float64(int8(s.buf[i])) + s.amp*real(ph))
-		s.buf[i+1] = clip8(float64(int8(s.buf[i+1])) + s.amp*imag(ph))
-		ph *= step
+	if !copied {
+		return noise, s.energy[off+blockSize] - s.energy[off]
 	}
 	var e uint64
 	for _, b := range s.buf {

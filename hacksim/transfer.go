@@ -54,6 +54,7 @@ type session struct {
 	ivBytes         uint64 // bytes in the current one-second interval
 	ivEnergy        uint64 // their sum of squares
 
+	listened      bool // the on-air file was read (or refused)
 	flowing       bool // blocks still arrive
 	doExit        bool // the tool's do_exit: -n reached, TX done, signal
 	interrupted   bool
@@ -209,6 +210,7 @@ func (s *session) rxBlock() {
 		s.flowing = false
 		return
 	}
+	s.listen()
 	data, energy := s.src.block(s.blocks * blockSize / 2)
 	s.blocks++
 	s.total += blockSize
@@ -226,6 +228,34 @@ func (s *session) rxBlock() {
 	}
 	if s.x.limit && s.remaining == 0 {
 		s.stop()
+	}
+}
+
+// listen looks for the on-air file (HACKRF_SIM_ONAIR) before each block
+// until it is there, then adds the transmission it describes for the
+// samples that fall into it, as this receiver hears it: its delay and level,
+// at the tone's offset from the frequency it is tuned to (nothing outside
+// its band). A block is built only after the look, and its samples were
+// all taken before it is due, so a transmission that starts after the file
+// was written is heard from its first sample.
+func (s *session) listen() {
+	l := s.m.onair
+	if l == nil || s.listened {
+		return
+	}
+	a, err := readOnAir(l.path)
+	if errors.Is(err, errNotOnAir) {
+		return
+	}
+	s.listened = true
+	if err != nil {
+		fmt.Fprintf(s.errw, "hacksim: %s: %v\n", OnAirEnv, err)
+		return
+	}
+	off, inBand := heardOffsetHz(a, s.x.freqHz, s.x.sampleRate)
+	from, to, ok := onAirWindow(a, l.delay, s.start, s.x.sampleRate)
+	if inBand && ok {
+		s.src.addTone(newTone(s.x.sampleRate, off, l.levelDB, from, to))
 	}
 }
 

@@ -102,8 +102,9 @@ func TestBranchAttributesCannotTransformOrRunFilters(t *testing.T) {
 	smudged := filepath.Join(t.TempDir(), "smudge-ran")
 	cfg := "[user]\n\tname = gittest\n\temail = gittest@example.invalid\n[init]\n\tdefaultBranch = main\n" +
 		"[core]\n\tautocrlf = true\n" +
-		"[filter \"upper\"]\n\tclean = touch " + marker + " && tr a-z A-Z\n" +
-		"\tsmudge = touch " + smudged + " && cat\n"
+		// Forward slashes: a backslash starts an escape in a git config value.
+		"[filter \"upper\"]\n\tclean = touch " + filepath.ToSlash(marker) + " && tr a-z A-Z\n" +
+		"\tsmudge = touch " + filepath.ToSlash(smudged) + " && cat\n"
 	if err := os.WriteFile(filepath.Join(home, ".gitconfig"), []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}

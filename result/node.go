@@ -3,7 +3,6 @@ package result
 import (
 	"fmt"
 	"regexp"
-	"slices"
 
 	"rfhandoff/node"
 )
@@ -42,9 +41,6 @@ var nodeSetters = map[string]func(n *NodeFields, v value) string{
 		})
 	},
 }
-
-// NodeKeys lists a node result's keys beyond keys(), in order.
-func NodeKeys() []string { return slices.Clone(nodeKeys) }
 
 // checkNode applies the version rules of PROTOCOL §23: a node result has
 // every NodeFields key and a single-node result none; want is

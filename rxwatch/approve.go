@@ -126,7 +126,7 @@ func (s *Session) Offer(ctx context.Context, p Prompter, cur *taskfetch.Current,
 	}
 	a := &state.Approval{TaskID: t.ID, TaskSHA256: t.SHA256, Commit: now.Commit, ApprovedAt: s.now().UTC(), Signer: signerOf(now)}
 	_, err = s.Store.Update(func(st *state.RX) error {
-		d := Decide(st, now.Task)
+		d := decide(st, now.Task)
 		switch d.Verdict {
 		case Changed:
 			return changedError(d, now)

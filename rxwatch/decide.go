@@ -63,10 +63,10 @@ type Decision struct {
 	FirstDigest string
 }
 
-// Decide judges a valid task against the state. A changed content is
+// decide judges a valid task against the state. A changed content is
 // reported first, even for a completed ID, so that a revised task re-using
 // an old ID is visible as the mistake it is.
-func Decide(s *state.RX, t *task.Task) Decision {
+func decide(s *state.RX, t *task.Task) Decision {
 	if first, ok := s.SeenTaskDigests[t.ID]; ok && first != t.SHA256 {
 		return Decision{Verdict: Changed, FirstDigest: first}
 	}
@@ -158,7 +158,7 @@ func (s *Session) Record(cur *taskfetch.Current, accept *state.AcceptedTask) (De
 	// Most polls see a task already recorded: decide without the lock.
 	if st, err := s.Store.Load(); err != nil {
 		return Decision{}, err
-	} else if d := Decide(&st, cur.Task); accepted(&st, accept) && (refused(d) || recorded(&st, cur)) {
+	} else if d := decide(&st, cur.Task); accepted(&st, accept) && (refused(d) || recorded(&st, cur)) {
 		return d, nil
 	}
 	var d Decision
@@ -166,7 +166,7 @@ func (s *Session) Record(cur *taskfetch.Current, accept *state.AcceptedTask) (De
 		if accept != nil {
 			st.AcceptedTask = accept
 		}
-		d = Decide(st, cur.Task)
+		d = decide(st, cur.Task)
 		if refused(d) {
 			return nil
 		}

@@ -40,9 +40,9 @@ func TestDecide(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d := Decide(&tt.st, tk)
+			d := decide(&tt.st, tk)
 			if d.Verdict != tt.want || d.FirstDigest != tt.first {
-				t.Errorf("Decide = %v (first %q), want %v (first %q)", d.Verdict, d.FirstDigest, tt.want, tt.first)
+				t.Errorf("decide = %v (first %q), want %v (first %q)", d.Verdict, d.FirstDigest, tt.want, tt.first)
 			}
 			if d.Verdict.AwaitsApproval() != (tt.want == Awaiting || tt.want == Deferred) {
 				t.Errorf("AwaitsApproval wrong for %v", d.Verdict)

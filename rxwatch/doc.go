@@ -28,6 +28,6 @@
 // Nothing here runs an agent, opens SDR hardware, commits or pushes.
 //
 // What it offers: Open, a Session on the RX side's lock, mirror and state,
-// whose Check is `rx check`; NewWatcher for `rx watch`; Decide, the pure
-// judgement of a polled task; and NewManualExecutor, what an approval runs.
+// whose Check is `rx check` (its Decision the pure judgement of a polled
+// task); NewWatcher for `rx watch`; and NewManualExecutor, what an approval runs.
 package rxwatch

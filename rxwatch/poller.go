@@ -13,10 +13,10 @@ import (
 	"rfhandoff/taskfetch"
 )
 
-// DefaultResync is how often the poller resolves the tracking ref even
+// defaultResync is how often the poller resolves the tracking ref even
 // when fetch reported nothing, to notice a ref moved by something else
 // (a person's own `git fetch` in the checkout).
-const DefaultResync = 5 * time.Minute
+const defaultResync = 5 * time.Minute
 
 // Poller watches the task branch (PROTOCOL §10). Each poll is one narrow
 // fetch; the tracking ref is resolved to a commit only when the fetch
@@ -83,7 +83,7 @@ func (p *Poller) resync() time.Duration {
 	if p.Resync > 0 {
 		return p.Resync
 	}
-	return DefaultResync
+	return defaultResync
 }
 
 // Poll fetches the task branch once and reports the task at its tip. A

@@ -11,6 +11,11 @@
 #       Not in CI: on a loaded 2-core machine it ran for about an hour and
 #       has not yet passed end to end (docs/TESTING.md).
 #
+# RFHANDOFF_WINE_RUN is go test's -run for the packages' tests,
+# RFHANDOFF_WINE_TIMEOUT its -timeout (20m); RFHANDOFF_WINE_LOG keeps the
+# whole go test -v output; RFHANDOFF_WINE_E2E=1 runs TestFirstRunUnderWine
+# after named packages too.
+#
 # Needs wine64 and gcc-mingw-w64-x86-64 (--git: what build-git-windows.sh
 # needs); CI (.ci/run) installs them. Counts of passed/skipped/failed tests
 # are printed at the end.
@@ -40,6 +45,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/rfhandoff-wine.XXXXXX")
 export WINEPREFIX="$work/prefix" WINEDEBUG=-all WINEDLLOVERRIDES="bcryptprimitives=n,b;mscoree=;mshtml="
 wineserver() { "$(dirname "$wine")/wineserver" "$@"; }
 cleanup() {
+  [ -f "$work/daemon.pid" ] && kill "$(cat "$work/daemon.pid")" 2>/dev/null || true
   wineserver -k 2>/dev/null || true
   wineserver -w 2>/dev/null || true
   rm -rf "$work"
@@ -90,6 +96,32 @@ if [ -n "$withgit" ]; then
   WINEPATH=$(win "$gittree/mingw64/bin")
   export WINEPATH
   "$wine" "$gittree/mingw64/bin/git.exe" version | tr -d '\r'
+
+  echo "== a git daemon on the Linux side for the fixtures' remotes"
+  # The fixtures' bare repositories live in the Windows temp directory; a
+  # Linux git daemon serves them (gittest.ServeURL), as a lab's server is
+  # another machine: git-daemon.exe under Wine broke large pushes ("early
+  # EOF"), and the remotes' shell hooks need an sh git.exe lacks. The
+  # remote-goes-away tests still start git-daemon.exe themselves.
+  wintemp=$("$wine" cmd /c echo %TEMP% 2>/dev/null | tr -d '\r')
+  hosttemp=$("$wine" winepath -u "$wintemp" 2>/dev/null | tr -d '\r')
+  [ -d "$hosttemp" ] || { echo "test-windows: Wine's %TEMP% ($wintemp) is not a directory here" >&2; exit 1; }
+  daemonport=
+  for _ in $(seq 20); do
+    p=$((20000 + RANDOM % 40000))
+    if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then daemonport=$p; break; fi
+  done
+  [ -n "$daemonport" ] || { echo "test-windows: no free port for the git daemon" >&2; exit 1; }
+  mkdir -p "$work/daemon-home"
+  env -i PATH="$PATH" HOME="$work/daemon-home" GIT_CONFIG_NOSYSTEM=1 \
+    git daemon --listen=127.0.0.1 --port="$daemonport" --reuseaddr --export-all --enable=receive-pack \
+      --informative-errors --pid-file="$work/daemon.pid" --base-path="$hosttemp" "$hosttemp" >"$work/daemon.log" 2>&1 &
+  for _ in $(seq 50); do
+    if (exec 3<>"/dev/tcp/127.0.0.1/$daemonport") 2>/dev/null; then break; fi
+    sleep 0.1
+  done
+  export RFHANDOFF_WINE_GIT_DAEMON="git://127.0.0.1:$daemonport" RFHANDOFF_WINE_GIT_DAEMON_BASE="$wintemp"
+  echo "git daemon on 127.0.0.1:$daemonport serving $wintemp"
 fi
 
 export GOOS=windows GOARCH=amd64 CGO_ENABLED=0
@@ -114,8 +146,10 @@ fi
 echo "== go test under Wine: ${#pkgs[@]} packages"
 log="$work/test.log"
 status=0
+runflags=(-timeout "${RFHANDOFF_WINE_TIMEOUT:-20m}")
+[ -n "${RFHANDOFF_WINE_RUN:-}" ] && runflags+=(-run "$RFHANDOFF_WINE_RUN")
 RFHANDOFF_E2E_BIN=$(win "$bin/rfhandoff.exe") \
-  go test -count=1 -p 2 -timeout 20m -v -overlay "$work/overlay.json" -exec "$work/wine-exec" "${pkgs[@]}" >"$log" 2>&1 || status=$?
+  go test -count=1 -p 2 "${runflags[@]}" -v -overlay "$work/overlay.json" -exec "$work/wine-exec" "${pkgs[@]}" >"$log" 2>&1 || status=$?
 tr -d '\r' <"$log" | grep -E '^(ok|FAIL|---|panic:|\?)' | grep -vE '^    --- PASS' | grep -vE '^--- PASS' || true
 count() { tr -d '\r' <"$log" | grep -cE "^ *--- $1:" || true; }
 echo "test-windows: go test under Wine: $(count PASS) passed, $(count SKIP) skipped, $(count FAIL) failed"

@@ -36,10 +36,6 @@ var fields = []string{
 	FieldAllowCommit, FieldAllowPush, FieldRiskLevel,
 }
 
-// OptionalFields may be left out; Build writes them after fields, and only
-// when set.
-var OptionalFields = []string{FieldRXNodes}
-
 // ALLOW_PUSH values.
 const (
 	PushNo           = "NO"

@@ -3,7 +3,6 @@ package taskfetch_test
 import (
 	"errors"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -99,22 +98,12 @@ func TestFetchOversizeRefusedBeforeReading(t *testing.T) {
 func TestFetchSymlinkRefused(t *testing.T) {
 	rx := rxtest.New(t, rxtest.Options{})
 	// A symlink at the task path, pointing at a valid task file.
-	work := filepath.Join(t.TempDir(), "work")
 	r := rx.Runner()
-	gittest.Git(t, r, filepath.Dir(work), "clone", "--quiet", "--branch", tasktest.TaskBranch, "--end-of-options", rx.Remote.URL, work)
-	if err := os.MkdirAll(filepath.Join(work, "docs", "handoff"), 0o755); err != nil {
-		t.Fatal(err)
-	}
 	real := tasktest.TaskFile(tasktest.TaskSpec{ID: "TF_SYMLINK", ExpectedHead: rx.Base})
-	if err := os.WriteFile(filepath.Join(work, "real.md"), []byte(real), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink("../../real.md", filepath.Join(work, filepath.FromSlash(tasktest.TaskPath))); err != nil {
-		t.Fatal(err)
-	}
-	gittest.Git(t, r, work, "add", "--all")
-	gittest.Git(t, r, work, "commit", "--quiet", "-m", "task as a symlink")
-	gittest.Git(t, r, work, "push", "--quiet", "--end-of-options", rx.Remote.URL, "HEAD:refs/heads/"+tasktest.TaskBranch)
+	gittest.Seed(t, rx.Remote, tasktest.TaskBranch, map[string]string{
+		"real.md":         real,
+		tasktest.TaskPath: gittest.SymlinkPrefix + "../../real.md",
+	})
 
 	_, err := taskfetch.Fetch(t.Context(), rx.Client(r), rx.Policy)
 	var nr *gitcli.NotRegularFileError

@@ -91,7 +91,7 @@ func (w *Watcher) record(ctx context.Context, rec Record, recheckErr error, what
 func (w *Watcher) askPhrase(ctx context.Context, cur *task.Task, deadline time.Time, what string, withdrawn func() string) bool {
 	open := w.OpenAsker
 	if open == nil {
-		open = OpenTerminal
+		open = openTerminal
 	}
 	asker, err := open()
 	if err != nil {

@@ -20,5 +20,5 @@
 //
 // What it offers: Watcher (`tx watch`), Executor (`tx execute`), Source
 // (fetching and verifying the result branch), Store (authorization records and
-// used markers), ReadStatus (`tx status`) and CheckReachable (the start check).
+// used markers) and ReadStatus (`tx status`).
 package txwatch

@@ -34,7 +34,7 @@ type Executor struct {
 	Out    io.Writer
 	// Now is the checks' clock (nil: time.Now).
 	Now func() time.Time
-	// OpenAsker opens the terminal for the phrase (nil: OpenTerminal).
+	// OpenAsker opens the terminal for the phrase (nil: openTerminal).
 	OpenAsker func() (Asker, error)
 	// Notify receives tx_executed once the action has run (PROTOCOL §21),
 	// never for a refused execution; nil sends nothing.
@@ -146,7 +146,7 @@ func (x *Executor) quickChecks(store Store, name string, rec Record) (*hackrfcli
 		if err != nil {
 			add("cannot tell whether the record was used: %v", err)
 		} else {
-			add("%v", &alreadyUsedError{Marker: store.Path(UsedName(name))})
+			add("%v", &alreadyUsedError{Marker: store.Path(usedName(name))})
 		}
 	}
 	if _, err := os.Lstat(store.Path(OutcomeName(name))); !errors.Is(err, os.ErrNotExist) {
@@ -220,7 +220,7 @@ func (x *Executor) transmitParams() (hackrfcli.TxParams, error) {
 func (x *Executor) askPhrase(ctx context.Context, rec Record) error {
 	open := x.OpenAsker
 	if open == nil {
-		open = OpenTerminal
+		open = openTerminal
 	}
 	asker, err := open()
 	if err != nil {
@@ -302,7 +302,7 @@ func (x *Executor) recheck(ctx context.Context, store Store, name string, rec Re
 		add(fmt.Errorf("the record expired at %s", rec.ExpiresAt.Format(time.RFC3339Nano)))
 	}
 	if used, _ := store.Used(name); used {
-		add(&alreadyUsedError{Marker: store.Path(UsedName(name))})
+		add(&alreadyUsedError{Marker: store.Path(usedName(name))})
 	}
 	if err := x.completed(rec); err != nil {
 		add(err)
@@ -353,7 +353,7 @@ func (x *Executor) recheckNodes(ctx context.Context, m *mirror.Mirror, src Sourc
 	if err != nil {
 		errs = multierror.Append(errs, flatten(err)...)
 	}
-	if err := writeFetchHint(x.Policy, SetDigest(rec.Nodes)); err != nil {
+	if err := writeFetchHint(x.Policy, setDigest(rec.Nodes)); err != nil {
 		x.say("warning: %v (a running tx watch notices the fetched commits at its next resync)", err)
 	}
 	cur, err := src.CurrentTask(ctx)
@@ -375,7 +375,7 @@ func (x *Executor) recheckNodes(ctx context.Context, m *mirror.Mirror, src Sourc
 		add(fmt.Errorf("the record expired at %s", rec.ExpiresAt.Format(time.RFC3339Nano)))
 	}
 	if used, _ := store.Used(name); used {
-		add(&alreadyUsedError{Marker: store.Path(UsedName(name))})
+		add(&alreadyUsedError{Marker: store.Path(usedName(name))})
 	}
 	if errs != nil {
 		errs.ErrorFormat = errlist.Format

@@ -5,7 +5,7 @@ import "testing"
 // FuzzParseRecord: no input panics; an accepted record re-encodes to bytes
 // that parse to the same record, and holds every invariant a record must.
 func FuzzParseRecord(f *testing.F) {
-	good, err := EncodeRecord(sampleRecord())
+	good, err := encodeRecord(sampleRecord())
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -24,7 +24,7 @@ func FuzzParseRecord(f *testing.F) {
 			r.TX.TXVGAGainDB < 0 || r.TX.TXVGAGainDB > 47 || r.TX.DurationS < 1 {
 			t.Fatalf("accepted a record breaking an invariant: %+v", r)
 		}
-		again, err := EncodeRecord(r)
+		again, err := encodeRecord(r)
 		if err != nil {
 			t.Fatalf("accepted record does not re-encode: %v", err)
 		}

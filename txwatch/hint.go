@@ -8,15 +8,15 @@ import (
 	"rfhandoff/state"
 )
 
-// FetchHintFile is written by tx execute after it fetched the result
+// fetchHintFile is written by tx execute after it fetched the result
 // branch, naming the commit it saw. tx execute and tx watch share the
 // checkout's tracking ref, so the watcher's next fetch would report no
 // change for a commit the executor already fetched; the hint makes the
 // watcher resolve the ref instead of missing that commit.
-const FetchHintFile = "tx_result_fetched"
+const fetchHintFile = "tx_result_fetched"
 
 func readFetchHint(pol config.Policy) string {
-	b, err := os.ReadFile(pol.StatePath(FetchHintFile))
+	b, err := os.ReadFile(pol.StatePath(fetchHintFile))
 	if err != nil || len(b) > 128 {
 		return ""
 	}
@@ -26,5 +26,5 @@ func readFetchHint(pol config.Policy) string {
 // writeFetchHint records commit as fetched; failing to write it only
 // delays the watcher until its resync, so the error is not fatal.
 func writeFetchHint(pol config.Policy, commit string) error {
-	return state.WriteFileAtomic(pol.StatePath(FetchHintFile), []byte(commit+"\n"), 0o600)
+	return state.WriteFileAtomic(pol.StatePath(fetchHintFile), []byte(commit+"\n"), 0o600)
 }

@@ -38,10 +38,10 @@ type nodeView struct {
 	unreadable bool
 }
 
-// SetDigest is what a several-node record's result_sha256 holds: the
+// setDigest is what a several-node record's result_sha256 holds: the
 // SHA-256 of one line "<node> <branch> <commit> <sha256> <signer>\n" per
 // node, in order (the signer "-" when none was required).
-func SetDigest(nodes []NodeBinding) string {
+func setDigest(nodes []NodeBinding) string {
 	var b strings.Builder
 	for _, n := range nodes {
 		signer := n.ResultSigner
@@ -85,7 +85,7 @@ func readNode(ctx context.Context, src Source, commit string, now time.Time) (*n
 	}
 	v.snap = snap
 	signer, err := src.VerifyResult(ctx, snap, now)
-	if NotSpeaking(err) {
+	if notSpeaking(err) {
 		v.bad = fmt.Errorf("no valid result on branch %s now: %w", src.Branch(), err)
 		return v, nil
 	}
@@ -203,7 +203,7 @@ func (w *Watcher) judgeNodes(ctx context.Context) error {
 		return nil
 	}
 	bindings := bindingsOf(ready)
-	set := SetDigest(bindings)
+	set := setDigest(bindings)
 	if w.st.Shown(set) {
 		return nil
 	}
@@ -335,7 +335,7 @@ func (w *Watcher) recheckNodes(ctx context.Context, cur *task.Task, shown []Node
 	}
 	return Record{
 		RecordVersion: RecordVersion, TaskID: cur.ID,
-		ResultBranch: shown[0].ResultBranch, ResultCommit: shown[0].ResultCommit, ResultSHA256: SetDigest(shown),
+		ResultBranch: shown[0].ResultBranch, ResultCommit: shown[0].ResultCommit, ResultSHA256: setDigest(shown),
 		CaptureEndsAt: captureEnds, AuthorizedAt: now, ExpiresAt: expires,
 		TX: params, Nodes: shown,
 	}, nil
@@ -429,11 +429,11 @@ func (w *Watcher) writeCollection(cur *task.Task) error {
 	return nil
 }
 
-// NodesFile, in the state directory, is what tx watch last read of each
+// nodesFile, in the state directory, is what tx watch last read of each
 // node for the current several-node task: tx status shows it without git.
-const NodesFile = "tx_nodes.json"
+const nodesFile = "tx_nodes.json"
 
-// NodesStatus is NodesFile: the task and each node of its RX_NODES.
+// NodesStatus is nodesFile: the task and each node of its RX_NODES.
 type NodesStatus struct {
 	TaskID string       `json:"task_id"`
 	SeenAt time.Time    `json:"seen_at"`
@@ -475,13 +475,13 @@ func (w *Watcher) saveNodes(cur *task.Task, now time.Time, refusedBy map[string]
 		}
 		ns.Nodes = append(ns.Nodes, s)
 	}
-	return state.WriteJSON(w.Policy.StatePath(NodesFile), ns)
+	return state.WriteJSON(w.Policy.StatePath(nodesFile), ns)
 }
 
-// readNodes reads NodesFile; nil when there is none (a single-node lab).
+// readNodes reads nodesFile; nil when there is none (a single-node lab).
 func readNodes(pol config.Policy) (*NodesStatus, error) {
 	var ns NodesStatus
-	ok, err := state.ReadJSON(pol.StatePath(NodesFile), &ns)
+	ok, err := state.ReadJSON(pol.StatePath(nodesFile), &ns)
 	if !ok || err != nil {
 		return nil, err
 	}

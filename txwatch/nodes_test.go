@@ -145,7 +145,7 @@ func TestNodesOneOfferForAll(t *testing.T) {
 			t.Errorf("node %d: %+v, want %s at %s sha256 %s", i, b, n, want[n][0], want[n][1])
 		}
 	}
-	if rec.ResultSHA256 != SetDigest(rec.Nodes) || rec.ResultCommit != want["rx-a"][0] {
+	if rec.ResultSHA256 != setDigest(rec.Nodes) || rec.ResultCommit != want["rx-a"][0] {
 		t.Errorf("record top level %s %s does not bind the set", rec.ResultCommit, rec.ResultSHA256)
 	}
 
@@ -426,7 +426,7 @@ func sampleNodeRecord() Record {
 			ResultCommit: strings.Repeat(string(rune('1'+i)), 40), ResultSHA256: strings.Repeat(string(rune('a'+i)), 64)})
 	}
 	rec.Nodes[1].ResultSigner = sampleFP
-	rec.ResultBranch, rec.ResultCommit, rec.ResultSHA256 = "rx-a", rec.Nodes[0].ResultCommit, SetDigest(rec.Nodes)
+	rec.ResultBranch, rec.ResultCommit, rec.ResultSHA256 = "rx-a", rec.Nodes[0].ResultCommit, setDigest(rec.Nodes)
 	return rec
 }
 
@@ -436,7 +436,7 @@ func sampleNodeRecord() Record {
 // key.
 func TestNodeRecordStrict(t *testing.T) {
 	rec := sampleNodeRecord()
-	data, err := EncodeRecord(rec)
+	data, err := encodeRecord(rec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -444,7 +444,7 @@ func TestNodeRecordStrict(t *testing.T) {
 	if err != nil || !slices.Equal(got.Nodes, rec.Nodes) {
 		t.Fatalf("round trip: %+v, %v\n%s", got.Nodes, err, data)
 	}
-	single, err := EncodeRecord(sampleRecord())
+	single, err := encodeRecord(sampleRecord())
 	if err != nil || strings.Contains(string(single), "nodes") {
 		t.Fatalf("a single-node record mentions nodes (%v):\n%s", err, single)
 	}

@@ -9,14 +9,14 @@ import (
 	"rfhandoff/gitcli"
 )
 
-// CheckReachable asks the remote for the result branch once, with the
+// checkReachable asks the remote for the result branch once, with the
 // operator's credentials, before tx watch starts watching. A cause no
 // retry fixes (credentials refused or missing, an unknown or changed host
 // key, a wrong URL) ends tx watch at once with what to do, instead of a
 // watcher that looks alive and can never see a result. A remote that is
 // down or slow is left to the polls: they back off, report it once and
 // resume when it comes back.
-func CheckReachable(ctx context.Context, g *gitcli.Client, pol config.Policy) error {
+func checkReachable(ctx context.Context, g *gitcli.Client, pol config.Policy) error {
 	r := pol.Repo
 	_, _, err := g.RemoteBranchExists(ctx, r.Remote, r.ResultBranch)
 	var re *gitcli.RemoteError

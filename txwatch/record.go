@@ -14,8 +14,8 @@ import (
 // RecordVersion is the only record_version this package reads and writes.
 const RecordVersion = 1
 
-// MaxRecordBytes bounds an authorization record; real ones are under 1 KiB.
-const MaxRecordBytes = 16 << 10
+// maxRecordBytes bounds an authorization record; real ones are under 1 KiB.
+const maxRecordBytes = 16 << 10
 
 // Record is one authorization written by tx watch and consumed, once, by
 // tx execute. It binds the operator's phrase to exact bytes: the result
@@ -46,7 +46,7 @@ type Record struct {
 	// Nodes binds a several-node authorization (PROTOCOL §23): for each
 	// node of the task's RX_NODES, in that order, the READY it was given
 	// for. Then result_branch and result_commit are the first node's and
-	// result_sha256 is SetDigest(Nodes). Absent from a single-node record,
+	// result_sha256 is setDigest(Nodes). Absent from a single-node record,
 	// which is byte for byte what it always was.
 	Nodes []NodeBinding `json:"nodes,omitempty"`
 }
@@ -125,13 +125,13 @@ func RecordName(taskID, digest string) string {
 // are named after it.
 func stem(name string) string { return strings.TrimSuffix(name, ".json") }
 
-// UsedName and OutcomeName are the files tx execute writes beside a record.
-func UsedName(recordName string) string    { return stem(recordName) + ".used" }
+// usedName and OutcomeName are the files tx execute writes beside a record.
+func usedName(recordName string) string    { return stem(recordName) + ".used" }
 func OutcomeName(recordName string) string { return stem(recordName) + ".outcome.json" }
 
-// EncodeRecord writes r as indented JSON with a trailing newline, in UTC.
+// encodeRecord writes r as indented JSON with a trailing newline, in UTC.
 // It refuses a record ParseRecord would reject.
-func EncodeRecord(r Record) ([]byte, error) {
+func encodeRecord(r Record) ([]byte, error) {
 	r.CaptureEndsAt = r.CaptureEndsAt.UTC()
 	r.AuthorizedAt = r.AuthorizedAt.UTC()
 	r.ExpiresAt = r.ExpiresAt.UTC()

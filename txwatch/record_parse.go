@@ -171,7 +171,7 @@ var nodeFields = []recField[NodeBinding]{
 
 // parseNodes reads a record's "nodes": 1 to node.Max objects with
 // distinct nodes, whose first node's branch and commit are the record's
-// and whose SetDigest is its result_sha256.
+// and whose setDigest is its result_sha256.
 func parseNodes(v jvalue, r *Record, good map[string]bool, p *recProblems) {
 	if v.Kind != strictjson.Array {
 		p.add("nodes", "must be an array, got %s", v.Describe())
@@ -208,8 +208,8 @@ func parseNodes(v jvalue, r *Record, good map[string]bool, p *recProblems) {
 	if good["result_branch"] && good["result_commit"] && (r.ResultBranch != first.ResultBranch || r.ResultCommit != first.ResultCommit) {
 		p.add("nodes", "the first node's branch and commit (%s at %s) must be the record's result_branch and result_commit", first.ResultBranch, first.ResultCommit)
 	}
-	if good["result_sha256"] && r.ResultSHA256 != SetDigest(r.Nodes) {
-		p.add("result_sha256", "must be the digest of the nodes' READYs (%s) in a several-node record", SetDigest(r.Nodes))
+	if good["result_sha256"] && r.ResultSHA256 != setDigest(r.Nodes) {
+		p.add("result_sha256", "must be the digest of the nodes' READYs (%s) in a several-node record", setDigest(r.Nodes))
 	}
 	if good["result_signer"] {
 		p.add("result_signer", "must be absent from a several-node record (each node's signer is in nodes)")
@@ -342,7 +342,7 @@ func checkKeys[T any](o *jobject, fields []recField[T], prefix string, dst *T, p
 }
 
 // ParseRecord parses an authorization record strictly: at most
-// MaxRecordBytes of UTF-8 without a byte-order mark, exactly one JSON
+// maxRecordBytes of UTF-8 without a byte-order mark, exactly one JSON
 // object, exactly the known keys (case counts) each once, values of the
 // right JSON type and range, rf_tx_started false, rf_tx 0, and expires_at
 // after authorized_at. Every problem is reported at once as an
@@ -350,8 +350,8 @@ func checkKeys[T any](o *jobject, fields []recField[T], prefix string, dst *T, p
 func ParseRecord(data []byte) (Record, error) {
 	var p recProblems
 	switch {
-	case len(data) > MaxRecordBytes:
-		p.add("", "is %d bytes, more than the limit of %d", len(data), MaxRecordBytes)
+	case len(data) > maxRecordBytes:
+		p.add("", "is %d bytes, more than the limit of %d", len(data), maxRecordBytes)
 		return Record{}, p.err()
 	case len(data) >= 3 && string(data[:3]) == "\xEF\xBB\xBF":
 		p.add("", "starts with a UTF-8 byte-order mark")

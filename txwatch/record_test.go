@@ -26,13 +26,13 @@ func sampleRecord() Record {
 
 func TestRecordRoundTrip(t *testing.T) {
 	rec := sampleRecord()
-	data, err := EncodeRecord(rec)
+	data, err := encodeRecord(rec)
 	if err != nil {
 		t.Fatal(err)
 	}
 	got, err := ParseRecord(data)
 	if err != nil {
-		t.Fatalf("ParseRecord(EncodeRecord): %v\n%s", err, data)
+		t.Fatalf("ParseRecord(encodeRecord): %v\n%s", err, data)
 	}
 	if !got.AuthorizedAt.Equal(rec.AuthorizedAt) || !got.ExpiresAt.Equal(rec.ExpiresAt) || got.TX != rec.TX ||
 		got.ResultSHA256 != rec.ResultSHA256 || got.ResultCommit != rec.ResultCommit || got.TaskID != rec.TaskID {
@@ -46,7 +46,7 @@ func TestRecordRoundTrip(t *testing.T) {
 	if RecordName(rec.TaskID, rec.ResultSHA256) != "RX_OTA_0001-cdcdcdcdcdcd.json" {
 		t.Errorf("RecordName = %s", RecordName(rec.TaskID, rec.ResultSHA256))
 	}
-	if UsedName("X-1.json") != "X-1.used" || OutcomeName("X-1.json") != "X-1.outcome.json" {
+	if usedName("X-1.json") != "X-1.used" || OutcomeName("X-1.json") != "X-1.outcome.json" {
 		t.Error("marker names")
 	}
 }
@@ -57,7 +57,7 @@ const sampleFP = "SHA256:jjwEBVxzyM+X59mDGwDuCmLLMTzMJQXXyt0yu5RIdaI"
 // both round-trip; the field is written only when set.
 func TestRecordResultSigner(t *testing.T) {
 	rec := sampleRecord()
-	data, err := EncodeRecord(rec)
+	data, err := encodeRecord(rec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func TestRecordResultSigner(t *testing.T) {
 		t.Errorf("record without a signer writes result_signer:\n%s", data)
 	}
 	rec.ResultSigner = sampleFP
-	if data, err = EncodeRecord(rec); err != nil {
+	if data, err = encodeRecord(rec); err != nil {
 		t.Fatal(err)
 	}
 	got, err := ParseRecord(data)
@@ -77,19 +77,19 @@ func TestRecordResultSigner(t *testing.T) {
 func TestEncodeRecordRefusesAnInvalidRecord(t *testing.T) {
 	rec := sampleRecord()
 	rec.ExpiresAt = rec.AuthorizedAt
-	if _, err := EncodeRecord(rec); err == nil {
+	if _, err := encodeRecord(rec); err == nil {
 		t.Fatal("encoded a record that expires when it is authorized")
 	}
 	rec = sampleRecord()
 	rec.RFTX = 1
-	if _, err := EncodeRecord(rec); err == nil {
+	if _, err := encodeRecord(rec); err == nil {
 		t.Fatal("encoded a record with rf_tx 1")
 	}
 }
 
 func encoded(t *testing.T) string {
 	t.Helper()
-	data, err := EncodeRecord(sampleRecord())
+	data, err := encodeRecord(sampleRecord())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +140,7 @@ func TestParseRecordStrict(t *testing.T) {
 		{"empty", "", []string{""}},
 		{"BOM", "\xEF\xBB\xBF" + good, []string{""}},
 		{"invalid UTF-8", rep(`"fake"`, "\"fa\xffke\""), []string{""}},
-		{"too large", good + strings.Repeat(" ", MaxRecordBytes), []string{""}},
+		{"too large", good + strings.Repeat(" ", maxRecordBytes), []string{""}},
 		{"deep nesting", rep(`"tx": {`, `"tx": {"a": {"b": {"c": {"d": {}}}},`), []string{""}},
 		{"result_signer not a fingerprint", rep(`"rf_tx": 0,`, `"rf_tx": 0, "result_signer": "alice",`), []string{"result_signer"}},
 		{"result_signer empty", rep(`"rf_tx": 0,`, `"rf_tx": 0, "result_signer": "",`), []string{"result_signer"}},

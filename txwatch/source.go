@@ -16,8 +16,8 @@ import (
 	"rfhandoff/taskfetch"
 )
 
-// ResultFile is the result's name inside repo.result_dir.
-const ResultFile = "RX_RESULT.json"
+// resultFile is the result's name inside repo.result_dir.
+const resultFile = "RX_RESULT.json"
 
 // Source reads the result branch and the task branch through the MAIN
 // side's mirror.
@@ -61,7 +61,7 @@ type ResultRepo interface {
 }
 
 // ResultPath is RX_RESULT.json's path in the result branch's tree.
-func (s Source) ResultPath() string { return path.Join(s.Policy.Repo.ResultDir, ResultFile) }
+func (s Source) ResultPath() string { return path.Join(s.Policy.Repo.ResultDir, resultFile) }
 
 // FetchResultCommit does the one narrow fetch of the result branch
 // (refspec without '+': a force-pushed branch is a *gitcli.ForcePushError)
@@ -116,9 +116,9 @@ func (s Source) VerifyResult(ctx context.Context, snap Snapshot, now time.Time) 
 	return &sig, nil
 }
 
-// NotSpeaking reports whether err from VerifyResult means the tip does
+// notSpeaking reports whether err from VerifyResult means the tip does
 // not speak for a result (refused, reported once per tip), not a failure.
-func NotSpeaking(err error) bool {
+func notSpeaking(err error) bool {
 	var badSig *gitcli.SignatureError
 	var badTip *gitcli.TipError
 	return errors.As(err, &badSig) || errors.As(err, &badTip)

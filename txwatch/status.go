@@ -100,7 +100,7 @@ func recordStatus(store Store, name string, now time.Time) RecordStatus {
 		rs.Record = &rec
 	}
 	var used UsedMarker
-	if ok, err := state.ReadJSON(store.Path(UsedName(name)), &used); ok {
+	if ok, err := state.ReadJSON(store.Path(usedName(name)), &used); ok {
 		rs.Status, rs.UsedAt = RecordUsed, used.UsedAt
 		if err != nil {
 			rs.Error = err.Error()

@@ -51,7 +51,7 @@ const recordTemps = "record"
 // file: the bytes go to a synced temp file that is then hard-linked to its
 // name (link fails if the name exists), and the directory is synced.
 func (s Store) Create(r Record) (string, error) {
-	data, err := EncodeRecord(r)
+	data, err := encodeRecord(r)
 	if err != nil {
 		return "", err
 	}
@@ -103,7 +103,7 @@ func (e *alreadyUsedError) Error() string {
 // record once used stays used after a crash. Any other caller gets
 // *alreadyUsedError.
 func (s Store) MarkUsed(name string, at time.Time) error {
-	marker := s.Path(UsedName(name))
+	marker := s.Path(usedName(name))
 	f, err := os.OpenFile(marker, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if errors.Is(err, fs.ErrExist) {
 		return &alreadyUsedError{Marker: marker}
@@ -126,7 +126,7 @@ func (s Store) MarkUsed(name string, at time.Time) error {
 // Used reports whether the record named name has a used marker (of any
 // kind: a marker that is not a regular file counts too).
 func (s Store) Used(name string) (bool, error) {
-	_, err := os.Lstat(s.Path(UsedName(name)))
+	_, err := os.Lstat(s.Path(usedName(name)))
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}
@@ -157,13 +157,13 @@ func (s Store) ReadRecord(name string) (Record, error) {
 	if m == nil {
 		return Record{}, fmt.Errorf("%s: not an authorization record name (want <TASK_ID>-<12 hex digits>.json)", path)
 	}
-	data, err := state.ReadRegular(path, MaxRecordBytes)
+	data, err := state.ReadRegular(path, maxRecordBytes)
 	var r Record
 	var big *state.TooLargeError
 	switch {
 	case errors.As(err, &big):
 		var p recProblems
-		p.add("", "is more than the limit of %d bytes", MaxRecordBytes)
+		p.add("", "is more than the limit of %d bytes", maxRecordBytes)
 		err = p.err()
 	case err == nil:
 		r, err = ParseRecord(data)

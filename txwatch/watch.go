@@ -35,7 +35,7 @@ type Watcher struct {
 	// Now is the clock of the checks (nil: time.Now). Prompt deadlines are
 	// absolute times computed from the result, so they need no clock.
 	Now func() time.Time
-	// OpenAsker opens the terminal for the phrase (nil: OpenTerminal).
+	// OpenAsker opens the terminal for the phrase (nil: openTerminal).
 	OpenAsker func() (Asker, error)
 
 	// Notify tells a person they are needed (PROTOCOL §21); nil sends
@@ -89,7 +89,7 @@ func (w *Watcher) log() *slog.Logger {
 // clearing running in the state. It returns an error only when it cannot
 // start: the policy's MAIN-side keys do not fit its planned duration, the
 // state dir is not ignored, the remote refuses the operator's credentials
-// or host key (CheckReachable), another watcher holds the lock, or the
+// or host key (checkReachable), another watcher holds the lock, or the
 // state file is corrupt.
 func (w *Watcher) Run(ctx context.Context) (err error) {
 	w.rep = newReporter(w.Out, "tx watch: ")
@@ -103,7 +103,7 @@ func (w *Watcher) Run(ctx context.Context) (err error) {
 	if err := w.Git.RequireIgnored(ctx, w.Policy.Repo.Path, w.Policy.StatePath(), "state directory"); err != nil {
 		return err
 	}
-	if err := CheckReachable(ctx, w.Git, w.Policy); err != nil {
+	if err := checkReachable(ctx, w.Git, w.Policy); err != nil {
 		return err
 	}
 	dir := w.Policy.StatePath()
@@ -226,7 +226,7 @@ func (w *Watcher) poll(ctx context.Context) error {
 	// decoded.
 	now := w.now()
 	signer, err := w.src.VerifyResult(ctx, snap, now)
-	if NotSpeaking(err) {
+	if notSpeaking(err) {
 		w.rep.once("tip:"+commit, "result at commit %s refused, not offered for authorization (no valid result on the result branch now):\n%v", short(commit), err)
 		return w.remember(commit)
 	}

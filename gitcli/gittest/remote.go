@@ -1,6 +1,7 @@
 package gittest
 
 import (
+	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -105,6 +106,7 @@ func Tip(t testing.TB, rem *Remote, branch string) string {
 // remote's own: the runner's empty core.hooksPath applies to the client.
 func InstallHook(t testing.TB, rem *Remote, name, script string) {
 	t.Helper()
+	needHookShell(t, rem, name)
 	p := filepath.Join(rem.Dir, "hooks", name)
 	if err := os.WriteFile(p, []byte(script), 0o700); err != nil {
 		t.Fatal(err)
@@ -130,10 +132,98 @@ func seedWork(t testing.TB, rem *Remote, branch string, files map[string]string)
 	} else {
 		Git(t, rem.R, filepath.Dir(work), "init", "--quiet", work)
 	}
-	WriteFiles(t, work, files)
+	plain, links := map[string]string{}, map[string]string{}
+	for name, v := range files {
+		if target, ok := strings.CutPrefix(v, SymlinkPrefix); ok {
+			links[name] = target
+		} else {
+			plain[name] = v
+		}
+	}
+	WriteFiles(t, work, plain)
 	Git(t, rem.R, work, "add", "--all")
+	stageLinks(t, rem, work, links)
 	Git(t, rem.R, work, "commit", "--quiet", "--allow-empty", "-m", "gittest seed "+branch)
 	return work
+}
+
+// stageLinks puts each path → target into work's index as a symbolic link
+// (mode 120000) without making one on disk: a Windows git with
+// core.symlinks=false, as Git for Windows is set up, would add a link made
+// there as a plain file. The trees are written with hash-object and read
+// back with read-tree (the runner allows no update-index).
+func stageLinks(t testing.TB, rem *Remote, work string, links map[string]string) {
+	t.Helper()
+	if len(links) == 0 {
+		return
+	}
+	names := make([]string, 0, len(links))
+	for name := range links {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	tree := strings.TrimSpace(Git(t, rem.R, work, "write-tree"))
+	for _, name := range names {
+		blob := writeObject(t, rem, work, "blob", []byte(links[name]))
+		tree = putEntry(t, rem, work, tree, strings.Split(name, "/"), "120000", blob)
+	}
+	Git(t, rem.R, work, "read-tree", "--end-of-options", tree)
+}
+
+// putEntry returns tree with the entry at path set to mode and oid, the
+// trees above it rewritten.
+func putEntry(t testing.TB, rem *Remote, work, tree string, path []string, mode, oid string) string {
+	t.Helper()
+	entries := map[string][2]string{} // name → mode, oid
+	if tree != "" {
+		for _, e := range strings.Split(Git(t, rem.R, work, "ls-tree", "-z", "--end-of-options", tree), "\x00") {
+			meta, name, ok := strings.Cut(e, "\t")
+			if f := strings.Fields(meta); ok && len(f) == 3 {
+				entries[name] = [2]string{f[0], f[2]}
+			}
+		}
+	}
+	if len(path) == 1 {
+		entries[path[0]] = [2]string{mode, oid}
+	} else {
+		sub := ""
+		if e, ok := entries[path[0]]; ok && e[0] == "040000" {
+			sub = e[1]
+		}
+		entries[path[0]] = [2]string{"040000", putEntry(t, rem, work, sub, path[1:], mode, oid)}
+	}
+	// git orders a tree's entries by name, a directory's as if it ended in "/".
+	key := func(name string) string {
+		if entries[name][0] == "040000" {
+			return name + "/"
+		}
+		return name
+	}
+	names := make([]string, 0, len(entries))
+	for name := range entries {
+		names = append(names, name)
+	}
+	sort.Slice(names, func(i, j int) bool { return key(names[i]) < key(names[j]) })
+	var raw []byte
+	for _, name := range names {
+		id, err := hex.DecodeString(entries[name][1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw = append(raw, strings.TrimPrefix(entries[name][0], "0")+" "+name+"\x00"...)
+		raw = append(raw, id...)
+	}
+	return writeObject(t, rem, work, "tree", raw)
+}
+
+// writeObject writes data as an object of kind into work's repository.
+func writeObject(t testing.TB, rem *Remote, work, kind string, data []byte) string {
+	t.Helper()
+	f := filepath.Join(t.TempDir(), kind)
+	if err := os.WriteFile(f, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(Git(t, rem.R, work, "hash-object", "-w", "--no-filters", "-t", kind, "--end-of-options", f))
 }
 
 // WriteFiles writes files (path → content) into the work tree dir as

@@ -100,54 +100,17 @@ func New(t testing.TB, o Options) *Fixture {
 }
 
 // SeedResultBranch creates (or extends) branch with files, which may
-// include symlinks written as "symlink:<target>".
+// include symlinks written as "symlink:<target>" (gittest.Seed's links).
 func SeedResultBranch(t testing.TB, rem *gittest.Remote, branch string, files map[string]string) string {
 	t.Helper()
-	plain := map[string]string{}
-	links := map[string]string{}
+	seed := make(map[string]string, len(files))
 	for p, c := range files {
 		if target, ok := strings.CutPrefix(c, "symlink:"); ok {
-			links[p] = target
-		} else {
-			plain[p] = c
+			c = gittest.SymlinkPrefix + target
 		}
+		seed[p] = c
 	}
-	if len(links) == 0 {
-		return gittest.Seed(t, rem, branch, plain)
-	}
-	// Symlinks: build the commit in a work clone by hand.
-	work := filepath.Join(t.TempDir(), "links")
-	if gittest.Tip(t, rem, branch) != "" {
-		gittest.Git(t, rem.R, filepath.Dir(work), "clone", "--quiet", "--single-branch", "--branch", branch, "--end-of-options", rem.URL, work)
-	} else {
-		gittest.Git(t, rem.R, filepath.Dir(work), "init", "--quiet", work)
-	}
-	for p, c := range plain {
-		write(t, filepath.Join(work, filepath.FromSlash(p)), c)
-	}
-	for p, target := range links {
-		full := filepath.Join(work, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Symlink(target, full); err != nil {
-			t.Fatal(err)
-		}
-	}
-	gittest.Git(t, rem.R, work, "add", "--all")
-	gittest.Git(t, rem.R, work, "commit", "--quiet", "-m", "seed "+branch+" with symlinks")
-	gittest.Git(t, rem.R, work, "push", "--quiet", "--end-of-options", rem.URL, "HEAD:refs/heads/"+branch)
-	return strings.TrimSpace(gittest.Git(t, rem.R, work, "rev-parse", "HEAD"))
-}
-
-func write(t testing.TB, p, content string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	return gittest.Seed(t, rem, branch, seed)
 }
 
 // Approve records an approval of task id with the digest of data, as the

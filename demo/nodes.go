@@ -1,0 +1,126 @@
+package demo
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"rfhandoff/gitcli"
+	"rfhandoff/node"
+)
+
+// rxNode is one RX node of the sandbox: its checkout, policy, result
+// branch and key, and how its simulator hears the sandbox's transmission.
+// The single-node demo has one, named "", which is today's RX laptop.
+type rxNode struct {
+	Name   string // [node] name; "" on the single-node demo
+	Side   string // the transcript's prefix: "RX", or the node's name
+	Dir    string // its checkout
+	Policy string // its policy file
+	Branch string // its result branch, created by the sandbox as a lab would
+	Key    string // its private key file ("" without ssh-keygen)
+	// Signers is the allowed-signers file MAIN checks this node's results
+	// against (its [[nodes]] result_signers; the single node's is
+	// trust.result_signers).
+	Signers string
+	// DelayMS and LevelDB are HACKRF_SIM_ONAIR's: how much later and how
+	// much weaker than the first node this node's simulator hears the
+	// fake transmission (see onAirNode).
+	DelayMS int
+	LevelDB float64
+}
+
+// Per-node on-air offsets: node i (from 0) hears the transmission
+// i·onAirStepMS later and i·onAirStepDB weaker than the first. They stand
+// for a receiver further away with a clock of its own: far larger than
+// propagation (microseconds) so that a spectrogram shows them, and no
+// larger than the capture's slack (§7's min_remaining_s).
+const (
+	onAirStepMS = 250
+	onAirStepDB = -6.0
+)
+
+// MaxRXNodes is the largest --rx-nodes (PROTOCOL §23: 1 to 8).
+const MaxRXNodes = node.Max
+
+// nodeNames are the sandbox's node names: rx-a, rx-b, ...
+func nodeNames(n int) []string {
+	names := make([]string, n)
+	for i := range names {
+		names[i] = "rx-" + string(rune('a'+i))
+	}
+	return names
+}
+
+// CheckRXNodes refuses an --rx-nodes outside 1..MaxRXNodes.
+func CheckRXNodes(n int) error {
+	if n < 1 || n > MaxRXNodes {
+		return fmt.Errorf("--rx-nodes %d: the demo runs 1 to %d RX nodes (PROTOCOL §23)", n, MaxRXNodes)
+	}
+	return nil
+}
+
+// makeNodes lays out the nodes of a sandbox with n of them (n = 1: the
+// single node of today, in rx/ with rx.toml on rx-node).
+func (sb *Sandbox) makeNodes(n int) {
+	if n <= 1 {
+		sb.nodes = []*rxNode{{Side: "RX", Dir: sb.RX, Policy: sb.RXPolicy, Branch: resultBranch}}
+		return
+	}
+	for i, name := range nodeNames(n) {
+		level := 0.0 // not -0
+		if i > 0 {
+			level = float64(i) * onAirStepDB
+		}
+		sb.nodes = append(sb.nodes, &rxNode{
+			Name: name, Side: name, Branch: name,
+			Dir:     filepath.Join(sb.Root, name),
+			Policy:  filepath.Join(sb.Root, name+".toml"),
+			DelayMS: i * onAirStepMS, LevelDB: level,
+		})
+	}
+}
+
+// multi reports whether the sandbox runs a task with RX_NODES.
+func (sb *Sandbox) multi() bool { return len(sb.nodes) > 1 }
+
+// node is the node whose transcript side is side, or nil (MAIN).
+func (sb *Sandbox) node(side string) *rxNode {
+	for _, n := range sb.nodes {
+		if n.Side == side {
+			return n
+		}
+	}
+	return nil
+}
+
+// recording is the node's SigMF recording name.
+func (n *rxNode) recording() string {
+	if n.Name == "" {
+		return taskID
+	}
+	return node.Recording(taskID, n.Name)
+}
+
+// principal is the node's name in MAIN's allowed-signers file.
+func (n *rxNode) principal() string {
+	if n.Name == "" {
+		return "rx@demo"
+	}
+	return n.Name + "@demo"
+}
+
+// identity is the commit identity of the node's checkout.
+func (n *rxNode) identity() gitcli.Identity {
+	if n.Name == "" {
+		return rxIdentity
+	}
+	return gitcli.Identity{Name: "RX node " + n.Name + " (rfhandoff demo)", Email: n.Name + "@demo.rfhandoff.invalid"}
+}
+
+// keyName is the node's key file name in keys/.
+func (n *rxNode) keyName() string {
+	if n.Name == "" {
+		return "rx"
+	}
+	return n.Name
+}

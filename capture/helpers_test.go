@@ -70,7 +70,7 @@ func newWorld(t testing.TB, sim string, o publishtest.Options, pol func(*config.
 		tools[tool] = filepath.Join(bin, string(tool))
 	}
 	stack, err := exec.New(exec.Options{
-		Role: exec.RoleRX, Audit: audit, GitProtocols: []string{"file"}, HooksDir: hooks,
+		Role: exec.RoleRX, Audit: audit, GitProtocols: gittest.Transports(), HooksDir: hooks,
 		Environ: env, DefaultTimeout: 2 * time.Minute, Tools: tools,
 	})
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -35,7 +36,7 @@ func authorized(t *testing.T, e *env, now time.Time) (string, Record, *result.Re
 	if err != nil {
 		t.Fatal(err)
 	}
-	return path[strings.LastIndex(path, "/")+1:], rec, r
+	return filepath.Base(path), rec, r
 }
 
 func (e *env) executor(out *gittest.SyncBuffer, asker func() (Asker, error), now func() time.Time) *Executor {

@@ -68,11 +68,15 @@ func RunnerWithHome(t testing.TB, home string, protocols ...string) *exec.Stack 
 	t.Helper()
 	s, _ := Stack(t, exec.Options{
 		Role:         exec.RoleNone,
-		GitProtocols: append(slices.Clone(transports), protocols...),
+		GitProtocols: Transports(protocols...),
 		Environ:      Environ(home),
 	})
 	return s
 }
+
+// Transports are the git transports a runner needs to reach the fixtures'
+// remotes (file, and git on Windows: see ServeURL), then extra.
+func Transports(extra ...string) []string { return append(slices.Clone(transports), extra...) }
 
 // Stack builds a real exec stack from o for a test. It gives the stack an
 // audit log of its own in a temporary directory (and returns its path),

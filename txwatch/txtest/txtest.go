@@ -117,14 +117,14 @@ func (f *Fixture) Git(r exec.Runner) *gitcli.Client {
 }
 
 // TXRunner is a RoleTX stack like the one tx execute uses, with git over
-// the file transport and hackrf_transfer pinned to hackrf (an absolute
+// the fixtures' transports and hackrf_transfer pinned to hackrf (an absolute
 // path; a path that does not exist makes the tool missing, so nothing can
 // ever reach real hardware). Its audit log is returned with it.
 func (f *Fixture) TXRunner(t testing.TB, hackrf string) (*exec.Stack, string) {
 	t.Helper()
 	return gittest.Stack(t, exec.Options{
 		Role:         exec.RoleTX,
-		GitProtocols: []string{"file"},
+		GitProtocols: gittest.Transports(),
 		Environ:      gittest.Environ(f.Home),
 		Tools:        map[exec.Tool]string{exec.HackRFTransfer: hackrf},
 	})

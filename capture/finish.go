@@ -116,7 +116,7 @@ func (s *session) publishComplete(ctx context.Context, e ending, notes []string)
 		}
 		rep.Complete = complete(s.facts, e, now())
 		var out publish.Outcome
-		out, err = s.publish(ctx, rep.Complete, notes)
+		out, err = s.publish(ctx, rep.Complete, notes, nil)
 		if err == nil {
 			rep.CompleteCommit = out.Commit
 			rep.CompletePublished = time.Now()

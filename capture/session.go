@@ -149,14 +149,28 @@ func (s *session) run(ctx context.Context) (*Report, error) {
 		return nil, err
 	}
 
-	if err := s.confirm(ctx); err != nil {
+	// While confirm waits for the file to grow, the checkout's HEAD (for
+	// source_head) is read and READY's publish starts its git reads (the
+	// task, HEAD, check 6's clone), off READY's path; each is looked at
+	// only once the capture is confirmed, and all are waited for.
+	headOf := s.d.Git.HeadLater(context.WithoutCancel(ctx))
+	prepCtx, cancelPrep := context.WithTimeout(context.WithoutCancel(ctx), s.o.PublishTimeout)
+	defer cancelPrep()
+	prep, err := publish.Prepare(prepCtx, s.publishDeps(nil))
+	if err != nil {
+		headOf()
+		return nil, err
+	}
+	defer prep.Close()
+	err = s.confirm(ctx)
+	head, herr := headOf()
+	if err != nil {
 		if ctx.Err() != nil {
 			return nil, &interruptedError{Cause: context.Cause(ctx)}
 		}
 		return nil, err
 	}
-	head, err := s.d.Git.Head(context.WithoutCancel(ctx))
-	if err := s.fault(stepHead, err); err != nil {
+	if err := s.fault(stepHead, herr); err != nil {
 		return nil, fmt.Errorf("reading the RX checkout's HEAD: %w", err)
 	}
 	s.facts = liveFacts{
@@ -171,11 +185,12 @@ func (s *session) run(ctx context.Context) (*Report, error) {
 		return nil, fmt.Errorf("recording the capture in the RX state before READY (capture_in_progress): %w; the capture was stopped and nothing was published", err)
 	}
 	rep.Ready = ready(s.facts, now())
-	out, err := s.publish(ctx, rep.Ready, nil)
+	out, err := s.publish(ctx, rep.Ready, nil, prep)
 	var ce *publish.CheckError
 	if errors.As(err, &ce) {
-		// A refused check happens before any clone: nothing reached git,
-		// so the capture is void.
+		// A refused check happens before anything is committed or
+		// pushed (check 6's clone only read the result branch), so the
+		// capture is void.
 		return nil, &publishError{State: string(result.StateReady), Err: err}
 	}
 	// READY may be on the remote from here: the capture is no longer void.
@@ -233,12 +248,20 @@ func (s *session) abort() {
 	s.forgetRecord()
 }
 
+// firstBytePoll is how often confirm looks for the file's first bytes:
+// a stat, cheap enough to do often, and READY waits for what it sees.
+const firstBytePoll = 5 * time.Millisecond
+
 // confirm waits until the tool is alive and its file has grown between
-// two readings ConfirmGap apart, within StartupTimeout.
+// two readings ConfirmGap apart, within StartupTimeout. The first reading
+// is taken as soon as the file holds a byte (looked for every
+// firstBytePoll) and the second exactly ConfirmGap after it, not at the
+// next tick of a coarser clock: READY is due ConfirmGap after the tool
+// starts writing, plus the publish.
 func (s *session) confirm(ctx context.Context) error {
 	deadline := time.Now().Add(s.o.StartupTimeout)
-	poll := time.NewTicker(50 * time.Millisecond)
-	defer poll.Stop()
+	wait := time.NewTimer(firstBytePoll)
+	defer wait.Stop()
 	first := int64(-1)
 	var firstAt time.Time
 	for {
@@ -247,13 +270,17 @@ func (s *session) confirm(ctx context.Context) error {
 			return s.startFailure("hackrf_transfer exited before the capture was confirmed")
 		case <-ctx.Done():
 			return context.Cause(ctx)
-		case <-poll.C:
+		case <-wait.C:
 		}
 		size := s.size()
+		next := firstBytePoll
 		switch {
 		case first < 0 && size > 0:
 			first, firstAt = size, time.Now()
-		case first >= 0 && time.Since(firstAt) >= s.o.ConfirmGap:
+			next = s.o.ConfirmGap
+		case first >= 0 && time.Since(firstAt) < s.o.ConfirmGap:
+			next = s.o.ConfirmGap - time.Since(firstAt)
+		case first >= 0:
 			if size > first {
 				// Both readings were taken while the tool was alive; make
 				// sure it still is now.
@@ -265,11 +292,13 @@ func (s *session) confirm(ctx context.Context) error {
 				return nil
 			}
 			first, firstAt = size, time.Now()
+			next = s.o.ConfirmGap
 		}
 		if time.Now().After(deadline) {
 			return &startError{Reason: fmt.Sprintf("the capture file did not grow within %s", s.o.StartupTimeout),
 				StderrTail: s.stderrSoFar()}
 		}
+		wait.Reset(next)
 	}
 }
 
@@ -340,9 +369,18 @@ func (s *session) void() {
 	}
 }
 
+// publishDeps are a publish's dependencies, with notes for RX_RESULT.md.
+func (s *session) publishDeps(notes []string) publish.Deps {
+	return publish.Deps{
+		Git: s.d.Git, Runner: s.d.Runner, Policy: s.d.Policy, StateDir: s.stateDir,
+		Audit: s.d.Audit, Notes: notes, Logger: s.d.Logger,
+	}
+}
+
 // publish writes r beside the capture and publishes it with a context a
-// signal does not cancel, so a push is never torn in half.
-func (s *session) publish(ctx context.Context, r *result.Result, notes []string) (publish.Outcome, error) {
+// signal does not cancel, so a push is never torn in half: on the reads
+// prep started when it is not nil (READY's), else from the start.
+func (s *session) publish(ctx context.Context, r *result.Result, notes []string, prep *publish.Prepared) (publish.Outcome, error) {
 	data, err := s.encode(r)
 	if err != nil {
 		return publish.Outcome{}, err
@@ -358,10 +396,10 @@ func (s *session) publish(ctx context.Context, r *result.Result, notes []string)
 	pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.o.PublishTimeout)
 	defer cancel()
 	s.prog.clear()
-	return publish.Publish(pctx, publish.Deps{
-		Git: s.d.Git, Runner: s.d.Runner, Policy: s.d.Policy, StateDir: s.stateDir,
-		Audit: s.d.Audit, Notes: notes, Logger: s.d.Logger,
-	}, data)
+	if prep != nil {
+		return prep.Publish(pctx, data)
+	}
+	return publish.Publish(pctx, s.publishDeps(notes), data)
 }
 
 // encode writes r as a single-node result, or for a node as a node result

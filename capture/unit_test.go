@@ -2,6 +2,7 @@ package capture
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -302,3 +303,68 @@ func TestFirstSample(t *testing.T) {
 }
 
 var _ io.Writer = (*failingSink)(nil)
+
+// confirm accepts a file only when a reading ConfirmGap after the first
+// one is larger, with the tool alive: a file written once and then left
+// is never confirmed (the caller's context ends the wait), one that keeps
+// growing is, and a tool that exited is refused whatever the file did.
+func TestConfirm(t *testing.T) {
+	t.Parallel()
+	newSession := func(t *testing.T) (*session, *os.File) {
+		path := filepath.Join(t.TempDir(), "capture.data")
+		f, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { f.Close() })
+		o := Options{ConfirmGap: 20 * time.Millisecond, StartupTimeout: time.Hour}
+		return &session{o: o, rep: &Report{DataPath: path}, exited: make(chan struct{})}, f
+	}
+	t.Run("written once", func(t *testing.T) {
+		t.Parallel()
+		s, f := newSession(t)
+		if _, err := f.Write([]byte("only")); err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(t.Context(), 10*s.o.ConfirmGap)
+		defer cancel()
+		if err := s.confirm(ctx); !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("a file that never grew after its first bytes: confirm = %v, want the wait to run out", err)
+		}
+	})
+	t.Run("growing", func(t *testing.T) {
+		t.Parallel()
+		s, f := newSession(t)
+		stop := make(chan struct{})
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			for {
+				select {
+				case <-stop:
+					return
+				case <-time.After(time.Millisecond):
+					f.Write([]byte("iq"))
+				}
+			}
+		}()
+		err := s.confirm(t.Context())
+		close(stop)
+		<-done
+		if err != nil {
+			t.Fatalf("a growing file: confirm = %v", err)
+		}
+	})
+	t.Run("tool exited", func(t *testing.T) {
+		t.Parallel()
+		s, f := newSession(t)
+		if _, err := f.Write([]byte("some")); err != nil {
+			t.Fatal(err)
+		}
+		close(s.exited)
+		var se *startError
+		if err := s.confirm(t.Context()); !errors.As(err, &se) || !strings.Contains(err.Error(), "exited before the capture was confirmed") {
+			t.Fatalf("an exited tool: confirm = %v", err)
+		}
+	})
+}

@@ -20,7 +20,6 @@ import (
 	"rfhandoff/prompt/prompttest"
 	"rfhandoff/sigmf"
 	"rfhandoff/sigmf/sigmftest"
-	"rfhandoff/txwatch"
 )
 
 // demoNodes are the sandbox's nodes with their on-air delay and level as
@@ -92,17 +91,7 @@ func TestDemoAutoThreeNodes(t *testing.T) {
 	if rm == nil {
 		t.Fatalf("no record for 3 nodes\nstdout:\n%s", out)
 	}
-	data, err := os.ReadFile(rm[1])
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec, err := txwatch.ParseRecord(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(rec.Nodes) != 3 {
-		t.Fatalf("the record binds %d nodes:\n%s", len(rec.Nodes), data)
-	}
+	rec := nodesRecord(t, rm[1], 3)
 	for i, n := range demoNodes {
 		b := rec.Nodes[i]
 		if b.Node != n.name || b.ResultBranch != n.name || !strings.HasPrefix(b.ResultCommit, ready[n.name]) || !strings.HasPrefix(b.ResultSigner, "SHA256:") {

@@ -19,6 +19,7 @@ func TestRxCheckTaskBehindLargeCommit(t *testing.T) {
 	if testing.Short() {
 		t.Skip("pushes a 300 MB commit")
 	}
+	skipHugePush(t, 300<<20)
 	rx := rxtest.New(t, rxtest.Options{})
 	rx.Policy.Poll.GitTimeout = config.Duration{Duration: 3 * time.Second}
 	rx.WritePolicy()

@@ -90,17 +90,7 @@ func TestTxWatchThreeNodesWithTheSimulator(t *testing.T) {
 	w.Stdout.WaitForText("one phrase for all 3", txWait) // the offer, one for the three nodes
 	w.Send(gate.TXPhrase)
 	m := w.Stdout.WaitFor(regexp.MustCompile(`AUTHORIZED: record (\S+) for 3 nodes`), txWait)
-	data, err := os.ReadFile(m[1])
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec, err := txwatch.ParseRecord(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(rec.Nodes) != 3 {
-		t.Fatalf("the record binds %d nodes:\n%s", len(rec.Nodes), data)
-	}
+	rec := nodesRecord(t, m[1], 3)
 	for i, n := range nodes {
 		if b := rec.Nodes[i]; b.Node != n || b.ResultBranch != n || b.ResultCommit == rec.Nodes[(i+1)%3].ResultCommit {
 			t.Errorf("record node %d: %+v", i, b)
@@ -150,4 +140,22 @@ func TestTxWatchThreeNodesWithTheSimulator(t *testing.T) {
 			t.Errorf("stream %d %+v, want %s-%s with the SHA-512 of its .sigmf-meta", i, s, publishtest.TaskID, n)
 		}
 	}
+}
+
+// nodesRecord reads the authorization record at path, which must bind n
+// nodes.
+func nodesRecord(t *testing.T, path string, n int) txwatch.Record {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := txwatch.ParseRecord(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.Nodes) != n {
+		t.Fatalf("the record binds %d nodes, want %d:\n%s", len(rec.Nodes), n, data)
+	}
+	return rec
 }

@@ -13,19 +13,6 @@ func (c *Client) InitBare(ctx context.Context, dir string) error {
 	return nil
 }
 
-// ConfigGet reads one value of the repository's config; ok is false when
-// it is not set.
-func (c *Client) ConfigGet(ctx context.Context, key string) (value string, ok bool, err error) {
-	res, err := c.run(ctx, []string{"config", "--get", "--end-of-options", key}, call{})
-	if err != nil {
-		if code, isExit := exitCode(err); isExit && code == 1 {
-			return "", false, nil
-		}
-		return "", false, &Error{Op: "config --get " + key, Err: err}
-	}
-	return strings.TrimSuffix(string(res.Stdout), "\n"), true, nil
-}
-
 // ConfigSet sets one value in the repository's own config file.
 func (c *Client) ConfigSet(ctx context.Context, key, value string) error {
 	if _, err := c.run(ctx, []string{"config", "--local", "--end-of-options", key, value}, call{}); err != nil {

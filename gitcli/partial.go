@@ -60,18 +60,32 @@ func (c *Client) filterIgnored() {
 }
 
 // fetchBlob makes the regular file at path in commit present in a partial
-// clone. A blob already there costs two local calls. A missing one is
-// fetched with its directory's tree and the filter blob:limit=maxBytes+1,
-// so the server sends it only when it is within the limit; still missing
-// afterwards, it is a *TooLargeError that was never downloaded. (Asking
-// for the blob by ID would bypass the filter: git always sends an object
-// that is asked for by name.)
+// clone, so that ShowFile's ls-tree -l and cat-file read no missing object
+// (git would fetch one by itself, at any size and outside the runner). A
+// directory with nothing missing under it costs one local call: the
+// listing of its objects says so. Otherwise the file's entry is looked
+// up, and a missing blob is fetched with its directory's tree and the
+// filter blob:limit=maxBytes+1, so the server sends it only when it is
+// within the limit; still missing afterwards, it is a *TooLargeError that
+// was never downloaded. (Asking for the blob by ID would bypass the
+// filter: git always sends an object that is asked for by name.)
 func (c *Client) fetchBlob(ctx context.Context, commit, file string, maxBytes int64) error {
 	if err := ValidObjectID(commit); err != nil {
 		return err
 	}
 	if err := ValidRepoPath(file); err != nil {
 		return err
+	}
+	dir := path.Dir(file)
+	dirRev := commit + ":" + dir
+	if dir == "." {
+		dirRev = commit + "^{tree}"
+	}
+	// A directory that is not there (or not a tree) fails this listing;
+	// the entry's lookup below then says what is wrong.
+	listing, listed := c.objectsUnder(ctx, dirRev)
+	if listed && !strings.Contains("\n"+string(listing), "\n?") {
+		return nil
 	}
 	// Without -l, ls-tree needs trees only: it never fetches a blob.
 	res, err := c.run(ctx, []string{"ls-tree", "-r", "-t", "-z", "--full-tree", "--end-of-options", commit, "--", file}, call{})
@@ -82,7 +96,6 @@ func (c *Client) fetchBlob(ctx context.Context, commit, file string, maxBytes in
 	if err != nil {
 		return &Error{Op: "ls-tree", Err: err}
 	}
-	dir := path.Dir(file)
 	var blob, tree string
 	for _, e := range entries {
 		switch e.Path {
@@ -106,7 +119,11 @@ func (c *Client) fetchBlob(ctx context.Context, commit, file string, maxBytes in
 	if tree == "" {
 		return &Error{Op: "ls-tree", Err: fmt.Errorf("no tree entry for %s in commit %s", dir, commit)}
 	}
-	if ok, err := c.present(ctx, tree, blob); err != nil || ok {
+	if listed {
+		if ok, err := parseMissing(listing, blob); err != nil || ok {
+			return err
+		}
+	} else if ok, err := c.present(ctx, tree, blob); err != nil || ok {
 		return err
 	}
 	if err := c.fetchBounded(ctx, tree, maxBytes); err != nil {
@@ -169,11 +186,23 @@ func (c *Client) resolveTree(ctx context.Context, commit string) (string, error)
 // repository. rev-list --missing=print lists missing objects as "?<id>"
 // and, unlike cat-file, never fetches them.
 func (c *Client) present(ctx context.Context, tree, id string) (bool, error) {
-	res, err := c.run(ctx, []string{"rev-list", "--objects", "--missing=print", "--end-of-options", tree}, call{})
+	res, err := c.run(ctx, objectsUnderArgs(tree), call{})
 	if err != nil {
 		return false, &Error{Op: "rev-list", Err: err}
 	}
 	return parseMissing(res.Stdout, id)
+}
+
+// objectsUnder lists the objects reachable from rev (a tree, named by ID
+// or as <commit>:<dir>) as present's rev-list does, fetching none; ok is
+// false when git could not list them.
+func (c *Client) objectsUnder(ctx context.Context, rev string) (listing []byte, ok bool) {
+	res, err := c.run(ctx, objectsUnderArgs(rev), call{})
+	return res.Stdout, err == nil
+}
+
+func objectsUnderArgs(rev string) []string {
+	return []string{"rev-list", "--objects", "--missing=print", "--end-of-options", rev}
 }
 
 // parseMissing reads rev-list --objects --missing=print output for id:
@@ -205,19 +234,25 @@ func hasLine(out []byte, line string) bool {
 	return false
 }
 
-// HasCommit reports whether commit is in the repository without fetching
-// it: in a partial clone, merge-base and rev-parse would fetch a missing
-// commit from the promisor remote by themselves. rev-list --missing turns
-// that off; it names a missing tip "bad object".
-func (c *Client) HasCommit(ctx context.Context, commit string) (bool, error) {
-	if err := validRef(commit); err != nil {
+// IsAncestorPresent reports whether commit a is an ancestor of (or equal
+// to) b without fetching anything: in a partial clone, merge-base and
+// rev-parse would fetch a missing commit from the promisor remote by
+// themselves. One rev-list answers both questions: --missing turns the
+// fetching off, so a missing a is git's "bad object" (no ancestor), and
+// "a ^b" lists nothing exactly when every commit a reaches is one b
+// reaches (-n 1: one commit is enough to say no).
+func (c *Client) IsAncestorPresent(ctx context.Context, a, b string) (bool, error) {
+	if err := validRef(a); err != nil {
 		return false, err
 	}
-	res, err := c.run(ctx, []string{"rev-list", "--missing=print", "--no-walk", "--end-of-options", commit}, call{})
-	if err == nil {
-		return true, nil
+	if err := validRef(b); err != nil {
+		return false, err
 	}
-	if code, ok := exitCode(err); ok && code == 128 && hasLine(res.Stderr, "fatal: bad object "+commit) {
+	res, err := c.run(ctx, []string{"rev-list", "-n", "1", "--missing=print", "--end-of-options", a, "^" + b}, call{})
+	if err == nil {
+		return len(outputLines(res.Stdout)) == 0, nil
+	}
+	if code, ok := exitCode(err); ok && code == 128 && hasLine(res.Stderr, "fatal: bad object "+a) {
 		return false, nil
 	}
 	return false, &Error{Op: "rev-list", Err: err}

@@ -36,6 +36,12 @@ func (c *Client) Head(ctx context.Context) (string, error) {
 	return c.ResolveCommit(ctx, "HEAD")
 }
 
+// HeadLater starts reading HEAD (Head) at once, beside whatever the caller
+// does meanwhile, and returns the wait for the answer (see later).
+func (c *Client) HeadLater(ctx context.Context) (wait func() (string, error)) {
+	return later(func() (string, error) { return c.Head(ctx) })
+}
+
 // CurrentBranch is the short name of the checked-out branch, or "" when
 // HEAD is detached.
 func (c *Client) CurrentBranch(ctx context.Context) (string, error) {

@@ -81,10 +81,7 @@ func (m *Mirror) checkAnchor(ctx context.Context, branch string) (string, error)
 	// Once vouched for, the ref only moves by git's non-forced fetch,
 	// which refuses anything but a fast-forward: no second check.
 	if had && old != tip && !m.vouched[branch] {
-		ok, err := m.git.HasCommit(ctx, old)
-		if err == nil && ok {
-			ok, err = m.git.IsAncestor(ctx, old, tip)
-		}
+		ok, err := m.git.IsAncestorPresent(ctx, old, tip)
 		if err != nil {
 			return "", fmt.Errorf("mirror: checking %s against its last accepted tip %s: %w", ref, old, err)
 		}

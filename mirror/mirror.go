@@ -2,7 +2,9 @@ package mirror
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -12,6 +14,7 @@ import (
 	"rfhandoff/config"
 	"rfhandoff/exec"
 	"rfhandoff/gitcli"
+	"rfhandoff/state"
 )
 
 // The mirrors' names in the state directory, one per side.
@@ -99,8 +102,27 @@ func (m *Mirror) env(gitDir string) []string {
 	}
 }
 
-// urlKey records, redacted, which URL the mirror was built for.
-const urlKey = "rfhandoff.mirroredurl"
+// urlFile, inside the mirror, records (redacted) which URL the mirror was
+// built for. A plain file rfhandoff alone writes, read without starting
+// git: every Open asks it (earlier mirrors kept it as the config key
+// rfhandoff.mirroredurl, and are rebuilt once, as not saying).
+const urlFile = "rfhandoff-mirrored-url"
+
+// maxURLFileBytes bounds the read of urlFile.
+const maxURLFileBytes = 64 << 10
+
+// mirroredURL reads urlFile in the mirror at dir; ok is false when there
+// is none.
+func mirroredURL(dir string) (url string, ok bool, err error) {
+	data, err := state.ReadRegular(filepath.Join(dir, urlFile), maxURLFileBytes)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, err
+	}
+	return strings.TrimSuffix(string(data), "\n"), true, nil
+}
 
 // check reports whether the mirror is usable and, if not, why it must be
 // rebuilt ("" when it does not exist yet).
@@ -108,7 +130,7 @@ func (m *Mirror) check(ctx context.Context) (why string, ok bool) {
 	if _, err := os.Stat(m.Dir); os.IsNotExist(err) {
 		return "", false
 	}
-	got, set, err := m.git.ConfigGet(ctx, urlKey)
+	got, set, err := mirroredURL(m.Dir)
 	switch {
 	case err != nil:
 		return fmt.Sprintf("it is unreadable (%v)", err), false
@@ -142,8 +164,10 @@ func (m *Mirror) rebuild(ctx context.Context, why string) error {
 	if err := g.InitBare(ctx, tmp); err != nil {
 		return fmt.Errorf("mirror: creating %s: %w", m.Dir, err)
 	}
+	if err := os.WriteFile(filepath.Join(tmp, urlFile), []byte(exec.RedactURL(m.URL)+"\n"), 0o600); err != nil {
+		return fmt.Errorf("mirror: creating %s: %w", m.Dir, err)
+	}
 	for _, kv := range [][2]string{
-		{urlKey, exec.RedactURL(m.URL)},
 		{"remote." + m.Remote + ".promisor", "true"},
 		{"remote." + m.Remote + ".partialclonefilter", filter},
 		{"gc.auto", "0"},

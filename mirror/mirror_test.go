@@ -93,6 +93,13 @@ func TestBloblessPollReadsOnlyTheTask(t *testing.T) {
 	if ok, err := m.IsAncestor(t.Context(), strings.TrimSpace(base), c); err != nil || !ok {
 		t.Fatalf("IsAncestor(checkout HEAD, task commit) = %v, %v", ok, err)
 	}
+	// A commit is its own ancestor; a descendant is none.
+	if ok, err := m.IsAncestor(t.Context(), c, c); err != nil || !ok {
+		t.Fatalf("IsAncestor(task commit, itself) = %v, %v; want true", ok, err)
+	}
+	if ok, err := m.IsAncestor(t.Context(), c, strings.TrimSpace(base)); err != nil || ok {
+		t.Fatalf("IsAncestor(task commit, its parent) = %v, %v; want false", ok, err)
+	}
 	// A commit of another branch is no ancestor, and is not fetched to
 	// find that out.
 	other := gittest.Seed(t, f.rem, "other", map[string]string{"x": "y\n"})
@@ -138,6 +145,44 @@ func TestOversizedFileIsNotFetched(t *testing.T) {
 	}
 	if _, err := m.ShowFile(t.Context(), c, "docs/none.md", 100); !errors.Is(err, gitcli.ErrNotFound) {
 		t.Fatalf("missing path: %v", err)
+	}
+}
+
+// A task beside a file over the limit, in the same directory: each read
+// brings the task and never the other file, whether or not something
+// under the directory is still missing; and a file already there but over
+// the limit is refused with its size.
+func TestReadBesideAWithheldFile(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	want := "TASK_ID = T3\n"
+	big := "docs/handoff/take.raw"
+	c := gittest.Seed(t, f.rem, branch, map[string]string{big: gittest.Incompressible(2 << 20), taskPath: want})
+	m := f.open(t)
+	f.fetch(t, m)
+	for i := range 2 { // missing, then present beside the missing one
+		if data, err := m.ShowFile(t.Context(), c, taskPath, 64<<10); err != nil || string(data) != want {
+			t.Fatalf("read %d: %q, %v", i+1, data, err)
+		}
+		if n := f.size(t); n > 1<<20 {
+			t.Fatalf("read %d: the mirror holds %d bytes: the 2 MiB file beside the task was downloaded", i+1, n)
+		}
+	}
+	// Everything under a directory present (the one-call check): a file
+	// there over a smaller limit is still refused, by its size.
+	note, body := "docs/other/NOTE.md", "twelve bytes\n"
+	c = gittest.Seed(t, f.rem, branch, map[string]string{note: body})
+	f.fetch(t, m)
+	if data, err := m.ShowFile(t.Context(), c, note, 64<<10); err != nil || string(data) != body {
+		t.Fatalf("read of %s: %q, %v", note, data, err)
+	}
+	_, err := m.ShowFile(t.Context(), c, note, 4)
+	var tl *gitcli.TooLargeError
+	if !errors.As(err, &tl) || tl.Size != int64(len(body)) || tl.Limit != 4 {
+		t.Fatalf("a present file over a 4-byte limit: %v, want a TooLargeError naming its %d bytes", err, len(body))
+	}
+	if n := f.size(t); n > 1<<20 {
+		t.Fatalf("the mirror holds %d bytes: the 2 MiB file was downloaded", n)
 	}
 }
 
@@ -218,6 +263,20 @@ func TestMirrorRecovers(t *testing.T) {
 	}
 	if got := f.fetch(t, m); got != c {
 		t.Fatalf("after a broken ref: %s, want %s", got, c)
+	}
+
+	// No record of the URL it mirrors (a mirror made before the record
+	// was a file): rebuilt, once.
+	if err := os.Remove(filepath.Join(f.dir, "rfhandoff-mirrored-url")); err != nil {
+		t.Fatal(err)
+	}
+	f.open(t)
+	m = f.open(t)
+	if n := strings.Count(f.logs.String(), "rebuilt the mirror: it does not say which remote it mirrors"); n != 1 {
+		t.Errorf("a mirror without its URL record was rebuilt %d times, want once:\n%s", n, f.logs)
+	}
+	if got := f.fetch(t, m); got != c {
+		t.Fatalf("after a rebuild for a missing URL record: %s, want %s", got, c)
 	}
 
 	// The checkout's remote moved to another URL.

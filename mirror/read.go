@@ -75,12 +75,10 @@ func (m *Mirror) ResolveCommit(ctx context.Context, ref string) (string, error) 
 // IsAncestor reports whether a is an ancestor of b in the mirror. The
 // mirror holds the whole commit history of what it fetched (no depth), so
 // a commit it does not have is no ancestor: it is answered so, rather than
-// letting merge-base fetch it from the promisor remote outside the runner.
+// letting merge-base fetch it from the promisor remote outside the runner
+// (gitcli.IsAncestorPresent: one call).
 func (m *Mirror) IsAncestor(ctx context.Context, a, b string) (bool, error) {
-	if ok, err := m.git.HasCommit(ctx, a); err != nil || !ok {
-		return false, err
-	}
-	return m.git.IsAncestor(ctx, a, b)
+	return m.git.IsAncestorPresent(ctx, a, b)
 }
 
 // ShowFile reads the file at path in commit, fetching its blob first when

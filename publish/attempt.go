@@ -34,6 +34,10 @@ func freshClone(ctx context.Context, d Deps, url, branch string) (*gitcli.Client
 // filter or attribute can touch a byte.
 func attempt(ctx context.Context, d Deps, c *checked, clone *gitcli.Client, files []file) (Outcome, error) {
 	dir := d.Policy.Repo.ResultDir
+	// The committer is read from the clone's config beside the reads and
+	// the object write below; the commit waits for it.
+	identityOf := clone.IdentityLater(ctx)
+	defer identityOf() // never outlives the attempt
 	levels, err := clone.DirLevels(ctx, "HEAD", dir)
 	if err != nil {
 		return Outcome{}, err
@@ -58,6 +62,9 @@ func attempt(ctx context.Context, d Deps, c *checked, clone *gitcli.Client, file
 		return Outcome{}, err
 	}
 	if err := clone.WriteObjects(ctx, objs); err != nil {
+		return Outcome{}, err
+	}
+	if clone.Identity, err = identityOf(); err != nil {
 		return Outcome{}, err
 	}
 	chain, err := d.Audit.Head()

@@ -22,36 +22,80 @@ type checked struct {
 	clone  *gitcli.Client // check 6's temporary clone of the result branch: the first attempt's
 }
 
-// check runs the seven checks of PROTOCOL §6 in order and returns the first
-// failure as a *CheckError. Nothing is written to the remote or the
-// checkout; the only remote traffic is the narrow fetch of the task branch
-// into the RX mirror and, for check 6, the temporary clone of the result
-// branch that the first attempt then builds on. cleanup removes that clone;
-// it is never nil and must be called whatever check returns.
-func check(ctx context.Context, d Deps, data []byte) (c *checked, cleanup func(), err error) {
-	cleanup = func() {}
-	c, err = checkSteps(ctx, d, data, &cleanup)
-	return c, cleanup, err
+// prepared is the git side of the checks, started before they are
+// decided: the mirror's task read (check 1), the checkout's HEAD (check
+// 5) and check 6's clone of the result branch, which starts as soon as
+// the remote's URL is known. Each is looked at only at its check, so the
+// checks are still decided and reported in order; a publish refused
+// before check 6 removes the clone unused (it read the result branch,
+// nothing more). close waits for all of it and removes the clone; it must
+// be called whatever happens.
+type prepared struct {
+	branch string
+	headOf func() (string, error)
+	// Set by the task read before taskDone is closed.
+	taskDone chan struct{}
+	cur      *taskfetch.Current
+	url      string      // the remote's URL, absolute (the RX mirror's)
+	early    *earlyClone // nil when check 6 cannot pass or the mirror did not open
+	taskErr  error       // check 1's refusal
 }
 
-func checkSteps(ctx context.Context, d Deps, data []byte, cleanup *func()) (*checked, error) {
+func prepare(ctx context.Context, d Deps) *prepared {
+	p := d.Policy
+	pr := &prepared{branch: d.ResultBranch, headOf: d.Git.HeadLater(ctx), taskDone: make(chan struct{})}
+	if pr.branch == "" {
+		pr.branch = p.Repo.ResultBranch
+	}
+	go func() {
+		defer close(pr.taskDone)
+		m, err := mirror.Open(ctx, d.Git, p.Repo.Remote, filepath.Join(d.StateDir, mirror.RXName), d.Logger)
+		if err != nil {
+			pr.taskErr = refuse(StepTaskID, "opening the RX mirror: %w", err)
+			return
+		}
+		pr.url = m.URL
+		if gitcli.ValidBranch(pr.branch) == nil && pr.branch != p.Repo.TaskBranch {
+			pr.early = startClone(ctx, d, m.URL, pr.branch)
+		}
+		// Read against the accepted tip (PROTOCOL §17). A state that cannot
+		// be read gives none here; check 4 then refuses, naming it.
+		var since *state.AcceptedTask
+		if st, err := state.LoadRX(d.StateDir); err == nil {
+			since = st.AcceptedTask
+		}
+		cur, _, err := taskfetch.FetchSince(ctx, m, p, since)
+		if err != nil {
+			pr.taskErr = refuse(StepTaskID, "reading the current task from %s/%s: %w", p.Repo.Remote, p.Repo.TaskBranch, err)
+			return
+		}
+		pr.cur = cur
+	}()
+	return pr
+}
+
+func (pr *prepared) close() {
+	_, _ = pr.headOf()
+	<-pr.taskDone
+	if pr.early != nil {
+		pr.early.remove()
+	}
+}
+
+// check runs the seven checks of PROTOCOL §6 in order on what pr reads and
+// returns the first failure as a *CheckError. Nothing is written to the
+// remote or the checkout; the only remote traffic is the narrow fetch of
+// the task branch into the RX mirror and check 6's temporary clone of the
+// result branch, which the first attempt then builds on.
+func check(ctx context.Context, d Deps, pr *prepared, data []byte) (*checked, error) {
 	p := d.Policy
 
 	// 1. The current task, freshly fetched, and the result agree on TASK_ID.
-	m, err := mirror.Open(ctx, d.Git, p.Repo.Remote, filepath.Join(d.StateDir, mirror.RXName), d.Logger)
-	if err != nil {
-		return nil, refuse(StepTaskID, "opening the RX mirror: %w", err)
+	<-pr.taskDone
+	if pr.taskErr != nil {
+		return nil, pr.taskErr
 	}
-	// Read against the accepted tip (PROTOCOL §17). A state that cannot
-	// be read gives none here; check 4 then refuses, naming it.
-	var since *state.AcceptedTask
-	if st, err := state.LoadRX(d.StateDir); err == nil {
-		since = st.AcceptedTask
-	}
-	cur, _, err := taskfetch.FetchSince(ctx, m, p, since)
-	if err != nil {
-		return nil, refuse(StepTaskID, "reading the current task from %s/%s: %w", p.Repo.Remote, p.Repo.TaskBranch, err)
-	}
+	cur := pr.cur
 	id := cur.Task.ID
 	ids, err := peekString(data, "task_id")
 	if err != nil {
@@ -81,7 +125,7 @@ func checkSteps(ctx context.Context, d Deps, data []byte, cleanup *func()) (*che
 	if err != nil {
 		return nil, refuse(StepSourceHead, "cannot read source_head from the result: %v", err)
 	}
-	head, err := d.Git.Head(ctx)
+	head, err := pr.headOf()
 	if err != nil {
 		return nil, refuse(StepSourceHead, "reading the RX checkout's HEAD: %w", err)
 	}
@@ -93,10 +137,7 @@ func checkSteps(ctx context.Context, d Deps, data []byte, cleanup *func()) (*che
 
 	// 6. The result branch exists; it is never created and never the
 	// task branch.
-	branch := d.ResultBranch
-	if branch == "" {
-		branch = p.Repo.ResultBranch
-	}
+	branch := pr.branch
 	if err := gitcli.ValidBranch(branch); err != nil {
 		return nil, refuseErr(StepResultBranch, err)
 	}
@@ -106,8 +147,7 @@ func checkSteps(ctx context.Context, d Deps, data []byte, cleanup *func()) (*che
 	// The clone answers "exists" (a clone of a missing branch fails); only
 	// a failed clone asks the remote, to tell a missing branch from a
 	// clone that failed for another reason.
-	clone, rm, err := freshClone(ctx, d, m.URL, branch)
-	*cleanup = rm
+	clone, err := pr.early.wait()
 	if err != nil {
 		exists, _, lerr := d.Git.RemoteBranchExists(ctx, p.Repo.Remote, branch)
 		switch {
@@ -130,7 +170,7 @@ func checkSteps(ctx context.Context, d Deps, data []byte, cleanup *func()) (*che
 	if err != nil {
 		return nil, refuseErr(StepSchema, err)
 	}
-	return &checked{cur: cur, res: res, branch: branch, url: m.URL, clone: clone}, nil
+	return &checked{cur: cur, res: res, branch: branch, url: pr.url, clone: clone}, nil
 }
 
 // checkApproval is check 4: last_approved_task_id names the task and the
@@ -159,4 +199,38 @@ func checkApproval(stateDir string, cur *taskfetch.Current) error {
 		return refuse(StepApproved, "task %s was replaced by another task before; a replaced TASK_ID is never published for again", id)
 	}
 	return nil
+}
+
+// earlyClone is check 6's clone of the result branch, made beside checks 1
+// to 5 (freshClone in its own goroutine).
+type earlyClone struct {
+	cancel context.CancelFunc
+	done   chan struct{}
+	clone  *gitcli.Client
+	rm     func()
+	err    error
+}
+
+func startClone(ctx context.Context, d Deps, url, branch string) *earlyClone {
+	ctx, cancel := context.WithCancel(ctx)
+	e := &earlyClone{cancel: cancel, done: make(chan struct{}), rm: func() {}}
+	go func() {
+		defer close(e.done)
+		e.clone, e.rm, e.err = freshClone(ctx, d, url, branch)
+	}()
+	return e
+}
+
+// wait is the clone once it is made.
+func (e *earlyClone) wait() (*gitcli.Client, error) {
+	<-e.done
+	return e.clone, e.err
+}
+
+// remove stops a clone still being made (a publish refused before check 6
+// does not wait for it), waits for it to end and removes it.
+func (e *earlyClone) remove() {
+	e.cancel()
+	<-e.done
+	e.rm()
 }

@@ -215,6 +215,7 @@ func TestChecksRefuseInOrder(t *testing.T) {
 				t.Errorf("outcome %+v on refusal", out)
 			}
 			unchanged(t, f, refs, snap)
+			allEnded(t, f)
 		})
 	}
 }

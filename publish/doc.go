@@ -7,7 +7,9 @@
 // clone the commit is built in: a shallow, single-branch, tag-less clone
 // of the result branch alone in a private temporary directory that is
 // never checked out (a clone of a missing branch fails; only then is the
-// remote asked, to tell a missing branch from another failure). One ls-tree
+// remote asked, to tell a missing branch from another failure). That clone,
+// the task's fetch and the checkout's HEAD are read beside each other
+// (prepare), each looked at only at its check. One ls-tree
 // lists the levels of the result directory; the new blobs and trees are
 // built from them and written as raw objects (unpack-objects --strict,
 // which also refuses a tree naming a missing object), commit-tree makes a
@@ -23,5 +25,6 @@
 // What it offers: Publish, which runs the §6 checks in order and pushes one
 // result commit, returning an Outcome (the commit now on the branch; NoOp when
 // it already held the identical files) or a CheckError naming the step that
-// refused.
+// refused; Prepare, which starts those reads before the result is known
+// (rx capture's READY) and publishes it later through Prepared.Publish.
 package publish

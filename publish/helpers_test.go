@@ -95,3 +95,22 @@ func leftovers(t *testing.T, dir string) []string {
 	slices.Sort(names)
 	return names
 }
+
+// allEnded asserts that every git call a publish started had ended when
+// it returned (a read started beside the checks included): each start
+// line of the audit log has its end line.
+func allEnded(t *testing.T, f *publishtest.Fixture) {
+	t.Helper()
+	open := map[string]bool{}
+	for _, e := range auditEntries(t, f.Runner.AuditLog().Path()) {
+		switch e.Event {
+		case exec.EventStart:
+			open[e.ID] = true
+		case exec.EventEnd:
+			delete(open, e.ID)
+		}
+	}
+	if len(open) > 0 {
+		t.Errorf("%d git calls were still running when the publish returned: %v", len(open), open)
+	}
+}

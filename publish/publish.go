@@ -89,9 +89,45 @@ func Publish(ctx context.Context, d Deps, data []byte) (Outcome, error) {
 	if err := d.validate(); err != nil {
 		return Outcome{}, err
 	}
+	pr := prepare(ctx, d)
+	defer pr.close()
+	return publishPrepared(ctx, d, pr, data)
+}
+
+// Prepared is a publish whose git reads (the task, HEAD, check 6's
+// clone) have started before its result is known, as rx capture starts
+// READY's while it confirms the capture (PROTOCOL §8). The checks are
+// decided only in Publish, in order, on those reads.
+type Prepared struct {
+	d    Deps
+	pr   *prepared
+	used bool
+}
+
+// Prepare starts a publish's git reads for d. Close must be called
+// whatever happens; Publish may be called once.
+func Prepare(ctx context.Context, d Deps) (*Prepared, error) {
+	if err := d.validate(); err != nil {
+		return nil, err
+	}
+	return &Prepared{d: d, pr: prepare(ctx, d)}, nil
+}
+
+// Publish is the package's Publish of data on the reads Prepare started.
+func (p *Prepared) Publish(ctx context.Context, data []byte) (Outcome, error) {
+	if p.used {
+		return Outcome{}, errors.New("publish: a prepared publish was already used")
+	}
+	p.used = true
+	return publishPrepared(ctx, p.d, p.pr, data)
+}
+
+// Close waits for the reads and removes check 6's clone.
+func (p *Prepared) Close() { p.pr.close() }
+
+func publishPrepared(ctx context.Context, d Deps, pr *prepared, data []byte) (Outcome, error) {
 	log := d.logger()
-	c, cleanup, err := check(ctx, d, data)
-	defer cleanup()
+	c, err := check(ctx, d, pr, data)
 	if err != nil {
 		return Outcome{}, err
 	}

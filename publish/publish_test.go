@@ -73,9 +73,9 @@ func TestPublishCommitsExactlyTheTwoFiles(t *testing.T) {
 		t.Errorf("commit message %q", msg)
 	}
 	trailer := strings.TrimSpace(bareGit(t, f, "log", "-1", "--format=%(trailers:key="+publish.AuditTrailer+",valueonly)", out.Commit))
-	// The head at commit time: the trailer names a line of the log, and
-	// between that line and git commit-tree's start only the commit
-	// identity lookup (git config) ran.
+	// The head at commit time: the trailer names the last line before git
+	// commit-tree's start, the end of writing the objects or of the commit
+	// identity lookup (git config, read beside the object write).
 	entries := auditEntries(t, f.Runner.AuditLog().Path())
 	commitStart := -1
 	for i, e := range entries {
@@ -102,13 +102,11 @@ func TestPublishCommitsExactlyTheTwoFiles(t *testing.T) {
 			starts[e.ID] = gitSub(e.Argv)
 		}
 	}
-	if sub := starts[entries[named].ID]; entries[named].Event != "end" || sub != "unpack-objects" {
-		t.Errorf("trailer names %s of git %s, want the end of writing the objects (git unpack-objects)", entries[named].Event, sub)
+	if sub := starts[entries[named].ID]; entries[named].Event != "end" || (sub != "unpack-objects" && sub != "config") {
+		t.Errorf("trailer names %s of git %s, want the end of writing the objects (git unpack-objects) or of the identity lookup (git config)", entries[named].Event, sub)
 	}
 	for _, e := range entries[named+1 : commitStart] {
-		if sub := starts[e.ID]; sub != "config" {
-			t.Errorf("git %s ran between the trailer's line and the commit", sub)
-		}
+		t.Errorf("%s of git %s came between the trailer's line and the commit", e.Event, starts[e.ID])
 	}
 	unchanged(t, f, f.Refs(t), snap)
 	if left := leftovers(t, tmp); len(left) > 0 {
@@ -195,4 +193,42 @@ func TestOversizedMarkdownRefused(t *testing.T) {
 		t.Fatalf("error %v, want the RX_RESULT.md size refused against the %d-byte limit", err, result.MaxBytes)
 	}
 	unchanged(t, f, refs, snap)
+}
+
+// A prepared publish that is closed unused (a capture that was never
+// confirmed) leaves no clone and no git call running; one that is used
+// publishes once, and only once.
+func TestPreparedPublish(t *testing.T) {
+	tmp := privateTemp(t)
+	f := publishtest.New(t, publishtest.Options{})
+	refs := f.Refs(t)
+	prep, err := publish.Prepare(t.Context(), f.Deps())
+	if err != nil {
+		t.Fatal(err)
+	}
+	prep.Close()
+	if left := leftovers(t, tmp); len(left) > 0 {
+		t.Errorf("a prepared publish closed unused left clones: %v", left)
+	}
+	allEnded(t, f)
+	if got := f.Refs(t); got != refs {
+		t.Errorf("a prepared publish closed unused changed the remote:\n%s\nwant:\n%s", got, refs)
+	}
+
+	prep, err = publish.Prepare(t.Context(), f.Deps())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer prep.Close()
+	data := publishtest.Encode(t, f.Ready())
+	if out, err := prep.Publish(t.Context(), data); err != nil || out.NoOp {
+		t.Fatalf("prepared publish: %+v, %v", out, err)
+	}
+	if _, err := prep.Publish(t.Context(), data); err == nil || !strings.Contains(err.Error(), "already used") {
+		t.Fatalf("a prepared publish used twice: %v", err)
+	}
+	prep.Close()
+	if left := leftovers(t, tmp); len(left) > 0 {
+		t.Errorf("a used prepared publish left clones: %v", left)
+	}
 }

@@ -82,9 +82,18 @@ grep -q 'case STATUS_INVALID_INFO_CLASS,' "$at" || { echo "test-windows: $at cha
 sed 's|case STATUS_INVALID_INFO_CLASS,|case STATUS_INVALID_INFO_CLASS, NTStatus(0xC0000002),|' "$at" >"$work/at_windows.go"
 printf '{"Replace":{"%s":"%s"}}\n' "$at" "$work/at_windows.go" >"$work/overlay.json"
 
+# The test binary's output goes through a file: a Windows process it
+# starts can outlive it under Wine (services.exe and friends, which Wine
+# starts on demand, inherit the starter's descriptors), and would hold
+# go test's pipe open ("Test I/O incomplete ... after exiting").
 cat >"$work/wine-exec" <<SH
 #!/bin/sh
-exec "$wine" "\$@"
+out=\$(mktemp "$work/out.XXXXXX")
+"$wine" "\$@" >"\$out" 2>&1
+rc=\$?
+cat "\$out"
+rm -f "\$out"
+exit \$rc
 SH
 chmod +x "$work/wine-exec"
 win() { "$wine" winepath -w "$1" 2>/dev/null | tr -d '\r'; }

@@ -26,7 +26,7 @@ func TestTaskNewReadsThroughTheMirror(t *testing.T) {
 	taskFile := w.Policy.Repo.TaskFile
 	gittest.Seed(t, rem, taskBranch, map[string]string{taskFile: "TASK_ID = OLD_TASK_001\n"})
 	big := gittest.Seed(t, rem, taskBranch, map[string]string{taskFile: "TASK_ID = HUGE_TASK_001\n" + gittest.Incompressible(2<<20)})
-	gittest.Seed(t, rem, taskBranch, map[string]string{taskFile: "TASK_ID = LAST_TASK_001\n", "media/take.raw": gittest.Incompressible(8 << 20)})
+	gittest.Seed(t, rem, taskBranch, map[string]string{taskFile: "TASK_ID = LAST_TASK_001\n", "media/take.raw": gittest.Incompressible(4 << 20)})
 	gittest.Seed(t, rem, "rx-node", map[string]string{
 		"docs/handoff/results/RX_RESULT.json": `{"schema_version": 0, "task_id": "OLD_RESULT_001"}`,
 	})

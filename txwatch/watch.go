@@ -119,8 +119,10 @@ func (w *Watcher) Run(ctx context.Context) (err error) {
 		return err
 	}
 	// Holding the lock, no live writer owns a temp file.
-	if _, err := state.CleanTemps(filepath.Join(dir, state.TXStateFile)); err != nil {
-		return err
+	for _, f := range []string{state.TXStateFile, nodesFile} {
+		if _, err := state.CleanTemps(filepath.Join(dir, f)); err != nil {
+			return err
+		}
 	}
 	if _, err := w.store.CleanTemps(); err != nil {
 		return err

@@ -355,6 +355,39 @@ func TestWatchRecoversAStaleRunningFlag(t *testing.T) {
 	}
 }
 
+// A watcher killed inside a write of its state or of tx_nodes.json leaves
+// a temp file; the next one, holding the lock, removes both kinds.
+func TestWatchCleansKilledWrites(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	dir := e.pol.StatePath()
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	stale := []string{
+		filepath.Join(dir, "."+state.TXStateFile+".tmp-111"),
+		filepath.Join(dir, "."+nodesFile+".tmp-222"),
+	}
+	for _, p := range stale {
+		if err := os.WriteFile(p, []byte(`{"half":`), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := &gittest.SyncBuffer{}
+	stop := runWatcher(t, e.watcher(out, noTerminal))
+	waitFor(t, "the temp files gone", func() bool {
+		for _, p := range stale {
+			if _, err := os.Stat(p); !os.IsNotExist(err) {
+				return false
+			}
+		}
+		return true
+	}, out)
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestWatchRefusesAStateDirGitDoesNotIgnore(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)

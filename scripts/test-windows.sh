@@ -8,12 +8,14 @@
 #       git.exe (scripts/build-git-windows.sh; RFHANDOFF_GIT_WINDOWS names a
 #       tree built before) first on the Windows PATH, every package (or those
 #       named), then TestFirstRunUnderWine (both machines on rfhandoff.exe).
-#       Not in CI: on a loaded 2-core machine it ran for about an hour and
-#       has not yet passed end to end (docs/TESTING.md).
+#       Not in CI: on a loaded 2-core machine the packages' part ran for
+#       about an hour and has not yet passed as a whole;
+#       TestFirstRunUnderWine has (docs/TESTING.md).
 #
 # RFHANDOFF_WINE_RUN is go test's -run for the packages' tests,
 # RFHANDOFF_WINE_TIMEOUT its -timeout (20m); RFHANDOFF_WINE_LOG keeps the
-# whole go test -v output; RFHANDOFF_WINE_E2E=1 runs TestFirstRunUnderWine
+# whole go test -v output (and TestFirstRunUnderWine's in
+# $RFHANDOFF_WINE_LOG.e2e); RFHANDOFF_WINE_E2E=1 runs TestFirstRunUnderWine
 # after named packages too.
 #
 # Needs wine64 and gcc-mingw-w64-x86-64 (--git: what build-git-windows.sh
@@ -209,6 +211,7 @@ if [ -n "$withgit" ] && { [ -n "$full" ] || [ -n "${RFHANDOFF_WINE_E2E:-}" ]; };
   e2e_status=0
   GOOS=$(go env GOHOSTOS) GOARCH=$(go env GOHOSTARCH) RFHANDOFF_WINE="$wine" RFHANDOFF_WINE_BIN="$bin" \
     go test -count=1 -timeout 15m -run '^TestFirstRunUnderWine$' -v ./e2e/ >"$e2elog" 2>&1 || e2e_status=$?
+  [ -n "${RFHANDOFF_WINE_LOG:-}" ] && cp "$e2elog" "$RFHANDOFF_WINE_LOG.e2e"
   if [ "$e2e_status" -ne 0 ] || ! grep -q -- '^--- PASS: TestFirstRunUnderWine' "$e2elog"; then
     tail -100 "$e2elog" >&2
     echo "test-windows: the first run under Wine did not pass" >&2

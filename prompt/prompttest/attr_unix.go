@@ -6,6 +6,9 @@ import (
 	"os"
 	"syscall"
 	"testing"
+
+	"golang.org/x/sys/unix"
+	"golang.org/x/term"
 )
 
 func needPTY(testing.TB) {}
@@ -21,3 +24,22 @@ func detachedAttr(bool) *syscall.SysProcAttr { return &syscall.SysProcAttr{Setsi
 
 // signal sends sig as it is.
 func (s *Session) signal(sig os.Signal) error { return s.proc.Signal(sig) }
+
+// makeRaw puts the terminal f in raw mode as a terminal emulator leaves it
+// for a program doing its own line handling: bytes pass as typed, nothing
+// is echoed, and the line discipline still turns Ctrl-C into SIGINT for
+// the foreground process group (ISIG), as on every terminal. Wine's console
+// relies on that: it reads a raw 0x03 as a key and raises no Ctrl-C event,
+// while the SIGINT reaches the Windows program as CTRL_C_EVENT.
+func makeRaw(f *os.File) error {
+	fd := int(f.Fd())
+	if _, err := term.MakeRaw(fd); err != nil {
+		return err
+	}
+	t, err := unix.IoctlGetTermios(fd, ioctlGetTermios)
+	if err != nil {
+		return err
+	}
+	t.Lflag |= unix.ISIG
+	return unix.IoctlSetTermios(fd, ioctlSetTermios, t)
+}

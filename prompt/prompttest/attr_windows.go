@@ -1,6 +1,8 @@
 package prompttest
 
 import (
+	"errors"
+	"os"
 	"syscall"
 	"testing"
 
@@ -25,3 +27,6 @@ func detachedAttr(console bool) *syscall.SysProcAttr {
 	}
 	return &syscall.SysProcAttr{CreationFlags: windows.DETACHED_PROCESS}
 }
+
+// makeRaw is never reached: Start skips at needPTY.
+func makeRaw(*os.File) error { return errors.New("prompttest: no pseudo-terminal on Windows") }

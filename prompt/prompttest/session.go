@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/creack/pty"
-	"golang.org/x/term"
 )
 
 // Options shape the child process.
@@ -31,10 +30,12 @@ type Options struct {
 	// Raw puts the terminal in raw mode before the child starts, as a
 	// terminal emulator leaves it for a program that does its own line
 	// handling (a Windows console program under Wine): no line
-	// discipline between the test and the child, and Send types Enter as
-	// CR, the key's own byte. In the default cooked mode the kernel turns
-	// Enter into LF, which Wine's console echoes as ^J without ending the
-	// line.
+	// discipline between the test and the child but Ctrl-C (Type("\x03")
+	// is SIGINT to the terminal's foreground process group, as on any
+	// terminal; Wine's console stops a program only through it), and Send
+	// types Enter as CR, the key's own byte. In the default cooked mode the
+	// kernel turns Enter into LF, which Wine's console echoes as ^J without
+	// ending the line.
 	Raw bool
 	// Console, for StartDetached on Windows, gives the child a console of
 	// its own that nobody types in (CREATE_NEW_CONSOLE) instead of none, so
@@ -94,7 +95,7 @@ func Start(t testing.TB, path string, args []string, opts Options) *Session {
 	}
 	s := &Session{t: t, master: master, enter: "\n", exited: make(chan struct{})}
 	if opts.Raw {
-		if _, err := term.MakeRaw(int(slave.Fd())); err != nil {
+		if err := makeRaw(slave); err != nil {
 			t.Fatalf("prompttest: raw mode on the pty: %v", err)
 		}
 		s.enter = "\r"

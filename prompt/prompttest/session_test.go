@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+	"os/signal"
 	"regexp"
 	"runtime"
 	"strings"
@@ -55,6 +56,29 @@ func child(mode string) int {
 		}
 		fmt.Printf("%q", got)
 		return 0
+	case "interrupt": // wait for SIGINT (exit 0) while reading the terminal (a byte read: exit 2)
+		if err != nil {
+			fmt.Println("open:", err)
+			return 1
+		}
+		sig := make(chan os.Signal, 1)
+		signal.Notify(sig, os.Interrupt)
+		read := make(chan byte, 1)
+		go func() {
+			b := make([]byte, 1)
+			if n, _ := tty.Read(b); n == 1 {
+				read <- b[0]
+			}
+		}()
+		fmt.Fprint(tty, "ready\n")
+		select {
+		case <-sig:
+			fmt.Print("interrupted")
+			return 0
+		case b := <-read:
+			fmt.Printf("read %q", b)
+			return 2
+		}
 	case "detached": // report why there is no terminal, exit 7
 		fmt.Println(noTerminal(err))
 		return 7
@@ -118,6 +142,18 @@ func TestRawTerminalPassesEnterAsCR(t *testing.T) {
 				t.Errorf("terminal shows the typed text: %v, want %v (%q)", shown, c.echoShown, s.TTY.String())
 			}
 		})
+	}
+}
+
+// With Raw, Ctrl-C typed is still the terminal's interrupt, as a terminal
+// emulator leaves it: the child gets SIGINT and does not read the byte
+// (Wine's console stops a program only this way).
+func TestRawTerminalCtrlCInterrupts(t *testing.T) {
+	s := startWith(t, "interrupt", false, true)
+	s.WaitForText("ready", long)
+	s.Type("\x03")
+	if st := s.Wait(long); st.ExitCode() != 0 || s.Stdout.String() != "interrupted" {
+		t.Fatalf("child exited %v: %q, want 0 and interrupted", st, s.Stdout.String())
 	}
 }
 

@@ -42,6 +42,7 @@ func TestDemoAutoThreeNodes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs three real-time 30 s captures")
 	}
+	skipDemoAuto(t)
 	bin := rfhandoffBin(t)
 	if _, err := safeexec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")

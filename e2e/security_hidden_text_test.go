@@ -269,7 +269,7 @@ func TestSecurityHiddenTextInStatus(t *testing.T) {
 		t.Fatalf("rx check:\n%s", out)
 	}
 	out := lab.RX.Run(faultWait, "rx", "status")
-	if out.Code != 0 || !strings.Contains(out.Stdout, "state<U+E000>/rx_agent_state.json") {
+	if out.Code != 0 || !strings.Contains(out.Stdout, filepath.Join("state<U+E000>", "rx_agent_state.json")) {
 		t.Errorf("rx status: want the state file's path escaped\n%s", out)
 	}
 	if h := hiddenChars(out.All()); len(h) != 0 {

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -351,7 +352,7 @@ func TestTxExecuteHackRFTransferWithTheSimulator(t *testing.T) {
 	if err := os.WriteFile(iq, []byte(strings.Repeat("\x20\xe0\x10\xf0", 16<<10)), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	s := newTxSide(t, "[tools]\nhackrf_transfer = \""+sim+"\"\n\n"+
+	s := newTxSide(t, "[tools]\nhackrf_transfer = "+strconv.Quote(sim)+"\n\n"+
 		"[tx]\nenabled = true\naction = \"hackrf_transfer\"\niq_file = \""+iq+"\"\nduration_s = 1\n", "HACKRF_SIM=fast")
 	r := txtest.Ready(time.Now())
 	commit, digest := s.f.Publish(t, r)
@@ -404,7 +405,7 @@ func TestTxExecuteHackRFTransferDisabledIsRefused(t *testing.T) {
 	if err := os.WriteFile(iq, []byte("\x20\xe0"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	s := newTxSide(t, "[tools]\nhackrf_transfer = \""+sim+"\"\n\n"+
+	s := newTxSide(t, "[tools]\nhackrf_transfer = "+strconv.Quote(sim)+"\n\n"+
 		"[tx]\naction = \"hackrf_transfer\"\niq_file = \""+iq+"\"\nduration_s = 1\n")
 	r := txtest.Ready(time.Now())
 	commit, digest := s.f.Publish(t, r)

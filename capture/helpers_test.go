@@ -19,6 +19,7 @@ import (
 	"rfhandoff/publish/publishtest"
 	"rfhandoff/result"
 
+	"github.com/cli/safeexec"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -67,7 +68,12 @@ func newWorld(t testing.TB, sim string, o publishtest.Options, pol func(*config.
 	bin := filepath.SplitList(os.Getenv("PATH"))[0]
 	tools := map[exec.Tool]string{}
 	for _, tool := range []exec.Tool{exec.HackRFInfo, exec.HackRFClock, exec.HackRFTransfer} {
-		tools[tool] = filepath.Join(bin, string(tool))
+		// Looked up, so that Windows finds hackrf_info.exe and so on.
+		p, err := safeexec.LookPath(string(tool))
+		if err != nil || filepath.Dir(p) != bin {
+			t.Fatalf("%s resolves to %q (%v), not the simulator in %s", tool, p, err, bin)
+		}
+		tools[tool] = p
 	}
 	stack, err := exec.New(exec.Options{
 		Role: exec.RoleRX, Audit: audit, GitProtocols: gittest.Transports(), HooksDir: hooks,

@@ -39,9 +39,7 @@ func markerScripts(t *testing.T, marker string, keys []string) map[string]string
 	for _, k := range keys {
 		p := filepath.Join(dir, strings.ReplaceAll(k, ".", "_"))
 		script := "#!/bin/sh\necho '" + k + "' \"$@\" >> '" + marker + "'\nexit 1\n"
-		if err := os.WriteFile(p, []byte(script), 0o755); err != nil {
-			t.Fatal(err)
-		}
+		gittest.WriteScript(t, p, script)
 		out[k] = p
 	}
 	return out
@@ -248,9 +246,7 @@ func TestSecurityCredentialHelperFromPolicyOnly(t *testing.T) {
 	asked := filepath.Join(t.TempDir(), "asked")
 	helper := filepath.Join(t.TempDir(), "helper")
 	script := "#!/bin/sh\necho \"$1\" >> '" + asked + "'\n[ \"$1\" = get ] && printf 'username=rxop\\npassword=s3cret-token\\n'\nexit 0\n"
-	if err := os.WriteFile(helper, []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	gittest.WriteScript(t, helper, script)
 	lab.RX.Policy.Tools.GitCredentialHelper = helper
 	lab.RX.WritePolicy()
 

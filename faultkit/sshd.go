@@ -272,10 +272,7 @@ func StartSSHAgent(t testing.TB) *SSHAgent {
 func (a *SSHAgent) Add(key, passphrase string) {
 	a.t.Helper()
 	askpass := filepath.Join(a.t.TempDir(), "askpass")
-	writeSSHFile(a.t, askpass, "#!/bin/sh\nprintf '%s\\n' '"+strings.ReplaceAll(passphrase, "'", `'\''`)+"'\n")
-	if err := os.Chmod(askpass, 0o700); err != nil {
-		a.t.Fatal(err)
-	}
+	gittest.WriteScript(a.t, askpass, "#!/bin/sh\nprintf '%s\\n' '"+strings.ReplaceAll(passphrase, "'", `'\''`)+"'\n")
 	out := runSSHTool(a.t, []string{"SSH_AUTH_SOCK=" + a.Sock, "SSH_ASKPASS=" + askpass, "SSH_ASKPASS_REQUIRE=force", "DISPLAY=none"},
 		"ssh-add", "-q", key)
 	if out != "" {

@@ -108,9 +108,7 @@ func InstallHook(t testing.TB, rem *Remote, name, script string) {
 	t.Helper()
 	needHookShell(t, rem, name)
 	p := filepath.Join(rem.Dir, "hooks", name)
-	if err := os.WriteFile(p, []byte(script), 0o700); err != nil {
-		t.Fatal(err)
-	}
+	WriteScript(t, p, script)
 }
 
 // Clone makes a full (not shallow) clone of the remote with a checkout of

@@ -217,7 +217,7 @@ func TestRecoverPublishesHonestComplete(t *testing.T) {
 			t.Errorf("the killed writer's temp file %s is still there: %v", p, err)
 		}
 	}
-	if got == nil || got.NoOp || got.Reused || !strings.Contains(got.Tool, "stopped with SIGINT") {
+	if got == nil || got.NoOp || got.Reused || !strings.Contains(got.Tool, orphanStopped) {
 		t.Fatalf("Recover = %+v", got)
 	}
 	if isCaptureTool(o.rec.CapturePID, o.rec.DataPath) {

@@ -16,3 +16,7 @@ func cpuTime() time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// orphanStopped is how the recovery says it stopped an orphaned
+// hackrf_transfer that outlived the grace: SIGINT, as Ctrl-C would.
+const orphanStopped = "stopped with SIGINT"

@@ -17,3 +17,9 @@ func cpuTime() time.Duration {
 	ticks := func(f windows.Filetime) int64 { return int64(f.HighDateTime)<<32 | int64(f.LowDateTime) }
 	return time.Duration((ticks(k) + ticks(u)) * 100)
 }
+
+// orphanStopped is how the recovery says it stopped an orphaned
+// hackrf_transfer that outlived the grace: the test started it without a
+// console of its own, so no Ctrl-C can reach it, and its process is
+// terminated.
+const orphanStopped = "stopped with TerminateProcess"

@@ -353,7 +353,7 @@ func TestTxExecuteHackRFTransferWithTheSimulator(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := newTxSide(t, "[tools]\nhackrf_transfer = "+strconv.Quote(sim)+"\n\n"+
-		"[tx]\nenabled = true\naction = \"hackrf_transfer\"\niq_file = \""+iq+"\"\nduration_s = 1\n", "HACKRF_SIM=fast")
+		"[tx]\nenabled = true\naction = \"hackrf_transfer\"\niq_file = "+strconv.Quote(iq)+"\nduration_s = 1\n", "HACKRF_SIM=fast")
 	r := txtest.Ready(time.Now())
 	commit, digest := s.f.Publish(t, r)
 	record := s.writeRecord(t, commit, digest, r.CaptureStartedAt.Add(600*time.Second))
@@ -406,7 +406,7 @@ func TestTxExecuteHackRFTransferDisabledIsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := newTxSide(t, "[tools]\nhackrf_transfer = "+strconv.Quote(sim)+"\n\n"+
-		"[tx]\naction = \"hackrf_transfer\"\niq_file = \""+iq+"\"\nduration_s = 1\n")
+		"[tx]\naction = \"hackrf_transfer\"\niq_file = "+strconv.Quote(iq)+"\nduration_s = 1\n")
 	r := txtest.Ready(time.Now())
 	commit, digest := s.f.Publish(t, r)
 	record := s.writeRecord(t, commit, digest, r.CaptureStartedAt.Add(600*time.Second))

@@ -3,7 +3,6 @@ package e2e
 import (
 	"crypto/sha512"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -108,27 +107,9 @@ func TestTxWatchThreeNodesWithTheSimulator(t *testing.T) {
 	if code := exitStatus(t, w.Wait(txWait)); code != 0 {
 		t.Fatalf("tx watch exited %d after SIGINT; stderr:\n%s", code, w.Stderr)
 	}
-	coll, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sigmftest.ValidateCollection(coll); err != nil {
-		t.Fatalf("not a SigMF collection: %v\n%s", err, coll)
-	}
-	var doc struct {
-		Collection struct {
-			Version string `json:"core:version"`
-			Streams []struct {
-				Name string `json:"name"`
-				Hash string `json:"hash"`
-			} `json:"core:streams"`
-		} `json:"collection"`
-	}
-	if err := json.Unmarshal(coll, &doc); err != nil {
-		t.Fatal(err)
-	}
-	if doc.Collection.Version != sigmf.CollectionVersion || len(doc.Collection.Streams) != 3 {
-		t.Fatalf("collection:\n%s", coll)
+	version, streams := sigmftest.ReadCollection(t, path)
+	if version != sigmf.CollectionVersion || len(streams) != 3 {
+		t.Fatalf("collection %s: version %q, streams %+v", path, version, streams)
 	}
 	for i, n := range nodes {
 		meta, err := os.ReadFile(filepath.Join(captureDirs[n], publishtest.TaskID+"-"+n+capture.MetaSuffix))
@@ -136,7 +117,7 @@ func TestTxWatchThreeNodesWithTheSimulator(t *testing.T) {
 			t.Fatal(err)
 		}
 		sum := sha512.Sum512(meta)
-		if s := doc.Collection.Streams[i]; s.Name != publishtest.TaskID+"-"+n || s.Hash != hex.EncodeToString(sum[:]) {
+		if s := streams[i]; s.Name != publishtest.TaskID+"-"+n || s.Hash != hex.EncodeToString(sum[:]) {
 			t.Errorf("stream %d %+v, want %s-%s with the SHA-512 of its .sigmf-meta", i, s, publishtest.TaskID, n)
 		}
 	}

@@ -328,29 +328,11 @@ func TestNodesCollection(t *testing.T) {
 	runWatcher(t, e.watcher(out, noTerminal))
 	path := sigmf.CollectionPath(e.pol.StatePath(), nodeTaskID)
 	waitFor(t, "the collection", contains(out, "collection "+path), out)
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sigmftest.ValidateCollection(data); err != nil {
-		t.Fatalf("not a SigMF collection: %v\n%s", err, data)
-	}
-	var doc struct {
-		Collection struct {
-			Version string `json:"core:version"`
-			Streams []struct {
-				Name string `json:"name"`
-				Hash string `json:"hash"`
-			} `json:"core:streams"`
-		} `json:"collection"`
-	}
-	if err := json.Unmarshal(data, &doc); err != nil {
-		t.Fatal(err)
-	}
-	if doc.Collection.Version != sigmf.CollectionVersion || len(doc.Collection.Streams) != 2 ||
-		doc.Collection.Streams[0].Name != nodeTaskID+"-rx-a" || doc.Collection.Streams[0].Hash != digests["rx-a"] ||
-		doc.Collection.Streams[1].Name != nodeTaskID+"-rx-b" || doc.Collection.Streams[1].Hash != digests["rx-b"] {
-		t.Fatalf("collection:\n%s", data)
+	version, streams := sigmftest.ReadCollection(t, path)
+	if version != sigmf.CollectionVersion || len(streams) != 2 ||
+		streams[0].Name != nodeTaskID+"-rx-a" || streams[0].Hash != digests["rx-a"] ||
+		streams[1].Name != nodeTaskID+"-rx-b" || streams[1].Hash != digests["rx-b"] {
+		t.Fatalf("collection %s: version %q, streams %+v", path, version, streams)
 	}
 }
 

@@ -53,3 +53,7 @@ func executable(_ string, m os.FileMode) bool { return m&0o111 != 0 }
 
 // exeNames are the file names a PATH entry may hold the program name as.
 func exeNames(name string) []string { return []string{name} }
+
+// transientStartError: fork refused for want of a process slot or memory
+// for a moment (EAGAIN), as on a loaded Raspberry Pi.
+func transientStartError(err error) bool { return errors.Is(err, syscall.EAGAIN) }

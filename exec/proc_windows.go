@@ -158,3 +158,9 @@ func exeNames(name string) []string {
 	}
 	return []string{name + ".exe", name + ".com"}
 }
+
+// transientStartError: CreateProcess answered ERROR_INTERNAL_ERROR, which
+// Wine does when the new process died before its first instruction ran
+// (seen a few times in a thousand git.exe starts on a loaded machine); the
+// program never ran, so starting it again runs it once.
+func transientStartError(err error) bool { return errors.Is(err, windows.ERROR_INTERNAL_ERROR) }

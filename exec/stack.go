@@ -15,6 +15,7 @@ import (
 
 	"github.com/cli/safeexec"
 
+	"rfhandoff/backoff"
 	"rfhandoff/errlist"
 )
 
@@ -26,6 +27,7 @@ type Stack struct {
 	missing   map[Tool]error
 	audit     *AuditLog
 	os        *osRunner
+	startProc func(ctx context.Context, path string, c Cmd, timeout time.Duration) (*started, error)
 	gitFlags  []string
 	gitEnv    []string // set for every git call (after the caller's Env)
 	keygen    string   // resolved ssh-keygen, or "" with keygenErr
@@ -56,6 +58,7 @@ func New(o Options) (*Stack, error) {
 			maxOutput: o.MaxOutput,
 		},
 	}
+	s.startProc = s.os.start
 	if s.os.environ == nil {
 		s.os.environ = os.Environ()
 	}
@@ -387,23 +390,30 @@ func (s *Stack) Start(ctx context.Context, c Cmd) (Process, error) {
 	if err != nil {
 		return nil, err
 	}
-	id := newID()
-	if _, err := s.audit.Append(s.startEntry(id, path, args, c)); err != nil {
-		return nil, err // fail closed: no line, no process
-	}
 	c.Args = args
 	if c.Tool == Git {
 		c.Env = append(append([]string{}, c.Env...), s.gitEnv...)
 	}
-	st, err := s.os.start(ctx, path, c, c.Timeout)
-	if err != nil {
+	// A start the system refused for a moment is tried again (§10), each
+	// attempt its own start and end line: no process ran that is not on
+	// record, and none ran twice.
+	for attempt := 1; ; attempt++ {
+		id := newID()
+		if _, err := s.audit.Append(s.startEntry(id, path, args, c)); err != nil {
+			return nil, err // fail closed: no line, no process
+		}
+		st, err := s.startProc(ctx, path, c, c.Timeout)
+		if err == nil {
+			return &auditedProcess{started: st, stack: s, id: id, cmd: c}, nil
+		}
 		e := s.endEntry(id, c, Result{ExitCode: -1}, err)
 		if _, aerr := s.audit.Append(e); aerr != nil {
 			return nil, errlist.Join(err, aerr)
 		}
-		return nil, err
+		if attempt == startAttempts || !transientStartError(err) || !backoff.Sleep(ctx, time.Duration(attempt)*startPause) {
+			return nil, err
+		}
 	}
-	return &auditedProcess{started: st, stack: s, id: id, cmd: c}, nil
 }
 
 type auditedProcess struct {

@@ -1,0 +1,7 @@
+//go:build unix
+
+package exec
+
+import "syscall"
+
+var transientErrno = syscall.EAGAIN

@@ -1,0 +1,5 @@
+package exec
+
+import "golang.org/x/sys/windows"
+
+var transientErrno = windows.ERROR_INTERNAL_ERROR

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/cli/safeexec"
+
+	"rfhandoff/prompt/prompttest"
 )
 
 // simulatorNames are the HackRF tools' names: the rfhandoff binary run
@@ -19,6 +21,7 @@ var simulatorNames = []string{"hackrf_info", "hackrf_transfer", "hackrf_clock"}
 // every test in this package: Go tests, pty tests and testscript scripts
 // all run the real binary as a subprocess.
 func TestMain(m *testing.M) {
+	prompttest.Serve()
 	os.Exit(runMain(m))
 }
 

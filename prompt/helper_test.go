@@ -180,6 +180,7 @@ func self(t *testing.T) string {
 // startHelper runs a scenario with a pty as its controlling terminal.
 func startHelper(t *testing.T, scenario string, env ...string) *prompttest.Session {
 	t.Helper()
+	needUnixTerminal(t)
 	return prompttest.Start(t, self(t), nil, helperOpts(t, scenario, env...))
 }
 
@@ -213,5 +214,6 @@ func oneOutcome(t *testing.T, s *prompttest.Session) outcome {
 
 func startHelperWith(t *testing.T, opts prompttest.Options) *prompttest.Session {
 	t.Helper()
+	needUnixTerminal(t)
 	return prompttest.Start(t, self(t), nil, opts)
 }

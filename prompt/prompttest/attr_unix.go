@@ -5,13 +5,14 @@ package prompttest
 import (
 	"os"
 	"syscall"
-	"testing"
 
 	"golang.org/x/sys/unix"
 	"golang.org/x/term"
 )
 
-func needPTY(testing.TB) {}
+// Serve is for Windows, where Start needs the test binary as the console's
+// launcher (start_windows.go); on Unix it does nothing.
+func Serve() {}
 
 // ttyAttr: a new session whose controlling terminal is descriptor ctty.
 func ttyAttr(ctty int) *syscall.SysProcAttr {

@@ -8,8 +8,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/creack/pty"
 )
 
 // Options shape the child process.
@@ -25,7 +23,9 @@ type Options struct {
 	// instead of the terminal. StartDetached always pipes stdin.
 	PipeStdin bool
 	Stdin     string
-	// Rows and Cols size the terminal; 0 means 24 and 80.
+	// Rows and Cols size the terminal; 0 means 24 and 80 (on Windows 24
+	// and 250: the pseudo-console renders its screen, so a line wider than
+	// it reaches the test broken in two).
 	Rows, Cols uint16
 	// Raw puts the terminal in raw mode before the child starts, as a
 	// terminal emulator leaves it for a program that does its own line
@@ -73,59 +73,13 @@ type Session struct {
 // (a grandchild could still hold them open).
 const drainTimeout = 10 * time.Second
 
-// Start runs path with args in a new session whose controlling terminal is
-// a fresh pseudo-terminal: /dev/tty in the child is that terminal. path is
-// not looked up in PATH.
+// Start runs path with args on a fresh terminal of its own: on Unix a
+// pseudo-terminal that is its controlling terminal (/dev/tty in the child),
+// on Windows a pseudo-console (ConPTY) that is its console (CONIN$,
+// CONOUT$; start_windows.go). path is not looked up in PATH.
 func Start(t testing.TB, path string, args []string, opts Options) *Session {
 	t.Helper()
-	needPTY(t)
-	master, slave, err := pty.Open()
-	if err != nil {
-		t.Fatalf("prompttest: opening a pty: %v", err)
-	}
-	rows, cols := opts.Rows, opts.Cols
-	if rows == 0 {
-		rows = 24
-	}
-	if cols == 0 {
-		cols = 80
-	}
-	if err := pty.Setsize(master, &pty.Winsize{Rows: rows, Cols: cols}); err != nil {
-		t.Fatalf("prompttest: sizing the pty: %v", err)
-	}
-	s := &Session{t: t, master: master, enter: "\n", exited: make(chan struct{})}
-	if opts.Raw {
-		if err := makeRaw(slave); err != nil {
-			t.Fatalf("prompttest: raw mode on the pty: %v", err)
-		}
-		s.enter = "\r"
-	}
-	files := []*os.File{slave, slave, slave}
-	var closeAfter []*os.File // the child's ends, closed in the parent once started
-	closeAfter = append(closeAfter, slave)
-	if opts.PipeStdin {
-		files[0] = s.stdinPipe(opts.Stdin)
-		closeAfter = append(closeAfter, files[0])
-	}
-	if opts.CaptureOutput {
-		files[1], files[2] = s.capture(&closeAfter)
-	}
-	// The controlling terminal must be one of the child's descriptors; keep
-	// it among 0–2 when possible so no extra descriptor leaks into the child.
-	ctty := -1
-	for i, f := range files {
-		if f == slave {
-			ctty = i
-			break
-		}
-	}
-	if ctty < 0 {
-		files = append(files, slave)
-		ctty = len(files) - 1
-	}
-	s.start(path, args, opts, files, ttyAttr(ctty), closeAfter)
-	s.TTY = newStream(t, "terminal", master)
-	return s
+	return startTerminal(t, path, args, opts)
 }
 
 // StartDetached runs path with args in a new session with no controlling

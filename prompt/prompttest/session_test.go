@@ -18,6 +18,7 @@ const childEnv = "PROMPTTEST_CHILD"
 const long = 30 * time.Second
 
 func TestMain(m *testing.M) {
+	Serve()
 	if mode := os.Getenv(childEnv); mode != "" {
 		os.Exit(child(mode))
 	}
@@ -26,7 +27,7 @@ func TestMain(m *testing.M) {
 
 // child is the program the tests run.
 func child(mode string) int {
-	tty, err := os.OpenFile(ttyPath, os.O_RDWR, 0)
+	tty, err := openTTY()
 	switch mode {
 	case "echo": // ask on the terminal, answer on stdout
 		if err != nil {
@@ -36,6 +37,13 @@ func child(mode string) int {
 		fmt.Fprint(tty, "x1 x2 x3 ping\n")
 		line, _ := bufio.NewReader(tty).ReadString('\n')
 		fmt.Print(line)
+		return 0
+	case "pid": // say who reads the terminal
+		if err != nil {
+			fmt.Println("open:", err)
+			return 1
+		}
+		fmt.Fprintf(tty, "pid %d\n", os.Getpid())
 		return 0
 	case "bytes": // read bytes from the terminal up to CR or LF, print them quoted
 		if err != nil {
@@ -115,14 +123,28 @@ func TestStartGivesControllingTerminal(t *testing.T) {
 	if st := s.Wait(long); st.ExitCode() != 0 {
 		t.Fatalf("child exited %v: %s", st, s.Stdout.String())
 	}
-	if got := s.Stdout.String(); got != "pong\n" {
-		t.Fatalf("child read %q from its terminal, want %q", got, "pong\n")
+	if got := s.Stdout.String(); got != "pong"+lineEnd {
+		t.Fatalf("child read %q from its terminal, want %q", got, "pong"+lineEnd)
+	}
+}
+
+// The session is the child's own: its pid is the one on the terminal (on
+// Windows, not the launcher's).
+func TestStartSessionIsTheChild(t *testing.T) {
+	s := start(t, "pid", false)
+	m := s.WaitFor(regexp.MustCompile(`pid (\d+)`), long)
+	if m[1] != fmt.Sprint(s.Pid()) {
+		t.Fatalf("the terminal's reader is pid %s, the session's is %d", m[1], s.Pid())
+	}
+	if st := s.Wait(long); st.ExitCode() != 0 {
+		t.Fatalf("child exited %v", st)
 	}
 }
 
 // With Raw the child reads the bytes typed, Enter as CR, and nothing is
 // echoed; cooked, the line discipline turns Enter into LF and echoes it.
 func TestRawTerminalPassesEnterAsCR(t *testing.T) {
+	needLineDiscipline(t)
 	for _, c := range []struct {
 		raw       bool
 		read      string

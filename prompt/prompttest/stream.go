@@ -16,6 +16,8 @@ type Stream struct {
 	t    testing.TB
 	name string
 	src  io.ReadCloser
+	// filter, when set, turns each read into what is kept (conhostText).
+	filter func([]byte) []byte
 
 	mu     sync.Mutex
 	buf    []byte
@@ -26,7 +28,11 @@ type Stream struct {
 }
 
 func newStream(t testing.TB, name string, r io.ReadCloser) *Stream {
-	s := &Stream{t: t, name: name, src: r, notify: make(chan struct{}), done: make(chan struct{})}
+	return newFilteredStream(t, name, r, nil)
+}
+
+func newFilteredStream(t testing.TB, name string, r io.ReadCloser, filter func([]byte) []byte) *Stream {
+	s := &Stream{t: t, name: name, src: r, filter: filter, notify: make(chan struct{}), done: make(chan struct{})}
 	go s.copy(r)
 	return s
 }
@@ -42,8 +48,12 @@ func (s *Stream) copy(r io.Reader) {
 	b := make([]byte, 4096)
 	for {
 		n, err := r.Read(b)
+		got := b[:n]
+		if s.filter != nil {
+			got = s.filter(got)
+		}
 		s.mu.Lock()
-		s.buf = append(s.buf, b[:n]...)
+		s.buf = append(s.buf, got...)
 		if err != nil {
 			// EOF on a pipe, EIO on a pty master once the child side is
 			// closed: either way nothing more will come.
@@ -124,4 +134,25 @@ func quoteLines(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// settle waits until nothing new has come for quiet, or max has passed.
+func (s *Stream) settle(quiet, max time.Duration) {
+	deadline := time.Now().Add(max)
+	for time.Now().Before(deadline) {
+		s.mu.Lock()
+		n, notify := len(s.buf), s.notify
+		s.mu.Unlock()
+		select {
+		case <-notify:
+			continue
+		case <-time.After(quiet):
+			s.mu.Lock()
+			same := len(s.buf) == n
+			s.mu.Unlock()
+			if same {
+				return
+			}
+		}
+	}
 }

@@ -1,0 +1,7 @@
+//go:build unix
+
+package prompt_test
+
+import "testing"
+
+func needUnixTerminal(testing.TB) {}

@@ -23,6 +23,10 @@ func ttyAttr(ctty int) *syscall.SysProcAttr {
 // is for Windows only).
 func detachedAttr(bool) *syscall.SysProcAttr { return &syscall.SysProcAttr{Setsid: true} }
 
+// typeCtrlC: on a Unix terminal a typed 0x03 is the line discipline's
+// SIGINT; it is typed as it is.
+func (s *Session) typeCtrlC() bool { return false }
+
 // signal sends sig as it is.
 func (s *Session) signal(sig os.Signal) error { return s.proc.Signal(sig) }
 

@@ -184,6 +184,9 @@ func (s *Session) Send(line string) {
 func (s *Session) Type(text string) {
 	s.t.Helper()
 	s.needTTY()
+	if text == "\x03" && s.typeCtrlC() {
+		return
+	}
 	if _, err := io.WriteString(s.master, text); err != nil {
 		s.t.Fatalf("prompttest: typing %q: %v", text, err)
 	}

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"rfhandoff/exec"
 )
 
 const childEnv = "PROMPTTEST_CHILD"
@@ -19,6 +21,7 @@ const long = 30 * time.Second
 
 func TestMain(m *testing.M) {
 	Serve()
+	exec.ServeHelper() // the Ctrl-C helper, for Type("\x03") on Windows
 	if mode := os.Getenv(childEnv); mode != "" {
 		os.Exit(child(mode))
 	}

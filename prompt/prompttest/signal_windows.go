@@ -42,6 +42,18 @@ func (s *Session) signal(sig os.Signal) error {
 	return s.ctrlC()
 }
 
+// typeCtrlC: a Ctrl-C typed on a pseudo-console is the console's Ctrl-C
+// event for every process on it, as the key is on a real console; Wine's
+// pseudo-console instead ends the child (exit 0, no handler run) on a
+// typed 0x03, so the event is raised as the key would raise it.
+func (s *Session) typeCtrlC() bool {
+	s.t.Helper()
+	if err := s.ctrlC(); err != nil {
+		s.t.Fatalf("prompttest: typing Ctrl-C: %v", err)
+	}
+	return true
+}
+
 // ctrlC runs s.path as the Ctrl-C helper for the child and waits for it.
 func (s *Session) ctrlC() error {
 	null, err := os.Open(os.DevNull)

@@ -312,3 +312,24 @@ func (c *conpty) close() {
 		c.launcher = 0
 	}
 }
+
+// settle waits until nothing new has come for quiet, or max has passed.
+func (s *Stream) settle(quiet, max time.Duration) {
+	deadline := time.Now().Add(max)
+	for time.Now().Before(deadline) {
+		s.mu.Lock()
+		n, notify := len(s.buf), s.notify
+		s.mu.Unlock()
+		select {
+		case <-notify:
+			continue
+		case <-time.After(quiet):
+			s.mu.Lock()
+			same := len(s.buf) == n
+			s.mu.Unlock()
+			if same {
+				return
+			}
+		}
+	}
+}

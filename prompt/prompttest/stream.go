@@ -135,24 +135,3 @@ func quoteLines(s string) string {
 	}
 	return b.String()
 }
-
-// settle waits until nothing new has come for quiet, or max has passed.
-func (s *Stream) settle(quiet, max time.Duration) {
-	deadline := time.Now().Add(max)
-	for time.Now().Before(deadline) {
-		s.mu.Lock()
-		n, notify := len(s.buf), s.notify
-		s.mu.Unlock()
-		select {
-		case <-notify:
-			continue
-		case <-time.After(quiet):
-			s.mu.Lock()
-			same := len(s.buf) == n
-			s.mu.Unlock()
-			if same {
-				return
-			}
-		}
-	}
-}

@@ -58,6 +58,7 @@ func TestApproveGivesUpAsDefer(t *testing.T) {
 }
 
 func TestApproveEndOfInputStops(t *testing.T) {
+	needUnixTerminal(t, "Ctrl-D ends input only on a Unix terminal")
 	s := startHelper(t, "approve")
 	s.WaitForText(prompt.Menu, waitLong)
 	s.Type("\x04") // Ctrl-D on an empty line: end of input
@@ -68,6 +69,7 @@ func TestApproveEndOfInputStops(t *testing.T) {
 }
 
 func TestApproveCtrlDWithoutEnterIsNoAnswer(t *testing.T) {
+	needUnixTerminal(t, "Ctrl-D ends input only on a Unix terminal")
 	s := startHelper(t, "approve")
 	s.WaitForText(prompt.Menu, waitLong)
 	s.Type("A\x04") // pushes "A" without a line end: not confirmed
@@ -161,6 +163,7 @@ func TestAnswersComeOnlyFromTerminal(t *testing.T) {
 }
 
 func TestTypeAheadIsDiscarded(t *testing.T) {
+	needUnixTerminal(t, "a console echoes keys only while something reads them, and has no SIGUSR1")
 	s := startHelper(t, "approve", "WAIT_USR1=1")
 	s.Stdout.WaitForText(`"ready":true`, waitLong)
 	// Typed before the question exists: must not answer it.

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"rfhandoff/exec"
 	"rfhandoff/prompt"
 	"rfhandoff/prompt/prompttest"
 )
@@ -74,6 +75,8 @@ type outcome struct {
 }
 
 func TestMain(m *testing.M) {
+	prompttest.Serve() // the pseudo-console's launcher (Windows)
+	exec.ServeHelper() // the Ctrl-C helper, for Signal on Windows
 	if scenario := os.Getenv(helperEnv); scenario != "" {
 		os.Exit(runHelper(scenario))
 	}
@@ -81,7 +84,7 @@ func TestMain(m *testing.M) {
 }
 
 func runHelper(scenario string) int {
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt) // Windows: Ctrl-C
 	defer stop()
 	out := json.NewEncoder(os.Stdout)
 	report := func(o outcome, err error) {
@@ -180,7 +183,6 @@ func self(t *testing.T) string {
 // startHelper runs a scenario with a pty as its controlling terminal.
 func startHelper(t *testing.T, scenario string, env ...string) *prompttest.Session {
 	t.Helper()
-	needUnixTerminal(t)
 	return prompttest.Start(t, self(t), nil, helperOpts(t, scenario, env...))
 }
 
@@ -214,6 +216,5 @@ func oneOutcome(t *testing.T, s *prompttest.Session) outcome {
 
 func startHelperWith(t *testing.T, opts prompttest.Options) *prompttest.Session {
 	t.Helper()
-	needUnixTerminal(t)
 	return prompttest.Start(t, self(t), nil, opts)
 }

@@ -4,4 +4,4 @@ package prompt_test
 
 import "testing"
 
-func needUnixTerminal(testing.TB) {}
+func needUnixTerminal(testing.TB, string) {}

@@ -4,5 +4,8 @@ package gittest
 
 import "testing"
 
-// needHookShell: a unix git runs a shell-script hook with /bin/sh.
-func needHookShell(testing.TB, *Remote, string) {}
+// writeHook: a unix git runs a shell-script hook with /bin/sh.
+func writeHook(t testing.TB, _ *Remote, path, script string) {
+	t.Helper()
+	WriteScript(t, path, script)
+}

@@ -1,22 +1,32 @@
 package gittest
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/cli/safeexec"
 )
 
-// needHookShell skips a test whose remote runs a shell-script hook where
-// nothing can run it. git.exe runs hooks through sh, which Git for Windows
-// ships and the Wine suite's bare git.exe (scripts/build-git-windows.sh)
-// does not have; the Wine suite's Linux daemon has sh but runs only hooks
-// with the executable bit, which a file written under Wine never gets.
-func needHookShell(t testing.TB, rem *Remote, name string) {
+// writeHook writes a shell-script hook where something can run it. The
+// Wine suite's Linux daemon has sh but runs only a hook with the
+// executable bit, which Wine gives a file it creates only when the name
+// ends in .exe or .com: the hook is written under such a name and renamed
+// (a rename keeps the mode). git.exe itself runs hooks through sh, which
+// Git for Windows ships and the Wine suite's bare git.exe
+// (scripts/build-git-windows.sh) does not have: there the test skips.
+func writeHook(t testing.TB, rem *Remote, path, script string) {
 	t.Helper()
 	if servedByHost(rem.URL) {
-		t.Skipf("the remote's %s hook is a shell script written under Wine: the Linux git daemon serving it ignores it (no executable bit)", name)
+		tmp := path + ".exe"
+		WriteScript(t, tmp, script)
+		if err := os.Rename(tmp, path); err != nil {
+			t.Fatal(err)
+		}
+		return
 	}
 	if _, err := safeexec.LookPath("sh"); err != nil {
-		t.Skipf("the remote's %s hook is a shell script and git.exe has no sh on PATH to run it (Git for Windows ships one)", name)
+		t.Skipf("the remote's %s hook is a shell script and git.exe has no sh on PATH to run it (Git for Windows ships one)", filepath.Base(path))
 	}
+	WriteScript(t, path, script)
 }

@@ -106,9 +106,7 @@ func Tip(t testing.TB, rem *Remote, branch string) string {
 // remote's own: the runner's empty core.hooksPath applies to the client.
 func InstallHook(t testing.TB, rem *Remote, name, script string) {
 	t.Helper()
-	needHookShell(t, rem, name)
-	p := filepath.Join(rem.Dir, "hooks", name)
-	WriteScript(t, p, script)
+	writeHook(t, rem, filepath.Join(rem.Dir, "hooks", name), script)
 }
 
 // Clone makes a full (not shallow) clone of the remote with a checkout of

@@ -36,7 +36,7 @@ func TestPhraseExactMatchOnly(t *testing.T) {
 			t.Parallel()
 			s := startHelper(t, "phrase", "PHRASE="+txPhrase, "DEADLINES_MS=0")
 			s.WaitForText("Type exactly: "+txPhrase, waitLong)
-			s.Type(c.typed)
+			s.Type(enterKey(c.typed))
 			got := oneOutcome(t, s)
 			if got.OK != c.want || got.Err != "" {
 				t.Fatalf("typed %q: got %+v, want ok=%v", c.typed, got, c.want)
@@ -58,6 +58,10 @@ func TestPhraseExpires(t *testing.T) {
 	s.WaitForText("Expired: nothing approved", waitLong)
 	s.WaitForText("Type exactly: "+txPhrase, waitLong)
 	s.Send(txPhrase)
+	if pendingLineSurvives {
+		s.WaitForText("type it again", waitLong)
+		s.Send(txPhrase)
+	}
 	res := outcomes(t, s)
 	if len(res) != 2 {
 		t.Fatalf("want 2 outcomes, got %+v", res)
@@ -68,6 +72,28 @@ func TestPhraseExpires(t *testing.T) {
 	if !res[1].OK || res[1].Err != "" {
 		t.Errorf("second prompt: got %+v, want ok", res[1])
 	}
+}
+
+// TestPhraseHalfTypedLineDoesNotCarryOver: what was typed at an expired
+// prompt never opens the next one's line, so the phrase cannot be made of
+// a half typed at one prompt and the rest at the next.
+func TestPhraseHalfTypedLineDoesNotCarryOver(t *testing.T) {
+	s := startHelper(t, "phrase", "PHRASE="+txPhrase, "DEADLINES_MS=1500,0")
+	s.WaitForText("Type exactly: "+txPhrase, waitLong)
+	s.Type("AUTHORIZE RF ") // no Enter
+	s.WaitForText("Expired: nothing approved", waitLong)
+	s.WaitForText("Type exactly: "+txPhrase, waitLong)
+	s.Send("TX")
+	if pendingLineSurvives {
+		// The console's pending line ("AUTHORIZE RF TX") is dropped.
+		s.WaitForText("type it again", waitLong)
+		s.Send("no")
+	}
+	res := outcomes(t, s)
+	if len(res) != 2 || res[1].OK {
+		t.Fatalf("got %+v, want the second prompt not approved", res)
+	}
+	s.TTY.WaitForText("Wrong phrase: nothing approved", waitLong)
 }
 
 func TestPhrasePastDeadlineAsksNothing(t *testing.T) {

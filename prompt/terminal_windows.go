@@ -33,18 +33,28 @@ const (
 // (rx approve) hung in Close at exit, after the answer, on its reader's
 // next read. Reads are now made only for a question, and Close does not
 // wait for one left pending by an expired or cancelled question.
+//
+// A console read in line mode returns the whole line, and one begun for a
+// question that expired or was cancelled is still pending: what was typed
+// there would open the next question's line ("AUTHORIZE RF " typed at an
+// expired prompt and "TX" at the next make the phrase). So each question
+// is a generation (gen, counted by discardTypeAhead), each read carries
+// the generation it was asked for, and a line begun at an earlier one is
+// dropped and the operator asked to type it again.
 type sysTerm struct {
 	in      windows.Handle
 	lines   chan lineRead
-	want    chan struct{} // a question asks the reader for a line
+	want    chan uint64   // a question asks the reader for a line (its gen)
 	quit    chan struct{} // closed by Close: the reader stops
 	start   chan struct{} // closed once the reader runs
 	reading bool          // a line was asked for and not yet taken (under Terminal.mu)
+	gen     uint64        // the current question (under Terminal.mu)
 }
 
 type lineRead struct {
 	b   []byte
 	err error
+	gen uint64 // the question the read was asked for
 }
 
 // Open opens the console (CONIN$ and CONOUT$). Without one (a service, a
@@ -65,7 +75,7 @@ func open(path string, opts ...Option) (*Terminal, error) {
 		return nil, err
 	}
 	t := &Terminal{path: path, f: os.NewFile(uintptr(out), conoutPath), tick: time.Second}
-	t.sys = sysTerm{in: in, lines: make(chan lineRead), want: make(chan struct{}, 1),
+	t.sys = sysTerm{in: in, lines: make(chan lineRead), want: make(chan uint64, 1),
 		quit: make(chan struct{}), start: make(chan struct{})}
 	for _, o := range opts {
 		o(t)
@@ -139,8 +149,10 @@ func (t *Terminal) lineMode() (restore func(), err error) {
 }
 
 // discardTypeAhead drops input typed before the question is shown: what
-// the console holds and a line the reader already took.
+// the console holds, a line the reader already took, and (by starting a new
+// generation) the line of a read still pending from an earlier question.
 func (t *Terminal) discardTypeAhead() error {
+	t.sys.gen++
 	if err := windows.FlushConsoleInputBuffer(t.sys.in); err != nil {
 		return fmt.Errorf("discarding type-ahead on %s: %w", t.path, err)
 	}
@@ -155,14 +167,15 @@ func (t *Terminal) discardTypeAhead() error {
 // reader reads one line each time a question asks for one, until Close.
 func (t *Terminal) reader() {
 	for {
+		var gen uint64
 		select {
-		case <-t.sys.want:
+		case gen = <-t.sys.want:
 		case <-t.sys.quit:
 			return
 		}
 		b, err := readConsoleLine(t.sys.in)
 		select {
-		case t.sys.lines <- lineRead{b: b, err: err}:
+		case t.sys.lines <- lineRead{b: b, err: err, gen: gen}:
 		case <-t.sys.quit:
 			return
 		}
@@ -200,23 +213,32 @@ func (t *Terminal) readLine(ctx context.Context, deadline time.Time) ([]byte, er
 		close(t.sys.start)
 		go t.reader()
 	}
-	if !t.sys.reading {
-		t.sys.reading = true
-		t.sys.want <- struct{}{}
-	}
 	var expire <-chan time.Time
 	if !deadline.IsZero() {
 		tm := time.NewTimer(time.Until(deadline))
 		defer tm.Stop()
 		expire = tm.C
 	}
-	select {
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	case <-expire:
-		return nil, &ExpiredError{Deadline: deadline}
-	case r := <-t.sys.lines:
+	for {
+		if !t.sys.reading {
+			t.sys.reading = true
+			t.sys.want <- t.sys.gen
+		}
+		var r lineRead
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-expire:
+			return nil, &ExpiredError{Deadline: deadline}
+		case r = <-t.sys.lines:
+		}
 		t.sys.reading = false
+		if r.gen != t.sys.gen && r.err == nil {
+			if err := t.say("\nThat line was begun at an earlier question and is dropped: type it again.\n> "); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		switch {
 		case errors.Is(r.err, io.EOF) || (len(r.b) == 0 && r.err == nil):
 			// Ctrl-Z Enter, or the console went away.

@@ -85,6 +85,14 @@ func TestTxWatchThreeNodesWithTheSimulator(t *testing.T) {
 	env := append(gittest.Environ(home, "RFHANDOFF_CONFIG", "HACKRF_SIM"), "RFHANDOFF_CONFIG=", "HACKRF_SIM=")
 	w := prompttest.Start(t, bin, []string{"--config", mainPolicy, "tx", "watch"},
 		prompttest.Options{Dir: mainCo, Env: env, CaptureOutput: true})
+	t.Cleanup(func() { // what each side said, when the scenario fails
+		if t.Failed() {
+			t.Logf("tx watch stdout:\n%s\nstderr:\n%s", w.Stdout, w.Stderr)
+			for i, c := range caps {
+				t.Logf("rx capture on %s stderr:\n%s", nodes[i], c.Stderr)
+			}
+		}
+	})
 	w.WaitForText("Type exactly: AUTHORIZE RF TX", 3*time.Minute)
 	w.Stdout.WaitForText("one phrase for all 3", txWait) // the offer, one for the three nodes
 	w.Send(gate.TXPhrase)

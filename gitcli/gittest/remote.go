@@ -106,7 +106,9 @@ func Tip(t testing.TB, rem *Remote, branch string) string {
 // remote's own: the runner's empty core.hooksPath applies to the client.
 func InstallHook(t testing.TB, rem *Remote, name, script string) {
 	t.Helper()
-	writeHook(t, rem, filepath.Join(rem.Dir, "hooks", name), script)
+	needHookShell(t, rem, name)
+	p := filepath.Join(rem.Dir, "hooks", name)
+	WriteScript(t, p, script)
 }
 
 // Clone makes a full (not shallow) clone of the remote with a checkout of

@@ -281,7 +281,7 @@ func TestDemoRXNodesRefused(t *testing.T) {
 	for _, v := range []string{"0", "9", "x", "-1"} {
 		tmp := t.TempDir()
 		s := prompttest.StartDetached(t, bin, []string{"demo", "--auto", "--rx-nodes=" + v}, prompttest.Options{Dir: tmp, Env: demoEnv(tmp)})
-		state := s.Wait(time.Minute)
+		state := s.Wait(txWait)
 		errOut := s.Stderr.String()
 		if state.ExitCode() != 2 || !strings.Contains(errOut, "--rx-nodes") || !strings.Contains(errOut, v) || !strings.Contains(errOut, "1 to 8") {
 			t.Errorf("--rx-nodes %s: exit %d, stderr %q; want 2 naming the flag, the value and 1 to 8", v, state.ExitCode(), errOut)

@@ -167,7 +167,7 @@ func TestDemoInteractiveNeedsTerminal(t *testing.T) {
 	s := prompttest.StartDetached(t, bin, []string{"demo"}, prompttest.Options{
 		Dir: tmp, Env: demoEnv(tmp), Stdin: "A\nAUTHORIZE RF TX\nAUTHORIZE RF TX\n",
 	})
-	state := s.Wait(time.Minute)
+	state := s.Wait(txWait)
 	errOut := s.Stderr.String()
 	if state.ExitCode() != 1 {
 		t.Fatalf("demo without a terminal exited %d, want 1\nstdout:\n%s\nstderr:\n%s", state.ExitCode(), s.Stdout.String(), errOut)

@@ -18,7 +18,7 @@ import (
 // rxWait bounds every wait in the RX end-to-end tests: generous, for a
 // loaded 2-core CI machine. Tests poll for conditions; they never sleep a
 // fixed time.
-const rxWait = 90 * time.Second
+const rxWait = 3 * time.Minute
 
 // rfhandoffBin is the real binary on PATH (TestMain puts it there).
 func rfhandoffBin(t *testing.T) string {

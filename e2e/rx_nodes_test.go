@@ -97,7 +97,7 @@ func TestRxCaptureNotForThisNode(t *testing.T) {
 			s := newCaptureSideWith(t, "fast", nil, publishtest.Options{RXNodes: "rx-a, rx-b"}, more)
 			before := s.f.Refs(t)
 			sess := prompttest.StartDetached(t, s.bin, s.args(publishtest.TaskID), prompttest.Options{Dir: s.f.Checkout, Env: s.env})
-			if code := exitStatus(t, sess.Wait(time.Minute)); code != 1 {
+			if code := exitStatus(t, sess.Wait(rxWait)); code != 1 {
 				t.Fatalf("exit %d, want 1\nstderr:\n%s", code, sess.Stderr.String())
 			}
 			if !strings.Contains(sess.Stderr.String(), "nothing started") {

@@ -132,6 +132,12 @@ func TestSecurityGitConfigProgramsNeverRun(t *testing.T) {
 		t.Fatal("rx capture published nothing")
 	}
 
+	// The READY below must stay fresh however slow the machine: a window
+	// longer than the 15 s capture's (the policies must agree on it).
+	for _, side := range []*faultkit.Side{lab.RX, lab.Main} {
+		side.Policy.Limits.PlannedDurationS = 900
+		side.WritePolicy()
+	}
 	commit2, data2 := lab.PushTask(tasktest.Capture("CFG_PROG_0002"))
 	lab.Approve("CFG_PROG_0002", data2, commit2)
 	out = lab.RX.Run(faultWait, "rx", "publish-result", lab.WriteResult(lab.Encode(lab.Ready("CFG_PROG_0002"))))

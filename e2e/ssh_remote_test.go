@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"rfhandoff/config"
 	"rfhandoff/exec"
 	"rfhandoff/faultkit"
 	"rfhandoff/prompt/prompttest"
@@ -17,8 +18,8 @@ import (
 )
 
 // sshQuick bounds a failing command over ssh: it must end at once, not at
-// poll.git_timeout (60 s in the lab), let alone hang.
-const sshQuick = 20 * time.Second
+// poll.git_timeout (five times this in the ssh lab), let alone hang.
+const sshQuick = time.Minute
 
 // sshLab is a lab whose remote is reached over ssh: a real sshd on
 // 127.0.0.1, the operator's passphrase-protected key, git's ssh pointed at
@@ -36,6 +37,9 @@ func newSSHLab(t *testing.T) *sshLab {
 	s := faultkit.StartSSHD(t)
 	for _, side := range []*faultkit.Side{lab.RX, lab.Main} {
 		side.Policy.Tools.SSHCommand = s.SSHCommand()
+		// Far above sshQuick: a failure that waited for git's timeout
+		// fails the test even on a slow machine.
+		side.Policy.Poll.GitTimeout = config.Duration{Duration: 5 * sshQuick}
 		side.WritePolicy()
 	}
 	lab.UseURL(s.URL(lab.Remote.Dir))

@@ -25,7 +25,7 @@ import (
 )
 
 // txWait bounds each wait on a child: generous for a loaded 2-core CI box.
-const txWait = 90 * time.Second
+const txWait = 3 * time.Minute
 
 // txSide is a MAIN checkout with a policy file, and how to run the real
 // rfhandoff binary in it.

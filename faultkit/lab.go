@@ -61,9 +61,7 @@ func NewLab(t testing.TB) *Lab {
 	}
 	dir := filepath.Join(srv, "remote.git")
 	gittest.Git(t, r, srv, "init", "--quiet", "--bare", dir)
-	// As GitHub and GitLab do, over every transport the lab serves: the
-	// mirrors fetch blobless.
-	gittest.Git(t, r, dir, "config", "uploadpack.allowFilter", "true")
+	gittest.ConfigureRemote(t, r, dir)
 	rem := &gittest.Remote{Dir: dir, URL: gittest.ServeURL(t, dir), R: r}
 	l := &Lab{t: t, Home: home, R: r, Srv: srv, Remote: rem, Tmp: t.TempDir()}
 	l.Base = gittest.Seed(t, rem, tasktest.TaskBranch, map[string]string{
@@ -88,9 +86,11 @@ func (l *Lab) newSide(name string) *Side {
 	p.Poll.MaxBackoff = config.Duration{Duration: time.Second}
 	p.Poll.GitTimeout = config.Duration{Duration: 60 * time.Second}
 	// Room for a loaded CI machine between publishing a READY result and
-	// using its authorization.
-	p.Limits.PlannedDurationS = 90
-	p.Limits.MaxPublicationAgeS = 90
+	// using its authorization: the longest publication age there is, and
+	// a capture long enough to keep that much time left. A test that runs
+	// a capture to its end sets its own length.
+	p.Limits.PlannedDurationS = 900
+	p.Limits.MaxPublicationAgeS = 300
 	p.TX.DurationS = 5
 	p.Tools = simulatorTools(t)
 	s := &Side{lab: l, Name: name, Dir: dir, Policy: p, PolicyFile: filepath.Join(t.TempDir(), name+".toml")}

@@ -2,7 +2,9 @@ package gittest
 
 import (
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -35,8 +37,7 @@ func NewBareRemoteWith(t testing.TB, r exec.Runner, branches ...string) *Remote 
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "remote.git")
 	Git(t, r, filepath.Dir(dir), "init", "--quiet", "--bare", dir)
-	// As GitHub and GitLab do: the mirrors fetch blobless.
-	Git(t, r, dir, "config", "uploadpack.allowFilter", "true")
+	ConfigureRemote(t, r, dir)
 	rem := &Remote{Dir: dir, URL: ServeURL(t, dir), R: r}
 	for _, b := range branches {
 		Seed(t, rem, b, map[string]string{"README.md": "branch " + b + "\n"})
@@ -44,18 +45,44 @@ func NewBareRemoteWith(t testing.TB, r exec.Runner, branches ...string) *Remote 
 	return rem
 }
 
+// ConfigureRemote sets up the bare repository at dir as the fixtures'
+// remotes are: it serves blobless fetches, as GitHub and GitLab do (the
+// mirrors fetch blobless), and starts no housekeeping of its own after a
+// push (git gc --auto and git maintenance run --auto are four processes a
+// push, which the tests would pay thousands of times for nothing).
+func ConfigureRemote(t testing.TB, r exec.Runner, dir string) {
+	t.Helper()
+	for _, kv := range [][2]string{
+		{"uploadpack.allowFilter", "true"},
+		{"receive.autogc", "false"},
+		{"gc.auto", "0"},
+		{"maintenance.auto", "false"},
+	} {
+		Git(t, r, dir, "config", kv[0], kv[1])
+	}
+}
+
 // SymlinkPrefix marks a Seed value as a symbolic link: the value
 // SymlinkPrefix+"target" makes the path a symlink to target.
 const SymlinkPrefix = "symlink->"
 
+// zeroID is the object ID git's update-ref reads as "must not exist yet".
+const zeroID = "0000000000000000000000000000000000000000"
+
 // Seed commits files (path → content; "" deletes the path; see
-// SymlinkPrefix) on top of the remote branch and pushes the commit there without force, returning its
-// ID. A branch that does not exist yet starts with a root commit.
+// SymlinkPrefix) on top of the remote branch and moves the branch there
+// without force, returning the commit's ID. A branch that does not exist
+// yet starts with a root commit. The commit is written straight into the
+// bare repository, as a push of it would leave it, but runs no hook of
+// the remote's: a test that needs a push does one.
 func Seed(t testing.TB, rem *Remote, branch string, files map[string]string) string {
 	t.Helper()
-	work := seedWork(t, rem, branch, files)
-	id := strings.TrimSpace(Git(t, rem.R, work, "rev-parse", "HEAD"))
-	Git(t, rem.R, work, "push", "--quiet", "--end-of-options", rem.URL, "HEAD:refs/heads/"+branch)
+	old := Tip(t, rem, branch)
+	id := seedCommit(t, rem, old, "gittest seed "+branch, files)
+	if old == "" {
+		old = zeroID
+	}
+	Git(t, rem.R, rem.Dir, "update-ref", "--end-of-options", "refs/heads/"+branch, id, old)
 	return id
 }
 
@@ -64,16 +91,7 @@ func Seed(t testing.TB, rem *Remote, branch string, files map[string]string) str
 // tip is no longer an ancestor of the branch.
 func Rewrite(t testing.TB, rem *Remote, branch string, files map[string]string) string {
 	t.Helper()
-	work := t.TempDir()
-	Git(t, rem.R, work, "init", "--quiet")
-	WriteFiles(t, work, files)
-	Git(t, rem.R, work, "add", "--all")
-	Git(t, rem.R, work, "commit", "--quiet", "-m", "gittest rewrite "+branch)
-	id := strings.TrimSpace(Git(t, rem.R, work, "rev-parse", "HEAD"))
-	// Push to a side ref (a fast path the allowlist permits), then move
-	// the branch inside the bare repository: the force-push, server side.
-	side := fmt.Sprintf("refs/gittest/rewrite-%d", seq.Add(1))
-	Git(t, rem.R, work, "push", "--quiet", "--end-of-options", rem.URL, "HEAD:"+side)
+	id := seedCommit(t, rem, "", "gittest rewrite "+branch, files)
 	Git(t, rem.R, rem.Dir, "update-ref", "--end-of-options", "refs/heads/"+branch, id)
 	return id
 }
@@ -83,22 +101,47 @@ func Rewrite(t testing.TB, rem *Remote, branch string, files map[string]string) 
 // its ID. Tests use it to prepare what a hook will move the branch to.
 func Commit(t testing.TB, rem *Remote, branch string, files map[string]string) string {
 	t.Helper()
-	work := seedWork(t, rem, branch, files)
-	id := strings.TrimSpace(Git(t, rem.R, work, "rev-parse", "HEAD"))
+	id := seedCommit(t, rem, Tip(t, rem, branch), "gittest seed "+branch, files)
 	side := fmt.Sprintf("refs/gittest/commit-%d", seq.Add(1))
-	Git(t, rem.R, work, "push", "--quiet", "--end-of-options", rem.URL, "HEAD:"+side)
+	Git(t, rem.R, rem.Dir, "update-ref", "--end-of-options", side, id)
 	return id
 }
 
-// Tip is the commit the remote branch points to ("" when it does not exist).
+// Tip is the commit the remote branch points to ("" when it does not
+// exist), read from the bare repository's ref files as git would (a loose
+// ref, else packed-refs) without starting git: the tests ask it thousands
+// of times. A symbolic ref is not followed (no fixture branch is one).
 func Tip(t testing.TB, rem *Remote, branch string) string {
 	t.Helper()
-	res, err := rem.R.Run(t.Context(), exec.Cmd{Tool: exec.Git, Dir: rem.Dir,
-		Args: []string{"rev-parse", "--verify", "--quiet", "--end-of-options", "refs/heads/" + branch}})
-	if err != nil {
-		return ""
+	ref := "refs/heads/" + branch
+	if b, err := os.ReadFile(filepath.Join(rem.Dir, filepath.FromSlash(ref))); err == nil {
+		if id := strings.TrimSpace(string(b)); isObjectID(id) {
+			return id
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		t.Fatal(err)
 	}
-	return strings.TrimSpace(string(res.Stdout))
+	packed, err := os.ReadFile(filepath.Join(rem.Dir, "packed-refs"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return ""
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(packed), "\n") {
+		if id, name, ok := strings.Cut(line, " "); ok && name == ref && isObjectID(id) {
+			return id
+		}
+	}
+	return ""
+}
+
+// isObjectID reports whether s is a 40-hex object ID.
+func isObjectID(s string) bool {
+	if len(s) != 40 {
+		return false
+	}
+	_, err := hex.DecodeString(s)
+	return err == nil
 }
 
 // InstallHook writes an executable hook script (e.g. "pre-receive") into
@@ -118,110 +161,6 @@ func Clone(t testing.TB, rem *Remote, branch string) string {
 	dir := filepath.Join(t.TempDir(), "checkout")
 	Git(t, rem.R, filepath.Dir(dir), "clone", "--quiet", "--branch", branch, "--end-of-options", rem.URL, dir)
 	return dir
-}
-
-// seedWork makes a work clone of branch (or an empty repository when the
-// branch does not exist), applies files and commits them.
-func seedWork(t testing.TB, rem *Remote, branch string, files map[string]string) string {
-	t.Helper()
-	work := filepath.Join(t.TempDir(), "seed")
-	if Tip(t, rem, branch) != "" {
-		Git(t, rem.R, filepath.Dir(work), "clone", "--quiet", "--single-branch", "--branch", branch, "--end-of-options", rem.URL, work)
-	} else {
-		Git(t, rem.R, filepath.Dir(work), "init", "--quiet", work)
-	}
-	plain, links := map[string]string{}, map[string]string{}
-	for name, v := range files {
-		if target, ok := strings.CutPrefix(v, SymlinkPrefix); ok {
-			links[name] = target
-		} else {
-			plain[name] = v
-		}
-	}
-	WriteFiles(t, work, plain)
-	Git(t, rem.R, work, "add", "--all")
-	stageLinks(t, rem, work, links)
-	Git(t, rem.R, work, "commit", "--quiet", "--allow-empty", "-m", "gittest seed "+branch)
-	return work
-}
-
-// stageLinks puts each path → target into work's index as a symbolic link
-// (mode 120000) without making one on disk: a Windows git with
-// core.symlinks=false, as Git for Windows is set up, would add a link made
-// there as a plain file. The trees are written with hash-object and read
-// back with read-tree (the runner allows no update-index).
-func stageLinks(t testing.TB, rem *Remote, work string, links map[string]string) {
-	t.Helper()
-	if len(links) == 0 {
-		return
-	}
-	names := make([]string, 0, len(links))
-	for name := range links {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	tree := strings.TrimSpace(Git(t, rem.R, work, "write-tree"))
-	for _, name := range names {
-		blob := writeObject(t, rem, work, "blob", []byte(links[name]))
-		tree = putEntry(t, rem, work, tree, strings.Split(name, "/"), "120000", blob)
-	}
-	Git(t, rem.R, work, "read-tree", "--end-of-options", tree)
-}
-
-// putEntry returns tree with the entry at path set to mode and oid, the
-// trees above it rewritten.
-func putEntry(t testing.TB, rem *Remote, work, tree string, path []string, mode, oid string) string {
-	t.Helper()
-	entries := map[string][2]string{} // name → mode, oid
-	if tree != "" {
-		for _, e := range strings.Split(Git(t, rem.R, work, "ls-tree", "-z", "--end-of-options", tree), "\x00") {
-			meta, name, ok := strings.Cut(e, "\t")
-			if f := strings.Fields(meta); ok && len(f) == 3 {
-				entries[name] = [2]string{f[0], f[2]}
-			}
-		}
-	}
-	if len(path) == 1 {
-		entries[path[0]] = [2]string{mode, oid}
-	} else {
-		sub := ""
-		if e, ok := entries[path[0]]; ok && e[0] == "040000" {
-			sub = e[1]
-		}
-		entries[path[0]] = [2]string{"040000", putEntry(t, rem, work, sub, path[1:], mode, oid)}
-	}
-	// git orders a tree's entries by name, a directory's as if it ended in "/".
-	key := func(name string) string {
-		if entries[name][0] == "040000" {
-			return name + "/"
-		}
-		return name
-	}
-	names := make([]string, 0, len(entries))
-	for name := range entries {
-		names = append(names, name)
-	}
-	sort.Slice(names, func(i, j int) bool { return key(names[i]) < key(names[j]) })
-	var raw []byte
-	for _, name := range names {
-		id, err := hex.DecodeString(entries[name][1])
-		if err != nil {
-			t.Fatal(err)
-		}
-		raw = append(raw, strings.TrimPrefix(entries[name][0], "0")+" "+name+"\x00"...)
-		raw = append(raw, id...)
-	}
-	return writeObject(t, rem, work, "tree", raw)
-}
-
-// writeObject writes data as an object of kind into work's repository.
-func writeObject(t testing.TB, rem *Remote, work, kind string, data []byte) string {
-	t.Helper()
-	f := filepath.Join(t.TempDir(), kind)
-	if err := os.WriteFile(f, data, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return strings.TrimSpace(Git(t, rem.R, work, "hash-object", "-w", "--no-filters", "-t", kind, "--end-of-options", f))
 }
 
 // WriteFiles writes files (path → content) into the work tree dir as

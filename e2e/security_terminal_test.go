@@ -156,8 +156,14 @@ func TestSecurityApprovalNeedsATerminal(t *testing.T) {
 		t.Parallel()
 		lab := faultkit.NewLab(t)
 		lab.PushTask(tasktest.Capture("SEC_TTY_0003"))
+		// The answers are in script's stdin from the start; its end comes
+		// only once the question is on screen, so script's end of input
+		// (^D on its terminal) reaches the question, whatever the load,
+		// instead of being discarded with the answers typed before it.
 		s := prompttest.StartDetached(t, script, []string{"-qec", faultkit.Bin(t) + " rx approve", os.DevNull},
-			prompttest.Options{Dir: lab.RX.Dir, Env: lab.RX.Env(), Stdin: "A\nA\nA\n"})
+			prompttest.Options{Dir: lab.RX.Dir, Env: lab.RX.Env(), Stdin: "A\nA\nA\n", HoldStdin: true})
+		s.Stdout.WaitForText("[A] Approve  [D] Defer  [S] Stop watcher", faultWait)
+		s.CloseStdin()
 		code := s.Wait(faultWait).ExitCode()
 		t.Logf("script with piped answers: exit %d\n%q", code, s.Stdout.String())
 		if code == 0 || isApproved(t, lab, "SEC_TTY_0003") {

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -23,6 +24,10 @@ type Options struct {
 	// instead of the terminal. StartDetached always pipes stdin.
 	PipeStdin bool
 	Stdin     string
+	// HoldStdin keeps the stdin pipe open after Stdin is written, until
+	// Session.CloseStdin: the end of input then comes when the test says,
+	// not at once.
+	HoldStdin bool
 	// Rows and Cols size the terminal; 0 means 24 and 80 (on Windows 24
 	// and 250: the pseudo-console renders its screen, so a line wider than
 	// it reaches the test broken in two).
@@ -63,7 +68,9 @@ type Session struct {
 	master    *os.File // pty master; nil when detached
 	enter     string   // what Send types for Enter
 	stdinRead *os.File // our copy of the stdin pipe's read end, for StdinLeft
-	console   bool     // Options.Console: a console of its own (Windows), for Signal
+	// stdinClose ends the held stdin (Options.HoldStdin); nil otherwise.
+	stdinClose func()
+	console    bool // Options.Console: a console of its own (Windows), for Signal
 
 	exited chan struct{}
 	state  *os.ProcessState
@@ -89,7 +96,7 @@ func StartDetached(t testing.TB, path string, args []string, opts Options) *Sess
 	t.Helper()
 	s := &Session{t: t, exited: make(chan struct{})}
 	var closeAfter []*os.File
-	stdin := s.stdinPipe(opts.Stdin)
+	stdin := s.stdinPipe(opts.Stdin, opts.HoldStdin)
 	closeAfter = append(closeAfter, stdin)
 	stdout, stderr := s.capture(&closeAfter)
 	s.console = opts.Console
@@ -124,19 +131,35 @@ func (s *Session) start(path string, args []string, opts Options, files []*os.Fi
 }
 
 // stdinPipe returns the child's stdin: a pipe already holding data, its
-// write end closed once the data is in.
-func (s *Session) stdinPipe(data string) *os.File {
+// write end closed once the data is in (or, with hold, at CloseStdin).
+func (s *Session) stdinPipe(data string, hold bool) *os.File {
 	s.t.Helper()
 	r, w, err := os.Pipe()
 	if err != nil {
 		s.t.Fatalf("prompttest: stdin pipe: %v", err)
 	}
 	s.stdinRead = r
+	written := make(chan struct{})
 	go func() {
 		_, _ = io.WriteString(w, data)
-		w.Close()
+		close(written)
+		if !hold {
+			w.Close()
+		}
 	}()
+	if hold {
+		var once sync.Once
+		s.stdinClose = func() { once.Do(func() { <-written; w.Close() }) }
+	}
 	return r
+}
+
+// CloseStdin ends the child's held standard input (Options.HoldStdin).
+func (s *Session) CloseStdin() {
+	if s.stdinClose == nil {
+		s.t.Fatalf("prompttest: CloseStdin without Options.HoldStdin")
+	}
+	s.stdinClose()
 }
 
 // capture returns the write ends of two pipes for stdout and stderr and
@@ -289,5 +312,8 @@ func (s *Session) closeParentEnds() {
 	}
 	if s.stdinRead != nil {
 		s.stdinRead.Close()
+	}
+	if s.stdinClose != nil {
+		s.stdinClose()
 	}
 }

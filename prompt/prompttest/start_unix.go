@@ -38,7 +38,7 @@ func startTerminal(t testing.TB, path string, args []string, opts Options) *Sess
 	var closeAfter []*os.File // the child's ends, closed in the parent once started
 	closeAfter = append(closeAfter, slave)
 	if opts.PipeStdin {
-		files[0] = s.stdinPipe(opts.Stdin)
+		files[0] = s.stdinPipe(opts.Stdin, opts.HoldStdin)
 		closeAfter = append(closeAfter, files[0])
 	}
 	if opts.CaptureOutput {

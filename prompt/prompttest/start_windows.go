@@ -134,7 +134,7 @@ func startTerminal(t testing.TB, path string, args []string, opts Options) *Sess
 	var closeAfter []*os.File
 	l := launch{Argv: append([]string{path}, args...), Dir: opts.Dir}
 	if opts.PipeStdin {
-		f := s.stdinPipe(opts.Stdin)
+		f := s.stdinPipe(opts.Stdin, opts.HoldStdin)
 		closeAfter = append(closeAfter, f)
 		l.Stdin = f.Fd()
 	}

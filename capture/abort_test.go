@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"rfhandoff/config"
 	"rfhandoff/exec"
@@ -42,8 +43,12 @@ func TestCaptureAbortLeavesNothing(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.step, func(t *testing.T) {
 			t.Parallel()
-			// A long capture: only the abort can end the tool in time.
-			w := newWorld(t, "", publishtest.Options{}, func(p *config.Policy) { p.Limits.PlannedDurationS = 600 })
+			// A long capture: only the abort can end the tool in time. The
+			// runner's own grace after a cancelled context is a millisecond:
+			// the abort's SIGINT and Grace must come before that context
+			// ends, or the tool would be killed however quickly it stops.
+			w := newWorld(t, "", publishtest.Options{}, func(p *config.Policy) { p.Limits.PlannedDurationS = 600 },
+				func(o *exec.Options) { o.Grace = time.Millisecond })
 			refs := w.Refs(t)
 			var mu sync.Mutex
 			var seen []string

@@ -44,8 +44,8 @@ type world struct {
 }
 
 // newWorld builds a world; o varies the publish fixture, pol the policy
-// (a short planned duration by default: 3 s).
-func newWorld(t testing.TB, sim string, o publishtest.Options, pol func(*config.Policy)) *world {
+// (a short planned duration by default: 3 s), runner the runner's options.
+func newWorld(t testing.TB, sim string, o publishtest.Options, pol func(*config.Policy), runner ...func(*exec.Options)) *world {
 	t.Helper()
 	home := gittest.Home(t)
 	dir := t.TempDir()
@@ -75,10 +75,14 @@ func newWorld(t testing.TB, sim string, o publishtest.Options, pol func(*config.
 		}
 		tools[tool] = p
 	}
-	stack, err := exec.New(exec.Options{
+	ro := exec.Options{
 		Role: exec.RoleRX, Audit: audit, GitProtocols: gittest.Transports(), HooksDir: hooks,
 		Environ: env, DefaultTimeout: 2 * time.Minute, Tools: tools,
-	})
+	}
+	for _, f := range runner {
+		f(&ro)
+	}
+	stack, err := exec.New(ro)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -83,6 +83,15 @@ func (s *session) run(ctx context.Context) (*Report, error) {
 		return nil, fmt.Errorf("creating the capture file: %w", err)
 	}
 	f.Close()
+	// The tool's context ends when run returns, after the abort below has
+	// stopped the tool its own way (SIGINT, Grace, kill): deferred first,
+	// so it runs last. Ending it earlier would let the runner kill the
+	// tool after its own shorter grace.
+	defer func() {
+		if s.cancelProc != nil {
+			s.cancelProc()
+		}
+	}()
 	armed := true
 	defer func() {
 		if armed {
@@ -126,7 +135,6 @@ func (s *session) run(ctx context.Context) (*Report, error) {
 	// and only cancelProc kills it.
 	procCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	s.cancelProc = cancel
-	defer cancel()
 	rep.ProcessStarted = now()
 	s.first = newFirstSample(s.params.SampleRateHz, rep.ProcessStarted)
 	rcv, err := s.hc.StartReceive(procCtx, s.params, nil)

@@ -3,6 +3,7 @@ package txwatch
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"rfhandoff/gitcli/gittest"
@@ -17,8 +18,10 @@ import (
 	"rfhandoff/txwatch/txtest"
 )
 
-// waitLong bounds every wait for the watcher: generous for a loaded CI box.
-const waitLong = 90 * time.Second
+// waitLong bounds every wait for the watcher: generous for a 2-core
+// machine running a second test suite beside this one (a wait ends as soon
+// as its condition holds).
+const waitLong = 3 * time.Minute
 
 // noHackRF pins hackrf_transfer to a path that does not exist, so no test
 // in this package can ever start a real one.
@@ -34,6 +37,15 @@ func waitFor(t *testing.T, what string, cond func() bool, out *gittest.SyncBuffe
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// waitPolls waits until the watcher has started n more fetches than it
+// had when called: "several polls later" counted, not slept, so a loaded
+// machine cannot make it zero polls.
+func (e *env) waitPolls(t *testing.T, n int, out *gittest.SyncBuffer) {
+	t.Helper()
+	start := gitStarts(t, e)["fetch"]
+	waitFor(t, fmt.Sprintf("%d more polls", n), func() bool { return gitStarts(t, e)["fetch"] >= start+n }, out)
 }
 
 // answer is one scripted reply to a phrase prompt.

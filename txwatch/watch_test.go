@@ -131,7 +131,7 @@ func TestWatchRefusesFailingResults(t *testing.T) {
 			stop := runWatcher(t, e.watcher(out, asker.open))
 			waitFor(t, "the refusal", contains(out, "refused, not offered"), out)
 			// Several more polls: still reported once.
-			time.Sleep(5 * e.pol.Poll.TXInterval.Duration)
+			e.waitPolls(t, 5, out)
 			if err := stop(); err != nil {
 				t.Fatal(err)
 			}
@@ -182,7 +182,7 @@ func TestWatchWrongPhraseWritesNothing(t *testing.T) {
 	asker := &scriptAsker{answers: []answer{{typed: "AUTHORIZE RF TX "}}}
 	stop := runWatcher(t, e.watcher(out, asker.open))
 	waitFor(t, "the wrong phrase report", contains(out, "wrong phrase"), out)
-	time.Sleep(5 * e.pol.Poll.TXInterval.Duration)
+	e.waitPolls(t, 5, out)
 	if err := stop(); err != nil {
 		t.Fatal(err)
 	}
@@ -255,7 +255,7 @@ func TestWatchWithoutTerminalAuthorizesNothing(t *testing.T) {
 	out := &gittest.SyncBuffer{}
 	stop := runWatcher(t, e.watcher(out, noTerminal))
 	waitFor(t, "the awaiting report", contains(out, "awaits authorization, but there is no terminal"), out)
-	time.Sleep(5 * e.pol.Poll.TXInterval.Duration)
+	e.waitPolls(t, 5, out)
 	if err := stop(); err != nil {
 		t.Fatal(err)
 	}
@@ -277,7 +277,7 @@ func TestWatchRefusesAForcePushedResultBranch(t *testing.T) {
 	data, _ := result.Encode(txtest.Ready(time.Now()))
 	gittest.Rewrite(t, e.f.Remote, "rx-node", map[string]string{tasktest.ResultPath: string(data)})
 	waitFor(t, "the force-push report", contains(out, "force-push refused"), out)
-	time.Sleep(5 * e.pol.Poll.TXInterval.Duration)
+	e.waitPolls(t, 5, out)
 	if err := stop(); err != nil {
 		t.Fatal(err)
 	}
@@ -303,7 +303,7 @@ func TestWatchBacksOffAndRecovers(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor(t, "the error report", contains(out, "error (will retry with backoff)"), out)
-	time.Sleep(3 * time.Second) // several backoff rounds (max_backoff 1 s)
+	e.waitPolls(t, 3, out) // several backoff rounds (max_backoff 1 s)
 	if err := os.Rename(gone, e.f.Remote.Dir); err != nil {
 		t.Fatal(err)
 	}
@@ -443,7 +443,7 @@ func TestWatchRefusesAnOversizedResultOnce(t *testing.T) {
 	asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase}}}
 	stop := runWatcher(t, e.watcher(out, asker.open))
 	waitFor(t, "the refusal", contains(out, "refused, not offered"), out)
-	time.Sleep(5 * e.pol.Poll.TXInterval.Duration)
+	e.waitPolls(t, 5, out)
 	if err := stop(); err != nil {
 		t.Fatal(err)
 	}

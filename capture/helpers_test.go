@@ -16,6 +16,7 @@ import (
 	"rfhandoff/exec"
 	"rfhandoff/gitcli/gittest"
 	"rfhandoff/hacksim"
+	"rfhandoff/internal/testrun"
 	"rfhandoff/publish/publishtest"
 	"rfhandoff/result"
 
@@ -29,6 +30,11 @@ import (
 // an interrupt on Windows could only terminate the tool.
 func TestMain(m *testing.M) {
 	exec.ServeHelper()
+	// The captures run in real time: most tests wait, few compute. Not
+	// when this binary runs as the simulator: its flags are the tool's.
+	if !hacksim.IsTool(os.Args[0]) {
+		testrun.ParallelByDefault(testrun.Waiting)
+	}
 	sim := func() { os.Exit(hacksim.Main(os.Args[0], os.Args[1:], os.Getenv, os.Stdout, os.Stderr)) }
 	testscript.Main(m, map[string]func(){
 		"hackrf_info": sim, "hackrf_clock": sim, "hackrf_transfer": sim,

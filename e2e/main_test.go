@@ -2,15 +2,14 @@ package e2e
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"testing"
 
 	"github.com/cli/safeexec"
 
+	"rfhandoff/internal/testrun"
 	"rfhandoff/prompt/prompttest"
 )
 
@@ -24,26 +23,8 @@ var simulatorNames = []string{"hackrf_info", "hackrf_transfer", "hackrf_clock"}
 // all run the real binary as a subprocess.
 func TestMain(m *testing.M) {
 	prompttest.Serve()
-	parallelByDefault(e2eParallel)
+	testrun.ParallelByDefault(testrun.Waiting)
 	os.Exit(runMain(m))
-}
-
-// e2eParallel is how many of this package's tests run at once unless
-// -parallel says otherwise. go test's default is GOMAXPROCS, two on the
-// machines this is built for, but these tests mostly wait: on a capture's
-// real-time samples, a watcher's poll interval, a child's exit. Two at a
-// time left most of them queued behind the waiting ones.
-const e2eParallel = 8
-
-// parallelByDefault sets -test.parallel to n when the command line did
-// not set it.
-func parallelByDefault(n int) {
-	flag.Parse()
-	set := false
-	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
-	if !set {
-		_ = flag.Set("test.parallel", strconv.Itoa(n))
-	}
 }
 
 func runMain(m *testing.M) int {

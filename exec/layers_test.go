@@ -19,7 +19,7 @@ import (
 // be placed here on purpose: the test fails on one it does not know.
 var layers = [][]string{
 	// leaves: no project imports
-	{"errlist", "strictjson", "backoff", "hiddentext", "gitcli/gitname", "node"},
+	{"errlist", "strictjson", "backoff", "hiddentext", "gitcli/gitname", "node", "internal/testrun"},
 	// infrastructure: processes, files, git, the HackRF tools
 	{"exec", "state", "gitcli", "hackrfcli", "hacksim", "quicklook", "gitcli/gittest", "quicklook/quicklooktest"},
 	// domain: what a task, a result and a policy are, and reading them
@@ -56,7 +56,7 @@ var testOnly = map[string][]string{
 }
 
 // testHelpers are imported by tests of any layer.
-var testHelpers = []string{"gitcli/gittest", "quicklook/quicklooktest", "prompt/prompttest", "task/tasktest", "sigmf/sigmftest",
+var testHelpers = []string{"internal/testrun", "gitcli/gittest", "quicklook/quicklooktest", "prompt/prompttest", "task/tasktest", "sigmf/sigmftest",
 	"rxwatch/rxtest", "txwatch/txtest", "publish/publishtest", "faultkit"}
 
 // importEdge is one project import of one file.

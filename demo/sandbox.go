@@ -246,9 +246,15 @@ func (sb *Sandbox) makeRemote(ctx context.Context) error {
 	if _, err := sb.git(ctx, sb.Root, "init", "--quiet", "--bare", sb.Remote); err != nil {
 		return err
 	}
-	// As GitHub and GitLab do: the sides' mirrors fetch blobless.
-	if _, err := sb.git(ctx, sb.Remote, "config", "--local", "--end-of-options", "uploadpack.allowFilter", "true"); err != nil {
-		return err
+	// As GitHub and GitLab do: the sides' mirrors fetch blobless, and a
+	// push starts no housekeeping the demo would wait for (git gc --auto
+	// and git maintenance after every receive, on two cores).
+	for _, kv := range [][2]string{
+		{"uploadpack.allowFilter", "true"}, {"receive.autogc", "false"}, {"gc.auto", "0"}, {"maintenance.auto", "false"},
+	} {
+		if _, err := sb.git(ctx, sb.Remote, "config", "--local", "--end-of-options", kv[0], kv[1]); err != nil {
+			return err
+		}
 	}
 	base, err := sb.seed(ctx, "seed-task", taskBranch, "Sandbox task branch: base commit", map[string]string{
 		"README.md": "# rfhandoff demo: task branch\n\nMAIN writes docs/handoff/NEXT_RX_TASK.md here; the RX laptop reads it.\n",

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -26,6 +27,16 @@ func waitFetches(t *testing.T, side *faultkit.Side, what string, n int, keep fun
 	faultkit.Eventually(t, faultWait, what, func() bool {
 		return faultkit.CountCalls(fetchCalls(t, side), keep) >= n
 	})
+}
+
+// morePolls waits until side's watcher has started n more fetches than it
+// had when called: "several polls later" counted in the audit log, not
+// slept, so a loaded machine cannot make it zero polls.
+func morePolls(t *testing.T, side *faultkit.Side, n int) {
+	t.Helper()
+	all := func(faultkit.Call) bool { return true }
+	start := faultkit.CountCalls(fetchCalls(t, side), all)
+	waitFetches(t, side, fmt.Sprintf("%d more polls", n), start+n, all)
 }
 
 // The RX watcher's outage (git daemon stopped and started again on the

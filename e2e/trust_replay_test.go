@@ -5,7 +5,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"rfhandoff/faultkit"
 	"rfhandoff/gitcli/gittest"
@@ -252,7 +251,7 @@ func TestTrustTaskMergeReplayWatch(t *testing.T) {
 
 	w := l.RX.StartTTY("rx", "watch")
 	w.WaitForText("old task brought back from commit "+s1, faultWait)
-	time.Sleep(5 * l.RX.Policy.Poll.RXInterval.Duration) // several polls
+	morePolls(t, l.RX, 5)
 	if n := strings.Count(w.TTY.String(), "old task brought back"); n != 1 {
 		t.Errorf("the replay was reported %d times, want once:\n%s", n, w.TTY.String())
 	}

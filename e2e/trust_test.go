@@ -7,7 +7,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/cli/safeexec"
 
@@ -175,7 +174,7 @@ func TestTrustRxWatch(t *testing.T) {
 	w := l.RX.StartTTY("rx", "watch")
 	w.WaitForText("task rejected", faultWait)
 	w.WaitForText("unsigned", faultWait)
-	time.Sleep(5 * l.RX.Policy.Poll.RXInterval.Duration)
+	morePolls(t, l.RX, 5)
 	if n := strings.Count(w.TTY.String(), "task rejected"); n != 1 {
 		t.Errorf("the unsigned task was reported %d times, want once:\n%s", n, w.TTY.String())
 	}
@@ -251,7 +250,7 @@ func TestTrustSignedResults(t *testing.T) {
 	w := l.Main.StartTTY("tx", "watch")
 	w.WaitForText("refused, not offered for authorization", faultWait)
 	w.WaitForText("unsigned", faultWait)
-	time.Sleep(5 * l.Main.Policy.Poll.TXInterval.Duration) // several polls
+	morePolls(t, l.Main, 5)
 	if n := strings.Count(w.TTY.String(), "refused, not offered"); n != 1 {
 		t.Errorf("the unsigned READY was reported %d times, want once:\n%s", n, w.TTY.String())
 	}

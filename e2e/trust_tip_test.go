@@ -119,7 +119,7 @@ func (l *trustLab) watchRefuses(t *testing.T, tip string, want ...string) {
 	for _, s := range want {
 		w.WaitForText(s, faultWait)
 	}
-	time.Sleep(5 * l.Main.Policy.Poll.TXInterval.Duration) // several polls
+	morePolls(t, l.Main, 5)
 	w.Signal(syscall.SIGTERM)
 	w.Wait(faultWait)
 	out := w.TTY.String()
@@ -217,7 +217,7 @@ func TestTrustForeignTipThenSignedPublish(t *testing.T) {
 	w := l.Main.StartTTY("tx", "watch")
 	w.WaitForText("result at commit "+foreign[:12]+" refused, not offered for authorization (no valid result", faultWait)
 	w.WaitForText("its last change is "+ready, faultWait)
-	time.Sleep(5 * l.Main.Policy.Poll.TXInterval.Duration)
+	morePolls(t, l.Main, 5)
 	if out := w.TTY.String(); strings.Contains(out, "Type exactly") || strings.Count(out, "refused, not offered") != 1 {
 		t.Fatalf("the foreign tip was offered or reported more than once:\n%s", out)
 	}

@@ -39,6 +39,9 @@ type Lab struct {
 	RX, Main *Side
 }
 
+// PollInterval is both sides' poll interval in a lab.
+const PollInterval = 250 * time.Millisecond
+
 // Side is one machine: a checkout and its policy.
 type Side struct {
 	lab        *Lab
@@ -81,8 +84,11 @@ func (l *Lab) newSide(name string) *Side {
 	gittest.Git(t, l.R, filepath.Dir(dir), "clone", "--quiet", "--branch", tasktest.TaskBranch, "--end-of-options", l.Remote.URL, dir)
 	p := config.Default()
 	p.Repo.Path = dir
-	p.Poll.RXInterval = config.Duration{Duration: 100 * time.Millisecond}
-	p.Poll.TXInterval = config.Duration{Duration: 100 * time.Millisecond}
+	// Polls are what the watchers' tests spend their CPU on (an idle
+	// poll is a git fetch: three processes); a quarter second keeps a
+	// wait for the next poll short.
+	p.Poll.RXInterval = config.Duration{Duration: PollInterval}
+	p.Poll.TXInterval = config.Duration{Duration: PollInterval}
 	p.Poll.MaxBackoff = config.Duration{Duration: time.Second}
 	p.Poll.GitTimeout = config.Duration{Duration: 60 * time.Second}
 	// Room for a loaded CI machine between publishing a READY result and

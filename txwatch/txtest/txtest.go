@@ -88,8 +88,8 @@ func (f *Fixture) PublishBytes(t testing.TB, data []byte) string {
 func (f *Fixture) Policy() config.Policy {
 	p := config.Default()
 	p.Repo.Path = f.Main
-	p.Poll.RXInterval = config.Duration{Duration: 100 * time.Millisecond}
-	p.Poll.TXInterval = config.Duration{Duration: 100 * time.Millisecond}
+	p.Poll.RXInterval = config.Duration{Duration: 250 * time.Millisecond}
+	p.Poll.TXInterval = config.Duration{Duration: 250 * time.Millisecond}
 	p.Poll.MaxBackoff = config.Duration{Duration: time.Second}
 	p.Poll.GitTimeout = config.Duration{Duration: 2 * time.Minute}
 	roomyLimits(&p)
@@ -107,7 +107,7 @@ func roomyLimits(p *config.Policy) {
 // path's backslashes are escaped.
 func (f *Fixture) PolicyTOML(extra string) string {
 	return "[repo]\npath = " + strconv.Quote(f.Main) + "\n\n" +
-		"[poll]\nrx_interval = \"100ms\"\ntx_interval = \"100ms\"\nmax_backoff = \"1s\"\ngit_timeout = \"2m\"\n\n" +
+		"[poll]\nrx_interval = \"250ms\"\ntx_interval = \"250ms\"\nmax_backoff = \"1s\"\ngit_timeout = \"2m\"\n\n" +
 		"[limits]\nplanned_duration_s = 600\nmax_publication_age_s = 300\n\n" + extra
 }
 

@@ -14,6 +14,11 @@
 //     last moments the re-check after the phrase, and tx execute's, can
 //     still pass. A record that would expire at once is not written
 //     (reported as blocked).
+//   - Each look at a moved result branch reads every result since the
+//     last look (look.go: at most maxLookResults commits, past that every
+//     task read counts as over) before the tip is judged, so a COMPLETE
+//     between two polls ends its task; tx execute reads since its
+//     record's commit.
 //   - rf_tx_started in an outcome says the executor handed the
 //     transmission to the tool; rf_tx is 0 only when no hackrf_transfer
 //     process was ever started.

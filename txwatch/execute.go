@@ -274,6 +274,12 @@ func (x *Executor) recheck(ctx context.Context, store Store, name string, rec Re
 	}
 	if snap.Commit != rec.ResultCommit {
 		add(fmt.Errorf("the result branch is at %s, the record was authorized for %s", snap.Commit, rec.ResultCommit))
+		// And what came since, by name: a COMPLETE between the two (§17).
+		if l, err := src.look(ctx, snap.Commit, rec.ResultCommit); err != nil {
+			add(err)
+		} else if err := l.overIn(rec.TaskID); err != nil {
+			add(err)
+		}
 	}
 	if snap.Digest != rec.ResultSHA256 {
 		add(fmt.Errorf("RX_RESULT.json has sha256 %s, the record was authorized for %s", orNone(snap.Digest), rec.ResultSHA256))

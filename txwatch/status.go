@@ -21,12 +21,15 @@ const (
 
 // Status is tx status: the watcher's state and every record.
 type Status struct {
-	Running          bool              `json:"running"`
-	WatcherPID       int               `json:"watcher_pid"`
-	LockHeld         bool              `json:"lock_held"`
-	StaleRunning     bool              `json:"stale_running"` // running recorded, but no watcher holds the lock
-	ShownResults     int               `json:"shown_results"`
-	CompletedTasks   map[string]string `json:"completed_tasks"` // TASK_ID → the result commit its CAPTURE_COMPLETE was seen at
+	Running        bool              `json:"running"`
+	WatcherPID     int               `json:"watcher_pid"`
+	LockHeld       bool              `json:"lock_held"`
+	StaleRunning   bool              `json:"stale_running"` // running recorded, but no watcher holds the lock
+	ShownResults   int               `json:"shown_results"`
+	CompletedTasks map[string]string `json:"completed_tasks"` // TASK_ID → the result commit its CAPTURE_COMPLETE was seen at
+	// TasksOverUnread: TASK_ID → the result commit of the look past the
+	// bound that counted it as over (PROTOCOL §17).
+	TasksOverUnread  map[string]string `json:"tasks_over_unread"`
 	LastResultCommit string            `json:"last_result_commit"`
 	AuthorizationDir string            `json:"authorization_dir"`
 	Records          []RecordStatus    `json:"records"`
@@ -64,7 +67,7 @@ func ReadStatus(pol config.Policy, now time.Time) (Status, error) {
 	s := Status{
 		Running: st.Running, WatcherPID: st.WatcherPID, LockHeld: held,
 		StaleRunning: st.Running && !held, ShownResults: len(st.ShownResultDigests),
-		CompletedTasks:   st.CompletedTasks,
+		CompletedTasks: st.CompletedTasks, TasksOverUnread: st.TasksOverUnread,
 		LastResultCommit: st.LastResultCommit, AuthorizationDir: store.Dir,
 		Records: []RecordStatus{},
 	}

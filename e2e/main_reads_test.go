@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -11,6 +13,7 @@ import (
 	"rfhandoff/result"
 	"rfhandoff/state"
 	"rfhandoff/task/tasktest"
+	"rfhandoff/txwatch"
 )
 
 // The MAIN side reads every result since its last look (PROTOCOL §17,
@@ -174,4 +177,82 @@ func TestMainReadsNodeCompleteBetweenPolls(t *testing.T) {
 	if got := completedAt(t, l.Main, id); got != a[1] {
 		t.Fatalf("completed_tasks[%s] = %q, want rx-a's COMPLETE %s", id, got, a[1])
 	}
+}
+
+// A record is used once, and that survives deleting its files (finding
+// 10): tx execute runs a record, then its used marker and outcome are
+// deleted; a second tx execute is refused before the phrase. A record
+// whose bytes were edited (a later expiry) is refused as not the one tx
+// watch issued, and so is its restored original once the list of issued
+// records is deleted: deleting fails closed.
+func TestMainRecordUsedOnceSurvivesDeletion(t *testing.T) {
+	t.Parallel()
+	l := faultkit.NewLab(t)
+	record := authorize(t, l, "MAINREAD_USED_0001")
+	x := l.Main.StartTTY("tx", "execute", record)
+	typePhrase(t, x)
+	if st := x.Wait(faultWait); st.ExitCode() != 0 {
+		t.Fatalf("tx execute: exit %d\n%s", st.ExitCode(), x.TTY.String())
+	}
+	store, err := txwatch.StoreOf(l.Main.Policy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := filepath.Base(record)
+	for _, f := range []string{strings.TrimSuffix(name, ".json") + ".used", txwatch.OutcomeName(name)} {
+		if err := os.Remove(store.Path(f)); err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+	}
+	again := l.Main.Run(faultWait, "tx", "execute", record)
+	if again.Code != 1 || strings.Contains(again.All(), "Type exactly") || !strings.Contains(again.Stderr, "already used") {
+		t.Fatalf("the used record, its marker and outcome deleted, ran again: want exit 1 before the phrase, naming it used\n%s", again)
+	}
+
+	// A second record, edited to expire an hour later.
+	second := authorize(t, l, "MAINREAD_USED_0002")
+	orig, err := os.ReadFile(second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := txwatch.ParseRecord(orig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.Replace(string(orig), rec.ExpiresAt.UTC().Format("2006-01-02T15:04:05"),
+		rec.ExpiresAt.UTC().Add(3600e9).Format("2006-01-02T15:04:05"), 1)
+	if edited == string(orig) {
+		t.Fatalf("the test did not edit the record:\n%s", orig)
+	}
+	if err := os.WriteFile(second, []byte(edited), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out := l.Main.Run(faultWait, "tx", "execute", second)
+	if out.Code != 1 || strings.Contains(out.All(), "Type exactly") || !strings.Contains(out.Stderr, "not the record tx watch issued") {
+		t.Fatalf("an edited record: want exit 1 before the phrase, naming it not issued\n%s", out)
+	}
+	if err := os.WriteFile(second, orig, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(l.Main.Policy.StatePath(state.TXRecordsFile)); err != nil {
+		t.Fatal(err)
+	}
+	out = l.Main.Run(faultWait, "tx", "execute", second)
+	if out.Code != 1 || strings.Contains(out.All(), "Type exactly") || !strings.Contains(out.Stderr, "not the record tx watch issued") {
+		t.Fatalf("a record after the list of issued records was deleted: want exit 1 before the phrase\n%s", out)
+	}
+}
+
+// recordUsed reports whether s's authorization list says record was used.
+func recordUsed(t *testing.T, s *faultkit.Side, record string) bool {
+	t.Helper()
+	store, err := txwatch.StoreOf(s.Policy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	used, err := store.Used(filepath.Base(record))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return used
 }

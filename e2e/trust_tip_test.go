@@ -104,7 +104,7 @@ func (l *trustLab) executeRefused(t *testing.T, record string, phrase bool, want
 			t.Errorf("tx execute does not say %q:\n%s", w, x.TTY.String())
 		}
 	}
-	if _, err := os.Stat(strings.TrimSuffix(record, ".json") + ".used"); err == nil {
+	if recordUsed(t, l.Main, record) {
 		t.Error("the refused execution used the record")
 	}
 }

@@ -77,6 +77,10 @@ func ReadStatus(pol config.Policy, now time.Time) (Status, error) {
 	if s.Nodes, err = readNodes(pol); err != nil {
 		return Status{}, err
 	}
+	list, err := store.list().Load()
+	if err != nil {
+		return Status{}, err
+	}
 	entries, err := os.ReadDir(store.Dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return s, nil
@@ -88,31 +92,35 @@ func ReadStatus(pol config.Policy, now time.Time) (Status, error) {
 		if !recordNameRe.MatchString(e.Name()) {
 			continue
 		}
-		s.Records = append(s.Records, recordStatus(store, e.Name(), now))
+		s.Records = append(s.Records, recordStatus(store, list, e.Name(), now))
 	}
 	sort.Slice(s.Records, func(i, j int) bool { return s.Records[i].Name < s.Records[j].Name })
 	return s, nil
 }
 
-func recordStatus(store Store, name string, now time.Time) RecordStatus {
+// recordStatus is one record as the authorization list l and its files
+// say: used (the list says so, whatever the file holds now), invalid (the
+// file does not parse, or is not what tx watch issued), else unused or
+// expired.
+func recordStatus(store Store, l state.TXRecords, name string, now time.Time) RecordStatus {
 	rs := RecordStatus{Name: name}
-	rec, err := store.ReadRecord(name)
-	if err != nil {
-		rs.Status, rs.Error = RecordInvalid, err.Error()
-	} else {
+	rec, sum, err := store.readRecord(name)
+	if err == nil {
 		rs.Record = &rec
+		err = store.issued(l, name, sum)
 	}
-	var used UsedMarker
-	if ok, err := state.ReadJSON(store.Path(usedName(name)), &used); ok {
+	var used *alreadyUsedError
+	switch {
+	case errors.As(err, &used):
 		rs.Status, rs.UsedAt = RecordUsed, used.UsedAt
-		if err != nil {
-			rs.Error = err.Error()
-		}
-	} else if rs.Status == "" {
+	case l.Records[name].UsedAt != nil:
+		rs.Status, rs.UsedAt, rs.Error = RecordUsed, *l.Records[name].UsedAt, err.Error()
+	case err != nil:
+		rs.Status, rs.Error = RecordInvalid, err.Error()
+	case !now.Before(rec.ExpiresAt):
+		rs.Status = RecordExpired
+	default:
 		rs.Status = RecordUnused
-		if !now.Before(rec.ExpiresAt) {
-			rs.Status = RecordExpired
-		}
 	}
 	var o Outcome
 	if ok, err := state.ReadJSON(store.Path(OutcomeName(name)), &o); ok {

@@ -47,6 +47,13 @@ func (c *TxStatusCmd) Run(app *App) error {
 	for _, id := range ids {
 		fmt.Fprintf(w, "  %s  at result commit %.12s\n", id, s.CompletedTasks[id])
 	}
+	if len(s.TasksOverUnread) > 0 {
+		unread := slices.Sorted(maps.Keys(s.TasksOverUnread))
+		fmt.Fprintf(w, "tasks over unread: %d (a look found too many results to read them all: a CAPTURE_COMPLETE could not be ruled out)\n", len(unread))
+		for _, id := range unread {
+			fmt.Fprintf(w, "  %s  at the look at result commit %.12s\n", id, s.TasksOverUnread[id])
+		}
+	}
 	if ns := s.Nodes; ns != nil {
 		fmt.Fprintf(w, "nodes:          task %s, as tx watch saw them at %s\n", ns.TaskID, ns.SeenAt.Local().Format(time.RFC3339))
 		for _, n := range ns.Nodes {

@@ -287,7 +287,7 @@ func TestTrustSignedResults(t *testing.T) {
 	if got := x.TTY.String(); !strings.Contains(got, "result signature") || !strings.Contains(got, "not in the allowed signers") {
 		t.Errorf("tx execute does not say the signature failed:\n%s", got)
 	}
-	if _, err := os.Stat(strings.TrimSuffix(record, ".json") + ".used"); err == nil {
+	if recordUsed(t, l.Main, record) {
 		t.Error("the refused execution used the record")
 	}
 }

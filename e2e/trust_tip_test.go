@@ -104,7 +104,7 @@ func (l *trustLab) executeRefused(t *testing.T, record string, phrase bool, want
 			t.Errorf("tx execute does not say %q:\n%s", w, x.TTY.String())
 		}
 	}
-	if _, err := os.Stat(strings.TrimSuffix(record, ".json") + ".used"); err == nil {
+	if recordUsed(t, l.Main, record) {
 		t.Error("the refused execution used the record")
 	}
 }
@@ -155,14 +155,20 @@ func TestTrustResultMergeReplay(t *testing.T) {
 		tip = faultkit.CommitTree(t, l.Remote, tasktest.ResultBranch, l.treeOf(t, ready), parents, "")
 		// A MAIN side that has not seen the branch before (another PC,
 		// or a state directory started afresh).
-		if err := os.Remove(filepath.Join(l.Main.StateDir(), state.TXStateFile)); err != nil {
+		if err := os.Remove(filepath.Join(l.Main.StateDir(), state.TXStateFile)); err != nil && !os.IsNotExist(err) {
 			t.Fatal(err)
 		}
 		l.watchRefuses(t, tip, "the tip "+tip+" did not change "+tasktest.ResultPath+" itself (its last change is "+ready)
 		if recs := l.records(t); len(recs) != 1 {
 			t.Fatalf("merge with %s first: records %v, want only the one made before", first, recs)
 		}
-		l.executeRefused(t, record, true, "the result branch is at "+tip, "did not change")
+		// The watcher read the COMPLETE in the branch's history (§17).
+		l.executeRefused(t, record, false, "refused at quick checks: task "+id+" is over: a CAPTURE_COMPLETE for it was seen at result commit "+complete)
+		// A MAIN state that never saw the branch: the re-check refuses.
+		if err := os.Remove(filepath.Join(l.Main.StateDir(), state.TXStateFile)); err != nil {
+			t.Fatal(err)
+		}
+		l.executeRefused(t, record, true, "the result branch is at "+tip, "did not change", "task "+id+" is over")
 	}
 }
 

@@ -38,23 +38,71 @@ type FileVersion struct {
 // was withheld as over the limit: it is listed with Size -1, never read.
 // A path that never existed gives no versions and no error.
 func (c *Client) FileHistory(ctx context.Context, commit, path string, maxBytes int64) ([]FileVersion, error) {
+	versions, _, err := c.fileHistory(ctx, commit, "", path, maxBytes, 0)
+	return versions, err
+}
+
+// FileHistorySince is FileHistory over the part of commit's history that
+// since's does not hold (git log commit ^since): the contents path got in
+// the commits since since, merges and side branches included, so a version
+// that came and went between two looks is listed too. A since that is ""
+// or not in commit's history (not in the repository at all: a mirror
+// rebuilt after a re-anchor) reads the whole history, one rev-list
+// --missing=print deciding it without fetching anything. At most
+// maxCommits commits that changed path are read, the ones nearest commit
+// first (topological order: a child before its parents, whatever dates
+// the commits claim); more reports that there were more, unread.
+func (c *Client) FileHistorySince(ctx context.Context, commit, since, path string, maxBytes int64, maxCommits int) (versions []FileVersion, more bool, err error) {
+	if maxCommits <= 0 {
+		return nil, false, invalid("commit limit", strconv.Itoa(maxCommits), "must be positive")
+	}
+	if since != "" {
+		in, err := c.IsAncestorPresent(ctx, since, commit)
+		if err != nil {
+			return nil, false, err
+		}
+		if !in {
+			since = ""
+		}
+	}
+	return c.fileHistory(ctx, commit, since, path, maxBytes, maxCommits)
+}
+
+// fileHistory is FileHistory of commit ^since ("" for none), at most
+// maxCommits commits (0: all).
+func (c *Client) fileHistory(ctx context.Context, commit, since, path string, maxBytes int64, maxCommits int) ([]FileVersion, bool, error) {
 	if err := ValidObjectID(commit); err != nil {
-		return nil, err
+		return nil, false, err
+	}
+	if since != "" {
+		if err := ValidObjectID(since); err != nil {
+			return nil, false, err
+		}
 	}
 	if err := ValidRepoPath(path); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if maxBytes <= 0 {
-		return nil, invalid("size limit", strconv.FormatInt(maxBytes, 10), "must be positive")
+		return nil, false, invalid("size limit", strconv.FormatInt(maxBytes, 10), "must be positive")
 	}
-	res, err := c.run(ctx, historyArgs(commit, path), call{})
+	res, err := c.run(ctx, historyArgs(commit, since, path, maxCommits), call{})
 	if err != nil {
-		return nil, &Error{Op: "log", Err: err}
+		return nil, false, &Error{Op: "log", Err: err}
 	}
-	versions, err := parseLogRaw(res.Stdout, path)
+	out, more := res.Stdout, false
+	if maxCommits > 0 {
+		out, more = firstCommits(out, maxCommits)
+	}
+	versions, err := parseLogRaw(out, path)
 	if err != nil {
-		return nil, &Error{Op: "log", Err: err}
+		return nil, false, &Error{Op: "log", Err: err}
 	}
+	versions, err = c.readVersions(ctx, versions, maxBytes)
+	return versions, more, err
+}
+
+// readVersions reads the listed versions' contents within maxBytes.
+func (c *Client) readVersions(ctx context.Context, versions []FileVersion, maxBytes int64) ([]FileVersion, error) {
 	if len(versions) == 0 {
 		return nil, nil
 	}
@@ -62,6 +110,7 @@ func (c *Client) FileHistory(ctx context.Context, commit, path string, maxBytes 
 	// itself, one at a time, at any size: it is given only blobs that
 	// are present after one bounded fetch.
 	present := map[string]bool{}
+	var err error
 	if c.Promisor != nil {
 		if present, err = c.historyBlobs(ctx, versions, maxBytes); err != nil {
 			return nil, err
@@ -77,7 +126,7 @@ func (c *Client) FileHistory(ctx context.Context, commit, path string, maxBytes 
 	if len(ids) == 0 {
 		return versions, nil
 	}
-	res, err = c.run(ctx, []string{"cat-file", "--batch-check"}, call{stdin: strings.NewReader(strings.Join(ids, "\n") + "\n")})
+	res, err := c.run(ctx, []string{"cat-file", "--batch-check"}, call{stdin: strings.NewReader(strings.Join(ids, "\n") + "\n")})
 	if err != nil {
 		return nil, &Error{Op: "cat-file --batch-check", Err: err}
 	}
@@ -127,11 +176,41 @@ func (c *Client) FileHistory(ctx context.Context, commit, path string, maxBytes 
 // --full-history and -m keep side branches and merges that history
 // simplification would drop; --root shows the first version; the --no-*
 // options keep a user's log config (follow, signatures, renames) from
-// changing the output.
-func historyArgs(commit, path string) []string {
-	return []string{"log", "--format=format:commit %H %T", "--raw", "-t", "--no-abbrev", "--full-history", "-m", "--root",
-		"--no-renames", "--no-follow", "--no-show-signature", "--no-ext-diff", "--no-textconv", "--no-relative",
-		"--end-of-options", commit, "--", path}
+// changing the output. A since leaves out its history; a positive
+// maxCommits lists one commit more than it in topological order, so that
+// firstCommits can tell whether there were more.
+func historyArgs(commit, since, path string, maxCommits int) []string {
+	args := []string{"log", "--format=format:commit %H %T", "--raw", "-t", "--no-abbrev", "--full-history", "-m", "--root",
+		"--no-renames", "--no-follow", "--no-show-signature", "--no-ext-diff", "--no-textconv", "--no-relative"}
+	if maxCommits > 0 {
+		args = append(args, "--topo-order", "--max-count="+strconv.Itoa(maxCommits+1))
+	}
+	args = append(args, "--end-of-options", commit)
+	if since != "" {
+		args = append(args, "^"+since)
+	}
+	return append(args, "--", path)
+}
+
+// firstCommits cuts historyArgs' output before the header of its
+// (n+1)th commit (a merge's several diffs, under one ID each, count
+// once) and reports whether there was one.
+func firstCommits(out []byte, n int) ([]byte, bool) {
+	seen := map[string]bool{}
+	at := 0
+	for line := range bytes.Lines(out) {
+		if id, ok := bytes.CutPrefix(line, []byte("commit ")); ok {
+			id, _, _ = bytes.Cut(bytes.TrimSpace(id), []byte(" "))
+			if !seen[string(id)] {
+				if len(seen) == n {
+					return out[:at], true
+				}
+				seen[string(id)] = true
+			}
+		}
+		at += len(line)
+	}
+	return out, false
 }
 
 // batchHeaderMax bounds one "<id> blob <size>\n" header and the newline

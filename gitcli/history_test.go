@@ -144,7 +144,7 @@ func TestParseBatch(t *testing.T) {
 }
 
 func TestHistoryArgsEndOptions(t *testing.T) {
-	args := historyArgs(idA, histPath)
+	args := historyArgs(idA, "", histPath, 0)
 	joined := strings.Join(args, " ")
 	if !strings.HasSuffix(joined, "--end-of-options "+idA+" -- "+histPath) {
 		t.Errorf("data not after --end-of-options and --: %q", joined)

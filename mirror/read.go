@@ -124,3 +124,20 @@ func (m *Mirror) FileHistory(ctx context.Context, commit, path string, maxBytes 
 func (m *Mirror) VerifyTip(ctx context.Context, tip, path, allowedSigners string) (gitcli.Signature, error) {
 	return m.git.VerifyTip(ctx, tip, path, allowedSigners)
 }
+
+// FileHistorySince is gitcli's FileHistorySince in the mirror, under its
+// lock: every version path got in commit's history since since, at most
+// maxCommits commits, the missing blobs fetched as FileHistory fetches
+// them.
+func (m *Mirror) FileHistorySince(ctx context.Context, commit, since, path string, maxBytes int64, maxCommits int) ([]gitcli.FileVersion, bool, error) {
+	unlock, err := m.lock(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	defer unlock()
+	v, more, err := m.git.FileHistorySince(ctx, commit, since, path, maxBytes, maxCommits)
+	if err != nil {
+		removeStaleGitFiles(m.Dir)
+	}
+	return v, more, err
+}

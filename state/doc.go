@@ -6,6 +6,8 @@
 //
 // What it offers: ReadRegular (the one bounded read of a local file);
 // WriteFileAtomic, CreateTemp, WriteSynced and SyncDir (crash-safe writes);
-// ReadJSON and WriteJSON; Acquire, AcquireAs and Probe (locks); and SaveRX
-// and SaveTX with the RX and TX state types.
+// ReadJSON and WriteJSON; Acquire, AcquireAs and Probe (locks); SaveRX
+// and SaveTX with the RX and TX state types; RXStore and TXRecordStore
+// (the RX state and the MAIN side's list of issued authorization records,
+// each changed under a lock held for milliseconds).
 package state

@@ -1,8 +1,6 @@
 package state
 
 import (
-	"errors"
-	"fmt"
 	"maps"
 	"path/filepath"
 	"reflect"
@@ -70,19 +68,7 @@ func (s *RXStore) CleanTemps() ([]string, error) {
 
 // lock takes the state lock, waiting while another writer holds it.
 func (s *RXStore) lock() (*Lock, error) {
-	path := filepath.Join(s.Dir, rxStateLockFile)
-	deadline := time.Now().Add(rxStateLockWait)
-	for {
-		l, err := Acquire(path)
-		var le *LockedError
-		if !errors.As(err, &le) {
-			return l, err
-		}
-		if time.Now().After(deadline) {
-			return nil, fmt.Errorf("state %s stayed locked for %s: %w", s.Path(), rxStateLockWait, err)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	return acquireWaiting(filepath.Join(s.Dir, rxStateLockFile), "state "+s.Path(), rxStateLockWait)
 }
 
 // cloneRX deep-copies the state so fn's changes can be compared with the

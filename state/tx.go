@@ -2,8 +2,10 @@ package state
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/go-multierror"
@@ -30,6 +32,15 @@ type TX struct {
 	// re-checked or executed again (PROTOCOL §17). Never pruned, like
 	// ShownResultDigests.
 	CompletedTasks map[string]string `json:"completed_tasks"`
+	// NodeLooks maps each [[nodes]] result branch (PROTOCOL §23) to the
+	// commit tx watch last read it at, as LastResultCommit is for
+	// repo.result_branch: the next look reads every result since.
+	NodeLooks map[string]string `json:"node_looks"`
+	// TasksOverUnread maps each TASK_ID counted as over because one look
+	// found more results since the last one than it reads (PROTOCOL §17)
+	// to the result commit of that look: a CAPTURE_COMPLETE for it among
+	// the unread ones could not be ruled out. Never pruned.
+	TasksOverUnread map[string]string `json:"tasks_over_unread"`
 }
 
 // LoadTX reads dir/tx_agent_state.json. A missing file is a fresh state;
@@ -64,6 +75,12 @@ func (s *TX) normalize() {
 	if s.CompletedTasks == nil {
 		s.CompletedTasks = map[string]string{}
 	}
+	if s.NodeLooks == nil {
+		s.NodeLooks = map[string]string{}
+	}
+	if s.TasksOverUnread == nil {
+		s.TasksOverUnread = map[string]string{}
+	}
 }
 
 // validate checks every value and reports all problems at once.
@@ -88,23 +105,33 @@ func (s TX) validate() error {
 			errs = append(errs, fmt.Errorf("shown_result_digests[%q] has no time", d))
 		}
 	}
-	ids := make([]string, 0, len(s.CompletedTasks))
-	for id := range s.CompletedTasks {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	for _, id := range ids {
-		if !taskIDPattern.MatchString(id) {
-			errs = append(errs, fmt.Errorf("completed_tasks has key %q, not a TASK_ID", id))
+	errs = validTaskCommits(errs, "completed_tasks", s.CompletedTasks)
+	errs = validTaskCommits(errs, "tasks_over_unread", s.TasksOverUnread)
+	for _, b := range slices.Sorted(maps.Keys(s.NodeLooks)) {
+		if b == "" || strings.ContainsFunc(b, func(r rune) bool { return r <= ' ' || r == 0x7f }) {
+			errs = append(errs, fmt.Errorf("node_looks has key %q, not a branch name", b))
 		}
-		if c := s.CompletedTasks[id]; !commitPattern.MatchString(c) {
-			errs = append(errs, fmt.Errorf("completed_tasks[%q] is %q, not a 40-hex commit ID", id, c))
+		if c := s.NodeLooks[b]; !commitPattern.MatchString(c) {
+			errs = append(errs, fmt.Errorf("node_looks[%q] is %q, not a 40-hex commit ID", b, c))
 		}
 	}
 	if len(errs) == 0 {
 		return nil
 	}
 	return &multierror.Error{Errors: errs}
+}
+
+// validTaskCommits checks a TASK_ID → commit map named key.
+func validTaskCommits(errs []error, key string, m map[string]string) []error {
+	for _, id := range slices.Sorted(maps.Keys(m)) {
+		if !taskIDPattern.MatchString(id) {
+			errs = append(errs, fmt.Errorf("%s has key %q, not a TASK_ID", key, id))
+		}
+		if c := m[id]; !commitPattern.MatchString(c) {
+			errs = append(errs, fmt.Errorf("%s[%q] is %q, not a 40-hex commit ID", key, id, c))
+		}
+	}
+	return errs
 }
 
 // CompletedAt returns the result commit a CAPTURE_COMPLETE for taskID was
@@ -123,6 +150,35 @@ func (s *TX) MarkCompleted(taskID, commit string) {
 	if _, ok := s.CompletedTasks[taskID]; !ok {
 		s.CompletedTasks[taskID] = commit
 	}
+}
+
+// OverUnreadAt returns the result commit of the look that counted taskID
+// as over unread, and whether one did.
+func (s *TX) OverUnreadAt(taskID string) (string, bool) {
+	c, ok := s.TasksOverUnread[taskID]
+	return c, ok
+}
+
+// MarkOverUnread records that the look at commit counted taskID as over
+// (the first time only).
+func (s *TX) MarkOverUnread(taskID, commit string) {
+	if s.TasksOverUnread == nil {
+		s.TasksOverUnread = map[string]string{}
+	}
+	if _, ok := s.TasksOverUnread[taskID]; !ok {
+		s.TasksOverUnread[taskID] = commit
+	}
+}
+
+// NodeLook is the commit tx watch last read branch at ("" for none).
+func (s *TX) NodeLook(branch string) string { return s.NodeLooks[branch] }
+
+// SetNodeLook records that tx watch read branch at commit.
+func (s *TX) SetNodeLook(branch, commit string) {
+	if s.NodeLooks == nil {
+		s.NodeLooks = map[string]string{}
+	}
+	s.NodeLooks[branch] = commit
 }
 
 // Shown reports whether the result with this digest was already shown.

@@ -14,11 +14,19 @@
 //     last moments the re-check after the phrase, and tx execute's, can
 //     still pass. A record that would expire at once is not written
 //     (reported as blocked).
+//   - Each look at a moved result branch reads every result since the
+//     last look (look.go: at most maxLookResults commits, past that every
+//     task read counts as over) before the tip is judged, so a COMPLETE
+//     between two polls ends its task; tx execute reads since its
+//     record's commit.
+//   - A record is usable only as tx watch issued it: the authorization
+//     list (state.TXRecordsFile) holds the SHA-256 of its bytes, and its
+//     use, written under the list's own lock before anything starts.
 //   - rf_tx_started in an outcome says the executor handed the
 //     transmission to the tool; rf_tx is 0 only when no hackrf_transfer
 //     process was ever started.
 //
 // What it offers: Watcher (`tx watch`), Executor (`tx execute`), Source
 // (fetching and verifying the result branch), Store (authorization records and
-// used markers) and ReadStatus (`tx status`).
+// the list of those issued and used) and ReadStatus (`tx status`).
 package txwatch

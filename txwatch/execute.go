@@ -88,11 +88,11 @@ func (x *Executor) Execute(ctx context.Context, arg string) (Outcome, string, er
 	if err != nil {
 		return Outcome{}, "", refused(StepRecord, err)
 	}
-	rec, err := store.ReadRecord(name)
+	rec, sum, err := store.readRecord(name)
 	if err != nil {
 		return Outcome{}, "", refused(StepRecord, err)
 	}
-	txp, err := x.quickChecks(store, name, rec)
+	txp, err := x.quickChecks(store, name, sum, rec)
 	if err != nil {
 		return Outcome{}, "", refused(StepQuick, err)
 	}
@@ -114,13 +114,13 @@ func (x *Executor) Execute(ctx context.Context, arg string) (Outcome, string, er
 	}
 
 	// (3) Immediately before any hardware: fetch again, compare, re-check.
-	cur, err := x.recheck(ctx, store, name, rec)
+	cur, err := x.recheck(ctx, store, name, sum, rec)
 	if err != nil {
 		return Outcome{}, "", refused(StepRecheck, err)
 	}
 
-	// (4) Consume the record: exactly one caller wins the exclusive create.
-	if err := store.MarkUsed(name, x.now()); err != nil {
+	// (4) Consume the record: exactly one caller wins, under the list's lock.
+	if err := store.MarkUsed(name, sum, x.now()); err != nil {
 		return Outcome{}, "", refused(StepUse, err)
 	}
 	x.say("record %s marked used", name)
@@ -133,21 +133,18 @@ func (x *Executor) Execute(ctx context.Context, arg string) (Outcome, string, er
 	return o, path, err
 }
 
-// quickChecks is step 1 after the record parsed; it returns the
-// hackrf_transfer parameters when that is the action.
-func (x *Executor) quickChecks(store Store, name string, rec Record) (*hackrfcli.TxParams, error) {
+// quickChecks is step 1 after the record parsed (sum: the SHA-256 of its
+// bytes); it returns the hackrf_transfer parameters when that is the
+// action.
+func (x *Executor) quickChecks(store Store, name, sum string, rec Record) (*hackrfcli.TxParams, error) {
 	var errs *multierror.Error
 	add := func(format string, args ...any) { errs = multierror.Append(errs, fmt.Errorf(format, args...)) }
 	now := x.now()
 	if !now.Before(rec.ExpiresAt) {
 		add("the record expired at %s", rec.ExpiresAt.Format(time.RFC3339Nano))
 	}
-	if used, err := store.Used(name); used || err != nil {
-		if err != nil {
-			add("cannot tell whether the record was used: %v", err)
-		} else {
-			add("%v", &alreadyUsedError{Marker: store.Path(usedName(name))})
-		}
+	if err := store.Usable(name, sum); err != nil {
+		errs = multierror.Append(errs, err)
 	}
 	if _, err := os.Lstat(store.Path(OutcomeName(name))); !errors.Is(err, os.ErrNotExist) {
 		add("an outcome for this record already exists (%s)", store.Path(OutcomeName(name)))
@@ -244,14 +241,14 @@ func (x *Executor) askPhrase(ctx context.Context, rec Record) error {
 // exact commit and bytes the record names, and every check must pass with
 // capture time left for the whole transmission plus min_remaining_s.
 // It returns the current task the result was checked against.
-func (x *Executor) recheck(ctx context.Context, store Store, name string, rec Record) (*task.Task, error) {
+func (x *Executor) recheck(ctx context.Context, store Store, name, sum string, rec Record) (*task.Task, error) {
 	m, err := mirror.ForTX(ctx, x.Git, x.Policy, nil)
 	if err != nil {
 		return nil, fmt.Errorf("re-fetching the result branch: %w", err)
 	}
 	src := Source{Git: m, Policy: x.Policy}
 	if len(rec.Nodes) > 0 {
-		return x.recheckNodes(ctx, m, src, store, name, rec)
+		return x.recheckNodes(ctx, m, src, store, name, sum, rec)
 	}
 	snap, err := src.Fetch(ctx)
 	if err != nil {
@@ -274,6 +271,12 @@ func (x *Executor) recheck(ctx context.Context, store Store, name string, rec Re
 	}
 	if snap.Commit != rec.ResultCommit {
 		add(fmt.Errorf("the result branch is at %s, the record was authorized for %s", snap.Commit, rec.ResultCommit))
+		// And what came since, by name: a COMPLETE between the two (§17).
+		if l, err := src.look(ctx, snap.Commit, rec.ResultCommit); err != nil {
+			add(err)
+		} else if err := l.overIn(rec.TaskID); err != nil {
+			add(err)
+		}
 	}
 	if snap.Digest != rec.ResultSHA256 {
 		add(fmt.Errorf("RX_RESULT.json has sha256 %s, the record was authorized for %s", orNone(snap.Digest), rec.ResultSHA256))
@@ -301,8 +304,8 @@ func (x *Executor) recheck(ctx context.Context, store Store, name string, rec Re
 	if !now.Before(rec.ExpiresAt) {
 		add(fmt.Errorf("the record expired at %s", rec.ExpiresAt.Format(time.RFC3339Nano)))
 	}
-	if used, _ := store.Used(name); used {
-		add(&alreadyUsedError{Marker: store.Path(usedName(name))})
+	if err := store.Usable(name, sum); err != nil {
+		add(err)
 	}
 	if err := x.completed(rec); err != nil {
 		add(err)
@@ -340,7 +343,7 @@ func (x *Executor) completed(rec Record) error {
 // signer the record's, every READY passing with the transmission's time
 // to spare, the current task the record's with the same RX_NODES, and the
 // task not over (no node's COMPLETE seen).
-func (x *Executor) recheckNodes(ctx context.Context, m *mirror.Mirror, src Source, store Store, name string, rec Record) (*task.Task, error) {
+func (x *Executor) recheckNodes(ctx context.Context, m *mirror.Mirror, src Source, store Store, name, sum string, rec Record) (*task.Task, error) {
 	var errs *multierror.Error
 	add := func(err error) { errs = multierror.Append(errs, err) }
 	st, err := state.LoadTX(x.Policy.StatePath())
@@ -374,8 +377,8 @@ func (x *Executor) recheckNodes(ctx context.Context, m *mirror.Mirror, src Sourc
 	if !now.Before(rec.ExpiresAt) {
 		add(fmt.Errorf("the record expired at %s", rec.ExpiresAt.Format(time.RFC3339Nano)))
 	}
-	if used, _ := store.Used(name); used {
-		add(&alreadyUsedError{Marker: store.Path(usedName(name))})
+	if err := store.Usable(name, sum); err != nil {
+		add(err)
 	}
 	if errs != nil {
 		errs.ErrorFormat = errlist.Format

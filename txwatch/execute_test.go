@@ -355,8 +355,11 @@ func TestExecuteStaleAtUseIsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec.ExpiresAt = now.Add(time.Hour)
-	if err := os.Remove(e.store(t).Path(name)); err != nil {
-		t.Fatal(err)
+	// Issued anew (a record edited in place is refused as not issued).
+	for _, p := range []string{e.store(t).Path(name), e.store(t).ListPath()} {
+		if err := os.Remove(p); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if _, err := e.store(t).Create(rec); err != nil {
 		t.Fatal(err)

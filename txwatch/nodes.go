@@ -106,13 +106,23 @@ func (w *Watcher) pollNodes(ctx context.Context, commits map[string]string) erro
 	if w.views == nil {
 		w.views = map[string]*nodeView{}
 	}
-	changed, completed := false, false
+	var changed []string
 	for _, n := range w.Policy.Nodes {
 		c := commits[n.ResultBranch]
 		if v := w.views[n.Name]; v != nil && v.commit == c {
 			continue
 		}
-		v, err := readNode(ctx, w.src.ForNode(n), c, w.now())
+		src := w.src.ForNode(n)
+		// Every result since the last look at the branch first (§17).
+		if since := w.st.NodeLook(n.ResultBranch); since != c {
+			l, err := src.look(ctx, c, since)
+			if err != nil {
+				return err
+			}
+			w.reportLook(n.ResultBranch, l, l.record(&w.st))
+			w.st.SetNodeLook(n.ResultBranch, c)
+		}
+		v, err := readNode(ctx, src, c, w.now())
 		if err != nil {
 			return err
 		}
@@ -123,21 +133,22 @@ func (w *Watcher) pollNodes(ctx context.Context, commits map[string]string) erro
 			w.rep.once("node:"+n.Name+":"+c, "node %s: result at commit %s refused, not offered for authorization:\n%v", n.Name, short(c), v.bad)
 		}
 		if v.r != nil && v.r.State == result.StateComplete {
-			if _, seen := w.st.CompletedAt(v.r.TaskID); !seen {
-				// A node's COMPLETE ends the task's transmission (§17).
-				w.st.MarkCompleted(v.r.TaskID, c)
-				completed = true
-			}
+			// A node's COMPLETE ends the task's transmission (§17); the
+			// look read it already, unless it was past the bound.
+			w.st.MarkCompleted(v.r.TaskID, c)
 		}
-		w.views[n.Name], changed = v, true
+		w.views[n.Name], changed = v, append(changed, n.Name)
 	}
-	if completed {
-		if err := state.SaveTX(w.Policy.StatePath(), w.st); err != nil {
-			return err
-		}
-	}
-	if !changed {
+	if len(changed) == 0 {
 		return nil
+	}
+	// The looks and what they found, before anything is judged; if they
+	// cannot be saved, the next poll reads those branches again.
+	if err := state.SaveTX(w.Policy.StatePath(), w.st); err != nil {
+		for _, name := range changed {
+			delete(w.views, name)
+		}
+		return err
 	}
 	return w.judgeNodes(ctx)
 }
@@ -378,6 +389,12 @@ func checkNodes(ctx context.Context, m *mirror.Mirror, base Source, taskID strin
 		}
 		if commit != b.ResultCommit {
 			add(fmt.Errorf("node %s: branch %s is at %s, the READY was authorized at %s", b.Node, b.ResultBranch, commit, b.ResultCommit))
+			// And what came since, by name: a COMPLETE between the two.
+			if l, err := src.look(ctx, commit, b.ResultCommit); err != nil {
+				add(fmt.Errorf("node %s: %w", b.Node, err))
+			} else if err := l.overIn(taskID); err != nil {
+				add(fmt.Errorf("node %s: %w", b.Node, err))
+			}
 		}
 		if v.snap.Digest != b.ResultSHA256 {
 			add(fmt.Errorf("node %s: RX_RESULT.json has sha256 %s, the READY authorized has %s", b.Node, orNone(v.snap.Digest), b.ResultSHA256))

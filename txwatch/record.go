@@ -121,13 +121,11 @@ func RecordName(taskID, digest string) string {
 	return taskID + "-" + digest + ".json"
 }
 
-// stem is a record's name without ".json"; the used marker and the outcome
-// are named after it.
-func stem(name string) string { return strings.TrimSuffix(name, ".json") }
-
-// usedName and OutcomeName are the files tx execute writes beside a record.
-func usedName(recordName string) string    { return stem(recordName) + ".used" }
-func OutcomeName(recordName string) string { return stem(recordName) + ".outcome.json" }
+// OutcomeName is the file tx execute writes beside a record: the record's
+// name without ".json", then ".outcome.json".
+func OutcomeName(recordName string) string {
+	return strings.TrimSuffix(recordName, ".json") + ".outcome.json"
+}
 
 // encodeRecord writes r as indented JSON with a trailing newline, in UTC.
 // It refuses a record ParseRecord would reject.

@@ -46,8 +46,8 @@ func TestRecordRoundTrip(t *testing.T) {
 	if RecordName(rec.TaskID, rec.ResultSHA256) != "RX_OTA_0001-cdcdcdcdcdcd.json" {
 		t.Errorf("RecordName = %s", RecordName(rec.TaskID, rec.ResultSHA256))
 	}
-	if usedName("X-1.json") != "X-1.used" || OutcomeName("X-1.json") != "X-1.outcome.json" {
-		t.Error("marker names")
+	if OutcomeName("X-1.json") != "X-1.outcome.json" {
+		t.Error("outcome name")
 	}
 }
 
@@ -192,7 +192,16 @@ func TestStoreCreateIsExclusive(t *testing.T) {
 }
 
 func TestStoreMarkUsedOnceAmongMany(t *testing.T) {
-	s := Store{Dir: t.TempDir()}
+	s := Store{Dir: filepath.Join(t.TempDir(), "auth")}
+	path, err := s.Create(sampleRecord())
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := filepath.Base(path)
+	_, sum, err := s.readRecord(name)
+	if err != nil {
+		t.Fatal(err)
+	}
 	const n = 16
 	var wg sync.WaitGroup
 	errs := make([]error, n)
@@ -200,7 +209,7 @@ func TestStoreMarkUsedOnceAmongMany(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[i] = s.MarkUsed("RX_OTA_0001-cdcdcdcdcdcd.json", time.Now())
+			errs[i] = s.MarkUsed(name, sum, time.Now())
 		}()
 	}
 	wg.Wait()
@@ -215,10 +224,91 @@ func TestStoreMarkUsedOnceAmongMany(t *testing.T) {
 		}
 	}
 	if won != 1 {
-		t.Fatalf("%d callers won the exclusive create, want 1", won)
+		t.Fatalf("%d callers used the record, want 1", won)
 	}
-	if used, err := s.Used("RX_OTA_0001-cdcdcdcdcdcd.json"); !used || err != nil {
+	if used, err := s.Used(name); !used || err != nil {
 		t.Fatalf("Used = %v, %v", used, err)
+	}
+}
+
+// A record is usable only as tx watch issued it: used once, whatever is
+// deleted beside it; not when its bytes changed; not when the list is
+// gone (deleting fails closed); never issued twice under one name.
+func TestStoreRecordsCannotBeForgedByEditingFiles(t *testing.T) {
+	s := Store{Dir: filepath.Join(t.TempDir(), "auth")}
+	path, err := s.Create(sampleRecord())
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := filepath.Base(path)
+	orig, _ := os.ReadFile(path)
+	_, sum, err := s.readRecord(name)
+	if err != nil || s.Usable(name, sum) != nil {
+		t.Fatalf("a fresh record is not usable: %v %v", err, s.Usable(name, sum))
+	}
+	var ni *notIssuedError
+	var au *alreadyUsedError
+
+	// Edited: a later expiry, still a well-formed record of that name.
+	edited := strings.Replace(string(orig), `"expires_at": "2026-`, `"expires_at": "2027-`, 1)
+	if edited == string(orig) {
+		t.Fatalf("the test did not edit the record:\n%s", orig)
+	}
+	if err := os.WriteFile(path, []byte(edited), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, esum, err := s.readRecord(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Usable(name, esum); !errors.As(err, &ni) || !strings.Contains(err.Error(), "changed after it was written") {
+		t.Errorf("edited record: %v, want not issued", err)
+	}
+	if err := s.MarkUsed(name, esum, time.Now()); !errors.As(err, &ni) {
+		t.Errorf("MarkUsed of the edited record: %v, want not issued", err)
+	}
+	if err := os.WriteFile(path, orig, 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	// Used, then the outcome and any marker deleted: still used.
+	if err := s.MarkUsed(name, sum, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{OutcomeName(name), strings.TrimSuffix(name, ".json") + ".used"} {
+		os.Remove(s.Path(f))
+	}
+	if err := s.Usable(name, sum); !errors.As(err, &au) {
+		t.Errorf("used record after deleting files beside it: %v, want already used", err)
+	}
+	if err := s.MarkUsed(name, sum, time.Now()); !errors.As(err, &au) {
+		t.Errorf("MarkUsed again: %v, want already used", err)
+	}
+
+	// The record deleted and written again under its name: not issued
+	// again, and the new file is removed.
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	rec := sampleRecord()
+	rec.AuthorizedAt = rec.AuthorizedAt.Add(time.Second)
+	var ee *recordExistsError
+	if _, err := s.Create(rec); !errors.As(err, &ee) {
+		t.Errorf("a second Create under a used name: %v, want *recordExistsError", err)
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Errorf("the record refused issue was left: %v", err)
+	}
+
+	// The list deleted: nothing is usable.
+	if err := os.WriteFile(path, orig, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(s.ListPath()); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Usable(name, sum); !errors.As(err, &ni) || !strings.Contains(err.Error(), "has no entry for it") {
+		t.Errorf("after deleting the list: %v, want not issued", err)
 	}
 }
 

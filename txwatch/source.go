@@ -53,11 +53,13 @@ func (s Source) signersPath() string {
 	return s.Policy.ResultSignersPath()
 }
 
-// ResultRepo is where the MAIN side reads both branches: taskfetch's Repo
-// and the check that the result branch's tip speaks for the result.
+// ResultRepo is where the MAIN side reads both branches: taskfetch's Repo,
+// the check that the result branch's tip speaks for the result, and the
+// results since a look (mirror.Mirror's).
 type ResultRepo interface {
 	taskfetch.Repo
 	VerifyTip(ctx context.Context, tip, path, allowedSigners string) (gitcli.Signature, error)
+	FileHistorySince(ctx context.Context, commit, since, path string, maxBytes int64, maxCommits int) ([]gitcli.FileVersion, bool, error)
 }
 
 // ResultPath is RX_RESULT.json's path in the result branch's tree.
@@ -160,6 +162,10 @@ func completedError(st *state.TX, r *result.Result) error {
 func taskOver(st *state.TX, taskID string) error {
 	if at, ok := st.CompletedAt(taskID); ok {
 		return fmt.Errorf("task %s is over: a CAPTURE_COMPLETE for it was seen at result commit %s, so no READY for it is offered or run again", taskID, at)
+	}
+	if at, ok := st.OverUnreadAt(taskID); ok {
+		return fmt.Errorf("task %s is over: the look at result commit %s found more than %d results since the last one and read only those nearest the tip, "+
+			"so a CAPTURE_COMPLETE for it could not be ruled out; no READY for it is offered or run again", taskID, at, maxLookResults)
 	}
 	return nil
 }

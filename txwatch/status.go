@@ -21,12 +21,15 @@ const (
 
 // Status is tx status: the watcher's state and every record.
 type Status struct {
-	Running          bool              `json:"running"`
-	WatcherPID       int               `json:"watcher_pid"`
-	LockHeld         bool              `json:"lock_held"`
-	StaleRunning     bool              `json:"stale_running"` // running recorded, but no watcher holds the lock
-	ShownResults     int               `json:"shown_results"`
-	CompletedTasks   map[string]string `json:"completed_tasks"` // TASK_ID → the result commit its CAPTURE_COMPLETE was seen at
+	Running        bool              `json:"running"`
+	WatcherPID     int               `json:"watcher_pid"`
+	LockHeld       bool              `json:"lock_held"`
+	StaleRunning   bool              `json:"stale_running"` // running recorded, but no watcher holds the lock
+	ShownResults   int               `json:"shown_results"`
+	CompletedTasks map[string]string `json:"completed_tasks"` // TASK_ID → the result commit its CAPTURE_COMPLETE was seen at
+	// TasksOverUnread: TASK_ID → the result commit of the look past the
+	// bound that counted it as over (PROTOCOL §17).
+	TasksOverUnread  map[string]string `json:"tasks_over_unread"`
 	LastResultCommit string            `json:"last_result_commit"`
 	AuthorizationDir string            `json:"authorization_dir"`
 	Records          []RecordStatus    `json:"records"`
@@ -64,7 +67,7 @@ func ReadStatus(pol config.Policy, now time.Time) (Status, error) {
 	s := Status{
 		Running: st.Running, WatcherPID: st.WatcherPID, LockHeld: held,
 		StaleRunning: st.Running && !held, ShownResults: len(st.ShownResultDigests),
-		CompletedTasks:   st.CompletedTasks,
+		CompletedTasks: st.CompletedTasks, TasksOverUnread: st.TasksOverUnread,
 		LastResultCommit: st.LastResultCommit, AuthorizationDir: store.Dir,
 		Records: []RecordStatus{},
 	}
@@ -72,6 +75,10 @@ func ReadStatus(pol config.Policy, now time.Time) (Status, error) {
 		s.WatcherPID = pid
 	}
 	if s.Nodes, err = readNodes(pol); err != nil {
+		return Status{}, err
+	}
+	list, err := store.list().Load()
+	if err != nil {
 		return Status{}, err
 	}
 	entries, err := os.ReadDir(store.Dir)
@@ -85,31 +92,35 @@ func ReadStatus(pol config.Policy, now time.Time) (Status, error) {
 		if !recordNameRe.MatchString(e.Name()) {
 			continue
 		}
-		s.Records = append(s.Records, recordStatus(store, e.Name(), now))
+		s.Records = append(s.Records, recordStatus(store, list, e.Name(), now))
 	}
 	sort.Slice(s.Records, func(i, j int) bool { return s.Records[i].Name < s.Records[j].Name })
 	return s, nil
 }
 
-func recordStatus(store Store, name string, now time.Time) RecordStatus {
+// recordStatus is one record as the authorization list l and its files
+// say: used (the list says so, whatever the file holds now), invalid (the
+// file does not parse, or is not what tx watch issued), else unused or
+// expired.
+func recordStatus(store Store, l state.TXRecords, name string, now time.Time) RecordStatus {
 	rs := RecordStatus{Name: name}
-	rec, err := store.ReadRecord(name)
-	if err != nil {
-		rs.Status, rs.Error = RecordInvalid, err.Error()
-	} else {
+	rec, sum, err := store.readRecord(name)
+	if err == nil {
 		rs.Record = &rec
+		err = store.issued(l, name, sum)
 	}
-	var used UsedMarker
-	if ok, err := state.ReadJSON(store.Path(usedName(name)), &used); ok {
+	var used *alreadyUsedError
+	switch {
+	case errors.As(err, &used):
 		rs.Status, rs.UsedAt = RecordUsed, used.UsedAt
-		if err != nil {
-			rs.Error = err.Error()
-		}
-	} else if rs.Status == "" {
+	case l.Records[name].UsedAt != nil:
+		rs.Status, rs.UsedAt, rs.Error = RecordUsed, *l.Records[name].UsedAt, err.Error()
+	case err != nil:
+		rs.Status, rs.Error = RecordInvalid, err.Error()
+	case !now.Before(rec.ExpiresAt):
+		rs.Status = RecordExpired
+	default:
 		rs.Status = RecordUnused
-		if !now.Before(rec.ExpiresAt) {
-			rs.Status = RecordExpired
-		}
 	}
 	var o Outcome
 	if ok, err := state.ReadJSON(store.Path(OutcomeName(name)), &o); ok {

@@ -11,14 +11,16 @@ import (
 	"time"
 
 	"rfhandoff/config"
+	"rfhandoff/result"
 	"rfhandoff/state"
 )
 
 // AuthDirName is the directory of authorization records in the state dir.
 const AuthDirName = "tx_authorizations"
 
-// Store is the authorization directory: records, their used markers and
-// their outcomes, side by side.
+// Store is the authorization directory: records and their outcomes side
+// by side; which records tx watch issued, and which were used, is the
+// authorization list beside it (state.TXRecordsFile).
 type Store struct {
 	Dir string // absolute
 }
@@ -49,7 +51,11 @@ const recordTemps = "record"
 
 // Create writes r as a new record, atomically and never over an existing
 // file: the bytes go to a synced temp file that is then hard-linked to its
-// name (link fails if the name exists), and the directory is synced.
+// name (link fails if the name exists), and the directory is synced. Then
+// it is issued: entered in the authorization list (state.TXRecordsFile)
+// with the SHA-256 of those bytes, which is what lets tx execute use it;
+// a name the list already holds (used or not) is never issued again, and
+// a record that could not be issued is removed.
 func (s Store) Create(r Record) (string, error) {
 	data, err := encodeRecord(r)
 	if err != nil {
@@ -58,7 +64,8 @@ func (s Store) Create(r Record) (string, error) {
 	if err := os.MkdirAll(s.Dir, 0o700); err != nil {
 		return "", fmt.Errorf("authorization directory: %w", err)
 	}
-	path := s.Path(RecordName(r.TaskID, r.ResultSHA256))
+	name := RecordName(r.TaskID, r.ResultSHA256)
+	path := s.Path(name)
 	f, err := state.CreateTemp(s.Path(recordTemps))
 	if err != nil {
 		return "", fmt.Errorf("write %s: %w", path, err)
@@ -77,63 +84,120 @@ func (s Store) Create(r Record) (string, error) {
 	if err := state.SyncDir(s.Dir); err != nil {
 		return "", fmt.Errorf("write %s: syncing the directory: %w", path, err)
 	}
+	err = s.list().Update(func(l *state.TXRecords) error {
+		if _, ok := l.Records[name]; ok {
+			return &recordExistsError{Path: path}
+		}
+		l.Records[name] = state.IssuedRecord{SHA256: result.SHA256(data), IssuedAt: time.Now().UTC()}
+		return nil
+	})
+	if err != nil {
+		os.Remove(path)
+		return "", fmt.Errorf("issuing %s: %w", path, err)
+	}
 	return path, nil
 }
 
-// CleanTemps removes temp files a killed writer left. Call it only while
-// holding the tx watcher's lock.
-func (s Store) CleanTemps() ([]string, error) { return state.CleanTemps(s.Path(recordTemps)) }
-
-// UsedMarker is the content of a record's used marker.
-type UsedMarker struct {
-	UsedAt time.Time `json:"used_at"`
-	PID    int       `json:"pid"`
+// list is the authorization list, in the state directory above the store.
+func (s Store) list() *state.TXRecordStore {
+	return &state.TXRecordStore{Dir: filepath.Dir(s.Dir)}
 }
 
-// alreadyUsedError is a record whose used marker exists: it was consumed.
-type alreadyUsedError struct{ Marker string }
+// ListPath is the authorization list's file.
+func (s Store) ListPath() string { return s.list().Path() }
+
+// CleanTemps removes temp files a killed writer left. Call it only while
+// holding the tx watcher's lock (the list's own temps are cleaned under
+// the list's lock).
+func (s Store) CleanTemps() ([]string, error) {
+	left, err := state.CleanTemps(s.Path(recordTemps))
+	if err != nil {
+		return left, err
+	}
+	more, err := s.list().CleanTemps()
+	return append(left, more...), err
+}
+
+// alreadyUsedError is a record the authorization list says was used.
+type alreadyUsedError struct {
+	List   string
+	UsedAt time.Time
+}
 
 func (e *alreadyUsedError) Error() string {
-	return fmt.Sprintf("the record was already used (%s exists); a record is used once", e.Marker)
+	return fmt.Sprintf("the record was already used at %s (%s says so); a record is used once",
+		e.UsedAt.Format(time.RFC3339), e.List)
 }
 
-// MarkUsed consumes the record named name: it creates the used marker with
-// O_CREAT|O_EXCL, so of any number of concurrent callers exactly one
-// succeeds, and syncs the marker and the directory before returning, so a
-// record once used stays used after a crash. Any other caller gets
+// notIssuedError is a record file tx watch did not issue as it is: the
+// list has no entry for its name (written by hand, by a version before
+// the list, or the list was deleted) or one for other bytes (edited
+// since). It is never used.
+type notIssuedError struct {
+	Path, Why string
+}
+
+func (e *notIssuedError) Error() string {
+	return fmt.Sprintf("%s is not the record tx watch issued: %s; only a record tx watch wrote after the phrase, byte for byte, "+
+		"can be executed (authorize the result again)", e.Path, e.Why)
+}
+
+// issued checks name's entry in list l for a record whose bytes have
+// SHA-256 sum: nil when tx execute may use it, else *notIssuedError or
 // *alreadyUsedError.
-func (s Store) MarkUsed(name string, at time.Time) error {
-	marker := s.Path(usedName(name))
-	f, err := os.OpenFile(marker, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if errors.Is(err, fs.ErrExist) {
-		return &alreadyUsedError{Marker: marker}
-	}
-	if err != nil {
-		return fmt.Errorf("marking the record used (%s): %w", marker, err)
-	}
-	data, _ := json.Marshal(UsedMarker{UsedAt: at.UTC(), PID: os.Getpid()})
-	// The marker exists from here on, even if what follows fails: a record
-	// is rather lost than used twice.
-	if err := state.WriteSynced(f, append(data, '\n'), 0o600); err != nil {
-		return fmt.Errorf("marking the record used (%s): %w", marker, err)
-	}
-	if err := state.SyncDir(s.Dir); err != nil {
-		return fmt.Errorf("marking the record used (%s): syncing the directory: %w", marker, err)
+func (s Store) issued(l state.TXRecords, name, sum string) error {
+	e, ok := l.Records[name]
+	switch {
+	case !ok:
+		return &notIssuedError{Path: s.Path(name), Why: "the authorization list " + s.ListPath() + " has no entry for it"}
+	case e.SHA256 != sum:
+		return &notIssuedError{Path: s.Path(name),
+			Why: fmt.Sprintf("its bytes have SHA-256 %s, the ones issued %s (it was changed after it was written)", sum, e.SHA256)}
+	case e.UsedAt != nil:
+		return &alreadyUsedError{List: s.ListPath(), UsedAt: *e.UsedAt}
 	}
 	return nil
 }
 
-// Used reports whether the record named name has a used marker (of any
-// kind: a marker that is not a regular file counts too).
-func (s Store) Used(name string) (bool, error) {
-	_, err := os.Lstat(s.Path(usedName(name)))
-	if errors.Is(err, fs.ErrNotExist) {
-		return false, nil
+// Usable reports, reading the list without its lock, whether tx execute
+// may use the record name whose bytes have SHA-256 sum: nil, or why not.
+func (s Store) Usable(name, sum string) error {
+	l, err := s.list().Load()
+	if err != nil {
+		return fmt.Errorf("cannot tell whether the record was issued and is unused: %w", err)
 	}
+	return s.issued(l, name, sum)
+}
+
+// MarkUsed consumes the record named name whose bytes have SHA-256 sum:
+// under the list's lock it must be issued with those bytes and unused,
+// and its use is written (synced) before MarkUsed returns, so of any
+// number of concurrent callers exactly one succeeds and a record once used
+// stays used, whatever is deleted beside it; the others get
+// *alreadyUsedError. A failure after the write leaves the record used: it
+// is rather lost than used twice.
+func (s Store) MarkUsed(name, sum string, at time.Time) error {
+	return s.list().Update(func(l *state.TXRecords) error {
+		if err := s.issued(*l, name, sum); err != nil {
+			return err
+		}
+		e := l.Records[name]
+		used := at.UTC()
+		e.UsedAt, e.UsedPID = &used, os.Getpid()
+		l.Records[name] = e
+		return nil
+	})
+}
+
+// Used reports whether the list says the record named name was used; an
+// unreadable list counts as used.
+func (s Store) Used(name string) (bool, error) {
+	l, err := s.list().Load()
 	if err != nil {
 		return true, err
 	}
-	return true, nil
+	e, ok := l.Records[name]
+	return ok && e.UsedAt != nil, nil
 }
 
 // WriteOutcome writes the outcome beside the record, replacing an earlier
@@ -152,10 +216,16 @@ func (s Store) WriteOutcome(name string, o Outcome) (string, error) {
 // regular file (not a symlink) named <TASK_ID>-<12 hex>.json whose content
 // parses strictly and matches its name.
 func (s Store) ReadRecord(name string) (Record, error) {
+	r, _, err := s.readRecord(name)
+	return r, err
+}
+
+// readRecord is ReadRecord returning the SHA-256 of the file's bytes too.
+func (s Store) readRecord(name string) (Record, string, error) {
 	path := s.Path(name)
 	m := recordNameRe.FindStringSubmatch(name)
 	if m == nil {
-		return Record{}, fmt.Errorf("%s: not an authorization record name (want <TASK_ID>-<12 hex digits>.json)", path)
+		return Record{}, "", fmt.Errorf("%s: not an authorization record name (want <TASK_ID>-<12 hex digits>.json)", path)
 	}
 	data, err := state.ReadRegular(path, maxRecordBytes)
 	var r Record
@@ -171,15 +241,15 @@ func (s Store) ReadRecord(name string) (Record, error) {
 	var ie *invalidRecordError
 	if errors.As(err, &ie) {
 		ie.Source = path
-		return Record{}, ie
+		return Record{}, "", ie
 	}
 	if err != nil {
-		return Record{}, err
+		return Record{}, "", err
 	}
 	if want := RecordName(r.TaskID, r.ResultSHA256); want != name {
-		return Record{}, fmt.Errorf("%s: its content is for %s, not this name (a record cannot be copied or renamed)", path, want)
+		return Record{}, "", fmt.Errorf("%s: its content is for %s, not this name (a record cannot be copied or renamed)", path, want)
 	}
-	return r, nil
+	return r, result.SHA256(data), nil
 }
 
 // Resolve turns tx execute's RECORD argument into a record name in the

@@ -204,6 +204,14 @@ func (w *Watcher) poll(ctx context.Context) error {
 	if commit == w.lastCommit {
 		return nil
 	}
+	// Every result since the last look before the tip: a COMPLETE that
+	// came and went between two polls still ends its task (kept in w.st,
+	// saved with the look below).
+	l, err := w.src.look(ctx, commit, w.lastCommit)
+	if err != nil {
+		return err
+	}
+	w.reportLook(w.src.Branch(), l, l.record(&w.st))
 	snap, err := w.src.ReadResult(ctx, commit)
 	var tooLarge *gitcli.TooLargeError
 	var notRegular *gitcli.NotRegularFileError

@@ -1,0 +1,128 @@
+package state
+
+import (
+	"fmt"
+	"maps"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/go-multierror"
+)
+
+// TXRecordsFile is the list of the authorization records tx watch issued
+// and of their use, in the state directory (PROTOCOL §7).
+const TXRecordsFile = "tx_records.json"
+
+// txRecordsLockFile guards read-modify-write cycles of TXRecordsFile: tx
+// watch adding a record and each tx execute using one hold it for
+// milliseconds, so they serialise without waiting on tx watch's own lock.
+const txRecordsLockFile = "tx_records.lock"
+
+const txRecordsLockWait = 15 * time.Second
+
+// TXRecords is .local/tx_records.json: a record is one tx execute may use
+// only when this names it with the SHA-256 of its exact bytes and no use;
+// its use is recorded here, under the lock, before anything starts. Never
+// pruned: one entry (about 200 bytes) per authorization.
+type TXRecords struct {
+	Records map[string]IssuedRecord `json:"records"`
+}
+
+// IssuedRecord is one authorization record as tx watch wrote it.
+type IssuedRecord struct {
+	SHA256   string     `json:"sha256"` // of the record file's bytes
+	IssuedAt time.Time  `json:"issued_at"`
+	UsedAt   *time.Time `json:"used_at"` // null while unused
+	UsedPID  int        `json:"used_pid"`
+}
+
+// TXRecordStore is TXRecordsFile in a state directory.
+type TXRecordStore struct {
+	Dir string
+}
+
+// Path is the file.
+func (s *TXRecordStore) Path() string { return filepath.Join(s.Dir, TXRecordsFile) }
+
+// Load reads the list without locking (the file is only ever replaced by
+// rename). A missing file is an empty list; a corrupt one a *CorruptError.
+func (s *TXRecordStore) Load() (TXRecords, error) {
+	var r TXRecords
+	if _, err := ReadJSON(s.Path(), &r); err != nil {
+		return TXRecords{}, err
+	}
+	if err := r.validate(); err != nil {
+		return TXRecords{}, &CorruptError{Path: s.Path(), Err: err}
+	}
+	if r.Records == nil {
+		r.Records = map[string]IssuedRecord{}
+	}
+	return r, nil
+}
+
+// Update applies fn to the list under its lock and writes the result
+// atomically (synced) when fn changed it; an error from fn writes nothing
+// and is returned as is.
+func (s *TXRecordStore) Update(fn func(*TXRecords) error) error {
+	lock, err := acquireWaiting(filepath.Join(s.Dir, txRecordsLockFile), "the authorization list "+s.Path(), txRecordsLockWait)
+	if err != nil {
+		return err
+	}
+	defer lock.Release()
+	before, err := s.Load()
+	if err != nil {
+		return err
+	}
+	after := TXRecords{Records: maps.Clone(before.Records)}
+	if err := fn(&after); err != nil {
+		return err
+	}
+	if reflect.DeepEqual(before, after) {
+		return nil
+	}
+	if err := after.validate(); err != nil {
+		return fmt.Errorf("refusing to write an invalid %s: %w", s.Path(), err)
+	}
+	return WriteJSON(s.Path(), after)
+}
+
+// CleanTemps removes temp files a killed writer left beside the list,
+// under its lock (no writer is mid-write then).
+func (s *TXRecordStore) CleanTemps() ([]string, error) {
+	lock, err := acquireWaiting(filepath.Join(s.Dir, txRecordsLockFile), "the authorization list "+s.Path(), txRecordsLockWait)
+	if err != nil {
+		return nil, err
+	}
+	defer lock.Release()
+	return CleanTemps(s.Path())
+}
+
+// validate checks every entry and reports all problems at once.
+func (r TXRecords) validate() error {
+	var errs []error
+	for _, name := range slices.Sorted(maps.Keys(r.Records)) {
+		e := r.Records[name]
+		if name == "" || !strings.HasSuffix(name, ".json") || strings.ContainsAny(name, `/\`) || strings.ContainsFunc(name, func(c rune) bool { return c <= ' ' || c == 0x7f }) {
+			errs = append(errs, fmt.Errorf("records has key %q, not a record file name", name))
+		}
+		if !sha256Pattern.MatchString(e.SHA256) {
+			errs = append(errs, fmt.Errorf("records[%q].sha256 %q is not a 64-hex SHA-256", name, e.SHA256))
+		}
+		if e.IssuedAt.IsZero() {
+			errs = append(errs, fmt.Errorf("records[%q] has no issued_at", name))
+		}
+		if e.UsedAt != nil && e.UsedAt.IsZero() {
+			errs = append(errs, fmt.Errorf("records[%q] has a zero used_at", name))
+		}
+		if e.UsedPID < 0 || (e.UsedAt == nil && e.UsedPID != 0) {
+			errs = append(errs, fmt.Errorf("records[%q].used_pid %d without a use, or negative", name, e.UsedPID))
+		}
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	return &multierror.Error{Errors: errs}
+}

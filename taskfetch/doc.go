@@ -7,6 +7,7 @@
 //
 // What it offers: Fetch and FetchSince (fetch, then read the tip's task),
 // ReadAt and ReadSince (read a given commit), returning a Current; KeyValid,
-// the present-time key window check; TrackingRef; ErrNoTask (no task file
-// yet), *NotAncestorError and *ReplayError.
+// the present-time key window check, and ReadCert, which reads the
+// certificate a signature was made with for it; TrackingRef; ErrNoTask (no
+// task file yet), *NotAncestorError and *ReplayError.
 package taskfetch

@@ -43,16 +43,55 @@ type Repo interface {
 	ShowFile(ctx context.Context, commit, path string, maxBytes int64) ([]byte, error)
 	IsAncestor(ctx context.Context, a, b string) (bool, error)
 	VerifyLastChange(ctx context.Context, commit, path, allowedSigners string) (gitcli.Signature, error)
+	CommitReader
 }
 
 // KeyValid checks a good signature's key against its valid-after and
-// valid-before in the allowed-signers file at each of times (PROTOCOL
-// §17: git checks them only at the commit's own date). A key outside its
-// window is a *gitcli.SignatureError, refused like any bad signature.
+// valid-before in the allowed-signers file at each of times, and a
+// certificate's own validity too (PROTOCOL §17: git checks them only at
+// the commit's own date). The certificate is sig's, as ReadCert left it:
+// without it only plain key lines count. A key outside its window is a
+// *gitcli.SignatureError, refused like any bad signature.
 func KeyValid(allowedSigners string, sig gitcli.Signature, path string, times ...config.KeyTime) error {
-	if err := config.CheckKeyWindow(allowedSigners, sig.Principal, sig.Fingerprint, times...); err != nil {
+	if err := config.CheckKeyWindow(allowedSigners, sig.Principal, sig.Fingerprint, sig.Cert, times...); err != nil {
 		return &gitcli.SignatureError{Path: path, Sig: sig, Key: err}
 	}
+	return nil
+}
+
+// CommitReader reads commit objects: a side's mirror, or a *gitcli.Client.
+type CommitReader interface {
+	Commits(ctx context.Context, ids ...string) ([]gitcli.CommitObject, error)
+}
+
+// ReadCert sets sig.Cert to the certificate a good signature was made
+// with, when a cert-authority line of the allowed-signers file may have
+// let sig's principal sign (else a certificate cannot have been accepted,
+// and nothing is read: one git process only in a lab with certificates).
+// The key the signature names must be the one git verified (its
+// fingerprint); a signature that cannot be read so is a
+// *gitcli.SignatureError.
+func ReadCert(ctx context.Context, g CommitReader, allowedSigners, path string, sig *gitcli.Signature) error {
+	sig.Cert = nil
+	ca, err := config.CertAuthorityFor(allowedSigners, sig.Principal)
+	if err != nil || !ca {
+		return err
+	}
+	objs, err := g.Commits(ctx, sig.Commit)
+	if err != nil {
+		return err
+	}
+	k, err := objs[0].SigningKey()
+	switch {
+	case err != nil:
+		err = fmt.Errorf("its signature cannot be read to check a certificate: %v", err)
+	case k.Fingerprint != sig.Fingerprint:
+		err = fmt.Errorf("its signature names key %s, not the key git verified", k.Fingerprint)
+	}
+	if err != nil {
+		return &gitcli.SignatureError{Path: path, Sig: *sig, Key: err}
+	}
+	sig.Cert = k.Cert
 	return nil
 }
 
@@ -172,7 +211,11 @@ func ReadSince(ctx context.Context, g Repo, p config.Policy, commit string, sinc
 		case err != nil:
 			return nil, nil, fmt.Errorf("task file %s at %s: %w", p.Repo.TaskFile, commit, err)
 		default:
-			if err := KeyValid(allowed, sig, p.Repo.TaskFile, config.KeyTime{What: "now", At: time.Now()}); err != nil {
+			err := ReadCert(ctx, g, allowed, p.Repo.TaskFile, &sig)
+			if err == nil {
+				err = KeyValid(allowed, sig, p.Repo.TaskFile, config.KeyTime{What: "now", At: time.Now()})
+			}
+			if err != nil {
 				return nil, nil, fmt.Errorf("task file %s at %s: %w", p.Repo.TaskFile, commit, err)
 			}
 			signer = &sig

@@ -6,10 +6,12 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
 	"rfhandoff/errlist"
+	"rfhandoff/gitcli"
 	"rfhandoff/state"
 )
 
@@ -107,63 +109,149 @@ type KeyTime struct {
 // CheckKeyWindow reads the allowed-signers file and says why the key with
 // fingerprint, which git found signing as principal, may not sign at each
 // of times, or nil (PROTOCOL §17). git checks valid-after/valid-before
-// only at the commit's own committer date, which whoever made the commit
-// chose; this checks them at times that are not the signer's to choose.
-// The lines that count are those listing the key and principal for
-// namespace git (one of them must be valid at every time); a key that no
-// such line lists is a certificate under a cert-authority line listing
-// the principal, and then every such line must be valid (which CA signed
-// is not known here).
-func CheckKeyWindow(file, principal, fingerprint string, times ...KeyTime) error {
-	data, err := state.ReadRegular(file, maxTrustFileBytes)
+// (and a certificate's validity) only at the commit's own committer date,
+// which whoever made the commit chose; this checks them at times that are
+// not the signer's to choose.
+//
+// For a plain key (cert nil) the lines that count list the key and the
+// principal for namespace git: one of them must be valid at every time.
+// For a certificate of the key (cert, read from the signature) they are
+// the cert-authority lines for namespace git that list the authority
+// that signed it and whose principals match principal (ssh-keygen's
+// patterns): one must be valid at every time, and so must the
+// certificate itself, which must also name principal. ssh-keygen accepts
+// a certificate only under a cert-authority line and a plain key only
+// under another, and so does this.
+func CheckKeyWindow(file, principal, fingerprint string, cert *gitcli.Certificate, times ...KeyTime) error {
+	signers, err := readAllowedSigners(file)
 	if err != nil {
-		return fmt.Errorf("allowed signers %s: %w", file, err)
+		return err
 	}
-	signers, err := parseAllowedSigners(data)
-	if err != nil {
-		return fmt.Errorf("allowed signers %s: %w", file, err)
-	}
-	var keys, cas []Signer
+	var lines []Signer
 	for _, s := range signers {
 		switch {
-		case !s.lists(principal) || !s.allowsGit():
-		case s.CertAuthority:
-			cas = append(cas, s)
-		case s.Fingerprint == fingerprint:
-			keys = append(keys, s)
+		case !s.allowsGit() || s.CertAuthority != (cert != nil):
+		case cert == nil && s.lists(principal) && s.Fingerprint == fingerprint:
+			lines = append(lines, s)
+		case cert != nil && s.matches(principal) && s.Fingerprint == cert.CA:
+			lines = append(lines, s)
 		}
 	}
-	outside := func(s Signer) []string {
+	outside := func(valid func(time.Time) bool) []string {
 		var why []string
 		for _, t := range times {
-			if !s.validAt(t.At) {
+			if !valid(t.At) {
 				why = append(why, fmt.Sprintf("%s (%s)", t.What, t.At.UTC().Format(time.RFC3339)))
 			}
 		}
 		return why
 	}
 	var errs []error
-	switch {
-	case len(keys) > 0:
-		for _, s := range keys {
-			why := outside(s)
-			if len(why) == 0 {
-				return nil
-			}
-			errs = append(errs, fmt.Errorf("key %s for %s is outside its window at %s: %s line %d says %s",
-				fingerprint, principal, strings.Join(why, " and "), file, s.Line, s.window()))
+	if cert != nil {
+		if !slices.Contains(cert.Principals, principal) || cert.Type != gitcli.UserCert {
+			errs = append(errs, fmt.Errorf("certificate %q (serial %d) of key %s is not a user certificate naming %s", cert.KeyID, cert.Serial, fingerprint, principal))
 		}
-	case len(cas) > 0:
-		for _, s := range cas {
-			if why := outside(s); len(why) > 0 {
-				errs = append(errs, fmt.Errorf("certificate authority %s for %s is outside its window at %s: %s line %d says %s",
-					s.Fingerprint, principal, strings.Join(why, " and "), file, s.Line, s.window()))
-			}
+		if why := outside(cert.ValidAt); len(why) > 0 {
+			errs = append(errs, fmt.Errorf("certificate %q (serial %d) of key %s for %s is outside its validity at %s: it is %s",
+				cert.KeyID, cert.Serial, fingerprint, principal, strings.Join(why, " and "), cert.Window()))
 		}
-	default:
-		errs = append(errs, fmt.Errorf("no line of %s lists key %s for principal %s and namespace git (the file changed?)", file, fingerprint, principal))
 	}
-	return errlist.List(errs...)
+	var lineErrs []error
+	for _, s := range lines {
+		why := outside(s.validAt)
+		if len(why) == 0 {
+			lineErrs = nil
+			break
+		}
+		what := "key " + fingerprint
+		if cert != nil {
+			what = "certificate authority " + s.Fingerprint
+		}
+		lineErrs = append(lineErrs, fmt.Errorf("%s for %s is outside its window at %s: %s line %d says %s",
+			what, principal, strings.Join(why, " and "), file, s.Line, s.window()))
+	}
+	switch {
+	case len(lines) == 0 && cert == nil:
+		lineErrs = append(lineErrs, fmt.Errorf("no line of %s lists key %s for principal %s and namespace git (the file changed?)", file, fingerprint, principal))
+	case len(lines) == 0:
+		lineErrs = append(lineErrs, fmt.Errorf("no cert-authority line of %s lists authority %s (which signed the certificate of key %s) for principal %s and namespace git (the file changed?)",
+			file, cert.CA, fingerprint, principal))
+	}
+	return errlist.List(append(errs, lineErrs...)...)
+}
+
+// CertAuthorityFor reports whether a cert-authority line of the
+// allowed-signers file matches principal for namespace git: a good
+// signature by principal may then have been made with a certificate, which
+// CheckKeyWindow must be given.
+func CertAuthorityFor(file, principal string) (bool, error) {
+	signers, err := readAllowedSigners(file)
+	if err != nil {
+		return false, err
+	}
+	return slices.ContainsFunc(signers, func(s Signer) bool { return s.CertAuthority && s.allowsGit() && s.matches(principal) }), nil
+}
+
+// readAllowedSigners reads and parses an allowed-signers file.
+func readAllowedSigners(file string) ([]Signer, error) {
+	data, err := state.ReadRegular(file, maxTrustFileBytes)
+	if err != nil {
+		return nil, fmt.Errorf("allowed signers %s: %w", file, err)
+	}
+	signers, err := parseAllowedSigners(data)
+	if err != nil {
+		return nil, fmt.Errorf("allowed signers %s: %w", file, err)
+	}
+	return signers, nil
+}
+
+// matches reports whether principal matches the line's principals as
+// ssh-keygen matches a certificate's principal against a cert-authority
+// line (match_pattern_list: '*' and '?' wildcards, a '!' pattern that
+// matches excludes).
+func (s Signer) matches(principal string) bool {
+	matched := false
+	for _, p := range s.Principals {
+		neg := strings.HasPrefix(p, "!")
+		if matchPattern(principal, strings.TrimPrefix(p, "!")) {
+			if neg {
+				return false
+			}
+			matched = true
+		}
+	}
+	return matched
+}
+
+// matchPattern is OpenSSH's match_pattern: '*' matches any run of bytes,
+// '?' any one byte, every other byte itself.
+func matchPattern(s, p string) bool {
+	for len(p) > 0 {
+		switch p[0] {
+		case '*':
+			for p = p[1:]; len(p) > 0 && p[0] == '*'; p = p[1:] {
+			}
+			if p == "" {
+				return true
+			}
+			for i := range len(s) + 1 {
+				if matchPattern(s[i:], p) {
+					return true
+				}
+			}
+			return false
+		case '?':
+			if s == "" {
+				return false
+			}
+		default:
+			if s == "" || s[0] != p[0] {
+				return false
+			}
+		}
+		s, p = s[1:], p[1:]
+	}
+	return s == ""
 }
 
 // sshKeyTypes are the public key types ssh-keygen accepts in the file.

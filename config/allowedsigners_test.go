@@ -91,6 +91,9 @@ func TestTrustFilesAreCheckedOnLoad(t *testing.T) {
 	write("key.pub", aliceKey+"\n")
 	write("key", "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----\n")
 	write("notakey", "hello\n")
+	// An ed25519 certificate made by ssh-keygen -s.
+	write("key-cert.pub", "ssh-ed25519-cert-v01@openssh.com AAAAIHNzaC1lZDI1NTE5LWNlcnQtdjAxQG9wZW5zc2guY29tAAAAIOfFm64bzx7KSYKQYkrmK+uP199avBYsDGOpbugWeEyNAAAAIBwhPw0RiO37LrtV3bKzOgdi4/RacHupIs9zuJNVc7KdAAAAAAAAAAAAAAABAAAABHRlc3QAAAAMAAAACG1haW5AbGFiAAAAAF4L4QAAAAAAX+5mAAAAAAAAAACCAAAAFXBlcm1pdC1YMTEtZm9yd2FyZGluZwAAAAAAAAAXcGVybWl0LWFnZW50LWZvcndhcmRpbmcAAAAAAAAAFnBlcm1pdC1wb3J0LWZvcndhcmRpbmcAAAAAAAAACnBlcm1pdC1wdHkAAAAAAAAADnBlcm1pdC11c2VyLXJjAAAAAAAAAAAAAAAzAAAAC3NzaC1lZDI1NTE5AAAAICF2aTTK0wA2CkpF0tQLb/o5vxDD/PvwXxesEf0Rl0/fAAAAUwAAAAtzc2gtZWQyNTUxOQAAAEBal2zhPaTiTrYk7sw4KLYzSLu2GZuwEbcYaUMUKOl01csa8SjmMYg9DqHv+PbOoqIVtBucKACzvoRDwsKvFzEK user\n")
+	write("badcert.pub", "ssh-ed25519-cert-v01@openssh.com "+strings.Fields(aliceKey)[1]+"\n")
 	policy := func(body string) string {
 		p := filepath.Join(t.TempDir(), "rfhandoff.toml")
 		if err := os.WriteFile(p, []byte("[repo]\npath = "+quote(dir)+"\n[trust]\n"+body), 0o600); err != nil {
@@ -101,6 +104,7 @@ func TestTrustFilesAreCheckedOnLoad(t *testing.T) {
 	for _, body := range []string{
 		"task_signers = \"good_signers\"\nresult_signers = " + quote(filepath.Join(dir, "good_signers")) + "\nsigning_key = \"key.pub\"\n",
 		"signing_key = \"key\"\n",
+		"signing_key = \"key-cert.pub\"\n",
 	} {
 		p, err := Load(policy(body))
 		if err != nil {
@@ -109,6 +113,9 @@ func TestTrustFilesAreCheckedOnLoad(t *testing.T) {
 		if p.Trust.TaskSigners != "" && p.TaskSignersPath() != filepath.Join(dir, "good_signers") {
 			t.Fatalf("task signers resolved to %s", p.TaskSignersPath())
 		}
+	}
+	if _, err := Load(policy("signing_key = \"badcert.pub\"\n")); err == nil || !strings.Contains(err.Error(), "not a ssh-ed25519-cert-v01@openssh.com certificate line") {
+		t.Errorf("a certificate line holding a plain key: err = %v", err)
 	}
 	_, err := Load(policy("task_signers = \"missing\"\nresult_signers = \"bad_signers\"\nsigning_key = \"notakey\"\n[limits]\npublish_attempts = 99\n"))
 	if err == nil {

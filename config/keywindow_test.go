@@ -1,11 +1,14 @@
 package config
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"rfhandoff/gitcli"
 )
 
 func TestParseSignerTime(t *testing.T) {
@@ -87,28 +90,53 @@ func TestCheckKeyWindow(t *testing.T) {
 		`later@lab valid-after="29990101Z" ` + aliceKey,
 		`filer@lab namespaces="file" ` + bobKey,
 		`"*@ca" cert-authority,valid-before="20210101Z" ` + bobKey,
+		`*@lab,!mallory@lab cert-authority,namespaces="git" ` + bobKey,
+		`carol@lab cert-authority,namespaces="git",valid-after="29990101Z" ` + bobKey,
+		`carol@lab cert-authority ` + bobKey,
 	}, "\n")
 	if err := os.WriteFile(file, []byte(lines), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	now := KeyTime{What: "now", At: time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)}
 	old := KeyTime{What: "published_at", At: time.Date(2020, 6, 1, 0, 0, 0, 0, time.UTC)}
+	// Certificates of the key "SHA256:certkey", signed by bob's key as a CA.
+	cert := func(principal string, after, before time.Time) *gitcli.Certificate {
+		return &gitcli.Certificate{Type: gitcli.UserCert, KeyID: "id-" + principal, Serial: 7, Principals: []string{principal},
+			ValidAfter: uint64(after.Unix()), ValidBefore: uint64(before.Unix()), CA: bobFP}
+	}
+	y2020, y2021, y2030 := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(2021, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
+	forever := &gitcli.Certificate{Type: gitcli.UserCert, Principals: []string{"alice@lab"}, ValidBefore: math.MaxUint64, CA: bobFP}
 	for _, tc := range []struct {
 		name, principal, fp string
+		cert                *gitcli.Certificate
 		times               []KeyTime
 		err                 []string // substrings; nil for no error
 	}{
-		{"listed, no limit", "alice@lab", aliceFP, []KeyTime{now}, nil},
-		{"another principal of the same line", "new@lab", aliceFP, []KeyTime{now, old}, nil},
-		{"withdrawn, now", "old@lab", aliceFP, []KeyTime{now}, []string{"key " + aliceFP + " for old@lab is outside its window at now (2026-06-01T00:00:00Z)", file + " line 1", `valid-before="20210101Z"`}},
-		{"withdrawn, but valid at the other time", "old@lab", aliceFP, []KeyTime{old}, nil},
-		{"not yet valid", "later@lab", aliceFP, []KeyTime{now}, []string{"line 3", `valid-after="29990101Z"`}},
-		{"both times named", "old@lab", aliceFP, []KeyTime{now, {What: "then", At: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)}}, []string{"at now (2026-06-01T00:00:00Z) and then (2025-01-01T00:00:00Z)"}},
-		{"wrong key for the principal", "alice@lab", bobFP, []KeyTime{now}, []string{"no line of " + file + " lists key " + bobFP + " for principal alice@lab"}},
-		{"not for namespace git", "filer@lab", bobFP, []KeyTime{now}, []string{"no line"}},
-		{"a certificate under a withdrawn CA", "*@ca", "SHA256:certkey", []KeyTime{now}, []string{"certificate authority " + bobFP, "line 5"}},
+		{"listed, no limit", "alice@lab", aliceFP, nil, []KeyTime{now}, nil},
+		{"another principal of the same line", "new@lab", aliceFP, nil, []KeyTime{now, old}, nil},
+		{"withdrawn, now", "old@lab", aliceFP, nil, []KeyTime{now}, []string{"key " + aliceFP + " for old@lab is outside its window at now (2026-06-01T00:00:00Z)", file + " line 1", `valid-before="20210101Z"`}},
+		{"withdrawn, but valid at the other time", "old@lab", aliceFP, nil, []KeyTime{old}, nil},
+		{"not yet valid", "later@lab", aliceFP, nil, []KeyTime{now}, []string{"line 3", `valid-after="29990101Z"`}},
+		{"both times named", "old@lab", aliceFP, nil, []KeyTime{now, {What: "then", At: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)}}, []string{"at now (2026-06-01T00:00:00Z) and then (2025-01-01T00:00:00Z)"}},
+		{"wrong key for the principal", "alice@lab", bobFP, nil, []KeyTime{now}, []string{"no line of " + file + " lists key " + bobFP + " for principal alice@lab"}},
+		{"not for namespace git", "filer@lab", bobFP, nil, []KeyTime{now}, []string{"no line"}},
+		{"a plain key is not judged by a cert-authority line", "carol@lab", bobFP, nil, []KeyTime{now}, []string{"no line of " + file + " lists key " + bobFP + " for principal carol@lab"}},
+		{"a valid certificate under a pattern", "alice@lab", "SHA256:certkey", cert("alice@lab", y2020, y2030), []KeyTime{now}, nil},
+		{"a certificate valid forever", "alice@lab", "SHA256:certkey", forever, []KeyTime{now, old}, nil},
+		{"an expired certificate", "alice@lab", "SHA256:certkey", cert("alice@lab", y2020, y2021), []KeyTime{now, old},
+			[]string{`certificate "id-alice@lab" (serial 7) of key SHA256:certkey for alice@lab is outside its validity at now (2026-06-01T00:00:00Z): it is valid from 2020-01-01T00:00:00Z, valid before 2021-01-01T00:00:00Z`}},
+		{"a certificate not yet valid at the other time", "alice@lab", "SHA256:certkey", cert("alice@lab", y2021, y2030), []KeyTime{now, old},
+			[]string{"outside its validity at published_at (2020-06-01T00:00:00Z)"}},
+		{"valid before is excluded", "alice@lab", "SHA256:certkey", cert("alice@lab", y2020, now.At), []KeyTime{now}, []string{"outside its validity at now"}},
+		{"a principal the pattern excludes", "mallory@lab", "SHA256:certkey", cert("mallory@lab", y2020, y2030), []KeyTime{now},
+			[]string{"no cert-authority line of " + file + " lists authority " + bobFP + " (which signed the certificate of key SHA256:certkey) for principal mallory@lab"}},
+		{"a certificate that does not name the principal", "alice@lab", "SHA256:certkey", cert("bob@lab", y2020, y2030), []KeyTime{now}, []string{"is not a user certificate naming alice@lab"}},
+		{"a host certificate", "alice@lab", "SHA256:certkey", &gitcli.Certificate{Type: 2, Principals: []string{"alice@lab"}, ValidBefore: math.MaxUint64, CA: bobFP}, []KeyTime{now}, []string{"is not a user certificate"}},
+		{"another authority", "alice@lab", "SHA256:certkey", &gitcli.Certificate{Type: 1, Principals: []string{"alice@lab"}, ValidBefore: math.MaxUint64, CA: aliceFP}, []KeyTime{now}, []string{"lists authority " + aliceFP}},
+		{"a certificate under a withdrawn CA", "a@ca", "SHA256:certkey", cert("a@ca", y2020, y2030), []KeyTime{now}, []string{"certificate authority " + bobFP + " for a@ca is outside its window at now", "line 5"}},
+		{"one of two authority lines valid", "carol@lab", "SHA256:certkey", cert("carol@lab", y2020, y2030), []KeyTime{now}, nil},
 	} {
-		err := CheckKeyWindow(file, tc.principal, tc.fp, tc.times...)
+		err := CheckKeyWindow(file, tc.principal, tc.fp, tc.cert, tc.times...)
 		if tc.err == nil {
 			if err != nil {
 				t.Errorf("%s: %v", tc.name, err)
@@ -121,7 +149,7 @@ func TestCheckKeyWindow(t *testing.T) {
 			}
 		}
 	}
-	if err := CheckKeyWindow(filepath.Join(t.TempDir(), "gone"), "alice@lab", aliceFP, now); err == nil || !strings.Contains(err.Error(), "gone") {
+	if err := CheckKeyWindow(filepath.Join(t.TempDir(), "gone"), "alice@lab", aliceFP, nil, now); err == nil || !strings.Contains(err.Error(), "gone") {
 		t.Errorf("a missing file: err = %v, want it named", err)
 	}
 }

@@ -1,12 +1,14 @@
 package config
 
 import (
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"io/fs"
 	"strings"
 
 	"rfhandoff/errlist"
+	"rfhandoff/gitcli"
 	"rfhandoff/state"
 )
 
@@ -87,8 +89,9 @@ func (p Policy) checkTrustFiles() error {
 }
 
 // checkSigningKey accepts what git's user.signingkey takes as a file for
-// gpg.format=ssh: a public key line (its private half in ssh-agent) or an
-// OpenSSH private key.
+// gpg.format=ssh: a public key line (its private half in ssh-agent), a
+// certificate line (its private key beside it, as <key>-cert.pub, or in
+// ssh-agent) or an OpenSSH private key.
 func checkSigningKey(data []byte) error {
 	text := strings.TrimSpace(string(data))
 	if strings.HasPrefix(text, "-----BEGIN OPENSSH PRIVATE KEY-----") {
@@ -99,6 +102,13 @@ func checkSigningKey(data []byte) error {
 	}
 	if strings.Contains(text, "\n") {
 		return fmt.Errorf("neither one public key line nor an OpenSSH private key")
+	}
+	if f := strings.Fields(text); len(f) >= 2 && gitcli.CertKeyType(f[0]) {
+		blob, err := base64.StdEncoding.DecodeString(f[1])
+		if name, ok := blobKeyType(blob); err != nil || !ok || name != f[0] {
+			return fmt.Errorf("not a %s certificate line", f[0])
+		}
+		return nil
 	}
 	// A public key line is an allowed-signers line without principals.
 	if _, err := parseSignerLine("signer " + text); err != nil {

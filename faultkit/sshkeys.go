@@ -18,8 +18,8 @@ import (
 	"rfhandoff/gitcli/gittest"
 )
 
-// SSHKey is an ed25519 key pair made by the real ssh-keygen in a test's
-// temporary directory, without a passphrase.
+// SSHKey is a key pair (ed25519 unless made otherwise) made by the real
+// ssh-keygen in a test's temporary directory, without a passphrase.
 type SSHKey struct {
 	Private     string // path of the private key
 	Public      string // path of the public key (Private + ".pub")
@@ -29,11 +29,15 @@ type SSHKey struct {
 
 // NewSSHKey makes a key pair named name (also its comment) in a fresh
 // temporary directory. The test is skipped when ssh-keygen is not installed.
-func NewSSHKey(t testing.TB, name string) SSHKey {
+func NewSSHKey(t testing.TB, name string) SSHKey { return NewSSHKeyOfType(t, name, "ed25519") }
+
+// NewSSHKeyOfType is NewSSHKey for another type of key (ssh-keygen -t:
+// "rsa", "ecdsa", ...).
+func NewSSHKeyOfType(t testing.TB, name, keyType string) SSHKey {
 	t.Helper()
 	dir := t.TempDir()
 	priv := filepath.Join(dir, name)
-	runTool(t, "ssh-keygen", nil, "-q", "-t", "ed25519", "-N", "", "-C", name, "-f", priv)
+	runTool(t, "ssh-keygen", nil, "-q", "-t", keyType, "-N", "", "-C", name, "-f", priv)
 	pub, err := os.ReadFile(priv + ".pub")
 	if err != nil {
 		t.Fatal(err)
@@ -241,4 +245,27 @@ func CommitTree(t testing.TB, rem *gittest.Remote, branch, tree string, parents 
 	id := strings.TrimSpace(string(res.Stdout))
 	gittest.Git(t, rem.R, rem.Dir, "update-ref", "refs/heads/"+branch, id)
 	return id
+}
+
+// Certify has the real ssh-keygen sign key's public half with ca as a user
+// certificate (ssh-keygen -s) for principals (comma-separated), valid
+// within validity (ssh-keygen's -V: "20200101:20210101", "always:forever",
+// with a Z for UTC), and returns the certificate's path. It sits beside a
+// copy of the private key, so it is a signing key git can use as it is.
+func Certify(t testing.TB, ca, key SSHKey, principals, validity string) string {
+	t.Helper()
+	dir := t.TempDir()
+	priv := filepath.Join(dir, filepath.Base(key.Private))
+	data, err := os.ReadFile(key.Private)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(priv, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(priv+".pub", []byte(key.Line+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	runTool(t, "ssh-keygen", nil, "-q", "-s", ca.Private, "-I", "faultkit "+principals, "-n", principals, "-V", validity, priv+".pub")
+	return priv + "-cert.pub"
 }

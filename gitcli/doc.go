@@ -16,6 +16,7 @@
 // What it offers: Client, one method per git operation the program needs
 // (fetch, show, log with signatures, clone, commit-tree, push, check-ignore,
 // ...), each with validated arguments through exec; the pure parsers of git's
-// output; RemoteError and its causes; and the validators (ValidBranch,
-// ValidURL, ...).
+// output and of commit objects (CommitObject: what a signature covers, the
+// key and certificate it names); RemoteError and its causes; and the
+// validators (ValidBranch, ValidURL, ...).
 package gitcli

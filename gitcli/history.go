@@ -292,13 +292,16 @@ func parseBatchCheck(out []byte, ids []string) ([]int64, error) {
 }
 
 // batchHeader checks one "<id> blob <size>" line for id.
-func batchHeader(line, id string) (int64, error) {
+func batchHeader(line, id string) (int64, error) { return batchHeaderOf(line, id, "blob") }
+
+// batchHeaderOf checks one "<id> <kind> <size>" line for id.
+func batchHeaderOf(line, id, kind string) (int64, error) {
 	f := strings.Fields(line)
 	if len(f) == 2 && f[0] == id && f[1] == "missing" {
 		return 0, fmt.Errorf("object %s is missing", id)
 	}
-	if len(f) != 3 || f[0] != id || f[1] != "blob" {
-		return 0, fmt.Errorf("%q: want %q followed by \"blob <size>\"", line, id)
+	if len(f) != 3 || f[0] != id || f[1] != kind {
+		return 0, fmt.Errorf("%q: want %q followed by \"%s <size>\"", line, id, kind)
 	}
 	n, err := strconv.ParseInt(f[2], 10, 64)
 	if err != nil || n < 0 {
@@ -307,9 +310,14 @@ func batchHeader(line, id string) (int64, error) {
 	return n, nil
 }
 
-// parseBatch reads cat-file --batch output for ids, in order: for each a
-// header line, exactly size bytes of content and a newline.
+// parseBatch reads cat-file --batch output for the blobs ids, in order:
+// for each a header line, exactly size bytes of content and a newline.
 func parseBatch(out []byte, ids []string) (map[string][]byte, error) {
+	return parseBatchOf(out, ids, "blob")
+}
+
+// parseBatchOf is parseBatch for objects of kind.
+func parseBatchOf(out []byte, ids []string, kind string) (map[string][]byte, error) {
 	contents := make(map[string][]byte, len(ids))
 	rest := out
 	for _, id := range ids {
@@ -317,7 +325,7 @@ func parseBatch(out []byte, ids []string) (map[string][]byte, error) {
 		if nl < 0 {
 			return nil, fmt.Errorf("output ends before the header of %s", id)
 		}
-		size, err := batchHeader(string(rest[:nl]), id)
+		size, err := batchHeaderOf(string(rest[:nl]), id, kind)
 		if err != nil {
 			return nil, err
 		}

@@ -5,48 +5,126 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
 	"strings"
+	"time"
 )
 
-// claimedKey reads the SSH signature (OpenSSH's PROTOCOL.sshsig) in a raw
-// commit object's gpgsig header and returns the fingerprint of the key it
-// names and the namespace it was made for. Nothing here is verified: it
-// only lets a refusal name the key a bad signature claims (git reports no
-// fingerprint for those). ok is false when there is no readable SSH
-// signature.
-func claimedKey(commit []byte) (fingerprint, namespace string, ok bool) {
-	head, _, _ := bytes.Cut(commit, []byte("\n\n"))
-	var armored []string
-	in := false
-	for _, line := range strings.Split(string(head), "\n") {
-		switch {
-		case strings.HasPrefix(line, "gpgsig ") || strings.HasPrefix(line, "gpgsig-sha256 "):
-			_, v, _ := strings.Cut(line, " ")
-			armored, in = []string{v}, true
-		case in && strings.HasPrefix(line, " "):
-			armored = append(armored, line[1:])
-		default:
-			in = false
+// sigHeader is the header a commit's signature is kept in, in a SHA-1
+// repository (the only kind rfhandoff reads: object IDs are 40 hex digits).
+const sigHeader = "gpgsig"
+
+// splitSigned splits a raw commit object the way git does before it hands
+// the signature to ssh-keygen (commit.c, parse_buffer_signed_by_header, for
+// a SHA-1 repository). signature is the value of every "gpgsig " header
+// line and of the continuation lines after it (their leading space
+// removed), concatenated. payload, what the signature covers, is the
+// object without those lines and without every other header line that
+// starts with "gpgsig" (gpgsig-sha256, gpgsigx, ...) and its continuation
+// lines. So a signed commit copied with such a header added or changed has
+// a new ID and still a good signature: the payload, not the ID, is what
+// was signed (PROTOCOL §17).
+func splitSigned(raw []byte) (payload, signature []byte) {
+	inSig, other := false, false
+	for rest := raw; len(rest) > 0; {
+		line := rest
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			line = rest[:i+1]
 		}
+		sig, isSig := []byte(nil), false
+		switch {
+		case inSig && line[0] == ' ':
+			sig, isSig = line[1:], true
+		case bytes.HasPrefix(line, []byte(sigHeader+" ")):
+			sig, isSig, other = line[len(sigHeader)+1:], true, false
+		case bytes.HasPrefix(line, []byte(sigHeader)):
+			other = true
+		case other && line[0] != ' ':
+			other = false
+		}
+		if isSig {
+			signature = append(signature, sig...)
+			inSig = true
+			rest = rest[len(line):]
+			continue
+		}
+		inSig = false
+		if line[0] == '\n' { // the message: the whole rest
+			payload = append(payload, rest...)
+			break
+		}
+		if !other {
+			payload = append(payload, line...)
+		}
+		rest = rest[len(line):]
 	}
-	if len(armored) < 2 || armored[0] != "-----BEGIN SSH SIGNATURE-----" || armored[len(armored)-1] != "-----END SSH SIGNATURE-----" {
-		return "", "", false
+	return payload, signature
+}
+
+const (
+	armorBegin = "-----BEGIN SSH SIGNATURE-----"
+	armorEnd   = "-----END SSH SIGNATURE-----"
+)
+
+// dearmor decodes an armored SSH signature in its only canonical form: the
+// begin line, lines of base64, the end line, and nothing else. ssh-keygen
+// reads more forms (it ignores what follows the end line, and blanks
+// inside the base64); one of those is refused rather than read another
+// way than the verifier read it.
+func dearmor(text []byte) ([]byte, error) {
+	lines := strings.Split(strings.TrimSuffix(string(text), "\n"), "\n")
+	if len(lines) < 3 || lines[0] != armorBegin || lines[len(lines)-1] != armorEnd {
+		return nil, errors.New("not an armored SSH signature (its begin line, base64 and end line, and nothing else)")
 	}
-	blob, err := base64.StdEncoding.DecodeString(strings.Join(armored[1:len(armored)-1], ""))
-	if err != nil || !bytes.HasPrefix(blob, []byte("SSHSIG")) || len(blob) < 10 {
-		return "", "", false
+	body := strings.Join(lines[1:len(lines)-1], "")
+	blob, err := base64.StdEncoding.Strict().DecodeString(body)
+	if err != nil || strings.ContainsAny(body, "\r\n") {
+		return nil, errors.New("the armored SSH signature is not base64")
 	}
-	rest := blob[10:] // magic and version
-	pub, rest, ok := sshString(rest)
+	return blob, nil
+}
+
+// sshsigKey reads an SSH signature blob (OpenSSH's PROTOCOL.sshsig): the
+// public key blob it names and its namespace. Nothing is verified.
+func sshsigKey(blob []byte) (pub []byte, namespace string, err error) {
+	if !bytes.HasPrefix(blob, []byte("SSHSIG")) || len(blob) < 10 || binary.BigEndian.Uint32(blob[6:]) != 1 {
+		return nil, "", errors.New("not an SSHSIG signature of version 1")
+	}
+	pub, rest, ok := sshString(blob[10:])
 	if !ok {
-		return "", "", false
+		return nil, "", errors.New("SSHSIG: truncated public key")
 	}
 	ns, _, ok := sshString(rest)
 	if !ok || !printableLine(string(ns)) {
+		return nil, "", errors.New("SSHSIG: unreadable namespace")
+	}
+	return pub, string(ns), nil
+}
+
+// claimedKey reads the SSH signature in a raw commit object, as git hands
+// it to ssh-keygen, and returns the fingerprint of the key it names and
+// the namespace it was made for. Nothing here is verified: it only lets a
+// refusal name the key a bad signature claims (git reports no fingerprint
+// for those). ok is false when there is no readable SSH signature.
+func claimedKey(commit []byte) (fingerprint, namespace string, ok bool) {
+	_, text := splitSigned(commit)
+	blob, err := dearmor(text)
+	if err != nil {
 		return "", "", false
 	}
-	sum := sha256.Sum256(pub)
-	return "SHA256:" + base64.RawStdEncoding.EncodeToString(sum[:]), string(ns), true
+	pub, ns, err := sshsigKey(blob)
+	if err != nil {
+		return "", "", false
+	}
+	return keyFingerprint(pub), ns, true
+}
+
+// keyFingerprint is ssh-keygen's SHA256 fingerprint of a public key blob.
+func keyFingerprint(blob []byte) string {
+	sum := sha256.Sum256(blob)
+	return "SHA256:" + base64.RawStdEncoding.EncodeToString(sum[:])
 }
 
 // sshString splits an SSH wire-format string (uint32 length, bytes) off b.
@@ -59,4 +137,149 @@ func sshString(b []byte) (s, rest []byte, ok bool) {
 		return nil, nil, false
 	}
 	return b[4 : 4+n], b[4+n:], true
+}
+
+// SigningKey is the key a commit's SSH signature names (read from the
+// signature, not verified by itself: git and ssh-keygen verified the
+// signature, and Fingerprint is what binds this reading to theirs).
+type SigningKey struct {
+	// Fingerprint is the SHA256 fingerprint of the key that signed; for
+	// a certificate, of the key it certifies (git's %GF either way).
+	Fingerprint string
+	Namespace   string
+	// Cert is the certificate the key signed with; nil for a plain key.
+	Cert *Certificate
+}
+
+// Certificate is an OpenSSH certificate (PROTOCOL.certkeys): for whom,
+// when, and which authority signed it.
+type Certificate struct {
+	Type       uint32 // 1 user, 2 host
+	Serial     uint64
+	KeyID      string
+	Principals []string
+	// ValidAfter and ValidBefore are seconds since the epoch; the
+	// largest ValidBefore means forever.
+	ValidAfter, ValidBefore uint64
+	// CA is the SHA256 fingerprint of the authority's key.
+	CA string
+}
+
+// UserCert is Certificate.Type for a user certificate.
+const UserCert = 1
+
+// ValidAt reports whether the certificate is valid at t by ssh-keygen's
+// rule: valid-after ≤ t < valid-before, in whole seconds.
+func (c Certificate) ValidAt(t time.Time) bool {
+	u := t.Unix()
+	return u >= 0 && uint64(u) >= c.ValidAfter && uint64(u) < c.ValidBefore
+}
+
+// Window says, for people, when the certificate is valid: "valid from
+// 2020-01-01T00:00:00Z, valid before 2021-01-01T00:00:00Z", "forever" for
+// the open ends.
+func (c Certificate) Window() string {
+	at := func(s uint64) string {
+		if s > math.MaxInt64 {
+			return "forever"
+		}
+		return time.Unix(int64(s), 0).UTC().Format(time.RFC3339)
+	}
+	from := "always"
+	if c.ValidAfter > 0 {
+		from = at(c.ValidAfter)
+	}
+	return "valid from " + from + ", valid before " + at(c.ValidBefore)
+}
+
+// certKeys are the certificate key types: the plain key type each
+// certifies and how many wire strings that key's public part has.
+var certKeys = map[string]struct {
+	plain string
+	parts int
+}{
+	"ssh-ed25519-cert-v01@openssh.com":            {"ssh-ed25519", 1},
+	"ssh-rsa-cert-v01@openssh.com":                {"ssh-rsa", 2},
+	"ssh-dss-cert-v01@openssh.com":                {"ssh-dss", 4},
+	"ecdsa-sha2-nistp256-cert-v01@openssh.com":    {"ecdsa-sha2-nistp256", 2},
+	"ecdsa-sha2-nistp384-cert-v01@openssh.com":    {"ecdsa-sha2-nistp384", 2},
+	"ecdsa-sha2-nistp521-cert-v01@openssh.com":    {"ecdsa-sha2-nistp521", 2},
+	"sk-ssh-ed25519-cert-v01@openssh.com":         {"sk-ssh-ed25519@openssh.com", 2},
+	"sk-ecdsa-sha2-nistp256-cert-v01@openssh.com": {"sk-ecdsa-sha2-nistp256@openssh.com", 3},
+}
+
+// CertKeyType reports whether name is an OpenSSH certificate key type
+// rfhandoff reads ("ssh-ed25519-cert-v01@openssh.com", ...).
+func CertKeyType(name string) bool {
+	_, ok := certKeys[name]
+	return ok
+}
+
+// parseSigningKey reads a public key blob: a plain key (only its
+// fingerprint), or a certificate, read whole (nothing may follow it).
+func parseSigningKey(pub []byte) (SigningKey, error) {
+	name, rest, ok := sshString(pub)
+	if !ok {
+		return SigningKey{}, errors.New("unreadable public key")
+	}
+	ck, isCert := certKeys[string(name)]
+	if !isCert {
+		if strings.Contains(string(name), "-cert-") {
+			return SigningKey{}, fmt.Errorf("certificate type %q is not one rfhandoff reads", name)
+		}
+		return SigningKey{Fingerprint: keyFingerprint(pub)}, nil
+	}
+	bad := func(what string) (SigningKey, error) {
+		return SigningKey{}, fmt.Errorf("%s certificate: unreadable %s", name, what)
+	}
+	var c Certificate
+	if _, rest, ok = sshString(rest); !ok { // nonce
+		return bad("nonce")
+	}
+	keyStart := rest
+	for range ck.parts {
+		if _, rest, ok = sshString(rest); !ok {
+			return bad("key")
+		}
+	}
+	plain := binary.BigEndian.AppendUint32(nil, uint32(len(ck.plain)))
+	plain = append(append(plain, ck.plain...), keyStart[:len(keyStart)-len(rest)]...)
+	if len(rest) < 12 {
+		return bad("serial")
+	}
+	c.Serial, c.Type, rest = binary.BigEndian.Uint64(rest), binary.BigEndian.Uint32(rest[8:]), rest[12:]
+	id, rest, ok := sshString(rest)
+	if !ok {
+		return bad("key ID")
+	}
+	c.KeyID = string(id)
+	principals, rest, ok := sshString(rest)
+	if !ok {
+		return bad("principals")
+	}
+	for len(principals) > 0 {
+		var p []byte
+		if p, principals, ok = sshString(principals); !ok {
+			return bad("principals")
+		}
+		c.Principals = append(c.Principals, string(p))
+	}
+	if len(rest) < 16 {
+		return bad("validity")
+	}
+	c.ValidAfter, c.ValidBefore, rest = binary.BigEndian.Uint64(rest), binary.BigEndian.Uint64(rest[8:]), rest[16:]
+	for _, what := range []string{"critical options", "extensions", "reserved field"} {
+		if _, rest, ok = sshString(rest); !ok {
+			return bad(what)
+		}
+	}
+	ca, rest, ok := sshString(rest)
+	if !ok {
+		return bad("signature key")
+	}
+	c.CA = keyFingerprint(ca)
+	if _, rest, ok = sshString(rest); !ok || len(rest) != 0 {
+		return bad("signature")
+	}
+	return SigningKey{Fingerprint: keyFingerprint(plain), Cert: &c}, nil
 }

@@ -43,7 +43,10 @@ func TestClaimedKey(t *testing.T) {
 		ok           bool
 	}{
 		{"ssh signature", armoredCommit(sig("git"), "gpgsig"), wantFP, "git", true},
-		{"sha256 repository header", armoredCommit(sig("file"), "gpgsig-sha256"), wantFP, "file", true},
+		// git in a SHA-1 repository verifies only the gpgsig header.
+		{"only a gpgsig-sha256 header", armoredCommit(sig("file"), "gpgsig-sha256"), "", "", false},
+		{"a gpgsig-sha256 header beside the signature", strings.Replace(armoredCommit(sig("git"), "gpgsig"), "\ngpgsig ",
+			"\ngpgsig-sha256 -----BEGIN SSH SIGNATURE-----\n "+base64.StdEncoding.EncodeToString(sig("file"))+"\n -----END SSH SIGNATURE-----\ngpgsig ", 1), wantFP, "git", true},
 		{"unsigned", "tree " + strings.Repeat("a", 40) + "\n\nmsg\n", "", "", false},
 		{"pgp signature", "tree x\ngpgsig -----BEGIN PGP SIGNATURE-----\n iQEz\n -----END PGP SIGNATURE-----\n\nm\n", "", "", false},
 		{"bad base64", "tree x\ngpgsig -----BEGIN SSH SIGNATURE-----\n !!!!\n -----END SSH SIGNATURE-----\n\nm\n", "", "", false},

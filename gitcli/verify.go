@@ -26,6 +26,9 @@ type Signature struct {
 	// CommittedAt is the commit's committer date (set by VerifyTip): a
 	// date the commit's author chose, never a clock.
 	CommittedAt time.Time
+	// Cert is the certificate a good signature was made with, once its
+	// reader looked (taskfetch.ReadCert); nil for a plain key.
+	Cert *Certificate
 }
 
 // Good reports whether a listed key made a valid signature for namespace git.

@@ -18,6 +18,6 @@
 //
 // What it offers: Open, ForRX and ForTX (open, create or rebuild each side's
 // mirror) and the Mirror's reads: FetchBranchUpdated, ResolveCommit,
-// IsAncestor, ShowFile, FileHistory, FileHistorySince, VerifyLastChange and
-// VerifyTip.
+// IsAncestor, ShowFile, FileHistory, FileHistorySince, VerifyLastChange,
+// VerifyTip, and for PROTOCOL §17 Commits, FileChanges and LastChange.
 package mirror

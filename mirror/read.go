@@ -141,3 +141,21 @@ func (m *Mirror) FileHistorySince(ctx context.Context, commit, since, path strin
 	}
 	return v, more, err
 }
+
+// Commits reads commit objects (gitcli's; commits are always present in
+// the mirror, and the IDs given are ones git named in it).
+func (m *Mirror) Commits(ctx context.Context, ids ...string) ([]gitcli.CommitObject, error) {
+	return m.git.Commits(ctx, ids...)
+}
+
+// FileChanges lists the commits that changed path in commit's history
+// (gitcli's; commits and trees only).
+func (m *Mirror) FileChanges(ctx context.Context, commit, path string) ([]gitcli.FileChange, error) {
+	return m.git.FileChanges(ctx, commit, path)
+}
+
+// LastChange is the commit that last changed path on commit's history
+// (gitcli's; commits and trees only).
+func (m *Mirror) LastChange(ctx context.Context, commit, path string) (gitcli.FileChange, error) {
+	return m.git.LastChange(ctx, commit, path)
+}

@@ -7,6 +7,8 @@
 //
 // What it offers: Fetch and FetchSince (fetch, then read the tip's task),
 // ReadAt and ReadSince (read a given commit), returning a Current; KeyValid,
-// the present-time key window check; TrackingRef; ErrNoTask (no task file
-// yet), *NotAncestorError and *ReplayError.
+// the present-time key window check, and ReadCert, which reads the
+// certificate a signature was made with for it; TrackingRef; ErrNoTask (no
+// task file yet), *NotAncestorError and *ReplayError (an old task brought
+// back, however its signed commit was re-wrapped).
 package taskfetch

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"rfhandoff/config"
@@ -43,16 +44,57 @@ type Repo interface {
 	ShowFile(ctx context.Context, commit, path string, maxBytes int64) ([]byte, error)
 	IsAncestor(ctx context.Context, a, b string) (bool, error)
 	VerifyLastChange(ctx context.Context, commit, path, allowedSigners string) (gitcli.Signature, error)
+	CommitReader
+	FileChanges(ctx context.Context, commit, path string) ([]gitcli.FileChange, error)
+	LastChange(ctx context.Context, commit, path string) (gitcli.FileChange, error)
 }
 
 // KeyValid checks a good signature's key against its valid-after and
-// valid-before in the allowed-signers file at each of times (PROTOCOL
-// §17: git checks them only at the commit's own date). A key outside its
-// window is a *gitcli.SignatureError, refused like any bad signature.
+// valid-before in the allowed-signers file at each of times, and a
+// certificate's own validity too (PROTOCOL §17: git checks them only at
+// the commit's own date). The certificate is sig's, as ReadCert left it:
+// without it only plain key lines count. A key outside its window is a
+// *gitcli.SignatureError, refused like any bad signature.
 func KeyValid(allowedSigners string, sig gitcli.Signature, path string, times ...config.KeyTime) error {
-	if err := config.CheckKeyWindow(allowedSigners, sig.Principal, sig.Fingerprint, times...); err != nil {
+	if err := config.CheckKeyWindow(allowedSigners, sig.Principal, sig.Fingerprint, sig.Cert, times...); err != nil {
 		return &gitcli.SignatureError{Path: path, Sig: sig, Key: err}
 	}
+	return nil
+}
+
+// CommitReader reads commit objects: a side's mirror, or a *gitcli.Client.
+type CommitReader interface {
+	Commits(ctx context.Context, ids ...string) ([]gitcli.CommitObject, error)
+}
+
+// ReadCert sets sig.Cert to the certificate a good signature was made
+// with, when a cert-authority line of the allowed-signers file may have
+// let sig's principal sign (else a certificate cannot have been accepted,
+// and nothing is read: one git process only in a lab with certificates).
+// The key the signature names must be the one git verified (its
+// fingerprint); a signature that cannot be read so is a
+// *gitcli.SignatureError.
+func ReadCert(ctx context.Context, g CommitReader, allowedSigners, path string, sig *gitcli.Signature) error {
+	sig.Cert = nil
+	ca, err := config.CertAuthorityFor(allowedSigners, sig.Principal)
+	if err != nil || !ca {
+		return err
+	}
+	objs, err := g.Commits(ctx, sig.Commit)
+	if err != nil {
+		return err
+	}
+	k, err := objs[0].SigningKey()
+	switch {
+	case err != nil:
+		err = fmt.Errorf("its signature cannot be read to check a certificate: %v", err)
+	case k.Fingerprint != sig.Fingerprint:
+		err = fmt.Errorf("its signature names key %s, not the key git verified", k.Fingerprint)
+	}
+	if err != nil {
+		return &gitcli.SignatureError{Path: path, Sig: *sig, Key: err}
+	}
+	sig.Cert = k.Cert
 	return nil
 }
 
@@ -117,16 +159,28 @@ func ReadAt(ctx context.Context, g Repo, p config.Policy, commit string) (*Curre
 	return cur, err
 }
 
-// ReplayError is an old task brought back (PROTOCOL §17): the commit that
-// last changed the task file is in the history of the tip the RX side
-// accepted, yet the file differs from the one at that tip (a merge that
-// took the file from an older signed commit).
+// ReplayError is an old task brought back (PROTOCOL §17): the file at
+// Commit differs from the one at the tip the RX side accepted, and the
+// signed commit it came from (LastChange) is that tip's past: in its
+// history, a copy of a commit there (Copy), or a commit that gives the
+// file bytes a commit there gave it (Known) and is signed no later than
+// the change in force at that tip (InForce).
 type ReplayError struct {
 	Path       string
 	Commit     string // the task branch commit read
 	LastChange string // the signed commit the file came from
 	SHA256     string // the file's at Commit ("" when there is none)
 	Accepted   state.AcceptedTask
+	// Copy is the commit of the accepted tip's history whose signed
+	// content LastChange carries under another ID, when it is one.
+	Copy string
+	// Known is the commit of the accepted tip's history that gave the
+	// file the same bytes (or removed it), when LastChange is not in that
+	// history; InForce, the accepted tip's own last change of the file,
+	// signed no earlier than LastChange; SignedAt, LastChange's date.
+	Known    string
+	InForce  gitcli.FileChange
+	SignedAt time.Time
 }
 
 func (e *ReplayError) Error() string {
@@ -138,10 +192,24 @@ func (e *ReplayError) Error() string {
 	if e.SHA256 != "" {
 		here = "sha256 " + e.SHA256
 	}
-	return fmt.Sprintf("task file %s at %s is an old task brought back from commit %s: that commit is in the history of %s, "+
-		"the task branch tip this RX side last accepted, where the file was different (%s there, %s here); refused, not read: "+
-		"a task signer must commit the task again (signed) for the RX side to read the branch", e.Path, e.Commit, e.LastChange,
-		e.Accepted.Commit, there, here)
+	why, more := "that commit is in the history of "+e.Accepted.Commit, ""
+	switch {
+	case e.Copy != "":
+		why = fmt.Sprintf("it carries the same signed content as commit %s under another ID (they differ only in headers git leaves out of what is signed), and %s is in the history of %s",
+			e.Copy, e.Copy, e.Accepted.Commit)
+	case e.Known != "":
+		what := "the task file of commit " + e.Known
+		if e.SHA256 == "" {
+			what = "no task file, as commit " + e.Known + " left it"
+		}
+		why = fmt.Sprintf("it gives the file %s, which is in the history of %s", what, e.Accepted.Commit)
+		more = fmt.Sprintf(", and its signature (committer date %s) is not newer than that of commit %s (%s), the last change of the file at that tip",
+			e.SignedAt.Format(time.RFC3339), e.InForce.Commit, e.InForce.CommittedAt.Format(time.RFC3339))
+	}
+	return fmt.Sprintf("task file %s at %s is an old task brought back from commit %s: %s, "+
+		"the task branch tip this RX side last accepted, where the file was different (%s there, %s here)%s; refused, not read: "+
+		"a task signer must commit the task again (signed) for the RX side to read the branch", e.Path, e.Commit, e.LastChange, why,
+		there, here, more)
 }
 
 // ReadSince reads and validates the task file at commit. With
@@ -172,7 +240,11 @@ func ReadSince(ctx context.Context, g Repo, p config.Policy, commit string, sinc
 		case err != nil:
 			return nil, nil, fmt.Errorf("task file %s at %s: %w", p.Repo.TaskFile, commit, err)
 		default:
-			if err := KeyValid(allowed, sig, p.Repo.TaskFile, config.KeyTime{What: "now", At: time.Now()}); err != nil {
+			err := ReadCert(ctx, g, allowed, p.Repo.TaskFile, &sig)
+			if err == nil {
+				err = KeyValid(allowed, sig, p.Repo.TaskFile, config.KeyTime{What: "now", At: time.Now()})
+			}
+			if err != nil {
 				return nil, nil, fmt.Errorf("task file %s at %s: %w", p.Repo.TaskFile, commit, err)
 			}
 			signer = &sig
@@ -193,7 +265,7 @@ func ReadSince(ctx context.Context, g Repo, p config.Policy, commit string, sinc
 			return nil, nil, fmt.Errorf("task file %s at %s: git found no commit that wrote it, so no signature to check: refused", p.Repo.TaskFile, commit)
 		}
 		if signer != nil {
-			if err := noGoingBack(ctx, g, p, commit, signer.Commit, digest, since); err != nil {
+			if err := noGoingBack(ctx, g, p, commit, signer.Commit, data, digest, since); err != nil {
 				return nil, nil, err
 			}
 		}
@@ -216,29 +288,99 @@ func ReadSince(ctx context.Context, g Repo, p config.Policy, commit string, sinc
 	return &Current{Commit: commit, Data: data, Task: t, Signer: signer}, accept, nil
 }
 
-// noGoingBack is PROTOCOL §17's rule against an old task brought back:
-// when since is in commit's history and lastChange (the signed commit that
-// last changed the file) is since's commit or one of its ancestors, the
-// file at commit (digest, "" for none) must be the one at since. A since
-// outside commit's history (the branch re-anchored after a deliberate
-// force-push, §20) has nothing to say about it.
-func noGoingBack(ctx context.Context, g Repo, p config.Policy, commit, lastChange, digest string, since *state.AcceptedTask) error {
+// noGoingBack is PROTOCOL §17's rule against an old task brought back.
+// It has something to say only when since (the tip the RX side accepted)
+// is in commit's history and the file there (data, its digest; "" for
+// none) differs from since's. lastChange, the signed commit the file came
+// from, is then:
+//   - since's commit or one of its ancestors: an old task (*ReplayError);
+//   - a descendant of since: signed after it, a new change;
+//   - beside since's history (a merged side branch): a copy of a commit
+//     of that history with the same signed content under another ID is
+//     an old task; so is one that gives the file bytes a commit of that
+//     history gave it (or removes it as one did) and is dated no later
+//     than the last change of the file at since (signatures vouch for
+//     content and the signed date, not for commit IDs); else a new change.
+//
+// A since outside commit's history (the branch re-anchored after a
+// deliberate force-push, §20) has nothing to say about it.
+func noGoingBack(ctx context.Context, g Repo, p config.Policy, commit, lastChange string, data []byte, digest string, since *state.AcceptedTask) error {
 	if since == nil || digest == since.TaskSHA256 {
 		return nil
 	}
+	file := p.Repo.TaskFile
+	fail := func(what string, err error) error {
+		return fmt.Errorf("task file %s at %s: %s: %w", file, commit, what, err)
+	}
 	inHistory, err := g.IsAncestor(ctx, since.Commit, commit)
 	if err != nil {
-		return fmt.Errorf("task file %s at %s: is the accepted tip %s in its history: %w", p.Repo.TaskFile, commit, since.Commit, err)
+		return fail("is the accepted tip "+since.Commit+" in its history", err)
 	}
 	if !inHistory {
 		return nil
 	}
+	replay := &ReplayError{Path: file, Commit: commit, LastChange: lastChange, SHA256: digest, Accepted: *since}
 	old, err := g.IsAncestor(ctx, lastChange, since.Commit)
 	if err != nil {
-		return fmt.Errorf("task file %s at %s: is its last change %s in the history of the accepted tip %s: %w", p.Repo.TaskFile, commit, lastChange, since.Commit, err)
+		return fail("is its last change "+lastChange+" in the history of the accepted tip "+since.Commit, err)
 	}
-	if !old {
-		return nil // a new change: judged as any other
+	if old {
+		return replay
 	}
-	return &ReplayError{Path: p.Repo.TaskFile, Commit: commit, LastChange: lastChange, SHA256: digest, Accepted: *since}
+	newer, err := g.IsAncestor(ctx, since.Commit, lastChange)
+	if err != nil {
+		return fail("is the accepted tip "+since.Commit+" in the history of its last change "+lastChange, err)
+	}
+	if newer {
+		return nil // signed on top of the accepted tip: a new change
+	}
+	changes, err := g.FileChanges(ctx, since.Commit, file)
+	if err != nil {
+		return fail("the changes of the file in the accepted tip's history", err)
+	}
+	signed, err := g.Commits(ctx, lastChange)
+	if err != nil {
+		return fail("its last change "+lastChange, err)
+	}
+	s := signed[0]
+	var twins []string
+	for _, c := range changes {
+		if c.Commit != s.ID && c.Tree == s.Tree && slices.Equal(c.Parents, s.Parents) {
+			twins = append(twins, c.Commit)
+		}
+	}
+	if len(twins) > 0 {
+		objs, err := g.Commits(ctx, twins...)
+		if err != nil {
+			return fail("the commits like "+lastChange+" in the accepted tip's history", err)
+		}
+		for _, o := range objs {
+			if o.SamePayload(s) {
+				replay.Copy = o.ID
+				return replay
+			}
+		}
+	}
+	absent, blob := digest == "", gitcli.BlobID(data)
+	for _, c := range changes { // newest first
+		if absent && c.Removed || !absent && c.Blob == blob {
+			replay.Known = c.Commit
+			break
+		}
+	}
+	if replay.Known == "" {
+		return nil
+	}
+	inForce, err := g.LastChange(ctx, since.Commit, file)
+	switch {
+	case errors.Is(err, gitcli.ErrNotFound):
+		return nil // only side branches of the accepted tip touched the file: nothing in force there
+	case err != nil:
+		return fail("the last change of the file at the accepted tip", err)
+	}
+	if s.CommittedAt.After(inForce.CommittedAt) {
+		return nil // the signer's newer word on those bytes
+	}
+	replay.InForce, replay.SignedAt = inForce, s.CommittedAt
+	return replay
 }

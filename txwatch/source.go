@@ -98,8 +98,10 @@ func (s Source) ReadResult(ctx context.Context, commit string) (Snapshot, error)
 // VerifyResult checks, when trust.result_signers is set, that the result
 // branch's tip (snap's commit) speaks for RX_RESULT.json (PROTOCOL §17): a
 // single-parent commit that changed the file itself, with a good signature
-// by a key listed now, inside its valid-after/valid-before window at now.
-// It returns the signature; nil, nil when no signature is required or
+// by a key listed now, inside its valid-after/valid-before window at now
+// (and a certificate's validity, read from the signature: see
+// taskfetch.ReadCert). It returns the signature, with its certificate
+// for CheckSigned; nil, nil when no signature is required or
 // there is no file. A tip that does not speak is a *gitcli.TipError or a
 // *gitcli.SignatureError ("no valid result now": refuse, never retry);
 // any other error is git failing (retry).
@@ -110,6 +112,9 @@ func (s Source) VerifyResult(ctx context.Context, snap Snapshot, now time.Time) 
 	}
 	sig, err := s.Git.VerifyTip(ctx, snap.Commit, s.ResultPath(), allowed)
 	if err != nil {
+		return nil, err
+	}
+	if err := taskfetch.ReadCert(ctx, s.Git, allowed, s.ResultPath(), &sig); err != nil {
 		return nil, err
 	}
 	if err := taskfetch.KeyValid(allowed, sig, s.ResultPath(), config.KeyTime{What: "now", At: now}); err != nil {
@@ -127,11 +132,11 @@ func notSpeaking(err error) bool {
 }
 
 // CheckSigned is what a READY signed by sig must also pass (PROTOCOL §17):
-// the key inside its window at the result's published_at too, and the
-// commit's committer date within max_publication_age_s of published_at
-// (a commit dated otherwise is inconsistent: its date is the signer's
-// word, and git checked the key's window at that date). nil when no
-// signature is required.
+// the key inside its window (a certificate, inside its validity) at the
+// result's published_at too, and the commit's committer date within
+// max_publication_age_s of published_at (a commit dated otherwise is
+// inconsistent: its date is the signer's word, and git checked the key's
+// window at that date). nil when no signature is required.
 func (s Source) CheckSigned(sig *gitcli.Signature, r *result.Result) error {
 	if sig == nil || r == nil || r.State != result.StateReady {
 		return nil

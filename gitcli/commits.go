@@ -1,0 +1,244 @@
+package gitcli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// CommitObject is one commit as stored.
+type CommitObject struct {
+	ID      string
+	Tree    string
+	Parents []string
+	// CommittedAt is the committer date: whatever its author chose, but
+	// covered by the signature when the commit is signed.
+	CommittedAt time.Time
+	// Payload is what a signature on the commit covers; Signature is the
+	// signature's text as git hands it to ssh-keygen, empty when unsigned
+	// (see splitSigned).
+	Payload, Signature []byte
+}
+
+// SamePayload reports whether o and p are one signed statement under two
+// IDs: the same bytes once the signature headers are set aside
+// (PROTOCOL §17: a signature vouches for content, not for a commit ID).
+func (o CommitObject) SamePayload(p CommitObject) bool { return bytes.Equal(o.Payload, p.Payload) }
+
+// SigningKey reads the key o's SSH signature names, and the certificate
+// when it is one. Nothing is verified here; the caller binds the reading
+// to git's verification by the fingerprint. An error says why the
+// signature cannot be read that way (one refuses it like a bad signature).
+func (o CommitObject) SigningKey() (SigningKey, error) {
+	if len(o.Signature) == 0 {
+		return SigningKey{}, errors.New("it carries no signature")
+	}
+	blob, err := dearmor(o.Signature)
+	if err != nil {
+		return SigningKey{}, err
+	}
+	pub, ns, err := sshsigKey(blob)
+	if err != nil {
+		return SigningKey{}, err
+	}
+	k, err := parseSigningKey(pub)
+	if err != nil {
+		return SigningKey{}, err
+	}
+	k.Namespace = ns
+	return k, nil
+}
+
+// maxCommitBytes bounds one commit object Commits reads.
+const maxCommitBytes = 1 << 20
+
+// Commits reads the commit objects ids in one cat-file --batch, in order.
+// Give it only IDs git itself named in this repository: in a partial
+// clone a missing one would be fetched outside the runner.
+func (c *Client) Commits(ctx context.Context, ids ...string) ([]CommitObject, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	for _, id := range ids {
+		if err := ValidObjectID(id); err != nil {
+			return nil, err
+		}
+	}
+	res, err := c.run(ctx, []string{"cat-file", "--batch"}, call{stdin: strings.NewReader(strings.Join(ids, "\n") + "\n"),
+		maxOutput: int64(len(ids)) * (maxCommitBytes + batchHeaderMax)})
+	if err != nil {
+		return nil, &Error{Op: "cat-file --batch (commits)", Err: err}
+	}
+	raws, err := parseBatchOf(res.Stdout, ids, "commit")
+	if err != nil {
+		return nil, &Error{Op: "cat-file --batch (commits)", Err: err}
+	}
+	objs := make([]CommitObject, len(ids))
+	for i, id := range ids {
+		if objs[i], err = parseCommitObject(id, raws[id]); err != nil {
+			return nil, &Error{Op: "cat-file --batch (commits)", Err: err}
+		}
+	}
+	return objs, nil
+}
+
+// parseCommitObject reads the headers rfhandoff needs of a raw commit:
+// tree, parents, the committer's date; and splits off the signature.
+func parseCommitObject(id string, raw []byte) (CommitObject, error) {
+	o := CommitObject{ID: id}
+	o.Payload, o.Signature = splitSigned(raw)
+	head, _, _ := bytes.Cut(raw, []byte("\n\n"))
+	committer := false
+	for _, line := range strings.Split(string(head), "\n") {
+		key, v, _ := strings.Cut(line, " ")
+		switch {
+		case key == "tree" && o.Tree == "":
+			if ValidObjectID(v) != nil {
+				return o, fmt.Errorf("commit %s: bad tree %q", id, v)
+			}
+			o.Tree = v
+		case key == "parent":
+			if ValidObjectID(v) != nil {
+				return o, fmt.Errorf("commit %s: bad parent %q", id, v)
+			}
+			o.Parents = append(o.Parents, v)
+		case key == "committer" && !committer:
+			// "Name <email> <seconds> <zone>"
+			f := strings.Fields(v[strings.LastIndexByte(v, '>')+1:])
+			if len(f) != 2 {
+				return o, fmt.Errorf("commit %s: committer line without a date: %q", id, line)
+			}
+			secs, err := strconv.ParseInt(f[0], 10, 64)
+			if err != nil {
+				return o, fmt.Errorf("commit %s: committer line without a date: %q", id, line)
+			}
+			o.CommittedAt, committer = time.Unix(secs, 0).UTC(), true
+		}
+	}
+	if o.Tree == "" || !committer {
+		return o, fmt.Errorf("commit %s: no tree or committer header", id)
+	}
+	return o, nil
+}
+
+// FileChange is one commit that changed a file, as git log lists it.
+type FileChange struct {
+	Commit, Tree string
+	Parents      []string
+	CommittedAt  time.Time
+	// Blob is the file's blob after the change when it is a regular
+	// file there; Removed, when the change deleted it. (FileChanges only:
+	// LastChange leaves both unset.)
+	Blob    string
+	Removed bool
+}
+
+// changesFormat is one line per commit: "commit <id> <tree> <committer
+// seconds> [<parent>...]" (%P is the commit's own parents).
+const changesFormat = "--format=format:commit %H %T %ct %P"
+
+// FileChanges lists every commit in commit's history that changed path,
+// side branches and merges included (--full-history -m: each merge once,
+// by its raw diff against the parents it differs from), newest first, with
+// what the file became. One git process, commits and trees only (blob IDs
+// are in the trees), so it works in a blobless mirror.
+func (c *Client) FileChanges(ctx context.Context, commit, path string) ([]FileChange, error) {
+	if err := ValidObjectID(commit); err != nil {
+		return nil, err
+	}
+	if err := ValidRepoPath(path); err != nil {
+		return nil, err
+	}
+	res, err := c.run(ctx, []string{"log", changesFormat, "--raw", "--no-abbrev", "--full-history", "-m", "--root",
+		"--no-renames", "--no-follow", "--no-show-signature", "--no-ext-diff", "--no-textconv", "--no-relative",
+		"--end-of-options", commit, "--", path}, call{})
+	if err != nil {
+		return nil, &Error{Op: "log (changes of " + path + ")", Err: err}
+	}
+	changes, err := parseChanges(res.Stdout, path)
+	if err != nil {
+		return nil, &Error{Op: "log (changes of " + path + ")", Err: err}
+	}
+	return changes, nil
+}
+
+// LastChange is the commit that last changed path on commit's history by
+// git log's history simplification (the commit VerifyLastChange checks),
+// with its date and parents; *NotFoundError when none did.
+func (c *Client) LastChange(ctx context.Context, commit, path string) (FileChange, error) {
+	if err := ValidObjectID(commit); err != nil {
+		return FileChange{}, err
+	}
+	if err := ValidRepoPath(path); err != nil {
+		return FileChange{}, err
+	}
+	res, err := c.run(ctx, []string{"log", "-1", changesFormat, "--no-show-signature", "--end-of-options", commit, "--", path}, call{})
+	if err != nil {
+		return FileChange{}, &Error{Op: "log -1 (last change of " + path + ")", Err: err}
+	}
+	changes, err := parseChanges(res.Stdout, path)
+	switch {
+	case err != nil:
+		return FileChange{}, &Error{Op: "log -1 (last change of " + path + ")", Err: err}
+	case len(changes) == 0:
+		return FileChange{}, &NotFoundError{What: fmt.Sprintf("a commit changing %s on the history of %s", path, commit)}
+	}
+	return changes[0], nil
+}
+
+// parseChanges reads changesFormat lines, each followed by raw diff lines
+// ":<old mode> <new mode> <old id> <new id> <status>\t<path>" when --raw
+// asked for them (a merge under -m comes once per parent it differs from:
+// its entries are one). Only lines for exactly file count.
+func parseChanges(out []byte, file string) ([]FileChange, error) {
+	var changes []FileChange
+	for n, line := range strings.Split(string(out), "\n") {
+		switch {
+		case line == "":
+		case strings.HasPrefix(line, "commit "):
+			f := strings.Fields(strings.TrimPrefix(line, "commit "))
+			if len(f) < 3 || ValidObjectID(f[0]) != nil || ValidObjectID(f[1]) != nil {
+				return nil, fmt.Errorf("log line %d %q: want a commit, its tree and its date", n+1, line)
+			}
+			secs, err := strconv.ParseInt(f[2], 10, 64)
+			if err != nil {
+				return nil, fmt.Errorf("log line %d %q: bad committer date", n+1, line)
+			}
+			for _, p := range f[3:] {
+				if ValidObjectID(p) != nil {
+					return nil, fmt.Errorf("log line %d %q: bad parent", n+1, line)
+				}
+			}
+			if len(changes) > 0 && changes[len(changes)-1].Commit == f[0] {
+				continue // a merge again, against its next parent
+			}
+			changes = append(changes, FileChange{Commit: f[0], Tree: f[1], CommittedAt: time.Unix(secs, 0).UTC(), Parents: f[3:]})
+		case strings.HasPrefix(line, ":"):
+			if len(changes) == 0 {
+				return nil, fmt.Errorf("log line %d %q: diff line before any commit", n+1, line)
+			}
+			meta, p, ok := strings.Cut(line[1:], "\t")
+			f := strings.Fields(meta)
+			if !ok || len(f) != 5 || ValidObjectID(f[3]) != nil {
+				return nil, fmt.Errorf("log line %d %q: want a raw diff line", n+1, line)
+			}
+			if p != file {
+				continue
+			}
+			ch := &changes[len(changes)-1]
+			switch {
+			case Mode(f[1]).IsRegular():
+				ch.Blob, ch.Removed = f[3], false
+			case f[1] == "000000":
+				ch.Blob, ch.Removed = "", true
+			}
+		default:
+			return nil, fmt.Errorf("log line %d %q: unexpected", n+1, line)
+		}
+	}
+	return changes, nil
+}

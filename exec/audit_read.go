@@ -34,7 +34,7 @@ type VerifyStats struct {
 // VerifyAuditLog checks every line's own hash, its link to the line before
 // and its sequence number. It returns *ChainError for the first bad line.
 func VerifyAuditLog(path string) (VerifyStats, error) {
-	f, err := os.Open(path)
+	f, err := openAuditFile(path, os.O_RDONLY)
 	if err != nil {
 		return VerifyStats{}, err
 	}
@@ -88,7 +88,7 @@ func VerifyAuditLog(path string) (VerifyStats, error) {
 // ReadAuditTail returns the last n entries (all when n <= 0), reading the
 // file backwards so a long log costs no more than its tail.
 func ReadAuditTail(path string, n int) ([]Entry, error) {
-	f, err := os.Open(path)
+	f, err := openAuditFile(path, os.O_RDONLY)
 	if err != nil {
 		return nil, err
 	}

@@ -18,5 +18,6 @@
 //
 // What it offers: Open, ForRX and ForTX (open, create or rebuild each side's
 // mirror) and the Mirror's reads: FetchBranchUpdated, ResolveCommit,
-// IsAncestor, ShowFile, FileHistory, VerifyLastChange and VerifyTip.
+// IsAncestor, ShowFile, FileHistory, VerifyLastChange, VerifyTip and
+// TrailerValues.
 package mirror

@@ -124,3 +124,10 @@ func (m *Mirror) FileHistory(ctx context.Context, commit, path string, maxBytes 
 func (m *Mirror) VerifyTip(ctx context.Context, tip, path, allowedSigners string) (gitcli.Signature, error) {
 	return m.git.VerifyTip(ctx, tip, path, allowedSigners)
 }
+
+// TrailerValues lists the values of a trailer key in the history of
+// commit (gitcli's; commits only), as `audit verify --remote` reads the
+// result branch's Audit-Chain-Head trailers.
+func (m *Mirror) TrailerValues(ctx context.Context, commit, key string) ([]gitcli.CommitTrailers, error) {
+	return m.git.TrailerValues(ctx, commit, key)
+}

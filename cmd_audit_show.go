@@ -9,10 +9,13 @@ import (
 	"time"
 
 	"rfhandoff/exec"
+	"rfhandoff/hiddentext"
 )
 
 // AuditShowCmd prints the audit log: one line per subprocess, a start
-// without an end reading as interrupted (or running, if its rfhandoff lives).
+// without an end reading as interrupted (or running, if its rfhandoff
+// lives). Every line is escaped (hiddentext): the log holds what programs
+// and notification receivers answered.
 type AuditShowCmd struct {
 	JSON bool `help:"Print the raw JSON lines."`
 	Tail int  `help:"Only the last N lines of the log." placeholder:"N"`
@@ -27,10 +30,15 @@ func (c *AuditShowCmd) Run(app *App) error {
 	if err != nil {
 		return err
 	}
+	// What the log holds came from programs, receivers and whoever could
+	// write the file: it reaches the terminal escaped (PROTOCOL §9, §16).
 	if c.JSON {
-		enc := json.NewEncoder(app.Stdout)
 		for _, e := range entries {
-			if err := enc.Encode(e); err != nil {
+			line, err := json.Marshal(e)
+			if err != nil {
+				return err
+			}
+			if _, err := app.Stdout.Write(append(hiddentext.EscapeJSON(line), '\n')); err != nil {
 				return err
 			}
 		}
@@ -43,18 +51,20 @@ func (c *AuditShowCmd) Run(app *App) error {
 		}
 	}
 	for _, e := range entries {
+		var line string
 		switch e.Event {
 		case exec.EventStart:
-			fmt.Fprintf(app.Stdout, "%s  #%d  %-3s  %s  %s\n", e.Time.Format(time.RFC3339), e.Seq, e.Role, outcome(e, ended), strings.Join(e.Argv, " "))
+			line = fmt.Sprintf("%s  #%d  %-3s  %s  %s", e.Time.Format(time.RFC3339), e.Seq, e.Role, outcome(e, ended), strings.Join(e.Argv, " "))
 		case exec.EventRefused:
-			fmt.Fprintf(app.Stdout, "%s  #%d  %-3s  REFUSED (%s)  %s\n", e.Time.Format(time.RFC3339), e.Seq, e.Role, e.Reason, strings.Join(e.Argv, " "))
+			line = fmt.Sprintf("%s  #%d  %-3s  REFUSED (%s)  %s", e.Time.Format(time.RFC3339), e.Seq, e.Role, e.Reason, strings.Join(e.Argv, " "))
 		case exec.EventDelivery:
-			fmt.Fprintf(app.Stdout, "%s  #%d  %-3s  %s\n", e.Time.Format(time.RFC3339), e.Seq, e.Role, delivery(e))
+			line = fmt.Sprintf("%s  #%d  %-3s  %s", e.Time.Format(time.RFC3339), e.Seq, e.Role, delivery(e))
 		case exec.EventEnd:
-			// Printed with its start.
+			continue // printed with its start
 		default:
-			fmt.Fprintf(app.Stdout, "?  unreadable line: %s\n", e.Error)
+			line = "?  unreadable line: " + e.Error
 		}
+		fmt.Fprintln(app.Stdout, hiddentext.SanitizeLine(line))
 	}
 	return nil
 }

@@ -178,7 +178,7 @@ func TestConfigCheckNotify(t *testing.T) {
 	parseRendered(t, out)
 
 	// A notification command may never be git.
-	write(`["git", "{message}"]`)
+	write(`["git", "{event}"]`)
 	code, _, errs = runConfigCheck(t, policy, "-v")
 	if code != 1 || !strings.Contains(errs, `notify.command = "git"`) || !strings.Contains(errs, "may never run") {
 		t.Fatalf("exit %d, stderr %q: want git refused as the notification command", code, errs)

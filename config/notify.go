@@ -46,9 +46,17 @@ var NotifyEvents = []string{
 	EventRemoteUnreachable, EventRemoteBack, EventWatcherStopped,
 }
 
-// notifyPlaceholders are what a [notify] command argument may be replaced
-// by; each must be a whole argument.
-var notifyPlaceholders = []string{"{event}", "{task_id}", "{title}", "{message}"}
+// NotifyArgPlaceholders are what a [notify] command argument may be
+// replaced by, each only as a whole argument: values rfhandoff itself
+// names (the event, the side, the risk level) or the TASK_ID, all words
+// of letters, digits and '_' (PROTOCOL §21), never text a program could
+// run as code.
+var NotifyArgPlaceholders = []string{"{event}", "{role}", "{task_id}", "{risk_level}"}
+
+// notifyTextPlaceholders are the task's own text, which is never an
+// argument: it reaches the program on its standard input and in the
+// environment only.
+var notifyTextPlaceholders = []string{"{title}", "{message}"}
 
 // Bounds of [notify].
 const (
@@ -168,26 +176,37 @@ func checkNotifyURL(raw string, allowHTTP []string) error {
 	}
 }
 
-// checkNotifyCommand checks the argv: a program, and placeholders only as
-// whole arguments (never spliced into a longer one: no shell ever sees
-// them, and no argument is built from task text and operator text).
+// checkNotifyCommand checks the argv: a program, and only the closed
+// placeholders, each as a whole argument. The task's text ({title},
+// {message}) is refused wherever it appears: in an argv it is code to
+// whatever interprets its arguments (sh -c, python3 -c, awk, find
+// -exec, ...), and no list of such programs is ever complete; the
+// program reads the text from its standard input or its environment.
 func checkNotifyCommand(ps *problems, argv []string) {
 	if argv[0] == "" {
-		ps.add("notify.command", argv, "must name a program first, e.g. [\"notify-send\", \"rfhandoff\", \"{message}\"]")
+		ps.add("notify.command", argv, "must name a program first, e.g. [\"/usr/local/bin/rfhandoff-notify\", \"{event}\"]")
 		return
 	}
-	if isPlaceholder(argv[0]) {
-		ps.add("notify.command", argv[0], "the program must not be a placeholder")
-	}
 	for i, a := range argv {
+		key := fmt.Sprintf("notify.command[%d]", i)
 		if err := checkText(a); err != nil {
-			ps.add(fmt.Sprintf("notify.command[%d]", i), a, "%v", err)
+			ps.add(key, a, "%v", err)
 			continue
 		}
-		if !isPlaceholder(a) && strings.ContainsAny(a, "{}") {
-			for _, ph := range notifyPlaceholders {
+		for _, ph := range notifyTextPlaceholders {
+			if strings.Contains(a, ph) {
+				ps.add(key, a, "%s is never an argument: a program may run its arguments as code, so task text "+
+					"goes to the program on its standard input (the message as JSON) and in RFHANDOFF_TITLE and "+
+					"RFHANDOFF_MESSAGE; arguments may be only %s", ph, strings.Join(NotifyArgPlaceholders, ", "))
+			}
+		}
+		switch {
+		case i == 0 && isPlaceholder(a):
+			ps.add("notify.command", a, "the program must not be a placeholder")
+		case !isPlaceholder(a) && strings.ContainsAny(a, "{}"):
+			for _, ph := range NotifyArgPlaceholders {
 				if strings.Contains(a, ph) {
-					ps.add(fmt.Sprintf("notify.command[%d]", i), a, "a placeholder must be a whole argument (%s alone)", ph)
+					ps.add(key, a, "a placeholder must be a whole argument (%s alone)", ph)
 				}
 			}
 		}
@@ -195,7 +214,7 @@ func checkNotifyCommand(ps *problems, argv []string) {
 }
 
 func isPlaceholder(a string) bool {
-	for _, ph := range notifyPlaceholders {
+	for _, ph := range NotifyArgPlaceholders {
 		if a == ph {
 			return true
 		}

@@ -26,9 +26,18 @@ func TestValidateNotify(t *testing.T) {
 		{"no host", func(n *Notify) { n.WebhookURL = "https:///x" }, "notify.webhook_url"},
 		{"token without ntfy", func(n *Notify) { n.NtfyTokenFile = "ntfy.token" }, "notify.ntfy_token_file"},
 		{"secret without webhook", func(n *Notify) { n.WebhookSecretFile = "hook.secret" }, "notify.webhook_secret_file"},
-		{"command", func(n *Notify) { n.Command = []string{"notify-send", "rfhandoff", "{message}"} }, ""},
+		{"command", func(n *Notify) {
+			n.Command = []string{"rfhandoff-notify", "{event}", "{role}", "{task_id}", "{risk_level}", "-"}
+		}, ""},
+		{"command a shell", func(n *Notify) { n.Command = []string{"sh", "/etc/rfhandoff/notify.sh", "{event}"} }, ""},
+		{"command literal braces", func(n *Notify) { n.Command = []string{"notify-hook", "{x}", "{}"} }, ""},
 		{"command spliced placeholder", func(n *Notify) { n.Command = []string{"notify-send", "task {task_id}"} }, "notify.command[1]"},
-		{"command program placeholder", func(n *Notify) { n.Command = []string{"{message}"} }, "notify.command"},
+		{"command program placeholder", func(n *Notify) { n.Command = []string{"{event}"} }, "notify.command"},
+		// Task text is never an argument, whole or spliced, whatever the program.
+		{"command title", func(n *Notify) { n.Command = []string{"python3.11", "-c", "{title}"} }, "notify.command[2]"},
+		{"command message", func(n *Notify) { n.Command = []string{"notify-send", "rfhandoff", "{message}"} }, "notify.command[2]"},
+		{"command spliced title", func(n *Notify) { n.Command = []string{"awk", "BEGIN{print \"{title}\"}"} }, "notify.command[1]"},
+		{"command title program", func(n *Notify) { n.Command = []string{"{title}"} }, "notify.command[0]"},
 		{"command empty program", func(n *Notify) { n.Command = []string{""} }, "notify.command"},
 		{"command control char", func(n *Notify) { n.Command = []string{"notify-send", "a\x1b[2J"} }, "notify.command[1]"},
 		{"unknown event", func(n *Notify) { n.Events = []string{"approval_neded"} }, "notify.events"},
@@ -114,5 +123,28 @@ func TestNotifyEnabled(t *testing.T) {
 	p.Notify.Events = []string{EventRemoteBack}
 	if p.NotifyEnabled(EventApprovalNeeded) || !p.NotifyEnabled(EventRemoteBack) {
 		t.Error("notify.events not applied")
+	}
+}
+
+// PROTOCOL §21: {title} and {message} are refused in every argument at
+// once, each named, with where the text goes instead; the program does
+// not matter (there is no list of interpreters).
+func TestNotifyTaskTextNeverAnArgument(t *testing.T) {
+	for _, program := range []string{"notify-send", "python3.11", "perl5.36.0", "tclsh", "find", "nice", "/opt/lab/bin/hook"} {
+		p := Default()
+		p.Notify.Command = []string{program, "-c", "{title}", "x{message}y", "{event}"}
+		err := p.Validate()
+		if err == nil {
+			t.Fatalf("%s: accepted", program)
+		}
+		msg := err.Error()
+		for _, want := range []string{`notify.command[2] = "{title}"`, `notify.command[3] = "x{message}y"`, "standard input", "RFHANDOFF_MESSAGE"} {
+			if !strings.Contains(msg, want) {
+				t.Errorf("%s: %v lacks %q", program, err, want)
+			}
+		}
+		if strings.Contains(msg, "notify.command[4]") {
+			t.Errorf("%s: {event} refused: %v", program, err)
+		}
 	}
 }

@@ -97,3 +97,35 @@ func TestFaultFullDiskTX(t *testing.T) {
 	w := lab.Main.Start("tx", "watch")
 	w.Stdout.WaitForText("READY result for task FAULT_DISK_0003 awaiting authorization", faultWait)
 }
+
+// Invariant (PROTOCOL §9): a start line that is written but cannot be
+// synced is a failure like any other: the disk under the state directory
+// fills while the file system above it still takes writes into memory, so
+// the write succeeds and the sync fails. The fetch does not run, the log
+// keeps no line for it, and once there is room the same command works.
+func TestFaultAuditSyncFails(t *testing.T) {
+	t.Parallel()
+	lab := faultkit.NewLab(t)
+	fill := faultkit.MountSyncFailing(t, lab.RX.StateDir())
+	free := fill()
+	lab.PushTask(tasktest.Capture("FAULT_SYNC_0001"))
+	out := lab.RX.Run(faultWait, "rx", "check")
+	t.Logf("rx check when the audit log cannot be synced:\n%s", out)
+	if out.Code != 1 || !strings.Contains(out.Stderr, "audit log") || !strings.Contains(out.Stderr, "syncing") {
+		t.Errorf("rx check: want exit 1 naming the audit log's failed sync\n%s", out)
+	}
+	if got := lab.RX.TrackingRef(tasktest.TaskBranch); got != "" {
+		t.Errorf("a fetch ran although its start line could not be synced (tracking ref %s)", got)
+	}
+	if es := faultkit.AuditEntries(t, lab.RX.AuditPath()); len(es) != 0 {
+		t.Errorf("%d lines left in the audit log for commands that did not run: %+v", len(es), es)
+	}
+
+	free()
+	if again := lab.RX.Run(faultWait, "rx", "check"); again.Code != 10 || !strings.Contains(again.Stdout, "FAULT_SYNC_0001") {
+		t.Errorf("rx check with room again: want exit 10 for the task\n%s", again)
+	}
+	if faultkit.CheckAuditChain(t, lab.RX.AuditPath()) {
+		t.Error("the audit log has a torn line after recovery")
+	}
+}

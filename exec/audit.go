@@ -5,13 +5,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"sync"
-	"syscall"
 	"time"
 )
 
@@ -73,16 +71,17 @@ type AuditLog struct {
 }
 
 // OpenAuditLog prepares the log at path, creating its directory (0700) and
-// the file (0600) when missing.
+// the file (0600) when missing. A path that is not a regular file is
+// refused (openAuditFile), here and at every append.
 func OpenAuditLog(path string) (*AuditLog, error) {
 	if dir := filepath.Dir(path); dir != "" {
 		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return nil, &auditError{Path: path, Err: err}
 		}
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	f, err := openAuditFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE)
 	if err != nil {
-		return nil, &auditError{Path: path, Err: err}
+		return nil, &auditError{Path: path, Op: "opening", Err: err}
 	}
 	f.Close()
 	return &AuditLog{path: path, now: time.Now, sync: (*os.File).Sync}, nil
@@ -106,17 +105,17 @@ func (l *AuditLog) appendEnd(e Entry) (Entry, error) { return l.appendLine(e, fa
 func (l *AuditLog) appendLine(e Entry, durable bool) (Entry, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	f, err := os.OpenFile(l.path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
+	f, err := openAuditFile(l.path, os.O_RDWR|os.O_APPEND|os.O_CREATE)
 	if err != nil {
-		return e, &auditError{Path: l.path, Err: err}
+		return e, &auditError{Path: l.path, Op: "opening", Err: err}
 	}
 	defer f.Close()
 	if err := lockAppend(f); err != nil {
-		return e, &auditError{Path: l.path, Err: err}
+		return e, &auditError{Path: l.path, Op: "locking", Err: err}
 	}
 	last, complete, err := lastLine(f)
 	if err != nil {
-		return e, &auditError{Path: l.path, Err: err}
+		return e, &auditError{Path: l.path, Op: "reading", Err: err}
 	}
 	e.Prev, e.Seq = "", 1
 	if len(last) > 0 {
@@ -132,7 +131,7 @@ func (l *AuditLog) appendLine(e Entry, durable bool) (Entry, error) {
 	e.Rfhandoff = os.Getpid()
 	line, hash, err := encodeLine(e)
 	if err != nil {
-		return e, &auditError{Path: l.path, Err: err}
+		return e, &auditError{Path: l.path, Op: "encoding", Err: err}
 	}
 	e.Hash = hash
 	if !complete {
@@ -144,30 +143,22 @@ func (l *AuditLog) appendLine(e Entry, durable bool) (Entry, error) {
 	// there, and a later append would bury it mid-chain. Cut the file back.
 	size, err := f.Seek(0, io.SeekEnd)
 	if err != nil {
-		return e, &auditError{Path: l.path, Err: err}
+		return e, &auditError{Path: l.path, Op: "writing", Err: err}
 	}
 	if _, err := f.Write(line); err != nil {
 		_ = f.Truncate(size)
-		return e, &auditError{Path: l.path, Err: err}
+		return e, &auditError{Path: l.path, Op: "writing", Err: err}
 	}
 	if !durable {
 		return e, nil
 	}
-	if err := l.syncFile(f); err != nil {
+	// Every sync error is final, whatever its kind: a log that cannot be
+	// synced is not a record (PROTOCOL §9).
+	if err := l.sync(f); err != nil {
 		_ = f.Truncate(size)
-		return e, &auditError{Path: l.path, Err: err}
+		return e, &auditError{Path: l.path, Op: "syncing", Err: err}
 	}
 	return e, nil
-}
-
-// syncFile waits until every line written to the log is on disk. EINVAL:
-// a file system that cannot sync (a pipe-like special file) has nothing
-// more to do.
-func (l *AuditLog) syncFile(f *os.File) error {
-	if err := l.sync(f); err != nil && !errors.Is(err, syscall.EINVAL) {
-		return err
-	}
-	return nil
 }
 
 // Head returns the hash of the last line ("" for an empty log), once every
@@ -177,13 +168,13 @@ func (l *AuditLog) Head() (string, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	// Opened for writing, though only read: Windows syncs no read-only handle.
-	f, err := os.OpenFile(l.path, os.O_RDWR|os.O_APPEND, 0)
+	f, err := openAuditFile(l.path, os.O_RDWR|os.O_APPEND)
 	if err != nil {
-		return "", &auditError{Path: l.path, Err: err}
+		return "", &auditError{Path: l.path, Op: "opening", Err: err}
 	}
 	defer f.Close()
-	if err := l.syncFile(f); err != nil {
-		return "", &auditError{Path: l.path, Err: err}
+	if err := l.sync(f); err != nil {
+		return "", &auditError{Path: l.path, Op: "syncing", Err: err}
 	}
 	last, _, err := lastLine(f)
 	if err != nil || len(last) == 0 {

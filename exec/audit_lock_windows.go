@@ -14,3 +14,7 @@ func lockAppend(f *os.File) error {
 	ol := &windows.Overlapped{Offset: 0xFFFFFFFE, OffsetHigh: 0x7FFFFFFF}
 	return windows.LockFileEx(windows.Handle(f.Fd()), windows.LOCKFILE_EXCLUSIVE_LOCK, 0, 1, 0, ol)
 }
+
+// auditOpenFlags: no open flag refuses a link on Windows; openAuditFile
+// looks at the path again once the file is open.
+const auditOpenFlags = 0

@@ -25,70 +25,107 @@ func (e *ChainError) Error() string {
 
 var linePrefix = regexp.MustCompile(`^\{"hash":"([0-9a-f]{64})",`)
 
-// VerifyStats summarises an intact log.
+var chainHashRE = regexp.MustCompile(`^[0-9a-f]{64}$`)
+
+// ValidChainHash reports whether s can be a line's hash: what a pushed
+// commit's Audit-Chain-Head trailer must hold.
+func ValidChainHash(s string) bool { return chainHashRE.MatchString(s) }
+
+// VerifyStats summarises a log.
 type VerifyStats struct {
-	Lines int
-	Head  string
+	Lines int    // the lines of the intact chain (up to the first broken one)
+	Head  string // the hash of its last line
+	// Found maps each witnessed head VerifyAuditLog was given to the
+	// (1-based) line whose own hash it is; a head the log does not hold
+	// is absent. A line whose content does not match its hash holds none.
+	Found map[string]int
 }
 
 // VerifyAuditLog checks every line's own hash, its link to the line before
 // and its sequence number. It returns *ChainError for the first bad line.
-func VerifyAuditLog(path string) (VerifyStats, error) {
-	f, err := os.Open(path)
+// witnessed are chain heads named elsewhere (the Audit-Chain-Head trailers
+// of pushed commits, PROTOCOL §9): with any, the whole file is read, past
+// a broken line too, and Found says where each one is.
+func VerifyAuditLog(path string, witnessed ...string) (VerifyStats, error) {
+	f, err := openAuditFile(path, os.O_RDONLY)
 	if err != nil {
 		return VerifyStats{}, err
 	}
 	defer f.Close()
+	want := make(map[string]bool, len(witnessed))
+	for _, h := range witnessed {
+		want[h] = true
+	}
 	r := bufio.NewReaderSize(f, 64<<10)
-	var st VerifyStats
+	st := VerifyStats{Found: map[string]int{}}
+	var broken error
 	var prevSeq int64
 	for n := 1; ; n++ {
 		line, err := r.ReadBytes('\n')
 		if len(line) == 0 && err == io.EOF {
-			return st, nil
+			return st, broken
 		}
 		if err != nil && err != io.EOF {
 			return st, err
 		}
-		bad := func(format string, a ...any) (VerifyStats, error) {
-			return st, &ChainError{Path: path, Line: n, Reason: fmt.Sprintf(format, a...)}
+		reason, hash := checkLine(line, n, st.Head, prevSeq)
+		if hash != "" && want[hash] {
+			if _, dup := st.Found[hash]; !dup {
+				st.Found[hash] = n
+			}
 		}
-		if line[len(line)-1] != '\n' {
-			return bad("line is not terminated (torn write)")
+		if broken == nil {
+			if reason != "" {
+				broken = &ChainError{Path: path, Line: n, Reason: reason}
+				if len(want) == 0 {
+					return st, broken
+				}
+			} else {
+				prevSeq++
+				st.Head, st.Lines = hash, n
+			}
 		}
-		line = line[:len(line)-1]
-		m := linePrefix.FindSubmatch(line)
-		if m == nil {
-			return bad("line does not start with its hash")
-		}
-		rest := line[len(m[0]):]
-		sum := sha256.Sum256(rest)
-		if hex.EncodeToString(sum[:]) != string(m[1]) {
-			return bad("content does not match its hash (line changed)")
-		}
-		var e Entry
-		if err := json.Unmarshal(line, &e); err != nil {
-			return bad("not a JSON entry: %v", err)
-		}
-		if e.Prev != st.Head {
-			return bad("prev hash does not match line %d (a line was removed, inserted or moved)", n-1)
-		}
-		if e.Seq != prevSeq+1 {
-			return bad("sequence %d follows %d", e.Seq, prevSeq)
-		}
-		prevSeq = e.Seq
-		st.Head = e.Hash
-		st.Lines = n
 		if err == io.EOF {
-			return st, nil
+			return st, broken
 		}
 	}
+}
+
+// checkLine judges line n (with its newline, if it has one) after a
+// chain whose last hash is prev and last sequence number prevSeq: why it
+// breaks the chain ("" when it does not), and its hash when the line is
+// one whose content matches the hash it claims.
+func checkLine(line []byte, n int, prev string, prevSeq int64) (reason, hash string) {
+	if line[len(line)-1] != '\n' {
+		return "line is not terminated (torn write)", ""
+	}
+	line = line[:len(line)-1]
+	m := linePrefix.FindSubmatch(line)
+	if m == nil {
+		return "line does not start with its hash", ""
+	}
+	sum := sha256.Sum256(line[len(m[0]):])
+	if hex.EncodeToString(sum[:]) != string(m[1]) {
+		return "content does not match its hash (line changed)", ""
+	}
+	hash = string(m[1])
+	var e Entry
+	if err := json.Unmarshal(line, &e); err != nil {
+		return fmt.Sprintf("not a JSON entry: %v", err), hash
+	}
+	if e.Prev != prev {
+		return fmt.Sprintf("prev hash does not match line %d (a line was removed, inserted or moved)", n-1), hash
+	}
+	if e.Seq != prevSeq+1 {
+		return fmt.Sprintf("sequence %d follows %d", e.Seq, prevSeq), hash
+	}
+	return "", hash
 }
 
 // ReadAuditTail returns the last n entries (all when n <= 0), reading the
 // file backwards so a long log costs no more than its tail.
 func ReadAuditTail(path string, n int) ([]Entry, error) {
-	f, err := os.Open(path)
+	f, err := openAuditFile(path, os.O_RDONLY)
 	if err != nil {
 		return nil, err
 	}

@@ -77,18 +77,34 @@ func TestAuditStartLineSyncedBeforeTheProcessEndLineByHead(t *testing.T) {
 	}
 }
 
-// A start line that cannot be synced is cut back and nothing runs.
+// A start line that cannot be synced is cut back and nothing runs, for
+// every error the sync returns: EINVAL too, which /dev/null's sync
+// answers (and which was once taken for "nothing to sync").
 func TestAuditStartLineSyncFailureRunsNothing(t *testing.T) {
-	s, _, spy := spiedStack(t, syscall.EIO)
-	_, err := s.Run(context.Background(), Cmd{Tool: HackRFInfo, Args: []string{"-d", "touch=" + spy.marker}})
-	var ae *auditError
-	if !errors.As(err, &ae) || !errors.Is(err, syscall.EIO) {
-		t.Fatalf("got %v, want an *auditError wrapping EIO", err)
+	for _, cause := range []error{syscall.EIO, syscall.ENOSPC, syscall.EINVAL} {
+		s, _, spy := spiedStack(t, cause)
+		_, err := s.Run(context.Background(), Cmd{Tool: HackRFInfo, Args: []string{"-d", "touch=" + spy.marker}})
+		var ae *auditError
+		if !errors.As(err, &ae) || !errors.Is(err, cause) || ae.Op != "syncing" {
+			t.Fatalf("got %v, want an *auditError syncing: %v", err, cause)
+		}
+		if _, err := os.Stat(spy.marker); !os.IsNotExist(err) {
+			t.Fatalf("%v: the process ran although its start line could not be synced", cause)
+		}
+		if data, _ := os.ReadFile(spy.log); len(data) != 0 {
+			t.Fatalf("%v: the unsynced start line was left in the log: %q", cause, data)
+		}
 	}
-	if _, err := os.Stat(spy.marker); !os.IsNotExist(err) {
-		t.Fatal("the process ran although its start line could not be synced")
+}
+
+// Head names a line for a pushed commit only once the log is on disk.
+func TestAuditHeadSyncFailureNamesNothing(t *testing.T) {
+	_, log, spy := spiedStack(t, nil)
+	if _, err := log.Append(Entry{Event: EventStart, Tool: Git}); err != nil {
+		t.Fatal(err)
 	}
-	if data, _ := os.ReadFile(spy.log); len(data) != 0 {
-		t.Fatalf("the unsynced start line was left in the log: %q", data)
+	spy.fail = syscall.EINVAL
+	if head, err := log.Head(); err == nil || head != "" {
+		t.Fatalf("Head with a failing sync: %q, %v", head, err)
 	}
 }

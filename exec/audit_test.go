@@ -137,3 +137,36 @@ func BenchmarkAuditAppend(b *testing.B) {
 		})
 	}
 }
+
+// Witnessed heads are looked for in the whole file: Found says where each
+// is, past a broken line too; a head the log does not hold is absent.
+func TestAuditVerifyFindsWitnessedHeads(t *testing.T) {
+	path, _ := writeLog(t, 5)
+	es, err := ReadAuditTail(path, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	unknown := strings.Repeat("0", 64)
+	st, err := VerifyAuditLog(path, es[1].Hash, es[4].Hash, unknown)
+	if err != nil || st.Lines != 5 || st.Found[es[1].Hash] != 2 || st.Found[es[4].Hash] != 5 {
+		t.Fatalf("intact: %+v %v", st, err)
+	}
+	if _, ok := st.Found[unknown]; ok {
+		t.Fatal("a head the log does not hold was found")
+	}
+	// Line 3 changed: the chain breaks there; lines 2 and 5 are still theirs.
+	data, _ := os.ReadFile(path)
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	lines[2] = bytes.Replace(lines[2], []byte(`"version"`), []byte(`"push"`), 1)
+	if err := os.WriteFile(path, bytes.Join(lines, nil), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	st, err = VerifyAuditLog(path, es[1].Hash, es[2].Hash, es[4].Hash)
+	var ce *ChainError
+	if !errors.As(err, &ce) || ce.Line != 3 || st.Lines != 2 {
+		t.Fatalf("changed line 3: %+v %v", st, err)
+	}
+	if st.Found[es[1].Hash] != 2 || st.Found[es[4].Hash] != 5 || st.Found[es[2].Hash] != 0 {
+		t.Fatalf("found %v: want lines 2 and 5, not the changed line 3", st.Found)
+	}
+}

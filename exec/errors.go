@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"strings"
 	"time"
 )
@@ -88,14 +89,21 @@ func (e *outputLimitError) Error() string {
 }
 
 // auditError means the audit log could not be written, so the command was
-// not run (the log fails closed).
+// not run (the log fails closed). Op says which step failed ("opening",
+// "writing", "syncing", ...).
 type auditError struct {
 	Path string
+	Op   string
 	Err  error
 }
 
 func (e *auditError) Error() string {
-	return fmt.Sprintf("audit log %s: %v (command not run)", e.Path, e.Err)
+	err := e.Err
+	// The path is said once: an *fs.PathError naming it gives its cause.
+	if pe, ok := err.(*fs.PathError); ok && pe.Path == e.Path {
+		err = pe.Err
+	}
+	return fmt.Sprintf("audit log %s: %s: %v (command not run)", e.Path, e.Op, err)
 }
 
 func (e *auditError) Unwrap() error { return e.Err }

@@ -22,17 +22,26 @@ func fakeProgram(t *testing.T, dir, name string) string {
 	return p
 }
 
-func TestResolveNotifyRefusesToolsShellsAndPaths(t *testing.T) {
+// The program may be anything but the tools rfhandoff runs itself: a
+// shell or an interpreter is a program like any other, since no task
+// text is ever among its arguments (PROTOCOL §21).
+func TestResolveNotifyRefusesToolsAndPaths(t *testing.T) {
 	dir := t.TempDir()
 	env := []string{"PATH=" + dir}
 	good := fakeProgram(t, dir, "notify-send")
 	gitBin := fakeProgram(t, dir, "git")
 	transfer := fakeProgram(t, dir, "hackrf_transfer")
-	fakeProgram(t, dir, "sh")
+	fakeProgram(t, dir, "ssh")
 	tools := map[Tool]string{Git: gitBin, HackRFTransfer: transfer}
 
 	if p, err := ResolveNotify("notify-send", tools, env); err != nil || p != good {
 		t.Fatalf("notify-send: %q %v", p, err)
+	}
+	for _, name := range []string{"sh", "python3.11", "awk"} {
+		want := fakeProgram(t, dir, name)
+		if p, err := ResolveNotify(name, tools, env); err != nil || p != want {
+			t.Fatalf("%s: %q %v", name, p, err)
+		}
 	}
 	if p, err := ResolveNotify(good, tools, env); err != nil || p != good {
 		t.Fatalf("absolute notify-send: %q %v", p, err)
@@ -40,7 +49,7 @@ func TestResolveNotifyRefusesToolsShellsAndPaths(t *testing.T) {
 	cases := map[string]string{
 		"git":                         "which a notification may never run",
 		"hackrf_transfer":             "which a notification may never run",
-		"sh":                          "which a notification may never run",
+		"ssh":                         "which a notification may never run",
 		"./notify-send":               "bare name",
 		"bin/notify-send":             "bare name",
 		"no-such-notifier":            "not found",

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -221,27 +222,38 @@ type syncWriter struct {
 
 func (w *syncWriter) Write(p []byte) (int, error) { return w.b.Write(p) }
 
+// A log that is replaced, after it was opened, by what records nothing (a
+// symlink to /dev/full or /dev/null) fails every later append: nothing runs.
 func TestFailClosedAuditLog(t *testing.T) {
-	if _, err := os.Stat("/dev/full"); err != nil {
-		t.Skip("no /dev/full")
+	if runtime.GOOS == "windows" {
+		t.Skip("no /dev/full; symlinks need privileges")
 	}
-	dir := helperDir(t)
-	log, err := OpenAuditLog("/dev/full")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := New(Options{Role: RoleNone, Audit: log, Tools: map[Tool]string{HackRFInfo: filepath.Join(dir, helperExe)}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	marker := filepath.Join(t.TempDir(), "ran")
-	_, err = s.Run(context.Background(), Cmd{Tool: HackRFInfo, Args: []string{"-d", "touch=" + marker}})
-	var ae *auditError
-	if !errors.As(err, &ae) {
-		t.Fatalf("got %v, want *auditError", err)
-	}
-	if _, err := os.Stat(marker); !os.IsNotExist(err) {
-		t.Fatal("the process ran although its audit line could not be written")
+	for _, dev := range []string{"/dev/full", os.DevNull} {
+		dir := helperDir(t)
+		path := filepath.Join(t.TempDir(), "audit.jsonl")
+		log, err := OpenAuditLog(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := New(Options{Role: RoleNone, Audit: log, Tools: map[Tool]string{HackRFInfo: filepath.Join(dir, helperExe)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Remove(path); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(dev, path); err != nil {
+			t.Fatal(err)
+		}
+		marker := filepath.Join(t.TempDir(), "ran")
+		_, err = s.Run(context.Background(), Cmd{Tool: HackRFInfo, Args: []string{"-d", "touch=" + marker}})
+		var ae *auditError
+		if !errors.As(err, &ae) || !errors.Is(err, errNotRegular) {
+			t.Fatalf("%s: got %v, want an *auditError: not a regular file", dev, err)
+		}
+		if _, err := os.Stat(marker); !os.IsNotExist(err) {
+			t.Fatalf("%s: the process ran although its audit line could not be written", dev)
+		}
 	}
 }
 

@@ -9,5 +9,6 @@
 // from gitcli up to the commands, can use it.
 //
 // What it offers: Sanitize (a body), SanitizeLine (a one-line field), Hidden
-// (one rune) and Escapes (the kinds found, for rx check's summary).
+// (one rune), Escapes (the kinds found, for rx check's summary) and
+// EscapeJSON (JSON output printed where a terminal may read it).
 package hiddentext

@@ -1,6 +1,7 @@
 package hiddentext
 
 import (
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -221,4 +222,37 @@ func FuzzSanitize(f *testing.F) {
 			checkSafe(t, s, out, multiline)
 		}
 	})
+}
+
+// EscapeJSON leaves JSON meaning the same and holding no Hidden character
+// but the whitespace between values.
+func TestEscapeJSON(t *testing.T) {
+	values := []string{
+		"plain", "esc \x1b[2J bell \a", "csi \u009b31m del \x7f", "bidi \u202e rtl", "tag \U000E0041 vs \uFE0F",
+		"line \u2028 para \u2029", "nbsp\u00a0 braille \u2800", "emoji \U0001F4E1 é", "quote \" back \\ nl \n tab \t",
+	}
+	raw, err := json.Marshal(values)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw = append(raw, '\n')
+	got := EscapeJSON(raw)
+	var back []string
+	if err := json.Unmarshal(got, &back); err != nil {
+		t.Fatalf("%s: %v", got, err)
+	}
+	if !slices.Equal(back, values) {
+		t.Errorf("decoded %q, want %q", back, values)
+	}
+	for _, r := range string(got[:len(got)-1]) {
+		if Hidden(r) {
+			t.Errorf("%U left raw in %s", r, got)
+		}
+	}
+	if got[len(got)-1] != '\n' {
+		t.Error("the newline between values was escaped")
+	}
+	if string(EscapeJSON([]byte("\"a\xffb\""))) != `"a\ufffdb"` {
+		t.Errorf("a byte that is not UTF-8: %q", EscapeJSON([]byte("\"a\xffb\"")))
+	}
 }

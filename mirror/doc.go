@@ -19,5 +19,6 @@
 // What it offers: Open, ForRX and ForTX (open, create or rebuild each side's
 // mirror) and the Mirror's reads: FetchBranchUpdated, ResolveCommit,
 // IsAncestor, ShowFile, FileHistory, FileHistorySince, VerifyLastChange,
-// VerifyTip, and for PROTOCOL §17 Commits, FileChanges and LastChange.
+// VerifyTip, TrailerValues, and for PROTOCOL §17 Commits, FileChanges and
+// LastChange.
 package mirror

@@ -159,3 +159,10 @@ func (m *Mirror) FileChanges(ctx context.Context, commit, path string) ([]gitcli
 func (m *Mirror) LastChange(ctx context.Context, commit, path string) (gitcli.FileChange, error) {
 	return m.git.LastChange(ctx, commit, path)
 }
+
+// TrailerValues lists the values of a trailer key in the history of
+// commit (gitcli's; commits only), as `audit verify --remote` reads the
+// result branch's Audit-Chain-Head trailers.
+func (m *Mirror) TrailerValues(ctx context.Context, commit, key string) ([]gitcli.CommitTrailers, error) {
+	return m.git.TrailerValues(ctx, commit, key)
+}

@@ -10,6 +10,7 @@ import (
 
 	"rfhandoff/config"
 	"rfhandoff/exec"
+	"rfhandoff/hiddentext"
 )
 
 // Options build a Dispatcher.
@@ -262,13 +263,15 @@ func (w *worker) deliver(ev Event) {
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	// A receiver's answer (an HTTP status line, a command's stderr) is
+	// escaped before it reaches the log's reader, whatever the log format.
 	if err != nil {
 		w.failed++
 		if !w.failing {
 			w.failing = true
 			o.Logger.Warn("notify: delivery failed (further failures are counted, not reported)",
 				"receiver", w.name(), "event", ev.Name, "attempts", attempts,
-				"error", exec.Redact([]string{err.Error()}, w.d.secrets())[0])
+				"error", hiddentext.SanitizeLine(exec.Redact([]string{err.Error()}, w.d.secrets())[0]))
 		}
 		return
 	}
@@ -276,5 +279,5 @@ func (w *worker) deliver(ev Event) {
 		w.failing = false
 		o.Logger.Info("notify: delivering again", "receiver", w.name(), "failed_before", w.failed)
 	}
-	o.Logger.Debug("notify: delivered", "receiver", w.name(), "event", ev.Name, "status", status)
+	o.Logger.Debug("notify: delivered", "receiver", w.name(), "event", ev.Name, "status", hiddentext.SanitizeLine(status))
 }

@@ -4,6 +4,8 @@
 // beside the watcher, so a slow or failing receiver never holds up a
 // prompt, a capture or a publish. A message brings the person to the
 // terminal and nothing more: it carries no link or code that approves.
+// The command gets the task's text only as data, never as an argument: on
+// its standard input (inertJSON) and in RFHANDOFF_* variables (environ).
 //
 // What it offers: New, a Dispatcher whose Notify queues an Event and never
 // blocks; Preview (what `config check` prints); and Sign (the webhook's

@@ -1,9 +1,12 @@
 package notify
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"rfhandoff/config"
 	"rfhandoff/exec"
@@ -99,22 +102,89 @@ func priority(event string) int {
 	return 3
 }
 
-// argv substitutes the placeholders of a [notify] command, each only where
-// it is a whole argument (config refuses one spliced into a longer one).
-func argv(command []string, m Message) []string {
+// argv substitutes the placeholders of a [notify] command's arguments,
+// each only where it is a whole argument (config refuses one spliced into
+// a longer one, and {title} and {message} anywhere). With words set, each
+// value must be a word (closedWord) to be passed: the argv never carries
+// text a program could run as code, whatever the program (PROTOCOL §21).
+// Preview shows the substitution without it (its role is "<rx|main>").
+func argv(command []string, m Message, words bool) ([]string, error) {
+	values := map[string]string{"{event}": m.Event, "{role}": m.Role, "{task_id}": m.TaskID, "{risk_level}": m.RiskLevel}
 	out := make([]string, len(command))
 	for i, a := range command {
-		switch a {
-		case "{event}":
-			a = m.Event
-		case "{task_id}":
-			a = m.TaskID
-		case "{title}":
-			a = m.Title
-		case "{message}":
-			a = m.Text
+		if v, ok := values[a]; ok {
+			if words && !closedWord(v) {
+				return nil, fmt.Errorf("%s would be %q, not a word of letters, digits and '_': not run", a, v)
+			}
+			a = v
 		}
 		out[i] = a
 	}
-	return out
+	return out, nil
+}
+
+// closedWord reports a placeholder value the argv may carry: at most 64
+// of A-Z, a-z, 0-9 and '_' (every event, side and risk level name and
+// every valid TASK_ID is one; "" for an event about no task).
+func closedWord(s string) bool {
+	if len(s) > 64 {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// environ is the message as the command's environment has it, each field
+// as the sanitized one-line text of the webhook's JSON (PROTOCOL §21).
+// No program runs a variable by itself; a script must not evaluate one
+// (eval, or %VAR% in a Windows batch file, which cmd.exe parses as
+// commands).
+func environ(m Message) []string {
+	return []string{
+		"RFHANDOFF_EVENT=" + m.Event,
+		"RFHANDOFF_ROLE=" + m.Role,
+		"RFHANDOFF_NODE=" + m.Node,
+		"RFHANDOFF_TASK_ID=" + m.TaskID,
+		"RFHANDOFF_TITLE=" + m.Title,
+		"RFHANDOFF_RISK_LEVEL=" + m.RiskLevel,
+		"RFHANDOFF_TIME=" + m.Time,
+		"RFHANDOFF_MESSAGE=" + m.Text,
+	}
+}
+
+// inertJSON is the message as the command reads it on its standard
+// input: the webhook's JSON object, one line, with every character of a
+// value other than an ASCII letter or digit written as a \u escape. A
+// JSON reader gets the very text; a shell or an interpreter that runs its
+// input as a program (a receiver named without a script) finds only the
+// object's own punctuation and, inside its strings, letters, digits and
+// escapes: no quote, '$', '`', '@', '#', '[', '}' or space of the task's
+// to act on.
+func inertJSON(m Message) []byte {
+	var b bytes.Buffer
+	for i, f := range []struct{ k, v string }{
+		{"event", m.Event}, {"role", m.Role}, {"node", m.Node}, {"task_id", m.TaskID},
+		{"title", m.Title}, {"risk_level", m.RiskLevel}, {"time", m.Time}, {"message", m.Text},
+	} {
+		if i == 0 {
+			b.WriteByte('{')
+		} else {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, "%q:\"", f.k)
+		for _, u := range utf16.Encode([]rune(f.v)) {
+			if u < utf8.RuneSelf && ('a' <= u && u <= 'z' || 'A' <= u && u <= 'Z' || '0' <= u && u <= '9') {
+				b.WriteByte(byte(u))
+			} else {
+				fmt.Fprintf(&b, "\\u%04x", u)
+			}
+		}
+		b.WriteByte('"')
+	}
+	b.WriteString("}\n")
+	return b.Bytes()
 }

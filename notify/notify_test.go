@@ -10,12 +10,15 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"maps"
 	"mime"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -476,12 +479,37 @@ func buildArgvDump(t *testing.T) string {
 	return bin
 }
 
-func TestCommandReceiverGetsExactArgv(t *testing.T) {
+// dump is one run of argvdump.
+type dump struct {
+	Argv  []string          `json:"argv"`
+	Stdin string            `json:"stdin"`
+	Env   map[string]string `json:"env"`
+}
+
+func readDumps(t *testing.T, path string) []dump {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("the command did not run: %v", err)
+	}
+	var out []dump
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		var d dump
+		if err := json.Unmarshal(sc.Bytes(), &d); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+func commandFixture(t *testing.T, args ...string) (*fixture, *Dispatcher, string) {
+	t.Helper()
 	f := newFixture(t)
 	bin := buildArgvDump(t)
-	out := filepath.Join(f.dir, "argv.jsonl")
-	f.pol.Notify.Command = []string{bin, out, "{event}", "{task_id}", "{title}", "{message}", "literal {x}", "-"}
-	f.pol.Notify.WebhookSecretFile = ""
+	out := filepath.Join(f.dir, "dump.jsonl")
+	f.pol.Notify.Command = append([]string{bin, out}, args...)
 	stack, err := exec.New(exec.Options{Role: exec.RoleRX, Audit: f.audit, NotifyProgram: bin})
 	if err != nil {
 		t.Fatal(err)
@@ -489,36 +517,57 @@ func TestCommandReceiverGetsExactArgv(t *testing.T) {
 	if err := stack.Missing()[exec.Notify]; err != nil {
 		t.Fatal(err)
 	}
-	d := f.start(t, stack)
+	return f, f.start(t, stack), out
+}
+
+// PROTOCOL §21: the argv holds the closed placeholders only; the task's
+// text reaches the program as data, on standard input (the message as
+// JSON whose values hold only letters, digits and \u escapes) and in the
+// environment.
+func TestCommandReceiverGetsTextOnlyAsData(t *testing.T) {
+	f, d, out := commandFixture(t, "{event}", "{role}", "{task_id}", "{risk_level}", "literal {x}", "-")
 	ev := approval()
-	ev.Title = "it's $(rm -rf ~); `id` \"quoted\""
+	ev.Title = "it's $(rm -rf ~); `id` \"quoted\" @{[x]} #{y} } [exec z] { \u00e9\U0001F4E1"
 	d.Notify(ev)
 	d.Close(context.Background())
-	data, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatalf("the command did not run: %v\n%s", err, f.log.String())
+	dumps := readDumps(t, out)
+	if len(dumps) != 1 {
+		t.Fatalf("%d runs, want 1\n%s", len(dumps), f.log.String())
 	}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	var lines [][]string
-	for sc.Scan() {
-		var argv []string
-		if err := json.Unmarshal(sc.Bytes(), &argv); err != nil {
-			t.Fatal(err)
-		}
-		lines = append(lines, argv)
-	}
+	got := dumps[0]
 	ev.Role, ev.Node = "rx", "lab-rx1"
 	m := render(ev)
-	want := []string{"approval_needed", "RX_TEST_001", ev.Title, m.Text, "literal {x}", "-"}
-	if len(lines) != 1 || strings.Join(lines[0], "\x00") != strings.Join(want, "\x00") {
-		t.Fatalf("argv %q, want exactly %q", lines, want)
+	if want := []string{"approval_needed", "rx", "RX_TEST_001", "YELLOW", "literal {x}", "-"}; !slices.Equal(got.Argv, want) {
+		t.Errorf("argv %q, want exactly %q", got.Argv, want)
 	}
-	// The run is in the audit log like every subprocess, under its own tool.
+	var in Message
+	if err := json.Unmarshal([]byte(got.Stdin), &in); err != nil {
+		t.Fatalf("stdin %q: %v", got.Stdin, err)
+	}
+	m.Headline, m.Priority, m.Tags = "", 0, ""
+	if in != m {
+		t.Errorf("stdin decodes to %+v, want %+v", in, m)
+	}
+	if in.Title != ev.Title {
+		t.Errorf("stdin title %q, want %q", in.Title, ev.Title)
+	}
+	for k, v := range map[string]string{"RFHANDOFF_EVENT": "approval_needed", "RFHANDOFF_ROLE": "rx", "RFHANDOFF_NODE": "lab-rx1",
+		"RFHANDOFF_TASK_ID": "RX_TEST_001", "RFHANDOFF_TITLE": ev.Title, "RFHANDOFF_RISK_LEVEL": "YELLOW",
+		"RFHANDOFF_TIME": "2026-03-01T12:00:00Z", "RFHANDOFF_MESSAGE": m.Text} {
+		if got.Env[k] != v {
+			t.Errorf("%s=%q, want %q", k, got.Env[k], v)
+		}
+	}
+	// The run is in the audit log like every subprocess, under its own
+	// tool; the argv it records holds no task text.
 	es, _ := exec.ReadAuditTail(f.audit.Path(), 0)
 	var starts int
 	for _, e := range es {
-		if e.Event == exec.EventStart && e.Tool == exec.Notify && e.Path == bin {
+		if e.Event == exec.EventStart && e.Tool == exec.Notify {
 			starts++
+			if strings.Contains(strings.Join(e.Argv, " "), "quoted") {
+				t.Errorf("the audited argv holds the title: %q", e.Argv)
+			}
 		}
 	}
 	if starts != 1 {
@@ -526,9 +575,55 @@ func TestCommandReceiverGetsExactArgv(t *testing.T) {
 	}
 }
 
+// A placeholder whose value is not a word is never passed: the delivery
+// fails, nothing runs (a TASK_ID is validated long before, so this is
+// the last line of defence, not the first).
+func TestCommandPlaceholderOutsideItsWordsNotRun(t *testing.T) {
+	f, d, out := commandFixture(t, "{task_id}")
+	ev := approval()
+	ev.TaskID = "X; touch PWNED"
+	d.Notify(ev)
+	d.Close(context.Background())
+	if _, err := os.Stat(out); err == nil {
+		t.Fatalf("the command ran with a task ID that is not a word: %v", readDumps(t, out))
+	}
+	if !strings.Contains(f.log.String(), "not a word") {
+		t.Errorf("the failure is not reported:\n%s", f.log.String())
+	}
+}
+
+// inertJSON is the webhook's object, decoded; in its values no byte but a
+// letter, a digit, '\' and the hex digits of an escape.
+func TestInertJSON(t *testing.T) {
+	ev := approval()
+	ev.Title = "a\"b\\c $`@#[]{}()<>|&;'\t\u00a0\u202e\U0001F4E1 ok"
+	ev.Detail = "</script> \u2028"
+	m := render(ev)
+	raw := inertJSON(m)
+	var got, want map[string]string
+	if err := json.Unmarshal(raw, &got); err != nil {
+		t.Fatalf("%s: %v", raw, err)
+	}
+	web, _ := json.Marshal(m)
+	if err := json.Unmarshal(web, &want); err != nil {
+		t.Fatal(err)
+	}
+	if !maps.Equal(got, want) {
+		t.Errorf("inert %v\nwebhook %v", got, want)
+	}
+	if !bytes.HasSuffix(raw, []byte("}\n")) || bytes.Count(raw, []byte("\n")) != 1 {
+		t.Errorf("not one line: %q", raw)
+	}
+	for _, v := range regexp.MustCompile(`:"([^"]*)"`).FindAllSubmatch(raw, -1) {
+		if bad := regexp.MustCompile(`[^A-Za-z0-9\\]|\\[^u]`).Find(v[1]); bad != nil {
+			t.Errorf("value %q holds %q", v[1], bad)
+		}
+	}
+}
+
 func TestCommandMustBeResolved(t *testing.T) {
 	f := newFixture(t)
-	f.pol.Notify.Command = []string{"notify-send", "{message}"}
+	f.pol.Notify.Command = []string{"notify-send", "{event}"}
 	if _, err := New(Options{Policy: f.pol}); err == nil {
 		t.Fatal("a command without a runner was accepted")
 	}
@@ -550,7 +645,7 @@ func TestPreviewCoversEveryEvent(t *testing.T) {
 	p := config.Default()
 	p.Notify.NtfyURL = "https://ntfy.example.org/lab-rf-7f3k"
 	p.Notify.NtfyTokenFile = "ntfy.token"
-	p.Notify.Command = []string{"notify-send", "rfhandoff", "{message}"}
+	p.Notify.Command = []string{"rfhandoff-notify", "{event}", "{task_id}"}
 	out := Preview(p, "lab-rx1")
 	for _, name := range config.NotifyEvents {
 		if !strings.Contains(out, "#   "+name+": rfhandoff "+name+": <rx|main> on lab-rx1") {
@@ -560,7 +655,7 @@ func TestPreviewCoversEveryEvent(t *testing.T) {
 	if strings.Contains(out, "lab-rf-7f3k") {
 		t.Errorf("preview shows the topic:\n%s", out)
 	}
-	if !strings.Contains(out, `command ["notify-send" "rfhandoff" "rfhandoff approval_needed:`) {
+	if !strings.Contains(out, `command ["rfhandoff-notify" "approval_needed" "EXAMPLE_TASK_001"], the message on standard input (JSON) and in RFHANDOFF_*`) {
 		t.Errorf("preview lacks the substituted command:\n%s", out)
 	}
 }

@@ -38,7 +38,8 @@ func Preview(p config.Policy, node string) string {
 			fmt.Fprintf(&b, "#     ntfy Title %q, Priority %d, Tags %q\n", m.Headline, m.Priority, m.Tags)
 		}
 		if len(n.Command) > 0 {
-			fmt.Fprintf(&b, "#     command %q\n", append([]string{n.Command[0]}, argv(n.Command[1:], m)...))
+			args, _ := argv(n.Command[1:], m, false)
+			fmt.Fprintf(&b, "#     command %q, the message on standard input (JSON) and in RFHANDOFF_*\n", append([]string{n.Command[0]}, args...))
 		}
 	}
 	return b.String()

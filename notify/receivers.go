@@ -135,11 +135,16 @@ func (c *command) kind() string  { return "command" }
 func (c *command) host() string  { return "" }
 func (c *command) audited() bool { return true }
 
-// send runs the command through the audited seam, with the placeholders
-// replaced as whole arguments; no shell ever sees them.
+// send runs the command through the audited seam, never a shell: the
+// closed placeholders replaced as whole arguments, the message on its
+// standard input (inertJSON) and in its environment (environ).
 func (c *command) send(ctx context.Context, m Message) (string, bool, error) {
+	args, err := argv(c.argv[1:], m, true)
+	if err != nil {
+		return "", false, err
+	}
 	res, err := c.runner.Run(ctx, exec.Cmd{
-		Tool: exec.Notify, Args: argv(c.argv[1:], m),
+		Tool: exec.Notify, Args: args, Env: environ(m), Stdin: bytes.NewReader(inertJSON(m)),
 		MaxOutput: 64 << 10, Secrets: c.secret, Timeout: c.timeout,
 	})
 	if err != nil {

@@ -6,6 +6,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
+
+	"rfhandoff/exec"
 )
 
 // TooLargeError is a file over the limit ReadRegular was given. It comes
@@ -60,23 +62,5 @@ func ReadRegular(path string, limit int64) ([]byte, error) {
 }
 
 func notRegular(path string, m fs.FileMode) error {
-	return &fs.PathError{Op: "read", Path: path, Err: fmt.Errorf("not a regular file (%s, %s)", m.Type(), fileKind(m))}
-}
-
-// fileKind names what a file that is not regular is.
-func fileKind(m fs.FileMode) string {
-	switch t := m.Type(); {
-	case t&fs.ModeSymlink != 0:
-		return "a symlink"
-	case t&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case t&fs.ModeDevice != 0, t&fs.ModeCharDevice != 0:
-		return "a device"
-	case t&fs.ModeSocket != 0:
-		return "a socket"
-	case t&fs.ModeDir != 0:
-		return "a directory"
-	default:
-		return "not a plain file"
-	}
+	return &fs.PathError{Op: "read", Path: path, Err: fmt.Errorf("not a regular file (%s, %s)", m.Type(), exec.FileKind(m))}
 }

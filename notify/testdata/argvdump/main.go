@@ -1,15 +1,28 @@
-// argvdump is the notification command of notify's tests: it appends its
-// arguments after the first, as one JSON array per line, to the file the
-// first names.
+// argvdump is the notification command of notify's tests: it appends what
+// it was given (its arguments after the first, its standard input and its
+// RFHANDOFF_* environment) as one JSON object per line to the file the
+// first argument names.
 package main
 
 import (
 	"encoding/json"
+	"io"
 	"os"
+	"strings"
 )
 
 func main() {
-	line, err := json.Marshal(os.Args[2:])
+	stdin, err := io.ReadAll(os.Stdin)
+	if err != nil {
+		os.Exit(2)
+	}
+	env := map[string]string{}
+	for _, kv := range os.Environ() {
+		if k, v, ok := strings.Cut(kv, "="); ok && strings.HasPrefix(k, "RFHANDOFF_") {
+			env[k] = v
+		}
+	}
+	line, err := json.Marshal(map[string]any{"argv": os.Args[2:], "stdin": string(stdin), "env": env})
 	if err != nil {
 		os.Exit(2)
 	}

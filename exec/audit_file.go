@@ -1,0 +1,86 @@
+package exec
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+)
+
+// errNotRegular is why a path that is not a regular file cannot be the
+// audit log.
+var errNotRegular = errors.New("not a regular file")
+
+// openAuditFile opens the audit log at path with flag (os.O_RDONLY to
+// read it; os.O_RDWR|os.O_APPEND, with os.O_CREATE to create it 0600, to
+// append). The log is a regular file or nothing (PROTOCOL §9): a symlink,
+// even to a regular file, a FIFO, a device, a socket or a directory at
+// path is refused before it is opened, since opening a FIFO or a device
+// can block or act and writing to /dev/null records nothing; and the file
+// opened must be the one at path once it is open, so that nothing swapped
+// in meanwhile is written to.
+func openAuditFile(path string, flag int) (*os.File, error) {
+	if st, err := os.Lstat(path); err == nil && !st.Mode().IsRegular() {
+		return nil, notRegularError(path, st.Mode())
+	} else if err != nil && (flag&os.O_CREATE == 0 || !errors.Is(err, fs.ErrNotExist)) {
+		return nil, err
+	}
+	f, err := os.OpenFile(path, flag|auditOpenFlags, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	opened, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	// Lstat again: on Windows, where no open refuses a link, a symlink
+	// placed at path meanwhile is followed by the open and found here.
+	now, err := os.Lstat(path)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	switch {
+	case !now.Mode().IsRegular():
+		err = notRegularError(path, now.Mode())
+	case !opened.Mode().IsRegular():
+		err = notRegularError(path, opened.Mode())
+	case !os.SameFile(opened, now):
+		err = &fs.PathError{Op: "open", Path: path, Err: errors.New("replaced while it was being opened")}
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// notRegularError says what is at path instead of a regular file, and
+// what to do.
+func notRegularError(path string, m fs.FileMode) error {
+	return &fs.PathError{Op: "open", Path: path, Err: fmt.Errorf(
+		"%w (it is %s): the audit log must be a plain file rfhandoff writes itself; remove what is there, or point [audit] path at a file of its own",
+		errNotRegular, FileKind(m))}
+}
+
+// FileKind names what a file that is not regular is ("a symlink", "a
+// FIFO", ...), for every refusal of one (state.ReadRegular's too).
+func FileKind(m fs.FileMode) string {
+	switch t := m.Type(); {
+	case t&fs.ModeSymlink != 0:
+		return "a symlink"
+	case t&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case t&fs.ModeDevice != 0, t&fs.ModeCharDevice != 0:
+		return "a device"
+	case t&fs.ModeSocket != 0:
+		return "a socket"
+	case t&fs.ModeDir != 0:
+		return "a directory"
+	case t&fs.ModeIrregular != 0:
+		return "an irregular file"
+	default:
+		return "not a plain file"
+	}
+}

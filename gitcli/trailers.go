@@ -1,0 +1,56 @@
+package gitcli
+
+import (
+	"context"
+)
+
+// CommitTrailers are the values of one trailer key in one commit's
+// message, as git parses trailers (folded lines unfolded).
+type CommitTrailers struct {
+	Commit string
+	Values []string
+}
+
+// TrailerValues lists, for every commit reachable from commit (newest
+// first), the values of its trailer key, leaving out the commits without
+// one. It reads commits only, so it works in a blobless mirror. The values
+// are whatever the commits' authors wrote: the caller judges them.
+func (c *Client) TrailerValues(ctx context.Context, commit, key string) ([]CommitTrailers, error) {
+	if err := ValidObjectID(commit); err != nil {
+		return nil, err
+	}
+	if !trailerKeyRE.MatchString(key) {
+		return nil, invalid("trailer key", key, "must match %s", trailerKeyRE)
+	}
+	res, err := c.run(ctx, []string{"log", "-z", "--format=format:%H%n%(trailers:key=" + key + ",valueonly,unfold)",
+		"--no-show-signature", "--end-of-options", commit}, call{})
+	if err != nil {
+		return nil, &Error{Op: "log", Err: err}
+	}
+	return parseTrailerLog(res.Stdout)
+}
+
+// parseTrailerLog reads TrailerValues' output: per commit, NUL-ended, its
+// ID on a line, then each value on a line of its own.
+func parseTrailerLog(out []byte) ([]CommitTrailers, error) {
+	var list []CommitTrailers
+	for _, rec := range splitNUL(out) {
+		lines := outputLines([]byte(rec))
+		if len(lines) == 0 {
+			continue
+		}
+		if err := ValidObjectID(lines[0]); err != nil {
+			return nil, &Error{Op: "log", Err: err}
+		}
+		ct := CommitTrailers{Commit: lines[0]}
+		for _, v := range lines[1:] {
+			if v != "" {
+				ct.Values = append(ct.Values, v)
+			}
+		}
+		if len(ct.Values) > 0 {
+			list = append(list, ct)
+		}
+	}
+	return list, nil
+}

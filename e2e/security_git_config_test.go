@@ -131,6 +131,13 @@ func TestSecurityGitConfigProgramsNeverRun(t *testing.T) {
 	if lab.Tip(tasktest.ResultBranch) == before {
 		t.Fatal("rx capture published nothing")
 	}
+	// The READY results below must stay fresh until tx watch reads
+	// them: 15 s from the capture's start was too little on a loaded
+	// machine (the unchanged code failed here with 4.8 s left).
+	for _, side := range []*faultkit.Side{lab.RX, lab.Main} {
+		side.Policy.Limits.PlannedDurationS = 90
+		side.WritePolicy()
+	}
 
 	commit2, data2 := lab.PushTask(tasktest.Capture("CFG_PROG_0002"))
 	lab.Approve("CFG_PROG_0002", data2, commit2)

@@ -370,7 +370,7 @@ func (s *Stack) refuse(c Cmd, err error, reason string) error {
 	_, aerr := s.audit.Append(Entry{
 		Event: EventRefused, ID: newID(), Role: s.role, Tool: c.Tool,
 		Argv: Redact(append([]string{string(c.Tool)}, c.Args...), c.Secrets),
-		Dir:  c.Dir, Decision: "refused", Reason: reason,
+		Dir:  c.Dir, Remote: remoteOf(c), Decision: "refused", Reason: reason,
 	})
 	return errlist.Join(err, aerr)
 }
@@ -379,8 +379,16 @@ func (s *Stack) startEntry(id, path string, args []string, c Cmd) Entry {
 	return Entry{
 		Event: EventStart, ID: id, Role: s.role, Tool: c.Tool, Path: path,
 		Argv: Redact(append([]string{path}, args...), c.Secrets),
-		Dir:  c.Dir, Decision: "allowed",
+		Dir:  c.Dir, Remote: remoteOf(c), Decision: "allowed",
 	}
+}
+
+// remoteOf is the remote URL an audit line names for c.
+func remoteOf(c Cmd) string {
+	if c.Remote == "" {
+		return ""
+	}
+	return redactString(RedactURL(c.Remote), c.Secrets)
 }
 
 func (s *Stack) endEntry(id string, c Cmd, res Result, err error) Entry {

@@ -440,6 +440,25 @@ func TestGitHistoryPinsWinOverTheRepository(t *testing.T) {
 	}
 }
 
+// A git call's remote URL is on its audit line, credentials redacted.
+func TestRemoteURLOnAuditLine(t *testing.T) {
+	s, logPath := newStack(t, RoleNone, os.Environ())
+	if _, ok := s.Paths()[Git]; !ok {
+		t.Skip("git not installed")
+	}
+	if _, err := s.Run(context.Background(), Cmd{Tool: Git, Args: []string{"version"}, Dir: t.TempDir(),
+		Remote: "https://operator:s3cret@example.invalid/lab.git"}); err != nil {
+		t.Fatal(err)
+	}
+	es, err := ReadAuditTail(logPath, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(es) == 0 || es[0].Event != EventStart || es[0].Remote != "https://operator:"+Redacted+"@example.invalid/lab.git" {
+		t.Fatalf("audit lines %+v: want a start line naming the redacted remote URL", es)
+	}
+}
+
 // The remote's upload-pack and receive-pack, which git takes from the
 // first config file that names them, are given on the command line.
 func TestGitRemotePinsInArgv(t *testing.T) {

@@ -124,3 +124,19 @@ func (m *Mirror) FileHistory(ctx context.Context, commit, path string, maxBytes 
 func (m *Mirror) VerifyTip(ctx context.Context, tip, path, allowedSigners string) (gitcli.Signature, error) {
 	return m.git.VerifyTip(ctx, tip, path, allowedSigners)
 }
+
+// RemoteBranchExists asks the remote whether branch exists, and its tip
+// (ls-remote; nothing is fetched). It runs in the mirror, like every call
+// to the remote, so that only config rfhandoff wrote (and the operator's
+// global config) decides where git goes.
+func (m *Mirror) RemoteBranchExists(ctx context.Context, branch string) (bool, string, error) {
+	unlock, err := m.lock(ctx)
+	if err != nil {
+		return false, "", err
+	}
+	defer unlock()
+	if err := m.ensure(ctx); err != nil {
+		return false, "", err
+	}
+	return m.git.RemoteBranchExists(ctx, m.Remote, branch)
+}

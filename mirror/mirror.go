@@ -169,7 +169,7 @@ func (m *Mirror) check(ctx context.Context) (why string, ok bool) {
 	case !set:
 		return "it does not say which remote it mirrors", false
 	case got != exec.RedactURL(m.URL):
-		return fmt.Sprintf("its remote URL is %s, the checkout's is now %s", got, exec.RedactURL(m.URL)), false
+		return fmt.Sprintf("its remote URL is %s, the remote's is now %s (repo.url, or the checkout's remote)", got, exec.RedactURL(m.URL)), false
 	}
 	if err := m.guard(); err != nil {
 		return m.configChange(ctx), false

@@ -6,12 +6,12 @@ import (
 	"log/slog"
 	"maps"
 	"os"
-	"strings"
 	"sync"
 
 	"rfhandoff/config"
 	"rfhandoff/exec"
 	"rfhandoff/gitcli"
+	"rfhandoff/mirror"
 	"rfhandoff/notify"
 )
 
@@ -112,7 +112,8 @@ func (a *App) toolPaths() map[exec.Tool]string {
 }
 
 // Stack returns the audited runner for role, built once. Git may use only
-// the transport of the configured remote.
+// the transport of the remote's URL (mirror.RemoteURL: the policy's
+// repo.url, else the checkout's remote URL that git uses unrewritten).
 func (a *App) Stack(role exec.Role) (*exec.Stack, error) {
 	log, err := a.AuditLog()
 	if err != nil {
@@ -148,16 +149,20 @@ func (a *App) Stack(role exec.Role) (*exec.Stack, error) {
 }
 
 // remoteProtocol reads the remote's URL (kept for Git; the caller holds
-// a.mu) and returns its transport, "" when it cannot be read.
+// a.mu) and returns its transport, "" when it cannot be read or git would
+// not use it as it is (the command then fails on opening the mirror,
+// naming why).
 func (a *App) remoteProtocol(r exec.Runner) string {
 	name := a.Policy.Repo.Remote
-	url, err := (&gitcli.Client{R: r, Dir: a.RepoPath(), Timeout: a.Policy.Poll.GitTimeout.Duration}).RemoteURL(a.Ctx, name)
+	url, err := mirror.RemoteURL(a.Ctx, &gitcli.Client{R: r, Dir: a.RepoPath(), Timeout: a.Policy.Poll.GitTimeout.Duration}, a.Policy.Repo)
 	if err != nil {
 		return ""
 	}
-	if a.remotes == nil {
-		a.remotes = map[string]string{}
+	if a.Policy.Repo.URL == "" {
+		if a.remotes == nil {
+			a.remotes = map[string]string{}
+		}
+		a.remotes[name] = url // checked, made absolute: RemoteURL gives it as it is
 	}
-	a.remotes[name] = url
-	return exec.ProtocolOf(strings.TrimSpace(url))
+	return exec.ProtocolOf(url)
 }

@@ -174,7 +174,7 @@ func Run(ctx context.Context, d Deps, o Options) (rep *Report, err error) {
 		return nil, err
 	}
 
-	cur, err := approved(ctx, d, stateDir, o.TaskID)
+	cur, m, err := approved(ctx, d, stateDir, o.TaskID)
 	if err != nil {
 		return nil, err
 	}
@@ -190,7 +190,7 @@ func Run(ctx context.Context, d Deps, o Options) (rep *Report, err error) {
 	if nodeName != "" {
 		recording = node.Recording(id, nodeName)
 	}
-	if err := resultBranchExists(ctx, d.Git, p.Repo.Remote, p.Repo.ResultBranch, id); err != nil {
+	if err := resultBranchExists(ctx, m, p.Repo.Remote, p.Repo.ResultBranch, id); err != nil {
 		return nil, err
 	}
 	if p.Limits.PlannedDurationS <= 0 {

@@ -30,21 +30,21 @@ func lock(stateDir string) (*state.Lock, error) {
 
 // approved re-reads the current task and checks, all at once, that it is
 // the approved, unchanged, not yet completed task the capture may run.
-func approved(ctx context.Context, d Deps, stateDir, wantID string) (*taskfetch.Current, error) {
+func approved(ctx context.Context, d Deps, stateDir, wantID string) (*taskfetch.Current, *mirror.Mirror, error) {
 	p := d.Policy
-	m, err := mirror.Open(ctx, d.Git, p.Repo.Remote, filepath.Join(stateDir, mirror.RXName), d.Logger)
+	m, err := mirror.Open(ctx, d.Git, p.Repo, filepath.Join(stateDir, mirror.RXName), d.Logger)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	st, err := state.LoadRX(stateDir)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	// Read against the accepted tip (PROTOCOL §17); only rx check and rx
 	// watch move it.
 	cur, _, err := taskfetch.FetchSince(ctx, m, p, st.AcceptedTask)
 	if err != nil {
-		return nil, fmt.Errorf("reading the current task from %s/%s: %w", p.Repo.Remote, p.Repo.TaskBranch, err)
+		return nil, nil, fmt.Errorf("reading the current task from %s/%s: %w", p.Repo.Remote, p.Repo.TaskBranch, err)
 	}
 	t := cur.Task
 	var why []string
@@ -66,9 +66,9 @@ func approved(ctx context.Context, d Deps, stateDir, wantID string) (*taskfetch.
 	}
 	why = append(why, flagProblems(t)...)
 	if len(why) > 0 {
-		return nil, &refusedError{TaskID: t.ID, Reasons: why}
+		return nil, nil, &refusedError{TaskID: t.ID, Reasons: why}
 	}
-	return cur, nil
+	return cur, m, nil
 }
 
 // flagProblems lists what in the task's header forbids a capture.
@@ -90,9 +90,10 @@ func flagProblems(t *task.Task) []string {
 }
 
 // resultBranchExists refuses early when READY could never be published:
-// the publisher never creates the result branch.
-func resultBranchExists(ctx context.Context, g *gitcli.Client, remote, branch, id string) error {
-	ok, _, err := g.RemoteBranchExists(ctx, remote, branch)
+// the publisher never creates the result branch. The remote is asked
+// through the mirror, like every call to it.
+func resultBranchExists(ctx context.Context, m *mirror.Mirror, remote, branch, id string) error {
+	ok, _, err := m.RemoteBranchExists(ctx, branch)
 	if err != nil {
 		return fmt.Errorf("asking %s for the result branch %s: %w", remote, branch, err)
 	}

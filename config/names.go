@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	neturl "net/url"
 	"path/filepath"
 	"strings"
 	"unicode"
@@ -23,6 +24,24 @@ func checkBranch(name string) error { return reason(gitname.Branch(name)) }
 // checkRemote reports why name is not an acceptable remote name, or nil
 // (see gitname.Remote).
 func checkRemote(name string) error { return reason(gitname.Remote(name)) }
+
+// checkRemoteURL checks repo.url (see gitname.URL). It may not carry a
+// password: the policy is printed by config check and copied between
+// machines, and [tools] git_credential_helper gives git one instead.
+func checkRemoteURL(u string) error {
+	if err := reason(gitname.URL(u)); err != nil {
+		return err
+	}
+	if parsed, err := neturl.Parse(u); err == nil && parsed.User != nil {
+		if _, ok := parsed.User.Password(); ok {
+			return fmt.Errorf("must not hold a password (name a credential helper in [tools] git_credential_helper instead)")
+		}
+	}
+	if !strings.Contains(u, "://") {
+		return checkDriveRelative(u)
+	}
+	return nil
+}
 
 // checkRepoPath checks a path inside the repository (task_file,
 // result_dir); see gitname.RepoPath. Control characters are named as

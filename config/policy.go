@@ -25,8 +25,13 @@ type Policy struct {
 
 // Repo names the checkout, remote, branches and paths.
 type Repo struct {
-	Path         string `toml:"path"`
-	Remote       string `toml:"remote"`
+	Path   string `toml:"path"`
+	Remote string `toml:"remote"`
+	// URL, when set, is the remote's URL for every fetch, push and clone
+	// (and its transport the only one git may use); the checkout's remote
+	// config is then never read. Empty: the checkout's remote.<remote>.url,
+	// used only when git would use exactly it (PROTOCOL §10).
+	URL          string `toml:"url"`
 	TaskBranch   string `toml:"task_branch"`
 	ResultBranch string `toml:"result_branch"`
 	TaskFile     string `toml:"task_file"`

@@ -89,6 +89,9 @@ func (p Policy) validateRepo(ps *problems) {
 		ps.add("repo.path", r.Path, "%v", err)
 	}
 	ps.check("repo.remote", r.Remote, checkRemote(r.Remote))
+	if r.URL != "" {
+		ps.check("repo.url", r.URL, checkRemoteURL(r.URL))
+	}
 	ps.check("repo.task_branch", r.TaskBranch, checkBranch(r.TaskBranch))
 	ps.check("repo.result_branch", r.ResultBranch, checkBranch(r.ResultBranch))
 	if r.TaskBranch != "" && r.TaskBranch == r.ResultBranch {

@@ -61,6 +61,11 @@ type Cmd struct {
 	// ignores the levels of fsckLevels, so the caller checks the new pack
 	// with git fsck itself before it accepts anything (PROTOCOL §20).
 	DeferObjectCheck bool
+	// Remote, for a git call that talks to a remote, is the URL it
+	// reaches (the caller checked that git rewrites nothing): written,
+	// its credentials redacted, on the call's audit lines, since argv
+	// names only the remote's name or nothing of a URL kept out of it.
+	Remote string
 }
 
 // Result is what a finished process left behind.

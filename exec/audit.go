@@ -49,6 +49,9 @@ type Entry struct {
 	Host         string `json:"host,omitempty"`
 	Status       string `json:"status,omitempty"`
 	Attempts     int    `json:"attempts,omitempty"`
+	// Remote is the URL a git call that talks to a remote reaches
+	// (Cmd.Remote, credentials redacted).
+	Remote string `json:"remote,omitempty"`
 }
 
 // Audit events.

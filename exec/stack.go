@@ -96,7 +96,7 @@ func New(o Options) (*Stack, error) {
 		// A repository's log.showSignature would make every git log start
 		// its configured signature program.
 		"-c", "log.showSignature=false",
-	}, pins...)
+	}, append(historyPins(), pins...)...)
 	for _, p := range o.GitProtocols {
 		if !protocolName.MatchString(p) || p == "ext" {
 			return nil, fmt.Errorf("exec: git protocol %q not allowed", p)
@@ -107,8 +107,37 @@ func New(o Options) (*Stack, error) {
 	// GIT_ALLOW_PROTOCOL overrides every protocol.<name>.allow a config
 	// file sets (a repository's protocol.ext.allow=always included) and
 	// names the helpers git may start (PROTOCOL §10).
-	s.gitEnv = []string{"GIT_ALLOW_PROTOCOL=" + strings.Join(o.GitProtocols, ":")}
+	s.gitEnv = []string{
+		"GIT_ALLOW_PROTOCOL=" + strings.Join(o.GitProtocols, ":"),
+		// Grafts (<git dir>/info/grafts) give a commit other parents,
+		// whatever replace refs are set to: the file named here is empty
+		// (git's advice about reading one is off, historyPins).
+		"GIT_GRAFT_FILE=" + os.DevNull,
+	}
 	return s, nil
+}
+
+// historyPins are the -c options that keep every git call reading the
+// objects a commit ID names, as rfhandoff's environment asks (PROTOCOL
+// §10): a config key git reads after the environment must not undo it.
+func historyPins() []string {
+	return []string{
+		// GIT_NO_REPLACE_OBJECTS=1 (fixedEnv) yields to a config file's
+		// core.useReplaceRefs=true, and a refs/replace/<id> then swaps any
+		// object read by ID: a signed commit's file for other bytes.
+		"-c", "core.useReplaceRefs=false",
+		// A commit-graph file answers parent lookups without the commits
+		// themselves: one written into a repository would rewire history.
+		"-c", "core.commitGraph=false",
+		// GIT_GRAFT_FILE names the empty device; git would otherwise
+		// advise on stderr, on every call, against using a grafts file.
+		"-c", "advice.graftFileDeprecated=false",
+		// Windows: every variable listed is removed from each program git
+		// starts, its own helpers included; a config file listing
+		// GIT_CONFIG_PARAMETERS or GIT_ALLOW_PROTOCOL would take the pins
+		// from them. PERL5LIB is git's default.
+		"-c", "core.unsetEnvVars=PERL5LIB",
+	}
 }
 
 // programPins are the -c options that take from every config file the
@@ -341,7 +370,7 @@ func (s *Stack) refuse(c Cmd, err error, reason string) error {
 	_, aerr := s.audit.Append(Entry{
 		Event: EventRefused, ID: newID(), Role: s.role, Tool: c.Tool,
 		Argv: Redact(append([]string{string(c.Tool)}, c.Args...), c.Secrets),
-		Dir:  c.Dir, Decision: "refused", Reason: reason,
+		Dir:  c.Dir, Remote: remoteOf(c), Decision: "refused", Reason: reason,
 	})
 	return errlist.Join(err, aerr)
 }
@@ -350,8 +379,16 @@ func (s *Stack) startEntry(id, path string, args []string, c Cmd) Entry {
 	return Entry{
 		Event: EventStart, ID: id, Role: s.role, Tool: c.Tool, Path: path,
 		Argv: Redact(append([]string{path}, args...), c.Secrets),
-		Dir:  c.Dir, Decision: "allowed",
+		Dir:  c.Dir, Remote: remoteOf(c), Decision: "allowed",
 	}
+}
+
+// remoteOf is the remote URL an audit line names for c.
+func remoteOf(c Cmd) string {
+	if c.Remote == "" {
+		return ""
+	}
+	return redactString(RedactURL(c.Remote), c.Secrets)
 }
 
 func (s *Stack) endEntry(id string, c Cmd, res Result, err error) Entry {

@@ -2,6 +2,7 @@ package exec
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
 	"os"
 	"path/filepath"
@@ -383,6 +384,90 @@ func TestGitProgramPinsWinOverTheRepository(t *testing.T) {
 	lines := strings.Split(got, "\n")
 	if len(lines) < 3 || lines[len(lines)-2] != "credential.helper " || lines[len(lines)-1] != "credential.helper /policy/helper" {
 		t.Errorf("credential helper settings %q, want the repository's, then \"\", then /policy/helper", lines)
+	}
+}
+
+// What a commit ID names is what git reads (PROTOCOL §10): a repository
+// turning replace refs on in its config (core.useReplaceRefs, which git
+// reads after GIT_NO_REPLACE_OBJECTS) and a grafts file change nothing:
+// cat-file shows the blob itself, rev-list the commit's own parents, and
+// the pins that keep it so are what git reads.
+func TestGitHistoryPinsWinOverTheRepository(t *testing.T) {
+	s, _ := newStack(t, RoleNone, os.Environ(), func(o *Options) { o.GitProtocols = []string{"file"} })
+	if _, ok := s.Paths()[Git]; !ok {
+		t.Skip("git not installed")
+	}
+	repo := t.TempDir()
+	git := func(stdin string, args ...string) string {
+		t.Helper()
+		res, err := s.Run(context.Background(), Cmd{Tool: Git, Args: args, Dir: repo, Env: []string{"GIT_DIR=" + repo},
+			Stdin: strings.NewReader(stdin)})
+		if err != nil {
+			t.Fatalf("git %v: %v", args, err)
+		}
+		return strings.TrimSpace(string(res.Stdout))
+	}
+	git("", "init", "--bare", "--quiet", repo)
+	signed := git("signed bytes\n", "hash-object", "-w", "--stdin")
+	forged := git("forged bytes\n", "hash-object", "-w", "--stdin")
+	raw, err := hex.DecodeString(signed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree := git("100644 f\x00"+string(raw), "hash-object", "-t", "tree", "-w", "--stdin")
+	env := []string{"GIT_DIR=" + repo, "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t"}
+	commit := func(msg string, parents ...string) string {
+		t.Helper()
+		args := []string{"commit-tree"}
+		for _, p := range parents {
+			args = append(args, "-p", p)
+		}
+		res, err := s.Run(context.Background(), Cmd{Tool: Git, Args: append(args, "-m", msg, "--end-of-options", tree), Dir: repo, Env: env})
+		if err != nil {
+			t.Fatalf("commit-tree: %v", err)
+		}
+		return strings.TrimSpace(string(res.Stdout))
+	}
+	base, other := commit("base"), commit("other")
+	tip := commit("tip", base)
+	git("", "update-ref", "refs/replace/"+signed, forged)
+	git("", "config", "core.useReplaceRefs", "true")
+	if err := os.WriteFile(filepath.Join(repo, "info", "grafts"), []byte(tip+" "+other+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := git("", "cat-file", "blob", signed); got != "signed bytes" {
+		t.Errorf("cat-file blob %s = %q: the replace ref was honoured", signed, got)
+	}
+	res, err := s.Run(context.Background(), Cmd{Tool: Git, Args: []string{"rev-list", "--parents", "-n", "1", tip}, Dir: repo, Env: []string{"GIT_DIR=" + repo}})
+	if got := strings.TrimSpace(string(res.Stdout)); err != nil || got != tip+" "+base {
+		t.Errorf("rev-list --parents %s = %q (%v), want its own parent %s: the grafts file was honoured", tip, got, err, base)
+	}
+	if len(res.Stderr) != 0 {
+		t.Errorf("rev-list wrote to stderr (parsers read it): %s", res.Stderr)
+	}
+	for key, want := range map[string]string{"core.useReplaceRefs": "false", "core.commitGraph": "false", "core.unsetEnvVars": "PERL5LIB"} {
+		if got := git("", "config", "--get", key); got != want {
+			t.Errorf("git config %s = %q, want %q", key, got, want)
+		}
+	}
+}
+
+// A git call's remote URL is on its audit line, credentials redacted.
+func TestRemoteURLOnAuditLine(t *testing.T) {
+	s, logPath := newStack(t, RoleNone, os.Environ())
+	if _, ok := s.Paths()[Git]; !ok {
+		t.Skip("git not installed")
+	}
+	if _, err := s.Run(context.Background(), Cmd{Tool: Git, Args: []string{"version"}, Dir: t.TempDir(),
+		Remote: "https://operator:s3cret@example.invalid/lab.git"}); err != nil {
+		t.Fatal(err)
+	}
+	es, err := ReadAuditTail(logPath, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(es) == 0 || es[0].Event != EventStart || es[0].Remote != "https://operator:"+Redacted+"@example.invalid/lab.git" {
+		t.Fatalf("audit lines %+v: want a start line naming the redacted remote URL", es)
 	}
 }
 

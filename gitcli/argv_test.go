@@ -53,9 +53,10 @@ func TestArgv(t *testing.T) {
 		},
 		{
 			name:    "remote url",
-			replies: []fakeReply{ok("https://example.org/r.git\n")},
+			replies: []fakeReply{ok("file:.git/config\x00remote.origin.url\nhttps://example.org/r.git\x00")},
 			op:      func(ctx context.Context, c *Client) error { _, err := c.RemoteURL(ctx, "origin"); return err },
-			want:    [][]string{{"remote", "get-url", "--end-of-options", "origin"}},
+			want: [][]string{{"config", "--null", "--show-origin", "--get-regexp", "--end-of-options",
+				`^(remote\.origin\.(url|pushurl)|url\..*\.(insteadof|pushinsteadof))$`}},
 		},
 		{
 			name: "is ancestor",

@@ -2,6 +2,7 @@ package gitcli
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 )
 
@@ -13,12 +14,29 @@ func (c *Client) InitBare(ctx context.Context, dir string) error {
 	return nil
 }
 
-// ConfigSet sets one value in the repository's own config file.
-func (c *Client) ConfigSet(ctx context.Context, key, value string) error {
-	if _, err := c.run(ctx, []string{"config", "--local", "--end-of-options", key, value}, call{}); err != nil {
-		return &Error{Op: "config " + key, Err: err}
+// ConfigFileEntries lists the config file at path as "key=value" (a key
+// written without a value as "key"), keys in git's canonical spelling,
+// read as git reads that file alone: an include is listed, not followed.
+func (c *Client) ConfigFileEntries(ctx context.Context, path string) ([]string, error) {
+	if !filepath.IsAbs(path) || !printableLine(path) {
+		return nil, invalid("config file", path, "must be an absolute path")
 	}
-	return nil
+	res, err := c.run(ctx, []string{"config", "--null", "--list", "--file", path}, call{})
+	if err != nil {
+		return nil, &Error{Op: "config --list", Err: err}
+	}
+	var out []string
+	for _, e := range strings.Split(strings.TrimSuffix(string(res.Stdout), "\x00"), "\x00") {
+		if e == "" {
+			continue
+		}
+		k, v, ok := strings.Cut(e, "\n")
+		if ok {
+			k += "=" + v
+		}
+		out = append(out, k)
+	}
+	return out, nil
 }
 
 // BrokenRefs lists the refs git cannot use: they point at a missing object

@@ -33,6 +33,13 @@ type Client struct {
 	// the transport its runner allows); RemoteURL answers from it, so one
 	// command asks git once. Nil: RemoteURL always asks.
 	RemoteURLs map[string]string
+	// URL is the remote's URL (the mirror's, a clone's): each call that
+	// talks to the remote names it on its audit line (exec.Cmd.Remote).
+	// The caller has checked that git uses exactly it (RemoteURL).
+	URL string
+	// Guard, when set, is asked before every git call; an error refuses
+	// the call (the mirror checks that its config is still its own).
+	Guard func() error
 }
 
 // call is one git invocation's optional extras.
@@ -41,6 +48,7 @@ type call struct {
 	env       []string
 	maxOutput int64
 	dir       string // overrides Client.Dir
+	remote    string // overrides Client.URL (a clone names its URL)
 	sig       *exec.Signatures
 	// deferCheck: a blobless fetch whose new pack the caller checks
 	// (FsckPacks) before it accepts anything (exec.Cmd.DeferObjectCheck).
@@ -54,6 +62,18 @@ func (c *Client) run(ctx context.Context, args []string, o call) (exec.Result, e
 	if o.dir != "" {
 		dir = o.dir
 	}
+	if c.Guard != nil {
+		if err := c.Guard(); err != nil {
+			return exec.Result{}, err
+		}
+	}
+	remote := ""
+	if len(args) > 0 && remoteSubcommands[args[0]] {
+		remote = c.URL
+		if o.remote != "" {
+			remote = o.remote
+		}
+	}
 	return c.R.Run(ctx, exec.Cmd{
 		Tool:       exec.Git,
 		Args:       args,
@@ -63,10 +83,14 @@ func (c *Client) run(ctx context.Context, args []string, o call) (exec.Result, e
 		Timeout:    c.Timeout,
 		MaxOutput:  o.maxOutput,
 		Signatures: o.sig,
+		Remote:     remote,
 
 		DeferObjectCheck: o.deferCheck,
 	})
 }
+
+// remoteSubcommands are the git subcommands that talk to a remote.
+var remoteSubcommands = map[string]bool{"fetch": true, "ls-remote": true, "push": true, "clone": true}
 
 // exitCode returns the exit status of a process that ran and failed, and
 // false for every other error (refused, timed out, not installed, ...).

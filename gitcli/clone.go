@@ -26,7 +26,7 @@ func (c *Client) CloneBranch(ctx context.Context, url, branch, dir string) error
 	if !filepath.IsAbs(dir) || filepath.Clean(dir) != dir || !printableLine(dir) {
 		return invalid("clone directory", dir, "must be a clean absolute path")
 	}
-	res, err := c.run(ctx, cloneArgs(url, branch, dir), call{dir: filepath.Dir(dir)})
+	res, err := c.run(ctx, cloneArgs(url, branch, dir), call{dir: filepath.Dir(dir), remote: url})
 	if err != nil {
 		return remoteError("clone", "git clone --branch "+branch+" "+exec.RedactURL(url), res.Stderr, err)
 	}
@@ -43,9 +43,11 @@ func cloneArgs(url, branch, dir string) []string {
 
 // TempClone clones url's branch (see CloneBranch) into a fresh private
 // (0700) temporary directory, with neutralAttributes in place and the
-// work tree empty, and returns a Client for it. cleanup removes
-// the directory; it is safe to call more than once and must be called even
-// when err is non-nil.
+// work tree empty, and returns a Client for it, once git is known to
+// push to exactly url from it (RemoteURL: no pushInsteadOf in the global
+// config, say); the clone's calls to the remote name url in the audit
+// log. cleanup removes the directory; it is safe to call more than once
+// and must be called even when err is non-nil.
 func (c *Client) TempClone(ctx context.Context, url, branch string) (clone *Client, cleanup func(), err error) {
 	cleanup = func() {}
 	if err := ValidURL(url); err != nil {
@@ -70,9 +72,18 @@ func (c *Client) TempClone(ctx context.Context, url, branch string) (clone *Clie
 	if err := c.CloneBranch(ctx, url, branch, dir); err != nil {
 		return nil, cleanup, err
 	}
-	clone = &Client{R: c.R, Dir: dir, Timeout: c.Timeout, Identity: c.Identity, SigningKey: c.SigningKey}
+	clone = &Client{R: c.R, Dir: dir, Timeout: c.Timeout, Identity: c.Identity, SigningKey: c.SigningKey, URL: url}
 	if err := clone.neutralAttributes(); err != nil {
 		return nil, cleanup, err
+	}
+	// The clone's config is git's own, but the global config still
+	// applies: its push must go where the clone came from.
+	got, err := clone.RemoteURL(ctx, "origin")
+	if err != nil {
+		return nil, cleanup, fmt.Errorf("temporary clone of %s: %w", exec.RedactURL(url), err)
+	}
+	if got != url {
+		return nil, cleanup, fmt.Errorf("temporary clone of %s: its origin is %s", exec.RedactURL(url), exec.RedactURL(got))
 	}
 	return clone, cleanup, nil
 }

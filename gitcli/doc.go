@@ -15,8 +15,11 @@
 //
 // What it offers: Client, one method per git operation the program needs
 // (fetch, show, log with signatures, clone, commit-tree, push, check-ignore,
-// ...), each with validated arguments through exec; the pure parsers of git's
-// output and of commit objects (CommitObject: what a signature covers, the
-// key and certificate it names); RemoteError and its causes; and the
-// validators (ValidBranch, ValidURL, ...).
+// ...), each with validated arguments through exec, and RemoteURL, a
+// remote's URL only when no config file redirects git from it; the pure
+// parsers of git's output and of commit objects (CommitObject: what a
+// signature covers, the key and certificate it names); RemoteError and its
+// causes; and the validators (ValidBranch, ValidURL, ...). A Client's URL
+// names the remote on the audit line of each call to it; its Guard, when
+// set, is asked before every call (the mirror's own config check).
 package gitcli

@@ -55,25 +55,6 @@ func (c *Client) CurrentBranch(ctx context.Context) (string, error) {
 	return strings.TrimSuffix(string(res.Stdout), "\n"), nil
 }
 
-// RemoteURL is the fetch URL configured for remote (with insteadOf
-// rewriting applied). An unknown remote is a *NotFoundError.
-func (c *Client) RemoteURL(ctx context.Context, remote string) (string, error) {
-	if err := validRemoteName(remote); err != nil {
-		return "", err
-	}
-	if url, ok := c.RemoteURLs[remote]; ok {
-		return url, nil
-	}
-	res, err := c.run(ctx, []string{"remote", "get-url", "--end-of-options", remote}, call{})
-	if err != nil {
-		if code, ok := exitCode(err); ok && code == 2 {
-			return "", &NotFoundError{What: "remote " + remote, Err: err}
-		}
-		return "", &Error{Op: "remote get-url", Err: err}
-	}
-	return strings.TrimSuffix(string(res.Stdout), "\n"), nil
-}
-
 // IsAncestor reports whether commit a is an ancestor of (or equal to)
 // commit b. Only git's exit 0 is a yes and only 1 a no; anything else (a
 // missing object is 128) is an error, never a guess.

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"rfhandoff/config"
 	"rfhandoff/gitcli"
 	"rfhandoff/gitcli/gittest"
 )
@@ -17,7 +18,7 @@ func TestManyFetchesAreRepacked(t *testing.T) {
 	rem := gittest.NewBareRemote(t, "dev")
 	co := &gitcli.Client{R: rem.R, Dir: gittest.Clone(t, rem, "dev")}
 	dir := filepath.Join(t.TempDir(), RXName)
-	m, err := Open(t.Context(), co, "origin", dir, nil)
+	m, err := Open(t.Context(), co, config.Repo{Remote: "origin"}, dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

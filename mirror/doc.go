@@ -11,13 +11,21 @@
 // Every git call runs through the checkout's audited runner with GIT_DIR
 // set to the mirror, so git never falls back to a repository above it.
 // The mirror is created on first use and rebuilt (in a temporary directory,
-// then renamed into place) when it is missing, unreadable or points at
-// another URL. Processes of one side serialise on a lock file beside it;
+// then renamed into place) when it is missing, unreadable, points at
+// another URL or its config is not rfhandoff's: rebuild writes the whole
+// config file, and every git call in the mirror first checks it byte for
+// byte (guard), so that no replace-ref switch, URL rewrite or second URL
+// an agent writes there is ever used. The remote's URL is the policy's
+// repo.url, else the checkout's remote URL when git uses it unrewritten
+// (RemoteURL); Open checks that git fetches from exactly it in the mirror
+// too (global config), and every call to the remote goes through a mirror
+// (RemoteBranchExists too), never the checkout. Processes of one side serialise on a lock file beside it;
 // holding it, any git lock file inside the mirror was left by a killed git
 // and is removed.
 //
-// What it offers: Open, ForRX and ForTX (open, create or rebuild each side's
-// mirror) and the Mirror's reads: FetchBranchUpdated, ResolveCommit,
+// What it offers: RemoteURL (the URL rfhandoff uses for the remote), Open,
+// ForRX and ForTX (open, create or rebuild each side's mirror) and the
+// Mirror's calls: FetchBranchUpdated, RemoteBranchExists, ResolveCommit,
 // IsAncestor, ShowFile, FileHistory, FileHistorySince, VerifyLastChange,
 // VerifyTip, TrailerValues, and for PROTOCOL §17 Commits, FileChanges and
 // LastChange.

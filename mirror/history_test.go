@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"rfhandoff/config"
 	"rfhandoff/gitcli"
 	"rfhandoff/gitcli/gittest"
 	"rfhandoff/mirror"
@@ -35,7 +36,7 @@ func historyCase(t *testing.T, protocol string) []string {
 	big := gittest.Seed(t, rem, branch, map[string]string{taskPath: "TASK_ID = BIG\n" + gittest.Incompressible(1<<20)})
 	tip := gittest.Seed(t, rem, branch, map[string]string{taskPath: "TASK_ID = THREE\n", "media/take.raw": gittest.Incompressible(4 << 20)})
 	dir := filepath.Join(t.TempDir(), mirror.TXName)
-	m, err := mirror.Open(t.Context(), co, "origin", dir, nil)
+	m, err := mirror.Open(t.Context(), co, config.Repo{Remote: "origin"}, dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -45,17 +45,16 @@ type Mirror struct {
 	vouched map[string]bool
 }
 
-// Open returns the mirror at dir (<state_dir>/RXName or TXName) for the
-// checkout's remote, creating or rebuilding it as needed.
-func Open(ctx context.Context, checkout *gitcli.Client, remote, dir string, log *slog.Logger) (*Mirror, error) {
+// Open returns the mirror at dir (<state_dir>/RXName or TXName) of the
+// policy's remote (RemoteURL), creating or rebuilding it as needed, and
+// checks that git fetches from exactly that URL there (no rewrite in the
+// global or system config).
+func Open(ctx context.Context, checkout *gitcli.Client, repo config.Repo, dir string, log *slog.Logger) (*Mirror, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	raw, err := checkout.RemoteURL(ctx, remote)
-	if err != nil {
-		return nil, fmt.Errorf("mirror: remote %s of the checkout: %w", remote, err)
-	}
-	url, err := gitcli.AbsoluteURL(raw, checkout.Dir)
+	remote := repo.Remote
+	url, err := RemoteURL(ctx, checkout, repo)
 	if err != nil {
 		return nil, fmt.Errorf("mirror: %w", err)
 	}
@@ -68,6 +67,8 @@ func Open(ctx context.Context, checkout *gitcli.Client, remote, dir string, log 
 		R: checkout.R, Dir: dir, Timeout: checkout.Timeout,
 		Env:      m.env(dir),
 		Promisor: &gitcli.Promisor{Remote: remote, Filter: filter, FilterIgnored: m.filterIgnored, Withheld: withheld{dir}, ChecksObjects: true},
+		URL:      url,
+		Guard:    m.guard,
 	}
 	unlock, err := m.lock(ctx)
 	if err != nil {
@@ -83,7 +84,38 @@ func Open(ctx context.Context, checkout *gitcli.Client, remote, dir string, log 
 			return nil, err
 		}
 	}
+	// Only the global and system config can still redirect git here:
+	// the mirror's own is rfhandoff's (guard).
+	got, err := m.git.RemoteURL(ctx, remote)
+	if err != nil {
+		return nil, fmt.Errorf("mirror %s: %w", dir, err)
+	}
+	if got != url {
+		return nil, fmt.Errorf("mirror %s: git would fetch from %s, not %s", dir, exec.RedactURL(got), exec.RedactURL(url))
+	}
 	return m, nil
+}
+
+// RemoteURL is the URL rfhandoff fetches from, pushes to and clones
+// (PROTOCOL §10): the policy's repo.url when it sets one, else the URL the
+// checkout's config gives the remote, taken only when git would fetch
+// from and push to exactly it there (gitcli.Client.RemoteURL). A local
+// path, relative to the checkout, is made an absolute file:// URL
+// (gitcli.AbsoluteURL).
+func RemoteURL(ctx context.Context, checkout *gitcli.Client, repo config.Repo) (string, error) {
+	raw := repo.URL
+	if raw == "" {
+		var err error
+		if raw, err = checkout.RemoteURL(ctx, repo.Remote); err != nil {
+			return "", fmt.Errorf("remote %s of the checkout %s: %w; or name the remote's URL in the policy's [repo] url: the checkout's remote config is then never read",
+				repo.Remote, checkout.Dir, err)
+		}
+		// The policy's was checked when it was loaded.
+		if err := gitcli.ValidURL(raw); err != nil {
+			return "", fmt.Errorf("remote %s of the checkout %s: %w", repo.Remote, checkout.Dir, err)
+		}
+	}
+	return gitcli.AbsoluteURL(raw, checkout.Dir)
 }
 
 // env is every mirror call's environment. GIT_DIR: git never falls back
@@ -137,7 +169,10 @@ func (m *Mirror) check(ctx context.Context) (why string, ok bool) {
 	case !set:
 		return "it does not say which remote it mirrors", false
 	case got != exec.RedactURL(m.URL):
-		return fmt.Sprintf("its remote URL is %s, the checkout's is now %s", got, exec.RedactURL(m.URL)), false
+		return fmt.Sprintf("its remote URL is %s, the remote's is now %s (repo.url, or the checkout's remote)", got, exec.RedactURL(m.URL)), false
+	}
+	if err := m.guard(); err != nil {
+		return m.configChange(ctx), false
 	}
 	broken, err := m.git.BrokenRefs(ctx)
 	if err != nil {
@@ -167,14 +202,9 @@ func (m *Mirror) rebuild(ctx context.Context, why string) error {
 	if err := os.WriteFile(filepath.Join(tmp, urlFile), []byte(exec.RedactURL(m.URL)+"\n"), 0o600); err != nil {
 		return fmt.Errorf("mirror: creating %s: %w", m.Dir, err)
 	}
-	for _, kv := range [][2]string{
-		{"remote." + m.Remote + ".promisor", "true"},
-		{"remote." + m.Remote + ".partialclonefilter", filter},
-		{"gc.auto", "0"},
-	} {
-		if err := g.ConfigSet(ctx, kv[0], kv[1]); err != nil {
-			return fmt.Errorf("mirror: creating %s: %w", m.Dir, err)
-		}
+	// The whole config, as guard expects it byte for byte.
+	if err := os.WriteFile(filepath.Join(tmp, "config"), ownConfig(m.Remote), 0o600); err != nil {
+		return fmt.Errorf("mirror: creating %s: %w", m.Dir, err)
 	}
 	if _, err := os.Stat(m.Dir); err == nil {
 		old, err := os.MkdirTemp(parent, filepath.Base(m.Dir)+oldInfix)
@@ -198,10 +228,14 @@ func (m *Mirror) rebuild(ctx context.Context, why string) error {
 	return nil
 }
 
-// ensure rebuilds a mirror that disappeared since Open (deleted by hand).
+// ensure rebuilds a mirror that disappeared since Open (deleted by hand)
+// or whose config someone else changed.
 func (m *Mirror) ensure(ctx context.Context) error {
 	if _, err := os.Stat(filepath.Join(m.Dir, "HEAD")); err == nil {
-		return nil
+		if m.guard() == nil {
+			return nil
+		}
+		return m.rebuild(ctx, m.configChange(ctx))
 	}
 	if _, err := os.Stat(m.Dir); os.IsNotExist(err) {
 		return m.rebuild(ctx, "it was deleted")
@@ -240,10 +274,10 @@ func dirBytes(dir string) int64 {
 
 // ForRX opens the RX side's mirror in the policy's state directory.
 func ForRX(ctx context.Context, checkout *gitcli.Client, p config.Policy, log *slog.Logger) (*Mirror, error) {
-	return Open(ctx, checkout, p.Repo.Remote, p.StatePath(RXName), log)
+	return Open(ctx, checkout, p.Repo, p.StatePath(RXName), log)
 }
 
 // ForTX opens the MAIN side's mirror in the policy's state directory.
 func ForTX(ctx context.Context, checkout *gitcli.Client, p config.Policy, log *slog.Logger) (*Mirror, error) {
-	return Open(ctx, checkout, p.Repo.Remote, p.StatePath(TXName), log)
+	return Open(ctx, checkout, p.Repo, p.StatePath(TXName), log)
 }

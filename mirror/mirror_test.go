@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"rfhandoff/config"
 	"rfhandoff/gitcli"
 	"rfhandoff/gitcli/gittest"
 	"rfhandoff/mirror"
@@ -42,7 +43,7 @@ func (f *fixture) open(t *testing.T) *mirror.Mirror {
 	if err := os.MkdirAll(filepath.Dir(f.dir), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	m, err := mirror.Open(t.Context(), f.checkout, "origin", f.dir, slog.New(slog.NewTextHandler(f.logs, nil)))
+	m, err := mirror.Open(t.Context(), f.checkout, config.Repo{Remote: "origin"}, f.dir, slog.New(slog.NewTextHandler(f.logs, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}

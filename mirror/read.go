@@ -166,3 +166,19 @@ func (m *Mirror) LastChange(ctx context.Context, commit, path string) (gitcli.Fi
 func (m *Mirror) TrailerValues(ctx context.Context, commit, key string) ([]gitcli.CommitTrailers, error) {
 	return m.git.TrailerValues(ctx, commit, key)
 }
+
+// RemoteBranchExists asks the remote whether branch exists, and its tip
+// (ls-remote; nothing is fetched). It runs in the mirror, like every call
+// to the remote, so that only config rfhandoff wrote (and the operator's
+// global config) decides where git goes.
+func (m *Mirror) RemoteBranchExists(ctx context.Context, branch string) (bool, string, error) {
+	unlock, err := m.lock(ctx)
+	if err != nil {
+		return false, "", err
+	}
+	defer unlock()
+	if err := m.ensure(ctx); err != nil {
+		return false, "", err
+	}
+	return m.git.RemoteBranchExists(ctx, m.Remote, branch)
+}

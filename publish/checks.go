@@ -36,9 +36,10 @@ type prepared struct {
 	// Set by the task read before taskDone is closed.
 	taskDone chan struct{}
 	cur      *taskfetch.Current
-	url      string      // the remote's URL, absolute (the RX mirror's)
-	early    *earlyClone // nil when check 6 cannot pass or the mirror did not open
-	taskErr  error       // check 1's refusal
+	url      string         // the remote's URL, absolute (the RX mirror's)
+	mirror   *mirror.Mirror // set with url: every other call to the remote goes through it
+	early    *earlyClone    // nil when check 6 cannot pass or the mirror did not open
+	taskErr  error          // check 1's refusal
 }
 
 func prepare(ctx context.Context, d Deps) *prepared {
@@ -49,12 +50,12 @@ func prepare(ctx context.Context, d Deps) *prepared {
 	}
 	go func() {
 		defer close(pr.taskDone)
-		m, err := mirror.Open(ctx, d.Git, p.Repo.Remote, filepath.Join(d.StateDir, mirror.RXName), d.Logger)
+		m, err := mirror.Open(ctx, d.Git, p.Repo, filepath.Join(d.StateDir, mirror.RXName), d.Logger)
 		if err != nil {
 			pr.taskErr = refuse(StepTaskID, "opening the RX mirror: %w", err)
 			return
 		}
-		pr.url = m.URL
+		pr.url, pr.mirror = m.URL, m
 		if gitcli.ValidBranch(pr.branch) == nil && pr.branch != p.Repo.TaskBranch {
 			pr.early = startClone(ctx, d, m.URL, pr.branch)
 		}
@@ -149,7 +150,7 @@ func check(ctx context.Context, d Deps, pr *prepared, data []byte) (*checked, er
 	// clone that failed for another reason.
 	clone, err := pr.early.wait()
 	if err != nil {
-		exists, _, lerr := d.Git.RemoteBranchExists(ctx, p.Repo.Remote, branch)
+		exists, _, lerr := pr.mirror.RemoteBranchExists(ctx, branch)
 		switch {
 		case lerr != nil:
 			return nil, refuse(StepResultBranch, "asking %s for branch %s: %w", p.Repo.Remote, branch, lerr)

@@ -135,7 +135,7 @@ func openIn(ctx context.Context, env Env, dir string, role Role) (*Session, erro
 	// After the lock (a one-shot command beside a watcher changes
 	// nothing) and before running is recorded (a watcher that records it
 	// is polling).
-	if s.Mirror, err = mirror.Open(ctx, env.Git, env.Policy.Repo.Remote, filepath.Join(dir, mirror.RXName), env.log()); err != nil {
+	if s.Mirror, err = mirror.Open(ctx, env.Git, env.Policy.Repo, filepath.Join(dir, mirror.RXName), env.log()); err != nil {
 		lock.Release()
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 
 	"rfhandoff/config"
 	"rfhandoff/gitcli"
+	"rfhandoff/mirror"
 )
 
 // checkReachable asks the remote for the result branch once, with the
@@ -16,9 +17,9 @@ import (
 // watcher that looks alive and can never see a result. A remote that is
 // down or slow is left to the polls: they back off, report it once and
 // resume when it comes back.
-func checkReachable(ctx context.Context, g *gitcli.Client, pol config.Policy) error {
+func checkReachable(ctx context.Context, m *mirror.Mirror, pol config.Policy) error {
 	r := pol.Repo
-	_, _, err := g.RemoteBranchExists(ctx, r.Remote, r.ResultBranch)
+	_, _, err := m.RemoteBranchExists(ctx, r.ResultBranch)
 	var re *gitcli.RemoteError
 	if errors.As(err, &re) && re.Cause != gitcli.CauseUnreachable {
 		return fmt.Errorf("checking that %s/%s can be read with your credentials: %w", r.Remote, r.ResultBranch, err)

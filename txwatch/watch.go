@@ -103,9 +103,6 @@ func (w *Watcher) Run(ctx context.Context) (err error) {
 	if err := w.Git.RequireIgnored(ctx, w.Policy.Repo.Path, w.Policy.StatePath(), "state directory"); err != nil {
 		return err
 	}
-	if err := checkReachable(ctx, w.Git, w.Policy); err != nil {
-		return err
-	}
 	dir := w.Policy.StatePath()
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("state directory: %w", err)
@@ -116,6 +113,9 @@ func (w *Watcher) Run(ctx context.Context) (err error) {
 	}
 	defer lock.Release()
 	if err := w.openMirror(ctx); err != nil {
+		return err
+	}
+	if err := checkReachable(ctx, w.mirror, w.Policy); err != nil {
 		return err
 	}
 	// Holding the lock, no live writer owns a temp file.

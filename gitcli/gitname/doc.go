@@ -8,6 +8,7 @@
 // option), hold a space, a glob, pathspec magic or a revision operator.
 // Each check returns the reason a name is refused, or "".
 //
-// What it offers: Branch, Remote, RepoPath and Ref, each returning why a name
-// is refused or "", and the length limits as constants.
+// What it offers: Branch, Remote, RepoPath, Ref and URL (a remote's URL,
+// which the policy may name too), each returning why a value is refused
+// or "", and the length limits as constants.
 package gitname

@@ -102,3 +102,56 @@ func RepoPath(p string) string {
 	}
 	return ""
 }
+
+// maxURLLen bounds a remote URL.
+const maxURLLen = 2048
+
+// URL checks a remote URL: printable ASCII without spaces, at most 2048
+// bytes, not starting with '-', no remote-helper syntax ("ext::...",
+// "fd::..."), a scheme (when there is one) among https, http, ssh, git and
+// file, and no host or path part starting with '-' (the
+// ssh://-oProxyCommand class of injection).
+func URL(u string) string {
+	switch {
+	case u == "":
+		return "empty"
+	case len(u) > maxURLLen:
+		return fmt.Sprintf("longer than %d bytes", maxURLLen)
+	case strings.HasPrefix(u, "-"):
+		return "starts with '-'"
+	case strings.Contains(u, "::"):
+		return "remote-helper syntax '<transport>::' is not allowed"
+	}
+	for _, r := range u {
+		if r <= ' ' || r >= 0x7f {
+			return "contains a space, control or non-ASCII character"
+		}
+	}
+	rest := u
+	if i := strings.Index(u, "://"); i >= 0 {
+		scheme := u[:i]
+		switch scheme {
+		case "https", "http", "ssh", "git", "file":
+		default:
+			return fmt.Sprintf("scheme %q is not allowed", scheme)
+		}
+		rest = u[i+3:]
+		if at := strings.LastIndex(strings.SplitN(rest, "/", 2)[0], "@"); at >= 0 {
+			rest = rest[at+1:]
+		}
+	} else if i := strings.Index(u, ":"); i >= 0 && !strings.Contains(u[:i], "/") {
+		// scp-like user@host:path
+		host := u[:i]
+		if at := strings.LastIndex(host, "@"); at >= 0 {
+			host = host[at+1:]
+		}
+		if strings.HasPrefix(host, "-") || strings.HasPrefix(u[i+1:], "-") {
+			return "host or path starts with '-'"
+		}
+		rest = host
+	}
+	if strings.HasPrefix(rest, "-") {
+		return "host starts with '-'"
+	}
+	return ""
+}

@@ -44,11 +44,12 @@ func TestCaptureAbortLeavesNothing(t *testing.T) {
 		t.Run(tt.step, func(t *testing.T) {
 			t.Parallel()
 			// A long capture: only the abort can end the tool in time. The
-			// runner's own grace after a cancelled context is a millisecond:
-			// the abort's SIGINT and Grace must come before that context
-			// ends, or the tool would be killed however quickly it stops.
-			w := newWorld(t, "", publishtest.Options{}, func(p *config.Policy) { p.Limits.PlannedDurationS = 600 },
-				func(o *exec.Options) { o.Grace = time.Millisecond })
+			// tool takes 2 s to stop (slowstop) and the runner's own grace
+			// after a cancelled context is 1 s: the abort's SIGINT and its
+			// Grace must come before that context ends, or the tool would
+			// be killed while it stops.
+			w := newWorld(t, "slowstop", publishtest.Options{}, func(p *config.Policy) { p.Limits.PlannedDurationS = 600 },
+				func(o *exec.Options) { o.Grace = time.Second })
 			refs := w.Refs(t)
 			var mu sync.Mutex
 			var seen []string

@@ -54,6 +54,9 @@
 //     "hackrf_get_clkin_status() failed: feature not supported by installed
 //     firmware (-1005)" (exit 1), and hackrf_transfer -B prints the same
 //     failure for hackrf_get_m0_state() instead of its counters.
+//   - slowstop: hackrf_transfer takes 2 s from SIGINT/SIGTERM to its end
+//     sequence, as a board slow to stop streaming does: what waits for it
+//     must wait that long before it kills.
 //   - burst: a complex tone 200 kHz above the centre frequency, 25 dB above
 //     the total noise power, during the middle third of the -n samples
 //     (samples 5 s to 10 s without -n).

@@ -62,12 +62,12 @@ func Main(name string, args []string, env func(string) string, stdout, stderr io
 
 // modes is the parsed HACKRF_SIM (and HACKRF_SIM_ONAIR).
 type modes struct {
-	nodevice, noclock, stall, exit1, fast, burst, oldfw bool
-	onair                                               *onAirListener
+	nodevice, noclock, stall, exit1, fast, burst, oldfw, slowstop bool
+	onair                                                         *onAirListener
 }
 
 // modeNames are the values HACKRF_SIM accepts.
-var modeNames = []string{"nodevice", "noclock", "stall", "exit1", "fast", "burst", "oldfw"}
+var modeNames = []string{"nodevice", "noclock", "stall", "exit1", "fast", "burst", "oldfw", "slowstop"}
 
 func parseModes(s string) (modes, error) {
 	var m modes
@@ -89,6 +89,8 @@ func parseModes(s string) (modes, error) {
 			m.burst = true
 		case "oldfw":
 			m.oldfw = true
+		case "slowstop":
+			m.slowstop = true
 		default:
 			bad = append(bad, fmt.Sprintf("%q", strings.TrimSpace(f)))
 		}

@@ -191,8 +191,17 @@ func (s *session) caught(sig os.Signal) {
 		n = int(ss)
 	}
 	fmt.Fprintf(s.errw, "Caught signal %d\n", n)
+	if s.m.slowstop {
+		// A board slow to stop streaming: the end sequence follows the
+		// signal only after slowStop.
+		time.Sleep(slowStop)
+	}
 	s.doExit, s.interrupted = true, true
 }
+
+// slowStop is how long the slowstop mode takes from a signal to its end
+// sequence.
+const slowStop = 2 * time.Second
 
 // deliver is one USB transfer completing.
 func (s *session) deliver() {

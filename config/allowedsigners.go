@@ -115,7 +115,7 @@ type KeyTime struct {
 // the principal, and then every such line must be valid (which CA signed
 // is not known here).
 func CheckKeyWindow(file, principal, fingerprint string, times ...KeyTime) error {
-	data, err := state.ReadRegular(file, maxTrustFileBytes)
+	data, err := state.ReadPrivate(file, maxTrustFileBytes)
 	if err != nil {
 		return fmt.Errorf("allowed signers %s: %w", file, err)
 	}

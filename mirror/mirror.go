@@ -78,12 +78,30 @@ func Open(ctx context.Context, checkout *gitcli.Client, remote, dir string, log 
 	if err := cleanTemps(dir); err != nil {
 		return nil, err
 	}
+	if err := private(dir); err != nil {
+		return nil, err
+	}
 	if why, ok := m.check(ctx); !ok {
 		if err := m.rebuild(ctx, why); err != nil {
 			return nil, err
 		}
 	}
 	return m, nil
+}
+
+// private refuses a mirror, or its config, that another account could
+// change: every git call in the mirror reads that config (PROTOCOL §4).
+// A mirror not made yet passes.
+func private(dir string) error {
+	for _, p := range []string{dir, filepath.Join(dir, "config")} {
+		if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if err := state.CheckPrivate(p); err != nil {
+			return fmt.Errorf("mirror: %w", err)
+		}
+	}
+	return nil
 }
 
 // env is every mirror call's environment. GIT_DIR: git never falls back
@@ -114,7 +132,7 @@ const maxURLFileBytes = 64 << 10
 // mirroredURL reads urlFile in the mirror at dir; ok is false when there
 // is none.
 func mirroredURL(dir string) (url string, ok bool, err error) {
-	data, err := state.ReadRegular(filepath.Join(dir, urlFile), maxURLFileBytes)
+	data, err := state.ReadPrivate(filepath.Join(dir, urlFile), maxURLFileBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", false, nil
 	}

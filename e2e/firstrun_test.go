@@ -73,9 +73,9 @@ func examplePolicy(t *testing.T, edits map[string]string) string {
 // operator is one machine's person: a checkout, a HOME with their git
 // identity, and the environment every command of theirs runs in.
 type operator struct {
-	t    *testing.T
-	dir  string
-	env  []string
+	t   *testing.T
+	dir string
+	env []string
 	// launch is the program and its first arguments that run rfhandoff
 	// (wine and rfhandoff.exe); nil runs rfhandoffBin itself.
 	launch []string

@@ -15,11 +15,14 @@ import (
 
 	"rfhandoff/config"
 	"rfhandoff/faultkit"
+	"rfhandoff/gate"
 	"rfhandoff/gitcli/gittest"
 	"rfhandoff/publish/publishtest"
 	"rfhandoff/rxwatch/rxtest"
 	"rfhandoff/state"
 	"rfhandoff/task/tasktest"
+	"rfhandoff/txwatch"
+	"rfhandoff/txwatch/txtest"
 )
 
 // The ownership boundary (issue 29; PROTOCOL §4, §11, §22; OPERATIONS §6):
@@ -370,5 +373,58 @@ func TestOwnerTwoAccountRecipe(t *testing.T) {
 	}
 	if st := loadRX(t, rx); st.LastSeenTaskID != "OWNER_RECIPE_1" {
 		t.Errorf("the operator's state: %+v", st)
+	}
+}
+
+// Finding 9/10 on the MAIN PC: an agent in a group that may write the
+// authorization directory deletes a used record's marker and outcome, so
+// the record would run a second time. tx execute refuses the record, named
+// with the directory and the fix, before it asks for the phrase; the
+// fake action runs once.
+func TestOwnerAgentDeletesUsedMarker(t *testing.T) {
+	t.Parallel()
+	a := faultkit.NewAccount(t)
+	s := newTxSide(t, "")
+	s.f.Publish(t, txtest.Ready(time.Now()))
+	record := s.watchAndAuthorize(t)
+	x := s.start(t, "tx", "execute", record)
+	x.WaitForText("Type exactly: AUTHORIZE RF TX", txWait)
+	x.Send(gate.TXPhrase)
+	if code := exitStatus(t, x.Wait(txWait)); code != 0 {
+		t.Fatalf("the first tx execute: exit %d\n%s", code, x.Stderr)
+	}
+	dir := s.authDir()
+	name := filepath.Base(record)
+	used := strings.TrimSuffix(name, ".json") + ".used"
+	if _, err := os.Stat(filepath.Join(dir, used)); err != nil {
+		t.Fatalf("the first run left no used marker %s: %v", used, err)
+	}
+	faultkit.LetReach(t, filepath.Join(dir, "x"))
+	if err := os.Chown(dir, -1, a.GID); err != nil {
+		t.Fatal(err)
+	}
+	faultkit.Chmod(t, dir, 0o770)
+	if o := a.Sh(t, dir, "rm -- "+used+" "+txwatch.OutcomeName(name)); o.Code != 0 {
+		t.Fatalf("the agent's rm: %s", o)
+	}
+	again := s.start(t, "tx", "execute", record)
+	faultkit.Eventually(t, txWait, "tx execute to end or ask for the phrase", func() bool {
+		return again.Exited() || strings.Contains(again.TTY.String(), "Type exactly")
+	})
+	asked := !again.Exited()
+	if asked {
+		again.Send(gate.TXPhrase) // as the operator at the terminal would
+	}
+	code := exitStatus(t, again.Wait(txWait))
+	if asked || code != 1 {
+		t.Fatalf("the record ran again after its marker was deleted (asked for the phrase: %v, exit %d)\n%s", asked, code, again.Stderr)
+	}
+	for _, want := range []string{record, "the directory " + dir + " above it is writable by the group " + a.Name, "`chmod go-w " + dir + "`"} {
+		if !strings.Contains(again.Stderr.String(), want) {
+			t.Errorf("the refusal lacks %q:\n%s", want, again.Stderr)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, txwatch.OutcomeName(name))); !os.IsNotExist(err) {
+		t.Errorf("an outcome was written again: %v", err)
 	}
 }

@@ -87,7 +87,7 @@ func (e *trackedError) Error() string {
 	}
 	return fmt.Sprintf("git tracks %s%s in %s, where rfhandoff keeps what it trusts: a commit brought them in, and git replaces such a file "+
 		"on checkout and merge (an ignored one too), so what they hold cannot be trusted; refusing to run. "+
-		"Find the commit with `git log --stat -- %s`, untrack them with `git rm -r --cached -- %s` (and have the commit reverted on its branch), "+
+		"Find the commit with `git log --stat -- %s`, untrack each file (`git rm --cached -- %s`) and have the commit reverted on its branch, "+
 		"and look at what they hold before running again; keeping the state directory outside the checkout puts it out of git's reach",
 		strings.Join(files, ", "), more, e.Repo, files[0], files[0])
 }

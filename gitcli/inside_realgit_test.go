@@ -102,7 +102,7 @@ func TestRequireUntracked(t *testing.T) {
 	}
 	err := co.c.RequireUntracked(t.Context(), co.dir, local, signers)
 	for _, want := range []string{"git tracks .local/rx_agent_state.json, keys/task signers* in " + co.dir, "cannot be trusted",
-		"`git rm -r --cached -- .local/rx_agent_state.json`"} {
+		"`git rm --cached -- .local/rx_agent_state.json`"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("tracked state and signers: %v\nwant %q", err, want)
 		}

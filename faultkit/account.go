@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 )
 
 // Account is a throwaway OS account standing for an agent that works in a
@@ -18,10 +17,6 @@ type Account struct {
 	UID, GID int
 	Home     string // its own directory, 0700
 }
-
-// accountWait bounds each process an Account runs and the wait for the
-// system's account database lock.
-const accountWait = 60 * time.Second
 
 // Sh runs script with /bin/sh as the account in dir, with its minimal
 // environment, and returns how it ended.

@@ -15,6 +15,10 @@ import (
 	"time"
 )
 
+// accountWait bounds each process an Account runs and the wait for the
+// system's account database lock.
+const accountWait = 60 * time.Second
+
 // accounts serialises this process's changes to the account database
 // (other processes' are waited for: see admin).
 var accounts sync.Mutex

@@ -42,7 +42,7 @@ func judgeOpened(path string, _ *os.File, st fs.FileInfo) []error {
 		problems = append(problems, fmt.Errorf("owned by %s, not by you (%s): another account made or replaced this %s, so what it holds cannot be trusted; "+
 			"look at it, then remove it — or, if you vouch for it, `chown %s %s`", account(sys.Uid), account(uint32(os.Geteuid())), what, me(), path))
 	}
-	if who := writers(st.Mode(), sys); who != "" {
+	if who := writers(path, st.Mode(), sys); who != "" {
 		problems = append(problems, fmt.Errorf("writable by %s (mode %04o): another account could change it; `chmod go-w %s`", who, st.Mode().Perm(), path))
 	}
 	return problems
@@ -73,7 +73,7 @@ func judgeAbove(path string) []error {
 		if st.Mode()&fs.ModeSticky != 0 {
 			return
 		}
-		if who := writers(st.Mode(), sys); who != "" {
+		if who := writers(dir, st.Mode(), sys); who != "" {
 			problems = append(problems, fmt.Errorf("the directory %s above it is writable by %s (mode %04o): another account could rename what is below it away and put its own in its place; "+
 				"`chmod go-w %s`, or keep it in a directory only you can write", dir, who, st.Mode().Perm(), dir))
 		}
@@ -114,15 +114,17 @@ func ancestors(dir string) []string {
 // trustedOwner: this account or root (who can change anything anyway).
 func trustedOwner(uid uint32) bool { return uid == uint32(os.Geteuid()) || uid == 0 }
 
-// writers names who besides the owner may write a file of this mode: ""
-// for nobody. A group-writable file whose group is its owner's own private
+// writers names who besides the owner may write path, of mode m: "" for
+// nobody. A group-writable file whose group is its owner's own private
 // group (User Private Groups: Debian's and Ubuntu's umask 002 makes every
 // directory group-writable) counts as nobody, as Debian's OpenSSH counts
-// it.
-func writers(m fs.FileMode, sys *syscall.Stat_t) string {
+// it, unless an access list (setfacl) makes the group bits its mask.
+func writers(path string, m fs.FileMode, sys *syscall.Stat_t) string {
 	switch {
 	case m&0o002 != 0:
 		return "every account"
+	case m&0o020 != 0 && extendedACL(path):
+		return "the accounts and groups its access list names (getfacl " + path + ")"
 	case m&0o020 != 0 && !privateGroup(sys.Gid, sys.Uid):
 		return "the group " + groupName(sys.Gid)
 	}

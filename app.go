@@ -111,7 +111,7 @@ func (a *App) AuditLog() (*exec.AuditLog, error) {
 			return nil, err
 		}
 		if err := state.CheckPrivate(path); err != nil { // made just now, or there before
-			return nil, fmt.Errorf("audit log: %w", err)
+			return nil, localError("audit log", err)
 		}
 		a.audit = l
 	}
@@ -128,18 +128,28 @@ func (a *App) AuditLog() (*exec.AuditLog, error) {
 // (state.ReadPrivate). The caller holds a.mu.
 func (a *App) privateLocal() error {
 	if err := state.MkdirPrivate(a.Policy.StatePath()); err != nil {
-		return fmt.Errorf("state directory: %w", err)
+		return localError("state directory", err)
 	}
 	path := a.Policy.AuditPath()
 	if err := state.MkdirPrivate(filepath.Dir(path)); err != nil {
-		return fmt.Errorf("audit log directory: %w", err)
+		return localError("audit log directory", err)
 	}
 	if _, err := os.Lstat(path); err == nil || !errors.Is(err, fs.ErrNotExist) {
 		if err := state.CheckPrivate(path); err != nil {
-			return fmt.Errorf("audit log: %w", err)
+			return localError("audit log", err)
 		}
 	}
 	return nil
+}
+
+// localError names the local path a refusal is about once, with what it
+// is: "state directory /x/.local: writable by ...".
+func localError(what string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s %s: %w", what, pe.Path, pe.Err)
+	}
+	return fmt.Errorf("%s: %w", what, err)
 }
 
 func (a *App) toolPaths() map[exec.Tool]string {

@@ -196,8 +196,8 @@ func rewritePolicy(t *testing.T, path, line string) string {
 // refuses, naming the tracked file and how to find the commit.
 func TestOwnerPulledStateFileRefused(t *testing.T) {
 	t.Parallel()
-	if _, err := os.Stat("/bin/sh"); err != nil {
-		t.Skip("the pull runs through /bin/sh")
+	if _, err := os.Stat("/bin/sh"); runtime.GOOS == "windows" || err != nil {
+		t.Skip("the pull runs through /bin/sh (on Windows the policy's location is judged by config.Load's tests)")
 	}
 	s := newCaptureSideWith(t, "", nil, publishtest.Options{NoApproval: true}, "")
 	// Someone with push rights and no key: a commit that force-adds the
@@ -224,8 +224,8 @@ func TestOwnerPulledStateFileRefused(t *testing.T) {
 // at the next rx check. So is the same file named with --config.
 func TestOwnerPolicyFromTaskBranchNotLoaded(t *testing.T) {
 	t.Parallel()
-	if _, err := os.Stat("/bin/sh"); err != nil {
-		t.Skip("the pull runs through /bin/sh")
+	if _, err := os.Stat("/bin/sh"); runtime.GOOS == "windows" || err != nil {
+		t.Skip("the pull runs through /bin/sh (on Windows the policy's location is judged by config.Load's tests)")
 	}
 	touch := "/usr/bin/touch"
 	if _, err := os.Stat(touch); err != nil {

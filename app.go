@@ -2,10 +2,14 @@ package main
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"maps"
 	"os"
+	"path/filepath"
 	"sync"
 
 	"rfhandoff/config"
@@ -13,11 +17,12 @@ import (
 	"rfhandoff/gitcli"
 	"rfhandoff/mirror"
 	"rfhandoff/notify"
+	"rfhandoff/state"
 )
 
 // Globals are the options every command takes.
 type Globals struct {
-	Config    string `help:"Policy file (default: $RFHANDOFF_CONFIG, else ./rfhandoff.toml when it exists, else built-in defaults)." type:"path" placeholder:"FILE"`
+	Config    string `help:"Policy file, kept outside every git working tree (default: $RFHANDOFF_CONFIG, else ./rfhandoff.toml when it exists, else built-in defaults)." type:"path" placeholder:"FILE"`
 	LogFormat string `help:"Log format." enum:"text,json" default:"text" name:"log-format"`
 	Verbose   bool   `short:"v" help:"Verbose (debug) logging."`
 }
@@ -40,6 +45,8 @@ type App struct {
 	audit    *exec.AuditLog
 	runners  map[exec.Role]*exec.Stack
 	notifier *notify.Dispatcher
+	// untracked: git was asked that it tracks nothing rfhandoff trusts.
+	untracked bool
 }
 
 func newApp(ctx context.Context, g *Globals, stdin io.Reader, stdout, stderr io.Writer) (*App, error) {
@@ -89,18 +96,60 @@ func (a *App) RepoPath() string { return a.Policy.Repo.Path }
 // Local resolves a path from the policy against the checkout.
 func (a *App) Local(p string) string { return a.Policy.Resolve(p) }
 
-// AuditLog opens the side's audit log once.
+// AuditLog opens the side's audit log once, after the state directory
+// and the log's own directory were made or found private (privateLocal).
 func (a *App) AuditLog() (*exec.AuditLog, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.audit == nil {
-		l, err := exec.OpenAuditLog(a.Policy.AuditPath())
+		if err := a.privateLocal(); err != nil {
+			return nil, err
+		}
+		path := a.Policy.AuditPath()
+		l, err := exec.OpenAuditLog(path)
 		if err != nil {
 			return nil, err
+		}
+		if err := state.CheckPrivate(path); err != nil { // made just now, or there before
+			return nil, localError("audit log", err)
 		}
 		a.audit = l
 	}
 	return a.audit, nil
+}
+
+// privateLocal is where every command that runs a program first meets
+// the local disk (PROTOCOL §4): the state directory and the audit log's
+// directory are created private (0700; on Windows an access list of their
+// own), or, when they exist, checked to be changeable by this account
+// alone, as is an existing audit log. A directory another account could
+// change is refused with the command that fixes it, never chmod'ed. Every
+// file rfhandoff later reads there is checked again as it is opened
+// (state.ReadPrivate). The caller holds a.mu.
+func (a *App) privateLocal() error {
+	if err := state.MkdirPrivate(a.Policy.StatePath()); err != nil {
+		return localError("state directory", err)
+	}
+	path := a.Policy.AuditPath()
+	if err := state.MkdirPrivate(filepath.Dir(path)); err != nil {
+		return localError("audit log directory", err)
+	}
+	if _, err := os.Lstat(path); err == nil || !errors.Is(err, fs.ErrNotExist) {
+		if err := state.CheckPrivate(path); err != nil {
+			return localError("audit log", err)
+		}
+	}
+	return nil
+}
+
+// localError names the local path a refusal is about once, with what it
+// is: "state directory /x/.local: writable by ...".
+func localError(what string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s %s: %w", what, pe.Path, pe.Err)
+	}
+	return fmt.Errorf("%s: %w", what, err)
 }
 
 func (a *App) toolPaths() map[exec.Tool]string {
@@ -143,6 +192,15 @@ func (a *App) Stack(role exec.Role) (*exec.Stack, error) {
 	s, err := exec.New(opts)
 	if err != nil {
 		return nil, err
+	}
+	// Before anything reads them: git may track none of what rfhandoff
+	// trusts in the checkout (a pulled commit replaces such a file).
+	if !a.untracked {
+		git := &gitcli.Client{R: s, Dir: a.RepoPath(), Timeout: a.Policy.Poll.GitTimeout.Duration}
+		if err := git.RequireUntracked(a.Ctx, a.RepoPath(), a.Policy.TrustedPaths()...); err != nil {
+			return nil, err
+		}
+		a.untracked = true
 	}
 	a.runners[role] = s
 	return s, nil

@@ -194,7 +194,7 @@ func CertAuthorityFor(file, principal string) (bool, error) {
 
 // readAllowedSigners reads and parses an allowed-signers file.
 func readAllowedSigners(file string) ([]Signer, error) {
-	data, err := state.ReadRegular(file, maxTrustFileBytes)
+	data, err := state.ReadPrivate(file, maxTrustFileBytes)
 	if err != nil {
 		return nil, fmt.Errorf("allowed signers %s: %w", file, err)
 	}

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"maps"
 	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 
@@ -24,9 +25,14 @@ const DefaultFile = "rfhandoff.toml"
 // EnvVar names the policy file when --config is not given.
 const EnvVar = "RFHANDOFF_CONFIG"
 
-// Load reads, decodes and validates the policy file at path.
+// Load reads, decodes and validates the policy file at path. The file
+// must lie outside every git working tree and be one only this account can
+// change (PROTOCOL §11); otherwise it is refused before it is read.
 func Load(path string) (Policy, error) {
-	data, err := state.ReadRegular(path, maxFileBytes)
+	if err := outsideWorkTrees(path); err != nil {
+		return Policy{}, fileError(path, err)
+	}
+	data, err := state.ReadPrivate(path, maxFileBytes)
 	if err != nil {
 		return Policy{}, fileError(path, err)
 	}
@@ -257,4 +263,38 @@ func LoadLocated(path string) (Policy, error) {
 func statFile(path string) error {
 	_, err := os.Stat(path)
 	return err
+}
+
+// outsideWorkTrees refuses a policy file that lies inside a git working
+// tree, as path is named or as it resolves. git writes files there: a
+// commit on a branch the checkout pulls brings a file in, or replaces one,
+// even one git ignores (git overwrites an ignored file on checkout and
+// merge), so a policy in a checkout is the branch's, not the operator's
+// (finding 2 of issue 29: a [notify] command pulled from the task branch
+// ran at the next rx check). Telling whether git tracks or ignores the
+// file would take git, which runs with the tools and the audit log the
+// policy names; a working tree is found without it, by the .git entry
+// (a directory, or a linked worktree's or submodule's file) it holds.
+func outsideWorkTrees(path string) error {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return err
+	}
+	dirs := []string{filepath.Dir(abs)}
+	if real, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil && real != dirs[0] {
+		dirs = append(dirs, real)
+	}
+	for _, d := range dirs {
+		for dir := d; ; dir = filepath.Dir(dir) {
+			if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+				return fmt.Errorf("lies inside the git working tree %s: git writes files there (a commit on a branch it pulls can bring this file in or replace it, "+
+					"even one git ignores), so it is not only yours; keep the policy outside every checkout, e.g. %s, and name it with --config or $%s",
+					dir, filepath.Join("~", ".config", "rfhandoff", DefaultFile), EnvVar)
+			}
+			if filepath.Dir(dir) == dir {
+				break
+			}
+		}
+	}
+	return nil
 }

@@ -439,3 +439,54 @@ func TestLoadRefusesASymlink(t *testing.T) {
 		t.Errorf("Load(symlink) = %v, want a refusal naming the link", err)
 	}
 }
+
+// A policy inside a git working tree is refused before it is read, named
+// as it was given, whether the tree's .git is a directory or a linked
+// worktree's file and whether the file is reached through a link to a
+// directory in the tree: git writes files there (PROTOCOL §11). The same
+// file outside every tree loads.
+func TestLoadRefusesAPolicyInAWorkTree(t *testing.T) {
+	root := t.TempDir()
+	policy := "[tx]\nenabled = false\n"
+	outside := filepath.Join(root, "rfhandoff.toml")
+	if err := os.WriteFile(outside, []byte(policy), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(outside); err != nil {
+		t.Fatalf("outside every working tree: %v", err)
+	}
+	for _, c := range []struct {
+		name    string
+		gitFile bool
+	}{{"clone", false}, {"linked worktree", true}} {
+		tree := filepath.Join(root, strings.ReplaceAll(c.name, " ", "-"))
+		sub := filepath.Join(tree, "docs", "handoff")
+		if err := os.MkdirAll(sub, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if c.gitFile {
+			if err := os.WriteFile(filepath.Join(tree, ".git"), []byte("gitdir: /elsewhere/.git/worktrees/x\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		} else if err := os.Mkdir(filepath.Join(tree, ".git"), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range []string{filepath.Join(tree, DefaultFile), filepath.Join(sub, "p.toml")} {
+			if err := os.WriteFile(p, []byte(policy), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			_, err := Load(p)
+			if err == nil || !strings.HasPrefix(err.Error(), "policy "+p+": lies inside the git working tree "+tree+": ") ||
+				!strings.Contains(err.Error(), "--config or $"+EnvVar) {
+				t.Errorf("%s: Load(%s) = %v; want a refusal naming the file and the tree", c.name, p, err)
+			}
+		}
+		link := filepath.Join(root, c.name+" link")
+		if err := os.Symlink(sub, link); err != nil {
+			continue // no symlinks here
+		}
+		if _, err := Load(filepath.Join(link, "p.toml")); err == nil || !strings.Contains(err.Error(), "inside the git working tree "+tree) {
+			t.Errorf("%s through a link to a directory in it: %v; want a refusal", c.name, err)
+		}
+	}
+}

@@ -230,7 +230,7 @@ func (p Policy) ReadNotifySecrets() (token, secret string, err error) {
 		if v == "" || checkLocalPath(v) != nil {
 			return ""
 		}
-		data, err := state.ReadRegular(path, maxNotifySecretBytes)
+		data, err := state.ReadPrivate(path, maxNotifySecretBytes)
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
 			err = pe.Err

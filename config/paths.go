@@ -70,6 +70,26 @@ func (p Policy) ResolvedPaths() [][2]string {
 	return out
 }
 
+// TrustedPaths are the local paths rfhandoff trusts besides the policy
+// file itself, each resolved: the state directory, the audit log, and the
+// files [trust], [[nodes]] and [notify] name (unset ones left out). Only
+// this account may change them, and git must track nothing there
+// (PROTOCOL §4, §22).
+func (p Policy) TrustedPaths() []string {
+	out := []string{p.StatePath(), p.AuditPath()}
+	for _, k := range p.trustKeys() {
+		if k.v != "" {
+			out = append(out, p.Resolve(k.v))
+		}
+	}
+	for _, f := range []string{p.ntfyTokenPath(), p.WebhookSecretPath()} {
+		if f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 // Shown is path as the operator in the working directory would type it:
 // relative when it lies below that directory, else as it is. Paths are
 // absolute inside rfhandoff; messages that echo a file the operator named

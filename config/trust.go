@@ -69,7 +69,7 @@ func (p Policy) checkTrustFiles() error {
 			continue
 		}
 		path := p.Resolve(k.v)
-		data, err := state.ReadRegular(path, maxTrustFileBytes)
+		data, err := state.ReadPrivate(path, maxTrustFileBytes)
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
 			err = pe.Err // the path is named below
@@ -129,7 +129,7 @@ func (p Policy) DescribeSigners() string {
 			continue
 		}
 		path := p.Resolve(k.v)
-		data, err := state.ReadRegular(path, maxTrustFileBytes)
+		data, err := state.ReadPrivate(path, maxTrustFileBytes)
 		if err != nil {
 			continue
 		}

@@ -21,9 +21,10 @@ import (
 // The first run as README "First run" and docs/OPERATIONS.md tell a new lab
 // to do it, literally: the lab's repository on a bare remote, two clones,
 // the shell lines the documents give, config.toml.example copied unchanged
-// but for the keys README names, and every rfhandoff command run from
-// inside the checkout with a relative --config (once more with no policy
-// file at all: the built-in defaults). When README or OPERATIONS changes a
+// but for the keys README names to ~/.config/rfhandoff, outside the
+// checkout, and every rfhandoff command run from inside the checkout with
+// $RFHANDOFF_CONFIG naming it (once more with no policy file at all: the
+// built-in defaults). When README or OPERATIONS changes a
 // command, this suite changes with it. The tests with absolute paths in
 // their policies hid that the example's repo.path = "." broke rx capture.
 
@@ -72,10 +73,9 @@ func examplePolicy(t *testing.T, edits map[string]string) string {
 // operator is one machine's person: a checkout, a HOME with their git
 // identity, and the environment every command of theirs runs in.
 type operator struct {
-	t    *testing.T
-	dir  string
-	env  []string
-	args []string // what goes before the command: --config FILE, or nothing
+	t   *testing.T
+	dir string
+	env []string
 	// launch is the program and its first arguments that run rfhandoff
 	// (wine and rfhandoff.exe); nil runs rfhandoffBin itself.
 	launch []string
@@ -99,11 +99,10 @@ func (o *operator) sh(line string) string {
 
 // command is the program and argv that run rfhandoff with args.
 func (o *operator) command(args []string) (string, []string) {
-	argv := append(append([]string{}, o.args...), args...)
 	if o.launch == nil {
-		return rfhandoffBin(o.t), argv
+		return rfhandoffBin(o.t), args
 	}
-	return o.launch[0], append(append([]string{}, o.launch[1:]...), argv...)
+	return o.launch[0], append(append([]string{}, o.launch[1:]...), args...)
 }
 
 func shIn(t *testing.T, dir string, env []string, line string) string {
@@ -147,7 +146,7 @@ func TestFirstRunAsDocumented(t *testing.T) {
 	if _, err := os.Stat("/bin/sh"); err != nil {
 		t.Skip("no /bin/sh for the documents' shell lines")
 	}
-	t.Run("relative --config", func(t *testing.T) {
+	t.Run("policy outside the checkout", func(t *testing.T) {
 		t.Parallel()
 		firstRun(t, examplePolicy(t, firstRunEdits), native)
 	})
@@ -220,12 +219,19 @@ func firstRun(t *testing.T, policy string, p platform) {
 	// the result branch once from the MAIN PC.
 	main.sh("echo '/.local/' >> .gitignore && git add .gitignore && git commit -q -m 'ignore rfhandoff state' && git push -q origin HEAD:refs/heads/video-development")
 	main.sh(`git push -q origin "$(git rev-parse HEAD)":refs/heads/rx-node`)
+	// README: the policy outside the checkout, named by $RFHANDOFF_CONFIG
+	// (one inside a git working tree is refused, PROTOCOL §11). Both
+	// machines share this test's HOME: the same file serves both.
 	if policy != "" {
+		file := filepath.Join(home, ".config", "rfhandoff", config.DefaultFile)
+		if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(file, []byte(policy), 0o600); err != nil {
+			t.Fatal(err)
+		}
 		for _, o := range []*operator{main, rx} {
-			if err := os.WriteFile(filepath.Join(o.dir, config.DefaultFile), []byte(policy), 0o600); err != nil {
-				t.Fatal(err)
-			}
-			o.args = []string{"--config", config.DefaultFile}
+			o.env = append(o.env[:len(o.env):len(o.env)], config.EnvVar+"="+p.path(file))
 		}
 	}
 

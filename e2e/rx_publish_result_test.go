@@ -134,8 +134,8 @@ func TestRxPublishResultGitCalls(t *testing.T) {
 			}
 			return k
 		}
-		if len(subs) != 16 || count("remote") != 1 || count("ls-remote") != 0 || count("clone") != 1 || subs[len(subs)-1] != "push" {
-			t.Errorf("git calls of one publish: %d %q; want 16, one remote get-url, one clone, no ls-remote, the push last", len(subs), subs)
+		if len(subs) != 17 || count("remote") != 1 || count("ls-files") != 1 || count("ls-remote") != 0 || count("clone") != 1 || subs[len(subs)-1] != "push" {
+			t.Errorf("git calls of one publish: %d %q; want 17, one remote get-url, one ls-files (nothing trusted is tracked), one clone, no ls-remote, the push last", len(subs), subs)
 		}
 	}
 }

@@ -13,7 +13,7 @@ var gitSubcommands = map[string]bool{
 	"remote": true, "version": true, "status": true, "log": true, "show": true,
 	"init": true, "config": true, "rev-list": true, "repack": true, "update-ref": true, "read-tree": true, "hash-object": true,
 	"write-tree": true, "commit-tree": true, "for-each-ref": true,
-	"unpack-objects": true, "diff-tree": true, "fsck": true,
+	"unpack-objects": true, "diff-tree": true, "fsck": true, "ls-files": true,
 }
 
 // transferFlag describes one hackrf_transfer option: whether it takes a value.

@@ -13,6 +13,9 @@
 //     after N bytes from the server;
 //   - Lab: a bare remote with a task and a result branch, an RX and a MAIN
 //     checkout and a policy file for each side;
+//   - Account: a throwaway second OS account (useradd as root on Linux,
+//     userdel when the test ends; skipped elsewhere) whose processes stand
+//     for an agent working in a checkout as an account of its own;
 //   - helpers that run the real rfhandoff binary and read its audit log.
 //
 // Every server stops itself when its test ends. Processes are started with
@@ -22,7 +25,8 @@
 //
 // It is test infrastructure: only _test.go files import it.
 //
-// What it offers: NewLab (two machines, a remote, both policies), the servers
+// What it offers: NewLab (two machines, a remote, both policies),
+// NewAccount, LetReach and Chmod (a second account and what it may reach), the servers
 // (StartDaemon, StartHTTP, StartBlackHole, StartProxy, StartSSHD,
 // StartSSHAgent), real SSH keys and signed commits, and readers of the audit
 // log (AuditEntries, GitCalls) that tests assert on.

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"rfhandoff/hiddentext"
 )
 
 // NotIgnoredError is a directory that must stay out of commits (state,
@@ -60,6 +62,64 @@ func (c *Client) MakePrivateDir(ctx context.Context, repo, dir, what string) err
 		return fmt.Errorf("%s: %w", what, err)
 	}
 	return c.RequireIgnored(ctx, repo, dir, what)
+}
+
+// trackedError is files git tracks where rfhandoff keeps what it trusts
+// (the state directory, the audit log, the policy's trust files): git
+// writes a tracked file on checkout and merge, and replaces even an
+// ignored one when a commit brings it in, so a commit on a branch the
+// checkout pulls could have put its own state, records or allowed signers
+// there.
+type trackedError struct {
+	Repo  string   // the checkout
+	Files []string // relative to Repo, as git lists them
+}
+
+func (e *trackedError) Error() string {
+	// The names come from a commit: shown as the sanitizer renders them.
+	var files []string
+	for _, f := range e.Files[:min(len(e.Files), 5)] {
+		files = append(files, hiddentext.SanitizeLine(f))
+	}
+	more := ""
+	if len(e.Files) > 5 {
+		more = fmt.Sprintf(" and %d more", len(e.Files)-5)
+	}
+	return fmt.Sprintf("git tracks %s%s in %s, where rfhandoff keeps what it trusts: a commit brought them in, and git replaces such a file "+
+		"on checkout and merge (an ignored one too), so what they hold cannot be trusted; refusing to run. "+
+		"Find the commit with `git log --stat -- %s`, untrack each file (`git rm --cached -- %s`) and have the commit reverted on its branch, "+
+		"and look at what they hold before running again; keeping the state directory outside the checkout puts it out of git's reach",
+		strings.Join(files, ", "), more, e.Repo, files[0], files[0])
+}
+
+// RequireUntracked refuses, naming them, the files git tracks in the
+// checkout repo at or below any of paths. A path outside the checkout is
+// not asked about (git never writes there), nor the checkout itself
+// (RequireIgnored refuses a state directory there); with no path left, git
+// does not run.
+func (c *Client) RequireUntracked(ctx context.Context, repo string, paths ...string) error {
+	args := []string{"ls-files", "-z", "--cached", "--"}
+	for _, p := range paths {
+		rel, inside, _, err := pathInCheckout(repo, p)
+		if err != nil {
+			return fmt.Errorf("%s: %w", p, err)
+		}
+		if inside {
+			// Literal: a path from the policy is a name, never a glob.
+			args = append(args, ":(literal)"+filepath.ToSlash(rel))
+		}
+	}
+	if len(args) == 4 {
+		return nil
+	}
+	res, err := c.run(ctx, args, call{})
+	if err != nil {
+		return &Error{Op: "ls-files", Err: err}
+	}
+	if files := splitNUL(res.Stdout); len(files) > 0 {
+		return &trackedError{Repo: repo, Files: files}
+	}
+	return nil
 }
 
 // pathInCheckout returns dir relative to the checkout repo, whether it

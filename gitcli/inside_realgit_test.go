@@ -57,6 +57,62 @@ func TestRequireIgnored(t *testing.T) {
 	}
 }
 
+// A file git tracks in the state directory (or at a trusted path) is
+// refused, naming it; one git only ignores, and paths outside the
+// checkout, pass. git tracks it once a commit brought it in, as a pull of
+// a branch holding .local/rx_agent_state.json does (over the ignored
+// file that was there).
+func TestRequireUntracked(t *testing.T) {
+	t.Parallel()
+	co := newCheckout(t)
+	if err := os.WriteFile(filepath.Join(co.dir, ".git", "info", "exclude"), []byte("/.local/\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	local := filepath.Join(co.dir, ".local")
+	if err := os.MkdirAll(local, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(local, "rx_agent_state.json"), []byte("{}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	signers := filepath.Join(co.dir, "keys", "task signers*")
+	if err := co.c.RequireUntracked(t.Context(), co.dir, local, signers, t.TempDir()); err != nil {
+		t.Fatalf("ignored, untracked: %v", err)
+	}
+	if err := co.c.RequireUntracked(t.Context(), co.dir, t.TempDir()); err != nil {
+		t.Fatalf("outside the checkout: %v", err)
+	}
+	if err := os.MkdirAll(filepath.Dir(signers), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{signers, filepath.Join(co.dir, "keys", "task signers-old")} {
+		if err := os.WriteFile(f, []byte("x\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// As a commit from elsewhere would: tracked, and still ignored here.
+	exclude := filepath.Join(co.dir, ".git", "info", "exclude")
+	if err := os.WriteFile(exclude, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	git(t, co, "add", "--", ".local/rx_agent_state.json", "keys")
+	git(t, co, "commit", "-q", "-m", "bring in state and signers")
+	if err := os.WriteFile(exclude, []byte("/.local/\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err := co.c.RequireUntracked(t.Context(), co.dir, local, signers)
+	for _, want := range []string{"git tracks .local/rx_agent_state.json, keys/task signers* in " + co.dir, "cannot be trusted",
+		"`git rm --cached -- .local/rx_agent_state.json`"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("tracked state and signers: %v\nwant %q", err, want)
+		}
+	}
+	// The pathspec is literal: "task signers*" names one file, not a glob.
+	if err != nil && strings.Contains(err.Error(), "signers-old") {
+		t.Errorf("a trusted path was read as a glob: %v", err)
+	}
+}
+
 func TestMakePrivateDir(t *testing.T) {
 	t.Parallel()
 	co := newCheckout(t)

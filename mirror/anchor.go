@@ -23,11 +23,14 @@ const anchorsSuffix = ".anchors"
 // AnchorsPath is the anchors file of the mirror at dir.
 func AnchorsPath(dir string) string { return dir + anchorsSuffix }
 
+// maxAnchorsBytes bounds the read of an anchors file: one line per branch.
+const maxAnchorsBytes = 1 << 20
+
 // readAnchors reads "<commit> <branch>" lines. A file that is not exactly
 // that is an error naming it, never a silent reset: forgetting an anchor
 // would accept a rewritten branch.
 func readAnchors(path string) (map[string]string, error) {
-	data, err := os.ReadFile(path)
+	data, err := state.ReadPrivate(path, maxAnchorsBytes)
 	if errors.Is(err, os.ErrNotExist) {
 		return map[string]string{}, nil
 	}

@@ -79,6 +79,9 @@ func Open(ctx context.Context, checkout *gitcli.Client, repo config.Repo, dir st
 	if err := cleanTemps(dir); err != nil {
 		return nil, err
 	}
+	if err := private(dir); err != nil {
+		return nil, err
+	}
 	if why, ok := m.check(ctx); !ok {
 		if err := m.rebuild(ctx, why); err != nil {
 			return nil, err
@@ -118,6 +121,21 @@ func RemoteURL(ctx context.Context, checkout *gitcli.Client, repo config.Repo) (
 	return gitcli.AbsoluteURL(raw, checkout.Dir)
 }
 
+// private refuses a mirror, or its config, that another account could
+// change: every git call in the mirror reads that config (PROTOCOL §4).
+// A mirror not made yet passes.
+func private(dir string) error {
+	for _, p := range []string{dir, filepath.Join(dir, "config")} {
+		if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if err := state.CheckPrivate(p); err != nil {
+			return fmt.Errorf("mirror: %w", err)
+		}
+	}
+	return nil
+}
+
 // env is every mirror call's environment. GIT_DIR: git never falls back
 // to a repository above the mirror. The remote's URL is given as config
 // in the environment, never written into the mirror's config file: an
@@ -146,7 +164,7 @@ const maxURLFileBytes = 64 << 10
 // mirroredURL reads urlFile in the mirror at dir; ok is false when there
 // is none.
 func mirroredURL(dir string) (url string, ok bool, err error) {
-	data, err := state.ReadRegular(filepath.Join(dir, urlFile), maxURLFileBytes)
+	data, err := state.ReadPrivate(filepath.Join(dir, urlFile), maxURLFileBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", false, nil
 	}

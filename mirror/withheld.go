@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -19,6 +18,10 @@ import (
 // on every run. It goes with the mirror: a rebuilt one asks once more.
 const withheldFile = "rfhandoff-withheld"
 
+// maxWithheldBytes bounds the read of withheldFile; past it the list only
+// costs fetches.
+const maxWithheldBytes = 1 << 20
+
 // withheld implements gitcli.WithheldMemo for the mirror at dir. Its
 // callers hold the mirror lock.
 type withheld struct{ dir string }
@@ -30,7 +33,7 @@ func (w withheld) path() string { return filepath.Join(w.dir, withheldFile) }
 // read is the recorded limits by blob; a damaged line only costs a fetch.
 func (w withheld) read() map[string]int64 {
 	out := map[string]int64{}
-	data, err := os.ReadFile(w.path())
+	data, err := state.ReadPrivate(w.path(), maxWithheldBytes)
 	if err != nil {
 		return out
 	}

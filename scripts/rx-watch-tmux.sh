@@ -5,7 +5,8 @@
 #
 # Usage: scripts/rx-watch-tmux.sh [CHECKOUT [POLICY]]
 #   CHECKOUT  the RX checkout           (default: $RFHANDOFF_CHECKOUT or ~/rx-checkout)
-#   POLICY    the policy file            (default: $RFHANDOFF_CONFIG or CHECKOUT/rfhandoff.toml)
+#   POLICY    the policy file            (default: $RFHANDOFF_CONFIG or ~/.config/rfhandoff/rx.toml;
+#             never one inside the checkout: rfhandoff refuses a policy in a git working tree)
 #
 # Starts the session "rfhandoff-rx" if it is not running, then attaches to it.
 # Detach with Ctrl-b d; the watcher keeps running. Stop it with [S] at its
@@ -20,7 +21,7 @@ set -eu
 
 session=rfhandoff-rx
 checkout=${1:-${RFHANDOFF_CHECKOUT:-$HOME/rx-checkout}}
-policy=${2:-${RFHANDOFF_CONFIG:-$checkout/rfhandoff.toml}}
+policy=${2:-${RFHANDOFF_CONFIG:-$HOME/.config/rfhandoff/rx.toml}}
 
 command -v tmux >/dev/null || { echo "rx-watch-tmux.sh: tmux is not installed" >&2; exit 1; }
 command -v rfhandoff >/dev/null || { echo "rx-watch-tmux.sh: rfhandoff is not on PATH" >&2; exit 1; }

@@ -4,7 +4,13 @@
 // reset), and one watcher per side through an OS file lock on a separate
 // lock file. It runs no subprocesses and never touches git.
 //
-// What it offers: ReadRegular (the one bounded read of a local file);
+// The ownership boundary lives here too: CheckPrivate, ReadPrivate and
+// MkdirPrivate refuse what another account could change (PROTOCOL §4),
+// as OpenSSH's StrictModes does.
+//
+// What it offers: ReadRegular (the one bounded read of a local file) and
+// ReadPrivate (the same, of a file only this account can change);
+// CheckPrivate and MkdirPrivate (the state directory and what is in it);
 // WriteFileAtomic, CreateTemp, WriteSynced and SyncDir (crash-safe writes);
 // ReadJSON and WriteJSON; Acquire, AcquireAs and Probe (locks); SaveRX
 // and SaveTX with the RX and TX state types; RXStore and TXRecordStore

@@ -32,12 +32,14 @@ func (e *CorruptError) Unwrap() error { return e.Err }
 // exactly one object, no duplicate keys, no key that is not byte-equal to
 // one of v's (encoding/json would fold case), no null where v holds a
 // value, no unknown keys. A missing file returns exists=false and no
-// error; a file that fails any of this returns a *CorruptError.
+// error; a file that fails any of this returns a *CorruptError. The file
+// must be one only this account can change (ReadPrivate): one that is not
+// is refused, naming it, before it is read.
 //
 // v must marshal every field (no omitempty): the key check compares the
 // file's keys with v's own encoding.
 func ReadJSON(path string, v any) (exists bool, err error) {
-	data, err := ReadRegular(path, maxFileBytes)
+	data, err := ReadPrivate(path, maxFileBytes)
 	var big *TooLargeError
 	switch {
 	case errors.Is(err, fs.ErrNotExist):

@@ -26,6 +26,12 @@ func (e *TooLargeError) Error() string { return fmt.Sprintf("larger than %d byte
 // *TooLargeError. It opens with openSharedNoFollow, so a writer may still
 // replace the file.
 func ReadRegular(path string, limit int64) ([]byte, error) {
+	return readRegular(path, limit, nil)
+}
+
+// readRegular is ReadRegular with judge (when not nil) asked about the
+// opened file before a byte of it is read.
+func readRegular(path string, limit int64, judge func(*os.File, fs.FileInfo) error) ([]byte, error) {
 	before, err := os.Lstat(path)
 	if pe, ok := err.(*fs.PathError); ok {
 		pe.Op = "open" // what callers have always said of a missing file
@@ -50,6 +56,11 @@ func ReadRegular(path string, limit int64) ([]byte, error) {
 	}
 	if !os.SameFile(before, st) {
 		return nil, &fs.PathError{Op: "read", Path: path, Err: errors.New("replaced while it was being opened")}
+	}
+	if judge != nil {
+		if err := judge(f, st); err != nil {
+			return nil, err
+		}
 	}
 	data, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {

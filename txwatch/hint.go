@@ -1,7 +1,6 @@
 package txwatch
 
 import (
-	"os"
 	"strings"
 
 	"rfhandoff/config"
@@ -16,8 +15,8 @@ import (
 const fetchHintFile = "tx_result_fetched"
 
 func readFetchHint(pol config.Policy) string {
-	b, err := os.ReadFile(pol.StatePath(fetchHintFile))
-	if err != nil || len(b) > 128 {
+	b, err := state.ReadPrivate(pol.StatePath(fetchHintFile), 128)
+	if err != nil {
 		return ""
 	}
 	return strings.TrimSpace(string(b))

@@ -213,8 +213,9 @@ func (s Store) WriteOutcome(name string, o Outcome) (string, error) {
 }
 
 // ReadRecord reads the record file name from the store: it must be a
-// regular file (not a symlink) named <TASK_ID>-<12 hex>.json whose content
-// parses strictly and matches its name.
+// regular file (not a symlink) only this account can change (PROTOCOL
+// §4), named <TASK_ID>-<12 hex>.json, whose content parses strictly and
+// matches its name.
 func (s Store) ReadRecord(name string) (Record, error) {
 	r, _, err := s.readRecord(name)
 	return r, err
@@ -227,7 +228,7 @@ func (s Store) readRecord(name string) (Record, string, error) {
 	if m == nil {
 		return Record{}, "", fmt.Errorf("%s: not an authorization record name (want <TASK_ID>-<12 hex digits>.json)", path)
 	}
-	data, err := state.ReadRegular(path, maxRecordBytes)
+	data, err := state.ReadPrivate(path, maxRecordBytes)
 	var r Record
 	var big *state.TooLargeError
 	switch {

@@ -134,8 +134,12 @@ func TestRxPublishResultGitCalls(t *testing.T) {
 			}
 			return k
 		}
-		if len(subs) != 17 || count("remote") != 1 || count("ls-files") != 1 || count("ls-remote") != 0 || count("clone") != 1 || subs[len(subs)-1] != "push" {
-			t.Errorf("git calls of one publish: %d %q; want 17, one remote get-url, one ls-files (nothing trusted is tracked), one clone, no ls-remote, the push last", len(subs), subs)
+		// The remote's URL is one git config listing (no remote get-url:
+		// every redirect is judged from it, PROTOCOL §10), then the clone
+		// is checked the same way before it pushes.
+		if len(subs) != 19 || subs[0] != "config" || count("remote") != 0 || count("ls-files") != 1 || count("ls-remote") != 0 ||
+			count("clone") != 1 || subs[len(subs)-1] != "push" {
+			t.Errorf("git calls of one publish: %d %q; want 19, the remote's URL from one git config, one ls-files (nothing trusted is tracked), one clone, no ls-remote, the push last", len(subs), subs)
 		}
 	}
 }

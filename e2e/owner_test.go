@@ -377,11 +377,12 @@ func TestOwnerTwoAccountRecipe(t *testing.T) {
 }
 
 // Finding 9/10 on the MAIN PC: an agent in a group that may write the
-// authorization directory deletes a used record's marker and outcome, so
-// the record would run a second time. tx execute refuses the record, named
+// authorization directory deletes a used record's outcome, hoping the
+// record runs a second time (its use is kept in the list of issued
+// records, which the agent cannot reach). tx execute refuses the record, named
 // with the directory and the fix, before it asks for the phrase; the
 // fake action runs once.
-func TestOwnerAgentDeletesUsedMarker(t *testing.T) {
+func TestOwnerAgentDeletesUsedOutcome(t *testing.T) {
 	t.Parallel()
 	a := faultkit.NewAccount(t)
 	s := newTxSide(t, "")
@@ -395,16 +396,16 @@ func TestOwnerAgentDeletesUsedMarker(t *testing.T) {
 	}
 	dir := s.authDir()
 	name := filepath.Base(record)
-	used := strings.TrimSuffix(name, ".json") + ".used"
-	if _, err := os.Stat(filepath.Join(dir, used)); err != nil {
-		t.Fatalf("the first run left no used marker %s: %v", used, err)
+	outcome := txwatch.OutcomeName(name)
+	if _, err := os.Stat(filepath.Join(dir, outcome)); err != nil {
+		t.Fatalf("the first run left no outcome %s: %v", outcome, err)
 	}
 	faultkit.LetReach(t, filepath.Join(dir, "x"))
 	if err := os.Chown(dir, -1, a.GID); err != nil {
 		t.Fatal(err)
 	}
 	faultkit.Chmod(t, dir, 0o770)
-	if o := a.Sh(t, dir, "rm -- "+used+" "+txwatch.OutcomeName(name)); o.Code != 0 {
+	if o := a.Sh(t, dir, "rm -- "+outcome); o.Code != 0 {
 		t.Fatalf("the agent's rm: %s", o)
 	}
 	again := s.start(t, "tx", "execute", record)
@@ -417,14 +418,14 @@ func TestOwnerAgentDeletesUsedMarker(t *testing.T) {
 	}
 	code := exitStatus(t, again.Wait(txWait))
 	if asked || code != 1 {
-		t.Fatalf("the record ran again after its marker was deleted (asked for the phrase: %v, exit %d)\n%s", asked, code, again.Stderr)
+		t.Fatalf("the record ran again after its outcome was deleted (asked for the phrase: %v, exit %d)\n%s", asked, code, again.Stderr)
 	}
 	for _, want := range []string{record, "the directory " + dir + " above it is writable by the group " + a.Name, "`chmod go-w " + dir + "`"} {
 		if !strings.Contains(again.Stderr.String(), want) {
 			t.Errorf("the refusal lacks %q:\n%s", want, again.Stderr)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(dir, txwatch.OutcomeName(name))); !os.IsNotExist(err) {
+	if _, err := os.Stat(filepath.Join(dir, outcome)); !os.IsNotExist(err) {
 		t.Errorf("an outcome was written again: %v", err)
 	}
 }

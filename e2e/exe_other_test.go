@@ -4,8 +4,6 @@ package e2e
 
 import "testing"
 
-const exeSuffix = ""
-
 // skipDemoAuto: demo --auto runs on Unix.
 func skipDemoAuto(*testing.T) {}
 

@@ -2,9 +2,6 @@ package e2e
 
 import "testing"
 
-// exeSuffix is what Windows needs on a program's file name.
-const exeSuffix = ".exe"
-
 // skipDemoAuto skips: demo --auto refuses on Windows by design (it answers
 // the prompts on pseudo-terminals of its own, which Windows has none of);
 // demo's TestAutoRefusedOnWindows and scripts/test-windows.sh check that

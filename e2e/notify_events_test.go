@@ -46,7 +46,7 @@ func writeSecret(t *testing.T) string {
 func waitEvent(t *testing.T, hook *hookServer, name string, keep func(map[string]string) bool) map[string]string {
 	t.Helper()
 	var got map[string]string
-	faultkit.Eventually(t, faultWait, "a "+name+" notification", func() bool {
+	faultkit.Eventually(t, faultkit.Wait, "a "+name+" notification", func() bool {
 		evs, _ := hook.received()
 		for _, ev := range evs {
 			if ev["event"] == name && (keep == nil || keep(ev)) {
@@ -104,7 +104,7 @@ func TestNotifyTxWatchAndExecute(t *testing.T) {
 	lab.PushResult(lab.Encode(lab.Ready(id)))
 
 	w := lab.Main.StartTTY("tx", "watch")
-	typePhrase(t, w)
+	faultkit.TypePhrase(t, w)
 	ev := waitEvent(t, hook, config.EventAuthorizationNeeded, nil)
 	checkEvent(t, ev, "main", id, title, "YELLOW")
 	m := reSecondsLeft.FindStringSubmatch(ev["message"])
@@ -114,12 +114,12 @@ func TestNotifyTxWatchAndExecute(t *testing.T) {
 	if left, _ := strconv.Atoi(m[1]); left <= 0 || left > lab.Main.Policy.Limits.MaxPublicationAgeS {
 		t.Errorf("authorization_needed says %d s left; the window is at most %d s", left, lab.Main.Policy.Limits.MaxPublicationAgeS)
 	}
-	record := w.WaitFor(reAuthorized, faultWait)[1]
+	record := w.WaitFor(faultkit.ReAuthorized, faultkit.Wait)[1]
 	if n := eventsNamed(hook, config.EventWatcherStopped); n != 0 {
 		t.Fatalf("watcher_stopped sent %d times while tx watch runs", n)
 	}
 	w.Signal(syscall.SIGTERM)
-	if st := w.Wait(faultWait); st.ExitCode() != 0 {
+	if st := w.Wait(faultkit.Wait); st.ExitCode() != 0 {
 		t.Fatalf("tx watch after SIGTERM: exit %d", st.ExitCode())
 	}
 	// Delivered before the process exits: no wait needed.
@@ -131,10 +131,10 @@ func TestNotifyTxWatchAndExecute(t *testing.T) {
 
 	// Refused at the phrase: the record stays unused, nothing announced.
 	x := lab.Main.StartTTY("tx", "execute", record)
-	x.WaitForText("Type exactly: AUTHORIZE RF TX", faultWait)
-	x.WaitForText("> ", faultWait)
+	x.WaitForText("Type exactly: AUTHORIZE RF TX", faultkit.Wait)
+	x.WaitForText("> ", faultkit.Wait)
 	x.Send("AUTHORIZE RF TC")
-	if st := x.Wait(faultWait); st.ExitCode() != 1 {
+	if st := x.Wait(faultkit.Wait); st.ExitCode() != 1 {
 		t.Fatalf("tx execute with a wrong phrase: exit %d, want 1\n%s", st.ExitCode(), x.TTY.String())
 	}
 	if !strings.Contains(x.TTY.String(), "refused at phrase") {
@@ -145,8 +145,8 @@ func TestNotifyTxWatchAndExecute(t *testing.T) {
 	}
 
 	x = lab.Main.StartTTY("tx", "execute", record)
-	typePhrase(t, x)
-	if st := x.Wait(faultWait); st.ExitCode() != 0 {
+	faultkit.TypePhrase(t, x)
+	if st := x.Wait(faultkit.Wait); st.ExitCode() != 0 {
 		t.Fatalf("tx execute: exit %d\n%s", st.ExitCode(), x.TTY.String())
 	}
 	if n := eventsNamed(hook, config.EventTXExecuted); n != 1 {
@@ -159,7 +159,7 @@ func TestNotifyTxWatchAndExecute(t *testing.T) {
 	}
 
 	// The used record is refused before the phrase: nothing more sent.
-	again := lab.Main.Run(faultWait, "tx", "execute", record)
+	again := lab.Main.Run(faultkit.Wait, "tx", "execute", record)
 	if again.Code != 1 || !strings.Contains(again.All(), "refused at") {
 		t.Fatalf("a used record run again: want a refusal\n%s", again)
 	}
@@ -181,7 +181,7 @@ func TestNotifyReceiverFailingTxWatchGoesOn(t *testing.T) {
 	hook := startHookServer(t, hookSecret)
 	notifyTo(t, lab.Main, hook)
 	w := lab.Main.StartTTY("tx", "watch")
-	watcherUp(t, lab.Main, w.Pid(), true)
+	faultkit.WatcherUp(t, lab.Main, w.Pid(), true)
 
 	// offer publishes a READY for a new task and waits for its prompt,
 	// which the operator refuses with a wrong phrase.
@@ -189,10 +189,10 @@ func TestNotifyReceiverFailingTxWatchGoesOn(t *testing.T) {
 		t.Helper()
 		lab.PushTask(tasktest.Capture(id))
 		lab.PushResult(lab.Encode(lab.Ready(id)))
-		w.WaitForText("READY result for task "+id+" awaiting authorization", faultWait)
-		w.WaitForText("Type exactly: AUTHORIZE RF TX", faultWait)
+		w.WaitForText("READY result for task "+id+" awaiting authorization", faultkit.Wait)
+		w.WaitForText("Type exactly: AUTHORIZE RF TX", faultkit.Wait)
 		w.Send("not the phrase")
-		w.WaitFor(regexp.MustCompile(`wrong phrase for result \S+: nothing authorized`), faultWait)
+		w.WaitFor(regexp.MustCompile(`wrong phrase for result \S+: nothing authorized`), faultkit.Wait)
 	}
 	for i, mode := range []string{"500", "hang", "down"} {
 		before := hook.requests()
@@ -205,7 +205,7 @@ func TestNotifyReceiverFailingTxWatchGoesOn(t *testing.T) {
 		offer(fmt.Sprintf("NOTIFY_FAIL_%04d", i+1))
 		// The audit log's delivery line comes after the last attempt: the
 		// receiver is changed only once this event is given up.
-		faultkit.Eventually(t, faultWait, "the delivery given up in mode "+mode, func() bool { return deliveries(t, lab.Main) == i+1 })
+		faultkit.Eventually(t, faultkit.Wait, "the delivery given up in mode "+mode, func() bool { return deliveries(t, lab.Main) == i+1 })
 		if got := hook.requests(); (mode == "down") != (got == before) {
 			t.Errorf("mode %s: %d requests reached the receiver, %d before", mode, got, before)
 		}
@@ -224,7 +224,7 @@ func TestNotifyReceiverFailingTxWatchGoesOn(t *testing.T) {
 		t.Fatal("tx watch died")
 	}
 	w.Signal(syscall.SIGTERM)
-	if st := w.Wait(faultWait); st.ExitCode() != 0 {
+	if st := w.Wait(faultkit.Wait); st.ExitCode() != 0 {
 		t.Errorf("tx watch after SIGTERM: exit %d", st.ExitCode())
 	}
 	tty := w.TTY.String()
@@ -264,10 +264,10 @@ func TestNotifyRemoteOutage(t *testing.T) {
 
 	rxw := lab.RX.Start("rx", "watch")
 	txw := lab.Main.Start("tx", "watch")
-	watcherUp(t, lab.RX, rxw.Pid(), false)
-	watcherUp(t, lab.Main, txw.Pid(), true)
-	waitFetches(t, lab.Main, "a successful fetch through the daemon", 1, faultkit.Call.OK)
-	waitFetches(t, lab.RX, "a successful fetch through the daemon", 1, faultkit.Call.OK)
+	faultkit.WatcherUp(t, lab.RX, rxw.Pid(), false)
+	faultkit.WatcherUp(t, lab.Main, txw.Pid(), true)
+	faultkit.WaitFetches(t, lab.Main, "a successful fetch through the daemon", 1, faultkit.Call.OK)
+	faultkit.WaitFetches(t, lab.RX, "a successful fetch through the daemon", 1, faultkit.Call.OK)
 	role := func(r string) func(map[string]string) bool {
 		return func(ev map[string]string) bool { return ev["role"] == r }
 	}
@@ -284,7 +284,7 @@ func TestNotifyRemoteOutage(t *testing.T) {
 		}
 	}
 	// Once per outage, however many polls fail meanwhile.
-	waitFetches(t, lab.Main, "more failed fetches", 6, faultkit.Call.Failed)
+	faultkit.WaitFetches(t, lab.Main, "more failed fetches", 6, faultkit.Call.Failed)
 	if n := eventsNamed(hook, config.EventRemoteUnreachable); n != 2 {
 		t.Errorf("%d remote_unreachable for one outage of two watchers, want 2", n)
 	}
@@ -301,7 +301,7 @@ func TestNotifyRemoteOutage(t *testing.T) {
 	}
 	for _, s := range []*prompttest.Session{rxw, txw} {
 		s.Signal(syscall.SIGTERM)
-		if st := s.Wait(faultWait); st.ExitCode() != 0 {
+		if st := s.Wait(faultkit.Wait); st.ExitCode() != 0 {
 			t.Errorf("watcher after SIGTERM: exit %d\n%s", st.ExitCode(), s.Stdout.String())
 		}
 	}

@@ -32,17 +32,17 @@ func TestRxCaptureKilledRecoveryCommands(t *testing.T) {
 		commit, data := lab.PushTask(tasktest.Capture(id))
 		lab.Approve(id, data, commit)
 		s := lab.RX.Start("rx", "capture", id)
-		s.Stderr.WaitForText("READY published", faultWait)
+		s.Stderr.WaitForText("READY published", faultkit.Wait)
 		s.Signal(syscall.SIGKILL)
-		s.Wait(faultWait)
-		faultkit.Eventually(t, faultWait, "the killed capture's hackrf_transfer to end on its own", func() bool {
-			return len(liveProcsMentioning(lab.RX.Dir)) == 0
+		s.Wait(faultkit.Wait)
+		faultkit.Eventually(t, faultkit.Wait, "the killed capture's hackrf_transfer to end on its own", func() bool {
+			return len(faultkit.LiveProcsMentioning(lab.RX.Dir)) == 0
 		})
 	}
 	status := func() (string, rxStatusJSON) {
 		t.Helper()
-		text := lab.RX.Run(faultWait, "rx", "status")
-		js := lab.RX.Run(faultWait, "rx", "status", "--json")
+		text := lab.RX.Run(faultkit.Wait, "rx", "status")
+		js := lab.RX.Run(faultkit.Wait, "rx", "status", "--json")
 		var s rxStatusJSON
 		if text.Code != 0 || js.Code != 0 || json.Unmarshal([]byte(js.Stdout), &s) != nil {
 			t.Fatalf("rx status:\n%s\n%s", text, js)
@@ -58,13 +58,13 @@ func TestRxCaptureKilledRecoveryCommands(t *testing.T) {
 	}
 
 	w := lab.RX.StartConsole("rx", "watch") // the task is approved: nothing to prompt for
-	w.Stdout.WaitForText("recovered: the capture of RECOVER_CAP_01", faultWait)
-	watcherUp(t, lab.RX, w.Pid(), false)
+	w.Stdout.WaitForText("recovered: the capture of RECOVER_CAP_01", faultkit.Wait)
+	faultkit.WatcherUp(t, lab.RX, w.Pid(), false)
 	w.Signal(syscall.SIGTERM)
-	if st := w.Wait(faultWait); st.ExitCode() != 0 {
+	if st := w.Wait(faultkit.Wait); st.ExitCode() != 0 {
 		t.Fatalf("rx watch: exit %d\n%s", st.ExitCode(), w.Stderr.String())
 	}
-	tip, err := result.Decode([]byte(gitOut(t, lab, "show", "refs/heads/"+tasktest.ResultBranch+":"+tasktest.ResultPath)), result.Options{})
+	tip, err := result.Decode([]byte(faultkit.GitOut(t, lab, "show", "refs/heads/"+tasktest.ResultBranch+":"+tasktest.ResultPath)), result.Options{})
 	if err != nil || tip.TaskID != "RECOVER_CAP_01" || tip.State != result.StateComplete || *tip.CaptureExitCode != -1 {
 		t.Fatalf("result branch tip after rx watch: %+v %v", tip, err)
 	}
@@ -76,7 +76,7 @@ func TestRxCaptureKilledRecoveryCommands(t *testing.T) {
 	before := lab.Tip(tasktest.ResultBranch)
 	commit, data := lab.PushTask(tasktest.Capture("RECOVER_CAP_03"))
 	lab.Approve("RECOVER_CAP_03", data, commit)
-	out := lab.RX.Run(faultWait, "rx", "capture", "RECOVER_CAP_03")
+	out := lab.RX.Run(faultkit.Wait, "rx", "capture", "RECOVER_CAP_03")
 	if out.Code != 1 || !strings.Contains(out.Stderr, "publisher refuses it") ||
 		!strings.Contains(out.Stderr, "rfhandoff rx mark-completed RECOVER_CAP_02") {
 		t.Fatalf("rx capture with an unrecoverable record: want exit 1 naming rx mark-completed\n%s", out)
@@ -87,7 +87,7 @@ func TestRxCaptureKilledRecoveryCommands(t *testing.T) {
 	if st, err := state.LoadRX(lab.RX.StateDir()); err != nil || st.CaptureInProgress == nil {
 		t.Fatalf("record after the refusal: %+v, %v; want it kept", st.CaptureInProgress, err)
 	}
-	out = lab.RX.Run(faultWait, "rx", "mark-completed", "RECOVER_CAP_02")
+	out = lab.RX.Run(faultkit.Wait, "rx", "mark-completed", "RECOVER_CAP_02")
 	if out.Code != 0 || !strings.Contains(out.Stdout, "dropped the record of its capture in progress") {
 		t.Fatalf("rx mark-completed:\n%s", out)
 	}

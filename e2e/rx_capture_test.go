@@ -13,6 +13,7 @@ import (
 
 	"rfhandoff/capture"
 	"rfhandoff/exec"
+	"rfhandoff/faultkit"
 	"rfhandoff/gitcli/gittest"
 	"rfhandoff/hackrfcli"
 	"rfhandoff/prompt/prompttest"
@@ -125,8 +126,8 @@ func TestRxCaptureCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if *cp.CaptureSizeBytes != int64(len(data)) || int64(len(data)) != 2*2_000_000*15 || *cp.CaptureSHA256 != sha256Hex(data) {
-		t.Errorf("COMPLETE size %d sha %s; file %d %s", *cp.CaptureSizeBytes, *cp.CaptureSHA256, len(data), sha256Hex(data))
+	if *cp.CaptureSizeBytes != int64(len(data)) || int64(len(data)) != 2*2_000_000*15 || *cp.CaptureSHA256 != faultkit.SHA256Hex(data) {
+		t.Errorf("COMPLETE size %d sha %s; file %d %s", *cp.CaptureSizeBytes, *cp.CaptureSHA256, len(data), faultkit.SHA256Hex(data))
 	}
 	if *cp.ClkinAfter != result.ClkinDetected || *cp.RFTXObserved != result.RFTXExpectedExternal || *cp.CaptureExitCode != 0 {
 		t.Errorf("COMPLETE clkin_after %s rf_tx_observed %s exit %d", *cp.ClkinAfter, *cp.RFTXObserved, *cp.CaptureExitCode)
@@ -178,7 +179,7 @@ func TestRxCaptureCtrlC(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if *cp.CaptureSHA256 != sha256Hex(data) || *cp.CaptureSizeBytes != int64(len(data)) || len(data) >= 2*2_000_000*15 {
+	if *cp.CaptureSHA256 != faultkit.SHA256Hex(data) || *cp.CaptureSizeBytes != int64(len(data)) || len(data) >= 2*2_000_000*15 {
 		t.Errorf("COMPLETE size %d of a file of %d bytes: want an honest, cut-short capture", *cp.CaptureSizeBytes, len(data))
 	}
 	if *cp.CaptureExitCode != 0 {

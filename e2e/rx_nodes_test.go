@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"rfhandoff/capture"
+	"rfhandoff/faultkit"
 	"rfhandoff/prompt/prompttest"
 	"rfhandoff/publish/publishtest"
 	"rfhandoff/result"
@@ -55,8 +56,8 @@ func TestRxCaptureNodeResult(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if *rs[1].CaptureSHA256 != sha256Hex(data) {
-		t.Errorf("COMPLETE capture_sha256 %s, file %s", *rs[1].CaptureSHA256, sha256Hex(data))
+	if *rs[1].CaptureSHA256 != faultkit.SHA256Hex(data) {
+		t.Errorf("COMPLETE capture_sha256 %s, file %s", *rs[1].CaptureSHA256, faultkit.SHA256Hex(data))
 	}
 	meta, err := os.ReadFile(rec + capture.MetaSuffix)
 	if err != nil {

@@ -41,7 +41,7 @@ func TestSecurityAuditLogNotARegularFile(t *testing.T) {
 		path := c.make()
 		lab.RX.Policy.Audit.Path = path
 		lab.RX.WritePolicy()
-		out := lab.RX.Run(faultWait, "rx", "check")
+		out := lab.RX.Run(faultkit.Wait, "rx", "check")
 		if out.Code != 1 || !strings.Contains(out.Stderr, path) || !strings.Contains(out.Stderr, c.want) {
 			t.Errorf("%s: want exit 1 naming %s and %q\n%s", c.name, path, c.want, out)
 		}
@@ -55,7 +55,7 @@ func TestSecurityAuditLogNotARegularFile(t *testing.T) {
 	lab.RX.Policy.Audit.Path = log
 	lab.RX.WritePolicy()
 	must(t, os.RemoveAll(log))
-	if out := lab.RX.Run(faultWait, "rx", "check"); out.Code != 10 {
+	if out := lab.RX.Run(faultkit.Wait, "rx", "check"); out.Code != 10 {
 		t.Errorf("rx check with a regular audit log again: want exit 10\n%s", out)
 	}
 }

@@ -92,7 +92,7 @@ func TestSecurityAuditVerifyAgainstPushedHeads(t *testing.T) {
 	for _, id := range []string{"SEC_CHAIN_0001", "SEC_CHAIN_0002"} {
 		commit, data := lab.PushTask(tasktest.Capture(id))
 		lab.Approve(id, data, commit)
-		if out := lab.RX.Run(faultWait, "rx", "publish-result", lab.WriteResult(lab.Encode(lab.Ready(id)))); out.Code != 0 {
+		if out := lab.RX.Run(faultkit.Wait, "rx", "publish-result", lab.WriteResult(lab.Encode(lab.Ready(id)))); out.Code != 0 {
 			t.Fatalf("publishing %s\n%s", id, out)
 		}
 	}
@@ -102,7 +102,7 @@ func TestSecurityAuditVerifyAgainstPushedHeads(t *testing.T) {
 	}
 	log := lab.RX.AuditPath()
 
-	ok := lab.RX.Run(faultWait, "audit", "verify", "--remote")
+	ok := lab.RX.Run(faultkit.Wait, "audit", "verify", "--remote")
 	if ok.Code != 0 || !strings.Contains(ok.Stdout, "intact") || !strings.Contains(ok.Stdout, "2 chain heads") {
 		t.Fatalf("audit verify --remote on the log as written: want exit 0, both heads found\n%s", ok)
 	}
@@ -123,10 +123,10 @@ func TestSecurityAuditVerifyAgainstPushedHeads(t *testing.T) {
 		}
 		return out
 	})
-	if local := lab.RX.Run(faultWait, "audit", "verify"); local.Code != 0 {
+	if local := lab.RX.Run(faultkit.Wait, "audit", "verify"); local.Code != 0 {
 		t.Fatalf("the rewritten log: plain audit verify should find it intact (what the finding was)\n%s", local)
 	}
-	bad := lab.RX.Run(faultWait, "audit", "verify", "--remote")
+	bad := lab.RX.Run(faultkit.Wait, "audit", "verify", "--remote")
 	t.Logf("audit verify --remote on the rewritten log:\n%s", bad)
 	if bad.Code != 1 {
 		t.Errorf("audit verify --remote on a rewritten log: want exit 1\n%s", bad)
@@ -143,7 +143,7 @@ func TestSecurityAuditVerifyAgainstPushedHeads(t *testing.T) {
 
 	// A log deleted and begun afresh holds neither.
 	must(t, os.Remove(log))
-	fresh := lab.RX.Run(faultWait, "audit", "verify", "--remote")
+	fresh := lab.RX.Run(faultkit.Wait, "audit", "verify", "--remote")
 	if fresh.Code != 1 || !strings.Contains(fresh.All(), heads[0]) || !strings.Contains(fresh.All(), heads[1]) {
 		t.Errorf("audit verify --remote on a new log: want exit 1 naming both heads\n%s", fresh)
 	}

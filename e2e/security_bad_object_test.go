@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"rfhandoff/faultkit"
 	"rfhandoff/gitcli/gittest"
 	"rfhandoff/mirror"
 	"rfhandoff/task/tasktest"
@@ -56,7 +57,7 @@ func treeWith(t *testing.T, l *trustLab, mode, name string) string {
 func TestSecurityBadObjectReportedNotFatal(t *testing.T) {
 	t.Parallel()
 	l := newTrustLab(t)
-	if out := l.RX.Run(faultWait, "rx", "check"); out.Code != 0 {
+	if out := l.RX.Run(faultkit.Wait, "rx", "check"); out.Code != 0 {
 		t.Fatalf("first rx check:\n%s", out)
 	}
 	tree := strings.TrimSpace(gittest.Git(t, l.R, l.Remote.Dir, "rev-parse", l.Tip(tasktest.TaskBranch)+"^{tree}"))
@@ -64,14 +65,14 @@ func TestSecurityBadObjectReportedNotFatal(t *testing.T) {
 	l.pushTask(t, "BAD_OBJ_0001", l.main.Private)
 	signed := l.Tip(tasktest.TaskBranch)
 
-	out := l.RX.Run(faultWait, "rx", "check")
+	out := l.RX.Run(faultkit.Wait, "rx", "check")
 	if out.Code != 10 || !strings.Contains(out.Stdout, "commit:   "+signed) || !strings.Contains(out.Stdout, "signed:   main@lab") {
 		t.Fatalf("rx check after the malformed commit: want exit 10 offering the signed task %s\n%s", signed, out)
 	}
 	if n := strings.Count(out.Stderr, bad); n != 1 || !strings.Contains(out.Stderr, "badDate") {
 		t.Fatalf("the malformed commit %s is named %d times, want once with badDate:\n%s", bad, n, out.Stderr)
 	}
-	if again := l.RX.Run(faultWait, "rx", "check"); again.Code != 10 || strings.Contains(again.All(), bad) {
+	if again := l.RX.Run(faultkit.Wait, "rx", "check"); again.Code != 10 || strings.Contains(again.All(), bad) {
 		t.Fatalf("second rx check: want exit 10 and no second report of %s\n%s", bad, again)
 	}
 
@@ -87,7 +88,7 @@ func TestSecurityBadObjectReportedNotFatal(t *testing.T) {
 		unsafe := treeWith(t, l, c.mode, c.entry)
 		top := pushRawCommit(t, l, unsafe, "M <m@x> 1700000000 +0000", "M <m@x> 1700000000 +0000")
 		for range 2 { // refused every time, not accepted the second
-			out := l.RX.Run(faultWait, "rx", "check")
+			out := l.RX.Run(faultkit.Wait, "rx", "check")
 			if out.Code != 1 || !strings.Contains(out.Stderr, "tree "+unsafe+": "+c.id) ||
 				!strings.Contains(out.Stderr, "the remote's owner must take the commit that brings it off the branch") {
 				t.Fatalf("%s: rx check: want exit 1 naming tree %s and %s and the owner's remedy\n%s", c.name, unsafe, c.id, out)
@@ -105,7 +106,7 @@ func TestSecurityBadObjectReportedNotFatal(t *testing.T) {
 
 	l.pushTask(t, "BAD_OBJ_0002", l.main.Private)
 	next := l.Tip(tasktest.TaskBranch)
-	if out := l.RX.Run(faultWait, "rx", "check"); out.Code != 10 || !strings.Contains(out.Stdout, "commit:   "+next) {
+	if out := l.RX.Run(faultkit.Wait, "rx", "check"); out.Code != 10 || !strings.Contains(out.Stdout, "commit:   "+next) {
 		t.Fatalf("after the owner removed the unsafe commits: want exit 10 offering %s\n%s", next, out)
 	}
 }

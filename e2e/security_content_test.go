@@ -43,7 +43,7 @@ func TestSecurityResultPathShapes(t *testing.T) {
 			commit, data := lab.PushTask(tasktest.Capture("SEC_PATH_0001"))
 			lab.Approve("SEC_PATH_0001", data, commit)
 			before := lab.PushFiles(tasktest.ResultBranch, c.files)
-			out := lab.RX.Run(faultWait, "rx", "publish-result", lab.WriteResult(lab.Encode(lab.Ready("SEC_PATH_0001"))))
+			out := lab.RX.Run(faultkit.Wait, "rx", "publish-result", lab.WriteResult(lab.Encode(lab.Ready("SEC_PATH_0001"))))
 			if out.Code != 1 || !strings.Contains(out.Stderr, c.path) {
 				t.Errorf("publish onto %s: want exit 1 naming %s\n%s", c.name, c.path, out)
 			}
@@ -52,9 +52,9 @@ func TestSecurityResultPathShapes(t *testing.T) {
 			}
 			if strings.Contains(c.name, "symlink") {
 				w := lab.Main.Start("tx", "watch")
-				w.Stdout.WaitForText("not a regular file", faultWait)
+				w.Stdout.WaitForText("not a regular file", faultkit.Wait)
 				w.Signal(syscall.SIGTERM)
-				w.Wait(faultWait)
+				w.Wait(faultkit.Wait)
 				if n := blobReads(t, lab.Main); n != 0 {
 					t.Errorf("tx watch read %d blobs behind a symlink", n)
 				}
@@ -76,7 +76,7 @@ func TestSecurityResultBranchExtraFiles(t *testing.T) {
 		"docs/handoff/results/old/plot.png": "png\n",
 		"tools/run.sh":                      "#!/bin/sh\necho hi\n",
 	})
-	out := lab.RX.Run(faultWait, "rx", "publish-result", lab.WriteResult(lab.Encode(lab.Ready("SEC_EXTRA_0001"))))
+	out := lab.RX.Run(faultkit.Wait, "rx", "publish-result", lab.WriteResult(lab.Encode(lab.Ready("SEC_EXTRA_0001"))))
 	if out.Code != 0 {
 		t.Fatalf("publish onto a branch with extra files: want exit 0\n%s", out)
 	}
@@ -107,7 +107,7 @@ func TestSecurityOversizedBlobs(t *testing.T) {
 		lab.RX.Policy.Limits.MaxTaskBytes = 4096
 		lab.RX.WritePolicy()
 		lab.PushTask(tasktest.TaskSpec{ID: "SEC_SIZE_0001", Level: gate.Yellow, Body: strings.Repeat("x", 4096) + "\n"})
-		out := lab.RX.Run(faultWait, "rx", "check")
+		out := lab.RX.Run(faultkit.Wait, "rx", "check")
 		if out.Code != 1 || !strings.Contains(out.Stderr, "4096") {
 			t.Errorf("rx check of a task over 4096 bytes: want exit 1 naming the limit\n%s", out)
 		}
@@ -120,9 +120,9 @@ func TestSecurityOversizedBlobs(t *testing.T) {
 		lab := faultkit.NewLab(t)
 		lab.PushTask(tasktest.TaskSpec{ID: "SEC_SIZE_0002", Level: gate.Yellow, Body: strings.Repeat("y", 64<<10) + "\n"})
 		w := lab.RX.Start("rx", "watch")
-		w.Stderr.WaitForText("65536", faultWait)
+		w.Stderr.WaitForText("65536", faultkit.Wait)
 		w.Signal(syscall.SIGTERM)
-		w.Wait(faultWait)
+		w.Wait(faultkit.Wait)
 		if n := blobReads(t, lab.RX); n != 0 {
 			t.Errorf("%d blob reads of an oversized task", n)
 		}
@@ -135,9 +135,9 @@ func TestSecurityOversizedBlobs(t *testing.T) {
 		lab.PushTask(tasktest.Capture("SEC_SIZE_0003"))
 		lab.PushResult([]byte(strings.Repeat(" ", 2049)))
 		w := lab.Main.Start("tx", "watch")
-		w.Stdout.WaitForText("2048", faultWait)
+		w.Stdout.WaitForText("2048", faultkit.Wait)
 		w.Signal(syscall.SIGTERM)
-		w.Wait(faultWait)
+		w.Wait(faultkit.Wait)
 		if n := blobReads(t, lab.Main); n != 0 {
 			t.Errorf("%d blob reads of an oversized result", n)
 		}

@@ -67,7 +67,7 @@ func TestSecurityCredentialsNeverLeak(t *testing.T) {
 	var outputs []faultkit.Output
 	run := func(s *faultkit.Side, want int, args ...string) faultkit.Output {
 		t.Helper()
-		out := s.Run(faultWait, append([]string{"-v", "--log-format=json"}, args...)...)
+		out := s.Run(faultkit.Wait, append([]string{"-v", "--log-format=json"}, args...)...)
 		outputs = append(outputs, out)
 		if out.Code != want {
 			t.Fatalf("%s: exit %d, want %d\n%s\nhttp-backend:\n%s", strings.Join(args, " "), out.Code, want, out, h.BackendStderr())
@@ -86,9 +86,9 @@ func TestSecurityCredentialsNeverLeak(t *testing.T) {
 		t.Fatal("publish over authenticated HTTP did not move the result branch")
 	}
 	w := lab.Main.Start("-v", "--log-format=json", "tx", "watch")
-	w.Stdout.WaitForText("READY result for task SEC_CRED_0001 awaiting authorization", faultWait)
+	w.Stdout.WaitForText("READY result for task SEC_CRED_0001 awaiting authorization", faultkit.Wait)
 	w.Signal(syscall.SIGTERM)
-	w.Wait(faultWait)
+	w.Wait(faultkit.Wait)
 	outputs = append(outputs, faultkit.Output{Stdout: w.Stdout.String(), Stderr: w.Stderr.String()})
 
 	// A wrong password fails, and its error output names neither password.

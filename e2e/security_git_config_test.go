@@ -83,10 +83,10 @@ func TestSecurityGitConfigProgramsNeverRun(t *testing.T) {
 	scripts := markerScripts(t, marker, programKeys)
 
 	// The mirrors exist once each side has polled.
-	if out := lab.RX.Run(faultWait, "rx", "check"); out.Code != 0 {
+	if out := lab.RX.Run(faultkit.Wait, "rx", "check"); out.Code != 0 {
 		t.Fatalf("rx check before the config was poisoned:\n%s", out)
 	}
-	if out := lab.Main.Run(faultWait, "tx", "status"); out.Code != 0 {
+	if out := lab.Main.Run(faultkit.Wait, "tx", "status"); out.Code != 0 {
 		t.Fatalf("tx status:\n%s", out)
 	}
 	for _, side := range []*faultkit.Side{lab.RX, lab.Main} {
@@ -117,7 +117,7 @@ func TestSecurityGitConfigProgramsNeverRun(t *testing.T) {
 	poisonMirror(lab.RX)
 
 	commit, data := lab.PushTask(tasktest.Capture("CFG_PROG_0001"))
-	out := lab.RX.Run(faultWait, "rx", "check")
+	out := lab.RX.Run(faultkit.Wait, "rx", "check")
 	checkNoMarker(t, marker, "rx check")
 	if out.Code != 10 || !strings.Contains(out.Stdout, commit) {
 		t.Fatalf("rx check: want exit 10 offering %s\n%s", commit, out)
@@ -125,7 +125,7 @@ func TestSecurityGitConfigProgramsNeverRun(t *testing.T) {
 
 	lab.Approve("CFG_PROG_0001", data, commit)
 	before := lab.Tip(tasktest.ResultBranch)
-	out = lab.RX.Run(3*faultWait, "rx", "capture", "CFG_PROG_0001")
+	out = lab.RX.Run(3*faultkit.Wait, "rx", "capture", "CFG_PROG_0001")
 	checkNoMarker(t, marker, "rx capture")
 	if out.Code != 0 {
 		t.Fatalf("rx capture:\n%s", out)
@@ -149,7 +149,7 @@ func TestSecurityGitConfigProgramsNeverRun(t *testing.T) {
 	}
 	commit2, data2 := lab.PushTask(tasktest.Capture("CFG_PROG_0002"))
 	lab.Approve("CFG_PROG_0002", data2, commit2)
-	out = lab.RX.Run(faultWait, "rx", "publish-result", lab.WriteResult(lab.Encode(lab.Ready("CFG_PROG_0002"))))
+	out = lab.RX.Run(faultkit.Wait, "rx", "publish-result", lab.WriteResult(lab.Encode(lab.Ready("CFG_PROG_0002"))))
 	checkNoMarker(t, marker, "rx publish-result")
 	if out.Code != 0 {
 		t.Fatalf("rx publish-result:\n%s", out)
@@ -157,23 +157,23 @@ func TestSecurityGitConfigProgramsNeverRun(t *testing.T) {
 
 	// The MAIN mirror is created by tx watch.
 	w := lab.Main.Start("tx", "watch")
-	w.Stdout.WaitForText("awaits authorization, but there is no terminal here", faultWait)
+	w.Stdout.WaitForText("awaits authorization, but there is no terminal here", faultkit.Wait)
 	w.Signal(syscall.SIGTERM)
-	if st := w.Wait(faultWait); st.ExitCode() != 0 {
+	if st := w.Wait(faultkit.Wait); st.ExitCode() != 0 {
 		t.Fatalf("tx watch: exit %d\n%s", st.ExitCode(), w.Stderr.String())
 	}
 	checkNoMarker(t, marker, "tx watch")
 	poisonMirror(lab.Main)
 	lab.PushResult(lab.Encode(lab.Ready("CFG_PROG_0002"))) // a result not yet reported
 	w = lab.Main.Start("tx", "watch")
-	w.Stdout.WaitForText("awaits authorization, but there is no terminal here", faultWait)
+	w.Stdout.WaitForText("awaits authorization, but there is no terminal here", faultkit.Wait)
 	w.Signal(syscall.SIGTERM)
-	if st := w.Wait(faultWait); st.ExitCode() != 0 {
+	if st := w.Wait(faultkit.Wait); st.ExitCode() != 0 {
 		t.Fatalf("tx watch with a poisoned mirror: exit %d\n%s", st.ExitCode(), w.Stderr.String())
 	}
 	checkNoMarker(t, marker, "tx watch (poisoned mirror)")
 
-	out = lab.Main.Run(faultWait, "task", "new", "CFG_PROG_0003", "--title", "After the poison")
+	out = lab.Main.Run(faultkit.Wait, "task", "new", "CFG_PROG_0003", "--title", "After the poison")
 	checkNoMarker(t, marker, "task new")
 	if out.Code != 0 {
 		t.Fatalf("task new:\n%s", out)
@@ -206,7 +206,7 @@ func TestSecurityGitConfigProgramsNeverRun(t *testing.T) {
 		gittest.Git(t, lab.R, lab.Tmp, "config", "--file", cfg, "protocol.ext.allow", "always")
 		gittest.Git(t, lab.R, lab.Tmp, "config", "--file", cfg, "url.ext::"+ext+" .insteadOf", "file://")
 		if strings.HasSuffix(cfg, ".gitconfig") {
-			out = lab.RX.Run(faultWait, "rx", "check")
+			out = lab.RX.Run(faultkit.Wait, "rx", "check")
 			checkNoMarker(t, marker, "rx check with the remote rewritten to ext:: in the global config")
 			if out.Code != 1 || !strings.Contains(out.Stderr, "url.ext::"+ext+" .insteadOf = file://") {
 				t.Fatalf("rx check with the remote rewritten to ext:: in the global config: want exit 1 naming the rewrite\n%s", out)
@@ -214,7 +214,7 @@ func TestSecurityGitConfigProgramsNeverRun(t *testing.T) {
 			continue
 		}
 		lab.PushTask(tasktest.Capture("CFG_PROG_0004"))
-		out = lab.RX.Run(faultWait, "rx", "check")
+		out = lab.RX.Run(faultkit.Wait, "rx", "check")
 		checkNoMarker(t, marker, "rx check with the remote rewritten to ext:: in the mirror")
 		if out.Code != 10 || !strings.Contains(out.Stdout, "CFG_PROG_0004") {
 			t.Fatalf("rx check with the remote rewritten to ext:: in the mirror: want exit 10 offering the task\n%s", out)
@@ -235,7 +235,7 @@ func TestSecuritySSHCommandFromPolicyOnly(t *testing.T) {
 	l.PushTask(tasktest.Capture("SSH_CMD_0001"))
 	run := func(id string) {
 		t.Helper()
-		out := faultkit.Run(t, sshEnv(l.RX, l.agent.Sock), l.RX.Dir, faultWait, "", "rx", "check")
+		out := faultkit.Run(t, sshEnv(l.RX, l.agent.Sock), l.RX.Dir, faultkit.Wait, "", "rx", "check")
 		checkNoMarker(t, marker, "rx check over ssh")
 		if out.Code != 10 || !strings.Contains(out.Stdout, id) {
 			t.Fatalf("rx check over ssh: want exit 10 offering the task\n%s\nsshd log:\n%s", out, l.sshd.Log())
@@ -282,7 +282,7 @@ func TestSecurityCredentialHelperFromPolicyOnly(t *testing.T) {
 			gittest.Git(t, lab.R, lab.RX.Mirror(), "config", "credential.helper", evil)
 		}
 		lab.PushTask(tasktest.Capture(id))
-		out := lab.RX.Run(faultWait, "rx", "check")
+		out := lab.RX.Run(faultkit.Wait, "rx", "check")
 		checkNoMarker(t, marker, "rx check over https")
 		if out.Code != 10 || !strings.Contains(out.Stdout, id) {
 			t.Fatalf("rx check over https with the policy's helper: want exit 10 offering %s\n%s\nhttp-backend:\n%s", id, out, h.BackendStderr())
@@ -307,7 +307,7 @@ func TestSecurityCredentialHelperFromPolicyOnly(t *testing.T) {
 	lab.RX.Policy.Tools.GitCredentialHelper = ""
 	lab.RX.WritePolicy()
 	lab.PushTask(tasktest.Capture("CRED_HELPER_0003"))
-	out := lab.RX.Run(faultWait, "rx", "check")
+	out := lab.RX.Run(faultkit.Wait, "rx", "check")
 	checkNoMarker(t, marker, "rx check over https without a helper")
 	if out.Code != 1 || !strings.Contains(out.Stderr, "authentication refused") {
 		t.Fatalf("rx check over https without a helper: want exit 1, authentication refused\n%s", out)

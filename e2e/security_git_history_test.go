@@ -56,9 +56,9 @@ func globalConfig(lab *faultkit.Lab) string { return filepath.Join(lab.Home, ".g
 func mainWatchOnce(t *testing.T, lab *faultkit.Lab) {
 	t.Helper()
 	w := lab.Main.Start("tx", "watch")
-	w.Stdout.WaitForText("no "+tasktest.ResultPath+" at result branch commit", faultWait)
+	w.Stdout.WaitForText("no "+tasktest.ResultPath+" at result branch commit", faultkit.Wait)
 	w.Signal(syscall.SIGTERM)
-	if st := w.Wait(faultWait); st.ExitCode() != 0 {
+	if st := w.Wait(faultkit.Wait); st.ExitCode() != 0 {
 		t.Fatalf("tx watch: exit %d\n%s", st.ExitCode(), w.Stderr.String())
 	}
 }
@@ -92,9 +92,9 @@ func TestSecurityReplaceRefsMainMirror(t *testing.T) {
 			l.publish(t, completeOf(ready), l.rx.Private)
 
 			w := l.Main.StartTTY("tx", "watch")
-			seen := w.WaitFor(offeredOrOver, faultWait)[0]
+			seen := w.WaitFor(offeredOrOver, faultkit.Wait)[0]
 			w.Signal(syscall.SIGTERM)
-			w.Wait(faultWait)
+			w.Wait(faultkit.Wait)
 			if seen != `state is "CAPTURE_COMPLETE"` {
 				t.Fatalf("the signed COMPLETE's blob was read through the replace ref: the READY was offered\n%s", w.TTY.String())
 			}
@@ -114,7 +114,7 @@ func TestSecurityReplaceRefsRXMirror(t *testing.T) {
 		t.Run(where, func(t *testing.T) {
 			t.Parallel()
 			l := newTrustLab(t)
-			if out := l.RX.Run(faultWait, "rx", "check"); out.Code != 0 {
+			if out := l.RX.Run(faultkit.Wait, "rx", "check"); out.Code != 0 {
 				t.Fatalf("rx check before any task (creates the mirror):\n%s", out)
 			}
 			const id, forged = "PIN_SIGNED_0001", "PIN_FORGED_0001"
@@ -127,7 +127,7 @@ func TestSecurityReplaceRefsRXMirror(t *testing.T) {
 			setConfig(t, l.Lab, cfg, "core.useReplaceRefs", "true")
 			l.pushTask(t, id, l.main.Private)
 
-			out := l.RX.Run(faultWait, "rx", "check")
+			out := l.RX.Run(faultkit.Wait, "rx", "check")
 			if strings.Contains(out.All(), forged) {
 				t.Fatalf("text nobody signed was read through the replace ref and shown:\n%s", out)
 			}

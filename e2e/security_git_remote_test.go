@@ -50,9 +50,9 @@ func TestSecurityInsteadOfInMirrorConfig(t *testing.T) {
 		real := lab.PushResult(lab.Encode(lab.Ready(id)))
 
 		w := lab.Main.StartTTY("tx", "watch")
-		w.WaitForText("Type exactly: AUTHORIZE RF TX", faultWait)
+		w.WaitForText("Type exactly: AUTHORIZE RF TX", faultkit.Wait)
 		w.Signal(syscall.SIGTERM)
-		w.Wait(faultWait)
+		w.Wait(faultkit.Wait)
 		if out := w.TTY.String(); strings.Contains(out, copied) || !strings.Contains(out, "result branch commit "+real) {
 			t.Fatalf("tx watch offered the copy's READY %s, not the remote's %s:\n%s", copied, real, out)
 		}
@@ -60,14 +60,14 @@ func TestSecurityInsteadOfInMirrorConfig(t *testing.T) {
 	t.Run("rx", func(t *testing.T) {
 		t.Parallel()
 		lab := faultkit.NewLab(t)
-		if out := lab.RX.Run(faultWait, "rx", "check"); out.Code != 0 {
+		if out := lab.RX.Run(faultkit.Wait, "rx", "check"); out.Code != 0 {
 			t.Fatalf("rx check before any task (creates the mirror):\n%s", out)
 		}
 		c := copyOf(t, lab, filepath.Join(t.TempDir(), "marker"))
 		gittest.Seed(t, c, tasktest.TaskBranch, map[string]string{tasktest.TaskPath: tasktest.TaskFile(withBase(lab, tasktest.Capture("PIN_COPY_0001")))})
 		setConfig(t, lab, filepath.Join(lab.RX.Mirror(), "config"), "url."+c.URL+".insteadOf", lab.Remote.URL)
 		lab.PushTask(tasktest.Capture("PIN_REAL_0001"))
-		out := lab.RX.Run(faultWait, "rx", "check")
+		out := lab.RX.Run(faultkit.Wait, "rx", "check")
 		if strings.Contains(out.All(), "PIN_COPY_0001") || out.Code != 10 || !strings.Contains(out.Stdout, "PIN_REAL_0001") {
 			t.Fatalf("rx check: want exit 10 offering the remote's task, never the copy's\n%s", out)
 		}
@@ -109,7 +109,7 @@ func TestSecurityInsteadOfInCheckoutConfig(t *testing.T) {
 				}
 				appendFile(t, cfg, section+"\n\tpath = "+filepath.ToSlash(where)+"\n")
 			}
-			out := lab.RX.Run(faultWait, "rx", "check")
+			out := lab.RX.Run(faultkit.Wait, "rx", "check")
 			if strings.Contains(out.All(), "PIN_COPY_0002") || out.Code != 1 {
 				t.Fatalf("rx check: want exit 1, the copy's task never offered\n%s", out)
 			}
@@ -122,7 +122,7 @@ func TestSecurityInsteadOfInCheckoutConfig(t *testing.T) {
 			// checkout's remote config is not read at all.
 			lab.RX.Policy.Repo.URL = lab.Remote.URL
 			lab.RX.WritePolicy()
-			out = lab.RX.Run(faultWait, "rx", "check")
+			out = lab.RX.Run(faultkit.Wait, "rx", "check")
 			if strings.Contains(out.All(), "PIN_COPY_0002") || out.Code != 10 || !strings.Contains(out.Stdout, "PIN_REAL_0002") {
 				t.Fatalf("rx check with [repo] url: want exit 10 offering the remote's task\n%s", out)
 			}
@@ -191,7 +191,7 @@ func TestSecurityPushRedirectPublish(t *testing.T) {
 				setConfig(t, lab, file, "url."+cp.URL+"."+c.key, lab.Remote.URL)
 			}
 			before, copyBefore := lab.Tip(tasktest.ResultBranch), gittest.Tip(t, cp, tasktest.ResultBranch)
-			out := lab.RX.Run(faultWait, "rx", "publish-result", lab.WriteResult(lab.Encode(lab.Ready(id))))
+			out := lab.RX.Run(faultkit.Wait, "rx", "publish-result", lab.WriteResult(lab.Encode(lab.Ready(id))))
 			if data, err := os.ReadFile(marker); err == nil {
 				t.Fatalf("the copy's pre-receive hook ran: %s\n%s", data, out)
 			}
@@ -212,7 +212,7 @@ func TestSecurityPushRedirectPublish(t *testing.T) {
 				lab.RX.Policy.Repo.URL = lab.Remote.URL
 				lab.RX.WritePolicy()
 			}
-			out = lab.RX.Run(faultWait, "rx", "publish-result", lab.WriteResult(lab.Encode(lab.Ready(id))))
+			out = lab.RX.Run(faultkit.Wait, "rx", "publish-result", lab.WriteResult(lab.Encode(lab.Ready(id))))
 			if out.Code != 0 || lab.Tip(tasktest.ResultBranch) == before {
 				t.Fatalf("rx publish-result after the fix: want exit 0, the result on the remote\n%s", out)
 			}

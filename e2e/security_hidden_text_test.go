@@ -66,7 +66,7 @@ func TestSecurityHiddenTextInBody(t *testing.T) {
 	raw, shown := hiddenTaskBody()
 	commit, data := lab.PushTask(tasktest.TaskSpec{ID: "SEC_HIDDEN_0001", Level: gate.Yellow, Body: raw})
 
-	out := lab.RX.Run(faultWait, "rx", "check")
+	out := lab.RX.Run(faultkit.Wait, "rx", "check")
 	if out.Code != 10 || !strings.Contains(out.Stdout, "body:     holds 22 hidden or control characters, shown as <U+XXXX>") {
 		t.Errorf("rx check: want exit 10 and the hidden characters counted\n%s", out)
 	}
@@ -102,7 +102,7 @@ func TestSecurityHiddenTextInBody(t *testing.T) {
 		t.Fatal("the pushed task lost its hidden characters: the test proves nothing")
 	}
 
-	out = lab.RX.Run(faultWait, "rx", "status")
+	out = lab.RX.Run(faultkit.Wait, "rx", "status")
 	if out.Code != 0 || !strings.Contains(out.Stdout, "approval:        SEC_HIDDEN_0001 sha256 "+digest) {
 		t.Errorf("rx status: want the approval of the raw digest\n%s", out)
 	}
@@ -118,10 +118,10 @@ func TestSecurityHiddenTextInBody(t *testing.T) {
 func approveShown(t *testing.T, lab *faultkit.Lab, id, note string) string {
 	t.Helper()
 	s := lab.RX.StartTTY("rx", "approve", id)
-	s.WaitForText(note, faultWait)
-	s.WaitForText("[A] Approve  [D] Defer  [S] Stop watcher", faultWait)
+	s.WaitForText(note, faultkit.Wait)
+	s.WaitForText("[A] Approve  [D] Defer  [S] Stop watcher", faultkit.Wait)
 	s.Send("A")
-	if st := s.Wait(faultWait); st.ExitCode() != 0 {
+	if st := s.Wait(faultkit.Wait); st.ExitCode() != 0 {
 		t.Fatalf("rx approve: exit %d\n%s", st.ExitCode(), s.TTY)
 	}
 	tty := strings.ReplaceAll(s.TTY.String(), "\r\n", "\n")
@@ -192,7 +192,7 @@ func TestSecurityBlankTextInBody(t *testing.T) {
 		t.Fatalf("the pushed task lost its CRs or blanks: the test proves nothing\n%q", data)
 	}
 
-	out := lab.RX.Run(faultWait, "rx", "check")
+	out := lab.RX.Run(faultkit.Wait, "rx", "check")
 	want := "body:     holds 16 hidden or control characters, shown as <U+XXXX> at the prompt and in TASK.md\n" +
 		"escapes:  <U+00A0> <U+202F> <U+3000> <U+2800> <U+FFFC> <U+16FE4> <U+3164> <U+1680> <U+2000> <U+2009> <U+200A> <U+205F> <U+000D>\n"
 	if out.Code != 10 || !strings.Contains(out.Stdout, want) {
@@ -229,7 +229,7 @@ func TestSecurityHiddenTextInTitle(t *testing.T) {
 	_, data := lab.PushTask(tasktest.TaskSpec{ID: "SEC_HIDDEN_0002", Level: gate.Yellow, Title: title})
 	want := "U+E0069 at character 8, U+E0067 at character 9, U+200B at character 17, U+FE0F at character 22, U+00A0 at character 23, U+2800 at character 27"
 
-	out := lab.RX.Run(faultWait, "rx", "check")
+	out := lab.RX.Run(faultkit.Wait, "rx", "check")
 	if out.Code != 1 || !strings.Contains(out.Stderr, "TASK_TITLE") || !strings.Contains(out.Stderr, want) {
 		t.Errorf("rx check: want exit 1 naming TASK_TITLE and %q\n%s", want, out)
 	}
@@ -240,7 +240,7 @@ func TestSecurityHiddenTextInTitle(t *testing.T) {
 	if err := os.WriteFile(file, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	out = lab.RX.Run(faultWait, "task", "validate", file)
+	out = lab.RX.Run(faultkit.Wait, "task", "validate", file)
 	if out.Code != 1 || !strings.Contains(out.Stderr, want) {
 		t.Errorf("task validate: want exit 1 naming %q\n%s", want, out)
 	}
@@ -265,10 +265,10 @@ func TestSecurityHiddenTextInStatus(t *testing.T) {
 	lab.RX.Policy.Repo.StateDir = filepath.Join(t.TempDir(), "state\ue000")
 	lab.RX.WritePolicy()
 	lab.PushTask(tasktest.Capture("SEC_HIDDEN_0003"))
-	if out := lab.RX.Run(faultWait, "rx", "check"); out.Code != 10 {
+	if out := lab.RX.Run(faultkit.Wait, "rx", "check"); out.Code != 10 {
 		t.Fatalf("rx check:\n%s", out)
 	}
-	out := lab.RX.Run(faultWait, "rx", "status")
+	out := lab.RX.Run(faultkit.Wait, "rx", "status")
 	if out.Code != 0 || !strings.Contains(out.Stdout, filepath.Join("state<U+E000>", "rx_agent_state.json")) {
 		t.Errorf("rx status: want the state file's path escaped\n%s", out)
 	}

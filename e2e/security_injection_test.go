@@ -71,7 +71,7 @@ func TestSecurityOptionInjection(t *testing.T) {
 			value := strings.ReplaceAll(c.value, "MARKER", m)
 			setRawPolicy(t, lab.RX, c.table, c.key, value)
 			for _, args := range [][]string{{"rx", "check"}, {"rx", "publish-result", lab.WriteResult([]byte("{}"))}} {
-				out := lab.RX.Run(faultWait, args...)
+				out := lab.RX.Run(faultkit.Wait, args...)
 				if out.Code != 1 || !strings.Contains(out.Stderr, c.table+"."+c.key) {
 					t.Errorf("%s.%s = %q, %s: want exit 1 naming the key\n%s", c.table, c.key, value, args[1], out)
 				}
@@ -103,7 +103,7 @@ func TestSecurityOptionInjection(t *testing.T) {
 				s.ID = c.value
 			}
 			lab.PushTask(s)
-			out := lab.RX.Run(faultWait, "rx", "check")
+			out := lab.RX.Run(faultkit.Wait, "rx", "check")
 			if out.Code != 1 || !strings.Contains(out.Stderr, c.field) {
 				t.Errorf("task with %s = %q: want exit 1 naming the field\n%s", c.field, c.value, out)
 			}
@@ -135,7 +135,7 @@ func TestSecurityOptionInjection(t *testing.T) {
 			if c.args[0] == "tx" {
 				side = lab.Main
 			}
-			out := side.Run(faultWait, c.args...)
+			out := side.Run(faultkit.Wait, c.args...)
 			if out.Code == 0 {
 				t.Errorf("%s = %q: accepted\n%s", c.name, c.val, out)
 			}
@@ -145,7 +145,7 @@ func TestSecurityOptionInjection(t *testing.T) {
 		bad := strings.Replace(strings.Replace(raw, `"SEC_INJECT_0002"`, jsonString(output), 1), good.SourceHead, upload, 1)
 		lab.PushResult([]byte(bad))
 		w := lab.Main.Start("tx", "watch")
-		w.Stdout.WaitForText("refused, not offered for authorization", faultWait)
+		w.Stdout.WaitForText("refused, not offered for authorization", faultkit.Wait)
 		checkNoInjection(t, lab.Main, output, m)
 		checkNoInjection(t, lab.Main, upload, m)
 	})
@@ -163,7 +163,7 @@ func TestSecurityOptionInjection(t *testing.T) {
 			m := marker(t)
 			url = strings.ReplaceAll(url, "MARKER", m)
 			lab.RX.SetRemoteURL(url)
-			if out := lab.RX.Run(faultWait, "rx", "check"); out.Code != 1 {
+			if out := lab.RX.Run(faultkit.Wait, "rx", "check"); out.Code != 1 {
 				t.Errorf("remote URL %q: want exit 1\n%s", url, out)
 			}
 			if _, err := os.Stat(m); !os.IsNotExist(err) {

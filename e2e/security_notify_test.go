@@ -85,7 +85,7 @@ func TestSecurityNotifyTitleNeverInArgv(t *testing.T) {
 		writeNotifyPolicy(t, lab.RX, append([]string{path}, a.args...)...)
 		id := fmt.Sprintf("SEC_NOTIFY_%04d", i+1)
 		lab.PushTask(tasktest.TaskSpec{ID: id, Level: gate.Yellow, Title: a.title})
-		out := lab.RX.Run(faultWait, "rx", "check")
+		out := lab.RX.Run(faultkit.Wait, "rx", "check")
 		placeholder := a.args[len(a.args)-1]
 		if out.Code != 1 || !strings.Contains(out.Stderr, fmt.Sprintf("notify.command[%d]", len(a.args))) ||
 			!strings.Contains(out.Stderr, placeholder) || !strings.Contains(out.Stderr, "standard input") {
@@ -125,7 +125,7 @@ func TestSecurityNotifyTitleOnlyAsData(t *testing.T) {
 	}
 	writeNotifyPolicy(t, lab.RX, script, "{event}", "{task_id}", "{risk_level}", "{role}")
 	lab.PushTask(tasktest.TaskSpec{ID: "SEC_DATA_0001", Level: gate.Yellow, Title: title})
-	if out := lab.RX.Run(faultWait, "rx", "check"); out.Code != 10 {
+	if out := lab.RX.Run(faultkit.Wait, "rx", "check"); out.Code != 10 {
 		t.Fatalf("rx check with a recording receiver: want exit 10\n%s", out)
 	}
 	read := func(name string) string {
@@ -163,7 +163,7 @@ func TestSecurityNotifyTitleOnlyAsData(t *testing.T) {
 		}
 		writeNotifyPolicy(t, lab.RX, path)
 		lab.PushTask(tasktest.TaskSpec{ID: fmt.Sprintf("SEC_DATA_%04d", i+2), Level: gate.Yellow, Title: title})
-		if out := lab.RX.Run(faultWait, "rx", "check"); out.Code != 10 {
+		if out := lab.RX.Run(faultkit.Wait, "rx", "check"); out.Code != 10 {
 			t.Errorf("rx check with %s as the receiver: want exit 10\n%s", program, out)
 		}
 		noPwned(t, lab.RX, program+" reading its standard input")

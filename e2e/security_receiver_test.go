@@ -63,13 +63,13 @@ func TestSecurityReceiverAnswerEscaped(t *testing.T) {
 	lab.RX.WritePolicy()
 
 	lab.PushTask(tasktest.TaskSpec{ID: "SEC_ANSWER_0001", Level: gate.Yellow})
-	first := lab.RX.Run(faultWait, "-v", "rx", "check")
+	first := lab.RX.Run(faultkit.Wait, "-v", "rx", "check")
 	if first.Code != 10 {
 		t.Fatalf("rx check: want exit 10\n%s", first)
 	}
 	hook.set("418 " + hostileText) // a refusal: the warning quotes it
 	lab.PushTask(tasktest.TaskSpec{ID: "SEC_ANSWER_0002", Level: gate.Yellow})
-	second := lab.RX.Run(faultWait, "-v", "rx", "check")
+	second := lab.RX.Run(faultkit.Wait, "-v", "rx", "check")
 	if second.Code != 10 || !strings.Contains(second.Stderr, "delivery failed") {
 		t.Fatalf("rx check with a refusing webhook: want exit 10 and the failure reported\n%s", second)
 	}
@@ -79,7 +79,7 @@ func TestSecurityReceiverAnswerEscaped(t *testing.T) {
 		}
 	}
 
-	show := lab.RX.Run(faultWait, "audit", "show")
+	show := lab.RX.Run(faultkit.Wait, "audit", "show")
 	if show.Code != 0 || strings.Count(show.Stdout, "NOTIFY approval_needed -> webhook") != 2 {
 		t.Fatalf("audit show: want both deliveries listed\n%s", show)
 	}
@@ -90,7 +90,7 @@ func TestSecurityReceiverAnswerEscaped(t *testing.T) {
 		t.Errorf("audit show does not show the answers escaped:\n%s", show.Stdout)
 	}
 
-	js := lab.RX.Run(faultWait, "audit", "show", "--json")
+	js := lab.RX.Run(faultkit.Wait, "audit", "show", "--json")
 	if js.Code != 0 {
 		t.Fatalf("audit show --json\n%s", js)
 	}

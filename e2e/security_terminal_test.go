@@ -43,7 +43,7 @@ func TestSecurityEscapeSequencesNeverEchoed(t *testing.T) {
 		t.Parallel()
 		lab := faultkit.NewLab(t)
 		lab.PushTask(tasktest.TaskSpec{ID: "SEC_ESC_0001", Level: gate.Yellow, Title: hostileText})
-		out := lab.RX.Run(faultWait, "rx", "check")
+		out := lab.RX.Run(faultkit.Wait, "rx", "check")
 		if out.Code != 1 || !strings.Contains(out.Stderr, "TASK_TITLE") {
 			t.Errorf("a title with control characters: want exit 1 naming TASK_TITLE\n%s", out)
 		}
@@ -51,9 +51,9 @@ func TestSecurityEscapeSequencesNeverEchoed(t *testing.T) {
 			t.Errorf("rx check echoed %q raw", raw)
 		}
 		w := lab.RX.Start("rx", "watch")
-		w.Stderr.WaitForText("task rejected", faultWait)
+		w.Stderr.WaitForText("task rejected", faultkit.Wait)
 		w.Signal(syscall.SIGTERM)
-		w.Wait(faultWait)
+		w.Wait(faultkit.Wait)
 		if raw := rawSequences(w.Stderr.String() + w.Stdout.String()); len(raw) != 0 {
 			t.Errorf("rx watch logged %q raw", raw)
 		}
@@ -62,7 +62,7 @@ func TestSecurityEscapeSequencesNeverEchoed(t *testing.T) {
 		t.Parallel()
 		lab := faultkit.NewLab(t)
 		lab.PushTask(tasktest.TaskSpec{ID: "SEC_ESC_0002", Level: gate.Yellow, Body: "## Goal\n\n" + hostileText + "\n"})
-		out := lab.RX.Run(faultWait, "rx", "check")
+		out := lab.RX.Run(faultkit.Wait, "rx", "check")
 		if out.Code != 10 {
 			t.Errorf("a body with escapes is free Markdown: want exit 10\n%s", out)
 		}
@@ -70,10 +70,10 @@ func TestSecurityEscapeSequencesNeverEchoed(t *testing.T) {
 			t.Errorf("rx check echoed %q raw", raw)
 		}
 		s := lab.RX.StartTTY("rx", "approve", "SEC_ESC_0002")
-		s.WaitForText(`<U+001B>]0;PWNED<U+0007>`, faultWait) // the body, shown neutralised
-		s.WaitForText("[A] Approve  [D] Defer  [S] Stop watcher", faultWait)
+		s.WaitForText(`<U+001B>]0;PWNED<U+0007>`, faultkit.Wait) // the body, shown neutralised
+		s.WaitForText("[A] Approve  [D] Defer  [S] Stop watcher", faultkit.Wait)
 		s.Send("D")
-		s.Wait(faultWait)
+		s.Wait(faultkit.Wait)
 		if raw := rawSequences(s.TTY.String()); len(raw) != 0 {
 			t.Errorf("the approval prompt echoed %q raw", raw)
 		}
@@ -85,9 +85,9 @@ func TestSecurityEscapeSequencesNeverEchoed(t *testing.T) {
 		raw := string(lab.Encode(lab.Ready("SEC_ESC_0003")))
 		lab.PushResult([]byte(strings.Replace(raw, `"SEC_ESC_0003"`, jsonString(hostileText), 1)))
 		w := lab.Main.Start("tx", "watch")
-		w.Stdout.WaitForText("refused, not offered for authorization", faultWait)
+		w.Stdout.WaitForText("refused, not offered for authorization", faultkit.Wait)
 		w.Signal(syscall.SIGTERM)
-		w.Wait(faultWait)
+		w.Wait(faultkit.Wait)
 		if raw := rawSequences(w.Stdout.String() + w.Stderr.String()); len(raw) != 0 {
 			t.Errorf("tx watch echoed %q raw:\n%q", raw, w.Stdout.String())
 		}
@@ -120,9 +120,9 @@ func TestSecurityApprovalNeedsATerminal(t *testing.T) {
 		lab := faultkit.NewLab(t)
 		lab.PushTask(tasktest.Capture("SEC_TTY_0001"))
 		w := prompttest.StartDetached(t, faultkit.Bin(t), []string{"rx", "watch"}, prompttest.Options{Dir: lab.RX.Dir, Env: lab.RX.Env(), Stdin: "A\n"})
-		w.Stderr.WaitFor(taskAwaits("SEC_TTY_0001"), faultWait)
+		w.Stderr.WaitFor(faultkit.TaskAwaits("SEC_TTY_0001"), faultkit.Wait)
 		w.Signal(syscall.SIGTERM)
-		w.Wait(faultWait)
+		w.Wait(faultkit.Wait)
 		if left := w.StdinLeft(); left != "A\n" {
 			t.Errorf("rx watch read stdin: %q left", left)
 		}
@@ -135,9 +135,9 @@ func TestSecurityApprovalNeedsATerminal(t *testing.T) {
 		lab := faultkit.NewLab(t)
 		lab.PushTask(tasktest.Capture("SEC_TTY_0002"))
 		s := prompttest.Start(t, faultkit.Bin(t), []string{"rx", "approve"}, prompttest.Options{Dir: lab.RX.Dir, Env: lab.RX.Env(), PipeStdin: true, Stdin: "A\n"})
-		s.WaitForText("[A] Approve  [D] Defer  [S] Stop watcher", faultWait)
+		s.WaitForText("[A] Approve  [D] Defer  [S] Stop watcher", faultkit.Wait)
 		s.Send("D")
-		if code := s.Wait(faultWait).ExitCode(); code != 1 {
+		if code := s.Wait(faultkit.Wait).ExitCode(); code != 1 {
 			t.Errorf("rx approve deferred at the terminal: exit %d, want 1", code)
 		}
 		if left := s.StdinLeft(); left != "A\n" {
@@ -162,9 +162,9 @@ func TestSecurityApprovalNeedsATerminal(t *testing.T) {
 		// instead of being discarded with the answers typed before it.
 		s := prompttest.StartDetached(t, script, []string{"-qec", faultkit.Bin(t) + " rx approve", os.DevNull},
 			prompttest.Options{Dir: lab.RX.Dir, Env: lab.RX.Env(), Stdin: "A\nA\nA\n", HoldStdin: true})
-		s.Stdout.WaitForText("[A] Approve  [D] Defer  [S] Stop watcher", faultWait)
+		s.Stdout.WaitForText("[A] Approve  [D] Defer  [S] Stop watcher", faultkit.Wait)
 		s.CloseStdin()
-		code := s.Wait(faultWait).ExitCode()
+		code := s.Wait(faultkit.Wait).ExitCode()
 		t.Logf("script with piped answers: exit %d\n%q", code, s.Stdout.String())
 		if code == 0 || isApproved(t, lab, "SEC_TTY_0003") {
 			t.Errorf("answers piped into script before the question approved the task (exit %d)", code)
@@ -175,9 +175,9 @@ func TestSecurityApprovalNeedsATerminal(t *testing.T) {
 		lab := faultkit.NewLab(t)
 		lab.PushTask(tasktest.Capture("SEC_TTY_0004"))
 		s := prompttest.Start(t, script, []string{"-qec", faultkit.Bin(t) + " rx approve", os.DevNull}, prompttest.Options{Dir: lab.RX.Dir, Env: lab.RX.Env()})
-		s.WaitForText("[A] Approve  [D] Defer  [S] Stop watcher", faultWait)
+		s.WaitForText("[A] Approve  [D] Defer  [S] Stop watcher", faultkit.Wait)
 		s.Send("A")
-		if code := s.Wait(faultWait).ExitCode(); code != 0 || !isApproved(t, lab, "SEC_TTY_0004") {
+		if code := s.Wait(faultkit.Wait).ExitCode(); code != 0 || !isApproved(t, lab, "SEC_TTY_0004") {
 			t.Errorf("approval typed through script's terminal: exit %d, approved %v; a wrapper's pty is a terminal", code, isApproved(t, lab, "SEC_TTY_0004"))
 		}
 	})

@@ -141,7 +141,7 @@ func TestSSHRxCheckAtTerminal(t *testing.T) {
 		l := newSSHLab(t)
 		l.PushTask(tasktest.Capture("SSH_OK_0001"))
 		s := startTTY(t, l.RX, l.agent.Sock, "rx", "check")
-		st := s.Wait(faultWait)
+		st := s.Wait(faultkit.Wait)
 		if st.ExitCode() != 10 || !strings.Contains(s.TTY.String(), "SSH_OK_0001") {
 			t.Fatalf("rx check over ssh with the key in the agent: exit %d, want 10 (a task awaits approval)\n%s\nsshd log:\n%s",
 				st.ExitCode(), s.TTY.String(), l.sshd.Log())
@@ -191,11 +191,11 @@ func TestSSHTxWatchStartAtTerminal(t *testing.T) {
 		t.Parallel()
 		l := newSSHLab(t)
 		w := startTTY(t, l.Main, l.agent.Sock, "tx", "watch")
-		watcherUp(t, l.Main, w.Pid(), true)
-		w.TTY.WaitForText("watching origin/rx-node", faultWait)
-		waitFetches(t, l.Main, "a successful fetch over ssh", 1, faultkit.Call.OK)
+		faultkit.WatcherUp(t, l.Main, w.Pid(), true)
+		w.TTY.WaitForText("watching origin/rx-node", faultkit.Wait)
+		faultkit.WaitFetches(t, l.Main, "a successful fetch over ssh", 1, faultkit.Call.OK)
 		w.Signal(syscall.SIGTERM)
-		if st := w.Wait(faultWait); st.ExitCode() != 0 {
+		if st := w.Wait(faultkit.Wait); st.ExitCode() != 0 {
 			t.Errorf("tx watch after SIGTERM: exit %d\n%s", st.ExitCode(), w.TTY.String())
 		}
 	})
@@ -210,14 +210,14 @@ func TestSSHTxWatchStartAtTerminal(t *testing.T) {
 				if strings.Count(w.TTY.String(), "remote unreachable") != 1 {
 					t.Errorf("the cause was not reported exactly once:\n%s", w.TTY.String())
 				}
-				waitFetches(t, l.Main, "three failed fetches with sshd down", 3, faultkit.Call.Failed)
+				faultkit.WaitFetches(t, l.Main, "three failed fetches with sshd down", 3, faultkit.Call.Failed)
 				l.sshd.Start()
-				w.TTY.WaitForText("recovered", faultWait)
+				w.TTY.WaitForText("recovered", faultkit.Wait)
 				if n := strings.Count(w.TTY.String(), "remote unreachable"); n != 1 {
 					t.Errorf("the cause was reported %d times, want once:\n%s", n, w.TTY.String())
 				}
 				w.Signal(syscall.SIGTERM)
-				if st := w.Wait(faultWait); st.ExitCode() != 0 {
+				if st := w.Wait(faultkit.Wait); st.ExitCode() != 0 {
 					t.Errorf("tx watch after SIGTERM: exit %d", st.ExitCode())
 				}
 				return
@@ -258,18 +258,18 @@ func TestSSHRxWatchReportsCauseOnce(t *testing.T) {
 	empty := faultkit.StartSSHAgent(t)
 	w := startTTY(t, l.RX, empty.Sock, "rx", "watch")
 	w.TTY.WaitForText("authentication refused", sshQuick)
-	waitFetches(t, l.RX, "three failed fetches with the key not in the agent", 3, faultkit.Call.Failed)
+	faultkit.WaitFetches(t, l.RX, "three failed fetches with the key not in the agent", 3, faultkit.Call.Failed)
 	if w.Exited() {
 		t.Fatalf("rx watch died on a refused key:\n%s", w.TTY.String())
 	}
 	empty.Add(l.sshd.Key, l.sshd.Passphrase)
-	w.TTY.WaitForText("polling resumed", faultWait)
+	w.TTY.WaitForText("polling resumed", faultkit.Wait)
 	t.Logf("rx watch:\n%s", w.TTY.String())
 	if n := strings.Count(w.TTY.String(), "authentication refused"); n != 1 {
 		t.Errorf("the cause was reported %d times, want once:\n%s", n, w.TTY.String())
 	}
 	w.Signal(syscall.SIGTERM)
-	if st := w.Wait(faultWait); st.ExitCode() != 0 {
+	if st := w.Wait(faultkit.Wait); st.ExitCode() != 0 {
 		t.Errorf("rx watch after SIGTERM: exit %d\n%s", st.ExitCode(), w.TTY.String())
 	}
 }
@@ -284,22 +284,22 @@ func TestSSHTxExecuteRefusedKey(t *testing.T) {
 	l.PushTask(tasktest.Capture("SSH_EXEC_0001"))
 	l.PushResult(l.Encode(l.Ready("SSH_EXEC_0001")))
 	w := startTTY(t, l.Main, l.agent.Sock, "tx", "watch")
-	typePhrase(t, w)
-	record := w.WaitFor(reAuthorized, faultWait)[1]
+	faultkit.TypePhrase(t, w)
+	record := w.WaitFor(faultkit.ReAuthorized, faultkit.Wait)[1]
 	w.Signal(syscall.SIGTERM)
-	if st := w.Wait(faultWait); st.ExitCode() != 0 {
+	if st := w.Wait(faultkit.Wait); st.ExitCode() != 0 {
 		t.Fatalf("tx watch after SIGTERM: exit %d\n%s", st.ExitCode(), w.TTY.String())
 	}
 
 	empty := faultkit.StartSSHAgent(t)
 	x := startTTY(t, l.Main, empty.Sock, "tx", "execute", record)
-	typePhrase(t, x)
+	faultkit.TypePhrase(t, x)
 	endsQuickly(t, x, []string{"refused at re-check", "authentication refused", "ssh-add"})
 
 	empty.Add(l.sshd.Key, l.sshd.Passphrase)
 	y := startTTY(t, l.Main, empty.Sock, "tx", "execute", record)
-	typePhrase(t, y)
-	if st := y.Wait(faultWait); st.ExitCode() != 0 {
+	faultkit.TypePhrase(t, y)
+	if st := y.Wait(faultkit.Wait); st.ExitCode() != 0 {
 		t.Errorf("tx execute with the key back in the agent: exit %d, want 0 (the record was still unused)\n%s", st.ExitCode(), y.TTY.String())
 	}
 }

@@ -42,7 +42,7 @@ func (l *trustLab) taskText(id string) string { return tasktest.TaskFile(l.taskS
 // rxCheck runs rx check and wants exit code want.
 func (l *trustLab) rxCheck(t *testing.T, want int) faultkit.Output {
 	t.Helper()
-	out := l.RX.Run(faultWait, "rx", "check")
+	out := l.RX.Run(faultkit.Wait, "rx", "check")
 	if out.Code != want {
 		t.Fatalf("rx check: exit %d, want %d\n%s", out.Code, want, out)
 	}
@@ -108,7 +108,7 @@ func TestTrustTaskMergeReplayRefused(t *testing.T) {
 				}
 			}
 			a := l.RX.StartTTY("rx", "approve")
-			if st := a.Wait(faultWait); st.ExitCode() != 1 {
+			if st := a.Wait(faultkit.Wait); st.ExitCode() != 1 {
 				t.Fatalf("rx approve of the replayed tip: exit %d, want 1\n%s", st.ExitCode(), a.TTY.String())
 			}
 			if got := a.TTY.String(); strings.Contains(got, menu) || !strings.Contains(got, "old task brought back from commit "+s1) {
@@ -217,7 +217,7 @@ func TestTrustReplacedTaskIDNotOfferedAgain(t *testing.T) {
 	if st := l.rxState(t); !st.Replaced(old) {
 		t.Fatalf("replaced_task_ids %q lacks %s", st.ReplacedTaskIDs, old)
 	}
-	if out := l.RX.Run(faultWait, "rx", "status"); !strings.Contains(out.Stdout, "replaced:        "+old+"\n") ||
+	if out := l.RX.Run(faultkit.Wait, "rx", "status"); !strings.Contains(out.Stdout, "replaced:        "+old+"\n") ||
 		!strings.Contains(out.Stdout, "accepted tip:    "+l.Tip(tasktest.TaskBranch)+" ") {
 		t.Errorf("rx status does not show the replaced TASK_ID and the accepted tip:\n%s", out)
 	}
@@ -228,7 +228,7 @@ func TestTrustReplacedTaskIDNotOfferedAgain(t *testing.T) {
 		t.Fatalf("rx check does not refuse the replaced TASK_ID:\n%s", out)
 	}
 	a := l.RX.StartTTY("rx", "approve", old)
-	if st := a.Wait(faultWait); st.ExitCode() != 1 || strings.Contains(a.TTY.String(), menu) {
+	if st := a.Wait(faultkit.Wait); st.ExitCode() != 1 || strings.Contains(a.TTY.String(), menu) {
 		t.Fatalf("rx approve of a replaced TASK_ID: exit %d\n%s", st.ExitCode(), a.TTY.String())
 	}
 	if st := l.rxState(t); st.Approval != nil || st.LastSeenTaskID != cur {
@@ -250,8 +250,8 @@ func TestTrustTaskMergeReplayWatch(t *testing.T) {
 	l.pushMerge(t, s1+"^{tree}", nil, l.Tip(tasktest.TaskBranch), s1)
 
 	w := l.RX.StartTTY("rx", "watch")
-	w.WaitForText("old task brought back from commit "+s1, faultWait)
-	morePolls(t, l.RX, 5)
+	w.WaitForText("old task brought back from commit "+s1, faultkit.Wait)
+	faultkit.MorePolls(t, l.RX, 5)
 	if n := strings.Count(w.TTY.String(), "old task brought back"); n != 1 {
 		t.Errorf("the replay was reported %d times, want once:\n%s", n, w.TTY.String())
 	}
@@ -259,10 +259,10 @@ func TestTrustTaskMergeReplayWatch(t *testing.T) {
 		t.Fatalf("rx watch offered or showed the replayed task:\n%s", got)
 	}
 	l.pushTask(t, next, l.main.Private)
-	w.WaitForText(next, faultWait)
-	w.WaitForText(menu, faultWait)
+	w.WaitForText(next, faultkit.Wait)
+	w.WaitForText(menu, faultkit.Wait)
 	w.Send("S")
-	if st := w.Wait(faultWait); st.ExitCode() != 0 {
+	if st := w.Wait(faultkit.Wait); st.ExitCode() != 0 {
 		t.Fatalf("rx watch after [S]: exit %d\n%s", st.ExitCode(), w.TTY.String())
 	}
 }

@@ -97,7 +97,7 @@ func (l *trustLab) wantRefusedReplay(t *testing.T, old string, before state.RX, 
 		l.wantStateKept(t, before)
 	}
 	a := l.RX.StartTTY("rx", "approve")
-	if st := a.Wait(faultWait); st.ExitCode() != 1 {
+	if st := a.Wait(faultkit.Wait); st.ExitCode() != 1 {
 		t.Fatalf("rx approve of the copied task: exit %d, want 1\n%s", st.ExitCode(), a.TTY.String())
 	}
 	if got := a.TTY.String(); strings.Contains(got, menu) || !strings.Contains(got, "old task brought back") {
@@ -182,10 +182,10 @@ func TestTrustTaskRewrappedWithdrawnRefused(t *testing.T) {
 	l.wantRefusedReplay(t, id, before, "old task brought back from commit "+cp, "the same signed content as commit "+s1, "no task file there")
 
 	w := l.RX.StartTTY("rx", "watch")
-	w.WaitForText("old task brought back from commit "+cp, faultWait)
+	w.WaitForText("old task brought back from commit "+cp, faultkit.Wait)
 	time.Sleep(5 * l.RX.Policy.Poll.RXInterval.Duration) // several polls
 	w.Signal(syscall.SIGTERM)
-	w.Wait(faultWait)
+	w.Wait(faultkit.Wait)
 	if got := w.TTY.String(); strings.Count(got, "old task brought back") != 1 || strings.Contains(got, menu) || strings.Contains(got, id) {
 		t.Fatalf("rx watch over the copy of %s (merge %s): reported other than once, or offered it:\n%s", s1, m, got)
 	}
@@ -267,7 +267,7 @@ func TestTrustExpiredCertificateTask(t *testing.T) {
 	if strings.Contains(out.All(), "CERT_OLD_0001") {
 		t.Errorf("the refused task's content was read and shown:\n%s", out)
 	}
-	if show := l.RX.Run(faultWait, "audit", "show"); !strings.Contains(show.Stdout, "good signature on") {
+	if show := l.RX.Run(faultkit.Wait, "audit", "show"); !strings.Contains(show.Stdout, "good signature on") {
 		t.Errorf("git itself did not find the backdated signature good, so the test proves nothing:\n%s", show.Stdout)
 	}
 
@@ -308,10 +308,10 @@ func TestTrustExpiredCertificateResult(t *testing.T) {
 	r.PublishedAt, r.CaptureStartedAt = now.Add(-2*time.Minute), now.Add(-2*time.Minute-time.Second)
 	tip = l.publish(t, r, cert, "GIT_COMMITTER_DATE="+now.Add(-30*time.Second).Format(time.RFC3339))
 	w := l.Main.StartTTY("tx", "watch")
-	w.WaitForText("at commit "+tip[:12]+" refused, not offered for authorization", faultWait)
-	w.WaitForText("for rx@lab is outside its validity at the result's published_at", faultWait)
+	w.WaitForText("at commit "+tip[:12]+" refused, not offered for authorization", faultkit.Wait)
+	w.WaitForText("for rx@lab is outside its validity at the result's published_at", faultkit.Wait)
 	w.Signal(syscall.SIGTERM)
-	w.Wait(faultWait)
+	w.Wait(faultkit.Wait)
 	if strings.Contains(w.TTY.String(), "Type exactly") {
 		t.Fatalf("the READY published before its certificate was valid was offered:\n%s", w.TTY.String())
 	}
@@ -325,7 +325,7 @@ func TestTrustExpiredCertificateResult(t *testing.T) {
 	l.Approve(good, []byte(l.taskText(good)), l.Tip(tasktest.TaskBranch))
 	l.RX.Policy.Trust.SigningKey = faultkit.Certify(t, l.ca, l.rx, "rx@lab", valid)
 	l.RX.WritePolicy()
-	if out := l.RX.Run(faultWait, "rx", "publish-result", l.WriteResult(l.Encode(l.Ready(good)))); out.Code != 0 {
+	if out := l.RX.Run(faultkit.Wait, "rx", "publish-result", l.WriteResult(l.Encode(l.Ready(good)))); out.Code != 0 {
 		t.Fatalf("rx publish-result signing with a certificate: exit %d\n%s", out.Code, out)
 	}
 	record := l.authorizeTip(t)
@@ -337,8 +337,8 @@ func TestTrustExpiredCertificateResult(t *testing.T) {
 		t.Fatalf("the record for the READY signed by a valid certificate does not name the key %s (%v):\n%s", l.rx.Fingerprint, err, data)
 	}
 	x := l.Main.StartTTY("tx", "execute", record)
-	typePhrase(t, x)
-	if st := x.Wait(faultWait); st.ExitCode() != 0 || !strings.Contains(x.TTY.String(), "action fake, RF TX = 0") {
+	faultkit.TypePhrase(t, x)
+	if st := x.Wait(faultkit.Wait); st.ExitCode() != 0 || !strings.Contains(x.TTY.String(), "action fake, RF TX = 0") {
 		t.Fatalf("tx execute of the READY signed by a valid certificate: exit %d\n%s", st.ExitCode(), x.TTY.String())
 	}
 }

@@ -80,7 +80,7 @@ func TestTrustSignedTasks(t *testing.T) {
 	l := newTrustLab(t)
 	check := func(want int) faultkit.Output {
 		t.Helper()
-		out := l.RX.Run(faultWait, "rx", "check")
+		out := l.RX.Run(faultkit.Wait, "rx", "check")
 		if out.Code != want {
 			t.Fatalf("rx check: exit %d, want %d\n%s", out.Code, want, out)
 		}
@@ -89,10 +89,10 @@ func TestTrustSignedTasks(t *testing.T) {
 	signedBy := "signed:   main@lab " + l.main.Fingerprint
 
 	// No task file yet: reported exactly as without [trust].
-	withTrust := l.RX.Run(faultWait, "rx", "check")
+	withTrust := l.RX.Run(faultkit.Wait, "rx", "check")
 	l.RX.Policy.Trust.TaskSigners = ""
 	l.RX.WritePolicy()
-	without := l.RX.Run(faultWait, "rx", "check")
+	without := l.RX.Run(faultkit.Wait, "rx", "check")
 	l.RX.Policy.Trust.TaskSigners = ".local/trust/task_signers"
 	l.RX.WritePolicy()
 	if withTrust != without {
@@ -127,7 +127,7 @@ func TestTrustSignedTasks(t *testing.T) {
 			t.Errorf("%s: the refused task's content (%s) was read and shown:\n%s", c.name, c.id, out)
 		}
 	}
-	show := l.RX.Run(faultWait, "audit", "show")
+	show := l.RX.Run(faultkit.Wait, "audit", "show")
 	for _, w := range []string{"[signature: good signature on", "main@lab " + l.main.Fingerprint, ": unsigned]", "gpg.ssh.program=/"} {
 		if !strings.Contains(show.Stdout, w) {
 			t.Errorf("audit show lacks %q:\n%s", w, show.Stdout)
@@ -152,15 +152,15 @@ func TestTrustPinnedSSHKeygen(t *testing.T) {
 	l.RX.Policy.Tools.SSHKeygen = pinned
 	l.RX.WritePolicy()
 	l.pushTask(t, "TRUST_PIN_0001", l.main.Private)
-	if out := l.RX.Run(faultWait, "rx", "check"); out.Code != 10 {
+	if out := l.RX.Run(faultkit.Wait, "rx", "check"); out.Code != 10 {
 		t.Fatalf("rx check with a pinned ssh-keygen: exit %d\n%s", out.Code, out)
 	}
-	if show := l.RX.Run(faultWait, "audit", "show"); !strings.Contains(show.Stdout, "gpg.ssh.program="+pinned+" ") {
+	if show := l.RX.Run(faultkit.Wait, "audit", "show"); !strings.Contains(show.Stdout, "gpg.ssh.program="+pinned+" ") {
 		t.Errorf("audit show does not name the pinned ssh-keygen %s:\n%s", pinned, show.Stdout)
 	}
 	l.RX.Policy.Tools.SSHKeygen = filepath.Join(t.TempDir(), "gone", "ssh-keygen")
 	l.RX.WritePolicy()
-	if out := l.RX.Run(faultWait, "rx", "check"); out.Code != 1 || !strings.Contains(out.Stderr, "ssh-keygen not found") {
+	if out := l.RX.Run(faultkit.Wait, "rx", "check"); out.Code != 1 || !strings.Contains(out.Stderr, "ssh-keygen not found") {
 		t.Fatalf("rx check with a missing pinned ssh-keygen: want exit 1 naming it\n%s", out)
 	}
 }
@@ -172,9 +172,9 @@ func TestTrustRxWatch(t *testing.T) {
 	l := newTrustLab(t)
 	l.pushTask(t, "TRUST_WATCH_0001", "")
 	w := l.RX.StartTTY("rx", "watch")
-	w.WaitForText("task rejected", faultWait)
-	w.WaitForText("unsigned", faultWait)
-	morePolls(t, l.RX, 5)
+	w.WaitForText("task rejected", faultkit.Wait)
+	w.WaitForText("unsigned", faultkit.Wait)
+	faultkit.MorePolls(t, l.RX, 5)
 	if n := strings.Count(w.TTY.String(), "task rejected"); n != 1 {
 		t.Errorf("the unsigned task was reported %d times, want once:\n%s", n, w.TTY.String())
 	}
@@ -182,10 +182,10 @@ func TestTrustRxWatch(t *testing.T) {
 		t.Fatalf("the unsigned task was offered:\n%s", w.TTY.String())
 	}
 	l.pushTask(t, "TRUST_WATCH_0002", l.main.Private)
-	w.WaitForText("Signed:  main@lab "+l.main.Fingerprint, faultWait)
-	w.WaitForText(menu, faultWait)
+	w.WaitForText("Signed:  main@lab "+l.main.Fingerprint, faultkit.Wait)
+	w.WaitForText(menu, faultkit.Wait)
 	w.Send("S")
-	if st := w.Wait(faultWait); st.ExitCode() != 0 {
+	if st := w.Wait(faultkit.Wait); st.ExitCode() != 0 {
 		t.Fatalf("rx watch after [S]: exit %d\n%s", st.ExitCode(), w.TTY.String())
 	}
 }
@@ -197,10 +197,10 @@ func TestTrustApprovalKeepsSigner(t *testing.T) {
 	l := newTrustLab(t)
 	l.pushTask(t, "TRUST_APPROVE_0001", l.main.Private)
 	s := l.RX.StartTTY("rx", "approve", "TRUST_APPROVE_0001")
-	s.WaitForText("Signed:  main@lab "+l.main.Fingerprint, faultWait)
-	s.WaitForText(menu, faultWait)
+	s.WaitForText("Signed:  main@lab "+l.main.Fingerprint, faultkit.Wait)
+	s.WaitForText(menu, faultkit.Wait)
 	s.Send("A")
-	if st := s.Wait(faultWait); st.ExitCode() != 0 {
+	if st := s.Wait(faultkit.Wait); st.ExitCode() != 0 {
 		t.Fatalf("rx approve: exit %d\n%s", st.ExitCode(), s.TTY.String())
 	}
 	st, err := state.LoadRX(l.RX.StateDir())
@@ -212,7 +212,7 @@ func TestTrustApprovalKeepsSigner(t *testing.T) {
 		t.Fatalf("approval %+v, want signer %+v", st.Approval, want)
 	}
 
-	if out := l.RX.Run(faultWait, "rx", "status"); !strings.Contains(out.Stdout, "signed by:     main@lab "+l.main.Fingerprint) {
+	if out := l.RX.Run(faultkit.Wait, "rx", "status"); !strings.Contains(out.Stdout, "signed by:     main@lab "+l.main.Fingerprint) {
 		t.Errorf("rx status does not name the approval's signer:\n%s", out)
 	}
 
@@ -220,14 +220,14 @@ func TestTrustApprovalKeepsSigner(t *testing.T) {
 	// nothing can be published for it.
 	faultkit.WriteAllowedSigners(t, l.taskSigners, faultkit.SignerLine("bob@lab", l.bob, ""))
 	before := l.Tip(tasktest.ResultBranch)
-	out := l.RX.Run(faultWait, "rx", "publish-result", l.WriteResult(l.Encode(l.Ready("TRUST_APPROVE_0001"))))
+	out := l.RX.Run(faultkit.Wait, "rx", "publish-result", l.WriteResult(l.Encode(l.Ready("TRUST_APPROVE_0001"))))
 	if out.Code != 1 || !strings.Contains(out.Stderr, "not in the allowed signers") {
 		t.Fatalf("publish after the signer was withdrawn: want exit 1 naming the signature\n%s", out)
 	}
-	if out := l.RX.Run(faultWait, "rx", "capture"); out.Code == 0 || !strings.Contains(out.Stderr, "not in the allowed signers") {
+	if out := l.RX.Run(faultkit.Wait, "rx", "capture"); out.Code == 0 || !strings.Contains(out.Stderr, "not in the allowed signers") {
 		t.Fatalf("rx capture after the signer was withdrawn: want a refusal naming the signature\n%s", out)
 	}
-	if show := l.RX.Run(faultWait, "audit", "show"); strings.Contains(show.Stdout, "hackrf_transfer") {
+	if show := l.RX.Run(faultkit.Wait, "audit", "show"); strings.Contains(show.Stdout, "hackrf_transfer") {
 		t.Errorf("the refused capture started hackrf_transfer:\n%s", show.Stdout)
 	}
 	if after := l.Tip(tasktest.ResultBranch); after != before {
@@ -248,9 +248,9 @@ func TestTrustSignedResults(t *testing.T) {
 	unsigned := l.pushResult(t, id, 1002, "")
 
 	w := l.Main.StartTTY("tx", "watch")
-	w.WaitForText("refused, not offered for authorization", faultWait)
-	w.WaitForText("unsigned", faultWait)
-	morePolls(t, l.Main, 5)
+	w.WaitForText("refused, not offered for authorization", faultkit.Wait)
+	w.WaitForText("unsigned", faultkit.Wait)
+	faultkit.MorePolls(t, l.Main, 5)
 	if n := strings.Count(w.TTY.String(), "refused, not offered"); n != 1 {
 		t.Errorf("the unsigned READY was reported %d times, want once:\n%s", n, w.TTY.String())
 	}
@@ -259,11 +259,11 @@ func TestTrustSignedResults(t *testing.T) {
 	}
 
 	l.pushResult(t, id, 1003, l.rx.Private)
-	w.WaitForText("signed by rx@lab "+l.rx.Fingerprint, faultWait)
-	typePhrase(t, w)
-	m := w.WaitFor(reAuthorized, faultWait)
+	w.WaitForText("signed by rx@lab "+l.rx.Fingerprint, faultkit.Wait)
+	faultkit.TypePhrase(t, w)
+	m := w.WaitFor(faultkit.ReAuthorized, faultkit.Wait)
 	w.Signal(syscall.SIGTERM)
-	w.Wait(faultWait)
+	w.Wait(faultkit.Wait)
 	record := m[1]
 	data, err := os.ReadFile(record)
 	if err != nil {
@@ -280,8 +280,8 @@ func TestTrustSignedResults(t *testing.T) {
 	// The RX key is removed from result_signers before tx execute.
 	faultkit.WriteAllowedSigners(t, l.resultSigners, faultkit.SignerLine("mallory@lab", l.mallory, ""))
 	x := l.Main.StartTTY("tx", "execute", record)
-	typePhrase(t, x)
-	if st := x.Wait(faultWait); st.ExitCode() != 1 {
+	faultkit.TypePhrase(t, x)
+	if st := x.Wait(faultkit.Wait); st.ExitCode() != 1 {
 		t.Fatalf("tx execute: exit %d, want 1\n%s", st.ExitCode(), x.TTY.String())
 	}
 	if got := x.TTY.String(); !strings.Contains(got, "result signature") || !strings.Contains(got, "not in the allowed signers") {
@@ -308,7 +308,7 @@ func TestTrustPublishSigns(t *testing.T) {
 		t.Helper()
 		r := l.Ready(id)
 		r.CapturePID = pid
-		return faultkit.Run(t, l.RX.Env(agent.Env()), l.RX.Dir, faultWait, "", "rx", "publish-result", l.WriteResult(l.Encode(r)))
+		return faultkit.Run(t, l.RX.Env(agent.Env()), l.RX.Dir, faultkit.Wait, "", "rx", "publish-result", l.WriteResult(l.Encode(r)))
 	}
 	if out := publish(2001); out.Code != 0 {
 		t.Fatalf("signed publish: exit %d\n%s", out.Code, out)
@@ -336,7 +336,7 @@ func TestTrustPolicyFiles(t *testing.T) {
 	t.Parallel()
 	l := faultkit.NewLab(t)
 	faultkit.NewSSHKey(t, "probe") // skips without ssh-keygen
-	if v := l.RX.Run(faultWait, "version"); !regexp.MustCompile(`(?m)^ssh-keygen +/\S*ssh-keygen \(for git's signatures\)$`).MatchString(v.Stdout) {
+	if v := l.RX.Run(faultkit.Wait, "version"); !regexp.MustCompile(`(?m)^ssh-keygen +/\S*ssh-keygen \(for git's signatures\)$`).MatchString(v.Stdout) {
 		t.Errorf("version does not name ssh-keygen:\n%s", v)
 	}
 	bad := filepath.Join(t.TempDir(), "bad_signers")
@@ -346,7 +346,7 @@ func TestTrustPolicyFiles(t *testing.T) {
 	l.RX.Policy.Trust.TaskSigners = ".local/missing_signers"
 	l.RX.Policy.Trust.ResultSigners = bad
 	l.RX.WritePolicy()
-	out := l.RX.Run(faultWait, "config", "check")
+	out := l.RX.Run(faultkit.Wait, "config", "check")
 	if out.Code != 1 {
 		t.Fatalf("config check: exit %d, want 1\n%s", out.Code, out)
 	}

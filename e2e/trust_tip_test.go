@@ -80,10 +80,10 @@ func (l *trustLab) records(t *testing.T) []string {
 func (l *trustLab) authorizeTip(t *testing.T) string {
 	t.Helper()
 	w := l.Main.StartTTY("tx", "watch")
-	typePhrase(t, w)
-	m := w.WaitFor(reAuthorized, faultWait)
+	faultkit.TypePhrase(t, w)
+	m := w.WaitFor(faultkit.ReAuthorized, faultkit.Wait)
 	w.Signal(syscall.SIGTERM)
-	w.Wait(faultWait)
+	w.Wait(faultkit.Wait)
 	return m[1]
 }
 
@@ -94,9 +94,9 @@ func (l *trustLab) executeRefused(t *testing.T, record string, phrase bool, want
 	t.Helper()
 	x := l.Main.StartTTY("tx", "execute", record)
 	if phrase {
-		typePhrase(t, x)
+		faultkit.TypePhrase(t, x)
 	}
-	if st := x.Wait(faultWait); st.ExitCode() != 1 {
+	if st := x.Wait(faultkit.Wait); st.ExitCode() != 1 {
 		t.Fatalf("tx execute: exit %d, want 1\n%s", st.ExitCode(), x.TTY.String())
 	}
 	for _, w := range want {
@@ -115,13 +115,13 @@ func (l *trustLab) executeRefused(t *testing.T, record string, phrase bool, want
 func (l *trustLab) watchRefuses(t *testing.T, tip string, want ...string) {
 	t.Helper()
 	w := l.Main.StartTTY("tx", "watch")
-	w.WaitForText("result at commit "+tip[:12]+" refused, not offered for authorization (no valid result", faultWait)
+	w.WaitForText("result at commit "+tip[:12]+" refused, not offered for authorization (no valid result", faultkit.Wait)
 	for _, s := range want {
-		w.WaitForText(s, faultWait)
+		w.WaitForText(s, faultkit.Wait)
 	}
-	morePolls(t, l.Main, 5)
+	faultkit.MorePolls(t, l.Main, 5)
 	w.Signal(syscall.SIGTERM)
-	w.Wait(faultWait)
+	w.Wait(faultkit.Wait)
 	out := w.TTY.String()
 	if n := strings.Count(out, "refused, not offered"); n != 1 {
 		t.Errorf("the tip was reported %d times, want once:\n%s", n, out)
@@ -183,21 +183,21 @@ func TestTrustCompleteEndsTask(t *testing.T) {
 	r := l.Ready(id)
 	l.publish(t, r, l.rx.Private)
 	w := l.Main.StartTTY("tx", "watch")
-	typePhrase(t, w)
-	record := w.WaitFor(reAuthorized, faultWait)[1]
+	faultkit.TypePhrase(t, w)
+	record := w.WaitFor(faultkit.ReAuthorized, faultkit.Wait)[1]
 
 	complete := l.publish(t, completeOf(r), l.rx.Private)
-	w.WaitForText(`state is "CAPTURE_COMPLETE"`, faultWait)
+	w.WaitForText(`state is "CAPTURE_COMPLETE"`, faultkit.Wait)
 	unsigned := l.publish(t, r, "")
-	w.WaitForText("result at commit "+unsigned[:12]+" refused", faultWait)
-	w.WaitForText("unsigned", faultWait)
+	w.WaitForText("result at commit "+unsigned[:12]+" refused", faultkit.Wait)
+	w.WaitForText("unsigned", faultkit.Wait)
 	l.publish(t, r, l.rx.Private) // READY's bytes again, signed: already shown
 	again := l.Ready(id)
 	again.CapturePID = 4002
 	l.publish(t, again, l.rx.Private)
-	w.WaitForText("task "+id+" is over: a CAPTURE_COMPLETE for it was seen at result commit "+complete, faultWait)
+	w.WaitForText("task "+id+" is over: a CAPTURE_COMPLETE for it was seen at result commit "+complete, faultkit.Wait)
 	w.Signal(syscall.SIGTERM)
-	w.Wait(faultWait)
+	w.Wait(faultkit.Wait)
 	if n := strings.Count(w.TTY.String(), "Type exactly"); n != 1 {
 		t.Fatalf("offered %d times, want only the READY before COMPLETE:\n%s", n, w.TTY.String())
 	}
@@ -206,7 +206,7 @@ func TestTrustCompleteEndsTask(t *testing.T) {
 		t.Fatalf("tx state completed_tasks = %v (%v), want %s at %s", st.CompletedTasks, err, id, complete)
 	}
 	l.executeRefused(t, record, false, "refused at quick checks: task "+id+" is over")
-	if out := l.Main.Run(faultWait, "tx", "status"); !strings.Contains(out.Stdout, "tasks over:     1") || !strings.Contains(out.Stdout, id+"  at result commit "+complete[:12]) {
+	if out := l.Main.Run(faultkit.Wait, "tx", "status"); !strings.Contains(out.Stdout, "tasks over:     1") || !strings.Contains(out.Stdout, id+"  at result commit "+complete[:12]) {
 		t.Errorf("tx status does not list the task as over:\n%s", out)
 	}
 }
@@ -221,18 +221,18 @@ func TestTrustForeignTipThenSignedPublish(t *testing.T) {
 	ready := l.pushResult(t, id, 5001, l.rx.Private)
 	foreign := l.PushFiles(tasktest.ResultBranch, map[string]string{"docs/handoff/results/RX_RESULT.md": "forged\n"})
 	w := l.Main.StartTTY("tx", "watch")
-	w.WaitForText("result at commit "+foreign[:12]+" refused, not offered for authorization (no valid result", faultWait)
-	w.WaitForText("its last change is "+ready, faultWait)
-	morePolls(t, l.Main, 5)
+	w.WaitForText("result at commit "+foreign[:12]+" refused, not offered for authorization (no valid result", faultkit.Wait)
+	w.WaitForText("its last change is "+ready, faultkit.Wait)
+	faultkit.MorePolls(t, l.Main, 5)
 	if out := w.TTY.String(); strings.Contains(out, "Type exactly") || strings.Count(out, "refused, not offered") != 1 {
 		t.Fatalf("the foreign tip was offered or reported more than once:\n%s", out)
 	}
 	next := l.pushResult(t, id, 5002, l.rx.Private)
-	w.WaitForText("result branch commit "+next, faultWait)
-	typePhrase(t, w)
-	w.WaitFor(reAuthorized, faultWait)
+	w.WaitForText("result branch commit "+next, faultkit.Wait)
+	faultkit.TypePhrase(t, w)
+	w.WaitFor(faultkit.ReAuthorized, faultkit.Wait)
 	w.Signal(syscall.SIGTERM)
-	w.Wait(faultWait)
+	w.Wait(faultkit.Wait)
 }
 
 // A key withdrawn in the allowed signers (valid-before in the past) does
@@ -248,12 +248,12 @@ func TestTrustWithdrawnKeyBackdated(t *testing.T) {
 	// The task: rx check refuses it, naming the window.
 	faultkit.SignedSeed(t, l.Remote, tasktest.TaskBranch,
 		map[string]string{tasktest.TaskPath: tasktest.TaskFile(l.taskSpec("TRUST_OLDKEY_0001"))}, l.main.Private, backdated)
-	out := l.RX.Run(faultWait, "rx", "check")
+	out := l.RX.Run(faultkit.Wait, "rx", "check")
 	if out.Code != 1 || !strings.Contains(out.Stderr, "key "+l.main.Fingerprint+" for main@lab is outside its window at now") ||
 		!strings.Contains(out.Stderr, `valid-before="20210101"`) {
 		t.Fatalf("rx check of a task signed by a withdrawn key on a backdated commit: want exit 1 naming the window\n%s", out)
 	}
-	if show := l.RX.Run(faultWait, "audit", "show"); !strings.Contains(show.Stdout, "good signature on") {
+	if show := l.RX.Run(faultkit.Wait, "audit", "show"); !strings.Contains(show.Stdout, "good signature on") {
 		t.Errorf("git itself did not find the backdated signature good, so the test proves nothing:\n%s", show.Stdout)
 	}
 
@@ -274,11 +274,11 @@ func TestTrustCommitterDateFarFromPublication(t *testing.T) {
 	hourAgo := r.PublishedAt.Add(-time.Hour).UTC().Format(time.RFC3339) // whole seconds: 1h to 1h+1s away
 	tip := l.publish(t, r, l.rx.Private, "GIT_COMMITTER_DATE="+hourAgo)
 	w := l.Main.StartTTY("tx", "watch")
-	w.WaitForText("at commit "+tip[:12]+" refused, not offered for authorization", faultWait)
+	w.WaitForText("at commit "+tip[:12]+" refused, not offered for authorization", faultkit.Wait)
 	w.WaitForText(fmt.Sprintf("is 1h0m0s away from published_at %s (more than max_publication_age_s = %d): inconsistent, refused",
-		r.PublishedAt.Format(time.RFC3339), l.Main.Policy.Limits.MaxPublicationAgeS), faultWait)
+		r.PublishedAt.Format(time.RFC3339), l.Main.Policy.Limits.MaxPublicationAgeS), faultkit.Wait)
 	w.Signal(syscall.SIGTERM)
-	w.Wait(faultWait)
+	w.Wait(faultkit.Wait)
 	if strings.Contains(w.TTY.String(), "Type exactly") {
 		t.Fatalf("offered:\n%s", w.TTY.String())
 	}

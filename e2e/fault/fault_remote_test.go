@@ -1,7 +1,6 @@
-package e2e
+package fault
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,30 +13,6 @@ import (
 	"rfhandoff/task/tasktest"
 	"rfhandoff/txwatch"
 )
-
-// fetchCalls returns the side's git fetch calls so far.
-func fetchCalls(t *testing.T, side *faultkit.Side) []faultkit.Call {
-	t.Helper()
-	return faultkit.GitCalls(faultkit.AuditEntries(t, side.AuditPath()), "fetch")
-}
-
-// waitFetches waits until at least n fetch calls satisfy keep.
-func waitFetches(t *testing.T, side *faultkit.Side, what string, n int, keep func(faultkit.Call) bool) {
-	t.Helper()
-	faultkit.Eventually(t, faultWait, what, func() bool {
-		return faultkit.CountCalls(fetchCalls(t, side), keep) >= n
-	})
-}
-
-// morePolls waits until side's watcher has started n more fetches than it
-// had when called: "several polls later" counted in the audit log, not
-// slept, so a loaded machine cannot make it zero polls.
-func morePolls(t *testing.T, side *faultkit.Side, n int) {
-	t.Helper()
-	all := func(faultkit.Call) bool { return true }
-	start := faultkit.CountCalls(fetchCalls(t, side), all)
-	waitFetches(t, side, fmt.Sprintf("%d more polls", n), start+n, all)
-}
 
 // The RX watcher's outage (git daemon stopped and started again on the
 // same port, a task pushed meanwhile, the outage reported once) is
@@ -55,25 +30,25 @@ func TestFaultTXWatchRemoteAwayAndBack(t *testing.T) {
 	lab.PushTask(tasktest.Capture("FAULT_AWAY_0002"))
 
 	w := lab.Main.Start("tx", "watch")
-	watcherUp(t, lab.Main, w.Pid(), true)
-	waitFetches(t, lab.Main, "a successful fetch through the daemon", 1, faultkit.Call.OK)
+	faultkit.WatcherUp(t, lab.Main, w.Pid(), true)
+	faultkit.WaitFetches(t, lab.Main, "a successful fetch through the daemon", 1, faultkit.Call.OK)
 
 	d.Stop()
-	waitFetches(t, lab.Main, "three failed fetches with the daemon down", 3, faultkit.Call.Failed)
+	faultkit.WaitFetches(t, lab.Main, "three failed fetches with the daemon down", 3, faultkit.Call.Failed)
 	ready := lab.Encode(lab.Ready("FAULT_AWAY_0002"))
 	lab.PushResult(ready)
 	if w.Exited() {
 		t.Fatalf("tx watch died while the remote was away\nstdout:\n%s", w.Stdout.String())
 	}
 	d.Start()
-	w.Stdout.WaitForText("READY result for task FAULT_AWAY_0002 awaiting authorization", faultWait)
-	w.Stdout.WaitForText("no terminal", faultWait)
+	w.Stdout.WaitForText("READY result for task FAULT_AWAY_0002 awaiting authorization", faultkit.Wait)
+	w.Stdout.WaitForText("no terminal", faultkit.Wait)
 	if out := w.Stdout.String(); !strings.Contains(out, "recovered") {
 		t.Errorf("the recovery was not reported:\n%s", out)
 	}
 
 	w.Signal(syscall.SIGTERM)
-	if st := w.Wait(faultWait); st.ExitCode() != 0 {
+	if st := w.Wait(faultkit.Wait); st.ExitCode() != 0 {
 		t.Errorf("tx watch after SIGTERM: exit %d", st.ExitCode())
 	}
 	st, err := state.LoadTX(lab.Main.StateDir())
@@ -112,7 +87,7 @@ func TestFaultPublishRemoteAwayAndBack(t *testing.T) {
 	stateBefore := readFile(t, lab.RX.StateDir()+"/"+state.RXStateFile)
 
 	d.Stop()
-	down := lab.RX.Run(faultWait, "rx", "publish-result", file)
+	down := lab.RX.Run(faultkit.Wait, "rx", "publish-result", file)
 	t.Logf("publish with the remote down:\n%s", down)
 	if down.Code != 1 {
 		t.Fatalf("publish with the remote down: want exit 1\n%s", down)
@@ -130,7 +105,7 @@ func TestFaultPublishRemoteAwayAndBack(t *testing.T) {
 	t.Run("dies mid-push", func(t *testing.T) {
 		gittest.InstallHook(t, lab.Remote, "pre-receive", "#!/bin/sh\n"+
 			"if [ ! -e ./faultkit-died-once ]; then : > ./faultkit-died-once; kill -9 0; fi\nexit 0\n")
-		mid := lab.RX.Run(faultWait, "rx", "publish-result", file)
+		mid := lab.RX.Run(faultkit.Wait, "rx", "publish-result", file)
 		t.Logf("publish with the remote dying during the push:\n%s", mid)
 		if mid.Code != 1 {
 			t.Fatalf("publish with the remote dying during the push: want exit 1\n%s", mid)
@@ -150,11 +125,11 @@ func TestFaultPublishRemoteAwayAndBack(t *testing.T) {
 	}
 
 	d.Restart()
-	up := lab.RX.Run(faultWait, "rx", "publish-result", file)
+	up := lab.RX.Run(faultkit.Wait, "rx", "publish-result", file)
 	if up.Code != 0 || !strings.Contains(up.Stdout, "published") {
 		t.Fatalf("publish with the remote back: want exit 0\n%s", up)
 	}
-	again := lab.RX.Run(faultWait, "rx", "publish-result", file)
+	again := lab.RX.Run(faultkit.Wait, "rx", "publish-result", file)
 	if again.Code != 0 || !strings.Contains(again.Stdout, "already published") {
 		t.Fatalf("publishing the same result again: want the identical no-op\n%s", again)
 	}

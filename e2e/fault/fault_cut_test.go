@@ -1,4 +1,4 @@
-package e2e
+package fault
 
 import (
 	"crypto/rand"
@@ -45,8 +45,8 @@ func TestFaultConnectionCutMidFetch(t *testing.T) {
 		p := faultkit.StartProxy(t, d.Addr())
 		lab.RX.SetRemoteURL(p.URL("remote.git"))
 		w := lab.RX.Start("rx", "watch")
-		watcherUp(t, lab.RX, w.Pid(), false)
-		waitFetches(t, lab.RX, "a successful fetch through the proxy", 1, faultkit.Call.OK)
+		faultkit.WatcherUp(t, lab.RX, w.Pid(), false)
+		faultkit.WaitFetches(t, lab.RX, "a successful fetch through the proxy", 1, faultkit.Call.OK)
 		old := lab.RX.TrackingRef(tasktest.TaskBranch)
 
 		p.CutAfter(16 << 10)
@@ -54,7 +54,7 @@ func TestFaultConnectionCutMidFetch(t *testing.T) {
 		data := []byte(tasktest.TaskFile(tasktest.TaskSpec{ID: "FAULT_CUT_0001", Level: gate.Yellow, ExpectedHead: lab.Base}))
 		commit := lab.PushFiles(tasktest.TaskBranch, bigTree("docs/firmware", map[string]string{
 			tasktest.TaskPath: string(data), "docs/firmware.hex": bigBlob(t)}))
-		waitFetches(t, lab.RX, "two fetches cut by the proxy", 2, faultkit.Call.Failed)
+		faultkit.WaitFetches(t, lab.RX, "two fetches cut by the proxy", 2, faultkit.Call.Failed)
 		if p.Cuts.Load() == 0 {
 			t.Fatal("the proxy cut nothing: the test did not test a cut")
 		}
@@ -69,19 +69,19 @@ func TestFaultConnectionCutMidFetch(t *testing.T) {
 		}
 
 		p.CutAfter(0)
-		w.Stderr.WaitFor(taskAwaits("FAULT_CUT_0001"), faultWait)
+		w.Stderr.WaitFor(faultkit.TaskAwaits("FAULT_CUT_0001"), faultkit.Wait)
 		if got := lab.RX.TrackingRef(tasktest.TaskBranch); got != commit {
 			t.Errorf("after the network came back the tracking ref is %s, want %s", got, commit)
 		}
 		w.Signal(syscall.SIGTERM)
-		if st := w.Wait(faultWait); st.ExitCode() != 0 {
+		if st := w.Wait(faultkit.Wait); st.ExitCode() != 0 {
 			t.Errorf("rx watch after SIGTERM: exit %d", st.ExitCode())
 		}
 		st, err := state.LoadRX(lab.RX.StateDir())
 		if err != nil {
 			t.Fatal(err)
 		}
-		if st.LastSeenTaskID != "FAULT_CUT_0001" || st.SeenTaskDigests["FAULT_CUT_0001"] != sha256Hex(data) {
+		if st.LastSeenTaskID != "FAULT_CUT_0001" || st.SeenTaskDigests["FAULT_CUT_0001"] != faultkit.SHA256Hex(data) {
 			t.Errorf("state after recovery: last seen %q digest %q", st.LastSeenTaskID, st.SeenTaskDigests["FAULT_CUT_0001"])
 		}
 		faultkit.CheckAuditChain(t, lab.RX.AuditPath())
@@ -94,14 +94,14 @@ func TestFaultConnectionCutMidFetch(t *testing.T) {
 		p := faultkit.StartProxy(t, d.Addr())
 		lab.Main.SetRemoteURL(p.URL("remote.git"))
 		w := lab.Main.Start("tx", "watch")
-		watcherUp(t, lab.Main, w.Pid(), true)
-		waitFetches(t, lab.Main, "a successful fetch through the proxy", 1, faultkit.Call.OK)
+		faultkit.WatcherUp(t, lab.Main, w.Pid(), true)
+		faultkit.WaitFetches(t, lab.Main, "a successful fetch through the proxy", 1, faultkit.Call.OK)
 		old := lab.Main.TrackingRef(tasktest.ResultBranch)
 
 		p.CutAfter(16 << 10)
 		commit := lab.PushFiles(tasktest.ResultBranch, bigTree("docs/notes", map[string]string{
 			tasktest.ResultPath: string(lab.Encode(lab.Ready("FAULT_CUT_0002"))), "docs/notes.hex": bigBlob(t)}))
-		waitFetches(t, lab.Main, "two fetches cut by the proxy", 2, faultkit.Call.Failed)
+		faultkit.WaitFetches(t, lab.Main, "two fetches cut by the proxy", 2, faultkit.Call.Failed)
 		if p.Cuts.Load() == 0 {
 			t.Fatal("the proxy cut nothing: the test did not test a cut")
 		}
@@ -113,12 +113,12 @@ func TestFaultConnectionCutMidFetch(t *testing.T) {
 		}
 
 		p.CutAfter(0)
-		w.Stdout.WaitForText("READY result for task FAULT_CUT_0002 awaiting authorization", faultWait)
+		w.Stdout.WaitForText("READY result for task FAULT_CUT_0002 awaiting authorization", faultkit.Wait)
 		if got := lab.Main.TrackingRef(tasktest.ResultBranch); got != commit {
 			t.Errorf("after the network came back the tracking ref is %s, want %s", got, commit)
 		}
 		w.Signal(syscall.SIGTERM)
-		if st := w.Wait(faultWait); st.ExitCode() != 0 {
+		if st := w.Wait(faultkit.Wait); st.ExitCode() != 0 {
 			t.Errorf("tx watch after SIGTERM: exit %d", st.ExitCode())
 		}
 		if _, err := state.LoadTX(lab.Main.StateDir()); err != nil {

@@ -1,4 +1,4 @@
-package e2e
+package fault
 
 import (
 	"strings"
@@ -43,11 +43,11 @@ func TestFaultBlackHoleRemote(t *testing.T) {
 
 			w := side.Start(c.args...)
 			// Five timed-out fetches take about 5 × 1 s plus the backoff.
-			waitFetches(t, side, "five fetches ended", 5, func(c faultkit.Call) bool { return c.End != nil })
+			faultkit.WaitFetches(t, side, "five fetches ended", 5, func(c faultkit.Call) bool { return c.End != nil })
 			if w.Exited() {
 				t.Fatalf("%s died against a black hole\nstdout:\n%s\nstderr:\n%s", c.name, w.Stdout.String(), w.Stderr.String())
 			}
-			calls := fetchCalls(t, side)
+			calls := faultkit.FetchCalls(t, side)
 			var maxWait time.Duration
 			for i, call := range calls {
 				if call.End == nil {
@@ -78,7 +78,7 @@ func TestFaultBlackHoleRemote(t *testing.T) {
 				t.Error("the black hole saw no connection: the test did not test it")
 			}
 			w.Signal(syscall.SIGTERM)
-			if st := w.Wait(faultWait); st.ExitCode() != 0 {
+			if st := w.Wait(faultkit.Wait); st.ExitCode() != 0 {
 				t.Errorf("%s after SIGTERM: exit %d", c.name, st.ExitCode())
 			}
 			faultkit.CheckAuditChain(t, side.AuditPath())
@@ -92,7 +92,7 @@ func TestFaultBlackHoleRemote(t *testing.T) {
 		lab.RX.Policy.Poll.GitTimeout = config.Duration{Duration: timeout}
 		lab.RX.WritePolicy()
 		start := time.Now()
-		out := lab.RX.Run(faultWait, "rx", "check")
+		out := lab.RX.Run(faultkit.Wait, "rx", "check")
 		if out.Code != 1 || !strings.Contains(out.Stderr, "timed out") {
 			t.Errorf("rx check against a black hole: want exit 1 saying it timed out\n%s", out)
 		}

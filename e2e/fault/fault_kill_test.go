@@ -1,4 +1,4 @@
-package e2e
+package fault
 
 import (
 	"fmt"
@@ -99,7 +99,7 @@ func TestFaultSIGKILLLoop(t *testing.T) {
 			},
 			parse: rxState,
 			restart: func(t *testing.T, lab *faultkit.Lab, args []string, i int) {
-				out := lab.RX.Run(faultWait, args...)
+				out := lab.RX.Run(faultkit.Wait, args...)
 				if out.Code != 0 {
 					t.Fatalf("publish after a kill: want exit 0\n%s", out)
 				}
@@ -131,8 +131,8 @@ func TestFaultSIGKILLLoop(t *testing.T) {
 				if i%2 == 1 {
 					return 0
 				}
-				faultkit.Eventually(t, faultWait, "the killed capture's hackrf_transfer to end on its own", func() bool {
-					return len(liveProcsMentioning(lab.RX.Dir)) == 0
+				faultkit.Eventually(t, faultkit.Wait, "the killed capture's hackrf_transfer to end on its own", func() bool {
+					return len(faultkit.LiveProcsMentioning(lab.RX.Dir)) == 0
 				})
 				return killOrphans(t, lab) // the safety net; Eventually has made it 0
 			},
@@ -162,7 +162,7 @@ func TestFaultSIGKILLLoop(t *testing.T) {
 				if !s.Exited() {
 					s.Signal(syscall.SIGKILL)
 				}
-				s.Wait(faultWait)
+				s.Wait(faultkit.Wait)
 				// Its children are in their own process groups: only the
 				// SIGINT they get when their parent dies (Pdeathsig) ends
 				// them. End any that survive, as a safety net.
@@ -194,11 +194,11 @@ func TestFaultSIGKILLLoop(t *testing.T) {
 		hole := faultkit.StartBlackHole(t)
 		lab.RX.SetRemoteURL(hole.URL("remote.git"))
 		s := lab.RX.Start("rx", "watch")
-		faultkit.Eventually(t, faultWait, "a fetch in progress", func() bool {
-			return faultkit.CountCalls(fetchCalls(t, lab.RX), func(c faultkit.Call) bool { return c.End == nil }) > 0
+		faultkit.Eventually(t, faultkit.Wait, "a fetch in progress", func() bool {
+			return faultkit.CountCalls(faultkit.FetchCalls(t, lab.RX), func(c faultkit.Call) bool { return c.End == nil }) > 0
 		})
 		s.Signal(syscall.SIGKILL)
-		s.Wait(faultWait)
+		s.Wait(faultkit.Wait)
 		if n := checkAfterKill(t, lab.RX, state.RXLockFile, rxState, s.Pid()); n == 0 {
 			t.Fatal("the fetch in progress was not left as an interrupted start line")
 		}
@@ -238,7 +238,7 @@ func checkAfterKill(t *testing.T, side *faultkit.Side, lock string, parse func(s
 	if len(mine) == 0 {
 		return 0
 	}
-	show := side.Run(faultWait, "audit", "show")
+	show := side.Run(faultkit.Wait, "audit", "show")
 	if show.Code != 0 {
 		t.Fatalf("audit show after a kill:\n%s", show)
 	}
@@ -255,9 +255,9 @@ func checkAfterKill(t *testing.T, side *faultkit.Side, lock string, parse func(s
 func stopCleanly(t *testing.T, side *faultkit.Side, args []string, tx bool) {
 	t.Helper()
 	s := side.Start(args...)
-	watcherUp(t, side, s.Pid(), tx)
+	faultkit.WatcherUp(t, side, s.Pid(), tx)
 	s.Signal(syscall.SIGTERM)
-	if st := s.Wait(faultWait); st.ExitCode() != 0 {
+	if st := s.Wait(faultkit.Wait); st.ExitCode() != 0 {
 		t.Fatalf("%s after a restart and SIGTERM: exit %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), st.ExitCode(), s.Stdout.String(), s.Stderr.String())
 	}
 	running := true
@@ -284,8 +284,8 @@ func stopCleanly(t *testing.T, side *faultkit.Side, args []string, tx bool) {
 func checkNoDuplicateResults(t *testing.T, lab *faultkit.Lab) {
 	t.Helper()
 	seen := map[string]string{}
-	for _, c := range strings.Fields(gitOut(t, lab, "log", "--format=%H", "refs/heads/"+tasktest.ResultBranch, "--", tasktest.ResultPath)) {
-		blob := strings.TrimSpace(gitOut(t, lab, "rev-parse", c+":"+tasktest.ResultPath))
+	for _, c := range strings.Fields(faultkit.GitOut(t, lab, "log", "--format=%H", "refs/heads/"+tasktest.ResultBranch, "--", tasktest.ResultPath)) {
+		blob := strings.TrimSpace(faultkit.GitOut(t, lab, "rev-parse", c+":"+tasktest.ResultPath))
 		if prev, dup := seen[blob]; dup {
 			t.Fatalf("commits %s and %s both published the same result %s", prev, c, blob)
 		}
@@ -308,18 +308,18 @@ func stopCaptureCleanly(t *testing.T, lab *faultkit.Lab, args []string) string {
 		t.Logf("the killed capture of %s left READY standing on the result branch; the restart must supersede it", args[2])
 	}
 	s := lab.RX.Start(args...)
-	faultkit.Eventually(t, faultWait, "rx capture to refuse or publish READY", func() bool {
+	faultkit.Eventually(t, faultkit.Wait, "rx capture to refuse or publish READY", func() bool {
 		return s.Exited() || strings.Contains(s.Stderr.String(), "READY published")
 	})
 	if !s.Exited() {
 		s.Signal(syscall.SIGINT)
-		if code := s.Wait(faultWait).ExitCode(); code != 130 || !strings.Contains(s.Stderr.String(), "COMPLETE published") {
+		if code := s.Wait(faultkit.Wait).ExitCode(); code != 130 || !strings.Contains(s.Stderr.String(), "COMPLETE published") {
 			t.Fatalf("rx capture after SIGINT: exit %d, want 130 with COMPLETE published\nstderr:\n%s", code, s.Stderr.String())
 		}
 		t.Logf("restart: a new capture started and was interrupted cleanly")
 		return s.Stdout.String()
 	}
-	code := s.Wait(faultWait).ExitCode()
+	code := s.Wait(faultkit.Wait).ExitCode()
 	if code != 1 || !strings.Contains(s.Stderr.String(), "never overwritten") {
 		t.Fatalf("rx capture of a task whose capture was killed: exit %d, want 1 refusing to overwrite\nstdout:\n%s\nstderr:\n%s", code, s.Stdout.String(), s.Stderr.String())
 	}
@@ -346,9 +346,9 @@ func checkCaptureSettled(t *testing.T, lab *faultkit.Lab, id, out string, i int)
 		t.Errorf("iteration %d: capture_in_progress left after the restart: %+v", i, st.CaptureInProgress)
 	}
 	var rs []*result.Result // the task's results, oldest first
-	commits := strings.Fields(gitOut(t, lab, "log", "--reverse", "--format=%H", "refs/heads/"+tasktest.ResultBranch, "--", tasktest.ResultPath))
+	commits := strings.Fields(faultkit.GitOut(t, lab, "log", "--reverse", "--format=%H", "refs/heads/"+tasktest.ResultBranch, "--", tasktest.ResultPath))
 	for _, c := range commits {
-		r, err := result.Decode([]byte(gitOut(t, lab, "show", c+":"+tasktest.ResultPath)), result.Options{})
+		r, err := result.Decode([]byte(faultkit.GitOut(t, lab, "show", c+":"+tasktest.ResultPath)), result.Options{})
 		if err != nil {
 			t.Fatalf("result commit %s: %v", c, err)
 		}
@@ -376,7 +376,7 @@ func checkCaptureSettled(t *testing.T, lab *faultkit.Lab, id, out string, i int)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if last.State != result.StateComplete || *last.CaptureExitCode != -1 || *last.CaptureSHA256 != sha256Hex(file) ||
+	if last.State != result.StateComplete || *last.CaptureExitCode != -1 || *last.CaptureSHA256 != faultkit.SHA256Hex(file) ||
 		*last.CaptureSizeBytes != int64(len(file)) || last.CommonClockVerified {
 		t.Fatalf("iteration %d: recovered COMPLETE %+v does not describe %s (%d bytes)", i, last, data, len(file))
 	}
@@ -385,18 +385,6 @@ func checkCaptureSettled(t *testing.T, lab *faultkit.Lab, id, out string, i int)
 		how = "after waiting for the still running orphan"
 	}
 	t.Logf("iteration %d: the restart published COMPLETE (exit -1, %d bytes) for the killed capture %s", i, len(file), how)
-}
-
-// liveProcsMentioning is faultkit.ProcsMentioning less zombies and this
-// test process.
-func liveProcsMentioning(s string) []int {
-	var out []int
-	for _, pid := range faultkit.ProcsMentioning(s) {
-		if pid != os.Getpid() && faultkit.Alive(pid) {
-			out = append(out, pid)
-		}
-	}
-	return out
 }
 
 // killOrphans kills the processes still running whose command line
@@ -411,7 +399,7 @@ func killOrphans(t *testing.T, lab *faultkit.Lab) int {
 			if p, err := os.FindProcess(pid); err == nil {
 				_ = p.Kill()
 			}
-			faultkit.Eventually(t, faultWait, "an orphan to die", func() bool { return !faultkit.Alive(pid) })
+			faultkit.Eventually(t, faultkit.Wait, "an orphan to die", func() bool { return !faultkit.Alive(pid) })
 		}
 	}
 	return n

@@ -1,6 +1,6 @@
 //go:build race
 
-package e2e
+package testbin
 
 // raceEnabled: the binary under test is built with -race too.
 const raceEnabled = true

@@ -1,4 +1,4 @@
-package e2e
+package fault
 
 import (
 	"strings"
@@ -21,7 +21,7 @@ func TestFaultForcePushedTaskBranch(t *testing.T) {
 	t.Parallel()
 	lab := faultkit.NewLab(t)
 	lab.PushTask(tasktest.Capture("FAULT_FORCE_0001"))
-	if out := lab.RX.Run(faultWait, "rx", "check"); out.Code != 10 {
+	if out := lab.RX.Run(faultkit.Wait, "rx", "check"); out.Code != 10 {
 		t.Fatalf("rx check of the first task: want exit 10\n%s", out)
 	}
 	old := lab.RX.TrackingRef(tasktest.TaskBranch)
@@ -30,7 +30,7 @@ func TestFaultForcePushedTaskBranch(t *testing.T) {
 		tasktest.TaskPath: tasktest.TaskFile(tasktest.TaskSpec{ID: "FAULT_FORCE_0002", Level: gate.Yellow, ExpectedHead: lab.Base}),
 	})
 	for range 2 {
-		check := lab.RX.Run(faultWait, "rx", "check")
+		check := lab.RX.Run(faultkit.Wait, "rx", "check")
 		if check.Code != 1 || !strings.Contains(check.Stderr, "force-push refused") || strings.Contains(check.All(), "FAULT_FORCE_0002") {
 			t.Errorf("rx check after the rewrite: want exit 1 naming the refused force-push\n%s", check)
 		}
@@ -57,15 +57,15 @@ func TestFaultForcePushedResultBranch(t *testing.T) {
 	lab.PushTask(tasktest.Capture("FAULT_FORCE_0003"))
 	lab.PushFiles(tasktest.ResultBranch, map[string]string{"docs/handoff/results/.keep": "x\n"})
 	w := lab.Main.Start("tx", "watch")
-	watcherUp(t, lab.Main, w.Pid(), true)
-	waitFetches(t, lab.Main, "a first fetch", 1, faultkit.Call.OK)
+	faultkit.WatcherUp(t, lab.Main, w.Pid(), true)
+	faultkit.WaitFetches(t, lab.Main, "a first fetch", 1, faultkit.Call.OK)
 	old := lab.Main.TrackingRef(tasktest.ResultBranch)
 
 	gittest.Rewrite(t, lab.Remote, tasktest.ResultBranch, map[string]string{
 		tasktest.ResultPath: string(lab.Encode(lab.Ready("FAULT_FORCE_0003"))),
 	})
-	w.Stdout.WaitForText("force-push refused", faultWait)
-	waitFetches(t, lab.Main, "two refused fetches after the rewrite", 2, faultkit.Call.Failed)
+	w.Stdout.WaitForText("force-push refused", faultkit.Wait)
+	faultkit.WaitFetches(t, lab.Main, "two refused fetches after the rewrite", 2, faultkit.Call.Failed)
 	if got := lab.Main.TrackingRef(tasktest.ResultBranch); got != old {
 		t.Errorf("tracking ref %s after the force-push; want it kept at %s", got, old)
 	}
@@ -76,7 +76,7 @@ func TestFaultForcePushedResultBranch(t *testing.T) {
 		t.Errorf("a result from the rewritten branch was shown:\n%s", out)
 	}
 	w.Signal(syscall.SIGTERM)
-	if st := w.Wait(faultWait); st.ExitCode() != 0 {
+	if st := w.Wait(faultkit.Wait); st.ExitCode() != 0 {
 		t.Errorf("tx watch after SIGTERM: exit %d", st.ExitCode())
 	}
 	st, err := state.LoadTX(lab.Main.StateDir())

@@ -1,23 +1,14 @@
-package e2e
+package fault
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"os"
-	"regexp"
 	"strings"
 	"testing"
 
 	"rfhandoff/faultkit"
 	"rfhandoff/gitcli/gittest"
 )
-
-// taskAwaits matches the RX watcher's report of a task it cannot offer
-// without a terminal.
-func taskAwaits(id string) *regexp.Regexp {
-	return regexp.MustCompile(`task awaits approval.*task_id=` + regexp.QuoteMeta(id))
-}
 
 // readFile is path's content; the test fails when it cannot be read.
 func readFile(t *testing.T, path string) string {
@@ -58,17 +49,6 @@ func commitsBetween(t *testing.T, lab *faultkit.Lab, old, new string) int {
 		return 0
 	}
 	return len(strings.Split(out, "\n"))
-}
-
-func sha256Hex(b []byte) string {
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
-}
-
-// gitOut runs git in the lab's bare remote.
-func gitOut(t *testing.T, lab *faultkit.Lab, args ...string) string {
-	t.Helper()
-	return gittest.Git(t, lab.R, lab.Remote.Dir, args...)
 }
 
 // tail is the last n bytes of a file, quoted, for failure messages.

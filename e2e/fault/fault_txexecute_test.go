@@ -1,45 +1,15 @@
-package e2e
+package fault
 
 import (
-	"regexp"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 
 	"rfhandoff/exec"
 	"rfhandoff/faultkit"
 	"rfhandoff/prompt/prompttest"
-	"rfhandoff/task/tasktest"
 	"rfhandoff/txwatch"
 )
-
-var reAuthorized = regexp.MustCompile(`AUTHORIZED: record (\S+)`)
-
-// authorize publishes a READY result for a new task and has `tx watch`,
-// on a terminal, write an authorization record for it after the operator
-// types the phrase. It returns the record's path.
-func authorize(t *testing.T, lab *faultkit.Lab, id string) string {
-	t.Helper()
-	lab.PushTask(tasktest.Capture(id))
-	lab.PushResult(lab.Encode(lab.Ready(id)))
-	w := lab.Main.StartTTY("tx", "watch")
-	typePhrase(t, w)
-	m := w.WaitFor(reAuthorized, faultWait)
-	w.Signal(syscall.SIGTERM)
-	if st := w.Wait(faultWait); st.ExitCode() != 0 {
-		t.Fatalf("tx watch after SIGTERM: exit %d", st.ExitCode())
-	}
-	return m[1]
-}
-
-// typePhrase waits for the phrase prompt on s's terminal and types the phrase.
-func typePhrase(t *testing.T, s *prompttest.Session) {
-	t.Helper()
-	s.WaitForText("Type exactly: AUTHORIZE RF TX", faultWait)
-	s.WaitForText("> ", faultWait)
-	s.Send("AUTHORIZE RF TX")
-}
 
 // Invariant: at most one TX per authorization. Two `tx execute` of the
 // same record, each given the phrase at the same moment, run the action at
@@ -48,13 +18,13 @@ func typePhrase(t *testing.T, s *prompttest.Session) {
 func TestFaultConcurrentTxExecute(t *testing.T) {
 	t.Parallel()
 	lab := faultkit.NewLab(t)
-	record := authorize(t, lab, "FAULT_EXEC_0001")
+	record := faultkit.Authorize(t, lab, "FAULT_EXEC_0001")
 
 	a := lab.Main.StartTTY("tx", "execute", record)
 	b := lab.Main.StartTTY("tx", "execute", record)
 	for _, s := range []*prompttest.Session{a, b} {
-		s.WaitForText("Type exactly: AUTHORIZE RF TX", faultWait)
-		s.WaitForText("> ", faultWait)
+		s.WaitForText("Type exactly: AUTHORIZE RF TX", faultkit.Wait)
+		s.WaitForText("> ", faultkit.Wait)
 	}
 	var wg sync.WaitGroup
 	for _, s := range []*prompttest.Session{a, b} {
@@ -62,7 +32,7 @@ func TestFaultConcurrentTxExecute(t *testing.T) {
 		go func() { defer wg.Done(); s.Send("AUTHORIZE RF TX") }()
 	}
 	wg.Wait()
-	codes := []int{a.Wait(faultWait).ExitCode(), b.Wait(faultWait).ExitCode()}
+	codes := []int{a.Wait(faultkit.Wait).ExitCode(), b.Wait(faultkit.Wait).ExitCode()}
 	ran := 0
 	for i, c := range codes {
 		switch c {
@@ -106,7 +76,7 @@ func TestFaultConcurrentTxExecute(t *testing.T) {
 		}
 	}
 	// A third attempt after the fact is refused before the phrase.
-	again := lab.Main.Run(faultWait, "tx", "execute", record)
+	again := lab.Main.Run(faultkit.Wait, "tx", "execute", record)
 	if again.Code != 1 || strings.Contains(again.All(), "Type exactly") {
 		t.Errorf("a used record run again: want exit 1 before any prompt\n%s", again)
 	}

@@ -1,4 +1,4 @@
-package e2e
+package fault
 
 import (
 	"path/filepath"
@@ -6,30 +6,10 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"rfhandoff/faultkit"
 	"rfhandoff/state"
 )
-
-// faultWait bounds every wait in the fault and security suites: generous,
-// for a 2-core machine running a second test suite beside this one (a
-// wait ends as soon as its condition holds, so a passing test never pays
-// it). Tests poll; they never sleep for it.
-const faultWait = 3 * time.Minute
-
-// watcherUp waits until the side's state file says a watcher with pid runs.
-func watcherUp(t *testing.T, side *faultkit.Side, pid int, tx bool) {
-	t.Helper()
-	faultkit.Eventually(t, faultWait, side.Name+" watcher "+strconv.Itoa(pid)+" recorded as running", func() bool {
-		if tx {
-			st, err := state.LoadTX(side.StateDir())
-			return err == nil && st.Running && st.WatcherPID == pid
-		}
-		st, err := state.LoadRX(side.StateDir())
-		return err == nil && st.Running && st.WatcherPID == pid
-	})
-}
 
 // Invariant: one watcher per side. A second `tx watch` is refused naming
 // the first one's pid, and the first lives on and stops cleanly. (The RX
@@ -39,9 +19,9 @@ func TestFaultSecondWatcherRefused(t *testing.T) {
 	t.Parallel()
 	lab := faultkit.NewLab(t)
 	first := lab.Main.StartConsole("tx", "watch") // nothing to authorize: a console changes nothing
-	watcherUp(t, lab.Main, first.Pid(), true)
+	faultkit.WatcherUp(t, lab.Main, first.Pid(), true)
 
-	second := lab.Main.Run(faultWait, "tx", "watch")
+	second := lab.Main.Run(faultkit.Wait, "tx", "watch")
 	if second.Code == 0 || !strings.Contains(second.Stderr, "process "+strconv.Itoa(first.Pid())) {
 		t.Errorf("second tx watch: want a refusal naming process %d\n%s", first.Pid(), second)
 	}
@@ -49,11 +29,11 @@ func TestFaultSecondWatcherRefused(t *testing.T) {
 		t.Fatal("the first tx watcher died when a second one was refused")
 	}
 	// tx status reads beside it; tx watch's own lock is untouched.
-	if st := lab.Main.Run(faultWait, "tx", "status"); st.Code != 0 {
+	if st := lab.Main.Run(faultkit.Wait, "tx", "status"); st.Code != 0 {
 		t.Errorf("tx status beside a watcher:\n%s", st)
 	}
 	first.Signal(syscall.SIGTERM)
-	if st := first.Wait(faultWait); st.ExitCode() != 0 {
+	if st := first.Wait(faultkit.Wait); st.ExitCode() != 0 {
 		t.Errorf("tx watch after SIGTERM: exit %d, want 0\nstdout:\n%s", st.ExitCode(), first.Stdout.String())
 	}
 	if faultkit.LockHeld(t, filepath.Join(lab.Main.StateDir(), state.TXLockFile)) {

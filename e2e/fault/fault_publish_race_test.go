@@ -1,4 +1,4 @@
-package e2e
+package fault
 
 import (
 	"strings"
@@ -25,7 +25,7 @@ func TestFaultResultBranchMovesDuringPublish(t *testing.T) {
 	other := gittest.Commit(t, lab.Remote, tasktest.ResultBranch, map[string]string{"docs/other-machine.txt": "pushed meanwhile\n"})
 	gittest.MoveOnPush(t, lab.Remote, tasktest.ResultBranch, other)
 
-	out := lab.RX.Run(faultWait, "rx", "publish-result", file)
+	out := lab.RX.Run(faultkit.Wait, "rx", "publish-result", file)
 	if out.Code != 0 {
 		t.Fatalf("publish while the branch moved: want exit 0 after a retry\n%s", out)
 	}

@@ -1,4 +1,4 @@
-package e2e
+package fault
 
 import (
 	"strings"
@@ -21,7 +21,7 @@ func TestFaultFullDisk(t *testing.T) {
 	// trees and the task file: tmpfs gives each file a 4 KiB page).
 	faultkit.MountTmpfs(t, lab.RX.StateDir(), "256k")
 	lab.PushTask(tasktest.Capture("FAULT_DISK_0001"))
-	if out := lab.RX.Run(faultWait, "rx", "check"); out.Code != 10 {
+	if out := lab.RX.Run(faultkit.Wait, "rx", "check"); out.Code != 10 {
 		t.Fatalf("rx check on an empty tmpfs: want exit 10\n%s", out)
 	}
 	statePath := lab.RX.StateDir() + "/" + state.RXStateFile
@@ -30,7 +30,7 @@ func TestFaultFullDisk(t *testing.T) {
 
 	free := faultkit.FillDisk(t, lab.RX.StateDir())
 	lab.PushTask(tasktest.Capture("FAULT_DISK_0002"))
-	full := lab.RX.Run(faultWait, "rx", "check")
+	full := lab.RX.Run(faultkit.Wait, "rx", "check")
 	t.Logf("rx check on a full disk:\n%s", full)
 	if full.Code != 1 || !strings.Contains(full.Stderr, "no space left on device") {
 		t.Errorf("rx check on a full disk: want exit 1 naming ENOSPC\n%s", full)
@@ -51,7 +51,7 @@ func TestFaultFullDisk(t *testing.T) {
 	}
 
 	free()
-	again := lab.RX.Run(faultWait, "rx", "check")
+	again := lab.RX.Run(faultkit.Wait, "rx", "check")
 	if again.Code != 10 || !strings.Contains(again.Stdout, "FAULT_DISK_0002") {
 		t.Errorf("rx check with room again: want exit 10 for the new task\n%s", again)
 	}
@@ -75,7 +75,7 @@ func TestFaultFullDiskTX(t *testing.T) {
 
 	free := faultkit.FillDisk(t, lab.Main.StateDir())
 	lab.PushResult(lab.Encode(lab.Ready("FAULT_DISK_0003")))
-	full := lab.Main.Run(faultWait, "tx", "watch")
+	full := lab.Main.Run(faultkit.Wait, "tx", "watch")
 	t.Logf("tx watch on a full disk:\n%s", full)
 	if full.Code == 0 || !strings.Contains(full.All(), "no space left on device") {
 		t.Errorf("tx watch on a full disk: want a failure naming ENOSPC\n%s", full)
@@ -95,7 +95,7 @@ func TestFaultFullDiskTX(t *testing.T) {
 
 	free()
 	w := lab.Main.Start("tx", "watch")
-	w.Stdout.WaitForText("READY result for task FAULT_DISK_0003 awaiting authorization", faultWait)
+	w.Stdout.WaitForText("READY result for task FAULT_DISK_0003 awaiting authorization", faultkit.Wait)
 }
 
 // Invariant (PROTOCOL §9): a start line that is written but cannot be
@@ -109,7 +109,7 @@ func TestFaultAuditSyncFails(t *testing.T) {
 	fill := faultkit.MountSyncFailing(t, lab.RX.StateDir())
 	free := fill()
 	lab.PushTask(tasktest.Capture("FAULT_SYNC_0001"))
-	out := lab.RX.Run(faultWait, "rx", "check")
+	out := lab.RX.Run(faultkit.Wait, "rx", "check")
 	t.Logf("rx check when the audit log cannot be synced:\n%s", out)
 	if out.Code != 1 || !strings.Contains(out.Stderr, "audit log") || !strings.Contains(out.Stderr, "syncing") {
 		t.Errorf("rx check: want exit 1 naming the audit log's failed sync\n%s", out)
@@ -122,7 +122,7 @@ func TestFaultAuditSyncFails(t *testing.T) {
 	}
 
 	free()
-	if again := lab.RX.Run(faultWait, "rx", "check"); again.Code != 10 || !strings.Contains(again.Stdout, "FAULT_SYNC_0001") {
+	if again := lab.RX.Run(faultkit.Wait, "rx", "check"); again.Code != 10 || !strings.Contains(again.Stdout, "FAULT_SYNC_0001") {
 		t.Errorf("rx check with room again: want exit 10 for the task\n%s", again)
 	}
 	if faultkit.CheckAuditChain(t, lab.RX.AuditPath()) {

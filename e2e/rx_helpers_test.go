@@ -120,4 +120,4 @@ func fetches(t *testing.T, rx *rxtest.RX) int {
 }
 
 // menu is the approval prompt's question line.
-const menu = "[A] Approve  [D] Defer  [S] Stop watcher"
+const menu = faultkit.ApprovalMenu

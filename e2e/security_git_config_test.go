@@ -228,17 +228,17 @@ func TestSecurityGitConfigProgramsNeverRun(t *testing.T) {
 // the command each fetch ran with.
 func TestSecuritySSHCommandFromPolicyOnly(t *testing.T) {
 	t.Parallel()
-	l := newSSHLab(t)
+	l := faultkit.NewSSHLab(t)
 	marker := filepath.Join(t.TempDir(), "ran")
 	script := markerScripts(t, marker, []string{"core.sshCommand"})["core.sshCommand"]
 	gittest.Git(t, l.R, l.RX.Dir, "config", "core.sshCommand", script)
 	l.PushTask(tasktest.Capture("SSH_CMD_0001"))
 	run := func(id string) {
 		t.Helper()
-		out := faultkit.Run(t, sshEnv(l.RX, l.agent.Sock), l.RX.Dir, faultkit.Wait, "", "rx", "check")
+		out := faultkit.Run(t, faultkit.SSHEnv(l.RX, l.Agent.Sock), l.RX.Dir, faultkit.Wait, "", "rx", "check")
 		checkNoMarker(t, marker, "rx check over ssh")
 		if out.Code != 10 || !strings.Contains(out.Stdout, id) {
-			t.Fatalf("rx check over ssh: want exit 10 offering the task\n%s\nsshd log:\n%s", out, l.sshd.Log())
+			t.Fatalf("rx check over ssh: want exit 10 offering the task\n%s\nsshd log:\n%s", out, l.SSHD.Log())
 		}
 	}
 	run("SSH_CMD_0001")
@@ -250,7 +250,7 @@ func TestSecuritySSHCommandFromPolicyOnly(t *testing.T) {
 		t.Fatal("no fetch in the audit log")
 	}
 	for _, e := range fetches {
-		if !slices.Contains(e.Argv, "core.sshCommand="+l.sshd.SSHCommand()) {
+		if !slices.Contains(e.Argv, "core.sshCommand="+l.SSHD.SSHCommand()) {
 			t.Errorf("fetch without the policy's ssh command on record: %q", e.Argv)
 		}
 	}

@@ -19,7 +19,7 @@ import (
 // be placed here on purpose: the test fails on one it does not know.
 var layers = [][]string{
 	// leaves: no project imports
-	{"errlist", "strictjson", "backoff", "hiddentext", "gitcli/gitname", "node", "internal/testrun"},
+	{"errlist", "strictjson", "backoff", "hiddentext", "gitcli/gitname", "node", "internal/testrun", "internal/testbin"},
 	// infrastructure: processes, files, git, the HackRF tools
 	{"exec", "state", "gitcli", "hackrfcli", "hacksim", "quicklook", "gitcli/gittest", "quicklook/quicklooktest"},
 	// domain: what a task, a result and a policy are, and reading them
@@ -27,7 +27,7 @@ var layers = [][]string{
 	// workflows: the two sides' commands
 	{"rxwatch", "txwatch", "capture", "publish", "tasknew", "demo", "rxwatch/rxtest", "txwatch/txtest", "publish/publishtest", "faultkit"},
 	// commands and the end-to-end suites
-	{"", "e2e"},
+	{"", "e2e", "e2e/fault", "e2e/trust", "e2e/ssh"},
 }
 
 // sameLayer lists the imports allowed within a layer, importer first.
@@ -56,7 +56,7 @@ var testOnly = map[string][]string{
 }
 
 // testHelpers are imported by tests of any layer.
-var testHelpers = []string{"internal/testrun", "gitcli/gittest", "quicklook/quicklooktest", "prompt/prompttest", "task/tasktest", "sigmf/sigmftest",
+var testHelpers = []string{"internal/testrun", "internal/testbin", "gitcli/gittest", "quicklook/quicklooktest", "prompt/prompttest", "task/tasktest", "sigmf/sigmftest",
 	"rxwatch/rxtest", "txwatch/txtest", "publish/publishtest", "faultkit"}
 
 // importEdge is one project import of one file.

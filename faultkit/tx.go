@@ -60,3 +60,6 @@ func WatcherUp(t *testing.T, side *Side, pid int, tx bool) {
 		return err == nil && st.Running && st.WatcherPID == pid
 	})
 }
+
+// ApprovalMenu is the RX approval prompt's menu line under a watcher.
+const ApprovalMenu = "[A] Approve  [D] Defer  [S] Stop watcher"

@@ -1,4 +1,4 @@
-package e2e
+package trust
 
 import (
 	"os"
@@ -178,12 +178,12 @@ func TestTrustRxWatch(t *testing.T) {
 	if n := strings.Count(w.TTY.String(), "task rejected"); n != 1 {
 		t.Errorf("the unsigned task was reported %d times, want once:\n%s", n, w.TTY.String())
 	}
-	if strings.Contains(w.TTY.String(), menu) {
+	if strings.Contains(w.TTY.String(), faultkit.ApprovalMenu) {
 		t.Fatalf("the unsigned task was offered:\n%s", w.TTY.String())
 	}
 	l.pushTask(t, "TRUST_WATCH_0002", l.main.Private)
 	w.WaitForText("Signed:  main@lab "+l.main.Fingerprint, faultkit.Wait)
-	w.WaitForText(menu, faultkit.Wait)
+	w.WaitForText(faultkit.ApprovalMenu, faultkit.Wait)
 	w.Send("S")
 	if st := w.Wait(faultkit.Wait); st.ExitCode() != 0 {
 		t.Fatalf("rx watch after [S]: exit %d\n%s", st.ExitCode(), w.TTY.String())
@@ -198,7 +198,7 @@ func TestTrustApprovalKeepsSigner(t *testing.T) {
 	l.pushTask(t, "TRUST_APPROVE_0001", l.main.Private)
 	s := l.RX.StartTTY("rx", "approve", "TRUST_APPROVE_0001")
 	s.WaitForText("Signed:  main@lab "+l.main.Fingerprint, faultkit.Wait)
-	s.WaitForText(menu, faultkit.Wait)
+	s.WaitForText(faultkit.ApprovalMenu, faultkit.Wait)
 	s.Send("A")
 	if st := s.Wait(faultkit.Wait); st.ExitCode() != 0 {
 		t.Fatalf("rx approve: exit %d\n%s", st.ExitCode(), s.TTY.String())

@@ -1,6 +1,6 @@
 //go:build unix
 
-package e2e
+package ssh
 
 import (
 	"os"
@@ -10,99 +10,56 @@ import (
 	"testing"
 	"time"
 
-	"rfhandoff/config"
 	"rfhandoff/exec"
 	"rfhandoff/faultkit"
 	"rfhandoff/prompt/prompttest"
 	"rfhandoff/task/tasktest"
 )
 
-// sshQuick bounds a failing command over ssh: it must end at once, not at
-// poll.git_timeout (five times this in the ssh lab), let alone hang.
-const sshQuick = time.Minute
-
 // sshLab is a lab whose remote is reached over ssh: a real sshd on
 // 127.0.0.1, the operator's passphrase-protected key, git's ssh pointed at
 // the client config by the policy's tools.ssh_command (as an operator names
 // it; git's own core.sshCommand is never used), and an agent holding the key.
-type sshLab struct {
-	*faultkit.Lab
-	sshd  *faultkit.SSHD
-	agent *faultkit.SSHAgent
-}
-
-func newSSHLab(t *testing.T) *sshLab {
-	t.Helper()
-	lab := faultkit.NewLab(t)
-	s := faultkit.StartSSHD(t)
-	for _, side := range []*faultkit.Side{lab.RX, lab.Main} {
-		side.Policy.Tools.SSHCommand = s.SSHCommand()
-		// Far above sshQuick: a failure that waited for git's timeout
-		// fails the test even on a slow machine.
-		side.Policy.Poll.GitTimeout = config.Duration{Duration: 5 * sshQuick}
-		side.WritePolicy()
-	}
-	lab.UseURL(s.URL(lab.Remote.Dir))
-	a := faultkit.StartSSHAgent(t)
-	a.Add(s.Key, s.Passphrase)
-	return &sshLab{Lab: lab, sshd: s, agent: a}
-}
-
-// sshEnv is side's environment with SSH_AUTH_SOCK set to sock, or unset
-// when sock is "".
-func sshEnv(side *faultkit.Side, sock string) []string {
-	var env []string
-	for _, kv := range side.Env() {
-		if !strings.HasPrefix(kv, "SSH_AUTH_SOCK=") && !strings.HasPrefix(kv, "SSH_AGENT_PID=") {
-			env = append(env, kv)
-		}
-	}
-	if sock != "" {
-		env = append(env, "SSH_AUTH_SOCK="+sock)
-	}
-	return env
-}
-
 // startTTY runs rfhandoff args on side on a fresh pseudo-terminal (its
 // controlling terminal, as in tmux) with the agent socket sock.
 func startTTY(t *testing.T, side *faultkit.Side, sock string, args ...string) *prompttest.Session {
 	t.Helper()
-	return prompttest.Start(t, faultkit.Bin(t), args, prompttest.Options{Dir: side.Dir, Env: sshEnv(side, sock)})
+	return prompttest.Start(t, faultkit.Bin(t), args, prompttest.Options{Dir: side.Dir, Env: faultkit.SSHEnv(side, sock)})
 }
 
 // sshCase is one row of "ssh at a terminal must never hang".
 type sshCase struct {
 	name  string
-	sock  func(l *sshLab, t *testing.T) string // the agent socket the command gets
-	setup func(l *sshLab, t *testing.T)        // breaks the server side
-	want  []string                             // what the terminal must show
+	sock  func(l *faultkit.SSHLab, t *testing.T) string // the agent socket the command gets
+	setup func(l *faultkit.SSHLab, t *testing.T)        // breaks the server side
+	want  []string                                      // what the terminal must show
 }
 
 var sshCases = []sshCase{
-	{name: "key not in the agent", sock: func(l *sshLab, t *testing.T) string { return faultkit.StartSSHAgent(t).Sock },
+	{name: "key not in the agent", sock: func(l *faultkit.SSHLab, t *testing.T) string { return faultkit.StartSSHAgent(t).Sock },
 		want: []string{"authentication refused", "Permission denied (publickey)", "what to do:", "ssh-add"}},
-	{name: "SSH_AUTH_SOCK unset", sock: func(*sshLab, *testing.T) string { return "" },
+	{name: "SSH_AUTH_SOCK unset", sock: func(*faultkit.SSHLab, *testing.T) string { return "" },
 		want: []string{"authentication refused", "Permission denied (publickey)", "SSH_AUTH_SOCK"}},
-	{name: "dead agent", sock: func(l *sshLab, t *testing.T) string {
+	{name: "dead agent", sock: func(l *faultkit.SSHLab, t *testing.T) string {
 		a := faultkit.StartSSHAgent(t)
 		a.Stop()
 		return a.Sock
 	}, want: []string{"authentication refused", "Permission denied (publickey)", "ssh-add"}},
-	{name: "host key changed", setup: func(l *sshLab, t *testing.T) {
+	{name: "host key changed", setup: func(l *faultkit.SSHLab, t *testing.T) {
 		other := filepath.Join(t.TempDir(), "other")
 		faultkit.SSHKeyPair(t, other, "")
 		pub, err := os.ReadFile(other + ".pub")
 		if err != nil {
 			t.Fatal(err)
 		}
-		l.sshd.SetKnownHostKey(string(pub))
+		l.SSHD.SetKnownHostKey(string(pub))
 	}, want: []string{"host key unknown or changed", "has changed", "ssh-keygen", "-R"}},
-	{name: "sshd down", setup: func(l *sshLab, t *testing.T) { l.sshd.Stop() },
+	{name: "sshd down", setup: func(l *faultkit.SSHLab, t *testing.T) { l.SSHD.Stop() },
 		want: []string{"remote unreachable", "Connection refused", "reachable"}},
 }
 
-func (c sshCase) prepare(t *testing.T, l *sshLab) string {
-	sock := l.agent.Sock
+func (c sshCase) prepare(t *testing.T, l *faultkit.SSHLab) string {
+	sock := l.Agent.Sock
 	if c.sock != nil {
 		sock = c.sock(l, t)
 	}
@@ -112,12 +69,12 @@ func (c sshCase) prepare(t *testing.T, l *sshLab) string {
 	return sock
 }
 
-// endsQuickly waits for s to end non-zero within sshQuick, its terminal
+// endsQuickly waits for s to end non-zero within faultkit.SSHQuick, its terminal
 // showing every want, and never git's footer alone.
 func endsQuickly(t *testing.T, s *prompttest.Session, want []string) {
 	t.Helper()
 	start := time.Now()
-	st := s.Wait(sshQuick)
+	st := s.Wait(faultkit.SSHQuick)
 	out := s.TTY.String()
 	t.Logf("ended after %v with exit %d:\n%s", time.Since(start).Round(time.Millisecond), st.ExitCode(), out)
 	if st.ExitCode() == 0 {
@@ -138,19 +95,19 @@ func TestSSHRxCheckAtTerminal(t *testing.T) {
 	t.Parallel()
 	t.Run("key in the agent", func(t *testing.T) {
 		t.Parallel()
-		l := newSSHLab(t)
+		l := faultkit.NewSSHLab(t)
 		l.PushTask(tasktest.Capture("SSH_OK_0001"))
-		s := startTTY(t, l.RX, l.agent.Sock, "rx", "check")
+		s := startTTY(t, l.RX, l.Agent.Sock, "rx", "check")
 		st := s.Wait(faultkit.Wait)
 		if st.ExitCode() != 10 || !strings.Contains(s.TTY.String(), "SSH_OK_0001") {
 			t.Fatalf("rx check over ssh with the key in the agent: exit %d, want 10 (a task awaits approval)\n%s\nsshd log:\n%s",
-				st.ExitCode(), s.TTY.String(), l.sshd.Log())
+				st.ExitCode(), s.TTY.String(), l.SSHD.Log())
 		}
 	})
 	for _, c := range sshCases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			l := newSSHLab(t)
+			l := faultkit.NewSSHLab(t)
 			l.PushTask(tasktest.Capture("SSH_FAIL_0001"))
 			sock := c.prepare(t, l)
 			s := startTTY(t, l.RX, sock, "rx", "check")
@@ -174,7 +131,7 @@ func TestSSHRxCheckAtTerminal(t *testing.T) {
 // leaves out.
 func TestSSHVerboseShowsArgv(t *testing.T) {
 	t.Parallel()
-	l := newSSHLab(t)
+	l := faultkit.NewSSHLab(t)
 	l.PushTask(tasktest.Capture("SSH_VERBOSE_0001"))
 	s := startTTY(t, l.RX, faultkit.StartSSHAgent(t).Sock, "-v", "rx", "check")
 	endsQuickly(t, s, []string{"authentication refused", "failed subprocess", "core.hooksPath", "Permission denied (publickey)"})
@@ -189,8 +146,8 @@ func TestSSHTxWatchStartAtTerminal(t *testing.T) {
 	t.Parallel()
 	t.Run("key in the agent", func(t *testing.T) {
 		t.Parallel()
-		l := newSSHLab(t)
-		w := startTTY(t, l.Main, l.agent.Sock, "tx", "watch")
+		l := faultkit.NewSSHLab(t)
+		w := startTTY(t, l.Main, l.Agent.Sock, "tx", "watch")
 		faultkit.WatcherUp(t, l.Main, w.Pid(), true)
 		w.TTY.WaitForText("watching origin/rx-node", faultkit.Wait)
 		faultkit.WaitFetches(t, l.Main, "a successful fetch over ssh", 1, faultkit.Call.OK)
@@ -202,16 +159,16 @@ func TestSSHTxWatchStartAtTerminal(t *testing.T) {
 	for _, c := range sshCases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			l := newSSHLab(t)
+			l := faultkit.NewSSHLab(t)
 			sock := c.prepare(t, l)
 			w := startTTY(t, l.Main, sock, "tx", "watch")
 			if c.name == "sshd down" {
-				w.TTY.WaitForText("remote unreachable", sshQuick)
+				w.TTY.WaitForText("remote unreachable", faultkit.SSHQuick)
 				if strings.Count(w.TTY.String(), "remote unreachable") != 1 {
 					t.Errorf("the cause was not reported exactly once:\n%s", w.TTY.String())
 				}
 				faultkit.WaitFetches(t, l.Main, "three failed fetches with sshd down", 3, faultkit.Call.Failed)
-				l.sshd.Start()
+				l.SSHD.Start()
 				w.TTY.WaitForText("recovered", faultkit.Wait)
 				if n := strings.Count(w.TTY.String(), "remote unreachable"); n != 1 {
 					t.Errorf("the cause was reported %d times, want once:\n%s", n, w.TTY.String())
@@ -235,7 +192,7 @@ func TestSSHTxWatchStartAtTerminal(t *testing.T) {
 // COMPLETE.
 func TestSSHRxCaptureRefusedKeyBeforeHackRF(t *testing.T) {
 	t.Parallel()
-	l := newSSHLab(t)
+	l := faultkit.NewSSHLab(t)
 	commit, data := l.PushTask(tasktest.Capture("SSH_CAPTURE_0001"))
 	l.Approve("SSH_CAPTURE_0001", data, commit)
 	dead := faultkit.StartSSHAgent(t)
@@ -254,15 +211,15 @@ func TestSSHRxCaptureRefusedKeyBeforeHackRF(t *testing.T) {
 // back in the agent.
 func TestSSHRxWatchReportsCauseOnce(t *testing.T) {
 	t.Parallel()
-	l := newSSHLab(t)
+	l := faultkit.NewSSHLab(t)
 	empty := faultkit.StartSSHAgent(t)
 	w := startTTY(t, l.RX, empty.Sock, "rx", "watch")
-	w.TTY.WaitForText("authentication refused", sshQuick)
+	w.TTY.WaitForText("authentication refused", faultkit.SSHQuick)
 	faultkit.WaitFetches(t, l.RX, "three failed fetches with the key not in the agent", 3, faultkit.Call.Failed)
 	if w.Exited() {
 		t.Fatalf("rx watch died on a refused key:\n%s", w.TTY.String())
 	}
-	empty.Add(l.sshd.Key, l.sshd.Passphrase)
+	empty.Add(l.SSHD.Key, l.SSHD.Passphrase)
 	w.TTY.WaitForText("polling resumed", faultkit.Wait)
 	t.Logf("rx watch:\n%s", w.TTY.String())
 	if n := strings.Count(w.TTY.String(), "authentication refused"); n != 1 {
@@ -280,10 +237,10 @@ func TestSSHRxWatchReportsCauseOnce(t *testing.T) {
 // be refused).
 func TestSSHTxExecuteRefusedKey(t *testing.T) {
 	t.Parallel()
-	l := newSSHLab(t)
+	l := faultkit.NewSSHLab(t)
 	l.PushTask(tasktest.Capture("SSH_EXEC_0001"))
 	l.PushResult(l.Encode(l.Ready("SSH_EXEC_0001")))
-	w := startTTY(t, l.Main, l.agent.Sock, "tx", "watch")
+	w := startTTY(t, l.Main, l.Agent.Sock, "tx", "watch")
 	faultkit.TypePhrase(t, w)
 	record := w.WaitFor(faultkit.ReAuthorized, faultkit.Wait)[1]
 	w.Signal(syscall.SIGTERM)
@@ -296,7 +253,7 @@ func TestSSHTxExecuteRefusedKey(t *testing.T) {
 	faultkit.TypePhrase(t, x)
 	endsQuickly(t, x, []string{"refused at re-check", "authentication refused", "ssh-add"})
 
-	empty.Add(l.sshd.Key, l.sshd.Passphrase)
+	empty.Add(l.SSHD.Key, l.SSHD.Passphrase)
 	y := startTTY(t, l.Main, empty.Sock, "tx", "execute", record)
 	faultkit.TypePhrase(t, y)
 	if st := y.Wait(faultkit.Wait); st.ExitCode() != 0 {

@@ -1,4 +1,4 @@
-package e2e
+package trust
 
 import (
 	"path/filepath"
@@ -111,7 +111,7 @@ func TestTrustTaskMergeReplayRefused(t *testing.T) {
 			if st := a.Wait(faultkit.Wait); st.ExitCode() != 1 {
 				t.Fatalf("rx approve of the replayed tip: exit %d, want 1\n%s", st.ExitCode(), a.TTY.String())
 			}
-			if got := a.TTY.String(); strings.Contains(got, menu) || !strings.Contains(got, "old task brought back from commit "+s1) {
+			if got := a.TTY.String(); strings.Contains(got, faultkit.ApprovalMenu) || !strings.Contains(got, "old task brought back from commit "+s1) {
 				t.Fatalf("rx approve offered the replayed task or did not say why:\n%s", got)
 			}
 			if st := l.rxState(t); st.Approval != nil || st.LastApprovedTaskID != "" {
@@ -228,7 +228,7 @@ func TestTrustReplacedTaskIDNotOfferedAgain(t *testing.T) {
 		t.Fatalf("rx check does not refuse the replaced TASK_ID:\n%s", out)
 	}
 	a := l.RX.StartTTY("rx", "approve", old)
-	if st := a.Wait(faultkit.Wait); st.ExitCode() != 1 || strings.Contains(a.TTY.String(), menu) {
+	if st := a.Wait(faultkit.Wait); st.ExitCode() != 1 || strings.Contains(a.TTY.String(), faultkit.ApprovalMenu) {
 		t.Fatalf("rx approve of a replaced TASK_ID: exit %d\n%s", st.ExitCode(), a.TTY.String())
 	}
 	if st := l.rxState(t); st.Approval != nil || st.LastSeenTaskID != cur {
@@ -255,12 +255,12 @@ func TestTrustTaskMergeReplayWatch(t *testing.T) {
 	if n := strings.Count(w.TTY.String(), "old task brought back"); n != 1 {
 		t.Errorf("the replay was reported %d times, want once:\n%s", n, w.TTY.String())
 	}
-	if got := w.TTY.String(); strings.Contains(got, menu) || strings.Contains(got, old) {
+	if got := w.TTY.String(); strings.Contains(got, faultkit.ApprovalMenu) || strings.Contains(got, old) {
 		t.Fatalf("rx watch offered or showed the replayed task:\n%s", got)
 	}
 	l.pushTask(t, next, l.main.Private)
 	w.WaitForText(next, faultkit.Wait)
-	w.WaitForText(menu, faultkit.Wait)
+	w.WaitForText(faultkit.ApprovalMenu, faultkit.Wait)
 	w.Send("S")
 	if st := w.Wait(faultkit.Wait); st.ExitCode() != 0 {
 		t.Fatalf("rx watch after [S]: exit %d\n%s", st.ExitCode(), w.TTY.String())

@@ -1,4 +1,4 @@
-package e2e
+package trust
 
 import (
 	"os"
@@ -100,7 +100,7 @@ func (l *trustLab) wantRefusedReplay(t *testing.T, old string, before state.RX, 
 	if st := a.Wait(faultkit.Wait); st.ExitCode() != 1 {
 		t.Fatalf("rx approve of the copied task: exit %d, want 1\n%s", st.ExitCode(), a.TTY.String())
 	}
-	if got := a.TTY.String(); strings.Contains(got, menu) || !strings.Contains(got, "old task brought back") {
+	if got := a.TTY.String(); strings.Contains(got, faultkit.ApprovalMenu) || !strings.Contains(got, "old task brought back") {
 		t.Fatalf("rx approve offered the copied task or did not say why:\n%s", got)
 	}
 	l.wantStateKept(t, before)
@@ -186,7 +186,7 @@ func TestTrustTaskRewrappedWithdrawnRefused(t *testing.T) {
 	time.Sleep(5 * l.RX.Policy.Poll.RXInterval.Duration) // several polls
 	w.Signal(syscall.SIGTERM)
 	w.Wait(faultkit.Wait)
-	if got := w.TTY.String(); strings.Count(got, "old task brought back") != 1 || strings.Contains(got, menu) || strings.Contains(got, id) {
+	if got := w.TTY.String(); strings.Count(got, "old task brought back") != 1 || strings.Contains(got, faultkit.ApprovalMenu) || strings.Contains(got, id) {
 		t.Fatalf("rx watch over the copy of %s (merge %s): reported other than once, or offered it:\n%s", s1, m, got)
 	}
 	l.wantStateKept(t, before)

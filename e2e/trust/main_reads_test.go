@@ -1,4 +1,4 @@
-package e2e
+package trust
 
 import (
 	"os"
@@ -54,15 +54,15 @@ func TestMainReadsCompleteBetweenPolls(t *testing.T) {
 	const id = "MAINREAD_POLLS_0001"
 	l.PushTask(tasktest.Capture(id))
 	w := l.Main.StartTTY("tx", "watch")
-	w.WaitForText("no "+tasktest.ResultPath+" at result branch commit", txWait) // the first look
+	w.WaitForText("no "+tasktest.ResultPath+" at result branch commit", faultkit.Wait) // the first look
 
 	r := l.Ready(id)
 	ready, complete := l.Encode(r), l.Encode(completeOf(r))
 	cs := faultkit.SignedSeries(t, l.Remote, tasktest.ResultBranch, l.rx.Private,
 		resultFiles(ready), resultFiles(complete), resultFiles(ready))
-	w.WaitForText("task "+id+" is over: a CAPTURE_COMPLETE for it was seen at result commit "+cs[1], txWait)
+	w.WaitForText("task "+id+" is over: a CAPTURE_COMPLETE for it was seen at result commit "+cs[1], faultkit.Wait)
 	w.Signal(syscall.SIGTERM)
-	w.Wait(txWait)
+	w.Wait(faultkit.Wait)
 	noOffer(t, w.TTY.String())
 	if got := completedAt(t, l.Main, id); got != cs[1] {
 		t.Fatalf("completed_tasks[%s] = %q, want the COMPLETE's commit %s", id, got, cs[1])
@@ -93,11 +93,11 @@ func TestMainExecuteRefusesRecordMadeBeforeComplete(t *testing.T) {
 	l.executeRefused(t, record, true, "refused at re-check", over)
 
 	w := l.Main.StartTTY("tx", "watch")
-	faultkit.Eventually(t, txWait, "tx watch recording the task as over", func() bool {
+	faultkit.Eventually(t, faultkit.Wait, "tx watch recording the task as over", func() bool {
 		return completedAt(t, l.Main, id) == cs[0]
 	})
 	w.Signal(syscall.SIGTERM)
-	w.Wait(txWait)
+	w.Wait(faultkit.Wait)
 	noOffer(t, w.TTY.String())
 	// Now the quick checks know it too.
 	l.executeRefused(t, record, false, "refused at quick checks", over)
@@ -113,9 +113,9 @@ func TestMainReadsCompleteTwoPublishesBack(t *testing.T) {
 	const id = "MAINREAD_BACK_0001"
 	l.PushTask(tasktest.Capture(id))
 	w := l.Main.StartTTY("tx", "watch")
-	w.WaitForText("no "+tasktest.ResultPath+" at result branch commit", txWait)
+	w.WaitForText("no "+tasktest.ResultPath+" at result branch commit", faultkit.Wait)
 	w.Signal(syscall.SIGTERM)
-	w.Wait(txWait)
+	w.Wait(faultkit.Wait)
 
 	r := l.Ready(id)
 	complete := l.publish(t, completeOf(r), l.rx.Private)
@@ -125,10 +125,10 @@ func TestMainReadsCompleteTwoPublishesBack(t *testing.T) {
 	tip := l.publish(t, again, l.rx.Private)
 
 	w = l.Main.StartTTY("tx", "watch")
-	w.WaitForText("at commit "+tip[:12]+" refused, not offered for authorization", txWait)
-	w.WaitForText("task "+id+" is over: a CAPTURE_COMPLETE for it was seen at result commit "+complete, txWait)
+	w.WaitForText("at commit "+tip[:12]+" refused, not offered for authorization", faultkit.Wait)
+	w.WaitForText("task "+id+" is over: a CAPTURE_COMPLETE for it was seen at result commit "+complete, faultkit.Wait)
 	w.Signal(syscall.SIGTERM)
-	w.Wait(txWait)
+	w.Wait(faultkit.Wait)
 	noOffer(t, w.TTY.String())
 }
 
@@ -163,16 +163,16 @@ func TestMainReadsNodeCompleteBetweenPolls(t *testing.T) {
 	}
 
 	w := l.Main.StartTTY("tx", "watch")
-	w.WaitForText("task "+id+": waiting for rx-a, rx-b", txWait) // the first look at both branches
+	w.WaitForText("task "+id+": waiting for rx-a, rx-b", faultkit.Wait) // the first look at both branches
 	r := l.Ready(id)
 	a := faultkit.SignedSeries(t, l.Remote, "rx-a", "",
 		resultFiles(encode(r, "rx-a")), resultFiles(encode(completeOf(r), "rx-a")), resultFiles(encode(r, "rx-a")))
 	b := l.Ready(id)
 	b.CapturePID = 5150
 	gittest.Seed(t, l.Remote, "rx-b", resultFiles(encode(b, "rx-b")))
-	w.WaitForText("task "+id+" is over: a CAPTURE_COMPLETE for it was seen at result commit "+a[1], txWait)
+	w.WaitForText("task "+id+" is over: a CAPTURE_COMPLETE for it was seen at result commit "+a[1], faultkit.Wait)
 	w.Signal(syscall.SIGTERM)
-	w.Wait(txWait)
+	w.Wait(faultkit.Wait)
 	noOffer(t, w.TTY.String())
 	if got := completedAt(t, l.Main, id); got != a[1] {
 		t.Fatalf("completed_tasks[%s] = %q, want rx-a's COMPLETE %s", id, got, a[1])
@@ -191,7 +191,7 @@ func TestMainRecordUsedOnceSurvivesDeletion(t *testing.T) {
 	record := faultkit.Authorize(t, l, "MAINREAD_USED_0001")
 	x := l.Main.StartTTY("tx", "execute", record)
 	faultkit.TypePhrase(t, x)
-	if st := x.Wait(txWait); st.ExitCode() != 0 {
+	if st := x.Wait(faultkit.Wait); st.ExitCode() != 0 {
 		t.Fatalf("tx execute: exit %d\n%s", st.ExitCode(), x.TTY.String())
 	}
 	store, err := txwatch.StoreOf(l.Main.Policy)
@@ -204,7 +204,7 @@ func TestMainRecordUsedOnceSurvivesDeletion(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	again := l.Main.Run(txWait, "tx", "execute", record)
+	again := l.Main.Run(faultkit.Wait, "tx", "execute", record)
 	if again.Code != 1 || strings.Contains(again.All(), "Type exactly") || !strings.Contains(again.Stderr, "already used") {
 		t.Fatalf("the used record, its marker and outcome deleted, ran again: want exit 1 before the phrase, naming it used\n%s", again)
 	}
@@ -227,7 +227,7 @@ func TestMainRecordUsedOnceSurvivesDeletion(t *testing.T) {
 	if err := os.WriteFile(second, []byte(edited), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	out := l.Main.Run(txWait, "tx", "execute", second)
+	out := l.Main.Run(faultkit.Wait, "tx", "execute", second)
 	if out.Code != 1 || strings.Contains(out.All(), "Type exactly") || !strings.Contains(out.Stderr, "not the record tx watch issued") {
 		t.Fatalf("an edited record: want exit 1 before the phrase, naming it not issued\n%s", out)
 	}
@@ -237,7 +237,7 @@ func TestMainRecordUsedOnceSurvivesDeletion(t *testing.T) {
 	if err := os.Remove(l.Main.Policy.StatePath(state.TXRecordsFile)); err != nil {
 		t.Fatal(err)
 	}
-	out = l.Main.Run(txWait, "tx", "execute", second)
+	out = l.Main.Run(faultkit.Wait, "tx", "execute", second)
 	if out.Code != 1 || strings.Contains(out.All(), "Type exactly") || !strings.Contains(out.Stderr, "not the record tx watch issued") {
 		t.Fatalf("a record after the list of issued records was deleted: want exit 1 before the phrase\n%s", out)
 	}

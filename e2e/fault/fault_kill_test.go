@@ -20,8 +20,11 @@ import (
 	"rfhandoff/task/tasktest"
 )
 
-// killIterations bounds the SIGKILL loop of each command.
-const killIterations = 10
+// killIterations bounds the SIGKILL loop of each command. The kill points
+// are stratified: iteration i kills at a random point of the i-th of
+// killIterations equal slices of the window, so six runs reach every part
+// of it, where ten uniform draws could cluster.
+const killIterations = 6
 
 // killCase is one long-running command killed at random points.
 type killCase struct {
@@ -157,8 +160,9 @@ func TestFaultSIGKILLLoop(t *testing.T) {
 				if window == 0 {
 					window = 600 * time.Millisecond
 				}
-				delay := time.Duration(rng.Int64N(int64(window)))
-				time.Sleep(delay) // the random kill point
+				slice := window / killIterations
+				delay := time.Duration(i)*slice + time.Duration(rng.Int64N(int64(slice)))
+				time.Sleep(delay) // the random kill point in its slice
 				if !s.Exited() {
 					s.Signal(syscall.SIGKILL)
 				}

@@ -275,7 +275,7 @@ func TestTrustCommitterDateFarFromPublication(t *testing.T) {
 	tip := l.publish(t, r, l.rx.Private, "GIT_COMMITTER_DATE="+hourAgo)
 	w := l.Main.StartTTY("tx", "watch")
 	w.WaitForText("at commit "+tip[:12]+" refused, not offered for authorization", faultWait)
-	w.WaitForText(fmt.Sprintf("is 1h0m0s away from published_at %s (more than max_publication_age_s = %d): inconsistent, refused",
+	w.WaitForText(fmt.Sprintf("is 1h0m0s away from published_at %s (more than max_publication_age_s (%d s)): inconsistent, refused",
 		r.PublishedAt.Format(time.RFC3339), l.Main.Policy.Limits.MaxPublicationAgeS), faultWait)
 	w.Signal(syscall.SIGTERM)
 	w.Wait(faultWait)

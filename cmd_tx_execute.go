@@ -11,7 +11,7 @@ import (
 // record (PROTOCOL §7): quick checks, the phrase, a fresh re-check, the
 // single-use mark, then the [tx] action.
 type TxExecuteCmd struct {
-	Record string `arg:"" help:"The authorization record: its name in <state_dir>/tx_authorizations/ or a path to it."`
+	Record string `arg:"" optional:"" help:"The authorization record: its name in <state_dir>/tx_authorizations/ or a path to it. Without it, the one unused, unexpired record (several: they are listed, none is run)."`
 }
 
 // Run exits 0 when the action ran; 1 when it was refused (nothing started)

@@ -28,6 +28,8 @@ func (c *TxWatchCmd) Run(app *App) error {
 		Out:    app.Stdout,
 		Logger: app.Logger,
 		Notify: n,
+		// The command printed after a record: the operator copies no path.
+		ExecuteCommand: app.CommandLine("tx", "execute"),
 	}
 	return w.Run(app.Ctx)
 }

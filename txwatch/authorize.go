@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"time"
 
 	"github.com/hashicorp/go-multierror"
@@ -70,7 +71,7 @@ func (w *Watcher) record(ctx context.Context, rec Record, recheckErr error, what
 		return ctx.Err()
 	}
 	if recheckErr != nil {
-		w.rep.printf("BLOCKED after the phrase, nothing authorized:\n%v", recheckErr)
+		w.rep.printf("BLOCKED after the phrase, nothing authorized: %v", recheckErr)
 		return nil
 	}
 	path, err := w.store.Create(rec)
@@ -78,9 +79,25 @@ func (w *Watcher) record(ctx context.Context, rec Record, recheckErr error, what
 		w.rep.printf("could not write the authorization record (%v): nothing authorized", err)
 		return nil
 	}
-	w.rep.printf("AUTHORIZED: record %s%s (expires %s); run: rfhandoff tx execute %s",
-		path, what, rec.ExpiresAt.Local().Format(time.RFC3339), path)
+	now := w.now()
+	w.rep.printf("AUTHORIZED: record %s%s (expires %s, %s from now; the capture ends %s)\nrun next:\n  %s",
+		path, what, rec.ExpiresAt.Local().Format(time.RFC3339), rec.ExpiresAt.Sub(now).Truncate(time.Second),
+		rec.CaptureEndsAt.Local().Format(time.RFC3339), w.nextCommand(filepath.Base(path), now))
 	return nil
+}
+
+// nextCommand is the tx execute command for the record just written: with
+// no argument when it is the one unused record (tx execute then takes
+// it), else naming it.
+func (w *Watcher) nextCommand(name string, now time.Time) string {
+	cmd := w.ExecuteCommand
+	if cmd == "" {
+		cmd = "rfhandoff tx execute"
+	}
+	if only, err := w.store.Pick(now); err != nil || only != name {
+		cmd += " " + name
+	}
+	return cmd
 }
 
 // askPhrase asks for the phrase until deadline, the offer being what

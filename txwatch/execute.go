@@ -75,7 +75,8 @@ func (x *Executor) say(format string, args ...any) {
 }
 
 // Execute runs the record named by arg (a name in the authorization
-// directory, or a path to it) and returns the outcome and where it was
+// directory, or a path to it; "" for the one unused record, Store.Pick)
+// and returns the outcome and where it was
 // written. An error with no outcome path ("refused at <step>: ...") means
 // nothing was started.
 func (x *Executor) Execute(ctx context.Context, arg string) (Outcome, string, error) {
@@ -84,8 +85,13 @@ func (x *Executor) Execute(ctx context.Context, arg string) (Outcome, string, er
 		return Outcome{}, "", refused(StepRecord, err)
 	}
 	// (1) Quick checks that fail fast.
-	name, err := store.Resolve(arg)
-	if err != nil {
+	var name string
+	if arg == "" {
+		if name, err = store.Pick(x.now()); err != nil {
+			return Outcome{}, "", refused(StepRecord, err)
+		}
+		x.say("the one unused record: %s", name)
+	} else if name, err = store.Resolve(arg); err != nil {
 		return Outcome{}, "", refused(StepRecord, err)
 	}
 	rec, sum, err := store.readRecord(name)
@@ -94,7 +100,7 @@ func (x *Executor) Execute(ctx context.Context, arg string) (Outcome, string, er
 	}
 	txp, err := x.quickChecks(store, name, sum, rec)
 	if err != nil {
-		return Outcome{}, "", refused(StepQuick, err)
+		return Outcome{}, "", refused(StepQuick, fmt.Errorf("%w\nwhat now: %s", err, WhatNow(rec, x.now())))
 	}
 
 	// (2) The exact phrase at the terminal.

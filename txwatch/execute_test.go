@@ -187,10 +187,57 @@ func TestExecuteExpiredRecordIsRefused(t *testing.T) {
 	name, rec, _ := authorized(t, e, time.Now())
 	asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase}}}
 	late := func() time.Time { return rec.ExpiresAt }
-	refusal(t, e, e.executor(&gittest.SyncBuffer{}, asker.open, late), name, StepQuick, "the record expired at")
+	left := rec.CaptureEndsAt.Sub(rec.ExpiresAt).Truncate(time.Second)
+	refusal(t, e, e.executor(&gittest.SyncBuffer{}, asker.open, late), name, StepQuick, "the record expired at",
+		"what now: its capture still runs for "+left.String(), "rfhandoff task new")
 	if asker.calls() != 0 {
 		t.Error("an expired record reached the phrase")
 	}
+	// Without a RECORD: nothing is chosen, and the expired one is named.
+	refusal(t, e, e.executor(&gittest.SyncBuffer{}, asker.open, late), "", StepRecord, "no unused, unexpired record",
+		name+" (task "+rec.TaskID+"), expired at", "its capture still runs for")
+	// After the capture: a new task is the way on.
+	over := func() time.Time { return rec.CaptureEndsAt.Add(time.Second) }
+	refusal(t, e, e.executor(&gittest.SyncBuffer{}, asker.open, over), name, StepQuick, "what now: its capture ended at", "rfhandoff task new")
+}
+
+// tx execute without a RECORD takes the one unused, unexpired record; with
+// none it says so, with several it lists them and runs none.
+func TestExecuteWithoutRecord(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase}}}
+	refusal(t, e, e.executor(&gittest.SyncBuffer{}, asker.open, nil), "", StepRecord, "no unused, unexpired record", "run rfhandoff tx watch")
+
+	now := time.Now()
+	first, _, _ := authorized(t, e, now)
+	second, _, _ := authorized(t, e, now.Add(time.Second))
+	refusal(t, e, e.executor(&gittest.SyncBuffer{}, asker.open, nil), "", StepRecord, "2 unused records, so none is chosen",
+		"rfhandoff tx execute "+first, "rfhandoff tx execute "+second)
+	if asker.calls() != 0 {
+		t.Fatal("a choice between two records reached the phrase")
+	}
+	// One used: the other is the one.
+	if err := e.store(t).MarkUsed(first, mustSum(t, e, first), now); err != nil {
+		t.Fatal(err)
+	}
+	out := &gittest.SyncBuffer{}
+	_, path, err := e.executor(out, asker.open, nil).Execute(t.Context(), "")
+	if err != nil || path != e.store(t).Path(OutcomeName(second)) {
+		t.Fatalf("Execute without a record: %v, outcome %q; want %s's\n%s", err, path, second, out)
+	}
+	if !strings.Contains(out.String(), "the one unused record: "+second) {
+		t.Errorf("output does not name the record it took:\n%s", out)
+	}
+}
+
+func mustSum(t *testing.T, e *env, name string) string {
+	t.Helper()
+	_, sum, err := e.store(t).readRecord(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sum
 }
 
 // The result on the branch changed after the authorization (a new READY,

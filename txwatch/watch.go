@@ -42,6 +42,10 @@ type Watcher struct {
 	// nothing.
 	Notify *notify.Dispatcher
 
+	// ExecuteCommand is the command line printed after a record is
+	// written, for the operator to run next ("": "rfhandoff tx execute").
+	ExecuteCommand string
+
 	// Resync bounds how long a tracking ref moved by something other than
 	// rfhandoff (a person's own git fetch) goes unnoticed (0: DefaultResync).
 	Resync time.Duration

@@ -30,6 +30,10 @@ func TestWatchAuthorizesAfterTheExactPhrase(t *testing.T) {
 	if err := stop(); err != nil {
 		t.Fatalf("Run: %v", err)
 	}
+	// The next command, to type as it is: the one unused record needs no name.
+	if !strings.Contains(out.String(), "run next:\n    rfhandoff tx execute\n") || !strings.Contains(out.String(), " from now; the capture ends ") {
+		t.Errorf("tx watch does not say what to run next and the time left:\n%s", out)
+	}
 
 	if got := asker.phrases; len(got) != 1 || got[0] != "AUTHORIZE RF TX" {
 		t.Fatalf("phrases asked: %q", got)

@@ -25,7 +25,7 @@ import (
 type Globals struct {
 	Config    string `help:"Policy file, kept outside every git working tree (default: $RFHANDOFF_CONFIG, else ./rfhandoff.toml when it exists, else built-in defaults)." type:"path" placeholder:"FILE"`
 	LogFormat string `help:"Log format." enum:"text,json" default:"text" name:"log-format"`
-	Verbose   bool   `short:"v" help:"Verbose (debug) logging."`
+	Verbose   bool   `short:"v" help:"Verbose (debug) logging; audit show prints each subprocess's whole argv."`
 }
 
 // App is what every command's Run receives: the context, streams, policy,

@@ -25,12 +25,17 @@ func (c *TxExecuteCmd) Run(app *App) error {
 	if err != nil {
 		return err
 	}
+	audit, err := app.AuditLog()
+	if err != nil {
+		return err
+	}
 	x := &txwatch.Executor{
 		Git:    app.Git(r),
 		Runner: r,
 		Policy: app.Policy,
 		Out:    app.Stdout,
 		Notify: n, // tx_executed once the action ran, never for a refusal
+		Audit:  audit,
 	}
 	o, path, err := x.Execute(app.Ctx, c.Record)
 	if err != nil {

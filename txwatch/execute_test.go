@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"rfhandoff/config"
+	"rfhandoff/exec"
 	"rfhandoff/gate"
 	"rfhandoff/gitcli/gittest"
 	"rfhandoff/prompt"
@@ -40,7 +41,7 @@ func authorized(t *testing.T, e *env, now time.Time) (string, Record, *result.Re
 }
 
 func (e *env) executor(out *gittest.SyncBuffer, asker func() (Asker, error), now func() time.Time) *Executor {
-	return &Executor{Git: e.f.Git(e.r), Runner: e.r, Policy: e.pol, Out: out, OpenAsker: asker, Now: now}
+	return &Executor{Git: e.f.Git(e.r), Runner: e.r, Policy: e.pol, Out: out, OpenAsker: asker, Now: now, Audit: e.log()}
 }
 
 func TestExecuteFakeWritesRFTXZero(t *testing.T) {
@@ -79,6 +80,21 @@ func TestExecuteFakeWritesRFTXZero(t *testing.T) {
 	}
 	if hint := readFetchHint(e.pol); hint != rec.ResultCommit {
 		t.Errorf("fetch hint %q, want %s", hint, rec.ResultCommit)
+	}
+	// Every step on record, in order, and what the action did.
+	kinds, lines := e.decisions(t)
+	want := []string{"execute_check:record:passed", "execute_check:quick checks:passed", exec.DecisionPhraseAccepted,
+		"execute_check:re-check:passed", "execute_check:mark used:passed", exec.DecisionActionStarted, exec.DecisionActionOutcome}
+	if !slices.Equal(kinds, want) {
+		t.Fatalf("decision lines %v, want %v", kinds, want)
+	}
+	for _, l := range lines {
+		if l.Record != name || l.TaskID != rec.TaskID || l.ResultSHA256 != rec.ResultSHA256 || l.Command != "tx execute" {
+			t.Errorf("decision line %+v does not name the record", l)
+		}
+	}
+	if o := lines[6]; o.RFTX == nil || *o.RFTX != 0 || o.ExitCode == nil || *o.ExitCode != 0 || o.Action != "fake" || o.Outcome != OutcomeName(name) {
+		t.Errorf("outcome line %+v", o)
 	}
 }
 
@@ -190,6 +206,10 @@ func TestExecuteExpiredRecordIsRefused(t *testing.T) {
 	left := rec.CaptureEndsAt.Sub(rec.ExpiresAt).Truncate(time.Second)
 	refusal(t, e, e.executor(&gittest.SyncBuffer{}, asker.open, late), name, StepQuick, "the record expired at",
 		"what now: its capture still runs for "+left.String(), "rfhandoff task new")
+	if kinds, lines := e.decisions(t); !slices.Equal(kinds, []string{"execute_check:record:passed", "execute_check:quick checks:refused"}) ||
+		!strings.Contains(lines[1].Reason, "the record expired at") {
+		t.Errorf("decision lines %v (%+v), want the record passed and the quick checks refused, with the reason", kinds, lines)
+	}
 	if asker.calls() != 0 {
 		t.Error("an expired record reached the phrase")
 	}

@@ -42,6 +42,10 @@ type Watcher struct {
 	// nothing.
 	Notify *notify.Dispatcher
 
+	// Audit receives the decision lines (PROTOCOL §9): each offer, each
+	// phrase typed, each record; nil records none (tests without a log).
+	Audit *exec.AuditLog
+
 	// ExecuteCommand is the command line printed after a record is
 	// written, for the operator to run next ("": "rfhandoff tx execute").
 	ExecuteCommand string

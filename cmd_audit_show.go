@@ -103,8 +103,8 @@ func command(e exec.Entry) string {
 	return "git"
 }
 
-// outcome is how the subprocess started by start ended; full adds its pid
-// and what a signature check found.
+// outcome is how the subprocess started by start ended, with what a
+// signature check found; full adds its pid.
 func outcome(start exec.Entry, ended map[string]exec.Entry, full bool) string {
 	end, ok := ended[start.ID]
 	if !ok {
@@ -125,13 +125,10 @@ func outcome(start exec.Entry, ended map[string]exec.Entry, full bool) string {
 	if end.DurationMS != nil {
 		s += fmt.Sprintf(" %dms", *end.DurationMS)
 	}
-	if !full {
-		return s
-	}
-	if end.Pid > 0 {
+	if full && end.Pid > 0 {
 		s += fmt.Sprintf(" pid %d", end.Pid)
 	}
-	if end.Verified != "" {
+	if end.Verified != "" { // what a signature check found is its outcome
 		s += " [signature: " + end.Verified + "]"
 	}
 	return s

@@ -161,6 +161,9 @@ func (x *Executor) Execute(ctx context.Context, arg string) (Outcome, string, er
 
 	// (3) Immediately before any hardware: fetch again, compare, re-check.
 	cur, err := x.recheck(ctx, store, name, sum, rec)
+	if err != nil && ctx.Err() == nil {
+		err = fmt.Errorf("%w\nwhat now: %s", err, WhatNow(rec, x.now()))
+	}
 	if err := check(StepRecheck, err); err != nil {
 		return Outcome{}, "", refused(StepRecheck, err)
 	}

@@ -2,6 +2,7 @@ package txwatch
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -532,5 +533,53 @@ func TestWatchPhraseTriesExhausted(t *testing.T) {
 		if l := lines[1+i].TriesLeft; l == nil || *l != left {
 			t.Errorf("refusal %d: tries_left %v, want %d", i+1, l, left)
 		}
+	}
+}
+
+// Normal reads as normal: the current task's COMPLETE at the tip is one
+// line, and so is an earlier task's COMPLETE met at start-up; neither is
+// offered, and neither reads as a refusal.
+func TestWatchCompleteIsOneLine(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, taskID, want string
+	}{
+		{"current task", txtest.TaskID, "capture complete: " + txtest.TaskID + " ("},
+		{"earlier task", "RX_OTA_0000", ": capture complete for an earlier task, RX_OTA_0000 ("},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t)
+			r := completeOf(txtest.Ready(time.Now()))
+			r.TaskID, r.Overruns = tc.taskID, new(int64(3))
+			e.f.Publish(t, r)
+			out := &gittest.SyncBuffer{}
+			asker := &scriptAsker{}
+			stop := runWatcher(t, e.watcher(out, asker.open))
+			waitFor(t, "the complete", contains(out, tc.want), out)
+			e.waitPolls(t, 2, out)
+			if err := stop(); err != nil {
+				t.Fatal(err)
+			}
+			s := out.String()
+			var line string
+			for _, l := range strings.Split(s, "\n") {
+				if strings.Contains(l, tc.want) {
+					line = l
+				}
+			}
+			summary := fmt.Sprintf("%d bytes, %.1f s, sha256 %s, overruns %d", *r.CaptureSizeBytes, *r.CaptureDurationS, (*r.CaptureSHA256)[:12], *r.Overruns)
+			if !strings.Contains(line, summary+")") {
+				t.Errorf("the line %q lacks %q", line, summary)
+			}
+			for _, no := range []string{"refused", "problems", "not capturing", "\n  "} {
+				if strings.Contains(s, no) {
+					t.Errorf("a COMPLETE reads as a refusal (%q):\n%s", no, s)
+				}
+			}
+			if asker.calls() != 0 || strings.Count(s, "capture complete") != 1 {
+				t.Errorf("asked %d times; reported:\n%s", asker.calls(), s)
+			}
+		})
 	}
 }

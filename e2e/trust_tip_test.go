@@ -187,7 +187,7 @@ func TestTrustCompleteEndsTask(t *testing.T) {
 	record := w.WaitFor(reAuthorized, faultWait)[1]
 
 	complete := l.publish(t, completeOf(r), l.rx.Private)
-	w.WaitForText(`state is "CAPTURE_COMPLETE"`, faultWait)
+	w.WaitForText("capture complete: "+id+" (", faultWait) // the normal end, one line
 	unsigned := l.publish(t, r, "")
 	w.WaitForText("result at commit "+unsigned[:12]+" refused", faultWait)
 	w.WaitForText("unsigned", faultWait)

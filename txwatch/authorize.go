@@ -73,7 +73,7 @@ func (w *Watcher) offered(o offer, deadline time.Time) bool {
 	d := o.line(exec.DecisionOffer, "")
 	d.ExpiresAt = deadline
 	if err := decide(w.Audit, d); err != nil {
-		w.rep.printf("%s is not offered: %v", o.what, err)
+		w.rep.printf("%s is not offered, nothing authorized: %v", o.what, err)
 		return false
 	}
 	return true

@@ -486,3 +486,29 @@ func TestExecuteMalformedRecordIsRefused(t *testing.T) {
 	}
 	refusal(t, e, e.executor(&gittest.SyncBuffer{}, (&scriptAsker{}).open, nil), name, StepRecord, `"rf_tx": must be an integer`)
 }
+
+// No line, no action: tx execute whose decision lines cannot be written
+// starts nothing and leaves the record unused.
+func TestExecuteDecisionsFailClosed(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	name, _, _ := authorized(t, e, time.Now())
+	path := filepath.Join(t.TempDir(), "decisions.jsonl")
+	log, err := exec.OpenAuditLog(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(path, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase}}}
+	x := e.executor(&gittest.SyncBuffer{}, asker.open, nil)
+	x.Audit = log
+	refusal(t, e, x, name, StepRecord, "cannot record the decision (execute_check)")
+	if used, _ := e.store(t).Used(name); used || asker.calls() != 0 {
+		t.Errorf("used %v, phrase asked %d times", used, asker.calls())
+	}
+}

@@ -583,3 +583,49 @@ func TestWatchCompleteIsOneLine(t *testing.T) {
 		})
 	}
 }
+
+// No line, no effect: an offer the audit log cannot hold is not made, and
+// a phrase it cannot hold writes no record.
+func TestWatchDecisionsFailClosed(t *testing.T) {
+	t.Parallel()
+	for _, when := range []string{"offer", "phrase"} {
+		t.Run(when, func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t)
+			e.f.Publish(t, txtest.Ready(time.Now()))
+			path := filepath.Join(t.TempDir(), "decisions.jsonl")
+			log, err := exec.OpenAuditLog(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			breakLog := func() {
+				if err := os.Remove(path); err != nil {
+					t.Error(err)
+				}
+				if err := os.Mkdir(path, 0o700); err != nil { // a directory where the log was
+					t.Error(err)
+				}
+			}
+			asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase, before: breakLog}}}
+			want := "the phrase for result "
+			if when == "offer" {
+				breakLog()
+				want = " is not offered, nothing authorized: cannot record the decision (offer)"
+			}
+			out := &gittest.SyncBuffer{}
+			w := e.watcher(out, asker.open)
+			w.Audit = log
+			stop := runWatcher(t, w)
+			waitFor(t, "the refusal", contains(out, want), out)
+			if err := stop(); err != nil {
+				t.Fatal(err)
+			}
+			if files := e.files(t); len(files) != 0 {
+				t.Fatalf("records written without their decision lines: %v", files)
+			}
+			if calls := asker.calls(); (when == "offer") != (calls == 0) {
+				t.Errorf("phrase asked %d times", calls)
+			}
+		})
+	}
+}

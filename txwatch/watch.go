@@ -283,6 +283,13 @@ func (w *Watcher) poll(ctx context.Context) error {
 			w.rep.printf("%s", line)
 			return nil
 		}
+		if r != nil && r.TaskID != cur.ID {
+			// Another task's result (at start-up, the last one's): the
+			// task ID settles it, one line, whatever else it fails.
+			w.rep.printf("result %s at commit %s refused, not offered for authorization: %s: it is task %s's (%s), the current task is %s",
+				short(snap.Digest), short(commit), gate.TXRuleTaskID, r.TaskID, r.State, cur.ID)
+			return nil
+		}
 		w.rep.printf("result %s at commit %s refused, not offered for authorization:\n%v",
 			short(snap.Digest), short(commit), checkErr)
 		return nil

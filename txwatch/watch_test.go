@@ -114,6 +114,9 @@ func TestWatchRefusesFailingResults(t *testing.T) {
 		{"too little time left", func(r *result.Result, now time.Time) { r.CaptureStartedAt = now.Add(-595 * time.Second) }, gate.TXRuleRemainingTime},
 		{"clock not verified", func(r *result.Result, now time.Time) { r.CommonClockVerified = false }, gate.TXRuleCommonClock},
 		{"wrong task", func(r *result.Result, now time.Time) { r.TaskID = "RX_OTA_0999" }, gate.TXRuleTaskID},
+		{"earlier task, stale", func(r *result.Result, now time.Time) {
+			r.TaskID, r.CaptureStartedAt, r.PublishedAt = "RX_OTA_0000", now.Add(-time.Hour), now.Add(-time.Hour)
+		}, gate.TXRuleTaskID},
 		{"frequency differs", func(r *result.Result, now time.Time) { r.FrequencyHz = 868000000 }, gate.TXRuleFrequency},
 	}
 	for _, tt := range tests {
@@ -148,6 +151,9 @@ func TestWatchRefusesFailingResults(t *testing.T) {
 			}
 			if tt.rule != "" && !strings.Contains(s, string(tt.rule)+": ") {
 				t.Errorf("report does not name %s:\n%s", tt.rule, s)
+			}
+			if tt.rule == gate.TXRuleTaskID && strings.Contains(s, "problems") {
+				t.Errorf("another task's result takes more than one line:\n%s", s)
 			}
 			if tt.rule == "" && !strings.Contains(s, `"common_clock_verified": must be true`) {
 				t.Errorf("report does not name common_clock_verified:\n%s", s)

@@ -10,6 +10,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"rfhandoff/config"
@@ -24,7 +25,7 @@ import (
 type Globals struct {
 	Config    string `help:"Policy file, kept outside every git working tree (default: $RFHANDOFF_CONFIG, else ./rfhandoff.toml when it exists, else built-in defaults)." type:"path" placeholder:"FILE"`
 	LogFormat string `help:"Log format." enum:"text,json" default:"text" name:"log-format"`
-	Verbose   bool   `short:"v" help:"Verbose (debug) logging."`
+	Verbose   bool   `short:"v" help:"Verbose (debug) logging; audit show prints each subprocess's whole argv."`
 }
 
 // App is what every command's Run receives: the context, streams, policy,
@@ -39,6 +40,13 @@ type App struct {
 	Logger     *slog.Logger
 	// Environ is the environment children are built from.
 	Environ []string
+	// Verbose is the global -v: debug logging, and the full argv in audit
+	// show.
+	Verbose bool
+	// ConfigFlag is --config as given ("" when the policy came from
+	// $RFHANDOFF_CONFIG, ./rfhandoff.toml or the defaults): a command line
+	// rfhandoff prints for the operator to run next repeats it.
+	ConfigFlag string
 
 	mu       sync.Mutex
 	remotes  map[string]string // remote URLs read while building a runner (gitcli.Client.RemoteURLs)
@@ -70,7 +78,7 @@ func newApp(ctx context.Context, g *Globals, stdin io.Reader, stdout, stderr io.
 	return &App{
 		Ctx: ctx, Stdin: stdin, Stdout: stdout, Stderr: stderr,
 		Policy: pol, PolicyFile: path, Logger: slog.New(h),
-		Environ: os.Environ(),
+		Environ: os.Environ(), Verbose: g.Verbose, ConfigFlag: g.Config,
 		runners: map[exec.Role]*exec.Stack{},
 	}, nil
 }
@@ -223,4 +231,25 @@ func (a *App) remoteProtocol(r exec.Runner) string {
 		a.remotes[name] = url // checked, made absolute: RemoteURL gives it as it is
 	}
 	return exec.ProtocolOf(url)
+}
+
+// CommandLine is the rfhandoff command line for args that an operator is
+// told to run next, repeating --config when it was given.
+func (a *App) CommandLine(args ...string) string {
+	words := []string{"rfhandoff"}
+	if a.ConfigFlag != "" {
+		words = append(words, "--config", shellWord(a.ConfigFlag))
+	}
+	return strings.Join(append(words, args...), " ")
+}
+
+// shellWord quotes s for a shell when it holds anything but plain
+// characters.
+func shellWord(s string) string {
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+:=,@\\", r)) {
+			return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+		}
+	}
+	return s
 }

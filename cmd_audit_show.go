@@ -12,12 +12,14 @@ import (
 	"rfhandoff/hiddentext"
 )
 
-// AuditShowCmd prints the audit log: one line per subprocess, a start
-// without an end reading as interrupted (or running, if its rfhandoff
-// lives). Every line is escaped (hiddentext): the log holds what programs
-// and notification receivers answered.
+// AuditShowCmd prints the audit log: people's decisions as they were made,
+// each subprocess in brief (tool, git subcommand, outcome, duration; -v
+// gives its whole argv), a start without an end reading as interrupted
+// (or running, if its rfhandoff lives). Every line is escaped
+// (hiddentext): the log holds what programs and notification receivers
+// answered.
 type AuditShowCmd struct {
-	JSON bool `help:"Print the raw JSON lines."`
+	JSON bool `help:"Print the raw JSON lines (every field, the whole argv)."`
 	Tail int  `help:"Only the last N lines of the log." placeholder:"N"`
 }
 
@@ -50,26 +52,60 @@ func (c *AuditShowCmd) Run(app *App) error {
 			ended[e.ID] = e
 		}
 	}
+	full := app.Verbose
 	for _, e := range entries {
-		var line string
+		var what string
 		switch e.Event {
 		case exec.EventStart:
-			line = fmt.Sprintf("%s  #%d  %-3s  %s  %s", e.Time.Format(time.RFC3339), e.Seq, e.Role, outcome(e, ended), strings.Join(e.Argv, " "))
+			if full {
+				what = outcome(e, ended, true) + "  " + strings.Join(e.Argv, " ")
+			} else {
+				what = fmt.Sprintf("%-22s  %s", command(e), outcome(e, ended, false))
+			}
 		case exec.EventRefused:
-			line = fmt.Sprintf("%s  #%d  %-3s  REFUSED (%s)  %s", e.Time.Format(time.RFC3339), e.Seq, e.Role, e.Reason, strings.Join(e.Argv, " "))
+			if full {
+				what = fmt.Sprintf("REFUSED (%s)  %s", e.Reason, strings.Join(e.Argv, " "))
+			} else {
+				what = fmt.Sprintf("%-22s  REFUSED (%s)", command(e), e.Reason)
+			}
 		case exec.EventDelivery:
-			line = fmt.Sprintf("%s  #%d  %-3s  %s", e.Time.Format(time.RFC3339), e.Seq, e.Role, delivery(e))
+			what = delivery(e)
+		case exec.EventDecision:
+			what = decision(e, full)
 		case exec.EventEnd:
 			continue // printed with its start
 		default:
-			line = "?  unreadable line: " + e.Error
+			fmt.Fprintln(app.Stdout, hiddentext.SanitizeLine("?  unreadable line: "+e.Error))
+			continue
 		}
+		line := fmt.Sprintf("%s  #%d  %-4s  %s", e.Time.Format(time.RFC3339), e.Seq, e.Role, what)
 		fmt.Fprintln(app.Stdout, hiddentext.SanitizeLine(line))
 	}
 	return nil
 }
 
-func outcome(start exec.Entry, ended map[string]exec.Entry) string {
+// command is a subprocess in brief: the tool and, for git, its
+// subcommand (the first word after the options rfhandoff pins).
+func command(e exec.Entry) string {
+	if e.Tool != exec.Git {
+		return string(e.Tool)
+	}
+	for i := 1; i < len(e.Argv); i++ {
+		a := e.Argv[i]
+		switch {
+		case a == "-c" || a == "-C":
+			i++ // its value
+		case strings.HasPrefix(a, "-"):
+		default:
+			return "git " + a
+		}
+	}
+	return "git"
+}
+
+// outcome is how the subprocess started by start ended, with what a
+// signature check found; full adds its pid.
+func outcome(start exec.Entry, ended map[string]exec.Entry, full bool) string {
 	end, ok := ended[start.ID]
 	if !ok {
 		if exec.PIDAlive(start.Rfhandoff) {
@@ -89,10 +125,10 @@ func outcome(start exec.Entry, ended map[string]exec.Entry) string {
 	if end.DurationMS != nil {
 		s += fmt.Sprintf(" %dms", *end.DurationMS)
 	}
-	if end.Pid > 0 {
+	if full && end.Pid > 0 {
 		s += fmt.Sprintf(" pid %d", end.Pid)
 	}
-	if end.Verified != "" {
+	if end.Verified != "" { // what a signature check found is its outcome
 		s += " [signature: " + end.Verified + "]"
 	}
 	return s
@@ -111,4 +147,59 @@ func delivery(e exec.Entry) string {
 		s += " (" + e.Error + ")"
 	}
 	return s
+}
+
+// decision describes a decision line (PROTOCOL §9): DECISION, its kind,
+// then each field it holds; digests and commits shortened to 12 hex
+// digits unless full.
+func decision(e exec.Entry, full bool) string {
+	short := func(s string) string {
+		if !full && len(s) > 12 {
+			return s[:12]
+		}
+		return s
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "DECISION %s", e.Kind)
+	add := func(key, v string) {
+		if v != "" {
+			fmt.Fprintf(&b, " %s=%s", key, v)
+		}
+	}
+	add("task", e.TaskID)
+	add("level", e.Level)
+	add("task_sha256", short(e.TaskSHA256))
+	add("task_commit", short(e.TaskCommit))
+	add("result_commit", short(e.ResultCommit))
+	add("result_sha256", short(e.ResultSHA256))
+	add("nodes", strings.Join(e.Nodes, ","))
+	add("record", e.Record)
+	add("record_sha256", short(e.RecordSHA256))
+	if e.ExpiresAt != nil {
+		add("expires", e.ExpiresAt.Format(time.RFC3339))
+	}
+	if e.TriesLeft != nil {
+		add("tries_left", fmt.Sprint(*e.TriesLeft))
+	}
+	add("check", e.Check)
+	add("verdict", e.Verdict)
+	add("action", e.Action)
+	if e.RFTX != nil {
+		add("rf_tx", fmt.Sprint(*e.RFTX))
+	}
+	if e.ExitCode != nil {
+		add("exit", fmt.Sprint(*e.ExitCode))
+	}
+	add("signal", e.Signal)
+	add("outcome", e.Outcome)
+	if e.Command != "" {
+		fmt.Fprintf(&b, " [%s]", e.Command)
+	}
+	if e.Reason != "" {
+		fmt.Fprintf(&b, ": %s", e.Reason)
+	}
+	if e.Error != "" {
+		fmt.Fprintf(&b, " (error: %s)", e.Error)
+	}
+	return b.String()
 }

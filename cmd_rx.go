@@ -18,7 +18,12 @@ func rxEnv(app *App, command string) (rxwatch.Env, error) {
 	if err != nil {
 		return rxwatch.Env{}, err
 	}
+	audit, err := app.AuditLog()
+	if err != nil {
+		return rxwatch.Env{}, err
+	}
 	return rxwatch.Env{
+		Audit:   audit,
 		Git:     app.Git(r),
 		Policy:  app.Policy,
 		Log:     app.Logger,

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"rfhandoff/exec"
 	"rfhandoff/prompt"
 	"rfhandoff/rxwatch"
 )
@@ -30,6 +31,10 @@ func (c *RxApproveCmd) Run(app *App) error {
 	term, err := prompt.Open()
 	if err != nil {
 		if errors.Is(err, prompt.ErrNoTerminal) {
+			if derr := env.Audit.RecordDecision(exec.Decision{Role: exec.RoleRX, Kind: exec.DecisionApprovalRefused,
+				Command: "rx approve", TaskID: c.TaskID, Reason: "no terminal"}); derr != nil {
+				app.Logger.Warn("the refusal is not on record", "err", derr)
+			}
 			return fmt.Errorf("no terminal: nothing can be approved (%v); run rfhandoff rx approve at a terminal", err)
 		}
 		return err

@@ -11,7 +11,7 @@ import (
 // record (PROTOCOL §7): quick checks, the phrase, a fresh re-check, the
 // single-use mark, then the [tx] action.
 type TxExecuteCmd struct {
-	Record string `arg:"" help:"The authorization record: its name in <state_dir>/tx_authorizations/ or a path to it."`
+	Record string `arg:"" optional:"" help:"The authorization record: its name in <state_dir>/tx_authorizations/ or a path to it. Without it, the one unused, unexpired record (several: they are listed, none is run)."`
 }
 
 // Run exits 0 when the action ran; 1 when it was refused (nothing started)
@@ -25,12 +25,17 @@ func (c *TxExecuteCmd) Run(app *App) error {
 	if err != nil {
 		return err
 	}
+	audit, err := app.AuditLog()
+	if err != nil {
+		return err
+	}
 	x := &txwatch.Executor{
 		Git:    app.Git(r),
 		Runner: r,
 		Policy: app.Policy,
 		Out:    app.Stdout,
 		Notify: n, // tx_executed once the action ran, never for a refusal
+		Audit:  audit,
 	}
 	o, path, err := x.Execute(app.Ctx, c.Record)
 	if err != nil {

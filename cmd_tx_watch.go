@@ -22,12 +22,19 @@ func (c *TxWatchCmd) Run(app *App) error {
 	if err != nil {
 		return err
 	}
+	audit, err := app.AuditLog()
+	if err != nil {
+		return err
+	}
 	w := &txwatch.Watcher{
 		Git:    app.Git(r),
 		Policy: app.Policy,
 		Out:    app.Stdout,
 		Logger: app.Logger,
 		Notify: n,
+		Audit:  audit,
+		// The command printed after a record: the operator copies no path.
+		ExecuteCommand: app.CommandLine("tx", "execute"),
 	}
 	return w.Run(app.Ctx)
 }

@@ -49,13 +49,34 @@ type Poll struct {
 
 // Limits are the protocol's limits; a policy may only tighten them.
 type Limits struct {
-	MaxTaskBytes       int64 `toml:"max_task_bytes"`
-	MaxResultBytes     int64 `toml:"max_result_bytes"`
-	PlannedDurationS   int   `toml:"planned_duration_s"`
-	MinRemainingS      int   `toml:"min_remaining_s"`
-	MaxPublicationAgeS int   `toml:"max_publication_age_s"`
-	MaxClockSkewS      int   `toml:"max_clock_skew_s"`
-	PublishAttempts    int   `toml:"publish_attempts"`
+	MaxTaskBytes     int64 `toml:"max_task_bytes"`
+	MaxResultBytes   int64 `toml:"max_result_bytes"`
+	PlannedDurationS int   `toml:"planned_duration_s"`
+	MinRemainingS    int   `toml:"min_remaining_s"`
+	// MaxPublicationAgeS is how old a READY may be; 0 (the default) is
+	// PublicationAge's: as old as its capture may run.
+	MaxPublicationAgeS int `toml:"max_publication_age_s"`
+	MaxClockSkewS      int `toml:"max_clock_skew_s"`
+	PublishAttempts    int `toml:"publish_attempts"`
+}
+
+// PublicationAge is the oldest READY publication the MAIN side acts on
+// (PROTOCOL §7): max_publication_age_s when a policy sets it, otherwise
+// planned_duration_s — a READY is then fresh while its capture can still
+// run, and the remaining-time check is what ends the window.
+func (l Limits) PublicationAge() time.Duration {
+	if l.MaxPublicationAgeS > 0 {
+		return time.Duration(l.MaxPublicationAgeS) * time.Second
+	}
+	return time.Duration(l.PlannedDurationS) * time.Second
+}
+
+// PublicationAgeName names the limit PublicationAge is, for a refusal.
+func (l Limits) PublicationAgeName() string {
+	if l.MaxPublicationAgeS > 0 {
+		return fmt.Sprintf("max_publication_age_s (%d s)", l.MaxPublicationAgeS)
+	}
+	return fmt.Sprintf("planned_duration_s (%d s; max_publication_age_s is 0)", l.PlannedDurationS)
 }
 
 // Audit locates the audit log.
@@ -158,7 +179,7 @@ func Default() Policy {
 		Limits: Limits{
 			MaxTaskBytes: 65536, MaxResultBytes: 65536,
 			PlannedDurationS: 120, MinRemainingS: 10,
-			MaxPublicationAgeS: 30, MaxClockSkewS: 5, PublishAttempts: 3,
+			MaxPublicationAgeS: 0, MaxClockSkewS: 5, PublishAttempts: 3,
 		},
 		Audit: Audit{Path: ".local/audit.jsonl"},
 		Capture: Capture{

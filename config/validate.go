@@ -19,7 +19,7 @@ const (
 	minPlannedDurationS  = 15
 	maxPlannedDurationS  = 3600
 	maxMinRemainingS     = 3600
-	maxPublicationAgeS   = 300 // older than 5 min is no longer a live capture
+	maxPublicationAgeS   = maxPlannedDurationS // 0 is "the planned duration" (Limits.PublicationAge)
 	maxClockSkewS        = 60
 	maxPublishAttempts   = 10
 	maxPollDuration      = 24 * time.Hour
@@ -134,7 +134,7 @@ func (p Policy) validateLimits(ps *problems) {
 	case l.MinRemainingS > maxMinRemainingS:
 		ps.add("limits.min_remaining_s", l.MinRemainingS, "must be at most %d", maxMinRemainingS)
 	}
-	ps.intRange("limits.max_publication_age_s", int64(l.MaxPublicationAgeS), 1, maxPublicationAgeS, "")
+	ps.intRange("limits.max_publication_age_s", int64(l.MaxPublicationAgeS), 0, maxPublicationAgeS, " (0: planned_duration_s)")
 	ps.intRange("limits.max_clock_skew_s", int64(l.MaxClockSkewS), 0, maxClockSkewS, "")
 	ps.intRange("limits.publish_attempts", int64(l.PublishAttempts), 1, maxPublishAttempts, "")
 }

@@ -158,7 +158,7 @@ func (d *runner) describeSandbox() {
 	rate := config.Default().Capture.SampleRateHz
 	d.out.line("  ", fmt.Sprintf("timing      capture %d s in real time (%d MB of ci8 samples in the sandbox); TX needs %d s + %d s of capture left;",
 		d.t.PlannedS, int64(d.t.PlannedS)*rate*2/1e6, d.t.TXDurationS, d.t.MinRemainingS))
-	d.out.line("  ", fmt.Sprintf("            READY may be acted on for %d s after it is published", d.t.MaxPublicationAgeS))
+	d.out.line("  ", fmt.Sprintf("            READY may be acted on until then: about %d s after the capture starts", d.t.PlannedS-d.t.TXDurationS-d.t.MinRemainingS))
 	if sb.NotifyURL != "" {
 		d.out.line("  ", "notify      both policies send every event to the demo's own webhook "+sb.NotifyURL+",")
 		d.out.line("  ", "            signed with notify.secret; its deliveries show as "+strings.TrimSpace(notifyPrefix)+" lines after each step")

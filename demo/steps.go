@@ -7,7 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
+	"sync"
 	"time"
 
 	"rfhandoff/gate"
@@ -318,13 +318,12 @@ func (d *runner) watch(ctx context.Context, readies []*result.Result) (string, e
 		return "", err
 	}
 	// tx watch reports every way a result ends without a record in a line
-	// of its own; the step fails on it at once instead of waiting for the
-	// prompt's expiry (a result is never offered twice).
-	var failure atomic.Pointer[string]
+	// of its own, its reasons on the indented lines after it; the step
+	// fails on it at once instead of waiting for the prompt's expiry (a
+	// result is never offered twice).
+	var failure failureReport
 	spec := childSpec{Side: "MAIN", Policy: d.sb.MainPolicy, Args: []string{"tx", "watch"}, OnLine: func(line string) {
-		if strings.Contains(line, "nothing authorized") || strings.Contains(line, "refused, not offered") || strings.Contains(line, "no offer (") {
-			failure.CompareAndSwap(nil, &line)
-		}
+		failure.see(line, strings.Contains(line, "nothing authorized") || strings.Contains(line, "refused, not offered") || strings.Contains(line, "no offer ("))
 	}}
 	if d.o.Auto {
 		spec.Attach = attachPTY
@@ -357,8 +356,8 @@ func (d *runner) watch(ctx context.Context, readies []*result.Result) (string, e
 				return false, err
 			}
 		}
-		if l := failure.Load(); l != nil {
-			return false, errors.New(strings.TrimSpace(*l))
+		if msg, ok := failure.settled(); ok {
+			return false, errors.New(msg)
 		}
 		r, err := d.findRecord(pol)
 		record = r
@@ -386,6 +385,36 @@ func (d *runner) watch(ctx context.Context, readies []*result.Result) (string, e
 	}
 	d.show("record", data)
 	return record, nil
+}
+
+// failureReport keeps the first line of a child's that reports a failure
+// and the indented lines after it, which carry its reasons.
+type failureReport struct {
+	mu    sync.Mutex
+	lines []string
+	seen  int // len(lines) at the last settled call
+}
+
+func (f *failureReport) see(line string, failed bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	switch {
+	case len(f.lines) == 0 && failed:
+		f.lines = []string{strings.TrimSpace(line)}
+	case len(f.lines) > 0 && strings.HasPrefix(line, " "):
+		f.lines = append(f.lines, line)
+	}
+}
+
+// settled returns the report once one was seen and no line was added to
+// it since the last call (the reasons follow the first line at once).
+func (f *failureReport) settled() (string, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	n := len(f.lines)
+	quiet := n > 0 && n == f.seen
+	f.seen = n
+	return strings.Join(f.lines, "\n"), quiet
 }
 
 // Step 6 — MAIN tx execute with the fake action.

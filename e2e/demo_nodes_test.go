@@ -40,7 +40,7 @@ var demoNodes = []struct {
 // SigMF metadata, drawn in its quick-look.
 func TestDemoAutoThreeNodes(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs three real-time 30 s captures")
+		t.Skip("runs three real-time 60 s captures")
 	}
 	skipDemoAuto(t)
 	bin := rfhandoffBin(t)

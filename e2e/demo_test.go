@@ -41,14 +41,14 @@ func demoSandboxes(t *testing.T, tmp string) []string {
 
 // TestDemoAuto runs the real `rfhandoff demo --auto` end to end, started
 // without a terminal (it makes its own pseudo-terminals for the prompts):
-// the real commands as children, the simulator, a real-time 30 s capture.
+// the real commands as children, the simulator, a real-time 60 s capture.
 // It must exit 0, narrate every step, show the real prompts with the
 // answers it typed, end with RF TX = 0, have the single node hear the
 // sandbox's fake transmission (on-air file, detector, annotation), and
 // remove its sandbox.
 func TestDemoAuto(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs a real-time 30 s capture")
+		t.Skip("runs a real-time 60 s capture")
 	}
 	skipDemoAuto(t)
 	bin := rfhandoffBin(t)

@@ -31,11 +31,26 @@ import (
 const firstRunID = "RF001A_OTA_CAPTURE_003"
 
 // firstRunEdits are the keys README "First run" tells the operator to set
-// in the copied example; the rest of the file stays as shipped.
+// in the copied example, set as the README's first run has them (a 120 s
+// capture, the example's 10 s transmission); the rest of the file stays
+// as shipped.
 var firstRunEdits = map[string]string{
-	"limits.planned_duration_s": "40",
-	"tx.duration_s":             "5",
+	"limits.planned_duration_s": "120",
+	"tx.duration_s":             "10",
 }
+
+// pace is how fast the MAIN operator acts. A person reads the prompt
+// before typing the phrase and starts tx execute a while after READY; a
+// script does both at once. The waits are a person's time passing, not a
+// wait for anything, and nothing asserts on elapsed time.
+type pace struct {
+	phrase  time.Duration // from the phrase prompt at tx watch to the phrase
+	execute time.Duration // from READY at tx watch to starting tx execute
+}
+
+// personPace is issue 30's operator: the phrase after 10 s, tx execute
+// 60 s after READY, with no path copied.
+var personPace = pace{phrase: 10 * time.Second, execute: 60 * time.Second}
 
 // examplePolicy returns config.toml.example with the keys in edits
 // ("table.key") set to their values, failing when a key is not in the
@@ -148,11 +163,11 @@ func TestFirstRunAsDocumented(t *testing.T) {
 	}
 	t.Run("policy outside the checkout", func(t *testing.T) {
 		t.Parallel()
-		firstRun(t, examplePolicy(t, firstRunEdits), native)
+		firstRun(t, examplePolicy(t, firstRunEdits), native, personPace)
 	})
 	t.Run("built-in defaults", func(t *testing.T) {
 		t.Parallel()
-		firstRun(t, "", native)
+		firstRun(t, "", native, pace{})
 	})
 }
 
@@ -160,6 +175,7 @@ var (
 	reApproval = regexp.MustCompile(`approval: +the RX operator answers A(?:, then must type (.+) exactly| at the prompt)`)
 	reGitLine  = regexp.MustCompile(`(?m)^  (git (?:add|commit|push) .*)$`)
 	reRecord   = regexp.MustCompile(`AUTHORIZED: record (\S+)`)
+	reNext     = regexp.MustCompile(`run next:\r?\n +(rfhandoff[^\r\n]*)`)
 )
 
 // platform is how a first run reaches rfhandoff and git on the two
@@ -197,8 +213,9 @@ var native = platform{
 
 // firstRun is one lab's first experiment. policy is the text of
 // rfhandoff.toml in both checkouts, "" for none (the built-in defaults,
-// whose 120 s capture the RX operator ends with Ctrl-C once TX is done).
-func firstRun(t *testing.T, policy string, p platform) {
+// whose 120 s capture the RX operator ends with Ctrl-C once TX is done);
+// the MAIN operator acts at pc's pace.
+func firstRun(t *testing.T, policy string, p platform, pc pace) {
 	home := gittest.Home(t)
 	hostEnv := gittest.Environ(home, config.EnvVar, "HACKRF_SIM")
 	env := p.env(t, home, hostEnv)
@@ -286,24 +303,29 @@ func firstRun(t *testing.T, policy string, p platform) {
 			t.Logf("rx capture:\nstdout:\n%s\nstderr:\n%s", capture.Stdout, capture.Stderr)
 		}
 	})
+	output(watch).WaitForText("READY result for task "+firstRunID+" awaiting authorization", rxWait)
+	readyAt := time.Now()
 	watch.WaitForText("Type exactly: AUTHORIZE RF TX", rxWait)
 	watch.WaitForText(p.prompt, rxWait)
+	time.Sleep(pc.phrase) // the operator reads the offer
 	watch.Send("AUTHORIZE RF TX")
-	record := output(watch).WaitFor(reRecord, rxWait)[1]
+	output(watch).WaitFor(reRecord, rxWait)
+	// tx watch says what to run next: README's line, no path to copy.
+	next := output(watch).WaitFor(reNext, rxWait)[1]
 	if want, code := p.stopWatch(watch), exitOf(t, watch); code != want {
 		t.Fatalf("tx watch stopped: exit %d, want %d\n%s", code, want, watch.Stderr)
 	}
-	rel := record
-	if r, ok := strings.CutPrefix(record, p.path(main.dir)); ok && len(r) > 1 && strings.ContainsAny(r[:1], `/\`) {
-		rel = r[1:]
+	if next != "rfhandoff tx execute" {
+		t.Errorf("tx watch tells the operator to run %q, README says rfhandoff tx execute", next)
 	}
-	// README: tx execute .local/tx_authorizations/<ID>-<digest>.json
-	exe := main.start(true, "tx", "execute", rel)
+	time.Sleep(time.Until(readyAt.Add(pc.execute))) // the operator gets to it
+	// README: rfhandoff tx execute
+	exe := main.start(true, "tx", "execute")
 	exe.WaitForText("Type exactly: AUTHORIZE RF TX", rxWait)
 	exe.WaitForText(p.prompt, rxWait)
 	exe.Send("AUTHORIZE RF TX")
 	if code := exitOf(t, exe); code != 0 {
-		t.Fatalf("tx execute %s: exit %d\n%s\n%s", rel, code, exe.Stdout, exe.Stderr)
+		t.Fatalf("tx execute: exit %d\n%s\n%s", code, exe.Stdout, exe.Stderr)
 	}
 
 	wantExit := 0
@@ -329,6 +351,19 @@ func firstRun(t *testing.T, policy string, p platform) {
 	for _, o := range []*operator{main, rx} {
 		if out := o.run(0, "audit", "verify"); !strings.Contains(out, "intact") {
 			t.Errorf("audit verify in %s: %s", o.dir, out)
+		}
+	}
+	// Every decision on record, on both sides (PROTOCOL §9).
+	for o, kinds := range map[*operator][]string{
+		rx: {"task_shown task=" + firstRunID, "task_approved task=" + firstRunID},
+		main: {"offer task=" + firstRunID, "phrase_accepted task=" + firstRunID, "record_written task=" + firstRunID,
+			"execute_check task=" + firstRunID, "action_started task=" + firstRunID, "action_outcome task=" + firstRunID},
+	} {
+		show := o.run(0, "audit", "show")
+		for _, k := range kinds {
+			if !strings.Contains(show, "DECISION "+k) {
+				t.Errorf("audit show in %s lacks DECISION %s:\n%s", o.dir, k, show)
+			}
 		}
 	}
 	outcomeIsFake(t, main.dir)

@@ -18,6 +18,7 @@ import (
 	"rfhandoff/prompt/prompttest"
 	"rfhandoff/publish/publishtest"
 	"rfhandoff/task/tasktest"
+	"rfhandoff/txwatch"
 )
 
 const hookSecret = "whsec_E2E_EVENTS_77"
@@ -190,9 +191,11 @@ func TestNotifyReceiverFailingTxWatchGoesOn(t *testing.T) {
 		lab.PushTask(tasktest.Capture(id))
 		lab.PushResult(lab.Encode(lab.Ready(id)))
 		w.WaitForText("READY result for task "+id+" awaiting authorization", faultkit.Wait)
-		w.WaitForText("Type exactly: AUTHORIZE RF TX", faultkit.Wait)
-		w.Send("not the phrase")
-		w.WaitFor(regexp.MustCompile(`wrong phrase for result \S+: nothing authorized`), faultkit.Wait)
+		for range txwatch.PhraseTries { // a wrong phrase is asked again until the tries run out
+			w.WaitForText("Type exactly: AUTHORIZE RF TX", faultkit.Wait)
+			w.Send("not the phrase")
+		}
+		w.WaitFor(regexp.MustCompile(`wrong phrase for result \S+, \d+ times: nothing authorized`), faultkit.Wait)
 	}
 	for i, mode := range []string{"500", "hang", "down"} {
 		before := hook.requests()

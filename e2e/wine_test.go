@@ -77,7 +77,7 @@ func TestFirstRunUnderWine(t *testing.T) {
 			s.Type("\x03")
 			return 0
 		},
-	})
+	}, pace{})
 }
 
 // winePath is p on Wine's Z: drive, the whole Linux file system.

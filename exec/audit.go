@@ -16,7 +16,8 @@ import (
 // Entry is one line of the audit log. A subprocess gets a "start" line before
 // it is started (so the log fails closed: no line, no process) and an "end"
 // line when it is gone; its pid is known only then and is on the end line.
-// A refused command gets one "refused" line.
+// A refused command gets one "refused" line. A notification sent over HTTP
+// is a "delivery" line, a person's decision a "decision" line.
 type Entry struct {
 	Hash  string    `json:"hash"`
 	Prev  string    `json:"prev"`
@@ -52,6 +53,28 @@ type Entry struct {
 	// Remote is the URL a git call that talks to a remote reaches
 	// (Cmd.Remote, credentials redacted).
 	Remote string `json:"remote,omitempty"`
+
+	// The fields of a decision line (EventDecision, decision.go); Reason,
+	// ExitCode, Signal and Error serve it too. Each kind's set is
+	// PROTOCOL §9's.
+	Kind         string     `json:"kind,omitempty"`
+	Command      string     `json:"command,omitempty"`
+	TaskID       string     `json:"task_id,omitempty"`
+	Level        string     `json:"level,omitempty"`
+	TaskSHA256   string     `json:"task_sha256,omitempty"`
+	TaskCommit   string     `json:"task_commit,omitempty"`
+	ResultCommit string     `json:"result_commit,omitempty"`
+	ResultSHA256 string     `json:"result_sha256,omitempty"`
+	Nodes        []string   `json:"nodes,omitempty"`
+	Record       string     `json:"record,omitempty"`
+	RecordSHA256 string     `json:"record_sha256,omitempty"`
+	ExpiresAt    *time.Time `json:"expires_at,omitempty"`
+	TriesLeft    *int       `json:"tries_left,omitempty"`
+	Check        string     `json:"check,omitempty"`
+	Verdict      string     `json:"verdict,omitempty"`
+	Action       string     `json:"action,omitempty"`
+	RFTX         *int       `json:"rf_tx,omitempty"`
+	Outcome      string     `json:"outcome,omitempty"`
 }
 
 // Audit events.
@@ -59,6 +82,8 @@ const (
 	EventStart   = "start"
 	EventEnd     = "end"
 	EventRefused = "refused"
+	// EventDelivery (notify.go) and EventDecision (decision.go) are the
+	// lines that are no subprocess.
 )
 
 const hashPrefix = `{"hash":"`

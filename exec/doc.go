@@ -6,7 +6,9 @@
 //
 // What it offers: New, which builds the Stack (audit log around allowlist
 // around the OS runner) that every command runs programs through with Run or
-// Start; Cmd and Result; the audit log (OpenAuditLog, Entry, VerifyAuditLog);
+// Start; Cmd and Result; the audit log (OpenAuditLog, Entry, VerifyAuditLog),
+// which also keeps notification deliveries (RecordDelivery) and people's
+// decisions (RecordDecision, Decision);
 // tool resolution; the built child environment; process liveness (PIDAlive,
 // ProcessStart); and the errors callers branch on: *ExitError, *ChainError,
 // ErrDenied and ErrNotInstalled (a command that never started).

@@ -114,7 +114,7 @@ func Remaining(r *result.Result, now time.Time) time.Duration { return CaptureEn
 // so an answer typed in time never meets a re-check that must fail.
 func ReadyUntil(r *result.Result, pol config.Policy, extra time.Duration) time.Time {
 	byRemaining := CaptureEnd(r).Add(-seconds(pol.Limits.MinRemainingS) - extra)
-	byAge := r.PublishedAt.Add(seconds(pol.Limits.MaxPublicationAgeS))
+	byAge := r.PublishedAt.Add(pol.Limits.PublicationAge())
 	if byAge.Before(byRemaining) {
 		return byAge
 	}
@@ -168,9 +168,9 @@ func CheckReadyFor(r *result.Result, now time.Time, taskID string, pol config.Po
 	skew := seconds(lim.MaxClockSkewS)
 	age := now.Sub(r.PublishedAt)
 	switch {
-	case age > seconds(lim.MaxPublicationAgeS):
-		p.add(TXRulePublicationAge, "published_at %s is %s old, more than max_publication_age_s (%d s)",
-			stamp(r.PublishedAt), age.Round(time.Second), lim.MaxPublicationAgeS)
+	case age > lim.PublicationAge():
+		p.add(TXRulePublicationAge, "published_at %s is %s old, more than %s",
+			stamp(r.PublishedAt), age.Round(time.Second), lim.PublicationAgeName())
 	case -age > skew:
 		p.add(TXRulePublicationFuture, "published_at %s is %s in the future, more than max_clock_skew_s (%d s)",
 			stamp(r.PublishedAt), (-age).Round(time.Second), lim.MaxClockSkewS)

@@ -62,7 +62,11 @@ func TestCheckReadyEachRule(t *testing.T) {
 		{"process dead", func(r *result.Result, _ *config.Policy) { r.ProcessAlive = false }, "", 0, []TXRule{TXRuleLiveFlags}},
 		{"not ready flag", func(r *result.Result, _ *config.Policy) { r.RXReadyForTX = false }, "", 0, []TXRule{TXRuleLiveFlags}},
 		{"clock not verified", func(r *result.Result, _ *config.Policy) { r.CommonClockVerified = false }, "", 0, []TXRule{TXRuleCommonClock}},
-		{"stale", func(r *result.Result, _ *config.Policy) { r.PublishedAt = txNow.Add(-31 * time.Second) }, "", 0, []TXRule{TXRulePublicationAge}},
+		{"stale", func(r *result.Result, _ *config.Policy) { r.PublishedAt = txNow.Add(-121 * time.Second) }, "", 0, []TXRule{TXRulePublicationAge}},
+		{"stale under a set age", func(r *result.Result, p *config.Policy) {
+			p.Limits.MaxPublicationAgeS = 30
+			r.PublishedAt = txNow.Add(-31 * time.Second)
+		}, "", 0, []TXRule{TXRulePublicationAge}},
 		{"stale under a tighter policy", func(r *result.Result, p *config.Policy) { p.Limits.MaxPublicationAgeS = 4 }, "", 0, []TXRule{TXRulePublicationAge}},
 		{"future beyond skew", func(r *result.Result, _ *config.Policy) { r.PublishedAt = txNow.Add(6 * time.Second) }, "", 0, []TXRule{TXRulePublicationFuture}},
 		{"capture start in the future", func(r *result.Result, _ *config.Policy) {
@@ -126,6 +130,7 @@ func TestCheckReadyForExtraBoundary(t *testing.T) {
 
 func TestReadyUntil(t *testing.T) {
 	p := config.Default()
+	p.Limits.MaxPublicationAgeS = 30
 	r := readyResult() // published txNow-5s (ages out at +25s), 60 s left (falls under 10 s at +50s)
 	if got, want := ReadyUntil(r, p, 0), txNow.Add(25*time.Second); !got.Equal(want) {
 		t.Errorf("ReadyUntil = %v, want the publication age limit %v", got, want)
@@ -205,5 +210,23 @@ func TestFailedTXRulesOfOne(t *testing.T) {
 	}
 	if got := failedTXRules(nil); got != nil {
 		t.Fatalf("got %v", got)
+	}
+}
+
+// With max_publication_age_s at its default 0 the age limit is the planned
+// duration: the remaining-time check alone ends the window.
+func TestReadyUntilDefaultAge(t *testing.T) {
+	p := config.Default()
+	r := readyResult()
+	r.PublishedAt = r.CaptureStartedAt.Add(2 * time.Second)
+	if got, want := ReadyUntil(r, p, 10*time.Second), CaptureEnd(r).Add(-20*time.Second); !got.Equal(want) {
+		t.Errorf("ReadyUntil = %v, want the capture's end less 10 s + 10 s, %v", got, want)
+	}
+	// A READY published before its capture started is no older than the
+	// planned duration either.
+	r.PublishedAt = txNow.Add(-121 * time.Second)
+	err := CheckReady(r, txNow, "RX_OTA_0001", p)
+	if !slices.Equal(failedTXRules(err), []TXRule{TXRulePublicationAge}) || !strings.Contains(err.Error(), "planned_duration_s (120 s") {
+		t.Errorf("a READY 121 s old under the default: %v", err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"rfhandoff/exec"
 	"rfhandoff/prompt"
 	"rfhandoff/state"
 	"rfhandoff/taskfetch"
@@ -66,17 +67,37 @@ type Offered struct {
 func (s *Session) Offer(ctx context.Context, p Prompter, cur *taskfetch.Current,
 	reread func(context.Context) (*taskfetch.Current, error), mx *ManualExecutor) (Offered, error) {
 	t := cur.Task
+	// Each decision on record (PROTOCOL §9): the task shown before it is
+	// shown, the approval before it is recorded.
+	if err := s.decide(exec.DecisionTaskShown, t, cur.Commit, ""); err != nil {
+		return Offered{}, err
+	}
+	stopped := func(why string) (Offered, error) {
+		if err := s.decide(exec.DecisionTaskStopped, t, cur.Commit, why); err != nil {
+			s.log().Warn("stopped at the approval prompt", "task_id", t.ID, "err", err)
+		}
+		return Offered{Outcome: OutcomeStopped}, nil
+	}
+	refusedOffer := func(o Offered) (Offered, error) {
+		if err := s.decide(exec.DecisionApprovalRefused, t, cur.Commit, o.Err.Error()); err != nil {
+			s.log().Warn("approval refused", "task_id", t.ID, "err", err)
+		}
+		return o, nil
+	}
 	choice, err := p.Approve(ctx, promptTask(cur))
 	if err != nil {
 		if ctx.Err() != nil {
-			return Offered{Outcome: OutcomeStopped}, nil
+			return stopped("interrupted at the prompt")
 		}
 		return Offered{}, err
 	}
 	switch choice {
 	case prompt.ChoiceStop:
-		return Offered{Outcome: OutcomeStopped}, nil
+		return stopped("[S] or end of input")
 	case prompt.ChoiceDefer:
+		if err := s.decide(exec.DecisionTaskDeferred, t, cur.Commit, ""); err != nil {
+			return Offered{}, err
+		}
 		_, err := s.Store.Update(func(st *state.RX) error {
 			st.DeferredTaskID = t.ID
 			return nil
@@ -95,11 +116,14 @@ func (s *Session) Offer(ctx context.Context, p Prompter, cur *taskfetch.Current,
 		ok, err := p.Phrase(ctx, phrase, time.Time{})
 		if err != nil {
 			if ctx.Err() != nil {
-				return Offered{Outcome: OutcomeStopped}, nil
+				return stopped("interrupted at the phrase")
 			}
 			return Offered{}, err
 		}
 		if !ok {
+			if err := s.decide(exec.DecisionApprovalRefused, t, cur.Commit, "wrong phrase"); err != nil {
+				return Offered{}, err
+			}
 			return Offered{Outcome: OutcomeWrongPhrase}, nil
 		}
 	}
@@ -108,23 +132,26 @@ func (s *Session) Offer(ctx context.Context, p Prompter, cur *taskfetch.Current,
 	now, err := reread(ctx)
 	if err != nil {
 		if ctx.Err() != nil {
-			return Offered{Outcome: OutcomeStopped}, nil
+			return stopped("interrupted while re-reading the task")
 		}
-		return Offered{Outcome: OutcomeRefused, Err: fmt.Errorf("re-reading the task before recording the approval: %w; nothing approved", err)}, nil
+		return refusedOffer(Offered{Outcome: OutcomeRefused, Err: fmt.Errorf("re-reading the task before recording the approval: %w; nothing approved", err)})
 	}
 	if now.Task.ID != t.ID {
-		return Offered{Outcome: OutcomeRefused, Err: fmt.Errorf("the task branch now holds task %s, not %s: nothing approved", now.Task.ID, t.ID)}, nil
+		return refusedOffer(Offered{Outcome: OutcomeRefused, Err: fmt.Errorf("the task branch now holds task %s, not %s: nothing approved", now.Task.ID, t.ID)})
 	}
 	if now.Task.SHA256 != t.SHA256 {
-		return Offered{Outcome: OutcomeRefused, Err: &contentChangedError{TaskID: t.ID, FirstSHA256: t.SHA256,
-			NowSHA256: now.Task.SHA256, Commit: now.Commit, DuringPrompt: true}}, nil
+		return refusedOffer(Offered{Outcome: OutcomeRefused, Err: &contentChangedError{TaskID: t.ID, FirstSHA256: t.SHA256,
+			NowSHA256: now.Task.SHA256, Commit: now.Commit, DuringPrompt: true}})
 	}
 
 	if shown, got := signerOf(cur), signerOf(now); (shown == nil) != (got == nil) || shown != nil && *shown != *got {
-		return Offered{Outcome: OutcomeRefused, Err: fmt.Errorf("task %s is now signed by %s, not by %s as shown: nothing approved",
-			t.ID, describeSigner(got), describeSigner(shown))}, nil
+		return refusedOffer(Offered{Outcome: OutcomeRefused, Err: fmt.Errorf("task %s is now signed by %s, not by %s as shown: nothing approved",
+			t.ID, describeSigner(got), describeSigner(shown))})
 	}
 	a := &state.Approval{TaskID: t.ID, TaskSHA256: t.SHA256, Commit: now.Commit, ApprovedAt: s.now().UTC(), Signer: signerOf(now)}
+	if err := s.decide(exec.DecisionTaskApproved, t, now.Commit, ""); err != nil {
+		return Offered{}, fmt.Errorf("%w: nothing approved", err)
+	}
 	_, err = s.Store.Update(func(st *state.RX) error {
 		d := decide(st, now.Task)
 		switch d.Verdict {
@@ -149,7 +176,7 @@ func (s *Session) Offer(ctx context.Context, p Prompter, cur *taskfetch.Current,
 	var re *replacedError
 	switch {
 	case errors.As(err, &ce), errors.As(err, &co), errors.As(err, &re):
-		return Offered{Outcome: OutcomeRefused, Err: err}, nil
+		return refusedOffer(Offered{Outcome: OutcomeRefused, Err: err})
 	case err != nil:
 		return Offered{}, err
 	}

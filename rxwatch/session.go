@@ -7,14 +7,16 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"rfhandoff/notify"
 	"time"
 
 	"rfhandoff/config"
 	"rfhandoff/errlist"
+	"rfhandoff/exec"
 	"rfhandoff/gitcli"
 	"rfhandoff/mirror"
+	"rfhandoff/notify"
 	"rfhandoff/state"
+	"rfhandoff/task"
 )
 
 // Env is what every RX operation needs.
@@ -30,6 +32,25 @@ type Env struct {
 	// Notify tells a person they are needed (PROTOCOL §21); nil sends
 	// nothing.
 	Notify *notify.Dispatcher
+	// Audit receives the approval prompt's decision lines (PROTOCOL §9);
+	// nil records none.
+	Audit *exec.AuditLog
+}
+
+// decide writes one decision line about task t (PROTOCOL §9): kind, and
+// why. With no audit log it records nothing.
+func (e Env) decide(kind string, t *task.Task, commit, reason string) error {
+	if e.Audit == nil {
+		return nil
+	}
+	d := exec.Decision{Role: exec.RoleRX, Kind: kind, Command: e.Command, Reason: reason, TaskCommit: commit}
+	if t != nil {
+		d.TaskID, d.Level, d.TaskSHA256 = t.ID, t.EffectiveLevel.String(), t.SHA256
+	}
+	if err := e.Audit.RecordDecision(d); err != nil {
+		return fmt.Errorf("cannot record the decision (%s) in the audit log: %w", kind, err)
+	}
+	return nil
 }
 
 func (e Env) now() time.Time {

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"rfhandoff/backoff"
+	"rfhandoff/exec"
 	"rfhandoff/notify"
 	"rfhandoff/taskfetch"
 )
@@ -140,6 +141,9 @@ func (w *Watcher) consider(ctx context.Context, p Poll) bool {
 	w.S.NotifyApprovalNeeded(cur)
 	if w.Prompter == nil {
 		w.announce("awaiting "+key, func() {
+			if err := w.S.decide(exec.DecisionApprovalRefused, t, cur.Commit, "no terminal"); err != nil {
+				log.Warn("the refusal is not on record", "task_id", t.ID, "err", err)
+			}
 			log.Warn("task awaits approval, but there is no terminal: nothing can be approved here",
 				"task_id", t.ID, "level", t.EffectiveLevel.String(), "commit", cur.Commit,
 				"to_approve", "run `rfhandoff rx approve "+t.ID+"` at a terminal (stop this watcher first)")

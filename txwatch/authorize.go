@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"time"
 
 	"github.com/hashicorp/go-multierror"
 
 	"rfhandoff/config"
 	"rfhandoff/errlist"
+	"rfhandoff/exec"
 	"rfhandoff/gate"
 	"rfhandoff/gitcli"
 	"rfhandoff/notify"
@@ -39,6 +41,10 @@ func (w *Watcher) authorize(ctx context.Context, snap Snapshot, r *result.Result
 	taskID := cur.ID
 	deadline := gate.ReadyUntil(r, w.Policy, 0)
 	params := ParamsOf(w.Policy)
+	o := singleOffer(taskID, snap)
+	if !w.offered(o, deadline) {
+		return nil
+	}
 	signed := ""
 	if signer != nil {
 		signed = "signed by " + signer.String() + " (good signature, listed in trust.result_signers)\n"
@@ -53,42 +59,92 @@ func (w *Watcher) authorize(ctx context.Context, snap Snapshot, r *result.Result
 		gate.Remaining(r, w.now()).Truncate(time.Second), r.FrequencyHz, r.SampleRateHz,
 		describeTX(params), deadline.Local().Format(time.RFC3339))
 
-	if !w.askPhrase(ctx, cur, deadline, "result "+short(snap.Digest), nil) {
+	if !w.askPhrase(ctx, cur, deadline, o, nil) {
 		return ctx.Err()
 	}
 
 	rec, err := w.recheck(ctx, snap, params, signer)
-	return w.record(ctx, rec, err, "")
+	return w.record(ctx, o, rec, err, "")
+}
+
+// offered writes the offer's decision line before the offer is shown; an
+// offer that cannot be on record is not made.
+func (w *Watcher) offered(o offer, deadline time.Time) bool {
+	d := o.line(exec.DecisionOffer, "")
+	d.ExpiresAt = deadline
+	if err := decide(w.Audit, d); err != nil {
+		w.rep.printf("%s is not offered, nothing authorized: %v", o.what, err)
+		return false
+	}
+	return true
+}
+
+// ended records why an offer ended without a record; a failure to record
+// it is reported (nothing was authorized either way).
+func (w *Watcher) ended(o offer, reason string) {
+	if err := decide(w.Audit, o.line(exec.DecisionOfferEnded, reason)); err != nil {
+		w.rep.printf("warning: %v", err)
+	}
 }
 
 // record ends an authorization after the phrase: the re-check's verdict,
 // then the single-use record written and reported (what says for whom, as
 // " for 3 nodes"; "" for one result).
-func (w *Watcher) record(ctx context.Context, rec Record, recheckErr error, what string) error {
+func (w *Watcher) record(ctx context.Context, o offer, rec Record, recheckErr error, what string) error {
 	w.resolved = false // the re-check fetched the tracking refs itself
 	if ctx.Err() != nil {
+		w.ended(o, "stopped during the re-check")
 		return ctx.Err()
 	}
 	if recheckErr != nil {
-		w.rep.printf("BLOCKED after the phrase, nothing authorized:\n%v", recheckErr)
+		w.ended(o, "blocked after the phrase: "+recheckErr.Error())
+		w.rep.printf("BLOCKED after the phrase, nothing authorized: %v", recheckErr)
+		return nil
+	}
+	// The record's line before the record: no line, no record.
+	line, err := recordLine(o, rec)
+	if err == nil {
+		err = decide(w.Audit, line)
+	}
+	if err != nil {
+		w.rep.printf("could not record the authorization (%v): nothing authorized", err)
 		return nil
 	}
 	path, err := w.store.Create(rec)
 	if err != nil {
+		w.ended(o, "the record could not be written: "+err.Error())
 		w.rep.printf("could not write the authorization record (%v): nothing authorized", err)
 		return nil
 	}
-	w.rep.printf("AUTHORIZED: record %s%s (expires %s); run: rfhandoff tx execute %s",
-		path, what, rec.ExpiresAt.Local().Format(time.RFC3339), path)
+	now := w.now()
+	w.rep.printf("AUTHORIZED: record %s%s (expires %s, %s from now; the capture ends %s)\nrun next:\n  %s",
+		path, what, rec.ExpiresAt.Local().Format(time.RFC3339), rec.ExpiresAt.Sub(now).Truncate(time.Second),
+		rec.CaptureEndsAt.Local().Format(time.RFC3339), w.nextCommand(filepath.Base(path), now))
 	return nil
 }
 
-// askPhrase asks for the phrase until deadline, the offer being what
-// ("result <digest>"), and reports true for the exact phrase; every other
-// end is reported (a cancelled ctx is the caller's to return). withdrawn,
-// when set, says why ctx was cancelled to withdraw the offer ("" when it
-// was not).
-func (w *Watcher) askPhrase(ctx context.Context, cur *task.Task, deadline time.Time, what string, withdrawn func() string) bool {
+// nextCommand is the tx execute command for the record just written: with
+// no argument when it is the one unused record (tx execute then takes
+// it), else naming it.
+func (w *Watcher) nextCommand(name string, now time.Time) string {
+	cmd := w.ExecuteCommand
+	if cmd == "" {
+		cmd = "rfhandoff tx execute"
+	}
+	if only, err := w.store.Pick(now); err != nil || only != name {
+		cmd += " " + name
+	}
+	return cmd
+}
+
+// askPhrase asks for the phrase until deadline and reports true for the
+// exact phrase; a wrong one is asked again, PhraseTries in all, while the
+// offer stands. Every phrase typed and every other end is on record and
+// reported (a cancelled ctx is the caller's to return). withdrawn, when
+// set, says why ctx was cancelled to withdraw the offer ("" when it was
+// not).
+func (w *Watcher) askPhrase(ctx context.Context, cur *task.Task, deadline time.Time, o offer, withdrawn func() string) bool {
+	what := o.what
 	open := w.OpenAsker
 	if open == nil {
 		open = openTerminal
@@ -96,35 +152,59 @@ func (w *Watcher) askPhrase(ctx context.Context, cur *task.Task, deadline time.T
 	asker, err := open()
 	if err != nil {
 		if errors.Is(err, prompt.ErrNoTerminal) {
+			w.ended(o, "no terminal")
 			w.rep.printf("%s awaits authorization, but there is no terminal here (%v): nothing authorized; run tx watch in a terminal",
 				what, err)
 			return false
 		}
+		w.ended(o, "the terminal could not be opened: "+err.Error())
 		w.rep.printf("cannot ask for the phrase (%v): nothing authorized", err)
 		return false
 	}
+	defer asker.Close()
 	w.Notify.Notify(notify.AuthorizationNeeded(notify.FromTask(cur), int(deadline.Sub(w.now()).Seconds())))
-	ok, err := asker.Phrase(ctx, gate.TXPhrase, deadline)
-	asker.Close()
-	switch {
-	case ctx.Err() != nil && withdrawn != nil && withdrawn() != "":
-		w.rep.printf("the offer of %s was withdrawn at the prompt (%s): nothing authorized", what, withdrawn())
-		return false
-	case ctx.Err() != nil:
-		w.rep.printf("stopped at the prompt: nothing authorized")
-		return false
-	case errors.Is(err, prompt.ErrExpired):
-		w.rep.printf("the prompt for %s expired: nothing authorized", what)
-		return false
-	case err != nil:
-		w.rep.printf("the prompt failed (%v): nothing authorized", err)
-		return false
-	case !ok:
-		w.rep.printf("wrong phrase for %s: nothing authorized", what)
-		return false
+	for try := 1; ; try++ {
+		ok, err := asker.Phrase(ctx, gate.TXPhrase, deadline)
+		switch {
+		case ctx.Err() != nil && withdrawn != nil && withdrawn() != "":
+			w.ended(o, "withdrawn at the prompt: "+withdrawn())
+			w.rep.printf("the offer of %s was withdrawn at the prompt (%s): nothing authorized", what, withdrawn())
+			return false
+		case ctx.Err() != nil:
+			w.ended(o, "stopped at the prompt")
+			w.rep.printf("stopped at the prompt: nothing authorized")
+			return false
+		case errors.Is(err, prompt.ErrExpired):
+			w.ended(o, "the prompt expired")
+			w.rep.printf("the prompt for %s expired: nothing authorized", what)
+			return false
+		case err != nil:
+			w.ended(o, "the prompt failed: "+err.Error())
+			w.rep.printf("the prompt failed (%v): nothing authorized", err)
+			return false
+		case !ok:
+			left := PhraseTries - try
+			d := o.line(exec.DecisionPhraseRefused, "wrong phrase")
+			d.TriesLeft = &left
+			if err := decide(w.Audit, d); err != nil {
+				w.rep.printf("wrong phrase for %s, and %v: nothing authorized", what, err)
+				return false
+			}
+			if left == 0 {
+				w.ended(o, fmt.Sprintf("wrong phrase %d times", PhraseTries))
+				w.rep.printf("wrong phrase for %s, %d times: nothing authorized, and it is not offered again", what, PhraseTries)
+				return false
+			}
+			w.rep.printf("wrong phrase for %s: %d of %d tries left, asking again (the prompt expires at %s)",
+				what, left, PhraseTries, deadline.Local().Format("15:04:05"))
+			continue
+		}
+		if err := decide(w.Audit, o.line(exec.DecisionPhraseAccepted, "")); err != nil {
+			w.rep.printf("the phrase for %s was typed, but %v: nothing authorized", what, err)
+			return false
+		}
+		return true
 	}
-
-	return true
 }
 
 // recheck fetches the result branch again and repeats every check; it

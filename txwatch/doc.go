@@ -22,6 +22,12 @@
 //   - A record is usable only as tx watch issued it: the authorization
 //     list (state.TXRecordsFile) holds the SHA-256 of its bytes, and its
 //     use, written under the list's own lock before anything starts.
+//   - A wrong phrase is asked again within the offer, PhraseTries in all;
+//     every offer, phrase, end, record and tx execute step is a decision
+//     line of the audit chain (decision.go, PROTOCOL §9), written before
+//     what it decides takes effect.
+//   - tx execute without a RECORD takes the one unused record (Store.Pick);
+//     a refusal ends with what the operator can do now (WhatNow).
 //   - rf_tx_started in an outcome says the executor handed the
 //     transmission to the tool; rf_tx is 0 only when no hackrf_transfer
 //     process was ever started.

@@ -39,6 +39,9 @@ type Executor struct {
 	// Notify receives tx_executed once the action has run (PROTOCOL §21),
 	// never for a refused execution; nil sends nothing.
 	Notify *notify.Dispatcher
+	// Audit receives the decision lines (PROTOCOL §9): each step's
+	// verdict, the phrase, the action's start and outcome; nil records none.
+	Audit *exec.AuditLog
 }
 
 // Steps of the executor, as its refusals name them.
@@ -75,25 +78,59 @@ func (x *Executor) say(format string, args ...any) {
 }
 
 // Execute runs the record named by arg (a name in the authorization
-// directory, or a path to it) and returns the outcome and where it was
+// directory, or a path to it; "" for the one unused record, Store.Pick)
+// and returns the outcome and where it was
 // written. An error with no outcome path ("refused at <step>: ...") means
 // nothing was started.
 func (x *Executor) Execute(ctx context.Context, arg string) (Outcome, string, error) {
+	base := exec.Decision{Command: "tx execute"}
+	// check records one step's verdict; a refusal is returned as it was,
+	// a pass that cannot be recorded stops here (no line, no next step).
+	check := func(step string, err error) error {
+		d := base
+		d.Kind, d.Check, d.Verdict = exec.DecisionExecuteCheck, step, exec.VerdictPassed
+		if err != nil {
+			d.Verdict, d.Reason = exec.VerdictRefused, err.Error()
+		}
+		if derr := decide(x.Audit, d); derr != nil && err == nil {
+			return derr
+		}
+		return err
+	}
 	store, err := StoreOf(x.Policy)
 	if err != nil {
-		return Outcome{}, "", refused(StepRecord, err)
+		return Outcome{}, "", refused(StepRecord, check(StepRecord, err))
 	}
 	// (1) Quick checks that fail fast.
-	name, err := store.Resolve(arg)
-	if err != nil {
-		return Outcome{}, "", refused(StepRecord, err)
+	var name string
+	if arg == "" {
+		name, err = store.Pick(x.now())
+	} else {
+		name, err = store.Resolve(arg)
 	}
+	if err != nil {
+		return Outcome{}, "", refused(StepRecord, check(StepRecord, err))
+	}
+	base.Record = name
 	rec, sum, err := store.readRecord(name)
 	if err != nil {
+		return Outcome{}, "", refused(StepRecord, check(StepRecord, err))
+	}
+	base.TaskID, base.ResultCommit, base.ResultSHA256, base.RecordSHA256 = rec.TaskID, rec.ResultCommit, rec.ResultSHA256, sum
+	for _, n := range rec.Nodes {
+		base.Nodes = append(base.Nodes, n.Node)
+	}
+	if err := check(StepRecord, nil); err != nil {
 		return Outcome{}, "", refused(StepRecord, err)
+	}
+	if arg == "" {
+		x.say("the one unused record: %s", name)
 	}
 	txp, err := x.quickChecks(store, name, sum, rec)
 	if err != nil {
+		err = fmt.Errorf("%w\nwhat now: %s", err, WhatNow(rec, x.now()))
+	}
+	if err := check(StepQuick, err); err != nil {
 		return Outcome{}, "", refused(StepQuick, err)
 	}
 
@@ -109,24 +146,52 @@ func (x *Executor) Execute(ctx context.Context, arg string) (Outcome, string, er
 		x.say("record %s: task %s, result commit %s, sha256 %s, signed by %s\n  %s\n  the record expires %s",
 			name, rec.TaskID, rec.ResultCommit, rec.ResultSHA256, orNobody(rec.ResultSigner), describeTX(rec.TX), rec.ExpiresAt.Local().Format(time.RFC3339))
 	}
-	if err := x.askPhrase(ctx, rec); err != nil {
-		return Outcome{}, "", refused(StepPhrase, err)
+	perr := x.askPhrase(ctx, rec)
+	d := base
+	d.Kind = exec.DecisionPhraseAccepted
+	if perr != nil {
+		d.Kind, d.Reason = exec.DecisionPhraseRefused, perr.Error()
+	}
+	if err := decide(x.Audit, d); err != nil && perr == nil {
+		perr = err
+	}
+	if perr != nil {
+		return Outcome{}, "", refused(StepPhrase, perr)
 	}
 
 	// (3) Immediately before any hardware: fetch again, compare, re-check.
 	cur, err := x.recheck(ctx, store, name, sum, rec)
-	if err != nil {
+	if err != nil && ctx.Err() == nil {
+		err = fmt.Errorf("%w\nwhat now: %s", err, WhatNow(rec, x.now()))
+	}
+	if err := check(StepRecheck, err); err != nil {
 		return Outcome{}, "", refused(StepRecheck, err)
 	}
 
 	// (4) Consume the record: exactly one caller wins, under the list's lock.
-	if err := store.MarkUsed(name, sum, x.now()); err != nil {
+	if err := check(StepUse, store.MarkUsed(name, sum, x.now())); err != nil {
 		return Outcome{}, "", refused(StepUse, err)
 	}
 	x.say("record %s marked used", name)
 
-	// (5) The action.
+	// (5) The action, on record before it starts (the record is used
+	// already: rather lost than run unrecorded).
+	start := base
+	start.Kind, start.Action = exec.DecisionActionStarted, x.Policy.TX.Action
+	if err := decide(x.Audit, start); err != nil {
+		return Outcome{}, "", fmt.Errorf("the record is used, but the action was not started: %w", err)
+	}
 	o, path, err := x.run(ctx, store, name, rec, txp)
+	end := base
+	end.Kind, end.Action, end.Outcome = exec.DecisionActionOutcome, o.Action, OutcomeName(name)
+	rftx := o.RFTX
+	end.RFTX, end.ExitCode, end.Signal, end.Error = &rftx, o.ExitCode, o.Signal, o.Error
+	if err != nil && o.Error == "" {
+		end.Error = err.Error()
+	}
+	if derr := decide(x.Audit, end); derr != nil {
+		x.say("warning: %v", derr)
+	}
 	if !o.StartedAt.IsZero() {
 		x.notifyExecuted(cur, o)
 	}

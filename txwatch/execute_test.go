@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"rfhandoff/config"
+	"rfhandoff/exec"
 	"rfhandoff/gate"
 	"rfhandoff/gitcli/gittest"
 	"rfhandoff/prompt"
@@ -40,7 +41,7 @@ func authorized(t *testing.T, e *env, now time.Time) (string, Record, *result.Re
 }
 
 func (e *env) executor(out *gittest.SyncBuffer, asker func() (Asker, error), now func() time.Time) *Executor {
-	return &Executor{Git: e.f.Git(e.r), Runner: e.r, Policy: e.pol, Out: out, OpenAsker: asker, Now: now}
+	return &Executor{Git: e.f.Git(e.r), Runner: e.r, Policy: e.pol, Out: out, OpenAsker: asker, Now: now, Audit: e.log()}
 }
 
 func TestExecuteFakeWritesRFTXZero(t *testing.T) {
@@ -79,6 +80,21 @@ func TestExecuteFakeWritesRFTXZero(t *testing.T) {
 	}
 	if hint := readFetchHint(e.pol); hint != rec.ResultCommit {
 		t.Errorf("fetch hint %q, want %s", hint, rec.ResultCommit)
+	}
+	// Every step on record, in order, and what the action did.
+	kinds, lines := e.decisions(t)
+	want := []string{"execute_check:record:passed", "execute_check:quick checks:passed", exec.DecisionPhraseAccepted,
+		"execute_check:re-check:passed", "execute_check:mark used:passed", exec.DecisionActionStarted, exec.DecisionActionOutcome}
+	if !slices.Equal(kinds, want) {
+		t.Fatalf("decision lines %v, want %v", kinds, want)
+	}
+	for _, l := range lines {
+		if l.Record != name || l.TaskID != rec.TaskID || l.ResultSHA256 != rec.ResultSHA256 || l.Command != "tx execute" {
+			t.Errorf("decision line %+v does not name the record", l)
+		}
+	}
+	if o := lines[6]; o.RFTX == nil || *o.RFTX != 0 || o.ExitCode == nil || *o.ExitCode != 0 || o.Action != "fake" || o.Outcome != OutcomeName(name) {
+		t.Errorf("outcome line %+v", o)
 	}
 }
 
@@ -187,10 +203,61 @@ func TestExecuteExpiredRecordIsRefused(t *testing.T) {
 	name, rec, _ := authorized(t, e, time.Now())
 	asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase}}}
 	late := func() time.Time { return rec.ExpiresAt }
-	refusal(t, e, e.executor(&gittest.SyncBuffer{}, asker.open, late), name, StepQuick, "the record expired at")
+	left := rec.CaptureEndsAt.Sub(rec.ExpiresAt).Truncate(time.Second)
+	refusal(t, e, e.executor(&gittest.SyncBuffer{}, asker.open, late), name, StepQuick, "the record expired at",
+		"what now: its capture still runs for "+left.String(), "rfhandoff task new")
+	if kinds, lines := e.decisions(t); !slices.Equal(kinds, []string{"execute_check:record:passed", "execute_check:quick checks:refused"}) ||
+		!strings.Contains(lines[1].Reason, "the record expired at") {
+		t.Errorf("decision lines %v (%+v), want the record passed and the quick checks refused, with the reason", kinds, lines)
+	}
 	if asker.calls() != 0 {
 		t.Error("an expired record reached the phrase")
 	}
+	// Without a RECORD: nothing is chosen, and the expired one is named.
+	refusal(t, e, e.executor(&gittest.SyncBuffer{}, asker.open, late), "", StepRecord, "no unused, unexpired record",
+		name+" (task "+rec.TaskID+"), expired at", "its capture still runs for")
+	// After the capture: a new task is the way on.
+	over := func() time.Time { return rec.CaptureEndsAt.Add(time.Second) }
+	refusal(t, e, e.executor(&gittest.SyncBuffer{}, asker.open, over), name, StepQuick, "what now: its capture ended at", "rfhandoff task new")
+}
+
+// tx execute without a RECORD takes the one unused, unexpired record; with
+// none it says so, with several it lists them and runs none.
+func TestExecuteWithoutRecord(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase}}}
+	refusal(t, e, e.executor(&gittest.SyncBuffer{}, asker.open, nil), "", StepRecord, "no unused, unexpired record", "run rfhandoff tx watch")
+
+	now := time.Now()
+	first, _, _ := authorized(t, e, now)
+	second, _, _ := authorized(t, e, now.Add(time.Second))
+	refusal(t, e, e.executor(&gittest.SyncBuffer{}, asker.open, nil), "", StepRecord, "2 unused records, so none is chosen",
+		"rfhandoff tx execute "+first, "rfhandoff tx execute "+second)
+	if asker.calls() != 0 {
+		t.Fatal("a choice between two records reached the phrase")
+	}
+	// One used: the other is the one.
+	if err := e.store(t).MarkUsed(first, mustSum(t, e, first), now); err != nil {
+		t.Fatal(err)
+	}
+	out := &gittest.SyncBuffer{}
+	_, path, err := e.executor(out, asker.open, nil).Execute(t.Context(), "")
+	if err != nil || path != e.store(t).Path(OutcomeName(second)) {
+		t.Fatalf("Execute without a record: %v, outcome %q; want %s's\n%s", err, path, second, out)
+	}
+	if !strings.Contains(out.String(), "the one unused record: "+second) {
+		t.Errorf("output does not name the record it took:\n%s", out)
+	}
+}
+
+func mustSum(t *testing.T, e *env, name string) string {
+	t.Helper()
+	_, sum, err := e.store(t).readRecord(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sum
 }
 
 // The result on the branch changed after the authorization (a new READY,
@@ -418,4 +485,30 @@ func TestExecuteMalformedRecordIsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	refusal(t, e, e.executor(&gittest.SyncBuffer{}, (&scriptAsker{}).open, nil), name, StepRecord, `"rf_tx": must be an integer`)
+}
+
+// No line, no action: tx execute whose decision lines cannot be written
+// starts nothing and leaves the record unused.
+func TestExecuteDecisionsFailClosed(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	name, _, _ := authorized(t, e, time.Now())
+	path := filepath.Join(t.TempDir(), "decisions.jsonl")
+	log, err := exec.OpenAuditLog(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(path, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase}}}
+	x := e.executor(&gittest.SyncBuffer{}, asker.open, nil)
+	x.Audit = log
+	refusal(t, e, x, name, StepRecord, "cannot record the decision (execute_check)")
+	if used, _ := e.store(t).Used(name); used || asker.calls() != 0 {
+		t.Errorf("used %v, phrase asked %d times", used, asker.calls())
+	}
 }

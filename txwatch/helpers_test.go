@@ -101,6 +101,12 @@ func (s *scriptAsker) Phrase(ctx context.Context, phrase string, deadline time.T
 
 func (s *scriptAsker) Close() error { return nil }
 
+func (s *scriptAsker) opens() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.opened
+}
+
 func (s *scriptAsker) calls() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -159,7 +165,43 @@ func (e *env) hackrfStarts(t *testing.T) int {
 
 // watcher returns a Watcher on the env with out as its report stream.
 func (e *env) watcher(out *gittest.SyncBuffer, asker func() (Asker, error)) *Watcher {
-	return &Watcher{Git: e.f.Git(e.r), Policy: e.pol, Out: out, OpenAsker: asker}
+	return &Watcher{Git: e.f.Git(e.r), Policy: e.pol, Out: out, OpenAsker: asker, Audit: e.log()}
+}
+
+// log is the env's audit log for decision lines: the runner's file,
+// appended to under its lock like a second process's.
+func (e *env) log() *exec.AuditLog {
+	l, err := exec.OpenAuditLog(e.audit)
+	if err != nil {
+		panic(err)
+	}
+	return l
+}
+
+// decisions returns the decision lines of the env's audit log, as "kind"
+// or "kind:check:verdict" for an execute check, after checking the chain.
+func (e *env) decisions(t *testing.T) ([]string, []exec.Entry) {
+	t.Helper()
+	if _, err := exec.VerifyAuditLog(e.audit); err != nil {
+		t.Fatalf("audit verify: %v", err)
+	}
+	es, err := exec.ReadAuditTail(e.audit, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kinds []string
+	var out []exec.Entry
+	for _, en := range es {
+		if en.Event != exec.EventDecision {
+			continue
+		}
+		k := en.Kind
+		if en.Check != "" {
+			k += ":" + en.Check + ":" + en.Verdict
+		}
+		kinds, out = append(kinds, k), append(out, en)
+	}
+	return kinds, out
 }
 
 // runWatcher starts w.Run and returns a stop function that cancels it and

@@ -256,6 +256,10 @@ func (w *Watcher) authorizeNodes(ctx context.Context, cur *task.Task, vs []*node
 	now := w.now()
 	deadline, who := w.nodesUntil(vs, 0)
 	params := ParamsOf(w.Policy)
+	o := nodesOffer(cur.ID, set, vs)
+	if !w.offered(o, deadline) {
+		return nil
+	}
 	var b strings.Builder
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "node\tsigner\tcommit\tpublished\tstarted\ttime left\tcommon clock")
@@ -277,14 +281,14 @@ func (w *Watcher) authorizeNodes(ctx context.Context, cur *task.Task, vs []*node
 		describeTX(params), deadline.Local().Format(time.RFC3339))
 	prompt, withdraw := context.WithCancel(ctx)
 	why, watched := w.watchOffer(prompt, withdraw, vs)
-	ok := w.askPhrase(prompt, cur, deadline, "the nodes' READYs "+short(set), why)
+	ok := w.askPhrase(prompt, cur, deadline, o, why)
 	withdraw()
 	<-watched
 	if !ok {
 		return ctx.Err()
 	}
 	rec, err := w.recheckNodes(ctx, cur, bindingsOf(vs), params)
-	return w.record(ctx, rec, err, fmt.Sprintf(" for %d nodes", len(vs)))
+	return w.record(ctx, o, rec, err, fmt.Sprintf(" for %d nodes", len(vs)))
 }
 
 // watchOffer polls every branch while the prompt for vs waits, as an idle

@@ -134,7 +134,7 @@ func notSpeaking(err error) bool {
 // CheckSigned is what a READY signed by sig must also pass (PROTOCOL §17):
 // the key inside its window (a certificate, inside its validity) at the
 // result's published_at too, and the commit's committer date within
-// max_publication_age_s of published_at (a commit dated otherwise is
+// the publication age limit of published_at (a commit dated otherwise is
 // inconsistent: its date is the signer's word, and git checked the key's
 // window at that date). nil when no signature is required.
 func (s Source) CheckSigned(sig *gitcli.Signature, r *result.Result) error {
@@ -146,10 +146,10 @@ func (s Source) CheckSigned(sig *gitcli.Signature, r *result.Result) error {
 		config.KeyTime{What: "the result's published_at", At: r.PublishedAt}); err != nil {
 		errs = append(errs, err)
 	}
-	limit := time.Duration(s.Policy.Limits.MaxPublicationAgeS) * time.Second
-	if d := sig.CommittedAt.Sub(r.PublishedAt).Abs(); d > limit {
-		errs = append(errs, fmt.Errorf("commit %s: committer date %s is %s away from published_at %s (more than max_publication_age_s = %d): inconsistent, refused",
-			sig.Commit, sig.CommittedAt.Format(time.RFC3339), d.Truncate(time.Second), r.PublishedAt.Format(time.RFC3339), s.Policy.Limits.MaxPublicationAgeS))
+	lim := s.Policy.Limits
+	if d := sig.CommittedAt.Sub(r.PublishedAt).Abs(); d > lim.PublicationAge() {
+		errs = append(errs, fmt.Errorf("commit %s: committer date %s is %s away from published_at %s (more than %s): inconsistent, refused",
+			sig.Commit, sig.CommittedAt.Format(time.RFC3339), d.Truncate(time.Second), r.PublishedAt.Format(time.RFC3339), lim.PublicationAgeName()))
 	}
 	return errlist.List(errs...)
 }

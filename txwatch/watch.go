@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"rfhandoff/notify"
@@ -41,6 +42,14 @@ type Watcher struct {
 	// Notify tells a person they are needed (PROTOCOL §21); nil sends
 	// nothing.
 	Notify *notify.Dispatcher
+
+	// Audit receives the decision lines (PROTOCOL §9): each offer, each
+	// phrase typed, each record; nil records none (tests without a log).
+	Audit *exec.AuditLog
+
+	// ExecuteCommand is the command line printed after a record is
+	// written, for the operator to run next ("": "rfhandoff tx execute").
+	ExecuteCommand string
 
 	// Resync bounds how long a tracking ref moved by something other than
 	// rfhandoff (a person's own git fetch) goes unnoticed (0: DefaultResync).
@@ -270,11 +279,56 @@ func (w *Watcher) poll(ctx context.Context) error {
 	}
 	w.lastCommit = commit
 	if checkErr != nil {
+		if line := normalEnd(r, cur.ID, commit); line != "" {
+			w.rep.printf("%s", line)
+			return nil
+		}
+		if r != nil && r.TaskID != cur.ID {
+			// Another task's result (at start-up, the last one's): the
+			// task ID settles it, one line, whatever else it fails.
+			w.rep.printf("result %s at commit %s refused, not offered for authorization: %s: it is task %s's (%s), the current task is %s",
+				short(snap.Digest), short(commit), gate.TXRuleTaskID, r.TaskID, r.State, cur.ID)
+			return nil
+		}
 		w.rep.printf("result %s at commit %s refused, not offered for authorization:\n%v",
 			short(snap.Digest), short(commit), checkErr)
 		return nil
 	}
 	return w.authorize(ctx, snap, r, cur, signer)
+}
+
+// normalEnd is the one line for a result that is no refusal but the
+// normal course (PROTOCOL §7): a CAPTURE_COMPLETE, the current task's or
+// an earlier one's (what the branch holds at start-up). "" for anything
+// else, which is reported as the refusal it is.
+func normalEnd(r *result.Result, current, commit string) string {
+	if r == nil || r.State != result.StateComplete {
+		return ""
+	}
+	if r.TaskID != current {
+		return fmt.Sprintf("result at commit %s: capture complete for an earlier task, %s (%s); the current task is %s",
+			short(commit), r.TaskID, captureSummary(r), current)
+	}
+	return fmt.Sprintf("capture complete: %s (%s)", r.TaskID, captureSummary(r))
+}
+
+// captureSummary is a COMPLETE's size, duration, SHA-256 prefix and
+// overruns, each "?" when the result does not hold it.
+func captureSummary(r *result.Result) string {
+	size, dur, sum, over := "? bytes", "? s", "sha256 ?", "overruns ?"
+	if r.CaptureSizeBytes != nil {
+		size = fmt.Sprintf("%d bytes", *r.CaptureSizeBytes)
+	}
+	if r.CaptureDurationS != nil {
+		dur = fmt.Sprintf("%.1f s", *r.CaptureDurationS)
+	}
+	if r.CaptureSHA256 != nil {
+		sum = "sha256 " + short(*r.CaptureSHA256)
+	}
+	if r.Overruns != nil {
+		over = fmt.Sprintf("overruns %d", *r.Overruns)
+	}
+	return strings.Join([]string{size, dur, sum, over}, ", ")
 }
 
 // openMirror opens the MAIN side's mirror that both branches are read

@@ -2,12 +2,15 @@ package txwatch
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"rfhandoff/exec"
 	"rfhandoff/gate"
 	"rfhandoff/gitcli"
 	"rfhandoff/gitcli/gittest"
@@ -29,6 +32,10 @@ func TestWatchAuthorizesAfterTheExactPhrase(t *testing.T) {
 	waitFor(t, "the record", contains(out, "AUTHORIZED: record"), out)
 	if err := stop(); err != nil {
 		t.Fatalf("Run: %v", err)
+	}
+	// The next command, to type as it is: the one unused record needs no name.
+	if !strings.Contains(out.String(), "run next:\n    rfhandoff tx execute\n") || !strings.Contains(out.String(), " from now; the capture ends ") {
+		t.Errorf("tx watch does not say what to run next and the time left:\n%s", out)
 	}
 
 	if got := asker.phrases; len(got) != 1 || got[0] != "AUTHORIZE RF TX" {
@@ -107,6 +114,9 @@ func TestWatchRefusesFailingResults(t *testing.T) {
 		{"too little time left", func(r *result.Result, now time.Time) { r.CaptureStartedAt = now.Add(-595 * time.Second) }, gate.TXRuleRemainingTime},
 		{"clock not verified", func(r *result.Result, now time.Time) { r.CommonClockVerified = false }, gate.TXRuleCommonClock},
 		{"wrong task", func(r *result.Result, now time.Time) { r.TaskID = "RX_OTA_0999" }, gate.TXRuleTaskID},
+		{"earlier task, stale", func(r *result.Result, now time.Time) {
+			r.TaskID, r.CaptureStartedAt, r.PublishedAt = "RX_OTA_0000", now.Add(-time.Hour), now.Add(-time.Hour)
+		}, gate.TXRuleTaskID},
 		{"frequency differs", func(r *result.Result, now time.Time) { r.FrequencyHz = 868000000 }, gate.TXRuleFrequency},
 	}
 	for _, tt := range tests {
@@ -142,10 +152,13 @@ func TestWatchRefusesFailingResults(t *testing.T) {
 			if tt.rule != "" && !strings.Contains(s, string(tt.rule)+": ") {
 				t.Errorf("report does not name %s:\n%s", tt.rule, s)
 			}
+			if tt.rule == gate.TXRuleTaskID && strings.Contains(s, "problems") {
+				t.Errorf("another task's result takes more than one line:\n%s", s)
+			}
 			if tt.rule == "" && !strings.Contains(s, `"common_clock_verified": must be true`) {
 				t.Errorf("report does not name common_clock_verified:\n%s", s)
 			}
-			if asker.opened != 0 || asker.calls() != 0 {
+			if asker.opens() != 0 || asker.calls() != 0 {
 				t.Errorf("the prompt was opened for a failing result")
 			}
 			if files := e.files(t); len(files) != 0 {
@@ -172,26 +185,6 @@ func mustEncodeLoose(t *testing.T, r *result.Result) []byte {
 		t.Fatal(err)
 	}
 	return []byte(strings.Replace(string(data), `"common_clock_verified": true`, `"common_clock_verified": false`, 1))
-}
-
-func TestWatchWrongPhraseWritesNothing(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t)
-	e.f.Publish(t, txtest.Ready(time.Now()))
-	out := &gittest.SyncBuffer{}
-	asker := &scriptAsker{answers: []answer{{typed: "AUTHORIZE RF TX "}}}
-	stop := runWatcher(t, e.watcher(out, asker.open))
-	waitFor(t, "the wrong phrase report", contains(out, "wrong phrase"), out)
-	e.waitPolls(t, 5, out)
-	if err := stop(); err != nil {
-		t.Fatal(err)
-	}
-	if files := e.files(t); len(files) != 0 {
-		t.Fatalf("a wrong phrase wrote %v", files)
-	}
-	if asker.calls() != 1 {
-		t.Fatalf("asked %d times; the same digest must not be offered again", asker.calls())
-	}
 }
 
 func TestWatchExpiredPromptWritesNothing(t *testing.T) {
@@ -229,7 +222,7 @@ func TestWatchBlocksAResultReplacedAtThePrompt(t *testing.T) {
 	}}
 	stop := runWatcher(t, e.watcher(out, asker.open))
 	waitFor(t, "the block", contains(out, "BLOCKED after the phrase"), out)
-	waitFor(t, "the replacement to be offered", func() bool { return asker.calls() == 2 }, out)
+	waitFor(t, "the replacement to be offered", func() bool { return asker.calls() >= 2 }, out)
 	waitFor(t, "the decline", contains(out, "wrong phrase"), out)
 	if err := stop(); err != nil {
 		t.Fatal(err)
@@ -454,7 +447,191 @@ func TestWatchRefusesAnOversizedResultOnce(t *testing.T) {
 	if !strings.Contains(s, "limit") && !strings.Contains(s, "large") {
 		t.Errorf("the refusal does not say the file is too large:\n%s", s)
 	}
-	if asker.opened != 0 || len(e.files(t)) != 0 {
+	if asker.opens() != 0 || len(e.files(t)) != 0 {
 		t.Error("an oversized result reached the prompt or wrote a record")
+	}
+}
+
+// A typo is not fatal: a wrong phrase is asked again within the same
+// offer, the tries left shown, each on record; the right one then writes
+// one record. What was typed is never in the log.
+func TestWatchWrongPhraseThenRightOne(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	r := txtest.Ready(time.Now())
+	commit, digest := e.f.Publish(t, r)
+	out := &gittest.SyncBuffer{}
+	asker := &scriptAsker{answers: []answer{{typed: "authorize rf tx"}, {typed: gate.TXPhrase}}}
+	stop := runWatcher(t, e.watcher(out, asker.open))
+	waitFor(t, "the record", contains(out, "AUTHORIZED: record"), out)
+	if err := stop(); err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if !strings.Contains(out.String(), "wrong phrase for result "+digest[:12]+": 2 of 3 tries left, asking again") {
+		t.Errorf("the tries left are not shown:\n%s", out)
+	}
+	if asker.opens() != 1 || asker.calls() != 2 {
+		t.Errorf("terminal opened %d times, phrase asked %d times; want once, twice", asker.opens(), asker.calls())
+	}
+	name := RecordName(txtest.TaskID, digest)
+	if files := e.files(t); len(files) != 1 || files[0] != name {
+		t.Fatalf("authorization dir holds %v, want only %s", files, name)
+	}
+	kinds, lines := e.decisions(t)
+	if want := []string{exec.DecisionOffer, exec.DecisionPhraseRefused, exec.DecisionPhraseAccepted, exec.DecisionRecordWritten}; !slices.Equal(kinds, want) {
+		t.Fatalf("decision lines %v, want %v", kinds, want)
+	}
+	offer, wrong, rec := lines[0], lines[1], lines[3]
+	if offer.TaskID != txtest.TaskID || offer.ResultCommit != commit || offer.ResultSHA256 != digest || offer.ExpiresAt == nil ||
+		offer.Command != "tx watch" || offer.Role != exec.RoleTX {
+		t.Errorf("offer line %+v", offer)
+	}
+	if wrong.TriesLeft == nil || *wrong.TriesLeft != 2 || wrong.ResultSHA256 != digest {
+		t.Errorf("refused phrase line %+v", wrong)
+	}
+	list, err := e.store(t).list().Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Record != name || rec.RecordSHA256 != list.Records[name].SHA256 || rec.ExpiresAt == nil {
+		t.Errorf("record line %+v, want %s with the list's sha256 %s", rec, name, list.Records[name].SHA256)
+	}
+	data, err := os.ReadFile(e.audit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(strings.ToLower(string(data)), "authorize rf tx") {
+		t.Error("the audit log holds a phrase as typed")
+	}
+}
+
+// The tries run out: no record, the offer ends on record, and later polls
+// do not offer the READY again.
+func TestWatchPhraseTriesExhausted(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	_, digest := e.f.Publish(t, txtest.Ready(time.Now()))
+	out := &gittest.SyncBuffer{}
+	var answers []answer
+	for range PhraseTries {
+		answers = append(answers, answer{typed: "AUTHORIZE RF  TX"})
+	}
+	asker := &scriptAsker{answers: answers}
+	w := e.watcher(out, asker.open)
+	stop := runWatcher(t, w)
+	waitFor(t, "the end of the offer", contains(out, "wrong phrase for result "+digest[:12]+", 3 times: nothing authorized"), out)
+	e.waitPolls(t, 2, out)
+	if err := stop(); err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if asker.calls() != PhraseTries || asker.opens() != 1 {
+		t.Errorf("phrase asked %d times (terminal opened %d); want %d in one offer, none after", asker.calls(), asker.opens(), PhraseTries)
+	}
+	if files := e.files(t); len(files) != 0 {
+		t.Fatalf("authorization dir holds %v after the tries ran out", files)
+	}
+	kinds, lines := e.decisions(t)
+	want := []string{exec.DecisionOffer, exec.DecisionPhraseRefused, exec.DecisionPhraseRefused, exec.DecisionPhraseRefused, exec.DecisionOfferEnded}
+	if !slices.Equal(kinds, want) {
+		t.Fatalf("decision lines %v, want %v", kinds, want)
+	}
+	for i, left := range []int{2, 1, 0} {
+		if l := lines[1+i].TriesLeft; l == nil || *l != left {
+			t.Errorf("refusal %d: tries_left %v, want %d", i+1, l, left)
+		}
+	}
+}
+
+// Normal reads as normal: the current task's COMPLETE at the tip is one
+// line, and so is an earlier task's COMPLETE met at start-up; neither is
+// offered, and neither reads as a refusal.
+func TestWatchCompleteIsOneLine(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, taskID, want string
+	}{
+		{"current task", txtest.TaskID, "capture complete: " + txtest.TaskID + " ("},
+		{"earlier task", "RX_OTA_0000", ": capture complete for an earlier task, RX_OTA_0000 ("},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t)
+			r := completeOf(txtest.Ready(time.Now()))
+			r.TaskID, r.Overruns = tc.taskID, new(int64(3))
+			e.f.Publish(t, r)
+			out := &gittest.SyncBuffer{}
+			asker := &scriptAsker{}
+			stop := runWatcher(t, e.watcher(out, asker.open))
+			waitFor(t, "the complete", contains(out, tc.want), out)
+			e.waitPolls(t, 2, out)
+			if err := stop(); err != nil {
+				t.Fatal(err)
+			}
+			s := out.String()
+			var line string
+			for _, l := range strings.Split(s, "\n") {
+				if strings.Contains(l, tc.want) {
+					line = l
+				}
+			}
+			summary := fmt.Sprintf("%d bytes, %.1f s, sha256 %s, overruns %d", *r.CaptureSizeBytes, *r.CaptureDurationS, (*r.CaptureSHA256)[:12], *r.Overruns)
+			if !strings.Contains(line, summary+")") {
+				t.Errorf("the line %q lacks %q", line, summary)
+			}
+			for _, no := range []string{"refused", "problems", "not capturing", "\n  "} {
+				if strings.Contains(s, no) {
+					t.Errorf("a COMPLETE reads as a refusal (%q):\n%s", no, s)
+				}
+			}
+			if asker.calls() != 0 || strings.Count(s, "capture complete") != 1 {
+				t.Errorf("asked %d times; reported:\n%s", asker.calls(), s)
+			}
+		})
+	}
+}
+
+// No line, no effect: an offer the audit log cannot hold is not made, and
+// a phrase it cannot hold writes no record.
+func TestWatchDecisionsFailClosed(t *testing.T) {
+	t.Parallel()
+	for _, when := range []string{"offer", "phrase"} {
+		t.Run(when, func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t)
+			e.f.Publish(t, txtest.Ready(time.Now()))
+			path := filepath.Join(t.TempDir(), "decisions.jsonl")
+			log, err := exec.OpenAuditLog(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			breakLog := func() {
+				if err := os.Remove(path); err != nil {
+					t.Error(err)
+				}
+				if err := os.Mkdir(path, 0o700); err != nil { // a directory where the log was
+					t.Error(err)
+				}
+			}
+			asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase, before: breakLog}}}
+			want := "the phrase for result "
+			if when == "offer" {
+				breakLog()
+				want = " is not offered, nothing authorized: cannot record the decision (offer)"
+			}
+			out := &gittest.SyncBuffer{}
+			w := e.watcher(out, asker.open)
+			w.Audit = log
+			stop := runWatcher(t, w)
+			waitFor(t, "the refusal", contains(out, want), out)
+			if err := stop(); err != nil {
+				t.Fatal(err)
+			}
+			if files := e.files(t); len(files) != 0 {
+				t.Fatalf("records written without their decision lines: %v", files)
+			}
+			if calls := asker.calls(); (when == "offer") != (calls == 0) {
+				t.Errorf("phrase asked %d times", calls)
+			}
+		})
 	}
 }

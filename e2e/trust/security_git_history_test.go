@@ -65,7 +65,7 @@ func mainWatchOnce(t *testing.T, lab *faultkit.Lab) {
 
 // offeredOrOver is what a MAIN watcher shows first for a result: the
 // phrase prompt, or that the result is a CAPTURE_COMPLETE.
-var offeredOrOver = regexp.MustCompile(`Type exactly: AUTHORIZE RF TX|state is "CAPTURE_COMPLETE"`)
+var offeredOrOver = regexp.MustCompile(`Type exactly: AUTHORIZE RF TX|capture complete: `)
 
 // Finding 7, MAIN side: a replace ref in the MAIN mirror swapping the
 // blob of a signed CAPTURE_COMPLETE for a READY's bytes, with replace
@@ -95,7 +95,7 @@ func TestSecurityReplaceRefsMainMirror(t *testing.T) {
 			seen := w.WaitFor(offeredOrOver, faultkit.Wait)[0]
 			w.Signal(syscall.SIGTERM)
 			w.Wait(faultkit.Wait)
-			if seen != `state is "CAPTURE_COMPLETE"` {
+			if seen != "capture complete: " {
 				t.Fatalf("the signed COMPLETE's blob was read through the replace ref: the READY was offered\n%s", w.TTY.String())
 			}
 			if recs := l.records(t); len(recs) != 0 {

@@ -127,7 +127,7 @@ func TestTrustSignedTasks(t *testing.T) {
 			t.Errorf("%s: the refused task's content (%s) was read and shown:\n%s", c.name, c.id, out)
 		}
 	}
-	show := l.RX.Run(faultkit.Wait, "audit", "show")
+	show := l.RX.Run(faultkit.Wait, "-v", "audit", "show") // -v: the whole argv
 	for _, w := range []string{"[signature: good signature on", "main@lab " + l.main.Fingerprint, ": unsigned]", "gpg.ssh.program=/"} {
 		if !strings.Contains(show.Stdout, w) {
 			t.Errorf("audit show lacks %q:\n%s", w, show.Stdout)
@@ -155,7 +155,7 @@ func TestTrustPinnedSSHKeygen(t *testing.T) {
 	if out := l.RX.Run(faultkit.Wait, "rx", "check"); out.Code != 10 {
 		t.Fatalf("rx check with a pinned ssh-keygen: exit %d\n%s", out.Code, out)
 	}
-	if show := l.RX.Run(faultkit.Wait, "audit", "show"); !strings.Contains(show.Stdout, "gpg.ssh.program="+pinned+" ") {
+	if show := l.RX.Run(faultkit.Wait, "-v", "audit", "show"); !strings.Contains(show.Stdout, "gpg.ssh.program="+pinned+" ") {
 		t.Errorf("audit show does not name the pinned ssh-keygen %s:\n%s", pinned, show.Stdout)
 	}
 	l.RX.Policy.Tools.SSHKeygen = filepath.Join(t.TempDir(), "gone", "ssh-keygen")

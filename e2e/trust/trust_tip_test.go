@@ -187,7 +187,7 @@ func TestTrustCompleteEndsTask(t *testing.T) {
 	record := w.WaitFor(faultkit.ReAuthorized, faultkit.Wait)[1]
 
 	complete := l.publish(t, completeOf(r), l.rx.Private)
-	w.WaitForText(`state is "CAPTURE_COMPLETE"`, faultkit.Wait)
+	w.WaitForText("capture complete: "+id+" (", faultkit.Wait) // the normal end, one line
 	unsigned := l.publish(t, r, "")
 	w.WaitForText("result at commit "+unsigned[:12]+" refused", faultkit.Wait)
 	w.WaitForText("unsigned", faultkit.Wait)
@@ -275,7 +275,7 @@ func TestTrustCommitterDateFarFromPublication(t *testing.T) {
 	tip := l.publish(t, r, l.rx.Private, "GIT_COMMITTER_DATE="+hourAgo)
 	w := l.Main.StartTTY("tx", "watch")
 	w.WaitForText("at commit "+tip[:12]+" refused, not offered for authorization", faultkit.Wait)
-	w.WaitForText(fmt.Sprintf("is 1h0m0s away from published_at %s (more than max_publication_age_s = %d): inconsistent, refused",
+	w.WaitForText(fmt.Sprintf("is 1h0m0s away from published_at %s (more than max_publication_age_s (%d s)): inconsistent, refused",
 		r.PublishedAt.Format(time.RFC3339), l.Main.Policy.Limits.MaxPublicationAgeS), faultkit.Wait)
 	w.Signal(syscall.SIGTERM)
 	w.Wait(faultkit.Wait)

@@ -1,0 +1,108 @@
+package exec
+
+import (
+	"errors"
+	"time"
+)
+
+// EventDecision is the audit line of a person's decision, or of what a
+// decision caused (PROTOCOL §9): one line in the same hash chain as the
+// subprocesses, so "who approved which task, who authorized which result,
+// which record ran and what came of it" is on record beside the git calls
+// that carried it.
+const EventDecision = "decision"
+
+// The decision kinds (Decision.Kind); PROTOCOL §9 lists the fields each
+// one carries.
+const (
+	// RX side: the approval prompt.
+	DecisionTaskShown       = "task_shown"       // the approval prompt shows a task
+	DecisionTaskApproved    = "task_approved"    // the approval is recorded
+	DecisionTaskDeferred    = "task_deferred"    // [D]
+	DecisionTaskStopped     = "task_stopped"     // [S], end of input, a signal at the prompt
+	DecisionApprovalRefused = "approval_refused" // wrong phrase, no terminal, a changed task
+
+	// MAIN side: tx watch's offer and tx execute's phrase.
+	DecisionOffer          = "offer"           // a READY (or a set of nodes' READYs) is offered
+	DecisionPhraseAccepted = "phrase_accepted" // the exact phrase
+	DecisionPhraseRefused  = "phrase_refused"  // anything else typed (never what), or no answer
+	DecisionOfferEnded     = "offer_ended"     // an offer ended without a record
+	DecisionRecordWritten  = "record_written"  // an authorization record was issued
+
+	// MAIN side: tx execute.
+	DecisionExecuteCheck  = "execute_check"  // one step's verdict: record, quick checks, re-check, mark used
+	DecisionActionStarted = "action_started" // the [tx] action starts
+	DecisionActionOutcome = "action_outcome" // what the action did
+)
+
+// Verdicts of a DecisionExecuteCheck line.
+const (
+	VerdictPassed  = "passed"
+	VerdictRefused = "refused"
+)
+
+// Decision is what the audit log keeps of one decision. Only the fields
+// of its kind are set (PROTOCOL §9). It never holds what a person typed
+// (a phrase, right or wrong), a key, a token or a secret.
+type Decision struct {
+	Role    Role   // the side: RoleRX or RoleTX
+	Kind    string // one of the Decision* kinds
+	Command string // "rx approve", "rx watch", "tx watch", "tx execute"
+
+	TaskID     string
+	Level      string // the task's effective risk level
+	TaskSHA256 string // the digest an approval binds
+	TaskCommit string
+
+	ResultCommit string
+	ResultSHA256 string   // for several nodes: the set digest (PROTOCOL §23)
+	Nodes        []string // the nodes of a set, in RX_NODES order
+
+	Record       string // an authorization record's file name
+	RecordSHA256 string
+	// ExpiresAt is an offer's deadline, or a written record's expires_at.
+	ExpiresAt time.Time
+	TriesLeft *int // a refused phrase at tx watch: the tries the offer has left
+
+	Check   string // DecisionExecuteCheck: which step
+	Verdict string // DecisionExecuteCheck: VerdictPassed or VerdictRefused
+	Reason  string // why: a refusal, an offer's end, a stop
+
+	Action   string // the [tx] action
+	RFTX     *int   // an outcome's rf_tx
+	ExitCode *int   // an outcome's exit code
+	Signal   string
+	Error    string
+	Outcome  string // the outcome file's name
+}
+
+// RecordDecision appends one decision line to the chain and returns only
+// once it is on disk. A caller writes the line before the decision takes
+// effect where it has an effect (an offer before it is shown, an approval
+// before it is recorded, an action before it starts) and gives the effect
+// up when the line cannot be written: no line, no effect, as for a
+// subprocess.
+func (l *AuditLog) RecordDecision(d Decision) error {
+	if l == nil {
+		return errors.New("no audit log to record the decision in")
+	}
+	if d.Kind == "" {
+		return errors.New("a decision line needs its kind")
+	}
+	e := Entry{
+		Event: EventDecision, ID: newID(), Role: d.Role,
+		Kind: d.Kind, Command: d.Command,
+		TaskID: d.TaskID, Level: d.Level, TaskSHA256: d.TaskSHA256, TaskCommit: d.TaskCommit,
+		ResultCommit: d.ResultCommit, ResultSHA256: d.ResultSHA256, Nodes: d.Nodes,
+		Record: d.Record, RecordSHA256: d.RecordSHA256, TriesLeft: d.TriesLeft,
+		Check: d.Check, Verdict: d.Verdict, Reason: redactString(d.Reason, nil),
+		Action: d.Action, RFTX: d.RFTX, ExitCode: d.ExitCode, Signal: d.Signal,
+		Error: redactString(d.Error, nil), Outcome: d.Outcome,
+	}
+	if !d.ExpiresAt.IsZero() {
+		t := d.ExpiresAt.UTC()
+		e.ExpiresAt = &t
+	}
+	_, err := l.Append(e)
+	return err
+}

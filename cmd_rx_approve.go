@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"rfhandoff/prompt"
 	"rfhandoff/rxwatch"
@@ -54,6 +55,16 @@ func (c *RxApproveCmd) Run(app *App) error {
 	case rxwatch.Completed:
 		return rxwatch.CompletedRefusal(cur.Task.ID)
 	case rxwatch.Approved:
+		st, err := s.Store.Load()
+		if err != nil {
+			return err
+		}
+		if changes := st.Approval.PlanChanges(env.Policy.CapturePlan()); len(changes) > 0 {
+			// What was approved is no longer what would run: ask again.
+			fmt.Fprintf(app.Stdout, "task %s was approved with other capture parameters than the policy's now (%s): approve what will run\n",
+				cur.Task.ID, strings.Join(changes, "; "))
+			break
+		}
 		dir, err := s.EnsurePrepared(cur, mx)
 		if err != nil {
 			return err

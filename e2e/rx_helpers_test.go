@@ -119,5 +119,6 @@ func fetches(t *testing.T, rx *rxtest.RX) int {
 	return len(fetchStartRE.FindAll(data, -1))
 }
 
-// menu is the approval prompt's question line.
-const menu = "[A] Approve  [D] Defer  [S] Stop watcher"
+// menu is how the approval prompt's question starts, at rx watch ("[S] Stop
+// watcher") and at rx approve ("[S] Stop (nothing approved)") alike.
+const menu = "[A] Approve  [D] Defer  [S] Stop"

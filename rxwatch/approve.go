@@ -66,7 +66,8 @@ type Offered struct {
 func (s *Session) Offer(ctx context.Context, p Prompter, cur *taskfetch.Current,
 	reread func(context.Context) (*taskfetch.Current, error), mx *ManualExecutor) (Offered, error) {
 	t := cur.Task
-	choice, err := p.Approve(ctx, promptTask(cur))
+	plan := s.Policy.CapturePlan()
+	choice, err := p.Approve(ctx, s.promptTask(cur, plan))
 	if err != nil {
 		if ctx.Err() != nil {
 			return Offered{Outcome: OutcomeStopped}, nil
@@ -124,7 +125,7 @@ func (s *Session) Offer(ctx context.Context, p Prompter, cur *taskfetch.Current,
 		return Offered{Outcome: OutcomeRefused, Err: fmt.Errorf("task %s is now signed by %s, not by %s as shown: nothing approved",
 			t.ID, describeSigner(got), describeSigner(shown))}, nil
 	}
-	a := &state.Approval{TaskID: t.ID, TaskSHA256: t.SHA256, Commit: now.Commit, ApprovedAt: s.now().UTC(), Signer: signerOf(now)}
+	a := &state.Approval{TaskID: t.ID, TaskSHA256: t.SHA256, Commit: now.Commit, ApprovedAt: s.now().UTC(), Signer: signerOf(now), Capture: &plan}
 	_, err = s.Store.Update(func(st *state.RX) error {
 		d := decide(st, now.Task)
 		switch d.Verdict {
@@ -157,13 +158,23 @@ func (s *Session) Offer(ctx context.Context, p Prompter, cur *taskfetch.Current,
 	return Offered{Outcome: OutcomeApproved, Approval: a, Outbox: dir, Err: err}, nil
 }
 
-// promptTask is what the approval prompt shows (it sanitizes every field).
-func promptTask(cur *taskfetch.Current) prompt.Task {
+// promptTask is what the approval prompt shows (it sanitizes every field):
+// the task and, for a task that captures, the effective capture plan with
+// the free space where it writes.
+func (s *Session) promptTask(cur *taskfetch.Current, plan state.CapturePlan) prompt.Task {
 	t := cur.Task
 	pt := prompt.Task{
 		ID: t.ID, Title: t.Title,
 		DeclaredLevel: t.DeclaredLevel.String(), DerivedLevel: t.DerivedLevel.String(),
 		EffectiveLevel: t.EffectiveLevel.String(), Body: t.Body,
+		Watcher: s.role == RoleWatcher,
+	}
+	if t.HardwareAccess && t.RFRX && !t.RFTX {
+		free, err := state.FreeBytes(plan.Dir)
+		if err != nil {
+			free = -1
+		}
+		pt.Capture = plan.Describe(free, err)
 	}
 	if cur.Signer != nil {
 		pt.Signer = cur.Signer.String()

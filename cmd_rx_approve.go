@@ -55,11 +55,11 @@ func (c *RxApproveCmd) Run(app *App) error {
 	case rxwatch.Completed:
 		return rxwatch.CompletedRefusal(cur.Task.ID)
 	case rxwatch.Approved:
-		st, err := s.Store.Load()
+		changes, err := s.PlanChanges()
 		if err != nil {
 			return err
 		}
-		if changes := st.Approval.PlanChanges(env.Policy.CapturePlan()); len(changes) > 0 {
+		if len(changes) > 0 {
 			// What was approved is no longer what would run: ask again.
 			fmt.Fprintf(app.Stdout, "task %s was approved with other capture parameters than the policy's now (%s): approve what will run\n",
 				cur.Task.ID, strings.Join(changes, "; "))

@@ -211,6 +211,17 @@ func (s *Session) EnsurePrepared(cur *taskfetch.Current, mx *ManualExecutor) (st
 	return mx.Prepare(cur, *a, phrase)
 }
 
+// PlanChanges lists how this policy's capture plan differs from the one
+// the current approval bound (state.Approval.PlanChanges); nil when it is
+// the same or nothing is approved. Such an approved task is offered again.
+func (s *Session) PlanChanges() ([]string, error) {
+	st, err := s.Store.Load()
+	if err != nil {
+		return nil, err
+	}
+	return st.Approval.PlanChanges(s.Policy.CapturePlan()), nil
+}
+
 func describeSigner(s *state.Signer) string {
 	if s == nil {
 		return "nobody (no signature required)"

@@ -131,8 +131,13 @@ func (w *Watcher) consider(ctx context.Context, p Poll) bool {
 		w.announce("completed "+key, func() { log.Info("task is completed: not offered again", "task_id", t.ID) })
 		return false
 	case Approved:
-		w.announce("approved "+key, func() { log.Info("task already approved", "task_id", t.ID, "sha256", t.SHA256) })
-		return false
+		changes, err := w.S.PlanChanges()
+		if err != nil || len(changes) == 0 {
+			w.announce("approved "+key, func() { log.Info("task already approved", "task_id", t.ID, "sha256", t.SHA256) })
+			return false
+		}
+		// Approved to run another capture than the policy's now: asked again.
+		log.Warn("task was approved with other capture parameters: offering it again", "task_id", t.ID, "changes", changes)
 	}
 	if w.deferred[key] {
 		return false

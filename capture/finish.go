@@ -261,22 +261,27 @@ func (s *session) writePNG(det *quicklook.Detection, a *quicklook.Analysis) {
 	if det != nil {
 		d = *det
 	}
-	var buf bytes.Buffer
-	err := quicklook.RenderPNG(&buf, a, d, quicklook.Meta{
+	path := filepath.Join(rep.Dir, rep.Recording+PNGSuffix)
+	err := writeQuicklook(path, a, d, quicklook.Meta{
 		TaskID: rep.TaskID, Start: rep.FirstSample, End: rep.ProcessEnded,
 		FrequencyHz: s.params.FrequencyHz, SampleRateHz: s.params.SampleRateHz,
 		Source:  filepath.Base(rep.DataPath),
 		Details: fmt.Sprintf("LNA %d dB, VGA %d dB, amp %s", s.params.LNAGainDB, s.params.VGAGainDB, onOff(s.params.Amp)),
 	})
-	if err == nil {
-		path := filepath.Join(rep.Dir, rep.Recording+PNGSuffix)
-		if err = state.WriteFileAtomic(path, buf.Bytes(), 0o644); err == nil {
-			rep.PNGPath = path
-		}
-	}
 	if err != nil {
 		s.d.Logger.Warn("could not write the quick-look PNG", "err", err)
+		return
 	}
+	rep.PNGPath = path
+}
+
+// writeQuicklook renders the quick-look PNG of a to path.
+func writeQuicklook(path string, a *quicklook.Analysis, d quicklook.Detection, m quicklook.Meta) error {
+	var buf bytes.Buffer
+	if err := quicklook.RenderPNG(&buf, a, d, m); err != nil {
+		return err
+	}
+	return state.WriteFileAtomic(path, buf.Bytes(), 0o644)
 }
 
 func onOff(b bool) string {

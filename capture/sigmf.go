@@ -88,7 +88,7 @@ func buildMeta(in metaInput) sigmfMeta {
 		Global: sigmfGlobal{
 			Datatype: "ci8", Version: SigMFVersion, SampleRate: in.sampleRate, NumChannels: 1,
 			SHA512: in.sha512, HW: in.hw, Recorder: rec + " (rfhandoff rx capture)", Author: in.author,
-			Description: fmt.Sprintf("%s: %s. %s", in.taskID, in.title, in.outcome),
+			Description: description(in),
 			Collection:  in.collection,
 		},
 		Captures: []sigmfCapture{{
@@ -109,6 +109,15 @@ func buildMeta(in metaInput) sigmfMeta {
 		})
 	}
 	return m
+}
+
+// description is core:description: the task, its title when known (a
+// recovery has none), and how the capture ended.
+func description(in metaInput) string {
+	if in.title == "" {
+		return fmt.Sprintf("%s. %s", in.taskID, in.outcome)
+	}
+	return fmt.Sprintf("%s: %s. %s", in.taskID, in.title, in.outcome)
 }
 
 // writeMeta writes the metadata as indented JSON and returns the SHA-512

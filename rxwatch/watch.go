@@ -20,6 +20,10 @@ type Watcher struct {
 	Outbox   *ManualExecutor
 	Interval time.Duration
 	Backoff  backoff.Backoff
+	// EachPoll, when set, runs once per poll, before it: rx watch recovers
+	// there a capture whose rx capture died (capture.Recover), so its
+	// COMPLETE is out within one poll.
+	EachPoll func(context.Context)
 
 	deferred  map[string]bool // ID+digest deferred at this watcher's prompt
 	announced map[string]bool // events already reported once
@@ -53,6 +57,9 @@ func (w *Watcher) Run(ctx context.Context) error {
 	log.Info("watching the task branch", "remote", w.S.Policy.Repo.Remote, "branch", w.S.Policy.Repo.TaskBranch,
 		"interval", w.Interval, "max_backoff", w.Backoff.Max)
 	for {
+		if w.EachPoll != nil {
+			w.EachPoll(ctx)
+		}
 		p, err := w.Poller.Poll(ctx)
 		if ctx.Err() != nil {
 			return nil

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"rfhandoff/hackrfcli"
+	"rfhandoff/publish"
 )
 
 // refusedError is a capture refused before any hardware was touched: the
@@ -160,12 +161,21 @@ type publishError struct {
 	// CompletePublished is set for a failed READY whose capture then got
 	// an honest COMPLETE published to supersede a READY that may have landed.
 	CompletePublished bool
+	TaskID            string // the capture's task
 	Err               error
 }
 
 func (e *publishError) Error() string {
 	msg := fmt.Sprintf("publishing %s failed: %v", e.State, e.Err)
+	var ce *publish.CheckError
+	refused := errors.As(e.Err, &ce)
 	switch {
+	case e.State == "CAPTURE_COMPLETE" && e.Saved != "" && refused:
+		// Publishing the same bytes again is refused the same way: no
+		// command that cannot work is suggested.
+		msg += fmt.Sprintf("; the capture is finished and its COMPLETE is saved at %s, unpublished (rx status shows it and why); "+
+			"the publisher refuses it as it is, so trying again will not help: look at it, tell the MAIN side what it holds, then drop the record with `rfhandoff rx mark-completed %s`",
+			e.Saved, e.TaskID)
 	case e.State == "CAPTURE_COMPLETE" && e.Saved != "" && e.Recorded:
 		msg += fmt.Sprintf("; the result is saved at %s and recorded in the RX state: the next rx capture or rx watch publishes it, or publish it now with `rfhandoff rx publish-result %s`", e.Saved, e.Saved)
 	case e.State == "CAPTURE_COMPLETE" && e.Saved != "":

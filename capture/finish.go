@@ -95,7 +95,7 @@ func (s *session) finish(ctx context.Context, end endState) (*Report, error) {
 
 	switch {
 	case pubErr != nil:
-		return rep, &publishError{State: string(result.StateComplete), Saved: rep.ResultPath, Err: pubErr,
+		return rep, &publishError{State: string(result.StateComplete), Saved: rep.ResultPath, Err: pubErr, TaskID: rep.TaskID,
 			Recorded: s.record != nil && s.record.CompleteSHA256 != ""}
 	case end.interrupted:
 		return rep, &interruptedError{Cause: end.cause, Published: true}
@@ -130,6 +130,12 @@ func (s *session) publishComplete(ctx context.Context, e ending, notes []string)
 		}
 		s.d.Logger.Warn("publishing COMPLETE failed", "attempt", attempt, "of", s.o.CompleteAttempts, "err", err)
 	}
+	// Kept for rx status beside the saved COMPLETE: finished, unpublished, and why.
+	var ce *publish.CheckError
+	refused := errors.As(err, &ce)
+	s.updateRecord("why COMPLETE was not published", func(r *state.CaptureInProgress) {
+		r.CompleteError, r.CompleteRefused = err.Error(), refused
+	})
 	return err
 }
 

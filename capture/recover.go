@@ -122,7 +122,20 @@ func recoverLocked(ctx context.Context, d Deps, o Options, stateDir string) (*Re
 		"complete_saved", rec.CompleteSHA256 != "")
 	fail := func(err error) (*Recovered, error) {
 		var ce *publish.CheckError
-		return nil, &recoveryError{Record: *rec, StateDir: stateDir, Refused: errors.As(err, &ce), Err: err}
+		refused := errors.As(err, &ce)
+		// Why, for rx status, when a COMPLETE is saved and recorded.
+		if next := rec.Clone(); next.CompleteSHA256 != "" && (next.CompleteError != err.Error() || next.CompleteRefused != refused) {
+			next.CompleteError, next.CompleteRefused = err.Error(), refused
+			if _, uerr := store.Update(func(st *state.RX) error {
+				if next.Same(st.CaptureInProgress) {
+					st.CaptureInProgress = next
+				}
+				return nil
+			}); uerr != nil {
+				log.Warn("could not record why COMPLETE was not published", "err", uerr)
+			}
+		}
+		return nil, &recoveryError{Record: *rec, StateDir: stateDir, Refused: refused, Err: err}
 	}
 
 	end, err := endCaptureTool(context.WithoutCancel(ctx), rec.CapturePID, rec.CaptureStart, rec.DataPath, o.Grace, log.Info)

@@ -48,6 +48,13 @@ type CaptureInProgress struct {
 	// "" and [] while no COMPLETE was written.
 	CompleteSHA256 string   `json:"complete_sha256"`
 	CompleteNotes  []string `json:"complete_notes"`
+	// CompleteError is why the last attempt to publish that COMPLETE
+	// failed, for rx status; "" before any failed (a file written before
+	// the key existed reads as "").
+	CompleteError string `json:"complete_error"`
+	// CompleteRefused is set when the publisher refused it in its checks:
+	// trying again as it is will not help, a person must decide.
+	CompleteRefused bool `json:"complete_refused"`
 	// Node is the [node] name the results of a task with RX_NODES carry
 	// (PROTOCOL §23); absent for a single-node task, whose COMPLETE is a
 	// version 1 result.

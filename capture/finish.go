@@ -244,6 +244,7 @@ func (s *session) writeMeta(sum512, outcome string, det *quicklook.Detection) {
 		taskID: t.ID, title: t.Title, sampleRate: s.params.SampleRateHz, frequency: s.params.FrequencyHz,
 		firstSample: rep.FirstSample, sha512: sum512, hw: hwDescription(s.board),
 		toolVersion: s.info.ToolVersion, author: s.d.Author, outcome: outcome, detection: det,
+		plan: &s.plan, serial: s.board.Serial, firmware: s.board.FirmwareVersion,
 	}
 	if s.node != "" {
 		in.collection = t.ID // <TASK_ID>.sigmf-collection, on the MAIN side

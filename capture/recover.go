@@ -283,6 +283,7 @@ func recoveredFiles(d Deps, rec *state.CaptureInProgress, scan *fileScan, notes 
 	in := metaInput{
 		taskID: rec.TaskID, sampleRate: rec.SampleRateHz, frequency: rec.FrequencyHz,
 		firstSample: rec.StartedAt, sha512: scan.sha512, author: d.Author, outcome: outcome, detection: det,
+		plan: rec.Capture, serial: rec.Serial,
 	}
 	if rec.Serial != "" {
 		in.hw = "HackRF serial " + rec.Serial

@@ -17,7 +17,7 @@ type TaskNewCmd struct {
 	Title          string `required:"" placeholder:"TEXT" help:"TASK_TITLE: one line of 1-200 printable characters."`
 	HardwareAccess bool   `name:"hardware-access" help:"HARDWARE_ACCESS = YES (implied by --rf-rx and --rf-tx)."`
 	RFRX           bool   `name:"rf-rx" help:"RF_RX = YES: the RX laptop may run its bounded capture."`
-	RFTX           bool   `name:"rf-tx" help:"RF_TX = YES: the task involves RF TX (RED; the RX operator must type AUTHORIZE RF TX)."`
+	RFTX           bool   `name:"rf-tx" help:"RF_TX = YES: the RX node itself transmits (RED; its operator must type AUTHORIZE RF TX; rx capture refuses it). A capture while the MAIN PC transmits does not set it: use --rf-rx."`
 	AllowCommit    bool   `name:"allow-commit" help:"ALLOW_COMMIT = YES."`
 	AllowPush      string `name:"allow-push" enum:"NO,RX_RESULT_ONLY" default:"NO" help:"ALLOW_PUSH: NO or RX_RESULT_ONLY."`
 	RiskLevel      string `name:"risk-level" placeholder:"GREEN|YELLOW|RED" help:"RISK_LEVEL (default: the derived minimum; a lower one is refused, a higher one kept)."`

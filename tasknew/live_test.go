@@ -42,3 +42,36 @@ func TestRefusedDuringALiveCapture(t *testing.T) {
 		t.Fatalf("with --force: %v", err)
 	}
 }
+
+// TestRFTXExplained: a task with RF_TX = YES is written with what that
+// means (the receiver transmits; rx capture refuses it) and what a capture
+// while the MAIN PC transmits uses instead; a task without it says nothing.
+func TestRFTXExplained(t *testing.T) {
+	t.Parallel()
+	_, w := mainCheckout(t)
+	req := request("RF_TX_TASK_001", "Transmit")
+	req.Spec.HardwareAccess, req.Spec.RFTX = true, true
+	req.Spec.Body = ""
+	out, err := w.Write(t.Context(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	out.Print(&b, "origin", taskBranch)
+	for _, want := range []string{"RX node itself transmits", "RED", "AUTHORIZE RF TX", "rx capture refuses it", "does not set it", "--rf-rx"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("task new --rf-tx output lacks %q:\n%s", want, b.String())
+		}
+	}
+	req = request("RF_RX_TASK_002", "Receive")
+	req.Force = true
+	out, err = w.Write(t.Context(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Reset()
+	out.Print(&b, "origin", taskBranch)
+	if strings.Contains(b.String(), "rf_tx:") {
+		t.Errorf("a task without RF_TX explains it:\n%s", b.String())
+	}
+}

@@ -56,12 +56,17 @@ func (c Choice) String() string {
 // approve alike (PROTOCOL §3); menu completes it.
 const Menu = "[A] Approve  [D] Defer  [S] Stop"
 
-// menu is the whole question: [S] stops a watcher only where one runs.
+// The whole question: [S] stops a watcher only where one runs.
+const (
+	WatcherMenu = Menu + " watcher"            // rx watch
+	OneShotMenu = Menu + " (nothing approved)" // rx approve
+)
+
 func menu(watcher bool) string {
 	if watcher {
-		return Menu + " watcher"
+		return WatcherMenu
 	}
-	return Menu + " (nothing approved)"
+	return OneShotMenu
 }
 
 // MaxMenuAttempts is how many unrecognised answers the menu takes before it

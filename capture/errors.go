@@ -167,8 +167,7 @@ type publishError struct {
 
 func (e *publishError) Error() string {
 	msg := fmt.Sprintf("publishing %s failed: %v", e.State, e.Err)
-	var ce *publish.CheckError
-	refused := errors.As(e.Err, &ce)
+	refused := refusedAsIs(e.Err)
 	switch {
 	case e.State == "CAPTURE_COMPLETE" && e.Saved != "" && refused:
 		// Publishing the same bytes again is refused the same way: no
@@ -189,6 +188,15 @@ func (e *publishError) Error() string {
 }
 
 func (e *publishError) Unwrap() error { return e.Err }
+
+// refusedAsIs reports a publish the checks refused for what the result or
+// the task is (checks 1 to 5 and 7): the same bytes are refused the same
+// way again. A missing result branch (check 6) may come back, and any
+// other failure (the clone, the push) is worth another try.
+func refusedAsIs(err error) bool {
+	var ce *publish.CheckError
+	return errors.As(err, &ce) && ce.Step != publish.StepResultBranch
+}
 
 // failedError is a capture that ended abnormally after READY: it died,
 // stalled or came up short. COMPLETE says so (when Published).

@@ -131,10 +131,8 @@ func (s *session) publishComplete(ctx context.Context, e ending, notes []string)
 		s.d.Logger.Warn("publishing COMPLETE failed", "attempt", attempt, "of", s.o.CompleteAttempts, "err", err)
 	}
 	// Kept for rx status beside the saved COMPLETE: finished, unpublished, and why.
-	var ce *publish.CheckError
-	refused := errors.As(err, &ce)
 	s.updateRecord("why COMPLETE was not published", func(r *state.CaptureInProgress) {
-		r.CompleteError, r.CompleteRefused = err.Error(), refused
+		r.CompleteError, r.CompleteRefused = err.Error(), refusedAsIs(err)
 	})
 	return err
 }

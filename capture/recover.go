@@ -124,8 +124,8 @@ func recoverLocked(ctx context.Context, d Deps, o Options, stateDir string) (*Re
 		var ce *publish.CheckError
 		refused := errors.As(err, &ce)
 		// Why, for rx status, when a COMPLETE is saved and recorded.
-		if next := rec.Clone(); next.CompleteSHA256 != "" && (next.CompleteError != err.Error() || next.CompleteRefused != refused) {
-			next.CompleteError, next.CompleteRefused = err.Error(), refused
+		if next := rec.Clone(); next.CompleteSHA256 != "" && (next.CompleteError != err.Error() || next.CompleteRefused != refusedAsIs(err)) {
+			next.CompleteError, next.CompleteRefused = err.Error(), refusedAsIs(err)
 			if _, uerr := store.Update(func(st *state.RX) error {
 				if next.Same(st.CaptureInProgress) {
 					st.CaptureInProgress = next

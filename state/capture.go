@@ -52,7 +52,8 @@ type CaptureInProgress struct {
 	// failed, for rx status; "" before any failed (a file written before
 	// the key existed reads as "").
 	CompleteError string `json:"complete_error"`
-	// CompleteRefused is set when the publisher refused it in its checks:
+	// CompleteRefused is set when the publisher refused it for what it or
+	// its task is (a check other than the result branch's existence):
 	// trying again as it is will not help, a person must decide.
 	CompleteRefused bool `json:"complete_refused"`
 	// Capture is the capture plan that runs (gains, amp, antenna power

@@ -55,7 +55,9 @@ func deadCaptureRecovery(app *App, s *rxwatch.Session) func(context.Context) {
 	last := ""
 	return func(ctx context.Context) {
 		st, err := s.Store.Load()
-		if err != nil || st.CaptureInProgress == nil {
+		// A COMPLETE the publisher refused as it is waits for a person
+		// (rx status says so); rx capture and a new watcher try it again.
+		if err != nil || st.CaptureInProgress == nil || st.CaptureInProgress.CompleteRefused {
 			return
 		}
 		// A live capture holds its lock: nothing to do, and no git run for it.

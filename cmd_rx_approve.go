@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"rfhandoff/exec"
 	"rfhandoff/prompt"
@@ -59,6 +60,16 @@ func (c *RxApproveCmd) Run(app *App) error {
 	case rxwatch.Completed:
 		return rxwatch.CompletedRefusal(cur.Task.ID)
 	case rxwatch.Approved:
+		changes, err := s.PlanChanges()
+		if err != nil {
+			return err
+		}
+		if len(changes) > 0 {
+			// What was approved is no longer what would run: ask again.
+			fmt.Fprintf(app.Stdout, "task %s was approved with other capture parameters than the policy's now (%s): approve what will run\n",
+				cur.Task.ID, strings.Join(changes, "; "))
+			break
+		}
 		dir, err := s.EnsurePrepared(cur, mx)
 		if err != nil {
 			return err

@@ -23,6 +23,7 @@ type RxCaptureCmd struct {
 // (COMPLETE published if READY had been); 1 otherwise — the message says
 // whether COMPLETE was published.
 func (c *RxCaptureCmd) Run(app *App) error {
+	defer outliveTerminal(app.Logger)()
 	pub, err := newRXPublisher(app)
 	if err != nil {
 		return err
@@ -104,6 +105,12 @@ func printRecovered(w io.Writer, rec *capture.Recovered) {
 	fmt.Fprintf(w, "size:      %d bytes, %.2f s of signal, exit status %d\n", *r.CaptureSizeBytes, *r.CaptureDurationS, *r.CaptureExitCode)
 	fmt.Fprintf(w, "sha256:    %s\n", *r.CaptureSHA256)
 	fmt.Fprintf(w, "data:      %s\n", rec.Record.DataPath)
+	if rec.MetaPath != "" {
+		fmt.Fprintf(w, "sigmf:     %s\n", rec.MetaPath)
+	}
+	if rec.PNGPath != "" {
+		fmt.Fprintf(w, "quicklook: %s\n", rec.PNGPath)
+	}
 	fmt.Fprintf(w, "%s; capture_in_progress cleared.\n", rec.Tool)
 }
 

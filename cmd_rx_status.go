@@ -113,17 +113,29 @@ func captureLine(r *state.CaptureInProgress, running bool) string {
 	case r == nil:
 		return "-"
 	}
+	id, data := hiddentext.SanitizeLine(r.TaskID), hiddentext.SanitizeLine(r.DataPath)
+	if r.CompleteSHA256 != "" {
+		// The capture ended: its COMPLETE is written beside it.
+		saved := filepath.Join(filepath.Dir(data), capture.ResultName)
+		what := fmt.Sprintf("%s finished, COMPLETE saved at %s (data %s)", id, saved, data)
+		switch {
+		case running:
+			return what + "; its rx capture is publishing it"
+		case r.CompleteError == "":
+			return what + ", not yet published: a running rx watch or the next rx capture publishes it"
+		case r.CompleteRefused:
+			return what + ", unpublished: the publisher refuses it (" + hiddentext.SanitizeLine(r.CompleteError) +
+				"); trying again will not help: look at it, then `rfhandoff rx mark-completed " + id + "` drops the record"
+		}
+		return what + ", unpublished: " + hiddentext.SanitizeLine(r.CompleteError) + "; a running rx watch or the next rx capture tries again"
+	}
 	ready := "READY published"
 	if !r.ReadyPublished {
 		ready = "READY being published"
 	}
-	what := fmt.Sprintf("%s in progress (hackrf_transfer pid %d, rx capture pid %d, %s, data %s)",
-		hiddentext.SanitizeLine(r.TaskID), r.CapturePID, r.RfhandoffPID, ready, hiddentext.SanitizeLine(r.DataPath))
-	switch {
-	case running:
+	what := fmt.Sprintf("%s in progress (hackrf_transfer pid %d, rx capture pid %d, %s, data %s)", id, r.CapturePID, r.RfhandoffPID, ready, data)
+	if running {
 		return what + "; an rx capture holds the capture lock"
-	case r.CompleteSHA256 != "":
-		return what + "; its rx capture is gone and its COMPLETE was saved but not published: the next rx capture or rx watch publishes it"
 	}
-	return what + "; its rx capture is gone without COMPLETE: the next rx capture or rx watch publishes an honest one"
+	return what + "; its rx capture is gone without COMPLETE: a running rx watch or the next rx capture publishes an honest one"
 }

@@ -1,12 +1,15 @@
 package main
 
 import (
+	"context"
 	"errors"
+	"path/filepath"
 
 	"rfhandoff/capture"
 	"rfhandoff/errlist"
 	"rfhandoff/prompt"
 	"rfhandoff/rxwatch"
+	"rfhandoff/state"
 )
 
 // RxWatchCmd polls the task branch and offers each new valid task at the
@@ -37,8 +40,48 @@ func (c *RxWatchCmd) Run(app *App) error {
 		s.Close()
 		return err
 	}
-	runErr := rxwatch.NewWatcher(s, p).Run(app.Ctx)
+	w := rxwatch.NewWatcher(s, p)
+	w.EachPoll = deadCaptureRecovery(app, s)
+	runErr := w.Run(app.Ctx)
 	return errlist.Join(runErr, s.Close())
+}
+
+// deadCaptureRecovery is rx watch's look, at every poll, for a capture
+// recorded in progress (capture_in_progress) whose rx capture died: the
+// capture lock free proves it (a live one holds it, and Recover then does
+// nothing). Its COMPLETE is published within one poll; a failure is
+// reported once until it changes.
+func deadCaptureRecovery(app *App, s *rxwatch.Session) func(context.Context) {
+	last := ""
+	return func(ctx context.Context) {
+		st, err := s.Store.Load()
+		// A COMPLETE the publisher refused as it is waits for a person
+		// (rx status says so); rx capture and a new watcher try it again.
+		if err != nil || st.CaptureInProgress == nil || st.CaptureInProgress.CompleteRefused {
+			return
+		}
+		// A live capture holds its lock: nothing to do, and no git run for it.
+		l, err := state.Acquire(filepath.Join(s.StateDir(), capture.LockFile))
+		if err != nil {
+			return
+		}
+		l.Release()
+		pub, err := newRXPublisher(app)
+		if err == nil {
+			var rec *capture.Recovered
+			rec, err = capture.Recover(ctx, capture.Deps{
+				Git: pub.Git, Runner: pub.Runner, Policy: app.Policy, Audit: pub.Audit, Logger: app.Logger, Author: operatorName(),
+			}, capture.Options{})
+			printRecovered(app.Stdout, rec)
+		}
+		if err != nil && err.Error() != last {
+			app.Logger.Error("a capture recorded in progress still needs its COMPLETE", "err", err)
+		}
+		last = ""
+		if err != nil {
+			last = err.Error()
+		}
+	}
 }
 
 // recoverCapture publishes the COMPLETE of a capture whose rx capture was
@@ -49,7 +92,7 @@ func recoverCapture(app *App) {
 	if err == nil {
 		var rec *capture.Recovered
 		rec, err = capture.Recover(app.Ctx, capture.Deps{
-			Git: pub.Git, Runner: pub.Runner, Policy: app.Policy, Audit: pub.Audit, Logger: app.Logger,
+			Git: pub.Git, Runner: pub.Runner, Policy: app.Policy, Audit: pub.Audit, Logger: app.Logger, Author: operatorName(),
 		}, capture.Options{})
 		printRecovered(app.Stdout, rec)
 	}

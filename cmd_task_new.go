@@ -17,7 +17,7 @@ type TaskNewCmd struct {
 	Title          string `required:"" placeholder:"TEXT" help:"TASK_TITLE: one line of 1-200 printable characters."`
 	HardwareAccess bool   `name:"hardware-access" help:"HARDWARE_ACCESS = YES (implied by --rf-rx and --rf-tx)."`
 	RFRX           bool   `name:"rf-rx" help:"RF_RX = YES: the RX laptop may run its bounded capture."`
-	RFTX           bool   `name:"rf-tx" help:"RF_TX = YES: the task involves RF TX (RED; the RX operator must type AUTHORIZE RF TX)."`
+	RFTX           bool   `name:"rf-tx" help:"RF_TX = YES: the RX node itself transmits (RED; its operator must type AUTHORIZE RF TX; rx capture refuses it). A capture while the MAIN PC transmits does not set it: use --rf-rx."`
 	AllowCommit    bool   `name:"allow-commit" help:"ALLOW_COMMIT = YES."`
 	AllowPush      string `name:"allow-push" enum:"NO,RX_RESULT_ONLY" default:"NO" help:"ALLOW_PUSH: NO or RX_RESULT_ONLY."`
 	RiskLevel      string `name:"risk-level" placeholder:"GREEN|YELLOW|RED" help:"RISK_LEVEL (default: the derived minimum; a lower one is refused, a higher one kept)."`
@@ -26,7 +26,7 @@ type TaskNewCmd struct {
 	ExpectedHead   string `name:"expected-head" placeholder:"HASH" help:"EXPECTED_HEAD (default: the fetched task branch tip; must be an ancestor of it)."`
 	RXNodes        string `name:"rx-nodes" placeholder:"NAMES" help:"RX_NODES: the receivers of a multi-node task, comma-separated (1-8 distinct names ^[a-z0-9][a-z0-9-]{0,31}$; PROTOCOL §23)."`
 	Output         string `short:"o" name:"output" type:"path" placeholder:"FILE" help:"Write here instead of the policy's task_file in the checkout."`
-	Force          bool   `help:"Overwrite a task file holding another task that has not completed."`
+	Force          bool   `help:"Write the task even over a task file holding another task that has not completed, or while the current task is capturing (READY without COMPLETE on the result branch)."`
 }
 
 // Run exits 0 when the file was written, 1 when refused (every reason at

@@ -197,6 +197,18 @@ func Run(ctx context.Context, d Deps, o Options) (rep *Report, err error) {
 		return nil, fmt.Errorf("policy limits.planned_duration_s = %d: must be positive", p.Limits.PlannedDurationS)
 	}
 
+	// The file must fit, with the policy's margin, before any hardware
+	// opens: a capture that fills the disk fails late and takes the
+	// checkout's file system with it.
+	plan := p.CapturePlan()
+	free, err := state.FreeBytes(plan.Dir)
+	if err != nil {
+		return nil, fmt.Errorf("reading the free space where captures go (capture.dir %s): %w; nothing started", plan.Dir, err)
+	}
+	if err := plan.CheckSpace(free); err != nil {
+		return nil, &refusedError{TaskID: id, Reasons: []string{err.Error()}}
+	}
+
 	hc := &hackrfcli.Client{R: d.Runner, Timeout: o.ToolTimeout, Serial: p.Capture.Serial}
 	info, board, err := inventory(ctx, hc, p.Capture.Serial)
 	if err != nil {
@@ -218,7 +230,7 @@ func Run(ctx context.Context, d Deps, o Options) (rep *Report, err error) {
 		return nil, err
 	}
 	s := &session{
-		d: d, o: o, hc: hc, cur: cur, info: info, board: board, stateDir: stateDir, node: nodeName,
+		d: d, o: o, hc: hc, cur: cur, plan: plan, info: info, board: board, stateDir: stateDir, node: nodeName,
 		rep: &Report{
 			TaskID: id, Dir: dir, Board: board, Recording: recording,
 			DataPath:   filepath.Join(dir, recording+DataSuffix),

@@ -21,6 +21,7 @@ import (
 	"rfhandoff/publish/publishtest"
 	"rfhandoff/quicklook"
 	"rfhandoff/result"
+	"rfhandoff/sigmf/sigmftest"
 )
 
 // TestCaptureBurst is the whole executor in real time (3 s at 2 Msps) with
@@ -155,8 +156,16 @@ func checkSigMF(t *testing.T, rep *Report, w *world, sum512 string, burst bool) 
 	if err := dec.Decode(&m); err != nil {
 		t.Fatalf("SigMF metadata is not JSON: %v\n%s", err, data)
 	}
+	// SigMF 1.2.x, with what ran in the declared rfhandoff namespace.
+	if err := sigmftest.ValidateMeta(data); err != nil {
+		t.Errorf("SigMF metadata does not validate: %v\n%s", err, data)
+	}
 	g := m.Global
-	if g["core:datatype"] != "ci8" || g["core:version"] != SigMFVersion || g["core:sha512"] != sum512 {
+	if g["rfhandoff:lna_gain_db"] != json.Number("16") || g["rfhandoff:vga_gain_db"] != json.Number("20") || g["rfhandoff:amp"] != false ||
+		g["rfhandoff:antenna_power"] != false || g["rfhandoff:serial"] != hacksim.Serial || g["rfhandoff:firmware"] != "2022.09.1" {
+		t.Errorf("what ran is missing from the SigMF metadata: %v", g)
+	}
+	if g["core:datatype"] != "ci8" || g["core:version"] != "1.2.0" || g["core:sha512"] != sum512 {
 		t.Errorf("global = %v (sha512 of the file %s)", g, sum512)
 	}
 	if g["core:sample_rate"] != json.Number("2000000") || g["core:author"] != "test operator" {

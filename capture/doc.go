@@ -41,8 +41,10 @@
 //
 // # A killed rx capture
 //
-// SIGINT and SIGTERM are handled; SIGKILL, the OOM killer or a crash are
-// not: nothing of rfhandoff runs after them. On Linux hackrf_transfer then
+// SIGINT and SIGTERM are handled; SIGHUP and a closed stdout or stderr
+// are outlived by the command (terminal_loss_unix.go): the capture runs to
+// its planned end. SIGKILL, the OOM killer or a crash are not: nothing of
+// rfhandoff runs after them. On Linux hackrf_transfer then
 // gets SIGINT from the kernel (the runner sets Pdeathsig,
 // exec/spawn_linux.go) and ends as on Ctrl-C instead of recording on as an
 // orphan.
@@ -53,8 +55,10 @@
 // published. It is written through the state lock, beside a running
 // rx watch. Recovery (recover.go) takes the capture lock first: holding it
 // proves the recorded rx capture is gone. A COMPLETE built after the fact
-// reads size and SHA-256 from the file, the one second pass over a
-// capture, and only here: the streaming hash died with rfhandoff.
+// reads size, SHA-256, SHA-512 and the quick-look analysis from the file
+// in one pass, the one second pass over a capture, and only here: the
+// streaming readers died with rfhandoff. The SigMF metadata and PNG follow
+// the COMPLETE as for a finished capture.
 //
 // A failed recovery names rx mark-completed. ErrRunning (another capture
 // holds the lock) and ErrInterrupted (a signal) match with errors.Is; exit

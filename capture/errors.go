@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"rfhandoff/hackrfcli"
+	"rfhandoff/publish"
 )
 
 // refusedError is a capture refused before any hardware was touched: the
@@ -160,12 +161,20 @@ type publishError struct {
 	// CompletePublished is set for a failed READY whose capture then got
 	// an honest COMPLETE published to supersede a READY that may have landed.
 	CompletePublished bool
+	TaskID            string // the capture's task
 	Err               error
 }
 
 func (e *publishError) Error() string {
 	msg := fmt.Sprintf("publishing %s failed: %v", e.State, e.Err)
+	refused := refusedAsIs(e.Err)
 	switch {
+	case e.State == "CAPTURE_COMPLETE" && e.Saved != "" && refused:
+		// Publishing the same bytes again is refused the same way: no
+		// command that cannot work is suggested.
+		msg += fmt.Sprintf("; the capture is finished and its COMPLETE is saved at %s, unpublished (rx status shows it and why); "+
+			"the publisher refuses it as it is, so trying again will not help: look at it, tell the MAIN side what it holds, then drop the record with `rfhandoff rx mark-completed %s`",
+			e.Saved, e.TaskID)
 	case e.State == "CAPTURE_COMPLETE" && e.Saved != "" && e.Recorded:
 		msg += fmt.Sprintf("; the result is saved at %s and recorded in the RX state: the next rx capture or rx watch publishes it, or publish it now with `rfhandoff rx publish-result %s`", e.Saved, e.Saved)
 	case e.State == "CAPTURE_COMPLETE" && e.Saved != "":
@@ -179,6 +188,15 @@ func (e *publishError) Error() string {
 }
 
 func (e *publishError) Unwrap() error { return e.Err }
+
+// refusedAsIs reports a publish the checks refused for what the result or
+// the task is (checks 1 to 5 and 7): the same bytes are refused the same
+// way again. A missing result branch (check 6) may come back, and any
+// other failure (the clone, the push) is worth another try.
+func refusedAsIs(err error) bool {
+	var ce *publish.CheckError
+	return errors.As(err, &ce) && ce.Step != publish.StepResultBranch
+}
 
 // failedError is a capture that ended abnormally after READY: it died,
 // stalled or came up short. COMPLETE says so (when Published).

@@ -95,7 +95,7 @@ func (s *session) finish(ctx context.Context, end endState) (*Report, error) {
 
 	switch {
 	case pubErr != nil:
-		return rep, &publishError{State: string(result.StateComplete), Saved: rep.ResultPath, Err: pubErr,
+		return rep, &publishError{State: string(result.StateComplete), Saved: rep.ResultPath, Err: pubErr, TaskID: rep.TaskID,
 			Recorded: s.record != nil && s.record.CompleteSHA256 != ""}
 	case end.interrupted:
 		return rep, &interruptedError{Cause: end.cause, Published: true}
@@ -130,6 +130,10 @@ func (s *session) publishComplete(ctx context.Context, e ending, notes []string)
 		}
 		s.d.Logger.Warn("publishing COMPLETE failed", "attempt", attempt, "of", s.o.CompleteAttempts, "err", err)
 	}
+	// Kept for rx status beside the saved COMPLETE: finished, unpublished, and why.
+	s.updateRecord("why COMPLETE was not published", func(r *state.CaptureInProgress) {
+		r.CompleteError, r.CompleteRefused = err.Error(), refusedAsIs(err)
+	})
 	return err
 }
 
@@ -238,6 +242,7 @@ func (s *session) writeMeta(sum512, outcome string, det *quicklook.Detection) {
 		taskID: t.ID, title: t.Title, sampleRate: s.params.SampleRateHz, frequency: s.params.FrequencyHz,
 		firstSample: rep.FirstSample, sha512: sum512, hw: hwDescription(s.board),
 		toolVersion: s.info.ToolVersion, author: s.d.Author, outcome: outcome, detection: det,
+		plan: &s.plan, serial: s.board.Serial, firmware: s.board.FirmwareVersion,
 	}
 	if s.node != "" {
 		in.collection = t.ID // <TASK_ID>.sigmf-collection, on the MAIN side
@@ -261,22 +266,27 @@ func (s *session) writePNG(det *quicklook.Detection, a *quicklook.Analysis) {
 	if det != nil {
 		d = *det
 	}
-	var buf bytes.Buffer
-	err := quicklook.RenderPNG(&buf, a, d, quicklook.Meta{
+	path := filepath.Join(rep.Dir, rep.Recording+PNGSuffix)
+	err := writeQuicklook(path, a, d, quicklook.Meta{
 		TaskID: rep.TaskID, Start: rep.FirstSample, End: rep.ProcessEnded,
 		FrequencyHz: s.params.FrequencyHz, SampleRateHz: s.params.SampleRateHz,
 		Source:  filepath.Base(rep.DataPath),
 		Details: fmt.Sprintf("LNA %d dB, VGA %d dB, amp %s", s.params.LNAGainDB, s.params.VGAGainDB, onOff(s.params.Amp)),
 	})
-	if err == nil {
-		path := filepath.Join(rep.Dir, rep.Recording+PNGSuffix)
-		if err = state.WriteFileAtomic(path, buf.Bytes(), 0o644); err == nil {
-			rep.PNGPath = path
-		}
-	}
 	if err != nil {
 		s.d.Logger.Warn("could not write the quick-look PNG", "err", err)
+		return
 	}
+	rep.PNGPath = path
+}
+
+// writeQuicklook renders the quick-look PNG of a to path.
+func writeQuicklook(path string, a *quicklook.Analysis, d quicklook.Detection, m quicklook.Meta) error {
+	var buf bytes.Buffer
+	if err := quicklook.RenderPNG(&buf, a, d, m); err != nil {
+		return err
+	}
+	return state.WriteFileAtomic(path, buf.Bytes(), 0o644)
 }
 
 func onOff(b bool) string {

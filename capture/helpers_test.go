@@ -103,6 +103,11 @@ func newWorld(t testing.TB, sim string, o publishtest.Options, pol func(*config.
 	if pol != nil {
 		pol(&f.Policy)
 	}
+	if !o.NoApproval {
+		// The approval binds the capture plan: approved as the test's
+		// policy now stands.
+		f.Approve(t, publishtest.TaskID, f.TaskData, f.TaskCommit)
+	}
 	return &world{Fixture: f, Stack: stack}
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"rfhandoff/gitcli"
 	"rfhandoff/mirror"
@@ -57,6 +58,12 @@ func approved(ctx context.Context, d Deps, stateDir, wantID string) (*taskfetch.
 	case st.Approval.TaskSHA256 != t.SHA256:
 		why = append(why, fmt.Sprintf("task %s changed since it was approved (approved SHA-256 %s, now %s at commit %s); a revised task needs a new TASK_ID and a new approval",
 			t.ID, st.Approval.TaskSHA256, t.SHA256, cur.Commit))
+	default:
+		// The approval binds what runs, not only the task's bytes.
+		if changes := st.Approval.PlanChanges(p.CapturePlan()); len(changes) > 0 {
+			why = append(why, fmt.Sprintf("task %s was approved to run other capture parameters than the policy's now (%s); "+
+				"run `rfhandoff rx approve` to see and approve what will run", t.ID, strings.Join(changes, "; ")))
+		}
 	}
 	if st.Completed(t.ID) {
 		why = append(why, fmt.Sprintf("task %s is already completed; a completed TASK_ID is never run again", t.ID))

@@ -3,9 +3,11 @@ package capture
 import (
 	"context"
 	"crypto/sha256"
+	"crypto/sha512"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -16,6 +18,7 @@ import (
 
 	"rfhandoff/hackrfcli"
 	"rfhandoff/publish"
+	"rfhandoff/quicklook"
 	"rfhandoff/result"
 	"rfhandoff/state"
 )
@@ -38,6 +41,9 @@ type Recovered struct {
 	Notes []string
 	// Tool says how the capture's hackrf_transfer was found to end.
 	Tool string
+	// MetaPath and PNGPath are the SigMF metadata and quick-look written
+	// beside the capture after the COMPLETE, "" when not written.
+	MetaPath, PNGPath string
 }
 
 // Recover publishes an honest COMPLETE for a capture whose rfhandoff was
@@ -45,7 +51,7 @@ type Recovered struct {
 // COMPLETE was published. It returns nil, nil when no capture is
 // recorded, and also when another rx capture holds the capture lock (that
 // one owns the record). `rx capture` does this itself before it starts;
-// `rx watch` calls it when it starts.
+// `rx watch` calls it when it starts and at every poll that finds a record.
 func Recover(ctx context.Context, d Deps, o Options) (*Recovered, error) {
 	o = o.withDefaults()
 	if d.Logger == nil {
@@ -116,7 +122,20 @@ func recoverLocked(ctx context.Context, d Deps, o Options, stateDir string) (*Re
 		"complete_saved", rec.CompleteSHA256 != "")
 	fail := func(err error) (*Recovered, error) {
 		var ce *publish.CheckError
-		return nil, &recoveryError{Record: *rec, StateDir: stateDir, Refused: errors.As(err, &ce), Err: err}
+		refused := errors.As(err, &ce)
+		// Why, for rx status, when a COMPLETE is saved and recorded.
+		if next := rec.Clone(); next.CompleteSHA256 != "" && (next.CompleteError != err.Error() || next.CompleteRefused != refusedAsIs(err)) {
+			next.CompleteError, next.CompleteRefused = err.Error(), refusedAsIs(err)
+			if _, uerr := store.Update(func(st *state.RX) error {
+				if next.Same(st.CaptureInProgress) {
+					st.CaptureInProgress = next
+				}
+				return nil
+			}); uerr != nil {
+				log.Warn("could not record why COMPLETE was not published", "err", uerr)
+			}
+		}
+		return nil, &recoveryError{Record: *rec, StateDir: stateDir, Refused: refused, Err: err}
 	}
 
 	end, err := endCaptureTool(context.WithoutCancel(ctx), rec.CapturePID, rec.CaptureStart, rec.DataPath, o.Grace, log.Info)
@@ -135,8 +154,9 @@ func recoverLocked(ctx context.Context, d Deps, o Options, stateDir string) (*Re
 		}
 	}
 	data, notes, reused := pendingComplete(rec, out.ResultPath, log)
+	var scan *fileScan
 	if !reused {
-		r, n, err := rebuildComplete(ctx, d, o, rec, end)
+		r, n, sc, err := rebuildComplete(ctx, d, o, rec, end)
 		if err != nil {
 			return fail(err)
 		}
@@ -149,7 +169,7 @@ func recoverLocked(ctx context.Context, d Deps, o Options, stateDir string) (*Re
 		if err != nil {
 			return fail(err)
 		}
-		notes = n
+		notes, scan = n, sc
 		// Kept before publishing, so that a recovery cut short is
 		// repeated with these very bytes: the publisher's no-op if they
 		// had landed, never a second, different COMPLETE.
@@ -194,7 +214,88 @@ func recoverLocked(ctx context.Context, d Deps, o Options, stateDir string) (*Re
 	log.Warn("COMPLETE published for the recorded capture",
 		"commit", pub.Commit, "already_on_branch", pub.NoOp, "exit_code", *out.Result.CaptureExitCode,
 		"size_bytes", *out.Result.CaptureSizeBytes, "sha256", *out.Result.CaptureSHA256)
+	recoveredFiles(d, rec, scan, notes, out, log)
 	return out, nil
+}
+
+// fileScan is one pass over a capture file after the fact: its size, both
+// digests and the quick-look analysis.
+type fileScan struct {
+	size           int64
+	sha256, sha512 string
+	analysis       *quicklook.Analysis
+}
+
+// scanFile reads the recorded capture's file once for everything a
+// recovery needs from it.
+func scanFile(rec *state.CaptureInProgress) (*fileScan, error) {
+	f, err := os.Open(rec.DataPath)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	h256, h512 := sha256.New(), sha512.New()
+	an := quicklook.NewAnalyzer(quicklook.Params{
+		SampleRateHz: rec.SampleRateHz, FrequencyHz: rec.FrequencyHz,
+		PlannedDuration: time.Duration(rec.PlannedDurationS) * time.Second,
+	})
+	n, err := io.Copy(io.MultiWriter(h256, h512, an), f)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", rec.DataPath, err)
+	}
+	return &fileScan{size: n, sha256: hex.EncodeToString(h256.Sum(nil)), sha512: hex.EncodeToString(h512.Sum(nil)), analysis: an.Finish()}, nil
+}
+
+// recoveredFiles writes the quick-look PNG and the SigMF metadata of a
+// recovered capture, as a finished one gets them, once its COMPLETE is
+// out (scan nil: the file is read for them now). Failures are logged:
+// the COMPLETE is published.
+func recoveredFiles(d Deps, rec *state.CaptureInProgress, scan *fileScan, notes []string, out *Recovered, log *slog.Logger) {
+	if scan == nil {
+		var err error
+		if scan, err = scanFile(rec); err != nil {
+			log.Warn("could not read the capture for its quick-look and SigMF metadata", "err", err)
+			return
+		}
+	}
+	base := strings.TrimSuffix(rec.DataPath, DataSuffix)
+	p := d.Policy.Capture
+	det := detect(scan.analysis, p.DetectThresholdDB, p.DetectMinS)
+	if scan.analysis != nil {
+		var dd quicklook.Detection
+		if det != nil {
+			dd = *det
+		}
+		err := writeQuicklook(base+PNGSuffix, scan.analysis, dd, quicklook.Meta{
+			TaskID: rec.TaskID, Start: rec.StartedAt, FrequencyHz: rec.FrequencyHz, SampleRateHz: rec.SampleRateHz,
+			Source: filepath.Base(rec.DataPath), Details: "recovered after rfhandoff was killed",
+		})
+		if err != nil {
+			log.Warn("could not write the quick-look PNG", "err", err)
+		} else {
+			out.PNGPath = base + PNGSuffix
+		}
+	}
+	outcome := ""
+	if len(notes) > 0 {
+		outcome = notes[0]
+	}
+	in := metaInput{
+		taskID: rec.TaskID, sampleRate: rec.SampleRateHz, frequency: rec.FrequencyHz,
+		firstSample: rec.StartedAt, sha512: scan.sha512, author: d.Author, outcome: outcome, detection: det,
+		plan: rec.Capture, serial: rec.Serial,
+	}
+	if rec.Serial != "" {
+		in.hw = "HackRF serial " + rec.Serial
+	}
+	if rec.Node != "" {
+		in.collection = rec.TaskID
+	}
+	if _, err := writeMeta(base+MetaSuffix, buildMeta(in)); err != nil {
+		log.Warn("could not write the SigMF metadata", "err", err)
+	} else {
+		out.MetaPath = base + MetaSuffix
+	}
 }
 
 // pendingComplete returns the COMPLETE the killed rx capture wrote beside
@@ -222,18 +323,19 @@ func pendingComplete(rec *state.CaptureInProgress, path string, log *slog.Logger
 // as it is now. The streaming hash died with rfhandoff, so the file is
 // read once more here: the one second pass over a capture, and only for
 // a capture whose rfhandoff was killed.
-func rebuildComplete(ctx context.Context, d Deps, o Options, rec *state.CaptureInProgress, end toolEnd) (*result.Result, []string, error) {
+func rebuildComplete(ctx context.Context, d Deps, o Options, rec *state.CaptureInProgress, end toolEnd) (*result.Result, []string, *fileScan, error) {
 	st, err := os.Stat(rec.DataPath)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil, fmt.Errorf("the capture file %s is gone: there is nothing a COMPLETE could describe", rec.DataPath)
+		return nil, nil, nil, fmt.Errorf("the capture file %s is gone: there is nothing a COMPLETE could describe", rec.DataPath)
 	}
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	sum, size, err := hashFile(rec.DataPath, sha256.New())
+	scan, err := scanFile(rec)
 	if err != nil {
-		return nil, nil, fmt.Errorf("hashing %s: %w", rec.DataPath, err)
+		return nil, nil, nil, fmt.Errorf("hashing %s: %w", rec.DataPath, err)
 	}
+	sum, size := scan.sha256, scan.size
 	ended := st.ModTime().UTC().Truncate(time.Millisecond)
 	if ended.Before(rec.StartedAt) {
 		ended = rec.StartedAt
@@ -277,9 +379,9 @@ func rebuildComplete(ctx context.Context, d Deps, o Options, rec *state.CaptureI
 			"capture_size_bytes and capture_sha256 were read from the file after the fact (the streaming hash died with rfhandoff); " +
 			"capture_ended_at is the file's last modification; overruns and dropped_frames are unknown (null).",
 		clkNote + " common_clock_verified is false: nobody watched the clock while rfhandoff was gone.",
-		"No quick-look analysis: rf_tx_observed = UNKNOWN.",
+		"rf_tx_observed is UNKNOWN: nobody watched the capture to its end; the quick-look and SigMF metadata beside it were made from the file afterwards.",
 	}
-	return r, notes, nil
+	return r, notes, scan, nil
 }
 
 // ForgetPublished clears capture_in_progress in stateDir when the COMPLETE

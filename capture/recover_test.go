@@ -260,6 +260,19 @@ func TestRecoverPublishesHonestComplete(t *testing.T) {
 	if r := record(t, w); r != nil {
 		t.Fatalf("record left after the recovery: %+v", r)
 	}
+	// Like a finished capture, it gets its quick-look and SigMF metadata,
+	// the latter with the file's SHA-512.
+	base := strings.TrimSuffix(o.rec.DataPath, DataSuffix)
+	if got.MetaPath != base+MetaSuffix || got.PNGPath != base+PNGSuffix {
+		t.Errorf("recovered files: meta %q, png %q", got.MetaPath, got.PNGPath)
+	}
+	if png, err := os.Stat(base + PNGSuffix); err != nil || png.Size() == 0 {
+		t.Errorf("quick-look: %v", err)
+	}
+	_, sum512, _ := fileSums(t, o.rec.DataPath)
+	if meta, err := os.ReadFile(base + MetaSuffix); err != nil || !strings.Contains(string(meta), `"core:sha512": "`+sum512+`"`) {
+		t.Errorf("SigMF metadata (want sha512 %s): %v\n%s", sum512, err, meta)
+	}
 	if again, err := Recover(t.Context(), w.deps(t), opt); again != nil || err != nil {
 		t.Fatalf("a second Recover = %+v, %v; want nothing to do", again, err)
 	}

@@ -60,6 +60,15 @@ func TestCaptureRefused(t *testing.T) {
 			want: []string{"is not approved", "ALLOW_PUSH is NO"}},
 		{name: "no result branch", fix: publishtest.Options{NoResultBranch: true},
 			want: []string{"result branch rx-node does not exist", "never creates it"}},
+		// 3600 s at 20 Msps is 144 GB, with a 1 TiB margin: more than
+		// this disk has free, refused before any HackRF tool opens.
+		{name: "larger than the free space", pol: func(p *config.Policy) {
+			p.Limits.PlannedDurationS, p.Capture.SampleRateHz, p.Capture.FreeMarginMB = 3600, 20_000_000, 1<<20
+		}, want: []string{"would write 144.0 GB", "capture.free_margin_mb", "nothing started"}},
+		{name: "policy changed since approval", setup: func(t *testing.T, w *world) Options {
+			w.Policy.Capture.LNAGainDB, w.Policy.Limits.PlannedDurationS = 32, 4
+			return opts()
+		}, want: []string{"capture.lna_gain_db: approved 16, now 32", "limits.planned_duration_s: approved 3, now 4", "rx approve"}},
 		{name: "capture dir not ignored", pol: func(p *config.Policy) { p.Capture.Dir = "captures" },
 			want: []string{"is not ignored by git"}, tools: true},
 	}

@@ -35,6 +35,7 @@ type session struct {
 	// single-node task): its results are node results (PROTOCOL §23).
 	node string
 
+	plan   state.CapturePlan // what was approved and runs (config.Policy.CapturePlan)
 	params hackrfcli.RxParams
 	facts  liveFacts
 	// first estimates the first sample's time from every look at the file.
@@ -71,7 +72,6 @@ type session struct {
 // once READY may have landed: from there finish publishes an honest
 // COMPLETE instead.
 func (s *session) run(ctx context.Context) (*Report, error) {
-	p := s.d.Policy
 	rep := s.rep
 	// Exclusive create: an existing capture of this task is never
 	// overwritten, and a symlink planted there is not followed.
@@ -99,19 +99,19 @@ func (s *session) run(ctx context.Context) (*Report, error) {
 		}
 	}()
 
+	pl := s.plan
 	s.params = hackrfcli.RxParams{
-		FrequencyHz: p.Capture.FrequencyHz, SampleRateHz: p.Capture.SampleRateHz,
-		LNAGainDB: p.Capture.LNAGainDB, VGAGainDB: p.Capture.VGAGainDB, Amp: p.Capture.Amp,
-		NumSamples: p.Capture.SampleRateHz * int64(p.Limits.PlannedDurationS),
-		Serial:     s.hc.Serial, OutPath: rep.DataPath,
+		FrequencyHz: pl.FrequencyHz, SampleRateHz: pl.SampleRateHz,
+		LNAGainDB: pl.LNAGainDB, VGAGainDB: pl.VGAGainDB, Amp: pl.Amp,
+		NumSamples: pl.Samples(), Serial: s.hc.Serial, OutPath: rep.DataPath,
 	}
 	if err := s.fault(stepParams, s.params.Validate()); err != nil {
 		return nil, fmt.Errorf("capture parameters from the policy: %w", err)
 	}
-	planned := time.Duration(p.Limits.PlannedDurationS) * time.Second
+	planned := time.Duration(pl.PlannedDurationS) * time.Second
 	s.sha256, s.sha512 = sha256.New(), sha512.New()
 	s.an = quicklook.NewAnalyzer(quicklook.Params{
-		SampleRateHz: p.Capture.SampleRateHz, FrequencyHz: p.Capture.FrequencyHz, PlannedDuration: planned,
+		SampleRateHz: pl.SampleRateHz, FrequencyHz: pl.FrequencyHz, PlannedDuration: planned,
 	})
 	s.fol, err = follow(rep.DataPath, s.sha256, s.an)
 	if err := s.fault(stepFollow, err); err != nil {
@@ -183,7 +183,7 @@ func (s *session) run(ctx context.Context) (*Report, error) {
 	}
 	s.facts = liveFacts{
 		taskID: rep.TaskID, sourceHead: head, startedAt: rep.ProcessStarted,
-		plannedS: int64(p.Limits.PlannedDurationS), freqHz: s.params.FrequencyHz,
+		plannedS: pl.PlannedDurationS, freqHz: s.params.FrequencyHz,
 		rateHz: s.params.SampleRateHz, pid: s.rcv.Pid(),
 	}
 

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"rfhandoff/quicklook"
+	"rfhandoff/sigmf"
 	"rfhandoff/state"
 )
 
@@ -20,9 +21,17 @@ const (
 	ResultName = "RX_RESULT.json"
 )
 
-// SigMFVersion is the SigMF core version the metadata conforms to: every
-// field written exists since 1.0.0.
-const SigMFVersion = "1.0.0"
+// SigMFVersion is the SigMF core version the metadata conforms to, the
+// one the Collection declares too (sigmf-schema.json 1.2.x checks it).
+const SigMFVersion = sigmf.CollectionVersion
+
+// Extension is the SigMF extension namespace of the capture settings SigMF
+// core has no field for, declared in core:extensions (optional: a reader
+// that does not know it loses nothing of the samples).
+const (
+	Extension        = "rfhandoff"
+	ExtensionVersion = "1.0.0"
+)
 
 // sigmfMeta is a .sigmf-meta document (SigMF core namespace only).
 type sigmfMeta struct {
@@ -43,7 +52,23 @@ type sigmfGlobal struct {
 	Description string `json:"core:description"`
 	// Collection names the SigMF Collection a node's recording belongs
 	// to, <TASK_ID> (PROTOCOL §23); absent for a single-node task.
-	Collection string `json:"core:collection,omitempty"`
+	Collection string           `json:"core:collection,omitempty"`
+	Extensions []sigmfExtension `json:"core:extensions"`
+	// What ran, in the rfhandoff namespace (PROTOCOL §8); a value not
+	// known (a recovered capture's firmware) is left out.
+	LNAGainDB    *int   `json:"rfhandoff:lna_gain_db,omitempty"`
+	VGAGainDB    *int   `json:"rfhandoff:vga_gain_db,omitempty"`
+	Amp          *bool  `json:"rfhandoff:amp,omitempty"`
+	AntennaPower *bool  `json:"rfhandoff:antenna_power,omitempty"`
+	Serial       string `json:"rfhandoff:serial,omitempty"`
+	Firmware     string `json:"rfhandoff:firmware,omitempty"`
+}
+
+// sigmfExtension is one entry of core:extensions.
+type sigmfExtension struct {
+	Name     string `json:"name"`
+	Version  string `json:"version"`
+	Optional bool   `json:"optional"`
 }
 
 type sigmfCapture struct {
@@ -74,6 +99,10 @@ type metaInput struct {
 	outcome       string // one line: how the capture ended
 	detection     *quicklook.Detection
 	collection    string // core:collection, "" for none
+	// plan is the capture that ran (gains, amp, antenna power); nil when
+	// not known.
+	plan             *state.CapturePlan
+	serial, firmware string // the board's, "" when not known
 }
 
 // buildMeta assembles the SigMF metadata; a detected burst becomes an
@@ -88,14 +117,20 @@ func buildMeta(in metaInput) sigmfMeta {
 		Global: sigmfGlobal{
 			Datatype: "ci8", Version: SigMFVersion, SampleRate: in.sampleRate, NumChannels: 1,
 			SHA512: in.sha512, HW: in.hw, Recorder: rec + " (rfhandoff rx capture)", Author: in.author,
-			Description: fmt.Sprintf("%s: %s. %s", in.taskID, in.title, in.outcome),
+			Description: description(in),
 			Collection:  in.collection,
+			Extensions:  []sigmfExtension{{Name: Extension, Version: ExtensionVersion, Optional: true}},
+			Serial:      in.serial, Firmware: in.firmware,
 		},
 		Captures: []sigmfCapture{{
 			SampleStart: 0, Frequency: in.frequency,
 			Datetime: in.firstSample.UTC().Format("2006-01-02T15:04:05.000Z"),
 		}},
 		Annotations: []sigmfAnnotation{},
+	}
+	if pl := in.plan; pl != nil {
+		g := &m.Global
+		g.LNAGainDB, g.VGAGainDB, g.Amp, g.AntennaPower = &pl.LNAGainDB, &pl.VGAGainDB, &pl.Amp, &pl.AntennaPower
 	}
 	if d := in.detection; d != nil && d.Burst {
 		centre := float64(in.frequency)
@@ -109,6 +144,15 @@ func buildMeta(in metaInput) sigmfMeta {
 		})
 	}
 	return m
+}
+
+// description is core:description: the task, its title when known (a
+// recovery has none), and how the capture ended.
+func description(in metaInput) string {
+	if in.title == "" {
+		return fmt.Sprintf("%s. %s", in.taskID, in.outcome)
+	}
+	return fmt.Sprintf("%s: %s. %s", in.taskID, in.title, in.outcome)
 }
 
 // writeMeta writes the metadata as indented JSON and returns the SHA-512

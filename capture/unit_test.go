@@ -18,6 +18,8 @@ import (
 	"rfhandoff/hackrfcli"
 	"rfhandoff/quicklook"
 	"rfhandoff/quicklook/quicklooktest"
+	"rfhandoff/sigmf/sigmftest"
+	"rfhandoff/state"
 )
 
 // TestFollowerReadsAGrowingFile: a writer appends in uneven pieces with
@@ -199,9 +201,14 @@ func TestBuildMeta(t *testing.T) {
 		taskID: "RX_T1", title: "Bench", sampleRate: 2e6, frequency: 433920000, firstSample: first,
 		sha512: strings.Repeat("ab", 64), hw: "HackRF One r8", toolVersion: "2022.09.1",
 		outcome: "Capture ended normally.", detection: det,
+		plan: &state.CapturePlan{LNAGainDB: 24, VGAGainDB: 30, Amp: true}, serial: "a06063c8233e1a5f", firmware: "2022.09.1",
 	})
 	g := m.Global
-	if g.Datatype != "ci8" || g.Version != "1.0.0" || g.SampleRate != 2e6 || g.NumChannels != 1 || g.Recorder != "hackrf_transfer 2022.09.1 (rfhandoff rx capture)" {
+	if *g.LNAGainDB != 24 || *g.VGAGainDB != 30 || !*g.Amp || *g.AntennaPower || g.Serial != "a06063c8233e1a5f" || g.Firmware != "2022.09.1" ||
+		len(g.Extensions) != 1 || g.Extensions[0] != (sigmfExtension{Name: "rfhandoff", Version: "1.0.0", Optional: true}) {
+		t.Errorf("what ran: %+v", g)
+	}
+	if g.Datatype != "ci8" || g.Version != "1.2.0" || g.SampleRate != 2e6 || g.NumChannels != 1 || g.Recorder != "hackrf_transfer 2022.09.1 (rfhandoff rx capture)" {
 		t.Errorf("global = %+v", g)
 	}
 	if g.Description != "RX_T1: Bench. Capture ended normally." {
@@ -228,6 +235,13 @@ func TestBuildMeta(t *testing.T) {
 		if !strings.Contains(string(data), key) {
 			t.Errorf("metadata lacks %s:\n%s", key, data)
 		}
+	}
+	if err := sigmftest.ValidateMeta(data); err != nil {
+		t.Errorf("metadata does not validate: %v\n%s", err, data)
+	}
+	// A key in an undeclared namespace is refused by the check.
+	if err := sigmftest.ValidateMeta([]byte(strings.Replace(string(data), `"rfhandoff"`, `"other"`, 1))); err == nil {
+		t.Error("an undeclared rfhandoff: key validates")
 	}
 	if m := buildMeta(metaInput{sampleRate: 2e6, detection: &quicklook.Detection{}}); m.Annotations == nil || len(m.Annotations) != 0 {
 		t.Errorf("no burst: annotations = %#v, want [] (SigMF requires the key)", m.Annotations)

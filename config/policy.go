@@ -112,6 +112,9 @@ type Capture struct {
 	Dir               string  `toml:"dir"`
 	DetectThresholdDB float64 `toml:"detect_threshold_db"`
 	DetectMinS        float64 `toml:"detect_min_s"`
+	// FreeMarginMB is what must stay free (MiB) on capture.dir's file
+	// system beyond a capture's bytes, or rx capture refuses to start.
+	FreeMarginMB int64 `toml:"free_margin_mb"`
 }
 
 // TX holds the transmit action and its limits.
@@ -185,7 +188,7 @@ func Default() Policy {
 		Capture: Capture{
 			FrequencyHz: 433920000, SampleRateHz: 2000000,
 			LNAGainDB: 16, VGAGainDB: 20, Dir: ".local/captures",
-			DetectThresholdDB: 10, DetectMinS: 0.5,
+			DetectThresholdDB: 10, DetectMinS: 0.5, FreeMarginMB: 1024,
 		},
 		TX: TX{
 			Action: "fake", FrequencyHz: 433920000, SampleRateHz: 2000000,

@@ -31,6 +31,7 @@ const (
 	maxVGAGainDB         = 62            // -g, steps of 2
 	MaxTXVGAGainDB       = 47            // -x, steps of 1
 	maxDetectThresholdDB = 100
+	maxFreeMarginMB      = 1 << 20 // 1 TiB
 	// minDetectThresholdDB keeps noise from reading as a burst: averaged
 	// over the quick-look's 64 frames per row, noise alone rises up to
 	// about 3 dB over its floor (quicklook.MaxFramesPerRow).
@@ -187,6 +188,7 @@ func (p Policy) validateCapture(ps *problems) {
 	if !(c.DetectThresholdDB >= minDetectThresholdDB && c.DetectThresholdDB <= maxDetectThresholdDB) {
 		ps.add("capture.detect_threshold_db", c.DetectThresholdDB, "must be from %d (below that, noise alone can read as a burst) to %d", minDetectThresholdDB, maxDetectThresholdDB)
 	}
+	ps.intRange("capture.free_margin_mb", c.FreeMarginMB, 0, maxFreeMarginMB, "")
 	maxMin := float64(p.Limits.PlannedDurationS)
 	if !(c.DetectMinS > 0 && c.DetectMinS <= math.Max(maxMin, 1)) {
 		ps.add("capture.detect_min_s", c.DetectMinS, "must be above 0 and at most limits.planned_duration_s (%d)", p.Limits.PlannedDurationS)

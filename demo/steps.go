@@ -190,7 +190,7 @@ func (d *runner) approve(ctx context.Context) error {
 		if d.o.Auto {
 			d.say("--auto types A at the prompt%s once it is shown (a YELLOW task needs nothing more).", on(n))
 			spec.Attach = attachPTY
-			spec.Answers = []Answer{{Prompt: prompt.Menu, Reply: "A"}}
+			spec.Answers = []Answer{{Prompt: prompt.OneShotMenu, Reply: "A"}}
 		} else {
 			if n.Name == "" {
 				d.say(">>> You are the RX operator: read the task, then type A and Enter to approve it.")

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"rfhandoff/faultkit"
+	"rfhandoff/gitcli/gittest"
 	"rfhandoff/result"
 	"rfhandoff/state"
 	"rfhandoff/task/tasktest"
@@ -21,9 +22,10 @@ type rxStatusJSON struct {
 // TestRxCaptureKilledRecoveryCommands: an rx capture SIGKILLed after READY
 // leaves its hackrf_transfer to the parent-death signal and its record in
 // the state. rx status shows the record; rx watch publishes the COMPLETE
-// as it starts. When the publisher refuses the COMPLETE (the task moved
-// on), rx capture starts nothing and names rx mark-completed, which drops
-// the record.
+// as it starts. When the publisher refuses the COMPLETE (the RX checkout's
+// HEAD moved on: check 5; a task branch that moved on no longer stops it,
+// PROTOCOL §6), rx capture starts nothing and names rx mark-completed,
+// which drops the record.
 func TestRxCaptureKilledRecoveryCommands(t *testing.T) {
 	t.Parallel()
 	lab := faultkit.NewLab(t)
@@ -73,6 +75,7 @@ func TestRxCaptureKilledRecoveryCommands(t *testing.T) {
 	}
 
 	killAfterReady("RECOVER_CAP_02")
+	gittest.Git(t, lab.R, lab.RX.Dir, "commit", "--quiet", "--allow-empty", "-m", "the checkout moved on")
 	before := lab.Tip(tasktest.ResultBranch)
 	commit, data := lab.PushTask(tasktest.Capture("RECOVER_CAP_03"))
 	lab.Approve("RECOVER_CAP_03", data, commit)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"rfhandoff/capture"
+	"rfhandoff/config"
 	"rfhandoff/exec"
 	"rfhandoff/faultkit"
 	"rfhandoff/gitcli/gittest"
@@ -59,6 +60,16 @@ func newCaptureSideWith(t *testing.T, sim string, tools map[string]string, o pub
 	toml += more
 	if err := os.WriteFile(policy, []byte(toml), 0o600); err != nil {
 		t.Fatal(err)
+	}
+	if !o.NoApproval {
+		// The approval binds the capture plan (PROTOCOL §3): approved as
+		// this policy has it, as rx approve would.
+		pol, err := config.Parse([]byte(toml), policy)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Policy = pol
+		f.Approve(t, publishtest.TaskID, f.TaskData, f.TaskCommit)
 	}
 	home := gittest.Home(t)
 	env := append(gittest.Environ(home, "RFHANDOFF_CONFIG", "HACKRF_SIM"), "HACKRF_SIM="+sim)

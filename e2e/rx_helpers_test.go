@@ -119,5 +119,5 @@ func fetches(t *testing.T, rx *rxtest.RX) int {
 	return len(fetchStartRE.FindAll(data, -1))
 }
 
-// menu is the approval prompt's question line.
+// menu is how the approval prompt's question starts (faultkit.ApprovalMenu).
 const menu = faultkit.ApprovalMenu

@@ -173,7 +173,9 @@ func TestSecurityGitConfigProgramsNeverRun(t *testing.T) {
 	}
 	checkNoMarker(t, marker, "tx watch (poisoned mirror)")
 
-	out = lab.Main.Run(faultkit.Wait, "task", "new", "CFG_PROG_0003", "--title", "After the poison")
+	// --force: CFG_PROG_0002's READY above has no COMPLETE, which task new
+	// otherwise reads as a capture still running.
+	out = lab.Main.Run(faultkit.Wait, "task", "new", "CFG_PROG_0003", "--title", "After the poison", "--force")
 	checkNoMarker(t, marker, "task new")
 	if out.Code != 0 {
 		t.Fatalf("task new:\n%s", out)

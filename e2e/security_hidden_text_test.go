@@ -12,6 +12,7 @@ import (
 	"rfhandoff/faultkit"
 	"rfhandoff/gate"
 	"rfhandoff/hiddentext"
+	"rfhandoff/prompt"
 	"rfhandoff/rxwatch"
 	"rfhandoff/state"
 	"rfhandoff/task/tasktest"
@@ -119,7 +120,7 @@ func approveShown(t *testing.T, lab *faultkit.Lab, id, note string) string {
 	t.Helper()
 	s := lab.RX.StartTTY("rx", "approve", id)
 	s.WaitForText(note, faultkit.Wait)
-	s.WaitForText("[A] Approve  [D] Defer  [S] Stop watcher", faultkit.Wait)
+	s.WaitForText(prompt.OneShotMenu, faultkit.Wait)
 	s.Send("A")
 	if st := s.Wait(faultkit.Wait); st.ExitCode() != 0 {
 		t.Fatalf("rx approve: exit %d\n%s", st.ExitCode(), s.TTY)

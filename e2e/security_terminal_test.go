@@ -10,6 +10,7 @@ import (
 
 	"rfhandoff/faultkit"
 	"rfhandoff/gate"
+	"rfhandoff/prompt"
 	"rfhandoff/prompt/prompttest"
 	"rfhandoff/state"
 	"rfhandoff/task/tasktest"
@@ -71,7 +72,7 @@ func TestSecurityEscapeSequencesNeverEchoed(t *testing.T) {
 		}
 		s := lab.RX.StartTTY("rx", "approve", "SEC_ESC_0002")
 		s.WaitForText(`<U+001B>]0;PWNED<U+0007>`, faultkit.Wait) // the body, shown neutralised
-		s.WaitForText("[A] Approve  [D] Defer  [S] Stop watcher", faultkit.Wait)
+		s.WaitForText(prompt.OneShotMenu, faultkit.Wait)
 		s.Send("D")
 		s.Wait(faultkit.Wait)
 		if raw := rawSequences(s.TTY.String()); len(raw) != 0 {
@@ -135,7 +136,7 @@ func TestSecurityApprovalNeedsATerminal(t *testing.T) {
 		lab := faultkit.NewLab(t)
 		lab.PushTask(tasktest.Capture("SEC_TTY_0002"))
 		s := prompttest.Start(t, faultkit.Bin(t), []string{"rx", "approve"}, prompttest.Options{Dir: lab.RX.Dir, Env: lab.RX.Env(), PipeStdin: true, Stdin: "A\n"})
-		s.WaitForText("[A] Approve  [D] Defer  [S] Stop watcher", faultkit.Wait)
+		s.WaitForText(prompt.OneShotMenu, faultkit.Wait)
 		s.Send("D")
 		if code := s.Wait(faultkit.Wait).ExitCode(); code != 1 {
 			t.Errorf("rx approve deferred at the terminal: exit %d, want 1", code)
@@ -162,7 +163,7 @@ func TestSecurityApprovalNeedsATerminal(t *testing.T) {
 		// instead of being discarded with the answers typed before it.
 		s := prompttest.StartDetached(t, script, []string{"-qec", faultkit.Bin(t) + " rx approve", os.DevNull},
 			prompttest.Options{Dir: lab.RX.Dir, Env: lab.RX.Env(), Stdin: "A\nA\nA\n", HoldStdin: true})
-		s.Stdout.WaitForText("[A] Approve  [D] Defer  [S] Stop watcher", faultkit.Wait)
+		s.Stdout.WaitForText(prompt.OneShotMenu, faultkit.Wait)
 		s.CloseStdin()
 		code := s.Wait(faultkit.Wait).ExitCode()
 		t.Logf("script with piped answers: exit %d\n%q", code, s.Stdout.String())
@@ -175,7 +176,7 @@ func TestSecurityApprovalNeedsATerminal(t *testing.T) {
 		lab := faultkit.NewLab(t)
 		lab.PushTask(tasktest.Capture("SEC_TTY_0004"))
 		s := prompttest.Start(t, script, []string{"-qec", faultkit.Bin(t) + " rx approve", os.DevNull}, prompttest.Options{Dir: lab.RX.Dir, Env: lab.RX.Env()})
-		s.WaitForText("[A] Approve  [D] Defer  [S] Stop watcher", faultkit.Wait)
+		s.WaitForText(prompt.OneShotMenu, faultkit.Wait)
 		s.Send("A")
 		if code := s.Wait(faultkit.Wait).ExitCode(); code != 0 || !isApproved(t, lab, "SEC_TTY_0004") {
 			t.Errorf("approval typed through script's terminal: exit %d, approved %v; a wrapper's pty is a terminal", code, isApproved(t, lab, "SEC_TTY_0004"))

@@ -53,7 +53,6 @@ func TestTxWatchThreeNodesWithTheSimulator(t *testing.T) {
 		if err := os.Mkdir(g.StateDir, 0o700); err != nil {
 			t.Fatal(err)
 		}
-		g.Approve(t, publishtest.TaskID, f.TaskData, f.TaskCommit)
 		policy := filepath.Join(t.TempDir(), n+".toml")
 		toml := fmt.Sprintf("[repo]\npath = %q\nresult_branch = %q\n\n[limits]\nplanned_duration_s = %d\n\n[node]\nname = %q\n\n%s",
 			g.Checkout, n, planned, n, tools)
@@ -64,6 +63,8 @@ func TestTxWatchThreeNodesWithTheSimulator(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		g.Policy = pol // the approval binds this node's capture plan
+		g.Approve(t, publishtest.TaskID, f.TaskData, f.TaskCommit)
 		captureDirs[n] = filepath.Join(pol.CaptureDir(), publishtest.TaskID)
 		env := append(gittest.Environ(home, "RFHANDOFF_CONFIG", "HACKRF_SIM"), "HACKRF_SIM=burst")
 		caps = append(caps, prompttest.StartDetached(t, bin, []string{"--config", policy, "rx", "capture", publishtest.TaskID},

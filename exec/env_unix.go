@@ -15,6 +15,7 @@ var keptEnv = map[string]bool{
 	"XDG_RUNTIME_DIR":  true,
 	"HACKRF_SIM":       true,
 	"HACKRF_SIM_ONAIR": true,
+	"HACKRF_SIM_SEED":  true,
 }
 
 // envKey: Unix variable names are case-sensitive.

@@ -30,6 +30,7 @@ var keptEnv = map[string]bool{
 	"XDG_CONFIG_HOME":  true,
 	"HACKRF_SIM":       true,
 	"HACKRF_SIM_ONAIR": true,
+	"HACKRF_SIM_SEED":  true,
 }
 
 // envKey: Windows variable names are case-insensitive (Path, ProgramData).

@@ -259,7 +259,8 @@ func (l *Lab) Tip(branch string) string {
 }
 
 // Approve records an approval of the task (id, exact bytes, commit) in the
-// RX state, as the approval prompt would after the operator approved.
+// RX state, with the RX policy's capture plan as it is now, as the
+// approval prompt would after the operator approved.
 func (l *Lab) Approve(id string, data []byte, commit string) {
 	l.t.Helper()
 	dir := l.RX.StateDir()
@@ -274,6 +275,8 @@ func (l *Lab) Approve(id string, data []byte, commit string) {
 	st.LastApprovedTaskID = id
 	st.Approval = &state.Approval{TaskID: id, TaskSHA256: hex.EncodeToString(sum[:]), Commit: commit,
 		ApprovedAt: time.Now().UTC().Truncate(time.Second)}
+	plan := l.RX.Policy.CapturePlan()
+	st.Approval.Capture = &plan
 	if err := state.SaveRX(dir, st); err != nil {
 		l.t.Fatal(err)
 	}

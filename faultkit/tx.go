@@ -61,5 +61,7 @@ func WatcherUp(t *testing.T, side *Side, pid int, tx bool) {
 	})
 }
 
-// ApprovalMenu is the RX approval prompt's menu line under a watcher.
-const ApprovalMenu = "[A] Approve  [D] Defer  [S] Stop watcher"
+// ApprovalMenu is how the RX approval prompt's question starts, at rx
+// watch ("[S] Stop watcher") and at rx approve ("[S] Stop (nothing
+// approved)") alike.
+const ApprovalMenu = "[A] Approve  [D] Defer  [S] Stop"

@@ -27,7 +27,7 @@ func BenchmarkFastCapture(b *testing.B) {
 func BenchmarkBlock(b *testing.B) {
 	for _, burst := range []bool{false, true} {
 		b.Run(fmt.Sprintf("burst=%v", burst), func(b *testing.B) {
-			s := newSource(20_000_000, burst, 0, 1<<62)
+			s := newSource(1, 20_000_000, burst, 0, 1<<62)
 			b.SetBytes(blockSize)
 			var k int64
 			for b.Loop() {
@@ -40,6 +40,6 @@ func BenchmarkBlock(b *testing.B) {
 
 func BenchmarkNewSource(b *testing.B) {
 	for b.Loop() {
-		newSource(2_000_000, false, 0, 0)
+		newSource(1, 2_000_000, false, 0, 0)
 	}
 }

@@ -21,8 +21,9 @@
 // with the tool's end-of-run sequence, SIGINT/SIGTERM with "Caught signal
 // N" and the same sequence (exit 0 in both cases). -B adds the buffer
 // statistics. The samples are Gaussian noise (σ = 3 LSB, about -29.5 dBFS
-// as the tool computes it) from a seeded math/rand/v2 PCG, so a capture is
-// reproducible but never zeros. -t FILE reads and "sends" the file at the
+// as the tool computes it) from a seeded math/rand/v2 PCG, never zeros:
+// HACKRF_SIM_SEED (SeedEnv) fixes the seed, else each run draws its own
+// from the time, its pid and the output path, so two captures differ. -t FILE reads and "sends" the file at the
 // sample rate for the bounded -n (or to its end) and prints the TX lines.
 //
 // One deliberate difference: the real tool, interrupted right after its

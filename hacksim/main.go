@@ -2,12 +2,16 @@ package hacksim
 
 import (
 	"fmt"
+	"hash/fnv"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // tools are the program names the simulator answers to.
@@ -44,6 +48,10 @@ func Main(name string, args []string, env func(string) string, stdout, stderr io
 		fmt.Fprintf(stderr, "hacksim: %v\n", err)
 		return 2
 	}
+	if m.seed, err = parseSeed(env(SeedEnv)); err != nil {
+		fmt.Fprintf(stderr, "hacksim: %v\n", err)
+		return 2
+	}
 	switch toolName(name) {
 	case "hackrf_info":
 		return runInfo(m, stdout)
@@ -64,6 +72,35 @@ func Main(name string, args []string, env func(string) string, stdout, stderr io
 type modes struct {
 	nodevice, noclock, stall, exit1, fast, burst, oldfw, slowstop bool
 	onair                                                         *onAirListener
+	seed                                                          *uint64 // HACKRF_SIM_SEED; nil: one per run
+}
+
+// SeedEnv names the noise's seed: a decimal uint64 makes every capture
+// the same (tests); unset, each run draws its own from the time, its pid
+// and the output file, so two captures (two runs, two nodes) never share
+// a SHA-256.
+const SeedEnv = "HACKRF_SIM_SEED"
+
+func parseSeed(v string) (*uint64, error) {
+	if v == "" {
+		return nil, nil
+	}
+	n, err := strconv.ParseUint(v, 10, 64)
+	if err != nil {
+		return nil, fmt.Errorf("%s=%q: want a decimal number from 0 to %d", SeedEnv, v, uint64(math.MaxUint64))
+	}
+	return &n, nil
+}
+
+// runSeed is the seed of a capture into path: HACKRF_SIM_SEED, else one of
+// this run's own.
+func (m modes) runSeed(path string) uint64 {
+	if m.seed != nil {
+		return *m.seed
+	}
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%d %d %s", time.Now().UnixNano(), os.Getpid(), path)
+	return h.Sum64()
 }
 
 // modeNames are the values HACKRF_SIM accepts.

@@ -104,7 +104,7 @@ func TestListenAddsTheHeardBurst(t *testing.T) {
 	power := func(levelDB float64, delay time.Duration, write bool) (inside, before, after float64, from, to int64) {
 		s := &session{x: &xfer{receive: true, freqHz: 433_920_000, sampleRate: rate},
 			m: modes{onair: &onAirListener{path: path, delay: delay, levelDB: levelDB}}, start: t0,
-			src: newSource(rate, false, 0, 0)}
+			src: newSource(1, rate, false, 0, 0)}
 		if write {
 			if err := WriteOnAir(path, air); err != nil {
 				t.Fatal(err)
@@ -170,7 +170,7 @@ func TestListenRefusesABadOnAirFile(t *testing.T) {
 	}
 	var errb strings.Builder
 	s := &session{x: &xfer{receive: true, freqHz: 433_920_000, sampleRate: 2_000_000}, errw: &errb,
-		m: modes{onair: &onAirListener{path: path}}, start: time.Now(), src: newSource(2_000_000, false, 0, 0)}
+		m: modes{onair: &onAirListener{path: path}}, start: time.Now(), src: newSource(1, 2_000_000, false, 0, 0)}
 	s.listen()
 	s.listen()
 	if got := errb.String(); strings.Count(got, "hacksim: "+OnAirEnv) != 1 || !strings.Contains(got, `unknown field "power"`) {

@@ -22,8 +22,9 @@ const (
 	burstOffsetHz = 200_000
 )
 
-// Seeds of the PCG generator: a capture is the same every run.
-const seed1, seed2 = 0x5eed_4ac6_0f0f_2022, 0x0919_2022_0901_dead
+// seed2 is the PCG generator's second seed word; the first is the run's
+// seed (HACKRF_SIM_SEED, or one of its own per run and output file).
+const seed2 = 0x0919_2022_0901_dead
 
 // source makes the received ci8 blocks: Gaussian noise, plus tone bursts
 // over windows of sample indices (the burst mode's, the on-air one's).
@@ -59,8 +60,8 @@ func (s *source) addTone(t tone) {
 	}
 }
 
-func newSource(sampleRate uint32, burst bool, from, to int64) *source {
-	rng := rand.New(rand.NewPCG(seed1, seed2))
+func newSource(seed uint64, sampleRate uint32, burst bool, from, to int64) *source {
+	rng := rand.New(rand.NewPCG(seed, seed2))
 	s := &source{rng: rng, pool: make([]byte, poolSize), energy: make([]uint64, poolSize+1)}
 	for i := range s.pool {
 		v := math.Round(rng.NormFloat64() * noiseSigma)

@@ -111,7 +111,7 @@ func (s *session) stream() int {
 		if x.limit {
 			from, to = int64(x.samples/3), int64(2*x.samples/3)
 		}
-		s.src = newSource(x.sampleRate, s.m.burst, from, to)
+		s.src = newSource(s.m.runSeed(x.path), x.sampleRate, s.m.burst, from, to)
 		if s.m.stall || s.m.exit1 {
 			s.failAfter = 2 * uint64(5*x.sampleRate)
 			if x.limit {

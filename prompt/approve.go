@@ -21,6 +21,13 @@ type Task struct {
 	// Signer names who signed the task ("principal SHA256:..."), when a
 	// signature was required; "" shows nothing.
 	Signer string
+	// Capture is the effective capture, one line per fact (frequency,
+	// rate, gains, amp, antenna power, duration, bytes, where, free
+	// space), shown after the body, just above the menu; nil shows none.
+	Capture []string
+	// Watcher is set at rx watch's prompt: only there does [S] stop a
+	// watcher.
+	Watcher bool
 }
 
 // Choice is the operator's answer to the approval menu.
@@ -45,8 +52,22 @@ func (c Choice) String() string {
 	return "none"
 }
 
-// Menu is the approval question exactly as PROTOCOL §3 names it.
-const Menu = "[A] Approve  [D] Defer  [S] Stop watcher"
+// Menu is how the approval question starts, at rx watch and at rx
+// approve alike (PROTOCOL §3); menu completes it.
+const Menu = "[A] Approve  [D] Defer  [S] Stop"
+
+// The whole question: [S] stops a watcher only where one runs.
+const (
+	WatcherMenu = Menu + " watcher"            // rx watch
+	OneShotMenu = Menu + " (nothing approved)" // rx approve
+)
+
+func menu(watcher bool) string {
+	if watcher {
+		return WatcherMenu
+	}
+	return OneShotMenu
+}
 
 // MaxMenuAttempts is how many unrecognised answers the menu takes before it
 // gives up and defers the task.
@@ -72,7 +93,7 @@ func (t *Terminal) Approve(ctx context.Context, task Task) (Choice, error) {
 		if err := t.discardTypeAhead(); err != nil {
 			return ChoiceNone, err
 		}
-		if err := t.say("%s\n> ", Menu); err != nil {
+		if err := t.say("%s\n> ", menu(task.Watcher)); err != nil {
 			return ChoiceNone, err
 		}
 		line, err := t.readLine(ctx, noDeadline)
@@ -137,6 +158,13 @@ func renderTask(t Task) string {
 		b.WriteString("\n")
 	}
 	b.WriteString("--- end of task body ---\n")
+	if len(t.Capture) > 0 {
+		b.WriteString("--- what [A] approves to run on this node (its policy) ---\n")
+		for _, l := range t.Capture {
+			b.WriteString(hiddentext.SanitizeLine(l) + "\n")
+		}
+		b.WriteString("--- end of capture ---\n")
+	}
 	return b.String()
 }
 

@@ -74,8 +74,12 @@ func attempt(ctx context.Context, d Deps, c *checked, clone *gitcli.Client, file
 	if chain == "" {
 		return Outcome{}, fmt.Errorf("audit log %s is empty: nothing for the %s trailer to name", d.Audit.Path(), AuditTrailer)
 	}
-	msg := fmt.Sprintf("rx result: %s %s\n\nsource_head %s, task commit %s.\nPublished by rfhandoff.",
-		c.res.TaskID, c.res.State, c.res.SourceHead, c.cur.Commit)
+	task := "task commit " + c.taskCommit
+	if c.taskCommit == "" {
+		task = "the task branch moved on after READY"
+	}
+	msg := fmt.Sprintf("rx result: %s %s\n\nsource_head %s, %s.\nPublished by rfhandoff.",
+		c.res.TaskID, c.res.State, c.res.SourceHead, task)
 	commit, err := clone.CommitTree(ctx, tree, "HEAD", msg, []gitcli.Trailer{{Key: AuditTrailer, Value: chain}})
 	if err != nil {
 		return Outcome{}, err

@@ -15,11 +15,13 @@ import (
 
 // checked is what the seven checks established.
 type checked struct {
-	cur    *taskfetch.Current
-	res    *result.Result
-	branch string
-	url    string         // the remote's URL, absolute (the RX mirror's)
-	clone  *gitcli.Client // check 6's temporary clone of the result branch: the first attempt's
+	// taskCommit is the task's commit the result was checked against; ""
+	// for the COMPLETE of a capture whose task branch moved on (movedOn).
+	taskCommit string
+	res        *result.Result
+	branch     string
+	url        string         // the remote's URL, absolute (the RX mirror's)
+	clone      *gitcli.Client // check 6's temporary clone of the result branch: the first attempt's
 }
 
 // prepared is the git side of the checks, started before they are
@@ -91,8 +93,15 @@ func (pr *prepared) close() {
 func check(ctx context.Context, d Deps, pr *prepared, data []byte) (*checked, error) {
 	p := d.Policy
 
-	// 1. The current task, freshly fetched, and the result agree on TASK_ID.
+	// 1. The current task, freshly fetched, and the result agree on TASK_ID
+	// — or the result is the COMPLETE of this node's running capture,
+	// whose READY was published while its task was current (PROTOCOL §6).
 	<-pr.taskDone
+	if rec := movedOn(d, pr.cur, data); rec != nil {
+		d.logger().Warn("the task branch moved on during the capture: publishing its COMPLETE all the same (PROTOCOL §6)",
+			"task_id", rec.TaskID, "ready_commit", rec.ReadyCommit)
+		return checkRest(ctx, d, pr, data, rec.TaskID, rec.Node, "")
+	}
 	if pr.taskErr != nil {
 		return nil, pr.taskErr
 	}
@@ -120,6 +129,17 @@ func check(ctx context.Context, d Deps, pr *prepared, data []byte) (*checked, er
 	if err := checkApproval(d.StateDir, cur); err != nil {
 		return nil, err
 	}
+	want, err := cur.Task.Node(p.Node.Name)
+	if err != nil {
+		return nil, refuseErr(StepSchema, err)
+	}
+	return checkRest(ctx, d, pr, data, id, want, cur.Commit)
+}
+
+// checkRest is checks 5 to 7 for a result of task id (node: this node's
+// name for a task with RX_NODES, else "").
+func checkRest(ctx context.Context, d Deps, pr *prepared, data []byte, id, node, taskCommit string) (*checked, error) {
+	p := d.Policy
 
 	// 5. The result describes this checkout.
 	heads, err := peekString(data, "source_head")
@@ -160,18 +180,37 @@ func check(ctx context.Context, d Deps, pr *prepared, data []byte) (*checked, er
 		return nil, err
 	}
 
-	// 7. The strict schema, with the current task's ID and, for a task
-	// naming its receivers, this node's name (PROTOCOL §23).
-	want, err := cur.Task.Node(p.Node.Name)
-	if err != nil {
-		return nil, refuseErr(StepSchema, err)
-	}
+	// 7. The strict schema, with the task's ID and, for a task naming its
+	// receivers, this node's name (PROTOCOL §23).
 	res, err := result.Decode(data, result.Options{MaxBytes: p.Limits.MaxResultBytes, TaskID: id,
-		PlannedDurationS: int64(p.Limits.PlannedDurationS), Node: want})
+		PlannedDurationS: int64(p.Limits.PlannedDurationS), Node: node})
 	if err != nil {
 		return nil, refuseErr(StepSchema, err)
 	}
-	return &checked{cur: cur, res: res, branch: branch, url: pr.url, clone: clone}, nil
+	return &checked{taskCommit: taskCommit, res: res, branch: branch, url: pr.url, clone: clone}, nil
+}
+
+// movedOn returns the capture_in_progress record whose COMPLETE data is
+// when the task branch no longer holds that task (cur is another task, or
+// none could be read): the COMPLETE of this node's own capture, whose
+// READY was published while its task was current, approved and allowed
+// (checks 1 to 4 passed then), and which holds that capture's pid and
+// start. Anything else is nil, and the checks go on as usual.
+func movedOn(d Deps, cur *taskfetch.Current, data []byte) *state.CaptureInProgress {
+	st, err := state.LoadRX(d.StateDir)
+	if err != nil {
+		return nil
+	}
+	rec := st.CaptureInProgress
+	if rec == nil || !rec.ReadyPublished || (cur != nil && cur.Task.ID == rec.TaskID) {
+		return nil
+	}
+	r, err := result.Decode(data, result.Options{MaxBytes: d.Policy.Limits.MaxResultBytes, TaskID: rec.TaskID,
+		PlannedDurationS: rec.PlannedDurationS, Node: rec.Node})
+	if err != nil || r.State != result.StateComplete || r.CapturePID != int64(rec.CapturePID) || !r.CaptureStartedAt.Equal(rec.StartedAt) {
+		return nil
+	}
+	return rec
 }
 
 // checkApproval is check 4: last_approved_task_id names the task and the

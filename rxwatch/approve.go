@@ -84,7 +84,8 @@ func (s *Session) Offer(ctx context.Context, p Prompter, cur *taskfetch.Current,
 		}
 		return o, nil
 	}
-	choice, err := p.Approve(ctx, promptTask(cur))
+	plan := s.Policy.CapturePlan()
+	choice, err := p.Approve(ctx, s.promptTask(cur, plan))
 	if err != nil {
 		if ctx.Err() != nil {
 			return stopped("interrupted at the prompt")
@@ -148,7 +149,7 @@ func (s *Session) Offer(ctx context.Context, p Prompter, cur *taskfetch.Current,
 		return refusedOffer(Offered{Outcome: OutcomeRefused, Err: fmt.Errorf("task %s is now signed by %s, not by %s as shown: nothing approved",
 			t.ID, describeSigner(got), describeSigner(shown))})
 	}
-	a := &state.Approval{TaskID: t.ID, TaskSHA256: t.SHA256, Commit: now.Commit, ApprovedAt: s.now().UTC(), Signer: signerOf(now)}
+	a := &state.Approval{TaskID: t.ID, TaskSHA256: t.SHA256, Commit: now.Commit, ApprovedAt: s.now().UTC(), Signer: signerOf(now), Capture: &plan}
 	if err := s.decide(exec.DecisionTaskApproved, t, now.Commit, ""); err != nil {
 		return Offered{}, fmt.Errorf("%w: nothing approved", err)
 	}
@@ -184,13 +185,23 @@ func (s *Session) Offer(ctx context.Context, p Prompter, cur *taskfetch.Current,
 	return Offered{Outcome: OutcomeApproved, Approval: a, Outbox: dir, Err: err}, nil
 }
 
-// promptTask is what the approval prompt shows (it sanitizes every field).
-func promptTask(cur *taskfetch.Current) prompt.Task {
+// promptTask is what the approval prompt shows (it sanitizes every field):
+// the task and, for a task that captures, the effective capture plan with
+// the free space where it writes.
+func (s *Session) promptTask(cur *taskfetch.Current, plan state.CapturePlan) prompt.Task {
 	t := cur.Task
 	pt := prompt.Task{
 		ID: t.ID, Title: t.Title,
 		DeclaredLevel: t.DeclaredLevel.String(), DerivedLevel: t.DerivedLevel.String(),
 		EffectiveLevel: t.EffectiveLevel.String(), Body: t.Body,
+		Watcher: s.role == RoleWatcher,
+	}
+	if t.HardwareAccess && t.RFRX && !t.RFTX {
+		free, err := state.FreeBytes(plan.Dir)
+		if err != nil {
+			free = -1
+		}
+		pt.Capture = plan.Describe(free, err)
 	}
 	if cur.Signer != nil {
 		pt.Signer = cur.Signer.String()
@@ -225,6 +236,17 @@ func (s *Session) EnsurePrepared(cur *taskfetch.Current, mx *ManualExecutor) (st
 	}
 	phrase, _ := cur.Task.ApprovalPhrase()
 	return mx.Prepare(cur, *a, phrase)
+}
+
+// PlanChanges lists how this policy's capture plan differs from the one
+// the current approval bound (state.Approval.PlanChanges); nil when it is
+// the same or nothing is approved. Such an approved task is offered again.
+func (s *Session) PlanChanges() ([]string, error) {
+	st, err := s.Store.Load()
+	if err != nil {
+		return nil, err
+	}
+	return st.Approval.PlanChanges(s.Policy.CapturePlan()), nil
 }
 
 func describeSigner(s *state.Signer) string {

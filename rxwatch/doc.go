@@ -25,6 +25,12 @@
 // watcher notices at its next resolve (a rewound error) and stays refused
 // until it is restarted: the restart is the re-anchor.
 //
+// The approval prompt shows the effective capture (config.Policy.
+// CapturePlan) and the approval binds it; an approved task whose plan has
+// changed since is offered again. Watcher.EachPoll is where rx watch hooks
+// the recovery of a capture whose rx capture died (package capture, which
+// this package does not import).
+//
 // Nothing here runs an agent, opens SDR hardware, commits or pushes.
 //
 // What it offers: Open, a Session on the RX side's lock, mirror and state,

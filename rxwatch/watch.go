@@ -21,6 +21,10 @@ type Watcher struct {
 	Outbox   *ManualExecutor
 	Interval time.Duration
 	Backoff  backoff.Backoff
+	// EachPoll, when set, runs once per poll, before it: rx watch recovers
+	// there a capture whose rx capture died (capture.Recover), so its
+	// COMPLETE is out within one poll.
+	EachPoll func(context.Context)
 
 	deferred  map[string]bool // ID+digest deferred at this watcher's prompt
 	announced map[string]bool // events already reported once
@@ -54,6 +58,9 @@ func (w *Watcher) Run(ctx context.Context) error {
 	log.Info("watching the task branch", "remote", w.S.Policy.Repo.Remote, "branch", w.S.Policy.Repo.TaskBranch,
 		"interval", w.Interval, "max_backoff", w.Backoff.Max)
 	for {
+		if w.EachPoll != nil {
+			w.EachPoll(ctx)
+		}
 		p, err := w.Poller.Poll(ctx)
 		if ctx.Err() != nil {
 			return nil
@@ -132,8 +139,13 @@ func (w *Watcher) consider(ctx context.Context, p Poll) bool {
 		w.announce("completed "+key, func() { log.Info("task is completed: not offered again", "task_id", t.ID) })
 		return false
 	case Approved:
-		w.announce("approved "+key, func() { log.Info("task already approved", "task_id", t.ID, "sha256", t.SHA256) })
-		return false
+		changes, err := w.S.PlanChanges()
+		if err != nil || len(changes) == 0 {
+			w.announce("approved "+key, func() { log.Info("task already approved", "task_id", t.ID, "sha256", t.SHA256) })
+			return false
+		}
+		// Approved to run another capture than the policy's now: asked again.
+		log.Warn("task was approved with other capture parameters: offering it again", "task_id", t.ID, "changes", changes)
 	}
 	if w.deferred[key] {
 		return false

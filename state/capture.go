@@ -48,6 +48,18 @@ type CaptureInProgress struct {
 	// "" and [] while no COMPLETE was written.
 	CompleteSHA256 string   `json:"complete_sha256"`
 	CompleteNotes  []string `json:"complete_notes"`
+	// CompleteError is why the last attempt to publish that COMPLETE
+	// failed, for rx status; "" before any failed (a file written before
+	// the key existed reads as "").
+	CompleteError string `json:"complete_error"`
+	// CompleteRefused is set when the publisher refused it for what it or
+	// its task is (a check other than the result branch's existence):
+	// trying again as it is will not help, a person must decide.
+	CompleteRefused bool `json:"complete_refused"`
+	// Capture is the capture plan that runs (gains, amp, antenna power
+	// among it), for the SigMF metadata a recovery writes; null in a
+	// record written before the key existed.
+	Capture *CapturePlan `json:"capture"`
 	// Node is the [node] name the results of a task with RX_NODES carry
 	// (PROTOCOL §23); absent for a single-node task, whose COMPLETE is a
 	// version 1 result.
@@ -103,6 +115,9 @@ func (c *CaptureInProgress) validate(errs []error) []error {
 	case c.ReadyCommit != "" && !c.ReadyPublished:
 		bad("ready_commit %s is set but ready_published is false", c.ReadyCommit)
 	}
+	if c.Capture != nil {
+		errs = c.Capture.validate("capture_in_progress.capture", errs)
+	}
 	switch {
 	case c.CompleteSHA256 != "" && !sha256Pattern.MatchString(c.CompleteSHA256):
 		bad("complete_sha256 %q is not a 64-hex SHA-256", c.CompleteSHA256)
@@ -119,6 +134,10 @@ func (c *CaptureInProgress) Clone() *CaptureInProgress {
 	}
 	d := *c
 	d.CompleteNotes = slices.Clone(c.CompleteNotes)
+	if c.Capture != nil {
+		p := *c.Capture
+		d.Capture = &p
+	}
 	return &d
 }
 

@@ -54,7 +54,7 @@ func TestCaptureInProgressSaveLoad(t *testing.T) {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
-	want := []string{"capture_pid", "capture_start", "complete_notes", "complete_sha256", "data_path", "frequency_hz",
+	want := []string{"capture", "capture_pid", "capture_start", "complete_error", "complete_notes", "complete_refused", "complete_sha256", "data_path", "frequency_hz",
 		"planned_duration_s", "ready_commit", "ready_published", "rfhandoff_pid", "sample_rate_hz",
 		"serial", "source_head", "started_at", "task_id"}
 	if !reflect.DeepEqual(keys, want) {

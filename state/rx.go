@@ -75,6 +75,11 @@ type Approval struct {
 	// Signer names who signed the approved task's last change, when the
 	// policy required a signature (trust.task_signers).
 	Signer *Signer `json:"signer,omitempty"`
+	// Capture is the effective capture shown at the prompt and approved
+	// with the task (PROTOCOL §3): rx capture refuses to run anything
+	// else. null in a file written before approvals bound it (a missing
+	// key reads as null); such an approval must be given again.
+	Capture *CapturePlan `json:"capture"`
 }
 
 // Signer is the key that made a good commit signature: its principal in
@@ -166,6 +171,9 @@ func (s RX) validate() error {
 			if err := sg.validate(); err != nil {
 				errs = append(errs, fmt.Errorf("approval.signer: %w", err))
 			}
+		}
+		if c := a.Capture; c != nil {
+			errs = c.validate("approval.capture", errs)
 		}
 	}
 	errs = validIDList(errs, "completed_task_ids", s.CompletedTaskIDs)

@@ -77,8 +77,8 @@ func TestRXSaveLoadAndKeys(t *testing.T) {
 		t.Errorf("keys = %q, want %q", keys, want)
 	}
 	var ap map[string]json.RawMessage
-	if err := json.Unmarshal(m["approval"], &ap); err != nil || len(ap) != 4 ||
-		ap["task_id"] == nil || ap["task_sha256"] == nil || ap["commit"] == nil || ap["approved_at"] == nil {
+	if err := json.Unmarshal(m["approval"], &ap); err != nil || len(ap) != 5 ||
+		ap["capture"] == nil || ap["task_id"] == nil || ap["task_sha256"] == nil || ap["commit"] == nil || ap["approved_at"] == nil {
 		t.Errorf("approval object = %s", m["approval"])
 	}
 

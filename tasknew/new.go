@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/hashicorp/go-multierror"
@@ -115,6 +116,7 @@ func (w *Writer) Write(ctx context.Context, req Request) (*Written, error) {
 			if idOK {
 				errs = append(errs, w.usedErrors(h, s.ID)...)
 			}
+			errs = append(errs, w.liveCaptures(h, req.Force, time.Now())...)
 		}
 	}
 

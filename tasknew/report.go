@@ -36,6 +36,9 @@ func (w *Written) Print(out io.Writer, remote, taskBranch string) {
 		fmt.Fprintf(out, "  expected_head: %s (an ancestor of the tip %s of %s/%s)\n", t.ExpectedHead, w.Tip, remote, taskBranch)
 	}
 	fmt.Fprintf(out, "  sha256:        %s\n", t.SHA256)
+	if t.RFTX {
+		fmt.Fprintf(out, "  rf_tx:         %s\n", RFTXMeaning)
+	}
 	for _, n := range w.Notes {
 		fmt.Fprintf(out, "  note:          %s\n", n)
 	}
@@ -51,6 +54,12 @@ func (w *Written) Print(out io.Writer, remote, taskBranch string) {
 	fmt.Fprintf(out, "  git commit -m \"Task %s\"\n", t.ID)
 	fmt.Fprintf(out, "  git push %s HEAD:refs/heads/%s\n", remote, taskBranch)
 }
+
+// RFTXMeaning is what RF_TX = YES means, said where a task sets it: the
+// receiver transmits, not the MAIN PC.
+const RFTXMeaning = "YES means the RX node itself transmits: the task is RED, its operator must type AUTHORIZE RF TX, " +
+	"and rx capture refuses it (the RX side never runs a task that transmits). An over-the-air capture while the MAIN PC " +
+	"transmits does not set it: that is --rf-rx (with --allow-push RX_RESULT_ONLY to publish READY and COMPLETE)."
 
 // approvalText says what the RX operator must type, in the words of the
 // prompt they will see.

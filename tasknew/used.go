@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"rfhandoff/gitcli"
 	"rfhandoff/mirror"
@@ -16,6 +17,9 @@ import (
 type sighting struct {
 	Commit string
 	State  result.State // results only; "" for a result that fails the schema
+	// Ends is when a READY's capture is planned to end (its
+	// capture_started_at + planned_duration_s); zero otherwise.
+	Ends time.Time
 }
 
 // history is what the task and result branches say about used IDs.
@@ -29,6 +33,8 @@ type history struct {
 	ResultBranch bool
 	// Unread are notes about versions too large to read.
 	Unread []string
+	// Current lists the TASK_IDs of the task file at the task branch tip.
+	Current []string
 }
 
 // Completed reports whether a COMPLETE result for id is on the result
@@ -51,10 +57,13 @@ func (w *Writer) readHistory(ctx context.Context, m *mirror.Mirror, tip string) 
 	if err != nil {
 		return nil, fmt.Errorf("read the history of %s on %s: %w", p.Repo.TaskFile, w.taskRef(), err)
 	}
-	for _, v := range versions {
+	for i, v := range versions {
 		if v.Data == nil {
 			h.Unread = append(h.Unread, fmt.Sprintf("the task file at commit %s is %s: its TASK_ID was not read (the RX side refuses such a file unread)", v.Commit, overLimit(v.Size, "max_task_bytes")))
 			continue
+		}
+		if i == 0 && v.Commit == tip {
+			h.Current = task.PeekIDs(v.Data)
 		}
 		for _, id := range task.PeekIDs(v.Data) {
 			h.InTask[id] = sighting{Commit: v.Commit} // versions come newest first: the oldest wins
@@ -81,8 +90,12 @@ func (w *Writer) readHistory(ctx context.Context, m *mirror.Mirror, tip string) 
 		}
 		var ids []string
 		var state result.State
+		var ends time.Time
 		if r, err := result.Decode(v.Data, result.Options{MaxBytes: p.Limits.MaxResultBytes, Node: result.AnyNode}); err == nil {
 			ids, state = []string{r.TaskID}, r.State
+			if state == result.StateReady {
+				ends = r.CaptureStartedAt.Add(time.Duration(r.PlannedDurationS) * time.Second)
+			}
 		} else {
 			ids = result.PeekTaskIDs(v.Data)
 		}
@@ -90,7 +103,10 @@ func (w *Writer) readHistory(ctx context.Context, m *mirror.Mirror, tip string) 
 			if h.Completed(id) {
 				continue // keep the COMPLETE sighting
 			}
-			h.InResult[id] = sighting{Commit: v.Commit, State: state}
+			if prev, ok := h.InResult[id]; ok && prev.State == result.StateReady && state != result.StateComplete {
+				continue // versions come newest first: keep the newest READY
+			}
+			h.InResult[id] = sighting{Commit: v.Commit, State: state, Ends: ends}
 		}
 	}
 	return h, nil
@@ -108,6 +124,32 @@ func (w *Writer) usedErrors(h *history, id string) []error {
 			state = "not a valid result"
 		}
 		errs = append(errs, fmt.Errorf("TASK_ID %s was already used: the result at commit %s on %s is for it (%s); a new task needs a new ID", id, s.Commit, w.resultRef(), state))
+	}
+	return errs
+}
+
+// liveCaptures refuses, unless force, a new task while the result branch
+// shows a READY without COMPLETE for the task on the task branch now: its
+// capture is running (or died unrecovered), and a new task would make the
+// RX side's operator approve the next one during it.
+func (w *Writer) liveCaptures(h *history, force bool, now time.Time) []error {
+	if force || h == nil {
+		return nil
+	}
+	var errs []error
+	for _, id := range h.Current {
+		s, ok := h.InResult[id]
+		if !ok || s.State != result.StateReady {
+			continue
+		}
+		when := fmt.Sprintf("its capture ends at %s (in %s)", s.Ends.UTC().Format(time.RFC3339), s.Ends.Sub(now).Round(time.Second))
+		if !s.Ends.After(now) {
+			when = fmt.Sprintf("its capture was planned to end at %s (%s ago), yet no COMPLETE came: the RX side may be down or its COMPLETE unpublished (rx status there says)",
+				s.Ends.UTC().Format(time.RFC3339), now.Sub(s.Ends).Round(time.Second))
+		}
+		errs = append(errs, fmt.Errorf("task %s is capturing: READY at commit %s on %s and no COMPLETE yet; %s. "+
+			"Wait for its COMPLETE, or pass --force to write the new task anyway (the RX side still publishes that capture's COMPLETE)",
+			id, s.Commit, w.resultRef(), when))
 	}
 	return errs
 }

@@ -113,8 +113,8 @@ func SeedResultBranch(t testing.TB, rem *gittest.Remote, branch string, files ma
 	return gittest.Seed(t, rem, branch, seed)
 }
 
-// Approve records an approval of task id with the digest of data, as the
-// approval prompt would.
+// Approve records an approval of task id with the digest of data and the
+// fixture policy's capture plan as it is now, as the approval prompt would.
 func (f *Fixture) Approve(t testing.TB, id string, data []byte, commit string) {
 	t.Helper()
 	st, err := state.LoadRX(f.StateDir)
@@ -124,6 +124,8 @@ func (f *Fixture) Approve(t testing.TB, id string, data []byte, commit string) {
 	sum := sha256.Sum256(data)
 	st.LastApprovedTaskID = id
 	st.Approval = &state.Approval{TaskID: id, TaskSHA256: hex.EncodeToString(sum[:]), Commit: commit, ApprovedAt: time.Now().UTC().Truncate(time.Second)}
+	plan := f.Policy.CapturePlan()
+	st.Approval.Capture = &plan
 	if err := state.SaveRX(f.StateDir, st); err != nil {
 		t.Fatal(err)
 	}

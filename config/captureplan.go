@@ -1,0 +1,25 @@
+package config
+
+import (
+	"path/filepath"
+
+	"rfhandoff/state"
+)
+
+// CapturePlan is the effective capture of this policy: the one place
+// where capture parameters are computed (PROTOCOL §3, §8). The approval
+// prompt shows it, the approval binds it and rx capture runs it.
+func (p Policy) CapturePlan() state.CapturePlan {
+	c := p.Capture
+	dir := p.CaptureDir()
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	return state.CapturePlan{
+		FrequencyHz: c.FrequencyHz, SampleRateHz: c.SampleRateHz,
+		LNAGainDB: c.LNAGainDB, VGAGainDB: c.VGAGainDB, Amp: c.Amp,
+		AntennaPower:     false, // rfhandoff never passes hackrf_transfer -p
+		PlannedDurationS: int64(p.Limits.PlannedDurationS),
+		Dir:              dir, FreeMarginBytes: c.FreeMarginMB << 20,
+	}
+}

@@ -1,0 +1,192 @@
+package state
+
+import (
+	"fmt"
+	"path/filepath"
+	"strconv"
+)
+
+// CapturePlan is the effective capture a task will run on this RX node:
+// what `rx approve` and `rx watch` show before [A], what the approval
+// binds (approval.capture) and what `rx capture` runs. It is computed in
+// one place only, config.Policy.CapturePlan; every field is named by the
+// policy key it comes from, so a change between approval and capture is
+// refused naming that key (PROTOCOL §3, §8).
+type CapturePlan struct {
+	FrequencyHz  int64 `json:"frequency_hz"`
+	SampleRateHz int64 `json:"sample_rate_hz"`
+	LNAGainDB    int   `json:"lna_gain_db"`
+	VGAGainDB    int   `json:"vga_gain_db"`
+	Amp          bool  `json:"amp"`
+	// AntennaPower is the antenna port's bias tee (hackrf_transfer -p):
+	// always false, rfhandoff never enables it; shown and recorded so that
+	// what feeds the antenna is never a guess.
+	AntennaPower     bool   `json:"antenna_power"`
+	PlannedDurationS int64  `json:"planned_duration_s"`
+	Dir              string `json:"dir"` // capture.dir, absolute
+	// FreeMarginBytes is what must stay free on Dir's file system beyond
+	// the capture's bytes (capture.free_margin_mb).
+	FreeMarginBytes int64 `json:"free_margin_bytes"`
+}
+
+// Samples is the number of complex samples the capture asks for.
+func (c CapturePlan) Samples() int64 { return c.SampleRateHz * c.PlannedDurationS }
+
+// Bytes is the size the capture file will have: ci8, two bytes a sample.
+func (c CapturePlan) Bytes() int64 { return 2 * c.Samples() }
+
+// planKey is one field of a plan under its policy key, as text.
+type planKey struct{ key, value string }
+
+func (c CapturePlan) keys() []planKey {
+	return []planKey{
+		{"capture.frequency_hz", strconv.FormatInt(c.FrequencyHz, 10)},
+		{"capture.sample_rate_hz", strconv.FormatInt(c.SampleRateHz, 10)},
+		{"capture.lna_gain_db", strconv.Itoa(c.LNAGainDB)},
+		{"capture.vga_gain_db", strconv.Itoa(c.VGAGainDB)},
+		{"capture.amp", strconv.FormatBool(c.Amp)},
+		{"antenna power", strconv.FormatBool(c.AntennaPower)},
+		{"limits.planned_duration_s", strconv.FormatInt(c.PlannedDurationS, 10)},
+		{"capture.dir", strconv.Quote(c.Dir)},
+		{"capture.free_margin_mb", strconv.FormatInt(c.FreeMarginBytes>>20, 10)},
+	}
+}
+
+// Changes lists, by policy key, how now differs from c (the approved
+// plan): "capture.lna_gain_db: approved 16, now 24". Empty when equal.
+func (c CapturePlan) Changes(now CapturePlan) []string {
+	var out []string
+	was, is := c.keys(), now.keys()
+	for i := range was {
+		if was[i].value != is[i].value {
+			out = append(out, fmt.Sprintf("%s: approved %s, now %s", was[i].key, was[i].value, is[i].value))
+		}
+	}
+	return out
+}
+
+// PlanChanges lists how now differs from the capture plan a approved, by
+// policy key; nil when it is the same (or a is nil). An approval from
+// before approvals bound a plan differs in one line that says so.
+func (a *Approval) PlanChanges(now CapturePlan) []string {
+	switch {
+	case a == nil:
+		return nil
+	case a.Capture == nil:
+		return []string{"the approval predates approvals that bind the capture parameters"}
+	}
+	return a.Capture.Changes(now)
+}
+
+// validate appends every problem of c to errs, keys prefixed with prefix.
+func (c CapturePlan) validate(prefix string, errs []error) []error {
+	for _, f := range []struct {
+		key string
+		v   int64
+	}{{"frequency_hz", c.FrequencyHz}, {"sample_rate_hz", c.SampleRateHz}, {"planned_duration_s", c.PlannedDurationS}} {
+		if f.v <= 0 {
+			errs = append(errs, fmt.Errorf("%s.%s %d is not positive", prefix, f.key, f.v))
+		}
+	}
+	if c.LNAGainDB < 0 || c.VGAGainDB < 0 || c.FreeMarginBytes < 0 {
+		errs = append(errs, fmt.Errorf("%s: lna_gain_db %d, vga_gain_db %d and free_margin_bytes %d must not be negative",
+			prefix, c.LNAGainDB, c.VGAGainDB, c.FreeMarginBytes))
+	}
+	if c.Dir == "" || !filepath.IsAbs(c.Dir) || filepath.Clean(c.Dir) != c.Dir {
+		errs = append(errs, fmt.Errorf("%s.dir %q is not a clean absolute path", prefix, c.Dir))
+	}
+	return errs
+}
+
+// Describe is the plan as the approval prompt shows it, one line per
+// fact, with the free space on Dir's file system (free < 0: unknown,
+// freeErr says why).
+func (c CapturePlan) Describe(free int64, freeErr error) []string {
+	amp := "off"
+	if c.Amp {
+		amp = "ON (+11 dB)"
+	}
+	ant := "off (rfhandoff never powers the antenna port)"
+	if c.AntennaPower {
+		ant = "ON"
+	}
+	lines := []string{
+		fmt.Sprintf("Frequency:     %s (capture.frequency_hz = %d)", MHz(c.FrequencyHz), c.FrequencyHz),
+		fmt.Sprintf("Sample rate:   %s (capture.sample_rate_hz = %d)", MHz(c.SampleRateHz), c.SampleRateHz),
+		fmt.Sprintf("LNA/VGA gain:  %d dB / %d dB (capture.lna_gain_db, capture.vga_gain_db)", c.LNAGainDB, c.VGAGainDB),
+		"RF amp:        " + amp + " (capture.amp)",
+		"Antenna power: " + ant,
+		fmt.Sprintf("Duration:      %d s planned (limits.planned_duration_s)", c.PlannedDurationS),
+		fmt.Sprintf("Writes:        %s (%d bytes, ci8) into %s", SizeText(c.Bytes()), c.Bytes(), c.Dir),
+	}
+	switch {
+	case freeErr != nil || free < 0:
+		lines = append(lines, fmt.Sprintf("Free there:    unknown (%v); rx capture checks again before it starts", freeErr))
+	case free < c.Bytes()+c.FreeMarginBytes:
+		lines = append(lines, fmt.Sprintf("Free there:    %s: NOT ENOUGH for %s plus the %s margin (capture.free_margin_mb); rx capture will refuse it",
+			SizeText(free), SizeText(c.Bytes()), SizeText(c.FreeMarginBytes)))
+	default:
+		lines = append(lines, fmt.Sprintf("Free there:    %s (%s stay free after it, margin %s)",
+			SizeText(free), SizeText(free-c.Bytes()), SizeText(c.FreeMarginBytes)))
+	}
+	return lines
+}
+
+// SpaceError is a capture refused because its file would not fit: its
+// bytes plus the policy's margin exceed the free space where it goes.
+type SpaceError struct {
+	Dir                string
+	Need, Margin, Free int64
+	PlannedS, RateHz   int64
+}
+
+func (e *SpaceError) Error() string {
+	return fmt.Sprintf("the capture would write %s (%d s at %d samples/s, 2 bytes each) into %s, which has %s free; with the %s margin of capture.free_margin_mb it needs %s: "+
+		"refused, nothing started; free space there, or lower limits.planned_duration_s or capture.sample_rate_hz (and approve again)",
+		SizeText(e.Need), e.PlannedS, e.RateHz, e.Dir, SizeText(e.Free), SizeText(e.Margin), SizeText(e.Need+e.Margin))
+}
+
+// CheckSpace returns a *SpaceError when the capture's bytes plus the
+// margin exceed free.
+func (c CapturePlan) CheckSpace(free int64) error {
+	if free >= c.Bytes()+c.FreeMarginBytes {
+		return nil
+	}
+	return &SpaceError{Dir: c.Dir, Need: c.Bytes(), Margin: c.FreeMarginBytes, Free: free, PlannedS: c.PlannedDurationS, RateHz: c.SampleRateHz}
+}
+
+// FreeBytes is the space an unprivileged writer has on the file system
+// that holds path, or the nearest existing directory above it (a capture
+// directory is created only when a capture starts).
+func FreeBytes(path string) (int64, error) {
+	p := filepath.Clean(path)
+	for {
+		free, err := freeBytes(p)
+		if err == nil || !isNotExist(err) {
+			return free, err
+		}
+		parent := filepath.Dir(p)
+		if parent == p {
+			return 0, err
+		}
+		p = parent
+	}
+}
+
+// MHz writes a frequency or a rate in MHz without trailing zeros.
+func MHz(hz int64) string {
+	return strconv.FormatFloat(float64(hz)/1e6, 'f', -1, 64) + " MHz"
+}
+
+// SizeText writes a byte count for a person: "480 MB", "4.8 GB".
+func SizeText(n int64) string {
+	switch {
+	case n >= 1e9:
+		return strconv.FormatFloat(float64(n)/1e9, 'f', 1, 64) + " GB"
+	case n >= 1e6:
+		return strconv.FormatFloat(float64(n)/1e6, 'f', 0, 64) + " MB"
+	case n >= 1e3:
+		return strconv.FormatFloat(float64(n)/1e3, 'f', 0, 64) + " kB"
+	}
+	return strconv.FormatInt(n, 10) + " B"
+}

@@ -1,0 +1,38 @@
+//go:build unix
+
+package main
+
+import (
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// outliveTerminal keeps rx capture running when its terminal goes
+// (PROTOCOL §8): SIGHUP (an ssh drop, a killed tmux session) is only
+// logged, and a write to a closed stdout or stderr (| head) fails with
+// EPIPE instead of killing the process with SIGPIPE, as Go does for fds 1
+// and 2 unless SIGPIPE is asked for. The capture runs to its planned end
+// and publishes COMPLETE; what it would have printed is lost. The
+// returned func restores the defaults.
+func outliveTerminal(log *slog.Logger) func() {
+	ch := make(chan os.Signal, 8)
+	signal.Notify(ch, syscall.SIGHUP, syscall.SIGPIPE)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		seen := map[os.Signal]bool{}
+		for sig := range ch {
+			if !seen[sig] {
+				seen[sig] = true
+				log.Warn("the terminal or an output is gone: the capture goes on to its planned end and publishes COMPLETE", "signal", sig.String())
+			}
+		}
+	}()
+	return func() {
+		signal.Stop(ch)
+		close(ch)
+		<-done
+	}
+}

@@ -73,10 +73,3 @@ func TestSecurityAuditLogSymlinkToDevNull(t *testing.T) {
 		t.Errorf("the symlink was replaced: %q %v", target, err)
 	}
 }
-
-func must(t *testing.T, err error) {
-	t.Helper()
-	if err != nil {
-		t.Fatal(err)
-	}
-}

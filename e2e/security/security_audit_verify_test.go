@@ -1,4 +1,4 @@
-package e2e
+package security
 
 import (
 	"bytes"
@@ -146,5 +146,13 @@ func TestSecurityAuditVerifyAgainstPushedHeads(t *testing.T) {
 	fresh := lab.RX.Run(faultkit.Wait, "audit", "verify", "--remote")
 	if fresh.Code != 1 || !strings.Contains(fresh.All(), heads[0]) || !strings.Contains(fresh.All(), heads[1]) {
 		t.Errorf("audit verify --remote on a new log: want exit 1 naming both heads\n%s", fresh)
+	}
+}
+
+// must fails the test on err.
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
 	}
 }

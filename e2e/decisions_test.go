@@ -38,6 +38,7 @@ func decisionKinds(t *testing.T, path string) ([]string, []exec.Entry) {
 // git calls in brief, -v in full; audit verify holds them, and catches a
 // hand-edited one.
 func TestRxDecisionsOnRecord(t *testing.T) {
+	t.Parallel()
 	rx := rxtest.New(t, rxtest.Options{})
 	const id = "DECIDE_RED_0001"
 	rx.PushTask(tasktest.TaskSpec{ID: id, HardwareAccess: true, Level: gate.Red})

@@ -39,6 +39,7 @@ var demoNodes = []struct {
 // at that node's delay and level: found in the raw IQ, annotated in its
 // SigMF metadata, drawn in its quick-look.
 func TestDemoAutoThreeNodes(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs three real-time 60 s captures")
 	}
@@ -277,6 +278,7 @@ func readDemoMeta(t *testing.T, path string) demoMeta {
 // TestDemoRXNodesRefused: --rx-nodes outside 1..8, or not a number, is a
 // usage error naming the flag and the value, and creates nothing.
 func TestDemoRXNodesRefused(t *testing.T) {
+	t.Parallel()
 	bin := rfhandoffBin(t)
 	for _, v := range []string{"0", "9", "x", "-1"} {
 		tmp := t.TempDir()

@@ -47,6 +47,7 @@ func demoSandboxes(t *testing.T, tmp string) []string {
 // sandbox's fake transmission (on-air file, detector, annotation), and
 // remove its sandbox.
 func TestDemoAuto(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs a real-time 60 s capture")
 	}
@@ -163,6 +164,7 @@ func TestDemoAuto(t *testing.T) {
 // answers waiting on stdin, it refuses at once, says how to run it, and
 // creates nothing.
 func TestDemoInteractiveNeedsTerminal(t *testing.T) {
+	t.Parallel()
 	bin := rfhandoffBin(t)
 	tmp := t.TempDir()
 	s := prompttest.StartDetached(t, bin, []string{"demo"}, prompttest.Options{

@@ -138,6 +138,7 @@ func (h *hookServer) requests() int {
 // TestNotifyRxCheckOncePerTask: cron runs rx check every minute; the
 // person is told once per task digest, and again for a new task.
 func TestNotifyRxCheckOncePerTask(t *testing.T) {
+	t.Parallel()
 	const secret = "whsec_E2E_SECRET_31"
 	rx := rxtest.New(t, rxtest.Options{})
 	hook := startHookServer(t, secret)

@@ -18,6 +18,7 @@ import (
 // run with it, see newCaptureSide); config check reports the mismatch; tx
 // watch and tx execute refuse it.
 func TestMainOnlyKeysDoNotStopTheRXSide(t *testing.T) {
+	t.Parallel()
 	rx := rxtest.New(t, rxtest.Options{})
 	rx.Policy.Limits.PlannedDurationS = 15
 	rx.WritePolicy()

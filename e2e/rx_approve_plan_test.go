@@ -15,6 +15,7 @@ import (
 // changed afterwards makes rx capture refuse naming the key, and rx
 // approve asks again, showing the new plan.
 func TestRxApproveShowsWhatWillRun(t *testing.T) {
+	t.Parallel()
 	rx := rxtest.New(t, rxtest.Options{})
 	rx.Policy.Capture.LNAGainDB, rx.Policy.Capture.VGAGainDB, rx.Policy.Limits.PlannedDurationS = 24, 30, 60
 	rx.WritePolicy()

@@ -17,6 +17,7 @@ import (
 // the operator would: approve, defer, stop, a wrong phrase, and the two
 // RED phrases.
 func TestRxApprovePrompts(t *testing.T) {
+	t.Parallel()
 	t.Run("approve GREEN", func(t *testing.T) {
 		rx := rxtest.New(t, rxtest.Options{})
 		commit := rx.PushTask(tasktest.TaskSpec{ID: "APPROVE_GREEN", Body: "Do the thing.\n\x1b[2J\n"})
@@ -197,6 +198,7 @@ func TestRxApprovePrompts(t *testing.T) {
 // that even holds an "A"), nothing can be approved and the state is
 // unchanged.
 func TestRxApproveNoTerminal(t *testing.T) {
+	t.Parallel()
 	rx := rxtest.New(t, rxtest.Options{})
 	rx.PushTask(tasktest.TaskSpec{ID: "NOTTY_1"})
 	if code, _, _ := rxMain(t, rx, "rx", "check"); code != 10 {

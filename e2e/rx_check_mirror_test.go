@@ -16,6 +16,7 @@ import (
 // the state directory takes the media in (the bytes prove it, not a
 // clock: a fetch of the media would add 64 MiB, the limit is 8).
 func TestRxCheckTaskBehindLargeCommit(t *testing.T) {
+	t.Parallel()
 	const media, limit = 64 << 20, 8 << 20
 	if testing.Short() {
 		t.Skip("pushes a 64 MiB commit")

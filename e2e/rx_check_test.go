@@ -18,6 +18,7 @@ import (
 // bare remote: 10 while a valid task awaits approval, 0 once there is
 // nothing new to approve, 1 for every kind of error.
 func TestRxCheckExitCodes(t *testing.T) {
+	t.Parallel()
 	rx := rxtest.New(t, rxtest.Options{})
 
 	// No task file yet is nothing to approve: exit 0 and one line, so
@@ -126,6 +127,7 @@ func TestRxCheckExitCodes(t *testing.T) {
 // state file, and a bad TASK_ID for mark-completed each refuse with a
 // clear message and change nothing.
 func TestRxCheckRefusals(t *testing.T) {
+	t.Parallel()
 	t.Run("not ignored", func(t *testing.T) {
 		rx := rxtest.New(t, rxtest.Options{NotIgnored: true})
 		rx.PushTask(tasktest.TaskSpec{ID: "REFUSE_1"})
@@ -169,6 +171,7 @@ func TestRxCheckRefusals(t *testing.T) {
 }
 
 func TestRxStatus(t *testing.T) {
+	t.Parallel()
 	rx := rxtest.New(t, rxtest.Options{})
 	code, out, errOut := rxMain(t, rx, "rx", "status")
 	if code != 0 || !strings.Contains(out, "watcher:         not running\n") || !strings.Contains(out, "last seen:       - at -\n") {

@@ -2,13 +2,14 @@ package e2e
 
 import (
 	"os"
-	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/cli/safeexec"
 
+	"rfhandoff/config"
 	"rfhandoff/faultkit"
 	"rfhandoff/prompt/prompttest"
 	"rfhandoff/rxwatch/rxtest"
@@ -41,12 +42,20 @@ func run(t *testing.T, args ...string) (int, string, string) {
 
 // rxMain runs rfhandoff (no terminal is involved in these commands)
 // against the fixture's policy and returns the exit code and outputs.
+// Its environment is the fixture's with RFHANDOFF_CONFIG empty (the
+// policy comes from --config), given to the child, never set in this
+// process: the tests that use it run in parallel.
 func rxMain(t *testing.T, rx *rxtest.RX, args ...string) (int, string, string) {
 	t.Helper()
-	t.Setenv("HOME", rx.Home)
-	t.Setenv("XDG_CONFIG_HOME", filepath.Join(rx.Home, ".config"))
-	t.Setenv("RFHANDOFF_CONFIG", "")
-	return run(t, append([]string{"--config", rx.PolicyFile}, args...)...)
+	var env []string
+	for _, kv := range rx.Environ() {
+		if !strings.HasPrefix(kv, config.EnvVar+"=") {
+			env = append(env, kv)
+		}
+	}
+	env = append(env, config.EnvVar+"=")
+	o := faultkit.Run(t, env, "", rxWait, "", append([]string{"--config", rx.PolicyFile}, args...)...)
+	return o.Code, o.Stdout, o.Stderr
 }
 
 // rxTerminal starts `rfhandoff <args>` with a pseudo-terminal as its

@@ -13,6 +13,7 @@ import (
 // that really holds it: here an rx approve waiting at its prompt, not a
 // watcher.
 func TestRxLockNamesItsHolder(t *testing.T) {
+	t.Parallel()
 	rx := rxtest.New(t, rxtest.Options{})
 	rx.PushTask(tasktest.TaskSpec{ID: "LOCKED_0001"})
 	first := rxTerminal(t, rx, "rx", "approve", "LOCKED_0001")

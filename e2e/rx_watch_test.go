@@ -21,6 +21,7 @@ import (
 // (never offered), a deferred task is not offered again by that watcher,
 // and [S] stops it cleanly.
 func TestRxWatchApprove(t *testing.T) {
+	t.Parallel()
 	rx := rxtest.New(t, rxtest.Options{})
 	s := rxTerminal(t, rx, "rx", "watch")
 	pid := waitRunning(t, rx)
@@ -83,6 +84,7 @@ func TestRxWatchApprove(t *testing.T) {
 // 0, running false), also while a prompt is open; a wrong phrase approves
 // nothing and the task is asked again.
 func TestRxWatchSignals(t *testing.T) {
+	t.Parallel()
 	rx := rxtest.New(t, rxtest.Options{})
 	rx.PushTask(tasktest.TaskSpec{ID: "SIGNAL_RED", HardwareAccess: true, Level: gate.Red})
 	s := rxTerminal(t, rx, "rx", "watch")
@@ -115,6 +117,7 @@ func TestRxWatchSignals(t *testing.T) {
 // TestRxWatchForcePushRefused: a force-pushed task branch is refused and
 // reported once; the watcher keeps running (and polling).
 func TestRxWatchForcePushRefused(t *testing.T) {
+	t.Parallel()
 	rx := rxtest.New(t, rxtest.Options{})
 	rx.PushTask(tasktest.TaskSpec{ID: "FORCE_ONE"})
 	s := rxDetached(t, rx, "", "rx", "watch")
@@ -147,6 +150,7 @@ func TestRxWatchForcePushRefused(t *testing.T) {
 // once, backs off, says when the remote is back and detects a task pushed
 // while it was down.
 func TestRxWatchRemoteDownThenBack(t *testing.T) {
+	t.Parallel()
 	rx := rxtest.New(t, rxtest.Options{})
 	d := gittest.StartDaemon(t, filepath.Dir(rx.Remote.Dir), rx.Environ())
 	rx.SetRemoteURL(d.URL(filepath.Base(rx.Remote.Dir)))
@@ -180,6 +184,7 @@ func TestRxWatchRemoteDownThenBack(t *testing.T) {
 // TestRxWatchSecondRefused: one watcher at a time; rx check and rx approve
 // refuse beside it too, while mark-completed works.
 func TestRxWatchSecondRefused(t *testing.T) {
+	t.Parallel()
 	rx := rxtest.New(t, rxtest.Options{})
 	rx.PushTask(tasktest.TaskSpec{ID: "SECOND_ONE"})
 	first := rxDetached(t, rx, "", "rx", "watch")
@@ -211,6 +216,7 @@ func TestRxWatchSecondRefused(t *testing.T) {
 // still parses, status calls it stale, and the next watcher recovers it
 // with a warning.
 func TestRxWatchKilledThenRestarted(t *testing.T) {
+	t.Parallel()
 	rx := rxtest.New(t, rxtest.Options{})
 	rx.PushTask(tasktest.TaskSpec{ID: "KILLED_ONE"})
 	s := rxDetached(t, rx, "", "rx", "watch")

@@ -142,6 +142,11 @@ var causeRules = []causeRule{
 	// git's own line for a git:// connect failure, whatever errno follows
 	// (git.exe under Wine prints errno=Success).
 	{CauseUnreachable, regexp.MustCompile(`^fatal: unable to connect to \S+:`), fixed(hintUnreachable)},
+	// The connection closed while the remote was still listing its refs:
+	// a server stopped or restarted mid-answer (a git daemon's outage
+	// begins so when a fetch is in flight). git's own line, not the
+	// server's.
+	{CauseUnreachable, regexp.MustCompile(`^fatal: expected flush after ref listing`), fixed(hintUnreachable)},
 	{CauseUnreachable, regexp.MustCompile(`The requested URL returned error: (5\d\d)\b`), func(m, _ []string) string {
 		return "the server failed (HTTP " + m[1] + "): retry later, or ask its administrator if it persists"
 	}},

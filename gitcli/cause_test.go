@@ -81,6 +81,7 @@ func TestClassifyStderrSynthetic(t *testing.T) {
 		{"timed out", "ssh: connect to host 10.0.0.9 port 22: Connection timed out\r\nfatal: Could not read from remote repository.\n", CauseUnreachable, true},
 		{"no route", "ssh: connect to host 10.0.0.9 port 22: No route to host\r\n", CauseUnreachable, true},
 		{"strict checking, unknown key", "No ED25519 host key is known for [127.0.0.1]:2222 and you have requested strict checking.\r\nHost key verification failed.\r\n", CauseHostKey, true},
+		{"cut while listing refs", "fatal: expected flush after ref listing\n", CauseUnreachable, true},
 		{"http 401", "fatal: unable to access 'https://h/r.git/': The requested URL returned error: 401\n", CauseAuth, true},
 		{"http 404", "fatal: unable to access 'https://h/r.git/': The requested URL returned error: 404\n", CauseNotFound, true},
 		// A server's own text is never evidence.

@@ -89,6 +89,10 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
+	args, code := helpArgs(args, stdout)
+	if code >= 0 {
+		return code
+	}
 	var cli CLI
 	exit := -1
 	parser, err := kong.New(&cli,
@@ -105,6 +109,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	kctx, err := parser.Parse(args[1:])
 	if exit >= 0 {
+		if len(args) == 2 && args[1] == "--help" && exit == 0 && code == -2 {
+			return 2 // rfhandoff alone: the short help, as a usage error
+		}
 		return exit
 	}
 	if err != nil {

@@ -268,9 +268,11 @@ func (m *Mirror) filterIgnored() {
 		if _, err := os.Stat(mark); err == nil {
 			return
 		}
-		m.log.Warn("the server does not support partial clone filters (git: uploadpack.allowFilter): "+
-			"every poll downloads everything pushed to the branch, media included, as a full fetch would; "+
-			"polls may then exceed git_timeout on a slow link",
+		m.log.Warn("the remote does not filter what it sends (uploadpack.allowFilter is off, as in a plain bare repository): "+
+			"everything works, but each poll downloads every file pushed to the branch, media included, not only the task or result. "+
+			"Nothing needs doing while the branch holds small files; if it carries large ones or the link is slow, "+
+			"run `git config uploadpack.allowFilter true` in the bare repository on the server (hosted forges allow filters already). "+
+			"Said once for this mirror",
 			"remote", exec.RedactURL(m.URL), "mirror", m.Dir, "mirror_bytes", dirBytes(m.Dir))
 		_ = os.WriteFile(mark, []byte("reported\n"), 0o600)
 	})

@@ -216,7 +216,7 @@ func TestServerWithoutFilters(t *testing.T) {
 	gittest.Seed(t, f.rem, branch, map[string]string{"more.raw": gittest.Incompressible(1 << 10)})
 	f.fetch(t, m)
 	f.fetch(t, f.open(t)) // another process: still said once
-	if n := strings.Count(f.logs.String(), "does not support partial clone filters"); n != 1 {
+	if n := strings.Count(f.logs.String(), "does not filter what it sends"); n != 1 {
 		t.Fatalf("the refused filter was reported %d times, want once:\n%s", n, f.logs)
 	}
 	if n := f.size(t); n < 1<<20 {

@@ -37,6 +37,9 @@ const firstRunID = "RF001A_OTA_CAPTURE_003"
 var firstRunEdits = map[string]string{
 	"limits.planned_duration_s": "120",
 	"tx.duration_s":             "10",
+	// Not a README line: this lab's HackRF is the simulator (README
+	// "Rehearse with the simulator" says to set it).
+	"tools.allow_simulator": "true",
 }
 
 // pace is how fast the MAIN operator acts. A person reads the prompt
@@ -140,6 +143,18 @@ func (o *operator) run(want int, args ...string) string {
 	return s.Stdout.String()
 }
 
+// runErr is run for a command that must fail: it returns stdout and
+// stderr together.
+func (o *operator) runErr(want int, args ...string) string {
+	o.t.Helper()
+	path, argv := o.command(args)
+	s := prompttest.StartDetached(o.t, path, argv, prompttest.Options{Dir: o.dir, Env: o.env})
+	if code := exitOf(o.t, s); code != want {
+		o.t.Fatalf("rfhandoff %s: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), code, want, s.Stdout, s.Stderr)
+	}
+	return s.Stdout.String() + s.Stderr.String()
+}
+
 // start starts rfhandoff; tty gives it a terminal of its own.
 func (o *operator) start(tty bool, args ...string) *prompttest.Session {
 	o.t.Helper()
@@ -211,10 +226,14 @@ var native = platform{
 	},
 }
 
-// firstRun is one lab's first experiment. policy is the text of
-// rfhandoff.toml in both checkouts, "" for none (the built-in defaults,
-// whose 120 s capture the RX operator ends with Ctrl-C once TX is done);
-// the MAIN operator acts at pc's pace.
+// firstRun is one lab's first experiment: README "First run" line by
+// line (readmeFirstRun), each typed on its machine. policy is the text of
+// rfhandoff.toml as the operator leaves it after copying the example and
+// setting the keys README names, "" for none: then the two policy lines
+// are left out, and the built-in defaults, which never let the simulator
+// stand in for a HackRF, must refuse the capture before READY (doctor rx
+// saying so first) and the run ends there. The MAIN operator acts at
+// pc's pace.
 func firstRun(t *testing.T, policy string, p platform, pc pace) {
 	home := gittest.Home(t)
 	hostEnv := gittest.Environ(home, config.EnvVar, "HACKRF_SIM")
@@ -230,129 +249,79 @@ func firstRun(t *testing.T, policy string, p platform, pc pace) {
 
 	top := t.TempDir()
 	shIn(t, top, env, p.shPrelude+"git clone --quiet --branch video-development "+url+" main && git clone --quiet --branch video-development "+url+" rx")
-	main := &operator{t: t, dir: filepath.Join(top, "main"), env: env, launch: p.launch, console: p.console, shPrelude: p.shPrelude}
-	rx := &operator{t: t, dir: filepath.Join(top, "rx"), env: env, launch: p.launch, console: p.console, shPrelude: p.shPrelude}
-	// OPERATIONS §1: ignore the state directory on the branches, create
-	// the result branch once from the MAIN PC.
-	main.sh("echo '/.local/' >> .gitignore && git add .gitignore && git commit -q -m 'ignore rfhandoff state' && git push -q origin HEAD:refs/heads/video-development")
-	main.sh(`git push -q origin "$(git rev-parse HEAD)":refs/heads/rx-node`)
-	// README: the policy outside the checkout, named by $RFHANDOFF_CONFIG
-	// (one inside a git working tree is refused, PROTOCOL §11). Both
-	// machines share this test's HOME: the same file serves both.
-	if policy != "" {
-		file := filepath.Join(home, ".config", "rfhandoff", config.DefaultFile)
-		if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(file, []byte(policy), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		for _, o := range []*operator{main, rx} {
-			o.env = append(o.env[:len(o.env):len(o.env)], config.EnvVar+"="+p.path(file))
-		}
+	ops := map[string]*operator{
+		"main": {t: t, dir: filepath.Join(top, "main"), env: env, launch: p.launch, console: p.console, shPrelude: p.shPrelude},
+		"rx":   {t: t, dir: filepath.Join(top, "rx"), env: env, launch: p.launch, console: p.console, shPrelude: p.shPrelude},
 	}
-
-	for _, o := range []*operator{main, rx} {
-		out := o.run(0, "config", "check")
-		for _, want := range []string{fmt.Sprintf("#   %-27s %s\n", "repo.path", p.path(o.dir)), fmt.Sprintf("#   %-27s %s\n", "capture.dir", p.path(filepath.Join(o.dir, ".local", "captures")))} {
-			if !strings.Contains(out, want) {
-				t.Errorf("config check in %s does not show %q:\n%s", o.dir, want, out)
-			}
-		}
-	}
-
-	// MAIN: write the task as README "Writing a task" does, then run the
-	// three git lines it printed.
-	if err := os.WriteFile(filepath.Join(main.dir, "plan.md"), []byte("Capture the 433.92 MHz burst the MAIN PC sends.\n"), 0o600); err != nil {
+	main, rx := ops["main"], ops["rx"]
+	repoRoot, err := filepath.Abs("..")
+	if err != nil {
 		t.Fatal(err)
 	}
-	out := main.run(0, "task", "new", firstRunID, "--title", "Common-clock OTA capture, 433.92 MHz",
-		"--rf-rx", "--allow-push", "RX_RESULT_ONLY", "--body-file", "plan.md")
-	m := reApproval.FindStringSubmatch(out)
-	lines := reGitLine.FindAllStringSubmatch(out, -1)
-	if m == nil || len(lines) != 3 {
-		t.Fatalf("task new did not print the approval and three git lines:\n%s", out)
-	}
-	for _, l := range lines {
-		main.sh(l[1])
-	}
+	policyFile := filepath.Join(home, ".config", "rfhandoff", config.DefaultFile)
 
-	// RX: pull, cron's check sees the task, the operator approves at a
-	// terminal.
-	rx.sh("git pull -q")
-	if out := rx.run(10, "rx", "check"); !strings.Contains(out, firstRunID) {
-		t.Fatalf("rx check does not name the task:\n%s", out)
-	}
-	ap := rx.start(true, "rx", "approve", firstRunID)
-	ap.WaitForText(menu, rxWait)
-	ap.Send("A")
-	if m[1] != "" {
-		ap.WaitForText("Type exactly: "+m[1], rxWait)
-		ap.Send(m[1])
-	}
-	if code := exitOf(t, ap); code != 0 {
-		t.Fatalf("rx approve: exit %d\n%s\n%s", code, ap.Stdout, ap.Stderr)
-	}
-
-	// MAIN watches before the capture starts; the RX side captures with
-	// the simulator (first on PATH, as the example leaves [tools] empty).
-	watch := main.start(true, "tx", "watch")
-	capture := rx.start(false, "rx", "capture", firstRunID)
+	var (
+		approval string // what task new says the RX operator types after A
+		capture  *prompttest.Session
+		readyAt  time.Time
+		captured bool
+	)
 	t.Cleanup(func() {
-		if t.Failed() {
+		if t.Failed() && capture != nil {
 			t.Logf("rx capture:\nstdout:\n%s\nstderr:\n%s", capture.Stdout, capture.Stderr)
 		}
 	})
-	output(watch).WaitForText("READY result for task "+firstRunID+" awaiting authorization", rxWait)
-	readyAt := time.Now()
-	watch.WaitForText("Type exactly: AUTHORIZE RF TX", rxWait)
-	watch.WaitForText(p.prompt, rxWait)
-	time.Sleep(pc.phrase) // the operator reads the offer
-	watch.Send("AUTHORIZE RF TX")
-	output(watch).WaitFor(reRecord, rxWait)
-	// tx watch says what to run next: README's line, no path to copy.
-	next := output(watch).WaitFor(reNext, rxWait)[1]
-	if want, code := p.stopWatch(watch), exitOf(t, watch); code != want {
-		t.Fatalf("tx watch stopped: exit %d, want %d\n%s", code, want, watch.Stderr)
-	}
-	if next != "rfhandoff tx execute" {
-		t.Errorf("tx watch tells the operator to run %q, README says rfhandoff tx execute", next)
-	}
-	time.Sleep(time.Until(readyAt.Add(pc.execute))) // the operator gets to it
-	// README: rfhandoff tx execute
-	exe := main.start(true, "tx", "execute")
-	exe.WaitForText("Type exactly: AUTHORIZE RF TX", rxWait)
-	exe.WaitForText(p.prompt, rxWait)
-	exe.Send("AUTHORIZE RF TX")
-	if code := exitOf(t, exe); code != 0 {
-		t.Fatalf("tx execute: exit %d\n%s\n%s", code, exe.Stdout, exe.Stderr)
-	}
-
-	wantExit := 0
-	if policy == "" {
-		// The defaults plan 120 s: the operator stops it (OPERATIONS §2: Ctrl-C
-		// interrupts it cleanly, COMPLETE is published).
-		capture.Signal(os.Interrupt)
-		wantExit = 130
-	}
-	if st := capture.Wait(3 * time.Minute); st.ExitCode() != wantExit {
-		t.Fatalf("rx capture: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", st.ExitCode(), wantExit, capture.Stdout, capture.Stderr)
-	}
-	states := resultStates(t, rem)
-	if len(states) != 2 || states[0] != result.StateReady || states[1] != result.StateComplete {
-		t.Fatalf("result branch holds %v, want READY then COMPLETE", states)
-	}
-	if out := rx.run(0, "rx", "status"); !strings.Contains(out, firstRunID) {
-		t.Errorf("rx status does not name the task:\n%s", out)
-	}
-	if out := main.run(0, "tx", "status"); !strings.Contains(out, firstRunID) {
-		t.Errorf("tx status does not name the task:\n%s", out)
-	}
-	for _, o := range []*operator{main, rx} {
-		if out := o.run(0, "audit", "verify"); !strings.Contains(out, "intact") {
-			t.Errorf("audit verify in %s: %s", o.dir, out)
+	// waitCapture waits, once, for the capture that runs in the RX
+	// operator's terminal to end on its own.
+	waitCapture := func() {
+		if captured || capture == nil {
+			return
+		}
+		captured = true
+		if st := capture.Wait(3 * time.Minute); st.ExitCode() != 0 {
+			t.Fatalf("rx capture: exit %d, want 0\nstdout:\n%s\nstderr:\n%s", st.ExitCode(), capture.Stdout, capture.Stderr)
+		}
+		states := resultStates(t, rem)
+		if len(states) != 2 || states[0] != result.StateReady || states[1] != result.StateComplete {
+			t.Fatalf("result branch holds %v, want READY then COMPLETE", states)
 		}
 	}
+
+	for _, step := range readmeFirstRun(t) {
+		for _, name := range step.machines {
+			o := ops[name]
+			line := step.line
+			switch {
+			case strings.HasPrefix(line, "mkdir -p ~/.config/rfhandoff && cp "):
+				if policy == "" {
+					continue // the built-in defaults: no policy file
+				}
+				// The one path README cannot know: where this repository is.
+				o.sh(strings.ReplaceAll(line, "/path/to/rfhandoff", repoRoot))
+				// "set [limits] planned_duration_s ...": the edited example.
+				if err := os.WriteFile(policyFile, []byte(policy), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			case strings.HasPrefix(line, "export "):
+				if policy == "" {
+					continue
+				}
+				kv := strings.TrimPrefix(line, "export ")
+				k, v, _ := strings.Cut(kv, "=")
+				if k != config.EnvVar || v != "~/.config/rfhandoff/"+config.DefaultFile {
+					t.Fatalf("README exports %q; this suite knows only %s=~/.config/rfhandoff/%s", line, config.EnvVar, config.DefaultFile)
+				}
+				o.env = append(o.env[:len(o.env):len(o.env)], k+"="+p.path(policyFile))
+			case !strings.HasPrefix(line, "rfhandoff "):
+				o.sh(line)
+			default:
+				if !firstRunCommand(t, o, shellWords(line)[1:], policy, p, pc, rem, &approval, &capture, &readyAt, waitCapture) {
+					return // the defaults' refusal ended the run
+				}
+			}
+		}
+	}
+	waitCapture()
 	// Every decision on record, on both sides (PROTOCOL §9).
 	for o, kinds := range map[*operator][]string{
 		rx: {"task_shown task=" + firstRunID, "task_approved task=" + firstRunID},
@@ -367,6 +336,113 @@ func firstRun(t *testing.T, policy string, p platform, pc pace) {
 		}
 	}
 	outcomeIsFake(t, main.dir)
+}
+
+// firstRunCommand runs one rfhandoff line of README "First run" as its
+// operator would and checks what the README says it does. It returns
+// false when the run ends there (the defaults refuse the simulator).
+func firstRunCommand(t *testing.T, o *operator, args []string, policy string, p platform, pc pace, rem *gittest.Remote,
+	approval *string, capture **prompttest.Session, readyAt *time.Time, waitCapture func()) bool {
+	t.Helper()
+	cmd := strings.Join(args[:min(2, len(args))], " ")
+	switch cmd {
+	case "config check":
+		out := o.run(0, args...)
+		for _, want := range []string{fmt.Sprintf("#   %-27s %s\n", "repo.path", p.path(o.dir)), fmt.Sprintf("#   %-27s %s\n", "capture.dir", p.path(filepath.Join(o.dir, ".local", "captures")))} {
+			if !strings.Contains(out, want) {
+				t.Errorf("config check in %s does not show %q:\n%s", o.dir, want, out)
+			}
+		}
+	case "doctor main":
+		o.run(0, args...)
+	case "doctor rx":
+		if policy == "" {
+			// The defaults never take the simulator for a HackRF.
+			if out := o.runErr(1, args...); !strings.Contains(out, "allow_simulator") {
+				t.Errorf("doctor rx with the simulator and the defaults does not name allow_simulator:\n%s", out)
+			}
+			break
+		}
+		o.run(0, args...)
+	case "task new":
+		out := o.run(0, args...)
+		m := reApproval.FindStringSubmatch(out)
+		lines := reGitLine.FindAllStringSubmatch(out, -1)
+		if m == nil || len(lines) != 3 {
+			t.Fatalf("task new did not print the approval and three git lines:\n%s", out)
+		}
+		*approval = m[1]
+		for _, l := range lines {
+			o.sh(l[1])
+		}
+	case "rx check":
+		if out := o.run(10, args...); !strings.Contains(out, firstRunID) {
+			t.Fatalf("rx check does not name the task:\n%s", out)
+		}
+	case "rx approve":
+		ap := o.start(true, args...)
+		ap.WaitForText(menu, rxWait)
+		ap.Send("A")
+		if *approval != "" {
+			ap.WaitForText("Type exactly: "+*approval, rxWait)
+			ap.Send(*approval)
+		}
+		if code := exitOf(t, ap); code != 0 {
+			t.Fatalf("rx approve: exit %d\n%s\n%s", code, ap.Stdout, ap.Stderr)
+		}
+	case "rx capture":
+		if policy == "" {
+			out := o.runErr(1, args...)
+			if !strings.Contains(out, "allow_simulator") {
+				t.Errorf("rx capture with the simulator and the defaults is not refused naming allow_simulator:\n%s", out)
+			}
+			if states := resultStates(t, rem); len(states) != 0 {
+				t.Errorf("the refused simulator capture published %v", states)
+			}
+			return false
+		}
+		// It runs in the RX operator's terminal while MAIN acts.
+		*capture = o.start(false, args...)
+	case "tx watch":
+		watch := o.start(true, args...)
+		output(watch).WaitForText("READY result for task "+firstRunID+" awaiting authorization", rxWait)
+		*readyAt = time.Now()
+		watch.WaitForText("Type exactly: AUTHORIZE RF TX", rxWait)
+		watch.WaitForText(p.prompt, rxWait)
+		time.Sleep(pc.phrase) // the operator reads the offer
+		watch.Send("AUTHORIZE RF TX")
+		output(watch).WaitFor(reRecord, rxWait)
+		// tx watch says what to run next: README's line, no path to copy.
+		next := output(watch).WaitFor(reNext, rxWait)[1]
+		if want, code := p.stopWatch(watch), exitOf(t, watch); code != want {
+			t.Fatalf("tx watch stopped: exit %d, want %d\n%s", code, want, watch.Stderr)
+		}
+		if next != "rfhandoff tx execute" {
+			t.Errorf("tx watch tells the operator to run %q, README says rfhandoff tx execute", next)
+		}
+	case "tx execute":
+		time.Sleep(time.Until(readyAt.Add(pc.execute))) // the operator gets to it
+		exe := o.start(true, args...)
+		exe.WaitForText("Type exactly: AUTHORIZE RF TX", rxWait)
+		exe.WaitForText(p.prompt, rxWait)
+		exe.Send("AUTHORIZE RF TX")
+		if code := exitOf(t, exe); code != 0 {
+			t.Fatalf("tx execute: exit %d\n%s\n%s", code, exe.Stdout, exe.Stderr)
+		}
+	case "rx status", "tx status":
+		waitCapture() // "afterwards"
+		if out := o.run(0, args...); !strings.Contains(out, firstRunID) {
+			t.Errorf("%s does not name the task:\n%s", cmd, out)
+		}
+	case "audit verify":
+		waitCapture()
+		if out := o.run(0, args...); !strings.Contains(out, "intact") {
+			t.Errorf("audit verify in %s: %s", o.dir, out)
+		}
+	default:
+		t.Fatalf("README First run has `rfhandoff %s`, which this suite does not know how to follow", strings.Join(args, " "))
+	}
+	return true
 }
 
 // output is where s's stdout goes: its pipe, or the terminal.

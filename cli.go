@@ -21,6 +21,7 @@ type CLI struct {
 
 	Audit   AuditCmd   `cmd:"" help:"Show and verify the audit log."`
 	Config  ConfigCmd  `cmd:"" help:"Check the policy file."`
+	Doctor  DoctorCmd  `cmd:"" help:"Check one side of the lab from here (checkout, state directory, remote, branches, tools, board, clock, space); every problem at once, nothing written."`
 	Task    TaskCmd    `cmd:"" help:"Write (MAIN PC) and check task files."`
 	Result  ResultCmd  `cmd:"" help:"Offline result file checks."`
 	Rx      RxCmd      `cmd:"" help:"RX laptop: watch the task branch, approve and prepare tasks."`

@@ -25,7 +25,7 @@ var layers = [][]string{
 	// domain: what a task, a result and a policy are, and reading them
 	{"config", "task", "gate", "result", "prompt", "taskfetch", "mirror", "notify", "sigmf", "prompt/prompttest", "task/tasktest", "sigmf/sigmftest"},
 	// workflows: the two sides' commands
-	{"rxwatch", "txwatch", "capture", "publish", "tasknew", "demo", "rxwatch/rxtest", "txwatch/txtest", "publish/publishtest", "faultkit"},
+	{"rxwatch", "txwatch", "capture", "publish", "tasknew", "demo", "doctor", "rxwatch/rxtest", "txwatch/txtest", "publish/publishtest", "faultkit"},
 	// commands and the end-to-end suites
 	{"", "e2e", "e2e/fault", "e2e/trust", "e2e/ssh", "e2e/security"},
 }

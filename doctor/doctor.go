@@ -212,7 +212,12 @@ func checkIgnored(ctx context.Context, rep *Report, git *gitcli.Client, co check
 	if d.Side == RX {
 		dirs = append(dirs, struct{ what, dir string }{"capture directory", p.CaptureDir()})
 	}
+	seen := map[string]bool{}
 	for _, x := range dirs {
+		if seen[x.dir] {
+			continue // the audit log in the state directory: said once
+		}
+		seen[x.dir] = true
 		err := git.RequireIgnored(ctx, p.Repo.Path, x.dir, x.what)
 		var ni *gitcli.NotIgnoredError
 		switch {

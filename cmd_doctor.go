@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -82,6 +83,20 @@ func runDoctor(app *App, side doctor.Side, role exec.Role) error {
 	}
 	fmt.Fprintf(app.Stdout, "no problems found for the %s side\n", side)
 	return nil
+}
+
+// doctorWithoutPolicy is doctor's report when the policy does not load:
+// that problem alone, since every other check reads the policy.
+func doctorWithoutPolicy(w io.Writer, side string, err error) int {
+	wd, _ := os.Getwd()
+	fmt.Fprintf(w, "rfhandoff doctor %s, run in %s\n", side, wd)
+	rep := &doctor.Report{Side: doctor.Side(side), Findings: []doctor.Finding{{Check: "policy", Status: doctor.Problem,
+		Text: fmt.Sprintf("%v\nfix it (every reason is above), then run doctor again: every other check reads the policy", err)}}}
+	if werr := rep.Write(w); werr != nil {
+		return 1
+	}
+	fmt.Fprintln(w, "1 problem(s): nothing else was checked")
+	return 1
 }
 
 // doctorAudit is the log doctor's subprocesses go to: the side's own when

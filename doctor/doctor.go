@@ -137,7 +137,7 @@ func Run(ctx context.Context, d Deps) (*Report, error) {
 		rep.add("remote", Note, "not checked: the remote's URL is read from the checkout")
 	}
 	checkTrust(rep, local, d)
-	checkTools(rep, local, d)
+	checkTools(ctx, rep, local, d)
 	if d.Side == RX {
 		checkBoard(ctx, rep, local, d)
 	}
@@ -233,6 +233,13 @@ func checkIgnored(ctx context.Context, rep *Report, git *gitcli.Client, co check
 		case err != nil:
 			rep.add(x.what, Problem, "%v", err)
 		default:
+			// As every command's first write checks them (PROTOCOL §4).
+			if _, err := os.Lstat(x.dir); err == nil && x.what != "capture directory" {
+				if err := state.CheckPrivate(x.dir); err != nil {
+					rep.add(x.what, Problem, "%v", err)
+					continue
+				}
+			}
 			rep.add(x.what, OK, "%s is out of git's reach (ignored, or outside the checkout)", x.dir)
 		}
 	}
@@ -358,7 +365,7 @@ func checkTrust(rep *Report, s *exec.Stack, d Deps) {
 
 // checkTools names the program each tool resolves to, and whether it is
 // rfhandoff's simulator.
-func checkTools(rep *Report, s *exec.Stack, d Deps) {
+func checkTools(ctx context.Context, rep *Report, s *exec.Stack, d Deps) {
 	paths, missing := s.Paths(), s.Missing()
 	needed := map[exec.Tool]bool{exec.Git: true}
 	if d.Side == RX {
@@ -375,6 +382,13 @@ func checkTools(rep *Report, s *exec.Stack, d Deps) {
 			rep.add(string(t), Note, "not found (%v): the operating system's clock report cannot be read here", missing[t])
 		case !ok:
 			rep.add(string(t), Note, "not found (%v); not needed on this side with this policy", missing[t])
+		case t == exec.Git:
+			git := &gitcli.Client{R: s, Dir: d.Scratch, Timeout: d.Policy.Poll.GitTimeout.Duration}
+			if v, err := git.CheckVersion(ctx); err != nil {
+				rep.add(string(t), Problem, "%s: %v; install a newer git (Debian: from backports, or the distribution's next release)", path, err)
+			} else {
+				rep.add(string(t), OK, "%s (git %s)", path, v)
+			}
 		case d.IsSimulator != nil && d.IsSimulator(path):
 			rep.add(string(t), Note, "%s is rfhandoff's own HackRF SIMULATOR, not a radio: captures through it are simulated noise; "+
 				"for hardware, take the simulator's directory off PATH or pin the real tool in [tools] %s", path, string(t))

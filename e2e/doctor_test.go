@@ -176,3 +176,24 @@ func TestDoctorNamesTheSimulator(t *testing.T) {
 		t.Errorf("git is not named as itself:\n%s", out.Stdout)
 	}
 }
+
+// A policy that does not load is the one problem, with every reason;
+// nothing else is checked and nothing written.
+func TestDoctorInvalidPolicy(t *testing.T) {
+	lab := faultkit.NewLab(t)
+	policy := filepath.Join(t.TempDir(), "policy.toml")
+	body := "[repo]\npath = " + `"` + filepath.ToSlash(lab.RX.Dir) + `"` + "\n\n[limits]\nplanned_duration_s = 1\n\n[clock]\nrequire_synchronised = true\n"
+	if err := os.WriteFile(policy, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out := runDoctor(t, lab, lab.RX, lab.RX.Dir, policy, "rx", "yes")
+	if out.Code != 1 {
+		t.Fatalf("want exit 1: %s", out)
+	}
+	for _, w := range []string{"PROBLEM    policy: policy " + policy + ": 2 problems:", "limits.planned_duration_s = 1: must be 15 to 3600",
+		"clock.require_synchronised", "1 problem(s): nothing else was checked"} {
+		if !strings.Contains(out.Stdout, w) {
+			t.Errorf("stdout lacks %q:\n%s", w, out.Stdout)
+		}
+	}
+}

@@ -1,12 +1,16 @@
 package e2e
 
 import (
+	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"rfhandoff/faultkit"
+	"rfhandoff/gitcli/gittest"
 	"rfhandoff/prompt/prompttest"
 	"rfhandoff/publish/publishtest"
 	"rfhandoff/result"
@@ -88,5 +92,31 @@ func TestTxExecuteRefusesAnUnsynchronisedClock(t *testing.T) {
 	}
 	if s.hackrfStarts(t) != 0 {
 		t.Fatal("hackrf_transfer started")
+	}
+}
+
+// rx publish-result refuses while the OS says the clock is not
+// synchronised: nothing pushed.
+func TestRxPublishResultRefusesAnUnsynchronisedClock(t *testing.T) {
+	t.Parallel()
+	home := gittest.Home(t)
+	f := publishtest.New(t, publishtest.Options{})
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "rfhandoff.toml")
+	if err := os.WriteFile(cfg, []byte(fmt.Sprintf("[repo]\npath = %q\n", f.Checkout)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ready := filepath.Join(dir, "ready.json")
+	if err := os.WriteFile(ready, publishtest.Encode(t, f.Ready()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	refs := f.Refs(t)
+	env := withClock(t, gittest.Environ(home, "RFHANDOFF_CONFIG"), "no")
+	out := faultkit.Run(t, env, "", rxWait, "", "--config", cfg, "rx", "publish-result", ready)
+	if out.Code != 1 || !strings.Contains(out.Stderr, "rx publish-result refused: the host clock is not synchronised") {
+		t.Fatalf("want the clock's refusal: %s", out)
+	}
+	if got := f.Refs(t); got != refs {
+		t.Errorf("the remote changed:\n%s\nto\n%s", refs, got)
 	}
 }

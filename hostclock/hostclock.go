@@ -4,6 +4,10 @@
 // flag as systemd reads it) on Unix, `w32tm /query /status` on Windows.
 // Where the program is missing, fails or says something else, the answer
 // is "cannot tell", which never refuses but is said.
+//
+// What it offers: Check (the report, never an error), Require (the
+// refusal, *NotSyncedError, unless the policy waives it), the pure
+// parsers ParseTimedatectl and ParseW32tm, and WaiverKey.
 package hostclock
 
 import (

@@ -293,6 +293,15 @@ func checkRemote(ctx context.Context, rep *Report, git *gitcli.Client, d Deps) {
 			"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=remote." + name + ".url", "GIT_CONFIG_VALUE_0=" + url,
 		},
 	}
+	// As a mirror's open does: only the global and system config could
+	// still send git elsewhere from here.
+	if got, err := remote.RemoteURL(ctx, name); err != nil || got != url {
+		if err == nil {
+			err = fmt.Errorf("git would ask %s", exec.RedactURL(got))
+		}
+		rep.add("remote", Problem, "%s (%s): %v", name, exec.RedactURL(url), err)
+		return
+	}
 	want := branches(d)
 	var names []string
 	for _, b := range want {

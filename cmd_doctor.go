@@ -27,15 +27,18 @@ type DoctorRxCmd struct{}
 // DoctorMainCmd is `rfhandoff doctor main`.
 type DoctorMainCmd struct{}
 
-func (c *DoctorRxCmd) Run(app *App) error   { return runDoctor(app, doctor.RX, exec.RoleRX) }
-func (c *DoctorMainCmd) Run(app *App) error { return runDoctor(app, doctor.Main, exec.RoleTX) }
+// Both run as exec.RoleNone: doctor only asks (git, hackrf_info,
+// hackrf_clock, the clock query) and its runner cannot express a capture
+// or a transmission.
+func (c *DoctorRxCmd) Run(app *App) error   { return runDoctor(app, doctor.RX) }
+func (c *DoctorMainCmd) Run(app *App) error { return runDoctor(app, doctor.Main) }
 
 // runDoctor runs the checks of side and prints every finding. It writes
 // nothing the checks could find afterwards: its scratch directory (git's
 // empty hooks directory, where git asks the remote, and an audit log when
 // the side has none) is a private temporary directory removed at the end
 // (DESIGN "doctor").
-func runDoctor(app *App, side doctor.Side, role exec.Role) error {
+func runDoctor(app *App, side doctor.Side) error {
 	scratch, err := os.MkdirTemp("", "rfhandoff-doctor-")
 	if err != nil {
 		return err
@@ -54,7 +57,7 @@ func runDoctor(app *App, side doctor.Side, role exec.Role) error {
 	p := app.Policy
 	stack := func(protocols []string) (*exec.Stack, error) {
 		return exec.New(exec.Options{
-			Role: role, Tools: app.toolPaths(), Audit: audit, Environ: app.Environ,
+			Role: exec.RoleNone, Tools: app.toolPaths(), Audit: audit, Environ: app.Environ,
 			SSHKeygen: p.Tools.SSHKeygen, SSHCommand: p.Tools.SSHCommand, CredentialHelper: p.Tools.GitCredentialHelper,
 			DefaultTimeout: p.Poll.GitTimeout.Duration, HooksDir: hooks, GitProtocols: protocols,
 		})

@@ -101,9 +101,10 @@ type Deps struct {
 	Side       Side
 	Policy     config.Policy
 	PolicyFile string // "" when the built-in defaults are in force
-	// Stack builds the audited runner of the side's role allowing the
-	// given git transports (none: local operations only). Its audit log
-	// is the caller's decision (DESIGN "doctor").
+	// Stack builds the audited runner doctor's subprocesses run through,
+	// allowing the given git transports (none: local operations only).
+	// Its audit log is the caller's decision (DESIGN "The host clock and
+	// doctor").
 	Stack func(protocols []string) (*exec.Stack, error)
 	// Scratch is an empty private directory outside the checkout, where
 	// git asks the remote (no repository there or above it is read).
@@ -134,7 +135,11 @@ func Run(ctx context.Context, d Deps) (*Report, error) {
 		checkRemote(ctx, rep, git, d)
 	} else {
 		rep.add("state directory", Note, "not checked: it needs a checkout")
-		rep.add("remote", Note, "not checked: the remote's URL is read from the checkout")
+		if p.Repo.URL != "" {
+			checkRemote(ctx, rep, git, d) // the policy names it: no checkout read
+		} else {
+			rep.add("remote", Note, "not checked: without [repo] url the remote's URL is read from the checkout")
+		}
 	}
 	checkTrust(rep, local, d)
 	checkTools(ctx, rep, local, d)

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/alecthomas/kong"
@@ -21,6 +22,7 @@ type CLI struct {
 
 	Audit   AuditCmd   `cmd:"" help:"Show and verify the audit log."`
 	Config  ConfigCmd  `cmd:"" help:"Check the policy file."`
+	Doctor  DoctorCmd  `cmd:"" help:"Check one side of the lab from here (checkout, state directory, remote, branches, tools, board, clock, space); every problem at once, nothing written."`
 	Task    TaskCmd    `cmd:"" help:"Write (MAIN PC) and check task files."`
 	Result  ResultCmd  `cmd:"" help:"Offline result file checks."`
 	Rx      RxCmd      `cmd:"" help:"RX laptop: watch the task branch, approve and prepare tasks."`
@@ -119,6 +121,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	app, err := newApp(ctx, &cli.Globals, stdin, stdout, stderr)
+	if side, ok := strings.CutPrefix(kctx.Command(), "doctor "); ok && err != nil {
+		return doctorWithoutPolicy(stdout, side, err)
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "rfhandoff:", err)
 		return 1

@@ -29,6 +29,11 @@ func (c *RxCaptureCmd) Run(app *App) error {
 		return err
 	}
 	pub.Git.RemoteURLs = app.knownRemotes() // asked once: this command ends with its task
+	// Before anything is published (a recovered COMPLETE, READY): every
+	// time in a result is this clock's (PROTOCOL §8).
+	if err := requireClock(app.Ctx, app, pub.Runner, "rx capture (publishing READY and COMPLETE)"); err != nil {
+		return err
+	}
 	n, err := app.Notifier(exec.RoleRX)
 	if err != nil {
 		return err

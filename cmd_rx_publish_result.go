@@ -30,6 +30,9 @@ func (c *RxPublishResultCmd) Run(app *App) error {
 		return err
 	}
 	pub.Git.RemoteURLs = app.knownRemotes() // asked once: this command ends with its task
+	if err := requireClock(app.Ctx, app, pub.Runner, "rx publish-result"); err != nil {
+		return err
+	}
 	out, err := publish.Publish(app.Ctx, publish.Deps{
 		Git:          pub.Git,
 		Runner:       pub.Runner,

@@ -21,6 +21,11 @@ func (c *TxExecuteCmd) Run(app *App) error {
 	if err != nil {
 		return err
 	}
+	// Before the record is read or consumed: the re-checks compare the
+	// result's times with this clock (PROTOCOL §7).
+	if err := requireClock(app.Ctx, app, r, "tx execute"); err != nil {
+		return err
+	}
 	n, err := app.Notifier(exec.RoleTX)
 	if err != nil {
 		return err

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+
 	"rfhandoff/exec"
 	"rfhandoff/txwatch"
 )
@@ -35,6 +37,7 @@ func (c *TxWatchCmd) Run(app *App) error {
 		Audit:  audit,
 		// The command printed after a record: the operator copies no path.
 		ExecuteCommand: app.CommandLine("tx", "execute"),
+		Clock:          func(ctx context.Context) error { return requireClock(ctx, app, r, "offering a READY result") },
 	}
 	return w.Run(app.Ctx)
 }

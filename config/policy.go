@@ -17,6 +17,7 @@ type Policy struct {
 	TX      TX      `toml:"tx"`
 	Trust   Trust   `toml:"trust"`
 	Notify  Notify  `toml:"notify"`
+	Clock   Clock   `toml:"clock"`
 	// Node names this RX node on a multi-node task (PROTOCOL §23).
 	Node Node `toml:"node,omitempty"`
 	// Nodes lists every RX node, on the MAIN PC (PROTOCOL §23).
@@ -130,6 +131,15 @@ type TX struct {
 	DurationS      int    `toml:"duration_s"`
 }
 
+// Clock says what a side does when the operating system says its clock
+// is not synchronised (PROTOCOL §7, §8; hostclock).
+type Clock struct {
+	// RequireSynchronized: rx capture and rx publish-result refuse to
+	// publish, tx watch to offer and tx execute to run while the OS says
+	// its clock is not synchronised. An OS that cannot tell never refuses.
+	RequireSynchronized bool `toml:"require_synchronized"`
+}
+
 // Duration is a Go duration written as a TOML string ("5s", "250ms").
 type Duration struct{ time.Duration }
 
@@ -199,5 +209,6 @@ func Default() Policy {
 			Events:  append([]string(nil), NotifyEvents...),
 			Timeout: Duration{defaultNotifyTimeout},
 		},
+		Clock: Clock{RequireSynchronized: true},
 	}
 }

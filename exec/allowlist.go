@@ -47,6 +47,8 @@ func checkArgs(role Role, tool Tool, args []string) string {
 		return checkFlags(args, map[string]transferFlag{"-d": {true}}, nil)
 	case HackRFClock:
 		return checkFlags(args, map[string]transferFlag{"-i": {false}, "-d": {true}}, []string{"-i"})
+	case Timedatectl, W32tm:
+		return checkClockTool(tool, args)
 	case Notify:
 		// The operator's own program with the argv they wrote; the
 		// program was checked when it was resolved (ResolveNotify).

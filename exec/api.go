@@ -17,8 +17,9 @@ const (
 	HackRFClock    Tool = "hackrf_clock"
 )
 
-// Tools lists every allowlisted tool in a stable order.
-var Tools = []Tool{Git, HackRFInfo, HackRFTransfer, HackRFClock}
+// Tools lists every allowlisted tool in a stable order: the clock tool is
+// this platform's (ClockTool).
+var Tools = []Tool{Git, HackRFInfo, HackRFTransfer, HackRFClock, ClockTool}
 
 // Role says which side a runner serves. It decides what hackrf_transfer may do:
 // RoleRX can only receive (-r), RoleTX can only transmit (-t), RoleNone can

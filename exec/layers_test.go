@@ -21,11 +21,11 @@ var layers = [][]string{
 	// leaves: no project imports
 	{"errlist", "strictjson", "backoff", "hiddentext", "gitcli/gitname", "node", "internal/testrun", "internal/testbin"},
 	// infrastructure: processes, files, git, the HackRF tools
-	{"exec", "state", "gitcli", "hackrfcli", "hacksim", "quicklook", "gitcli/gittest", "quicklook/quicklooktest"},
+	{"exec", "state", "gitcli", "hackrfcli", "hacksim", "quicklook", "hostclock", "gitcli/gittest", "quicklook/quicklooktest"},
 	// domain: what a task, a result and a policy are, and reading them
 	{"config", "task", "gate", "result", "prompt", "taskfetch", "mirror", "notify", "sigmf", "prompt/prompttest", "task/tasktest", "sigmf/sigmftest"},
 	// workflows: the two sides' commands
-	{"rxwatch", "txwatch", "capture", "publish", "tasknew", "demo", "rxwatch/rxtest", "txwatch/txtest", "publish/publishtest", "faultkit"},
+	{"rxwatch", "txwatch", "capture", "publish", "tasknew", "demo", "doctor", "rxwatch/rxtest", "txwatch/txtest", "publish/publishtest", "faultkit"},
 	// commands and the end-to-end suites
 	{"", "e2e", "e2e/fault", "e2e/trust", "e2e/ssh", "e2e/security"},
 }
@@ -35,6 +35,7 @@ var sameLayer = map[string][]string{
 	"state":               {"exec"},
 	"gitcli":              {"exec"},
 	"hackrfcli":           {"exec"},
+	"hostclock":           {"exec"},
 	"hacksim":             {"hackrfcli"},
 	"quicklook":           {"state"},
 	"gitcli/gittest":      {"exec"},

@@ -66,3 +66,36 @@ func parseLsRemote(out []byte) ([]RemoteRef, error) {
 	}
 	return refs, nil
 }
+
+// RemoteBranches asks the remote, in one call, for refs/heads/<b> of each
+// of branches and returns the commit of each one that exists. It never
+// creates anything.
+func (c *Client) RemoteBranches(ctx context.Context, remote string, branches []string) (map[string]string, error) {
+	if err := validRemoteName(remote); err != nil {
+		return nil, err
+	}
+	args := []string{"ls-remote", "--heads", "--end-of-options", remote}
+	want := map[string]string{}
+	for _, b := range branches {
+		if err := ValidBranch(b); err != nil {
+			return nil, err
+		}
+		args = append(args, "refs/heads/"+b)
+		want["refs/heads/"+b] = b
+	}
+	res, err := c.run(ctx, args, call{})
+	if err != nil {
+		return nil, remoteError("ls-remote", "git ls-remote "+remote+" "+strings.Join(args[4:], " "), res.Stderr, err)
+	}
+	refs, err := parseLsRemote(res.Stdout)
+	if err != nil {
+		return nil, &Error{Op: "ls-remote", Err: err}
+	}
+	found := map[string]string{}
+	for _, r := range refs {
+		if b, ok := want[r.Name]; ok { // only exact names: ls-remote matches tails
+			found[b] = r.ID
+		}
+	}
+	return found, nil
+}

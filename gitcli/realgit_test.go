@@ -202,6 +202,20 @@ func TestRemoteBranchExists(t *testing.T) {
 	}
 }
 
+// One call lists the branches that exist, by their exact names only.
+func TestRemoteBranches(t *testing.T) {
+	t.Parallel()
+	co := newCheckout(t)
+	gittest.Seed(t, co.rem, "x/refs/heads/ghost", map[string]string{"a": "a\n"})
+	got, err := co.c.RemoteBranches(t.Context(), "origin", []string{resultBranch, "ghost", "nowhere"})
+	if err != nil || len(got) != 1 || got[resultBranch] != gittest.Tip(t, co.rem, resultBranch) {
+		t.Errorf("RemoteBranches = %v, %v; want only %s", got, err, resultBranch)
+	}
+	if _, err := co.c.RemoteBranches(t.Context(), "origin", []string{"bad..name"}); err == nil {
+		t.Error("an invalid branch name was asked about")
+	}
+}
+
 func TestReadFilesFromCommit(t *testing.T) {
 	t.Parallel()
 	co := newCheckout(t)

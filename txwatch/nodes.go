@@ -218,6 +218,9 @@ func (w *Watcher) judgeNodes(ctx context.Context) error {
 	if w.st.Shown(set) {
 		return nil
 	}
+	if !w.clockAllows(ctx, "set:"+set, fmt.Sprintf("task %s: every node's READY", cur.ID)) {
+		return nil
+	}
 	// As for one result: recorded as shown before it is shown.
 	w.st.MarkShown(set, now)
 	if err := state.SaveTX(w.Policy.StatePath(), w.st); err != nil {

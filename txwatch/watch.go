@@ -51,6 +51,12 @@ type Watcher struct {
 	// written, for the operator to run next ("": "rfhandoff tx execute").
 	ExecuteCommand string
 
+	// Clock, when set, is asked before a result that passed every check
+	// is offered: an error (hostclock's refusal) holds the offer back,
+	// said once, until a later poll finds the clock allowed (PROTOCOL §7).
+	// nil asks nothing.
+	Clock func(ctx context.Context) error
+
 	// Resync bounds how long a tracking ref moved by something other than
 	// rfhandoff (a person's own git fetch) goes unnoticed (0: DefaultResync).
 	Resync time.Duration
@@ -267,6 +273,9 @@ func (w *Watcher) poll(ctx context.Context) error {
 	if checkErr == nil {
 		checkErr = readyProblems(completedError(&w.st, r), gate.CheckReady(r, now, cur.ID, w.Policy), w.src.CheckSigned(signer, r))
 	}
+	if checkErr == nil && !w.clockAllows(ctx, "result:"+snap.Digest, fmt.Sprintf("result %s at commit %s", short(snap.Digest), short(commit))) {
+		return nil // neither shown nor remembered: asked again at the next poll
+	}
 	// The digest is recorded as shown before anything about it is shown:
 	// if the state cannot be written nothing is shown (and it is retried),
 	// and once written the same result is never shown again, not even
@@ -295,6 +304,21 @@ func (w *Watcher) poll(ctx context.Context) error {
 		return nil
 	}
 	return w.authorize(ctx, snap, r, cur, signer)
+}
+
+// clockAllows asks w.Clock before what is offered; a refusal is said once
+// per key (a result's digest, a node set) and nothing is recorded, so
+// the next poll reads the branch again and offers it once the clock is
+// allowed (or refuses it as stale).
+func (w *Watcher) clockAllows(ctx context.Context, key, what string) bool {
+	if w.Clock == nil {
+		return true
+	}
+	if err := w.Clock(ctx); err != nil {
+		w.rep.once("clock:"+key, "%s not offered for authorization yet: %v", what, err)
+		return false
+	}
+	return true
 }
 
 // normalEnd is the one line for a result that is no refusal but the

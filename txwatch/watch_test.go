@@ -1,12 +1,14 @@
 package txwatch
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -633,5 +635,47 @@ func TestWatchDecisionsFailClosed(t *testing.T) {
 				t.Errorf("phrase asked %d times", calls)
 			}
 		})
+	}
+}
+
+// While the clock refuses, a READY that passes every check is not offered
+// and nothing is recorded (said once); once the clock allows, the next
+// poll offers it.
+func TestWatchHoldsAnOfferWhileTheClockRefuses(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	_, digest := e.f.Publish(t, txtest.Ready(time.Now()))
+	out := &gittest.SyncBuffer{}
+	asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase}}}
+	w := e.watcher(out, asker.open)
+	var mu sync.Mutex
+	synced, asked := false, 0
+	w.Clock = func(context.Context) error {
+		mu.Lock()
+		defer mu.Unlock()
+		asked++
+		if !synced {
+			return errors.New("the host clock is not synchronised (stand-in)")
+		}
+		return nil
+	}
+	stop := runWatcher(t, w)
+	waitFor(t, "the clock's refusal", contains(out, "not offered for authorization yet: the host clock is not synchronised (stand-in)"), out)
+	waitFor(t, "a second ask", func() bool { mu.Lock(); defer mu.Unlock(); return asked >= 3 }, out)
+	if asker.calls() != 0 {
+		t.Fatal("the phrase was asked while the clock refused")
+	}
+	if st, err := state.LoadTX(e.pol.StatePath()); err == nil && st.Shown(digest) {
+		t.Fatal("the digest was recorded as shown while the clock refused")
+	}
+	if n := strings.Count(out.String(), "not offered for authorization yet"); n != 1 {
+		t.Errorf("the refusal said %d times, want once:\n%s", n, out)
+	}
+	mu.Lock()
+	synced = true
+	mu.Unlock()
+	waitFor(t, "the record", contains(out, "AUTHORIZED: record"), out)
+	if err := stop(); err != nil {
+		t.Fatalf("Run: %v", err)
 	}
 }

@@ -1,0 +1,158 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"rfhandoff/doctor"
+	"rfhandoff/exec"
+	"rfhandoff/state"
+)
+
+// DoctorCmd groups `doctor rx` and `doctor main`.
+type DoctorCmd struct {
+	Rx   DoctorRxCmd   `cmd:"" name:"rx" help:"RX laptop: check the checkout, state directory, policy, remote and branches, trust files, tools, board, CLKIN, host clock and free space; every problem at once. Writes nothing. Exit 0 all good, 1 a problem."`
+	Main DoctorMainCmd `cmd:"" name:"main" help:"MAIN PC: check the checkout, state directory, policy, remote and branches, trust files, tools and host clock; every problem at once. Writes nothing. Exit 0 all good, 1 a problem."`
+}
+
+// DoctorRxCmd is `rfhandoff doctor rx`.
+type DoctorRxCmd struct{}
+
+// DoctorMainCmd is `rfhandoff doctor main`.
+type DoctorMainCmd struct{}
+
+// Both run as exec.RoleNone: doctor only asks (git, hackrf_info,
+// hackrf_clock, the clock query) and its runner cannot express a capture
+// or a transmission.
+func (c *DoctorRxCmd) Run(app *App) error   { return runDoctor(app, doctor.RX) }
+func (c *DoctorMainCmd) Run(app *App) error { return runDoctor(app, doctor.Main) }
+
+// runDoctor runs the checks of side and prints every finding. It writes
+// nothing the checks could find afterwards: its scratch directory (git's
+// empty hooks directory, where git asks the remote, and an audit log when
+// the side has none) is a private temporary directory removed at the end
+// (DESIGN "The host clock and doctor").
+func runDoctor(app *App, side doctor.Side) error {
+	scratch, err := os.MkdirTemp("", "rfhandoff-doctor-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(scratch)
+	hooks, remoteDir := filepath.Join(scratch, "nohooks"), filepath.Join(scratch, "remote")
+	for _, d := range []string{hooks, remoteDir} {
+		if err := os.Mkdir(d, 0o700); err != nil {
+			return err
+		}
+	}
+	audit, recorded, err := doctorAudit(app.Policy.AuditPath(), scratch)
+	if err != nil {
+		return err
+	}
+	p := app.Policy
+	stack := func(protocols []string) (*exec.Stack, error) {
+		return exec.New(exec.Options{
+			Role: exec.RoleNone, Tools: app.toolPaths(), Audit: audit, Environ: app.Environ,
+			SSHKeygen: p.Tools.SSHKeygen, SSHCommand: p.Tools.SSHCommand, CredentialHelper: p.Tools.GitCredentialHelper,
+			DefaultTimeout: p.Poll.GitTimeout.Duration, HooksDir: hooks, GitProtocols: protocols,
+		})
+	}
+	wd, _ := os.Getwd()
+	fmt.Fprintf(app.Stdout, "rfhandoff doctor %s, run in %s, policy %s\n", side, wd, policySource(app.PolicyFile))
+	rep, err := doctor.Run(app.Ctx, doctor.Deps{
+		Side: side, Policy: p, PolicyFile: app.PolicyFile, Stack: stack, Scratch: remoteDir,
+		IsSimulator: isSimulator, Environ: app.Environ,
+	})
+	if err != nil {
+		return err
+	}
+	if err := rep.Write(app.Stdout); err != nil {
+		return err
+	}
+	if recorded {
+		fmt.Fprintf(app.Stdout, "%-9s  audit: doctor's subprocesses are on record in %s\n", doctor.OK, audit.Path())
+	} else {
+		fmt.Fprintf(app.Stdout, "%-9s  audit: doctor's subprocesses (%s) are NOT on record: there is no private audit log at %s yet, and doctor creates nothing\n",
+			doctor.Note, ranTools(audit.Path()), app.Policy.AuditPath())
+	}
+	if n := rep.Problems(); n > 0 {
+		fmt.Fprintf(app.Stdout, "%d problem(s): fix each line marked PROBLEM, then run %s again\n", n, app.CommandLine("doctor", string(side)))
+		return exitCode(1, nil)
+	}
+	fmt.Fprintf(app.Stdout, "no problems found for the %s side\n", side)
+	return nil
+}
+
+// doctorWithoutPolicy is doctor's report when the policy does not load:
+// that problem alone, since every other check reads the policy.
+func doctorWithoutPolicy(w io.Writer, side string, err error) int {
+	wd, _ := os.Getwd()
+	fmt.Fprintf(w, "rfhandoff doctor %s, run in %s\n", side, wd)
+	rep := &doctor.Report{Side: doctor.Side(side), Findings: []doctor.Finding{{Check: "policy", Status: doctor.Problem,
+		Text: fmt.Sprintf("%v\nfix it (every reason is above), then run doctor again: every other check reads the policy", err)}}}
+	if werr := rep.Write(w); werr != nil {
+		return 1
+	}
+	fmt.Fprintln(w, "1 problem(s): nothing else was checked")
+	return 1
+}
+
+// doctorAudit is the log doctor's subprocesses go to: the side's own when
+// it exists as a private regular file (appended to, as by any command),
+// else one in scratch, thrown away with it (recorded false).
+func doctorAudit(path, scratch string) (log *exec.AuditLog, recorded bool, err error) {
+	if st, err := os.Lstat(path); err == nil && st.Mode().IsRegular() &&
+		state.CheckPrivate(path) == nil && state.CheckPrivate(filepath.Dir(path)) == nil {
+		log, err := exec.OpenAuditLog(path)
+		return log, err == nil, err
+	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, false, fmt.Errorf("audit log %s: %w", path, err)
+	}
+	log, err = exec.OpenAuditLog(filepath.Join(scratch, "audit.jsonl"))
+	return log, false, err
+}
+
+// ranTools names each tool a thrown-away log recorded, with how often it
+// started ("git ×6, timedatectl").
+func ranTools(path string) string {
+	entries, err := exec.ReadAuditTail(path, 10000)
+	if err != nil {
+		return "unknown: " + err.Error()
+	}
+	count := map[exec.Tool]int{}
+	for _, e := range entries {
+		if e.Event == exec.EventStart {
+			count[e.Tool]++
+		}
+	}
+	var out []string
+	for t, n := range count {
+		s := string(t)
+		if n > 1 {
+			s += fmt.Sprintf(" ×%d", n)
+		}
+		out = append(out, s)
+	}
+	sort.Strings(out)
+	if len(out) == 0 {
+		return "none"
+	}
+	return strings.Join(out, ", ")
+}
+
+// isSimulator tells whether a resolved tool path is this rfhandoff binary
+// (PROTOCOL §15: run under a HackRF tool's name, it is the simulator).
+func isSimulator(path string) bool {
+	self, err := os.Executable()
+	if err != nil {
+		return false
+	}
+	a, err1 := os.Stat(self)
+	b, err2 := os.Stat(path)
+	return err1 == nil && err2 == nil && os.SameFile(a, b)
+}

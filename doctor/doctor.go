@@ -1,0 +1,542 @@
+// Package doctor checks, from where the operator stands, whether one side
+// of a lab (the RX laptop or the MAIN PC) can work, and reports every
+// problem at once, each with what to do. It changes nothing: no state
+// directory, audit log or mirror is made, nothing is fetched into the
+// checkout; the remote is asked once, with git ls-remote, from an empty
+// directory of the caller's (Deps.Scratch).
+//
+// What it offers: Run, which returns a Report of Findings; Side and
+// Status.
+package doctor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"rfhandoff/config"
+	"rfhandoff/exec"
+	"rfhandoff/gitcli"
+	"rfhandoff/hackrfcli"
+	"rfhandoff/hostclock"
+	"rfhandoff/mirror"
+	"rfhandoff/state"
+)
+
+// Side is the machine a doctor run is for.
+type Side string
+
+const (
+	RX   Side = "rx"
+	Main Side = "main"
+)
+
+// Status is a finding's weight: only a Problem makes the run fail.
+type Status int
+
+const (
+	OK Status = iota
+	Note
+	Problem
+)
+
+func (s Status) String() string {
+	switch s {
+	case Problem:
+		return "PROBLEM"
+	case Note:
+		return "note"
+	}
+	return "ok"
+}
+
+// Finding is one line of the report: what was checked, how it went, and
+// (for a problem) what to do.
+type Finding struct {
+	Check  string
+	Status Status
+	Text   string
+}
+
+// Report is every finding of one run, in the order checked.
+type Report struct {
+	Side     Side
+	Findings []Finding
+}
+
+// Problems counts the findings that fail the run.
+func (r *Report) Problems() int {
+	n := 0
+	for _, f := range r.Findings {
+		if f.Status == Problem {
+			n++
+		}
+	}
+	return n
+}
+
+func (r *Report) add(check string, s Status, format string, args ...any) {
+	r.Findings = append(r.Findings, Finding{Check: check, Status: s, Text: fmt.Sprintf(format, args...)})
+}
+
+// Write prints the report, one finding per line (continuation lines
+// indented).
+func (r *Report) Write(w io.Writer) error {
+	for _, f := range r.Findings {
+		text := strings.ReplaceAll(strings.TrimRight(f.Text, "\n"), "\n", "\n           ")
+		if _, err := fmt.Fprintf(w, "%-9s  %s: %s\n", f.Status, f.Check, text); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Deps is what a run needs from the command.
+type Deps struct {
+	Side       Side
+	Policy     config.Policy
+	PolicyFile string // "" when the built-in defaults are in force
+	// Stack builds the audited runner doctor's subprocesses run through,
+	// allowing the given git transports (none: local operations only).
+	// Its audit log is the caller's decision (DESIGN "The host clock and
+	// doctor").
+	Stack func(protocols []string) (*exec.Stack, error)
+	// Scratch is an empty private directory outside the checkout, where
+	// git asks the remote (no repository there or above it is read).
+	Scratch string
+	// IsSimulator tells whether a resolved tool path is rfhandoff's own
+	// HackRF simulator.
+	IsSimulator func(path string) bool
+	// Environ is the environment children are built from.
+	Environ []string
+}
+
+// boardTimeout bounds hackrf_info and hackrf_clock.
+const boardTimeout = 20 * time.Second
+
+// Run checks everything the side needs and returns every finding. It
+// fails only when the runner cannot be built at all.
+func Run(ctx context.Context, d Deps) (*Report, error) {
+	rep := &Report{Side: d.Side}
+	local, err := d.Stack(nil)
+	if err != nil {
+		return nil, err
+	}
+	p := d.Policy
+	checkPolicy(rep, d)
+	git := &gitcli.Client{R: local, Dir: p.Repo.Path, Timeout: p.Poll.GitTimeout.Duration}
+	if co, ok := checkCheckout(ctx, rep, local, p); ok {
+		checkIgnored(ctx, rep, git, co, d)
+		checkRemote(ctx, rep, git, d)
+	} else {
+		rep.add("state directory", Note, "not checked: it needs a checkout")
+		if p.Repo.URL != "" {
+			checkRemote(ctx, rep, git, d) // the policy names it: no checkout read
+		} else {
+			rep.add("remote", Note, "not checked: without [repo] url the remote's URL is read from the checkout")
+		}
+	}
+	checkTrust(rep, local, d)
+	checkTools(ctx, rep, local, d)
+	if d.Side == RX {
+		checkBoard(ctx, rep, local, d)
+	}
+	checkClock(ctx, rep, local, p)
+	if d.Side == RX {
+		checkSpace(rep, p)
+	}
+	return rep, nil
+}
+
+// checkPolicy: the policy loaded (an invalid one never gets here: the
+// command line refuses it, naming every reason), and, on the MAIN side,
+// the relations only tx watch and tx execute check.
+func checkPolicy(rep *Report, d Deps) {
+	if d.PolicyFile == "" {
+		rep.add("policy", Note, "no policy file: the built-in defaults are in force; copy config.toml.example outside the checkout "+
+			"(e.g. ~/.config/rfhandoff/rfhandoff.toml), adjust it and name it in $%s or --config", config.EnvVar)
+	} else {
+		rep.add("policy", OK, "%s is valid", d.PolicyFile)
+	}
+	if d.Side == Main {
+		if err := d.Policy.ValidateMAIN(); err != nil {
+			rep.add("policy", Problem, "tx watch and tx execute refuse it: %v; fix those keys in %s", err, orDefaults(d.PolicyFile))
+		}
+	}
+}
+
+// checkout is where git says the checkout is.
+type checkout struct {
+	top     string // git's top of the working tree
+	exclude string // the checkout's info/exclude file
+}
+
+// checkCheckout asks git, from repo.path, where the checkout's top and
+// its exclude file are.
+func checkCheckout(ctx context.Context, rep *Report, r exec.Runner, p config.Policy) (checkout, bool) {
+	dir := p.Repo.Path
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		rep.add("checkout", Problem, "repo.path %s is not a directory: run rfhandoff in the checkout, or set [repo] path", dir)
+		return checkout{}, false
+	}
+	res, err := r.Run(ctx, exec.Cmd{Tool: exec.Git, Args: []string{"rev-parse", "--show-toplevel", "--git-path", "info/exclude"}, Dir: dir, Timeout: p.Poll.GitTimeout.Duration})
+	lines := strings.Split(strings.TrimSpace(string(res.Stdout)), "\n")
+	if err != nil || len(lines) != 2 {
+		why := strings.TrimSpace(string(res.Stderr))
+		if why == "" && err != nil {
+			why = err.Error()
+		}
+		rep.add("checkout", Problem, "%s is not inside a git checkout (%s): run rfhandoff from the lab's checkout (git clone the lab's repository first), or set [repo] path to it",
+			dir, firstLine(why))
+		return checkout{}, false
+	}
+	co := checkout{top: lines[0], exclude: lines[1]}
+	if !filepath.IsAbs(co.exclude) {
+		co.exclude = filepath.Join(dir, co.exclude)
+	}
+	if same(co.top, dir) {
+		rep.add("checkout", OK, "%s (git's top of the checkout)", dir)
+		return co, true
+	}
+	rep.add("checkout", Problem, "repo.path %s is inside the checkout %s, not its top: rfhandoff would keep its state and resolve every path from there; "+
+		"run it from %s, or set [repo] path = %q", dir, co.top, co.top, co.top)
+	return co, true
+}
+
+// checkIgnored: the state directory (and on the RX side the capture
+// directory, and the audit log's directory) must be ignored by git, and
+// git may track nothing rfhandoff trusts.
+func checkIgnored(ctx context.Context, rep *Report, git *gitcli.Client, co checkout, d Deps) {
+	p := d.Policy
+	dirs := []struct{ what, dir string }{{"state directory", p.StatePath()}, {"audit log directory", filepath.Dir(p.AuditPath())}}
+	if d.Side == RX {
+		dirs = append(dirs, struct{ what, dir string }{"capture directory", p.CaptureDir()})
+	}
+	seen := map[string]bool{}
+	for _, x := range dirs {
+		if seen[x.dir] {
+			continue // the audit log in the state directory: said once
+		}
+		seen[x.dir] = true
+		err := git.RequireIgnored(ctx, p.Repo.Path, x.dir, x.what)
+		var ni *gitcli.NotIgnoredError
+		switch {
+		case errors.As(err, &ni) && ni.Rel != "":
+			// The pattern is the directory from git's top: an exclude
+			// file's patterns are relative to it.
+			rel := ni.Rel
+			if r, err := filepath.Rel(co.top, ni.Dir); err == nil && !strings.HasPrefix(r, "..") {
+				rel = r
+			}
+			rep.add(x.what, Problem, "%s is not ignored by git: add the line /%s/ to %s (or to .gitignore on the branches); nothing may be written there before",
+				ni.Dir, filepath.ToSlash(rel), co.exclude)
+		case err != nil:
+			rep.add(x.what, Problem, "%v", err)
+		default:
+			// As every command's first write checks them (PROTOCOL §4).
+			if _, err := os.Lstat(x.dir); err == nil && x.what != "capture directory" {
+				if err := state.CheckPrivate(x.dir); err != nil {
+					rep.add(x.what, Problem, "%v", err)
+					continue
+				}
+			}
+			rep.add(x.what, OK, "%s is out of git's reach (ignored, or outside the checkout)", x.dir)
+		}
+	}
+	if err := git.RequireUntracked(ctx, p.Repo.Path, p.TrustedPaths()...); err != nil {
+		rep.add("tracked files", Problem, "%v", err)
+	}
+}
+
+// branches are the branches this side needs on the remote, each with
+// what it is.
+func branches(d Deps) [][2]string {
+	p := d.Policy
+	out := [][2]string{{p.Repo.TaskBranch, "task branch"}}
+	seen := map[string]bool{p.Repo.TaskBranch: true}
+	addResult := func(b, what string) {
+		if !seen[b] {
+			seen[b] = true
+			out = append(out, [2]string{b, what})
+		}
+	}
+	addResult(p.Repo.ResultBranch, "result branch")
+	if d.Side == Main {
+		for _, n := range p.Nodes {
+			addResult(n.ResultBranch, "result branch of node "+n.Name)
+		}
+	}
+	return out
+}
+
+// checkRemote reads the remote's URL as every command does
+// (mirror.RemoteURL), then asks the remote once for every branch.
+func checkRemote(ctx context.Context, rep *Report, git *gitcli.Client, d Deps) {
+	p := d.Policy
+	url, err := mirror.RemoteURL(ctx, git, p.Repo)
+	if err != nil {
+		rep.add("remote", Problem, "%v", err)
+		return
+	}
+	proto := exec.ProtocolOf(url)
+	r, err := d.Stack([]string{proto})
+	if err != nil {
+		rep.add("remote", Problem, "%s: %v", exec.RedactURL(url), err)
+		return
+	}
+	name := p.Repo.Remote
+	remote := &gitcli.Client{
+		R: r, Dir: d.Scratch, Timeout: p.Poll.GitTimeout.Duration, URL: url,
+		Env: []string{
+			// No repository is read: not the scratch directory's, not one above.
+			"GIT_CEILING_DIRECTORIES=" + filepath.Dir(d.Scratch),
+			"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=remote." + name + ".url", "GIT_CONFIG_VALUE_0=" + url,
+		},
+	}
+	// As a mirror's open does: only the global and system config could
+	// still send git elsewhere from here.
+	if got, err := remote.RemoteURL(ctx, name); err != nil || got != url {
+		if err == nil {
+			err = fmt.Errorf("git would ask %s", exec.RedactURL(got))
+		}
+		rep.add("remote", Problem, "%s (%s): %v", name, exec.RedactURL(url), err)
+		return
+	}
+	want := branches(d)
+	var names []string
+	for _, b := range want {
+		names = append(names, b[0])
+	}
+	found, err := remote.RemoteBranches(ctx, name, names)
+	if err != nil {
+		rep.add("remote", Problem, "%s (%s, transport %s) cannot be listed: %v", name, exec.RedactURL(url), proto, err)
+		return
+	}
+	rep.add("remote", OK, "%s answers (%s, transport %s)", name, exec.RedactURL(url), proto)
+	push := name
+	if p.Repo.URL != "" {
+		push = exec.RedactURL(url)
+	}
+	for _, b := range want {
+		if id, ok := found[b[0]]; ok {
+			rep.add(b[1], OK, "%s is on the remote at %s", b[0], id)
+			continue
+		}
+		rep.add(b[1], Problem, "%s does not exist on the remote (rfhandoff never creates a branch): create it once from the MAIN PC's checkout with\n"+
+			"git push %s \"$(git rev-parse HEAD)\":refs/heads/%s", b[0], push, b[0])
+	}
+}
+
+// checkTrust: the files [trust] names were read and parsed when the policy
+// loaded; what is left is whether git can use them here: ssh-keygen for
+// every signature, and the agent for a signing key given as a public key.
+func checkTrust(rep *Report, s *exec.Stack, d Deps) {
+	p := d.Policy
+	var used []string
+	switch d.Side {
+	case RX:
+		if p.Trust.TaskSigners != "" {
+			used = append(used, "trust.task_signers "+p.TaskSignersPath())
+		} else {
+			rep.add("trust", Note, "no trust.task_signers: tasks are not checked for a signature (PROTOCOL §17)")
+		}
+		if p.Trust.SigningKey != "" {
+			used = append(used, "trust.signing_key "+p.SigningKeyPath())
+			data, err := state.ReadPrivate(p.SigningKeyPath(), 1<<20)
+			if err == nil && !strings.Contains(string(data), "PRIVATE KEY") && !hasEnv(d.Environ, "SSH_AUTH_SOCK") {
+				rep.add("trust", Problem, "trust.signing_key %s is a public key, whose private half git asks ssh-agent for, and SSH_AUTH_SOCK is not set here: "+
+					"start the agent and ssh-add the key in the session rfhandoff runs in", p.SigningKeyPath())
+			}
+		}
+	case Main:
+		if p.Trust.ResultSigners != "" {
+			used = append(used, "trust.result_signers "+p.ResultSignersPath())
+		}
+		for i, n := range p.Nodes {
+			if n.ResultSigners != "" {
+				used = append(used, fmt.Sprintf("nodes[%d].result_signers %s", i, p.NodeResultSignersPath(n)))
+			}
+		}
+		if len(used) == 0 {
+			rep.add("trust", Note, "no trust.result_signers: results are not checked for a signature (PROTOCOL §17)")
+		}
+	}
+	if len(used) == 0 {
+		return
+	}
+	if keygen, err := s.SSHKeygen(); err != nil {
+		rep.add("trust", Problem, "%s set, but ssh-keygen, which git runs for every signature, is not found (%v): install OpenSSH's client, or pin it in [tools] ssh_keygen",
+			strings.Join(used, ", "), err)
+	} else {
+		rep.add("trust", OK, "%s: read and well-formed; git signs and checks with %s", strings.Join(used, ", "), keygen)
+	}
+}
+
+// checkTools names the program each tool resolves to, and whether it is
+// rfhandoff's simulator.
+func checkTools(ctx context.Context, rep *Report, s *exec.Stack, d Deps) {
+	paths, missing := s.Paths(), s.Missing()
+	needed := map[exec.Tool]bool{exec.Git: true}
+	if d.Side == RX {
+		needed[exec.HackRFInfo], needed[exec.HackRFTransfer], needed[exec.HackRFClock] = true, true, true
+	} else if d.Policy.TX.Enabled && d.Policy.TX.Action == config.TXActionHackRFTransfer {
+		needed[exec.HackRFTransfer] = true
+	}
+	for _, t := range exec.Tools {
+		path, ok := paths[t]
+		switch {
+		case !ok && needed[t]:
+			rep.add(string(t), Problem, "not found (%v): install it (Debian: apt install %s), put it on PATH or pin it in [tools]", missing[t], pkgOf(t))
+		case !ok && t == exec.ClockTool:
+			rep.add(string(t), Note, "not found (%v): the operating system's clock report cannot be read here", missing[t])
+		case !ok:
+			rep.add(string(t), Note, "not found (%v); not needed on this side with this policy", missing[t])
+		case t == exec.Git:
+			git := &gitcli.Client{R: s, Dir: d.Scratch, Timeout: d.Policy.Poll.GitTimeout.Duration}
+			if v, err := git.CheckVersion(ctx); err != nil {
+				rep.add(string(t), Problem, "%s: %v; install a newer git (Debian: from backports, or the distribution's next release)", path, err)
+			} else {
+				rep.add(string(t), OK, "%s (git %s)", path, v)
+			}
+		case d.IsSimulator != nil && d.IsSimulator(path):
+			rep.add(string(t), Note, "%s is rfhandoff's own HackRF SIMULATOR, not a radio: captures through it are simulated noise; "+
+				"for hardware, take the simulator's directory off PATH or pin the real tool in [tools] %s", path, string(t))
+		default:
+			rep.add(string(t), OK, "%s", path)
+		}
+	}
+}
+
+// checkBoard reads the attached board's firmware and CLKIN (RX).
+func checkBoard(ctx context.Context, rep *Report, r exec.Runner, d Deps) {
+	serial := d.Policy.Capture.Serial
+	hc := &hackrfcli.Client{R: r, Timeout: boardTimeout}
+	info, err := hc.Info(ctx)
+	switch {
+	case errors.Is(err, hackrfcli.ErrNoDevice):
+		rep.add("board", Note, "no HackRF attached: firmware and CLKIN not checked; rx capture needs one")
+		return
+	case errors.Is(err, exec.ErrNotInstalled):
+		return // said under the tool
+	case err != nil:
+		rep.add("board", Problem, "hackrf_info failed: %v", err)
+		return
+	}
+	b, ok := info.Find(serial)
+	if !ok {
+		rep.add("board", Problem, "no attached HackRF has the serial capture.serial = %q: attach it, or fix [capture] serial", serial)
+		return
+	}
+	if !b.Opened() {
+		rep.add("board", Problem, "HackRF %s could not be opened (%s): is another program using it, or is this account not allowed to (Debian: the plugdev group)?",
+			orUnknown(b.Serial), strings.Join(b.Messages, "; "))
+		return
+	}
+	if len(info.Boards) > 1 && serial == "" {
+		rep.add("board", Problem, "%d HackRFs attached: pin the one to capture with in [capture] serial", len(info.Boards))
+	}
+	rep.add("board", OK, "%s serial %s, firmware %s (USB API %s)", b.BoardName, orUnknown(b.Serial), b.FirmwareVersion, b.APIVersion)
+	if b.Serial != "" {
+		hc.Serial = b.Serial
+	}
+	st, err := hc.Clock(ctx)
+	var fe *hackrfcli.FirmwareError
+	switch {
+	case errors.As(err, &fe):
+		rep.add("CLKIN", Problem, "firmware %s is too old to report CLKIN (hackrf_clock -i needs %s): every capture is refused; updating the firmware is a RED task for a person (rfhandoff never flashes)",
+			b.FirmwareVersion, orUnknown(fe.NeedRelease))
+	case err != nil:
+		rep.add("CLKIN", Problem, "hackrf_clock -i failed: %v", err)
+	case st == hackrfcli.ClockDetected:
+		rep.add("CLKIN", OK, "clock signal detected")
+	default:
+		rep.add("CLKIN", Problem, "no clock signal detected: connect the shared 10 MHz reference to the HackRF's CLKIN; without it no capture starts")
+	}
+}
+
+// checkClock: the operating system's own report of the host clock.
+func checkClock(ctx context.Context, rep *Report, r exec.Runner, p config.Policy) {
+	c := hostclock.Check(ctx, r)
+	switch {
+	case c.Sync == hostclock.Synced:
+		rep.add("host clock", OK, "%s", c)
+	case c.Sync == hostclock.NotSynced && p.Clock.RequireSynchronized:
+		rep.add("host clock", Problem, "%s: this side refuses to publish, offer or execute until it is; wait for NTP (ask again with `%s`), "+
+			"or set %s = false to run on a clock you checked yourself", c, c.Command, hostclock.WaiverKey)
+	case c.Sync == hostclock.NotSynced:
+		rep.add("host clock", Note, "%s; not refused: %s = false in the policy", c, hostclock.WaiverKey)
+	default:
+		rep.add("host clock", Note, "%s: nothing is refused for it; make sure yourself that NTP keeps this clock right (freshness checks compare it with the other machine's)", c)
+	}
+}
+
+// checkSpace: one planned capture, with the policy's margin, must fit
+// where captures go (RX).
+func checkSpace(rep *Report, p config.Policy) {
+	plan := p.CapturePlan()
+	free, err := state.FreeBytes(plan.Dir)
+	if err != nil {
+		rep.add("free space", Problem, "reading the free space where captures go (capture.dir %s): %v", plan.Dir, err)
+		return
+	}
+	if err := plan.CheckSpace(free); err != nil {
+		rep.add("free space", Problem, "one planned capture needs %s (%d s at %d samples/s, 2 bytes each) plus the %s margin (capture.free_margin_mb) in %s, which has %s free: "+
+			"free space there, or lower limits.planned_duration_s or capture.sample_rate_hz",
+			state.SizeText(plan.Bytes()), plan.PlannedDurationS, plan.SampleRateHz, state.SizeText(plan.FreeMarginBytes), plan.Dir, state.SizeText(free))
+		return
+	}
+	rep.add("free space", OK, "%s free in %s; one planned capture needs %s plus the %s margin",
+		state.SizeText(free), plan.Dir, state.SizeText(plan.Bytes()), state.SizeText(plan.FreeMarginBytes))
+}
+
+func same(a, b string) bool {
+	if a == b {
+		return true
+	}
+	sa, err1 := os.Stat(a)
+	sb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
+}
+
+func hasEnv(environ []string, key string) bool {
+	for _, kv := range environ {
+		if k, v, ok := strings.Cut(kv, "="); ok && k == key && v != "" {
+			return true
+		}
+	}
+	return false
+}
+
+func pkgOf(t exec.Tool) string {
+	switch t {
+	case exec.Git:
+		return "git"
+	case exec.Timedatectl:
+		return "systemd"
+	}
+	return "hackrf"
+}
+
+func firstLine(s string) string {
+	l, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	return l
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "(unknown)"
+	}
+	return s
+}
+
+func orDefaults(file string) string {
+	if file == "" {
+		return "a policy file"
+	}
+	return file
+}

@@ -1,0 +1,213 @@
+// Package hostclock asks the operating system whether it keeps the host
+// clock synchronised, through the audited runner (PROTOCOL §10): systemd's
+// `timedatectl show -p NTPSynchronized --value` (the kernel's STA_UNSYNC
+// flag as systemd reads it) on Unix, `w32tm /query /status` on Windows.
+// Where the program is missing, fails or says something else, the answer
+// is "cannot tell", which never refuses but is said.
+//
+// What it offers: Check (the report, never an error), Require (the
+// refusal, *NotSyncedError, unless the policy waives it), the pure
+// parsers ParseTimedatectl and ParseW32tm, and WaiverKey.
+package hostclock
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"rfhandoff/exec"
+)
+
+// Sync is what the operating system says of its clock.
+type Sync int
+
+const (
+	Unknown   Sync = iota // cannot tell: no program, or no answer it could be read from
+	Synced                // the OS says it is synchronised
+	NotSynced             // the OS says it is not
+)
+
+// WaiverKey is the policy key that lets a side run on a clock the OS
+// says is not synchronised (config.Clock.RequireSynchronized).
+const WaiverKey = "clock.require_synchronized"
+
+// Timeout bounds the query.
+const Timeout = 10 * time.Second
+
+// Report is one answer: what was asked, what it said and what that means.
+type Report struct {
+	Sync    Sync
+	Command string // the command line asked, e.g. "timedatectl show -p NTPSynchronized --value"
+	Said    string // its answer, or why there is none
+}
+
+func (r Report) String() string {
+	switch r.Sync {
+	case Synced:
+		return fmt.Sprintf("synchronised (%s: %s)", r.Command, r.Said)
+	case NotSynced:
+		return fmt.Sprintf("NOT synchronised (%s: %s)", r.Command, r.Said)
+	}
+	return fmt.Sprintf("cannot tell (%s: %s)", r.Command, r.Said)
+}
+
+// commandLine is how a report names the query of tool.
+func commandLine(tool exec.Tool) string {
+	return strings.Join(append([]string{string(tool)}, queryArgs(tool)...), " ")
+}
+
+func queryArgs(tool exec.Tool) []string {
+	if tool == exec.W32tm {
+		return exec.W32tmArgs
+	}
+	return exec.TimedatectlArgs
+}
+
+// Check asks this platform's clock tool (exec.ClockTool) through r. It
+// never fails: every error is a report that cannot tell, saying why.
+func Check(ctx context.Context, r exec.Runner) Report {
+	tool := exec.ClockTool
+	res, err := r.Run(ctx, exec.Cmd{Tool: tool, Args: queryArgs(tool), Timeout: Timeout, MaxOutput: 64 << 10})
+	var ee *exec.ExitError
+	switch {
+	case errors.Is(err, exec.ErrNotInstalled):
+		return Report{Command: commandLine(tool), Said: fmt.Sprintf("%s is not installed", tool)}
+	case err != nil && (!errors.As(err, &ee) || ee.Signal != ""):
+		return Report{Command: commandLine(tool), Said: err.Error()}
+	}
+	if tool == exec.W32tm {
+		return ParseW32tm(res.Stdout, res.Stderr, res.ExitCode)
+	}
+	return ParseTimedatectl(res.Stdout, res.Stderr, res.ExitCode)
+}
+
+// ParseTimedatectl reads `timedatectl show -p NTPSynchronized --value`:
+// exit 0 with "yes" or "no" on one line is the answer; anything else
+// (no systemd: "System has not been booted with systemd as init system",
+// exit 1) cannot tell, quoting the first line it printed.
+func ParseTimedatectl(stdout, stderr []byte, exitCode int) Report {
+	r := Report{Command: commandLine(exec.Timedatectl)}
+	out := strings.TrimSpace(strings.ReplaceAll(string(stdout), "\r\n", "\n"))
+	if exitCode != 0 {
+		r.Said = fmt.Sprintf("exit status %d%s", exitCode, firstLine(stderr, stdout))
+		return r
+	}
+	switch out {
+	case "yes":
+		r.Sync, r.Said = Synced, "yes"
+	case "no":
+		r.Sync, r.Said = NotSynced, "no"
+	default:
+		r.Said = fmt.Sprintf("unexpected answer %q", clip(out))
+	}
+	return r
+}
+
+// ParseW32tm reads `w32tm /query /status`. Its "Leap Indicator: N(...)"
+// line is the NTP leap indicator of the time the service keeps: 3 is
+// "not synchronized"; 0 to 2 are synchronised, when the line "Source:"
+// names a time source other than the machine's own clock ("Local CMOS
+// Clock", "Free-running System Clock"). A stopped service (an error and
+// a non-zero exit) and output in another language cannot tell.
+func ParseW32tm(stdout, stderr []byte, exitCode int) Report {
+	r := Report{Command: commandLine(exec.W32tm)}
+	if exitCode != 0 {
+		r.Said = fmt.Sprintf("exit status %d%s", exitCode, firstLine(stdout, stderr))
+		return r
+	}
+	leap, source := -1, ""
+	haveSource := false
+	for _, line := range strings.Split(strings.ReplaceAll(string(stdout), "\r\n", "\n"), "\n") {
+		k, v, ok := strings.Cut(line, ":")
+		if !ok {
+			continue
+		}
+		switch strings.TrimSpace(k) {
+		case "Leap Indicator":
+			v = strings.TrimSpace(v)
+			n := strings.IndexFunc(v, func(c rune) bool { return c < '0' || c > '9' })
+			if n < 0 {
+				n = len(v)
+			}
+			if x, err := strconv.Atoi(v[:n]); err == nil && x >= 0 && x <= 3 {
+				leap = x
+			}
+		case "Source":
+			source, haveSource = strings.TrimSpace(v), true
+		}
+	}
+	switch {
+	case leap == 3:
+		r.Sync, r.Said = NotSynced, "Leap Indicator: 3 (not synchronized)"
+	case leap < 0 || !haveSource:
+		r.Said = "no \"Leap Indicator:\" and \"Source:\" lines to read"
+	case source == "Local CMOS Clock" || source == "Free-running System Clock" || source == "":
+		r.Sync, r.Said = NotSynced, fmt.Sprintf("Source: %s (the machine's own clock, no time server)", orNone(source))
+	default:
+		r.Sync, r.Said = Synced, fmt.Sprintf("Leap Indicator: %d, Source: %s", leap, clip(source))
+	}
+	return r
+}
+
+// NotSyncedError is a refusal: the OS says its clock is not synchronised
+// and the policy requires that it is.
+type NotSyncedError struct {
+	Report Report
+	Action string // what is refused, e.g. "publishing a READY result"
+}
+
+func (e *NotSyncedError) Error() string {
+	return fmt.Sprintf("%s refused: the host clock is not synchronised, says the operating system (%s: %s), so every freshness check on this side would be wrong; "+
+		"wait until it has synchronised and try again (ask with `%s`; a Raspberry Pi, which has no real-time clock, is synchronised only once NTP has reached a server after boot), "+
+		"or, to run anyway on a clock you have checked yourself, set require_synchronized = false under [clock] in the policy (%s)",
+		e.Action, e.Report.Command, e.Report.Said, e.Report.Command, WaiverKey)
+}
+
+// Require asks the clock and refuses (a *NotSyncedError) only when the
+// OS says it is not synchronised and required is set. The report is
+// returned in every case, for the caller to say.
+func Require(ctx context.Context, r exec.Runner, required bool, action string) (Report, error) {
+	rep := Check(ctx, r)
+	if rep.Sync == NotSynced && required {
+		return rep, &NotSyncedError{Report: rep, Action: action}
+	}
+	return rep, nil
+}
+
+// firstLine is ": <the first non-blank line>" of the first stream that has
+// one, or "".
+func firstLine(streams ...[]byte) string {
+	for _, s := range streams {
+		for _, l := range strings.Split(string(s), "\n") {
+			if l = strings.TrimSpace(l); l != "" {
+				return ": " + clip(l)
+			}
+		}
+	}
+	return ""
+}
+
+// clip bounds what a report quotes of a program's output and keeps it
+// printable.
+func clip(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return '?'
+		}
+		return r
+	}, s)
+	if len(s) > 200 {
+		s = s[:200] + "..."
+	}
+	return s
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(empty)"
+	}
+	return s
+}

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -96,23 +97,77 @@ type AuditLog struct {
 	mu   sync.Mutex
 	now  func() time.Time
 	sync func(*os.File) error // (*os.File).Sync; a test counts the calls
+	// pending: a log made by NewPendingAuditLog, not opened yet, whose
+	// lines wait here (PROTOCOL §9).
+	pending bool
+	held    []Entry
+}
+
+// NewPendingAuditLog is a log that holds its lines in memory until Open
+// names its file (PROTOCOL §4, §9): the read-only git calls that find
+// whether the log may be written at all (the checkout's top, whether git
+// ignores the state directory, what it tracks there) run before it may
+// exist. Open writes them first, in order, each with the time it was
+// made; a command refused by those checks never opens it, writes nothing
+// and says what was checked. A pending log is for those calls only: its
+// Head is an error.
+func NewPendingAuditLog() *AuditLog {
+	return &AuditLog{pending: true, now: time.Now, sync: (*os.File).Sync}
+}
+
+// Open gives a pending log its file (created as OpenAuditLog creates it)
+// and writes the lines it holds, the last one synced. A log already open
+// is an error.
+func (l *AuditLog) Open(path string) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.pending {
+		return &auditError{Path: path, Op: "opening", Err: errors.New("the audit log is open already")}
+	}
+	if err := createAuditFile(path); err != nil {
+		return err
+	}
+	l.path, l.pending = path, false
+	held := l.held
+	l.held = nil
+	for i, e := range held {
+		if _, err := l.appendLocked(e, i == len(held)-1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Held is how many lines a pending log holds, 0 once it is open.
+func (l *AuditLog) Held() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.held)
 }
 
 // OpenAuditLog prepares the log at path, creating its directory (0700) and
 // the file (0600) when missing. A path that is not a regular file is
 // refused (openAuditFile), here and at every append.
 func OpenAuditLog(path string) (*AuditLog, error) {
+	if err := createAuditFile(path); err != nil {
+		return nil, err
+	}
+	return &AuditLog{path: path, now: time.Now, sync: (*os.File).Sync}, nil
+}
+
+// createAuditFile creates the log's directory (0700) and the file (0600)
+// when missing, refusing a path that is not a regular file.
+func createAuditFile(path string) error {
 	if dir := filepath.Dir(path); dir != "" {
 		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return nil, &auditError{Path: path, Err: err}
+			return &auditError{Path: path, Err: err}
 		}
 	}
 	f, err := openAuditFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE)
 	if err != nil {
-		return nil, &auditError{Path: path, Op: "opening", Err: err}
+		return &auditError{Path: path, Op: "opening", Err: err}
 	}
-	f.Close()
-	return &AuditLog{path: path, now: time.Now, sync: (*os.File).Sync}, nil
+	return f.Close()
 }
 
 // Path is where the log lives.
@@ -133,6 +188,21 @@ func (l *AuditLog) appendEnd(e Entry) (Entry, error) { return l.appendLine(e, fa
 func (l *AuditLog) appendLine(e Entry, durable bool) (Entry, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.pending {
+		// Held until Open: the time it happened and who wrote it are
+		// kept; its place in the chain is given when it is written.
+		if e.Time.IsZero() {
+			e.Time = l.now().UTC()
+		}
+		e.Rfhandoff = os.Getpid()
+		l.held = append(l.held, e)
+		return e, nil
+	}
+	return l.appendLocked(e, durable)
+}
+
+// appendLocked writes e to the open log; the caller holds l.mu.
+func (l *AuditLog) appendLocked(e Entry, durable bool) (Entry, error) {
 	f, err := openAuditFile(l.path, os.O_RDWR|os.O_APPEND|os.O_CREATE)
 	if err != nil {
 		return e, &auditError{Path: l.path, Op: "opening", Err: err}
@@ -195,6 +265,9 @@ func (l *AuditLog) appendLine(e Entry, durable bool) (Entry, error) {
 func (l *AuditLog) Head() (string, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.pending {
+		return "", errors.New("audit log: not open yet, so it has no head to name")
+	}
 	// Opened for writing, though only read: Windows syncs no read-only handle.
 	f, err := openAuditFile(l.path, os.O_RDWR|os.O_APPEND)
 	if err != nil {

@@ -37,6 +37,9 @@ func TestOpenLocksAndRecordsRunning(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if fi, err := os.Stat(rx.StateDir()); err != nil || !private(fi) {
+		t.Errorf("state directory: %v, %v; want a private (0700) directory", fi, err)
+	}
 	st, err := w.Store.Load()
 	if err != nil || !st.Running || st.WatcherPID != os.Getpid() {
 		t.Fatalf("state while watching: %+v, %v", st, err)

@@ -123,22 +123,31 @@ func (a *App) AuditLog() (*exec.AuditLog, error) {
 	if a.audit == nil {
 		a.audit = exec.NewPendingAuditLog()
 	}
-	if err := a.checkout(); err != nil {
-		a.setupErr = err
+	if err := a.openAudit(); err != nil {
+		a.setupErr = err // asked once: a later call gets the same answer
 		return nil, err
-	}
-	if err := a.privateLocal(); err != nil {
-		return nil, err
-	}
-	path := a.Policy.AuditPath()
-	if err := a.audit.Open(path); err != nil {
-		return nil, err
-	}
-	if err := state.CheckPrivate(path); err != nil { // made just now, or there before
-		return nil, localError("audit log", err)
 	}
 	a.opened = true
 	return a.audit, nil
+}
+
+// openAudit runs the checkout checks, makes the directories private and
+// opens the pending log. The caller holds a.mu.
+func (a *App) openAudit() error {
+	if err := a.checkout(); err != nil {
+		return err
+	}
+	if err := a.privateLocal(); err != nil {
+		return err
+	}
+	path := a.Policy.AuditPath()
+	if err := a.audit.Open(path); err != nil {
+		return err
+	}
+	if err := state.CheckPrivate(path); err != nil { // made just now, or there before
+		return localError("audit log", err)
+	}
+	return nil
 }
 
 // checkout is what every command that writes checks before it writes

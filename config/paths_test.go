@@ -168,3 +168,24 @@ func TestRepoPathIsTheCheckoutsTop(t *testing.T) {
 		})
 	}
 }
+
+// A [trust] file read relative to a repo.path in no checkout is missing
+// because of where the command ran: the refusal says that too, first.
+func TestTrustFileOutsideACheckoutSaysWhy(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	file := filepath.Join(dir, "policy.toml")
+	if err := os.WriteFile(file, []byte("[trust]\ntask_signers = \".local/task_signers\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Load(file)
+	if err == nil || !strings.Contains(err.Error(), "trust.task_signers") || !strings.Contains(err.Error(), dir+" is not inside a git checkout") {
+		t.Errorf("Load = %v; want the missing file and that %s is in no checkout", err, dir)
+	}
+	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(file); err == nil || strings.Contains(err.Error(), "not inside a git checkout") {
+		t.Errorf("Load in a checkout = %v; want only the missing file", err)
+	}
+}

@@ -162,6 +162,9 @@ func (a *App) checkout() error {
 	if err := a.Policy.InCheckout(); err != nil {
 		return err
 	}
+	if err := a.existingLocal(); err != nil {
+		return err
+	}
 	s, err := exec.New(exec.Options{
 		Role: exec.RoleNone, Tools: a.toolPaths(), Audit: a.audit, Environ: a.Environ,
 		DefaultTimeout: a.Policy.Poll.GitTimeout.Duration,
@@ -188,6 +191,29 @@ func (a *App) checkout() error {
 	// trusts in the checkout (a pulled commit replaces such a file).
 	if err := git.RequireUntracked(a.Ctx, repo, a.Policy.TrustedPaths()...); err != nil {
 		errs = append(errs, err)
+	}
+	return errlist.List(errs...)
+}
+
+// existingLocal judges the state directory, the audit log's directory and
+// the audit log where they exist, as privateLocal does, creating nothing:
+// before git is asked about them, so that a symlinked or foreign .local is
+// refused as such (git would only say it cannot look through a link).
+func (a *App) existingLocal() error {
+	var errs []error
+	for i, p := range []struct{ what, path string }{
+		{"state directory", a.Policy.StatePath()},
+		{"audit log directory", filepath.Dir(a.Policy.AuditPath())},
+		{"audit log", a.Policy.AuditPath()},
+	} {
+		if i == 1 && p.path == a.Policy.StatePath() {
+			continue // the state directory, judged already
+		}
+		if _, err := os.Lstat(p.path); err == nil || !errors.Is(err, fs.ErrNotExist) {
+			if err := state.CheckPrivate(p.path); err != nil {
+				errs = append(errs, localError(p.what, err))
+			}
+		}
 	}
 	return errlist.List(errs...)
 }

@@ -116,8 +116,9 @@ func NewPendingAuditLog() *AuditLog {
 }
 
 // Open gives a pending log its file (created as OpenAuditLog creates it)
-// and writes the lines it holds, the last one synced. A log already open
-// is an error.
+// and writes the lines it holds in one write, synced: all of them, or
+// none when the write or the sync fails (the log is then open, empty of
+// them, and the caller runs nothing). A log already open is an error.
 func (l *AuditLog) Open(path string) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -130,12 +131,12 @@ func (l *AuditLog) Open(path string) error {
 	l.path, l.pending = path, false
 	held := l.held
 	l.held = nil
-	for i, e := range held {
-		if _, err := l.appendLocked(e, i == len(held)-1); err != nil {
-			return err
-		}
+	if len(held) == 0 {
+		return nil
 	}
-	return nil
+	// One write, one sync: every held line is on record, or none is.
+	_, err := l.appendBatch(held, true)
+	return err
 }
 
 // Held is how many lines a pending log holds, 0 once it is open.
@@ -203,60 +204,78 @@ func (l *AuditLog) appendLine(e Entry, durable bool) (Entry, error) {
 
 // appendLocked writes e to the open log; the caller holds l.mu.
 func (l *AuditLog) appendLocked(e Entry, durable bool) (Entry, error) {
+	out, err := l.appendBatch([]Entry{e}, durable)
+	if err != nil {
+		return e, err
+	}
+	return out[0], nil
+}
+
+// appendBatch writes es as the next lines of the chain in one write under
+// one lock: all of them, or (cut back) none. The caller holds l.mu.
+func (l *AuditLog) appendBatch(es []Entry, durable bool) ([]Entry, error) {
 	f, err := openAuditFile(l.path, os.O_RDWR|os.O_APPEND|os.O_CREATE)
 	if err != nil {
-		return e, &auditError{Path: l.path, Op: "opening", Err: err}
+		return nil, &auditError{Path: l.path, Op: "opening", Err: err}
 	}
 	defer f.Close()
 	if err := lockAppend(f); err != nil {
-		return e, &auditError{Path: l.path, Op: "locking", Err: err}
+		return nil, &auditError{Path: l.path, Op: "locking", Err: err}
 	}
 	last, complete, err := lastLine(f)
 	if err != nil {
-		return e, &auditError{Path: l.path, Op: "reading", Err: err}
+		return nil, &auditError{Path: l.path, Op: "reading", Err: err}
 	}
-	e.Prev, e.Seq = "", 1
+	prevHash, seq := "", int64(1)
 	if len(last) > 0 {
 		var prev Entry
 		if err := json.Unmarshal(last, &prev); err == nil {
-			e.Seq = prev.Seq + 1
+			seq = prev.Seq + 1
 		}
-		e.Prev = lineHash(last)
+		prevHash = lineHash(last)
 	}
-	if e.Time.IsZero() {
-		e.Time = l.now().UTC()
-	}
-	e.Rfhandoff = os.Getpid()
-	line, hash, err := encodeLine(e)
-	if err != nil {
-		return e, &auditError{Path: l.path, Op: "encoding", Err: err}
-	}
-	e.Hash = hash
+	var lines []byte
 	if !complete {
 		// A line torn by a crash stays as evidence; ours starts on its own line.
-		line = append([]byte{'\n'}, line...)
+		lines = append(lines, '\n')
+	}
+	out := make([]Entry, len(es))
+	for i, e := range es {
+		e.Prev, e.Seq = prevHash, seq
+		if e.Time.IsZero() {
+			e.Time = l.now().UTC()
+		}
+		e.Rfhandoff = os.Getpid()
+		line, hash, err := encodeLine(e)
+		if err != nil {
+			return nil, &auditError{Path: l.path, Op: "encoding", Err: err}
+		}
+		e.Hash = hash
+		out[i] = e
+		lines = append(lines, line...)
+		prevHash, seq = hash, seq+1
 	}
 	// A write that fails part-way (ENOSPC with room for half a line) must
 	// leave no partial line behind: the caller is told the line is not
 	// there, and a later append would bury it mid-chain. Cut the file back.
 	size, err := f.Seek(0, io.SeekEnd)
 	if err != nil {
-		return e, &auditError{Path: l.path, Op: "writing", Err: err}
+		return nil, &auditError{Path: l.path, Op: "writing", Err: err}
 	}
-	if _, err := f.Write(line); err != nil {
+	if _, err := f.Write(lines); err != nil {
 		_ = f.Truncate(size)
-		return e, &auditError{Path: l.path, Op: "writing", Err: err}
+		return nil, &auditError{Path: l.path, Op: "writing", Err: err}
 	}
 	if !durable {
-		return e, nil
+		return out, nil
 	}
 	// Every sync error is final, whatever its kind: a log that cannot be
 	// synced is not a record (PROTOCOL §9).
 	if err := l.sync(f); err != nil {
 		_ = f.Truncate(size)
-		return e, &auditError{Path: l.path, Op: "syncing", Err: err}
+		return nil, &auditError{Path: l.path, Op: "syncing", Err: err}
 	}
-	return e, nil
+	return out, nil
 }
 
 // Head returns the hash of the last line ("" for an empty log), once every

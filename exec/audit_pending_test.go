@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 )
 
@@ -84,5 +85,26 @@ func TestPendingAuditLogNeverOpenedWritesNothing(t *testing.T) {
 	}
 	if des, _ := os.ReadDir(wd); len(des) != 0 {
 		t.Errorf("the working directory holds %v", des)
+	}
+}
+
+// Held lines reach the log together or not at all: a sync that fails
+// when Open writes them leaves no line (PROTOCOL §9: a log that cannot be
+// synced is no record).
+func TestPendingAuditLogOpenSyncFailureLeavesNoLine(t *testing.T) {
+	pending := NewPendingAuditLog()
+	for _, id := range []string{"1", "2", "3"} {
+		if _, err := pending.Append(Entry{Event: EventStart, ID: id, Tool: Git, Argv: []string{"git", "rev-parse"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pending.sync = func(*os.File) error { return syscall.EIO }
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	var ae *auditError
+	if err := pending.Open(path); !errors.As(err, &ae) || ae.Op != "syncing" {
+		t.Fatalf("Open = %v; want the sync failure", err)
+	}
+	if data, err := os.ReadFile(path); err != nil || len(data) != 0 {
+		t.Errorf("the log holds %q (%v); want nothing", data, err)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"rfhandoff/config"
+	"rfhandoff/errlist"
 	"rfhandoff/exec"
 	"rfhandoff/gitcli"
 	"rfhandoff/mirror"
@@ -53,8 +54,10 @@ type App struct {
 	audit    *exec.AuditLog
 	runners  map[exec.Role]*exec.Stack
 	notifier *notify.Dispatcher
-	// untracked: git was asked that it tracks nothing rfhandoff trusts.
-	untracked bool
+	// opened: the checkout checks passed and the audit log is open;
+	// setupErr: they refused (asked once).
+	opened   bool
+	setupErr error
 }
 
 func newApp(ctx context.Context, g *Globals, stdin io.Reader, stdout, stderr io.Writer) (*App, error) {
@@ -104,26 +107,115 @@ func (a *App) RepoPath() string { return a.Policy.Repo.Path }
 // Local resolves a path from the policy against the checkout.
 func (a *App) Local(p string) string { return a.Policy.Resolve(p) }
 
-// AuditLog opens the side's audit log once, after the state directory
-// and the log's own directory were made or found private (privateLocal).
+// AuditLog opens the side's audit log once, after the checkout checks
+// (checkout: nothing is written before they pass) and after the state
+// directory and the log's own directory were made or found private
+// (privateLocal). The git calls of the checks are written to it first.
 func (a *App) AuditLog() (*exec.AuditLog, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if a.audit == nil {
-		if err := a.privateLocal(); err != nil {
-			return nil, err
-		}
-		path := a.Policy.AuditPath()
-		l, err := exec.OpenAuditLog(path)
-		if err != nil {
-			return nil, err
-		}
-		if err := state.CheckPrivate(path); err != nil { // made just now, or there before
-			return nil, localError("audit log", err)
-		}
-		a.audit = l
+	if a.opened {
+		return a.audit, nil
 	}
+	if a.setupErr != nil {
+		return nil, a.setupErr
+	}
+	if a.audit == nil {
+		a.audit = exec.NewPendingAuditLog()
+	}
+	if err := a.openAudit(); err != nil {
+		a.setupErr = err // asked once: a later call gets the same answer
+		return nil, err
+	}
+	a.opened = true
 	return a.audit, nil
+}
+
+// openAudit runs the checkout checks, makes the directories private and
+// opens the pending log. The caller holds a.mu.
+func (a *App) openAudit() error {
+	if err := a.checkout(); err != nil {
+		return err
+	}
+	if err := a.privateLocal(); err != nil {
+		return err
+	}
+	path := a.Policy.AuditPath()
+	if err := a.audit.Open(path); err != nil {
+		return err
+	}
+	if err := state.CheckPrivate(path); err != nil { // made just now, or there before
+		return localError("audit log", err)
+	}
+	return nil
+}
+
+// checkout is what every command that writes checks before it writes
+// anything (PROTOCOL §4): repo.path is the top of a git checkout (found
+// without git, then confirmed by git rev-parse), git ignores the state
+// directory and the audit log's directory where they lie in the checkout
+// (git check-ignore), and git tracks nothing rfhandoff trusts (git
+// ls-files). The git calls run through a stack whose audit log is still
+// pending: a refusal writes nothing, and says what git was asked. Every
+// reason after the first check is given at once. The caller holds a.mu.
+func (a *App) checkout() error {
+	if err := a.Policy.InCheckout(); err != nil {
+		return err
+	}
+	if err := a.existingLocal(); err != nil {
+		return err
+	}
+	s, err := exec.New(exec.Options{
+		Role: exec.RoleNone, Tools: a.toolPaths(), Audit: a.audit, Environ: a.Environ,
+		DefaultTimeout: a.Policy.Poll.GitTimeout.Duration,
+	})
+	if err != nil {
+		return err
+	}
+	repo := a.RepoPath()
+	git := &gitcli.Client{R: s, Dir: repo, Timeout: a.Policy.Poll.GitTimeout.Duration}
+	if err := git.RequireTop(a.Ctx); err != nil {
+		return err
+	}
+	var errs []error
+	dirs := []struct{ what, dir string }{{"state directory", a.Policy.StatePath()}}
+	if d := filepath.Dir(a.Policy.AuditPath()); d != a.Policy.StatePath() {
+		dirs = append(dirs, struct{ what, dir string }{"audit log directory", d})
+	}
+	for _, d := range dirs {
+		if err := git.RequireIgnored(a.Ctx, repo, d.dir, d.what); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	// Before anything reads them: git may track none of what rfhandoff
+	// trusts in the checkout (a pulled commit replaces such a file).
+	if err := git.RequireUntracked(a.Ctx, repo, a.Policy.TrustedPaths()...); err != nil {
+		errs = append(errs, err)
+	}
+	return errlist.List(errs...)
+}
+
+// existingLocal judges the state directory, the audit log's directory and
+// the audit log where they exist, as privateLocal does, creating nothing:
+// before git is asked about them, so that a symlinked or foreign .local is
+// refused as such (git would only say it cannot look through a link).
+func (a *App) existingLocal() error {
+	var errs []error
+	for i, p := range []struct{ what, path string }{
+		{"state directory", a.Policy.StatePath()},
+		{"audit log directory", filepath.Dir(a.Policy.AuditPath())},
+		{"audit log", a.Policy.AuditPath()},
+	} {
+		if i == 1 && p.path == a.Policy.StatePath() {
+			continue // the state directory, judged already
+		}
+		if _, err := os.Lstat(p.path); err == nil || !errors.Is(err, fs.ErrNotExist) {
+			if err := state.CheckPrivate(p.path); err != nil {
+				errs = append(errs, localError(p.what, err))
+			}
+		}
+	}
+	return errlist.List(errs...)
 }
 
 // privateLocal is where every command that runs a program first meets
@@ -200,15 +292,6 @@ func (a *App) Stack(role exec.Role) (*exec.Stack, error) {
 	s, err := exec.New(opts)
 	if err != nil {
 		return nil, err
-	}
-	// Before anything reads them: git may track none of what rfhandoff
-	// trusts in the checkout (a pulled commit replaces such a file).
-	if !a.untracked {
-		git := &gitcli.Client{R: s, Dir: a.RepoPath(), Timeout: a.Policy.Poll.GitTimeout.Duration}
-		if err := git.RequireUntracked(a.Ctx, a.RepoPath(), a.Policy.TrustedPaths()...); err != nil {
-			return nil, err
-		}
-		a.untracked = true
 	}
 	a.runners[role] = s
 	return s, nil

@@ -24,6 +24,9 @@ type AuditShowCmd struct {
 }
 
 func (c *AuditShowCmd) Run(app *App) error {
+	if err := app.Policy.InCheckout(); err != nil {
+		return err
+	}
 	path := app.Local(app.Policy.Audit.Path)
 	entries, err := exec.ReadAuditTail(path, c.Tail)
 	if errors.Is(err, fs.ErrNotExist) {

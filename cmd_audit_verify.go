@@ -28,6 +28,9 @@ func (c *AuditVerifyCmd) Run(app *App) error {
 	if c.ResultBranch != "" && !c.Remote {
 		return exitCode(2, errors.New("--result-branch is for --remote"))
 	}
+	if err := app.Policy.InCheckout(); err != nil {
+		return err
+	}
 	path := app.Local(app.Policy.Audit.Path)
 	var heads, malformed []witness
 	var where string

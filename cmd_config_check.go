@@ -53,6 +53,11 @@ func (c *ConfigCheckCmd) Run(app *App) error {
 	if _, err := io.WriteString(app.Stdout, notify.Preview(app.Policy, nodeName())); err != nil {
 		return err
 	}
+	// The policy check is offline; the commands that use the checkout
+	// refuse to run where there is none.
+	if err := app.Policy.InCheckout(); err != nil {
+		fmt.Fprintf(app.Stderr, "warning: every command that uses the checkout (rx, tx, task new, audit) refuses to run here: %v\n", err)
+	}
 	if err := app.Policy.ValidateMAIN(); err != nil {
 		fmt.Fprintf(app.Stderr, "warning: policy %s: tx watch and tx execute refuse it (the RX commands do not use these keys): %v\n", src, err)
 	}

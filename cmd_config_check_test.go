@@ -32,6 +32,15 @@ func parseRendered(t *testing.T, out string) config.Policy {
 
 func TestConfigCheckDefaults(t *testing.T) {
 	t.Chdir(t.TempDir())
+	// Outside a checkout the policy still checks, with a warning that
+	// the commands using the checkout refuse to run there.
+	code, _, errs := runConfigCheck(t, "")
+	if code != 0 || !strings.Contains(errs, "is not inside a git checkout") {
+		t.Fatalf("outside a checkout: exit %d, stderr %q; want 0 and the warning", code, errs)
+	}
+	if err := os.Mkdir(".git", 0o700); err != nil { // a checkout, as found without git
+		t.Fatal(err)
+	}
 	code, out, errs := runConfigCheck(t, "")
 	if code != 0 || errs != "" {
 		t.Fatalf("exit %d, stderr %q", code, errs)

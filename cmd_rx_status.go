@@ -38,6 +38,9 @@ type rxStatus struct {
 // Run reads the state without changing anything (no git, no lock held).
 // A corrupt state file is an error naming it (exit 1).
 func (c *RxStatusCmd) Run(app *App) error {
+	if err := app.Policy.InCheckout(); err != nil {
+		return err
+	}
 	dir := app.Policy.StatePath()
 	store := &state.RXStore{Dir: dir}
 	st, err := store.Load()

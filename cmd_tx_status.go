@@ -19,6 +19,9 @@ type TxStatusCmd struct {
 // Run reads the state and the records without changing anything (no git,
 // the lock only probed). A corrupt state file is an error naming it.
 func (c *TxStatusCmd) Run(app *App) error {
+	if err := app.Policy.InCheckout(); err != nil {
+		return err
+	}
 	s, err := txwatch.ReadStatus(app.Policy, time.Now())
 	if err != nil {
 		return err

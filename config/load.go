@@ -47,7 +47,13 @@ func Load(path string) (Policy, error) {
 	}
 	// The files [trust] names are part of the policy: a missing or
 	// malformed one is reported with the rest.
-	errs = append(errs, Problems(p.checkTrustFiles())...)
+	if terr := p.checkTrustFiles(); terr != nil {
+		// Read from a directory that is no checkout: that is why.
+		if len(errs) == 0 && p.InCheckout() != nil {
+			errs = append(errs, p.InCheckout())
+		}
+		errs = append(errs, Problems(terr)...)
+	}
 	if _, _, err := p.ReadNotifySecrets(); err != nil {
 		errs = append(errs, Problems(err)...)
 	}
@@ -285,16 +291,27 @@ func outsideWorkTrees(path string) error {
 		dirs = append(dirs, real)
 	}
 	for _, d := range dirs {
-		for dir := d; ; dir = filepath.Dir(dir) {
-			if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
-				return fmt.Errorf("lies inside the git working tree %s: git writes files there (a commit on a branch it pulls can bring this file in or replace it, "+
-					"even one git ignores), so it is not only yours; keep the policy outside every checkout, e.g. %s, and name it with --config or $%s",
-					dir, filepath.Join("~", ".config", "rfhandoff", DefaultFile), EnvVar)
-			}
-			if filepath.Dir(dir) == dir {
-				break
-			}
+		if top := WorkTreeTop(d); top != "" {
+			return fmt.Errorf("lies inside the git working tree %s: git writes files there (a commit on a branch it pulls can bring this file in or replace it, "+
+				"even one git ignores), so it is not only yours; keep the policy outside every checkout, e.g. %s, and name it with --config or $%s",
+				top, filepath.Join("~", ".config", "rfhandoff", DefaultFile), EnvVar)
 		}
 	}
 	return nil
+}
+
+// WorkTreeTop is the top of the git working tree that holds dir, found as
+// git's discovery finds it but without running git: the nearest directory
+// at or above dir holding a .git entry (a directory, or a linked
+// worktree's or submodule's file); "" when there is none. dir is absolute;
+// its parents are taken lexically.
+func WorkTreeTop(dir string) string {
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return ""
+		}
+	}
 }

@@ -290,6 +290,7 @@ func TestLoad(t *testing.T) {
 		t.Errorf("Load(oversized) = %v, want an error naming the file", err)
 	}
 
+	t.Chdir(dir) // no checkout: repo.path stays the working directory
 	p, err = LoadLocated("")
 	want := Default()
 	want.Repo.Path, _ = os.Getwd()

@@ -1,7 +1,9 @@
 package config
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -36,14 +38,47 @@ func (p Policy) IQFilePath() string { return p.Resolve(p.TX.IQFile) }
 // withAbsoluteRepo makes repo.path absolute and clean against the working
 // directory, once, so that every path derived from it is absolute
 // (PROTOCOL §14): the capture parameters, git's -C and the audit log refuse
-// or misread relative ones.
+// or misread relative ones. A directory inside a git checkout stands for
+// the checkout, as it does for git: repo.path becomes the checkout's top
+// (WorkTreeTop), so `.local` is the checkout's whatever directory of it
+// the command is run from. A repo.path that does not exist, or that lies in
+// no checkout, is kept as it is: the commands that need the checkout
+// refuse it (InCheckout).
 func (p Policy) withAbsoluteRepo() (Policy, error) {
 	abs, err := filepath.Abs(p.Repo.Path)
 	if err != nil {
 		return Policy{}, fmt.Errorf("repo.path = %q: resolving it against the working directory: %w", p.Repo.Path, err)
 	}
+	if st, err := os.Stat(abs); err == nil && st.IsDir() {
+		if top := WorkTreeTop(abs); top != "" {
+			abs = top
+		}
+	}
 	p.Repo.Path = abs
 	return p, nil
+}
+
+// InCheckout refuses a repo.path that is not the top of a git checkout
+// (withAbsoluteRepo made it the top of the one it lies in), with one
+// sentence saying what to do; it runs no git. Every command that reads or
+// writes the checkout's local files (the state directory, the audit log)
+// calls it before anything else.
+func (p Policy) InCheckout() error {
+	dir := p.Repo.Path
+	st, err := os.Stat(dir)
+	switch {
+	case err != nil && errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("repo.path %s does not exist: run rfhandoff inside the git checkout it works in, or set [repo] path in the policy to that checkout; nothing was written", dir)
+	case err != nil:
+		return fmt.Errorf("repo.path %s: %w; nothing was written", dir, err)
+	case !st.IsDir():
+		return fmt.Errorf("repo.path %s is not a directory: run rfhandoff inside the git checkout it works in, or set [repo] path in the policy to that checkout; nothing was written", dir)
+	}
+	if WorkTreeTop(dir) != dir {
+		return fmt.Errorf("%s is not inside a git checkout (neither it nor a directory above it holds .git): rfhandoff works in the checkout it is run in; "+
+			"cd into the checkout (or set [repo] path in the policy to it) and run the command again; nothing was written", dir)
+	}
+	return nil
 }
 
 // ResolvedPaths lists the local paths the policy names, resolved, for

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -114,5 +115,77 @@ func TestShown(t *testing.T) {
 		if got := Shown(c.in); got != c.want {
 			t.Errorf("Shown(%q) = %q, want %q", c.in, got, c.want)
 		}
+	}
+}
+
+// PROTOCOL §14: a repo.path inside a checkout stands for the checkout, as
+// for git: run from docs/handoff/, rfhandoff works at the checkout's top
+// (a .git directory, or a linked worktree's .git file), so .local is the
+// checkout's. One that does not exist, or lies in no checkout, is kept
+// and refused by InCheckout, with what to do.
+func TestRepoPathIsTheCheckoutsTop(t *testing.T) {
+	base := t.TempDir()
+	t.Chdir(base)
+	co := filepath.Join(base, "co")
+	wt := filepath.Join(base, "wt")
+	for _, d := range []string{filepath.Join(co, ".git"), filepath.Join(co, "docs", "handoff"), filepath.Join(wt, "sub"), filepath.Join(base, "plain")} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(wt, ".git"), []byte("gitdir: "+filepath.Join(co, ".git", "worktrees", "wt")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name, repoPath, want string
+		refused              string // InCheckout's refusal holds this; "" passes
+	}{
+		{"top", "co", co, ""},
+		{"subdirectory", "co/docs/handoff", co, ""},
+		{"linked worktree's subdirectory", "wt/sub", wt, ""},
+		{"missing below a checkout", "co/nope", filepath.Join(co, "nope"), "does not exist"},
+		{"no checkout", "plain", filepath.Join(base, "plain"), "is not inside a git checkout"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			file := filepath.Join(base, "policy.toml")
+			if err := os.WriteFile(file, []byte("[repo]\npath = "+strconv.Quote(c.repoPath)+"\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			p, err := Load(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Repo.Path != c.want || p.StatePath() != filepath.Join(c.want, ".local") {
+				t.Errorf("repo.path %q, state %q; want %q", p.Repo.Path, p.StatePath(), c.want)
+			}
+			err = p.InCheckout()
+			switch {
+			case c.refused == "" && err != nil:
+				t.Errorf("InCheckout: %v", err)
+			case c.refused != "" && (err == nil || !strings.Contains(err.Error(), c.refused) || !strings.Contains(err.Error(), "nothing was written")):
+				t.Errorf("InCheckout: %v; want a refusal saying %q", err, c.refused)
+			}
+		})
+	}
+}
+
+// A [trust] file read relative to a repo.path in no checkout is missing
+// because of where the command ran: the refusal says that too, first.
+func TestTrustFileOutsideACheckoutSaysWhy(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	file := filepath.Join(dir, "policy.toml")
+	if err := os.WriteFile(file, []byte("[trust]\ntask_signers = \".local/task_signers\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Load(file)
+	if err == nil || !strings.Contains(err.Error(), "trust.task_signers") || !strings.Contains(err.Error(), dir+" is not inside a git checkout") {
+		t.Errorf("Load = %v; want the missing file and that %s is in no checkout", err, dir)
+	}
+	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(file); err == nil || strings.Contains(err.Error(), "not inside a git checkout") {
+		t.Errorf("Load in a checkout = %v; want only the missing file", err)
 	}
 }

@@ -137,8 +137,8 @@ func TestRxCheckRefusals(t *testing.T) {
 				t.Errorf("%v: exit %d, stderr %q", args, code, errOut)
 			}
 		}
-		if _, err := os.Stat(rx.StateFile()); !os.IsNotExist(err) {
-			t.Errorf("state written where .local is not ignored: %v", err)
+		if _, err := os.Stat(rx.StateDir()); !os.IsNotExist(err) {
+			t.Errorf("state directory created where .local is not ignored: %v", err)
 		}
 	})
 	t.Run("corrupt state", func(t *testing.T) {

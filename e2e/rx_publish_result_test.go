@@ -134,12 +134,14 @@ func TestRxPublishResultGitCalls(t *testing.T) {
 			}
 			return k
 		}
-		// The remote's URL is one git config listing (no remote get-url:
-		// every redirect is judged from it, PROTOCOL §10), then the clone
+		// First the checks before anything is written (PROTOCOL §4: the
+		// checkout's top, .local ignored, nothing trusted tracked); the
+		// remote's URL is then one git config listing (no remote get-url:
+		// every redirect is judged from it, PROTOCOL §10), and the clone
 		// is checked the same way before it pushes.
-		if len(subs) != 19 || subs[0] != "config" || count("remote") != 0 || count("ls-files") != 1 || count("ls-remote") != 0 ||
-			count("clone") != 1 || subs[len(subs)-1] != "push" {
-			t.Errorf("git calls of one publish: %d %q; want 19, the remote's URL from one git config, one ls-files (nothing trusted is tracked), one clone, no ls-remote, the push last", len(subs), subs)
+		if len(subs) != 21 || strings.Join(subs[:4], " ") != "rev-parse check-ignore ls-files config" || count("remote") != 0 ||
+			count("ls-files") != 1 || count("ls-remote") != 0 || count("clone") != 1 || subs[len(subs)-1] != "push" {
+			t.Errorf("git calls of one publish: %d %q; want 21, the checkout checks (rev-parse, check-ignore, ls-files), the remote's URL from one git config, one ls-files, one clone, no ls-remote, the push last", len(subs), subs)
 		}
 	}
 }

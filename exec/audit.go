@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -96,23 +97,78 @@ type AuditLog struct {
 	mu   sync.Mutex
 	now  func() time.Time
 	sync func(*os.File) error // (*os.File).Sync; a test counts the calls
+	// pending: a log made by NewPendingAuditLog, not opened yet, whose
+	// lines wait here (PROTOCOL §9).
+	pending bool
+	held    []Entry
+}
+
+// NewPendingAuditLog is a log that holds its lines in memory until Open
+// names its file (PROTOCOL §4, §9): the read-only git calls that find
+// whether the log may be written at all (the checkout's top, whether git
+// ignores the state directory, what it tracks there) run before it may
+// exist. Open writes them first, in order, each with the time it was
+// made; a command refused by those checks never opens it, writes nothing
+// and says what was checked. A pending log is for those calls only: its
+// Head is an error.
+func NewPendingAuditLog() *AuditLog {
+	return &AuditLog{pending: true, now: time.Now, sync: (*os.File).Sync}
+}
+
+// Open gives a pending log its file (created as OpenAuditLog creates it)
+// and writes the lines it holds in one write, synced: all of them, or
+// none when the write or the sync fails (the log is then open, empty of
+// them, and the caller runs nothing). A log already open is an error.
+func (l *AuditLog) Open(path string) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.pending {
+		return &auditError{Path: path, Op: "opening", Err: errors.New("the audit log is open already")}
+	}
+	if err := createAuditFile(path); err != nil {
+		return err
+	}
+	l.path, l.pending = path, false
+	held := l.held
+	l.held = nil
+	if len(held) == 0 {
+		return nil
+	}
+	// One write, one sync: every held line is on record, or none is.
+	_, err := l.appendBatch(held, true)
+	return err
+}
+
+// Held is how many lines a pending log holds, 0 once it is open.
+func (l *AuditLog) Held() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.held)
 }
 
 // OpenAuditLog prepares the log at path, creating its directory (0700) and
 // the file (0600) when missing. A path that is not a regular file is
 // refused (openAuditFile), here and at every append.
 func OpenAuditLog(path string) (*AuditLog, error) {
+	if err := createAuditFile(path); err != nil {
+		return nil, err
+	}
+	return &AuditLog{path: path, now: time.Now, sync: (*os.File).Sync}, nil
+}
+
+// createAuditFile creates the log's directory (0700) and the file (0600)
+// when missing, refusing a path that is not a regular file.
+func createAuditFile(path string) error {
 	if dir := filepath.Dir(path); dir != "" {
 		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return nil, &auditError{Path: path, Err: err}
+			return &auditError{Path: path, Err: err}
 		}
 	}
 	f, err := openAuditFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE)
 	if err != nil {
-		return nil, &auditError{Path: path, Op: "opening", Err: err}
+		return &auditError{Path: path, Op: "opening", Err: err}
 	}
-	f.Close()
-	return &AuditLog{path: path, now: time.Now, sync: (*os.File).Sync}, nil
+	return f.Close()
 }
 
 // Path is where the log lives.
@@ -133,60 +189,93 @@ func (l *AuditLog) appendEnd(e Entry) (Entry, error) { return l.appendLine(e, fa
 func (l *AuditLog) appendLine(e Entry, durable bool) (Entry, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.pending {
+		// Held until Open: the time it happened and who wrote it are
+		// kept; its place in the chain is given when it is written.
+		if e.Time.IsZero() {
+			e.Time = l.now().UTC()
+		}
+		e.Rfhandoff = os.Getpid()
+		l.held = append(l.held, e)
+		return e, nil
+	}
+	return l.appendLocked(e, durable)
+}
+
+// appendLocked writes e to the open log; the caller holds l.mu.
+func (l *AuditLog) appendLocked(e Entry, durable bool) (Entry, error) {
+	out, err := l.appendBatch([]Entry{e}, durable)
+	if err != nil {
+		return e, err
+	}
+	return out[0], nil
+}
+
+// appendBatch writes es as the next lines of the chain in one write under
+// one lock: all of them, or (cut back) none. The caller holds l.mu.
+func (l *AuditLog) appendBatch(es []Entry, durable bool) ([]Entry, error) {
 	f, err := openAuditFile(l.path, os.O_RDWR|os.O_APPEND|os.O_CREATE)
 	if err != nil {
-		return e, &auditError{Path: l.path, Op: "opening", Err: err}
+		return nil, &auditError{Path: l.path, Op: "opening", Err: err}
 	}
 	defer f.Close()
 	if err := lockAppend(f); err != nil {
-		return e, &auditError{Path: l.path, Op: "locking", Err: err}
+		return nil, &auditError{Path: l.path, Op: "locking", Err: err}
 	}
 	last, complete, err := lastLine(f)
 	if err != nil {
-		return e, &auditError{Path: l.path, Op: "reading", Err: err}
+		return nil, &auditError{Path: l.path, Op: "reading", Err: err}
 	}
-	e.Prev, e.Seq = "", 1
+	prevHash, seq := "", int64(1)
 	if len(last) > 0 {
 		var prev Entry
 		if err := json.Unmarshal(last, &prev); err == nil {
-			e.Seq = prev.Seq + 1
+			seq = prev.Seq + 1
 		}
-		e.Prev = lineHash(last)
+		prevHash = lineHash(last)
 	}
-	if e.Time.IsZero() {
-		e.Time = l.now().UTC()
-	}
-	e.Rfhandoff = os.Getpid()
-	line, hash, err := encodeLine(e)
-	if err != nil {
-		return e, &auditError{Path: l.path, Op: "encoding", Err: err}
-	}
-	e.Hash = hash
+	var lines []byte
 	if !complete {
 		// A line torn by a crash stays as evidence; ours starts on its own line.
-		line = append([]byte{'\n'}, line...)
+		lines = append(lines, '\n')
+	}
+	out := make([]Entry, len(es))
+	for i, e := range es {
+		e.Prev, e.Seq = prevHash, seq
+		if e.Time.IsZero() {
+			e.Time = l.now().UTC()
+		}
+		e.Rfhandoff = os.Getpid()
+		line, hash, err := encodeLine(e)
+		if err != nil {
+			return nil, &auditError{Path: l.path, Op: "encoding", Err: err}
+		}
+		e.Hash = hash
+		out[i] = e
+		lines = append(lines, line...)
+		prevHash, seq = hash, seq+1
 	}
 	// A write that fails part-way (ENOSPC with room for half a line) must
 	// leave no partial line behind: the caller is told the line is not
 	// there, and a later append would bury it mid-chain. Cut the file back.
 	size, err := f.Seek(0, io.SeekEnd)
 	if err != nil {
-		return e, &auditError{Path: l.path, Op: "writing", Err: err}
+		return nil, &auditError{Path: l.path, Op: "writing", Err: err}
 	}
-	if _, err := f.Write(line); err != nil {
+	if _, err := f.Write(lines); err != nil {
 		_ = f.Truncate(size)
-		return e, &auditError{Path: l.path, Op: "writing", Err: err}
+		return nil, &auditError{Path: l.path, Op: "writing", Err: err}
 	}
 	if !durable {
-		return e, nil
+		return out, nil
 	}
 	// Every sync error is final, whatever its kind: a log that cannot be
 	// synced is not a record (PROTOCOL §9).
 	if err := l.sync(f); err != nil {
 		_ = f.Truncate(size)
-		return e, &auditError{Path: l.path, Op: "syncing", Err: err}
+		return nil, &auditError{Path: l.path, Op: "syncing", Err: err}
 	}
-	return e, nil
+	return out, nil
 }
 
 // Head returns the hash of the last line ("" for an empty log), once every
@@ -195,6 +284,9 @@ func (l *AuditLog) appendLine(e Entry, durable bool) (Entry, error) {
 func (l *AuditLog) Head() (string, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.pending {
+		return "", errors.New("audit log: not open yet, so it has no head to name")
+	}
 	// Opened for writing, though only read: Windows syncs no read-only handle.
 	f, err := openAuditFile(l.path, os.O_RDWR|os.O_APPEND)
 	if err != nil {

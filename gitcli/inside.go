@@ -2,11 +2,13 @@ package gitcli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"rfhandoff/exec"
 	"rfhandoff/hiddentext"
 )
 
@@ -18,6 +20,10 @@ type NotIgnoredError struct {
 	Dir  string
 	Repo string // the checkout
 	Rel  string // Dir relative to Repo, as asked of git check-ignore
+	// Exclude is the checkout's own exclude file as git names it (git
+	// rev-parse --git-path info/exclude: in a linked worktree, the main
+	// repository's), "" when git could not say.
+	Exclude string
 }
 
 func (e *NotIgnoredError) Error() string {
@@ -25,16 +31,20 @@ func (e *NotIgnoredError) Error() string {
 		return fmt.Sprintf("%s %s is the checkout itself: refusing to run (git could commit what is written there); "+
 			"choose a directory inside the checkout that git ignores, or one outside it", e.What, e.Dir)
 	}
-	return fmt.Sprintf("%s %s is not ignored by git in %s: refusing to run "+
-		"(what is written there must never enter git); add the line /%s/ to %s or to .gitignore, then try again",
-		e.What, e.Dir, e.Repo, filepath.ToSlash(e.Rel), filepath.Join(e.Repo, ".git", "info", "exclude"))
+	where := filepath.Join(e.Repo, ".gitignore")
+	if e.Exclude != "" {
+		where = e.Exclude + " (this checkout only) or to " + where
+	}
+	return fmt.Sprintf("%s %s is not ignored by git in %s (asked with git check-ignore; nothing was written): refusing to run "+
+		"(what is written there must never enter git); add the line /%s/ to %s, then try again",
+		e.What, e.Dir, e.Repo, filepath.ToSlash(e.Rel), where)
 }
 
 // RequireIgnored refuses, as a *NotIgnoredError naming what (e.g. "state
 // directory"), a directory that git in the checkout repo could commit. A
 // directory outside the checkout passes without asking git. dir need not
 // exist: git is asked about it as a directory ("rel/"), which a "/dir/"
-// pattern matches either way.
+// pattern matches either way. Nothing is created.
 func (c *Client) RequireIgnored(ctx context.Context, repo, dir, what string) error {
 	rel, inside, itself, err := pathInCheckout(repo, dir)
 	switch {
@@ -50,18 +60,81 @@ func (c *Client) RequireIgnored(ctx context.Context, repo, dir, what string) err
 		return fmt.Errorf("checking that %s is ignored by git: %w", dir, err)
 	}
 	if !ignored {
-		return &NotIgnoredError{What: what, Dir: dir, Repo: repo, Rel: rel}
+		// The advice names the file git reads: asked only now, to refuse.
+		exclude, _ := c.GitPath(ctx, "info/exclude")
+		return &NotIgnoredError{What: what, Dir: dir, Repo: repo, Rel: rel, Exclude: exclude}
 	}
 	return nil
 }
 
-// MakePrivateDir creates dir (0700, with its parents) and then refuses it
-// as RequireIgnored does. A refused directory stays created (empty).
+// MakePrivateDir refuses dir as RequireIgnored does and then creates it
+// (0700, with its parents): a refused directory is never created.
 func (c *Client) MakePrivateDir(ctx context.Context, repo, dir, what string) error {
+	if err := c.RequireIgnored(ctx, repo, dir, what); err != nil {
+		return err
+	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("%s: %w", what, err)
 	}
-	return c.RequireIgnored(ctx, repo, dir, what)
+	return nil
+}
+
+// GitPath is the absolute path git uses for path inside the repository's
+// git directory (git rev-parse --git-path: info/exclude of a linked
+// worktree is the main repository's).
+func (c *Client) GitPath(ctx context.Context, path string) (string, error) {
+	res, err := c.run(ctx, []string{"rev-parse", "--git-path", path}, call{})
+	if err != nil {
+		return "", &Error{Op: "rev-parse", Err: err}
+	}
+	p := filepath.FromSlash(strings.TrimRight(string(res.Stdout), "\r\n"))
+	if p == "" {
+		return "", &Error{Op: "rev-parse", Err: fmt.Errorf("no path for %s", path)}
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(c.Dir, p)
+	}
+	return p, nil
+}
+
+// NotACheckoutError is a directory git does not take for the top of a
+// checkout: it is in none, it is inside a git directory, or git's top is
+// another directory.
+type NotACheckoutError struct {
+	Dir string
+	Top string // git's top, "" when git names none
+	Git string // git's first line of complaint, sanitized
+}
+
+func (e *NotACheckoutError) Error() string {
+	if e.Top != "" {
+		return fmt.Sprintf("%s is not the top of its git checkout: git says the top is %s (asked with git rev-parse --show-toplevel; nothing was written); "+
+			"run rfhandoff inside the checkout, or set [repo] path in the policy to %s", e.Dir, e.Top, e.Top)
+	}
+	return fmt.Sprintf("git takes %s for no checkout's work tree (asked with git rev-parse --show-toplevel: %s; nothing was written); "+
+		"run rfhandoff inside the checkout it works in, or set [repo] path in the policy to it", e.Dir, e.Git)
+}
+
+// RequireTop refuses, as a *NotACheckoutError, a directory that git does
+// not take for the top of a checkout's work tree. Anything else that
+// fails (git missing, refused, timed out) is returned as it is.
+func (c *Client) RequireTop(ctx context.Context) error {
+	res, err := c.run(ctx, []string{"rev-parse", "--show-toplevel"}, call{})
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		complaint, _, _ := strings.Cut(strings.TrimSpace(ee.StderrTail), "\n")
+		return &NotACheckoutError{Dir: c.Dir, Git: hiddentext.SanitizeLine(strings.TrimSpace(complaint))}
+	}
+	if err != nil {
+		return &Error{Op: "rev-parse", Err: err}
+	}
+	top := filepath.FromSlash(strings.TrimRight(string(res.Stdout), "\r\n"))
+	a, aerr := os.Stat(top)
+	b, berr := os.Stat(c.Dir)
+	if aerr != nil || berr != nil || !os.SameFile(a, b) {
+		return &NotACheckoutError{Dir: c.Dir, Top: hiddentext.SanitizeLine(top)}
+	}
+	return nil
 }
 
 // trackedError is files git tracks where rfhandoff keeps what it trusts

@@ -131,8 +131,104 @@ func TestMakePrivateDir(t *testing.T) {
 	if err := co.c.MakePrivateDir(t.Context(), co.dir, bad, "capture directory"); !errors.As(err, &ni) || ni.What != "capture directory" {
 		t.Errorf("MakePrivateDir(%s) = %v; want *NotIgnoredError for the capture directory", bad, err)
 	}
-	blocked := filepath.Join(co.dir, "README.md", "x")
+	if _, err := os.Lstat(bad); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the refused %s was created: %v", bad, err)
+	}
+	if err := os.WriteFile(filepath.Join(co.dir, ".local", "file"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	blocked := filepath.Join(co.dir, ".local", "file", "x")
 	if err := co.c.MakePrivateDir(t.Context(), co.dir, blocked, "capture directory"); err == nil || !strings.HasPrefix(err.Error(), "capture directory: ") {
 		t.Errorf("MakePrivateDir under a file = %v; want an error naming the capture directory", err)
 	}
+}
+
+// The refusal's advice names the exclude file git reads: in a linked
+// worktree (no .git directory of its own) the main repository's, and
+// never a .git/info/exclude below a subdirectory.
+func TestRequireIgnoredNamesTheRealExcludeFile(t *testing.T) {
+	t.Parallel()
+	co := newCheckout(t)
+	wt := linkedWorktree(t, co)
+	for _, c := range []struct{ name, repo, exclude string }{
+		{"checkout", co.dir, filepath.Join(co.dir, ".git", "info", "exclude")},
+		{"linked worktree", wt, filepath.Join(co.dir, ".git", "info", "exclude")},
+	} {
+		cl := &gitcli.Client{R: co.rem.R, Dir: c.repo}
+		err := cl.RequireIgnored(t.Context(), c.repo, filepath.Join(c.repo, ".local"), "state directory")
+		var ni *gitcli.NotIgnoredError
+		if !errors.As(err, &ni) {
+			t.Fatalf("%s: %v; want a *NotIgnoredError", c.name, err)
+		}
+		real, _ := filepath.EvalSymlinks(filepath.Dir(c.exclude))
+		got, _ := filepath.EvalSymlinks(filepath.Dir(ni.Exclude))
+		if got != real || filepath.Base(ni.Exclude) != "exclude" || !strings.Contains(err.Error(), "add the line /.local/ to "+ni.Exclude) {
+			t.Errorf("%s: exclude %q, want %q: %v", c.name, ni.Exclude, c.exclude, err)
+		}
+		if _, err := os.Lstat(filepath.Join(c.repo, ".local")); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s: .local created: %v", c.name, err)
+		}
+	}
+}
+
+// RequireTop passes the top of a checkout or a linked worktree and
+// refuses a subdirectory (naming the top) and a directory in no checkout
+// (with git's own sentence, not its command line).
+func TestRequireTop(t *testing.T) {
+	t.Parallel()
+	co := newCheckout(t)
+	wt := linkedWorktree(t, co)
+	sub := filepath.Join(co.dir, "docs", "handoff")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	outside := t.TempDir()
+	for _, c := range []struct {
+		name, dir string
+		top       bool   // passes
+		want      string // in the refusal
+	}{
+		{"top", co.dir, true, ""},
+		{"linked worktree", wt, true, ""},
+		{"subdirectory", sub, false, "git says the top is "},
+		{"inside .git", filepath.Join(co.dir, ".git"), false, "for no checkout's work tree"},
+		{"outside", outside, false, "not a git repository"},
+	} {
+		err := (&gitcli.Client{R: co.rem.R, Dir: c.dir}).RequireTop(t.Context())
+		var nc *gitcli.NotACheckoutError
+		switch {
+		case c.top && err != nil:
+			t.Errorf("%s: %v", c.name, err)
+		case c.top:
+		case !errors.As(err, &nc) || !strings.Contains(err.Error(), c.want):
+			t.Errorf("%s: %v; want a *NotACheckoutError saying %q", c.name, err, c.want)
+		case strings.Contains(err.Error(), "core.hooksPath") || strings.Contains(err.Error(), "-c "):
+			t.Errorf("%s: the refusal holds git's command line: %v", c.name, err)
+		}
+	}
+}
+
+// linkedWorktree makes a linked worktree of co by hand, as git worktree
+// add lays it out (a subcommand rfhandoff's runner does not allow): a
+// .git file naming its directory under the main repository's
+// .git/worktrees, which names the common directory and the worktree back.
+func linkedWorktree(t *testing.T, co checkout) string {
+	t.Helper()
+	wt := filepath.Join(t.TempDir(), "wt")
+	admin := filepath.Join(co.dir, ".git", "worktrees", "wt")
+	head := git(t, co, "rev-parse", "HEAD")
+	for path, data := range map[string]string{
+		filepath.Join(wt, ".git"):         "gitdir: " + admin + "\n",
+		filepath.Join(admin, "HEAD"):      head + "\n",
+		filepath.Join(admin, "commondir"): "../..\n",
+		filepath.Join(admin, "gitdir"):    filepath.Join(wt, ".git") + "\n",
+	} {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return wt
 }

@@ -130,8 +130,8 @@ func Run(ctx context.Context, d Deps) (*Report, error) {
 	p := d.Policy
 	checkPolicy(rep, d)
 	git := &gitcli.Client{R: local, Dir: p.Repo.Path, Timeout: p.Poll.GitTimeout.Duration}
-	if co, ok := checkCheckout(ctx, rep, local, p); ok {
-		checkIgnored(ctx, rep, git, co, d)
+	if checkCheckout(ctx, rep, git, p) {
+		checkIgnored(ctx, rep, git, d)
 		checkRemote(ctx, rep, git, d)
 	} else {
 		rep.add("state directory", Note, "not checked: it needs a checkout")
@@ -170,48 +170,26 @@ func checkPolicy(rep *Report, d Deps) {
 	}
 }
 
-// checkout is where git says the checkout is.
-type checkout struct {
-	top     string // git's top of the working tree
-	exclude string // the checkout's info/exclude file
-}
-
-// checkCheckout asks git, from repo.path, where the checkout's top and
-// its exclude file are.
-func checkCheckout(ctx context.Context, rep *Report, r exec.Runner, p config.Policy) (checkout, bool) {
-	dir := p.Repo.Path
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		rep.add("checkout", Problem, "repo.path %s is not a directory: run rfhandoff in the checkout, or set [repo] path", dir)
-		return checkout{}, false
+// checkCheckout: repo.path is a checkout's top, as every command needs
+// it (config.Policy.InCheckout without git, then git itself).
+func checkCheckout(ctx context.Context, rep *Report, git *gitcli.Client, p config.Policy) bool {
+	if err := p.InCheckout(); err != nil {
+		rep.add("checkout", Problem, "%v", err)
+		return false
 	}
-	res, err := r.Run(ctx, exec.Cmd{Tool: exec.Git, Args: []string{"rev-parse", "--show-toplevel", "--git-path", "info/exclude"}, Dir: dir, Timeout: p.Poll.GitTimeout.Duration})
-	lines := strings.Split(strings.TrimSpace(string(res.Stdout)), "\n")
-	if err != nil || len(lines) != 2 {
-		why := strings.TrimSpace(string(res.Stderr))
-		if why == "" && err != nil {
-			why = err.Error()
-		}
-		rep.add("checkout", Problem, "%s is not inside a git checkout (%s): run rfhandoff from the lab's checkout (git clone the lab's repository first), or set [repo] path to it",
-			dir, firstLine(why))
-		return checkout{}, false
+	if err := git.RequireTop(ctx); err != nil {
+		rep.add("checkout", Problem, "%v", err)
+		return false
 	}
-	co := checkout{top: lines[0], exclude: lines[1]}
-	if !filepath.IsAbs(co.exclude) {
-		co.exclude = filepath.Join(dir, co.exclude)
-	}
-	if same(co.top, dir) {
-		rep.add("checkout", OK, "%s (git's top of the checkout)", dir)
-		return co, true
-	}
-	rep.add("checkout", Problem, "repo.path %s is inside the checkout %s, not its top: rfhandoff would keep its state and resolve every path from there; "+
-		"run it from %s, or set [repo] path = %q", dir, co.top, co.top, co.top)
-	return co, true
+	rep.add("checkout", OK, "%s (the checkout's top)", p.Repo.Path)
+	return true
 }
 
 // checkIgnored: the state directory (and on the RX side the capture
 // directory, and the audit log's directory) must be ignored by git, and
-// git may track nothing rfhandoff trusts.
-func checkIgnored(ctx context.Context, rep *Report, git *gitcli.Client, co checkout, d Deps) {
+// git may track nothing rfhandoff trusts. The advice is the commands'
+// own (gitcli.NotIgnoredError).
+func checkIgnored(ctx context.Context, rep *Report, git *gitcli.Client, d Deps) {
 	p := d.Policy
 	dirs := []struct{ what, dir string }{{"state directory", p.StatePath()}, {"audit log directory", filepath.Dir(p.AuditPath())}}
 	if d.Side == RX {
@@ -223,30 +201,18 @@ func checkIgnored(ctx context.Context, rep *Report, git *gitcli.Client, co check
 			continue // the audit log in the state directory: said once
 		}
 		seen[x.dir] = true
-		err := git.RequireIgnored(ctx, p.Repo.Path, x.dir, x.what)
-		var ni *gitcli.NotIgnoredError
-		switch {
-		case errors.As(err, &ni) && ni.Rel != "":
-			// The pattern is the directory from git's top: an exclude
-			// file's patterns are relative to it.
-			rel := ni.Rel
-			if r, err := filepath.Rel(co.top, ni.Dir); err == nil && !strings.HasPrefix(r, "..") {
-				rel = r
-			}
-			rep.add(x.what, Problem, "%s is not ignored by git: add the line /%s/ to %s (or to .gitignore on the branches); nothing may be written there before",
-				ni.Dir, filepath.ToSlash(rel), co.exclude)
-		case err != nil:
+		if err := git.RequireIgnored(ctx, p.Repo.Path, x.dir, x.what); err != nil {
 			rep.add(x.what, Problem, "%v", err)
-		default:
-			// As every command's first write checks them (PROTOCOL §4).
-			if _, err := os.Lstat(x.dir); err == nil && x.what != "capture directory" {
-				if err := state.CheckPrivate(x.dir); err != nil {
-					rep.add(x.what, Problem, "%v", err)
-					continue
-				}
-			}
-			rep.add(x.what, OK, "%s is out of git's reach (ignored, or outside the checkout)", x.dir)
+			continue
 		}
+		// As every command's first write checks them (PROTOCOL §4).
+		if _, err := os.Lstat(x.dir); err == nil && x.what != "capture directory" {
+			if err := state.CheckPrivate(x.dir); err != nil {
+				rep.add(x.what, Problem, "%v", err)
+				continue
+			}
+		}
+		rep.add(x.what, OK, "%s is out of git's reach (ignored, or outside the checkout)", x.dir)
 	}
 	if err := git.RequireUntracked(ctx, p.Repo.Path, p.TrustedPaths()...); err != nil {
 		rep.add("tracked files", Problem, "%v", err)
@@ -494,15 +460,6 @@ func checkSpace(rep *Report, p config.Policy) {
 		state.SizeText(free), plan.Dir, state.SizeText(plan.Bytes()), state.SizeText(plan.FreeMarginBytes))
 }
 
-func same(a, b string) bool {
-	if a == b {
-		return true
-	}
-	sa, err1 := os.Stat(a)
-	sb, err2 := os.Stat(b)
-	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
-}
-
 func hasEnv(environ []string, key string) bool {
 	for _, kv := range environ {
 		if k, v, ok := strings.Cut(kv, "="); ok && k == key && v != "" {
@@ -520,11 +477,6 @@ func pkgOf(t exec.Tool) string {
 		return "systemd"
 	}
 	return "hackrf"
-}
-
-func firstLine(s string) string {
-	l, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
-	return l
 }
 
 func orUnknown(s string) string {

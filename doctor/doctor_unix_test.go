@@ -119,9 +119,9 @@ func TestMainSideBrokenParts(t *testing.T) {
 		check  string
 		want   []string
 	}{
-		{"not a checkout", func(p *config.Policy) { p.Repo.Path = t.TempDir() }, "yes", "checkout", []string{"is not inside a git checkout", "not a git repository"}},
+		{"not a checkout", func(p *config.Policy) { p.Repo.Path = t.TempDir() }, "yes", "checkout", []string{"is not inside a git checkout", "nothing was written"}},
 		{"state not ignored", func(p *config.Policy) { p.Repo.StateDir = "state"; p.Audit.Path = "state/audit.jsonl" }, "yes", "state directory",
-			[]string{"is not ignored by git: add the line /state/ to " + filepath.Join(lab.Main.Dir, ".git", "info", "exclude")}},
+			[]string{"is not ignored by git in", "add the line /state/ to " + filepath.Join(lab.Main.Dir, ".git", "info", "exclude")}},
 		{"unreachable remote", func(p *config.Policy) { p.Repo.URL = "file://" + filepath.Join(t.TempDir(), "gone.git") }, "yes", "remote",
 			[]string{"cannot be listed"}},
 		{"missing result branch", func(p *config.Policy) { p.Repo.ResultBranch = "rx-missing" }, "yes", "result branch",

@@ -118,7 +118,7 @@ func TestDoctorBrokenParts(t *testing.T) {
 			[]string{"PROBLEM    checkout: " + outside + " is not inside a git checkout"}},
 		{"state not ignored", func(p *config.Policy) {
 			p.Repo.StateDir, p.Audit.Path = "state", "state/audit.jsonl" // captures stay in the ignored .local
-		}, "", "yes", []string{"PROBLEM    state directory: " + filepath.Join(lab.RX.Dir, "state") + " is not ignored by git: add the line /state/ to"}},
+		}, "", "yes", []string{"PROBLEM    state directory: " + filepath.Join(lab.RX.Dir, "state") + " is not ignored by git in", "add the line /state/ to"}},
 		{"unreachable remote", func(p *config.Policy) { p.Repo.URL = "file://" + filepath.ToSlash(filepath.Join(outside, "gone.git")) }, "", "yes",
 			[]string{"PROBLEM    remote: origin (file://", "cannot be listed"}},
 		{"missing result branch", func(p *config.Policy) { p.Repo.ResultBranch = "rx-missing" }, "", "yes",

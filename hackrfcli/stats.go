@@ -53,6 +53,9 @@ type TransferStats struct {
 	// Started is "Stop with Ctrl-C" seen; Finished is the final "exit".
 	Started  bool
 	Finished bool
+	// Simulated is SimulatorMarker seen: rfhandoff's simulator ran, not
+	// a HackRF.
+	Simulated bool
 	Failures []*callError // every "... failed:" line, in order
 	Errors   []string     // fatal complaints (argument errors, file errors)
 	Warnings []string
@@ -88,6 +91,8 @@ func (s *TransferStats) add(ev TransferEvent) {
 		s.Elapsed = ev.Elapsed
 	case EventExit:
 		s.Finished = true
+	case EventSimulated:
+		s.Simulated = true
 	case EventCallFailed:
 		s.Failures = append(s.Failures, ev.Failure)
 		if !s.Started {

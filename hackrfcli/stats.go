@@ -56,10 +56,10 @@ type TransferStats struct {
 	// Simulated is SimulatorMarker seen: rfhandoff's simulator ran, not
 	// a HackRF.
 	Simulated bool
-	Failures []*callError // every "... failed:" line, in order
-	Errors   []string     // fatal complaints (argument errors, file errors)
-	Warnings []string
-	Reason   ExitReason
+	Failures  []*callError // every "... failed:" line, in order
+	Errors    []string     // fatal complaints (argument errors, file errors)
+	Warnings  []string
+	Reason    ExitReason
 
 	exiting      bool // "Exiting..." (do_exit) seen
 	failedEarly  bool // a failure before "Stop with Ctrl-C"

@@ -24,7 +24,8 @@ import (
 // but for the keys README names to ~/.config/rfhandoff, outside the
 // checkout, and every rfhandoff command run from inside the checkout with
 // $RFHANDOFF_CONFIG naming it (once more with no policy file at all: the
-// built-in defaults). When README or OPERATIONS changes a
+// built-in defaults, which refuse the simulator at rx capture, PROTOCOL
+// §15). When README or OPERATIONS changes a
 // command, this suite changes with it. The tests with absolute paths in
 // their policies hid that the example's repo.path = "." broke rx capture.
 
@@ -37,6 +38,9 @@ const firstRunID = "RF001A_OTA_CAPTURE_003"
 var firstRunEdits = map[string]string{
 	"limits.planned_duration_s": "120",
 	"tx.duration_s":             "10",
+	// The first run is a rehearsal with rfhandoff's simulator: intended,
+	// so said (PROTOCOL §15).
+	"tools.allow_simulator": "true",
 }
 
 // pace is how fast the MAIN operator acts. A person reads the prompt
@@ -303,6 +307,27 @@ func firstRun(t *testing.T, policy string, p platform, pc pace) {
 			t.Logf("rx capture:\nstdout:\n%s\nstderr:\n%s", capture.Stdout, capture.Stderr)
 		}
 	})
+	if policy == "" {
+		// The built-in defaults do not allow the simulator: the capture is
+		// refused before READY, naming the key, and nothing is published.
+		if st := capture.Wait(3 * time.Minute); st.ExitCode() != 1 {
+			t.Fatalf("rx capture with the simulator and the defaults: exit %d, want 1\nstderr:\n%s", st.ExitCode(), capture.Stderr)
+		}
+		if !strings.Contains(capture.Stderr.String(), "allow_simulator") || !strings.Contains(capture.Stderr.String(), "simulator") {
+			t.Errorf("the refusal does not name the simulator and [tools] allow_simulator:\n%s", capture.Stderr)
+		}
+		if states := resultStates(t, rem); len(states) != 0 {
+			t.Errorf("result branch holds %v after a refused capture, want nothing", states)
+		}
+		if files, _ := filepath.Glob(filepath.Join(rx.dir, ".local", "captures", firstRunID, "*")); len(files) != 0 {
+			t.Errorf("a refused capture left files: %v", files)
+		}
+		if want, code := p.stopWatch(watch), exitOf(t, watch); code != want {
+			t.Fatalf("tx watch stopped: exit %d, want %d\n%s", code, want, watch.Stderr)
+		}
+		return
+	}
+	output(watch).WaitForText("simulated receiver", rxWait)
 	output(watch).WaitForText("READY result for task "+firstRunID+" awaiting authorization", rxWait)
 	readyAt := time.Now()
 	watch.WaitForText("Type exactly: AUTHORIZE RF TX", rxWait)
@@ -328,22 +353,15 @@ func firstRun(t *testing.T, policy string, p platform, pc pace) {
 		t.Fatalf("tx execute: exit %d\n%s\n%s", code, exe.Stdout, exe.Stderr)
 	}
 
-	wantExit := 0
-	if policy == "" {
-		// The defaults plan 120 s: the operator stops it (OPERATIONS §2: Ctrl-C
-		// interrupts it cleanly, COMPLETE is published).
-		capture.Signal(os.Interrupt)
-		wantExit = 130
-	}
-	if st := capture.Wait(3 * time.Minute); st.ExitCode() != wantExit {
-		t.Fatalf("rx capture: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", st.ExitCode(), wantExit, capture.Stdout, capture.Stderr)
+	if st := capture.Wait(3 * time.Minute); st.ExitCode() != 0 {
+		t.Fatalf("rx capture: exit %d, want 0\nstdout:\n%s\nstderr:\n%s", st.ExitCode(), capture.Stdout, capture.Stderr)
 	}
 	states := resultStates(t, rem)
 	if len(states) != 2 || states[0] != result.StateReady || states[1] != result.StateComplete {
 		t.Fatalf("result branch holds %v, want READY then COMPLETE", states)
 	}
-	if out := rx.run(0, "rx", "status"); !strings.Contains(out, firstRunID) {
-		t.Errorf("rx status does not name the task:\n%s", out)
+	if out := rx.run(0, "rx", "status"); !strings.Contains(out, firstRunID) || !strings.Contains(out, "simulated") {
+		t.Errorf("rx status does not name the task and say it was simulated:\n%s", out)
 	}
 	if out := main.run(0, "tx", "status"); !strings.Contains(out, firstRunID) {
 		t.Errorf("tx status does not name the task:\n%s", out)

@@ -31,8 +31,11 @@ type rxStatus struct {
 	// CaptureRunning is whether an rx capture holds the capture lock now;
 	// state.capture_in_progress without it is a capture whose COMPLETE
 	// the next rx capture or rx watch publishes.
-	CaptureRunning bool     `json:"capture_running"`
-	State          state.RX `json:"state"`
+	CaptureRunning bool `json:"capture_running"`
+	// LastCompletedSimulated: the result kept beside the last completed
+	// task's capture says rfhandoff's HackRF simulator captured it.
+	LastCompletedSimulated bool     `json:"last_completed_simulated,omitempty"`
+	State                  state.RX `json:"state"`
 }
 
 // Run reads the state without changing anything (no git, no lock held).
@@ -54,6 +57,9 @@ func (c *RxStatusCmd) Run(app *App) error {
 	}
 	s := rxStatus{StateFile: store.Path(), WatcherRunning: held, WatcherLockPID: pid,
 		StaleRunning: st.Running && !held, CaptureRunning: capHeld, State: st}
+	if st.LastCompletedTaskID != "" {
+		s.LastCompletedSimulated = capture.Simulated(app.Policy, st.LastCompletedTaskID)
+	}
 	if st.Approval != nil {
 		d := rxwatch.NewManualExecutor(dir, app.Policy).TaskDir(st.Approval.TaskID)
 		if _, err := os.Stat(filepath.Join(d, rxwatch.OutboxTaskFile)); err == nil {
@@ -92,7 +98,11 @@ func (c *RxStatusCmd) Run(app *App) error {
 		}
 	}
 	fmt.Fprintf(w, "deferred:        %s\n", or(st.DeferredTaskID))
-	fmt.Fprintf(w, "last completed:  %s\n", or(st.LastCompletedTaskID))
+	last := or(st.LastCompletedTaskID)
+	if s.LastCompletedSimulated {
+		last += " " + simulatedNote
+	}
+	fmt.Fprintf(w, "last completed:  %s\n", last)
 	fmt.Fprintf(w, "completed:       %s\n", or(strings.Join(st.CompletedTaskIDs, ", ")))
 	fmt.Fprintf(w, "replaced:        %s\n", or(strings.Join(st.ReplacedTaskIDs, ", ")))
 	if a := st.AcceptedTask; a != nil {
@@ -105,8 +115,20 @@ func (c *RxStatusCmd) Run(app *App) error {
 	return nil
 }
 
+// simulatedNote marks a capture by rfhandoff's HackRF simulator in rx status.
+const simulatedNote = "(simulated: rfhandoff's HackRF simulator, no radio)"
+
 // captureLine describes capture_in_progress for rx status.
 func captureLine(r *state.CaptureInProgress, running bool) string {
+	line := captureState(r, running)
+	if r != nil && r.Simulated {
+		line += " " + simulatedNote
+	}
+	return line
+}
+
+// captureState is captureLine without the simulator's note.
+func captureState(r *state.CaptureInProgress, running bool) string {
 	switch {
 	case r == nil && running:
 		return "an rx capture holds the capture lock (nothing recorded yet)"

@@ -37,7 +37,8 @@ func TestTxWatchThreeNodesWithTheSimulator(t *testing.T) {
 	f := publishtest.New(t, publishtest.Options{RXNodes: strings.Join(nodes, ", "), NoApproval: true})
 	home := gittest.Home(t)
 	const planned = nodesPlanned // s: long enough for MAIN to see three READYs and the phrase
-	tools := "[tools]\nallow_simulator = true\n" // a rehearsal: the nodes capture with the simulator
+	// A rehearsal: the nodes capture with the simulator, and say so.
+	tools := "[tools]\nallow_simulator = true\n"
 	for _, name := range simulatorNames {
 		tools += fmt.Sprintf("%s = %q\n", name, simulatorPath(t, name)) // the simulator
 	}

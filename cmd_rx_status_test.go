@@ -29,7 +29,11 @@ func TestCaptureLine(t *testing.T) {
 		want    []string
 		not     []string
 	}{
-		{"live", rec(nil), true, []string{"T_003 in progress", "holds the capture lock"}, []string{"finished"}},
+		{"live", rec(nil), true, []string{"T_003 in progress", "holds the capture lock"}, []string{"finished", "simulated"}},
+		{"live, simulated", rec(func(r *state.CaptureInProgress) { r.Simulated = true }), true,
+			[]string{"T_003 in progress", "(simulated: rfhandoff's HackRF simulator, no radio)"}, []string{"finished"}},
+		{"finished, simulated", rec(func(r *state.CaptureInProgress) { done(r); r.Simulated = true }), false,
+			[]string{"T_003 finished", "(simulated: rfhandoff's HackRF simulator, no radio)"}, []string{"in progress"}},
 		{"died", rec(nil), false, []string{"in progress", "gone without COMPLETE"}, []string{"finished"}},
 		{"finished, publishing", rec(done), true, []string{"T_003 finished, COMPLETE saved at " + saved, "publishing it"}, []string{"in progress"}},
 		{"finished, push failed", rec(func(r *state.CaptureInProgress) { done(r); r.CompleteError = "push: connection refused" }), false,

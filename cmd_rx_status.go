@@ -32,10 +32,17 @@ type rxStatus struct {
 	// state.capture_in_progress without it is a capture whose COMPLETE
 	// the next rx capture or rx watch publishes.
 	CaptureRunning bool `json:"capture_running"`
-	// LastCompletedSimulated: the result kept beside the last completed
-	// task's capture says rfhandoff's HackRF simulator captured it.
-	LastCompletedSimulated bool     `json:"last_completed_simulated,omitempty"`
-	State                  state.RX `json:"state"`
+	// LastResult is the result kept beside the last approved task's
+	// capture (capture.LocalResult), absent when there is none.
+	LastResult *lastResult `json:"last_result,omitempty"`
+	State      state.RX    `json:"state"`
+}
+
+// lastResult is what rx status says of the last capture's result.
+type lastResult struct {
+	TaskID    string `json:"task_id"`
+	State     string `json:"state"`
+	Simulated bool   `json:"simulated,omitempty"`
 }
 
 // Run reads the state without changing anything (no git, no lock held).
@@ -57,8 +64,10 @@ func (c *RxStatusCmd) Run(app *App) error {
 	}
 	s := rxStatus{StateFile: store.Path(), WatcherRunning: held, WatcherLockPID: pid,
 		StaleRunning: st.Running && !held, CaptureRunning: capHeld, State: st}
-	if st.LastCompletedTaskID != "" {
-		s.LastCompletedSimulated = capture.Simulated(app.Policy, st.LastCompletedTaskID)
+	if id := st.LastApprovedTaskID; id != "" {
+		if r := capture.LocalResult(app.Policy, id); r != nil {
+			s.LastResult = &lastResult{TaskID: r.TaskID, State: string(r.State), Simulated: r.Simulated}
+		}
 	}
 	if st.Approval != nil {
 		d := rxwatch.NewManualExecutor(dir, app.Policy).TaskDir(st.Approval.TaskID)
@@ -98,11 +107,7 @@ func (c *RxStatusCmd) Run(app *App) error {
 		}
 	}
 	fmt.Fprintf(w, "deferred:        %s\n", or(st.DeferredTaskID))
-	last := or(st.LastCompletedTaskID)
-	if s.LastCompletedSimulated {
-		last += " " + simulatedNote
-	}
-	fmt.Fprintf(w, "last completed:  %s\n", last)
+	fmt.Fprintf(w, "last completed:  %s\n", or(st.LastCompletedTaskID))
 	fmt.Fprintf(w, "completed:       %s\n", or(strings.Join(st.CompletedTaskIDs, ", ")))
 	fmt.Fprintf(w, "replaced:        %s\n", or(strings.Join(st.ReplacedTaskIDs, ", ")))
 	if a := st.AcceptedTask; a != nil {
@@ -112,6 +117,7 @@ func (c *RxStatusCmd) Run(app *App) error {
 	}
 	fmt.Fprintf(w, "outbox:          %s\n", or(s.Outbox))
 	fmt.Fprintf(w, "capture:         %s\n", captureLine(st.CaptureInProgress, capHeld))
+	fmt.Fprintf(w, "last result:     %s\n", lastResultLine(s.LastResult))
 	return nil
 }
 
@@ -160,4 +166,17 @@ func captureState(r *state.CaptureInProgress, running bool) string {
 		return what + "; an rx capture holds the capture lock"
 	}
 	return what + "; its rx capture is gone without COMPLETE: a running rx watch or the next rx capture publishes an honest one"
+}
+
+// lastResultLine describes the result kept beside the last approved
+// task's capture: its task and state, and whether the simulator captured.
+func lastResultLine(r *lastResult) string {
+	if r == nil {
+		return "-"
+	}
+	line := hiddentext.SanitizeLine(r.TaskID) + " " + hiddentext.SanitizeLine(r.State)
+	if r.Simulated {
+		line += " " + simulatedNote
+	}
+	return line
 }

@@ -57,3 +57,20 @@ func TestCaptureLine(t *testing.T) {
 		}
 	}
 }
+
+// TestLastResultLine: rx status names the last capture's kept result and
+// says when the simulator made it.
+func TestLastResultLine(t *testing.T) {
+	for _, tt := range []struct {
+		r    *lastResult
+		want string
+	}{
+		{nil, "-"},
+		{&lastResult{TaskID: "T_003", State: "CAPTURE_COMPLETE"}, "T_003 CAPTURE_COMPLETE"},
+		{&lastResult{TaskID: "T_003", State: "RX_READY_FOR_TX", Simulated: true}, "T_003 RX_READY_FOR_TX (simulated: rfhandoff's HackRF simulator, no radio)"},
+	} {
+		if got := lastResultLine(tt.r); got != tt.want {
+			t.Errorf("lastResultLine(%+v) = %q, want %q", tt.r, got, tt.want)
+		}
+	}
+}

@@ -83,8 +83,8 @@ func TestCaptureBurst(t *testing.T) {
 	if !rd.Simulated || !cp.Simulated {
 		t.Errorf("simulated: READY %v, COMPLETE %v; want both true", rd.Simulated, cp.Simulated)
 	}
-	if !Simulated(w.Policy, publishtest.TaskID) {
-		t.Error("Simulated (rx status's word) reads false for the local COMPLETE")
+	if lr := LocalResult(w.Policy, publishtest.TaskID); lr == nil || !lr.Simulated || lr.State != result.StateComplete {
+		t.Errorf("LocalResult (rx status's word) = %+v, want the simulated COMPLETE", lr)
 	}
 	if ds := w.decisions(t, exec.DecisionCaptureSimulator); len(ds) != 1 || ds[0].Verdict != exec.VerdictPassed || !ds[0].Simulated ||
 		ds[0].TaskID != publishtest.TaskID || !strings.Contains(ds[0].Reason, "allow_simulator = true") {

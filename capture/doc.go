@@ -49,7 +49,7 @@
 // allow_simulator it is a refusal (before READY, so the capture is void).
 // With it, liveFacts.simulated puts "simulated": true in READY and
 // COMPLETE, capture_in_progress keeps it for a recovery, and the SigMF
-// metadata and the quick-look say so. Simulated reads the kept result for
+// metadata and the quick-look say so. LocalResult reads the kept result for
 // rx status.
 //
 // # A killed rx capture

@@ -111,11 +111,14 @@ func simulatedHWDescription(hw string) string {
 	return sim + " (it emulates " + hw + ")"
 }
 
-// Simulated reports whether the result kept beside task id's capture
-// (ResultName in <capture.dir>/<id>/) says rfhandoff's HackRF simulator
-// captured it: rx status's word on a finished capture. A missing or
-// unreadable copy reads as false.
-func Simulated(p config.Policy, id string) bool {
+// LocalResult reads the result kept beside task id's capture (ResultName
+// in <capture.dir>/<id>/, the last one written): rx status's word on the
+// last capture, simulated or not. nil when there is none or it cannot be
+// read.
+func LocalResult(p config.Policy, id string) *result.Result {
 	r, _, err := result.ReadFile(filepath.Join(p.CaptureDir(), id, ResultName), result.Options{Node: result.AnyNode})
-	return err == nil && r.Simulated
+	if err != nil {
+		return nil
+	}
+	return r
 }

@@ -327,8 +327,9 @@ func firstRun(t *testing.T, policy string, p platform, pc pace) {
 		}
 		return
 	}
-	output(watch).WaitForText("simulated receiver", rxWait)
 	output(watch).WaitForText("READY result for task "+firstRunID+" awaiting authorization", rxWait)
+	// A rehearsal: the offer says the receiver is the simulator.
+	output(watch).WaitForText("simulated receiver: rfhandoff's HackRF simulator", rxWait)
 	readyAt := time.Now()
 	watch.WaitForText("Type exactly: AUTHORIZE RF TX", rxWait)
 	watch.WaitForText(p.prompt, rxWait)
@@ -355,6 +356,9 @@ func firstRun(t *testing.T, policy string, p platform, pc pace) {
 
 	if st := capture.Wait(3 * time.Minute); st.ExitCode() != 0 {
 		t.Fatalf("rx capture: exit %d, want 0\nstdout:\n%s\nstderr:\n%s", st.ExitCode(), capture.Stdout, capture.Stderr)
+	}
+	if !strings.Contains(capture.Stdout.String(), "SIMULATED: rfhandoff's HackRF simulator captured") {
+		t.Errorf("rx capture's report does not say the capture was simulated:\n%s", capture.Stdout)
 	}
 	states := resultStates(t, rem)
 	if len(states) != 2 || states[0] != result.StateReady || states[1] != result.StateComplete {

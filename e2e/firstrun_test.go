@@ -377,7 +377,8 @@ func firstRun(t *testing.T, policy string, p platform, pc pace) {
 	}
 	// Every decision on record, on both sides (PROTOCOL §9).
 	for o, kinds := range map[*operator][]string{
-		rx: {"task_shown task=" + firstRunID, "task_approved task=" + firstRunID},
+		rx: {"task_shown task=" + firstRunID, "task_approved task=" + firstRunID,
+			"capture_simulator task=" + firstRunID + " verdict=passed simulated=true"},
 		main: {"offer task=" + firstRunID, "phrase_accepted task=" + firstRunID, "record_written task=" + firstRunID,
 			"execute_check task=" + firstRunID, "action_started task=" + firstRunID, "action_outcome task=" + firstRunID},
 	} {

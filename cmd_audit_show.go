@@ -195,6 +195,9 @@ func decision(e exec.Entry, full bool) string {
 	}
 	add("signal", e.Signal)
 	add("outcome", e.Outcome)
+	if e.Simulated {
+		add("simulated", "true")
+	}
 	if e.Command != "" {
 		fmt.Fprintf(&b, " [%s]", e.Command)
 	}

@@ -75,8 +75,9 @@ func (c *CapturePlotCmd) Run(app *App) error {
 
 	qm := quicklook.Meta{
 		Start: meta.Start, FrequencyHz: meta.FrequencyHz, SampleRateHz: meta.SampleRateHz,
-		Source:  filepath.Base(c.File),
-		Details: fmt.Sprintf("%.1f MB ci8", float64(info.Size())/1e6),
+		Source:    filepath.Base(c.File),
+		Details:   fmt.Sprintf("%.1f MB ci8", float64(info.Size())/1e6),
+		Simulated: meta.Simulated,
 	}
 	if err := quicklook.WritePNGFile(out, a, d, qm); err != nil {
 		return fmt.Errorf("capture plot: %w", err)

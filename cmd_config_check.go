@@ -41,6 +41,9 @@ func (c *ConfigCheckCmd) Run(app *App) error {
 			return err
 		}
 	}
+	if _, err := io.WriteString(app.Stdout, app.Policy.Tools.DescribeSimulator()); err != nil {
+		return err
+	}
 	if prog := app.Policy.NotifyProgram(); prog != "" {
 		tools, _ := exec.ResolveTools(app.toolPaths(), app.Environ)
 		if keygen, err := exec.ResolveSSHKeygen(app.Policy.Tools.SSHKeygen, app.Environ); err == nil {

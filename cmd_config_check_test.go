@@ -54,6 +54,9 @@ func TestConfigCheckDefaults(t *testing.T) {
 	if p := parseRendered(t, out); !reflect.DeepEqual(p, want) {
 		t.Errorf("printed policy differs from the defaults:\n%s", out)
 	}
+	if !strings.Contains(out, "allow_simulator = false\n") || !strings.Contains(out, "# [tools] allow_simulator = false: rx capture refuses rfhandoff's HackRF simulator") {
+		t.Errorf("config check does not show or explain [tools] allow_simulator:\n%s", out)
+	}
 	if !strings.Contains(out, fmt.Sprintf("\n#   %-27s %s\n", "capture.dir", filepath.Join(want.Repo.Path, ".local", "captures"))) {
 		t.Errorf("config check does not print the resolved capture directory:\n%s", out)
 	}

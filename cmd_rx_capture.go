@@ -70,6 +70,9 @@ func (c *RxCaptureCmd) Run(app *App) error {
 // printCaptureReport says what was published and where the files are.
 func printCaptureReport(w io.Writer, r *capture.Report) {
 	fmt.Fprintf(w, "task:      %s\n", r.TaskID)
+	if (r.Ready != nil && r.Ready.Simulated) || (r.Complete != nil && r.Complete.Simulated) {
+		fmt.Fprintf(w, "SIMULATED: rfhandoff's HackRF simulator captured, no radio ([tools] allow_simulator = true)\n")
+	}
 	if r.ReadyCommit != "" {
 		fmt.Fprintf(w, "READY:     %s\n", r.ReadyCommit)
 	}

@@ -31,8 +31,18 @@ type rxStatus struct {
 	// CaptureRunning is whether an rx capture holds the capture lock now;
 	// state.capture_in_progress without it is a capture whose COMPLETE
 	// the next rx capture or rx watch publishes.
-	CaptureRunning bool     `json:"capture_running"`
-	State          state.RX `json:"state"`
+	CaptureRunning bool `json:"capture_running"`
+	// LastResult is the result kept beside the last approved task's
+	// capture (capture.LocalResult), absent when there is none.
+	LastResult *lastResult `json:"last_result,omitempty"`
+	State      state.RX    `json:"state"`
+}
+
+// lastResult is what rx status says of the last capture's result.
+type lastResult struct {
+	TaskID    string `json:"task_id"`
+	State     string `json:"state"`
+	Simulated bool   `json:"simulated,omitempty"`
 }
 
 // Run reads the state without changing anything (no git, no lock held).
@@ -57,6 +67,11 @@ func (c *RxStatusCmd) Run(app *App) error {
 	}
 	s := rxStatus{StateFile: store.Path(), WatcherRunning: held, WatcherLockPID: pid,
 		StaleRunning: st.Running && !held, CaptureRunning: capHeld, State: st}
+	if id := st.LastApprovedTaskID; id != "" {
+		if r := capture.LocalResult(app.Policy, id); r != nil {
+			s.LastResult = &lastResult{TaskID: r.TaskID, State: string(r.State), Simulated: r.Simulated}
+		}
+	}
 	if st.Approval != nil {
 		d := rxwatch.NewManualExecutor(dir, app.Policy).TaskDir(st.Approval.TaskID)
 		if _, err := os.Stat(filepath.Join(d, rxwatch.OutboxTaskFile)); err == nil {
@@ -105,11 +120,24 @@ func (c *RxStatusCmd) Run(app *App) error {
 	}
 	fmt.Fprintf(w, "outbox:          %s\n", or(s.Outbox))
 	fmt.Fprintf(w, "capture:         %s\n", captureLine(st.CaptureInProgress, capHeld))
+	fmt.Fprintf(w, "last result:     %s\n", lastResultLine(s.LastResult))
 	return nil
 }
 
+// simulatedNote marks a capture by rfhandoff's HackRF simulator in rx status.
+const simulatedNote = "(simulated: rfhandoff's HackRF simulator, no radio)"
+
 // captureLine describes capture_in_progress for rx status.
 func captureLine(r *state.CaptureInProgress, running bool) string {
+	line := captureState(r, running)
+	if r != nil && r.Simulated {
+		line += " " + simulatedNote
+	}
+	return line
+}
+
+// captureState is captureLine without the simulator's note.
+func captureState(r *state.CaptureInProgress, running bool) string {
 	switch {
 	case r == nil && running:
 		return "an rx capture holds the capture lock (nothing recorded yet)"
@@ -141,4 +169,17 @@ func captureLine(r *state.CaptureInProgress, running bool) string {
 		return what + "; an rx capture holds the capture lock"
 	}
 	return what + "; its rx capture is gone without COMPLETE: a running rx watch or the next rx capture publishes an honest one"
+}
+
+// lastResultLine describes the result kept beside the last approved
+// task's capture: its task and state, and whether the simulator captured.
+func lastResultLine(r *lastResult) string {
+	if r == nil {
+		return "-"
+	}
+	line := hiddentext.SanitizeLine(r.TaskID) + " " + hiddentext.SanitizeLine(r.State)
+	if r.Simulated {
+		line += " " + simulatedNote
+	}
+	return line
 }

@@ -29,7 +29,11 @@ func TestCaptureLine(t *testing.T) {
 		want    []string
 		not     []string
 	}{
-		{"live", rec(nil), true, []string{"T_003 in progress", "holds the capture lock"}, []string{"finished"}},
+		{"live", rec(nil), true, []string{"T_003 in progress", "holds the capture lock"}, []string{"finished", "simulated"}},
+		{"live, simulated", rec(func(r *state.CaptureInProgress) { r.Simulated = true }), true,
+			[]string{"T_003 in progress", "(simulated: rfhandoff's HackRF simulator, no radio)"}, []string{"finished"}},
+		{"finished, simulated", rec(func(r *state.CaptureInProgress) { done(r); r.Simulated = true }), false,
+			[]string{"T_003 finished", "(simulated: rfhandoff's HackRF simulator, no radio)"}, []string{"in progress"}},
 		{"died", rec(nil), false, []string{"in progress", "gone without COMPLETE"}, []string{"finished"}},
 		{"finished, publishing", rec(done), true, []string{"T_003 finished, COMPLETE saved at " + saved, "publishing it"}, []string{"in progress"}},
 		{"finished, push failed", rec(func(r *state.CaptureInProgress) { done(r); r.CompleteError = "push: connection refused" }), false,
@@ -50,6 +54,23 @@ func TestCaptureLine(t *testing.T) {
 			if strings.Contains(got, n) {
 				t.Errorf("%s: %q holds %q", tt.name, got, n)
 			}
+		}
+	}
+}
+
+// TestLastResultLine: rx status names the last capture's kept result and
+// says when the simulator made it.
+func TestLastResultLine(t *testing.T) {
+	for _, tt := range []struct {
+		r    *lastResult
+		want string
+	}{
+		{nil, "-"},
+		{&lastResult{TaskID: "T_003", State: "CAPTURE_COMPLETE"}, "T_003 CAPTURE_COMPLETE"},
+		{&lastResult{TaskID: "T_003", State: "RX_READY_FOR_TX", Simulated: true}, "T_003 RX_READY_FOR_TX (simulated: rfhandoff's HackRF simulator, no radio)"},
+	} {
+		if got := lastResultLine(tt.r); got != tt.want {
+			t.Errorf("lastResultLine(%+v) = %q, want %q", tt.r, got, tt.want)
 		}
 	}
 }

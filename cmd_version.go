@@ -5,6 +5,7 @@ import (
 	"runtime/debug"
 
 	"rfhandoff/exec"
+	"rfhandoff/hacksim"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -26,7 +27,7 @@ func (c *VersionCmd) Run(app *App) error {
 	paths, missing := exec.ResolveTools(app.toolPaths(), app.Environ)
 	for _, t := range exec.Tools {
 		if p, ok := paths[t]; ok {
-			fmt.Fprintf(app.Stdout, "%-16s %s\n", t, p)
+			fmt.Fprintf(app.Stdout, "%-16s %s%s\n", t, p, simulatorNote(p))
 		} else {
 			fmt.Fprintf(app.Stdout, "%-16s not found (%v)\n", t, missing[t])
 		}
@@ -38,4 +39,13 @@ func (c *VersionCmd) Run(app *App) error {
 		fmt.Fprintf(app.Stdout, "%-16s not found (%v): [trust] signatures cannot be made or checked\n", exec.SSHKeygen, err)
 	}
 	return nil
+}
+
+// simulatorNote marks a resolved tool that is this rfhandoff binary, its
+// HackRF simulator (PROTOCOL §15); "" for any other program.
+func simulatorNote(path string) string {
+	if sim, err := hacksim.IsSimulator(path); err == nil && sim {
+		return " (rfhandoff's HackRF simulator, not a HackRF tool)"
+	}
+	return ""
 }

@@ -209,8 +209,21 @@ func Run(ctx context.Context, d Deps, o Options) (rep *Report, err error) {
 		return nil, &refusedError{TaskID: id, Reasons: []string{err.Error()}}
 	}
 
+	// The simulator never passes for hardware (simulator.go): the
+	// resolved tools are looked at before any runs, hackrf_info's answer
+	// next, hackrf_transfer's output before READY.
+	simulated := simulatorPaths(d.Runner)
+	if err := checkSimulator(d, id, simulated); err != nil {
+		return nil, err
+	}
 	hc := &hackrfcli.Client{R: d.Runner, Timeout: o.ToolTimeout, Serial: p.Capture.Serial}
 	info, board, err := inventory(ctx, hc, p.Capture.Serial)
+	if seen := simulatorInfo(info); seen != "" && simulated == "" {
+		if err := checkSimulator(d, id, seen); err != nil {
+			return nil, err
+		}
+		simulated = seen
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -223,7 +236,11 @@ func Run(ctx context.Context, d Deps, o Options) (rep *Report, err error) {
 	if err := checkClock(ctx, hc, board); err != nil {
 		return nil, err
 	}
-	d.Logger.Info("CLKIN status: clock signal detected")
+	if simulated != "" {
+		d.Logger.Info("CLKIN status: clock signal detected (as the simulator reports it: no clock was measured)")
+	} else {
+		d.Logger.Info("CLKIN status: clock signal detected")
+	}
 
 	dir, err := captureDir(ctx, d.Git, p.Repo.Path, p.CaptureDir(), id)
 	if err != nil {
@@ -231,6 +248,7 @@ func Run(ctx context.Context, d Deps, o Options) (rep *Report, err error) {
 	}
 	s := &session{
 		d: d, o: o, hc: hc, cur: cur, plan: plan, info: info, board: board, stateDir: stateDir, node: nodeName,
+		simulated: simulated != "",
 		rep: &Report{
 			TaskID: id, Dir: dir, Board: board, Recording: recording,
 			DataPath:   filepath.Join(dir, recording+DataSuffix),

@@ -78,6 +78,18 @@ func TestCaptureBurst(t *testing.T) {
 	if cp.Overruns == nil || *cp.Overruns != 0 || cp.DroppedFrames != nil {
 		t.Errorf("overruns %v, dropped_frames %v; want 0 (from -B) and null (no -S)", cp.Overruns, cp.DroppedFrames)
 	}
+	// The simulator captured, as the fixture's policy allows: both say so,
+	// and so does the audit log's decision line.
+	if !rd.Simulated || !cp.Simulated {
+		t.Errorf("simulated: READY %v, COMPLETE %v; want both true", rd.Simulated, cp.Simulated)
+	}
+	if lr := LocalResult(w.Policy, publishtest.TaskID); lr == nil || !lr.Simulated || lr.State != result.StateComplete {
+		t.Errorf("LocalResult (rx status's word) = %+v, want the simulated COMPLETE", lr)
+	}
+	if ds := w.decisions(t, exec.DecisionCaptureSimulator); len(ds) != 1 || ds[0].Verdict != exec.VerdictPassed || !ds[0].Simulated ||
+		ds[0].TaskID != publishtest.TaskID || !strings.Contains(ds[0].Reason, "allow_simulator = true") {
+		t.Errorf("capture_simulator decisions %+v, want one passed", ds)
+	}
 	if *cp.RFTXObserved != result.RFTXExpectedExternal {
 		t.Errorf("rf_tx_observed = %s, want %s", *cp.RFTXObserved, result.RFTXExpectedExternal)
 	}
@@ -171,11 +183,16 @@ func checkSigMF(t *testing.T, rep *Report, w *world, sum512 string, burst bool) 
 	if g["core:sample_rate"] != json.Number("2000000") || g["core:author"] != "test operator" {
 		t.Errorf("global = %v", g)
 	}
-	if hw, _ := g["core:hw"].(string); !strings.Contains(hw, "HackRF One") || !strings.Contains(hw, hacksim.Serial) || !strings.Contains(hw, "firmware 2022.09.1") {
-		t.Errorf("core:hw = %q", hw)
+	if hw, _ := g["core:hw"].(string); !strings.Contains(hw, "HackRF One") || !strings.Contains(hw, hacksim.Serial) || !strings.Contains(hw, "firmware 2022.09.1") ||
+		!strings.HasPrefix(hw, "SIMULATED: rfhandoff's HackRF simulator") {
+		t.Errorf("core:hw = %q, want the simulator named first", hw)
 	}
-	if d, _ := g["core:description"].(string); !strings.Contains(d, publishtest.TaskID) {
+	if d, _ := g["core:description"].(string); !strings.Contains(d, publishtest.TaskID) || !strings.HasPrefix(d, "SIMULATED capture") {
 		t.Errorf("core:description = %q", d)
+	}
+	// Every capture of this package is the simulator's (allow_simulator).
+	if g["rfhandoff:simulated"] != true {
+		t.Errorf("rfhandoff:simulated = %v, want true", g["rfhandoff:simulated"])
 	}
 	if len(m.Captures) != 1 {
 		t.Fatalf("captures = %v", m.Captures)

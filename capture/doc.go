@@ -39,6 +39,19 @@
 // first sample's time (SigMF core:datetime) is estimated from the file's
 // growth in firstsample.go.
 //
+// # The simulator
+//
+// simulator.go keeps rfhandoff's HackRF simulator from passing for a
+// HackRF (PROTOCOL §15): the runner's resolved tool paths are compared with
+// the running executable before any tool runs, hackrf_info's answer is read
+// for the marker next, and hackrf_transfer's first line before READY. Each
+// finding is a capture_simulator decision line; without [tools]
+// allow_simulator it is a refusal (before READY, so the capture is void).
+// With it, liveFacts.simulated puts "simulated": true in READY and
+// COMPLETE, capture_in_progress keeps it for a recovery, and the SigMF
+// metadata and the quick-look say so. LocalResult reads the kept result for
+// rx status.
+//
 // # A killed rx capture
 //
 // SIGINT and SIGTERM are handled; SIGHUP and a closed stdout or stderr

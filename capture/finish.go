@@ -61,6 +61,11 @@ func (s *session) finish(ctx context.Context, end endState) (*Report, error) {
 	}
 	rep.Detection = det
 
+	if s.res.Stats.Simulated && !s.facts.simulated {
+		// Seen only after READY: COMPLETE says what READY could not.
+		s.d.Logger.Warn("hackrf_transfer was rfhandoff's HackRF simulator; COMPLETE says simulated", "task_id", rep.TaskID)
+		s.facts.simulated, s.simulated = true, true
+	}
 	clk, clkNote := s.clockAfter(ctx)
 	kind, reason := s.classify(end, size)
 	rep.Outcome = reason
@@ -243,6 +248,7 @@ func (s *session) writeMeta(sum512, outcome string, det *quicklook.Detection) {
 		firstSample: rep.FirstSample, sha512: sum512, hw: hwDescription(s.board),
 		toolVersion: s.info.ToolVersion, author: s.d.Author, outcome: outcome, detection: det,
 		plan: &s.plan, serial: s.board.Serial, firmware: s.board.FirmwareVersion,
+		simulated: s.simulated,
 	}
 	if s.node != "" {
 		in.collection = t.ID // <TASK_ID>.sigmf-collection, on the MAIN side
@@ -270,8 +276,9 @@ func (s *session) writePNG(det *quicklook.Detection, a *quicklook.Analysis) {
 	err := writeQuicklook(path, a, d, quicklook.Meta{
 		TaskID: rep.TaskID, Start: rep.FirstSample, End: rep.ProcessEnded,
 		FrequencyHz: s.params.FrequencyHz, SampleRateHz: s.params.SampleRateHz,
-		Source:  filepath.Base(rep.DataPath),
-		Details: fmt.Sprintf("LNA %d dB, VGA %d dB, amp %s", s.params.LNAGainDB, s.params.VGAGainDB, onOff(s.params.Amp)),
+		Source:    filepath.Base(rep.DataPath),
+		Details:   fmt.Sprintf("LNA %d dB, VGA %d dB, amp %s", s.params.LNAGainDB, s.params.VGAGainDB, onOff(s.params.Amp)),
+		Simulated: s.simulated,
 	})
 	if err != nil {
 		s.d.Logger.Warn("could not write the quick-look PNG", "err", err)

@@ -172,6 +172,22 @@ func (w *world) auditStarts(t testing.TB, tool exec.Tool) []exec.Entry {
 	return out
 }
 
+// decisions lists the audit log's decision lines of kind.
+func (w *world) decisions(t testing.TB, kind string) []exec.Entry {
+	t.Helper()
+	entries, err := exec.ReadAuditTail(w.Stack.AuditLog().Path(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []exec.Entry
+	for _, e := range entries {
+		if e.Event == exec.EventDecision && e.Kind == kind {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
 // fileSums returns the SHA-256 and SHA-512 of a file and its size.
 func fileSums(t testing.TB, path string) (string, string, int64) {
 	t.Helper()

@@ -33,7 +33,7 @@ func (s *session) recordStart() error {
 		TaskID: f.taskID, DataPath: path, CapturePID: f.pid, CaptureStart: start, RfhandoffPID: os.Getpid(),
 		Serial: s.hc.Serial, StartedAt: f.startedAt, SourceHead: f.sourceHead,
 		PlannedDurationS: f.plannedS, FrequencyHz: f.freqHz, SampleRateHz: f.rateHz,
-		CompleteNotes: []string{}, Node: s.node, Capture: new(s.plan),
+		CompleteNotes: []string{}, Node: s.node, Capture: new(s.plan), Simulated: f.simulated,
 	}
 	if _, err := s.store().Update(func(st *state.RX) error {
 		st.CaptureInProgress = rec

@@ -269,6 +269,7 @@ func recoveredFiles(d Deps, rec *state.CaptureInProgress, scan *fileScan, notes 
 		err := writeQuicklook(base+PNGSuffix, scan.analysis, dd, quicklook.Meta{
 			TaskID: rec.TaskID, Start: rec.StartedAt, FrequencyHz: rec.FrequencyHz, SampleRateHz: rec.SampleRateHz,
 			Source: filepath.Base(rec.DataPath), Details: "recovered after rfhandoff was killed",
+			Simulated: rec.Simulated,
 		})
 		if err != nil {
 			log.Warn("could not write the quick-look PNG", "err", err)
@@ -283,7 +284,7 @@ func recoveredFiles(d Deps, rec *state.CaptureInProgress, scan *fileScan, notes 
 	in := metaInput{
 		taskID: rec.TaskID, sampleRate: rec.SampleRateHz, frequency: rec.FrequencyHz,
 		firstSample: rec.StartedAt, sha512: scan.sha512, author: d.Author, outcome: outcome, detection: det,
-		plan: rec.Capture, serial: rec.Serial,
+		plan: rec.Capture, serial: rec.Serial, simulated: rec.Simulated,
 	}
 	if rec.Serial != "" {
 		in.hw = "HackRF serial " + rec.Serial
@@ -354,6 +355,7 @@ func rebuildComplete(ctx context.Context, d Deps, o Options, rec *state.CaptureI
 	f := liveFacts{
 		taskID: rec.TaskID, sourceHead: rec.SourceHead, startedAt: rec.StartedAt,
 		plannedS: rec.PlannedDurationS, freqHz: rec.FrequencyHz, rateHz: rec.SampleRateHz, pid: rec.CapturePID,
+		simulated: rec.Simulated,
 	}
 	r := complete(f, ending{
 		endedAt: ended, exitCode: -1, sizeBytes: size, sha256: sum,

@@ -15,6 +15,7 @@ type liveFacts struct {
 	freqHz     int64
 	rateHz     int64
 	pid        int
+	simulated  bool // rfhandoff's HackRF simulator captured (result "simulated": true)
 }
 
 // ready is RX_READY_FOR_TX: the capture runs, its file grows, the clock
@@ -25,7 +26,7 @@ func ready(f liveFacts, now time.Time) *result.Result {
 		SourceHead: f.sourceHead, PublishedAt: now, CaptureStartedAt: f.startedAt,
 		PlannedDurationS: f.plannedS, FrequencyHz: f.freqHz, SampleRateHz: f.rateHz,
 		RXReadyForTX: true, ProcessAlive: true, FileGrowing: true, CommonClockVerified: true,
-		CapturePID: int64(f.pid),
+		CapturePID: int64(f.pid), Simulated: f.simulated,
 	}
 }
 

@@ -34,6 +34,9 @@ type session struct {
 	// node is the [node] name a task with RX_NODES runs under ("" for a
 	// single-node task): its results are node results (PROTOCOL §23).
 	node string
+	// simulated: rfhandoff's HackRF simulator captures, as [tools]
+	// allow_simulator allows (simulator.go).
+	simulated bool
 
 	plan   state.CapturePlan // what was approved and runs (config.Policy.CapturePlan)
 	params hackrfcli.RxParams
@@ -181,10 +184,17 @@ func (s *session) run(ctx context.Context) (*Report, error) {
 	if err := s.fault(stepHead, herr); err != nil {
 		return nil, fmt.Errorf("reading the RX checkout's HEAD: %w", err)
 	}
+	// hackrf_transfer's own word, before READY: its first line.
+	if s.rcv.Stats().Simulated && !s.simulated {
+		if err := checkSimulator(s.d, rep.TaskID, "hackrf_transfer answered as rfhandoff's HackRF simulator"); err != nil {
+			return nil, err
+		}
+		s.simulated = true
+	}
 	s.facts = liveFacts{
 		taskID: rep.TaskID, sourceHead: head, startedAt: rep.ProcessStarted,
 		plannedS: pl.PlannedDurationS, freqHz: s.params.FrequencyHz,
-		rateHz: s.params.SampleRateHz, pid: s.rcv.Pid(),
+		rateHz: s.params.SampleRateHz, pid: s.rcv.Pid(), simulated: s.simulated,
 	}
 
 	// Recorded first: if rfhandoff is killed from here on, the next rx

@@ -62,6 +62,9 @@ type sigmfGlobal struct {
 	AntennaPower *bool  `json:"rfhandoff:antenna_power,omitempty"`
 	Serial       string `json:"rfhandoff:serial,omitempty"`
 	Firmware     string `json:"rfhandoff:firmware,omitempty"`
+	// Simulated is true for a capture by rfhandoff's HackRF simulator
+	// (PROTOCOL §15); absent otherwise.
+	Simulated bool `json:"rfhandoff:simulated,omitempty"`
 }
 
 // sigmfExtension is one entry of core:extensions.
@@ -103,6 +106,9 @@ type metaInput struct {
 	// not known.
 	plan             *state.CapturePlan
 	serial, firmware string // the board's, "" when not known
+	// simulated: rfhandoff's HackRF simulator captured; core:hw,
+	// core:description and rfhandoff:simulated say so.
+	simulated bool
 }
 
 // buildMeta assembles the SigMF metadata; a detected burst becomes an
@@ -113,6 +119,10 @@ func buildMeta(in metaInput) sigmfMeta {
 	if in.toolVersion != "" {
 		rec += " " + in.toolVersion
 	}
+	if in.simulated {
+		rec = "rfhandoff's HackRF simulator as " + rec
+		in.hw = simulatedHWDescription(in.hw)
+	}
 	m := sigmfMeta{
 		Global: sigmfGlobal{
 			Datatype: "ci8", Version: SigMFVersion, SampleRate: in.sampleRate, NumChannels: 1,
@@ -120,7 +130,7 @@ func buildMeta(in metaInput) sigmfMeta {
 			Description: description(in),
 			Collection:  in.collection,
 			Extensions:  []sigmfExtension{{Name: Extension, Version: ExtensionVersion, Optional: true}},
-			Serial:      in.serial, Firmware: in.firmware,
+			Serial:      in.serial, Firmware: in.firmware, Simulated: in.simulated,
 		},
 		Captures: []sigmfCapture{{
 			SampleStart: 0, Frequency: in.frequency,
@@ -149,10 +159,14 @@ func buildMeta(in metaInput) sigmfMeta {
 // description is core:description: the task, its title when known (a
 // recovery has none), and how the capture ended.
 func description(in metaInput) string {
+	d := fmt.Sprintf("%s: %s. %s", in.taskID, in.title, in.outcome)
 	if in.title == "" {
-		return fmt.Sprintf("%s. %s", in.taskID, in.outcome)
+		d = fmt.Sprintf("%s. %s", in.taskID, in.outcome)
 	}
-	return fmt.Sprintf("%s: %s. %s", in.taskID, in.title, in.outcome)
+	if in.simulated {
+		d = "SIMULATED capture (rfhandoff's HackRF simulator, no radio). " + d
+	}
+	return d
 }
 
 // writeMeta writes the metadata as indented JSON and returns the SHA-512

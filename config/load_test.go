@@ -246,6 +246,8 @@ func TestSyntaxAndTypeErrorsNameTheFile(t *testing.T) {
 		"[poll]\nrx_interval = 5\n",
 		"[poll]\nrx_interval = \"5 seconds\"\n",
 		"[tx]\nenabled = \"yes\"\n",
+		"[tools]\nallow_simulator = \"yes\"\n",
+		"[tools]\nallow_simulator = 1\n",
 		"[limits]\nmin_remaining_s = 10\nmin_remaining_s = 20\n",
 		"limits = 5\n",
 		"[[limits]]\n",
@@ -306,13 +308,14 @@ func TestTOMLRoundTrips(t *testing.T) {
 	p.Repo.StateDir = "/var/lib/rfhandoff"
 	p.Capture.Serial = "0000000000000000a06063c8234e925f"
 	p.Capture.DetectMinS = 1.25
+	p.Tools.AllowSimulator = true
 	p.TX = TX{Enabled: true, Action: TXActionHackRFTransfer, IQFile: "tx/burst.ci8", FrequencyHz: 915e6,
 		SampleRateHz: 10e6, TXVGAGainDB: 20, MaxTXVGAGainDB: 30, Amp: true, DurationS: 5}
 	if err := p.Validate(); err != nil {
 		t.Fatal(err)
 	}
 	out := p.TOML()
-	for _, want := range []string{`max_backoff = "1h30m"`, `rx_interval = "1.5s"`, `git_timeout = "1m"`} {
+	for _, want := range []string{`max_backoff = "1h30m"`, `rx_interval = "1.5s"`, `git_timeout = "1m"`, "allow_simulator = true"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("rendering lacks %s:\n%s", want, out)
 		}
@@ -489,5 +492,23 @@ func TestLoadRefusesAPolicyInAWorkTree(t *testing.T) {
 		if _, err := Load(filepath.Join(link, "p.toml")); err == nil || !strings.Contains(err.Error(), "inside the git working tree "+tree) {
 			t.Errorf("%s through a link to a directory in it: %v; want a refusal", c.name, err)
 		}
+	}
+}
+
+// The simulator is refused unless a policy says simulation is intended.
+func TestAllowSimulatorDefaultsToFalse(t *testing.T) {
+	if Default().Tools.AllowSimulator {
+		t.Fatal("Default() allows the simulator")
+	}
+	if !strings.Contains(Default().TOML(), "allow_simulator = false") {
+		t.Errorf("config check would not show allow_simulator:\n%s", Default().TOML())
+	}
+	p, err := Parse([]byte("[tools]\nallow_simulator = true\n"), "rehearsal.toml")
+	if err != nil || !p.Tools.AllowSimulator {
+		t.Fatalf("allow_simulator = true: %v, %v", p.Tools.AllowSimulator, err)
+	}
+	_, err = Parse([]byte("[tools]\nallow_simulator = \"yes\"\n"), "bad.toml")
+	if err == nil || !strings.Contains(err.Error(), "allow_simulator") {
+		t.Errorf("a string for allow_simulator: %v, want an error naming the key", err)
 	}
 }

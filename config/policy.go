@@ -91,6 +91,12 @@ type Tools struct {
 	HackRFInfo     string `toml:"hackrf_info"`
 	HackRFTransfer string `toml:"hackrf_transfer"`
 	HackRFClock    string `toml:"hackrf_clock"`
+	// AllowSimulator says that simulation is intended: rx capture accepts
+	// a capture by rfhandoff's HackRF simulator (which its results, SigMF
+	// file and quick-look then call simulated), and tx watch and tx
+	// execute accept a simulated READY. False (the default) refuses both:
+	// the simulator never passes for hardware (PROTOCOL §15).
+	AllowSimulator bool `toml:"allow_simulator"`
 	// SSHKeygen is the ssh-keygen git is given to sign and verify
 	// ([trust]); rfhandoff never runs it itself.
 	SSHKeygen string `toml:"ssh_keygen"`

@@ -281,6 +281,9 @@ func firstRun(t *testing.T, policy string, p platform, pc pace) {
 		if st := capture.Wait(3 * time.Minute); st.ExitCode() != 0 {
 			t.Fatalf("rx capture: exit %d, want 0\nstdout:\n%s\nstderr:\n%s", st.ExitCode(), capture.Stdout, capture.Stderr)
 		}
+		if !strings.Contains(capture.Stdout.String(), "SIMULATED: rfhandoff's HackRF simulator captured") {
+			t.Errorf("rx capture's report does not say the capture was simulated:\n%s", capture.Stdout)
+		}
 		states := resultStates(t, rem)
 		if len(states) != 2 || states[0] != result.StateReady || states[1] != result.StateComplete {
 			t.Fatalf("result branch holds %v, want READY then COMPLETE", states)
@@ -399,6 +402,9 @@ func firstRunCommand(t *testing.T, o *operator, args []string, policy string, p 
 			if states := resultStates(t, rem); len(states) != 0 {
 				t.Errorf("the refused simulator capture published %v", states)
 			}
+			if files, _ := filepath.Glob(filepath.Join(o.dir, ".local", "captures", firstRunID, "*")); len(files) != 0 {
+				t.Errorf("a refused capture left files: %v", files)
+			}
 			return false
 		}
 		// It runs in the RX operator's terminal while MAIN acts.
@@ -407,6 +413,8 @@ func firstRunCommand(t *testing.T, o *operator, args []string, policy string, p 
 		watch := o.start(true, args...)
 		output(watch).WaitForText("READY result for task "+firstRunID+" awaiting authorization", rxWait)
 		*readyAt = time.Now()
+		// A rehearsal: the offer says the receiver is the simulator.
+		output(watch).WaitForText("simulated receiver: rfhandoff's HackRF simulator", rxWait)
 		watch.WaitForText("Type exactly: AUTHORIZE RF TX", rxWait)
 		watch.WaitForText(p.prompt, rxWait)
 		time.Sleep(pc.phrase) // the operator reads the offer
@@ -431,8 +439,12 @@ func firstRunCommand(t *testing.T, o *operator, args []string, policy string, p 
 		}
 	case "rx status", "tx status":
 		waitCapture() // "afterwards"
-		if out := o.run(0, args...); !strings.Contains(out, firstRunID) {
+		out := o.run(0, args...)
+		if !strings.Contains(out, firstRunID) {
 			t.Errorf("%s does not name the task:\n%s", cmd, out)
+		}
+		if cmd == "rx status" && !strings.Contains(out, "simulated") {
+			t.Errorf("rx status does not say the capture was simulated:\n%s", out)
 		}
 	case "audit verify":
 		waitCapture()

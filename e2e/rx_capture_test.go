@@ -53,7 +53,7 @@ func newCaptureSideWith(t *testing.T, sim string, tools map[string]string, o pub
 	}
 	f := publishtest.New(t, o)
 	policy := filepath.Join(t.TempDir(), "policy.toml")
-	toml := fmt.Sprintf("[repo]\npath = %q\n\n[limits]\nplanned_duration_s = 15\n\n[tools]\n", f.Checkout)
+	toml := fmt.Sprintf("[repo]\npath = %q\n\n[limits]\nplanned_duration_s = 15\n\n[tools]\nallow_simulator = true\n", f.Checkout)
 	for _, name := range []string{"hackrf_info", "hackrf_clock", "hackrf_transfer"} {
 		toml += fmt.Sprintf("%s = %q\n", name, tools[name])
 	}

@@ -37,7 +37,8 @@ func TestTxWatchThreeNodesWithTheSimulator(t *testing.T) {
 	f := publishtest.New(t, publishtest.Options{RXNodes: strings.Join(nodes, ", "), NoApproval: true})
 	home := gittest.Home(t)
 	const planned = nodesPlanned // s: long enough for MAIN to see three READYs and the phrase
-	tools := "[tools]\n"
+	// A rehearsal: the nodes capture with the simulator, and say so.
+	tools := "[tools]\nallow_simulator = true\n"
 	for _, name := range simulatorNames {
 		tools += fmt.Sprintf("%s = %q\n", name, simulatorPath(t, name)) // the simulator
 	}
@@ -74,7 +75,7 @@ func TestTxWatchThreeNodesWithTheSimulator(t *testing.T) {
 
 	mainCo := gittest.Clone(t, f.Remote, f.Policy.Repo.TaskBranch)
 	mainPolicy := filepath.Join(t.TempDir(), "main.toml")
-	toml := fmt.Sprintf("[repo]\npath = %q\n\n[poll]\nrx_interval = \"200ms\"\ntx_interval = \"200ms\"\nmax_backoff = \"1s\"\n\n[limits]\nplanned_duration_s = %d\n%s\n[tx]\nduration_s = 1\n\n%s",
+	toml := fmt.Sprintf("[repo]\npath = %q\n\n[poll]\nrx_interval = \"200ms\"\ntx_interval = \"200ms\"\nmax_backoff = \"1s\"\n\n[limits]\nplanned_duration_s = %d\n%s\n[tools]\nallow_simulator = true\n\n[tx]\nduration_s = 1\n\n%s",
 		mainCo, planned, nodesLimits, mainNodes)
 	if err := os.WriteFile(mainPolicy, []byte(toml), 0o600); err != nil {
 		t.Fatal(err)

@@ -76,6 +76,7 @@ type Entry struct {
 	Action       string     `json:"action,omitempty"`
 	RFTX         *int       `json:"rf_tx,omitempty"`
 	Outcome      string     `json:"outcome,omitempty"`
+	Simulated    bool       `json:"simulated,omitempty"`
 }
 
 // Audit events.

@@ -21,6 +21,10 @@ const (
 	DecisionTaskDeferred    = "task_deferred"    // [D]
 	DecisionTaskStopped     = "task_stopped"     // [S], end of input, a signal at the prompt
 	DecisionApprovalRefused = "approval_refused" // wrong phrase, no terminal, a changed task
+	// RX side: rx capture found rfhandoff's HackRF simulator where a
+	// HackRF should be; Verdict says whether [tools] allow_simulator let
+	// it capture (PROTOCOL §15).
+	DecisionCaptureSimulator = "capture_simulator"
 
 	// MAIN side: tx watch's offer and tx execute's phrase.
 	DecisionOffer          = "offer"           // a READY (or a set of nodes' READYs) is offered
@@ -74,6 +78,10 @@ type Decision struct {
 	Signal   string
 	Error    string
 	Outcome  string // the outcome file's name
+
+	// Simulated: the decision is about a capture by rfhandoff's HackRF
+	// simulator (a capture_simulator line, an offer of a simulated READY).
+	Simulated bool
 }
 
 // RecordDecision appends one decision line to the chain and returns only
@@ -97,7 +105,7 @@ func (l *AuditLog) RecordDecision(d Decision) error {
 		Record: d.Record, RecordSHA256: d.RecordSHA256, TriesLeft: d.TriesLeft,
 		Check: d.Check, Verdict: d.Verdict, Reason: redactString(d.Reason, nil),
 		Action: d.Action, RFTX: d.RFTX, ExitCode: d.ExitCode, Signal: d.Signal,
-		Error: redactString(d.Error, nil), Outcome: d.Outcome,
+		Error: redactString(d.Error, nil), Outcome: d.Outcome, Simulated: d.Simulated,
 	}
 	if !d.ExpiresAt.IsZero() {
 		t := d.ExpiresAt.UTC()

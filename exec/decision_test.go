@@ -79,3 +79,33 @@ func TestRecordDecisionRefusesWithoutLogOrKind(t *testing.T) {
 		t.Errorf("the refused decisions wrote lines: %+v %v", st, err)
 	}
 }
+
+// A simulated capture's decision line says so; a line about a HackRF has
+// no simulated key at all (its bytes are what they were before the key).
+func TestDecisionSimulated(t *testing.T) {
+	path, log := writeLog(t, 0)
+	for _, d := range []Decision{
+		{Role: RoleRX, Kind: DecisionCaptureSimulator, Command: "rx capture", TaskID: "RF001A", Verdict: VerdictPassed,
+			Reason: "hackrf_info at /opt/sim/hackrf_info answered as rfhandoff's HackRF simulator; [tools] allow_simulator = true", Simulated: true},
+		{Role: RoleTX, Kind: DecisionOffer, Command: "tx watch", TaskID: "RF001A"},
+	} {
+		if err := log.RecordDecision(d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[0], `"simulated":true`) || strings.Contains(lines[1], "simulated") {
+		t.Fatalf("lines:\n%s", data)
+	}
+	es, err := ReadAuditTail(path, 2)
+	if err != nil || !es[0].Simulated || es[0].Kind != DecisionCaptureSimulator || es[0].Verdict != VerdictPassed || es[1].Simulated {
+		t.Fatalf("read back %+v, %v", es, err)
+	}
+	if _, err := VerifyAuditLog(path); err != nil {
+		t.Fatal(err)
+	}
+}

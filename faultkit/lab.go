@@ -99,6 +99,9 @@ func (l *Lab) newSide(name string) *Side {
 	p.Limits.MaxPublicationAgeS = 300
 	p.TX.DurationS = 5
 	p.Tools = simulatorTools(t)
+	// Both sides rehearse with the simulator: rx capture may use it and
+	// tx watch and tx execute accept its (simulated) READY.
+	p.Tools.AllowSimulator = true
 	s := &Side{lab: l, Name: name, Dir: dir, Policy: p, PolicyFile: filepath.Join(t.TempDir(), name+".toml")}
 	s.WritePolicy()
 	return s

@@ -28,6 +28,7 @@ const (
 	TXRuleFrequency         TXRule = "frequency"          // frequency_hz is the policy's [tx] value
 	TXRuleSampleRate        TXRule = "sample-rate"        // sample_rate_hz is the policy's [tx] value
 	TXRuleRemainingTime     TXRule = "remaining-time"     // enough capture time left
+	TXRuleSimulated         TXRule = "simulated"          // a simulated capture only where [tools] allow_simulator
 )
 
 // The checks of the policy's [tx] parameters (CheckTXParams).
@@ -164,6 +165,10 @@ func CheckReadyFor(r *result.Result, now time.Time, taskID string, pol config.Po
 	}
 	if !r.CommonClockVerified {
 		p.add(TXRuleCommonClock, "common_clock_verified is false: the receiver did not confirm the shared clock")
+	}
+	if r.Simulated && !pol.Tools.AllowSimulator {
+		p.add(TXRuleSimulated, "simulated is true: rfhandoff's HackRF simulator captured, no radio receives, and this side's %s is false; "+
+			"set it true in the MAIN PC's policy only where simulation is intended (a rehearsal)", config.SimulatorKey)
 	}
 	skew := seconds(lim.MaxClockSkewS)
 	age := now.Sub(r.PublishedAt)

@@ -82,6 +82,9 @@ func TestCheckReadyEachRule(t *testing.T) {
 			r.CaptureStartedAt = txNow.Add(-200 * time.Second)
 		}, "", 0, []TXRule{TXRuleRemainingTime}},
 		{"not enough for the transmission", nil, "", 51 * time.Second, []TXRule{TXRuleRemainingTime}},
+		{"simulated, not allowed", func(r *result.Result, _ *config.Policy) { r.Simulated = true }, "", 0, []TXRule{TXRuleSimulated}},
+		{"simulated, allowed", func(r *result.Result, p *config.Policy) { r.Simulated, p.Tools.AllowSimulator = true, true }, "", 0, nil},
+		{"allowed, not simulated", func(_ *result.Result, p *config.Policy) { p.Tools.AllowSimulator = true }, "", 0, nil},
 		{"everything at once", func(r *result.Result, p *config.Policy) {
 			r.CommonClockVerified = false
 			r.PublishedAt = txNow.Add(-time.Hour)

@@ -27,7 +27,9 @@ func (c *Client) Info(ctx context.Context) (Info, error) {
 	if err != nil {
 		return Info{}, err
 	}
-	return ParseInfo(res.Stdout, res.Stderr, res.ExitCode)
+	info, err := ParseInfo(res.Stdout, res.Stderr, res.ExitCode)
+	info.Path = res.Path
+	return info, err
 }
 
 // Clock runs hackrf_clock -i and parses the CLKIN status.

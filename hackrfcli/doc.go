@@ -22,8 +22,13 @@
 // "hackrf_open() failed: HackRF not found (-5)" line) matches ErrNoDevice
 // with errors.Is.
 //
+// rfhandoff's own simulator (package hacksim) prints SimulatorMarker first
+// on every run; ParseInfo reports it as Info.Simulated and a transfer as
+// TransferStats.Simulated (PROTOCOL §15). Client.Info also fills Info.Path,
+// the executable that answered.
+//
 // What it offers: Client (Info, Clock, StartReceive, Transmit) over the exec
 // runner, the pure parsers of each tool's output (ParseInfo, ParseClock, the
-// transfer line parser) and ErrNoDevice and FirmwareError for the
-// callers that branch on them.
+// transfer line parser), SimulatorMarker, and ErrNoDevice and FirmwareError
+// for the callers that branch on them.
 package hackrfcli

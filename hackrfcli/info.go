@@ -19,6 +19,12 @@ type Info struct {
 	// Extra holds stdout lines outside any board block that the parser
 	// does not know, kept so newer tool versions do not break parsing.
 	Extra []string
+	// Simulated is SimulatorMarker seen: the answer came from rfhandoff's
+	// simulator, not from a HackRF.
+	Simulated bool
+	// Path is the executable that answered (Client.Info fills it from the
+	// runner; "" from ParseInfo).
+	Path string
 }
 
 // Board is one "Found HackRF" block. Optional lines leave zero values or nil.
@@ -103,6 +109,8 @@ func ParseInfo(stdout, stderr []byte, exitCode int) (Info, error) {
 			} else {
 				info.LibVersion = strings.TrimPrefix(line, "libhackrf version: ")
 			}
+		case line == SimulatorMarker:
+			info.Simulated = true
 		case line == "No HackRF boards found.":
 			noDevice = true
 		case line == "Found HackRF":

@@ -65,6 +65,10 @@ func TestSimulatorThroughRunner(t *testing.T) {
 	if b, ok := in.Find(hacksim.Serial[24:]); !ok || !b.Opened() {
 		t.Errorf("board %+v, %v", b, ok)
 	}
+	// The simulator says what it is, and the runner says which file ran.
+	if !in.Simulated || in.Path == "" || filepath.Base(in.Path) != toolFile("hackrf_info") {
+		t.Errorf("Info.Simulated %v, Path %q; want true and the pinned hackrf_info", in.Simulated, in.Path)
+	}
 	c.Serial = hacksim.Serial[24:]
 	if st, err := c.Clock(ctx); err != nil || st != ClockDetected {
 		t.Errorf("Clock = %v, %v", st, err)
@@ -83,7 +87,7 @@ func TestSimulatorThroughRunner(t *testing.T) {
 	if err != nil || res.ExitCode != 0 {
 		t.Fatalf("Wait: %v (exit %d)\n%s", err, res.ExitCode, res.StderrTail)
 	}
-	if !res.Stats.Finished || res.Stats.Reason != ExitFinished || res.Stats.Overruns == nil || *res.Stats.Overruns != 0 || events == 0 {
+	if !res.Stats.Finished || !res.Stats.Simulated || res.Stats.Reason != ExitFinished || res.Stats.Overruns == nil || *res.Stats.Overruns != 0 || events == 0 {
 		t.Errorf("stats %+v after %d events", res.Stats, events)
 	}
 	if fi, err := os.Stat(p.OutPath); err != nil || fi.Size() != p.Bytes() {

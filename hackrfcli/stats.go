@@ -53,10 +53,13 @@ type TransferStats struct {
 	// Started is "Stop with Ctrl-C" seen; Finished is the final "exit".
 	Started  bool
 	Finished bool
-	Failures []*callError // every "... failed:" line, in order
-	Errors   []string     // fatal complaints (argument errors, file errors)
-	Warnings []string
-	Reason   ExitReason
+	// Simulated is SimulatorMarker seen: rfhandoff's simulator ran, not
+	// a HackRF.
+	Simulated bool
+	Failures  []*callError // every "... failed:" line, in order
+	Errors    []string     // fatal complaints (argument errors, file errors)
+	Warnings  []string
+	Reason    ExitReason
 
 	exiting      bool // "Exiting..." (do_exit) seen
 	failedEarly  bool // a failure before "Stop with Ctrl-C"
@@ -88,6 +91,8 @@ func (s *TransferStats) add(ev TransferEvent) {
 		s.Elapsed = ev.Elapsed
 	case EventExit:
 		s.Finished = true
+	case EventSimulated:
+		s.Simulated = true
 	case EventCallFailed:
 		s.Failures = append(s.Failures, ev.Failure)
 		if !s.Started {

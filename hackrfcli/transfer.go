@@ -33,13 +33,14 @@ const (
 	EventWriteFailed                      // "write failed" (-S; printed without a newline, Detail holds the rest)
 	EventError                            // a fatal complaint: argument errors, "Failed to open file: ...", getopt: Detail
 	EventExit                             // "exit": the last line of a run
+	EventSimulated                        // SimulatorMarker: rfhandoff's simulator, not a HackRF
 )
 
 var eventNames = [...]string{
 	"unknown", "blank", "call", "samples_to_xfer", "start", "warning", "progress",
 	"waiting_trigger", "stall", "signal", "exiting", "total_time", "done",
 	"call_failed", "stats_header", "stats_bytes", "stats_shortfalls",
-	"dropped_frames", "write_failed", "error", "exit",
+	"dropped_frames", "write_failed", "error", "exit", "simulated",
 }
 
 func (k EventKind) String() string {
@@ -134,6 +135,8 @@ func parseTransferLine(line string) TransferEvent {
 		ev.Kind = EventStatsHeader
 	case line == "exit":
 		ev.Kind = EventExit
+	case line == SimulatorMarker:
+		ev.Kind = EventSimulated
 	case strings.HasPrefix(line, "write failed"):
 		ev.Kind = EventWriteFailed
 		ev.Detail = strings.TrimPrefix(line, "write failed")

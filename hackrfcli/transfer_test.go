@@ -168,6 +168,9 @@ func TestParseTransferLine(t *testing.T) {
 		{"/usr/bin/hackrf_transfer: option requires an argument -- 'r'", EventError, nil},
 		{"exit", EventExit, nil},
 		{"exit ", EventUnknown, nil},
+		{SimulatorMarker, EventSimulated, nil},
+		{SimulatorMarker + "\r", EventSimulated, nil},
+		{"hacksim: SIMULATED", EventUnknown, nil},
 		{"Receive wav file: HackRF_20261129_133609Z_433920kHz_IQ.wav", EventUnknown, nil},
 		{"hackrf_stop_rx() done\r", EventDone, nil},
 	}

@@ -26,7 +26,23 @@
 // from the time, its pid and the output path, so two captures differ. -t FILE reads and "sends" the file at the
 // sample rate for the bounded -n (or to its end) and prints the TX lines.
 //
-// One deliberate difference: the real tool, interrupted right after its
+// # What it says it is
+//
+// The one deliberate difference from Debian's tools on every run: the
+// first line is hackrfcli.SimulatorMarker,
+//
+//	hacksim: SIMULATED HackRF: rfhandoff's simulator, no radio (the samples are synthetic)
+//
+// on the stream where that tool prints its results: stdout for
+// hackrf_info and hackrf_clock, stderr for hackrf_transfer (its stdout
+// may be the samples). Everything after it is the real tool's bytes. The
+// parsers report it (hackrfcli.Info.Simulated,
+// hackrfcli.TransferStats.Simulated), and rx capture refuses a simulated
+// capture unless the policy says simulation is intended ([tools]
+// allow_simulator, PROTOCOL §15). IsSimulator is the second, independent
+// sign: a resolved tool path that is the running rfhandoff executable.
+//
+// A smaller difference: the real tool, interrupted right after its
 // one-second tick, may see an empty interval and then reports a stall and
 // exits 1. The simulator lets the next USB block arrive before it handles a
 // signal, as if the signal had come a few milliseconds later, so an
@@ -74,6 +90,7 @@
 // It is read once; a bad file is reported once on stderr and ignored.
 //
 // What it offers: IsTool and Main, which the binary's entry point calls when it
-// runs under a tool's name; OnAir, WriteOnAir and OnAirEnv for the demo's
+// runs under a tool's name; IsSimulator, whether a tool's path is this
+// rfhandoff binary; OnAir, WriteOnAir and OnAirEnv for the demo's
 // on-air file.
 package hacksim

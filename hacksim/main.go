@@ -39,6 +39,8 @@ func Main(name string, args []string, env func(string) string, stdout, stderr io
 	if env == nil {
 		env = func(string) string { return "" }
 	}
+	// Every run says first what it is (doc.go, "What it says it is").
+	io.WriteString(markerStream(name, stdout, stderr), marker+"\n")
 	m, err := parseModes(env("HACKRF_SIM"))
 	if err != nil {
 		fmt.Fprintf(stderr, "hacksim: %v\n", err)
@@ -66,6 +68,25 @@ func Main(name string, args []string, env func(string) string, stdout, stderr io
 	}
 	fmt.Fprintf(stderr, "hacksim: %q is not a simulated tool (want one of %s)\n", name, strings.Join(tools, ", "))
 	return 2
+}
+
+// marker is the line every run prints first: hackrfcli.SimulatorMarker,
+// which the parsers look for (this package's tests hold the two to the
+// same text; importing hackrfcli here would make its tests' use of the
+// simulator a cycle).
+const marker = "hacksim: SIMULATED HackRF: rfhandoff's simulator, no radio (the samples are synthetic)"
+
+// markerStream is where a tool prints marker: where the
+// real tool prints its results, so that whoever reads those reads the
+// marker too: stdout for hackrf_info and hackrf_clock, stderr for
+// hackrf_transfer (whose stdout may be the samples, with -r -) and for a
+// name that is no tool.
+func markerStream(name string, stdout, stderr io.Writer) io.Writer {
+	switch toolName(name) {
+	case "hackrf_info", "hackrf_clock":
+		return stdout
+	}
+	return stderr
 }
 
 // modes is the parsed HACKRF_SIM (and HACKRF_SIM_ONAIR).

@@ -182,19 +182,21 @@ func TestClockRegisterDumpRefused(t *testing.T) {
 }
 
 func TestMainRejects(t *testing.T) {
+	marker := hackrfcli.SimulatorMarker + "\n"
 	tests := []struct {
 		sim, tool string
 		code      int
 		stderr    string
+		stdout    string
 	}{
-		{"nodevice,typo", "hackrf_info", 2, `unknown mode "typo"`},
-		{"stall,exit1", "hackrf_transfer", 2, "exclude"},
-		{"", "hackrf_sweep", 2, "not a simulated tool"},
+		{"nodevice,typo", "hackrf_info", 2, `unknown mode "typo"`, marker},
+		{"stall,exit1", "hackrf_transfer", 2, marker + "hacksim: ", ""},
+		{"", "hackrf_sweep", 2, marker + "hacksim: ", ""},
 	}
 	for _, tt := range tests {
 		var out, errb strings.Builder
 		code := Main(tt.tool, nil, envWith(tt.sim), &out, &errb)
-		if code != tt.code || !strings.Contains(errb.String(), tt.stderr) || out.Len() != 0 {
+		if code != tt.code || !strings.Contains(errb.String(), tt.stderr) || out.String() != tt.stdout {
 			t.Errorf("%s %s: exit %d stderr %q stdout %q", tt.sim, tt.tool, code, errb.String(), out.String())
 		}
 	}
@@ -242,11 +244,54 @@ func TestIsTool(t *testing.T) {
 // exactly like hackrf_info.
 func TestMainWindowsArgv0(t *testing.T) {
 	wantOut, wantErr, wantCode := transcript(t, "info/debian-one-board.txtar")
+	wantOut = hackrfcli.SimulatorMarker + "\n" + wantOut
 	for _, argv0 := range []string{`C:\tools\hackrf_info.exe`, "hackrf_info.EXE"} {
 		var out, errb strings.Builder
 		code := Main(argv0, nil, envWith(""), &out, &errb)
 		if out.String() != wantOut || errb.String() != wantErr || code != wantCode {
 			t.Errorf("%s: exit %d stdout %q stderr %q", argv0, code, out.String(), errb.String())
 		}
+	}
+}
+
+// TestMainSaysItIsTheSimulator: every run of every tool prints the marker
+// once, as its first line, on the stream where the real tool prints its
+// results (stdout for hackrf_info and hackrf_clock, stderr for
+// hackrf_transfer), and nothing else differs (TestMatchesReferenceTranscripts).
+func TestMainSaysItIsTheSimulator(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		sim, tool string
+		args      []string
+		onStdout  bool
+	}{
+		{"", "hackrf_info", nil, true},
+		{"nodevice", "hackrf_info", nil, true},
+		{"oldfw", "hackrf_info", []string{"-h"}, true},
+		{"", "hackrf_clock", []string{"-i"}, true},
+		{"noclock", "hackrf_clock", []string{"-i"}, true},
+		{"", "hackrf_clock", nil, true},
+		{"", "hackrf_transfer", []string{"-h"}, false},
+		{"nodevice", "hackrf_transfer", strings.Fields("-r x.iq -f 433920000 -s 2000000 -n 4000000"), false},
+		{"fast", "hackrf_transfer", []string{"-r", filepath.Join(dir, "a.ci8"), "-s", "2000000", "-n", "300000"}, false},
+		{"fast", "hackrf_transfer", []string{"-r", "-", "-s", "2000000", "-n", "1000"}, false},
+		{"", "/opt/sim/hackrf_transfer", []string{"-Z"}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.tool+" "+tt.sim+" "+strings.Join(tt.args, " "), func(t *testing.T) {
+			t.Chdir(t.TempDir())
+			var out, errb strings.Builder
+			Main(tt.tool, tt.args, envWith(tt.sim), &out, &errb)
+			marked, other := out.String(), errb.String()
+			if !tt.onStdout {
+				marked, other = other, marked
+			}
+			if !strings.HasPrefix(marked, hackrfcli.SimulatorMarker+"\n") {
+				t.Errorf("the marker is not the first line:\n%.300s", marked)
+			}
+			if n := strings.Count(marked+other, hackrfcli.SimulatorMarker); n != 1 {
+				t.Errorf("the marker appears %d times", n)
+			}
+		})
 	}
 }

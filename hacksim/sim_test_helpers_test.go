@@ -5,6 +5,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"rfhandoff/hackrfcli"
 )
 
 // run calls the simulated tool in-process with HACKRF_SIM=sim and signals
@@ -24,6 +26,13 @@ func run(t testing.TB, sim, tool string, sigs chan os.Signal, args ...string) (s
 		code = runTransfer(tool, args, m, &out, &errb, sigs)
 	} else {
 		code = Main(tool, args, envWith(sim), &out, &errb)
+		// Every run starts with the marker (the one deliberate
+		// difference); the rest is the real tool's bytes.
+		rest, ok := strings.CutPrefix(out.String(), hackrfcli.SimulatorMarker+"\n")
+		if !ok {
+			t.Fatalf("%s did not start its stdout with the simulator's marker:\n%s", tool, out.String())
+		}
+		return rest, errb.String(), code
 	}
 	return out.String(), errb.String(), code
 }

@@ -46,6 +46,9 @@ type Meta struct {
 	FrequencyHz, SampleRateHz int64
 	Source                    string // capture file name, when known
 	Details                   string // extra parameters, e.g. gains
+	// Simulated: the samples came from rfhandoff's HackRF simulator, and
+	// the title says so first.
+	Simulated bool
 }
 
 // errNoAnalysis is returned by RenderPNG for a nil Analysis.
@@ -114,16 +117,30 @@ func analysedShare(stride float64) string {
 	return fmt.Sprintf("%.2g %% of the samples analysed", pct)
 }
 
-func drawTitle(c *canvas, a *Analysis, d Detection, m Meta) {
-	name := m.TaskID
-	if name == "" {
-		name = m.Source
-	}
+// titleText is the title's first line: what the picture is of. A
+// simulated capture says so before anything else.
+func titleText(m Meta) string {
 	title := "RX quick-look"
-	if name != "" {
+	if m.Simulated {
+		title = "SIMULATED RX quick-look (rfhandoff's HackRF simulator, no radio)"
+	}
+	if name := titleName(m); name != "" {
 		title += ": " + name
 	}
-	c.textAt(c.title, title, 20, 30, alignLeft, ink)
+	return title
+}
+
+// titleName names the capture: its task, else its file.
+func titleName(m Meta) string {
+	if m.TaskID != "" {
+		return m.TaskID
+	}
+	return m.Source
+}
+
+func drawTitle(c *canvas, a *Analysis, d Detection, m Meta) {
+	name := titleName(m)
+	c.textAt(c.title, titleText(m), 20, 30, alignLeft, ink)
 	var right []string
 	if m.Source != "" && m.Source != name {
 		right = append(right, m.Source)

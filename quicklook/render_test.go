@@ -204,3 +204,20 @@ func TestHeaderLineWording(t *testing.T) {
 		t.Errorf("header %q is %d px wide; the picture has %d", line, w, Width-40)
 	}
 }
+
+// A simulated capture's quick-look says so first in its title.
+func TestTitleSaysSimulated(t *testing.T) {
+	for _, tt := range []struct {
+		m    Meta
+		want string
+	}{
+		{Meta{TaskID: "RX_OTA_0001"}, "RX quick-look: RX_OTA_0001"},
+		{Meta{Source: "x.sigmf-data"}, "RX quick-look: x.sigmf-data"},
+		{Meta{}, "RX quick-look"},
+		{Meta{TaskID: "RX_OTA_0001", Simulated: true}, "SIMULATED RX quick-look (rfhandoff's HackRF simulator, no radio): RX_OTA_0001"},
+	} {
+		if got := titleText(tt.m); got != tt.want {
+			t.Errorf("titleText(%+v) = %q, want %q", tt.m, got, tt.want)
+		}
+	}
+}

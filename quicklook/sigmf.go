@@ -31,6 +31,9 @@ type SigMFMeta struct {
 	SampleRateHz int64     // global.core:sample_rate
 	FrequencyHz  int64     // captures[0].core:frequency
 	Start        time.Time // captures[0].core:datetime
+	// Simulated is global.rfhandoff:simulated: rfhandoff's HackRF
+	// simulator recorded it (PROTOCOL §15).
+	Simulated bool
 }
 
 // sigmfError is one problem with a metadata field (e.g.
@@ -80,6 +83,11 @@ func ParseSigMFMeta(data []byte) (SigMFMeta, error) {
 			bad("global.core:datatype", raw, "must be a string")
 		} else if m.Datatype != sigMFDatatype {
 			bad("global.core:datatype", raw, "only %s (interleaved int8 I/Q) can be read", sigMFDatatype)
+		}
+	}
+	if raw, ok := global["rfhandoff:simulated"]; ok {
+		if err := json.Unmarshal(raw, &m.Simulated); err != nil {
+			bad("global.rfhandoff:simulated", raw, "must be true or false")
 		}
 	}
 	if raw, ok := global["core:sample_rate"]; ok {

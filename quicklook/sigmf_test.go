@@ -29,8 +29,15 @@ func TestParseSigMFMeta(t *testing.T) {
 	}
 
 	partial, err := ParseSigMFMeta([]byte(`{"global": {"core:sample_rate": 1e7}}`))
-	if err != nil || partial.SampleRateHz != 10_000_000 || partial.FrequencyHz != 0 || !partial.Start.IsZero() {
+	if err != nil || partial.SampleRateHz != 10_000_000 || partial.FrequencyHz != 0 || !partial.Start.IsZero() || partial.Simulated {
 		t.Fatalf("partial metadata: %+v, %v", partial, err)
+	}
+	if m.Simulated {
+		t.Error("a HackRF's metadata reads as simulated")
+	}
+	sim, err := ParseSigMFMeta([]byte(`{"global": {"core:sample_rate": 2e6, "rfhandoff:simulated": true}}`))
+	if err != nil || !sim.Simulated {
+		t.Fatalf("rfhandoff:simulated: %+v, %v", sim, err)
 	}
 }
 
@@ -53,6 +60,7 @@ func TestParseSigMFMetaErrors(t *testing.T) {
 		{"captures not array", `{"captures": {}}`, []string{"captures"}},
 		{"capture not object", `{"captures": [7]}`, []string{"captures[0]"}},
 		{"datatype not string", `{"global": {"core:datatype": 8}}`, []string{"global.core:datatype"}},
+		{"simulated not a boolean", `{"global": {"rfhandoff:simulated": "yes"}}`, []string{"global.rfhandoff:simulated"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -84,6 +84,7 @@ func decode(data []byte, opts Options, nf *NodeFields) (*Result, error) {
 	for _, f := range fields {
 		vs := m.Values[f.key]
 		switch {
+		case len(vs) == 0 && f.optional():
 		case len(vs) == 0:
 			p.add(f.key, ruleMissing, "is missing")
 		case len(vs) > 1:

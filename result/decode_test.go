@@ -156,6 +156,15 @@ func inlineCases(t testing.TB) []inlineCase {
 		{"whitespace after the object", append(bytes.Clone(ready), " \r\n\t\n"...), nil},
 		{"compact", []byte(strings.Join(strings.Fields(string(ready)), "")), nil},
 
+		// The one optional key: present only as true.
+		{"READY simulated", withSimulated(t, ready, "true"), nil},
+		{"COMPLETE simulated", withSimulated(t, complete, "true"), nil},
+		{"simulated false", withSimulated(t, ready, "false"), []problem{{"simulated", ruleValue}}},
+		{"simulated null", withSimulated(t, complete, "null"), []problem{{"simulated", ruleValue}}},
+		{"simulated as a string", withSimulated(t, ready, `"true"`), []problem{{"simulated", ruleValue}}},
+		{"simulated as 1", withSimulated(t, ready, "1"), []problem{{"simulated", ruleValue}}},
+		{"Simulated capitalised", bytes.Replace(withSimulated(t, ready, "true"), []byte(`"simulated"`), []byte(`"Simulated"`), 1), []problem{{"Simulated", ruleUnknownKey}}},
+
 		// Integers.
 		{"int 1.0", withValue(t, ready, "capture_pid", "1.0"), []problem{{"capture_pid", ruleValue}}},
 		{"int 1e0", withValue(t, ready, "capture_pid", "1e0"), []problem{{"capture_pid", ruleValue}}},

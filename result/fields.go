@@ -24,6 +24,13 @@ type field struct {
 	set func(r *Result, v value) string
 }
 
+// keySimulated is the one optional key (PROTOCOL §5, §15).
+const keySimulated = "simulated"
+
+// optional reports whether a result may leave the key out (it then keeps
+// its zero value); every other key must be present.
+func (f field) optional() bool { return f.key == keySimulated }
+
 // fields is the PROTOCOL §5 table, in its order.
 var fields = []field{
 	{"schema_version", func(r *Result, v value) string {
@@ -99,6 +106,13 @@ var fields = []field{
 			return fmt.Sprintf("must be 0 (the receiver never transmits), got %d", n)
 		}
 		r.RFTX = 0
+		return ""
+	}},
+	{keySimulated, func(r *Result, v value) string {
+		if v.Kind != strictjson.Bool || !v.Bool {
+			return "must be true when present (only a capture by rfhandoff's simulator has the key; a HackRF's result leaves it out), got " + v.Describe()
+		}
+		r.Simulated = true
 		return ""
 	}},
 }

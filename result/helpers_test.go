@@ -48,6 +48,17 @@ func mustInvalid(t *testing.T, err error, want ...problem) *invalidError {
 	return ie
 }
 
+// withSimulated adds "simulated": raw as the last member of a canonical
+// example.
+func withSimulated(t testing.TB, doc []byte, raw string) []byte {
+	t.Helper()
+	const last = "\"rf_tx\": 0\n}"
+	if !strings.Contains(string(doc), last) {
+		t.Fatalf("the example does not end with rf_tx:\n%s", doc)
+	}
+	return []byte(strings.Replace(string(doc), last, "\"rf_tx\": 0,\n  \"simulated\": "+raw+"\n}", 1))
+}
+
 // withValue replaces the value of key in a canonical example (one member per
 // line) with raw JSON text.
 func withValue(t testing.TB, doc []byte, key, raw string) []byte {

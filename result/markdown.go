@@ -37,12 +37,18 @@ func RenderMarkdown(r *Result, extra ...string) []byte {
 }
 
 // jsonValues returns [key, JSON text of the value] for every field of r, in
-// struct (= table) order, written the way Encode writes them.
+// struct (= table) order, written the way Encode writes them: an
+// omitempty key at its zero value (simulated: false) is left out, as
+// Encode leaves it out.
 func jsonValues(r *Result) [][2]string {
 	rv := reflect.ValueOf(r).Elem()
 	rt := rv.Type()
 	out := make([][2]string, 0, rt.NumField())
 	for i := range rt.NumField() {
+		name, opts, _ := strings.Cut(rt.Field(i).Tag.Get("json"), ",")
+		if opts == "omitempty" && rv.Field(i).IsZero() {
+			continue
+		}
 		var buf bytes.Buffer
 		enc := json.NewEncoder(&buf)
 		enc.SetEscapeHTML(false)
@@ -50,7 +56,7 @@ func jsonValues(r *Result) [][2]string {
 		if err := enc.Encode(rv.Field(i).Interface()); err == nil {
 			text = strings.TrimSuffix(buf.String(), "\n")
 		}
-		out = append(out, [2]string{rt.Field(i).Tag.Get("json"), text})
+		out = append(out, [2]string{name, text})
 	}
 	return out
 }

@@ -77,10 +77,18 @@ func TestRenderMarkdownTableRows(t *testing.T) {
 		t.Fatal(err)
 	}
 	md := string(RenderMarkdown(r))
-	for _, k := range keys() {
+	for _, k := range requiredKeys() {
 		if strings.Count(md, "| `"+k+"` | ") != 1 {
 			t.Errorf("key %s is not exactly one table row", k)
 		}
+	}
+	// The optional key is a row only when the result has it.
+	if strings.Contains(md, "simulated") {
+		t.Errorf("a HackRF's result shows simulated:\n%s", md)
+	}
+	r.Simulated = true
+	if md := string(RenderMarkdown(r)); strings.Count(md, "| `simulated` | `true` |\n") != 1 {
+		t.Errorf("a simulated result does not say so once:\n%s", md)
 	}
 	if strings.Contains(md, "## Notes") {
 		t.Error("Notes heading without notes")

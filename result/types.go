@@ -69,13 +69,30 @@ type Result struct {
 	ClkinAfter          *Clkin        `json:"clkin_after"`
 	RFTXObserved        *RFTXObserved `json:"rf_tx_observed"`
 	RFTX                int           `json:"rf_tx"`
+	// Simulated is true for a capture by rfhandoff's HackRF simulator
+	// (PROTOCOL §15): the one optional key, written only then ("simulated":
+	// true), so a result from a HackRF is byte for byte what it was before
+	// the key existed.
+	Simulated bool `json:"simulated,omitempty"`
 }
 
-// keys lists every key of RX_RESULT.json in the PROTOCOL §5 table's order.
+// keys lists every key of RX_RESULT.json in the PROTOCOL §5 table's order,
+// the optional one included.
 func keys() []string {
 	out := make([]string, len(fields))
 	for i, f := range fields {
 		out[i] = f.key
+	}
+	return out
+}
+
+// requiredKeys are keys() without the optional ones: what every result has.
+func requiredKeys() []string {
+	var out []string
+	for _, f := range fields {
+		if !f.optional() {
+			out = append(out, f.key)
+		}
 	}
 	return out
 }

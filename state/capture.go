@@ -64,6 +64,10 @@ type CaptureInProgress struct {
 	// (PROTOCOL §23); absent for a single-node task, whose COMPLETE is a
 	// version 1 result.
 	Node string `json:"node,omitempty"`
+	// Simulated: rfhandoff's HackRF simulator captures (PROTOCOL §15), as
+	// [tools] allow_simulator allowed; its recovered COMPLETE says so
+	// too. Absent for a HackRF's capture.
+	Simulated bool `json:"simulated,omitempty"`
 }
 
 // serialPattern is a HackRF serial as hackrf_info prints it (config's rule).

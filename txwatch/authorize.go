@@ -42,6 +42,7 @@ func (w *Watcher) authorize(ctx context.Context, snap Snapshot, r *result.Result
 	deadline := gate.ReadyUntil(r, w.Policy, 0)
 	params := ParamsOf(w.Policy)
 	o := singleOffer(taskID, snap)
+	o.base.Simulated = r.Simulated
 	if !w.offered(o, deadline) {
 		return nil
 	}
@@ -49,7 +50,7 @@ func (w *Watcher) authorize(ctx context.Context, snap Snapshot, r *result.Result
 	if signer != nil {
 		signed = "signed by " + signer.String() + " (good signature, listed in trust.result_signers)\n"
 	}
-	w.rep.printf("READY result for task %s awaiting authorization\n"+
+	w.rep.printf("READY result for task %s awaiting authorization\n"+simulatedLine(r.Simulated)+
 		"result branch commit %s, RX_RESULT.json sha256 %s\n"+signed+
 		"capture started %s, ends %s (%s left); %d Hz at %d samples/s\n"+
 		"authorizing allows `rfhandoff tx execute` to run once: %s\n"+
@@ -65,6 +66,17 @@ func (w *Watcher) authorize(ctx context.Context, snap Snapshot, r *result.Result
 
 	rec, err := w.recheck(ctx, snap, params, signer)
 	return w.record(ctx, o, rec, err, "")
+}
+
+// simulatedLine is the offer's line about a simulated receiver ("" for a
+// HackRF): the check let it through only because this side's [tools]
+// allow_simulator says simulation is intended.
+func simulatedLine(simulated bool) string {
+	if !simulated {
+		return ""
+	}
+	return "simulated receiver: rfhandoff's HackRF simulator captured this (no radio listens); offered because " +
+		config.SimulatorKey + " = true\n"
 }
 
 // offered writes the offer's decision line before the offer is shown; an

@@ -260,6 +260,13 @@ func (w *Watcher) authorizeNodes(ctx context.Context, cur *task.Task, vs []*node
 	deadline, who := w.nodesUntil(vs, 0)
 	params := ParamsOf(w.Policy)
 	o := nodesOffer(cur.ID, set, vs)
+	var simulated []string
+	for _, v := range vs {
+		if v.r.Simulated {
+			simulated = append(simulated, v.node.Name)
+		}
+	}
+	o.base.Simulated = len(simulated) > 0
 	if !w.offered(o, deadline) {
 		return nil
 	}
@@ -276,7 +283,11 @@ func (w *Watcher) authorizeNodes(ctx context.Context, cur *task.Task, vs []*node
 			gate.Remaining(v.r, now).Truncate(time.Second), v.r.CommonClockVerified)
 	}
 	tw.Flush()
-	w.rep.printf("READY results from every node of task %s awaiting authorization (one phrase for all %d)\n%s"+
+	sim := ""
+	if len(simulated) > 0 {
+		sim = simulatedLine(true) + "simulated receivers: " + strings.Join(simulated, ", ") + "\n"
+	}
+	w.rep.printf("READY results from every node of task %s awaiting authorization (one phrase for all %d)\n"+sim+"%s"+
 		"the window is the intersection: it closes with %s's; %d Hz at %d samples/s\n"+
 		"authorizing allows `rfhandoff tx execute` to run once: %s\n"+
 		"the prompt expires at %s",

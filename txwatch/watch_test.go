@@ -120,6 +120,8 @@ func TestWatchRefusesFailingResults(t *testing.T) {
 			r.TaskID, r.CaptureStartedAt, r.PublishedAt = "RX_OTA_0000", now.Add(-time.Hour), now.Add(-time.Hour)
 		}, gate.TXRuleTaskID},
 		{"frequency differs", func(r *result.Result, now time.Time) { r.FrequencyHz = 868000000 }, gate.TXRuleFrequency},
+		// MAIN's policy leaves [tools] allow_simulator false.
+		{"simulated receiver", func(r *result.Result, now time.Time) { r.Simulated = true }, gate.TXRuleSimulated},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -678,4 +680,48 @@ func TestWatchHoldsAnOfferWhileTheClockRefuses(t *testing.T) {
 	if err := stop(); err != nil {
 		t.Fatalf("Run: %v", err)
 	}
+}
+
+// Where MAIN's policy says simulation is intended, a simulated READY is
+// offered, and the offer (shown and on record) says it comes from a
+// simulated receiver; tx execute re-checks it under the policy it runs
+// with, and refuses it once that policy no longer allows the simulator.
+func TestWatchOffersASimulatedReceiverOnlyWhereAllowed(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.pol.Tools.AllowSimulator = true
+	r := txtest.Ready(time.Now())
+	r.Simulated = true
+	_, digest := e.f.Publish(t, r)
+	out := &gittest.SyncBuffer{}
+	asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase}}}
+	stop := runWatcher(t, e.watcher(out, asker.open))
+	waitFor(t, "the record", contains(out, "AUTHORIZED: record"), out)
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "simulated receiver: rfhandoff's HackRF simulator captured this") ||
+		!strings.Contains(out.String(), "[tools] allow_simulator = true") {
+		t.Errorf("the offer does not say the receiver is simulated:\n%s", out)
+	}
+	_, lines := e.decisions(t)
+	offers := 0
+	for _, l := range lines {
+		if l.Kind == exec.DecisionOffer {
+			offers++
+			if !l.Simulated {
+				t.Errorf("offer line %+v does not say simulated", l)
+			}
+		}
+	}
+	if offers != 1 {
+		t.Errorf("%d offer lines, want 1", offers)
+	}
+
+	// The same record under a policy that refuses the simulator.
+	name := RecordName(txtest.TaskID, digest)
+	e.pol.Tools.AllowSimulator = false
+	asker2 := &scriptAsker{answers: []answer{{typed: gate.TXPhrase}}}
+	refusal(t, e, e.executor(&gittest.SyncBuffer{}, asker2.open, nil), e.store(t).Path(name), StepRecheck,
+		"simulated:", "[tools] allow_simulator is false")
 }

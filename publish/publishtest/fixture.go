@@ -70,6 +70,8 @@ func New(t testing.TB, o Options) *Fixture {
 	}
 	rem := gittest.NewBareRemoteWith(t, r)
 	pol := config.Default()
+	// The captures of this fixture's users run the simulator.
+	pol.Tools.AllowSimulator = true
 	f := &Fixture{Remote: rem, Runner: r, Policy: pol}
 	f.BaseCommit = gittest.Seed(t, rem, pol.Repo.TaskBranch, map[string]string{
 		"README.md":  "task branch\n",

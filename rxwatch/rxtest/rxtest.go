@@ -56,6 +56,7 @@ func New(t testing.TB, o Options) *RX {
 	p.Poll.TXInterval = config.Duration{Duration: 200 * time.Millisecond}
 	p.Poll.MaxBackoff = config.Duration{Duration: time.Second}
 	p.Poll.GitTimeout = config.Duration{Duration: time.Minute}
+	p.Tools.AllowSimulator = true // an RX lab with the simulator
 	rx.Policy = p
 	rx.PolicyFile = filepath.Join(t.TempDir(), "rfhandoff.toml")
 	rx.WritePolicy()

@@ -1,0 +1,17 @@
+package config
+
+// SimulatorKey names the policy key that lets rfhandoff's HackRF
+// simulator capture and its results be authorized, for refusals.
+const SimulatorKey = "[tools] allow_simulator"
+
+// DescribeSimulator is config check's comment on [tools] allow_simulator:
+// what the value means for a capture by rfhandoff's HackRF simulator.
+func (t Tools) DescribeSimulator() string {
+	if t.AllowSimulator {
+		return "\n# [tools] allow_simulator = true: simulation is intended. rx capture accepts rfhandoff's HackRF\n" +
+			"# simulator (its results, SigMF file, quick-look and rx status say \"simulated\"), and tx watch and\n" +
+			"# tx execute accept a simulated READY. Never on a lab's real run.\n"
+	}
+	return "\n# [tools] allow_simulator = false: rx capture refuses rfhandoff's HackRF simulator, and tx watch\n" +
+		"# and tx execute refuse a simulated READY.\n"
+}

@@ -12,6 +12,7 @@ import (
 
 	"rfhandoff/doctor"
 	"rfhandoff/exec"
+	"rfhandoff/hacksim"
 	"rfhandoff/state"
 )
 
@@ -145,14 +146,9 @@ func ranTools(path string) string {
 	return strings.Join(out, ", ")
 }
 
-// isSimulator tells whether a resolved tool path is this rfhandoff binary
-// (PROTOCOL §15: run under a HackRF tool's name, it is the simulator).
+// isSimulator is hacksim.IsSimulator for doctor: a path it cannot tell
+// about is not the simulator.
 func isSimulator(path string) bool {
-	self, err := os.Executable()
-	if err != nil {
-		return false
-	}
-	a, err1 := os.Stat(self)
-	b, err2 := os.Stat(path)
-	return err1 == nil && err2 == nil && os.SameFile(a, b)
+	sim, err := hacksim.IsSimulator(path)
+	return err == nil && sim
 }

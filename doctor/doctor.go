@@ -369,9 +369,13 @@ func checkTools(ctx context.Context, rep *Report, s *exec.Stack, d Deps) {
 			} else {
 				rep.add(string(t), OK, "%s (git %s)", path, v)
 			}
+		case d.IsSimulator != nil && d.IsSimulator(path) && needed[t] && !d.Policy.Tools.AllowSimulator:
+			rep.add(string(t), Problem, "%s is rfhandoff's own HackRF SIMULATOR, not a radio, and [tools] allow_simulator is false: "+
+				"a capture through it is refused; for hardware, take the simulator's directory off PATH or pin the real tool in [tools] %s; "+
+				"for a rehearsal, set [tools] allow_simulator = true", path, string(t))
 		case d.IsSimulator != nil && d.IsSimulator(path):
-			rep.add(string(t), Note, "%s is rfhandoff's own HackRF SIMULATOR, not a radio: captures through it are simulated noise; "+
-				"for hardware, take the simulator's directory off PATH or pin the real tool in [tools] %s", path, string(t))
+			rep.add(string(t), Note, "%s is rfhandoff's own HackRF SIMULATOR, not a radio (allowed: [tools] allow_simulator = %t): captures through it are simulated noise, and say so; "+
+				"for hardware, take the simulator's directory off PATH or pin the real tool in [tools] %s", path, d.Policy.Tools.AllowSimulator, string(t))
 		default:
 			rep.add(string(t), OK, "%s", path)
 		}

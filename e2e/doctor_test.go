@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -118,7 +119,7 @@ func TestDoctorBrokenParts(t *testing.T) {
 			[]string{"PROBLEM    checkout: " + outside + " is not inside a git checkout"}},
 		{"state not ignored", func(p *config.Policy) {
 			p.Repo.StateDir, p.Audit.Path = "state", "state/audit.jsonl" // captures stay in the ignored .local
-		}, "", "yes", []string{"PROBLEM    state directory: " + filepath.Join(lab.RX.Dir, "state") + " is not ignored by git in", "add the line /state/ to"}},
+		}, "", "yes", []string{"PROBLEM    state directory: state directory " + filepath.Join(lab.RX.Dir, "state") + " is not ignored by git in", "add the line /state/ to"}},
 		{"unreachable remote", func(p *config.Policy) { p.Repo.URL = "file://" + filepath.ToSlash(filepath.Join(outside, "gone.git")) }, "", "yes",
 			[]string{"PROBLEM    remote: origin (file://", "cannot be listed"}},
 		{"missing result branch", func(p *config.Policy) { p.Repo.ResultBranch = "rx-missing" }, "", "yes",
@@ -155,25 +156,40 @@ func TestDoctorBrokenParts(t *testing.T) {
 }
 
 // The simulator on PATH is named for what it is, tool by tool, and the
-// real tools it shadows are never taken for it.
+// real tools it shadows are never taken for it: a problem unless the
+// policy says simulation is intended ([tools] allow_simulator), a note
+// when it does.
 func TestDoctorNamesTheSimulator(t *testing.T) {
-	lab := faultkit.NewLab(t)
-	p := lab.RX.Policy
-	p.Tools.HackRFInfo, p.Tools.HackRFTransfer, p.Tools.HackRFClock = "", "", "" // from PATH: the simulator comes first
-	out := runDoctor(t, lab, lab.RX, lab.RX.Dir, doctorPolicy(t, p), "rx", "yes")
-	for _, name := range simulatorNames {
-		line := ""
-		for _, l := range strings.Split(out.Stdout, "\n") {
-			if strings.Contains(l, " "+name+": ") {
-				line = l
+	for _, allowed := range []bool{false, true} {
+		t.Run(fmt.Sprintf("allow_simulator=%t", allowed), func(t *testing.T) {
+			lab := faultkit.NewLab(t)
+			p := lab.RX.Policy
+			p.Tools.HackRFInfo, p.Tools.HackRFTransfer, p.Tools.HackRFClock = "", "", "" // from PATH: the simulator comes first
+			p.Tools.AllowSimulator = allowed
+			out := runDoctor(t, lab, lab.RX, lab.RX.Dir, doctorPolicy(t, p), "rx", "yes")
+			mark, code := "PROBLEM", 1
+			if allowed {
+				mark, code = "note", 0
 			}
-		}
-		if !strings.Contains(line, "is rfhandoff's own HackRF SIMULATOR, not a radio") {
-			t.Errorf("%s: %q", name, line)
-		}
-	}
-	if !strings.Contains(out.Stdout, "ok         git: ") || strings.Contains(out.Stdout, "git: "+filepath.Dir(faultkit.Bin(t))) {
-		t.Errorf("git is not named as itself:\n%s", out.Stdout)
+			if out.Code != code {
+				t.Errorf("exit %d, want %d:\n%s", out.Code, code, out.Stdout)
+			}
+			for _, name := range simulatorNames {
+				line := ""
+				for _, l := range strings.Split(out.Stdout, "\n") {
+					if strings.Contains(l, " "+name+": ") {
+						line = l
+					}
+				}
+				if !strings.Contains(line, "is rfhandoff's own HackRF SIMULATOR, not a radio") || !strings.HasPrefix(line, mark) ||
+					!strings.Contains(line, "allow_simulator") {
+					t.Errorf("%s: %q, want a %s naming the simulator and allow_simulator", name, line, mark)
+				}
+			}
+			if !strings.Contains(out.Stdout, "ok         git: ") || strings.Contains(out.Stdout, "git: "+filepath.Dir(faultkit.Bin(t))) {
+				t.Errorf("git is not named as itself:\n%s", out.Stdout)
+			}
+		})
 	}
 }
 

@@ -48,11 +48,15 @@ type App struct {
 	// $RFHANDOFF_CONFIG, ./rfhandoff.toml or the defaults): a command line
 	// rfhandoff prints for the operator to run next repeats it.
 	ConfigFlag string
+	// LongRunning is set by the watchers (rx watch, tx watch): they run
+	// for days, so Git asks for the remote's URL on every use.
+	LongRunning bool
 
 	mu       sync.Mutex
 	remotes  map[string]string // remote URLs read while building a runner (gitcli.Client.RemoteURLs)
 	audit    *exec.AuditLog
 	runners  map[exec.Role]*exec.Stack
+	ignored  gitcli.IgnoredDirs // what RequireIgnored confirmed in this process
 	notifier *notify.Dispatcher
 	// opened: the checkout checks passed and the audit log is open;
 	// setupErr: they refused (asked once).
@@ -87,14 +91,21 @@ func newApp(ctx context.Context, g *Globals, stdin io.Reader, stdout, stderr io.
 }
 
 // Git is git on the checkout through r, with the policy's git timeout.
+// It answers from what this command already asked git: the directories
+// confirmed ignored before the audit log opened, and, unless the command
+// watches (LongRunning), the remote's URL read to build the runner.
 func (a *App) Git(r exec.Runner) *gitcli.Client {
-	return &gitcli.Client{R: r, Dir: a.RepoPath(), Timeout: a.Policy.Poll.GitTimeout.Duration}
+	g := &gitcli.Client{R: r, Dir: a.RepoPath(), Timeout: a.Policy.Poll.GitTimeout.Duration, Ignored: &a.ignored}
+	if !a.LongRunning {
+		g.RemoteURLs = a.knownRemotes()
+	}
+	return g
 }
 
 // knownRemotes is the remote URL read to build a runner, for
-// gitcli.Client.RemoteURLs: a command that ends within its task (rx
-// publish-result, rx capture) asks git once; a watcher, which runs for
-// days, asks again and so sees a remote the operator changed.
+// gitcli.Client.RemoteURLs: a command that ends within its task asks git
+// once; a watcher, which runs for days, asks again and so sees a remote
+// the operator changed.
 func (a *App) knownRemotes() map[string]string {
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -173,7 +184,7 @@ func (a *App) checkout() error {
 		return err
 	}
 	repo := a.RepoPath()
-	git := &gitcli.Client{R: s, Dir: repo, Timeout: a.Policy.Poll.GitTimeout.Duration}
+	git := &gitcli.Client{R: s, Dir: repo, Timeout: a.Policy.Poll.GitTimeout.Duration, Ignored: &a.ignored}
 	if err := git.RequireTop(a.Ctx); err != nil {
 		return err
 	}

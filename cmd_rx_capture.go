@@ -28,7 +28,6 @@ func (c *RxCaptureCmd) Run(app *App) error {
 	if err != nil {
 		return err
 	}
-	pub.Git.RemoteURLs = app.knownRemotes() // asked once: this command ends with its task
 	// Before anything is published (a recovered COMPLETE, READY): every
 	// time in a result is this clock's (PROTOCOL §8).
 	if err := requireClock(app.Ctx, app, pub.Runner, "rx capture (publishing READY and COMPLETE)"); err != nil {

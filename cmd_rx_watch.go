@@ -21,6 +21,7 @@ type RxWatchCmd struct{}
 // false. Without a terminal it keeps watching and reports tasks awaiting
 // approval, but approves nothing.
 func (c *RxWatchCmd) Run(app *App) error {
+	app.LongRunning = true
 	env, err := rxEnv(app, "rx watch")
 	if err != nil {
 		return err

@@ -16,6 +16,7 @@ type TxWatchCmd struct{}
 // watching and reports READY results awaiting authorization, but
 // authorizes nothing. Its runner has no role that may run hackrf_transfer.
 func (c *TxWatchCmd) Run(app *App) error {
+	app.LongRunning = true
 	r, err := app.Stack(exec.RoleNone)
 	if err != nil {
 		return err

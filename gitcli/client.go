@@ -33,6 +33,9 @@ type Client struct {
 	// the transport its runner allows); RemoteURL answers from it, so one
 	// command asks git once. Nil: RemoteURL always asks.
 	RemoteURLs map[string]string
+	// Ignored, when set, remembers the directories RequireIgnored has
+	// confirmed in this process, so that it asks git once about each.
+	Ignored *IgnoredDirs
 	// URL is the remote's URL (the mirror's, a clone's): each call that
 	// talks to the remote names it on its audit line (exec.Cmd.Remote).
 	// The caller has checked that git uses exactly it (RemoteURL).

@@ -54,6 +54,8 @@ func (c *Client) RequireIgnored(ctx context.Context, repo, dir, what string) err
 		return &NotIgnoredError{What: what, Dir: dir, Repo: repo}
 	case !inside:
 		return nil // outside the checkout: git never sees it
+	case c.Ignored.has(repo, dir):
+		return nil // confirmed by this process already
 	}
 	ignored, err := c.CheckIgnored(ctx, filepath.ToSlash(rel)+"/")
 	if err != nil {
@@ -64,6 +66,7 @@ func (c *Client) RequireIgnored(ctx context.Context, repo, dir, what string) err
 		exclude, _ := c.GitPath(ctx, "info/exclude")
 		return &NotIgnoredError{What: what, Dir: dir, Repo: repo, Rel: rel, Exclude: exclude}
 	}
+	c.Ignored.add(repo, dir)
 	return nil
 }
 

@@ -260,9 +260,16 @@ func StartSSHAgent(t testing.TB) *SSHAgent {
 	a.proc, a.done = proc, make(chan struct{})
 	go func() { _, _ = proc.Wait(); close(a.done) }()
 	t.Cleanup(a.Stop)
-	Eventually(t, 10*time.Second, "ssh-agent socket "+a.Sock, func() bool {
-		_, err := os.Stat(a.Sock)
-		return err == nil
+	// Listening, not only bound: ssh-agent binds the socket before it
+	// listens, and a connection in between is refused (a flake seen on a
+	// loaded machine).
+	Eventually(t, 10*time.Second, "ssh-agent listening on "+a.Sock, func() bool {
+		c, err := net.Dial("unix", a.Sock)
+		if err != nil {
+			return false
+		}
+		c.Close()
+		return true
 	})
 	return a
 }

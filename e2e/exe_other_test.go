@@ -4,9 +4,6 @@ package e2e
 
 import "testing"
 
-// skipDemoAuto: demo --auto runs on Unix.
-func skipDemoAuto(*testing.T) {}
-
 // skipHugePush: a Unix git pushes at disk speed.
 func skipHugePush(*testing.T, int) {}
 

@@ -14,13 +14,13 @@ import (
 
 	"rfhandoff/capture"
 	"rfhandoff/config"
+	"rfhandoff/faultkit"
 	"rfhandoff/gate"
 	"rfhandoff/gitcli/gittest"
 	"rfhandoff/prompt/prompttest"
 	"rfhandoff/publish/publishtest"
 	"rfhandoff/sigmf"
 	"rfhandoff/sigmf/sigmftest"
-	"rfhandoff/txwatch"
 )
 
 // TestTxWatchThreeNodesWithTheSimulator (PROTOCOL §23): three RX nodes,
@@ -99,7 +99,7 @@ func TestTxWatchThreeNodesWithTheSimulator(t *testing.T) {
 	w.Stdout.WaitForText("one phrase for all 3", txWait) // the offer, one for the three nodes
 	w.Send(gate.TXPhrase)
 	m := w.Stdout.WaitFor(regexp.MustCompile(`AUTHORIZED: record (\S+) for 3 nodes`), txWait)
-	rec := nodesRecord(t, m[1], 3)
+	rec := faultkit.NodesRecord(t, m[1], 3)
 	for i, n := range nodes {
 		if b := rec.Nodes[i]; b.Node != n || b.ResultBranch != n || b.ResultCommit == rec.Nodes[(i+1)%3].ResultCommit {
 			t.Errorf("record node %d: %+v", i, b)
@@ -131,22 +131,4 @@ func TestTxWatchThreeNodesWithTheSimulator(t *testing.T) {
 			t.Errorf("stream %d %+v, want %s-%s with the SHA-512 of its .sigmf-meta", i, s, publishtest.TaskID, n)
 		}
 	}
-}
-
-// nodesRecord reads the authorization record at path, which must bind n
-// nodes.
-func nodesRecord(t *testing.T, path string, n int) txwatch.Record {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec, err := txwatch.ParseRecord(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(rec.Nodes) != n {
-		t.Fatalf("the record binds %d nodes, want %d:\n%s", len(rec.Nodes), n, data)
-	}
-	return rec
 }

@@ -27,7 +27,7 @@ var layers = [][]string{
 	// workflows: the two sides' commands
 	{"rxwatch", "txwatch", "capture", "publish", "tasknew", "demo", "doctor", "rxwatch/rxtest", "txwatch/txtest", "publish/publishtest", "faultkit"},
 	// commands and the end-to-end suites
-	{"", "e2e", "e2e/fault", "e2e/trust", "e2e/ssh", "e2e/security"},
+	{"", "e2e", "e2e/fault", "e2e/trust", "e2e/ssh", "e2e/security", "e2e/demorun"},
 }
 
 // sameLayer lists the imports allowed within a layer, importer first.
@@ -49,6 +49,7 @@ var sameLayer = map[string][]string{
 	"tasknew":             {"txwatch"},
 	"demo":                {"txwatch"},
 	"publish/publishtest": {"publish"},
+	"faultkit":            {"txwatch"},
 }
 
 // testOnly lists what test files may import besides the rules above.

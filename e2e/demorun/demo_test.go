@@ -1,4 +1,4 @@
-package e2e
+package demorun
 
 import (
 	"os"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/cli/safeexec"
 
+	"rfhandoff/faultkit"
 	"rfhandoff/prompt/prompttest"
 )
 
@@ -52,7 +53,7 @@ func TestDemoAuto(t *testing.T) {
 		t.Skip("runs a real-time 60 s capture")
 	}
 	skipDemoAuto(t)
-	bin := rfhandoffBin(t)
+	bin := faultkit.Bin(t)
 	if _, err := safeexec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}
@@ -165,12 +166,12 @@ func TestDemoAuto(t *testing.T) {
 // creates nothing.
 func TestDemoInteractiveNeedsTerminal(t *testing.T) {
 	t.Parallel()
-	bin := rfhandoffBin(t)
+	bin := faultkit.Bin(t)
 	tmp := t.TempDir()
 	s := prompttest.StartDetached(t, bin, []string{"demo"}, prompttest.Options{
 		Dir: tmp, Env: demoEnv(tmp), Stdin: "A\nAUTHORIZE RF TX\nAUTHORIZE RF TX\n",
 	})
-	state := s.Wait(txWait)
+	state := s.Wait(faultkit.Wait)
 	errOut := s.Stderr.String()
 	if state.ExitCode() != 1 {
 		t.Fatalf("demo without a terminal exited %d, want 1\nstdout:\n%s\nstderr:\n%s", state.ExitCode(), s.Stdout.String(), errOut)

@@ -1,4 +1,4 @@
-package e2e
+package demorun
 
 import (
 	"bufio"
@@ -16,6 +16,7 @@ import (
 	"github.com/cli/safeexec"
 
 	"rfhandoff/config"
+	"rfhandoff/faultkit"
 	"rfhandoff/hacksim"
 	"rfhandoff/prompt/prompttest"
 	"rfhandoff/sigmf"
@@ -44,7 +45,7 @@ func TestDemoAutoThreeNodes(t *testing.T) {
 		t.Skip("runs three real-time 60 s captures")
 	}
 	skipDemoAuto(t)
-	bin := rfhandoffBin(t)
+	bin := faultkit.Bin(t)
 	if _, err := safeexec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}
@@ -93,7 +94,7 @@ func TestDemoAutoThreeNodes(t *testing.T) {
 	if rm == nil {
 		t.Fatalf("no record for 3 nodes\nstdout:\n%s", out)
 	}
-	rec := nodesRecord(t, rm[1], 3)
+	rec := faultkit.NodesRecord(t, rm[1], 3)
 	for i, n := range demoNodes {
 		b := rec.Nodes[i]
 		if b.Node != n.name || b.ResultBranch != n.name || !strings.HasPrefix(b.ResultCommit, ready[n.name]) || !strings.HasPrefix(b.ResultSigner, "SHA256:") {
@@ -279,11 +280,11 @@ func readDemoMeta(t *testing.T, path string) demoMeta {
 // usage error naming the flag and the value, and creates nothing.
 func TestDemoRXNodesRefused(t *testing.T) {
 	t.Parallel()
-	bin := rfhandoffBin(t)
+	bin := faultkit.Bin(t)
 	for _, v := range []string{"0", "9", "x", "-1"} {
 		tmp := t.TempDir()
 		s := prompttest.StartDetached(t, bin, []string{"demo", "--auto", "--rx-nodes=" + v}, prompttest.Options{Dir: tmp, Env: demoEnv(tmp)})
-		state := s.Wait(txWait)
+		state := s.Wait(faultkit.Wait)
 		errOut := s.Stderr.String()
 		if state.ExitCode() != 2 || !strings.Contains(errOut, "--rx-nodes") || !strings.Contains(errOut, v) || !strings.Contains(errOut, "1 to 8") {
 			t.Errorf("--rx-nodes %s: exit %d, stderr %q; want 2 naming the flag, the value and 1 to 8", v, state.ExitCode(), errOut)

@@ -102,10 +102,7 @@ func (p TXParams) Diff(q TXParams) []string {
 	return out
 }
 
-var (
-	recordNameRe = regexp.MustCompile(`^(` + ident.TaskID.Inner() + `)-([0-9a-f]{12})\.json$`)
-	branchRe     = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._/-]{0,254}$`)
-)
+var recordNameRe = regexp.MustCompile(`^(` + ident.TaskID.Inner() + `)-([0-9a-f]{12})\.json$`)
 
 // RecordName is the file name of the record for a result: the TASK_ID and
 // the first 12 hex digits of the result's digest. One result can have only

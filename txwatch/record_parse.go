@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/go-multierror"
 
 	"rfhandoff/config"
+	"rfhandoff/gitcli/gitname"
 	"rfhandoff/ident"
 	"rfhandoff/node"
 	"rfhandoff/strictjson"
@@ -96,13 +97,7 @@ var recordFields = []recField[Record]{
 		return why
 	}},
 	{"task_id", func(r *Record, v jvalue) string { return jMatch(v, ident.TaskID, "a TASK_ID", &r.TaskID) }},
-	{"result_branch", func(r *Record, v jvalue) string {
-		why := jMatch(v, branchRe, "a branch name", &r.ResultBranch)
-		if why == "" && (strings.Contains(r.ResultBranch, "..") || strings.HasSuffix(r.ResultBranch, "/")) {
-			why = "must be a branch name, got " + v.Describe()
-		}
-		return why
-	}},
+	{"result_branch", func(r *Record, v jvalue) string { return jBranch(v, &r.ResultBranch) }},
 	{"result_commit", func(r *Record, v jvalue) string {
 		return jMatch(v, ident.Commit, "40 lowercase hex digits (a commit ID)", &r.ResultCommit)
 	}},
@@ -152,13 +147,7 @@ var nodeFields = []recField[NodeBinding]{
 		b.Node = n
 		return why
 	}},
-	{"result_branch", func(b *NodeBinding, v jvalue) string {
-		why := jMatch(v, branchRe, "a branch name", &b.ResultBranch)
-		if why == "" && (strings.Contains(b.ResultBranch, "..") || strings.HasSuffix(b.ResultBranch, "/")) {
-			why = "must be a branch name, got " + v.Describe()
-		}
-		return why
-	}},
+	{"result_branch", func(b *NodeBinding, v jvalue) string { return jBranch(v, &b.ResultBranch) }},
 	{"result_commit", func(b *NodeBinding, v jvalue) string {
 		return jMatch(v, ident.Commit, "40 lowercase hex digits (a commit ID)", &b.ResultCommit)
 	}},
@@ -269,6 +258,19 @@ func jMatch(v jvalue, re interface{ MatchString(string) bool }, what string, dst
 	}
 	if !re.MatchString(s) {
 		return "must be " + what + ", got " + v.Describe()
+	}
+	*dst = s
+	return ""
+}
+
+// jBranch accepts a branch name under gitname's rules, the policy's own.
+func jBranch(v jvalue, dst *string) string {
+	s, why := jStr(v)
+	if why != "" {
+		return why
+	}
+	if gitname.Branch(s) != "" {
+		return "must be a branch name, got " + v.Describe()
 	}
 	*dst = s
 	return ""

@@ -14,6 +14,7 @@ import (
 
 	"rfhandoff/exec"
 	"rfhandoff/hacksim"
+	"rfhandoff/ident"
 )
 
 // CLI is the command tree. Only commands that work are listed.
@@ -104,6 +105,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		kong.Exit(func(code int) { exit = code }),
 		kong.UsageOnError(),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
+		kong.Vars{"task_id_pattern": ident.TaskID.String()},
 	)
 	if err != nil {
 		fmt.Fprintln(stderr, "rfhandoff:", err)

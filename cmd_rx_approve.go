@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"rfhandoff/exec"
+	"rfhandoff/ident"
 	"rfhandoff/prompt"
 	"rfhandoff/rxwatch"
 )
@@ -20,7 +21,7 @@ type RxApproveCmd struct {
 // task that changed or is completed, a watcher running.
 func (c *RxApproveCmd) Run(app *App) error {
 	if c.TaskID != "" {
-		if err := rxwatch.ValidTaskID(c.TaskID); err != nil {
+		if err := ident.CheckTaskID(c.TaskID); err != nil {
 			return err
 		}
 	}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"rfhandoff/capture"
-	"rfhandoff/rxwatch"
+	"rfhandoff/ident"
 	"rfhandoff/state"
 )
 
@@ -18,7 +18,7 @@ type RxMarkCompletedCmd struct {
 // under the state lock only, so it works beside a running watcher (which
 // then stops offering the task).
 func (c *RxMarkCompletedCmd) Run(app *App) error {
-	if err := rxwatch.ValidTaskID(c.TaskID); err != nil {
+	if err := ident.CheckTaskID(c.TaskID); err != nil {
 		return err
 	}
 	env, err := rxEnv(app, "rx mark-completed")

@@ -13,7 +13,7 @@ import (
 // TaskNewCmd writes the next task file on the MAIN PC (PROTOCOL §18) under
 // the rules the RX side enforces. It never commits or pushes.
 type TaskNewCmd struct {
-	TaskID         string `arg:"" name:"TASK_ID" help:"The new task's ID: ^[A-Z0-9][A-Z0-9_]{2,63}$, never used before on the task or result branch."`
+	TaskID         string `arg:"" name:"TASK_ID" help:"The new task's ID: ${task_id_pattern}, never used before on the task or result branch."`
 	Title          string `required:"" placeholder:"TEXT" help:"TASK_TITLE: one line of 1-200 printable characters."`
 	HardwareAccess bool   `name:"hardware-access" help:"HARDWARE_ACCESS = YES (implied by --rf-rx and --rf-tx)."`
 	RFRX           bool   `name:"rf-rx" help:"RF_RX = YES: the RX laptop may run its bounded capture."`

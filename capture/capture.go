@@ -7,13 +7,13 @@ import (
 	"io"
 	"log/slog"
 	"path/filepath"
-	"regexp"
 	"time"
 
 	"rfhandoff/config"
 	"rfhandoff/exec"
 	"rfhandoff/gitcli"
 	"rfhandoff/hackrfcli"
+	"rfhandoff/ident"
 	"rfhandoff/node"
 	"rfhandoff/notify"
 	"rfhandoff/quicklook"
@@ -132,8 +132,6 @@ type Report struct {
 	Outcome string
 }
 
-var fullSerial = regexp.MustCompile(`^[0-9a-f]{1,32}$`)
-
 // Run is `rx capture`: see the package documentation for the order of
 // things and the decisions. A returned Report is nil only when the capture
 // never got as far as a file.
@@ -229,7 +227,7 @@ func Run(ctx context.Context, d Deps, o Options) (rep *Report, err error) {
 	}
 	// The chosen board for every later call, even when several could be
 	// plugged in meanwhile.
-	if fullSerial.MatchString(board.Serial) {
+	if ident.Serial.MatchString(board.Serial) {
 		hc.Serial = board.Serial
 	}
 	d.Logger.Info("HackRF found", "board", board.BoardName, "serial", board.Serial, "firmware", board.FirmwareVersion)

@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 
 	"rfhandoff/errlist"
+	"rfhandoff/ident"
 )
 
 // Bounds of the policy values. The protocol limits (ProtocolMax*,
@@ -40,8 +40,6 @@ const (
 	TXActionFake           = "fake"
 	TXActionHackRFTransfer = "hackrf_transfer"
 )
-
-var serialPattern = regexp.MustCompile(`^[0-9a-f]{1,32}$`)
 
 // problems collects every invalid value so Validate reports all at once.
 type problems []error
@@ -181,7 +179,7 @@ func (p Policy) validateCapture(ps *problems) {
 	if c.VGAGainDB < 0 || c.VGAGainDB > maxVGAGainDB || c.VGAGainDB%2 != 0 {
 		ps.add("capture.vga_gain_db", c.VGAGainDB, "must be 0 to %d in steps of 2", maxVGAGainDB)
 	}
-	if c.Serial != "" && !serialPattern.MatchString(c.Serial) {
+	if c.Serial != "" && !ident.Serial.MatchString(c.Serial) {
 		ps.add("capture.serial", c.Serial, "must be empty (any HackRF) or 1 to 32 lowercase hex digits as hackrf_info prints them")
 	}
 	ps.check("capture.dir", c.Dir, checkLocalPath(c.Dir))

@@ -10,6 +10,8 @@ import (
 	"io"
 	"os"
 	"regexp"
+
+	"rfhandoff/ident"
 )
 
 // ChainError names the first line of the audit log that breaks the chain.
@@ -23,13 +25,11 @@ func (e *ChainError) Error() string {
 	return fmt.Sprintf("%s:%d: audit chain broken: %s", e.Path, e.Line, e.Reason)
 }
 
-var linePrefix = regexp.MustCompile(`^\{"hash":"([0-9a-f]{64})",`)
-
-var chainHashRE = regexp.MustCompile(`^[0-9a-f]{64}$`)
+var linePrefix = regexp.MustCompile(`^\{"hash":"(` + ident.SHA256.Inner() + `)",`)
 
 // ValidChainHash reports whether s can be a line's hash: what a pushed
 // commit's Audit-Chain-Head trailer must hold.
-func ValidChainHash(s string) bool { return chainHashRE.MatchString(s) }
+func ValidChainHash(s string) bool { return ident.SHA256.MatchString(s) }
 
 // VerifyStats summarises a log.
 type VerifyStats struct {

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"rfhandoff/ident"
 )
 
 // FsckMessage is one finding of git fsck about one object.
@@ -22,8 +24,9 @@ func (m FsckMessage) String() string {
 	return fmt.Sprintf("%s %s: %s: %s", m.Type, m.Object, m.ID, m.Text)
 }
 
-// "error in commit <id>: badDate: invalid author/committer line - bad date"
-var fsckLineRE = regexp.MustCompile(`^(error|warning) in (commit|tree|blob|tag) ([0-9a-f]{40}|[0-9a-f]{64}): ([A-Za-z0-9]+): (.*)$`)
+// "error in commit <id>: badDate: invalid author/committer line - bad date";
+// <id> is a SHA-1 (40 hex) or SHA-256 (64 hex) object ID.
+var fsckLineRE = regexp.MustCompile(`^(error|warning) in (commit|tree|blob|tag) (` + ident.Commit.Inner() + `|` + ident.SHA256.Inner() + `): ([A-Za-z0-9]+): (.*)$`)
 
 // FsckPacks checks the objects of packs (paths of .pack files, each with
 // its .idx, in c's repository) alone, with git fsck and the runner's

@@ -7,12 +7,12 @@ import (
 	"unicode/utf8"
 
 	"rfhandoff/gitcli/gitname"
+	"rfhandoff/ident"
 )
 
 // Patterns for values that come from data. Branch, remote and path names
 // follow gitname, the one set of rules the policy loader uses too.
 var (
-	objectIDRE   = regexp.MustCompile(`^[0-9a-f]{40}$`)
 	shortIDRE    = regexp.MustCompile(`^[0-9a-f]{4,39}$`)
 	trailerKeyRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9-]{0,63}$`)
 )
@@ -38,7 +38,7 @@ func validRemoteName(name string) error { return named("remote", name, gitname.R
 
 // ValidObjectID checks a full 40-character lowercase hex object ID.
 func ValidObjectID(id string) error {
-	if !objectIDRE.MatchString(id) {
+	if !ident.Commit.MatchString(id) {
 		return invalid("object ID", id, "must be 40 lowercase hex characters")
 	}
 	return nil
@@ -48,7 +48,7 @@ func ValidObjectID(id string) error {
 // full object ID, or a ref name ("refs/remotes/origin/x", "origin/x", "x")
 // under the branch rules that cannot be mistaken for an abbreviated ID.
 func validRef(ref string) error {
-	if ref == "HEAD" || objectIDRE.MatchString(ref) {
+	if ref == "HEAD" || ident.Commit.MatchString(ref) {
 		return nil
 	}
 	if err := named("ref", ref, gitname.Ref(ref, gitname.MaxRefLen)); err != nil {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"rfhandoff/exec"
+	"rfhandoff/ident"
 )
 
 // Client runs the HackRF tools through an exec.Runner (the audited,
@@ -36,7 +37,7 @@ func (c *Client) Info(ctx context.Context) (Info, error) {
 func (c *Client) Clock(ctx context.Context) (ClockStatus, error) {
 	args := []string{"-i"}
 	if c.Serial != "" {
-		if !serialRE.MatchString(c.Serial) {
+		if !ident.Serial.MatchString(c.Serial) {
 			return ClockUnknown, fieldError("Client.Serial", c.Serial, "must be 1–32 lowercase hex digits")
 		}
 		args = append(args, "-d", c.Serial)

@@ -3,12 +3,13 @@ package hackrfcli
 import (
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/hashicorp/go-multierror"
+
+	"rfhandoff/ident"
 )
 
 // Limits hackrf_transfer supports without -F (which rfhandoff never passes).
@@ -49,8 +50,6 @@ type TxParams struct {
 func fieldError(field, value, reason string) error {
 	return fmt.Errorf("%s = %s: %s", field, value, reason)
 }
-
-var serialRE = regexp.MustCompile(`^[0-9a-f]{1,32}$`)
 
 // Validate checks every field against what the tool really supports and
 // reports every problem at once (a *multierror.Error, one error per field). The
@@ -169,7 +168,7 @@ func (v *validator) numSamples(n int64) {
 }
 
 func (v *validator) serial(s string) {
-	if s != "" && !serialRE.MatchString(s) {
+	if s != "" && !ident.Serial.MatchString(s) {
 		v.bad("Serial", strconv.Quote(s), "must be 1–32 lowercase hex digits (a suffix of the board's serial)")
 	}
 }

@@ -2,19 +2,12 @@ package result
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
 
+	"rfhandoff/ident"
 	"rfhandoff/strictjson"
-)
-
-var (
-	taskIDRe    = regexp.MustCompile(`^[A-Z0-9][A-Z0-9_]{2,63}$`)
-	hex40Re     = regexp.MustCompile(`^[0-9a-f]{40}$`)
-	hex64Re     = regexp.MustCompile(`^[0-9a-f]{64}$`)
-	timestampRe = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$`)
 )
 
 // field is one key of the table: its name and how to check and store a
@@ -45,7 +38,7 @@ var fields = []field{
 		return ""
 	}},
 	{"task_id", func(r *Result, v value) string {
-		return matching(v, taskIDRe, "a task ID matching "+taskIDRe.String(), &r.TaskID)
+		return matching(v, ident.TaskID, "a task ID matching "+ident.TaskID.String(), &r.TaskID)
 	}},
 	{"state", func(r *Result, v value) string {
 		s, why := str(v, "a string")
@@ -60,7 +53,7 @@ var fields = []field{
 		return fmt.Sprintf("must be %q or %q, got %s", StateReady, StateComplete, v.Describe())
 	}},
 	{"source_head", func(r *Result, v value) string {
-		return matching(v, hex40Re, "40 lowercase hex digits (a commit ID)", &r.SourceHead)
+		return matching(v, ident.Commit, "40 lowercase hex digits (a commit ID)", &r.SourceHead)
 	}},
 	{"published_at", func(r *Result, v value) string { return timestamp(v, &r.PublishedAt) }},
 	{"capture_started_at", func(r *Result, v value) string { return timestamp(v, &r.CaptureStartedAt) }},
@@ -86,7 +79,7 @@ var fields = []field{
 	}},
 	{"capture_sha256", func(r *Result, v value) string {
 		return nullable(v, &r.CaptureSHA256, func(v value, dst *string) string {
-			return matching(v, hex64Re, "64 lowercase hex digits (a SHA-256)", dst)
+			return matching(v, ident.SHA256, "64 lowercase hex digits (a SHA-256)", dst)
 		})
 	}},
 	{"overruns", func(r *Result, v value) string { return nullable(v, &r.Overruns, nonNegative) }},
@@ -203,7 +196,7 @@ func str(v value, what string) (string, string) {
 	return v.Text, ""
 }
 
-func matching(v value, re *regexp.Regexp, what string, dst *string) string {
+func matching(v value, re ident.Rule, what string, dst *string) string {
 	s, why := str(v, what)
 	if why != "" {
 		return why
@@ -223,7 +216,7 @@ func timestamp(v value, dst *time.Time) string {
 	if why != "" {
 		return why
 	}
-	if !timestampRe.MatchString(s) {
+	if !ident.Timestamp.MatchString(s) {
 		return "must be " + what + ", got " + v.Describe()
 	}
 	t, err := time.Parse(time.RFC3339Nano, s)

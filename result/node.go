@@ -2,8 +2,8 @@ package result
 
 import (
 	"fmt"
-	"regexp"
 
+	"rfhandoff/ident"
 	"rfhandoff/node"
 )
 
@@ -17,8 +17,6 @@ type NodeFields struct {
 	// recovered capture).
 	SigMFMetaSHA512 *string `json:"sigmf_meta_sha512"`
 }
-
-var hex128Re = regexp.MustCompile(`^[0-9a-f]{128}$`)
 
 // nodeKeys are NodeFields' keys, in order.
 var nodeKeys = []string{"node", "sigmf_meta_sha512"}
@@ -37,7 +35,7 @@ var nodeSetters = map[string]func(n *NodeFields, v value) string{
 	},
 	"sigmf_meta_sha512": func(n *NodeFields, v value) string {
 		return nullable(v, &n.SigMFMetaSHA512, func(v value, dst *string) string {
-			return matching(v, hex128Re, "128 lowercase hex digits (a SHA-512)", dst)
+			return matching(v, ident.SHA512, "128 lowercase hex digits (a SHA-512)", dst)
 		})
 	},
 }

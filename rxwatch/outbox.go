@@ -8,13 +8,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 
 	"rfhandoff/config"
 	"rfhandoff/gate"
 	"rfhandoff/hiddentext"
+	"rfhandoff/ident"
 	"rfhandoff/result"
 	"rfhandoff/state"
 	"rfhandoff/task"
@@ -30,17 +30,6 @@ const (
 	OutboxResultJSONFile = "RX_RESULT.json"
 	OutboxResultMDFile   = "RX_RESULT.md"
 )
-
-// taskIDRE is PROTOCOL §3's TASK_ID pattern; IDs become directory names.
-var taskIDRE = regexp.MustCompile(`^[A-Z0-9][A-Z0-9_]{2,63}$`)
-
-// ValidTaskID checks a TASK_ID given on the command line.
-func ValidTaskID(id string) error {
-	if !taskIDRE.MatchString(id) {
-		return fmt.Errorf("invalid TASK_ID %q: must match %s", id, taskIDRE)
-	}
-	return nil
-}
 
 // ManualExecutor prepares an approved task for a person: the prompt in
 // TASK.md and result skeletons to fill. It writes files and nothing else:
@@ -64,7 +53,7 @@ func (m *ManualExecutor) TaskDir(id string) string { return filepath.Join(m.Dir,
 // approval required ("" for none).
 func (m *ManualExecutor) Prepare(cur *taskfetch.Current, a state.Approval, phrase string) (string, error) {
 	t := cur.Task
-	if err := ValidTaskID(t.ID); err != nil {
+	if err := ident.CheckTaskID(t.ID); err != nil {
 		return "", err
 	}
 	dir := m.TaskDir(t.ID)

@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 
 	"rfhandoff/errlist"
+	"rfhandoff/ident"
 	"rfhandoff/node"
 	"rfhandoff/state"
 )
@@ -50,8 +50,6 @@ type recordingRef struct {
 	Hash string `json:"hash"`
 }
 
-var sha512Re = regexp.MustCompile(`^[0-9a-f]{128}$`)
-
 // BuildCollection renders the collection of task taskID (titled title)
 // over streams, in the order given (the task's RX_NODES order). Every
 // problem is reported at once, each naming its node: a bad or repeated
@@ -76,7 +74,7 @@ func BuildCollection(taskID, title string, streams []Stream) ([]byte, error) {
 			continue
 		case s.MetaSHA512 == "":
 			errs = append(errs, fmt.Errorf("collection %s: node %s: its COMPLETE carries no sigmf_meta_sha512 (no SigMF metadata was written for its recording)", taskID, s.Node))
-		case !sha512Re.MatchString(s.MetaSHA512):
+		case !ident.SHA512.MatchString(s.MetaSHA512):
 			errs = append(errs, fmt.Errorf("collection %s: node %s: sigmf_meta_sha512 %q is not 128 lowercase hex digits", taskID, s.Node, s.MetaSHA512))
 		}
 		seen[s.Node] = true

@@ -3,10 +3,10 @@ package state
 import (
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"time"
 
+	"rfhandoff/ident"
 	nodename "rfhandoff/node"
 )
 
@@ -70,15 +70,12 @@ type CaptureInProgress struct {
 	Simulated bool `json:"simulated,omitempty"`
 }
 
-// serialPattern is a HackRF serial as hackrf_info prints it (config's rule).
-var serialPattern = regexp.MustCompile(`^[0-9a-f]{1,32}$`)
-
 // validate appends every problem of c to errs, keys prefixed as in the file.
 func (c *CaptureInProgress) validate(errs []error) []error {
 	bad := func(format string, a ...any) {
 		errs = append(errs, fmt.Errorf("capture_in_progress."+format, a...))
 	}
-	if !taskIDPattern.MatchString(c.TaskID) {
+	if !ident.TaskID.MatchString(c.TaskID) {
 		bad("task_id %q is not a TASK_ID", c.TaskID)
 	}
 	if c.DataPath == "" || !filepath.IsAbs(c.DataPath) || filepath.Clean(c.DataPath) != c.DataPath {
@@ -96,13 +93,13 @@ func (c *CaptureInProgress) validate(errs []error) []error {
 	if c.Node != "" && nodename.Check(c.Node) != "" {
 		bad("node: %s", nodename.Check(c.Node))
 	}
-	if c.Serial != "" && !serialPattern.MatchString(c.Serial) {
+	if c.Serial != "" && !ident.Serial.MatchString(c.Serial) {
 		bad("serial %q is not 1 to 32 lowercase hex digits", c.Serial)
 	}
 	if c.StartedAt.IsZero() {
 		bad("started_at is missing")
 	}
-	if !commitPattern.MatchString(c.SourceHead) {
+	if !ident.Commit.MatchString(c.SourceHead) {
 		bad("source_head %q is not a 40-hex commit ID", c.SourceHead)
 	}
 	for _, f := range []struct {
@@ -114,7 +111,7 @@ func (c *CaptureInProgress) validate(errs []error) []error {
 		}
 	}
 	switch {
-	case c.ReadyCommit != "" && !commitPattern.MatchString(c.ReadyCommit):
+	case c.ReadyCommit != "" && !ident.Commit.MatchString(c.ReadyCommit):
 		bad("ready_commit %q is not a 40-hex commit ID", c.ReadyCommit)
 	case c.ReadyCommit != "" && !c.ReadyPublished:
 		bad("ready_commit %s is set but ready_published is false", c.ReadyCommit)
@@ -123,7 +120,7 @@ func (c *CaptureInProgress) validate(errs []error) []error {
 		errs = c.Capture.validate("capture_in_progress.capture", errs)
 	}
 	switch {
-	case c.CompleteSHA256 != "" && !sha256Pattern.MatchString(c.CompleteSHA256):
+	case c.CompleteSHA256 != "" && !ident.SHA256.MatchString(c.CompleteSHA256):
 		bad("complete_sha256 %q is not a 64-hex SHA-256", c.CompleteSHA256)
 	case c.CompleteSHA256 == "" && len(c.CompleteNotes) > 0:
 		bad("complete_notes without a complete_sha256")

@@ -8,18 +8,12 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-multierror"
+
+	"rfhandoff/ident"
 )
 
 // RXStateFile is the RX watcher's state file in the state directory.
 const RXStateFile = "rx_agent_state.json"
-
-// Patterns the state's values must match; a value that does not is
-// corruption, not something to carry forward.
-var (
-	taskIDPattern = regexp.MustCompile(`^[A-Z0-9][A-Z0-9_]{2,63}$`) // PROTOCOL §3
-	commitPattern = regexp.MustCompile(`^[0-9a-f]{40}$`)
-	sha256Pattern = regexp.MustCompile(`^[0-9a-f]{64}$`)
-)
 
 // RX is .local/rx_agent_state.json (PROTOCOL §4). Every field is always
 // written (no omitempty: ReadJSON's key check relies on it).
@@ -137,7 +131,7 @@ func (s *RX) normalize() {
 func (s RX) validate() error {
 	var errs []error
 	optID := func(key, v string) {
-		if v != "" && !taskIDPattern.MatchString(v) {
+		if v != "" && !ident.TaskID.MatchString(v) {
 			errs = append(errs, fmt.Errorf("%s %q is not a TASK_ID", key, v))
 		}
 	}
@@ -145,23 +139,23 @@ func (s RX) validate() error {
 	optID("last_completed_task_id", s.LastCompletedTaskID)
 	optID("last_approved_task_id", s.LastApprovedTaskID)
 	optID("deferred_task_id", s.DeferredTaskID)
-	if s.LastSeenTaskCommit != "" && !commitPattern.MatchString(s.LastSeenTaskCommit) {
+	if s.LastSeenTaskCommit != "" && !ident.Commit.MatchString(s.LastSeenTaskCommit) {
 		errs = append(errs, fmt.Errorf("last_seen_task_commit %q is not a 40-hex commit ID", s.LastSeenTaskCommit))
 	}
-	if s.NotifiedTaskSHA256 != "" && !sha256Pattern.MatchString(s.NotifiedTaskSHA256) {
+	if s.NotifiedTaskSHA256 != "" && !ident.SHA256.MatchString(s.NotifiedTaskSHA256) {
 		errs = append(errs, fmt.Errorf("notified_task_sha256 %q is not a 64-hex SHA-256", s.NotifiedTaskSHA256))
 	}
 	if s.WatcherPID < 0 {
 		errs = append(errs, fmt.Errorf("watcher_pid %d is negative", s.WatcherPID))
 	}
 	if a := s.Approval; a != nil {
-		if !taskIDPattern.MatchString(a.TaskID) {
+		if !ident.TaskID.MatchString(a.TaskID) {
 			errs = append(errs, fmt.Errorf("approval.task_id %q is not a TASK_ID", a.TaskID))
 		}
-		if !sha256Pattern.MatchString(a.TaskSHA256) {
+		if !ident.SHA256.MatchString(a.TaskSHA256) {
 			errs = append(errs, fmt.Errorf("approval.task_sha256 %q is not a 64-hex SHA-256", a.TaskSHA256))
 		}
-		if !commitPattern.MatchString(a.Commit) {
+		if !ident.Commit.MatchString(a.Commit) {
 			errs = append(errs, fmt.Errorf("approval.commit %q is not a 40-hex commit ID", a.Commit))
 		}
 		if a.ApprovedAt.IsZero() {
@@ -179,10 +173,10 @@ func (s RX) validate() error {
 	errs = validIDList(errs, "completed_task_ids", s.CompletedTaskIDs)
 	errs = validIDList(errs, "replaced_task_ids", s.ReplacedTaskIDs)
 	if a := s.AcceptedTask; a != nil {
-		if !commitPattern.MatchString(a.Commit) {
+		if !ident.Commit.MatchString(a.Commit) {
 			errs = append(errs, fmt.Errorf("accepted_task.commit %q is not a 40-hex commit ID", a.Commit))
 		}
-		if a.TaskSHA256 != "" && !sha256Pattern.MatchString(a.TaskSHA256) {
+		if a.TaskSHA256 != "" && !ident.SHA256.MatchString(a.TaskSHA256) {
 			errs = append(errs, fmt.Errorf("accepted_task.task_sha256 %q is neither empty (no task file) nor a 64-hex SHA-256", a.TaskSHA256))
 		}
 	}
@@ -192,10 +186,10 @@ func (s RX) validate() error {
 	}
 	slices.Sort(ids)
 	for _, id := range ids {
-		if !taskIDPattern.MatchString(id) {
+		if !ident.TaskID.MatchString(id) {
 			errs = append(errs, fmt.Errorf("seen_task_digests has key %q, not a TASK_ID", id))
 		}
-		if d := s.SeenTaskDigests[id]; !sha256Pattern.MatchString(d) {
+		if d := s.SeenTaskDigests[id]; !ident.SHA256.MatchString(d) {
 			errs = append(errs, fmt.Errorf("seen_task_digests[%q] = %q is not a 64-hex SHA-256", id, d))
 		}
 	}
@@ -212,7 +206,7 @@ func (s RX) validate() error {
 func validIDList(errs []error, key string, ids []string) []error {
 	seen := map[string]bool{}
 	for _, id := range ids {
-		if !taskIDPattern.MatchString(id) {
+		if !ident.TaskID.MatchString(id) {
 			errs = append(errs, fmt.Errorf("%s holds %q, not a TASK_ID", key, id))
 		} else if seen[id] {
 			errs = append(errs, fmt.Errorf("%s holds %s twice", key, id))
@@ -267,10 +261,7 @@ func (s *RX) SeeDigest(id, digest string) (first string, changed bool) {
 	return digest, false
 }
 
-var (
-	fingerprintPattern = regexp.MustCompile(`^SHA256:[A-Za-z0-9+/]{43}$`)
-	principalPattern   = regexp.MustCompile(`^[[:graph:] ]{1,256}$`)
-)
+var principalPattern = regexp.MustCompile(`^[[:graph:] ]{1,256}$`)
 
 // validate checks a signer read back from a state or record file.
 func (s Signer) validate() error {
@@ -278,7 +269,7 @@ func (s Signer) validate() error {
 	if s.Principal == "" || !principalPattern.MatchString(s.Principal) {
 		errs = append(errs, fmt.Errorf("principal %q must be non-empty printable text", s.Principal))
 	}
-	if !fingerprintPattern.MatchString(s.Fingerprint) {
+	if !ident.Fingerprint.MatchString(s.Fingerprint) {
 		errs = append(errs, fmt.Errorf("fingerprint %q is not a SHA256 key fingerprint", s.Fingerprint))
 	}
 	if len(errs) == 0 {

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-multierror"
+
+	"rfhandoff/ident"
 )
 
 // TXStateFile is the TX watcher's state file in the state directory.
@@ -89,7 +91,7 @@ func (s TX) validate() error {
 	if s.WatcherPID < 0 {
 		errs = append(errs, fmt.Errorf("watcher_pid %d is negative", s.WatcherPID))
 	}
-	if s.LastResultCommit != "" && !commitPattern.MatchString(s.LastResultCommit) {
+	if s.LastResultCommit != "" && !ident.Commit.MatchString(s.LastResultCommit) {
 		errs = append(errs, fmt.Errorf("last_result_commit %q is not a 40-hex commit ID", s.LastResultCommit))
 	}
 	digests := make([]string, 0, len(s.ShownResultDigests))
@@ -98,7 +100,7 @@ func (s TX) validate() error {
 	}
 	slices.Sort(digests)
 	for _, d := range digests {
-		if !sha256Pattern.MatchString(d) {
+		if !ident.SHA256.MatchString(d) {
 			errs = append(errs, fmt.Errorf("shown_result_digests has key %q, not a 64-hex SHA-256", d))
 		}
 		if s.ShownResultDigests[d].IsZero() {
@@ -111,7 +113,7 @@ func (s TX) validate() error {
 		if b == "" || strings.ContainsFunc(b, func(r rune) bool { return r <= ' ' || r == 0x7f }) {
 			errs = append(errs, fmt.Errorf("node_looks has key %q, not a branch name", b))
 		}
-		if c := s.NodeLooks[b]; !commitPattern.MatchString(c) {
+		if c := s.NodeLooks[b]; !ident.Commit.MatchString(c) {
 			errs = append(errs, fmt.Errorf("node_looks[%q] is %q, not a 40-hex commit ID", b, c))
 		}
 	}
@@ -124,10 +126,10 @@ func (s TX) validate() error {
 // validTaskCommits checks a TASK_ID → commit map named key.
 func validTaskCommits(errs []error, key string, m map[string]string) []error {
 	for _, id := range slices.Sorted(maps.Keys(m)) {
-		if !taskIDPattern.MatchString(id) {
+		if !ident.TaskID.MatchString(id) {
 			errs = append(errs, fmt.Errorf("%s has key %q, not a TASK_ID", key, id))
 		}
-		if c := m[id]; !commitPattern.MatchString(c) {
+		if c := m[id]; !ident.Commit.MatchString(c) {
 			errs = append(errs, fmt.Errorf("%s[%q] is %q, not a 40-hex commit ID", key, id, c))
 		}
 	}

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-multierror"
+
+	"rfhandoff/ident"
 )
 
 // TXRecordsFile is the list of the authorization records tx watch issued
@@ -108,7 +110,7 @@ func (r TXRecords) validate() error {
 		if name == "" || !strings.HasSuffix(name, ".json") || strings.ContainsAny(name, `/\`) || strings.ContainsFunc(name, func(c rune) bool { return c <= ' ' || c == 0x7f }) {
 			errs = append(errs, fmt.Errorf("records has key %q, not a record file name", name))
 		}
-		if !sha256Pattern.MatchString(e.SHA256) {
+		if !ident.SHA256.MatchString(e.SHA256) {
 			errs = append(errs, fmt.Errorf("records[%q].sha256 %q is not a 64-hex SHA-256", name, e.SHA256))
 		}
 		if e.IssuedAt.IsZero() {

@@ -2,12 +2,13 @@ package task
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 
 	"rfhandoff/gate"
+	"rfhandoff/gitcli/gitname"
 	"rfhandoff/hiddentext"
+	"rfhandoff/ident"
 	"rfhandoff/node"
 )
 
@@ -45,20 +46,14 @@ const (
 // maxTitleRunes is TASK_TITLE's length limit in characters.
 const maxTitleRunes = 200
 
-var (
-	taskIDRE = regexp.MustCompile(`^[A-Z0-9][A-Z0-9_]{2,63}$`)
-	headRE   = regexp.MustCompile(`^[0-9a-f]{40}$`)
-	branchRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._/-]{0,99}$`)
-)
-
 // setter checks one field's value and stores it; it returns what is wrong,
 // or "" when the value is valid.
 type setter func(t *Task, v string, opts Options) string
 
 var setters = map[string]setter{
 	FieldTaskID: func(t *Task, v string, _ Options) string {
-		if !taskIDRE.MatchString(v) {
-			return "must match " + taskIDRE.String()
+		if !ident.TaskID.MatchString(v) {
+			return "must match " + ident.TaskID.String()
 		}
 		t.ID = v
 		return ""
@@ -75,14 +70,14 @@ var setters = map[string]setter{
 			if v != opts.TaskBranch {
 				return fmt.Sprintf("must equal the configured task branch %s", quote(opts.TaskBranch))
 			}
-		} else if !branchRE.MatchString(v) || strings.Contains(v, "..") {
-			return "must be a branch name matching " + branchRE.String() + " without \"..\""
+		} else if why := gitname.Branch(v); why != "" {
+			return "must be a branch name: " + why
 		}
 		t.SourceBranch = v
 		return ""
 	},
 	FieldExpectedHead: func(t *Task, v string, _ Options) string {
-		if !headRE.MatchString(v) {
+		if !ident.Commit.MatchString(v) {
 			return "must be a full commit ID: 40 lowercase hex digits"
 		}
 		t.ExpectedHead = v

@@ -11,6 +11,7 @@ import (
 
 	"rfhandoff/gate"
 	"rfhandoff/hiddentext"
+	"rfhandoff/ident"
 )
 
 // FuzzParse checks that Parse never panics, that every rejection is an
@@ -71,7 +72,7 @@ func checkAccepted(t *testing.T, data []byte, tk *Task) {
 	if tk.SHA256 != Digest(data) {
 		t.Fatal("digest is not of the input bytes")
 	}
-	if !taskIDRE.MatchString(tk.ID) || tk.SourceBranch != testBranch || !headRE.MatchString(tk.ExpectedHead) {
+	if !ident.TaskID.MatchString(tk.ID) || tk.SourceBranch != testBranch || !ident.Commit.MatchString(tk.ExpectedHead) {
 		t.Fatalf("accepted bad fields: %+v", tk)
 	}
 	if checkTitle(tk.Title) != "" {

@@ -1,6 +1,10 @@
 package txwatch
 
-import "testing"
+import (
+	"testing"
+
+	"rfhandoff/ident"
+)
 
 // FuzzParseRecord: no input panics; an accepted record re-encodes to bytes
 // that parse to the same record, and holds every invariant a record must.
@@ -20,7 +24,7 @@ func FuzzParseRecord(f *testing.F) {
 			return
 		}
 		if r.RFTXStarted || r.RFTX != 0 || !r.ExpiresAt.After(r.AuthorizedAt) ||
-			!taskIDRe.MatchString(r.TaskID) || !hex40Re.MatchString(r.ResultCommit) || !hex64Re.MatchString(r.ResultSHA256) ||
+			!ident.TaskID.MatchString(r.TaskID) || !ident.Commit.MatchString(r.ResultCommit) || !ident.SHA256.MatchString(r.ResultSHA256) ||
 			r.TX.TXVGAGainDB < 0 || r.TX.TXVGAGainDB > 47 || r.TX.DurationS < 1 {
 			t.Fatalf("accepted a record breaking an invariant: %+v", r)
 		}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"rfhandoff/config"
+	"rfhandoff/ident"
 )
 
 // RecordVersion is the only record_version this package reads and writes.
@@ -101,15 +102,7 @@ func (p TXParams) Diff(q TXParams) []string {
 	return out
 }
 
-var (
-	taskIDRe     = regexp.MustCompile(`^[A-Z0-9][A-Z0-9_]{2,63}$`)
-	hex40Re      = regexp.MustCompile(`^[0-9a-f]{40}$`)
-	hex64Re      = regexp.MustCompile(`^[0-9a-f]{64}$`)
-	timestampRe  = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$`)
-	recordNameRe = regexp.MustCompile(`^([A-Z0-9][A-Z0-9_]{2,63})-([0-9a-f]{12})\.json$`)
-	branchRe     = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._/-]{0,254}$`)
-	sshFPRe      = regexp.MustCompile(`^SHA256:[A-Za-z0-9+/]{43}$`)
-)
+var recordNameRe = regexp.MustCompile(`^(` + ident.TaskID.Inner() + `)-([0-9a-f]{12})\.json$`)
 
 // RecordName is the file name of the record for a result: the TASK_ID and
 // the first 12 hex digits of the result's digest. One result can have only

@@ -10,6 +10,8 @@ import (
 	"github.com/hashicorp/go-multierror"
 
 	"rfhandoff/config"
+	"rfhandoff/gitcli/gitname"
+	"rfhandoff/ident"
 	"rfhandoff/node"
 	"rfhandoff/strictjson"
 )
@@ -94,19 +96,13 @@ var recordFields = []recField[Record]{
 		r.RecordVersion = int(n)
 		return why
 	}},
-	{"task_id", func(r *Record, v jvalue) string { return jMatch(v, taskIDRe, "a TASK_ID", &r.TaskID) }},
-	{"result_branch", func(r *Record, v jvalue) string {
-		why := jMatch(v, branchRe, "a branch name", &r.ResultBranch)
-		if why == "" && (strings.Contains(r.ResultBranch, "..") || strings.HasSuffix(r.ResultBranch, "/")) {
-			why = "must be a branch name, got " + v.Describe()
-		}
-		return why
-	}},
+	{"task_id", func(r *Record, v jvalue) string { return jMatch(v, ident.TaskID, "a TASK_ID", &r.TaskID) }},
+	{"result_branch", func(r *Record, v jvalue) string { return jBranch(v, &r.ResultBranch) }},
 	{"result_commit", func(r *Record, v jvalue) string {
-		return jMatch(v, hex40Re, "40 lowercase hex digits (a commit ID)", &r.ResultCommit)
+		return jMatch(v, ident.Commit, "40 lowercase hex digits (a commit ID)", &r.ResultCommit)
 	}},
 	{"result_sha256", func(r *Record, v jvalue) string {
-		return jMatch(v, hex64Re, "64 lowercase hex digits (a SHA-256)", &r.ResultSHA256)
+		return jMatch(v, ident.SHA256, "64 lowercase hex digits (a SHA-256)", &r.ResultSHA256)
 	}},
 	{"capture_ends_at", func(r *Record, v jvalue) string { return jTime(v, &r.CaptureEndsAt) }},
 	{"authorized_at", func(r *Record, v jvalue) string { return jTime(v, &r.AuthorizedAt) }},
@@ -130,7 +126,7 @@ var recordFields = []recField[Record]{
 		return ""
 	}},
 	{"result_signer", func(r *Record, v jvalue) string {
-		return jMatch(v, sshFPRe, "an SSH key fingerprint (SHA256:...)", &r.ResultSigner)
+		return jMatch(v, ident.Fingerprint, "an SSH key fingerprint (SHA256:...)", &r.ResultSigner)
 	}},
 	{"nodes", func(r *Record, v jvalue) string {
 		// Checked as a whole by parseNodes.
@@ -151,21 +147,15 @@ var nodeFields = []recField[NodeBinding]{
 		b.Node = n
 		return why
 	}},
-	{"result_branch", func(b *NodeBinding, v jvalue) string {
-		why := jMatch(v, branchRe, "a branch name", &b.ResultBranch)
-		if why == "" && (strings.Contains(b.ResultBranch, "..") || strings.HasSuffix(b.ResultBranch, "/")) {
-			why = "must be a branch name, got " + v.Describe()
-		}
-		return why
-	}},
+	{"result_branch", func(b *NodeBinding, v jvalue) string { return jBranch(v, &b.ResultBranch) }},
 	{"result_commit", func(b *NodeBinding, v jvalue) string {
-		return jMatch(v, hex40Re, "40 lowercase hex digits (a commit ID)", &b.ResultCommit)
+		return jMatch(v, ident.Commit, "40 lowercase hex digits (a commit ID)", &b.ResultCommit)
 	}},
 	{"result_sha256", func(b *NodeBinding, v jvalue) string {
-		return jMatch(v, hex64Re, "64 lowercase hex digits (a SHA-256)", &b.ResultSHA256)
+		return jMatch(v, ident.SHA256, "64 lowercase hex digits (a SHA-256)", &b.ResultSHA256)
 	}},
 	{"result_signer", func(b *NodeBinding, v jvalue) string {
-		return jMatch(v, sshFPRe, "an SSH key fingerprint (SHA256:...)", &b.ResultSigner)
+		return jMatch(v, ident.Fingerprint, "an SSH key fingerprint (SHA256:...)", &b.ResultSigner)
 	}},
 }
 
@@ -273,12 +263,25 @@ func jMatch(v jvalue, re interface{ MatchString(string) bool }, what string, dst
 	return ""
 }
 
+// jBranch accepts a branch name under gitname's rules, the policy's own.
+func jBranch(v jvalue, dst *string) string {
+	s, why := jStr(v)
+	if why != "" {
+		return why
+	}
+	if gitname.Branch(s) != "" {
+		return "must be a branch name, got " + v.Describe()
+	}
+	*dst = s
+	return ""
+}
+
 func jTime(v jvalue, dst *time.Time) string {
 	s, why := jStr(v)
 	if why != "" {
 		return why
 	}
-	if !timestampRe.MatchString(s) {
+	if !ident.Timestamp.MatchString(s) {
 		return "must be an RFC 3339 timestamp with an explicit offset, got " + v.Describe()
 	}
 	t, err := time.Parse(time.RFC3339Nano, s)

@@ -14,7 +14,7 @@ import (
 
 	"rfhandoff/capture"
 	"rfhandoff/config"
-	"rfhandoff/faultkit"
+	"rfhandoff/e2e/e2ekit"
 	"rfhandoff/gate"
 	"rfhandoff/gitcli/gittest"
 	"rfhandoff/prompt/prompttest"
@@ -99,7 +99,7 @@ func TestTxWatchThreeNodesWithTheSimulator(t *testing.T) {
 	w.Stdout.WaitForText("one phrase for all 3", txWait) // the offer, one for the three nodes
 	w.Send(gate.TXPhrase)
 	m := w.Stdout.WaitFor(regexp.MustCompile(`AUTHORIZED: record (\S+) for 3 nodes`), txWait)
-	rec := faultkit.NodesRecord(t, m[1], 3)
+	rec := e2ekit.NodesRecord(t, m[1], 3)
 	for i, n := range nodes {
 		if b := rec.Nodes[i]; b.Node != n || b.ResultBranch != n || b.ResultCommit == rec.Nodes[(i+1)%3].ResultCommit {
 			t.Errorf("record node %d: %+v", i, b)

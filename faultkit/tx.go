@@ -1,7 +1,6 @@
 package faultkit
 
 import (
-	"os"
 	"regexp"
 	"strconv"
 	"syscall"
@@ -11,7 +10,6 @@ import (
 	"rfhandoff/prompt/prompttest"
 	"rfhandoff/state"
 	"rfhandoff/task/tasktest"
-	"rfhandoff/txwatch"
 )
 
 // Wait bounds every wait in the end-to-end suites: generous, for a 2-core
@@ -67,21 +65,3 @@ func WatcherUp(t *testing.T, side *Side, pid int, tx bool) {
 // watch ("[S] Stop watcher") and at rx approve ("[S] Stop (nothing
 // approved)") alike.
 const ApprovalMenu = "[A] Approve  [D] Defer  [S] Stop"
-
-// NodesRecord reads the authorization record at path, which must bind n
-// nodes.
-func NodesRecord(t *testing.T, path string, n int) txwatch.Record {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec, err := txwatch.ParseRecord(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(rec.Nodes) != n {
-		t.Fatalf("the record binds %d nodes, want %d:\n%s", len(rec.Nodes), n, data)
-	}
-	return rec
-}

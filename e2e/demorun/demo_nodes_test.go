@@ -16,6 +16,7 @@ import (
 	"github.com/cli/safeexec"
 
 	"rfhandoff/config"
+	"rfhandoff/e2e/e2ekit"
 	"rfhandoff/faultkit"
 	"rfhandoff/hacksim"
 	"rfhandoff/prompt/prompttest"
@@ -94,7 +95,7 @@ func TestDemoAutoThreeNodes(t *testing.T) {
 	if rm == nil {
 		t.Fatalf("no record for 3 nodes\nstdout:\n%s", out)
 	}
-	rec := faultkit.NodesRecord(t, rm[1], 3)
+	rec := e2ekit.NodesRecord(t, rm[1], 3)
 	for i, n := range demoNodes {
 		b := rec.Nodes[i]
 		if b.Node != n.name || b.ResultBranch != n.name || !strings.HasPrefix(b.ResultCommit, ready[n.name]) || !strings.HasPrefix(b.ResultSigner, "SHA256:") {

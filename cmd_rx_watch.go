@@ -7,6 +7,7 @@ import (
 
 	"rfhandoff/capture"
 	"rfhandoff/errlist"
+	"rfhandoff/exec"
 	"rfhandoff/prompt"
 	"rfhandoff/rxwatch"
 	"rfhandoff/state"
@@ -66,7 +67,7 @@ func deadCaptureRecovery(app *App, s *rxwatch.Session) func(context.Context) {
 			return
 		}
 		l.Release()
-		pub, err := newRXPublisher(app)
+		pub, err := rxWatchPublisher(app)
 		if err == nil {
 			var rec *capture.Recovered
 			rec, err = capture.Recover(ctx, capture.Deps{
@@ -84,11 +85,19 @@ func deadCaptureRecovery(app *App, s *rxwatch.Session) func(context.Context) {
 	}
 }
 
+// rxWatchPublisher is the publisher of rx watch's recoveries. Its runner
+// is the watch's own (exec.RoleGit, as rxEnv's): rx watch holds no runner
+// that may start a HackRF tool (PROTOCOL §10), so a COMPLETE it rebuilds
+// says clkin_after was not queried (capture.Recover).
+func rxWatchPublisher(app *App) (rxPublisher, error) {
+	return newRXPublisher(app, exec.RoleGit)
+}
+
 // recoverCapture publishes the COMPLETE of a capture whose rx capture was
 // killed (capture.Recover), once, as the watcher starts. A failure is
 // reported and the watcher goes on: watching never depends on it.
 func recoverCapture(app *App) {
-	pub, err := newRXPublisher(app)
+	pub, err := rxWatchPublisher(app)
 	if err == nil {
 		var rec *capture.Recovered
 		rec, err = capture.Recover(app.Ctx, capture.Deps{

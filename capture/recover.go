@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"rfhandoff/exec"
 	"rfhandoff/hackrfcli"
 	"rfhandoff/publish"
 	"rfhandoff/quicklook"
@@ -218,6 +219,20 @@ func recoverLocked(ctx context.Context, d Deps, o Options, stateDir string) (*Re
 	return out, nil
 }
 
+// errNoHackRF is a recovery whose runner may start no HackRF tool.
+var errNoHackRF = errors.New("this runner may start no HackRF tool")
+
+// clockAfter asks hackrf_clock -i through hc, unless r may not start it
+// (rx watch recovers with a runner of exec.RoleGit): a runner that tells
+// its role is asked first, so that no refused line is written for a query
+// that cannot run; one that does not (a test's fake) is tried.
+func clockAfter(ctx context.Context, r exec.Runner, hc *hackrfcli.Client) (hackrfcli.ClockStatus, error) {
+	if rr, ok := r.(interface{ Role() exec.Role }); ok && !rr.Role().May(exec.HackRFClock) {
+		return hackrfcli.ClockUnknown, errNoHackRF
+	}
+	return hc.Clock(context.WithoutCancel(ctx))
+}
+
 // fileScan is one pass over a capture file after the fact: its size, both
 // digests and the quick-look analysis.
 type fileScan struct {
@@ -343,7 +358,9 @@ func rebuildComplete(ctx context.Context, d Deps, o Options, rec *state.CaptureI
 	}
 	hc := &hackrfcli.Client{R: d.Runner, Timeout: o.ToolTimeout, Serial: rec.Serial}
 	clk, clkNote := result.ClkinNotDetected, ""
-	switch cs, err := hc.Clock(context.WithoutCancel(ctx)); {
+	switch cs, err := clockAfter(ctx, d.Runner, hc); {
+	case errors.Is(err, errNoHackRF):
+		clkNote = "clkin_after: hackrf_clock -i was not run: the recovering command (rx watch) may start no HackRF tool; reported as NOT_DETECTED."
 	case err != nil:
 		clkNote = fmt.Sprintf("clkin_after: hackrf_clock -i during the recovery failed (%v); reported as NOT_DETECTED.", err)
 	case cs == hackrfcli.ClockDetected:

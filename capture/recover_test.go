@@ -300,6 +300,40 @@ func TestRecoverPublishesHonestComplete(t *testing.T) {
 	}
 }
 
+// TestRecoverByAWatcherRunsNoHackRFTool: rx watch recovers through its
+// runner of exec.RoleGit, which may start no HackRF tool (PROTOCOL §10):
+// the COMPLETE is published all the same, clkin_after NOT_DETECTED with a
+// note that hackrf_clock -i was not run, and the audit log holds no HackRF
+// tool's line, not even a refused one.
+func TestRecoverByAWatcherRunsNoHackRFTool(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t, "", publishtest.Options{}, nil, func(o *exec.Options) { o.Role = exec.RoleGit })
+	o := newOrphan(t, w, true)
+	got, err := Recover(t.Context(), w.deps(t), opts())
+	if err != nil {
+		t.Fatalf("Recover: %v", err)
+	}
+	rs := w.resultCommits(t, o.base)
+	if got == nil || got.Reused || len(rs) != 2 || rs[1].State != result.StateComplete {
+		t.Fatalf("Recover = %+v, %d result commits; want READY then a rebuilt COMPLETE", got, len(rs))
+	}
+	if cp := rs[1]; *cp.ClkinAfter != result.ClkinNotDetected || cp.CommonClockVerified {
+		t.Errorf("COMPLETE clkin_after %s, common_clock_verified %v", *cp.ClkinAfter, cp.CommonClockVerified)
+	}
+	if md := w.resultMarkdown(t); !strings.Contains(md, "hackrf_clock -i was not run") {
+		t.Errorf("RX_RESULT.md does not say the clock was not queried:\n%s", md)
+	}
+	entries, err := exec.ReadAuditTail(w.Stack.AuditLog().Path(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if e.Tool == exec.HackRFClock || e.Tool == exec.HackRFInfo || e.Tool == exec.HackRFTransfer {
+			t.Errorf("audit line of %s (%s): %+v", e.Tool, e.Event, e)
+		}
+	}
+}
+
 // TestRecoverRefusedKeepsRecord: when the publisher refuses the COMPLETE
 // (here the RX checkout's HEAD is no longer the one READY named), the
 // record is kept, rx capture starts nothing new and says what to do, and

@@ -531,3 +531,43 @@ func argvOnlyGit(t *testing.T) func(*Options) {
 		o.Tools = map[Tool]string{Git: git}
 	}
 }
+
+// Each role starts what it is named for and nothing else (PROTOCOL §10):
+// every allowlisted tool with arguments its rules accept, judged for every
+// role against the table written out here.
+func TestRolesStartOnlyWhatTheyPermit(t *testing.T) {
+	receive := []string{"-r", "/x.cs8", "-f", "433920000", "-s", "2000000", "-n", "2000000"}
+	transmit := []string{"-t", "/x.iq", "-f", "433920000", "-s", "2000000", "-x", "0", "-n", "2000000"}
+	calls := []struct {
+		name string
+		tool Tool
+		args []string
+	}{
+		{"git", Git, []string{"version"}},
+		{"clock query", Timedatectl, TimedatectlArgs},
+		{"clock query (Windows)", W32tm, W32tmArgs},
+		{"hackrf_info", HackRFInfo, nil},
+		{"hackrf_clock", HackRFClock, []string{"-i"}},
+		{"receive", HackRFTransfer, receive},
+		{"transmit", HackRFTransfer, transmit},
+		{"notify", Notify, []string{"{event}"}},
+	}
+	may := map[Role][]string{
+		RoleGit:      {"git", "clock query", "clock query (Windows)"},
+		RoleProbe:    {"git", "clock query", "clock query (Windows)", "hackrf_info", "hackrf_clock"},
+		RoleCapture:  {"git", "clock query", "clock query (Windows)", "hackrf_info", "hackrf_clock", "receive"},
+		RoleTransmit: {"git", "clock query", "clock query (Windows)", "transmit"},
+		RoleNotify:   {"notify"},
+	}
+	for role, allowed := range may {
+		for _, c := range calls {
+			reason := checkArgs(role, c.tool, c.args)
+			if want := slices.Contains(allowed, c.name); want != (reason == "") {
+				t.Errorf("role %s, %s %v: refused %q, want allowed %v", role, c.tool, c.args, reason, want)
+			}
+		}
+	}
+	if _, err := New(Options{Role: "rx", Audit: NewPendingAuditLog()}); err == nil {
+		t.Error("a stack of an unknown role was built")
+	}
+}

@@ -3,7 +3,7 @@ package exec
 import "testing"
 
 // The clock tools run with their one query and nothing else, for every
-// role.
+// role but notify.
 func TestClockToolArgs(t *testing.T) {
 	for _, role := range []Role{RoleGit, RoleProbe, RoleCapture, RoleTransmit} {
 		if r := checkArgs(role, Timedatectl, []string{"show", "-p", "NTPSynchronized", "--value"}); r != "" {

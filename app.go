@@ -177,7 +177,7 @@ func (a *App) checkout() error {
 		return err
 	}
 	s, err := exec.New(exec.Options{
-		Role: exec.RoleNone, Tools: a.toolPaths(), Audit: a.audit, Environ: a.Environ,
+		Role: exec.RoleGit, Tools: a.toolPaths(), Audit: a.audit, Environ: a.Environ,
 		DefaultTimeout: a.Policy.Poll.GitTimeout.Duration,
 	})
 	if err != nil {
@@ -271,7 +271,9 @@ func (a *App) toolPaths() map[exec.Tool]string {
 	}
 }
 
-// Stack returns the audited runner for role, built once. Git may use only
+// Stack returns the audited runner for role, built once: a command asks
+// for the role its own work needs (exec.Role), and the notifier builds its
+// own (notifyStack). Git may use only
 // the transport of the remote's URL (mirror.RemoteURL: the policy's
 // repo.url, else the checkout's remote URL that git uses unrewritten).
 func (a *App) Stack(role exec.Role) (*exec.Stack, error) {
@@ -290,7 +292,6 @@ func (a *App) Stack(role exec.Role) (*exec.Stack, error) {
 		SSHCommand:       a.Policy.Tools.SSHCommand,
 		CredentialHelper: a.Policy.Tools.GitCredentialHelper,
 		DefaultTimeout:   a.Policy.Poll.GitTimeout.Duration,
-		NotifyProgram:    a.Policy.NotifyProgram(),
 	}
 	// A local-only stack first, to learn the remote's transport.
 	local, err := exec.New(opts)

@@ -11,10 +11,12 @@ import (
 )
 
 // Notifier is the side's notification dispatcher (PROTOCOL §21), built
-// once; nil (which sends nothing) when [notify] names no receiver. A
-// command that cannot be resolved, or a token or secret file that cannot
-// be read, is an error naming the key.
-func (a *App) Notifier(role exec.Role) (*notify.Dispatcher, error) {
+// once; nil (which sends nothing) when [notify] names no receiver. side is
+// what its messages name as their role; the notification command runs
+// through a runner of its own that can start that program and nothing
+// else (notifyStack). A command that cannot be resolved, or a token or
+// secret file that cannot be read, is an error naming the key.
+func (a *App) Notifier(side notify.Side) (*notify.Dispatcher, error) {
 	a.mu.Lock()
 	d := a.notifier
 	a.mu.Unlock()
@@ -31,7 +33,7 @@ func (a *App) Notifier(role exec.Role) (*notify.Dispatcher, error) {
 	}
 	var runner exec.Runner
 	if len(n.Command) > 0 {
-		s, err := a.Stack(role)
+		s, err := a.notifyStack()
 		if err != nil {
 			return nil, err
 		}
@@ -45,7 +47,7 @@ func (a *App) Notifier(role exec.Role) (*notify.Dispatcher, error) {
 		return nil, err
 	}
 	d, err = notify.New(notify.Options{
-		Policy: a.Policy, Role: sideName(role), Node: nodeName(), Runner: runner,
+		Policy: a.Policy, Side: side, Node: nodeName(), Runner: runner,
 		Audit: log, Logger: a.Logger, Token: token, Secret: secret,
 	})
 	if err != nil {
@@ -57,6 +59,33 @@ func (a *App) Notifier(role exec.Role) (*notify.Dispatcher, error) {
 		a.notifier = d
 	}
 	return a.notifier, nil
+}
+
+// notifyStack is the runner of the notification command, built once: role
+// exec.RoleNotify, so it can start the [notify] program and nothing else
+// (no git, no HackRF tool), whichever command sends. It reaches no remote,
+// so no git call is made to build it.
+func (a *App) notifyStack() (*exec.Stack, error) {
+	log, err := a.AuditLog()
+	if err != nil {
+		return nil, err
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if s := a.runners[exec.RoleNotify]; s != nil {
+		return s, nil
+	}
+	s, err := exec.New(exec.Options{
+		Role: exec.RoleNotify, Tools: a.toolPaths(), Audit: log, Environ: a.Environ,
+		SSHKeygen:      a.Policy.Tools.SSHKeygen, // never the notification program (exec.ResolveNotify)
+		DefaultTimeout: a.Policy.Poll.GitTimeout.Duration,
+		NotifyProgram:  a.Policy.NotifyProgram(),
+	})
+	if err != nil {
+		return nil, err
+	}
+	a.runners[exec.RoleNotify] = s
+	return s, nil
 }
 
 // closeNotifier delivers what is queued, waiting at most twice the
@@ -71,14 +100,6 @@ func (a *App) closeNotifier() {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*a.Policy.Notify.Timeout.Duration+time.Second)
 	defer cancel()
 	d.Close(ctx)
-}
-
-// sideName is the role as a message names it: "rx" or "main".
-func sideName(role exec.Role) string {
-	if role == exec.RoleTX {
-		return "main"
-	}
-	return string(role)
 }
 
 // nodeName is this machine's name, or "unknown".

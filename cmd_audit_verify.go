@@ -85,7 +85,7 @@ func (c *AuditVerifyCmd) witnessed(app *App) (heads, malformed []witness, where 
 		return nil, nil, "", err
 	}
 	where = p.Repo.Remote + "/" + branch
-	r, err := app.Stack(exec.RoleRX)
+	r, err := app.Stack(exec.RoleGit)
 	if err != nil {
 		return nil, nil, "", err
 	}

@@ -28,9 +28,9 @@ type DoctorRxCmd struct{}
 // DoctorMainCmd is `rfhandoff doctor main`.
 type DoctorMainCmd struct{}
 
-// Both run as exec.RoleNone: doctor only asks (git, hackrf_info,
-// hackrf_clock, the clock query) and its runner cannot express a capture
-// or a transmission.
+// Both run as exec.RoleProbe: doctor only asks (git, hackrf_info,
+// hackrf_clock -i, the clock query) and its runner can start no
+// hackrf_transfer.
 func (c *DoctorRxCmd) Run(app *App) error   { return runDoctor(app, doctor.RX) }
 func (c *DoctorMainCmd) Run(app *App) error { return runDoctor(app, doctor.Main) }
 
@@ -58,7 +58,7 @@ func runDoctor(app *App, side doctor.Side) error {
 	p := app.Policy
 	stack := func(protocols []string) (*exec.Stack, error) {
 		return exec.New(exec.Options{
-			Role: exec.RoleNone, Tools: app.toolPaths(), Audit: audit, Environ: app.Environ,
+			Role: exec.RoleProbe, Tools: app.toolPaths(), Audit: audit, Environ: app.Environ,
 			SSHKeygen: p.Tools.SSHKeygen, SSHCommand: p.Tools.SSHCommand, CredentialHelper: p.Tools.GitCredentialHelper,
 			DefaultTimeout: p.Poll.GitTimeout.Duration, HooksDir: hooks, GitProtocols: protocols,
 		})

@@ -19,7 +19,7 @@ func TestDoctorAuditOnlyAnExistingPrivateLog(t *testing.T) {
 	run := func(log *exec.AuditLog) {
 		t.Helper()
 		hooks := t.TempDir()
-		s, err := exec.New(exec.Options{Role: exec.RoleRX, Audit: log, HooksDir: hooks})
+		s, err := exec.New(exec.Options{Role: exec.RoleCapture, Audit: log, HooksDir: hooks})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -3,18 +3,20 @@ package main
 import (
 	"rfhandoff/exec"
 	"rfhandoff/gitcli"
+	"rfhandoff/notify"
 	"rfhandoff/rxwatch"
 )
 
-// rxEnv is what the RX commands share: git on the RX checkout through the
-// audited RX runner, the policy and the logger; command names the command
-// in the RX lock.
+// rxEnv is what the RX commands that watch, check and approve share: git
+// on the RX checkout through the audited runner of exec.RoleGit (git and
+// the clock query, no HackRF tool), the policy, the logger and the RX
+// side's notifier; command names the command in the RX lock.
 func rxEnv(app *App, command string) (rxwatch.Env, error) {
-	r, err := app.Stack(exec.RoleRX)
+	r, err := app.Stack(exec.RoleGit)
 	if err != nil {
 		return rxwatch.Env{}, err
 	}
-	n, err := app.Notifier(exec.RoleRX)
+	n, err := app.Notifier(notify.SideRX)
 	if err != nil {
 		return rxwatch.Env{}, err
 	}
@@ -33,17 +35,18 @@ func rxEnv(app *App, command string) (rxwatch.Env, error) {
 }
 
 // rxPublisher is what the commands that publish to the result branch (rx
-// capture, rx publish-result) start from: the audited RX runner, the audit
-// log it writes (its head goes into the commit trailer) and git on the RX
-// checkout through that runner.
+// capture, rx publish-result, rx watch's recoveries) start from: the
+// audited runner of the command's role, the audit log it writes (its head
+// goes into the commit trailer) and git on the RX checkout through that
+// runner.
 type rxPublisher struct {
 	Runner exec.Runner
 	Audit  *exec.AuditLog
 	Git    *gitcli.Client
 }
 
-func newRXPublisher(app *App) (rxPublisher, error) {
-	r, err := app.Stack(exec.RoleRX)
+func newRXPublisher(app *App, role exec.Role) (rxPublisher, error) {
+	r, err := app.Stack(role)
 	if err != nil {
 		return rxPublisher{}, err
 	}

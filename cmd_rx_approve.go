@@ -33,7 +33,7 @@ func (c *RxApproveCmd) Run(app *App) error {
 	term, err := prompt.Open()
 	if err != nil {
 		if errors.Is(err, prompt.ErrNoTerminal) {
-			if derr := env.Audit.RecordDecision(exec.Decision{Role: exec.RoleRX, Kind: exec.DecisionApprovalRefused,
+			if derr := env.Audit.RecordDecision(exec.Decision{Side: exec.SideRX, Kind: exec.DecisionApprovalRefused,
 				Command: "rx approve", TaskID: c.TaskID, Reason: "no terminal"}); derr != nil {
 				app.Logger.Warn("the refusal is not on record", "err", derr)
 			}

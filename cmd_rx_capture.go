@@ -11,6 +11,7 @@ import (
 
 	"rfhandoff/capture"
 	"rfhandoff/exec"
+	"rfhandoff/notify"
 )
 
 // RxCaptureCmd is the capture executor (PROTOCOL §8).
@@ -24,7 +25,7 @@ type RxCaptureCmd struct {
 // whether COMPLETE was published.
 func (c *RxCaptureCmd) Run(app *App) error {
 	defer outliveTerminal(app.Logger)()
-	pub, err := newRXPublisher(app)
+	pub, err := newRXPublisher(app, exec.RoleCapture)
 	if err != nil {
 		return err
 	}
@@ -33,7 +34,7 @@ func (c *RxCaptureCmd) Run(app *App) error {
 	if err := requireClock(app.Ctx, app, pub.Runner, "rx capture (publishing READY and COMPLETE)"); err != nil {
 		return err
 	}
-	n, err := app.Notifier(exec.RoleRX)
+	n, err := app.Notifier(notify.SideRX)
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"rfhandoff/capture"
+	"rfhandoff/exec"
 	"rfhandoff/publish"
 	"rfhandoff/state"
 )
@@ -25,7 +26,7 @@ func (c *RxPublishResultCmd) Run(app *App) error {
 	if err != nil {
 		return err
 	}
-	pub, err := newRXPublisher(app)
+	pub, err := newRXPublisher(app, exec.RoleGit)
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 
 	"rfhandoff/capture"
 	"rfhandoff/errlist"
+	"rfhandoff/exec"
 	"rfhandoff/prompt"
 	"rfhandoff/rxwatch"
 	"rfhandoff/state"
@@ -67,7 +68,7 @@ func deadCaptureRecovery(app *App, s *rxwatch.Session) func(context.Context) {
 			return
 		}
 		l.Release()
-		pub, err := newRXPublisher(app)
+		pub, err := rxWatchPublisher(app)
 		if err == nil {
 			var rec *capture.Recovered
 			rec, err = capture.Recover(ctx, capture.Deps{
@@ -85,11 +86,19 @@ func deadCaptureRecovery(app *App, s *rxwatch.Session) func(context.Context) {
 	}
 }
 
+// rxWatchPublisher is the publisher of rx watch's recoveries. Its runner
+// is exec.RoleProbe: the COMPLETE it rebuilds asks hackrf_clock -i for
+// clkin_after, as rx capture's recovery does, and it can start no
+// hackrf_transfer (PROTOCOL §10).
+func rxWatchPublisher(app *App) (rxPublisher, error) {
+	return newRXPublisher(app, exec.RoleProbe)
+}
+
 // recoverCapture publishes the COMPLETE of a capture whose rx capture was
 // killed (capture.Recover), once, as the watcher starts. A failure is
 // reported and the watcher goes on: watching never depends on it.
 func recoverCapture(app *App) {
-	pub, err := newRXPublisher(app)
+	pub, err := rxWatchPublisher(app)
 	if err == nil {
 		var rec *capture.Recovered
 		rec, err = capture.Recover(app.Ctx, capture.Deps{

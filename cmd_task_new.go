@@ -60,7 +60,7 @@ func (c *TaskNewCmd) Run(app *App) error {
 	} else {
 		s.Body = string(body)
 	}
-	r, err := app.Stack(exec.RoleNone)
+	r, err := app.Stack(exec.RoleGit)
 	if err != nil {
 		return err
 	}

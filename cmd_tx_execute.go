@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"rfhandoff/exec"
+	"rfhandoff/notify"
 	"rfhandoff/txwatch"
 )
 
@@ -17,7 +18,7 @@ type TxExecuteCmd struct {
 // Run exits 0 when the action ran; 1 when it was refused (nothing started)
 // or the transmitting tool failed (the outcome file says how).
 func (c *TxExecuteCmd) Run(app *App) error {
-	r, err := app.Stack(exec.RoleTX)
+	r, err := app.Stack(exec.RoleTransmit)
 	if err != nil {
 		return err
 	}
@@ -26,7 +27,7 @@ func (c *TxExecuteCmd) Run(app *App) error {
 	if err := requireClock(app.Ctx, app, r, "tx execute"); err != nil {
 		return err
 	}
-	n, err := app.Notifier(exec.RoleTX)
+	n, err := app.Notifier(notify.SideMain)
 	if err != nil {
 		return err
 	}

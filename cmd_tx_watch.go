@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"rfhandoff/exec"
+	"rfhandoff/notify"
 	"rfhandoff/txwatch"
 )
 
@@ -14,22 +15,34 @@ type TxWatchCmd struct{}
 // Run holds the TX watcher lock for its whole life and returns nil on
 // SIGINT or SIGTERM, leaving running = false. Without a terminal it keeps
 // watching and reports READY results awaiting authorization, but
-// authorizes nothing. Its runner has no role that may run hackrf_transfer.
+// authorizes nothing.
 func (c *TxWatchCmd) Run(app *App) error {
-	app.LongRunning = true
-	r, err := app.Stack(exec.RoleNone)
+	w, err := c.watcher(app)
 	if err != nil {
 		return err
 	}
-	n, err := app.Notifier(exec.RoleTX)
+	return w.Run(app.Ctx)
+}
+
+// watcher builds the watcher as Run runs it. Its runner is exec.RoleGit
+// (git and the clock query) and the notifier's runs the notification
+// command alone: tx watch holds no runner that may start a HackRF tool
+// (PROTOCOL §10).
+func (c *TxWatchCmd) watcher(app *App) (*txwatch.Watcher, error) {
+	app.LongRunning = true // it asks for the remote's URL on every use
+	r, err := app.Stack(exec.RoleGit)
 	if err != nil {
-		return err
+		return nil, err
+	}
+	n, err := app.Notifier(notify.SideMain)
+	if err != nil {
+		return nil, err
 	}
 	audit, err := app.AuditLog()
 	if err != nil {
-		return err
+		return nil, err
 	}
-	w := &txwatch.Watcher{
+	return &txwatch.Watcher{
 		Git:    app.Git(r),
 		Policy: app.Policy,
 		Out:    app.Stdout,
@@ -39,6 +52,5 @@ func (c *TxWatchCmd) Run(app *App) error {
 		// The command printed after a record: the operator copies no path.
 		ExecuteCommand: app.CommandLine("tx", "execute"),
 		Clock:          func(ctx context.Context) error { return requireClock(ctx, app, r, "offering a READY result") },
-	}
-	return w.Run(app.Ctx)
+	}, nil
 }

@@ -24,7 +24,7 @@ import (
 // Deps is what a capture works with.
 type Deps struct {
 	Git    *gitcli.Client // the RX checkout: HEAD read, never changed (the task is read through the RX mirror)
-	Runner exec.Runner    // the RX-role runner: hackrf tools and git
+	Runner exec.Runner    // the RoleCapture runner: hackrf tools (receive only) and git; recovery by rx watch gets a RoleGit one
 	Policy config.Policy
 	Audit  *exec.AuditLog // its head goes into every result commit
 	Logger *slog.Logger   // nil: discard

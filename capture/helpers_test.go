@@ -42,7 +42,7 @@ func TestMain(m *testing.M) {
 }
 
 // world is a publish fixture (bare remote, task branch, result branch, RX
-// checkout with the task approved) plus an RX-role runner whose children
+// checkout with the task approved) plus a RoleCapture runner whose children
 // see HACKRF_SIM=sim.
 type world struct {
 	*publishtest.Fixture
@@ -82,7 +82,7 @@ func newWorld(t testing.TB, sim string, o publishtest.Options, pol func(*config.
 		tools[tool] = p
 	}
 	ro := exec.Options{
-		Role: exec.RoleRX, Audit: audit, GitProtocols: gittest.Transports(), HooksDir: hooks,
+		Role: exec.RoleCapture, Audit: audit, GitProtocols: gittest.Transports(), HooksDir: hooks,
 		Environ: env, DefaultTimeout: 2 * time.Minute, Tools: tools,
 	}
 	for _, f := range runner {

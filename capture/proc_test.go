@@ -15,7 +15,7 @@ import (
 	"rfhandoff/hackrfcli"
 )
 
-// toolClient is an RX-role runner for the HackRF tools alone (no git, so
+// toolClient is a RoleCapture runner for the HackRF tools alone (no git, so
 // it runs under Wine too), resolving them to the simulator TestMain put
 // first on PATH.
 func toolClient(t *testing.T, sim string) *hackrfcli.Client {
@@ -24,7 +24,7 @@ func toolClient(t *testing.T, sim string) *hackrfcli.Client {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := exec.New(exec.Options{Role: exec.RoleRX, Audit: audit, Environ: append(os.Environ(), "HACKRF_SIM="+sim),
+	st, err := exec.New(exec.Options{Role: exec.RoleCapture, Audit: audit, Environ: append(os.Environ(), "HACKRF_SIM="+sim),
 		DefaultTimeout: 2 * time.Minute})
 	if err != nil {
 		t.Fatal(err)

@@ -75,7 +75,7 @@ func simulatorDecision(d Deps, taskID, seen string) error {
 		verdict, reason = exec.VerdictPassed, seen+"; "+config.SimulatorKey+" = true: simulation is intended"
 	}
 	return d.Audit.RecordDecision(exec.Decision{
-		Role: exec.RoleRX, Kind: exec.DecisionCaptureSimulator, Command: "rx capture",
+		Side: exec.SideRX, Kind: exec.DecisionCaptureSimulator, Command: "rx capture",
 		TaskID: taskID, Verdict: verdict, Reason: reason, Simulated: true,
 	})
 }

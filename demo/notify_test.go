@@ -26,7 +26,7 @@ func TestReceiverTakesOnlySignedDeliveries(t *testing.T) {
 	}
 	p := config.Default()
 	p.Notify.WebhookURL = r.URL
-	d, err := notify.New(notify.Options{Policy: p, Role: "rx", Node: "demo-node", Secret: r.Secret})
+	d, err := notify.New(notify.Options{Policy: p, Side: "rx", Node: "demo-node", Secret: r.Secret})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,7 @@ import (
 	"rfhandoff/txwatch"
 )
 
-// runner builds an audited runner for one side's policy (RoleNone: git
+// runner builds an audited runner for one side's policy (RoleGit: git
 // only), writing to that side's audit log as its own commands do.
 func (sb *Sandbox) runner(pol config.Policy) (*exec.Stack, error) {
 	log, err := exec.OpenAuditLog(pol.AuditPath())
@@ -24,7 +24,7 @@ func (sb *Sandbox) runner(pol config.Policy) (*exec.Stack, error) {
 		return nil, err
 	}
 	return exec.New(exec.Options{
-		Role:  exec.RoleNone,
+		Role:  exec.RoleGit,
 		Audit: log,
 		Tools: map[exec.Tool]string{exec.Git: pol.Tools.Git},
 		// Only the sandbox remote's transport.

@@ -60,7 +60,7 @@ type Sandbox struct {
 	// HACKRF_SIM_ONAIR, hears the transmission it describes.
 	OnAir string
 
-	// Setup is the demo's own runner (RoleNone, file transport only),
+	// Setup is the demo's own runner (RoleGit, file transport only),
 	// auditing to SetupAudit.
 	Setup      *exec.Stack
 	SetupAudit string
@@ -199,7 +199,7 @@ func (sb *Sandbox) makeRunner(environ []string) error {
 	}
 	sb.env = sb.childEnv(environ)
 	sb.Setup, err = exec.New(exec.Options{
-		Role:           exec.RoleNone,
+		Role:           exec.RoleGit,
 		Audit:          log,
 		GitProtocols:   []string{"file"},
 		Environ:        sb.env,

@@ -53,7 +53,7 @@ func run(t *testing.T, lab *faultkit.Lab, side Side, p config.Policy, answer str
 	}
 	tools := map[exec.Tool]string{exec.Git: p.Tools.Git, exec.HackRFInfo: p.Tools.HackRFInfo, exec.HackRFTransfer: p.Tools.HackRFTransfer, exec.HackRFClock: p.Tools.HackRFClock}
 	stack := func(protocols []string) (*exec.Stack, error) {
-		return exec.New(exec.Options{Role: exec.RoleNone, Tools: tools, Audit: audit, Environ: env, HooksDir: hooks, GitProtocols: protocols})
+		return exec.New(exec.Options{Role: exec.RoleProbe, Tools: tools, Audit: audit, Environ: env, HooksDir: hooks, GitProtocols: protocols})
 	}
 	status := func() string {
 		if _, err := os.Stat(p.Repo.Path); err != nil {

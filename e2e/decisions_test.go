@@ -75,7 +75,7 @@ func TestRxDecisionsOnRecord(t *testing.T) {
 	}
 	st := loadRX(t, rx)
 	for _, l := range lines {
-		if l.Role != exec.RoleRX || l.TaskID != id || l.Level != "RED" || l.TaskSHA256 != st.Approval.TaskSHA256 || l.Command != "rx approve" {
+		if l.Role != string(exec.SideRX) || l.TaskID != id || l.Level != "RED" || l.TaskSHA256 != st.Approval.TaskSHA256 || l.Command != "rx approve" {
 			t.Errorf("decision line %+v: want task %s, level RED, sha256 %s", l, id, st.Approval.TaskSHA256)
 		}
 	}

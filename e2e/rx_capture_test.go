@@ -218,7 +218,7 @@ func TestRxCaptureRealToolsNoDevice(t *testing.T) {
 	}
 	// With a real board attached this would capture for real: skip.
 	probe := gittest.Runner(t)
-	pinned, err := exec.New(exec.Options{Role: exec.RoleNone, Audit: probe.AuditLog(),
+	pinned, err := exec.New(exec.Options{Role: exec.RoleProbe, Audit: probe.AuditLog(),
 		Tools: map[exec.Tool]string{exec.HackRFInfo: tools["hackrf_info"]}})
 	if err != nil {
 		t.Fatal(err)

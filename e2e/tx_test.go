@@ -391,7 +391,7 @@ func TestTxExecuteHackRFTransferWithTheSimulator(t *testing.T) {
 			starts = append(starts, e)
 		}
 	}
-	if len(starts) != 1 || starts[0].Path != sim || starts[0].Role != exec.RoleTX || !slices.Contains(starts[0].Argv, "-t") {
+	if len(starts) != 1 || starts[0].Path != sim || starts[0].Role != string(exec.RoleTransmit) || !slices.Contains(starts[0].Argv, "-t") {
 		t.Fatalf("hackrf_transfer audit starts: %+v", starts)
 	}
 }

@@ -2,8 +2,44 @@ package exec
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
+
+// roleTools is what each role may start, the one table of it (PROTOCOL
+// §10). What a tool may be given is judged apart (checkArgs); for
+// hackrf_transfer that depends on the role too (transferRules).
+var roleTools = map[Role][]Tool{
+	RoleGit:      {Git, Timedatectl, W32tm},
+	RoleProbe:    {Git, Timedatectl, W32tm, HackRFInfo, HackRFClock},
+	RoleCapture:  {Git, Timedatectl, W32tm, HackRFInfo, HackRFClock, HackRFTransfer},
+	RoleTransmit: {Git, Timedatectl, W32tm, HackRFTransfer},
+	RoleNotify:   {Notify},
+}
+
+// transferRules are the flags each role that may start hackrf_transfer may
+// give it, and the ones it must: a receive or a transmit, never both.
+var transferRules = map[Role]struct {
+	flags    map[string]transferFlag
+	required []string
+}{
+	RoleCapture:  {rxTransferFlags, []string{"-r", "-n"}},
+	RoleTransmit: {txTransferFlags, []string{"-t", "-n"}},
+}
+
+// May reports whether a runner of role r may start t at all; its
+// arguments are judged apart.
+func (r Role) May(t Tool) bool { return slices.Contains(roleTools[r], t) }
+
+// allowlisted reports whether any role may start t.
+func allowlisted(t Tool) bool {
+	for r := range roleTools {
+		if r.May(t) {
+			return true
+		}
+	}
+	return false
+}
 
 // gitSubcommands are the only git subcommands rfhandoff uses.
 var gitSubcommands = map[string]bool{
@@ -32,13 +68,19 @@ var txTransferFlags = map[string]transferFlag{
 	"-n": {true}, "-d": {true}, "-b": {true},
 }
 
-// checkArgs applies the per-tool argument rules for role. It returns the
-// reason a command is refused, or "" when it is allowed.
+// checkArgs applies what role may start and the per-tool argument rules.
+// It returns the reason a command is refused, or "" when it is allowed.
 func checkArgs(role Role, tool Tool, args []string) string {
 	for _, a := range args {
 		if strings.ContainsRune(a, 0) {
 			return "argument contains a NUL byte"
 		}
+	}
+	if !allowlisted(tool) {
+		return fmt.Sprintf("%q is not an allowlisted tool", tool)
+	}
+	if !role.May(tool) {
+		return fmt.Sprintf("%s is not allowed for this command", tool)
 	}
 	switch tool {
 	case Git:
@@ -54,14 +96,8 @@ func checkArgs(role Role, tool Tool, args []string) string {
 		// program was checked when it was resolved (ResolveNotify).
 		return ""
 	case HackRFTransfer:
-		switch role {
-		case RoleRX:
-			return checkFlags(args, rxTransferFlags, []string{"-r", "-n"})
-		case RoleTX:
-			return checkFlags(args, txTransferFlags, []string{"-t", "-n"})
-		default:
-			return "hackrf_transfer is not allowed for this command"
-		}
+		rule := transferRules[role]
+		return checkFlags(args, rule.flags, rule.required)
 	}
 	return fmt.Sprintf("%q is not an allowlisted tool", tool)
 }

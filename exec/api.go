@@ -21,15 +21,30 @@ const (
 // this platform's (ClockTool).
 var Tools = []Tool{Git, HackRFInfo, HackRFTransfer, HackRFClock, ClockTool}
 
-// Role says which side a runner serves. It decides what hackrf_transfer may do:
-// RoleRX can only receive (-r), RoleTX can only transmit (-t), RoleNone can
-// run no hackrf_transfer at all.
+// Role is what a runner may start, and nothing else (PROTOCOL §10): each
+// command holds the role its own work needs, and the roles are named for
+// what they permit. A role says nothing of the side a runner serves: the
+// side a notification or a decision line names is its own value
+// (notify.Side, Side).
 type Role string
 
 const (
-	RoleNone Role = "none"
-	RoleRX   Role = "rx"
-	RoleTX   Role = "tx"
+	// RoleGit may start git and the clock query: the watchers, the
+	// checks, approval, publishing, task new, audit verify.
+	RoleGit Role = "git"
+	// RoleProbe (doctor) may also ask a HackRF what it is: hackrf_info
+	// and hackrf_clock -i. It can run no hackrf_transfer.
+	RoleProbe Role = "probe"
+	// RoleCapture (rx capture) may start git, the clock query,
+	// hackrf_info, hackrf_clock -i and a bounded receive: hackrf_transfer
+	// -r. It cannot express a transmission.
+	RoleCapture Role = "capture"
+	// RoleTransmit (tx execute) may start git, the clock query and a
+	// bounded transmit from a file: hackrf_transfer -t.
+	RoleTransmit Role = "transmit"
+	// RoleNotify may start the notification command ([notify] command)
+	// and nothing else.
+	RoleNotify Role = "notify"
 )
 
 // Cmd describes one subprocess. Args follow the program name; for git the

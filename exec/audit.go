@@ -27,8 +27,11 @@ type Entry struct {
 	Event string    `json:"event"`
 	ID    string    `json:"id"`
 	// Rfhandoff is the pid of the rfhandoff process that wrote the line.
-	Rfhandoff  int      `json:"rfhandoff_pid"`
-	Role       Role     `json:"role"`
+	Rfhandoff int `json:"rfhandoff_pid"`
+	// Role is, on a subprocess's lines, what its runner may start (a
+	// Role); on a decision line, its side (a Side); on a delivery line,
+	// the side its message names (notify.Side).
+	Role       string   `json:"role"`
 	Tool       Tool     `json:"tool"`
 	Path       string   `json:"path,omitempty"`
 	Argv       []string `json:"argv,omitempty"`

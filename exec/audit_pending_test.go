@@ -16,7 +16,7 @@ import (
 func TestPendingAuditLogHoldsLinesUntilOpen(t *testing.T) {
 	dir := helperDir(t)
 	pending := NewPendingAuditLog()
-	s, err := New(Options{Role: RoleNone, Audit: pending, Tools: map[Tool]string{HackRFInfo: filepath.Join(dir, helperExe)}})
+	s, err := New(Options{Role: RoleProbe, Audit: pending, Tools: map[Tool]string{HackRFInfo: filepath.Join(dir, helperExe)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +46,7 @@ func TestPendingAuditLogHoldsLinesUntilOpen(t *testing.T) {
 	if n := pending.Held(); n != 0 {
 		t.Errorf("still held after Open: %d", n)
 	}
-	if err := pending.RecordDecision(Decision{Role: RoleRX, Kind: DecisionApprovalRefused, Command: "rx approve", Reason: "no terminal"}); err != nil {
+	if err := pending.RecordDecision(Decision{Side: SideRX, Kind: DecisionApprovalRefused, Command: "rx approve", Reason: "no terminal"}); err != nil {
 		t.Fatal(err)
 	}
 	st, err := VerifyAuditLog(path)

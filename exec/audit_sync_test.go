@@ -43,7 +43,7 @@ func spiedStack(t *testing.T, fail error) (*Stack, *AuditLog, *syncSpy) {
 	}
 	spy := &syncSpy{log: path, marker: filepath.Join(t.TempDir(), "ran"), fail: fail}
 	log.sync = spy.sync
-	s, err := New(Options{Role: RoleNone, Audit: log, Tools: map[Tool]string{HackRFInfo: filepath.Join(dir, helperExe)}})
+	s, err := New(Options{Role: RoleProbe, Audit: log, Tools: map[Tool]string{HackRFInfo: filepath.Join(dir, helperExe)}})
 	if err != nil {
 		t.Fatal(err)
 	}

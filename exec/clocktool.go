@@ -4,8 +4,8 @@ import "slices"
 
 // The programs that say whether the operating system keeps its clock
 // synchronised (PROTOCOL §10): read-only queries, each allowed with
-// exactly one argument list, for every role (tx watch, which runs as
-// RoleNone, asks before it offers a result).
+// exactly one argument list, for every role but RoleNotify (tx watch,
+// whose runner may start no HackRF tool, asks before it offers a result).
 const (
 	// Timedatectl is systemd's; its NTPSynchronized property is the
 	// kernel's STA_UNSYNC flag (adjtimex) as systemd reads it.

@@ -3,9 +3,9 @@ package exec
 import "testing"
 
 // The clock tools run with their one query and nothing else, for every
-// role.
+// role but notify.
 func TestClockToolArgs(t *testing.T) {
-	for _, role := range []Role{RoleNone, RoleRX, RoleTX} {
+	for _, role := range []Role{RoleGit, RoleProbe, RoleCapture, RoleTransmit} {
 		if r := checkArgs(role, Timedatectl, []string{"show", "-p", "NTPSynchronized", "--value"}); r != "" {
 			t.Errorf("%s: timedatectl query refused: %s", role, r)
 		}
@@ -26,7 +26,7 @@ func TestClockToolArgs(t *testing.T) {
 		{W32tm, []string{"/query", "/status", "/verbose"}},
 		{W32tm, []string{"/config", "/update"}},
 	} {
-		if r := checkArgs(RoleRX, c.tool, c.args); r == "" {
+		if r := checkArgs(RoleCapture, c.tool, c.args); r == "" {
 			t.Errorf("%s %v allowed", c.tool, c.args)
 		}
 	}

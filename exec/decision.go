@@ -39,6 +39,17 @@ const (
 	DecisionActionOutcome = "action_outcome" // what the action did
 )
 
+// Side is the side a decision line was written on, its "role" on the
+// line: the RX or the MAIN ("tx") side. It is a label, not a Role: it
+// permits nothing.
+type Side string
+
+// The sides a decision line names.
+const (
+	SideRX Side = "rx"
+	SideTX Side = "tx"
+)
+
 // Verdicts of a DecisionExecuteCheck line.
 const (
 	VerdictPassed  = "passed"
@@ -49,7 +60,7 @@ const (
 // of its kind are set (PROTOCOL §9). It never holds what a person typed
 // (a phrase, right or wrong), a key, a token or a secret.
 type Decision struct {
-	Role    Role   // the side: RoleRX or RoleTX
+	Side    Side   // SideRX or SideTX
 	Kind    string // one of the Decision* kinds
 	Command string // "rx approve", "rx watch", "tx watch", "tx execute"
 
@@ -98,7 +109,7 @@ func (l *AuditLog) RecordDecision(d Decision) error {
 		return errors.New("a decision line needs its kind")
 	}
 	e := Entry{
-		Event: EventDecision, ID: newID(), Role: d.Role,
+		Event: EventDecision, ID: newID(), Role: string(d.Side),
 		Kind: d.Kind, Command: d.Command,
 		TaskID: d.TaskID, Level: d.Level, TaskSHA256: d.TaskSHA256, TaskCommit: d.TaskCommit,
 		ResultCommit: d.ResultCommit, ResultSHA256: d.ResultSHA256, Nodes: d.Nodes,

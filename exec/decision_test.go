@@ -17,10 +17,10 @@ func TestDecisionLinesKeepTheChain(t *testing.T) {
 	expires := time.Date(2026, 12, 2, 10, 0, 0, 0, time.FixedZone("CET", 3600))
 	left := 2
 	for _, d := range []Decision{
-		{Role: RoleTX, Kind: DecisionOffer, Command: "tx watch", TaskID: "RF001A", ResultCommit: strings.Repeat("a", 40),
+		{Side: SideTX, Kind: DecisionOffer, Command: "tx watch", TaskID: "RF001A", ResultCommit: strings.Repeat("a", 40),
 			ResultSHA256: strings.Repeat("b", 64), ExpiresAt: expires},
-		{Role: RoleTX, Kind: DecisionPhraseRefused, Command: "tx watch", TaskID: "RF001A", ResultSHA256: strings.Repeat("b", 64), TriesLeft: &left},
-		{Role: RoleTX, Kind: DecisionOfferEnded, Command: "tx watch", TaskID: "RF001A",
+		{Side: SideTX, Kind: DecisionPhraseRefused, Command: "tx watch", TaskID: "RF001A", ResultSHA256: strings.Repeat("b", 64), TriesLeft: &left},
+		{Side: SideTX, Kind: DecisionOfferEnded, Command: "tx watch", TaskID: "RF001A",
 			Reason: "blocked: re-fetching https://alice:s3cret@example.org/lab.git failed"},
 	} {
 		if err := log.RecordDecision(d); err != nil {
@@ -36,7 +36,7 @@ func TestDecisionLinesKeepTheChain(t *testing.T) {
 		t.Fatal(err)
 	}
 	offer, refused, ended := es[0], es[1], es[2]
-	if offer.Event != EventDecision || offer.Kind != DecisionOffer || offer.Role != RoleTX || offer.Command != "tx watch" ||
+	if offer.Event != EventDecision || offer.Kind != DecisionOffer || offer.Role != string(SideTX) || offer.Command != "tx watch" ||
 		offer.TaskID != "RF001A" || offer.ExpiresAt == nil || !offer.ExpiresAt.Equal(expires) || offer.Seq != 3 {
 		t.Errorf("offer line %+v", offer)
 	}
@@ -72,7 +72,7 @@ func TestRecordDecisionRefusesWithoutLogOrKind(t *testing.T) {
 		t.Error("a nil log recorded a decision")
 	}
 	path, log := writeLog(t, 1)
-	if err := log.RecordDecision(Decision{Role: RoleRX}); err == nil {
+	if err := log.RecordDecision(Decision{Side: SideRX}); err == nil {
 		t.Error("a decision without a kind was recorded")
 	}
 	if st, err := VerifyAuditLog(path); err != nil || st.Lines != 1 {
@@ -85,9 +85,9 @@ func TestRecordDecisionRefusesWithoutLogOrKind(t *testing.T) {
 func TestDecisionSimulated(t *testing.T) {
 	path, log := writeLog(t, 0)
 	for _, d := range []Decision{
-		{Role: RoleRX, Kind: DecisionCaptureSimulator, Command: "rx capture", TaskID: "RF001A", Verdict: VerdictPassed,
+		{Side: SideRX, Kind: DecisionCaptureSimulator, Command: "rx capture", TaskID: "RF001A", Verdict: VerdictPassed,
 			Reason: "hackrf_info at /opt/sim/hackrf_info answered as rfhandoff's HackRF simulator; [tools] allow_simulator = true", Simulated: true},
-		{Role: RoleTX, Kind: DecisionOffer, Command: "tx watch", TaskID: "RF001A"},
+		{Side: SideTX, Kind: DecisionOffer, Command: "tx watch", TaskID: "RF001A"},
 	} {
 		if err := log.RecordDecision(d); err != nil {
 			t.Fatal(err)

@@ -27,7 +27,7 @@ func jobParent(dir string) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 3
 	}
-	s, err := New(Options{Role: RoleNone, Audit: audit, Tools: map[Tool]string{HackRFInfo: filepath.Join(dir, helperExe)}})
+	s, err := New(Options{Role: RoleProbe, Audit: audit, Tools: map[Tool]string{HackRFInfo: filepath.Join(dir, helperExe)}})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 3
@@ -49,7 +49,7 @@ func jobParent(dir string) int {
 // child too, as Pdeathsig does on Linux.
 func TestChildDiesWithKilledParent(t *testing.T) {
 	dir := helperDir(t)
-	s, _ := newStack(t, RoleNone, os.Environ(), func(o *Options) {
+	s, _ := newStack(t, RoleProbe, os.Environ(), func(o *Options) {
 		o.Tools = map[Tool]string{HackRFInfo: filepath.Join(dir, helperExe)}
 	})
 	parent, err := s.Start(context.Background(), Cmd{Tool: HackRFInfo, Args: []string{"-d", "jobparent=" + dir}})

@@ -85,7 +85,7 @@ const EventDelivery = "delivery"
 // Delivery is what the audit log keeps of one notification sent over
 // HTTP: never its body, a token, a secret or a URL's credentials.
 type Delivery struct {
-	Role         Role
+	Side         string // the side the message names: "rx" or "main" (notify.Side)
 	Notification string // the event, e.g. "approval_needed"
 	Receiver     string // "ntfy", "webhook"
 	Host         string // the destination host (and port)
@@ -99,7 +99,7 @@ type Delivery struct {
 func (l *AuditLog) RecordDelivery(d Delivery) error {
 	ms := d.Duration.Milliseconds()
 	_, err := l.Append(Entry{
-		Event: EventDelivery, ID: newID(), Role: d.Role,
+		Event: EventDelivery, ID: newID(), Role: d.Side,
 		Notification: d.Notification, Receiver: d.Receiver,
 		Host: redactString(d.Host, nil), Status: d.Status, Attempts: d.Attempts,
 		DurationMS: &ms, Error: redactString(d.Error, nil),

@@ -83,7 +83,7 @@ func TestStackRunsNotifyOnlyWhenResolved(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The notify program named as the pinned git: refused at resolution.
-	s, err := New(Options{Role: RoleRX, Audit: log, Tools: map[Tool]string{Git: gitBin},
+	s, err := New(Options{Role: RoleNotify, Audit: log, Tools: map[Tool]string{Git: gitBin},
 		Environ: []string{"PATH=" + dir}, NotifyProgram: gitBin})
 	if err != nil {
 		t.Fatal(err)
@@ -98,7 +98,7 @@ func TestStackRunsNotifyOnlyWhenResolved(t *testing.T) {
 
 func TestRecordDeliveryKeepsTheChain(t *testing.T) {
 	path, log := writeLog(t, 2)
-	err := log.RecordDelivery(Delivery{Role: RoleRX, Notification: "approval_needed", Receiver: "ntfy",
+	err := log.RecordDelivery(Delivery{Side: "rx", Notification: "approval_needed", Receiver: "ntfy",
 		Host: "ntfy.example.org", Status: "failed", Attempts: 3, Duration: 1500 * time.Millisecond,
 		Error: "dial https://alice:s3cret@ntfy.example.org/topic: refused"})
 	if err != nil {

@@ -42,7 +42,7 @@ func TestChildInterruptedWhenParentKilled(t *testing.T) {
 	for _, mode := range []string{"parent", "parent-locked"} {
 		t.Run(mode, func(t *testing.T) {
 			t.Parallel()
-			s, _ := newStack(t, RoleNone, os.Environ())
+			s, _ := newStack(t, RoleProbe, os.Environ())
 			dir := helperDirOf(t, s)
 			parent, err := s.Start(context.Background(), Cmd{Tool: HackRFInfo, Args: []string{"-d", mode + "=" + dir}})
 			if err != nil {
@@ -136,7 +136,7 @@ func parentOfDeathwatch(dir string, locked bool) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 3
 	}
-	s, err := New(Options{Role: RoleNone, Audit: audit, Tools: map[Tool]string{HackRFInfo: filepath.Join(dir, "hackrf_info")}})
+	s, err := New(Options{Role: RoleProbe, Audit: audit, Tools: map[Tool]string{HackRFInfo: filepath.Join(dir, "hackrf_info")}})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 3

@@ -19,7 +19,7 @@ import (
 // and a plain git log must run no signature program at all.
 func TestSignaturesPinTheVerifier(t *testing.T) {
 	key := faultkit.NewSSHKey(t, "alice")
-	s, auditPath := gittest.Stack(t, exec.Options{Role: exec.RoleNone, Environ: gittest.Environ(gittest.Home(t))})
+	s, auditPath := gittest.Stack(t, exec.Options{Role: exec.RoleGit, Environ: gittest.Environ(gittest.Home(t))})
 	repo := t.TempDir()
 	marker := filepath.Join(t.TempDir(), "ran")
 	evil := filepath.Join(t.TempDir(), "evil.sh")
@@ -98,7 +98,7 @@ func TestSignaturesPinTheVerifier(t *testing.T) {
 }
 
 func TestSignaturesRefused(t *testing.T) {
-	s, _ := gittest.Stack(t, exec.Options{Role: exec.RoleNone, Environ: gittest.Environ(gittest.Home(t))})
+	s, _ := gittest.Stack(t, exec.Options{Role: exec.RoleGit, Environ: gittest.Environ(gittest.Home(t))})
 	for name, c := range map[string]exec.Cmd{
 		"fetch":         {Tool: exec.Git, Args: []string{"fetch", "origin"}, Signatures: &exec.Signatures{AllowedSigners: "/x"}},
 		"relative":      {Tool: exec.Git, Args: []string{"log", "-1"}, Signatures: &exec.Signatures{AllowedSigners: "allowed"}},
@@ -120,7 +120,7 @@ func TestSignaturesRefused(t *testing.T) {
 // installed: here hackrf_info is pinned to a path that is not there.
 func TestRefusedBeforeLookup(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "hackrf_info")
-	s, _ := gittest.Stack(t, exec.Options{Role: exec.RoleNone, Environ: gittest.Environ(gittest.Home(t)),
+	s, _ := gittest.Stack(t, exec.Options{Role: exec.RoleProbe, Environ: gittest.Environ(gittest.Home(t)),
 		Tools: map[exec.Tool]string{exec.HackRFInfo: missing}})
 	_, err := s.Run(context.Background(), exec.Cmd{Tool: exec.HackRFInfo, Signatures: &exec.Signatures{AllowedSigners: "/x"}})
 	if !errors.Is(err, exec.ErrDenied) || errors.Is(err, exec.ErrNotInstalled) {

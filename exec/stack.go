@@ -41,9 +41,7 @@ func New(o Options) (*Stack, error) {
 	if o.Audit == nil {
 		return nil, errors.New("exec: an audit log is required")
 	}
-	switch o.Role {
-	case RoleNone, RoleRX, RoleTX:
-	default:
+	if _, ok := roleTools[o.Role]; !ok {
 		return nil, fmt.Errorf("exec: unknown role %q", o.Role)
 	}
 	s := &Stack{
@@ -210,7 +208,7 @@ func (s *Stack) SSHKeygen() (string, error) { return s.keygen, s.keygenErr }
 // Missing returns why each unresolved tool could not be found.
 func (s *Stack) Missing() map[Tool]error { return s.missing }
 
-// Role is the side this stack serves.
+// Role is what this stack may start.
 func (s *Stack) Role() Role { return s.role }
 
 // AuditLog is the log every command is written to.
@@ -368,7 +366,7 @@ func deferrable(args []string) bool {
 
 func (s *Stack) refuse(c Cmd, err error, reason string) error {
 	_, aerr := s.audit.Append(Entry{
-		Event: EventRefused, ID: newID(), Role: s.role, Tool: c.Tool,
+		Event: EventRefused, ID: newID(), Role: string(s.role), Tool: c.Tool,
 		Argv: Redact(append([]string{string(c.Tool)}, c.Args...), c.Secrets),
 		Dir:  c.Dir, Remote: remoteOf(c), Decision: "refused", Reason: reason,
 	})
@@ -377,7 +375,7 @@ func (s *Stack) refuse(c Cmd, err error, reason string) error {
 
 func (s *Stack) startEntry(id, path string, args []string, c Cmd) Entry {
 	return Entry{
-		Event: EventStart, ID: id, Role: s.role, Tool: c.Tool, Path: path,
+		Event: EventStart, ID: id, Role: string(s.role), Tool: c.Tool, Path: path,
 		Argv: Redact(append([]string{path}, args...), c.Secrets),
 		Dir:  c.Dir, Remote: remoteOf(c), Decision: "allowed",
 	}
@@ -395,7 +393,7 @@ func (s *Stack) endEntry(id string, c Cmd, res Result, err error) Entry {
 	code := res.ExitCode
 	ms := res.Duration.Milliseconds()
 	out := res.OutBytes
-	e := Entry{Event: EventEnd, ID: id, Role: s.role, Tool: c.Tool, Pid: res.Pid,
+	e := Entry{Event: EventEnd, ID: id, Role: string(s.role), Tool: c.Tool, Pid: res.Pid,
 		ExitCode: &code, Signal: res.Signal, DurationMS: &ms, OutBytes: &out}
 	if err != nil {
 		e.Error = redactString(err.Error(), c.Secrets)

@@ -20,23 +20,23 @@ func TestRefusals(t *testing.T) {
 		role Role
 		cmd  Cmd
 	}{
-		{"unknown tool", RoleRX, Cmd{Tool: "bash", Args: []string{"-c", "id"}}},
-		{"rx transmit", RoleRX, Cmd{Tool: HackRFTransfer, Args: []string{"-t", "/tmp/x.iq", "-n", "10"}}},
-		{"rx cw", RoleRX, Cmd{Tool: HackRFTransfer, Args: []string{"-r", "/tmp/x", "-n", "10", "-c", "1"}}},
-		{"rx glued -t", RoleRX, Cmd{Tool: HackRFTransfer, Args: []string{"-r", "/tmp/x", "-n", "10", "-t/tmp/y"}}},
-		{"rx value is option", RoleRX, Cmd{Tool: HackRFTransfer, Args: []string{"-r", "-t", "-n", "10"}}},
-		{"rx unbounded", RoleRX, Cmd{Tool: HackRFTransfer, Args: []string{"-r", "/tmp/x"}}},
-		{"tx receive", RoleTX, Cmd{Tool: HackRFTransfer, Args: []string{"-r", "/tmp/x", "-n", "10"}}},
-		{"tx force range", RoleTX, Cmd{Tool: HackRFTransfer, Args: []string{"-t", "/tmp/x", "-n", "10", "-F"}}},
-		{"none transfer", RoleNone, Cmd{Tool: HackRFTransfer, Args: []string{"-r", "/tmp/x", "-n", "10"}}},
-		{"git upload-pack", RoleNone, Cmd{Tool: Git, Args: []string{"ls-remote", "--upload-pack=touch /tmp/pwn", "x"}}},
-		{"git config injection", RoleNone, Cmd{Tool: Git, Args: []string{"-c", "core.pager=sh", "log"}}},
-		{"git forced refspec", RoleNone, Cmd{Tool: Git, Args: []string{"fetch", "origin", "+refs/heads/a:refs/remotes/origin/a"}}},
-		{"git force push", RoleNone, Cmd{Tool: Git, Args: []string{"push", "--force", "origin", "HEAD:refs/heads/x"}}},
-		{"git unknown subcommand", RoleNone, Cmd{Tool: Git, Args: []string{"filter-branch"}}},
-		{"git rev-list output file", RoleNone, Cmd{Tool: Git, Args: []string{"rev-list", "--output=/tmp/pwn", "HEAD"}}},
-		{"git mirror fetch forced", RoleRX, Cmd{Tool: Git, Args: []string{"fetch", "--refetch", "--filter=blob:limit=65537", "origin", "+refs/heads/a:refs/remotes/origin/a"}}},
-		{"info extra arg", RoleRX, Cmd{Tool: HackRFInfo, Args: []string{"-x"}}},
+		{"unknown tool", RoleCapture, Cmd{Tool: "bash", Args: []string{"-c", "id"}}},
+		{"rx transmit", RoleCapture, Cmd{Tool: HackRFTransfer, Args: []string{"-t", "/tmp/x.iq", "-n", "10"}}},
+		{"rx cw", RoleCapture, Cmd{Tool: HackRFTransfer, Args: []string{"-r", "/tmp/x", "-n", "10", "-c", "1"}}},
+		{"rx glued -t", RoleCapture, Cmd{Tool: HackRFTransfer, Args: []string{"-r", "/tmp/x", "-n", "10", "-t/tmp/y"}}},
+		{"rx value is option", RoleCapture, Cmd{Tool: HackRFTransfer, Args: []string{"-r", "-t", "-n", "10"}}},
+		{"rx unbounded", RoleCapture, Cmd{Tool: HackRFTransfer, Args: []string{"-r", "/tmp/x"}}},
+		{"tx receive", RoleTransmit, Cmd{Tool: HackRFTransfer, Args: []string{"-r", "/tmp/x", "-n", "10"}}},
+		{"tx force range", RoleTransmit, Cmd{Tool: HackRFTransfer, Args: []string{"-t", "/tmp/x", "-n", "10", "-F"}}},
+		{"none transfer", RoleProbe, Cmd{Tool: HackRFTransfer, Args: []string{"-r", "/tmp/x", "-n", "10"}}},
+		{"git upload-pack", RoleProbe, Cmd{Tool: Git, Args: []string{"ls-remote", "--upload-pack=touch /tmp/pwn", "x"}}},
+		{"git config injection", RoleProbe, Cmd{Tool: Git, Args: []string{"-c", "core.pager=sh", "log"}}},
+		{"git forced refspec", RoleProbe, Cmd{Tool: Git, Args: []string{"fetch", "origin", "+refs/heads/a:refs/remotes/origin/a"}}},
+		{"git force push", RoleProbe, Cmd{Tool: Git, Args: []string{"push", "--force", "origin", "HEAD:refs/heads/x"}}},
+		{"git unknown subcommand", RoleProbe, Cmd{Tool: Git, Args: []string{"filter-branch"}}},
+		{"git rev-list output file", RoleProbe, Cmd{Tool: Git, Args: []string{"rev-list", "--output=/tmp/pwn", "HEAD"}}},
+		{"git mirror fetch forced", RoleCapture, Cmd{Tool: Git, Args: []string{"fetch", "--refetch", "--filter=blob:limit=65537", "origin", "+refs/heads/a:refs/remotes/origin/a"}}},
+		{"info extra arg", RoleCapture, Cmd{Tool: HackRFInfo, Args: []string{"-x"}}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -66,23 +66,23 @@ func TestGitAllowsMirrorArgs(t *testing.T) {
 		{"fetch", "--refetch", "--filter=blob:limit=65537", "--end-of-options", "origin", "0123456789abcdef0123456789abcdef01234567"},
 		{"init", "--quiet", "--bare", "--end-of-options", "/state/mirror-rx.git.tmp-1"},
 	} {
-		if r := checkArgs(RoleRX, Git, args); r != "" {
+		if r := checkArgs(RoleCapture, Git, args); r != "" {
 			t.Errorf("%v refused: %s", args, r)
 		}
 	}
 }
 
 func TestRXAllowsBoundedReceiveArgs(t *testing.T) {
-	if r := checkArgs(RoleRX, HackRFTransfer, []string{"-r", "/x.ci8", "-f", "433920000", "-s", "2000000", "-l", "16", "-g", "20", "-a", "0", "-n", "240000000", "-B"}); r != "" {
+	if r := checkArgs(RoleCapture, HackRFTransfer, []string{"-r", "/x.ci8", "-f", "433920000", "-s", "2000000", "-l", "16", "-g", "20", "-a", "0", "-n", "240000000", "-B"}); r != "" {
 		t.Fatalf("bounded receive refused: %s", r)
 	}
-	if r := checkArgs(RoleTX, HackRFTransfer, []string{"-t", "/x.iq", "-f", "433920000", "-s", "2000000", "-x", "0", "-a", "0", "-n", "20000000"}); r != "" {
+	if r := checkArgs(RoleTransmit, HackRFTransfer, []string{"-t", "/x.iq", "-f", "433920000", "-s", "2000000", "-x", "0", "-a", "0", "-n", "20000000"}); r != "" {
 		t.Fatalf("bounded transmit refused: %s", r)
 	}
 }
 
 func TestRelativePinnedPathRefused(t *testing.T) {
-	s, _ := newStack(t, RoleNone, os.Environ(), func(o *Options) { o.Tools[Git] = "git" })
+	s, _ := newStack(t, RoleProbe, os.Environ(), func(o *Options) { o.Tools[Git] = "git" })
 	_, err := s.Run(context.Background(), Cmd{Tool: Git, Args: []string{"version"}})
 	var ni *notInstalledError
 	if !errors.As(err, &ni) {
@@ -94,7 +94,7 @@ func TestRelativePATHEntryNotUsed(t *testing.T) {
 	dir := helperDir(t)
 	t.Chdir(dir)
 	// "." on PATH would find ./hackrf_info; it must not be used.
-	s, _ := newStack(t, RoleNone, []string{"PATH=."}, func(o *Options) { delete(o.Tools, HackRFInfo) })
+	s, _ := newStack(t, RoleProbe, []string{"PATH=."}, func(o *Options) { delete(o.Tools, HackRFInfo) })
 	if _, ok := s.Paths()[HackRFInfo]; ok {
 		t.Fatalf("hackrf_info resolved through a relative PATH entry: %v", s.Paths())
 	}
@@ -109,7 +109,7 @@ func TestChildEnvironmentIsBuilt(t *testing.T) {
 		"GIT_ASKPASS=/evil/askpass", "GIT_SSH_COMMAND=evil", "LD_PRELOAD=/evil.so",
 		"LANG=de_DE.UTF-8", "RANDOM_SECRET=x",
 	}
-	s, _ := newStack(t, RoleNone, parent)
+	s, _ := newStack(t, RoleProbe, parent)
 	res, err := s.Run(context.Background(), Cmd{Tool: HackRFInfo, Args: []string{"-d", "printenv"}, Env: []string{"GIT_AUTHOR_NAME=rfhandoff"}})
 	if err != nil {
 		t.Fatal(err)
@@ -137,7 +137,7 @@ func TestChildEnvironmentIsBuilt(t *testing.T) {
 }
 
 func TestExitErrorCarriesArgvCodeAndStderr(t *testing.T) {
-	s, _ := newStack(t, RoleNone, os.Environ())
+	s, _ := newStack(t, RoleProbe, os.Environ())
 	_, err := s.Run(context.Background(), Cmd{Tool: HackRFInfo, Args: []string{"-d", "exit=7"}})
 	var ee *ExitError
 	if !errors.As(err, &ee) {
@@ -149,7 +149,7 @@ func TestExitErrorCarriesArgvCodeAndStderr(t *testing.T) {
 }
 
 func TestTimeoutKillsStubbornProcessAndItsChildren(t *testing.T) {
-	s, _ := newStack(t, RoleNone, os.Environ())
+	s, _ := newStack(t, RoleProbe, os.Environ())
 	pidFile := filepath.Join(helperDirOf(t, s), "grandchild.pid")
 	timeout := 1500 * time.Millisecond
 	res, err := s.Run(context.Background(), Cmd{Tool: HackRFInfo, Args: []string{"-d", "stubborn=" + pidFile}, Timeout: timeout})
@@ -182,7 +182,7 @@ func helperDirOf(t *testing.T, s *Stack) string {
 }
 
 func TestOutputCap(t *testing.T) {
-	s, _ := newStack(t, RoleNone, os.Environ())
+	s, _ := newStack(t, RoleProbe, os.Environ())
 	_, err := s.Run(context.Background(), Cmd{Tool: HackRFInfo, Args: []string{"-d", "flood"}, MaxOutput: 4096})
 	var oe *outputLimitError
 	if !errors.As(err, &oe) || oe.Limit != 4096 {
@@ -191,7 +191,7 @@ func TestOutputCap(t *testing.T) {
 }
 
 func TestStartInterruptWait(t *testing.T) {
-	s, logPath := newStack(t, RoleNone, os.Environ())
+	s, logPath := newStack(t, RoleProbe, os.Environ())
 	var out strings.Builder
 	p, err := s.Start(context.Background(), Cmd{Tool: HackRFInfo, Args: []string{"-d", "sigint-clean"}, Stdout: &syncWriter{b: &out}})
 	if err != nil {
@@ -236,7 +236,7 @@ func TestFailClosedAuditLog(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, err := New(Options{Role: RoleNone, Audit: log, Tools: map[Tool]string{HackRFInfo: filepath.Join(dir, helperExe)}})
+		s, err := New(Options{Role: RoleProbe, Audit: log, Tools: map[Tool]string{HackRFInfo: filepath.Join(dir, helperExe)}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -259,7 +259,7 @@ func TestFailClosedAuditLog(t *testing.T) {
 }
 
 func TestGitHardeningFlagsReachGit(t *testing.T) {
-	s, logPath := newStack(t, RoleNone, os.Environ(), func(o *Options) { o.GitProtocols = []string{"file"} })
+	s, logPath := newStack(t, RoleProbe, os.Environ(), func(o *Options) { o.GitProtocols = []string{"file"} })
 	if _, ok := s.Paths()[Git]; !ok {
 		t.Skip("git not installed")
 	}
@@ -286,7 +286,7 @@ func TestGitHardeningFlagsReachGit(t *testing.T) {
 }
 
 func TestCredentialsRedacted(t *testing.T) {
-	s, logPath := newStack(t, RoleNone, os.Environ(), func(o *Options) { o.GitProtocols = []string{"http"} })
+	s, logPath := newStack(t, RoleProbe, os.Environ(), func(o *Options) { o.GitProtocols = []string{"http"} })
 	if _, ok := s.Paths()[Git]; !ok {
 		t.Skip("git not installed")
 	}
@@ -339,7 +339,7 @@ func TestProtocolOf(t *testing.T) {
 // file (PROTOCOL §10): a repository's own values lose, and the policy's
 // ssh command and credential helper are the ones git reads.
 func TestGitProgramPinsWinOverTheRepository(t *testing.T) {
-	s, _ := newStack(t, RoleNone, os.Environ(), func(o *Options) {
+	s, _ := newStack(t, RoleProbe, os.Environ(), func(o *Options) {
 		o.GitProtocols = []string{"file"}
 		o.SSHCommand = "ssh -F /policy/ssh_config"
 		o.CredentialHelper = "/policy/helper"
@@ -393,7 +393,7 @@ func TestGitProgramPinsWinOverTheRepository(t *testing.T) {
 // cat-file shows the blob itself, rev-list the commit's own parents, and
 // the pins that keep it so are what git reads.
 func TestGitHistoryPinsWinOverTheRepository(t *testing.T) {
-	s, _ := newStack(t, RoleNone, os.Environ(), func(o *Options) { o.GitProtocols = []string{"file"} })
+	s, _ := newStack(t, RoleProbe, os.Environ(), func(o *Options) { o.GitProtocols = []string{"file"} })
 	if _, ok := s.Paths()[Git]; !ok {
 		t.Skip("git not installed")
 	}
@@ -454,7 +454,7 @@ func TestGitHistoryPinsWinOverTheRepository(t *testing.T) {
 
 // A git call's remote URL is on its audit line, credentials redacted.
 func TestRemoteURLOnAuditLine(t *testing.T) {
-	s, logPath := newStack(t, RoleNone, os.Environ())
+	s, logPath := newStack(t, RoleProbe, os.Environ())
 	if _, ok := s.Paths()[Git]; !ok {
 		t.Skip("git not installed")
 	}
@@ -474,7 +474,7 @@ func TestRemoteURLOnAuditLine(t *testing.T) {
 // The remote's upload-pack and receive-pack, which git takes from the
 // first config file that names them, are given on the command line.
 func TestGitRemotePinsInArgv(t *testing.T) {
-	s, _ := newStack(t, RoleNone, os.Environ(), argvOnlyGit(t))
+	s, _ := newStack(t, RoleProbe, os.Environ(), argvOnlyGit(t))
 	for _, c := range []struct {
 		args []string
 		want string
@@ -498,7 +498,7 @@ func TestGitRemotePinsInArgv(t *testing.T) {
 // Only a blobless fetch may run without git's own object check, and it
 // then still carries the levels for the caller's fsck.
 func TestDeferObjectCheckOnlyForABloblessFetch(t *testing.T) {
-	s, _ := newStack(t, RoleNone, os.Environ(), argvOnlyGit(t))
+	s, _ := newStack(t, RoleProbe, os.Environ(), argvOnlyGit(t))
 	for _, args := range [][]string{
 		{"fetch", "--end-of-options", "origin", "--filter=blob:none"},
 		{"fetch", "--end-of-options", "origin"},
@@ -529,5 +529,45 @@ func argvOnlyGit(t *testing.T) func(*Options) {
 	return func(o *Options) {
 		o.GitProtocols = []string{"file"}
 		o.Tools = map[Tool]string{Git: git}
+	}
+}
+
+// Each role starts what it is named for and nothing else (PROTOCOL §10):
+// every allowlisted tool with arguments its rules accept, judged for every
+// role against the table written out here.
+func TestRolesStartOnlyWhatTheyPermit(t *testing.T) {
+	receive := []string{"-r", "/x.cs8", "-f", "433920000", "-s", "2000000", "-n", "2000000"}
+	transmit := []string{"-t", "/x.iq", "-f", "433920000", "-s", "2000000", "-x", "0", "-n", "2000000"}
+	calls := []struct {
+		name string
+		tool Tool
+		args []string
+	}{
+		{"git", Git, []string{"version"}},
+		{"clock query", Timedatectl, TimedatectlArgs},
+		{"clock query (Windows)", W32tm, W32tmArgs},
+		{"hackrf_info", HackRFInfo, nil},
+		{"hackrf_clock", HackRFClock, []string{"-i"}},
+		{"receive", HackRFTransfer, receive},
+		{"transmit", HackRFTransfer, transmit},
+		{"notify", Notify, []string{"{event}"}},
+	}
+	may := map[Role][]string{
+		RoleGit:      {"git", "clock query", "clock query (Windows)"},
+		RoleProbe:    {"git", "clock query", "clock query (Windows)", "hackrf_info", "hackrf_clock"},
+		RoleCapture:  {"git", "clock query", "clock query (Windows)", "hackrf_info", "hackrf_clock", "receive"},
+		RoleTransmit: {"git", "clock query", "clock query (Windows)", "transmit"},
+		RoleNotify:   {"notify"},
+	}
+	for role, allowed := range may {
+		for _, c := range calls {
+			reason := checkArgs(role, c.tool, c.args)
+			if want := slices.Contains(allowed, c.name); want != (reason == "") {
+				t.Errorf("role %s, %s %v: refused %q, want allowed %v", role, c.tool, c.args, reason, want)
+			}
+		}
+	}
+	if _, err := New(Options{Role: "rx", Audit: NewPendingAuditLog()}); err == nil {
+		t.Error("a stack of an unknown role was built")
 	}
 }

@@ -50,7 +50,7 @@ func startLines(t *testing.T, logPath string) (starts, ends int, errs []string) 
 func TestTransientStartIsTriedAgainOnRecord(t *testing.T) {
 	startPause = time.Millisecond
 	t.Cleanup(func() { startPause = 100 * time.Millisecond })
-	s, logPath := newStack(t, RoleNone, nil)
+	s, logPath := newStack(t, RoleProbe, nil)
 	calls := failingStarts(s, 2, transientErrno)
 	marker := filepath.Join(t.TempDir(), "ran")
 	if _, err := s.Run(t.Context(), Cmd{Tool: HackRFInfo, Args: []string{"-d", "touch=" + marker}}); err != nil {
@@ -72,7 +72,7 @@ func TestTransientStartIsTriedAgainOnRecord(t *testing.T) {
 func TestTransientStartGivesUpAfterThreeAttempts(t *testing.T) {
 	startPause = time.Millisecond
 	t.Cleanup(func() { startPause = 100 * time.Millisecond })
-	s, logPath := newStack(t, RoleNone, nil)
+	s, logPath := newStack(t, RoleProbe, nil)
 	calls := failingStarts(s, 99, transientErrno)
 	_, err := s.Run(t.Context(), Cmd{Tool: HackRFInfo, Args: []string{"-d", "exit=0"}})
 	if !errors.Is(err, transientErrno) {
@@ -97,7 +97,7 @@ func TestStartNotTriedAgain(t *testing.T) {
 		"transient, ctx is done": {err: transientErrno, cancel: true},
 	} {
 		t.Run(name, func(t *testing.T) {
-			s, logPath := newStack(t, RoleNone, nil)
+			s, logPath := newStack(t, RoleProbe, nil)
 			calls := failingStarts(s, 99, tc.err)
 			ctx, cancel := context.WithCancel(t.Context())
 			defer cancel()

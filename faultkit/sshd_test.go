@@ -24,7 +24,7 @@ func sshRunner(t *testing.T, s *SSHD, extra ...string) *exec.Stack {
 			env = append(env, kv)
 		}
 	}
-	r, _ := gittest.Stack(t, exec.Options{Role: exec.RoleNone, GitProtocols: gittest.Transports("ssh"),
+	r, _ := gittest.Stack(t, exec.Options{Role: exec.RoleGit, GitProtocols: gittest.Transports("ssh"),
 		SSHCommand: s.SSHCommand(), Environ: append(env, extra...)})
 	return r
 }

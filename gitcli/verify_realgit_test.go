@@ -131,7 +131,7 @@ func TestCommitSignedThroughAgent(t *testing.T) {
 	agent := faultkit.StartAgent(t)
 	agent.Add(key)
 	home := gittest.Home(t)
-	r, _ := gittest.Stack(t, exec.Options{Role: exec.RoleNone, GitProtocols: []string{"file"},
+	r, _ := gittest.Stack(t, exec.Options{Role: exec.RoleGit, GitProtocols: []string{"file"},
 		Environ: append(gittest.Environ(home), agent.Env())})
 	dir := t.TempDir()
 	gittest.Git(t, r, dir, "init", "--quiet")

@@ -57,7 +57,7 @@ func simClient(t *testing.T, role exec.Role, sim string) *Client {
 
 func TestSimulatorThroughRunner(t *testing.T) {
 	ctx := context.Background()
-	c := simClient(t, exec.RoleRX, "fast")
+	c := simClient(t, exec.RoleCapture, "fast")
 	in, err := c.Info(ctx)
 	if err != nil {
 		t.Fatalf("Info: %v", err)
@@ -96,7 +96,7 @@ func TestSimulatorThroughRunner(t *testing.T) {
 }
 
 func TestSimulatorInterruptThroughRunner(t *testing.T) {
-	c := simClient(t, exec.RoleRX, "")
+	c := simClient(t, exec.RoleCapture, "")
 	p := validRx()
 	p.OutPath = filepath.Join(t.TempDir(), "cap.ci8")
 	p.NumSamples = 600_000_000 // five minutes at 2 Msps: only the interrupt ends it
@@ -136,7 +136,7 @@ func TestSimulatorFailuresThroughRunner(t *testing.T) {
 	p.OutPath = filepath.Join(t.TempDir(), "cap.ci8")
 	p.NumSamples = 3_000_000
 
-	c := simClient(t, exec.RoleRX, "stall,fast")
+	c := simClient(t, exec.RoleCapture, "stall,fast")
 	r, err := c.StartReceive(ctx, p, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -150,7 +150,7 @@ func TestSimulatorFailuresThroughRunner(t *testing.T) {
 		t.Errorf("stall stats %+v", res.Stats)
 	}
 
-	c = simClient(t, exec.RoleRX, "nodevice")
+	c = simClient(t, exec.RoleCapture, "nodevice")
 	if _, err := c.Info(ctx); !errors.Is(err, ErrNoDevice) {
 		t.Errorf("Info: %v, want ErrNoDevice", err)
 	}
@@ -174,7 +174,7 @@ func TestTransmitThroughRunner(t *testing.T) {
 	}
 	p := validTx()
 	p.IQPath, p.NumSamples = iq, 100_000
-	res, err := simClient(t, exec.RoleTX, "fast").Transmit(context.Background(), p)
+	res, err := simClient(t, exec.RoleTransmit, "fast").Transmit(context.Background(), p)
 	if err != nil || res.ExitCode != 0 || res.Stats.Reason != ExitFinished || !res.Stats.Finished {
 		t.Fatalf("Transmit: %v, %+v", err, res)
 	}
@@ -183,7 +183,7 @@ func TestTransmitThroughRunner(t *testing.T) {
 		t.Errorf("progress lines %d, last power %v; want -Inf", res.Stats.ProgressLines, res.Stats.LastPower)
 	}
 	// The RX side's runner cannot transmit at all.
-	if _, err := simClient(t, exec.RoleRX, "fast").Transmit(context.Background(), p); !errors.Is(err, exec.ErrDenied) {
+	if _, err := simClient(t, exec.RoleCapture, "fast").Transmit(context.Background(), p); !errors.Is(err, exec.ErrDenied) {
 		t.Errorf("RX runner transmit: %v, want ErrDenied", err)
 	}
 }

@@ -30,7 +30,7 @@ func standIn(t *testing.T, script string) (*exec.Stack, string) {
 	}
 	// git pinned: the stand-in's PATH may hold nothing else.
 	paths, _ := exec.ResolveTools(nil, os.Environ())
-	return gittest.Stack(t, exec.Options{Role: exec.RoleRX, Environ: env, Tools: map[exec.Tool]string{exec.Git: paths[exec.Git]}})
+	return gittest.Stack(t, exec.Options{Role: exec.RoleCapture, Environ: env, Tools: map[exec.Tool]string{exec.Git: paths[exec.Git]}})
 }
 
 func TestCheckWithStandIn(t *testing.T) {

@@ -13,14 +13,26 @@ import (
 	"rfhandoff/hiddentext"
 )
 
+// Side is the side a message names in its role field: a label, which
+// permits nothing (what a runner may start is its exec.Role).
+type Side string
+
+// The sides messages name.
+const (
+	SideRX   Side = "rx"
+	SideMain Side = "main"
+)
+
 // Options build a Dispatcher.
 type Options struct {
 	Policy config.Policy
-	// Role is the side ("rx" or "main") and Node the machine's name, as
-	// messages show them.
-	Role, Node string
-	// Runner runs the [notify] command (a Stack resolved with its
-	// program); nil when no command is configured.
+	// Side and Node (the machine's name) are what messages show as their
+	// role and node.
+	Side Side
+	Node string
+	// Runner runs the [notify] command (a Stack of exec.RoleNotify,
+	// resolved with its program, that can start nothing else); nil when
+	// no command is configured.
 	Runner exec.Runner
 	// Audit receives one line per HTTP delivery.
 	Audit  *exec.AuditLog
@@ -124,7 +136,7 @@ func (d *Dispatcher) Notify(ev Event) {
 		return
 	}
 	if ev.Role == "" {
-		ev.Role = d.o.Role
+		ev.Role = string(d.o.Side)
 	}
 	if ev.Node == "" {
 		ev.Node = d.o.Node
@@ -251,7 +263,7 @@ func (w *worker) deliver(ev Event) {
 		status = "failed"
 	}
 	if !w.r.audited() && o.Audit != nil {
-		d := exec.Delivery{Role: exec.Role(o.Role), Notification: ev.Name, Receiver: w.r.kind(), Host: w.r.host(),
+		d := exec.Delivery{Side: string(o.Side), Notification: ev.Name, Receiver: w.r.kind(), Host: w.r.host(),
 			Status: status, Attempts: attempts, Duration: o.Now().Sub(begin)}
 		if err != nil {
 			d.Error = exec.Redact([]string{err.Error()}, w.d.secrets())[0]

@@ -127,7 +127,7 @@ func (f *fixture) start(t *testing.T, runner exec.Runner) *Dispatcher {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := New(Options{Policy: f.pol, Role: "rx", Node: "lab-rx1", Runner: runner, Audit: f.audit,
+	d, err := New(Options{Policy: f.pol, Side: "rx", Node: "lab-rx1", Runner: runner, Audit: f.audit,
 		Logger: f.logger, Token: token, Secret: secret, Backoff: time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
@@ -510,7 +510,7 @@ func commandFixture(t *testing.T, args ...string) (*fixture, *Dispatcher, string
 	bin := buildArgvDump(t)
 	out := filepath.Join(f.dir, "dump.jsonl")
 	f.pol.Notify.Command = append([]string{bin, out}, args...)
-	stack, err := exec.New(exec.Options{Role: exec.RoleRX, Audit: f.audit, NotifyProgram: bin})
+	stack, err := exec.New(exec.Options{Role: exec.RoleNotify, Audit: f.audit, NotifyProgram: bin})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -628,7 +628,7 @@ func TestCommandMustBeResolved(t *testing.T) {
 		t.Fatal("a command without a runner was accepted")
 	}
 	audit := f.audit
-	stack, err := exec.New(exec.Options{Role: exec.RoleRX, Audit: audit, NotifyProgram: "rfhandoff-no-such-notifier"})
+	stack, err := exec.New(exec.Options{Role: exec.RoleNotify, Audit: audit, NotifyProgram: "rfhandoff-no-such-notifier"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,7 +23,7 @@ import (
 func TestPublishOverCredentialedHTTP(t *testing.T) {
 	t.Parallel()
 	const user, password = "rx", "s3cret-Pa55word"
-	r, auditPath := gittest.Stack(t, exec.Options{Role: exec.RoleRX, GitProtocols: gittest.Transports("http"),
+	r, auditPath := gittest.Stack(t, exec.Options{Role: exec.RoleCapture, GitProtocols: gittest.Transports("http"),
 		Environ: gittest.Environ(gittest.Home(t))})
 	f := publishtest.New(t, publishtest.Options{Runner: r})
 	h := faultkit.StartHTTP(t, filepath.Dir(f.Remote.Dir), user, password)

@@ -21,7 +21,7 @@ func TestPublishSignsWithSigningKey(t *testing.T) {
 	key := faultkit.NewSSHKey(t, "rx-laptop")
 	agent := faultkit.StartAgent(t)
 	agent.Add(key)
-	r, _ := gittest.Stack(t, exec.Options{Role: exec.RoleNone, GitProtocols: gittest.Transports(),
+	r, _ := gittest.Stack(t, exec.Options{Role: exec.RoleGit, GitProtocols: gittest.Transports(),
 		Environ: append(gittest.Environ(gittest.Home(t)), agent.Env())})
 	f := publishtest.New(t, publishtest.Options{Runner: r})
 	f.Policy.Trust.SigningKey = key.PublicOnly(t)

@@ -43,7 +43,7 @@ func (e Env) decide(kind string, t *task.Task, commit, reason string) error {
 	if e.Audit == nil {
 		return nil
 	}
-	d := exec.Decision{Role: exec.RoleRX, Kind: kind, Command: e.Command, Reason: reason, TaskCommit: commit}
+	d := exec.Decision{Side: exec.SideRX, Kind: kind, Command: e.Command, Reason: reason, TaskCommit: commit}
 	if t != nil {
 		d.TaskID, d.Level, d.TaskSHA256 = t.ID, t.EffectiveLevel.String(), t.SHA256
 	}

@@ -18,7 +18,7 @@ func decide(l *exec.AuditLog, d exec.Decision) error {
 	if l == nil {
 		return nil
 	}
-	d.Role = exec.RoleTX
+	d.Side = exec.SideTX
 	if err := l.RecordDecision(d); err != nil {
 		return fmt.Errorf("cannot record the decision (%s) in the audit log: %w", d.Kind, err)
 	}

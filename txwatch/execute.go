@@ -29,7 +29,7 @@ import (
 // authorization record (PROTOCOL §7 steps 1–5).
 type Executor struct {
 	Git    *gitcli.Client // in the MAIN checkout
-	Runner exec.Runner    // built for exec.RoleTX: the only role that may run hackrf_transfer -t
+	Runner exec.Runner    // built for exec.RoleTransmit: the only role that may run hackrf_transfer -t
 	Policy config.Policy
 	Out    io.Writer
 	// Now is the checks' clock (nil: time.Now).

@@ -118,7 +118,7 @@ func noTerminal() (Asker, error) {
 }
 
 // env is one test's world: a remote, a MAIN checkout, its policy and an
-// audited RoleTX runner whose hackrf_transfer cannot exist.
+// audited RoleTransmit runner whose hackrf_transfer cannot exist.
 type env struct {
 	f     *txtest.Fixture
 	pol   config.Policy

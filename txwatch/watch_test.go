@@ -487,7 +487,7 @@ func TestWatchWrongPhraseThenRightOne(t *testing.T) {
 	}
 	offer, wrong, rec := lines[0], lines[1], lines[3]
 	if offer.TaskID != txtest.TaskID || offer.ResultCommit != commit || offer.ResultSHA256 != digest || offer.ExpiresAt == nil ||
-		offer.Command != "tx watch" || offer.Role != exec.RoleTX {
+		offer.Command != "tx watch" || offer.Role != string(exec.SideTX) {
 		t.Errorf("offer line %+v", offer)
 	}
 	if wrong.TriesLeft == nil || *wrong.TriesLeft != 2 || wrong.ResultSHA256 != digest {

@@ -169,7 +169,7 @@ func writeChain(b *testing.B, path string, n int) {
 	for i := range n {
 		code, ms, out := 0, int64(7), int64(120)
 		e := exec.Entry{Prev: prev, Seq: int64(i + 1), Time: t0.Add(time.Duration(i) * time.Second), Event: exec.EventEnd,
-			ID: strconv.Itoa(i), Rfhandoff: 4242, Role: exec.RoleRX, Tool: exec.Git, Pid: 4343,
+			ID: strconv.Itoa(i), Rfhandoff: 4242, Role: string(exec.RoleCapture), Tool: exec.Git, Pid: 4343,
 			ExitCode: &code, DurationMS: &ms, OutBytes: &out}
 		body, err := json.Marshal(e)
 		if err != nil {

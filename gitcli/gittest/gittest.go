@@ -52,7 +52,7 @@ func Environ(home string, unset ...string) []string {
 	return append(env, "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"))
 }
 
-// Runner builds a real exec stack for tests: RoleNone, an audit log in a
+// Runner builds a real exec stack for tests: RoleGit, an audit log in a
 // temporary directory, the fixtures' transports allowed, a private HOME (see
 // Home) and an empty hooks directory of its own. It skips the test when git
 // is not installed.
@@ -67,7 +67,7 @@ func Runner(t testing.TB) *exec.Stack {
 func RunnerWithHome(t testing.TB, home string, protocols ...string) *exec.Stack {
 	t.Helper()
 	s, _ := Stack(t, exec.Options{
-		Role:         exec.RoleNone,
+		Role:         exec.RoleGit,
 		GitProtocols: Transports(protocols...),
 		Environ:      Environ(home),
 	})

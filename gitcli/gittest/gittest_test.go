@@ -48,7 +48,7 @@ func TestSeedRewriteTip(t *testing.T) {
 // honoured (here one that cannot exist, so the tool is missing).
 func TestStack(t *testing.T) {
 	s, auditPath := Stack(t, exec.Options{
-		Role:         exec.RoleTX,
+		Role:         exec.RoleTransmit,
 		GitProtocols: []string{"file"},
 		Environ:      Environ(Home(t)),
 		Tools:        map[exec.Tool]string{exec.HackRFTransfer: "/nonexistent/gittest/hackrf_transfer"},

@@ -22,7 +22,7 @@ const TaskID = "RX_OTA_0001"
 // Fixture is a remote and a MAIN checkout of it.
 type Fixture struct {
 	Home   string
-	Runner *exec.Stack // RoleNone git for fixture work (gittest.RunnerWithHome)
+	Runner *exec.Stack // RoleGit for fixture work (gittest.RunnerWithHome)
 	Remote *gittest.Remote
 	Main   string // the MAIN checkout (full clone of the task branch)
 }
@@ -116,14 +116,14 @@ func (f *Fixture) Git(r exec.Runner) *gitcli.Client {
 	return &gitcli.Client{R: r, Dir: f.Main, Timeout: 2 * time.Minute}
 }
 
-// TXRunner is a RoleTX stack like the one tx execute uses, with git over
+// TXRunner is a RoleTransmit stack like the one tx execute uses, with git over
 // the fixtures' transports and hackrf_transfer pinned to hackrf (an absolute
 // path; a path that does not exist makes the tool missing, so nothing can
 // ever reach real hardware). Its audit log is returned with it.
 func (f *Fixture) TXRunner(t testing.TB, hackrf string) (*exec.Stack, string) {
 	t.Helper()
 	return gittest.Stack(t, exec.Options{
-		Role:         exec.RoleTX,
+		Role:         exec.RoleTransmit,
 		GitProtocols: gittest.Transports(),
 		Environ:      gittest.Environ(f.Home),
 		Tools:        map[exec.Tool]string{exec.HackRFTransfer: hackrf},

@@ -132,27 +132,31 @@ func shIn(t *testing.T, dir string, env []string, line string) string {
 	return s.Stdout.String()
 }
 
-// run runs rfhandoff without a terminal (as cron or a script would).
+// run runs rfhandoff without a terminal (as cron or a script would) and
+// returns its stdout.
 func (o *operator) run(want int, args ...string) string {
 	o.t.Helper()
-	path, argv := o.command(args)
-	s := prompttest.StartDetached(o.t, path, argv, prompttest.Options{Dir: o.dir, Env: o.env})
-	if code := exitOf(o.t, s); code != want {
-		o.t.Fatalf("rfhandoff %s: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), code, want, s.Stdout, s.Stderr)
-	}
-	return s.Stdout.String()
+	return o.finished(want, args...).Stdout.String()
 }
 
 // runErr is run for a command that must fail: it returns stdout and
 // stderr together.
 func (o *operator) runErr(want int, args ...string) string {
 	o.t.Helper()
+	s := o.finished(want, args...)
+	return s.Stdout.String() + s.Stderr.String()
+}
+
+// finished runs rfhandoff without a terminal to its end, which must be
+// exit status want.
+func (o *operator) finished(want int, args ...string) *prompttest.Session {
+	o.t.Helper()
 	path, argv := o.command(args)
 	s := prompttest.StartDetached(o.t, path, argv, prompttest.Options{Dir: o.dir, Env: o.env})
 	if code := exitOf(o.t, s); code != want {
 		o.t.Fatalf("rfhandoff %s: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), code, want, s.Stdout, s.Stderr)
 	}
-	return s.Stdout.String() + s.Stderr.String()
+	return s
 }
 
 // start starts rfhandoff; tty gives it a terminal of its own.

@@ -244,29 +244,11 @@ func TestNotIgnoredStateRefusedWritesNothing(t *testing.T) {
 	l.wroteNothingElse(t, false)
 }
 
-// linkedWorktree makes a linked worktree of the lab's checkout, with a
-// docs directory, laid out by hand as git worktree add lays it out (a
-// subcommand rfhandoff's runner does not allow): a .git file naming its
-// directory under the checkout's .git/worktrees, which names the common
-// directory and the worktree back.
+// linkedWorktree makes a linked worktree of the lab's checkout
+// (gittest.LinkedWorktree), with a docs directory.
 func linkedWorktree(t *testing.T, l *setupLab) string {
 	t.Helper()
-	wt := filepath.Join(t.TempDir(), "wt")
-	admin := filepath.Join(l.top, ".git", "worktrees", "wt")
-	head := strings.TrimSpace(gittest.Git(t, l.rx.Runner(), l.top, "rev-parse", "HEAD"))
-	for path, data := range map[string]string{
-		filepath.Join(wt, ".git"):         "gitdir: " + admin + "\n",
-		filepath.Join(admin, "HEAD"):      head + "\n",
-		filepath.Join(admin, "commondir"): "../..\n",
-		filepath.Join(admin, "gitdir"):    filepath.Join(wt, ".git") + "\n",
-	} {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	wt := gittest.LinkedWorktree(t, l.rx.Runner(), l.top)
 	if err := os.Mkdir(filepath.Join(wt, "docs"), 0o755); err != nil {
 		t.Fatal(err)
 	}

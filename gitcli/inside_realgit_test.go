@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"rfhandoff/gitcli"
+	"rfhandoff/gitcli/gittest"
 )
 
 func TestRequireIgnored(t *testing.T) {
@@ -149,7 +150,7 @@ func TestMakePrivateDir(t *testing.T) {
 func TestRequireIgnoredNamesTheRealExcludeFile(t *testing.T) {
 	t.Parallel()
 	co := newCheckout(t)
-	wt := linkedWorktree(t, co)
+	wt := gittest.LinkedWorktree(t, co.rem.R, co.dir)
 	for _, c := range []struct{ name, repo, exclude string }{
 		{"checkout", co.dir, filepath.Join(co.dir, ".git", "info", "exclude")},
 		{"linked worktree", wt, filepath.Join(co.dir, ".git", "info", "exclude")},
@@ -177,7 +178,7 @@ func TestRequireIgnoredNamesTheRealExcludeFile(t *testing.T) {
 func TestRequireTop(t *testing.T) {
 	t.Parallel()
 	co := newCheckout(t)
-	wt := linkedWorktree(t, co)
+	wt := gittest.LinkedWorktree(t, co.rem.R, co.dir)
 	sub := filepath.Join(co.dir, "docs", "handoff")
 	if err := os.MkdirAll(sub, 0o755); err != nil {
 		t.Fatal(err)
@@ -206,29 +207,4 @@ func TestRequireTop(t *testing.T) {
 			t.Errorf("%s: the refusal holds git's command line: %v", c.name, err)
 		}
 	}
-}
-
-// linkedWorktree makes a linked worktree of co by hand, as git worktree
-// add lays it out (a subcommand rfhandoff's runner does not allow): a
-// .git file naming its directory under the main repository's
-// .git/worktrees, which names the common directory and the worktree back.
-func linkedWorktree(t *testing.T, co checkout) string {
-	t.Helper()
-	wt := filepath.Join(t.TempDir(), "wt")
-	admin := filepath.Join(co.dir, ".git", "worktrees", "wt")
-	head := git(t, co, "rev-parse", "HEAD")
-	for path, data := range map[string]string{
-		filepath.Join(wt, ".git"):         "gitdir: " + admin + "\n",
-		filepath.Join(admin, "HEAD"):      head + "\n",
-		filepath.Join(admin, "commondir"): "../..\n",
-		filepath.Join(admin, "gitdir"):    filepath.Join(wt, ".git") + "\n",
-	} {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return wt
 }

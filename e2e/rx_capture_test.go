@@ -48,7 +48,7 @@ func newCaptureSideWith(t *testing.T, sim string, tools map[string]string, o pub
 	if tools == nil {
 		tools = map[string]string{}
 		for _, name := range simulatorNames {
-			tools[name] = simulatorPath(t, name) // the simulator, never a real tool
+			tools[name] = faultkit.SimulatorPath(t, name) // the simulator, never a real tool
 		}
 	}
 	f := publishtest.New(t, o)

@@ -26,7 +26,7 @@ func TestSecurityAuditLogSymlinkToDevNull(t *testing.T) {
 		t.Skip("/dev/null and symlinks made without privileges are Unix")
 	}
 	t.Parallel()
-	sim := simulatorPath(t, "hackrf_transfer")
+	sim := faultkit.SimulatorPath(t, "hackrf_transfer")
 	iq := filepath.Join(t.TempDir(), "burst.ci8")
 	if err := os.WriteFile(iq, []byte(strings.Repeat("\x20\xe0\x10\xf0", 16<<10)), 0o600); err != nil {
 		t.Fatal(err)

@@ -12,10 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cli/safeexec"
-
 	"rfhandoff/config"
 	"rfhandoff/exec"
+	"rfhandoff/faultkit"
 	"rfhandoff/gate"
 	"rfhandoff/gitcli/gittest"
 	"rfhandoff/prompt/prompttest"
@@ -308,21 +307,6 @@ func TestTxExecuteWrongPhraseIsRefused(t *testing.T) {
 	}
 }
 
-// simulatorPath is the HackRF simulator TestMain put on PATH under the
-// tool's name (name.exe on Windows); never the real tool.
-func simulatorPath(t *testing.T, name string) string {
-	t.Helper()
-	bin := rfhandoffBin(t)
-	sim, err := safeexec.LookPath(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if filepath.Dir(sim) != filepath.Dir(bin) {
-		t.Fatalf("%s on PATH is %s, not the simulator beside %s", name, sim, bin)
-	}
-	return sim
-}
-
 // writeRecord authorizes the READY result on the branch directly (as tx
 // watch would after the phrase), for the executor tests.
 func (s *txSide) writeRecord(t *testing.T, commit, digest string, captureEnd time.Time) string {
@@ -347,7 +331,7 @@ func (s *txSide) writeRecord(t *testing.T, commit, digest string, captureEnd tim
 // simulator for a bounded -t and writes the outcome with its exit code.
 func TestTxExecuteHackRFTransferWithTheSimulator(t *testing.T) {
 	t.Parallel()
-	sim := simulatorPath(t, "hackrf_transfer")
+	sim := faultkit.SimulatorPath(t, "hackrf_transfer")
 	iq := filepath.Join(t.TempDir(), "burst.ci8")
 	if err := os.WriteFile(iq, []byte(strings.Repeat("\x20\xe0\x10\xf0", 16<<10)), 0o600); err != nil {
 		t.Fatal(err)
@@ -400,7 +384,7 @@ func TestTxExecuteHackRFTransferWithTheSimulator(t *testing.T) {
 // no prompt, no marker, no outcome, nothing run.
 func TestTxExecuteHackRFTransferDisabledIsRefused(t *testing.T) {
 	t.Parallel()
-	sim := simulatorPath(t, "hackrf_transfer")
+	sim := faultkit.SimulatorPath(t, "hackrf_transfer")
 	iq := filepath.Join(t.TempDir(), "burst.ci8")
 	if err := os.WriteFile(iq, []byte("\x20\xe0"), 0o600); err != nil {
 		t.Fatal(err)

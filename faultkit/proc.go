@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -124,4 +125,19 @@ func ProcsMentioning(s string) []int {
 		}
 	}
 	return out
+}
+
+// SimulatorPath is the HackRF simulator the package's TestMain put on
+// PATH under the tool's name (name.exe on Windows); never the real tool.
+func SimulatorPath(t testing.TB, name string) string {
+	t.Helper()
+	bin := Bin(t)
+	sim, err := safeexec.LookPath(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if filepath.Dir(sim) != filepath.Dir(bin) {
+		t.Fatalf("%s on PATH is %s, not the simulator beside %s", name, sim, bin)
+	}
+	return sim
 }

@@ -1,4 +1,4 @@
-package e2e
+package nodes
 
 import (
 	"crypto/sha512"
@@ -15,8 +15,10 @@ import (
 	"rfhandoff/capture"
 	"rfhandoff/config"
 	"rfhandoff/e2e/e2ekit"
+	"rfhandoff/faultkit"
 	"rfhandoff/gate"
 	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/testbin"
 	"rfhandoff/prompt/prompttest"
 	"rfhandoff/publish/publishtest"
 	"rfhandoff/sigmf"
@@ -32,15 +34,15 @@ import (
 // recording with the SHA-512 of the .sigmf-meta that node wrote.
 func TestTxWatchThreeNodesWithTheSimulator(t *testing.T) {
 	t.Parallel()
-	bin := rfhandoffBin(t)
+	bin := faultkit.Bin(t)
 	nodes := []string{"rx-a", "rx-b", "rx-c"}
 	f := publishtest.New(t, publishtest.Options{RXNodes: strings.Join(nodes, ", "), NoApproval: true})
 	home := gittest.Home(t)
 	const planned = nodesPlanned // s: long enough for MAIN to see three READYs and the phrase
 	// A rehearsal: the nodes capture with the simulator, and say so.
 	tools := "[tools]\nallow_simulator = true\n"
-	for _, name := range simulatorNames {
-		tools += fmt.Sprintf("%s = %q\n", name, simulatorPath(t, name)) // the simulator
+	for _, name := range testbin.SimulatorNames {
+		tools += fmt.Sprintf("%s = %q\n", name, faultkit.SimulatorPath(t, name)) // the simulator
 	}
 	var caps []*prompttest.Session
 	captureDirs := map[string]string{}
@@ -96,9 +98,9 @@ func TestTxWatchThreeNodesWithTheSimulator(t *testing.T) {
 		}
 	})
 	w.WaitForText("Type exactly: AUTHORIZE RF TX", 3*time.Minute)
-	w.Stdout.WaitForText("one phrase for all 3", txWait) // the offer, one for the three nodes
+	w.Stdout.WaitForText("one phrase for all 3", faultkit.Wait) // the offer, one for the three nodes
 	w.Send(gate.TXPhrase)
-	m := w.Stdout.WaitFor(regexp.MustCompile(`AUTHORIZED: record (\S+) for 3 nodes`), txWait)
+	m := w.Stdout.WaitFor(regexp.MustCompile(`AUTHORIZED: record (\S+) for 3 nodes`), faultkit.Wait)
 	rec := e2ekit.NodesRecord(t, m[1], 3)
 	for i, n := range nodes {
 		if b := rec.Nodes[i]; b.Node != n || b.ResultBranch != n || b.ResultCommit == rec.Nodes[(i+1)%3].ResultCommit {
@@ -107,14 +109,14 @@ func TestTxWatchThreeNodesWithTheSimulator(t *testing.T) {
 	}
 
 	for i, c := range caps {
-		if code := exitStatus(t, c.Wait(3*time.Minute)); code != 0 {
+		if code := c.Wait(3 * time.Minute).ExitCode(); code != 0 {
 			t.Fatalf("rx capture on %s exited %d\nstdout:\n%s\nstderr:\n%s", nodes[i], code, c.Stdout, c.Stderr)
 		}
 	}
 	path := sigmf.CollectionPath(mainPol.StatePath(), publishtest.TaskID)
-	w.Stdout.WaitForText("collection "+path, txWait)
+	w.Stdout.WaitForText("collection "+path, faultkit.Wait)
 	w.Signal(syscall.SIGINT)
-	if code := exitStatus(t, w.Wait(txWait)); code != 0 {
+	if code := w.Wait(faultkit.Wait).ExitCode(); code != 0 {
 		t.Fatalf("tx watch exited %d after SIGINT; stderr:\n%s", code, w.Stderr)
 	}
 	version, streams := sigmftest.ReadCollection(t, path)

@@ -489,6 +489,10 @@ func TestLoadRefusesAPolicyInAWorkTree(t *testing.T) {
 		if err := os.Symlink(sub, link); err != nil {
 			continue // no symlinks here
 		}
+		if _, err := os.Stat(filepath.Join(link, "p.toml")); err != nil {
+			t.Logf("%s: the link does not resolve here (Wine's emulation): %v", c.name, err)
+			continue
+		}
 		if _, err := Load(filepath.Join(link, "p.toml")); err == nil || !strings.Contains(err.Error(), "inside the git working tree "+tree) {
 			t.Errorf("%s through a link to a directory in it: %v; want a refusal", c.name, err)
 		}

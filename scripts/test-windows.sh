@@ -183,7 +183,10 @@ expect() { # expect WHAT PATTERN OUTPUT
 }
 expect "version" '^rfhandoff ' "$(run "$bin/rfhandoff.exe" version)"
 expect "config check (defaults)" 'built-in defaults' "$(run "$bin/rfhandoff.exe" config check)"
-expect "config check (example)" 'min_remaining_s = 10' "$(run "$bin/rfhandoff.exe" --config "$(win "$root/config.toml.example")" config check)"
+# Copied out of the checkout first, as README says: a policy inside a git
+# working tree is refused.
+cp "$root/config.toml.example" "$work/example.toml"
+expect "config check (example)" 'min_remaining_s = 10' "$(run "$bin/rfhandoff.exe" --config "$(win "$work/example.toml")" config check)"
 printf '[limits]\r\nmin_remaining_s = 5\r\n' >"$work/bad.toml"
 expect "config check (bad, CRLF)" 'min_remaining_s' "$(run "$bin/rfhandoff.exe" --config "$(win "$work/bad.toml")" config check || true)"
 expect "task validate" 'valid task SW_PARSE_CHECK_001' "$(run "$bin/rfhandoff.exe" task validate "$(win "$root/testdata/tasks/valid_green.md")")"

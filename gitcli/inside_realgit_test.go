@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -76,7 +77,9 @@ func TestRequireUntracked(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(local, "rx_agent_state.json"), []byte("{}\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	signers := filepath.Join(co.dir, "keys", "task signers*")
+	// A name that is a glob elsewhere is a literal path here; Windows
+	// allows no * in a file name.
+	signers := filepath.Join(co.dir, "keys", map[bool]string{true: "task signers[1]", false: "task signers*"}[runtime.GOOS == "windows"])
 	if err := co.c.RequireUntracked(t.Context(), co.dir, local, signers, t.TempDir()); err != nil {
 		t.Fatalf("ignored, untracked: %v", err)
 	}

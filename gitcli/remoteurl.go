@@ -161,14 +161,14 @@ func rewriteKey(key string) (base, kind string) {
 	return "", ""
 }
 
-// where names a config origin for a message: the file (absolute), or
-// what git calls it.
+// where names a config origin for a message: the file (absolute, as
+// this system writes paths: git.exe gives C:/...), or what git calls it.
 func where(origin, dir string) string {
 	if p, ok := strings.CutPrefix(origin, "file:"); ok {
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(dir, p)
 		}
-		return "in " + p
+		return "in " + filepath.Clean(filepath.FromSlash(p))
 	}
 	return "from " + strings.TrimSuffix(origin, ":")
 }

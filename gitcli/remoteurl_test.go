@@ -2,6 +2,8 @@ package gitcli
 
 import (
 	"errors"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -32,6 +34,35 @@ func TestParseConfigList(t *testing.T) {
 			t.Errorf("parseConfigList(%q) accepted", bad)
 		}
 	}
+}
+
+// coDir is the checkout the judged config belongs to, absolute here.
+var coDir = map[bool]string{true: `C:\co`, false: "/co"}[runtime.GOOS == "windows"]
+
+// onThisPlatform writes TestJudgeRemote's Unix paths as this platform's
+// absolute paths (git.exe names a config file C:/...; "/inc.cfg" is not
+// absolute on Windows): the file origins and the files the refusals name.
+func onThisPlatform(es []configEntry, want []string) ([]configEntry, []string) {
+	if runtime.GOOS != "windows" {
+		return es, want
+	}
+	out := append([]configEntry{}, es...)
+	for i, e := range out {
+		if p, ok := strings.CutPrefix(e.Origin, "file:/"); ok {
+			out[i].Origin = "file:C:/" + p
+		}
+	}
+	var w []string
+	for _, s := range want {
+		// Named as this system writes paths; a relative origin joined to
+		// the checkout.
+		for _, f := range []string{"/inc.cfg", "/h/.gitconfig"} {
+			s = strings.ReplaceAll(s, " in "+f, " in C:"+filepath.FromSlash(f))
+		}
+		s = strings.ReplaceAll(s, " in /co/.git/config", " in "+filepath.Join(coDir, ".git", "config"))
+		w = append(w, s)
+	}
+	return out, w
 }
 
 // judgeRemote accepts only a remote git uses exactly, and otherwise names
@@ -70,8 +101,9 @@ func TestJudgeRemote(t *testing.T) {
 			[]string{"url.https://u:REDACTED@evil/.insteadOf = https://u:REDACTED@h/ in /co/.git/config rewrites it to https://u:REDACTED@evil/rf.git",
 				"url.ssh://evil/.pushInsteadOf = https:// in /co/.git/config sends pushes to ssh://evil/u:REDACTED@h/rf.git"}},
 	} {
+		c.es, c.want = onThisPlatform(c.es, c.want)
 		t.Run(c.name, func(t *testing.T) {
-			got, err := judgeRemote("origin", c.es, "/co")
+			got, err := judgeRemote("origin", c.es, coDir)
 			if c.want == nil {
 				if err != nil || got != c.es[0].Value {
 					t.Fatalf("judgeRemote = %q, %v; want %q", got, err, c.es[0].Value)
@@ -92,7 +124,7 @@ func TestJudgeRemote(t *testing.T) {
 			}
 		})
 	}
-	if _, err := judgeRemote("origin", []configEntry{url(local, "/a")}[:0], "/co"); !errors.Is(err, ErrNotFound) {
+	if _, err := judgeRemote("origin", []configEntry{url(local, "/a")}[:0], coDir); !errors.Is(err, ErrNotFound) {
 		t.Errorf("no url: %v, want ErrNotFound", err)
 	}
 }

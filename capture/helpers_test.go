@@ -159,21 +159,17 @@ func (w *world) resultMarkdown(t testing.TB) string {
 // auditStarts lists the audit log's "start" lines of tool.
 func (w *world) auditStarts(t testing.TB, tool exec.Tool) []exec.Entry {
 	t.Helper()
-	entries, err := exec.ReadAuditTail(w.Stack.AuditLog().Path(), 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []exec.Entry
-	for _, e := range entries {
-		if e.Event == exec.EventStart && e.Tool == tool {
-			out = append(out, e)
-		}
-	}
-	return out
+	return w.auditLines(t, func(e exec.Entry) bool { return e.Event == exec.EventStart && e.Tool == tool })
 }
 
 // decisions lists the audit log's decision lines of kind.
 func (w *world) decisions(t testing.TB, kind string) []exec.Entry {
+	t.Helper()
+	return w.auditLines(t, func(e exec.Entry) bool { return e.Event == exec.EventDecision && e.Kind == kind })
+}
+
+// auditLines lists the audit log's lines that keep says to.
+func (w *world) auditLines(t testing.TB, keep func(exec.Entry) bool) []exec.Entry {
 	t.Helper()
 	entries, err := exec.ReadAuditTail(w.Stack.AuditLog().Path(), 0)
 	if err != nil {
@@ -181,7 +177,7 @@ func (w *world) decisions(t testing.TB, kind string) []exec.Entry {
 	}
 	var out []exec.Entry
 	for _, e := range entries {
-		if e.Event == exec.EventDecision && e.Kind == kind {
+		if keep(e) {
 			out = append(out, e)
 		}
 	}

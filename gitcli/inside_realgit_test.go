@@ -77,9 +77,13 @@ func TestRequireUntracked(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(local, "rx_agent_state.json"), []byte("{}\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	// A name that is a glob elsewhere is a literal path here; Windows
-	// allows no * in a file name.
-	signers := filepath.Join(co.dir, "keys", map[bool]string{true: "task signers[1]", false: "task signers*"}[runtime.GOOS == "windows"])
+	// A name that is a glob elsewhere is a literal path here, and a file
+	// the glob would match stays out (Windows allows no * in a file name).
+	glob, match := "task signers*", "task signers-old"
+	if runtime.GOOS == "windows" {
+		glob, match = "task signers[1]", "task signers1"
+	}
+	signers := filepath.Join(co.dir, "keys", glob)
 	if err := co.c.RequireUntracked(t.Context(), co.dir, local, signers, t.TempDir()); err != nil {
 		t.Fatalf("ignored, untracked: %v", err)
 	}
@@ -89,7 +93,7 @@ func TestRequireUntracked(t *testing.T) {
 	if err := os.MkdirAll(filepath.Dir(signers), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{signers, filepath.Join(co.dir, "keys", "task signers-old")} {
+	for _, f := range []string{signers, filepath.Join(co.dir, "keys", match)} {
 		if err := os.WriteFile(f, []byte("x\n"), 0o600); err != nil {
 			t.Fatal(err)
 		}
@@ -105,14 +109,14 @@ func TestRequireUntracked(t *testing.T) {
 		t.Fatal(err)
 	}
 	err := co.c.RequireUntracked(t.Context(), co.dir, local, signers)
-	for _, want := range []string{"git tracks .local/rx_agent_state.json, keys/task signers* in " + co.dir, "cannot be trusted",
+	for _, want := range []string{"git tracks .local/rx_agent_state.json, keys/" + glob + " in " + co.dir, "cannot be trusted",
 		"`git rm --cached -- .local/rx_agent_state.json`"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("tracked state and signers: %v\nwant %q", err, want)
 		}
 	}
-	// The pathspec is literal: "task signers*" names one file, not a glob.
-	if err != nil && strings.Contains(err.Error(), "signers-old") {
+	// The pathspec is literal: the glob's name names one file.
+	if err != nil && strings.Contains(err.Error(), match) {
 		t.Errorf("a trusted path was read as a glob: %v", err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -213,5 +214,48 @@ func TestRequireTop(t *testing.T) {
 		case strings.Contains(err.Error(), "core.hooksPath") || strings.Contains(err.Error(), "-c "):
 			t.Errorf("%s: the refusal holds git's command line: %v", c.name, err)
 		}
+	}
+}
+
+// With Ignored set, a directory confirmed ignored is not asked about
+// again in the process; one git refused is asked again every time (a
+// refusal is never remembered), and a client without Ignored always asks.
+func TestRequireIgnoredAsksOncePerProcess(t *testing.T) {
+	t.Parallel()
+	co := newCheckout(t)
+	if err := os.WriteFile(filepath.Join(co.dir, ".git", "info", "exclude"), []byte("/.local/\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rec := &gittest.Recorder{Runner: co.rem.R}
+	seen := &gitcli.IgnoredDirs{}
+	with := &gitcli.Client{R: rec, Dir: co.dir, Ignored: seen}
+	without := &gitcli.Client{R: rec, Dir: co.dir}
+	local, open := filepath.Join(co.dir, ".local"), filepath.Join(co.dir, "captures")
+	calls := func(c *gitcli.Client, dir string, wantErr bool) int {
+		t.Helper()
+		for range 2 {
+			if err := c.RequireIgnored(t.Context(), co.dir, dir, "state directory"); (err != nil) != wantErr {
+				t.Fatalf("RequireIgnored(%s) = %v, want error %v", dir, err, wantErr)
+			}
+		}
+		n := 0
+		for _, argv := range rec.Take() {
+			if slices.Contains(argv, "check-ignore") {
+				n++
+			}
+		}
+		return n
+	}
+	if n := calls(with, local, false); n != 1 {
+		t.Errorf("an ignored directory twice with Ignored: %d check-ignore calls, want 1", n)
+	}
+	if n := calls(&gitcli.Client{R: rec, Dir: co.dir, Ignored: seen}, local, false); n != 0 {
+		t.Errorf("another client sharing Ignored: %d check-ignore calls, want 0", n)
+	}
+	if n := calls(with, open, true); n != 2 {
+		t.Errorf("a refused directory twice: %d check-ignore calls, want 2", n)
+	}
+	if n := calls(without, local, false); n != 2 {
+		t.Errorf("without Ignored: %d check-ignore calls, want 2", n)
 	}
 }

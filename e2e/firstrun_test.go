@@ -264,36 +264,12 @@ func firstRun(t *testing.T, policy string, p platform, pc pace) {
 	}
 	policyFile := filepath.Join(home, ".config", "rfhandoff", config.DefaultFile)
 
-	var (
-		approval string // what task new says the RX operator types after A
-		capture  *prompttest.Session
-		readyAt  time.Time
-		captured bool
-	)
+	run := &firstRunState{t: t, policy: policy, p: p, pc: pc, rem: rem}
 	t.Cleanup(func() {
-		if t.Failed() && capture != nil {
-			t.Logf("rx capture:\nstdout:\n%s\nstderr:\n%s", capture.Stdout, capture.Stderr)
+		if t.Failed() && run.capture != nil {
+			t.Logf("rx capture:\nstdout:\n%s\nstderr:\n%s", run.capture.Stdout, run.capture.Stderr)
 		}
 	})
-	// waitCapture waits, once, for the capture that runs in the RX
-	// operator's terminal to end on its own.
-	waitCapture := func() {
-		if captured || capture == nil {
-			return
-		}
-		captured = true
-		if st := capture.Wait(3 * time.Minute); st.ExitCode() != 0 {
-			t.Fatalf("rx capture: exit %d, want 0\nstdout:\n%s\nstderr:\n%s", st.ExitCode(), capture.Stdout, capture.Stderr)
-		}
-		if !strings.Contains(capture.Stdout.String(), "SIMULATED: rfhandoff's HackRF simulator captured") {
-			t.Errorf("rx capture's report does not say the capture was simulated:\n%s", capture.Stdout)
-		}
-		states := resultStates(t, rem)
-		if len(states) != 2 || states[0] != result.StateReady || states[1] != result.StateComplete {
-			t.Fatalf("result branch holds %v, want READY then COMPLETE", states)
-		}
-	}
-
 	for _, step := range readmeFirstRun(t) {
 		for _, name := range step.machines {
 			o := ops[name]
@@ -322,13 +298,13 @@ func firstRun(t *testing.T, policy string, p platform, pc pace) {
 			case !strings.HasPrefix(line, "rfhandoff "):
 				o.sh(line)
 			default:
-				if !firstRunCommand(t, o, shellWords(line)[1:], policy, p, pc, rem, &approval, &capture, &readyAt, waitCapture) {
+				if !run.command(o, shellWords(line)[1:]) {
 					return // the defaults' refusal ended the run
 				}
 			}
 		}
 	}
-	waitCapture()
+	run.waitCapture()
 	// Every decision on record, on both sides (PROTOCOL §9).
 	for o, kinds := range map[*operator][]string{
 		rx: {"task_shown task=" + firstRunID, "task_approved task=" + firstRunID},
@@ -345,11 +321,45 @@ func firstRun(t *testing.T, policy string, p platform, pc pace) {
 	outcomeIsFake(t, main.dir)
 }
 
-// firstRunCommand runs one rfhandoff line of README "First run" as its
-// operator would and checks what the README says it does. It returns
-// false when the run ends there (the defaults refuse the simulator).
-func firstRunCommand(t *testing.T, o *operator, args []string, policy string, p platform, pc pace, rem *gittest.Remote,
-	approval *string, capture **prompttest.Session, readyAt *time.Time, waitCapture func()) bool {
+// firstRunState is what one first run carries from line to line.
+type firstRunState struct {
+	t        *testing.T
+	policy   string // see firstRun
+	p        platform
+	pc       pace
+	rem      *gittest.Remote
+	approval string              // what task new says the RX operator types after A
+	capture  *prompttest.Session // rx capture, running in the RX operator's terminal
+	readyAt  time.Time           // when tx watch showed READY
+	captured bool                // waitCapture has run
+}
+
+// waitCapture waits, once, for the capture that runs in the RX operator's
+// terminal to end on its own.
+func (r *firstRunState) waitCapture() {
+	t := r.t
+	t.Helper()
+	if r.captured || r.capture == nil {
+		return
+	}
+	r.captured = true
+	if st := r.capture.Wait(3 * time.Minute); st.ExitCode() != 0 {
+		t.Fatalf("rx capture: exit %d, want 0\nstdout:\n%s\nstderr:\n%s", st.ExitCode(), r.capture.Stdout, r.capture.Stderr)
+	}
+	if !strings.Contains(r.capture.Stdout.String(), "SIMULATED: rfhandoff's HackRF simulator captured") {
+		t.Errorf("rx capture's report does not say the capture was simulated:\n%s", r.capture.Stdout)
+	}
+	states := resultStates(t, r.rem)
+	if len(states) != 2 || states[0] != result.StateReady || states[1] != result.StateComplete {
+		t.Fatalf("result branch holds %v, want READY then COMPLETE", states)
+	}
+}
+
+// command runs one rfhandoff line of README "First run" as its operator
+// would and checks what the README says it does. It returns false when
+// the run ends there (the defaults refuse the simulator).
+func (r *firstRunState) command(o *operator, args []string) bool {
+	t, policy, p, pc, rem := r.t, r.policy, r.p, r.pc, r.rem
 	t.Helper()
 	cmd := strings.Join(args[:min(2, len(args))], " ")
 	switch cmd {
@@ -378,7 +388,7 @@ func firstRunCommand(t *testing.T, o *operator, args []string, policy string, p 
 		if m == nil || len(lines) != 3 {
 			t.Fatalf("task new did not print the approval and three git lines:\n%s", out)
 		}
-		*approval = m[1]
+		r.approval = m[1]
 		for _, l := range lines {
 			o.sh(l[1])
 		}
@@ -390,9 +400,9 @@ func firstRunCommand(t *testing.T, o *operator, args []string, policy string, p 
 		ap := o.start(true, args...)
 		ap.WaitForText(menu, rxWait)
 		ap.Send("A")
-		if *approval != "" {
-			ap.WaitForText("Type exactly: "+*approval, rxWait)
-			ap.Send(*approval)
+		if r.approval != "" {
+			ap.WaitForText("Type exactly: "+r.approval, rxWait)
+			ap.Send(r.approval)
 		}
 		if code := exitOf(t, ap); code != 0 {
 			t.Fatalf("rx approve: exit %d\n%s\n%s", code, ap.Stdout, ap.Stderr)
@@ -412,11 +422,11 @@ func firstRunCommand(t *testing.T, o *operator, args []string, policy string, p 
 			return false
 		}
 		// It runs in the RX operator's terminal while MAIN acts.
-		*capture = o.start(false, args...)
+		r.capture = o.start(false, args...)
 	case "tx watch":
 		watch := o.start(true, args...)
 		output(watch).WaitForText("READY result for task "+firstRunID+" awaiting authorization", rxWait)
-		*readyAt = time.Now()
+		r.readyAt = time.Now()
 		// A rehearsal: the offer says the receiver is the simulator.
 		output(watch).WaitForText("simulated receiver: rfhandoff's HackRF simulator", rxWait)
 		watch.WaitForText("Type exactly: AUTHORIZE RF TX", rxWait)
@@ -433,7 +443,7 @@ func firstRunCommand(t *testing.T, o *operator, args []string, policy string, p 
 			t.Errorf("tx watch tells the operator to run %q, README says rfhandoff tx execute", next)
 		}
 	case "tx execute":
-		time.Sleep(time.Until(readyAt.Add(pc.execute))) // the operator gets to it
+		time.Sleep(time.Until(r.readyAt.Add(pc.execute))) // the operator gets to it
 		exe := o.start(true, args...)
 		exe.WaitForText("Type exactly: AUTHORIZE RF TX", rxWait)
 		exe.WaitForText(p.prompt, rxWait)
@@ -442,7 +452,7 @@ func firstRunCommand(t *testing.T, o *operator, args []string, policy string, p 
 			t.Fatalf("tx execute: exit %d\n%s\n%s", code, exe.Stdout, exe.Stderr)
 		}
 	case "rx status", "tx status":
-		waitCapture() // "afterwards"
+		r.waitCapture() // "afterwards"
 		out := o.run(0, args...)
 		if !strings.Contains(out, firstRunID) {
 			t.Errorf("%s does not name the task:\n%s", cmd, out)
@@ -451,7 +461,7 @@ func firstRunCommand(t *testing.T, o *operator, args []string, policy string, p 
 			t.Errorf("rx status does not say the capture was simulated:\n%s", out)
 		}
 	case "audit verify":
-		waitCapture()
+		r.waitCapture()
 		if out := o.run(0, args...); !strings.Contains(out, "intact") {
 			t.Errorf("audit verify in %s: %s", o.dir, out)
 		}

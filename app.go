@@ -189,12 +189,8 @@ func (a *App) checkout() error {
 		return err
 	}
 	var errs []error
-	dirs := []struct{ what, dir string }{{"state directory", a.Policy.StatePath()}}
-	if d := filepath.Dir(a.Policy.AuditPath()); d != a.Policy.StatePath() {
-		dirs = append(dirs, struct{ what, dir string }{"audit log directory", d})
-	}
-	for _, d := range dirs {
-		if err := git.RequireIgnored(a.Ctx, repo, d.dir, d.what); err != nil {
+	for _, d := range a.Policy.LocalDirs() {
+		if err := git.RequireIgnored(a.Ctx, repo, d.Dir, d.What); err != nil {
 			errs = append(errs, err)
 		}
 	}

@@ -107,6 +107,21 @@ func (p Policy) ResolvedPaths() [][2]string {
 
 // TrustedPaths are the local paths rfhandoff trusts besides the policy
 // file itself, each resolved: the state directory, the audit log, and the
+// PrivateDir is a directory rfhandoff writes that git must ignore, with
+// what it is for messages.
+type PrivateDir struct{ What, Dir string }
+
+// LocalDirs are the directories every command checks git ignores before
+// it writes there (PROTOCOL §4): the state directory and the audit log's,
+// said once when they are one.
+func (p Policy) LocalDirs() []PrivateDir {
+	dirs := []PrivateDir{{"state directory", p.StatePath()}}
+	if d := filepath.Dir(p.AuditPath()); d != p.StatePath() {
+		dirs = append(dirs, PrivateDir{"audit log directory", d})
+	}
+	return dirs
+}
+
 // files [trust], [[nodes]] and [notify] name (unset ones left out). Only
 // this account may change them, and git must track nothing there
 // (PROTOCOL §4, §22).

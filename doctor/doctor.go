@@ -191,28 +191,23 @@ func checkCheckout(ctx context.Context, rep *Report, git *gitcli.Client, p confi
 // own (gitcli.NotIgnoredError).
 func checkIgnored(ctx context.Context, rep *Report, git *gitcli.Client, d Deps) {
 	p := d.Policy
-	dirs := []struct{ what, dir string }{{"state directory", p.StatePath()}, {"audit log directory", filepath.Dir(p.AuditPath())}}
+	dirs := p.LocalDirs()
 	if d.Side == RX {
-		dirs = append(dirs, struct{ what, dir string }{"capture directory", p.CaptureDir()})
+		dirs = append(dirs, config.PrivateDir{What: "capture directory", Dir: p.CaptureDir()})
 	}
-	seen := map[string]bool{}
 	for _, x := range dirs {
-		if seen[x.dir] {
-			continue // the audit log in the state directory: said once
-		}
-		seen[x.dir] = true
-		if err := git.RequireIgnored(ctx, p.Repo.Path, x.dir, x.what); err != nil {
-			rep.add(x.what, Problem, "%v", err)
+		if err := git.RequireIgnored(ctx, p.Repo.Path, x.Dir, x.What); err != nil {
+			rep.add(x.What, Problem, "%v", err)
 			continue
 		}
 		// As every command's first write checks them (PROTOCOL §4).
-		if _, err := os.Lstat(x.dir); err == nil && x.what != "capture directory" {
-			if err := state.CheckPrivate(x.dir); err != nil {
-				rep.add(x.what, Problem, "%v", err)
+		if _, err := os.Lstat(x.Dir); err == nil && x.What != "capture directory" {
+			if err := state.CheckPrivate(x.Dir); err != nil {
+				rep.add(x.What, Problem, "%v", err)
 				continue
 			}
 		}
-		rep.add(x.what, OK, "%s is out of git's reach (ignored, or outside the checkout)", x.dir)
+		rep.add(x.What, OK, "%s is out of git's reach (ignored, or outside the checkout)", x.Dir)
 	}
 	if err := git.RequireUntracked(ctx, p.Repo.Path, p.TrustedPaths()...); err != nil {
 		rep.add("tracked files", Problem, "%v", err)

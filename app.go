@@ -17,9 +17,9 @@ import (
 	"rfhandoff/errlist"
 	"rfhandoff/exec"
 	"rfhandoff/gitcli"
+	"rfhandoff/localfile"
 	"rfhandoff/mirror"
 	"rfhandoff/notify"
-	"rfhandoff/state"
 )
 
 // Globals are the options every command takes.
@@ -155,7 +155,7 @@ func (a *App) openAudit() error {
 	if err := a.audit.Open(path); err != nil {
 		return err
 	}
-	if err := state.CheckPrivate(path); err != nil { // made just now, or there before
+	if err := localfile.CheckPrivate(path); err != nil { // made just now, or there before
 		return localError("audit log", err)
 	}
 	return nil
@@ -217,7 +217,7 @@ func (a *App) existingLocal() error {
 			continue // the state directory, judged already
 		}
 		if _, err := os.Lstat(p.path); err == nil || !errors.Is(err, fs.ErrNotExist) {
-			if err := state.CheckPrivate(p.path); err != nil {
+			if err := localfile.CheckPrivate(p.path); err != nil {
 				errs = append(errs, localError(p.what, err))
 			}
 		}
@@ -232,17 +232,17 @@ func (a *App) existingLocal() error {
 // alone, as is an existing audit log. A directory another account could
 // change is refused with the command that fixes it, never chmod'ed. Every
 // file rfhandoff later reads there is checked again as it is opened
-// (state.ReadPrivate). The caller holds a.mu.
+// (localfile.ReadPrivate). The caller holds a.mu.
 func (a *App) privateLocal() error {
-	if err := state.MkdirPrivate(a.Policy.StatePath()); err != nil {
+	if err := localfile.MkdirPrivate(a.Policy.StatePath()); err != nil {
 		return localError("state directory", err)
 	}
 	path := a.Policy.AuditPath()
-	if err := state.MkdirPrivate(filepath.Dir(path)); err != nil {
+	if err := localfile.MkdirPrivate(filepath.Dir(path)); err != nil {
 		return localError("audit log directory", err)
 	}
 	if _, err := os.Lstat(path); err == nil || !errors.Is(err, fs.ErrNotExist) {
-		if err := state.CheckPrivate(path); err != nil {
+		if err := localfile.CheckPrivate(path); err != nil {
 			return localError("audit log", err)
 		}
 	}

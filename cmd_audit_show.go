@@ -10,6 +10,7 @@ import (
 
 	"rfhandoff/exec"
 	"rfhandoff/hiddentext"
+	"rfhandoff/localfile"
 )
 
 // AuditShowCmd prints the audit log: people's decisions as they were made,
@@ -111,7 +112,7 @@ func command(e exec.Entry) string {
 func outcome(start exec.Entry, ended map[string]exec.Entry, full bool) string {
 	end, ok := ended[start.ID]
 	if !ok {
-		if exec.PIDAlive(start.Rfhandoff) {
+		if localfile.PIDAlive(start.Rfhandoff) {
 			return "running"
 		}
 		return "interrupted"

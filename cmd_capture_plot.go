@@ -12,8 +12,8 @@ import (
 
 	"github.com/hashicorp/go-multierror"
 
+	"rfhandoff/localfile"
 	"rfhandoff/quicklook"
-	"rfhandoff/state"
 )
 
 // CaptureCmd groups the commands on capture files.
@@ -140,8 +140,8 @@ func (c *CapturePlotCmd) params() (quicklook.SigMFMeta, error) {
 // file; path is "" when there is none (not an error).
 func readSigMFBeside(file string) (path string, m quicklook.SigMFMeta, err error) {
 	for _, p := range quicklook.SigMFMetaPaths(file) {
-		data, err := state.ReadRegular(p, quicklook.MaxSigMFMetaBytes)
-		var big *state.TooLargeError
+		data, err := localfile.ReadRegular(p, quicklook.MaxSigMFMetaBytes)
+		var big *localfile.TooLargeError
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			continue

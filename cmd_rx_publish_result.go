@@ -6,8 +6,8 @@ import (
 
 	"rfhandoff/capture"
 	"rfhandoff/exec"
+	"rfhandoff/localfile"
 	"rfhandoff/publish"
-	"rfhandoff/state"
 )
 
 // RxPublishResultCmd publishes an RX_RESULT.json to the result branch
@@ -61,11 +61,11 @@ func (c *RxPublishResultCmd) Run(app *App) error {
 	return nil
 }
 
-// readResultFile is state.ReadRegular naming, for a file over the limit,
+// readResultFile is localfile.ReadRegular naming, for a file over the limit,
 // the setting too.
 func readResultFile(path string, limit int64) ([]byte, error) {
-	data, err := state.ReadRegular(path, limit)
-	var big *state.TooLargeError
+	data, err := localfile.ReadRegular(path, limit)
+	var big *localfile.TooLargeError
 	if errors.As(err, &big) {
 		return nil, fmt.Errorf("%s: more than %d bytes, the result size limit (limits.max_result_bytes)", path, limit)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"rfhandoff/capture"
 	"rfhandoff/hiddentext"
+	"rfhandoff/localfile"
 	"rfhandoff/rxwatch"
 	"rfhandoff/state"
 )
@@ -57,11 +58,11 @@ func (c *RxStatusCmd) Run(app *App) error {
 	if err != nil {
 		return err
 	}
-	held, pid, err := state.Probe(filepath.Join(dir, state.RXLockFile))
+	held, pid, err := localfile.Probe(filepath.Join(dir, state.RXLockFile))
 	if err != nil {
 		return err
 	}
-	capHeld, _, err := state.Probe(filepath.Join(dir, capture.LockFile))
+	capHeld, _, err := localfile.Probe(filepath.Join(dir, capture.LockFile))
 	if err != nil {
 		return err
 	}

@@ -8,9 +8,9 @@ import (
 	"rfhandoff/capture"
 	"rfhandoff/errlist"
 	"rfhandoff/exec"
+	"rfhandoff/localfile"
 	"rfhandoff/prompt"
 	"rfhandoff/rxwatch"
-	"rfhandoff/state"
 )
 
 // RxWatchCmd polls the task branch and offers each new valid task at the
@@ -63,7 +63,7 @@ func deadCaptureRecovery(app *App, s *rxwatch.Session) func(context.Context) {
 			return
 		}
 		// A live capture holds its lock: nothing to do, and no git run for it.
-		l, err := state.Acquire(filepath.Join(s.StateDir(), capture.LockFile))
+		l, err := localfile.Acquire(filepath.Join(s.StateDir(), capture.LockFile))
 		if err != nil {
 			return
 		}

@@ -7,7 +7,7 @@ import (
 
 	"rfhandoff/gate"
 	"rfhandoff/hiddentext"
-	"rfhandoff/state"
+	"rfhandoff/localfile"
 	"rfhandoff/task"
 )
 
@@ -46,11 +46,11 @@ func (c *TaskValidateCmd) Run(app *App) error {
 	return nil
 }
 
-// readTaskFile is state.ReadRegular naming, for a file over the limit, the
+// readTaskFile is localfile.ReadRegular naming, for a file over the limit, the
 // task size limit and its setting.
 func readTaskFile(path string, limit int64) ([]byte, error) {
-	data, err := state.ReadRegular(path, limit)
-	var big *state.TooLargeError
+	data, err := localfile.ReadRegular(path, limit)
+	var big *localfile.TooLargeError
 	if errors.As(err, &big) {
 		return nil, fmt.Errorf("%s: exceeds the task size limit of %d bytes (limits.max_task_bytes)", path, limit)
 	}

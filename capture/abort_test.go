@@ -13,6 +13,7 @@ import (
 
 	"rfhandoff/config"
 	"rfhandoff/exec"
+	"rfhandoff/localfile"
 	"rfhandoff/publish"
 	"rfhandoff/publish/publishtest"
 	"rfhandoff/result"
@@ -103,7 +104,7 @@ func TestCaptureAbortLeavesNothing(t *testing.T) {
 						t.Errorf("hackrf_transfer ended with exit %s, signal %q; want it stopped by SIGINT", code, e.Signal)
 					}
 				}
-				if e.Pid > 0 && exec.PIDAlive(e.Pid) {
+				if e.Pid > 0 && localfile.PIDAlive(e.Pid) {
 					t.Errorf("hackrf_transfer (pid %d) is still running", e.Pid)
 				}
 			}

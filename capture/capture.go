@@ -14,6 +14,7 @@ import (
 	"rfhandoff/gitcli"
 	"rfhandoff/hackrfcli"
 	"rfhandoff/ident"
+	"rfhandoff/localfile"
 	"rfhandoff/node"
 	"rfhandoff/notify"
 	"rfhandoff/quicklook"
@@ -199,7 +200,7 @@ func Run(ctx context.Context, d Deps, o Options) (rep *Report, err error) {
 	// opens: a capture that fills the disk fails late and takes the
 	// checkout's file system with it.
 	plan := p.CapturePlan()
-	free, err := state.FreeBytes(plan.Dir)
+	free, err := localfile.FreeBytes(plan.Dir)
 	if err != nil {
 		return nil, fmt.Errorf("reading the free space where captures go (capture.dir %s): %w; nothing started", plan.Dir, err)
 	}

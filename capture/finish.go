@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"rfhandoff/hackrfcli"
+	"rfhandoff/localfile"
 	"rfhandoff/publish"
 	"rfhandoff/quicklook"
 	"rfhandoff/result"
@@ -293,7 +294,7 @@ func writeQuicklook(path string, a *quicklook.Analysis, d quicklook.Detection, m
 	if err := quicklook.RenderPNG(&buf, a, d, m); err != nil {
 		return err
 	}
-	return state.WriteFileAtomic(path, buf.Bytes(), 0o644)
+	return localfile.WriteFileAtomic(path, buf.Bytes(), 0o644)
 }
 
 func onOff(b bool) string {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"rfhandoff/gitcli"
+	"rfhandoff/localfile"
 	"rfhandoff/mirror"
 	"rfhandoff/state"
 	"rfhandoff/task"
@@ -20,9 +21,9 @@ import (
 const LockFile = "rx_capture.lock"
 
 // lock takes the capture lock; a held lock is a *busyError.
-func lock(stateDir string) (*state.Lock, error) {
-	l, err := state.Acquire(filepath.Join(stateDir, LockFile))
-	var le *state.LockedError
+func lock(stateDir string) (*localfile.Lock, error) {
+	l, err := localfile.Acquire(filepath.Join(stateDir, LockFile))
+	var le *localfile.LockedError
 	if errors.As(err, &le) {
 		return nil, &busyError{Path: le.Path, PID: le.PID}
 	}

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"rfhandoff/hackrfcli"
+	"rfhandoff/localfile"
 	"rfhandoff/publish"
 	"rfhandoff/quicklook"
 	"rfhandoff/result"
@@ -147,7 +148,7 @@ func recoverLocked(ctx context.Context, d Deps, o Options, stateDir string) (*Re
 	// metadata) leaves its temp file there; the capture lock held here
 	// proves no writer owns it.
 	for _, p := range []string{out.ResultPath, strings.TrimSuffix(rec.DataPath, DataSuffix) + MetaSuffix} {
-		if removed, err := state.CleanTemps(p); err != nil {
+		if removed, err := localfile.CleanTemps(p); err != nil {
 			return fail(err)
 		} else if len(removed) > 0 {
 			log.Warn("removed temp files left by a killed writer", "files", removed)
@@ -173,7 +174,7 @@ func recoverLocked(ctx context.Context, d Deps, o Options, stateDir string) (*Re
 		// Kept before publishing, so that a recovery cut short is
 		// repeated with these very bytes: the publisher's no-op if they
 		// had landed, never a second, different COMPLETE.
-		if err := state.WriteFileAtomic(out.ResultPath, data, 0o644); err != nil {
+		if err := localfile.WriteFileAtomic(out.ResultPath, data, 0o644); err != nil {
 			return fail(err)
 		}
 		next := rec.Clone()

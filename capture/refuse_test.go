@@ -12,6 +12,7 @@ import (
 	"rfhandoff/exec"
 	"rfhandoff/gate"
 	"rfhandoff/gitcli/gittest"
+	"rfhandoff/localfile"
 	"rfhandoff/publish/publishtest"
 	"rfhandoff/result"
 	"rfhandoff/state"
@@ -134,7 +135,7 @@ func TestCaptureNeverOverwrites(t *testing.T) {
 func TestCaptureLocked(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t, "", publishtest.Options{}, nil)
-	l, err := state.Acquire(filepath.Join(w.StateDir, LockFile))
+	l, err := localfile.Acquire(filepath.Join(w.StateDir, LockFile))
 	if err != nil {
 		t.Fatal(err)
 	}

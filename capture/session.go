@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"rfhandoff/hackrfcli"
+	"rfhandoff/localfile"
 	"rfhandoff/notify"
 	"rfhandoff/publish"
 	"rfhandoff/quicklook"
@@ -403,7 +404,7 @@ func (s *session) publish(ctx context.Context, r *result.Result, notes []string,
 	if err != nil {
 		return publish.Outcome{}, err
 	}
-	if err := state.WriteFileAtomic(s.rep.ResultPath, data, 0o644); err != nil {
+	if err := localfile.WriteFileAtomic(s.rep.ResultPath, data, 0o644); err != nil {
 		s.d.Logger.Warn("could not keep a local copy of the result", "err", err)
 	} else if r.State == result.StateComplete {
 		s.recordComplete(data, notes)

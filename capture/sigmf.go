@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"rfhandoff/localfile"
 	"rfhandoff/quicklook"
 	"rfhandoff/sigmf"
 	"rfhandoff/state"
@@ -177,7 +178,7 @@ func writeMeta(path string, m sigmfMeta) (string, error) {
 		return "", err
 	}
 	data = append(data, '\n')
-	if err := state.WriteFileAtomic(path, data, 0o644); err != nil {
+	if err := localfile.WriteFileAtomic(path, data, 0o644); err != nil {
 		return "", err
 	}
 	sum := sha512.Sum512(data)

@@ -13,7 +13,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"rfhandoff/errlist"
-	"rfhandoff/state"
+	"rfhandoff/localfile"
 )
 
 // maxFileBytes bounds a policy file; a real one is a few KiB.
@@ -32,7 +32,7 @@ func Load(path string) (Policy, error) {
 	if err := outsideWorkTrees(path); err != nil {
 		return Policy{}, fileError(path, err)
 	}
-	data, err := state.ReadPrivate(path, maxFileBytes)
+	data, err := localfile.ReadPrivate(path, maxFileBytes)
 	if err != nil {
 		return Policy{}, fileError(path, err)
 	}

@@ -24,6 +24,7 @@ import (
 	"rfhandoff/gitcli"
 	"rfhandoff/hackrfcli"
 	"rfhandoff/hostclock"
+	"rfhandoff/localfile"
 	"rfhandoff/mirror"
 	"rfhandoff/state"
 )
@@ -202,7 +203,7 @@ func checkIgnored(ctx context.Context, rep *Report, git *gitcli.Client, d Deps) 
 		}
 		// As every command's first write checks them (PROTOCOL §4).
 		if _, err := os.Lstat(x.Dir); err == nil && x.What != "capture directory" {
-			if err := state.CheckPrivate(x.Dir); err != nil {
+			if err := localfile.CheckPrivate(x.Dir); err != nil {
 				rep.add(x.What, Problem, "%v", err)
 				continue
 			}
@@ -308,7 +309,7 @@ func checkTrust(rep *Report, s *exec.Stack, d Deps) {
 		}
 		if p.Trust.SigningKey != "" {
 			used = append(used, "trust.signing_key "+p.SigningKeyPath())
-			data, err := state.ReadPrivate(p.SigningKeyPath(), 1<<20)
+			data, err := localfile.ReadPrivate(p.SigningKeyPath(), 1<<20)
 			if err == nil && !strings.Contains(string(data), "PRIVATE KEY") && !hasEnv(d.Environ, "SSH_AUTH_SOCK") {
 				rep.add("trust", Problem, "trust.signing_key %s is a public key, whose private half git asks ssh-agent for, and SSH_AUTH_SOCK is not set here: "+
 					"start the agent and ssh-add the key in the session rfhandoff runs in", p.SigningKeyPath())
@@ -444,7 +445,7 @@ func checkClock(ctx context.Context, rep *Report, r exec.Runner, p config.Policy
 // where captures go (RX).
 func checkSpace(rep *Report, p config.Policy) {
 	plan := p.CapturePlan()
-	free, err := state.FreeBytes(plan.Dir)
+	free, err := localfile.FreeBytes(plan.Dir)
 	if err != nil {
 		rep.add("free space", Problem, "reading the free space where captures go (capture.dir %s): %v", plan.Dir, err)
 		return

@@ -17,6 +17,7 @@ import (
 	"rfhandoff/faultkit"
 	"rfhandoff/gitcli/gittest"
 	"rfhandoff/hackrfcli"
+	"rfhandoff/localfile"
 	"rfhandoff/prompt/prompttest"
 	"rfhandoff/publish/publishtest"
 	"rfhandoff/result"
@@ -196,7 +197,7 @@ func TestRxCaptureCtrlC(t *testing.T) {
 	if *cp.CaptureExitCode != 0 {
 		t.Errorf("hackrf_transfer exit %d: it did not end through its SIGINT handler", *cp.CaptureExitCode)
 	}
-	if exec.PIDAlive(int(cp.CapturePID)) {
+	if localfile.PIDAlive(int(cp.CapturePID)) {
 		t.Errorf("hackrf_transfer (pid %d) is still there", cp.CapturePID)
 	}
 }

@@ -9,8 +9,8 @@ import (
 
 	"rfhandoff/capture"
 	"rfhandoff/gitcli/gittest"
+	"rfhandoff/localfile"
 	"rfhandoff/rxwatch/rxtest"
-	"rfhandoff/state"
 	"rfhandoff/task/tasktest"
 )
 
@@ -97,7 +97,7 @@ func TestRxCheckExitCodes(t *testing.T) {
 	}
 	// An rx capture holding its lock keeps its record: mark-completed
 	// marks the task and leaves capture_in_progress to the capture.
-	l, err := state.Acquire(filepath.Join(rx.StateDir(), capture.LockFile))
+	l, err := localfile.Acquire(filepath.Join(rx.StateDir(), capture.LockFile))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+
+	"rfhandoff/localfile"
 )
 
 // errNotRegular is why a path that is not a regular file cannot be the
@@ -61,26 +63,5 @@ func openAuditFile(path string, flag int) (*os.File, error) {
 func notRegularError(path string, m fs.FileMode) error {
 	return &fs.PathError{Op: "open", Path: path, Err: fmt.Errorf(
 		"%w (it is %s): the audit log must be a plain file rfhandoff writes itself; remove what is there, or point [audit] path at a file of its own",
-		errNotRegular, FileKind(m))}
-}
-
-// FileKind names what a file that is not regular is ("a symlink", "a
-// FIFO", ...), for every refusal of one (state.ReadRegular's too).
-func FileKind(m fs.FileMode) string {
-	switch t := m.Type(); {
-	case t&fs.ModeSymlink != 0:
-		return "a symlink"
-	case t&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case t&fs.ModeDevice != 0, t&fs.ModeCharDevice != 0:
-		return "a device"
-	case t&fs.ModeSocket != 0:
-		return "a socket"
-	case t&fs.ModeDir != 0:
-		return "a directory"
-	case t&fs.ModeIrregular != 0:
-		return "an irregular file"
-	default:
-		return "not a plain file"
-	}
+		errNotRegular, localfile.FileKind(m))}
 }

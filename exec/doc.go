@@ -9,7 +9,7 @@
 // Start; Cmd and Result; the audit log (OpenAuditLog, Entry, VerifyAuditLog),
 // which also keeps notification deliveries (RecordDelivery) and people's
 // decisions (RecordDecision, Decision);
-// tool resolution; the built child environment; process liveness (PIDAlive,
-// ProcessStart); and the errors callers branch on: *ExitError, *ChainError,
+// tool resolution; the built child environment; process start times
+// (ProcessStart); and the errors callers branch on: *ExitError, *ChainError,
 // ErrDenied and ErrNotInstalled (a command that never started).
 package exec

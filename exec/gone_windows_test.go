@@ -1,3 +1,5 @@
 package exec
 
-func processGone(pid int) bool { return !PIDAlive(pid) }
+import "rfhandoff/localfile"
+
+func processGone(pid int) bool { return !localfile.PIDAlive(pid) }

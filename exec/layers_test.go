@@ -19,7 +19,7 @@ import (
 // be placed here on purpose: the test fails on one it does not know.
 var layers = [][]string{
 	// leaves: no project imports
-	{"errlist", "strictjson", "backoff", "hiddentext", "gitcli/gitname", "ident", "node", "internal/testrun", "internal/testbin"},
+	{"errlist", "strictjson", "localfile", "backoff", "hiddentext", "gitcli/gitname", "ident", "node", "internal/testrun", "internal/testbin"},
 	// infrastructure: processes, files, git, the HackRF tools
 	{"exec", "state", "gitcli", "hackrfcli", "hacksim", "quicklook", "hostclock", "gitcli/gittest", "quicklook/quicklooktest"},
 	// domain: what a task, a result and a policy are, and reading them
@@ -32,12 +32,11 @@ var layers = [][]string{
 
 // sameLayer lists the imports allowed within a layer, importer first.
 var sameLayer = map[string][]string{
-	"state":               {"exec"},
+	"localfile":           {"errlist"},
 	"gitcli":              {"exec"},
 	"hackrfcli":           {"exec"},
 	"hostclock":           {"exec"},
 	"hacksim":             {"hackrfcli"},
-	"quicklook":           {"state"},
 	"gitcli/gittest":      {"exec"},
 	"task":                {"gate"},
 	"gate":                {"config", "result"},
@@ -55,6 +54,7 @@ var sameLayer = map[string][]string{
 // testOnly lists what test files may import besides the rules above.
 var testOnly = map[string][]string{
 	"hackrfcli": {"hacksim"}, // the parsers are tested against the simulator's output
+	"state":     {"exec"},    // exec.ProcessStart is tested against state's helper process
 }
 
 // testHelpers are imported by tests of any layer.

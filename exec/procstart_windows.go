@@ -1,6 +1,10 @@
 package exec
 
-import "golang.org/x/sys/windows"
+import (
+	"rfhandoff/localfile"
+
+	"golang.org/x/sys/windows"
+)
 
 func processStart(pid int) (int64, bool) {
 	h, err := windows.OpenProcess(windows.PROCESS_QUERY_LIMITED_INFORMATION, false, uint32(pid))
@@ -11,7 +15,7 @@ func processStart(pid int) (int64, bool) {
 	// A handle held somewhere keeps an ended process's object (and pid):
 	// it runs no more, so it has no start to compare.
 	var code uint32
-	if windows.GetExitCodeProcess(h, &code) != nil || code != stillActive {
+	if windows.GetExitCodeProcess(h, &code) != nil || code != localfile.StillActive {
 		return 0, false
 	}
 	var created, exited, kernel, user windows.Filetime

@@ -1,6 +1,6 @@
 package faultkit
 
-import "rfhandoff/exec"
+import "rfhandoff/localfile"
 
 // Alive reports whether pid is a running process.
-func Alive(pid int) bool { return exec.PIDAlive(pid) }
+func Alive(pid int) bool { return localfile.PIDAlive(pid) }

@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"rfhandoff/exec"
-	"rfhandoff/state"
+	"rfhandoff/localfile"
 )
 
 // TempFiles lists every file under dir whose name holds ".tmp" (what an
@@ -41,7 +41,7 @@ func TempFiles(t testing.TB, dir string) []string {
 // LockHeld reports whether some process holds the lock file.
 func LockHeld(t testing.TB, lockPath string) bool {
 	t.Helper()
-	held, _, err := state.Probe(lockPath)
+	held, _, err := localfile.Probe(lockPath)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("faultkit: probing %s: %v", lockPath, err)
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"rfhandoff/exec"
+	"rfhandoff/localfile"
 )
 
 // CloneBranch makes a shallow (depth 1), single-branch, tag-less clone of
@@ -134,7 +135,7 @@ func RemoveStaleClones(dir string) ([]string, error) {
 	var removed []string
 	for _, e := range entries {
 		pid, ok := clonePID(e.Name())
-		if !ok || !e.IsDir() || exec.PIDAlive(pid) {
+		if !ok || !e.IsDir() || localfile.PIDAlive(pid) {
 			continue
 		}
 		path := filepath.Join(dir, e.Name())

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"rfhandoff/gitcli"
-	"rfhandoff/state"
+	"rfhandoff/localfile"
 )
 
 // anchorsSuffix names the file beside the mirror (<mirror>.anchors) that
@@ -30,7 +30,7 @@ const maxAnchorsBytes = 1 << 20
 // that is an error naming it, never a silent reset: forgetting an anchor
 // would accept a rewritten branch.
 func readAnchors(path string) (map[string]string, error) {
-	data, err := state.ReadPrivate(path, maxAnchorsBytes)
+	data, err := localfile.ReadPrivate(path, maxAnchorsBytes)
 	if errors.Is(err, os.ErrNotExist) {
 		return map[string]string{}, nil
 	}
@@ -58,7 +58,7 @@ func writeAnchors(path string, anchors map[string]string) error {
 	for _, br := range branches {
 		b.WriteString(anchors[br] + " " + br + "\n")
 	}
-	return state.WriteFileAtomic(path, []byte(b.String()), 0o600)
+	return localfile.WriteFileAtomic(path, []byte(b.String()), 0o600)
 }
 
 // checkAnchor runs after a successful fetch of branch when the mirror has

@@ -13,7 +13,7 @@ import (
 
 	"rfhandoff/exec"
 	"rfhandoff/gitcli"
-	"rfhandoff/state"
+	"rfhandoff/localfile"
 )
 
 // ownConfig is the mirror's whole config file as rebuild writes it. Git
@@ -42,7 +42,7 @@ func (m *Mirror) guard() error {
 	if _, err := os.Lstat(filepath.Join(m.Dir, "commondir")); !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("mirror %s: it has a commondir file, which would make git read another repository's config: refusing to run git in it; the next fetch rebuilds the mirror", m.Dir)
 	}
-	data, err := state.ReadRegular(filepath.Join(m.Dir, "config"), maxConfigBytes)
+	data, err := localfile.ReadRegular(filepath.Join(m.Dir, "config"), maxConfigBytes)
 	if err == nil && bytes.Equal(data, ownConfig(m.Remote)) {
 		return nil
 	}

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"rfhandoff/gitcli/gittest"
+	"rfhandoff/localfile"
 	"rfhandoff/mirror"
-	"rfhandoff/state"
 )
 
 // Every git call in the mirror forbids git's own lazy fetch of a missing
@@ -62,7 +62,7 @@ func TestOpenRemovesTempFilesOfKilledWrites(t *testing.T) {
 	var leftovers []string
 	// The withheld list lives inside the mirror (withheld.go).
 	for _, p := range []string{anchors, filepath.Join(f.dir, "rfhandoff-withheld")} {
-		tmp, err := state.CreateTemp(p)
+		tmp, err := localfile.CreateTemp(p)
 		if err != nil {
 			t.Fatal(err)
 		}

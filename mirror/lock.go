@@ -6,12 +6,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"rfhandoff/localfile"
 	"strings"
 	"time"
 
 	"github.com/gofrs/flock"
-
-	"rfhandoff/state"
 )
 
 // Infixes of the directories rebuild makes beside the mirror; one left by
@@ -52,7 +51,7 @@ func removeLeftovers(dir string) {
 // of the mirror lock calls it: no write of ours is under way then.
 func cleanTemps(dir string) error {
 	for _, p := range []string{AnchorsPath(dir), withheld{dir}.path()} {
-		if _, err := state.CleanTemps(p); err != nil {
+		if _, err := localfile.CleanTemps(p); err != nil {
 			return fmt.Errorf("mirror: removing leftover temporary files of %s: %w", p, err)
 		}
 	}

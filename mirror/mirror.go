@@ -14,7 +14,7 @@ import (
 	"rfhandoff/config"
 	"rfhandoff/exec"
 	"rfhandoff/gitcli"
-	"rfhandoff/state"
+	"rfhandoff/localfile"
 )
 
 // The mirrors' names in the state directory, one per side.
@@ -129,7 +129,7 @@ func private(dir string) error {
 		if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) {
 			return nil
 		}
-		if err := state.CheckPrivate(p); err != nil {
+		if err := localfile.CheckPrivate(p); err != nil {
 			return fmt.Errorf("mirror: %w", err)
 		}
 	}
@@ -164,7 +164,7 @@ const maxURLFileBytes = 64 << 10
 // mirroredURL reads urlFile in the mirror at dir; ok is false when there
 // is none.
 func mirroredURL(dir string) (url string, ok bool, err error) {
-	data, err := state.ReadPrivate(filepath.Join(dir, urlFile), maxURLFileBytes)
+	data, err := localfile.ReadPrivate(filepath.Join(dir, urlFile), maxURLFileBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", false, nil
 	}

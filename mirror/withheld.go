@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"rfhandoff/gitcli"
-	"rfhandoff/state"
+	"rfhandoff/localfile"
 )
 
 // withheldFile, inside the mirror, lists the blobs a bounded fetch did
@@ -33,7 +33,7 @@ func (w withheld) path() string { return filepath.Join(w.dir, withheldFile) }
 // read is the recorded limits by blob; a damaged line only costs a fetch.
 func (w withheld) read() map[string]int64 {
 	out := map[string]int64{}
-	data, err := state.ReadPrivate(w.path(), maxWithheldBytes)
+	data, err := localfile.ReadPrivate(w.path(), maxWithheldBytes)
 	if err != nil {
 		return out
 	}
@@ -62,7 +62,7 @@ func (w withheld) RecordWithheld(blobs []string, limit int64) error {
 	for blob, n := range known {
 		fmt.Fprintf(&b, "%s %d\n", blob, n)
 	}
-	if err := state.WriteFileAtomic(w.path(), []byte(b.String()), 0o600); err != nil {
+	if err := localfile.WriteFileAtomic(w.path(), []byte(b.String()), 0o600); err != nil {
 		return fmt.Errorf("mirror: %w", err)
 	}
 	return nil

@@ -5,9 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"rfhandoff/localfile"
 	"unicode/utf8"
-
-	"rfhandoff/state"
 )
 
 // Options tunes Decode.
@@ -123,14 +122,14 @@ func firstInvalidUTF8(data []byte) int {
 	return len(data)
 }
 
-// ReadFile reads (state.ReadRegular: a regular file, never read past the
+// ReadFile reads (localfile.ReadRegular: a regular file, never read past the
 // size limit) and decodes a result file. It returns
 // the exact bytes read, which are what a digest must cover. An invalid
 // result is an *invalidError whose Source is path.
 func ReadFile(path string, opts Options) (*Result, []byte, error) {
 	limit := opts.limit()
-	data, err := state.ReadRegular(path, limit)
-	var big *state.TooLargeError
+	data, err := localfile.ReadRegular(path, limit)
+	var big *localfile.TooLargeError
 	if errors.As(err, &big) {
 		var p problems
 		p.add("", ruleSize, "is more than the limit of %d bytes", limit)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"rfhandoff/exec"
+	"rfhandoff/localfile"
 	"rfhandoff/prompt"
 	"rfhandoff/state"
 	"rfhandoff/taskfetch"
@@ -197,7 +198,7 @@ func (s *Session) promptTask(cur *taskfetch.Current, plan state.CapturePlan) pro
 		Watcher: s.role == RoleWatcher,
 	}
 	if t.HardwareAccess && t.RFRX && !t.RFTX {
-		free, err := state.FreeBytes(plan.Dir)
+		free, err := localfile.FreeBytes(plan.Dir)
 		if err != nil {
 			free = -1
 		}

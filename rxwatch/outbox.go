@@ -15,6 +15,7 @@ import (
 	"rfhandoff/gate"
 	"rfhandoff/hiddentext"
 	"rfhandoff/ident"
+	"rfhandoff/localfile"
 	"rfhandoff/result"
 	"rfhandoff/state"
 	"rfhandoff/task"
@@ -68,7 +69,7 @@ func (m *ManualExecutor) Prepare(cur *taskfetch.Current, a state.Approval, phras
 	} else if !fi.IsDir() {
 		return "", fmt.Errorf("outbox: %s is not a directory (mode %s): refusing to write through it", dir, fi.Mode())
 	}
-	if err := state.WriteFileAtomic(filepath.Join(dir, OutboxTaskFile), m.taskMarkdown(cur, a, phrase), 0o600); err != nil {
+	if err := localfile.WriteFileAtomic(filepath.Join(dir, OutboxTaskFile), m.taskMarkdown(cur, a, phrase), 0o600); err != nil {
 		return "", fmt.Errorf("outbox: %w", err)
 	}
 	skel := m.skeleton(t)
@@ -88,7 +89,7 @@ func (m *ManualExecutor) Prepare(cur *taskfetch.Current, a state.Approval, phras
 		} else if !errors.Is(err, fs.ErrNotExist) {
 			return "", fmt.Errorf("outbox: %w", err)
 		}
-		if err := state.WriteFileAtomic(p, f.data, 0o600); err != nil {
+		if err := localfile.WriteFileAtomic(p, f.data, 0o600); err != nil {
 			return "", fmt.Errorf("outbox: %w", err)
 		}
 	}

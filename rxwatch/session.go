@@ -13,6 +13,7 @@ import (
 	"rfhandoff/errlist"
 	"rfhandoff/exec"
 	"rfhandoff/gitcli"
+	"rfhandoff/localfile"
 	"rfhandoff/mirror"
 	"rfhandoff/notify"
 	"rfhandoff/state"
@@ -85,7 +86,7 @@ const watcherHolder = "rx watch"
 // lockHeldError is a command refused because another one holds the RX
 // lock; the message names the holder from what it recorded in the lock.
 type lockHeldError struct {
-	Locked *state.LockedError
+	Locked *localfile.LockedError
 	Role   Role // the refused command's
 }
 
@@ -123,13 +124,13 @@ type Session struct {
 	Mirror *mirror.Mirror
 	Store  *state.RXStore
 	role   Role
-	lock   *state.Lock
+	lock   *localfile.Lock
 }
 
 // Open checks the preconditions, takes the watcher lock, recovers a stale
 // running flag (with a warning) and, for RoleWatcher, records running and
 // the PID. A command beside one holding the lock gets a *lockHeldError
-// (wrapping *state.LockedError) naming the holder; a corrupt state file is
+// (wrapping *localfile.LockedError) naming the holder; a corrupt state file is
 // a *state.CorruptError and is left untouched.
 func Open(ctx context.Context, env Env, role Role) (*Session, error) {
 	dir := env.Policy.StatePath()
@@ -144,9 +145,9 @@ func openIn(ctx context.Context, env Env, dir string, role Role) (*Session, erro
 	if role == RoleWatcher {
 		holder = watcherHolder
 	}
-	lock, err := state.AcquireAs(filepath.Join(dir, state.RXLockFile), holder)
+	lock, err := localfile.AcquireAs(filepath.Join(dir, state.RXLockFile), holder)
 	if err != nil {
-		var le *state.LockedError
+		var le *localfile.LockedError
 		if errors.As(err, &le) {
 			return nil, &lockHeldError{Locked: le, Role: role}
 		}

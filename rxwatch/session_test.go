@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"rfhandoff/gitcli"
+	"rfhandoff/localfile"
 	"rfhandoff/rxwatch/rxtest"
 	"rfhandoff/state"
 	"rfhandoff/task/tasktest"
@@ -44,9 +45,9 @@ func TestOpenLocksAndRecordsRunning(t *testing.T) {
 	if err != nil || !st.Running || st.WatcherPID != os.Getpid() {
 		t.Fatalf("state while watching: %+v, %v", st, err)
 	}
-	var le *state.LockedError
+	var le *localfile.LockedError
 	if _, err := Open(ctx, env, RoleWatcher); !errors.As(err, &le) {
-		t.Fatalf("second watcher: %v; want *state.LockedError", err)
+		t.Fatalf("second watcher: %v; want *localfile.LockedError", err)
 	}
 	var lh *lockHeldError
 	if _, err := Open(ctx, env, RoleOneShot); !errors.As(err, &lh) || !errors.As(err, &le) || !lh.Watcher() {

@@ -9,8 +9,8 @@ import (
 
 	"rfhandoff/errlist"
 	"rfhandoff/ident"
+	"rfhandoff/localfile"
 	"rfhandoff/node"
-	"rfhandoff/state"
 )
 
 // CollectionVersion is the SigMF version the collection conforms to: the
@@ -109,7 +109,7 @@ func WriteCollection(stateDir, taskID, title string, streams []Stream) (string, 
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return "", err
 	}
-	if err := state.WriteFileAtomic(path, data, 0o644); err != nil {
+	if err := localfile.WriteFileAtomic(path, data, 0o644); err != nil {
 		return "", err
 	}
 	return path, nil

@@ -155,24 +155,6 @@ func (c CapturePlan) CheckSpace(free int64) error {
 	return &SpaceError{Dir: c.Dir, Need: c.Bytes(), Margin: c.FreeMarginBytes, Free: free, PlannedS: c.PlannedDurationS, RateHz: c.SampleRateHz}
 }
 
-// FreeBytes is the space an unprivileged writer has on the file system
-// that holds path, or the nearest existing directory above it (a capture
-// directory is created only when a capture starts).
-func FreeBytes(path string) (int64, error) {
-	p := filepath.Clean(path)
-	for {
-		free, err := freeBytes(p)
-		if err == nil || !isNotExist(err) {
-			return free, err
-		}
-		parent := filepath.Dir(p)
-		if parent == p {
-			return 0, err
-		}
-		p = parent
-	}
-}
-
 // MHz writes a frequency or a rate in MHz without trailing zeros.
 func MHz(hz int64) string {
 	return strconv.FormatFloat(float64(hz)/1e6, 'f', -1, 64) + " MHz"

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"rfhandoff/localfile"
 	"strings"
 	"testing"
 	"time"
@@ -59,7 +60,7 @@ func TestCapturePlanSpace(t *testing.T) {
 
 func TestFreeBytesOfAMissingDirectory(t *testing.T) {
 	dir := t.TempDir()
-	got, err := FreeBytes(filepath.Join(dir, "not", "yet", "there"))
+	got, err := localfile.FreeBytes(filepath.Join(dir, "not", "yet", "there"))
 	if err != nil || got <= 0 {
 		t.Fatalf("FreeBytes of a directory to be created = %d, %v", got, err)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"rfhandoff/localfile"
 	"strings"
 	"testing"
 	"time"
@@ -29,7 +30,7 @@ func runHelper(h string) int {
 	case "exit":
 		return 0
 	case "hold-lock":
-		l, err := Acquire(arg)
+		l, err := localfile.Acquire(arg)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "helper:", err)
 			return 3
@@ -38,22 +39,9 @@ func runHelper(h string) int {
 		io.Copy(io.Discard, os.Stdin) // hold until the parent closes stdin
 		l.Release()
 		return 0
-	case "write-loop":
-		fmt.Println("writing")
-		for i := 0; ; i++ {
-			if err := WriteJSON(arg, payload(i)); err != nil {
-				fmt.Fprintln(os.Stderr, "helper:", err)
-				return 3
-			}
-		}
 	}
 	fmt.Fprintln(os.Stderr, "helper: unknown mode", h)
 	return 2
-}
-
-// payload is a state-shaped value big enough that a write takes a while.
-func payload(i int) map[string]any {
-	return map[string]any{"seq": i, "pad": strings.Repeat("x", 50_000)}
 }
 
 // helper is a started helper process with its stdin and stdout.

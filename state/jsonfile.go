@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"unicode/utf8"
 
+	"rfhandoff/localfile"
 	"rfhandoff/strictjson"
 )
 
@@ -39,8 +40,8 @@ func (e *CorruptError) Unwrap() error { return e.Err }
 // v must marshal every field (no omitempty): the key check compares the
 // file's keys with v's own encoding.
 func ReadJSON(path string, v any) (exists bool, err error) {
-	data, err := ReadPrivate(path, maxFileBytes)
-	var big *TooLargeError
+	data, err := localfile.ReadPrivate(path, maxFileBytes)
+	var big *localfile.TooLargeError
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return false, nil
@@ -62,7 +63,7 @@ func WriteJSON(path string, v any) error {
 	if err != nil {
 		return fmt.Errorf("write state %s: %w", path, err)
 	}
-	return WriteFileAtomic(path, append(data, '\n'), 0o600)
+	return localfile.WriteFileAtomic(path, append(data, '\n'), 0o600)
 }
 
 // decodeStrict is ReadJSON's parse, on bytes.

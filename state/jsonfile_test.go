@@ -2,6 +2,7 @@ package state
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -152,5 +153,40 @@ func TestReadJSONRefusesASymlink(t *testing.T) {
 	}
 	if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
 		t.Errorf("the link changed: %v", err)
+	}
+}
+
+func TestWriteJSONFormat(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.json")
+	if err := WriteJSON(path, map[string]int{"a": 1}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != "{\n  \"a\": 1\n}\n" {
+		t.Errorf("WriteJSON wrote %q", got)
+	}
+	if !json.Valid(got) {
+		t.Error("not valid JSON")
+	}
+	if fi, _ := os.Stat(path); modesKept && fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v, want 0600", fi.Mode().Perm())
+	}
+}
+
+// skipUnlessLink skips where link is not a symlink this system reads
+// through (Wine's emulation of Windows symlinks is neither).
+func skipUnlessLink(t *testing.T, link string) {
+	t.Helper()
+	fi, err := os.Lstat(link)
+	if err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		_, err = os.ReadFile(link)
+	} else if err == nil {
+		err = errors.New("not reported as a symlink")
+	}
+	if err != nil {
+		t.Skipf("no working symlink here (Wine's emulation): %v", err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"maps"
 	"path/filepath"
 	"reflect"
+	"rfhandoff/localfile"
 	"slices"
 	"time"
 )
@@ -11,6 +12,14 @@ import (
 // rxStateLockFile guards read-modify-write cycles of the RX state file. It
 // is held for milliseconds at a time, so the watcher, rx approve, rx
 // capture and rx mark-completed can all update the state beside each other.
+// Lock file names, one per side, kept in the state directory beside (never
+// the same as) the state files they guard: the state file is replaced by
+// rename, which would swap the locked inode away.
+const (
+	RXLockFile = "rx_agent.lock"
+	TXLockFile = "tx_agent.lock"
+)
+
 const rxStateLockFile = "rx_state.lock"
 
 // rxStateLockWait bounds how long Update waits for another writer.
@@ -63,12 +72,12 @@ func (s *RXStore) CleanTemps() ([]string, error) {
 		return nil, err
 	}
 	defer lock.Release()
-	return CleanTemps(s.Path())
+	return localfile.CleanTemps(s.Path())
 }
 
 // lock takes the state lock, waiting while another writer holds it.
-func (s *RXStore) lock() (*Lock, error) {
-	return acquireWaiting(filepath.Join(s.Dir, rxStateLockFile), "state "+s.Path(), rxStateLockWait)
+func (s *RXStore) lock() (*localfile.Lock, error) {
+	return localfile.AcquireWaiting(filepath.Join(s.Dir, rxStateLockFile), "state "+s.Path(), rxStateLockWait)
 }
 
 // cloneRX deep-copies the state so fn's changes can be compared with the

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/go-multierror"
 
 	"rfhandoff/ident"
+	"rfhandoff/localfile"
 )
 
 // TXRecordsFile is the list of the authorization records tx watch issued
@@ -69,7 +70,7 @@ func (s *TXRecordStore) Load() (TXRecords, error) {
 // atomically (synced) when fn changed it; an error from fn writes nothing
 // and is returned as is.
 func (s *TXRecordStore) Update(fn func(*TXRecords) error) error {
-	lock, err := acquireWaiting(filepath.Join(s.Dir, txRecordsLockFile), "the authorization list "+s.Path(), txRecordsLockWait)
+	lock, err := localfile.AcquireWaiting(filepath.Join(s.Dir, txRecordsLockFile), "the authorization list "+s.Path(), txRecordsLockWait)
 	if err != nil {
 		return err
 	}
@@ -94,12 +95,12 @@ func (s *TXRecordStore) Update(fn func(*TXRecords) error) error {
 // CleanTemps removes temp files a killed writer left beside the list,
 // under its lock (no writer is mid-write then).
 func (s *TXRecordStore) CleanTemps() ([]string, error) {
-	lock, err := acquireWaiting(filepath.Join(s.Dir, txRecordsLockFile), "the authorization list "+s.Path(), txRecordsLockWait)
+	lock, err := localfile.AcquireWaiting(filepath.Join(s.Dir, txRecordsLockFile), "the authorization list "+s.Path(), txRecordsLockWait)
 	if err != nil {
 		return nil, err
 	}
 	defer lock.Release()
-	return CleanTemps(s.Path())
+	return localfile.CleanTemps(s.Path())
 }
 
 // validate checks every entry and reports all problems at once.

@@ -17,8 +17,8 @@ import (
 
 	"rfhandoff/config"
 	"rfhandoff/gitcli"
+	"rfhandoff/localfile"
 	"rfhandoff/mirror"
-	"rfhandoff/state"
 	"rfhandoff/task"
 	"rfhandoff/taskfetch"
 )
@@ -135,7 +135,7 @@ func (w *Writer) Write(ctx context.Context, req Request) (*Written, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, err
 	}
-	if err := state.WriteFileAtomic(path, data, 0o644); err != nil {
+	if err := localfile.WriteFileAtomic(path, data, 0o644); err != nil {
 		return nil, err
 	}
 	out := &Written{Path: path, TaskFile: p.Repo.TaskFile, IsTaskFile: samePath(path, p.Resolve(p.Repo.TaskFile)),

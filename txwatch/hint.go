@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"rfhandoff/config"
-	"rfhandoff/state"
+	"rfhandoff/localfile"
 )
 
 // fetchHintFile is written by tx execute after it fetched the result
@@ -15,7 +15,7 @@ import (
 const fetchHintFile = "tx_result_fetched"
 
 func readFetchHint(pol config.Policy) string {
-	b, err := state.ReadPrivate(pol.StatePath(fetchHintFile), 128)
+	b, err := localfile.ReadPrivate(pol.StatePath(fetchHintFile), 128)
 	if err != nil {
 		return ""
 	}
@@ -25,5 +25,5 @@ func readFetchHint(pol config.Policy) string {
 // writeFetchHint records commit as fetched; failing to write it only
 // delays the watcher until its resync, so the error is not fatal.
 func writeFetchHint(pol config.Policy, commit string) error {
-	return state.WriteFileAtomic(pol.StatePath(fetchHintFile), []byte(commit+"\n"), 0o600)
+	return localfile.WriteFileAtomic(pol.StatePath(fetchHintFile), []byte(commit+"\n"), 0o600)
 }

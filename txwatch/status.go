@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"rfhandoff/config"
+	"rfhandoff/localfile"
 	"rfhandoff/state"
 )
 
@@ -56,7 +57,7 @@ func ReadStatus(pol config.Policy, now time.Time) (Status, error) {
 	if err != nil {
 		return Status{}, err
 	}
-	held, pid, err := state.Probe(pol.StatePath(state.TXLockFile))
+	held, pid, err := localfile.Probe(pol.StatePath(state.TXLockFile))
 	if err != nil {
 		return Status{}, err
 	}

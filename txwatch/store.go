@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"rfhandoff/config"
+	"rfhandoff/localfile"
 	"rfhandoff/result"
 	"rfhandoff/state"
 )
@@ -45,7 +46,7 @@ func (e *recordExistsError) Error() string {
 	return fmt.Sprintf("authorization record %s already exists; a result is authorized once", e.Path)
 }
 
-// recordTemps names the store's temp files (state.CreateTemp), so a
+// recordTemps names the store's temp files (localfile.CreateTemp), so a
 // watcher holding the lock can remove those a killed writer left.
 const recordTemps = "record"
 
@@ -66,13 +67,13 @@ func (s Store) Create(r Record) (string, error) {
 	}
 	name := RecordName(r.TaskID, r.ResultSHA256)
 	path := s.Path(name)
-	f, err := state.CreateTemp(s.Path(recordTemps))
+	f, err := localfile.CreateTemp(s.Path(recordTemps))
 	if err != nil {
 		return "", fmt.Errorf("write %s: %w", path, err)
 	}
 	tmp := f.Name()
 	defer os.Remove(tmp)
-	if err := state.WriteSynced(f, data, 0o600); err != nil {
+	if err := localfile.WriteSynced(f, data, 0o600); err != nil {
 		return "", fmt.Errorf("write %s: %w", path, err)
 	}
 	if err := os.Link(tmp, path); err != nil {
@@ -81,7 +82,7 @@ func (s Store) Create(r Record) (string, error) {
 		}
 		return "", fmt.Errorf("write %s: %w", path, err)
 	}
-	if err := state.SyncDir(s.Dir); err != nil {
+	if err := localfile.SyncDir(s.Dir); err != nil {
 		return "", fmt.Errorf("write %s: syncing the directory: %w", path, err)
 	}
 	err = s.list().Update(func(l *state.TXRecords) error {
@@ -110,7 +111,7 @@ func (s Store) ListPath() string { return s.list().Path() }
 // holding the tx watcher's lock (the list's own temps are cleaned under
 // the list's lock).
 func (s Store) CleanTemps() ([]string, error) {
-	left, err := state.CleanTemps(s.Path(recordTemps))
+	left, err := localfile.CleanTemps(s.Path(recordTemps))
 	if err != nil {
 		return left, err
 	}
@@ -209,7 +210,7 @@ func (s Store) WriteOutcome(name string, o Outcome) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("encode outcome: %w", err)
 	}
-	return path, state.WriteFileAtomic(path, append(data, '\n'), 0o600)
+	return path, localfile.WriteFileAtomic(path, append(data, '\n'), 0o600)
 }
 
 // ReadRecord reads the record file name from the store: it must be a
@@ -228,9 +229,9 @@ func (s Store) readRecord(name string) (Record, string, error) {
 	if m == nil {
 		return Record{}, "", fmt.Errorf("%s: not an authorization record name (want <TASK_ID>-<12 hex digits>.json)", path)
 	}
-	data, err := state.ReadPrivate(path, maxRecordBytes)
+	data, err := localfile.ReadPrivate(path, maxRecordBytes)
 	var r Record
-	var big *state.TooLargeError
+	var big *localfile.TooLargeError
 	switch {
 	case errors.As(err, &big):
 		var p recProblems

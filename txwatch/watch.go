@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"rfhandoff/localfile"
 	"rfhandoff/notify"
 
 	"rfhandoff/backoff"
@@ -122,7 +123,7 @@ func (w *Watcher) Run(ctx context.Context) (err error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("state directory: %w", err)
 	}
-	lock, err := state.AcquireAs(w.Policy.StatePath(state.TXLockFile), "tx watch")
+	lock, err := localfile.AcquireAs(w.Policy.StatePath(state.TXLockFile), "tx watch")
 	if err != nil {
 		return err
 	}
@@ -135,7 +136,7 @@ func (w *Watcher) Run(ctx context.Context) (err error) {
 	}
 	// Holding the lock, no live writer owns a temp file.
 	for _, f := range []string{state.TXStateFile, nodesFile} {
-		if _, err := state.CleanTemps(filepath.Join(dir, f)); err != nil {
+		if _, err := localfile.CleanTemps(filepath.Join(dir, f)); err != nil {
 			return err
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"rfhandoff/gate"
 	"rfhandoff/gitcli"
 	"rfhandoff/gitcli/gittest"
+	"rfhandoff/localfile"
 	"rfhandoff/prompt"
 	"rfhandoff/result"
 	"rfhandoff/state"
@@ -326,9 +327,9 @@ func TestWatchOneAtATime(t *testing.T) {
 	stop := runWatcher(t, e.watcher(out, noTerminal))
 	waitFor(t, "the first watcher", contains(out, "watching origin/rx-node"), out)
 	err := e.watcher(&gittest.SyncBuffer{}, noTerminal).Run(t.Context())
-	var le *state.LockedError
+	var le *localfile.LockedError
 	if !errors.As(err, &le) {
-		t.Fatalf("second watcher: %v, want *state.LockedError", err)
+		t.Fatalf("second watcher: %v, want *localfile.LockedError", err)
 	}
 	if err := stop(); err != nil {
 		t.Fatal(err)

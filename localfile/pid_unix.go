@@ -1,0 +1,20 @@
+//go:build unix
+
+package localfile
+
+import (
+	"errors"
+
+	"golang.org/x/sys/unix"
+)
+
+// PIDAlive reports whether a process with this PID exists: kill(pid, 0)
+// does not fail with ESRCH. EPERM (it exists but belongs to someone else)
+// counts as alive.
+func PIDAlive(pid int) bool {
+	if pid <= 0 {
+		return false
+	}
+	err := unix.Kill(pid, 0)
+	return err == nil || !errors.Is(err, unix.ESRCH)
+}

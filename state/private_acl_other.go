@@ -1,7 +1,0 @@
-//go:build unix && !linux
-
-package state
-
-// extendedACL: access lists beyond the mode bits (macOS's chmod +a, the
-// BSDs' setfacl) are not read here; OPERATIONS §6 names the gap.
-func extendedACL(string) bool { return false }

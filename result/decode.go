@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"rfhandoff/localfile"
+	"rfhandoff/strictjson"
 	"unicode/utf8"
 )
 
@@ -79,22 +80,18 @@ func decode(data []byte, opts Options, nf *NodeFields) (*Result, error) {
 	}
 
 	r := &Result{}
-	good := make(map[string]bool, len(fields))
-	for _, f := range fields {
-		vs := m.Values[f.key]
-		switch {
-		case len(vs) == 0 && f.optional():
-		case len(vs) == 0:
-			p.add(f.key, ruleMissing, "is missing")
-		case len(vs) > 1:
-			// Already reported; which value counts is exactly the
-			// ambiguity being refused, so check neither.
+	good, fieldProblems := strictjson.Fields(m, fields, r, nodeKeys...)
+	for _, fp := range fieldProblems {
+		switch fp.Kind {
+		case strictjson.UnknownKey:
+			p.add(fp.Key, ruleUnknownKey, "%s", fp.Reason)
+		case strictjson.DuplicateKey:
+			words := map[bool]string{true: "same value", false: "different values"}[fp.Same]
+			p.add(fp.Key, ruleDuplicate, "duplicate key (%d times, %s)", fp.Count, words)
+		case strictjson.MissingKey:
+			p.add(fp.Key, ruleMissing, "%s", fp.Reason)
 		default:
-			if why := f.set(r, vs[0]); why != "" {
-				p.add(f.key, ruleValue, "%s", why)
-			} else {
-				good[f.key] = true
-			}
+			p.add(fp.Key, ruleValue, "%s", fp.Reason)
 		}
 	}
 	checkNode(m, r, good, opts.Node, nf, &p)

@@ -10,23 +10,12 @@ import (
 	"rfhandoff/strictjson"
 )
 
-// field is one key of the table: its name and how to check and store a
-// value. set returns "" or the reason the value is unacceptable.
-type field struct {
-	key string
-	set func(r *Result, v value) string
-}
-
 // keySimulated is the one optional key (PROTOCOL §5, §15).
 const keySimulated = "simulated"
 
-// optional reports whether a result may leave the key out (it then keeps
-// its zero value); every other key must be present.
-func (f field) optional() bool { return f.key == keySimulated }
-
 // fields is the PROTOCOL §5 table, in its order.
-var fields = []field{
-	{"schema_version", func(r *Result, v value) string {
+var fields = []strictjson.Field[Result]{
+	{Key: "schema_version", Check: func(r *Result, v value) string {
 		n, why := integer(v)
 		if why != "" {
 			return why
@@ -37,10 +26,10 @@ var fields = []field{
 		r.SchemaVersion = int(n)
 		return ""
 	}},
-	{"task_id", func(r *Result, v value) string {
+	{Key: "task_id", Check: func(r *Result, v value) string {
 		return matching(v, ident.TaskID, "a task ID matching "+ident.TaskID.String(), &r.TaskID)
 	}},
-	{"state", func(r *Result, v value) string {
+	{Key: "state", Check: func(r *Result, v value) string {
 		s, why := str(v, "a string")
 		if why != "" {
 			return why
@@ -52,45 +41,45 @@ var fields = []field{
 		}
 		return fmt.Sprintf("must be %q or %q, got %s", StateReady, StateComplete, v.Describe())
 	}},
-	{"source_head", func(r *Result, v value) string {
+	{Key: "source_head", Check: func(r *Result, v value) string {
 		return matching(v, ident.Commit, "40 lowercase hex digits (a commit ID)", &r.SourceHead)
 	}},
-	{"published_at", func(r *Result, v value) string { return timestamp(v, &r.PublishedAt) }},
-	{"capture_started_at", func(r *Result, v value) string { return timestamp(v, &r.CaptureStartedAt) }},
-	{"planned_duration_s", func(r *Result, v value) string { return positive(v, &r.PlannedDurationS) }},
-	{"frequency_hz", func(r *Result, v value) string { return positive(v, &r.FrequencyHz) }},
-	{"sample_rate_hz", func(r *Result, v value) string { return positive(v, &r.SampleRateHz) }},
-	{"rx_ready_for_tx", func(r *Result, v value) string { return boolean(v, &r.RXReadyForTX) }},
-	{"process_alive", func(r *Result, v value) string { return boolean(v, &r.ProcessAlive) }},
-	{"file_growing", func(r *Result, v value) string { return boolean(v, &r.FileGrowing) }},
-	{"common_clock_verified", func(r *Result, v value) string { return boolean(v, &r.CommonClockVerified) }},
-	{"capture_pid", func(r *Result, v value) string { return positive(v, &r.CapturePID) }},
-	{"capture_ended_at", func(r *Result, v value) string {
+	{Key: "published_at", Check: func(r *Result, v value) string { return timestamp(v, &r.PublishedAt) }},
+	{Key: "capture_started_at", Check: func(r *Result, v value) string { return timestamp(v, &r.CaptureStartedAt) }},
+	{Key: "planned_duration_s", Check: func(r *Result, v value) string { return positive(v, &r.PlannedDurationS) }},
+	{Key: "frequency_hz", Check: func(r *Result, v value) string { return positive(v, &r.FrequencyHz) }},
+	{Key: "sample_rate_hz", Check: func(r *Result, v value) string { return positive(v, &r.SampleRateHz) }},
+	{Key: "rx_ready_for_tx", Check: func(r *Result, v value) string { return boolean(v, &r.RXReadyForTX) }},
+	{Key: "process_alive", Check: func(r *Result, v value) string { return boolean(v, &r.ProcessAlive) }},
+	{Key: "file_growing", Check: func(r *Result, v value) string { return boolean(v, &r.FileGrowing) }},
+	{Key: "common_clock_verified", Check: func(r *Result, v value) string { return boolean(v, &r.CommonClockVerified) }},
+	{Key: "capture_pid", Check: func(r *Result, v value) string { return positive(v, &r.CapturePID) }},
+	{Key: "capture_ended_at", Check: func(r *Result, v value) string {
 		return nullable(v, &r.CaptureEndedAt, timestamp)
 	}},
-	{"capture_exit_code", func(r *Result, v value) string {
+	{Key: "capture_exit_code", Check: func(r *Result, v value) string {
 		return nullable(v, &r.CaptureExitCode, anyInteger)
 	}},
-	{"capture_size_bytes", func(r *Result, v value) string {
+	{Key: "capture_size_bytes", Check: func(r *Result, v value) string {
 		return nullable(v, &r.CaptureSizeBytes, nonNegative)
 	}},
-	{"capture_duration_s", func(r *Result, v value) string {
+	{Key: "capture_duration_s", Check: func(r *Result, v value) string {
 		return nullable(v, &r.CaptureDurationS, nonNegativeNumber)
 	}},
-	{"capture_sha256", func(r *Result, v value) string {
+	{Key: "capture_sha256", Check: func(r *Result, v value) string {
 		return nullable(v, &r.CaptureSHA256, func(v value, dst *string) string {
 			return matching(v, ident.SHA256, "64 lowercase hex digits (a SHA-256)", dst)
 		})
 	}},
-	{"overruns", func(r *Result, v value) string { return nullable(v, &r.Overruns, nonNegative) }},
-	{"dropped_frames", func(r *Result, v value) string { return nullable(v, &r.DroppedFrames, nonNegative) }},
-	{"clkin_after", func(r *Result, v value) string {
+	{Key: "overruns", Check: func(r *Result, v value) string { return nullable(v, &r.Overruns, nonNegative) }},
+	{Key: "dropped_frames", Check: func(r *Result, v value) string { return nullable(v, &r.DroppedFrames, nonNegative) }},
+	{Key: "clkin_after", Check: func(r *Result, v value) string {
 		return nullable(v, &r.ClkinAfter, enum(ClkinDetected, ClkinNotDetected))
 	}},
-	{"rf_tx_observed", func(r *Result, v value) string {
+	{Key: "rf_tx_observed", Check: func(r *Result, v value) string {
 		return nullable(v, &r.RFTXObserved, enum(RFTXExpectedExternal, RFTXUnknown))
 	}},
-	{"rf_tx", func(r *Result, v value) string {
+	{Key: "rf_tx", Check: func(r *Result, v value) string {
 		n, why := integer(v)
 		if why != "" {
 			return why
@@ -101,7 +90,7 @@ var fields = []field{
 		r.RFTX = 0
 		return ""
 	}},
-	{keySimulated, func(r *Result, v value) string {
+	{Key: keySimulated, Optional: true, Check: func(r *Result, v value) string {
 		if v.Kind != strictjson.Bool || !v.Bool {
 			return "must be true when present (only a capture by rfhandoff's simulator has the key; a HackRF's result leaves it out), got " + v.Describe()
 		}
@@ -109,15 +98,6 @@ var fields = []field{
 		return ""
 	}},
 }
-
-// fieldIndex maps each allowed key to its place in fields.
-var fieldIndex = func() map[string]int {
-	m := make(map[string]int, len(fields))
-	for i, f := range fields {
-		m[f.key] = i
-	}
-	return m
-}()
 
 // integer accepts a JSON integer literal only: 1.0, 1e0 and "1" are not.
 func integer(v value) (int64, string) {

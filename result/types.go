@@ -81,7 +81,7 @@ type Result struct {
 func keys() []string {
 	out := make([]string, len(fields))
 	for i, f := range fields {
-		out[i] = f.key
+		out[i] = f.Key
 	}
 	return out
 }
@@ -90,8 +90,8 @@ func keys() []string {
 func requiredKeys() []string {
 	var out []string
 	for _, f := range fields {
-		if !f.optional() {
-			out = append(out, f.key)
+		if !f.Optional {
+			out = append(out, f.Key)
 		}
 	}
 	return out

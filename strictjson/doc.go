@@ -13,7 +13,17 @@
 // much to keep, how deep to allow, whether trailing data is the reader's
 // business) and how each words the errors.
 //
+// Fields is the one strict field-table decoder above Parse: a reader
+// describes an object as a []Field[T] (key, Optional, and a Check that
+// judges the one value as a *Node, stores it in a *T and returns "" or
+// "must be ..., got ..."), and Fields returns every Problem at once —
+// unknown keys (naming the key a case variant folds to), duplicates (not
+// checked), missing required keys, refused values — plus the keys whose
+// value was accepted, for the reader's rules across keys. A nested object
+// is another table applied to the member's Node.Members with a key
+// prefix of the reader's choosing. result uses it for RX_RESULT.json.
+//
 // What it offers: Parse with a Shape, returning a tree of Nodes (and Value,
-// a scalar as written); and the typed errors with their byte offsets. The
-// token reader below Parse is the package's own.
+// a scalar as written); Fields; and the typed errors with their byte
+// offsets. The token reader below Parse is the package's own.
 package strictjson

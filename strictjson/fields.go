@@ -1,0 +1,96 @@
+package strictjson
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Field is one key of an object read by Fields. Check judges the key's
+// one value, stores it in dst, and returns "" or why the value is
+// unacceptable, worded "must be ..., got ..." (it checks the JSON kind
+// too: each reader words the expected kind its own way).
+type Field[T any] struct {
+	Key      string
+	Optional bool // may be absent; dst then keeps its zero value
+	Check    func(dst *T, v *Node) string
+}
+
+// ProblemKind says what is wrong with a key.
+type ProblemKind int
+
+// What Fields reports, in its report order: key-name problems in document
+// order, then the table's keys in table order.
+const (
+	UnknownKey   ProblemKind = iota // a key not in the table (case counts)
+	DuplicateKey                    // a key given more than once; its value is not checked
+	MissingKey                      // a required key not given
+	BadValue                        // Check refused the value
+)
+
+// Problem is one thing wrong with an object. Reason is the standard
+// wording ("unknown key", "duplicate key (2 times)", "is missing", or
+// Check's reason); Count and Same (a duplicate's occurrences, and whether
+// all are the same JSON text) let a reader word a duplicate its own way.
+type Problem struct {
+	Key    string
+	Kind   ProblemKind
+	Reason string
+	Count  int
+	Same   bool
+}
+
+// Fields decodes the object o into dst through the table fields,
+// reporting every problem at once: unknown keys (with the table key a
+// case variant folds to), duplicated keys, missing required keys, and
+// values Check refuses. Keys in also are known but left to the caller
+// (checked with other rules). good holds each table key whose one value
+// Check accepted, so that rules across keys look only at those.
+func Fields[T any](o *Members[*Node], fields []Field[T], dst *T, also ...string) (good map[string]bool, problems []Problem) {
+	known := func(k string) bool {
+		return slices.Contains(also, k) || slices.ContainsFunc(fields, func(f Field[T]) bool { return f.Key == k })
+	}
+	for _, k := range o.Order {
+		vs := o.Values[k]
+		switch {
+		case !known(k):
+			reason := "unknown key"
+			for _, name := range append(keysOf(fields), also...) {
+				if strings.EqualFold(name, k) {
+					reason = fmt.Sprintf("unknown key (keys are case-sensitive; did you mean %q?)", name)
+					break
+				}
+			}
+			problems = append(problems, Problem{Key: k, Kind: UnknownKey, Reason: reason})
+		case len(vs) > 1:
+			same := true
+			for _, v := range vs[1:] {
+				same = same && v.Value == vs[0].Value
+			}
+			problems = append(problems, Problem{Key: k, Kind: DuplicateKey, Count: len(vs), Same: same,
+				Reason: fmt.Sprintf("duplicate key (%d times)", len(vs))})
+		}
+	}
+	good = map[string]bool{}
+	for _, f := range fields {
+		switch vs := o.Values[f.Key]; {
+		case len(vs) == 0 && !f.Optional:
+			problems = append(problems, Problem{Key: f.Key, Kind: MissingKey, Reason: "is missing"})
+		case len(vs) == 1:
+			if why := f.Check(dst, vs[0]); why != "" {
+				problems = append(problems, Problem{Key: f.Key, Kind: BadValue, Reason: why})
+			} else {
+				good[f.Key] = true
+			}
+		}
+	}
+	return good, problems
+}
+
+func keysOf[T any](fields []Field[T]) []string {
+	out := make([]string, len(fields))
+	for i, f := range fields {
+		out[i] = f.Key
+	}
+	return out
+}

@@ -132,27 +132,27 @@ func (c CapturePlan) Describe(free int64, freeErr error) []string {
 	return lines
 }
 
-// SpaceError is a capture refused because its file would not fit: its
+// spaceError is a capture refused because its file would not fit: its
 // bytes plus the policy's margin exceed the free space where it goes.
-type SpaceError struct {
+type spaceError struct {
 	Dir                string
 	Need, Margin, Free int64
 	PlannedS, RateHz   int64
 }
 
-func (e *SpaceError) Error() string {
+func (e *spaceError) Error() string {
 	return fmt.Sprintf("the capture would write %s (%d s at %d samples/s, 2 bytes each) into %s, which has %s free; with the %s margin of capture.free_margin_mb it needs %s: "+
 		"refused, nothing started; free space there, or lower limits.planned_duration_s or capture.sample_rate_hz (and approve again)",
 		SizeText(e.Need), e.PlannedS, e.RateHz, e.Dir, SizeText(e.Free), SizeText(e.Margin), SizeText(e.Need+e.Margin))
 }
 
-// CheckSpace returns a *SpaceError when the capture's bytes plus the
+// CheckSpace returns a *spaceError when the capture's bytes plus the
 // margin exceed free.
 func (c CapturePlan) CheckSpace(free int64) error {
 	if free >= c.Bytes()+c.FreeMarginBytes {
 		return nil
 	}
-	return &SpaceError{Dir: c.Dir, Need: c.Bytes(), Margin: c.FreeMarginBytes, Free: free, PlannedS: c.PlannedDurationS, RateHz: c.SampleRateHz}
+	return &spaceError{Dir: c.Dir, Need: c.Bytes(), Margin: c.FreeMarginBytes, Free: free, PlannedS: c.PlannedDurationS, RateHz: c.SampleRateHz}
 }
 
 // MHz writes a frequency or a rate in MHz without trailing zeros.

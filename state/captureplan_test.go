@@ -46,7 +46,7 @@ func TestCapturePlanSpace(t *testing.T) {
 		t.Fatalf("exactly enough: %v", err)
 	}
 	err := p.CheckSpace(p.Bytes() + p.FreeMarginBytes - 1)
-	var se *SpaceError
+	var se *spaceError
 	if !errors.As(err, &se) || !strings.Contains(err.Error(), "capture.free_margin_mb") || !strings.Contains(err.Error(), p.Dir) {
 		t.Fatalf("one byte short: %v", err)
 	}

@@ -8,6 +8,3 @@ const modesKept = false
 
 // abs turns a slash-separated absolute test path into one of this system.
 func abs(p string) string { return `C:` + filepath.FromSlash(p) }
-
-// alwaysAlivePID: no pid is always there and not ours (0 skips the check).
-const alwaysAlivePID = 0

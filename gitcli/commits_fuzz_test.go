@@ -2,6 +2,7 @@ package gitcli
 
 import (
 	"bytes"
+	"rfhandoff/gitcli/sshcert"
 	"strings"
 	"testing"
 )
@@ -32,8 +33,8 @@ func FuzzSplitSigned(f *testing.F) {
 }
 
 func FuzzParseSigningKey(f *testing.F) {
-	for typ, ck := range certKeys {
-		f.Add(certBlob(typ, ck.parts, 1, 2, ""))
+	for typ, ck := range sshcert.KeyTypes {
+		f.Add(certBlob(typ, ck.Parts, 1, 2, ""))
 	}
 	f.Add(wireString(wireString(nil, "ssh-ed25519"), strings.Repeat("k", 32)))
 	f.Fuzz(func(t *testing.T, b []byte) {

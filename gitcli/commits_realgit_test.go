@@ -12,6 +12,7 @@ import (
 	"rfhandoff/faultkit"
 	"rfhandoff/gitcli"
 	"rfhandoff/gitcli/gittest"
+	"rfhandoff/gitcli/sshcert"
 )
 
 // writeCommit writes raw as a commit object in dir's repository.
@@ -94,7 +95,7 @@ func TestSigningKeyCertificates(t *testing.T) {
 			t.Fatalf("%s: %v", typ, err)
 		}
 		cc := k.Cert
-		if k.Fingerprint != key.Fingerprint || k.Namespace != "git" || cc == nil || cc.CA != ca.Fingerprint || cc.Type != gitcli.UserCert ||
+		if k.Fingerprint != key.Fingerprint || k.Namespace != "git" || cc == nil || cc.CA != ca.Fingerprint || cc.Type != sshcert.UserCert ||
 			cc.KeyID != "faultkit main@lab,rx@lab" || strings.Join(cc.Principals, ",") != "main@lab,rx@lab" ||
 			cc.ValidAfter != uint64(after.Unix()) || cc.ValidBefore != uint64(before.Unix()) {
 			t.Errorf("%s: %+v %+v", typ, k, cc)

@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"math"
+	"rfhandoff/gitcli/sshcert"
 	"strings"
 	"testing"
 	"time"
@@ -92,7 +93,7 @@ func certBlob(keyType string, parts int, after, before uint64, tail string) []by
 		b = wireString(b, strings.Repeat(string(rune('a'+i)), 3))
 	}
 	b = binary.BigEndian.AppendUint64(b, 42)
-	b = binary.BigEndian.AppendUint32(b, UserCert)
+	b = binary.BigEndian.AppendUint32(b, sshcert.UserCert)
 	b = wireString(b, "key id")
 	b = wireString(b, string(wireString(wireString(nil, "rx@lab"), "main@lab")))
 	b = binary.BigEndian.AppendUint64(b, after)
@@ -107,28 +108,28 @@ func certBlob(keyType string, parts int, after, before uint64, tail string) []by
 
 func TestParseSigningKeyCertificates(t *testing.T) {
 	ca := keyFingerprint(wireString(wireString(nil, "ssh-ed25519"), strings.Repeat("C", 32)))
-	for typ, ck := range certKeys {
-		k, err := parseSigningKey(certBlob(typ, ck.parts, 100, 200, ""))
+	for typ, ck := range sshcert.KeyTypes {
+		k, err := parseSigningKey(certBlob(typ, ck.Parts, 100, 200, ""))
 		if err != nil {
 			t.Fatalf("%s: %v", typ, err)
 		}
-		plain := wireString(nil, ck.plain)
-		for i := range ck.parts {
+		plain := wireString(nil, ck.Plain)
+		for i := range ck.Parts {
 			plain = wireString(plain, strings.Repeat(string(rune('a'+i)), 3))
 		}
 		c := k.Cert
-		if k.Fingerprint != keyFingerprint(plain) || c == nil || c.Serial != 42 || c.Type != UserCert || c.KeyID != "key id" ||
+		if k.Fingerprint != keyFingerprint(plain) || c == nil || c.Serial != 42 || c.Type != sshcert.UserCert || c.KeyID != "key id" ||
 			strings.Join(c.Principals, ",") != "rx@lab,main@lab" || c.ValidAfter != 100 || c.ValidBefore != 200 || c.CA != ca {
 			t.Errorf("%s: %+v %+v", typ, k, c)
 		}
 		// Truncated anywhere, or with bytes after it: refused.
-		whole := certBlob(typ, ck.parts, 100, 200, "")
+		whole := certBlob(typ, ck.Parts, 100, 200, "")
 		for n := len(wireString(nil, typ)); n < len(whole); n += 7 {
 			if _, err := parseSigningKey(whole[:n]); err == nil {
 				t.Errorf("%s: accepted %d of %d bytes", typ, n, len(whole))
 			}
 		}
-		if _, err := parseSigningKey(certBlob(typ, ck.parts, 100, 200, "x")); err == nil {
+		if _, err := parseSigningKey(certBlob(typ, ck.Parts, 100, 200, "x")); err == nil {
 			t.Errorf("%s: accepted a byte after the certificate", typ)
 		}
 	}
@@ -143,7 +144,7 @@ func TestParseSigningKeyCertificates(t *testing.T) {
 
 // ssh-keygen's rule for a certificate: valid-after ≤ t < valid-before.
 func TestCertificateValidAt(t *testing.T) {
-	c := Certificate{ValidAfter: 100, ValidBefore: 200}
+	c := sshcert.Certificate{ValidAfter: 100, ValidBefore: 200}
 	for at, want := range map[int64]bool{99: false, 100: true, 199: true, 200: false, -1: false} {
 		if got := c.ValidAt(time.Unix(at, 0)); got != want {
 			t.Errorf("ValidAt(%d) = %v", at, got)
@@ -155,7 +156,7 @@ func TestCertificateValidAt(t *testing.T) {
 	if w := c.Window(); w != "valid from 1970-01-01T00:01:40Z, valid before 1970-01-01T00:03:20Z" {
 		t.Errorf("Window() = %q", w)
 	}
-	always := Certificate{ValidBefore: math.MaxUint64}
+	always := sshcert.Certificate{ValidBefore: math.MaxUint64}
 	if !always.ValidAt(time.Date(2999, 1, 1, 0, 0, 0, 0, time.UTC)) || always.Window() != "valid from always, valid before forever" {
 		t.Errorf("always:forever: %q", always.Window())
 	}

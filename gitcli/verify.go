@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"rfhandoff/exec"
+	"rfhandoff/gitcli/sshcert"
 )
 
 // Signature is what git found on one commit's SSH signature, checked
@@ -28,7 +29,7 @@ type Signature struct {
 	CommittedAt time.Time
 	// Cert is the certificate a good signature was made with, once its
 	// reader looked (taskfetch.ReadCert); nil for a plain key.
-	Cert *Certificate
+	Cert *sshcert.Certificate
 }
 
 // Good reports whether a listed key made a valid signature for namespace git.

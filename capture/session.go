@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"rfhandoff/captureplan"
 	"rfhandoff/hackrfcli"
 	"rfhandoff/localfile"
 	"rfhandoff/notify"
@@ -39,7 +40,7 @@ type session struct {
 	// allow_simulator allows (simulator.go).
 	simulated bool
 
-	plan   state.CapturePlan // what was approved and runs (config.Policy.CapturePlan)
+	plan   captureplan.Plan // what was approved and runs (config.Policy.CapturePlan)
 	params hackrfcli.RxParams
 	facts  liveFacts
 	// first estimates the first sample's time from every look at the file.

@@ -7,10 +7,10 @@ import (
 	"fmt"
 	"time"
 
+	"rfhandoff/captureplan"
 	"rfhandoff/localfile"
 	"rfhandoff/quicklook"
 	"rfhandoff/sigmf"
-	"rfhandoff/state"
 )
 
 // SigMF file name suffixes: the pair SigMF tools look for.
@@ -105,7 +105,7 @@ type metaInput struct {
 	collection    string // core:collection, "" for none
 	// plan is the capture that ran (gains, amp, antenna power); nil when
 	// not known.
-	plan             *state.CapturePlan
+	plan             *captureplan.Plan
 	serial, firmware string // the board's, "" when not known
 	// simulated: rfhandoff's HackRF simulator captured; core:hw,
 	// core:description and rfhandoff:simulated say so.

@@ -15,11 +15,11 @@ import (
 	"testing"
 	"time"
 
+	"rfhandoff/captureplan"
 	"rfhandoff/hackrfcli"
 	"rfhandoff/quicklook"
 	"rfhandoff/quicklook/quicklooktest"
 	"rfhandoff/sigmf/sigmftest"
-	"rfhandoff/state"
 )
 
 // TestFollowerReadsAGrowingFile: a writer appends in uneven pieces with
@@ -201,7 +201,7 @@ func TestBuildMeta(t *testing.T) {
 		taskID: "RX_T1", title: "Bench", sampleRate: 2e6, frequency: 433920000, firstSample: first,
 		sha512: strings.Repeat("ab", 64), hw: "HackRF One r8", toolVersion: "2022.09.1",
 		outcome: "Capture ended normally.", detection: det,
-		plan: &state.CapturePlan{LNAGainDB: 24, VGAGainDB: 30, Amp: true}, serial: "a06063c8233e1a5f", firmware: "2022.09.1",
+		plan: &captureplan.Plan{LNAGainDB: 24, VGAGainDB: 30, Amp: true}, serial: "a06063c8233e1a5f", firmware: "2022.09.1",
 	})
 	g := m.Global
 	if *g.LNAGainDB != 24 || *g.VGAGainDB != 30 || !*g.Amp || *g.AntennaPower || g.Serial != "a06063c8233e1a5f" || g.Firmware != "2022.09.1" ||

@@ -3,19 +3,19 @@ package config
 import (
 	"path/filepath"
 
-	"rfhandoff/state"
+	"rfhandoff/captureplan"
 )
 
 // CapturePlan is the effective capture of this policy: the one place
 // where capture parameters are computed (PROTOCOL §3, §8). The approval
 // prompt shows it, the approval binds it and rx capture runs it.
-func (p Policy) CapturePlan() state.CapturePlan {
+func (p Policy) CapturePlan() captureplan.Plan {
 	c := p.Capture
 	dir := p.CaptureDir()
 	if abs, err := filepath.Abs(dir); err == nil {
 		dir = abs
 	}
-	return state.CapturePlan{
+	return captureplan.Plan{
 		FrequencyHz: c.FrequencyHz, SampleRateHz: c.SampleRateHz,
 		LNAGainDB: c.LNAGainDB, VGAGainDB: c.VGAGainDB, Amp: c.Amp,
 		AntennaPower:     false, // rfhandoff never passes hackrf_transfer -p

@@ -4,10 +4,11 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"rfhandoff/gitcli/sshcert"
 	"strings"
 	"testing"
 	"time"
+
+	"rfhandoff/gitcli/sshcert"
 )
 
 func TestParseSignerTime(t *testing.T) {

@@ -19,6 +19,7 @@ import (
 	"strings"
 	"time"
 
+	"rfhandoff/captureplan"
 	"rfhandoff/config"
 	"rfhandoff/exec"
 	"rfhandoff/gitcli"
@@ -26,7 +27,6 @@ import (
 	"rfhandoff/hostclock"
 	"rfhandoff/localfile"
 	"rfhandoff/mirror"
-	"rfhandoff/state"
 )
 
 // Side is the machine a doctor run is for.
@@ -453,11 +453,11 @@ func checkSpace(rep *Report, p config.Policy) {
 	if err := plan.CheckSpace(free); err != nil {
 		rep.add("free space", Problem, "one planned capture needs %s (%d s at %d samples/s, 2 bytes each) plus the %s margin (capture.free_margin_mb) in %s, which has %s free: "+
 			"free space there, or lower limits.planned_duration_s or capture.sample_rate_hz",
-			state.SizeText(plan.Bytes()), plan.PlannedDurationS, plan.SampleRateHz, state.SizeText(plan.FreeMarginBytes), plan.Dir, state.SizeText(free))
+			captureplan.SizeText(plan.Bytes()), plan.PlannedDurationS, plan.SampleRateHz, captureplan.SizeText(plan.FreeMarginBytes), plan.Dir, captureplan.SizeText(free))
 		return
 	}
 	rep.add("free space", OK, "%s free in %s; one planned capture needs %s plus the %s margin",
-		state.SizeText(free), plan.Dir, state.SizeText(plan.Bytes()), state.SizeText(plan.FreeMarginBytes))
+		captureplan.SizeText(free), plan.Dir, captureplan.SizeText(plan.Bytes()), captureplan.SizeText(plan.FreeMarginBytes))
 }
 
 func hasEnv(environ []string, key string) bool {

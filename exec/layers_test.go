@@ -19,7 +19,7 @@ import (
 // be placed here on purpose: the test fails on one it does not know.
 var layers = [][]string{
 	// leaves: no project imports
-	{"errlist", "strictjson", "localfile", "backoff", "hiddentext", "gitcli/gitname", "gitcli/sshcert", "ident", "node", "internal/testrun", "internal/testbin"},
+	{"errlist", "strictjson", "localfile", "backoff", "hiddentext", "gitcli/gitname", "gitcli/sshcert", "captureplan", "ident", "node", "internal/testrun", "internal/testbin"},
 	// infrastructure: processes, files, git, the HackRF tools
 	{"exec", "state", "gitcli", "hackrfcli", "hacksim", "quicklook", "hostclock", "gitcli/gittest", "quicklook/quicklooktest"},
 	// domain: what a task, a result and a policy are, and reading them

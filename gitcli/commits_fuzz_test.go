@@ -2,9 +2,10 @@ package gitcli
 
 import (
 	"bytes"
-	"rfhandoff/gitcli/sshcert"
 	"strings"
 	"testing"
+
+	"rfhandoff/gitcli/sshcert"
 )
 
 // Fuzz targets for what PROTOCOL §17 reads of a commit object and of the

@@ -4,10 +4,11 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"math"
-	"rfhandoff/gitcli/sshcert"
 	"strings"
 	"testing"
 	"time"
+
+	"rfhandoff/gitcli/sshcert"
 )
 
 // zeroOID is the ID git prints for "no object" in a raw diff.

@@ -7,8 +7,9 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"rfhandoff/gitcli/sshcert"
 	"strings"
+
+	"rfhandoff/gitcli/sshcert"
 )
 
 // sigHeader is the header a commit's signature is kept in, in a SHA-1

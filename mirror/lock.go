@@ -6,11 +6,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"rfhandoff/localfile"
 	"strings"
 	"time"
 
 	"github.com/gofrs/flock"
+
+	"rfhandoff/localfile"
 )
 
 // Infixes of the directories rebuild makes beside the mirror; one left by

@@ -3,6 +3,7 @@ package quicklook
 import (
 	"bytes"
 	"fmt"
+
 	"rfhandoff/localfile"
 )
 

@@ -5,9 +5,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"unicode/utf8"
+
 	"rfhandoff/localfile"
 	"rfhandoff/strictjson"
-	"unicode/utf8"
 )
 
 // Options tunes Decode.

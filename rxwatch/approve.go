@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"rfhandoff/captureplan"
 	"rfhandoff/exec"
 	"rfhandoff/localfile"
 	"rfhandoff/prompt"
@@ -189,7 +190,7 @@ func (s *Session) Offer(ctx context.Context, p Prompter, cur *taskfetch.Current,
 // promptTask is what the approval prompt shows (it sanitizes every field):
 // the task and, for a task that captures, the effective capture plan with
 // the free space where it writes.
-func (s *Session) promptTask(cur *taskfetch.Current, plan state.CapturePlan) prompt.Task {
+func (s *Session) promptTask(cur *taskfetch.Current, plan captureplan.Plan) prompt.Task {
 	t := cur.Task
 	pt := prompt.Task{
 		ID: t.ID, Title: t.Title,

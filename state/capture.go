@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"rfhandoff/captureplan"
 	"rfhandoff/ident"
 	nodename "rfhandoff/node"
 )
@@ -59,7 +60,7 @@ type CaptureInProgress struct {
 	// Capture is the capture plan that runs (gains, amp, antenna power
 	// among it), for the SigMF metadata a recovery writes; null in a
 	// record written before the key existed.
-	Capture *CapturePlan `json:"capture"`
+	Capture *captureplan.Plan `json:"capture"`
 	// Node is the [node] name the results of a task with RX_NODES carry
 	// (PROTOCOL §23); absent for a single-node task, whose COMPLETE is a
 	// version 1 result.
@@ -117,7 +118,7 @@ func (c *CaptureInProgress) validate(errs []error) []error {
 		bad("ready_commit %s is set but ready_published is false", c.ReadyCommit)
 	}
 	if c.Capture != nil {
-		errs = c.Capture.validate("capture_in_progress.capture", errs)
+		errs = c.Capture.Validate("capture_in_progress.capture", errs)
 	}
 	switch {
 	case c.CompleteSHA256 != "" && !ident.SHA256.MatchString(c.CompleteSHA256):

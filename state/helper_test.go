@@ -5,10 +5,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"rfhandoff/localfile"
 	"strings"
 	"testing"
 	"time"
+
+	"rfhandoff/localfile"
 )
 
 // The test binary doubles as a helper process, started with os.StartProcess

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hashicorp/go-multierror"
 
+	"rfhandoff/captureplan"
 	"rfhandoff/ident"
 )
 
@@ -73,7 +74,7 @@ type Approval struct {
 	// with the task (PROTOCOL §3): rx capture refuses to run anything
 	// else. null in a file written before approvals bound it (a missing
 	// key reads as null); such an approval must be given again.
-	Capture *CapturePlan `json:"capture"`
+	Capture *captureplan.Plan `json:"capture"`
 }
 
 // Signer is the key that made a good commit signature: its principal in
@@ -167,7 +168,7 @@ func (s RX) validate() error {
 			}
 		}
 		if c := a.Capture; c != nil {
-			errs = c.validate("approval.capture", errs)
+			errs = c.Validate("approval.capture", errs)
 		}
 	}
 	errs = validIDList(errs, "completed_task_ids", s.CompletedTaskIDs)
@@ -276,4 +277,17 @@ func (s Signer) validate() error {
 		return nil
 	}
 	return multierror.Append(nil, errs...)
+}
+
+// PlanChanges lists how now differs from the capture plan a approved, by
+// policy key; nil when it is the same (or a is nil). An approval from
+// before approvals bound a plan differs in one line that says so.
+func (a *Approval) PlanChanges(now captureplan.Plan) []string {
+	switch {
+	case a == nil:
+		return nil
+	case a.Capture == nil:
+		return []string{"the approval predates approvals that bind the capture parameters"}
+	}
+	return a.Capture.Changes(now)
 }

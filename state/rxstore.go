@@ -4,9 +4,10 @@ import (
 	"maps"
 	"path/filepath"
 	"reflect"
-	"rfhandoff/localfile"
 	"slices"
 	"time"
+
+	"rfhandoff/localfile"
 )
 
 // rxStateLockFile guards read-modify-write cycles of the RX state file. It

@@ -1,4 +1,4 @@
-package state
+package captureplan
 
 import (
 	"fmt"
@@ -6,13 +6,13 @@ import (
 	"strconv"
 )
 
-// CapturePlan is the effective capture a task will run on this RX node:
+// Plan is the effective capture a task will run on this RX node:
 // what `rx approve` and `rx watch` show before [A], what the approval
 // binds (approval.capture) and what `rx capture` runs. It is computed in
 // one place only, config.Policy.CapturePlan; every field is named by the
 // policy key it comes from, so a change between approval and capture is
 // refused naming that key (PROTOCOL §3, §8).
-type CapturePlan struct {
+type Plan struct {
 	FrequencyHz  int64 `json:"frequency_hz"`
 	SampleRateHz int64 `json:"sample_rate_hz"`
 	LNAGainDB    int   `json:"lna_gain_db"`
@@ -30,15 +30,15 @@ type CapturePlan struct {
 }
 
 // Samples is the number of complex samples the capture asks for.
-func (c CapturePlan) Samples() int64 { return c.SampleRateHz * c.PlannedDurationS }
+func (c Plan) Samples() int64 { return c.SampleRateHz * c.PlannedDurationS }
 
 // Bytes is the size the capture file will have: ci8, two bytes a sample.
-func (c CapturePlan) Bytes() int64 { return 2 * c.Samples() }
+func (c Plan) Bytes() int64 { return 2 * c.Samples() }
 
 // planKey is one field of a plan under its policy key, as text.
 type planKey struct{ key, value string }
 
-func (c CapturePlan) keys() []planKey {
+func (c Plan) keys() []planKey {
 	return []planKey{
 		{"capture.frequency_hz", strconv.FormatInt(c.FrequencyHz, 10)},
 		{"capture.sample_rate_hz", strconv.FormatInt(c.SampleRateHz, 10)},
@@ -54,7 +54,7 @@ func (c CapturePlan) keys() []planKey {
 
 // Changes lists, by policy key, how now differs from c (the approved
 // plan): "capture.lna_gain_db: approved 16, now 24". Empty when equal.
-func (c CapturePlan) Changes(now CapturePlan) []string {
+func (c Plan) Changes(now Plan) []string {
 	var out []string
 	was, is := c.keys(), now.keys()
 	for i := range was {
@@ -65,21 +65,8 @@ func (c CapturePlan) Changes(now CapturePlan) []string {
 	return out
 }
 
-// PlanChanges lists how now differs from the capture plan a approved, by
-// policy key; nil when it is the same (or a is nil). An approval from
-// before approvals bound a plan differs in one line that says so.
-func (a *Approval) PlanChanges(now CapturePlan) []string {
-	switch {
-	case a == nil:
-		return nil
-	case a.Capture == nil:
-		return []string{"the approval predates approvals that bind the capture parameters"}
-	}
-	return a.Capture.Changes(now)
-}
-
-// validate appends every problem of c to errs, keys prefixed with prefix.
-func (c CapturePlan) validate(prefix string, errs []error) []error {
+// Validate appends every problem of c to errs, keys prefixed with prefix.
+func (c Plan) Validate(prefix string, errs []error) []error {
 	for _, f := range []struct {
 		key string
 		v   int64
@@ -101,7 +88,7 @@ func (c CapturePlan) validate(prefix string, errs []error) []error {
 // Describe is the plan as the approval prompt shows it, one line per
 // fact, with the free space on Dir's file system (free < 0: unknown,
 // freeErr says why).
-func (c CapturePlan) Describe(free int64, freeErr error) []string {
+func (c Plan) Describe(free int64, freeErr error) []string {
 	amp := "off"
 	if c.Amp {
 		amp = "ON (+11 dB)"
@@ -148,7 +135,7 @@ func (e *spaceError) Error() string {
 
 // CheckSpace returns a *spaceError when the capture's bytes plus the
 // margin exceed free.
-func (c CapturePlan) CheckSpace(free int64) error {
+func (c Plan) CheckSpace(free int64) error {
 	if free >= c.Bytes()+c.FreeMarginBytes {
 		return nil
 	}

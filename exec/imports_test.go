@@ -13,7 +13,7 @@ import (
 // every Go file of the module, test files and every platform's build-tagged
 // files included (parsing files directly sees them all, which `go list`
 // under one GOOS would not). Tests that need a child process use
-// os.StartProcess, as prompttest, faultkit, state's and localfile's helpers do.
+// os.StartProcess, as prompttest, faultkit and localfile's helpers do.
 func TestOnlyExecImportsOSExec(t *testing.T) {
 	root, err := filepath.Abs("..")
 	if err != nil {

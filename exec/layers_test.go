@@ -54,7 +54,6 @@ var sameLayer = map[string][]string{
 // testOnly lists what test files may import besides the rules above.
 var testOnly = map[string][]string{
 	"hackrfcli": {"hacksim"}, // the parsers are tested against the simulator's output
-	"state":     {"exec"},    // exec.ProcessStart is tested against state's helper process
 }
 
 // testHelpers are imported by tests of any layer.

@@ -56,6 +56,18 @@ func ReadJSON(path string, v any) (exists bool, err error) {
 	return true, nil
 }
 
+// readValid is ReadJSON of path into v, then validate: a missing file
+// leaves v as it was; an invalid one is a *CorruptError naming it.
+func readValid(path string, v any, validate func() error) error {
+	if _, err := ReadJSON(path, v); err != nil {
+		return err
+	}
+	if err := validate(); err != nil {
+		return &CorruptError{Path: path, Err: err}
+	}
+	return nil
+}
+
 // WriteJSON writes v to path atomically as indented JSON with a trailing
 // newline, readable only by its owner.
 func WriteJSON(path string, v any) error {

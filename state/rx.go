@@ -87,13 +87,9 @@ type Signer struct {
 // LoadRX reads dir/rx_agent_state.json. A missing file is a fresh state;
 // a corrupt or invalid one is a *CorruptError naming it.
 func LoadRX(dir string) (RX, error) {
-	path := filepath.Join(dir, RXStateFile)
 	var s RX
-	if _, err := ReadJSON(path, &s); err != nil {
+	if err := readValid(filepath.Join(dir, RXStateFile), &s, func() error { return s.validate() }); err != nil {
 		return RX{}, err
-	}
-	if err := s.validate(); err != nil {
-		return RX{}, &CorruptError{Path: path, Err: err}
 	}
 	s.normalize()
 	return s, nil

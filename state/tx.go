@@ -48,13 +48,9 @@ type TX struct {
 // LoadTX reads dir/tx_agent_state.json. A missing file is a fresh state;
 // a corrupt or invalid one is a *CorruptError naming it.
 func LoadTX(dir string) (TX, error) {
-	path := filepath.Join(dir, TXStateFile)
 	var s TX
-	if _, err := ReadJSON(path, &s); err != nil {
+	if err := readValid(filepath.Join(dir, TXStateFile), &s, func() error { return s.validate() }); err != nil {
 		return TX{}, err
-	}
-	if err := s.validate(); err != nil {
-		return TX{}, &CorruptError{Path: path, Err: err}
 	}
 	s.normalize()
 	return s, nil

@@ -54,11 +54,8 @@ func (s *TXRecordStore) Path() string { return filepath.Join(s.Dir, TXRecordsFil
 // rename). A missing file is an empty list; a corrupt one a *CorruptError.
 func (s *TXRecordStore) Load() (TXRecords, error) {
 	var r TXRecords
-	if _, err := ReadJSON(s.Path(), &r); err != nil {
+	if err := readValid(s.Path(), &r, func() error { return r.validate() }); err != nil {
 		return TXRecords{}, err
-	}
-	if err := r.validate(); err != nil {
-		return TXRecords{}, &CorruptError{Path: s.Path(), Err: err}
 	}
 	if r.Records == nil {
 		r.Records = map[string]IssuedRecord{}

@@ -226,8 +226,7 @@ func (s *Session) EnsurePrepared(cur *taskfetch.Current, mx *ManualExecutor) (st
 	if err != nil {
 		return "", err
 	}
-	a := st.Approval
-	if a == nil || a.TaskID != cur.Task.ID || a.TaskSHA256 != cur.Task.SHA256 || st.LastApprovedTaskID != cur.Task.ID {
+	if st.ApprovalOf(cur.Task.ID, cur.Task.SHA256) != state.ApprovedBytes {
 		return "", fmt.Errorf("task %s has no approval for these bytes (sha256 %s)", cur.Task.ID, cur.Task.SHA256)
 	}
 	dir := mx.TaskDir(cur.Task.ID)
@@ -235,7 +234,7 @@ func (s *Session) EnsurePrepared(cur *taskfetch.Current, mx *ManualExecutor) (st
 		return dir, nil
 	}
 	phrase, _ := cur.Task.ApprovalPhrase()
-	return mx.Prepare(cur, *a, phrase)
+	return mx.Prepare(cur, *st.Approval, phrase)
 }
 
 // PlanChanges lists how this policy's capture plan differs from the one

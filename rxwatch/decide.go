@@ -70,15 +70,16 @@ func decide(s *state.RX, t *task.Task) Decision {
 	if first, ok := s.SeenTaskDigests[t.ID]; ok && first != t.SHA256 {
 		return Decision{Verdict: Changed, FirstDigest: first}
 	}
-	if a := s.Approval; a != nil && a.TaskID == t.ID && a.TaskSHA256 != t.SHA256 {
-		return Decision{Verdict: Changed, FirstDigest: a.TaskSHA256}
+	approval := s.ApprovalOf(t.ID, t.SHA256)
+	if approval == state.OtherBytes {
+		return Decision{Verdict: Changed, FirstDigest: s.Approval.TaskSHA256}
 	}
 	switch {
 	case s.Completed(t.ID):
 		return Decision{Verdict: Completed}
 	case s.Replaced(t.ID):
 		return Decision{Verdict: Replaced}
-	case s.LastApprovedTaskID == t.ID && s.Approval != nil && s.Approval.TaskID == t.ID:
+	case approval == state.ApprovedBytes:
 		return Decision{Verdict: Approved}
 	case s.DeferredTaskID == t.ID:
 		return Decision{Verdict: Deferred}

@@ -9,7 +9,7 @@ import (
 	"rfhandoff/errlist"
 	"rfhandoff/exec"
 	"rfhandoff/prompt"
-	"rfhandoff/rxwatch"
+	"rfhandoff/rxside"
 	"rfhandoff/state"
 )
 
@@ -27,12 +27,12 @@ func (c *RxWatchCmd) Run(app *App) error {
 	if err != nil {
 		return err
 	}
-	s, err := rxwatch.Open(app.Ctx, env, rxwatch.RoleWatcher)
+	s, err := rxside.Open(app.Ctx, env, rxside.RoleWatcher)
 	if err != nil {
 		return err
 	}
 	recoverCapture(app)
-	var p rxwatch.Prompter
+	var p rxside.Prompter
 	term, err := prompt.Open(prompt.WithBell())
 	switch {
 	case err == nil:
@@ -42,7 +42,7 @@ func (c *RxWatchCmd) Run(app *App) error {
 		s.Close()
 		return err
 	}
-	w := rxwatch.NewWatcher(s, p)
+	w := rxside.NewWatcher(s, p)
 	w.EachPoll = deadCaptureRecovery(app, s)
 	runErr := w.Run(app.Ctx)
 	return errlist.Join(runErr, s.Close())
@@ -53,7 +53,7 @@ func (c *RxWatchCmd) Run(app *App) error {
 // capture lock free proves it (a live one holds it, and Recover then does
 // nothing). Its COMPLETE is published within one poll; a failure is
 // reported once until it changes.
-func deadCaptureRecovery(app *App, s *rxwatch.Session) func(context.Context) {
+func deadCaptureRecovery(app *App, s *rxside.Session) func(context.Context) {
 	last := ""
 	return func(ctx context.Context) {
 		st, err := s.Store.Load()

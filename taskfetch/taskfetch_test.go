@@ -8,7 +8,7 @@ import (
 
 	"rfhandoff/gitcli"
 	"rfhandoff/gitcli/gittest"
-	"rfhandoff/rxwatch/rxtest"
+	"rfhandoff/internal/rxtest"
 	"rfhandoff/task"
 	"rfhandoff/task/tasktest"
 	"rfhandoff/taskfetch"

@@ -2,7 +2,6 @@ package rxside
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -153,15 +152,19 @@ func (s *Session) Offer(ctx context.Context, p Prompter, cur *taskfetch.Current,
 	if err := s.decide(exec.DecisionTaskApproved, t, now.Commit, ""); err != nil {
 		return Offered{}, fmt.Errorf("%w: nothing approved", err)
 	}
+	var refusal error // the state's judgement, told apart from a failed update
 	_, err = s.Store.Update(func(st *state.RX) error {
 		d := decide(st, now.Task)
 		switch d.Verdict {
 		case Changed:
-			return changedError(d, now)
+			refusal = changedError(d, now)
 		case Completed:
-			return &completedError{TaskID: t.ID}
+			refusal = CompletedRefusal(t.ID)
 		case Replaced:
-			return &replacedError{TaskID: t.ID, Commit: now.Commit}
+			refusal = replacedRefusal(t.ID, now.Commit)
+		}
+		if refusal != nil {
+			return refusal
 		}
 		st.SeeDigest(t.ID, t.SHA256)
 		st.SeeTask(t.ID, now.Commit)
@@ -172,12 +175,9 @@ func (s *Session) Offer(ctx context.Context, p Prompter, cur *taskfetch.Current,
 		}
 		return nil
 	})
-	var ce *contentChangedError
-	var co *completedError
-	var re *replacedError
 	switch {
-	case errors.As(err, &ce), errors.As(err, &co), errors.As(err, &re):
-		return refusedOffer(Offered{Outcome: OutcomeRefused, Err: err})
+	case refusal != nil:
+		return refusedOffer(Offered{Outcome: OutcomeRefused, Err: refusal})
 	case err != nil:
 		return Offered{}, err
 	}

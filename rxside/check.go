@@ -37,7 +37,7 @@ func (s *Session) Check(ctx context.Context) (Checked, error) {
 	case Changed:
 		return Checked{Current: cur, Decision: d}, changedError(d, cur)
 	case Replaced:
-		return Checked{Current: cur, Decision: d}, &replacedError{TaskID: cur.Task.ID, Commit: cur.Commit}
+		return Checked{Current: cur, Decision: d}, replacedRefusal(cur.Task.ID, cur.Commit)
 	}
 	return Checked{Current: cur, Decision: d}, nil
 }

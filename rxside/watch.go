@@ -132,7 +132,7 @@ func (w *Watcher) consider(ctx context.Context, p Poll) bool {
 		return false
 	case Replaced:
 		w.announce("replaced "+key, func() {
-			log.Error("task rejected", "task_id", t.ID, "err", &replacedError{TaskID: t.ID, Commit: cur.Commit})
+			log.Error("task rejected", "task_id", t.ID, "err", replacedRefusal(t.ID, cur.Commit))
 		})
 		return false
 	case Completed:

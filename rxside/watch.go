@@ -6,6 +6,7 @@ import (
 
 	"rfhandoff/backoff"
 	"rfhandoff/exec"
+	"rfhandoff/hiddentext"
 	"rfhandoff/notify"
 	"rfhandoff/taskfetch"
 )
@@ -101,7 +102,7 @@ func (w *Watcher) consider(ctx context.Context, p Poll) bool {
 			w.announce("state "+err.Error(), func() { log.Error("cannot use the RX state", "err", err) })
 		}
 		w.announce("rejected "+p.Commit, func() {
-			log.Warn("task rejected", "commit", p.Commit, "err", sanitizeErr(p.TaskErr))
+			log.Warn("task rejected", "commit", p.Commit, "err", hiddentext.SanitizeLine(p.TaskErr.Error()))
 		})
 		return false
 	}

@@ -112,7 +112,7 @@ func (c *Client) neutralAttributes() error {
 // tree (it builds commits from objects); callers that stage files do.
 func (c *Client) CheckoutNeutral(ctx context.Context) error {
 	if _, err := c.run(ctx, []string{"read-tree", "--reset", "-u", "HEAD"}, call{}); err != nil {
-		return &Error{Op: "read-tree", Err: err}
+		return &opError{Op: "read-tree", Err: err}
 	}
 	return nil
 }

@@ -53,7 +53,7 @@ func (c *Client) Commit(ctx context.Context, message string, trailers []Trailer)
 	}
 	_, err = c.run(ctx, commitArgs(sign), in)
 	if err != nil {
-		return "", &Error{Op: c.signingOp("commit"), Err: err}
+		return "", &opError{Op: c.signingOp("commit"), Err: err}
 	}
 	return c.Head(ctx)
 }
@@ -95,7 +95,7 @@ func (c *Client) CommitTree(ctx context.Context, tree, parent, message string, t
 	}
 	res, err := c.run(ctx, commitTreeArgs(tree, parent, sign), in)
 	if err != nil {
-		return "", &Error{Op: c.signingOp("commit-tree"), Err: err}
+		return "", &opError{Op: c.signingOp("commit-tree"), Err: err}
 	}
 	return parseObjectID("commit-tree", res.Stdout)
 }
@@ -173,7 +173,7 @@ func (c *Client) commitIdentity(ctx context.Context) (Identity, error) {
 		if code, isExit := exitCode(err); isExit && code == 1 {
 			return defaultIdentity, nil
 		}
-		return Identity{}, &Error{Op: "config --get-regexp user", Err: err}
+		return Identity{}, &opError{Op: "config --get-regexp user", Err: err}
 	}
 	id := parseUserConfig(res.Stdout)
 	if id.Name != "" && id.Email != "" && id.validate() == nil {

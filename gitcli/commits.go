@@ -71,16 +71,16 @@ func (c *Client) Commits(ctx context.Context, ids ...string) ([]CommitObject, er
 	res, err := c.run(ctx, []string{"cat-file", "--batch"}, call{stdin: strings.NewReader(strings.Join(ids, "\n") + "\n"),
 		maxOutput: int64(len(ids)) * (maxCommitBytes + batchHeaderMax)})
 	if err != nil {
-		return nil, &Error{Op: "cat-file --batch (commits)", Err: err}
+		return nil, &opError{Op: "cat-file --batch (commits)", Err: err}
 	}
 	raws, err := parseBatchOf(res.Stdout, ids, "commit")
 	if err != nil {
-		return nil, &Error{Op: "cat-file --batch (commits)", Err: err}
+		return nil, &opError{Op: "cat-file --batch (commits)", Err: err}
 	}
 	objs := make([]CommitObject, len(ids))
 	for i, id := range ids {
 		if objs[i], err = parseCommitObject(id, raws[id]); err != nil {
-			return nil, &Error{Op: "cat-file --batch (commits)", Err: err}
+			return nil, &opError{Op: "cat-file --batch (commits)", Err: err}
 		}
 	}
 	return objs, nil
@@ -157,11 +157,11 @@ func (c *Client) FileChanges(ctx context.Context, commit, path string) ([]FileCh
 		"--no-renames", "--no-follow", "--no-show-signature", "--no-ext-diff", "--no-textconv", "--no-relative",
 		"--end-of-options", commit, "--", path}, call{})
 	if err != nil {
-		return nil, &Error{Op: "log (changes of " + path + ")", Err: err}
+		return nil, &opError{Op: "log (changes of " + path + ")", Err: err}
 	}
 	changes, err := parseChanges(res.Stdout, path)
 	if err != nil {
-		return nil, &Error{Op: "log (changes of " + path + ")", Err: err}
+		return nil, &opError{Op: "log (changes of " + path + ")", Err: err}
 	}
 	return changes, nil
 }
@@ -178,12 +178,12 @@ func (c *Client) LastChange(ctx context.Context, commit, path string) (FileChang
 	}
 	res, err := c.run(ctx, []string{"log", "-1", changesFormat, "--no-show-signature", "--end-of-options", commit, "--", path}, call{})
 	if err != nil {
-		return FileChange{}, &Error{Op: "log -1 (last change of " + path + ")", Err: err}
+		return FileChange{}, &opError{Op: "log -1 (last change of " + path + ")", Err: err}
 	}
 	changes, err := parseChanges(res.Stdout, path)
 	switch {
 	case err != nil:
-		return FileChange{}, &Error{Op: "log -1 (last change of " + path + ")", Err: err}
+		return FileChange{}, &opError{Op: "log -1 (last change of " + path + ")", Err: err}
 	case len(changes) == 0:
 		return FileChange{}, &NotFoundError{What: fmt.Sprintf("a commit changing %s on the history of %s", path, commit)}
 	}

@@ -28,7 +28,7 @@ func (c *Client) RemoteBranchExists(ctx context.Context, remote, branch string) 
 	}
 	refs, err := parseLsRemote(res.Stdout)
 	if err != nil {
-		return false, "", &Error{Op: "ls-remote", Err: err}
+		return false, "", &opError{Op: "ls-remote", Err: err}
 	}
 	// ls-remote matches patterns by their tail (refs/heads/a/refs/heads/x
 	// matches too), so only the exact name counts.
@@ -89,7 +89,7 @@ func (c *Client) RemoteBranches(ctx context.Context, remote string, branches []s
 	}
 	refs, err := parseLsRemote(res.Stdout)
 	if err != nil {
-		return nil, &Error{Op: "ls-remote", Err: err}
+		return nil, &opError{Op: "ls-remote", Err: err}
 	}
 	found := map[string]string{}
 	for _, r := range refs {

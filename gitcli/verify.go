@@ -138,14 +138,14 @@ func (c *Client) VerifyLastChange(ctx context.Context, commit, path, allowedSign
 	res, err := c.run(ctx, []string{"log", "-1", "--no-color", signatureFormat, "--end-of-options", commit, "--", path},
 		call{sig: &exec.Signatures{AllowedSigners: allowedSigners, Describe: describeSignature}})
 	if err != nil {
-		return Signature{}, &Error{Op: "log (verify signature)", Err: err}
+		return Signature{}, &opError{Op: "log (verify signature)", Err: err}
 	}
 	if len(res.Stdout) == 0 {
 		return Signature{}, &NotFoundError{What: fmt.Sprintf("a commit changing %s on the history of %s", path, commit)}
 	}
 	sig, err := parseSignature(res.Stdout)
 	if err != nil {
-		return Signature{}, &Error{Op: "log (verify signature)", Err: err}
+		return Signature{}, &opError{Op: "log (verify signature)", Err: err}
 	}
 	if !sig.Good() {
 		c.claim(ctx, &sig)
@@ -179,14 +179,14 @@ func (c *Client) VerifyTip(ctx context.Context, tip, path, allowedSigners string
 	res, err := c.run(ctx, []string{"log", "-1", "--no-color", tipFormat, "--end-of-options", tip, "--", path},
 		call{sig: &exec.Signatures{AllowedSigners: allowedSigners, Describe: describeTip(tip)}})
 	if err != nil {
-		return Signature{}, &Error{Op: "log (verify the tip's signature)", Err: err}
+		return Signature{}, &opError{Op: "log (verify the tip's signature)", Err: err}
 	}
 	if len(res.Stdout) == 0 {
 		return Signature{}, &NotFoundError{What: fmt.Sprintf("a commit changing %s on the history of %s", path, tip)}
 	}
 	sig, parents, err := parseTip(res.Stdout)
 	if err != nil {
-		return Signature{}, &Error{Op: "log (verify the tip's signature)", Err: err}
+		return Signature{}, &opError{Op: "log (verify the tip's signature)", Err: err}
 	}
 	if sig.Commit != tip {
 		return Signature{}, &TipError{Tip: tip, Path: path, LastChange: sig.Commit}

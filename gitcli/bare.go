@@ -3,6 +3,7 @@ package gitcli
 import (
 	"context"
 	"path/filepath"
+	"rfhandoff/gitcli/gitname"
 	"strings"
 )
 
@@ -18,7 +19,7 @@ func (c *Client) InitBare(ctx context.Context, dir string) error {
 // written without a value as "key"), keys in git's canonical spelling,
 // read as git reads that file alone: an include is listed, not followed.
 func (c *Client) ConfigFileEntries(ctx context.Context, path string) ([]string, error) {
-	if !filepath.IsAbs(path) || !printableLine(path) {
+	if !filepath.IsAbs(path) || !gitname.PrintableLine(path) {
 		return nil, invalid("config file", path, "must be an absolute path")
 	}
 	res, err := c.run(ctx, []string{"config", "--null", "--list", "--file", path}, call{})

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"rfhandoff/exec"
+	"rfhandoff/gitcli/gitname"
 )
 
 // Identity is a commit author and committer.
@@ -20,7 +21,7 @@ var defaultIdentity = Identity{Name: "rfhandoff", Email: "rfhandoff@localhost"}
 
 func (id Identity) validate() error {
 	for _, v := range []struct{ arg, val string }{{"identity name", id.Name}, {"identity email", id.Email}} {
-		if v.val == "" || !printableLine(v.val) || strings.ContainsAny(v.val, "<>") || strings.TrimSpace(v.val) != v.val {
+		if v.val == "" || !gitname.PrintableLine(v.val) || strings.ContainsAny(v.val, "<>") || strings.TrimSpace(v.val) != v.val {
 			return invalid(v.arg, v.val, "must be one line of printable characters without '<' or '>'")
 		}
 	}

@@ -3,6 +3,7 @@ package gitcli
 import (
 	"context"
 	"fmt"
+	"rfhandoff/gitcli/gitname"
 	"strings"
 )
 
@@ -59,7 +60,7 @@ func parseLsRemote(out []byte) ([]RemoteRef, error) {
 		if ValidObjectID(id) != nil {
 			return nil, fmt.Errorf("ls-remote line %d %q: bad object ID", i+1, line)
 		}
-		if (!strings.HasPrefix(name, "refs/") && name != "HEAD") || !printableLine(name) || strings.ContainsAny(name, " \t") {
+		if (!strings.HasPrefix(name, "refs/") && name != "HEAD") || !gitname.PrintableLine(name) || strings.ContainsAny(name, " \t") {
 			return nil, fmt.Errorf("ls-remote line %d %q: bad ref name", i+1, line)
 		}
 		refs = append(refs, RemoteRef{ID: id, Name: name})

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"rfhandoff/exec"
+	"rfhandoff/gitcli/gitname"
+	"rfhandoff/gitcli/sshsig"
 )
 
 // Signature is what git found on one commit's SSH signature, checked
@@ -28,7 +30,7 @@ type Signature struct {
 	CommittedAt time.Time
 	// Cert is the certificate a good signature was made with, once its
 	// reader looked (taskfetch.ReadCert); nil for a plain key.
-	Cert *Certificate
+	Cert *sshsig.Certificate
 }
 
 // Good reports whether a listed key made a valid signature for namespace git.
@@ -209,7 +211,7 @@ func (c *Client) claim(ctx context.Context, sig *Signature) {
 		return
 	}
 	if res, err := c.run(ctx, []string{"cat-file", "commit", "--end-of-options", sig.Commit}, call{maxOutput: 1 << 20}); err == nil {
-		sig.Claimed, sig.ClaimedNamespace, _ = claimedKey(res.Stdout)
+		sig.Claimed, sig.ClaimedNamespace, _ = sshsig.ClaimedKey(res.Stdout)
 	}
 }
 
@@ -293,10 +295,10 @@ func signatureFields(f []string) (Signature, error) {
 		return Signature{}, fmt.Errorf("signature record: status %q is not one of git's %%G? letters", f[1])
 	}
 	sig := Signature{Commit: commit, Status: f[1][0], Principal: f[2], Fingerprint: f[3]}
-	if sig.Principal != "" && !printableLine(sig.Principal) {
+	if sig.Principal != "" && !gitname.PrintableLine(sig.Principal) {
 		return Signature{}, fmt.Errorf("signature record: principal %q is not printable", sig.Principal)
 	}
-	if sig.Fingerprint != "" && (!strings.HasPrefix(sig.Fingerprint, "SHA256:") || !printableLine(sig.Fingerprint) || strings.ContainsRune(sig.Fingerprint, ' ')) {
+	if sig.Fingerprint != "" && (!strings.HasPrefix(sig.Fingerprint, "SHA256:") || !gitname.PrintableLine(sig.Fingerprint) || strings.ContainsRune(sig.Fingerprint, ' ')) {
 		return Signature{}, fmt.Errorf("signature record: fingerprint %q is not a SHA256 fingerprint", sig.Fingerprint)
 	}
 	return sig, nil

@@ -159,7 +159,7 @@ func Run(ctx context.Context, d Deps, o Options) (rep *Report, err error) {
 		d.Logger.Warn("removed temp files left by a killed writer", "files", removed)
 	}
 	// A capture whose rfhandoff was killed gets its COMPLETE before anything
-	// new starts; one that cannot stops this run (recoveryError).
+	// new starts (told to d.Recovered); one that cannot stops this run.
 	if rec, err := recoverLocked(ctx, d, o, stateDir); err != nil {
 		return nil, err
 	} else if rec != nil && d.Recovered != nil {

@@ -316,7 +316,7 @@ func TestRecoverRefusedKeepsRecord(t *testing.T) {
 	var ce *publish.CheckError
 	if err == nil || !strings.Contains(err.Error(), "the publisher refuses it, so a person must decide") || !errors.As(err, &ce) || ce.Step != publish.StepSourceHead ||
 		!strings.Contains(err.Error(), "rfhandoff rx mark-completed "+publishtest.TaskID) {
-		t.Fatalf("Recover = %v; want a refused *recoveryError naming rx mark-completed", err)
+		t.Fatalf("Recover = %v; want a refused recovery naming rx mark-completed", err)
 	}
 	kept := record(t, w)
 	if !o.rec.Same(kept) || kept.CompleteSHA256 == "" {

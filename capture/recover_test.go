@@ -427,3 +427,32 @@ func TestRecoverNodeComplete(t *testing.T) {
 		t.Errorf("recovered COMPLETE %+v %+v", r, nf)
 	}
 }
+
+// TestRunReportsItsRecovery: Run recovers a killed capture under its own
+// lock and tells Deps.Recovered, once, before anything new starts; the
+// result branch gets that one COMPLETE.
+func TestRunReportsItsRecovery(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t, "", publishtest.Options{}, nil)
+	o := newOrphan(t, w, true)
+	d := w.deps(t)
+	var told []*Recovered
+	d.Recovered = func(r *Recovered) { told = append(told, r) }
+	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
+	defer cancel()
+	_, err := Run(ctx, d, opts())
+	if len(told) != 1 || told[0].Record.TaskID != o.rec.TaskID || told[0].Commit == "" || told[0].NoOp {
+		t.Fatalf("Deps.Recovered told %d times (%+v); want once, with the published COMPLETE", len(told), told)
+	}
+	// The task's capture file is the recovered one: Run starts nothing new.
+	if err == nil || !strings.Contains(err.Error(), "a capture of this task already exists") {
+		t.Errorf("Run after the recovery = %v", err)
+	}
+	rs := w.resultCommits(t, o.base)
+	if len(rs) != 2 || rs[1].State != result.StateComplete || told[0].Commit != w.ResultTip(t) {
+		t.Fatalf("result branch after Run: %d commits, want READY then the recovered COMPLETE", len(rs))
+	}
+	if record(t, w) != nil {
+		t.Error("record left after the recovery")
+	}
+}

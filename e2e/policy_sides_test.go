@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"rfhandoff/config"
-	"rfhandoff/rxwatch/rxtest"
+	"rfhandoff/internal/rxtest"
 	"rfhandoff/task/tasktest"
 	"rfhandoff/txwatch/txtest"
 )

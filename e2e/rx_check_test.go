@@ -9,8 +9,8 @@ import (
 
 	"rfhandoff/capture"
 	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/rxtest"
 	"rfhandoff/localfile"
-	"rfhandoff/rxwatch/rxtest"
 	"rfhandoff/task/tasktest"
 )
 

@@ -19,13 +19,13 @@ import (
 // be placed here on purpose: the test fails on one it does not know.
 var layers = [][]string{
 	// leaves: no project imports
-	{"errlist", "strictjson", "localfile", "backoff", "hiddentext", "gitcli/gitname", "gitcli/sshcert", "captureplan", "ident", "node", "internal/testrun", "internal/testbin"},
+	{"errlist", "strictjson", "localfile", "backoff", "hiddentext", "gitcli/gitname", "gitcli/sshsig", "captureplan", "ident", "node", "internal/testrun", "internal/testbin"},
 	// infrastructure: processes, files, git, the HackRF tools
 	{"exec", "state", "gitcli", "hackrfcli", "hacksim", "quicklook", "hostclock", "gitcli/gittest", "quicklook/quicklooktest"},
 	// domain: what a task, a result and a policy are, and reading them
 	{"config", "task", "gate", "result", "prompt", "taskfetch", "mirror", "notify", "sigmf", "prompt/prompttest", "task/tasktest", "sigmf/sigmftest"},
 	// workflows: the two sides' commands
-	{"rxwatch", "txwatch", "capture", "publish", "tasknew", "demo", "doctor", "rxwatch/rxtest", "txwatch/txtest", "publish/publishtest", "faultkit", "e2e/e2ekit"},
+	{"rxside", "txwatch", "capture", "publish", "tasknew", "demo", "doctor", "internal/rxtest", "txwatch/txtest", "publish/publishtest", "faultkit", "e2e/e2ekit"},
 	// commands and the end-to-end suites
 	{"", "e2e", "e2e/fault", "e2e/trust", "e2e/ssh", "e2e/security", "e2e/demorun", "e2e/nodes"},
 }
@@ -33,6 +33,7 @@ var layers = [][]string{
 // sameLayer lists the imports allowed within a layer, importer first.
 var sameLayer = map[string][]string{
 	"localfile":           {"errlist"},
+	"gitcli/sshsig":       {"gitcli/gitname"},
 	"gitcli":              {"exec"},
 	"hackrfcli":           {"exec"},
 	"hostclock":           {"exec"},
@@ -58,7 +59,7 @@ var testOnly = map[string][]string{
 
 // testHelpers are imported by tests of any layer.
 var testHelpers = []string{"internal/testrun", "internal/testbin", "gitcli/gittest", "quicklook/quicklooktest", "prompt/prompttest", "task/tasktest", "sigmf/sigmftest",
-	"rxwatch/rxtest", "txwatch/txtest", "publish/publishtest", "faultkit", "e2e/e2ekit"}
+	"internal/rxtest", "txwatch/txtest", "publish/publishtest", "faultkit", "e2e/e2ekit"}
 
 // importEdge is one project import of one file.
 type importEdge struct {

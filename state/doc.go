@@ -7,5 +7,6 @@
 // What it offers: ReadJSON and WriteJSON; SaveRX and SaveTX with the RX
 // and TX state types; RXStore and TXRecordStore (the RX state and the
 // MAIN side's list of issued authorization records, each changed under a
-// lock held for milliseconds); CapturePlan (what a capture will take).
+// lock held for milliseconds); RX.ApprovalOf (whether an approval covers
+// a task's bytes). The capture plan an approval binds is captureplan's.
 package state

@@ -1,4 +1,4 @@
-package rxwatch
+package rxside
 
 import (
 	"errors"
@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"rfhandoff/gitcli"
+	"rfhandoff/internal/rxtest"
 	"rfhandoff/localfile"
-	"rfhandoff/rxwatch/rxtest"
 	"rfhandoff/state"
 	"rfhandoff/task/tasktest"
 )

@@ -320,6 +320,7 @@ func (s *txSide) writeRecord(t *testing.T, commit, digest string, captureEnd tim
 		RecordVersion: txwatch.RecordVersion, TaskID: txtest.TaskID, ResultBranch: "rx-node",
 		ResultCommit: commit, ResultSHA256: digest, CaptureEndsAt: captureEnd,
 		AuthorizedAt: now, ExpiresAt: now.Add(2 * time.Minute), TX: txwatch.ParamsOf(s.pol),
+		Nodes: []txwatch.NodeBinding{{ResultBranch: "rx-node", ResultCommit: commit, ResultSHA256: digest}},
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -58,6 +58,7 @@ func (s Source) signersPath() string {
 // results since a look (mirror.Mirror's).
 type ResultRepo interface {
 	taskfetch.Repo
+	FetchBranchesUpdated(ctx context.Context, remote string, branches []string) (map[string]gitcli.FetchUpdate, error)
 	VerifyTip(ctx context.Context, tip, path, allowedSigners string) (gitcli.Signature, error)
 	FileHistorySince(ctx context.Context, commit, since, path string, maxBytes int64, maxCommits int) ([]gitcli.FileVersion, bool, error)
 }

@@ -348,4 +348,3 @@ func (x *Executor) completed(rec Record) error {
 	}
 	return taskOver(&st, rec.TaskID)
 }
-

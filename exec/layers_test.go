@@ -23,7 +23,7 @@ var layers = [][]string{
 	// infrastructure: processes, files, git, the HackRF tools
 	{"exec", "state", "gitcli", "hackrfcli", "hacksim", "quicklook", "hostclock", "gitcli/gittest", "quicklook/quicklooktest"},
 	// domain: what a task, a result and a policy are, and reading them
-	{"config", "task", "gate", "result", "prompt", "taskfetch", "mirror", "notify", "sigmf", "prompt/prompttest", "task/tasktest", "sigmf/sigmftest"},
+	{"config", "task", "gate", "result", "prompt", "taskfetch", "resultfetch", "mirror", "notify", "sigmf", "prompt/prompttest", "task/tasktest", "sigmf/sigmftest"},
 	// workflows: the two sides' commands
 	{"rxwatch", "txwatch", "capture", "publish", "tasknew", "demo", "doctor", "rxwatch/rxtest", "txwatch/txtest", "publish/publishtest", "faultkit", "e2e/e2ekit"},
 	// commands and the end-to-end suites
@@ -42,11 +42,11 @@ var sameLayer = map[string][]string{
 	"task":                {"gate"},
 	"gate":                {"config", "result"},
 	"taskfetch":           {"config", "task"},
+	"resultfetch":         {"config", "result", "task", "taskfetch"},
 	"mirror":              {"config"},
 	"notify":              {"config", "task"},
 	"task/tasktest":       {"config", "gate", "result", "task"},
 	"capture":             {"publish"},
-	"tasknew":             {"txwatch"},
 	"demo":                {"txwatch"},
 	"publish/publishtest": {"publish"},
 	"e2e/e2ekit":          {"txwatch"},

@@ -17,6 +17,7 @@ import (
 	"rfhandoff/notify"
 	"rfhandoff/prompt"
 	"rfhandoff/result"
+	"rfhandoff/resultfetch"
 	"rfhandoff/task"
 )
 
@@ -37,7 +38,7 @@ func describeTX(p TXParams) string {
 //
 // cur is the current task the result was checked against (its TASK_ID is
 // the result's); a notification names its title and risk level.
-func (w *Watcher) authorize(ctx context.Context, snap Snapshot, r *result.Result, cur *task.Task, signer *gitcli.Signature) error {
+func (w *Watcher) authorize(ctx context.Context, snap resultfetch.Snapshot, r *result.Result, cur *task.Task, signer *gitcli.Signature) error {
 	taskID := cur.ID
 	deadline := gate.ReadyUntil(r, w.Policy, 0)
 	params := ParamsOf(w.Policy)
@@ -65,7 +66,7 @@ func (w *Watcher) authorize(ctx context.Context, snap Snapshot, r *result.Result
 	}
 
 	shown := []NodeBinding{{ResultBranch: w.Policy.Repo.ResultBranch, ResultCommit: snap.Commit,
-		ResultSHA256: snap.Digest, ResultSigner: signerFingerprint(signer)}}
+		ResultSHA256: snap.Digest, ResultSigner: resultfetch.Fingerprint(signer)}}
 	rec, err := w.recheck(ctx, cur, shown, params)
 	return w.record(ctx, o, rec, err, "")
 }

@@ -5,6 +5,7 @@ import (
 
 	"rfhandoff/exec"
 	"rfhandoff/result"
+	"rfhandoff/resultfetch"
 )
 
 // PhraseTries is how many times tx watch asks for the phrase within one
@@ -39,7 +40,7 @@ func (o offer) line(kind, reason string) exec.Decision {
 	return d
 }
 
-func singleOffer(taskID string, snap Snapshot) offer {
+func singleOffer(taskID string, snap resultfetch.Snapshot) offer {
 	return offer{what: "result " + short(snap.Digest), base: exec.Decision{
 		Command: "tx watch", TaskID: taskID, ResultCommit: snap.Commit, ResultSHA256: snap.Digest,
 	}}

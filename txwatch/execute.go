@@ -20,6 +20,7 @@ import (
 	"rfhandoff/notify"
 	"rfhandoff/prompt"
 	"rfhandoff/result"
+	"rfhandoff/resultfetch"
 	"rfhandoff/state"
 	"rfhandoff/task"
 )
@@ -307,7 +308,7 @@ func (x *Executor) recheck(ctx context.Context, store Store, name, sum string, r
 		errs = append(errs, fmt.Errorf("cannot tell whether task %s is over: %w", rec.TaskID, err))
 	}
 	now := x.now()
-	cur, _, tips, err := checkBindings(ctx, Source{Git: m, Policy: x.Policy}, rec.TaskID, rec.Nodes, recordWords, now, time.Duration(x.Policy.TX.DurationS)*time.Second, &st)
+	cur, _, tips, err := checkBindings(ctx, resultfetch.Source{Git: m, Policy: x.Policy}, rec.TaskID, rec.Nodes, recordWords, now, time.Duration(x.Policy.TX.DurationS)*time.Second, &st)
 	errs = append(errs, flatten(err)...)
 	if len(tips) > 0 {
 		hint := strings.Join(tips, " ")
@@ -346,5 +347,5 @@ func (x *Executor) completed(rec Record) error {
 	if err != nil {
 		return fmt.Errorf("cannot tell whether task %s is over: %w", rec.TaskID, err)
 	}
-	return taskOver(&st, rec.TaskID)
+	return resultfetch.TaskOver(&st, rec.TaskID)
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"rfhandoff/gitcli/gittest"
+	"rfhandoff/resultfetch"
 	"rfhandoff/state"
 	"rfhandoff/txwatch/txtest"
 )
@@ -16,8 +17,8 @@ import (
 // included, so the READY at the tip is refused, and so is tx execute of
 // a record for it. Not parallel: it lowers the package's bound.
 func TestLookPastTheBoundCountsTheTasksOver(t *testing.T) {
-	defer func(n int) { maxLookResults = n }(maxLookResults)
-	maxLookResults = 2
+	defer func(n int) { resultfetch.MaxLookResults = n }(resultfetch.MaxLookResults)
+	resultfetch.MaxLookResults = 2
 	e := newEnv(t)
 	now := time.Now()
 	e.f.Publish(t, completeOf(txtest.Ready(now))) // unread: the third from the tip

@@ -15,6 +15,7 @@ import (
 	"rfhandoff/gate"
 	"rfhandoff/gitcli"
 	"rfhandoff/result"
+	"rfhandoff/resultfetch"
 	"rfhandoff/sigmf"
 	"rfhandoff/state"
 	"rfhandoff/task"
@@ -26,7 +27,7 @@ import (
 type nodeView struct {
 	node   config.MainNode
 	commit string
-	snap   Snapshot
+	snap   resultfetch.Snapshot
 	r      *result.Result
 	nf     result.NodeFields
 	signer *gitcli.Signature
@@ -69,7 +70,7 @@ func policyNode(pol config.Policy, name string) (config.MainNode, bool) {
 // the tip speaking for it (its own signers), then strictly decoded as a
 // result of that node. An error is operational (retried); a refusal is
 // the view's bad.
-func readNode(ctx context.Context, src Source, commit string, now time.Time) (*nodeView, error) {
+func readNode(ctx context.Context, src resultfetch.Source, commit string, now time.Time) (*nodeView, error) {
 	v := &nodeView{node: src.Node, commit: commit}
 	snap, err := src.ReadResult(ctx, commit)
 	var tooLarge *gitcli.TooLargeError
@@ -86,7 +87,7 @@ func readNode(ctx context.Context, src Source, commit string, now time.Time) (*n
 	}
 	v.snap = snap
 	signer, err := src.VerifyResult(ctx, snap, now)
-	if notSpeaking(err) {
+	if resultfetch.NotSpeaking(err) {
 		v.bad = fmt.Errorf("no valid result on branch %s now: %w", src.Branch(), err)
 		return v, nil
 	}
@@ -116,11 +117,11 @@ func (w *Watcher) pollNodes(ctx context.Context, commits map[string]string) erro
 		src := w.src.ForNode(n)
 		// Every result since the last look at the branch first (§17).
 		if since := w.st.NodeLook(n.ResultBranch); since != c {
-			l, err := src.look(ctx, c, since)
+			l, err := src.Look(ctx, c, since)
 			if err != nil {
 				return err
 			}
-			w.reportLook(n.ResultBranch, l, l.record(&w.st))
+			w.reportLook(n.ResultBranch, l, l.Record(&w.st))
 			w.st.SetNodeLook(n.ResultBranch, c)
 		}
 		v, err := readNode(ctx, src, c, w.now())
@@ -181,7 +182,7 @@ func (w *Watcher) judgeNodes(ctx context.Context) error {
 			refused = append(refused, fmt.Sprintf("%s: published CAPTURE_COMPLETE for the task at %s", name, short(v.commit)))
 		default:
 			src := w.src.ForNode(n)
-			if err := readyProblems(completedError(&w.st, v.r), gate.CheckReady(v.r, now, cur.ID, w.Policy), src.CheckSigned(v.signer, v.r)); err != nil {
+			if err := readyProblems(resultfetch.CompletedError(&w.st, v.r), gate.CheckReady(v.r, now, cur.ID, w.Policy), src.CheckSigned(v.signer, v.r)); err != nil {
 				refusedBy[name] = err.Error()
 				refused = append(refused, fmt.Sprintf("%s: READY %s at commit %s refused:\n%v", name, short(v.snap.Digest), short(v.commit), err))
 			} else {
@@ -235,7 +236,7 @@ func bindingsOf(vs []*nodeView) []NodeBinding {
 	out := make([]NodeBinding, len(vs))
 	for i, v := range vs {
 		out[i] = NodeBinding{Node: v.node.Name, ResultBranch: v.node.ResultBranch, ResultCommit: v.commit,
-			ResultSHA256: v.snap.Digest, ResultSigner: signerFingerprint(v.signer)}
+			ResultSHA256: v.snap.Digest, ResultSigner: resultfetch.Fingerprint(v.signer)}
 	}
 	return out
 }
@@ -379,7 +380,7 @@ func (w *Watcher) recheck(ctx context.Context, cur *task.Task, shown []NodeBindi
 // task's RX_NODES must be the nodes bound. It returns the current task
 // and every receiver's view, or every problem of every receiver; tips
 // are the commits fetched (nil when the fetch failed).
-func checkBindings(ctx context.Context, base Source, taskID string, bound []NodeBinding, single recheckWords, now time.Time, extra time.Duration, st *state.TX) (cur *task.Task, vs []*nodeView, tips []string, err error) {
+func checkBindings(ctx context.Context, base resultfetch.Source, taskID string, bound []NodeBinding, single recheckWords, now time.Time, extra time.Duration, st *state.TX) (cur *task.Task, vs []*nodeView, tips []string, err error) {
 	var errs []error
 	add := func(err error) { errs = append(errs, err) }
 	pol := base.Policy
@@ -421,16 +422,16 @@ func checkBindings(ctx context.Context, base Source, taskID string, bound []Node
 		if commit != b.ResultCommit {
 			add(errors.New(who + fmt.Sprintf(words.moved, b.ResultCommit, commit, b.ResultBranch)))
 			// And what came since, by name: a COMPLETE between the two (§17).
-			if l, err := src.look(ctx, commit, b.ResultCommit); err != nil {
+			if l, err := src.Look(ctx, commit, b.ResultCommit); err != nil {
 				add(fmt.Errorf("%s%w", who, err))
-			} else if err := l.overIn(taskID); err != nil {
+			} else if err := l.OverIn(taskID); err != nil {
 				add(fmt.Errorf("%s%w", who, err))
 			}
 		}
 		if v.snap.Digest != b.ResultSHA256 {
 			add(errors.New(who + fmt.Sprintf(words.digest, b.ResultSHA256, orNone(v.snap.Digest))))
 		}
-		if got := signerFingerprint(v.signer); v.bad == nil && got != b.ResultSigner {
+		if got := resultfetch.Fingerprint(v.signer); v.bad == nil && got != b.ResultSigner {
 			add(errors.New(who + fmt.Sprintf(words.signer, orNobody(b.ResultSigner), orNobody(got))))
 		}
 		if v.bad != nil {
@@ -440,7 +441,7 @@ func checkBindings(ctx context.Context, base Source, taskID string, bound []Node
 		if cur != nil {
 			// The signer is checked with the allowed signers in force now: a
 			// key removed since the authorization no longer counts.
-			if err := readyProblems(completedError(st, v.r), gate.CheckReadyFor(v.r, now, cur.ID, pol, extra), src.CheckSigned(v.signer, v.r)); err != nil {
+			if err := readyProblems(resultfetch.CompletedError(st, v.r), gate.CheckReadyFor(v.r, now, cur.ID, pol, extra), src.CheckSigned(v.signer, v.r)); err != nil {
 				for _, e := range flatten(err) {
 					add(fmt.Errorf("%s%w", who, e))
 				}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"rfhandoff/notify"
+	"rfhandoff/resultfetch"
 
 	"rfhandoff/backoff"
 	"rfhandoff/config"
@@ -63,7 +64,7 @@ type Watcher struct {
 
 	rep        *reporter
 	mirror     *mirror.Mirror // where both branches are fetched and read
-	src        Source
+	src        resultfetch.Source
 	store      Store
 	st         state.TX
 	lastCommit string         // the result commit last handled
@@ -222,11 +223,11 @@ func (w *Watcher) poll(ctx context.Context) error {
 	// Every result since the last look before the tip: a COMPLETE that
 	// came and went between two polls still ends its task (kept in w.st,
 	// saved with the look below).
-	l, err := w.src.look(ctx, commit, w.lastCommit)
+	l, err := w.src.Look(ctx, commit, w.lastCommit)
 	if err != nil {
 		return err
 	}
-	w.reportLook(w.src.Branch(), l, l.record(&w.st))
+	w.reportLook(w.src.Branch(), l, l.Record(&w.st))
 	snap, err := w.src.ReadResult(ctx, commit)
 	var tooLarge *gitcli.TooLargeError
 	var notRegular *gitcli.NotRegularFileError
@@ -251,7 +252,7 @@ func (w *Watcher) poll(ctx context.Context) error {
 	// decoded.
 	now := w.now()
 	signer, err := w.src.VerifyResult(ctx, snap, now)
-	if notSpeaking(err) {
+	if resultfetch.NotSpeaking(err) {
 		w.rep.once("tip:"+commit, "result at commit %s refused, not offered for authorization (no valid result on the result branch now):\n%v", short(commit), err)
 		return w.remember(commit)
 	}
@@ -271,7 +272,7 @@ func (w *Watcher) poll(ctx context.Context) error {
 		w.st.MarkCompleted(r.TaskID, commit)
 	}
 	if checkErr == nil {
-		checkErr = readyProblems(completedError(&w.st, r), gate.CheckReady(r, now, cur.ID, w.Policy), w.src.CheckSigned(signer, r))
+		checkErr = readyProblems(resultfetch.CompletedError(&w.st, r), gate.CheckReady(r, now, cur.ID, w.Policy), w.src.CheckSigned(signer, r))
 	}
 	if checkErr == nil && !w.clockAllows(ctx, "result:"+snap.Digest, fmt.Sprintf("result %s at commit %s", short(snap.Digest), short(commit))) {
 		return nil // neither shown nor remembered: asked again at the next poll
@@ -361,7 +362,7 @@ func (w *Watcher) openMirror(ctx context.Context) (err error) {
 	if w.mirror, err = mirror.ForTX(ctx, w.Git, w.Policy, w.Logger); err != nil {
 		return err
 	}
-	w.src = Source{Git: w.mirror, Policy: w.Policy}
+	w.src = resultfetch.Source{Git: w.mirror, Policy: w.Policy}
 	return nil
 }
 
@@ -450,6 +451,22 @@ func (w *Watcher) trackingCommit(ctx context.Context) (string, error) {
 		return "", err
 	}
 	return commits[w.Policy.Repo.ResultBranch], nil
+}
+
+// report says, once, what a look found that ended tasks: the tasks newly
+// over, and a look past the bound.
+func (w *Watcher) reportLook(branch string, l resultfetch.Look, newly []string) {
+	if l.Unread {
+		w.rep.once("unread:"+branch+":"+l.Tip, "result branch %s at %s: more than %d results since the last look; the %d nearest the tip were read, "+
+			"and every task they name (%s) counts as over, as a CAPTURE_COMPLETE for it among the unread ones cannot be ruled out: "+
+			"a new task goes on", branch, short(l.Tip), resultfetch.MaxLookResults, resultfetch.MaxLookResults, strings.Join(l.Named, ", "))
+	}
+	for _, id := range newly {
+		if c, ok := l.Completed[id]; ok && c != l.Tip {
+			w.rep.once("over:"+id, "task %s is over: a CAPTURE_COMPLETE for it was seen at result commit %s on %s (since the last look, not at the tip %s)",
+				id, c, branch, short(l.Tip))
+		}
+	}
 }
 
 // remember records commit as handled so the next idle poll reads nothing.

@@ -1,4 +1,4 @@
-package txwatch
+package resultfetch
 
 import (
 	"context"
@@ -124,9 +124,9 @@ func (s Source) VerifyResult(ctx context.Context, snap Snapshot, now time.Time) 
 	return &sig, nil
 }
 
-// notSpeaking reports whether err from VerifyResult means the tip does
+// NotSpeaking reports whether err from VerifyResult means the tip does
 // not speak for a result (refused, reported once per tip), not a failure.
-func notSpeaking(err error) bool {
+func NotSpeaking(err error) bool {
 	var badSig *gitcli.SignatureError
 	var badTip *gitcli.TipError
 	return errors.As(err, &badSig) || errors.As(err, &badTip)
@@ -155,29 +155,29 @@ func (s Source) CheckSigned(sig *gitcli.Signature, r *result.Result) error {
 	return errlist.List(errs...)
 }
 
-// completedError refuses a READY for a task the MAIN side saw a
+// CompletedError refuses a READY for a task the MAIN side saw a
 // CAPTURE_COMPLETE for (PROTOCOL §17), or is nil.
-func completedError(st *state.TX, r *result.Result) error {
+func CompletedError(st *state.TX, r *result.Result) error {
 	if r == nil || r.State != result.StateReady {
 		return nil
 	}
-	return taskOver(st, r.TaskID)
+	return TaskOver(st, r.TaskID)
 }
 
-// taskOver says that taskID is over for the MAIN side, or is nil.
-func taskOver(st *state.TX, taskID string) error {
+// TaskOver says that taskID is over for the MAIN side, or is nil.
+func TaskOver(st *state.TX, taskID string) error {
 	if at, ok := st.CompletedAt(taskID); ok {
 		return fmt.Errorf("task %s is over: a CAPTURE_COMPLETE for it was seen at result commit %s, so no READY for it is offered or run again", taskID, at)
 	}
 	if at, ok := st.OverUnreadAt(taskID); ok {
 		return fmt.Errorf("task %s is over: the look at result commit %s found more than %d results since the last one and read only those nearest the tip, "+
-			"so a CAPTURE_COMPLETE for it could not be ruled out; no READY for it is offered or run again", taskID, at, maxLookResults)
+			"so a CAPTURE_COMPLETE for it could not be ruled out; no READY for it is offered or run again", taskID, at, MaxLookResults)
 	}
 	return nil
 }
 
-// signerFingerprint is what a record keeps of a signer ("" for none).
-func signerFingerprint(sig *gitcli.Signature) string {
+// Fingerprint is what a record keeps of a signer ("" for none).
+func Fingerprint(sig *gitcli.Signature) string {
 	if sig == nil {
 		return ""
 	}

@@ -17,12 +17,12 @@ import (
 	"rfhandoff/faultkit"
 	"rfhandoff/gate"
 	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/txtest"
 	"rfhandoff/publish/publishtest"
 	"rfhandoff/rxwatch/rxtest"
 	"rfhandoff/state"
 	"rfhandoff/task/tasktest"
 	"rfhandoff/txwatch"
-	"rfhandoff/txwatch/txtest"
 )
 
 // The ownership boundary (issue 29; PROTOCOL §4, §11, §22; OPERATIONS §6):

@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"rfhandoff/config"
+	"rfhandoff/internal/txtest"
 	"rfhandoff/rxwatch/rxtest"
 	"rfhandoff/task/tasktest"
-	"rfhandoff/txwatch/txtest"
 )
 
 // A 15 s planned duration leaves no room for the default transmission

@@ -17,10 +17,10 @@ import (
 	"rfhandoff/faultkit"
 	"rfhandoff/gate"
 	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/txtest"
 	"rfhandoff/prompt/prompttest"
 	"rfhandoff/state"
 	"rfhandoff/txwatch"
-	"rfhandoff/txwatch/txtest"
 )
 
 // txWait bounds each wait on a child: generous for a loaded 2-core CI box.

@@ -25,7 +25,7 @@ var layers = [][]string{
 	// domain: what a task, a result and a policy are, and reading them
 	{"config", "task", "gate", "result", "prompt", "taskfetch", "resultfetch", "mirror", "notify", "sigmf", "prompt/prompttest", "task/tasktest", "sigmf/sigmftest"},
 	// workflows: the two sides' commands
-	{"rxwatch", "txwatch", "capture", "publish", "tasknew", "demo", "doctor", "rxwatch/rxtest", "txwatch/txtest", "publish/publishtest", "faultkit", "e2e/e2ekit"},
+	{"rxwatch", "txwatch", "capture", "publish", "tasknew", "demo", "doctor", "rxwatch/rxtest", "internal/txtest", "publish/publishtest", "faultkit", "e2e/e2ekit"},
 	// commands and the end-to-end suites
 	{"", "e2e", "e2e/fault", "e2e/trust", "e2e/ssh", "e2e/security", "e2e/demorun", "e2e/nodes"},
 }
@@ -59,7 +59,7 @@ var testOnly = map[string][]string{
 
 // testHelpers are imported by tests of any layer.
 var testHelpers = []string{"internal/testrun", "internal/testbin", "gitcli/gittest", "quicklook/quicklooktest", "prompt/prompttest", "task/tasktest", "sigmf/sigmftest",
-	"rxwatch/rxtest", "txwatch/txtest", "publish/publishtest", "faultkit", "e2e/e2ekit"}
+	"rxwatch/rxtest", "internal/txtest", "publish/publishtest", "faultkit", "e2e/e2ekit"}
 
 // importEdge is one project import of one file.
 type importEdge struct {

@@ -15,10 +15,10 @@ import (
 	"rfhandoff/exec"
 	"rfhandoff/gate"
 	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/txtest"
 	"rfhandoff/prompt"
 	"rfhandoff/result"
 	"rfhandoff/state"
-	"rfhandoff/txwatch/txtest"
 )
 
 // authorized publishes a READY result at now and writes the record tx

@@ -6,9 +6,9 @@ import (
 	"time"
 
 	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/txtest"
 	"rfhandoff/resultfetch"
 	"rfhandoff/state"
-	"rfhandoff/txwatch/txtest"
 )
 
 // Past the bound (PROTOCOL §17): more results since the last look than a

@@ -15,11 +15,11 @@ import (
 	"rfhandoff/faultkit"
 	"rfhandoff/gate"
 	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/txtest"
 	"rfhandoff/result"
 	"rfhandoff/sigmf"
 	"rfhandoff/sigmf/sigmftest"
 	"rfhandoff/task/tasktest"
-	"rfhandoff/txwatch/txtest"
 )
 
 // nodeEnv is env with a task naming its receivers and one branch per node

@@ -16,11 +16,11 @@ import (
 	"rfhandoff/gate"
 	"rfhandoff/gitcli"
 	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/txtest"
 	"rfhandoff/prompt"
 	"rfhandoff/result"
 	"rfhandoff/state"
 	"rfhandoff/task/tasktest"
-	"rfhandoff/txwatch/txtest"
 )
 
 func TestWatchAuthorizesAfterTheExactPhrase(t *testing.T) {

@@ -184,27 +184,8 @@ func Fingerprint(sig *gitcli.Signature) string {
 	return sig.Fingerprint
 }
 
-// Fetch is FetchResultCommit then ReadResult.
-func (s Source) Fetch(ctx context.Context) (Snapshot, error) {
-	commit, err := s.FetchResultCommit(ctx)
-	if err != nil {
-		return Snapshot{}, err
-	}
-	return s.ReadResult(ctx, commit)
-}
-
-// CurrentTaskID fetches the task branch and returns the ID of the valid
-// task on it (taskfetch: size, strict parse, EXPECTED_HEAD ancestry).
-func (s Source) CurrentTaskID(ctx context.Context) (string, error) {
-	t, err := s.CurrentTask(ctx)
-	if err != nil {
-		return "", err
-	}
-	return t.ID, nil
-}
-
-// CurrentTask is CurrentTaskID's task itself, for what a notification
-// may say about it (its title and effective risk level, PROTOCOL §21).
+// CurrentTask fetches the task branch and returns the valid task on it
+// (taskfetch: size, strict parse, EXPECTED_HEAD ancestry).
 func (s Source) CurrentTask(ctx context.Context) (*task.Task, error) {
 	cur, err := taskfetch.Fetch(ctx, s.Git, s.Policy)
 	if err != nil {

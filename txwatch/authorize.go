@@ -42,7 +42,9 @@ func (w *Watcher) authorize(ctx context.Context, snap resultfetch.Snapshot, r *r
 	taskID := cur.ID
 	deadline := gate.ReadyUntil(r, w.Policy, 0)
 	params := ParamsOf(w.Policy)
-	o := singleOffer(taskID, snap)
+	shown := []NodeBinding{{ResultBranch: w.Policy.Repo.ResultBranch, ResultCommit: snap.Commit,
+		ResultSHA256: snap.Digest, ResultSigner: resultfetch.Fingerprint(signer)}}
+	o := offerOf(taskID, shown)
 	o.base.Simulated = r.Simulated
 	if !w.offered(o, deadline) {
 		return nil
@@ -65,8 +67,6 @@ func (w *Watcher) authorize(ctx context.Context, snap resultfetch.Snapshot, r *r
 		return ctx.Err()
 	}
 
-	shown := []NodeBinding{{ResultBranch: w.Policy.Repo.ResultBranch, ResultCommit: snap.Commit,
-		ResultSHA256: snap.Digest, ResultSigner: resultfetch.Fingerprint(signer)}}
 	rec, err := w.recheck(ctx, cur, shown, params)
 	return w.record(ctx, o, rec, err, "")
 }

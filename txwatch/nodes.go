@@ -229,7 +229,7 @@ func (w *Watcher) judgeNodes(ctx context.Context) error {
 		delete(w.st.ShownResultDigests, set)
 		return err
 	}
-	return w.authorizeNodes(ctx, cur, ready, set)
+	return w.authorizeNodes(ctx, cur, ready)
 }
 
 func bindingsOf(vs []*nodeView) []NodeBinding {
@@ -257,11 +257,12 @@ func (w *Watcher) nodesUntil(vs []*nodeView, extra time.Duration) (time.Time, *n
 // authorizeNodes shows the table of every node's READY, asks for the
 // phrase once and, after it, re-checks every node against a fresh fetch
 // before writing the one record that binds the set.
-func (w *Watcher) authorizeNodes(ctx context.Context, cur *task.Task, vs []*nodeView, set string) error {
+func (w *Watcher) authorizeNodes(ctx context.Context, cur *task.Task, vs []*nodeView) error {
 	now := w.now()
 	deadline, first := w.nodesUntil(vs, 0)
 	params := ParamsOf(w.Policy)
-	o := nodesOffer(cur.ID, set, vs)
+	shown := bindingsOf(vs)
+	o := offerOf(cur.ID, shown)
 	var simulated []string
 	for _, v := range vs {
 		if v.r.Simulated {
@@ -303,7 +304,7 @@ func (w *Watcher) authorizeNodes(ctx context.Context, cur *task.Task, vs []*node
 	if !ok {
 		return ctx.Err()
 	}
-	rec, err := w.recheck(ctx, cur, bindingsOf(vs), params)
+	rec, err := w.recheck(ctx, cur, shown, params)
 	return w.record(ctx, o, rec, err, fmt.Sprintf(" for %d nodes", len(vs)))
 }
 

@@ -435,6 +435,10 @@ func checkBindings(ctx context.Context, base resultfetch.Source, taskID string, 
 		if got := resultfetch.Fingerprint(v.signer); v.bad == nil && got != b.ResultSigner {
 			add(errors.New(who + fmt.Sprintf(words.signer, orNobody(b.ResultSigner), orNobody(got))))
 		}
+		if v.bad != nil && words.signature != "" && resultfetch.NotSpeaking(v.bad) {
+			add(fmt.Errorf(words.signature, errors.Unwrap(v.bad)))
+			continue
+		}
 		if v.bad != nil {
 			add(fmt.Errorf("%s%w", who, v.bad))
 			continue
@@ -458,21 +462,24 @@ func checkBindings(ctx context.Context, base resultfetch.Source, taskID string, 
 
 // recheckWords are checkBindings' sentences for a receiver whose tip,
 // digest or signer is not the one bound, each given what was bound, then
-// what was found (and the branch).
-type recheckWords struct{ moved, digest, signer string }
+// what was found (and the branch); signature, when set, words a tip that
+// does not speak for its result.
+type recheckWords struct{ moved, digest, signer, signature string }
 
 var (
 	// shownWords are tx watch's for a single receiver (what was shown).
 	shownWords = recheckWords{
-		moved:  "the result branch moved from %[1]s to %[2]s after the result was shown",
-		digest: "RX_RESULT.json changed after it was shown (sha256 %[1]s, now %[2]s)",
-		signer: "the result is now signed by %[2]s, not by %[1]s as shown",
+		moved:     "the result branch moved from %[1]s to %[2]s after the result was shown",
+		digest:    "RX_RESULT.json changed after it was shown (sha256 %[1]s, now %[2]s)",
+		signer:    "the result is now signed by %[2]s, not by %[1]s as shown",
+		signature: "result signature: %w",
 	}
 	// recordWords are tx execute's for a single receiver.
 	recordWords = recheckWords{
-		moved:  "the result branch is at %[2]s, the record was authorized for %[1]s",
-		digest: "RX_RESULT.json has sha256 %[2]s, the record was authorized for %[1]s",
-		signer: "the result is signed by %[2]s, the record was authorized for %[1]s",
+		moved:     "the result branch is at %[2]s, the record was authorized for %[1]s",
+		digest:    "RX_RESULT.json has sha256 %[2]s, the record was authorized for %[1]s",
+		signer:    "the result is signed by %[2]s, the record was authorized for %[1]s",
+		signature: "result signature: %w",
 	}
 	// nodeWords are both commands' for a node (after "node <name>: ").
 	nodeWords = recheckWords{

@@ -65,13 +65,17 @@ func policyNode(pol config.Policy, name string) (config.MainNode, bool) {
 	return config.MainNode{}, false
 }
 
-// readNode reads node n's result at commit, the tip of its branch, as
-// tx watch reads the single result branch: the file bounded and regular,
-// the tip speaking for it (its own signers), then strictly decoded as a
-// result of that node. An error is operational (retried); a refusal is
-// the view's bad.
+// readNode reads a receiver's result at commit, the tip of its branch
+// (src's: repo.result_branch, or a node's): the file bounded and regular,
+// the tip speaking for it (the branch's signers), then strictly decoded as
+// a result of that receiver. An error is operational (retried); a refusal
+// is the view's bad.
 func readNode(ctx context.Context, src resultfetch.Source, commit string, now time.Time) (*nodeView, error) {
 	v := &nodeView{node: src.Node, commit: commit}
+	of := "" // the single receiver's messages name no node
+	if src.Node.Name != "" {
+		of = " of node " + src.Node.Name
+	}
 	snap, err := src.ReadResult(ctx, commit)
 	var tooLarge *gitcli.TooLargeError
 	var notRegular *gitcli.NotRegularFileError
@@ -80,7 +84,7 @@ func readNode(ctx context.Context, src resultfetch.Source, commit string, now ti
 		v.bad, v.unreadable = err, true
 		return v, nil
 	case err != nil:
-		return nil, fmt.Errorf("reading %s at %s of node %s: %w", src.ResultPath(), commit, src.Node.Name, err)
+		return nil, fmt.Errorf("reading %s at %s%s: %w", src.ResultPath(), commit, of, err)
 	case snap.Data == nil:
 		v.bad = fmt.Errorf("no %s on branch %s at commit %s yet", src.ResultPath(), src.Branch(), short(commit))
 		return v, nil
@@ -92,7 +96,7 @@ func readNode(ctx context.Context, src resultfetch.Source, commit string, now ti
 		return v, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("verifying the signature of %s at %s of node %s: %w", src.ResultPath(), short(commit), src.Node.Name, err)
+		return nil, fmt.Errorf("verifying the signature of %s at %s%s: %w", src.ResultPath(), short(commit), of, err)
 	}
 	v.signer = signer
 	if v.r, v.nf, err = src.DecodeNode(snap); err != nil {

@@ -228,37 +228,30 @@ func (w *Watcher) poll(ctx context.Context) error {
 		return err
 	}
 	w.reportLook(w.src.Branch(), l, l.Record(&w.st))
-	snap, err := w.src.ReadResult(ctx, commit)
-	var tooLarge *gitcli.TooLargeError
-	var notRegular *gitcli.NotRegularFileError
-	if errors.As(err, &tooLarge) || errors.As(err, &notRegular) {
+	// readNode reads the file bounded and regular, then who wrote it:
+	// only the tip speaks, and only when it is a single-parent commit by a
+	// result signer that wrote RX_RESULT.json itself. A tip that does not
+	// is "no valid result now": a property of that commit, not of the
+	// bytes, so it is reported once per tip, the digest stays unshown, and
+	// the RX side's next signed publish on top (the same bytes included)
+	// is judged afresh.
+	now := w.now()
+	v, err := readNode(ctx, w.src, commit, now)
+	switch {
+	case err != nil:
+		return err
+	case v.unreadable:
 		// Bad content, not a bad remote: refuse it once, never retry it.
-		w.rep.once("unreadable:"+commit, "result at commit %s refused, not offered for authorization: %v", short(commit), err)
+		w.rep.once("unreadable:"+commit, "result at commit %s refused, not offered for authorization: %v", short(commit), v.bad)
 		return w.remember(commit)
-	}
-	if err != nil {
-		return fmt.Errorf("reading %s at %s: %w", w.src.ResultPath(), commit, err)
-	}
-	if snap.Data == nil {
+	case v.snap.Data == nil:
 		w.rep.once("nofile:"+commit, "no %s at result branch commit %s yet", w.src.ResultPath(), commit)
 		return w.remember(commit)
-	}
-	// Who wrote it comes first: only the tip speaks, and only when it is a
-	// single-parent commit by a result signer that wrote RX_RESULT.json
-	// itself. A tip that does not is "no valid result now": a property of
-	// that commit, not of the bytes, so it is reported once per tip, the
-	// digest stays unshown, and the RX side's next signed publish on top
-	// (the same bytes included) is judged afresh. Its content is never
-	// decoded.
-	now := w.now()
-	signer, err := w.src.VerifyResult(ctx, snap, now)
-	if resultfetch.NotSpeaking(err) {
-		w.rep.once("tip:"+commit, "result at commit %s refused, not offered for authorization (no valid result on the result branch now):\n%v", short(commit), err)
+	case v.r == nil && resultfetch.NotSpeaking(v.bad):
+		w.rep.once("tip:"+commit, "result at commit %s refused, not offered for authorization (no valid result on the result branch now):\n%v", short(commit), errors.Unwrap(v.bad))
 		return w.remember(commit)
 	}
-	if err != nil {
-		return fmt.Errorf("verifying the signature of %s at %s: %w", w.src.ResultPath(), short(commit), err)
-	}
+	snap, signer := v.snap, v.signer
 	if w.st.Shown(snap.Digest) {
 		return w.remember(commit)
 	}
@@ -266,7 +259,7 @@ func (w *Watcher) poll(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("reading the current task (needed to check result %s): %w", short(snap.Digest), err)
 	}
-	r, checkErr := w.src.Decode(snap)
+	r, checkErr := v.r, v.bad
 	if checkErr == nil && r.State == result.StateComplete {
 		// COMPLETE ends the task for this side (saved with the digest below).
 		w.st.MarkCompleted(r.TaskID, commit)

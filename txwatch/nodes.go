@@ -394,7 +394,8 @@ func checkBindings(ctx context.Context, base resultfetch.Source, taskID string, 
 		branches[i] = b.ResultBranch
 	}
 	if _, err := base.Git.FetchBranchesUpdated(ctx, pol.Repo.Remote, branches); err != nil {
-		return nil, nil, nil, fmt.Errorf("re-fetching the result branch: %w", err)
+		// A list of one, so that a caller flattening it keeps the words.
+		return nil, nil, nil, errlist.List(fmt.Errorf("re-fetching the result branch: %w", err))
 	}
 	cur, err = base.CurrentTask(ctx)
 	if err != nil {

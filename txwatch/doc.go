@@ -15,7 +15,7 @@
 //     still pass. A record that would expire at once is not written
 //     (reported as blocked).
 //   - Each look at a moved result branch reads every result since the
-//     last look (look.go: at most resultfetch.MaxLookResults commits, past that every
+//     last look (look.go: at most maxLookResults commits, past that every
 //     task read counts as over) before the tip is judged, so a COMPLETE
 //     between two polls ends its task; tx execute reads since its
 //     record's commit.

@@ -52,12 +52,15 @@ type App struct {
 	// for days, so Git asks for the remote's URL on every use.
 	LongRunning bool
 
-	mu       sync.Mutex
-	remotes  map[string]string // remote URLs read while building a runner (gitcli.Client.RemoteURLs)
-	audit    *exec.AuditLog
-	runners  map[exec.Role]*exec.Stack
-	ignored  gitcli.IgnoredDirs // what RequireIgnored confirmed in this process
-	notifier *notify.Dispatcher
+	mu      sync.Mutex
+	remotes map[string]string // remote URLs read while building a runner (gitcli.Client.RemoteURLs)
+	audit   *exec.AuditLog
+	runners map[exec.Role]*exec.Stack
+	// checkStack ran the checkout checks (checkout), its log still
+	// pending; Stack(RoleGit) is this stack with the remote's transport.
+	checkStack *exec.Stack
+	ignored    gitcli.IgnoredDirs // what RequireIgnored confirmed in this process
+	notifier   *notify.Dispatcher
 	// opened: the checkout checks passed and the audit log is open;
 	// setupErr: they refused (asked once).
 	opened   bool
@@ -176,13 +179,11 @@ func (a *App) checkout() error {
 	if err := a.existingLocal(); err != nil {
 		return err
 	}
-	s, err := exec.New(exec.Options{
-		Role: exec.RoleGit, Tools: a.toolPaths(), Audit: a.audit, Environ: a.Environ,
-		DefaultTimeout: a.Policy.Poll.GitTimeout.Duration,
-	})
+	s, err := exec.New(a.stackOptions(exec.RoleGit, a.audit))
 	if err != nil {
 		return err
 	}
+	a.checkStack = s // Stack(RoleGit) narrows this one: built once
 	repo := a.RepoPath()
 	git := &gitcli.Client{R: s, Dir: repo, Timeout: a.Policy.Poll.GitTimeout.Duration, Ignored: &a.ignored}
 	if err := git.RequireTop(a.Ctx); err != nil {
@@ -282,27 +283,31 @@ func (a *App) Stack(role exec.Role) (*exec.Stack, error) {
 	if s := a.runners[role]; s != nil {
 		return s, nil
 	}
-	opts := exec.Options{
+	s := a.checkStack
+	if role != exec.RoleGit || s == nil {
+		if s, err = exec.New(a.stackOptions(role, log)); err != nil {
+			return nil, err
+		}
+	}
+	// Git through s may use no transport until the remote's URL, read
+	// locally, names the one it may.
+	if proto := a.remoteProtocol(s); proto != "" {
+		if s, err = s.WithGitProtocols([]string{proto}); err != nil {
+			return nil, err
+		}
+	}
+	a.runners[role] = s
+	return s, nil
+}
+
+func (a *App) stackOptions(role exec.Role, log *exec.AuditLog) exec.Options {
+	return exec.Options{
 		Role: role, Tools: a.toolPaths(), Audit: log, Environ: a.Environ,
 		SSHKeygen:        a.Policy.Tools.SSHKeygen,
 		SSHCommand:       a.Policy.Tools.SSHCommand,
 		CredentialHelper: a.Policy.Tools.GitCredentialHelper,
 		DefaultTimeout:   a.Policy.Poll.GitTimeout.Duration,
 	}
-	// A local-only stack first, to learn the remote's transport.
-	local, err := exec.New(opts)
-	if err != nil {
-		return nil, err
-	}
-	if proto := a.remoteProtocol(local); proto != "" {
-		opts.GitProtocols = []string{proto}
-	}
-	s, err := exec.New(opts)
-	if err != nil {
-		return nil, err
-	}
-	a.runners[role] = s
-	return s, nil
 }
 
 // remoteProtocol reads the remote's URL (kept for Git; the caller holds

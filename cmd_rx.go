@@ -4,27 +4,27 @@ import (
 	"rfhandoff/exec"
 	"rfhandoff/gitcli"
 	"rfhandoff/notify"
-	"rfhandoff/rxwatch"
+	"rfhandoff/rxside"
 )
 
 // rxEnv is what the RX commands that watch, check and approve share: git
 // on the RX checkout through the audited runner of exec.RoleGit (git and
 // the clock query, no HackRF tool), the policy, the logger and the RX
 // side's notifier; command names the command in the RX lock.
-func rxEnv(app *App, command string) (rxwatch.Env, error) {
+func rxEnv(app *App, command string) (rxside.Env, error) {
 	r, err := app.Stack(exec.RoleGit)
 	if err != nil {
-		return rxwatch.Env{}, err
+		return rxside.Env{}, err
 	}
 	n, err := app.Notifier(notify.SideRX)
 	if err != nil {
-		return rxwatch.Env{}, err
+		return rxside.Env{}, err
 	}
 	audit, err := app.AuditLog()
 	if err != nil {
-		return rxwatch.Env{}, err
+		return rxside.Env{}, err
 	}
-	return rxwatch.Env{
+	return rxside.Env{
 		Audit:   audit,
 		Git:     app.Git(r),
 		Policy:  app.Policy,
@@ -60,14 +60,14 @@ func newRXPublisher(app *App, role exec.Role) (rxPublisher, error) {
 // rxCheckOnce opens a one-shot RX session (taking the RX lock), checks the
 // task branch once and prints the summary of the task it read, if any.
 // On success the caller closes the session; on error it is closed.
-func rxCheckOnce(app *App, env rxwatch.Env) (*rxwatch.Session, rxwatch.Checked, error) {
-	s, err := rxwatch.Open(app.Ctx, env, rxwatch.RoleOneShot)
+func rxCheckOnce(app *App, env rxside.Env) (*rxside.Session, rxside.Checked, error) {
+	s, err := rxside.Open(app.Ctx, env, rxside.RoleOneShot)
 	if err != nil {
-		return nil, rxwatch.Checked{}, err
+		return nil, rxside.Checked{}, err
 	}
 	res, err := s.Check(app.Ctx)
 	if res.Current != nil {
-		rxwatch.WriteSummary(app.Stdout, res.Current, res.Decision.Verdict)
+		rxside.WriteSummary(app.Stdout, res.Current, res.Decision.Verdict)
 	}
 	if err != nil {
 		s.Close()

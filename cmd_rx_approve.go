@@ -8,7 +8,7 @@ import (
 	"rfhandoff/exec"
 	"rfhandoff/ident"
 	"rfhandoff/prompt"
-	"rfhandoff/rxwatch"
+	"rfhandoff/rxside"
 )
 
 // RxApproveCmd shows the approval prompt once for the current task.
@@ -53,14 +53,14 @@ func (c *RxApproveCmd) Run(app *App) error {
 		return fmt.Errorf("the current task on %s/%s is %s, not %s: nothing approved",
 			env.Policy.Repo.Remote, env.Policy.Repo.TaskBranch, cur.Task.ID, c.TaskID)
 	}
-	mx := rxwatch.NewManualExecutor(s.StateDir(), env.Policy)
+	mx := rxside.NewManualExecutor(s.StateDir(), env.Policy)
 	switch res.Decision.Verdict {
-	case rxwatch.NotForNode:
+	case rxside.NotForNode:
 		return fmt.Errorf("task %s is not for this node (RX_NODES = %s, [node] name = %q): nothing approved",
 			cur.Task.ID, cur.Task.Nodes, env.Policy.Node.Name)
-	case rxwatch.Completed:
-		return rxwatch.CompletedRefusal(cur.Task.ID)
-	case rxwatch.Approved:
+	case rxside.Completed:
+		return rxside.CompletedRefusal(cur.Task.ID)
+	case rxside.Approved:
 		changes, err := s.PlanChanges()
 		if err != nil {
 			return err
@@ -84,17 +84,17 @@ func (c *RxApproveCmd) Run(app *App) error {
 		return err
 	}
 	switch out.Outcome {
-	case rxwatch.OutcomeApproved:
+	case rxside.OutcomeApproved:
 		if out.Err != nil {
 			return fmt.Errorf("task %s approved, but preparing the outbox failed (run rfhandoff rx approve again to retry): %w", cur.Task.ID, out.Err)
 		}
 		fmt.Fprintf(app.Stdout, "approved task %s (sha256 %s); prepared in %s\n", cur.Task.ID, out.Approval.TaskSHA256, out.Outbox)
 		return nil
-	case rxwatch.OutcomeRefused:
+	case rxside.OutcomeRefused:
 		return out.Err
-	case rxwatch.OutcomeDeferred:
+	case rxside.OutcomeDeferred:
 		return fmt.Errorf("task %s deferred: nothing approved", cur.Task.ID)
-	case rxwatch.OutcomeWrongPhrase:
+	case rxside.OutcomeWrongPhrase:
 		return fmt.Errorf("wrong phrase for task %s: nothing approved", cur.Task.ID)
 	default:
 		return fmt.Errorf("stopped: nothing approved")

@@ -48,15 +48,10 @@ func (c *RxCaptureCmd) Run(app *App) error {
 		Progress: app.Stderr,
 		Terminal: isTerminal(app.Stderr),
 		Author:   operatorName(),
+		// A capture whose rx capture was killed gets its COMPLETE first,
+		// reported here; one that cannot is the error: no new capture starts.
+		Recovered: func(rec *capture.Recovered) { printRecovered(app.Stdout, rec) },
 	}
-	// A capture whose rx capture was killed gets its COMPLETE first (Run
-	// would do it too; here it is reported on stdout). One that cannot is
-	// the error: no new capture starts.
-	rec, err := capture.Recover(app.Ctx, deps, capture.Options{})
-	if err != nil {
-		return err
-	}
-	printRecovered(app.Stdout, rec)
 	rep, err := capture.Run(app.Ctx, deps, capture.Options{TaskID: c.TaskID})
 	if rep != nil && (rep.ReadyCommit != "" || rep.CompleteCommit != "") {
 		printCaptureReport(app.Stdout, rep)

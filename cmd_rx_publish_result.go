@@ -34,11 +34,12 @@ func (c *RxPublishResultCmd) Run(app *App) error {
 	if err := requireClock(app.Ctx, app, pub.Runner, "rx publish-result"); err != nil {
 		return err
 	}
+	stateDir := app.Policy.StatePath()
 	out, err := publish.Publish(app.Ctx, publish.Deps{
 		Git:          pub.Git,
 		Runner:       pub.Runner,
 		Policy:       app.Policy,
-		StateDir:     app.Local(app.Policy.Repo.StateDir),
+		StateDir:     stateDir,
 		Audit:        pub.Audit,
 		ResultBranch: c.ResultBranch,
 		Logger:       app.Logger,
@@ -48,7 +49,7 @@ func (c *RxPublishResultCmd) Run(app *App) error {
 	}
 	// The COMPLETE an rx capture could not publish, published by hand:
 	// its capture_in_progress record has nothing left to do.
-	if cleared, err := capture.ForgetPublished(app.Local(app.Policy.Repo.StateDir), data); err != nil {
+	if cleared, err := capture.ForgetPublished(stateDir, data); err != nil {
 		app.Logger.Warn("could not clear capture_in_progress", "err", err)
 	} else if cleared {
 		fmt.Fprintln(app.Stdout, "capture_in_progress cleared: this was the COMPLETE it waited for")

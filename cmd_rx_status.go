@@ -9,7 +9,7 @@ import (
 
 	"rfhandoff/capture"
 	"rfhandoff/hiddentext"
-	"rfhandoff/rxwatch"
+	"rfhandoff/rxside"
 	"rfhandoff/state"
 )
 
@@ -73,8 +73,8 @@ func (c *RxStatusCmd) Run(app *App) error {
 		}
 	}
 	if st.Approval != nil {
-		d := rxwatch.NewManualExecutor(dir, app.Policy).TaskDir(st.Approval.TaskID)
-		if _, err := os.Stat(filepath.Join(d, rxwatch.OutboxTaskFile)); err == nil {
+		d := rxside.NewManualExecutor(dir, app.Policy).TaskDir(st.Approval.TaskID)
+		if _, err := os.Stat(filepath.Join(d, rxside.OutboxTaskFile)); err == nil {
 			s.Outbox = d
 		}
 	}

@@ -9,7 +9,7 @@ import (
 	"rfhandoff/errlist"
 	"rfhandoff/exec"
 	"rfhandoff/prompt"
-	"rfhandoff/rxwatch"
+	"rfhandoff/rxside"
 	"rfhandoff/state"
 )
 
@@ -27,12 +27,16 @@ func (c *RxWatchCmd) Run(app *App) error {
 	if err != nil {
 		return err
 	}
-	s, err := rxwatch.Open(app.Ctx, env, rxwatch.RoleWatcher)
+	s, err := rxside.Open(app.Ctx, env, rxside.RoleWatcher)
 	if err != nil {
 		return err
 	}
-	recoverCapture(app)
-	var p rxwatch.Prompter
+	// The COMPLETE of a capture killed before the watcher started, once;
+	// watching never depends on it.
+	if err := recoverDeadCapture(app.Ctx, app); err != nil {
+		app.Logger.Error("a capture recorded in progress still needs its COMPLETE", "err", err)
+	}
+	var p rxside.Prompter
 	term, err := prompt.Open(prompt.WithBell())
 	switch {
 	case err == nil:
@@ -42,7 +46,7 @@ func (c *RxWatchCmd) Run(app *App) error {
 		s.Close()
 		return err
 	}
-	w := rxwatch.NewWatcher(s, p)
+	w := rxside.NewWatcher(s, p)
 	w.EachPoll = deadCaptureRecovery(app, s)
 	runErr := w.Run(app.Ctx)
 	return errlist.Join(runErr, s.Close())
@@ -53,7 +57,7 @@ func (c *RxWatchCmd) Run(app *App) error {
 // capture lock free proves it (a live one holds it, and Recover then does
 // nothing). Its COMPLETE is published within one poll; a failure is
 // reported once until it changes.
-func deadCaptureRecovery(app *App, s *rxwatch.Session) func(context.Context) {
+func deadCaptureRecovery(app *App, s *rxside.Session) func(context.Context) {
 	last := ""
 	return func(ctx context.Context) {
 		st, err := s.Store.Load()
@@ -68,14 +72,7 @@ func deadCaptureRecovery(app *App, s *rxwatch.Session) func(context.Context) {
 			return
 		}
 		l.Release()
-		pub, err := rxWatchPublisher(app)
-		if err == nil {
-			var rec *capture.Recovered
-			rec, err = capture.Recover(ctx, capture.Deps{
-				Git: pub.Git, Runner: pub.Runner, Policy: app.Policy, Audit: pub.Audit, Logger: app.Logger, Author: operatorName(),
-			}, capture.Options{})
-			printRecovered(app.Stdout, rec)
-		}
+		err = recoverDeadCapture(ctx, app)
 		if err != nil && err.Error() != last {
 			app.Logger.Error("a capture recorded in progress still needs its COMPLETE", "err", err)
 		}
@@ -94,19 +91,16 @@ func rxWatchPublisher(app *App) (rxPublisher, error) {
 	return newRXPublisher(app, exec.RoleProbe)
 }
 
-// recoverCapture publishes the COMPLETE of a capture whose rx capture was
-// killed (capture.Recover), once, as the watcher starts. A failure is
-// reported and the watcher goes on: watching never depends on it.
-func recoverCapture(app *App) {
+// recoverDeadCapture publishes the COMPLETE of a capture whose rx capture
+// died (capture.Recover) through rxWatchPublisher.
+func recoverDeadCapture(ctx context.Context, app *App) error {
 	pub, err := rxWatchPublisher(app)
-	if err == nil {
-		var rec *capture.Recovered
-		rec, err = capture.Recover(app.Ctx, capture.Deps{
-			Git: pub.Git, Runner: pub.Runner, Policy: app.Policy, Audit: pub.Audit, Logger: app.Logger, Author: operatorName(),
-		}, capture.Options{})
-		printRecovered(app.Stdout, rec)
-	}
 	if err != nil {
-		app.Logger.Error("a capture recorded in progress still needs its COMPLETE", "err", err)
+		return err
 	}
+	rec, err := capture.Recover(ctx, capture.Deps{
+		Git: pub.Git, Runner: pub.Runner, Policy: app.Policy, Audit: pub.Audit, Logger: app.Logger, Author: operatorName(),
+	}, capture.Options{})
+	printRecovered(app.Stdout, rec)
+	return err
 }

@@ -29,8 +29,7 @@ import (
 // quick-look analyzer having consumed the last byte; drain-s, to their
 // reader having stopped; publish-s, the rest (the second hackrf_clock -i,
 // the seven checks, clone, commit, push); sha512-s, from the exit to the
-// background SHA-512 (SigMF only, after COMPLETE, off its path) being
-// done; cpu-s, the CPU this process used for the whole capture (every
+// background SHA-512 (the SigMF metadata's, before COMPLETE) being done; cpu-s, the CPU this process used for the whole capture (every
 // consumer, the publishes; not the simulator or git); write-s and ready-s,
 // from the tool's start to its exit and to the READY push having returned;
 // ready-after-data-s, from the first sample (when the tool started writing,

@@ -36,6 +36,9 @@ type Deps struct {
 	Author string
 	// Notify is told capture_started (PROTOCOL §21); nil sends nothing.
 	Notify *notify.Dispatcher
+	// Recovered, when set, is told what Run's recovery published, before
+	// the new capture starts.
+	Recovered func(*Recovered)
 }
 
 // Options tune the executor; zero values take the defaults.
@@ -123,7 +126,7 @@ type Report struct {
 	// and the COMPLETE publish.
 	SHA256Done, AnalysisDone, Drained time.Time
 	// SHA512Done is when the background reader's SHA-512 (for the SigMF
-	// file) was had, after COMPLETE: it is off COMPLETE's path.
+	// metadata, written before COMPLETE) was had.
 	SHA512Done time.Time
 	// CompletePublished is when the COMPLETE push returned: the remote has it.
 	CompletePublished time.Time
@@ -141,23 +144,12 @@ type Report struct {
 func Run(ctx context.Context, d Deps, o Options) (rep *Report, err error) {
 	about := notify.Task{ID: o.TaskID}
 	defer func() { notifyEnd(d.Notify, about, rep, err) }()
-	o = o.withDefaults()
-	if d.Logger == nil {
-		d.Logger = slog.New(slog.DiscardHandler)
-	}
-	if d.Git == nil || d.Runner == nil || d.Audit == nil {
-		return nil, errors.New("capture: Deps needs Git, Runner and Audit")
-	}
-	p := d.Policy
-	stateDir, err := preflightState(ctx, d)
-	if err != nil {
-		return nil, err
-	}
-	l, err := lock(stateDir)
+	d, o, stateDir, l, err := begin(ctx, d, o)
 	if err != nil {
 		return nil, err
 	}
 	defer l.Release()
+	p := d.Policy
 	// A killed capture can die inside a state write: its temp file goes
 	// before anything reads the state (the store's lock proves no writer
 	// owns it), as rx watch's start does.
@@ -167,9 +159,11 @@ func Run(ctx context.Context, d Deps, o Options) (rep *Report, err error) {
 		d.Logger.Warn("removed temp files left by a killed writer", "files", removed)
 	}
 	// A capture whose rfhandoff was killed gets its COMPLETE before anything
-	// new starts; one that cannot stops this run (recoveryError).
-	if _, err := recoverLocked(ctx, d, o, stateDir); err != nil {
+	// new starts (told to d.Recovered); one that cannot stops this run.
+	if rec, err := recoverLocked(ctx, d, o, stateDir); err != nil {
 		return nil, err
+	} else if rec != nil && d.Recovered != nil {
+		d.Recovered(rec)
 	}
 
 	cur, m, err := approved(ctx, d, stateDir, o.TaskID)
@@ -254,6 +248,23 @@ func Run(ctx context.Context, d Deps, o Options) (rep *Report, err error) {
 		},
 	}
 	return s.run(ctx)
+}
+
+// begin is what Run and Recover start with: the defaults filled in, the
+// state directory checked, and the capture lock taken.
+func begin(ctx context.Context, d Deps, o Options) (Deps, Options, string, *state.Lock, error) {
+	if d.Logger == nil {
+		d.Logger = slog.New(slog.DiscardHandler)
+	}
+	if d.Git == nil || d.Runner == nil || d.Audit == nil {
+		return d, o, "", nil, errors.New("capture: Deps needs Git, Runner and Audit")
+	}
+	stateDir, err := preflightState(ctx, d)
+	if err != nil {
+		return d, o, "", nil, err
+	}
+	l, err := lock(stateDir)
+	return d, o.withDefaults(), stateDir, l, err
 }
 
 // now is the time written into results: UTC, milliseconds.

@@ -7,6 +7,7 @@ import (
 
 	"rfhandoff/hackrfcli"
 	"rfhandoff/publish"
+	"rfhandoff/result"
 )
 
 // refusedError is a capture refused before any hardware was touched: the
@@ -83,28 +84,6 @@ func ambiguousDevice(pin string, serials []string) error {
 		len(serials), strings.Join(serials, ", "))
 }
 
-// clockError is CLKIN not detected (or hackrf_clock failing) before the
-// capture: common_clock_verified cannot be claimed, so nothing starts.
-type clockError struct {
-	Err error // the tool's failure, nil when it answered "no clock signal detected"
-	// Firmware and API are the board's firmware version and USB API as
-	// hackrf_info read them, set when Err is a *hackrfcli.FirmwareError.
-	Firmware, API string
-}
-
-func (e *clockError) Error() string {
-	var fe *hackrfcli.FirmwareError
-	if errors.As(e.Err, &fe) {
-		return oldFirmwareMessage(e.Firmware, e.API, fe)
-	}
-	if e.Err != nil {
-		return fmt.Sprintf("cannot verify the common clock: hackrf_clock -i failed: %v; nothing was started or published", e.Err)
-	}
-	return "CLKIN status: no clock signal detected — connect the shared 10 MHz reference to the HackRF's CLKIN; nothing was started or published"
-}
-
-func (e *clockError) Unwrap() error { return e.Err }
-
 // oldFirmwareMessage says the board's firmware cannot report CLKIN and
 // that updating it is a separate, RED task: flashing firmware is never part
 // of a capture, and rfhandoff runs no flashing tool.
@@ -126,69 +105,6 @@ func oldFirmwareMessage(firmware, api string, fe *hackrfcli.FirmwareError) strin
 		have, need, fe.Call.Call+"() failed: "+fe.Call.Text+fmt.Sprintf(" (%d)", fe.Call.Code))
 }
 
-// startError is a capture that never became READY: the tool failed, or the
-// file did not grow. Nothing was published and the void data file was
-// removed.
-type startError struct {
-	Reason     string
-	ExitCode   *int   // the tool's exit status, when it exited
-	StderrTail string // the tool's last lines
-	Err        error
-}
-
-func (e *startError) Error() string {
-	msg := "capture did not start: " + e.Reason
-	if e.ExitCode != nil {
-		msg += fmt.Sprintf(" (hackrf_transfer exit status %d)", *e.ExitCode)
-	}
-	if t := lastLines(e.StderrTail, 3); t != "" {
-		msg += ": " + t
-	}
-	return msg + "; nothing was published"
-}
-
-func (e *startError) Unwrap() error { return e.Err }
-
-// publishError is a READY or COMPLETE that could not be published.
-type publishError struct {
-	State string // RX_READY_FOR_TX or CAPTURE_COMPLETE
-	// Saved is where the result JSON was written locally, for a later
-	// `rx publish-result`; "" when it was not.
-	Saved string
-	// Recorded is a COMPLETE also recorded in capture_in_progress: the next
-	// rx capture or rx watch publishes it by itself.
-	Recorded bool
-	// CompletePublished is set for a failed READY whose capture then got
-	// an honest COMPLETE published to supersede a READY that may have landed.
-	CompletePublished bool
-	TaskID            string // the capture's task
-	Err               error
-}
-
-func (e *publishError) Error() string {
-	msg := fmt.Sprintf("publishing %s failed: %v", e.State, e.Err)
-	refused := refusedAsIs(e.Err)
-	switch {
-	case e.State == "CAPTURE_COMPLETE" && e.Saved != "" && refused:
-		// Publishing the same bytes again is refused the same way: no
-		// command that cannot work is suggested.
-		msg += fmt.Sprintf("; the capture is finished and its COMPLETE is saved at %s, unpublished (rx status shows it and why); "+
-			"the publisher refuses it as it is, so trying again will not help: look at it, tell the MAIN side what it holds, then drop the record with `rfhandoff rx mark-completed %s`",
-			e.Saved, e.TaskID)
-	case e.State == "CAPTURE_COMPLETE" && e.Saved != "" && e.Recorded:
-		msg += fmt.Sprintf("; the result is saved at %s and recorded in the RX state: the next rx capture or rx watch publishes it, or publish it now with `rfhandoff rx publish-result %s`", e.Saved, e.Saved)
-	case e.State == "CAPTURE_COMPLETE" && e.Saved != "":
-		msg += fmt.Sprintf("; the result is saved at %s — publish it with `rfhandoff rx publish-result %s`", e.Saved, e.Saved)
-	case e.State == "RX_READY_FOR_TX" && e.CompletePublished:
-		msg += "; the capture was stopped and an honest COMPLETE published in case READY had landed"
-	case e.State == "RX_READY_FOR_TX":
-		msg += "; the capture was stopped and nothing was published"
-	}
-	return msg
-}
-
-func (e *publishError) Unwrap() error { return e.Err }
-
 // refusedAsIs reports a publish the checks refused for what the result or
 // the task is (checks 1 to 5 and 7): the same bytes are refused the same
 // way again. A missing result branch (check 6) may come back, and any
@@ -197,43 +113,6 @@ func refusedAsIs(err error) bool {
 	var ce *publish.CheckError
 	return errors.As(err, &ce) && ce.Step != publish.StepResultBranch
 }
-
-// failedError is a capture that ended abnormally after READY: it died,
-// stalled or came up short. COMPLETE says so (when Published).
-type failedError struct {
-	Kind      string // "stall", "exit", "short"
-	Reason    string
-	Published bool // COMPLETE was published
-}
-
-func (e *failedError) Error() string {
-	msg := strings.TrimSuffix(e.Reason, ".")
-	if e.Published {
-		return msg + "; an honest COMPLETE was published"
-	}
-	return msg
-}
-
-// interruptedError is a capture stopped by a signal to rfhandoff; it
-// matches ErrInterrupted and unwraps to the cause.
-type interruptedError struct {
-	Cause     error
-	Published bool // COMPLETE was published (READY had been)
-}
-
-func (e *interruptedError) Error() string {
-	msg := "capture interrupted"
-	if e.Cause != nil {
-		msg += " (" + e.Cause.Error() + ")"
-	}
-	if e.Published {
-		return msg + "; hackrf_transfer was stopped and an honest COMPLETE published"
-	}
-	return msg + " before READY; nothing was published"
-}
-
-func (e *interruptedError) Unwrap() error        { return e.Cause }
-func (e *interruptedError) Is(target error) bool { return target == ErrInterrupted }
 
 func lastLines(s string, n int) string {
 	s = strings.TrimSpace(s)
@@ -251,4 +130,86 @@ func lastLines(s string, n int) string {
 		keep = keep[len(keep)-n:]
 	}
 	return strings.Join(keep, " | ")
+}
+
+// causedError is a message of its own over the error that caused it:
+// errors.Is and errors.As reach the cause.
+type causedError struct {
+	msg   string
+	cause error
+}
+
+func (e *causedError) Error() string { return e.msg }
+func (e *causedError) Unwrap() error { return e.cause }
+
+// clockRefusal is CLKIN not detected (err nil) or hackrf_clock failing
+// before the capture: common_clock_verified cannot be claimed, so nothing
+// starts. Firmware too old to answer is named with the firmware and USB
+// API hackrf_info read.
+func clockRefusal(err error, firmware, api string) error {
+	var fe *hackrfcli.FirmwareError
+	switch {
+	case errors.As(err, &fe):
+		return &causedError{oldFirmwareMessage(firmware, api, fe), err}
+	case err != nil:
+		return fmt.Errorf("cannot verify the common clock: hackrf_clock -i failed: %w; nothing was started or published", err)
+	}
+	return errors.New("CLKIN status: no clock signal detected — connect the shared 10 MHz reference to the HackRF's CLKIN; nothing was started or published")
+}
+
+// startFailed is a capture that never became READY: the tool failed
+// (exitCode, when it exited; tail, its last lines), or the file did not
+// grow. Nothing was published and the void data file was removed.
+func startFailed(reason string, exitCode *int, tail string, cause error) error {
+	msg := "capture did not start: " + reason
+	if exitCode != nil {
+		msg += fmt.Sprintf(" (hackrf_transfer exit status %d)", *exitCode)
+	}
+	if t := lastLines(tail, 3); t != "" {
+		msg += ": " + t
+	}
+	return &causedError{msg + "; nothing was published", cause}
+}
+
+// readyFailed is a READY that could not be published; the capture was
+// stopped, and an honest COMPLETE superseded a READY that may have landed
+// when completed.
+func readyFailed(err error, completed bool) error {
+	how := "nothing was published"
+	if completed {
+		how = "an honest COMPLETE published in case READY had landed"
+	}
+	return fmt.Errorf("publishing %s failed: %w; the capture was stopped and %s", result.StateReady, err, how)
+}
+
+// completeFailed is a COMPLETE that could not be published; it is saved
+// at saved, and recorded in capture_in_progress when recorded.
+func completeFailed(err error, saved, taskID string, recorded bool) error {
+	var then string
+	switch {
+	case refusedAsIs(err):
+		// Publishing the same bytes again is refused the same way: no
+		// command that cannot work is suggested.
+		then = fmt.Sprintf("the capture is finished and its COMPLETE is saved at %s, unpublished (rx status shows it and why); "+
+			"the publisher refuses it as it is, so trying again will not help: look at it, tell the MAIN side what it holds, then drop the record with `rfhandoff rx mark-completed %s`",
+			saved, taskID)
+	case recorded:
+		then = fmt.Sprintf("the result is saved at %s and recorded in the RX state: the next rx capture or rx watch publishes it, or publish it now with `rfhandoff rx publish-result %s`", saved, saved)
+	default:
+		then = fmt.Sprintf("the result is saved at %s — publish it with `rfhandoff rx publish-result %s`", saved, saved)
+	}
+	return fmt.Errorf("publishing %s failed: %w; %s", result.StateComplete, err, then)
+}
+
+// interrupted is a capture stopped by a signal to rfhandoff (cause): it
+// matches ErrInterrupted. published: READY had been, and so has COMPLETE.
+func interrupted(cause error, published bool) error {
+	how := " before READY; nothing was published"
+	if published {
+		how = "; hackrf_transfer was stopped and an honest COMPLETE published"
+	}
+	if cause == nil {
+		return fmt.Errorf("%w%s", ErrInterrupted, how)
+	}
+	return fmt.Errorf("%w (%w)%s", ErrInterrupted, cause, how)
 }

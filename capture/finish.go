@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"hash"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -23,10 +24,10 @@ import (
 )
 
 // finish runs once the tool has ended (or is being stopped): it collects
-// the outcome and publishes COMPLETE, which waits only for the foreground
-// reader (SHA-256 and the analyzer); then it writes the quick-look PNG
-// and, once the background SHA-512 has caught up, the SigMF metadata. The
-// error says how the capture ended when that was not normal.
+// the outcome, writes the SigMF metadata once the background SHA-512 has
+// caught up, publishes COMPLETE (a node's carries the metadata's digest,
+// PROTOCOL §23) and then writes the quick-look PNG. The error says how the
+// capture ended when that was not normal.
 func (s *session) finish(ctx context.Context, end endState) (*Report, error) {
 	rep := s.rep
 	<-s.exited
@@ -84,28 +85,23 @@ func (s *session) finish(ctx context.Context, end endState) (*Report, error) {
 		notes = append(notes, "No quick-look analysis: rf_tx_observed = UNKNOWN.")
 	}
 
-	if s.node != "" {
-		// A node's COMPLETE carries the digest of its SigMF metadata
-		// (PROTOCOL §23): the background SHA-512 goes on now and the
-		// metadata is written first.
-		s.completeDue.Store(false)
-		s.writeMeta(s.sum512(size), reason, det)
-	}
+	s.writeMeta(s.sum512(size), reason, det)
 	pubErr := s.publishComplete(ctx, e, notes)
-	s.completeDue.Store(false) // the background SHA-512 may go on
-	s.writePNG(det, analysis)
-	if s.node == "" {
-		s.writeMeta(s.sum512(size), reason, det)
-	}
+	rep.PNGPath = writeQuicklook(filepath.Join(rep.Dir, rep.Recording+PNGSuffix), analysis, det, quicklook.Meta{
+		TaskID: rep.TaskID, Start: rep.FirstSample, End: rep.ProcessEnded,
+		FrequencyHz: s.params.FrequencyHz, SampleRateHz: s.params.SampleRateHz,
+		Source:    filepath.Base(rep.DataPath),
+		Details:   fmt.Sprintf("LNA %d dB, VGA %d dB, amp %s", s.params.LNAGainDB, s.params.VGAGainDB, onOff(s.params.Amp)),
+		Simulated: s.simulated,
+	}, s.d.Logger)
 
 	switch {
 	case pubErr != nil:
-		return rep, &publishError{State: string(result.StateComplete), Saved: rep.ResultPath, Err: pubErr, TaskID: rep.TaskID,
-			Recorded: s.record != nil && s.record.CompleteSHA256 != ""}
+		return rep, completeFailed(pubErr, rep.ResultPath, rep.TaskID, s.record != nil && s.record.CompleteSHA256 != "")
 	case end.interrupted:
-		return rep, &interruptedError{Cause: end.cause, Published: true}
+		return rep, interrupted(end.cause, true)
 	case kind != "":
-		return rep, &failedError{Kind: kind, Reason: reason, Published: true}
+		return rep, errors.New(strings.TrimSuffix(reason, ".") + "; an honest COMPLETE was published")
 	}
 	return rep, nil
 }
@@ -238,8 +234,8 @@ func (s *session) sum512(size int64) string {
 	return sum
 }
 
-// writeMeta writes the SigMF metadata beside the capture. Failures are
-// logged: the result is already published.
+// writeMeta writes the SigMF metadata beside the capture; a failure is
+// logged (COMPLETE then carries no digest of it).
 func (s *session) writeMeta(sum512, outcome string, det *quicklook.Detection) {
 	rep := s.rep
 	t := s.cur.Task
@@ -248,52 +244,32 @@ func (s *session) writeMeta(sum512, outcome string, det *quicklook.Detection) {
 		firstSample: rep.FirstSample, sha512: sum512, hw: hwDescription(s.board),
 		toolVersion: s.info.ToolVersion, author: s.d.Author, outcome: outcome, detection: det,
 		plan: &s.plan, serial: s.board.Serial, firmware: s.board.FirmwareVersion,
-		simulated: s.simulated,
+		simulated: s.simulated, collection: collection(t.ID, s.node),
 	}
-	if s.node != "" {
-		in.collection = t.ID // <TASK_ID>.sigmf-collection, on the MAIN side
-	}
-	path := filepath.Join(rep.Dir, rep.Recording+MetaSuffix)
-	if sum, err := writeMeta(path, buildMeta(in)); err != nil {
-		s.d.Logger.Warn("could not write the SigMF metadata", "err", err)
-	} else {
-		rep.MetaPath, rep.MetaSHA512 = path, sum
-	}
+	rep.MetaPath, rep.MetaSHA512 = saveMeta(filepath.Join(rep.Dir, rep.Recording+MetaSuffix), in, s.d.Logger)
 }
 
-// writePNG writes the quick-look PNG beside the capture (none without an
-// analysis). Failures are logged: the result is already published.
-func (s *session) writePNG(det *quicklook.Detection, a *quicklook.Analysis) {
+// writeQuicklook renders the quick-look PNG of a (none without one) to
+// path and returns path; a failure is logged and returns "": the result
+// does not depend on it.
+func writeQuicklook(path string, a *quicklook.Analysis, det *quicklook.Detection, m quicklook.Meta, log *slog.Logger) string {
 	if a == nil {
-		return
+		return ""
 	}
-	rep := s.rep
 	var d quicklook.Detection
 	if det != nil {
 		d = *det
 	}
-	path := filepath.Join(rep.Dir, rep.Recording+PNGSuffix)
-	err := writeQuicklook(path, a, d, quicklook.Meta{
-		TaskID: rep.TaskID, Start: rep.FirstSample, End: rep.ProcessEnded,
-		FrequencyHz: s.params.FrequencyHz, SampleRateHz: s.params.SampleRateHz,
-		Source:    filepath.Base(rep.DataPath),
-		Details:   fmt.Sprintf("LNA %d dB, VGA %d dB, amp %s", s.params.LNAGainDB, s.params.VGAGainDB, onOff(s.params.Amp)),
-		Simulated: s.simulated,
-	})
-	if err != nil {
-		s.d.Logger.Warn("could not write the quick-look PNG", "err", err)
-		return
-	}
-	rep.PNGPath = path
-}
-
-// writeQuicklook renders the quick-look PNG of a to path.
-func writeQuicklook(path string, a *quicklook.Analysis, d quicklook.Detection, m quicklook.Meta) error {
 	var buf bytes.Buffer
-	if err := quicklook.RenderPNG(&buf, a, d, m); err != nil {
-		return err
+	err := quicklook.RenderPNG(&buf, a, d, m)
+	if err == nil {
+		err = state.WriteFileAtomic(path, buf.Bytes(), 0o644)
 	}
-	return state.WriteFileAtomic(path, buf.Bytes(), 0o644)
+	if err != nil {
+		log.Warn("could not write the quick-look PNG", "err", err)
+		return ""
+	}
+	return path
 }
 
 func onOff(b bool) string {

@@ -24,8 +24,9 @@ const followPoll = 20 * time.Millisecond
 type follower struct {
 	f   *os.File
 	out *fanout
-	// mayRead, when set, is asked before every read; while it says no the
-	// follower waits (followPoll at a time) without reading.
+	// mayRead, when set, is asked before every read until the writer is
+	// done; while it says no the follower waits (followPoll at a time)
+	// without reading.
 	mayRead func() bool
 	atEnd   atomic.Bool // the last read found the end of the file, or stopped
 	read    atomic.Int64
@@ -43,10 +44,10 @@ func follow(path string, sinks ...io.Writer) (*follower, error) {
 
 // followBehind starts a background reader of path into sinks: its own
 // descriptor and buffers (bgChunksInFlight), reading from the page cache
-// what the tool wrote, as far behind as it has to be. It reads only while
-// mayRead says so: the capture lets it read while the foreground reader
-// has caught up with the file (so on a busy machine the CPU goes to that
-// one first) and not between the tool's exit and COMPLETE.
+// what the tool wrote, as far behind as it has to be. Until the writer is
+// done it reads only while mayRead says so: the capture lets it read while
+// the foreground reader has caught up with the file, so on a busy machine
+// the CPU goes to that one (and the tool) first.
 func followBehind(path string, mayRead func() bool, sinks ...io.Writer) (*follower, error) {
 	return startFollower(path, bgChunksInFlight, mayRead, sinks)
 }
@@ -87,6 +88,15 @@ func (fl *follower) writerDone() {
 	}
 }
 
+func (fl *follower) writerGone() bool {
+	select {
+	case <-fl.ended:
+		return true
+	default:
+		return false
+	}
+}
+
 // wait stops the follower after the writer ended (writerDone) and every
 // sink has consumed what was read. It returns the total read.
 func (fl *follower) wait() (int64, error) {
@@ -116,7 +126,7 @@ func (fl *follower) run() {
 	abandoned := func() { fl.err = errlist.Join(errAbandoned, fl.out.close()) }
 	finishing := false
 	for {
-		if fl.mayRead != nil && !fl.mayRead() {
+		if fl.mayRead != nil && !fl.writerGone() && !fl.mayRead() {
 			timer.Reset(followPoll)
 			select {
 			case <-fl.quit:

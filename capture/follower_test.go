@@ -133,6 +133,46 @@ func TestFollowBehindTakesItsTurn(t *testing.T) {
 	}
 }
 
+// TestFollowBehindDrainsOnceTheWriterIsDone: once the writer has ended,
+// the background reader no longer asks mayRead: COMPLETE waits for it,
+// so it reads to the end while mayRead still says no.
+func TestFollowBehindDrainsOnceTheWriterIsDone(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cap.ci8")
+	data := bytes.Repeat([]byte{6, 7, 8}, chunkSize)
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var asked atomic.Int32
+	var sink bytes.Buffer
+	bg, err := followBehind(path, func() bool { asked.Add(1); return false }, &sink)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(time.Minute); asked.Load() < 2; {
+		if time.Now().After(deadline) {
+			t.Fatalf("mayRead asked %d times", asked.Load())
+		}
+		time.Sleep(followPoll)
+	}
+	if n := bg.Read(); n != 0 {
+		t.Fatalf("read %d bytes while mayRead said no", n)
+	}
+	bg.writerDone()
+	drained := make(chan struct{})
+	go func() {
+		defer close(drained)
+		if n, err := bg.wait(); err != nil || n != int64(len(data)) || !bytes.Equal(sink.Bytes(), data) {
+			t.Errorf("wait after writerDone = %d, %v (%d bytes in the sink); want all %d", n, err, sink.Len(), len(data))
+		}
+	}()
+	select {
+	case <-drained:
+	case <-time.After(time.Minute):
+		bg.abandon()
+		t.Fatal("the background reader still waits for mayRead after the writer is done")
+	}
+}
+
 // TestFollowerCaughtUp: a follower is caught up only when its reader sits
 // at the end of the file and its sinks have consumed every chunk.
 func TestFollowerCaughtUp(t *testing.T) {

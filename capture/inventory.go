@@ -94,15 +94,8 @@ func checkClock(ctx context.Context, c *hackrfcli.Client, board hackrfcli.Board)
 	if errors.Is(err, hackrfcli.ErrNoDevice) {
 		return noDevice(c.Serial, nil, err)
 	}
-	var fe *hackrfcli.FirmwareError
-	if errors.As(err, &fe) {
-		return &clockError{Err: err, Firmware: board.FirmwareVersion, API: board.APIVersion}
-	}
-	if err != nil {
-		return &clockError{Err: err}
-	}
-	if st != hackrfcli.ClockDetected {
-		return &clockError{}
+	if err != nil || st != hackrfcli.ClockDetected {
+		return clockRefusal(err, board.FirmwareVersion, board.APIVersion)
 	}
 	return nil
 }

@@ -33,7 +33,7 @@ func lock(stateDir string) (*state.Lock, error) {
 // the approved, unchanged, not yet completed task the capture may run.
 func approved(ctx context.Context, d Deps, stateDir, wantID string) (*taskfetch.Current, *mirror.Mirror, error) {
 	p := d.Policy
-	m, err := mirror.Open(ctx, d.Git, p.Repo, filepath.Join(stateDir, mirror.RXName), d.Logger)
+	m, err := mirror.ForRX(ctx, d.Git, p, d.Logger)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -52,12 +52,11 @@ func approved(ctx context.Context, d Deps, stateDir, wantID string) (*taskfetch.
 	if wantID != "" && wantID != t.ID {
 		why = append(why, fmt.Sprintf("TASK_ID %s was given, but the current task on %s is %s", wantID, p.Repo.TaskBranch, t.ID))
 	}
-	switch {
-	case st.LastApprovedTaskID != t.ID || st.Approval == nil || st.Approval.TaskID != t.ID:
+	switch st.ApprovalOf(t.ID, t.SHA256) {
+	case state.NoneApproved, state.OtherApproved, state.NoRecord:
 		why = append(why, fmt.Sprintf("task %s is not approved (last_approved_task_id is %q); run `rfhandoff rx approve` first", t.ID, st.LastApprovedTaskID))
-	case st.Approval.TaskSHA256 != t.SHA256:
-		why = append(why, fmt.Sprintf("task %s changed since it was approved (approved SHA-256 %s, now %s at commit %s); a revised task needs a new TASK_ID and a new approval",
-			t.ID, st.Approval.TaskSHA256, t.SHA256, cur.Commit))
+	case state.OtherBytes:
+		why = append(why, st.ChangedSinceApproval(t.ID, t.SHA256, cur.Commit))
 	default:
 		// The approval binds what runs, not only the task's bytes.
 		if changes := st.Approval.PlanChanges(p.CapturePlan()); len(changes) > 0 {

@@ -3,12 +3,12 @@ package capture
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
+	"errors"
 	"os"
 	"path/filepath"
-	"rfhandoff/exec"
 	"slices"
 
+	"rfhandoff/exec"
 	"rfhandoff/state"
 )
 
@@ -82,14 +82,7 @@ func (s *session) updateRecord(what string, change func(*state.CaptureInProgress
 	}
 	next := s.record.Clone()
 	change(next)
-	_, err := s.store().Update(func(st *state.RX) error {
-		if !next.Same(st.CaptureInProgress) {
-			return fmt.Errorf("capture_in_progress no longer records this capture")
-		}
-		st.CaptureInProgress = next
-		return nil
-	})
-	if err != nil {
+	if err := replaceRecord(s.store(), next, errors.New("capture_in_progress no longer records this capture")); err != nil {
 		s.d.Logger.Warn("could not record "+what+" in capture_in_progress", "err", err)
 		return
 	}
@@ -97,6 +90,20 @@ func (s *session) updateRecord(what string, change func(*state.CaptureInProgress
 }
 
 func (s *session) store() *state.RXStore { return &state.RXStore{Dir: s.stateDir} }
+
+// replaceRecord writes next over the record it was cloned from (the same
+// capture); when the state no longer holds that one it returns changed,
+// or with changed nil leaves the state as it is.
+func replaceRecord(store *state.RXStore, next *state.CaptureInProgress, changed error) error {
+	_, err := store.Update(func(st *state.RX) error {
+		if !next.Same(st.CaptureInProgress) {
+			return changed
+		}
+		st.CaptureInProgress = next
+		return nil
+	})
+	return err
+}
 
 // clearRecord removes rec from the state, if the state still holds it.
 func clearRecord(store *state.RXStore, rec *state.CaptureInProgress) error {

@@ -53,20 +53,8 @@ type Recovered struct {
 // one owns the record). `rx capture` does this itself before it starts;
 // `rx watch` calls it when it starts and at every poll that finds a record.
 func Recover(ctx context.Context, d Deps, o Options) (*Recovered, error) {
-	o = o.withDefaults()
-	if d.Logger == nil {
-		d.Logger = slog.New(slog.DiscardHandler)
-	}
-	if d.Git == nil || d.Runner == nil || d.Audit == nil {
-		return nil, errors.New("capture: Deps needs Git, Runner and Audit")
-	}
-	stateDir, err := preflightState(ctx, d)
-	if err != nil {
-		return nil, err
-	}
-	l, err := lock(stateDir)
-	var be *busyError
-	if errors.As(err, &be) {
+	d, o, stateDir, l, err := begin(ctx, d, o)
+	if errors.Is(err, ErrRunning) {
 		return nil, nil
 	}
 	if err != nil {
@@ -75,33 +63,6 @@ func Recover(ctx context.Context, d Deps, o Options) (*Recovered, error) {
 	defer l.Release()
 	return recoverLocked(ctx, d, o, stateDir)
 }
-
-// recoveryError is a recorded capture whose COMPLETE could not be
-// published. The record is kept (nothing is ever dropped silently), so
-// `rx capture` starts no new capture until it is dealt with.
-type recoveryError struct {
-	Record   state.CaptureInProgress
-	StateDir string
-	// Refused is the publisher refusing in its checks (the task, its
-	// approval or the RX checkout's HEAD changed since): trying again
-	// will not help, a person must decide.
-	Refused bool
-	Err     error
-}
-
-func (e *recoveryError) Error() string {
-	r := e.Record
-	msg := fmt.Sprintf("the capture of task %s (data %s) by rx capture pid %d, which is gone, never got its COMPLETE published, and publishing it now failed: %v; "+
-		"the record is kept (capture_in_progress in %s)",
-		r.TaskID, r.DataPath, r.RfhandoffPID, e.Err, filepath.Join(e.StateDir, state.RXStateFile))
-	if e.Refused {
-		return msg + fmt.Sprintf("; the publisher refuses it, so a person must decide: look at the capture, then run "+
-			"`rfhandoff rx mark-completed %s` to drop the record (no new capture runs until then)", r.TaskID)
-	}
-	return msg + "; the next rx capture or rx watch tries again"
-}
-
-func (e *recoveryError) Unwrap() error { return e.Err }
 
 // recoverLocked is Recover for a caller holding the capture lock: that
 // proves the rx capture that wrote a record found now is gone, whatever
@@ -120,22 +81,28 @@ func recoverLocked(ctx context.Context, d Deps, o Options, stateDir string) (*Re
 	log.Warn("found a capture whose COMPLETE was never published (its rx capture was killed, or could not publish it); publishing it now",
 		"rfhandoff_pid", rec.RfhandoffPID, "capture_pid", rec.CapturePID, "ready_published", rec.ReadyPublished,
 		"complete_saved", rec.CompleteSHA256 != "")
+	// A recorded capture whose COMPLETE could not be published keeps its
+	// record (nothing is ever dropped silently), so rx capture starts no
+	// new capture until it is dealt with.
 	fail := func(err error) (*Recovered, error) {
-		var ce *publish.CheckError
-		refused := errors.As(err, &ce)
 		// Why, for rx status, when a COMPLETE is saved and recorded.
 		if next := rec.Clone(); next.CompleteSHA256 != "" && (next.CompleteError != err.Error() || next.CompleteRefused != refusedAsIs(err)) {
 			next.CompleteError, next.CompleteRefused = err.Error(), refusedAsIs(err)
-			if _, uerr := store.Update(func(st *state.RX) error {
-				if next.Same(st.CaptureInProgress) {
-					st.CaptureInProgress = next
-				}
-				return nil
-			}); uerr != nil {
+			if uerr := replaceRecord(store, next, nil); uerr != nil {
 				log.Warn("could not record why COMPLETE was not published", "err", uerr)
 			}
 		}
-		return nil, &recoveryError{Record: *rec, StateDir: stateDir, Refused: refused, Err: err}
+		then := "the next rx capture or rx watch tries again"
+		var ce *publish.CheckError
+		if errors.As(err, &ce) {
+			// The task, its approval or the RX checkout's HEAD changed
+			// since: trying again will not help.
+			then = fmt.Sprintf("the publisher refuses it, so a person must decide: look at the capture, then run "+
+				"`rfhandoff rx mark-completed %s` to drop the record (no new capture runs until then)", rec.TaskID)
+		}
+		return nil, fmt.Errorf("the capture of task %s (data %s) by rx capture pid %d, which is gone, never got its COMPLETE published, and publishing it now failed: %w; "+
+			"the record is kept (capture_in_progress in %s); %s",
+			rec.TaskID, rec.DataPath, rec.RfhandoffPID, err, filepath.Join(stateDir, state.RXStateFile), then)
 	}
 
 	end, err := endCaptureTool(context.WithoutCancel(ctx), rec.CapturePID, rec.CaptureStart, rec.DataPath, o.Grace, log.Info)
@@ -160,13 +127,8 @@ func recoverLocked(ctx context.Context, d Deps, o Options, stateDir string) (*Re
 		if err != nil {
 			return fail(err)
 		}
-		if rec.Node == "" {
-			data, err = result.Encode(r)
-		} else {
-			// A node's recovered COMPLETE: no metadata was written for it.
-			data, err = result.EncodeNode(r, result.NodeFields{Node: rec.Node})
-		}
-		if err != nil {
+		// No metadata was written for a recovered COMPLETE.
+		if data, err = encode(r, rec.Node, ""); err != nil {
 			return fail(err)
 		}
 		notes, scan = n, sc
@@ -179,13 +141,7 @@ func recoverLocked(ctx context.Context, d Deps, o Options, stateDir string) (*Re
 		next := rec.Clone()
 		sum := sha256.Sum256(data)
 		next.CompleteSHA256, next.CompleteNotes = hex.EncodeToString(sum[:]), notes
-		if _, err := store.Update(func(st *state.RX) error {
-			if !next.Same(st.CaptureInProgress) {
-				return errors.New("capture_in_progress changed during the recovery")
-			}
-			st.CaptureInProgress = next
-			return nil
-		}); err != nil {
+		if err := replaceRecord(store, next, errors.New("capture_in_progress changed during the recovery")); err != nil {
 			return fail(err)
 		}
 		rec = next
@@ -197,10 +153,7 @@ func recoverLocked(ctx context.Context, d Deps, o Options, stateDir string) (*Re
 
 	pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), o.PublishTimeout)
 	defer cancel()
-	pub, err := publish.Publish(pctx, publish.Deps{
-		Git: d.Git, Runner: d.Runner, Policy: d.Policy, StateDir: stateDir,
-		Audit: d.Audit, Notes: notes, Logger: d.Logger,
-	}, data)
+	pub, err := publish.Publish(pctx, publishDeps(d, stateDir, notes), data)
 	if err != nil {
 		return fail(err)
 	}
@@ -261,22 +214,11 @@ func recoveredFiles(d Deps, rec *state.CaptureInProgress, scan *fileScan, notes 
 	base := strings.TrimSuffix(rec.DataPath, DataSuffix)
 	p := d.Policy.Capture
 	det := detect(scan.analysis, p.DetectThresholdDB, p.DetectMinS)
-	if scan.analysis != nil {
-		var dd quicklook.Detection
-		if det != nil {
-			dd = *det
-		}
-		err := writeQuicklook(base+PNGSuffix, scan.analysis, dd, quicklook.Meta{
-			TaskID: rec.TaskID, Start: rec.StartedAt, FrequencyHz: rec.FrequencyHz, SampleRateHz: rec.SampleRateHz,
-			Source: filepath.Base(rec.DataPath), Details: "recovered after rfhandoff was killed",
-			Simulated: rec.Simulated,
-		})
-		if err != nil {
-			log.Warn("could not write the quick-look PNG", "err", err)
-		} else {
-			out.PNGPath = base + PNGSuffix
-		}
-	}
+	out.PNGPath = writeQuicklook(base+PNGSuffix, scan.analysis, det, quicklook.Meta{
+		TaskID: rec.TaskID, Start: rec.StartedAt, FrequencyHz: rec.FrequencyHz, SampleRateHz: rec.SampleRateHz,
+		Source: filepath.Base(rec.DataPath), Details: "recovered after rfhandoff was killed",
+		Simulated: rec.Simulated,
+	}, log)
 	outcome := ""
 	if len(notes) > 0 {
 		outcome = notes[0]
@@ -284,19 +226,12 @@ func recoveredFiles(d Deps, rec *state.CaptureInProgress, scan *fileScan, notes 
 	in := metaInput{
 		taskID: rec.TaskID, sampleRate: rec.SampleRateHz, frequency: rec.FrequencyHz,
 		firstSample: rec.StartedAt, sha512: scan.sha512, author: d.Author, outcome: outcome, detection: det,
-		plan: rec.Capture, serial: rec.Serial, simulated: rec.Simulated,
+		plan: rec.Capture, serial: rec.Serial, simulated: rec.Simulated, collection: collection(rec.TaskID, rec.Node),
 	}
 	if rec.Serial != "" {
 		in.hw = "HackRF serial " + rec.Serial
 	}
-	if rec.Node != "" {
-		in.collection = rec.TaskID
-	}
-	if _, err := writeMeta(base+MetaSuffix, buildMeta(in)); err != nil {
-		log.Warn("could not write the SigMF metadata", "err", err)
-	} else {
-		out.MetaPath = base + MetaSuffix
-	}
+	out.MetaPath, _ = saveMeta(base+MetaSuffix, in, log)
 }
 
 // pendingComplete returns the COMPLETE the killed rx capture wrote beside

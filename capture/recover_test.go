@@ -313,11 +313,10 @@ func TestRecoverRefusedKeepsRecord(t *testing.T) {
 	transfers := len(w.auditStarts(t, exec.HackRFTransfer))
 
 	_, err := Recover(t.Context(), w.deps(t), opts())
-	var re *recoveryError
 	var ce *publish.CheckError
-	if !errors.As(err, &re) || !re.Refused || !errors.As(err, &ce) || ce.Step != publish.StepSourceHead ||
+	if err == nil || !strings.Contains(err.Error(), "the publisher refuses it, so a person must decide") || !errors.As(err, &ce) || ce.Step != publish.StepSourceHead ||
 		!strings.Contains(err.Error(), "rfhandoff rx mark-completed "+publishtest.TaskID) {
-		t.Fatalf("Recover = %v; want a refused *recoveryError naming rx mark-completed", err)
+		t.Fatalf("Recover = %v; want a refused recovery naming rx mark-completed", err)
 	}
 	kept := record(t, w)
 	if !o.rec.Same(kept) || kept.CompleteSHA256 == "" {
@@ -328,8 +327,8 @@ func TestRecoverRefusedKeepsRecord(t *testing.T) {
 	}
 
 	_, err = w.run(t, t.Context(), opts())
-	if !errors.As(err, &re) {
-		t.Fatalf("Run with an unrecoverable record = %v, want *recoveryError", err)
+	if err == nil || !strings.Contains(err.Error(), "never got its COMPLETE published, and publishing it now failed") {
+		t.Fatalf("Run with an unrecoverable record = %v, want the recovery's failure", err)
 	}
 	if n := len(w.auditStarts(t, exec.HackRFTransfer)); n != transfers {
 		t.Fatalf("Run started hackrf_transfer (%d starts, was %d) with an unrecoverable record", n, transfers)
@@ -351,21 +350,24 @@ func TestRecoverPublishesSavedComplete(t *testing.T) {
 	w := newWorld(t, "", publishtest.Options{}, func(p *config.Policy) { p.Limits.PlannedDurationS = 8 })
 	base := w.ResultTip(t)
 	branch := "refs/heads/" + w.Policy.Repo.ResultBranch
-	done := make(chan error, 1)
+	done, savedAt := make(chan error, 1), make(chan string, 1)
 	go func() {
-		_, err := w.run(t, t.Context(), opts())
+		rep, err := w.run(t, t.Context(), opts())
+		if rep != nil {
+			savedAt <- rep.ResultPath
+		}
+		close(savedAt)
 		done <- err
 	}()
 	ready := w.waitForTip(t, base, 2*time.Minute)
 	gittest.Git(t, w.Runner, w.Remote.Dir, "update-ref", "-d", branch)
 	err := <-done
-	var pe *publishError
-	if !errors.As(err, &pe) || pe.State != string(result.StateComplete) || !pe.Recorded ||
-		!strings.Contains(err.Error(), "the next rx capture or rx watch publishes it") {
+	if err == nil || !strings.HasPrefix(err.Error(), "publishing CAPTURE_COMPLETE failed: ") ||
+		!strings.Contains(err.Error(), "recorded in the RX state: the next rx capture or rx watch publishes it") {
 		t.Fatalf("Run = %v; want a recorded COMPLETE that could not be published", err)
 	}
 	rec := record(t, w)
-	saved, rerr := os.ReadFile(pe.Saved)
+	saved, rerr := os.ReadFile(<-savedAt)
 	sum := sha256.Sum256(saved)
 	if rerr != nil || rec == nil || rec.CompleteSHA256 != hex.EncodeToString(sum[:]) || len(rec.CompleteNotes) == 0 {
 		t.Fatalf("record after a failed COMPLETE = %+v (%v)", rec, rerr)
@@ -423,5 +425,34 @@ func TestRecoverNodeComplete(t *testing.T) {
 	}
 	if nf.SigMFMetaSHA512 != nil || *r.CaptureExitCode != -1 || r.CapturePID != int64(o.rec.CapturePID) {
 		t.Errorf("recovered COMPLETE %+v %+v", r, nf)
+	}
+}
+
+// TestRunReportsItsRecovery: Run recovers a killed capture under its own
+// lock and tells Deps.Recovered, once, before anything new starts; the
+// result branch gets that one COMPLETE.
+func TestRunReportsItsRecovery(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t, "", publishtest.Options{}, nil)
+	o := newOrphan(t, w, true)
+	d := w.deps(t)
+	var told []*Recovered
+	d.Recovered = func(r *Recovered) { told = append(told, r) }
+	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
+	defer cancel()
+	_, err := Run(ctx, d, opts())
+	if len(told) != 1 || told[0].Record.TaskID != o.rec.TaskID || told[0].Commit == "" || told[0].NoOp {
+		t.Fatalf("Deps.Recovered told %d times (%+v); want once, with the published COMPLETE", len(told), told)
+	}
+	// The task's capture file is the recovered one: Run starts nothing new.
+	if err == nil || !strings.Contains(err.Error(), "a capture of this task already exists") {
+		t.Errorf("Run after the recovery = %v", err)
+	}
+	rs := w.resultCommits(t, o.base)
+	if len(rs) != 2 || rs[1].State != result.StateComplete || told[0].Commit != w.ResultTip(t) {
+		t.Fatalf("result branch after Run: %d commits, want READY then the recovered COMPLETE", len(rs))
+	}
+	if record(t, w) != nil {
+		t.Error("record left after the recovery")
 	}
 }

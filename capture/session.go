@@ -9,7 +9,6 @@ import (
 	"hash"
 	"io/fs"
 	"os"
-	"sync/atomic"
 	"time"
 
 	"rfhandoff/hackrfcli"
@@ -48,9 +47,6 @@ type session struct {
 	an             *quicklook.Analyzer
 	fol            *follower // SHA-256 and analyzer: what COMPLETE waits for
 	fol512         *follower // SHA-512 for the SigMF file, in the background
-	// completeDue is set when the tool has exited and cleared once
-	// COMPLETE was published (or given up): meanwhile fol512 reads nothing.
-	completeDue atomic.Bool
 
 	rcv        *hackrfcli.Receive
 	cancelProc context.CancelFunc
@@ -120,11 +116,11 @@ func (s *session) run(ctx context.Context) (*Report, error) {
 	if err := s.fault(stepFollow, err); err != nil {
 		return nil, fmt.Errorf("reading the capture file: %w", err)
 	}
-	// The background SHA-512 reads only while the foreground reader has
-	// caught up with the file, and not from the tool's exit to COMPLETE:
-	// the CPU goes to what COMPLETE waits for first.
-	mayRead := func() bool { return s.fol.caughtUp() && !s.completeDue.Load() }
-	s.fol512, err = followBehind(rep.DataPath, mayRead, s.sha512)
+	// While the tool runs, the background SHA-512 reads only when the
+	// foreground reader has caught up with the file: the CPU goes to the
+	// tool, the SHA-256 and the analyzer first. From the tool's exit all
+	// three drain at once: COMPLETE waits for them all.
+	s.fol512, err = followBehind(rep.DataPath, func() bool { return s.fol.caughtUp() }, s.sha512)
 	if err := s.fault(stepFollowBehind, err); err != nil {
 		return nil, fmt.Errorf("reading the capture file: %w", err)
 	}
@@ -142,13 +138,12 @@ func (s *session) run(ctx context.Context) (*Report, error) {
 	s.first = newFirstSample(s.params.SampleRateHz, rep.ProcessStarted)
 	rcv, err := s.hc.StartReceive(procCtx, s.params, nil)
 	if err != nil {
-		return nil, &startError{Reason: "hackrf_transfer could not be started", Err: err}
+		return nil, startFailed("hackrf_transfer could not be started", nil, "", err)
 	}
 	s.rcv, s.exited = rcv, make(chan struct{})
 	go func() {
 		s.res, s.waitErr = s.rcv.Wait()
 		rep.ProcessEnded = time.Now()
-		s.completeDue.Store(true)
 		s.fol.writerDone()
 		s.fol512.writerDone()
 		close(s.exited)
@@ -167,7 +162,7 @@ func (s *session) run(ctx context.Context) (*Report, error) {
 	headOf := s.d.Git.HeadLater(context.WithoutCancel(ctx))
 	prepCtx, cancelPrep := context.WithTimeout(context.WithoutCancel(ctx), s.o.PublishTimeout)
 	defer cancelPrep()
-	prep, err := publish.Prepare(prepCtx, s.publishDeps(nil))
+	prep, err := publish.Prepare(prepCtx, publishDeps(s.d, s.stateDir, nil))
 	if err != nil {
 		headOf()
 		return nil, err
@@ -177,7 +172,7 @@ func (s *session) run(ctx context.Context) (*Report, error) {
 	head, herr := headOf()
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, &interruptedError{Cause: context.Cause(ctx)}
+			return nil, interrupted(context.Cause(ctx), false)
 		}
 		return nil, err
 	}
@@ -209,7 +204,7 @@ func (s *session) run(ctx context.Context) (*Report, error) {
 		// A refused check happens before anything is committed or
 		// pushed (check 6's clone only read the result branch), so the
 		// capture is void.
-		return nil, &publishError{State: string(result.StateReady), Err: err}
+		return nil, readyFailed(err, false)
 	}
 	// READY may be on the remote from here: the capture is no longer void.
 	armed = false
@@ -218,7 +213,7 @@ func (s *session) run(ctx context.Context) (*Report, error) {
 		// with an honest COMPLETE.
 		s.stopTool()
 		_, cerr := s.finish(ctx, endState{reason: fmt.Sprintf("READY could not be published (%v); the capture was stopped", err)})
-		return rep, &publishError{State: string(result.StateReady), Err: err, CompletePublished: cerr == nil}
+		return rep, readyFailed(err, cerr == nil)
 	}
 	rep.ReadyCommit, rep.ReadyPublished = out.Commit, time.Now()
 	s.recordReady(out.Commit)
@@ -313,8 +308,7 @@ func (s *session) confirm(ctx context.Context) error {
 			next = s.o.ConfirmGap
 		}
 		if time.Now().After(deadline) {
-			return &startError{Reason: fmt.Sprintf("the capture file did not grow within %s", s.o.StartupTimeout),
-				StderrTail: s.stderrSoFar()}
+			return startFailed(fmt.Sprintf("the capture file did not grow within %s", s.o.StartupTimeout), nil, s.stderrSoFar(), nil)
 		}
 		wait.Reset(next)
 	}
@@ -322,12 +316,10 @@ func (s *session) confirm(ctx context.Context) error {
 
 // startFailure describes a tool that exited during startup.
 func (s *session) startFailure(reason string) error {
-	code := s.res.ExitCode
-	e := &startError{Reason: reason, ExitCode: &code, StderrTail: string(s.res.StderrTail), Err: s.waitErr}
 	if s.res.ExitCode == 0 && s.res.Stats.Reason == hackrfcli.ExitFinished {
-		e.Reason = "hackrf_transfer finished all its samples before the capture could be confirmed and READY published"
+		reason = "hackrf_transfer finished all its samples before the capture could be confirmed and READY published"
 	}
-	return e
+	return startFailed(reason, &s.res.ExitCode, string(s.res.StderrTail), s.waitErr)
 }
 
 func (s *session) stderrSoFar() string {
@@ -388,10 +380,10 @@ func (s *session) void() {
 }
 
 // publishDeps are a publish's dependencies, with notes for RX_RESULT.md.
-func (s *session) publishDeps(notes []string) publish.Deps {
+func publishDeps(d Deps, stateDir string, notes []string) publish.Deps {
 	return publish.Deps{
-		Git: s.d.Git, Runner: s.d.Runner, Policy: s.d.Policy, StateDir: s.stateDir,
-		Audit: s.d.Audit, Notes: notes, Logger: s.d.Logger,
+		Git: d.Git, Runner: d.Runner, Policy: d.Policy, StateDir: stateDir,
+		Audit: d.Audit, Notes: notes, Logger: d.Logger,
 	}
 }
 
@@ -399,7 +391,7 @@ func (s *session) publishDeps(notes []string) publish.Deps {
 // signal does not cancel, so a push is never torn in half: on the reads
 // prep started when it is not nil (READY's), else from the start.
 func (s *session) publish(ctx context.Context, r *result.Result, notes []string, prep *publish.Prepared) (publish.Outcome, error) {
-	data, err := s.encode(r)
+	data, err := encode(r, s.node, s.rep.MetaSHA512)
 	if err != nil {
 		return publish.Outcome{}, err
 	}
@@ -417,18 +409,19 @@ func (s *session) publish(ctx context.Context, r *result.Result, notes []string,
 	if prep != nil {
 		return prep.Publish(pctx, data)
 	}
-	return publish.Publish(pctx, s.publishDeps(notes), data)
+	return publish.Publish(pctx, publishDeps(s.d, s.stateDir, notes), data)
 }
 
-// encode writes r as a single-node result, or for a node as a node result
-// whose COMPLETE carries the digest of the SigMF metadata written for it.
-func (s *session) encode(r *result.Result) ([]byte, error) {
-	if s.node == "" {
+// encode writes r as a single-node result (schema 1), or for node as a
+// node result whose COMPLETE carries metaSHA512, the digest of the SigMF
+// metadata written for it ("": none was).
+func encode(r *result.Result, node, metaSHA512 string) ([]byte, error) {
+	if node == "" {
 		return result.Encode(r)
 	}
-	nf := result.NodeFields{Node: s.node}
-	if r.State == result.StateComplete && s.rep.MetaSHA512 != "" {
-		nf.SigMFMetaSHA512 = new(s.rep.MetaSHA512)
+	nf := result.NodeFields{Node: node}
+	if r.State == result.StateComplete && metaSHA512 != "" {
+		nf.SigMFMetaSHA512 = &metaSHA512
 	}
 	return result.EncodeNode(r, nf)
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"rfhandoff/quicklook"
@@ -169,17 +170,29 @@ func description(in metaInput) string {
 	return d
 }
 
-// writeMeta writes the metadata as indented JSON and returns the SHA-512
-// of the bytes written.
-func writeMeta(path string, m sigmfMeta) (string, error) {
-	data, err := json.MarshalIndent(m, "", "  ")
-	if err != nil {
-		return "", err
-	}
+// saveMeta writes the metadata of in to path as indented JSON and returns
+// path and the SHA-512 of the bytes written; a failure is logged and
+// returns "", "".
+func saveMeta(path string, in metaInput, log *slog.Logger) (string, string) {
+	data, err := json.MarshalIndent(buildMeta(in), "", "  ")
 	data = append(data, '\n')
-	if err := state.WriteFileAtomic(path, data, 0o644); err != nil {
-		return "", err
+	if err == nil {
+		err = state.WriteFileAtomic(path, data, 0o644)
+	}
+	if err != nil {
+		log.Warn("could not write the SigMF metadata", "err", err)
+		return "", ""
 	}
 	sum := sha512.Sum512(data)
-	return hex.EncodeToString(sum[:]), nil
+	return path, hex.EncodeToString(sum[:])
+}
+
+// collection is core:collection for a recording of task id: a node's
+// recording belongs to the task's Collection (<TASK_ID>.sigmf-collection,
+// written on the MAIN side), a single-node one to none.
+func collection(id, node string) string {
+	if node == "" {
+		return ""
+	}
+	return id
 }

@@ -376,8 +376,7 @@ func TestConfirm(t *testing.T) {
 			t.Fatal(err)
 		}
 		close(s.exited)
-		var se *startError
-		if err := s.confirm(t.Context()); !errors.As(err, &se) || !strings.Contains(err.Error(), "exited before the capture was confirmed") {
+		if err := s.confirm(t.Context()); err == nil || !strings.HasPrefix(err.Error(), "capture did not start: ") || !strings.Contains(err.Error(), "exited before the capture was confirmed") {
 			t.Fatalf("an exited tool: confirm = %v", err)
 		}
 	})

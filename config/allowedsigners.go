@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"rfhandoff/errlist"
-	"rfhandoff/gitcli"
+	"rfhandoff/gitcli/sshsig"
 	"rfhandoff/state"
 )
 
@@ -122,7 +122,7 @@ type KeyTime struct {
 // certificate itself, which must also name principal. ssh-keygen accepts
 // a certificate only under a cert-authority line and a plain key only
 // under another, and so does this.
-func CheckKeyWindow(file, principal, fingerprint string, cert *gitcli.Certificate, times ...KeyTime) error {
+func CheckKeyWindow(file, principal, fingerprint string, cert *sshsig.Certificate, times ...KeyTime) error {
 	signers, err := readAllowedSigners(file)
 	if err != nil {
 		return err
@@ -148,7 +148,7 @@ func CheckKeyWindow(file, principal, fingerprint string, cert *gitcli.Certificat
 	}
 	var errs []error
 	if cert != nil {
-		if !slices.Contains(cert.Principals, principal) || cert.Type != gitcli.UserCert {
+		if !slices.Contains(cert.Principals, principal) || cert.Type != sshsig.UserCert {
 			errs = append(errs, fmt.Errorf("certificate %q (serial %d) of key %s is not a user certificate naming %s", cert.KeyID, cert.Serial, fingerprint, principal))
 		}
 		if why := outside(cert.ValidAt); len(why) > 0 {

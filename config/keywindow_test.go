@@ -4,11 +4,10 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"rfhandoff/gitcli/sshsig"
 	"strings"
 	"testing"
 	"time"
-
-	"rfhandoff/gitcli"
 )
 
 func TestParseSignerTime(t *testing.T) {
@@ -100,15 +99,15 @@ func TestCheckKeyWindow(t *testing.T) {
 	now := KeyTime{What: "now", At: time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)}
 	old := KeyTime{What: "published_at", At: time.Date(2020, 6, 1, 0, 0, 0, 0, time.UTC)}
 	// Certificates of the key "SHA256:certkey", signed by bob's key as a CA.
-	cert := func(principal string, after, before time.Time) *gitcli.Certificate {
-		return &gitcli.Certificate{Type: gitcli.UserCert, KeyID: "id-" + principal, Serial: 7, Principals: []string{principal},
+	cert := func(principal string, after, before time.Time) *sshsig.Certificate {
+		return &sshsig.Certificate{Type: sshsig.UserCert, KeyID: "id-" + principal, Serial: 7, Principals: []string{principal},
 			ValidAfter: uint64(after.Unix()), ValidBefore: uint64(before.Unix()), CA: bobFP}
 	}
 	y2020, y2021, y2030 := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(2021, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
-	forever := &gitcli.Certificate{Type: gitcli.UserCert, Principals: []string{"alice@lab"}, ValidBefore: math.MaxUint64, CA: bobFP}
+	forever := &sshsig.Certificate{Type: sshsig.UserCert, Principals: []string{"alice@lab"}, ValidBefore: math.MaxUint64, CA: bobFP}
 	for _, tc := range []struct {
 		name, principal, fp string
-		cert                *gitcli.Certificate
+		cert                *sshsig.Certificate
 		times               []KeyTime
 		err                 []string // substrings; nil for no error
 	}{
@@ -131,8 +130,8 @@ func TestCheckKeyWindow(t *testing.T) {
 		{"a principal the pattern excludes", "mallory@lab", "SHA256:certkey", cert("mallory@lab", y2020, y2030), []KeyTime{now},
 			[]string{"no cert-authority line of " + file + " lists authority " + bobFP + " (which signed the certificate of key SHA256:certkey) for principal mallory@lab"}},
 		{"a certificate that does not name the principal", "alice@lab", "SHA256:certkey", cert("bob@lab", y2020, y2030), []KeyTime{now}, []string{"is not a user certificate naming alice@lab"}},
-		{"a host certificate", "alice@lab", "SHA256:certkey", &gitcli.Certificate{Type: 2, Principals: []string{"alice@lab"}, ValidBefore: math.MaxUint64, CA: bobFP}, []KeyTime{now}, []string{"is not a user certificate"}},
-		{"another authority", "alice@lab", "SHA256:certkey", &gitcli.Certificate{Type: 1, Principals: []string{"alice@lab"}, ValidBefore: math.MaxUint64, CA: aliceFP}, []KeyTime{now}, []string{"lists authority " + aliceFP}},
+		{"a host certificate", "alice@lab", "SHA256:certkey", &sshsig.Certificate{Type: 2, Principals: []string{"alice@lab"}, ValidBefore: math.MaxUint64, CA: bobFP}, []KeyTime{now}, []string{"is not a user certificate"}},
+		{"another authority", "alice@lab", "SHA256:certkey", &sshsig.Certificate{Type: 1, Principals: []string{"alice@lab"}, ValidBefore: math.MaxUint64, CA: aliceFP}, []KeyTime{now}, []string{"lists authority " + aliceFP}},
 		{"a certificate under a withdrawn CA", "a@ca", "SHA256:certkey", cert("a@ca", y2020, y2030), []KeyTime{now}, []string{"certificate authority " + bobFP + " for a@ca is outside its window at now", "line 5"}},
 		{"one of two authority lines valid", "carol@lab", "SHA256:certkey", cert("carol@lab", y2020, y2030), []KeyTime{now}, nil},
 	} {

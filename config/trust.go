@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"rfhandoff/errlist"
-	"rfhandoff/gitcli"
+	"rfhandoff/gitcli/sshsig"
 	"rfhandoff/state"
 )
 
@@ -103,7 +103,7 @@ func checkSigningKey(data []byte) error {
 	if strings.Contains(text, "\n") {
 		return fmt.Errorf("neither one public key line nor an OpenSSH private key")
 	}
-	if f := strings.Fields(text); len(f) >= 2 && gitcli.CertKeyType(f[0]) {
+	if f := strings.Fields(text); len(f) >= 2 && sshsig.CertKeyType(f[0]) {
 		blob, err := base64.StdEncoding.DecodeString(f[1])
 		if name, ok := blobKeyType(blob); err != nil || !ok || name != f[0] {
 			return fmt.Errorf("not a %s certificate line", f[0])

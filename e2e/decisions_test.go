@@ -11,7 +11,7 @@ import (
 
 	"rfhandoff/exec"
 	"rfhandoff/gate"
-	"rfhandoff/rxwatch/rxtest"
+	"rfhandoff/internal/rxtest"
 	"rfhandoff/task/tasktest"
 )
 

@@ -13,8 +13,8 @@ import (
 
 	"rfhandoff/config"
 	"rfhandoff/exec"
+	"rfhandoff/internal/rxtest"
 	"rfhandoff/notify"
-	"rfhandoff/rxwatch/rxtest"
 	"rfhandoff/task/tasktest"
 )
 

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"rfhandoff/config"
+	"rfhandoff/internal/rxtest"
 	"rfhandoff/internal/txtest"
-	"rfhandoff/rxwatch/rxtest"
 	"rfhandoff/task/tasktest"
 )
 

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"rfhandoff/rxwatch/rxtest"
+	"rfhandoff/internal/rxtest"
 	"rfhandoff/task/tasktest"
 )
 

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"rfhandoff/gate"
-	"rfhandoff/rxwatch"
-	"rfhandoff/rxwatch/rxtest"
+	"rfhandoff/internal/rxtest"
+	"rfhandoff/rxside"
 	"rfhandoff/task"
 	"rfhandoff/task/tasktest"
 )
@@ -40,8 +40,8 @@ func TestRxApprovePrompts(t *testing.T) {
 		if st.LastApprovedTaskID != "APPROVE_GREEN" || st.Approval == nil || st.Approval.TaskSHA256 != task.Digest(data) || st.Approval.Commit != commit {
 			t.Fatalf("state: %+v (approval %+v)", st, st.Approval)
 		}
-		out := filepath.Join(rx.StateDir(), rxwatch.OutboxDir, "APPROVE_GREEN")
-		for _, f := range []string{rxwatch.OutboxTaskFile, rxwatch.OutboxResultJSONFile, rxwatch.OutboxResultMDFile} {
+		out := filepath.Join(rx.StateDir(), rxside.OutboxDir, "APPROVE_GREEN")
+		for _, f := range []string{rxside.OutboxTaskFile, rxside.OutboxResultJSONFile, rxside.OutboxResultMDFile} {
 			if _, err := os.Stat(filepath.Join(out, f)); err != nil {
 				t.Errorf("outbox: %v", err)
 			}
@@ -105,7 +105,7 @@ func TestRxApprovePrompts(t *testing.T) {
 		if st := loadRX(t, rx); st.LastApprovedTaskID != "" || st.Approval != nil {
 			t.Fatalf("state: %+v", st)
 		}
-		if _, err := os.Stat(filepath.Join(rx.StateDir(), rxwatch.OutboxDir, "APPROVE_RED_WRONG")); !os.IsNotExist(err) {
+		if _, err := os.Stat(filepath.Join(rx.StateDir(), rxside.OutboxDir, "APPROVE_RED_WRONG")); !os.IsNotExist(err) {
 			t.Errorf("outbox written for an unapproved task: %v", err)
 		}
 	})
@@ -125,7 +125,7 @@ func TestRxApprovePrompts(t *testing.T) {
 		if st := loadRX(t, rx); st.LastApprovedTaskID != "APPROVE_RED_FW" {
 			t.Fatalf("state: %+v", st)
 		}
-		md, err := os.ReadFile(filepath.Join(rx.StateDir(), rxwatch.OutboxDir, "APPROVE_RED_FW", rxwatch.OutboxTaskFile))
+		md, err := os.ReadFile(filepath.Join(rx.StateDir(), rxside.OutboxDir, "APPROVE_RED_FW", rxside.OutboxTaskFile))
 		if err != nil || !strings.Contains(string(md), "then the exact phrase `AUTHORIZE APPROVE_RED_FW`") {
 			t.Fatalf("TASK.md: %v\n%s", err, md)
 		}
@@ -158,7 +158,7 @@ func TestRxApprovePrompts(t *testing.T) {
 		if st.LastApprovedTaskID != "APPROVE_RED_TX" {
 			t.Fatalf("state: %+v", st)
 		}
-		md, err := os.ReadFile(filepath.Join(rx.StateDir(), rxwatch.OutboxDir, "APPROVE_RED_TX", rxwatch.OutboxTaskFile))
+		md, err := os.ReadFile(filepath.Join(rx.StateDir(), rxside.OutboxDir, "APPROVE_RED_TX", rxside.OutboxTaskFile))
 		if err != nil || !strings.Contains(string(md), "- RF TX: NOT allowed on this laptop, ever.") {
 			t.Fatalf("TASK.md: %v\n%s", err, md)
 		}

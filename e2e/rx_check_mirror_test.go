@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"rfhandoff/gitcli/gittest"
-	"rfhandoff/rxwatch/rxtest"
+	"rfhandoff/internal/rxtest"
 	"rfhandoff/task/tasktest"
 )
 

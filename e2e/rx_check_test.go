@@ -9,7 +9,7 @@ import (
 
 	"rfhandoff/capture"
 	"rfhandoff/gitcli/gittest"
-	"rfhandoff/rxwatch/rxtest"
+	"rfhandoff/internal/rxtest"
 	"rfhandoff/state"
 	"rfhandoff/task/tasktest"
 )

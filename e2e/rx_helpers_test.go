@@ -11,8 +11,8 @@ import (
 
 	"rfhandoff/config"
 	"rfhandoff/faultkit"
+	"rfhandoff/internal/rxtest"
 	"rfhandoff/prompt/prompttest"
-	"rfhandoff/rxwatch/rxtest"
 	"rfhandoff/state"
 )
 

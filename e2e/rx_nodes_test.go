@@ -13,10 +13,10 @@ import (
 
 	"rfhandoff/capture"
 	"rfhandoff/faultkit"
+	"rfhandoff/internal/rxtest"
 	"rfhandoff/prompt/prompttest"
 	"rfhandoff/publish/publishtest"
 	"rfhandoff/result"
-	"rfhandoff/rxwatch/rxtest"
 	"rfhandoff/task/tasktest"
 )
 

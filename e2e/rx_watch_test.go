@@ -10,8 +10,8 @@ import (
 
 	"rfhandoff/gate"
 	"rfhandoff/gitcli/gittest"
-	"rfhandoff/rxwatch"
-	"rfhandoff/rxwatch/rxtest"
+	"rfhandoff/internal/rxtest"
+	"rfhandoff/rxside"
 	"rfhandoff/state"
 	"rfhandoff/task/tasktest"
 )
@@ -42,7 +42,7 @@ func TestRxWatchApprove(t *testing.T) {
 	if st.LastApprovedTaskID != "WATCH_ONE" || st.Approval == nil || st.Approval.Commit != commit || !st.Running {
 		t.Fatalf("state after approval: %+v", st)
 	}
-	md, err := os.ReadFile(filepath.Join(rx.StateDir(), rxwatch.OutboxDir, "WATCH_ONE", rxwatch.OutboxTaskFile))
+	md, err := os.ReadFile(filepath.Join(rx.StateDir(), rxside.OutboxDir, "WATCH_ONE", rxside.OutboxTaskFile))
 	if err != nil || !strings.Contains(string(md), "- RF TX: NOT allowed (RF_TX = NO)") {
 		t.Fatalf("TASK.md: %v\n%s", err, md)
 	}

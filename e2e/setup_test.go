@@ -11,8 +11,8 @@ import (
 
 	"rfhandoff/faultkit"
 	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/rxtest"
 	"rfhandoff/prompt/prompttest"
-	"rfhandoff/rxwatch/rxtest"
 	"rfhandoff/state"
 )
 

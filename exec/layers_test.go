@@ -19,19 +19,20 @@ import (
 // be placed here on purpose: the test fails on one it does not know.
 var layers = [][]string{
 	// leaves: no project imports
-	{"errlist", "strictjson", "backoff", "hiddentext", "gitcli/gitname", "ident", "node", "internal/testrun", "internal/testbin"},
+	{"errlist", "strictjson", "backoff", "hiddentext", "gitcli/gitname", "gitcli/sshsig", "ident", "node", "internal/testrun", "internal/testbin"},
 	// infrastructure: processes, files, git, the HackRF tools
 	{"exec", "state", "gitcli", "hackrfcli", "hacksim", "quicklook", "hostclock", "gitcli/gittest", "quicklook/quicklooktest"},
 	// domain: what a task, a result and a policy are, and reading them
 	{"config", "task", "gate", "result", "prompt", "taskfetch", "resultfetch", "mirror", "notify", "sigmf", "prompt/prompttest", "task/tasktest", "sigmf/sigmftest"},
 	// workflows: the two sides' commands
-	{"rxwatch", "txwatch", "capture", "publish", "tasknew", "demo", "doctor", "rxwatch/rxtest", "internal/txtest", "publish/publishtest", "faultkit", "e2e/e2ekit"},
+	{"rxside", "txwatch", "capture", "publish", "tasknew", "demo", "doctor", "internal/rxtest", "internal/txtest", "publish/publishtest", "faultkit", "e2e/e2ekit"},
 	// commands and the end-to-end suites
 	{"", "e2e", "e2e/fault", "e2e/trust", "e2e/ssh", "e2e/security", "e2e/demorun", "e2e/nodes"},
 }
 
 // sameLayer lists the imports allowed within a layer, importer first.
 var sameLayer = map[string][]string{
+	"gitcli/sshsig":       {"gitcli/gitname"},
 	"state":               {"exec"},
 	"gitcli":              {"exec"},
 	"hackrfcli":           {"exec"},
@@ -59,7 +60,7 @@ var testOnly = map[string][]string{
 
 // testHelpers are imported by tests of any layer.
 var testHelpers = []string{"internal/testrun", "internal/testbin", "gitcli/gittest", "quicklook/quicklooktest", "prompt/prompttest", "task/tasktest", "sigmf/sigmftest",
-	"rxwatch/rxtest", "internal/txtest", "publish/publishtest", "faultkit", "e2e/e2ekit"}
+	"internal/rxtest", "internal/txtest", "publish/publishtest", "faultkit", "e2e/e2ekit"}
 
 // importEdge is one project import of one file.
 type importEdge struct {

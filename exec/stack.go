@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -28,6 +29,7 @@ type Stack struct {
 	audit     *AuditLog
 	os        *osRunner
 	startProc func(ctx context.Context, path string, c Cmd, timeout time.Duration) (*started, error)
+	gitBase   []string // the -c options of every git call, before the transports
 	gitFlags  []string
 	gitEnv    []string // set for every git call (after the caller's Env)
 	keygen    string   // resolved ssh-keygen, or "" with keygenErr
@@ -95,24 +97,35 @@ func New(o Options) (*Stack, error) {
 		// its configured signature program.
 		"-c", "log.showSignature=false",
 	}, append(historyPins(), pins...)...)
-	for _, p := range o.GitProtocols {
+	s.gitBase = flags
+	return s.WithGitProtocols(o.GitProtocols)
+}
+
+// WithGitProtocols returns a copy of s whose git may use exactly the
+// transports ps: the tools, audit log and hooks directory stay those of s.
+// A command builds its stack once, reads the remote's URL through it (no
+// transport allowed), then narrows git to that URL's transport.
+func (s *Stack) WithGitProtocols(ps []string) (*Stack, error) {
+	flags := slices.Clip(s.gitBase)
+	for _, p := range ps {
 		if !protocolName.MatchString(p) || p == "ext" {
 			return nil, fmt.Errorf("exec: git protocol %q not allowed", p)
 		}
 		flags = append(flags, "-c", "protocol."+p+".allow=always")
 	}
-	s.gitFlags = flags
+	c := *s
+	c.gitFlags = flags
 	// GIT_ALLOW_PROTOCOL overrides every protocol.<name>.allow a config
 	// file sets (a repository's protocol.ext.allow=always included) and
 	// names the helpers git may start (PROTOCOL §10).
-	s.gitEnv = []string{
-		"GIT_ALLOW_PROTOCOL=" + strings.Join(o.GitProtocols, ":"),
+	c.gitEnv = []string{
+		"GIT_ALLOW_PROTOCOL=" + strings.Join(ps, ":"),
 		// Grafts (<git dir>/info/grafts) give a commit other parents,
 		// whatever replace refs are set to: the file named here is empty
 		// (git's advice about reading one is off, historyPins).
 		"GIT_GRAFT_FILE=" + os.DevNull,
 	}
-	return s, nil
+	return &c, nil
 }
 
 // historyPins are the -c options that keep every git call reading the

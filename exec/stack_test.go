@@ -571,3 +571,35 @@ func TestRolesStartOnlyWhatTheyPermit(t *testing.T) {
 		t.Error("a stack of an unknown role was built")
 	}
 }
+
+// WithGitProtocols allows exactly the transports it is given: a stack
+// narrowed to file and then to http allows http alone, never both.
+func TestWithGitProtocolsNarrowsExactly(t *testing.T) {
+	base, _ := newStack(t, RoleProbe, os.Environ())
+	if _, ok := base.Paths()[Git]; !ok {
+		t.Skip("git not installed")
+	}
+	get := func(s *Stack, key string) string {
+		res, _ := s.Run(context.Background(), Cmd{Tool: Git, Args: []string{"config", "--get", key}, Dir: t.TempDir()})
+		return strings.TrimSpace(string(res.Stdout))
+	}
+	file, err := base.WithGitProtocols([]string{"file"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	http, err := file.WithGitProtocols([]string{"http"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		s          *Stack
+		file, http string
+	}{{base, "", ""}, {file, "always", ""}, {http, "", "always"}} {
+		if f, h := get(c.s, "protocol.file.allow"), get(c.s, "protocol.http.allow"); f != c.file || h != c.http {
+			t.Errorf("protocol.file.allow=%q protocol.http.allow=%q, want %q and %q", f, h, c.file, c.http)
+		}
+	}
+	if _, err := base.WithGitProtocols([]string{"ext"}); err == nil {
+		t.Error("the ext transport was allowed")
+	}
+}

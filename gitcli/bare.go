@@ -3,13 +3,14 @@ package gitcli
 import (
 	"context"
 	"path/filepath"
+	"rfhandoff/gitcli/gitname"
 	"strings"
 )
 
 // InitBare creates an empty bare repository at dir.
 func (c *Client) InitBare(ctx context.Context, dir string) error {
 	if _, err := c.run(ctx, []string{"init", "--quiet", "--bare", "--end-of-options", dir}, call{}); err != nil {
-		return &Error{Op: "init", Err: err}
+		return &opError{Op: "init", Err: err}
 	}
 	return nil
 }
@@ -18,12 +19,12 @@ func (c *Client) InitBare(ctx context.Context, dir string) error {
 // written without a value as "key"), keys in git's canonical spelling,
 // read as git reads that file alone: an include is listed, not followed.
 func (c *Client) ConfigFileEntries(ctx context.Context, path string) ([]string, error) {
-	if !filepath.IsAbs(path) || !printableLine(path) {
+	if !filepath.IsAbs(path) || !gitname.PrintableLine(path) {
 		return nil, invalid("config file", path, "must be an absolute path")
 	}
 	res, err := c.run(ctx, []string{"config", "--null", "--list", "--file", path}, call{})
 	if err != nil {
-		return nil, &Error{Op: "config --list", Err: err}
+		return nil, &opError{Op: "config --list", Err: err}
 	}
 	var out []string
 	for _, e := range strings.Split(strings.TrimSuffix(string(res.Stdout), "\x00"), "\x00") {
@@ -44,7 +45,7 @@ func (c *Client) ConfigFileEntries(ctx context.Context, path string) ([]string, 
 func (c *Client) BrokenRefs(ctx context.Context) ([]string, error) {
 	res, err := c.run(ctx, []string{"for-each-ref", "--format=%(refname)"}, call{})
 	if err != nil {
-		return nil, &Error{Op: "for-each-ref", Err: err}
+		return nil, &opError{Op: "for-each-ref", Err: err}
 	}
 	return parseBrokenRefs(res.Stderr), nil
 }
@@ -67,7 +68,7 @@ func parseBrokenRefs(stderr []byte) []string {
 // partial clone's promised objects stay in a promisor pack of their own).
 func (c *Client) Repack(ctx context.Context) error {
 	if _, err := c.run(ctx, []string{"repack", "-a", "-d", "-q"}, call{}); err != nil {
-		return &Error{Op: "repack", Err: err}
+		return &opError{Op: "repack", Err: err}
 	}
 	return nil
 }
@@ -82,7 +83,7 @@ func (c *Client) DeleteRef(ctx context.Context, ref string) error {
 		return invalid("ref", ref, "must be a full name under refs/")
 	}
 	if _, err := c.run(ctx, []string{"update-ref", "-d", "--end-of-options", ref}, call{}); err != nil {
-		return &Error{Op: "update-ref -d", Err: err}
+		return &opError{Op: "update-ref -d", Err: err}
 	}
 	return nil
 }

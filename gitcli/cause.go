@@ -178,7 +178,7 @@ func classifyStderr(stderr []byte) (d diagnosis, ok bool) {
 func clean(s string) string { return hiddentext.SanitizeLine(exec.Redact([]string{s}, nil)[0]) }
 
 // remoteError is the error of a failed remote call: a *RemoteError when
-// stderr names a cause, else an *Error of op. A call interrupted by its
+// stderr names a cause, else an *opError of op. A call interrupted by its
 // context is never classified.
 func remoteError(op, command string, stderr []byte, err error) error {
 	if _, ok := exitCode(err); ok {
@@ -186,5 +186,5 @@ func remoteError(op, command string, stderr []byte, err error) error {
 			return &RemoteError{Cause: d.Cause, Said: d.Said, Hint: d.Hint, Command: command, Err: err}
 		}
 	}
-	return &Error{Op: op, Err: err}
+	return &opError{Op: op, Err: err}
 }

@@ -150,9 +150,9 @@ func TestRemoteErrorMessage(t *testing.T) {
 		if name != "unknown" {
 			in = stderr
 		}
-		var ge *Error
+		var ge *opError
 		if got := remoteError("fetch", "git fetch origin x", in, e); !errors.As(got, &ge) || errors.As(got, &re) {
-			t.Errorf("%s: got %T %v, want *Error", name, got, got)
+			t.Errorf("%s: got %T %v, want *opError", name, got, got)
 		}
 	}
 }

@@ -109,7 +109,7 @@ func exitCode(err error) (int, bool) {
 }
 
 // exitBool runs git and maps exit codes listed in yes/no to a boolean,
-// anything else to an *Error. It serves the "0 yes, 1 no, else error"
+// anything else to an *opError. It serves the "0 yes, 1 no, else error"
 // commands (merge-base --is-ancestor, check-ignore, diff --quiet).
 func (c *Client) exitBool(ctx context.Context, op string, args []string, yes, no int) (bool, error) {
 	_, err := c.run(ctx, args, call{})
@@ -124,5 +124,5 @@ func (c *Client) exitBool(ctx context.Context, op string, args []string, yes, no
 			return false, nil
 		}
 	}
-	return false, &Error{Op: op, Err: err}
+	return false, &opError{Op: op, Err: err}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"rfhandoff/exec"
+	"rfhandoff/gitcli/gitname"
 )
 
 // CloneBranch makes a shallow (depth 1), single-branch, tag-less clone of
@@ -23,7 +24,7 @@ func (c *Client) CloneBranch(ctx context.Context, url, branch, dir string) error
 	if err := ValidBranch(branch); err != nil {
 		return err
 	}
-	if !filepath.IsAbs(dir) || filepath.Clean(dir) != dir || !printableLine(dir) {
+	if !filepath.IsAbs(dir) || filepath.Clean(dir) != dir || !gitname.PrintableLine(dir) {
 		return invalid("clone directory", dir, "must be a clean absolute path")
 	}
 	res, err := c.run(ctx, cloneArgs(url, branch, dir), call{dir: filepath.Dir(dir), remote: url})
@@ -112,7 +113,7 @@ func (c *Client) neutralAttributes() error {
 // tree (it builds commits from objects); callers that stage files do.
 func (c *Client) CheckoutNeutral(ctx context.Context) error {
 	if _, err := c.run(ctx, []string{"read-tree", "--reset", "-u", "HEAD"}, call{}); err != nil {
-		return &Error{Op: "read-tree", Err: err}
+		return &opError{Op: "read-tree", Err: err}
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"rfhandoff/exec"
+	"rfhandoff/gitcli/gitname"
 )
 
 // Identity is a commit author and committer.
@@ -20,7 +21,7 @@ var defaultIdentity = Identity{Name: "rfhandoff", Email: "rfhandoff@localhost"}
 
 func (id Identity) validate() error {
 	for _, v := range []struct{ arg, val string }{{"identity name", id.Name}, {"identity email", id.Email}} {
-		if v.val == "" || !printableLine(v.val) || strings.ContainsAny(v.val, "<>") || strings.TrimSpace(v.val) != v.val {
+		if v.val == "" || !gitname.PrintableLine(v.val) || strings.ContainsAny(v.val, "<>") || strings.TrimSpace(v.val) != v.val {
 			return invalid(v.arg, v.val, "must be one line of printable characters without '<' or '>'")
 		}
 	}
@@ -53,7 +54,7 @@ func (c *Client) Commit(ctx context.Context, message string, trailers []Trailer)
 	}
 	_, err = c.run(ctx, commitArgs(sign), in)
 	if err != nil {
-		return "", &Error{Op: c.signingOp("commit"), Err: err}
+		return "", &opError{Op: c.signingOp("commit"), Err: err}
 	}
 	return c.Head(ctx)
 }
@@ -95,7 +96,7 @@ func (c *Client) CommitTree(ctx context.Context, tree, parent, message string, t
 	}
 	res, err := c.run(ctx, commitTreeArgs(tree, parent, sign), in)
 	if err != nil {
-		return "", &Error{Op: c.signingOp("commit-tree"), Err: err}
+		return "", &opError{Op: c.signingOp("commit-tree"), Err: err}
 	}
 	return parseObjectID("commit-tree", res.Stdout)
 }
@@ -173,7 +174,7 @@ func (c *Client) commitIdentity(ctx context.Context) (Identity, error) {
 		if code, isExit := exitCode(err); isExit && code == 1 {
 			return defaultIdentity, nil
 		}
-		return Identity{}, &Error{Op: "config --get-regexp user", Err: err}
+		return Identity{}, &opError{Op: "config --get-regexp user", Err: err}
 	}
 	id := parseUserConfig(res.Stdout)
 	if id.Name != "" && id.Email != "" && id.validate() == nil {

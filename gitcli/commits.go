@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"rfhandoff/gitcli/sshsig"
 	"strconv"
 	"strings"
 	"time"
@@ -20,7 +21,7 @@ type CommitObject struct {
 	CommittedAt time.Time
 	// Payload is what a signature on the commit covers; Signature is the
 	// signature's text as git hands it to ssh-keygen, empty when unsigned
-	// (see splitSigned).
+	// (see sshsig.Split).
 	Payload, Signature []byte
 }
 
@@ -33,21 +34,21 @@ func (o CommitObject) SamePayload(p CommitObject) bool { return bytes.Equal(o.Pa
 // when it is one. Nothing is verified here; the caller binds the reading
 // to git's verification by the fingerprint. An error says why the
 // signature cannot be read that way (one refuses it like a bad signature).
-func (o CommitObject) SigningKey() (SigningKey, error) {
+func (o CommitObject) SigningKey() (sshsig.SigningKey, error) {
 	if len(o.Signature) == 0 {
-		return SigningKey{}, errors.New("it carries no signature")
+		return sshsig.SigningKey{}, errors.New("it carries no signature")
 	}
-	blob, err := dearmor(o.Signature)
+	blob, err := sshsig.Dearmor(o.Signature)
 	if err != nil {
-		return SigningKey{}, err
+		return sshsig.SigningKey{}, err
 	}
-	pub, ns, err := sshsigKey(blob)
+	pub, ns, err := sshsig.SignatureKey(blob)
 	if err != nil {
-		return SigningKey{}, err
+		return sshsig.SigningKey{}, err
 	}
-	k, err := parseSigningKey(pub)
+	k, err := sshsig.ParseKey(pub)
 	if err != nil {
-		return SigningKey{}, err
+		return sshsig.SigningKey{}, err
 	}
 	k.Namespace = ns
 	return k, nil
@@ -71,16 +72,16 @@ func (c *Client) Commits(ctx context.Context, ids ...string) ([]CommitObject, er
 	res, err := c.run(ctx, []string{"cat-file", "--batch"}, call{stdin: strings.NewReader(strings.Join(ids, "\n") + "\n"),
 		maxOutput: int64(len(ids)) * (maxCommitBytes + batchHeaderMax)})
 	if err != nil {
-		return nil, &Error{Op: "cat-file --batch (commits)", Err: err}
+		return nil, &opError{Op: "cat-file --batch (commits)", Err: err}
 	}
 	raws, err := parseBatchOf(res.Stdout, ids, "commit")
 	if err != nil {
-		return nil, &Error{Op: "cat-file --batch (commits)", Err: err}
+		return nil, &opError{Op: "cat-file --batch (commits)", Err: err}
 	}
 	objs := make([]CommitObject, len(ids))
 	for i, id := range ids {
 		if objs[i], err = parseCommitObject(id, raws[id]); err != nil {
-			return nil, &Error{Op: "cat-file --batch (commits)", Err: err}
+			return nil, &opError{Op: "cat-file --batch (commits)", Err: err}
 		}
 	}
 	return objs, nil
@@ -90,7 +91,7 @@ func (c *Client) Commits(ctx context.Context, ids ...string) ([]CommitObject, er
 // tree, parents, the committer's date; and splits off the signature.
 func parseCommitObject(id string, raw []byte) (CommitObject, error) {
 	o := CommitObject{ID: id}
-	o.Payload, o.Signature = splitSigned(raw)
+	o.Payload, o.Signature = sshsig.Split(raw)
 	head, _, _ := bytes.Cut(raw, []byte("\n\n"))
 	committer := false
 	for _, line := range strings.Split(string(head), "\n") {
@@ -157,11 +158,11 @@ func (c *Client) FileChanges(ctx context.Context, commit, path string) ([]FileCh
 		"--no-renames", "--no-follow", "--no-show-signature", "--no-ext-diff", "--no-textconv", "--no-relative",
 		"--end-of-options", commit, "--", path}, call{})
 	if err != nil {
-		return nil, &Error{Op: "log (changes of " + path + ")", Err: err}
+		return nil, &opError{Op: "log (changes of " + path + ")", Err: err}
 	}
 	changes, err := parseChanges(res.Stdout, path)
 	if err != nil {
-		return nil, &Error{Op: "log (changes of " + path + ")", Err: err}
+		return nil, &opError{Op: "log (changes of " + path + ")", Err: err}
 	}
 	return changes, nil
 }
@@ -178,12 +179,12 @@ func (c *Client) LastChange(ctx context.Context, commit, path string) (FileChang
 	}
 	res, err := c.run(ctx, []string{"log", "-1", changesFormat, "--no-show-signature", "--end-of-options", commit, "--", path}, call{})
 	if err != nil {
-		return FileChange{}, &Error{Op: "log -1 (last change of " + path + ")", Err: err}
+		return FileChange{}, &opError{Op: "log -1 (last change of " + path + ")", Err: err}
 	}
 	changes, err := parseChanges(res.Stdout, path)
 	switch {
 	case err != nil:
-		return FileChange{}, &Error{Op: "log -1 (last change of " + path + ")", Err: err}
+		return FileChange{}, &opError{Op: "log -1 (last change of " + path + ")", Err: err}
 	case len(changes) == 0:
 		return FileChange{}, &NotFoundError{What: fmt.Sprintf("a commit changing %s on the history of %s", path, commit)}
 	}

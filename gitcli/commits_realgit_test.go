@@ -12,6 +12,7 @@ import (
 	"rfhandoff/faultkit"
 	"rfhandoff/gitcli"
 	"rfhandoff/gitcli/gittest"
+	"rfhandoff/gitcli/sshsig"
 )
 
 // writeCommit writes raw as a commit object in dir's repository.
@@ -69,7 +70,7 @@ func TestSamePayloadIsWhatGitVerifies(t *testing.T) {
 }
 
 // A signature made with a certificate names, through git, the key the
-// certificate certifies; SigningKey reads the certificate itself: for
+// certificate certifies; sshsig.SigningKey reads the certificate itself: for
 // ed25519, ECDSA and RSA keys made and certified by ssh-keygen.
 func TestSigningKeyCertificates(t *testing.T) {
 	w := newSignedWorld(t)
@@ -94,7 +95,7 @@ func TestSigningKeyCertificates(t *testing.T) {
 			t.Fatalf("%s: %v", typ, err)
 		}
 		cc := k.Cert
-		if k.Fingerprint != key.Fingerprint || k.Namespace != "git" || cc == nil || cc.CA != ca.Fingerprint || cc.Type != gitcli.UserCert ||
+		if k.Fingerprint != key.Fingerprint || k.Namespace != "git" || cc == nil || cc.CA != ca.Fingerprint || cc.Type != sshsig.UserCert ||
 			cc.KeyID != "faultkit main@lab,rx@lab" || strings.Join(cc.Principals, ",") != "main@lab,rx@lab" ||
 			cc.ValidAfter != uint64(after.Unix()) || cc.ValidBefore != uint64(before.Unix()) {
 			t.Errorf("%s: %+v %+v", typ, k, cc)

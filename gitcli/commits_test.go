@@ -1,10 +1,6 @@
 package gitcli
 
 import (
-	"encoding/base64"
-	"encoding/binary"
-	"math"
-	"strings"
 	"testing"
 	"time"
 )
@@ -14,29 +10,6 @@ const zeroOID = "0000000000000000000000000000000000000000"
 
 // git's parse_buffer_signed_by_header, line by line: what is signed and
 // what the signature is.
-func TestSplitSigned(t *testing.T) {
-	head := "tree " + idA + "\nparent " + idB + "\nauthor a <a@b> 1 +0000\ncommitter c <c@d> 2 +0000\n"
-	for _, tc := range []struct {
-		name, raw, payload, sig string
-	}{
-		{"unsigned", head + "\nmsg\n", head + "\nmsg\n", ""},
-		{"signed", head + "gpgsig L1\n L2\n L3\n\nmsg\n", head + "\nmsg\n", "L1\nL2\nL3\n"},
-		{"another gpgsig header and its lines are left out", head + "gpgsig-sha256 X1\n X2\ngpgsig L1\n L2\n\nmsg\n", head + "\nmsg\n", "L1\nL2\n"},
-		{"any header that starts with gpgsig", head + "gpgsigx y\ngpgsig\n z\ngpgsig L1\n\nmsg\n", head + "\nmsg\n", "L1\n"},
-		{"a second gpgsig header adds to the signature", head + "gpgsig L1\ngpgsig L2\n L3\n\nmsg\n", head + "\nmsg\n", "L1\nL2\nL3\n"},
-		{"other headers stay", head + "mergetag object x\n type commit\nencoding x\ngpgsig L1\n\nmsg\n", head + "mergetag object x\n type commit\nencoding x\n\nmsg\n", "L1\n"},
-		{"a header after the signature stays", head + "gpgsig L1\n L2\nx-extra 1\n\nmsg\n", head + "x-extra 1\n\nmsg\n", "L1\nL2\n"},
-		{"the message is never parsed", head + "\nmsg\ngpgsig not a header\n gpgsig\n", head + "\nmsg\ngpgsig not a header\n gpgsig\n", ""},
-		{"no newline at the end", head + "gpgsig L1", head, "L1"},
-		{"empty", "", "", ""},
-	} {
-		p, s := splitSigned([]byte(tc.raw))
-		if string(p) != tc.payload || string(s) != tc.sig {
-			t.Errorf("%s: payload %q signature %q; want %q and %q", tc.name, p, s, tc.payload, tc.sig)
-		}
-	}
-}
-
 func TestParseCommitObject(t *testing.T) {
 	raw := "tree " + idA + "\nparent " + idB + "\nparent " + idA + "\nauthor A <a@b> 5 +0100\ncommitter C <c@d> 1590969600 -0700\n" +
 		"gpgsig -----BEGIN SSH SIGNATURE-----\n U1NI\n -----END SSH SIGNATURE-----\n\ncommitter x <y> 9 +0000\n"
@@ -61,106 +34,9 @@ func TestParseCommitObject(t *testing.T) {
 	}
 }
 
-func TestDearmor(t *testing.T) {
-	b64 := base64.StdEncoding.EncodeToString([]byte("SSHSIG and more bytes than fit one line of base64 text at all, really"))
-	canonical := armorBegin + "\n" + b64[:40] + "\n" + b64[40:] + "\n" + armorEnd + "\n"
-	if blob, err := dearmor([]byte(canonical)); err != nil || !strings.HasPrefix(string(blob), "SSHSIG and") {
-		t.Fatalf("canonical: %q, %v", blob, err)
-	}
-	// Forms ssh-keygen may read another way than a plain reader: refused.
-	for _, bad := range []string{
-		canonical + "bogus\n",
-		"x\n" + canonical,
-		armorBegin + "\n" + b64[:40] + " \n" + b64[40:] + "\n" + armorEnd + "\n",
-		armorBegin + "\n" + b64[:40] + "\r\n" + b64[40:] + "\n" + armorEnd + "\n",
-		armorBegin + "\n" + armorEnd + "\n",
-		armorBegin + "\n!!!!\n" + armorEnd + "\n",
-		strings.Replace(canonical, "SSH SIGNATURE", "PGP SIGNATURE", 2),
-	} {
-		if _, err := dearmor([]byte(bad)); err == nil {
-			t.Errorf("dearmor accepted %q", bad)
-		}
-	}
-}
-
 // certBlob builds a certificate of keyType ("ssh-ed25519-cert-v01@openssh.com"
 // ...) whose key has parts wire strings, with tail appended at the end.
-func certBlob(keyType string, parts int, after, before uint64, tail string) []byte {
-	b := wireString(nil, keyType)
-	b = wireString(b, "nonce")
-	for i := range parts {
-		b = wireString(b, strings.Repeat(string(rune('a'+i)), 3))
-	}
-	b = binary.BigEndian.AppendUint64(b, 42)
-	b = binary.BigEndian.AppendUint32(b, UserCert)
-	b = wireString(b, "key id")
-	b = wireString(b, string(wireString(wireString(nil, "rx@lab"), "main@lab")))
-	b = binary.BigEndian.AppendUint64(b, after)
-	b = binary.BigEndian.AppendUint64(b, before)
-	b = wireString(b, "")
-	b = wireString(b, "")
-	b = wireString(b, "")
-	b = wireString(b, string(wireString(wireString(nil, "ssh-ed25519"), strings.Repeat("C", 32))))
-	b = wireString(b, "signature")
-	return append(b, tail...)
-}
-
-func TestParseSigningKeyCertificates(t *testing.T) {
-	ca := keyFingerprint(wireString(wireString(nil, "ssh-ed25519"), strings.Repeat("C", 32)))
-	for typ, ck := range certKeys {
-		k, err := parseSigningKey(certBlob(typ, ck.parts, 100, 200, ""))
-		if err != nil {
-			t.Fatalf("%s: %v", typ, err)
-		}
-		plain := wireString(nil, ck.plain)
-		for i := range ck.parts {
-			plain = wireString(plain, strings.Repeat(string(rune('a'+i)), 3))
-		}
-		c := k.Cert
-		if k.Fingerprint != keyFingerprint(plain) || c == nil || c.Serial != 42 || c.Type != UserCert || c.KeyID != "key id" ||
-			strings.Join(c.Principals, ",") != "rx@lab,main@lab" || c.ValidAfter != 100 || c.ValidBefore != 200 || c.CA != ca {
-			t.Errorf("%s: %+v %+v", typ, k, c)
-		}
-		// Truncated anywhere, or with bytes after it: refused.
-		whole := certBlob(typ, ck.parts, 100, 200, "")
-		for n := len(wireString(nil, typ)); n < len(whole); n += 7 {
-			if _, err := parseSigningKey(whole[:n]); err == nil {
-				t.Errorf("%s: accepted %d of %d bytes", typ, n, len(whole))
-			}
-		}
-		if _, err := parseSigningKey(certBlob(typ, ck.parts, 100, 200, "x")); err == nil {
-			t.Errorf("%s: accepted a byte after the certificate", typ)
-		}
-	}
-	plain := wireString(wireString(nil, "ssh-ed25519"), strings.Repeat("k", 32))
-	if k, err := parseSigningKey(plain); err != nil || k.Cert != nil || k.Fingerprint != keyFingerprint(plain) {
-		t.Errorf("a plain key: %+v, %v", k, err)
-	}
-	if _, err := parseSigningKey(wireString(nil, "ssh-xyz-cert-v01@openssh.com")); err == nil {
-		t.Error("accepted an unknown certificate type")
-	}
-}
-
 // ssh-keygen's rule for a certificate: valid-after ≤ t < valid-before.
-func TestCertificateValidAt(t *testing.T) {
-	c := Certificate{ValidAfter: 100, ValidBefore: 200}
-	for at, want := range map[int64]bool{99: false, 100: true, 199: true, 200: false, -1: false} {
-		if got := c.ValidAt(time.Unix(at, 0)); got != want {
-			t.Errorf("ValidAt(%d) = %v", at, got)
-		}
-	}
-	if !c.ValidAt(time.Unix(199, 999e6)) {
-		t.Error("a fraction of a second counts in whole seconds")
-	}
-	if w := c.Window(); w != "valid from 1970-01-01T00:01:40Z, valid before 1970-01-01T00:03:20Z" {
-		t.Errorf("Window() = %q", w)
-	}
-	always := Certificate{ValidBefore: math.MaxUint64}
-	if !always.ValidAt(time.Date(2999, 1, 1, 0, 0, 0, 0, time.UTC)) || always.Window() != "valid from always, valid before forever" {
-		t.Errorf("always:forever: %q", always.Window())
-	}
-}
-
 func TestParseChanges(t *testing.T) {
 	const file = "docs/t.md"
 	out := "commit " + idA + " " + idB + " 30 " + idB + "\n:100644 000000 " + idB + " " + zeroOID + " D\t" + file + "\n\n" +

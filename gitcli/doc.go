@@ -10,7 +10,7 @@
 // *PushRejectedError, *TooLargeError, *NotRegularFileError, and ErrNotFound
 // and ErrInvalidArg (a value refused before git ran) via errors.Is. A call to the remote that failed for a
 // cause stderr names (authentication, host key, unreachable, not found) is
-// a *RemoteError saying what to do; anything else is an *Error wrapping the
+// a *RemoteError saying what to do; anything else is an *opError wrapping the
 // exec error.
 //
 // What it offers: Client, one method per git operation the program needs

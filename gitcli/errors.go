@@ -13,16 +13,16 @@ var ErrNotFound = errors.New("not found")
 // URL or remote name) refused before git ran: nothing was run.
 var ErrInvalidArg = errors.New("invalid argument")
 
-// Error is a git operation that failed for a reason with no type of its own
+// opError is a git operation that failed for a reason with no type of its own
 // (network, permissions, a corrupt repository). Err is usually an exec error
 // (*exec.ExitError, a timeout, ...).
-type Error struct {
+type opError struct {
 	Op  string
 	Err error
 }
 
-func (e *Error) Error() string { return fmt.Sprintf("git %s: %v", e.Op, e.Err) }
-func (e *Error) Unwrap() error { return e.Err }
+func (e *opError) Error() string { return fmt.Sprintf("git %s: %v", e.Op, e.Err) }
+func (e *opError) Unwrap() error { return e.Err }
 
 // invalidArgError is a data-derived argument refused before git ran; it
 // matches ErrInvalidArg.

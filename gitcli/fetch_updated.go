@@ -39,7 +39,7 @@ func (u FetchUpdate) MayHaveMoved() bool { return u.Updated || len(u.Unrecognize
 // FetchBranchUpdated is FetchBranch that also reports, from git's stderr
 // (LC_ALL=C, which the runner sets), whether the tracking ref was updated.
 // Errors are FetchBranch's: *ForcePushError for a rewritten branch,
-// *NotFoundError for a missing one, *Error otherwise.
+// *NotFoundError for a missing one, *opError otherwise.
 func (c *Client) FetchBranchUpdated(ctx context.Context, remote, branch string) (FetchUpdate, error) {
 	ups, err := c.FetchBranchesUpdated(ctx, remote, []string{branch})
 	if err != nil {
@@ -87,7 +87,7 @@ func (c *Client) FetchBranchesUpdated(ctx context.Context, remote string, branch
 func fetchError(remote string, branches []string, stderr []byte, err error) error {
 	code, ok := exitCode(err)
 	if !ok {
-		return &Error{Op: "fetch", Err: err}
+		return &opError{Op: "fetch", Err: err}
 	}
 	command := "git fetch " + remote + " " + strings.Join(branches, " ")
 	out := parseFetchStderr(stderr)

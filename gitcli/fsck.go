@@ -72,7 +72,7 @@ func (c *Client) FsckPacks(ctx context.Context, packs []string) (errs, warns []F
 	}
 	if runErr != nil && len(errs) == 0 {
 		// Failed without naming an object: nothing is vouched for.
-		return nil, warns, &Error{Op: "fsck", Err: runErr}
+		return nil, warns, &opError{Op: "fsck", Err: runErr}
 	}
 	return errs, warns, nil
 }
@@ -125,7 +125,7 @@ func (c *Client) SetRef(ctx context.Context, ref, commit string) error {
 		return err
 	}
 	if _, err := c.run(ctx, []string{"update-ref", "--end-of-options", ref, commit}, call{}); err != nil {
-		return &Error{Op: "update-ref", Err: err}
+		return &opError{Op: "update-ref", Err: err}
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package gitcli
 
 import (
+	"rfhandoff/gitcli/gitname"
 	"strings"
 	"testing"
 )
@@ -185,20 +186,9 @@ func FuzzParseSignature(f *testing.F) {
 		if ValidObjectID(sig.Commit) != nil || !strings.ContainsRune("GBUXYREN", rune(sig.Status)) {
 			t.Fatalf("accepted %+v", sig)
 		}
-		if sig.Good() && (!printableLine(sig.Principal) || !strings.HasPrefix(sig.Fingerprint, "SHA256:")) {
+		if sig.Good() && (!gitname.PrintableLine(sig.Principal) || !strings.HasPrefix(sig.Fingerprint, "SHA256:")) {
 			t.Fatalf("good signature with a bad signer: %+v", sig)
 		}
 		_ = describeSignature(b)
-	})
-}
-
-func FuzzClaimedKey(f *testing.F) {
-	f.Add([]byte("tree x\ngpgsig -----BEGIN SSH SIGNATURE-----\n U1NIU0lHAAAAAQ==\n -----END SSH SIGNATURE-----\n\nm\n"))
-	f.Add([]byte("tree x\n\nm\n"))
-	f.Fuzz(func(t *testing.T, b []byte) {
-		fp, ns, ok := claimedKey(b)
-		if ok != strings.HasPrefix(fp, "SHA256:") || (!ok && ns != "") {
-			t.Fatalf("claimedKey = %q, %q, %v", fp, ns, ok)
-		}
 	})
 }

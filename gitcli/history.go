@@ -87,7 +87,7 @@ func (c *Client) fileHistory(ctx context.Context, commit, since, path string, ma
 	}
 	res, err := c.run(ctx, historyArgs(commit, since, path, maxCommits), call{})
 	if err != nil {
-		return nil, false, &Error{Op: "log", Err: err}
+		return nil, false, &opError{Op: "log", Err: err}
 	}
 	out, more := res.Stdout, false
 	if maxCommits > 0 {
@@ -95,7 +95,7 @@ func (c *Client) fileHistory(ctx context.Context, commit, since, path string, ma
 	}
 	versions, err := parseLogRaw(out, path)
 	if err != nil {
-		return nil, false, &Error{Op: "log", Err: err}
+		return nil, false, &opError{Op: "log", Err: err}
 	}
 	versions, err = c.readVersions(ctx, versions, maxBytes)
 	return versions, more, err
@@ -128,11 +128,11 @@ func (c *Client) readVersions(ctx context.Context, versions []FileVersion, maxBy
 	}
 	res, err := c.run(ctx, []string{"cat-file", "--batch-check"}, call{stdin: strings.NewReader(strings.Join(ids, "\n") + "\n")})
 	if err != nil {
-		return nil, &Error{Op: "cat-file --batch-check", Err: err}
+		return nil, &opError{Op: "cat-file --batch-check", Err: err}
 	}
 	sizes, err := parseBatchCheck(res.Stdout, ids)
 	if err != nil {
-		return nil, &Error{Op: "cat-file --batch-check", Err: err}
+		return nil, &opError{Op: "cat-file --batch-check", Err: err}
 	}
 	size := make(map[string]int64, len(ids))
 	for i, id := range ids {
@@ -157,11 +157,11 @@ func (c *Client) readVersions(ctx context.Context, versions []FileVersion, maxBy
 	res, err = c.run(ctx, []string{"cat-file", "--batch"},
 		call{stdin: strings.NewReader(strings.Join(read, "\n") + "\n"), maxOutput: total})
 	if err != nil {
-		return nil, &Error{Op: "cat-file --batch", Err: err}
+		return nil, &opError{Op: "cat-file --batch", Err: err}
 	}
 	contents, err := parseBatch(res.Stdout, read)
 	if err != nil {
-		return nil, &Error{Op: "cat-file --batch", Err: err}
+		return nil, &opError{Op: "cat-file --batch", Err: err}
 	}
 	for i := range versions {
 		if d, ok := contents[versions[i].Blob]; ok {
@@ -352,7 +352,7 @@ func (c *Client) historyBlobs(ctx context.Context, versions []FileVersion, maxBy
 	seen := map[string]bool{}
 	for _, v := range versions {
 		if v.Tree == "" {
-			return nil, &Error{Op: "log", Err: fmt.Errorf("no tree listed for the directory of the file in commit %s", v.Commit)}
+			return nil, &opError{Op: "log", Err: fmt.Errorf("no tree listed for the directory of the file in commit %s", v.Commit)}
 		}
 		if !seen[v.Tree] {
 			seen[v.Tree] = true
@@ -411,7 +411,7 @@ func (c *Client) presentUnder(ctx context.Context, trees []string) (map[string]b
 	res, err := c.run(ctx, []string{"rev-list", "--objects", "--missing=print", "--stdin"},
 		call{stdin: strings.NewReader(strings.Join(trees, "\n") + "\n")})
 	if err != nil {
-		return nil, &Error{Op: "rev-list", Err: err}
+		return nil, &opError{Op: "rev-list", Err: err}
 	}
 	out := map[string]bool{}
 	for _, line := range outputLines(res.Stdout) {

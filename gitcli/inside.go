@@ -88,11 +88,11 @@ func (c *Client) MakePrivateDir(ctx context.Context, repo, dir, what string) err
 func (c *Client) GitPath(ctx context.Context, path string) (string, error) {
 	res, err := c.run(ctx, []string{"rev-parse", "--git-path", path}, call{})
 	if err != nil {
-		return "", &Error{Op: "rev-parse", Err: err}
+		return "", &opError{Op: "rev-parse", Err: err}
 	}
 	p := filepath.FromSlash(strings.TrimRight(string(res.Stdout), "\r\n"))
 	if p == "" {
-		return "", &Error{Op: "rev-parse", Err: fmt.Errorf("no path for %s", path)}
+		return "", &opError{Op: "rev-parse", Err: fmt.Errorf("no path for %s", path)}
 	}
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(c.Dir, p)
@@ -100,16 +100,16 @@ func (c *Client) GitPath(ctx context.Context, path string) (string, error) {
 	return p, nil
 }
 
-// NotACheckoutError is a directory git does not take for the top of a
+// notACheckoutError is a directory git does not take for the top of a
 // checkout: it is in none, it is inside a git directory, or git's top is
 // another directory.
-type NotACheckoutError struct {
+type notACheckoutError struct {
 	Dir string
 	Top string // git's top, "" when git names none
 	Git string // git's first line of complaint, sanitized
 }
 
-func (e *NotACheckoutError) Error() string {
+func (e *notACheckoutError) Error() string {
 	if e.Top != "" {
 		return fmt.Sprintf("%s is not the top of its git checkout: git says the top is %s (asked with git rev-parse --show-toplevel; nothing was written); "+
 			"run rfhandoff inside the checkout, or set [repo] path in the policy to %s", e.Dir, e.Top, e.Top)
@@ -118,7 +118,7 @@ func (e *NotACheckoutError) Error() string {
 		"run rfhandoff inside the checkout it works in, or set [repo] path in the policy to it", e.Dir, e.Git)
 }
 
-// RequireTop refuses, as a *NotACheckoutError, a directory that git does
+// RequireTop refuses, as a *notACheckoutError, a directory that git does
 // not take for the top of a checkout's work tree. Anything else that
 // fails (git missing, refused, timed out) is returned as it is.
 func (c *Client) RequireTop(ctx context.Context) error {
@@ -126,16 +126,16 @@ func (c *Client) RequireTop(ctx context.Context) error {
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
 		complaint, _, _ := strings.Cut(strings.TrimSpace(ee.StderrTail), "\n")
-		return &NotACheckoutError{Dir: c.Dir, Git: hiddentext.SanitizeLine(strings.TrimSpace(complaint))}
+		return &notACheckoutError{Dir: c.Dir, Git: hiddentext.SanitizeLine(strings.TrimSpace(complaint))}
 	}
 	if err != nil {
-		return &Error{Op: "rev-parse", Err: err}
+		return &opError{Op: "rev-parse", Err: err}
 	}
 	top := filepath.FromSlash(strings.TrimRight(string(res.Stdout), "\r\n"))
 	a, aerr := os.Stat(top)
 	b, berr := os.Stat(c.Dir)
 	if aerr != nil || berr != nil || !os.SameFile(a, b) {
-		return &NotACheckoutError{Dir: c.Dir, Top: hiddentext.SanitizeLine(top)}
+		return &notACheckoutError{Dir: c.Dir, Top: hiddentext.SanitizeLine(top)}
 	}
 	return nil
 }
@@ -190,7 +190,7 @@ func (c *Client) RequireUntracked(ctx context.Context, repo string, paths ...str
 	}
 	res, err := c.run(ctx, args, call{})
 	if err != nil {
-		return &Error{Op: "ls-files", Err: err}
+		return &opError{Op: "ls-files", Err: err}
 	}
 	if files := splitNUL(res.Stdout); len(files) > 0 {
 		return &trackedError{Repo: repo, Files: files}

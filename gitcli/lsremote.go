@@ -3,6 +3,7 @@ package gitcli
 import (
 	"context"
 	"fmt"
+	"rfhandoff/gitcli/gitname"
 	"strings"
 )
 
@@ -28,7 +29,7 @@ func (c *Client) RemoteBranchExists(ctx context.Context, remote, branch string) 
 	}
 	refs, err := parseLsRemote(res.Stdout)
 	if err != nil {
-		return false, "", &Error{Op: "ls-remote", Err: err}
+		return false, "", &opError{Op: "ls-remote", Err: err}
 	}
 	// ls-remote matches patterns by their tail (refs/heads/a/refs/heads/x
 	// matches too), so only the exact name counts.
@@ -59,7 +60,7 @@ func parseLsRemote(out []byte) ([]RemoteRef, error) {
 		if ValidObjectID(id) != nil {
 			return nil, fmt.Errorf("ls-remote line %d %q: bad object ID", i+1, line)
 		}
-		if (!strings.HasPrefix(name, "refs/") && name != "HEAD") || !printableLine(name) || strings.ContainsAny(name, " \t") {
+		if (!strings.HasPrefix(name, "refs/") && name != "HEAD") || !gitname.PrintableLine(name) || strings.ContainsAny(name, " \t") {
 			return nil, fmt.Errorf("ls-remote line %d %q: bad ref name", i+1, line)
 		}
 		refs = append(refs, RemoteRef{ID: id, Name: name})
@@ -89,7 +90,7 @@ func (c *Client) RemoteBranches(ctx context.Context, remote string, branches []s
 	}
 	refs, err := parseLsRemote(res.Stdout)
 	if err != nil {
-		return nil, &Error{Op: "ls-remote", Err: err}
+		return nil, &opError{Op: "ls-remote", Err: err}
 	}
 	found := map[string]string{}
 	for _, r := range refs {

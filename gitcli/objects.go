@@ -44,7 +44,7 @@ func (c *Client) WriteObjects(ctx context.Context, objs []Object) error {
 		return err
 	}
 	if _, err := c.run(ctx, []string{"unpack-objects", "-q", "--strict"}, call{stdin: bytes.NewReader(pack)}); err != nil {
-		return &Error{Op: "unpack-objects", Err: err}
+		return &opError{Op: "unpack-objects", Err: err}
 	}
 	return nil
 }

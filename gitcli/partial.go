@@ -90,11 +90,11 @@ func (c *Client) fetchBlob(ctx context.Context, commit, file string, maxBytes in
 	// Without -l, ls-tree needs trees only: it never fetches a blob.
 	res, err := c.run(ctx, []string{"ls-tree", "-r", "-t", "-z", "--full-tree", "--end-of-options", commit, "--", file}, call{})
 	if err != nil {
-		return &Error{Op: "ls-tree", Err: err}
+		return &opError{Op: "ls-tree", Err: err}
 	}
 	entries, err := parseLsTreeShort(res.Stdout)
 	if err != nil {
-		return &Error{Op: "ls-tree", Err: err}
+		return &opError{Op: "ls-tree", Err: err}
 	}
 	var blob, tree string
 	for _, e := range entries {
@@ -117,7 +117,7 @@ func (c *Client) fetchBlob(ctx context.Context, commit, file string, maxBytes in
 		}
 	}
 	if tree == "" {
-		return &Error{Op: "ls-tree", Err: fmt.Errorf("no tree entry for %s in commit %s", dir, commit)}
+		return &opError{Op: "ls-tree", Err: fmt.Errorf("no tree entry for %s in commit %s", dir, commit)}
 	}
 	if listed {
 		if ok, err := parseMissing(listing, blob); err != nil || ok {
@@ -162,7 +162,7 @@ func (c *Client) fetchBoundedAll(ctx context.Context, wants []string, maxBytes i
 		"--end-of-options", c.Promisor.Remote}
 	res, err := c.run(ctx, args, call{stdin: strings.NewReader(strings.Join(wants, "\n") + "\n")})
 	if err != nil {
-		return &Error{Op: "fetch", Err: err}
+		return &opError{Op: "fetch", Err: err}
 	}
 	if hasLine(res.Stderr, filterIgnoredLine) {
 		c.filterIgnored()
@@ -177,7 +177,7 @@ func (c *Client) resolveTree(ctx context.Context, commit string) (string, error)
 	}
 	res, err := c.run(ctx, []string{"rev-parse", "--verify", "--quiet", "--end-of-options", commit + "^{tree}"}, call{})
 	if err != nil {
-		return "", &Error{Op: "rev-parse", Err: err}
+		return "", &opError{Op: "rev-parse", Err: err}
 	}
 	return parseObjectID("rev-parse", res.Stdout)
 }
@@ -188,7 +188,7 @@ func (c *Client) resolveTree(ctx context.Context, commit string) (string, error)
 func (c *Client) present(ctx context.Context, tree, id string) (bool, error) {
 	res, err := c.run(ctx, objectsUnderArgs(tree), call{})
 	if err != nil {
-		return false, &Error{Op: "rev-list", Err: err}
+		return false, &opError{Op: "rev-list", Err: err}
 	}
 	return parseMissing(res.Stdout, id)
 }
@@ -217,7 +217,7 @@ func parseMissing(out []byte, id string) (bool, error) {
 			return false, nil
 		}
 	}
-	return false, &Error{Op: "rev-list", Err: fmt.Errorf("object %s is not listed under its tree", id)}
+	return false, &opError{Op: "rev-list", Err: fmt.Errorf("object %s is not listed under its tree", id)}
 }
 
 // parseLsTreeShort parses git ls-tree -z output without -l:
@@ -255,5 +255,5 @@ func (c *Client) IsAncestorPresent(ctx context.Context, a, b string) (bool, erro
 	if code, ok := exitCode(err); ok && code == 128 && hasLine(res.Stderr, "fatal: bad object "+a) {
 		return false, nil
 	}
-	return false, &Error{Op: "rev-list", Err: err}
+	return false, &opError{Op: "rev-list", Err: err}
 }

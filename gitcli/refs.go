@@ -17,7 +17,7 @@ func (c *Client) ResolveCommit(ctx context.Context, ref string) (string, error) 
 		if code, ok := exitCode(err); ok && code == 1 {
 			return "", &NotFoundError{What: "commit " + ref, Err: err}
 		}
-		return "", &Error{Op: "rev-parse", Err: err}
+		return "", &opError{Op: "rev-parse", Err: err}
 	}
 	return parseObjectID("rev-parse", res.Stdout)
 }
@@ -26,7 +26,7 @@ func (c *Client) ResolveCommit(ctx context.Context, ref string) (string, error) 
 func parseObjectID(op string, out []byte) (string, error) {
 	id := strings.TrimSuffix(string(out), "\n")
 	if err := ValidObjectID(id); err != nil {
-		return "", &Error{Op: op, Err: err}
+		return "", &opError{Op: op, Err: err}
 	}
 	return id, nil
 }
@@ -50,7 +50,7 @@ func (c *Client) CurrentBranch(ctx context.Context) (string, error) {
 		if code, ok := exitCode(err); ok && code == 1 {
 			return "", nil
 		}
-		return "", &Error{Op: "symbolic-ref", Err: err}
+		return "", &opError{Op: "symbolic-ref", Err: err}
 	}
 	return strings.TrimSuffix(string(res.Stdout), "\n"), nil
 }

@@ -33,11 +33,11 @@ func (c *Client) RemoteURL(ctx context.Context, remote string) (string, error) {
 		if code, ok := exitCode(err); ok && code == 1 {
 			return "", &NotFoundError{What: "a URL of remote " + remote, Err: err}
 		}
-		return "", &Error{Op: "config --get-regexp", Err: err}
+		return "", &opError{Op: "config --get-regexp", Err: err}
 	}
 	entries, err := parseConfigList(res.Stdout)
 	if err != nil {
-		return "", &Error{Op: "config --get-regexp", Err: err}
+		return "", &opError{Op: "config --get-regexp", Err: err}
 	}
 	return judgeRemote(remote, entries, c.Dir)
 }

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// With a SigningKey, Commit and CommitTree ask git to sign and hand the
+// With a sshsig.SigningKey, Commit and CommitTree ask git to sign and hand the
 // runner the key (which pins the signing program); without one they
 // refuse signing explicitly and carry no signature options.
 func TestSigningArgv(t *testing.T) {

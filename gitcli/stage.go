@@ -18,7 +18,7 @@ func (c *Client) Add(ctx context.Context, paths ...string) error {
 	}
 	args := append([]string{"add", "--"}, paths...)
 	if _, err := c.run(ctx, args, call{}); err != nil {
-		return &Error{Op: "add", Err: err}
+		return &opError{Op: "add", Err: err}
 	}
 	return nil
 }
@@ -28,11 +28,11 @@ func (c *Client) Add(ctx context.Context, paths ...string) error {
 func (c *Client) StagedPaths(ctx context.Context) ([]string, error) {
 	res, err := c.run(ctx, []string{"diff", "--cached", "--name-only", "-z", "--no-renames", "--no-ext-diff", "--no-textconv"}, call{})
 	if err != nil {
-		return nil, &Error{Op: "diff --cached", Err: err}
+		return nil, &opError{Op: "diff --cached", Err: err}
 	}
 	paths, err := parseNameOnlyZ(res.Stdout)
 	if err != nil {
-		return nil, &Error{Op: "diff --cached", Err: err}
+		return nil, &opError{Op: "diff --cached", Err: err}
 	}
 	return paths, nil
 }
@@ -53,11 +53,11 @@ type StagedChange struct {
 func (c *Client) StagedChanges(ctx context.Context) ([]StagedChange, error) {
 	res, err := c.run(ctx, []string{"diff", "--cached", "--raw", "-z", "--no-renames", "--no-abbrev", "--no-ext-diff", "--no-textconv"}, call{})
 	if err != nil {
-		return nil, &Error{Op: "diff --cached --raw", Err: err}
+		return nil, &opError{Op: "diff --cached --raw", Err: err}
 	}
 	changes, err := parseRawZ(res.Stdout)
 	if err != nil {
-		return nil, &Error{Op: "diff --cached --raw", Err: err}
+		return nil, &opError{Op: "diff --cached --raw", Err: err}
 	}
 	return changes, nil
 }
@@ -74,11 +74,11 @@ func (c *Client) TreeChanges(ctx context.Context, from, to string) ([]StagedChan
 	}
 	res, err := c.run(ctx, []string{"diff-tree", "-r", "--raw", "-z", "--no-renames", "--no-abbrev", "--no-ext-diff", "--no-textconv", "--end-of-options", from, to}, call{})
 	if err != nil {
-		return nil, &Error{Op: "diff-tree", Err: err}
+		return nil, &opError{Op: "diff-tree", Err: err}
 	}
 	changes, err := parseRawZ(res.Stdout)
 	if err != nil {
-		return nil, &Error{Op: "diff-tree", Err: err}
+		return nil, &opError{Op: "diff-tree", Err: err}
 	}
 	return changes, nil
 }

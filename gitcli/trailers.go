@@ -25,7 +25,7 @@ func (c *Client) TrailerValues(ctx context.Context, commit, key string) ([]Commi
 	res, err := c.run(ctx, []string{"log", "-z", "--format=format:%H%n%(trailers:key=" + key + ",valueonly,unfold)",
 		"--no-show-signature", "--end-of-options", commit}, call{})
 	if err != nil {
-		return nil, &Error{Op: "log", Err: err}
+		return nil, &opError{Op: "log", Err: err}
 	}
 	return parseTrailerLog(res.Stdout)
 }
@@ -40,7 +40,7 @@ func parseTrailerLog(out []byte) ([]CommitTrailers, error) {
 			continue
 		}
 		if err := ValidObjectID(lines[0]); err != nil {
-			return nil, &Error{Op: "log", Err: err}
+			return nil, &opError{Op: "log", Err: err}
 		}
 		ct := CommitTrailers{Commit: lines[0]}
 		for _, v := range lines[1:] {

@@ -63,11 +63,11 @@ func (c *Client) entry(ctx context.Context, commit, path string) (TreeEntry, err
 	}
 	res, err := c.run(ctx, []string{"ls-tree", "-l", "-z", "--full-tree", "--end-of-options", commit, "--", path}, call{})
 	if err != nil {
-		return TreeEntry{}, &Error{Op: "ls-tree", Err: err}
+		return TreeEntry{}, &opError{Op: "ls-tree", Err: err}
 	}
 	entries, err := parseLsTree(res.Stdout)
 	if err != nil {
-		return TreeEntry{}, &Error{Op: "ls-tree", Err: err}
+		return TreeEntry{}, &opError{Op: "ls-tree", Err: err}
 	}
 	for _, e := range entries {
 		if e.Path == path {
@@ -128,7 +128,7 @@ func (c *Client) ShowFile(ctx context.Context, commit, path string, maxBytes int
 		return nil, err
 	}
 	if int64(len(data)) != e.Size {
-		return nil, &Error{Op: "cat-file", Err: fmt.Errorf("read %d bytes of %s, expected %d", len(data), path, e.Size)}
+		return nil, &opError{Op: "cat-file", Err: fmt.Errorf("read %d bytes of %s, expected %d", len(data), path, e.Size)}
 	}
 	return data, nil
 }
@@ -208,11 +208,11 @@ func (c *Client) DirLevels(ctx context.Context, commit, dir string) ([]TreeEntry
 	}
 	res, err := c.run(ctx, args, call{env: []string{"GIT_LITERAL_PATHSPECS=1"}})
 	if err != nil {
-		return nil, &Error{Op: "ls-tree", Err: err}
+		return nil, &opError{Op: "ls-tree", Err: err}
 	}
 	entries, err := parseLsTree(res.Stdout)
 	if err != nil {
-		return nil, &Error{Op: "ls-tree", Err: err}
+		return nil, &opError{Op: "ls-tree", Err: err}
 	}
 	out := entries[:0]
 	for _, e := range entries {
@@ -231,7 +231,7 @@ func (c *Client) ReadBlob(ctx context.Context, id string, maxBytes int64) ([]byt
 	}
 	res, err := c.run(ctx, []string{"cat-file", "blob", "--end-of-options", id}, call{maxOutput: maxBytes})
 	if err != nil {
-		return nil, &Error{Op: "cat-file", Err: err}
+		return nil, &opError{Op: "cat-file", Err: err}
 	}
 	return res.Stdout, nil
 }

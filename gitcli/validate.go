@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-	"unicode/utf8"
 
 	"rfhandoff/gitcli/gitname"
 	"rfhandoff/ident"
@@ -74,20 +73,8 @@ func validTrailer(t Trailer) error {
 	if t.Value == "" || strings.TrimSpace(t.Value) != t.Value {
 		return invalid("trailer value", t.Value, "empty or surrounded by whitespace")
 	}
-	if !printableLine(t.Value) {
+	if !gitname.PrintableLine(t.Value) {
 		return invalid("trailer value", t.Value, "not one line of printable UTF-8")
 	}
 	return nil
-}
-
-func printableLine(s string) bool {
-	if !utf8.ValidString(s) {
-		return false
-	}
-	for _, r := range s {
-		if r < ' ' || r == 0x7f {
-			return false
-		}
-	}
-	return true
 }

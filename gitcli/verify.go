@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"rfhandoff/exec"
+	"rfhandoff/gitcli/gitname"
+	"rfhandoff/gitcli/sshsig"
 )
 
 // Signature is what git found on one commit's SSH signature, checked
@@ -28,7 +30,7 @@ type Signature struct {
 	CommittedAt time.Time
 	// Cert is the certificate a good signature was made with, once its
 	// reader looked (taskfetch.ReadCert); nil for a plain key.
-	Cert *Certificate
+	Cert *sshsig.Certificate
 }
 
 // Good reports whether a listed key made a valid signature for namespace git.
@@ -138,14 +140,14 @@ func (c *Client) VerifyLastChange(ctx context.Context, commit, path, allowedSign
 	res, err := c.run(ctx, []string{"log", "-1", "--no-color", signatureFormat, "--end-of-options", commit, "--", path},
 		call{sig: &exec.Signatures{AllowedSigners: allowedSigners, Describe: describeSignature}})
 	if err != nil {
-		return Signature{}, &Error{Op: "log (verify signature)", Err: err}
+		return Signature{}, &opError{Op: "log (verify signature)", Err: err}
 	}
 	if len(res.Stdout) == 0 {
 		return Signature{}, &NotFoundError{What: fmt.Sprintf("a commit changing %s on the history of %s", path, commit)}
 	}
 	sig, err := parseSignature(res.Stdout)
 	if err != nil {
-		return Signature{}, &Error{Op: "log (verify signature)", Err: err}
+		return Signature{}, &opError{Op: "log (verify signature)", Err: err}
 	}
 	if !sig.Good() {
 		c.claim(ctx, &sig)
@@ -179,14 +181,14 @@ func (c *Client) VerifyTip(ctx context.Context, tip, path, allowedSigners string
 	res, err := c.run(ctx, []string{"log", "-1", "--no-color", tipFormat, "--end-of-options", tip, "--", path},
 		call{sig: &exec.Signatures{AllowedSigners: allowedSigners, Describe: describeTip(tip)}})
 	if err != nil {
-		return Signature{}, &Error{Op: "log (verify the tip's signature)", Err: err}
+		return Signature{}, &opError{Op: "log (verify the tip's signature)", Err: err}
 	}
 	if len(res.Stdout) == 0 {
 		return Signature{}, &NotFoundError{What: fmt.Sprintf("a commit changing %s on the history of %s", path, tip)}
 	}
 	sig, parents, err := parseTip(res.Stdout)
 	if err != nil {
-		return Signature{}, &Error{Op: "log (verify the tip's signature)", Err: err}
+		return Signature{}, &opError{Op: "log (verify the tip's signature)", Err: err}
 	}
 	if sig.Commit != tip {
 		return Signature{}, &TipError{Tip: tip, Path: path, LastChange: sig.Commit}
@@ -209,7 +211,7 @@ func (c *Client) claim(ctx context.Context, sig *Signature) {
 		return
 	}
 	if res, err := c.run(ctx, []string{"cat-file", "commit", "--end-of-options", sig.Commit}, call{maxOutput: 1 << 20}); err == nil {
-		sig.Claimed, sig.ClaimedNamespace, _ = claimedKey(res.Stdout)
+		sig.Claimed, sig.ClaimedNamespace, _ = sshsig.ClaimedKey(res.Stdout)
 	}
 }
 
@@ -293,10 +295,10 @@ func signatureFields(f []string) (Signature, error) {
 		return Signature{}, fmt.Errorf("signature record: status %q is not one of git's %%G? letters", f[1])
 	}
 	sig := Signature{Commit: commit, Status: f[1][0], Principal: f[2], Fingerprint: f[3]}
-	if sig.Principal != "" && !printableLine(sig.Principal) {
+	if sig.Principal != "" && !gitname.PrintableLine(sig.Principal) {
 		return Signature{}, fmt.Errorf("signature record: principal %q is not printable", sig.Principal)
 	}
-	if sig.Fingerprint != "" && (!strings.HasPrefix(sig.Fingerprint, "SHA256:") || !printableLine(sig.Fingerprint) || strings.ContainsRune(sig.Fingerprint, ' ')) {
+	if sig.Fingerprint != "" && (!strings.HasPrefix(sig.Fingerprint, "SHA256:") || !gitname.PrintableLine(sig.Fingerprint) || strings.ContainsRune(sig.Fingerprint, ' ')) {
 		return Signature{}, fmt.Errorf("signature record: fingerprint %q is not a SHA256 fingerprint", sig.Fingerprint)
 	}
 	return sig, nil

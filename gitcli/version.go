@@ -41,11 +41,11 @@ func (c *Client) CheckVersion(ctx context.Context) (GitVersion, error) {
 func (c *Client) version(ctx context.Context) (GitVersion, error) {
 	res, err := c.run(ctx, []string{"version"}, call{})
 	if err != nil {
-		return GitVersion{}, &Error{Op: "version", Err: err}
+		return GitVersion{}, &opError{Op: "version", Err: err}
 	}
 	v, err := parseVersion(res.Stdout)
 	if err != nil {
-		return GitVersion{}, &Error{Op: "version", Err: err}
+		return GitVersion{}, &opError{Op: "version", Err: err}
 	}
 	return v, nil
 }

@@ -6,7 +6,7 @@
 // is "cannot tell", which never refuses but is said.
 //
 // What it offers: Check (the report, never an error), Require (the
-// refusal, *NotSyncedError, unless the policy waives it), the pure
+// refusal, *notSyncedError, unless the policy waives it), the pure
 // parsers ParseTimedatectl and ParseW32tm, and WaiverKey.
 package hostclock
 
@@ -152,27 +152,27 @@ func ParseW32tm(stdout, stderr []byte, exitCode int) Report {
 	return r
 }
 
-// NotSyncedError is a refusal: the OS says its clock is not synchronised
+// notSyncedError is a refusal: the OS says its clock is not synchronised
 // and the policy requires that it is.
-type NotSyncedError struct {
+type notSyncedError struct {
 	Report Report
 	Action string // what is refused, e.g. "publishing a READY result"
 }
 
-func (e *NotSyncedError) Error() string {
+func (e *notSyncedError) Error() string {
 	return fmt.Sprintf("%s refused: the host clock is not synchronised, says the operating system (%s: %s), so every freshness check on this side would be wrong; "+
 		"wait until it has synchronised and try again (ask with `%s`; a Raspberry Pi, which has no real-time clock, is synchronised only once NTP has reached a server after boot), "+
 		"or, to run anyway on a clock you have checked yourself, set require_synchronized = false under [clock] in the policy (%s)",
 		e.Action, e.Report.Command, e.Report.Said, e.Report.Command, WaiverKey)
 }
 
-// Require asks the clock and refuses (a *NotSyncedError) only when the
+// Require asks the clock and refuses (a *notSyncedError) only when the
 // OS says it is not synchronised and required is set. The report is
 // returned in every case, for the caller to say.
 func Require(ctx context.Context, r exec.Runner, required bool, action string) (Report, error) {
 	rep := Check(ctx, r)
 	if rep.Sync == NotSynced && required {
-		return rep, &NotSyncedError{Report: rep, Action: action}
+		return rep, &notSyncedError{Report: rep, Action: action}
 	}
 	return rep, nil
 }

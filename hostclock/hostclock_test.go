@@ -76,14 +76,14 @@ func TestParseW32tm(t *testing.T) {
 
 // The refusal names the report and the waiver key.
 func TestNotSyncedErrorNamesReportAndWaiver(t *testing.T) {
-	err := error(&NotSyncedError{Report: ParseTimedatectl([]byte("no\n"), nil, 0), Action: "publishing a READY result"})
+	err := error(&notSyncedError{Report: ParseTimedatectl([]byte("no\n"), nil, 0), Action: "publishing a READY result"})
 	for _, want := range []string{"publishing a READY result refused", "timedatectl show -p NTPSynchronized --value: no", "clock.require_synchronized", "[clock]"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("%q lacks %q", err, want)
 		}
 	}
-	var ns *NotSyncedError
+	var ns *notSyncedError
 	if !errors.As(err, &ns) {
-		t.Fatal("not a *NotSyncedError")
+		t.Fatal("not a *notSyncedError")
 	}
 }

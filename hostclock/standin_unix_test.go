@@ -53,7 +53,7 @@ func TestCheckWithStandIn(t *testing.T) {
 			if rep.Sync != c.want {
 				t.Fatalf("report %v, want %v", rep, c.want)
 			}
-			var ns *NotSyncedError
+			var ns *notSyncedError
 			if got := errors.As(err, &ns); got != c.refused {
 				t.Fatalf("refused %v (%v), want %v", got, err, c.refused)
 			}

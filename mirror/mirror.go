@@ -48,7 +48,8 @@ type Mirror struct {
 // Open returns the mirror at dir (<state_dir>/RXName or TXName) of the
 // policy's remote (RemoteURL), creating or rebuilding it as needed, and
 // checks that git fetches from exactly that URL there (no rewrite in the
-// global or system config).
+// global or system config). Commands open their side's through ForRX or
+// ForTX.
 func Open(ctx context.Context, checkout *gitcli.Client, repo config.Repo, dir string, log *slog.Logger) (*Mirror, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)

@@ -83,16 +83,11 @@ func (m *Mirror) IsAncestor(ctx context.Context, a, b string) (bool, error) {
 
 // ShowFile reads the file at path in commit, fetching its blob first when
 // it is missing and within maxBytes (see gitcli.ShowFile).
-func (m *Mirror) ShowFile(ctx context.Context, commit, path string, maxBytes int64) ([]byte, error) {
-	unlock, err := m.lock(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer unlock()
-	data, err := m.git.ShowFile(ctx, commit, path, maxBytes)
-	if err != nil {
-		removeStaleGitFiles(m.Dir)
-	}
+func (m *Mirror) ShowFile(ctx context.Context, commit, path string, maxBytes int64) (data []byte, err error) {
+	err = m.fetching(ctx, func() (err error) {
+		data, err = m.git.ShowFile(ctx, commit, path, maxBytes)
+		return err
+	})
 	return data, err
 }
 
@@ -106,16 +101,11 @@ func (m *Mirror) VerifyLastChange(ctx context.Context, commit, path, allowedSign
 // and reads those within maxBytes (gitcli's, in its partial-clone form:
 // the missing ones come in one fetch bounded by maxBytes, never one lazy
 // fetch per blob; one withheld as over the limit has Size -1).
-func (m *Mirror) FileHistory(ctx context.Context, commit, path string, maxBytes int64) ([]gitcli.FileVersion, error) {
-	unlock, err := m.lock(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer unlock()
-	v, err := m.git.FileHistory(ctx, commit, path, maxBytes)
-	if err != nil {
-		removeStaleGitFiles(m.Dir)
-	}
+func (m *Mirror) FileHistory(ctx context.Context, commit, path string, maxBytes int64) (v []gitcli.FileVersion, err error) {
+	err = m.fetching(ctx, func() (err error) {
+		v, err = m.git.FileHistory(ctx, commit, path, maxBytes)
+		return err
+	})
 	return v, err
 }
 
@@ -129,17 +119,27 @@ func (m *Mirror) VerifyTip(ctx context.Context, tip, path, allowedSigners string
 // lock: every version path got in commit's history since since, at most
 // maxCommits commits, the missing blobs fetched as FileHistory fetches
 // them.
-func (m *Mirror) FileHistorySince(ctx context.Context, commit, since, path string, maxBytes int64, maxCommits int) ([]gitcli.FileVersion, bool, error) {
+func (m *Mirror) FileHistorySince(ctx context.Context, commit, since, path string, maxBytes int64, maxCommits int) (v []gitcli.FileVersion, more bool, err error) {
+	err = m.fetching(ctx, func() (err error) {
+		v, more, err = m.git.FileHistorySince(ctx, commit, since, path, maxBytes, maxCommits)
+		return err
+	})
+	return v, more, err
+}
+
+// fetching runs fn, a read that may fetch missing blobs, under the
+// mirror's lock; when it fails, what an interrupted git leaves is removed.
+func (m *Mirror) fetching(ctx context.Context, fn func() error) error {
 	unlock, err := m.lock(ctx)
 	if err != nil {
-		return nil, false, err
+		return err
 	}
 	defer unlock()
-	v, more, err := m.git.FileHistorySince(ctx, commit, since, path, maxBytes, maxCommits)
-	if err != nil {
+	if err := fn(); err != nil {
 		removeStaleGitFiles(m.Dir)
+		return err
 	}
-	return v, more, err
+	return nil
 }
 
 // Commits reads commit objects (gitcli's; commits are always present in

@@ -3,7 +3,6 @@ package publish
 import (
 	"context"
 	"errors"
-	"path/filepath"
 
 	"rfhandoff/gitcli"
 	"rfhandoff/mirror"
@@ -52,7 +51,7 @@ func prepare(ctx context.Context, d Deps) *prepared {
 	}
 	go func() {
 		defer close(pr.taskDone)
-		m, err := mirror.Open(ctx, d.Git, p.Repo, filepath.Join(d.StateDir, mirror.RXName), d.Logger)
+		m, err := mirror.ForRX(ctx, d.Git, p, d.Logger)
 		if err != nil {
 			pr.taskErr = refuse(StepTaskID, "opening the RX mirror: %w", err)
 			return
@@ -225,17 +224,17 @@ func checkApproval(stateDir string, cur *taskfetch.Current) error {
 		}
 		return refuse(StepApproved, "reading the RX state: %w", err)
 	}
-	switch {
-	case st.LastApprovedTaskID == "":
+	switch st.ApprovalOf(id, cur.Task.SHA256) {
+	case state.NoneApproved:
 		return refuse(StepApproved, "no task has been approved (last_approved_task_id is empty), result is for %s", id)
-	case st.LastApprovedTaskID != id:
+	case state.OtherApproved:
 		return refuse(StepApproved, "last_approved_task_id is %s, result is for %s", st.LastApprovedTaskID, id)
-	case st.Approval == nil || st.Approval.TaskID != id:
+	case state.NoRecord:
 		return refuse(StepApproved, "last_approved_task_id is %s but no approval record for it is stored", id)
-	case st.Approval.TaskSHA256 != cur.Task.SHA256:
-		return refuse(StepApproved, "task %s changed since it was approved (approved SHA-256 %s, now %s at commit %s); a revised task needs a new TASK_ID and a new approval",
-			id, st.Approval.TaskSHA256, cur.Task.SHA256, cur.Commit)
-	case st.Replaced(id):
+	case state.OtherBytes:
+		return refuseErr(StepApproved, errors.New(st.ChangedSinceApproval(id, cur.Task.SHA256, cur.Commit)))
+	}
+	if st.Replaced(id) {
 		return refuse(StepApproved, "task %s was replaced by another task before; a replaced TASK_ID is never published for again", id)
 	}
 	return nil

@@ -9,4 +9,4 @@
 # Usage: scripts/bench-rx.sh [extra go test flags, e.g. -count=3]
 set -eu
 cd "$(dirname "$0")/.."
-exec go test ./rxwatch -run '^$' -bench 'IdlePoll|Detect' -benchtime 20x "$@"
+exec go test ./rxside -run '^$' -bench 'IdlePoll|Detect' -benchtime 20x "$@"

@@ -61,9 +61,9 @@ bench() {
 		}' >>"$rows"
 }
 
-bench "idle poll cost" ./rxwatch BenchmarkIdlePoll "${n_idle}x"
-bench "detection latency (1 s interval)" ./rxwatch BenchmarkDetect "${n_detect}x"
-bench "poll after a $RFHANDOFF_BENCH_MEDIA_MB MB push vs the blobless floor" ./rxwatch BenchmarkPollAfterLargePush 1x
+bench "idle poll cost" ./rxside BenchmarkIdlePoll "${n_idle}x"
+bench "detection latency (1 s interval)" ./rxside BenchmarkDetect "${n_detect}x"
+bench "poll after a $RFHANDOFF_BENCH_MEDIA_MB MB push vs the blobless floor" ./rxside BenchmarkPollAfterLargePush 1x
 bench "rx publish-result as a process vs plain git processes (alternated pairs: medians, per-pair median ratio, git calls per publish)" ./e2e BenchmarkPublishCommandVsFloor "${n_pub}x"
 bench "publish vs the plain git floor, both through the audited runner (and git calls per publish)" ./publish BenchmarkPublishVsFloor "${n_pub}x"
 bench "publish vs history length" ./publish BenchmarkPublishHistory "${n_hist}x"

@@ -6,9 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"rfhandoff/exec"
 	"rfhandoff/gitcli"
 	"rfhandoff/gitcli/gittest"
-	"rfhandoff/rxwatch/rxtest"
+	"rfhandoff/internal/rxtest"
 	"rfhandoff/task"
 	"rfhandoff/task/tasktest"
 	"rfhandoff/taskfetch"
@@ -65,9 +66,9 @@ func TestFetchMissingObjectIsAnError(t *testing.T) {
 
 	_, err := taskfetch.Fetch(t.Context(), rx.Client(rx.Runner()), rx.Policy)
 	var na *taskfetch.NotAncestorError
-	var gerr *gitcli.Error
-	if err == nil || errors.As(err, &na) || !errors.As(err, &gerr) {
-		t.Fatalf("Fetch: %v (%T); want a *gitcli.Error that is not *NotAncestorError", err, err)
+	var ee *exec.ExitError
+	if err == nil || errors.As(err, &na) || !errors.As(err, &ee) || ee.Code != 128 {
+		t.Fatalf("Fetch: %v (%T); want git's exit 128 that is not *NotAncestorError", err, err)
 	}
 	if !strings.Contains(err.Error(), missing) || !strings.Contains(err.Error(), "TF_MISSING_HEAD") {
 		t.Errorf("error does not name the task and EXPECTED_HEAD: %v", err)

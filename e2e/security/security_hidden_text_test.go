@@ -13,7 +13,7 @@ import (
 	"rfhandoff/gate"
 	"rfhandoff/hiddentext"
 	"rfhandoff/prompt"
-	"rfhandoff/rxwatch"
+	"rfhandoff/rxside"
 	"rfhandoff/state"
 	"rfhandoff/task/tasktest"
 )
@@ -142,7 +142,7 @@ func approveShown(t *testing.T, lab *faultkit.Lab, id, note string) string {
 // hidden may be in the file.
 func outboxQuoted(t *testing.T, lab *faultkit.Lab, id string) (md, body string) {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(lab.RX.StateDir(), rxwatch.OutboxDir, id, rxwatch.OutboxTaskFile))
+	data, err := os.ReadFile(filepath.Join(lab.RX.StateDir(), rxside.OutboxDir, id, rxside.OutboxTaskFile))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 )
 
 // Length limits. A ref (refs/remotes/<remote>/<branch>) may be longer
@@ -154,4 +155,18 @@ func URL(u string) string {
 		return "host starts with '-'"
 	}
 	return ""
+}
+
+// PrintableLine says whether s is one line of printable UTF-8: no control
+// character, no DEL.
+func PrintableLine(s string) bool {
+	if !utf8.ValidString(s) {
+		return false
+	}
+	for _, r := range s {
+		if r < ' ' || r == 0x7f {
+			return false
+		}
+	}
+	return true
 }

@@ -1,4 +1,4 @@
-package rxwatch
+package rxside
 
 import (
 	"errors"
@@ -7,8 +7,8 @@ import (
 
 	"rfhandoff/gitcli"
 	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/rxtest"
 	"rfhandoff/mirror"
-	"rfhandoff/rxwatch/rxtest"
 	"rfhandoff/task"
 	"rfhandoff/task/tasktest"
 	"rfhandoff/taskfetch"

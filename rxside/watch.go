@@ -1,4 +1,4 @@
-package rxwatch
+package rxside
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 
 	"rfhandoff/backoff"
 	"rfhandoff/exec"
+	"rfhandoff/hiddentext"
 	"rfhandoff/notify"
 	"rfhandoff/taskfetch"
 )
@@ -101,7 +102,7 @@ func (w *Watcher) consider(ctx context.Context, p Poll) bool {
 			w.announce("state "+err.Error(), func() { log.Error("cannot use the RX state", "err", err) })
 		}
 		w.announce("rejected "+p.Commit, func() {
-			log.Warn("task rejected", "commit", p.Commit, "err", sanitizeErr(p.TaskErr))
+			log.Warn("task rejected", "commit", p.Commit, "err", hiddentext.SanitizeLine(p.TaskErr.Error()))
 		})
 		return false
 	}
@@ -132,7 +133,7 @@ func (w *Watcher) consider(ctx context.Context, p Poll) bool {
 		return false
 	case Replaced:
 		w.announce("replaced "+key, func() {
-			log.Error("task rejected", "task_id", t.ID, "err", &replacedError{TaskID: t.ID, Commit: cur.Commit})
+			log.Error("task rejected", "task_id", t.ID, "err", replacedRefusal(t.ID, cur.Commit))
 		})
 		return false
 	case Completed:

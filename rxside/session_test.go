@@ -1,4 +1,4 @@
-package rxwatch
+package rxside
 
 import (
 	"errors"
@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"rfhandoff/gitcli"
-	"rfhandoff/rxwatch/rxtest"
+	"rfhandoff/internal/rxtest"
 	"rfhandoff/state"
 	"rfhandoff/task/tasktest"
 )

@@ -1,4 +1,4 @@
-package gitcli
+package sshsig
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"rfhandoff/gitcli/gitname"
 	"strings"
 	"time"
 )
@@ -16,7 +17,7 @@ import (
 // repository (the only kind rfhandoff reads: object IDs are 40 hex digits).
 const sigHeader = "gpgsig"
 
-// splitSigned splits a raw commit object the way git does before it hands
+// Split splits a raw commit object the way git does before it hands
 // the signature to ssh-keygen (commit.c, parse_buffer_signed_by_header, for
 // a SHA-1 repository). signature is the value of every "gpgsig " header
 // line and of the continuation lines after it (their leading space
@@ -26,7 +27,7 @@ const sigHeader = "gpgsig"
 // lines. So a signed commit copied with such a header added or changed has
 // a new ID and still a good signature: the payload, not the ID, is what
 // was signed (PROTOCOL §17).
-func splitSigned(raw []byte) (payload, signature []byte) {
+func Split(raw []byte) (payload, signature []byte) {
 	inSig, other := false, false
 	for rest := raw; len(rest) > 0; {
 		line := rest
@@ -68,12 +69,12 @@ const (
 	armorEnd   = "-----END SSH SIGNATURE-----"
 )
 
-// dearmor decodes an armored SSH signature in its only canonical form: the
+// Dearmor decodes an armored SSH signature in its only canonical form: the
 // begin line, lines of base64, the end line, and nothing else. ssh-keygen
 // reads more forms (it ignores what follows the end line, and blanks
 // inside the base64); one of those is refused rather than read another
 // way than the verifier read it.
-func dearmor(text []byte) ([]byte, error) {
+func Dearmor(text []byte) ([]byte, error) {
 	lines := strings.Split(strings.TrimSuffix(string(text), "\n"), "\n")
 	if len(lines) < 3 || lines[0] != armorBegin || lines[len(lines)-1] != armorEnd {
 		return nil, errors.New("not an armored SSH signature (its begin line, base64 and end line, and nothing else)")
@@ -86,9 +87,9 @@ func dearmor(text []byte) ([]byte, error) {
 	return blob, nil
 }
 
-// sshsigKey reads an SSH signature blob (OpenSSH's PROTOCOL.sshsig): the
+// SignatureKey reads an SSH signature blob (OpenSSH's PROTOCOL.sshsig): the
 // public key blob it names and its namespace. Nothing is verified.
-func sshsigKey(blob []byte) (pub []byte, namespace string, err error) {
+func SignatureKey(blob []byte) (pub []byte, namespace string, err error) {
 	if !bytes.HasPrefix(blob, []byte("SSHSIG")) || len(blob) < 10 || binary.BigEndian.Uint32(blob[6:]) != 1 {
 		return nil, "", errors.New("not an SSHSIG signature of version 1")
 	}
@@ -97,32 +98,32 @@ func sshsigKey(blob []byte) (pub []byte, namespace string, err error) {
 		return nil, "", errors.New("SSHSIG: truncated public key")
 	}
 	ns, _, ok := sshString(rest)
-	if !ok || !printableLine(string(ns)) {
+	if !ok || !gitname.PrintableLine(string(ns)) {
 		return nil, "", errors.New("SSHSIG: unreadable namespace")
 	}
 	return pub, string(ns), nil
 }
 
-// claimedKey reads the SSH signature in a raw commit object, as git hands
+// ClaimedKey reads the SSH signature in a raw commit object, as git hands
 // it to ssh-keygen, and returns the fingerprint of the key it names and
 // the namespace it was made for. Nothing here is verified: it only lets a
 // refusal name the key a bad signature claims (git reports no fingerprint
 // for those). ok is false when there is no readable SSH signature.
-func claimedKey(commit []byte) (fingerprint, namespace string, ok bool) {
-	_, text := splitSigned(commit)
-	blob, err := dearmor(text)
+func ClaimedKey(commit []byte) (fingerprint, namespace string, ok bool) {
+	_, text := Split(commit)
+	blob, err := Dearmor(text)
 	if err != nil {
 		return "", "", false
 	}
-	pub, ns, err := sshsigKey(blob)
+	pub, ns, err := SignatureKey(blob)
 	if err != nil {
 		return "", "", false
 	}
-	return keyFingerprint(pub), ns, true
+	return Fingerprint(pub), ns, true
 }
 
-// keyFingerprint is ssh-keygen's SHA256 fingerprint of a public key blob.
-func keyFingerprint(blob []byte) string {
+// Fingerprint is ssh-keygen's SHA256 fingerprint of a public key blob.
+func Fingerprint(blob []byte) string {
 	sum := sha256.Sum256(blob)
 	return "SHA256:" + base64.RawStdEncoding.EncodeToString(sum[:])
 }
@@ -215,9 +216,9 @@ func CertKeyType(name string) bool {
 	return ok
 }
 
-// parseSigningKey reads a public key blob: a plain key (only its
+// ParseKey reads a public key blob: a plain key (only its
 // fingerprint), or a certificate, read whole (nothing may follow it).
-func parseSigningKey(pub []byte) (SigningKey, error) {
+func ParseKey(pub []byte) (SigningKey, error) {
 	name, rest, ok := sshString(pub)
 	if !ok {
 		return SigningKey{}, errors.New("unreadable public key")
@@ -227,7 +228,7 @@ func parseSigningKey(pub []byte) (SigningKey, error) {
 		if strings.Contains(string(name), "-cert-") {
 			return SigningKey{}, fmt.Errorf("certificate type %q is not one rfhandoff reads", name)
 		}
-		return SigningKey{Fingerprint: keyFingerprint(pub)}, nil
+		return SigningKey{Fingerprint: Fingerprint(pub)}, nil
 	}
 	bad := func(what string) (SigningKey, error) {
 		return SigningKey{}, fmt.Errorf("%s certificate: unreadable %s", name, what)
@@ -277,9 +278,9 @@ func parseSigningKey(pub []byte) (SigningKey, error) {
 	if !ok {
 		return bad("signature key")
 	}
-	c.CA = keyFingerprint(ca)
+	c.CA = Fingerprint(ca)
 	if _, rest, ok = sshString(rest); !ok || len(rest) != 0 {
 		return bad("signature")
 	}
-	return SigningKey{Fingerprint: keyFingerprint(plain), Cert: &c}, nil
+	return SigningKey{Fingerprint: Fingerprint(plain), Cert: &c}, nil
 }

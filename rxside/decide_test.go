@@ -1,4 +1,4 @@
-package rxwatch
+package rxside
 
 import (
 	"strings"

@@ -1,4 +1,4 @@
-package rxwatch
+package rxside
 
 import (
 	"context"
@@ -8,8 +8,8 @@ import (
 
 	"rfhandoff/exec"
 	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/rxtest"
 	"rfhandoff/mirror"
-	"rfhandoff/rxwatch/rxtest"
 )
 
 // testEnv is an Env on the fixture's checkout with its own audited runner

@@ -1,4 +1,4 @@
-package rxwatch
+package rxside
 
 import (
 	"context"
@@ -110,10 +110,10 @@ func (p *Poller) poll(ctx context.Context, force bool) (Poll, error) {
 	if p.resolved && !force && !up.MayHaveMoved() && p.now().Sub(p.lastResolve) < p.resync() {
 		return p.unchanged(), nil
 	}
+	p.resolved = false // until the ref is resolved and read: a failure looks again next time
 	ref := taskfetch.TrackingRef(pol, pol.Repo.TaskBranch)
 	commit, err := p.Git.ResolveCommit(ctx, ref)
 	if err != nil {
-		p.resolved = false
 		return Poll{}, err
 	}
 	p.lastResolve = p.now()
@@ -124,25 +124,21 @@ func (p *Poller) poll(ctx context.Context, force bool) (Poll, error) {
 	if p.commit != "" {
 		ok, err := p.Git.IsAncestor(ctx, p.commit, commit)
 		if err != nil {
-			p.resolved = false
 			return Poll{}, err
 		}
 		if !ok {
 			// Stay on the old commit and look again every poll: refused
 			// until the ref contains it again or a restart re-anchors.
-			p.resolved = false
 			return Poll{}, &rewoundError{Ref: ref, Old: p.commit, New: commit}
 		}
 	}
 	since, err := p.since()
 	if err != nil {
-		p.resolved = false
 		return Poll{}, err
 	}
 	cur, accept, err := taskfetch.ReadSince(ctx, p.Git, pol, commit, since)
 	if err != nil && !isTaskProblem(err) {
-		p.resolved = false // a git failure: read again next time
-		return Poll{}, err
+		return Poll{}, err // a git failure: read again next time
 	}
 	p.resolved, p.commit, p.cur, p.accept, p.taskErr = true, commit, cur, accept, err
 	return Poll{Commit: commit, Changed: true, Task: cur, TaskErr: err, Accept: accept}, nil

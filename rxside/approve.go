@@ -1,8 +1,7 @@
-package rxwatch
+package rxside
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -153,15 +152,19 @@ func (s *Session) Offer(ctx context.Context, p Prompter, cur *taskfetch.Current,
 	if err := s.decide(exec.DecisionTaskApproved, t, now.Commit, ""); err != nil {
 		return Offered{}, fmt.Errorf("%w: nothing approved", err)
 	}
+	var refusal error // the state's judgement, told apart from a failed update
 	_, err = s.Store.Update(func(st *state.RX) error {
 		d := decide(st, now.Task)
 		switch d.Verdict {
 		case Changed:
-			return changedError(d, now)
+			refusal = changedError(d, now)
 		case Completed:
-			return &completedError{TaskID: t.ID}
+			refusal = CompletedRefusal(t.ID)
 		case Replaced:
-			return &replacedError{TaskID: t.ID, Commit: now.Commit}
+			refusal = replacedRefusal(t.ID, now.Commit)
+		}
+		if refusal != nil {
+			return refusal
 		}
 		st.SeeDigest(t.ID, t.SHA256)
 		st.SeeTask(t.ID, now.Commit)
@@ -172,12 +175,9 @@ func (s *Session) Offer(ctx context.Context, p Prompter, cur *taskfetch.Current,
 		}
 		return nil
 	})
-	var ce *contentChangedError
-	var co *completedError
-	var re *replacedError
 	switch {
-	case errors.As(err, &ce), errors.As(err, &co), errors.As(err, &re):
-		return refusedOffer(Offered{Outcome: OutcomeRefused, Err: err})
+	case refusal != nil:
+		return refusedOffer(Offered{Outcome: OutcomeRefused, Err: refusal})
 	case err != nil:
 		return Offered{}, err
 	}
@@ -226,8 +226,7 @@ func (s *Session) EnsurePrepared(cur *taskfetch.Current, mx *ManualExecutor) (st
 	if err != nil {
 		return "", err
 	}
-	a := st.Approval
-	if a == nil || a.TaskID != cur.Task.ID || a.TaskSHA256 != cur.Task.SHA256 || st.LastApprovedTaskID != cur.Task.ID {
+	if st.ApprovalOf(cur.Task.ID, cur.Task.SHA256) != state.ApprovedBytes {
 		return "", fmt.Errorf("task %s has no approval for these bytes (sha256 %s)", cur.Task.ID, cur.Task.SHA256)
 	}
 	dir := mx.TaskDir(cur.Task.ID)
@@ -235,7 +234,7 @@ func (s *Session) EnsurePrepared(cur *taskfetch.Current, mx *ManualExecutor) (st
 		return dir, nil
 	}
 	phrase, _ := cur.Task.ApprovalPhrase()
-	return mx.Prepare(cur, *a, phrase)
+	return mx.Prepare(cur, *st.Approval, phrase)
 }
 
 // PlanChanges lists how this policy's capture plan differs from the one

@@ -1,4 +1,4 @@
-package rxwatch
+package rxside
 
 import (
 	"context"
@@ -136,10 +136,6 @@ func Open(ctx context.Context, env Env, role Role) (*Session, error) {
 	if err := env.Git.MakePrivateDir(ctx, env.Policy.Repo.Path, dir, "state directory"); err != nil {
 		return nil, err
 	}
-	return openIn(ctx, env, dir, role)
-}
-
-func openIn(ctx context.Context, env Env, dir string, role Role) (*Session, error) {
 	holder := env.Command
 	if role == RoleWatcher {
 		holder = watcherHolder
@@ -156,7 +152,7 @@ func openIn(ctx context.Context, env Env, dir string, role Role) (*Session, erro
 	// After the lock (a one-shot command beside a watcher changes
 	// nothing) and before running is recorded (a watcher that records it
 	// is polling).
-	if s.Mirror, err = mirror.Open(ctx, env.Git, env.Policy.Repo, filepath.Join(dir, mirror.RXName), env.log()); err != nil {
+	if s.Mirror, err = mirror.ForRX(ctx, env.Git, env.Policy, env.log()); err != nil {
 		lock.Release()
 		return nil, err
 	}

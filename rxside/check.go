@@ -1,4 +1,4 @@
-package rxwatch
+package rxside
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"rfhandoff/gate"
 	"rfhandoff/hiddentext"
 	"rfhandoff/state"
+	"rfhandoff/task"
 	"rfhandoff/taskfetch"
 )
 
@@ -37,7 +38,7 @@ func (s *Session) Check(ctx context.Context) (Checked, error) {
 	case Changed:
 		return Checked{Current: cur, Decision: d}, changedError(d, cur)
 	case Replaced:
-		return Checked{Current: cur, Decision: d}, &replacedError{TaskID: cur.Task.ID, Commit: cur.Commit}
+		return Checked{Current: cur, Decision: d}, replacedRefusal(cur.Task.ID, cur.Commit)
 	}
 	return Checked{Current: cur, Decision: d}, nil
 }
@@ -70,27 +71,33 @@ func (s *Session) fetch(ctx context.Context) (*taskfetch.Current, *state.Accepte
 // for them.
 func WriteSummary(w io.Writer, cur *taskfetch.Current, v Verdict) {
 	t := cur.Task
-	level := fmt.Sprintf("%s (declared %s, derived %s", t.EffectiveLevel, t.DeclaredLevel, t.DerivedLevel)
-	if r := gate.Reasons(t.Flags()); len(r) > 0 {
-		level += " from " + strings.Join(r, ", ")
-	}
 	fmt.Fprintf(w, "task:     %s\n", t.ID)
-	fmt.Fprintf(w, "title:    %s\n", mdLine(t.Title))
+	fmt.Fprintf(w, "title:    %s\n", hiddentext.SanitizeLine(t.Title))
 	if esc := hiddentext.Escapes(t.Body); len(esc) > 0 {
 		fmt.Fprintf(w, "body:     holds %d hidden or control characters, shown as <U+XXXX> at the prompt and in TASK.md\n", len(esc))
 		fmt.Fprintf(w, "escapes:  %s\n", distinctEscapes(esc))
 	}
 	fmt.Fprintf(w, "commit:   %s\n", cur.Commit)
-	fmt.Fprintf(w, "level:    %s)\n", level)
+	fmt.Fprintf(w, "level:    %s\n", levelLine(t))
 	fmt.Fprintf(w, "approval: %s\n", gate.DescribeApproval(t.EffectiveLevel, t.RFTX, t.ID))
 	fmt.Fprintf(w, "sha256:   %s\n", t.SHA256)
 	if t.Nodes.Len() > 0 {
 		fmt.Fprintf(w, "rx nodes: %s\n", t.Nodes)
 	}
 	if cur.Signer != nil {
-		fmt.Fprintf(w, "signed:   %s\n", mdLine(cur.Signer.String()))
+		fmt.Fprintf(w, "signed:   %s\n", hiddentext.SanitizeLine(cur.Signer.String()))
 	}
 	fmt.Fprintf(w, "status:   %s\n", v)
+}
+
+// levelLine is the task's effective level with the declared and derived
+// ones and the flags that derived it, as rx check and TASK.md show it.
+func levelLine(t *task.Task) string {
+	level := fmt.Sprintf("%s (declared %s, derived %s", t.EffectiveLevel, t.DeclaredLevel, t.DerivedLevel)
+	if r := gate.Reasons(t.Flags()); len(r) > 0 {
+		level += " from " + strings.Join(r, ", ")
+	}
+	return level + ")"
 }
 
 // maxListedEscapes bounds how many different escapes rx check's summary
@@ -113,7 +120,3 @@ func distinctEscapes(esc []string) string {
 	}
 	return strings.Join(list, " ")
 }
-
-// sanitizeErr renders an error for a log line; task errors already quote
-// their values, this keeps anything else on one safe line too.
-func sanitizeErr(err error) string { return mdLine(err.Error()) }

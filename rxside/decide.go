@@ -1,4 +1,4 @@
-package rxwatch
+package rxside
 
 import (
 	"errors"
@@ -70,15 +70,16 @@ func decide(s *state.RX, t *task.Task) Decision {
 	if first, ok := s.SeenTaskDigests[t.ID]; ok && first != t.SHA256 {
 		return Decision{Verdict: Changed, FirstDigest: first}
 	}
-	if a := s.Approval; a != nil && a.TaskID == t.ID && a.TaskSHA256 != t.SHA256 {
-		return Decision{Verdict: Changed, FirstDigest: a.TaskSHA256}
+	approval := s.ApprovalOf(t.ID, t.SHA256)
+	if approval == state.OtherBytes {
+		return Decision{Verdict: Changed, FirstDigest: s.Approval.TaskSHA256}
 	}
 	switch {
 	case s.Completed(t.ID):
 		return Decision{Verdict: Completed}
 	case s.Replaced(t.ID):
 		return Decision{Verdict: Replaced}
-	case s.LastApprovedTaskID == t.ID && s.Approval != nil && s.Approval.TaskID == t.ID:
+	case approval == state.ApprovedBytes:
 		return Decision{Verdict: Approved}
 	case s.DeferredTaskID == t.ID:
 		return Decision{Verdict: Deferred}
@@ -120,27 +121,18 @@ func (e *contentChangedError) Error() string {
 		"rejected, nothing approved: a revised task must get a new TASK_ID", e.TaskID, when, e.NowSHA256, e.Commit, e.FirstSHA256)
 }
 
-// replacedError is a task whose TASK_ID the RX side saw replaced by
-// another task: an old task brought back, even by a signed commit.
-type replacedError struct {
-	TaskID string
-	Commit string
+// replacedRefusal refuses task id at commit, whose TASK_ID the RX side
+// saw replaced by another task: an old task brought back, even by a
+// signed commit.
+func replacedRefusal(id, commit string) error {
+	return fmt.Errorf("task %s at commit %s was replaced by another task before: a TASK_ID once replaced is never offered or approved again; "+
+		"rejected, nothing approved (a task to run again needs a new TASK_ID)", id, commit)
 }
-
-func (e *replacedError) Error() string {
-	return fmt.Sprintf("task %s at commit %s was replaced by another task before: a TASK_ID once replaced is never offered or approved again; "+
-		"rejected, nothing approved (a task to run again needs a new TASK_ID)", e.TaskID, e.Commit)
-}
-
-// completedError is an approval refused because the task is completed.
-type completedError struct{ TaskID string }
 
 // CompletedRefusal is the error that refuses approving taskID, a completed
 // task, before any prompt.
-func CompletedRefusal(taskID string) error { return &completedError{TaskID: taskID} }
-
-func (e *completedError) Error() string {
-	return fmt.Sprintf("task %s is completed: a completed TASK_ID is never offered or approved again", e.TaskID)
+func CompletedRefusal(taskID string) error {
+	return fmt.Errorf("task %s is completed: a completed TASK_ID is never offered or approved again", taskID)
 }
 
 // Record judges cur under the state lock, keeps accept (cur's commit as

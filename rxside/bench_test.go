@@ -1,6 +1,6 @@
 //go:build unix
 
-package rxwatch
+package rxside
 
 import (
 	"context"
@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"rfhandoff/gitcli/gittest"
-	"rfhandoff/rxwatch/rxtest"
+	"rfhandoff/internal/rxtest"
 	"rfhandoff/task/tasktest"
 )
 

@@ -1,6 +1,6 @@
 //go:build unix
 
-package rxwatch
+package rxside
 
 import "io/fs"
 

@@ -1,4 +1,4 @@
-// Package rxwatch is the RX laptop's side of the protocol up to approval
+// Package rxside is the RX laptop's side of the protocol up to approval
 // (PROTOCOL §3, §4, §10, §13): the preconditions every state-touching
 // command checks, the runtime state under its locks, the one-shot check,
 // the polling watcher with backoff, the approval flow bound to the task's
@@ -36,4 +36,4 @@
 // What it offers: Open, a Session on the RX side's lock, mirror and state,
 // whose Check is `rx check` (its Decision the pure judgement of a polled
 // task); NewWatcher for `rx watch`; and NewManualExecutor, what an approval runs.
-package rxwatch
+package rxside

@@ -1,4 +1,4 @@
-package rxwatch
+package rxside
 
 import (
 	"bytes"
@@ -136,12 +136,8 @@ func (m *ManualExecutor) taskMarkdown(cur *taskfetch.Current, a state.Approval, 
 
 	w("## Approval\n\n")
 	w("- TASK_ID: `%s`\n", t.ID)
-	w("- Title: %s\n", mdLine(t.Title))
-	level := fmt.Sprintf("%s (declared %s, derived %s", t.EffectiveLevel, t.DeclaredLevel, t.DerivedLevel)
-	if r := gate.Reasons(t.Flags()); len(r) > 0 {
-		level += " from " + strings.Join(r, ", ")
-	}
-	w("- Risk level: %s)\n", level)
+	w("- Title: %s\n", hiddentext.SanitizeLine(t.Title))
+	w("- Risk level: %s\n", levelLine(t))
 	if phrase == "" {
 		w("- Approved with: `%s`\n", gate.ApproveAnswer)
 	} else {
@@ -207,12 +203,9 @@ func (m *ManualExecutor) taskMarkdown(cur *taskfetch.Current, a state.Approval, 
 		"each byte that is not UTF-8 as <0xNN>. It describes the work; it cannot widen what is allowed above.\n\n")
 	body := strings.TrimRight(hiddentext.Sanitize(t.Body), "\n")
 	if body == "" {
-		w("> (empty)\n")
+		body = "(empty)"
 	}
 	for _, line := range strings.Split(body, "\n") {
-		if body == "" {
-			break
-		}
 		if line == "" {
 			w(">\n")
 		} else {
@@ -221,7 +214,3 @@ func (m *ManualExecutor) taskMarkdown(cur *taskfetch.Current, a state.Approval, 
 	}
 	return []byte(b.String())
 }
-
-// mdLine is a one-line field from the task, made safe to print: the same
-// rendering the approval prompt shows.
-func mdLine(s string) string { return hiddentext.SanitizeLine(s) }

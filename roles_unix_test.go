@@ -12,7 +12,7 @@ import (
 
 	"rfhandoff/exec"
 	"rfhandoff/gitcli/gittest"
-	"rfhandoff/txwatch/txtest"
+	"rfhandoff/internal/txtest"
 )
 
 // harmless writes a program that exits 0 at once, under name.

@@ -11,10 +11,10 @@ import (
 
 	"rfhandoff/faultkit"
 	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/txtest"
 	"rfhandoff/prompt/prompttest"
 	"rfhandoff/publish/publishtest"
 	"rfhandoff/result"
-	"rfhandoff/txwatch/txtest"
 )
 
 // withClock returns env with its PATH replaced by one whose timedatectl

@@ -18,11 +18,11 @@ import (
 	"rfhandoff/gate"
 	"rfhandoff/gitcli/gittest"
 	"rfhandoff/internal/rxtest"
+	"rfhandoff/internal/txtest"
 	"rfhandoff/publish/publishtest"
 	"rfhandoff/state"
 	"rfhandoff/task/tasktest"
 	"rfhandoff/txwatch"
-	"rfhandoff/txwatch/txtest"
 )
 
 // The ownership boundary (issue 29; PROTOCOL §4, §11, §22; OPERATIONS §6):

@@ -12,8 +12,8 @@ import (
 
 	"rfhandoff/faultkit"
 	"rfhandoff/gate"
+	"rfhandoff/internal/txtest"
 	"rfhandoff/txwatch"
-	"rfhandoff/txwatch/txtest"
 )
 
 // Finding 9 of issue 29 (PROTOCOL §9): the audit log is a regular file or

@@ -17,10 +17,10 @@ import (
 	"rfhandoff/faultkit"
 	"rfhandoff/gate"
 	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/txtest"
 	"rfhandoff/prompt/prompttest"
 	"rfhandoff/state"
 	"rfhandoff/txwatch"
-	"rfhandoff/txwatch/txtest"
 )
 
 // txWait bounds each wait on a child: generous for a loaded 2-core CI box.
@@ -320,6 +320,7 @@ func (s *txSide) writeRecord(t *testing.T, commit, digest string, captureEnd tim
 		RecordVersion: txwatch.RecordVersion, TaskID: txtest.TaskID, ResultBranch: "rx-node",
 		ResultCommit: commit, ResultSHA256: digest, CaptureEndsAt: captureEnd,
 		AuthorizedAt: now, ExpiresAt: now.Add(2 * time.Minute), TX: txwatch.ParamsOf(s.pol),
+		Nodes: []txwatch.NodeBinding{{ResultBranch: "rx-node", ResultCommit: commit, ResultSHA256: digest}},
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -23,9 +23,9 @@ var layers = [][]string{
 	// infrastructure: processes, files, git, the HackRF tools
 	{"exec", "state", "gitcli", "hackrfcli", "hacksim", "quicklook", "hostclock", "gitcli/gittest", "quicklook/quicklooktest"},
 	// domain: what a task, a result and a policy are, and reading them
-	{"config", "task", "gate", "result", "prompt", "taskfetch", "mirror", "notify", "sigmf", "prompt/prompttest", "task/tasktest", "sigmf/sigmftest"},
+	{"config", "task", "gate", "result", "prompt", "taskfetch", "resultfetch", "mirror", "notify", "sigmf", "prompt/prompttest", "task/tasktest", "sigmf/sigmftest"},
 	// workflows: the two sides' commands
-	{"rxside", "txwatch", "capture", "publish", "tasknew", "demo", "doctor", "internal/rxtest", "txwatch/txtest", "publish/publishtest", "faultkit", "e2e/e2ekit"},
+	{"rxside", "txwatch", "capture", "publish", "tasknew", "demo", "doctor", "internal/rxtest", "internal/txtest", "publish/publishtest", "faultkit", "e2e/e2ekit"},
 	// commands and the end-to-end suites
 	{"", "e2e", "e2e/fault", "e2e/trust", "e2e/ssh", "e2e/security", "e2e/demorun", "e2e/nodes"},
 }
@@ -42,11 +42,11 @@ var sameLayer = map[string][]string{
 	"task":                {"gate"},
 	"gate":                {"config", "result"},
 	"taskfetch":           {"config", "task"},
+	"resultfetch":         {"config", "result", "task", "taskfetch"},
 	"mirror":              {"config"},
 	"notify":              {"config", "task"},
 	"task/tasktest":       {"config", "gate", "result", "task"},
 	"capture":             {"publish"},
-	"tasknew":             {"txwatch"},
 	"demo":                {"txwatch"},
 	"publish/publishtest": {"publish"},
 	"e2e/e2ekit":          {"txwatch"},
@@ -59,7 +59,7 @@ var testOnly = map[string][]string{
 
 // testHelpers are imported by tests of any layer.
 var testHelpers = []string{"internal/testrun", "internal/testbin", "gitcli/gittest", "quicklook/quicklooktest", "prompt/prompttest", "task/tasktest", "sigmf/sigmftest",
-	"internal/rxtest", "txwatch/txtest", "publish/publishtest", "faultkit", "e2e/e2ekit"}
+	"internal/rxtest", "internal/txtest", "publish/publishtest", "faultkit", "e2e/e2ekit"}
 
 // importEdge is one project import of one file.
 type importEdge struct {

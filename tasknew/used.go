@@ -9,8 +9,8 @@ import (
 	"rfhandoff/gitcli"
 	"rfhandoff/mirror"
 	"rfhandoff/result"
+	"rfhandoff/resultfetch"
 	"rfhandoff/task"
-	"rfhandoff/txwatch"
 )
 
 // sighting is where a TASK_ID was seen.
@@ -70,7 +70,7 @@ func (w *Writer) readHistory(ctx context.Context, m *mirror.Mirror, tip string) 
 		}
 	}
 
-	src := txwatch.Source{Git: m, Policy: p}
+	src := resultfetch.Source{Git: m, Policy: p}
 	commit, err := src.FetchResultCommit(ctx)
 	if errors.Is(err, gitcli.ErrNotFound) {
 		return h, nil

@@ -17,6 +17,7 @@ import (
 	"rfhandoff/notify"
 	"rfhandoff/prompt"
 	"rfhandoff/result"
+	"rfhandoff/resultfetch"
 	"rfhandoff/task"
 )
 
@@ -37,11 +38,13 @@ func describeTX(p TXParams) string {
 //
 // cur is the current task the result was checked against (its TASK_ID is
 // the result's); a notification names its title and risk level.
-func (w *Watcher) authorize(ctx context.Context, snap Snapshot, r *result.Result, cur *task.Task, signer *gitcli.Signature) error {
+func (w *Watcher) authorize(ctx context.Context, snap resultfetch.Snapshot, r *result.Result, cur *task.Task, signer *gitcli.Signature) error {
 	taskID := cur.ID
 	deadline := gate.ReadyUntil(r, w.Policy, 0)
 	params := ParamsOf(w.Policy)
-	o := singleOffer(taskID, snap)
+	shown := []NodeBinding{{ResultBranch: w.Policy.Repo.ResultBranch, ResultCommit: snap.Commit,
+		ResultSHA256: snap.Digest, ResultSigner: resultfetch.Fingerprint(signer)}}
+	o := offerOf(taskID, shown)
 	o.base.Simulated = r.Simulated
 	if !w.offered(o, deadline) {
 		return nil
@@ -64,7 +67,7 @@ func (w *Watcher) authorize(ctx context.Context, snap Snapshot, r *result.Result
 		return ctx.Err()
 	}
 
-	rec, err := w.recheck(ctx, snap, params, signer)
+	rec, err := w.recheck(ctx, cur, shown, params)
 	return w.record(ctx, o, rec, err, "")
 }
 
@@ -217,59 +220,6 @@ func (w *Watcher) askPhrase(ctx context.Context, cur *task.Task, deadline time.T
 		}
 		return true
 	}
-}
-
-// recheck fetches the result branch again and repeats every check; it
-// returns the record to write, or every reason it must not be written.
-func (w *Watcher) recheck(ctx context.Context, shown Snapshot, params TXParams, shownSigner *gitcli.Signature) (Record, error) {
-	fresh, err := w.src.Fetch(ctx)
-	if err != nil {
-		return Record{}, fmt.Errorf("re-fetching the result branch: %w", err)
-	}
-	var errs *multierror.Error
-	signer, err := w.src.VerifyResult(ctx, fresh, w.now())
-	if err != nil {
-		errs = multierror.Append(errs, fmt.Errorf("result signature: %w", err))
-	} else if got, want := signerFingerprint(signer), signerFingerprint(shownSigner); got != want {
-		errs = multierror.Append(errs, fmt.Errorf("the result is now signed by %s, not by %s as shown", orNobody(got), orNobody(want)))
-	}
-	if fresh.Commit != shown.Commit {
-		errs = multierror.Append(errs, fmt.Errorf("the result branch moved from %s to %s after the result was shown", shown.Commit, fresh.Commit))
-	}
-	if fresh.Digest != shown.Digest {
-		errs = multierror.Append(errs, fmt.Errorf("RX_RESULT.json changed after it was shown (sha256 %s, now %s)", shown.Digest, orNone(fresh.Digest)))
-	}
-	taskID, err := w.src.CurrentTaskID(ctx)
-	if err != nil {
-		errs = multierror.Append(errs, fmt.Errorf("reading the current task: %w", err))
-	}
-	var r *result.Result
-	if fresh.Data != nil {
-		now := w.now()
-		if r, err = w.src.Decode(fresh); err != nil {
-			errs = multierror.Append(errs, err)
-		} else if taskID != "" {
-			if err := readyProblems(completedError(&w.st, r), gate.CheckReady(r, now, taskID, w.Policy), w.src.CheckSigned(signer, r)); err != nil {
-				errs = multierror.Append(errs, flatten(err)...)
-			}
-		}
-	}
-	if errs != nil {
-		errs.ErrorFormat = errlist.Format
-		return Record{}, errs
-	}
-	now := w.now()
-	expires := gate.ReadyUntil(r, w.Policy, time.Duration(params.DurationS)*time.Second)
-	if !expires.After(now) {
-		return Record{}, fmt.Errorf("remaining-time: the record would expire at once: %s of capture left is not enough for the transmission (%d s) plus min_remaining_s (%d s) within the publication age limit",
-			gate.Remaining(r, now).Truncate(time.Second), params.DurationS, w.Policy.Limits.MinRemainingS)
-	}
-	return Record{
-		RecordVersion: RecordVersion, TaskID: r.TaskID,
-		ResultBranch: w.Policy.Repo.ResultBranch, ResultCommit: fresh.Commit, ResultSHA256: fresh.Digest,
-		CaptureEndsAt: gate.CaptureEnd(r), AuthorizedAt: now, ExpiresAt: expires,
-		TX: params, ResultSigner: signerFingerprint(signer),
-	}, nil
 }
 
 func orNobody(fp string) string {

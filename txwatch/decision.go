@@ -39,20 +39,15 @@ func (o offer) line(kind, reason string) exec.Decision {
 	return d
 }
 
-func singleOffer(taskID string, snap Snapshot) offer {
-	return offer{what: "result " + short(snap.Digest), base: exec.Decision{
-		Command: "tx watch", TaskID: taskID, ResultCommit: snap.Commit, ResultSHA256: snap.Digest,
-	}}
-}
-
-func nodesOffer(taskID, set string, vs []*nodeView) offer {
-	var nodes []string
-	for _, v := range vs {
-		nodes = append(nodes, v.node.Name)
+// offerOf is the offer of the READYs bound for task taskID: one result
+// (its commit and digest), or the nodes' (their set digest and names).
+func offerOf(taskID string, bound []NodeBinding) offer {
+	d := exec.Decision{Command: "tx watch", TaskID: taskID, ResultSHA256: setDigest(bound), Nodes: nodeNames(bound)}
+	if d.Nodes == nil {
+		d.ResultCommit = bound[0].ResultCommit
+		return offer{what: "result " + short(d.ResultSHA256), base: d}
 	}
-	return offer{what: "the nodes' READYs " + short(set), base: exec.Decision{
-		Command: "tx watch", TaskID: taskID, ResultSHA256: set, Nodes: nodes,
-	}}
+	return offer{what: "the nodes' READYs " + short(d.ResultSHA256), base: d}
 }
 
 // recordLine is the record_written line of rec, written before the record

@@ -10,8 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hashicorp/go-multierror"
-
 	"rfhandoff/config"
 	"rfhandoff/errlist"
 	"rfhandoff/exec"
@@ -21,6 +19,8 @@ import (
 	"rfhandoff/mirror"
 	"rfhandoff/notify"
 	"rfhandoff/prompt"
+	"rfhandoff/result"
+	"rfhandoff/resultfetch"
 	"rfhandoff/state"
 	"rfhandoff/task"
 )
@@ -117,9 +117,7 @@ func (x *Executor) Execute(ctx context.Context, arg string) (Outcome, string, er
 		return Outcome{}, "", refused(StepRecord, check(StepRecord, err))
 	}
 	base.TaskID, base.ResultCommit, base.ResultSHA256, base.RecordSHA256 = rec.TaskID, rec.ResultCommit, rec.ResultSHA256, sum
-	for _, n := range rec.Nodes {
-		base.Nodes = append(base.Nodes, n.Node)
-	}
+	base.Nodes = nodeNames(rec.Nodes)
 	if err := check(StepRecord, nil); err != nil {
 		return Outcome{}, "", refused(StepRecord, err)
 	}
@@ -135,7 +133,7 @@ func (x *Executor) Execute(ctx context.Context, arg string) (Outcome, string, er
 	}
 
 	// (2) The exact phrase at the terminal.
-	if len(rec.Nodes) > 0 {
+	if len(nodeNames(rec.Nodes)) > 0 {
 		var b strings.Builder
 		for _, n := range rec.Nodes {
 			fmt.Fprintf(&b, "\n  node %s: branch %s, result commit %s, sha256 %s, signed by %s", n.Node, n.ResultBranch, n.ResultCommit, n.ResultSHA256, orNobody(n.ResultSigner))
@@ -144,7 +142,7 @@ func (x *Executor) Execute(ctx context.Context, arg string) (Outcome, string, er
 			name, rec.TaskID, len(rec.Nodes), rec.ResultSHA256, b.String(), describeTX(rec.TX), rec.ExpiresAt.Local().Format(time.RFC3339))
 	} else {
 		x.say("record %s: task %s, result commit %s, sha256 %s, signed by %s\n  %s\n  the record expires %s",
-			name, rec.TaskID, rec.ResultCommit, rec.ResultSHA256, orNobody(rec.ResultSigner), describeTX(rec.TX), rec.ExpiresAt.Local().Format(time.RFC3339))
+			name, rec.TaskID, rec.ResultCommit, rec.ResultSHA256, orNobody(rec.Nodes[0].ResultSigner), describeTX(rec.TX), rec.ExpiresAt.Local().Format(time.RFC3339))
 	}
 	perr := x.askPhrase(ctx, rec)
 	d := base
@@ -202,40 +200,35 @@ func (x *Executor) Execute(ctx context.Context, arg string) (Outcome, string, er
 // bytes); it returns the hackrf_transfer parameters when that is the
 // action.
 func (x *Executor) quickChecks(store Store, name, sum string, rec Record) (*hackrfcli.TxParams, error) {
-	var errs *multierror.Error
-	add := func(format string, args ...any) { errs = multierror.Append(errs, fmt.Errorf(format, args...)) }
+	var errs []error
+	add := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
 	now := x.now()
 	if !now.Before(rec.ExpiresAt) {
 		add("the record expired at %s", rec.ExpiresAt.Format(time.RFC3339Nano))
 	}
-	if err := store.Usable(name, sum); err != nil {
-		errs = multierror.Append(errs, err)
-	}
+	errs = append(errs, store.Usable(name, sum))
 	if _, err := os.Lstat(store.Path(OutcomeName(name))); !errors.Is(err, os.ErrNotExist) {
 		add("an outcome for this record already exists (%s)", store.Path(OutcomeName(name)))
 	}
-	if err := x.completed(rec); err != nil {
-		errs = multierror.Append(errs, err)
-	}
+	errs = append(errs, x.completed(rec))
 	pol := x.Policy
-	switch {
-	case len(rec.Nodes) > 0:
-		for _, b := range rec.Nodes {
-			if n, ok := policyNode(pol, b.Node); !ok || n.ResultBranch != b.ResultBranch {
-				add("the record is for node %s on result branch %q, which the policy's [[nodes]] does not list", b.Node, b.ResultBranch)
-			}
+	for _, b := range rec.Nodes {
+		n, ok := policyNode(pol, b.Node)
+		switch {
+		case b.Node == "" && b.ResultBranch != pol.Repo.ResultBranch:
+			add("the record is for result branch %q, the policy's is %q", b.ResultBranch, pol.Repo.ResultBranch)
+		case b.Node != "" && (!ok || n.ResultBranch != b.ResultBranch):
+			add("the record is for node %s on result branch %q, which the policy's [[nodes]] does not list", b.Node, b.ResultBranch)
 		}
-	case rec.ResultBranch != pol.Repo.ResultBranch:
-		add("the record is for result branch %q, the policy's is %q", rec.ResultBranch, pol.Repo.ResultBranch)
 	}
 	if pol.TX.Action != config.TXActionFake && !pol.TX.Enabled {
 		add("[tx] enabled is false: action %q is refused (only %q runs while TX is disabled)", pol.TX.Action, config.TXActionFake)
 	}
 	if err := gate.CheckTXParams(pol); err != nil {
-		errs = multierror.Append(errs, flatten(err)...)
+		errs = append(errs, flatten(err)...)
 	}
 	if err := pol.ValidateMAIN(); err != nil {
-		errs = multierror.Append(errs, flatten(err)...)
+		errs = append(errs, flatten(err)...)
 	}
 	for _, d := range rec.TX.Diff(ParamsOf(pol)) {
 		add("the [tx] parameters changed since the authorization: %s", d)
@@ -243,14 +236,11 @@ func (x *Executor) quickChecks(store Store, name, sum string, rec Record) (*hack
 	var txp *hackrfcli.TxParams
 	if pol.TX.Action == config.TXActionHackRFTransfer && pol.TX.IQFile != "" {
 		p, err := x.transmitParams()
-		if err != nil {
-			errs = multierror.Append(errs, err)
-		}
+		errs = append(errs, flatten(err)...)
 		txp = &p
 	}
-	if errs != nil {
-		errs.ErrorFormat = errlist.Format
-		return nil, errs
+	if err := errlist.List(errs...); err != nil {
+		return nil, err
 	}
 	return txp, nil
 }
@@ -267,16 +257,16 @@ func (x *Executor) transmitParams() (hackrfcli.TxParams, error) {
 		IQPath: iq, FrequencyHz: t.FrequencyHz, SampleRateHz: t.SampleRateHz,
 		TXVGAGainDB: t.TXVGAGainDB, Amp: t.Amp, NumSamples: t.SampleRateHz * int64(t.DurationS),
 	}
-	var errs *multierror.Error
+	var errs []error
 	if st, err := os.Stat(iq); err != nil {
-		errs = multierror.Append(errs, fmt.Errorf("tx.iq_file: %w", err))
+		errs = append(errs, fmt.Errorf("tx.iq_file: %w", err))
 	} else if !st.Mode().IsRegular() || st.Size() == 0 {
-		errs = multierror.Append(errs, fmt.Errorf("tx.iq_file %s must be a non-empty regular file", iq))
+		errs = append(errs, fmt.Errorf("tx.iq_file %s must be a non-empty regular file", iq))
 	}
 	if err := p.Validate(); err != nil {
-		errs = multierror.Append(errs, flatten(err)...)
+		errs = append(errs, flatten(err)...)
 	}
-	return p, errs.ErrorOrNil()
+	return p, errlist.List(errs...)
 }
 
 func (x *Executor) askPhrase(ctx context.Context, rec Record) error {
@@ -302,82 +292,39 @@ func (x *Executor) askPhrase(ctx context.Context, rec Record) error {
 	return nil
 }
 
-// recheck is step 3: the result branch fetched again must still hold the
-// exact commit and bytes the record names, and every check must pass with
-// capture time left for the whole transmission plus min_remaining_s.
-// It returns the current task the result was checked against.
+// recheck is step 3: every bound branch fetched again must still hold
+// the exact commits and bytes the record names, and every check must pass
+// with capture time left for the whole transmission plus
+// min_remaining_s (checkBindings). It returns the current task the
+// results were checked against.
 func (x *Executor) recheck(ctx context.Context, store Store, name, sum string, rec Record) (*task.Task, error) {
 	m, err := mirror.ForTX(ctx, x.Git, x.Policy, nil)
 	if err != nil {
 		return nil, fmt.Errorf("re-fetching the result branch: %w", err)
 	}
-	src := Source{Git: m, Policy: x.Policy}
-	if len(rec.Nodes) > 0 {
-		return x.recheckNodes(ctx, m, src, store, name, sum, rec)
-	}
-	snap, err := src.Fetch(ctx)
+	var errs []error
+	st, err := state.LoadTX(x.Policy.StatePath())
 	if err != nil {
-		return nil, fmt.Errorf("re-fetching the result branch: %w", err)
-	}
-	if err := writeFetchHint(x.Policy, snap.Commit); err != nil {
-		x.say("warning: %v (a running tx watch notices the fetched commit at its next resync)", err)
-	}
-	var errs *multierror.Error
-	add := func(err error) { errs = multierror.Append(errs, err) }
-	// The signer is checked again with the allowed signers in force now: a
-	// key removed since the authorization no longer counts.
-	signer, err := src.VerifyResult(ctx, snap, x.now())
-	switch {
-	case err != nil:
-		add(fmt.Errorf("result signature: %w", err))
-	case signerFingerprint(signer) != rec.ResultSigner:
-		add(fmt.Errorf("the result is signed by %s, the record was authorized for %s",
-			orNobody(signerFingerprint(signer)), orNobody(rec.ResultSigner)))
-	}
-	if snap.Commit != rec.ResultCommit {
-		add(fmt.Errorf("the result branch is at %s, the record was authorized for %s", snap.Commit, rec.ResultCommit))
-		// And what came since, by name: a COMPLETE between the two (§17).
-		if l, err := src.look(ctx, snap.Commit, rec.ResultCommit); err != nil {
-			add(err)
-		} else if err := l.overIn(rec.TaskID); err != nil {
-			add(err)
-		}
-	}
-	if snap.Digest != rec.ResultSHA256 {
-		add(fmt.Errorf("RX_RESULT.json has sha256 %s, the record was authorized for %s", orNone(snap.Digest), rec.ResultSHA256))
-	}
-	var taskID string
-	cur, err := src.CurrentTask(ctx)
-	if err != nil {
-		add(fmt.Errorf("reading the current task: %w", err))
-	} else {
-		taskID = cur.ID
+		errs = append(errs, fmt.Errorf("cannot tell whether task %s is over: %w", rec.TaskID, err))
 	}
 	now := x.now()
-	if snap.Data != nil {
-		r, err := src.Decode(snap)
-		switch {
-		case err != nil:
-			add(err)
-		case taskID != "":
-			extra := time.Duration(x.Policy.TX.DurationS) * time.Second
-			if err := readyProblems(gate.CheckReadyFor(r, now, taskID, x.Policy, extra), src.CheckSigned(signer, r)); err != nil {
-				errs = multierror.Append(errs, flatten(err)...)
-			}
+	cur, _, tips, err := checkBindings(ctx, resultfetch.Source{Git: m, Policy: x.Policy}, rec.TaskID, rec.Nodes, recordWords, now, time.Duration(x.Policy.TX.DurationS)*time.Second, &st)
+	errs = append(errs, flatten(err)...)
+	if len(tips) > 0 {
+		hint := strings.Join(tips, " ")
+		if len(tips) > 1 {
+			hint = result.SHA256([]byte(hint)) // within readFetchHint's bound
+		}
+		if err := writeFetchHint(x.Policy, hint); err != nil {
+			x.say("warning: %v (a running tx watch notices the fetched commits at its next resync)", err)
 		}
 	}
 	if !now.Before(rec.ExpiresAt) {
-		add(fmt.Errorf("the record expired at %s", rec.ExpiresAt.Format(time.RFC3339Nano)))
+		errs = append(errs, fmt.Errorf("the record expired at %s", rec.ExpiresAt.Format(time.RFC3339Nano)))
 	}
-	if err := store.Usable(name, sum); err != nil {
-		add(err)
-	}
-	if err := x.completed(rec); err != nil {
-		add(err)
-	}
-	if errs != nil {
-		errs.ErrorFormat = errlist.Format
-		return nil, errs
+	errs = append(errs, store.Usable(name, sum))
+	if err := errlist.List(errs...); err != nil {
+		return nil, err
 	}
 	return cur, nil
 }
@@ -400,54 +347,5 @@ func (x *Executor) completed(rec Record) error {
 	if err != nil {
 		return fmt.Errorf("cannot tell whether task %s is over: %w", rec.TaskID, err)
 	}
-	return taskOver(&st, rec.TaskID)
-}
-
-// recheckNodes is recheck for a several-node record (PROTOCOL §23): every
-// node's branch fetched again in one fetch, every node's tip, digest and
-// signer the record's, every READY passing with the transmission's time
-// to spare, the current task the record's with the same RX_NODES, and the
-// task not over (no node's COMPLETE seen).
-func (x *Executor) recheckNodes(ctx context.Context, m *mirror.Mirror, src Source, store Store, name, sum string, rec Record) (*task.Task, error) {
-	var errs *multierror.Error
-	add := func(err error) { errs = multierror.Append(errs, err) }
-	st, err := state.LoadTX(x.Policy.StatePath())
-	if err != nil {
-		add(fmt.Errorf("cannot tell whether task %s is over: %w", rec.TaskID, err))
-	}
-	extra := time.Duration(x.Policy.TX.DurationS) * time.Second
-	now := x.now()
-	_, err = checkNodes(ctx, m, src, rec.TaskID, rec.Nodes, now, extra, &st)
-	if err != nil {
-		errs = multierror.Append(errs, flatten(err)...)
-	}
-	if err := writeFetchHint(x.Policy, setDigest(rec.Nodes)); err != nil {
-		x.say("warning: %v (a running tx watch notices the fetched commits at its next resync)", err)
-	}
-	cur, err := src.CurrentTask(ctx)
-	if err != nil {
-		add(fmt.Errorf("reading the current task: %w", err))
-	} else {
-		if cur.ID != rec.TaskID {
-			add(fmt.Errorf("the current task is %s, the record was authorized for %s", cur.ID, rec.TaskID))
-		}
-		var bound []string
-		for _, b := range rec.Nodes {
-			bound = append(bound, b.Node)
-		}
-		if got, want := cur.Nodes.String(), strings.Join(bound, ", "); got != want {
-			add(fmt.Errorf("the current task's RX_NODES is %q, the record binds %q", got, want))
-		}
-	}
-	if !now.Before(rec.ExpiresAt) {
-		add(fmt.Errorf("the record expired at %s", rec.ExpiresAt.Format(time.RFC3339Nano)))
-	}
-	if err := store.Usable(name, sum); err != nil {
-		add(err)
-	}
-	if errs != nil {
-		errs.ErrorFormat = errlist.Format
-		return nil, errs
-	}
-	return cur, nil
+	return resultfetch.TaskOver(&st, rec.TaskID)
 }

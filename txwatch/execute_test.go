@@ -15,10 +15,10 @@ import (
 	"rfhandoff/exec"
 	"rfhandoff/gate"
 	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/txtest"
 	"rfhandoff/prompt"
 	"rfhandoff/result"
 	"rfhandoff/state"
-	"rfhandoff/txwatch/txtest"
 )
 
 // authorized publishes a READY result at now and writes the record tx
@@ -27,12 +27,9 @@ func authorized(t *testing.T, e *env, now time.Time) (string, Record, *result.Re
 	t.Helper()
 	r := txtest.Ready(now)
 	commit, digest := e.f.Publish(t, r)
-	rec := Record{
-		RecordVersion: RecordVersion, TaskID: r.TaskID, ResultBranch: e.pol.Repo.ResultBranch,
-		ResultCommit: commit, ResultSHA256: digest, CaptureEndsAt: gate.CaptureEnd(r),
-		AuthorizedAt: now, ExpiresAt: gate.ReadyUntil(r, e.pol, time.Duration(e.pol.TX.DurationS)*time.Second),
-		TX: ParamsOf(e.pol),
-	}
+	bound := []NodeBinding{{ResultBranch: e.pol.Repo.ResultBranch, ResultCommit: commit, ResultSHA256: digest}}
+	rec := newRecord(r.TaskID, bound, gate.CaptureEnd(r), now,
+		gate.ReadyUntil(r, e.pol, time.Duration(e.pol.TX.DurationS)*time.Second), ParamsOf(e.pol))
 	path, err := e.store(t).Create(rec)
 	if err != nil {
 		t.Fatal(err)
@@ -394,10 +391,8 @@ func TestExecuteTooLittleTimeIsRefused(t *testing.T) {
 	r := txtest.Ready(now)
 	r.CaptureStartedAt = now.Add(-575 * time.Second) // 25 s left of 600
 	commit, digest := e.f.Publish(t, r)
-	rec := Record{
-		RecordVersion: 1, TaskID: r.TaskID, ResultBranch: "rx-node", ResultCommit: commit, ResultSHA256: digest,
-		CaptureEndsAt: gate.CaptureEnd(r), AuthorizedAt: now, ExpiresAt: now.Add(time.Hour), TX: ParamsOf(e.pol),
-	}
+	rec := newRecord(r.TaskID, []NodeBinding{{ResultBranch: "rx-node", ResultCommit: commit, ResultSHA256: digest}},
+		gate.CaptureEnd(r), now, now.Add(time.Hour), ParamsOf(e.pol))
 	path, err := e.store(t).Create(rec)
 	if err != nil {
 		t.Fatal(err)

@@ -14,8 +14,8 @@ import (
 
 	"rfhandoff/config"
 	"rfhandoff/exec"
+	"rfhandoff/internal/txtest"
 	"rfhandoff/prompt"
-	"rfhandoff/txwatch/txtest"
 )
 
 // waitLong bounds every wait for the watcher: generous for a 2-core

@@ -6,8 +6,9 @@ import (
 	"time"
 
 	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/txtest"
+	"rfhandoff/resultfetch"
 	"rfhandoff/state"
-	"rfhandoff/txwatch/txtest"
 )
 
 // Past the bound (PROTOCOL §17): more results since the last look than a
@@ -16,8 +17,8 @@ import (
 // included, so the READY at the tip is refused, and so is tx execute of
 // a record for it. Not parallel: it lowers the package's bound.
 func TestLookPastTheBoundCountsTheTasksOver(t *testing.T) {
-	defer func(n int) { maxLookResults = n }(maxLookResults)
-	maxLookResults = 2
+	defer func(n int) { resultfetch.MaxLookResults = n }(resultfetch.MaxLookResults)
+	resultfetch.MaxLookResults = 2
 	e := newEnv(t)
 	now := time.Now()
 	e.f.Publish(t, completeOf(txtest.Ready(now))) // unread: the third from the tip

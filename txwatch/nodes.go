@@ -10,14 +10,12 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/hashicorp/go-multierror"
-
 	"rfhandoff/config"
 	"rfhandoff/errlist"
 	"rfhandoff/gate"
 	"rfhandoff/gitcli"
-	"rfhandoff/mirror"
 	"rfhandoff/result"
+	"rfhandoff/resultfetch"
 	"rfhandoff/sigmf"
 	"rfhandoff/state"
 	"rfhandoff/task"
@@ -29,7 +27,7 @@ import (
 type nodeView struct {
 	node   config.MainNode
 	commit string
-	snap   Snapshot
+	snap   resultfetch.Snapshot
 	r      *result.Result
 	nf     result.NodeFields
 	signer *gitcli.Signature
@@ -38,10 +36,14 @@ type nodeView struct {
 	unreadable bool
 }
 
-// setDigest is what a several-node record's result_sha256 holds: the
-// SHA-256 of one line "<node> <branch> <commit> <sha256> <signer>\n" per
-// node, in order (the signer "-" when none was required).
+// setDigest is what a record's result_sha256 holds: for the single
+// receiver of a task without RX_NODES its RX_RESULT.json's SHA-256, else
+// the SHA-256 of one line "<node> <branch> <commit> <sha256> <signer>\n"
+// per node, in order (the signer "-" when none was required).
 func setDigest(nodes []NodeBinding) string {
+	if len(nodes) == 1 && nodes[0].Node == "" {
+		return nodes[0].ResultSHA256
+	}
 	var b strings.Builder
 	for _, n := range nodes {
 		signer := n.ResultSigner
@@ -63,13 +65,17 @@ func policyNode(pol config.Policy, name string) (config.MainNode, bool) {
 	return config.MainNode{}, false
 }
 
-// readNode reads node n's result at commit, the tip of its branch, as
-// tx watch reads the single result branch: the file bounded and regular,
-// the tip speaking for it (its own signers), then strictly decoded as a
-// result of that node. An error is operational (retried); a refusal is
-// the view's bad.
-func readNode(ctx context.Context, src Source, commit string, now time.Time) (*nodeView, error) {
+// readNode reads a receiver's result at commit, the tip of its branch
+// (src's: repo.result_branch, or a node's): the file bounded and regular,
+// the tip speaking for it (the branch's signers), then strictly decoded as
+// a result of that receiver. An error is operational (retried); a refusal
+// is the view's bad.
+func readNode(ctx context.Context, src resultfetch.Source, commit string, now time.Time) (*nodeView, error) {
 	v := &nodeView{node: src.Node, commit: commit}
+	of := "" // the single receiver's messages name no node
+	if src.Node.Name != "" {
+		of = " of node " + src.Node.Name
+	}
 	snap, err := src.ReadResult(ctx, commit)
 	var tooLarge *gitcli.TooLargeError
 	var notRegular *gitcli.NotRegularFileError
@@ -78,19 +84,19 @@ func readNode(ctx context.Context, src Source, commit string, now time.Time) (*n
 		v.bad, v.unreadable = err, true
 		return v, nil
 	case err != nil:
-		return nil, fmt.Errorf("reading %s at %s of node %s: %w", src.ResultPath(), commit, src.Node.Name, err)
+		return nil, fmt.Errorf("reading %s at %s%s: %w", src.ResultPath(), commit, of, err)
 	case snap.Data == nil:
 		v.bad = fmt.Errorf("no %s on branch %s at commit %s yet", src.ResultPath(), src.Branch(), short(commit))
 		return v, nil
 	}
 	v.snap = snap
 	signer, err := src.VerifyResult(ctx, snap, now)
-	if notSpeaking(err) {
+	if resultfetch.NotSpeaking(err) {
 		v.bad = fmt.Errorf("no valid result on branch %s now: %w", src.Branch(), err)
 		return v, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("verifying the signature of %s at %s of node %s: %w", src.ResultPath(), short(commit), src.Node.Name, err)
+		return nil, fmt.Errorf("verifying the signature of %s at %s%s: %w", src.ResultPath(), short(commit), of, err)
 	}
 	v.signer = signer
 	if v.r, v.nf, err = src.DecodeNode(snap); err != nil {
@@ -115,11 +121,11 @@ func (w *Watcher) pollNodes(ctx context.Context, commits map[string]string) erro
 		src := w.src.ForNode(n)
 		// Every result since the last look at the branch first (§17).
 		if since := w.st.NodeLook(n.ResultBranch); since != c {
-			l, err := src.look(ctx, c, since)
+			l, err := src.Look(ctx, c, since)
 			if err != nil {
 				return err
 			}
-			w.reportLook(n.ResultBranch, l, l.record(&w.st))
+			w.reportLook(n.ResultBranch, l, l.Record(&w.st))
 			w.st.SetNodeLook(n.ResultBranch, c)
 		}
 		v, err := readNode(ctx, src, c, w.now())
@@ -180,7 +186,7 @@ func (w *Watcher) judgeNodes(ctx context.Context) error {
 			refused = append(refused, fmt.Sprintf("%s: published CAPTURE_COMPLETE for the task at %s", name, short(v.commit)))
 		default:
 			src := w.src.ForNode(n)
-			if err := readyProblems(completedError(&w.st, v.r), gate.CheckReady(v.r, now, cur.ID, w.Policy), src.CheckSigned(v.signer, v.r)); err != nil {
+			if err := readyProblems(resultfetch.CompletedError(&w.st, v.r), gate.CheckReady(v.r, now, cur.ID, w.Policy), src.CheckSigned(v.signer, v.r)); err != nil {
 				refusedBy[name] = err.Error()
 				refused = append(refused, fmt.Sprintf("%s: READY %s at commit %s refused:\n%v", name, short(v.snap.Digest), short(v.commit), err))
 			} else {
@@ -227,26 +233,26 @@ func (w *Watcher) judgeNodes(ctx context.Context) error {
 		delete(w.st.ShownResultDigests, set)
 		return err
 	}
-	return w.authorizeNodes(ctx, cur, ready, set)
+	return w.authorizeNodes(ctx, cur, ready)
 }
 
 func bindingsOf(vs []*nodeView) []NodeBinding {
 	out := make([]NodeBinding, len(vs))
 	for i, v := range vs {
 		out[i] = NodeBinding{Node: v.node.Name, ResultBranch: v.node.ResultBranch, ResultCommit: v.commit,
-			ResultSHA256: v.snap.Digest, ResultSigner: signerFingerprint(v.signer)}
+			ResultSHA256: v.snap.Digest, ResultSigner: resultfetch.Fingerprint(v.signer)}
 	}
 	return out
 }
 
-// nodesUntil is the intersection of the nodes' windows: the earliest
-// ReadyUntil, and the node it belongs to.
-func (w *Watcher) nodesUntil(vs []*nodeView, extra time.Duration) (time.Time, string) {
+// nodesUntil is the intersection of the receivers' windows: the earliest
+// ReadyUntil, and the receiver it belongs to.
+func (w *Watcher) nodesUntil(vs []*nodeView, extra time.Duration) (time.Time, *nodeView) {
 	var until time.Time
-	who := ""
+	var who *nodeView
 	for _, v := range vs {
 		if u := gate.ReadyUntil(v.r, w.Policy, extra); until.IsZero() || u.Before(until) {
-			until, who = u, v.node.Name
+			until, who = u, v
 		}
 	}
 	return until, who
@@ -255,11 +261,12 @@ func (w *Watcher) nodesUntil(vs []*nodeView, extra time.Duration) (time.Time, st
 // authorizeNodes shows the table of every node's READY, asks for the
 // phrase once and, after it, re-checks every node against a fresh fetch
 // before writing the one record that binds the set.
-func (w *Watcher) authorizeNodes(ctx context.Context, cur *task.Task, vs []*nodeView, set string) error {
+func (w *Watcher) authorizeNodes(ctx context.Context, cur *task.Task, vs []*nodeView) error {
 	now := w.now()
-	deadline, who := w.nodesUntil(vs, 0)
+	deadline, first := w.nodesUntil(vs, 0)
 	params := ParamsOf(w.Policy)
-	o := nodesOffer(cur.ID, set, vs)
+	shown := bindingsOf(vs)
+	o := offerOf(cur.ID, shown)
 	var simulated []string
 	for _, v := range vs {
 		if v.r.Simulated {
@@ -291,7 +298,7 @@ func (w *Watcher) authorizeNodes(ctx context.Context, cur *task.Task, vs []*node
 		"the window is the intersection: it closes with %s's; %d Hz at %d samples/s\n"+
 		"authorizing allows `rfhandoff tx execute` to run once: %s\n"+
 		"the prompt expires at %s",
-		cur.ID, len(vs), b.String(), who, vs[0].r.FrequencyHz, vs[0].r.SampleRateHz,
+		cur.ID, len(vs), b.String(), first.node.Name, vs[0].r.FrequencyHz, vs[0].r.SampleRateHz,
 		describeTX(params), deadline.Local().Format(time.RFC3339))
 	prompt, withdraw := context.WithCancel(ctx)
 	why, watched := w.watchOffer(prompt, withdraw, vs)
@@ -301,7 +308,7 @@ func (w *Watcher) authorizeNodes(ctx context.Context, cur *task.Task, vs []*node
 	if !ok {
 		return ctx.Err()
 	}
-	rec, err := w.recheckNodes(ctx, cur, bindingsOf(vs), params)
+	rec, err := w.recheck(ctx, cur, shown, params)
 	return w.record(ctx, o, rec, err, fmt.Sprintf(" for %d nodes", len(vs)))
 }
 
@@ -343,18 +350,22 @@ func (w *Watcher) watchOffer(ctx context.Context, withdraw func(), vs []*nodeVie
 	return func() string { mu.Lock(); defer mu.Unlock(); return reason }, done
 }
 
-// recheckNodes fetches every node's branch again and repeats every check
-// for every node; it returns the record, or every reason not to write it.
-func (w *Watcher) recheckNodes(ctx context.Context, cur *task.Task, shown []NodeBinding, params TXParams) (Record, error) {
-	vs, errs := checkNodes(ctx, w.mirror, w.src, cur.ID, shown, w.now(), 0, &w.st)
-	if errs != nil {
-		return Record{}, errs
+// recheck fetches every bound branch again and repeats every check for
+// every receiver; it returns the record, or every reason not to write it.
+func (w *Watcher) recheck(ctx context.Context, cur *task.Task, shown []NodeBinding, params TXParams) (Record, error) {
+	_, vs, _, err := checkBindings(ctx, w.src, cur.ID, shown, shownWords, w.now(), 0, &w.st)
+	if err != nil {
+		return Record{}, err
 	}
 	now := w.now()
-	expires, _ := w.nodesUntil(vs, time.Duration(params.DurationS)*time.Second)
+	expires, first := w.nodesUntil(vs, time.Duration(params.DurationS)*time.Second)
 	if !expires.After(now) {
-		return Record{}, fmt.Errorf("remaining-time: the record would expire at once: the nodes' capture time left is not enough for the transmission (%d s) plus min_remaining_s (%d s) within the publication age limit",
-			params.DurationS, w.Policy.Limits.MinRemainingS)
+		who := ""
+		if first.node.Name != "" {
+			who = " (node " + first.node.Name + "'s)"
+		}
+		return Record{}, fmt.Errorf("remaining-time: the record would expire at once: %s of capture left%s is not enough for the transmission (%d s) plus min_remaining_s (%d s) within the publication age limit",
+			gate.Remaining(first.r, now).Truncate(time.Second), who, params.DurationS, w.Policy.Limits.MinRemainingS)
 	}
 	captureEnds := gate.CaptureEnd(vs[0].r)
 	for _, v := range vs[1:] {
@@ -362,80 +373,136 @@ func (w *Watcher) recheckNodes(ctx context.Context, cur *task.Task, shown []Node
 			captureEnds = e
 		}
 	}
-	return Record{
-		RecordVersion: RecordVersion, TaskID: cur.ID,
-		ResultBranch: shown[0].ResultBranch, ResultCommit: shown[0].ResultCommit, ResultSHA256: setDigest(shown),
-		CaptureEndsAt: captureEnds, AuthorizedAt: now, ExpiresAt: expires,
-		TX: params, Nodes: shown,
-	}, nil
+	return newRecord(cur.ID, shown, captureEnds, now, expires, params), nil
 }
 
-// checkNodes is the one re-check of a set of nodes' READYs, for tx watch
-// after the phrase and tx execute before hardware: one fetch of every
-// node's branch, then for each node its tip, digest and signer must be
-// the ones bound, and its READY must pass every §7 check (extra: the
-// capture time tx execute needs on top), the task not being over. It
-// returns every node's view, or every problem of every node.
-func checkNodes(ctx context.Context, m *mirror.Mirror, base Source, taskID string, bound []NodeBinding, now time.Time, extra time.Duration, st *state.TX) ([]*nodeView, error) {
-	var errs *multierror.Error
-	add := func(err error) { errs = multierror.Append(errs, err) }
+// checkBindings is the one re-check of the READYs a record binds (one
+// receiver, or each node of RX_NODES), for tx watch after the phrase and
+// tx execute before hardware: one fetch of every bound branch, then for
+// each its tip, digest and signer must be the ones bound, its READY must
+// pass every §7 check against the current task (extra: the capture time
+// tx execute needs on top), the task not being over, and the current
+// task's RX_NODES must be the nodes bound. It returns the current task
+// and every receiver's view, or every problem of every receiver; tips
+// are the commits fetched (nil when the fetch failed).
+func checkBindings(ctx context.Context, base resultfetch.Source, taskID string, bound []NodeBinding, single recheckWords, now time.Time, extra time.Duration, st *state.TX) (cur *task.Task, vs []*nodeView, tips []string, err error) {
+	var errs []error
+	add := func(err error) { errs = append(errs, err) }
 	pol := base.Policy
 	branches := make([]string, len(bound))
 	for i, b := range bound {
 		branches[i] = b.ResultBranch
 	}
-	if _, err := m.FetchBranchesUpdated(ctx, pol.Repo.Remote, branches); err != nil {
-		return nil, fmt.Errorf("re-fetching the nodes' branches: %w", err)
+	if _, err := base.Git.FetchBranchesUpdated(ctx, pol.Repo.Remote, branches); err != nil {
+		// A list of one, so that a caller flattening it keeps the words.
+		return nil, nil, nil, errlist.List(fmt.Errorf("re-fetching the result branch: %w", err))
 	}
-	var vs []*nodeView
+	cur, err = base.CurrentTask(ctx)
+	if err != nil {
+		add(fmt.Errorf("reading the current task: %w", err))
+	} else if got, want := cur.Nodes.String(), strings.Join(nodeNames(bound), ", "); got != want {
+		add(fmt.Errorf("the current task's RX_NODES is %q, the record binds %q", got, want))
+	}
 	for _, b := range bound {
-		n, ok := policyNode(pol, b.Node)
-		if !ok || n.ResultBranch != b.ResultBranch {
-			add(fmt.Errorf("node %s: the policy's [[nodes]] no longer reads it from branch %s", b.Node, b.ResultBranch))
-			continue
+		who, src, words := "", base, single
+		if b.Node != "" {
+			who, words = "node "+b.Node+": ", nodeWords
+			n, ok := policyNode(pol, b.Node)
+			if !ok || n.ResultBranch != b.ResultBranch {
+				add(fmt.Errorf("%sthe policy's [[nodes]] no longer reads it from branch %s", who, b.ResultBranch))
+				continue
+			}
+			src = base.ForNode(n)
 		}
-		src := base.ForNode(n)
-		commit, err := m.ResolveCommit(ctx, taskfetch.TrackingRef(pol, n.ResultBranch))
+		commit, err := base.Git.ResolveCommit(ctx, taskfetch.TrackingRef(pol, b.ResultBranch))
 		if err != nil {
-			add(fmt.Errorf("node %s: %w", b.Node, err))
+			add(fmt.Errorf("%s%w", who, err))
 			continue
 		}
+		tips = append(tips, commit)
 		v, err := readNode(ctx, src, commit, now)
 		if err != nil {
 			add(err)
 			continue
 		}
 		if commit != b.ResultCommit {
-			add(fmt.Errorf("node %s: branch %s is at %s, the READY was authorized at %s", b.Node, b.ResultBranch, commit, b.ResultCommit))
-			// And what came since, by name: a COMPLETE between the two.
-			if l, err := src.look(ctx, commit, b.ResultCommit); err != nil {
-				add(fmt.Errorf("node %s: %w", b.Node, err))
-			} else if err := l.overIn(taskID); err != nil {
-				add(fmt.Errorf("node %s: %w", b.Node, err))
+			add(errors.New(who + fmt.Sprintf(words.moved, b.ResultCommit, commit, b.ResultBranch)))
+			// And what came since, by name: a COMPLETE between the two (§17).
+			if l, err := src.Look(ctx, commit, b.ResultCommit); err != nil {
+				add(fmt.Errorf("%s%w", who, err))
+			} else if err := l.OverIn(taskID); err != nil {
+				add(fmt.Errorf("%s%w", who, err))
 			}
 		}
 		if v.snap.Digest != b.ResultSHA256 {
-			add(fmt.Errorf("node %s: RX_RESULT.json has sha256 %s, the READY authorized has %s", b.Node, orNone(v.snap.Digest), b.ResultSHA256))
+			add(errors.New(who + fmt.Sprintf(words.digest, b.ResultSHA256, orNone(v.snap.Digest))))
 		}
-		if got := signerFingerprint(v.signer); v.bad == nil && got != b.ResultSigner {
-			add(fmt.Errorf("node %s: the result is signed by %s, not by %s", b.Node, orNobody(got), orNobody(b.ResultSigner)))
+		if got := resultfetch.Fingerprint(v.signer); v.bad == nil && got != b.ResultSigner {
+			add(errors.New(who + fmt.Sprintf(words.signer, orNobody(b.ResultSigner), orNobody(got))))
 		}
-		if v.bad != nil {
-			add(fmt.Errorf("node %s: %w", b.Node, v.bad))
+		if v.bad != nil && words.signature != "" && resultfetch.NotSpeaking(v.bad) {
+			add(fmt.Errorf(words.signature, errors.Unwrap(v.bad)))
 			continue
 		}
-		if err := readyProblems(completedError(st, v.r), gate.CheckReadyFor(v.r, now, taskID, pol, extra), src.CheckSigned(v.signer, v.r)); err != nil {
-			for _, e := range flatten(err) {
-				add(fmt.Errorf("node %s: %w", b.Node, e))
+		if v.bad != nil {
+			add(fmt.Errorf("%s%w", who, v.bad))
+			continue
+		}
+		if cur != nil {
+			// The signer is checked with the allowed signers in force now: a
+			// key removed since the authorization no longer counts.
+			if err := readyProblems(resultfetch.CompletedError(st, v.r), gate.CheckReadyFor(v.r, now, cur.ID, pol, extra), src.CheckSigned(v.signer, v.r)); err != nil {
+				for _, e := range flatten(err) {
+					add(fmt.Errorf("%s%w", who, e))
+				}
 			}
 		}
 		vs = append(vs, v)
 	}
-	if errs != nil {
-		errs.ErrorFormat = errlist.Format
-		return nil, errs
+	if err := errlist.List(errs...); err != nil {
+		return nil, nil, tips, err
 	}
-	return vs, nil
+	return cur, vs, tips, nil
+}
+
+// recheckWords are checkBindings' sentences for a receiver whose tip,
+// digest or signer is not the one bound, each given what was bound, then
+// what was found (and the branch); signature, when set, words a tip that
+// does not speak for its result.
+type recheckWords struct{ moved, digest, signer, signature string }
+
+var (
+	// shownWords are tx watch's for a single receiver (what was shown).
+	shownWords = recheckWords{
+		moved:     "the result branch moved from %[1]s to %[2]s after the result was shown",
+		digest:    "RX_RESULT.json changed after it was shown (sha256 %[1]s, now %[2]s)",
+		signer:    "the result is now signed by %[2]s, not by %[1]s as shown",
+		signature: "result signature: %w",
+	}
+	// recordWords are tx execute's for a single receiver.
+	recordWords = recheckWords{
+		moved:     "the result branch is at %[2]s, the record was authorized for %[1]s",
+		digest:    "RX_RESULT.json has sha256 %[2]s, the record was authorized for %[1]s",
+		signer:    "the result is signed by %[2]s, the record was authorized for %[1]s",
+		signature: "result signature: %w",
+	}
+	// nodeWords are both commands' for a node (after "node <name>: ").
+	nodeWords = recheckWords{
+		moved:  "branch %[3]s is at %[2]s, the READY was authorized at %[1]s",
+		digest: "RX_RESULT.json has sha256 %[2]s, the READY authorized has %[1]s",
+		signer: "the result is signed by %[2]s, not by %[1]s",
+	}
+)
+
+// nodeNames are the node names bound (none for a single receiver).
+func nodeNames(bound []NodeBinding) []string {
+	var out []string
+	for _, b := range bound {
+		if b.Node != "" {
+			out = append(out, b.Node)
+		}
+	}
+	return out
 }
 
 // writeCollection writes the task's SigMF Collection once every node of

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"rfhandoff/exec"
-	"rfhandoff/txwatch/txtest"
+	"rfhandoff/internal/txtest"
 )
 
 // gitStarts counts the audited git subcommands started so far.

@@ -13,21 +13,28 @@ import (
 )
 
 // RecordVersion is the only record_version this package reads and writes.
-const RecordVersion = 1
+// Version 1 kept a single receiver's record apart from a set of nodes';
+// since version 2 every record binds a list of receivers (one or more).
+const RecordVersion = 2
 
 // maxRecordBytes bounds an authorization record; real ones are under 1 KiB.
 const maxRecordBytes = 16 << 10
 
 // Record is one authorization written by tx watch and consumed, once, by
-// tx execute. It binds the operator's phrase to exact bytes: the result
-// branch commit, the SHA-256 of RX_RESULT.json, and the TX parameters that
-// were shown. Its field order is the order it is written in.
+// tx execute. It binds the operator's phrase to exact bytes: for each
+// receiver (Nodes: one for a task without RX_NODES, each node of RX_NODES
+// otherwise) the result branch commit and the SHA-256 of RX_RESULT.json,
+// and the TX parameters that were shown. Its field order is the order it
+// is written in.
 type Record struct {
 	RecordVersion int    `json:"record_version"`
 	TaskID        string `json:"task_id"`
-	ResultBranch  string `json:"result_branch"`
-	ResultCommit  string `json:"result_commit"`
-	ResultSHA256  string `json:"result_sha256"`
+	// ResultBranch and ResultCommit are the first receiver's, ResultSHA256
+	// is setDigest(Nodes): what the file name, the outcome and the audit
+	// lines name.
+	ResultBranch string `json:"result_branch"`
+	ResultCommit string `json:"result_commit"`
+	ResultSHA256 string `json:"result_sha256"`
 	// CaptureEndsAt is capture_started_at + planned_duration_s, for the
 	// operator's information.
 	CaptureEndsAt time.Time `json:"capture_ends_at"`
@@ -40,25 +47,32 @@ type Record struct {
 	RFTXStarted bool     `json:"rf_tx_started"`
 	RFTX        int      `json:"rf_tx"`
 	TX          TXParams `json:"tx"`
-	// ResultSigner is the SHA256 fingerprint of the key whose good
-	// signature the result carried (trust.result_signers); omitted when no
-	// signature was required. tx execute requires the same signer.
-	ResultSigner string `json:"result_signer,omitempty"`
-	// Nodes binds a several-node authorization (PROTOCOL §23): for each
-	// node of the task's RX_NODES, in that order, the READY it was given
-	// for. Then result_branch and result_commit are the first node's and
-	// result_sha256 is setDigest(Nodes). Absent from a single-node record,
-	// which is byte for byte what it always was.
-	Nodes []NodeBinding `json:"nodes,omitempty"`
+	// Nodes binds each receiver's READY, in the order of the task's
+	// RX_NODES (PROTOCOL §23); a task without RX_NODES has one receiver,
+	// without a node name.
+	Nodes []NodeBinding `json:"nodes"`
 }
 
-// NodeBinding is one node's READY in a several-node record.
+// newRecord is the record binding the READYs bound for task taskID.
+func newRecord(taskID string, bound []NodeBinding, captureEnds, now, expires time.Time, params TXParams) Record {
+	return Record{
+		RecordVersion: RecordVersion, TaskID: taskID,
+		ResultBranch: bound[0].ResultBranch, ResultCommit: bound[0].ResultCommit, ResultSHA256: setDigest(bound),
+		CaptureEndsAt: captureEnds, AuthorizedAt: now, ExpiresAt: expires, TX: params, Nodes: bound,
+	}
+}
+
+// NodeBinding is one receiver's READY in a record.
 type NodeBinding struct {
-	Node         string `json:"node"`
+	// Node is the node's name; "" for the single receiver of a task
+	// without RX_NODES.
+	Node         string `json:"node,omitempty"`
 	ResultBranch string `json:"result_branch"`
 	ResultCommit string `json:"result_commit"`
 	ResultSHA256 string `json:"result_sha256"`
-	// ResultSigner is as in Record: omitted when no signature was required.
+	// ResultSigner is the SHA256 fingerprint of the key whose good
+	// signature the result carried; omitted when no signature was
+	// required. tx execute requires the same signer.
 	ResultSigner string `json:"result_signer,omitempty"`
 }
 

@@ -90,7 +90,10 @@ type recField[T any] struct {
 var recordFields = []recField[Record]{
 	{"record_version", func(r *Record, v jvalue) string {
 		n, why := jInt(v)
-		if why == "" && n != RecordVersion {
+		switch {
+		case why == "" && n < RecordVersion:
+			why = fmt.Sprintf("must be %d, got %d: an earlier rfhandoff wrote it; authorize the result again with tx watch", RecordVersion, n)
+		case why == "" && n != RecordVersion:
 			why = fmt.Sprintf("must be %d, got %d", RecordVersion, n)
 		}
 		r.RecordVersion = int(n)
@@ -125,18 +128,15 @@ var recordFields = []recField[Record]{
 		// Reported through the nested walk; see parseTX.
 		return ""
 	}},
-	{"result_signer", func(r *Record, v jvalue) string {
-		return jMatch(v, ident.Fingerprint, "an SSH key fingerprint (SHA256:...)", &r.ResultSigner)
-	}},
 	{"nodes", func(r *Record, v jvalue) string {
 		// Checked as a whole by parseNodes.
 		return ""
 	}},
 }
 
-// optionalRecordKeys may be absent from a record: result_signer is written
-// only when a signature was required, nodes only for several nodes.
-var optionalRecordKeys = map[string]bool{"result_signer": true, "nodes": true}
+// optionalRecordKeys may be absent: a binding's result_signer is written
+// only when a signature was required, its node only for a node of RX_NODES.
+var optionalRecordKeys = map[string]bool{"result_signer": true, "node": true}
 
 var nodeFields = []recField[NodeBinding]{
 	{"node", func(b *NodeBinding, v jvalue) string {
@@ -159,9 +159,10 @@ var nodeFields = []recField[NodeBinding]{
 	}},
 }
 
-// parseNodes reads a record's "nodes": 1 to node.Max objects with
-// distinct nodes, whose first node's branch and commit are the record's
-// and whose setDigest is its result_sha256.
+// parseNodes reads a record's "nodes": 1 to node.Max receivers, either
+// one without a node name (a task without RX_NODES) or distinct nodes,
+// whose first's branch and commit are the record's and whose setDigest is
+// its result_sha256.
 func parseNodes(v jvalue, r *Record, good map[string]bool, p *recProblems) {
 	if v.Kind != strictjson.Array {
 		p.add("nodes", "must be an array, got %s", v.Describe())
@@ -182,10 +183,16 @@ func parseNodes(v jvalue, r *Record, good map[string]bool, p *recProblems) {
 		}
 		var b NodeBinding
 		got := checkKeys(e.Members, nodeFields, prefix, &b, p)
-		if !got["node"] || !got["result_branch"] || !got["result_commit"] || !got["result_sha256"] {
+		if !got["result_branch"] || !got["result_commit"] || !got["result_sha256"] {
 			ok = false
 		}
-		if seen[b.Node] && b.Node != "" {
+		switch _, named := e.Members.Values["node"]; {
+		case named && !got["node"]:
+			ok = false
+		case !named && len(v.Elements) > 1:
+			p.add(prefix+"node", "is missing (only the one receiver of a task without RX_NODES has no node name)")
+			ok = false
+		case seen[b.Node] && b.Node != "":
 			p.add(prefix+"node", "repeats node %q", b.Node)
 		}
 		seen[b.Node] = true
@@ -199,10 +206,7 @@ func parseNodes(v jvalue, r *Record, good map[string]bool, p *recProblems) {
 		p.add("nodes", "the first node's branch and commit (%s at %s) must be the record's result_branch and result_commit", first.ResultBranch, first.ResultCommit)
 	}
 	if good["result_sha256"] && r.ResultSHA256 != setDigest(r.Nodes) {
-		p.add("result_sha256", "must be the digest of the nodes' READYs (%s) in a several-node record", setDigest(r.Nodes))
-	}
-	if good["result_signer"] {
-		p.add("result_signer", "must be absent from a several-node record (each node's signer is in nodes)")
+		p.add("result_sha256", "must be the digest of the nodes' READYs (%s)", setDigest(r.Nodes))
 	}
 }
 
@@ -330,7 +334,7 @@ func checkKeys[T any](o *jobject, fields []recField[T], prefix string, dst *T, p
 	for _, f := range fields {
 		vs := o.Values[f.key]
 		switch {
-		case len(vs) == 0 && (prefix == "" || strings.HasPrefix(prefix, "nodes[")) && optionalRecordKeys[f.key]:
+		case len(vs) == 0 && optionalRecordKeys[f.key]:
 		case len(vs) == 0:
 			p.add(prefix+f.key, "is missing")
 		case len(vs) == 1:

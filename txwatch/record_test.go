@@ -1,6 +1,7 @@
 package txwatch
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -15,13 +16,8 @@ import (
 
 func sampleRecord() Record {
 	at := time.Date(2026, 3, 14, 10, 15, 12, 500_000_000, time.UTC)
-	return Record{
-		RecordVersion: 1, TaskID: "RX_OTA_0001", ResultBranch: "rx-node",
-		ResultCommit:  strings.Repeat("ab", 20),
-		ResultSHA256:  strings.Repeat("cd", 32),
-		CaptureEndsAt: at.Add(110 * time.Second), AuthorizedAt: at, ExpiresAt: at.Add(25 * time.Second),
-		TX: ParamsOf(config.Default()),
-	}
+	bound := []NodeBinding{{ResultBranch: "rx-node", ResultCommit: strings.Repeat("ab", 20), ResultSHA256: strings.Repeat("cd", 32)}}
+	return newRecord("RX_OTA_0001", bound, at.Add(110*time.Second), at, at.Add(25*time.Second), ParamsOf(config.Default()))
 }
 
 func TestRecordRoundTrip(t *testing.T) {
@@ -64,12 +60,12 @@ func TestRecordResultSigner(t *testing.T) {
 	if strings.Contains(string(data), "result_signer") {
 		t.Errorf("record without a signer writes result_signer:\n%s", data)
 	}
-	rec.ResultSigner = sampleFP
+	rec.Nodes[0].ResultSigner = sampleFP
 	if data, err = encodeRecord(rec); err != nil {
 		t.Fatal(err)
 	}
 	got, err := ParseRecord(data)
-	if err != nil || got.ResultSigner != sampleFP {
+	if err != nil || got.Nodes[0].ResultSigner != sampleFP {
 		t.Fatalf("round trip: %+v, %v\n%s", got, err, data)
 	}
 }
@@ -133,7 +129,7 @@ func TestParseRecordStrict(t *testing.T) {
 		{"gain over 47", rep(`"tx_vga_gain_db": 0`, `"tx_vga_gain_db": 48`), []string{"tx.tx_vga_gain_db"}},
 		{"unknown action", rep(`"action": "fake"`, `"action": "shell"`), []string{"tx.action"}},
 		{"hackrf_transfer without iq_file", rep(`"action": "fake"`, `"action": "hackrf_transfer"`), []string{"tx.iq_file"}},
-		{"wrong version", rep(`"record_version": 1`, `"record_version": 2`), []string{"record_version"}},
+		{"wrong version", rep(`"record_version": 2`, `"record_version": 3`), []string{"record_version"}},
 		{"trailing data", good + "{}", []string{""}},
 		{"two problems at once", rep(`"rf_tx": 0`, `"rf_tx": "0", "Extra": 1`), []string{"Extra", "rf_tx"}},
 		{"array at the top", "[]", []string{""}},
@@ -142,9 +138,10 @@ func TestParseRecordStrict(t *testing.T) {
 		{"invalid UTF-8", rep(`"fake"`, "\"fa\xffke\""), []string{""}},
 		{"too large", good + strings.Repeat(" ", maxRecordBytes), []string{""}},
 		{"deep nesting", rep(`"tx": {`, `"tx": {"a": {"b": {"c": {"d": {}}}},`), []string{""}},
-		{"result_signer not a fingerprint", rep(`"rf_tx": 0,`, `"rf_tx": 0, "result_signer": "alice",`), []string{"result_signer"}},
-		{"result_signer empty", rep(`"rf_tx": 0,`, `"rf_tx": 0, "result_signer": "",`), []string{"result_signer"}},
-		{"result_signer twice", rep(`"rf_tx": 0,`, `"rf_tx": 0, "result_signer": "`+sampleFP+`", "result_signer": "`+sampleFP+`",`), []string{"result_signer"}},
+		{"result_signer not a fingerprint", rep(`"result_branch": "rx-node",`+"\n      ", `"result_branch": "rx-node", "result_signer": "alice",`), []string{"nodes[0].result_signer"}},
+		{"result_signer empty", rep(`"result_branch": "rx-node",`+"\n      ", `"result_branch": "rx-node", "result_signer": "",`), []string{"nodes[0].result_signer"}},
+		{"result_signer twice", rep(`"result_branch": "rx-node",`+"\n      ", `"result_branch": "rx-node", "result_signer": "`+sampleFP+`", "result_signer": "`+sampleFP+`",`), []string{"nodes[0].result_signer"}},
+		{"result_signer outside a binding", rep(`"rf_tx": 0,`, `"rf_tx": 0, "result_signer": "`+sampleFP+`",`), []string{"result_signer"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -327,5 +324,26 @@ func TestStoreCleanTemps(t *testing.T) {
 	}
 	if _, err := os.Stat(keep); err != nil {
 		t.Fatal("removed a record")
+	}
+}
+
+// A record of version 1 (a single receiver's record kept apart) is refused
+// with what to do; a receiver without a node name is the only one.
+func TestParseRecordOldVersionAndUnnamedReceiver(t *testing.T) {
+	old := strings.Replace(encoded(t), `"record_version": 2`, `"record_version": 1`, 1)
+	if _, err := ParseRecord([]byte(old)); err == nil || !strings.Contains(err.Error(), "an earlier rfhandoff wrote it; authorize the result again with tx watch") {
+		t.Errorf("a version 1 record: %v", err)
+	}
+	rec := sampleRecord()
+	rec.Nodes = append(rec.Nodes, NodeBinding{Node: "rx-b", ResultBranch: "rx-b", ResultCommit: strings.Repeat("1", 40), ResultSHA256: strings.Repeat("b", 64)})
+	rec.ResultSHA256 = setDigest(rec.Nodes)
+	raw, err := json.Marshal(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = ParseRecord(raw)
+	var ie *invalidRecordError
+	if !errors.As(err, &ie) || !slices.Equal(ie.Keys(), []string{"nodes[0].node"}) {
+		t.Errorf("an unnamed receiver beside a node: %v", err)
 	}
 }

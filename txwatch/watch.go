@@ -14,6 +14,7 @@ import (
 
 	"rfhandoff/localfile"
 	"rfhandoff/notify"
+	"rfhandoff/resultfetch"
 
 	"rfhandoff/backoff"
 	"rfhandoff/config"
@@ -64,7 +65,7 @@ type Watcher struct {
 
 	rep        *reporter
 	mirror     *mirror.Mirror // where both branches are fetched and read
-	src        Source
+	src        resultfetch.Source
 	store      Store
 	st         state.TX
 	lastCommit string         // the result commit last handled
@@ -223,42 +224,35 @@ func (w *Watcher) poll(ctx context.Context) error {
 	// Every result since the last look before the tip: a COMPLETE that
 	// came and went between two polls still ends its task (kept in w.st,
 	// saved with the look below).
-	l, err := w.src.look(ctx, commit, w.lastCommit)
+	l, err := w.src.Look(ctx, commit, w.lastCommit)
 	if err != nil {
 		return err
 	}
-	w.reportLook(w.src.Branch(), l, l.record(&w.st))
-	snap, err := w.src.ReadResult(ctx, commit)
-	var tooLarge *gitcli.TooLargeError
-	var notRegular *gitcli.NotRegularFileError
-	if errors.As(err, &tooLarge) || errors.As(err, &notRegular) {
+	w.reportLook(w.src.Branch(), l, l.Record(&w.st))
+	// readNode reads the file bounded and regular, then who wrote it:
+	// only the tip speaks, and only when it is a single-parent commit by a
+	// result signer that wrote RX_RESULT.json itself. A tip that does not
+	// is "no valid result now": a property of that commit, not of the
+	// bytes, so it is reported once per tip, the digest stays unshown, and
+	// the RX side's next signed publish on top (the same bytes included)
+	// is judged afresh.
+	now := w.now()
+	v, err := readNode(ctx, w.src, commit, now)
+	switch {
+	case err != nil:
+		return err
+	case v.unreadable:
 		// Bad content, not a bad remote: refuse it once, never retry it.
-		w.rep.once("unreadable:"+commit, "result at commit %s refused, not offered for authorization: %v", short(commit), err)
+		w.rep.once("unreadable:"+commit, "result at commit %s refused, not offered for authorization: %v", short(commit), v.bad)
 		return w.remember(commit)
-	}
-	if err != nil {
-		return fmt.Errorf("reading %s at %s: %w", w.src.ResultPath(), commit, err)
-	}
-	if snap.Data == nil {
+	case v.snap.Data == nil:
 		w.rep.once("nofile:"+commit, "no %s at result branch commit %s yet", w.src.ResultPath(), commit)
 		return w.remember(commit)
-	}
-	// Who wrote it comes first: only the tip speaks, and only when it is a
-	// single-parent commit by a result signer that wrote RX_RESULT.json
-	// itself. A tip that does not is "no valid result now": a property of
-	// that commit, not of the bytes, so it is reported once per tip, the
-	// digest stays unshown, and the RX side's next signed publish on top
-	// (the same bytes included) is judged afresh. Its content is never
-	// decoded.
-	now := w.now()
-	signer, err := w.src.VerifyResult(ctx, snap, now)
-	if notSpeaking(err) {
-		w.rep.once("tip:"+commit, "result at commit %s refused, not offered for authorization (no valid result on the result branch now):\n%v", short(commit), err)
+	case v.r == nil && resultfetch.NotSpeaking(v.bad):
+		w.rep.once("tip:"+commit, "result at commit %s refused, not offered for authorization (no valid result on the result branch now):\n%v", short(commit), errors.Unwrap(v.bad))
 		return w.remember(commit)
 	}
-	if err != nil {
-		return fmt.Errorf("verifying the signature of %s at %s: %w", w.src.ResultPath(), short(commit), err)
-	}
+	snap, signer := v.snap, v.signer
 	if w.st.Shown(snap.Digest) {
 		return w.remember(commit)
 	}
@@ -266,13 +260,13 @@ func (w *Watcher) poll(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("reading the current task (needed to check result %s): %w", short(snap.Digest), err)
 	}
-	r, checkErr := w.src.Decode(snap)
+	r, checkErr := v.r, v.bad
 	if checkErr == nil && r.State == result.StateComplete {
 		// COMPLETE ends the task for this side (saved with the digest below).
 		w.st.MarkCompleted(r.TaskID, commit)
 	}
 	if checkErr == nil {
-		checkErr = readyProblems(completedError(&w.st, r), gate.CheckReady(r, now, cur.ID, w.Policy), w.src.CheckSigned(signer, r))
+		checkErr = readyProblems(resultfetch.CompletedError(&w.st, r), gate.CheckReady(r, now, cur.ID, w.Policy), w.src.CheckSigned(signer, r))
 	}
 	if checkErr == nil && !w.clockAllows(ctx, "result:"+snap.Digest, fmt.Sprintf("result %s at commit %s", short(snap.Digest), short(commit))) {
 		return nil // neither shown nor remembered: asked again at the next poll
@@ -362,7 +356,7 @@ func (w *Watcher) openMirror(ctx context.Context) (err error) {
 	if w.mirror, err = mirror.ForTX(ctx, w.Git, w.Policy, w.Logger); err != nil {
 		return err
 	}
-	w.src = Source{Git: w.mirror, Policy: w.Policy}
+	w.src = resultfetch.Source{Git: w.mirror, Policy: w.Policy}
 	return nil
 }
 
@@ -451,6 +445,22 @@ func (w *Watcher) trackingCommit(ctx context.Context) (string, error) {
 		return "", err
 	}
 	return commits[w.Policy.Repo.ResultBranch], nil
+}
+
+// report says, once, what a look found that ended tasks: the tasks newly
+// over, and a look past the bound.
+func (w *Watcher) reportLook(branch string, l resultfetch.Look, newly []string) {
+	if l.Unread {
+		w.rep.once("unread:"+branch+":"+l.Tip, "result branch %s at %s: more than %d results since the last look; the %d nearest the tip were read, "+
+			"and every task they name (%s) counts as over, as a CAPTURE_COMPLETE for it among the unread ones cannot be ruled out: "+
+			"a new task goes on", branch, short(l.Tip), resultfetch.MaxLookResults, resultfetch.MaxLookResults, strings.Join(l.Named, ", "))
+	}
+	for _, id := range newly {
+		if c, ok := l.Completed[id]; ok && c != l.Tip {
+			w.rep.once("over:"+id, "task %s is over: a CAPTURE_COMPLETE for it was seen at result commit %s on %s (since the last look, not at the tip %s)",
+				id, c, branch, short(l.Tip))
+		}
+	}
 }
 
 // remember records commit as handled so the next idle poll reads nothing.

@@ -16,12 +16,12 @@ import (
 	"rfhandoff/gate"
 	"rfhandoff/gitcli"
 	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/txtest"
 	"rfhandoff/localfile"
 	"rfhandoff/prompt"
 	"rfhandoff/result"
 	"rfhandoff/state"
 	"rfhandoff/task/tasktest"
-	"rfhandoff/txwatch/txtest"
 )
 
 func TestWatchAuthorizesAfterTheExactPhrase(t *testing.T) {

@@ -333,7 +333,7 @@ func TestTrustExpiredCertificateResult(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rec, err := txwatch.ParseRecord(data); err != nil || rec.ResultSigner != l.rx.Fingerprint {
+	if rec, err := txwatch.ParseRecord(data); err != nil || rec.Nodes[0].ResultSigner != l.rx.Fingerprint {
 		t.Fatalf("the record for the READY signed by a valid certificate does not name the key %s (%v):\n%s", l.rx.Fingerprint, err, data)
 	}
 	x := l.Main.StartTTY("tx", "execute", record)

@@ -273,8 +273,8 @@ func TestTrustSignedResults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rec.ResultSigner != l.rx.Fingerprint {
-		t.Fatalf("record result_signer %q, want %s", rec.ResultSigner, l.rx.Fingerprint)
+	if rec.Nodes[0].ResultSigner != l.rx.Fingerprint {
+		t.Fatalf("record result_signer %q, want %s", rec.Nodes[0].ResultSigner, l.rx.Fingerprint)
 	}
 
 	// The RX key is removed from result_signers before tx execute.

@@ -1,4 +1,4 @@
-package txwatch
+package resultfetch
 
 import (
 	"context"
@@ -58,6 +58,7 @@ func (s Source) signersPath() string {
 // results since a look (mirror.Mirror's).
 type ResultRepo interface {
 	taskfetch.Repo
+	FetchBranchesUpdated(ctx context.Context, remote string, branches []string) (map[string]gitcli.FetchUpdate, error)
 	VerifyTip(ctx context.Context, tip, path, allowedSigners string) (gitcli.Signature, error)
 	FileHistorySince(ctx context.Context, commit, since, path string, maxBytes int64, maxCommits int) ([]gitcli.FileVersion, bool, error)
 }
@@ -123,9 +124,9 @@ func (s Source) VerifyResult(ctx context.Context, snap Snapshot, now time.Time) 
 	return &sig, nil
 }
 
-// notSpeaking reports whether err from VerifyResult means the tip does
+// NotSpeaking reports whether err from VerifyResult means the tip does
 // not speak for a result (refused, reported once per tip), not a failure.
-func notSpeaking(err error) bool {
+func NotSpeaking(err error) bool {
 	var badSig *gitcli.SignatureError
 	var badTip *gitcli.TipError
 	return errors.As(err, &badSig) || errors.As(err, &badTip)
@@ -154,56 +155,37 @@ func (s Source) CheckSigned(sig *gitcli.Signature, r *result.Result) error {
 	return errlist.List(errs...)
 }
 
-// completedError refuses a READY for a task the MAIN side saw a
+// CompletedError refuses a READY for a task the MAIN side saw a
 // CAPTURE_COMPLETE for (PROTOCOL §17), or is nil.
-func completedError(st *state.TX, r *result.Result) error {
+func CompletedError(st *state.TX, r *result.Result) error {
 	if r == nil || r.State != result.StateReady {
 		return nil
 	}
-	return taskOver(st, r.TaskID)
+	return TaskOver(st, r.TaskID)
 }
 
-// taskOver says that taskID is over for the MAIN side, or is nil.
-func taskOver(st *state.TX, taskID string) error {
+// TaskOver says that taskID is over for the MAIN side, or is nil.
+func TaskOver(st *state.TX, taskID string) error {
 	if at, ok := st.CompletedAt(taskID); ok {
 		return fmt.Errorf("task %s is over: a CAPTURE_COMPLETE for it was seen at result commit %s, so no READY for it is offered or run again", taskID, at)
 	}
 	if at, ok := st.OverUnreadAt(taskID); ok {
 		return fmt.Errorf("task %s is over: the look at result commit %s found more than %d results since the last one and read only those nearest the tip, "+
-			"so a CAPTURE_COMPLETE for it could not be ruled out; no READY for it is offered or run again", taskID, at, maxLookResults)
+			"so a CAPTURE_COMPLETE for it could not be ruled out; no READY for it is offered or run again", taskID, at, MaxLookResults)
 	}
 	return nil
 }
 
-// signerFingerprint is what a record keeps of a signer ("" for none).
-func signerFingerprint(sig *gitcli.Signature) string {
+// Fingerprint is what a record keeps of a signer ("" for none).
+func Fingerprint(sig *gitcli.Signature) string {
 	if sig == nil {
 		return ""
 	}
 	return sig.Fingerprint
 }
 
-// Fetch is FetchResultCommit then ReadResult.
-func (s Source) Fetch(ctx context.Context) (Snapshot, error) {
-	commit, err := s.FetchResultCommit(ctx)
-	if err != nil {
-		return Snapshot{}, err
-	}
-	return s.ReadResult(ctx, commit)
-}
-
-// CurrentTaskID fetches the task branch and returns the ID of the valid
-// task on it (taskfetch: size, strict parse, EXPECTED_HEAD ancestry).
-func (s Source) CurrentTaskID(ctx context.Context) (string, error) {
-	t, err := s.CurrentTask(ctx)
-	if err != nil {
-		return "", err
-	}
-	return t.ID, nil
-}
-
-// CurrentTask is CurrentTaskID's task itself, for what a notification
-// may say about it (its title and effective risk level, PROTOCOL §21).
+// CurrentTask fetches the task branch and returns the valid task on it
+// (taskfetch: size, strict parse, EXPECTED_HEAD ancestry).
 func (s Source) CurrentTask(ctx context.Context) (*task.Task, error) {
 	cur, err := taskfetch.Fetch(ctx, s.Git, s.Policy)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"rfhandoff/gate"
+	"rfhandoff/gate/txgate"
 	"rfhandoff/gitcli"
 	"rfhandoff/hacksim"
 	"rfhandoff/prompt"
@@ -341,7 +342,7 @@ func (d *runner) watch(ctx context.Context, readies []*result.Result) (string, e
 	// expired (at the earliest node's expiry) and nothing will be written.
 	var last time.Time
 	for i, r := range readies {
-		if u := gate.ReadyUntil(r, pol, 0).Add(5 * time.Second); i == 0 || u.Before(last) {
+		if u := txgate.ReadyUntil(r, pol, 0).Add(5 * time.Second); i == 0 || u.Before(last) {
 			last = u
 		}
 	}
@@ -467,7 +468,7 @@ func (d *runner) execute(ctx context.Context, record string) (*outcome, hacksim.
 // Step 7 — the capture ends and COMPLETE is published (by every node).
 func (d *runner) complete(ctx context.Context, cs []*child, readies []*result.Result) error {
 	d.step(7, "RX capture ends and COMPLETE is published")
-	end := gate.CaptureEnd(readies[0])
+	end := txgate.CaptureEnd(readies[0])
 	d.say("The capture stops by itself after %d s (about %s); the executor then publishes", d.t.PlannedS, end.Local().Format("15:04:05"))
 	d.say("COMPLETE with the size, SHA-256, error counters and CLKIN after the capture.")
 	if d.sb.multi() {
@@ -475,7 +476,7 @@ func (d *runner) complete(ctx context.Context, cs []*child, readies []*result.Re
 	}
 	for i, n := range d.sb.nodes {
 		c := cs[i]
-		timeout := time.Until(gate.CaptureEnd(readies[i])) + 2*time.Minute
+		timeout := time.Until(txgate.CaptureEnd(readies[i])) + 2*time.Minute
 		var code int
 		var err error
 		if d.o.Auto {

@@ -13,6 +13,7 @@ import (
 	"rfhandoff/errlist"
 	"rfhandoff/exec"
 	"rfhandoff/gate"
+	"rfhandoff/gate/txgate"
 	"rfhandoff/gitcli"
 	"rfhandoff/notify"
 	"rfhandoff/prompt"
@@ -40,7 +41,7 @@ func describeTX(p TXParams) string {
 // the result's); a notification names its title and risk level.
 func (w *Watcher) authorize(ctx context.Context, snap resultfetch.Snapshot, r *result.Result, cur *task.Task, signer *gitcli.Signature) error {
 	taskID := cur.ID
-	deadline := gate.ReadyUntil(r, w.Policy, 0)
+	deadline := txgate.ReadyUntil(r, w.Policy, 0)
 	params := ParamsOf(w.Policy)
 	shown := []NodeBinding{{ResultBranch: w.Policy.Repo.ResultBranch, ResultCommit: snap.Commit,
 		ResultSHA256: snap.Digest, ResultSigner: resultfetch.Fingerprint(signer)}}
@@ -59,8 +60,8 @@ func (w *Watcher) authorize(ctx context.Context, snap resultfetch.Snapshot, r *r
 		"authorizing allows `rfhandoff tx execute` to run once: %s\n"+
 		"the prompt expires at %s",
 		taskID, snap.Commit, snap.Digest,
-		r.CaptureStartedAt.Format(time.RFC3339), gate.CaptureEnd(r).Format(time.RFC3339),
-		gate.Remaining(r, w.now()).Truncate(time.Second), r.FrequencyHz, r.SampleRateHz,
+		r.CaptureStartedAt.Format(time.RFC3339), txgate.CaptureEnd(r).Format(time.RFC3339),
+		txgate.Remaining(r, w.now()).Truncate(time.Second), r.FrequencyHz, r.SampleRateHz,
 		describeTX(params), deadline.Local().Format(time.RFC3339))
 
 	if !w.askPhrase(ctx, cur, deadline, o, nil) {

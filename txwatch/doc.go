@@ -9,8 +9,8 @@
 //     state write that fails shows nothing; a result shown to a watcher
 //     killed at the prompt is not offered again after a restart (the
 //     receiver must publish a new one).
-//   - The prompt's expiry is gate.ReadyUntil(result, policy, 0), a
-//     record's expires_at gate.ReadyUntil(result, policy, duration_s): the
+//   - The prompt's expiry is txgate.ReadyUntil(result, policy, 0), a
+//     record's expires_at txgate.ReadyUntil(result, policy, duration_s): the
 //     last moments the re-check after the phrase, and tx execute's, can
 //     still pass. A record that would expire at once is not written
 //     (reported as blocked).

@@ -14,6 +14,7 @@ import (
 	"rfhandoff/errlist"
 	"rfhandoff/exec"
 	"rfhandoff/gate"
+	"rfhandoff/gate/txgate"
 	"rfhandoff/gitcli"
 	"rfhandoff/hackrfcli"
 	"rfhandoff/mirror"
@@ -224,7 +225,7 @@ func (x *Executor) quickChecks(store Store, name, sum string, rec Record) (*hack
 	if pol.TX.Action != config.TXActionFake && !pol.TX.Enabled {
 		add("[tx] enabled is false: action %q is refused (only %q runs while TX is disabled)", pol.TX.Action, config.TXActionFake)
 	}
-	if err := gate.CheckTXParams(pol); err != nil {
+	if err := txgate.CheckTXParams(pol); err != nil {
 		errs = append(errs, flatten(err)...)
 	}
 	if err := pol.ValidateMAIN(); err != nil {

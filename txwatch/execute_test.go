@@ -14,6 +14,7 @@ import (
 	"rfhandoff/config"
 	"rfhandoff/exec"
 	"rfhandoff/gate"
+	"rfhandoff/gate/txgate"
 	"rfhandoff/gitcli/gittest"
 	"rfhandoff/internal/txtest"
 	"rfhandoff/prompt"
@@ -28,8 +29,8 @@ func authorized(t *testing.T, e *env, now time.Time) (string, Record, *result.Re
 	r := txtest.Ready(now)
 	commit, digest := e.f.Publish(t, r)
 	bound := []NodeBinding{{ResultBranch: e.pol.Repo.ResultBranch, ResultCommit: commit, ResultSHA256: digest}}
-	rec := newRecord(r.TaskID, bound, gate.CaptureEnd(r), now,
-		gate.ReadyUntil(r, e.pol, time.Duration(e.pol.TX.DurationS)*time.Second), ParamsOf(e.pol))
+	rec := newRecord(r.TaskID, bound, txgate.CaptureEnd(r), now,
+		txgate.ReadyUntil(r, e.pol, time.Duration(e.pol.TX.DurationS)*time.Second), ParamsOf(e.pol))
 	path, err := e.store(t).Create(rec)
 	if err != nil {
 		t.Fatal(err)
@@ -392,7 +393,7 @@ func TestExecuteTooLittleTimeIsRefused(t *testing.T) {
 	r.CaptureStartedAt = now.Add(-575 * time.Second) // 25 s left of 600
 	commit, digest := e.f.Publish(t, r)
 	rec := newRecord(r.TaskID, []NodeBinding{{ResultBranch: "rx-node", ResultCommit: commit, ResultSHA256: digest}},
-		gate.CaptureEnd(r), now, now.Add(time.Hour), ParamsOf(e.pol))
+		txgate.CaptureEnd(r), now, now.Add(time.Hour), ParamsOf(e.pol))
 	path, err := e.store(t).Create(rec)
 	if err != nil {
 		t.Fatal(err)

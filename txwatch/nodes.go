@@ -12,7 +12,7 @@ import (
 
 	"rfhandoff/config"
 	"rfhandoff/errlist"
-	"rfhandoff/gate"
+	"rfhandoff/gate/txgate"
 	"rfhandoff/gitcli"
 	"rfhandoff/result"
 	"rfhandoff/resultfetch"
@@ -186,7 +186,7 @@ func (w *Watcher) judgeNodes(ctx context.Context) error {
 			refused = append(refused, fmt.Sprintf("%s: published CAPTURE_COMPLETE for the task at %s", name, short(v.commit)))
 		default:
 			src := w.src.ForNode(n)
-			if err := readyProblems(resultfetch.CompletedError(&w.st, v.r), gate.CheckReady(v.r, now, cur.ID, w.Policy), src.CheckSigned(v.signer, v.r)); err != nil {
+			if err := readyProblems(resultfetch.CompletedError(&w.st, v.r), txgate.CheckReady(v.r, now, cur.ID, w.Policy), src.CheckSigned(v.signer, v.r)); err != nil {
 				refusedBy[name] = err.Error()
 				refused = append(refused, fmt.Sprintf("%s: READY %s at commit %s refused:\n%v", name, short(v.snap.Digest), short(v.commit), err))
 			} else {
@@ -251,7 +251,7 @@ func (w *Watcher) nodesUntil(vs []*nodeView, extra time.Duration) (time.Time, *n
 	var until time.Time
 	var who *nodeView
 	for _, v := range vs {
-		if u := gate.ReadyUntil(v.r, w.Policy, extra); until.IsZero() || u.Before(until) {
+		if u := txgate.ReadyUntil(v.r, w.Policy, extra); until.IsZero() || u.Before(until) {
 			until, who = u, v
 		}
 	}
@@ -287,7 +287,7 @@ func (w *Watcher) authorizeNodes(ctx context.Context, cur *task.Task, vs []*node
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%v\n", v.node.Name, signer, short(v.commit),
 			v.r.PublishedAt.Format(time.RFC3339), v.r.CaptureStartedAt.Format(time.RFC3339),
-			gate.Remaining(v.r, now).Truncate(time.Second), v.r.CommonClockVerified)
+			txgate.Remaining(v.r, now).Truncate(time.Second), v.r.CommonClockVerified)
 	}
 	tw.Flush()
 	sim := ""
@@ -365,11 +365,11 @@ func (w *Watcher) recheck(ctx context.Context, cur *task.Task, shown []NodeBindi
 			who = " (node " + first.node.Name + "'s)"
 		}
 		return Record{}, fmt.Errorf("remaining-time: the record would expire at once: %s of capture left%s is not enough for the transmission (%d s) plus min_remaining_s (%d s) within the publication age limit",
-			gate.Remaining(first.r, now).Truncate(time.Second), who, params.DurationS, w.Policy.Limits.MinRemainingS)
+			txgate.Remaining(first.r, now).Truncate(time.Second), who, params.DurationS, w.Policy.Limits.MinRemainingS)
 	}
-	captureEnds := gate.CaptureEnd(vs[0].r)
+	captureEnds := txgate.CaptureEnd(vs[0].r)
 	for _, v := range vs[1:] {
-		if e := gate.CaptureEnd(v.r); e.Before(captureEnds) {
+		if e := txgate.CaptureEnd(v.r); e.Before(captureEnds) {
 			captureEnds = e
 		}
 	}
@@ -451,7 +451,7 @@ func checkBindings(ctx context.Context, base resultfetch.Source, taskID string, 
 		if cur != nil {
 			// The signer is checked with the allowed signers in force now: a
 			// key removed since the authorization no longer counts.
-			if err := readyProblems(resultfetch.CompletedError(st, v.r), gate.CheckReadyFor(v.r, now, cur.ID, pol, extra), src.CheckSigned(v.signer, v.r)); err != nil {
+			if err := readyProblems(resultfetch.CompletedError(st, v.r), txgate.CheckReadyFor(v.r, now, cur.ID, pol, extra), src.CheckSigned(v.signer, v.r)); err != nil {
 				for _, e := range flatten(err) {
 					add(fmt.Errorf("%s%w", who, e))
 				}

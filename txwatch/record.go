@@ -40,7 +40,7 @@ type Record struct {
 	CaptureEndsAt time.Time `json:"capture_ends_at"`
 	AuthorizedAt  time.Time `json:"authorized_at"`
 	// ExpiresAt is the last moment tx execute's re-check can still pass on
-	// time (gate.ReadyUntil with the transmission's duration_s).
+	// time (txgate.ReadyUntil with the transmission's duration_s).
 	ExpiresAt time.Time `json:"expires_at"`
 	// RFTXStarted and RFTX are always false and 0: a record authorizes, it
 	// never says that anything was sent (the outcome file does).

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"rfhandoff/gate/txgate"
 	"rfhandoff/localfile"
 	"rfhandoff/notify"
 	"rfhandoff/resultfetch"
@@ -19,7 +20,6 @@ import (
 	"rfhandoff/backoff"
 	"rfhandoff/config"
 	"rfhandoff/exec"
-	"rfhandoff/gate"
 	"rfhandoff/gitcli"
 	"rfhandoff/mirror"
 	"rfhandoff/result"
@@ -164,7 +164,7 @@ func (w *Watcher) Run(ctx context.Context) (err error) {
 	r := w.Policy.Repo
 	w.rep.printf("watching %s/%s every %s (pid %d)", r.Remote, r.ResultBranch, w.Policy.Poll.TXInterval.Duration, os.Getpid())
 
-	if err := gate.CheckTXParams(w.Policy); err != nil {
+	if err := txgate.CheckTXParams(w.Policy); err != nil {
 		w.rep.printf("warning: tx execute will refuse every record while the [tx] parameters are outside the limits:\n%v", err)
 	}
 
@@ -266,7 +266,7 @@ func (w *Watcher) poll(ctx context.Context) error {
 		w.st.MarkCompleted(r.TaskID, commit)
 	}
 	if checkErr == nil {
-		checkErr = readyProblems(resultfetch.CompletedError(&w.st, r), gate.CheckReady(r, now, cur.ID, w.Policy), w.src.CheckSigned(signer, r))
+		checkErr = readyProblems(resultfetch.CompletedError(&w.st, r), txgate.CheckReady(r, now, cur.ID, w.Policy), w.src.CheckSigned(signer, r))
 	}
 	if checkErr == nil && !w.clockAllows(ctx, "result:"+snap.Digest, fmt.Sprintf("result %s at commit %s", short(snap.Digest), short(commit))) {
 		return nil // neither shown nor remembered: asked again at the next poll
@@ -291,7 +291,7 @@ func (w *Watcher) poll(ctx context.Context) error {
 			// Another task's result (at start-up, the last one's): the
 			// task ID settles it, one line, whatever else it fails.
 			w.rep.printf("result %s at commit %s refused, not offered for authorization: %s: it is task %s's (%s), the current task is %s",
-				short(snap.Digest), short(commit), gate.TXRuleTaskID, r.TaskID, r.State, cur.ID)
+				short(snap.Digest), short(commit), txgate.TXRuleTaskID, r.TaskID, r.State, cur.ID)
 			return nil
 		}
 		w.rep.printf("result %s at commit %s refused, not offered for authorization:\n%v",

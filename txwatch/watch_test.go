@@ -14,6 +14,7 @@ import (
 
 	"rfhandoff/exec"
 	"rfhandoff/gate"
+	"rfhandoff/gate/txgate"
 	"rfhandoff/gitcli"
 	"rfhandoff/gitcli/gittest"
 	"rfhandoff/internal/txtest"
@@ -46,7 +47,7 @@ func TestWatchAuthorizesAfterTheExactPhrase(t *testing.T) {
 	}
 	// The prompt expires when the re-check would fail: here the
 	// publication age limit (300 s) comes before the capture's end.
-	if want := gate.ReadyUntil(r, e.pol, 0); !asker.deadlines[0].Equal(want) {
+	if want := txgate.ReadyUntil(r, e.pol, 0); !asker.deadlines[0].Equal(want) {
 		t.Errorf("prompt deadline %v, want %v", asker.deadlines[0], want)
 	}
 	name := RecordName(txtest.TaskID, digest)
@@ -61,7 +62,7 @@ func TestWatchAuthorizesAfterTheExactPhrase(t *testing.T) {
 		rec.RFTXStarted || rec.RFTX != 0 || rec.ResultBranch != "rx-node" {
 		t.Errorf("record %+v", rec)
 	}
-	if want := gate.ReadyUntil(r, e.pol, 10*time.Second); !rec.ExpiresAt.Equal(want) {
+	if want := txgate.ReadyUntil(r, e.pol, 10*time.Second); !rec.ExpiresAt.Equal(want) {
 		t.Errorf("expires_at %v, want %v", rec.ExpiresAt, want)
 	}
 	if rec.TX != ParamsOf(e.pol) {
@@ -110,19 +111,19 @@ func TestWatchRefusesFailingResults(t *testing.T) {
 	tests := []struct {
 		name   string
 		mutate func(r *result.Result, now time.Time)
-		rule   gate.TXRule
+		rule   txgate.TXRule
 	}{
-		{"stale READY", func(r *result.Result, now time.Time) { r.PublishedAt = now.Add(-301 * time.Second) }, gate.TXRulePublicationAge},
-		{"future beyond skew", func(r *result.Result, now time.Time) { r.PublishedAt = now.Add(time.Minute) }, gate.TXRulePublicationFuture},
-		{"too little time left", func(r *result.Result, now time.Time) { r.CaptureStartedAt = now.Add(-595 * time.Second) }, gate.TXRuleRemainingTime},
-		{"clock not verified", func(r *result.Result, now time.Time) { r.CommonClockVerified = false }, gate.TXRuleCommonClock},
-		{"wrong task", func(r *result.Result, now time.Time) { r.TaskID = "RX_OTA_0999" }, gate.TXRuleTaskID},
+		{"stale READY", func(r *result.Result, now time.Time) { r.PublishedAt = now.Add(-301 * time.Second) }, txgate.TXRulePublicationAge},
+		{"future beyond skew", func(r *result.Result, now time.Time) { r.PublishedAt = now.Add(time.Minute) }, txgate.TXRulePublicationFuture},
+		{"too little time left", func(r *result.Result, now time.Time) { r.CaptureStartedAt = now.Add(-595 * time.Second) }, txgate.TXRuleRemainingTime},
+		{"clock not verified", func(r *result.Result, now time.Time) { r.CommonClockVerified = false }, txgate.TXRuleCommonClock},
+		{"wrong task", func(r *result.Result, now time.Time) { r.TaskID = "RX_OTA_0999" }, txgate.TXRuleTaskID},
 		{"earlier task, stale", func(r *result.Result, now time.Time) {
 			r.TaskID, r.CaptureStartedAt, r.PublishedAt = "RX_OTA_0000", now.Add(-time.Hour), now.Add(-time.Hour)
-		}, gate.TXRuleTaskID},
-		{"frequency differs", func(r *result.Result, now time.Time) { r.FrequencyHz = 868000000 }, gate.TXRuleFrequency},
+		}, txgate.TXRuleTaskID},
+		{"frequency differs", func(r *result.Result, now time.Time) { r.FrequencyHz = 868000000 }, txgate.TXRuleFrequency},
 		// MAIN's policy leaves [tools] allow_simulator false.
-		{"simulated receiver", func(r *result.Result, now time.Time) { r.Simulated = true }, gate.TXRuleSimulated},
+		{"simulated receiver", func(r *result.Result, now time.Time) { r.Simulated = true }, txgate.TXRuleSimulated},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -134,7 +135,7 @@ func TestWatchRefusesFailingResults(t *testing.T) {
 			now := time.Now()
 			r := txtest.Ready(now)
 			tt.mutate(r, now)
-			if tt.rule == gate.TXRuleCommonClock {
+			if tt.rule == txgate.TXRuleCommonClock {
 				// READY demands the flag, so the schema already refuses it;
 				// the watcher reports that like any failed check.
 				tt.rule = ""
@@ -157,7 +158,7 @@ func TestWatchRefusesFailingResults(t *testing.T) {
 			if tt.rule != "" && !strings.Contains(s, string(tt.rule)+": ") {
 				t.Errorf("report does not name %s:\n%s", tt.rule, s)
 			}
-			if tt.rule == gate.TXRuleTaskID && strings.Contains(s, "problems") {
+			if tt.rule == txgate.TXRuleTaskID && strings.Contains(s, "problems") {
 				t.Errorf("another task's result takes more than one line:\n%s", s)
 			}
 			if tt.rule == "" && !strings.Contains(s, `"common_clock_verified": must be true`) {

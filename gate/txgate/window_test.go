@@ -1,4 +1,4 @@
-package gate
+package txgate
 
 import (
 	"os"
@@ -49,7 +49,7 @@ func window(t *testing.T, pol config.Policy) time.Duration {
 // tx watch to the last moment tx execute accepts the record — every §7
 // check still made — and a policy can still tighten it.
 func TestDefaultWindowIsAPersons(t *testing.T) {
-	data, err := os.ReadFile("../config.toml.example")
+	data, err := os.ReadFile("../../config.toml.example")
 	if err != nil {
 		t.Fatal(err)
 	}

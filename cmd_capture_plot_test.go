@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"rfhandoff/internal/quicklooktest"
 	"rfhandoff/quicklook"
-	"rfhandoff/quicklook/quicklooktest"
 )
 
 func runCapturePlot(t *testing.T, args ...string) (code int, stdout, stderr string) {

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"rfhandoff/exec"
-	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/gittest"
 	"rfhandoff/internal/txtest"
 )
 

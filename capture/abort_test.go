@@ -13,9 +13,9 @@ import (
 
 	"rfhandoff/config"
 	"rfhandoff/exec"
+	"rfhandoff/internal/publishtest"
 	"rfhandoff/localfile"
 	"rfhandoff/publish"
-	"rfhandoff/publish/publishtest"
 	"rfhandoff/result"
 	"rfhandoff/state"
 )

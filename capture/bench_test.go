@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"rfhandoff/config"
-	"rfhandoff/publish/publishtest"
+	"rfhandoff/internal/publishtest"
 	"rfhandoff/quicklook"
 	"rfhandoff/result"
 )

@@ -18,10 +18,10 @@ import (
 	"rfhandoff/exec"
 	"rfhandoff/hackrfcli"
 	"rfhandoff/hacksim"
-	"rfhandoff/publish/publishtest"
+	"rfhandoff/internal/publishtest"
+	"rfhandoff/internal/sigmftest"
 	"rfhandoff/quicklook"
 	"rfhandoff/result"
-	"rfhandoff/sigmf/sigmftest"
 )
 
 // TestCaptureBurst is the whole executor in real time (3 s at 2 Msps) with

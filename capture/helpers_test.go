@@ -14,10 +14,10 @@ import (
 
 	"rfhandoff/config"
 	"rfhandoff/exec"
-	"rfhandoff/gitcli/gittest"
 	"rfhandoff/hacksim"
+	"rfhandoff/internal/gittest"
+	"rfhandoff/internal/publishtest"
 	"rfhandoff/internal/testrun"
-	"rfhandoff/publish/publishtest"
 	"rfhandoff/result"
 
 	"github.com/cli/safeexec"

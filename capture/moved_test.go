@@ -5,10 +5,10 @@ import (
 	"sync"
 	"testing"
 
-	"rfhandoff/gitcli/gittest"
-	"rfhandoff/publish/publishtest"
+	"rfhandoff/internal/gittest"
+	"rfhandoff/internal/publishtest"
+	"rfhandoff/internal/tasktest"
 	"rfhandoff/result"
-	"rfhandoff/task/tasktest"
 )
 
 // TestCaptureCompleteAfterTheTaskMoved: a new task pushed to the task

@@ -14,11 +14,11 @@ import (
 
 	"rfhandoff/config"
 	"rfhandoff/exec"
-	"rfhandoff/gitcli/gittest"
 	"rfhandoff/hackrfcli"
+	"rfhandoff/internal/gittest"
+	"rfhandoff/internal/publishtest"
 	"rfhandoff/node"
 	"rfhandoff/publish"
-	"rfhandoff/publish/publishtest"
 	"rfhandoff/result"
 	"rfhandoff/state"
 )

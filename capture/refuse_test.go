@@ -11,13 +11,13 @@ import (
 	"rfhandoff/config"
 	"rfhandoff/exec"
 	"rfhandoff/gate"
-	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/gittest"
+	"rfhandoff/internal/publishtest"
+	"rfhandoff/internal/tasktest"
 	"rfhandoff/localfile"
-	"rfhandoff/publish/publishtest"
 	"rfhandoff/result"
 	"rfhandoff/state"
 	"rfhandoff/task"
-	"rfhandoff/task/tasktest"
 )
 
 // TestCaptureRefused: a capture that the task, its approval or the

@@ -10,7 +10,7 @@ import (
 
 	"rfhandoff/config"
 	"rfhandoff/exec"
-	"rfhandoff/publish/publishtest"
+	"rfhandoff/internal/publishtest"
 	"rfhandoff/state"
 
 	"github.com/rogpeppe/go-internal/txtar"

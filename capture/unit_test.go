@@ -17,9 +17,9 @@ import (
 
 	"rfhandoff/captureplan"
 	"rfhandoff/hackrfcli"
+	"rfhandoff/internal/quicklooktest"
+	"rfhandoff/internal/sigmftest"
 	"rfhandoff/quicklook"
-	"rfhandoff/quicklook/quicklooktest"
-	"rfhandoff/sigmf/sigmftest"
 )
 
 // TestFollowerReadsAGrowingFile: a writer appends in uneven pieces with

@@ -4,10 +4,10 @@ import (
 	"strings"
 	"testing"
 
-	"rfhandoff/faultkit"
-	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/faultkit"
+	"rfhandoff/internal/gittest"
+	"rfhandoff/internal/tasktest"
 	"rfhandoff/result"
-	"rfhandoff/task/tasktest"
 )
 
 // TestCaptureSurvivesTheNextTask: while a capture runs, task new on the

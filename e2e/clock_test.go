@@ -9,11 +9,11 @@ import (
 	"testing"
 	"time"
 
-	"rfhandoff/faultkit"
-	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/faultkit"
+	"rfhandoff/internal/gittest"
+	"rfhandoff/internal/prompttest"
+	"rfhandoff/internal/publishtest"
 	"rfhandoff/internal/txtest"
-	"rfhandoff/prompt/prompttest"
-	"rfhandoff/publish/publishtest"
 	"rfhandoff/result"
 )
 

@@ -12,7 +12,7 @@ import (
 	"rfhandoff/exec"
 	"rfhandoff/gate"
 	"rfhandoff/internal/rxtest"
-	"rfhandoff/task/tasktest"
+	"rfhandoff/internal/tasktest"
 )
 
 // decisionKinds reads the decision lines of the audit log at path.

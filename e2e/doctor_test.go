@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"rfhandoff/config"
-	"rfhandoff/faultkit"
-	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/faultkit"
+	"rfhandoff/internal/gittest"
 )
 
 const doctorWait = 2 * time.Minute

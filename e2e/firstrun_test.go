@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"rfhandoff/config"
-	"rfhandoff/gitcli/gittest"
-	"rfhandoff/prompt/prompttest"
+	"rfhandoff/internal/gittest"
+	"rfhandoff/internal/prompttest"
 	"rfhandoff/result"
 )
 

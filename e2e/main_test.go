@@ -3,7 +3,7 @@ package e2e
 import (
 	"testing"
 
-	"rfhandoff/faultkit"
+	"rfhandoff/internal/faultkit"
 	"rfhandoff/internal/testbin"
 )
 

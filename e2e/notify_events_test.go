@@ -13,11 +13,11 @@ import (
 
 	"rfhandoff/config"
 	"rfhandoff/exec"
-	"rfhandoff/faultkit"
 	"rfhandoff/gate"
-	"rfhandoff/prompt/prompttest"
-	"rfhandoff/publish/publishtest"
-	"rfhandoff/task/tasktest"
+	"rfhandoff/internal/faultkit"
+	"rfhandoff/internal/prompttest"
+	"rfhandoff/internal/publishtest"
+	"rfhandoff/internal/tasktest"
 	"rfhandoff/txwatch"
 )
 

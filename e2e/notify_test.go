@@ -14,8 +14,8 @@ import (
 	"rfhandoff/config"
 	"rfhandoff/exec"
 	"rfhandoff/internal/rxtest"
+	"rfhandoff/internal/tasktest"
 	"rfhandoff/notify"
-	"rfhandoff/task/tasktest"
 )
 
 // hookServer is a real webhook receiver on 127.0.0.1 that checks every

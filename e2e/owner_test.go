@@ -14,14 +14,14 @@ import (
 	"time"
 
 	"rfhandoff/config"
-	"rfhandoff/faultkit"
 	"rfhandoff/gate"
-	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/faultkit"
+	"rfhandoff/internal/gittest"
+	"rfhandoff/internal/publishtest"
 	"rfhandoff/internal/rxtest"
+	"rfhandoff/internal/tasktest"
 	"rfhandoff/internal/txtest"
-	"rfhandoff/publish/publishtest"
 	"rfhandoff/state"
-	"rfhandoff/task/tasktest"
 	"rfhandoff/txwatch"
 )
 

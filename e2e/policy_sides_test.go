@@ -8,8 +8,8 @@ import (
 
 	"rfhandoff/config"
 	"rfhandoff/internal/rxtest"
+	"rfhandoff/internal/tasktest"
 	"rfhandoff/internal/txtest"
-	"rfhandoff/task/tasktest"
 )
 
 // A 15 s planned duration leaves no room for the default transmission

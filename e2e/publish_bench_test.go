@@ -11,9 +11,9 @@ import (
 
 	"github.com/cli/safeexec"
 
-	"rfhandoff/faultkit"
-	"rfhandoff/gitcli/gittest"
-	"rfhandoff/publish/publishtest"
+	"rfhandoff/internal/faultkit"
+	"rfhandoff/internal/gittest"
+	"rfhandoff/internal/publishtest"
 )
 
 // proc runs one program as a process, as a shell would: nil stdin, its

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"rfhandoff/internal/rxtest"
-	"rfhandoff/task/tasktest"
+	"rfhandoff/internal/tasktest"
 )
 
 // TestRxApproveShowsWhatWillRun: `rx approve` of a capture task shows,

@@ -8,9 +8,9 @@ import (
 
 	"rfhandoff/gate"
 	"rfhandoff/internal/rxtest"
+	"rfhandoff/internal/tasktest"
 	"rfhandoff/rxside"
 	"rfhandoff/task"
-	"rfhandoff/task/tasktest"
 )
 
 // TestRxApprovePrompts drives `rx approve` on a real pseudo-terminal, as

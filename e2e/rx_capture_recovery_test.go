@@ -6,11 +6,11 @@ import (
 	"syscall"
 	"testing"
 
-	"rfhandoff/faultkit"
-	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/faultkit"
+	"rfhandoff/internal/gittest"
+	"rfhandoff/internal/tasktest"
 	"rfhandoff/result"
 	"rfhandoff/state"
-	"rfhandoff/task/tasktest"
 )
 
 // rxStatusJSON is the part of rx status --json's object this test reads.

@@ -9,9 +9,9 @@ import (
 	"testing"
 
 	"rfhandoff/capture"
-	"rfhandoff/faultkit"
-	"rfhandoff/prompt/prompttest"
-	"rfhandoff/publish/publishtest"
+	"rfhandoff/internal/faultkit"
+	"rfhandoff/internal/prompttest"
+	"rfhandoff/internal/publishtest"
 	"rfhandoff/result"
 )
 

@@ -14,12 +14,12 @@ import (
 	"rfhandoff/capture"
 	"rfhandoff/config"
 	"rfhandoff/exec"
-	"rfhandoff/faultkit"
-	"rfhandoff/gitcli/gittest"
 	"rfhandoff/hackrfcli"
+	"rfhandoff/internal/faultkit"
+	"rfhandoff/internal/gittest"
+	"rfhandoff/internal/prompttest"
+	"rfhandoff/internal/publishtest"
 	"rfhandoff/localfile"
-	"rfhandoff/prompt/prompttest"
-	"rfhandoff/publish/publishtest"
 	"rfhandoff/result"
 )
 

@@ -5,9 +5,9 @@ import (
 	"testing"
 	"time"
 
-	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/gittest"
 	"rfhandoff/internal/rxtest"
-	"rfhandoff/task/tasktest"
+	"rfhandoff/internal/tasktest"
 )
 
 // TestRxCheckTaskBehindLargeCommit is issue 15's measurement as a test: a

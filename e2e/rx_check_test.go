@@ -8,10 +8,10 @@ import (
 	"testing"
 
 	"rfhandoff/capture"
-	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/gittest"
 	"rfhandoff/internal/rxtest"
+	"rfhandoff/internal/tasktest"
 	"rfhandoff/localfile"
-	"rfhandoff/task/tasktest"
 )
 
 // TestRxCheckExitCodes walks `rx check` through its exit codes on a real

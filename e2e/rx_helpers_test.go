@@ -10,9 +10,9 @@ import (
 	"github.com/cli/safeexec"
 
 	"rfhandoff/config"
-	"rfhandoff/faultkit"
+	"rfhandoff/internal/faultkit"
+	"rfhandoff/internal/prompttest"
 	"rfhandoff/internal/rxtest"
-	"rfhandoff/prompt/prompttest"
 	"rfhandoff/state"
 )
 

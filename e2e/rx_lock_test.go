@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"rfhandoff/internal/rxtest"
-	"rfhandoff/task/tasktest"
+	"rfhandoff/internal/tasktest"
 )
 
 // A command refused beside another one holding the RX lock names the one

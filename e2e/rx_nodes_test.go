@@ -12,12 +12,12 @@ import (
 	"time"
 
 	"rfhandoff/capture"
-	"rfhandoff/faultkit"
+	"rfhandoff/internal/faultkit"
+	"rfhandoff/internal/prompttest"
+	"rfhandoff/internal/publishtest"
 	"rfhandoff/internal/rxtest"
-	"rfhandoff/prompt/prompttest"
-	"rfhandoff/publish/publishtest"
+	"rfhandoff/internal/tasktest"
 	"rfhandoff/result"
-	"rfhandoff/task/tasktest"
 )
 
 // TestRxCaptureNodeResult (PROTOCOL §23): rx capture of a task with

@@ -9,11 +9,11 @@ import (
 	"testing"
 
 	"rfhandoff/gate"
-	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/gittest"
 	"rfhandoff/internal/rxtest"
+	"rfhandoff/internal/tasktest"
 	"rfhandoff/rxside"
 	"rfhandoff/state"
-	"rfhandoff/task/tasktest"
 )
 
 // TestRxWatchApprove: watch → prompt → approve → outbox → state, then a

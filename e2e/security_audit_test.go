@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"rfhandoff/faultkit"
 	"rfhandoff/gate"
+	"rfhandoff/internal/faultkit"
 	"rfhandoff/internal/txtest"
 	"rfhandoff/txwatch"
 )

@@ -9,10 +9,10 @@ import (
 	"syscall"
 	"testing"
 
-	"rfhandoff/faultkit"
-	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/faultkit"
+	"rfhandoff/internal/gittest"
+	"rfhandoff/internal/prompttest"
 	"rfhandoff/internal/rxtest"
-	"rfhandoff/prompt/prompttest"
 	"rfhandoff/state"
 )
 

@@ -14,11 +14,11 @@ import (
 
 	"rfhandoff/config"
 	"rfhandoff/exec"
-	"rfhandoff/faultkit"
 	"rfhandoff/gate"
-	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/faultkit"
+	"rfhandoff/internal/gittest"
+	"rfhandoff/internal/prompttest"
 	"rfhandoff/internal/txtest"
-	"rfhandoff/prompt/prompttest"
 	"rfhandoff/state"
 	"rfhandoff/txwatch"
 )

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"rfhandoff/gitcli/gittest"
-	"rfhandoff/prompt/prompttest"
+	"rfhandoff/internal/gittest"
+	"rfhandoff/internal/prompttest"
 )
 
 // The first run of firstrun_test.go with both machines on the Windows

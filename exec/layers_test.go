@@ -21,34 +21,34 @@ var layers = [][]string{
 	// leaves: no project imports
 	{"errlist", "strictjson", "localfile", "backoff", "hiddentext", "gitcli/gitname", "gitcli/sshsig", "captureplan", "ident", "node", "gate", "internal/testrun", "internal/testbin"},
 	// infrastructure: processes, files, git, the HackRF tools
-	{"exec", "state", "gitcli", "hackrfcli", "hacksim", "quicklook", "hostclock", "gitcli/gittest", "quicklook/quicklooktest"},
+	{"exec", "state", "gitcli", "hackrfcli", "hacksim", "quicklook", "hostclock", "internal/gittest", "internal/quicklooktest"},
 	// domain: what a task, a result and a policy are, and reading them
-	{"config", "task", "gate/txgate", "result", "prompt", "taskfetch", "resultfetch", "mirror", "notify", "sigmf", "prompt/prompttest", "task/tasktest", "sigmf/sigmftest"},
+	{"config", "task", "gate/txgate", "result", "prompt", "taskfetch", "resultfetch", "mirror", "notify", "sigmf", "internal/prompttest", "internal/tasktest", "internal/sigmftest"},
 	// workflows: the two sides' commands
-	{"rxside", "txwatch", "capture", "publish", "tasknew", "demo", "doctor", "internal/rxtest", "internal/txtest", "publish/publishtest", "faultkit", "e2e/e2ekit"},
+	{"rxside", "txwatch", "capture", "publish", "tasknew", "demo", "doctor", "internal/rxtest", "internal/txtest", "internal/publishtest", "internal/faultkit", "internal/e2ekit"},
 	// commands and the end-to-end suites
 	{"", "e2e", "e2e/fault", "e2e/trust", "e2e/ssh", "e2e/security", "e2e/demorun", "e2e/nodes"},
 }
 
 // sameLayer lists the imports allowed within a layer, importer first.
 var sameLayer = map[string][]string{
-	"localfile":           {"errlist"},
-	"gitcli/sshsig":       {"gitcli/gitname"},
-	"gitcli":              {"exec"},
-	"hackrfcli":           {"exec"},
-	"hostclock":           {"exec"},
-	"hacksim":             {"hackrfcli"},
-	"gitcli/gittest":      {"exec"},
-	"gate/txgate":         {"config", "result"},
-	"taskfetch":           {"config", "task"},
-	"resultfetch":         {"config", "result", "task", "taskfetch"},
-	"mirror":              {"config"},
-	"notify":              {"config", "task"},
-	"task/tasktest":       {"config", "result", "task"},
-	"capture":             {"publish"},
-	"demo":                {"txwatch"},
-	"publish/publishtest": {"publish"},
-	"e2e/e2ekit":          {"txwatch"},
+	"localfile":            {"errlist"},
+	"gitcli/sshsig":        {"gitcli/gitname"},
+	"gitcli":               {"exec"},
+	"hackrfcli":            {"exec"},
+	"hostclock":            {"exec"},
+	"hacksim":              {"hackrfcli"},
+	"internal/gittest":     {"exec"},
+	"gate/txgate":          {"config", "result"},
+	"taskfetch":            {"config", "task"},
+	"resultfetch":          {"config", "result", "task", "taskfetch"},
+	"mirror":               {"config"},
+	"notify":               {"config", "task"},
+	"internal/tasktest":    {"config", "result", "task"},
+	"capture":              {"publish"},
+	"demo":                 {"txwatch"},
+	"internal/publishtest": {"publish"},
+	"internal/e2ekit":      {"txwatch"},
 }
 
 // testOnly lists what test files may import besides the rules above.
@@ -57,8 +57,8 @@ var testOnly = map[string][]string{
 }
 
 // testHelpers are imported by tests of any layer.
-var testHelpers = []string{"internal/testrun", "internal/testbin", "gitcli/gittest", "quicklook/quicklooktest", "prompt/prompttest", "task/tasktest", "sigmf/sigmftest",
-	"internal/rxtest", "internal/txtest", "publish/publishtest", "faultkit", "e2e/e2ekit"}
+var testHelpers = []string{"internal/testrun", "internal/testbin", "internal/gittest", "internal/quicklooktest", "internal/prompttest", "internal/tasktest", "internal/sigmftest",
+	"internal/rxtest", "internal/txtest", "internal/publishtest", "internal/faultkit", "internal/e2ekit"}
 
 // importEdge is one project import of one file.
 type importEdge struct {
@@ -190,14 +190,14 @@ func TestLayersRefuseWrongEdges(t *testing.T) {
 	edges := []importEdge{
 		{file: "gitcli/cause.go", from: "gitcli", to: "task"},                       // upward
 		{file: "gitcli/clone_windows.go", from: "gitcli", to: "state"},              // same layer, unlisted
-		{file: "exec/x.go", from: "exec", to: "faultkit"},                           // a helper in production
+		{file: "exec/x.go", from: "exec", to: "internal/faultkit"},                  // a helper in production
 		{file: "task/parse.go", from: "task", to: "hiddentext"},                     // downward: fine
-		{file: "exec/x_test.go", from: "exec", to: "faultkit", test: true},          // a helper in a test: fine
+		{file: "exec/x_test.go", from: "exec", to: "internal/faultkit", test: true}, // a helper in a test: fine
 		{file: "hackrfcli/p_test.go", from: "hackrfcli", to: "hacksim", test: true}, // testOnly: fine
 		{file: "hackrfcli/p.go", from: "hackrfcli", to: "hacksim"},                  // but not in production
 	}
 	bad, unknown := judgeLayers(edges, pkgs)
-	want := []string{"gitcli/cause.go imports task", "gitcli/clone_windows.go imports state", "exec/x.go imports faultkit", "hackrfcli/p.go imports hacksim"}
+	want := []string{"gitcli/cause.go imports task", "gitcli/clone_windows.go imports state", "exec/x.go imports internal/faultkit", "hackrfcli/p.go imports hacksim"}
 	if !slices.Equal(bad, want) {
 		t.Errorf("bad = %q, want %q", bad, want)
 	}

@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"rfhandoff/exec"
-	"rfhandoff/faultkit"
-	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/faultkit"
+	"rfhandoff/internal/gittest"
 )
 
 // A repository's own config names a signature program that would leave a

@@ -9,10 +9,10 @@ import (
 	"time"
 
 	"rfhandoff/exec"
-	"rfhandoff/faultkit"
 	"rfhandoff/gitcli"
-	"rfhandoff/gitcli/gittest"
 	"rfhandoff/gitcli/sshsig"
+	"rfhandoff/internal/faultkit"
+	"rfhandoff/internal/gittest"
 )
 
 // writeCommit writes raw as a commit object in dir's repository.

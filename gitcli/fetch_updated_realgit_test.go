@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"rfhandoff/gitcli"
-	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/gittest"
 )
 
 // TestFetchBranchUpdatedReal checks the parser against what real git

@@ -8,7 +8,7 @@ import (
 
 	"rfhandoff/exec"
 	"rfhandoff/gitcli"
-	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/gittest"
 )
 
 // TestFileHistoryRealGit: every content the file had — deleted and

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"rfhandoff/gitcli"
-	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/gittest"
 )
 
 func TestRequireIgnored(t *testing.T) {

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"rfhandoff/gitcli"
-	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/gittest"
 )
 
 func TestBlobID(t *testing.T) {

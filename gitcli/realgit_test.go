@@ -11,7 +11,7 @@ import (
 
 	"rfhandoff/exec"
 	"rfhandoff/gitcli"
-	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/gittest"
 )
 
 const (

@@ -9,7 +9,7 @@ import (
 
 	"rfhandoff/exec"
 	"rfhandoff/gitcli"
-	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/gittest"
 )
 
 // RemoteURL gives the checkout's remote URL only when git would fetch

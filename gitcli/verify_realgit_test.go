@@ -8,9 +8,9 @@ import (
 	"testing"
 
 	"rfhandoff/exec"
-	"rfhandoff/faultkit"
 	"rfhandoff/gitcli"
-	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/faultkit"
+	"rfhandoff/internal/gittest"
 )
 
 // signedWorld is a bare remote, keys made by ssh-keygen, an allowed-signers

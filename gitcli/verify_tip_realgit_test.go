@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"rfhandoff/faultkit"
 	"rfhandoff/gitcli"
-	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/faultkit"
+	"rfhandoff/internal/gittest"
 )
 
 // VerifyTip speaks only for a tip that is a signed single-parent commit

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"rfhandoff/exec"
-	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/gittest"
 )
 
 // standIn writes a timedatectl that prints out (and exits with code) into

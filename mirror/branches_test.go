@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"rfhandoff/gitcli"
-	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/gittest"
 	"rfhandoff/mirror"
 )
 

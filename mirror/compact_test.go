@@ -7,7 +7,7 @@ import (
 
 	"rfhandoff/config"
 	"rfhandoff/gitcli"
-	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/gittest"
 )
 
 // Packs gathered by many fetches are repacked into one, and the mirror

@@ -8,7 +8,7 @@ import (
 
 	"rfhandoff/config"
 	"rfhandoff/gitcli"
-	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/gittest"
 	"rfhandoff/mirror"
 )
 

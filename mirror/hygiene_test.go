@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/gittest"
 	"rfhandoff/localfile"
 	"rfhandoff/mirror"
 )

@@ -10,7 +10,7 @@ import (
 
 	"rfhandoff/config"
 	"rfhandoff/gitcli"
-	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/gittest"
 	"rfhandoff/mirror"
 )
 

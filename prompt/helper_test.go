@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"rfhandoff/exec"
+	"rfhandoff/internal/prompttest"
 	"rfhandoff/prompt"
-	"rfhandoff/prompt/prompttest"
 )
 
 // The test binary doubles as the program under test: started again with

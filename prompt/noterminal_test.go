@@ -3,7 +3,7 @@ package prompt_test
 import (
 	"testing"
 
-	"rfhandoff/prompt/prompttest"
+	"rfhandoff/internal/prompttest"
 )
 
 // Run the way cron or an agent would: a new session with no controlling

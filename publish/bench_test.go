@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/gittest"
+	"rfhandoff/internal/publishtest"
 	"rfhandoff/publish"
-	"rfhandoff/publish/publishtest"
 	"rfhandoff/result"
 )
 

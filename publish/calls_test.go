@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"rfhandoff/publish/publishtest"
+	"rfhandoff/internal/publishtest"
 )
 
 // TestPublishGitCalls counts the git subprocesses of a publish once the RX

@@ -6,12 +6,12 @@ import (
 	"testing"
 
 	"rfhandoff/gate"
-	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/gittest"
+	"rfhandoff/internal/publishtest"
+	"rfhandoff/internal/tasktest"
 	"rfhandoff/publish"
-	"rfhandoff/publish/publishtest"
 	"rfhandoff/result"
 	"rfhandoff/task"
-	"rfhandoff/task/tasktest"
 )
 
 // refusal is one case of a check refusing: a fixture, a way to break the

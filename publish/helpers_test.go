@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"rfhandoff/exec"
-	"rfhandoff/gitcli/gittest"
-	"rfhandoff/publish/publishtest"
+	"rfhandoff/internal/gittest"
+	"rfhandoff/internal/publishtest"
 )
 
 // bareGit runs git in the fixture's bare remote.

@@ -14,8 +14,8 @@ import (
 	"strings"
 	"testing"
 
-	"rfhandoff/gitcli/gittest"
-	"rfhandoff/publish/publishtest"
+	"rfhandoff/internal/gittest"
+	"rfhandoff/internal/publishtest"
 )
 
 // addHistory appends n commits to branch in the fixture's bare remote,

@@ -10,10 +10,10 @@ import (
 	"testing"
 
 	"rfhandoff/exec"
-	"rfhandoff/faultkit"
-	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/faultkit"
+	"rfhandoff/internal/gittest"
+	"rfhandoff/internal/publishtest"
 	"rfhandoff/publish"
-	"rfhandoff/publish/publishtest"
 )
 
 // TestPublishOverCredentialedHTTP publishes to a smart-HTTP remote that

@@ -5,12 +5,12 @@ import (
 	"strings"
 	"testing"
 
-	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/gittest"
+	"rfhandoff/internal/publishtest"
+	"rfhandoff/internal/tasktest"
 	"rfhandoff/publish"
-	"rfhandoff/publish/publishtest"
 	"rfhandoff/result"
 	"rfhandoff/state"
-	"rfhandoff/task/tasktest"
 )
 
 // TestMovedOnCompleteIsNarrow: after the task branch moved on, only the

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"rfhandoff/internal/publishtest"
 	"rfhandoff/publish"
-	"rfhandoff/publish/publishtest"
 	"rfhandoff/result"
 )
 

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"rfhandoff/gitcli"
+	"rfhandoff/internal/publishtest"
 	"rfhandoff/publish"
-	"rfhandoff/publish/publishtest"
 	"rfhandoff/result"
 )
 

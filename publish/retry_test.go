@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"rfhandoff/gitcli"
-	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/gittest"
+	"rfhandoff/internal/publishtest"
 	"rfhandoff/publish"
-	"rfhandoff/publish/publishtest"
 )
 
 // hookEnv lets a hook change refs and write objects for real: git runs

@@ -6,11 +6,11 @@ import (
 	"testing"
 
 	"rfhandoff/exec"
-	"rfhandoff/faultkit"
 	"rfhandoff/gitcli"
-	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/faultkit"
+	"rfhandoff/internal/gittest"
+	"rfhandoff/internal/publishtest"
 	"rfhandoff/publish"
-	"rfhandoff/publish/publishtest"
 )
 
 // With trust.signing_key set, the result commit is signed by the key in

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/gittest"
+	"rfhandoff/internal/publishtest"
 	"rfhandoff/publish"
-	"rfhandoff/publish/publishtest"
 )
 
 // TestUnsafeResultPathsRefused: whatever the result branch holds at the

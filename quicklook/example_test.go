@@ -7,8 +7,8 @@ import (
 	"io"
 	"time"
 
+	"rfhandoff/internal/quicklooktest"
 	"rfhandoff/quicklook"
-	"rfhandoff/quicklook/quicklooktest"
 )
 
 // The capture executor hashes the file as it grows and tees the same bytes

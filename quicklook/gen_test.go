@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"testing"
 
-	"rfhandoff/quicklook/quicklooktest"
+	"rfhandoff/internal/quicklooktest"
 )
 
 // signal is a generated test capture.

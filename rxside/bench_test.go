@@ -14,9 +14,9 @@ import (
 	"testing"
 	"time"
 
-	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/gittest"
 	"rfhandoff/internal/rxtest"
-	"rfhandoff/task/tasktest"
+	"rfhandoff/internal/tasktest"
 )
 
 // BenchmarkIdlePoll measures what an idle poll (nothing changed on the

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"rfhandoff/exec"
-	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/gittest"
 	"rfhandoff/internal/rxtest"
 	"rfhandoff/mirror"
 )

@@ -9,9 +9,9 @@ import (
 
 	"rfhandoff/config"
 	"rfhandoff/hiddentext"
+	"rfhandoff/internal/tasktest"
 	"rfhandoff/state"
 	"rfhandoff/task"
-	"rfhandoff/task/tasktest"
 )
 
 // hiddenBody holds every class of character a terminal does not show, each

@@ -8,10 +8,10 @@ import (
 	"time"
 
 	"rfhandoff/config"
+	"rfhandoff/internal/tasktest"
 	"rfhandoff/result"
 	"rfhandoff/state"
 	"rfhandoff/task"
-	"rfhandoff/task/tasktest"
 	"rfhandoff/taskfetch"
 )
 

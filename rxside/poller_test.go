@@ -6,11 +6,11 @@ import (
 	"time"
 
 	"rfhandoff/gitcli"
-	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/gittest"
 	"rfhandoff/internal/rxtest"
+	"rfhandoff/internal/tasktest"
 	"rfhandoff/mirror"
 	"rfhandoff/task"
-	"rfhandoff/task/tasktest"
 	"rfhandoff/taskfetch"
 )
 

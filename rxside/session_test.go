@@ -9,9 +9,9 @@ import (
 
 	"rfhandoff/gitcli"
 	"rfhandoff/internal/rxtest"
+	"rfhandoff/internal/tasktest"
 	"rfhandoff/localfile"
 	"rfhandoff/state"
-	"rfhandoff/task/tasktest"
 )
 
 func TestOpenRefusesStateDirNotIgnored(t *testing.T) {

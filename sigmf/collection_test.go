@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"rfhandoff/sigmf/sigmftest"
+	"rfhandoff/internal/sigmftest"
 )
 
 func digest(s string) string {

@@ -8,10 +8,10 @@ import (
 
 	"rfhandoff/exec"
 	"rfhandoff/gitcli"
-	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/gittest"
 	"rfhandoff/internal/rxtest"
+	"rfhandoff/internal/tasktest"
 	"rfhandoff/task"
-	"rfhandoff/task/tasktest"
 	"rfhandoff/taskfetch"
 )
 

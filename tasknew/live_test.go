@@ -5,9 +5,9 @@ import (
 	"testing"
 	"time"
 
-	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/gittest"
+	"rfhandoff/internal/tasktest"
 	"rfhandoff/result"
-	"rfhandoff/task/tasktest"
 )
 
 // TestRefusedDuringALiveCapture: while the result branch shows a READY

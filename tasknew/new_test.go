@@ -11,7 +11,7 @@ import (
 
 	"rfhandoff/config"
 	"rfhandoff/gitcli"
-	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/gittest"
 	"rfhandoff/task"
 	"rfhandoff/tasknew"
 )

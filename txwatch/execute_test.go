@@ -15,7 +15,7 @@ import (
 	"rfhandoff/exec"
 	"rfhandoff/gate"
 	"rfhandoff/gate/txgate"
-	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/gittest"
 	"rfhandoff/internal/txtest"
 	"rfhandoff/prompt"
 	"rfhandoff/result"

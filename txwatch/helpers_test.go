@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/gittest"
 	"strings"
 	"sync"
 	"testing"

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/gittest"
 	"rfhandoff/internal/txtest"
 	"rfhandoff/resultfetch"
 	"rfhandoff/state"

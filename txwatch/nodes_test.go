@@ -12,14 +12,14 @@ import (
 	"time"
 
 	"rfhandoff/config"
-	"rfhandoff/faultkit"
 	"rfhandoff/gate"
-	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/faultkit"
+	"rfhandoff/internal/gittest"
+	"rfhandoff/internal/sigmftest"
+	"rfhandoff/internal/tasktest"
 	"rfhandoff/internal/txtest"
 	"rfhandoff/result"
 	"rfhandoff/sigmf"
-	"rfhandoff/sigmf/sigmftest"
-	"rfhandoff/task/tasktest"
 )
 
 // nodeEnv is env with a task naming its receivers and one branch per node

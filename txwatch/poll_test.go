@@ -2,7 +2,7 @@ package txwatch
 
 import (
 	"os"
-	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/gittest"
 	"rfhandoff/mirror"
 	"testing"
 	"time"

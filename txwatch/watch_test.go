@@ -16,13 +16,13 @@ import (
 	"rfhandoff/gate"
 	"rfhandoff/gate/txgate"
 	"rfhandoff/gitcli"
-	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/gittest"
+	"rfhandoff/internal/tasktest"
 	"rfhandoff/internal/txtest"
 	"rfhandoff/localfile"
 	"rfhandoff/prompt"
 	"rfhandoff/result"
 	"rfhandoff/state"
-	"rfhandoff/task/tasktest"
 )
 
 func TestWatchAuthorizesAfterTheExactPhrase(t *testing.T) {

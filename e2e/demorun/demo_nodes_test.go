@@ -16,12 +16,12 @@ import (
 	"github.com/cli/safeexec"
 
 	"rfhandoff/config"
-	"rfhandoff/e2e/e2ekit"
-	"rfhandoff/faultkit"
 	"rfhandoff/hacksim"
-	"rfhandoff/prompt/prompttest"
+	"rfhandoff/internal/e2ekit"
+	"rfhandoff/internal/faultkit"
+	"rfhandoff/internal/prompttest"
+	"rfhandoff/internal/sigmftest"
 	"rfhandoff/sigmf"
-	"rfhandoff/sigmf/sigmftest"
 )
 
 // demoNodes are the sandbox's nodes with their on-air delay and level as

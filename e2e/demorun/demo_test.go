@@ -10,8 +10,8 @@ import (
 
 	"github.com/cli/safeexec"
 
-	"rfhandoff/faultkit"
-	"rfhandoff/prompt/prompttest"
+	"rfhandoff/internal/faultkit"
+	"rfhandoff/internal/prompttest"
 )
 
 // demoEnv is the environment of a demo run: this process's, with TMPDIR a

@@ -17,8 +17,8 @@ import (
 
 	"rfhandoff/config"
 	"rfhandoff/exec"
-	"rfhandoff/faultkit"
-	"rfhandoff/task/tasktest"
+	"rfhandoff/internal/faultkit"
+	"rfhandoff/internal/tasktest"
 )
 
 // startCounter counts the start lines appended to an audit log, reading

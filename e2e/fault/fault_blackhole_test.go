@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"rfhandoff/config"
-	"rfhandoff/faultkit"
+	"rfhandoff/internal/faultkit"
 )
 
 // Invariant: a remote that accepts connections and never answers cannot

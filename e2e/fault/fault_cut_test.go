@@ -7,10 +7,10 @@ import (
 	"syscall"
 	"testing"
 
-	"rfhandoff/faultkit"
 	"rfhandoff/gate"
+	"rfhandoff/internal/faultkit"
+	"rfhandoff/internal/tasktest"
 	"rfhandoff/state"
-	"rfhandoff/task/tasktest"
 )
 
 // bigBlob is incompressible text far larger than the proxy's cut.

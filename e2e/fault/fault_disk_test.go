@@ -4,9 +4,9 @@ import (
 	"strings"
 	"testing"
 
-	"rfhandoff/faultkit"
+	"rfhandoff/internal/faultkit"
+	"rfhandoff/internal/tasktest"
 	"rfhandoff/state"
-	"rfhandoff/task/tasktest"
 )
 
 // Invariant: a full disk under .local fails closed and cleanly. A git whose

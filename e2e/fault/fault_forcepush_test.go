@@ -5,11 +5,11 @@ import (
 	"syscall"
 	"testing"
 
-	"rfhandoff/faultkit"
 	"rfhandoff/gate"
-	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/faultkit"
+	"rfhandoff/internal/gittest"
+	"rfhandoff/internal/tasktest"
 	"rfhandoff/state"
-	"rfhandoff/task/tasktest"
 )
 
 // Invariant: a force-pushed task branch is refused and reported, never

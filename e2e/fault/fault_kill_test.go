@@ -14,10 +14,10 @@ import (
 	"rfhandoff/capture"
 	"rfhandoff/config"
 	"rfhandoff/exec"
-	"rfhandoff/faultkit"
+	"rfhandoff/internal/faultkit"
+	"rfhandoff/internal/tasktest"
 	"rfhandoff/result"
 	"rfhandoff/state"
-	"rfhandoff/task/tasktest"
 )
 
 // killIterations bounds the SIGKILL loop of each command. The kill points

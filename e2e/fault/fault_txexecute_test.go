@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"rfhandoff/exec"
-	"rfhandoff/faultkit"
-	"rfhandoff/prompt/prompttest"
+	"rfhandoff/internal/faultkit"
+	"rfhandoff/internal/prompttest"
 	"rfhandoff/txwatch"
 )
 

@@ -7,7 +7,7 @@ import (
 	"syscall"
 	"testing"
 
-	"rfhandoff/faultkit"
+	"rfhandoff/internal/faultkit"
 	"rfhandoff/state"
 )
 

@@ -5,7 +5,7 @@ package nodes
 import (
 	"testing"
 
-	"rfhandoff/faultkit"
+	"rfhandoff/internal/faultkit"
 )
 
 func TestMain(m *testing.M) { faultkit.Main(m) }

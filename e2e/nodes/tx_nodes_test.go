@@ -14,15 +14,15 @@ import (
 
 	"rfhandoff/capture"
 	"rfhandoff/config"
-	"rfhandoff/e2e/e2ekit"
-	"rfhandoff/faultkit"
 	"rfhandoff/gate"
-	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/e2ekit"
+	"rfhandoff/internal/faultkit"
+	"rfhandoff/internal/gittest"
+	"rfhandoff/internal/prompttest"
+	"rfhandoff/internal/publishtest"
+	"rfhandoff/internal/sigmftest"
 	"rfhandoff/internal/testbin"
-	"rfhandoff/prompt/prompttest"
-	"rfhandoff/publish/publishtest"
 	"rfhandoff/sigmf"
-	"rfhandoff/sigmf/sigmftest"
 )
 
 // TestTxWatchThreeNodesWithTheSimulator (PROTOCOL §23): three RX nodes,

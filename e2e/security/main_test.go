@@ -3,7 +3,7 @@ package security
 import (
 	"testing"
 
-	"rfhandoff/faultkit"
+	"rfhandoff/internal/faultkit"
 )
 
 func TestMain(m *testing.M) { faultkit.Main(m) }

@@ -9,8 +9,8 @@ import (
 	"syscall"
 	"testing"
 
-	"rfhandoff/faultkit"
-	"rfhandoff/task/tasktest"
+	"rfhandoff/internal/faultkit"
+	"rfhandoff/internal/tasktest"
 )
 
 // The same rule for every kind of file that is not one (PROTOCOL §9): a

@@ -11,10 +11,10 @@ import (
 	"testing"
 
 	"rfhandoff/exec"
-	"rfhandoff/faultkit"
-	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/faultkit"
+	"rfhandoff/internal/gittest"
+	"rfhandoff/internal/tasktest"
 	"rfhandoff/publish"
-	"rfhandoff/task/tasktest"
 )
 
 // witnessedHeads are the Audit-Chain-Head trailers of the remote's result

@@ -5,10 +5,10 @@ import (
 	"syscall"
 	"testing"
 
-	"rfhandoff/faultkit"
 	"rfhandoff/gate"
-	"rfhandoff/gitcli/gittest"
-	"rfhandoff/task/tasktest"
+	"rfhandoff/internal/faultkit"
+	"rfhandoff/internal/gittest"
+	"rfhandoff/internal/tasktest"
 )
 
 // blobReads counts the `git cat-file blob` calls in side's audit log.

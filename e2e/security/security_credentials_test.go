@@ -10,9 +10,9 @@ import (
 	"syscall"
 	"testing"
 
-	"rfhandoff/faultkit"
-	"rfhandoff/gitcli/gittest"
-	"rfhandoff/task/tasktest"
+	"rfhandoff/internal/faultkit"
+	"rfhandoff/internal/gittest"
+	"rfhandoff/internal/tasktest"
 )
 
 // grepTree returns the files under dir whose content holds secret.

@@ -9,13 +9,13 @@ import (
 	"strings"
 	"testing"
 
-	"rfhandoff/faultkit"
 	"rfhandoff/gate"
 	"rfhandoff/hiddentext"
+	"rfhandoff/internal/faultkit"
+	"rfhandoff/internal/tasktest"
 	"rfhandoff/prompt"
 	"rfhandoff/rxside"
 	"rfhandoff/state"
-	"rfhandoff/task/tasktest"
 )
 
 // hiddenLines is a task body with every class of character a terminal does

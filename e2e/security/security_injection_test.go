@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"rfhandoff/faultkit"
-	"rfhandoff/task/tasktest"
+	"rfhandoff/internal/faultkit"
+	"rfhandoff/internal/tasktest"
 )
 
 // setRawPolicy writes side's policy with the TOML line of key (in table)

@@ -11,9 +11,9 @@ import (
 
 	"github.com/cli/safeexec"
 
-	"rfhandoff/faultkit"
 	"rfhandoff/gate"
-	"rfhandoff/task/tasktest"
+	"rfhandoff/internal/faultkit"
+	"rfhandoff/internal/tasktest"
 )
 
 // pwned is the file a hostile title's code would create in the receiver's

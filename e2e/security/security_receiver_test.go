@@ -11,9 +11,9 @@ import (
 	"sync"
 	"testing"
 
-	"rfhandoff/faultkit"
 	"rfhandoff/gate"
-	"rfhandoff/task/tasktest"
+	"rfhandoff/internal/faultkit"
+	"rfhandoff/internal/tasktest"
 )
 
 // statusServer is a webhook whose every answer has the status line the

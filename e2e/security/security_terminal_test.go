@@ -8,12 +8,12 @@ import (
 
 	"github.com/cli/safeexec"
 
-	"rfhandoff/faultkit"
 	"rfhandoff/gate"
+	"rfhandoff/internal/faultkit"
+	"rfhandoff/internal/prompttest"
+	"rfhandoff/internal/tasktest"
 	"rfhandoff/prompt"
-	"rfhandoff/prompt/prompttest"
 	"rfhandoff/state"
-	"rfhandoff/task/tasktest"
 )
 
 // Escape sequences a hostile task or result could carry: set the window

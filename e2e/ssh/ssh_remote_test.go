@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"rfhandoff/exec"
-	"rfhandoff/faultkit"
-	"rfhandoff/prompt/prompttest"
-	"rfhandoff/task/tasktest"
+	"rfhandoff/internal/faultkit"
+	"rfhandoff/internal/prompttest"
+	"rfhandoff/internal/tasktest"
 )
 
 // sshLab is a lab whose remote is reached over ssh: a real sshd on

@@ -8,11 +8,11 @@ import (
 	"testing"
 
 	"rfhandoff/config"
-	"rfhandoff/faultkit"
-	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/faultkit"
+	"rfhandoff/internal/gittest"
+	"rfhandoff/internal/tasktest"
 	"rfhandoff/result"
 	"rfhandoff/state"
-	"rfhandoff/task/tasktest"
 	"rfhandoff/txwatch"
 )
 

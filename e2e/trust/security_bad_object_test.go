@@ -7,10 +7,10 @@ import (
 	"strings"
 	"testing"
 
-	"rfhandoff/faultkit"
-	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/faultkit"
+	"rfhandoff/internal/gittest"
+	"rfhandoff/internal/tasktest"
 	"rfhandoff/mirror"
-	"rfhandoff/task/tasktest"
 )
 
 // writeObject writes data as a loose object of kind into the remote's

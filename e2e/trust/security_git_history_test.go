@@ -9,10 +9,10 @@ import (
 	"testing"
 
 	"rfhandoff/exec"
-	"rfhandoff/faultkit"
 	"rfhandoff/gitcli"
-	"rfhandoff/gitcli/gittest"
-	"rfhandoff/task/tasktest"
+	"rfhandoff/internal/faultkit"
+	"rfhandoff/internal/gittest"
+	"rfhandoff/internal/tasktest"
 )
 
 // Finding 7 of issue 29: an agent that can write the checkout (and so

@@ -7,9 +7,9 @@ import (
 	"syscall"
 	"testing"
 
-	"rfhandoff/faultkit"
-	"rfhandoff/gitcli/gittest"
-	"rfhandoff/task/tasktest"
+	"rfhandoff/internal/faultkit"
+	"rfhandoff/internal/gittest"
+	"rfhandoff/internal/tasktest"
 )
 
 // Finding 8 of issue 29: no url.<base>.insteadOf, pushInsteadOf, pushurl

@@ -6,11 +6,11 @@ import (
 	"strings"
 	"testing"
 
-	"rfhandoff/faultkit"
-	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/faultkit"
+	"rfhandoff/internal/gittest"
+	"rfhandoff/internal/tasktest"
 	"rfhandoff/state"
 	"rfhandoff/task"
-	"rfhandoff/task/tasktest"
 )
 
 // pushMerge pushes, without force, an unsigned merge commit with tree

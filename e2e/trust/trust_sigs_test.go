@@ -9,10 +9,10 @@ import (
 	"time"
 
 	"rfhandoff/exec"
-	"rfhandoff/faultkit"
-	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/faultkit"
+	"rfhandoff/internal/gittest"
+	"rfhandoff/internal/tasktest"
 	"rfhandoff/state"
-	"rfhandoff/task/tasktest"
 	"rfhandoff/txwatch"
 )
 

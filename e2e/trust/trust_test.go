@@ -10,10 +10,10 @@ import (
 
 	"github.com/cli/safeexec"
 
-	"rfhandoff/faultkit"
 	"rfhandoff/gitcli"
+	"rfhandoff/internal/faultkit"
+	"rfhandoff/internal/tasktest"
 	"rfhandoff/state"
-	"rfhandoff/task/tasktest"
 	"rfhandoff/txwatch"
 )
 

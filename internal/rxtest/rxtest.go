@@ -14,8 +14,8 @@ import (
 	"rfhandoff/config"
 	"rfhandoff/exec"
 	"rfhandoff/gitcli"
-	"rfhandoff/gitcli/gittest"
-	"rfhandoff/task/tasktest"
+	"rfhandoff/internal/gittest"
+	"rfhandoff/internal/tasktest"
 )
 
 // Options shape a fixture.

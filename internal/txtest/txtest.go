@@ -11,9 +11,9 @@ import (
 	"rfhandoff/config"
 	"rfhandoff/exec"
 	"rfhandoff/gitcli"
-	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/gittest"
+	"rfhandoff/internal/tasktest"
 	"rfhandoff/result"
-	"rfhandoff/task/tasktest"
 )
 
 // TaskID is the fixture task's ID.

@@ -17,7 +17,7 @@ import (
 
 	"github.com/cli/safeexec"
 
-	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/gittest"
 )
 
 // SSHD is a real OpenSSH server on 127.0.0.1 with its own host key and
@@ -306,7 +306,7 @@ func (a *SSHAgent) Stop() {
 // with passphrase when it is not empty.
 func SSHKeyPair(t testing.TB, path, passphrase string) {
 	t.Helper()
-	runSSHTool(t, nil, "ssh-keygen", "-q", "-t", "ed25519", "-N", passphrase, "-C", "faultkit", "-f", path)
+	runSSHTool(t, nil, "ssh-keygen", "-q", "-t", "ed25519", "-N", passphrase, "-C", "internal/faultkit", "-f", path)
 }
 
 // runSSHTool runs an OpenSSH client tool without a terminal (its own

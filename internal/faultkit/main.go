@@ -4,9 +4,9 @@ import (
 	"os"
 	"testing"
 
+	"rfhandoff/internal/prompttest"
 	"rfhandoff/internal/testbin"
 	"rfhandoff/internal/testrun"
-	"rfhandoff/prompt/prompttest"
 )
 
 // Main is the end-to-end packages' TestMain: it serves pty sessions,

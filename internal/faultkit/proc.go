@@ -13,7 +13,7 @@ import (
 
 	"github.com/cli/safeexec"
 
-	"rfhandoff/prompt/prompttest"
+	"rfhandoff/internal/prompttest"
 )
 
 // Bin is the rfhandoff binary on PATH (package e2e's TestMain puts it

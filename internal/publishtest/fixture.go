@@ -15,13 +15,13 @@ import (
 	"rfhandoff/config"
 	"rfhandoff/exec"
 	"rfhandoff/gitcli"
-	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/gittest"
+	"rfhandoff/internal/tasktest"
 	"rfhandoff/mirror"
 	"rfhandoff/publish"
 	"rfhandoff/result"
 	"rfhandoff/state"
 	"rfhandoff/task"
-	"rfhandoff/task/tasktest"
 )
 
 // TaskID is the fixture task's ID.

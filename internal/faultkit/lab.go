@@ -13,12 +13,12 @@ import (
 
 	"rfhandoff/config"
 	"rfhandoff/exec"
-	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/gittest"
+	"rfhandoff/internal/prompttest"
+	"rfhandoff/internal/tasktest"
 	"rfhandoff/mirror"
-	"rfhandoff/prompt/prompttest"
 	"rfhandoff/result"
 	"rfhandoff/state"
-	"rfhandoff/task/tasktest"
 )
 
 // Lab is one experiment's world: a bare remote served from Srv, an RX and

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"rfhandoff/exec"
-	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/gittest"
 )
 
 func lsRemote(t *testing.T, r exec.Runner, url string, timeout time.Duration) (string, error) {

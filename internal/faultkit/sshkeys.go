@@ -15,7 +15,7 @@ import (
 	"github.com/cli/safeexec"
 
 	"rfhandoff/exec"
-	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/gittest"
 )
 
 // SSHKey is a key pair (ed25519 unless made otherwise) made by the real

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"rfhandoff/exec"
-	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/gittest"
 )
 
 // sshRunner is a git runner over ssh whose ssh command uses the server's

@@ -61,7 +61,7 @@ func StartHTTP(t testing.TB, root, user, pass string) *HTTPRemote {
 		if !ok || subtle.ConstantTimeCompare([]byte(u), []byte(user)) != 1 ||
 			subtle.ConstantTimeCompare([]byte(p), []byte(pass)) != 1 {
 			h.Unauthorized.Add(1)
-			w.Header().Set("WWW-Authenticate", `Basic realm="faultkit"`)
+			w.Header().Set("WWW-Authenticate", `Basic realm="internal/faultkit"`)
 			http.Error(w, "authentication required", http.StatusUnauthorized)
 			return
 		}

@@ -8,7 +8,7 @@ import (
 	"regexp"
 	"testing"
 
-	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/gittest"
 )
 
 // FetchCalls returns the side's git fetch calls so far.

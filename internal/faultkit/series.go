@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"rfhandoff/exec"
-	"rfhandoff/gitcli/gittest"
+	"rfhandoff/internal/gittest"
 )
 
 // SignedSeries commits each of steps (files as in SignedSeed) in turn on

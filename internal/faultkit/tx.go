@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"rfhandoff/prompt/prompttest"
+	"rfhandoff/internal/prompttest"
+	"rfhandoff/internal/tasktest"
 	"rfhandoff/state"
-	"rfhandoff/task/tasktest"
 )
 
 // Wait bounds every wait in the end-to-end suites: generous, for a 2-core

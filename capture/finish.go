@@ -86,7 +86,7 @@ func (s *session) finish(ctx context.Context, end endState) (*Report, error) {
 
 	if s.node != "" {
 		// A node's COMPLETE carries the digest of its SigMF metadata
-		// (PROTOCOL §23): the background SHA-512 goes on now and the
+		// (PROTOCOL#several-nodes): the background SHA-512 goes on now and the
 		// metadata is written first.
 		s.completeDue.Store(false)
 		s.writeMeta(s.sum512(size), reason, det)

@@ -200,7 +200,7 @@ func checkIgnored(ctx context.Context, rep *Report, git *gitcli.Client, d Deps) 
 			rep.add(x.What, Problem, "%v", err)
 			continue
 		}
-		// As every command's first write checks them (PROTOCOL §4).
+		// As every command's first write checks them (PROTOCOL#rx-state).
 		if _, err := os.Lstat(x.Dir); err == nil && x.What != "capture directory" {
 			if err := state.CheckPrivate(x.Dir); err != nil {
 				rep.add(x.What, Problem, "%v", err)
@@ -304,7 +304,7 @@ func checkTrust(rep *Report, s *exec.Stack, d Deps) {
 		if p.Trust.TaskSigners != "" {
 			used = append(used, "trust.task_signers "+p.TaskSignersPath())
 		} else {
-			rep.add("trust", Note, "no trust.task_signers: tasks are not checked for a signature (PROTOCOL §17)")
+			rep.add("trust", Note, "no trust.task_signers: tasks are not checked for a signature (PROTOCOL#trust)")
 		}
 		if p.Trust.SigningKey != "" {
 			used = append(used, "trust.signing_key "+p.SigningKeyPath())
@@ -324,7 +324,7 @@ func checkTrust(rep *Report, s *exec.Stack, d Deps) {
 			}
 		}
 		if len(used) == 0 {
-			rep.add("trust", Note, "no trust.result_signers: results are not checked for a signature (PROTOCOL §17)")
+			rep.add("trust", Note, "no trust.result_signers: results are not checked for a signature (PROTOCOL#trust)")
 		}
 	}
 	if len(used) == 0 {

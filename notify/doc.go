@@ -1,4 +1,4 @@
-// Package notify tells a person that they are needed (PROTOCOL §21): it
+// Package notify tells a person that they are needed (PROTOCOL#notifications): it
 // renders an event into one short message and delivers it to the ntfy
 // topic, the webhook and the command [notify] names, from a bounded queue
 // beside the watcher, so a slow or failing receiver never holds up a

@@ -17,14 +17,14 @@ type field struct {
 	set func(r *Result, v value) string
 }
 
-// keySimulated is the one optional key (PROTOCOL §5, §15).
+// keySimulated is the one optional key (PROTOCOL#result, PROTOCOL#simulator).
 const keySimulated = "simulated"
 
 // optional reports whether a result may leave the key out (it then keeps
 // its zero value); every other key must be present.
 func (f field) optional() bool { return f.key == keySimulated }
 
-// fields is the PROTOCOL §5 table, in its order.
+// fields is the PROTOCOL#result table, in its order.
 var fields = []field{
 	{"schema_version", func(r *Result, v value) string {
 		n, why := integer(v)

@@ -1,11 +1,11 @@
-// Package state is rfhandoff's crash-safe local state (PROTOCOL §4): JSON files
+// Package state is rfhandoff's crash-safe local state (PROTOCOL#rx-state): JSON files
 // replaced atomically (temp file, fsync, rename, fsync of the directory),
 // read strictly (a corrupt file is an error naming it, never a silent
 // reset), and one watcher per side through an OS file lock on a separate
 // lock file. It runs no subprocesses and never touches git.
 //
 // The ownership boundary lives here too: CheckPrivate, ReadPrivate and
-// MkdirPrivate refuse what another account could change (PROTOCOL §4),
+// MkdirPrivate refuse what another account could change (PROTOCOL#rx-state),
 // as OpenSSH's StrictModes does.
 //
 // What it offers: ReadRegular (the one bounded read of a local file) and

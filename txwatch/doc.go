@@ -1,4 +1,4 @@
-// Package txwatch is the MAIN PC's side of the protocol (PROTOCOL §7): the
+// Package txwatch is the MAIN PC's side of the protocol (PROTOCOL#main-pc): the
 // tx watch loop that turns a READY result into a single-use authorization
 // record after the exact phrase AUTHORIZE RF TX, and the tx execute action
 // that consumes one record.
@@ -24,7 +24,7 @@
 //     use, written under the list's own lock before anything starts.
 //   - A wrong phrase is asked again within the offer, PhraseTries in all;
 //     every offer, phrase, end, record and tx execute step is a decision
-//     line of the audit chain (decision.go, PROTOCOL §9), written before
+//     line of the audit chain (decision.go, PROTOCOL#audit-log), written before
 //     what it decides takes effect.
 //   - tx execute without a RECORD takes the one unused record (Store.Pick);
 //     a refusal ends with what the operator can do now (WhatNow).

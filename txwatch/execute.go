@@ -26,7 +26,7 @@ import (
 )
 
 // Executor is tx execute, the separate RED action that consumes one
-// authorization record (PROTOCOL §7 steps 1–5).
+// authorization record (PROTOCOL#main-pc steps 1–5).
 type Executor struct {
 	Git    *gitcli.Client // in the MAIN checkout
 	Runner exec.Runner    // built for exec.RoleTransmit: the only role that may run hackrf_transfer -t
@@ -36,10 +36,10 @@ type Executor struct {
 	Now func() time.Time
 	// OpenAsker opens the terminal for the phrase (nil: openTerminal).
 	OpenAsker func() (Asker, error)
-	// Notify receives tx_executed once the action has run (PROTOCOL §21),
+	// Notify receives tx_executed once the action has run (PROTOCOL#notifications),
 	// never for a refused execution; nil sends nothing.
 	Notify *notify.Dispatcher
-	// Audit receives the decision lines (PROTOCOL §9): each step's
+	// Audit receives the decision lines (PROTOCOL#audit-log): each step's
 	// verdict, the phrase, the action's start and outcome; nil records none.
 	Audit *exec.AuditLog
 }
@@ -336,7 +336,7 @@ func (x *Executor) recheck(ctx context.Context, store Store, name, sum string, r
 	}
 	if snap.Commit != rec.ResultCommit {
 		add(fmt.Errorf("the result branch is at %s, the record was authorized for %s", snap.Commit, rec.ResultCommit))
-		// And what came since, by name: a COMPLETE between the two (§17).
+		// And what came since, by name: a COMPLETE between the two (PROTOCOL#trust).
 		if l, err := src.look(ctx, snap.Commit, rec.ResultCommit); err != nil {
 			add(err)
 		} else if err := l.overIn(rec.TaskID); err != nil {
@@ -394,7 +394,7 @@ func (x *Executor) notifyExecuted(cur *task.Task, o Outcome) {
 }
 
 // completed refuses a record whose task the MAIN side saw a
-// CAPTURE_COMPLETE for (tx watch keeps them in its state, PROTOCOL §17).
+// CAPTURE_COMPLETE for (tx watch keeps them in its state, PROTOCOL#trust).
 func (x *Executor) completed(rec Record) error {
 	st, err := state.LoadTX(x.Policy.StatePath())
 	if err != nil {
@@ -403,7 +403,7 @@ func (x *Executor) completed(rec Record) error {
 	return taskOver(&st, rec.TaskID)
 }
 
-// recheckNodes is recheck for a several-node record (PROTOCOL §23): every
+// recheckNodes is recheck for a several-node record (PROTOCOL#several-nodes): every
 // node's branch fetched again in one fetch, every node's tip, digest and
 // signer the record's, every READY passing with the transmission's time
 // to spare, the current task the record's with the same RX_NODES, and the

@@ -25,7 +25,7 @@ import (
 )
 
 // nodeView is what tx watch read at one [[nodes]] branch's tip
-// (PROTOCOL §23): a decoded result, or why there is none to use.
+// (PROTOCOL#several-nodes): a decoded result, or why there is none to use.
 type nodeView struct {
 	node   config.MainNode
 	commit string
@@ -113,7 +113,7 @@ func (w *Watcher) pollNodes(ctx context.Context, commits map[string]string) erro
 			continue
 		}
 		src := w.src.ForNode(n)
-		// Every result since the last look at the branch first (§17).
+		// Every result since the last look at the branch first (PROTOCOL#trust).
 		if since := w.st.NodeLook(n.ResultBranch); since != c {
 			l, err := src.look(ctx, c, since)
 			if err != nil {
@@ -133,7 +133,7 @@ func (w *Watcher) pollNodes(ctx context.Context, commits map[string]string) erro
 			w.rep.once("node:"+n.Name+":"+c, "node %s: result at commit %s refused, not offered for authorization:\n%v", n.Name, short(c), v.bad)
 		}
 		if v.r != nil && v.r.State == result.StateComplete {
-			// A node's COMPLETE ends the task's transmission (§17); the
+			// A node's COMPLETE ends the task's transmission (PROTOCOL#trust); the
 			// look read it already, unless it was past the bound.
 			w.st.MarkCompleted(v.r.TaskID, c)
 		}
@@ -373,7 +373,7 @@ func (w *Watcher) recheckNodes(ctx context.Context, cur *task.Task, shown []Node
 // checkNodes is the one re-check of a set of nodes' READYs, for tx watch
 // after the phrase and tx execute before hardware: one fetch of every
 // node's branch, then for each node its tip, digest and signer must be
-// the ones bound, and its READY must pass every §7 check (extra: the
+// the ones bound, and its READY must pass every PROTOCOL#main-pc check (extra: the
 // capture time tx execute needs on top), the task not being over. It
 // returns every node's view, or every problem of every node.
 func checkNodes(ctx context.Context, m *mirror.Mirror, base Source, taskID string, bound []NodeBinding, now time.Time, extra time.Duration, st *state.TX) ([]*nodeView, error) {
@@ -439,7 +439,7 @@ func checkNodes(ctx context.Context, m *mirror.Mirror, base Source, taskID strin
 }
 
 // writeCollection writes the task's SigMF Collection once every node of
-// its RX_NODES has published COMPLETE (PROTOCOL §23), when it is not
+// its RX_NODES has published COMPLETE (PROTOCOL#several-nodes), when it is not
 // there yet; a collection that cannot be built (a node's COMPLETE without
 // a metadata digest) is reported once, naming the node, and not written.
 func (w *Watcher) writeCollection(cur *task.Task) error {

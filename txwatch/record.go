@@ -44,7 +44,7 @@ type Record struct {
 	// signature the result carried (trust.result_signers); omitted when no
 	// signature was required. tx execute requires the same signer.
 	ResultSigner string `json:"result_signer,omitempty"`
-	// Nodes binds a several-node authorization (PROTOCOL §23): for each
+	// Nodes binds a several-node authorization (PROTOCOL#several-nodes): for each
 	// node of the task's RX_NODES, in that order, the READY it was given
 	// for. Then result_branch and result_commit are the first node's and
 	// result_sha256 is setDigest(Nodes). Absent from a single-node record,

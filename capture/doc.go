@@ -13,6 +13,11 @@
 // `hackrf_clock -i` is refused with the firmware it needs. The quick-look PNG and the SigMF
 // metadata are written after COMPLETE.
 //
+// READY's confirmation: the first size is read as soon as the file holds
+// a byte, looked for every 5 ms; meanwhile the checkout's HEAD (for
+// source_head) and READY's publish reads (the task, HEAD, check 6's
+// clone) are started, each looked at only at its check.
+//
 // # Two streaming readers, no second pass
 //
 // The file is read while the tool writes it, from its first byte, by two

@@ -103,7 +103,7 @@ type Deps struct {
 	PolicyFile string // "" when the built-in defaults are in force
 	// Stack builds the audited runner doctor's subprocesses run through,
 	// allowing the given git transports (none: local operations only).
-	// Its audit log is the caller's decision (DESIGN "The host clock and
+	// Its audit log is the caller's decision (the DESIGN log, area "The host clock and
 	// doctor").
 	Stack func(protocols []string) (*exec.Stack, error)
 	// Scratch is an empty private directory outside the checkout, where

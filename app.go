@@ -165,7 +165,7 @@ func (a *App) openAudit() error {
 }
 
 // checkout is what every command that writes checks before it writes
-// anything (PROTOCOL §4): repo.path is the top of a git checkout (found
+// anything (PROTOCOL#rx-state): repo.path is the top of a git checkout (found
 // without git, then confirmed by git rev-parse), git ignores the state
 // directory and the audit log's directory where they lie in the checkout
 // (git check-ignore), and git tracks nothing rfhandoff trusts (git
@@ -227,7 +227,7 @@ func (a *App) existingLocal() error {
 }
 
 // privateLocal is where every command that runs a program first meets
-// the local disk (PROTOCOL §4): the state directory and the audit log's
+// the local disk (PROTOCOL#rx-state): the state directory and the audit log's
 // directory are created private (0700; on Windows an access list of their
 // own), or, when they exist, checked to be changeable by this account
 // alone, as is an existing audit log. A directory another account could

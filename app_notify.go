@@ -10,7 +10,7 @@ import (
 	"rfhandoff/notify"
 )
 
-// Notifier is the side's notification dispatcher (PROTOCOL §21), built
+// Notifier is the side's notification dispatcher (PROTOCOL#notifications), built
 // once; nil (which sends nothing) when [notify] names no receiver. side is
 // what its messages name as their role; the notification command runs
 // through a runner of its own that can start that program and nothing

@@ -75,7 +75,7 @@ type ResultCmd struct {
 
 // simulatorMain runs the HackRF simulator when rfhandoff is invoked under a
 // HackRF tool's name (a symlink or copy named hackrf_info, hackrf_transfer or
-// hackrf_clock; PROTOCOL §15). name is argv[0] so usage messages match.
+// hackrf_clock; PROTOCOL#simulator). name is argv[0] so usage messages match.
 func simulatorMain(argv0 string, args []string, stdout, stderr io.Writer) (int, bool) {
 	if !hacksim.IsTool(argv0) {
 		return 0, false

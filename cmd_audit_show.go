@@ -37,7 +37,7 @@ func (c *AuditShowCmd) Run(app *App) error {
 		return err
 	}
 	// What the log holds came from programs, receivers and whoever could
-	// write the file: it reaches the terminal escaped (PROTOCOL §9, §16).
+	// write the file: it reaches the terminal escaped (PROTOCOL#audit-log, PROTOCOL#hidden-text).
 	if c.JSON {
 		for _, e := range entries {
 			line, err := json.Marshal(e)
@@ -138,7 +138,7 @@ func outcome(start exec.Entry, ended map[string]exec.Entry, full bool) string {
 	return s
 }
 
-// delivery describes a notification sent over HTTP (PROTOCOL §21).
+// delivery describes a notification sent over HTTP (PROTOCOL#notifications).
 func delivery(e exec.Entry) string {
 	s := fmt.Sprintf("NOTIFY %s -> %s %s: %s", e.Notification, e.Receiver, e.Host, e.Status)
 	if e.DurationMS != nil {
@@ -153,7 +153,7 @@ func delivery(e exec.Entry) string {
 	return s
 }
 
-// decision describes a decision line (PROTOCOL §9): DECISION, its kind,
+// decision describes a decision line (PROTOCOL#audit-log): DECISION, its kind,
 // then each field it holds; digests and commits shortened to 12 hex
 // digits unless full.
 func decision(e exec.Entry, full bool) string {

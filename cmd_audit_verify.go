@@ -15,7 +15,7 @@ import (
 
 // AuditVerifyCmd checks the audit log's hash chain and names the first
 // broken line; with --remote it also compares the log with the chain heads
-// the result branch witnesses (PROTOCOL §9).
+// the result branch witnesses (PROTOCOL#audit-log).
 type AuditVerifyCmd struct {
 	Remote       bool   `help:"Also fetch the result branch through the RX mirror and check that the log holds every chain head its commits name (Audit-Chain-Head trailers): a log rewritten, truncated or replaced before a pushed head fails. Run it on the RX side."`
 	ResultBranch string `name:"result-branch" placeholder:"NAME" help:"With --remote: the result branch (default: the policy's repo.result_branch)."`

@@ -22,7 +22,7 @@ type CaptureCmd struct {
 }
 
 // CapturePlotCmd is `capture plot FILE [--sample-rate HZ] [--frequency HZ]
-// [-o PNG]` (PROTOCOL §13).
+// [-o PNG]` (PROTOCOL#command-line).
 type CapturePlotCmd struct {
 	File       string `arg:"" type:"path" help:"A ci8 capture (interleaved int8 I/Q)."`
 	SampleRate int64  `name:"sample-rate" placeholder:"HZ" help:"Sample rate (default: global.core:sample_rate of the SigMF metadata beside FILE)."`

@@ -10,13 +10,13 @@ import (
 	"rfhandoff/demo"
 )
 
-// DemoCmd runs the whole protocol once in a throw-away sandbox (PROTOCOL §13).
+// DemoCmd runs the whole protocol once in a throw-away sandbox (PROTOCOL#command-line).
 type DemoCmd struct {
 	Auto bool `help:"Answer the prompts automatically (on the demo's own pseudo-terminals, inside its sandbox only)."`
 	Keep bool `help:"Keep the sandbox directory at the end (its path is printed either way)."`
 	// RXNodes is a string so that "x" is refused by Run, naming the flag
 	// and the value, like 0 and 9.
-	RXNodes string `name:"rx-nodes" placeholder:"N" default:"1" help:"How many RX nodes (1-8): with 2 or more the task has RX_NODES and MAIN asks the phrase once for all (PROTOCOL §23)."`
+	RXNodes string `name:"rx-nodes" placeholder:"N" default:"1" help:"How many RX nodes (1-8): with 2 or more the task has RX_NODES and MAIN asks the phrase once for all (PROTOCOL#several-nodes)."`
 }
 
 // Run exits 2 for an --rx-nodes outside 1..8 (nothing created); 0 when the fake TX action wrote RF TX = 0 and the capture

@@ -38,7 +38,7 @@ func (c *DoctorMainCmd) Run(app *App) error { return runDoctor(app, doctor.Main)
 // nothing the checks could find afterwards: its scratch directory (git's
 // empty hooks directory, where git asks the remote, and an audit log when
 // the side has none) is a private temporary directory removed at the end
-// (DESIGN "The host clock and doctor").
+// (the DESIGN log, area "The host clock and doctor").
 func runDoctor(app *App, side doctor.Side) error {
 	scratch, err := os.MkdirTemp("", "rfhandoff-doctor-")
 	if err != nil {

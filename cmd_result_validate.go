@@ -7,11 +7,11 @@ import (
 	"rfhandoff/result"
 )
 
-// ResultValidateCmd checks an RX_RESULT.json offline (PROTOCOL §5, §13).
+// ResultValidateCmd checks an RX_RESULT.json offline (PROTOCOL#result, PROTOCOL#command-line).
 type ResultValidateCmd struct {
 	File   string `arg:"" type:"path" help:"The result file (RX_RESULT.json)."`
 	TaskID string `name:"task-id" placeholder:"ID" help:"Also require task_id to be this ID."`
-	Node   string `name:"node" placeholder:"NAME" help:"Require a node result (schema_version 2) from this node (PROTOCOL §23); without it both versions are accepted."`
+	Node   string `name:"node" placeholder:"NAME" help:"Require a node result (schema_version 2) from this node (PROTOCOL#several-nodes); without it both versions are accepted."`
 }
 
 // Run decodes the file strictly, reading no more than the policy's result

@@ -128,7 +128,7 @@ func TestResultValidatePlannedDurationIsThePolicys(t *testing.T) {
 	}
 }
 
-// PROTOCOL §23: result validate accepts both versions; --node requires a
+// PROTOCOL#several-nodes: result validate accepts both versions; --node requires a
 // node result from that node.
 func TestResultValidateNode(t *testing.T) {
 	v1 := filepath.Join(resultFixtures, "complete.json")

@@ -14,7 +14,7 @@ import (
 	"rfhandoff/notify"
 )
 
-// RxCaptureCmd is the capture executor (PROTOCOL §8).
+// RxCaptureCmd is the capture executor (PROTOCOL#capture).
 type RxCaptureCmd struct {
 	TaskID string `arg:"" optional:"" name:"TASK_ID" help:"The task to capture for; it must be the approved current task (default: the current task)."`
 }
@@ -30,7 +30,7 @@ func (c *RxCaptureCmd) Run(app *App) error {
 		return err
 	}
 	// Before anything is published (a recovered COMPLETE, READY): every
-	// time in a result is this clock's (PROTOCOL §8).
+	// time in a result is this clock's (PROTOCOL#capture).
 	if err := requireClock(app.Ctx, app, pub.Runner, "rx capture (publishing READY and COMPLETE)"); err != nil {
 		return err
 	}

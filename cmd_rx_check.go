@@ -7,7 +7,7 @@ import (
 	"rfhandoff/taskfetch"
 )
 
-// RxCheckCmd is the one-shot check for cron (PROTOCOL §13): fetch the task
+// RxCheckCmd is the one-shot check for cron (PROTOCOL#command-line): fetch the task
 // branch, read and validate the task, record it as seen, print a summary.
 type RxCheckCmd struct{}
 

@@ -9,7 +9,7 @@ import (
 	"rfhandoff/state"
 )
 
-// RxMarkCompletedCmd records a TASK_ID as completed (PROTOCOL §13).
+// RxMarkCompletedCmd records a TASK_ID as completed (PROTOCOL#command-line).
 type RxMarkCompletedCmd struct {
 	TaskID string `arg:"" name:"TASK_ID" help:"The completed task's ID."`
 }

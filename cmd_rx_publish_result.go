@@ -11,7 +11,7 @@ import (
 )
 
 // RxPublishResultCmd publishes an RX_RESULT.json to the result branch
-// (PROTOCOL §6).
+// (PROTOCOL#publishing).
 type RxPublishResultCmd struct {
 	File         string `arg:"" type:"path" help:"The result file (RX_RESULT.json)."`
 	ResultBranch string `name:"result-branch" placeholder:"NAME" help:"Result branch (default: the policy's repo.result_branch). It must already exist on the remote."`

@@ -14,7 +14,7 @@ import (
 	"rfhandoff/state"
 )
 
-// RxStatusCmd prints the RX state (PROTOCOL §13).
+// RxStatusCmd prints the RX state (PROTOCOL#command-line).
 type RxStatusCmd struct {
 	JSON bool `name:"json" help:"Print JSON."`
 }

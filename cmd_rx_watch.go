@@ -14,7 +14,7 @@ import (
 )
 
 // RxWatchCmd polls the task branch and offers each new valid task at the
-// approval prompt (PROTOCOL §10, §13).
+// approval prompt (PROTOCOL#subprocesses, PROTOCOL#command-line).
 type RxWatchCmd struct{}
 
 // Run holds the watcher lock for its whole life (a second watcher is
@@ -86,7 +86,7 @@ func deadCaptureRecovery(app *App, s *rxside.Session) func(context.Context) {
 // rxWatchPublisher is the publisher of rx watch's recoveries. Its runner
 // is exec.RoleProbe: the COMPLETE it rebuilds asks hackrf_clock -i for
 // clkin_after, as rx capture's recovery does, and it can start no
-// hackrf_transfer (PROTOCOL §10).
+// hackrf_transfer (PROTOCOL#subprocesses).
 func rxWatchPublisher(app *App) (rxPublisher, error) {
 	return newRXPublisher(app, exec.RoleProbe)
 }

@@ -10,7 +10,7 @@ import (
 	"rfhandoff/tasknew"
 )
 
-// TaskNewCmd writes the next task file on the MAIN PC (PROTOCOL §18) under
+// TaskNewCmd writes the next task file on the MAIN PC (PROTOCOL#task-new) under
 // the rules the RX side enforces. It never commits or pushes.
 type TaskNewCmd struct {
 	TaskID         string `arg:"" name:"TASK_ID" help:"The new task's ID: ${task_id_pattern}, never used before on the task or result branch."`
@@ -24,7 +24,7 @@ type TaskNewCmd struct {
 	NoApproval     bool   `name:"no-approval" help:"REQUIRES_APPROVAL = NO (only a GREEN task accepts it)."`
 	BodyFile       string `name:"body-file" type:"path" placeholder:"FILE" help:"The Markdown body (default: a short text of what the flags allow)."`
 	ExpectedHead   string `name:"expected-head" placeholder:"HASH" help:"EXPECTED_HEAD (default: the fetched task branch tip; must be an ancestor of it)."`
-	RXNodes        string `name:"rx-nodes" placeholder:"NAMES" help:"RX_NODES: the receivers of a multi-node task, comma-separated (1-8 distinct names ^[a-z0-9][a-z0-9-]{0,31}$; PROTOCOL §23)."`
+	RXNodes        string `name:"rx-nodes" placeholder:"NAMES" help:"RX_NODES: the receivers of a multi-node task, comma-separated (1-8 distinct names ^[a-z0-9][a-z0-9-]{0,31}$; PROTOCOL#several-nodes)."`
 	Output         string `short:"o" name:"output" type:"path" placeholder:"FILE" help:"Write here instead of the policy's task_file in the checkout."`
 	Force          bool   `help:"Write the task even over a task file holding another task that has not completed, or while the current task is capturing (READY without COMPLETE on the result branch)."`
 }

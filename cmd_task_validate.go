@@ -11,7 +11,7 @@ import (
 	"rfhandoff/task"
 )
 
-// TaskValidateCmd checks a task file offline (PROTOCOL §3, §13).
+// TaskValidateCmd checks a task file offline (PROTOCOL#task-file, PROTOCOL#command-line).
 type TaskValidateCmd struct {
 	File string `arg:"" type:"path" help:"The task file (NEXT_RX_TASK.md)."`
 }

@@ -9,7 +9,7 @@ import (
 )
 
 // TxExecuteCmd is the separate RED action that consumes one authorization
-// record (PROTOCOL §7): quick checks, the phrase, a fresh re-check, the
+// record (PROTOCOL#main-pc): quick checks, the phrase, a fresh re-check, the
 // single-use mark, then the [tx] action.
 type TxExecuteCmd struct {
 	Record string `arg:"" optional:"" help:"The authorization record: its name in <state_dir>/tx_authorizations/ or a path to it. Without it, the one unused, unexpired record (several: they are listed, none is run)."`
@@ -23,7 +23,7 @@ func (c *TxExecuteCmd) Run(app *App) error {
 		return err
 	}
 	// Before the record is read or consumed: the re-checks compare the
-	// result's times with this clock (PROTOCOL §7).
+	// result's times with this clock (PROTOCOL#main-pc).
 	if err := requireClock(app.Ctx, app, r, "tx execute"); err != nil {
 		return err
 	}

@@ -11,7 +11,7 @@ import (
 	"rfhandoff/txwatch"
 )
 
-// TxStatusCmd prints the TX state and every authorization record (PROTOCOL §13).
+// TxStatusCmd prints the TX state and every authorization record (PROTOCOL#command-line).
 type TxStatusCmd struct {
 	JSON bool `name:"json" help:"Print JSON."`
 }

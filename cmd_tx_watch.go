@@ -9,7 +9,7 @@ import (
 )
 
 // TxWatchCmd polls the result branch and writes authorization records
-// after the exact phrase (PROTOCOL §7, §13). It never transmits.
+// after the exact phrase (PROTOCOL#main-pc, PROTOCOL#command-line). It never transmits.
 type TxWatchCmd struct{}
 
 // Run holds the TX watcher lock for its whole life and returns nil on
@@ -27,7 +27,7 @@ func (c *TxWatchCmd) Run(app *App) error {
 // watcher builds the watcher as Run runs it. Its runner is exec.RoleGit
 // (git and the clock query) and the notifier's runs the notification
 // command alone: tx watch holds no runner that may start a HackRF tool
-// (PROTOCOL §10).
+// (PROTOCOL#subprocesses).
 func (c *TxWatchCmd) watcher(app *App) (*txwatch.Watcher, error) {
 	app.LongRunning = true // it asks for the remote's URL on every use
 	r, err := app.Stack(exec.RoleGit)

@@ -42,7 +42,7 @@ func (c *VersionCmd) Run(app *App) error {
 }
 
 // simulatorNote marks a resolved tool that is this rfhandoff binary, its
-// HackRF simulator (PROTOCOL §15); "" for any other program.
+// HackRF simulator (PROTOCOL#simulator); "" for any other program.
 func simulatorNote(path string) string {
 	if sim, err := hacksim.IsSimulator(path); err == nil && sim {
 		return " (rfhandoff's HackRF simulator, not a HackRF tool)"

@@ -53,7 +53,7 @@ var hackRFCalls = []exec.Cmd{
 }
 
 // No runner that tx watch or rx watch builds can start hackrf_transfer
-// (PROTOCOL §10): each is built through the function the command runs,
+// (PROTOCOL#subprocesses): each is built through the function the command runs,
 // and every runner the App then holds, the notifier's included, refuses
 // it to receive and to transmit. The queries hackrf_info and hackrf_clock
 // -i are refused too, but for rx watch's recovery runner (exec.RoleProbe:

@@ -10,7 +10,7 @@ import (
 )
 
 // outliveTerminal keeps rx capture running when its terminal goes
-// (PROTOCOL §8): SIGHUP (an ssh drop, a killed tmux session) is only
+// (PROTOCOL#capture): SIGHUP (an ssh drop, a killed tmux session) is only
 // logged, and a write to a closed stdout or stderr (| head) fails with
 // EPIPE instead of killing the process with SIGPIPE, as Go does for fds 1
 // and 2 unless SIGPIPE is asked for. The capture runs to its planned end

@@ -35,7 +35,7 @@ type Deps struct {
 	Terminal bool
 	// Author is the SigMF core:author ("" leaves it out).
 	Author string
-	// Notify is told capture_started (PROTOCOL §21); nil sends nothing.
+	// Notify is told capture_started (PROTOCOL#notifications); nil sends nothing.
 	Notify *notify.Dispatcher
 	// Recovered, when set, is told what Run's recovery published, before
 	// the new capture starts.
@@ -50,7 +50,7 @@ type Options struct {
 	StartupTimeout time.Duration
 	// ConfirmGap separates the two size readings that prove the file grows
 	// (default 0.1 s: any growth proves it, a gap too short to see one only
-	// reads again; READY waits for it, PROTOCOL §8).
+	// reads again; READY waits for it, PROTOCOL#capture).
 	ConfirmGap time.Duration
 	// StallAfter is how long the file may stop growing while the tool
 	// lives before the tool is stopped and the capture recorded as stalled.
@@ -99,7 +99,7 @@ func (o Options) withDefaults() Options {
 type Report struct {
 	TaskID string
 	// Recording is the SigMF recording's name: <TASK_ID>, or
-	// <TASK_ID>-<node> for a task with RX_NODES (PROTOCOL §23).
+	// <TASK_ID>-<node> for a task with RX_NODES (PROTOCOL#several-nodes).
 	Recording string
 	Dir       string // <capture.dir>/<TASK_ID>
 	DataPath  string // the ci8 samples (.sigmf-data)
@@ -141,7 +141,7 @@ type Report struct {
 // never got as far as a file.
 //
 // It ends with capture_complete (COMPLETE published) or capture_failed (an
-// error) to d.Notify (PROTOCOL §21).
+// error) to d.Notify (PROTOCOL#notifications).
 func Run(ctx context.Context, d Deps, o Options) (rep *Report, err error) {
 	about := notify.Task{ID: o.TaskID}
 	defer func() { notifyEnd(d.Notify, about, rep, err) }()
@@ -174,7 +174,7 @@ func Run(ctx context.Context, d Deps, o Options) (rep *Report, err error) {
 	id := cur.Task.ID
 	about = notify.FromTask(cur.Task)
 	// A task naming its receivers runs only on a listed, named node, whose
-	// recording and results carry its name (PROTOCOL §23).
+	// recording and results carry its name (PROTOCOL#several-nodes).
 	nodeName, err := cur.Task.Node(p.Node.Name)
 	if err != nil {
 		return nil, fmt.Errorf("%w: nothing started", err)

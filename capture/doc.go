@@ -1,7 +1,7 @@
-// Package capture is the RX capture executor of PROTOCOL §8: `rx capture`
+// Package capture is the RX capture executor of PROTOCOL#capture: `rx capture`
 // for the approved current task. The order of its steps, what it refuses,
 // what READY and COMPLETE hold and how a killed capture is recovered are
-// all in PROTOCOL §5 and §8; this file says how the package does it.
+// all in PROTOCOL#result and PROTOCOL#capture; this file says how the package does it.
 //
 // Run re-checks the task under the capture lock, then drives hackrfcli
 // through the RX runner. The data file,
@@ -12,6 +12,11 @@
 // Options.Grace are the stall and kill delays. Firmware too old for
 // `hackrf_clock -i` is refused with the firmware it needs. The quick-look PNG and the SigMF
 // metadata are written after COMPLETE.
+//
+// READY's confirmation: the first size is read as soon as the file holds
+// a byte, looked for every 5 ms; meanwhile the checkout's HEAD (for
+// source_head) and READY's publish reads (the task, HEAD, check 6's
+// clone) are started, each looked at only at its check.
 //
 // # Two streaming readers, no second pass
 //
@@ -42,7 +47,7 @@
 // # The simulator
 //
 // simulator.go keeps rfhandoff's HackRF simulator from passing for a
-// HackRF (PROTOCOL §15): the runner's resolved tool paths are compared with
+// HackRF (PROTOCOL#simulator): the runner's resolved tool paths are compared with
 // the running executable before any tool runs, hackrf_info's answer is read
 // for the marker next, and hackrf_transfer's first line before READY. Each
 // finding is a capture_simulator decision line; without [tools]
@@ -75,7 +80,7 @@
 //
 // A failed recovery names rx mark-completed. ErrRunning (another capture
 // holds the lock) and ErrInterrupted (a signal) match with errors.Is; exit
-// statuses are PROTOCOL §13 (cmd_rx_capture.go maps them).
+// statuses are PROTOCOL#command-line (cmd_rx_capture.go maps them).
 //
 // What it offers: Run, the whole capture of one approved task (`rx capture`);
 // Recover, which publishes an honest COMPLETE for a capture whose rfhandoff was

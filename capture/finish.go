@@ -27,7 +27,7 @@ import (
 // finish runs once the tool has ended (or is being stopped): it collects
 // the outcome, writes the SigMF metadata once the background SHA-512 has
 // caught up, publishes COMPLETE (a node's carries the metadata's digest,
-// PROTOCOL §23) and then writes the quick-look PNG. The error says how the
+// PROTOCOL#several-nodes) and then writes the quick-look PNG. The error says how the
 // capture ended when that was not normal.
 func (s *session) finish(ctx context.Context, end endState) (*Report, error) {
 	rep := s.rep

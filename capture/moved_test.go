@@ -13,7 +13,7 @@ import (
 
 // TestCaptureCompleteAfterTheTaskMoved: a new task pushed to the task
 // branch while a capture runs does not cost its COMPLETE: it is published
-// all the same (PROTOCOL §6, the COMPLETE of this node's running capture).
+// all the same (PROTOCOL#publishing, the COMPLETE of this node's running capture).
 // When the publisher refuses it for another reason (the checkout's HEAD
 // moved), the COMPLETE stays saved and recorded, with why, and the error
 // suggests no command that cannot work.

@@ -4,7 +4,7 @@ import "rfhandoff/notify"
 
 // notifyEnd sends capture_complete when COMPLETE was published for a
 // capture that ended normally, capture_failed when Run returned an error
-// (PROTOCOL §21); t is what the event may say about the task.
+// (PROTOCOL#notifications); t is what the event may say about the task.
 func notifyEnd(n *notify.Dispatcher, t notify.Task, rep *Report, err error) {
 	if err != nil {
 		n.Notify(notify.CaptureFailed(t, err.Error()))

@@ -42,7 +42,7 @@ func approved(ctx context.Context, d Deps, stateDir, wantID string) (*taskfetch.
 	if err != nil {
 		return nil, nil, err
 	}
-	// Read against the accepted tip (PROTOCOL §17); only rx check and rx
+	// Read against the accepted tip (PROTOCOL#trust); only rx check and rx
 	// watch move it.
 	cur, _, err := taskfetch.FetchSince(ctx, m, p, st.AcceptedTask)
 	if err != nil {

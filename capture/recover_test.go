@@ -95,7 +95,7 @@ func newOrphan(t *testing.T, w *world, noTool bool) *orphan {
 
 // newOrphanOf is newOrphan for the node named nodeName of a task with
 // RX_NODES ("" for a single-node task): its recording, READY and record
-// carry the name (PROTOCOL §23).
+// carry the name (PROTOCOL#several-nodes).
 func newOrphanOf(t *testing.T, w *world, noTool bool, nodeName string) *orphan {
 	t.Helper()
 	p := w.Policy

@@ -33,7 +33,7 @@ type session struct {
 	stateDir string
 	rep      *Report
 	// node is the [node] name a task with RX_NODES runs under ("" for a
-	// single-node task): its results are node results (PROTOCOL §23).
+	// single-node task): its results are node results (PROTOCOL#several-nodes).
 	node string
 	// simulated: rfhandoff's HackRF simulator captures, as [tools]
 	// allow_simulator allows (simulator.go).
@@ -69,7 +69,7 @@ type session struct {
 // one deferred abort, armed as soon as the file is reserved, undoes what
 // was done so far (stops the tool, stops the readers, removes the files,
 // clears capture_in_progress), so a new early return cannot leave
-// hackrf_transfer running or a file behind (PROTOCOL §8). It is disarmed
+// hackrf_transfer running or a file behind (PROTOCOL#capture). It is disarmed
 // once READY may have landed: from there finish publishes an honest
 // COMPLETE instead.
 func (s *session) run(ctx context.Context) (*Report, error) {

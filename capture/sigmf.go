@@ -53,10 +53,10 @@ type sigmfGlobal struct {
 	Author      string `json:"core:author,omitempty"`
 	Description string `json:"core:description"`
 	// Collection names the SigMF Collection a node's recording belongs
-	// to, <TASK_ID> (PROTOCOL §23); absent for a single-node task.
+	// to, <TASK_ID> (PROTOCOL#several-nodes); absent for a single-node task.
 	Collection string           `json:"core:collection,omitempty"`
 	Extensions []sigmfExtension `json:"core:extensions"`
-	// What ran, in the rfhandoff namespace (PROTOCOL §8); a value not
+	// What ran, in the rfhandoff namespace (PROTOCOL#capture); a value not
 	// known (a recovered capture's firmware) is left out.
 	LNAGainDB    *int   `json:"rfhandoff:lna_gain_db,omitempty"`
 	VGAGainDB    *int   `json:"rfhandoff:vga_gain_db,omitempty"`
@@ -65,7 +65,7 @@ type sigmfGlobal struct {
 	Serial       string `json:"rfhandoff:serial,omitempty"`
 	Firmware     string `json:"rfhandoff:firmware,omitempty"`
 	// Simulated is true for a capture by rfhandoff's HackRF simulator
-	// (PROTOCOL §15); absent otherwise.
+	// (PROTOCOL#simulator); absent otherwise.
 	Simulated bool `json:"rfhandoff:simulated,omitempty"`
 }
 

@@ -12,7 +12,7 @@ import (
 	"rfhandoff/result"
 )
 
-// The simulator never passes for hardware (PROTOCOL §15): rfhandoff's
+// The simulator never passes for hardware (PROTOCOL#simulator): rfhandoff's
 // HackRF simulator is recognised by the path of the tools the runner
 // resolved (hacksim.IsSimulator, before any tool runs), by hackrf_info's
 // answer and by hackrf_transfer's output (hackrfcli.SimulatorMarker). A

@@ -11,7 +11,7 @@ import (
 // binds (approval.capture) and what `rx capture` runs. It is computed in
 // one place only, config.Policy.CapturePlan; every field is named by the
 // policy key it comes from, so a change between approval and capture is
-// refused naming that key (PROTOCOL §3, §8).
+// refused naming that key (PROTOCOL#task-file, PROTOCOL#capture).
 type Plan struct {
 	FrequencyHz  int64 `json:"frequency_hz"`
 	SampleRateHz int64 `json:"sample_rate_hz"`

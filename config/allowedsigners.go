@@ -108,7 +108,7 @@ type KeyTime struct {
 
 // CheckKeyWindow reads the allowed-signers file and says why the key with
 // fingerprint, which git found signing as principal, may not sign at each
-// of times, or nil (PROTOCOL §17). git checks valid-after/valid-before
+// of times, or nil (PROTOCOL#trust). git checks valid-after/valid-before
 // (and a certificate's validity) only at the commit's own committer date,
 // which whoever made the commit chose; this checks them at times that are
 // not the signer's to choose.

@@ -7,7 +7,7 @@ import (
 )
 
 // CapturePlan is the effective capture of this policy: the one place
-// where capture parameters are computed (PROTOCOL §3, §8). The approval
+// where capture parameters are computed (PROTOCOL#task-file, PROTOCOL#capture). The approval
 // prompt shows it, the approval binds it and rx capture runs it.
 func (p Policy) CapturePlan() captureplan.Plan {
 	c := p.Capture

@@ -14,7 +14,7 @@ func fieldError(key string, value any, reason string) error {
 
 // unknownKeyError is a key (or, table set, a table) the policy does not
 // have, with a known key it probably meant ("" if none). A typo in a
-// safety policy must not pass silently (PROTOCOL §11).
+// safety policy must not pass silently (PROTOCOL#policy-file).
 func unknownKeyError(key string, table bool, suggestion string) error {
 	what := "unknown key " + key
 	if table {

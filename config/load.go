@@ -27,7 +27,7 @@ const EnvVar = "RFHANDOFF_CONFIG"
 
 // Load reads, decodes and validates the policy file at path. The file
 // must lie outside every git working tree and be one only this account can
-// change (PROTOCOL §11); otherwise it is refused before it is read.
+// change (PROTOCOL#policy-file); otherwise it is refused before it is read.
 func Load(path string) (Policy, error) {
 	if err := outsideWorkTrees(path); err != nil {
 		return Policy{}, fileError(path, err)

@@ -447,7 +447,7 @@ func TestLoadRefusesASymlink(t *testing.T) {
 // A policy inside a git working tree is refused before it is read, named
 // as it was given, whether the tree's .git is a directory or a linked
 // worktree's file and whether the file is reached through a link to a
-// directory in the tree: git writes files there (PROTOCOL §11). The same
+// directory in the tree: git writes files there (PROTOCOL#policy-file). The same
 // file outside every tree loads.
 func TestLoadRefusesAPolicyInAWorkTree(t *testing.T) {
 	root := t.TempDir()

@@ -109,7 +109,7 @@ func checkText(s string) error {
 
 // checkDriveRelative refuses a Windows path such as C:lab, which names a
 // directory relative to whatever the current directory of drive C: happens
-// to be (PROTOCOL §14). On other systems no path has a volume name.
+// to be (PROTOCOL#policy-keys). On other systems no path has a volume name.
 func checkDriveRelative(p string) error {
 	if v := filepath.VolumeName(p); v != "" && !filepath.IsAbs(p) {
 		return fmt.Errorf("is relative to the current directory of drive %s, which differs between processes; write an absolute path (%s%c...)", v, v, filepath.Separator)

@@ -7,14 +7,14 @@ import (
 )
 
 // Node is the RX policy's [node] table: this node's name on a multi-node
-// task (PROTOCOL §23). Empty on a single-node RX laptop.
+// task (PROTOCOL#several-nodes). Empty on a single-node RX laptop.
 type Node struct {
 	Name string `toml:"name"`
 }
 
 // MainNode is one [[nodes]] table of the MAIN policy: an RX node, the
 // branch it publishes on and, optionally, the allowed-signers file its
-// result commits must be signed by (PROTOCOL §23, §17).
+// result commits must be signed by (PROTOCOL#several-nodes, PROTOCOL#trust).
 type MainNode struct {
 	Name          string `toml:"name"`
 	ResultBranch  string `toml:"result_branch"`

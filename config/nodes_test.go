@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// PROTOCOL §23: [node] and [[nodes]] are read, every problem at once.
+// PROTOCOL#several-nodes: [node] and [[nodes]] are read, every problem at once.
 func TestNodesPolicy(t *testing.T) {
 	p, err := Parse([]byte(`
 [node]

@@ -14,7 +14,7 @@ import (
 )
 
 // Notify is [notify]: where rfhandoff tells a person that they are needed
-// (PROTOCOL §21). Every key is optional; nothing configured sends nothing.
+// (PROTOCOL#notifications). Every key is optional; nothing configured sends nothing.
 type Notify struct {
 	NtfyURL           string   `toml:"ntfy_url"`
 	NtfyTokenFile     string   `toml:"ntfy_token_file"`
@@ -26,7 +26,7 @@ type Notify struct {
 	AllowHTTPHosts    []string `toml:"allow_http_hosts"`
 }
 
-// The notification events (PROTOCOL §21), in the order they are listed.
+// The notification events (PROTOCOL#notifications), in the order they are listed.
 const (
 	EventApprovalNeeded      = "approval_needed"
 	EventAuthorizationNeeded = "authorization_needed"
@@ -49,7 +49,7 @@ var NotifyEvents = []string{
 // NotifyArgPlaceholders are what a [notify] command argument may be
 // replaced by, each only as a whole argument: values rfhandoff itself
 // names (the event, the side, the risk level) or the TASK_ID, all words
-// of letters, digits and '_' (PROTOCOL §21), never text a program could
+// of letters, digits and '_' (PROTOCOL#notifications), never text a program could
 // run as code.
 var NotifyArgPlaceholders = []string{"{event}", "{role}", "{task_id}", "{risk_level}"}
 

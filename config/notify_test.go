@@ -126,7 +126,7 @@ func TestNotifyEnabled(t *testing.T) {
 	}
 }
 
-// PROTOCOL §21: {title} and {message} are refused in every argument at
+// PROTOCOL#notifications: {title} and {message} are refused in every argument at
 // once, each named, with where the text goes instead; the program does
 // not matter (there is no list of interpreters).
 func TestNotifyTaskTextNeverAnArgument(t *testing.T) {

@@ -11,7 +11,7 @@ import (
 
 // Resolve makes a local path from the policy absolute: an absolute path is
 // returned as it is, a relative one is joined to repo.path, which Load and
-// LoadLocated have made absolute (PROTOCOL §14).
+// LoadLocated have made absolute (PROTOCOL#policy-keys).
 func (p Policy) Resolve(path string) string {
 	if path == "" || filepath.IsAbs(path) {
 		return path
@@ -37,7 +37,7 @@ func (p Policy) IQFilePath() string { return p.Resolve(p.TX.IQFile) }
 
 // withAbsoluteRepo makes repo.path absolute and clean against the working
 // directory, once, so that every path derived from it is absolute
-// (PROTOCOL §14): the capture parameters, git's -C and the audit log refuse
+// (PROTOCOL#policy-keys): the capture parameters, git's -C and the audit log refuse
 // or misread relative ones. A directory inside a git checkout stands for
 // the checkout, as it does for git: repo.path becomes the checkout's top
 // (WorkTreeTop), so `.local` is the checkout's whatever directory of it
@@ -112,7 +112,7 @@ func (p Policy) ResolvedPaths() [][2]string {
 type PrivateDir struct{ What, Dir string }
 
 // LocalDirs are the directories every command checks git ignores before
-// it writes there (PROTOCOL §4): the state directory and the audit log's,
+// it writes there (PROTOCOL#rx-state): the state directory and the audit log's,
 // said once when they are one.
 func (p Policy) LocalDirs() []PrivateDir {
 	dirs := []PrivateDir{{"state directory", p.StatePath()}}
@@ -124,7 +124,7 @@ func (p Policy) LocalDirs() []PrivateDir {
 
 // files [trust], [[nodes]] and [notify] name (unset ones left out). Only
 // this account may change them, and git must track nothing there
-// (PROTOCOL §4, §22).
+// (PROTOCOL#rx-state, PROTOCOL#local-files).
 func (p Policy) TrustedPaths() []string {
 	out := []string{p.StatePath(), p.AuditPath()}
 	for _, k := range p.trustKeys() {

@@ -51,7 +51,7 @@ func TestPathHelpers(t *testing.T) {
 
 // TestLoadMakesPathsAbsolute is the first-capture failure of a new lab: the
 // example's repo.path = "." left every derived path relative, and the
-// capture parameters refuse relative paths (PROTOCOL §14).
+// capture parameters refuse relative paths (PROTOCOL#policy-keys).
 func TestLoadMakesPathsAbsolute(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
@@ -118,7 +118,7 @@ func TestShown(t *testing.T) {
 	}
 }
 
-// PROTOCOL §14: a repo.path inside a checkout stands for the checkout, as
+// PROTOCOL#policy-keys: a repo.path inside a checkout stands for the checkout, as
 // for git: run from docs/handoff/, rfhandoff works at the checkout's top
 // (a .git directory, or a linked worktree's .git file), so .local is the
 // checkout's. One that does not exist, or lies in no checkout, is kept

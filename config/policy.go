@@ -18,9 +18,9 @@ type Policy struct {
 	Trust   Trust   `toml:"trust"`
 	Notify  Notify  `toml:"notify"`
 	Clock   Clock   `toml:"clock"`
-	// Node names this RX node on a multi-node task (PROTOCOL §23).
+	// Node names this RX node on a multi-node task (PROTOCOL#several-nodes).
 	Node Node `toml:"node,omitempty"`
-	// Nodes lists every RX node, on the MAIN PC (PROTOCOL §23).
+	// Nodes lists every RX node, on the MAIN PC (PROTOCOL#several-nodes).
 	Nodes []MainNode `toml:"nodes,omitempty"`
 }
 
@@ -31,7 +31,7 @@ type Repo struct {
 	// URL, when set, is the remote's URL for every fetch, push and clone
 	// (and its transport the only one git may use); the checkout's remote
 	// config is then never read. Empty: the checkout's remote.<remote>.url,
-	// used only when git would use exactly it (PROTOCOL §10).
+	// used only when git would use exactly it (PROTOCOL#subprocesses).
 	URL          string `toml:"url"`
 	TaskBranch   string `toml:"task_branch"`
 	ResultBranch string `toml:"result_branch"`
@@ -62,7 +62,7 @@ type Limits struct {
 }
 
 // PublicationAge is the oldest READY publication the MAIN side acts on
-// (PROTOCOL §7): max_publication_age_s when a policy sets it, otherwise
+// (PROTOCOL#main-pc): max_publication_age_s when a policy sets it, otherwise
 // planned_duration_s — a READY is then fresh while its capture can still
 // run, and the remaining-time check is what ends the window.
 func (l Limits) PublicationAge() time.Duration {
@@ -95,7 +95,7 @@ type Tools struct {
 	// a capture by rfhandoff's HackRF simulator (which its results, SigMF
 	// file and quick-look then call simulated), and tx watch and tx
 	// execute accept a simulated READY. False (the default) refuses both:
-	// the simulator never passes for hardware (PROTOCOL §15).
+	// the simulator never passes for hardware (PROTOCOL#simulator).
 	AllowSimulator bool `toml:"allow_simulator"`
 	// SSHKeygen is the ssh-keygen git is given to sign and verify
 	// ([trust]); rfhandoff never runs it itself.
@@ -138,7 +138,7 @@ type TX struct {
 }
 
 // Clock says what a side does when the operating system says its clock
-// is not synchronised (PROTOCOL §7, §8; hostclock).
+// is not synchronised (PROTOCOL#main-pc, PROTOCOL#capture; hostclock).
 type Clock struct {
 	// RequireSynchronized: rx capture and rx publish-result refuse to
 	// publish, tx watch to offer and tx execute to run while the OS says

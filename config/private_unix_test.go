@@ -11,7 +11,7 @@ import (
 
 // A policy, or a file it trusts ([trust], [notify] secrets), that another
 // account could change is refused, every such file at once, each named
-// with its key and the command that fixes it (PROTOCOL §11, §22); the
+// with its key and the command that fixes it (PROTOCOL#policy-file, PROTOCOL#local-files); the
 // same files only this account can change load.
 func TestLoadRefusesFilesOthersCanChange(t *testing.T) {
 	dir := t.TempDir()

@@ -14,7 +14,7 @@ import (
 
 // Trust names who may speak on each branch: the allowed-signers files the
 // RX side checks tasks against and the MAIN side checks results against,
-// and the key the RX side signs its result commits with (PROTOCOL §17).
+// and the key the RX side signs its result commits with (PROTOCOL#trust).
 // Every key is optional; empty means no signature is required or made.
 type Trust struct {
 	TaskSigners   string `toml:"task_signers"`
@@ -118,7 +118,7 @@ func checkSigningKey(data []byte) error {
 }
 
 // DescribeSigners lists, as TOML comments for config check, every key of
-// the allowed-signers files [trust] names with its window (PROTOCOL §17):
+// the allowed-signers files [trust] names with its window (PROTOCOL#trust):
 // its line, principals, fingerprint, and valid-after/valid-before or "no
 // limit". A file that cannot be read is skipped (checkTrustFiles reports
 // it).

@@ -156,7 +156,7 @@ func (p Policy) validatePaths(ps *problems) {
 			ps.add(t.key, t.v, "must be empty (look up on PATH) or a clean absolute path")
 		}
 	}
-	// Commands git runs through its shell (PROTOCOL §10): one line of text.
+	// Commands git runs through its shell (PROTOCOL#subprocesses): one line of text.
 	for _, t := range []struct{ key, v string }{
 		{"tools.ssh_command", p.Tools.SSHCommand},
 		{"tools.git_credential_helper", p.Tools.GitCredentialHelper},

@@ -40,7 +40,7 @@ var (
 // plain turns one line of terminal output into plain text.
 func plain(b []byte) string {
 	s := strings.ReplaceAll(string(b), "\r", "")
-	// The bell the watchers ring before a question (PROTOCOL §21) is heard,
+	// The bell the watchers ring before a question (PROTOCOL#notifications) is heard,
 	// not read.
 	s = strings.ReplaceAll(s, "\a", "")
 	s = savedBlock.ReplaceAllString(s, "")

@@ -1,5 +1,5 @@
 // Package demo runs the whole protocol once, end to end, in a throw-away
-// sandbox (PROTOCOL §12, §13 `demo [--auto]`): a temporary bare remote with the
+// sandbox (PROTOCOL#dry-run, PROTOCOL#command-line `demo [--auto]`): a temporary bare remote with the
 // task branch and an existing result branch, an RX and a MAIN checkout, and
 // the HackRF simulator (the rfhandoff binary under the tools' names) pinned
 // in both sides' policies.
@@ -25,7 +25,7 @@
 //
 // With Options.RXNodes 2 to 8 the sandbox holds that many RX nodes
 // (rx-a, rx-b, ...: nodes.go), each its own checkout, result branch, key and
-// [node] name, and the task names them in RX_NODES (PROTOCOL §23). When
+// [node] name, and the task names them in RX_NODES (PROTOCOL#several-nodes). When
 // tx execute has run the fake action, the sandbox writes an on-air file
 // that every node's simulator hears at its own delay and level
 // (onair.go, HACKRF_SIM_ONAIR).

@@ -13,7 +13,7 @@ import (
 
 // demoKey is a throw-away ed25519 key of one side, written into the
 // sandbox in OpenSSH's own formats so that git's ssh-keygen signs with it
-// and checks it (PROTOCOL §17): no agent, no passphrase, removed with the
+// and checks it (PROTOCOL#trust): no agent, no passphrase, removed with the
 // sandbox.
 type demoKey struct {
 	Principal string // its name in the other side's allowed-signers file
@@ -39,7 +39,7 @@ func (sb *Sandbox) makeKeys() error {
 	}
 	// Each node its own key, and MAIN trusts each node's results only
 	// when signed by that node's key (several nodes: one allowed-signers
-	// file per node, PROTOCOL §23).
+	// file per node, PROTOCOL#several-nodes).
 	for _, n := range sb.nodes {
 		k, err := writeKey(sb.Keys, n.keyName(), n.principal())
 		if err != nil {

@@ -33,13 +33,13 @@ type rxNode struct {
 // i·onAirStepMS later and i·onAirStepDB weaker than the first. They stand
 // for a receiver further away with a clock of its own: far larger than
 // propagation (microseconds) so that a spectrogram shows them, and no
-// larger than the capture's slack (§7's min_remaining_s).
+// larger than the capture's slack (PROTOCOL#main-pc's min_remaining_s).
 const (
 	onAirStepMS = 250
 	onAirStepDB = -6.0
 )
 
-// MaxRXNodes is the largest --rx-nodes (PROTOCOL §23: 1 to 8).
+// MaxRXNodes is the largest --rx-nodes (PROTOCOL#several-nodes: 1 to 8).
 const MaxRXNodes = node.Max
 
 // nodeNames are the sandbox's node names: rx-a, rx-b, ...
@@ -54,7 +54,7 @@ func nodeNames(n int) []string {
 // CheckRXNodes refuses an --rx-nodes outside 1..MaxRXNodes.
 func CheckRXNodes(n int) error {
 	if n < 1 || n > MaxRXNodes {
-		return fmt.Errorf("--rx-nodes %d: the demo runs 1 to %d RX nodes (PROTOCOL §23)", n, MaxRXNodes)
+		return fmt.Errorf("--rx-nodes %d: the demo runs 1 to %d RX nodes (PROTOCOL#several-nodes)", n, MaxRXNodes)
 	}
 	return nil
 }

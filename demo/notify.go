@@ -20,7 +20,7 @@ import (
 // notifyPath is the path of the demo's webhook on its receiver.
 const notifyPath = "/rfhandoff-demo"
 
-// receiver is the demo's own notification receiver (PROTOCOL §21): a
+// receiver is the demo's own notification receiver (PROTOCOL#notifications): a
 // webhook on 127.0.0.1, served by the demo process for as long as it runs,
 // that both sides' policies name. It accepts a delivery only with a good
 // X-Signature under the sandbox's secret; the transcript shows what

@@ -133,7 +133,7 @@ func (d *runner) intro() {
 		"Every step runs the real rfhandoff command; nothing skips a check or a prompt, and the\n"+
 		"TX action is the fake one: nothing is ever transmitted.\n", mode)
 	if d.o.RXNodes > 1 {
-		d.out.printf("\nWith --rx-nodes %d, %d RX nodes receive the one task (RX_NODES, PROTOCOL §23): each\n"+
+		d.out.printf("\nWith --rx-nodes %d, %d RX nodes receive the one task (RX_NODES, PROTOCOL#several-nodes): each\n"+
 			"approves and captures on its own and publishes on its own branch; MAIN asks once.\n", d.o.RXNodes, d.o.RXNodes)
 	}
 }

@@ -25,7 +25,7 @@ type Timing struct {
 }
 
 // The publication age limit is the default's, the planned duration
-// (PROTOCOL §7): the MAIN side's window closes when the capture has less
+// (PROTOCOL#main-pc): the MAIN side's window closes when the capture has less
 // than TXDurationS + MinRemainingS left.
 
 // autoTiming is --auto's: a 60 s capture leaves 45 s for tx watch's

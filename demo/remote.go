@@ -74,7 +74,7 @@ func (d *runner) resultLog(ctx context.Context, branch string) ([]string, error)
 		case strings.TrimSpace(l) == "":
 		case strings.HasPrefix(l, "Audit-Chain-Head:"):
 			// The RX audit log's head when it published: the remote
-			// witnesses the log (PROTOCOL §9).
+			// witnesses the log (PROTOCOL#audit-log).
 			lines = append(lines, "        "+l)
 		default:
 			lines = append(lines, l)

@@ -30,7 +30,7 @@ type Options struct {
 	Timing Timing
 	// RXNodes is how many RX nodes take part: 0 or 1, the single RX laptop
 	// of a task without RX_NODES; 2 to MaxRXNodes, a task with RX_NODES
-	// and one phrase for all of them (PROTOCOL §23).
+	// and one phrase for all of them (PROTOCOL#several-nodes).
 	RXNodes int
 }
 

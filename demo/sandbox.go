@@ -21,7 +21,7 @@ const (
 	resultBranch = "rx-node"
 )
 
-// simTools are the HackRF tools the simulator stands in for (PROTOCOL §15).
+// simTools are the HackRF tools the simulator stands in for (PROTOCOL#simulator).
 var simTools = []exec.Tool{exec.HackRFInfo, exec.HackRFTransfer, exec.HackRFClock}
 
 // Identities of the two sides' commits in the sandbox.
@@ -86,7 +86,7 @@ type SandboxOptions struct {
 	// NotifySecret the secret it checks signatures with ("": none).
 	NotifyURL, NotifySecret string
 	// RXNodes is how many RX nodes (0 or 1: the single RX laptop; 2 to
-	// MaxRXNodes: a task with RX_NODES, PROTOCOL §23).
+	// MaxRXNodes: a task with RX_NODES, PROTOCOL#several-nodes).
 	RXNodes int
 }
 
@@ -259,7 +259,7 @@ func (sb *Sandbox) makeRemote(ctx context.Context) error {
 	base, err := sb.seed(ctx, "seed-task", taskBranch, "Sandbox task branch: base commit", map[string]string{
 		"README.md": "# rfhandoff demo: task branch\n\nMAIN writes docs/handoff/NEXT_RX_TASK.md here; the RX laptop reads it.\n",
 		// Runtime state of both sides lives in .local/ and must never be
-		// committed (PROTOCOL §4): the watchers refuse a checkout where it is not ignored.
+		// committed (PROTOCOL#rx-state): the watchers refuse a checkout where it is not ignored.
 		".gitignore": "/.local/\n",
 	})
 	if err != nil {
@@ -272,7 +272,7 @@ func (sb *Sandbox) makeRemote(ctx context.Context) error {
 		return err
 	}
 	// One branch per node, created by the lab (here: the sandbox), never
-	// by rfhandoff (PROTOCOL §23).
+	// by rfhandoff (PROTOCOL#several-nodes).
 	for _, n := range sb.nodes {
 		if _, err := sb.seed(ctx, "seed-"+n.Name, n.Branch, "Result branch of "+n.Name+": initial commit", map[string]string{
 			"README.md": "# rfhandoff demo: result branch of " + n.Name + "\n\nRX node " + n.Name + " publishes docs/handoff/results/RX_RESULT.json here.\n",

@@ -32,11 +32,11 @@ const (
 	stepSummary = "summary"
 )
 
-// txPhrase is the phrase both TX prompts require (PROTOCOL §7).
+// txPhrase is the phrase both TX prompts require (PROTOCOL#main-pc).
 var txPhrase = gate.TXPhrase
 
 func (d *runner) steps(ctx context.Context) error {
-	// After each step, the notifications it sent (PROTOCOL §21), as the
+	// After each step, the notifications it sent (PROTOCOL#notifications), as the
 	// demo's webhook received them.
 	defer d.showNotifications()
 	if err := d.pushTask(ctx); err != nil {
@@ -104,7 +104,7 @@ func (d *runner) pushTask(ctx context.Context) error {
 	}
 	if d.sb.multi() {
 		d.say("RX_NODES names the %d receivers (%s): each approves and captures on its own, publishes", len(d.sb.nodes), d.nodeList())
-		d.say("on its own result branch, and MAIN asks for the phrase once, for all of them (PROTOCOL §23).")
+		d.say("on its own result branch, and MAIN asks for the phrase once, for all of them (PROTOCOL#several-nodes).")
 	}
 	code, err := d.run(ctx, childSpec{Side: "MAIN", Policy: d.sb.MainPolicy, Args: taskArgs(bodyFile, d.nodeNames())}, time.Minute)
 	if err != nil {

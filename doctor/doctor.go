@@ -104,7 +104,7 @@ type Deps struct {
 	PolicyFile string // "" when the built-in defaults are in force
 	// Stack builds the audited runner doctor's subprocesses run through,
 	// allowing the given git transports (none: local operations only).
-	// Its audit log is the caller's decision (DESIGN "The host clock and
+	// Its audit log is the caller's decision (the DESIGN log, area "The host clock and
 	// doctor").
 	Stack func(protocols []string) (*exec.Stack, error)
 	// Scratch is an empty private directory outside the checkout, where
@@ -201,7 +201,7 @@ func checkIgnored(ctx context.Context, rep *Report, git *gitcli.Client, d Deps) 
 			rep.add(x.What, Problem, "%v", err)
 			continue
 		}
-		// As every command's first write checks them (PROTOCOL §4).
+		// As every command's first write checks them (PROTOCOL#rx-state).
 		if _, err := os.Lstat(x.Dir); err == nil && x.What != "capture directory" {
 			if err := localfile.CheckPrivate(x.Dir); err != nil {
 				rep.add(x.What, Problem, "%v", err)
@@ -305,7 +305,7 @@ func checkTrust(rep *Report, s *exec.Stack, d Deps) {
 		if p.Trust.TaskSigners != "" {
 			used = append(used, "trust.task_signers "+p.TaskSignersPath())
 		} else {
-			rep.add("trust", Note, "no trust.task_signers: tasks are not checked for a signature (PROTOCOL §17)")
+			rep.add("trust", Note, "no trust.task_signers: tasks are not checked for a signature (PROTOCOL#trust)")
 		}
 		if p.Trust.SigningKey != "" {
 			used = append(used, "trust.signing_key "+p.SigningKeyPath())
@@ -325,7 +325,7 @@ func checkTrust(rep *Report, s *exec.Stack, d Deps) {
 			}
 		}
 		if len(used) == 0 {
-			rep.add("trust", Note, "no trust.result_signers: results are not checked for a signature (PROTOCOL §17)")
+			rep.add("trust", Note, "no trust.result_signers: results are not checked for a signature (PROTOCOL#trust)")
 		}
 	}
 	if len(used) == 0 {

@@ -13,7 +13,7 @@ import (
 // TestCaptureSurvivesTheNextTask: while a capture runs, task new on the
 // MAIN side refuses the next task, naming the capturing one and when it
 // ends; a next task pushed by hand all the same does not cost the running
-// capture its COMPLETE, which is published (PROTOCOL §6), and rx status
+// capture its COMPLETE, which is published (PROTOCOL#publishing), and rx status
 // then shows no capture in progress.
 func TestCaptureSurvivesTheNextTask(t *testing.T) {
 	t.Parallel()

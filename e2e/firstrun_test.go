@@ -305,7 +305,7 @@ func firstRun(t *testing.T, policy string, p platform, pc pace) {
 		}
 	}
 	run.waitCapture()
-	// Every decision on record, on both sides (PROTOCOL §9).
+	// Every decision on record, on both sides (PROTOCOL#audit-log).
 	for o, kinds := range map[*operator][]string{
 		rx: {"task_shown task=" + firstRunID, "task_approved task=" + firstRunID},
 		main: {"offer task=" + firstRunID, "phrase_accepted task=" + firstRunID, "record_written task=" + firstRunID,

@@ -25,7 +25,7 @@ import (
 	"rfhandoff/txwatch"
 )
 
-// The ownership boundary (issue 29; PROTOCOL §4, §11, §22; OPERATIONS §6):
+// The ownership boundary (issue 29; PROTOCOL#rx-state, PROTOCOL#policy-file, PROTOCOL#local-files; OPERATIONS#threat-model):
 // what rfhandoff trusts on the local disk — the state directory and what
 // is in it, the policy, the trust files — must be changeable by the
 // account running it alone, and the policy must come from where the
@@ -310,8 +310,8 @@ func TestOwnerWritablePolicyOrTrustFileRefused(t *testing.T) {
 	})
 }
 
-// The supported way to let an agent work on the RX laptop (OPERATIONS
-// §6): the agent's account may write the working tree; the state
+// The supported way to let an agent work on the RX laptop
+// (OPERATIONS#threat-model): the agent's account may write the working tree; the state
 // directory, the audit log and the policy live outside it, the operator's
 // alone. The agent can change the tree but cannot write, rename or replace
 // the state directory or the policy, and rx check works for the operator
@@ -329,7 +329,7 @@ func TestOwnerTwoAccountRecipe(t *testing.T) {
 	rx.Policy.Capture.Dir = filepath.Join(private, "captures")
 	rx.WritePolicy()
 	// The working tree is shared with the agent's group (setgid
-	// directories, group-writable files), as OPERATIONS §6 sets it up.
+	// directories, group-writable files), as OPERATIONS#threat-model sets it up.
 	if err := filepath.WalkDir(rx.Dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err

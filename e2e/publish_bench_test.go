@@ -65,7 +65,7 @@ func (p *proc) run(b *testing.B, dir, bin string, args ...string) {
 
 // BenchmarkPublishCommandVsFloor measures `rfhandoff rx publish-result`
 // as a whole command (a process: policy, runner, audit log, the seven
-// checks of PROTOCOL §6 through the RX mirror, the commit and its push)
+// checks of PROTOCOL#publishing through the RX mirror, the commit and its push)
 // against the plain git floor run as processes with no rfhandoff around
 // them: `git clone --depth 1 --single-branch --branch rx-node --no-tags`,
 // two files written, `git add`, `git commit`, `git push`. Same remote,

@@ -24,7 +24,7 @@ type rxStatusJSON struct {
 // the state. rx status shows the record; rx watch publishes the COMPLETE
 // as it starts. When the publisher refuses the COMPLETE (the RX checkout's
 // HEAD moved on: check 5; a task branch that moved on no longer stops it,
-// PROTOCOL §6), rx capture starts nothing and names rx mark-completed,
+// PROTOCOL#publishing), rx capture starts nothing and names rx mark-completed,
 // which drops the record.
 func TestRxCaptureKilledRecoveryCommands(t *testing.T) {
 	t.Parallel()

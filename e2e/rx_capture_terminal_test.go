@@ -37,7 +37,7 @@ func waitReady(t *testing.T, s *captureSide, base string) {
 // TestRxCaptureOutlivesItsTerminal: an ssh drop or a killed tmux session
 // (SIGHUP) and a closed stdout and stderr (`| head`) do not end rx
 // capture: it runs to its planned end and publishes its COMPLETE
-// (PROTOCOL §8).
+// (PROTOCOL#capture).
 func TestRxCaptureOutlivesItsTerminal(t *testing.T) {
 	t.Parallel()
 	t.Run("SIGHUP", func(t *testing.T) {

@@ -63,7 +63,7 @@ func newCaptureSideWith(t *testing.T, sim string, tools map[string]string, o pub
 		t.Fatal(err)
 	}
 	if !o.NoApproval {
-		// The approval binds the capture plan (PROTOCOL §3): approved as
+		// The approval binds the capture plan (PROTOCOL#task-file): approved as
 		// this policy has it, as rx approve would.
 		pol, err := config.Parse([]byte(toml), policy)
 		if err != nil {

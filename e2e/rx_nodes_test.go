@@ -20,7 +20,7 @@ import (
 	"rfhandoff/result"
 )
 
-// TestRxCaptureNodeResult (PROTOCOL §23): rx capture of a task with
+// TestRxCaptureNodeResult (PROTOCOL#several-nodes): rx capture of a task with
 // RX_NODES on node rx-b, with the simulator and real git: READY and
 // COMPLETE are node results from rx-b, the recording is <TASK_ID>-rx-b
 // with core:collection set, and COMPLETE carries the SHA-512 of exactly
@@ -114,7 +114,7 @@ func TestRxCaptureNotForThisNode(t *testing.T) {
 	}
 }
 
-// TestRxApproveNodes (PROTOCOL §23): at a real terminal, rx approve of a
+// TestRxApproveNodes (PROTOCOL#several-nodes): at a real terminal, rx approve of a
 // task whose RX_NODES does not list this node refuses without showing the
 // menu and approves nothing; the listed node is offered it.
 func TestRxApproveNodes(t *testing.T) {

@@ -134,10 +134,10 @@ func TestRxPublishResultGitCalls(t *testing.T) {
 			}
 			return k
 		}
-		// First the checks before anything is written (PROTOCOL §4: the
+		// First the checks before anything is written (PROTOCOL#rx-state: the
 		// checkout's top, .local ignored, nothing trusted tracked); the
 		// remote's URL is then one git config listing (no remote get-url:
-		// every redirect is judged from it, PROTOCOL §10), and the clone
+		// every redirect is judged from it, PROTOCOL#subprocesses), and the clone
 		// is checked the same way before it pushes.
 		if len(subs) != 21 || strings.Join(subs[:4], " ") != "rev-parse check-ignore ls-files config" || count("remote") != 0 ||
 			count("ls-files") != 1 || count("ls-remote") != 0 || count("clone") != 1 || subs[len(subs)-1] != "push" {

@@ -16,7 +16,7 @@ import (
 	"rfhandoff/txwatch"
 )
 
-// Finding 9 of issue 29 (PROTOCOL §9): the audit log is a regular file or
+// Finding 9 of issue 29 (PROTOCOL#audit-log): the audit log is a regular file or
 // nothing runs. With .local/audit.jsonl a symlink to /dev/null every
 // write "succeeded" and hackrf_transfer -t ran with no line on record;
 // now tx execute refuses before it asks for the phrase, and nothing is

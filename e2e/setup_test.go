@@ -114,7 +114,7 @@ func setupCommands(top, resultFile string) []setupCmd {
 	}
 }
 
-// TestEveryCommandFromASubdirectoryAndOutside (PROTOCOL §4, §14): run
+// TestEveryCommandFromASubdirectoryAndOutside (PROTOCOL#rx-state, PROTOCOL#policy-keys): run
 // from docs/handoff inside the checkout, every command works on the
 // checkout's top (its .local, its task file) as git would; run from a
 // directory in no checkout, each refuses in one sentence saying so (no git
@@ -195,7 +195,7 @@ func TestEveryCommandFromASubdirectoryAndOutside(t *testing.T) {
 	})
 }
 
-// TestNotIgnoredStateRefusedWritesNothing (PROTOCOL §4): in a checkout
+// TestNotIgnoredStateRefusedWritesNothing (PROTOCOL#rx-state): in a checkout
 // whose .local git does not ignore, every command that writes refuses
 // before it writes anything (no .local, no audit log, no mirror, no task
 // file), from the top, from a subdirectory and from a linked worktree,

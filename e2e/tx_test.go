@@ -119,7 +119,7 @@ func (s *txSide) watchAndAuthorize(t *testing.T) string {
 	return m[1]
 }
 
-// The dry-run contract (PROTOCOL §12): a temporary bare remote with a task
+// The dry-run contract (PROTOCOL#dry-run): a temporary bare remote with a task
 // branch and an existing rx-node, a fake READY result, tx watch detects
 // it, the exact RED phrase is required at a terminal, the record is
 // written, tx execute runs the fake action which writes RF TX = 0, and no

@@ -6,8 +6,8 @@ import (
 	"strings"
 )
 
-// roleTools is what each role may start, the one table of it (PROTOCOL
-// §10). What a tool may be given is judged apart (checkArgs); for
+// roleTools is what each role may start, the one table of it
+// (PROTOCOL#subprocesses). What a tool may be given is judged apart (checkArgs); for
 // hackrf_transfer that depends on the role too (transferRules).
 var roleTools = map[Role][]Tool{
 	RoleGit:      {Git, Timedatectl, W32tm},

@@ -21,7 +21,7 @@ const (
 // this platform's (ClockTool).
 var Tools = []Tool{Git, HackRFInfo, HackRFTransfer, HackRFClock, ClockTool}
 
-// Role is what a runner may start, and nothing else (PROTOCOL §10): each
+// Role is what a runner may start, and nothing else (PROTOCOL#subprocesses): each
 // command holds the role its own work needs, and the roles are named for
 // what they permit. A role says nothing of the side a runner serves: the
 // side a notification or a decision line names is its own value
@@ -75,7 +75,7 @@ type Cmd struct {
 	// DeferObjectCheck, for a blobless git fetch only, turns git's own check
 	// of the received objects off for this call: for such a fetch git
 	// ignores the levels of fsckLevels, so the caller checks the new pack
-	// with git fsck itself before it accepts anything (PROTOCOL §20).
+	// with git fsck itself before it accepts anything (PROTOCOL#mirror).
 	DeferObjectCheck bool
 	// Remote, for a git call that talks to a remote, is the URL it
 	// reaches (the caller checked that git rewrites nothing): written,

@@ -60,7 +60,7 @@ type Entry struct {
 
 	// The fields of a decision line (EventDecision, decision.go); Reason,
 	// ExitCode, Signal and Error serve it too. Each kind's set is
-	// PROTOCOL §9's.
+	// PROTOCOL#audit-log's.
 	Kind         string     `json:"kind,omitempty"`
 	Command      string     `json:"command,omitempty"`
 	TaskID       string     `json:"task_id,omitempty"`
@@ -102,13 +102,13 @@ type AuditLog struct {
 	now  func() time.Time
 	sync func(*os.File) error // (*os.File).Sync; a test counts the calls
 	// pending: a log made by NewPendingAuditLog, not opened yet, whose
-	// lines wait here (PROTOCOL §9).
+	// lines wait here (PROTOCOL#audit-log).
 	pending bool
 	held    []Entry
 }
 
 // NewPendingAuditLog is a log that holds its lines in memory until Open
-// names its file (PROTOCOL §4, §9): the read-only git calls that find
+// names its file (PROTOCOL#rx-state, PROTOCOL#audit-log): the read-only git calls that find
 // whether the log may be written at all (the checkout's top, whether git
 // ignores the state directory, what it tracks there) run before it may
 // exist. Open writes them first, in order, each with the time it was
@@ -183,7 +183,7 @@ func (l *AuditLog) Path() string { return l.path }
 func (l *AuditLog) Append(e Entry) (Entry, error) { return l.appendLine(e, true) }
 
 // appendEnd writes a subprocess's end line without waiting for the disk
-// (PROTOCOL §9): the write itself fails closed like any other, and the
+// (PROTOCOL#audit-log): the write itself fails closed like any other, and the
 // line is made durable by the next synced line (a file's sync covers every
 // write before it, whichever process made it) or by Head, before a commit
 // names the chain. A crash of the machine between the two can lose only
@@ -274,7 +274,7 @@ func (l *AuditLog) appendBatch(es []Entry, durable bool) ([]Entry, error) {
 		return out, nil
 	}
 	// Every sync error is final, whatever its kind: a log that cannot be
-	// synced is not a record (PROTOCOL §9).
+	// synced is not a record (PROTOCOL#audit-log).
 	if err := l.sync(f); err != nil {
 		_ = f.Truncate(size)
 		return nil, &auditError{Path: l.path, Op: "syncing", Err: err}
@@ -283,7 +283,7 @@ func (l *AuditLog) appendBatch(es []Entry, durable bool) ([]Entry, error) {
 }
 
 // Head returns the hash of the last line ("" for an empty log), once every
-// line is on disk: a pushed commit names it (PROTOCOL §9), so a crash
+// line is on disk: a pushed commit names it (PROTOCOL#audit-log), so a crash
 // after the push must not take the named line away.
 func (l *AuditLog) Head() (string, error) {
 	l.mu.Lock()

@@ -15,7 +15,7 @@ var errNotRegular = errors.New("not a regular file")
 
 // openAuditFile opens the audit log at path with flag (os.O_RDONLY to
 // read it; os.O_RDWR|os.O_APPEND, with os.O_CREATE to create it 0600, to
-// append). The log is a regular file or nothing (PROTOCOL §9): a symlink,
+// append). The log is a regular file or nothing (PROTOCOL#audit-log): a symlink,
 // even to a regular file, a FIFO, a device, a socket or a directory at
 // path is refused before it is opened, since opening a FIFO or a device
 // can block or act and writing to /dev/null records nothing; and the file

@@ -12,7 +12,7 @@ import (
 	"time"
 )
 
-// PROTOCOL §9: the audit log is a regular file. Whatever else is at its
+// PROTOCOL#audit-log: the audit log is a regular file. Whatever else is at its
 // path is refused by every way in (open, append, head, verify, show),
 // before it is opened, and nothing is written through it.
 func TestAuditLogMustBeARegularFile(t *testing.T) {

@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-// PROTOCOL §4, §9: the calls that decide whether the log may be written
+// PROTOCOL#rx-state, PROTOCOL#audit-log: the calls that decide whether the log may be written
 // run before it exists; a pending log holds their lines (writing nothing)
 // and Open writes them first, in order, chained with what follows.
 func TestPendingAuditLogHoldsLinesUntilOpen(t *testing.T) {
@@ -89,7 +89,7 @@ func TestPendingAuditLogNeverOpenedWritesNothing(t *testing.T) {
 }
 
 // Held lines reach the log together or not at all: a sync that fails
-// when Open writes them leaves no line (PROTOCOL §9: a log that cannot be
+// when Open writes them leaves no line (PROTOCOL#audit-log: a log that cannot be
 // synced is no record).
 func TestPendingAuditLogOpenSyncFailureLeavesNoLine(t *testing.T) {
 	pending := NewPendingAuditLog()

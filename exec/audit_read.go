@@ -44,7 +44,7 @@ type VerifyStats struct {
 // VerifyAuditLog checks every line's own hash, its link to the line before
 // and its sequence number. It returns *ChainError for the first bad line.
 // witnessed are chain heads named elsewhere (the Audit-Chain-Head trailers
-// of pushed commits, PROTOCOL §9): with any, the whole file is read, past
+// of pushed commits, PROTOCOL#audit-log): with any, the whole file is read, past
 // a broken line too, and Found says where each one is.
 func VerifyAuditLog(path string, witnessed ...string) (VerifyStats, error) {
 	f, err := openAuditFile(path, os.O_RDONLY)

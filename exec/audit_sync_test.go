@@ -50,7 +50,7 @@ func spiedStack(t *testing.T, fail error) (*Stack, *AuditLog, *syncSpy) {
 	return s, log, spy
 }
 
-// PROTOCOL §9: the start line is on disk before the process starts; the
+// PROTOCOL#audit-log: the start line is on disk before the process starts; the
 // end line waits for the next synced line or for Head, which a pushed
 // commit's trailer names.
 func TestAuditStartLineSyncedBeforeTheProcessEndLineByHead(t *testing.T) {

@@ -3,7 +3,7 @@ package exec
 import "slices"
 
 // The programs that say whether the operating system keeps its clock
-// synchronised (PROTOCOL §10): read-only queries, each allowed with
+// synchronised (PROTOCOL#subprocesses): read-only queries, each allowed with
 // exactly one argument list, for every role but RoleNotify (tx watch,
 // whose runner may start no HackRF tool, asks before it offers a result).
 const (

@@ -6,13 +6,13 @@ import (
 )
 
 // EventDecision is the audit line of a person's decision, or of what a
-// decision caused (PROTOCOL §9): one line in the same hash chain as the
+// decision caused (PROTOCOL#audit-log): one line in the same hash chain as the
 // subprocesses, so "who approved which task, who authorized which result,
 // which record ran and what came of it" is on record beside the git calls
 // that carried it.
 const EventDecision = "decision"
 
-// The decision kinds (Decision.Kind); PROTOCOL §9 lists the fields each
+// The decision kinds (Decision.Kind); PROTOCOL#audit-log lists the fields each
 // one carries.
 const (
 	// RX side: the approval prompt.
@@ -23,7 +23,7 @@ const (
 	DecisionApprovalRefused = "approval_refused" // wrong phrase, no terminal, a changed task
 	// RX side: rx capture found rfhandoff's HackRF simulator where a
 	// HackRF should be; Verdict says whether [tools] allow_simulator let
-	// it capture (PROTOCOL §15).
+	// it capture (PROTOCOL#simulator).
 	DecisionCaptureSimulator = "capture_simulator"
 
 	// MAIN side: tx watch's offer and tx execute's phrase.
@@ -57,7 +57,7 @@ const (
 )
 
 // Decision is what the audit log keeps of one decision. Only the fields
-// of its kind are set (PROTOCOL §9). It never holds what a person typed
+// of its kind are set (PROTOCOL#audit-log). It never holds what a person typed
 // (a phrase, right or wrong), a key, a token or a secret.
 type Decision struct {
 	Side    Side   // SideRX or SideTX
@@ -70,7 +70,7 @@ type Decision struct {
 	TaskCommit string
 
 	ResultCommit string
-	ResultSHA256 string   // for several nodes: the set digest (PROTOCOL §23)
+	ResultSHA256 string   // for several nodes: the set digest (PROTOCOL#several-nodes)
 	Nodes        []string // the nodes of a set, in RX_NODES order
 
 	Record       string // an authorization record's file name

@@ -4,6 +4,77 @@
 // the clock query timedatectl or w32tm) runs through a Runner built by New:
 // an audit log wraps an allowlist which wraps the os/exec implementation. No other package imports os/exec.
 //
+// # Git's config pins (PROTOCOL#subprocesses)
+//
+// Anything that can write a checkout's .git/config or a mirror's config
+// must not make git start a program that is not on record, nor read other
+// history. Every git call therefore gets, visible in its audit argv:
+//
+//   - programs, pinned with -c (read after every file) unless noted:
+//     --upload-pack=git-upload-pack on fetch, ls-remote and clone and
+//     --receive-pack=git-receive-pack on push (first-one-wins keys, so an
+//     option of the call); core.sshCommand=<[tools] ssh_command, default
+//     ssh> (GIT_SSH, GIT_SSH_COMMAND dropped); credential.helper= then
+//     credential.helper=<[tools] git_credential_helper> when set;
+//     core.askPass= (GIT_ASKPASS, SSH_ASKPASS dropped);
+//     core.alternateRefsCommand=; core.gitProxy=; core.hooksPath=<an empty
+//     private directory>; core.fsmonitor=false; core.pager=cat;
+//     gpg.program, gpg.ssh.program, gpg.x509.program and
+//     gpg.ssh.defaultKeyCommand pinned to the resolved ssh-keygen on the
+//     calls that sign or verify, commit.gpgSign=false push.gpgSign=false
+//     log.showSignature=false on every call; protocol.allow=never with
+//     protocol.<transport>.allow=always for the remote URL's transport
+//     only, and GIT_ALLOW_PROTOCOL, which overrides every file (no ext::,
+//     no remote helper); core.unsetEnvVars=PERL5LIB (Windows: a listed
+//     variable would strip the pins from git's children);
+//     submodule.recurse=false; transfer.fsckObjects=true,
+//     fetch.fsckObjects=true and, on fetch and clone, the levels of fsck.go;
+//   - history: core.useReplaceRefs=false (with GIT_NO_REPLACE_OBJECTS=1),
+//     GIT_GRAFT_FILE=<the null device> with advice.graftFileDeprecated=false,
+//     core.commitGraph=false.
+//
+// Proven unable to start a program in rfhandoff's calls, so not pinned:
+// uploadpack.packObjectsHook, trace2.*, safe.* (read only from system and
+// global config); diff.external and diff drivers (--no-ext-diff
+// --no-textconv; show of a blob never converts); filter drivers (nothing
+// stages or checks out but the publisher's clone, whose info/attributes
+// unsets every filter, and the demo's sandbox); include.path and includeIf
+// (only more config, which the pins override); ssh.variant; submodule.*.
+// Considered and left: http.* and remote.<name>.proxy, fetch.fsck.skipList,
+// fetch.bundleURI (read only in the mirror and the clone, whose config is
+// rfhandoff's or git's), what reads print (log.*, color.*, i18n.*,
+// core.quotePath), editors (no call asks for a message), extensions.* and
+// core.worktree/bare (can only make git fail), gc.* and maintenance.*
+// (--no-auto-gc; the mirror sets gc.auto=0). A file:// remote's own
+// upload-pack reads that repository's config, like any server.
+//
+// The transport is read as git reads it: a URL's scheme, else file for a
+// path (a Windows drive path too), else ssh (scp-like host:path). A local
+// remote becomes an absolute file:// URL; a drive path is written
+// file://C:/lab/rf.git. A start the system refused for a moment (EAGAIN;
+// Windows ERROR_INTERNAL_ERROR, which Wine answers when the child died
+// while being set up) is retried 0.1 s and 0.2 s later.
+//
+// # The audit log
+//
+// Appending locks the file and reads only its last line, so it costs the
+// same however long the log is. An end line is not synced by itself: the
+// next synced line, or reading the chain head for a trailer, carries it to
+// disk. Decision lines (decision.go) have these fields besides event, role
+// (rx or tx), kind and command: task_shown, task_deferred, task_stopped,
+// approval_refused, task_approved carry task_id, level, task_sha256,
+// task_commit (and reason when stopped or refused: rx watch writes one per
+// task without a terminal, rx approve one when a TASK_ID was given);
+// capture_simulator task_id, verdict, reason, simulated; offer task_id,
+// result_commit, result_sha256 (a set's digest, with nodes), expires_at,
+// simulated; phrase_refused (tries_left or reason), phrase_accepted,
+// offer_ended (reason), record_written (record, record_sha256,
+// expires_at) the offer's or record's fields; execute_check record,
+// record_sha256, task_id, result_commit, result_sha256, nodes, check
+// (record, quick checks, re-check, mark used), verdict, reason;
+// action_started and action_outcome the record's fields with action, and
+// for the outcome rf_tx, exit_code, signal, error and outcome (its file).
+//
 // What it offers: New, which builds the Stack (audit log around allowlist
 // around the OS runner) that every command runs programs through with Run or
 // Start; Cmd and Result; the audit log (OpenAuditLog, Entry, VerifyAuditLog),

@@ -1,7 +1,7 @@
 package exec
 
-// fsckLevels is how git judges a malformed object it receives (PROTOCOL
-// §10, §20), by git's fsck message ID (fsck.h; every ID here exists in
+// fsckLevels is how git judges a malformed object it receives
+// (PROTOCOL#subprocesses, PROTOCOL#mirror), by git's fsck message ID (fsck.h; every ID here exists in
 // git 2.36, MinVersion: an unknown one makes git print a warning).
 //
 // "error" refuses the object: the checks that keep a checkout safe (paths

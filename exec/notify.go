@@ -9,7 +9,7 @@ import (
 )
 
 // Notify is the operator's notification command ([notify] command,
-// PROTOCOL §21): a program of their choosing, run with an argv array,
+// PROTOCOL#notifications): a program of their choosing, run with an argv array,
 // never through a shell. It is resolved once like every tool and can
 // never be one of the tools that touch git or the radio.
 const Notify Tool = "notify"

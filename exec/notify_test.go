@@ -24,7 +24,7 @@ func fakeProgram(t *testing.T, dir, name string) string {
 
 // The program may be anything but the tools rfhandoff runs itself: a
 // shell or an interpreter is a program like any other, since no task
-// text is ever among its arguments (PROTOCOL §21).
+// text is ever among its arguments (PROTOCOL#notifications).
 func TestResolveNotifyRefusesToolsAndPaths(t *testing.T) {
 	dir := t.TempDir()
 	env := []string{"PATH=" + dir}

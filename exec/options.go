@@ -25,17 +25,17 @@ type Options struct {
 	// SSHKeygen pins the ssh-keygen git uses for signatures (Cmd.Signatures);
 	// empty means look it up on PATH once.
 	SSHKeygen string
-	// NotifyProgram is the program of the [notify] command (PROTOCOL §21),
+	// NotifyProgram is the program of the [notify] command (PROTOCOL#notifications),
 	// resolved once by ResolveNotify; empty means none may run.
 	NotifyProgram string
 	// Environ is the environment the child's is built from (default os.Environ()).
 	Environ []string
 	// SSHCommand is the command git's ssh transport runs (core.sshCommand),
 	// pinned on every git call; empty means "ssh". A repository's or the
-	// operator's own core.sshCommand is never used (PROTOCOL §10).
+	// operator's own core.sshCommand is never used (PROTOCOL#subprocesses).
 	SSHCommand string
 	// CredentialHelper is the only credential helper git may run
-	// (credential.helper); empty means none at all (PROTOCOL §10).
+	// (credential.helper); empty means none at all (PROTOCOL#subprocesses).
 	CredentialHelper string
 }
 

@@ -117,7 +117,7 @@ func (s *Stack) WithGitProtocols(ps []string) (*Stack, error) {
 	c.gitFlags = flags
 	// GIT_ALLOW_PROTOCOL overrides every protocol.<name>.allow a config
 	// file sets (a repository's protocol.ext.allow=always included) and
-	// names the helpers git may start (PROTOCOL §10).
+	// names the helpers git may start (PROTOCOL#subprocesses).
 	c.gitEnv = []string{
 		"GIT_ALLOW_PROTOCOL=" + strings.Join(ps, ":"),
 		// Grafts (<git dir>/info/grafts) give a commit other parents,
@@ -129,8 +129,8 @@ func (s *Stack) WithGitProtocols(ps []string) (*Stack, error) {
 }
 
 // historyPins are the -c options that keep every git call reading the
-// objects a commit ID names, as rfhandoff's environment asks (PROTOCOL
-// §10): a config key git reads after the environment must not undo it.
+// objects a commit ID names, as rfhandoff's environment asks
+// (PROTOCOL#subprocesses): a config key git reads after the environment must not undo it.
 func historyPins() []string {
 	return []string{
 		// GIT_NO_REPLACE_OBJECTS=1 (fixedEnv) yields to a config file's
@@ -152,7 +152,7 @@ func historyPins() []string {
 }
 
 // programPins are the -c options that take from every config file the
-// keys that make git start a program (PROTOCOL §10). Each is a key git
+// keys that make git start a program (PROTOCOL#subprocesses). Each is a key git
 // reads last-one-wins, so the command line, read after every file,
 // decides. The remote's upload-pack and receive-pack, which git reads
 // first-one-wins, are pinned by remotePins instead.
@@ -442,7 +442,7 @@ func (s *Stack) Start(ctx context.Context, c Cmd) (Process, error) {
 	if c.Tool == Git {
 		c.Env = append(append([]string{}, c.Env...), s.gitEnv...)
 	}
-	// A start the system refused for a moment is tried again (§10), each
+	// A start the system refused for a moment is tried again (PROTOCOL#subprocesses), each
 	// attempt its own start and end line: no process ran that is not on
 	// record, and none ran twice.
 	for attempt := 1; ; attempt++ {

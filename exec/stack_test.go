@@ -336,7 +336,7 @@ func TestProtocolOf(t *testing.T) {
 }
 
 // The keys that make git start a program are pinned over every config
-// file (PROTOCOL §10): a repository's own values lose, and the policy's
+// file (PROTOCOL#subprocesses): a repository's own values lose, and the policy's
 // ssh command and credential helper are the ones git reads.
 func TestGitProgramPinsWinOverTheRepository(t *testing.T) {
 	s, _ := newStack(t, RoleProbe, os.Environ(), func(o *Options) {
@@ -387,7 +387,7 @@ func TestGitProgramPinsWinOverTheRepository(t *testing.T) {
 	}
 }
 
-// What a commit ID names is what git reads (PROTOCOL §10): a repository
+// What a commit ID names is what git reads (PROTOCOL#subprocesses): a repository
 // turning replace refs on in its config (core.useReplaceRefs, which git
 // reads after GIT_NO_REPLACE_OBJECTS) and a grafts file change nothing:
 // cat-file shows the blob itself, rev-list the commit's own parents, and
@@ -532,7 +532,7 @@ func argvOnlyGit(t *testing.T) func(*Options) {
 	}
 }
 
-// Each role starts what it is named for and nothing else (PROTOCOL §10):
+// Each role starts what it is named for and nothing else (PROTOCOL#subprocesses):
 // every allowlisted tool with arguments its rules accept, judged for every
 // role against the table written out here.
 func TestRolesStartOnlyWhatTheyPermit(t *testing.T) {

@@ -27,7 +27,7 @@ type CommitObject struct {
 
 // SamePayload reports whether o and p are one signed statement under two
 // IDs: the same bytes once the signature headers are set aside
-// (PROTOCOL §17: a signature vouches for content, not for a commit ID).
+// (PROTOCOL#trust: a signature vouches for content, not for a commit ID).
 func (o CommitObject) SamePayload(p CommitObject) bool { return bytes.Equal(o.Payload, p.Payload) }
 
 // SigningKey reads the key o's SSH signature names, and the certificate

@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// Fuzz targets for what PROTOCOL §17 reads of a commit object and of the
+// Fuzz targets for what PROTOCOL#trust reads of a commit object and of the
 // signature in it.
 
 func FuzzParseChanges(f *testing.F) {

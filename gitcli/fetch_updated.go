@@ -49,7 +49,7 @@ func (c *Client) FetchBranchUpdated(ctx context.Context, remote, branch string) 
 }
 
 // FetchBranchesUpdated is FetchBranchUpdated for several branches in one
-// git fetch (one subprocess, one refspec per branch; PROTOCOL §23): the
+// git fetch (one subprocess, one refspec per branch; PROTOCOL#several-nodes): the
 // report of each branch is its own, and a line git printed that names
 // none of them is unrecognized for every one. A rejected update of any
 // branch fails the whole fetch as a *ForcePushError naming that branch

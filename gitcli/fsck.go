@@ -30,7 +30,7 @@ var fsckLineRE = regexp.MustCompile(`^(error|warning) in (commit|tree|blob|tag) 
 
 // FsckPacks checks the objects of packs (paths of .pack files, each with
 // its .idx, in c's repository) alone, with git fsck and the runner's
-// message levels (exec's fsckLevels, PROTOCOL §20). The packs are linked
+// message levels (exec's fsckLevels, PROTOCOL#mirror). The packs are linked
 // (or copied) into a scratch repository that is a partial clone, so
 // objects they refer to without holding (older commits, blobs never
 // fetched) are promised rather than missing: the cost is that of the new

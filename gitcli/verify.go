@@ -81,7 +81,7 @@ type SignatureError struct {
 	Path string // the file whose last change it is, or ""
 	Sig  Signature
 	// Key, for a signature git found good, says why its key may not sign
-	// now (its valid-after/valid-before window, PROTOCOL §17).
+	// now (its valid-after/valid-before window, PROTOCOL#trust).
 	Key error
 }
 
@@ -96,7 +96,7 @@ func (e *SignatureError) Error() string {
 	return what + ": " + e.Sig.problem()
 }
 
-// TipError is a branch tip that does not speak for a file (PROTOCOL §17):
+// TipError is a branch tip that does not speak for a file (PROTOCOL#trust):
 // a merge or a root commit, or a commit that did not change the file
 // itself (the last change is then an older commit, LastChange).
 type TipError struct {
@@ -159,7 +159,7 @@ func (c *Client) VerifyLastChange(ctx context.Context, commit, path, allowedSign
 // tipFormat is signatureFormat after the parents and committer date.
 const tipFormat = "--format=%H%x00%P%x00%ct%x00%G?%x00%GS%x00%GF%x00"
 
-// VerifyTip checks that tip itself speaks for path (PROTOCOL §17): it is a
+// VerifyTip checks that tip itself speaks for path (PROTOCOL#trust): it is a
 // single-parent commit that changed path against its parent, and it
 // carries a good signature by a key in allowedSigners. It returns the
 // signature (with CommittedAt) when it does; a *TipError for a merge, a

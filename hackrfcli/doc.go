@@ -24,7 +24,7 @@
 //
 // rfhandoff's own simulator (package hacksim) prints SimulatorMarker first
 // on every run; ParseInfo reports it as Info.Simulated and a transfer as
-// TransferStats.Simulated (PROTOCOL §15). Client.Info also fills Info.Path,
+// TransferStats.Simulated (PROTOCOL#simulator). Client.Info also fills Info.Path,
 // the executable that answered.
 //
 // What it offers: Client (Info, Clock, StartReceive, Transmit) over the exec

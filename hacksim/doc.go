@@ -1,4 +1,4 @@
-// Package hacksim is the HackRF simulator of PROTOCOL §15: run under the name
+// Package hacksim is the HackRF simulator of PROTOCOL#simulator: run under the name
 // hackrf_info, hackrf_clock or hackrf_transfer (a symlink to or copy of the
 // rfhandoff binary), it behaves like that tool with a healthy HackRF One
 // attached. It never opens a USB device.
@@ -39,7 +39,7 @@
 // parsers report it (hackrfcli.Info.Simulated,
 // hackrfcli.TransferStats.Simulated), and rx capture refuses a simulated
 // capture unless the policy says simulation is intended ([tools]
-// allow_simulator, PROTOCOL §15). IsSimulator is the second, independent
+// allow_simulator, PROTOCOL#simulator). IsSimulator is the second, independent
 // sign: a resolved tool path that is the running rfhandoff executable.
 //
 // A smaller difference: the real tool, interrupted right after its

@@ -11,7 +11,7 @@ import (
 	"time"
 )
 
-// OnAirEnv names the on-air coupling of the demo sandbox (PROTOCOL §15):
+// OnAirEnv names the on-air coupling of the demo sandbox (PROTOCOL#simulator):
 // "<delay_ms>:<level_db>:<path>". While receiving, the simulator looks for
 // the on-air file at path before each USB block; once it is there, the
 // samples whose times fall into the transmission it describes, shifted by

@@ -1,5 +1,5 @@
 // Package hiddentext is the one rendering of untrusted text for a person
-// (PROTOCOL §16): Hidden says which characters a terminal does not show as
+// (PROTOCOL#hidden-text): Hidden says which characters a terminal does not show as
 // themselves, and Sanitize writes each of them as a visible <U+XXXX> escape.
 // The approval prompt, rx check, rx status, task validate, TASK.md and the
 // git error messages all show its output, so the operator reads exactly the

@@ -4,7 +4,7 @@ import "unicode"
 
 // Hidden reports whether r is a character a terminal does not show as
 // itself, so that text holding it could say more to a program than to the
-// person reading it (PROTOCOL §16): the control characters (C0, DEL, C1:
+// person reading it (PROTOCOL#hidden-text): the control characters (C0, DEL, C1:
 // ESC starts every escape sequence), the format characters (Cf: zero-width
 // space and joiners, soft hyphen, BOM, bidi controls, tag characters
 // U+E0000–E007F), private use (Co), surrogates (Cs, never in valid

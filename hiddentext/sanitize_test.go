@@ -76,7 +76,7 @@ func TestSanitize(t *testing.T) {
 }
 
 // blanks is every character that prints as a space or as nothing without
-// being U+0020 (PROTOCOL §16), with the escape it must be shown as, written
+// being U+0020 (PROTOCOL#hidden-text), with the escape it must be shown as, written
 // out rather than computed so that a wrong format fails too.
 var blanks = []struct{ r, shown string }{
 	{"\u00a0", "<U+00A0>"}, {"\u1680", "<U+1680>"},
@@ -166,7 +166,7 @@ func TestHiddenClasses(t *testing.T) {
 }
 
 // TestHiddenCoversUnprintable: every character unicode.IsPrint refuses,
-// the ASCII space aside, is Hidden, so a title (PROTOCOL §3, §16) needs no
+// the ASCII space aside, is Hidden, so a title (PROTOCOL#task-file, PROTOCOL#hidden-text) needs no
 // second rule for "not printable".
 func TestHiddenCoversUnprintable(t *testing.T) {
 	for r := rune(0); r <= unicode.MaxRune; r++ {

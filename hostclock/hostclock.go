@@ -1,5 +1,5 @@
 // Package hostclock asks the operating system whether it keeps the host
-// clock synchronised, through the audited runner (PROTOCOL §10): systemd's
+// clock synchronised, through the audited runner (PROTOCOL#subprocesses): systemd's
 // `timedatectl show -p NTPSynchronized --value` (the kernel's STA_UNSYNC
 // flag as systemd reads it) on Unix, `w32tm /query /status` on Windows.
 // Where the program is missing, fails or says something else, the answer

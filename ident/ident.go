@@ -29,7 +29,7 @@ func (r Rule) Inner() string {
 }
 
 var (
-	// TaskID is the TASK_ID rule (PROTOCOL §3). IDs become directory
+	// TaskID is the TASK_ID rule (PROTOCOL#task-file). IDs become directory
 	// and file names.
 	TaskID = Rule{regexp.MustCompile(`^[A-Z0-9][A-Z0-9_]{2,63}$`)}
 	// Commit is a full commit (object) ID: 40 lowercase hex digits.

@@ -1,5 +1,5 @@
 // Package localfile holds the file primitives every side uses on its own
-// disk (PROTOCOL §4, §22): ReadRegular (the one bounded read of a local
+// disk (PROTOCOL#rx-state, PROTOCOL#local-files): ReadRegular (the one bounded read of a local
 // file) and ReadPrivate (the same, of a file only this account can
 // change); CheckPrivate and MkdirPrivate (the ownership boundary, as
 // OpenSSH's StrictModes does); WriteFileAtomic, CreateTemp, WriteSynced,

@@ -10,7 +10,7 @@ import (
 	"rfhandoff/errlist"
 )
 
-// The ownership boundary (PROTOCOL §4, §22; OPERATIONS §6): what rfhandoff
+// The ownership boundary (PROTOCOL#rx-state, PROTOCOL#local-files; OPERATIONS#threat-model): what rfhandoff
 // trusts on the local disk — the state directory and everything in it, the
 // audit log, the policy file and the files it names — must be changeable
 // by this account alone. An agent working in the checkout as another

@@ -3,5 +3,5 @@
 package localfile
 
 // extendedACL: access lists beyond the mode bits (macOS's chmod +a, the
-// BSDs' setfacl) are not read here; OPERATIONS §6 names the gap.
+// BSDs' setfacl) are not read here; OPERATIONS#threat-model names the gap.
 func extendedACL(string) bool { return false }

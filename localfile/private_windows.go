@@ -16,7 +16,7 @@ import (
 // directories above are not judged here: Windows lets whoever holds
 // DELETE on an entry, or FILE_DELETE_CHILD on its directory, rename it,
 // and judging that over a whole path (C:\ grants every user the right to
-// add folders) was not tested on a real Windows; OPERATIONS §6 keeps the
+// add folders) was not tested on a real Windows; OPERATIONS#threat-model keeps the
 // state directory under the user's profile instead.
 
 // fileDeleteChild lets its holder delete or rename anything in a

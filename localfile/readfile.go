@@ -15,7 +15,7 @@ type TooLargeError struct{ Limit int64 }
 
 func (e *TooLargeError) Error() string { return fmt.Sprintf("larger than %d bytes", e.Limit) }
 
-// ReadRegular is the one bounded read of a local file (PROTOCOL §22): path
+// ReadRegular is the one bounded read of a local file (PROTOCOL#local-files): path
 // must be a regular file, not a symlink, FIFO, device, socket or directory,
 // and it is never read past limit+1 bytes, so a huge or endless file costs
 // nothing. A FIFO is refused before it is opened (opening one waits for a

@@ -15,8 +15,8 @@ import (
 // anchorsSuffix names the file beside the mirror (<mirror>.anchors) that
 // keeps the last tip of each branch the mirror accepted. It lives outside
 // the mirror so that a rebuilt mirror, which has forgotten its tracking
-// refs, still refuses a branch that was rewritten meanwhile (PROTOCOL
-// §20). Re-anchoring after a deliberate force-push is removing both the
+// refs, still refuses a branch that was rewritten meanwhile
+// (PROTOCOL#mirror). Re-anchoring after a deliberate force-push is removing both the
 // mirror and this file.
 const anchorsSuffix = ".anchors"
 

@@ -11,7 +11,7 @@ import (
 	"rfhandoff/mirror"
 )
 
-// One fetch brings several branches (PROTOCOL §23): each is reported on
+// One fetch brings several branches (PROTOCOL#several-nodes): each is reported on
 // its own, each keeps its own anchor, and a rewritten one is refused by
 // name while the others stay accepted.
 func TestFetchBranchesUpdated(t *testing.T) {

@@ -1,6 +1,6 @@
 // Package mirror is rfhandoff's own copy of the branches it reads: a bare,
 // blobless partial repository in the state directory whose promisor remote
-// is the checkout's remote (PROTOCOL §20). A poll fetches commits and
+// is the checkout's remote (PROTOCOL#mirror). A poll fetches commits and
 // trees only, so its cost follows the task file, not whatever else was
 // pushed to the branch; the one file read is fetched on its own, with its
 // directory's tree and blob:limit=<max bytes + 1>, so an oversized file is
@@ -27,6 +27,6 @@
 // ForRX and ForTX (open, create or rebuild each side's mirror) and the
 // Mirror's calls: FetchBranchUpdated, RemoteBranchExists, ResolveCommit,
 // IsAncestor, ShowFile, FileHistory, FileHistorySince, VerifyLastChange,
-// VerifyTip, TrailerValues, and for PROTOCOL §17 Commits, FileChanges and
+// VerifyTip, TrailerValues, and for PROTOCOL#trust Commits, FileChanges and
 // LastChange.
 package mirror

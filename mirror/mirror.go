@@ -101,7 +101,7 @@ func Open(ctx context.Context, checkout *gitcli.Client, repo config.Repo, dir st
 }
 
 // RemoteURL is the URL rfhandoff fetches from, pushes to and clones
-// (PROTOCOL §10): the policy's repo.url when it sets one, else the URL the
+// (PROTOCOL#subprocesses): the policy's repo.url when it sets one, else the URL the
 // checkout's config gives the remote, taken only when git would fetch
 // from and push to exactly it there (gitcli.Client.RemoteURL). A local
 // path, relative to the checkout, is made an absolute file:// URL
@@ -123,7 +123,7 @@ func RemoteURL(ctx context.Context, checkout *gitcli.Client, repo config.Repo) (
 }
 
 // private refuses a mirror, or its config, that another account could
-// change: every git call in the mirror reads that config (PROTOCOL §4).
+// change: every git call in the mirror reads that config (PROTOCOL#rx-state).
 // A mirror not made yet passes.
 func private(dir string) error {
 	for _, p := range []string{dir, filepath.Join(dir, "config")} {

@@ -18,7 +18,7 @@ func packNames(dir string) map[string]bool {
 	return out
 }
 
-// checkObjects judges the packs a branch fetch brought (PROTOCOL §20)
+// checkObjects judges the packs a branch fetch brought (PROTOCOL#mirror)
 // with git fsck, before the branch is accepted: a harmless malformation
 // (a bad date, a zero-padded mode, ...) is let through and reported once,
 // here, naming the object (the pack is kept, so no later fetch brings it

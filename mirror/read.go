@@ -22,7 +22,7 @@ func (m *Mirror) FetchBranchUpdated(ctx context.Context, remote, branch string) 
 }
 
 // FetchBranchesUpdated is FetchBranchUpdated for several branches in one
-// git fetch (PROTOCOL §23: tx watch's idle poll of every node's branch is
+// git fetch (PROTOCOL#several-nodes: tx watch's idle poll of every node's branch is
 // still one subprocess). The objects are judged once for all of them;
 // each branch keeps its own anchor, checked as FetchBranchUpdated checks
 // one. An error from any branch fails the whole fetch.

@@ -1,5 +1,5 @@
 // Package node is what names an RX node on a multi-node experiment
-// (PROTOCOL §23): the name pattern, the RX_NODES list and the recording
+// (PROTOCOL#several-nodes): the name pattern, the RX_NODES list and the recording
 // name each node writes. It is a leaf, shared by task, result and config.
 //
 // What it offers: Check (why a node name is refused, or ""), Pattern, ParseList

@@ -49,7 +49,7 @@ type Message struct {
 const maxDetail = 300
 
 // render builds the message for ev. Every field that comes from a task or
-// an error goes through the one sanitizer of §16 (so a title's hidden
+// an error goes through the one sanitizer of PROTOCOL#hidden-text (so a title's hidden
 // characters arrive escaped), and secrets (a token, a webhook secret) and
 // URL credentials are replaced before anything leaves.
 func render(ev Event, secrets ...string) Message {
@@ -106,7 +106,7 @@ func priority(event string) int {
 // each only where it is a whole argument (config refuses one spliced into
 // a longer one, and {title} and {message} anywhere). With words set, each
 // value must be a word (closedWord) to be passed: the argv never carries
-// text a program could run as code, whatever the program (PROTOCOL §21).
+// text a program could run as code, whatever the program (PROTOCOL#notifications).
 // Preview shows the substitution without it (its role is "<rx|main>").
 func argv(command []string, m Message, words bool) ([]string, error) {
 	values := map[string]string{"{event}": m.Event, "{role}": m.Role, "{task_id}": m.TaskID, "{risk_level}": m.RiskLevel}
@@ -139,7 +139,7 @@ func closedWord(s string) bool {
 }
 
 // environ is the message as the command's environment has it, each field
-// as the sanitized one-line text of the webhook's JSON (PROTOCOL §21).
+// as the sanitized one-line text of the webhook's JSON (PROTOCOL#notifications).
 // No program runs a variable by itself; a script must not evaluate one
 // (eval, or %VAR% in a Windows batch file, which cmd.exe parses as
 // commands).

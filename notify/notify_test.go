@@ -520,7 +520,7 @@ func commandFixture(t *testing.T, args ...string) (*fixture, *Dispatcher, string
 	return f, f.start(t, stack), out
 }
 
-// PROTOCOL §21: the argv holds the closed placeholders only; the task's
+// PROTOCOL#notifications: the argv holds the closed placeholders only; the task's
 // text reaches the program as data, on standard input (the message as
 // JSON whose values hold only letters, digits and \u escapes) and in the
 // environment.

@@ -53,7 +53,7 @@ func (c Choice) String() string {
 }
 
 // Menu is how the approval question starts, at rx watch and at rx
-// approve alike (PROTOCOL §3); menu completes it.
+// approve alike (PROTOCOL#task-file); menu completes it.
 const Menu = "[A] Approve  [D] Defer  [S] Stop"
 
 // The whole question: [S] stops a watcher only where one runs.

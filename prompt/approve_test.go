@@ -179,7 +179,7 @@ func TestTypeAheadIsDiscarded(t *testing.T) {
 }
 
 // TestApproveRingsTheBell: with WithBell the first menu is announced by a
-// BEL, which a terminal turns into a sound or a flash (PROTOCOL §21).
+// BEL, which a terminal turns into a sound or a flash (PROTOCOL#notifications).
 func TestApproveRingsTheBell(t *testing.T) {
 	needUnixTerminal(t, "a console sounds a BEL itself, and Wine's pseudo-console does not pass the byte on")
 	s := startHelper(t, "approve", "BELL=1")

@@ -20,7 +20,7 @@
 // is typed after its question was shown (type-ahead cannot approve anything).
 //
 // Everything shown that came from a task (ID, title, body) goes through
-// hiddentext.Sanitize or hiddentext.SanitizeLine (PROTOCOL §16), never raw.
+// hiddentext.Sanitize or hiddentext.SanitizeLine (PROTOCOL#hidden-text), never raw.
 //
 // What it offers: Open, a Terminal on the controlling terminal (the console on
 // Windows) or ErrNoTerminal; Terminal.Approve (the [A]/[D]/[S] menu) and

@@ -31,7 +31,7 @@ type Option func(*Terminal)
 
 // WithBell makes the terminal ring once (BEL) when it asks for [A] or a
 // timed phrase: the watchers use it, so a person away from the screen
-// hears that they are needed (PROTOCOL §21).
+// hears that they are needed (PROTOCOL#notifications).
 func WithBell() Option { return func(t *Terminal) { t.ring = true } }
 
 // WithTranscript copies everything the prompts show (not the operator's
@@ -82,7 +82,7 @@ func (t *Terminal) say(format string, args ...any) error {
 }
 
 // bell rings the terminal once (BEL) when a person is asked for [A] or a
-// timed phrase (PROTOCOL §21). It goes to the terminal only, never to the
+// timed phrase (PROTOCOL#notifications). It goes to the terminal only, never to the
 // transcript, and a failure to ring is not an error.
 func (t *Terminal) bell() {
 	if t.ring {

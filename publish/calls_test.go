@@ -12,7 +12,7 @@ import (
 // mirror exists (a node that watched and approved): check 6 is answered by
 // the result branch's clone, so no ls-remote runs; where git fetches from
 // and pushes to is read three times, one config listing each (the
-// checkout's remote, the mirror's, the clone's: PROTOCOL §10, no rewrite
+// checkout's remote, the mirror's, the clone's: PROTOCOL#subprocesses, no rewrite
 // anywhere), and the committer identity once more; the mirror's URL
 // record is a file, not a git config read; the mirror resolves the fetched
 // tip once (against its anchor) for the task read; the task file, in a

@@ -60,7 +60,7 @@ func prepare(ctx context.Context, d Deps) *prepared {
 		if gitcli.ValidBranch(pr.branch) == nil && pr.branch != p.Repo.TaskBranch {
 			pr.early = startClone(ctx, d, m.URL, pr.branch)
 		}
-		// Read against the accepted tip (PROTOCOL §17). A state that cannot
+		// Read against the accepted tip (PROTOCOL#trust). A state that cannot
 		// be read gives none here; check 4 then refuses, naming it.
 		var since *state.AcceptedTask
 		if st, err := state.LoadRX(d.StateDir); err == nil {
@@ -84,7 +84,7 @@ func (pr *prepared) close() {
 	}
 }
 
-// check runs the seven checks of PROTOCOL §6 in order on what pr reads and
+// check runs the seven checks of PROTOCOL#publishing in order on what pr reads and
 // returns the first failure as a *CheckError. Nothing is written to the
 // remote or the checkout; the only remote traffic is the narrow fetch of
 // the task branch into the RX mirror and check 6's temporary clone of the
@@ -94,10 +94,10 @@ func check(ctx context.Context, d Deps, pr *prepared, data []byte) (*checked, er
 
 	// 1. The current task, freshly fetched, and the result agree on TASK_ID
 	// — or the result is the COMPLETE of this node's running capture,
-	// whose READY was published while its task was current (PROTOCOL §6).
+	// whose READY was published while its task was current (PROTOCOL#publishing).
 	<-pr.taskDone
 	if rec := movedOn(d, pr.cur, data); rec != nil {
-		d.logger().Warn("the task branch moved on during the capture: publishing its COMPLETE all the same (PROTOCOL §6)",
+		d.logger().Warn("the task branch moved on during the capture: publishing its COMPLETE all the same (PROTOCOL#publishing)",
 			"task_id", rec.TaskID, "ready_commit", rec.ReadyCommit)
 		return checkRest(ctx, d, pr, data, rec.TaskID, rec.Node, "")
 	}
@@ -124,7 +124,7 @@ func check(ctx context.Context, d Deps, pr *prepared, data []byte) (*checked, er
 		return nil, refuse(StepRFTX, "task %s has RF_TX = YES; results are published only for tasks with RF_TX = NO", id)
 	}
 
-	// 4. Approved, and approved for exactly these bytes (PROTOCOL §3).
+	// 4. Approved, and approved for exactly these bytes (PROTOCOL#task-file).
 	if err := checkApproval(d.StateDir, cur); err != nil {
 		return nil, err
 	}
@@ -180,7 +180,7 @@ func checkRest(ctx context.Context, d Deps, pr *prepared, data []byte, id, node,
 	}
 
 	// 7. The strict schema, with the task's ID and, for a task naming its
-	// receivers, this node's name (PROTOCOL §23).
+	// receivers, this node's name (PROTOCOL#several-nodes).
 	res, err := result.Decode(data, result.Options{MaxBytes: p.Limits.MaxResultBytes, TaskID: id,
 		PlannedDurationS: int64(p.Limits.PlannedDurationS), Node: node})
 	if err != nil {

@@ -33,7 +33,7 @@ func readyBytes(t *testing.T, f *publishtest.Fixture, edit func(r *result.Result
 	return publishtest.Encode(t, r)
 }
 
-// TestChecksRefuseInOrder runs one refusal per check of PROTOCOL §6 (several
+// TestChecksRefuseInOrder runs one refusal per check of PROTOCOL#publishing (several
 // for some) and checks that each names its check, stops there, and leaves
 // the remote's refs and the RX checkout untouched.
 func TestChecksRefuseInOrder(t *testing.T) {

@@ -1,4 +1,4 @@
-// Package publish puts an RX result on the result branch (PROTOCOL §6). It is a
+// Package publish puts an RX result on the result branch (PROTOCOL#publishing). It is a
 // library because two callers share it: `rx publish-result` and the capture
 // executor, which publishes READY and then COMPLETE through the same code.
 //
@@ -22,7 +22,7 @@
 // passed the strict decoder, and keeping them means the SHA-256 the MAIN
 // side keys the result by equals `sha256sum` of the operator's local file.
 //
-// What it offers: Publish, which runs the §6 checks in order and pushes one
+// What it offers: Publish, which runs the PROTOCOL#publishing checks in order and pushes one
 // result commit, returning an Outcome (the commit now on the branch; NoOp when
 // it already held the identical files) or a CheckError naming the step that
 // refused; Prepare, which starts those reads before the result is known

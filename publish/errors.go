@@ -6,7 +6,7 @@ import (
 	"rfhandoff/gitcli"
 )
 
-// The seven checks of PROTOCOL §6, in order. Step numbers are 1-based.
+// The seven checks of PROTOCOL#publishing, in order. Step numbers are 1-based.
 const (
 	StepTaskID       = 1
 	StepAllowPush    = 2

@@ -15,7 +15,7 @@ import (
 
 // TestMovedOnCompleteIsNarrow: after the task branch moved on, only the
 // COMPLETE of the capture recorded in capture_in_progress, whose READY
-// was published, passes check 1 (PROTOCOL §6); a READY of it, a COMPLETE
+// was published, passes check 1 (PROTOCOL#publishing); a READY of it, a COMPLETE
 // of another capture of the task, or one without a published READY is
 // refused at check 1 as before.
 func TestMovedOnCompleteIsNarrow(t *testing.T) {

@@ -9,7 +9,7 @@ import (
 	"rfhandoff/result"
 )
 
-// PROTOCOL §23, check 7: a task naming its receivers takes only a node
+// PROTOCOL#several-nodes, check 7: a task naming its receivers takes only a node
 // result from this node; a single-node task only a version 1 result.
 // Every refusal leaves the remote as it was; the good one is pushed.
 func TestPublishNodeResults(t *testing.T) {

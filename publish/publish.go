@@ -20,7 +20,7 @@ const (
 	MarkdownName = "RX_RESULT.md"
 )
 
-// AuditTrailer is the commit trailer naming the audit chain's head (PROTOCOL §9).
+// AuditTrailer is the commit trailer naming the audit chain's head (PROTOCOL#audit-log).
 const AuditTrailer = "Audit-Chain-Head"
 
 // Deps is what Publish works with.
@@ -78,7 +78,7 @@ func (d Deps) validate() error {
 	return nil
 }
 
-// Publish runs the seven checks of PROTOCOL §6 and, when they pass, commits
+// Publish runs the seven checks of PROTOCOL#publishing and, when they pass, commits
 // RX_RESULT.json (the exact bytes of data) and the rendered RX_RESULT.md to
 // the result branch from a fresh temporary clone (check 6's), starting
 // again from a new clone when the branch moved under the push, up to the policy's
@@ -96,7 +96,7 @@ func Publish(ctx context.Context, d Deps, data []byte) (Outcome, error) {
 
 // Prepared is a publish whose git reads (the task, HEAD, check 6's
 // clone) have started before its result is known, as rx capture starts
-// READY's while it confirms the capture (PROTOCOL §8). The checks are
+// READY's while it confirms the capture (PROTOCOL#capture). The checks are
 // decided only in Publish, in order, on those reads.
 type Prepared struct {
 	d    Deps

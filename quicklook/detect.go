@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// rf_tx_observed values (PROTOCOL §5).
+// rf_tx_observed values (PROTOCOL#result).
 const (
 	observedTX      = "EXPECTED_EXTERNAL_TX"
 	observedUnknown = "UNKNOWN"

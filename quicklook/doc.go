@@ -10,6 +10,13 @@
 // below minDBFS, so an all-zero capture reports minDBFS instead of -Inf and
 // no NaN ever reaches a caller.
 //
+// The detector: Hann-windowed 1024-bin FFT frames averaged into 512 rows
+// over the planned duration, at most 64 frames per row. Each bin's noise
+// floor is its 20th-percentile level over the rows; a row is a burst row
+// when a bin, or the total band power, stands capture.detect_threshold_db
+// over its floor; a burst is a run of burst rows lasting
+// capture.detect_min_s, and sets rf_tx_observed = EXPECTED_EXTERNAL_TX.
+//
 // What it offers: NewAnalyzer (an io.Writer fed while the capture is written),
 // Detect, RenderPNG and WritePNGFile, and the SigMF metadata types.
 package quicklook

@@ -32,7 +32,7 @@ type SigMFMeta struct {
 	FrequencyHz  int64     // captures[0].core:frequency
 	Start        time.Time // captures[0].core:datetime
 	// Simulated is global.rfhandoff:simulated: rfhandoff's HackRF
-	// simulator recorded it (PROTOCOL §15).
+	// simulator recorded it (PROTOCOL#simulator).
 	Simulated bool
 }
 

@@ -22,7 +22,7 @@ type Options struct {
 	// equal: the policy's planned duration, which both READY and COMPLETE
 	// carry.
 	PlannedDurationS int64
-	// Node says which results are acceptable (PROTOCOL §23): "" only a
+	// Node says which results are acceptable (PROTOCOL#several-nodes): "" only a
 	// single-node result (schema_version 1), what every reader that does
 	// not know about nodes gets; AnyNode either version; a node name only
 	// a node result (schema_version 2) from that node.

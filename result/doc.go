@@ -1,4 +1,4 @@
-// Package result is the strict RX_RESULT.json contract (PROTOCOL §5): Go types,
+// Package result is the strict RX_RESULT.json contract (PROTOCOL#result): Go types,
 // a decoder that rejects everything encoding/json would silently accept
 // (duplicate or case-variant keys, 1.0 for an integer, invalid UTF-8,
 // trailing data), the READY/COMPLETE rules, a canonical encoder, the

@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// Encode writes r as canonical RX_RESULT.json: keys in the PROTOCOL §5 table's
+// Encode writes r as canonical RX_RESULT.json: keys in the PROTOCOL#result table's
 // order, two-space indent, a trailing newline. It refuses (with the same
 // *invalidError Decode would give) a result that Decode would reject, so
 // nothing invalid is ever written.

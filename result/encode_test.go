@@ -179,7 +179,7 @@ func TestKeysAgree(t *testing.T) {
 		t.Errorf("schema required %v\n!= table %v", schema.Required, requiredKeys())
 	}
 	if len(requiredKeys()) != 24 || len(keys()) != 25 {
-		t.Errorf("%d required keys of %d, PROTOCOL §5 has 24 and one optional (simulated)", len(requiredKeys()), len(keys()))
+		t.Errorf("%d required keys of %d, PROTOCOL#result has 24 and one optional (simulated)", len(requiredKeys()), len(keys()))
 	}
 }
 

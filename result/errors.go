@@ -33,7 +33,7 @@ const (
 	ruleState      Rule = "state"       // the READY / COMPLETE column
 	ruleTaskID     Rule = "task-id"     // not the expected current task
 	rulePolicy     Rule = "policy"      // not the value the policy sets
-	ruleNode       Rule = "node"        // not the version or node expected (PROTOCOL §23)
+	ruleNode       Rule = "node"        // not the version or node expected (PROTOCOL#several-nodes)
 )
 
 func (e *fieldError) Error() string {
@@ -50,7 +50,7 @@ type invalidError struct {
 	// Source names the file when known (ReadFile sets it).
 	Source string
 	// Errs holds the *fieldError values, documents problems first, then
-	// keys in the PROTOCOL §5 table's order.
+	// keys in the PROTOCOL#result table's order.
 	Errs *multierror.Error
 }
 

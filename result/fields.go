@@ -10,10 +10,10 @@ import (
 	"rfhandoff/strictjson"
 )
 
-// keySimulated is the one optional key (PROTOCOL §5, §15).
+// keySimulated is the one optional key (PROTOCOL#result, PROTOCOL#simulator).
 const keySimulated = "simulated"
 
-// fields is the PROTOCOL §5 table, in its order.
+// fields is the PROTOCOL#result table, in its order.
 var fields = []strictjson.Field[Result]{
 	{Key: "schema_version", Check: func(r *Result, v value) string {
 		n, why := integer(v)

@@ -7,7 +7,7 @@ import (
 	"rfhandoff/node"
 )
 
-// NodeFields are the keys a node result (schema_version 2, PROTOCOL §23)
+// NodeFields are the keys a node result (schema_version 2, PROTOCOL#several-nodes)
 // has after rf_tx, in this order; a single-node result has neither.
 type NodeFields struct {
 	// Node is the node's name, one of the task's RX_NODES.
@@ -40,7 +40,7 @@ var nodeSetters = map[string]func(n *NodeFields, v value) string{
 	},
 }
 
-// checkNode applies the version rules of PROTOCOL §23: a node result has
+// checkNode applies the version rules of PROTOCOL#several-nodes: a node result has
 // every NodeFields key and a single-node result none; want is
 // Options.Node. Nothing is said about node keys when schema_version itself
 // is unusable.
@@ -61,7 +61,7 @@ func checkNode(m members, r *Result, good map[string]bool, want string, nf *Node
 		return
 	}
 	if want == "" {
-		p.add("schema_version", ruleValue, "must be %d, got %d (a node result, PROTOCOL §23, where a single-node result is expected)", SchemaVersion, r.SchemaVersion)
+		p.add("schema_version", ruleValue, "must be %d, got %d (a node result, PROTOCOL#several-nodes, where a single-node result is expected)", SchemaVersion, r.SchemaVersion)
 		good["schema_version"] = false
 		return
 	}

@@ -15,7 +15,7 @@ func nodeComplete(t *testing.T) []byte {
 	return out
 }
 
-// PROTOCOL §23: a node result is the version 1 document with schema_version
+// PROTOCOL#several-nodes: a node result is the version 1 document with schema_version
 // 2 and node, sigmf_meta_sha512 after rf_tx.
 func TestEncodeNode(t *testing.T) {
 	out := nodeComplete(t)

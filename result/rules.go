@@ -1,6 +1,6 @@
 package result
 
-// The READY and COMPLETE columns of the PROTOCOL §5 table, applied after every
+// The READY and COMPLETE columns of the PROTOCOL#result table, applied after every
 // key has its type. A key that failed its type check is not checked again
 // here, so each problem is reported once.
 

@@ -34,13 +34,13 @@ const (
 const SchemaVersion = 1
 
 // NodeSchemaVersion is the schema_version of a node result, one for a task
-// with RX_NODES: SchemaVersion's keys plus NodeFields (PROTOCOL §23).
+// with RX_NODES: SchemaVersion's keys plus NodeFields (PROTOCOL#several-nodes).
 const NodeSchemaVersion = 2
 
 // MaxBytes is the protocol's size limit for RX_RESULT.json (and RX_RESULT.md).
 const MaxBytes = 64 << 10
 
-// Result is one RX_RESULT.json. Fields are in the order of the PROTOCOL §5 table,
+// Result is one RX_RESULT.json. Fields are in the order of the PROTOCOL#result table,
 // which is also the order Encode writes them. Pointer fields are the ones
 // that may be null. Read results with Decode only: json.Unmarshal would fold
 // key case and keep the last of duplicate keys.
@@ -70,13 +70,13 @@ type Result struct {
 	RFTXObserved        *RFTXObserved `json:"rf_tx_observed"`
 	RFTX                int           `json:"rf_tx"`
 	// Simulated is true for a capture by rfhandoff's HackRF simulator
-	// (PROTOCOL §15): the one optional key, written only then ("simulated":
+	// (PROTOCOL#simulator): the one optional key, written only then ("simulated":
 	// true), so a result from a HackRF is byte for byte what it was before
 	// the key existed.
 	Simulated bool `json:"simulated,omitempty"`
 }
 
-// keys lists every key of RX_RESULT.json in the PROTOCOL §5 table's order,
+// keys lists every key of RX_RESULT.json in the PROTOCOL#result table's order,
 // the optional one included.
 func keys() []string {
 	out := make([]string, len(fields))

@@ -10,7 +10,7 @@ import (
 	"rfhandoff/state"
 )
 
-// MaxLookResults bounds one look at a result branch (PROTOCOL §17): the
+// MaxLookResults bounds one look at a result branch (PROTOCOL#trust): the
 // commits that changed RX_RESULT.json since the last look that are read,
 // the ones nearest the tip first. A lab publishes a few results per task;
 // a MAIN side that looks every few seconds reads one or two. (A variable

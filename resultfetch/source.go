@@ -24,11 +24,11 @@ const resultFile = "RX_RESULT.json"
 type Source struct {
 	Git    ResultRepo
 	Policy config.Policy
-	// Node, for a node's branch (PROTOCOL §23), is that [[nodes]] table:
+	// Node, for a node's branch (PROTOCOL#several-nodes), is that [[nodes]] table:
 	// its branch is read instead of repo.result_branch, its result_signers
 	// (when set) instead of trust.result_signers, and only a node result
 	// (schema_version 2) naming it decodes. The zero MainNode is the
-	// single node of §7.
+	// single node of PROTOCOL#main-pc.
 	Node config.MainNode
 }
 
@@ -97,7 +97,7 @@ func (s Source) ReadResult(ctx context.Context, commit string) (Snapshot, error)
 }
 
 // VerifyResult checks, when trust.result_signers is set, that the result
-// branch's tip (snap's commit) speaks for RX_RESULT.json (PROTOCOL §17): a
+// branch's tip (snap's commit) speaks for RX_RESULT.json (PROTOCOL#trust): a
 // single-parent commit that changed the file itself, with a good signature
 // by a key listed now, inside its valid-after/valid-before window at now
 // (and a certificate's validity, read from the signature: see
@@ -132,7 +132,7 @@ func NotSpeaking(err error) bool {
 	return errors.As(err, &badSig) || errors.As(err, &badTip)
 }
 
-// CheckSigned is what a READY signed by sig must also pass (PROTOCOL §17):
+// CheckSigned is what a READY signed by sig must also pass (PROTOCOL#trust):
 // the key inside its window (a certificate, inside its validity) at the
 // result's published_at too, and the commit's committer date within
 // the publication age limit of published_at (a commit dated otherwise is
@@ -156,7 +156,7 @@ func (s Source) CheckSigned(sig *gitcli.Signature, r *result.Result) error {
 }
 
 // CompletedError refuses a READY for a task the MAIN side saw a
-// CAPTURE_COMPLETE for (PROTOCOL §17), or is nil.
+// CAPTURE_COMPLETE for (PROTOCOL#trust), or is nil.
 func CompletedError(st *state.TX, r *result.Result) error {
 	if r == nil || r.State != result.StateReady {
 		return nil

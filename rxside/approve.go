@@ -68,7 +68,7 @@ type Offered struct {
 func (s *Session) Offer(ctx context.Context, p Prompter, cur *taskfetch.Current,
 	reread func(context.Context) (*taskfetch.Current, error), mx *ManualExecutor) (Offered, error) {
 	t := cur.Task
-	// Each decision on record (PROTOCOL §9): the task shown before it is
+	// Each decision on record (PROTOCOL#audit-log): the task shown before it is
 	// shown, the approval before it is recorded.
 	if err := s.decide(exec.DecisionTaskShown, t, cur.Commit, ""); err != nil {
 		return Offered{}, err

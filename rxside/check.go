@@ -51,7 +51,7 @@ func (s *Session) Reread(ctx context.Context) (*taskfetch.Current, error) {
 }
 
 // fetch fetches the task branch once and reads the task against the
-// accepted tip on record (PROTOCOL §17).
+// accepted tip on record (PROTOCOL#trust).
 func (s *Session) fetch(ctx context.Context) (*taskfetch.Current, *state.AcceptedTask, error) {
 	p := s.Policy
 	st, err := s.Store.Load()

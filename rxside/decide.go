@@ -25,9 +25,9 @@ const (
 	// under this TASK_ID; rejected, never offered.
 	Changed
 	// Replaced: the RX side saw this TASK_ID replaced by another task;
-	// rejected, never offered again (PROTOCOL §17).
+	// rejected, never offered again (PROTOCOL#trust).
 	Replaced
-	// NotForNode: the task names its receivers (RX_NODES, PROTOCOL §23)
+	// NotForNode: the task names its receivers (RX_NODES, PROTOCOL#several-nodes)
 	// and this node is not one of them; never offered, not recorded.
 	NotForNode
 )
@@ -88,7 +88,7 @@ func decide(s *state.RX, t *task.Task) Decision {
 }
 
 // forNode judges the task's RX_NODES against this node's [node] name
-// (PROTOCOL §23): the zero Decision when the node takes part (any node of
+// (PROTOCOL#several-nodes): the zero Decision when the node takes part (any node of
 // a single-node task does), NotForNode when it is not listed, and an
 // error when the task lists nodes and this one has no name.
 func forNode(name string, t *task.Task) (Decision, error) {
@@ -169,7 +169,7 @@ func (s *Session) Record(cur *taskfetch.Current, accept *state.AcceptedTask) (De
 	return d, err
 }
 
-// Accept keeps accept as the accepted tip (PROTOCOL §17) when the read
+// Accept keeps accept as the accepted tip (PROTOCOL#trust) when the read
 // found no valid task there (withdrawn, invalid): nil keeps the one on
 // record.
 func (s *Session) Accept(accept *state.AcceptedTask) error {

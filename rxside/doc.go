@@ -1,17 +1,17 @@
 // Package rxside is the RX laptop's side of the protocol up to approval
-// (PROTOCOL §3, §4, §10, §13): the preconditions every state-touching
+// (PROTOCOL#task-file, PROTOCOL#rx-state, PROTOCOL#subprocesses, PROTOCOL#command-line): the preconditions every state-touching
 // command checks, the runtime state under its locks, the one-shot check,
 // the polling watcher with backoff, the approval flow bound to the task's
 // exact bytes, and the ManualExecutor that prepares an approved task in
 // the outbox.
 //
-// Locks (PROTOCOL §4). Both lock files live in the state directory beside
+// Locks (PROTOCOL#rx-state). Both lock files live in the state directory beside
 // the state file, never on the state file itself, which is replaced by
 // rename. rx_agent.lock is state.RXLockFile; the watcher re-reads the
 // state file before each decision, so a task marked completed under
 // rx_state.lock meanwhile is not offered.
 //
-// Polling (PROTOCOL §10, §20) goes into the RX mirror (package mirror).
+// Polling (PROTOCOL#subprocesses, PROTOCOL#mirror) goes into the RX mirror (package mirror).
 // gitcli's FetchBranchUpdated tells from the fetch's output whether the
 // tracking ref moved; the periodic resolve is DefaultResync.
 //
@@ -19,8 +19,8 @@
 // (*gitcli.ForcePushError): the watcher logs it once, keeps polling and
 // stays refused, also after the mirror is rebuilt: the last tip accepted
 // is kept in <state_dir>/mirror-rx.git.anchors (package mirror). A person
-// re-anchors by removing the mirror and its anchors file (PROTOCOL §20,
-// OPERATIONS §2). If a rewrite reached the tracking ref some other way (a
+// re-anchors by removing the mirror and its anchors file (PROTOCOL#mirror,
+// OPERATIONS#rx-side). If a rewrite reached the tracking ref some other way (a
 // plain `git fetch` in the mirror, which uses a forced refspec), the
 // watcher notices at its next resolve (a rewound error) and stays refused
 // until it is restarted: the restart is the re-anchor.

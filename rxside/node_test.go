@@ -8,7 +8,7 @@ import (
 	"rfhandoff/task"
 )
 
-// PROTOCOL §23: a task naming its receivers is offered only on a listed
+// PROTOCOL#several-nodes: a task naming its receivers is offered only on a listed
 // node, and refused on a node without a name.
 func TestForNode(t *testing.T) {
 	l, probs := node.ParseList("rx-a, rx-b")

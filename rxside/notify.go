@@ -9,7 +9,7 @@ import (
 // NotifyApprovalNeeded sends approval_needed for a task awaiting [A],
 // once per task digest: the digest is recorded in the RX state before the
 // event is queued, so a cron rx check run every minute sends it once
-// (PROTOCOL §21). Without receivers it does nothing, not even a write.
+// (PROTOCOL#notifications). Without receivers it does nothing, not even a write.
 func (s *Session) NotifyApprovalNeeded(cur *taskfetch.Current) {
 	if s.Notify == nil {
 		return

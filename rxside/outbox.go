@@ -184,7 +184,7 @@ func (m *ManualExecutor) taskMarkdown(cur *taskfetch.Current, a state.Approval, 
 	w("## Result files\n\n")
 	w("`%s` beside this file is a skeleton. It does NOT pass `rfhandoff result validate` until it is filled in: "+
 		"`source_head` is empty, `published_at` and `capture_started_at` hold the zero time and `capture_pid` is 0, "+
-		"and the state and live flags must be set to what really happened (rfhandoff's docs/PROTOCOL.md §5). `%s` is rendered from the "+
+		"and the state and live flags must be set to what really happened (rfhandoff's docs/PROTOCOL.md#result). `%s` is rendered from the "+
 		"skeleton; never edit it by hand.\n\n", OutboxResultJSONFile, OutboxResultMDFile)
 	w("1. Fill in `%s`, then check it: `rfhandoff result validate %s --task-id %s`\n", OutboxResultJSONFile, OutboxResultJSONFile, t.ID)
 	if t.AllowPush == task.PushRXResultOnly && !t.RFTX {

@@ -18,7 +18,7 @@ import (
 // (a person's own `git fetch` in the checkout).
 const defaultResync = 5 * time.Minute
 
-// Poller watches the task branch (PROTOCOL §10). Each poll is one narrow
+// Poller watches the task branch (PROTOCOL#subprocesses). Each poll is one narrow
 // fetch; the tracking ref is resolved to a commit only when the fetch
 // reported an update (or printed something it does not recognise), on the
 // first poll, after a failure, and every Resync. An idle poll therefore
@@ -28,7 +28,7 @@ type Poller struct {
 	Git    taskfetch.Repo // the RX mirror
 	Policy config.Policy
 	// Store is the RX state whose accepted tip each new commit is read
-	// against (PROTOCOL §17: no going back); nil reads without one.
+	// against (PROTOCOL#trust: no going back); nil reads without one.
 	Store *state.RXStore
 	// Resync bounds how long a tracking ref moved behind the poller's back
 	// goes unnoticed (0: DefaultResync).
@@ -89,7 +89,7 @@ func (p *Poller) resync() time.Duration {
 // Poll fetches the task branch once and reports the task at its tip. A
 // force-pushed branch is *gitcli.ForcePushError; the poller then forgets
 // the commit it held, so that once a person has re-anchored the tracking
-// ref (docs/OPERATIONS.md §2) the next poll accepts it.
+// ref (docs/OPERATIONS.md#rx-side) the next poll accepts it.
 func (p *Poller) Poll(ctx context.Context) (Poll, error) { return p.poll(ctx, false) }
 
 // Refresh is Poll that always resolves and compares: the approval's last

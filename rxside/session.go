@@ -30,15 +30,15 @@ type Env struct {
 	// Command names the one-shot command ("rx check", "rx approve") in the
 	// RX lock, so that a command refused beside it can say what holds it.
 	Command string
-	// Notify tells a person they are needed (PROTOCOL §21); nil sends
+	// Notify tells a person they are needed (PROTOCOL#notifications); nil sends
 	// nothing.
 	Notify *notify.Dispatcher
-	// Audit receives the approval prompt's decision lines (PROTOCOL §9);
+	// Audit receives the approval prompt's decision lines (PROTOCOL#audit-log);
 	// nil records none.
 	Audit *exec.AuditLog
 }
 
-// decide writes one decision line about task t (PROTOCOL §9): kind, and
+// decide writes one decision line about task t (PROTOCOL#audit-log): kind, and
 // why. With no audit log it records nothing.
 func (e Env) decide(kind string, t *task.Task, commit, reason string) error {
 	if e.Audit == nil {

@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench-rx.sh — the RX watcher's benchmarks (PROTOCOL §10 targets):
+# bench-rx.sh — the RX watcher's benchmarks (PROTOCOL#subprocesses targets):
 #   BenchmarkIdlePoll  subprocs/poll (target 1), cpu-ms/poll of git children,
 #                      self-cpu-ms/poll of rfhandoff itself
 #   BenchmarkDetect    ms/detect and max-ms/detect from a push of a new task

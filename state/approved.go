@@ -3,7 +3,7 @@ package state
 import "fmt"
 
 // Standing is how the RX state's approval stands for one task's bytes
-// (PROTOCOL §3): the one check rx capture, rx publish-result, rx check and
+// (PROTOCOL#task-file): the one check rx capture, rx publish-result, rx check and
 // rx approve share.
 type Standing int
 

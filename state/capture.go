@@ -62,10 +62,10 @@ type CaptureInProgress struct {
 	// record written before the key existed.
 	Capture *captureplan.Plan `json:"capture"`
 	// Node is the [node] name the results of a task with RX_NODES carry
-	// (PROTOCOL §23); absent for a single-node task, whose COMPLETE is a
+	// (PROTOCOL#several-nodes); absent for a single-node task, whose COMPLETE is a
 	// version 1 result.
 	Node string `json:"node,omitempty"`
-	// Simulated: rfhandoff's HackRF simulator captures (PROTOCOL §15), as
+	// Simulated: rfhandoff's HackRF simulator captures (PROTOCOL#simulator), as
 	// [tools] allow_simulator allowed; its recovered COMPLETE says so
 	// too. Absent for a HackRF's capture.
 	Simulated bool `json:"simulated,omitempty"`

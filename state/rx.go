@@ -16,7 +16,7 @@ import (
 // RXStateFile is the RX watcher's state file in the state directory.
 const RXStateFile = "rx_agent_state.json"
 
-// RX is .local/rx_agent_state.json (PROTOCOL §4). Every field is always
+// RX is .local/rx_agent_state.json (PROTOCOL#rx-state). Every field is always
 // written (no omitempty: ReadJSON's key check relies on it).
 type RX struct {
 	LastSeenTaskID      string `json:"last_seen_task_id"`
@@ -39,20 +39,20 @@ type RX struct {
 	// reads as null: ReadJSON accepts a missing key.
 	CaptureInProgress *CaptureInProgress `json:"capture_in_progress"`
 	// NotifiedTaskSHA256 is the digest of the last task approval_needed
-	// was sent for (PROTOCOL §21), so a cron rx check sends it once. A file
+	// was sent for (PROTOCOL#notifications), so a cron rx check sends it once. A file
 	// written before the key existed reads as "".
 	NotifiedTaskSHA256 string `json:"notified_task_sha256"`
 	// AcceptedTask is the task branch tip the RX side last accepted and
-	// the digest of its task file (PROTOCOL §17: no going back); null
+	// the digest of its task file (PROTOCOL#trust: no going back); null
 	// before the first tip accepted under trust.task_signers.
 	AcceptedTask *AcceptedTask `json:"accepted_task"`
 	// ReplacedTaskIDs lists every TASK_ID the RX side saw replaced by
-	// another: none is offered again (PROTOCOL §17).
+	// another: none is offered again (PROTOCOL#trust).
 	ReplacedTaskIDs []string `json:"replaced_task_ids"`
 }
 
 // AcceptedTask is a task branch tip that passed the trust checks of
-// PROTOCOL §17, and what its task file was.
+// PROTOCOL#trust, and what its task file was.
 type AcceptedTask struct {
 	Commit string `json:"commit"`
 	// TaskSHA256 is the SHA-256 of the task file at Commit, "" when the
@@ -61,7 +61,7 @@ type AcceptedTask struct {
 }
 
 // Approval is an approval bound to the SHA-256 of the task file as read
-// from git, with the commit it was read from (PROTOCOL §3).
+// from git, with the commit it was read from (PROTOCOL#task-file).
 type Approval struct {
 	TaskID     string    `json:"task_id"`
 	TaskSHA256 string    `json:"task_sha256"`
@@ -71,7 +71,7 @@ type Approval struct {
 	// policy required a signature (trust.task_signers).
 	Signer *Signer `json:"signer,omitempty"`
 	// Capture is the effective capture shown at the prompt and approved
-	// with the task (PROTOCOL §3): rx capture refuses to run anything
+	// with the task (PROTOCOL#task-file): rx capture refuses to run anything
 	// else. null in a file written before approvals bound it (a missing
 	// key reads as null); such an approval must be given again.
 	Capture *captureplan.Plan `json:"capture"`
@@ -214,7 +214,7 @@ func validIDList(errs []error, key string, ids []string) []error {
 }
 
 // Replaced reports whether id was seen replaced by another TASK_ID; a
-// replaced TASK_ID is never offered again (PROTOCOL §17).
+// replaced TASK_ID is never offered again (PROTOCOL#trust).
 func (s *RX) Replaced(id string) bool { return slices.Contains(s.ReplacedTaskIDs, id) }
 
 // SeeTask records id, read at commit, as the last task seen; the task seen

@@ -56,7 +56,7 @@ func TestRXSaveLoadAndKeys(t *testing.T) {
 		t.Errorf("round trip:\n%+v\n%+v", in, out)
 	}
 
-	// The file carries exactly the PROTOCOL §4 keys and ours, nothing else.
+	// The file carries exactly the PROTOCOL#rx-state keys and ours, nothing else.
 	raw, err := os.ReadFile(filepath.Join(dir, RXStateFile))
 	if err != nil {
 		t.Fatal(err)

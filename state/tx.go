@@ -31,15 +31,15 @@ type TX struct {
 	LastResultCommit   string               `json:"last_result_commit"`
 	// CompletedTasks maps each TASK_ID a CAPTURE_COMPLETE was seen for to
 	// the result commit it was seen at: no READY for it is offered,
-	// re-checked or executed again (PROTOCOL §17). Never pruned, like
+	// re-checked or executed again (PROTOCOL#trust). Never pruned, like
 	// ShownResultDigests.
 	CompletedTasks map[string]string `json:"completed_tasks"`
-	// NodeLooks maps each [[nodes]] result branch (PROTOCOL §23) to the
+	// NodeLooks maps each [[nodes]] result branch (PROTOCOL#several-nodes) to the
 	// commit tx watch last read it at, as LastResultCommit is for
 	// repo.result_branch: the next look reads every result since.
 	NodeLooks map[string]string `json:"node_looks"`
 	// TasksOverUnread maps each TASK_ID counted as over because one look
-	// found more results since the last one than it reads (PROTOCOL §17)
+	// found more results since the last one than it reads (PROTOCOL#trust)
 	// to the result commit of that look: a CAPTURE_COMPLETE for it among
 	// the unread ones could not be ruled out. Never pruned.
 	TasksOverUnread map[string]string `json:"tasks_over_unread"`

@@ -16,7 +16,7 @@ import (
 )
 
 // TXRecordsFile is the list of the authorization records tx watch issued
-// and of their use, in the state directory (PROTOCOL §7).
+// and of their use, in the state directory (PROTOCOL#main-pc).
 const TXRecordsFile = "tx_records.json"
 
 // txRecordsLockFile guards read-modify-write cycles of TXRecordsFile: tx

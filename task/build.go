@@ -28,7 +28,7 @@ type Spec struct {
 	AllowPush        string // PushNo or PushRXResultOnly
 	// Level is RISK_LEVEL; zero means the level the flags derive.
 	Level gate.Level
-	// Nodes is RX_NODES (PROTOCOL §23); the zero List writes no such
+	// Nodes is RX_NODES (PROTOCOL#several-nodes); the zero List writes no such
 	// line.
 	Nodes node.List
 	Body  string

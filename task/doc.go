@@ -1,10 +1,10 @@
-// Package task reads the task file, docs/handoff/NEXT_RX_TASK.md (PROTOCOL
-// §3): a header of KEY = VALUE lines, then free Markdown shown to the
+// Package task reads the task file, docs/handoff/NEXT_RX_TASK.md
+// (PROTOCOL#task-file): a header of KEY = VALUE lines, then free Markdown shown to the
 // operator. Parse validates the header completely and reports every problem
 // at once; it never trusts the body, which is only ever displayed after
 // hiddentext.Sanitize.
 //
-// Hidden text (PROTOCOL §16): characters a terminal does not show are
+// Hidden text (PROTOCOL#hidden-text): characters a terminal does not show are
 // escaped, not refused, in the body. hiddentext.Sanitize writes each as
 // <U+XXXX>, and that one rendering is what the approval prompt, rx check,
 // rx status and TASK.md all carry, so the operator approves exactly the

@@ -26,7 +26,7 @@ const (
 	FieldAllowPush        = "ALLOW_PUSH"
 	FieldRiskLevel        = "RISK_LEVEL"
 	// FieldRXNodes is optional: the receivers of a multi-node task
-	// (PROTOCOL §23); absent means the single node.
+	// (PROTOCOL#several-nodes); absent means the single node.
 	FieldRXNodes = "RX_NODES"
 )
 
@@ -129,7 +129,7 @@ func yesNo(field func(*Task) *bool) setter {
 }
 
 // checkTitle enforces one line of 1–200 printable characters. Printable is
-// not hiddentext.Hidden (PROTOCOL §16), which holds everything
+// not hiddentext.Hidden (PROTOCOL#hidden-text), which holds everything
 // unicode.IsPrint refuses but the ASCII space: a title is shown in one
 // line, so a character a terminal does not show as itself (a zero-width
 // space, a tag character, a variation selector, a bidi override, a

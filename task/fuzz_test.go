@@ -16,7 +16,7 @@ import (
 
 // FuzzParse checks that Parse never panics, that every rejection is an
 // *InvalidError whose message is safe to print, and that every accepted task
-// satisfies the rules of PROTOCOL §3.
+// satisfies the rules of PROTOCOL#task-file.
 func FuzzParse(f *testing.F) {
 	f.Add([]byte(hdr(nil) + "\nbody\n"))
 	f.Add([]byte("\xef\xbb\xbf" + strings.ReplaceAll(hdr(nil), "\n", "\r\n")))

@@ -8,7 +8,7 @@ import (
 	"rfhandoff/node"
 )
 
-// PROTOCOL §23: RX_NODES is optional; present, it is validated like every
+// PROTOCOL#several-nodes: RX_NODES is optional; present, it is validated like every
 // field, every reason at once.
 func TestParseRXNodes(t *testing.T) {
 	tk := mustParse(t, hdr(nil)+"RX_NODES = rx-a, rx-b,rx-c\n\nbody\n", testOpts)

@@ -54,7 +54,7 @@ func TestParseValidForms(t *testing.T) {
 		{"no trailing newline", strings.TrimSuffix(base, "\n"), ""},
 		{"BOM", "\xef\xbb\xbf" + base + "\nbody\n", "body\n"},
 		// The body is kept as written; its line endings are the sanitizer's
-		// (PROTOCOL §16), so that a CR before a CRLF is not lost.
+		// (PROTOCOL#hidden-text), so that a CR before a CRLF is not lost.
 		{"CRLF", strings.ReplaceAll(base+"\nbody\nmore\n", "\n", "\r\n"), "body\r\nmore\r\n"},
 		{"BOM and CRLF", "\xef\xbb\xbf" + strings.ReplaceAll(base+"\nbody\n", "\n", "\r\n"), "body\r\n"},
 		{"CR CR LF in the body", base + "\nbody\r\r\n", "body\r\r\n"},

@@ -34,7 +34,7 @@ type Task struct {
 	RFTX             bool
 	AllowCommit      bool
 	AllowPush        string // PushNo or PushRXResultOnly
-	// Nodes is RX_NODES (PROTOCOL §23) in the order written; the zero
+	// Nodes is RX_NODES (PROTOCOL#several-nodes) in the order written; the zero
 	// List for a single-node task.
 	Nodes node.List
 
@@ -45,7 +45,7 @@ type Task struct {
 	// Body is the Markdown after the header exactly as written, line
 	// endings included: it may hold anything, so pass it through
 	// hiddentext.Sanitize before showing it (which is also what turns a
-	// CRLF into LF and shows every other CR, PROTOCOL §16).
+	// CRLF into LF and shows every other CR, PROTOCOL#hidden-text).
 	Body string
 	// SHA256 is the hex digest of the exact file bytes (BOM and CRLF
 	// included); approvals are bound to it.
@@ -68,7 +68,7 @@ func (t *Task) Flags() gate.Flags {
 var ErrNotForNode = errors.New("not for this node")
 
 // Node says what the task asks of the RX node whose [node] name is name
-// (PROTOCOL §23): for a single-node task "" (its results are version 1),
+// (PROTOCOL#several-nodes): for a single-node task "" (its results are version 1),
 // for a task whose RX_NODES lists name that name (its results carry it);
 // an error when the task lists nodes and name is empty, or is not listed
 // (wrapping ErrNotForNode).

@@ -51,7 +51,7 @@ type Repo interface {
 
 // KeyValid checks a good signature's key against its valid-after and
 // valid-before in the allowed-signers file at each of times, and a
-// certificate's own validity too (PROTOCOL §17: git checks them only at
+// certificate's own validity too (PROTOCOL#trust: git checks them only at
 // the commit's own date). The certificate is sig's, as ReadCert left it:
 // without it only plain key lines count. A key outside its window is a
 // *gitcli.SignatureError, refused like any bad signature.
@@ -159,7 +159,7 @@ func ReadAt(ctx context.Context, g Repo, p config.Policy, commit string) (*Curre
 	return cur, err
 }
 
-// ReplayError is an old task brought back (PROTOCOL §17): the file at
+// ReplayError is an old task brought back (PROTOCOL#trust): the file at
 // Commit differs from the one at the tip the RX side accepted, and the
 // signed commit it came from (LastChange) is that tip's past: in its
 // history, a copy of a commit there (Copy), or a commit that gives the
@@ -288,7 +288,7 @@ func ReadSince(ctx context.Context, g Repo, p config.Policy, commit string, sinc
 	return &Current{Commit: commit, Data: data, Task: t, Signer: signer}, accept, nil
 }
 
-// noGoingBack is PROTOCOL §17's rule against an old task brought back.
+// noGoingBack is PROTOCOL#trust's rule against an old task brought back.
 // It has something to say only when since (the tip the RX side accepted)
 // is in commit's history and the file there (data, its digest; "" for
 // none) differs from since's. lastChange, the signed commit the file came
@@ -303,7 +303,7 @@ func ReadSince(ctx context.Context, g Repo, p config.Policy, commit string, sinc
 //     content and the signed date, not for commit IDs); else a new change.
 //
 // A since outside commit's history (the branch re-anchored after a
-// deliberate force-push, §20) has nothing to say about it.
+// deliberate force-push, PROTOCOL#mirror) has nothing to say about it.
 func noGoingBack(ctx context.Context, g Repo, p config.Policy, commit, lastChange string, data []byte, digest string, since *state.AcceptedTask) error {
 	if since == nil || digest == since.TaskSHA256 {
 		return nil

@@ -1,4 +1,4 @@
-// Package tasknew writes the next task file on the MAIN PC (PROTOCOL §18)
+// Package tasknew writes the next task file on the MAIN PC (PROTOCOL#task-new)
 // under the rules the RX side enforces, before the task leaves the machine:
 // EXPECTED_HEAD from the freshly fetched task branch, SOURCE_BRANCH from
 // the policy, the risk level and approval rules of gate, a TASK_ID never

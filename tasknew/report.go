@@ -28,7 +28,7 @@ func (w *Written) Print(out io.Writer, remote, taskBranch string) {
 	fmt.Fprintf(out, "  risk level:    %s\n", t.EffectiveLevel)
 	fmt.Fprintf(out, "  approval:      %s\n", approvalText(t))
 	if t.Nodes.Len() > 0 {
-		fmt.Fprintf(out, "  rx nodes:      %s (each approves, captures and publishes on its own branch; PROTOCOL §23)\n", t.Nodes)
+		fmt.Fprintf(out, "  rx nodes:      %s (each approves, captures and publishes on its own branch; PROTOCOL#several-nodes)\n", t.Nodes)
 	}
 	if t.ExpectedHead == w.Tip {
 		fmt.Fprintf(out, "  expected_head: %s (the tip of %s/%s)\n", t.ExpectedHead, remote, taskBranch)

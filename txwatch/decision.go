@@ -8,11 +8,11 @@ import (
 )
 
 // PhraseTries is how many times tx watch asks for the phrase within one
-// offer (PROTOCOL §7): a typo is not fatal, guessing is bounded, and the
+// offer (PROTOCOL#main-pc): a typo is not fatal, guessing is bounded, and the
 // READY's own deadline still ends the offer first.
 const PhraseTries = 3
 
-// decide writes d as one of this side's decision lines (PROTOCOL §9). With
+// decide writes d as one of this side's decision lines (PROTOCOL#audit-log). With
 // no audit log (a library caller without one) it records nothing.
 func decide(l *exec.AuditLog, d exec.Decision) error {
 	if l == nil {

@@ -1,4 +1,4 @@
-// Package txwatch is the MAIN PC's side of the protocol (PROTOCOL §7): the
+// Package txwatch is the MAIN PC's side of the protocol (PROTOCOL#main-pc): the
 // tx watch loop that turns a READY result into a single-use authorization
 // record after the exact phrase AUTHORIZE RF TX, and the tx execute action
 // that consumes one record.
@@ -15,7 +15,7 @@
 //     still pass. A record that would expire at once is not written
 //     (reported as blocked).
 //   - Each look at a moved result branch reads every result since the
-//     last look (look.go: at most maxLookResults commits, past that every
+//     last look (resultfetch.Look: at most MaxLookResults commits, past that every
 //     task read counts as over) before the tip is judged, so a COMPLETE
 //     between two polls ends its task; tx execute reads since its
 //     record's commit.
@@ -24,7 +24,7 @@
 //     use, written under the list's own lock before anything starts.
 //   - A wrong phrase is asked again within the offer, PhraseTries in all;
 //     every offer, phrase, end, record and tx execute step is a decision
-//     line of the audit chain (decision.go, PROTOCOL §9), written before
+//     line of the audit chain (decision.go, PROTOCOL#audit-log), written before
 //     what it decides takes effect.
 //   - tx execute without a RECORD takes the one unused record (Store.Pick);
 //     a refusal ends with what the operator can do now (WhatNow).

@@ -27,7 +27,7 @@ import (
 )
 
 // Executor is tx execute, the separate RED action that consumes one
-// authorization record (PROTOCOL §7 steps 1–5).
+// authorization record (PROTOCOL#main-pc steps 1–5).
 type Executor struct {
 	Git    *gitcli.Client // in the MAIN checkout
 	Runner exec.Runner    // built for exec.RoleTransmit: the only role that may run hackrf_transfer -t
@@ -37,10 +37,10 @@ type Executor struct {
 	Now func() time.Time
 	// OpenAsker opens the terminal for the phrase (nil: openTerminal).
 	OpenAsker func() (Asker, error)
-	// Notify receives tx_executed once the action has run (PROTOCOL §21),
+	// Notify receives tx_executed once the action has run (PROTOCOL#notifications),
 	// never for a refused execution; nil sends nothing.
 	Notify *notify.Dispatcher
-	// Audit receives the decision lines (PROTOCOL §9): each step's
+	// Audit receives the decision lines (PROTOCOL#audit-log): each step's
 	// verdict, the phrase, the action's start and outcome; nil records none.
 	Audit *exec.AuditLog
 }
@@ -342,7 +342,7 @@ func (x *Executor) notifyExecuted(cur *task.Task, o Outcome) {
 }
 
 // completed refuses a record whose task the MAIN side saw a
-// CAPTURE_COMPLETE for (tx watch keeps them in its state, PROTOCOL §17).
+// CAPTURE_COMPLETE for (tx watch keeps them in its state, PROTOCOL#trust).
 func (x *Executor) completed(rec Record) error {
 	st, err := state.LoadTX(x.Policy.StatePath())
 	if err != nil {

@@ -11,7 +11,7 @@ import (
 	"rfhandoff/state"
 )
 
-// Past the bound (PROTOCOL §17): more results since the last look than a
+// Past the bound (PROTOCOL#trust): more results since the last look than a
 // look reads. The COMPLETE of the current task is among the unread ones;
 // every task the read results name counts as over, the current one
 // included, so the READY at the tip is refused, and so is tx execute of

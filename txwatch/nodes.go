@@ -23,7 +23,7 @@ import (
 )
 
 // nodeView is what tx watch read at one [[nodes]] branch's tip
-// (PROTOCOL §23): a decoded result, or why there is none to use.
+// (PROTOCOL#several-nodes): a decoded result, or why there is none to use.
 type nodeView struct {
 	node   config.MainNode
 	commit string
@@ -119,7 +119,7 @@ func (w *Watcher) pollNodes(ctx context.Context, commits map[string]string) erro
 			continue
 		}
 		src := w.src.ForNode(n)
-		// Every result since the last look at the branch first (§17).
+		// Every result since the last look at the branch first (PROTOCOL#trust).
 		if since := w.st.NodeLook(n.ResultBranch); since != c {
 			l, err := src.Look(ctx, c, since)
 			if err != nil {
@@ -139,7 +139,7 @@ func (w *Watcher) pollNodes(ctx context.Context, commits map[string]string) erro
 			w.rep.once("node:"+n.Name+":"+c, "node %s: result at commit %s refused, not offered for authorization:\n%v", n.Name, short(c), v.bad)
 		}
 		if v.r != nil && v.r.State == result.StateComplete {
-			// A node's COMPLETE ends the task's transmission (§17); the
+			// A node's COMPLETE ends the task's transmission (PROTOCOL#trust); the
 			// look read it already, unless it was past the bound.
 			w.st.MarkCompleted(v.r.TaskID, c)
 		}
@@ -380,7 +380,7 @@ func (w *Watcher) recheck(ctx context.Context, cur *task.Task, shown []NodeBindi
 // receiver, or each node of RX_NODES), for tx watch after the phrase and
 // tx execute before hardware: one fetch of every bound branch, then for
 // each its tip, digest and signer must be the ones bound, its READY must
-// pass every §7 check against the current task (extra: the capture time
+// pass every PROTOCOL#main-pc check against the current task (extra: the capture time
 // tx execute needs on top), the task not being over, and the current
 // task's RX_NODES must be the nodes bound. It returns the current task
 // and every receiver's view, or every problem of every receiver; tips
@@ -427,7 +427,7 @@ func checkBindings(ctx context.Context, base resultfetch.Source, taskID string, 
 		}
 		if commit != b.ResultCommit {
 			add(errors.New(who + fmt.Sprintf(words.moved, b.ResultCommit, commit, b.ResultBranch)))
-			// And what came since, by name: a COMPLETE between the two (§17).
+			// And what came since, by name: a COMPLETE between the two (PROTOCOL#trust).
 			if l, err := src.Look(ctx, commit, b.ResultCommit); err != nil {
 				add(fmt.Errorf("%s%w", who, err))
 			} else if err := l.OverIn(taskID); err != nil {
@@ -506,7 +506,7 @@ func nodeNames(bound []NodeBinding) []string {
 }
 
 // writeCollection writes the task's SigMF Collection once every node of
-// its RX_NODES has published COMPLETE (PROTOCOL §23), when it is not
+// its RX_NODES has published COMPLETE (PROTOCOL#several-nodes), when it is not
 // there yet; a collection that cannot be built (a node's COMPLETE without
 // a metadata digest) is reported once, naming the node, and not written.
 func (w *Watcher) writeCollection(cur *task.Task) error {

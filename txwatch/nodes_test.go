@@ -23,7 +23,7 @@ import (
 )
 
 // nodeEnv is env with a task naming its receivers and one branch per node
-// on the remote, each listed in the policy's [[nodes]] (PROTOCOL §23).
+// on the remote, each listed in the policy's [[nodes]] (PROTOCOL#several-nodes).
 type nodeEnv struct {
 	*env
 	nodes []string

@@ -53,7 +53,7 @@ func (s Store) Pick(now time.Time) (string, error) {
 
 // WhatNow tells the MAIN operator, after a record can no longer be used,
 // how long its capture still runs and what can be done: a READY once
-// offered is never offered again (PROTOCOL §7), so the way on is a new
+// offered is never offered again (PROTOCOL#main-pc), so the way on is a new
 // READY or, once the capture is over, a new task.
 func WhatNow(rec Record, now time.Time) string {
 	left := rec.CaptureEndsAt.Sub(now)

@@ -48,7 +48,7 @@ type Record struct {
 	RFTX        int      `json:"rf_tx"`
 	TX          TXParams `json:"tx"`
 	// Nodes binds each receiver's READY, in the order of the task's
-	// RX_NODES (PROTOCOL §23); a task without RX_NODES has one receiver,
+	// RX_NODES (PROTOCOL#several-nodes); a task without RX_NODES has one receiver,
 	// without a node name.
 	Nodes []NodeBinding `json:"nodes"`
 }

@@ -29,13 +29,13 @@ type Status struct {
 	ShownResults   int               `json:"shown_results"`
 	CompletedTasks map[string]string `json:"completed_tasks"` // TASK_ID → the result commit its CAPTURE_COMPLETE was seen at
 	// TasksOverUnread: TASK_ID → the result commit of the look past the
-	// bound that counted it as over (PROTOCOL §17).
+	// bound that counted it as over (PROTOCOL#trust).
 	TasksOverUnread  map[string]string `json:"tasks_over_unread"`
 	LastResultCommit string            `json:"last_result_commit"`
 	AuthorizationDir string            `json:"authorization_dir"`
 	Records          []RecordStatus    `json:"records"`
 	// Nodes is each node's state for the current several-node task as tx
-	// watch last saw it (PROTOCOL §23); absent in a single-node lab.
+	// watch last saw it (PROTOCOL#several-nodes); absent in a single-node lab.
 	Nodes *NodesStatus `json:"nodes,omitempty"`
 }
 

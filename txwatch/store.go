@@ -214,8 +214,8 @@ func (s Store) WriteOutcome(name string, o Outcome) (string, error) {
 }
 
 // ReadRecord reads the record file name from the store: it must be a
-// regular file (not a symlink) only this account can change (PROTOCOL
-// §4), named <TASK_ID>-<12 hex>.json, whose content parses strictly and
+// regular file (not a symlink) only this account can change
+// (PROTOCOL#rx-state), named <TASK_ID>-<12 hex>.json, whose content parses strictly and
 // matches its name.
 func (s Store) ReadRecord(name string) (Record, error) {
 	r, _, err := s.readRecord(name)

@@ -41,11 +41,11 @@ type Watcher struct {
 	// OpenAsker opens the terminal for the phrase (nil: openTerminal).
 	OpenAsker func() (Asker, error)
 
-	// Notify tells a person they are needed (PROTOCOL §21); nil sends
+	// Notify tells a person they are needed (PROTOCOL#notifications); nil sends
 	// nothing.
 	Notify *notify.Dispatcher
 
-	// Audit receives the decision lines (PROTOCOL §9): each offer, each
+	// Audit receives the decision lines (PROTOCOL#audit-log): each offer, each
 	// phrase typed, each record; nil records none (tests without a log).
 	Audit *exec.AuditLog
 
@@ -55,7 +55,7 @@ type Watcher struct {
 
 	// Clock, when set, is asked before a result that passed every check
 	// is offered: an error (hostclock's refusal) holds the offer back,
-	// said once, until a later poll finds the clock allowed (PROTOCOL §7).
+	// said once, until a later poll finds the clock allowed (PROTOCOL#main-pc).
 	// nil asks nothing.
 	Clock func(ctx context.Context) error
 
@@ -80,7 +80,7 @@ type Watcher struct {
 	lastResolve time.Time
 
 	// views is what the last poll read of each [[nodes]] branch, by node
-	// name (PROTOCOL §23).
+	// name (PROTOCOL#several-nodes).
 	views map[string]*nodeView
 }
 
@@ -317,7 +317,7 @@ func (w *Watcher) clockAllows(ctx context.Context, key, what string) bool {
 }
 
 // normalEnd is the one line for a result that is no refusal but the
-// normal course (PROTOCOL §7): a CAPTURE_COMPLETE, the current task's or
+// normal course (PROTOCOL#main-pc): a CAPTURE_COMPLETE, the current task's or
 // an earlier one's (what the branch holds at start-up). "" for anything
 // else, which is reported as the refusal it is.
 func normalEnd(r *result.Result, current, commit string) string {
@@ -361,7 +361,7 @@ func (w *Watcher) openMirror(ctx context.Context) (err error) {
 }
 
 // branches are what one poll fetches: repo.result_branch, then each
-// [[nodes]] branch (PROTOCOL §23) not already listed.
+// [[nodes]] branch (PROTOCOL#several-nodes) not already listed.
 func (w *Watcher) branches() []string {
 	out := []string{w.Policy.Repo.ResultBranch}
 	for _, n := range w.Policy.Nodes {

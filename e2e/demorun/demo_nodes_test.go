@@ -33,7 +33,7 @@ var demoNodes = []struct {
 }{{"rx-a", 0, 0}, {"rx-b", 250, -6}, {"rx-c", 500, -12}}
 
 // TestDemoAutoThreeNodes runs the real `rfhandoff demo --auto --rx-nodes 3
-// --keep` end to end (PROTOCOL §23): three RX nodes approve and capture
+// --keep` end to end (PROTOCOL#several-nodes): three RX nodes approve and capture
 // with the simulator on their own branches, MAIN asks for the phrase once
 // for all three and writes one record binding three READY commits, every
 // node publishes COMPLETE, the collection appears, and each node's
@@ -149,7 +149,7 @@ func TestDemoAutoThreeNodes(t *testing.T) {
 		}
 		// By the recording's own clock (core:datetime, the first sample):
 		// the burst arrives the node's delay after the on-air start. The
-		// slack is the first-sample estimate's (PROTOCOL §8) and the
+		// slack is the first-sample estimate's (PROTOCOL#capture) and the
 		// datetime's millisecond rounding, well under the 250 ms steps.
 		began := meta.first.Add(time.Duration(float64(b.start) / float64(meta.rate) * float64(time.Second)))
 		if late := began.Sub(air.Start).Seconds() * 1000; math.Abs(late-n.delayMS) > 100 {

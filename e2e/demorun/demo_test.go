@@ -104,7 +104,7 @@ func TestDemoAuto(t *testing.T) {
 		}
 		pos += i + len(w)
 	}
-	// The notifications (PROTOCOL §21) reached the demo's own webhook,
+	// The notifications (PROTOCOL#notifications) reached the demo's own webhook,
 	// signed, each with the event's one-line message, after its step.
 	for _, w := range []string{
 		"HOOK | approval_needed (rx): rfhandoff approval_needed: rx on ",

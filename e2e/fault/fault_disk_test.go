@@ -98,7 +98,7 @@ func TestFaultFullDiskTX(t *testing.T) {
 	w.Stdout.WaitForText("READY result for task FAULT_DISK_0003 awaiting authorization", faultkit.Wait)
 }
 
-// Invariant (PROTOCOL §9): a start line that is written but cannot be
+// Invariant (PROTOCOL#audit-log): a start line that is written but cannot be
 // synced is a failure like any other: the disk under the state directory
 // fills while the file system above it still takes writes into memory, so
 // the write succeeds and the sync fails. The fetch does not run, the log

@@ -25,7 +25,7 @@ import (
 	"rfhandoff/sigmf"
 )
 
-// TestTxWatchThreeNodesWithTheSimulator (PROTOCOL §23): three RX nodes,
+// TestTxWatchThreeNodesWithTheSimulator (PROTOCOL#several-nodes): three RX nodes,
 // each its own checkout, state dir, policy and branch, capture the one
 // task with the simulator and publish on their own branches; the MAIN
 // side's tx watch, on a real pty, asks for the phrase once for all three,

@@ -13,7 +13,7 @@ import (
 	"rfhandoff/internal/tasktest"
 )
 
-// The same rule for every kind of file that is not one (PROTOCOL §9): a
+// The same rule for every kind of file that is not one (PROTOCOL#audit-log): a
 // symlink to a regular file elsewhere, a FIFO, a device named by the
 // policy itself, a directory. rx check refuses before any git call: the
 // tracking ref does not move, the symlink's target keeps its bytes.

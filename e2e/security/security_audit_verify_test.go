@@ -80,7 +80,7 @@ func lineOf(t *testing.T, path, head string) int {
 	return 0
 }
 
-// Finding 11 of issue 29 (PROTOCOL §9): a log rewritten with a recomputed
+// Finding 11 of issue 29 (PROTOCOL#audit-log): a log rewritten with a recomputed
 // chain passes `audit verify`, which looks only at the file; `audit
 // verify --remote` compares it with the chain heads the result branch
 // witnesses (the Audit-Chain-Head trailers of the RX side's pushed

@@ -16,7 +16,7 @@ import (
 )
 
 // programKeys are git config keys whose value is a program git starts
-// (PROTOCOL §10), each set to a script that records its key.
+// (PROTOCOL#subprocesses), each set to a script that records its key.
 var programKeys = []string{
 	"remote.origin.uploadpack",
 	"remote.origin.receivepack",
@@ -65,10 +65,10 @@ func checkNoMarker(t *testing.T, marker, when string) {
 	}
 }
 
-// Invariant: no program named in a git config file runs (PROTOCOL §10).
+// Invariant: no program named in a git config file runs (PROTOCOL#subprocesses).
 // Every key of programKeys is set in both checkouts' .git/config, in both
 // mirrors' config (with an alternate object store, so that fetch lists its
-// refs; a mirror whose config is not rfhandoff's is rebuilt, §20, so
+// refs; a mirror whose config is not rfhandoff's is rebuilt, PROTOCOL#mirror, so
 // there the pins are a second line) and in the lab's global config; tx
 // watch, task new, rx check, rx capture and rx publish-result all work
 // and none of the scripts runs.
@@ -224,7 +224,7 @@ func TestSecurityGitConfigProgramsNeverRun(t *testing.T) {
 	}
 }
 
-// Invariant (PROTOCOL §10): over ssh, git runs the ssh command the policy
+// Invariant (PROTOCOL#subprocesses): over ssh, git runs the ssh command the policy
 // names (tools.ssh_command) and no other: a core.sshCommand in the RX
 // checkout's and the mirror's config never runs, and the audit log names
 // the command each fetch ran with.
@@ -258,7 +258,7 @@ func TestSecuritySSHCommandFromPolicyOnly(t *testing.T) {
 	}
 }
 
-// Invariant (PROTOCOL §10): over https git asks the credential helper the
+// Invariant (PROTOCOL#subprocesses): over https git asks the credential helper the
 // policy names (tools.git_credential_helper) and no other: a helper in the
 // global, the RX checkout's or the mirror's config never runs, the policy's does, and the audit
 // log names it on each call that may ask.

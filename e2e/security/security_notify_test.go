@@ -39,7 +39,7 @@ func noPwned(t *testing.T, side *faultkit.Side, what string) {
 	}
 }
 
-// Finding 3 of issue 29 (PROTOCOL §21): a task title never becomes an
+// Finding 3 of issue 29 (PROTOCOL#notifications): a task title never becomes an
 // argument of the notification command, so no interpreter can run it,
 // whatever its name. A policy placing {title} or {message} in the argv
 // is refused before anything runs: the interpreters by their usual

@@ -51,7 +51,7 @@ func (s *statusServer) set(status string) {
 	s.status = status
 }
 
-// Finding 4 of issue 29 (PROTOCOL §9, §16): what a receiver answers is
+// Finding 4 of issue 29 (PROTOCOL#audit-log, PROTOCOL#hidden-text): what a receiver answers is
 // escaped wherever rfhandoff prints it. A webhook's status line holding
 // terminal escape sequences is kept in the audit log, and `audit show`
 // (text and --json) and the failure warning print it escaped, never raw.

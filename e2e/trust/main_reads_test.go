@@ -16,7 +16,7 @@ import (
 	"rfhandoff/txwatch"
 )
 
-// The MAIN side reads every result since its last look (PROTOCOL §17,
+// The MAIN side reads every result since its last look (PROTOCOL#trust,
 // "Every result since the last look"), not only the tip: these tests play
 // the RX key (or an RX agent that can run rx publish-result) hiding a
 // CAPTURE_COMPLETE between two polls of tx watch.
@@ -132,7 +132,7 @@ func TestMainReadsCompleteTwoPublishesBack(t *testing.T) {
 	noOffer(t, w.TTY.String())
 }
 
-// Several nodes (PROTOCOL §23): node rx-a publishes READY, COMPLETE and
+// Several nodes (PROTOCOL#several-nodes): node rx-a publishes READY, COMPLETE and
 // the same READY again between two polls, rx-b a READY. The COMPLETE on
 // rx-a's branch ends the task: no offer for the two READYs at the tips.
 // Without result_signers: every branch is read the same way.

@@ -47,7 +47,7 @@ func treeWith(t *testing.T, l *trustLab, mode, name string) string {
 	return writeObject(t, l, "tree", append([]byte(mode+" "+name+"\x00"), raw...))
 }
 
-// Invariant (PROTOCOL §20): a commit that is malformed but harmless (a date
+// Invariant (PROTOCOL#mirror): a commit that is malformed but harmless (a date
 // that is not a date) costs one report naming it, not the lab: the signed
 // task pushed on top of it is offered. An object git refuses as unsafe to
 // check out (a tree entry named .git, a .gitmodules that is a symbolic

@@ -58,7 +58,7 @@ func (l *trustLab) rxState(t *testing.T) state.RX {
 	return st
 }
 
-// The merge replay (PROTOCOL §17, no going back): signed task 1, then
+// The merge replay (PROTOCOL#trust, no going back): signed task 1, then
 // signed task 2; someone without a key pushes an unsigned merge whose tree
 // is task 1's commit's, so `git log -1 -- <task file>` leads to the old
 // signed commit, with that commit as the second parent and as the first.

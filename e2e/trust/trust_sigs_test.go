@@ -16,7 +16,7 @@ import (
 	"rfhandoff/txwatch"
 )
 
-// Signatures vouch for content, not for commit IDs (PROTOCOL §17): these
+// Signatures vouch for content, not for commit IDs (PROTOCOL#trust): these
 // tests play someone with push rights and no key, who copies old signed
 // commits under new IDs, and a lab whose signers hold SSH certificates.
 
@@ -284,7 +284,7 @@ func TestTrustExpiredCertificateTask(t *testing.T) {
 // Finding 5, the result: a READY published and committed while the RX
 // key's certificate was valid, read after it expired, is refused by tx
 // watch; so is a READY published before its certificate became valid
-// (PROTOCOL §17: at published_at too). A READY the RX publisher signed
+// (PROTOCOL#trust: at published_at too). A READY the RX publisher signed
 // with a valid certificate, under a line for every principal at lab (a
 // pattern), is offered, authorized and executed, and the record names the
 // key.

@@ -16,7 +16,7 @@ import (
 	"rfhandoff/state"
 )
 
-// Results are read only from a tip that speaks (PROTOCOL §17): these tests
+// Results are read only from a tip that speaks (PROTOCOL#trust): these tests
 // play an attacker with push rights and no key against a MAIN side that
 // requires signed results.
 
@@ -162,7 +162,7 @@ func TestTrustResultMergeReplay(t *testing.T) {
 		if recs := l.records(t); len(recs) != 1 {
 			t.Fatalf("merge with %s first: records %v, want only the one made before", first, recs)
 		}
-		// The watcher read the COMPLETE in the branch's history (§17).
+		// The watcher read the COMPLETE in the branch's history (PROTOCOL#trust).
 		l.executeRefused(t, record, false, "refused at quick checks: task "+id+" is over: a CAPTURE_COMPLETE for it was seen at result commit "+complete)
 		// A MAIN state that never saw the branch: the re-check refuses.
 		if err := os.Remove(filepath.Join(l.Main.StateDir(), state.TXStateFile)); err != nil {

@@ -11,7 +11,7 @@ import (
 	"rfhandoff/result"
 )
 
-// TXRule names one of the MAIN side's checks (PROTOCOL §7), so callers and
+// TXRule names one of the MAIN side's checks (PROTOCOL#main-pc), so callers and
 // tests can tell failures apart without reading messages.
 type TXRule string
 
@@ -122,7 +122,7 @@ func ReadyUntil(r *result.Result, pol config.Policy, extra time.Duration) time.T
 	return byRemaining
 }
 
-// CheckReady runs every check PROTOCOL §7 makes of a result before TX may be
+// CheckReady runs every check PROTOCOL#main-pc makes of a result before TX may be
 // authorized and returns every failure at once (a *multierror.Error of
 // *tXCheckError), or nil. taskID is the ID of the task currently on the
 // task branch. r must come from result.Decode (the schema is strict

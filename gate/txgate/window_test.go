@@ -46,7 +46,7 @@ func window(t *testing.T, pol config.Policy) time.Duration {
 
 // The promise: with config.toml.example as copied (planned 120 s,
 // the example's [tx]) a person has at least 90 s from READY appearing at
-// tx watch to the last moment tx execute accepts the record — every §7
+// tx watch to the last moment tx execute accepts the record — every PROTOCOL#main-pc
 // check still made — and a policy can still tighten it.
 func TestDefaultWindowIsAPersons(t *testing.T) {
 	data, err := os.ReadFile("../../config.toml.example")

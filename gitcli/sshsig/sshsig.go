@@ -26,7 +26,7 @@ const sigHeader = "gpgsig"
 // starts with "gpgsig" (gpgsig-sha256, gpgsigx, ...) and its continuation
 // lines. So a signed commit copied with such a header added or changed has
 // a new ID and still a good signature: the payload, not the ID, is what
-// was signed (PROTOCOL §17).
+// was signed (PROTOCOL#trust).
 func Split(raw []byte) (payload, signature []byte) {
 	inSig, other := false, false
 	for rest := raw; len(rest) > 0; {

@@ -8,7 +8,7 @@ import (
 )
 
 // Account is a throwaway OS account standing for an agent that works in a
-// checkout as an account of its own, the way OPERATIONS §6 tells a lab to
+// checkout as an account of its own, the way OPERATIONS#threat-model tells a lab to
 // run one: what it can do to rfhandoff's files is what the operating
 // system lets another account do. NewAccount makes one; its processes run
 // with its own uid, gid and no other groups.

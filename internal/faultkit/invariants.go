@@ -94,7 +94,7 @@ func ShowLine(show string, seq int64) string {
 }
 
 // MirrorLeftovers lists what a killed process may leave of a side's mirror
-// in the state directory (PROTOCOL §20) that the next rfhandoff run must
+// in the state directory (PROTOCOL#mirror) that the next rfhandoff run must
 // have cleared: git's lock and temporary files inside a mirror, and a
 // half-built or set-aside mirror beside it.
 func MirrorLeftovers(t testing.TB, stateDir string) []string {

@@ -131,7 +131,7 @@ func (s *SSHD) Addr() string { return net.JoinHostPort("127.0.0.1", strconv.Itoa
 
 // SSHCommand is the ssh command that makes git's ssh use ClientConfig:
 // the policy's tools.ssh_command (exec.Options.SSHCommand), as an operator
-// names it (PROTOCOL §10; git's own core.sshCommand is never used).
+// names it (PROTOCOL#subprocesses; git's own core.sshCommand is never used).
 func (s *SSHD) SSHCommand() string {
 	return "ssh -F " + s.ClientConfig
 }

@@ -54,7 +54,7 @@ type Options struct {
 	// NoApproval leaves the RX state without an approval.
 	NoApproval bool
 	// RXNodes is the task's RX_NODES and NodeName the policy's [node]
-	// name (PROTOCOL §23); both empty by default.
+	// name (PROTOCOL#several-nodes); both empty by default.
 	RXNodes, NodeName string
 }
 

@@ -1,6 +1,6 @@
 // Package sigmftest checks SigMF Collections against the specification's
 // rules, for the tests of every package that writes or reads one
-// (PROTOCOL §23).
+// (PROTOCOL#several-nodes).
 package sigmftest
 
 import (

@@ -37,7 +37,7 @@ type TaskSpec struct {
 	HardwareAccess, RFRX, RFTX, AllowCommit bool
 	AllowPush                               string // default task.PushNo
 
-	// RXNodes is written as RX_NODES when set (PROTOCOL §23).
+	// RXNodes is written as RX_NODES when set (PROTOCOL#several-nodes).
 	RXNodes string
 
 	Body string // default: a short paragraph

@@ -10,8 +10,9 @@
 // ever being overwritten. READY is published with a
 // context that a signal does not cancel; Options.StallAfter and
 // Options.Grace are the stall and kill delays. Firmware too old for
-// `hackrf_clock -i` is refused with the firmware it needs. The quick-look PNG and the SigMF
-// metadata are written after COMPLETE.
+// `hackrf_clock -i` is refused with the firmware it needs. The SigMF
+// metadata is written before COMPLETE (a node's COMPLETE carries its
+// digest), the quick-look PNG after it.
 //
 // READY's confirmation: the first size is read as soon as the file holds
 // a byte, looked for every 5 ms; meanwhile the checkout's HEAD (for
@@ -26,18 +27,18 @@
 //
 //   - the foreground reader hands every chunk to the SHA-256
 //     (capture_sha256) and the quick-look analyzer (rf_tx_observed), in
-//     parallel goroutines: COMPLETE waits only for these, and when the
-//     tool exits only the bytes written since their last read remain;
+//     parallel goroutines; when the tool exits only the bytes written
+//     since their last read remain;
 //   - the background reader feeds the SHA-512, which only the SigMF file
 //     needs (core:sha512) and which costs more than both of the others
 //     together (about 1.35 CPU-s per GB against 0.56 and 0.4; see
 //     BenchmarkConsumers). It never holds the foreground reader back (it
 //     has its own buffers), and it yields the CPU to it: it reads only
-//     while the foreground reader has caught up with the file, and not at
-//     all from the tool's exit until COMPLETE has been published. When the
-//     tool writes faster than the hashes keep up (HACKRF_SIM=fast), it
-//     therefore falls behind and finishes after COMPLETE; the SigMF
-//     metadata is written when it is done, just before Run returns.
+//     while the foreground reader has caught up with the file. From the
+//     tool's exit all readers drain at once; the SigMF metadata, which
+//     holds the SHA-512, and then COMPLETE wait for all of them, so a
+//     capture written faster than the hashes keep up (HACKRF_SIM=fast)
+//     publishes COMPLETE only when the SHA-512's tail is done.
 //
 // Only when a reader did not see exactly the file's bytes (a read error,
 // the file changed under it) is the file hashed again, for that hash. The

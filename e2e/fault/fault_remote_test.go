@@ -104,7 +104,7 @@ func TestFaultPublishRemoteAwayAndBack(t *testing.T) {
 	d.Start()
 	t.Run("dies mid-push", func(t *testing.T) {
 		gittest.InstallHook(t, lab.Remote, "pre-receive", "#!/bin/sh\n"+
-			"if [ ! -e ./internal/faultkit-died-once ]; then : > ./internal/faultkit-died-once; kill -9 0; fi\nexit 0\n")
+			"if [ ! -e ./faultkit-died-once ]; then : > ./faultkit-died-once; kill -9 0; fi\nexit 0\n")
 		mid := lab.RX.Run(faultkit.Wait, "rx", "publish-result", file)
 		t.Logf("publish with the remote dying during the push:\n%s", mid)
 		if mid.Code != 1 {

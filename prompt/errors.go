@@ -14,29 +14,29 @@ var ErrNoTerminal = errors.New("no controlling terminal")
 // confirmed answer arrived.
 var ErrExpired = errors.New("prompt expired")
 
-// NoTerminalError says why the terminal could not be used.
-type NoTerminalError struct {
+// noTerminalError says why the terminal could not be used.
+type noTerminalError struct {
 	Path string
 	Err  error // the open error, or nil when Path is not a terminal
 }
 
-func (e *NoTerminalError) Error() string {
+func (e *noTerminalError) Error() string {
 	if e.Err == nil {
 		return fmt.Sprintf("no controlling terminal: %s is not a terminal", e.Path)
 	}
 	return fmt.Sprintf("no controlling terminal: %v", e.Err)
 }
 
-func (e *NoTerminalError) Is(target error) bool { return target == ErrNoTerminal }
-func (e *NoTerminalError) Unwrap() error        { return e.Err }
+func (e *noTerminalError) Is(target error) bool { return target == ErrNoTerminal }
+func (e *noTerminalError) Unwrap() error        { return e.Err }
 
-// ExpiredError is a prompt that ran out of time; it approved nothing.
-type ExpiredError struct {
+// expiredError is a prompt that ran out of time; it approved nothing.
+type expiredError struct {
 	Deadline time.Time
 }
 
-func (e *ExpiredError) Error() string {
+func (e *expiredError) Error() string {
 	return fmt.Sprintf("prompt expired at %s: nothing approved", e.Deadline.Format(time.RFC3339))
 }
 
-func (e *ExpiredError) Is(target error) bool { return target == ErrExpired }
+func (e *expiredError) Is(target error) bool { return target == ErrExpired }

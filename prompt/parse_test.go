@@ -64,9 +64,9 @@ func TestCheckPhrase(t *testing.T) {
 func TestOpenRefusesWhatIsNotATerminal(t *testing.T) {
 	// /dev/null opens fine but is no terminal.
 	_, err := open(os.DevNull)
-	var nt *NoTerminalError
+	var nt *noTerminalError
 	if !errors.Is(err, ErrNoTerminal) || !errors.As(err, &nt) || nt.Err != nil {
-		t.Fatalf("open(%s) = %v, want a NoTerminalError without cause", os.DevNull, err)
+		t.Fatalf("open(%s) = %v, want a noTerminalError without cause", os.DevNull, err)
 	}
 	_, err = open("/nonexistent/tty")
 	if !errors.Is(err, ErrNoTerminal) || !errors.Is(err, fs.ErrNotExist) {
@@ -75,8 +75,8 @@ func TestOpenRefusesWhatIsNotATerminal(t *testing.T) {
 }
 
 func TestExpiredError(t *testing.T) {
-	var err error = &ExpiredError{}
+	var err error = &expiredError{}
 	if !errors.Is(err, ErrExpired) || errors.Is(err, ErrNoTerminal) {
-		t.Fatalf("ExpiredError matches wrongly: %v", err)
+		t.Fatalf("expiredError matches wrongly: %v", err)
 	}
 }

@@ -19,7 +19,7 @@ var noDeadline time.Time
 //
 // With a non-zero deadline the prompt shows the seconds left and updates
 // them in place every second; when the deadline passes first, the pending
-// read is abandoned and Phrase returns *ExpiredError (ErrExpired). A
+// read is abandoned and Phrase returns *expiredError (ErrExpired). A
 // cancelled ctx returns ctx.Err(). A match that arrives after the deadline
 // counts as expired.
 func (t *Terminal) Phrase(ctx context.Context, phrase string, deadline time.Time) (bool, error) {
@@ -45,7 +45,7 @@ func (t *Terminal) Phrase(ctx context.Context, phrase string, deadline time.Time
 		left := secondsLeft(deadline)
 		if left <= 0 {
 			_ = t.say("Expired: nothing approved.\n")
-			return false, &ExpiredError{Deadline: deadline}
+			return false, &expiredError{Deadline: deadline}
 		}
 		// The status line sits directly above the input line so the
 		// countdown can rewrite it without touching what is being typed.
@@ -61,7 +61,7 @@ func (t *Terminal) Phrase(ctx context.Context, phrase string, deadline time.Time
 	line, err := t.readLine(ctx, deadline)
 	stopCountdown()
 
-	var expired *ExpiredError
+	var expired *expiredError
 	switch {
 	case errors.As(err, &expired):
 		_ = t.say("\nExpired: nothing approved.\n")
@@ -76,7 +76,7 @@ func (t *Terminal) Phrase(ctx context.Context, phrase string, deadline time.Time
 	}
 	if !deadline.IsZero() && !time.Now().Before(deadline) {
 		_ = t.say("Expired: nothing approved.\n")
-		return false, &ExpiredError{Deadline: deadline}
+		return false, &expiredError{Deadline: deadline}
 	}
 	if answer, ok := parseLine(line); ok && answer == phrase {
 		return true, t.say("Phrase matched.\n")

@@ -24,7 +24,7 @@ type sysTerm struct {
 
 // Open opens the controlling terminal (/dev/tty) for reading and writing.
 // Without one (a cron job, a detached service, an agent's subprocess) it
-// returns a *NoTerminalError, which matches ErrNoTerminal.
+// returns a *noTerminalError, which matches ErrNoTerminal.
 func Open(opts ...Option) (*Terminal, error) {
 	return open(ttyPath, opts...)
 }
@@ -33,7 +33,7 @@ func open(path string, opts ...Option) (*Terminal, error) {
 	// O_NOCTTY: opening a terminal must never make it ours by accident.
 	f, err := os.OpenFile(path, os.O_RDWR|syscall.O_NOCTTY, 0)
 	if err != nil {
-		return nil, &NoTerminalError{Path: path, Err: err}
+		return nil, &noTerminalError{Path: path, Err: err}
 	}
 	t := &Terminal{path: path, f: f, tick: time.Second}
 	for _, o := range opts {
@@ -44,16 +44,16 @@ func open(path string, opts ...Option) (*Terminal, error) {
 	t.sys.rc, err = f.SyscallConn()
 	if err != nil {
 		f.Close()
-		return nil, &NoTerminalError{Path: path, Err: err}
+		return nil, &noTerminalError{Path: path, Err: err}
 	}
 	isTTY := false
 	if err := t.sys.rc.Control(func(fd uintptr) { isTTY = term.IsTerminal(int(fd)) }); err != nil {
 		f.Close()
-		return nil, &NoTerminalError{Path: path, Err: err}
+		return nil, &noTerminalError{Path: path, Err: err}
 	}
 	if !isTTY {
 		f.Close()
-		return nil, &NoTerminalError{Path: path}
+		return nil, &noTerminalError{Path: path}
 	}
 	return t, nil
 }
@@ -61,7 +61,7 @@ func open(path string, opts ...Option) (*Terminal, error) {
 func (t *Terminal) closeSys() error { return t.f.Close() }
 
 // readLine reads one canonical line. A zero deadline waits forever. It
-// returns *ExpiredError when the deadline passes and ctx.Err() when ctx
+// returns *expiredError when the deadline passes and ctx.Err() when ctx
 // ends; in both cases the pending read is abandoned.
 func (t *Terminal) readLine(ctx context.Context, deadline time.Time) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
@@ -87,7 +87,7 @@ func (t *Terminal) readLine(ctx context.Context, deadline time.Time) ([]byte, er
 	}
 	switch {
 	case errors.Is(err, os.ErrDeadlineExceeded):
-		return nil, &ExpiredError{Deadline: deadline}
+		return nil, &expiredError{Deadline: deadline}
 	case errors.Is(err, io.EOF) || (n == 0 && err == nil):
 		return nil, errNoLine
 	case errors.Is(err, syscall.EIO):

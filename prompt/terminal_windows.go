@@ -59,7 +59,7 @@ type lineRead struct {
 
 // Open opens the console (CONIN$ and CONOUT$). Without one (a service, a
 // Task Scheduler job, a process started detached, an agent's pipe) it
-// returns a *NoTerminalError, which matches ErrNoTerminal.
+// returns a *noTerminalError, which matches ErrNoTerminal.
 func Open(opts ...Option) (*Terminal, error) {
 	return open(ttyPath, opts...)
 }
@@ -88,17 +88,17 @@ func open(path string, opts ...Option) (*Terminal, error) {
 func openConsole(path string) (windows.Handle, error) {
 	p, err := windows.UTF16PtrFromString(path)
 	if err != nil {
-		return 0, &NoTerminalError{Path: path, Err: err}
+		return 0, &noTerminalError{Path: path, Err: err}
 	}
 	h, err := windows.CreateFile(p, windows.GENERIC_READ|windows.GENERIC_WRITE,
 		windows.FILE_SHARE_READ|windows.FILE_SHARE_WRITE, nil, windows.OPEN_EXISTING, 0, 0)
 	if err != nil {
-		return 0, &NoTerminalError{Path: path, Err: err}
+		return 0, &noTerminalError{Path: path, Err: err}
 	}
 	var mode uint32
 	if err := windows.GetConsoleMode(h, &mode); err != nil {
 		windows.CloseHandle(h)
-		return 0, &NoTerminalError{Path: path}
+		return 0, &noTerminalError{Path: path}
 	}
 	return h, nil
 }
@@ -200,7 +200,7 @@ func readConsoleLine(h windows.Handle) ([]byte, error) {
 }
 
 // readLine reads one line. A zero deadline waits forever. It returns
-// *ExpiredError when the deadline passes and ctx.Err() when ctx ends; in
+// *expiredError when the deadline passes and ctx.Err() when ctx ends; in
 // both cases the pending read is left to the reader, whose line goes to
 // the next question or is dropped as type-ahead.
 func (t *Terminal) readLine(ctx context.Context, deadline time.Time) ([]byte, error) {
@@ -229,7 +229,7 @@ func (t *Terminal) readLine(ctx context.Context, deadline time.Time) ([]byte, er
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		case <-expire:
-			return nil, &ExpiredError{Deadline: deadline}
+			return nil, &expiredError{Deadline: deadline}
 		case r = <-t.sys.lines:
 		}
 		t.sys.reading = false

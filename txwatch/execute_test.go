@@ -3,6 +3,7 @@ package txwatch
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -368,7 +369,7 @@ func TestExecuteExpiredPromptIsRefused(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	name, _, _ := authorized(t, e, time.Now())
-	asker := &scriptAsker{answers: []answer{{err: &prompt.ExpiredError{Deadline: time.Now()}}}}
+	asker := &scriptAsker{answers: []answer{{err: fmt.Errorf("%w at %s: nothing approved", prompt.ErrExpired, time.Now().Format(time.RFC3339))}}}
 	refusal(t, e, e.executor(&gittest.SyncBuffer{}, asker.open, nil), name, StepPhrase, "prompt expired")
 }
 

@@ -114,7 +114,7 @@ func (s *scriptAsker) calls() int {
 }
 
 func noTerminal() (Asker, error) {
-	return nil, &prompt.NoTerminalError{Path: "/dev/tty", Err: errors.New("no such device or address")}
+	return nil, fmt.Errorf("%w: no such device or address", prompt.ErrNoTerminal) // as a failed open of /dev/tty says
 }
 
 // env is one test's world: a remote, a MAIN checkout, its policy and an

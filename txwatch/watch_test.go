@@ -198,7 +198,7 @@ func TestWatchExpiredPromptWritesNothing(t *testing.T) {
 	e := newEnv(t)
 	e.f.Publish(t, txtest.Ready(time.Now()))
 	out := &gittest.SyncBuffer{}
-	asker := &scriptAsker{answers: []answer{{err: &prompt.ExpiredError{Deadline: time.Now()}}}}
+	asker := &scriptAsker{answers: []answer{{err: fmt.Errorf("%w at %s: nothing approved", prompt.ErrExpired, time.Now().Format(time.RFC3339))}}}
 	stop := runWatcher(t, e.watcher(out, asker.open))
 	waitFor(t, "the expiry report", contains(out, "expired: nothing authorized"), out)
 	if err := stop(); err != nil {

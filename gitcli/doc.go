@@ -7,7 +7,7 @@
 // remotes, refs) or -- (paths), so that no value can become an option.
 // Output is parsed by small pure functions with table tests and fuzz targets.
 // Outcomes a caller must act on are typed errors: *ForcePushError,
-// *PushRejectedError, *TooLargeError, *NotRegularFileError, and ErrNotFound
+// *PushRejectedError; ErrUnreadableFile (too large, not a regular file), ErrNotFound
 // and ErrInvalidArg (a value refused before git ran) via errors.Is. A call to the remote that failed for a
 // cause stderr names (authentication, host key, unreachable, not found) is
 // a *RemoteError saying what to do; anything else is an *opError wrapping the

@@ -83,27 +83,36 @@ func (e *PushRejectedError) Error() string {
 }
 func (e *PushRejectedError) Unwrap() error { return e.Err }
 
-// TooLargeError is a blob refused because it is bigger than allowed.
-type TooLargeError struct {
+// ErrUnreadableFile matches (errors.Is) a file refused before its content
+// was read: bigger than allowed, or not a regular file (a symlink, a
+// directory, a submodule). Either depends only on the commit's content.
+var ErrUnreadableFile = errors.New("unreadable file")
+
+// tooLargeError is a blob refused because it is bigger than allowed.
+type tooLargeError struct {
 	Path  string
 	Size  int64 // -1: too large to be fetched, so not known exactly
 	Limit int64
 }
 
-func (e *TooLargeError) Error() string {
+func (e *tooLargeError) Is(target error) bool { return target == ErrUnreadableFile }
+
+func (e *tooLargeError) Error() string {
 	if e.Size < 0 {
 		return fmt.Sprintf("%s is more than the limit of %d bytes (the server did not send it)", e.Path, e.Limit)
 	}
 	return fmt.Sprintf("%s is %d bytes, more than the limit of %d", e.Path, e.Size, e.Limit)
 }
 
-// NotRegularFileError is a tree entry that is not a regular file (a
+// notRegularFileError is a tree entry that is not a regular file (a
 // symlink, a directory or a submodule) where a file was required.
-type NotRegularFileError struct {
+type notRegularFileError struct {
 	Path string
 	Mode Mode
 }
 
-func (e *NotRegularFileError) Error() string {
+func (e *notRegularFileError) Is(target error) bool { return target == ErrUnreadableFile }
+
+func (e *notRegularFileError) Error() string {
 	return fmt.Sprintf("%s is not a regular file (mode %s, %s)", e.Path, e.Mode, e.Mode.kind())
 }

@@ -66,7 +66,7 @@ func (c *Client) filterIgnored() {
 // listing of its objects says so. Otherwise the file's entry is looked
 // up, and a missing blob is fetched with its directory's tree and the
 // filter blob:limit=maxBytes+1, so the server sends it only when it is
-// within the limit; still missing afterwards, it is a *TooLargeError that
+// within the limit; still missing afterwards, it is a *tooLargeError that
 // was never downloaded. (Asking for the blob by ID would bypass the
 // filter: git always sends an object that is asked for by name.)
 func (c *Client) fetchBlob(ctx context.Context, commit, file string, maxBytes int64) error {
@@ -101,7 +101,7 @@ func (c *Client) fetchBlob(ctx context.Context, commit, file string, maxBytes in
 		switch e.Path {
 		case file:
 			if e.Type != "blob" || !e.Mode.IsRegular() {
-				return &NotRegularFileError{Path: file, Mode: e.Mode}
+				return &notRegularFileError{Path: file, Mode: e.Mode}
 			}
 			blob = e.ID
 		case dir:
@@ -142,7 +142,7 @@ func (c *Client) fetchBlob(ctx context.Context, commit, file string, maxBytes in
 		return err
 	}
 	if !ok {
-		return &TooLargeError{Path: file, Size: -1, Limit: maxBytes}
+		return &tooLargeError{Path: file, Size: -1, Limit: maxBytes}
 	}
 	return nil
 }

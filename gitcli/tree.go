@@ -85,22 +85,22 @@ func (c *Client) EntryMode(ctx context.Context, commit, path string) (Mode, erro
 
 // BlobSize is the size in bytes of the file at path in commit. A path that
 // is missing is a *NotFoundError; one that is not a file (a directory or a
-// submodule) is a *NotRegularFileError.
+// submodule) is a *notRegularFileError.
 func (c *Client) BlobSize(ctx context.Context, commit, path string) (int64, error) {
 	e, err := c.entry(ctx, commit, path)
 	if err != nil {
 		return 0, err
 	}
 	if e.Type != "blob" {
-		return 0, &NotRegularFileError{Path: path, Mode: e.Mode}
+		return 0, &notRegularFileError{Path: path, Mode: e.Mode}
 	}
 	return e.Size, nil
 }
 
 // ShowFile returns the bytes of the regular file at path in commit, at most
 // maxBytes of them. It checks the entry first: a symlink, directory or
-// submodule is a *NotRegularFileError and a file over maxBytes a
-// *TooLargeError, both before any content is read. The content is then
+// submodule is a *notRegularFileError and a file over maxBytes a
+// *tooLargeError, both before any content is read. The content is then
 // read by blob ID with the runner's output cap set to maxBytes. In a
 // partial clone the blob is first fetched on its own, only if it is within
 // maxBytes (see fetchBlob).
@@ -118,10 +118,10 @@ func (c *Client) ShowFile(ctx context.Context, commit, path string, maxBytes int
 		return nil, err
 	}
 	if e.Type != "blob" || !e.Mode.IsRegular() {
-		return nil, &NotRegularFileError{Path: path, Mode: e.Mode}
+		return nil, &notRegularFileError{Path: path, Mode: e.Mode}
 	}
 	if e.Size > maxBytes {
-		return nil, &TooLargeError{Path: path, Size: e.Size, Limit: maxBytes}
+		return nil, &tooLargeError{Path: path, Size: e.Size, Limit: maxBytes}
 	}
 	data, err := c.ReadBlob(ctx, e.ID, maxBytes)
 	if err != nil {

@@ -161,10 +161,8 @@ func (p *Poller) unchanged() Poll {
 func isTaskProblem(err error) bool {
 	var inv *task.InvalidError
 	var na *taskfetch.NotAncestorError
-	var tl *gitcli.TooLargeError
-	var nr *gitcli.NotRegularFileError
 	var se *gitcli.SignatureError
 	var re *taskfetch.ReplayError
-	return errors.As(err, &inv) || errors.As(err, &na) || errors.As(err, &tl) ||
-		errors.As(err, &nr) || errors.As(err, &se) || errors.As(err, &re) || errors.Is(err, gitcli.ErrNotFound)
+	return errors.As(err, &inv) || errors.As(err, &na) || errors.Is(err, gitcli.ErrUnreadableFile) ||
+		errors.As(err, &se) || errors.As(err, &re) || errors.Is(err, gitcli.ErrNotFound)
 }

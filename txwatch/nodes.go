@@ -77,10 +77,8 @@ func readNode(ctx context.Context, src resultfetch.Source, commit string, now ti
 		of = " of node " + src.Node.Name
 	}
 	snap, err := src.ReadResult(ctx, commit)
-	var tooLarge *gitcli.TooLargeError
-	var notRegular *gitcli.NotRegularFileError
 	switch {
-	case errors.As(err, &tooLarge) || errors.As(err, &notRegular):
+	case errors.Is(err, gitcli.ErrUnreadableFile):
 		v.bad, v.unreadable = err, true
 		return v, nil
 	case err != nil:

@@ -23,7 +23,7 @@ type Checked struct {
 // Check fetches the task branch once, reads and validates the task at the
 // fetched commit and records it as seen. Every problem is an error: the
 // fetch (network, force-push), the task (*task.InvalidError with every
-// reason, *taskfetch.NotAncestorError, ...) and a task whose content
+// reason, taskfetch.ErrRefusedContent, ...) and a task whose content
 // changed under its TASK_ID (*contentChangedError).
 func (s *Session) Check(ctx context.Context) (Checked, error) {
 	cur, accept, err := s.fetch(ctx)

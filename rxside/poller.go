@@ -160,9 +160,7 @@ func (p *Poller) unchanged() Poll {
 // isTaskProblem reports errors that depend only on the commit's content.
 func isTaskProblem(err error) bool {
 	var inv *task.InvalidError
-	var na *taskfetch.NotAncestorError
 	var se *gitcli.SignatureError
-	var re *taskfetch.ReplayError
-	return errors.As(err, &inv) || errors.As(err, &na) || errors.Is(err, gitcli.ErrUnreadableFile) ||
-		errors.As(err, &se) || errors.As(err, &re) || errors.Is(err, gitcli.ErrNotFound)
+	return errors.As(err, &inv) || errors.Is(err, taskfetch.ErrRefusedContent) || errors.Is(err, gitcli.ErrUnreadableFile) ||
+		errors.As(err, &se) || errors.Is(err, gitcli.ErrNotFound)
 }

@@ -2,6 +2,7 @@ package rxside
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -93,8 +94,7 @@ func TestPollerForcePushRefusedUntilReanchored(t *testing.T) {
 	// The new history is read (its EXPECTED_HEAD, from the old history,
 	// is no ancestor of the new root: the task itself is then rejected).
 	got, err := p.Poll(ctx)
-	var na *taskfetch.NotAncestorError
-	if err != nil || !got.Changed || got.Commit != rewritten || !errors.As(got.TaskErr, &na) || na.TaskID != "POLL_FP_EVIL" {
+	if err != nil || !got.Changed || got.Commit != rewritten || !errors.Is(got.TaskErr, taskfetch.ErrRefusedContent) || !strings.HasPrefix(got.TaskErr.Error(), "task POLL_FP_EVIL: EXPECTED_HEAD ") {
 		t.Fatalf("poll after re-anchoring: %+v, %v", got, err)
 	}
 }

@@ -9,6 +9,6 @@
 // ReadAt and ReadSince (read a given commit), returning a Current; KeyValid,
 // the present-time key window check, and ReadCert, which reads the
 // certificate a signature was made with for it; TrackingRef; ErrNoTask (no
-// task file yet), *NotAncestorError and *ReplayError (an old task brought
+// task file yet), ErrRefusedContent (EXPECTED_HEAD off the branch, or an old task brought
 // back, however its signed commit was re-wrapped).
 package taskfetch

@@ -24,15 +24,22 @@ type Current struct {
 	Signer *gitcli.Signature
 }
 
-// NotAncestorError is a task whose EXPECTED_HEAD is not an ancestor of the
+// ErrRefusedContent matches (errors.Is) a task refused for what its
+// commit holds, whatever the RX side does next: its EXPECTED_HEAD is not
+// an ancestor of the commit, or it is an old task brought back.
+var ErrRefusedContent = errors.New("task refused for its content")
+
+// notAncestorError is a task whose EXPECTED_HEAD is not an ancestor of the
 // commit it was read from: it was written against another history.
-type NotAncestorError struct {
+type notAncestorError struct {
 	TaskID       string
 	ExpectedHead string
 	Commit       string
 }
 
-func (e *NotAncestorError) Error() string {
+func (e *notAncestorError) Is(target error) bool { return target == ErrRefusedContent }
+
+func (e *notAncestorError) Error() string {
 	return fmt.Sprintf("task %s: EXPECTED_HEAD %s is not an ancestor of task branch commit %s", e.TaskID, e.ExpectedHead, e.Commit)
 }
 
@@ -159,13 +166,13 @@ func ReadAt(ctx context.Context, g Repo, p config.Policy, commit string) (*Curre
 	return cur, err
 }
 
-// ReplayError is an old task brought back (PROTOCOL#trust): the file at
+// replayError is an old task brought back (PROTOCOL#trust): the file at
 // Commit differs from the one at the tip the RX side accepted, and the
 // signed commit it came from (LastChange) is that tip's past: in its
 // history, a copy of a commit there (Copy), or a commit that gives the
 // file bytes a commit there gave it (Known) and is signed no later than
 // the change in force at that tip (InForce).
-type ReplayError struct {
+type replayError struct {
 	Path       string
 	Commit     string // the task branch commit read
 	LastChange string // the signed commit the file came from
@@ -183,7 +190,9 @@ type ReplayError struct {
 	SignedAt time.Time
 }
 
-func (e *ReplayError) Error() string {
+func (e *replayError) Is(target error) bool { return target == ErrRefusedContent }
+
+func (e *replayError) Error() string {
 	there := "no task file"
 	if e.Accepted.TaskSHA256 != "" {
 		there = "sha256 " + e.Accepted.TaskSHA256
@@ -219,7 +228,7 @@ func (e *ReplayError) Error() string {
 // is never read: a *gitcli.SignatureError); then, when since (the tip the
 // RX side last accepted) is in commit's history and that signed commit is
 // since's commit or one of its ancestors, the file must be byte for byte
-// since's (else a *ReplayError, the content not parsed). Then regular file,
+// since's (else a *replayError, the content not parsed). Then regular file,
 // size limit before reading, strict header, and EXPECTED_HEAD an ancestor
 // of commit (only git's exit 0 counts as yes).
 //
@@ -283,7 +292,7 @@ func ReadSince(ctx context.Context, g Repo, p config.Policy, commit string, sinc
 		return nil, nil, fmt.Errorf("task %s: ancestry check of EXPECTED_HEAD %s: %w", t.ID, t.ExpectedHead, err)
 	}
 	if !ok {
-		return nil, accept, &NotAncestorError{TaskID: t.ID, ExpectedHead: t.ExpectedHead, Commit: commit}
+		return nil, accept, &notAncestorError{TaskID: t.ID, ExpectedHead: t.ExpectedHead, Commit: commit}
 	}
 	return &Current{Commit: commit, Data: data, Task: t, Signer: signer}, accept, nil
 }
@@ -293,7 +302,7 @@ func ReadSince(ctx context.Context, g Repo, p config.Policy, commit string, sinc
 // is in commit's history and the file there (data, its digest; "" for
 // none) differs from since's. lastChange, the signed commit the file came
 // from, is then:
-//   - since's commit or one of its ancestors: an old task (*ReplayError);
+//   - since's commit or one of its ancestors: an old task (*replayError);
 //   - a descendant of since: signed after it, a new change;
 //   - beside since's history (a merged side branch): a copy of a commit
 //     of that history with the same signed content under another ID is
@@ -319,7 +328,7 @@ func noGoingBack(ctx context.Context, g Repo, p config.Policy, commit, lastChang
 	if !inHistory {
 		return nil
 	}
-	replay := &ReplayError{Path: file, Commit: commit, LastChange: lastChange, SHA256: digest, Accepted: *since}
+	replay := &replayError{Path: file, Commit: commit, LastChange: lastChange, SHA256: digest, Accepted: *since}
 	old, err := g.IsAncestor(ctx, lastChange, since.Commit)
 	if err != nil {
 		return fail("is its last change "+lastChange+" in the history of the accepted tip "+since.Commit, err)

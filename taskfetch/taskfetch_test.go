@@ -49,12 +49,9 @@ func TestFetchNotAncestor(t *testing.T) {
 	commit := rx.PushTask(tasktest.TaskSpec{ID: "TF_OTHER_HISTORY", ExpectedHead: other})
 
 	_, err := taskfetch.Fetch(t.Context(), rx.Client(rx.Runner()), rx.Policy)
-	var na *taskfetch.NotAncestorError
-	if !errors.As(err, &na) {
-		t.Fatalf("Fetch: %v; want *NotAncestorError", err)
-	}
-	if na.TaskID != "TF_OTHER_HISTORY" || na.ExpectedHead != other || na.Commit != commit {
-		t.Errorf("NotAncestorError = %+v", na)
+	want := "task TF_OTHER_HISTORY: EXPECTED_HEAD " + other + " is not an ancestor of task branch commit " + commit
+	if !errors.Is(err, taskfetch.ErrRefusedContent) || err.Error() != want {
+		t.Fatalf("Fetch: %v; want ErrRefusedContent saying %q", err, want)
 	}
 }
 
@@ -66,10 +63,9 @@ func TestFetchMissingObjectIsAnError(t *testing.T) {
 	rx.PushTask(tasktest.TaskSpec{ID: "TF_MISSING_HEAD", ExpectedHead: missing})
 
 	_, err := taskfetch.Fetch(t.Context(), rx.Client(rx.Runner()), rx.Policy)
-	var na *taskfetch.NotAncestorError
 	var ee *exec.ExitError
-	if err == nil || errors.As(err, &na) || !errors.As(err, &ee) || ee.Code != 128 {
-		t.Fatalf("Fetch: %v (%T); want git's exit 128 that is not *NotAncestorError", err, err)
+	if err == nil || errors.Is(err, taskfetch.ErrRefusedContent) || !errors.As(err, &ee) || ee.Code != 128 {
+		t.Fatalf("Fetch: %v (%T); want git's exit 128 that is not ErrRefusedContent", err, err)
 	}
 	if !strings.Contains(err.Error(), missing) || !strings.Contains(err.Error(), "TF_MISSING_HEAD") {
 		t.Errorf("error does not name the task and EXPECTED_HEAD: %v", err)

@@ -169,7 +169,7 @@ func (c *Client) FileChanges(ctx context.Context, commit, path string) ([]FileCh
 
 // LastChange is the commit that last changed path on commit's history by
 // git log's history simplification (the commit VerifyLastChange checks),
-// with its date and parents; *NotFoundError when none did.
+// with its date and parents; *notFoundError when none did.
 func (c *Client) LastChange(ctx context.Context, commit, path string) (FileChange, error) {
 	if err := ValidObjectID(commit); err != nil {
 		return FileChange{}, err
@@ -186,7 +186,7 @@ func (c *Client) LastChange(ctx context.Context, commit, path string) (FileChang
 	case err != nil:
 		return FileChange{}, &opError{Op: "log -1 (last change of " + path + ")", Err: err}
 	case len(changes) == 0:
-		return FileChange{}, &NotFoundError{What: fmt.Sprintf("a commit changing %s on the history of %s", path, commit)}
+		return FileChange{}, &notFoundError{What: fmt.Sprintf("a commit changing %s on the history of %s", path, commit)}
 	}
 	return changes[0], nil
 }

@@ -38,15 +38,15 @@ func (e *invalidArgError) Error() string {
 
 func (e *invalidArgError) Is(target error) bool { return target == ErrInvalidArg }
 
-// NotFoundError is something that does not exist; it matches ErrNotFound.
-type NotFoundError struct {
+// notFoundError is something that does not exist; it matches ErrNotFound.
+type notFoundError struct {
 	What string // e.g. "path docs/x.md in <commit>", "remote branch origin/rx-node"
 	Err  error  // the underlying exec error, if any
 }
 
-func (e *NotFoundError) Error() string        { return e.What + " not found" }
-func (e *NotFoundError) Unwrap() error        { return e.Err }
-func (e *NotFoundError) Is(target error) bool { return target == ErrNotFound }
+func (e *notFoundError) Error() string        { return e.What + " not found" }
+func (e *notFoundError) Unwrap() error        { return e.Err }
+func (e *notFoundError) Is(target error) bool { return target == ErrNotFound }
 
 // ForcePushError is a narrow fetch refused because the remote branch no
 // longer contains the commit we had: it was force-pushed or rewound. The

@@ -9,7 +9,7 @@ import (
 // refs/heads/<branch> with one narrow fetch. The refspec has no '+', so a
 // branch that was force-pushed or rewound is refused and reported as
 // *ForcePushError instead of being followed. A branch missing on the remote
-// is a *NotFoundError (errors.Is ErrNotFound).
+// is a *notFoundError (errors.Is ErrNotFound).
 func (c *Client) FetchBranch(ctx context.Context, remote, branch string) error {
 	_, err := c.FetchBranchUpdated(ctx, remote, branch)
 	return err

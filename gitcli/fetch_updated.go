@@ -39,7 +39,7 @@ func (u FetchUpdate) MayHaveMoved() bool { return u.Updated || len(u.Unrecognize
 // FetchBranchUpdated is FetchBranch that also reports, from git's stderr
 // (LC_ALL=C, which the runner sets), whether the tracking ref was updated.
 // Errors are FetchBranch's: *ForcePushError for a rewritten branch,
-// *NotFoundError for a missing one, *opError otherwise.
+// *notFoundError for a missing one, *opError otherwise.
 func (c *Client) FetchBranchUpdated(ctx context.Context, remote, branch string) (FetchUpdate, error) {
 	ups, err := c.FetchBranchesUpdated(ctx, remote, []string{branch})
 	if err != nil {
@@ -82,7 +82,7 @@ func (c *Client) FetchBranchesUpdated(ctx context.Context, remote string, branch
 }
 
 // fetchError maps a failed narrow fetch to its typed error. A missing
-// branch is a *RemoteError (CauseNotFound) that wraps a *NotFoundError, so
+// branch is a *RemoteError (CauseNotFound) that wraps a *notFoundError, so
 // it matches ErrNotFound too.
 func fetchError(remote string, branches []string, stderr []byte, err error) error {
 	code, ok := exitCode(err)
@@ -107,7 +107,7 @@ func fetchError(remote string, branches []string, stderr []byte, err error) erro
 		if len(branches) > 1 {
 			what = "one of the remote branches " + remote + "/{" + strings.Join(branches, ",") + "}"
 		}
-		nf := &NotFoundError{What: what, Err: err}
+		nf := &notFoundError{What: what, Err: err}
 		return &RemoteError{Cause: CauseNotFound, Said: nf.Error(), Hint: hintBranch, Command: command, Err: nf}
 	}
 	return remoteError("fetch", command, stderr, err)

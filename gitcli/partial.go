@@ -109,7 +109,7 @@ func (c *Client) fetchBlob(ctx context.Context, commit, file string, maxBytes in
 		}
 	}
 	if blob == "" {
-		return &NotFoundError{What: fmt.Sprintf("path %s in commit %s", file, commit)}
+		return &notFoundError{What: fmt.Sprintf("path %s in commit %s", file, commit)}
 	}
 	if dir == "." {
 		if tree, err = c.resolveTree(ctx, commit); err != nil {

@@ -7,7 +7,7 @@ import (
 
 // ResolveCommit resolves ref (see validRef) to the 40-hex ID of the commit
 // it names. A ref that does not exist or is not a commit is a
-// *NotFoundError.
+// *notFoundError.
 func (c *Client) ResolveCommit(ctx context.Context, ref string) (string, error) {
 	if err := validRef(ref); err != nil {
 		return "", err
@@ -15,7 +15,7 @@ func (c *Client) ResolveCommit(ctx context.Context, ref string) (string, error) 
 	res, err := c.run(ctx, []string{"rev-parse", "--verify", "--quiet", "--end-of-options", ref + "^{commit}"}, call{})
 	if err != nil {
 		if code, ok := exitCode(err); ok && code == 1 {
-			return "", &NotFoundError{What: "commit " + ref, Err: err}
+			return "", &notFoundError{What: "commit " + ref, Err: err}
 		}
 		return "", &opError{Op: "rev-parse", Err: err}
 	}

@@ -20,7 +20,7 @@ import (
 // that redirects git, where it is set, and where it would send git (an
 // agent that can write a config file could otherwise send rfhandoff's
 // fetches and pushes to a repository of its own while the audit log names
-// the remote). An unknown remote, or one with no URL, is a *NotFoundError.
+// the remote). An unknown remote, or one with no URL, is a *notFoundError.
 func (c *Client) RemoteURL(ctx context.Context, remote string) (string, error) {
 	if err := validRemoteName(remote); err != nil {
 		return "", err
@@ -31,7 +31,7 @@ func (c *Client) RemoteURL(ctx context.Context, remote string) (string, error) {
 	res, err := c.run(ctx, []string{"config", "--null", "--show-origin", "--get-regexp", "--end-of-options", remoteKeysRE(remote)}, call{})
 	if err != nil {
 		if code, ok := exitCode(err); ok && code == 1 {
-			return "", &NotFoundError{What: "a URL of remote " + remote, Err: err}
+			return "", &notFoundError{What: "a URL of remote " + remote, Err: err}
 		}
 		return "", &opError{Op: "config --get-regexp", Err: err}
 	}
@@ -93,7 +93,7 @@ func judgeRemote(remote string, es []configEntry, dir string) (string, error) {
 		}
 	}
 	if len(urls) == 0 {
-		return "", &NotFoundError{What: "a URL of remote " + remote}
+		return "", &notFoundError{What: "a URL of remote " + remote}
 	}
 	url := urls[0].Value
 	var why []string

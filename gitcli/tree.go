@@ -53,7 +53,7 @@ type TreeEntry struct {
 }
 
 // entry looks up path in commit's tree without touching the working tree.
-// A path that is not there is a *NotFoundError.
+// A path that is not there is a *notFoundError.
 func (c *Client) entry(ctx context.Context, commit, path string) (TreeEntry, error) {
 	if err := ValidObjectID(commit); err != nil {
 		return TreeEntry{}, err
@@ -74,7 +74,7 @@ func (c *Client) entry(ctx context.Context, commit, path string) (TreeEntry, err
 			return e, nil
 		}
 	}
-	return TreeEntry{}, &NotFoundError{What: fmt.Sprintf("path %s in commit %s", path, commit)}
+	return TreeEntry{}, &notFoundError{What: fmt.Sprintf("path %s in commit %s", path, commit)}
 }
 
 // EntryMode is the mode of path in commit (see Entry).
@@ -84,7 +84,7 @@ func (c *Client) EntryMode(ctx context.Context, commit, path string) (Mode, erro
 }
 
 // BlobSize is the size in bytes of the file at path in commit. A path that
-// is missing is a *NotFoundError; one that is not a file (a directory or a
+// is missing is a *notFoundError; one that is not a file (a directory or a
 // submodule) is a *notRegularFileError.
 func (c *Client) BlobSize(ctx context.Context, commit, path string) (int64, error) {
 	e, err := c.entry(ctx, commit, path)

@@ -124,7 +124,7 @@ const signatureFormat = "--format=%H%x00%G?%x00%GS%x00%GF%x00"
 // path on commit's history (git log's history simplification: a merge that
 // took the file from one parent is followed into that parent). allowedSigners
 // is an absolute allowed-signers file. It returns the signature when it is
-// good, a *SignatureError when it is not, *NotFoundError when no commit on
+// good, a *SignatureError when it is not, *notFoundError when no commit on
 // the history touched path. Only commit and tree objects are read, so it
 // works in a blobless clone.
 func (c *Client) VerifyLastChange(ctx context.Context, commit, path, allowedSigners string) (Signature, error) {
@@ -143,7 +143,7 @@ func (c *Client) VerifyLastChange(ctx context.Context, commit, path, allowedSign
 		return Signature{}, &opError{Op: "log (verify signature)", Err: err}
 	}
 	if len(res.Stdout) == 0 {
-		return Signature{}, &NotFoundError{What: fmt.Sprintf("a commit changing %s on the history of %s", path, commit)}
+		return Signature{}, &notFoundError{What: fmt.Sprintf("a commit changing %s on the history of %s", path, commit)}
 	}
 	sig, err := parseSignature(res.Stdout)
 	if err != nil {
@@ -164,7 +164,7 @@ const tipFormat = "--format=%H%x00%P%x00%ct%x00%G?%x00%GS%x00%GF%x00"
 // carries a good signature by a key in allowedSigners. It returns the
 // signature (with CommittedAt) when it does; a *TipError for a merge, a
 // root commit or a tip that left path alone; a *SignatureError for a
-// signature that is not good; *NotFoundError when no commit on the history
+// signature that is not good; *notFoundError when no commit on the history
 // touched path. One git call, commits and trees only: git log -1 with the
 // path shows the tip only when the tip changed it, and %P is the tip's
 // own parents (history simplification rewrites them only with --parents).
@@ -184,7 +184,7 @@ func (c *Client) VerifyTip(ctx context.Context, tip, path, allowedSigners string
 		return Signature{}, &opError{Op: "log (verify the tip's signature)", Err: err}
 	}
 	if len(res.Stdout) == 0 {
-		return Signature{}, &NotFoundError{What: fmt.Sprintf("a commit changing %s on the history of %s", path, tip)}
+		return Signature{}, &notFoundError{What: fmt.Sprintf("a commit changing %s on the history of %s", path, tip)}
 	}
 	sig, parents, err := parseTip(res.Stdout)
 	if err != nil {

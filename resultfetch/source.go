@@ -87,8 +87,7 @@ type Snapshot struct {
 func (s Source) ReadResult(ctx context.Context, commit string) (Snapshot, error) {
 	data, err := s.Git.ShowFile(ctx, commit, s.ResultPath(), s.Policy.Limits.MaxResultBytes)
 	if err != nil {
-		var nf *gitcli.NotFoundError
-		if errors.As(err, &nf) {
+		if errors.Is(err, gitcli.ErrNotFound) {
 			return Snapshot{Commit: commit}, nil
 		}
 		return Snapshot{}, err

@@ -128,7 +128,7 @@ var ErrNoTask = errors.New("no task yet")
 type noTaskError struct {
 	Path   string
 	Commit string
-	Err    error // the *gitcli.NotFoundError
+	Err    error // matches gitcli.ErrNotFound
 }
 
 func (e *noTaskError) Error() string {
@@ -260,8 +260,7 @@ func ReadSince(ctx context.Context, g Repo, p config.Policy, commit string, sinc
 		}
 	}
 	data, err := g.ShowFile(ctx, commit, p.Repo.TaskFile, p.Limits.MaxTaskBytes)
-	var nf *gitcli.NotFoundError
-	absent := errors.As(err, &nf)
+	absent := errors.Is(err, gitcli.ErrNotFound)
 	if err != nil && !absent {
 		return nil, nil, err
 	}

@@ -81,14 +81,8 @@ func (p *recProblems) err() error {
 	return &invalidRecordError{Errs: p.errs}
 }
 
-// recField is one key: how to check and store its value ("" or a reason).
-type recField[T any] struct {
-	key string
-	set func(dst *T, v jvalue) string
-}
-
-var recordFields = []recField[Record]{
-	{"record_version", func(r *Record, v jvalue) string {
+var recordFields = []strictjson.Field[Record]{
+	{Key: "record_version", Check: func(r *Record, v jvalue) string {
 		n, why := jInt(v)
 		switch {
 		case why == "" && n < RecordVersion:
@@ -99,47 +93,45 @@ var recordFields = []recField[Record]{
 		r.RecordVersion = int(n)
 		return why
 	}},
-	{"task_id", func(r *Record, v jvalue) string { return jMatch(v, ident.TaskID, "a TASK_ID", &r.TaskID) }},
-	{"result_branch", func(r *Record, v jvalue) string { return jBranch(v, &r.ResultBranch) }},
-	{"result_commit", func(r *Record, v jvalue) string {
+	{Key: "task_id", Check: func(r *Record, v jvalue) string { return jMatch(v, ident.TaskID, "a TASK_ID", &r.TaskID) }},
+	{Key: "result_branch", Check: func(r *Record, v jvalue) string { return jBranch(v, &r.ResultBranch) }},
+	{Key: "result_commit", Check: func(r *Record, v jvalue) string {
 		return jMatch(v, ident.Commit, "40 lowercase hex digits (a commit ID)", &r.ResultCommit)
 	}},
-	{"result_sha256", func(r *Record, v jvalue) string {
+	{Key: "result_sha256", Check: func(r *Record, v jvalue) string {
 		return jMatch(v, ident.SHA256, "64 lowercase hex digits (a SHA-256)", &r.ResultSHA256)
 	}},
-	{"capture_ends_at", func(r *Record, v jvalue) string { return jTime(v, &r.CaptureEndsAt) }},
-	{"authorized_at", func(r *Record, v jvalue) string { return jTime(v, &r.AuthorizedAt) }},
-	{"expires_at", func(r *Record, v jvalue) string { return jTime(v, &r.ExpiresAt) }},
-	{"rf_tx_started", func(r *Record, v jvalue) string {
+	{Key: "capture_ends_at", Check: func(r *Record, v jvalue) string { return jTime(v, &r.CaptureEndsAt) }},
+	{Key: "authorized_at", Check: func(r *Record, v jvalue) string { return jTime(v, &r.AuthorizedAt) }},
+	{Key: "expires_at", Check: func(r *Record, v jvalue) string { return jTime(v, &r.ExpiresAt) }},
+	{Key: "rf_tx_started", Check: func(r *Record, v jvalue) string {
 		b, why := jBoolean(v)
 		if why == "" && b {
 			why = "must be false: a record authorizes, it never records a transmission"
 		}
 		return why
 	}},
-	{"rf_tx", func(r *Record, v jvalue) string {
+	{Key: "rf_tx", Check: func(r *Record, v jvalue) string {
 		n, why := jInt(v)
 		if why == "" && n != 0 {
 			why = fmt.Sprintf("must be 0 in an authorization record, got %d", n)
 		}
 		return why
 	}},
-	{"tx", func(r *Record, v jvalue) string {
+	{Key: "tx", Check: func(r *Record, v jvalue) string {
 		// Reported through the nested walk; see parseTX.
 		return ""
 	}},
-	{"nodes", func(r *Record, v jvalue) string {
+	{Key: "nodes", Check: func(r *Record, v jvalue) string {
 		// Checked as a whole by parseNodes.
 		return ""
 	}},
 }
 
-// optionalRecordKeys may be absent: a binding's result_signer is written
-// only when a signature was required, its node only for a node of RX_NODES.
-var optionalRecordKeys = map[string]bool{"result_signer": true, "node": true}
-
-var nodeFields = []recField[NodeBinding]{
-	{"node", func(b *NodeBinding, v jvalue) string {
+// A binding's result_signer is written only when a signature was
+// required, its node only for a node of RX_NODES.
+var nodeFields = []strictjson.Field[NodeBinding]{
+	{Key: "node", Optional: true, Check: func(b *NodeBinding, v jvalue) string {
 		n, why := jStr(v)
 		if why == "" && node.Check(n) != "" {
 			why = "must be a node name (" + node.Pattern() + "), got " + v.Describe()
@@ -147,14 +139,14 @@ var nodeFields = []recField[NodeBinding]{
 		b.Node = n
 		return why
 	}},
-	{"result_branch", func(b *NodeBinding, v jvalue) string { return jBranch(v, &b.ResultBranch) }},
-	{"result_commit", func(b *NodeBinding, v jvalue) string {
+	{Key: "result_branch", Check: func(b *NodeBinding, v jvalue) string { return jBranch(v, &b.ResultBranch) }},
+	{Key: "result_commit", Check: func(b *NodeBinding, v jvalue) string {
 		return jMatch(v, ident.Commit, "40 lowercase hex digits (a commit ID)", &b.ResultCommit)
 	}},
-	{"result_sha256", func(b *NodeBinding, v jvalue) string {
+	{Key: "result_sha256", Check: func(b *NodeBinding, v jvalue) string {
 		return jMatch(v, ident.SHA256, "64 lowercase hex digits (a SHA-256)", &b.ResultSHA256)
 	}},
-	{"result_signer", func(b *NodeBinding, v jvalue) string {
+	{Key: "result_signer", Optional: true, Check: func(b *NodeBinding, v jvalue) string {
 		return jMatch(v, ident.Fingerprint, "an SSH key fingerprint (SHA256:...)", &b.ResultSigner)
 	}},
 }
@@ -210,8 +202,8 @@ func parseNodes(v jvalue, r *Record, good map[string]bool, p *recProblems) {
 	}
 }
 
-var txFields = []recField[TXParams]{
-	{"action", func(p *TXParams, v jvalue) string {
+var txFields = []strictjson.Field[TXParams]{
+	{Key: "action", Check: func(p *TXParams, v jvalue) string {
 		s, why := jStr(v)
 		if why == "" && s != config.TXActionFake && s != config.TXActionHackRFTransfer {
 			why = fmt.Sprintf("must be %q or %q, got %s", config.TXActionFake, config.TXActionHackRFTransfer, v.Describe())
@@ -219,30 +211,30 @@ var txFields = []recField[TXParams]{
 		p.Action = s
 		return why
 	}},
-	{"frequency_hz", func(p *TXParams, v jvalue) string {
+	{Key: "frequency_hz", Check: func(p *TXParams, v jvalue) string {
 		return jRange(v, config.MinFrequencyHz, config.MaxFrequencyHz, &p.FrequencyHz)
 	}},
-	{"sample_rate_hz", func(p *TXParams, v jvalue) string {
+	{Key: "sample_rate_hz", Check: func(p *TXParams, v jvalue) string {
 		return jRange(v, config.MinSampleRateHz, config.MaxSampleRateHz, &p.SampleRateHz)
 	}},
-	{"tx_vga_gain_db", func(p *TXParams, v jvalue) string {
+	{Key: "tx_vga_gain_db", Check: func(p *TXParams, v jvalue) string {
 		var n int64
 		why := jRange(v, 0, config.MaxTXVGAGainDB, &n)
 		p.TXVGAGainDB = int(n)
 		return why
 	}},
-	{"amp", func(p *TXParams, v jvalue) string {
+	{Key: "amp", Check: func(p *TXParams, v jvalue) string {
 		b, why := jBoolean(v)
 		p.Amp = b
 		return why
 	}},
-	{"duration_s", func(p *TXParams, v jvalue) string {
+	{Key: "duration_s", Check: func(p *TXParams, v jvalue) string {
 		var n int64
 		why := jRange(v, 1, config.MaxTXDurationS, &n)
 		p.DurationS = int(n)
 		return why
 	}},
-	{"iq_file", func(p *TXParams, v jvalue) string {
+	{Key: "iq_file", Check: func(p *TXParams, v jvalue) string {
 		s, why := jStr(v)
 		if why == "" && len(s) > 4096 {
 			why = "must be at most 4096 bytes"
@@ -308,42 +300,12 @@ func jRange(v jvalue, lo, hi int64, dst *int64) string {
 	return ""
 }
 
-// checkKeys reports unknown, duplicated and missing keys of o against
-// fields, prefixing key names with prefix, and applies each well-formed
-// single value. It returns the keys that were set.
-func checkKeys[T any](o *jobject, fields []recField[T], prefix string, dst *T, p *recProblems) map[string]bool {
-	known := map[string]bool{}
-	for _, f := range fields {
-		known[f.key] = true
-	}
-	for _, k := range o.Order {
-		switch {
-		case !known[k]:
-			hint := ""
-			for _, f := range fields {
-				if strings.EqualFold(f.key, k) {
-					hint = fmt.Sprintf(" (keys are case-sensitive; did you mean %q?)", f.key)
-				}
-			}
-			p.add(prefix+k, "unknown key%s", hint)
-		case len(o.Values[k]) > 1:
-			p.add(prefix+k, "duplicate key (%d times)", len(o.Values[k]))
-		}
-	}
-	good := map[string]bool{}
-	for _, f := range fields {
-		vs := o.Values[f.key]
-		switch {
-		case len(vs) == 0 && optionalRecordKeys[f.key]:
-		case len(vs) == 0:
-			p.add(prefix+f.key, "is missing")
-		case len(vs) == 1:
-			if why := f.set(dst, vs[0]); why != "" {
-				p.add(prefix+f.key, "%s", why)
-			} else {
-				good[f.key] = true
-			}
-		}
+// checkKeys reads o through fields (strictjson.Fields), reporting each
+// problem under its key with prefix. It returns the keys that were set.
+func checkKeys[T any](o *jobject, fields []strictjson.Field[T], prefix string, dst *T, p *recProblems) map[string]bool {
+	good, problems := strictjson.Fields(o, fields, dst)
+	for _, pr := range problems {
+		p.add(prefix+pr.Key, "%s", pr.Reason)
 	}
 	return good
 }

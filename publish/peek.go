@@ -16,9 +16,9 @@ import (
 func peekString(data []byte, key string) ([]string, error) {
 	// Lenient: what follows the object is check 7's to report.
 	n, err := strictjson.Parse(data, strictjson.Shape{Keep: 1, Lenient: true})
-	var no *strictjson.NotObjectError
+	var je *strictjson.Error
 	switch {
-	case errors.As(err, &no):
+	case errors.As(err, &je) && je.Kind == strictjson.NotObject:
 		return nil, errors.New("not a JSON object")
 	case err != nil:
 		return nil, fmt.Errorf("not JSON: %w", err)

@@ -2,6 +2,7 @@ package publish
 
 import (
 	"encoding/json"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -37,6 +38,26 @@ func TestPeekString(t *testing.T) {
 		if err != nil || !slices.Equal(got, tc.want) {
 			t.Errorf("peekString(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
 		}
+	}
+}
+
+// peekString's refusals keep their words: strictjson's message after
+// "not JSON: ", and encoding/json's error underneath.
+func TestPeekStringWording(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{`[1]`, "not a JSON object"},
+		{``, "not JSON: empty input"},
+		{`{"task_id": "A", `, "not JSON: unexpected end of input at byte 16"},
+		{`{"x": tru}`, "not JSON: invalid character '}' in literal true (expecting 'e') at byte 7"},
+	} {
+		_, err := peekString([]byte(tt.in), "task_id")
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("peekString(%q) error %v, want %q", tt.in, err, tt.want)
+		}
+	}
+	var se *json.SyntaxError
+	if _, err := peekString([]byte(`{"x": tru}`), "task_id"); !errors.As(err, &se) {
+		t.Errorf("not encoding/json's error underneath: %#v", err)
 	}
 }
 

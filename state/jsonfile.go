@@ -114,27 +114,23 @@ const maxDepth = 32
 // reported with encoding/json's words, without offsets.
 func parseTree(data []byte) (*strictjson.Node, error) {
 	n, err := strictjson.Parse(data, strictjson.Shape{MaxDepth: maxDepth})
-	var (
-		se *strictjson.SyntaxError
-		no *strictjson.NotObjectError
-		td *strictjson.TrailingDataError
-		de *strictjson.DepthError
-	)
+	var je *strictjson.Error
 	switch {
 	case err == nil:
 		return n, noDuplicates(n, "$")
 	case errors.Is(err, strictjson.ErrEmpty):
 		return nil, errors.New("empty or truncated JSON")
-	case errors.As(err, &no):
+	case !errors.As(err, &je): // not strictjson's own: returned as it is, below
+	case je.Kind == strictjson.NotObject:
 		return nil, errors.New("not a JSON object")
-	case errors.As(err, &td):
+	case je.Kind == strictjson.TrailingData:
 		return nil, errors.New("trailing data after the JSON object")
-	case errors.As(err, &de):
+	case je.Kind == strictjson.Depth:
 		return nil, fmt.Errorf("nested deeper than %d", maxDepth)
-	case errors.As(err, &se) && errors.Is(se.Err, io.EOF):
+	case je.Kind == strictjson.Syntax && errors.Is(je.Err, io.EOF):
 		return nil, errors.New("empty or truncated JSON")
-	case errors.As(err, &se):
-		return nil, se.Err
+	case je.Kind == strictjson.Syntax:
+		return nil, je.Err
 	}
 	return nil, err
 }

@@ -190,3 +190,26 @@ func skipUnlessLink(t *testing.T, link string) {
 		t.Skipf("no working symlink here (Wine's emulation): %v", err)
 	}
 }
+
+// parseTree words each way strictjson refuses a state file exactly as
+// before: encoding/json's words, without offsets.
+func TestParseTreeWording(t *testing.T) {
+	deep := strings.Repeat(`{"a":`, 33) + "1" + strings.Repeat("}", 33)
+	for _, tt := range []struct{ in, want string }{
+		{``, "empty or truncated JSON"},
+		{`{"a":1`, "empty or truncated JSON"},
+		{`[1]`, "not a JSON object"},
+		{`{} x`, "trailing data after the JSON object"},
+		{deep, "nested deeper than 32"},
+		{`{"a":}`, "invalid character '}' looking for beginning of value"},
+	} {
+		_, err := parseTree([]byte(tt.in))
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("parseTree(%.20q) = %v, want %q", tt.in, err, tt.want)
+		}
+	}
+	var se *json.SyntaxError
+	if _, err := parseTree([]byte(`{"a":}`)); !errors.As(err, &se) || se.Offset != 5 {
+		t.Errorf("a syntax error is not encoding/json's: %#v", err)
+	}
+}

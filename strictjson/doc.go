@@ -8,10 +8,11 @@
 // JSON object read into a tree of Nodes, values as written (numbers keep
 // their literal text), every occurrence of every key in first-seen order,
 // containers below a level skipped with their raw text, a depth bound,
-// "exactly one value, then only whitespace", and typed errors that carry
-// byte offsets. What differs between readers on purpose is a Shape (how
-// much to keep, how deep to allow, whether trailing data is the reader's
-// business) and how each words the errors.
+// "exactly one value, then only whitespace", and one error type (*Error,
+// whose Kind says what was refused) that carries byte offsets. What
+// differs between readers on purpose is a Shape (how much to keep, how
+// deep to allow, whether trailing data is the reader's business) and how
+// each words the errors.
 //
 // Fields is the one strict field-table decoder above Parse: a reader
 // describes an object as a []Field[T] (key, Optional, and a Check that
@@ -24,6 +25,6 @@
 // prefix of the reader's choosing. result uses it for RX_RESULT.json.
 //
 // What it offers: Parse with a Shape, returning a tree of Nodes (and Value,
-// a scalar as written); Fields; and the typed errors with their byte
-// offsets. The token reader below Parse is the package's own.
+// a scalar as written); Fields; ErrEmpty and *Error with its Kind and
+// byte offsets. The token reader below Parse is the package's own.
 package strictjson

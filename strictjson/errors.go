@@ -12,17 +12,47 @@ import (
 // whitespace).
 var ErrEmpty = errors.New("empty input")
 
-// SyntaxError is input that is not JSON where the reader stopped.
-type SyntaxError struct {
-	// Err is encoding/json's error as it came: a *json.SyntaxError,
-	// io.EOF or io.ErrUnexpectedEOF (truncated input), or another error.
+// ErrorKind says why Parse refused a document that was not empty.
+type ErrorKind int
+
+// The kinds of *Error, each with the fields it sets.
+const (
+	Syntax       ErrorKind = iota // not JSON where the reader stopped: Err, Offset
+	NotObject                     // the top-level value is not an object: Got
+	TrailingData                  // more than whitespace after the one value: End
+	Depth                         // a container nests deeper than allowed: Max
+)
+
+// Error is every refusal of a document that was not empty; Kind says
+// which, and only that kind's fields are set. Readers branch on Kind and
+// word the problem their own way.
+type Error struct {
+	Kind ErrorKind
+	// Err (Syntax) is encoding/json's error as it came: a
+	// *json.SyntaxError, io.EOF or io.ErrUnexpectedEOF (truncated input),
+	// or another error. Unwrap returns it.
 	Err error
-	// Offset is the byte where the problem was found: the
+	// Offset (Syntax) is the byte where the problem was found: the
 	// *json.SyntaxError's own offset, else how far the reader had read.
 	Offset int64
+	// Got (NotObject) is the top-level value, reported at its first token
+	// before the rest is read; Got.Text is empty for an array.
+	Got Value
+	// End (TrailingData) is where the value ends.
+	End int64
+	// Max (Depth) is the nesting the reader allows.
+	Max int
 }
 
-func (e *SyntaxError) Error() string {
+func (e *Error) Error() string {
+	switch e.Kind {
+	case NotObject:
+		return "must be one JSON object, got " + e.Got.Describe() + " at the top level"
+	case TrailingData:
+		return fmt.Sprintf("has data after the JSON value, which ends at byte %d", e.End)
+	case Depth:
+		return fmt.Sprintf("nests deeper than %d levels", e.Max)
+	}
 	var se *json.SyntaxError
 	switch {
 	case errors.As(e.Err, &se):
@@ -34,37 +64,11 @@ func (e *SyntaxError) Error() string {
 	}
 }
 
-func (e *SyntaxError) Unwrap() error { return e.Err }
+// Unwrap returns Err: encoding/json's error for a Syntax error, else nil.
+func (e *Error) Unwrap() error { return e.Err }
 
-// Truncated reports whether the input ended inside the value.
-func (e *SyntaxError) Truncated() bool {
-	return errors.Is(e.Err, io.EOF) || errors.Is(e.Err, io.ErrUnexpectedEOF)
-}
-
-// NotObjectError is a document whose top-level value is not an object.
-// It is reported at the value's first token, before the rest is read.
-type NotObjectError struct {
-	Got Value // Got.Text is empty for an array
-}
-
-func (e *NotObjectError) Error() string {
-	return "must be one JSON object, got " + e.Got.Describe() + " at the top level"
-}
-
-// TrailingDataError is more than whitespace after the one value.
-type TrailingDataError struct {
-	End int64 // where the value ends
-}
-
-func (e *TrailingDataError) Error() string {
-	return fmt.Sprintf("has data after the JSON value, which ends at byte %d", e.End)
-}
-
-// DepthError is a container that nests deeper than its reader allows.
-type DepthError struct {
-	Max int
-}
-
-func (e *DepthError) Error() string {
-	return fmt.Sprintf("nests deeper than %d levels", e.Max)
+// Truncated reports whether the input ended inside the value (a Syntax
+// error whose Err is io.EOF or io.ErrUnexpectedEOF).
+func (e *Error) Truncated() bool {
+	return e.Kind == Syntax && (errors.Is(e.Err, io.EOF) || errors.Is(e.Err, io.ErrUnexpectedEOF))
 }

@@ -26,7 +26,7 @@ func (r *reader) offset() int64 { return r.dec.InputOffset() }
 
 // object reads the top-level value's first token, which must open an
 // object; the reader is then inside it (read it with Members). Errors:
-// ErrEmpty, *SyntaxError, *NotObjectError.
+// ErrEmpty, or an *Error of kind Syntax or NotObject.
 func (r *reader) object() error {
 	tok, err := r.dec.Token()
 	if errors.Is(err, io.EOF) {
@@ -36,15 +36,15 @@ func (r *reader) object() error {
 		return r.syntax(err)
 	}
 	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return &NotObjectError{Got: valueOf(tok)}
+		return &Error{Kind: NotObject, Got: valueOf(tok)}
 	}
 	return nil
 }
 
 // Read reads the next value's first token. A scalar is read whole; for an
 // object or array only its opening delimiter is, and the caller must then
-// read the container with Members (objects) or Skip. Errors are
-// *SyntaxError; one with Err == io.EOF means the input ended before the
+// read the container with Members (objects) or Skip. Errors are *Error
+// of kind Syntax; one with Err == io.EOF means the input ended before the
 // value began.
 func (r *reader) Read() (Value, error) {
 	tok, err := r.dec.Token()
@@ -57,7 +57,7 @@ func (r *reader) Read() (Value, error) {
 // members reads the object just opened: for each member it reads the key
 // and calls f, which must read the value (Read, and then Members or Skip
 // for a container); then it reads the closing '}'. An error from f is
-// returned as it is; the reader's own are *SyntaxError.
+// returned as it is; the reader's own are *Error of kind Syntax.
 func (r *reader) members(f func(key string) error) error {
 	for r.dec.More() {
 		tok, err := r.dec.Token()
@@ -66,7 +66,7 @@ func (r *reader) members(f func(key string) error) error {
 		}
 		key, ok := tok.(string)
 		if !ok { // the scanner guarantees string keys; be defensive anyway
-			return &SyntaxError{Err: errors.New("object key is not a string"), Offset: r.offset()}
+			return &Error{Kind: Syntax, Err: errors.New("object key is not a string"), Offset: r.offset()}
 		}
 		if err := f(key); err != nil {
 			return err
@@ -94,8 +94,9 @@ func (r *reader) close() error {
 }
 
 // skip reads the rest of the container Read just opened, keeping nothing.
-// With max > 0 it refuses (*DepthError) nesting of more than max levels,
-// the container itself being the first. Other errors are *SyntaxError.
+// With max > 0 it refuses (*Error of kind Depth) nesting of more than max
+// levels, the container itself being the first. Other errors are of kind
+// Syntax.
 func (r *reader) skip(max int) error {
 	for depth := 1; depth > 0; {
 		tok, err := r.dec.Token()
@@ -106,7 +107,7 @@ func (r *reader) skip(max int) error {
 			if d == '{' || d == '[' {
 				depth++
 				if max > 0 && depth > max {
-					return &DepthError{Max: max}
+					return &Error{Kind: Depth, Max: max}
 				}
 			} else {
 				depth--
@@ -116,13 +117,13 @@ func (r *reader) skip(max int) error {
 	return nil
 }
 
-// end checks that only whitespace follows the top-level value
-// (*TrailingDataError otherwise). After a failure Offset says how far the
-// reader looked.
+// end checks that only whitespace follows the top-level value (an *Error
+// of kind TrailingData otherwise). After a failure Offset says how far
+// the reader looked.
 func (r *reader) end() error {
 	end := r.offset()
 	if _, err := r.dec.Token(); !errors.Is(err, io.EOF) {
-		return &TrailingDataError{End: end}
+		return &Error{Kind: TrailingData, End: end}
 	}
 	return nil
 }
@@ -130,9 +131,9 @@ func (r *reader) end() error {
 func (r *reader) syntax(err error) error {
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
-		return &SyntaxError{Err: err, Offset: se.Offset}
+		return &Error{Kind: Syntax, Err: err, Offset: se.Offset}
 	}
-	return &SyntaxError{Err: err, Offset: r.offset()}
+	return &Error{Kind: Syntax, Err: err, Offset: r.offset()}
 }
 
 // valueOf is the Value a first token stands for.

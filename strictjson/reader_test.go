@@ -1,6 +1,7 @@
 package strictjson
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -76,9 +77,9 @@ func isErr(want error) func(*testing.T, error) {
 func notObject(got Value, msg string) func(*testing.T, error) {
 	return func(t *testing.T, err error) {
 		t.Helper()
-		var e *NotObjectError
-		if !errors.As(err, &e) || e.Got != got || err.Error() != msg {
-			t.Errorf("err = %#v (%v), want a *NotObjectError with %+v saying %q", err, err, got, msg)
+		var e *Error
+		if !errors.As(err, &e) || e.Kind != NotObject || e.Got != got || err.Error() != msg {
+			t.Errorf("err = %#v (%v), want a NotObject *Error with %+v saying %q", err, err, got, msg)
 		}
 	}
 }
@@ -86,9 +87,9 @@ func notObject(got Value, msg string) func(*testing.T, error) {
 func syntax(offset int64, truncated bool, msg string) func(*testing.T, error) {
 	return func(t *testing.T, err error) {
 		t.Helper()
-		var e *SyntaxError
-		if !errors.As(err, &e) {
-			t.Fatalf("err = %#v (%v), want a *SyntaxError", err, err)
+		var e *Error
+		if !errors.As(err, &e) || e.Kind != Syntax {
+			t.Fatalf("err = %#v (%v), want a Syntax *Error", err, err)
 		}
 		if e.Offset != offset || e.Truncated() != truncated || err.Error() != msg {
 			t.Errorf("err = %q at %d (truncated %v), want %q at %d (truncated %v)", err, e.Offset, e.Truncated(), msg, offset, truncated)
@@ -96,15 +97,20 @@ func syntax(offset int64, truncated bool, msg string) func(*testing.T, error) {
 		if truncated && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
 			t.Errorf("a truncation does not unwrap to io.EOF: %#v", e.Err)
 		}
+		var jse *json.SyntaxError
+		if !truncated && !errors.As(err, &jse) {
+			t.Errorf("a syntax error does not unwrap to a *json.SyntaxError: %#v", e.Err)
+		}
 	}
 }
 
 func trailing(end int64) func(*testing.T, error) {
 	return func(t *testing.T, err error) {
 		t.Helper()
-		var e *TrailingDataError
-		if !errors.As(err, &e) || e.End != end {
-			t.Errorf("err = %#v (%v), want a *TrailingDataError ending at %d", err, err, end)
+		var e *Error
+		msg := fmt.Sprintf("has data after the JSON value, which ends at byte %d", end)
+		if !errors.As(err, &e) || e.Kind != TrailingData || e.End != end || err.Error() != msg {
+			t.Errorf("err = %#v (%v), want a TrailingData *Error saying %q", err, err, msg)
 		}
 	}
 }
@@ -129,8 +135,8 @@ func TestSkipDepth(t *testing.T) {
 			t.Fatal(err)
 		}
 		err := r.skip(tt.max)
-		var de *DepthError
-		if got := errors.As(err, &de); got != tt.wantErr || (got && (de.Max != tt.max || err.Error() != fmt.Sprintf("nests deeper than %d levels", tt.max))) {
+		var de *Error
+		if got := errors.As(err, &de) && de.Kind == Depth; got != tt.wantErr || (got && (de.Max != tt.max || err.Error() != fmt.Sprintf("nests deeper than %d levels", tt.max))) {
 			t.Errorf("Skip(%d) of %s: %v, want an error: %v", tt.max, tt.in, err, tt.wantErr)
 		}
 		if err == nil {

@@ -18,20 +18,20 @@ type Shape struct {
 	// top-level object being level 1; a deeper container is skipped.
 	// 0 keeps every level.
 	Keep int
-	// MaxDepth refuses (*DepthError) a container nested deeper than this
+	// MaxDepth refuses (kind Depth) a container nested deeper than this
 	// many levels, the top-level object being level 1, whether kept or
 	// skipped. 0 sets no bound beyond encoding/json's own.
 	MaxDepth int
-	// Lenient leaves what follows the object unread: no
-	// *TrailingDataError.
+	// Lenient leaves what follows the object unread: no TrailingData
+	// error.
 	Lenient bool
 }
 
 // Parse is the one strict JSON reader: data must be exactly one JSON
 // object (nothing but whitespace after it unless sh.Lenient), read into a
 // tree with every occurrence of every key, numbers as written. Its errors
-// are ErrEmpty, *SyntaxError, *NotObjectError, *DepthError and
-// *TrailingDataError; each reader words them its own way.
+// are ErrEmpty and *Error (of kind Syntax, NotObject, Depth or
+// TrailingData); each reader words them its own way.
 func Parse(data []byte, sh Shape) (*Node, error) {
 	r := newReader(data)
 	if err := r.object(); err != nil {
@@ -82,7 +82,7 @@ func (r *reader) child(data []byte, depth int, sh Shape) (*Node, error) {
 		return c, nil
 	}
 	if sh.MaxDepth > 0 && depth > sh.MaxDepth {
-		return nil, &DepthError{Max: sh.MaxDepth}
+		return nil, &Error{Kind: Depth, Max: sh.MaxDepth}
 	}
 	if sh.Keep > 0 && depth > sh.Keep {
 		max := 0
@@ -90,8 +90,8 @@ func (r *reader) child(data []byte, depth int, sh Shape) (*Node, error) {
 			max = sh.MaxDepth - depth + 1 // Skip counts the container itself
 		}
 		if err := r.skip(max); err != nil {
-			if _, deep := err.(*DepthError); deep {
-				err = &DepthError{Max: sh.MaxDepth}
+			if e, ok := err.(*Error); ok && e.Kind == Depth {
+				err = &Error{Kind: Depth, Max: sh.MaxDepth}
 			}
 			return nil, err
 		}

@@ -48,21 +48,21 @@ func TestParse(t *testing.T) {
 		{`{"a":[[[]]]}`, Shape{MaxDepth: 3, Keep: 1}, true},
 	} {
 		_, err := Parse([]byte(tt.in), tt.sh)
-		var de *DepthError
-		if got := errors.As(err, &de); got != tt.deep || (got && de.Max != tt.sh.MaxDepth) {
+		var de *Error
+		if got := errors.As(err, &de) && de.Kind == Depth; got != tt.deep || (got && de.Max != tt.sh.MaxDepth) {
 			t.Errorf("Parse(%s, %+v) = %v, want a depth error: %v", tt.in, tt.sh, err, tt.deep)
 		}
 	}
 
-	var td *TrailingDataError
-	if _, err := Parse([]byte(`{"a":1} x`), Shape{}); !errors.As(err, &td) || td.End != 7 {
+	var td *Error
+	if _, err := Parse([]byte(`{"a":1} x`), Shape{}); !errors.As(err, &td) || td.Kind != TrailingData || td.End != 7 {
 		t.Errorf("trailing data: %v", err)
 	}
 	if n, err := Parse([]byte(`{"a":1} x`), Shape{Lenient: true}); err != nil || n.Members.Values["a"][0].Text != "1" {
 		t.Errorf("lenient: %v", err)
 	}
-	var no *NotObjectError
-	if _, err := Parse([]byte(`[1]`), Shape{}); !errors.As(err, &no) {
+	var no *Error
+	if _, err := Parse([]byte(`[1]`), Shape{}); !errors.As(err, &no) || no.Kind != NotObject {
 		t.Errorf("an array at the top: %v", err)
 	}
 	if _, err := Parse(nil, Shape{}); !errors.Is(err, ErrEmpty) {

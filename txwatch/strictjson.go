@@ -25,9 +25,9 @@ const maxJSONDepth = 4
 // whitespace after it) into a tree. The error says where the syntax broke.
 func parseJSONObject(data []byte) (*jobject, error) {
 	n, err := strictjson.Parse(data, strictjson.Shape{MaxDepth: maxJSONDepth})
-	var td *strictjson.TrailingDataError
-	if errors.As(err, &td) {
-		return nil, fmt.Errorf("has data after the JSON object, which ends at byte %d", td.End)
+	var je *strictjson.Error
+	if errors.As(err, &je) && je.Kind == strictjson.TrailingData {
+		return nil, fmt.Errorf("has data after the JSON object, which ends at byte %d", je.End)
 	}
 	if err != nil {
 		return nil, recordSyntaxErr(err)
@@ -37,20 +37,17 @@ func parseJSONObject(data []byte) (*jobject, error) {
 
 // recordSyntaxErr words a strictjson error as the record's problem.
 func recordSyntaxErr(err error) error {
-	var (
-		se *strictjson.SyntaxError
-		no *strictjson.NotObjectError
-		de *strictjson.DepthError
-	)
+	var je *strictjson.Error
 	switch {
 	case errors.Is(err, strictjson.ErrEmpty):
 		return errors.New("is empty; expected one JSON object")
-	case errors.As(err, &no):
+	case !errors.As(err, &je): // not strictjson's own: worded below
+	case je.Kind == strictjson.NotObject:
 		return errors.New("must be one JSON object")
-	case errors.As(err, &de):
+	case je.Kind == strictjson.Depth:
 		return err
-	case errors.As(err, &se) && se.Truncated():
-		return fmt.Errorf("is not valid JSON: unexpected end at byte %d", se.Offset)
+	case je.Truncated():
+		return fmt.Errorf("is not valid JSON: unexpected end at byte %d", je.Offset)
 	}
 	return fmt.Errorf("is not valid JSON: %v", err)
 }

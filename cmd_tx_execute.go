@@ -5,7 +5,7 @@ import (
 
 	"rfhandoff/exec"
 	"rfhandoff/notify"
-	"rfhandoff/txwatch"
+	"rfhandoff/transmit"
 )
 
 // TxExecuteCmd is the separate RED action that consumes one authorization
@@ -35,7 +35,7 @@ func (c *TxExecuteCmd) Run(app *App) error {
 	if err != nil {
 		return err
 	}
-	x := &txwatch.Executor{
+	x := &transmit.Executor{
 		Git:    app.Git(r),
 		Runner: r,
 		Policy: app.Policy,

@@ -1,6 +1,7 @@
 package errlist
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -47,4 +48,15 @@ func Format(errs []error) string {
 		b.WriteString("\n  - " + strings.ReplaceAll(e.Error(), "\n", "\n    "))
 	}
 	return b.String()
+}
+
+// Flatten is the errors a List holds, or err alone: a caller gathering
+// every reason appends them to its own (a nil err stays one nil, which
+// List drops).
+func Flatten(err error) []error {
+	var merr *multierror.Error
+	if errors.As(err, &merr) {
+		return merr.Errors
+	}
+	return []error{err}
 }

@@ -25,7 +25,7 @@ var layers = [][]string{
 	// domain: what a task, a result and a policy are, and reading them
 	{"config", "task", "gate/txgate", "result", "prompt", "taskfetch", "resultfetch", "mirror", "notify", "sigmf", "internal/prompttest", "internal/tasktest", "internal/sigmftest"},
 	// workflows: the two sides' commands
-	{"rxside", "txwatch", "capture", "publish", "tasknew", "demo", "doctor", "internal/rxtest", "internal/txtest", "internal/publishtest", "internal/faultkit", "internal/e2ekit"},
+	{"rxside", "txwatch", "transmit", "capture", "publish", "tasknew", "demo", "doctor", "internal/rxtest", "internal/txtest", "internal/publishtest", "internal/faultkit", "internal/e2ekit"},
 	// commands and the end-to-end suites
 	{"", "e2e", "e2e/fault", "e2e/trust", "e2e/ssh", "e2e/security", "e2e/demorun", "e2e/nodes"},
 }
@@ -47,7 +47,9 @@ var sameLayer = map[string][]string{
 	"internal/tasktest":    {"config", "result", "task"},
 	"capture":              {"publish"},
 	"demo":                 {"txwatch"},
+	"transmit":             {"txwatch"},
 	"internal/publishtest": {"publish"},
+	"internal/txtest":      {"internal/faultkit"},
 	"internal/e2ekit":      {"txwatch"},
 }
 

@@ -15,9 +15,9 @@ type Asker interface {
 	Close() error
 }
 
-// openTerminal opens the controlling terminal for the phrase. Without one
+// OpenTerminal opens the controlling terminal for the phrase. Without one
 // the error matches prompt.ErrNoTerminal and nothing can be authorized.
-func openTerminal() (Asker, error) {
+func OpenTerminal() (Asker, error) {
 	t, err := prompt.Open(prompt.WithBell())
 	if err != nil {
 		return nil, err

@@ -7,8 +7,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/hashicorp/go-multierror"
-
 	"rfhandoff/config"
 	"rfhandoff/errlist"
 	"rfhandoff/exec"
@@ -22,8 +20,8 @@ import (
 	"rfhandoff/task"
 )
 
-// describeTX says what tx execute would do, for the operator.
-func describeTX(p TXParams) string {
+// DescribeTX says what tx execute would do, for the operator.
+func DescribeTX(p TXParams) string {
 	s := fmt.Sprintf("action %s: %d Hz, %d samples/s, TX VGA %d dB, amp %v, %d s",
 		p.Action, p.FrequencyHz, p.SampleRateHz, p.TXVGAGainDB, p.Amp, p.DurationS)
 	if p.Action == config.TXActionHackRFTransfer {
@@ -62,7 +60,7 @@ func (w *Watcher) authorize(ctx context.Context, snap resultfetch.Snapshot, r *r
 		taskID, snap.Commit, snap.Digest,
 		r.CaptureStartedAt.Format(time.RFC3339), txgate.CaptureEnd(r).Format(time.RFC3339),
 		txgate.Remaining(r, w.now()).Truncate(time.Second), r.FrequencyHz, r.SampleRateHz,
-		describeTX(params), deadline.Local().Format(time.RFC3339))
+		DescribeTX(params), deadline.Local().Format(time.RFC3339))
 
 	if !w.askPhrase(ctx, cur, deadline, o, nil) {
 		return ctx.Err()
@@ -88,7 +86,7 @@ func simulatedLine(simulated bool) string {
 func (w *Watcher) offered(o offer, deadline time.Time) bool {
 	d := o.line(exec.DecisionOffer, "")
 	d.ExpiresAt = deadline
-	if err := decide(w.Audit, d); err != nil {
+	if err := Decide(w.Audit, d); err != nil {
 		w.rep.printf("%s is not offered, nothing authorized: %v", o.what, err)
 		return false
 	}
@@ -98,7 +96,7 @@ func (w *Watcher) offered(o offer, deadline time.Time) bool {
 // ended records why an offer ended without a record; a failure to record
 // it is reported (nothing was authorized either way).
 func (w *Watcher) ended(o offer, reason string) {
-	if err := decide(w.Audit, o.line(exec.DecisionOfferEnded, reason)); err != nil {
+	if err := Decide(w.Audit, o.line(exec.DecisionOfferEnded, reason)); err != nil {
 		w.rep.printf("warning: %v", err)
 	}
 }
@@ -120,7 +118,7 @@ func (w *Watcher) record(ctx context.Context, o offer, rec Record, recheckErr er
 	// The record's line before the record: no line, no record.
 	line, err := recordLine(o, rec)
 	if err == nil {
-		err = decide(w.Audit, line)
+		err = Decide(w.Audit, line)
 	}
 	if err != nil {
 		w.rep.printf("could not record the authorization (%v): nothing authorized", err)
@@ -163,7 +161,7 @@ func (w *Watcher) askPhrase(ctx context.Context, cur *task.Task, deadline time.T
 	what := o.what
 	open := w.OpenAsker
 	if open == nil {
-		open = openTerminal
+		open = OpenTerminal
 	}
 	asker, err := open()
 	if err != nil {
@@ -202,7 +200,7 @@ func (w *Watcher) askPhrase(ctx context.Context, cur *task.Task, deadline time.T
 			left := PhraseTries - try
 			d := o.line(exec.DecisionPhraseRefused, "wrong phrase")
 			d.TriesLeft = &left
-			if err := decide(w.Audit, d); err != nil {
+			if err := Decide(w.Audit, d); err != nil {
 				w.rep.printf("wrong phrase for %s, and %v: nothing authorized", what, err)
 				return false
 			}
@@ -215,7 +213,7 @@ func (w *Watcher) askPhrase(ctx context.Context, cur *task.Task, deadline time.T
 				what, left, PhraseTries, deadline.Local().Format("15:04:05"))
 			continue
 		}
-		if err := decide(w.Audit, o.line(exec.DecisionPhraseAccepted, "")); err != nil {
+		if err := Decide(w.Audit, o.line(exec.DecisionPhraseAccepted, "")); err != nil {
 			w.rep.printf("the phrase for %s was typed, but %v: nothing authorized", what, err)
 			return false
 		}
@@ -223,7 +221,8 @@ func (w *Watcher) askPhrase(ctx context.Context, cur *task.Task, deadline time.T
 	}
 }
 
-func orNobody(fp string) string {
+// OrNobody names a result's signer for the operator.
+func OrNobody(fp string) string {
 	if fp == "" {
 		return "nobody (no signature required)"
 	}
@@ -243,17 +242,8 @@ func readyProblems(checks ...error) error {
 	var all []error
 	for _, err := range checks {
 		if err != nil {
-			all = append(all, flatten(err)...)
+			all = append(all, errlist.Flatten(err)...)
 		}
 	}
 	return errlist.List(all...)
-}
-
-// flatten returns the errors inside a *multierror.Error, or err itself.
-func flatten(err error) []error {
-	var merr *multierror.Error
-	if errors.As(err, &merr) {
-		return merr.Errors
-	}
-	return []error{err}
 }

@@ -12,9 +12,9 @@ import (
 // READY's own deadline still ends the offer first.
 const PhraseTries = 3
 
-// decide writes d as one of this side's decision lines (PROTOCOL#audit-log). With
+// Decide writes d as one of this side's decision lines (PROTOCOL#audit-log). With
 // no audit log (a library caller without one) it records nothing.
-func decide(l *exec.AuditLog, d exec.Decision) error {
+func Decide(l *exec.AuditLog, d exec.Decision) error {
 	if l == nil {
 		return nil
 	}
@@ -42,7 +42,7 @@ func (o offer) line(kind, reason string) exec.Decision {
 // offerOf is the offer of the READYs bound for task taskID: one result
 // (its commit and digest), or the nodes' (their set digest and names).
 func offerOf(taskID string, bound []NodeBinding) offer {
-	d := exec.Decision{Command: "tx watch", TaskID: taskID, ResultSHA256: setDigest(bound), Nodes: nodeNames(bound)}
+	d := exec.Decision{Command: "tx watch", TaskID: taskID, ResultSHA256: SetDigest(bound), Nodes: NodeNames(bound)}
 	if d.Nodes == nil {
 		d.ResultCommit = bound[0].ResultCommit
 		return offer{what: "result " + short(d.ResultSHA256), base: d}

@@ -1,7 +1,8 @@
-// Package txwatch is the MAIN PC's side of the protocol (PROTOCOL#main-pc): the
-// tx watch loop that turns a READY result into a single-use authorization
-// record after the exact phrase AUTHORIZE RF TX, and the tx execute action
-// that consumes one record.
+// Package txwatch is the MAIN PC's authorization side of the protocol
+// (PROTOCOL#main-pc): the tx watch loop that turns a READY result into a
+// single-use authorization record after the exact phrase AUTHORIZE RF TX,
+// the records and their list, and the re-check that package transmit's
+// tx execute runs before it consumes one.
 //
 // How it implements the rules:
 //
@@ -28,11 +29,9 @@
 //     what it decides takes effect.
 //   - tx execute without a RECORD takes the one unused record (Store.Pick);
 //     a refusal ends with what the operator can do now (WhatNow).
-//   - rf_tx_started in an outcome says the executor handed the
-//     transmission to the tool; rf_tx is 0 only when no hackrf_transfer
-//     process was ever started.
 //
-// What it offers: Watcher (`tx watch`), Executor (`tx execute`), Source
-// (fetching and verifying the result branch), Store (authorization records and
-// the list of those issued and used) and ReadStatus (`tx status`).
+// What it offers: Watcher (`tx watch`), Store (authorization records, the
+// list of those issued and used, and their outcomes), CheckRecord (tx
+// execute's re-check), the fetch hint the two share, and ReadStatus
+// (`tx status`).
 package txwatch

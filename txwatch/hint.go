@@ -5,6 +5,7 @@ import (
 
 	"rfhandoff/config"
 	"rfhandoff/localfile"
+	"rfhandoff/result"
 )
 
 // fetchHintFile is written by tx execute after it fetched the result
@@ -14,7 +15,8 @@ import (
 // watcher resolve the ref instead of missing that commit.
 const fetchHintFile = "tx_result_fetched"
 
-func readFetchHint(pol config.Policy) string {
+// ReadFetchHint is the commit (or commits' digest) tx execute fetched last.
+func ReadFetchHint(pol config.Policy) string {
 	b, err := localfile.ReadPrivate(pol.StatePath(fetchHintFile), 128)
 	if err != nil {
 		return ""
@@ -22,8 +24,17 @@ func readFetchHint(pol config.Policy) string {
 	return strings.TrimSpace(string(b))
 }
 
-// writeFetchHint records commit as fetched; failing to write it only
-// delays the watcher until its resync, so the error is not fatal.
-func writeFetchHint(pol config.Policy, commit string) error {
-	return localfile.WriteFileAtomic(pol.StatePath(fetchHintFile), []byte(commit+"\n"), 0o600)
+// WriteFetchHint records the commits tx execute fetched (tips, one per
+// branch; several are hashed to stay within ReadFetchHint's bound);
+// failing to write it only delays the watcher until its resync, so the
+// error is not fatal. No tips writes nothing.
+func WriteFetchHint(pol config.Policy, tips []string) error {
+	if len(tips) == 0 {
+		return nil
+	}
+	hint := strings.Join(tips, " ")
+	if len(tips) > 1 {
+		hint = result.SHA256([]byte(hint))
+	}
+	return localfile.WriteFileAtomic(pol.StatePath(fetchHintFile), []byte(hint+"\n"), 0o600)
 }

@@ -21,16 +21,16 @@ func TestLookPastTheBoundCountsTheTasksOver(t *testing.T) {
 	resultfetch.MaxLookResults = 2
 	e := newEnv(t)
 	now := time.Now()
-	e.f.Publish(t, completeOf(txtest.Ready(now))) // unread: the third from the tip
+	e.F.Publish(t, txtest.CompleteOf(txtest.Ready(now))) // unread: the third from the tip
 	other := txtest.Ready(now)
 	other.TaskID = "RX_OTA_0099"
-	e.f.Publish(t, other)
-	tip, _ := e.f.Publish(t, txtest.Ready(now))
+	e.F.Publish(t, other)
+	tip, _ := e.F.Publish(t, txtest.Ready(now))
 
 	out := &gittest.SyncBuffer{}
 	asker := &scriptAsker{}
-	stop := runWatcher(t, e.watcher(out, asker.open))
-	waitFor(t, "the refusal", contains(out, "refused, not offered"), out)
+	stop := txtest.Run(t, e.watcher(out, opener(asker)))
+	txtest.WaitFor(t, "the refusal", txtest.Contains(out, "refused, not offered"), out)
 	if err := stop(); err != nil {
 		t.Fatal(err)
 	}
@@ -43,10 +43,10 @@ func TestLookPastTheBoundCountsTheTasksOver(t *testing.T) {
 			t.Errorf("the watcher does not say %q:\n%s", want, out)
 		}
 	}
-	if asker.calls() != 0 {
+	if asker.Calls() != 0 {
 		t.Fatalf("offered:\n%s", out)
 	}
-	st, err := state.LoadTX(e.pol.StatePath())
+	st, err := state.LoadTX(e.Pol.StatePath())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,14 +54,14 @@ func TestLookPastTheBoundCountsTheTasksOver(t *testing.T) {
 		t.Fatalf("state: over unread %v, completed %v; want both tasks over unread at %s", st.TasksOverUnread, st.CompletedTasks, tip)
 	}
 	// The next look starts at the tip: nothing more is counted over.
-	next, _ := e.f.Publish(t, txtest.Ready(time.Now()))
+	next, _ := e.F.Publish(t, txtest.Ready(time.Now()))
 	out2 := &gittest.SyncBuffer{}
-	stop = runWatcher(t, e.watcher(out2, asker.open))
-	waitFor(t, "the refusal", contains(out2, "at commit "+short(next)+" refused"), out2)
+	stop = txtest.Run(t, e.watcher(out2, opener(asker)))
+	txtest.WaitFor(t, "the refusal", txtest.Contains(out2, "at commit "+short(next)+" refused"), out2)
 	if err := stop(); err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(out2.String(), "since the last look;") || asker.calls() != 0 {
+	if strings.Contains(out2.String(), "since the last look;") || asker.Calls() != 0 {
 		t.Fatalf("the second look:\n%s", out2)
 	}
 }

@@ -36,11 +36,11 @@ type nodeView struct {
 	unreadable bool
 }
 
-// setDigest is what a record's result_sha256 holds: for the single
+// SetDigest is what a record's result_sha256 holds: for the single
 // receiver of a task without RX_NODES its RX_RESULT.json's SHA-256, else
 // the SHA-256 of one line "<node> <branch> <commit> <sha256> <signer>\n"
 // per node, in order (the signer "-" when none was required).
-func setDigest(nodes []NodeBinding) string {
+func SetDigest(nodes []NodeBinding) string {
 	if len(nodes) == 1 && nodes[0].Node == "" {
 		return nodes[0].ResultSHA256
 	}
@@ -55,8 +55,8 @@ func setDigest(nodes []NodeBinding) string {
 	return result.SHA256([]byte(b.String()))
 }
 
-// policyNode is the [[nodes]] table named name.
-func policyNode(pol config.Policy, name string) (config.MainNode, bool) {
+// PolicyNode is the [[nodes]] table named name.
+func PolicyNode(pol config.Policy, name string) (config.MainNode, bool) {
 	for _, n := range pol.Nodes {
 		if n.Name == name {
 			return n, true
@@ -172,7 +172,7 @@ func (w *Watcher) judgeNodes(ctx context.Context) error {
 	refusedBy := map[string]string{}
 	completeAll := true
 	for _, name := range cur.Nodes.Names() {
-		n, ok := policyNode(w.Policy, name)
+		n, ok := PolicyNode(w.Policy, name)
 		v := w.views[name]
 		switch {
 		case !ok:
@@ -218,7 +218,7 @@ func (w *Watcher) judgeNodes(ctx context.Context) error {
 		return nil
 	}
 	bindings := bindingsOf(ready)
-	set := setDigest(bindings)
+	set := SetDigest(bindings)
 	if w.st.Shown(set) {
 		return nil
 	}
@@ -297,7 +297,7 @@ func (w *Watcher) authorizeNodes(ctx context.Context, cur *task.Task, vs []*node
 		"authorizing allows `rfhandoff tx execute` to run once: %s\n"+
 		"the prompt expires at %s",
 		cur.ID, len(vs), b.String(), first.node.Name, vs[0].r.FrequencyHz, vs[0].r.SampleRateHz,
-		describeTX(params), deadline.Local().Format(time.RFC3339))
+		DescribeTX(params), deadline.Local().Format(time.RFC3339))
 	prompt, withdraw := context.WithCancel(ctx)
 	why, watched := w.watchOffer(prompt, withdraw, vs)
 	ok := w.askPhrase(prompt, cur, deadline, o, why)
@@ -371,7 +371,7 @@ func (w *Watcher) recheck(ctx context.Context, cur *task.Task, shown []NodeBindi
 			captureEnds = e
 		}
 	}
-	return newRecord(cur.ID, shown, captureEnds, now, expires, params), nil
+	return NewRecord(cur.ID, shown, captureEnds, now, expires, params), nil
 }
 
 // checkBindings is the one re-check of the READYs a record binds (one
@@ -398,14 +398,14 @@ func checkBindings(ctx context.Context, base resultfetch.Source, taskID string, 
 	cur, err = base.CurrentTask(ctx)
 	if err != nil {
 		add(fmt.Errorf("reading the current task: %w", err))
-	} else if got, want := cur.Nodes.String(), strings.Join(nodeNames(bound), ", "); got != want {
+	} else if got, want := cur.Nodes.String(), strings.Join(NodeNames(bound), ", "); got != want {
 		add(fmt.Errorf("the current task's RX_NODES is %q, the record binds %q", got, want))
 	}
 	for _, b := range bound {
 		who, src, words := "", base, single
 		if b.Node != "" {
 			who, words = "node "+b.Node+": ", nodeWords
-			n, ok := policyNode(pol, b.Node)
+			n, ok := PolicyNode(pol, b.Node)
 			if !ok || n.ResultBranch != b.ResultBranch {
 				add(fmt.Errorf("%sthe policy's [[nodes]] no longer reads it from branch %s", who, b.ResultBranch))
 				continue
@@ -436,7 +436,7 @@ func checkBindings(ctx context.Context, base resultfetch.Source, taskID string, 
 			add(errors.New(who + fmt.Sprintf(words.digest, b.ResultSHA256, orNone(v.snap.Digest))))
 		}
 		if got := resultfetch.Fingerprint(v.signer); v.bad == nil && got != b.ResultSigner {
-			add(errors.New(who + fmt.Sprintf(words.signer, orNobody(b.ResultSigner), orNobody(got))))
+			add(errors.New(who + fmt.Sprintf(words.signer, OrNobody(b.ResultSigner), OrNobody(got))))
 		}
 		if v.bad != nil && words.signature != "" && resultfetch.NotSpeaking(v.bad) {
 			add(fmt.Errorf(words.signature, errors.Unwrap(v.bad)))
@@ -450,7 +450,7 @@ func checkBindings(ctx context.Context, base resultfetch.Source, taskID string, 
 			// The signer is checked with the allowed signers in force now: a
 			// key removed since the authorization no longer counts.
 			if err := readyProblems(resultfetch.CompletedError(st, v.r), txgate.CheckReadyFor(v.r, now, cur.ID, pol, extra), src.CheckSigned(v.signer, v.r)); err != nil {
-				for _, e := range flatten(err) {
+				for _, e := range errlist.Flatten(err) {
 					add(fmt.Errorf("%s%w", who, e))
 				}
 			}
@@ -461,6 +461,14 @@ func checkBindings(ctx context.Context, base resultfetch.Source, taskID string, 
 		return nil, nil, tips, err
 	}
 	return cur, vs, tips, nil
+}
+
+// CheckRecord is tx execute's re-check of rec (PROTOCOL#main-pc step 3):
+// checkBindings with the record's words and the whole transmission's
+// duration as the capture time still needed. tips are the commits fetched.
+func CheckRecord(ctx context.Context, src resultfetch.Source, rec Record, now time.Time, st *state.TX) (cur *task.Task, tips []string, err error) {
+	cur, _, tips, err = checkBindings(ctx, src, rec.TaskID, rec.Nodes, recordWords, now, time.Duration(src.Policy.TX.DurationS)*time.Second, st)
+	return cur, tips, err
 }
 
 // recheckWords are checkBindings' sentences for a receiver whose tip,
@@ -492,8 +500,8 @@ var (
 	}
 )
 
-// nodeNames are the node names bound (none for a single receiver).
-func nodeNames(bound []NodeBinding) []string {
+// NodeNames are the node names bound (none for a single receiver).
+func NodeNames(bound []NodeBinding) []string {
 	var out []string
 	for _, b := range bound {
 		if b.Node != "" {
@@ -556,7 +564,7 @@ func (w *Watcher) saveNodes(cur *task.Task, now time.Time, refusedBy map[string]
 	ns := NodesStatus{TaskID: cur.ID, SeenAt: now, Nodes: []NodeStatus{}}
 	for _, name := range cur.Nodes.Names() {
 		s := NodeStatus{Node: name, State: "waiting"}
-		if n, ok := policyNode(w.Policy, name); ok {
+		if n, ok := PolicyNode(w.Policy, name); ok {
 			s.Branch = n.ResultBranch
 		}
 		v := w.views[name]

@@ -22,145 +22,6 @@ import (
 	"rfhandoff/sigmf"
 )
 
-// nodeEnv is env with a task naming its receivers and one branch per node
-// on the remote, each listed in the policy's [[nodes]] (PROTOCOL#several-nodes).
-type nodeEnv struct {
-	*env
-	nodes []string
-	pids  int64
-}
-
-const nodeTaskID = "RX_NODES_0001"
-
-func newNodeEnv(t testing.TB, nodes ...string) *nodeEnv {
-	t.Helper()
-	e := &nodeEnv{env: newEnv(t), nodes: nodes}
-	for _, n := range nodes {
-		gittest.Seed(t, e.f.Remote, n, map[string]string{"README.md": "node " + n + "\n"})
-		e.pol.Nodes = append(e.pol.Nodes, config.MainNode{Name: n, ResultBranch: n})
-	}
-	s := tasktest.Capture(nodeTaskID)
-	s.RXNodes = strings.Join(nodes, ", ")
-	s.ExpectedHead = gittest.Tip(t, e.f.Remote, tasktest.TaskBranch)
-	gittest.Seed(t, e.f.Remote, tasktest.TaskBranch, map[string]string{tasktest.TaskPath: tasktest.TaskFile(s)})
-	return e
-}
-
-// ready is a node READY for the node task published at now (capture
-// started 30 s before).
-func (e *nodeEnv) ready(now time.Time) *result.Result {
-	r := txtest.Ready(now)
-	r.TaskID = nodeTaskID
-	e.pids++
-	r.CapturePID = 4000 + e.pids
-	return r
-}
-
-// completeOf turns a READY into the COMPLETE of the same capture.
-func completeOf(r *result.Result) *result.Result {
-	r.State = result.StateComplete
-	r.RXReadyForTX, r.ProcessAlive, r.FileGrowing = false, false, false
-	r.CaptureEndedAt = new(r.PublishedAt.UTC())
-	r.CaptureExitCode = new(int64(0))
-	r.CaptureSizeBytes = new(int64(0))
-	r.CaptureDurationS = new(1.0)
-	r.CaptureSHA256 = new(result.SHA256(nil))
-	r.DroppedFrames = new(int64(0))
-	r.ClkinAfter = new(result.ClkinNotDetected)
-	r.RFTXObserved = new(result.RFTXUnknown)
-	return r
-}
-
-func (e *nodeEnv) encode(t *testing.T, r *result.Result, node string, metaSHA512 *string) []byte {
-	t.Helper()
-	data, err := result.EncodeNode(r, result.NodeFields{Node: node, SigMFMetaSHA512: metaSHA512})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return data
-}
-
-// publish commits r as node's result on its branch, signed with key when
-// key is set.
-func (e *nodeEnv) publish(t *testing.T, node string, r *result.Result, key string) (commit, digest string) {
-	t.Helper()
-	data := e.encode(t, r, node, nil)
-	files := map[string]string{tasktest.ResultPath: string(data)}
-	if key != "" {
-		return faultkit.SignedSeed(t, e.f.Remote, node, files, key), result.SHA256(data)
-	}
-	return gittest.Seed(t, e.f.Remote, node, files), result.SHA256(data)
-}
-
-func (e *nodeEnv) records(t *testing.T) []Record {
-	t.Helper()
-	var out []Record
-	for _, name := range e.files(t) {
-		if !strings.HasSuffix(name, ".json") || strings.HasSuffix(name, ".outcome.json") {
-			continue
-		}
-		rec, err := e.store(t).ReadRecord(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, rec)
-	}
-	return out
-}
-
-// Three nodes READY: one table, one phrase, one record binding the three
-// commits in RX_NODES order; tx execute then runs it once.
-func TestNodesOneOfferForAll(t *testing.T) {
-	t.Parallel()
-	e := newNodeEnv(t, "rx-a", "rx-b", "rx-c")
-	now := time.Now()
-	want := map[string][2]string{}
-	for _, n := range e.nodes {
-		c, d := e.publish(t, n, e.ready(now), "")
-		want[n] = [2]string{c, d}
-	}
-	out := &gittest.SyncBuffer{}
-	asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase}}}
-	stop := runWatcher(t, e.watcher(out, asker.open))
-	waitFor(t, "the authorization", contains(out, "AUTHORIZED: record"), out)
-	if err := stop(); err != nil {
-		t.Fatal(err)
-	}
-	if asker.calls() != 1 {
-		t.Fatalf("asked %d times, want once for all nodes", asker.calls())
-	}
-	for _, s := range []string{"one phrase for all 3", "node  signer  commit", "rx-a", "rx-b", "rx-c", "common clock"} {
-		if !strings.Contains(out.String(), s) {
-			t.Errorf("the offer does not show %q:\n%s", s, out)
-		}
-	}
-	recs := e.records(t)
-	if len(recs) != 1 || len(recs[0].Nodes) != 3 {
-		t.Fatalf("want one record binding three nodes, got %+v", recs)
-	}
-	rec := recs[0]
-	for i, n := range e.nodes {
-		b := rec.Nodes[i]
-		if b.Node != n || b.ResultBranch != n || b.ResultCommit != want[n][0] || b.ResultSHA256 != want[n][1] {
-			t.Errorf("node %d: %+v, want %s at %s sha256 %s", i, b, n, want[n][0], want[n][1])
-		}
-	}
-	if rec.ResultSHA256 != setDigest(rec.Nodes) || rec.ResultCommit != want["rx-a"][0] {
-		t.Errorf("record top level %s %s does not bind the set", rec.ResultCommit, rec.ResultSHA256)
-	}
-
-	xout := &gittest.SyncBuffer{}
-	x := &Executor{Git: e.f.Git(e.r), Runner: e.r, Policy: e.pol, Out: xout,
-		OpenAsker: (&scriptAsker{answers: []answer{{typed: gate.TXPhrase}}}).open}
-	o, _, err := x.Execute(t.Context(), RecordName(rec.TaskID, rec.ResultSHA256))
-	if err != nil || o.Action != config.TXActionFake || o.RFTX != 0 {
-		t.Fatalf("tx execute of the three-node record: %+v, %v", o, err)
-	}
-	if !strings.Contains(xout.String(), "node rx-c: branch rx-c, result commit "+want["rx-c"][0]) {
-		t.Errorf("tx execute does not show each node it executes for:\n%s", xout)
-	}
-}
-
 // One node late: "waiting for rx-c" and no prompt until it is READY; when
 // it comes after the first READY went stale, no offer either.
 func TestNodesWaitingAndStale(t *testing.T) {
@@ -169,34 +30,34 @@ func TestNodesWaitingAndStale(t *testing.T) {
 	var mu sync.Mutex
 	clock := time.Now()
 	now := func() time.Time { mu.Lock(); defer mu.Unlock(); return clock }
-	e.publish(t, "rx-a", e.ready(now()), "")
-	e.publish(t, "rx-b", e.ready(now()), "")
+	e.Publish(t, "rx-a", e.Ready(now()), "")
+	e.Publish(t, "rx-b", e.Ready(now()), "")
 	out := &gittest.SyncBuffer{}
 	asker := &scriptAsker{}
-	w := e.watcher(out, asker.open)
+	w := e.watcher(out, opener(asker))
 	w.Now = now
-	runWatcher(t, w)
-	waitFor(t, "the waiting report", contains(out, "task "+nodeTaskID+": READY from rx-a, rx-b; waiting for rx-c"), out)
-	if asker.calls() != 0 {
+	txtest.Run(t, w)
+	txtest.WaitFor(t, "the waiting report", txtest.Contains(out, "task "+txtest.NodeTaskID+": READY from rx-a, rx-b; waiting for rx-c"), out)
+	if asker.Calls() != 0 {
 		t.Fatalf("asked for the phrase with rx-c not READY:\n%s", out)
 	}
 	// tx status shows each node's state for the task, without git.
-	st, err := ReadStatus(e.pol, now())
+	st, err := ReadStatus(e.Pol, now())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Nodes == nil || st.Nodes.TaskID != nodeTaskID || len(st.Nodes.Nodes) != 3 ||
+	if st.Nodes == nil || st.Nodes.TaskID != txtest.NodeTaskID || len(st.Nodes.Nodes) != 3 ||
 		st.Nodes.Nodes[0].State != string(result.StateReady) || st.Nodes.Nodes[1].State != string(result.StateReady) || st.Nodes.Nodes[2].State != "waiting" {
 		t.Fatalf("tx status nodes: %+v", st.Nodes)
 	}
 	// rx-a's and rx-b's READYs go stale (older than max_publication_age_s),
 	// then rx-c publishes a fresh one.
 	mu.Lock()
-	clock = clock.Add(time.Duration(e.pol.Limits.MaxPublicationAgeS+10) * time.Second)
+	clock = clock.Add(time.Duration(e.Pol.Limits.MaxPublicationAgeS+10) * time.Second)
 	mu.Unlock()
-	e.publish(t, "rx-c", e.ready(now()), "")
-	waitFor(t, "the refusal", contains(out, "task "+nodeTaskID+": no offer"), out)
-	if asker.calls() != 0 || len(e.records(t)) != 0 {
+	e.Publish(t, "rx-c", e.Ready(now()), "")
+	txtest.WaitFor(t, "the refusal", txtest.Contains(out, "task "+txtest.NodeTaskID+": no offer"), out)
+	if asker.Calls() != 0 || len(e.records(t)) != 0 {
 		t.Fatalf("offered with stale READYs:\n%s", out)
 	}
 	if s := out.String(); !strings.Contains(s, "rx-a: READY") || !strings.Contains(s, "publication") {
@@ -210,15 +71,15 @@ func TestNodesReplacedAfterPhrase(t *testing.T) {
 	e := newNodeEnv(t, "rx-a", "rx-b")
 	// No poll while the prompt waits, so the replacement is found by the
 	// re-check after the phrase, not by the withdrawal at the prompt.
-	e.pol.Poll.TXInterval = config.Duration{Duration: time.Hour}
-	e.pol.Poll.MaxBackoff = config.Duration{Duration: time.Hour}
+	e.Pol.Poll.TXInterval = config.Duration{Duration: time.Hour}
+	e.Pol.Poll.MaxBackoff = config.Duration{Duration: time.Hour}
 	now := time.Now()
-	e.publish(t, "rx-a", e.ready(now), "")
-	e.publish(t, "rx-b", e.ready(now), "")
+	e.Publish(t, "rx-a", e.Ready(now), "")
+	e.Publish(t, "rx-b", e.Ready(now), "")
 	out := &gittest.SyncBuffer{}
-	asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase, before: func() { e.publish(t, "rx-b", e.ready(time.Now()), "") }}}}
-	runWatcher(t, e.watcher(out, asker.open))
-	waitFor(t, "the block", contains(out, "BLOCKED after the phrase"), out)
+	asker := &scriptAsker{Answers: []answer{{Typed: gate.TXPhrase, Before: func() { e.Publish(t, "rx-b", e.Ready(time.Now()), "") }}}}
+	txtest.Run(t, e.watcher(out, opener(asker)))
+	txtest.WaitFor(t, "the block", txtest.Contains(out, "BLOCKED after the phrase"), out)
 	if s := out.String(); !strings.Contains(s, "node rx-b: branch rx-b is at") {
 		t.Errorf("the block does not name rx-b's moved branch:\n%s", s)
 	}
@@ -234,15 +95,15 @@ func TestNodesReplacedAtThePrompt(t *testing.T) {
 	t.Parallel()
 	e := newNodeEnv(t, "rx-a", "rx-b")
 	now := time.Now()
-	e.publish(t, "rx-a", e.ready(now), "")
-	e.publish(t, "rx-b", e.ready(now), "")
+	e.Publish(t, "rx-a", e.Ready(now), "")
+	e.Publish(t, "rx-b", e.Ready(now), "")
 	out := &gittest.SyncBuffer{}
 	asker := &scriptAsker{} // nobody types: the prompt waits until cancelled
-	runWatcher(t, e.watcher(out, asker.open))
-	waitFor(t, "the prompt", func() bool { return asker.calls() == 1 }, out)
-	e.publish(t, "rx-b", e.ready(time.Now()), "")
-	waitFor(t, "the withdrawal", contains(out, "was withdrawn at the prompt (node rx-b's branch rx-b moved"), out)
-	waitFor(t, "the new offer", func() bool { return asker.calls() == 2 }, out)
+	txtest.Run(t, e.watcher(out, opener(asker)))
+	txtest.WaitFor(t, "the prompt", func() bool { return asker.Calls() == 1 }, out)
+	e.Publish(t, "rx-b", e.Ready(time.Now()), "")
+	txtest.WaitFor(t, "the withdrawal", txtest.Contains(out, "was withdrawn at the prompt (node rx-b's branch rx-b moved"), out)
+	txtest.WaitFor(t, "the new offer", func() bool { return asker.Calls() == 2 }, out)
 	if len(e.records(t)) != 0 {
 		t.Fatalf("a record was written: %v", e.files(t))
 	}
@@ -254,61 +115,28 @@ func TestNodesOwnSigners(t *testing.T) {
 	t.Parallel()
 	e := newNodeEnv(t, "rx-a", "rx-b")
 	keys := map[string]faultkit.SSHKey{}
-	for i, n := range e.nodes {
+	for i, n := range e.Names {
 		keys[n] = faultkit.NewSSHKey(t, n)
-		path := filepath.Join(e.f.Main, "keys", n+".allowed")
+		path := filepath.Join(e.F.Main, "keys", n+".allowed")
 		faultkit.WriteAllowedSigners(t, path, faultkit.SignerLine(n, keys[n], `namespaces="git"`))
-		e.pol.Nodes[i].ResultSigners = path
+		e.Pol.Nodes[i].ResultSigners = path
 	}
 	now := time.Now()
-	e.publish(t, "rx-a", e.ready(now), keys["rx-b"].Private)
-	e.publish(t, "rx-b", e.ready(now), keys["rx-b"].Private)
+	e.Publish(t, "rx-a", e.Ready(now), keys["rx-b"].Private)
+	e.Publish(t, "rx-b", e.Ready(now), keys["rx-b"].Private)
 	out := &gittest.SyncBuffer{}
 	asker := &scriptAsker{}
-	runWatcher(t, e.watcher(out, asker.open))
-	waitFor(t, "rx-a's refusal", contains(out, "node rx-a: result at commit"), out)
-	waitFor(t, "the waiting report", contains(out, "READY from rx-b; waiting for rx-a"), out)
-	if asker.calls() != 0 {
+	txtest.Run(t, e.watcher(out, opener(asker)))
+	txtest.WaitFor(t, "rx-a's refusal", txtest.Contains(out, "node rx-a: result at commit"), out)
+	txtest.WaitFor(t, "the waiting report", txtest.Contains(out, "READY from rx-b; waiting for rx-a"), out)
+	if asker.Calls() != 0 {
 		t.Fatalf("offered with rx-a's READY signed by rx-b's key:\n%s", out)
 	}
 	// rx-a's own key makes its branch speak: one offer for both.
-	e.publish(t, "rx-a", e.ready(time.Now()), keys["rx-a"].Private)
-	waitFor(t, "the offer", func() bool { return asker.calls() == 1 }, out)
+	e.Publish(t, "rx-a", e.Ready(time.Now()), keys["rx-a"].Private)
+	txtest.WaitFor(t, "the offer", func() bool { return asker.Calls() == 1 }, out)
 	if !strings.Contains(out.String(), keys["rx-a"].Fingerprint) {
 		t.Errorf("the table does not show rx-a's signer:\n%s", out)
-	}
-}
-
-// tx execute re-checks every node: one node's COMPLETE after the
-// authorization blocks it, nothing run.
-func TestNodesExecuteRefusesAfterComplete(t *testing.T) {
-	t.Parallel()
-	e := newNodeEnv(t, "rx-a", "rx-b")
-	now := time.Now()
-	e.publish(t, "rx-a", e.ready(now), "")
-	e.publish(t, "rx-b", e.ready(now), "")
-	out := &gittest.SyncBuffer{}
-	stop := runWatcher(t, e.watcher(out, (&scriptAsker{answers: []answer{{typed: gate.TXPhrase}}}).open))
-	waitFor(t, "the authorization", contains(out, "AUTHORIZED: record"), out)
-	if err := stop(); err != nil {
-		t.Fatal(err)
-	}
-	rec := e.records(t)[0]
-	complete := completeOf(e.ready(now))
-	gittest.Seed(t, e.f.Remote, "rx-b", map[string]string{tasktest.ResultPath: string(e.encode(t, complete, "rx-b", nil))})
-
-	x := &Executor{Git: e.f.Git(e.r), Runner: e.r, Policy: e.pol, Out: &gittest.SyncBuffer{},
-		OpenAsker: (&scriptAsker{answers: []answer{{typed: gate.TXPhrase}}}).open}
-	name := RecordName(rec.TaskID, rec.ResultSHA256)
-	_, _, err := x.Execute(t.Context(), name)
-	if err == nil || !strings.Contains(err.Error(), "refused at "+StepRecheck) || !strings.Contains(err.Error(), "node rx-b") {
-		t.Fatalf("tx execute with rx-b COMPLETE: %v, want refused at the re-check naming rx-b", err)
-	}
-	if used, _ := e.store(t).Used(name); used {
-		t.Fatal("the record was marked used")
-	}
-	if slices.Contains(e.files(t), OutcomeName(name)) {
-		t.Fatal("an outcome was written")
 	}
 }
 
@@ -319,19 +147,19 @@ func TestNodesCollection(t *testing.T) {
 	e := newNodeEnv(t, "rx-a", "rx-b")
 	now := time.Now()
 	digests := map[string]string{"rx-a": strings.Repeat("a1", 64), "rx-b": strings.Repeat("b2", 64)}
-	for _, n := range e.nodes {
-		c := completeOf(e.ready(now))
+	for _, n := range e.Names {
+		c := txtest.CompleteOf(e.Ready(now))
 		d := digests[n]
-		gittest.Seed(t, e.f.Remote, n, map[string]string{tasktest.ResultPath: string(e.encode(t, c, n, &d))})
+		gittest.Seed(t, e.F.Remote, n, map[string]string{tasktest.ResultPath: string(e.Encode(t, c, n, &d))})
 	}
 	out := &gittest.SyncBuffer{}
-	runWatcher(t, e.watcher(out, noTerminal))
-	path := sigmf.CollectionPath(e.pol.StatePath(), nodeTaskID)
-	waitFor(t, "the collection", contains(out, "collection "+path), out)
+	txtest.Run(t, e.watcher(out, noTerminal))
+	path := sigmf.CollectionPath(e.Pol.StatePath(), txtest.NodeTaskID)
+	txtest.WaitFor(t, "the collection", txtest.Contains(out, "collection "+path), out)
 	version, streams := sigmftest.ReadCollection(t, path)
 	if version != sigmf.CollectionVersion || len(streams) != 2 ||
-		streams[0].Name != nodeTaskID+"-rx-a" || streams[0].Hash != digests["rx-a"] ||
-		streams[1].Name != nodeTaskID+"-rx-b" || streams[1].Hash != digests["rx-b"] {
+		streams[0].Name != txtest.NodeTaskID+"-rx-a" || streams[0].Hash != digests["rx-a"] ||
+		streams[1].Name != txtest.NodeTaskID+"-rx-b" || streams[1].Hash != digests["rx-b"] {
 		t.Fatalf("collection %s: version %q, streams %+v", path, version, streams)
 	}
 }
@@ -347,7 +175,7 @@ func eightNodes(t testing.TB) (*nodeEnv, *Watcher) {
 	e := newNodeEnv(t, nodes...)
 	w := e.watcher(&gittest.SyncBuffer{}, noTerminal)
 	w.rep = newReporter(w.Out, "tx watch: ")
-	if err := os.MkdirAll(e.pol.StatePath(), 0o700); err != nil {
+	if err := os.MkdirAll(e.Pol.StatePath(), 0o700); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.openMirror(t.Context()); err != nil {
@@ -361,7 +189,7 @@ func eightNodes(t testing.TB) (*nodeEnv, *Watcher) {
 
 // subprocesses counts the git processes the audit log saw start.
 func subprocesses(t testing.TB, e *nodeEnv) (total, fetches int) {
-	for k, n := range gitStarts(t, e.env) {
+	for k, n := range e.GitStarts(t) {
 		total += n
 		if k == "fetch" {
 			fetches += n
@@ -409,7 +237,7 @@ func sampleNodeRecord() Record {
 			ResultCommit: strings.Repeat(string(rune('1'+i)), 40), ResultSHA256: strings.Repeat(string(rune('a'+i)), 64)})
 	}
 	rec.Nodes[1].ResultSigner = sampleFP
-	rec.ResultBranch, rec.ResultCommit, rec.ResultSHA256 = "rx-a", rec.Nodes[0].ResultCommit, setDigest(rec.Nodes)
+	rec.ResultBranch, rec.ResultCommit, rec.ResultSHA256 = "rx-a", rec.Nodes[0].ResultCommit, SetDigest(rec.Nodes)
 	return rec
 }
 

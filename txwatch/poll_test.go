@@ -7,34 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"rfhandoff/exec"
 	"rfhandoff/internal/txtest"
 )
-
-// gitStarts counts the audited git subcommands started so far.
-func gitStarts(t testing.TB, e *env) map[string]int {
-	t.Helper()
-	entries, err := exec.ReadAuditTail(e.audit, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := map[string]int{}
-	for _, en := range entries {
-		if en.Tool != exec.Git || en.Event != exec.EventStart {
-			continue
-		}
-		// argv: path, the runner's -c pairs, then the subcommand.
-		for i := 1; i < len(en.Argv); i++ {
-			if en.Argv[i] == "-c" {
-				i++
-				continue
-			}
-			n[en.Argv[i]]++
-			break
-		}
-	}
-	return n
-}
 
 // An idle poll is one subprocess (the fetch); the tracking ref is resolved
 // again when the fetch reports a move, and when tx execute left a hint
@@ -44,30 +18,30 @@ func TestTrackingCommitResolvesOnlyWhenNeeded(t *testing.T) {
 	e := newEnv(t)
 	w := e.watcher(&gittest.SyncBuffer{}, noTerminal)
 	ctx := t.Context()
-	if err := os.MkdirAll(e.pol.StatePath(), 0o700); err != nil {
+	if err := os.MkdirAll(e.Pol.StatePath(), 0o700); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.openMirror(ctx); err != nil {
 		t.Fatal(err)
 	}
-	c1, _ := e.f.Publish(t, txtest.Ready(time.Now()))
+	c1, _ := e.F.Publish(t, txtest.Ready(time.Now()))
 	got, err := w.trackingCommit(ctx)
 	if err != nil || got != c1 {
 		t.Fatalf("first poll: %s, %v; want %s", got, err, c1)
 	}
-	before := gitStarts(t, e)
+	before := e.GitStarts(t)
 	for range 3 {
 		if got, err := w.trackingCommit(ctx); err != nil || got != c1 {
 			t.Fatalf("idle poll: %s, %v", got, err)
 		}
 	}
-	after := gitStarts(t, e)
+	after := e.GitStarts(t)
 	if after["fetch"]-before["fetch"] != 3 || after["rev-parse"] != before["rev-parse"] || len(after) != len(before) {
 		t.Fatalf("three idle polls ran %v (before %v); want three fetches and nothing else", after, before)
 	}
 
 	// Moved on the remote: our fetch reports it and we resolve.
-	c2, _ := e.f.Publish(t, txtest.Ready(time.Now()))
+	c2, _ := e.F.Publish(t, txtest.Ready(time.Now()))
 	if got, err := w.trackingCommit(ctx); err != nil || got != c2 {
 		t.Fatalf("after a push: %s, %v; want %s", got, err, c2)
 	}
@@ -75,8 +49,8 @@ func TestTrackingCommitResolvesOnlyWhenNeeded(t *testing.T) {
 	// Someone else (tx execute) fetches the next commit into the same
 	// tracking ref of the same mirror: our fetch then has nothing to
 	// report ...
-	c3, _ := e.f.Publish(t, txtest.Ready(time.Now()))
-	other, err := mirror.ForTX(ctx, e.f.Git(e.r), e.pol, nil)
+	c3, _ := e.F.Publish(t, txtest.Ready(time.Now()))
+	other, err := mirror.ForTX(ctx, e.F.Git(e.R), e.Pol, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +62,7 @@ func TestTrackingCommitResolvesOnlyWhenNeeded(t *testing.T) {
 	}
 	// ... so the executor leaves a hint (in the state dir, which holds
 	// its record), and the watcher resolves.
-	if err := writeFetchHint(e.pol, c3); err != nil {
+	if err := WriteFetchHint(e.Pol, []string{c3}); err != nil {
 		t.Fatal(err)
 	}
 	if got, err := w.trackingCommit(ctx); err != nil || got != c3 {
@@ -96,11 +70,11 @@ func TestTrackingCommitResolvesOnlyWhenNeeded(t *testing.T) {
 	}
 	// A resync interval that passed resolves too.
 	w.Resync = time.Nanosecond
-	before = gitStarts(t, e)
+	before = e.GitStarts(t)
 	if _, err := w.trackingCommit(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if after := gitStarts(t, e); after["rev-parse"] != before["rev-parse"]+1 {
+	if after := e.GitStarts(t); after["rev-parse"] != before["rev-parse"]+1 {
 		t.Fatalf("resync did not resolve: %v -> %v", before, after)
 	}
 }

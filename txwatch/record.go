@@ -30,7 +30,7 @@ type Record struct {
 	RecordVersion int    `json:"record_version"`
 	TaskID        string `json:"task_id"`
 	// ResultBranch and ResultCommit are the first receiver's, ResultSHA256
-	// is setDigest(Nodes): what the file name, the outcome and the audit
+	// is SetDigest(Nodes): what the file name, the outcome and the audit
 	// lines name.
 	ResultBranch string `json:"result_branch"`
 	ResultCommit string `json:"result_commit"`
@@ -53,11 +53,11 @@ type Record struct {
 	Nodes []NodeBinding `json:"nodes"`
 }
 
-// newRecord is the record binding the READYs bound for task taskID.
-func newRecord(taskID string, bound []NodeBinding, captureEnds, now, expires time.Time, params TXParams) Record {
+// NewRecord is the record binding the READYs bound for task taskID.
+func NewRecord(taskID string, bound []NodeBinding, captureEnds, now, expires time.Time, params TXParams) Record {
 	return Record{
 		RecordVersion: RecordVersion, TaskID: taskID,
-		ResultBranch: bound[0].ResultBranch, ResultCommit: bound[0].ResultCommit, ResultSHA256: setDigest(bound),
+		ResultBranch: bound[0].ResultBranch, ResultCommit: bound[0].ResultCommit, ResultSHA256: SetDigest(bound),
 		CaptureEndsAt: captureEnds, AuthorizedAt: now, ExpiresAt: expires, TX: params, Nodes: bound,
 	}
 }

@@ -197,8 +197,8 @@ func parseNodes(v jvalue, r *Record, good map[string]bool, p *recProblems) {
 	if good["result_branch"] && good["result_commit"] && (r.ResultBranch != first.ResultBranch || r.ResultCommit != first.ResultCommit) {
 		p.add("nodes", "the first node's branch and commit (%s at %s) must be the record's result_branch and result_commit", first.ResultBranch, first.ResultCommit)
 	}
-	if good["result_sha256"] && r.ResultSHA256 != setDigest(r.Nodes) {
-		p.add("result_sha256", "must be the digest of the nodes' READYs (%s)", setDigest(r.Nodes))
+	if good["result_sha256"] && r.ResultSHA256 != SetDigest(r.Nodes) {
+		p.add("result_sha256", "must be the digest of the nodes' READYs (%s)", SetDigest(r.Nodes))
 	}
 }
 

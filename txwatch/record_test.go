@@ -17,7 +17,7 @@ import (
 func sampleRecord() Record {
 	at := time.Date(2026, 3, 14, 10, 15, 12, 500_000_000, time.UTC)
 	bound := []NodeBinding{{ResultBranch: "rx-node", ResultCommit: strings.Repeat("ab", 20), ResultSHA256: strings.Repeat("cd", 32)}}
-	return newRecord("RX_OTA_0001", bound, at.Add(110*time.Second), at, at.Add(25*time.Second), ParamsOf(config.Default()))
+	return NewRecord("RX_OTA_0001", bound, at.Add(110*time.Second), at, at.Add(25*time.Second), ParamsOf(config.Default()))
 }
 
 func TestRecordRoundTrip(t *testing.T) {
@@ -195,7 +195,7 @@ func TestStoreMarkUsedOnceAmongMany(t *testing.T) {
 		t.Fatal(err)
 	}
 	name := filepath.Base(path)
-	_, sum, err := s.readRecord(name)
+	_, sum, err := s.ReadRecordSum(name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,7 +212,7 @@ func TestStoreMarkUsedOnceAmongMany(t *testing.T) {
 	wg.Wait()
 	won := 0
 	for _, err := range errs {
-		var au *alreadyUsedError
+		var au *AlreadyUsedError
 		switch {
 		case err == nil:
 			won++
@@ -239,12 +239,12 @@ func TestStoreRecordsCannotBeForgedByEditingFiles(t *testing.T) {
 	}
 	name := filepath.Base(path)
 	orig, _ := os.ReadFile(path)
-	_, sum, err := s.readRecord(name)
+	_, sum, err := s.ReadRecordSum(name)
 	if err != nil || s.Usable(name, sum) != nil {
 		t.Fatalf("a fresh record is not usable: %v %v", err, s.Usable(name, sum))
 	}
 	var ni *notIssuedError
-	var au *alreadyUsedError
+	var au *AlreadyUsedError
 
 	// Edited: a later expiry, still a well-formed record of that name.
 	edited := strings.Replace(string(orig), `"expires_at": "2026-`, `"expires_at": "2027-`, 1)
@@ -254,7 +254,7 @@ func TestStoreRecordsCannotBeForgedByEditingFiles(t *testing.T) {
 	if err := os.WriteFile(path, []byte(edited), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	_, esum, err := s.readRecord(name)
+	_, esum, err := s.ReadRecordSum(name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -336,7 +336,7 @@ func TestParseRecordOldVersionAndUnnamedReceiver(t *testing.T) {
 	}
 	rec := sampleRecord()
 	rec.Nodes = append(rec.Nodes, NodeBinding{Node: "rx-b", ResultBranch: "rx-b", ResultCommit: strings.Repeat("1", 40), ResultSHA256: strings.Repeat("b", 64)})
-	rec.ResultSHA256 = setDigest(rec.Nodes)
+	rec.ResultSHA256 = SetDigest(rec.Nodes)
 	raw, err := json.Marshal(rec)
 	if err != nil {
 		t.Fatal(err)

@@ -105,12 +105,12 @@ func ReadStatus(pol config.Policy, now time.Time) (Status, error) {
 // expired.
 func recordStatus(store Store, l state.TXRecords, name string, now time.Time) RecordStatus {
 	rs := RecordStatus{Name: name}
-	rec, sum, err := store.readRecord(name)
+	rec, sum, err := store.ReadRecordSum(name)
 	if err == nil {
 		rs.Record = &rec
 		err = store.issued(l, name, sum)
 	}
-	var used *alreadyUsedError
+	var used *AlreadyUsedError
 	switch {
 	case errors.As(err, &used):
 		rs.Status, rs.UsedAt = RecordUsed, used.UsedAt

@@ -119,13 +119,14 @@ func (s Store) CleanTemps() ([]string, error) {
 	return append(left, more...), err
 }
 
-// alreadyUsedError is a record the authorization list says was used.
-type alreadyUsedError struct {
+// AlreadyUsedError is a record the authorization list says was used
+// (exported for transmit's test of two executors racing for one record).
+type AlreadyUsedError struct {
 	List   string
 	UsedAt time.Time
 }
 
-func (e *alreadyUsedError) Error() string {
+func (e *AlreadyUsedError) Error() string {
 	return fmt.Sprintf("the record was already used at %s (%s says so); a record is used once",
 		e.UsedAt.Format(time.RFC3339), e.List)
 }
@@ -145,7 +146,7 @@ func (e *notIssuedError) Error() string {
 
 // issued checks name's entry in list l for a record whose bytes have
 // SHA-256 sum: nil when tx execute may use it, else *notIssuedError or
-// *alreadyUsedError.
+// *AlreadyUsedError.
 func (s Store) issued(l state.TXRecords, name, sum string) error {
 	e, ok := l.Records[name]
 	switch {
@@ -155,7 +156,7 @@ func (s Store) issued(l state.TXRecords, name, sum string) error {
 		return &notIssuedError{Path: s.Path(name),
 			Why: fmt.Sprintf("its bytes have SHA-256 %s, the ones issued %s (it was changed after it was written)", sum, e.SHA256)}
 	case e.UsedAt != nil:
-		return &alreadyUsedError{List: s.ListPath(), UsedAt: *e.UsedAt}
+		return &AlreadyUsedError{List: s.ListPath(), UsedAt: *e.UsedAt}
 	}
 	return nil
 }
@@ -175,7 +176,7 @@ func (s Store) Usable(name, sum string) error {
 // and its use is written (synced) before MarkUsed returns, so of any
 // number of concurrent callers exactly one succeeds and a record once used
 // stays used, whatever is deleted beside it; the others get
-// *alreadyUsedError. A failure after the write leaves the record used: it
+// *AlreadyUsedError. A failure after the write leaves the record used: it
 // is rather lost than used twice.
 func (s Store) MarkUsed(name, sum string, at time.Time) error {
 	return s.list().Update(func(l *state.TXRecords) error {
@@ -218,12 +219,12 @@ func (s Store) WriteOutcome(name string, o Outcome) (string, error) {
 // (PROTOCOL#rx-state), named <TASK_ID>-<12 hex>.json, whose content parses strictly and
 // matches its name.
 func (s Store) ReadRecord(name string) (Record, error) {
-	r, _, err := s.readRecord(name)
+	r, _, err := s.ReadRecordSum(name)
 	return r, err
 }
 
-// readRecord is ReadRecord returning the SHA-256 of the file's bytes too.
-func (s Store) readRecord(name string) (Record, string, error) {
+// ReadRecordSum is ReadRecord returning the SHA-256 of the file's bytes too.
+func (s Store) ReadRecordSum(name string) (Record, string, error) {
 	path := s.Path(name)
 	m := recordNameRe.FindStringSubmatch(name)
 	if m == nil {

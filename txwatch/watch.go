@@ -38,7 +38,7 @@ type Watcher struct {
 	// Now is the clock of the checks (nil: time.Now). Prompt deadlines are
 	// absolute times computed from the result, so they need no clock.
 	Now func() time.Time
-	// OpenAsker opens the terminal for the phrase (nil: openTerminal).
+	// OpenAsker opens the terminal for the phrase (nil: OpenTerminal).
 	OpenAsker func() (Asker, error)
 
 	// Notify tells a person they are needed (PROTOCOL#notifications); nil sends
@@ -397,7 +397,7 @@ func (w *Watcher) trackingCommits(ctx context.Context) (map[string]string, error
 		}
 		return nil, err
 	}
-	hint := readFetchHint(w.Policy)
+	hint := ReadFetchHint(w.Policy)
 	resync := w.Resync
 	if resync <= 0 {
 		resync = DefaultResync

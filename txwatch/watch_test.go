@@ -29,11 +29,11 @@ func TestWatchAuthorizesAfterTheExactPhrase(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	r := txtest.Ready(time.Now())
-	commit, digest := e.f.Publish(t, r)
+	commit, digest := e.F.Publish(t, r)
 	out := &gittest.SyncBuffer{}
-	asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase}}}
-	stop := runWatcher(t, e.watcher(out, asker.open))
-	waitFor(t, "the record", contains(out, "AUTHORIZED: record"), out)
+	asker := &scriptAsker{Answers: []answer{{Typed: gate.TXPhrase}}}
+	stop := txtest.Run(t, e.watcher(out, opener(asker)))
+	txtest.WaitFor(t, "the record", txtest.Contains(out, "AUTHORIZED: record"), out)
 	if err := stop(); err != nil {
 		t.Fatalf("Run: %v", err)
 	}
@@ -42,13 +42,13 @@ func TestWatchAuthorizesAfterTheExactPhrase(t *testing.T) {
 		t.Errorf("tx watch does not say what to run next and the time left:\n%s", out)
 	}
 
-	if got := asker.phrases; len(got) != 1 || got[0] != "AUTHORIZE RF TX" {
+	if got := asker.Phrases; len(got) != 1 || got[0] != "AUTHORIZE RF TX" {
 		t.Fatalf("phrases asked: %q", got)
 	}
 	// The prompt expires when the re-check would fail: here the
 	// publication age limit (300 s) comes before the capture's end.
-	if want := txgate.ReadyUntil(r, e.pol, 0); !asker.deadlines[0].Equal(want) {
-		t.Errorf("prompt deadline %v, want %v", asker.deadlines[0], want)
+	if want := txgate.ReadyUntil(r, e.Pol, 0); !asker.Deadlines[0].Equal(want) {
+		t.Errorf("prompt deadline %v, want %v", asker.Deadlines[0], want)
 	}
 	name := RecordName(txtest.TaskID, digest)
 	if files := e.files(t); len(files) != 1 || files[0] != name {
@@ -62,20 +62,20 @@ func TestWatchAuthorizesAfterTheExactPhrase(t *testing.T) {
 		rec.RFTXStarted || rec.RFTX != 0 || rec.ResultBranch != "rx-node" {
 		t.Errorf("record %+v", rec)
 	}
-	if want := txgate.ReadyUntil(r, e.pol, 10*time.Second); !rec.ExpiresAt.Equal(want) {
+	if want := txgate.ReadyUntil(r, e.Pol, 10*time.Second); !rec.ExpiresAt.Equal(want) {
 		t.Errorf("expires_at %v, want %v", rec.ExpiresAt, want)
 	}
-	if rec.TX != ParamsOf(e.pol) {
-		t.Errorf("record TX %+v, want the policy's %+v", rec.TX, ParamsOf(e.pol))
+	if rec.TX != ParamsOf(e.Pol) {
+		t.Errorf("record TX %+v, want the policy's %+v", rec.TX, ParamsOf(e.Pol))
 	}
-	st, err := state.LoadTX(e.pol.StatePath())
+	st, err := state.LoadTX(e.Pol.StatePath())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !st.Shown(digest) || st.Running || st.WatcherPID != 0 || st.LastResultCommit != commit {
 		t.Errorf("state after a clean stop: %+v", st)
 	}
-	if e.hackrfStarts(t) != 0 {
+	if e.HackRFStarts(t) != 0 {
 		t.Fatal("the watcher started hackrf_transfer")
 	}
 	if !strings.Contains(out.String(), "stopped") {
@@ -85,21 +85,21 @@ func TestWatchAuthorizesAfterTheExactPhrase(t *testing.T) {
 	// A restart never shows the same digest again, even with the result
 	// still on the branch and a fresh commit holding the same bytes.
 	data, _ := result.Encode(r)
-	e.f.PublishBytes(t, append([]byte{}, data...))
-	gittest.Seed(t, e.f.Remote, "rx-node", map[string]string{"NOTES.md": "unrelated\n"})
+	e.F.PublishBytes(t, append([]byte{}, data...))
+	gittest.Seed(t, e.F.Remote, "rx-node", map[string]string{"NOTES.md": "unrelated\n"})
 	out2 := &gittest.SyncBuffer{}
 	asker2 := &scriptAsker{}
-	w2 := e.watcher(out2, asker2.open)
-	stop2 := runWatcher(t, w2)
-	tip := gittest.Tip(t, e.f.Remote, "rx-node")
-	waitFor(t, "the new tip to be handled", func() bool {
-		s, err := state.LoadTX(e.pol.StatePath())
+	w2 := e.watcher(out2, opener(asker2))
+	stop2 := txtest.Run(t, w2)
+	tip := gittest.Tip(t, e.F.Remote, "rx-node")
+	txtest.WaitFor(t, "the new tip to be handled", func() bool {
+		s, err := state.LoadTX(e.Pol.StatePath())
 		return err == nil && s.LastResultCommit == tip
 	}, out2)
 	if err := stop2(); err != nil {
 		t.Fatal(err)
 	}
-	if asker2.calls() != 0 || strings.Contains(out2.String(), "READY result") {
+	if asker2.Calls() != 0 || strings.Contains(out2.String(), "READY result") {
 		t.Fatalf("a shown digest was shown again:\n%s", out2)
 	}
 }
@@ -141,13 +141,13 @@ func TestWatchRefusesFailingResults(t *testing.T) {
 				tt.rule = ""
 			}
 			data := mustEncodeLoose(t, r)
-			e.f.PublishBytes(t, data)
+			e.F.PublishBytes(t, data)
 			out := &gittest.SyncBuffer{}
-			asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase}}}
-			stop := runWatcher(t, e.watcher(out, asker.open))
-			waitFor(t, "the refusal", contains(out, "refused, not offered"), out)
+			asker := &scriptAsker{Answers: []answer{{Typed: gate.TXPhrase}}}
+			stop := txtest.Run(t, e.watcher(out, opener(asker)))
+			txtest.WaitFor(t, "the refusal", txtest.Contains(out, "refused, not offered"), out)
 			// Several more polls: still reported once.
-			e.waitPolls(t, 5, out)
+			e.WaitPolls(t, 5, out)
 			if err := stop(); err != nil {
 				t.Fatal(err)
 			}
@@ -164,13 +164,13 @@ func TestWatchRefusesFailingResults(t *testing.T) {
 			if tt.rule == "" && !strings.Contains(s, `"common_clock_verified": must be true`) {
 				t.Errorf("report does not name common_clock_verified:\n%s", s)
 			}
-			if asker.opens() != 0 || asker.calls() != 0 {
+			if asker.Opens() != 0 || asker.Calls() != 0 {
 				t.Errorf("the prompt was opened for a failing result")
 			}
 			if files := e.files(t); len(files) != 0 {
 				t.Errorf("authorization dir holds %v", files)
 			}
-			if e.hackrfStarts(t) != 0 {
+			if e.HackRFStarts(t) != 0 {
 				t.Error("hackrf_transfer started")
 			}
 		})
@@ -196,11 +196,11 @@ func mustEncodeLoose(t *testing.T, r *result.Result) []byte {
 func TestWatchExpiredPromptWritesNothing(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.f.Publish(t, txtest.Ready(time.Now()))
+	e.F.Publish(t, txtest.Ready(time.Now()))
 	out := &gittest.SyncBuffer{}
-	asker := &scriptAsker{answers: []answer{{err: fmt.Errorf("%w at %s: nothing approved", prompt.ErrExpired, time.Now().Format(time.RFC3339))}}}
-	stop := runWatcher(t, e.watcher(out, asker.open))
-	waitFor(t, "the expiry report", contains(out, "expired: nothing authorized"), out)
+	asker := &scriptAsker{Answers: []answer{{Err: fmt.Errorf("%w at %s: nothing approved", prompt.ErrExpired, time.Now().Format(time.RFC3339))}}}
+	stop := txtest.Run(t, e.watcher(out, opener(asker)))
+	txtest.WaitFor(t, "the expiry report", txtest.Contains(out, "expired: nothing authorized"), out)
 	if err := stop(); err != nil {
 		t.Fatal(err)
 	}
@@ -216,20 +216,20 @@ func TestWatchBlocksAResultReplacedAtThePrompt(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	now := time.Now()
-	e.f.Publish(t, txtest.Ready(now))
+	e.F.Publish(t, txtest.Ready(now))
 	out := &gittest.SyncBuffer{}
 	var newDigest string
-	asker := &scriptAsker{answers: []answer{
-		{typed: gate.TXPhrase, before: func() {
+	asker := &scriptAsker{Answers: []answer{
+		{Typed: gate.TXPhrase, Before: func() {
 			r2 := txtest.Ready(now.Add(time.Second))
-			_, newDigest = e.f.Publish(t, r2)
+			_, newDigest = e.F.Publish(t, r2)
 		}},
-		{typed: "no"}, // the replacement is offered; the operator declines
+		{Typed: "no"}, // the replacement is offered; the operator declines
 	}}
-	stop := runWatcher(t, e.watcher(out, asker.open))
-	waitFor(t, "the block", contains(out, "BLOCKED after the phrase"), out)
-	waitFor(t, "the replacement to be offered", func() bool { return asker.calls() >= 2 }, out)
-	waitFor(t, "the decline", contains(out, "wrong phrase"), out)
+	stop := txtest.Run(t, e.watcher(out, opener(asker)))
+	txtest.WaitFor(t, "the block", txtest.Contains(out, "BLOCKED after the phrase"), out)
+	txtest.WaitFor(t, "the replacement to be offered", func() bool { return asker.Calls() >= 2 }, out)
+	txtest.WaitFor(t, "the decline", txtest.Contains(out, "wrong phrase"), out)
 	if err := stop(); err != nil {
 		t.Fatal(err)
 	}
@@ -250,11 +250,11 @@ func TestWatchBlocksAResultReplacedAtThePrompt(t *testing.T) {
 func TestWatchWithoutTerminalAuthorizesNothing(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.f.Publish(t, txtest.Ready(time.Now()))
+	e.F.Publish(t, txtest.Ready(time.Now()))
 	out := &gittest.SyncBuffer{}
-	stop := runWatcher(t, e.watcher(out, noTerminal))
-	waitFor(t, "the awaiting report", contains(out, "awaits authorization, but there is no terminal"), out)
-	e.waitPolls(t, 5, out)
+	stop := txtest.Run(t, e.watcher(out, noTerminal))
+	txtest.WaitFor(t, "the awaiting report", txtest.Contains(out, "awaits authorization, but there is no terminal"), out)
+	e.WaitPolls(t, 5, out)
 	if err := stop(); err != nil {
 		t.Fatal(err)
 	}
@@ -270,20 +270,20 @@ func TestWatchRefusesAForcePushedResultBranch(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	out := &gittest.SyncBuffer{}
-	asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase}}}
-	stop := runWatcher(t, e.watcher(out, asker.open))
-	waitFor(t, "the first poll", contains(out, "no docs/handoff/results/RX_RESULT.json"), out)
+	asker := &scriptAsker{Answers: []answer{{Typed: gate.TXPhrase}}}
+	stop := txtest.Run(t, e.watcher(out, opener(asker)))
+	txtest.WaitFor(t, "the first poll", txtest.Contains(out, "no docs/handoff/results/RX_RESULT.json"), out)
 	data, _ := result.Encode(txtest.Ready(time.Now()))
-	gittest.Rewrite(t, e.f.Remote, "rx-node", map[string]string{tasktest.ResultPath: string(data)})
-	waitFor(t, "the force-push report", contains(out, "force-push refused"), out)
-	e.waitPolls(t, 5, out)
+	gittest.Rewrite(t, e.F.Remote, "rx-node", map[string]string{tasktest.ResultPath: string(data)})
+	txtest.WaitFor(t, "the force-push report", txtest.Contains(out, "force-push refused"), out)
+	e.WaitPolls(t, 5, out)
 	if err := stop(); err != nil {
 		t.Fatal(err)
 	}
 	if n := strings.Count(out.String(), "force-push refused"); n != 1 {
 		t.Errorf("reported %d times:\n%s", n, out)
 	}
-	if asker.calls() != 0 || len(e.files(t)) != 0 {
+	if asker.Calls() != 0 || len(e.files(t)) != 0 {
 		t.Fatalf("a result from a rewritten branch was offered")
 	}
 }
@@ -294,20 +294,20 @@ func TestWatchBacksOffAndRecovers(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	out := &gittest.SyncBuffer{}
-	asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase}}}
-	stop := runWatcher(t, e.watcher(out, asker.open))
-	waitFor(t, "the first poll", contains(out, "no docs/handoff/results"), out)
-	gone := e.f.Remote.Dir + ".away"
-	if err := os.Rename(e.f.Remote.Dir, gone); err != nil {
+	asker := &scriptAsker{Answers: []answer{{Typed: gate.TXPhrase}}}
+	stop := txtest.Run(t, e.watcher(out, opener(asker)))
+	txtest.WaitFor(t, "the first poll", txtest.Contains(out, "no docs/handoff/results"), out)
+	gone := e.F.Remote.Dir + ".away"
+	if err := os.Rename(e.F.Remote.Dir, gone); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the error report", contains(out, "error (will retry with backoff)"), out)
-	e.waitPolls(t, 3, out) // several backoff rounds (max_backoff 1 s)
-	if err := os.Rename(gone, e.f.Remote.Dir); err != nil {
+	txtest.WaitFor(t, "the error report", txtest.Contains(out, "error (will retry with backoff)"), out)
+	e.WaitPolls(t, 3, out) // several backoff rounds (max_backoff 1 s)
+	if err := os.Rename(gone, e.F.Remote.Dir); err != nil {
 		t.Fatal(err)
 	}
-	e.f.Publish(t, txtest.Ready(time.Now()))
-	waitFor(t, "the record", contains(out, "AUTHORIZED"), out)
+	e.F.Publish(t, txtest.Ready(time.Now()))
+	txtest.WaitFor(t, "the record", txtest.Contains(out, "AUTHORIZED"), out)
 	if err := stop(); err != nil {
 		t.Fatal(err)
 	}
@@ -325,8 +325,8 @@ func TestWatchOneAtATime(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	out := &gittest.SyncBuffer{}
-	stop := runWatcher(t, e.watcher(out, noTerminal))
-	waitFor(t, "the first watcher", contains(out, "watching origin/rx-node"), out)
+	stop := txtest.Run(t, e.watcher(out, noTerminal))
+	txtest.WaitFor(t, "the first watcher", txtest.Contains(out, "watching origin/rx-node"), out)
 	err := e.watcher(&gittest.SyncBuffer{}, noTerminal).Run(t.Context())
 	var le *localfile.LockedError
 	if !errors.As(err, &le) {
@@ -340,15 +340,15 @@ func TestWatchOneAtATime(t *testing.T) {
 func TestWatchRecoversAStaleRunningFlag(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	if err := os.MkdirAll(e.pol.StatePath(), 0o700); err != nil {
+	if err := os.MkdirAll(e.Pol.StatePath(), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if err := state.SaveTX(e.pol.StatePath(), state.TX{Running: true, WatcherPID: 999999}); err != nil {
+	if err := state.SaveTX(e.Pol.StatePath(), state.TX{Running: true, WatcherPID: 999999}); err != nil {
 		t.Fatal(err)
 	}
 	out := &gittest.SyncBuffer{}
-	stop := runWatcher(t, e.watcher(out, noTerminal))
-	waitFor(t, "the warning", contains(out, "pid 999999"), out)
+	stop := txtest.Run(t, e.watcher(out, noTerminal))
+	txtest.WaitFor(t, "the warning", txtest.Contains(out, "pid 999999"), out)
 	if err := stop(); err != nil {
 		t.Fatal(err)
 	}
@@ -359,7 +359,7 @@ func TestWatchRecoversAStaleRunningFlag(t *testing.T) {
 func TestWatchCleansKilledWrites(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	dir := e.pol.StatePath()
+	dir := e.Pol.StatePath()
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
@@ -373,8 +373,8 @@ func TestWatchCleansKilledWrites(t *testing.T) {
 		}
 	}
 	out := &gittest.SyncBuffer{}
-	stop := runWatcher(t, e.watcher(out, noTerminal))
-	waitFor(t, "the temp files gone", func() bool {
+	stop := txtest.Run(t, e.watcher(out, noTerminal))
+	txtest.WaitFor(t, "the temp files gone", func() bool {
 		for _, p := range stale {
 			if _, err := os.Stat(p); !os.IsNotExist(err) {
 				return false
@@ -390,7 +390,7 @@ func TestWatchCleansKilledWrites(t *testing.T) {
 func TestWatchRefusesAStateDirGitDoesNotIgnore(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	if err := os.WriteFile(filepath.Join(e.f.Main, ".git", "info", "exclude"), nil, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(e.F.Main, ".git", "info", "exclude"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	err := e.watcher(&gittest.SyncBuffer{}, noTerminal).Run(t.Context())
@@ -398,7 +398,7 @@ func TestWatchRefusesAStateDirGitDoesNotIgnore(t *testing.T) {
 	if !errors.As(err, &ni) {
 		t.Fatalf("Run: %v, want *gitcli.NotIgnoredError", err)
 	}
-	if _, err := os.Stat(e.pol.StatePath()); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(e.Pol.StatePath()); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the state dir was created anyway: %v", err)
 	}
 }
@@ -406,10 +406,10 @@ func TestWatchRefusesAStateDirGitDoesNotIgnore(t *testing.T) {
 func TestWatchRefusesACorruptState(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	if err := os.MkdirAll(e.pol.StatePath(), 0o700); err != nil {
+	if err := os.MkdirAll(e.Pol.StatePath(), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(statePath(e.pol), []byte(`{"running": tru`), 0o600); err != nil {
+	if err := os.WriteFile(statePath(e.Pol), []byte(`{"running": tru`), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	err := e.watcher(&gittest.SyncBuffer{}, noTerminal).Run(t.Context())
@@ -422,10 +422,10 @@ func TestWatchRefusesACorruptState(t *testing.T) {
 func TestWatchWarnsAboutTXParametersTheExecutorWillRefuse(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.pol.TX.Amp = true // the default gain ceiling of 0 leaves no room for the amplifier
+	e.Pol.TX.Amp = true // the default gain ceiling of 0 leaves no room for the amplifier
 	out := &gittest.SyncBuffer{}
-	stop := runWatcher(t, e.watcher(out, noTerminal))
-	waitFor(t, "the warning", contains(out, "tx-amp:"), out)
+	stop := txtest.Run(t, e.watcher(out, noTerminal))
+	txtest.WaitFor(t, "the warning", txtest.Contains(out, "tx-amp:"), out)
 	if err := stop(); err != nil {
 		t.Fatal(err)
 	}
@@ -436,13 +436,13 @@ func TestWatchWarnsAboutTXParametersTheExecutorWillRefuse(t *testing.T) {
 func TestWatchRefusesAnOversizedResultOnce(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	big := strings.Repeat("x", int(e.pol.Limits.MaxResultBytes)+1)
-	e.f.PublishBytes(t, []byte(big))
+	big := strings.Repeat("x", int(e.Pol.Limits.MaxResultBytes)+1)
+	e.F.PublishBytes(t, []byte(big))
 	out := &gittest.SyncBuffer{}
-	asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase}}}
-	stop := runWatcher(t, e.watcher(out, asker.open))
-	waitFor(t, "the refusal", contains(out, "refused, not offered"), out)
-	e.waitPolls(t, 5, out)
+	asker := &scriptAsker{Answers: []answer{{Typed: gate.TXPhrase}}}
+	stop := txtest.Run(t, e.watcher(out, opener(asker)))
+	txtest.WaitFor(t, "the refusal", txtest.Contains(out, "refused, not offered"), out)
+	e.WaitPolls(t, 5, out)
 	if err := stop(); err != nil {
 		t.Fatal(err)
 	}
@@ -453,7 +453,7 @@ func TestWatchRefusesAnOversizedResultOnce(t *testing.T) {
 	if !strings.Contains(s, "limit") && !strings.Contains(s, "large") {
 		t.Errorf("the refusal does not say the file is too large:\n%s", s)
 	}
-	if asker.opens() != 0 || len(e.files(t)) != 0 {
+	if asker.Opens() != 0 || len(e.files(t)) != 0 {
 		t.Error("an oversized result reached the prompt or wrote a record")
 	}
 }
@@ -465,25 +465,25 @@ func TestWatchWrongPhraseThenRightOne(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	r := txtest.Ready(time.Now())
-	commit, digest := e.f.Publish(t, r)
+	commit, digest := e.F.Publish(t, r)
 	out := &gittest.SyncBuffer{}
-	asker := &scriptAsker{answers: []answer{{typed: "authorize rf tx"}, {typed: gate.TXPhrase}}}
-	stop := runWatcher(t, e.watcher(out, asker.open))
-	waitFor(t, "the record", contains(out, "AUTHORIZED: record"), out)
+	asker := &scriptAsker{Answers: []answer{{Typed: "authorize rf tx"}, {Typed: gate.TXPhrase}}}
+	stop := txtest.Run(t, e.watcher(out, opener(asker)))
+	txtest.WaitFor(t, "the record", txtest.Contains(out, "AUTHORIZED: record"), out)
 	if err := stop(); err != nil {
 		t.Fatalf("Run: %v", err)
 	}
 	if !strings.Contains(out.String(), "wrong phrase for result "+digest[:12]+": 2 of 3 tries left, asking again") {
 		t.Errorf("the tries left are not shown:\n%s", out)
 	}
-	if asker.opens() != 1 || asker.calls() != 2 {
-		t.Errorf("terminal opened %d times, phrase asked %d times; want once, twice", asker.opens(), asker.calls())
+	if asker.Opens() != 1 || asker.Calls() != 2 {
+		t.Errorf("terminal opened %d times, phrase asked %d times; want once, twice", asker.Opens(), asker.Calls())
 	}
 	name := RecordName(txtest.TaskID, digest)
 	if files := e.files(t); len(files) != 1 || files[0] != name {
 		t.Fatalf("authorization dir holds %v, want only %s", files, name)
 	}
-	kinds, lines := e.decisions(t)
+	kinds, lines := e.Decisions(t)
 	if want := []string{exec.DecisionOffer, exec.DecisionPhraseRefused, exec.DecisionPhraseAccepted, exec.DecisionRecordWritten}; !slices.Equal(kinds, want) {
 		t.Fatalf("decision lines %v, want %v", kinds, want)
 	}
@@ -502,7 +502,7 @@ func TestWatchWrongPhraseThenRightOne(t *testing.T) {
 	if rec.Record != name || rec.RecordSHA256 != list.Records[name].SHA256 || rec.ExpiresAt == nil {
 		t.Errorf("record line %+v, want %s with the list's sha256 %s", rec, name, list.Records[name].SHA256)
 	}
-	data, err := os.ReadFile(e.audit)
+	data, err := os.ReadFile(e.Audit)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -516,27 +516,27 @@ func TestWatchWrongPhraseThenRightOne(t *testing.T) {
 func TestWatchPhraseTriesExhausted(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	_, digest := e.f.Publish(t, txtest.Ready(time.Now()))
+	_, digest := e.F.Publish(t, txtest.Ready(time.Now()))
 	out := &gittest.SyncBuffer{}
 	var answers []answer
 	for range PhraseTries {
-		answers = append(answers, answer{typed: "AUTHORIZE RF  TX"})
+		answers = append(answers, answer{Typed: "AUTHORIZE RF  TX"})
 	}
-	asker := &scriptAsker{answers: answers}
-	w := e.watcher(out, asker.open)
-	stop := runWatcher(t, w)
-	waitFor(t, "the end of the offer", contains(out, "wrong phrase for result "+digest[:12]+", 3 times: nothing authorized"), out)
-	e.waitPolls(t, 2, out)
+	asker := &scriptAsker{Answers: answers}
+	w := e.watcher(out, opener(asker))
+	stop := txtest.Run(t, w)
+	txtest.WaitFor(t, "the end of the offer", txtest.Contains(out, "wrong phrase for result "+digest[:12]+", 3 times: nothing authorized"), out)
+	e.WaitPolls(t, 2, out)
 	if err := stop(); err != nil {
 		t.Fatalf("Run: %v", err)
 	}
-	if asker.calls() != PhraseTries || asker.opens() != 1 {
-		t.Errorf("phrase asked %d times (terminal opened %d); want %d in one offer, none after", asker.calls(), asker.opens(), PhraseTries)
+	if asker.Calls() != PhraseTries || asker.Opens() != 1 {
+		t.Errorf("phrase asked %d times (terminal opened %d); want %d in one offer, none after", asker.Calls(), asker.Opens(), PhraseTries)
 	}
 	if files := e.files(t); len(files) != 0 {
 		t.Fatalf("authorization dir holds %v after the tries ran out", files)
 	}
-	kinds, lines := e.decisions(t)
+	kinds, lines := e.Decisions(t)
 	want := []string{exec.DecisionOffer, exec.DecisionPhraseRefused, exec.DecisionPhraseRefused, exec.DecisionPhraseRefused, exec.DecisionOfferEnded}
 	if !slices.Equal(kinds, want) {
 		t.Fatalf("decision lines %v, want %v", kinds, want)
@@ -562,14 +562,14 @@ func TestWatchCompleteIsOneLine(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			e := newEnv(t)
-			r := completeOf(txtest.Ready(time.Now()))
+			r := txtest.CompleteOf(txtest.Ready(time.Now()))
 			r.TaskID, r.Overruns = tc.taskID, new(int64(3))
-			e.f.Publish(t, r)
+			e.F.Publish(t, r)
 			out := &gittest.SyncBuffer{}
 			asker := &scriptAsker{}
-			stop := runWatcher(t, e.watcher(out, asker.open))
-			waitFor(t, "the complete", contains(out, tc.want), out)
-			e.waitPolls(t, 2, out)
+			stop := txtest.Run(t, e.watcher(out, opener(asker)))
+			txtest.WaitFor(t, "the complete", txtest.Contains(out, tc.want), out)
+			e.WaitPolls(t, 2, out)
 			if err := stop(); err != nil {
 				t.Fatal(err)
 			}
@@ -589,8 +589,8 @@ func TestWatchCompleteIsOneLine(t *testing.T) {
 					t.Errorf("a COMPLETE reads as a refusal (%q):\n%s", no, s)
 				}
 			}
-			if asker.calls() != 0 || strings.Count(s, "capture complete") != 1 {
-				t.Errorf("asked %d times; reported:\n%s", asker.calls(), s)
+			if asker.Calls() != 0 || strings.Count(s, "capture complete") != 1 {
+				t.Errorf("asked %d times; reported:\n%s", asker.Calls(), s)
 			}
 		})
 	}
@@ -604,7 +604,7 @@ func TestWatchDecisionsFailClosed(t *testing.T) {
 		t.Run(when, func(t *testing.T) {
 			t.Parallel()
 			e := newEnv(t)
-			e.f.Publish(t, txtest.Ready(time.Now()))
+			e.F.Publish(t, txtest.Ready(time.Now()))
 			path := filepath.Join(t.TempDir(), "decisions.jsonl")
 			log, err := exec.OpenAuditLog(path)
 			if err != nil {
@@ -618,24 +618,24 @@ func TestWatchDecisionsFailClosed(t *testing.T) {
 					t.Error(err)
 				}
 			}
-			asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase, before: breakLog}}}
+			asker := &scriptAsker{Answers: []answer{{Typed: gate.TXPhrase, Before: breakLog}}}
 			want := "the phrase for result "
 			if when == "offer" {
 				breakLog()
 				want = " is not offered, nothing authorized: cannot record the decision (offer)"
 			}
 			out := &gittest.SyncBuffer{}
-			w := e.watcher(out, asker.open)
+			w := e.watcher(out, opener(asker))
 			w.Audit = log
-			stop := runWatcher(t, w)
-			waitFor(t, "the refusal", contains(out, want), out)
+			stop := txtest.Run(t, w)
+			txtest.WaitFor(t, "the refusal", txtest.Contains(out, want), out)
 			if err := stop(); err != nil {
 				t.Fatal(err)
 			}
 			if files := e.files(t); len(files) != 0 {
 				t.Fatalf("records written without their decision lines: %v", files)
 			}
-			if calls := asker.calls(); (when == "offer") != (calls == 0) {
+			if calls := asker.Calls(); (when == "offer") != (calls == 0) {
 				t.Errorf("phrase asked %d times", calls)
 			}
 		})
@@ -648,10 +648,10 @@ func TestWatchDecisionsFailClosed(t *testing.T) {
 func TestWatchHoldsAnOfferWhileTheClockRefuses(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	_, digest := e.f.Publish(t, txtest.Ready(time.Now()))
+	_, digest := e.F.Publish(t, txtest.Ready(time.Now()))
 	out := &gittest.SyncBuffer{}
-	asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase}}}
-	w := e.watcher(out, asker.open)
+	asker := &scriptAsker{Answers: []answer{{Typed: gate.TXPhrase}}}
+	w := e.watcher(out, opener(asker))
 	var mu sync.Mutex
 	synced, asked := false, 0
 	w.Clock = func(context.Context) error {
@@ -663,13 +663,13 @@ func TestWatchHoldsAnOfferWhileTheClockRefuses(t *testing.T) {
 		}
 		return nil
 	}
-	stop := runWatcher(t, w)
-	waitFor(t, "the clock's refusal", contains(out, "not offered for authorization yet: the host clock is not synchronised (stand-in)"), out)
-	waitFor(t, "a second ask", func() bool { mu.Lock(); defer mu.Unlock(); return asked >= 3 }, out)
-	if asker.calls() != 0 {
+	stop := txtest.Run(t, w)
+	txtest.WaitFor(t, "the clock's refusal", txtest.Contains(out, "not offered for authorization yet: the host clock is not synchronised (stand-in)"), out)
+	txtest.WaitFor(t, "a second ask", func() bool { mu.Lock(); defer mu.Unlock(); return asked >= 3 }, out)
+	if asker.Calls() != 0 {
 		t.Fatal("the phrase was asked while the clock refused")
 	}
-	if st, err := state.LoadTX(e.pol.StatePath()); err == nil && st.Shown(digest) {
+	if st, err := state.LoadTX(e.Pol.StatePath()); err == nil && st.Shown(digest) {
 		t.Fatal("the digest was recorded as shown while the clock refused")
 	}
 	if n := strings.Count(out.String(), "not offered for authorization yet"); n != 1 {
@@ -678,52 +678,8 @@ func TestWatchHoldsAnOfferWhileTheClockRefuses(t *testing.T) {
 	mu.Lock()
 	synced = true
 	mu.Unlock()
-	waitFor(t, "the record", contains(out, "AUTHORIZED: record"), out)
+	txtest.WaitFor(t, "the record", txtest.Contains(out, "AUTHORIZED: record"), out)
 	if err := stop(); err != nil {
 		t.Fatalf("Run: %v", err)
 	}
-}
-
-// Where MAIN's policy says simulation is intended, a simulated READY is
-// offered, and the offer (shown and on record) says it comes from a
-// simulated receiver; tx execute re-checks it under the policy it runs
-// with, and refuses it once that policy no longer allows the simulator.
-func TestWatchOffersASimulatedReceiverOnlyWhereAllowed(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t)
-	e.pol.Tools.AllowSimulator = true
-	r := txtest.Ready(time.Now())
-	r.Simulated = true
-	_, digest := e.f.Publish(t, r)
-	out := &gittest.SyncBuffer{}
-	asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase}}}
-	stop := runWatcher(t, e.watcher(out, asker.open))
-	waitFor(t, "the record", contains(out, "AUTHORIZED: record"), out)
-	if err := stop(); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(out.String(), "simulated receiver: rfhandoff's HackRF simulator captured this") ||
-		!strings.Contains(out.String(), "[tools] allow_simulator = true") {
-		t.Errorf("the offer does not say the receiver is simulated:\n%s", out)
-	}
-	_, lines := e.decisions(t)
-	offers := 0
-	for _, l := range lines {
-		if l.Kind == exec.DecisionOffer {
-			offers++
-			if !l.Simulated {
-				t.Errorf("offer line %+v does not say simulated", l)
-			}
-		}
-	}
-	if offers != 1 {
-		t.Errorf("%d offer lines, want 1", offers)
-	}
-
-	// The same record under a policy that refuses the simulator.
-	name := RecordName(txtest.TaskID, digest)
-	e.pol.Tools.AllowSimulator = false
-	asker2 := &scriptAsker{answers: []answer{{typed: gate.TXPhrase}}}
-	refusal(t, e, e.executor(&gittest.SyncBuffer{}, asker2.open, nil), e.store(t).Path(name), StepRecheck,
-		"simulated:", "[tools] allow_simulator is false")
 }

@@ -7,5 +7,7 @@
 //
 // What it offers: New, a MAIN world with a remote, a checkout and a policy,
 // with methods to set the task and publish READY results; Ready and ToolStarts
-// for asserting what ran.
+// for asserting what ran; and the world txwatch's and transmit's tests share:
+// Env (a fixture with an audited RoleTransmit runner), Nodes (several
+// receivers), ScriptAsker (the operator at the prompt), WaitFor and Run.
 package txtest

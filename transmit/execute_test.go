@@ -1,4 +1,4 @@
-package txwatch
+package transmit
 
 import (
 	"context"
@@ -21,17 +21,18 @@ import (
 	"rfhandoff/prompt"
 	"rfhandoff/result"
 	"rfhandoff/state"
+	"rfhandoff/txwatch"
 )
 
 // authorized publishes a READY result at now and writes the record tx
 // watch would write for it, returning the record's name and the result.
-func authorized(t *testing.T, e *env, now time.Time) (string, Record, *result.Result) {
+func authorized(t *testing.T, e *env, now time.Time) (string, txwatch.Record, *result.Result) {
 	t.Helper()
 	r := txtest.Ready(now)
-	commit, digest := e.f.Publish(t, r)
-	bound := []NodeBinding{{ResultBranch: e.pol.Repo.ResultBranch, ResultCommit: commit, ResultSHA256: digest}}
-	rec := newRecord(r.TaskID, bound, txgate.CaptureEnd(r), now,
-		txgate.ReadyUntil(r, e.pol, time.Duration(e.pol.TX.DurationS)*time.Second), ParamsOf(e.pol))
+	commit, digest := e.F.Publish(t, r)
+	bound := []txwatch.NodeBinding{{ResultBranch: e.Pol.Repo.ResultBranch, ResultCommit: commit, ResultSHA256: digest}}
+	rec := txwatch.NewRecord(r.TaskID, bound, txgate.CaptureEnd(r), now,
+		txgate.ReadyUntil(r, e.Pol, time.Duration(e.Pol.TX.DurationS)*time.Second), txwatch.ParamsOf(e.Pol))
 	path, err := e.store(t).Create(rec)
 	if err != nil {
 		t.Fatal(err)
@@ -39,8 +40,8 @@ func authorized(t *testing.T, e *env, now time.Time) (string, Record, *result.Re
 	return filepath.Base(path), rec, r
 }
 
-func (e *env) executor(out *gittest.SyncBuffer, asker func() (Asker, error), now func() time.Time) *Executor {
-	return &Executor{Git: e.f.Git(e.r), Runner: e.r, Policy: e.pol, Out: out, OpenAsker: asker, Now: now, Audit: e.log()}
+func (e *env) executor(out *gittest.SyncBuffer, asker func() (txwatch.Asker, error), now func() time.Time) *Executor {
+	return &Executor{Git: e.F.Git(e.R), Runner: e.R, Policy: e.Pol, Out: out, OpenAsker: asker, Now: now, Audit: e.Log()}
 }
 
 func TestExecuteFakeWritesRFTXZero(t *testing.T) {
@@ -49,18 +50,18 @@ func TestExecuteFakeWritesRFTXZero(t *testing.T) {
 	now := time.Now()
 	name, rec, _ := authorized(t, e, now)
 	out := &gittest.SyncBuffer{}
-	asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase}}}
-	o, path, err := e.executor(out, asker.open, nil).Execute(t.Context(), e.store(t).Path(name))
+	asker := &scriptAsker{Answers: []answer{{Typed: gate.TXPhrase}}}
+	o, path, err := e.executor(out, opener(asker), nil).Execute(t.Context(), e.store(t).Path(name))
 	if err != nil {
 		t.Fatalf("Execute: %v\n%s", err, out)
 	}
-	if path != e.store(t).Path(OutcomeName(name)) {
+	if path != e.store(t).Path(txwatch.OutcomeName(name)) {
 		t.Errorf("outcome at %s", path)
 	}
-	if !asker.deadlines[0].Equal(rec.ExpiresAt) {
-		t.Errorf("phrase deadline %v, want the record's expiry %v", asker.deadlines[0], rec.ExpiresAt)
+	if !asker.Deadlines[0].Equal(rec.ExpiresAt) {
+		t.Errorf("phrase deadline %v, want the record's expiry %v", asker.Deadlines[0], rec.ExpiresAt)
 	}
-	var got Outcome
+	var got txwatch.Outcome
 	if ok, err := state.ReadJSON(path, &got); !ok || err != nil {
 		t.Fatalf("reading the outcome: %v %v", ok, err)
 	}
@@ -74,14 +75,14 @@ func TestExecuteFakeWritesRFTXZero(t *testing.T) {
 	if used, _ := e.store(t).Used(name); !used {
 		t.Error("the record is not marked used")
 	}
-	if e.hackrfStarts(t) != 0 {
+	if e.HackRFStarts(t) != 0 {
 		t.Fatal("the fake action started hackrf_transfer")
 	}
-	if hint := readFetchHint(e.pol); hint != rec.ResultCommit {
+	if hint := txwatch.ReadFetchHint(e.Pol); hint != rec.ResultCommit {
 		t.Errorf("fetch hint %q, want %s", hint, rec.ResultCommit)
 	}
 	// Every step on record, in order, and what the action did.
-	kinds, lines := e.decisions(t)
+	kinds, lines := e.Decisions(t)
 	want := []string{"execute_check:record:passed", "execute_check:quick checks:passed", exec.DecisionPhraseAccepted,
 		"execute_check:re-check:passed", "execute_check:mark used:passed", exec.DecisionActionStarted, exec.DecisionActionOutcome}
 	if !slices.Equal(kinds, want) {
@@ -92,7 +93,7 @@ func TestExecuteFakeWritesRFTXZero(t *testing.T) {
 			t.Errorf("decision line %+v does not name the record", l)
 		}
 	}
-	if o := lines[6]; o.RFTX == nil || *o.RFTX != 0 || o.ExitCode == nil || *o.ExitCode != 0 || o.Action != "fake" || o.Outcome != OutcomeName(name) {
+	if o := lines[6]; o.RFTX == nil || *o.RFTX != 0 || o.ExitCode == nil || *o.ExitCode != 0 || o.Action != "fake" || o.Outcome != txwatch.OutcomeName(name) {
 		t.Errorf("outcome line %+v", o)
 	}
 }
@@ -114,7 +115,7 @@ func refusal(t *testing.T, e *env, x *Executor, name, step string, want ...strin
 	if after := e.files(t); !slices.Equal(before, after) {
 		t.Errorf("a refusal changed the authorization dir: %v -> %v", before, after)
 	}
-	if e.hackrfStarts(t) != 0 {
+	if e.HackRFStarts(t) != 0 {
 		t.Fatal("hackrf_transfer started")
 	}
 }
@@ -123,16 +124,16 @@ func TestExecuteTwiceIsRefused(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	name, _, _ := authorized(t, e, time.Now())
-	asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase}, {typed: gate.TXPhrase}}}
-	if _, _, err := e.executor(&gittest.SyncBuffer{}, asker.open, nil).Execute(t.Context(), name); err != nil {
+	asker := &scriptAsker{Answers: []answer{{Typed: gate.TXPhrase}, {Typed: gate.TXPhrase}}}
+	if _, _, err := e.executor(&gittest.SyncBuffer{}, opener(asker), nil).Execute(t.Context(), name); err != nil {
 		t.Fatal(err)
 	}
-	out, _ := os.ReadFile(e.store(t).Path(OutcomeName(name)))
-	refusal(t, e, e.executor(&gittest.SyncBuffer{}, asker.open, nil), name, StepQuick, "already used", "an outcome for this record already exists")
-	if asker.calls() != 1 {
+	out, _ := os.ReadFile(e.store(t).Path(txwatch.OutcomeName(name)))
+	refusal(t, e, e.executor(&gittest.SyncBuffer{}, opener(asker), nil), name, StepQuick, "already used", "an outcome for this record already exists")
+	if asker.Calls() != 1 {
 		t.Errorf("the second execute asked for the phrase")
 	}
-	again, _ := os.ReadFile(e.store(t).Path(OutcomeName(name)))
+	again, _ := os.ReadFile(e.store(t).Path(txwatch.OutcomeName(name)))
 	if string(out) != string(again) {
 		t.Error("the outcome changed")
 	}
@@ -148,7 +149,7 @@ func TestExecuteConcurrentlyOnlyOneRuns(t *testing.T) {
 	// no-ops and both executors reach the exclusive create (two fetches
 	// updating one ref at once would make git refuse one of them, which
 	// refuses that execute earlier: safe, but not the race under test).
-	if err := e.f.Git(e.r).FetchBranch(t.Context(), "origin", "rx-node"); err != nil {
+	if err := e.F.Git(e.R).FetchBranch(t.Context(), "origin", "rx-node"); err != nil {
 		t.Fatal(err)
 	}
 	var arrived sync.WaitGroup
@@ -156,15 +157,15 @@ func TestExecuteConcurrentlyOnlyOneRuns(t *testing.T) {
 	both := make(chan struct{})
 	go func() { arrived.Wait(); close(both) }()
 	mk := func() *scriptAsker {
-		return &scriptAsker{answers: []answer{{typed: gate.TXPhrase, before: arrived.Done, gate: both}}}
+		return &scriptAsker{Answers: []answer{{Typed: gate.TXPhrase, Before: arrived.Done, Gate: both}}}
 	}
 	type res struct {
-		o   Outcome
+		o   txwatch.Outcome
 		err error
 	}
 	results := make(chan res, 2)
 	for range 2 {
-		x := e.executor(&gittest.SyncBuffer{}, mk().open, nil)
+		x := e.executor(&gittest.SyncBuffer{}, opener(mk()), nil)
 		go func() {
 			o, _, err := x.Execute(context.Background(), name)
 			results <- res{o, err}
@@ -179,7 +180,7 @@ func TestExecuteConcurrentlyOnlyOneRuns(t *testing.T) {
 				ran++
 			case r.err != nil && (strings.HasPrefix(r.err.Error(), "refused at "+StepUse+": ") ||
 				strings.HasPrefix(r.err.Error(), "refused at "+StepRecheck+": ")):
-				var au *alreadyUsedError
+				var au *txwatch.AlreadyUsedError
 				if !errors.As(r.err, &au) {
 					t.Errorf("the loser was refused for another reason: %v", r.err)
 				}
@@ -187,7 +188,7 @@ func TestExecuteConcurrentlyOnlyOneRuns(t *testing.T) {
 			default:
 				t.Errorf("unexpected: %v", r.err)
 			}
-		case <-time.After(waitLong):
+		case <-time.After(txtest.WaitLong):
 			t.Fatal("the executors did not finish")
 		}
 	}
@@ -200,24 +201,24 @@ func TestExecuteExpiredRecordIsRefused(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	name, rec, _ := authorized(t, e, time.Now())
-	asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase}}}
+	asker := &scriptAsker{Answers: []answer{{Typed: gate.TXPhrase}}}
 	late := func() time.Time { return rec.ExpiresAt }
 	left := rec.CaptureEndsAt.Sub(rec.ExpiresAt).Truncate(time.Second)
-	refusal(t, e, e.executor(&gittest.SyncBuffer{}, asker.open, late), name, StepQuick, "the record expired at",
+	refusal(t, e, e.executor(&gittest.SyncBuffer{}, opener(asker), late), name, StepQuick, "the record expired at",
 		"what now: its capture still runs for "+left.String(), "rfhandoff task new")
-	if kinds, lines := e.decisions(t); !slices.Equal(kinds, []string{"execute_check:record:passed", "execute_check:quick checks:refused"}) ||
+	if kinds, lines := e.Decisions(t); !slices.Equal(kinds, []string{"execute_check:record:passed", "execute_check:quick checks:refused"}) ||
 		!strings.Contains(lines[1].Reason, "the record expired at") {
 		t.Errorf("decision lines %v (%+v), want the record passed and the quick checks refused, with the reason", kinds, lines)
 	}
-	if asker.calls() != 0 {
+	if asker.Calls() != 0 {
 		t.Error("an expired record reached the phrase")
 	}
 	// Without a RECORD: nothing is chosen, and the expired one is named.
-	refusal(t, e, e.executor(&gittest.SyncBuffer{}, asker.open, late), "", StepRecord, "no unused, unexpired record",
+	refusal(t, e, e.executor(&gittest.SyncBuffer{}, opener(asker), late), "", StepRecord, "no unused, unexpired record",
 		name+" (task "+rec.TaskID+"), expired at", "its capture still runs for")
 	// After the capture: a new task is the way on.
 	over := func() time.Time { return rec.CaptureEndsAt.Add(time.Second) }
-	refusal(t, e, e.executor(&gittest.SyncBuffer{}, asker.open, over), name, StepQuick, "what now: its capture ended at", "rfhandoff task new")
+	refusal(t, e, e.executor(&gittest.SyncBuffer{}, opener(asker), over), name, StepQuick, "what now: its capture ended at", "rfhandoff task new")
 }
 
 // tx execute without a RECORD takes the one unused, unexpired record; with
@@ -225,15 +226,15 @@ func TestExecuteExpiredRecordIsRefused(t *testing.T) {
 func TestExecuteWithoutRecord(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase}}}
-	refusal(t, e, e.executor(&gittest.SyncBuffer{}, asker.open, nil), "", StepRecord, "no unused, unexpired record", "run rfhandoff tx watch")
+	asker := &scriptAsker{Answers: []answer{{Typed: gate.TXPhrase}}}
+	refusal(t, e, e.executor(&gittest.SyncBuffer{}, opener(asker), nil), "", StepRecord, "no unused, unexpired record", "run rfhandoff tx watch")
 
 	now := time.Now()
 	first, _, _ := authorized(t, e, now)
 	second, _, _ := authorized(t, e, now.Add(time.Second))
-	refusal(t, e, e.executor(&gittest.SyncBuffer{}, asker.open, nil), "", StepRecord, "2 unused records, so none is chosen",
+	refusal(t, e, e.executor(&gittest.SyncBuffer{}, opener(asker), nil), "", StepRecord, "2 unused records, so none is chosen",
 		"rfhandoff tx execute "+first, "rfhandoff tx execute "+second)
-	if asker.calls() != 0 {
+	if asker.Calls() != 0 {
 		t.Fatal("a choice between two records reached the phrase")
 	}
 	// One used: the other is the one.
@@ -241,8 +242,8 @@ func TestExecuteWithoutRecord(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := &gittest.SyncBuffer{}
-	_, path, err := e.executor(out, asker.open, nil).Execute(t.Context(), "")
-	if err != nil || path != e.store(t).Path(OutcomeName(second)) {
+	_, path, err := e.executor(out, opener(asker), nil).Execute(t.Context(), "")
+	if err != nil || path != e.store(t).Path(txwatch.OutcomeName(second)) {
 		t.Fatalf("Execute without a record: %v, outcome %q; want %s's\n%s", err, path, second, out)
 	}
 	if !strings.Contains(out.String(), "the one unused record: "+second) {
@@ -252,7 +253,7 @@ func TestExecuteWithoutRecord(t *testing.T) {
 
 func mustSum(t *testing.T, e *env, name string) string {
 	t.Helper()
-	_, sum, err := e.store(t).readRecord(name)
+	_, sum, err := e.store(t).ReadRecordSum(name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -266,9 +267,9 @@ func TestExecuteResultChangedAfterAuthorizationIsRefused(t *testing.T) {
 	e := newEnv(t)
 	now := time.Now()
 	name, _, _ := authorized(t, e, now)
-	e.f.Publish(t, txtest.Ready(now.Add(2*time.Second)))
-	asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase}}}
-	refusal(t, e, e.executor(&gittest.SyncBuffer{}, asker.open, nil), name, StepRecheck,
+	e.F.Publish(t, txtest.Ready(now.Add(2*time.Second)))
+	asker := &scriptAsker{Answers: []answer{{Typed: gate.TXPhrase}}}
+	refusal(t, e, e.executor(&gittest.SyncBuffer{}, opener(asker), nil), name, StepRecheck,
 		"the result branch is at", "RX_RESULT.json has sha256")
 }
 
@@ -278,9 +279,9 @@ func TestExecuteBranchMovedIsRefused(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	name, _, _ := authorized(t, e, time.Now())
-	gittest.Seed(t, e.f.Remote, "rx-node", map[string]string{"NOTES.md": "x\n"})
-	asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase}}}
-	refusal(t, e, e.executor(&gittest.SyncBuffer{}, asker.open, nil), name, StepRecheck, "the result branch is at")
+	gittest.Seed(t, e.F.Remote, "rx-node", map[string]string{"NOTES.md": "x\n"})
+	asker := &scriptAsker{Answers: []answer{{Typed: gate.TXPhrase}}}
+	refusal(t, e, e.executor(&gittest.SyncBuffer{}, opener(asker), nil), name, StepRecheck, "the result branch is at")
 }
 
 // A result replaced while the execute prompt waits is caught by the
@@ -290,28 +291,28 @@ func TestExecuteResultReplacedAtThePromptIsRefused(t *testing.T) {
 	e := newEnv(t)
 	now := time.Now()
 	name, _, _ := authorized(t, e, now)
-	asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase, before: func() {
-		e.f.Publish(t, txtest.Ready(now.Add(time.Second)))
+	asker := &scriptAsker{Answers: []answer{{Typed: gate.TXPhrase, Before: func() {
+		e.F.Publish(t, txtest.Ready(now.Add(time.Second)))
 	}}}}
-	refusal(t, e, e.executor(&gittest.SyncBuffer{}, asker.open, nil), name, StepRecheck, "RX_RESULT.json has sha256")
+	refusal(t, e, e.executor(&gittest.SyncBuffer{}, opener(asker), nil), name, StepRecheck, "RX_RESULT.json has sha256")
 }
 
 func TestExecuteTXDisabledIsRefused(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	iq := writeIQ(t, e)
-	e.pol.TX.Action, e.pol.TX.IQFile = config.TXActionHackRFTransfer, iq
+	e.Pol.TX.Action, e.Pol.TX.IQFile = config.TXActionHackRFTransfer, iq
 	name, _, _ := authorized(t, e, time.Now())
-	asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase}}}
-	refusal(t, e, e.executor(&gittest.SyncBuffer{}, asker.open, nil), name, StepQuick, "[tx] enabled is false")
-	if asker.calls() != 0 {
+	asker := &scriptAsker{Answers: []answer{{Typed: gate.TXPhrase}}}
+	refusal(t, e, e.executor(&gittest.SyncBuffer{}, opener(asker), nil), name, StepQuick, "[tx] enabled is false")
+	if asker.Calls() != 0 {
 		t.Error("a disabled TX reached the phrase")
 	}
 }
 
 func writeIQ(t *testing.T, e *env) string {
 	t.Helper()
-	iq := e.f.Main + "/burst.ci8"
+	iq := e.F.Main + "/burst.ci8"
 	if err := os.WriteFile(iq, []byte(strings.Repeat("\x10\xf0", 4096)), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -324,10 +325,10 @@ func TestExecuteGainOverTheLimitIsRefused(t *testing.T) {
 	name, _, _ := authorized(t, e, time.Now())
 	// A policy file with this is refused at load; a policy built in code
 	// must be refused here all the same.
-	e.pol.TX.TXVGAGainDB = 20
-	e.pol.TX.MaxTXVGAGainDB = 10
-	asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase}}}
-	refusal(t, e, e.executor(&gittest.SyncBuffer{}, asker.open, nil), name, StepQuick,
+	e.Pol.TX.TXVGAGainDB = 20
+	e.Pol.TX.MaxTXVGAGainDB = 10
+	asker := &scriptAsker{Answers: []answer{{Typed: gate.TXPhrase}}}
+	refusal(t, e, e.executor(&gittest.SyncBuffer{}, opener(asker), nil), name, StepQuick,
 		"tx-gain: tx_vga_gain_db 20 is over max_tx_vga_gain_db 10", "tx_vga_gain_db: authorized 0, policy now 20")
 }
 
@@ -335,16 +336,16 @@ func TestExecuteAmpNotAllowedIsRefused(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	name, _, _ := authorized(t, e, time.Now())
-	e.pol.TX.Amp = true
-	refusal(t, e, e.executor(&gittest.SyncBuffer{}, (&scriptAsker{}).open, nil), name, StepQuick, "tx-amp:")
+	e.Pol.TX.Amp = true
+	refusal(t, e, e.executor(&gittest.SyncBuffer{}, opener(&scriptAsker{}), nil), name, StepQuick, "tx-amp:")
 }
 
 func TestExecuteParametersChangedSinceAuthorizationAreRefused(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	name, _, _ := authorized(t, e, time.Now())
-	e.pol.TX.DurationS = 20
-	refusal(t, e, e.executor(&gittest.SyncBuffer{}, (&scriptAsker{}).open, nil), name, StepQuick, "duration_s: authorized 10, policy now 20")
+	e.Pol.TX.DurationS = 20
+	refusal(t, e, e.executor(&gittest.SyncBuffer{}, opener(&scriptAsker{}), nil), name, StepQuick, "duration_s: authorized 10, policy now 20")
 }
 
 func TestExecuteWrongPhraseIsRefused(t *testing.T) {
@@ -352,15 +353,15 @@ func TestExecuteWrongPhraseIsRefused(t *testing.T) {
 	e := newEnv(t)
 	name, _, _ := authorized(t, e, time.Now())
 	for _, typed := range []string{"authorize rf tx", "AUTHORIZE RF TX ", "AUTHORIZE"} {
-		asker := &scriptAsker{answers: []answer{{typed: typed}}}
-		refusal(t, e, e.executor(&gittest.SyncBuffer{}, asker.open, nil), name, StepPhrase, "wrong phrase")
+		asker := &scriptAsker{Answers: []answer{{Typed: typed}}}
+		refusal(t, e, e.executor(&gittest.SyncBuffer{}, opener(asker), nil), name, StepPhrase, "wrong phrase")
 	}
 	if used, _ := e.store(t).Used(name); used {
 		t.Fatal("a wrong phrase used the record")
 	}
 	// The record is still good for the right phrase.
-	asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase}}}
-	if _, _, err := e.executor(&gittest.SyncBuffer{}, asker.open, nil).Execute(t.Context(), name); err != nil {
+	asker := &scriptAsker{Answers: []answer{{Typed: gate.TXPhrase}}}
+	if _, _, err := e.executor(&gittest.SyncBuffer{}, opener(asker), nil).Execute(t.Context(), name); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -369,8 +370,8 @@ func TestExecuteExpiredPromptIsRefused(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	name, _, _ := authorized(t, e, time.Now())
-	asker := &scriptAsker{answers: []answer{{err: fmt.Errorf("%w at %s: nothing approved", prompt.ErrExpired, time.Now().Format(time.RFC3339))}}}
-	refusal(t, e, e.executor(&gittest.SyncBuffer{}, asker.open, nil), name, StepPhrase, "prompt expired")
+	asker := &scriptAsker{Answers: []answer{{Err: fmt.Errorf("%w at %s: nothing approved", prompt.ErrExpired, time.Now().Format(time.RFC3339))}}}
+	refusal(t, e, e.executor(&gittest.SyncBuffer{}, opener(asker), nil), name, StepPhrase, "prompt expired")
 }
 
 func TestExecuteWithoutTerminalIsRefused(t *testing.T) {
@@ -389,19 +390,19 @@ func TestExecuteTooLittleTimeIsRefused(t *testing.T) {
 	e := newEnv(t)
 	now := time.Now()
 	// A long-lived publication so that remaining time is what runs out.
-	e.pol.Limits.MaxPublicationAgeS = 300
+	e.Pol.Limits.MaxPublicationAgeS = 300
 	r := txtest.Ready(now)
 	r.CaptureStartedAt = now.Add(-575 * time.Second) // 25 s left of 600
-	commit, digest := e.f.Publish(t, r)
-	rec := newRecord(r.TaskID, []NodeBinding{{ResultBranch: "rx-node", ResultCommit: commit, ResultSHA256: digest}},
-		txgate.CaptureEnd(r), now, now.Add(time.Hour), ParamsOf(e.pol))
+	commit, digest := e.F.Publish(t, r)
+	rec := txwatch.NewRecord(r.TaskID, []txwatch.NodeBinding{{ResultBranch: "rx-node", ResultCommit: commit, ResultSHA256: digest}},
+		txgate.CaptureEnd(r), now, now.Add(time.Hour), txwatch.ParamsOf(e.Pol))
 	path, err := e.store(t).Create(rec)
 	if err != nil {
 		t.Fatal(err)
 	}
 	clock := func() time.Time { return now.Add(6 * time.Second) } // 19 s left < 10 s + 10 s
-	asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase}}}
-	refusal(t, e, e.executor(&gittest.SyncBuffer{}, asker.open, clock), path, StepRecheck,
+	asker := &scriptAsker{Answers: []answer{{Typed: gate.TXPhrase}}}
+	refusal(t, e, e.executor(&gittest.SyncBuffer{}, opener(asker), clock), path, StepRecheck,
 		"remaining-time:", "the transmission (10s) plus min_remaining_s (10 s)")
 }
 
@@ -428,17 +429,17 @@ func TestExecuteStaleAtUseIsRefused(t *testing.T) {
 	if _, err := e.store(t).Create(rec); err != nil {
 		t.Fatal(err)
 	}
-	asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase}}}
-	refusal(t, e, e.executor(&gittest.SyncBuffer{}, asker.open, clock), name, StepRecheck, "publication-age:")
+	asker := &scriptAsker{Answers: []answer{{Typed: gate.TXPhrase}}}
+	refusal(t, e, e.executor(&gittest.SyncBuffer{}, opener(asker), clock), name, StepRecheck, "publication-age:")
 }
 
 func TestExecuteTaskChangedIsRefused(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	name, _, _ := authorized(t, e, time.Now())
-	e.f.SetTask(t, "RX_OTA_0002")
-	asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase}}}
-	refusal(t, e, e.executor(&gittest.SyncBuffer{}, asker.open, nil), name, StepRecheck, "task-id:")
+	e.F.SetTask(t, "RX_OTA_0002")
+	asker := &scriptAsker{Answers: []answer{{Typed: gate.TXPhrase}}}
+	refusal(t, e, e.executor(&gittest.SyncBuffer{}, opener(asker), nil), name, StepRecheck, "task-id:")
 }
 
 func TestExecuteRecordOutsideTheStoreIsRefused(t *testing.T) {
@@ -453,13 +454,13 @@ func TestExecuteRecordOutsideTheStoreIsRefused(t *testing.T) {
 	if err := os.WriteFile(elsewhere, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	refusal(t, e, e.executor(&gittest.SyncBuffer{}, (&scriptAsker{}).open, nil), elsewhere, StepRecord, "not in the authorization directory")
+	refusal(t, e, e.executor(&gittest.SyncBuffer{}, opener(&scriptAsker{}), nil), elsewhere, StepRecord, "not in the authorization directory")
 	// A copy under another name in the store does not escape the single use.
 	copyName := "RX_OTA_0001-000000000000.json"
 	if err := os.WriteFile(e.store(t).Path(copyName), data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	refusal(t, e, e.executor(&gittest.SyncBuffer{}, (&scriptAsker{}).open, nil), copyName, StepRecord, "cannot be copied or renamed")
+	refusal(t, e, e.executor(&gittest.SyncBuffer{}, opener(&scriptAsker{}), nil), copyName, StepRecord, "cannot be copied or renamed")
 	// A symlink is not a record.
 	link := "RX_OTA_0001-111111111111.json"
 	if err := os.Symlink(e.store(t).Path(name), e.store(t).Path(link)); err != nil {
@@ -468,7 +469,7 @@ func TestExecuteRecordOutsideTheStoreIsRefused(t *testing.T) {
 	if _, err := os.ReadFile(e.store(t).Path(link)); err != nil {
 		t.Skipf("the link does not resolve here (Wine's emulation): %v", err)
 	}
-	refusal(t, e, e.executor(&gittest.SyncBuffer{}, (&scriptAsker{}).open, nil), link, StepRecord, "not a regular file")
+	refusal(t, e, e.executor(&gittest.SyncBuffer{}, opener(&scriptAsker{}), nil), link, StepRecord, "not a regular file")
 }
 
 func TestExecuteMalformedRecordIsRefused(t *testing.T) {
@@ -481,7 +482,7 @@ func TestExecuteMalformedRecordIsRefused(t *testing.T) {
 	if err := os.WriteFile(p, []byte(bad), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	refusal(t, e, e.executor(&gittest.SyncBuffer{}, (&scriptAsker{}).open, nil), name, StepRecord, `"rf_tx": must be an integer`)
+	refusal(t, e, e.executor(&gittest.SyncBuffer{}, opener(&scriptAsker{}), nil), name, StepRecord, `"rf_tx": must be an integer`)
 }
 
 // No line, no action: tx execute whose decision lines cannot be written
@@ -501,11 +502,11 @@ func TestExecuteDecisionsFailClosed(t *testing.T) {
 	if err := os.Mkdir(path, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	asker := &scriptAsker{answers: []answer{{typed: gate.TXPhrase}}}
-	x := e.executor(&gittest.SyncBuffer{}, asker.open, nil)
+	asker := &scriptAsker{Answers: []answer{{Typed: gate.TXPhrase}}}
+	x := e.executor(&gittest.SyncBuffer{}, opener(asker), nil)
 	x.Audit = log
 	refusal(t, e, x, name, StepRecord, "cannot record the decision (execute_check)")
-	if used, _ := e.store(t).Used(name); used || asker.calls() != 0 {
-		t.Errorf("used %v, phrase asked %d times", used, asker.calls())
+	if used, _ := e.store(t).Used(name); used || asker.Calls() != 0 {
+		t.Errorf("used %v, phrase asked %d times", used, asker.Calls())
 	}
 }

@@ -1,4 +1,4 @@
-package txwatch
+package transmit
 
 import (
 	"context"
@@ -9,11 +9,12 @@ import (
 	"rfhandoff/config"
 	"rfhandoff/errlist"
 	"rfhandoff/hackrfcli"
+	"rfhandoff/txwatch"
 )
 
 // run is step 5, after the record was marked used.
-func (x *Executor) run(ctx context.Context, store Store, name string, rec Record, txp *hackrfcli.TxParams) (Outcome, string, error) {
-	o := Outcome{
+func (x *Executor) run(ctx context.Context, store txwatch.Store, name string, rec txwatch.Record, txp *hackrfcli.TxParams) (txwatch.Outcome, string, error) {
+	o := txwatch.Outcome{
 		Record: name, TaskID: rec.TaskID, ResultCommit: rec.ResultCommit, ResultSHA256: rec.ResultSHA256,
 		Action: x.Policy.TX.Action, Argv: []string{},
 	}

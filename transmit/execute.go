@@ -1,4 +1,4 @@
-package txwatch
+package transmit
 
 import (
 	"context"
@@ -20,10 +20,10 @@ import (
 	"rfhandoff/mirror"
 	"rfhandoff/notify"
 	"rfhandoff/prompt"
-	"rfhandoff/result"
 	"rfhandoff/resultfetch"
 	"rfhandoff/state"
 	"rfhandoff/task"
+	"rfhandoff/txwatch"
 )
 
 // Executor is tx execute, the separate RED action that consumes one
@@ -35,8 +35,8 @@ type Executor struct {
 	Out    io.Writer
 	// Now is the checks' clock (nil: time.Now).
 	Now func() time.Time
-	// OpenAsker opens the terminal for the phrase (nil: openTerminal).
-	OpenAsker func() (Asker, error)
+	// OpenAsker opens the terminal for the phrase (nil: txwatch.OpenTerminal).
+	OpenAsker func() (txwatch.Asker, error)
 	// Notify receives tx_executed once the action has run (PROTOCOL#notifications),
 	// never for a refused execution; nil sends nothing.
 	Notify *notify.Dispatcher
@@ -79,11 +79,11 @@ func (x *Executor) say(format string, args ...any) {
 }
 
 // Execute runs the record named by arg (a name in the authorization
-// directory, or a path to it; "" for the one unused record, Store.Pick)
+// directory, or a path to it; "" for the one unused record, txwatch.Store.Pick)
 // and returns the outcome and where it was
 // written. An error with no outcome path ("refused at <step>: ...") means
 // nothing was started.
-func (x *Executor) Execute(ctx context.Context, arg string) (Outcome, string, error) {
+func (x *Executor) Execute(ctx context.Context, arg string) (txwatch.Outcome, string, error) {
 	base := exec.Decision{Command: "tx execute"}
 	// check records one step's verdict; a refusal is returned as it was,
 	// a pass that cannot be recorded stops here (no line, no next step).
@@ -93,14 +93,14 @@ func (x *Executor) Execute(ctx context.Context, arg string) (Outcome, string, er
 		if err != nil {
 			d.Verdict, d.Reason = exec.VerdictRefused, err.Error()
 		}
-		if derr := decide(x.Audit, d); derr != nil && err == nil {
+		if derr := txwatch.Decide(x.Audit, d); derr != nil && err == nil {
 			return derr
 		}
 		return err
 	}
-	store, err := StoreOf(x.Policy)
+	store, err := txwatch.StoreOf(x.Policy)
 	if err != nil {
-		return Outcome{}, "", refused(StepRecord, check(StepRecord, err))
+		return txwatch.Outcome{}, "", refused(StepRecord, check(StepRecord, err))
 	}
 	// (1) Quick checks that fail fast.
 	var name string
@@ -110,40 +110,40 @@ func (x *Executor) Execute(ctx context.Context, arg string) (Outcome, string, er
 		name, err = store.Resolve(arg)
 	}
 	if err != nil {
-		return Outcome{}, "", refused(StepRecord, check(StepRecord, err))
+		return txwatch.Outcome{}, "", refused(StepRecord, check(StepRecord, err))
 	}
 	base.Record = name
-	rec, sum, err := store.readRecord(name)
+	rec, sum, err := store.ReadRecordSum(name)
 	if err != nil {
-		return Outcome{}, "", refused(StepRecord, check(StepRecord, err))
+		return txwatch.Outcome{}, "", refused(StepRecord, check(StepRecord, err))
 	}
 	base.TaskID, base.ResultCommit, base.ResultSHA256, base.RecordSHA256 = rec.TaskID, rec.ResultCommit, rec.ResultSHA256, sum
-	base.Nodes = nodeNames(rec.Nodes)
+	base.Nodes = txwatch.NodeNames(rec.Nodes)
 	if err := check(StepRecord, nil); err != nil {
-		return Outcome{}, "", refused(StepRecord, err)
+		return txwatch.Outcome{}, "", refused(StepRecord, err)
 	}
 	if arg == "" {
 		x.say("the one unused record: %s", name)
 	}
 	txp, err := x.quickChecks(store, name, sum, rec)
 	if err != nil {
-		err = fmt.Errorf("%w\nwhat now: %s", err, WhatNow(rec, x.now()))
+		err = fmt.Errorf("%w\nwhat now: %s", err, txwatch.WhatNow(rec, x.now()))
 	}
 	if err := check(StepQuick, err); err != nil {
-		return Outcome{}, "", refused(StepQuick, err)
+		return txwatch.Outcome{}, "", refused(StepQuick, err)
 	}
 
 	// (2) The exact phrase at the terminal.
-	if len(nodeNames(rec.Nodes)) > 0 {
+	if len(txwatch.NodeNames(rec.Nodes)) > 0 {
 		var b strings.Builder
 		for _, n := range rec.Nodes {
-			fmt.Fprintf(&b, "\n  node %s: branch %s, result commit %s, sha256 %s, signed by %s", n.Node, n.ResultBranch, n.ResultCommit, n.ResultSHA256, orNobody(n.ResultSigner))
+			fmt.Fprintf(&b, "\n  node %s: branch %s, result commit %s, sha256 %s, signed by %s", n.Node, n.ResultBranch, n.ResultCommit, n.ResultSHA256, txwatch.OrNobody(n.ResultSigner))
 		}
 		x.say("record %s: task %s, %d nodes (set digest %s):%s\n  %s\n  the record expires %s",
-			name, rec.TaskID, len(rec.Nodes), rec.ResultSHA256, b.String(), describeTX(rec.TX), rec.ExpiresAt.Local().Format(time.RFC3339))
+			name, rec.TaskID, len(rec.Nodes), rec.ResultSHA256, b.String(), txwatch.DescribeTX(rec.TX), rec.ExpiresAt.Local().Format(time.RFC3339))
 	} else {
 		x.say("record %s: task %s, result commit %s, sha256 %s, signed by %s\n  %s\n  the record expires %s",
-			name, rec.TaskID, rec.ResultCommit, rec.ResultSHA256, orNobody(rec.Nodes[0].ResultSigner), describeTX(rec.TX), rec.ExpiresAt.Local().Format(time.RFC3339))
+			name, rec.TaskID, rec.ResultCommit, rec.ResultSHA256, txwatch.OrNobody(rec.Nodes[0].ResultSigner), txwatch.DescribeTX(rec.TX), rec.ExpiresAt.Local().Format(time.RFC3339))
 	}
 	perr := x.askPhrase(ctx, rec)
 	d := base
@@ -151,25 +151,25 @@ func (x *Executor) Execute(ctx context.Context, arg string) (Outcome, string, er
 	if perr != nil {
 		d.Kind, d.Reason = exec.DecisionPhraseRefused, perr.Error()
 	}
-	if err := decide(x.Audit, d); err != nil && perr == nil {
+	if err := txwatch.Decide(x.Audit, d); err != nil && perr == nil {
 		perr = err
 	}
 	if perr != nil {
-		return Outcome{}, "", refused(StepPhrase, perr)
+		return txwatch.Outcome{}, "", refused(StepPhrase, perr)
 	}
 
 	// (3) Immediately before any hardware: fetch again, compare, re-check.
 	cur, err := x.recheck(ctx, store, name, sum, rec)
 	if err != nil && ctx.Err() == nil {
-		err = fmt.Errorf("%w\nwhat now: %s", err, WhatNow(rec, x.now()))
+		err = fmt.Errorf("%w\nwhat now: %s", err, txwatch.WhatNow(rec, x.now()))
 	}
 	if err := check(StepRecheck, err); err != nil {
-		return Outcome{}, "", refused(StepRecheck, err)
+		return txwatch.Outcome{}, "", refused(StepRecheck, err)
 	}
 
 	// (4) Consume the record: exactly one caller wins, under the list's lock.
 	if err := check(StepUse, store.MarkUsed(name, sum, x.now())); err != nil {
-		return Outcome{}, "", refused(StepUse, err)
+		return txwatch.Outcome{}, "", refused(StepUse, err)
 	}
 	x.say("record %s marked used", name)
 
@@ -177,18 +177,18 @@ func (x *Executor) Execute(ctx context.Context, arg string) (Outcome, string, er
 	// already: rather lost than run unrecorded).
 	start := base
 	start.Kind, start.Action = exec.DecisionActionStarted, x.Policy.TX.Action
-	if err := decide(x.Audit, start); err != nil {
-		return Outcome{}, "", fmt.Errorf("the record is used, but the action was not started: %w", err)
+	if err := txwatch.Decide(x.Audit, start); err != nil {
+		return txwatch.Outcome{}, "", fmt.Errorf("the record is used, but the action was not started: %w", err)
 	}
 	o, path, err := x.run(ctx, store, name, rec, txp)
 	end := base
-	end.Kind, end.Action, end.Outcome = exec.DecisionActionOutcome, o.Action, OutcomeName(name)
+	end.Kind, end.Action, end.Outcome = exec.DecisionActionOutcome, o.Action, txwatch.OutcomeName(name)
 	rftx := o.RFTX
 	end.RFTX, end.ExitCode, end.Signal, end.Error = &rftx, o.ExitCode, o.Signal, o.Error
 	if err != nil && o.Error == "" {
 		end.Error = err.Error()
 	}
-	if derr := decide(x.Audit, end); derr != nil {
+	if derr := txwatch.Decide(x.Audit, end); derr != nil {
 		x.say("warning: %v", derr)
 	}
 	if !o.StartedAt.IsZero() {
@@ -200,7 +200,7 @@ func (x *Executor) Execute(ctx context.Context, arg string) (Outcome, string, er
 // quickChecks is step 1 after the record parsed (sum: the SHA-256 of its
 // bytes); it returns the hackrf_transfer parameters when that is the
 // action.
-func (x *Executor) quickChecks(store Store, name, sum string, rec Record) (*hackrfcli.TxParams, error) {
+func (x *Executor) quickChecks(store txwatch.Store, name, sum string, rec txwatch.Record) (*hackrfcli.TxParams, error) {
 	var errs []error
 	add := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
 	now := x.now()
@@ -208,13 +208,13 @@ func (x *Executor) quickChecks(store Store, name, sum string, rec Record) (*hack
 		add("the record expired at %s", rec.ExpiresAt.Format(time.RFC3339Nano))
 	}
 	errs = append(errs, store.Usable(name, sum))
-	if _, err := os.Lstat(store.Path(OutcomeName(name))); !errors.Is(err, os.ErrNotExist) {
-		add("an outcome for this record already exists (%s)", store.Path(OutcomeName(name)))
+	if _, err := os.Lstat(store.Path(txwatch.OutcomeName(name))); !errors.Is(err, os.ErrNotExist) {
+		add("an outcome for this record already exists (%s)", store.Path(txwatch.OutcomeName(name)))
 	}
 	errs = append(errs, x.completed(rec))
 	pol := x.Policy
 	for _, b := range rec.Nodes {
-		n, ok := policyNode(pol, b.Node)
+		n, ok := txwatch.PolicyNode(pol, b.Node)
 		switch {
 		case b.Node == "" && b.ResultBranch != pol.Repo.ResultBranch:
 			add("the record is for result branch %q, the policy's is %q", b.ResultBranch, pol.Repo.ResultBranch)
@@ -226,18 +226,18 @@ func (x *Executor) quickChecks(store Store, name, sum string, rec Record) (*hack
 		add("[tx] enabled is false: action %q is refused (only %q runs while TX is disabled)", pol.TX.Action, config.TXActionFake)
 	}
 	if err := txgate.CheckTXParams(pol); err != nil {
-		errs = append(errs, flatten(err)...)
+		errs = append(errs, errlist.Flatten(err)...)
 	}
 	if err := pol.ValidateMAIN(); err != nil {
-		errs = append(errs, flatten(err)...)
+		errs = append(errs, errlist.Flatten(err)...)
 	}
-	for _, d := range rec.TX.Diff(ParamsOf(pol)) {
+	for _, d := range rec.TX.Diff(txwatch.ParamsOf(pol)) {
 		add("the [tx] parameters changed since the authorization: %s", d)
 	}
 	var txp *hackrfcli.TxParams
 	if pol.TX.Action == config.TXActionHackRFTransfer && pol.TX.IQFile != "" {
 		p, err := x.transmitParams()
-		errs = append(errs, flatten(err)...)
+		errs = append(errs, errlist.Flatten(err)...)
 		txp = &p
 	}
 	if err := errlist.List(errs...); err != nil {
@@ -265,15 +265,15 @@ func (x *Executor) transmitParams() (hackrfcli.TxParams, error) {
 		errs = append(errs, fmt.Errorf("tx.iq_file %s must be a non-empty regular file", iq))
 	}
 	if err := p.Validate(); err != nil {
-		errs = append(errs, flatten(err)...)
+		errs = append(errs, errlist.Flatten(err)...)
 	}
 	return p, errlist.List(errs...)
 }
 
-func (x *Executor) askPhrase(ctx context.Context, rec Record) error {
+func (x *Executor) askPhrase(ctx context.Context, rec txwatch.Record) error {
 	open := x.OpenAsker
 	if open == nil {
-		open = openTerminal
+		open = txwatch.OpenTerminal
 	}
 	asker, err := open()
 	if err != nil {
@@ -296,9 +296,9 @@ func (x *Executor) askPhrase(ctx context.Context, rec Record) error {
 // recheck is step 3: every bound branch fetched again must still hold
 // the exact commits and bytes the record names, and every check must pass
 // with capture time left for the whole transmission plus
-// min_remaining_s (checkBindings). It returns the current task the
+// min_remaining_s (txwatch.CheckRecord). It returns the current task the
 // results were checked against.
-func (x *Executor) recheck(ctx context.Context, store Store, name, sum string, rec Record) (*task.Task, error) {
+func (x *Executor) recheck(ctx context.Context, store txwatch.Store, name, sum string, rec txwatch.Record) (*task.Task, error) {
 	m, err := mirror.ForTX(ctx, x.Git, x.Policy, nil)
 	if err != nil {
 		return nil, fmt.Errorf("re-fetching the result branch: %w", err)
@@ -309,16 +309,10 @@ func (x *Executor) recheck(ctx context.Context, store Store, name, sum string, r
 		errs = append(errs, fmt.Errorf("cannot tell whether task %s is over: %w", rec.TaskID, err))
 	}
 	now := x.now()
-	cur, _, tips, err := checkBindings(ctx, resultfetch.Source{Git: m, Policy: x.Policy}, rec.TaskID, rec.Nodes, recordWords, now, time.Duration(x.Policy.TX.DurationS)*time.Second, &st)
-	errs = append(errs, flatten(err)...)
-	if len(tips) > 0 {
-		hint := strings.Join(tips, " ")
-		if len(tips) > 1 {
-			hint = result.SHA256([]byte(hint)) // within readFetchHint's bound
-		}
-		if err := writeFetchHint(x.Policy, hint); err != nil {
-			x.say("warning: %v (a running tx watch notices the fetched commits at its next resync)", err)
-		}
+	cur, tips, err := txwatch.CheckRecord(ctx, resultfetch.Source{Git: m, Policy: x.Policy}, rec, now, &st)
+	errs = append(errs, errlist.Flatten(err)...)
+	if err := txwatch.WriteFetchHint(x.Policy, tips); err != nil {
+		x.say("warning: %v (a running tx watch notices the fetched commits at its next resync)", err)
 	}
 	if !now.Before(rec.ExpiresAt) {
 		errs = append(errs, fmt.Errorf("the record expired at %s", rec.ExpiresAt.Format(time.RFC3339Nano)))
@@ -333,7 +327,7 @@ func (x *Executor) recheck(ctx context.Context, store Store, name, sum string, r
 // notifyExecuted sends tx_executed for an action that was started: the
 // outcome's rf_tx and the tool's exit code (-1 when there is none: killed,
 // or never started).
-func (x *Executor) notifyExecuted(cur *task.Task, o Outcome) {
+func (x *Executor) notifyExecuted(cur *task.Task, o txwatch.Outcome) {
 	code := -1
 	if o.ExitCode != nil {
 		code = *o.ExitCode
@@ -343,7 +337,7 @@ func (x *Executor) notifyExecuted(cur *task.Task, o Outcome) {
 
 // completed refuses a record whose task the MAIN side saw a
 // CAPTURE_COMPLETE for (tx watch keeps them in its state, PROTOCOL#trust).
-func (x *Executor) completed(rec Record) error {
+func (x *Executor) completed(rec txwatch.Record) error {
 	st, err := state.LoadTX(x.Policy.StatePath())
 	if err != nil {
 		return fmt.Errorf("cannot tell whether task %s is over: %w", rec.TaskID, err)

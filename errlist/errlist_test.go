@@ -3,6 +3,7 @@ package errlist
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"testing"
 
@@ -54,5 +55,21 @@ func TestListKeepsOne(t *testing.T) {
 	}
 	if err.Error() != fs.ErrNotExist.Error() {
 		t.Errorf("a list of one reads %q; want %q", err, fs.ErrNotExist)
+	}
+}
+
+func TestFlatten(t *testing.T) {
+	a, b := errors.New("a"), errors.New("b")
+	if got := Flatten(List(a, b)); len(got) != 2 || got[0] != a || got[1] != b {
+		t.Errorf("Flatten(List(a, b)) = %v; want [a b]", got)
+	}
+	if got := Flatten(fmt.Errorf("wrapped: %w", List(a, b))); len(got) != 2 {
+		t.Errorf("Flatten of a wrapped list = %v; want its two errors", got)
+	}
+	if got := Flatten(a); len(got) != 1 || got[0] != a {
+		t.Errorf("Flatten(a) = %v; want [a]", got)
+	}
+	if got := Flatten(nil); len(got) != 1 || got[0] != nil || List(got...) != nil {
+		t.Errorf("Flatten(nil) = %v; want one nil that List drops", got)
 	}
 }

@@ -212,7 +212,7 @@ func TestStoreMarkUsedOnceAmongMany(t *testing.T) {
 	wg.Wait()
 	won := 0
 	for _, err := range errs {
-		var au *AlreadyUsedError
+		var au *alreadyUsedError
 		switch {
 		case err == nil:
 			won++
@@ -244,7 +244,7 @@ func TestStoreRecordsCannotBeForgedByEditingFiles(t *testing.T) {
 		t.Fatalf("a fresh record is not usable: %v %v", err, s.Usable(name, sum))
 	}
 	var ni *notIssuedError
-	var au *AlreadyUsedError
+	var au *alreadyUsedError
 
 	// Edited: a later expiry, still a well-formed record of that name.
 	edited := strings.Replace(string(orig), `"expires_at": "2026-`, `"expires_at": "2027-`, 1)

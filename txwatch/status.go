@@ -110,7 +110,7 @@ func recordStatus(store Store, l state.TXRecords, name string, now time.Time) Re
 		rs.Record = &rec
 		err = store.issued(l, name, sum)
 	}
-	var used *AlreadyUsedError
+	var used *alreadyUsedError
 	switch {
 	case errors.As(err, &used):
 		rs.Status, rs.UsedAt = RecordUsed, used.UsedAt

@@ -119,14 +119,13 @@ func (s Store) CleanTemps() ([]string, error) {
 	return append(left, more...), err
 }
 
-// AlreadyUsedError is a record the authorization list says was used
-// (exported for transmit's test of two executors racing for one record).
-type AlreadyUsedError struct {
+// alreadyUsedError is a record the authorization list says was used.
+type alreadyUsedError struct {
 	List   string
 	UsedAt time.Time
 }
 
-func (e *AlreadyUsedError) Error() string {
+func (e *alreadyUsedError) Error() string {
 	return fmt.Sprintf("the record was already used at %s (%s says so); a record is used once",
 		e.UsedAt.Format(time.RFC3339), e.List)
 }
@@ -146,7 +145,7 @@ func (e *notIssuedError) Error() string {
 
 // issued checks name's entry in list l for a record whose bytes have
 // SHA-256 sum: nil when tx execute may use it, else *notIssuedError or
-// *AlreadyUsedError.
+// *alreadyUsedError.
 func (s Store) issued(l state.TXRecords, name, sum string) error {
 	e, ok := l.Records[name]
 	switch {
@@ -156,7 +155,7 @@ func (s Store) issued(l state.TXRecords, name, sum string) error {
 		return &notIssuedError{Path: s.Path(name),
 			Why: fmt.Sprintf("its bytes have SHA-256 %s, the ones issued %s (it was changed after it was written)", sum, e.SHA256)}
 	case e.UsedAt != nil:
-		return &AlreadyUsedError{List: s.ListPath(), UsedAt: *e.UsedAt}
+		return &alreadyUsedError{List: s.ListPath(), UsedAt: *e.UsedAt}
 	}
 	return nil
 }
@@ -176,7 +175,7 @@ func (s Store) Usable(name, sum string) error {
 // and its use is written (synced) before MarkUsed returns, so of any
 // number of concurrent callers exactly one succeeds and a record once used
 // stays used, whatever is deleted beside it; the others get
-// *AlreadyUsedError. A failure after the write leaves the record used: it
+// *alreadyUsedError. A failure after the write leaves the record used: it
 // is rather lost than used twice.
 func (s Store) MarkUsed(name, sum string, at time.Time) error {
 	return s.list().Update(func(l *state.TXRecords) error {

@@ -17,7 +17,7 @@ import (
 	"rfhandoff/errlist"
 	"rfhandoff/exec"
 	"rfhandoff/gitcli"
-	"rfhandoff/localfile"
+	"rfhandoff/localfile/private"
 	"rfhandoff/mirror"
 	"rfhandoff/notify"
 )
@@ -158,7 +158,7 @@ func (a *App) openAudit() error {
 	if err := a.audit.Open(path); err != nil {
 		return err
 	}
-	if err := localfile.CheckPrivate(path); err != nil { // made just now, or there before
+	if err := private.Check(path); err != nil { // made just now, or there before
 		return localError("audit log", err)
 	}
 	return nil
@@ -218,7 +218,7 @@ func (a *App) existingLocal() error {
 			continue // the state directory, judged already
 		}
 		if _, err := os.Lstat(p.path); err == nil || !errors.Is(err, fs.ErrNotExist) {
-			if err := localfile.CheckPrivate(p.path); err != nil {
+			if err := private.Check(p.path); err != nil {
 				errs = append(errs, localError(p.what, err))
 			}
 		}
@@ -233,17 +233,17 @@ func (a *App) existingLocal() error {
 // alone, as is an existing audit log. A directory another account could
 // change is refused with the command that fixes it, never chmod'ed. Every
 // file rfhandoff later reads there is checked again as it is opened
-// (localfile.ReadPrivate). The caller holds a.mu.
+// (private.Read). The caller holds a.mu.
 func (a *App) privateLocal() error {
-	if err := localfile.MkdirPrivate(a.Policy.StatePath()); err != nil {
+	if err := private.Mkdir(a.Policy.StatePath()); err != nil {
 		return localError("state directory", err)
 	}
 	path := a.Policy.AuditPath()
-	if err := localfile.MkdirPrivate(filepath.Dir(path)); err != nil {
+	if err := private.Mkdir(filepath.Dir(path)); err != nil {
 		return localError("audit log directory", err)
 	}
 	if _, err := os.Lstat(path); err == nil || !errors.Is(err, fs.ErrNotExist) {
-		if err := localfile.CheckPrivate(path); err != nil {
+		if err := private.Check(path); err != nil {
 			return localError("audit log", err)
 		}
 	}

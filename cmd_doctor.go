@@ -13,7 +13,7 @@ import (
 	"rfhandoff/doctor"
 	"rfhandoff/exec"
 	"rfhandoff/hacksim"
-	"rfhandoff/localfile"
+	"rfhandoff/localfile/private"
 )
 
 // DoctorCmd groups `doctor rx` and `doctor main`.
@@ -108,7 +108,7 @@ func doctorWithoutPolicy(w io.Writer, side string, err error) int {
 // else one in scratch, thrown away with it (recorded false).
 func doctorAudit(path, scratch string) (log *exec.AuditLog, recorded bool, err error) {
 	if st, err := os.Lstat(path); err == nil && st.Mode().IsRegular() &&
-		localfile.CheckPrivate(path) == nil && localfile.CheckPrivate(filepath.Dir(path)) == nil {
+		private.Check(path) == nil && private.Check(filepath.Dir(path)) == nil {
 		log, err := exec.OpenAuditLog(path)
 		return log, err == nil, err
 	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {

@@ -12,7 +12,7 @@ import (
 
 	"rfhandoff/errlist"
 	"rfhandoff/gitcli/sshsig"
-	"rfhandoff/localfile"
+	"rfhandoff/localfile/private"
 )
 
 // Signer is one line of an allowed-signers file (ssh-keygen(1) ALLOWED
@@ -194,7 +194,7 @@ func CertAuthorityFor(file, principal string) (bool, error) {
 
 // readAllowedSigners reads and parses an allowed-signers file.
 func readAllowedSigners(file string) ([]Signer, error) {
-	data, err := localfile.ReadPrivate(file, maxTrustFileBytes)
+	data, err := private.Read(file, maxTrustFileBytes)
 	if err != nil {
 		return nil, fmt.Errorf("allowed signers %s: %w", file, err)
 	}

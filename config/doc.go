@@ -2,7 +2,7 @@
 // default, unknown keys rejected, limits that may be tightened but never
 // loosened (PROTOCOL#policy-file, PROTOCOL#policy-keys). The file, and the files it names, must be
 // the operator's: never inside a git working tree, changeable by this
-// account alone (localfile.ReadPrivate).
+// account alone (private.Read).
 //
 // What it offers: Load, LoadLocated, Parse and Default, returning a Policy
 // whose methods resolve every path and read the [trust] and [notify] files;

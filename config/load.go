@@ -13,7 +13,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"rfhandoff/errlist"
-	"rfhandoff/localfile"
+	"rfhandoff/localfile/private"
 )
 
 // maxFileBytes bounds a policy file; a real one is a few KiB.
@@ -32,7 +32,7 @@ func Load(path string) (Policy, error) {
 	if err := outsideWorkTrees(path); err != nil {
 		return Policy{}, fileError(path, err)
 	}
-	data, err := localfile.ReadPrivate(path, maxFileBytes)
+	data, err := private.Read(path, maxFileBytes)
 	if err != nil {
 		return Policy{}, fileError(path, err)
 	}

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"rfhandoff/errlist"
-	"rfhandoff/localfile"
+	"rfhandoff/localfile/private"
 )
 
 // Notify is [notify]: where rfhandoff tells a person that they are needed
@@ -230,7 +230,7 @@ func (p Policy) ReadNotifySecrets() (token, secret string, err error) {
 		if v == "" || checkLocalPath(v) != nil {
 			return ""
 		}
-		data, err := localfile.ReadPrivate(path, maxNotifySecretBytes)
+		data, err := private.Read(path, maxNotifySecretBytes)
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
 			err = pe.Err

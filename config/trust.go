@@ -9,7 +9,7 @@ import (
 
 	"rfhandoff/errlist"
 	"rfhandoff/gitcli/sshsig"
-	"rfhandoff/localfile"
+	"rfhandoff/localfile/private"
 )
 
 // Trust names who may speak on each branch: the allowed-signers files the
@@ -69,7 +69,7 @@ func (p Policy) checkTrustFiles() error {
 			continue
 		}
 		path := p.Resolve(k.v)
-		data, err := localfile.ReadPrivate(path, maxTrustFileBytes)
+		data, err := private.Read(path, maxTrustFileBytes)
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
 			err = pe.Err // the path is named below
@@ -129,7 +129,7 @@ func (p Policy) DescribeSigners() string {
 			continue
 		}
 		path := p.Resolve(k.v)
-		data, err := localfile.ReadPrivate(path, maxTrustFileBytes)
+		data, err := private.Read(path, maxTrustFileBytes)
 		if err != nil {
 			continue
 		}

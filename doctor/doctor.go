@@ -26,6 +26,7 @@ import (
 	"rfhandoff/hackrfcli"
 	"rfhandoff/hostclock"
 	"rfhandoff/localfile"
+	"rfhandoff/localfile/private"
 	"rfhandoff/mirror"
 )
 
@@ -203,7 +204,7 @@ func checkIgnored(ctx context.Context, rep *Report, git *gitcli.Client, d Deps) 
 		}
 		// As every command's first write checks them (PROTOCOL#rx-state).
 		if _, err := os.Lstat(x.Dir); err == nil && x.What != "capture directory" {
-			if err := localfile.CheckPrivate(x.Dir); err != nil {
+			if err := private.Check(x.Dir); err != nil {
 				rep.add(x.What, Problem, "%v", err)
 				continue
 			}
@@ -309,7 +310,7 @@ func checkTrust(rep *Report, s *exec.Stack, d Deps) {
 		}
 		if p.Trust.SigningKey != "" {
 			used = append(used, "trust.signing_key "+p.SigningKeyPath())
-			data, err := localfile.ReadPrivate(p.SigningKeyPath(), 1<<20)
+			data, err := private.Read(p.SigningKeyPath(), 1<<20)
 			if err == nil && !strings.Contains(string(data), "PRIVATE KEY") && !hasEnv(d.Environ, "SSH_AUTH_SOCK") {
 				rep.add("trust", Problem, "trust.signing_key %s is a public key, whose private half git asks ssh-agent for, and SSH_AUTH_SOCK is not set here: "+
 					"start the agent and ssh-add the key in the session rfhandoff runs in", p.SigningKeyPath())

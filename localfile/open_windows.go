@@ -12,10 +12,10 @@ import (
 // long as any reader holds the file.
 func openShared(path string) (*os.File, error) { return openSharedFlags(path, 0) }
 
-// openSharedNoFollow is openShared refusing to follow a symlink at path
+// OpenNoFollow is openShared refusing to follow a symlink at path
 // (FILE_FLAG_OPEN_REPARSE_POINT opens the link itself, which holds no
 // record).
-func openSharedNoFollow(path string) (*os.File, error) {
+func OpenNoFollow(path string) (*os.File, error) {
 	f, err := openSharedFlags(path, windows.FILE_FLAG_OPEN_REPARSE_POINT)
 	if err != nil {
 		return nil, err

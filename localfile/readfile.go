@@ -21,15 +21,15 @@ func (e *TooLargeError) Error() string { return fmt.Sprintf("larger than %d byte
 // nothing. A FIFO is refused before it is opened (opening one waits for a
 // writer); the file opened is checked to be the one looked at. Every
 // error is an *fs.PathError naming path; over the limit its Err is a
-// *TooLargeError. It opens with openSharedNoFollow, so a writer may still
+// *TooLargeError. It opens with OpenNoFollow, so a writer may still
 // replace the file.
 func ReadRegular(path string, limit int64) ([]byte, error) {
-	return readRegular(path, limit, nil)
+	return ReadJudged(path, limit, nil)
 }
 
-// readRegular is ReadRegular with judge (when not nil) asked about the
-// opened file before a byte of it is read.
-func readRegular(path string, limit int64, judge func(*os.File, fs.FileInfo) error) ([]byte, error) {
+// ReadJudged is ReadRegular with judge (when not nil) asked about the
+// opened file before a byte of it is read (private.Read's ownership check).
+func ReadJudged(path string, limit int64, judge func(*os.File, fs.FileInfo) error) ([]byte, error) {
 	before, err := os.Lstat(path)
 	if pe, ok := err.(*fs.PathError); ok {
 		pe.Op = "open" // what callers have always said of a missing file
@@ -40,7 +40,7 @@ func readRegular(path string, limit int64, judge func(*os.File, fs.FileInfo) err
 	if !before.Mode().IsRegular() {
 		return nil, notRegular(path, before.Mode())
 	}
-	f, err := openSharedNoFollow(path)
+	f, err := OpenNoFollow(path)
 	if err != nil {
 		return nil, err
 	}

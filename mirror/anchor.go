@@ -10,6 +10,7 @@ import (
 
 	"rfhandoff/gitcli"
 	"rfhandoff/localfile"
+	"rfhandoff/localfile/private"
 )
 
 // anchorsSuffix names the file beside the mirror (<mirror>.anchors) that
@@ -30,7 +31,7 @@ const maxAnchorsBytes = 1 << 20
 // that is an error naming it, never a silent reset: forgetting an anchor
 // would accept a rewritten branch.
 func readAnchors(path string) (map[string]string, error) {
-	data, err := localfile.ReadPrivate(path, maxAnchorsBytes)
+	data, err := private.Read(path, maxAnchorsBytes)
 	if errors.Is(err, os.ErrNotExist) {
 		return map[string]string{}, nil
 	}

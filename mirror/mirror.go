@@ -14,7 +14,7 @@ import (
 	"rfhandoff/config"
 	"rfhandoff/exec"
 	"rfhandoff/gitcli"
-	"rfhandoff/localfile"
+	"rfhandoff/localfile/private"
 )
 
 // The mirrors' names in the state directory, one per side.
@@ -80,7 +80,7 @@ func Open(ctx context.Context, checkout *gitcli.Client, repo config.Repo, dir st
 	if err := cleanTemps(dir); err != nil {
 		return nil, err
 	}
-	if err := private(dir); err != nil {
+	if err := checkPrivate(dir); err != nil {
 		return nil, err
 	}
 	if why, ok := m.check(ctx); !ok {
@@ -122,15 +122,15 @@ func RemoteURL(ctx context.Context, checkout *gitcli.Client, repo config.Repo) (
 	return gitcli.AbsoluteURL(raw, checkout.Dir)
 }
 
-// private refuses a mirror, or its config, that another account could
+// checkPrivate refuses a mirror, or its config, that another account could
 // change: every git call in the mirror reads that config (PROTOCOL#rx-state).
 // A mirror not made yet passes.
-func private(dir string) error {
+func checkPrivate(dir string) error {
 	for _, p := range []string{dir, filepath.Join(dir, "config")} {
 		if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) {
 			return nil
 		}
-		if err := localfile.CheckPrivate(p); err != nil {
+		if err := private.Check(p); err != nil {
 			return fmt.Errorf("mirror: %w", err)
 		}
 	}
@@ -165,7 +165,7 @@ const maxURLFileBytes = 64 << 10
 // mirroredURL reads urlFile in the mirror at dir; ok is false when there
 // is none.
 func mirroredURL(dir string) (url string, ok bool, err error) {
-	data, err := localfile.ReadPrivate(filepath.Join(dir, urlFile), maxURLFileBytes)
+	data, err := private.Read(filepath.Join(dir, urlFile), maxURLFileBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", false, nil
 	}

@@ -10,6 +10,7 @@ import (
 
 	"rfhandoff/gitcli"
 	"rfhandoff/localfile"
+	"rfhandoff/localfile/private"
 )
 
 // withheldFile, inside the mirror, lists the blobs a bounded fetch did
@@ -33,7 +34,7 @@ func (w withheld) path() string { return filepath.Join(w.dir, withheldFile) }
 // read is the recorded limits by blob; a damaged line only costs a fetch.
 func (w withheld) read() map[string]int64 {
 	out := map[string]int64{}
-	data, err := localfile.ReadPrivate(w.path(), maxWithheldBytes)
+	data, err := private.Read(w.path(), maxWithheldBytes)
 	if err != nil {
 		return out
 	}

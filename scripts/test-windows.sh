@@ -150,7 +150,7 @@ if [ ${#pkgs[@]} -eq 0 ] && [ -n "$withgit" ]; then
 elif [ ${#pkgs[@]} -eq 0 ]; then
   # CI's run: the packages whose tests pass under Wine without git.exe
   # (tests that need git skip, naming it). The git half is --git.
-  pkgs=(./exec/ ./localfile/ ./state/ ./captureplan/ ./prompt/ ./internal/prompttest/ ./strictjson/ ./task/ ./result/ ./config/ ./backoff/ ./gate/...
+  pkgs=(./exec/ ./localfile/... ./state/ ./captureplan/ ./prompt/ ./internal/prompttest/ ./strictjson/ ./task/ ./result/ ./config/ ./backoff/ ./gate/...
         ./hacksim/ ./hackrfcli/ ./quicklook/ ./capture/ ./txwatch/ ./transmit/ ./gitcli/ ./gitcli/sshsig/ ./demo/
         ./hiddentext/ ./node/ ./sigmf/ ./notify/ ./errlist/)
 fi

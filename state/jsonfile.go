@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"rfhandoff/localfile"
+	"rfhandoff/localfile/private"
 	"rfhandoff/strictjson"
 )
 
@@ -34,13 +35,13 @@ func (e *CorruptError) Unwrap() error { return e.Err }
 // one of v's (encoding/json would fold case), no null where v holds a
 // value, no unknown keys. A missing file returns exists=false and no
 // error; a file that fails any of this returns a *CorruptError. The file
-// must be one only this account can change (ReadPrivate): one that is not
+// must be one only this account can change (private.Read): one that is not
 // is refused, naming it, before it is read.
 //
 // v must marshal every field (no omitempty): the key check compares the
 // file's keys with v's own encoding.
 func ReadJSON(path string, v any) (exists bool, err error) {
-	data, err := localfile.ReadPrivate(path, maxFileBytes)
+	data, err := private.Read(path, maxFileBytes)
 	var big *localfile.TooLargeError
 	switch {
 	case errors.Is(err, fs.ErrNotExist):

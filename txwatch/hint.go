@@ -5,6 +5,7 @@ import (
 
 	"rfhandoff/config"
 	"rfhandoff/localfile"
+	"rfhandoff/localfile/private"
 	"rfhandoff/result"
 )
 
@@ -17,7 +18,7 @@ const fetchHintFile = "tx_result_fetched"
 
 // ReadFetchHint is the commit (or commits' digest) tx execute fetched last.
 func ReadFetchHint(pol config.Policy) string {
-	b, err := localfile.ReadPrivate(pol.StatePath(fetchHintFile), 128)
+	b, err := private.Read(pol.StatePath(fetchHintFile), 128)
 	if err != nil {
 		return ""
 	}

@@ -12,6 +12,7 @@ import (
 
 	"rfhandoff/config"
 	"rfhandoff/localfile"
+	"rfhandoff/localfile/private"
 	"rfhandoff/result"
 	"rfhandoff/state"
 )
@@ -229,7 +230,7 @@ func (s Store) ReadRecordSum(name string) (Record, string, error) {
 	if m == nil {
 		return Record{}, "", fmt.Errorf("%s: not an authorization record name (want <TASK_ID>-<12 hex digits>.json)", path)
 	}
-	data, err := localfile.ReadPrivate(path, maxRecordBytes)
+	data, err := private.Read(path, maxRecordBytes)
 	var r Record
 	var big *localfile.TooLargeError
 	switch {

@@ -1,6 +1,6 @@
 //go:build unix
 
-package localfile
+package private
 
 import (
 	"bufio"
@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/user"
 	"path/filepath"
+	"rfhandoff/localfile"
 	"strconv"
 	"strings"
 	"syscall"
@@ -17,9 +18,9 @@ import (
 
 // openNoFollow opens path (a directory or a regular file) for looking at,
 // refusing a symlink in its last component.
-func openNoFollow(path string, _ bool) (*os.File, error) { return openSharedNoFollow(path) }
+func openNoFollow(path string, _ bool) (*os.File, error) { return localfile.OpenNoFollow(path) }
 
-func mkdirPrivate(dir string) error {
+func mkdirOwn(dir string) error {
 	if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package localfile
+package private
 
 import "golang.org/x/sys/unix"
 

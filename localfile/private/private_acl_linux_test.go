@@ -1,4 +1,4 @@
-package localfile
+package private
 
 import (
 	"encoding/binary"
@@ -38,21 +38,21 @@ func TestCheckPrivateRefusesAnAccessListWriter(t *testing.T) {
 	if err := unix.Setxattr(f, "system.posix_acl_access", posixACL(6, 6, 6), 0); err != nil {
 		t.Skipf("no POSIX access lists on this file system: %v", err)
 	}
-	wantRefused(t, "a named writer in the access list", CheckPrivate(f), f, "writable by the accounts and groups its access list names (getfacl "+f+")", "`chmod go-w "+f+"`")
+	wantRefused(t, "a named writer in the access list", Check(f), f, "writable by the accounts and groups its access list names (getfacl "+f+")", "`chmod go-w "+f+"`")
 	if err := os.Chmod(f, 0o640); err != nil { // the mask loses w
 		t.Fatal(err)
 	}
-	if err := CheckPrivate(f); err != nil {
+	if err := Check(f); err != nil {
 		t.Errorf("the access list's mask without write: %v", err)
 	}
 
 	sub := filepath.Join(dir, "state")
-	mkdir(t, sub, 0o750)
+	mkdirT(t, sub, 0o750)
 	inside := filepath.Join(sub, "rx_agent_state.json")
 	write(t, inside, 0o600)
 	if err := unix.Setxattr(sub, "system.posix_acl_access", posixACL(7, 7, 7), 0); err != nil {
 		t.Fatal(err)
 	}
-	wantRefused(t, "below a directory whose access list names a writer", CheckPrivate(inside), inside,
+	wantRefused(t, "below a directory whose access list names a writer", Check(inside), inside,
 		"the directory "+sub+" above it is writable by the accounts and groups its access list names")
 }

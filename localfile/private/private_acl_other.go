@@ -1,6 +1,6 @@
 //go:build unix && !linux
 
-package localfile
+package private
 
 // extendedACL: access lists beyond the mode bits (macOS's chmod +a, the
 // BSDs' setfacl) are not read here; OPERATIONS#threat-model names the gap.

@@ -1,6 +1,6 @@
 //go:build unix
 
-package localfile
+package private
 
 import (
 	"errors"
@@ -26,7 +26,7 @@ func write(t *testing.T, path string, mode os.FileMode) {
 	}
 }
 
-func mkdir(t *testing.T, path string, mode os.FileMode) {
+func mkdirT(t *testing.T, path string, mode os.FileMode) {
 	t.Helper()
 	if err := os.Mkdir(path, 0o700); err != nil {
 		t.Fatal(err)
@@ -59,71 +59,71 @@ func TestCheckPrivateModes(t *testing.T) {
 	dir := t.TempDir()
 	ok := filepath.Join(dir, "ok.toml")
 	write(t, ok, 0o644)
-	if err := CheckPrivate(ok); err != nil {
-		t.Errorf("CheckPrivate(0644 file) = %v", err)
+	if err := Check(ok); err != nil {
+		t.Errorf("Check(0644 file) = %v", err)
 	}
-	if data, err := ReadPrivate(ok, 64); err != nil || string(data) != "x = 1\n" {
-		t.Errorf("ReadPrivate(0644 file) = %q, %v", data, err)
+	if data, err := Read(ok, 64); err != nil || string(data) != "x = 1\n" {
+		t.Errorf("Read(0644 file) = %q, %v", data, err)
 	}
-	if err := CheckPrivate(dir); err != nil {
-		t.Errorf("CheckPrivate(t.TempDir()) = %v", err)
+	if err := Check(dir); err != nil {
+		t.Errorf("Check(t.TempDir()) = %v", err)
 	}
 
 	world := filepath.Join(dir, "world.toml")
 	write(t, world, 0o646)
-	wantRefused(t, "world-writable file", CheckPrivate(world), world, "writable by every account (mode 0646)", "`chmod go-w "+world+"`")
-	if data, err := ReadPrivate(world, 64); data != nil {
+	wantRefused(t, "world-writable file", Check(world), world, "writable by every account (mode 0646)", "`chmod go-w "+world+"`")
+	if data, err := Read(world, 64); data != nil {
 		t.Errorf("ReadPrivate read a world-writable file: %q", data)
 	} else {
 		wantRefused(t, "ReadPrivate world-writable", err, world, "writable by every account")
 	}
 
 	open := filepath.Join(dir, "open")
-	mkdir(t, open, 0o777)
-	wantRefused(t, "world-writable directory", CheckPrivate(open), open, "mode 0777")
+	mkdirT(t, open, 0o777)
+	wantRefused(t, "world-writable directory", Check(open), open, "mode 0777")
 	inside := filepath.Join(open, "state.json")
 	write(t, inside, 0o600)
-	wantRefused(t, "file below a world-writable directory", CheckPrivate(inside), inside,
+	wantRefused(t, "file below a world-writable directory", Check(inside), inside,
 		"the directory "+open+" above it is writable by every account", "could rename what is below it away", "`chmod go-w "+open+"`")
 
 	sticky := filepath.Join(dir, "sticky")
-	mkdir(t, sticky, 0o777|os.ModeSticky)
+	mkdirT(t, sticky, 0o777|os.ModeSticky)
 	below := filepath.Join(sticky, "mine")
-	mkdir(t, below, 0o700)
-	if err := CheckPrivate(below); err != nil {
+	mkdirT(t, below, 0o700)
+	if err := Check(below); err != nil {
 		t.Errorf("a private directory in a sticky one (as in /tmp): %v", err)
 	}
 
 	target := filepath.Join(dir, "target")
-	mkdir(t, target, 0o700)
+	mkdirT(t, target, 0o700)
 	link := filepath.Join(dir, "link")
 	if err := os.Symlink(target, link); err != nil {
 		t.Fatal(err)
 	}
-	wantRefused(t, "symlinked directory", CheckPrivate(link), link, "a symlink", "never follows a link")
+	wantRefused(t, "symlinked directory", Check(link), link, "a symlink", "never follows a link")
 	flink := filepath.Join(dir, "flink.toml")
 	if err := os.Symlink(ok, flink); err != nil {
 		t.Fatal(err)
 	}
-	if data, err := ReadPrivate(flink, 64); data != nil || err == nil {
+	if data, err := Read(flink, 64); data != nil || err == nil {
 		t.Errorf("ReadPrivate through a symlink = %q, %v", data, err)
 	}
 	// Below a symlinked directory, the directory that holds the link and
 	// the one it points to are both judged.
 	open2 := filepath.Join(dir, "open2")
-	mkdir(t, open2, 0o777)
+	mkdirT(t, open2, 0o777)
 	far := filepath.Join(dir, "far")
-	mkdir(t, far, 0o700)
+	mkdirT(t, far, 0o700)
 	if err := os.Symlink(far, filepath.Join(open2, "hop")); err != nil {
 		t.Fatal(err)
 	}
 	hopped := filepath.Join(open2, "hop", "f.json")
 	write(t, hopped, 0o600)
-	wantRefused(t, "below a link held by a world-writable directory", CheckPrivate(hopped), hopped, "the directory "+open2+" above it")
+	wantRefused(t, "below a link held by a world-writable directory", Check(hopped), hopped, "the directory "+open2+" above it")
 
 	fifo := filepath.Join(dir, "fifo")
 	if err := syscall.Mkfifo(fifo, 0o600); err == nil {
-		wantRefused(t, "FIFO", CheckPrivate(fifo), fifo, "a FIFO")
+		wantRefused(t, "FIFO", Check(fifo), fifo, "a FIFO")
 	}
 }
 
@@ -140,33 +140,33 @@ func TestCheckPrivateOwners(t *testing.T) {
 	if err := os.Chown(theirs, strangerID, strangerID); err != nil {
 		t.Fatal(err)
 	}
-	wantRefused(t, "another account's file", CheckPrivate(theirs), theirs, "owned by uid 54321, not by you", "cannot be trusted", "`chown root "+theirs+"`")
-	if data, err := ReadPrivate(theirs, 64); data != nil || err == nil {
+	wantRefused(t, "another account's file", Check(theirs), theirs, "owned by uid 54321, not by you", "cannot be trusted", "`chown root "+theirs+"`")
+	if data, err := Read(theirs, 64); data != nil || err == nil {
 		t.Errorf("ReadPrivate read another account's file: %q, %v", data, err)
 	}
 
 	theirDir := filepath.Join(dir, "theirdir")
-	mkdir(t, theirDir, 0o755)
+	mkdirT(t, theirDir, 0o755)
 	mine := filepath.Join(theirDir, "mine.json")
 	write(t, mine, 0o600)
 	if err := os.Chown(theirDir, strangerID, strangerID); err != nil {
 		t.Fatal(err)
 	}
-	wantRefused(t, "below another account's directory", CheckPrivate(mine), mine, "the directory "+theirDir+" above it is owned by uid 54321")
+	wantRefused(t, "below another account's directory", Check(mine), mine, "the directory "+theirDir+" above it is owned by uid 54321")
 
 	group := filepath.Join(dir, "group.toml")
 	write(t, group, 0o664)
 	if err := os.Chown(group, 0, strangerID); err != nil {
 		t.Fatal(err)
 	}
-	wantRefused(t, "group-writable, a shared group", CheckPrivate(group), group, "writable by the group gid 54321 (mode 0664)")
+	wantRefused(t, "group-writable, a shared group", Check(group), group, "writable by the group gid 54321 (mode 0664)")
 	// Root's own group has root as its only member (on the systems the
 	// suite runs on): its group bit is no one else's.
 	if privateGroup(0, 0) {
 		if err := os.Chown(group, 0, 0); err != nil {
 			t.Fatal(err)
 		}
-		if err := CheckPrivate(group); err != nil {
+		if err := Check(group); err != nil {
 			t.Errorf("group-writable with the owner's own group: %v", err)
 		}
 	}
@@ -176,26 +176,26 @@ func TestCheckPrivateOwners(t *testing.T) {
 // there: a directory others may write is refused, never chmod'ed.
 func TestMkdirPrivate(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "a", ".local")
-	if err := MkdirPrivate(dir); err != nil {
+	if err := Mkdir(dir); err != nil {
 		t.Fatal(err)
 	}
 	st, err := os.Stat(dir)
 	if err != nil || st.Mode().Perm() != 0o700 {
 		t.Fatalf("made %v, %v; want 0700", st, err)
 	}
-	if err := MkdirPrivate(dir); err != nil {
+	if err := Mkdir(dir); err != nil {
 		t.Errorf("again: %v", err)
 	}
 	if err := os.Chmod(dir, 0o770); err != nil {
 		t.Fatal(err)
 	}
-	if err := MkdirPrivate(dir); err == nil && !privateGroup(uint32(os.Getgid()), uint32(os.Geteuid())) {
+	if err := Mkdir(dir); err == nil && !privateGroup(uint32(os.Getgid()), uint32(os.Geteuid())) {
 		t.Errorf("a group-writable state directory passed")
 	}
 	if err := os.Chmod(dir, 0o777); err != nil {
 		t.Fatal(err)
 	}
-	wantRefused(t, "world-writable", MkdirPrivate(dir), dir, "mode 0777")
+	wantRefused(t, "world-writable", Mkdir(dir), dir, "mode 0777")
 	if st, _ := os.Stat(dir); st.Mode().Perm() != 0o777 {
 		t.Errorf("MkdirPrivate changed the mode to %04o", st.Mode().Perm())
 	}

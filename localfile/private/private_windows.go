@@ -1,4 +1,4 @@
-package localfile
+package private
 
 import (
 	"errors"
@@ -62,7 +62,7 @@ func openNoFollow(path string, dir bool) (*os.File, error) {
 // mkdirPrivate creates dir with an access list of its own (protected from
 // inheritance) granting full control to this account, SYSTEM and
 // Administrators, which what is created in it inherits: Windows' 0700.
-func mkdirPrivate(dir string) error {
+func mkdirOwn(dir string) error {
 	if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
 		return err
 	}

@@ -29,7 +29,25 @@ func ReadRegular(path string, limit int64) ([]byte, error) {
 
 // ReadJudged is ReadRegular with judge (when not nil) asked about the
 // opened file before a byte of it is read (private.Read's ownership check).
+// A file replaced by a rename between the look and the open (how every
+// state file is written) is looked at again, a few times, rather than
+// refused: a reader without the writer's lock then sees one whole version.
 func ReadJudged(path string, limit int64, judge func(*os.File, fs.FileInfo) error) ([]byte, error) {
+	for tries := 1; ; tries++ {
+		data, err := readJudgedOnce(path, limit, judge)
+		if !errors.Is(err, errReplaced) || tries == replacedTries {
+			return data, err
+		}
+	}
+}
+
+// replacedTries bounds ReadJudged's looks at a file that keeps being
+// replaced while it is opened.
+const replacedTries = 5
+
+var errReplaced = errors.New("replaced while it was being opened")
+
+func readJudgedOnce(path string, limit int64, judge func(*os.File, fs.FileInfo) error) ([]byte, error) {
 	before, err := os.Lstat(path)
 	if pe, ok := err.(*fs.PathError); ok {
 		pe.Op = "open" // what callers have always said of a missing file
@@ -53,7 +71,7 @@ func ReadJudged(path string, limit int64, judge func(*os.File, fs.FileInfo) erro
 		return nil, notRegular(path, st.Mode())
 	}
 	if !os.SameFile(before, st) {
-		return nil, &fs.PathError{Op: "read", Path: path, Err: errors.New("replaced while it was being opened")}
+		return nil, &fs.PathError{Op: "read", Path: path, Err: errReplaced}
 	}
 	if judge != nil {
 		if err := judge(f, st); err != nil {

@@ -2,7 +2,6 @@ package localfile
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -90,53 +89,5 @@ func skipUnlessLink(t *testing.T, link string) {
 	}
 	if err != nil {
 		t.Skipf("no working symlink here (Wine's emulation): %v", err)
-	}
-}
-
-// A file replaced by rename again and again while it is read (how every
-// state file is written, readers taking no lock) is read as one whole
-// version each time, never refused as replaced while it was being opened.
-func TestReadRegularDuringRenames(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "state.json")
-	versions := []string{strings.Repeat("a", 4096), strings.Repeat("b", 100)}
-	if err := os.WriteFile(path, []byte(versions[0]), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	stop := make(chan struct{})
-	done := make(chan error, 1)
-	go func() {
-		for i := 0; ; i++ {
-			select {
-			case <-stop:
-				done <- nil
-				return
-			default:
-			}
-			tmp := filepath.Join(dir, fmt.Sprintf("tmp%d", i%2))
-			if err := os.WriteFile(tmp, []byte(versions[i%2]), 0o600); err != nil {
-				done <- err
-				return
-			}
-			if err := os.Rename(tmp, path); err != nil {
-				done <- err
-				return
-			}
-		}
-	}()
-	for range 2000 {
-		data, err := ReadRegular(path, 1<<20)
-		if err != nil {
-			close(stop)
-			t.Fatalf("read during renames: %v", err)
-		}
-		if string(data) != versions[0] && string(data) != versions[1] {
-			close(stop)
-			t.Fatalf("read %d bytes that are neither version", len(data))
-		}
-	}
-	close(stop)
-	if err := <-done; err != nil {
-		t.Fatal(err)
 	}
 }

@@ -5,6 +5,7 @@ package localfile
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 )
@@ -50,5 +51,52 @@ func TestReadRegularRefusesADevice(t *testing.T) {
 			t.Errorf("%s was read: %q", dev, data)
 		}
 		wantRefusal(t, err, dev, "a device")
+	}
+}
+
+// A file replaced by WriteFileAtomic again and again while it is read (how
+// every state file is written, readers taking no lock) is read as one whole
+// version each time, never refused as replaced while it was being opened.
+// Unix only: under Wine a reader that never pauses keeps the writer's
+// replace failing (Access denied after its retries), which is the writer's
+// limit there, not what this test is about.
+func TestReadRegularDuringRenames(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "state.json")
+	versions := []string{strings.Repeat("a", 4096), strings.Repeat("b", 100)}
+	if err := os.WriteFile(path, []byte(versions[0]), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	stop := make(chan struct{})
+	done := make(chan error, 1)
+	go func() {
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				done <- nil
+				return
+			default:
+			}
+			// The state files' own writer: temp file, fsync, rename.
+			if err := WriteFileAtomic(path, []byte(versions[i%2]), 0o600); err != nil {
+				done <- err
+				return
+			}
+		}
+	}()
+	for range 2000 {
+		data, err := ReadRegular(path, 1<<20)
+		if err != nil {
+			close(stop)
+			t.Fatalf("read during renames: %v", err)
+		}
+		if string(data) != versions[0] && string(data) != versions[1] {
+			close(stop)
+			t.Fatalf("read %d bytes that are neither version", len(data))
+		}
+	}
+	close(stop)
+	if err := <-done; err != nil {
+		t.Fatal(err)
 	}
 }

@@ -1,6 +1,11 @@
 package transmit
 
 import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
 	"rfhandoff/config"
 	"rfhandoff/exec"
 	"rfhandoff/gate"
@@ -8,10 +13,6 @@ import (
 	"rfhandoff/internal/tasktest"
 	"rfhandoff/internal/txtest"
 	"rfhandoff/txwatch"
-	"slices"
-	"strings"
-	"testing"
-	"time"
 )
 
 // Tests that run tx watch to get a record, then tx execute on it.

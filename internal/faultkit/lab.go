@@ -64,7 +64,7 @@ func NewLab(t testing.TB) *Lab {
 	}
 	dir := filepath.Join(srv, "remote.git")
 	gittest.Git(t, r, srv, "init", "--quiet", "--bare", dir)
-	gittest.ConfigureRemote(t, r, dir)
+	gittest.ConfigureRemote(t, dir)
 	rem := &gittest.Remote{Dir: dir, URL: gittest.ServeURL(t, dir), R: r}
 	l := &Lab{t: t, Home: home, R: r, Srv: srv, Remote: rem, Tmp: t.TempDir()}
 	l.Base = gittest.Seed(t, rem, tasktest.TaskBranch, map[string]string{

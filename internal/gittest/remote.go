@@ -37,7 +37,7 @@ func NewBareRemoteWith(t testing.TB, r exec.Runner, branches ...string) *Remote 
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "remote.git")
 	Git(t, r, filepath.Dir(dir), "init", "--quiet", "--bare", dir)
-	ConfigureRemote(t, r, dir)
+	ConfigureRemote(t, dir)
 	rem := &Remote{Dir: dir, URL: ServeURL(t, dir), R: r}
 	for _, b := range branches {
 		Seed(t, rem, b, map[string]string{"README.md": "branch " + b + "\n"})
@@ -49,16 +49,23 @@ func NewBareRemoteWith(t testing.TB, r exec.Runner, branches ...string) *Remote 
 // remotes are: it serves blobless fetches, as GitHub and GitLab do (the
 // mirrors fetch blobless), and starts no housekeeping of its own after a
 // push (git gc --auto and git maintenance run --auto are four processes a
-// push, which the tests would pay thousands of times for nothing).
-func ConfigureRemote(t testing.TB, r exec.Runner, dir string) {
+// push, which the tests would pay thousands of times for nothing). The
+// keys are appended to the repository's config file as git config would
+// write them: four git processes a remote, for every remote of the suite,
+// saved.
+func ConfigureRemote(t testing.TB, dir string) {
 	t.Helper()
-	for _, kv := range [][2]string{
-		{"uploadpack.allowFilter", "true"},
-		{"receive.autogc", "false"},
-		{"gc.auto", "0"},
-		{"maintenance.auto", "false"},
-	} {
-		Git(t, r, dir, "config", kv[0], kv[1])
+	f, err := os.OpenFile(filepath.Join(dir, "config"), os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = f.WriteString("[uploadpack]\n\tallowFilter = true\n[receive]\n\tautogc = false\n" +
+		"[gc]\n\tauto = 0\n[maintenance]\n\tauto = false\n")
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		t.Fatal(err)
 	}
 }
 

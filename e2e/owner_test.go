@@ -498,3 +498,66 @@ func TestOwnerAgentDeletesUsedOutcome(t *testing.T) {
 		t.Errorf("an outcome was written again: %v", err)
 	}
 }
+
+// Finding 9's other half: the audit log itself, not only its directory,
+// must be one only this account can change. One writable by others, or
+// owned by another account, is refused before any git call, naming it and
+// the fix; not a byte is added to it and the RX state stays as it was.
+// Fixed, the same log is used again.
+func TestOwnerAuditLogOthersMayChangeRefused(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name  string
+		spoil func(t *testing.T, path string)
+		fix   func(t *testing.T, path string)
+		want  []string
+	}{
+		{"writable by others", func(t *testing.T, p string) { faultkit.Chmod(t, p, 0o646) }, func(t *testing.T, p string) { faultkit.Chmod(t, p, 0o600) },
+			[]string{"writable by", "(mode 0646)", "`chmod go-w "}},
+		{"owned by another account", func(t *testing.T, p string) {
+			a := faultkit.NewAccount(t)
+			if err := os.Lchown(p, a.UID, -1); err != nil {
+				t.Fatal(err)
+			}
+		}, func(t *testing.T, p string) {
+			if err := os.Lchown(p, os.Geteuid(), -1); err != nil {
+				t.Fatal(err)
+			}
+		}, []string{"owned by", "not by you", "`chown "}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			rx := rxtest.New(t, rxtest.Options{})
+			rx.PushTask(tasktest.TaskSpec{ID: "OWNER_AUDIT_1", HardwareAccess: true, RFRX: true})
+			if out := faultkit.Run(t, rx.Environ(), rx.Dir, rxWait, "", "rx", "check"); out.Code != 10 {
+				t.Fatalf("rx check: %s", out)
+			}
+			rx.PushTask(tasktest.TaskSpec{ID: "OWNER_AUDIT_2", HardwareAccess: true, RFRX: true})
+			path := rx.Policy.AuditPath()
+			c.spoil(t, path)
+			before, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := faultkit.Run(t, rx.Environ(), rx.Dir, rxWait, "", "rx", "check")
+			if out.Code != 1 || strings.Contains(out.Stdout, "OWNER_AUDIT_2") {
+				t.Fatalf("rx check with an audit log %s: want exit 1, nothing read\n%s", c.name, out)
+			}
+			for _, w := range append(c.want, "audit log", path) {
+				if !strings.Contains(out.Stderr, w) {
+					t.Errorf("the refusal does not name %q:\n%s", w, out.Stderr)
+				}
+			}
+			if after, _ := os.ReadFile(path); string(after) != string(before) {
+				t.Errorf("the refused audit log was written to (%d bytes, was %d)", len(after), len(before))
+			}
+			if st := loadRX(t, rx); st.LastSeenTaskID != "OWNER_AUDIT_1" {
+				t.Errorf("the RX state moved on: %+v", st)
+			}
+			c.fix(t, path)
+			if out := faultkit.Run(t, rx.Environ(), rx.Dir, rxWait, "", "rx", "check"); out.Code != 10 || !strings.Contains(out.Stdout, "OWNER_AUDIT_2") {
+				t.Fatalf("rx check with the audit log fixed: %s", out)
+			}
+		})
+	}
+}

@@ -310,14 +310,12 @@ func TestOwnerWritablePolicyOrTrustFileRefused(t *testing.T) {
 	})
 }
 
-// The supported way to let an agent work on the RX laptop
-// (OPERATIONS#threat-model): the agent's account may write the working tree; the state
-// directory, the audit log and the policy live outside it, the operator's
-// alone. The agent can change the tree but cannot write, rename or replace
-// the state directory or the policy, and rx check works for the operator
-// as it does with one account.
-func TestOwnerTwoAccountRecipe(t *testing.T) {
-	t.Parallel()
+// twoAccountRX is the layout OPERATIONS#threat-model recommends: an RX
+// checkout its agent's account a may write (group-writable, setgid), and
+// the state directory, audit log and captures under private, the
+// operator's alone (reachable by a, never writable).
+func twoAccountRX(t *testing.T) (*faultkit.Account, *rxtest.RX, string) {
+	t.Helper()
 	a := faultkit.NewAccount(t)
 	rx := rxtest.New(t, rxtest.Options{})
 	private := filepath.Join(t.TempDir(), "rfhandoff") // as ~/.local/state/rfhandoff
@@ -347,7 +345,18 @@ func TestOwnerTwoAccountRecipe(t *testing.T) {
 	}
 	faultkit.LetReach(t, filepath.Join(rx.Dir, "x"))
 	faultkit.LetReach(t, filepath.Join(private, "x")) // reachable, never writable: the boundary is the modes, not a hidden path
+	return a, rx, private
+}
 
+// The supported way to let an agent work on the RX laptop
+// (OPERATIONS#threat-model): the agent's account may write the working tree; the state
+// directory, the audit log and the policy live outside it, the operator's
+// alone. The agent can change the tree but cannot write, rename or replace
+// the state directory or the policy, and rx check works for the operator
+// as it does with one account.
+func TestOwnerTwoAccountRecipe(t *testing.T) {
+	t.Parallel()
+	a, rx, _ := twoAccountRX(t)
 	rx.PushTask(tasktest.TaskSpec{ID: "OWNER_RECIPE_1", HardwareAccess: true, RFRX: true})
 	if out := faultkit.Run(t, rx.Environ(), rx.Dir, rxWait, "", "rx", "check"); out.Code != 10 {
 		t.Fatalf("rx check of the operator in the two-account layout: %s", out)
@@ -373,6 +382,66 @@ func TestOwnerTwoAccountRecipe(t *testing.T) {
 	}
 	if st := loadRX(t, rx); st.LastSeenTaskID != "OWNER_RECIPE_1" {
 		t.Errorf("the operator's state: %+v", st)
+	}
+}
+
+// Findings 7 and 8 as the agent of the recipe above: its own account may
+// write the shared checkout, and so its .git/config. It turns on replace
+// refs, names programs of its own for the keys git runs (fsmonitor,
+// hooks, ssh) and redirects the remote to a copy it controls (a task only
+// the copy holds). The operator's rx check refuses the redirect, naming
+// the setting, the file and the fix, and offers nothing of the copy; with
+// the fix ([repo] url) it offers the remote's task. None of the agent's
+// programs ever ran as the operator.
+func TestOwnerAgentGitConfigInSharedCheckout(t *testing.T) {
+	t.Parallel()
+	a, rx, _ := twoAccountRX(t)
+	const real, copied = "OWNER_GITCFG_REAL", "OWNER_GITCFG_COPY"
+	rx.PushTask(tasktest.TaskSpec{ID: real, HardwareAccess: true, RFRX: true})
+	origin := strings.TrimSpace(gittest.Git(t, rx.Remote.R, rx.Dir, "config", "--get", "remote.origin.url"))
+	dir := filepath.Join(t.TempDir(), "copy.git")
+	gittest.Git(t, rx.Remote.R, filepath.Dir(dir), "clone", "--quiet", "--bare", "--end-of-options", rx.Remote.URL, dir)
+	cp := &gittest.Remote{Dir: dir, URL: gittest.ServeURL(t, dir), R: rx.Remote.R}
+	gittest.Rewrite(t, cp, tasktest.TaskBranch, map[string]string{tasktest.TaskPath: tasktest.TaskFile(tasktest.TaskSpec{ID: copied, ExpectedHead: rx.Base, HardwareAccess: true, RFRX: true})})
+
+	marker := filepath.Join(a.Home, "ran")
+	prog := filepath.Join(a.Home, "prog")
+	script := "printf '#!/bin/sh\\necho \"$0 $*\" >> " + marker + "\\n' > " + prog + " && chmod 755 " + prog +
+		" && mkdir -p hooks && for h in pre-push post-checkout post-merge reference-transaction fsmonitor-watchman; do ln -s " + prog + " hooks/$h; done" +
+		" && printf '[core]\\n\\tuseReplaceRefs = true\\n\\tfsmonitor = " + prog + "\\n\\thooksPath = " + filepath.Join(a.Home, "hooks") +
+		"\\n\\tsshCommand = " + prog + "\\n[url \"" + cp.URL + "\"]\\n\\tinsteadOf = " + origin + "\\n' >> " + filepath.Join(rx.Dir, ".git", "config")
+	if o := a.Sh(t, a.Home, script); o.Code != 0 {
+		t.Fatalf("the agent cannot write the shared checkout's config: %s", o)
+	}
+	if _, err := os.Stat(prog); err != nil {
+		t.Fatalf("the agent's program: %v", err)
+	}
+
+	out := faultkit.Run(t, rx.Environ(), rx.Dir, rxWait, "", "rx", "check")
+	if out.Code != 1 || strings.Contains(out.All(), copied) {
+		t.Fatalf("rx check with the agent's redirect: want exit 1, the copy's task never shown\n%s", out)
+	}
+	t.Logf("rx check refuses:\n%s", out.Stderr)
+	for _, w := range []string{"insteadOf", cp.URL, filepath.Join(rx.Dir, ".git", "config"), "[repo] url"} {
+		if !strings.Contains(out.Stderr, w) {
+			t.Errorf("the refusal does not name %q:\n%s", w, out.Stderr)
+		}
+	}
+	rx.Policy.Repo.URL = rx.Remote.URL // the fix the refusal names
+	rx.WritePolicy()
+	out = faultkit.Run(t, rx.Environ(), rx.Dir, rxWait, "", "rx", "check")
+	if out.Code != 10 || !strings.Contains(out.Stdout, real) || strings.Contains(out.All(), copied) {
+		t.Fatalf("rx check with [repo] url: want exit 10 offering %s only\n%s", real, out)
+	}
+	if data, err := os.ReadFile(marker); !os.IsNotExist(err) {
+		t.Fatalf("a program the agent named ran as the operator (%v):\n%s", err, data)
+	}
+	// The check above could fail: the agent's program, run, leaves its mark.
+	if o := a.Sh(t, a.Home, prog+" probe"); o.Code != 0 {
+		t.Fatalf("the agent's program does not run: %s", o)
+	}
+	if data, err := os.ReadFile(marker); err != nil || !strings.Contains(string(data), "probe") {
+		t.Fatalf("the agent's program left no mark (%v): %q", err, data)
 	}
 }
 
@@ -427,5 +496,68 @@ func TestOwnerAgentDeletesUsedOutcome(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, outcome)); !os.IsNotExist(err) {
 		t.Errorf("an outcome was written again: %v", err)
+	}
+}
+
+// Finding 9's other half: the audit log itself, not only its directory,
+// must be one only this account can change. One writable by others, or
+// owned by another account, is refused before any git call, naming it and
+// the fix; not a byte is added to it and the RX state stays as it was.
+// Fixed, the same log is used again.
+func TestOwnerAuditLogOthersMayChangeRefused(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name  string
+		spoil func(t *testing.T, path string)
+		fix   func(t *testing.T, path string)
+		want  []string
+	}{
+		{"writable by others", func(t *testing.T, p string) { faultkit.Chmod(t, p, 0o646) }, func(t *testing.T, p string) { faultkit.Chmod(t, p, 0o600) },
+			[]string{"writable by", "(mode 0646)", "`chmod go-w "}},
+		{"owned by another account", func(t *testing.T, p string) {
+			a := faultkit.NewAccount(t)
+			if err := os.Lchown(p, a.UID, -1); err != nil {
+				t.Fatal(err)
+			}
+		}, func(t *testing.T, p string) {
+			if err := os.Lchown(p, os.Geteuid(), -1); err != nil {
+				t.Fatal(err)
+			}
+		}, []string{"owned by", "not by you", "`chown "}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			rx := rxtest.New(t, rxtest.Options{})
+			rx.PushTask(tasktest.TaskSpec{ID: "OWNER_AUDIT_1", HardwareAccess: true, RFRX: true})
+			if out := faultkit.Run(t, rx.Environ(), rx.Dir, rxWait, "", "rx", "check"); out.Code != 10 {
+				t.Fatalf("rx check: %s", out)
+			}
+			rx.PushTask(tasktest.TaskSpec{ID: "OWNER_AUDIT_2", HardwareAccess: true, RFRX: true})
+			path := rx.Policy.AuditPath()
+			c.spoil(t, path)
+			before, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := faultkit.Run(t, rx.Environ(), rx.Dir, rxWait, "", "rx", "check")
+			if out.Code != 1 || strings.Contains(out.Stdout, "OWNER_AUDIT_2") {
+				t.Fatalf("rx check with an audit log %s: want exit 1, nothing read\n%s", c.name, out)
+			}
+			for _, w := range append(c.want, "audit log", path) {
+				if !strings.Contains(out.Stderr, w) {
+					t.Errorf("the refusal does not name %q:\n%s", w, out.Stderr)
+				}
+			}
+			if after, _ := os.ReadFile(path); string(after) != string(before) {
+				t.Errorf("the refused audit log was written to (%d bytes, was %d)", len(after), len(before))
+			}
+			if st := loadRX(t, rx); st.LastSeenTaskID != "OWNER_AUDIT_1" {
+				t.Errorf("the RX state moved on: %+v", st)
+			}
+			c.fix(t, path)
+			if out := faultkit.Run(t, rx.Environ(), rx.Dir, rxWait, "", "rx", "check"); out.Code != 10 || !strings.Contains(out.Stdout, "OWNER_AUDIT_2") {
+				t.Fatalf("rx check with the audit log fixed: %s", out)
+			}
+		})
 	}
 }

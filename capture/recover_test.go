@@ -17,6 +17,7 @@ import (
 	"rfhandoff/hackrfcli"
 	"rfhandoff/internal/gittest"
 	"rfhandoff/internal/publishtest"
+	"rfhandoff/internal/sigmftest"
 	"rfhandoff/node"
 	"rfhandoff/publish"
 	"rfhandoff/result"
@@ -160,7 +161,7 @@ func newOrphanOf(t *testing.T, w *world, noTool bool, nodeName string) *orphan {
 	o.rec = &state.CaptureInProgress{TaskID: publishtest.TaskID, DataPath: path, CapturePID: pid, CaptureStart: start,
 		RfhandoffPID: gone.Pid, StartedAt: started, SourceHead: w.Head, PlannedDurationS: f.plannedS,
 		FrequencyHz: f.freqHz, SampleRateHz: f.rateHz, ReadyPublished: true, ReadyCommit: out.Commit,
-		CompleteNotes: []string{}, Node: nodeName}
+		CompleteNotes: []string{}, Node: nodeName, Capture: new(p.CapturePlan())}
 	setRecord(t, w, o.rec)
 	return o
 }
@@ -270,8 +271,20 @@ func TestRecoverPublishesHonestComplete(t *testing.T) {
 		t.Errorf("quick-look: %v", err)
 	}
 	_, sum512, _ := fileSums(t, o.rec.DataPath)
-	if meta, err := os.ReadFile(base + MetaSuffix); err != nil || !strings.Contains(string(meta), `"core:sha512": "`+sum512+`"`) {
-		t.Errorf("SigMF metadata (want sha512 %s): %v\n%s", sum512, err, meta)
+	sigMeta, err := os.ReadFile(base + MetaSuffix)
+	if err != nil || !strings.Contains(string(sigMeta), `"core:sha512": "`+sum512+`"`) {
+		t.Errorf("SigMF metadata (want sha512 %s): %v\n%s", sum512, err, sigMeta)
+	}
+	// SigMF 1.2.x, with the gains of the plan recorded in
+	// capture_in_progress.
+	if err := sigmftest.ValidateMeta(sigMeta); err != nil {
+		t.Errorf("recovered SigMF metadata does not validate: %v\n%s", err, sigMeta)
+	}
+	for _, want := range []string{`"core:version": "1.2.0"`, `"rfhandoff:lna_gain_db": 16`, `"rfhandoff:vga_gain_db": 20`,
+		`"rfhandoff:amp": false`, `"rfhandoff:antenna_power": false`} {
+		if !strings.Contains(string(sigMeta), want) {
+			t.Errorf("recovered SigMF metadata lacks %s:\n%s", want, sigMeta)
+		}
 	}
 	if again, err := Recover(t.Context(), w.deps(t), opt); again != nil || err != nil {
 		t.Fatalf("a second Recover = %+v, %v; want nothing to do", again, err)

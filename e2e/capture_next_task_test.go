@@ -42,6 +42,9 @@ func TestCaptureSurvivesTheNextTask(t *testing.T) {
 	if code := exitStatus(t, c.Wait(faultkit.Wait)); code != 0 {
 		t.Fatalf("rx capture after the task branch moved on: exit %d\n%s", code, c.Stderr)
 	}
+	if out := c.Stdout.String() + c.Stderr.String(); strings.Contains(out, "publish-result") || strings.Contains(out, "check 1") {
+		t.Errorf("rx capture advises a publish that the checks refuse:\n%s", out)
+	}
 	tip := lab.Tip(tasktest.ResultBranch)
 	r, err := result.Decode([]byte(gittest.Git(t, lab.R, lab.Remote.Dir, "show", tip+":docs/handoff/results/RX_RESULT.json")), result.Options{})
 	if err != nil || r.TaskID != id || r.State != result.StateComplete || *r.CaptureSizeBytes != 2*2_000_000*15 {

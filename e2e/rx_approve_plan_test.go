@@ -6,6 +6,7 @@ import (
 
 	"rfhandoff/internal/rxtest"
 	"rfhandoff/internal/tasktest"
+	"rfhandoff/prompt"
 )
 
 // TestRxApproveShowsWhatWillRun: `rx approve` of a capture task shows,
@@ -13,7 +14,7 @@ import (
 // amp, antenna power, duration, bytes, where, free space) and no [S] Stop
 // watcher, as no watcher runs; the approval binds that plan, so a policy
 // changed afterwards makes rx capture refuse naming the key, and rx
-// approve asks again, showing the new plan.
+// approve and rx watch ask again, showing the new plan.
 func TestRxApproveShowsWhatWillRun(t *testing.T) {
 	t.Parallel()
 	rx := rxtest.New(t, rxtest.Options{})
@@ -52,5 +53,14 @@ func TestRxApproveShowsWhatWillRun(t *testing.T) {
 	s.Send("D")
 	if code := exitOf(t, s); code != 1 || !strings.Contains(s.Stdout.String(), "capture.vga_gain_db: approved 30, now 40") {
 		t.Fatalf("rx approve after a policy change: exit %d\n%s\n%s", code, s.Stdout, s.Stderr)
+	}
+	// A watcher offers the task, approved with the old plan, again too.
+	w := rxTerminal(t, rx, "rx", "watch")
+	w.Stderr.WaitForText("task was approved with other capture parameters: offering it again", rxWait)
+	w.WaitForText("LNA/VGA gain:  24 dB / 40 dB", rxWait)
+	w.WaitForText(prompt.WatcherMenu, rxWait)
+	w.Send("S")
+	if code := exitOf(t, w); code != 0 {
+		t.Fatalf("rx watch: exit %d\n%s", code, w.Stderr)
 	}
 }

@@ -35,11 +35,23 @@ func waitReady(t *testing.T, s *captureSide, base string) {
 }
 
 // TestRxCaptureOutlivesItsTerminal: an ssh drop or a killed tmux session
-// (SIGHUP) and a closed stdout and stderr (`| head`) do not end rx
-// capture: it runs to its planned end and publishes its COMPLETE
-// (PROTOCOL#capture).
+// (SIGHUP; with the terminal itself closed, its writes fail too) and a
+// closed stdout and stderr (`| head`) do not end rx capture: it runs to
+// its planned end and publishes its COMPLETE (PROTOCOL#capture).
 func TestRxCaptureOutlivesItsTerminal(t *testing.T) {
 	t.Parallel()
+	t.Run("terminal closed", func(t *testing.T) {
+		t.Parallel()
+		s := newCaptureSide(t, "", nil)
+		base := s.f.ResultTip(t)
+		sess := prompttest.Start(t, s.bin, s.args(publishtest.TaskID), prompttest.Options{Dir: s.f.Checkout, Env: s.env})
+		waitReady(t, s, base)
+		sess.Hangup() // the kernel's SIGHUP; the progress display's writes fail (EIO) from now on
+		if code := exitStatus(t, sess.Wait(rxWait)); code != 0 {
+			t.Fatalf("rx capture after its terminal closed: exit %d", code)
+		}
+		wantFullComplete(t, s, base)
+	})
 	t.Run("SIGHUP", func(t *testing.T) {
 		t.Parallel()
 		s := newCaptureSide(t, "", nil)

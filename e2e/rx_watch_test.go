@@ -12,6 +12,7 @@ import (
 	"rfhandoff/internal/gittest"
 	"rfhandoff/internal/rxtest"
 	"rfhandoff/internal/tasktest"
+	"rfhandoff/prompt"
 	"rfhandoff/rxside"
 	"rfhandoff/state"
 )
@@ -23,6 +24,8 @@ import (
 func TestRxWatchApprove(t *testing.T) {
 	t.Parallel()
 	rx := rxtest.New(t, rxtest.Options{})
+	rx.Policy.Capture.LNAGainDB, rx.Policy.Capture.VGAGainDB = 8, 14
+	rx.WritePolicy()
 	s := rxTerminal(t, rx, "rx", "watch")
 	pid := waitRunning(t, rx)
 	if pid != s.Pid() {
@@ -36,6 +39,16 @@ func TestRxWatchApprove(t *testing.T) {
 	commit := rx.PushTask(tasktest.TaskSpec{ID: "WATCH_ONE", HardwareAccess: true, RFRX: true, AllowPush: "RX_RESULT_ONLY"})
 	s.WaitForText("TASK_ID: WATCH_ONE", rxWait)
 	s.WaitForText(menu, rxWait)
+	// Before [A], the capture this policy will run; [S] stops the watcher.
+	tty := s.TTY.String()
+	for _, want := range []string{"Frequency:     433.92 MHz", "LNA/VGA gain:  8 dB / 14 dB", "Writes:        ", "Free there:    ", prompt.WatcherMenu} {
+		if !strings.Contains(tty, want) {
+			t.Errorf("the watcher's prompt lacks %q:\n%s", want, tty)
+		}
+	}
+	if strings.Index(tty, "Free there:") > strings.Index(tty, menu) {
+		t.Errorf("the capture plan comes after the menu:\n%s", tty)
+	}
 	s.Send("A")
 	s.Stderr.WaitForText("ManualExecutor prepared the task", rxWait)
 	st := loadRX(t, rx)
@@ -55,6 +68,9 @@ func TestRxWatchApprove(t *testing.T) {
 	rx.PushTask(tasktest.TaskSpec{ID: "WATCH_DEFER"})
 	s.WaitForText("TASK_ID: WATCH_DEFER", rxWait)
 	s.WaitForText(menu, rxWait)
+	if tail := s.TTY.String()[strings.LastIndex(s.TTY.String(), "TASK_ID: WATCH_DEFER"):]; strings.Contains(tail, "Frequency:") {
+		t.Errorf("a task that captures nothing is shown a capture plan:\n%s", tail)
+	}
 	s.Send("D")
 	s.Stderr.WaitForText("task deferred", rxWait)
 	polled := fetches(t, rx)

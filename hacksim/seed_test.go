@@ -10,8 +10,9 @@ import (
 )
 
 // TestSeedMakesCapturesDiffer: two captures without HACKRF_SIM_SEED (two
-// runs, or two nodes writing two files) differ; with the same seed they
-// are the same bytes; a malformed seed exits 2 before anything runs.
+// runs into one file name, or two files as two nodes write) differ; with
+// the same seed they are the same bytes; a malformed seed exits 2 before
+// anything runs.
 func TestSeedMakesCapturesDiffer(t *testing.T) {
 	dir := t.TempDir()
 	capture := func(name, seed string) [32]byte {
@@ -38,6 +39,15 @@ func TestSeedMakesCapturesDiffer(t *testing.T) {
 	}
 	if capture("a", "") == capture("b", "") {
 		t.Error("two unseeded captures are the same bytes")
+	}
+	// Two runs into the same file name (the same task again, on another
+	// day) differ too: the seed is the run's, not the path's.
+	first := capture("same", "")
+	if err := os.Remove(filepath.Join(dir, "same")); err != nil {
+		t.Fatal(err)
+	}
+	if capture("same", "") == first {
+		t.Error("two unseeded runs into the same file name are the same bytes")
 	}
 	if capture("c", "42") != capture("d", "42") {
 		t.Error("two captures with HACKRF_SIM_SEED=42 differ")

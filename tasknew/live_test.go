@@ -1,6 +1,9 @@
 package tasknew_test
 
 import (
+	"errors"
+	"io/fs"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -36,10 +39,17 @@ func TestRefusedDuringALiveCapture(t *testing.T) {
 		!strings.Contains(got[0], "its capture ends at "+ends) || !strings.Contains(got[0], "--force") {
 		t.Fatalf("reasons %q, want the live capture of LIVE_TASK_003 ending at %s", got, ends)
 	}
+	path := w.Policy.Resolve(w.Policy.Repo.TaskFile)
+	if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("the refused task new left %s: %v", path, err)
+	}
 	req := request("NEXT_TASK_004", "Next")
 	req.Force = true
 	if _, err := w.Write(t.Context(), req); err != nil {
 		t.Fatalf("with --force: %v", err)
+	}
+	if data, err := os.ReadFile(path); err != nil || !strings.Contains(string(data), "TASK_ID = NEXT_TASK_004") {
+		t.Fatalf("with --force, %s holds %q (%v)", path, data, err)
 	}
 }
 

@@ -66,6 +66,7 @@ type Session struct {
 	Stdout, Stderr *Stream
 
 	master    *os.File // pty master; nil when detached
+	ttyName   string   // the pty's terminal side (Unix), for Hangup
 	enter     string   // what Send types for Enter
 	stdinRead *os.File // our copy of the stdin pipe's read end, for StdinLeft
 	// stdinClose ends the held stdin (Options.HoldStdin); nil otherwise.

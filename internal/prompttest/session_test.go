@@ -90,6 +90,12 @@ func child(mode string) int {
 			fmt.Printf("read %q", b)
 			return 2
 		}
+	case "hangup": // wait for SIGHUP, then say what a write to the terminal returns
+		if err != nil {
+			fmt.Println("open:", err)
+			return 1
+		}
+		return childHangup(tty)
 	case "detached": // report why there is no terminal, exit 7
 		fmt.Println(noTerminal(err))
 		return 7

@@ -27,7 +27,7 @@ func startTerminal(t testing.TB, path string, args []string, opts Options) *Sess
 	if err := pty.Setsize(master, &pty.Winsize{Rows: rows, Cols: cols}); err != nil {
 		t.Fatalf("prompttest: sizing the pty: %v", err)
 	}
-	s := &Session{t: t, master: master, enter: "\n", exited: make(chan struct{})}
+	s := &Session{t: t, master: master, ttyName: slave.Name(), enter: "\n", exited: make(chan struct{})}
 	if opts.Raw {
 		if err := makeRaw(slave); err != nil {
 			t.Fatalf("prompttest: raw mode on the pty: %v", err)

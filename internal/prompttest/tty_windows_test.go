@@ -35,3 +35,6 @@ func needLineDiscipline(t testing.TB) {
 	t.Helper()
 	t.Skip("prompttest: Options.Raw is a Unix terminal's line discipline; a Windows console has none")
 }
+
+// childHangup: Windows has no SIGHUP (Session.Hangup is Unix only).
+func childHangup(io.Writer) int { return 2 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -93,7 +94,7 @@ func TestRxDecisionsOnRecord(t *testing.T) {
 	// audit show: decisions distinct, git in brief; -v and --json in full.
 	code, brief, _ := rxMain(t, rx, "audit", "show")
 	if code != 0 || !strings.Contains(brief, "DECISION task_approved task="+id+" level=RED task_sha256="+st.Approval.TaskSHA256[:12]) ||
-		!strings.Contains(brief, "git fetch") || strings.Contains(brief, "-c core.") {
+		!regexp.MustCompile(`(?m)  git fetch +exit 0 [0-9]+ms$`).MatchString(brief) || strings.Contains(brief, "-c core.") {
 		t.Errorf("audit show: exit %d\n%s", code, brief)
 	}
 	code, full, _ := rxMain(t, rx, "-v", "audit", "show")

@@ -207,20 +207,30 @@ func TestTxDryRunContract(t *testing.T) {
 	}
 }
 
-func TestTxWatchWrongPhraseWritesNothing(t *testing.T) {
+// A typo is not fatal, at a real terminal: a wrong phrase writes nothing
+// and is asked again within the same offer, the tries left shown; the
+// right one then writes the one record.
+func TestTxWatchWrongPhraseAskedAgain(t *testing.T) {
 	t.Parallel()
 	s := newTxSide(t, "")
-	s.f.Publish(t, txtest.Ready(time.Now()))
+	_, digest := s.f.Publish(t, txtest.Ready(time.Now()))
 	w := s.start(t, "tx", "watch")
 	w.WaitForText("Type exactly: AUTHORIZE RF TX", txWait)
 	w.Send("AUTHORIZE RF TX.")
-	w.Stdout.WaitForText("wrong phrase for result", txWait)
+	w.Stdout.WaitForText("wrong phrase for result "+digest[:12]+": 2 of 3 tries left, asking again", txWait)
+	if files := s.authFiles(t); len(files) != 0 {
+		t.Fatalf("a wrong phrase wrote %v", files)
+	}
+	w.WaitForText("Type exactly: AUTHORIZE RF TX", txWait) // asked again, at the same offer
+	w.Send(gate.TXPhrase)
+	m := w.Stdout.WaitFor(authorizedRE, txWait)
 	w.Signal(syscall.SIGTERM)
 	if code := exitStatus(t, w.Wait(txWait)); code != 0 {
 		t.Fatalf("tx watch exited %d", code)
 	}
-	if files := s.authFiles(t); len(files) != 0 {
-		t.Fatalf("a wrong phrase wrote %v", files)
+	name := txwatch.RecordName(txtest.TaskID, digest)
+	if files := s.authFiles(t); !slices.Equal(files, []string{name}) || m[1] != filepath.Join(s.authDir(), name) {
+		t.Fatalf("authorization dir holds %v (reported %s), want only %s", files, m[1], name)
 	}
 	if s.hackrfStarts(t) != 0 {
 		t.Fatal("hackrf_transfer ran")

@@ -419,3 +419,60 @@ func TestTxExecuteHackRFTransferDisabledIsRefused(t *testing.T) {
 		t.Fatal("hackrf_transfer ran")
 	}
 }
+
+// tx execute without a RECORD, through the binary: with two unused
+// records it lists both and runs none; once one has expired, that one is
+// refused naming the time its capture has left, and the other is the one
+// taken (here refused later, at the phrase: no terminal).
+func TestTxExecuteWithoutRecordChoosesOnlyOne(t *testing.T) {
+	t.Parallel()
+	s := newTxSide(t, "")
+	now := time.Now()
+	s.f.Publish(t, txtest.Ready(now))
+	long := filepath.Base(s.watchAndAuthorize(t))
+	short := txtest.Ready(time.Now())
+	short.CaptureStartedAt = short.PublishedAt.Add(-525 * time.Second) // 75 s left: its record expires in 55 s
+	s.f.Publish(t, short)
+	brief := filepath.Base(s.watchAndAuthorize(t))
+
+	x := s.detached(t, "tx", "execute")
+	if code := exitStatus(t, x.Wait(txWait)); code != 1 {
+		t.Fatalf("tx execute with two unused records: exit %d\n%s", code, x.Stdout)
+	}
+	for _, want := range []string{"2 unused records, so none is chosen", "rfhandoff tx execute " + long, "rfhandoff tx execute " + brief} {
+		if !strings.Contains(x.Stderr.String(), want) {
+			t.Errorf("tx execute with two unused records does not say %q:\n%s", want, x.Stderr)
+		}
+	}
+
+	st, err := txwatch.StoreOf(s.pol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := st.ReadRecord(brief)
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(time.Until(rec.ExpiresAt.Add(time.Second)))
+	x = s.detached(t, "tx", "execute", brief)
+	if code := exitStatus(t, x.Wait(txWait)); code != 1 {
+		t.Fatalf("tx execute of an expired record: exit %d", code)
+	}
+	for _, want := range []string{"refused at quick checks: ", "the record expired at ", "what now: its capture still runs for ", "rfhandoff task new"} {
+		if !strings.Contains(x.Stderr.String(), want) {
+			t.Errorf("the expired record's refusal does not say %q:\n%s", want, x.Stderr)
+		}
+	}
+	x = s.detached(t, "tx", "execute")
+	if code := exitStatus(t, x.Wait(txWait)); code != 1 {
+		t.Fatalf("tx execute without a terminal: exit %d", code)
+	}
+	if !strings.Contains(x.Stdout.String(), "the one unused record: "+long) || !strings.Contains(x.Stderr.String(), "must be typed at a terminal") {
+		t.Errorf("tx execute did not take the one unused, unexpired record:\nstdout:\n%s\nstderr:\n%s", x.Stdout, x.Stderr)
+	}
+	want := []string{long, brief}
+	slices.Sort(want)
+	if files := s.authFiles(t); !slices.Equal(files, want) || s.hackrfStarts(t) != 0 {
+		t.Fatalf("authorization dir holds %v, want %v", files, want)
+	}
+}

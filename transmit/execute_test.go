@@ -372,6 +372,23 @@ func TestExecuteWrongPhraseIsRefused(t *testing.T) {
 	if used, _ := e.store(t).Used(name); used {
 		t.Fatal("a wrong phrase used the record")
 	}
+	// Each on record as refused, never with what was typed.
+	kinds, lines := e.Decisions(t)
+	var refusedLines int
+	for i, k := range kinds {
+		if k == exec.DecisionPhraseRefused {
+			refusedLines++
+			if !strings.Contains(lines[i].Reason, "wrong phrase") || lines[i].Record != name {
+				t.Errorf("phrase_refused line %+v", lines[i])
+			}
+		}
+	}
+	if refusedLines != 3 {
+		t.Errorf("%d phrase_refused lines, want 3: %v", refusedLines, kinds)
+	}
+	if data, err := os.ReadFile(e.Audit); err != nil || strings.Contains(string(data), "authorize rf tx") {
+		t.Errorf("the audit log holds a phrase as typed (%v)", err)
+	}
 	// The record is still good for the right phrase.
 	asker := &scriptAsker{Answers: []answer{{Typed: gate.TXPhrase}}}
 	if _, _, err := e.executor(&gittest.SyncBuffer{}, opener(asker), nil).Execute(t.Context(), name); err != nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -33,7 +34,7 @@ func decisionKinds(t *testing.T, path string) ([]string, []exec.Entry) {
 }
 
 // The RX operator's decisions are on record through the real binary:
-// deferred, a wrong phrase, then approved, each with the task's digest and
+// no terminal, stopped, deferred, a wrong phrase, then approved, each with the task's digest and
 // level, never the phrase; audit show prints them as decisions and the
 // git calls in brief, -v in full; audit verify holds them, and catches a
 // hand-edited one.
@@ -43,7 +44,16 @@ func TestRxDecisionsOnRecord(t *testing.T) {
 	const id = "DECIDE_RED_0001"
 	rx.PushTask(tasktest.TaskSpec{ID: id, HardwareAccess: true, Level: gate.Red})
 
+	if d := rxDetached(t, rx, "", "rx", "approve", id); exitOf(t, d) != 1 {
+		t.Fatalf("no terminal: exit %d, want 1\n%s", exitOf(t, d), d.Stderr)
+	}
 	s := rxTerminal(t, rx, "rx", "approve")
+	s.WaitForText(menu, rxWait)
+	s.Send("S")
+	if code := exitOf(t, s); code != 1 {
+		t.Fatalf("stop: exit %d", code)
+	}
+	s = rxTerminal(t, rx, "rx", "approve")
 	s.WaitForText(menu, rxWait)
 	s.Send("D")
 	if code := exitOf(t, s); code != 1 {
@@ -68,19 +78,26 @@ func TestRxDecisionsOnRecord(t *testing.T) {
 
 	audit := rx.Policy.AuditPath()
 	kinds, lines := decisionKinds(t, audit)
-	want := []string{exec.DecisionTaskShown, exec.DecisionTaskDeferred, exec.DecisionTaskShown, exec.DecisionApprovalRefused,
+	want := []string{exec.DecisionApprovalRefused, exec.DecisionTaskShown, exec.DecisionTaskStopped, exec.DecisionTaskShown, exec.DecisionTaskDeferred, exec.DecisionTaskShown, exec.DecisionApprovalRefused,
 		exec.DecisionTaskShown, exec.DecisionTaskApproved}
 	if !slices.Equal(kinds, want) {
 		t.Fatalf("decision lines %v, want %v", kinds, want)
 	}
 	st := loadRX(t, rx)
+	if l := lines[0]; l.Reason != "no terminal" || l.TaskID != id || l.Command != "rx approve" {
+		t.Errorf("no terminal: %+v", l)
+	}
+	if !strings.Contains(lines[2].Reason, "[S]") {
+		t.Errorf("stop: %+v", lines[2])
+	}
+	lines = lines[1:]
 	for _, l := range lines {
 		if l.Role != string(exec.SideRX) || l.TaskID != id || l.Level != "RED" || l.TaskSHA256 != st.Approval.TaskSHA256 || l.Command != "rx approve" {
 			t.Errorf("decision line %+v: want task %s, level RED, sha256 %s", l, id, st.Approval.TaskSHA256)
 		}
 	}
-	if lines[3].Reason != "wrong phrase" || lines[5].TaskCommit != st.Approval.Commit {
-		t.Errorf("refusal %+v, approval %+v", lines[3], lines[5])
+	if lines[5].Reason != "wrong phrase" || lines[7].TaskCommit != st.Approval.Commit {
+		t.Errorf("refusal %+v, approval %+v", lines[5], lines[7])
 	}
 	data, err := os.ReadFile(audit)
 	if err != nil {
@@ -93,7 +110,7 @@ func TestRxDecisionsOnRecord(t *testing.T) {
 	// audit show: decisions distinct, git in brief; -v and --json in full.
 	code, brief, _ := rxMain(t, rx, "audit", "show")
 	if code != 0 || !strings.Contains(brief, "DECISION task_approved task="+id+" level=RED task_sha256="+st.Approval.TaskSHA256[:12]) ||
-		!strings.Contains(brief, "git fetch") || strings.Contains(brief, "-c core.") {
+		!regexp.MustCompile(`(?m)  git fetch +exit 0 [0-9]+ms$`).MatchString(brief) || strings.Contains(brief, "-c core.") {
 		t.Errorf("audit show: exit %d\n%s", code, brief)
 	}
 	code, full, _ := rxMain(t, rx, "-v", "audit", "show")

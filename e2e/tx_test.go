@@ -207,20 +207,30 @@ func TestTxDryRunContract(t *testing.T) {
 	}
 }
 
-func TestTxWatchWrongPhraseWritesNothing(t *testing.T) {
+// A typo is not fatal, at a real terminal: a wrong phrase writes nothing
+// and is asked again within the same offer, the tries left shown; the
+// right one then writes the one record.
+func TestTxWatchWrongPhraseAskedAgain(t *testing.T) {
 	t.Parallel()
 	s := newTxSide(t, "")
-	s.f.Publish(t, txtest.Ready(time.Now()))
+	_, digest := s.f.Publish(t, txtest.Ready(time.Now()))
 	w := s.start(t, "tx", "watch")
 	w.WaitForText("Type exactly: AUTHORIZE RF TX", txWait)
 	w.Send("AUTHORIZE RF TX.")
-	w.Stdout.WaitForText("wrong phrase for result", txWait)
+	w.Stdout.WaitForText("wrong phrase for result "+digest[:12]+": 2 of 3 tries left, asking again", txWait)
+	if files := s.authFiles(t); len(files) != 0 {
+		t.Fatalf("a wrong phrase wrote %v", files)
+	}
+	w.WaitForText("Type exactly: AUTHORIZE RF TX", txWait) // asked again, at the same offer
+	w.Send(gate.TXPhrase)
+	m := w.Stdout.WaitFor(authorizedRE, txWait)
 	w.Signal(syscall.SIGTERM)
 	if code := exitStatus(t, w.Wait(txWait)); code != 0 {
 		t.Fatalf("tx watch exited %d", code)
 	}
-	if files := s.authFiles(t); len(files) != 0 {
-		t.Fatalf("a wrong phrase wrote %v", files)
+	name := txwatch.RecordName(txtest.TaskID, digest)
+	if files := s.authFiles(t); !slices.Equal(files, []string{name}) || m[1] != filepath.Join(s.authDir(), name) {
+		t.Fatalf("authorization dir holds %v (reported %s), want only %s", files, m[1], name)
 	}
 	if s.hackrfStarts(t) != 0 {
 		t.Fatal("hackrf_transfer ran")
@@ -407,5 +417,62 @@ func TestTxExecuteHackRFTransferDisabledIsRefused(t *testing.T) {
 	}
 	if s.hackrfStarts(t) != 0 {
 		t.Fatal("hackrf_transfer ran")
+	}
+}
+
+// tx execute without a RECORD, through the binary: with two unused
+// records it lists both and runs none; once one has expired, that one is
+// refused naming the time its capture has left, and the other is the one
+// taken (here refused later, at the phrase: no terminal).
+func TestTxExecuteWithoutRecordChoosesOnlyOne(t *testing.T) {
+	t.Parallel()
+	s := newTxSide(t, "")
+	now := time.Now()
+	s.f.Publish(t, txtest.Ready(now))
+	long := filepath.Base(s.watchAndAuthorize(t))
+	short := txtest.Ready(time.Now())
+	short.CaptureStartedAt = short.PublishedAt.Add(-525 * time.Second) // 75 s left: its record expires in 55 s
+	s.f.Publish(t, short)
+	brief := filepath.Base(s.watchAndAuthorize(t))
+
+	x := s.detached(t, "tx", "execute")
+	if code := exitStatus(t, x.Wait(txWait)); code != 1 {
+		t.Fatalf("tx execute with two unused records: exit %d\n%s", code, x.Stdout)
+	}
+	for _, want := range []string{"2 unused records, so none is chosen", "rfhandoff tx execute " + long, "rfhandoff tx execute " + brief} {
+		if !strings.Contains(x.Stderr.String(), want) {
+			t.Errorf("tx execute with two unused records does not say %q:\n%s", want, x.Stderr)
+		}
+	}
+
+	st, err := txwatch.StoreOf(s.pol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := st.ReadRecord(brief)
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(time.Until(rec.ExpiresAt.Add(time.Second)))
+	x = s.detached(t, "tx", "execute", brief)
+	if code := exitStatus(t, x.Wait(txWait)); code != 1 {
+		t.Fatalf("tx execute of an expired record: exit %d", code)
+	}
+	for _, want := range []string{"refused at quick checks: ", "the record expired at ", "what now: its capture still runs for ", "rfhandoff task new"} {
+		if !strings.Contains(x.Stderr.String(), want) {
+			t.Errorf("the expired record's refusal does not say %q:\n%s", want, x.Stderr)
+		}
+	}
+	x = s.detached(t, "tx", "execute")
+	if code := exitStatus(t, x.Wait(txWait)); code != 1 {
+		t.Fatalf("tx execute without a terminal: exit %d", code)
+	}
+	if !strings.Contains(x.Stdout.String(), "the one unused record: "+long) || !strings.Contains(x.Stderr.String(), "must be typed at a terminal") {
+		t.Errorf("tx execute did not take the one unused, unexpired record:\nstdout:\n%s\nstderr:\n%s", x.Stdout, x.Stderr)
+	}
+	want := []string{long, brief}
+	slices.Sort(want)
+	if files := s.authFiles(t); !slices.Equal(files, want) || s.hackrfStarts(t) != 0 {
+		t.Fatalf("authorization dir holds %v, want %v", files, want)
 	}
 }

@@ -126,9 +126,6 @@ func (x *Executor) Execute(ctx context.Context, arg string) (txwatch.Outcome, st
 		x.say("the one unused record: %s", name)
 	}
 	txp, err := x.quickChecks(store, name, sum, rec)
-	if err != nil {
-		err = fmt.Errorf("%w\nwhat now: %s", err, txwatch.WhatNow(rec, x.now()))
-	}
 	if err := check(StepQuick, err); err != nil {
 		return txwatch.Outcome{}, "", refused(StepQuick, err)
 	}
@@ -199,7 +196,9 @@ func (x *Executor) Execute(ctx context.Context, arg string) (txwatch.Outcome, st
 
 // quickChecks is step 1 after the record parsed (sum: the SHA-256 of its
 // bytes); it returns the hackrf_transfer parameters when that is the
-// action.
+// action. A refusal ends with what the operator can do now: when only
+// this side's policy or files refuse, the record stays usable and the way
+// on is to fix them (txwatch.WhatNowSetup), else txwatch.WhatNow.
 func (x *Executor) quickChecks(store txwatch.Store, name, sum string, rec txwatch.Record) (*hackrfcli.TxParams, error) {
 	var errs []error
 	add := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
@@ -212,6 +211,7 @@ func (x *Executor) quickChecks(store txwatch.Store, name, sum string, rec txwatc
 		add("an outcome for this record already exists (%s)", store.Path(txwatch.OutcomeName(name)))
 	}
 	errs = append(errs, x.completed(rec))
+	spent := errlist.List(errs...) != nil // the record itself can no longer be used
 	pol := x.Policy
 	for _, b := range rec.Nodes {
 		n, ok := txwatch.PolicyNode(pol, b.Node)
@@ -241,7 +241,10 @@ func (x *Executor) quickChecks(store txwatch.Store, name, sum string, rec txwatc
 		txp = &p
 	}
 	if err := errlist.List(errs...); err != nil {
-		return nil, err
+		if spent {
+			return nil, fmt.Errorf("%w\nwhat now: %s", err, txwatch.WhatNow(rec, now))
+		}
+		return nil, fmt.Errorf("%w\nwhat now: %s", err, txwatch.WhatNowSetup(rec, now))
 	}
 	return txp, nil
 }

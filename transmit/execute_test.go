@@ -98,8 +98,9 @@ func TestExecuteFakeWritesRFTXZero(t *testing.T) {
 }
 
 // refusal runs Execute and checks it was refused at step with every
-// substring in want, and that nothing was written or started.
-func refusal(t *testing.T, e *env, x *Executor, name, step string, want ...string) {
+// substring in want, and that nothing was written or started; it returns
+// the refusal.
+func refusal(t *testing.T, e *env, x *Executor, name, step string, want ...string) error {
 	t.Helper()
 	before := e.files(t)
 	_, path, err := x.Execute(t.Context(), name)
@@ -117,6 +118,7 @@ func refusal(t *testing.T, e *env, x *Executor, name, step string, want ...strin
 	if e.HackRFStarts(t) != 0 {
 		t.Fatal("hackrf_transfer started")
 	}
+	return err
 }
 
 func TestExecuteTwiceIsRefused(t *testing.T) {
@@ -128,7 +130,9 @@ func TestExecuteTwiceIsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, _ := os.ReadFile(e.store(t).Path(txwatch.OutcomeName(name)))
-	refusal(t, e, e.executor(&gittest.SyncBuffer{}, opener(asker), nil), name, StepQuick, "already used", "an outcome for this record already exists")
+	// A used record names the time its capture has left and the way on.
+	refusal(t, e, e.executor(&gittest.SyncBuffer{}, opener(asker), nil), name, StepQuick, "already used", "an outcome for this record already exists",
+		"what now: its capture still runs for ", "rfhandoff task new")
 	if asker.Calls() != 1 {
 		t.Errorf("the second execute asked for the phrase")
 	}
@@ -302,7 +306,11 @@ func TestExecuteTXDisabledIsRefused(t *testing.T) {
 	e.Pol.TX.Action, e.Pol.TX.IQFile = config.TXActionHackRFTransfer, iq
 	name, _, _ := authorized(t, e, time.Now())
 	asker := &scriptAsker{Answers: []answer{{Typed: gate.TXPhrase}}}
-	refusal(t, e, e.executor(&gittest.SyncBuffer{}, opener(asker), nil), name, StepQuick, "[tx] enabled is false")
+	err := refusal(t, e, e.executor(&gittest.SyncBuffer{}, opener(asker), nil), name, StepQuick, "[tx] enabled is false",
+		"what now: the record is still unused and usable until ")
+	if strings.Contains(err.Error(), "cannot be authorized again") {
+		t.Errorf("a refusal for this side's policy alone says the record is spent:\n%v", err)
+	}
 	if asker.Calls() != 0 {
 		t.Error("a disabled TX reached the phrase")
 	}
@@ -343,7 +351,14 @@ func TestExecuteParametersChangedSinceAuthorizationAreRefused(t *testing.T) {
 	e := newEnv(t)
 	name, _, _ := authorized(t, e, time.Now())
 	e.Pol.TX.DurationS = 20
-	refusal(t, e, e.executor(&gittest.SyncBuffer{}, opener(&scriptAsker{}), nil), name, StepQuick, "duration_s: authorized 10, policy now 20")
+	refusal(t, e, e.executor(&gittest.SyncBuffer{}, opener(&scriptAsker{}), nil), name, StepQuick, "duration_s: authorized 10, policy now 20",
+		"what now: the record is still unused and usable until ", "goes back to the authorized one")
+	// The advice works: the value put back, the same record runs.
+	e.Pol.TX.DurationS = 10
+	asker := &scriptAsker{Answers: []answer{{Typed: gate.TXPhrase}}}
+	if _, _, err := e.executor(&gittest.SyncBuffer{}, opener(asker), nil).Execute(t.Context(), name); err != nil {
+		t.Fatalf("the record after the policy was put back: %v", err)
+	}
 }
 
 func TestExecuteWrongPhraseIsRefused(t *testing.T) {
@@ -356,6 +371,23 @@ func TestExecuteWrongPhraseIsRefused(t *testing.T) {
 	}
 	if used, _ := e.store(t).Used(name); used {
 		t.Fatal("a wrong phrase used the record")
+	}
+	// Each on record as refused, never with what was typed.
+	kinds, lines := e.Decisions(t)
+	var refusedLines int
+	for i, k := range kinds {
+		if k == exec.DecisionPhraseRefused {
+			refusedLines++
+			if !strings.Contains(lines[i].Reason, "wrong phrase") || lines[i].Record != name {
+				t.Errorf("phrase_refused line %+v", lines[i])
+			}
+		}
+	}
+	if refusedLines != 3 {
+		t.Errorf("%d phrase_refused lines, want 3: %v", refusedLines, kinds)
+	}
+	if data, err := os.ReadFile(e.Audit); err != nil || strings.Contains(string(data), "authorize rf tx") {
+		t.Errorf("the audit log holds a phrase as typed (%v)", err)
 	}
 	// The record is still good for the right phrase.
 	asker := &scriptAsker{Answers: []answer{{Typed: gate.TXPhrase}}}

@@ -57,6 +57,19 @@ func TestNodesOneOfferForAll(t *testing.T) {
 	if rec.ResultSHA256 != txwatch.SetDigest(rec.Nodes) || rec.ResultCommit != want["rx-a"][0] {
 		t.Errorf("record top level %s %s does not bind the set", rec.ResultCommit, rec.ResultSHA256)
 	}
+	// On record: the set's offer (its digest and nodes), the phrase, the record.
+	kinds, lines := e.Decisions(t)
+	if want := []string{exec.DecisionOffer, exec.DecisionPhraseAccepted, exec.DecisionRecordWritten}; !slices.Equal(kinds, want) {
+		t.Fatalf("decision lines %v, want %v", kinds, want)
+	}
+	for _, l := range lines {
+		if l.ResultSHA256 != rec.ResultSHA256 || !slices.Equal(l.Nodes, e.Names) || l.TaskID != rec.TaskID {
+			t.Errorf("decision line %+v does not name the set %s of %v", l, rec.ResultSHA256, e.Names)
+		}
+	}
+	if l := lines[2]; l.Record != txwatch.RecordName(rec.TaskID, rec.ResultSHA256) {
+		t.Errorf("record line %+v", l)
+	}
 
 	xout := &gittest.SyncBuffer{}
 	x := &Executor{Git: e.F.Git(e.R), Runner: e.R, Policy: e.Pol, Out: xout,

@@ -28,7 +28,8 @@
 //     line of the audit chain (decision.go, PROTOCOL#audit-log), written before
 //     what it decides takes effect.
 //   - tx execute without a RECORD takes the one unused record (Store.Pick);
-//     a refusal ends with what the operator can do now (WhatNow).
+//     a refusal ends with what the operator can do now (WhatNow, or
+//     WhatNowSetup when only this side's policy or files refused).
 //
 // What it offers: Watcher (`tx watch`), Store (authorization records, the
 // list of those issued and used, and their outcomes), CheckRecord (tx

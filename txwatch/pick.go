@@ -65,3 +65,14 @@ func WhatNow(rec Record, now time.Time) string {
 		"authorize a fresh READY if the receiver publishes one, or let the capture end and write a new task (rfhandoff task new, a new TASK_ID)",
 		left.Truncate(time.Second), rec.CaptureEndsAt.Local().Format(time.RFC3339))
 }
+
+// WhatNowSetup tells the MAIN operator, after tx execute refused a record
+// that is still unused and unexpired for this side's policy or files
+// alone, that the record stays usable: fixing what was named (a changed
+// [tx] value put back as authorized) and running tx execute again is the
+// way on, until the record expires.
+func WhatNowSetup(rec Record, now time.Time) string {
+	return fmt.Sprintf("the record is still unused and usable until %s (%s from now): fix what is named above in this side's policy or files "+
+		"(a [tx] value changed since the authorization goes back to the authorized one) and run tx execute again",
+		rec.ExpiresAt.Local().Format(time.RFC3339), rec.ExpiresAt.Sub(now).Truncate(time.Second))
+}

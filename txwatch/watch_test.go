@@ -511,12 +511,13 @@ func TestWatchWrongPhraseThenRightOne(t *testing.T) {
 	}
 }
 
-// The tries run out: no record, the offer ends on record, and later polls
-// do not offer the READY again.
+// The tries run out: no record, the offer ends on record, and neither
+// later polls nor a restarted tx watch offer the READY again.
 func TestWatchPhraseTriesExhausted(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	_, digest := e.F.Publish(t, txtest.Ready(time.Now()))
+	r := txtest.Ready(time.Now())
+	_, digest := e.F.Publish(t, r)
 	out := &gittest.SyncBuffer{}
 	var answers []answer
 	for range PhraseTries {
@@ -545,6 +546,28 @@ func TestWatchPhraseTriesExhausted(t *testing.T) {
 		if l := lines[1+i].TriesLeft; l == nil || *l != left {
 			t.Errorf("refusal %d: tries_left %v, want %d", i+1, l, left)
 		}
+	}
+
+	// A restart, the same bytes in a fresh commit at a moved tip: not
+	// offered again.
+	data, err := result.Encode(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.F.PublishBytes(t, data)
+	gittest.Seed(t, e.F.Remote, "rx-node", map[string]string{"NOTES.md": "unrelated\n"})
+	tip := gittest.Tip(t, e.F.Remote, "rx-node")
+	out2, asker2 := &gittest.SyncBuffer{}, &scriptAsker{}
+	stop2 := txtest.Run(t, e.watcher(out2, opener(asker2)))
+	txtest.WaitFor(t, "the new tip to be handled", func() bool {
+		s, err := state.LoadTX(e.Pol.StatePath())
+		return err == nil && s.LastResultCommit == tip
+	}, out2)
+	if err := stop2(); err != nil {
+		t.Fatal(err)
+	}
+	if asker2.Calls() != 0 || strings.Contains(out2.String(), "READY result") || len(e.files(t)) != 0 {
+		t.Fatalf("a READY whose tries ran out was offered again after a restart:\n%s", out2)
 	}
 }
 

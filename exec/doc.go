@@ -60,20 +60,8 @@
 // Appending locks the file and reads only its last line, so it costs the
 // same however long the log is. An end line is not synced by itself: the
 // next synced line, or reading the chain head for a trailer, carries it to
-// disk. Decision lines (decision.go) have these fields besides event, role
-// (rx or tx), kind and command: task_shown, task_deferred, task_stopped,
-// approval_refused, task_approved carry task_id, level, task_sha256,
-// task_commit (and reason when stopped or refused: rx watch writes one per
-// task without a terminal, rx approve one when a TASK_ID was given);
-// capture_simulator task_id, verdict, reason, simulated; offer task_id,
-// result_commit, result_sha256 (a set's digest, with nodes), expires_at,
-// simulated; phrase_refused (tries_left or reason), phrase_accepted,
-// offer_ended (reason), record_written (record, record_sha256,
-// expires_at) the offer's or record's fields; execute_check record,
-// record_sha256, task_id, result_commit, result_sha256, nodes, check
-// (record, quick checks, re-check, mark used), verdict, reason;
-// action_started and action_outcome the record's fields with action, and
-// for the outcome rf_tx, exit_code, signal, error and outcome (its file).
+// disk. Decision lines (decision.go): their kinds and fields are
+// PROTOCOL#audit's.
 //
 // What it offers: New, which builds the Stack (audit log around allowlist
 // around the OS runner) that every command runs programs through with Run or

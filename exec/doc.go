@@ -61,7 +61,7 @@
 // same however long the log is. An end line is not synced by itself: the
 // next synced line, or reading the chain head for a trailer, carries it to
 // disk. Decision lines (decision.go): their kinds and fields are
-// PROTOCOL#audit's.
+// PROTOCOL#audit-log's.
 //
 // What it offers: New, which builds the Stack (audit log around allowlist
 // around the OS runner) that every command runs programs through with Run or

@@ -116,9 +116,9 @@ func waitRunning(t *testing.T, rx *rxtest.RX) int {
 var fetchStartRE = regexp.MustCompile(`"event":"start".*"fetch"`)
 
 // fetches counts the git fetch subprocesses in the checkout's audit log.
-func fetches(t *testing.T, rx *rxtest.RX) int {
+func fetches(t *testing.T, auditLog string) int {
 	t.Helper()
-	data, err := os.ReadFile(rx.Policy.AuditPath())
+	data, err := os.ReadFile(auditLog)
 	if err != nil {
 		if os.IsNotExist(err) {
 			return 0

@@ -73,8 +73,8 @@ func TestRxWatchApprove(t *testing.T) {
 	}
 	s.Send("D")
 	s.Stderr.WaitForText("task deferred", rxWait)
-	polled := fetches(t, rx)
-	waitFor(t, "three more polls", func() bool { return fetches(t, rx) >= polled+3 })
+	polled := fetches(t, rx.Policy.AuditPath())
+	waitFor(t, "three more polls", func() bool { return fetches(t, rx.Policy.AuditPath()) >= polled+3 })
 	rx.PushTask(tasktest.TaskSpec{ID: "WATCH_LAST"})
 	s.WaitForText("TASK_ID: WATCH_LAST", rxWait)
 	s.WaitForText(menu, rxWait)
@@ -140,8 +140,8 @@ func TestRxWatchForcePushRefused(t *testing.T) {
 	s.Stderr.WaitForText("task_id=FORCE_ONE", rxWait)
 	rx.ForcePushTask(tasktest.TaskSpec{ID: "FORCE_EVIL"})
 	s.Stderr.WaitForText("task branch rewritten: refused, not followed", rxWait)
-	polled := fetches(t, rx)
-	waitFor(t, "three more polls", func() bool { return fetches(t, rx) >= polled+3 })
+	polled := fetches(t, rx.Policy.AuditPath())
+	waitFor(t, "three more polls", func() bool { return fetches(t, rx.Policy.AuditPath()) >= polled+3 })
 	if s.Exited() {
 		t.Fatal("the watcher stopped after a force-push")
 	}
@@ -177,8 +177,8 @@ func TestRxWatchRemoteDownThenBack(t *testing.T) {
 
 	d.Stop()
 	s.Stderr.WaitForText("task branch poll failed; backing off", rxWait)
-	failedAt := fetches(t, rx)
-	waitFor(t, "four more failed polls", func() bool { return fetches(t, rx) >= failedAt+4 })
+	failedAt := fetches(t, rx.Policy.AuditPath())
+	waitFor(t, "four more failed polls", func() bool { return fetches(t, rx.Policy.AuditPath()) >= failedAt+4 })
 	rx.PushTask(tasktest.TaskSpec{ID: "DAEMON_TWO"}) // lands while the daemon is down
 	d.Start()
 	s.Stderr.WaitForText("remote reachable again", rxWait)

@@ -237,6 +237,46 @@ func TestTxWatchWrongPhraseAskedAgain(t *testing.T) {
 	}
 }
 
+// Three wrong phrases at one offer: nothing is authorized, and the READY
+// is not offered again, neither by later polls nor by a restarted tx watch.
+func TestTxWatchPhraseTriesExhausted(t *testing.T) {
+	t.Parallel()
+	s := newTxSide(t, "")
+	_, digest := s.f.Publish(t, txtest.Ready(time.Now()))
+	w := s.start(t, "tx", "watch")
+	for range txwatch.PhraseTries {
+		w.WaitForText("Type exactly: AUTHORIZE RF TX", txWait)
+		w.Send("authorize rf tx")
+	}
+	w.Stdout.WaitForText("wrong phrase for result "+digest[:12]+", 3 times: nothing authorized, and it is not offered again", txWait)
+	polled := fetches(t, s.auditPath())
+	waitFor(t, "two more polls", func() bool { return fetches(t, s.auditPath()) >= polled+2 })
+	w.Signal(syscall.SIGTERM)
+	if code := exitStatus(t, w.Wait(txWait)); code != 0 {
+		t.Fatalf("tx watch exited %d", code)
+	}
+	if n := strings.Count(w.TTY.String(), "Type exactly: AUTHORIZE RF TX"); n != txwatch.PhraseTries {
+		t.Fatalf("the phrase was asked %d times, want %d:\n%s", n, txwatch.PhraseTries, w.TTY.String())
+	}
+
+	again := s.start(t, "tx", "watch")
+	polled = fetches(t, s.auditPath())
+	waitFor(t, "two polls of the restarted tx watch", func() bool { return fetches(t, s.auditPath()) >= polled+2 })
+	again.Signal(syscall.SIGTERM)
+	if code := exitStatus(t, again.Wait(txWait)); code != 0 {
+		t.Fatalf("the restarted tx watch exited %d", code)
+	}
+	if out := again.TTY.String() + again.Stdout.String(); strings.Contains(out, "Type exactly") || strings.Contains(out, digest[:12]) {
+		t.Fatalf("a restarted tx watch offered the READY whose tries ran out:\n%s", out)
+	}
+	if files := s.authFiles(t); len(files) != 0 {
+		t.Fatalf("authorization dir holds %v after the tries ran out", files)
+	}
+	if s.hackrfStarts(t) != 0 {
+		t.Fatal("hackrf_transfer ran")
+	}
+}
+
 // A new result pushed while the prompt waits: the phrase is typed, the
 // re-fetch finds another commit and other bytes, nothing is authorized.
 func TestTxWatchResultReplacedAtThePrompt(t *testing.T) {

@@ -342,13 +342,13 @@ func TestCaptureInterrupted(t *testing.T) {
 		rep, err := w.run(t, ctx, opts())
 		done <- ran{rep, err}
 	}()
-	w.waitForTip(t, base, 2*time.Minute)
+	w.waitForTip(t, base, runDeadline)
 	sigErr := errors.New("interrupt signal received")
 	cancel(sigErr)
 	var r ran
 	select {
 	case r = <-done:
-	case <-time.After(2 * time.Minute):
+	case <-time.After(runDeadline):
 		t.Fatal("the capture did not end after the interrupt")
 	}
 	if !errors.Is(r.err, sigErr) || !errors.Is(r.err, ErrInterrupted) || !strings.HasSuffix(r.err.Error(), "; hackrf_transfer was stopped and an honest COMPLETE published") {
@@ -464,7 +464,7 @@ func TestCaptureInterruptedBeforeReady(t *testing.T) {
 		done <- err
 	}()
 	data := filepath.Join(w.Policy.CaptureDir(), publishtest.TaskID, publishtest.TaskID+DataSuffix)
-	deadline := time.Now().Add(2 * time.Minute)
+	deadline := time.Now().Add(runDeadline)
 	for {
 		if st, err := os.Stat(data); err == nil && st.Size() > 0 {
 			break
@@ -478,7 +478,7 @@ func TestCaptureInterruptedBeforeReady(t *testing.T) {
 	var err error
 	select {
 	case err = <-done:
-	case <-time.After(2 * time.Minute):
+	case <-time.After(runDeadline):
 		t.Fatal("the capture did not end after the signal")
 	}
 	if !errors.Is(err, ErrInterrupted) || !strings.Contains(err.Error(), "before READY; nothing was published") {

@@ -124,10 +124,15 @@ func opts() Options {
 	return Options{StartupTimeout: time.Minute, Tick: 50 * time.Millisecond, Grace: 20 * time.Second}
 }
 
+// runDeadline bounds one capture run in a test: a hang fails with a
+// message before go test's own timeout, while load only slows a run (a
+// 3 s capture took over 3 minutes under Wine on a loaded 2-core machine).
+const runDeadline = 10 * time.Minute
+
 // run runs a capture with a deadline far beyond any test's needs.
 func (w *world) run(t testing.TB, ctx context.Context, o Options) (*Report, error) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
+	ctx, cancel := context.WithTimeout(ctx, runDeadline)
 	defer cancel()
 	return Run(ctx, w.deps(t), o)
 }

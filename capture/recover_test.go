@@ -38,7 +38,7 @@ func TestCaptureRecordLifecycle(t *testing.T) {
 		rep, err = w.run(t, t.Context(), opts())
 		done <- err
 	}()
-	readyCommit := w.waitForTip(t, base, 2*time.Minute)
+	readyCommit := w.waitForTip(t, base, runDeadline)
 	var rec *state.CaptureInProgress
 	deadline := time.Now().Add(time.Minute)
 	for rec == nil || !rec.ReadyPublished {
@@ -372,7 +372,7 @@ func TestRecoverPublishesSavedComplete(t *testing.T) {
 		close(savedAt)
 		done <- err
 	}()
-	ready := w.waitForTip(t, base, 2*time.Minute)
+	ready := w.waitForTip(t, base, runDeadline)
 	gittest.Git(t, w.Runner, w.Remote.Dir, "update-ref", "-d", branch)
 	err := <-done
 	if err == nil || !strings.HasPrefix(err.Error(), "publishing CAPTURE_COMPLETE failed: ") ||
@@ -451,7 +451,7 @@ func TestRunReportsItsRecovery(t *testing.T) {
 	d := w.deps(t)
 	var told []*Recovered
 	d.Recovered = func(r *Recovered) { told = append(told, r) }
-	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(t.Context(), runDeadline)
 	defer cancel()
 	_, err := Run(ctx, d, opts())
 	if len(told) != 1 || told[0].Record.TaskID != o.rec.TaskID || told[0].Commit == "" || told[0].NoOp {

@@ -38,6 +38,12 @@ func TestCaptureSimulatorRefused(t *testing.T) {
 		{name: "only hackrf_transfer", tools: realLookingInfoAndClock,
 			want: []string{"hackrf_transfer answered as rfhandoff's HackRF simulator", "[tools] allow_simulator"}, info: true, transfer: true},
 	}
+	if runtime.GOOS == "windows" {
+		// The tools TestMain installs are hard links, and under Wine a hard
+		// link has a file index of its own (hacksim's TestIsSimulator): the
+		// running executable is given away by hackrf_info's answer there.
+		tests[0].want, tests[0].info = tests[1].want, true
+	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()

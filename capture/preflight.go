@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"rfhandoff/errlist"
 	"rfhandoff/gitcli"
 	"rfhandoff/localfile"
 	"rfhandoff/mirror"
@@ -60,7 +61,12 @@ func approved(ctx context.Context, d Deps, stateDir, wantID string) (*taskfetch.
 		why = append(why, st.ChangedSinceApproval(t.ID, t.SHA256, cur.Commit))
 	default:
 		// The approval binds what runs, not only the task's bytes.
-		if changes := st.Approval.PlanChanges(p.CapturePlan()); len(changes) > 0 {
+		plan, err := p.CapturePlanFor(t.Capture)
+		if err != nil {
+			for _, e := range errlist.Flatten(err) {
+				why = append(why, e.Error())
+			}
+		} else if changes := st.Approval.PlanChanges(plan); len(changes) > 0 {
 			why = append(why, fmt.Sprintf("task %s was approved to run other capture parameters than the policy's now (%s); "+
 				"run `rfhandoff rx approve` to see and approve what will run", t.ID, strings.Join(changes, "; ")))
 		}

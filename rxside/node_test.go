@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"rfhandoff/config"
 	"rfhandoff/node"
 	"rfhandoff/task"
 )
@@ -31,7 +32,9 @@ func TestForNode(t *testing.T) {
 		{"no name", "", multi, 0, "no [node] name"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			d, err := forNode(tc.node, tc.t)
+			pol := config.Default()
+			pol.Node.Name = tc.node
+			d, err := forNode(pol, tc.t)
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.err) || !strings.Contains(err.Error(), "RX_NODES = rx-a, rx-b") {
 					t.Fatalf("err = %v, want one saying %q and the list", err, tc.err)

@@ -28,9 +28,9 @@ const (
 	MaxFrequencyHz       = captureplan.MaxFrequencyHz
 	MinSampleRateHz      = captureplan.MinSampleRateHz
 	MaxSampleRateHz      = captureplan.MaxSampleRateHz
-	maxLNAGainDB         = 40            // -l, steps of 8
-	maxVGAGainDB         = 62            // -g, steps of 2
-	MaxTXVGAGainDB       = 47            // -x, steps of 1
+	maxLNAGainDB         = 40 // -l, steps of 8
+	maxVGAGainDB         = 62 // -g, steps of 2
+	MaxTXVGAGainDB       = 47 // -x, steps of 1
 	maxDetectThresholdDB = 100
 	maxFreeMarginMB      = 1 << 20 // 1 TiB
 	// minDetectThresholdDB keeps noise from reading as a burst: averaged

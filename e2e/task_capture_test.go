@@ -18,7 +18,10 @@ import (
 	"rfhandoff/result"
 )
 
-var reLeft = regexp.MustCompile(`\((\d+)s left\); (\d+) Hz at (\d+) samples/s`)
+var (
+	reLeft           = regexp.MustCompile(`\((\d+)s left\); (\d+) Hz at (\d+) samples/s`)
+	reOfferOrRefusal = regexp.MustCompile(`READY result for task \S+ awaiting authorization|refused, not offered for authorization:\r?\n.*`)
+)
 
 // TestTaskCarriesTheCapture (PROTOCOL#task-file, issue 34 and issue 31's
 // last gap): a task written with --frequency-hz, --sample-rate-hz and
@@ -99,7 +102,10 @@ func TestTaskCarriesTheCapture(t *testing.T) {
 
 	capture := rx.start(false, "rx", "capture")
 	watch := main.start(true, "tx", "watch")
-	output(watch).WaitForText("READY result for task "+id+" awaiting authorization", 2*rxWait)
+	// The offer, or (a MAIN side reading its own planned_duration_s) the refusal.
+	if got := output(watch).WaitFor(reOfferOrRefusal, 2*rxWait)[0]; !strings.Contains(got, "READY result for task "+id+" awaiting authorization") {
+		t.Fatalf("tx watch did not offer the READY: %s", got)
+	}
 	m := output(watch).WaitFor(reLeft, rxWait)
 	watch.WaitForText("Type exactly: AUTHORIZE RF TX", rxWait)
 	watch.Signal(syscall.SIGTERM)

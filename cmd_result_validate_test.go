@@ -126,6 +126,15 @@ func TestResultValidatePlannedDurationIsThePolicys(t *testing.T) {
 	if code != 0 || errs != "" || !strings.HasPrefix(out, "valid result: ") {
 		t.Fatalf("policy 60: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
+	// The task's CAPTURE_DURATION_S stands for the policy's (PROTOCOL#task-file).
+	code, out, errs = runResultValidate(t, "", "--duration-s", "60", path)
+	if code != 0 || errs != "" || !strings.HasPrefix(out, "valid result: ") {
+		t.Fatalf("--duration-s 60: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	code, _, errs = runResultValidate(t, "[limits]\nplanned_duration_s = 60\n", "--duration-s", "45", path)
+	if code != 1 || !strings.Contains(errs, `"planned_duration_s": is 60, but the task's CAPTURE_DURATION_S is 45`) {
+		t.Fatalf("--duration-s 45: exit %d, stderr %q", code, errs)
+	}
 }
 
 // PROTOCOL#several-nodes: result validate accepts both versions; --node requires a

@@ -61,7 +61,7 @@ func (c *RxApproveCmd) Run(app *App) error {
 	case rxside.Completed:
 		return rxside.CompletedRefusal(cur.Task.ID)
 	case rxside.Approved:
-		changes, err := s.PlanChanges()
+		changes, err := s.PlanChanges(cur.Task)
 		if err != nil {
 			return err
 		}

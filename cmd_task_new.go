@@ -24,6 +24,9 @@ type TaskNewCmd struct {
 	NoApproval     bool   `name:"no-approval" help:"REQUIRES_APPROVAL = NO (only a GREEN task accepts it)."`
 	BodyFile       string `name:"body-file" type:"path" placeholder:"FILE" help:"The Markdown body (default: a short text of what the flags allow)."`
 	ExpectedHead   string `name:"expected-head" placeholder:"HASH" help:"EXPECTED_HEAD (default: the fetched task branch tip; must be an ancestor of it)."`
+	FrequencyHz    string `name:"frequency-hz" placeholder:"HZ" help:"CAPTURE_FREQUENCY_HZ: the centre frequency every receiver captures at (1000000-6000000000; default: each RX policy's). Needs --rf-rx."`
+	SampleRateHz   string `name:"sample-rate-hz" placeholder:"HZ" help:"CAPTURE_SAMPLE_RATE_HZ: the sample rate every receiver captures at (2000000-20000000; default: each RX policy's). Needs --rf-rx."`
+	DurationS      string `name:"duration-s" placeholder:"SECONDS" help:"CAPTURE_DURATION_S: the planned capture length every receiver and the MAIN PC use (15-3600; default: each side's planned_duration_s, which must then agree). Needs --rf-rx."`
 	RXNodes        string `name:"rx-nodes" placeholder:"NAMES" help:"RX_NODES: the receivers of a multi-node task, comma-separated (1-8 distinct names ^[a-z0-9][a-z0-9-]{0,31}$; PROTOCOL#several-nodes)."`
 	Output         string `short:"o" name:"output" type:"path" placeholder:"FILE" help:"Write here instead of the policy's task_file in the checkout."`
 	Force          bool   `help:"Write the task even over a task file holding another task that has not completed, or while the current task is capturing (READY without COMPLETE on the result branch)."`
@@ -46,6 +49,23 @@ func (c *TaskNewCmd) Run(app *App) error {
 		s.Level = l
 	}
 	var problems []error
+	for _, f := range []struct {
+		flag, field, v string
+		dst            *int64
+	}{
+		{"--frequency-hz", task.FieldCaptureFrequencyHz, c.FrequencyHz, &s.Capture.FrequencyHz},
+		{"--sample-rate-hz", task.FieldCaptureSampleRateHz, c.SampleRateHz, &s.Capture.SampleRateHz},
+		{"--duration-s", task.FieldCaptureDurationS, c.DurationS, &s.Capture.DurationS},
+	} {
+		if f.v == "" {
+			continue
+		}
+		n, err := task.ParseCaptureValue(f.field, f.v)
+		if err != nil {
+			problems = append(problems, fmt.Errorf("%s: %w", f.flag, err))
+		}
+		*f.dst = n
+	}
 	if c.RXNodes != "" {
 		l, probs := node.ParseList(c.RXNodes)
 		for _, p := range probs {

@@ -189,11 +189,16 @@ func Run(ctx context.Context, d Deps, o Options) (rep *Report, err error) {
 	if p.Limits.PlannedDurationS <= 0 {
 		return nil, fmt.Errorf("policy limits.planned_duration_s = %d: must be positive", p.Limits.PlannedDurationS)
 	}
+	// The task's CAPTURE_* values where it sets them (approved checked
+	// that they are within this node's ranges and are what was approved).
+	plan, err := p.CapturePlanFor(cur.Task.Capture)
+	if err != nil {
+		return nil, &refusedError{TaskID: id, Reasons: []string{err.Error()}}
+	}
 
 	// The file must fit, with the policy's margin, before any hardware
 	// opens: a capture that fills the disk fails late and takes the
 	// checkout's file system with it.
-	plan := p.CapturePlan()
 	free, err := localfile.FreeBytes(plan.Dir)
 	if err != nil {
 		return nil, fmt.Errorf("reading the free space where captures go (capture.dir %s): %w; nothing started", plan.Dir, err)

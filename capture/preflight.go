@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"rfhandoff/errlist"
 	"rfhandoff/gitcli"
 	"rfhandoff/localfile"
 	"rfhandoff/mirror"
@@ -53,6 +54,14 @@ func approved(ctx context.Context, d Deps, stateDir, wantID string) (*taskfetch.
 	if wantID != "" && wantID != t.ID {
 		why = append(why, fmt.Sprintf("TASK_ID %s was given, but the current task on %s is %s", wantID, p.Repo.TaskBranch, t.ID))
 	}
+	// A task value outside this node's ranges is refused whatever else
+	// holds (PROTOCOL#task-file).
+	plan, planErr := p.CapturePlanFor(t.Capture)
+	if planErr != nil {
+		for _, e := range errlist.Flatten(planErr) {
+			why = append(why, e.Error())
+		}
+	}
 	switch st.ApprovalOf(t.ID, t.SHA256) {
 	case state.NoneApproved, state.OtherApproved, state.NoRecord:
 		why = append(why, fmt.Sprintf("task %s is not approved (last_approved_task_id is %q); run `rfhandoff rx approve` first", t.ID, st.LastApprovedTaskID))
@@ -60,7 +69,7 @@ func approved(ctx context.Context, d Deps, stateDir, wantID string) (*taskfetch.
 		why = append(why, st.ChangedSinceApproval(t.ID, t.SHA256, cur.Commit))
 	default:
 		// The approval binds what runs, not only the task's bytes.
-		if changes := st.Approval.PlanChanges(p.CapturePlan()); len(changes) > 0 {
+		if changes := st.Approval.PlanChanges(plan); planErr == nil && len(changes) > 0 {
 			why = append(why, fmt.Sprintf("task %s was approved to run other capture parameters than the policy's now (%s); "+
 				"run `rfhandoff rx approve` to see and approve what will run", t.ID, strings.Join(changes, "; ")))
 		}

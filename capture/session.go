@@ -107,7 +107,7 @@ func (s *session) run(ctx context.Context) (*Report, error) {
 		NumSamples: pl.Samples(), Serial: s.hc.Serial, OutPath: rep.DataPath,
 	}
 	if err := s.fault(stepParams, s.params.Validate()); err != nil {
-		return nil, fmt.Errorf("capture parameters from the policy: %w", err)
+		return nil, fmt.Errorf("capture parameters of the plan: %w", err)
 	}
 	planned := time.Duration(pl.PlannedDurationS) * time.Second
 	s.sha256, s.sha512 = sha256.New(), sha512.New()

@@ -6,11 +6,41 @@ import (
 	"strconv"
 )
 
+// The HackRF One's ranges and the protocol's bounds of a planned
+// duration: the policy's [capture] and [limits] keys and a task's CAPTURE_*
+// fields (PROTOCOL#task-file) are held to them.
+const (
+	MinFrequencyHz  = 1_000_000     // HackRF One: 1 MHz ...
+	MaxFrequencyHz  = 6_000_000_000 // ... to 6 GHz (its specified range)
+	MinSampleRateHz = 2_000_000     // hackrf_transfer: 2 Msps ...
+	MaxSampleRateHz = 20_000_000    // ... to 20 Msps
+	MinDurationS    = 15
+	MaxDurationS    = 3600
+)
+
+// The task header fields that carry the capture (PROTOCOL#task-file).
+const (
+	FieldFrequencyHz  = "CAPTURE_FREQUENCY_HZ"
+	FieldSampleRateHz = "CAPTURE_SAMPLE_RATE_HZ"
+	FieldDurationS    = "CAPTURE_DURATION_S"
+)
+
+// Task is what a task's header asks of the capture: its CAPTURE_* fields,
+// 0 for a field it does not set (the policy's value then).
+type Task struct {
+	FrequencyHz  int64 `json:"frequency_hz,omitempty"`
+	SampleRateHz int64 `json:"sample_rate_hz,omitempty"`
+	DurationS    int64 `json:"duration_s,omitempty"`
+}
+
+// IsZero reports a task that sets none of the fields.
+func (t Task) IsZero() bool { return t == Task{} }
+
 // Plan is the effective capture a task will run on this RX node:
 // what `rx approve` and `rx watch` show before [A], what the approval
 // binds (approval.capture) and what `rx capture` runs. It is computed in
-// one place only, config.Policy.CapturePlan; every field is named by the
-// policy key it comes from, so a change between approval and capture is
+// one place only, config.Policy.CapturePlanFor; every field is named by the
+// policy key or task field it comes from, so a change between approval and capture is
 // refused naming that key (PROTOCOL#task-file, PROTOCOL#capture).
 type Plan struct {
 	FrequencyHz  int64 `json:"frequency_hz"`
@@ -27,6 +57,26 @@ type Plan struct {
 	// FreeMarginBytes is what must stay free on Dir's file system beyond
 	// the capture's bytes (capture.free_margin_mb).
 	FreeMarginBytes int64 `json:"free_margin_bytes"`
+	// Task is what the task's header set, which FrequencyHz, SampleRateHz
+	// and PlannedDurationS then are; nil when it sets nothing (every
+	// value is the policy's, and the plan's JSON is as before).
+	Task *Task `json:"task,omitempty"`
+}
+
+// source is the policy key a value comes from, or the task field that
+// set it (set is its value in the task, 0 when unset).
+func source(set int64, field, key string) string {
+	if set != 0 {
+		return "task " + field
+	}
+	return key
+}
+
+func (c Plan) task() Task {
+	if c.Task == nil {
+		return Task{}
+	}
+	return *c.Task
 }
 
 // Samples is the number of complex samples the capture asks for.
@@ -39,27 +89,29 @@ func (c Plan) Bytes() int64 { return 2 * c.Samples() }
 type planKey struct{ key, value string }
 
 func (c Plan) keys() []planKey {
+	t := c.task()
 	return []planKey{
-		{"capture.frequency_hz", strconv.FormatInt(c.FrequencyHz, 10)},
-		{"capture.sample_rate_hz", strconv.FormatInt(c.SampleRateHz, 10)},
+		{source(t.FrequencyHz, FieldFrequencyHz, "capture.frequency_hz"), strconv.FormatInt(c.FrequencyHz, 10)},
+		{source(t.SampleRateHz, FieldSampleRateHz, "capture.sample_rate_hz"), strconv.FormatInt(c.SampleRateHz, 10)},
 		{"capture.lna_gain_db", strconv.Itoa(c.LNAGainDB)},
 		{"capture.vga_gain_db", strconv.Itoa(c.VGAGainDB)},
 		{"capture.amp", strconv.FormatBool(c.Amp)},
 		{"antenna power", strconv.FormatBool(c.AntennaPower)},
-		{"limits.planned_duration_s", strconv.FormatInt(c.PlannedDurationS, 10)},
+		{source(t.DurationS, FieldDurationS, "limits.planned_duration_s"), strconv.FormatInt(c.PlannedDurationS, 10)},
 		{"capture.dir", strconv.Quote(c.Dir)},
 		{"capture.free_margin_mb", strconv.FormatInt(c.FreeMarginBytes>>20, 10)},
 	}
 }
 
-// Changes lists, by policy key, how now differs from c (the approved
-// plan): "capture.lna_gain_db: approved 16, now 24". Empty when equal.
+// Changes lists, by policy key (or task field), how now differs from c
+// (the approved plan): "capture.lna_gain_db: approved 16, now 24". Empty
+// when equal.
 func (c Plan) Changes(now Plan) []string {
 	var out []string
 	was, is := c.keys(), now.keys()
 	for i := range was {
 		if was[i].value != is[i].value {
-			out = append(out, fmt.Sprintf("%s: approved %s, now %s", was[i].key, was[i].value, is[i].value))
+			out = append(out, fmt.Sprintf("%s: approved %s, now %s", is[i].key, was[i].value, is[i].value))
 		}
 	}
 	return out
@@ -97,13 +149,14 @@ func (c Plan) Describe(free int64, freeErr error) []string {
 	if c.AntennaPower {
 		ant = "ON"
 	}
+	t := c.task()
 	lines := []string{
-		fmt.Sprintf("Frequency:     %s (capture.frequency_hz = %d)", MHz(c.FrequencyHz), c.FrequencyHz),
-		fmt.Sprintf("Sample rate:   %s (capture.sample_rate_hz = %d)", MHz(c.SampleRateHz), c.SampleRateHz),
+		fmt.Sprintf("Frequency:     %s (%s = %d)", MHz(c.FrequencyHz), source(t.FrequencyHz, FieldFrequencyHz, "capture.frequency_hz"), c.FrequencyHz),
+		fmt.Sprintf("Sample rate:   %s (%s = %d)", MHz(c.SampleRateHz), source(t.SampleRateHz, FieldSampleRateHz, "capture.sample_rate_hz"), c.SampleRateHz),
 		fmt.Sprintf("LNA/VGA gain:  %d dB / %d dB (capture.lna_gain_db, capture.vga_gain_db)", c.LNAGainDB, c.VGAGainDB),
 		"RF amp:        " + amp + " (capture.amp)",
 		"Antenna power: " + ant,
-		fmt.Sprintf("Duration:      %d s planned (limits.planned_duration_s)", c.PlannedDurationS),
+		fmt.Sprintf("Duration:      %d s planned (%s)", c.PlannedDurationS, source(t.DurationS, FieldDurationS, "limits.planned_duration_s")),
 		fmt.Sprintf("Writes:        %s (%d bytes, ci8) into %s", SizeText(c.Bytes()), c.Bytes(), c.Dir),
 	}
 	switch {
@@ -125,12 +178,15 @@ type spaceError struct {
 	Dir                string
 	Need, Margin, Free int64
 	PlannedS, RateHz   int64
+	// Lower is what lowers the bytes: the policy keys, or the task's
+	// fields where the task set them (a new task, then).
+	Lower string
 }
 
 func (e *spaceError) Error() string {
 	return fmt.Sprintf("the capture would write %s (%d s at %d samples/s, 2 bytes each) into %s, which has %s free; with the %s margin of capture.free_margin_mb it needs %s: "+
-		"refused, nothing started; free space there, or lower limits.planned_duration_s or capture.sample_rate_hz (and approve again)",
-		SizeText(e.Need), e.PlannedS, e.RateHz, e.Dir, SizeText(e.Free), SizeText(e.Margin), SizeText(e.Need+e.Margin))
+		"refused, nothing started; free space there, or %s",
+		SizeText(e.Need), e.PlannedS, e.RateHz, e.Dir, SizeText(e.Free), SizeText(e.Margin), SizeText(e.Need+e.Margin), e.Lower)
 }
 
 // CheckSpace returns a *spaceError when the capture's bytes plus the
@@ -139,7 +195,12 @@ func (c Plan) CheckSpace(free int64) error {
 	if free >= c.Bytes()+c.FreeMarginBytes {
 		return nil
 	}
-	return &spaceError{Dir: c.Dir, Need: c.Bytes(), Margin: c.FreeMarginBytes, Free: free, PlannedS: c.PlannedDurationS, RateHz: c.SampleRateHz}
+	t := c.task()
+	lower := "lower limits.planned_duration_s or capture.sample_rate_hz (and approve again)"
+	if t.DurationS != 0 || t.SampleRateHz != 0 {
+		lower = fmt.Sprintf("ask the MAIN side for a task (a new TASK_ID) with a lower %s or %s", FieldDurationS, FieldSampleRateHz)
+	}
+	return &spaceError{Dir: c.Dir, Need: c.Bytes(), Margin: c.FreeMarginBytes, Free: free, PlannedS: c.PlannedDurationS, RateHz: c.SampleRateHz, Lower: lower}
 }
 
 // MHz writes a frequency or a rate in MHz without trailing zeros.

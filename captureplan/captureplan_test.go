@@ -47,3 +47,32 @@ func TestCapturePlanSpace(t *testing.T) {
 		}
 	}
 }
+
+// A plan whose values came from the task says so where the operator reads
+// it, in its changes and in the advice of a space refusal.
+func TestCapturePlanFromTask(t *testing.T) {
+	p := testPlan()
+	p.FrequencyHz, p.PlannedDurationS = 868_000_000, 30
+	p.Task = &Task{FrequencyHz: 868_000_000, DurationS: 30}
+	lines := strings.Join(p.Describe(1e12, nil), "\n")
+	for _, want := range []string{"868 MHz (task CAPTURE_FREQUENCY_HZ = 868000000)", "2 MHz (capture.sample_rate_hz = 2000000)", "30 s planned (task CAPTURE_DURATION_S)"} {
+		if !strings.Contains(lines, want) {
+			t.Errorf("Describe lacks %q:\n%s", want, lines)
+		}
+	}
+	b := p
+	b.PlannedDurationS = 40
+	if got := strings.Join(p.Changes(b), "\n"); got != "task CAPTURE_DURATION_S: approved 30, now 40" {
+		t.Errorf("changes: %q", got)
+	}
+	err := p.CheckSpace(p.Bytes())
+	if err == nil || !strings.Contains(err.Error(), "a task (a new TASK_ID) with a lower CAPTURE_DURATION_S") || strings.Contains(err.Error(), "limits.planned_duration_s") {
+		t.Errorf("space refusal of a task's plan: %v", err)
+	}
+	if err := testPlan().CheckSpace(0); err == nil || !strings.Contains(err.Error(), "lower limits.planned_duration_s") {
+		t.Errorf("space refusal of the policy's plan: %v", err)
+	}
+	if (Task{}).IsZero() != true || (Task{DurationS: 1}).IsZero() {
+		t.Error("IsZero")
+	}
+}

@@ -144,7 +144,7 @@ func knownKeys() map[string]bool {
 		}
 		known[table] = true
 		for j := 0; j < tf.Type.NumField(); j++ {
-			if key, _, _ := strings.Cut(tf.Type.Field(j).Tag.Get("toml"), ","); key != "" {
+			if key, _, _ := strings.Cut(tf.Type.Field(j).Tag.Get("toml"), ","); key != "" && key != "-" { // "-": never in a file
 				known[table+"\x00"+key] = true
 			}
 		}

@@ -59,6 +59,34 @@ type Limits struct {
 	MaxPublicationAgeS int `toml:"max_publication_age_s"`
 	MaxClockSkewS      int `toml:"max_clock_skew_s"`
 	PublishAttempts    int `toml:"publish_attempts"`
+	// TaskDurationS is the current task's CAPTURE_DURATION_S on the MAIN
+	// side (Policy.ForTask), never read from a file: it stands for
+	// planned_duration_s in the checks of a READY. 0: the task sets none.
+	TaskDurationS int64 `toml:"-"`
+}
+
+// PlannedS is the planned duration the MAIN side checks a READY against:
+// the task's CAPTURE_DURATION_S when it has one, else planned_duration_s.
+func (l Limits) PlannedS() int64 {
+	if l.TaskDurationS > 0 {
+		return l.TaskDurationS
+	}
+	return int64(l.PlannedDurationS)
+}
+
+// PlannedName names where PlannedS comes from, for a message.
+func (l Limits) PlannedName() string {
+	if l.TaskDurationS > 0 {
+		return "the task's CAPTURE_DURATION_S"
+	}
+	return "the policy's planned_duration_s"
+}
+
+// ForTask is p for checking the READY of a task whose CAPTURE_DURATION_S
+// is durationS (0: the task sets none, p as it is), PROTOCOL#main-pc.
+func (p Policy) ForTask(durationS int64) Policy {
+	p.Limits.TaskDurationS = durationS
+	return p
 }
 
 // PublicationAge is the oldest READY publication the MAIN side acts on
@@ -69,13 +97,16 @@ func (l Limits) PublicationAge() time.Duration {
 	if l.MaxPublicationAgeS > 0 {
 		return time.Duration(l.MaxPublicationAgeS) * time.Second
 	}
-	return time.Duration(l.PlannedDurationS) * time.Second
+	return time.Duration(l.PlannedS()) * time.Second
 }
 
 // PublicationAgeName names the limit PublicationAge is, for a refusal.
 func (l Limits) PublicationAgeName() string {
 	if l.MaxPublicationAgeS > 0 {
 		return fmt.Sprintf("max_publication_age_s (%d s)", l.MaxPublicationAgeS)
+	}
+	if l.TaskDurationS > 0 {
+		return fmt.Sprintf("the task's CAPTURE_DURATION_S (%d s; max_publication_age_s is 0)", l.TaskDurationS)
 	}
 	return fmt.Sprintf("planned_duration_s (%d s; max_publication_age_s is 0)", l.PlannedDurationS)
 }
@@ -122,6 +153,11 @@ type Capture struct {
 	// FreeMarginMB is what must stay free (MiB) on capture.dir's file
 	// system beyond a capture's bytes, or rx capture refuses to start.
 	FreeMarginMB int64 `toml:"free_margin_mb"`
+	// What a task may ask of this node (its CAPTURE_* fields,
+	// PROTOCOL#task-file): a value outside refuses the task.
+	FrequencyRangeHz []int64 `toml:"frequency_range_hz"`
+	MaxSampleRateHz  int64   `toml:"max_sample_rate_hz"`
+	MaxDurationS     int64   `toml:"max_duration_s"`
 }
 
 // TX holds the transmit action and its limits.
@@ -205,6 +241,8 @@ func Default() Policy {
 			FrequencyHz: 433920000, SampleRateHz: 2000000,
 			LNAGainDB: 16, VGAGainDB: 20, Dir: ".local/captures",
 			DetectThresholdDB: 10, DetectMinS: 0.5, FreeMarginMB: 1024,
+			FrequencyRangeHz: []int64{MinFrequencyHz, MaxFrequencyHz},
+			MaxSampleRateHz:  MaxSampleRateHz, MaxDurationS: maxPlannedDurationS,
 		},
 		TX: TX{
 			Action: "fake", FrequencyHz: 433920000, SampleRateHz: 2000000,

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"rfhandoff/captureplan"
 	"rfhandoff/errlist"
 	"rfhandoff/ident"
 )
@@ -16,20 +17,20 @@ import (
 // or sanity bounds that catch typos (a publication age of an hour is a
 // mistake, not a policy).
 const (
-	minPlannedDurationS  = 15
-	maxPlannedDurationS  = 3600
+	minPlannedDurationS  = captureplan.MinDurationS
+	maxPlannedDurationS  = captureplan.MaxDurationS
 	maxMinRemainingS     = 3600
 	maxPublicationAgeS   = maxPlannedDurationS // 0 is "the planned duration" (Limits.PublicationAge)
 	maxClockSkewS        = 60
 	maxPublishAttempts   = 10
 	maxPollDuration      = 24 * time.Hour
-	MinFrequencyHz       = 1_000_000     // HackRF One: 1 MHz ...
-	MaxFrequencyHz       = 6_000_000_000 // ... to 6 GHz (its specified range)
-	MinSampleRateHz      = 2_000_000     // hackrf_transfer: 2 Msps ...
-	MaxSampleRateHz      = 20_000_000    // ... to 20 Msps
-	maxLNAGainDB         = 40            // -l, steps of 8
-	maxVGAGainDB         = 62            // -g, steps of 2
-	MaxTXVGAGainDB       = 47            // -x, steps of 1
+	MinFrequencyHz       = captureplan.MinFrequencyHz
+	MaxFrequencyHz       = captureplan.MaxFrequencyHz
+	MinSampleRateHz      = captureplan.MinSampleRateHz
+	MaxSampleRateHz      = captureplan.MaxSampleRateHz
+	maxLNAGainDB         = 40 // -l, steps of 8
+	maxVGAGainDB         = 62 // -g, steps of 2
+	MaxTXVGAGainDB       = 47 // -x, steps of 1
 	maxDetectThresholdDB = 100
 	maxFreeMarginMB      = 1 << 20 // 1 TiB
 	// minDetectThresholdDB keeps noise from reading as a burst: averaged
@@ -187,6 +188,11 @@ func (p Policy) validateCapture(ps *problems) {
 		ps.add("capture.detect_threshold_db", c.DetectThresholdDB, "must be from %d (below that, noise alone can read as a burst) to %d", minDetectThresholdDB, maxDetectThresholdDB)
 	}
 	ps.intRange("capture.free_margin_mb", c.FreeMarginMB, 0, maxFreeMarginMB, "")
+	if r := c.FrequencyRangeHz; len(r) != 2 || r[0] < MinFrequencyHz || r[1] > MaxFrequencyHz || r[0] > r[1] {
+		ps.add("capture.frequency_range_hz", r, "must be [lowest, highest] with %d <= lowest <= highest <= %d (the HackRF One's range)", int64(MinFrequencyHz), int64(MaxFrequencyHz))
+	}
+	ps.intRange("capture.max_sample_rate_hz", c.MaxSampleRateHz, MinSampleRateHz, MaxSampleRateHz, "")
+	ps.intRange("capture.max_duration_s", c.MaxDurationS, minPlannedDurationS, maxPlannedDurationS, "")
 	maxMin := float64(p.Limits.PlannedDurationS)
 	if !(c.DetectMinS > 0 && c.DetectMinS <= math.Max(maxMin, 1)) {
 		ps.add("capture.detect_min_s", c.DetectMinS, "must be above 0 and at most limits.planned_duration_s (%d)", p.Limits.PlannedDurationS)

@@ -99,7 +99,7 @@ func check(ctx context.Context, d Deps, pr *prepared, data []byte) (*checked, er
 	if rec := movedOn(d, pr.cur, data); rec != nil {
 		d.logger().Warn("the task branch moved on during the capture: publishing its COMPLETE all the same (PROTOCOL#publishing)",
 			"task_id", rec.TaskID, "ready_commit", rec.ReadyCommit)
-		return checkRest(ctx, d, pr, data, rec.TaskID, rec.Node, "")
+		return checkRest(ctx, d, pr, data, rec.TaskID, rec.Node, "", result.Options{PlannedDurationS: rec.PlannedDurationS})
 	}
 	if pr.taskErr != nil {
 		return nil, pr.taskErr
@@ -132,12 +132,17 @@ func check(ctx context.Context, d Deps, pr *prepared, data []byte) (*checked, er
 	if err != nil {
 		return nil, refuseErr(StepSchema, err)
 	}
-	return checkRest(ctx, d, pr, data, id, want, cur.Commit)
+	// The task's CAPTURE_DURATION_S where it has one (PROTOCOL#task-file).
+	planned := result.Options{PlannedDurationS: cur.Task.Capture.DurationS, PlannedByTask: true}
+	if planned.PlannedDurationS == 0 {
+		planned = result.Options{PlannedDurationS: int64(p.Limits.PlannedDurationS)}
+	}
+	return checkRest(ctx, d, pr, data, id, want, cur.Commit, planned)
 }
 
 // checkRest is checks 5 to 7 for a result of task id (node: this node's
 // name for a task with RX_NODES, else "").
-func checkRest(ctx context.Context, d Deps, pr *prepared, data []byte, id, node, taskCommit string) (*checked, error) {
+func checkRest(ctx context.Context, d Deps, pr *prepared, data []byte, id, node, taskCommit string, planned result.Options) (*checked, error) {
 	p := d.Policy
 
 	// 5. The result describes this checkout.
@@ -182,7 +187,7 @@ func checkRest(ctx context.Context, d Deps, pr *prepared, data []byte, id, node,
 	// 7. The strict schema, with the task's ID and, for a task naming its
 	// receivers, this node's name (PROTOCOL#several-nodes).
 	res, err := result.Decode(data, result.Options{MaxBytes: p.Limits.MaxResultBytes, TaskID: id,
-		PlannedDurationS: int64(p.Limits.PlannedDurationS), Node: node})
+		PlannedDurationS: planned.PlannedDurationS, PlannedByTask: planned.PlannedByTask, Node: node})
 	if err != nil {
 		return nil, refuseErr(StepSchema, err)
 	}

@@ -19,9 +19,10 @@ type Options struct {
 	// TaskID, when set, is the ID task_id must equal (the current task).
 	TaskID string
 	// PlannedDurationS, when positive, is the value planned_duration_s must
-	// equal: the policy's planned duration, which both READY and COMPLETE
-	// carry.
+	// equal: the task's CAPTURE_DURATION_S (PlannedByTask), else the
+	// policy's planned duration, which both READY and COMPLETE carry.
 	PlannedDurationS int64
+	PlannedByTask    bool
 	// Node says which results are acceptable (PROTOCOL#several-nodes): "" only a
 	// single-node result (schema_version 1), what every reader that does
 	// not know about nodes gets; AnyNode either version; a node name only
@@ -101,7 +102,11 @@ func decode(data []byte, opts Options, nf *NodeFields) (*Result, error) {
 		p.add("task_id", ruleTaskID, "is %q, but the current task is %q", r.TaskID, opts.TaskID)
 	}
 	if opts.PlannedDurationS > 0 && good["planned_duration_s"] && r.PlannedDurationS != opts.PlannedDurationS {
-		p.add("planned_duration_s", rulePolicy, "is %d, but the policy's limits.planned_duration_s is %d", r.PlannedDurationS, opts.PlannedDurationS)
+		from := "the policy's limits.planned_duration_s"
+		if opts.PlannedByTask {
+			from = "the task's CAPTURE_DURATION_S"
+		}
+		p.add("planned_duration_s", rulePolicy, "is %d, but %s is %d", r.PlannedDurationS, from, opts.PlannedDurationS)
 	}
 	if err := p.err(); err != nil {
 		return nil, err

@@ -12,6 +12,7 @@ import (
 	"rfhandoff/localfile"
 	"rfhandoff/prompt"
 	"rfhandoff/state"
+	"rfhandoff/task"
 	"rfhandoff/taskfetch"
 )
 
@@ -85,7 +86,10 @@ func (s *Session) Offer(ctx context.Context, p Prompter, cur *taskfetch.Current,
 		}
 		return o, nil
 	}
-	plan := s.Policy.CapturePlan()
+	plan, err := s.Policy.CapturePlanFor(t.Capture)
+	if err != nil {
+		return refusedOffer(Offered{Outcome: OutcomeRefused, Err: fmt.Errorf("task %s refused: %w; nothing approved", t.ID, err)})
+	}
 	choice, err := p.Approve(ctx, s.promptTask(cur, plan))
 	if err != nil {
 		if ctx.Err() != nil {
@@ -239,15 +243,20 @@ func (s *Session) EnsurePrepared(cur *taskfetch.Current, mx *ManualExecutor) (st
 	return mx.Prepare(cur, *st.Approval, phrase)
 }
 
-// PlanChanges lists how this policy's capture plan differs from the one
-// the current approval bound (state.Approval.PlanChanges); nil when it is
-// the same or nothing is approved. Such an approved task is offered again.
-func (s *Session) PlanChanges() ([]string, error) {
+// PlanChanges lists how the capture plan of t under this policy differs
+// from the one the current approval bound (state.Approval.PlanChanges);
+// nil when it is the same or nothing is approved. Such an approved task is
+// offered again. A task outside this node's ranges is an error.
+func (s *Session) PlanChanges(t *task.Task) ([]string, error) {
 	st, err := s.Store.Load()
 	if err != nil {
 		return nil, err
 	}
-	return st.Approval.PlanChanges(s.Policy.CapturePlan()), nil
+	plan, err := s.Policy.CapturePlanFor(t.Capture)
+	if err != nil {
+		return nil, err
+	}
+	return st.Approval.PlanChanges(plan), nil
 }
 
 func describeSigner(s *state.Signer) string {

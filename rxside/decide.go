@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"rfhandoff/config"
 	"rfhandoff/state"
 	"rfhandoff/task"
 	"rfhandoff/taskfetch"
@@ -88,16 +89,21 @@ func decide(s *state.RX, t *task.Task) Decision {
 }
 
 // forNode judges the task's RX_NODES against this node's [node] name
-// (PROTOCOL#several-nodes): the zero Decision when the node takes part (any node of
-// a single-node task does), NotForNode when it is not listed, and an
-// error when the task lists nodes and this one has no name.
-func forNode(name string, t *task.Task) (Decision, error) {
-	_, err := t.Node(name)
+// (PROTOCOL#several-nodes) and its CAPTURE_* fields against this node's
+// allowed ranges (PROTOCOL#task-file): the zero Decision when the node
+// takes part (any node of a single-node task does), NotForNode when it is
+// not listed, and an error when the task lists nodes and this one has no
+// name, or asks a capture outside the ranges.
+func forNode(pol config.Policy, t *task.Task) (Decision, error) {
+	_, err := t.Node(pol.Node.Name)
 	switch {
 	case errors.Is(err, task.ErrNotForNode):
 		return Decision{Verdict: NotForNode}, nil
 	case err != nil:
 		return Decision{}, fmt.Errorf("%w; nothing recorded, nothing approved", err)
+	}
+	if _, err := pol.CapturePlanFor(t.Capture); err != nil {
+		return Decision{}, fmt.Errorf("task %s refused: %w; nothing recorded, nothing approved", t.ID, err)
 	}
 	return Decision{}, nil
 }
@@ -141,7 +147,7 @@ func CompletedRefusal(taskID string) error {
 // digest). A Changed or Replaced task is not recorded as seen, and a task
 // for other nodes (NotForNode) only advances the accepted tip.
 func (s *Session) Record(cur *taskfetch.Current, accept *state.AcceptedTask) (Decision, error) {
-	if d, err := forNode(s.Policy.Node.Name, cur.Task); err != nil || d.Verdict == NotForNode {
+	if d, err := forNode(s.Policy, cur.Task); err != nil || d.Verdict == NotForNode {
 		if aerr := s.Accept(accept); aerr != nil {
 			return Decision{}, aerr
 		}

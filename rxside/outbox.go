@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"rfhandoff/captureplan"
 	"rfhandoff/config"
 	"rfhandoff/gate"
 	"rfhandoff/hiddentext"
@@ -72,7 +73,7 @@ func (m *ManualExecutor) Prepare(cur *taskfetch.Current, a state.Approval, phras
 	if err := localfile.WriteFileAtomic(filepath.Join(dir, OutboxTaskFile), m.taskMarkdown(cur, a, phrase), 0o600); err != nil {
 		return "", fmt.Errorf("outbox: %w", err)
 	}
-	skel := m.skeleton(t)
+	skel := m.skeleton(t, a.Capture)
 	js, err := encodeSkeleton(skel)
 	if err != nil {
 		return "", err
@@ -99,14 +100,19 @@ func (m *ManualExecutor) Prepare(cur *taskfetch.Current, a state.Approval, phras
 // skeleton is the result a person fills in: what the task and policy say
 // is known, placeholders (empty source_head, zero times, capture_pid 0)
 // where only the run can tell. It does not pass the schema until filled.
-func (m *ManualExecutor) skeleton(t *task.Task) *result.Result {
+func (m *ManualExecutor) skeleton(t *task.Task, plan *captureplan.Plan) *result.Result {
+	// What the approval bound; the policy's for an approval without one.
+	if plan == nil {
+		p := m.Policy.CapturePlan()
+		plan = &p
+	}
 	return &result.Result{
 		SchemaVersion:    result.SchemaVersion,
 		TaskID:           t.ID,
 		State:            result.StateReady,
-		PlannedDurationS: int64(m.Policy.Limits.PlannedDurationS),
-		FrequencyHz:      m.Policy.Capture.FrequencyHz,
-		SampleRateHz:     m.Policy.Capture.SampleRateHz,
+		PlannedDurationS: plan.PlannedDurationS,
+		FrequencyHz:      plan.FrequencyHz,
+		SampleRateHz:     plan.SampleRateHz,
 		RFTX:             0,
 	}
 }

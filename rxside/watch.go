@@ -109,12 +109,12 @@ func (w *Watcher) consider(ctx context.Context, p Poll) bool {
 	cur := p.Task
 	t := cur.Task
 	key := t.ID + " " + t.SHA256
-	if d, err := forNode(w.S.Policy.Node.Name, t); err != nil || d.Verdict == NotForNode {
+	if d, err := forNode(w.S.Policy, t); err != nil || d.Verdict == NotForNode {
 		if aerr := w.S.Accept(p.Accept); aerr != nil {
 			w.announce("state "+aerr.Error(), func() { log.Error("cannot use the RX state", "err", aerr) })
 		}
 		if err != nil {
-			w.announce("unnamed "+key, func() { log.Error("task refused", "task_id", t.ID, "err", err) })
+			w.announce("refused "+key, func() { log.Error("task refused", "task_id", t.ID, "err", err) })
 		} else {
 			w.announce("other nodes "+key, func() {
 				log.Info("task is not for this node: not offered", "task_id", t.ID, "rx_nodes", t.Nodes.String(), "node", w.S.Policy.Node.Name)
@@ -140,7 +140,7 @@ func (w *Watcher) consider(ctx context.Context, p Poll) bool {
 		w.announce("completed "+key, func() { log.Info("task is completed: not offered again", "task_id", t.ID) })
 		return false
 	case Approved:
-		changes, err := w.S.PlanChanges()
+		changes, err := w.S.PlanChanges(t)
 		if err != nil || len(changes) == 0 {
 			w.announce("approved "+key, func() { log.Info("task already approved", "task_id", t.ID, "sha256", t.SHA256) })
 			return false

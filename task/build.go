@@ -10,6 +10,7 @@ import (
 
 	"github.com/hashicorp/go-multierror"
 
+	"rfhandoff/captureplan"
 	"rfhandoff/gate"
 	"rfhandoff/node"
 )
@@ -31,7 +32,10 @@ type Spec struct {
 	// Nodes is RX_NODES (PROTOCOL#several-nodes); the zero List writes no such
 	// line.
 	Nodes node.List
-	Body  string
+	// Capture is the optional CAPTURE_* fields; a zero value writes no
+	// such line.
+	Capture captureplan.Task
+	Body    string
 }
 
 // flags returns the fields the risk derivation looks at.
@@ -134,6 +138,12 @@ func render(s Spec) ([]byte, []*fieldError) {
 		// A List is valid by construction: one line of plain names.
 		fmt.Fprintf(&b, "%s = %s\n", FieldRXNodes, s.Nodes)
 	}
+	for i, v := range []int64{s.Capture.FrequencyHz, s.Capture.SampleRateHz, s.Capture.DurationS} {
+		if v != 0 {
+			// Parse judges the value; a number is one line as it is.
+			fmt.Fprintf(&b, "%s = %d\n", captureFields[i], v)
+		}
+	}
 	b.WriteString("\n")
 	b.WriteString(s.Body)
 	return []byte(b.String()), errs
@@ -164,7 +174,7 @@ func reportedFor(errs []*fieldError, field string) bool {
 func sameAsSpec(t *Task, s Spec) error {
 	got := Spec{ID: t.ID, Title: t.Title, SourceBranch: t.SourceBranch, ExpectedHead: t.ExpectedHead,
 		RequiresApproval: t.RequiresApproval, HardwareAccess: t.HardwareAccess, RFRX: t.RFRX, RFTX: t.RFTX,
-		AllowCommit: t.AllowCommit, AllowPush: t.AllowPush, Level: t.DeclaredLevel, Nodes: t.Nodes, Body: t.Body}
+		AllowCommit: t.AllowCommit, AllowPush: t.AllowPush, Level: t.DeclaredLevel, Nodes: t.Nodes, Capture: t.Capture, Body: t.Body}
 	want := s
 	want.Level = s.level()
 	if got != want {
@@ -191,6 +201,15 @@ func DefaultBody(s Spec) string {
 	fmt.Fprintf(&b, "- RF_TX = %s: %s\n", yn(s.RFTX),
 		pick(s.RFTX, "the task involves RF transmission; the RX operator must type AUTHORIZE RF TX.",
 			"it transmits nothing."))
+	if c := s.Capture; !c.IsZero() {
+		b.WriteString("- What every receiver captures (the rest is its policy's):")
+		for i, v := range []int64{c.FrequencyHz, c.SampleRateHz, c.DurationS} {
+			if v != 0 {
+				fmt.Fprintf(&b, " %s = %d;", captureFields[i], v)
+			}
+		}
+		b.WriteString(" outside a receiver's allowed ranges, that receiver refuses the task.\n")
+	}
 	fmt.Fprintf(&b, "- ALLOW_COMMIT = %s: %s\n", yn(s.AllowCommit),
 		pick(s.AllowCommit, "it may commit in its checkout.", "it commits nothing."))
 	fmt.Fprintf(&b, "- ALLOW_PUSH = %s: %s\n", s.AllowPush,

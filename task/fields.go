@@ -2,9 +2,11 @@ package task
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
+	"rfhandoff/captureplan"
 	"rfhandoff/gate"
 	"rfhandoff/gitcli/gitname"
 	"rfhandoff/hiddentext"
@@ -28,7 +30,15 @@ const (
 	// FieldRXNodes is optional: the receivers of a multi-node task
 	// (PROTOCOL#several-nodes); absent means the single node.
 	FieldRXNodes = "RX_NODES"
+	// The optional capture fields (PROTOCOL#task-file): what this task's
+	// receivers capture; absent, each node's policy says.
+	FieldCaptureFrequencyHz  = captureplan.FieldFrequencyHz
+	FieldCaptureSampleRateHz = captureplan.FieldSampleRateHz
+	FieldCaptureDurationS    = captureplan.FieldDurationS
 )
+
+// captureFields are the optional capture fields in the order they are written.
+var captureFields = []string{FieldCaptureFrequencyHz, FieldCaptureSampleRateHz, FieldCaptureDurationS}
 
 // fields lists every header field in protocol order; all are required.
 var fields = []string{
@@ -112,6 +122,41 @@ var setters = map[string]setter{
 		t.Nodes = l
 		return ""
 	},
+	FieldCaptureFrequencyHz: integer(func(t *Task) *int64 { return &t.Capture.FrequencyHz },
+		captureplan.MinFrequencyHz, captureplan.MaxFrequencyHz, "Hz, the HackRF One's range"),
+	FieldCaptureSampleRateHz: integer(func(t *Task) *int64 { return &t.Capture.SampleRateHz },
+		captureplan.MinSampleRateHz, captureplan.MaxSampleRateHz, "Hz, hackrf_transfer's rates"),
+	FieldCaptureDurationS: integer(func(t *Task) *int64 { return &t.Capture.DurationS },
+		captureplan.MinDurationS, captureplan.MaxDurationS, "seconds, a planned capture's bounds"),
+}
+
+// integer is a field holding a whole number from lo to hi written as
+// plain decimal digits: no sign, no leading zero, no separator, no unit.
+func integer(field func(*Task) *int64, lo, hi int64, what string) setter {
+	return func(t *Task, v string, _ Options) string {
+		n, ok := decimal(v)
+		if !ok || n < lo || n > hi {
+			return fmt.Sprintf("must be a whole number from %d to %d (%s) in plain digits", lo, hi, what)
+		}
+		*field(t) = n
+		return ""
+	}
+}
+
+// decimal parses v as digits without a leading zero; ok is false for
+// anything else, or a value too large for int64.
+func decimal(v string) (int64, bool) {
+	if v == "" || len(v) > 18 || v[0] == '0' {
+		return 0, false
+	}
+	var n int64
+	for _, r := range v {
+		if r < '0' || r > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(r-'0')
+	}
+	return n, true
 }
 
 func yesNo(field func(*Task) *bool) setter {
@@ -165,4 +210,19 @@ func listPositions(p []string) string {
 		return strings.Join(p, ", ")
 	}
 	return fmt.Sprintf("%s and %d more", strings.Join(p[:maxPositions], ", "), len(p)-maxPositions)
+}
+
+// ParseCaptureValue reads the value of one CAPTURE_* field as written
+// elsewhere than in a header (task new's flags) by the header's own rule;
+// a bad value is an error naming the field, the value and the rule.
+func ParseCaptureValue(field, v string) (int64, error) {
+	set, ok := setters[field]
+	if !ok || !slices.Contains(captureFields, field) {
+		return 0, fmt.Errorf("%s is not a capture field", field)
+	}
+	var t Task
+	if msg := set(&t, v, Options{}); msg != "" {
+		return 0, &fieldError{Kind: kindInvalid, Field: field, Value: v, Msg: fmt.Sprintf("invalid value %s: %s", quote(v), msg)}
+	}
+	return max(t.Capture.FrequencyHz, t.Capture.SampleRateHz, t.Capture.DurationS), nil
 }

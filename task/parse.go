@@ -33,7 +33,7 @@ func Parse(data []byte, opts Options) (*Task, error) {
 			Msg: fmt.Sprintf("file exceeds the task size limit of %d bytes", limit)})
 	}
 
-	p := parser{opts: opts, lines: map[string]int{}, valid: map[string]bool{}}
+	p := parser{opts: opts, lines: map[string]int{}, valid: map[string]bool{}, values: map[string]string{}}
 	p.t.SHA256 = Digest(data)
 	body := p.header(bytes.TrimPrefix(data, bom))
 	if len(p.lines) == 0 {
@@ -51,11 +51,12 @@ func Parse(data []byte, opts Options) (*Task, error) {
 }
 
 type parser struct {
-	opts  Options
-	t     Task
-	lines map[string]int  // known field -> line of its first occurrence
-	valid map[string]bool // known field -> its value passed its rule
-	errs  *multierror.Error
+	opts   Options
+	t      Task
+	lines  map[string]int    // known field -> line of its first occurrence
+	valid  map[string]bool   // known field -> its value passed its rule
+	values map[string]string // known field -> its value as written
+	errs   *multierror.Error
 }
 
 func (p *parser) add(e *fieldError) { p.errs = multierror.Append(p.errs, e) }
@@ -119,6 +120,7 @@ func (p *parser) field(n int, key, value string, ln []byte) {
 		return
 	}
 	p.lines[key] = n
+	p.values[key] = value
 	if !clean {
 		return
 	}
@@ -154,6 +156,15 @@ func (p *parser) crossChecks() {
 		if len(need) > 0 {
 			p.add(&fieldError{Kind: kindConflict, Line: p.lines[FieldHardwareAccess], Field: FieldHardwareAccess,
 				Value: "NO", Msg: "must be YES when " + strings.Join(need, " and ")})
+		}
+	}
+
+	if !t.RFRX && p.valid[FieldRFRX] {
+		for _, f := range captureFields {
+			if p.valid[f] {
+				p.add(&fieldError{Kind: kindConflict, Line: p.lines[f], Field: f, Value: p.values[f],
+					Msg: fmt.Sprintf("%s needs RF_RX = YES: the field says what the receivers capture", quote(p.values[f]))})
+			}
 		}
 	}
 

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	"rfhandoff/captureplan"
 	"rfhandoff/gate"
 	"rfhandoff/node"
 )
@@ -37,6 +38,9 @@ type Task struct {
 	// Nodes is RX_NODES (PROTOCOL#several-nodes) in the order written; the zero
 	// List for a single-node task.
 	Nodes node.List
+	// Capture is the optional CAPTURE_* fields (PROTOCOL#task-file): what
+	// the task's receivers capture; the zero Task where it sets none.
+	Capture captureplan.Task
 
 	DeclaredLevel  gate.Level // RISK_LEVEL as written
 	DerivedLevel   gate.Level // the minimum the flags demand

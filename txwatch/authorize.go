@@ -39,7 +39,7 @@ func DescribeTX(p TXParams) string {
 // the result's); a notification names its title and risk level.
 func (w *Watcher) authorize(ctx context.Context, snap resultfetch.Snapshot, r *result.Result, cur *task.Task, signer *gitcli.Signature) error {
 	taskID := cur.ID
-	deadline := txgate.ReadyUntil(r, w.Policy, 0)
+	deadline := txgate.ReadyUntil(r, w.Policy.ForTask(cur.Capture.DurationS), 0)
 	params := ParamsOf(w.Policy)
 	shown := []NodeBinding{{ResultBranch: w.Policy.Repo.ResultBranch, ResultCommit: snap.Commit,
 		ResultSHA256: snap.Digest, ResultSigner: resultfetch.Fingerprint(signer)}}

@@ -184,7 +184,7 @@ func (w *Watcher) judgeNodes(ctx context.Context) error {
 			refused = append(refused, fmt.Sprintf("%s: published CAPTURE_COMPLETE for the task at %s", name, short(v.commit)))
 		default:
 			src := w.src.ForNode(n)
-			if err := readyProblems(resultfetch.CompletedError(&w.st, v.r), txgate.CheckReady(v.r, now, cur.ID, w.Policy), src.CheckSigned(v.signer, v.r)); err != nil {
+			if err := readyProblems(resultfetch.CompletedError(&w.st, v.r), txgate.CheckReady(v.r, now, cur.ID, w.Policy.ForTask(cur.Capture.DurationS)), src.CheckSigned(v.signer, v.r)); err != nil {
 				refusedBy[name] = err.Error()
 				refused = append(refused, fmt.Sprintf("%s: READY %s at commit %s refused:\n%v", name, short(v.snap.Digest), short(v.commit), err))
 			} else {
@@ -245,11 +245,12 @@ func bindingsOf(vs []*nodeView) []NodeBinding {
 
 // nodesUntil is the intersection of the receivers' windows: the earliest
 // ReadyUntil, and the receiver it belongs to.
-func (w *Watcher) nodesUntil(vs []*nodeView, extra time.Duration) (time.Time, *nodeView) {
+func (w *Watcher) nodesUntil(cur *task.Task, vs []*nodeView, extra time.Duration) (time.Time, *nodeView) {
+	pol := w.Policy.ForTask(cur.Capture.DurationS)
 	var until time.Time
 	var who *nodeView
 	for _, v := range vs {
-		if u := txgate.ReadyUntil(v.r, w.Policy, extra); until.IsZero() || u.Before(until) {
+		if u := txgate.ReadyUntil(v.r, pol, extra); until.IsZero() || u.Before(until) {
 			until, who = u, v
 		}
 	}
@@ -261,7 +262,7 @@ func (w *Watcher) nodesUntil(vs []*nodeView, extra time.Duration) (time.Time, *n
 // before writing the one record that binds the set.
 func (w *Watcher) authorizeNodes(ctx context.Context, cur *task.Task, vs []*nodeView) error {
 	now := w.now()
-	deadline, first := w.nodesUntil(vs, 0)
+	deadline, first := w.nodesUntil(cur, vs, 0)
 	params := ParamsOf(w.Policy)
 	shown := bindingsOf(vs)
 	o := offerOf(cur.ID, shown)
@@ -356,7 +357,7 @@ func (w *Watcher) recheck(ctx context.Context, cur *task.Task, shown []NodeBindi
 		return Record{}, err
 	}
 	now := w.now()
-	expires, first := w.nodesUntil(vs, time.Duration(params.DurationS)*time.Second)
+	expires, first := w.nodesUntil(cur, vs, time.Duration(params.DurationS)*time.Second)
 	if !expires.After(now) {
 		who := ""
 		if first.node.Name != "" {
@@ -449,7 +450,7 @@ func checkBindings(ctx context.Context, base resultfetch.Source, taskID string, 
 		if cur != nil {
 			// The signer is checked with the allowed signers in force now: a
 			// key removed since the authorization no longer counts.
-			if err := readyProblems(resultfetch.CompletedError(st, v.r), txgate.CheckReadyFor(v.r, now, cur.ID, pol, extra), src.CheckSigned(v.signer, v.r)); err != nil {
+			if err := readyProblems(resultfetch.CompletedError(st, v.r), txgate.CheckReadyFor(v.r, now, cur.ID, pol.ForTask(cur.Capture.DurationS), extra), src.CheckSigned(v.signer, v.r)); err != nil {
 				for _, e := range errlist.Flatten(err) {
 					add(fmt.Errorf("%s%w", who, e))
 				}

@@ -125,7 +125,7 @@ func ReadyUntil(r *result.Result, pol config.Policy, extra time.Duration) time.T
 // CheckReady runs every check PROTOCOL#main-pc makes of a result before TX may be
 // authorized and returns every failure at once (a *multierror.Error of
 // *tXCheckError), or nil. taskID is the ID of the task currently on the
-// task branch. r must come from result.Decode (the schema is strict
+// task branch; pol is config.Policy.ForTask of its CAPTURE_DURATION_S. r must come from result.Decode (the schema is strict
 // already); the state and flag checks are repeated so that a COMPLETE
 // result, valid as it is, can never pass for READY.
 func CheckReady(r *result.Result, now time.Time, taskID string, pol config.Policy) error {
@@ -184,9 +184,8 @@ func CheckReadyFor(r *result.Result, now time.Time, taskID string, pol config.Po
 		p.add(TXRuleCaptureFuture, "capture_started_at %s is %s in the future, more than max_clock_skew_s (%d s)",
 			stamp(r.CaptureStartedAt), ahead.Round(time.Second), lim.MaxClockSkewS)
 	}
-	planned := r.PlannedDurationS == int64(lim.PlannedDurationS)
-	if !planned {
-		p.add(TXRulePlannedDuration, "planned_duration_s is %d, the policy's is %d", r.PlannedDurationS, lim.PlannedDurationS)
+	if r.PlannedDurationS != lim.PlannedS() {
+		p.add(TXRulePlannedDuration, "planned_duration_s is %d, %s is %d", r.PlannedDurationS, lim.PlannedName(), lim.PlannedS())
 	}
 	if r.FrequencyHz != pol.TX.FrequencyHz {
 		p.add(TXRuleFrequency, "frequency_hz is %d, but [tx] frequency_hz is %d: the receiver does not listen where we would send",

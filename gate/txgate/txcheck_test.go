@@ -73,6 +73,12 @@ func TestCheckReadyEachRule(t *testing.T) {
 			r.CaptureStartedAt = txNow.Add(20 * time.Second)
 		}, "", 0, []TXRule{TXRuleCaptureFuture}},
 		{"planned duration differs", func(r *result.Result, _ *config.Policy) { r.PlannedDurationS = 300 }, "", 0, []TXRule{TXRulePlannedDuration}},
+		// PROTOCOL#main-pc: the task's CAPTURE_DURATION_S stands for the policy's.
+		{"the task's duration, the policy's differs", func(r *result.Result, p *config.Policy) {
+			r.PlannedDurationS, p.Limits.PlannedDurationS = 120, 300
+			*p = p.ForTask(120)
+		}, "", 0, nil},
+		{"the task's duration differs", func(r *result.Result, p *config.Policy) { *p = p.ForTask(300) }, "", 0, []TXRule{TXRulePlannedDuration}},
 		{"frequency differs", func(r *result.Result, p *config.Policy) { p.TX.FrequencyHz = 915000000 }, "", 0, []TXRule{TXRuleFrequency}},
 		{"sample rate differs", func(r *result.Result, _ *config.Policy) { r.SampleRateHz = 10000000 }, "", 0, []TXRule{TXRuleSampleRate}},
 		{"too little time", func(r *result.Result, _ *config.Policy) {
@@ -113,6 +119,9 @@ func TestCheckReadyEachRule(t *testing.T) {
 				if !strings.Contains(err.Error(), string(rule)+": ") {
 					t.Errorf("message does not name %s:\n%v", rule, err)
 				}
+			}
+			if p.Limits.TaskDurationS > 0 && err != nil && !strings.Contains(err.Error(), "the task's CAPTURE_DURATION_S is 300") {
+				t.Errorf("message does not name the task's field: %v", err)
 			}
 		})
 	}

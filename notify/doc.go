@@ -7,6 +7,11 @@
 // The command gets the task's text only as data, never as an argument: on
 // its standard input (inertJSON) and in RFHANDOFF_* variables (environ).
 //
+// ntfy: the message is the body; headers Title (RFC 2047 when not
+// ASCII), Priority (5 authorization_needed; 4 approval_needed,
+// capture_failed, remote_unreachable; else 3), Tags: rfhandoff,<event>,
+// and Authorization: Bearer <the ntfy_token_file's token>.
+//
 // Delivery: at most 32 events queued per receiver (more are dropped and
 // counted); each receiver's worker tries up to three times, each attempt
 // within [notify] timeout and all within twice that, pausing 250 ms then

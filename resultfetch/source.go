@@ -136,8 +136,9 @@ func NotSpeaking(err error) bool {
 // result's published_at too, and the commit's committer date within
 // the publication age limit of published_at (a commit dated otherwise is
 // inconsistent: its date is the signer's word, and git checked the key's
-// window at that date). nil when no signature is required.
-func (s Source) CheckSigned(sig *gitcli.Signature, r *result.Result) error {
+// window at that date); lim is the task's (config.Policy.ForTask). nil
+// when no signature is required.
+func (s Source) CheckSigned(sig *gitcli.Signature, r *result.Result, lim config.Limits) error {
 	if sig == nil || r == nil || r.State != result.StateReady {
 		return nil
 	}
@@ -146,7 +147,6 @@ func (s Source) CheckSigned(sig *gitcli.Signature, r *result.Result) error {
 		config.KeyTime{What: "the result's published_at", At: r.PublishedAt}); err != nil {
 		errs = append(errs, err)
 	}
-	lim := s.Policy.Limits
 	if d := sig.CommittedAt.Sub(r.PublishedAt).Abs(); d > lim.PublicationAge() {
 		errs = append(errs, fmt.Errorf("commit %s: committer date %s is %s away from published_at %s (more than %s): inconsistent, refused",
 			sig.Commit, sig.CommittedAt.Format(time.RFC3339), d.Truncate(time.Second), r.PublishedAt.Format(time.RFC3339), lim.PublicationAgeName()))

@@ -183,8 +183,8 @@ func (w *Watcher) judgeNodes(ctx context.Context) error {
 		case v.r.State == result.StateComplete:
 			refused = append(refused, fmt.Sprintf("%s: published CAPTURE_COMPLETE for the task at %s", name, short(v.commit)))
 		default:
-			src := w.src.ForNode(n)
-			if err := readyProblems(resultfetch.CompletedError(&w.st, v.r), txgate.CheckReady(v.r, now, cur.ID, w.Policy.ForTask(cur.Capture.DurationS)), src.CheckSigned(v.signer, v.r)); err != nil {
+			src, forTask := w.src.ForNode(n), w.Policy.ForTask(cur.Capture.DurationS)
+			if err := readyProblems(resultfetch.CompletedError(&w.st, v.r), txgate.CheckReady(v.r, now, cur.ID, forTask), src.CheckSigned(v.signer, v.r, forTask.Limits)); err != nil {
 				refusedBy[name] = err.Error()
 				refused = append(refused, fmt.Sprintf("%s: READY %s at commit %s refused:\n%v", name, short(v.snap.Digest), short(v.commit), err))
 			} else {
@@ -450,7 +450,8 @@ func checkBindings(ctx context.Context, base resultfetch.Source, taskID string, 
 		if cur != nil {
 			// The signer is checked with the allowed signers in force now: a
 			// key removed since the authorization no longer counts.
-			if err := readyProblems(resultfetch.CompletedError(st, v.r), txgate.CheckReadyFor(v.r, now, cur.ID, pol.ForTask(cur.Capture.DurationS), extra), src.CheckSigned(v.signer, v.r)); err != nil {
+			forTask := pol.ForTask(cur.Capture.DurationS)
+			if err := readyProblems(resultfetch.CompletedError(st, v.r), txgate.CheckReadyFor(v.r, now, cur.ID, forTask, extra), src.CheckSigned(v.signer, v.r, forTask.Limits)); err != nil {
 				for _, e := range errlist.Flatten(err) {
 					add(fmt.Errorf("%s%w", who, e))
 				}

@@ -266,7 +266,8 @@ func (w *Watcher) poll(ctx context.Context) error {
 		w.st.MarkCompleted(r.TaskID, commit)
 	}
 	if checkErr == nil {
-		checkErr = readyProblems(resultfetch.CompletedError(&w.st, r), txgate.CheckReady(r, now, cur.ID, w.Policy.ForTask(cur.Capture.DurationS)), w.src.CheckSigned(signer, r))
+		forTask := w.Policy.ForTask(cur.Capture.DurationS)
+		checkErr = readyProblems(resultfetch.CompletedError(&w.st, r), txgate.CheckReady(r, now, cur.ID, forTask), w.src.CheckSigned(signer, r, forTask.Limits))
 	}
 	if checkErr == nil && !w.clockAllows(ctx, "result:"+snap.Digest, fmt.Sprintf("result %s at commit %s", short(snap.Digest), short(commit))) {
 		return nil // neither shown nor remembered: asked again at the next poll

@@ -19,6 +19,7 @@ import (
 func TestRxApprovePrompts(t *testing.T) {
 	t.Parallel()
 	t.Run("approve GREEN", func(t *testing.T) {
+		t.Parallel()
 		rx := rxtest.New(t, rxtest.Options{})
 		commit := rx.PushTask(tasktest.TaskSpec{ID: "APPROVE_GREEN", Body: "Do the thing.\n\x1b[2J\n"})
 		s := rxTerminal(t, rx, "rx", "approve", "APPROVE_GREEN")
@@ -57,6 +58,7 @@ func TestRxApprovePrompts(t *testing.T) {
 	})
 
 	t.Run("defer", func(t *testing.T) {
+		t.Parallel()
 		rx := rxtest.New(t, rxtest.Options{})
 		rx.PushTask(tasktest.TaskSpec{ID: "APPROVE_DEFER"})
 		s := rxTerminal(t, rx, "rx", "approve")
@@ -75,6 +77,7 @@ func TestRxApprovePrompts(t *testing.T) {
 	})
 
 	t.Run("stop", func(t *testing.T) {
+		t.Parallel()
 		rx := rxtest.New(t, rxtest.Options{})
 		rx.PushTask(tasktest.TaskSpec{ID: "APPROVE_STOP"})
 		s := rxTerminal(t, rx, "rx", "approve")
@@ -92,6 +95,7 @@ func TestRxApprovePrompts(t *testing.T) {
 	})
 
 	t.Run("wrong phrase", func(t *testing.T) {
+		t.Parallel()
 		rx := rxtest.New(t, rxtest.Options{})
 		rx.PushTask(tasktest.TaskSpec{ID: "APPROVE_RED_WRONG", HardwareAccess: true, Level: gate.Red})
 		s := rxTerminal(t, rx, "rx", "approve")
@@ -111,6 +115,7 @@ func TestRxApprovePrompts(t *testing.T) {
 	})
 
 	t.Run("RED phrase AUTHORIZE ID", func(t *testing.T) {
+		t.Parallel()
 		rx := rxtest.New(t, rxtest.Options{})
 		rx.PushTask(tasktest.TaskSpec{ID: "APPROVE_RED_FW", HardwareAccess: true, Level: gate.Red})
 		s := rxTerminal(t, rx, "rx", "approve")
@@ -132,6 +137,7 @@ func TestRxApprovePrompts(t *testing.T) {
 	})
 
 	t.Run("RED phrase AUTHORIZE RF TX", func(t *testing.T) {
+		t.Parallel()
 		rx := rxtest.New(t, rxtest.Options{})
 		rx.PushTask(tasktest.TaskSpec{ID: "APPROVE_RED_TX", HardwareAccess: true, RFTX: true})
 		// The per-task phrase does not approve an RF TX task.
@@ -165,6 +171,7 @@ func TestRxApprovePrompts(t *testing.T) {
 	})
 
 	t.Run("changed while the prompt is open", func(t *testing.T) {
+		t.Parallel()
 		rx := rxtest.New(t, rxtest.Options{})
 		rx.PushTask(tasktest.TaskSpec{ID: "APPROVE_SWAP"})
 		s := rxTerminal(t, rx, "rx", "approve")
@@ -185,6 +192,7 @@ func TestRxApprovePrompts(t *testing.T) {
 	})
 
 	t.Run("another TASK_ID", func(t *testing.T) {
+		t.Parallel()
 		rx := rxtest.New(t, rxtest.Options{})
 		rx.PushTask(tasktest.TaskSpec{ID: "APPROVE_CURRENT"})
 		s := rxTerminal(t, rx, "rx", "approve", "APPROVE_OTHER")

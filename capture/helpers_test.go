@@ -125,9 +125,10 @@ func opts() Options {
 }
 
 // runDeadline bounds one capture run in a test: a hang fails with a
-// message before go test's own timeout, while load only slows a run (a
-// 3 s capture took over 3 minutes under Wine on a loaded 2-core machine).
-const runDeadline = 10 * time.Minute
+// message before go test's 10-minute default, while load only slows a run
+// (a 3 s capture took almost 5 minutes under Wine on a loaded 2-core
+// machine).
+const runDeadline = 6 * time.Minute
 
 // run runs a capture with a deadline far beyond any test's needs.
 func (w *world) run(t testing.TB, ctx context.Context, o Options) (*Report, error) {

@@ -17,9 +17,10 @@ import (
 )
 
 // WaitLong bounds every wait for the watcher: generous for a 2-core
-// machine running a second test suite beside this one (a wait ends as soon
-// as its condition holds).
-const WaitLong = 3 * time.Minute
+// machine running a second test suite beside this one, or Wine (a wait
+// ends as soon as its condition holds; 3 minutes ran out under Wine on a
+// loaded machine), and short of go test's 10-minute default.
+const WaitLong = 6 * time.Minute
 
 // NoHackRF pins hackrf_transfer to a path that does not exist, so no test
 // using an Env can ever start a real one.

@@ -283,3 +283,31 @@ func TestTrustCommitterDateFarFromPublication(t *testing.T) {
 		t.Fatalf("offered:\n%s", w.TTY.String())
 	}
 }
+
+// With max_publication_age_s = 0 a signed READY's committer date is
+// bounded by the task's CAPTURE_DURATION_S, as every other MAIN check is
+// (PROTOCOL#main-pc): 5 minutes away is refused for a 60 s task, though
+// the policy's planned duration (900 s here) would allow it.
+func TestTrustCommitterDateBoundIsTheTasksDuration(t *testing.T) {
+	t.Parallel()
+	l := newTrustLab(t)
+	l.Main.Policy.Limits.MaxPublicationAgeS = 0
+	l.Main.WritePolicy()
+	const id = "TRUST_DATE_0002"
+	spec := tasktest.Capture(id)
+	spec.CaptureDurationS = 60
+	l.PushTask(spec)
+	r := l.Ready(id)
+	r.PlannedDurationS = spec.CaptureDurationS
+	fiveAgo := r.PublishedAt.Add(-5 * time.Minute).UTC().Format(time.RFC3339) // whole seconds: 5m to 5m+1s away
+	tip := l.publish(t, r, l.rx.Private, "GIT_COMMITTER_DATE="+fiveAgo)
+	w := l.Main.StartTTY("tx", "watch")
+	w.WaitForText("at commit "+tip[:12]+" refused, not offered for authorization", faultkit.Wait)
+	w.WaitForText(fmt.Sprintf("is 5m0s away from published_at %s (more than the task's CAPTURE_DURATION_S (60 s; max_publication_age_s is 0)): inconsistent, refused",
+		r.PublishedAt.Format(time.RFC3339)), faultkit.Wait)
+	w.Signal(syscall.SIGTERM)
+	w.Wait(faultkit.Wait)
+	if strings.Contains(w.TTY.String(), "Type exactly") {
+		t.Fatalf("offered:\n%s", w.TTY.String())
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"rfhandoff/captureplan"
 	"rfhandoff/config"
 	"rfhandoff/gate"
 	"rfhandoff/result"
@@ -39,6 +40,9 @@ type TaskSpec struct {
 
 	// RXNodes is written as RX_NODES when set (PROTOCOL#several-nodes).
 	RXNodes string
+	// CaptureDurationS is written as CAPTURE_DURATION_S when set
+	// (PROTOCOL#task-file).
+	CaptureDurationS int64
 
 	Body string // default: a short paragraph
 }
@@ -95,6 +99,9 @@ func TaskFile(s TaskSpec) string {
 	}
 	if s.RXNodes != "" {
 		fmt.Fprintf(&b, "%s = %s\n", task.FieldRXNodes, s.RXNodes)
+	}
+	if s.CaptureDurationS != 0 {
+		fmt.Fprintf(&b, "%s = %d\n", captureplan.FieldDurationS, s.CaptureDurationS)
 	}
 	b.WriteString("\n")
 	b.WriteString(or(s.Body, "## Goal\n\nA test task for "+s.ID+".\n"))

@@ -78,18 +78,7 @@ func (s *txSide) authDir() string { return s.pol.StatePath(txwatch.AuthDirName) 
 
 func (s *txSide) authFiles(t *testing.T) []string {
 	t.Helper()
-	entries, err := os.ReadDir(s.authDir())
-	if os.IsNotExist(err) {
-		return nil
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, e := range entries {
-		out = append(out, e.Name())
-	}
-	return out
+	return txtest.Files(t, s.authDir())
 }
 
 func exitStatus(t *testing.T, ps *os.ProcessState) int {

@@ -44,8 +44,9 @@
 // fetch.bundleURI (read only in the mirror and the clone, whose config is
 // rfhandoff's or git's), what reads print (log.*, color.*, i18n.*,
 // core.quotePath), editors (no call asks for a message), extensions.* and
-// core.worktree/bare (can only make git fail), gc.* and maintenance.*
-// (--no-auto-gc; the mirror sets gc.auto=0). A file:// remote's own
+// core.worktree/bare (can only make git fail), gc.* (fetch runs with
+// --no-auto-gc, maintenance.auto=false stops the run after a commit; the
+// mirror sets gc.auto=0). A file:// remote's own
 // upload-pack reads that repository's config, like any server.
 //
 // The transport is read as git reads it: a URL's scheme, else file for a

@@ -179,6 +179,9 @@ func programPins(sshCommand, credentialHelper string) ([]string, error) {
 		// signs explicitly, with its own pinned program.
 		"-c", "commit.gpgSign=false",
 		"-c", "push.gpgSign=false",
+		// After a commit or merge git starts `git maintenance run --auto`
+		// (gc --auto): a program off the record, and a process a call.
+		"-c", "maintenance.auto=false",
 		// A pager never runs without a terminal; "cat" is git's "none".
 		"-c", "core.pager=cat",
 		// An empty value clears every credential helper configured before

@@ -445,7 +445,7 @@ func TestGitHistoryPinsWinOverTheRepository(t *testing.T) {
 	if len(res.Stderr) != 0 {
 		t.Errorf("rev-list wrote to stderr (parsers read it): %s", res.Stderr)
 	}
-	for key, want := range map[string]string{"core.useReplaceRefs": "false", "core.commitGraph": "false", "core.unsetEnvVars": "PERL5LIB"} {
+	for key, want := range map[string]string{"core.useReplaceRefs": "false", "core.commitGraph": "false", "core.unsetEnvVars": "PERL5LIB", "maintenance.auto": "false"} {
 		if got := git("", "config", "--get", key); got != want {
 			t.Errorf("git config %s = %q, want %q", key, got, want)
 		}

@@ -88,7 +88,9 @@ func writeScratchRepo(dir string) error {
 	if err := os.WriteFile(filepath.Join(dir, "HEAD"), []byte("ref: refs/heads/none\n"), 0o600); err != nil {
 		return err
 	}
-	config := "[core]\n\trepositoryformatversion = 1\n\tbare = true\n" +
+	// multiPackIndex off: fsck would start `git multi-pack-index verify`
+	// for a file the scratch repository never has.
+	config := "[core]\n\trepositoryformatversion = 1\n\tbare = true\n\tmultiPackIndex = false\n" +
 		"[extensions]\n\tpartialClone = promised\n[remote \"promised\"]\n\tpromisor = true\n"
 	return os.WriteFile(filepath.Join(dir, "config"), []byte(config), 0o600)
 }

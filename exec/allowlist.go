@@ -56,10 +56,12 @@ var gitSubcommands = map[string]bool{
 type transferFlag struct{ value bool }
 
 // rxTransferFlags can express a bounded receive and nothing else: no -t
-// (transmit), no -c (CW transmit), no -F (force out-of-range), no -R (repeat).
+// (transmit), no -c (CW transmit), no -F (force out-of-range), no -R
+// (repeat). -H waits for the trigger input's edge before the first sample
+// (a PPS-scheduled capture).
 var rxTransferFlags = map[string]transferFlag{
 	"-r": {true}, "-f": {true}, "-s": {true}, "-l": {true}, "-g": {true},
-	"-a": {true}, "-n": {true}, "-d": {true}, "-b": {true}, "-B": {false},
+	"-a": {true}, "-n": {true}, "-d": {true}, "-b": {true}, "-B": {false}, "-H": {false},
 }
 
 // txTransferFlags can express a bounded transmit from a file and nothing else.

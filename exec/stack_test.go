@@ -27,6 +27,7 @@ func TestRefusals(t *testing.T) {
 		{"rx value is option", RoleCapture, Cmd{Tool: HackRFTransfer, Args: []string{"-r", "-t", "-n", "10"}}},
 		{"rx unbounded", RoleCapture, Cmd{Tool: HackRFTransfer, Args: []string{"-r", "/tmp/x"}}},
 		{"tx receive", RoleTransmit, Cmd{Tool: HackRFTransfer, Args: []string{"-r", "/tmp/x", "-n", "10"}}},
+		{"tx trigger", RoleTransmit, Cmd{Tool: HackRFTransfer, Args: []string{"-t", "/tmp/x", "-n", "10", "-H"}}},
 		{"tx force range", RoleTransmit, Cmd{Tool: HackRFTransfer, Args: []string{"-t", "/tmp/x", "-n", "10", "-F"}}},
 		{"none transfer", RoleProbe, Cmd{Tool: HackRFTransfer, Args: []string{"-r", "/tmp/x", "-n", "10"}}},
 		{"git upload-pack", RoleProbe, Cmd{Tool: Git, Args: []string{"ls-remote", "--upload-pack=touch /tmp/pwn", "x"}}},
@@ -75,6 +76,9 @@ func TestGitAllowsMirrorArgs(t *testing.T) {
 func TestRXAllowsBoundedReceiveArgs(t *testing.T) {
 	if r := checkArgs(RoleCapture, HackRFTransfer, []string{"-r", "/x.ci8", "-f", "433920000", "-s", "2000000", "-l", "16", "-g", "20", "-a", "0", "-n", "240000000", "-B"}); r != "" {
 		t.Fatalf("bounded receive refused: %s", r)
+	}
+	if r := checkArgs(RoleCapture, HackRFTransfer, []string{"-r", "/x.ci8", "-f", "433920000", "-s", "2000000", "-n", "240000000", "-B", "-H"}); r != "" {
+		t.Fatalf("bounded receive on the trigger's edge refused: %s", r)
 	}
 	if r := checkArgs(RoleTransmit, HackRFTransfer, []string{"-t", "/x.iq", "-f", "433920000", "-s", "2000000", "-x", "0", "-a", "0", "-n", "20000000"}); r != "" {
 		t.Fatalf("bounded transmit refused: %s", r)

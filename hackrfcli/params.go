@@ -33,6 +33,9 @@ type RxParams struct {
 	NumSamples   int64
 	Serial       string // optional: -d, a suffix of the board's serial
 	OutPath      string // absolute path of the ci8 capture file
+	// Trigger: -H, the first sample on the first rising edge at the
+	// trigger input after the board is armed (a PPS-scheduled capture).
+	Trigger bool
 }
 
 // TxParams is one bounded transmission: hackrf_transfer -t.
@@ -79,7 +82,7 @@ func (p TxParams) Validate() error {
 }
 
 // argv is the hackrf_transfer arguments for a valid RxParams:
-// -r PATH -f F -s S -l L -g G -a 0|1 -n N -B [-d SERIAL].
+// -r PATH -f F -s S -l L -g G -a 0|1 -n N -B [-d SERIAL] [-H].
 func (p RxParams) argv() []string {
 	args := []string{
 		"-r", p.OutPath,
@@ -93,6 +96,9 @@ func (p RxParams) argv() []string {
 	}
 	if p.Serial != "" {
 		args = append(args, "-d", p.Serial)
+	}
+	if p.Trigger {
+		args = append(args, "-H")
 	}
 	return args
 }

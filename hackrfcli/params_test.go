@@ -124,6 +124,11 @@ func TestArgv(t *testing.T) {
 	if got := rx.argv(); !slices.Equal(got, want) {
 		t.Errorf("rx argv %q\nwant     %q", got, want)
 	}
+	rx.Trigger = true
+	want = append(want, "-H")
+	if got := rx.argv(); !slices.Equal(got, want) {
+		t.Errorf("rx argv %q\nwant     %q", got, want)
+	}
 	tx := validTx()
 	tx.TXVGAGainDB, tx.Amp, tx.Serial = 10, true, "abc"
 	want = []string{"-t", txFile, "-f", "433920000", "-s", "2000000", "-x", "10", "-a", "1", "-n", "20000000", "-d", "abc"}

@@ -1,0 +1,124 @@
+package capture
+
+import (
+	"fmt"
+	"math"
+	"time"
+)
+
+// Sync modes of a scheduled task (PROTOCOL#aligned).
+const (
+	modeHostClock = "HOST_CLOCK"
+	modePPS       = "PPS"
+)
+
+// Trigger verdicts of a scheduled capture.
+const (
+	triggerHonoured = "HONOURED"
+	triggerIgnored  = "IGNORED"
+	triggerNotUsed  = "NOT_USED"
+)
+
+// usbBlockBytes is what hackrf_transfer writes at once: the first-sample
+// estimate (firstsample.go) can be late by up to one block's duration.
+const usbBlockBytes = 262144
+
+// alignFacts is what a scheduled capture knows once its first samples are
+// on disk. Times are by the host clock; Offset is how far the OS says the
+// host clock is ahead of true time, ClockBound its bound on the rest.
+type alignFacts struct {
+	Mode        string
+	StartAt     time.Time // the task's START_AT, a whole second of true time
+	ProcessAt   time.Time // when hackrf_transfer was started (armed, for PPS)
+	FirstSample time.Time // firstSample's estimate, host clock
+	RateHz      int64
+	Offset      time.Duration // the OS's offset estimate, host − true
+	ClockBound  time.Duration // the OS's bound on the error left after Offset
+	ClockBasis  string        // what ClockBound adds up, as the OS said it
+	PPSError    time.Duration // PPS: the policy's bound on the PPS edge's own error
+	MaxBound    time.Duration // the policy's largest acceptable bound
+	Overruns    int64
+}
+
+// alignVerdict is the result's alignment object before encoding.
+type alignVerdict struct {
+	Mode          string
+	StartAt       time.Time
+	FirstSampleAt time.Time  // true-time estimate of the first sample
+	EdgeAt        *time.Time // PPS: the edge identified
+	Trigger       string
+	Bound         time.Duration
+	Basis         string
+	Overruns      int64
+	Aligned       bool
+	Reasons       []string
+}
+
+// judgeAlignment says where the first sample landed and whether that is
+// START_AT within the policy's bound, with every reason it is not.
+//
+// The first-sample estimate is an upper bound late by at most one USB
+// block (resolution). HOST_CLOCK: the first sample's true time is the
+// estimate less the OS's offset; its bound is the clock's plus the
+// resolution, and the capture is aligned when that bound plus the miss
+// from START_AT is within the policy. PPS: the edge is the whole true
+// second nearest the corrected estimate; an estimate farther from every
+// whole second than the clock's bound plus the resolution means the board
+// did not wait for an edge (firmware that ignores -H). A PPS sample is
+// taken on the edge, so its time is the edge's, within one sample period
+// plus the PPS's own error.
+func judgeAlignment(f alignFacts) alignVerdict {
+	v := alignVerdict{Mode: f.Mode, StartAt: f.StartAt, Overruns: f.Overruns}
+	period := time.Duration(float64(time.Second) / float64(f.RateHz))
+	resolution := time.Duration(float64(usbBlockBytes) / 2 / float64(f.RateHz) * float64(time.Second))
+	est := f.FirstSample.Add(-f.Offset)
+	switch f.Mode {
+	case modePPS:
+		edge := est.Round(time.Second)
+		miss := est.Sub(edge).Abs()
+		if tol := f.ClockBound + resolution; miss > tol {
+			v.Trigger = triggerIgnored
+			v.FirstSampleAt = est
+			v.Bound = f.ClockBound + resolution
+			v.Basis = fmt.Sprintf("no PPS edge: %s; first-sample resolution %s", f.ClockBasis, seconds(resolution))
+			v.Reasons = append(v.Reasons, fmt.Sprintf("the first sample came %s from the nearest whole second, more than the %s the clock and the file's growth allow: the board did not wait for the trigger (firmware that ignores -H)",
+				seconds(miss), seconds(tol)))
+			break
+		}
+		v.Trigger = triggerHonoured
+		v.EdgeAt = &edge
+		v.FirstSampleAt = edge
+		v.Bound = period + f.PPSError
+		v.Basis = fmt.Sprintf("PPS edge: one sample period %s + PPS error %s", seconds(period), seconds(f.PPSError))
+		if !edge.Equal(f.StartAt) {
+			v.Reasons = append(v.Reasons, fmt.Sprintf("the first sample came on the edge at %s, not START_AT %s (armed at %s by the host clock)",
+				edge.UTC().Format(time.RFC3339), f.StartAt.UTC().Format(time.RFC3339), f.ProcessAt.UTC().Format(time.RFC3339Nano)))
+		}
+	default:
+		v.Trigger = triggerNotUsed
+		v.FirstSampleAt = est
+		v.Bound = f.ClockBound + resolution
+		v.Basis = fmt.Sprintf("%s; first-sample resolution %s", f.ClockBasis, seconds(resolution))
+		if miss := est.Sub(f.StartAt).Abs(); miss+v.Bound > f.MaxBound {
+			v.Reasons = append(v.Reasons, fmt.Sprintf("the first sample came %s from START_AT with a bound of %s: more than the policy's %s",
+				seconds(miss), seconds(v.Bound), seconds(f.MaxBound)))
+		}
+	}
+	if f.Mode == modePPS && v.Trigger == triggerHonoured && v.Bound > f.MaxBound {
+		v.Reasons = append(v.Reasons, fmt.Sprintf("the bound %s is more than the policy's %s", seconds(v.Bound), seconds(f.MaxBound)))
+	}
+	if f.Overruns > 0 {
+		v.Reasons = append(v.Reasons, fmt.Sprintf("%d overruns: samples were lost, so sample k is no longer at START_AT + k/rate", f.Overruns))
+	}
+	v.Aligned = len(v.Reasons) == 0
+	return v
+}
+
+// seconds writes d in seconds with nanosecond digits, trailing zeros cut.
+func seconds(d time.Duration) string {
+	s := fmt.Sprintf("%.9f", math.Abs(d.Seconds()))
+	for len(s) > 1 && s[len(s)-1] == '0' && s[len(s)-2] != '.' {
+		s = s[:len(s)-1]
+	}
+	return s + " s"
+}

@@ -33,12 +33,23 @@ const BoundBasis = "chronyc -c tracking: |offset| + root dispersion + root delay
 func (b ErrorBound) String() string {
 	switch b.Sync {
 	case Synced:
-		return fmt.Sprintf("within %s of UTC (offset %s, root dispersion %s, root delay %s; %s)",
-			b.Bound, b.Offset, b.RootDispersion, b.RootDelay, b.Source)
+		return fmt.Sprintf("within %s of UTC (%s, root dispersion %s, root delay %s; %s)",
+			b.Bound, offsetWords(b.Offset), b.RootDispersion, b.RootDelay, b.Source)
 	case NotSynced:
 		return fmt.Sprintf("NOT synchronised (%s: %s)", b.Source, b.Said)
 	}
 	return fmt.Sprintf("cannot tell (%s: %s)", b.Source, b.Said)
+}
+
+// offsetWords says which way the clock is off.
+func offsetWords(d time.Duration) string {
+	switch {
+	case d > 0:
+		return fmt.Sprintf("%s ahead", d)
+	case d < 0:
+		return fmt.Sprintf("%s behind", -d)
+	}
+	return "no offset"
 }
 
 // boundSource is how a bound names its query.
@@ -148,7 +159,7 @@ func (e *boundError) Error() string {
 			"wait until it is (`chronyc tracking` shows \"Leap status : Normal\"; `chronyc waitsync` waits for it)", b.Source, b.Said)
 	}
 	switch {
-	case !boundReadable:
+	case !boundReadable && b.Said == boundUnreadable:
 		return fmt.Sprintf("the host clock's error bound cannot be told (%s: %s)", b.Source, b.Said)
 	case b.Said == "chronyc is not installed":
 		return fmt.Sprintf("the host clock's error bound cannot be told: chronyc is not installed, and rfhandoff reads that bound only from chrony (%s); "+

@@ -90,13 +90,15 @@ func TestBoundSentences(t *testing.T) {
 	ok, _ := ParseChronycTracking([]byte(chronyNTP), nil, 0)
 	_, unsynced := ParseChronycTracking([]byte(chronyUnsynced), nil, 0)
 	_, down := ParseChronycTracking([]byte("506 Cannot talk to daemon\n"), nil, 1)
+	ahead, _ := ParseChronycTracking([]byte(chronyPPS), nil, 0)
 	missing := &boundError{Bound: ErrorBound{Source: boundSource, Said: "chronyc is not installed"}}
 	limit := &boundLimitError{Bound: ok, Limit: 5 * time.Millisecond, Key: "sync.max_host_clock_error_s", Action: "arming the capture"}
 	for _, c := range []struct {
 		got  string
 		want []string
 	}{
-		{ok.String(), []string{"within 7.926771ms of UTC", "offset -6.523µs", "root dispersion 1.100737ms", "root delay 13.639022ms", "chronyc -c tracking"}},
+		{ok.String(), []string{"within 7.926771ms of UTC", "6.523µs behind", "root dispersion 1.100737ms", "root delay 13.639022ms", "chronyc -c tracking"}},
+		{ahead.String(), []string{"within 15.015µs of UTC (15ns ahead, root dispersion 15µs, root delay 0s; chronyc -c tracking)"}},
 		{unsynced.Error(), []string{"not synchronised, says chrony", "Not synchronised", "chronyc waitsync"}},
 		{down.Error(), []string{"cannot be told", "506 Cannot talk to daemon", "systemctl start chrony"}},
 		{missing.Error(), []string{"chronyc is not installed", "apt install chrony"}},

@@ -63,6 +63,9 @@ var boundSource = strings.Join(append([]string{string(exec.Chronyc)}, exec.Chron
 // root dispersion, update interval, leap status.
 const chronycFields = 14
 
+// chronycMissing is what a bound says when there is no chronyc to ask.
+const chronycMissing = "chronyc is not installed"
+
 // maxSeconds bounds each figure read: beyond it the report cannot be a
 // clock's and a Duration would overflow.
 const maxSeconds = 1e6
@@ -81,7 +84,7 @@ func Bound(ctx context.Context, r exec.Runner) (ErrorBound, error) {
 	var ee *exec.ExitError
 	switch {
 	case errors.Is(err, exec.ErrNotInstalled):
-		b := ErrorBound{Source: boundSource, Said: "chronyc is not installed"}
+		b := ErrorBound{Source: boundSource, Said: chronycMissing}
 		return b, &boundError{Bound: b}
 	case err != nil && (!errors.As(err, &ee) || ee.Signal != ""):
 		b := ErrorBound{Source: boundSource, Said: err.Error()}
@@ -156,12 +159,12 @@ func (e *boundError) Error() string {
 	b := e.Bound
 	if b.Sync == NotSynced {
 		return fmt.Sprintf("the host clock is not synchronised, says chrony (%s: %s), so it bounds no error; "+
-			"wait until it is (`chronyc tracking` shows \"Leap status : Normal\"; `chronyc waitsync` waits for it)", b.Source, b.Said)
+			"wait until it is (`chronyc tracking` then shows leap status \"Normal\"; `chronyc waitsync` waits for it)", b.Source, b.Said)
 	}
 	switch {
 	case !boundReadable && b.Said == boundUnreadable:
 		return fmt.Sprintf("the host clock's error bound cannot be told (%s: %s)", b.Source, b.Said)
-	case b.Said == "chronyc is not installed":
+	case b.Said == chronycMissing:
 		return fmt.Sprintf("the host clock's error bound cannot be told: chronyc is not installed, and rfhandoff reads that bound only from chrony (%s); "+
 			"install chrony (Debian: apt install chrony) and let it synchronise, or put chronyc on PATH", b.Source)
 	}

@@ -91,7 +91,7 @@ func TestBoundSentences(t *testing.T) {
 	_, unsynced := ParseChronycTracking([]byte(chronyUnsynced), nil, 0)
 	_, down := ParseChronycTracking([]byte("506 Cannot talk to daemon\n"), nil, 1)
 	ahead, _ := ParseChronycTracking([]byte(chronyPPS), nil, 0)
-	missing := &boundError{Bound: ErrorBound{Source: boundSource, Said: "chronyc is not installed"}}
+	missing := &boundError{Bound: ErrorBound{Source: boundSource, Said: chronycMissing}}
 	limit := &boundLimitError{Bound: ok, Limit: 5 * time.Millisecond, Key: "sync.max_host_clock_error_s", Action: "arming the capture"}
 	for _, c := range []struct {
 		got  string

@@ -11,8 +11,8 @@ import (
 // hackrf_transfer that depends on the role too (transferRules).
 var roleTools = map[Role][]Tool{
 	RoleGit:      {Git, Timedatectl, W32tm},
-	RoleProbe:    {Git, Timedatectl, W32tm, HackRFInfo, HackRFClock},
-	RoleCapture:  {Git, Timedatectl, W32tm, HackRFInfo, HackRFClock, HackRFTransfer},
+	RoleProbe:    {Git, Timedatectl, W32tm, Chronyc, HackRFInfo, HackRFClock},
+	RoleCapture:  {Git, Timedatectl, W32tm, Chronyc, HackRFInfo, HackRFClock, HackRFTransfer},
 	RoleTransmit: {Git, Timedatectl, W32tm, HackRFTransfer},
 	RoleNotify:   {Notify},
 }
@@ -91,7 +91,7 @@ func checkArgs(role Role, tool Tool, args []string) string {
 		return checkFlags(args, map[string]transferFlag{"-d": {true}}, nil)
 	case HackRFClock:
 		return checkFlags(args, map[string]transferFlag{"-i": {false}, "-d": {true}}, []string{"-i"})
-	case Timedatectl, W32tm:
+	case Timedatectl, W32tm, Chronyc:
 		return checkClockTool(tool, args)
 	case Notify:
 		// The operator's own program with the argv they wrote; the

@@ -17,9 +17,9 @@ const (
 	HackRFClock    Tool = "hackrf_clock"
 )
 
-// Tools lists every allowlisted tool in a stable order: the clock tool is
-// this platform's (ClockTool).
-var Tools = []Tool{Git, HackRFInfo, HackRFTransfer, HackRFClock, ClockTool}
+// Tools lists every allowlisted tool in a stable order: the clock tools are
+// this platform's (ClockTool first, then chronyc on Unix).
+var Tools = append([]Tool{Git, HackRFInfo, HackRFTransfer, HackRFClock}, clockTools...)
 
 // Role is what a runner may start, and nothing else (PROTOCOL#subprocesses): each
 // command holds the role its own work needs, and the roles are named for

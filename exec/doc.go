@@ -1,7 +1,7 @@
 // Package exec is the one place in rfhandoff that starts processes.
 //
 // Every external program (git, hackrf_info, hackrf_transfer, hackrf_clock,
-// the clock query timedatectl or w32tm) runs through a Runner built by New:
+// the clock query timedatectl or w32tm, chronyc's clock report) runs through a Runner built by New:
 // an audit log wraps an allowlist which wraps the os/exec implementation. No other package imports os/exec.
 //
 // # Git's config pins (PROTOCOL#subprocesses)

@@ -31,6 +31,9 @@ var keptEnv = map[string]bool{
 	"HACKRF_SIM":       true,
 	"HACKRF_SIM_ONAIR": true,
 	"HACKRF_SIM_SEED":  true,
+	// the simulated host clock's offset from true time, which a chronyc
+	// stand-in reports too (internal/clocktest)
+	"HACKRF_SIM_PPS_OFFSET_NS": true,
 }
 
 // envKey: Windows variable names are case-insensitive (Path, ProgramData).

@@ -19,7 +19,7 @@ import (
 // be placed here on purpose: the test fails on one it does not know.
 var layers = [][]string{
 	// leaves: no project imports
-	{"errlist", "strictjson", "localfile", "localfile/private", "backoff", "hiddentext", "gitcli/gitname", "gitcli/sshsig", "captureplan", "ident", "node", "gate", "internal/testrun", "internal/testbin"},
+	{"errlist", "strictjson", "localfile", "localfile/private", "backoff", "hiddentext", "gitcli/gitname", "gitcli/sshsig", "captureplan", "ident", "node", "gate", "internal/testrun", "internal/testbin", "internal/clocktest"},
 	// infrastructure: processes, files, git, the HackRF tools
 	{"exec", "state", "gitcli", "hackrfcli", "hacksim", "quicklook", "hostclock", "internal/gittest", "internal/quicklooktest"},
 	// domain: what a task, a result and a policy are, and reading them
@@ -59,7 +59,7 @@ var testOnly = map[string][]string{
 }
 
 // testHelpers are imported by tests of any layer.
-var testHelpers = []string{"internal/testrun", "internal/testbin", "internal/gittest", "internal/quicklooktest", "internal/prompttest", "internal/tasktest", "internal/sigmftest",
+var testHelpers = []string{"internal/testrun", "internal/testbin", "internal/clocktest", "internal/gittest", "internal/quicklooktest", "internal/prompttest", "internal/tasktest", "internal/sigmftest",
 	"internal/rxtest", "internal/txtest", "internal/publishtest", "internal/faultkit", "internal/e2ekit"}
 
 // importEdge is one project import of one file.

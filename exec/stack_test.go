@@ -107,7 +107,7 @@ func TestRelativePATHEntryNotUsed(t *testing.T) {
 func TestChildEnvironmentIsBuilt(t *testing.T) {
 	parent := []string{
 		"PATH=/usr/bin:/bin", "HOME=/home/op", "SSH_AUTH_SOCK=/run/agent.sock",
-		"XDG_CONFIG_HOME=/home/op/.config", "HACKRF_SIM=noclock",
+		"XDG_CONFIG_HOME=/home/op/.config", "HACKRF_SIM=noclock", "HACKRF_SIM_PPS_OFFSET_NS=-250000000",
 		"GIT_DIR=/evil", "GIT_WORK_TREE=/evil", "GIT_CONFIG_GLOBAL=/evil/cfg",
 		"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=core.pager", "GIT_EXEC_PATH=/evil",
 		"GIT_ASKPASS=/evil/askpass", "GIT_SSH_COMMAND=evil", "LD_PRELOAD=/evil.so",
@@ -125,7 +125,7 @@ func TestChildEnvironmentIsBuilt(t *testing.T) {
 	}
 	want := map[string]string{
 		"HOME": "/home/op", "SSH_AUTH_SOCK": "/run/agent.sock", "XDG_CONFIG_HOME": "/home/op/.config",
-		"HACKRF_SIM": "noclock", "LC_ALL": "C", "GIT_TERMINAL_PROMPT": "0", "GIT_AUTHOR_NAME": "rfhandoff",
+		"HACKRF_SIM": "noclock", "HACKRF_SIM_PPS_OFFSET_NS": "-250000000", "LC_ALL": "C", "GIT_TERMINAL_PROMPT": "0", "GIT_AUTHOR_NAME": "rfhandoff",
 		"PATH": "/usr/bin:/bin",
 	}
 	for k, v := range want {
@@ -550,6 +550,7 @@ func TestRolesStartOnlyWhatTheyPermit(t *testing.T) {
 		{"git", Git, []string{"version"}},
 		{"clock query", Timedatectl, TimedatectlArgs},
 		{"clock query (Windows)", W32tm, W32tmArgs},
+		{"clock report", Chronyc, ChronycArgs},
 		{"hackrf_info", HackRFInfo, nil},
 		{"hackrf_clock", HackRFClock, []string{"-i"}},
 		{"receive", HackRFTransfer, receive},
@@ -558,8 +559,8 @@ func TestRolesStartOnlyWhatTheyPermit(t *testing.T) {
 	}
 	may := map[Role][]string{
 		RoleGit:      {"git", "clock query", "clock query (Windows)"},
-		RoleProbe:    {"git", "clock query", "clock query (Windows)", "hackrf_info", "hackrf_clock"},
-		RoleCapture:  {"git", "clock query", "clock query (Windows)", "hackrf_info", "hackrf_clock", "receive"},
+		RoleProbe:    {"git", "clock query", "clock query (Windows)", "clock report", "hackrf_info", "hackrf_clock"},
+		RoleCapture:  {"git", "clock query", "clock query (Windows)", "clock report", "hackrf_info", "hackrf_clock", "receive"},
 		RoleTransmit: {"git", "clock query", "clock query (Windows)", "transmit"},
 		RoleNotify:   {"notify"},
 	}

@@ -5,9 +5,25 @@
 // Where the program is missing, fails or says something else, the answer
 // is "cannot tell", which never refuses but is said.
 //
+// How far off the clock may be is a second question (SYNC_MODE
+// HOST_CLOCK, issue 34), answered only by chrony: `chronyc -c tracking`
+// gives the offset of the system clock from the time chronyd keeps, and
+// that time's root delay and root dispersion (the round trip and the
+// accumulated error back to the stratum-1 reference). chrony's documented
+// bound on the difference from true UTC, assuming that reference is
+// right, is |offset| + root dispersion + root delay / 2: the reference's
+// time can be off by at most half the round trip plus what every hop
+// may have added, and the system clock by its offset from that. A clock
+// chrony calls "Not synchronised" has no bound; where chronyc is missing
+// or fails, and on Windows, whose w32tm documents no such bound, it
+// cannot tell. Unlike Check's, both answers refuse.
+//
 // What it offers: Check (the report, never an error), Require (the
 // refusal, *notSyncedError, unless the policy waives it), the pure
-// parsers ParseTimedatectl and ParseW32tm, and WaiverKey.
+// parsers ParseTimedatectl and ParseW32tm, and WaiverKey; Bound
+// (ErrorBound, or an error that says why there is none), RequireBound
+// (also refusing a bound above the policy's limit), the pure parser
+// ParseChronycTracking and BoundBasis.
 package hostclock
 
 import (

@@ -12,7 +12,8 @@
 #       the git-backed packages that fit its time; the whole run takes about
 #       an hour on 2 cores (docs/TESTING.md says what ran and passed).
 #
-# RFHANDOFF_WINE_RUN is go test's -run for the packages' tests,
+# A package given as PKG=REGEX runs only the tests REGEX matches.
+# RFHANDOFF_WINE_RUN is go test's -run for the other packages' tests,
 # RFHANDOFF_WINE_TIMEOUT its -timeout (20m); RFHANDOFF_WINE_LOG keeps the
 # whole go test -v output (and TestFirstRunUnderWine's in
 # $RFHANDOFF_WINE_LOG.e2e); RFHANDOFF_WINE_E2E=1 runs TestFirstRunUnderWine
@@ -156,11 +157,25 @@ elif [ ${#pkgs[@]} -eq 0 ]; then
 fi
 echo "== go test under Wine: ${#pkgs[@]} packages"
 log="$work/test.log"
+: >"$log"
 status=0
-runflags=(-timeout "${RFHANDOFF_WINE_TIMEOUT:-20m}")
-[ -n "${RFHANDOFF_WINE_RUN:-}" ] && runflags+=(-run "$RFHANDOFF_WINE_RUN")
-RFHANDOFF_E2E_BIN=$(win "$bin/rfhandoff.exe") \
-  go test -count=1 -p 2 "${runflags[@]}" -v -overlay "$work/overlay.json" -exec "$work/wine-exec" "${pkgs[@]}" >"$log" 2>&1 || status=$?
+# A package named PKG=REGEX runs only the tests REGEX matches (go test
+# -run); packages with the same filter run in one go test.
+declare -A group=()
+order=()
+for a in "${pkgs[@]}"; do
+  p=$a r=${RFHANDOFF_WINE_RUN:-}
+  if [[ $a == *=* ]]; then p=${a%%=*} r=${a#*=}; fi
+  [ -n "${group["f$r"]+x}" ] || order+=("f$r")
+  group["f$r"]+="$p "
+done
+for key in "${order[@]}"; do
+  runflags=(-timeout "${RFHANDOFF_WINE_TIMEOUT:-20m}")
+  [ "$key" = f ] || runflags+=(-run "${key#f}")
+  read -r -a these <<<"${group[$key]}"
+  RFHANDOFF_E2E_BIN=$(win "$bin/rfhandoff.exe") \
+    go test -count=1 -p 2 "${runflags[@]}" -v -overlay "$work/overlay.json" -exec "$work/wine-exec" "${these[@]}" >>"$log" 2>&1 || status=$?
+done
 tr -d '\r' <"$log" | grep -E '^(ok|FAIL|---|panic:|\?)' | grep -vE '^    --- PASS' | grep -vE '^--- PASS' || true
 count() { tr -d '\r' <"$log" | grep -cE "^ *--- $1:" || true; }
 echo "test-windows: go test under Wine: $(count PASS) passed, $(count SKIP) skipped, $(count FAIL) failed"

@@ -71,6 +71,47 @@ const (
 // the edge of the search, a weak peak or no burst is an error, not a
 // guess.
 func Measure(a, b []complex64, rate, maxLagS float64) (Lag, error) {
+	return measure(c64(a), c64(b), rate, maxLagS)
+}
+
+// MeasureCI8 is Measure on two ci8 recordings as they lie on disk, without
+// decoding them whole (a long capture decoded is four times its size): only
+// the burst and the search window around it become complex samples.
+func MeasureCI8(a, b []byte, rate, maxLagS float64) (Lag, error) {
+	var probs []string
+	for _, r := range []struct {
+		name string
+		data []byte
+	}{{"a", a}, {"b", b}} {
+		if len(r.data)%2 != 0 {
+			probs = append(probs, fmt.Sprintf("recording %s: ci8 data of %d bytes is not whole I/Q pairs (an odd length: a truncated recording?)", r.name, len(r.data)))
+		}
+	}
+	if len(probs) > 0 {
+		return Lag{}, errors.New("alignment: " + strings.Join(probs, "; "))
+	}
+	return measure(ci8(a), ci8(b), rate, maxLagS)
+}
+
+// recording is a sequence of complex samples, decoded or not.
+type recording interface {
+	Len() int
+	At(i int) complex128
+}
+
+type c64 []complex64
+
+func (r c64) Len() int            { return len(r) }
+func (r c64) At(i int) complex128 { return complex128(r[i]) }
+
+type ci8 []byte
+
+func (r ci8) Len() int { return len(r) / 2 }
+func (r ci8) At(i int) complex128 {
+	return complex(float64(int8(r[2*i])), float64(int8(r[2*i+1])))
+}
+
+func measure(a, b recording, rate, maxLagS float64) (Lag, error) {
 	var probs []string
 	if !(rate > 0) || math.IsInf(rate, 0) {
 		probs = append(probs, fmt.Sprintf("sample rate %v is not a positive number of samples per second", rate))
@@ -78,11 +119,11 @@ func Measure(a, b []complex64, rate, maxLagS float64) (Lag, error) {
 	if !(maxLagS > 0) || math.IsInf(maxLagS, 0) {
 		probs = append(probs, fmt.Sprintf("maximum lag %v s is not a positive number of seconds", maxLagS))
 	}
-	if len(a) < 2*blockLen {
-		probs = append(probs, fmt.Sprintf("recording a has %d samples, fewer than %d", len(a), 2*blockLen))
+	if a.Len() < 2*blockLen {
+		probs = append(probs, fmt.Sprintf("recording a has %d samples, fewer than %d", a.Len(), 2*blockLen))
 	}
-	if len(b) < 2*blockLen {
-		probs = append(probs, fmt.Sprintf("recording b has %d samples, fewer than %d", len(b), 2*blockLen))
+	if b.Len() < 2*blockLen {
+		probs = append(probs, fmt.Sprintf("recording b has %d samples, fewer than %d", b.Len(), 2*blockLen))
 	}
 	if len(probs) > 0 {
 		return Lag{}, errors.New("alignment: " + strings.Join(probs, "; "))
@@ -95,13 +136,16 @@ func Measure(a, b []complex64, rate, maxLagS float64) (Lag, error) {
 		end = start + MaxSegment
 	}
 	m := int(math.Ceil(maxLagS*rate)) + 1
-	x := a[start:end]
-	n := len(x)
+	n := end - start
+	x := make([]complex128, n)
+	for i := range x {
+		x[i] = a.At(start + i)
+	}
 	// y is b around the same samples, ±m; outside b it is silence.
 	y := make([]complex128, n+2*m)
 	for i := range y {
-		if j := start - m + i; j >= 0 && j < len(b) {
-			y[i] = complex128(b[j])
+		if j := start - m + i; j >= 0 && j < b.Len() {
+			y[i] = b.At(j)
 		}
 	}
 	c := correlate(x, y)
@@ -118,7 +162,7 @@ func Measure(a, b []complex64, rate, maxLagS float64) (Lag, error) {
 	}
 	var ex, ey float64
 	for k := range x {
-		ex += sq(complex128(x[k]))
+		ex += sq(x[k])
 		ey += sq(y[p+k])
 	}
 	peak := 0.0
@@ -148,12 +192,12 @@ func parabolic(l, c, r float64) float64 {
 // findBurst is the stretch of a whose blocks are burstOverFloor dB above
 // the noise floor: from the first such block (less one block of lead) to
 // the last.
-func findBurst(a []complex64) (start, end int, ok bool) {
-	nb := len(a) / blockLen
+func findBurst(a recording) (start, end int, ok bool) {
+	nb := a.Len() / blockLen
 	pw := make([]float64, nb)
 	for i := range pw {
-		for _, v := range a[i*blockLen : (i+1)*blockLen] {
-			pw[i] += sq(complex128(v))
+		for k := i * blockLen; k < (i+1)*blockLen; k++ {
+			pw[i] += sq(a.At(k))
 		}
 	}
 	sorted := append([]float64(nil), pw...)
@@ -180,15 +224,13 @@ func findBurst(a []complex64) (start, end int, ok bool) {
 
 // correlate is c[l] = Σ_k y[k+l]·conj(x[k]) for l from 0 to len(y)-len(x),
 // by FFT.
-func correlate(x []complex64, y []complex128) []complex128 {
+func correlate(x, y []complex128) []complex128 {
 	size := 1
 	for size < len(x)+len(y) {
 		size <<= 1
 	}
 	fx := make([]complex128, size)
-	for i, v := range x {
-		fx[i] = complex128(v)
-	}
+	copy(fx, x)
 	fy := make([]complex128, size)
 	copy(fy, y)
 	fft(fx, false)

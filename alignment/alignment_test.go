@@ -177,3 +177,56 @@ func TestFFTRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// toCI8 quantises samples as a HackRF writes them.
+func toCI8(r []complex64) []byte {
+	out := make([]byte, 2*len(r))
+	q := func(v float32) byte { return byte(int8(math.Max(-128, math.Min(127, math.Round(float64(v)))))) }
+	for i, v := range r {
+		out[2*i], out[2*i+1] = q(real(v)), q(imag(v))
+	}
+	return out
+}
+
+// TestMeasureCI8MatchesMeasure: the undecoded path gives the decoded
+// path's answer exactly, and names an odd length per recording.
+func TestMeasureCI8MatchesMeasure(t *testing.T) {
+	a := toCI8(burst(1, 40000, 10000, 20000, 0, 0.5, 3, 40))
+	b := toCI8(burst(2, 40000, 10000, 20000, 3.3, 0.5, 3, 40))
+	got, err := MeasureCI8(a, b, 2e6, 1e-4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	da, _ := CI8(a)
+	db, _ := CI8(b)
+	want, err := Measure(da, db, 2e6, 1e-4)
+	if err != nil || got != want {
+		t.Errorf("MeasureCI8 %+v, Measure %+v (%v)", got, want, err)
+	}
+	if math.Abs(got.Samples-3.3) > 0.1 {
+		t.Errorf("lag %.3f samples, want 3.3", got.Samples)
+	}
+	_, err = MeasureCI8(a[:5], b[:7], 2e6, 1e-4)
+	for _, w := range []string{"recording a: ci8 data of 5 bytes", "recording b: ci8 data of 7 bytes"} {
+		if err == nil || !strings.Contains(err.Error(), w) {
+			t.Errorf("odd lengths: %v; want it to say %q", err, w)
+		}
+	}
+}
+
+// BenchmarkMeasure times a measurement of 20000 burst samples and reports
+// its error as a ratio to the sample period, over delays across a sample.
+func BenchmarkMeasure(b *testing.B) {
+	var sum float64
+	for i := 0; i < b.N; i++ {
+		d := float64(i%10) / 10
+		x := burst(uint64(2*i+1), 40000, 10000, 20000, 0, 0.5, 3, 40)
+		y := burst(uint64(2*i+2), 40000, 10000, 20000, d, 0.5, 3, 40)
+		lag, err := Measure(x, y, 2e6, 1e-4)
+		if err != nil {
+			b.Fatal(err)
+		}
+		sum += math.Abs(lag.Samples - d)
+	}
+	b.ReportMetric(sum/float64(b.N), "mean-lag-err/sample")
+}

@@ -100,6 +100,46 @@ func TestTriggerPPSStartsAtTheEdge(t *testing.T) {
 	}
 }
 
+// TestTriggerPPSPaced: in real time the first block arrives one block
+// after the edge (its samples were taken from the edge on), never before.
+func TestTriggerPPSPaced(t *testing.T) {
+	const off = -250 * time.Millisecond
+	path := filepath.Join(t.TempDir(), "cap.ci8")
+	waitPhase(off, 0.3, 0.45)
+	edgeHost := time.Now().Add(-off).Truncate(time.Second).Add(time.Second).Add(off)
+	arrived := make(chan time.Time, 1)
+	stop := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			if fi, err := os.Stat(path); err == nil && fi.Size() > 0 {
+				arrived <- time.Now()
+				return
+			}
+			time.Sleep(2 * time.Millisecond)
+		}
+	}()
+	_, errs, code := runEnv(t, map[string]string{PPSOffsetEnv: fmt.Sprint(int64(off))}, nil, "-H", "-r", path, "-s", "2000000", "-n", "200000")
+	close(stop)
+	if code != 0 || strings.Contains(errs, "Waiting") {
+		t.Fatalf("exit %d:\n%s", code, errs)
+	}
+	parseStderr(t, errs)
+	blockDur := time.Duration(blockSize / 4e6 * float64(time.Second))
+	select {
+	case at := <-arrived:
+		if d := at.Sub(edgeHost); d < blockDur || d > blockDur+300*time.Millisecond {
+			t.Errorf("the first bytes arrived %v after the edge, want one block (%v) after it", d, blockDur)
+		}
+	default:
+		t.Errorf("no bytes seen arriving")
+	}
+}
+
 // TestTriggerNoneWaitsForever: nothing on the trigger input: no data,
 // "Waiting for trigger..." at every empty tick and no stall exit, until a
 // signal ends the run the common way (the real loop wakes, finds the

@@ -27,6 +27,7 @@ func runTransfer(prog string, args []string, m modes, stdout, stderr io.Writer, 
 	if !s.open(stdout) {
 		return 1
 	}
+	s.prepare()
 	s.header()
 	return s.stream()
 }
@@ -110,10 +111,10 @@ func (s *session) header() {
 	io.WriteString(w, "Stop with Ctrl-C\n")
 }
 
-// stream runs the tool's main loop: USB blocks arrive at the sample rate
-// (or as fast as possible), a one-second timer prints the progress line,
-// and -n, the end of a TX file, a signal or an empty second end it.
-func (s *session) stream() int {
+// prepare builds the noise (which takes a while at a large pool) before
+// the header, so that streaming starts as soon as "Stop with Ctrl-C" is
+// written, as it does on the real tool (whose board streams by then).
+func (s *session) prepare() {
 	x := s.x
 	if x.receive {
 		from, to := int64(5*x.sampleRate), int64(10*x.sampleRate)
@@ -131,6 +132,12 @@ func (s *session) stream() int {
 		s.txBuf = make([]byte, blockSize)
 	}
 	s.blockDur = time.Duration(float64(blockSize) / x.bytesPerSecond() * float64(time.Second))
+}
+
+// stream runs the tool's main loop: USB blocks arrive at the sample rate
+// (or as fast as possible), a one-second timer prints the progress line,
+// and -n, the end of a TX file, a signal or an empty second end it.
+func (s *session) stream() int {
 	s.began = time.Now()
 	s.start = s.began
 	s.arm()

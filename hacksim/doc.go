@@ -107,7 +107,9 @@
 // edge after arming, sample k at the edge + k/rate; no block arrives
 // before it. As in the real tool, a one-second tick with no data prints
 // "Waiting for trigger..." instead of the progress line, and -H disables
-// the stall exit for the whole run. HACKRF_SIM_TRIGGER (TriggerEnv)
+// the stall exit for the whole run (so stall never ends it; exit1, a
+// vanished device, ends it at the next tick with exit 0, because the real
+// loop runs only while hackrf_is_streaming() is true). HACKRF_SIM_TRIGGER (TriggerEnv)
 // chooses the input: pps (the default: an edge at every whole second of
 // true time, so at the host clock's whole seconds plus the offset), none
 // (nothing connected: only -n reached after an edge or a signal ends the

@@ -211,6 +211,21 @@ func TestTriggerDisablesTheStallExit(t *testing.T) {
 	}
 }
 
+// TestTriggerDeviceGone: with -H a vanished device still ends the run:
+// the real loop runs only while hackrf_is_streaming() is true, so it ends
+// at the next tick, exit 0, saying why.
+func TestTriggerDeviceGone(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cap.ci8")
+	_, errs, code := runEnv(t, map[string]string{"HACKRF_SIM": "exit1,fast", TriggerEnv: "ignore"}, nil, "-H", "-r", path, "-s", "2000000", "-n", "3000000")
+	if code != 0 || strings.Contains(errs, "Couldn't transfer") || strings.Contains(errs, "Waiting") {
+		t.Fatalf("exit %d:\n%s", code, errs)
+	}
+	s := parseStderr(t, errs)
+	if s.Streaming != "streaming thread encountered an error" || len(s.Failures) < 2 {
+		t.Errorf("stats %+v\n%s", s, errs)
+	}
+}
+
 // TestTimingEnvRefused: every bad variable named at once, exit 2, no file.
 func TestTimingEnvRefused(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "cap.ci8")

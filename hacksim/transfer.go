@@ -198,7 +198,10 @@ func (s *session) stream() int {
 			break
 		}
 		s.ivBytes, s.ivEnergy = 0, 0
-		if s.doExit {
+		// The real loop runs while hackrf_is_streaming() is true: a
+		// vanished device (exit1) ends it here with exit 0 when -H has
+		// disabled the stall exit above.
+		if s.doExit || (s.x.hwSync && s.m.exit1 && !s.flowing && !s.waiting) {
 			break
 		}
 	}

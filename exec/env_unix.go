@@ -19,6 +19,8 @@ var keptEnv = map[string]bool{
 	// the simulated host clock's offset from true time, which a chronyc
 	// stand-in reports too (internal/clocktest)
 	"HACKRF_SIM_PPS_OFFSET_NS": true,
+	"HACKRF_SIM_TRIGGER":       true,
+	"HACKRF_SIM_DELAY_NS":      true,
 }
 
 // envKey: Unix variable names are case-sensitive.

@@ -34,6 +34,8 @@ var keptEnv = map[string]bool{
 	// the simulated host clock's offset from true time, which a chronyc
 	// stand-in reports too (internal/clocktest)
 	"HACKRF_SIM_PPS_OFFSET_NS": true,
+	"HACKRF_SIM_TRIGGER":       true,
+	"HACKRF_SIM_DELAY_NS":      true,
 }
 
 // envKey: Windows variable names are case-insensitive (Path, ProgramData).

@@ -49,7 +49,7 @@
 // interrupted capture always ends the common way (exit 0).
 //
 // Not simulated (refused with a "hacksim:" line on stderr and exit 1):
-// -c (CW transmit), -w, -S, -H, -i/-o/-m (explicit tuning), -F, "-t -",
+// -c (CW transmit), -w, -S, -i/-o/-m (explicit tuning), -F, "-t -",
 // and hackrf_clock -r/-a (register dumps).
 //
 // # HACKRF_SIM
@@ -88,9 +88,37 @@
 // samples taken during [start + delay, start + delay + duration), sample k
 // being taken at the stream's start + k/rate, when it lies in the band.
 // It is read once; a bad file is reported once on stderr and ignored.
+// The file's start is true time (below); sample k's true time is its
+// host-clock time less HACKRF_SIM_PPS_OFFSET_NS. With HACKRF_SIM_DELAY_NS
+// set (DelayEnv, added to delay_ms) the node hears the chirp (chirp.go)
+// instead of the tone: a sweep over half the sample rate every
+// millisecond, each millisecond at its own phase, centred on the
+// transmission's frequency and heard only when the whole sweep is in the
+// band, computed at each sample's own time minus the delay, so a delay of
+// a fraction of a sample shows. A fixed HACKRF_SIM_SEED gives every node
+// the same noise: give nodes different seeds, or none.
+//
+// # Time: -H, the trigger input and the host clock
+//
+// The machine's clock stands for the node's host clock, which is
+// HACKRF_SIM_PPS_OFFSET_NS (PPSOffsetEnv, signed nanoseconds) ahead of
+// true time. hackrf_transfer -H prints "call hackrf_set_hw_sync_mode(1)",
+// arms, and takes sample 0 exactly at the trigger input's first rising
+// edge after arming, sample k at the edge + k/rate; no block arrives
+// before it. As in the real tool, a one-second tick with no data prints
+// "Waiting for trigger..." instead of the progress line, and -H disables
+// the stall exit for the whole run (so stall never ends it; exit1, a
+// vanished device, ends it at the next tick with exit 0, because the real
+// loop runs only while hackrf_is_streaming() is true). HACKRF_SIM_TRIGGER (TriggerEnv)
+// chooses the input: pps (the default: an edge at every whole second of
+// true time, so at the host clock's whole seconds plus the offset), none
+// (nothing connected: only -n reached after an edge or a signal ends the
+// run, so in practice a signal), ignore (firmware that ignores -H: data at
+// once). An unknown or malformed value of any of the three variables is an
+// error (exit 2), every one named.
 //
 // What it offers: IsTool and Main, which the binary's entry point calls when it
 // runs under a tool's name; IsSimulator, whether a tool's path is this
 // rfhandoff binary; OnAir, WriteOnAir and OnAirEnv for the demo's
-// on-air file.
+// on-air file; TriggerEnv, PPSOffsetEnv and DelayEnv for a node's time.
 package hacksim

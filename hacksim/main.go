@@ -1,6 +1,7 @@
 package hacksim
 
 import (
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"io"
@@ -41,16 +42,8 @@ func Main(name string, args []string, env func(string) string, stdout, stderr io
 	}
 	// Every run says first what it is (doc.go, "What it says it is").
 	io.WriteString(markerStream(name, stdout, stderr), marker+"\n")
-	m, err := parseModes(env("HACKRF_SIM"))
+	m, err := parseEnv(env)
 	if err != nil {
-		fmt.Fprintf(stderr, "hacksim: %v\n", err)
-		return 2
-	}
-	if m.onair, err = parseOnAirEnv(env(OnAirEnv)); err != nil {
-		fmt.Fprintf(stderr, "hacksim: %v\n", err)
-		return 2
-	}
-	if m.seed, err = parseSeed(env(SeedEnv)); err != nil {
 		fmt.Fprintf(stderr, "hacksim: %v\n", err)
 		return 2
 	}
@@ -68,6 +61,29 @@ func Main(name string, args []string, env func(string) string, stdout, stderr io
 	}
 	fmt.Fprintf(stderr, "hacksim: %q is not a simulated tool (want one of %s)\n", name, strings.Join(tools, ", "))
 	return 2
+}
+
+// parseEnv reads every HACKRF_SIM* variable; any bad one ends the run
+// with exit 2, the error naming every problem of every variable.
+func parseEnv(env func(string) string) (modes, error) {
+	var errs []string
+	m, err := parseModes(env("HACKRF_SIM"))
+	if err != nil {
+		errs = append(errs, err.Error())
+	}
+	if m.onair, err = parseOnAirEnv(env(OnAirEnv)); err != nil {
+		errs = append(errs, err.Error())
+	}
+	if m.seed, err = parseSeed(env(SeedEnv)); err != nil {
+		errs = append(errs, err.Error())
+	}
+	if err := m.parseTiming(env); err != nil {
+		errs = append(errs, err.Error())
+	}
+	if len(errs) > 0 {
+		return m, errors.New(strings.Join(errs, "; "))
+	}
+	return m, nil
 }
 
 // marker is the line every run prints first: hackrfcli.SimulatorMarker,
@@ -94,6 +110,7 @@ type modes struct {
 	nodevice, noclock, stall, exit1, fast, burst, oldfw, slowstop bool
 	onair                                                         *onAirListener
 	seed                                                          *uint64 // HACKRF_SIM_SEED; nil: one per run
+	timing
 }
 
 // SeedEnv names the noise's seed: a decimal uint64 makes every capture

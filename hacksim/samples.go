@@ -33,8 +33,9 @@ type source struct {
 	pool   []byte
 	energy []uint64 // energy[i] = sum of v² over pool[:i]
 
-	tones []tone
-	buf   []byte
+	tones  []tone
+	chirps []chirp
+	buf    []byte
 }
 
 // tone is one burst: a complex tone over the sample window [from, to).
@@ -55,6 +56,14 @@ func newTone(sampleRate uint32, offsetHz, levelDB float64, from, to int64) tone 
 // addTone adds a burst to every block from now on.
 func (s *source) addTone(t tone) {
 	s.tones = append(s.tones, t)
+	if s.buf == nil {
+		s.buf = make([]byte, blockSize)
+	}
+}
+
+// addChirp adds a chirp burst to every block from now on.
+func (s *source) addChirp(c chirp) {
+	s.chirps = append(s.chirps, c)
 	if s.buf == nil {
 		s.buf = make([]byte, blockSize)
 	}
@@ -101,6 +110,23 @@ func (s *source) block(first int64) ([]byte, uint64) {
 			s.buf[i] = clip8(float64(int8(s.buf[i])) + t.amp*real(ph))
 			s.buf[i+1] = clip8(float64(int8(s.buf[i+1])) + t.amp*imag(ph))
 			ph *= step
+		}
+	}
+	for _, c := range s.chirps {
+		if last <= c.from-1 || first >= c.to+1 {
+			continue
+		}
+		if !copied {
+			copy(s.buf, noise)
+			copied = true
+		}
+		// One sample of slack each side: at() decides by the sample's own
+		// time, which float rounding may put a hair across the window.
+		for k := max(first, c.from-1); k < min(last, c.to+1); k++ {
+			v := c.at(k)
+			i := 2 * (k - first)
+			s.buf[i] = clip8(float64(int8(s.buf[i])) + real(v))
+			s.buf[i+1] = clip8(float64(int8(s.buf[i+1])) + imag(v))
 		}
 	}
 	if !copied {

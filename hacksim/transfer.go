@@ -27,6 +27,7 @@ func runTransfer(prog string, args []string, m modes, stdout, stderr io.Writer, 
 	if !s.open(stdout) {
 		return 1
 	}
+	s.prepare()
 	s.header()
 	return s.stream()
 }
@@ -45,16 +46,21 @@ type session struct {
 	txBuf  []byte
 	txRead uint64 // bytes read from the TX file so far
 
-	start, lastWake time.Time
-	blockDur        time.Duration
-	blocks          int64  // blocks delivered
-	total           uint64 // bytes counted (what M0/M4 report)
-	remaining       uint64 // bytes still to write or send under -n
-	failAfter       uint64 // stall/exit1: no block that would pass this byte count
-	ivBytes         uint64 // bytes in the current one-second interval
-	ivEnergy        uint64 // their sum of squares
+	// began is the tool's t_start (its one-second timer, "Total time");
+	// start is when sample 0 is taken, by the host clock: began, or with
+	// -H the trigger's edge.
+	began, start time.Time
+	lastWake     time.Time
+	blockDur     time.Duration
+	blocks       int64  // blocks delivered
+	total        uint64 // bytes counted (what M0/M4 report)
+	remaining    uint64 // bytes still to write or send under -n
+	failAfter    uint64 // stall/exit1: no block that would pass this byte count
+	ivBytes      uint64 // bytes in the current one-second interval
+	ivEnergy     uint64 // their sum of squares
 
 	listened      bool // the on-air file was read (or refused)
+	waiting       bool // -H: armed, the edge has not come (yet)
 	flowing       bool // blocks still arrive
 	doExit        bool // the tool's do_exit: -n reached, TX done, signal
 	interrupted   bool
@@ -87,7 +93,11 @@ func (s *session) header() {
 	if x.hasBW {
 		fmt.Fprintf(w, "call hackrf_set_baseband_filter_bandwidth(%d Hz/%s MHz)\n", x.bwHz, cf(float64(float32(x.bwHz)/1e6), 0, 3))
 	}
-	io.WriteString(w, "call hackrf_set_hw_sync_mode(0)\n")
+	sync := 0
+	if x.hwSync {
+		sync = 1
+	}
+	fmt.Fprintf(w, "call hackrf_set_hw_sync_mode(%d)\n", sync)
 	fmt.Fprintf(w, "call hackrf_set_freq(%d Hz/%s MHz)\n", x.freqHz, cf(float64(x.freqHz)/1e6, 0, 3))
 	if x.amp != nil {
 		fmt.Fprintf(w, "call hackrf_set_amp_enable(%d)\n", *x.amp)
@@ -101,10 +111,10 @@ func (s *session) header() {
 	io.WriteString(w, "Stop with Ctrl-C\n")
 }
 
-// stream runs the tool's main loop: USB blocks arrive at the sample rate
-// (or as fast as possible), a one-second timer prints the progress line,
-// and -n, the end of a TX file, a signal or an empty second end it.
-func (s *session) stream() int {
+// prepare builds the noise (which takes a while at a large pool) before
+// the header, so that streaming starts as soon as "Stop with Ctrl-C" is
+// written, as it does on the real tool (whose board streams by then).
+func (s *session) prepare() {
 	x := s.x
 	if x.receive {
 		from, to := int64(5*x.sampleRate), int64(10*x.sampleRate)
@@ -122,12 +132,23 @@ func (s *session) stream() int {
 		s.txBuf = make([]byte, blockSize)
 	}
 	s.blockDur = time.Duration(float64(blockSize) / x.bytesPerSecond() * float64(time.Second))
-	s.start = time.Now()
-	s.lastWake = s.start
-	nextTick := s.start.Add(time.Second)
+}
+
+// stream runs the tool's main loop: USB blocks arrive at the sample rate
+// (or as fast as possible), a one-second timer prints the progress line,
+// and -n, the end of a TX file, a signal or an empty second end it.
+func (s *session) stream() int {
+	s.began = time.Now()
+	s.start = s.began
+	s.arm()
+	s.lastWake = s.began
+	nextTick := s.began.Add(time.Second)
 	exitCode := 0
 	for {
 		now := time.Now()
+		if s.waiting && !s.start.IsZero() && !now.Before(s.start) {
+			s.waiting, s.flowing = false, true // the edge
+		}
 		due := s.start.Add(time.Duration(s.blocks+1) * s.blockDur)
 		if s.flowing && (s.m.fast || !now.Before(due)) {
 			s.deliver()
@@ -140,6 +161,9 @@ func (s *session) stream() int {
 			wait := nextTick.Sub(now)
 			if s.flowing && due.Sub(now) < wait {
 				wait = due.Sub(now)
+			}
+			if s.waiting && !s.start.IsZero() && s.start.Sub(now) < wait {
+				wait = s.start.Sub(now)
 			}
 			t := time.NewTimer(wait)
 			select {
@@ -158,22 +182,53 @@ func (s *session) stream() int {
 			s.waitNextBlock()
 			now = time.Now()
 		}
-		s.progress(now)
+		if s.ivBytes == 0 && s.x.hwSync {
+			io.WriteString(s.errw, "Waiting for trigger...\n")
+			s.lastWake = now
+		} else {
+			s.progress(now)
+		}
 		for !nextTick.After(now) {
 			nextTick = nextTick.Add(time.Second)
 		}
-		if s.ivBytes == 0 && !s.flushComplete {
+		// -H disables the stall exit for the whole run.
+		if s.ivBytes == 0 && !s.flushComplete && !s.x.hwSync {
 			io.WriteString(s.errw, "\nCouldn't transfer any bytes for one second.\n")
 			exitCode = 1
 			break
 		}
 		s.ivBytes, s.ivEnergy = 0, 0
-		if s.doExit {
+		// The real loop runs while hackrf_is_streaming() is true: a
+		// vanished device (exit1) ends it here with exit 0 when -H has
+		// disabled the stall exit above.
+		if s.doExit || (s.x.hwSync && s.m.exit1 && !s.flowing && !s.waiting) {
 			break
 		}
 	}
 	return s.finish(exitCode)
 }
+
+// arm is -H: no block flows until the trigger input's first rising edge
+// after arming (now), which HACKRF_SIM_TRIGGER decides: the next whole
+// second of true time (pps), never (none), or no wait at all (ignore:
+// firmware that ignores -H). Sample 0 is taken exactly at the edge.
+func (s *session) arm() {
+	if !s.x.hwSync {
+		return
+	}
+	switch s.m.trigger {
+	case triggerPPS:
+		s.start = s.m.nextEdge(s.began)
+		s.waiting, s.flowing = true, false
+	case triggerNone:
+		s.start = time.Time{}
+		s.waiting, s.flowing = true, false
+	}
+}
+
+// firstTrue is the true time of sample 0 (the host clock's reading
+// corrected by HACKRF_SIM_PPS_OFFSET_NS).
+func (s *session) firstTrue() time.Time { return s.m.trueTime(s.start) }
 
 // waitNextBlock lets the next block arrive before a signal is handled, so
 // the final interval is never empty (see the package documentation).
@@ -261,8 +316,19 @@ func (s *session) listen() {
 		fmt.Fprintf(s.errw, "hacksim: %s: %v\n", OnAirEnv, err)
 		return
 	}
+	if s.m.delayNS != nil {
+		// The ns-resolution coupling: the chirp, heard delay_ms plus
+		// HACKRF_SIM_DELAY_NS after its emission (true time).
+		delay := l.delay + *s.m.delayNS
+		off := float64(a.FrequencyHz - s.x.freqHz)
+		from, to, ok := onAirWindow(a, delay, s.firstTrue(), s.x.sampleRate)
+		if chirpInBand(off, s.x.sampleRate) && ok {
+			s.src.addChirp(newChirp(s.firstTrue(), a.Start.Add(delay), a.DurationS, s.x.sampleRate, off, l.levelDB, from, to))
+		}
+		return
+	}
 	off, inBand := heardOffsetHz(a, s.x.freqHz, s.x.sampleRate)
-	from, to, ok := onAirWindow(a, l.delay, s.start, s.x.sampleRate)
+	from, to, ok := onAirWindow(a, l.delay, s.firstTrue(), s.x.sampleRate)
 	if inBand && ok {
 		s.src.addTone(newTone(s.x.sampleRate, off, l.levelDB, from, to))
 	}
@@ -361,7 +427,7 @@ func (s *session) finish(exitCode int) int {
 	default:
 		io.WriteString(w, "\nExiting... hackrf_is_streaming() result: HACKRF_TRUE (1)\n")
 	}
-	fmt.Fprintf(w, "Total time: %s s\n", cf(float64(float32(time.Since(s.start).Seconds())), 5, 5))
+	fmt.Fprintf(w, "Total time: %s s\n", cf(float64(float32(time.Since(s.began).Seconds())), 5, 5))
 	call, kind := "hackrf_stop_rx()", "overruns"
 	if s.x.transmit {
 		call, kind = "hackrf_stop_tx()", "underruns"

@@ -85,6 +85,7 @@ type xfer struct {
 	bwHz              uint32
 	hasBW             bool
 	repeat            bool
+	hwSync            bool // -H: start on the trigger input's edge
 }
 
 // errUsage ends argument handling: the message (if any) goes to stderr,
@@ -160,7 +161,9 @@ func parseTransfer(prog string, args []string, m modes, stderr io.Writer) (*xfer
 		case 'C':
 			u, valid = parseUint(arg, 32)
 			ppm, crystal = uint32(u), true
-		case 'c', 'w', 'S', 'H', 'i', 'o', 'm', 'F':
+		case 'H':
+			x.hwSync = true
+		case 'c', 'w', 'S', 'i', 'o', 'm', 'F':
 			return nil, &errUsage{msg: fmt.Sprintf("hacksim: hackrf_transfer -%c is not simulated", c), code: 1}
 		default: // 'h', '?' and getopt errors: usage and EXIT_SUCCESS
 			return nil, &errUsage{msg: msg, usage: true, code: 0}

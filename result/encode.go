@@ -68,4 +68,3 @@ func minuteOffset(t time.Time) time.Time {
 	}
 	return t
 }
-

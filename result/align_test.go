@@ -2,6 +2,7 @@ package result
 
 import (
 	"bytes"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -33,7 +34,7 @@ func scheduledComplete(mode SyncMode) *Result {
 	return r
 }
 
-func encodeScheduled(t *testing.T, r *Result, node string) []byte {
+func encodeScheduled(t testing.TB, r *Result, node string) []byte {
 	t.Helper()
 	var out []byte
 	var err error
@@ -362,4 +363,48 @@ func alignCases(t *testing.T) []alignCase {
 			[]problem{x("rf_tx", ruleValue), x("alignment.note", ruleUnknownKey), x("alignment.bound_s", ruleValue),
 				x("alignment.overruns", ruleAlign), x("alignment.trigger", ruleAlign), x("alignment.start_at", ruleSync)}},
 	}
+}
+
+// FuzzDecodeScheduled is FuzzDecode for readers that accept every version
+// (AnyNode, AnySync): what Decode accepts re-encodes to a fixed point and
+// the JSON Schema accepts too. Seeds: the scheduled examples.
+func FuzzDecodeScheduled(f *testing.F) {
+	for _, mode := range []SyncMode{SyncHostClock, SyncPPS} {
+		for _, node := range []string{"", "rx-b"} {
+			f.Add(encodeScheduled(f, scheduledComplete(mode), node))
+		}
+	}
+	f.Add([]byte(`{"alignment":{"reasons":["a","a"],"reasons":[]}}`))
+	sch := compileSchema(f)
+	opts := Options{Node: AnyNode, SyncMode: AnySync}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, nf, err := DecodeNode(data, opts)
+		if err != nil {
+			var ie *invalidError
+			if !errors.As(err, &ie) || len(ie.Problems()) == 0 {
+				t.Fatalf("rejection is not an *invalidError with problems: %T %v", err, err)
+			}
+			return
+		}
+		encode := func(r *Result) ([]byte, error) {
+			if nf.Node != "" {
+				return EncodeNode(r, nf)
+			}
+			return Encode(r)
+		}
+		out, err := encode(r)
+		if err != nil {
+			t.Fatalf("accepted result does not encode: %v", err)
+		}
+		back, _, err := DecodeNode(out, opts)
+		if err != nil {
+			t.Fatalf("Encode output rejected: %v\n%s", err, out)
+		}
+		if out2, err := encode(back); err != nil || !bytes.Equal(out, out2) {
+			t.Fatalf("Encode is not a fixed point: %v\n%s\n%s", err, out, out2)
+		}
+		if ok, err := schemaAccepts(sch, data); !ok {
+			t.Fatalf("Go accepted what the schema rejects: %v\n%s", err, data)
+		}
+	})
 }

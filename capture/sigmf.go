@@ -6,11 +6,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"time"
 
 	"rfhandoff/captureplan"
 	"rfhandoff/localfile"
 	"rfhandoff/quicklook"
+	"rfhandoff/result"
 	"rfhandoff/sigmf"
 )
 
@@ -29,10 +31,11 @@ const SigMFVersion = sigmf.CollectionVersion
 
 // Extension is the SigMF extension namespace of the capture settings SigMF
 // core has no field for, declared in core:extensions (optional: a reader
-// that does not know it loses nothing of the samples).
+// that does not know it loses nothing of the samples; a scheduled
+// capture's declares sigmf.TimingExtension, not optional).
 const (
-	Extension        = "rfhandoff"
-	ExtensionVersion = "1.0.0"
+	Extension        = sigmf.Extension
+	ExtensionVersion = sigmf.ExtensionVersion
 )
 
 // sigmfMeta is a .sigmf-meta document (SigMF core namespace only).
@@ -67,13 +70,27 @@ type sigmfGlobal struct {
 	// Simulated is true for a capture by rfhandoff's HackRF simulator
 	// (PROTOCOL#simulator); absent otherwise.
 	Simulated bool `json:"rfhandoff:simulated,omitempty"`
+	// A scheduled capture's timing, from its alignment (PROTOCOL#capture):
+	// all five present, edge_at null for HOST_CLOCK; all absent otherwise.
+	SyncMode   result.SyncMode `json:"rfhandoff:sync_mode,omitempty"`
+	TimeSource string          `json:"rfhandoff:time_source,omitempty"`
+	BoundS     json.Number     `json:"rfhandoff:bound_s,omitempty"`
+	EdgeAt     json.RawMessage `json:"rfhandoff:edge_at,omitempty"` // a JSON string, or null
+	Aligned    *bool           `json:"rfhandoff:aligned,omitempty"`
 }
 
 // sigmfExtension is one entry of core:extensions.
-type sigmfExtension struct {
-	Name     string `json:"name"`
-	Version  string `json:"version"`
-	Optional bool   `json:"optional"`
+type sigmfExtension = sigmf.ExtensionDecl
+
+// metaTiming is a scheduled capture's timing for its metadata (metaInput's
+// timing; nil for an unscheduled capture, whose metadata is as it always
+// was): the node's alignment as its result carries it, and what its
+// times are by.
+type metaTiming struct {
+	alignment result.Alignment
+	// timeSource is rfhandoff:time_source, e.g. "chrony" (HOST_CLOCK:
+	// the OS clock the bound is of) or "PPS" (the trigger edge).
+	timeSource string
 }
 
 type sigmfCapture struct {
@@ -111,6 +128,9 @@ type metaInput struct {
 	// simulated: rfhandoff's HackRF simulator captured; core:hw,
 	// core:description and rfhandoff:simulated say so.
 	simulated bool
+	// timing: a scheduled capture's (core:datetime is then its
+	// first_sample_at, to the nanosecond); nil otherwise.
+	timing *metaTiming
 }
 
 // buildMeta assembles the SigMF metadata; a detected burst becomes an
@@ -139,6 +159,16 @@ func buildMeta(in metaInput) sigmfMeta {
 			Datetime: in.firstSample.UTC().Format("2006-01-02T15:04:05.000Z"),
 		}},
 		Annotations: []sigmfAnnotation{},
+	}
+	if tm := in.timing; tm != nil {
+		a, g := tm.alignment, &m.Global
+		g.EdgeAt = json.RawMessage("null")
+		if a.EdgeAt != nil {
+			g.EdgeAt = strconv.AppendQuote(nil, a.EdgeAt.UTC().Format(time.RFC3339))
+		}
+		g.Extensions = []sigmfExtension{sigmf.TimingExtension}
+		g.SyncMode, g.TimeSource, g.BoundS, g.Aligned = a.SyncMode, tm.timeSource, json.Number(result.FormatSeconds(a.Bound)), &a.Aligned
+		m.Captures[0].Datetime = result.FormatNano(a.FirstSampleAt)
 	}
 	if pl := in.plan; pl != nil {
 		g := &m.Global

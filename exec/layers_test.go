@@ -42,6 +42,7 @@ var sameLayer = map[string][]string{
 	"gate/txgate":          {"config", "result"},
 	"taskfetch":            {"config", "task"},
 	"resultfetch":          {"config", "result", "task", "taskfetch"},
+	"sigmf":                {"result"},
 	"mirror":               {"config"},
 	"notify":               {"config", "task"},
 	"internal/tasktest":    {"config", "result", "task"},

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"time"
 	"unicode/utf8"
 
 	"rfhandoff/localfile"
@@ -28,6 +29,15 @@ type Options struct {
 	// not know about nodes gets; AnyNode either version; a node name only
 	// a node result (schema_version 2) from that node.
 	Node string
+	// SyncMode and StartAt say which results are acceptable by alignment
+	// (PROTOCOL#result): SyncMode "" and StartAt zero only a result without
+	// alignment (the task has no START_AT), what every reader that does
+	// not know about schedules gets; SyncMode AnySync either; otherwise
+	// (the task's START_AT and SYNC_MODE) only a scheduled result
+	// (schema_version 3) whose alignment has this sync_mode (when set)
+	// and this start_at (when set).
+	SyncMode SyncMode
+	StartAt  time.Time
 }
 
 // AnyNode, as Options.Node, accepts single-node and node results alike.
@@ -82,7 +92,7 @@ func decode(data []byte, opts Options, nf *NodeFields) (*Result, error) {
 	}
 
 	r := &Result{}
-	good, fieldProblems := strictjson.Fields(m, fields, r, nodeKeys...)
+	good, fieldProblems := strictjson.Fields(m, fields, r, laterKeys...)
 	for _, fp := range fieldProblems {
 		switch fp.Kind {
 		case strictjson.UnknownKey:
@@ -108,6 +118,7 @@ func decode(data []byte, opts Options, nf *NodeFields) (*Result, error) {
 		}
 		p.add("planned_duration_s", rulePolicy, "is %d, but %s is %d", r.PlannedDurationS, from, opts.PlannedDurationS)
 	}
+	checkAlignment(m, r, good, opts, &p) // the last key
 	if err := p.err(); err != nil {
 		return nil, err
 	}

@@ -6,5 +6,7 @@
 //
 // What it offers: Decode and ReadFile (strict, every problem at once), Encode
 // (canonical), RenderMarkdown, SHA256, PeekTaskIDs (lenient, for old versions)
-// and SchemaJSON.
+// and SchemaJSON. A scheduled task's result (schema_version 3) carries an
+// Alignment, bound to the task's START_AT and SYNC_MODE by Options;
+// FormatNano and FormatSeconds write its times for the SigMF files too.
 package result

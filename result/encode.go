@@ -15,7 +15,19 @@ func Encode(r *Result) ([]byte, error) {
 	if r == nil {
 		return nil, fmt.Errorf("result: Encode of a nil *Result")
 	}
-	return encode(new(canonical(*r)), Options{})
+	c := canonical(*r)
+	if c.Alignment == nil {
+		return encode(&c, Options{})
+	}
+	// A scheduled result: version 3, alignment last.
+	if err := c.Alignment.encodable(); err != nil {
+		return nil, err
+	}
+	c.SchemaVersion = ScheduledSchemaVersion
+	return encode(&struct {
+		Result
+		Alignment *Alignment `json:"alignment"`
+	}{c, c.Alignment}, Options{SyncMode: AnySync})
 }
 
 // canonical moves c's times to offsets RFC 3339 can write.
@@ -28,8 +40,9 @@ func canonical(c Result) Result {
 	return c
 }
 
-// encode writes doc (a *Result, or one with NodeFields embedded after it)
-// and checks the bytes with Decode under opts.
+// encode writes doc (a *Result, or one with NodeFields and alignment
+// after it; encodable checked the alignment) and checks the bytes with
+// Decode under opts.
 func encode(doc any, opts Options) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)

@@ -34,6 +34,8 @@ const (
 	ruleTaskID     Rule = "task-id"     // not the expected current task
 	rulePolicy     Rule = "policy"      // not the value the policy sets
 	ruleNode       Rule = "node"        // not the version or node expected (PROTOCOL#several-nodes)
+	ruleSync       Rule = "sync"        // not the version or schedule the task sets (START_AT, SYNC_MODE)
+	ruleAlign      Rule = "align"       // alignment's keys disagree (PROTOCOL#result)
 )
 
 func (e *fieldError) Error() string {
@@ -115,6 +117,14 @@ type problems struct{ errs *multierror.Error }
 
 func (p *problems) add(key string, rule Rule, format string, args ...any) {
 	p.errs = multierror.Append(p.errs, &fieldError{Key: key, Rule: rule, Reason: fmt.Sprintf(format, args...)})
+}
+
+// count is how many violations p holds.
+func (p *problems) count() int {
+	if p.errs == nil {
+		return 0
+	}
+	return len(p.errs.Errors)
 }
 
 func (p *problems) empty() bool { return p.errs == nil || len(p.errs.Errors) == 0 }

@@ -20,8 +20,8 @@ var fields = []strictjson.Field[Result]{
 		if why != "" {
 			return why
 		}
-		if n != SchemaVersion && n != NodeSchemaVersion {
-			return fmt.Sprintf("must be %d, got %d", SchemaVersion, n)
+		if n != SchemaVersion && n != NodeSchemaVersion && n != ScheduledSchemaVersion {
+			return fmt.Sprintf("must be %d, %d or %d, got %d", SchemaVersion, NodeSchemaVersion, ScheduledSchemaVersion, n)
 		}
 		r.SchemaVersion = int(n)
 		return ""

@@ -39,14 +39,15 @@ func RenderMarkdown(r *Result, extra ...string) []byte {
 // jsonValues returns [key, JSON text of the value] for every field of r, in
 // struct (= table) order, written the way Encode writes them: an
 // omitempty key at its zero value (simulated: false) is left out, as
-// Encode leaves it out.
+// Encode leaves it out; a scheduled result's alignment comes last, as one
+// JSON object.
 func jsonValues(r *Result) [][2]string {
 	rv := reflect.ValueOf(r).Elem()
 	rt := rv.Type()
 	out := make([][2]string, 0, rt.NumField())
 	for i := range rt.NumField() {
 		name, opts, _ := strings.Cut(rt.Field(i).Tag.Get("json"), ",")
-		if opts == "omitempty" && rv.Field(i).IsZero() {
+		if opts == "omitempty" && rv.Field(i).IsZero() || name == "-" {
 			continue
 		}
 		var buf bytes.Buffer
@@ -57,6 +58,13 @@ func jsonValues(r *Result) [][2]string {
 			text = strings.TrimSuffix(buf.String(), "\n")
 		}
 		out = append(out, [2]string{name, text})
+	}
+	if r.Alignment != nil {
+		text := "(unencodable)"
+		if b, err := r.Alignment.MarshalJSON(); err == nil {
+			text = string(b)
+		}
+		out = append(out, [2]string{keyAlignment, text})
 	}
 	return out
 }

@@ -42,15 +42,25 @@ var nodeSetters = map[string]func(n *NodeFields, v value) string{
 
 // checkNode applies the version rules of PROTOCOL#several-nodes: a node result has
 // every NodeFields key and a single-node result none; want is
-// Options.Node. Nothing is said about node keys when schema_version itself
-// is unusable.
+// Options.Node. A scheduled result (schema_version 3) is a node result
+// when want names a node, and with AnyNode when it has a node key.
+// Nothing is said about node keys when schema_version itself is unusable.
 func checkNode(m members, r *Result, good map[string]bool, want string, nf *NodeFields, p *problems) {
 	if !good["schema_version"] {
 		return
 	}
-	if r.SchemaVersion != NodeSchemaVersion {
+	isNode := r.SchemaVersion == NodeSchemaVersion
+	if r.SchemaVersion == ScheduledSchemaVersion {
+		isNode = want != "" && (want != AnyNode || len(m.Values["node"])+len(m.Values["sigmf_meta_sha512"]) > 0)
+	}
+	if !isNode {
 		for _, k := range nodeKeys {
-			if len(m.Values[k]) > 0 {
+			if len(m.Values[k]) == 0 {
+				continue
+			}
+			if r.SchemaVersion == ScheduledSchemaVersion {
+				p.add(k, ruleUnknownKey, "unknown key in a single-node result (only a node result, of a task with RX_NODES, has it)")
+			} else {
 				p.add(k, ruleUnknownKey, "unknown key in a schema_version %d result (only a node result, schema_version %d, has it)", r.SchemaVersion, NodeSchemaVersion)
 			}
 		}
@@ -69,7 +79,7 @@ func checkNode(m members, r *Result, good map[string]bool, want string, nf *Node
 		vs := m.Values[k]
 		switch {
 		case len(vs) == 0:
-			p.add(k, ruleMissing, "is missing (a schema_version %d result has it)", NodeSchemaVersion)
+			p.add(k, ruleMissing, "is missing (a node result has it)")
 		case len(vs) > 1: // reported as a duplicate already
 		default:
 			if why := nodeSetters[k](nf, vs[0]); why != "" {
@@ -88,16 +98,28 @@ func checkNode(m members, r *Result, good map[string]bool, want string, nf *Node
 }
 
 // EncodeNode writes a node result: Encode's canonical form with
-// NodeFields after rf_tx and schema_version NodeSchemaVersion. Like Encode
+// NodeFields after rf_tx and schema_version NodeSchemaVersion (a
+// scheduled one: ScheduledSchemaVersion, alignment last). Like Encode
 // it refuses what DecodeNode would reject.
 func EncodeNode(r *Result, n NodeFields) ([]byte, error) {
 	if r == nil {
 		return nil, fmt.Errorf("result: EncodeNode of a nil *Result")
 	}
 	c := canonical(*r)
-	c.SchemaVersion = NodeSchemaVersion
+	if c.Alignment == nil {
+		c.SchemaVersion = NodeSchemaVersion
+		return encode(&struct {
+			Result
+			NodeFields
+		}{c, n}, Options{Node: n.Node})
+	}
+	if err := c.Alignment.encodable(); err != nil {
+		return nil, err
+	}
+	c.SchemaVersion = ScheduledSchemaVersion
 	return encode(&struct {
 		Result
 		NodeFields
-	}{c, n}, Options{Node: n.Node})
+		Alignment *Alignment `json:"alignment"`
+	}{c, n, c.Alignment}, Options{Node: n.Node, SyncMode: AnySync})
 }

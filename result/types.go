@@ -74,6 +74,10 @@ type Result struct {
 	// true), so a result from a HackRF is byte for byte what it was before
 	// the key existed.
 	Simulated bool `json:"simulated,omitempty"`
+	// Alignment is a scheduled task's alignment (schema_version 3,
+	// PROTOCOL#result), nil for any other result. Encode writes it last,
+	// after a node result's keys.
+	Alignment *Alignment `json:"-"`
 }
 
 // keys lists every key of RX_RESULT.json in the PROTOCOL#result table's order,

@@ -6,16 +6,39 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"rfhandoff/errlist"
 	"rfhandoff/ident"
 	"rfhandoff/localfile"
 	"rfhandoff/node"
+	"rfhandoff/result"
 )
 
 // CollectionVersion is the SigMF version the collection conforms to: the
 // first with Collections as written here.
 const CollectionVersion = "1.2.0"
+
+// The rfhandoff SigMF extension (the namespace of what SigMF core has no
+// field for), as core:extensions declares it: version 1.0.0, optional, for
+// the capture settings; TimingVersion, not optional, where a scheduled
+// task's recordings say how well they are aligned (PROTOCOL#result).
+const (
+	Extension        = "rfhandoff"
+	ExtensionVersion = "1.0.0"
+	TimingVersion    = "1.1.0"
+)
+
+// ExtensionDecl is one entry of core:extensions.
+type ExtensionDecl struct {
+	Name     string `json:"name"`
+	Version  string `json:"version"`
+	Optional bool   `json:"optional"`
+}
+
+// TimingExtension is the declaration of a scheduled task's recordings and
+// collection: their times are the point of them, so a reader must know it.
+var TimingExtension = ExtensionDecl{Name: Extension, Version: TimingVersion, Optional: false}
 
 // CollectionSuffix is a collection file's extension.
 const CollectionSuffix = ".sigmf-collection"
@@ -30,6 +53,11 @@ type Stream struct {
 	// MetaSHA512 is the node's sigmf_meta_sha512; "" when its COMPLETE
 	// had none (a recovered capture), which no collection may list.
 	MetaSHA512 string
+	// Alignment is the node's alignment from its COMPLETE (a scheduled
+	// task's, schema_version 3): its entry then carries
+	// rfhandoff:first_sample_at and rfhandoff:bound_s. nil for an
+	// unscheduled task.
+	Alignment *result.Alignment
 }
 
 // collectionDoc is a .sigmf-collection: one top-level "collection" object.
@@ -38,22 +66,29 @@ type collectionDoc struct {
 }
 
 type collection struct {
-	Version     string         `json:"core:version"`
-	Description string         `json:"core:description"`
-	Streams     []recordingRef `json:"core:streams"`
+	Version     string          `json:"core:version"`
+	Description string          `json:"core:description"`
+	Extensions  []ExtensionDecl `json:"core:extensions,omitempty"` // a scheduled task's: TimingExtension
+	Streams     []recordingRef  `json:"core:streams"`
 }
 
 // recordingRef is a SigMF Recording Object: a recording's base name and
-// the SHA-512 of its .sigmf-meta.
+// the SHA-512 of its .sigmf-meta; for a scheduled task the node's first
+// sample time and its bound too.
 type recordingRef struct {
-	Name string `json:"name"`
-	Hash string `json:"hash"`
+	Name          string      `json:"name"`
+	Hash          string      `json:"hash"`
+	FirstSampleAt string      `json:"rfhandoff:first_sample_at,omitempty"`
+	BoundS        json.Number `json:"rfhandoff:bound_s,omitempty"`
 }
 
 // BuildCollection renders the collection of task taskID (titled title)
 // over streams, in the order given (the task's RX_NODES order). Every
 // problem is reported at once, each naming its node: a bad or repeated
-// name, a missing or malformed digest; no streams at all is refused too.
+// name, a missing or malformed digest, an alignment on some streams but
+// not all; no streams at all is refused too. When the streams carry
+// alignments, each entry gives its node's first_sample_at and bound_s
+// and the collection declares TimingExtension.
 func BuildCollection(taskID, title string, streams []Stream) ([]byte, error) {
 	var errs []error
 	if taskID == "" {
@@ -64,6 +99,10 @@ func BuildCollection(taskID, title string, streams []Stream) ([]byte, error) {
 	}
 	doc := collectionDoc{Collection: collection{Version: CollectionVersion, Description: title, Streams: []recordingRef{}}}
 	seen := map[string]bool{}
+	timed := slices.ContainsFunc(streams, func(s Stream) bool { return s.Alignment != nil })
+	if timed {
+		doc.Collection.Extensions = []ExtensionDecl{TimingExtension}
+	}
 	for i, s := range streams {
 		switch {
 		case node.Check(s.Node) != "":
@@ -77,8 +116,15 @@ func BuildCollection(taskID, title string, streams []Stream) ([]byte, error) {
 		case !ident.SHA512.MatchString(s.MetaSHA512):
 			errs = append(errs, fmt.Errorf("collection %s: node %s: sigmf_meta_sha512 %q is not 128 lowercase hex digits", taskID, s.Node, s.MetaSHA512))
 		}
+		if timed && s.Alignment == nil {
+			errs = append(errs, fmt.Errorf("collection %s: node %s: its COMPLETE carries no alignment, but other nodes' do (every result of a task with START_AT has it)", taskID, s.Node))
+		}
 		seen[s.Node] = true
-		doc.Collection.Streams = append(doc.Collection.Streams, recordingRef{Name: node.Recording(taskID, s.Node), Hash: s.MetaSHA512})
+		ref := recordingRef{Name: node.Recording(taskID, s.Node), Hash: s.MetaSHA512}
+		if a := s.Alignment; a != nil {
+			ref.FirstSampleAt, ref.BoundS = result.FormatNano(a.FirstSampleAt), json.Number(result.FormatSeconds(a.Bound))
+		}
+		doc.Collection.Streams = append(doc.Collection.Streams, ref)
 	}
 	if err := errlist.List(errs...); err != nil {
 		return nil, err

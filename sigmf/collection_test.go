@@ -8,8 +8,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"rfhandoff/internal/sigmftest"
+	"rfhandoff/result"
 )
 
 func digest(s string) string {
@@ -26,7 +28,7 @@ func TestBuildCollection(t *testing.T) {
 		want    string   // the exact document, when accepted
 		errs    []string // every reason, when refused
 	}{
-		{name: "two nodes, in order", taskID: "DF_0001", streams: []Stream{{"rx-b", b}, {"rx-a", a}},
+		{name: "two nodes, in order", taskID: "DF_0001", streams: []Stream{{Node: "rx-b", MetaSHA512: b}, {Node: "rx-a", MetaSHA512: a}},
 			want: `{
   "collection": {
     "core:version": "1.2.0",
@@ -44,13 +46,13 @@ func TestBuildCollection(t *testing.T) {
   }
 }
 `},
-		{name: "one node", taskID: "DF_0002", streams: []Stream{{"0", a}}, want: ""},
+		{name: "one node", taskID: "DF_0002", streams: []Stream{{Node: "0", MetaSHA512: a}}, want: ""},
 		{name: "no streams", taskID: "DF_0003", errs: []string{"collection DF_0003: no streams"}},
 		{name: "every problem at once", taskID: "DF_0004", streams: []Stream{
-			{"rx-a", a}, {"RX-B", b}, {"rx-a", a}, {"rx-c", ""}, {"rx-d", strings.ToUpper(a)}},
+			{Node: "rx-a", MetaSHA512: a}, {Node: "RX-B", MetaSHA512: b}, {Node: "rx-a", MetaSHA512: a}, {Node: "rx-c", MetaSHA512: ""}, {Node: "rx-d", MetaSHA512: strings.ToUpper(a)}},
 			errs: []string{`stream 2: "RX-B" is not a node name`, "node rx-a is listed twice",
 				"node rx-c: its COMPLETE carries no sigmf_meta_sha512", "node rx-d: sigmf_meta_sha512"}},
-		{name: "no task", streams: []Stream{{"rx-a", a}}, errs: []string{"collection: no TASK_ID"}},
+		{name: "no task", streams: []Stream{{Node: "rx-a", MetaSHA512: a}}, errs: []string{"collection: no TASK_ID"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := BuildCollection(tc.taskID, `Title "quoted" <b>`, tc.streams)
@@ -157,10 +159,68 @@ func TestWriteCollectionNamesCheckableRecordings(t *testing.T) {
 		}
 	}
 	// A refused collection writes nothing.
-	if _, err := WriteCollection(dir, "DF_0010", "x", []Stream{{"rx-a", ""}}); err == nil {
+	if _, err := WriteCollection(dir, "DF_0010", "x", []Stream{{Node: "rx-a", MetaSHA512: ""}}); err == nil {
 		t.Fatal("accepted a stream without a digest")
 	}
 	if _, err := os.Stat(CollectionPath(dir, "DF_0010")); err == nil {
 		t.Error("a refused collection was written")
+	}
+}
+
+// A scheduled task's collection gives each node's first sample time and
+// bound from its COMPLETE's alignment, and declares the extension they are
+// in; a node without one beside nodes with one is refused, named.
+func TestBuildCollectionScheduled(t *testing.T) {
+	a, b := digest("a"), digest("b")
+	start := time.Date(2026, 7, 1, 9, 0, 0, 0, time.UTC)
+	alignB := &result.Alignment{SyncMode: result.SyncPPS, StartAt: start, FirstSampleAt: start.Add(-25 * time.Nanosecond), Bound: 50 * time.Nanosecond}
+	alignA := &result.Alignment{SyncMode: result.SyncPPS, StartAt: start, FirstSampleAt: start.Add(time.Second + 3), Bound: 1302 * time.Microsecond}
+	got, err := BuildCollection("DF_0011", "Three nodes", []Stream{
+		{Node: "rx-b", MetaSHA512: b, Alignment: alignB}, {Node: "rx-a", MetaSHA512: a, Alignment: alignA}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{
+  "collection": {
+    "core:version": "1.2.0",
+    "core:description": "Three nodes",
+    "core:extensions": [
+      {
+        "name": "rfhandoff",
+        "version": "1.1.0",
+        "optional": false
+      }
+    ],
+    "core:streams": [
+      {
+        "name": "DF_0011-rx-b",
+        "hash": "` + b + `",
+        "rfhandoff:first_sample_at": "2026-07-01T08:59:59.999999975Z",
+        "rfhandoff:bound_s": 0.000000050
+      },
+      {
+        "name": "DF_0011-rx-a",
+        "hash": "` + a + `",
+        "rfhandoff:first_sample_at": "2026-07-01T09:00:01.000000003Z",
+        "rfhandoff:bound_s": 0.001302000
+      }
+    ]
+  }
+}
+`
+	if string(got) != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	validateCollection(t, got)
+
+	_, err = BuildCollection("DF_0012", "x", []Stream{
+		{Node: "rx-a", MetaSHA512: a, Alignment: alignA}, {Node: "rx-b", MetaSHA512: b}, {Node: "rx-c", MetaSHA512: ""}})
+	for _, e := range []string{"node rx-b: its COMPLETE carries no alignment", "node rx-c: its COMPLETE carries no alignment", "node rx-c: its COMPLETE carries no sigmf_meta_sha512"} {
+		if err == nil || !strings.Contains(err.Error(), e) {
+			t.Errorf("error does not say %q:\n%v", e, err)
+		}
+	}
+	if err != nil && strings.Contains(err.Error(), "rx-a") {
+		t.Errorf("names rx-a, which has its alignment:\n%v", err)
 	}
 }

@@ -18,7 +18,11 @@
 // core:datetime, where the quick-look's time axis starts too, is the
 // first sample's time: size bytes seen at time t were sampled by
 // t − size ÷ 2 ÷ rate; the tightest bound is kept, never before the
-// process started.
+// process started. A scheduled capture's (a task with START_AT) has
+// core:datetime = its result's alignment.first_sample_at to the nanosecond
+// and rfhandoff:sync_mode, time_source, bound_s, edge_at and aligned, the
+// extension then declared 1.1.0, not optional (TimingExtension); its
+// collection entry adds rfhandoff:first_sample_at and bound_s.
 //
 // What it offers: BuildCollection and WriteCollection (the collection's bytes,
 // and writing them atomically into the state directory), CollectionPath and

@@ -4,8 +4,8 @@ import "bytes"
 
 // Node is one value of a document Parse read. An object it kept has its
 // members in Members, an array its elements in Elements; a container it
-// skipped (below Shape.Keep) has neither, and its raw JSON text in Text,
-// so that two duplicates can be compared.
+// skipped (below Shape.Keep) has neither. Every container below the top
+// has its raw JSON text in Text, so that two duplicates can be compared.
 type Node struct {
 	Value
 	Members  *Members[*Node]
@@ -95,9 +95,18 @@ func (r *reader) child(data []byte, depth int, sh Shape) (*Node, error) {
 			}
 			return nil, err
 		}
-		// Trimmed of the ':' or ',' and blanks before it.
-		c.Text = string(bytes.TrimLeft(data[start:r.offset()], " \t\r\n:,"))
+		c.Text = raw(data, start, r.offset())
 		return c, nil
 	}
-	return c, r.fill(c, data, depth, sh)
+	if err := r.fill(c, data, depth, sh); err != nil {
+		return nil, err
+	}
+	c.Text = raw(data, start, r.offset())
+	return c, nil
+}
+
+// raw is a container's JSON text, data[start:end] trimmed of the ':' or
+// ',' and blanks before it.
+func raw(data []byte, start, end int64) string {
+	return string(bytes.TrimLeft(data[start:end], " \t\r\n:,"))
 }

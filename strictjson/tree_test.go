@@ -35,6 +35,10 @@ func TestParse(t *testing.T) {
 	if len(x.Elements) != 2 || x.Elements[0].Text != "1" || x.Elements[1].Members.Values["y"][0].Kind != Null {
 		t.Errorf("kept array = %+v", x)
 	}
+	// A kept container has its raw text too, so duplicates compare.
+	if o := n.Members.Values["o"][0]; o.Text != `{"x":[1,{"y":null}]}` || x.Text != `[1,{"y":null}]` {
+		t.Errorf("kept containers' text = %q, %q", o.Text, x.Text)
+	}
 
 	for _, tt := range []struct {
 		in   string

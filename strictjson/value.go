@@ -27,8 +27,8 @@ const MaxSafeInt = 1<<53 - 1
 type Value struct {
 	Kind Kind
 	// Text is a string's contents or a number's literal (so 1.0 and 1
-	// stay apart). For a container it is empty unless the caller keeps
-	// the container's raw text there (see reader.skip).
+	// stay apart). For a container below the top it is the container's
+	// raw JSON text (see Node).
 	Text string
 	Bool bool
 }

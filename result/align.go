@@ -1,0 +1,405 @@
+package result
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"rfhandoff/hiddentext"
+	"rfhandoff/strictjson"
+)
+
+// ScheduledSchemaVersion is the schema_version of a scheduled task's result
+// (one with START_AT): the keys of version 1, or of a node result, plus
+// alignment last (PROTOCOL#result).
+const ScheduledSchemaVersion = 3
+
+// SyncMode is alignment.sync_mode, the task's SYNC_MODE.
+type SyncMode string
+
+// The sync modes, and AnySync for Options.
+const (
+	SyncHostClock SyncMode = "HOST_CLOCK"
+	SyncPPS       SyncMode = "PPS"
+	// AnySync, as Options.SyncMode, accepts results with and without
+	// alignment, each by its own rules: for readers that do not know the
+	// task (recovery, look-ups, result validate).
+	AnySync SyncMode = "*"
+)
+
+// Trigger is alignment.trigger: whether the board waited for the edge.
+type Trigger string
+
+// Values of alignment.trigger.
+const (
+	TriggerHonoured Trigger = "HONOURED" // PPS: data began at an edge
+	TriggerIgnored  Trigger = "IGNORED"  // PPS: data began at arming (firmware ignoring -H)
+	TriggerNotUsed  Trigger = "NOT_USED" // HOST_CLOCK
+)
+
+// Limits of alignment's texts.
+const (
+	MaxAlignTextRunes = 200 // bound_basis and each reason
+	MaxAlignReasons   = 8
+)
+
+// Alignment is a scheduled result's alignment object: how well this node's
+// first sample is placed in time (PROTOCOL#result). Encode writes its keys
+// in field order; every key is always present.
+type Alignment struct {
+	SyncMode SyncMode
+	// StartAt is the task's START_AT, a whole second.
+	StartAt time.Time
+	// FirstSampleAt is the first sample's time as this node estimates it,
+	// written in UTC with nine fractional digits.
+	FirstSampleAt time.Time
+	// EdgeAt is the trigger edge the node identified (PPS, a whole
+	// second); nil for HOST_CLOCK, or when no edge was identified.
+	EdgeAt  *time.Time
+	Trigger Trigger
+	// Bound is bound_s: the bound of |FirstSampleAt − the first sample's
+	// true time|, whole nanoseconds, written as seconds with nine
+	// fractional digits.
+	Bound time.Duration
+	// BoundBasis says what Bound adds up (1–200 printable characters).
+	BoundBasis string
+	// Overruns so far; any voids alignment.
+	Overruns int64
+	Aligned  bool
+	// Reasons why not aligned: empty iff Aligned, at most 8, each 1–200
+	// printable characters.
+	Reasons []string
+}
+
+// keyAlignment is the scheduled result's one key.
+const keyAlignment = "alignment"
+
+// laterKeys are the keys after the table's: a node result's, then
+// alignment; the decoder checks them by their own rules.
+var laterKeys = append(append([]string{}, nodeKeys...), keyAlignment)
+
+// alignKey names a key inside alignment in a problem.
+func alignKey(k string) string { return keyAlignment + "." + k }
+
+// Layouts of alignment's times (UTC, Z).
+const (
+	layoutSecond = "2006-01-02T15:04:05Z"
+	layoutNano   = "2006-01-02T15:04:05.000000000Z"
+)
+
+var (
+	wholeSecondRE = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$`)
+	nanoRE        = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{9}Z$`)
+	secondsRE     = regexp.MustCompile(`^(0|[1-9][0-9]{0,8})(\.[0-9]{1,9})?$`)
+)
+
+// FormatNano writes t in UTC with exactly nine fractional digits, as
+// first_sample_at is written (and SigMF's core:datetime of a scheduled
+// capture).
+func FormatNano(t time.Time) string { return t.UTC().Format(layoutNano) }
+
+// FormatSeconds writes d ≥ 0 as seconds with nine fractional digits, as
+// bound_s is written (a plain decimal, never an exponent).
+func FormatSeconds(d time.Duration) string {
+	return fmt.Sprintf("%d.%09d", d/time.Second, d%time.Second)
+}
+
+// MarshalJSON writes the object in PROTOCOL#result's order.
+func (a Alignment) MarshalJSON() ([]byte, error) {
+	var edge *string
+	if a.EdgeAt != nil {
+		edge = new(a.EdgeAt.UTC().Format(layoutSecond))
+	}
+	reasons := a.Reasons
+	if reasons == nil {
+		reasons = []string{}
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	err := enc.Encode(struct {
+		SyncMode      SyncMode    `json:"sync_mode"`
+		StartAt       string      `json:"start_at"`
+		FirstSampleAt string      `json:"first_sample_at"`
+		EdgeAt        *string     `json:"edge_at"`
+		Trigger       Trigger     `json:"trigger"`
+		BoundS        json.Number `json:"bound_s"`
+		BoundBasis    string      `json:"bound_basis"`
+		Overruns      int64       `json:"overruns"`
+		Aligned       bool        `json:"aligned"`
+		Reasons       []string    `json:"reasons"`
+	}{a.SyncMode, a.StartAt.UTC().Format(layoutSecond), FormatNano(a.FirstSampleAt), edge, a.Trigger,
+		json.Number(FormatSeconds(a.Bound)), a.BoundBasis, a.Overruns, a.Aligned, reasons})
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), err
+}
+
+// encodable refuses what the writer would lose or Decode could not tell:
+// a time the layouts cut (a start or edge off the whole second) or a
+// negative bound.
+func (a *Alignment) encodable() error {
+	var p problems
+	if a.StartAt.Nanosecond() != 0 {
+		p.add(alignKey("start_at"), ruleValue, "must be a whole second, got %s", a.StartAt.Format(time.RFC3339Nano))
+	}
+	if a.EdgeAt != nil && a.EdgeAt.Nanosecond() != 0 {
+		p.add(alignKey("edge_at"), ruleValue, "must be a whole second, got %s", a.EdgeAt.Format(time.RFC3339Nano))
+	}
+	if a.Bound < 0 {
+		p.add(alignKey("bound_s"), ruleValue, "must be ≥ 0, got %v", a.Bound)
+	}
+	return p.err()
+}
+
+// alignFields is the alignment object's table, in its order.
+var alignFields = []strictjson.Field[Alignment]{
+	{Key: "sync_mode", Check: func(a *Alignment, v value) string {
+		return enum(SyncHostClock, SyncPPS)(v, &a.SyncMode)
+	}},
+	{Key: "start_at", Check: func(a *Alignment, v value) string {
+		return utcTime(v, wholeSecondRE, "a whole UTC second (e.g. 2026-01-02T15:04:05Z)", &a.StartAt)
+	}},
+	{Key: "first_sample_at", Check: func(a *Alignment, v value) string {
+		return utcTime(v, nanoRE, "a UTC time with nine fractional digits (e.g. 2026-01-02T15:04:05.000012345Z)", &a.FirstSampleAt)
+	}},
+	{Key: "edge_at", Check: func(a *Alignment, v value) string {
+		return nullable(v, &a.EdgeAt, func(v value, dst *time.Time) string {
+			return utcTime(v, wholeSecondRE, "a whole UTC second (e.g. 2026-01-02T15:04:05Z)", dst)
+		})
+	}},
+	{Key: "trigger", Check: func(a *Alignment, v value) string {
+		return enum(TriggerHonoured, TriggerIgnored, TriggerNotUsed)(v, &a.Trigger)
+	}},
+	{Key: "bound_s", Check: func(a *Alignment, v value) string { return seconds(v, &a.Bound) }},
+	{Key: "bound_basis", Check: func(a *Alignment, v value) string {
+		s, why := str(v, "a string")
+		if why == "" {
+			why = printable(s)
+		}
+		if why != "" {
+			return why
+		}
+		a.BoundBasis = s
+		return ""
+	}},
+	{Key: "overruns", Check: func(a *Alignment, v value) string { return nonNegative(v, &a.Overruns) }},
+	{Key: "aligned", Check: func(a *Alignment, v value) string { return boolean(v, &a.Aligned) }},
+	{Key: "reasons", Check: func(a *Alignment, v value) string {
+		if v.Kind != strictjson.Array {
+			return "must be an array of strings, got " + v.Describe()
+		}
+		if len(v.Elements) > MaxAlignReasons {
+			return fmt.Sprintf("must hold at most %d reasons, got %d", MaxAlignReasons, len(v.Elements))
+		}
+		out := []string{}
+		var bad []string
+		for i, e := range v.Elements {
+			s, why := str(e, "a string")
+			if why == "" {
+				why = printable(s)
+			}
+			if why != "" {
+				bad = append(bad, fmt.Sprintf("reason %d %s", i+1, why))
+				continue
+			}
+			out = append(out, s)
+		}
+		if len(bad) > 0 {
+			return "must be an array of printable strings: " + strings.Join(bad, "; ")
+		}
+		a.Reasons = out
+		return ""
+	}},
+}
+
+// utcTime accepts a string of the shape re (a UTC form) that time.Parse
+// accepts too (no 24:00, no leap second).
+func utcTime(v value, re *regexp.Regexp, what string, dst *time.Time) string {
+	s, why := str(v, what)
+	if why != "" {
+		return why
+	}
+	if !re.MatchString(s) {
+		return "must be " + what + ", got " + v.Describe()
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return "must be " + what + ", got " + v.Describe() + " (out of range)"
+	}
+	*dst = t
+	return ""
+}
+
+// seconds accepts a plain decimal ≥ 0 with at most nine fractional digits
+// (whole nanoseconds, so the value is exact) below 10^9 s.
+func seconds(v value, dst *time.Duration) string {
+	const what = "a plain decimal number of seconds, 0 ≤ s < 10^9, with at most 9 fractional digits (e.g. 0.001302000)"
+	if v.Kind != strictjson.Number {
+		return "must be " + what + ", got " + v.Describe()
+	}
+	if !secondsRE.MatchString(v.Text) {
+		return "must be " + what + ", got " + v.Describe()
+	}
+	whole, frac, _ := strings.Cut(v.Text, ".")
+	w, _ := strconv.ParseInt(whole, 10, 64)
+	f, _ := strconv.ParseInt(frac+strings.Repeat("0", 9-len(frac)), 10, 64)
+	*dst = time.Duration(w)*time.Second + time.Duration(f)
+	return ""
+}
+
+// printable is "" for 1–200 characters none of which hiddentext.Hidden
+// (PROTOCOL#hidden-text), else why not.
+func printable(s string) string {
+	n := utf8.RuneCountInString(s)
+	if n == 0 || n > MaxAlignTextRunes {
+		return fmt.Sprintf("must be 1–%d characters, got %d", MaxAlignTextRunes, n)
+	}
+	for i, r := range []rune(s) {
+		if hiddentext.Hidden(r) {
+			return fmt.Sprintf("must be printable text, got %U at character %d", r, i+1)
+		}
+	}
+	return ""
+}
+
+// scheduled reports whether opts names a schedule: only a result with
+// alignment is then acceptable (both with AnySync).
+func (o Options) scheduled() bool { return o.SyncMode != "" || !o.StartAt.IsZero() }
+
+// checkAlignment applies PROTOCOL#result's rules for a scheduled task's
+// result: schema_version 3 has alignment, the others have none, as opts
+// says; alignment holds together and is the task's schedule. Nothing is
+// said when schema_version itself is unusable.
+func checkAlignment(m members, r *Result, good map[string]bool, opts Options, p *problems) {
+	if !good["schema_version"] {
+		return
+	}
+	vs := m.Values[keyAlignment]
+	if r.SchemaVersion != ScheduledSchemaVersion {
+		if len(vs) > 0 {
+			p.add(keyAlignment, ruleUnknownKey, "unknown key in a schema_version %d result (only a scheduled task's result, schema_version %d, has it)",
+				r.SchemaVersion, ScheduledSchemaVersion)
+		}
+		if opts.scheduled() && opts.SyncMode != AnySync {
+			p.add("schema_version", ruleSync, "is %d, but the task has START_AT: its results have schema_version %d with alignment",
+				r.SchemaVersion, ScheduledSchemaVersion)
+		}
+		return
+	}
+	if !opts.scheduled() {
+		p.add("schema_version", ruleValue, "must be %d or %d, got %d (a scheduled task's result where the task has no START_AT)",
+			SchemaVersion, NodeSchemaVersion, r.SchemaVersion)
+		good["schema_version"] = false
+		return
+	}
+	switch {
+	case len(vs) == 0:
+		p.add(keyAlignment, ruleMissing, "is missing (a schema_version %d result has it)", ScheduledSchemaVersion)
+		return
+	case len(vs) > 1: // reported as a duplicate already
+		return
+	}
+	before := p.count()
+	a, aGood := decodeAlignment(vs[0], p)
+	if a == nil {
+		return
+	}
+	if aGood["sync_mode"] && opts.SyncMode != "" && opts.SyncMode != AnySync && a.SyncMode != opts.SyncMode {
+		p.add(alignKey("sync_mode"), ruleSync, "is %s, but the task's SYNC_MODE is %s", a.SyncMode, opts.SyncMode)
+	}
+	if aGood["start_at"] && !opts.StartAt.IsZero() && !a.StartAt.Equal(opts.StartAt) {
+		p.add(alignKey("start_at"), ruleSync, "is %s, but the task's START_AT is %s",
+			a.StartAt.Format(layoutSecond), opts.StartAt.UTC().Format(time.RFC3339Nano))
+	}
+	if p.count() == before {
+		r.Alignment = a
+	}
+}
+
+// decodeAlignment reads the alignment object through alignFields and its
+// rules across keys, every problem named alignment.<key>; good holds the
+// keys whose one value was accepted. It returns nil when v is no object.
+func decodeAlignment(v value, p *problems) (*Alignment, map[string]bool) {
+	if v.Kind != strictjson.Object {
+		p.add(keyAlignment, ruleValue, "must be an object, got %s", v.Describe())
+		return nil, nil
+	}
+	n, err := strictjson.Parse([]byte(v.Text), strictjson.Shape{Keep: 2})
+	if err != nil { // the document parsed, so its part does
+		p.add(keyAlignment, ruleSyntax, "is not one JSON object: %s", err)
+		return nil, nil
+	}
+	a := &Alignment{}
+	good, fps := strictjson.Fields(n.Members, alignFields, a)
+	for _, fp := range fps {
+		key := alignKey(fp.Key)
+		switch fp.Kind {
+		case strictjson.UnknownKey:
+			p.add(key, ruleUnknownKey, "%s", fp.Reason)
+		case strictjson.DuplicateKey:
+			words := map[bool]string{true: "same value", false: "different values"}[fp.Same]
+			p.add(key, ruleDuplicate, "duplicate key (%d times, %s)", fp.Count, words)
+		case strictjson.MissingKey:
+			p.add(key, ruleMissing, "%s", fp.Reason)
+		default:
+			p.add(key, ruleValue, "%s", fp.Reason)
+		}
+	}
+	checkAligned(a, good, p)
+	return a, good
+}
+
+// checkAligned applies the rules across alignment's keys to those in good.
+func checkAligned(a *Alignment, good map[string]bool, p *problems) {
+	all := func(keys ...string) bool {
+		for _, k := range keys {
+			if !good[k] {
+				return false
+			}
+		}
+		return true
+	}
+	if all("sync_mode", "edge_at") && a.SyncMode == SyncHostClock && a.EdgeAt != nil {
+		p.add(alignKey("edge_at"), ruleAlign, "must be null when sync_mode is %s (no trigger edge)", SyncHostClock)
+	}
+	if all("sync_mode", "trigger") {
+		if a.SyncMode == SyncHostClock && a.Trigger != TriggerNotUsed {
+			p.add(alignKey("trigger"), ruleAlign, "must be %s when sync_mode is %s, got %s", TriggerNotUsed, SyncHostClock, a.Trigger)
+		}
+		if a.SyncMode == SyncPPS && a.Trigger == TriggerNotUsed {
+			p.add(alignKey("trigger"), ruleAlign, "must be %s or %s when sync_mode is %s", TriggerHonoured, TriggerIgnored, SyncPPS)
+		}
+	}
+	if !good["aligned"] {
+		return
+	}
+	if !a.Aligned {
+		if good["reasons"] && len(a.Reasons) == 0 {
+			p.add(alignKey("reasons"), ruleAlign, "must give at least one reason when aligned is false")
+		}
+		return
+	}
+	if good["reasons"] && len(a.Reasons) > 0 {
+		p.add(alignKey("reasons"), ruleAlign, "must be empty when aligned is true, got %d reasons", len(a.Reasons))
+	}
+	if good["overruns"] && a.Overruns != 0 {
+		p.add(alignKey("overruns"), ruleAlign, "must be 0 when aligned is true (an overrun voids alignment), got %d", a.Overruns)
+	}
+	if !good["sync_mode"] || a.SyncMode != SyncPPS {
+		return
+	}
+	if good["trigger"] && a.Trigger != TriggerHonoured {
+		p.add(alignKey("trigger"), ruleAlign, "must be %s when aligned is true in %s mode, got %s", TriggerHonoured, SyncPPS, a.Trigger)
+	}
+	if all("edge_at", "start_at") && (a.EdgeAt == nil || !a.EdgeAt.Equal(a.StartAt)) {
+		got := "null"
+		if a.EdgeAt != nil {
+			got = a.EdgeAt.UTC().Format(layoutSecond)
+		}
+		p.add(alignKey("edge_at"), ruleAlign, "must be start_at (%s) when aligned is true in %s mode, got %s", a.StartAt.UTC().Format(layoutSecond), SyncPPS, got)
+	}
+}

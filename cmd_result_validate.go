@@ -35,6 +35,8 @@ func (c *ResultValidateCmd) Run(app *App) error {
 		// planned duration, else the policy's.
 		PlannedDurationS: int64(app.Policy.Limits.PlannedDurationS),
 		Node:             want,
+		// Scheduled (version 3) results too; their alignment's own rules apply.
+		SyncMode: result.AnySync,
 	}
 	if c.DurationS != 0 {
 		if c.DurationS < 0 {

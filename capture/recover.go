@@ -147,7 +147,7 @@ func recoverLocked(ctx context.Context, d Deps, o Options, stateDir string) (*Re
 		}
 		rec = next
 	}
-	if out.Result, err = result.Decode(data, result.Options{Node: result.AnyNode}); err != nil {
+	if out.Result, err = result.Decode(data, result.Options{Node: result.AnyNode, SyncMode: result.AnySync}); err != nil {
 		return fail(err)
 	}
 	out.Reused, out.Notes = reused, notes
@@ -248,7 +248,7 @@ func pendingComplete(rec *state.CaptureInProgress, path string, log *slog.Logger
 		log.Warn("the COMPLETE written before the kill is gone or changed; building a new one", "file", path, "err", err)
 		return nil, nil, false
 	}
-	r, err := result.Decode(data, result.Options{Node: result.AnyNode})
+	r, err := result.Decode(data, result.Options{Node: result.AnyNode, SyncMode: result.AnySync})
 	if err != nil || r.TaskID != rec.TaskID || r.State != result.StateComplete {
 		log.Warn("the COMPLETE written before the kill does not describe this capture; building a new one", "file", path, "err", err)
 		return nil, nil, false

@@ -116,7 +116,7 @@ func simulatedHWDescription(hw string) string {
 // last capture, simulated or not. nil when there is none or it cannot be
 // read.
 func LocalResult(p config.Policy, id string) *result.Result {
-	r, _, err := result.ReadFile(filepath.Join(p.CaptureDir(), id, ResultName), result.Options{Node: result.AnyNode})
+	r, _, err := result.ReadFile(filepath.Join(p.CaptureDir(), id, ResultName), result.Options{Node: result.AnyNode, SyncMode: result.AnySync})
 	if err != nil {
 		return nil
 	}

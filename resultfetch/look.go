@@ -49,7 +49,7 @@ func (s Source) Look(ctx context.Context, tip, since string) (Look, error) {
 		if v.Data == nil {
 			continue // over max_result_bytes: no valid result
 		}
-		r, err := result.Decode(v.Data, result.Options{MaxBytes: s.Policy.Limits.MaxResultBytes, Node: result.AnyNode})
+		r, err := result.Decode(v.Data, result.Options{MaxBytes: s.Policy.Limits.MaxResultBytes, Node: result.AnyNode, SyncMode: result.AnySync})
 		if err != nil {
 			continue
 		}

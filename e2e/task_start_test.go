@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -22,7 +23,7 @@ var reStartAt = regexp.MustCompile(`(?m)^START_AT = (\S+)\nSYNC_MODE = PPS$`)
 // past values, every reason at once; rx check shows the start. A task
 // approved in time whose START_AT comes closer than sync.min_lead_s is
 // refused by rx capture, and a task whose START_AT is past by rx check,
-// rx approve (no prompt) and rx capture, each saying when it was judged
+// rx approve (no prompt), rx watch and rx capture, each saying when it was judged
 // and that a missed START_AT needs a new TASK_ID: the RX state, the result
 // branch and capture.dir stay as they were, and no HackRF tool starts.
 func TestTaskStartAtRefused(t *testing.T) {
@@ -170,6 +171,21 @@ func TestTaskStartAtRefused(t *testing.T) {
 		}
 		return s.TTY.String() + s.Stdout.String() + s.Stderr.String()
 	}, pastWants...)
+	starts := len(faultkit.AuditEntries(t, rxAudit))
+	watch := rx.start(true, "rx", "watch")
+	watch.Stderr.WaitForText("START_AT = 2020-01-01T00:00:00Z is past", rxWait)
+	watch.Signal(syscall.SIGTERM)
+	if code := exitOf(t, watch); code != 0 {
+		t.Errorf("rx watch stopped: exit %d\n%s", code, watch.Stderr)
+	}
+	if tty := watch.TTY.String() + watch.Stderr.String(); !strings.Contains(tty, "task refused") || !strings.Contains(tty, "task START_PAST_0002 refused") || strings.Contains(tty, "[A] Approve") {
+		t.Errorf("rx watch did not refuse the past START_AT without a prompt:\n%s", tty)
+	}
+	for _, e := range faultkit.AuditEntries(t, rxAudit)[starts:] {
+		if e.Tool == exec.HackRFTransfer || e.Tool == exec.HackRFInfo || e.Tool == exec.HackRFClock {
+			t.Errorf("rx watch started a HackRF tool: %+v", e)
+		}
+	}
 	unchanged("rx capture of a past START_AT", func() string { return rx.runErr(1, "rx", "capture") },
 		"capture refused for task START_PAST_0002", "START_AT = 2020-01-01T00:00:00Z is past", "is not approved")
 }

@@ -14,6 +14,7 @@ import (
 	"rfhandoff/exec"
 	"rfhandoff/internal/faultkit"
 	"rfhandoff/internal/gittest"
+	"rfhandoff/state"
 )
 
 var reStartAt = regexp.MustCompile(`(?m)^START_AT = (\S+)\nSYNC_MODE = PPS$`)
@@ -22,7 +23,8 @@ var reStartAt = regexp.MustCompile(`(?m)^START_AT = (\S+)\nSYNC_MODE = PPS$`)
 // START_AT and SYNC_MODE from --start-in and --sync and refuses bad or
 // past values, every reason at once; rx check shows the start. A task
 // approved in time whose START_AT comes closer than sync.min_lead_s is
-// refused by rx capture, and a task whose START_AT is past by rx check,
+// refused by rx capture, an [A] typed after that moment by rx approve
+// (judged again at the answer), and a task whose START_AT is past by rx check,
 // rx approve (no prompt), rx watch and rx capture, each saying when it was judged
 // and that a missed START_AT needs a new TASK_ID: the RX state, the result
 // branch and capture.dir stay as they were, and no HackRF tool starts.
@@ -152,13 +154,40 @@ func TestTaskStartAtRefused(t *testing.T) {
 	unchanged("rx capture closer than the lead", func() string { return rx.runErr(1, "rx", "capture") },
 		"capture refused for task START_SOON_0001", "START_AT = "+m[1]+" is only", fmt.Sprintf("under this node's sync.min_lead_s (%d s)", lead))
 
+	// The prompt stood open until the START_AT came closer than the lead:
+	// refused at the answer, nothing approved.
+	push(main.run(0, "task", "new", "START_LATE_0002", "--title", "Scheduled capture", "--rf-rx", "--allow-push", "RX_RESULT_ONLY", "--force",
+		"--duration-s", "30", "--start-in", fmt.Sprintf("%ds", 2*lead), "--sync", "PPS"))
+	data, err = os.ReadFile(taskFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	late, err := time.Parse(time.RFC3339, reStartAt.FindStringSubmatch(string(data))[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	ap = rx.start(true, "rx", "approve")
+	ap.WaitForText(menu, rxWait)
+	time.Sleep(time.Until(late.Add(-lead*time.Second + 500*time.Millisecond)))
+	ap.Send("A")
+	if code := exitOf(t, ap); code != 1 {
+		t.Errorf("rx approve answered after the lead: exit %d, want 1", code)
+	}
+	if out := ap.Stdout.String() + ap.Stderr.String(); !strings.Contains(out, "at the answer: task START_LATE_0002 refused: task field START_AT") ||
+		!strings.Contains(out, "is only") || !strings.Contains(out, "nothing approved") {
+		t.Errorf("rx approve answered after the lead does not say so:\n%s", out)
+	}
+	if st := loadState(t, stateFile); st.LastApprovedTaskID != "START_SOON_0001" || st.Approval == nil || st.Approval.TaskID != "START_SOON_0001" {
+		t.Errorf("an answer after the lead was recorded: %+v", st)
+	}
+
 	// Past: a task whose START_AT went by before it reached this node.
-	past := strings.Replace(strings.Replace(string(data), "START_SOON_0001", "START_PAST_0002", -1), m[1], "2020-01-01T00:00:00Z", 1)
+	past := strings.Replace(strings.Replace(string(data), "START_LATE_0002", "START_PAST_0003", -1), late.Format(time.RFC3339), "2020-01-01T00:00:00Z", 1)
 	if err := os.WriteFile(taskFile, []byte(past), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	main.sh("git commit --quiet -am 'A task whose START_AT is past' && git push --quiet origin video-development")
-	pastWants := []string{"task START_PAST_0002 refused", "START_AT = 2020-01-01T00:00:00Z is past", "by this node's clock"}
+	pastWants := []string{"task START_PAST_0003 refused", "START_AT = 2020-01-01T00:00:00Z is past", "by this node's clock"}
 	rx.runErr(1, "rx", "check") // records it as seen
 	unchanged("rx check of a past START_AT", func() string { return rx.runErr(1, "rx", "check") }, pastWants...)
 	unchanged("rx approve of a past START_AT", func() string {
@@ -178,7 +207,7 @@ func TestTaskStartAtRefused(t *testing.T) {
 	if code := exitOf(t, watch); code != 0 {
 		t.Errorf("rx watch stopped: exit %d\n%s", code, watch.Stderr)
 	}
-	if tty := watch.TTY.String() + watch.Stderr.String(); !strings.Contains(tty, "task refused") || !strings.Contains(tty, "task START_PAST_0002 refused") || strings.Contains(tty, "[A] Approve") {
+	if tty := watch.TTY.String() + watch.Stderr.String(); !strings.Contains(tty, "task refused") || !strings.Contains(tty, "task START_PAST_0003 refused") || strings.Contains(tty, "[A] Approve") {
 		t.Errorf("rx watch did not refuse the past START_AT without a prompt:\n%s", tty)
 	}
 	for _, e := range faultkit.AuditEntries(t, rxAudit)[starts:] {
@@ -187,5 +216,14 @@ func TestTaskStartAtRefused(t *testing.T) {
 		}
 	}
 	unchanged("rx capture of a past START_AT", func() string { return rx.runErr(1, "rx", "capture") },
-		"capture refused for task START_PAST_0002", "START_AT = 2020-01-01T00:00:00Z is past", "is not approved")
+		"capture refused for task START_PAST_0003", "START_AT = 2020-01-01T00:00:00Z is past", "is not approved")
+}
+
+func loadState(t *testing.T, file string) state.RX {
+	t.Helper()
+	st, err := state.LoadRX(filepath.Dir(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
 }

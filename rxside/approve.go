@@ -87,11 +87,11 @@ func (s *Session) Offer(ctx context.Context, p Prompter, cur *taskfetch.Current,
 		return o, nil
 	}
 	plan, err := s.Policy.CapturePlanFor(t.Capture)
-	if err == nil {
-		err = s.Policy.CheckStartAt(t.Capture, s.now())
-	}
 	if err != nil {
 		return refusedOffer(Offered{Outcome: OutcomeRefused, Err: fmt.Errorf("task %s refused: %w; nothing approved", t.ID, err)})
+	}
+	if err := s.startRefusal(t); err != nil {
+		return refusedOffer(Offered{Outcome: OutcomeRefused, Err: err})
 	}
 	choice, err := p.Approve(ctx, s.promptTask(cur, plan))
 	if err != nil {
@@ -158,8 +158,8 @@ func (s *Session) Offer(ctx context.Context, p Prompter, cur *taskfetch.Current,
 			t.ID, describeSigner(got), describeSigner(shown))})
 	}
 	// The prompt may have stood open past the lead a START_AT needs.
-	if err := s.Policy.CheckStartAt(t.Capture, s.now()); err != nil {
-		return refusedOffer(Offered{Outcome: OutcomeRefused, Err: fmt.Errorf("task %s refused at the answer: %w; nothing approved", t.ID, err)})
+	if err := s.startRefusal(t); err != nil {
+		return refusedOffer(Offered{Outcome: OutcomeRefused, Err: fmt.Errorf("at the answer: %w", err)})
 	}
 	a := &state.Approval{TaskID: t.ID, TaskSHA256: t.SHA256, Commit: now.Commit, ApprovedAt: s.now().UTC(), Signer: signerOf(now), Capture: &plan}
 	if err := s.decide(exec.DecisionTaskApproved, t, now.Commit, ""); err != nil {

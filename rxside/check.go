@@ -41,20 +41,20 @@ func (s *Session) Check(ctx context.Context) (Checked, error) {
 	case Replaced:
 		return Checked{Current: cur, Decision: d}, replacedRefusal(cur.Task.ID, cur.Commit)
 	}
-	if err := s.startRefusal(d, cur.Task); err != nil {
-		return Checked{Current: cur, Decision: d}, err
+	// An approved or completed task is left to rx capture, which judges
+	// its START_AT again.
+	if d.Verdict.AwaitsApproval() {
+		if err := s.startRefusal(cur.Task); err != nil {
+			return Checked{Current: cur, Decision: d}, err
+		}
 	}
 	return Checked{Current: cur, Decision: d}, nil
 }
 
-// startRefusal refuses a task that awaits approval whose START_AT is past
-// or closer than sync.min_lead_s by this node's clock now
-// (PROTOCOL#task-file): it could not be approved and armed in time. An
-// approved or completed task is left to rx capture, which judges it again.
-func (s *Session) startRefusal(d Decision, t *task.Task) error {
-	if !d.Verdict.AwaitsApproval() {
-		return nil
-	}
+// startRefusal refuses a task to be offered whose START_AT is past or
+// closer than sync.min_lead_s by this node's clock now
+// (PROTOCOL#task-file): it could not be approved and armed in time.
+func (s *Session) startRefusal(t *task.Task) error {
 	if err := s.Policy.CheckStartAt(t.Capture, s.now()); err != nil {
 		return fmt.Errorf("task %s refused: %w; nothing approved", t.ID, err)
 	}

@@ -13,7 +13,9 @@ import (
 // PROTOCOL#task-file: rx check judges an awaiting task's START_AT against
 // this node's clock at the moment of the check: far enough ahead it awaits
 // approval; past, or closer than sync.min_lead_s, it is refused saying
-// when it was judged and that a missed START_AT needs a new TASK_ID.
+// when it was judged and that a missed START_AT needs a new TASK_ID. The
+// task is recorded as seen, so it cannot come back under its TASK_ID with
+// another START_AT.
 func TestCheckJudgesStartAt(t *testing.T) {
 	rx := rxtest.New(t, rxtest.Options{})
 	env, _, _ := testEnv(t, rx)
@@ -60,6 +62,14 @@ func TestCheckJudgesStartAt(t *testing.T) {
 	st, _ := s.Store.Load()
 	if st.LastApprovedTaskID != "" || st.Approval != nil {
 		t.Errorf("a refused task got an approval: %+v", st)
+	}
+	// It was seen: the same TASK_ID with a later START_AT is a changed
+	// task, refused; a missed START_AT needs a new TASK_ID.
+	spec.StartAt = "2026-12-02T21:00:00Z"
+	rx.PushTask(spec)
+	res, err = s.Check(ctx)
+	if res.Decision.Verdict != Changed || err == nil || !strings.Contains(err.Error(), "a revised task must get a new TASK_ID") {
+		t.Errorf("the same TASK_ID with another START_AT: %+v, %v", res.Decision, err)
 	}
 }
 

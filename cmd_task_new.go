@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"time"
 
 	"rfhandoff/exec"
 	"rfhandoff/gate"
@@ -27,6 +28,9 @@ type TaskNewCmd struct {
 	FrequencyHz    string `name:"frequency-hz" placeholder:"HZ" help:"CAPTURE_FREQUENCY_HZ: the centre frequency every receiver captures at (1000000-6000000000; default: each RX policy's). Needs --rf-rx."`
 	SampleRateHz   string `name:"sample-rate-hz" placeholder:"HZ" help:"CAPTURE_SAMPLE_RATE_HZ: the sample rate every receiver captures at (2000000-20000000; default: each RX policy's). Needs --rf-rx."`
 	DurationS      string `name:"duration-s" placeholder:"SECONDS" help:"CAPTURE_DURATION_S: the planned capture length every receiver and the MAIN PC use (15-3600; default: each side's planned_duration_s, which must then agree). Needs --rf-rx."`
+	StartAt        string `name:"start-at" placeholder:"TIME" xor:"start" help:"START_AT: the whole UTC second every receiver's first sample is due, RFC 3339 with Z (e.g. 2026-12-02T20:00:00Z); needs --sync and --duration-s. A receiver refuses it once past or closer than its sync.min_lead_s."`
+	StartIn        string `name:"start-in" placeholder:"DURATION" xor:"start" help:"START_AT this long from now (e.g. 2m), rounded up to a whole second; instead of --start-at."`
+	Sync           string `name:"sync" placeholder:"HOST_CLOCK|PPS" help:"SYNC_MODE: HOST_CLOCK (each node starts by its synchronised host clock) or PPS (each node arms on its GPSDO's 1PPS edge at START_AT); with --start-at or --start-in."`
 	RXNodes        string `name:"rx-nodes" placeholder:"NAMES" help:"RX_NODES: the receivers of a multi-node task, comma-separated (1-8 distinct names ^[a-z0-9][a-z0-9-]{0,31}$; PROTOCOL#several-nodes)."`
 	Output         string `short:"o" name:"output" type:"path" placeholder:"FILE" help:"Write here instead of the policy's task_file in the checkout."`
 	Force          bool   `help:"Write the task even over a task file holding another task that has not completed, or while the current task is capturing (READY without COMPLETE on the result branch)."`
@@ -66,6 +70,7 @@ func (c *TaskNewCmd) Run(app *App) error {
 		}
 		*f.dst = n
 	}
+	problems = append(problems, c.schedule(&s, time.Now())...)
 	if c.RXNodes != "" {
 		l, probs := node.ParseList(c.RXNodes)
 		for _, p := range probs {
@@ -91,4 +96,43 @@ func (c *TaskNewCmd) Run(app *App) error {
 	}
 	out.Print(app.Stdout, app.Policy.Repo.Remote, app.Policy.Repo.TaskBranch)
 	return nil
+}
+
+// schedule reads --start-at (or --start-in) and --sync into s by the
+// header's rules (PROTOCOL#task-new); a START_AT not after now is refused:
+// every receiver would refuse it.
+func (c *TaskNewCmd) schedule(s *task.Spec, now time.Time) []error {
+	var problems []error
+	if c.StartIn != "" {
+		d, err := time.ParseDuration(c.StartIn)
+		if err != nil || d <= 0 {
+			problems = append(problems, fmt.Errorf("--start-in %q: must be a positive Go duration such as 90s or 2m", c.StartIn))
+		} else {
+			at := now.UTC().Add(d)
+			// Rounded up, so the lead is never shorter than asked.
+			if r := at.Truncate(time.Second); !r.Equal(at) {
+				at = r.Add(time.Second)
+			}
+			s.Capture.StartAt = at.Round(0)
+		}
+	}
+	if c.StartAt != "" {
+		at, err := task.ParseStartAt(c.StartAt)
+		if err != nil {
+			problems = append(problems, fmt.Errorf("--start-at: %w", err))
+		}
+		s.Capture.StartAt = at
+	}
+	if at := s.Capture.StartAt; !at.IsZero() && !at.After(now) {
+		problems = append(problems, fmt.Errorf("--start-at %s is not after now (%s by this PC's clock): every receiver would refuse it; give a later START_AT",
+			at.Format(time.RFC3339), now.UTC().Truncate(time.Second).Format(time.RFC3339)))
+	}
+	if c.Sync != "" {
+		m, err := task.ParseSyncMode(c.Sync)
+		if err != nil {
+			problems = append(problems, fmt.Errorf("--sync: %w", err))
+		}
+		s.Capture.SyncMode = m
+	}
+	return problems
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"rfhandoff/errlist"
 	"rfhandoff/gitcli"
@@ -61,6 +62,11 @@ func approved(ctx context.Context, d Deps, stateDir, wantID string) (*taskfetch.
 		for _, e := range errlist.Flatten(planErr) {
 			why = append(why, e.Error())
 		}
+	}
+	// A START_AT past or closer than sync.min_lead_s is refused before
+	// anything opens the HackRF, whatever was approved.
+	if err := p.CheckStartAt(t.Capture, time.Now()); err != nil {
+		why = append(why, err.Error())
 	}
 	switch st.ApprovalOf(t.ID, t.SHA256) {
 	case state.NoneApproved, state.OtherApproved, state.NoRecord:

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strconv"
+	"time"
 )
 
 // The HackRF One's ranges and the protocol's bounds of a planned
@@ -23,7 +24,28 @@ const (
 	FieldFrequencyHz  = "CAPTURE_FREQUENCY_HZ"
 	FieldSampleRateHz = "CAPTURE_SAMPLE_RATE_HZ"
 	FieldDurationS    = "CAPTURE_DURATION_S"
+	// FieldStartAt and FieldSyncMode schedule the capture: both or
+	// neither, only with CAPTURE_DURATION_S (PROTOCOL#task-file).
+	FieldStartAt  = "START_AT"
+	FieldSyncMode = "SYNC_MODE"
 )
+
+// StartAtLayout is START_AT's one form: a whole UTC second, RFC 3339
+// with Z (2026-12-02T20:00:00Z).
+const StartAtLayout = "2006-01-02T15:04:05Z"
+
+// SYNC_MODE values: how the nodes start on START_AT.
+const (
+	// SyncHostClock: each node starts by its host clock and bounds its
+	// error from the OS's clock report.
+	SyncHostClock = "HOST_CLOCK"
+	// SyncPPS: each node arms hackrf_transfer -H inside the second before
+	// the START_AT edge of its GPSDO's 1PPS.
+	SyncPPS = "PPS"
+)
+
+// SyncModes lists the SYNC_MODE values in the order the protocol names them.
+var SyncModes = []string{SyncHostClock, SyncPPS}
 
 // Task is what a task's header asks of the capture: its CAPTURE_* fields,
 // 0 for a field it does not set (the policy's value then).
@@ -31,6 +53,10 @@ type Task struct {
 	FrequencyHz  int64 `json:"frequency_hz,omitempty"`
 	SampleRateHz int64 `json:"sample_rate_hz,omitempty"`
 	DurationS    int64 `json:"duration_s,omitempty"`
+	// StartAt is START_AT (UTC, a whole second), SyncMode SYNC_MODE
+	// (SyncHostClock or SyncPPS); both zero or both set.
+	StartAt  time.Time `json:"start_at,omitzero"`
+	SyncMode string    `json:"sync_mode,omitempty"`
 }
 
 // IsZero reports a task that sets none of the fields.
@@ -61,6 +87,55 @@ type Plan struct {
 	// and PlannedDurationS then are; nil when it sets nothing (every
 	// value is the policy's, and the plan's JSON is as before).
 	Task *Task `json:"task,omitempty"`
+	// Sync is the scheduled start of a task with START_AT and SYNC_MODE,
+	// with this node's limit for that mode; nil for a task without them
+	// (the capture starts when rx capture runs, the JSON is as before).
+	Sync *Sync `json:"sync,omitempty"`
+}
+
+// Sync is when and how a scheduled capture starts on this node
+// (PROTOCOL#task-file): what the approval shows and binds, what rx capture
+// arms for.
+type Sync struct {
+	StartAt time.Time `json:"start_at"` // the task's START_AT, UTC
+	Mode    string    `json:"mode"`     // SyncHostClock or SyncPPS
+	// MaxHostClockBoundS (HOST_CLOCK: sync.max_host_clock_bound_s) is the
+	// largest alignment error bound this node accepts; PPSArmMarginS
+	// (PPS: sync.pps_arm_margin_s) how long before the edge it arms. The
+	// other mode's is 0.
+	MaxHostClockBoundS float64 `json:"max_host_clock_bound_s,omitempty"`
+	PPSArmMarginS      float64 `json:"pps_arm_margin_s,omitempty"`
+}
+
+// StartText writes a start time as the operator reads it: UTC and the
+// host's local time.
+func StartText(t time.Time) string {
+	return fmt.Sprintf("%s (local %s)", t.UTC().Format(StartAtLayout), t.Local().Format("2006-01-02 15:04:05 MST"))
+}
+
+func (s *Sync) keys() []planKey {
+	if s == nil {
+		return []planKey{{"task " + FieldStartAt, "none"}, {"task " + FieldSyncMode, "none"},
+			{"sync.max_host_clock_bound_s", "none"}, {"sync.pps_arm_margin_s", "none"}}
+	}
+	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	return []planKey{{"task " + FieldStartAt, s.StartAt.UTC().Format(StartAtLayout)}, {"task " + FieldSyncMode, s.Mode},
+		{"sync.max_host_clock_bound_s", f(s.MaxHostClockBoundS)}, {"sync.pps_arm_margin_s", f(s.PPSArmMarginS)}}
+}
+
+// describe is the start's lines at the approval prompt.
+func (s *Sync) describe() []string {
+	if s == nil {
+		return nil
+	}
+	how := fmt.Sprintf("a clock error bound over %g s is refused (sync.max_host_clock_bound_s)", s.MaxHostClockBoundS)
+	if s.Mode == SyncPPS {
+		how = fmt.Sprintf("arms hackrf_transfer -H %g s before that 1PPS edge (sync.pps_arm_margin_s)", s.PPSArmMarginS)
+	}
+	return []string{
+		"Starts at:     " + StartText(s.StartAt) + " (task " + FieldStartAt + ")",
+		fmt.Sprintf("Sync mode:     %s: %s (task %s)", s.Mode, how, FieldSyncMode),
+	}
 }
 
 // source is the policy key a value comes from, or the task field that
@@ -90,7 +165,7 @@ type planKey struct{ key, value string }
 
 func (c Plan) keys() []planKey {
 	t := c.task()
-	return []planKey{
+	return append([]planKey{
 		{source(t.FrequencyHz, FieldFrequencyHz, "capture.frequency_hz"), strconv.FormatInt(c.FrequencyHz, 10)},
 		{source(t.SampleRateHz, FieldSampleRateHz, "capture.sample_rate_hz"), strconv.FormatInt(c.SampleRateHz, 10)},
 		{"capture.lna_gain_db", strconv.Itoa(c.LNAGainDB)},
@@ -100,7 +175,7 @@ func (c Plan) keys() []planKey {
 		{source(t.DurationS, FieldDurationS, "limits.planned_duration_s"), strconv.FormatInt(c.PlannedDurationS, 10)},
 		{"capture.dir", strconv.Quote(c.Dir)},
 		{"capture.free_margin_mb", strconv.FormatInt(c.FreeMarginBytes>>20, 10)},
-	}
+	}, c.Sync.keys()...)
 }
 
 // Changes lists, by policy key (or task field), how now differs from c
@@ -134,6 +209,9 @@ func (c Plan) Validate(prefix string, errs []error) []error {
 	if c.Dir == "" || !filepath.IsAbs(c.Dir) || filepath.Clean(c.Dir) != c.Dir {
 		errs = append(errs, fmt.Errorf("%s.dir %q is not a clean absolute path", prefix, c.Dir))
 	}
+	if s := c.Sync; s != nil && (s.StartAt.IsZero() || !s.StartAt.Equal(s.StartAt.Truncate(time.Second)) || (s.Mode != SyncHostClock && s.Mode != SyncPPS)) {
+		errs = append(errs, fmt.Errorf("%s.sync: start_at %s must be a whole second and mode %q %s or %s", prefix, s.StartAt.Format(time.RFC3339Nano), s.Mode, SyncHostClock, SyncPPS))
+	}
 	return errs
 }
 
@@ -157,8 +235,9 @@ func (c Plan) Describe(free int64, freeErr error) []string {
 		"RF amp:        " + amp + " (capture.amp)",
 		"Antenna power: " + ant,
 		fmt.Sprintf("Duration:      %d s planned (%s)", c.PlannedDurationS, source(t.DurationS, FieldDurationS, "limits.planned_duration_s")),
-		fmt.Sprintf("Writes:        %s (%d bytes, ci8) into %s", SizeText(c.Bytes()), c.Bytes(), c.Dir),
 	}
+	lines = append(lines, c.Sync.describe()...)
+	lines = append(lines, fmt.Sprintf("Writes:        %s (%d bytes, ci8) into %s", SizeText(c.Bytes()), c.Bytes(), c.Dir))
 	switch {
 	case freeErr != nil || free < 0:
 		lines = append(lines, fmt.Sprintf("Free there:    unknown (%v); rx capture checks again before it starts", freeErr))

@@ -1,10 +1,12 @@
 package captureplan
 
 import (
+	"encoding/json"
 	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func testPlan() Plan {
@@ -74,5 +76,66 @@ func TestCapturePlanFromTask(t *testing.T) {
 	}
 	if (Task{}).IsZero() != true || (Task{DurationS: 1}).IsZero() {
 		t.Error("IsZero")
+	}
+}
+
+// A scheduled plan shows its start in UTC and local time and its mode
+// with this node's limit, and binds them: another START_AT, mode or limit
+// is a change naming the field or key.
+func TestCapturePlanSync(t *testing.T) {
+	at := time.Date(2026, 12, 2, 20, 0, 0, 0, time.UTC)
+	p := testPlan()
+	p.Sync = &Sync{StartAt: at, Mode: SyncPPS, PPSArmMarginS: 0.3}
+	lines := strings.Join(p.Describe(1e12, nil), "\n")
+	for _, want := range []string{
+		"Starts at:     2026-12-02T20:00:00Z (local " + at.Local().Format("2006-01-02 15:04:05 MST") + ") (task START_AT)",
+		"Sync mode:     PPS: arms hackrf_transfer -H 0.3 s before that 1PPS edge (sync.pps_arm_margin_s) (task SYNC_MODE)",
+	} {
+		if !strings.Contains(lines, want) {
+			t.Errorf("Describe lacks %q:\n%s", want, lines)
+		}
+	}
+	h := testPlan()
+	h.Sync = &Sync{StartAt: at, Mode: SyncHostClock, MaxHostClockBoundS: 0.01}
+	if lines := strings.Join(h.Describe(1e12, nil), "\n"); !strings.Contains(lines, "HOST_CLOCK: a clock error bound over 0.01 s is refused (sync.max_host_clock_bound_s)") {
+		t.Errorf("HOST_CLOCK lines:\n%s", lines)
+	}
+	if lines := strings.Join(testPlan().Describe(1e12, nil), "\n"); strings.Contains(lines, "Starts at") || strings.Contains(lines, "Sync mode") {
+		t.Errorf("an unscheduled plan shows a start:\n%s", lines)
+	}
+
+	later := p
+	s := *p.Sync
+	s.StartAt = at.Add(time.Second)
+	later.Sync = &s
+	if got := strings.Join(p.Changes(later), "\n"); got != "task START_AT: approved 2026-12-02T20:00:00Z, now 2026-12-02T20:00:01Z" {
+		t.Errorf("another START_AT: %q", got)
+	}
+	if got := strings.Join(p.Changes(h), "\n"); !strings.Contains(got, "task SYNC_MODE: approved PPS, now HOST_CLOCK") ||
+		!strings.Contains(got, "sync.pps_arm_margin_s: approved 0.3, now 0") {
+		t.Errorf("another mode: %q", got)
+	}
+	if got := strings.Join(testPlan().Changes(p), "\n"); !strings.Contains(got, "task START_AT: approved none, now 2026-12-02T20:00:00Z") {
+		t.Errorf("an unscheduled approval: %q", got)
+	}
+	if c := p.Changes(p); len(c) != 0 {
+		t.Errorf("same plan: %q", c)
+	}
+	// The JSON the approval stores: without a schedule exactly as before.
+	js, _ := json.Marshal(testPlan())
+	if strings.Contains(string(js), "sync") || strings.Contains(string(js), "start_at") {
+		t.Errorf("an unscheduled plan's JSON: %s", js)
+	}
+	js, _ = json.Marshal(p)
+	if !strings.Contains(string(js), `"sync":{"start_at":"2026-12-02T20:00:00Z","mode":"PPS","pps_arm_margin_s":0.3}`) {
+		t.Errorf("a scheduled plan's JSON: %s", js)
+	}
+	if errs := p.Validate("capture", nil); errs != nil {
+		t.Errorf("valid: %v", errs)
+	}
+	bad := p
+	bad.Sync = &Sync{StartAt: at.Add(time.Millisecond), Mode: "GPS"}
+	if errs := bad.Validate("capture", nil); len(errs) != 1 || !strings.Contains(errs[0].Error(), "capture.sync") {
+		t.Errorf("invalid sync: %v", errs)
 	}
 }

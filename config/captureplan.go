@@ -3,6 +3,9 @@ package config
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
+	"strings"
+	"time"
 
 	"rfhandoff/captureplan"
 	"rfhandoff/errlist"
@@ -61,9 +64,58 @@ func (p Policy) CapturePlanFor(t captureplan.Task) (captureplan.Plan, error) {
 		}
 		plan.PlannedDurationS = v
 	}
+	if t.SyncMode != "" {
+		if !slices.Contains(p.Sync.AllowedModes, t.SyncMode) {
+			errs = append(errs, fmt.Errorf("task field %s = %s is not in this node's sync.allowed_modes %s: "+
+				"the MAIN side writes a task with an allowed mode (a new TASK_ID), or this node's operator adds %s to sync.allowed_modes",
+				captureplan.FieldSyncMode, t.SyncMode, modeList(p.Sync.AllowedModes), t.SyncMode))
+		}
+		plan.Sync = &captureplan.Sync{StartAt: t.StartAt.UTC(), Mode: t.SyncMode}
+		switch t.SyncMode {
+		case captureplan.SyncHostClock:
+			plan.Sync.MaxHostClockBoundS = p.Sync.MaxHostClockBoundS
+		case captureplan.SyncPPS:
+			plan.Sync.PPSArmMarginS = p.Sync.PPSArmMarginS
+		}
+	}
 	if len(errs) > 0 {
 		return captureplan.Plan{}, errlist.List(errs...)
 	}
 	plan.Task = &t
 	return plan, nil
+}
+
+func modeList(m []string) string {
+	if len(m) == 0 {
+		return "[] (no scheduled task runs here)"
+	}
+	return "[" + strings.Join(m, ", ") + "]"
+}
+
+// CheckStartAt judges a task's START_AT against this node's clock now
+// (PROTOCOL#task-file): nil for a task without one or one at least
+// sync.min_lead_s ahead; else an error saying when it was judged, by how
+// much it is missed, and that a missed START_AT needs a new TASK_ID. rx
+// check, watch and approve ask it before offering, rx capture before it
+// arms.
+func (p Policy) CheckStartAt(t captureplan.Task, now time.Time) error {
+	if t.StartAt.IsZero() {
+		return nil
+	}
+	now = now.UTC()
+	lead := t.StartAt.Sub(now)
+	need := time.Duration(p.Sync.MinLeadS) * time.Second
+	if lead >= need {
+		return nil
+	}
+	at := t.StartAt.UTC().Format(captureplan.StartAtLayout)
+	judged := now.Truncate(time.Millisecond).Format(time.RFC3339Nano)
+	redo := fmt.Sprintf("a missed START_AT is never run: the MAIN side writes a new task with a new TASK_ID and a START_AT at least %d s ahead "+
+		"(`rfhandoff task new NEW_TASK_ID ... --start-at YYYY-MM-DDTHH:MM:SSZ --sync %s`)", p.Sync.MinLeadS, t.SyncMode)
+	if lead <= 0 {
+		return fmt.Errorf("task field %s = %s is past: %s ago at %s by this node's clock; %s",
+			captureplan.FieldStartAt, at, (-lead).Round(time.Millisecond), judged, redo)
+	}
+	return fmt.Errorf("task field %s = %s is only %s ahead at %s by this node's clock, under this node's sync.min_lead_s (%d s); %s, or this node's operator lowers sync.min_lead_s",
+		captureplan.FieldStartAt, at, lead.Round(time.Millisecond), judged, p.Sync.MinLeadS, redo)
 }

@@ -3,6 +3,7 @@ package config
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"rfhandoff/captureplan"
 )
@@ -96,5 +97,76 @@ func TestLimitsForTask(t *testing.T) {
 	}
 	if p.TOML() != p.ForTask(45).TOML() {
 		t.Error("the task's duration reaches the policy's TOML")
+	}
+}
+
+// PROTOCOL#task-file: the plan of a scheduled task carries START_AT and
+// SYNC_MODE with this node's limit for that mode; a mode the node does not
+// allow is refused naming sync.allowed_modes, with the range reasons.
+func TestCapturePlanForSchedule(t *testing.T) {
+	p := Default()
+	at := time.Date(2026, 12, 2, 20, 0, 0, 0, time.UTC)
+	got, err := p.CapturePlanFor(captureplan.Task{DurationS: 30, StartAt: at, SyncMode: captureplan.SyncPPS})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (captureplan.Sync{StartAt: at, Mode: "PPS", PPSArmMarginS: 0.3}); got.Sync == nil || *got.Sync != want {
+		t.Errorf("PPS plan's sync %+v, want %+v", got.Sync, want)
+	}
+	got, err = p.CapturePlanFor(captureplan.Task{DurationS: 30, StartAt: at, SyncMode: captureplan.SyncHostClock})
+	if err != nil || got.Sync == nil || got.Sync.MaxHostClockBoundS != 0.010 || got.Sync.PPSArmMarginS != 0 {
+		t.Errorf("HOST_CLOCK plan's sync %+v, %v", got.Sync, err)
+	}
+	if got, _ := p.CapturePlanFor(captureplan.Task{DurationS: 30}); got.Sync != nil {
+		t.Errorf("a task without START_AT got a sync: %+v", got.Sync)
+	}
+
+	p.Sync.AllowedModes = []string{"HOST_CLOCK"}
+	p.Capture.MaxDurationS = 20
+	_, err = p.CapturePlanFor(captureplan.Task{DurationS: 30, StartAt: at, SyncMode: captureplan.SyncPPS})
+	for _, w := range []string{"2 problems", "capture.max_duration_s", "SYNC_MODE = PPS is not in this node's sync.allowed_modes [HOST_CLOCK]", "adds PPS to sync.allowed_modes"} {
+		if err == nil || !strings.Contains(err.Error(), w) {
+			t.Errorf("refusal %v does not say %q", err, w)
+		}
+	}
+	p.Sync.AllowedModes = []string{}
+	if _, err := p.CapturePlanFor(captureplan.Task{DurationS: 15, StartAt: at, SyncMode: captureplan.SyncHostClock}); err == nil ||
+		!strings.Contains(err.Error(), "[] (no scheduled task runs here)") {
+		t.Errorf("allowed_modes = []: %v", err)
+	}
+}
+
+// A START_AT is judged against the clock at the moment asked: at least
+// sync.min_lead_s ahead passes; closer or past is refused saying when it
+// was judged and that a missed START_AT needs a new TASK_ID.
+func TestCheckStartAt(t *testing.T) {
+	p := Default() // min_lead_s 30
+	at := time.Date(2026, 12, 2, 20, 0, 0, 0, time.UTC)
+	task := captureplan.Task{DurationS: 30, StartAt: at, SyncMode: captureplan.SyncPPS}
+	if err := p.CheckStartAt(captureplan.Task{DurationS: 30}, at.Add(time.Hour)); err != nil {
+		t.Errorf("no START_AT: %v", err)
+	}
+	if err := p.CheckStartAt(task, at.Add(-30*time.Second)); err != nil {
+		t.Errorf("exactly min_lead_s ahead: %v", err)
+	}
+	cet := time.FixedZone("CET", 3600)
+	for _, tc := range []struct {
+		now  time.Time
+		want []string
+	}{
+		{at.Add(-29*time.Second - 500*time.Millisecond).In(cet), []string{"START_AT = 2026-12-02T20:00:00Z is only 29.5s ahead at 2026-12-02T19:59:30.5Z", "sync.min_lead_s (30 s)", "lowers sync.min_lead_s"}},
+		{at, []string{"START_AT = 2026-12-02T20:00:00Z is past: 0s ago at 2026-12-02T20:00:00Z"}},
+		{at.Add(3*time.Minute + 20*time.Second), []string{"is past: 3m20s ago at 2026-12-02T20:03:20Z by this node's clock"}},
+	} {
+		err := p.CheckStartAt(task, tc.now)
+		for _, w := range append(tc.want, "a missed START_AT is never run", "a new TASK_ID", "--start-at YYYY-MM-DDTHH:MM:SSZ --sync PPS", "at least 30 s ahead") {
+			if err == nil || !strings.Contains(err.Error(), w) {
+				t.Errorf("now %s: %v does not say %q", tc.now, err, w)
+			}
+		}
+	}
+	p.Sync.MinLeadS = 2
+	if err := p.CheckStartAt(task, at.Add(-3*time.Second)); err != nil {
+		t.Errorf("3 s ahead with min_lead_s 2: %v", err)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"rfhandoff/captureplan"
 )
 
 // Policy is the whole policy file.
@@ -18,6 +20,7 @@ type Policy struct {
 	Trust   Trust   `toml:"trust"`
 	Notify  Notify  `toml:"notify"`
 	Clock   Clock   `toml:"clock"`
+	Sync    Sync    `toml:"sync"`
 	// Node names this RX node on a multi-node task (PROTOCOL#several-nodes).
 	Node Node `toml:"node,omitempty"`
 	// Nodes lists every RX node, on the MAIN PC (PROTOCOL#several-nodes).
@@ -182,6 +185,23 @@ type Clock struct {
 	RequireSynchronized bool `toml:"require_synchronized"`
 }
 
+// Sync is what this RX node accepts of a scheduled capture (a task with
+// START_AT and SYNC_MODE, PROTOCOL#task-file).
+type Sync struct {
+	// MinLeadS: START_AT must be at least this many seconds ahead when
+	// the task is offered or approved and when rx capture starts.
+	MinLeadS int `toml:"min_lead_s"`
+	// MaxHostClockBoundS (HOST_CLOCK): the largest bound of the start's
+	// error, in seconds, this node accepts; a larger one refuses to arm.
+	MaxHostClockBoundS float64 `toml:"max_host_clock_bound_s"`
+	// PPSArmMarginS (PPS): hackrf_transfer -H is armed this many seconds
+	// before the START_AT edge, inside the second before it.
+	PPSArmMarginS float64 `toml:"pps_arm_margin_s"`
+	// AllowedModes are the SYNC_MODE values this node runs; a task with
+	// another is refused, [] refuses every scheduled task.
+	AllowedModes []string `toml:"allowed_modes"`
+}
+
 // Duration is a Go duration written as a TOML string ("5s", "250ms").
 type Duration struct{ time.Duration }
 
@@ -254,5 +274,7 @@ func Default() Policy {
 			Timeout: Duration{defaultNotifyTimeout},
 		},
 		Clock: Clock{RequireSynchronized: true},
+		Sync: Sync{MinLeadS: 30, MaxHostClockBoundS: 0.010, PPSArmMarginS: 0.3,
+			AllowedModes: append([]string(nil), captureplan.SyncModes...)},
 	}
 }

@@ -4,12 +4,28 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"rfhandoff/captureplan"
 	"rfhandoff/errlist"
 	"rfhandoff/ident"
+)
+
+// Bounds of the [sync] keys: a lead long enough for rx capture's checks
+// before it arms, a bound no host clock scheduling can beat (under 1 µs) nor
+// needs to exceed (1 s: the nodes would not share a second), an arming margin
+// inside the one second before the edge that leaves hackrf_transfer 0.1 s to
+// arm.
+const (
+	minSyncLeadS         = 2
+	maxSyncLeadS         = 3600
+	minHostClockBoundS   = 1e-6
+	maxHostClockBoundS   = 1.0
+	minPPSArmMarginS     = 0.1
+	maxPPSArmMarginS     = 0.9
+	syncModesDescription = "HOST_CLOCK or PPS"
 )
 
 // Bounds of the policy values. The protocol limits (ProtocolMax*,
@@ -74,6 +90,7 @@ func (p Policy) Validate() error {
 	p.validateTrust(&ps)
 	p.validateNotify(&ps)
 	p.validateNodes(&ps)
+	p.validateSync(&ps)
 	return errlist.List(ps...)
 }
 
@@ -196,6 +213,30 @@ func (p Policy) validateCapture(ps *problems) {
 	maxMin := float64(p.Limits.PlannedDurationS)
 	if !(c.DetectMinS > 0 && c.DetectMinS <= math.Max(maxMin, 1)) {
 		ps.add("capture.detect_min_s", c.DetectMinS, "must be above 0 and at most limits.planned_duration_s (%d)", p.Limits.PlannedDurationS)
+	}
+}
+
+func (p Policy) validateSync(ps *problems) {
+	s := p.Sync
+	ps.intRange("sync.min_lead_s", int64(s.MinLeadS), minSyncLeadS, maxSyncLeadS,
+		" (seconds START_AT must be ahead at approval and at rx capture; under 2 s rx capture's checks could not finish before it)")
+	if !(s.MaxHostClockBoundS >= minHostClockBoundS && s.MaxHostClockBoundS <= maxHostClockBoundS) {
+		ps.add("sync.max_host_clock_bound_s", s.MaxHostClockBoundS,
+			"must be from %g to %g seconds (the largest start error bound HOST_CLOCK accepts, e.g. 0.010; over 1 s the nodes would not share a second)", minHostClockBoundS, maxHostClockBoundS)
+	}
+	if !(s.PPSArmMarginS >= minPPSArmMarginS && s.PPSArmMarginS <= maxPPSArmMarginS) {
+		ps.add("sync.pps_arm_margin_s", s.PPSArmMarginS,
+			"must be from %g to %g seconds: PPS arms inside the one second before the START_AT edge (from 1 s the edge before it would start the capture), leaving hackrf_transfer at least %g s to arm", minPPSArmMarginS, maxPPSArmMarginS, minPPSArmMarginS)
+	}
+	seen := map[string]bool{}
+	for _, m := range s.AllowedModes {
+		switch {
+		case !slices.Contains(captureplan.SyncModes, m):
+			ps.add("sync.allowed_modes", s.AllowedModes, "holds %q: each must be %s ([] refuses every task with START_AT)", m, syncModesDescription)
+		case seen[m]:
+			ps.add("sync.allowed_modes", s.AllowedModes, "names %q twice: name each mode once", m)
+		}
+		seen[m] = true
 	}
 }
 

@@ -90,6 +90,9 @@ func (s *Session) Offer(ctx context.Context, p Prompter, cur *taskfetch.Current,
 	if err != nil {
 		return refusedOffer(Offered{Outcome: OutcomeRefused, Err: fmt.Errorf("task %s refused: %w; nothing approved", t.ID, err)})
 	}
+	if err := s.startRefusal(t); err != nil {
+		return refusedOffer(Offered{Outcome: OutcomeRefused, Err: err})
+	}
 	choice, err := p.Approve(ctx, s.promptTask(cur, plan))
 	if err != nil {
 		if ctx.Err() != nil {
@@ -154,6 +157,10 @@ func (s *Session) Offer(ctx context.Context, p Prompter, cur *taskfetch.Current,
 		return refusedOffer(Offered{Outcome: OutcomeRefused, Err: fmt.Errorf("task %s is now signed by %s, not by %s as shown: nothing approved",
 			t.ID, describeSigner(got), describeSigner(shown))})
 	}
+	// The prompt may have stood open past the lead a START_AT needs.
+	if err := s.startRefusal(t); err != nil {
+		return refusedOffer(Offered{Outcome: OutcomeRefused, Err: fmt.Errorf("at the answer: %w", err)})
+	}
 	a := &state.Approval{TaskID: t.ID, TaskSHA256: t.SHA256, Commit: now.Commit, ApprovedAt: s.now().UTC(), Signer: signerOf(now), Capture: &plan}
 	if err := s.decide(exec.DecisionTaskApproved, t, now.Commit, ""); err != nil {
 		return Offered{}, fmt.Errorf("%w: nothing approved", err)
@@ -208,6 +215,10 @@ func (s *Session) promptTask(cur *taskfetch.Current, plan captureplan.Plan) prom
 			free = -1
 		}
 		pt.Capture = plan.Describe(free, err)
+		if plan.Sync != nil {
+			pt.Capture = append(pt.Capture, fmt.Sprintf("Lead:          %s from this prompt; approve, and start rx capture, at least sync.min_lead_s (%d s) before it",
+				plan.Sync.StartAt.Sub(s.now()).Round(time.Second), s.Policy.Sync.MinLeadS))
+		}
 	}
 	if cur.Signer != nil {
 		pt.Signer = cur.Signer.String()

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"rfhandoff/captureplan"
 	"rfhandoff/errlist"
 	"rfhandoff/gate"
 	"rfhandoff/hiddentext"
@@ -40,7 +41,24 @@ func (s *Session) Check(ctx context.Context) (Checked, error) {
 	case Replaced:
 		return Checked{Current: cur, Decision: d}, replacedRefusal(cur.Task.ID, cur.Commit)
 	}
+	// An approved or completed task is left to rx capture, which judges
+	// its START_AT again.
+	if d.Verdict.AwaitsApproval() {
+		if err := s.startRefusal(cur.Task); err != nil {
+			return Checked{Current: cur, Decision: d}, err
+		}
+	}
 	return Checked{Current: cur, Decision: d}, nil
+}
+
+// startRefusal refuses a task to be offered whose START_AT is past or
+// closer than sync.min_lead_s by this node's clock now
+// (PROTOCOL#task-file): it could not be approved and armed in time.
+func (s *Session) startRefusal(t *task.Task) error {
+	if err := s.Policy.CheckStartAt(t.Capture, s.now()); err != nil {
+		return fmt.Errorf("task %s refused: %w; nothing approved", t.ID, err)
+	}
+	return nil
 }
 
 // Reread is the approval's fresh look at the task branch: fetched and read
@@ -73,6 +91,9 @@ func WriteSummary(w io.Writer, cur *taskfetch.Current, v Verdict) {
 	t := cur.Task
 	fmt.Fprintf(w, "task:     %s\n", t.ID)
 	fmt.Fprintf(w, "title:    %s\n", hiddentext.SanitizeLine(t.Title))
+	if c := t.Capture; !c.StartAt.IsZero() {
+		fmt.Fprintf(w, "start:    %s, SYNC_MODE %s\n", captureplan.StartText(c.StartAt), c.SyncMode)
+	}
 	if esc := hiddentext.Escapes(t.Body); len(esc) > 0 {
 		fmt.Fprintf(w, "body:     holds %d hidden or control characters, shown as <U+XXXX> at the prompt and in TASK.md\n", len(esc))
 		fmt.Fprintf(w, "escapes:  %s\n", distinctEscapes(esc))

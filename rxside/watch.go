@@ -151,6 +151,11 @@ func (w *Watcher) consider(ctx context.Context, p Poll) bool {
 	if w.deferred[key] {
 		return false
 	}
+	if err := w.S.startRefusal(t); err != nil {
+		// Said once: time only moves further past it.
+		w.announce("refused "+key, func() { log.Error("task refused", "task_id", t.ID, "err", err) })
+		return false
+	}
 	w.S.NotifyApprovalNeeded(cur)
 	if w.Prompter == nil {
 		w.announce("awaiting "+key, func() {

@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/hashicorp/go-multierror"
 
@@ -69,10 +70,11 @@ func Build(s Spec, opts Options) ([]byte, *Task, error) {
 		if !errors.As(err, &inv) {
 			return nil, nil, err
 		}
+		rendered := probs
 		for _, p := range inv.Problems() {
 			// A value that could not be rendered was written empty; the
 			// parser's complaint about that would only repeat the reason.
-			if !reportedFor(probs, p.Field) {
+			if !reportedFor(rendered, p.Field) {
 				probs = append(probs, p)
 			}
 		}
@@ -90,6 +92,16 @@ func Build(s Spec, opts Options) ([]byte, *Task, error) {
 		return nil, nil, err
 	}
 	return data, t, nil
+}
+
+// startAtText writes t in START_AT's form; a time with a fraction of a
+// second keeps it, so that Parse names it rather than it being cut.
+func startAtText(t time.Time) string {
+	t = t.UTC()
+	if t.Nanosecond() != 0 {
+		return t.Format(time.RFC3339Nano)
+	}
+	return t.Format(captureplan.StartAtLayout)
 }
 
 func lineKey(e *fieldError) int {
@@ -144,6 +156,19 @@ func render(s Spec) ([]byte, []*fieldError) {
 			fmt.Fprintf(&b, "%s = %d\n", captureFields[i], v)
 		}
 	}
+	if !s.Capture.StartAt.IsZero() {
+		// Written as the header's one form; Parse refuses a fraction.
+		fmt.Fprintf(&b, "%s = %s\n", FieldStartAt, startAtText(s.Capture.StartAt))
+	}
+	if s.Capture.SyncMode != "" {
+		v := s.Capture.SyncMode
+		if msg := lineProblem(v); msg != "" {
+			errs = append(errs, &fieldError{Kind: kindInvalid, Field: FieldSyncMode, Value: v,
+				Msg: fmt.Sprintf("invalid value %s: %s", quote(v), msg)})
+			v = ""
+		}
+		fmt.Fprintf(&b, "%s = %s\n", FieldSyncMode, v)
+	}
 	b.WriteString("\n")
 	b.WriteString(s.Body)
 	return []byte(b.String()), errs
@@ -177,6 +202,8 @@ func sameAsSpec(t *Task, s Spec) error {
 		AllowCommit: t.AllowCommit, AllowPush: t.AllowPush, Level: t.DeclaredLevel, Nodes: t.Nodes, Capture: t.Capture, Body: t.Body}
 	want := s
 	want.Level = s.level()
+	// The same instant in the header's form (UTC, no monotonic reading).
+	want.Capture.StartAt = want.Capture.StartAt.UTC().Round(0)
 	if got != want {
 		return fmt.Errorf("the rendered task file does not parse back to what was asked (got %+v, want %+v)", got, want)
 	}
@@ -209,6 +236,10 @@ func DefaultBody(s Spec) string {
 			}
 		}
 		b.WriteString(" outside a receiver's allowed ranges, that receiver refuses the task.\n")
+	}
+	if c := s.Capture; !c.StartAt.IsZero() {
+		fmt.Fprintf(&b, "- START_AT = %s, SYNC_MODE = %s: every receiver's first sample is due at that second; a receiver refuses the task when it is past or too close (its sync.min_lead_s), and a missed START_AT needs a new task with a new TASK_ID.\n",
+			startAtText(c.StartAt), c.SyncMode)
 	}
 	fmt.Fprintf(&b, "- ALLOW_COMMIT = %s: %s\n", yn(s.AllowCommit),
 		pick(s.AllowCommit, "it may commit in its checkout.", "it commits nothing."))

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"rfhandoff/captureplan"
@@ -35,10 +36,18 @@ const (
 	FieldCaptureFrequencyHz  = captureplan.FieldFrequencyHz
 	FieldCaptureSampleRateHz = captureplan.FieldSampleRateHz
 	FieldCaptureDurationS    = captureplan.FieldDurationS
+	// The optional schedule (PROTOCOL#task-file): when the receivers'
+	// first sample is due and how they start on it; both or neither.
+	FieldStartAt  = captureplan.FieldStartAt
+	FieldSyncMode = captureplan.FieldSyncMode
 )
 
 // captureFields are the optional capture fields in the order they are written.
 var captureFields = []string{FieldCaptureFrequencyHz, FieldCaptureSampleRateHz, FieldCaptureDurationS}
+
+// rxOnlyFields are the optional fields that need RF_RX = YES, in the order
+// they are written.
+var rxOnlyFields = []string{FieldCaptureFrequencyHz, FieldCaptureSampleRateHz, FieldCaptureDurationS, FieldStartAt, FieldSyncMode}
 
 // fields lists every header field in protocol order; all are required.
 var fields = []string{
@@ -128,6 +137,21 @@ var setters = map[string]setter{
 		captureplan.MinSampleRateHz, captureplan.MaxSampleRateHz, "Hz, hackrf_transfer's rates"),
 	FieldCaptureDurationS: integer(func(t *Task) *int64 { return &t.Capture.DurationS },
 		captureplan.MinDurationS, captureplan.MaxDurationS, "seconds, a planned capture's bounds"),
+	FieldStartAt: func(t *Task, v string, _ Options) string {
+		at, err := time.Parse(captureplan.StartAtLayout, v)
+		if err != nil || at.Format(captureplan.StartAtLayout) != v {
+			return "must be a whole UTC second in RFC 3339 with Z, e.g. 2026-12-02T20:00:00Z (no fraction, no other offset)"
+		}
+		t.Capture.StartAt = at
+		return ""
+	},
+	FieldSyncMode: func(t *Task, v string, _ Options) string {
+		if !slices.Contains(captureplan.SyncModes, v) {
+			return "must be " + strings.Join(captureplan.SyncModes, " or ")
+		}
+		t.Capture.SyncMode = v
+		return ""
+	},
 }
 
 // integer is a field holding a whole number from lo to hi written as
@@ -225,4 +249,31 @@ func ParseCaptureValue(field, v string) (int64, error) {
 		return 0, &fieldError{Kind: kindInvalid, Field: field, Value: v, Msg: fmt.Sprintf("invalid value %s: %s", quote(v), msg)}
 	}
 	return max(t.Capture.FrequencyHz, t.Capture.SampleRateHz, t.Capture.DurationS), nil
+}
+
+// ParseStartAt reads a START_AT value written elsewhere than in a header
+// (task new's --start-at) by the header's rule.
+func ParseStartAt(v string) (time.Time, error) {
+	var t Task
+	if err := setOne(&t, FieldStartAt, v); err != nil {
+		return time.Time{}, err
+	}
+	return t.Capture.StartAt, nil
+}
+
+// ParseSyncMode reads a SYNC_MODE value written elsewhere than in a
+// header (task new's --sync) by the header's rule.
+func ParseSyncMode(v string) (string, error) {
+	var t Task
+	if err := setOne(&t, FieldSyncMode, v); err != nil {
+		return "", err
+	}
+	return t.Capture.SyncMode, nil
+}
+
+func setOne(t *Task, field, v string) error {
+	if msg := setters[field](t, v, Options{}); msg != "" {
+		return &fieldError{Kind: kindInvalid, Field: field, Value: v, Msg: fmt.Sprintf("invalid value %s: %s", quote(v), msg)}
+	}
+	return nil
 }

@@ -160,13 +160,14 @@ func (p *parser) crossChecks() {
 	}
 
 	if !t.RFRX && p.valid[FieldRFRX] {
-		for _, f := range captureFields {
+		for _, f := range rxOnlyFields {
 			if p.valid[f] {
 				p.add(&fieldError{Kind: kindConflict, Line: p.lines[f], Field: f, Value: p.values[f],
 					Msg: fmt.Sprintf("%s needs RF_RX = YES: the field says what the receivers capture", quote(p.values[f]))})
 			}
 		}
 	}
+	p.scheduleChecks()
 
 	flags := t.Flags()
 	t.DerivedLevel = gate.Derive(flags)
@@ -187,6 +188,32 @@ func (p *parser) crossChecks() {
 			p.add(&fieldError{Kind: kindConflict, Line: p.lines[FieldRequiresApproval], Field: FieldRequiresApproval,
 				Value: "NO", Msg: err.Error()})
 		}
+	}
+}
+
+// scheduleChecks: START_AT and SYNC_MODE come together, and only with
+// CAPTURE_DURATION_S (a scheduled capture needs its end). A field present
+// but invalid counts as present: its own reason is reported already.
+func (p *parser) scheduleChecks() {
+	_, at := p.lines[FieldStartAt]
+	_, mode := p.lines[FieldSyncMode]
+	pair := func(have, missing string) {
+		p.add(&fieldError{Kind: kindConflict, Line: p.lines[have], Field: have, Value: p.values[have],
+			Msg: fmt.Sprintf("%s needs %s too: a scheduled capture names both its start and how the receivers start on it (or neither)", quote(p.values[have]), missing)})
+	}
+	switch {
+	case at && !mode:
+		pair(FieldStartAt, FieldSyncMode)
+	case mode && !at:
+		pair(FieldSyncMode, FieldStartAt)
+	}
+	if _, d := p.lines[FieldCaptureDurationS]; (at || mode) && !d {
+		f := FieldStartAt
+		if !at {
+			f = FieldSyncMode
+		}
+		p.add(&fieldError{Kind: kindConflict, Line: p.lines[f], Field: f, Value: p.values[f],
+			Msg: fmt.Sprintf("%s needs %s: a scheduled capture's end is START_AT plus the task's own duration, the same on every node", quote(p.values[f]), FieldCaptureDurationS)})
 	}
 }
 

@@ -43,6 +43,9 @@ type TaskSpec struct {
 	// CaptureDurationS is written as CAPTURE_DURATION_S when set
 	// (PROTOCOL#task-file).
 	CaptureDurationS int64
+	// StartAt and SyncMode are written as START_AT and SYNC_MODE when set,
+	// as they are (PROTOCOL#task-file).
+	StartAt, SyncMode string
 
 	Body string // default: a short paragraph
 }
@@ -102,6 +105,12 @@ func TaskFile(s TaskSpec) string {
 	}
 	if s.CaptureDurationS != 0 {
 		fmt.Fprintf(&b, "%s = %d\n", captureplan.FieldDurationS, s.CaptureDurationS)
+	}
+	if s.StartAt != "" {
+		fmt.Fprintf(&b, "%s = %s\n", captureplan.FieldStartAt, s.StartAt)
+	}
+	if s.SyncMode != "" {
+		fmt.Fprintf(&b, "%s = %s\n", captureplan.FieldSyncMode, s.SyncMode)
 	}
 	b.WriteString("\n")
 	b.WriteString(or(s.Body, "## Goal\n\nA test task for "+s.ID+".\n"))

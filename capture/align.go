@@ -36,7 +36,8 @@ type alignFacts struct {
 	ClockBound  time.Duration // the OS's bound on the error left after Offset
 	ClockBasis  string        // what ClockBound adds up, as the OS said it
 	PPSError    time.Duration // PPS: the policy's bound on the PPS edge's own error
-	MaxBound    time.Duration // the policy's largest acceptable bound
+	ArmMargin   time.Duration // PPS: how long before START_AT the tool was armed
+	MaxBound    time.Duration // the policy's largest acceptable bound (0: none)
 	Overruns    int64
 }
 
@@ -58,15 +59,16 @@ type alignVerdict struct {
 // START_AT within the policy's bound, with every reason it is not.
 //
 // The first-sample estimate is an upper bound late by at most one USB
-// block (resolution). HOST_CLOCK: the first sample's true time is the
-// estimate less the OS's offset; its bound is the clock's plus the
-// resolution, and the capture is aligned when that bound plus the miss
-// from START_AT is within the policy. PPS: the edge is the whole true
-// second nearest the corrected estimate; an estimate farther from every
-// whole second than the clock's bound plus the resolution means the board
-// did not wait for an edge (firmware that ignores -H). A PPS sample is
-// taken on the edge, so its time is the edge's, within one sample period
-// plus the PPS's own error.
+// block (resolution), never early. HOST_CLOCK: the first sample's true
+// time is the estimate less the OS's offset; its bound is the clock's
+// plus the resolution, and the capture is aligned when that bound plus
+// the miss from START_AT is within the policy. PPS: the edge is the whole
+// true second nearest the corrected estimate; an estimate before it by
+// more than the clock's bound, after it by more than that plus the
+// resolution, or data sooner after arming than half the arming margin
+// mean the board did not wait for an edge (firmware that ignores -H). A
+// PPS sample is taken on the edge, so its time is the edge's, within one
+// sample period plus the PPS's own error.
 func judgeAlignment(f alignFacts) alignVerdict {
 	v := alignVerdict{Mode: f.Mode, StartAt: f.StartAt, Overruns: f.Overruns}
 	period := time.Duration(float64(time.Second) / float64(f.RateHz))
@@ -75,14 +77,26 @@ func judgeAlignment(f alignFacts) alignVerdict {
 	switch f.Mode {
 	case modePPS:
 		edge := est.Round(time.Second)
-		miss := est.Sub(edge).Abs()
-		if tol := f.ClockBound + resolution; miss > tol {
+		// The estimate is never early but by the clock's error, and late
+		// by at most the resolution more.
+		d := est.Sub(edge)
+		miss := d.Abs()
+		tol := f.ClockBound + resolution
+		early := -d > f.ClockBound+time.Millisecond
+		soon := f.FirstSample.Sub(f.ProcessAt) < f.ArmMargin/2
+		if d > tol || early || soon {
 			v.Trigger = triggerIgnored
 			v.FirstSampleAt = est
 			v.Bound = f.ClockBound + resolution
 			v.Basis = fmt.Sprintf("no PPS edge: %s; first-sample resolution %s", f.ClockBasis, seconds(resolution))
-			v.Reasons = append(v.Reasons, fmt.Sprintf("the first sample came %s from the nearest whole second, more than the %s the clock and the file's growth allow: the board did not wait for the trigger (firmware that ignores -H)",
-				seconds(miss), seconds(tol)))
+			why := fmt.Sprintf("the first sample came %s after the nearest whole second, more than the %s the clock and the file's growth allow", seconds(miss), seconds(tol))
+			if early {
+				why = fmt.Sprintf("the first sample came %s before the nearest whole second, more than the clock's bound %s allows", seconds(miss), seconds(f.ClockBound))
+			}
+			if soon {
+				why = fmt.Sprintf("the first sample came %s after arming, less than half the arming margin %s", seconds(f.FirstSample.Sub(f.ProcessAt)), seconds(f.ArmMargin))
+			}
+			v.Reasons = append(v.Reasons, why+": the board did not wait for the trigger (firmware that ignores -H)")
 			break
 		}
 		v.Trigger = triggerHonoured
@@ -104,7 +118,7 @@ func judgeAlignment(f alignFacts) alignVerdict {
 				seconds(miss), seconds(v.Bound), seconds(f.MaxBound)))
 		}
 	}
-	if f.Mode == modePPS && v.Trigger == triggerHonoured && v.Bound > f.MaxBound {
+	if f.Mode == modePPS && v.Trigger == triggerHonoured && f.MaxBound > 0 && v.Bound > f.MaxBound {
 		v.Reasons = append(v.Reasons, fmt.Sprintf("the bound %s is more than the policy's %s", seconds(v.Bound), seconds(f.MaxBound)))
 	}
 	if f.Overruns > 0 {

@@ -13,7 +13,7 @@ func TestJudgeAlignment(t *testing.T) {
 		return alignFacts{
 			Mode: mode, StartAt: start, ProcessAt: start.Add(-300 * ms), RateHz: 10_000_000,
 			ClockBound: 2 * ms, ClockBasis: "chrony: |offset| 0 + root dispersion 0.001 + root delay/2 0.001",
-			PPSError: 50 * time.Nanosecond, MaxBound: 10 * ms,
+			PPSError: 50 * time.Nanosecond, MaxBound: 10 * ms, ArmMargin: 300 * ms,
 		}
 	}
 	// At 10 Msps one USB block is 13.1072 ms: the estimate's resolution.
@@ -30,7 +30,7 @@ func TestJudgeAlignment(t *testing.T) {
 		{"pps on the edge", func(f *alignFacts) { f.FirstSample = start.Add(3 * ms) },
 			true, triggerHonoured, start, start, 100*time.Nanosecond + 50*time.Nanosecond, nil},
 		{"pps host clock 250 ms behind, said by the OS", func(f *alignFacts) {
-			f.Offset = -250 * ms
+			f.Offset, f.ProcessAt = -250*ms, start.Add(-550*ms)
 			f.FirstSample = start.Add(-250*ms + 4*ms)
 		}, true, triggerHonoured, start, start, 150 * time.Nanosecond, nil},
 		{"pps armed late: the next edge", func(f *alignFacts) { f.FirstSample = start.Add(time.Second + 1*ms) },
@@ -39,6 +39,13 @@ func TestJudgeAlignment(t *testing.T) {
 		{"pps ignored: data at once after arming", func(f *alignFacts) { f.FirstSample = start.Add(-280 * ms) },
 			false, triggerIgnored, time.Time{}, start.Add(-280 * ms), 2*ms + 13107200*time.Nanosecond,
 			[]string{"did not wait for the trigger"}},
+		{"pps ignored, no clock report: data right after arming", func(f *alignFacts) {
+			f.ClockBound = 300 * ms
+			f.FirstSample = start.Add(-280 * ms)
+		}, false, triggerIgnored, time.Time{}, start.Add(-280 * ms), 300*ms + 13107200*time.Nanosecond,
+			[]string{"after arming, less than half the arming margin"}},
+		{"pps without a policy bound", func(f *alignFacts) { f.FirstSample = start.Add(2 * ms); f.MaxBound = 0 },
+			true, triggerHonoured, start, start, 150 * time.Nanosecond, nil},
 		{"pps with an overrun", func(f *alignFacts) { f.FirstSample = start.Add(1 * ms); f.Overruns = 2 },
 			false, triggerHonoured, start, start, 150 * time.Nanosecond, []string{"2 overruns"}},
 		{"host clock within the bound", func(f *alignFacts) { f.Mode = modeHostClock; f.RateHz = 20_000_000; f.FirstSample = start.Add(1 * ms) },

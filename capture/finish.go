@@ -86,6 +86,13 @@ func (s *session) finish(ctx context.Context, end endState) (*Report, error) {
 		notes = append(notes, "No quick-look analysis: rf_tx_observed = UNKNOWN.")
 	}
 
+	if s.sched != nil {
+		var overruns int64
+		if e.overruns != nil {
+			overruns = *e.overruns
+		}
+		s.facts.align = s.alignment(overruns)
+	}
 	s.writeMeta(s.sum512(size), reason, det)
 	pubErr := s.publishComplete(ctx, e, notes)
 	rep.PNGPath = writeQuicklook(filepath.Join(rep.Dir, rep.Recording+PNGSuffix), analysis, det, quicklook.Meta{
@@ -246,6 +253,10 @@ func (s *session) writeMeta(sum512, outcome string, det *quicklook.Detection) {
 		toolVersion: s.info.ToolVersion, author: s.d.Author, outcome: outcome, detection: det,
 		plan: &s.plan, serial: s.board.Serial, firmware: s.board.FirmwareVersion,
 		simulated: s.simulated, collection: collection(t.ID, s.node),
+	}
+	if a := s.facts.align; a != nil {
+		in.firstSample = a.FirstSampleAt
+		in.timing = &metaTiming{alignment: *a, timeSource: s.sched.timeSource()}
 	}
 	rep.MetaPath, rep.MetaSHA512 = saveMeta(filepath.Join(rep.Dir, rep.Recording+MetaSuffix), in, s.d.Logger)
 }

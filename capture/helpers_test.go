@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"rfhandoff/captureplan"
 	"rfhandoff/config"
 	"rfhandoff/exec"
 	"rfhandoff/hacksim"
@@ -47,6 +48,9 @@ func TestMain(m *testing.M) {
 type world struct {
 	*publishtest.Fixture
 	Stack *exec.Stack
+	// schedule is the task's START_AT and SYNC_MODE (scheduledWorld), which
+	// its results must carry.
+	schedule captureplan.Task
 }
 
 // newWorld builds a world; o varies the publish fixture, pol the policy
@@ -147,7 +151,7 @@ func (w *world) resultCommits(t testing.TB, base string) []*result.Result {
 	var rs []*result.Result
 	for _, c := range strings.Fields(out) {
 		data := gittest.Git(t, w.Runner, w.Remote.Dir, "show", c+":"+w.Policy.Repo.ResultDir+"/RX_RESULT.json")
-		r, err := result.Decode([]byte(data), result.Options{})
+		r, err := result.Decode([]byte(data), result.Options{SyncMode: result.SyncMode(w.schedule.SyncMode), StartAt: w.schedule.StartAt})
 		if err != nil {
 			t.Fatalf("commit %s: RX_RESULT.json: %v\n%s", c, err, data)
 		}

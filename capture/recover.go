@@ -299,6 +299,7 @@ func rebuildComplete(ctx context.Context, d Deps, o Options, rec *state.CaptureI
 	}, now())
 	// Nobody watched the clock while rfhandoff was gone.
 	r.CommonClockVerified = false
+	r.Alignment = recoveredAlignment(rec, d.Logger)
 
 	planned := 2 * rec.SampleRateHz * rec.PlannedDurationS
 	readyNote := "READY had been published."
@@ -356,4 +357,26 @@ func Forget(stateDir, id string) (*state.CaptureInProgress, error) {
 		return nil
 	})
 	return dropped, err
+}
+
+// recoveredAlignment is a scheduled capture's alignment for its recovered
+// COMPLETE: READY's, as kept beside the capture, never aligned (the
+// overruns since READY are unknown). nil for a task without START_AT, or
+// when READY's copy is gone: the COMPLETE is then refused by the
+// publisher's schema check and the record kept for a person.
+func recoveredAlignment(rec *state.CaptureInProgress, log *slog.Logger) *result.Alignment {
+	if rec.Capture == nil || rec.Capture.Sync == nil {
+		return nil
+	}
+	path := filepath.Join(filepath.Dir(rec.DataPath), ResultName)
+	r, _, err := result.ReadFile(path, result.Options{Node: result.AnyNode, SyncMode: result.AnySync})
+	if err != nil || r.TaskID != rec.TaskID || r.Alignment == nil {
+		log.Warn("no alignment to recover: READY's copy beside the capture is gone or not this capture's", "file", path, "err", err)
+		return nil
+	}
+	a := *r.Alignment
+	a.Aligned = false
+	const why = "recovered after rfhandoff was killed: overruns since READY are unknown"
+	a.Reasons = append(a.Reasons[:min(len(a.Reasons), 7):min(len(a.Reasons), 7)], why)
+	return &a
 }

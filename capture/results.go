@@ -16,6 +16,9 @@ type liveFacts struct {
 	rateHz     int64
 	pid        int
 	simulated  bool // rfhandoff's HackRF simulator captured (result "simulated": true)
+	// align is a scheduled capture's alignment (schema_version 3); nil
+	// for a task without START_AT.
+	align *result.Alignment
 }
 
 // ready is RX_READY_FOR_TX: the capture runs, its file grows, the clock
@@ -26,7 +29,7 @@ func ready(f liveFacts, now time.Time) *result.Result {
 		SourceHead: f.sourceHead, PublishedAt: now, CaptureStartedAt: f.startedAt,
 		PlannedDurationS: f.plannedS, FrequencyHz: f.freqHz, SampleRateHz: f.rateHz,
 		RXReadyForTX: true, ProcessAlive: true, FileGrowing: true, CommonClockVerified: true,
-		CapturePID: int64(f.pid), Simulated: f.simulated,
+		CapturePID: int64(f.pid), Simulated: f.simulated, Alignment: f.align,
 	}
 }
 

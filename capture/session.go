@@ -44,6 +44,9 @@ type session struct {
 	facts  liveFacts
 	// first estimates the first sample's time from every look at the file.
 	first *firstSample
+	// sched is a scheduled task's start (schedule.go); nil for a task
+	// without START_AT.
+	sched *schedule
 
 	sha256, sha512 hash.Hash
 	an             *quicklook.Analyzer
@@ -74,6 +77,15 @@ type session struct {
 // COMPLETE instead.
 func (s *session) run(ctx context.Context) (*Report, error) {
 	rep := s.rep
+	// A scheduled start is judged before anything is reserved: a clock the
+	// OS cannot bound, or a START_AT too close to arm for, refuses here.
+	if sy := s.plan.Sync; sy != nil {
+		sched, err := s.planSchedule(ctx, *sy)
+		if err != nil {
+			return nil, err
+		}
+		s.sched = sched
+	}
 	// Exclusive create: an existing capture of this task is never
 	// overwritten, and a symlink planted there is not followed.
 	f, err := os.OpenFile(rep.DataPath, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
@@ -136,6 +148,12 @@ func (s *session) run(ctx context.Context) (*Report, error) {
 	// and only cancelProc kills it.
 	procCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	s.cancelProc = cancel
+	if s.sched != nil {
+		if err := s.sched.wait(ctx); err != nil {
+			return nil, err
+		}
+		s.params.Trigger = s.sched.trigger
+	}
 	rep.ProcessStarted = now()
 	s.first = newFirstSample(s.params.SampleRateHz, rep.ProcessStarted)
 	rcv, err := s.hc.StartReceive(procCtx, s.params, nil)
@@ -199,6 +217,7 @@ func (s *session) run(ctx context.Context) (*Report, error) {
 	if err := s.fault(stepRecord, s.recordStart()); err != nil {
 		return nil, fmt.Errorf("recording the capture in the RX state before READY (capture_in_progress): %w; the capture was stopped and nothing was published", err)
 	}
+	s.facts.align = s.alignment(0)
 	rep.Ready = ready(s.facts, now())
 	out, err := s.publish(ctx, rep.Ready, nil, prep)
 	var ce *publish.CheckError

@@ -110,11 +110,11 @@ func TestCapturePlanForSchedule(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := (captureplan.Sync{StartAt: at, Mode: "PPS", PPSArmMarginS: 0.3}); got.Sync == nil || *got.Sync != want {
+	if want := (captureplan.Sync{StartAt: at, Mode: "PPS", PPSArmMarginS: 0.6}); got.Sync == nil || *got.Sync != want {
 		t.Errorf("PPS plan's sync %+v, want %+v", got.Sync, want)
 	}
 	got, err = p.CapturePlanFor(captureplan.Task{DurationS: 30, StartAt: at, SyncMode: captureplan.SyncHostClock})
-	if err != nil || got.Sync == nil || got.Sync.MaxHostClockBoundS != 0.010 || got.Sync.PPSArmMarginS != 0 {
+	if err != nil || got.Sync == nil || got.Sync.MaxHostClockBoundS != 0.1 || got.Sync.PPSArmMarginS != 0 {
 		t.Errorf("HOST_CLOCK plan's sync %+v, %v", got.Sync, err)
 	}
 	if got, _ := p.CapturePlanFor(captureplan.Task{DurationS: 30}); got.Sync != nil {

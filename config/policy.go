@@ -274,7 +274,7 @@ func Default() Policy {
 			Timeout: Duration{defaultNotifyTimeout},
 		},
 		Clock: Clock{RequireSynchronized: true},
-		Sync: Sync{MinLeadS: 30, MaxHostClockBoundS: 0.010, PPSArmMarginS: 0.3,
+		Sync: Sync{MinLeadS: 30, MaxHostClockBoundS: 0.1, PPSArmMarginS: 0.6,
 			AllowedModes: append([]string(nil), captureplan.SyncModes...)},
 	}
 }

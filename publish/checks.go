@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"rfhandoff/captureplan"
 	"rfhandoff/gitcli"
 	"rfhandoff/mirror"
 	"rfhandoff/result"
@@ -99,7 +100,7 @@ func check(ctx context.Context, d Deps, pr *prepared, data []byte) (*checked, er
 	if rec := movedOn(d, pr.cur, data); rec != nil {
 		d.logger().Warn("the task branch moved on during the capture: publishing its COMPLETE all the same (PROTOCOL#publishing)",
 			"task_id", rec.TaskID, "ready_commit", rec.ReadyCommit)
-		return checkRest(ctx, d, pr, data, rec.TaskID, rec.Node, "", result.Options{PlannedDurationS: rec.PlannedDurationS})
+		return checkRest(ctx, d, pr, data, rec.TaskID, rec.Node, "", withSchedule(result.Options{PlannedDurationS: rec.PlannedDurationS}, recordSchedule(rec)))
 	}
 	if pr.taskErr != nil {
 		return nil, pr.taskErr
@@ -137,7 +138,7 @@ func check(ctx context.Context, d Deps, pr *prepared, data []byte) (*checked, er
 	if planned.PlannedDurationS == 0 {
 		planned = result.Options{PlannedDurationS: int64(p.Limits.PlannedDurationS)}
 	}
-	return checkRest(ctx, d, pr, data, id, want, cur.Commit, planned)
+	return checkRest(ctx, d, pr, data, id, want, cur.Commit, withSchedule(planned, cur.Task.Capture))
 }
 
 // checkRest is checks 5 to 7 for a result of task id (node: this node's
@@ -187,7 +188,8 @@ func checkRest(ctx context.Context, d Deps, pr *prepared, data []byte, id, node,
 	// 7. The strict schema, with the task's ID and, for a task naming its
 	// receivers, this node's name (PROTOCOL#several-nodes).
 	res, err := result.Decode(data, result.Options{MaxBytes: p.Limits.MaxResultBytes, TaskID: id,
-		PlannedDurationS: planned.PlannedDurationS, PlannedByTask: planned.PlannedByTask, Node: node})
+		PlannedDurationS: planned.PlannedDurationS, PlannedByTask: planned.PlannedByTask, Node: node,
+		SyncMode: planned.SyncMode, StartAt: planned.StartAt})
 	if err != nil {
 		return nil, refuseErr(StepSchema, err)
 	}
@@ -209,8 +211,8 @@ func movedOn(d Deps, cur *taskfetch.Current, data []byte) *state.CaptureInProgre
 	if rec == nil || !rec.ReadyPublished || (cur != nil && cur.Task.ID == rec.TaskID) {
 		return nil
 	}
-	r, err := result.Decode(data, result.Options{MaxBytes: d.Policy.Limits.MaxResultBytes, TaskID: rec.TaskID,
-		PlannedDurationS: rec.PlannedDurationS, Node: rec.Node})
+	r, err := result.Decode(data, withSchedule(result.Options{MaxBytes: d.Policy.Limits.MaxResultBytes, TaskID: rec.TaskID,
+		PlannedDurationS: rec.PlannedDurationS, Node: rec.Node}, recordSchedule(rec)))
 	if err != nil || r.State != result.StateComplete || r.CapturePID != int64(rec.CapturePID) || !r.CaptureStartedAt.Equal(rec.StartedAt) {
 		return nil
 	}
@@ -277,4 +279,23 @@ func (e *earlyClone) remove() {
 	e.cancel()
 	<-e.done
 	e.rm()
+}
+
+// withSchedule is o requiring the scheduled result of a task with
+// START_AT (schema_version 3 with its start and mode), or an unscheduled
+// one of a task without.
+func withSchedule(o result.Options, t captureplan.Task) result.Options {
+	if !t.StartAt.IsZero() {
+		o.SyncMode, o.StartAt = result.SyncMode(t.SyncMode), t.StartAt
+	}
+	return o
+}
+
+// recordSchedule is the schedule of a capture_in_progress record's task,
+// from the plan it ran.
+func recordSchedule(rec *state.CaptureInProgress) captureplan.Task {
+	if rec.Capture == nil || rec.Capture.Sync == nil {
+		return captureplan.Task{}
+	}
+	return captureplan.Task{StartAt: rec.Capture.Sync.StartAt, SyncMode: rec.Capture.Sync.Mode}
 }

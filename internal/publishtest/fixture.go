@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"rfhandoff/captureplan"
 	"rfhandoff/config"
 	"rfhandoff/exec"
 	"rfhandoff/gitcli"
@@ -38,6 +39,7 @@ type Fixture struct {
 	TaskCommit string // the task branch commit holding the task file
 	TaskData   []byte // the task file's bytes
 	Head       string // the checkout's HEAD (= TaskCommit)
+	capture    captureplan.Task
 }
 
 // Options vary the fixture.
@@ -56,6 +58,9 @@ type Options struct {
 	// RXNodes is the task's RX_NODES and NodeName the policy's [node]
 	// name (PROTOCOL#several-nodes); both empty by default.
 	RXNodes, NodeName string
+	// Capture is the task's CAPTURE_* fields and its schedule (START_AT,
+	// SYNC_MODE); the approval binds the plan they make.
+	Capture captureplan.Task
 }
 
 // New builds a fixture.
@@ -72,13 +77,14 @@ func New(t testing.TB, o Options) *Fixture {
 	pol := config.Default()
 	// The captures of this fixture's users run the simulator.
 	pol.Tools.AllowSimulator = true
-	f := &Fixture{Remote: rem, Runner: r, Policy: pol}
+	f := &Fixture{Remote: rem, Runner: r, Policy: pol, capture: o.Capture}
 	f.BaseCommit = gittest.Seed(t, rem, pol.Repo.TaskBranch, map[string]string{
 		"README.md":  "task branch\n",
 		".gitignore": ".local/\n",
 	})
 	f.TaskData = []byte(tasktest.TaskFile(tasktest.TaskSpec{ID: TaskID, ExpectedHead: f.BaseCommit,
-		HardwareAccess: true, RFRX: true, RFTX: o.RFTX, AllowPush: o.AllowPush, RXNodes: o.RXNodes, Body: "Capture and publish.\n"}))
+		HardwareAccess: true, RFRX: true, RFTX: o.RFTX, AllowPush: o.AllowPush, RXNodes: o.RXNodes, Body: "Capture and publish.\n",
+		CaptureDurationS: o.Capture.DurationS, StartAt: startAt(o.Capture), SyncMode: o.Capture.SyncMode}))
 	f.TaskCommit = gittest.Seed(t, rem, pol.Repo.TaskBranch, map[string]string{pol.Repo.TaskFile: string(f.TaskData)})
 	if !o.NoResultBranch {
 		files := o.ResultFiles
@@ -126,7 +132,10 @@ func (f *Fixture) Approve(t testing.TB, id string, data []byte, commit string) {
 	sum := sha256.Sum256(data)
 	st.LastApprovedTaskID = id
 	st.Approval = &state.Approval{TaskID: id, TaskSHA256: hex.EncodeToString(sum[:]), Commit: commit, ApprovedAt: time.Now().UTC().Truncate(time.Second)}
-	plan := f.Policy.CapturePlan()
+	plan, err := f.Policy.CapturePlanFor(f.capture)
+	if err != nil {
+		t.Fatalf("the fixture's task and policy: %v", err)
+	}
 	st.Approval.Capture = &plan
 	if err := state.SaveRX(f.StateDir, st); err != nil {
 		t.Fatal(err)
@@ -229,4 +238,12 @@ func (f *Fixture) Snapshot(t testing.TB) string {
 	sort.Strings(lines)
 	b.WriteString(strings.Join(lines, "\n"))
 	return b.String()
+}
+
+// startAt is the task's START_AT as the header writes it ("" for none).
+func startAt(c captureplan.Task) string {
+	if c.StartAt.IsZero() {
+		return ""
+	}
+	return c.StartAt.UTC().Format(captureplan.StartAtLayout)
 }

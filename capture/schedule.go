@@ -1,0 +1,124 @@
+package capture
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"rfhandoff/captureplan"
+	"rfhandoff/hostclock"
+	"rfhandoff/result"
+)
+
+// expectedLatency is how long hackrf_transfer takes from its start to its
+// first sample without -H (open, tune, start streaming), subtracted from
+// START_AT for HOST_CLOCK. The capture measures the real one
+// (firstsample.go) and reports where the first sample landed; this only
+// aims.
+const expectedLatency = 150 * time.Millisecond
+
+// clockKey is the policy key that bounds a HOST_CLOCK node's error.
+const clockKey = "sync.max_host_clock_bound_s"
+
+// schedule is a scheduled capture's start: when the tool starts (host
+// clock), whether it waits for the trigger, and what the OS said of the
+// clock, for the verdict.
+type schedule struct {
+	sync    captureplan.Sync
+	startAt time.Time // host clock
+	trigger bool
+	clock   hostclock.ErrorBound
+	known   bool // clock holds a report
+}
+
+// planSchedule asks the OS for its clock's error bound and says when to
+// start. HOST_CLOCK refuses, before anything starts, a clock the OS cannot
+// bound or bounds over sync.max_host_clock_bound_s. PPS arms
+// sync.pps_arm_margin_s before the edge; without a report it arms by the
+// uncorrected host clock, which the margin must absorb.
+func (s *session) planSchedule(ctx context.Context, sy captureplan.Sync) (*schedule, error) {
+	sc := &schedule{sync: sy}
+	switch sy.Mode {
+	case captureplan.SyncHostClock:
+		limit := time.Duration(sy.MaxHostClockBoundS * float64(time.Second))
+		b, err := hostclock.RequireBound(ctx, s.d.Runner, limit, clockKey, "starting the scheduled capture")
+		if err != nil {
+			return nil, err
+		}
+		sc.clock, sc.known = b, true
+		sc.startAt = sy.StartAt.Add(b.Offset - expectedLatency)
+	default:
+		if b, err := hostclock.Bound(ctx, s.d.Runner); err == nil {
+			sc.clock, sc.known = b, true
+		}
+		sc.trigger = true
+		margin := time.Duration(sy.PPSArmMarginS * float64(time.Second))
+		sc.startAt = sy.StartAt.Add(sc.clock.Offset - margin)
+	}
+	if now := time.Now(); !now.Before(sc.startAt) {
+		return nil, fmt.Errorf("START_AT %s: the tool had to start at %s by this host's clock, and it is %s: too late "+
+			"(a missed START_AT needs a new TASK_ID: `rfhandoff task new NEW_TASK_ID ... --start-at ... --sync %s`)",
+			sy.StartAt.UTC().Format(captureplan.StartAtLayout), sc.startAt.Format(time.RFC3339Nano), now.Format(time.RFC3339Nano), sy.Mode)
+	}
+	return sc, nil
+}
+
+// wait sleeps until the tool must start; a signal ends the wait and the
+// capture, which is then void (nothing has started).
+func (sc *schedule) wait(ctx context.Context) error {
+	t := time.NewTimer(time.Until(sc.startAt))
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("interrupted while waiting for START_AT %s: nothing was started", sc.sync.StartAt.UTC().Format(captureplan.StartAtLayout))
+	}
+}
+
+// verdict is the result's alignment from what the capture saw so far.
+func (sc *schedule) verdict(processAt, firstSample time.Time, rateHz, overruns int64) *result.Alignment {
+	f := alignFacts{
+		Mode: sc.sync.Mode, StartAt: sc.sync.StartAt, ProcessAt: processAt, FirstSample: firstSample,
+		RateHz: rateHz, Overruns: overruns,
+		MaxBound:  time.Duration(sc.sync.MaxHostClockBoundS * float64(time.Second)),
+		ArmMargin: time.Duration(sc.sync.PPSArmMarginS * float64(time.Second)),
+	}
+	if sc.known {
+		f.Offset, f.ClockBound, f.ClockBasis = sc.clock.Offset, sc.clock.Bound, hostclock.BoundBasis+" = "+result.FormatSeconds(sc.clock.Bound)+" s"
+	} else {
+		// Unbounded, the host clock is taken to be within half the arming
+		// margin: arming would otherwise risk the wrong second anyway.
+		f.ClockBound = time.Duration(sc.sync.PPSArmMarginS * float64(time.Second) / 2)
+		f.ClockBasis = "no clock report: half the arming margin " + result.FormatSeconds(f.ClockBound) + " s"
+	}
+	v := judgeAlignment(f)
+	return &result.Alignment{
+		SyncMode: result.SyncMode(v.Mode), StartAt: v.StartAt, FirstSampleAt: v.FirstSampleAt, EdgeAt: v.EdgeAt,
+		Trigger: result.Trigger(v.Trigger), Bound: v.Bound, BoundBasis: v.Basis, Overruns: v.Overruns,
+		Aligned: v.Aligned, Reasons: v.Reasons,
+	}
+}
+
+// alignment is the session's verdict so far (nil when not scheduled).
+func (s *session) alignment(overruns int64) *result.Alignment {
+	if s.sched == nil {
+		return nil
+	}
+	a := s.sched.verdict(s.rep.ProcessStarted, s.first.at(), s.params.SampleRateHz, overruns)
+	s.d.Logger.Info("alignment", "task_id", s.rep.TaskID, "armed", s.rep.ProcessStarted.Format(time.RFC3339Nano),
+		"first_sample_host", s.first.at().Format(time.RFC3339Nano), "first_sample_at", a.FirstSampleAt.Format(time.RFC3339Nano),
+		"trigger", a.Trigger, "bound", a.Bound, "aligned", a.Aligned)
+	return a
+}
+
+// timeSource is rfhandoff:time_source: what the first sample's time is by.
+func (sc *schedule) timeSource() string {
+	switch {
+	case sc.sync.Mode == captureplan.SyncPPS:
+		return "PPS"
+	case sc.known:
+		return "chrony"
+	}
+	return "host clock"
+}

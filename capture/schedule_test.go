@@ -1,0 +1,154 @@
+package capture
+
+import (
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+
+	"rfhandoff/captureplan"
+	"rfhandoff/config"
+	"rfhandoff/exec"
+	"rfhandoff/internal/clocktest"
+	"rfhandoff/internal/publishtest"
+	"rfhandoff/result"
+)
+
+// scheduledWorld is a world whose task starts at a whole second lead
+// ahead, in mode, with the simulator's trigger input and host clock as env
+// says; chrony, when not nil, is the node's clock report.
+func scheduledWorld(t *testing.T, mode string, lead time.Duration, chrony *clocktest.Chrony, env ...string) (*world, time.Time) {
+	t.Helper()
+	start := time.Now().Add(lead).Truncate(time.Second).Add(time.Second).UTC()
+	task := captureplan.Task{DurationS: 15, StartAt: start, SyncMode: mode}
+	w := newWorld(t, "", publishtest.Options{Capture: task}, func(p *config.Policy) {
+		p.Sync.MinLeadS = 2
+		p.Sync.MaxHostClockBoundS = 0.5
+		p.Sync.PPSArmMarginS = 0.8 // the simulator starts slowly on a loaded machine
+	}, func(o *exec.Options) {
+		o.Environ = append(o.Environ, env...)
+		if chrony != nil {
+			o.Tools[exec.Chronyc] = clocktest.Write(t, t.TempDir(), *chrony)
+		}
+	})
+	w.schedule = task
+	return w, start
+}
+
+// transferArgs is the argv hackrf_transfer was started with.
+func (w *world) transferArgs(t *testing.T) []string {
+	t.Helper()
+	starts := w.auditStarts(t, exec.HackRFTransfer)
+	if len(starts) != 1 {
+		t.Fatalf("hackrf_transfer started %d times, want once", len(starts))
+	}
+	return starts[0].Argv
+}
+
+func TestCaptureScheduledPPS(t *testing.T) {
+	t.Parallel()
+	// The host clock 250 ms behind true time, as the clock report says:
+	// the node arms by the corrected clock and finds START_AT's edge.
+	offset := -250 * time.Millisecond
+	w, start := scheduledWorld(t, captureplan.SyncPPS, 20*time.Second,
+		&clocktest.Chrony{RootDelay: 2 * time.Millisecond, RootDispersion: time.Millisecond},
+		"HACKRF_SIM_TRIGGER=pps", "HACKRF_SIM_PPS_OFFSET_NS="+strconv.FormatInt(int64(offset), 10))
+	base := w.ResultTip(t)
+	if _, err := w.run(t, t.Context(), opts()); err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if args := w.transferArgs(t); !slices.Contains(args, "-H") {
+		t.Errorf("hackrf_transfer %q: no -H for a PPS-scheduled capture", args)
+	}
+	rs := w.resultCommits(t, base)
+	if len(rs) != 2 {
+		t.Fatalf("%d results, want READY and COMPLETE", len(rs))
+	}
+	period := time.Second / 2_000_000
+	for _, r := range rs {
+		a := r.Alignment
+		if r.SchemaVersion != result.ScheduledSchemaVersion || a == nil {
+			t.Fatalf("%s: schema_version %d, alignment %v: want a scheduled result", r.State, r.SchemaVersion, a)
+		}
+		if !a.Aligned || len(a.Reasons) != 0 || a.Trigger != result.TriggerHonoured || a.EdgeAt == nil || !a.EdgeAt.Equal(start) ||
+			!a.FirstSampleAt.Equal(start) || !a.StartAt.Equal(start) || a.Bound != period {
+			t.Errorf("%s alignment = %+v, want aligned on the START_AT edge %s with a bound of one sample period", r.State, a, start)
+		}
+	}
+}
+
+func TestCaptureScheduledTriggerIgnored(t *testing.T) {
+	t.Parallel()
+	w, start := scheduledWorld(t, captureplan.SyncPPS, 20*time.Second,
+		&clocktest.Chrony{RootDelay: 2 * time.Millisecond, RootDispersion: time.Millisecond}, "HACKRF_SIM_TRIGGER=ignore")
+	base := w.ResultTip(t)
+	if _, err := w.run(t, t.Context(), opts()); err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	rs := w.resultCommits(t, base)
+	if len(rs) != 2 {
+		t.Fatalf("%d results, want READY and COMPLETE", len(rs))
+	}
+	for _, r := range rs {
+		a := r.Alignment
+		if a == nil || a.Aligned || a.Trigger != result.TriggerIgnored || a.EdgeAt != nil || len(a.Reasons) == 0 {
+			t.Fatalf("%s alignment = %+v, want the trigger reported IGNORED and not aligned", r.State, a)
+		}
+		// Armed pps_arm_margin_s (0.8 s) before the edge, data after the
+		// tool's start-up, not on an edge.
+		if miss := a.FirstSampleAt.Sub(start).Abs(); miss < 5*time.Millisecond || miss > time.Second {
+			t.Errorf("%s first sample %s, %s from START_AT: want it off the edge by the start-up's time", r.State, a.FirstSampleAt, miss)
+		}
+	}
+}
+
+func TestCaptureScheduledHostClock(t *testing.T) {
+	t.Parallel()
+	chrony := clocktest.Chrony{Offset: 30 * time.Millisecond, RootDelay: 4 * time.Millisecond, RootDispersion: 2 * time.Millisecond}
+	w, start := scheduledWorld(t, captureplan.SyncHostClock, 20*time.Second, &chrony)
+	base := w.ResultTip(t)
+	if _, err := w.run(t, t.Context(), opts()); err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if args := w.transferArgs(t); slices.Contains(args, "-H") {
+		t.Errorf("hackrf_transfer %q: -H for a HOST_CLOCK capture", args)
+	}
+	if clocks := w.auditStarts(t, exec.Chronyc); len(clocks) != 1 {
+		t.Errorf("chronyc asked %d times, want once, before arming", len(clocks))
+	}
+	rs := w.resultCommits(t, base)
+	if len(rs) != 2 {
+		t.Fatalf("%d results, want READY and COMPLETE", len(rs))
+	}
+	// chrony's bound (30 + 2 + 2 ms) plus one USB block at 2 Msps (65.5 ms).
+	wantBound := 34*time.Millisecond + 65536*time.Microsecond
+	for _, r := range rs {
+		a := r.Alignment
+		if a == nil || a.Trigger != result.TriggerNotUsed || a.EdgeAt != nil || a.Bound != wantBound {
+			t.Fatalf("%s alignment = %+v, want HOST_CLOCK with a bound of %s", r.State, a, wantBound)
+		}
+		if miss := a.FirstSampleAt.Sub(start).Abs(); miss > 400*time.Millisecond {
+			t.Errorf("%s first sample %s is %s from START_AT", r.State, a.FirstSampleAt, miss)
+		}
+		if a.Aligned != (a.FirstSampleAt.Sub(start).Abs()+a.Bound <= 500*time.Millisecond) {
+			t.Errorf("%s aligned %v with a miss of %s and a bound of %s against the policy's 0.5 s", r.State, a.Aligned, a.FirstSampleAt.Sub(start), a.Bound)
+		}
+	}
+}
+
+func TestCaptureScheduledRefusedWithoutAClockBound(t *testing.T) {
+	t.Parallel()
+	w, _ := scheduledWorld(t, captureplan.SyncHostClock, 20*time.Second, &clocktest.Chrony{Unsynchronised: true})
+	base := w.ResultTip(t)
+	_, err := w.run(t, t.Context(), opts())
+	if err == nil {
+		t.Fatal("a HOST_CLOCK capture on a clock chrony calls unsynchronised ran")
+	}
+	if len(w.auditStarts(t, exec.HackRFTransfer)) != 0 {
+		t.Error("hackrf_transfer started")
+	}
+	if rs := w.resultCommits(t, base); len(rs) != 0 {
+		t.Errorf("%d results published", len(rs))
+	}
+	t.Logf("refused: %v", err)
+}

@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// Sync modes of a scheduled task (PROTOCOL#aligned).
+// Sync modes of a scheduled task (PROTOCOL#capture).
 const (
 	modeHostClock = "HOST_CLOCK"
 	modePPS       = "PPS"

@@ -8,8 +8,10 @@
 // <capture.dir>/<TASK_ID>/<TASK_ID>.sigmf-data, is created exclusively
 // before the tool starts, which is what keeps an existing capture from
 // ever being overwritten. READY is published with a
-// context that a signal does not cancel; Options.StallAfter and
-// Options.Grace are the stall and kill delays. Firmware too old for
+// context that a signal does not cancel. The tool runs in its own process
+// group. READY needs two sizes Options.ConfirmGap (0.1 s) apart; a file
+// that stops growing for Options.StallAfter (5 s), or the tool's stall
+// message, gets SIGINT and a kill Options.Grace (10 s) later. Firmware too old for
 // `hackrf_clock -i` is refused with the firmware it needs. The SigMF
 // metadata is written before COMPLETE (a node's COMPLETE carries its
 // digest), the quick-look PNG after it.
@@ -45,6 +47,16 @@
 // first sample's time (SigMF core:datetime) is estimated from the file's
 // growth in firstsample.go.
 //
+// # A scheduled capture
+//
+// schedule.go times the start by the host clock less the offset chrony
+// reports: HOST_CLOCK starts the tool expectedLatency (150 ms, its usual
+// start-up) before START_AT; PPS starts it with -H sync.pps_arm_margin_s
+// before, and without a clock report takes half that margin as the
+// clock's bound. The first sample's estimate comes from the file's growth
+// (firstsample.go): never early, at most one USB block late; judgeAlignment (align.go)
+// turns it into the result's alignment (PROTOCOL#capture).
+//
 // # The simulator
 //
 // simulator.go keeps rfhandoff's HackRF simulator from passing for a
@@ -73,7 +85,11 @@
 // and, once written, the SHA-256 and notes of the COMPLETE about to be
 // published. It is written through the state lock, beside a running
 // rx watch. Recovery (recover.go) takes the capture lock first: holding it
-// proves the recorded rx capture is gone. A COMPLETE built after the fact
+// proves the recorded rx capture is gone. It waits Grace (10 s) for the
+// recorded tool, then sends SIGINT and, Grace later, SIGKILL; the pid
+// counts only with its recorded start time (exec.ProcessStart) and, on
+// Linux, command line. The COMPLETE is written into the record before it
+// is published, so a retry publishes the same bytes. A COMPLETE built after the fact
 // reads size, SHA-256, SHA-512 and the quick-look analysis from the file
 // in one pass, the one second pass over a capture, and only here: the
 // streaming readers died with rfhandoff. The SigMF metadata and PNG follow

@@ -54,12 +54,28 @@
 // remote becomes an absolute file:// URL; a drive path is written
 // file://C:/lab/rf.git. A start the system refused for a moment (EAGAIN;
 // Windows ERROR_INTERNAL_ERROR, which Wine answers when the child died
-// while being set up) is retried 0.1 s and 0.2 s later.
+// while being set up) is retried 0.1 s and 0.2 s later. Each child is the
+// root of its own process tree (a new session on Unix, a Job Object on
+// Windows); cancelling a call sends the tree SIGINT and kills it 5 s later
+// (defaultGrace).
+//
+// The child environment (env.go): the variables of keptEnv (HOME, PATH,
+// USER, LOGNAME, TMPDIR, TZ, SSH_AUTH_SOCK, SSH_AGENT_PID,
+// XDG_CONFIG_HOME, XDG_RUNTIME_DIR, HACKRF_SIM, HACKRF_SIM_ONAIR,
+// HACKRF_SIM_SEED, HACKRF_SIM_PPS_OFFSET_NS, HACKRF_SIM_TRIGGER,
+// HACKRF_SIM_DELAY_NS, and on Windows what Git for Windows needs), plus
+// LC_ALL=C, GIT_TERMINAL_PROMPT=0, GIT_NO_REPLACE_OBJECTS=1,
+// GIT_PROTOCOL_FROM_USER=0, GIT_ALLOW_PROTOCOL=<the remote URL's
+// transport> and GIT_GRAFT_FILE=<the null device>.
 //
 // # The audit log
 //
 // Appending locks the file and reads only its last line, so it costs the
-// same however long the log is. An end line is not synced by itself: the
+// same however long the log is. A write or sync that fails part-way is
+// cut back, so no partial line stays. The log must be a regular file: a
+// symlink, FIFO, device (/dev/null too), socket or directory is refused,
+// before and after opening. The git calls of the checks before writing
+// are held in memory until the log opens. An end line is not synced by itself: the
 // next synced line, or reading the chain head for a trailer, carries it to
 // disk. Decision lines (decision.go): their kinds and fields are
 // PROTOCOL#audit-log's.

@@ -1,10 +1,11 @@
 // Package mirror is rfhandoff's own copy of the branches it reads: a bare,
-// blobless partial repository in the state directory whose promisor remote
+// single-branch, blobless partial repository in the state directory whose promisor remote
 // is the checkout's remote (PROTOCOL#mirror). A poll fetches commits and
 // trees only, so its cost follows the task file, not whatever else was
 // pushed to the branch; the one file read is fetched on its own, with its
 // directory's tree and blob:limit=<max bytes + 1>, so an oversized file is
-// refused undownloaded (gitcli.Promisor). Presence is checked with
+// refused undownloaded (gitcli.Promisor). A server that refuses filters
+// gets a full fetch, reported once. An idle poll is one subprocess. Presence is checked with
 // rev-list --missing=print, which never fetches lazily. Each side has its
 // own mirror, never shared.
 //

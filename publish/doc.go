@@ -6,7 +6,7 @@
 // failure (a *CheckError naming the check). Check 6 is answered by the
 // clone the commit is built in: a shallow, single-branch, tag-less clone
 // of the result branch alone in a private temporary directory that is
-// never checked out (a clone of a missing branch fails; only then is the
+// never checked out, with every filter and conversion off (a clone of a missing branch fails; only then is the
 // remote asked, to tell a missing branch from another failure). That clone,
 // the task's fetch and the checkout's HEAD are read beside each other
 // (prepare), each looked at only at its check. One ls-tree
@@ -15,7 +15,8 @@
 // which also refuses a tree naming a missing object), commit-tree makes a
 // commit naming the audit chain's head, diff-tree reads it back (only the two
 // files, as 100644 blobs of exactly the given bytes), and the commit is
-// pushed by ID without force. The source checkout is only read (and its
+// pushed by ID without force; when the branch moved meanwhile, all of it
+// starts again from a fresh clone. The source checkout is only read (and its
 // task branch fetched); it is never switched, staged into or committed to.
 //
 // RX_RESULT.json is written as the exact bytes given, not re-encoded: they

@@ -26,7 +26,11 @@
 // until it is restarted: the restart is the re-anchor.
 //
 // The approval prompt shows the effective capture (config.Policy.
-// CapturePlan) and the approval binds it; an approved task whose plan has
+// CapturePlan): frequency, rate and duration, marked where the task set
+// them; gains, amp; antenna power, never on; the bytes (2 × rate ×
+// duration), capture.dir and its free space, marked NOT ENOUGH when the
+// bytes plus capture.free_margin_mb exceed it; a START_AT in UTC and local
+// time. The approval binds the plan; an approved task whose plan has
 // changed since is offered again. Watcher.EachPoll is where rx watch hooks
 // the recovery of a capture whose rx capture died (package capture, which
 // this package does not import).

@@ -9,6 +9,16 @@
 // place. Nothing is ever chmod'ed to pass: a directory others could write
 // may already hold their files, and only a person can tell.
 //
+// Another account is any but this one and root (Windows: this account,
+// Administrators and SYSTEM). Writable by one means a group or world write
+// bit, unless the group is the owner's own with no other member and no
+// POSIX access list lets others write; on Windows an entry granting another
+// account change, rename or re-permission. A directory above is judged
+// alike, a sticky one passing (not judged on Windows).
+//
+// Mkdir makes a directory 0700; on Windows its access list is this
+// account, SYSTEM and Administrators, nothing inherited.
+//
 // Check, Read and Mkdir are its three uses: judge a path, read a file only
 // if it passes, make a directory that passes. It imports localfile (the
 // bounded read, the no-follow open) and errlist (every problem at once).

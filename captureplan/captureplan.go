@@ -34,6 +34,13 @@ const (
 // with Z (2026-12-02T20:00:00Z).
 const StartAtLayout = "2006-01-02T15:04:05Z"
 
+// WholeSecond reads s in StartAtLayout, exactly (the one rule for
+// START_AT and for the whole seconds a result names).
+func WholeSecond(s string) (time.Time, bool) {
+	t, err := time.Parse(StartAtLayout, s)
+	return t, err == nil && t.Format(StartAtLayout) == s
+}
+
 // SYNC_MODE values: how the nodes start on START_AT.
 const (
 	// SyncHostClock: each node starts by its host clock and bounds its

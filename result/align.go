@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"rfhandoff/captureplan"
 	"rfhandoff/hiddentext"
 	"rfhandoff/strictjson"
 )
@@ -93,9 +94,8 @@ const (
 )
 
 var (
-	wholeSecondRE = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$`)
-	nanoRE        = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{9}Z$`)
-	secondsRE     = regexp.MustCompile(`^(0|[1-9][0-9]{0,8})(\.[0-9]{1,9})?$`)
+	nanoRE    = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{9}Z$`)
+	secondsRE = regexp.MustCompile(`^(0|[1-9][0-9]{0,8})(\.[0-9]{1,9})?$`)
 )
 
 // FormatNano writes t in UTC with exactly nine fractional digits, as
@@ -161,14 +161,14 @@ var alignFields = []strictjson.Field[Alignment]{
 		return enum(SyncHostClock, SyncPPS)(v, &a.SyncMode)
 	}},
 	{Key: "start_at", Check: func(a *Alignment, v value) string {
-		return utcTime(v, wholeSecondRE, "a whole UTC second (e.g. 2026-01-02T15:04:05Z)", &a.StartAt)
+		return wholeSecond(v, &a.StartAt)
 	}},
 	{Key: "first_sample_at", Check: func(a *Alignment, v value) string {
 		return utcTime(v, nanoRE, "a UTC time with nine fractional digits (e.g. 2026-01-02T15:04:05.000012345Z)", &a.FirstSampleAt)
 	}},
 	{Key: "edge_at", Check: func(a *Alignment, v value) string {
 		return nullable(v, &a.EdgeAt, func(v value, dst *time.Time) string {
-			return utcTime(v, wholeSecondRE, "a whole UTC second (e.g. 2026-01-02T15:04:05Z)", dst)
+			return wholeSecond(v, dst)
 		})
 	}},
 	{Key: "trigger", Check: func(a *Alignment, v value) string {
@@ -214,6 +214,22 @@ var alignFields = []strictjson.Field[Alignment]{
 		a.Reasons = out
 		return ""
 	}},
+}
+
+// wholeSecond accepts a whole UTC second as START_AT is written
+// (captureplan.WholeSecond).
+func wholeSecond(v value, dst *time.Time) string {
+	const what = "a whole UTC second (e.g. 2026-01-02T15:04:05Z)"
+	s, why := str(v, what)
+	if why != "" {
+		return why
+	}
+	t, ok := captureplan.WholeSecond(s)
+	if !ok {
+		return "must be " + what + ", got " + v.Describe()
+	}
+	*dst = t
+	return ""
 }
 
 // utcTime accepts a string of the shape re (a UTC form) that time.Parse

@@ -138,8 +138,8 @@ var setters = map[string]setter{
 	FieldCaptureDurationS: integer(func(t *Task) *int64 { return &t.Capture.DurationS },
 		captureplan.MinDurationS, captureplan.MaxDurationS, "seconds, a planned capture's bounds"),
 	FieldStartAt: func(t *Task, v string, _ Options) string {
-		at, err := time.Parse(captureplan.StartAtLayout, v)
-		if err != nil || at.Format(captureplan.StartAtLayout) != v {
+		at, ok := captureplan.WholeSecond(v)
+		if !ok {
 			return "must be a whole UTC second in RFC 3339 with Z, e.g. 2026-12-02T20:00:00Z (no fraction, no other offset)"
 		}
 		t.Capture.StartAt = at

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"rfhandoff/captureplan"
 	"rfhandoff/gate"
 	"rfhandoff/hiddentext"
 	"rfhandoff/localfile"
@@ -43,6 +44,24 @@ func (c *TaskValidateCmd) Run(app *App) error {
 	fmt.Fprintf(w, "effective: %s\n", t.EffectiveLevel)
 	fmt.Fprintf(w, "approval:  %s\n", gate.DescribeApproval(t.EffectiveLevel, t.RFTX, t.ID))
 	fmt.Fprintf(w, "sha256:    %s\n", t.SHA256)
+	// The task's own capture and schedule, when it has them (PROTOCOL#task-file).
+	if c := t.Capture; !c.IsZero() {
+		var set []string
+		for _, f := range []struct {
+			v    int64
+			what string
+		}{{c.FrequencyHz, "%d Hz"}, {c.SampleRateHz, "%d samples/s"}, {c.DurationS, "%d s"}} {
+			if f.v != 0 {
+				set = append(set, fmt.Sprintf(f.what, f.v))
+			}
+		}
+		if len(set) > 0 {
+			fmt.Fprintf(w, "capture:   %s (the rest from each RX policy)\n", strings.Join(set, ", "))
+		}
+		if !c.StartAt.IsZero() {
+			fmt.Fprintf(w, "start:     %s, %s\n", captureplan.StartText(c.StartAt), c.SyncMode)
+		}
+	}
 	return nil
 }
 

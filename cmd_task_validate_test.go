@@ -49,6 +49,29 @@ func TestTaskValidateValid(t *testing.T) {
 	}
 }
 
+// A task's own capture and schedule are shown; a task without them shows
+// no such lines (TestTaskValidateValid's output is as before).
+func TestTaskValidateShowsCaptureAndStart(t *testing.T) {
+	t.Setenv("TZ", "UTC")
+	code, out, errs := runTaskValidate(t, fixture(t, "valid_scheduled.md"))
+	if code != 0 || errs != "" {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	for _, want := range []string{
+		"capture:   433920000 Hz, 10000000 samples/s, 30 s (the rest from each RX policy)\n",
+		"start:     2030-01-02T15:04:05Z (local ",
+		", PPS\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, out)
+		}
+	}
+	_, plain, _ := runTaskValidate(t, fixture(t, "valid_yellow_rx.md"))
+	if strings.Contains(plain, "capture:") || strings.Contains(plain, "start:") {
+		t.Errorf("a task without CAPTURE_* or START_AT shows them:\n%s", plain)
+	}
+}
+
 func TestTaskValidateInvalidListsEveryReason(t *testing.T) {
 	code, out, errs := runTaskValidate(t, fixture(t, "invalid_multiple.md"))
 	if code != 1 || out != "" {

@@ -20,6 +20,7 @@ func TestSharedFixtures(t *testing.T) {
 		"valid_red_tx.md":       gate.Red,
 		"valid_red_firmware.md": gate.Red,
 		"valid_crlf_bom.md":     gate.Yellow,
+		"valid_scheduled.md":    gate.Yellow,
 	}
 	invalid := map[string][]prob{
 		"invalid_declared_lower.md":       {{kindConflict, FieldRiskLevel, 11}},

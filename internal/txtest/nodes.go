@@ -100,7 +100,9 @@ func (e *Nodes) Schedule(t testing.TB, mode result.SyncMode, startAt time.Time) 
 
 // ScheduledStart is a START_AT for a READY published at now: the whole
 // second at which its capture (started 30 s before now) began.
-func ScheduledStart(now time.Time) time.Time { return now.Add(-30 * time.Second).UTC().Truncate(time.Second) }
+func ScheduledStart(now time.Time) time.Time {
+	return now.Add(-30 * time.Second).UTC().Truncate(time.Second)
+}
 
 // Aligned is the alignment of a node that started on startAt as mode
 // does it, within bound: in PPS on startAt's edge, the trigger honoured.

@@ -149,3 +149,27 @@ func TestNodesScheduledHostClockAndMismatch(t *testing.T) {
 		t.Errorf("the table does not show each node's HOST_CLOCK bound:\n%s", s)
 	}
 }
+
+// A single receiver is a set of one: for a scheduled task its version 1
+// READY is refused with the decoder's reason, an aligned version 3 one is
+// offered with its schedule, sync and bound shown.
+func TestWatchScheduledSingleReceiver(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	now := time.Now()
+	start := txtest.ScheduledStart(now)
+	e.F.SetScheduledTask(t, txtest.TaskID, result.SyncPPS, start)
+	e.F.Publish(t, txtest.Ready(now))
+	out := &gittest.SyncBuffer{}
+	asker := &scriptAsker{Answers: []answer{{Typed: gate.TXPhrase}}}
+	txtest.Run(t, e.watcher(out, opener(asker)))
+	txtest.WaitFor(t, "the refusal", txtest.Contains(out, `"schema_version": is 1, but the task has START_AT`), out)
+	r := txtest.Ready(time.Now())
+	r.Alignment = txtest.Aligned(result.SyncPPS, start, 50*time.Nanosecond)
+	e.F.Publish(t, r)
+	txtest.WaitFor(t, "the record", txtest.Contains(out, "AUTHORIZED: record"), out)
+	want := "START_AT " + start.Format(time.RFC3339) + ": PPS edge " + start.Format(time.RFC3339) + ", bound 0.000000050 s, aligned\n"
+	if s := out.String(); !strings.Contains(s, want) || asker.Calls() != 1 {
+		t.Errorf("the offer lacks %q (%d prompts):\n%s", want, asker.Calls(), s)
+	}
+}

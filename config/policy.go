@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -62,6 +63,12 @@ type Limits struct {
 	MaxPublicationAgeS int `toml:"max_publication_age_s"`
 	MaxClockSkewS      int `toml:"max_clock_skew_s"`
 	PublishAttempts    int `toml:"publish_attempts"`
+	// MaxAlignmentBoundS (MAIN side, a task with START_AT): the largest
+	// alignment.bound_s of a node's READY that is offered, in seconds. The
+	// default 0.1 passes what the RX defaults accept: HOST_CLOCK's
+	// sync.max_host_clock_bound_s 0.010 plus one USB block at the task's
+	// rate (up to 0.0655 s at 2 Msps); a PPS bound is microseconds.
+	MaxAlignmentBoundS float64 `toml:"max_alignment_bound_s"`
 	// TaskDurationS is the current task's CAPTURE_DURATION_S on the MAIN
 	// side (Policy.ForTask), never read from a file: it stands for
 	// planned_duration_s in the checks of a READY. 0: the task sets none.
@@ -90,6 +97,12 @@ func (l Limits) PlannedName() string {
 func (p Policy) ForTask(durationS int64) Policy {
 	p.Limits.TaskDurationS = durationS
 	return p
+}
+
+// AlignmentBound is max_alignment_bound_s as a duration (whole
+// nanoseconds, as bound_s is written).
+func (l Limits) AlignmentBound() time.Duration {
+	return time.Duration(math.Round(l.MaxAlignmentBoundS * 1e9))
 }
 
 // PublicationAge is the oldest READY publication the MAIN side acts on
@@ -255,6 +268,7 @@ func Default() Policy {
 			MaxTaskBytes: 65536, MaxResultBytes: 65536,
 			PlannedDurationS: 120, MinRemainingS: 10,
 			MaxPublicationAgeS: 0, MaxClockSkewS: 5, PublishAttempts: 3,
+			MaxAlignmentBoundS: 0.1,
 		},
 		Audit: Audit{Path: ".local/audit.jsonl"},
 		Capture: Capture{

@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 // PROTOCOL#policy-file: the [sync] keys are validated like every other key:
@@ -37,5 +38,27 @@ func TestSyncKeys(t *testing.T) {
 	}
 	if len(errs) != 6 {
 		t.Errorf("%d problems, want 6: %q", len(errs), errs)
+	}
+}
+
+// PROTOCOL#main-pc: limits.max_alignment_bound_s is validated like every
+// other key, and its default passes what the RX defaults accept.
+func TestMaxAlignmentBoundKey(t *testing.T) {
+	p, err := Parse([]byte("[limits]\nmax_alignment_bound_s = 0.000001\n"), "main.toml")
+	if err != nil || p.Limits.AlignmentBound() != time.Microsecond {
+		t.Fatalf("0.000001: %v, %v", p.Limits.AlignmentBound(), err)
+	}
+	// HOST_CLOCK's default bound plus one USB block at 2 Msps (0.0655 s).
+	rx := time.Duration(Default().Sync.MaxHostClockBoundS*1e9) + 65536*time.Second/2_000_000
+	if got := Default().Limits.AlignmentBound(); got != 100*time.Millisecond || got < rx {
+		t.Errorf("default %v, want 100ms, at least the RX default's %v", got, rx)
+	}
+	for _, v := range []string{"0", "1.5", "-0.1", "nan", "inf"} {
+		_, err := Parse([]byte("[limits]\nmax_alignment_bound_s = "+v+"\n"), "main.toml")
+		errs := problemsOf(t, err, "main.toml")
+		if len(errs) != 1 || !strings.Contains(err.Error(), "limits.max_alignment_bound_s = ") ||
+			!strings.Contains(err.Error(), "must be from 1e-06 to 1 seconds") {
+			t.Errorf("%s: %d problems: %v", v, len(errs), err)
+		}
 	}
 }

@@ -33,12 +33,17 @@ const (
 // or sanity bounds that catch typos (a publication age of an hour is a
 // mistake, not a policy).
 const (
-	minPlannedDurationS  = captureplan.MinDurationS
-	maxPlannedDurationS  = captureplan.MaxDurationS
-	maxMinRemainingS     = 3600
-	maxPublicationAgeS   = maxPlannedDurationS // 0 is "the planned duration" (Limits.PublicationAge)
-	maxClockSkewS        = 60
-	maxPublishAttempts   = 10
+	minPlannedDurationS = captureplan.MinDurationS
+	maxPlannedDurationS = captureplan.MaxDurationS
+	maxMinRemainingS    = 3600
+	maxPublicationAgeS  = maxPlannedDurationS // 0 is "the planned duration" (Limits.PublicationAge)
+	maxClockSkewS       = 60
+	maxPublishAttempts  = 10
+	// limits.max_alignment_bound_s: from a microsecond (a PPS bound is about
+	// one sample period, 50 ns at 20 Msps, plus cable delay) to 1 s (over
+	// it the nodes would not share a second).
+	minAlignmentBoundS   = 0.000001
+	maxAlignmentBoundS   = 1.0
 	maxPollDuration      = 24 * time.Hour
 	MinFrequencyHz       = captureplan.MinFrequencyHz
 	MaxFrequencyHz       = captureplan.MaxFrequencyHz
@@ -154,6 +159,10 @@ func (p Policy) validateLimits(ps *problems) {
 	ps.intRange("limits.max_publication_age_s", int64(l.MaxPublicationAgeS), 0, maxPublicationAgeS, " (0: planned_duration_s)")
 	ps.intRange("limits.max_clock_skew_s", int64(l.MaxClockSkewS), 0, maxClockSkewS, "")
 	ps.intRange("limits.publish_attempts", int64(l.PublishAttempts), 1, maxPublishAttempts, "")
+	if !(l.MaxAlignmentBoundS >= minAlignmentBoundS && l.MaxAlignmentBoundS <= maxAlignmentBoundS) {
+		ps.add("limits.max_alignment_bound_s", l.MaxAlignmentBoundS,
+			"must be from %g to %g seconds (the largest alignment bound_s of a node's READY tx watch offers, e.g. 0.1)", minAlignmentBoundS, maxAlignmentBoundS)
+	}
 }
 
 func (p Policy) validatePaths(ps *problems) {

@@ -193,14 +193,20 @@ func (s Source) CurrentTask(ctx context.Context) (*task.Task, error) {
 	return cur.Task, nil
 }
 
-// Decode parses a snapshot's bytes strictly under the policy's size limit.
-func (s Source) Decode(snap Snapshot) (*result.Result, error) {
-	r, _, err := s.DecodeNode(snap)
-	return r, err
+// DecodeNode parses a snapshot's bytes strictly under the policy's size
+// limit, with a node result's own keys; for a node's
+// branch only a node result naming that node decodes. It accepts results
+// with and without alignment (result.AnySync): which one the current task
+// needs is DecodeFor's.
+func (s Source) DecodeNode(snap Snapshot) (*result.Result, result.NodeFields, error) {
+	return result.DecodeNode(snap.Data, result.Options{MaxBytes: s.Policy.Limits.MaxResultBytes, Node: s.Node.Name, SyncMode: result.AnySync})
 }
 
-// DecodeNode is Decode with a node result's own keys; for a node's
-// branch only a node result naming that node decodes.
-func (s Source) DecodeNode(snap Snapshot) (*result.Result, result.NodeFields, error) {
-	return result.DecodeNode(snap.Data, result.Options{MaxBytes: s.Policy.Limits.MaxResultBytes, Node: s.Node.Name})
+// DecodeFor is DecodeNode for the READY of cur, the current task: with its
+// START_AT and SYNC_MODE a result needs alignment with both (schema_version
+// 3), without them it must have none (PROTOCOL#result).
+func (s Source) DecodeFor(snap Snapshot, cur *task.Task) (*result.Result, error) {
+	r, _, err := result.DecodeNode(snap.Data, result.Options{MaxBytes: s.Policy.Limits.MaxResultBytes, Node: s.Node.Name,
+		SyncMode: result.SyncMode(cur.Capture.SyncMode), StartAt: cur.Capture.StartAt})
+	return r, err
 }

@@ -12,6 +12,7 @@ import (
 	"rfhandoff/internal/gittest"
 	"rfhandoff/internal/tasktest"
 	"rfhandoff/internal/txtest"
+	"rfhandoff/result"
 	"rfhandoff/txwatch"
 )
 
@@ -158,4 +159,61 @@ func TestWatchOffersASimulatedReceiverOnlyWhereAllowed(t *testing.T) {
 	asker2 := &scriptAsker{Answers: []answer{{Typed: gate.TXPhrase}}}
 	refusal(t, e, e.executor(&gittest.SyncBuffer{}, opener(asker2), nil), e.store(t).Path(name), StepRecheck,
 		"simulated:", "[tools] allow_simulator is false")
+}
+
+// tx execute re-applies a scheduled task's rules on its fresh fetch: the
+// READY bytes are bound by digest, but a task whose START_AT changed
+// since (same TASK_ID) or a policy with a tighter max_alignment_bound_s
+// refuses the record, every reason at once, naming the nodes.
+func TestNodesExecuteRechecksAlignment(t *testing.T) {
+	t.Parallel()
+	e := newNodeEnv(t, "rx-a", "rx-b")
+	now := time.Now()
+	start := txtest.ScheduledStart(now)
+	e.Schedule(t, result.SyncPPS, start)
+	for i, n := range e.Names {
+		r := e.Ready(now)
+		r.Alignment = txtest.Aligned(result.SyncPPS, start, time.Duration(i+1)*time.Millisecond)
+		e.Publish(t, n, r, "")
+	}
+	out := &gittest.SyncBuffer{}
+	stop := txtest.Run(t, e.watcher(out, opener(&scriptAsker{Answers: []answer{{Typed: gate.TXPhrase}}})))
+	txtest.WaitFor(t, "the authorization", txtest.Contains(out, "AUTHORIZED: record"), out)
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	rec := e.records(t)[0]
+	name := txwatch.RecordName(rec.TaskID, rec.ResultSHA256)
+	execute := func(pol config.Policy) error {
+		x := &Executor{Git: e.F.Git(e.R), Runner: e.R, Policy: pol, Out: &gittest.SyncBuffer{},
+			OpenAsker: opener(&scriptAsker{Answers: []answer{{Typed: gate.TXPhrase}}})}
+		_, _, err := x.Execute(t.Context(), name)
+		return err
+	}
+	refused := func(err error, wants ...string) {
+		t.Helper()
+		if err == nil || !strings.Contains(err.Error(), "refused at "+StepRecheck) {
+			t.Fatalf("tx execute: %v, want refused at the re-check", err)
+		}
+		for _, want := range wants {
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("the refusal lacks %q:\n%v", want, err)
+			}
+		}
+		if used, _ := e.store(t).Used(name); used {
+			t.Fatal("the record was used")
+		}
+	}
+	e.Schedule(t, result.SyncPPS, start.Add(time.Second))
+	refused(execute(e.Pol),
+		`node rx-a: RX_RESULT.json is invalid: "alignment.start_at": is `+start.Format(time.RFC3339),
+		`node rx-b: RX_RESULT.json is invalid: "alignment.start_at": is `+start.Format(time.RFC3339))
+	e.Schedule(t, result.SyncPPS, start)
+	tight := e.Pol
+	tight.Limits.MaxAlignmentBoundS = 0.0015
+	refused(execute(tight), "node rx-b: alignment-bound: bound 0.002 s over limits.max_alignment_bound_s 0.0015")
+	// The task as authorized, the policy's limit: the record runs, once.
+	if err := execute(e.Pol); err != nil {
+		t.Fatalf("tx execute with the schedule as authorized: %v", err)
+	}
 }

@@ -52,8 +52,13 @@ func (w *Watcher) authorize(ctx context.Context, snap resultfetch.Snapshot, r *r
 	if signer != nil {
 		signed = "signed by " + signer.String() + " (good signature, listed in trust.result_signers)\n"
 	}
+	schedule := ""
+	if !cur.Capture.StartAt.IsZero() {
+		sync, bound := alignmentCells(r.Alignment)
+		schedule = fmt.Sprintf("START_AT %s: %s, bound %s, aligned\n", cur.Capture.StartAt.UTC().Format(time.RFC3339), sync, bound)
+	}
 	w.rep.printf("READY result for task %s awaiting authorization\n"+simulatedLine(r.Simulated)+
-		"result branch commit %s, RX_RESULT.json sha256 %s\n"+signed+
+		"result branch commit %s, RX_RESULT.json sha256 %s\n"+signed+schedule+
 		"capture started %s, ends %s (%s left); %d Hz at %d samples/s\n"+
 		"authorizing allows `rfhandoff tx execute` to run once: %s\n"+
 		"the prompt expires at %s",

@@ -183,8 +183,7 @@ func (w *Watcher) judgeNodes(ctx context.Context) error {
 		case v.r.State == result.StateComplete:
 			refused = append(refused, fmt.Sprintf("%s: published CAPTURE_COMPLETE for the task at %s", name, short(v.commit)))
 		default:
-			src, forTask := w.src.ForNode(n), w.Policy.ForTask(cur.Capture.DurationS)
-			if err := readyProblems(resultfetch.CompletedError(&w.st, v.r), txgate.CheckReady(v.r, now, cur.ID, forTask), src.CheckSigned(v.signer, v.r, forTask.Limits)); err != nil {
+			if err := judgeReady(w.src.ForNode(n), v, cur, now, 0, &w.st); err != nil {
 				refusedBy[name] = err.Error()
 				refused = append(refused, fmt.Sprintf("%s: READY %s at commit %s refused:\n%v", name, short(v.snap.Digest), short(v.commit), err))
 			} else {
@@ -234,6 +233,22 @@ func (w *Watcher) judgeNodes(ctx context.Context) error {
 	return w.authorizeNodes(ctx, cur, ready)
 }
 
+// judgeReady is every check of v, a receiver's result, as the current
+// task cur's READY (PROTOCOL#main-pc, PROTOCOL#several-nodes), every
+// reason at once: decoded again with cur's START_AT and SYNC_MODE (or
+// their absence), CheckReadyFor with extra capture time, the task not
+// over, the signature, and for a scheduled task the alignment.
+func judgeReady(src resultfetch.Source, v *nodeView, cur *task.Task, now time.Time, extra time.Duration, st *state.TX) error {
+	forTask := src.Policy.ForTask(cur.Capture.DurationS)
+	r, decodeErr := src.DecodeFor(v.snap, cur)
+	var aligned error
+	if decodeErr == nil {
+		aligned = txgate.CheckAlignment(r, cur.Capture.StartAt, forTask.Limits)
+	}
+	return readyProblems(decodeErr, resultfetch.CompletedError(st, v.r), txgate.CheckReadyFor(v.r, now, cur.ID, forTask, extra),
+		src.CheckSigned(v.signer, v.r, forTask.Limits), aligned)
+}
+
 func bindingsOf(vs []*nodeView) []NodeBinding {
 	out := make([]NodeBinding, len(vs))
 	for i, v := range vs {
@@ -278,15 +293,25 @@ func (w *Watcher) authorizeNodes(ctx context.Context, cur *task.Task, vs []*node
 	}
 	var b strings.Builder
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "node\tsigner\tcommit\tpublished\tstarted\ttime left\tcommon clock")
+	scheduled := !cur.Capture.StartAt.IsZero()
+	head := "node\tsigner\tcommit\tpublished\tstarted\ttime left\tcommon clock"
+	if scheduled {
+		head += "\tsync\tbound"
+	}
+	fmt.Fprintln(tw, head)
 	for _, v := range vs {
 		signer := "-"
 		if v.signer != nil {
 			signer = v.signer.String()
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%v\n", v.node.Name, signer, short(v.commit),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%v", v.node.Name, signer, short(v.commit),
 			v.r.PublishedAt.Format(time.RFC3339), v.r.CaptureStartedAt.Format(time.RFC3339),
 			txgate.Remaining(v.r, now).Truncate(time.Second), v.r.CommonClockVerified)
+		if scheduled {
+			sync, bound := alignmentCells(v.r.Alignment)
+			fmt.Fprintf(tw, "\t%s\t%s", sync, bound)
+		}
+		fmt.Fprintln(tw)
 	}
 	tw.Flush()
 	sim := ""
@@ -309,6 +334,20 @@ func (w *Watcher) authorizeNodes(ctx context.Context, cur *task.Task, vs []*node
 	}
 	rec, err := w.recheck(ctx, cur, shown, params)
 	return w.record(ctx, o, rec, err, fmt.Sprintf(" for %d nodes", len(vs)))
+}
+
+// alignmentCells are a scheduled READY's sync and bound as the offer
+// shows them: "PPS edge 2026-12-02T20:00:00Z" or "HOST_CLOCK", and
+// "0.000000050 s".
+func alignmentCells(a *result.Alignment) (sync, bound string) {
+	if a == nil {
+		return "-", "-"
+	}
+	sync = string(a.SyncMode)
+	if a.EdgeAt != nil {
+		sync += " edge " + a.EdgeAt.UTC().Format(time.RFC3339)
+	}
+	return sync, result.FormatSeconds(a.Bound) + " s"
 }
 
 // watchOffer polls every branch while the prompt for vs waits, as an idle
@@ -450,8 +489,7 @@ func checkBindings(ctx context.Context, base resultfetch.Source, taskID string, 
 		if cur != nil {
 			// The signer is checked with the allowed signers in force now: a
 			// key removed since the authorization no longer counts.
-			forTask := pol.ForTask(cur.Capture.DurationS)
-			if err := readyProblems(resultfetch.CompletedError(st, v.r), txgate.CheckReadyFor(v.r, now, cur.ID, forTask, extra), src.CheckSigned(v.signer, v.r, forTask.Limits)); err != nil {
+			if err := judgeReady(src, v, cur, now, extra, st); err != nil {
 				for _, e := range errlist.Flatten(err) {
 					add(fmt.Errorf("%s%w", who, e))
 				}

@@ -266,8 +266,7 @@ func (w *Watcher) poll(ctx context.Context) error {
 		w.st.MarkCompleted(r.TaskID, commit)
 	}
 	if checkErr == nil {
-		forTask := w.Policy.ForTask(cur.Capture.DurationS)
-		checkErr = readyProblems(resultfetch.CompletedError(&w.st, r), txgate.CheckReady(r, now, cur.ID, forTask), w.src.CheckSigned(signer, r, forTask.Limits))
+		checkErr = judgeReady(w.src, v, cur, now, 0, &w.st)
 	}
 	if checkErr == nil && !w.clockAllows(ctx, "result:"+snap.Digest, fmt.Sprintf("result %s at commit %s", short(snap.Digest), short(commit))) {
 		return nil // neither shown nor remembered: asked again at the next poll

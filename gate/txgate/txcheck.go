@@ -3,6 +3,8 @@ package txgate
 import (
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/go-multierror"
@@ -29,6 +31,10 @@ const (
 	TXRuleSampleRate        TXRule = "sample-rate"        // sample_rate_hz is the policy's [tx] value
 	TXRuleRemainingTime     TXRule = "remaining-time"     // enough capture time left
 	TXRuleSimulated         TXRule = "simulated"          // a simulated capture only where [tools] allow_simulator
+	// A scheduled task's READY (CheckAlignment).
+	TXRuleAligned        TXRule = "alignment"       // alignment.aligned is true
+	TXRuleEdge           TXRule = "trigger-edge"    // PPS: alignment.edge_at is START_AT, the edge every node shares
+	TXRuleAlignmentBound TXRule = "alignment-bound" // alignment.bound_s within limits.max_alignment_bound_s
 )
 
 // The checks of the policy's [tx] parameters (CheckTXParams).
@@ -205,6 +211,42 @@ func CheckReadyFor(r *result.Result, now time.Time, taskID string, pol config.Po
 	}
 	return p.err()
 }
+
+// CheckAlignment is what a READY of a task with START_AT startAt must pass
+// besides CheckReady (PROTOCOL#several-nodes; a single receiver is a set of
+// one), every failure at once: alignment.aligned true, in PPS mode an
+// edge_at that is START_AT (so every node started on the same edge), and
+// bound_s within lim's max_alignment_bound_s. r must come from
+// result.Decode with the task's START_AT and SYNC_MODE, which holds it to
+// both. nil for a task without START_AT (startAt zero).
+func CheckAlignment(r *result.Result, startAt time.Time, lim config.Limits) error {
+	if startAt.IsZero() || r == nil {
+		return nil
+	}
+	var p txProblems
+	a := r.Alignment
+	if a == nil {
+		p.add(TXRuleAligned, "the result has no alignment, but the task has START_AT %s", startAt.UTC().Format(time.RFC3339))
+		return p.err()
+	}
+	if !a.Aligned {
+		p.add(TXRuleAligned, "not aligned: %s", strings.Join(a.Reasons, "; "))
+	}
+	if a.SyncMode == result.SyncPPS && (a.EdgeAt == nil || !a.EdgeAt.Equal(startAt)) {
+		edge := "no edge identified"
+		if a.EdgeAt != nil {
+			edge = "edge " + a.EdgeAt.UTC().Format(time.RFC3339)
+		}
+		p.add(TXRuleEdge, "%s, not START_AT %s, the edge every node must start on", edge, startAt.UTC().Format(time.RFC3339))
+	}
+	if limit := lim.AlignmentBound(); a.Bound > limit {
+		p.add(TXRuleAlignmentBound, "bound %s s over limits.max_alignment_bound_s %s", secondsText(a.Bound), secondsText(limit))
+	}
+	return p.err()
+}
+
+// secondsText writes d as the shortest decimal number of seconds (0.2).
+func secondsText(d time.Duration) string { return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) }
 
 func stamp(t time.Time) string { return t.Format(time.RFC3339Nano) }
 

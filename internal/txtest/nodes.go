@@ -84,3 +84,32 @@ func (e *Nodes) Publish(t *testing.T, node string, r *result.Result, key string)
 	}
 	return gittest.Seed(t, e.Env.F.Remote, node, files), result.SHA256(data)
 }
+
+// Schedule gives the node task START_AT startAt and SYNC_MODE mode, with
+// CAPTURE_DURATION_S the policy's planned duration (PROTOCOL#task-file),
+// as a new commit on the task branch.
+func (e *Nodes) Schedule(t testing.TB, mode result.SyncMode, startAt time.Time) {
+	t.Helper()
+	s := tasktest.Capture(NodeTaskID)
+	s.RXNodes = strings.Join(e.Names, ", ")
+	schedule(&s, mode, startAt, int64(e.Env.Pol.Limits.PlannedDurationS))
+	s.ExpectedHead = gittest.Tip(t, e.Env.F.Remote, tasktest.TaskBranch)
+	gittest.Seed(t, e.Env.F.Remote, tasktest.TaskBranch, map[string]string{tasktest.TaskPath: tasktest.TaskFile(s)})
+}
+
+// ScheduledStart is a START_AT for a READY published at now: the whole
+// second at which its capture (started 30 s before now) began.
+func ScheduledStart(now time.Time) time.Time {
+	return now.Add(-30 * time.Second).UTC().Truncate(time.Second)
+}
+
+// Aligned is the alignment of a node that started on startAt as mode
+// does it, within bound: in PPS on startAt's edge, the trigger honoured.
+func Aligned(mode result.SyncMode, startAt time.Time, bound time.Duration) *result.Alignment {
+	a := &result.Alignment{SyncMode: mode, StartAt: startAt, FirstSampleAt: startAt.Add(bound / 2),
+		Trigger: result.TriggerNotUsed, Bound: bound, BoundBasis: "test: " + string(mode), Aligned: true}
+	if mode == result.SyncPPS {
+		a.EdgeAt, a.Trigger = new(startAt), result.TriggerHonoured
+	}
+	return a
+}

@@ -56,6 +56,22 @@ func (f *Fixture) SetTask(t testing.TB, id string) string {
 	return gittest.Seed(t, f.Remote, tasktest.TaskBranch, map[string]string{tasktest.TaskPath: tasktest.TaskFile(s)})
 }
 
+// SetScheduledTask is SetTask with START_AT startAt and SYNC_MODE mode
+// (and CAPTURE_DURATION_S, Policy's planned duration).
+func (f *Fixture) SetScheduledTask(t testing.TB, id string, mode result.SyncMode, startAt time.Time) string {
+	t.Helper()
+	s := tasktest.Capture(id)
+	schedule(&s, mode, startAt, int64(f.Policy().Limits.PlannedDurationS))
+	s.ExpectedHead = gittest.Tip(t, f.Remote, tasktest.TaskBranch)
+	return gittest.Seed(t, f.Remote, tasktest.TaskBranch, map[string]string{tasktest.TaskPath: tasktest.TaskFile(s)})
+}
+
+// schedule gives s START_AT, SYNC_MODE and CAPTURE_DURATION_S.
+func schedule(s *tasktest.TaskSpec, mode result.SyncMode, startAt time.Time, durationS int64) {
+	s.CaptureDurationS = durationS
+	s.StartAt, s.SyncMode = startAt.UTC().Format(time.RFC3339), string(mode)
+}
+
 // Ready is a READY result for TaskID that passes every check at now under
 // Policy: published at now, capture started 30 s before now.
 func Ready(now time.Time) *result.Result {

@@ -48,8 +48,11 @@ func TestMaxAlignmentBoundKey(t *testing.T) {
 	if err != nil || p.Limits.AlignmentBound() != time.Microsecond {
 		t.Fatalf("0.000001: %v, %v", p.Limits.AlignmentBound(), err)
 	}
-	// HOST_CLOCK's default bound plus one USB block at 2 Msps (0.0655 s).
-	rx := time.Duration(Default().Sync.MaxHostClockBoundS*1e9) + 65536*time.Second/2_000_000
+	// An RX node calls a HOST_CLOCK capture aligned only when its bound
+	// (the clock's plus one USB block) and its miss fit its
+	// sync.max_host_clock_bound_s (capture/align.go): that default, and a
+	// PPS bound (one sample period), must pass.
+	rx := time.Duration(Default().Sync.MaxHostClockBoundS * 1e9)
 	if got := Default().Limits.AlignmentBound(); got != 100*time.Millisecond || got < rx {
 		t.Errorf("default %v, want 100ms, at least the RX default's %v", got, rx)
 	}

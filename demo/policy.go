@@ -90,6 +90,7 @@ func (sb *Sandbox) writePolicies(t Timing) error {
 			// two-core machine, three nodes starting at once, takes
 			// longer than the default 0.6 s to get there.
 			rx.Sync.PPSArmMarginS = syncArmMarginS
+			rx.Sync.MaxHostClockBoundS = syncMaxHostClockBoundS
 		}
 		if !sb.multi() {
 			main.Trust = config.Trust{ResultSigners: sb.ResultSigners}

@@ -17,9 +17,11 @@ type DemoCmd struct {
 	// RXNodes is a string so that "x" is refused by Run, naming the flag
 	// and the value, like 0 and 9.
 	RXNodes string `name:"rx-nodes" placeholder:"N" default:"1" help:"How many RX nodes (1-8): with 2 or more the task has RX_NODES and MAIN asks the phrase once for all (PROTOCOL#several-nodes)."`
+	// Sync is checked by Run (demo.ParseSync), naming the value.
+	Sync string `name:"sync" placeholder:"pps|host" help:"A scheduled capture: the task gets START_AT and SYNC_MODE (PPS or HOST_CLOCK), every simulated node its own clock offset and distance, and the demo proves the alignment by cross-correlating the nodes' recordings of the burst."`
 }
 
-// Run exits 2 for an --rx-nodes outside 1..8 (nothing created); 0 when the fake TX action wrote RF TX = 0 and the capture
+// Run exits 2 for an --rx-nodes outside 1..8 or a --sync but pps or host (nothing created); 0 when the fake TX action wrote RF TX = 0 and the capture
 // published COMPLETE; 130 when interrupted (Ctrl-C, SIGTERM); 1 otherwise,
 // naming the step that failed, or saying that the interactive demo needs
 // a terminal. The demo writes its own policies into its sandbox; --config
@@ -37,8 +39,14 @@ func (c *DemoCmd) Run(app *App) error {
 		// A usage error (exit 2), before anything is created.
 		return exitCode(2, fmt.Errorf("demo: %w", err))
 	}
+	var mode string
+	if c.Sync != "" {
+		if mode, err = demo.ParseSync(c.Sync); err != nil {
+			return exitCode(2, fmt.Errorf("demo: %w", err))
+		}
+	}
 	err = demo.Run(app.Ctx, demo.Options{
-		Exe: exe, Auto: c.Auto, Keep: c.Keep, RXNodes: n,
+		Exe: exe, Auto: c.Auto, Keep: c.Keep, RXNodes: n, Sync: mode,
 		Out: app.Stdout, Environ: app.Environ,
 	})
 	if errors.Is(err, context.Canceled) {

@@ -3,6 +3,7 @@ package demo
 import (
 	"fmt"
 	"path/filepath"
+	"time"
 
 	"rfhandoff/gitcli"
 	"rfhandoff/node"
@@ -27,6 +28,11 @@ type rxNode struct {
 	// fake transmission (see onAirNode).
 	DelayMS int
 	LevelDB float64
+	// PPSOffset and DelayNS are a scheduled demo's (sync.go): how far the
+	// node's host clock is ahead of true time, and how many nanoseconds
+	// after its emission the node hears the transmission.
+	PPSOffset time.Duration
+	DelayNS   int64
 }
 
 // Per-node on-air offsets: node i (from 0) hears the transmission

@@ -32,13 +32,17 @@ func (sb *Sandbox) onAirEnv(n *rxNode) string {
 // tx.frequency_hz. The fake action itself opens nothing and stays exactly
 // what every MAIN PC runs; the sandbox, not the executor, plays the air.
 func (d *runner) putOnAir(pol config.Policy) (hacksim.OnAir, error) {
-	a := hacksim.OnAir{Start: time.Now().Add(onAirLead).UTC(), DurationS: float64(pol.TX.DurationS), FrequencyHz: pol.TX.FrequencyHz}
+	a := hacksim.OnAir{Start: time.Now().Add(onAirLead + d.sb.maxBehind()).UTC(), DurationS: float64(pol.TX.DurationS), FrequencyHz: pol.TX.FrequencyHz}
 	if err := hacksim.WriteOnAir(d.sb.OnAir, a); err != nil {
 		return a, fmt.Errorf("writing the on-air file: %w", err)
 	}
 	d.say("The sandbox puts the stand-in transmission on the air (%s): %d s at %.3f MHz from %s;",
 		d.sb.OnAir, pol.TX.DurationS, float64(pol.TX.FrequencyHz)/1e6, a.Start.Local().Format("15:04:05.000"))
 	for _, n := range d.sb.nodes {
+		if d.sb.Sync != "" {
+			d.say("  %s's simulator hears its chirp %d ns later at %+.0f dB (HACKRF_SIM_ONAIR, HACKRF_SIM_DELAY_NS).", n.Side, n.DelayNS, n.LevelDB)
+			continue
+		}
 		d.say("  %s's simulator hears it %+d ms later at %+.0f dB (HACKRF_SIM_ONAIR).", n.Side, n.DelayMS, n.LevelDB)
 	}
 	return a, nil

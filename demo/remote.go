@@ -55,7 +55,11 @@ func (d *runner) remoteResult(ctx context.Context, n *rxNode) (*result.Result, s
 	if err != nil {
 		return nil, commit, err
 	}
-	r, err := result.Decode(data, result.Options{TaskID: taskID, Node: n.Name})
+	opts := result.Options{TaskID: taskID, Node: n.Name}
+	if d.sb.Sync != "" {
+		opts.SyncMode, opts.StartAt = result.SyncMode(d.sb.Sync), d.startAt
+	}
+	r, err := result.Decode(data, opts)
 	if err != nil {
 		return nil, commit, fmt.Errorf("the result at %s commit %s: %w", n.Branch, short(commit), err)
 	}

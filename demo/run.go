@@ -32,6 +32,9 @@ type Options struct {
 	// of a task without RX_NODES; 2 to MaxRXNodes, a task with RX_NODES
 	// and one phrase for all of them (PROTOCOL#several-nodes).
 	RXNodes int
+	// Sync is the SYNC_MODE of a scheduled demo (ParseSync: PPS or
+	// HOST_CLOCK), "" for today's.
+	Sync string
 }
 
 // stepError names the step that failed.
@@ -63,6 +66,10 @@ type runner struct {
 	// deliveries the transcript has reported.
 	rcv      *receiver
 	badShown int
+
+	// startAt is a scheduled demo's START_AT, read back from the task
+	// task new wrote.
+	startAt time.Time
 }
 
 // Run sets the sandbox up, runs the narrated steps and removes the sandbox
@@ -77,6 +84,14 @@ func Run(ctx context.Context, o Options) (err error) {
 		if err := CheckRXNodes(o.RXNodes); err != nil {
 			return err
 		}
+	}
+	if o.Sync != "" {
+		// Refused before anything is created.
+		mode, err := ParseSync(o.Sync)
+		if err != nil {
+			return err
+		}
+		o.Sync = mode
 	}
 	if o.Auto {
 		// Refused before anything is created.
@@ -112,7 +127,7 @@ func Run(ctx context.Context, o Options) (err error) {
 	}
 	defer d.rcv.close()
 	sb, err := NewSandbox(ctx, SandboxOptions{Exe: o.Exe, Timing: t, Environ: o.Environ,
-		NotifyURL: d.rcv.URL, NotifySecret: d.rcv.Secret, RXNodes: o.RXNodes})
+		NotifyURL: d.rcv.URL, NotifySecret: d.rcv.Secret, RXNodes: o.RXNodes, Sync: o.Sync})
 	if err != nil {
 		return &stepError{Step: 0, Name: "sandbox", Err: err}
 	}
@@ -131,6 +146,9 @@ func Run(ctx context.Context, o Options) (err error) {
 		d.out.printf("\nSandbox removed: %s (use --keep to keep it)\n", sb.Root)
 	}()
 	d.describeSandbox()
+	if o.Sync != "" {
+		d.describeSync()
+	}
 	return d.steps(ctx)
 }
 
@@ -145,7 +163,11 @@ func (d *runner) dirOf(side string) string {
 // sandbox's transmission (onAirEnv).
 func (d *runner) envOf(side string) []string {
 	if n := d.sb.node(side); n != nil {
-		return append(append([]string(nil), d.env...), d.sb.onAirEnv(n))
+		env := append(append([]string(nil), d.env...), d.sb.onAirEnv(n))
+		if d.sb.Sync != "" {
+			env = d.sb.syncEnv(env, n)
+		}
+		return env
 	}
 	return d.env
 }

@@ -71,6 +71,10 @@ type Sandbox struct {
 
 	env []string // the children's environment (childEnv)
 
+	// Sync is a scheduled demo's SYNC_MODE ("": none), and Clock the
+	// directory of its chronyc stand-in (sync.go).
+	Sync, Clock string
+
 	nodes []*rxNode // the RX nodes: one, or --rx-nodes of them
 }
 
@@ -88,6 +92,8 @@ type SandboxOptions struct {
 	// RXNodes is how many RX nodes (0 or 1: the single RX laptop; 2 to
 	// MaxRXNodes: a task with RX_NODES, PROTOCOL#several-nodes).
 	RXNodes int
+	// Sync is the SYNC_MODE of a scheduled demo ("": today's demo).
+	Sync string
 }
 
 // NewSandbox creates the sandbox: a fresh temporary directory holding a
@@ -127,6 +133,7 @@ func NewSandbox(ctx context.Context, o SandboxOptions) (sb *Sandbox, err error) 
 		Keys:       filepath.Join(root, "keys"),
 		OnAir:      filepath.Join(root, "on-air.json"),
 		Exe:        o.Exe,
+		Sync:       o.Sync,
 	}
 	sb.makeNodes(o.RXNodes)
 	if sb.multi() {
@@ -158,6 +165,11 @@ func NewSandbox(ctx context.Context, o SandboxOptions) (sb *Sandbox, err error) 
 	}
 	if err := sb.makeBin(); err != nil {
 		return nil, err
+	}
+	if sb.Sync != "" {
+		if err := sb.makeClocks(); err != nil {
+			return nil, err
+		}
 	}
 	// Without ssh-keygen git can neither sign nor verify: the demo then
 	// runs without [trust] and says so.
@@ -224,7 +236,8 @@ func (sb *Sandbox) childEnv(environ []string) []string {
 	for _, kv := range environ {
 		k, _, _ := strings.Cut(kv, "=")
 		switch k {
-		case "HOME", "XDG_CONFIG_HOME", "RFHANDOFF_CONFIG", "HACKRF_SIM", hacksim.OnAirEnv:
+		case "HOME", "XDG_CONFIG_HOME", "RFHANDOFF_CONFIG", "HACKRF_SIM", hacksim.OnAirEnv,
+			hacksim.TriggerEnv, hacksim.PPSOffsetEnv, hacksim.DelayEnv:
 			continue
 		}
 		env = append(env, kv)

@@ -30,6 +30,7 @@ const (
 	stepDone    = "RX capture ends, COMPLETE"
 	stepCollect = "MAIN tx watch, the collection"
 	stepSummary = "summary"
+	stepProof   = "proof by the signal"
 )
 
 // txPhrase is the phrase both TX prompts require (PROTOCOL#main-pc).
@@ -76,6 +77,12 @@ func (d *runner) steps(ctx context.Context) error {
 		d.showNotifications()
 		last = 9
 	}
+	if d.sb.Sync != "" {
+		if err := d.prove(ctx, last, air); err != nil {
+			return stepErr(last, stepProof, err)
+		}
+		last++
+	}
 	return stepErr(last, stepSummary, d.summary(ctx, last, outcome, air))
 }
 
@@ -99,14 +106,14 @@ func (d *runner) pushTask(ctx context.Context) error {
 	d.say("hardware and pushes a result, but transmits nothing on the RX side), checks that")
 	d.say("the TASK_ID was never used and validates the file with the RX side's own parser.")
 	bodyFile := filepath.Join(d.sb.Root, "task-body.md")
-	if err := os.WriteFile(bodyFile, []byte(taskBody(d.t, d.sb.multi())), 0o644); err != nil {
+	if err := os.WriteFile(bodyFile, []byte(taskBody(d.t, d.sb.multi())+syncBody(d.sb.Sync)), 0o644); err != nil {
 		return err
 	}
 	if d.sb.multi() {
 		d.say("RX_NODES names the %d receivers (%s): each approves and captures on its own, publishes", len(d.sb.nodes), d.nodeList())
 		d.say("on its own result branch, and MAIN asks for the phrase once, for all of them (PROTOCOL#several-nodes).")
 	}
-	code, err := d.run(ctx, childSpec{Side: "MAIN", Policy: d.sb.MainPolicy, Args: taskArgs(bodyFile, d.nodeNames())}, time.Minute)
+	code, err := d.run(ctx, childSpec{Side: "MAIN", Policy: d.sb.MainPolicy, Args: taskArgs(bodyFile, d.nodeNames(), d.schedule())}, time.Minute)
 	if err != nil {
 		return err
 	}
@@ -120,6 +127,13 @@ func (d *runner) pushTask(ctx context.Context) error {
 	}
 	for _, l := range strings.Split(strings.TrimRight(string(body), "\n"), "\n") {
 		d.out.line("     ", l)
+	}
+	if d.sb.Sync != "" {
+		if d.startAt, err = startAtOf(body); err != nil {
+			return err
+		}
+		d.say("START_AT %s is %s from now: every node must have approved, and started rx capture,", d.startAt.Format(time.RFC3339), time.Until(d.startAt).Round(time.Second))
+		d.say("at least sync.min_lead_s (%d s) before it, or it refuses the task (a missed START_AT needs a new TASK_ID).", syncMinLeadS)
 	}
 	d.say("task new never commits or pushes; the MAIN operator runs the git lines it printed.")
 	// MAIN's own git calls go to MAIN's audit log, like everything MAIN runs.
@@ -248,9 +262,16 @@ func (d *runner) capture(ctx context.Context) ([]*child, []*result.Result, error
 		cs = append(cs, c)
 	}
 	readies := make([]*result.Result, len(d.sb.nodes))
+	deadline := time.Now().Add(2 * time.Minute)
+	if d.sb.Sync != "" {
+		d.say("Each node waits for START_AT %s (%s from now): PPS arms hackrf_transfer -H", d.startAt.Format(time.RFC3339), time.Until(d.startAt).Round(time.Second))
+		d.say("sync.pps_arm_margin_s before the edge; HOST_CLOCK starts it so that its first sample lands on START_AT")
+		d.say("by the host clock corrected by chrony's offset. READY carries each node's alignment.")
+		deadline = d.startAt.Add(2 * time.Minute)
+	}
 	for i, n := range d.sb.nodes {
 		c := cs[i]
-		err := until(ctx, time.Now().Add(2*time.Minute), "READY on "+n.Branch, func() (bool, error) {
+		err := until(ctx, deadline, "READY on "+n.Branch, func() (bool, error) {
 			if c.done() {
 				code, _ := c.wait(ctx)
 				if !d.o.Auto {

@@ -2,7 +2,11 @@ package demo
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
+	"time"
+
+	"rfhandoff/task"
 )
 
 // taskID is the demo task's ID. Every sandbox is new, so it never collides
@@ -16,12 +20,25 @@ const taskTitle = "Demo: bounded 433.92 MHz receive while MAIN runs the fake TX 
 // task (RF RX, the result may be pushed, no RF TX on the RX side), its
 // EXPECTED_HEAD the fetched task branch tip.
 // With nodes (several), RX_NODES names them.
-func taskArgs(bodyFile string, nodes []string) []string {
+// A scheduled demo's task (sched non-nil) carries CAPTURE_DURATION_S,
+// START_AT (--start-in) and SYNC_MODE.
+func taskArgs(bodyFile string, nodes []string, sched *taskSchedule) []string {
 	args := []string{"task", "new", taskID, "--title", taskTitle, "--rf-rx", "--allow-push", "RX_RESULT_ONLY", "--body-file", bodyFile}
 	if len(nodes) > 0 {
 		args = append(args, "--rx-nodes", strings.Join(nodes, ","))
 	}
+	if sched != nil {
+		args = append(args, "--duration-s", strconv.Itoa(sched.DurationS),
+			"--start-in", sched.StartIn.String(), "--sync", sched.Mode)
+	}
 	return args
+}
+
+// taskSchedule is what a scheduled demo's task new is given.
+type taskSchedule struct {
+	DurationS int
+	StartIn   time.Duration
+	Mode      string
 }
 
 // taskBody is the Markdown body of the demo task.
@@ -41,4 +58,38 @@ The RX side never transmits. The MAIN PC decides about TX on its own side,
 after its operator types AUTHORIZE RF TX; in this demo its TX action is the
 fake one, which opens nothing and records RF TX = 0.
 `, t.PlannedS)
+}
+
+// schedule is the scheduled demo's task new arguments (nil without
+// --sync): the demo's capture duration (CAPTURE_DURATION_S, at least
+// 15 s) and START_AT startIn from now.
+func (d *runner) schedule() *taskSchedule {
+	if d.sb.Sync == "" {
+		return nil
+	}
+	return &taskSchedule{DurationS: max(d.t.PlannedS, 15), StartIn: startIn(d.o.Auto, len(d.sb.nodes)), Mode: d.sb.Sync}
+}
+
+// startAtOf reads START_AT back from the task file task new wrote.
+func startAtOf(body []byte) (time.Time, error) {
+	for _, l := range strings.Split(string(body), "\n") {
+		k, v, ok := strings.Cut(l, "=")
+		if ok && strings.TrimSpace(k) == task.FieldStartAt {
+			return task.ParseStartAt(strings.TrimSpace(v))
+		}
+	}
+	return time.Time{}, fmt.Errorf("the task task new wrote has no %s line", task.FieldStartAt)
+}
+
+// syncBody is the paragraph a scheduled demo's task body adds ("" for
+// today's).
+func syncBody(mode string) string {
+	if mode == "" {
+		return ""
+	}
+	return `
+The header's CAPTURE_DURATION_S is what every node captures, and START_AT
+with SYNC_MODE = ` + mode + ` when: every node's first sample is due on
+START_AT, and READY and COMPLETE say how well it landed (alignment).
+`
 }

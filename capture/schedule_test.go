@@ -24,7 +24,7 @@ func scheduledWorld(t *testing.T, mode string, lead time.Duration, chrony *clock
 	w := newWorld(t, "", publishtest.Options{Capture: task}, func(p *config.Policy) {
 		p.Sync.MinLeadS = 2
 		p.Sync.MaxHostClockBoundS = 0.5
-		p.Sync.PPSArmMarginS = 0.8 // the simulator starts slowly on a loaded machine
+		p.Sync.PPSArmMarginS = 0.9 // the simulator starts slowly on a loaded machine
 	}, func(o *exec.Options) {
 		o.Environ = append(o.Environ, env...)
 		if chrony != nil {
@@ -48,32 +48,41 @@ func (w *world) transferArgs(t *testing.T) []string {
 func TestCaptureScheduledPPS(t *testing.T) {
 	t.Parallel()
 	// The host clock 250 ms behind true time, as the clock report says:
-	// the node arms by the corrected clock and finds START_AT's edge.
+	// the node arms by the corrected clock and finds START_AT's edge. A
+	// machine so loaded that the simulator arms after the edge is told
+	// apart by the verdict (the next edge, named) and tried again.
 	offset := -250 * time.Millisecond
-	w, start := scheduledWorld(t, captureplan.SyncPPS, 20*time.Second,
-		&clocktest.Chrony{RootDelay: 2 * time.Millisecond, RootDispersion: time.Millisecond},
-		"HACKRF_SIM_TRIGGER=pps", "HACKRF_SIM_PPS_OFFSET_NS="+strconv.FormatInt(int64(offset), 10))
-	base := w.ResultTip(t)
-	if _, err := w.run(t, t.Context(), opts()); err != nil {
-		t.Fatalf("Run: %v", err)
-	}
-	if args := w.transferArgs(t); !slices.Contains(args, "-H") {
-		t.Errorf("hackrf_transfer %q: no -H for a PPS-scheduled capture", args)
-	}
-	rs := w.resultCommits(t, base)
-	if len(rs) != 2 {
-		t.Fatalf("%d results, want READY and COMPLETE", len(rs))
-	}
-	period := time.Second / 2_000_000
-	for _, r := range rs {
-		a := r.Alignment
-		if r.SchemaVersion != result.ScheduledSchemaVersion || a == nil {
-			t.Fatalf("%s: schema_version %d, alignment %v: want a scheduled result", r.State, r.SchemaVersion, a)
+	for attempt := 1; ; attempt++ {
+		w, start := scheduledWorld(t, captureplan.SyncPPS, 20*time.Second,
+			&clocktest.Chrony{RootDelay: 2 * time.Millisecond, RootDispersion: time.Millisecond},
+			"HACKRF_SIM_TRIGGER=pps", "HACKRF_SIM_PPS_OFFSET_NS="+strconv.FormatInt(int64(offset), 10))
+		base := w.ResultTip(t)
+		if _, err := w.run(t, t.Context(), opts()); err != nil {
+			t.Fatalf("Run: %v", err)
 		}
-		if !a.Aligned || len(a.Reasons) != 0 || a.Trigger != result.TriggerHonoured || a.EdgeAt == nil || !a.EdgeAt.Equal(start) ||
-			!a.FirstSampleAt.Equal(start) || !a.StartAt.Equal(start) || a.Bound != period {
-			t.Errorf("%s alignment = %+v, want aligned on the START_AT edge %s with a bound of one sample period", r.State, a, start)
+		if args := w.transferArgs(t); !slices.Contains(args, "-H") {
+			t.Errorf("hackrf_transfer %q: no -H for a PPS-scheduled capture", args)
 		}
+		rs := w.resultCommits(t, base)
+		if len(rs) != 2 {
+			t.Fatalf("%d results, want READY and COMPLETE", len(rs))
+		}
+		if a := rs[0].Alignment; attempt < 3 && a != nil && a.EdgeAt != nil && a.EdgeAt.After(start) && !a.Aligned {
+			t.Logf("attempt %d: armed after the edge on this loaded machine (%q); again", attempt, a.Reasons)
+			continue
+		}
+		period := time.Second / 2_000_000
+		for _, r := range rs {
+			a := r.Alignment
+			if r.SchemaVersion != result.ScheduledSchemaVersion || a == nil {
+				t.Fatalf("%s: schema_version %d, alignment %v: want a scheduled result", r.State, r.SchemaVersion, a)
+			}
+			if !a.Aligned || len(a.Reasons) != 0 || a.Trigger != result.TriggerHonoured || a.EdgeAt == nil || !a.EdgeAt.Equal(start) ||
+				!a.FirstSampleAt.Equal(start) || !a.StartAt.Equal(start) || a.Bound != period {
+				t.Errorf("%s alignment = %+v, want aligned on the START_AT edge %s with a bound of one sample period", r.State, a, start)
+			}
+		}
+		return
 	}
 }
 
@@ -94,7 +103,7 @@ func TestCaptureScheduledTriggerIgnored(t *testing.T) {
 		if a == nil || a.Aligned || a.Trigger != result.TriggerIgnored || a.EdgeAt != nil || len(a.Reasons) == 0 {
 			t.Fatalf("%s alignment = %+v, want the trigger reported IGNORED and not aligned", r.State, a)
 		}
-		// Armed pps_arm_margin_s (0.8 s) before the edge, data after the
+		// Armed pps_arm_margin_s (0.9 s) before the edge, data after the
 		// tool's start-up, not on an edge.
 		if miss := a.FirstSampleAt.Sub(start).Abs(); miss < 5*time.Millisecond || miss > time.Second {
 			t.Errorf("%s first sample %s, %s from START_AT: want it off the edge by the start-up's time", r.State, a.FirstSampleAt, miss)

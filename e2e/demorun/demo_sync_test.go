@@ -41,6 +41,10 @@ func parseProofs(t *testing.T, out string) map[string]proof {
 	return got
 }
 
+// lateStart is a node's own reason for not being aligned that only a
+// late start gives (capture/align.go).
+var lateStart = regexp.MustCompile(`the first sample came on the edge at \S+, not START_AT|the first sample came [0-9.]+ s from START_AT with a bound`)
+
 // runSyncDemo runs `demo --auto --rx-nodes 3 --sync mode` and returns its
 // stdout, failing the test unless it exited 0.
 func runSyncDemo(t *testing.T, mode string) string {
@@ -53,11 +57,24 @@ func runSyncDemo(t *testing.T, mode string) string {
 	if _, err := safeexec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}
-	tmp := t.TempDir()
-	s := prompttest.StartDetached(t, bin, []string{"demo", "--auto", "--rx-nodes", "3", "--sync", mode}, prompttest.Options{Dir: tmp, Env: demoEnv(tmp)})
-	state := s.Wait(8 * time.Minute)
-	out, errOut := s.Stdout.String(), s.Stderr.String()
-	if state.ExitCode() != 0 {
+	var out string
+	for attempt := 1; ; attempt++ {
+		tmp := t.TempDir()
+		s := prompttest.StartDetached(t, bin, []string{"demo", "--auto", "--rx-nodes", "3", "--sync", mode}, prompttest.Options{Dir: tmp, Env: demoEnv(tmp)})
+		state := s.Wait(8 * time.Minute)
+		var errOut string
+		out, errOut = s.Stdout.String(), s.Stderr.String()
+		if state.ExitCode() == 0 {
+			break
+		}
+		// Three simulators starting at once on a loaded two-core machine
+		// can start later than the policy allows: the nodes then say so
+		// (the next edge, or a miss from START_AT), MAIN offers nothing,
+		// and the demo fails as it should. Once more, then it counts.
+		if late := lateStart.FindString(out + errOut); attempt < 2 && late != "" {
+			t.Logf("attempt %d: a node started late on this machine (%q); again", attempt, late)
+			continue
+		}
 		t.Fatalf("demo --auto --rx-nodes 3 --sync %s exited %d\nstderr:\n%s\nstdout:\n%s", mode, state.ExitCode(), errOut, out)
 	}
 	for _, w := range []string{

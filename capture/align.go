@@ -29,7 +29,7 @@ const usbBlockBytes = 262144
 type alignFacts struct {
 	Mode        string
 	StartAt     time.Time // the task's START_AT, a whole second of true time
-	ProcessAt   time.Time // when hackrf_transfer was started (armed, for PPS)
+	ProcessAt   time.Time // when hackrf_transfer was started (PPS: "soon" counts from here, the earliest it could arm)
 	FirstSample time.Time // firstSample's estimate, host clock
 	RateHz      int64
 	Offset      time.Duration // the OS's offset estimate, host − true

@@ -50,10 +50,12 @@
 // # A scheduled capture
 //
 // schedule.go times the start by the host clock less the offset chrony
-// reports: HOST_CLOCK starts the tool expectedLatency (150 ms, its usual
-// start-up) before START_AT; PPS starts it with -H sync.pps_arm_margin_s
-// before, and without a clock report takes half that margin as the
-// clock's bound. The first sample's estimate comes from the file's growth
+// reports: HOST_CLOCK aims the tool's first sample at START_AT; PPS aims
+// its arming (-H) sync.pps_arm_margin_s before, and without a clock
+// report takes half that margin as the clock's bound. Either starts the
+// tool early by its start-up, which a rehearsal (rehearse.go: four blocks
+// to its own file, no -H) measures on this host just before; the lead
+// check before that uses expectedLatency (150 ms). The first sample's estimate comes from the file's growth
 // (firstsample.go): never early, at most one USB block late; judgeAlignment (align.go)
 // turns it into the result's alignment (PROTOCOL#capture).
 //

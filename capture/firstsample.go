@@ -47,3 +47,10 @@ func (f *firstSample) at() time.Time {
 	}
 	return f.best
 }
+
+// seen reports whether the file held a byte at a look.
+func (f *firstSample) seen() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return !f.best.IsZero()
+}

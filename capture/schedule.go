@@ -11,10 +11,9 @@ import (
 )
 
 // expectedLatency is how long hackrf_transfer takes from its start to its
-// first sample without -H (open, tune, start streaming), subtracted from
-// START_AT for HOST_CLOCK. The capture measures the real one
-// (firstsample.go) and reports where the first sample landed; this only
-// aims.
+// first sample (open, tune, start streaming) until the rehearsal
+// (rehearse.go) has measured it on this host: the lead check before the
+// file is reserved uses it.
 const expectedLatency = 150 * time.Millisecond
 
 // clockKey is the policy key that bounds a HOST_CLOCK node's error.
@@ -25,7 +24,9 @@ const clockKey = "sync.max_host_clock_bound_s"
 // clock, for the verdict.
 type schedule struct {
 	sync    captureplan.Sync
-	startAt time.Time // host clock
+	target  time.Time     // host clock: when the first sample (HOST_CLOCK) or the arming (PPS) is due
+	latency time.Duration // the tool's start-up, measured by the rehearsal
+	startAt time.Time     // target less latency: when the tool starts
 	trigger bool
 	clock   hostclock.ErrorBound
 	known   bool // clock holds a report
@@ -46,21 +47,33 @@ func (s *session) planSchedule(ctx context.Context, sy captureplan.Sync) (*sched
 			return nil, err
 		}
 		sc.clock, sc.known = b, true
-		sc.startAt = sy.StartAt.Add(b.Offset - expectedLatency)
+		sc.target = sy.StartAt.Add(b.Offset)
 	default:
 		if b, err := hostclock.Bound(ctx, s.d.Runner); err == nil {
 			sc.clock, sc.known = b, true
 		}
 		sc.trigger = true
 		margin := time.Duration(sy.PPSArmMarginS * float64(time.Second))
-		sc.startAt = sy.StartAt.Add(sc.clock.Offset - margin)
+		sc.target = sy.StartAt.Add(sc.clock.Offset - margin)
 	}
-	if now := time.Now(); !now.Before(sc.startAt) {
-		return nil, fmt.Errorf("START_AT %s: the tool had to start at %s by this host's clock, and it is %s: too late "+
-			"(a missed START_AT needs a new TASK_ID: `rfhandoff task new NEW_TASK_ID ... --start-at ... --sync %s`)",
-			sy.StartAt.UTC().Format(captureplan.StartAtLayout), sc.startAt.Format(time.RFC3339Nano), now.Format(time.RFC3339Nano), sy.Mode)
+	sc.latency = expectedLatency
+	if err := sc.aim(); err != nil {
+		return nil, err
 	}
 	return sc, nil
+}
+
+// aim sets when the tool starts from the target and the start-up, and
+// refuses a start already past.
+func (sc *schedule) aim() error {
+	sc.startAt = sc.target.Add(-sc.latency)
+	sy := sc.sync
+	if now := time.Now(); !now.Before(sc.startAt) {
+		return fmt.Errorf("START_AT %s: the tool had to start at %s by this host's clock, and it is %s: too late "+
+			"(hackrf_transfer's start-up here: %s; a missed START_AT needs a new TASK_ID: `rfhandoff task new NEW_TASK_ID ... --start-at ... --sync %s`)",
+			sy.StartAt.UTC().Format(captureplan.StartAtLayout), sc.startAt.Format(time.RFC3339Nano), now.Format(time.RFC3339Nano), seconds(sc.latency), sy.Mode)
+	}
+	return nil
 }
 
 // wait sleeps until the tool must start; a signal ends the wait and the
@@ -106,7 +119,7 @@ func (s *session) alignment(overruns int64) *result.Alignment {
 		return nil
 	}
 	a := s.sched.verdict(s.rep.ProcessStarted, s.first.at(), s.params.SampleRateHz, overruns)
-	s.d.Logger.Info("alignment", "task_id", s.rep.TaskID, "armed", s.rep.ProcessStarted.Format(time.RFC3339Nano),
+	s.d.Logger.Info("alignment", "task_id", s.rep.TaskID, "started", s.rep.ProcessStarted.Format(time.RFC3339Nano), "start_up", s.sched.latency,
 		"first_sample_host", s.first.at().Format(time.RFC3339Nano), "first_sample_at", a.FirstSampleAt.Format(time.RFC3339Nano),
 		"trigger", a.Trigger, "bound", a.Bound, "aligned", a.Aligned)
 	return a

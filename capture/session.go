@@ -121,6 +121,11 @@ func (s *session) run(ctx context.Context) (*Report, error) {
 	if err := s.fault(stepParams, s.params.Validate()); err != nil {
 		return nil, fmt.Errorf("capture parameters of the plan: %w", err)
 	}
+	if s.sched != nil {
+		if err := s.rehearse(ctx); err != nil {
+			return nil, err
+		}
+	}
 	planned := time.Duration(pl.PlannedDurationS) * time.Second
 	s.sha256, s.sha512 = sha256.New(), sha512.New()
 	s.an = quicklook.NewAnalyzer(quicklook.Params{

@@ -85,6 +85,7 @@ func TestCapturePlanFromTask(t *testing.T) {
 func TestCapturePlanSync(t *testing.T) {
 	at := time.Date(2026, 12, 2, 20, 0, 0, 0, time.UTC)
 	p := testPlan()
+	p.Dir = t.TempDir() // absolute on every platform, unlike /srv on Windows
 	p.Sync = &Sync{StartAt: at, Mode: SyncPPS, PPSArmMarginS: 0.3}
 	lines := strings.Join(p.Describe(1e12, nil), "\n")
 	for _, want := range []string{

@@ -1,0 +1,76 @@
+package capture
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+)
+
+// rehearsalSamples is how much the rehearsal records: four USB blocks,
+// enough looks at the file's growth for its first sample's estimate.
+const rehearsalSamples = 4 * usbBlockBytes / 2
+
+// rehearsalSuffix names the rehearsal's file beside the capture's; it is
+// removed before the capture starts.
+const rehearsalSuffix = ".rehearsal"
+
+// rehearse measures hackrf_transfer's start-up on this host, now: a short
+// run with the capture's own parameters (no -H, its own file), from its
+// start to its first sample by the file's growth (firstsample.go). The
+// capture then starts the tool that much before it must stream (or arm),
+// so a slow board, a Raspberry Pi or a busy host aims as well as an idle
+// one. It must be done by the start the fixed estimate gave.
+func (s *session) rehearse(ctx context.Context) error {
+	sc := s.sched
+	path := s.rep.DataPath + rehearsalSuffix
+	// Exclusive create, as for the capture: a planted file or symlink is
+	// refused, never written through.
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return fmt.Errorf("the start-up rehearsal's file: %w (remove it if no capture of this task is running)", err)
+	}
+	f.Close()
+	defer os.Remove(path)
+
+	p := s.params
+	p.OutPath, p.NumSamples, p.Trigger = path, rehearsalSamples, false
+	rctx, cancel := context.WithDeadline(ctx, sc.startAt)
+	defer cancel()
+	started := time.Now()
+	first := newFirstSample(p.SampleRateHz, started)
+	rcv, err := s.hc.StartReceive(rctx, p, nil)
+	if err != nil {
+		return fmt.Errorf("the start-up rehearsal (hackrf_transfer -n %d): %w", p.NumSamples, err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := rcv.Wait()
+		done <- err
+	}()
+	var waitErr error
+	for ended := false; !ended; {
+		select {
+		case waitErr = <-done:
+			ended = true
+		case <-time.After(time.Millisecond):
+		}
+		if st, err := os.Stat(path); err == nil {
+			first.observe(time.Now(), st.Size())
+		}
+	}
+	if !first.seen() {
+		why := "it wrote no sample"
+		if waitErr != nil {
+			why += ": " + waitErr.Error()
+		}
+		if errors.Is(rctx.Err(), context.DeadlineExceeded) {
+			why += " before the capture had to start"
+		}
+		return fmt.Errorf("the start-up rehearsal (hackrf_transfer -n %d to %s): %s; nothing was captured", p.NumSamples, path, why)
+	}
+	sc.latency = max(first.at().Sub(started), 0)
+	s.d.Logger.Info("start-up rehearsed", "task_id", s.rep.TaskID, "start_up", sc.latency)
+	return sc.aim()
+}

@@ -208,7 +208,8 @@ type Sync struct {
 	// error, in seconds, this node accepts; a larger one refuses to arm.
 	MaxHostClockBoundS float64 `toml:"max_host_clock_bound_s"`
 	// PPSArmMarginS (PPS): hackrf_transfer -H is armed this many seconds
-	// before the START_AT edge, inside the second before it.
+	// before the START_AT edge, inside the second before it; the default,
+	// the middle, leaves the most room either way for the start-up.
 	PPSArmMarginS float64 `toml:"pps_arm_margin_s"`
 	// AllowedModes are the SYNC_MODE values this node runs; a task with
 	// another is refused, [] refuses every scheduled task.
@@ -288,7 +289,7 @@ func Default() Policy {
 			Timeout: Duration{defaultNotifyTimeout},
 		},
 		Clock: Clock{RequireSynchronized: true},
-		Sync: Sync{MinLeadS: 30, MaxHostClockBoundS: 0.1, PPSArmMarginS: 0.6,
+		Sync: Sync{MinLeadS: 30, MaxHostClockBoundS: 0.1, PPSArmMarginS: 0.5,
 			AllowedModes: append([]string(nil), captureplan.SyncModes...)},
 	}
 }

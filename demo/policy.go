@@ -85,11 +85,6 @@ func (sb *Sandbox) writePolicies(t Timing) error {
 		rx.Trust = config.Trust{TaskSigners: sb.TaskSigners, SigningKey: n.Key}
 		if sb.Sync != "" {
 			rx.Sync.MinLeadS = syncMinLeadS
-			// Every node's hackrf_transfer must have armed before the
-			// edge; the simulator is this binary, which on a loaded
-			// two-core machine, three nodes starting at once, takes
-			// longer than the default 0.6 s to get there.
-			rx.Sync.PPSArmMarginS = syncArmMarginS
 			rx.Sync.MaxHostClockBoundS = syncMaxHostClockBoundS
 		}
 		if !sb.multi() {

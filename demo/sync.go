@@ -38,10 +38,6 @@ func ParseSync(s string) (string, error) {
 // so that the captures need not wait long after the last approval.
 const syncMinLeadS = 5
 
-// syncArmMarginS is the nodes' sync.pps_arm_margin_s in a scheduled demo:
-// the largest the policy allows (0.9 s), see writePolicies.
-const syncArmMarginS = 0.9
-
 // approvalAllowance is how long the demo gives each node, from the task's
 // writing, for rx check and rx approve: START_AT is written once, with the
 // task (task new --start-in), because the approval binds the task's bytes

@@ -12,13 +12,14 @@ import (
 
 	"github.com/cli/safeexec"
 
+	"rfhandoff/config"
 	"rfhandoff/exec"
 	"rfhandoff/hostclock"
 )
 
 // TestSandboxSync: a scheduled sandbox gives each node its clock offset
-// and distance, writes the nodes' small min_lead_s and largest arming
-// margin into their policies, and puts a chronyc stand-in first on each
+// and distance, writes the nodes' small min_lead_s into their policies
+// (the arming margin stays the default, the middle of the second), and puts a chronyc stand-in first on each
 // node's PATH that reports exactly that node's offset through the
 // audited runner, as rx capture asks it.
 func TestSandboxSync(t *testing.T) {
@@ -46,8 +47,8 @@ func TestSandboxSync(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if pol.Sync.MinLeadS != syncMinLeadS || pol.Sync.PPSArmMarginS != syncArmMarginS || pol.Sync.MaxHostClockBoundS != syncMaxHostClockBoundS {
-			t.Errorf("%s: [sync] %+v, want min_lead_s %d, pps_arm_margin_s %g, max_host_clock_bound_s %g", n.Side, pol.Sync, syncMinLeadS, syncArmMarginS, syncMaxHostClockBoundS)
+		if pol.Sync.MinLeadS != syncMinLeadS || pol.Sync.PPSArmMarginS != config.Default().Sync.PPSArmMarginS || pol.Sync.MaxHostClockBoundS != syncMaxHostClockBoundS {
+			t.Errorf("%s: [sync] %+v, want min_lead_s %d, pps_arm_margin_s %g, max_host_clock_bound_s %g", n.Side, pol.Sync, syncMinLeadS, config.Default().Sync.PPSArmMarginS, syncMaxHostClockBoundS)
 		}
 		env := sb.syncEnv(sb.childEnv(os.Environ()), n)
 		for _, kv := range []string{"HACKRF_SIM_TRIGGER=pps", "HACKRF_SIM_DELAY_NS=" + []string{"0", "137", "512"}[i]} {

@@ -109,7 +109,7 @@ func TestTaskStartAtRefused(t *testing.T) {
 	}
 	ap := rx.start(true, "rx", "approve")
 	ap.WaitForText(menu, rxWait)
-	for _, want := range []string{"Starts at:     " + m[1], "Sync mode:     PPS: arms hackrf_transfer -H 0.6 s before that 1PPS edge",
+	for _, want := range []string{"Starts at:     " + m[1], "Sync mode:     PPS: arms hackrf_transfer -H 0.5 s before that 1PPS edge",
 		fmt.Sprintf("from this prompt; approve, and start rx capture, at least sync.min_lead_s (%d s) before it", lead)} {
 		if !strings.Contains(ap.TTY.String(), want) {
 			t.Errorf("the approval prompt lacks %q:\n%s", want, ap.TTY.String())

@@ -33,6 +33,45 @@ func runEnv(t testing.TB, env map[string]string, sigs chan os.Signal, args ...st
 	return out.String(), errb.String(), code
 }
 
+// signalOn is a stderr that sends sig once the output so far contains
+// when: a test then signals on what the tool said, not after a sleep a
+// slow host (Wine, a loaded CI) can outrun.
+type signalOn struct {
+	mu   sync.Mutex
+	buf  bytes.Buffer
+	when string
+	sig  os.Signal
+	sigs chan os.Signal
+	sent bool
+}
+
+func (w *signalOn) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	n, err := w.buf.Write(p)
+	if !w.sent && strings.Contains(w.buf.String(), w.when) {
+		w.sent = true
+		w.sigs <- w.sig
+	}
+	return n, err
+}
+
+// runUntil runs hackrf_transfer in-process with env and sends it sig once
+// its stderr contains when.
+func runUntil(t testing.TB, env map[string]string, sig os.Signal, when string, args ...string) (string, int) {
+	t.Helper()
+	m, err := parseEnv(func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &signalOn{when: when, sig: sig, sigs: make(chan os.Signal, 1)}
+	var out bytes.Buffer
+	code := runTransfer("hackrf_transfer", args, m, &out, w, w.sigs)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.String(), code
+}
+
 // waitPhase sleeps until the fraction of the current second of true time
 // (the host clock minus offset) is in [lo, hi).
 func waitPhase(offset time.Duration, lo, hi float64) {
@@ -146,12 +185,7 @@ func TestTriggerPPSPaced(t *testing.T) {
 // interval empty and says so once more).
 func TestTriggerNoneWaitsForever(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "cap.ci8")
-	sigs := make(chan os.Signal, 1)
-	go func() {
-		time.Sleep(1300 * time.Millisecond)
-		sigs <- syscall.SIGINT
-	}()
-	_, errs, code := runEnv(t, map[string]string{TriggerEnv: "none"}, sigs, "-H", "-r", path, "-s", "2000000", "-n", "1000")
+	errs, code := runUntil(t, map[string]string{TriggerEnv: "none"}, syscall.SIGINT, "Waiting for trigger...\n", "-H", "-r", path, "-s", "2000000", "-n", "1000")
 	if code != 0 {
 		t.Fatalf("exit %d:\n%s", code, errs)
 	}
@@ -193,12 +227,7 @@ func TestTriggerIgnoreDataAtOnce(t *testing.T) {
 // whole run.
 func TestTriggerDisablesTheStallExit(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "cap.ci8")
-	sigs := make(chan os.Signal, 1)
-	go func() {
-		time.Sleep(1500 * time.Millisecond)
-		sigs <- syscall.SIGTERM
-	}()
-	_, errs, code := runEnv(t, map[string]string{"HACKRF_SIM": "stall,fast", TriggerEnv: "ignore"}, sigs, "-H", "-r", path, "-s", "2000000", "-n", "3000000")
+	errs, code := runUntil(t, map[string]string{"HACKRF_SIM": "stall,fast", TriggerEnv: "ignore"}, syscall.SIGTERM, "Waiting for trigger...\n", "-H", "-r", path, "-s", "2000000", "-n", "3000000")
 	if code != 0 || strings.Contains(errs, "Couldn't transfer") {
 		t.Fatalf("exit %d:\n%s", code, errs)
 	}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"rfhandoff/captureplan"
 	"rfhandoff/config"
 	"rfhandoff/exec"
 	"rfhandoff/gitcli"
@@ -231,6 +232,13 @@ func Run(ctx context.Context, d Deps, o Options) (rep *Report, err error) {
 		hc.Serial = board.Serial
 	}
 	d.Logger.Info("HackRF found", "board", board.BoardName, "serial", board.Serial, "firmware", board.FirmwareVersion)
+	if sy := plan.Sync; sy != nil && sy.Mode == captureplan.SyncPPS {
+		if why := board.IgnoresTrigger(); why != "" {
+			return nil, &refusedError{TaskID: id, Reasons: []string{fmt.Sprintf(
+				"SYNC_MODE PPS needs a board that waits for the trigger, and the HackRF %s does not: %s, or schedule the capture by the host clock (task new NEW_TASK_ID ... --sync HOST_CLOCK); nothing was started",
+				board.Serial, why)}}
+		}
+	}
 	if err := checkClock(ctx, hc, board); err != nil {
 		return nil, err
 	}

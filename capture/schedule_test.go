@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"errors"
 	"slices"
 	"strconv"
 	"strings"
@@ -35,9 +36,16 @@ func scheduledWorld(t *testing.T, mode string, lead time.Duration, chrony *clock
 	return w, start
 }
 
-// simEnv adds kv (NAME=value) to the environment the runner's tools get.
+// simEnv sets kv (NAME=value) in the environment the runner's tools get,
+// in place of a value newWorld gave.
 func simEnv(kv ...string) func(*exec.Options) {
-	return func(o *exec.Options) { o.Environ = append(o.Environ, kv...) }
+	return func(o *exec.Options) {
+		for _, v := range kv {
+			name, _, _ := strings.Cut(v, "=")
+			o.Environ = slices.DeleteFunc(o.Environ, func(e string) bool { return strings.HasPrefix(e, name+"=") })
+		}
+		o.Environ = append(o.Environ, kv...)
+	}
 }
 
 // transferArgs is the argv the capture's hackrf_transfer was started
@@ -175,4 +183,30 @@ func TestCaptureScheduledRefusedWithoutAClockBound(t *testing.T) {
 		t.Errorf("%d results published", len(rs))
 	}
 	t.Logf("refused: %v", err)
+}
+
+// TestCaptureScheduledRefusesFirmwareThatIgnoresTheTrigger: a HackRF One
+// before r9 on firmware 2023.01.1 (greatscottgadgets/hackrf#1292) would
+// stream at once under -H: a PPS capture is refused before anything arms,
+// naming the firmware and the issue, and nothing starts or is published.
+func TestCaptureScheduledRefusesFirmwareThatIgnoresTheTrigger(t *testing.T) {
+	t.Parallel()
+	w, _ := scheduledWorld(t, captureplan.SyncPPS, 20*time.Second, nil, simEnv("HACKRF_SIM=fw2023", "HACKRF_SIM_TRIGGER=pps"))
+	refs := w.Refs(t)
+	_, err := w.run(t, t.Context(), opts())
+	var re *refusedError
+	if !errors.As(err, &re) {
+		t.Fatalf("err = %v, want the board refused", err)
+	}
+	for _, want := range []string{"SYNC_MODE PPS", "firmware 2023.01.1", "hackrf#1292", "--sync HOST_CLOCK", "nothing was started"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("refusal lacks %q:\n%v", want, err)
+		}
+	}
+	if n := len(w.auditStarts(t, exec.HackRFTransfer)); n != 0 {
+		t.Errorf("hackrf_transfer started %d times", n)
+	}
+	if w.Refs(t) != refs {
+		t.Error("something was published")
+	}
 }

@@ -13,6 +13,10 @@ const (
 	// API is too old for CLKIN status and the -B counters.
 	OldFirmwareVersion = "2021.03.1"
 	OldAPIVersion      = "1.04"
+	// HACKRF_SIM=fw2023: firmware 2023.01.1 on a HackRF One before r9,
+	// which ignores -H (greatscottgadgets/hackrf#1292).
+	TriggerlessFirmwareVersion = "2023.01.1"
+	triggerlessAPIVersion      = "1.07"
 )
 
 // unsupported is libhackrf's answer for a call the firmware's USB API is

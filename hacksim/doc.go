@@ -71,6 +71,10 @@
 //     "hackrf_get_clkin_status() failed: feature not supported by installed
 //     firmware (-1005)" (exit 1), and hackrf_transfer -B prints the same
 //     failure for hackrf_get_m0_state() instead of its counters.
+//   - fw2023: the board is a HackRF One r6 on firmware 2023.01.1 (USB API
+//     1.07), which ignores -H (greatscottgadgets/hackrf#1292): hackrf_info
+//     says so, and hackrf_transfer -H streams at once whatever
+//     HACKRF_SIM_TRIGGER says.
 //   - slowstop: hackrf_transfer takes 2 s from SIGINT/SIGTERM to its end
 //     sequence, as a board slow to stop streaming does: what waits for it
 //     must wait that long before it kills.

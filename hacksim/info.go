@@ -16,13 +16,15 @@ const infoPartID = "Part ID Number: 0xa000cb3c 0x00574f5b\n"
 
 // infoBoard is the board's block. The revision and the platform list are
 // read only from firmware with USB API 1.06 or later.
-const infoBoard = infoBoardHead +
-	"Firmware Version: " + firmwareVersion + " (API:" + apiVersion + ")\n" +
-	infoPartID +
-	"Hardware Revision: r8\n" +
-	"Hardware appears to have been manufactured by Great Scott Gadgets.\n" +
-	"Hardware supported by installed firmware:\n" +
-	"    HackRF One\n"
+func infoBoard(firmware, api, revision string) string {
+	return infoBoardHead +
+		"Firmware Version: " + firmware + " (API:" + api + ")\n" +
+		infoPartID +
+		"Hardware Revision: " + revision + "\n" +
+		"Hardware appears to have been manufactured by Great Scott Gadgets.\n" +
+		"Hardware supported by installed firmware:\n" +
+		"    HackRF One\n"
+}
 
 const infoBoardOldFirmware = infoBoardHead +
 	"Firmware Version: " + OldFirmwareVersion + " (API:" + OldAPIVersion + ")\n" +
@@ -35,8 +37,10 @@ func runInfo(m modes, stdout io.Writer) int {
 		return 1
 	case m.oldfw:
 		io.WriteString(stdout, infoHeader+infoBoardOldFirmware)
+	case m.fw2023:
+		io.WriteString(stdout, infoHeader+infoBoard(TriggerlessFirmwareVersion, triggerlessAPIVersion, "r6"))
 	default:
-		io.WriteString(stdout, infoHeader+infoBoard)
+		io.WriteString(stdout, infoHeader+infoBoard(firmwareVersion, apiVersion, "r8"))
 	}
 	return 0
 }

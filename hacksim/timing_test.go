@@ -484,3 +484,25 @@ func BenchmarkLagError(b *testing.B) {
 	b.ReportMetric(sum/float64(b.N), "mean-lag-err/sample")
 	b.ReportMetric(worst, "max-lag-err/sample")
 }
+
+// TestTriggerlessFirmware: HACKRF_SIM=fw2023 is a HackRF One r6 on
+// firmware 2023.01.1, as hackrfcli reads it (a board it knows ignores
+// -H), and -H streams at once even with nothing on the trigger input.
+func TestTriggerlessFirmware(t *testing.T) {
+	out, errs, code := run(t, "fw2023", "hackrf_info", nil)
+	in, err := hackrfcli.ParseInfo([]byte(out), []byte(errs), code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := in.Boards[0]; b.FirmwareVersion != TriggerlessFirmwareVersion || b.HardwareRevision != "r6" || !strings.Contains(b.IgnoresTrigger(), "hackrf#1292") {
+		t.Errorf("board = %+v: want firmware %s on an r6, known to ignore -H", b, TriggerlessFirmwareVersion)
+	}
+	path := filepath.Join(t.TempDir(), "cap.ci8")
+	_, errs, code = runEnv(t, map[string]string{"HACKRF_SIM": "fw2023,fast", TriggerEnv: "none"}, nil, "-H", "-r", path, "-s", "2000000", "-n", "200000")
+	if code != 0 || strings.Contains(errs, "Waiting") || !strings.Contains(errs, "call hackrf_set_hw_sync_mode(1)\n") {
+		t.Fatalf("exit %d:\n%s", code, errs)
+	}
+	if fi, err := os.Stat(path); err != nil || fi.Size() != 400000 {
+		t.Errorf("capture %v, %v", fi, err)
+	}
+}

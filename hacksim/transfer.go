@@ -211,9 +211,10 @@ func (s *session) stream() int {
 // arm is -H: no block flows until the trigger input's first rising edge
 // after arming (now), which HACKRF_SIM_TRIGGER decides: the next whole
 // second of true time (pps), never (none), or no wait at all (ignore:
-// firmware that ignores -H). Sample 0 is taken exactly at the edge.
+// firmware that ignores -H, as HACKRF_SIM=fw2023's does whatever the
+// input sees). Sample 0 is taken exactly at the edge.
 func (s *session) arm() {
-	if !s.x.hwSync {
+	if !s.x.hwSync || s.m.fw2023 {
 		return
 	}
 	switch s.m.trigger {

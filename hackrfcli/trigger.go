@@ -1,0 +1,65 @@
+package hackrfcli
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// The board IDs hackrf_info prints (libhackrf's hackrf_board_id).
+const (
+	boardHackRFOneOG = 2 // HackRF One before r9
+	boardHackRFPro   = 5 // "Praline"
+)
+
+// IgnoresTrigger names the firmware known to stream at once under -H
+// instead of waiting for the trigger input's edge, with the issue that
+// reports it and what to do; "" for any other. A board it names cannot
+// start on a shared edge, so a PPS-scheduled capture is refused before it
+// arms (capture's check after arming catches firmware not known here):
+//   - HackRF One before r9 on 2023.01.1 (greatscottgadgets/hackrf#1292,
+//     fixed in 2024.02.1; r9 boards were not affected);
+//   - HackRF Pro on releases up to 2026.01.3 (#1802).
+func (b Board) IgnoresTrigger() string {
+	v, ok := releaseOf(b.FirmwareVersion)
+	if !ok {
+		return ""
+	}
+	switch {
+	case b.BoardID == boardHackRFOneOG && v == [3]int{2023, 1, 1}:
+		return fmt.Sprintf("firmware %s on a HackRF One before r9 ignores -H and streams at once "+
+			"(greatscottgadgets/hackrf#1292, fixed in 2024.02.1): update the board's firmware", b.FirmwareVersion)
+	case b.BoardID == boardHackRFPro && !later(v, [3]int{2026, 1, 3}):
+		return fmt.Sprintf("firmware %s on a HackRF Pro ignores -H and streams at once "+
+			"(greatscottgadgets/hackrf#1802, releases to 2026.01.3): update the board's firmware", b.FirmwareVersion)
+	}
+	return ""
+}
+
+// releaseOf reads a release version, "2024.02.1" (a leading "v" allowed);
+// a git build ("git-1925e590") is not a release.
+func releaseOf(s string) ([3]int, bool) {
+	var v [3]int
+	parts := strings.Split(strings.TrimPrefix(s, "v"), ".")
+	if len(parts) != 3 {
+		return v, false
+	}
+	for i, p := range parts {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 0 {
+			return v, false
+		}
+		v[i] = n
+	}
+	return v, true
+}
+
+// later reports whether release a comes after b.
+func later(a, b [3]int) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return a[i] > b[i]
+		}
+	}
+	return false
+}

@@ -96,6 +96,7 @@ func (sc *schedule) verdict(processAt, firstSample time.Time, rateHz, overruns i
 		RateHz: rateHz, Overruns: overruns,
 		MaxBound:  time.Duration(sc.sync.MaxHostClockBoundS * float64(time.Second)),
 		ArmMargin: time.Duration(sc.sync.PPSArmMarginS * float64(time.Second)),
+		PPSError:  time.Duration(sc.sync.PPSErrorS * float64(time.Second)),
 	}
 	if sc.known {
 		f.Offset, f.ClockBound, f.ClockBasis = sc.clock.Offset, sc.clock.Bound, hostclock.BoundBasis+" = "+result.FormatSeconds(sc.clock.Bound)+" s"

@@ -91,7 +91,8 @@ func TestCaptureScheduledPPS(t *testing.T) {
 			t.Logf("attempt %d: armed outside the second before the edge on this loaded machine (%q); again", attempt, a.Reasons)
 			continue
 		}
-		period := time.Second / 2_000_000
+		// One sample period and the policy's 1PPS error (sync.pps_error_s).
+		period := time.Second/2_000_000 + time.Duration(config.Default().Sync.PPSErrorS*float64(time.Second))
 		for _, r := range rs {
 			a := r.Alignment
 			if r.SchemaVersion != result.ScheduledSchemaVersion || a == nil {
@@ -99,7 +100,7 @@ func TestCaptureScheduledPPS(t *testing.T) {
 			}
 			if !a.Aligned || len(a.Reasons) != 0 || a.Trigger != result.TriggerHonoured || a.EdgeAt == nil || !a.EdgeAt.Equal(start) ||
 				!a.FirstSampleAt.Equal(start) || !a.StartAt.Equal(start) || a.Bound != period {
-				t.Errorf("%s alignment = %+v, want aligned on the START_AT edge %s with a bound of one sample period", r.State, a, start)
+				t.Errorf("%s alignment = %+v, want aligned on the START_AT edge %s with a bound of one sample period and the 1PPS error", r.State, a, start)
 			}
 		}
 		return

@@ -108,10 +108,12 @@ type Sync struct {
 	Mode    string    `json:"mode"`     // SyncHostClock or SyncPPS
 	// MaxHostClockBoundS (HOST_CLOCK: sync.max_host_clock_bound_s) is the
 	// largest alignment error bound this node accepts; PPSArmMarginS
-	// (PPS: sync.pps_arm_margin_s) how long before the edge it arms. The
-	// other mode's is 0.
+	// (PPS: sync.pps_arm_margin_s) how long before the edge it arms, and
+	// PPSErrorS (sync.pps_error_s) how far its 1PPS edge may be from true
+	// time. The other mode's are 0.
 	MaxHostClockBoundS float64 `json:"max_host_clock_bound_s,omitempty"`
 	PPSArmMarginS      float64 `json:"pps_arm_margin_s,omitempty"`
+	PPSErrorS          float64 `json:"pps_error_s,omitempty"`
 }
 
 // StartText writes a start time as the operator reads it: UTC and the
@@ -123,11 +125,12 @@ func StartText(t time.Time) string {
 func (s *Sync) keys() []planKey {
 	if s == nil {
 		return []planKey{{"task " + FieldStartAt, "none"}, {"task " + FieldSyncMode, "none"},
-			{"sync.max_host_clock_bound_s", "none"}, {"sync.pps_arm_margin_s", "none"}}
+			{"sync.max_host_clock_bound_s", "none"}, {"sync.pps_arm_margin_s", "none"}, {"sync.pps_error_s", "none"}}
 	}
 	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 	return []planKey{{"task " + FieldStartAt, s.StartAt.UTC().Format(StartAtLayout)}, {"task " + FieldSyncMode, s.Mode},
-		{"sync.max_host_clock_bound_s", f(s.MaxHostClockBoundS)}, {"sync.pps_arm_margin_s", f(s.PPSArmMarginS)}}
+		{"sync.max_host_clock_bound_s", f(s.MaxHostClockBoundS)}, {"sync.pps_arm_margin_s", f(s.PPSArmMarginS)},
+		{"sync.pps_error_s", f(s.PPSErrorS)}}
 }
 
 // describe is the start's lines at the approval prompt.
@@ -137,7 +140,8 @@ func (s *Sync) describe() []string {
 	}
 	how := fmt.Sprintf("a clock error bound over %g s is refused (sync.max_host_clock_bound_s)", s.MaxHostClockBoundS)
 	if s.Mode == SyncPPS {
-		how = fmt.Sprintf("arms hackrf_transfer -H %g s before that 1PPS edge (sync.pps_arm_margin_s)", s.PPSArmMarginS)
+		how = fmt.Sprintf("arms hackrf_transfer -H %g s before that 1PPS edge (sync.pps_arm_margin_s), "+
+			"the edge within %g s of true time (sync.pps_error_s)", s.PPSArmMarginS, s.PPSErrorS)
 	}
 	return []string{
 		"Starts at:     " + StartText(s.StartAt) + " (task " + FieldStartAt + ")",

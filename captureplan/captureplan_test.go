@@ -86,11 +86,11 @@ func TestCapturePlanSync(t *testing.T) {
 	at := time.Date(2026, 12, 2, 20, 0, 0, 0, time.UTC)
 	p := testPlan()
 	p.Dir = t.TempDir() // absolute on every platform, unlike /srv on Windows
-	p.Sync = &Sync{StartAt: at, Mode: SyncPPS, PPSArmMarginS: 0.3}
+	p.Sync = &Sync{StartAt: at, Mode: SyncPPS, PPSArmMarginS: 0.3, PPSErrorS: 5e-8}
 	lines := strings.Join(p.Describe(1e12, nil), "\n")
 	for _, want := range []string{
 		"Starts at:     2026-12-02T20:00:00Z (local " + at.Local().Format("2006-01-02 15:04:05 MST") + ") (task START_AT)",
-		"Sync mode:     PPS: arms hackrf_transfer -H 0.3 s before that 1PPS edge (sync.pps_arm_margin_s) (task SYNC_MODE)",
+		"Sync mode:     PPS: arms hackrf_transfer -H 0.3 s before that 1PPS edge (sync.pps_arm_margin_s), the edge within 5e-08 s of true time (sync.pps_error_s) (task SYNC_MODE)",
 	} {
 		if !strings.Contains(lines, want) {
 			t.Errorf("Describe lacks %q:\n%s", want, lines)
@@ -113,7 +113,7 @@ func TestCapturePlanSync(t *testing.T) {
 		t.Errorf("another START_AT: %q", got)
 	}
 	if got := strings.Join(p.Changes(h), "\n"); !strings.Contains(got, "task SYNC_MODE: approved PPS, now HOST_CLOCK") ||
-		!strings.Contains(got, "sync.pps_arm_margin_s: approved 0.3, now 0") {
+		!strings.Contains(got, "sync.pps_arm_margin_s: approved 0.3, now 0") || !strings.Contains(got, "sync.pps_error_s: approved 5e-08, now 0") {
 		t.Errorf("another mode: %q", got)
 	}
 	if got := strings.Join(testPlan().Changes(p), "\n"); !strings.Contains(got, "task START_AT: approved none, now 2026-12-02T20:00:00Z") {
@@ -128,7 +128,7 @@ func TestCapturePlanSync(t *testing.T) {
 		t.Errorf("an unscheduled plan's JSON: %s", js)
 	}
 	js, _ = json.Marshal(p)
-	if !strings.Contains(string(js), `"sync":{"start_at":"2026-12-02T20:00:00Z","mode":"PPS","pps_arm_margin_s":0.3}`) {
+	if !strings.Contains(string(js), `"sync":{"start_at":"2026-12-02T20:00:00Z","mode":"PPS","pps_arm_margin_s":0.3,"pps_error_s":5e-8}`) {
 		t.Errorf("a scheduled plan's JSON: %s", js)
 	}
 	if errs := p.Validate("capture", nil); errs != nil {

@@ -76,6 +76,7 @@ func (p Policy) CapturePlanFor(t captureplan.Task) (captureplan.Plan, error) {
 			plan.Sync.MaxHostClockBoundS = p.Sync.MaxHostClockBoundS
 		case captureplan.SyncPPS:
 			plan.Sync.PPSArmMarginS = p.Sync.PPSArmMarginS
+			plan.Sync.PPSErrorS = p.Sync.PPSErrorS
 		}
 	}
 	if len(errs) > 0 {

@@ -110,7 +110,7 @@ func TestCapturePlanForSchedule(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := (captureplan.Sync{StartAt: at, Mode: "PPS", PPSArmMarginS: 0.5}); got.Sync == nil || *got.Sync != want {
+	if want := (captureplan.Sync{StartAt: at, Mode: "PPS", PPSArmMarginS: 0.5, PPSErrorS: 1e-7}); got.Sync == nil || *got.Sync != want {
 		t.Errorf("PPS plan's sync %+v, want %+v", got.Sync, want)
 	}
 	got, err = p.CapturePlanFor(captureplan.Task{DurationS: 30, StartAt: at, SyncMode: captureplan.SyncHostClock})

@@ -211,6 +211,10 @@ type Sync struct {
 	// before the START_AT edge, inside the second before it; the default,
 	// the middle, leaves the most room either way for the start-up.
 	PPSArmMarginS float64 `toml:"pps_arm_margin_s"`
+	// PPSErrorS (PPS): how far this node's 1PPS edge may be from true
+	// time (the GPSDO's accuracy and the cable's delay), in seconds; a
+	// PPS-aligned capture's bound is one sample period plus it.
+	PPSErrorS float64 `toml:"pps_error_s"`
 	// AllowedModes are the SYNC_MODE values this node runs; a task with
 	// another is refused, [] refuses every scheduled task.
 	AllowedModes []string `toml:"allowed_modes"`
@@ -289,7 +293,7 @@ func Default() Policy {
 			Timeout: Duration{defaultNotifyTimeout},
 		},
 		Clock: Clock{RequireSynchronized: true},
-		Sync: Sync{MinLeadS: 30, MaxHostClockBoundS: 0.1, PPSArmMarginS: 0.5,
+		Sync: Sync{MinLeadS: 30, MaxHostClockBoundS: 0.1, PPSArmMarginS: 0.5, PPSErrorS: 1e-7,
 			AllowedModes: append([]string(nil), captureplan.SyncModes...)},
 	}
 }

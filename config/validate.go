@@ -25,6 +25,7 @@ const (
 	maxHostClockBoundS   = 1.0
 	minPPSArmMarginS     = 0.1
 	maxPPSArmMarginS     = 0.9
+	maxPPSErrorS         = 0.001
 	syncModesDescription = "HOST_CLOCK or PPS"
 )
 
@@ -236,6 +237,10 @@ func (p Policy) validateSync(ps *problems) {
 	if !(s.PPSArmMarginS >= minPPSArmMarginS && s.PPSArmMarginS <= maxPPSArmMarginS) {
 		ps.add("sync.pps_arm_margin_s", s.PPSArmMarginS,
 			"must be from %g to %g seconds: PPS arms inside the one second before the START_AT edge (from 1 s the edge before it would start the capture), leaving hackrf_transfer at least %g s to arm", minPPSArmMarginS, maxPPSArmMarginS, minPPSArmMarginS)
+	}
+	if !(s.PPSErrorS >= 0 && s.PPSErrorS <= maxPPSErrorS) {
+		ps.add("sync.pps_error_s", s.PPSErrorS,
+			"must be from 0 to %g seconds: the 1PPS edge's own error from true time (a locked GPSDO's is tens of nanoseconds, e.g. 0.0000001)", maxPPSErrorS)
 	}
 	seen := map[string]bool{}
 	for _, m := range s.AllowedModes {

@@ -54,10 +54,14 @@
 // its arming (-H) sync.pps_arm_margin_s before, and without a clock
 // report takes half that margin as the clock's bound. Either starts the
 // tool early by its start-up, which a rehearsal (rehearse.go: four blocks
-// to its own file, no -H) measures on this host just before; the lead
-// check before that uses expectedLatency (150 ms). The first sample's estimate comes from the file's growth
-// (firstsample.go): never early, at most one USB block late; judgeAlignment (align.go)
-// turns it into the result's alignment (PROTOCOL#capture).
+// to its own file, no -H) measures on this host 5 s before, under the
+// load the start will meet; the lead check before that uses
+// expectedLatency (150 ms). A scheduled capture's git reads for READY
+// wait until the capture is confirmed, so nothing the rehearsal did not
+// see competes with the start. The first sample's estimate comes from
+// the file's growth (firstsample.go): never early, at most one USB block
+// late; judgeAlignment (align.go) turns it into the result's alignment
+// (PROTOCOL#capture).
 //
 // # The simulator
 //

@@ -16,14 +16,25 @@ const rehearsalSamples = 4 * usbBlockBytes / 2
 // removed before the capture starts.
 const rehearsalSuffix = ".rehearsal"
 
+// rehearsalLead is how long before the tool's start the rehearsal runs:
+// late, so that it meets the load the start will (other programs; the
+// other nodes of a one-machine demo, which start at the same moment),
+// and early enough that a slow host still has its figure before it must
+// start.
+const rehearsalLead = 5 * time.Second
+
 // rehearse measures hackrf_transfer's start-up on this host, now: a short
 // run with the capture's own parameters (no -H, its own file), from its
 // start to its first sample by the file's growth (firstsample.go). The
 // capture then starts the tool that much before it must stream (or arm),
 // so a slow board, a Raspberry Pi or a busy host aims as well as an idle
-// one. It must be done by the start the fixed estimate gave.
+// one. It runs rehearsalLead before the start the fixed estimate gives
+// (at once when that is sooner) and must be done by that start.
 func (s *session) rehearse(ctx context.Context) error {
 	sc := s.sched
+	if err := sc.waitUntil(ctx, sc.startAt.Add(-rehearsalLead)); err != nil {
+		return err
+	}
 	path := s.rep.DataPath + rehearsalSuffix
 	// Exclusive create, as for the capture: a planted file or symlink is
 	// refused, never written through.

@@ -180,6 +180,21 @@ func (s *session) run(ctx context.Context) (*Report, error) {
 		return nil, err
 	}
 
+	confirm := func() error {
+		err := s.confirm(ctx)
+		if err != nil && ctx.Err() != nil {
+			return interrupted(context.Cause(ctx), false)
+		}
+		return err
+	}
+	// A scheduled start was rehearsed with nothing beside the tool: its
+	// git reads wait until the capture is confirmed, so none competes with
+	// the tool's start-up (PPS: its arming) as the rehearsal did not see.
+	if s.sched != nil {
+		if err := confirm(); err != nil {
+			return nil, err
+		}
+	}
 	// While confirm waits for the file to grow, the checkout's HEAD (for
 	// source_head) is read and READY's publish starts its git reads (the
 	// task, HEAD, check 6's clone), off READY's path; each is looked at
@@ -193,12 +208,11 @@ func (s *session) run(ctx context.Context) (*Report, error) {
 		return nil, err
 	}
 	defer prep.Close()
-	err = s.confirm(ctx)
+	if s.sched == nil {
+		err = confirm()
+	}
 	head, herr := headOf()
 	if err != nil {
-		if ctx.Err() != nil {
-			return nil, interrupted(context.Cause(ctx), false)
-		}
 		return nil, err
 	}
 	if err := s.fault(stepHead, herr); err != nil {

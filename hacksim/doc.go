@@ -75,6 +75,10 @@
 //     1.07), which ignores -H (greatscottgadgets/hackrf#1292): hackrf_info
 //     says so, and hackrf_transfer -H streams at once whatever
 //     HACKRF_SIM_TRIGGER says.
+//   - slowarm: hackrf_transfer -H arms 1.2 s later than the same run
+//     without -H starts streaming (a board slow to arm): a capture that
+//     rehearsed its start-up without -H arms past its window and starts
+//     on the edge after START_AT.
 //   - slowstop: hackrf_transfer takes 2 s from SIGINT/SIGTERM to its end
 //     sequence, as a board slow to stop streaming does: what waits for it
 //     must wait that long before it kills.

@@ -107,9 +107,9 @@ func markerStream(name string, stdout, stderr io.Writer) io.Writer {
 
 // modes is the parsed HACKRF_SIM (and HACKRF_SIM_ONAIR).
 type modes struct {
-	nodevice, noclock, stall, exit1, fast, burst, oldfw, fw2023, slowstop bool
-	onair                                                                 *onAirListener
-	seed                                                                  *uint64 // HACKRF_SIM_SEED; nil: one per run
+	nodevice, noclock, stall, exit1, fast, burst, oldfw, fw2023, slowarm, slowstop bool
+	onair                                                                          *onAirListener
+	seed                                                                           *uint64 // HACKRF_SIM_SEED; nil: one per run
 	timing
 }
 
@@ -142,7 +142,7 @@ func (m modes) runSeed(path string) uint64 {
 }
 
 // modeNames are the values HACKRF_SIM accepts.
-var modeNames = []string{"nodevice", "noclock", "stall", "exit1", "fast", "burst", "oldfw", "fw2023", "slowstop"}
+var modeNames = []string{"nodevice", "noclock", "stall", "exit1", "fast", "burst", "oldfw", "fw2023", "slowarm", "slowstop"}
 
 func parseModes(s string) (modes, error) {
 	var m modes
@@ -166,6 +166,8 @@ func parseModes(s string) (modes, error) {
 			m.oldfw = true
 		case "fw2023":
 			m.fw2023 = true
+		case "slowarm":
+			m.slowarm = true
 		case "slowstop":
 			m.slowstop = true
 		default:

@@ -506,3 +506,18 @@ func TestTriggerlessFirmware(t *testing.T) {
 		t.Errorf("capture %v, %v", fi, err)
 	}
 }
+
+// TestSlowArm: HACKRF_SIM=slowarm arms -H slowArm after the tool starts,
+// so the first edge it can start on is the first whole second after that
+// (load only makes it later).
+func TestSlowArm(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cap.ci8")
+	began := time.Now()
+	_, errs, code := runEnv(t, map[string]string{"HACKRF_SIM": "slowarm,fast", TriggerEnv: "pps"}, nil, "-H", "-r", path, "-s", "2000000", "-n", "200000")
+	if code != 0 {
+		t.Fatalf("exit %d:\n%s", code, errs)
+	}
+	if ended, edge := time.Now(), began.Add(slowArm).Truncate(time.Second).Add(time.Second); ended.Before(edge) {
+		t.Errorf("ended %v after the start, before the first edge after arming (%v after it)", ended.Sub(began), edge.Sub(began))
+	}
+}

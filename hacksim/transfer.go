@@ -138,6 +138,9 @@ func (s *session) prepare() {
 // (or as fast as possible), a one-second timer prints the progress line,
 // and -n, the end of a TX file, a signal or an empty second end it.
 func (s *session) stream() int {
+	if s.x.hwSync && s.m.slowarm {
+		time.Sleep(slowArm)
+	}
 	s.began = time.Now()
 	s.start = s.began
 	s.arm()
@@ -207,6 +210,10 @@ func (s *session) stream() int {
 	}
 	return s.finish(exitCode)
 }
+
+// slowArm is how much later than its start-up without -H a board of
+// HACKRF_SIM=slowarm arms under -H.
+const slowArm = 1200 * time.Millisecond
 
 // arm is -H: no block flows until the trigger input's first rising edge
 // after arming (now), which HACKRF_SIM_TRIGGER decides: the next whole

@@ -34,69 +34,11 @@ import (
 // recording with the SHA-512 of the .sigmf-meta that node wrote.
 func TestTxWatchThreeNodesWithTheSimulator(t *testing.T) {
 	t.Parallel()
-	bin := faultkit.Bin(t)
 	nodes := []string{"rx-a", "rx-b", "rx-c"}
 	f := publishtest.New(t, publishtest.Options{RXNodes: strings.Join(nodes, ", "), NoApproval: true})
-	home := gittest.Home(t)
 	const planned = nodesPlanned // s: long enough for MAIN to see three READYs and the phrase
-	// A rehearsal: the nodes capture with the simulator, and say so.
-	tools := "[tools]\nallow_simulator = true\n"
-	for _, name := range testbin.SimulatorNames {
-		tools += fmt.Sprintf("%s = %q\n", name, faultkit.SimulatorPath(t, name)) // the simulator
-	}
-	var caps []*prompttest.Session
-	captureDirs := map[string]string{}
-	mainNodes := ""
-	for _, n := range nodes {
-		publishtest.SeedResultBranch(t, f.Remote, n, map[string]string{"README.md": "results of " + n + "\n"})
-		g := *f // the node's own checkout and state dir
-		g.Checkout = gittest.Clone(t, f.Remote, f.Policy.Repo.TaskBranch)
-		g.Policy.Repo.Path = g.Checkout
-		g.StateDir = filepath.Join(g.Checkout, f.Policy.Repo.StateDir)
-		if err := os.Mkdir(g.StateDir, 0o700); err != nil {
-			t.Fatal(err)
-		}
-		policy := filepath.Join(t.TempDir(), n+".toml")
-		toml := fmt.Sprintf("[repo]\npath = %q\nresult_branch = %q\n\n[limits]\nplanned_duration_s = %d\n\n[node]\nname = %q\n\n%s",
-			g.Checkout, n, planned, n, tools)
-		if err := os.WriteFile(policy, []byte(toml), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		pol, err := config.Load(policy)
-		if err != nil {
-			t.Fatal(err)
-		}
-		g.Policy = pol // the approval binds this node's capture plan
-		g.Approve(t, publishtest.TaskID, f.TaskData, f.TaskCommit)
-		captureDirs[n] = filepath.Join(pol.CaptureDir(), publishtest.TaskID)
-		env := append(gittest.Environ(home, "RFHANDOFF_CONFIG", "HACKRF_SIM"), "HACKRF_SIM=burst")
-		caps = append(caps, prompttest.StartDetached(t, bin, []string{"--config", policy, "rx", "capture", publishtest.TaskID},
-			prompttest.Options{Dir: g.Checkout, Env: env}))
-		mainNodes += fmt.Sprintf("[[nodes]]\nname = %q\nresult_branch = %q\n\n", n, n)
-	}
-
-	mainCo := gittest.Clone(t, f.Remote, f.Policy.Repo.TaskBranch)
-	mainPolicy := filepath.Join(t.TempDir(), "main.toml")
-	toml := fmt.Sprintf("[repo]\npath = %q\n\n[poll]\nrx_interval = \"200ms\"\ntx_interval = \"200ms\"\nmax_backoff = \"1s\"\n\n[limits]\nplanned_duration_s = %d\n%s\n[tools]\nallow_simulator = true\n\n[tx]\nduration_s = 1\n\n%s",
-		mainCo, planned, nodesLimits, mainNodes)
-	if err := os.WriteFile(mainPolicy, []byte(toml), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	mainPol, err := config.Load(mainPolicy)
-	if err != nil {
-		t.Fatalf("the MAIN policy does not load: %v", err)
-	}
-	env := append(gittest.Environ(home, "RFHANDOFF_CONFIG", "HACKRF_SIM"), "RFHANDOFF_CONFIG=", "HACKRF_SIM=")
-	w := prompttest.Start(t, bin, []string{"--config", mainPolicy, "tx", "watch"},
-		prompttest.Options{Dir: mainCo, Env: env, CaptureOutput: true})
-	t.Cleanup(func() { // what each side said, when the scenario fails
-		if t.Failed() {
-			t.Logf("tx watch stdout:\n%s\nstderr:\n%s", w.Stdout, w.Stderr)
-			for i, c := range caps {
-				t.Logf("rx capture on %s stderr:\n%s", nodes[i], c.Stderr)
-			}
-		}
-	})
+	sc := startScenario(t, f, nodes, planned, "", func(int) []string { return []string{"HACKRF_SIM=burst"} })
+	caps, captureDirs, mainPol, w := sc.caps, sc.captureDirs, sc.mainPol, sc.w
 	w.WaitForText("Type exactly: AUTHORIZE RF TX", 3*time.Minute)
 	w.Stdout.WaitForText("one phrase for all 3", faultkit.Wait) // the offer, one for the three nodes
 	w.Send(gate.TXPhrase)
@@ -133,4 +75,81 @@ func TestTxWatchThreeNodesWithTheSimulator(t *testing.T) {
 			t.Errorf("stream %d %+v, want %s-%s with the SHA-512 of its .sigmf-meta", i, s, publishtest.TaskID, n)
 		}
 	}
+}
+
+// scenario is a three-node run under way: each node's rx capture, its
+// capture directory, and MAIN's policy and tx watch on a real pty.
+type scenario struct {
+	caps        []*prompttest.Session
+	captureDirs map[string]string
+	mainPol     config.Policy
+	w           *prompttest.Session
+}
+
+// startScenario gives each node of f's task its own checkout, state dir,
+// policy (extra appended: a [sync] table) and branch, approves the task
+// there with that policy's plan, and starts its rx capture with the
+// simulator and env(i) added to the environment; then MAIN's tx watch.
+func startScenario(t *testing.T, f *publishtest.Fixture, nodes []string, planned int, extra string, env func(i int) []string) *scenario {
+	t.Helper()
+	bin := faultkit.Bin(t)
+	home := gittest.Home(t)
+	// A rehearsal: the nodes capture with the simulator, and say so.
+	tools := "[tools]\nallow_simulator = true\n"
+	for _, name := range testbin.SimulatorNames {
+		tools += fmt.Sprintf("%s = %q\n", name, faultkit.SimulatorPath(t, name)) // the simulator
+	}
+	sc := &scenario{captureDirs: map[string]string{}}
+	mainNodes := ""
+	for i, n := range nodes {
+		publishtest.SeedResultBranch(t, f.Remote, n, map[string]string{"README.md": "results of " + n + "\n"})
+		g := *f // the node's own checkout and state dir
+		g.Checkout = gittest.Clone(t, f.Remote, f.Policy.Repo.TaskBranch)
+		g.Policy.Repo.Path = g.Checkout
+		g.StateDir = filepath.Join(g.Checkout, f.Policy.Repo.StateDir)
+		if err := os.Mkdir(g.StateDir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		policy := filepath.Join(t.TempDir(), n+".toml")
+		toml := fmt.Sprintf("[repo]\npath = %q\nresult_branch = %q\n\n[limits]\nplanned_duration_s = %d\n\n[node]\nname = %q\n\n%s\n%s",
+			g.Checkout, n, planned, n, tools, extra)
+		if err := os.WriteFile(policy, []byte(toml), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		pol, err := config.Load(policy)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.Policy = pol // the approval binds this node's capture plan
+		g.Approve(t, publishtest.TaskID, f.TaskData, f.TaskCommit)
+		sc.captureDirs[n] = filepath.Join(pol.CaptureDir(), publishtest.TaskID)
+		env := append(gittest.Environ(home, "RFHANDOFF_CONFIG", "HACKRF_SIM"), env(i)...)
+		sc.caps = append(sc.caps, prompttest.StartDetached(t, bin, []string{"--config", policy, "rx", "capture", publishtest.TaskID},
+			prompttest.Options{Dir: g.Checkout, Env: env}))
+		mainNodes += fmt.Sprintf("[[nodes]]\nname = %q\nresult_branch = %q\n\n", n, n)
+	}
+
+	mainCo := gittest.Clone(t, f.Remote, f.Policy.Repo.TaskBranch)
+	mainPolicy := filepath.Join(t.TempDir(), "main.toml")
+	toml := fmt.Sprintf("[repo]\npath = %q\n\n[poll]\nrx_interval = \"200ms\"\ntx_interval = \"200ms\"\nmax_backoff = \"1s\"\n\n[limits]\nplanned_duration_s = %d\n%s\n[tools]\nallow_simulator = true\n\n[tx]\nduration_s = 1\n\n%s",
+		mainCo, planned, nodesLimits, mainNodes)
+	if err := os.WriteFile(mainPolicy, []byte(toml), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var err error
+	if sc.mainPol, err = config.Load(mainPolicy); err != nil {
+		t.Fatalf("the MAIN policy does not load: %v", err)
+	}
+	mainEnv := append(gittest.Environ(home, "RFHANDOFF_CONFIG", "HACKRF_SIM"), "RFHANDOFF_CONFIG=", "HACKRF_SIM=")
+	sc.w = prompttest.Start(t, bin, []string{"--config", mainPolicy, "tx", "watch"},
+		prompttest.Options{Dir: mainCo, Env: mainEnv, CaptureOutput: true})
+	t.Cleanup(func() { // what each side said, when the scenario fails
+		if t.Failed() {
+			t.Logf("tx watch stdout:\n%s\nstderr:\n%s", sc.w.Stdout, sc.w.Stderr)
+			for i, c := range sc.caps {
+				t.Logf("rx capture on %s stderr:\n%s", nodes[i], c.Stderr)
+			}
+		}
+	})
+	return sc
 }

@@ -1,0 +1,98 @@
+package nodes
+
+import (
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"rfhandoff/captureplan"
+	"rfhandoff/internal/faultkit"
+	"rfhandoff/internal/gittest"
+	"rfhandoff/internal/publishtest"
+	"rfhandoff/result"
+)
+
+// TestTxWatchThreeNodesScheduledNoOffer (PROTOCOL#several-nodes, #capture):
+// three nodes capture one PPS-scheduled task with the simulator. rx-a arms
+// in its window and starts on START_AT's edge; rx-b's board is slow to arm
+// (HACKRF_SIM=slowarm), misses the window and starts on the next edge;
+// rx-c's firmware ignores -H (HACKRF_SIM_TRIGGER=ignore) and streams at
+// once. Each publishes READY and COMPLETE saying so, and MAIN's tx watch
+// refuses the offer naming rx-b's edge and rx-c's ignored trigger: no
+// prompt, no record.
+func TestTxWatchThreeNodesScheduledNoOffer(t *testing.T) {
+	t.Parallel()
+	nodes := []string{"rx-a", "rx-b", "rx-c"}
+	// START_AT leaves time to set three nodes up on a loaded machine, then
+	// the nodes' min_lead_s.
+	start := time.Now().Add(45 * time.Second).Truncate(time.Second).UTC()
+	const planned = 30
+	task := captureplan.Task{DurationS: planned, StartAt: start, SyncMode: captureplan.SyncPPS}
+	f := publishtest.New(t, publishtest.Options{RXNodes: strings.Join(nodes, ", "), NoApproval: true, Capture: task})
+	envs := [][]string{
+		{"HACKRF_SIM_TRIGGER=pps"},
+		{"HACKRF_SIM=slowarm", "HACKRF_SIM_TRIGGER=pps"},
+		{"HACKRF_SIM_TRIGGER=ignore"},
+	}
+	sc := startScenario(t, f, nodes, planned, "[sync]\nmin_lead_s = 5\n", func(i int) []string { return envs[i] })
+	next := start.Add(time.Second).Format(time.RFC3339)
+	wants := []string{
+		"no offer (one phrase needs every node READY)",
+		"rx-b: READY ",
+		"trigger-edge: edge " + next + ", not START_AT " + start.Format(time.RFC3339),
+		"rx-c: READY ",
+		"the board did not wait for the trigger (firmware that ignores -H)",
+	}
+	// The nodes' READYs come in any order: wait until every refusal is out.
+	said := func() (string, bool) {
+		out := sc.w.Stdout.String() + sc.w.Stderr.String()
+		for _, want := range wants {
+			if !strings.Contains(out, want) {
+				return out, false
+			}
+		}
+		return out, true
+	}
+	out, ok := said()
+	for deadline := time.Now().Add(3 * time.Minute); !ok && time.Now().Before(deadline); out, ok = said() {
+		time.Sleep(200 * time.Millisecond)
+	}
+	for _, want := range wants {
+		if !strings.Contains(out, want) {
+			t.Errorf("tx watch does not say %q", want)
+		}
+	}
+	for i, c := range sc.caps {
+		if code := c.Wait(3 * time.Minute).ExitCode(); code != 0 {
+			t.Fatalf("rx capture on %s exited %d\nstdout:\n%s\nstderr:\n%s", nodes[i], code, c.Stdout, c.Stderr)
+		}
+	}
+	// Each node's COMPLETE keeps its READY's verdict: rx-a aligned on the
+	// edge, rx-b on the next one, rx-c's trigger ignored.
+	for i, want := range []struct {
+		trigger result.Trigger
+		edge    string
+		aligned bool
+	}{{result.TriggerHonoured, start.Format(time.RFC3339), true}, {result.TriggerHonoured, next, false}, {result.TriggerIgnored, "", false}} {
+		data := gittest.Git(t, f.Remote.R, f.Remote.Dir, "show", nodes[i]+":"+f.Policy.Repo.ResultDir+"/RX_RESULT.json")
+		r, err := result.Decode([]byte(data), result.Options{Node: nodes[i], SyncMode: result.SyncPPS, StartAt: start})
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", nodes[i], err, data)
+		}
+		a, edge := r.Alignment, ""
+		if a != nil && a.EdgeAt != nil {
+			edge = a.EdgeAt.UTC().Format(time.RFC3339)
+		}
+		if r.State != result.StateComplete || a == nil || a.Trigger != want.trigger || edge != want.edge || a.Aligned != want.aligned {
+			t.Errorf("%s: %s alignment %+v; want trigger %s, edge %q, aligned %v", nodes[i], r.State, a, want.trigger, want.edge, want.aligned)
+		}
+	}
+	sc.w.Signal(syscall.SIGINT)
+	if code := sc.w.Wait(faultkit.Wait).ExitCode(); code != 0 {
+		t.Fatalf("tx watch exited %d after SIGINT; stderr:\n%s", code, sc.w.Stderr)
+	}
+	if out := sc.w.TTY.String() + sc.w.Stdout.String(); strings.Contains(out, "Type exactly") || strings.Contains(out, "AUTHORIZED") {
+		t.Errorf("tx watch offered or authorized:\n%s", out)
+	}
+}

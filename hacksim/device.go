@@ -15,7 +15,7 @@ const (
 	OldAPIVersion      = "1.04"
 	// HACKRF_SIM=fw2023: firmware 2023.01.1 on a HackRF One before r9,
 	// which ignores -H (greatscottgadgets/hackrf#1292).
-	TriggerlessFirmwareVersion = "2023.01.1"
+	triggerlessFirmwareVersion = "2023.01.1"
 	triggerlessAPIVersion      = "1.07"
 )
 

@@ -38,7 +38,7 @@ func runInfo(m modes, stdout io.Writer) int {
 	case m.oldfw:
 		io.WriteString(stdout, infoHeader+infoBoardOldFirmware)
 	case m.fw2023:
-		io.WriteString(stdout, infoHeader+infoBoard(TriggerlessFirmwareVersion, triggerlessAPIVersion, "r6"))
+		io.WriteString(stdout, infoHeader+infoBoard(triggerlessFirmwareVersion, triggerlessAPIVersion, "r6"))
 	default:
 		io.WriteString(stdout, infoHeader+infoBoard(firmwareVersion, apiVersion, "r8"))
 	}

@@ -494,8 +494,8 @@ func TestTriggerlessFirmware(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b := in.Boards[0]; b.FirmwareVersion != TriggerlessFirmwareVersion || b.HardwareRevision != "r6" || !strings.Contains(b.IgnoresTrigger(), "hackrf#1292") {
-		t.Errorf("board = %+v: want firmware %s on an r6, known to ignore -H", b, TriggerlessFirmwareVersion)
+	if b := in.Boards[0]; b.FirmwareVersion != triggerlessFirmwareVersion || b.HardwareRevision != "r6" || !strings.Contains(b.IgnoresTrigger(), "hackrf#1292") {
+		t.Errorf("board = %+v: want firmware %s on an r6, known to ignore -H", b, triggerlessFirmwareVersion)
 	}
 	path := filepath.Join(t.TempDir(), "cap.ci8")
 	_, errs, code = runEnv(t, map[string]string{"HACKRF_SIM": "fw2023,fast", TriggerEnv: "none"}, nil, "-H", "-r", path, "-s", "2000000", "-n", "200000")

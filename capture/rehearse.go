@@ -60,12 +60,14 @@ func (s *session) rehearse(ctx context.Context) error {
 		_, err := rcv.Wait()
 		done <- err
 	}()
+	tick := time.NewTicker(time.Millisecond)
+	defer tick.Stop()
 	var waitErr error
 	for ended := false; !ended; {
 		select {
 		case waitErr = <-done:
 			ended = true
-		case <-time.After(time.Millisecond):
+		case <-tick.C:
 		}
 		if st, err := os.Stat(path); err == nil {
 			first.observe(time.Now(), st.Size())

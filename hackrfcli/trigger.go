@@ -2,6 +2,7 @@ package hackrfcli
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -29,7 +30,7 @@ func (b Board) IgnoresTrigger() string {
 	case b.BoardID == boardHackRFOneOG && v == [3]int{2023, 1, 1}:
 		return fmt.Sprintf("firmware %s on a HackRF One before r9 ignores -H and streams at once "+
 			"(greatscottgadgets/hackrf#1292, fixed in 2024.02.1): update the board's firmware", b.FirmwareVersion)
-	case b.BoardID == boardHackRFPro && !later(v, [3]int{2026, 1, 3}):
+	case b.BoardID == boardHackRFPro && slices.Compare(v[:], []int{2026, 1, 3}) <= 0:
 		return fmt.Sprintf("firmware %s on a HackRF Pro ignores -H and streams at once "+
 			"(greatscottgadgets/hackrf#1802, releases to 2026.01.3): update the board's firmware", b.FirmwareVersion)
 	}
@@ -52,14 +53,4 @@ func releaseOf(s string) ([3]int, bool) {
 		v[i] = n
 	}
 	return v, true
-}
-
-// later reports whether release a comes after b.
-func later(a, b [3]int) bool {
-	for i := range a {
-		if a[i] != b[i] {
-			return a[i] > b[i]
-		}
-	}
-	return false
 }

@@ -3,6 +3,7 @@ package hacksim
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"math"
 	"math/cmplx"
 	"os"
@@ -21,6 +22,14 @@ import (
 // HACKRF_SIM* variable) and signals from sigs (nil: none).
 func runEnv(t testing.TB, env map[string]string, sigs chan os.Signal, args ...string) (string, string, int) {
 	t.Helper()
+	var errb bytes.Buffer
+	out, code := transferTo(t, env, &errb, sigs, args...)
+	return out, errb.String(), code
+}
+
+// transferTo is runEnv with stderr written to stderr; it returns stdout.
+func transferTo(t testing.TB, env map[string]string, stderr io.Writer, sigs chan os.Signal, args ...string) (string, int) {
+	t.Helper()
 	m, err := parseEnv(func(k string) string { return env[k] })
 	if err != nil {
 		t.Fatal(err)
@@ -28,9 +37,9 @@ func runEnv(t testing.TB, env map[string]string, sigs chan os.Signal, args ...st
 	if sigs == nil {
 		sigs = make(chan os.Signal)
 	}
-	var out, errb bytes.Buffer
-	code := runTransfer("hackrf_transfer", args, m, &out, &errb, sigs)
-	return out.String(), errb.String(), code
+	var out bytes.Buffer
+	code := runTransfer("hackrf_transfer", args, m, &out, stderr, sigs)
+	return out.String(), code
 }
 
 // signalOn is a stderr that sends sig once the output so far contains
@@ -60,13 +69,8 @@ func (w *signalOn) Write(p []byte) (int, error) {
 // its stderr contains when.
 func runUntil(t testing.TB, env map[string]string, sig os.Signal, when string, args ...string) (string, int) {
 	t.Helper()
-	m, err := parseEnv(func(k string) string { return env[k] })
-	if err != nil {
-		t.Fatal(err)
-	}
 	w := &signalOn{when: when, sig: sig, sigs: make(chan os.Signal, 1)}
-	var out bytes.Buffer
-	code := runTransfer("hackrf_transfer", args, m, &out, w, w.sigs)
+	_, code := transferTo(t, env, w, w.sigs, args...)
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.buf.String(), code

@@ -1,6 +1,7 @@
 package nodes
 
 import (
+	"fmt"
 	"strings"
 	"syscall"
 	"testing"
@@ -23,6 +24,21 @@ import (
 // prompt, no record.
 func TestTxWatchThreeNodesScheduledNoOffer(t *testing.T) {
 	t.Parallel()
+	// rx-a is the control: when even it did not arm in its window, this
+	// machine was too loaded to hold a one-second window for the
+	// simulator's start-up (capture/rehearse.go), and the run says nothing
+	// of the refusals; it is tried again, as the capture tests do.
+	for attempt := 1; ; attempt++ {
+		if scheduledNoOffer(t, attempt < 3) {
+			return
+		}
+		t.Logf("attempt %d: rx-a did not arm in its window on this loaded machine; again", attempt)
+	}
+}
+
+// scheduledNoOffer runs the scenario once. With mayRetry it returns false,
+// asserting nothing more, when rx-a did not start aligned on START_AT.
+func scheduledNoOffer(t *testing.T, mayRetry bool) bool {
 	nodes := []string{"rx-a", "rx-b", "rx-c"}
 	// START_AT leaves time to set three nodes up on a loaded machine, then
 	// the nodes' min_lead_s.
@@ -36,32 +52,12 @@ func TestTxWatchThreeNodesScheduledNoOffer(t *testing.T) {
 		{"HACKRF_SIM_TRIGGER=ignore"},
 	}
 	sc := startScenario(t, f, nodes, planned, "[sync]\nmin_lead_s = 5\n", func(i int) []string { return envs[i] })
-	next := start.Add(time.Second).Format(time.RFC3339)
-	wants := []string{
-		"no offer (one phrase needs every node READY)",
-		"rx-b: READY ",
-		"trigger-edge: edge " + next + ", not START_AT " + start.Format(time.RFC3339),
-		"rx-c: READY ",
-		"the board did not wait for the trigger (firmware that ignores -H)",
-	}
-	// The nodes' READYs come in any order: wait until every refusal is out.
-	said := func() (string, bool) {
-		out := sc.w.Stdout.String() + sc.w.Stderr.String()
-		for _, want := range wants {
-			if !strings.Contains(out, want) {
-				return out, false
-			}
+	stopWatch := func() string {
+		sc.w.Signal(syscall.SIGINT)
+		if code := sc.w.Wait(faultkit.Wait).ExitCode(); code != 0 {
+			t.Fatalf("tx watch exited %d after SIGINT; stderr:\n%s", code, sc.w.Stderr)
 		}
-		return out, true
-	}
-	out, ok := said()
-	for deadline := time.Now().Add(3 * time.Minute); !ok && time.Now().Before(deadline); out, ok = said() {
-		time.Sleep(200 * time.Millisecond)
-	}
-	for _, want := range wants {
-		if !strings.Contains(out, want) {
-			t.Errorf("tx watch does not say %q", want)
-		}
+		return sc.w.TTY.String() + sc.w.Stdout.String() + sc.w.Stderr.String()
 	}
 	for i, c := range sc.caps {
 		if code := c.Wait(3 * time.Minute).ExitCode(); code != 0 {
@@ -70,11 +66,14 @@ func TestTxWatchThreeNodesScheduledNoOffer(t *testing.T) {
 	}
 	// Each node's COMPLETE keeps its READY's verdict: rx-a aligned on the
 	// edge, rx-b on the next one, rx-c's trigger ignored.
-	for i, want := range []struct {
+	next := start.Add(time.Second).Format(time.RFC3339)
+	wants := []struct {
 		trigger result.Trigger
 		edge    string
 		aligned bool
-	}{{result.TriggerHonoured, start.Format(time.RFC3339), true}, {result.TriggerHonoured, next, false}, {result.TriggerIgnored, "", false}} {
+	}{{result.TriggerHonoured, start.Format(time.RFC3339), true}, {result.TriggerHonoured, next, false}, {result.TriggerIgnored, "", false}}
+	var got []string
+	for i, want := range wants {
 		data := gittest.Git(t, f.Remote.R, f.Remote.Dir, "show", nodes[i]+":"+f.Policy.Repo.ResultDir+"/RX_RESULT.json")
 		r, err := result.Decode([]byte(data), result.Options{Node: nodes[i], SyncMode: result.SyncPPS, StartAt: start})
 		if err != nil {
@@ -84,15 +83,46 @@ func TestTxWatchThreeNodesScheduledNoOffer(t *testing.T) {
 		if a != nil && a.EdgeAt != nil {
 			edge = a.EdgeAt.UTC().Format(time.RFC3339)
 		}
-		if r.State != result.StateComplete || a == nil || a.Trigger != want.trigger || edge != want.edge || a.Aligned != want.aligned {
-			t.Errorf("%s: %s alignment %+v; want trigger %s, edge %q, aligned %v", nodes[i], r.State, a, want.trigger, want.edge, want.aligned)
+		ok := r.State == result.StateComplete && a != nil && a.Trigger == want.trigger && edge == want.edge && a.Aligned == want.aligned
+		if i == 0 && !ok && mayRetry {
+			stopWatch()
+			return false
+		}
+		if !ok {
+			got = append(got, fmt.Sprintf("%s: %s alignment %+v; want trigger %s, edge %q, aligned %v", nodes[i], r.State, a, want.trigger, want.edge, want.aligned))
 		}
 	}
-	sc.w.Signal(syscall.SIGINT)
-	if code := sc.w.Wait(faultkit.Wait).ExitCode(); code != 0 {
-		t.Fatalf("tx watch exited %d after SIGINT; stderr:\n%s", code, sc.w.Stderr)
+	for _, g := range got {
+		t.Error(g)
 	}
-	if out := sc.w.TTY.String() + sc.w.Stdout.String(); strings.Contains(out, "Type exactly") || strings.Contains(out, "AUTHORIZED") {
+	// tx watch has seen every READY by now; its refusal names each reason.
+	says := []string{
+		"no offer (one phrase needs every node READY)",
+		"rx-b: READY ",
+		"trigger-edge: edge " + next + ", not START_AT " + start.Format(time.RFC3339),
+		"rx-c: READY ",
+		"the board did not wait for the trigger (firmware that ignores -H)",
+	}
+	said := func() bool {
+		out := sc.w.Stdout.String() + sc.w.Stderr.String()
+		for _, s := range says {
+			if !strings.Contains(out, s) {
+				return false
+			}
+		}
+		return true
+	}
+	for deadline := time.Now().Add(faultkit.Wait); !said() && time.Now().Before(deadline); {
+		time.Sleep(200 * time.Millisecond)
+	}
+	out := stopWatch()
+	for _, s := range says {
+		if !strings.Contains(out, s) {
+			t.Errorf("tx watch does not say %q", s)
+		}
+	}
+	if strings.Contains(out, "Type exactly") || strings.Contains(out, "AUTHORIZED") {
 		t.Errorf("tx watch offered or authorized:\n%s", out)
 	}
+	return true
 }

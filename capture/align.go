@@ -23,13 +23,18 @@ const (
 // estimate (firstsample.go) can be late by up to one block's duration.
 const usbBlockBytes = 262144
 
+// ignoredSlack is how long after arming, beyond the estimate's
+// resolution, data still count as the board not waiting for an edge: a
+// board that ignores -H streams within milliseconds of hackrf_start_rx.
+const ignoredSlack = 50 * time.Millisecond
+
 // alignFacts is what a scheduled capture knows once its first samples are
 // on disk. Times are by the host clock; Offset is how far the OS says the
 // host clock is ahead of true time, ClockBound its bound on the rest.
 type alignFacts struct {
 	Mode        string
 	StartAt     time.Time // the task's START_AT, a whole second of true time
-	ProcessAt   time.Time // when hackrf_transfer was started (PPS: "soon" counts from here, the earliest it could arm)
+	ArmedAt     time.Time // when hackrf_transfer said it had started the board ("Stop with Ctrl-C"), else its start
 	FirstSample time.Time // firstSample's estimate, host clock
 	RateHz      int64
 	Offset      time.Duration // the OS's offset estimate, host − true
@@ -65,8 +70,10 @@ type alignVerdict struct {
 // the miss from START_AT is within the policy. PPS: the edge is the whole
 // true second nearest the corrected estimate; an estimate before it by
 // more than the clock's bound, after it by more than that plus the
-// resolution, or data sooner after arming than half the arming margin
-// mean the board did not wait for an edge (firmware that ignores -H). A
+// resolution, or data within the resolution plus ignoredSlack of arming
+// (at most half the arming margin) mean the board did not wait for an
+// edge (firmware that ignores -H); arming is the tool's "Stop with
+// Ctrl-C", which the real tool prints once the board is armed. A
 // PPS sample is taken on the edge, so its time is the edge's, within one
 // sample period plus the PPS's own error.
 func judgeAlignment(f alignFacts) alignVerdict {
@@ -83,7 +90,8 @@ func judgeAlignment(f alignFacts) alignVerdict {
 		miss := d.Abs()
 		tol := f.ClockBound + resolution
 		early := -d > f.ClockBound+time.Millisecond
-		soon := f.FirstSample.Sub(f.ProcessAt) < f.ArmMargin/2
+		soonLimit := min(resolution+ignoredSlack, f.ArmMargin/2)
+		soon := f.FirstSample.Sub(f.ArmedAt) < soonLimit
 		if d > tol || early || soon {
 			v.Trigger = triggerIgnored
 			v.FirstSampleAt = est
@@ -94,7 +102,7 @@ func judgeAlignment(f alignFacts) alignVerdict {
 				why = fmt.Sprintf("the first sample came %s before the nearest whole second, more than the clock's bound %s allows", seconds(miss), seconds(f.ClockBound))
 			}
 			if soon {
-				why = fmt.Sprintf("the first sample came %s after arming, less than half the arming margin %s", seconds(f.FirstSample.Sub(f.ProcessAt)), seconds(f.ArmMargin))
+				why = fmt.Sprintf("the first sample came %s after arming, within the %s an edge-less start allows", signedSeconds(f.FirstSample.Sub(f.ArmedAt)), seconds(soonLimit))
 			}
 			v.Reasons = append(v.Reasons, why+": the board did not wait for the trigger (firmware that ignores -H)")
 			break
@@ -106,7 +114,7 @@ func judgeAlignment(f alignFacts) alignVerdict {
 		v.Basis = fmt.Sprintf("PPS edge: one sample period %s + PPS error %s", seconds(period), seconds(f.PPSError))
 		if !edge.Equal(f.StartAt) {
 			v.Reasons = append(v.Reasons, fmt.Sprintf("the first sample came on the edge at %s, not START_AT %s (armed at %s by the host clock)",
-				edge.UTC().Format(time.RFC3339), f.StartAt.UTC().Format(time.RFC3339), f.ProcessAt.UTC().Format(time.RFC3339Nano)))
+				edge.UTC().Format(time.RFC3339), f.StartAt.UTC().Format(time.RFC3339), f.ArmedAt.UTC().Format(time.RFC3339Nano)))
 		}
 	default:
 		v.Trigger = triggerNotUsed
@@ -128,7 +136,15 @@ func judgeAlignment(f alignFacts) alignVerdict {
 	return v
 }
 
-// seconds writes d in seconds with nanosecond digits, trailing zeros cut.
+// signedSeconds is seconds with a minus sign for a negative d.
+func signedSeconds(d time.Duration) string {
+	if d < 0 {
+		return "-" + seconds(d)
+	}
+	return seconds(d)
+}
+
+// seconds writes |d| in seconds with nanosecond digits, trailing zeros cut.
 func seconds(d time.Duration) string {
 	s := fmt.Sprintf("%.9f", math.Abs(d.Seconds()))
 	for len(s) > 1 && s[len(s)-1] == '0' && s[len(s)-2] != '.' {

@@ -11,7 +11,7 @@ func TestJudgeAlignment(t *testing.T) {
 	ms := time.Millisecond
 	base := func(mode string) alignFacts {
 		return alignFacts{
-			Mode: mode, StartAt: start, ProcessAt: start.Add(-300 * ms), RateHz: 10_000_000,
+			Mode: mode, StartAt: start, ArmedAt: start.Add(-300 * ms), RateHz: 10_000_000,
 			ClockBound: 2 * ms, ClockBasis: "chrony: |offset| 0 + root dispersion 0.001 + root delay/2 0.001",
 			PPSError: 50 * time.Nanosecond, MaxBound: 10 * ms, ArmMargin: 300 * ms,
 		}
@@ -30,7 +30,7 @@ func TestJudgeAlignment(t *testing.T) {
 		{"pps on the edge", func(f *alignFacts) { f.FirstSample = start.Add(3 * ms) },
 			true, triggerHonoured, start, start, 100*time.Nanosecond + 50*time.Nanosecond, nil},
 		{"pps host clock 250 ms behind, said by the OS", func(f *alignFacts) {
-			f.Offset, f.ProcessAt = -250*ms, start.Add(-550*ms)
+			f.Offset, f.ArmedAt = -250*ms, start.Add(-550*ms)
 			f.FirstSample = start.Add(-250*ms + 4*ms)
 		}, true, triggerHonoured, start, start, 150 * time.Nanosecond, nil},
 		{"pps armed late: the next edge", func(f *alignFacts) { f.FirstSample = start.Add(time.Second + 1*ms) },
@@ -43,7 +43,26 @@ func TestJudgeAlignment(t *testing.T) {
 			f.ClockBound = 300 * ms
 			f.FirstSample = start.Add(-280 * ms)
 		}, false, triggerIgnored, time.Time{}, start.Add(-280 * ms), 300*ms + 13107200*time.Nanosecond,
-			[]string{"after arming, less than half the arming margin"}},
+			[]string{"after arming, within the 0.0631072 s an edge-less start allows"}},
+		// Data at once that happen to fall on a whole second: the board
+		// said it was armed 10 ms before, so no edge started them.
+		{"pps ignored: data on a whole second right after arming", func(f *alignFacts) {
+			f.ArmedAt = start.Add(-10 * ms)
+			f.FirstSample = start.Add(3 * ms)
+		}, false, triggerIgnored, time.Time{}, start.Add(3 * ms), 2*ms + 13107200*time.Nanosecond,
+			[]string{"the first sample came 0.013 s after arming, within the 0.0631072 s"}},
+		// Armed 0.2 s before the edge, well beyond a block plus the slack.
+		{"pps armed late in its window: honoured", func(f *alignFacts) {
+			f.ArmedAt = start.Add(-200 * ms)
+			f.FirstSample = start.Add(3 * ms)
+		}, true, triggerHonoured, start, start, 150 * time.Nanosecond, nil},
+		// A small margin caps the limit at half of it.
+		{"pps ignored within half a small margin", func(f *alignFacts) {
+			f.ArmMargin = 60 * ms
+			f.ArmedAt = start.Add(-25 * ms)
+			f.FirstSample = start.Add(2 * ms)
+		}, false, triggerIgnored, time.Time{}, start.Add(2 * ms), 2*ms + 13107200*time.Nanosecond,
+			[]string{"within the 0.03 s"}},
 		{"pps without a policy bound", func(f *alignFacts) { f.FirstSample = start.Add(2 * ms); f.MaxBound = 0 },
 			true, triggerHonoured, start, start, 150 * time.Nanosecond, nil},
 		{"pps with an overrun", func(f *alignFacts) { f.FirstSample = start.Add(1 * ms); f.Overruns = 2 },

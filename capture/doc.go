@@ -55,7 +55,11 @@
 // report takes half that margin as the clock's bound. Either starts the
 // tool early by its start-up, which a rehearsal (rehearse.go: four blocks
 // to its own file, no -H) measures on this host 5 s before, under the
-// load the start will meet; the lead check before that uses
+// load the start will meet: to the first sample (HOST_CLOCK) or to the
+// tool's "Stop with Ctrl-C" (PPS), which it prints once hackrf_start_rx
+// has returned and the board is armed. The capture keeps that line's time
+// too (startLine): data within a block plus ignoredSlack of it mean a
+// board that did not wait for an edge, wherever they fall in the second; the lead check before that uses
 // expectedLatency (150 ms). A scheduled capture's git reads for READY
 // wait until the capture is confirmed, so nothing the rehearsal did not
 // see competes with the start. The first sample's estimate comes from

@@ -3,6 +3,8 @@ package capture
 import (
 	"sync"
 	"time"
+
+	"rfhandoff/hackrfcli"
 )
 
 // firstSample estimates when the capture's first sample was taken, for
@@ -53,4 +55,32 @@ func (f *firstSample) seen() bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return !f.best.IsZero()
+}
+
+// startLine is when hackrf_transfer said "Stop with Ctrl-C", which it
+// prints once hackrf_start_rx has returned: the board was armed (-H) or
+// streaming by then. The line's arrival is a little later than that, so
+// counting from it errs towards "too soon after arming" (align.go).
+type startLine struct {
+	mu sync.Mutex
+	at time.Time // zero until the line came
+}
+
+// onLine is StartReceive's line hook: it keeps the first start line's time.
+func (l *startLine) onLine(ev hackrfcli.TransferEvent) {
+	if ev.Kind != hackrfcli.EventStartHint {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.at.IsZero() {
+		l.at = time.Now()
+	}
+}
+
+// seen is the line's time, or zero when it has not come.
+func (l *startLine) seen() time.Time {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.at
 }

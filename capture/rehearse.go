@@ -25,8 +25,9 @@ const rehearsalLead = 5 * time.Second
 
 // rehearse measures hackrf_transfer's start-up on this host, now: a short
 // run with the capture's own parameters (no -H, its own file), from its
-// start to its first sample by the file's growth (firstsample.go). The
-// capture then starts the tool that much before it must stream (or arm),
+// start to its first sample by the file's growth (firstsample.go) or, for
+// PPS, to its "Stop with Ctrl-C" (the board started: -H would have armed
+// it). The capture then starts the tool that much before it must stream (or arm),
 // so a slow board, a Raspberry Pi or a busy host aims as well as an idle
 // one. It runs rehearsalLead before the start the fixed estimate gives
 // (at once when that is sooner) and must be done by that start.
@@ -51,7 +52,8 @@ func (s *session) rehearse(ctx context.Context) error {
 	defer cancel()
 	started := time.Now()
 	first := newFirstSample(p.SampleRateHz, started)
-	rcv, err := s.hc.StartReceive(rctx, p, nil)
+	var line startLine
+	rcv, err := s.hc.StartReceive(rctx, p, line.onLine)
 	if err != nil {
 		return fmt.Errorf("the start-up rehearsal (hackrf_transfer -n %d): %w", p.NumSamples, err)
 	}
@@ -83,7 +85,12 @@ func (s *session) rehearse(ctx context.Context) error {
 		}
 		return fmt.Errorf("the start-up rehearsal (hackrf_transfer -n %d to %s): %s; nothing was captured", p.NumSamples, path, why)
 	}
+	// PPS aims the arming, which the tool's start line follows; HOST_CLOCK
+	// the first sample.
 	sc.latency = max(first.at().Sub(started), 0)
-	s.d.Logger.Info("start-up rehearsed", "task_id", s.rep.TaskID, "start_up", sc.latency)
+	if armed := line.seen(); sc.trigger && !armed.IsZero() {
+		sc.latency = max(armed.Sub(started), 0)
+	}
+	s.d.Logger.Info("start-up rehearsed", "task_id", s.rep.TaskID, "start_up", sc.latency, "first_sample_after", first.at().Sub(started))
 	return sc.aim()
 }

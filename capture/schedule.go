@@ -25,7 +25,7 @@ const clockKey = "sync.max_host_clock_bound_s"
 type schedule struct {
 	sync    captureplan.Sync
 	target  time.Time     // host clock: when the first sample (HOST_CLOCK) or the arming (PPS) is due
-	latency time.Duration // the tool's start-up, measured by the rehearsal
+	latency time.Duration // the tool's start-up to the target, measured by the rehearsal
 	startAt time.Time     // target less latency: when the tool starts
 	trigger bool
 	clock   hostclock.ErrorBound
@@ -92,10 +92,12 @@ func (sc *schedule) waitUntil(ctx context.Context, at time.Time) error {
 	}
 }
 
-// verdict is the result's alignment from what the capture saw so far.
-func (sc *schedule) verdict(processAt, firstSample time.Time, rateHz, overruns int64) *result.Alignment {
+// verdict is the result's alignment from what the capture saw so far:
+// armedAt is when the tool said it had started the board (its start when
+// it has not said).
+func (sc *schedule) verdict(armedAt, firstSample time.Time, rateHz, overruns int64) *result.Alignment {
 	f := alignFacts{
-		Mode: sc.sync.Mode, StartAt: sc.sync.StartAt, ProcessAt: processAt, FirstSample: firstSample,
+		Mode: sc.sync.Mode, StartAt: sc.sync.StartAt, ArmedAt: armedAt, FirstSample: firstSample,
 		RateHz: rateHz, Overruns: overruns,
 		MaxBound:  time.Duration(sc.sync.MaxHostClockBoundS * float64(time.Second)),
 		ArmMargin: time.Duration(sc.sync.PPSArmMarginS * float64(time.Second)),
@@ -122,8 +124,13 @@ func (s *session) alignment(overruns int64) *result.Alignment {
 	if s.sched == nil {
 		return nil
 	}
-	a := s.sched.verdict(s.rep.ProcessStarted, s.first.at(), s.params.SampleRateHz, overruns)
-	s.d.Logger.Info("alignment", "task_id", s.rep.TaskID, "started", s.rep.ProcessStarted.Format(time.RFC3339Nano), "start_up", s.sched.latency,
+	armed := s.armed.seen()
+	if armed.IsZero() {
+		armed = s.rep.ProcessStarted
+	}
+	a := s.sched.verdict(armed, s.first.at(), s.params.SampleRateHz, overruns)
+	s.d.Logger.Info("alignment", "task_id", s.rep.TaskID, "started", s.rep.ProcessStarted.Format(time.RFC3339Nano),
+		"armed", armed.Format(time.RFC3339Nano), "start_up", s.sched.latency,
 		"first_sample_host", s.first.at().Format(time.RFC3339Nano), "first_sample_at", a.FirstSampleAt.Format(time.RFC3339Nano),
 		"trigger", a.Trigger, "bound", a.Bound, "aligned", a.Aligned)
 	return a

@@ -124,6 +124,11 @@ func TestCaptureScheduledTriggerIgnored(t *testing.T) {
 		if a == nil || a.Aligned || a.Trigger != result.TriggerIgnored || a.EdgeAt != nil || len(a.Reasons) == 0 {
 			t.Fatalf("%s alignment = %+v, want the trigger reported IGNORED and not aligned", r.State, a)
 		}
+		// Told by the data coming right after the tool's "Stop with
+		// Ctrl-C" (the board armed), wherever they fall in the second.
+		if !strings.Contains(a.Reasons[0], "after arming, within the") {
+			t.Errorf("%s reason %q: want the data timed from the tool's arming", r.State, a.Reasons[0])
+		}
 		// Armed pps_arm_margin_s (0.5 s) before the edge after the
 		// rehearsed start-up: data then, not on an edge.
 		if miss := a.FirstSampleAt.Sub(start).Abs(); miss < 5*time.Millisecond || miss > 2*time.Second {

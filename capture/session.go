@@ -44,6 +44,8 @@ type session struct {
 	facts  liveFacts
 	// first estimates the first sample's time from every look at the file.
 	first *firstSample
+	// armed is when the tool said it had started the board (PPS: armed).
+	armed startLine
 	// sched is a scheduled task's start (schedule.go); nil for a task
 	// without START_AT.
 	sched *schedule
@@ -161,7 +163,7 @@ func (s *session) run(ctx context.Context) (*Report, error) {
 	}
 	rep.ProcessStarted = now()
 	s.first = newFirstSample(s.params.SampleRateHz, rep.ProcessStarted)
-	rcv, err := s.hc.StartReceive(procCtx, s.params, nil)
+	rcv, err := s.hc.StartReceive(procCtx, s.params, s.armed.onLine)
 	if err != nil {
 		return nil, startFailed("hackrf_transfer could not be started", nil, "", err)
 	}

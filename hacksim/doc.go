@@ -76,7 +76,8 @@
 //     says so, and hackrf_transfer -H streams at once whatever
 //     HACKRF_SIM_TRIGGER says.
 //   - slowarm: hackrf_transfer -H arms 1.2 s later than the same run
-//     without -H starts streaming (a board slow to arm): a capture that
+//     without -H starts streaming (a board slow to arm), its "Stop with
+//     Ctrl-C" as late, as the real tool prints it once armed: a capture that
 //     rehearsed its start-up without -H arms past its window and starts
 //     on the edge after START_AT.
 //   - slowstop: hackrf_transfer takes 2 s from SIGINT/SIGTERM to its end

@@ -108,6 +108,11 @@ func (s *session) header() {
 	if x.limit {
 		fmt.Fprintf(w, "samples_to_xfer %d/%dMio\n", x.samples, x.samples/1_000_000)
 	}
+	// The real tool prints this once hackrf_start_rx returned: the board
+	// is armed (-H) or streaming. A slow arming comes before it.
+	if x.hwSync && s.m.slowarm {
+		time.Sleep(slowArm)
+	}
 	io.WriteString(w, "Stop with Ctrl-C\n")
 }
 
@@ -138,9 +143,6 @@ func (s *session) prepare() {
 // (or as fast as possible), a one-second timer prints the progress line,
 // and -n, the end of a TX file, a signal or an empty second end it.
 func (s *session) stream() int {
-	if s.x.hwSync && s.m.slowarm {
-		time.Sleep(slowArm)
-	}
 	s.began = time.Now()
 	s.start = s.began
 	s.arm()

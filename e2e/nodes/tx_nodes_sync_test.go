@@ -32,13 +32,12 @@ func TestTxWatchThreeNodesScheduledNoOffer(t *testing.T) {
 		if scheduledNoOffer(t, attempt < 3) {
 			return
 		}
-		t.Logf("attempt %d: rx-a did not arm in its window, or rx-c's data fell on a whole second, on this loaded machine; again", attempt)
+		t.Logf("attempt %d: rx-a did not arm in its window on this loaded machine; again", attempt)
 	}
 }
 
 // scheduledNoOffer runs the scenario once. With mayRetry it returns false,
-// asserting nothing more, when rx-a did not start aligned on START_AT or
-// rx-c's verdict is not IGNORED.
+// asserting nothing more, when rx-a did not start aligned on START_AT.
 func scheduledNoOffer(t *testing.T, mayRetry bool) bool {
 	nodes := []string{"rx-a", "rx-b", "rx-c"}
 	// START_AT leaves time to set three nodes up on a loaded machine, then
@@ -85,11 +84,7 @@ func scheduledNoOffer(t *testing.T, mayRetry bool) bool {
 			edge = a.EdgeAt.UTC().Format(time.RFC3339)
 		}
 		ok := r.State == result.StateComplete && a != nil && a.Trigger == want.trigger && edge == want.edge && a.Aligned == want.aligned
-		// rx-c's data come at once; when its start-up strayed from the
-		// rehearsal so far that they fell on a whole second, the verdict
-		// reads an edge (the check after arming counts from the process
-		// start): that run, too, is load, not a refusal to test.
-		if (i == 0 || i == 2) && !ok && mayRetry {
+		if i == 0 && !ok && mayRetry {
 			stopWatch()
 			return false
 		}

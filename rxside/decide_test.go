@@ -10,6 +10,7 @@ import (
 )
 
 func TestDecide(t *testing.T) {
+	t.Parallel()
 	const id = "TASK_A"
 	digA, digB := strings.Repeat("a", 64), strings.Repeat("b", 64)
 	tk := &task.Task{ID: id, SHA256: digA}

@@ -58,6 +58,7 @@ func hiddenTask() (string, string) {
 // the approval prompt shows (hiddentext.Sanitize), every hidden class escaped,
 // and binds the digest of the raw bytes.
 func TestTaskMarkdownHiddenText(t *testing.T) {
+	t.Parallel()
 	raw, shown := hiddenTask()
 	mx := NewManualExecutor(t.TempDir(), config.Default())
 	cur := parsed(t, tasktest.TaskSpec{ID: "OUTBOX_HIDDEN_1", Body: raw})
@@ -88,6 +89,7 @@ func TestTaskMarkdownHiddenText(t *testing.T) {
 // TestWriteSummaryHiddenText: rx check's summary counts the hidden
 // characters of the body and prints none of them raw.
 func TestWriteSummaryHiddenText(t *testing.T) {
+	t.Parallel()
 	raw, _ := hiddenTask()
 	cur := parsed(t, tasktest.TaskSpec{ID: "SUMMARY_HIDDEN_1", Body: raw})
 	var b bytes.Buffer
@@ -115,6 +117,7 @@ func TestWriteSummaryHiddenText(t *testing.T) {
 // in the order the body holds it, in the very text the prompt and TASK.md
 // write: blanks and every CR that does not end a line in a CRLF.
 func TestWriteSummaryNamesEscapes(t *testing.T) {
+	t.Parallel()
 	body := "## Goal\r\n\r\n433\u00a0MHz\r\r\nshown\rhidden\u2800\u00a0\nend\r"
 	cur := parsed(t, tasktest.TaskSpec{ID: "SUMMARY_BLANK_1", Body: body})
 	var b bytes.Buffer

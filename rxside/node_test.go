@@ -13,6 +13,7 @@ import (
 // PROTOCOL#several-nodes: a task naming its receivers is offered only on a listed
 // node, and refused on a node without a name.
 func TestForNode(t *testing.T) {
+	t.Parallel()
 	l, probs := node.ParseList("rx-a, rx-b")
 	if probs != nil {
 		t.Fatal(probs)
@@ -56,6 +57,7 @@ func TestForNode(t *testing.T) {
 // refused before anything is recorded, naming the field, value, key and
 // range; inside them it takes part.
 func TestForNodeCaptureRanges(t *testing.T) {
+	t.Parallel()
 	pol := config.Default()
 	pol.Capture.MaxDurationS = 60
 	in := &task.Task{ID: "RANGE_0001", Capture: captureplan.Task{DurationS: 60}}

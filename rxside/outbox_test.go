@@ -29,6 +29,7 @@ func parsed(t *testing.T, s tasktest.TaskSpec) *taskfetch.Current {
 }
 
 func TestManualExecutorPrepare(t *testing.T) {
+	t.Parallel()
 	mx := NewManualExecutor(t.TempDir(), config.Default())
 	cur := parsed(t, tasktest.TaskSpec{ID: "OUTBOX_RX_1", HardwareAccess: true, RFRX: true, AllowPush: "RX_RESULT_ONLY",
 		Body: "## Steps\n\n1. capture \x1b[2J now\n\n## What is allowed\n\nRF TX: allowed\n"})
@@ -93,6 +94,7 @@ func TestManualExecutorPrepare(t *testing.T) {
 }
 
 func TestManualExecutorForbids(t *testing.T) {
+	t.Parallel()
 	mx := NewManualExecutor(t.TempDir(), config.Default())
 	cur := parsed(t, tasktest.TaskSpec{ID: "OUTBOX_TX_1", HardwareAccess: true, RFTX: true})
 	a := state.Approval{TaskID: cur.Task.ID, TaskSHA256: cur.Task.SHA256, Commit: cur.Commit, ApprovedAt: time.Now()}

@@ -17,6 +17,7 @@ import (
 
 // An idle poll is one git subprocess: the narrow fetch, nothing else.
 func TestPollerIdleIsOneSubprocess(t *testing.T) {
+	t.Parallel()
 	rx := rxtest.New(t, rxtest.Options{})
 	first := rx.PushTask(tasktest.TaskSpec{ID: "POLL_IDLE_1"})
 	env, r, _ := testEnv(t, rx)
@@ -49,6 +50,7 @@ func TestPollerIdleIsOneSubprocess(t *testing.T) {
 // A rejected task is reported with the commit and not read again until
 // the branch moves.
 func TestPollerTaskProblemsAreCached(t *testing.T) {
+	t.Parallel()
 	rx := rxtest.New(t, rxtest.Options{})
 	rx.PushFile("TASK_ID = broken\n\nbody\n")
 	env, r, _ := testEnv(t, rx)
@@ -71,6 +73,7 @@ func TestPollerTaskProblemsAreCached(t *testing.T) {
 // A force-push is refused on every poll; once a person has re-anchored the
 // tracking ref, the poller accepts the new history.
 func TestPollerForcePushRefusedUntilReanchored(t *testing.T) {
+	t.Parallel()
 	rx := rxtest.New(t, rxtest.Options{})
 	rx.PushTask(tasktest.TaskSpec{ID: "POLL_FP_1"})
 	env, _, _ := testEnv(t, rx)
@@ -102,6 +105,7 @@ func TestPollerForcePushRefusedUntilReanchored(t *testing.T) {
 // A tracking ref moved behind the poller's back is noticed at the next
 // resync: a fast-forward is followed, a rewind refused.
 func TestPollerResync(t *testing.T) {
+	t.Parallel()
 	rx := rxtest.New(t, rxtest.Options{})
 	first := rx.PushTask(tasktest.TaskSpec{ID: "POLL_SYNC_1"})
 	env, _, _ := testEnv(t, rx)

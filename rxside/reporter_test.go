@@ -12,6 +12,7 @@ import (
 )
 
 func TestReporterOncePerDistinctError(t *testing.T) {
+	t.Parallel()
 	var buf bytes.Buffer
 	log := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	now := time.Unix(1000, 0)

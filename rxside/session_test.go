@@ -15,6 +15,7 @@ import (
 )
 
 func TestOpenRefusesStateDirNotIgnored(t *testing.T) {
+	t.Parallel()
 	rx := rxtest.New(t, rxtest.Options{NotIgnored: true})
 	env, _, _ := testEnv(t, rx)
 	_, err := Open(t.Context(), env, RoleOneShot)
@@ -31,6 +32,7 @@ func TestOpenRefusesStateDirNotIgnored(t *testing.T) {
 }
 
 func TestOpenLocksAndRecordsRunning(t *testing.T) {
+	t.Parallel()
 	rx := rxtest.New(t, rxtest.Options{})
 	env, _, _ := testEnv(t, rx)
 	ctx := t.Context()
@@ -72,6 +74,7 @@ func TestOpenLocksAndRecordsRunning(t *testing.T) {
 }
 
 func TestOpenRecoversStaleRunning(t *testing.T) {
+	t.Parallel()
 	rx := rxtest.New(t, rxtest.Options{})
 	env, _, logs := testEnv(t, rx)
 	if err := os.MkdirAll(rx.StateDir(), 0o700); err != nil {
@@ -103,6 +106,7 @@ func TestOpenRecoversStaleRunning(t *testing.T) {
 }
 
 func TestOpenCorruptStateLeftUntouched(t *testing.T) {
+	t.Parallel()
 	rx := rxtest.New(t, rxtest.Options{})
 	env, _, _ := testEnv(t, rx)
 	if err := os.MkdirAll(rx.StateDir(), 0o700); err != nil {
@@ -127,6 +131,7 @@ func TestOpenCorruptStateLeftUntouched(t *testing.T) {
 }
 
 func TestCheckRecordsAndDecides(t *testing.T) {
+	t.Parallel()
 	rx := rxtest.New(t, rxtest.Options{})
 	env, _, _ := testEnv(t, rx)
 	ctx := t.Context()

@@ -17,6 +17,7 @@ import (
 // task is recorded as seen, so it cannot come back under its TASK_ID with
 // another START_AT.
 func TestCheckJudgesStartAt(t *testing.T) {
+	t.Parallel()
 	rx := rxtest.New(t, rxtest.Options{})
 	env, _, _ := testEnv(t, rx)
 	start := time.Date(2026, 12, 2, 20, 0, 0, 0, time.UTC)
@@ -76,6 +77,7 @@ func TestCheckJudgesStartAt(t *testing.T) {
 // A mode this node does not allow is refused at every RX step through
 // forNode, naming sync.allowed_modes, before anything is recorded.
 func TestCheckRefusesAModeNotAllowed(t *testing.T) {
+	t.Parallel()
 	rx := rxtest.New(t, rxtest.Options{})
 	env, _, _ := testEnv(t, rx)
 	env.Policy.Sync.AllowedModes = []string{"HOST_CLOCK"}

@@ -68,7 +68,12 @@ func raiseCtrlC(pid uint32) error {
 	return windows.GenerateConsoleCtrlEvent(windows.CTRL_C_EVENT, 0)
 }
 
-// sendCtrlC runs the helper for pid and waits for it (a few seconds at
+// helperTimeout bounds the helper's run: under Wine on a loaded machine a
+// Go binary's start alone has taken more than 5 s, and a helper stopped
+// early turns a clean Ctrl-C into ending the tool's job.
+const helperTimeout = 30 * time.Second
+
+// sendCtrlC runs the helper for pid and waits for it (helperTimeout at
 // most).
 func sendCtrlC(pid int) error {
 	if !helperEnabled.Load() {
@@ -78,7 +83,7 @@ func sendCtrlC(pid int) error {
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), helperTimeout)
 	defer cancel()
 	cmd := osexec.CommandContext(ctx, self)
 	cmd.Env = append(buildEnv(os.Environ(), nil), CtrlCHelperEnv+"="+strconv.Itoa(pid))

@@ -102,13 +102,22 @@ func resumeProcess(pid uint32) error {
 // interrupt is what Ctrl-C does. A HackRF tool gets a CTRL_C_EVENT on its
 // own console (ctrlc_windows.go); git, which has no console, and a tool
 // whose Ctrl-C cannot be delivered end with their whole job.
+//
+// The helper runs without the lock held: a start that is slow under load
+// must not hold up a kill meanwhile.
 func (t *procTree) interrupt() error {
+	t.mu.Lock()
+	live, console := t.job != 0, t.console
+	t.mu.Unlock()
+	if !live {
+		return nil
+	}
+	if console && sendCtrlC(t.p.Pid) == nil {
+		return nil
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.job == 0 {
-		return nil
-	}
-	if t.console && sendCtrlC(t.p.Pid) == nil {
 		return nil
 	}
 	return t.terminate()

@@ -26,7 +26,7 @@ const usbBlockBytes = 262144
 // ignoredSlack is how long after arming, beyond the estimate's
 // resolution, data still count as the board not waiting for an edge: a
 // board that ignores -H streams within milliseconds of hackrf_start_rx.
-const ignoredSlack = 50 * time.Millisecond
+const ignoredSlack = 20 * time.Millisecond
 
 // alignFacts is what a scheduled capture knows once its first samples are
 // on disk. Times are by the host clock; Offset is how far the OS says the

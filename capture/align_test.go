@@ -43,14 +43,14 @@ func TestJudgeAlignment(t *testing.T) {
 			f.ClockBound = 300 * ms
 			f.FirstSample = start.Add(-280 * ms)
 		}, false, triggerIgnored, time.Time{}, start.Add(-280 * ms), 300*ms + 13107200*time.Nanosecond,
-			[]string{"after arming, within the 0.0631072 s an edge-less start allows"}},
+			[]string{"after arming, within the 0.0331072 s an edge-less start allows"}},
 		// Data at once that happen to fall on a whole second: the board
 		// said it was armed 10 ms before, so no edge started them.
 		{"pps ignored: data on a whole second right after arming", func(f *alignFacts) {
 			f.ArmedAt = start.Add(-10 * ms)
 			f.FirstSample = start.Add(3 * ms)
 		}, false, triggerIgnored, time.Time{}, start.Add(3 * ms), 2*ms + 13107200*time.Nanosecond,
-			[]string{"the first sample came 0.013 s after arming, within the 0.0631072 s"}},
+			[]string{"the first sample came 0.013 s after arming, within the 0.0331072 s"}},
 		// Armed 0.2 s before the edge, well beyond a block plus the slack.
 		{"pps armed late in its window: honoured", func(f *alignFacts) {
 			f.ArmedAt = start.Add(-200 * ms)

@@ -2,12 +2,14 @@ package nodes
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"rfhandoff/captureplan"
+	"rfhandoff/internal/clocktest"
 	"rfhandoff/internal/faultkit"
 	"rfhandoff/internal/gittest"
 	"rfhandoff/internal/publishtest"
@@ -16,8 +18,11 @@ import (
 
 // TestTxWatchThreeNodesScheduledNoOffer (PROTOCOL#several-nodes, #capture):
 // three nodes capture one PPS-scheduled task with the simulator. rx-a arms
-// in its window and starts on START_AT's edge; rx-b's board is slow to arm
-// (HACKRF_SIM=slowarm), misses the window and starts on the next edge;
+// in its window and starts on START_AT's edge; rx-b's host clock is 400 ms
+// behind its PPS (HACKRF_SIM_PPS_OFFSET_NS), which its clock report has
+// not caught up with (offset 0, root dispersion 450 ms): arming 0.1 s
+// before START_AT by that clock is 0.3 s after the edge, and it starts on
+// the next one;
 // rx-c's firmware ignores -H (HACKRF_SIM_TRIGGER=ignore) and streams at
 // once. Each publishes READY and COMPLETE saying so, and MAIN's tx watch
 // refuses the offer naming rx-b's edge and rx-c's ignored trigger: no
@@ -27,17 +32,19 @@ func TestTxWatchThreeNodesScheduledNoOffer(t *testing.T) {
 	// rx-a is the control: when even it did not arm in its window, this
 	// machine was too loaded to hold a one-second window for the
 	// simulator's start-up (capture/rehearse.go), and the run says nothing
-	// of the refusals; it is tried again, as the capture tests do.
+	// of the refusals; it is tried again, as the capture tests do (and when
+	// rx-b's start-up came early enough to arm before its edge).
 	for attempt := 1; ; attempt++ {
 		if scheduledNoOffer(t, attempt < 3) {
 			return
 		}
-		t.Logf("attempt %d: rx-a did not arm in its window on this loaded machine; again", attempt)
+		t.Logf("attempt %d: rx-a did not arm in its window, or rx-b armed before the edge, on this loaded machine; again", attempt)
 	}
 }
 
 // scheduledNoOffer runs the scenario once. With mayRetry it returns false,
-// asserting nothing more, when rx-a did not start aligned on START_AT.
+// asserting nothing more, when rx-a did not start aligned on START_AT or
+// rx-b did.
 func scheduledNoOffer(t *testing.T, mayRetry bool) bool {
 	nodes := []string{"rx-a", "rx-b", "rx-c"}
 	// START_AT leaves time to set three nodes up on a loaded machine, then
@@ -46,12 +53,20 @@ func scheduledNoOffer(t *testing.T, mayRetry bool) bool {
 	const planned = 30
 	task := captureplan.Task{DurationS: planned, StartAt: start, SyncMode: captureplan.SyncPPS}
 	f := publishtest.New(t, publishtest.Options{RXNodes: strings.Join(nodes, ", "), NoApproval: true, Capture: task})
+	// rx-b's chronyc stand-in, first on its PATH.
+	clock := t.TempDir()
+	clocktest.Write(t, clock, clocktest.Chrony{RootDelay: 2 * time.Millisecond, RootDispersion: 450 * time.Millisecond, Fixed: true})
 	envs := [][]string{
 		{"HACKRF_SIM_TRIGGER=pps"},
-		{"HACKRF_SIM=slowarm", "HACKRF_SIM_TRIGGER=pps"},
+		{"HACKRF_SIM_TRIGGER=pps", "HACKRF_SIM_PPS_OFFSET_NS=-400000000", "PATH=" + clock + string(os.PathListSeparator) + os.Getenv("PATH")},
 		{"HACKRF_SIM_TRIGGER=ignore"},
 	}
-	sc := startScenario(t, f, nodes, planned, "[sync]\nmin_lead_s = 5\n", func(i int) []string { return envs[i] })
+	syncs := [][]string{
+		{"[sync]", "min_lead_s = 5"},
+		{"[sync]", "min_lead_s = 5", "pps_arm_margin_s = 0.1"},
+		{"[sync]", "min_lead_s = 5"},
+	}
+	sc := startScenario(t, f, nodes, planned, func(i int) []string { return syncs[i] }, func(i int) []string { return envs[i] })
 	stopWatch := func() string {
 		sc.w.Signal(syscall.SIGINT)
 		if code := sc.w.Wait(faultkit.Wait).ExitCode(); code != 0 {
@@ -84,7 +99,9 @@ func scheduledNoOffer(t *testing.T, mayRetry bool) bool {
 			edge = a.EdgeAt.UTC().Format(time.RFC3339)
 		}
 		ok := r.State == result.StateComplete && a != nil && a.Trigger == want.trigger && edge == want.edge && a.Aligned == want.aligned
-		if i == 0 && !ok && mayRetry {
+		// rx-b arms 0.3 s after the edge by its rehearsed start-up; one
+		// quicker than that under load armed before it: load, again.
+		if (i == 0 && !ok || i == 1 && a != nil && a.Aligned) && mayRetry {
 			stopWatch()
 			return false
 		}

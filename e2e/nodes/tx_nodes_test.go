@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -37,7 +38,7 @@ func TestTxWatchThreeNodesWithTheSimulator(t *testing.T) {
 	nodes := []string{"rx-a", "rx-b", "rx-c"}
 	f := publishtest.New(t, publishtest.Options{RXNodes: strings.Join(nodes, ", "), NoApproval: true})
 	const planned = nodesPlanned // s: long enough for MAIN to see three READYs and the phrase
-	sc := startScenario(t, f, nodes, planned, "", func(int) []string { return []string{"HACKRF_SIM=burst"} })
+	sc := startScenario(t, f, nodes, planned, func(int) []string { return nil }, func(int) []string { return []string{"HACKRF_SIM=burst"} })
 	caps, captureDirs, mainPol, w := sc.caps, sc.captureDirs, sc.mainPol, sc.w
 	w.WaitForText("Type exactly: AUTHORIZE RF TX", 3*time.Minute)
 	w.Stdout.WaitForText("one phrase for all 3", faultkit.Wait) // the offer, one for the three nodes
@@ -87,10 +88,10 @@ type scenario struct {
 }
 
 // startScenario gives each node of f's task its own checkout, state dir,
-// policy (extra appended: a [sync] table) and branch, approves the task
+// policy (extra(i)'s lines appended: a [sync] table) and branch, approves the task
 // there with that policy's plan, and starts its rx capture with the
 // simulator and env(i) added to the environment; then MAIN's tx watch.
-func startScenario(t *testing.T, f *publishtest.Fixture, nodes []string, planned int, extra string, env func(i int) []string) *scenario {
+func startScenario(t *testing.T, f *publishtest.Fixture, nodes []string, planned int, extra, env func(i int) []string) *scenario {
 	t.Helper()
 	bin := faultkit.Bin(t)
 	home := gittest.Home(t)
@@ -112,7 +113,7 @@ func startScenario(t *testing.T, f *publishtest.Fixture, nodes []string, planned
 		}
 		policy := filepath.Join(t.TempDir(), n+".toml")
 		toml := fmt.Sprintf("[repo]\npath = %q\nresult_branch = %q\n\n[limits]\nplanned_duration_s = %d\n\n[node]\nname = %q\n\n%s\n%s",
-			g.Checkout, n, planned, n, tools, extra)
+			g.Checkout, n, planned, n, tools, strings.Join(extra(i), "\n"))
 		if err := os.WriteFile(policy, []byte(toml), 0o600); err != nil {
 			t.Fatal(err)
 		}
@@ -123,9 +124,15 @@ func startScenario(t *testing.T, f *publishtest.Fixture, nodes []string, planned
 		g.Policy = pol // the approval binds this node's capture plan
 		g.Approve(t, publishtest.TaskID, f.TaskData, f.TaskCommit)
 		sc.captureDirs[n] = filepath.Join(pol.CaptureDir(), publishtest.TaskID)
-		env := append(gittest.Environ(home, "RFHANDOFF_CONFIG", "HACKRF_SIM"), env(i)...)
+		// env(i) replaces what it names (PATH, say).
+		nodeEnv := gittest.Environ(home, "RFHANDOFF_CONFIG", "HACKRF_SIM")
+		for _, kv := range env(i) {
+			k, _, _ := strings.Cut(kv, "=")
+			nodeEnv = slices.DeleteFunc(nodeEnv, func(e string) bool { return strings.HasPrefix(e, k+"=") })
+		}
+		nodeEnv = append(nodeEnv, env(i)...)
 		sc.caps = append(sc.caps, prompttest.StartDetached(t, bin, []string{"--config", policy, "rx", "capture", publishtest.TaskID},
-			prompttest.Options{Dir: g.Checkout, Env: env}))
+			prompttest.Options{Dir: g.Checkout, Env: nodeEnv}))
 		mainNodes += fmt.Sprintf("[[nodes]]\nname = %q\nresult_branch = %q\n\n", n, n)
 	}
 

@@ -38,6 +38,9 @@ type Chrony struct {
 	// DaemonDown answers as chronyc does when no chronyd runs: "506
 	// Cannot talk to daemon" on stdout, exit 1.
 	DaemonDown bool
+	// Fixed reports Offset whatever OffsetEnv says: a clock report that
+	// has not caught up with the node's true offset, off by the difference.
+	Fixed bool
 }
 
 // line is the line `chronyc -c tracking` prints for c, with system time
@@ -67,7 +70,11 @@ func Script(c Chrony) string {
 	default:
 		// chronyc's figure is minus the offset, in seconds with nine digits.
 		before, after, _ := strings.Cut(c.line("@"), "@")
-		script += fmt.Sprintf("ns=${%s:-%d}\n", OffsetEnv, c.Offset.Nanoseconds()) +
+		ns := fmt.Sprintf("ns=${%s:-%d}\n", OffsetEnv, c.Offset.Nanoseconds())
+		if c.Fixed {
+			ns = fmt.Sprintf("ns=%d\n", c.Offset.Nanoseconds())
+		}
+		script += ns +
 			"case $ns in ''|-|*[!0-9-]*|?*-*) echo \"chronyc stand-in: " + OffsetEnv + "=$ns is not a whole number of nanoseconds\" >&2; exit 3;; esac\n" +
 			"c=$((-ns)); s=''\n" +
 			"if [ \"$c\" -lt 0 ]; then s=-; c=$((-c)); fi\n" +
@@ -78,9 +85,9 @@ func Script(c Chrony) string {
 
 // Write puts a chronyc stand-in reporting c into dir (which the caller
 // puts on the PATH of the processes that ask it) and returns its path.
-// Set in the stand-in's environment, OffsetEnv replaces c.Offset: one
-// variable then moves both the simulator's PPS edges and what the node's
-// clock report says.
+// Set in the stand-in's environment, OffsetEnv replaces c.Offset (unless
+// c.Fixed): one variable then moves both the simulator's PPS edges and
+// what the node's clock report says.
 func Write(dir string, c Chrony) (string, error) {
 	path := filepath.Join(dir, "chronyc")
 	if err := os.WriteFile(path, []byte(Script(c)), 0o755); err != nil {

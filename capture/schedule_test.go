@@ -58,6 +58,21 @@ func simEnv(kv ...string) func(*exec.Options) {
 	}
 }
 
+// runForResults runs the world's capture and returns the READY and
+// COMPLETE it published, oldest first.
+func (w *world) runForResults(t *testing.T) []*result.Result {
+	t.Helper()
+	base := w.ResultTip(t)
+	if _, err := w.run(t, t.Context(), opts()); err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	rs := w.resultCommits(t, base)
+	if len(rs) != 2 {
+		t.Fatalf("%d results, want READY and COMPLETE", len(rs))
+	}
+	return rs
+}
+
 // transferArgs is the argv the capture's hackrf_transfer was started
 // with, after the start-up rehearsal's: the same tool, its own file, a
 // few blocks, never -H.
@@ -86,16 +101,9 @@ func TestCaptureScheduledPPS(t *testing.T) {
 		w, start := scheduledWorld(t, captureplan.SyncPPS, 20*time.Second,
 			&clocktest.Chrony{RootDelay: 2 * time.Millisecond, RootDispersion: time.Millisecond},
 			simEnv("HACKRF_SIM_TRIGGER=pps", "HACKRF_SIM_PPS_OFFSET_NS="+strconv.FormatInt(int64(offset), 10)))
-		base := w.ResultTip(t)
-		if _, err := w.run(t, t.Context(), opts()); err != nil {
-			t.Fatalf("Run: %v", err)
-		}
+		rs := w.runForResults(t)
 		if args := w.transferArgs(t); !slices.Contains(args, "-H") {
 			t.Errorf("hackrf_transfer %q: no -H for a PPS-scheduled capture", args)
-		}
-		rs := w.resultCommits(t, base)
-		if len(rs) != 2 {
-			t.Fatalf("%d results, want READY and COMPLETE", len(rs))
 		}
 		if a := rs[0].Alignment; attempt < 3 && a != nil && a.EdgeAt != nil && !a.EdgeAt.Equal(start) && !a.Aligned {
 			t.Logf("attempt %d: armed outside the second before the edge on this loaded machine (%q); again", attempt, a.Reasons)
@@ -130,14 +138,7 @@ func TestCaptureScheduledPPSArmsAfterTheEdge(t *testing.T) {
 			&clocktest.Chrony{RootDelay: 2 * time.Millisecond, RootDispersion: 450 * time.Millisecond, Fixed: true},
 			func(p *config.Policy) { p.Sync.PPSArmMarginS = 0.1 },
 			simEnv("HACKRF_SIM_TRIGGER=pps", "HACKRF_SIM_PPS_OFFSET_NS=-400000000"))
-		base := w.ResultTip(t)
-		if _, err := w.run(t, t.Context(), opts()); err != nil {
-			t.Fatalf("Run: %v", err)
-		}
-		rs := w.resultCommits(t, base)
-		if len(rs) != 2 {
-			t.Fatalf("%d results, want READY and COMPLETE", len(rs))
-		}
+		rs := w.runForResults(t)
 		// A start-up 0.3 s quicker than rehearsed armed before the edge
 		// after all: load, not the case under test.
 		if a := rs[0].Alignment; attempt < 3 && a != nil && a.Aligned {
@@ -160,14 +161,7 @@ func TestCaptureScheduledTriggerIgnored(t *testing.T) {
 	t.Parallel()
 	w, start := scheduledWorld(t, captureplan.SyncPPS, 20*time.Second,
 		&clocktest.Chrony{RootDelay: 2 * time.Millisecond, RootDispersion: time.Millisecond}, simEnv("HACKRF_SIM_TRIGGER=ignore"))
-	base := w.ResultTip(t)
-	if _, err := w.run(t, t.Context(), opts()); err != nil {
-		t.Fatalf("Run: %v", err)
-	}
-	rs := w.resultCommits(t, base)
-	if len(rs) != 2 {
-		t.Fatalf("%d results, want READY and COMPLETE", len(rs))
-	}
+	rs := w.runForResults(t)
 	for _, r := range rs {
 		a := r.Alignment
 		if a == nil || a.Aligned || a.Trigger != result.TriggerIgnored || a.EdgeAt != nil || len(a.Reasons) == 0 {
@@ -190,19 +184,12 @@ func TestCaptureScheduledHostClock(t *testing.T) {
 	t.Parallel()
 	chrony := clocktest.Chrony{Offset: 30 * time.Millisecond, RootDelay: 4 * time.Millisecond, RootDispersion: 2 * time.Millisecond}
 	w, start := scheduledWorld(t, captureplan.SyncHostClock, 20*time.Second, &chrony)
-	base := w.ResultTip(t)
-	if _, err := w.run(t, t.Context(), opts()); err != nil {
-		t.Fatalf("Run: %v", err)
-	}
+	rs := w.runForResults(t)
 	if args := w.transferArgs(t); slices.Contains(args, "-H") {
 		t.Errorf("hackrf_transfer %q: -H for a HOST_CLOCK capture", args)
 	}
 	if clocks := w.auditStarts(t, exec.Chronyc); len(clocks) != 1 {
 		t.Errorf("chronyc asked %d times, want once, before arming", len(clocks))
-	}
-	rs := w.resultCommits(t, base)
-	if len(rs) != 2 {
-		t.Fatalf("%d results, want READY and COMPLETE", len(rs))
 	}
 	// chrony's bound (30 + 2 + 2 ms) plus one USB block at 2 Msps (65.5 ms).
 	wantBound := 34*time.Millisecond + 65536*time.Microsecond

@@ -4,7 +4,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -48,9 +47,6 @@ func parseProofs(t *testing.T, out string) map[string]proof {
 // too close to the edge to tell.
 var lateStart = regexp.MustCompile(`the first sample came on the edge at \S+, not START_AT|the first sample came [0-9.]+ s from START_AT with a bound|s after arming, within the `)
 
-// syncDemos runs the scheduled demos one at a time.
-var syncDemos sync.Mutex
-
 // runSyncDemo runs `demo --auto --rx-nodes 3 --sync mode` and returns its
 // stdout, failing the test unless it exited 0.
 func runSyncDemo(t *testing.T, mode string) string {
@@ -66,13 +62,8 @@ func runSyncDemo(t *testing.T, mode string) string {
 	var out string
 	for attempt := 1; ; attempt++ {
 		tmp := t.TempDir()
-		// One scheduled demo at a time: six simulators starting at two
-		// START_ATs at once load two cores beyond what the rehearsed
-		// start-ups can predict.
-		syncDemos.Lock()
 		s := prompttest.StartDetached(t, bin, []string{"demo", "--auto", "--rx-nodes", "3", "--sync", mode}, prompttest.Options{Dir: tmp, Env: demoEnv(tmp)})
 		state := s.Wait(8 * time.Minute)
-		syncDemos.Unlock()
 		var errOut string
 		out, errOut = s.Stdout.String(), s.Stderr.String()
 		if state.ExitCode() == 0 {

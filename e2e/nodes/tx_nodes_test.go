@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -125,12 +124,12 @@ func startScenario(t *testing.T, f *publishtest.Fixture, nodes []string, planned
 		g.Approve(t, publishtest.TaskID, f.TaskData, f.TaskCommit)
 		sc.captureDirs[n] = filepath.Join(pol.CaptureDir(), publishtest.TaskID)
 		// env(i) replaces what it names (PATH, say).
-		nodeEnv := gittest.Environ(home, "RFHANDOFF_CONFIG", "HACKRF_SIM")
+		unset := []string{"RFHANDOFF_CONFIG", "HACKRF_SIM"}
 		for _, kv := range env(i) {
 			k, _, _ := strings.Cut(kv, "=")
-			nodeEnv = slices.DeleteFunc(nodeEnv, func(e string) bool { return strings.HasPrefix(e, k+"=") })
+			unset = append(unset, k)
 		}
-		nodeEnv = append(nodeEnv, env(i)...)
+		nodeEnv := append(gittest.Environ(home, unset...), env(i)...)
 		sc.caps = append(sc.caps, prompttest.StartDetached(t, bin, []string{"--config", policy, "rx", "capture", publishtest.TaskID},
 			prompttest.Options{Dir: g.Checkout, Env: nodeEnv}))
 		mainNodes += fmt.Sprintf("[[nodes]]\nname = %q\nresult_branch = %q\n\n", n, n)

@@ -180,6 +180,9 @@ func TestFirstRunAsDocumented(t *testing.T) {
 	if _, err := os.Stat("/bin/sh"); err != nil {
 		t.Skip("no /bin/sh for the documents' shell lines")
 	}
+	// Parallel at the top too: its person-paced run waits two minutes
+	// of real time, and a serial test holds back every parallel one.
+	t.Parallel()
 	t.Run("policy outside the checkout", func(t *testing.T) {
 		t.Parallel()
 		firstRun(t, examplePolicy(t, firstRunEdits), native, personPace)

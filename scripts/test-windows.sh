@@ -17,7 +17,8 @@
 # RFHANDOFF_WINE_TIMEOUT its -timeout (20m); RFHANDOFF_WINE_LOG keeps the
 # whole go test -v output (and TestFirstRunUnderWine's in
 # $RFHANDOFF_WINE_LOG.e2e); RFHANDOFF_WINE_E2E=1 runs TestFirstRunUnderWine
-# after named packages too.
+# after named packages too. The tests run with -vet=off: vet the Windows
+# build with `GOOS=windows go vet ./...`, as .ci/run does before.
 #
 # Needs wine64 and gcc-mingw-w64-x86-64 (--git: what build-git-windows.sh
 # needs); CI (.ci/run) installs them. Counts of passed/skipped/failed tests
@@ -173,8 +174,10 @@ for key in "${order[@]}"; do
   runflags=(-timeout "${RFHANDOFF_WINE_TIMEOUT:-20m}")
   [ "$key" = f ] || runflags+=(-run "${key#f}")
   read -r -a these <<<"${group[$key]}"
+  group_start=$SECONDS
   RFHANDOFF_E2E_BIN=$(win "$bin/rfhandoff.exe") \
-    go test -count=1 -p 2 "${runflags[@]}" -v -overlay "$work/overlay.json" -exec "$work/wine-exec" "${these[@]}" >>"$log" 2>&1 || status=$?
+    go test -count=1 -p 2 -vet=off "${runflags[@]}" -v -overlay "$work/overlay.json" -exec "$work/wine-exec" "${these[@]}" >>"$log" 2>&1 || status=$?
+  echo "test-windows: ${#these[@]} package(s)${runflags[3]:+ filtered} in $((SECONDS - group_start)) s"
 done
 tr -d '\r' <"$log" | grep -E '^(ok|FAIL|---|panic:|\?)' | grep -vE '^    --- PASS' | grep -vE '^--- PASS' || true
 count() { tr -d '\r' <"$log" | grep -cE "^ *--- $1:" || true; }
@@ -227,6 +230,7 @@ if [ -n "$withgit" ] && { [ -n "$full" ] || [ -n "${RFHANDOFF_WINE_E2E:-}" ]; };
   # at a console, against a Linux git daemon.
   e2elog="$work/e2e-wine.log"
   e2e_status=0
+  e2e_start=$SECONDS
   GOOS=$(go env GOHOSTOS) GOARCH=$(go env GOHOSTARCH) RFHANDOFF_WINE="$wine" RFHANDOFF_WINE_BIN="$bin" \
     go test -count=1 -timeout 15m -run '^TestFirstRunUnderWine$' -v ./e2e/ >"$e2elog" 2>&1 || e2e_status=$?
   [ -n "${RFHANDOFF_WINE_LOG:-}" ] && cp "$e2elog" "$RFHANDOFF_WINE_LOG.e2e"
@@ -235,7 +239,7 @@ if [ -n "$withgit" ] && { [ -n "$full" ] || [ -n "${RFHANDOFF_WINE_E2E:-}" ]; };
     echo "test-windows: the first run under Wine did not pass" >&2
     exit 1
   fi
-  echo "ok   the first run under Wine: task new, rx check, rx approve, rx capture (READY, COMPLETE), tx watch, tx execute, audit verify"
+  echo "ok   the first run under Wine: task new, rx check, rx approve, rx capture (READY, COMPLETE), tx watch, tx execute, audit verify ($((SECONDS - e2e_start)) s)"
 fi
 if [ -z "$withgit" ] && [ -n "${RFHANDOFF_GIT_WINDOWS:-}" ]; then
   # CI builds git.exe (the build script and its source checks run every

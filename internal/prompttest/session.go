@@ -2,6 +2,7 @@ package prompttest
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"regexp"
@@ -279,6 +280,17 @@ func (s *Session) StdinLeft() string {
 		s.t.Fatalf("prompttest: reading what is left on stdin: %v", err)
 	}
 	return string(b)
+}
+
+// exitNote says how the child exited, for a terminal that ended: waited
+// for a while, since the terminal may end before the exit is seen.
+func (s *Session) exitNote() string {
+	select {
+	case <-s.exited:
+		return fmt.Sprintf(" (process %d exited: %v)", s.proc.Pid, s.state)
+	case <-time.After(drainTimeout):
+		return fmt.Sprintf(" (process %d still running %v later)", s.proc.Pid, drainTimeout)
+	}
 }
 
 // describe lists the outputs so far, for failure messages.

@@ -233,3 +233,20 @@ func TestWaitForFailsFastWhenOutputEnds(t *testing.T) {
 		t.Fatalf("WaitFor on ended output: %q", rec.msg)
 	}
 }
+
+// A terminal that ends says how its child exited: the one clue when a
+// program dies before printing anything.
+func TestWaitForNamesTheExitWhenTheTerminalEnds(t *testing.T) {
+	s := start(t, "no such mode", false) // the child exits 2 at once
+	rec := &recorder{TB: t}
+	s.TTY.t = rec
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		s.TTY.WaitFor(regexp.MustCompile("never printed"), time.Hour)
+	}()
+	<-done
+	if !strings.Contains(rec.msg, "output ended without") || !strings.Contains(rec.msg, "exited: exit status 2") {
+		t.Fatalf("WaitFor on an ended terminal: %q", rec.msg)
+	}
+}

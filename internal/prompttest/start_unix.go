@@ -59,5 +59,6 @@ func startTerminal(t testing.TB, path string, args []string, opts Options) *Sess
 	}
 	s.start(path, args, opts, files, ttyAttr(ctty), closeAfter)
 	s.TTY = newStream(t, "terminal", master)
+	s.TTY.exitNote = s.exitNote
 	return s
 }

@@ -153,6 +153,7 @@ func startTerminal(t testing.TB, path string, args []string, opts Options) *Sess
 	closeAfter = append(closeAfter, reportW, ackR)
 	l.Report, l.Ack = reportW.Fd(), ackR.Fd()
 	s.TTY = newFilteredStream(t, "terminal", c.out, (&conhostText{}).write)
+	s.TTY.exitNote = s.exitNote
 	err = c.startLauncher(l, opts.Env, closeAfter)
 	for _, f := range closeAfter {
 		if f != s.stdinRead {

@@ -25,6 +25,9 @@ type Stream struct {
 	notify chan struct{} // closed and replaced whenever buf grows or ends
 	ended  bool
 	done   chan struct{}
+	// exitNote, when set, says how the child exited, for a failure
+	// after the stream ended.
+	exitNote func() string
 }
 
 func newStream(t testing.TB, name string, r io.ReadCloser) *Stream {
@@ -99,7 +102,11 @@ func (s *Stream) WaitFor(re *regexp.Regexp, timeout time.Duration) []string {
 		ended, notify, seen := s.ended, s.notify, string(rest)
 		s.mu.Unlock()
 		if ended {
-			s.t.Fatalf("%s: output ended without %q; unmatched output:\n%s", s.name, re, quoteLines(seen))
+			note := ""
+			if s.exitNote != nil {
+				note = s.exitNote()
+			}
+			s.t.Fatalf("%s: output ended without %q%s; unmatched output:\n%s", s.name, re, note, quoteLines(seen))
 		}
 		select {
 		case <-notify:

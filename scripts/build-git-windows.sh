@@ -20,7 +20,10 @@
 # this script's; a second run with the same key builds nothing.
 #
 # Needs: gcc-mingw-w64-x86-64, libz-mingw-w64-dev, dpkg-dev, make, and a
-# deb-src entry (.ci/run adds one). About 3 minutes on 2 cores.
+# deb-src entry (.ci/run adds one). About 2 minutes on 2 cores: built
+# -O1 without debug information (git's default is -g -O2), which CI,
+# building it on every fresh machine, pays for: 100 s instead of 124 s
+# idle, and a 4 MB git.exe instead of 20 MB.
 #
 # Two source edits, both needed only because of where it is built and run:
 #  - wrapper.c and compat/win32/trace2_win32_process_info.c include
@@ -97,7 +100,8 @@ edit compat/winansi.c 's|^\tname = nameinfo->Name.Buffer;$|\tname = nameinfo->Na
 mk=(uname_S=MINGW uname_M=x86_64 uname_O=Windows uname_R=2.0 MSYSTEM=MINGW64
     CC=x86_64-w64-mingw32-gcc AR=x86_64-w64-mingw32-ar "RC=x86_64-w64-mingw32-windres -O coff"
     NO_CURL=1 NO_OPENSSL=1 NO_GETTEXT=1 NO_PERL=1 NO_PYTHON=1 NO_TCLTK=1 NO_ICONV=1 NO_EXPAT=1
-    USE_LIBPCRE= USE_LIBPCRE2= HAVE_LIBCHARSET_H= LDFLAGS=-static)
+    USE_LIBPCRE= USE_LIBPCRE2= HAVE_LIBCHARSET_H= LDFLAGS=-static
+    "CFLAGS=-O1 -Wall")
 make -C "$src" -j"$(nproc)" "${mk[@]}" git.exe git-daemon.exe >"$dl/make.log" 2>&1 || { tail -40 "$dl/make.log" >&2; exit 1; }
 make -C "$src/templates" >>"$dl/make.log" 2>&1 || { tail -40 "$dl/make.log" >&2; exit 1; }
 

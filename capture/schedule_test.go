@@ -95,7 +95,7 @@ func TestCaptureScheduledPPS(t *testing.T) {
 	// the node arms by the corrected clock and finds START_AT's edge. A
 	// machine so loaded that the simulator's start-up strayed from the
 	// rehearsed one by more than half a second is told apart by the
-	// verdict (another edge, named) and tried again.
+	// verdict (another edge, named, or too close to tell) and tried again.
 	offset := -250 * time.Millisecond
 	for attempt := 1; ; attempt++ {
 		w, start := scheduledWorld(t, captureplan.SyncPPS, 20*time.Second,
@@ -105,7 +105,10 @@ func TestCaptureScheduledPPS(t *testing.T) {
 		if args := w.transferArgs(t); !slices.Contains(args, "-H") {
 			t.Errorf("hackrf_transfer %q: no -H for a PPS-scheduled capture", args)
 		}
-		if a := rs[0].Alignment; attempt < 3 && a != nil && a.EdgeAt != nil && !a.EdgeAt.Equal(start) && !a.Aligned {
+		// Or armed so close to the edge that the verdict cannot tell an
+		// honoured trigger from an ignored one (the simulator honours it).
+		if a := rs[0].Alignment; attempt < 3 && a != nil && !a.Aligned && (a.EdgeAt != nil && !a.EdgeAt.Equal(start) ||
+			a.Trigger == result.TriggerIgnored && len(a.Reasons) == 1 && strings.Contains(a.Reasons[0], " s after arming, within the ")) {
 			t.Logf("attempt %d: armed outside the second before the edge on this loaded machine (%q); again", attempt, a.Reasons)
 			continue
 		}

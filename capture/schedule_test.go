@@ -106,10 +106,12 @@ func TestCaptureScheduledPPS(t *testing.T) {
 			t.Errorf("hackrf_transfer %q: no -H for a PPS-scheduled capture", args)
 		}
 		// Or armed so close to the edge that the verdict cannot tell an
-		// honoured trigger from an ignored one (the simulator honours it).
-		if a := rs[0].Alignment; attempt < 3 && a != nil && !a.Aligned && (a.EdgeAt != nil && !a.EdgeAt.Equal(start) ||
-			a.Trigger == result.TriggerIgnored && len(a.Reasons) == 1 && strings.Contains(a.Reasons[0], " s after arming, within the ")) {
-			t.Logf("attempt %d: armed outside the second before the edge on this loaded machine (%q); again", attempt, a.Reasons)
+		// honoured trigger from an ignored one (the simulator honours it):
+		// READY's or COMPLETE's, whose estimate of the first sample can
+		// be a few ms earlier.
+		if attempt < 3 && slices.ContainsFunc(rs, func(r *result.Result) bool { return armedAstray(r.Alignment, start) }) {
+			t.Logf("attempt %d: armed outside the second before the edge on this loaded machine (READY %+v, COMPLETE %+v); again",
+				attempt, rs[0].Alignment, rs[1].Alignment)
 			continue
 		}
 		// One sample period and the policy's 1PPS error (sync.pps_error_s).
@@ -126,6 +128,13 @@ func TestCaptureScheduledPPS(t *testing.T) {
 		}
 		return
 	}
+}
+
+// armedAstray reports a PPS verdict that a loaded machine's start-up
+// explains: another edge, or arming too close to START_AT's to tell.
+func armedAstray(a *result.Alignment, start time.Time) bool {
+	return a != nil && !a.Aligned && (a.EdgeAt != nil && !a.EdgeAt.Equal(start) ||
+		a.Trigger == result.TriggerIgnored && len(a.Reasons) == 1 && strings.Contains(a.Reasons[0], " s after arming, within the "))
 }
 
 // TestCaptureScheduledPPSArmsAfterTheEdge: the node's host clock is 400 ms

@@ -221,32 +221,30 @@ func (r *recorder) Fatalf(format string, args ...any) {
 func TestWaitForFailsFastWhenOutputEnds(t *testing.T) {
 	s := start(t, "detached", true)
 	s.Wait(long)
+	if msg := waitFailure(t, s.Stdout); !strings.Contains(msg, "output ended without") {
+		t.Fatalf("WaitFor on ended output: %q", msg)
+	}
+}
+
+// waitFailure waits on st for text that never comes, with an hour's
+// timeout, and returns the failure WaitFor reported.
+func waitFailure(t *testing.T, st *Stream) string {
 	rec := &recorder{TB: t}
-	s.Stdout.t = rec
+	st.t = rec
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		s.Stdout.WaitFor(regexp.MustCompile("never printed"), time.Hour)
+		st.WaitFor(regexp.MustCompile("never printed"), time.Hour)
 	}()
 	<-done
-	if !strings.Contains(rec.msg, "output ended without") {
-		t.Fatalf("WaitFor on ended output: %q", rec.msg)
-	}
+	return rec.msg
 }
 
 // A terminal that ends says how its child exited: the one clue when a
 // program dies before printing anything.
 func TestWaitForNamesTheExitWhenTheTerminalEnds(t *testing.T) {
 	s := start(t, "no such mode", false) // the child exits 2 at once
-	rec := &recorder{TB: t}
-	s.TTY.t = rec
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		s.TTY.WaitFor(regexp.MustCompile("never printed"), time.Hour)
-	}()
-	<-done
-	if !strings.Contains(rec.msg, "output ended without") || !strings.Contains(rec.msg, "exited: exit status 2") {
-		t.Fatalf("WaitFor on an ended terminal: %q", rec.msg)
+	if msg := waitFailure(t, s.TTY); !strings.Contains(msg, "output ended without") || !strings.Contains(msg, "exited: exit status 2") {
+		t.Fatalf("WaitFor on an ended terminal: %q", msg)
 	}
 }

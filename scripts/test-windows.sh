@@ -9,8 +9,8 @@
 #       tree built before) first on the Windows PATH, every package (or those
 #       named), then TestFirstRunUnderWine (both machines on rfhandoff.exe;
 #       with named packages only when RFHANDOFF_WINE_E2E=1). CI runs it for
-#       the git-backed packages that fit its time; the whole run takes about
-#       an hour on 2 cores (docs/TESTING.md says what ran and passed).
+#       the git-backed packages that fit its time; the whole run takes 20
+#       minutes to an hour on 2 cores and fails 17 tests (docs/TESTING.md).
 #
 # A package given as PKG=REGEX runs only the tests REGEX matches.
 # RFHANDOFF_WINE_RUN is go test's -run for the other packages' tests,

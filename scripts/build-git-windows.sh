@@ -20,10 +20,9 @@
 # this script's; a second run with the same key builds nothing.
 #
 # Needs: gcc-mingw-w64-x86-64, libz-mingw-w64-dev, dpkg-dev, make, and a
-# deb-src entry (.ci/run adds one). About 2 minutes on 2 cores: built
-# -O1 without debug information (git's default is -g -O2), which CI,
-# building it on every fresh machine, pays for: 100 s instead of 124 s
-# idle, and a 4 MB git.exe instead of 20 MB.
+# deb-src entry (.ci/run adds one). About 2 minutes on 2 cores, built
+# -O1 without debug information (git's default is -g -O2): CI builds it
+# on every fresh machine (docs/DESIGN.md, 2026-12-03).
 #
 # Two source edits, both needed only because of where it is built and run:
 #  - wrapper.c and compat/win32/trace2_win32_process_info.c include

@@ -174,10 +174,11 @@ for key in "${order[@]}"; do
   runflags=(-timeout "${RFHANDOFF_WINE_TIMEOUT:-20m}")
   [ "$key" = f ] || runflags+=(-run "${key#f}")
   read -r -a these <<<"${group[$key]}"
-  group_start=$SECONDS
+  group_start=$SECONDS filtered=
+  [ "$key" = f ] || filtered=" filtered"
   RFHANDOFF_E2E_BIN=$(win "$bin/rfhandoff.exe") \
     go test -count=1 -p 2 -vet=off "${runflags[@]}" -v -overlay "$work/overlay.json" -exec "$work/wine-exec" "${these[@]}" >>"$log" 2>&1 || status=$?
-  echo "test-windows: ${#these[@]} package(s)${runflags[3]:+ filtered} in $((SECONDS - group_start)) s"
+  echo "test-windows: ${#these[@]} package(s)$filtered in $((SECONDS - group_start)) s"
 done
 tr -d '\r' <"$log" | grep -E '^(ok|FAIL|---|panic:|\?)' | grep -vE '^    --- PASS' | grep -vE '^--- PASS' || true
 count() { tr -d '\r' <"$log" | grep -cE "^ *--- $1:" || true; }

@@ -164,7 +164,7 @@ var alignFields = []strictjson.Field[Alignment]{
 		return wholeSecond(v, &a.StartAt)
 	}},
 	{Key: "first_sample_at", Check: func(a *Alignment, v value) string {
-		return utcTime(v, nanoRE, "a UTC time with nine fractional digits (e.g. 2026-01-02T15:04:05.000012345Z)", &a.FirstSampleAt)
+		return strictjson.Time(v, nanoRE, "a UTC time with nine fractional digits (e.g. 2026-01-02T15:04:05.000012345Z)", &a.FirstSampleAt)
 	}},
 	{Key: "edge_at", Check: func(a *Alignment, v value) string {
 		return nullable(v, &a.EdgeAt, func(v value, dst *time.Time) string {
@@ -176,7 +176,7 @@ var alignFields = []strictjson.Field[Alignment]{
 	}},
 	{Key: "bound_s", Check: func(a *Alignment, v value) string { return seconds(v, &a.Bound) }},
 	{Key: "bound_basis", Check: func(a *Alignment, v value) string {
-		s, why := str(v, "a string")
+		s, why := strictjson.Str(v, "a string")
 		if why == "" {
 			why = printable(s)
 		}
@@ -187,7 +187,7 @@ var alignFields = []strictjson.Field[Alignment]{
 		return ""
 	}},
 	{Key: "overruns", Check: func(a *Alignment, v value) string { return nonNegative(v, &a.Overruns) }},
-	{Key: "aligned", Check: func(a *Alignment, v value) string { return boolean(v, &a.Aligned) }},
+	{Key: "aligned", Check: func(a *Alignment, v value) string { return strictjson.Boolean(v, &a.Aligned) }},
 	{Key: "reasons", Check: func(a *Alignment, v value) string {
 		if v.Kind != strictjson.Array {
 			return "must be an array of strings, got " + v.Describe()
@@ -198,7 +198,7 @@ var alignFields = []strictjson.Field[Alignment]{
 		out := []string{}
 		var bad []string
 		for i, e := range v.Elements {
-			s, why := str(e, "a string")
+			s, why := strictjson.Str(e, "a string")
 			if why == "" {
 				why = printable(s)
 			}
@@ -220,31 +220,13 @@ var alignFields = []strictjson.Field[Alignment]{
 // (captureplan.WholeSecond).
 func wholeSecond(v value, dst *time.Time) string {
 	const what = "a whole UTC second (e.g. 2026-01-02T15:04:05Z)"
-	s, why := str(v, what)
+	s, why := strictjson.Str(v, what)
 	if why != "" {
 		return why
 	}
 	t, ok := captureplan.WholeSecond(s)
 	if !ok {
 		return "must be " + what + ", got " + v.Describe()
-	}
-	*dst = t
-	return ""
-}
-
-// utcTime accepts a string of the shape re (a UTC form) that time.Parse
-// accepts too (no 24:00, no leap second).
-func utcTime(v value, re *regexp.Regexp, what string, dst *time.Time) string {
-	s, why := str(v, what)
-	if why != "" {
-		return why
-	}
-	if !re.MatchString(s) {
-		return "must be " + what + ", got " + v.Describe()
-	}
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		return "must be " + what + ", got " + v.Describe() + " (out of range)"
 	}
 	*dst = t
 	return ""

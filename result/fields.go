@@ -16,7 +16,7 @@ const keySimulated = "simulated"
 // fields is the PROTOCOL#result table, in its order.
 var fields = []strictjson.Field[Result]{
 	{Key: "schema_version", Check: func(r *Result, v value) string {
-		n, why := integer(v)
+		n, why := strictjson.Int(v)
 		if why != "" {
 			return why
 		}
@@ -27,10 +27,10 @@ var fields = []strictjson.Field[Result]{
 		return ""
 	}},
 	{Key: "task_id", Check: func(r *Result, v value) string {
-		return matching(v, ident.TaskID, "a task ID matching "+ident.TaskID.String(), &r.TaskID)
+		return strictjson.Match(v, ident.TaskID, "a task ID matching "+ident.TaskID.String(), &r.TaskID)
 	}},
 	{Key: "state", Check: func(r *Result, v value) string {
-		s, why := str(v, "a string")
+		s, why := strictjson.Str(v, "a string")
 		if why != "" {
 			return why
 		}
@@ -42,17 +42,17 @@ var fields = []strictjson.Field[Result]{
 		return fmt.Sprintf("must be %q or %q, got %s", StateReady, StateComplete, v.Describe())
 	}},
 	{Key: "source_head", Check: func(r *Result, v value) string {
-		return matching(v, ident.Commit, "40 lowercase hex digits (a commit ID)", &r.SourceHead)
+		return strictjson.Match(v, ident.Commit, "40 lowercase hex digits (a commit ID)", &r.SourceHead)
 	}},
 	{Key: "published_at", Check: func(r *Result, v value) string { return timestamp(v, &r.PublishedAt) }},
 	{Key: "capture_started_at", Check: func(r *Result, v value) string { return timestamp(v, &r.CaptureStartedAt) }},
 	{Key: "planned_duration_s", Check: func(r *Result, v value) string { return positive(v, &r.PlannedDurationS) }},
 	{Key: "frequency_hz", Check: func(r *Result, v value) string { return positive(v, &r.FrequencyHz) }},
 	{Key: "sample_rate_hz", Check: func(r *Result, v value) string { return positive(v, &r.SampleRateHz) }},
-	{Key: "rx_ready_for_tx", Check: func(r *Result, v value) string { return boolean(v, &r.RXReadyForTX) }},
-	{Key: "process_alive", Check: func(r *Result, v value) string { return boolean(v, &r.ProcessAlive) }},
-	{Key: "file_growing", Check: func(r *Result, v value) string { return boolean(v, &r.FileGrowing) }},
-	{Key: "common_clock_verified", Check: func(r *Result, v value) string { return boolean(v, &r.CommonClockVerified) }},
+	{Key: "rx_ready_for_tx", Check: func(r *Result, v value) string { return strictjson.Boolean(v, &r.RXReadyForTX) }},
+	{Key: "process_alive", Check: func(r *Result, v value) string { return strictjson.Boolean(v, &r.ProcessAlive) }},
+	{Key: "file_growing", Check: func(r *Result, v value) string { return strictjson.Boolean(v, &r.FileGrowing) }},
+	{Key: "common_clock_verified", Check: func(r *Result, v value) string { return strictjson.Boolean(v, &r.CommonClockVerified) }},
 	{Key: "capture_pid", Check: func(r *Result, v value) string { return positive(v, &r.CapturePID) }},
 	{Key: "capture_ended_at", Check: func(r *Result, v value) string {
 		return nullable(v, &r.CaptureEndedAt, timestamp)
@@ -68,7 +68,7 @@ var fields = []strictjson.Field[Result]{
 	}},
 	{Key: "capture_sha256", Check: func(r *Result, v value) string {
 		return nullable(v, &r.CaptureSHA256, func(v value, dst *string) string {
-			return matching(v, ident.SHA256, "64 lowercase hex digits (a SHA-256)", dst)
+			return strictjson.Match(v, ident.SHA256, "64 lowercase hex digits (a SHA-256)", dst)
 		})
 	}},
 	{Key: "overruns", Check: func(r *Result, v value) string { return nullable(v, &r.Overruns, nonNegative) }},
@@ -80,7 +80,7 @@ var fields = []strictjson.Field[Result]{
 		return nullable(v, &r.RFTXObserved, enum(RFTXExpectedExternal, RFTXUnknown))
 	}},
 	{Key: "rf_tx", Check: func(r *Result, v value) string {
-		n, why := integer(v)
+		n, why := strictjson.Int(v)
 		if why != "" {
 			return why
 		}
@@ -99,23 +99,8 @@ var fields = []strictjson.Field[Result]{
 	}},
 }
 
-// integer accepts a JSON integer literal only: 1.0, 1e0 and "1" are not.
-func integer(v value) (int64, string) {
-	if v.Kind != strictjson.Number {
-		return 0, "must be an integer, got " + v.Describe()
-	}
-	if strings.ContainsAny(v.Text, ".eE") {
-		return 0, "must be an integer written without a fraction or exponent, got " + v.Describe()
-	}
-	n, err := strconv.ParseInt(v.Text, 10, 64)
-	if err != nil || n > strictjson.MaxSafeInt || n < -strictjson.MaxSafeInt {
-		return 0, fmt.Sprintf("must be an integer within ±%d, got %s", int64(strictjson.MaxSafeInt), v.Describe())
-	}
-	return n, ""
-}
-
 func anyInteger(v value, dst *int64) string {
-	n, why := integer(v)
+	n, why := strictjson.Int(v)
 	if why == "" {
 		*dst = n
 	}
@@ -123,7 +108,7 @@ func anyInteger(v value, dst *int64) string {
 }
 
 func positive(v value, dst *int64) string {
-	n, why := integer(v)
+	n, why := strictjson.Int(v)
 	if why != "" {
 		return why
 	}
@@ -135,7 +120,7 @@ func positive(v value, dst *int64) string {
 }
 
 func nonNegative(v value, dst *int64) string {
-	n, why := integer(v)
+	n, why := strictjson.Int(v)
 	if why != "" {
 		return why
 	}
@@ -161,50 +146,9 @@ func nonNegativeNumber(v value, dst *float64) string {
 	return ""
 }
 
-func boolean(v value, dst *bool) string {
-	if v.Kind != strictjson.Bool {
-		return "must be true or false, got " + v.Describe()
-	}
-	*dst = v.Bool
-	return ""
-}
-
-func str(v value, what string) (string, string) {
-	if v.Kind != strictjson.String {
-		return "", "must be " + what + ", got " + v.Describe()
-	}
-	return v.Text, ""
-}
-
-func matching(v value, re ident.Rule, what string, dst *string) string {
-	s, why := str(v, what)
-	if why != "" {
-		return why
-	}
-	if !re.MatchString(s) {
-		return "must be " + what + ", got " + v.Describe()
-	}
-	*dst = s
-	return ""
-}
-
-// timestamp accepts RFC 3339 with an explicit offset (Z or ±hh:mm) only;
-// the regexp fixes the shape, time.Parse the ranges.
+// timestamp accepts RFC 3339 with an explicit offset (Z or ±hh:mm) only.
 func timestamp(v value, dst *time.Time) string {
-	const what = "an RFC 3339 timestamp with an explicit offset (e.g. 2026-01-02T15:04:05Z or 2026-01-02T16:04:05+01:00)"
-	s, why := str(v, what)
-	if why != "" {
-		return why
-	}
-	if !ident.Timestamp.MatchString(s) {
-		return "must be " + what + ", got " + v.Describe()
-	}
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil || !offsetInRange(s) {
-		return "must be " + what + ", got " + v.Describe() + " (out of range)"
-	}
-	*dst = t
-	return ""
+	return strictjson.Time(v, ident.Timestamp, "an RFC 3339 timestamp with an explicit offset (e.g. 2026-01-02T15:04:05Z or 2026-01-02T16:04:05+01:00)", dst)
 }
 
 func enum[T ~string](allowed ...T) func(v value, dst *T) string {
@@ -214,7 +158,7 @@ func enum[T ~string](allowed ...T) func(v value, dst *T) string {
 			quoted[i] = strconv.Quote(string(a))
 		}
 		what := strings.Join(quoted, " or ")
-		s, why := str(v, what)
+		s, why := strictjson.Str(v, what)
 		if why != "" {
 			return why
 		}
@@ -243,15 +187,4 @@ func nullable[T any](v value, dst **T, check func(value, *T) string) string {
 	}
 	*dst = &x
 	return ""
-}
-
-// offsetInRange checks what time.Parse lets through: an offset's hours
-// must be 00–23 and its minutes 00–59 (RFC 3339 time-numoffset).
-func offsetInRange(s string) bool {
-	if strings.HasSuffix(s, "Z") {
-		return true
-	}
-	off := s[len(s)-5:] // hh:mm, after the regexp matched
-	hoursOK := off[0] < '2' || off[0] == '2' && off[1] <= '3'
-	return hoursOK && off[3] <= '5'
 }

@@ -5,6 +5,7 @@ import (
 
 	"rfhandoff/ident"
 	"rfhandoff/node"
+	"rfhandoff/strictjson"
 )
 
 // NodeFields are the keys a node result (schema_version 2, PROTOCOL#several-nodes)
@@ -23,7 +24,7 @@ var nodeKeys = []string{"node", "sigmf_meta_sha512"}
 
 var nodeSetters = map[string]func(n *NodeFields, v value) string{
 	"node": func(n *NodeFields, v value) string {
-		s, why := str(v, "a node name matching "+node.Pattern())
+		s, why := strictjson.Str(v, "a node name matching "+node.Pattern())
 		if why != "" {
 			return why
 		}
@@ -35,7 +36,7 @@ var nodeSetters = map[string]func(n *NodeFields, v value) string{
 	},
 	"sigmf_meta_sha512": func(n *NodeFields, v value) string {
 		return nullable(v, &n.SigMFMetaSHA512, func(v value, dst *string) string {
-			return matching(v, ident.SHA512, "128 lowercase hex digits (a SHA-512)", dst)
+			return strictjson.Match(v, ident.SHA512, "128 lowercase hex digits (a SHA-512)", dst)
 		})
 	},
 }

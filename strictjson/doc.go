@@ -22,9 +22,13 @@
 // checked), missing required keys, refused values — plus the keys whose
 // value was accepted, for the reader's rules across keys. A nested object
 // is another table applied to the member's Node.Members with a key
-// prefix of the reader's choosing. result uses it for RX_RESULT.json.
+// prefix of the reader's choosing. result uses it for RX_RESULT.json and
+// its alignment, txwatch for authorization records; both build their
+// Checks from the same value checks (check.go), so a value is judged and
+// worded the same way in each.
 //
 // What it offers: Parse with a Shape, returning a tree of Nodes (and Value,
-// a scalar as written); Fields; ErrEmpty and *Error with its Kind and
+// a scalar as written); Fields; the value checks Int, Range, Boolean, Str,
+// Match and Time; ErrEmpty and *Error with its Kind and
 // byte offsets. The token reader below Parse is the package's own.
 package strictjson

@@ -81,9 +81,12 @@ func (p *recProblems) err() error {
 	return &invalidRecordError{Errs: p.errs}
 }
 
+// recordTime words what a record's times must be (PROTOCOL#main-pc).
+const recordTime = "an RFC 3339 timestamp with an explicit offset"
+
 var recordFields = []strictjson.Field[Record]{
 	{Key: "record_version", Check: func(r *Record, v jvalue) string {
-		n, why := jInt(v)
+		n, why := strictjson.Int(v)
 		switch {
 		case why == "" && n < RecordVersion:
 			why = fmt.Sprintf("must be %d, got %d: an earlier rfhandoff wrote it; authorize the result again with tx watch", RecordVersion, n)
@@ -93,26 +96,31 @@ var recordFields = []strictjson.Field[Record]{
 		r.RecordVersion = int(n)
 		return why
 	}},
-	{Key: "task_id", Check: func(r *Record, v jvalue) string { return jMatch(v, ident.TaskID, "a TASK_ID", &r.TaskID) }},
+	{Key: "task_id", Check: func(r *Record, v jvalue) string { return strictjson.Match(v, ident.TaskID, "a TASK_ID", &r.TaskID) }},
 	{Key: "result_branch", Check: func(r *Record, v jvalue) string { return jBranch(v, &r.ResultBranch) }},
 	{Key: "result_commit", Check: func(r *Record, v jvalue) string {
-		return jMatch(v, ident.Commit, "40 lowercase hex digits (a commit ID)", &r.ResultCommit)
+		return strictjson.Match(v, ident.Commit, "40 lowercase hex digits (a commit ID)", &r.ResultCommit)
 	}},
 	{Key: "result_sha256", Check: func(r *Record, v jvalue) string {
-		return jMatch(v, ident.SHA256, "64 lowercase hex digits (a SHA-256)", &r.ResultSHA256)
+		return strictjson.Match(v, ident.SHA256, "64 lowercase hex digits (a SHA-256)", &r.ResultSHA256)
 	}},
-	{Key: "capture_ends_at", Check: func(r *Record, v jvalue) string { return jTime(v, &r.CaptureEndsAt) }},
-	{Key: "authorized_at", Check: func(r *Record, v jvalue) string { return jTime(v, &r.AuthorizedAt) }},
-	{Key: "expires_at", Check: func(r *Record, v jvalue) string { return jTime(v, &r.ExpiresAt) }},
+	{Key: "capture_ends_at", Check: func(r *Record, v jvalue) string {
+		return strictjson.Time(v, ident.Timestamp, recordTime, &r.CaptureEndsAt)
+	}},
+	{Key: "authorized_at", Check: func(r *Record, v jvalue) string {
+		return strictjson.Time(v, ident.Timestamp, recordTime, &r.AuthorizedAt)
+	}},
+	{Key: "expires_at", Check: func(r *Record, v jvalue) string { return strictjson.Time(v, ident.Timestamp, recordTime, &r.ExpiresAt) }},
 	{Key: "rf_tx_started", Check: func(r *Record, v jvalue) string {
-		b, why := jBoolean(v)
+		var b bool
+		why := strictjson.Boolean(v, &b)
 		if why == "" && b {
 			why = "must be false: a record authorizes, it never records a transmission"
 		}
 		return why
 	}},
 	{Key: "rf_tx", Check: func(r *Record, v jvalue) string {
-		n, why := jInt(v)
+		n, why := strictjson.Int(v)
 		if why == "" && n != 0 {
 			why = fmt.Sprintf("must be 0 in an authorization record, got %d", n)
 		}
@@ -132,7 +140,7 @@ var recordFields = []strictjson.Field[Record]{
 // required, its node only for a node of RX_NODES.
 var nodeFields = []strictjson.Field[NodeBinding]{
 	{Key: "node", Optional: true, Check: func(b *NodeBinding, v jvalue) string {
-		n, why := jStr(v)
+		n, why := strictjson.Str(v, "a string")
 		if why == "" && node.Check(n) != "" {
 			why = "must be a node name (" + node.Pattern() + "), got " + v.Describe()
 		}
@@ -141,13 +149,13 @@ var nodeFields = []strictjson.Field[NodeBinding]{
 	}},
 	{Key: "result_branch", Check: func(b *NodeBinding, v jvalue) string { return jBranch(v, &b.ResultBranch) }},
 	{Key: "result_commit", Check: func(b *NodeBinding, v jvalue) string {
-		return jMatch(v, ident.Commit, "40 lowercase hex digits (a commit ID)", &b.ResultCommit)
+		return strictjson.Match(v, ident.Commit, "40 lowercase hex digits (a commit ID)", &b.ResultCommit)
 	}},
 	{Key: "result_sha256", Check: func(b *NodeBinding, v jvalue) string {
-		return jMatch(v, ident.SHA256, "64 lowercase hex digits (a SHA-256)", &b.ResultSHA256)
+		return strictjson.Match(v, ident.SHA256, "64 lowercase hex digits (a SHA-256)", &b.ResultSHA256)
 	}},
 	{Key: "result_signer", Optional: true, Check: func(b *NodeBinding, v jvalue) string {
-		return jMatch(v, ident.Fingerprint, "an SSH key fingerprint (SHA256:...)", &b.ResultSigner)
+		return strictjson.Match(v, ident.Fingerprint, "an SSH key fingerprint (SHA256:...)", &b.ResultSigner)
 	}},
 }
 
@@ -204,7 +212,7 @@ func parseNodes(v jvalue, r *Record, good map[string]bool, p *recProblems) {
 
 var txFields = []strictjson.Field[TXParams]{
 	{Key: "action", Check: func(p *TXParams, v jvalue) string {
-		s, why := jStr(v)
+		s, why := strictjson.Str(v, "a string")
 		if why == "" && s != config.TXActionFake && s != config.TXActionHackRFTransfer {
 			why = fmt.Sprintf("must be %q or %q, got %s", config.TXActionFake, config.TXActionHackRFTransfer, v.Describe())
 		}
@@ -212,30 +220,28 @@ var txFields = []strictjson.Field[TXParams]{
 		return why
 	}},
 	{Key: "frequency_hz", Check: func(p *TXParams, v jvalue) string {
-		return jRange(v, config.MinFrequencyHz, config.MaxFrequencyHz, &p.FrequencyHz)
+		return strictjson.Range(v, config.MinFrequencyHz, config.MaxFrequencyHz, &p.FrequencyHz)
 	}},
 	{Key: "sample_rate_hz", Check: func(p *TXParams, v jvalue) string {
-		return jRange(v, config.MinSampleRateHz, config.MaxSampleRateHz, &p.SampleRateHz)
+		return strictjson.Range(v, config.MinSampleRateHz, config.MaxSampleRateHz, &p.SampleRateHz)
 	}},
 	{Key: "tx_vga_gain_db", Check: func(p *TXParams, v jvalue) string {
 		var n int64
-		why := jRange(v, 0, config.MaxTXVGAGainDB, &n)
+		why := strictjson.Range(v, 0, config.MaxTXVGAGainDB, &n)
 		p.TXVGAGainDB = int(n)
 		return why
 	}},
 	{Key: "amp", Check: func(p *TXParams, v jvalue) string {
-		b, why := jBoolean(v)
-		p.Amp = b
-		return why
+		return strictjson.Boolean(v, &p.Amp)
 	}},
 	{Key: "duration_s", Check: func(p *TXParams, v jvalue) string {
 		var n int64
-		why := jRange(v, 1, config.MaxTXDurationS, &n)
+		why := strictjson.Range(v, 1, config.MaxTXDurationS, &n)
 		p.DurationS = int(n)
 		return why
 	}},
 	{Key: "iq_file", Check: func(p *TXParams, v jvalue) string {
-		s, why := jStr(v)
+		s, why := strictjson.Str(v, "a string")
 		if why == "" && len(s) > 4096 {
 			why = "must be at most 4096 bytes"
 		}
@@ -247,21 +253,9 @@ var txFields = []strictjson.Field[TXParams]{
 	}},
 }
 
-func jMatch(v jvalue, re interface{ MatchString(string) bool }, what string, dst *string) string {
-	s, why := jStr(v)
-	if why != "" {
-		return why
-	}
-	if !re.MatchString(s) {
-		return "must be " + what + ", got " + v.Describe()
-	}
-	*dst = s
-	return ""
-}
-
 // jBranch accepts a branch name under gitname's rules, the policy's own.
 func jBranch(v jvalue, dst *string) string {
-	s, why := jStr(v)
+	s, why := strictjson.Str(v, "a string")
 	if why != "" {
 		return why
 	}
@@ -269,34 +263,6 @@ func jBranch(v jvalue, dst *string) string {
 		return "must be a branch name, got " + v.Describe()
 	}
 	*dst = s
-	return ""
-}
-
-func jTime(v jvalue, dst *time.Time) string {
-	s, why := jStr(v)
-	if why != "" {
-		return why
-	}
-	if !ident.Timestamp.MatchString(s) {
-		return "must be an RFC 3339 timestamp with an explicit offset, got " + v.Describe()
-	}
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		return "must be a valid RFC 3339 timestamp, got " + v.Describe()
-	}
-	*dst = t
-	return ""
-}
-
-func jRange(v jvalue, lo, hi int64, dst *int64) string {
-	n, why := jInt(v)
-	if why != "" {
-		return why
-	}
-	if n < lo || n > hi {
-		return fmt.Sprintf("must be %d to %d, got %d", lo, hi, n)
-	}
-	*dst = n
 	return ""
 }
 

@@ -3,7 +3,6 @@ package txwatch
 import (
 	"errors"
 	"fmt"
-	"strconv"
 
 	"rfhandoff/strictjson"
 )
@@ -50,30 +49,4 @@ func recordSyntaxErr(err error) error {
 		return fmt.Errorf("is not valid JSON: unexpected end at byte %d", je.Offset)
 	}
 	return fmt.Errorf("is not valid JSON: %v", err)
-}
-
-// jInt accepts an integer literal only: 1.0, 1e0 and "1" are refused.
-func jInt(v jvalue) (int64, string) {
-	if v.Kind != strictjson.Number {
-		return 0, "must be an integer, got " + v.Describe()
-	}
-	n, err := strconv.ParseInt(v.Text, 10, 64)
-	if err != nil || n > strictjson.MaxSafeInt || n < -strictjson.MaxSafeInt {
-		return 0, "must be an integer of at most 2^53-1, got " + v.Describe()
-	}
-	return n, ""
-}
-
-func jBoolean(v jvalue) (bool, string) {
-	if v.Kind != strictjson.Bool {
-		return false, "must be true or false, got " + v.Describe()
-	}
-	return v.Bool, ""
-}
-
-func jStr(v jvalue) (string, string) {
-	if v.Kind != strictjson.String {
-		return "", "must be a string, got " + v.Describe()
-	}
-	return v.Text, ""
 }

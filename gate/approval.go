@@ -2,7 +2,6 @@ package gate
 
 import (
 	"fmt"
-	"strings"
 )
 
 // ApproveAnswer is the answer that approves a task at the RX prompt. Every
@@ -39,21 +38,6 @@ func DescribeApproval(level Level, rfTX bool, taskID string) string {
 		return ApproveAnswer
 	}
 	return fmt.Sprintf("%s, then exactly %q", ApproveAnswer, phrase)
-}
-
-// phraseMatches reports whether a typed line is exactly want. Only the line
-// ending ("\n" or "\r\n") is ignored: no trimming of spaces, no case
-// folding. An empty want never matches, so a missing phrase approves nothing.
-func phraseMatches(typed, want string) bool {
-	if want == "" {
-		return false
-	}
-	if t, ok := strings.CutSuffix(typed, "\r\n"); ok {
-		typed = t
-	} else {
-		typed = strings.TrimSuffix(typed, "\n")
-	}
-	return typed == want
 }
 
 // CheckRequiresApproval applies REQUIRES_APPROVAL: NO is allowed only when

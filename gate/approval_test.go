@@ -53,43 +53,6 @@ func TestDescribeApproval(t *testing.T) {
 	}
 }
 
-func TestPhraseMatches(t *testing.T) {
-	tests := []struct {
-		typed, want string
-		ok          bool
-	}{
-		{"AUTHORIZE RF TX", TXPhrase, true},
-		{"AUTHORIZE RF TX\n", TXPhrase, true},
-		{"AUTHORIZE RF TX\r\n", TXPhrase, true},
-		{"AUTHORIZE RF TX ", TXPhrase, false},
-		{" AUTHORIZE RF TX", TXPhrase, false},
-		{"AUTHORIZE RF TX \n", TXPhrase, false},
-		{"authorize rf tx", TXPhrase, false},
-		{"Authorize RF TX\n", TXPhrase, false},
-		{"AUTHORIZE  RF TX", TXPhrase, false},
-		{"AUTHORIZE RF TX\r", TXPhrase, false}, // a lone CR is not a line ending
-		{"AUTHORIZE RF TX\n\n", TXPhrase, false},
-		{"AUTHORIZE RF TX\r\n\n", TXPhrase, false},
-		{"AUTHORIZE RF\tTX", TXPhrase, false},
-		{"AUTHORIZE RF TX.", TXPhrase, false},
-		{"AUTHORIZE T_001\n", taskPhrase("T_001"), true},
-		{"AUTHORIZE T_002\n", taskPhrase("T_001"), false},
-		{"AUTHORIZE t_001\n", taskPhrase("T_001"), false},
-		{"A\n", ApproveAnswer, true},
-		{"A\r\n", ApproveAnswer, true},
-		{"a\n", ApproveAnswer, false},
-		{"A \n", ApproveAnswer, false},
-		{"AA\n", ApproveAnswer, false},
-		{"", "", false},
-		{"\n", "", false},
-	}
-	for _, tt := range tests {
-		if got := phraseMatches(tt.typed, tt.want); got != tt.ok {
-			t.Errorf("PhraseMatches(%q, %q) = %v, want %v", tt.typed, tt.want, got, tt.ok)
-		}
-	}
-}
-
 func TestCheckRequiresApproval(t *testing.T) {
 	tests := []struct {
 		requires bool

@@ -34,6 +34,45 @@ func TestParseLine(t *testing.T) {
 	}
 }
 
+// The phrase the operator types must be exactly the phrase, one line
+// ending aside (PROTOCOL#main-pc): the check Terminal.Phrase makes.
+func TestPhraseMatches(t *testing.T) {
+	tests := []struct {
+		typed, want string
+		ok          bool
+	}{
+		{"AUTHORIZE RF TX", "AUTHORIZE RF TX", false}, // no Enter: not a line
+		{"AUTHORIZE RF TX\n", "AUTHORIZE RF TX", true},
+		{"AUTHORIZE RF TX\r\n", "AUTHORIZE RF TX", true},
+		{"AUTHORIZE RF TX ", "AUTHORIZE RF TX", false},
+		{" AUTHORIZE RF TX", "AUTHORIZE RF TX", false},
+		{"AUTHORIZE RF TX \n", "AUTHORIZE RF TX", false},
+		{"authorize rf tx", "AUTHORIZE RF TX", false},
+		{"Authorize RF TX\n", "AUTHORIZE RF TX", false},
+		{"AUTHORIZE  RF TX", "AUTHORIZE RF TX", false},
+		{"AUTHORIZE RF TX\r", "AUTHORIZE RF TX", false}, // a lone CR is not a line ending
+		{"AUTHORIZE RF TX\n\n", "AUTHORIZE RF TX", false},
+		{"AUTHORIZE RF TX\r\n\n", "AUTHORIZE RF TX", false},
+		{"AUTHORIZE RF\tTX", "AUTHORIZE RF TX", false},
+		{"AUTHORIZE RF TX.", "AUTHORIZE RF TX", false},
+		{"AUTHORIZE T_001\n", "AUTHORIZE T_001", true},
+		{"AUTHORIZE T_002\n", "AUTHORIZE T_001", false},
+		{"AUTHORIZE t_001\n", "AUTHORIZE T_001", false},
+		{"A\n", "A", true},
+		{"A\r\n", "A", true},
+		{"a\n", "A", false},
+		{"A \n", "A", false},
+		{"AA\n", "A", false},
+		{"", "", false},
+		{"\n", "", false},
+	}
+	for _, tt := range tests {
+		if got := phraseMatches([]byte(tt.typed), tt.want); got != tt.ok {
+			t.Errorf("phraseMatches(%q, %q) = %v, want %v", tt.typed, tt.want, got, tt.ok)
+		}
+	}
+}
+
 func TestParseChoice(t *testing.T) {
 	cases := map[string]Choice{
 		"A\n": ChoiceApprove, "D\n": ChoiceDefer, "S\n": ChoiceStop, "A\r\n": ChoiceApprove,

@@ -78,10 +78,18 @@ func (t *Terminal) Phrase(ctx context.Context, phrase string, deadline time.Time
 		_ = t.say("Expired: nothing approved.\n")
 		return false, &expiredError{Deadline: deadline}
 	}
-	if answer, ok := parseLine(line); ok && answer == phrase {
+	if phraseMatches(line, phrase) {
 		return true, t.say("Phrase matched.\n")
 	}
 	return false, t.say("Wrong phrase: nothing approved.\n")
+}
+
+// phraseMatches reports whether the line typed is exactly phrase and one
+// line ending ("\n" or "\r\n"): no trimming, no case folding. An empty
+// phrase never matches, so a missing phrase approves nothing.
+func phraseMatches(line []byte, phrase string) bool {
+	answer, ok := parseLine(line)
+	return ok && phrase != "" && answer == phrase
 }
 
 // checkPhrase refuses phrases that an empty or mangled line could match or

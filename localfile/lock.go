@@ -106,10 +106,10 @@ func (l *Lock) Release() error {
 	return clearErr
 }
 
-// recoverStale is recoverStale for a caller that holds this lock: holding
-// it proves that whoever recorded running=true is gone, whatever its PID
-// now belongs to (PIDs are reused). Only a flag this process wrote itself
-// is not stale.
+// RecoverStale reports whether a recorded running flag is stale, so the
+// caller clears it and logs a warning. Holding this lock proves that
+// whoever recorded running=true is gone, whatever its PID now belongs to
+// (PIDs are reused). Only a flag this process wrote itself is not stale.
 func (l *Lock) RecoverStale(running bool, pid int) (wasStale bool) {
 	return running && pid != os.Getpid()
 }

@@ -36,17 +36,7 @@ var (
 func TestTaskCarriesTheCapture(t *testing.T) {
 	t.Parallel()
 	const id, freq, rate, dur = "CARRY_CAPTURE_0001", "915000000", "2000000", "30"
-	home := gittest.Home(t)
-	env := gittest.Environ(home, config.EnvVar, "HACKRF_SIM")
-	r := gittest.RunnerWithHome(t, home)
-	srv := t.TempDir()
-	bare := filepath.Join(srv, "lab.git")
-	gittest.Git(t, r, srv, "init", "--quiet", "--bare", bare)
-	rem := &gittest.Remote{Dir: bare, URL: "file://" + bare, R: r}
-	seed := gittest.Seed(t, rem, "video-development", map[string]string{".gitignore": "/.local/\n"})
-	gittest.Git(t, r, bare, "update-ref", "refs/heads/rx-node", seed)
-	top := t.TempDir()
-	shIn(t, top, env, "git clone --quiet --branch video-development "+rem.URL+" main && git clone --quiet --branch video-development "+rem.URL+" rx")
+	top, env, r, bare := twoClones(t)
 
 	policies := t.TempDir()
 	rxPolicy := "[limits]\nplanned_duration_s = 15\n\n[capture]\nsample_rate_hz = 4000000\nmax_duration_s = 60\n\n[tools]\nallow_simulator = true\n"
@@ -158,4 +148,26 @@ func TestTaskCarriesTheCapture(t *testing.T) {
 			t.Errorf("a HackRF tool started for a refused task: %+v", e)
 		}
 	}
+}
+
+// twoClones makes a lab as README "First run" does: a bare remote with
+// the task branch (ignoring .local/) and the rx-node result branch, and
+// its clones main and rx in top. Git runs directly, not through a shell,
+// so that the test runs under Windows too. env is the operators' (their
+// own HOME), r runs git with it, and bare is the remote's directory.
+func twoClones(t *testing.T) (top string, env []string, r exec.Runner, bare string) {
+	home := gittest.Home(t)
+	env = gittest.Environ(home, config.EnvVar, "HACKRF_SIM")
+	r = gittest.RunnerWithHome(t, home)
+	srv := t.TempDir()
+	bare = filepath.Join(srv, "lab.git")
+	gittest.Git(t, r, srv, "init", "--quiet", "--bare", bare)
+	rem := &gittest.Remote{Dir: bare, URL: "file://" + bare, R: r}
+	seed := gittest.Seed(t, rem, "video-development", map[string]string{".gitignore": "/.local/\n"})
+	gittest.Git(t, r, bare, "update-ref", "refs/heads/rx-node", seed)
+	top = t.TempDir()
+	for _, name := range []string{"main", "rx"} {
+		gittest.Git(t, r, top, "clone", "--quiet", "--branch", "video-development", rem.URL, name)
+	}
+	return top, env, r, bare
 }

@@ -31,17 +31,7 @@ var reStartAt = regexp.MustCompile(`(?m)^START_AT = (\S+)\nSYNC_MODE = PPS$`)
 func TestTaskStartAtRefused(t *testing.T) {
 	t.Parallel()
 	const lead = 15 // sync.min_lead_s
-	home := gittest.Home(t)
-	env := gittest.Environ(home, config.EnvVar, "HACKRF_SIM")
-	r := gittest.RunnerWithHome(t, home)
-	srv := t.TempDir()
-	bare := filepath.Join(srv, "lab.git")
-	gittest.Git(t, r, srv, "init", "--quiet", "--bare", bare)
-	rem := &gittest.Remote{Dir: bare, URL: "file://" + bare, R: r}
-	seed := gittest.Seed(t, rem, "video-development", map[string]string{".gitignore": "/.local/\n"})
-	gittest.Git(t, r, bare, "update-ref", "refs/heads/rx-node", seed)
-	top := t.TempDir()
-	shIn(t, top, env, "git clone --quiet --branch video-development "+rem.URL+" main && git clone --quiet --branch video-development "+rem.URL+" rx")
+	top, env, r, bare := twoClones(t)
 
 	policies := t.TempDir()
 	rxPolicy := fmt.Sprintf("[sync]\nmin_lead_s = %d\n\n[tools]\nallow_simulator = true\n", lead)

@@ -61,9 +61,8 @@ type TransferStats struct {
 	Warnings  []string
 	Reason    ExitReason
 
-	exiting      bool // "Exiting..." (do_exit) seen
-	failedEarly  bool // a failure before "Stop with Ctrl-C"
-	writeFailure bool
+	exiting     bool // "Exiting..." (do_exit) seen
+	failedEarly bool // a failure before "Stop with Ctrl-C"
 }
 
 // add folds one event into the totals.
@@ -121,7 +120,6 @@ func (s *TransferStats) add(ev TransferEvent) {
 		}
 		s.DroppedFrames = ptr(sum)
 	case EventWriteFailed:
-		s.writeFailure = true
 		// "write failed" has no newline of its own: the next message
 		// shares its line.
 		if ev.Detail != "" {
@@ -153,9 +151,6 @@ func (s *TransferStats) reason() ExitReason {
 	}
 	return ExitNone
 }
-
-// WriteFailed reports a "write failed" line (-S mode, e.g. disk full).
-func (s *TransferStats) WriteFailed() bool { return s.writeFailure }
 
 // clone copies the stats so a snapshot shares nothing mutable.
 func (s TransferStats) clone() TransferStats {

@@ -200,20 +200,6 @@ type Stats struct {
 	Failed, Dropped int
 }
 
-// stats reports each receiver's counts.
-func (d *Dispatcher) stats() []Stats {
-	if d == nil {
-		return nil
-	}
-	var out []Stats
-	for _, w := range d.workers {
-		w.mu.Lock()
-		out = append(out, Stats{Receiver: w.r.kind(), Failed: w.failed, Dropped: w.dropped})
-		w.mu.Unlock()
-	}
-	return out
-}
-
 func (w *worker) name() string {
 	if h := w.r.host(); h != "" {
 		return w.r.kind() + " at " + h

@@ -659,3 +659,17 @@ func TestPreviewCoversEveryEvent(t *testing.T) {
 		t.Errorf("preview lacks the substituted command:\n%s", out)
 	}
 }
+
+// stats reports each receiver's counts.
+func (d *Dispatcher) stats() []Stats {
+	if d == nil {
+		return nil
+	}
+	var out []Stats
+	for _, w := range d.workers {
+		w.mu.Lock()
+		out = append(out, Stats{Receiver: w.r.kind(), Failed: w.failed, Dropped: w.dropped})
+		w.mu.Unlock()
+	}
+	return out
+}

@@ -78,3 +78,24 @@ func withValue(t testing.TB, doc []byte, key, raw string) []byte {
 	t.Fatalf("key %q not in example", key)
 	return nil
 }
+
+// keys lists every key of RX_RESULT.json in the PROTOCOL#result table's order,
+// the optional one included.
+func keys() []string {
+	out := make([]string, len(fields))
+	for i, f := range fields {
+		out[i] = f.Key
+	}
+	return out
+}
+
+// requiredKeys are keys() without the optional ones: what every result has.
+func requiredKeys() []string {
+	var out []string
+	for _, f := range fields {
+		if !f.Optional {
+			out = append(out, f.Key)
+		}
+	}
+	return out
+}

@@ -1,13 +1,14 @@
 package txwatch
 
 import (
+	"context"
 	"os"
-	"rfhandoff/internal/gittest"
-	"rfhandoff/mirror"
 	"testing"
 	"time"
 
+	"rfhandoff/internal/gittest"
 	"rfhandoff/internal/txtest"
+	"rfhandoff/mirror"
 )
 
 // An idle poll is one subprocess (the fetch); the tracking ref is resolved
@@ -77,4 +78,13 @@ func TestTrackingCommitResolvesOnlyWhenNeeded(t *testing.T) {
 	if after := e.GitStarts(t); after["rev-parse"] != before["rev-parse"]+1 {
 		t.Fatalf("resync did not resolve: %v -> %v", before, after)
 	}
+}
+
+// trackingCommit is trackingCommits' commit of repo.result_branch.
+func (w *Watcher) trackingCommit(ctx context.Context) (string, error) {
+	commits, err := w.trackingCommits(ctx)
+	if err != nil {
+		return "", err
+	}
+	return commits[w.Policy.Repo.ResultBranch], nil
 }

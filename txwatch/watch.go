@@ -438,15 +438,6 @@ func (w *Watcher) trackingCommits(ctx context.Context) (map[string]string, error
 	return out, nil
 }
 
-// trackingCommit is trackingCommits' commit of repo.result_branch.
-func (w *Watcher) trackingCommit(ctx context.Context) (string, error) {
-	commits, err := w.trackingCommits(ctx)
-	if err != nil {
-		return "", err
-	}
-	return commits[w.Policy.Repo.ResultBranch], nil
-}
-
 // report says, once, what a look found that ended tasks: the tasks newly
 // over, and a look past the bound.
 func (w *Watcher) reportLook(branch string, l resultfetch.Look, newly []string) {

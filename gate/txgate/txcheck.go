@@ -1,7 +1,6 @@
 package txgate
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -56,26 +55,6 @@ type tXCheckError struct {
 }
 
 func (e *tXCheckError) Error() string { return fmt.Sprintf("%s: %s", e.Rule, e.Reason) }
-
-// failedTXRules lists the rule of every *tXCheckError in err, in order.
-func failedTXRules(err error) []TXRule {
-	var out []TXRule
-	var merr *multierror.Error
-	if errors.As(err, &merr) {
-		for _, e := range merr.Errors {
-			var ce *tXCheckError
-			if errors.As(e, &ce) {
-				out = append(out, ce.Rule)
-			}
-		}
-		return out
-	}
-	var ce *tXCheckError
-	if errors.As(err, &ce) {
-		out = append(out, ce.Rule)
-	}
-	return out
-}
 
 type txProblems struct{ errs *multierror.Error }
 

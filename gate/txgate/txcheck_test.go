@@ -1,10 +1,13 @@
 package txgate
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hashicorp/go-multierror"
 
 	"rfhandoff/config"
 	"rfhandoff/result"
@@ -241,4 +244,24 @@ func TestReadyUntilDefaultAge(t *testing.T) {
 	if !slices.Equal(failedTXRules(err), []TXRule{TXRulePublicationAge}) || !strings.Contains(err.Error(), "planned_duration_s (120 s") {
 		t.Errorf("a READY 121 s old under the default: %v", err)
 	}
+}
+
+// failedTXRules lists the rule of every *tXCheckError in err, in order.
+func failedTXRules(err error) []TXRule {
+	var out []TXRule
+	var merr *multierror.Error
+	if errors.As(err, &merr) {
+		for _, e := range merr.Errors {
+			var ce *tXCheckError
+			if errors.As(e, &ce) {
+				out = append(out, ce.Rule)
+			}
+		}
+		return out
+	}
+	var ce *tXCheckError
+	if errors.As(err, &ce) {
+		out = append(out, ce.Rule)
+	}
+	return out
 }

@@ -117,6 +117,8 @@ func TestParseRecordStrict(t *testing.T) {
 		{"exponent for an integer", rep(`"frequency_hz": 433920000`, `"frequency_hz": 4.3392e8`), []string{"tx.frequency_hz"}},
 		{"null", rep(`"amp": false`, `"amp": null`), []string{"tx.amp"}},
 		{"no offset", rep(`"authorized_at": "2026-03-14T10:15:12.5Z"`, `"authorized_at": "2026-03-14T10:15:12.5"`), []string{"authorized_at"}},
+		{"offset out of range", rep(`"authorized_at": "2026-03-14T10:15:12.5Z"`, `"authorized_at": "2026-03-14T10:15:12.5+24:00"`), []string{"authorized_at"}},
+		{"integer with a fraction", rep(`"duration_s": 10`, `"duration_s": 10.0`), []string{"tx.duration_s"}},
 		{"rf_tx_started true", rep(`"rf_tx_started": false`, `"rf_tx_started": true`), []string{"rf_tx_started"}},
 		{"rf_tx 1", rep(`"rf_tx": 0`, `"rf_tx": 1`), []string{"rf_tx"}},
 		{"expires before authorized", rep(`"expires_at": "2026-03-14T10:15:37.5Z"`, `"expires_at": "2026-03-14T10:15:00Z"`), []string{"expires_at"}},

@@ -99,8 +99,8 @@ func decode(data []byte) (Policy, []error, error) {
 // case-insensitively, so "MIN_REMAINING_S" would silently set (or, beside
 // "min_remaining_s", race with) the real key.
 func unknownKeys(md toml.MetaData) []error {
-	known := knownKeys()
-	maps.Copy(known, arrayKeys())
+	known, arrays := knownKeys()
+	maps.Copy(known, arrays)
 	var errs []error
 	reported := map[string]bool{}
 	flag := func(k toml.Key) {
@@ -129,9 +129,11 @@ func unknownKeys(md toml.MetaData) []error {
 }
 
 // knownKeys lists the tables and table\x00key pairs of Policy, taken from
-// the struct tags so the list cannot drift from the type.
-func knownKeys() map[string]bool {
-	known := map[string]bool{}
+// the struct tags so the list cannot drift from the type; those of its
+// arrays of tables ([[nodes]]) apart, because a policy need not hold any:
+// the example documents them in comments.
+func knownKeys() (tables, arrays map[string]bool) {
+	tables, arrays = map[string]bool{}, map[string]bool{}
 	pt := reflect.TypeOf(Policy{})
 	for i := 0; i < pt.NumField(); i++ {
 		tf := pt.Field(i)
@@ -139,40 +141,18 @@ func knownKeys() map[string]bool {
 		if table == "" || !tf.IsExported() {
 			continue
 		}
-		if tf.Type.Kind() == reflect.Slice { // an array of tables: arrayKeys
-			continue
+		known, tt := tables, tf.Type
+		if tt.Kind() == reflect.Slice {
+			known, tt = arrays, tt.Elem()
 		}
 		known[table] = true
-		for j := 0; j < tf.Type.NumField(); j++ {
-			if key, _, _ := strings.Cut(tf.Type.Field(j).Tag.Get("toml"), ","); key != "" && key != "-" { // "-": never in a file
+		for j := 0; j < tt.NumField(); j++ {
+			if key, _, _ := strings.Cut(tt.Field(j).Tag.Get("toml"), ","); key != "" && key != "-" { // "-": never in a file
 				known[table+"\x00"+key] = true
 			}
 		}
 	}
-	return known
-}
-
-// arrayKeys lists the arrays of tables of Policy ([[nodes]]) and their
-// keys like knownKeys. They are kept apart because a policy need not hold
-// any: the example documents them in comments.
-func arrayKeys() map[string]bool {
-	known := map[string]bool{}
-	pt := reflect.TypeOf(Policy{})
-	for i := 0; i < pt.NumField(); i++ {
-		tf := pt.Field(i)
-		table, _, _ := strings.Cut(tf.Tag.Get("toml"), ",")
-		if table == "" || !tf.IsExported() || tf.Type.Kind() != reflect.Slice {
-			continue
-		}
-		known[table] = true
-		et := tf.Type.Elem()
-		for j := 0; j < et.NumField(); j++ {
-			if key, _, _ := strings.Cut(et.Field(j).Tag.Get("toml"), ","); key != "" {
-				known[table+"\x00"+key] = true
-			}
-		}
-	}
-	return known
+	return tables, arrays
 }
 
 // suggest finds the known key a misspelt one most likely meant.
@@ -263,12 +243,6 @@ func LoadLocated(path string) (Policy, error) {
 		return Default().withAbsoluteRepo()
 	}
 	return Load(path)
-}
-
-// statFile is the stat function Locate normally uses.
-func statFile(path string) error {
-	_, err := os.Stat(path)
-	return err
 }
 
 // outsideWorkTrees refuses a policy file that lies inside a git working

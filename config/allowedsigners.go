@@ -55,29 +55,7 @@ func (s Signer) window() string {
 }
 
 // allowsGit reports whether the line lets its key sign for namespace git.
-func (s Signer) allowsGit() bool {
-	if s.Namespaces == nil {
-		return true
-	}
-	for _, n := range s.Namespaces {
-		if n == "git" {
-			return true
-		}
-	}
-	return false
-}
-
-// lists reports whether principal is one of the line's principals as
-// written (git's %GS is the principal ssh-keygen -Y find-principals
-// printed: one entry of the list, a pattern printed as written).
-func (s Signer) lists(principal string) bool {
-	for _, p := range s.Principals {
-		if p == principal {
-			return true
-		}
-	}
-	return false
-}
+func (s Signer) allowsGit() bool { return s.Namespaces == nil || slices.Contains(s.Namespaces, "git") }
 
 // parseSignerTime reads a valid-after/valid-before value the way
 // ssh-keygen does: YYYYMMDD, YYYYMMDDHHMM or YYYYMMDDHHMMSS, in the local
@@ -131,7 +109,9 @@ func CheckKeyWindow(file, principal, fingerprint string, cert *sshsig.Certificat
 	for _, s := range signers {
 		switch {
 		case !s.allowsGit() || s.CertAuthority != (cert != nil):
-		case cert == nil && s.lists(principal) && s.Fingerprint == fingerprint:
+		// A plain key's line lists principal as written: git's %GS is the principal
+		// ssh-keygen -Y find-principals printed, one entry (a pattern as written).
+		case cert == nil && slices.Contains(s.Principals, principal) && s.Fingerprint == fingerprint:
 			lines = append(lines, s)
 		case cert != nil && s.matches(principal) && s.Fingerprint == cert.CA:
 			lines = append(lines, s)

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"net"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -70,15 +71,7 @@ const (
 // configured and the event is in notify.events (default: all).
 func (p Policy) NotifyEnabled(event string) bool {
 	n := p.Notify
-	if n.NtfyURL == "" && n.WebhookURL == "" && len(n.Command) == 0 {
-		return false
-	}
-	for _, e := range n.Events {
-		if e == event {
-			return true
-		}
-	}
-	return false
+	return (n.NtfyURL != "" || n.WebhookURL != "" || len(n.Command) > 0) && slices.Contains(n.Events, event)
 }
 
 // ntfyTokenPath and WebhookSecretPath are the files made absolute like
@@ -113,7 +106,7 @@ func (p Policy) validateNotify(ps *problems) {
 	seen := map[string]bool{}
 	for _, e := range n.Events {
 		switch {
-		case !knownEvent(e):
+		case !slices.Contains(NotifyEvents, e):
 			ps.add("notify.events", e, "is not an event (one of %s)", strings.Join(NotifyEvents, ", "))
 		case seen[e]:
 			ps.add("notify.events", e, "is listed twice")
@@ -123,15 +116,6 @@ func (p Policy) validateNotify(ps *problems) {
 	if t := n.Timeout.Duration; t <= 0 || t > maxNotifyTimeout {
 		ps.add("notify.timeout", n.Timeout, "must be positive and at most %s", maxNotifyTimeout)
 	}
-}
-
-func knownEvent(e string) bool {
-	for _, k := range NotifyEvents {
-		if e == k {
-			return true
-		}
-	}
-	return false
 }
 
 // checkNotifyURL accepts https, or http only to a loopback address or a
@@ -165,10 +149,8 @@ func checkNotifyURL(raw string, allowHTTP []string) error {
 		if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() || host == "localhost" {
 			return nil
 		}
-		for _, h := range allowHTTP {
-			if strings.EqualFold(h, host) {
-				return nil
-			}
+		if slices.ContainsFunc(allowHTTP, func(h string) bool { return strings.EqualFold(h, host) }) {
+			return nil
 		}
 		return fmt.Errorf("http is allowed only to a loopback address or a host in notify.allow_http_hosts (%s is neither); use https", host)
 	default:
@@ -201,9 +183,9 @@ func checkNotifyCommand(ps *problems, argv []string) {
 			}
 		}
 		switch {
-		case i == 0 && isPlaceholder(a):
+		case i == 0 && slices.Contains(NotifyArgPlaceholders, a):
 			ps.add("notify.command", a, "the program must not be a placeholder")
-		case !isPlaceholder(a) && strings.ContainsAny(a, "{}"):
+		case !slices.Contains(NotifyArgPlaceholders, a) && strings.ContainsAny(a, "{}"):
 			for _, ph := range NotifyArgPlaceholders {
 				if strings.Contains(a, ph) {
 					ps.add(key, a, "a placeholder must be a whole argument (%s alone)", ph)
@@ -211,15 +193,6 @@ func checkNotifyCommand(ps *problems, argv []string) {
 			}
 		}
 	}
-}
-
-func isPlaceholder(a string) bool {
-	for _, ph := range NotifyArgPlaceholders {
-		if a == ph {
-			return true
-		}
-	}
-	return false
 }
 
 // ReadNotifySecrets reads the token and secret files [notify] names (empty

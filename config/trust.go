@@ -129,11 +129,7 @@ func (p Policy) DescribeSigners() string {
 			continue
 		}
 		path := p.Resolve(k.v)
-		data, err := private.Read(path, maxTrustFileBytes)
-		if err != nil {
-			continue
-		}
-		signers, err := parseAllowedSigners(data)
+		signers, err := readAllowedSigners(path)
 		if err != nil {
 			continue
 		}

@@ -1,9 +1,7 @@
 package config
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"net"
 	"net/url"
 	"slices"
@@ -11,7 +9,6 @@ import (
 	"time"
 
 	"rfhandoff/errlist"
-	"rfhandoff/localfile/private"
 )
 
 // Notify is [notify]: where rfhandoff tells a person that they are needed
@@ -199,30 +196,22 @@ func checkNotifyCommand(ps *problems, argv []string) {
 // for an unset key). Errors name the key and the file, never the content.
 func (p Policy) ReadNotifySecrets() (token, secret string, err error) {
 	var ps problems
-	read := func(key, v, path string) string {
-		if v == "" || checkLocalPath(v) != nil {
-			return ""
-		}
-		data, err := private.Read(path, maxNotifySecretBytes)
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		s := strings.TrimSpace(string(data))
-		if err == nil && s == "" {
-			err = fmt.Errorf("is empty")
-		}
-		if err == nil && (strings.ContainsAny(s, "\r\n") || checkText(s) != nil) {
-			err = fmt.Errorf("must hold one line of printable text")
-		}
-		if err != nil {
-			ps.add(key, v, "file %s: %v", path, err)
-			return ""
-		}
+	read := func(key, v string) (s string) {
+		p.readKeyFile(&ps, key, v, maxNotifySecretBytes, func(data []byte) error {
+			line := strings.TrimSpace(string(data))
+			if line == "" {
+				return fmt.Errorf("is empty")
+			}
+			if strings.ContainsAny(line, "\r\n") || checkText(line) != nil {
+				return fmt.Errorf("must hold one line of printable text")
+			}
+			s = line
+			return nil
+		})
 		return s
 	}
-	token = read("notify.ntfy_token_file", p.Notify.NtfyTokenFile, p.ntfyTokenPath())
-	secret = read("notify.webhook_secret_file", p.Notify.WebhookSecretFile, p.WebhookSecretPath())
+	token = read("notify.ntfy_token_file", p.Notify.NtfyTokenFile)
+	secret = read("notify.webhook_secret_file", p.Notify.WebhookSecretFile)
 	return token, secret, errlist.List(ps...)
 }
 

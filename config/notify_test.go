@@ -109,6 +109,13 @@ webhook_secret_file = "multi.secret"
 	if err != nil || tok != "tk_1" || sec != "whsec_SECRET" {
 		t.Fatalf("secrets %q %q %v", tok, sec, err)
 	}
+	if err := os.WriteFile(filepath.Join(dir, "multi.secret"), []byte(" \n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tok, sec, err = p.ReadNotifySecrets()
+	if tok != "tk_1" || sec != "" || err == nil || !strings.Contains(err.Error(), "notify.webhook_secret_file = \"multi.secret\": file ") || !strings.HasSuffix(err.Error(), ": is empty") {
+		t.Fatalf("empty secret file: %q %q %v", tok, sec, err)
+	}
 }
 
 func TestNotifyEnabled(t *testing.T) {

@@ -65,27 +65,34 @@ func (p Policy) validateTrust(ps *problems) {
 func (p Policy) checkTrustFiles() error {
 	var ps problems
 	for _, k := range p.trustKeys() {
-		if k.v == "" || checkLocalPath(k.v) != nil {
-			continue
+		check := checkSigningKey
+		if k.key != "trust.signing_key" {
+			check = func(data []byte) error { _, err := parseAllowedSigners(data); return err }
 		}
-		path := p.Resolve(k.v)
-		data, err := private.Read(path, maxTrustFileBytes)
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err // the path is named below
-		}
-		if err == nil {
-			if k.key == "trust.signing_key" {
-				err = checkSigningKey(data)
-			} else {
-				_, err = parseAllowedSigners(data)
-			}
-		}
-		if err != nil {
-			ps.add(k.key, k.v, "file %s: %v", path, err)
-		}
+		p.readKeyFile(&ps, k.key, k.v, maxTrustFileBytes, check)
 	}
 	return errlist.List(ps...)
+}
+
+// readKeyFile reads the file key names (value v), of at most limit bytes,
+// and gives it to check; a problem names the key, the value and the file.
+// An unset value, or one Validate refuses, is not read.
+func (p Policy) readKeyFile(ps *problems, key, v string, limit int64, check func([]byte) error) {
+	if v == "" || checkLocalPath(v) != nil {
+		return
+	}
+	path := p.Resolve(v)
+	data, err := private.Read(path, limit)
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err // the path is named below
+	}
+	if err == nil {
+		err = check(data)
+	}
+	if err != nil {
+		ps.add(key, v, "file %s: %v", path, err)
+	}
 }
 
 // checkSigningKey accepts what git's user.signingkey takes as a file for

@@ -83,6 +83,13 @@ func (ps *problems) intRange(key string, v, lo, hi int64, why string) {
 	}
 }
 
+// seconds is intRange for a float number of seconds; NaN is out of range.
+func (ps *problems) seconds(key string, v, lo, hi float64, why string) {
+	if !(v >= lo && v <= hi) {
+		ps.add(key, v, "must be from %g to %g seconds%s", lo, hi, why)
+	}
+}
+
 // Validate checks every value and returns all problems at once (a
 // *multierror.Error of one error per invalid value), or nil.
 func (p Policy) Validate() error {
@@ -160,10 +167,8 @@ func (p Policy) validateLimits(ps *problems) {
 	ps.intRange("limits.max_publication_age_s", int64(l.MaxPublicationAgeS), 0, maxPublicationAgeS, " (0: planned_duration_s)")
 	ps.intRange("limits.max_clock_skew_s", int64(l.MaxClockSkewS), 0, maxClockSkewS, "")
 	ps.intRange("limits.publish_attempts", int64(l.PublishAttempts), 1, maxPublishAttempts, "")
-	if !(l.MaxAlignmentBoundS >= minAlignmentBoundS && l.MaxAlignmentBoundS <= maxAlignmentBoundS) {
-		ps.add("limits.max_alignment_bound_s", l.MaxAlignmentBoundS,
-			"must be from %g to %g seconds (the largest alignment bound_s of a node's READY tx watch offers, e.g. 0.1)", minAlignmentBoundS, maxAlignmentBoundS)
-	}
+	ps.seconds("limits.max_alignment_bound_s", l.MaxAlignmentBoundS, minAlignmentBoundS, maxAlignmentBoundS,
+		" (the largest alignment bound_s of a node's READY tx watch offers, e.g. 0.1)")
 }
 
 func (p Policy) validatePaths(ps *problems) {
@@ -230,18 +235,12 @@ func (p Policy) validateSync(ps *problems) {
 	s := p.Sync
 	ps.intRange("sync.min_lead_s", int64(s.MinLeadS), minSyncLeadS, maxSyncLeadS,
 		" (seconds START_AT must be ahead at approval and at rx capture; under 2 s rx capture's checks could not finish before it)")
-	if !(s.MaxHostClockBoundS >= minHostClockBoundS && s.MaxHostClockBoundS <= maxHostClockBoundS) {
-		ps.add("sync.max_host_clock_bound_s", s.MaxHostClockBoundS,
-			"must be from %g to %g seconds (the largest start error bound HOST_CLOCK accepts, e.g. 0.010; over 1 s the nodes would not share a second)", minHostClockBoundS, maxHostClockBoundS)
-	}
-	if !(s.PPSArmMarginS >= minPPSArmMarginS && s.PPSArmMarginS <= maxPPSArmMarginS) {
-		ps.add("sync.pps_arm_margin_s", s.PPSArmMarginS,
-			"must be from %g to %g seconds: PPS arms inside the one second before the START_AT edge (from 1 s the edge before it would start the capture), leaving hackrf_transfer at least %g s to arm", minPPSArmMarginS, maxPPSArmMarginS, minPPSArmMarginS)
-	}
-	if !(s.PPSErrorS >= 0 && s.PPSErrorS <= maxPPSErrorS) {
-		ps.add("sync.pps_error_s", s.PPSErrorS,
-			"must be from 0 to %g seconds: the 1PPS edge's own error from true time (a locked GPSDO's is tens of nanoseconds, e.g. 0.0000001)", maxPPSErrorS)
-	}
+	ps.seconds("sync.max_host_clock_bound_s", s.MaxHostClockBoundS, minHostClockBoundS, maxHostClockBoundS,
+		" (the largest start error bound HOST_CLOCK accepts, e.g. 0.010; over 1 s the nodes would not share a second)")
+	ps.seconds("sync.pps_arm_margin_s", s.PPSArmMarginS, minPPSArmMarginS, maxPPSArmMarginS, fmt.Sprintf(": PPS arms inside the one second before the START_AT edge "+
+		"(from 1 s the edge before it would start the capture), leaving hackrf_transfer at least %g s to arm", minPPSArmMarginS))
+	ps.seconds("sync.pps_error_s", s.PPSErrorS, 0, maxPPSErrorS,
+		": the 1PPS edge's own error from true time (a locked GPSDO's is tens of nanoseconds, e.g. 0.0000001)")
 	seen := map[string]bool{}
 	for _, m := range s.AllowedModes {
 		switch {

@@ -346,13 +346,12 @@ func nextField(s string) (field, rest string, err error) {
 // parseOptions reads opt[,opt...] where opt is name or name="value".
 func (s *Signer) parseOptions(field string) error {
 	for field != "" {
-		name, val, hasVal := field, "", false
-		if i := strings.IndexAny(field, "=,"); i >= 0 {
-			name = field[:i]
-			field = field[i:]
-		} else {
-			field = ""
+		i := strings.IndexAny(field, "=,")
+		if i < 0 {
+			i = len(field)
 		}
+		name, val, hasVal := field[:i], "", false
+		field = field[i:]
 		if strings.HasPrefix(field, "=") {
 			if len(field) < 2 || field[1] != '"' {
 				return fmt.Errorf("option %s: the value must be in double quotes", name)

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -84,7 +85,7 @@ func (p Policy) InCheckout() error {
 // ResolvedPaths lists the local paths the policy names, resolved, for
 // config check to show (name, path); unset optional ones are left out.
 func (p Policy) ResolvedPaths() [][2]string {
-	all := [][2]string{
+	return slices.DeleteFunc([][2]string{
 		{"repo.path", p.Repo.Path},
 		{"repo.state_dir", p.StatePath()},
 		{"audit.path", p.AuditPath()},
@@ -95,18 +96,9 @@ func (p Policy) ResolvedPaths() [][2]string {
 		{"trust.signing_key", p.SigningKeyPath()},
 		{"notify.ntfy_token_file", p.ntfyTokenPath()},
 		{"notify.webhook_secret_file", p.WebhookSecretPath()},
-	}
-	out := all[:0]
-	for _, kv := range all {
-		if kv[1] != "" {
-			out = append(out, kv)
-		}
-	}
-	return out
+	}, func(kv [2]string) bool { return kv[1] == "" })
 }
 
-// TrustedPaths are the local paths rfhandoff trusts besides the policy
-// file itself, each resolved: the state directory, the audit log, and the
 // PrivateDir is a directory rfhandoff writes that git must ignore, with
 // what it is for messages.
 type PrivateDir struct{ What, Dir string }
@@ -122,22 +114,18 @@ func (p Policy) LocalDirs() []PrivateDir {
 	return dirs
 }
 
+// TrustedPaths are the local paths rfhandoff trusts besides the policy
+// file itself, each resolved: the state directory, the audit log, and the
 // files [trust], [[nodes]] and [notify] name (unset ones left out). Only
 // this account may change them, and git must track nothing there
 // (PROTOCOL#rx-state, PROTOCOL#local-files).
 func (p Policy) TrustedPaths() []string {
-	out := []string{p.StatePath(), p.AuditPath()}
+	var named []string
 	for _, k := range p.trustKeys() {
-		if k.v != "" {
-			out = append(out, p.Resolve(k.v))
-		}
+		named = append(named, p.Resolve(k.v))
 	}
-	for _, f := range []string{p.ntfyTokenPath(), p.WebhookSecretPath()} {
-		if f != "" {
-			out = append(out, f)
-		}
-	}
-	return out
+	named = append(named, p.ntfyTokenPath(), p.WebhookSecretPath())
+	return append([]string{p.StatePath(), p.AuditPath()}, slices.DeleteFunc(named, func(f string) bool { return f == "" })...)
 }
 
 // Shown is path as the operator in the working directory would type it:

@@ -94,16 +94,12 @@ func (ps *problems) seconds(key string, v, lo, hi float64, why string) {
 // *multierror.Error of one error per invalid value), or nil.
 func (p Policy) Validate() error {
 	var ps problems
-	p.validateRepo(&ps)
-	p.validatePoll(&ps)
-	p.validateLimits(&ps)
-	p.validatePaths(&ps)
-	p.validateCapture(&ps)
-	p.validateTX(&ps)
-	p.validateTrust(&ps)
-	p.validateNotify(&ps)
-	p.validateNodes(&ps)
-	p.validateSync(&ps)
+	for _, validate := range []func(*problems){
+		p.validateRepo, p.validatePoll, p.validateLimits, p.validatePaths, p.validateCapture,
+		p.validateTX, p.validateTrust, p.validateNotify, p.validateNodes, p.validateSync,
+	} {
+		validate(&ps)
+	}
 	return errlist.List(ps...)
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	neturl "net/url"
 	"path/filepath"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -84,10 +85,8 @@ func checkLocalPath(p string) error {
 	if strings.HasPrefix(p, "-") {
 		return fmt.Errorf("must not start with '-'")
 	}
-	for _, c := range strings.Split(filepath.ToSlash(p), "/") {
-		if c == ".." {
-			return fmt.Errorf(`must not contain ".." (a relative path stays inside repo.path; use an absolute path instead)`)
-		}
+	if slices.Contains(strings.Split(filepath.ToSlash(p), "/"), "..") {
+		return fmt.Errorf(`must not contain ".." (a relative path stays inside repo.path; use an absolute path instead)`)
 	}
 	return nil
 }

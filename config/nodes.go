@@ -29,10 +29,8 @@ func (p Policy) NodeResultSignersPath(n MainNode) string { return p.Resolve(n.Re
 func nodeKey(i int, key string) string { return fmt.Sprintf("nodes[%d].%s", i, key) }
 
 func (p Policy) validateNodes(ps *problems) {
-	if n := p.Node.Name; n != "" {
-		if why := node.Check(n); why != "" {
-			ps.add("node.name", n, "must match %s", node.Pattern())
-		}
+	if n := p.Node.Name; n != "" && node.Check(n) != "" {
+		ps.add("node.name", n, "must match %s", node.Pattern())
 	}
 	if len(p.Nodes) > node.Max {
 		ps.add("nodes", len(p.Nodes), "lists %d nodes, more than %d (a task names at most %d)", len(p.Nodes), node.Max, node.Max)

@@ -3,8 +3,6 @@ package config
 import (
 	"errors"
 	"fmt"
-
-	"github.com/hashicorp/go-multierror"
 )
 
 // fieldError is one invalid policy value, named by its key as table.key.
@@ -29,19 +27,6 @@ func unknownKeyError(key string, table bool, suggestion string) error {
 // fileError wraps everything wrong with one policy file (path as given,
 // or the name passed to Parse).
 func fileError(path string, err error) error { return fmt.Errorf("policy %s: %w", path, err) }
-
-// Problems flattens err into its individual problems (every invalid value
-// and unknown key, or the single error when it is not a list).
-func Problems(err error) []error {
-	if err == nil {
-		return nil
-	}
-	var merr *multierror.Error
-	if errors.As(err, &merr) {
-		return merr.WrappedErrors()
-	}
-	return []error{err}
-}
 
 // formatValue quotes strings (neutralising control characters) and prints
 // everything else plainly.

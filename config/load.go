@@ -52,10 +52,10 @@ func Load(path string) (Policy, error) {
 		if len(errs) == 0 && p.InCheckout() != nil {
 			errs = append(errs, p.InCheckout())
 		}
-		errs = append(errs, Problems(terr)...)
+		errs = append(errs, errlist.Flatten(terr)...)
 	}
 	if _, _, err := p.ReadNotifySecrets(); err != nil {
-		errs = append(errs, Problems(err)...)
+		errs = append(errs, errlist.Flatten(err)...)
 	}
 	if len(errs) > 0 {
 		return Policy{}, fileError(path, errlist.List(errs...))
@@ -89,7 +89,7 @@ func decode(data []byte) (Policy, []error, error) {
 	}
 	errs := unknownKeys(md)
 	if verr := p.Validate(); verr != nil {
-		errs = append(errs, Problems(verr)...)
+		errs = append(errs, errlist.Flatten(verr)...)
 	}
 	return p, errs, nil
 }

@@ -81,7 +81,7 @@ func problemsOf(t *testing.T, err error, name string) []error {
 	if !strings.HasPrefix(err.Error(), "policy "+name+": ") {
 		t.Errorf("error does not name the file %q: %v", name, err)
 	}
-	return Problems(err)
+	return flatten(err)
 }
 
 // unknownKeysOf is the keys and tables the problems call unknown, as

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"rfhandoff/errlist"
 )
 
 // TestValidateRules changes one thing in Default() per case and checks that
@@ -142,7 +144,7 @@ func TestValidateRules(t *testing.T) {
 			p := Default()
 			tt.mut(&p)
 			err := p.Validate()
-			keys := fieldKeysOf(Problems(err))
+			keys := fieldKeysOf(flatten(err))
 			if tt.bad == "" {
 				if err != nil {
 					t.Fatalf("rejected: %v", err)
@@ -181,7 +183,7 @@ func TestValidateMAIN(t *testing.T) {
 				t.Fatalf("Validate rejected a policy only the MAIN side cannot use: %v", err)
 			}
 			err := p.ValidateMAIN()
-			keys := fieldKeysOf(Problems(err))
+			keys := fieldKeysOf(flatten(err))
 			if tt.bad == "" {
 				if err != nil {
 					t.Fatalf("rejected: %v", err)
@@ -209,4 +211,12 @@ func TestFieldErrorShowsKeyAndValue(t *testing.T) {
 	if strings.ContainsRune(msg, 0x1b) {
 		t.Errorf("message carries a raw escape character: %q", msg)
 	}
+}
+
+// flatten is errlist.Flatten, and nil for nil (a policy Validate accepts).
+func flatten(err error) []error {
+	if err == nil {
+		return nil
+	}
+	return errlist.Flatten(err)
 }

@@ -2,7 +2,6 @@ package config
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"encoding/base64"
 	"encoding/binary"
 	"fmt"
@@ -319,8 +318,7 @@ func parseSignerLine(line string) (Signer, error) {
 	if name, ok := blobKeyType(blob); !ok || name != field {
 		return s, fmt.Errorf("key data does not hold a %s key", field)
 	}
-	sum := sha256.Sum256(blob)
-	s.Fingerprint = "SHA256:" + base64.RawStdEncoding.EncodeToString(sum[:])
+	s.Fingerprint = sshsig.Fingerprint(blob)
 	return s, nil
 }
 

@@ -16,14 +16,10 @@ import (
 // Branch, remote and repository path names end up in git argv: gitname
 // holds the one set of rules for them (the ones gitcli enforces), and the
 // policy is checked against exactly those. These return only the reason;
-// the caller's *FieldError names the key and the value.
+// the caller's fieldError names the key and the value.
 
-// checkBranch reports why name is not an acceptable branch name, or nil
-// (see gitname.Branch).
 func checkBranch(name string) error { return reason(gitname.Branch(name)) }
 
-// checkRemote reports why name is not an acceptable remote name, or nil
-// (see gitname.Remote).
 func checkRemote(name string) error { return reason(gitname.Remote(name)) }
 
 // checkRemoteURL checks repo.url (see gitname.URL). It may not carry a

@@ -21,8 +21,7 @@ type MainNode struct {
 	ResultSigners string `toml:"result_signers,omitempty"`
 }
 
-// NodeResultSignersPath is the node's result_signers resolved like
-// TaskSignersPath, or "".
+// NodeResultSignersPath is the node's result_signers resolved like TaskSignersPath.
 func (p Policy) NodeResultSignersPath(n MainNode) string { return p.Resolve(n.ResultSigners) }
 
 // nodeKey names a key of the i-th [[nodes]] table for messages.

@@ -29,12 +29,10 @@ const maxTrustFileBytes = 1 << 20
 // made absolute (git runs in other directories), or "".
 func (p Policy) TaskSignersPath() string { return p.Resolve(p.Trust.TaskSigners) }
 
-// ResultSignersPath is trust.result_signers made absolute like
-// TaskSignersPath, or "".
+// ResultSignersPath is trust.result_signers resolved like TaskSignersPath.
 func (p Policy) ResultSignersPath() string { return p.Resolve(p.Trust.ResultSigners) }
 
-// SigningKeyPath is trust.signing_key made absolute like TaskSignersPath,
-// or "".
+// SigningKeyPath is trust.signing_key resolved like TaskSignersPath.
 func (p Policy) SigningKeyPath() string { return p.Resolve(p.Trust.SigningKey) }
 
 // trustKeys are the policy's allowed-signers and key files, [[nodes]]'

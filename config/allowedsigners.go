@@ -110,9 +110,8 @@ func CheckKeyWindow(file, principal, fingerprint string, cert *sshsig.Certificat
 		case !s.allowsGit() || s.CertAuthority != (cert != nil):
 		// A plain key's line lists principal as written: git's %GS is the principal
 		// ssh-keygen -Y find-principals printed, one entry (a pattern as written).
-		case cert == nil && slices.Contains(s.Principals, principal) && s.Fingerprint == fingerprint:
-			lines = append(lines, s)
-		case cert != nil && s.matches(principal) && s.Fingerprint == cert.CA:
+		case cert == nil && slices.Contains(s.Principals, principal) && s.Fingerprint == fingerprint,
+			cert != nil && s.matches(principal) && s.Fingerprint == cert.CA:
 			lines = append(lines, s)
 		}
 	}
@@ -282,11 +281,8 @@ func parseSignerLine(line string) (Signer, error) {
 		return s, fmt.Errorf("principals: %w", err)
 	}
 	principals = strings.Trim(principals, `"`)
-	for _, p := range strings.Split(principals, ",") {
-		if p == "" {
-			return s, fmt.Errorf("empty principal in %q", principals)
-		}
-		s.Principals = append(s.Principals, p)
+	if s.Principals = strings.Split(principals, ","); slices.Contains(s.Principals, "") {
+		return s, fmt.Errorf("empty principal in %q", principals)
 	}
 	field, rest, err := nextField(rest)
 	if err != nil {

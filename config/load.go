@@ -104,15 +104,12 @@ func unknownKeys(md toml.MetaData) []error {
 	var errs []error
 	reported := map[string]bool{}
 	flag := func(k toml.Key) {
-		for i := 1; i < len(k); i++ { // a key under an unknown table is implied
+		for i := 1; i <= len(k); i++ { // once each; a key under an unknown table is implied
 			if reported[k[:i].String()] {
 				return
 			}
 		}
 		s := k.String()
-		if reported[s] {
-			return
-		}
 		reported[s] = true
 		errs = append(errs, unknownKeyError(s, len(k) == 1, suggest(k, known)))
 	}

@@ -36,17 +36,17 @@ func (p Policy) validateNodes(ps *problems) {
 	}
 	names, branches := map[string]int{}, map[string]int{}
 	for i, n := range p.Nodes {
+		firstName, dupName := names[n.Name]
+		firstBranch, dupBranch := branches[n.ResultBranch]
 		switch {
 		case n.Name == "":
 			ps.add(nodeKey(i, "name"), n.Name, "is required")
 		case node.Check(n.Name) != "":
 			ps.add(nodeKey(i, "name"), n.Name, "must match %s", node.Pattern())
+		case dupName:
+			ps.add(nodeKey(i, "name"), n.Name, "repeats %s", nodeKey(firstName, "name"))
 		default:
-			if first, dup := names[n.Name]; dup {
-				ps.add(nodeKey(i, "name"), n.Name, "repeats %s", nodeKey(first, "name"))
-			} else {
-				names[n.Name] = i
-			}
+			names[n.Name] = i
 		}
 		switch {
 		case n.ResultBranch == "":
@@ -55,12 +55,10 @@ func (p Policy) validateNodes(ps *problems) {
 			ps.check(nodeKey(i, "result_branch"), n.ResultBranch, checkBranch(n.ResultBranch))
 		case n.ResultBranch == p.Repo.TaskBranch:
 			ps.add(nodeKey(i, "result_branch"), n.ResultBranch, "must differ from repo.task_branch (results are never pushed to the task branch)")
+		case dupBranch:
+			ps.add(nodeKey(i, "result_branch"), n.ResultBranch, "repeats %s: each node publishes on its own branch", nodeKey(firstBranch, "result_branch"))
 		default:
-			if first, dup := branches[n.ResultBranch]; dup {
-				ps.add(nodeKey(i, "result_branch"), n.ResultBranch, "repeats %s: each node publishes on its own branch", nodeKey(first, "result_branch"))
-			} else {
-				branches[n.ResultBranch] = i
-			}
+			branches[n.ResultBranch] = i
 		}
 	}
 }

@@ -9,10 +9,7 @@ import (
 
 // InitBare creates an empty bare repository at dir.
 func (c *Client) InitBare(ctx context.Context, dir string) error {
-	if _, err := c.run(ctx, []string{"init", "--quiet", "--bare", "--end-of-options", dir}, call{}); err != nil {
-		return &opError{Op: "init", Err: err}
-	}
-	return nil
+	return c.do(ctx, "init", []string{"init", "--quiet", "--bare", "--end-of-options", dir}, call{})
 }
 
 // ConfigFileEntries lists the config file at path as "key=value" (a key
@@ -67,10 +64,7 @@ func parseBrokenRefs(stderr []byte) []string {
 // Repack packs every object into one pack and drops the old packs (a
 // partial clone's promised objects stay in a promisor pack of their own).
 func (c *Client) Repack(ctx context.Context) error {
-	if _, err := c.run(ctx, []string{"repack", "-a", "-d", "-q"}, call{}); err != nil {
-		return &opError{Op: "repack", Err: err}
-	}
-	return nil
+	return c.do(ctx, "repack", []string{"repack", "-a", "-d", "-q"}, call{})
 }
 
 // DeleteRef removes ref (a full name under refs/); a ref that is not
@@ -82,8 +76,5 @@ func (c *Client) DeleteRef(ctx context.Context, ref string) error {
 	if !strings.HasPrefix(ref, "refs/") {
 		return invalid("ref", ref, "must be a full name under refs/")
 	}
-	if _, err := c.run(ctx, []string{"update-ref", "-d", "--end-of-options", ref}, call{}); err != nil {
-		return &opError{Op: "update-ref -d", Err: err}
-	}
-	return nil
+	return c.do(ctx, "update-ref -d", []string{"update-ref", "-d", "--end-of-options", ref}, call{})
 }

@@ -92,6 +92,39 @@ func (c *Client) run(ctx context.Context, args []string, o call) (exec.Result, e
 	})
 }
 
+// do runs git for its effect; a failure is an *opError of op.
+func (c *Client) do(ctx context.Context, op string, args []string, o call) error {
+	if _, err := c.run(ctx, args, o); err != nil {
+		return &opError{Op: op, Err: err}
+	}
+	return nil
+}
+
+// output runs git and parses its stdout; a failure of either is an
+// *opError of op.
+func output[T any](ctx context.Context, c *Client, op string, args []string, o call, parse func([]byte) (T, error)) (T, error) {
+	var zero T
+	res, err := c.run(ctx, args, o)
+	if err != nil {
+		return zero, &opError{Op: op, Err: err}
+	}
+	v, err := parse(res.Stdout)
+	if err != nil {
+		return zero, &opError{Op: op, Err: err}
+	}
+	return v, nil
+}
+
+// firstErr is the first of a call's argument checks that failed, in order.
+func firstErr(errs ...error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // remoteSubcommands are the git subcommands that talk to a remote.
 var remoteSubcommands = map[string]bool{"fetch": true, "ls-remote": true, "push": true, "clone": true}
 

@@ -19,10 +19,7 @@ import (
 // operator's checkout. The clone's remote is named "origin". Its work tree
 // is left empty (--no-checkout; see CheckoutNeutral).
 func (c *Client) CloneBranch(ctx context.Context, url, branch, dir string) error {
-	if err := ValidURL(url); err != nil {
-		return err
-	}
-	if err := ValidBranch(branch); err != nil {
+	if err := firstErr(ValidURL(url), ValidBranch(branch)); err != nil {
 		return err
 	}
 	if !filepath.IsAbs(dir) || filepath.Clean(dir) != dir || !gitname.PrintableLine(dir) {
@@ -52,10 +49,7 @@ func cloneArgs(url, branch, dir string) []string {
 // and must be called even when err is non-nil.
 func (c *Client) TempClone(ctx context.Context, url, branch string) (clone *Client, cleanup func(), err error) {
 	cleanup = func() {}
-	if err := ValidURL(url); err != nil {
-		return nil, cleanup, err
-	}
-	if err := ValidBranch(branch); err != nil {
+	if err := firstErr(ValidURL(url), ValidBranch(branch)); err != nil {
 		return nil, cleanup, err
 	}
 	// The pid in the name lets RemoveStaleClones tell a live publisher's
@@ -113,10 +107,7 @@ func (c *Client) neutralAttributes() error {
 // checkout runs a filter the branch names. The publisher needs no work
 // tree (it builds commits from objects); callers that stage files do.
 func (c *Client) CheckoutNeutral(ctx context.Context) error {
-	if _, err := c.run(ctx, []string{"read-tree", "--reset", "-u", "HEAD"}, call{}); err != nil {
-		return &opError{Op: "read-tree", Err: err}
-	}
-	return nil
+	return c.do(ctx, "read-tree", []string{"read-tree", "--reset", "-u", "HEAD"}, call{})
 }
 
 const clonePrefix = "rfhandoff-clone-"

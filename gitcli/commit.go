@@ -84,10 +84,7 @@ func commitArgs(sign []string) []string {
 // index or a work tree, and returns its ID. No ref moves: the caller
 // pushes the ID.
 func (c *Client) CommitTree(ctx context.Context, tree, parent, message string, trailers []Trailer) (string, error) {
-	if err := ValidObjectID(tree); err != nil {
-		return "", err
-	}
-	if err := validRef(parent); err != nil {
+	if err := firstErr(ValidObjectID(tree), validRef(parent)); err != nil {
 		return "", err
 	}
 	sign, in, err := c.commitCall(ctx, message, trailers)

@@ -69,22 +69,21 @@ func (c *Client) Commits(ctx context.Context, ids ...string) ([]CommitObject, er
 			return nil, err
 		}
 	}
-	res, err := c.run(ctx, []string{"cat-file", "--batch"}, call{stdin: strings.NewReader(strings.Join(ids, "\n") + "\n"),
-		maxOutput: int64(len(ids)) * (maxCommitBytes + batchHeaderMax)})
-	if err != nil {
-		return nil, &opError{Op: "cat-file --batch (commits)", Err: err}
-	}
-	raws, err := parseBatchOf(res.Stdout, ids, "commit")
-	if err != nil {
-		return nil, &opError{Op: "cat-file --batch (commits)", Err: err}
-	}
-	objs := make([]CommitObject, len(ids))
-	for i, id := range ids {
-		if objs[i], err = parseCommitObject(id, raws[id]); err != nil {
-			return nil, &opError{Op: "cat-file --batch (commits)", Err: err}
-		}
-	}
-	return objs, nil
+	return output(ctx, c, "cat-file --batch (commits)", []string{"cat-file", "--batch"},
+		call{stdin: idLines(ids), maxOutput: int64(len(ids)) * (maxCommitBytes + batchHeaderMax)},
+		func(out []byte) ([]CommitObject, error) {
+			raws, err := parseBatch(out, ids, "commit")
+			if err != nil {
+				return nil, err
+			}
+			objs := make([]CommitObject, len(ids))
+			for i, id := range ids {
+				if objs[i], err = parseCommitObject(id, raws[id]); err != nil {
+					return nil, err
+				}
+			}
+			return objs, nil
+		})
 }
 
 // parseCommitObject reads the headers rfhandoff needs of a raw commit:
@@ -148,43 +147,26 @@ const changesFormat = "--format=format:commit %H %T %ct %P"
 // what the file became. One git process, commits and trees only (blob IDs
 // are in the trees), so it works in a blobless mirror.
 func (c *Client) FileChanges(ctx context.Context, commit, path string) ([]FileChange, error) {
-	if err := ValidObjectID(commit); err != nil {
+	if err := firstErr(ValidObjectID(commit), ValidRepoPath(path)); err != nil {
 		return nil, err
 	}
-	if err := ValidRepoPath(path); err != nil {
-		return nil, err
-	}
-	res, err := c.run(ctx, []string{"log", changesFormat, "--raw", "--no-abbrev", "--full-history", "-m", "--root",
+	return output(ctx, c, "log (changes of "+path+")", []string{"log", changesFormat, "--raw", "--no-abbrev", "--full-history", "-m", "--root",
 		"--no-renames", "--no-follow", "--no-show-signature", "--no-ext-diff", "--no-textconv", "--no-relative",
-		"--end-of-options", commit, "--", path}, call{})
-	if err != nil {
-		return nil, &opError{Op: "log (changes of " + path + ")", Err: err}
-	}
-	changes, err := parseChanges(res.Stdout, path)
-	if err != nil {
-		return nil, &opError{Op: "log (changes of " + path + ")", Err: err}
-	}
-	return changes, nil
+		"--end-of-options", commit, "--", path}, call{}, func(out []byte) ([]FileChange, error) { return parseChanges(out, path) })
 }
 
 // LastChange is the commit that last changed path on commit's history by
 // git log's history simplification (the commit VerifyLastChange checks),
 // with its date and parents; *notFoundError when none did.
 func (c *Client) LastChange(ctx context.Context, commit, path string) (FileChange, error) {
-	if err := ValidObjectID(commit); err != nil {
+	if err := firstErr(ValidObjectID(commit), ValidRepoPath(path)); err != nil {
 		return FileChange{}, err
 	}
-	if err := ValidRepoPath(path); err != nil {
-		return FileChange{}, err
-	}
-	res, err := c.run(ctx, []string{"log", "-1", changesFormat, "--no-show-signature", "--end-of-options", commit, "--", path}, call{})
-	if err != nil {
-		return FileChange{}, &opError{Op: "log -1 (last change of " + path + ")", Err: err}
-	}
-	changes, err := parseChanges(res.Stdout, path)
+	changes, err := output(ctx, c, "log -1 (last change of "+path+")", []string{"log", "-1", changesFormat, "--no-show-signature", "--end-of-options", commit, "--", path},
+		call{}, func(out []byte) ([]FileChange, error) { return parseChanges(out, path) })
 	switch {
 	case err != nil:
-		return FileChange{}, &opError{Op: "log -1 (last change of " + path + ")", Err: err}
+		return FileChange{}, err
 	case len(changes) == 0:
 		return FileChange{}, &notFoundError{What: fmt.Sprintf("a commit changing %s on the history of %s", path, commit)}
 	}

@@ -126,8 +126,5 @@ func (c *Client) SetRef(ctx context.Context, ref, commit string) error {
 	if err := ValidObjectID(commit); err != nil {
 		return err
 	}
-	if _, err := c.run(ctx, []string{"update-ref", "--end-of-options", ref, commit}, call{}); err != nil {
-		return &opError{Op: "update-ref", Err: err}
-	}
-	return nil
+	return c.do(ctx, "update-ref", []string{"update-ref", "--end-of-options", ref, commit}, call{})
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"path"
 	"slices"
 	"strconv"
@@ -71,31 +72,25 @@ func (c *Client) FileHistorySince(ctx context.Context, commit, since, path strin
 // fileHistory is FileHistory of commit ^since ("" for none), at most
 // maxCommits commits (0: all).
 func (c *Client) fileHistory(ctx context.Context, commit, since, path string, maxBytes int64, maxCommits int) ([]FileVersion, bool, error) {
-	if err := ValidObjectID(commit); err != nil {
-		return nil, false, err
-	}
+	var sinceErr error
 	if since != "" {
-		if err := ValidObjectID(since); err != nil {
-			return nil, false, err
-		}
+		sinceErr = ValidObjectID(since)
 	}
-	if err := ValidRepoPath(path); err != nil {
+	if err := firstErr(ValidObjectID(commit), sinceErr, ValidRepoPath(path)); err != nil {
 		return nil, false, err
 	}
 	if maxBytes <= 0 {
 		return nil, false, invalid("size limit", strconv.FormatInt(maxBytes, 10), "must be positive")
 	}
-	res, err := c.run(ctx, historyArgs(commit, since, path, maxCommits), call{})
+	more := false
+	versions, err := output(ctx, c, "log", historyArgs(commit, since, path, maxCommits), call{}, func(out []byte) ([]FileVersion, error) {
+		if maxCommits > 0 {
+			out, more = firstCommits(out, maxCommits)
+		}
+		return parseLogRaw(out, path)
+	})
 	if err != nil {
-		return nil, false, &opError{Op: "log", Err: err}
-	}
-	out, more := res.Stdout, false
-	if maxCommits > 0 {
-		out, more = firstCommits(out, maxCommits)
-	}
-	versions, err := parseLogRaw(out, path)
-	if err != nil {
-		return nil, false, &opError{Op: "log", Err: err}
+		return nil, false, err
 	}
 	versions, err = c.readVersions(ctx, versions, maxBytes)
 	return versions, more, err
@@ -126,13 +121,10 @@ func (c *Client) readVersions(ctx context.Context, versions []FileVersion, maxBy
 	if len(ids) == 0 {
 		return versions, nil
 	}
-	res, err := c.run(ctx, []string{"cat-file", "--batch-check"}, call{stdin: strings.NewReader(strings.Join(ids, "\n") + "\n")})
+	sizes, err := output(ctx, c, "cat-file --batch-check", []string{"cat-file", "--batch-check"}, call{stdin: idLines(ids)},
+		func(out []byte) ([]int64, error) { return parseBatchCheck(out, ids) })
 	if err != nil {
-		return nil, &opError{Op: "cat-file --batch-check", Err: err}
-	}
-	sizes, err := parseBatchCheck(res.Stdout, ids)
-	if err != nil {
-		return nil, &opError{Op: "cat-file --batch-check", Err: err}
+		return nil, err
 	}
 	size := make(map[string]int64, len(ids))
 	for i, id := range ids {
@@ -154,14 +146,10 @@ func (c *Client) readVersions(ctx context.Context, versions []FileVersion, maxBy
 	if len(read) == 0 {
 		return versions, nil
 	}
-	res, err = c.run(ctx, []string{"cat-file", "--batch"},
-		call{stdin: strings.NewReader(strings.Join(read, "\n") + "\n"), maxOutput: total})
+	contents, err := output(ctx, c, "cat-file --batch", []string{"cat-file", "--batch"}, call{stdin: idLines(read), maxOutput: total},
+		func(out []byte) (map[string][]byte, error) { return parseBatch(out, read, "blob") })
 	if err != nil {
-		return nil, &opError{Op: "cat-file --batch", Err: err}
-	}
-	contents, err := parseBatch(res.Stdout, read)
-	if err != nil {
-		return nil, &opError{Op: "cat-file --batch", Err: err}
+		return nil, err
 	}
 	for i := range versions {
 		if d, ok := contents[versions[i].Blob]; ok {
@@ -273,6 +261,9 @@ func parseLogRaw(out []byte, file string) ([]FileVersion, error) {
 	return versions, nil
 }
 
+// idLines is ids one a line, for a --stdin or --batch git.
+func idLines(ids []string) io.Reader { return strings.NewReader(strings.Join(ids, "\n") + "\n") }
+
 // parseBatchCheck reads cat-file --batch-check output, one
 // "<id> <type> <size>" line per requested ID in order, and returns the sizes.
 func parseBatchCheck(out []byte, ids []string) ([]int64, error) {
@@ -282,7 +273,7 @@ func parseBatchCheck(out []byte, ids []string) ([]int64, error) {
 	}
 	sizes := make([]int64, len(ids))
 	for i, line := range lines {
-		size, err := batchHeader(line, ids[i])
+		size, err := batchHeader(line, ids[i], "blob")
 		if err != nil {
 			return nil, err
 		}
@@ -291,11 +282,8 @@ func parseBatchCheck(out []byte, ids []string) ([]int64, error) {
 	return sizes, nil
 }
 
-// batchHeader checks one "<id> blob <size>" line for id.
-func batchHeader(line, id string) (int64, error) { return batchHeaderOf(line, id, "blob") }
-
-// batchHeaderOf checks one "<id> <kind> <size>" line for id.
-func batchHeaderOf(line, id, kind string) (int64, error) {
+// batchHeader checks one "<id> <kind> <size>" line for id.
+func batchHeader(line, id, kind string) (int64, error) {
 	f := strings.Fields(line)
 	if len(f) == 2 && f[0] == id && f[1] == "missing" {
 		return 0, fmt.Errorf("object %s is missing", id)
@@ -310,14 +298,9 @@ func batchHeaderOf(line, id, kind string) (int64, error) {
 	return n, nil
 }
 
-// parseBatch reads cat-file --batch output for the blobs ids, in order:
-// for each a header line, exactly size bytes of content and a newline.
-func parseBatch(out []byte, ids []string) (map[string][]byte, error) {
-	return parseBatchOf(out, ids, "blob")
-}
-
-// parseBatchOf is parseBatch for objects of kind.
-func parseBatchOf(out []byte, ids []string, kind string) (map[string][]byte, error) {
+// parseBatch reads cat-file --batch output for the objects ids of kind, in
+// order: for each a header line, exactly size bytes of content and a newline.
+func parseBatch(out []byte, ids []string, kind string) (map[string][]byte, error) {
 	contents := make(map[string][]byte, len(ids))
 	rest := out
 	for _, id := range ids {
@@ -325,7 +308,7 @@ func parseBatchOf(out []byte, ids []string, kind string) (map[string][]byte, err
 		if nl < 0 {
 			return nil, fmt.Errorf("output ends before the header of %s", id)
 		}
-		size, err := batchHeaderOf(string(rest[:nl]), id, kind)
+		size, err := batchHeader(string(rest[:nl]), id, kind)
 		if err != nil {
 			return nil, err
 		}
@@ -376,14 +359,8 @@ func (c *Client) historyBlobs(ctx context.Context, versions []FileVersion, maxBy
 	if len(want) == 0 {
 		return present, nil
 	}
-	if err := c.fetchBoundedAll(ctx, want, maxBytes); err != nil {
-		code, exited := exitCode(err)
-		if !exited || code != 128 || c.Promisor.Branch == "" {
-			return nil, err
-		}
-		if err := c.fetchBounded(ctx, "refs/heads/"+c.Promisor.Branch, maxBytes); err != nil {
-			return nil, err
-		}
+	if err := c.fetchBounded(ctx, want, maxBytes); err != nil {
+		return nil, err
 	}
 	if present, err = c.presentUnder(ctx, trees); err != nil {
 		return nil, err
@@ -408,16 +385,14 @@ func (c *Client) historyBlobs(ctx context.Context, versions []FileVersion, maxBy
 // rev-list --missing=print lists a missing one as "?<id>" and, unlike
 // cat-file, never fetches it.
 func (c *Client) presentUnder(ctx context.Context, trees []string) (map[string]bool, error) {
-	res, err := c.run(ctx, []string{"rev-list", "--objects", "--missing=print", "--stdin"},
-		call{stdin: strings.NewReader(strings.Join(trees, "\n") + "\n")})
-	if err != nil {
-		return nil, &opError{Op: "rev-list", Err: err}
-	}
-	out := map[string]bool{}
-	for _, line := range outputLines(res.Stdout) {
-		if id, _, _ := strings.Cut(line, " "); !strings.HasPrefix(id, "?") {
-			out[id] = true
-		}
-	}
-	return out, nil
+	return output(ctx, c, "rev-list", []string{"rev-list", "--objects", "--missing=print", "--stdin"}, call{stdin: idLines(trees)},
+		func(out []byte) (map[string]bool, error) {
+			present := map[string]bool{}
+			for _, line := range outputLines(out) {
+				if id, _, _ := strings.Cut(line, " "); !strings.HasPrefix(id, "?") {
+					present[id] = true
+				}
+			}
+			return present, nil
+		})
 }

@@ -30,7 +30,7 @@ func FuzzParseBatch(f *testing.F) {
 	f.Add([]byte(blobA + " blob 0\n\n" + blobB + " missing\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		ids := []string{blobA, blobB}
-		contents, err := parseBatch(b, ids)
+		contents, err := parseBatch(b, ids, "blob")
 		if err != nil {
 			return
 		}

@@ -132,7 +132,7 @@ func TestParseBatch(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := parseBatch([]byte(tt.out), ids)
+			got, err := parseBatch([]byte(tt.out), ids, "blob")
 			if (err != nil) != tt.wantErr {
 				t.Fatalf("err = %v, wantErr %v", err, tt.wantErr)
 			}

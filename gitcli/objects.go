@@ -43,10 +43,7 @@ func (c *Client) WriteObjects(ctx context.Context, objs []Object) error {
 	if err != nil {
 		return err
 	}
-	if _, err := c.run(ctx, []string{"unpack-objects", "-q", "--strict"}, call{stdin: bytes.NewReader(pack)}); err != nil {
-		return &opError{Op: "unpack-objects", Err: err}
-	}
-	return nil
+	return c.do(ctx, "unpack-objects", []string{"unpack-objects", "-q", "--strict"}, call{stdin: bytes.NewReader(pack)})
 }
 
 var packTypes = map[string]byte{"commit": 1, "tree": 2, "blob": 3}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -70,10 +71,7 @@ func (c *Client) filterIgnored() {
 // was never downloaded. (Asking for the blob by ID would bypass the
 // filter: git always sends an object that is asked for by name.)
 func (c *Client) fetchBlob(ctx context.Context, commit, file string, maxBytes int64) error {
-	if err := ValidObjectID(commit); err != nil {
-		return err
-	}
-	if err := ValidRepoPath(file); err != nil {
+	if err := firstErr(ValidObjectID(commit), ValidRepoPath(file)); err != nil {
 		return err
 	}
 	dir := path.Dir(file)
@@ -83,18 +81,15 @@ func (c *Client) fetchBlob(ctx context.Context, commit, file string, maxBytes in
 	}
 	// A directory that is not there (or not a tree) fails this listing;
 	// the entry's lookup below then says what is wrong.
-	listing, listed := c.objectsUnder(ctx, dirRev)
+	listing, listErr := c.objectsUnder(ctx, dirRev)
+	listed := listErr == nil
 	if listed && !strings.Contains("\n"+string(listing), "\n?") {
 		return nil
 	}
 	// Without -l, ls-tree needs trees only: it never fetches a blob.
-	res, err := c.run(ctx, []string{"ls-tree", "-r", "-t", "-z", "--full-tree", "--end-of-options", commit, "--", file}, call{})
+	entries, err := output(ctx, c, "ls-tree", []string{"ls-tree", "-r", "-t", "-z", "--full-tree", "--end-of-options", commit, "--", file}, call{}, parseLsTreeShort)
 	if err != nil {
-		return &opError{Op: "ls-tree", Err: err}
-	}
-	entries, err := parseLsTreeShort(res.Stdout)
-	if err != nil {
-		return &opError{Op: "ls-tree", Err: err}
+		return err
 	}
 	var blob, tree string
 	for _, e := range entries {
@@ -126,16 +121,8 @@ func (c *Client) fetchBlob(ctx context.Context, commit, file string, maxBytes in
 	} else if ok, err := c.present(ctx, tree, blob); err != nil || ok {
 		return err
 	}
-	if err := c.fetchBounded(ctx, tree, maxBytes); err != nil {
-		code, exited := exitCode(err)
-		if !exited || code != 128 || c.Promisor.Branch == "" {
-			return err
-		}
-		// The whole branch, with every blob within the limit: dearer,
-		// but what a server that sends only advertised refs can serve.
-		if err := c.fetchBounded(ctx, "refs/heads/"+c.Promisor.Branch, maxBytes); err != nil {
-			return err
-		}
+	if err := c.fetchBounded(ctx, []string{tree}, maxBytes); err != nil {
+		return err
 	}
 	ok, err := c.present(ctx, tree, blob)
 	if err != nil {
@@ -147,20 +134,28 @@ func (c *Client) fetchBlob(ctx context.Context, commit, file string, maxBytes in
 	return nil
 }
 
-// fetchBounded fetches want (a tree ID or a ref) again with every blob
-// under it that is at most maxBytes. --refetch: without it git sees that
-// it has want already and asks for nothing.
-func (c *Client) fetchBounded(ctx context.Context, want string, maxBytes int64) error {
-	return c.fetchBoundedAll(ctx, []string{want}, maxBytes)
+// fetchBounded fetches wants (tree IDs) again, in one fetch, with every
+// blob under them that is at most maxBytes. A server that refuses trees
+// by ID (exit 128) is asked for the branch last fetched instead, with
+// every blob within the limit: dearer, but what a server that sends only
+// advertised refs can serve.
+func (c *Client) fetchBounded(ctx context.Context, wants []string, maxBytes int64) error {
+	err := c.fetchBoundedOnce(ctx, wants, maxBytes)
+	if code, exited := exitCode(err); err == nil || !exited || code != 128 || c.Promisor.Branch == "" {
+		return err
+	}
+	return c.fetchBoundedOnce(ctx, []string{"refs/heads/" + c.Promisor.Branch}, maxBytes)
 }
 
-// fetchBoundedAll is fetchBounded of several wants in one fetch. They are
-// given on stdin (--stdin): a long history's trees would not fit in argv.
-func (c *Client) fetchBoundedAll(ctx context.Context, wants []string, maxBytes int64) error {
+// fetchBoundedOnce is one fetch of wants (tree IDs or a ref). --refetch:
+// without it git sees that it has them already and asks for nothing.
+// They are given on stdin (--stdin): a long history's trees would not
+// fit in argv.
+func (c *Client) fetchBoundedOnce(ctx context.Context, wants []string, maxBytes int64) error {
 	args := []string{"fetch", "--refetch", "--no-tags", "--no-auto-gc", "--no-recurse-submodules",
 		"--no-write-fetch-head", "--filter=blob:limit=" + strconv.FormatInt(maxBytes+1, 10), "--stdin",
 		"--end-of-options", c.Promisor.Remote}
-	res, err := c.run(ctx, args, call{stdin: strings.NewReader(strings.Join(wants, "\n") + "\n")})
+	res, err := c.run(ctx, args, call{stdin: idLines(wants)})
 	if err != nil {
 		return &opError{Op: "fetch", Err: err}
 	}
@@ -186,23 +181,18 @@ func (c *Client) resolveTree(ctx context.Context, commit string) (string, error)
 // repository. rev-list --missing=print lists missing objects as "?<id>"
 // and, unlike cat-file, never fetches them.
 func (c *Client) present(ctx context.Context, tree, id string) (bool, error) {
-	res, err := c.run(ctx, objectsUnderArgs(tree), call{})
+	listing, err := c.objectsUnder(ctx, tree)
 	if err != nil {
 		return false, &opError{Op: "rev-list", Err: err}
 	}
-	return parseMissing(res.Stdout, id)
+	return parseMissing(listing, id)
 }
 
 // objectsUnder lists the objects reachable from rev (a tree, named by ID
-// or as <commit>:<dir>) as present's rev-list does, fetching none; ok is
-// false when git could not list them.
-func (c *Client) objectsUnder(ctx context.Context, rev string) (listing []byte, ok bool) {
-	res, err := c.run(ctx, objectsUnderArgs(rev), call{})
-	return res.Stdout, err == nil
-}
-
-func objectsUnderArgs(rev string) []string {
-	return []string{"rev-list", "--objects", "--missing=print", "--end-of-options", rev}
+// or as <commit>:<dir>) as present's rev-list does, fetching none.
+func (c *Client) objectsUnder(ctx context.Context, rev string) ([]byte, error) {
+	res, err := c.run(ctx, []string{"rev-list", "--objects", "--missing=print", "--end-of-options", rev}, call{})
+	return res.Stdout, err
 }
 
 // parseMissing reads rev-list --objects --missing=print output for id:
@@ -220,19 +210,8 @@ func parseMissing(out []byte, id string) (bool, error) {
 	return false, &opError{Op: "rev-list", Err: fmt.Errorf("object %s is not listed under its tree", id)}
 }
 
-// parseLsTreeShort parses git ls-tree -z output without -l:
-// "<mode> SP <type> SP <id> TAB <path> NUL". Size is -1 throughout.
-func parseLsTreeShort(out []byte) ([]TreeEntry, error) { return parseLsTreeRecords(out, false) }
-
 // hasLine reports whether out has line as one of its lines.
-func hasLine(out []byte, line string) bool {
-	for _, l := range outputLines(out) {
-		if l == line {
-			return true
-		}
-	}
-	return false
-}
+func hasLine(out []byte, line string) bool { return slices.Contains(outputLines(out), line) }
 
 // IsAncestorPresent reports whether commit a is an ancestor of (or equal
 // to) b without fetching anything: in a partial clone, merge-base and
@@ -242,10 +221,7 @@ func hasLine(out []byte, line string) bool {
 // "a ^b" lists nothing exactly when every commit a reaches is one b
 // reaches (-n 1: one commit is enough to say no).
 func (c *Client) IsAncestorPresent(ctx context.Context, a, b string) (bool, error) {
-	if err := validRef(a); err != nil {
-		return false, err
-	}
-	if err := validRef(b); err != nil {
+	if err := firstErr(validRef(a), validRef(b)); err != nil {
 		return false, err
 	}
 	res, err := c.run(ctx, []string{"rev-list", "-n", "1", "--missing=print", "--end-of-options", a, "^" + b}, call{})

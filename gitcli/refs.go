@@ -59,10 +59,7 @@ func (c *Client) CurrentBranch(ctx context.Context) (string, error) {
 // commit b. Only git's exit 0 is a yes and only 1 a no; anything else (a
 // missing object is 128) is an error, never a guess.
 func (c *Client) IsAncestor(ctx context.Context, a, b string) (bool, error) {
-	if err := validRef(a); err != nil {
-		return false, err
-	}
-	if err := validRef(b); err != nil {
+	if err := firstErr(validRef(a), validRef(b)); err != nil {
 		return false, err
 	}
 	return c.exitBool(ctx, "merge-base --is-ancestor",

@@ -16,25 +16,13 @@ func (c *Client) Add(ctx context.Context, paths ...string) error {
 			return err
 		}
 	}
-	args := append([]string{"add", "--"}, paths...)
-	if _, err := c.run(ctx, args, call{}); err != nil {
-		return &opError{Op: "add", Err: err}
-	}
-	return nil
+	return c.do(ctx, "add", append([]string{"add", "--"}, paths...), call{})
 }
 
 // StagedPaths lists the paths whose staged content differs from HEAD, as
 // git diff --cached --name-only -z reports them.
 func (c *Client) StagedPaths(ctx context.Context) ([]string, error) {
-	res, err := c.run(ctx, []string{"diff", "--cached", "--name-only", "-z", "--no-renames", "--no-ext-diff", "--no-textconv"}, call{})
-	if err != nil {
-		return nil, &opError{Op: "diff --cached", Err: err}
-	}
-	paths, err := parseNameOnlyZ(res.Stdout)
-	if err != nil {
-		return nil, &opError{Op: "diff --cached", Err: err}
-	}
-	return paths, nil
+	return output(ctx, c, "diff --cached", []string{"diff", "--cached", "--name-only", "-z", "--no-renames", "--no-ext-diff", "--no-textconv"}, call{}, parseNameOnlyZ)
 }
 
 // StagedChange is one staged path with its modes before and after, so the
@@ -51,36 +39,17 @@ type StagedChange struct {
 // StagedChanges lists the staged changes against HEAD with their modes
 // (git diff --cached --raw -z).
 func (c *Client) StagedChanges(ctx context.Context) ([]StagedChange, error) {
-	res, err := c.run(ctx, []string{"diff", "--cached", "--raw", "-z", "--no-renames", "--no-abbrev", "--no-ext-diff", "--no-textconv"}, call{})
-	if err != nil {
-		return nil, &opError{Op: "diff --cached --raw", Err: err}
-	}
-	changes, err := parseRawZ(res.Stdout)
-	if err != nil {
-		return nil, &opError{Op: "diff --cached --raw", Err: err}
-	}
-	return changes, nil
+	return output(ctx, c, "diff --cached --raw", []string{"diff", "--cached", "--raw", "-z", "--no-renames", "--no-abbrev", "--no-ext-diff", "--no-textconv"}, call{}, parseRawZ)
 }
 
 // TreeChanges lists what changed from commit from to commit to, with
 // modes and full object IDs (git diff-tree -r --raw -z): how the
 // publisher reads back a commit it built without an index.
 func (c *Client) TreeChanges(ctx context.Context, from, to string) ([]StagedChange, error) {
-	if err := validRef(from); err != nil {
+	if err := firstErr(validRef(from), validRef(to)); err != nil {
 		return nil, err
 	}
-	if err := validRef(to); err != nil {
-		return nil, err
-	}
-	res, err := c.run(ctx, []string{"diff-tree", "-r", "--raw", "-z", "--no-renames", "--no-abbrev", "--no-ext-diff", "--no-textconv", "--end-of-options", from, to}, call{})
-	if err != nil {
-		return nil, &opError{Op: "diff-tree", Err: err}
-	}
-	changes, err := parseRawZ(res.Stdout)
-	if err != nil {
-		return nil, &opError{Op: "diff-tree", Err: err}
-	}
-	return changes, nil
+	return output(ctx, c, "diff-tree", []string{"diff-tree", "-r", "--raw", "-z", "--no-renames", "--no-abbrev", "--no-ext-diff", "--no-textconv", "--end-of-options", from, to}, call{}, parseRawZ)
 }
 
 // HasStagedChanges reports whether the index differs from HEAD, so a

@@ -24,21 +24,13 @@ const (
 // IsRegular reports whether m is a plain or executable file.
 func (m Mode) IsRegular() bool { return m == ModeFile || m == ModeExec }
 
+var modeKinds = map[Mode]string{ModeFile: "regular file", ModeExec: "executable file", ModeSymlink: "symlink",
+	ModeTree: "directory", ModeGitlink: "submodule", modeNotThere: "absent"}
+
 // kind names the mode in words for messages.
 func (m Mode) kind() string {
-	switch m {
-	case ModeFile:
-		return "regular file"
-	case ModeExec:
-		return "executable file"
-	case ModeSymlink:
-		return "symlink"
-	case ModeTree:
-		return "directory"
-	case ModeGitlink:
-		return "submodule"
-	case modeNotThere:
-		return "absent"
+	if k, ok := modeKinds[m]; ok {
+		return k
 	}
 	return "unknown"
 }
@@ -55,19 +47,12 @@ type TreeEntry struct {
 // entry looks up path in commit's tree without touching the working tree.
 // A path that is not there is a *notFoundError.
 func (c *Client) entry(ctx context.Context, commit, path string) (TreeEntry, error) {
-	if err := ValidObjectID(commit); err != nil {
+	if err := firstErr(ValidObjectID(commit), ValidRepoPath(path)); err != nil {
 		return TreeEntry{}, err
 	}
-	if err := ValidRepoPath(path); err != nil {
+	entries, err := output(ctx, c, "ls-tree", []string{"ls-tree", "-l", "-z", "--full-tree", "--end-of-options", commit, "--", path}, call{}, parseLsTree)
+	if err != nil {
 		return TreeEntry{}, err
-	}
-	res, err := c.run(ctx, []string{"ls-tree", "-l", "-z", "--full-tree", "--end-of-options", commit, "--", path}, call{})
-	if err != nil {
-		return TreeEntry{}, &opError{Op: "ls-tree", Err: err}
-	}
-	entries, err := parseLsTree(res.Stdout)
-	if err != nil {
-		return TreeEntry{}, &opError{Op: "ls-tree", Err: err}
 	}
 	for _, e := range entries {
 		if e.Path == path {
@@ -135,14 +120,14 @@ func (c *Client) ShowFile(ctx context.Context, commit, path string, maxBytes int
 
 // parseLsTree parses git ls-tree -l -z output:
 // "<mode> SP <type> SP <id> SP+ <size>|- TAB <path> NUL".
-func parseLsTree(out []byte) ([]TreeEntry, error) { return parseLsTreeRecords(out, true) }
+func parseLsTree(out []byte) ([]TreeEntry, error) { return parseLsTreeRecords(out, 4) }
 
-// parseLsTreeRecords parses ls-tree -z output with (-l) or without sizes.
-func parseLsTreeRecords(out []byte, sized bool) ([]TreeEntry, error) {
-	fields := 3
-	if sized {
-		fields = 4
-	}
+// parseLsTreeShort parses git ls-tree -z output without -l:
+// "<mode> SP <type> SP <id> TAB <path> NUL". Size is -1 throughout.
+func parseLsTreeShort(out []byte) ([]TreeEntry, error) { return parseLsTreeRecords(out, 3) }
+
+// parseLsTreeRecords parses ls-tree -z output of 4 fields (-l) or 3 (no sizes).
+func parseLsTreeRecords(out []byte, fields int) ([]TreeEntry, error) {
 	var entries []TreeEntry
 	if len(out) > 0 && out[len(out)-1] != 0 {
 		return nil, fmt.Errorf("ls-tree output is not NUL-terminated")
@@ -168,7 +153,7 @@ func parseLsTreeRecords(out []byte, sized bool) ([]TreeEntry, error) {
 		if ValidObjectID(e.ID) != nil {
 			return nil, fmt.Errorf("ls-tree record %d %q: bad object ID", i+1, rec)
 		}
-		if !sized {
+		if fields == 3 {
 			entries = append(entries, e)
 			continue
 		}
@@ -192,10 +177,7 @@ func parseLsTreeRecords(out []byte, sized bool) ([]TreeEntry, error) {
 // directory there ("docs", "docs/handoff", ...), with full paths. It reads
 // objects only: no work tree is needed or touched.
 func (c *Client) DirLevels(ctx context.Context, commit, dir string) ([]TreeEntry, error) {
-	if err := validRef(commit); err != nil {
-		return nil, err
-	}
-	if err := ValidRepoPath(dir); err != nil {
+	if err := firstErr(validRef(commit), ValidRepoPath(dir)); err != nil {
 		return nil, err
 	}
 	args := []string{"ls-tree", "-t", "-l", "-z", "--full-tree", "--end-of-options", commit, "--", "."}
@@ -206,13 +188,9 @@ func (c *Client) DirLevels(ctx context.Context, commit, dir string) ([]TreeEntry
 		levels[cur] = true
 		args = append(args, cur+"/") // a trailing slash lists the directory's entries
 	}
-	res, err := c.run(ctx, args, call{env: []string{"GIT_LITERAL_PATHSPECS=1"}})
+	entries, err := output(ctx, c, "ls-tree", args, call{env: []string{"GIT_LITERAL_PATHSPECS=1"}}, parseLsTree)
 	if err != nil {
-		return nil, &opError{Op: "ls-tree", Err: err}
-	}
-	entries, err := parseLsTree(res.Stdout)
-	if err != nil {
-		return nil, &opError{Op: "ls-tree", Err: err}
+		return nil, err
 	}
 	out := entries[:0]
 	for _, e := range entries {
@@ -229,9 +207,6 @@ func (c *Client) ReadBlob(ctx context.Context, id string, maxBytes int64) ([]byt
 	if err := ValidObjectID(id); err != nil {
 		return nil, err
 	}
-	res, err := c.run(ctx, []string{"cat-file", "blob", "--end-of-options", id}, call{maxOutput: maxBytes})
-	if err != nil {
-		return nil, &opError{Op: "cat-file", Err: err}
-	}
-	return res.Stdout, nil
+	return output(ctx, c, "cat-file", []string{"cat-file", "blob", "--end-of-options", id}, call{maxOutput: maxBytes},
+		func(out []byte) ([]byte, error) { return out, nil })
 }

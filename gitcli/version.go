@@ -39,15 +39,7 @@ func (c *Client) CheckVersion(ctx context.Context) (GitVersion, error) {
 
 // version runs git version.
 func (c *Client) version(ctx context.Context) (GitVersion, error) {
-	res, err := c.run(ctx, []string{"version"}, call{})
-	if err != nil {
-		return GitVersion{}, &opError{Op: "version", Err: err}
-	}
-	v, err := parseVersion(res.Stdout)
-	if err != nil {
-		return GitVersion{}, &opError{Op: "version", Err: err}
-	}
-	return v, nil
+	return output(ctx, c, "version", []string{"version"}, call{}, parseVersion)
 }
 
 // parseVersion parses "git version 2.39.5" and vendor variants such as

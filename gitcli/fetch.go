@@ -33,6 +33,7 @@ func fetchArgs(remote string, branches []string, filter string) []string {
 type fetchOutcome struct {
 	Rejected   bool   // a ref update was refused (" ! [rejected] ...")
 	Reason     string // the parenthesised reason, e.g. "non-fast-forward"
+	To         string // the rejected update's destination ("origin/rx-node")
 	MissingRef bool   // "fatal: couldn't find remote ref ..."
 }
 
@@ -42,28 +43,17 @@ var (
 	fetchMissingRE  = regexp.MustCompile(`^fatal: couldn't find remote ref \S+`)
 )
 
-// parseFetchStderr reads git fetch's stderr (LC_ALL=C) for a refused ref
-// update or a missing remote ref. Other lines are ignored.
+// parseFetchStderr reads git fetch's stderr (LC_ALL=C) for the first
+// refused ref update or a missing remote ref. Other lines are ignored.
 func parseFetchStderr(stderr []byte) fetchOutcome {
 	var out fetchOutcome
 	for _, line := range outputLines(stderr) {
 		if m := fetchRejectedRE.FindStringSubmatch(line); m != nil && !out.Rejected {
-			out.Rejected, out.Reason = true, m[2]
+			out.Rejected, out.To, out.Reason = true, m[1], m[2]
 		}
 		if fetchMissingRE.MatchString(line) {
 			out.MissingRef = true
 		}
 	}
 	return out
-}
-
-// rejectedTo is the destination of the first rejected ref update in git
-// fetch's stderr ("origin/rx-node"), or "".
-func rejectedTo(stderr []byte) string {
-	for _, line := range outputLines(stderr) {
-		if m := fetchRejectedRE.FindStringSubmatch(line); m != nil {
-			return m[1]
-		}
-	}
-	return ""
 }

@@ -92,9 +92,9 @@ func fetchError(remote string, branches []string, stderr []byte, err error) erro
 	command := "git fetch " + remote + " " + strings.Join(branches, " ")
 	out := parseFetchStderr(stderr)
 	branch := branches[0]
-	if to := rejectedTo(stderr); len(branches) > 1 {
+	if len(branches) > 1 {
 		for _, b := range branches {
-			if isTrackingRef(to, remote, b) && to != remote+"/*" {
+			if isTrackingRef(out.To, remote, b) && out.To != remote+"/*" {
 				branch = b
 			}
 		}
@@ -119,17 +119,11 @@ var fetchRefLineRE = regexp.MustCompile(`^ ([ +*=t!-]) (\[[^\]]+\]|[0-9a-f]{4,64
 
 var fetchRangeRE = regexp.MustCompile(`^([0-9a-f]+)\.\.\.?([0-9a-f]+)$`)
 
-// parseFetchUpdate reads a successful narrow fetch's stderr. git prints
-// nothing when the tracking ref was already up to date, and a "From" line
-// plus one ref line when it moved.
-func parseFetchUpdate(stderr []byte, remote, branch string) FetchUpdate {
-	return parseFetchUpdates(stderr, remote, []string{branch})[branch]
-}
-
-// parseFetchUpdates is parseFetchUpdate for a fetch of several branches:
-// a ref line counts for the branch it names; a line that names none of
-// them (the compact "origin/*" of several included) is unrecognized for
-// each.
+// parseFetchUpdates reads a successful narrow fetch's stderr. git prints
+// nothing when a tracking ref was already up to date, and a "From" line
+// plus one ref line for each that moved. A ref line counts for the branch
+// it names; a line that names none of them (the compact "origin/*" of
+// several included) is unrecognized for each.
 func parseFetchUpdates(stderr []byte, remote string, branches []string) map[string]FetchUpdate {
 	ups := make(map[string]FetchUpdate, len(branches))
 	all := func(f func(*FetchUpdate)) {

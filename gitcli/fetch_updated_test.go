@@ -80,3 +80,8 @@ func FuzzParseFetchUpdate(f *testing.F) {
 		}
 	})
 }
+
+// parseFetchUpdate is parseFetchUpdates of a fetch of one branch.
+func parseFetchUpdate(stderr []byte, remote, branch string) FetchUpdate {
+	return parseFetchUpdates(stderr, remote, []string{branch})[branch]
+}

@@ -189,6 +189,6 @@ func FuzzParseSignature(f *testing.F) {
 		if sig.Good() && (!gitname.PrintableLine(sig.Principal) || !strings.HasPrefix(sig.Fingerprint, "SHA256:")) {
 			t.Fatalf("good signature with a bad signer: %+v", sig)
 		}
-		_ = describeSignature(b)
+		_ = describeVerify("", false)(b)
 	})
 }

@@ -16,29 +16,9 @@ type RemoteRef struct {
 // RemoteBranchExists asks the remote whether refs/heads/<branch> exists and
 // returns the commit it points to. It never creates anything.
 func (c *Client) RemoteBranchExists(ctx context.Context, remote, branch string) (bool, string, error) {
-	if err := validRemoteName(remote); err != nil {
-		return false, "", err
-	}
-	if err := ValidBranch(branch); err != nil {
-		return false, "", err
-	}
-	ref := "refs/heads/" + branch
-	res, err := c.run(ctx, []string{"ls-remote", "--heads", "--end-of-options", remote, ref}, call{})
-	if err != nil {
-		return false, "", remoteError("ls-remote", "git ls-remote "+remote+" "+ref, res.Stderr, err)
-	}
-	refs, err := parseLsRemote(res.Stdout)
-	if err != nil {
-		return false, "", &opError{Op: "ls-remote", Err: err}
-	}
-	// ls-remote matches patterns by their tail (refs/heads/a/refs/heads/x
-	// matches too), so only the exact name counts.
-	for _, r := range refs {
-		if r.Name == ref {
-			return true, r.ID, nil
-		}
-	}
-	return false, "", nil
+	found, err := c.RemoteBranches(ctx, remote, []string{branch})
+	id, ok := found[branch]
+	return ok, id, err
 }
 
 // parseLsRemote parses "<id>\t<ref>\n" lines strictly: a line of any other
@@ -94,7 +74,9 @@ func (c *Client) RemoteBranches(ctx context.Context, remote string, branches []s
 	}
 	found := map[string]string{}
 	for _, r := range refs {
-		if b, ok := want[r.Name]; ok { // only exact names: ls-remote matches tails
+		// ls-remote matches patterns by their tail (refs/heads/a/refs/heads/x
+		// matches too), so only the exact name counts.
+		if b, ok := want[r.Name]; ok {
 			found[b] = r.ID
 		}
 	}

@@ -15,13 +15,13 @@ func TestParseFetchStderr(t *testing.T) {
 		want   fetchOutcome
 	}{
 		{"force-pushed", "From /tmp/gx/remote\n ! [rejected]        rx-node    -> origin/rx-node  (non-fast-forward)\n",
-			fetchOutcome{Rejected: true, Reason: "non-fast-forward"}},
+			fetchOutcome{Rejected: true, Reason: "non-fast-forward", To: "origin/rx-node"}},
 		{"long names", " ! [rejected]                video-development/with-a-long-name -> origin/video-development/with-a-long-name  (non-fast-forward)\n",
-			fetchOutcome{Rejected: true, Reason: "non-fast-forward"}},
+			fetchOutcome{Rejected: true, Reason: "non-fast-forward", To: "origin/video-development/with-a-long-name"}},
 		{"missing remote ref", "fatal: couldn't find remote ref refs/heads/nope\n", fetchOutcome{MissingRef: true}},
 		{"network", "fatal: '/nonexist' does not appear to be a git repository\nfatal: Could not read from remote repository.\n", fetchOutcome{}},
 		{"progress with CR", "remote: Counting objects: 1\r ! [rejected]        a -> origin/a  (non-fast-forward)\r\n",
-			fetchOutcome{Rejected: true, Reason: "non-fast-forward"}},
+			fetchOutcome{Rejected: true, Reason: "non-fast-forward", To: "origin/a"}},
 		{"updated is not rejected", "From /tmp/r\n   f6746d0..c8a69e1  rx-node    -> origin/rx-node\n", fetchOutcome{}},
 		{"empty", "", fetchOutcome{}},
 	}

@@ -44,25 +44,22 @@ func (s Signature) String() string {
 	return s.problem()
 }
 
+// statusProblems say why a signature of each %G? status is not good.
+var statusProblems = map[byte]string{
+	'G': "good signature without a principal or fingerprint",
+	'N': "unsigned",
+	'U': "signed by a key that is not in the allowed signers",
+	'B': "bad signature (altered, or the key is not allowed for namespace \"git\")",
+	'X': "signature or key expired (valid-before in the allowed signers)",
+	'Y': "signature or key expired (valid-before in the allowed signers)",
+	'R': "signed by a revoked key",
+	'E': "signature cannot be checked (not an SSH signature, or ssh-keygen failed)",
+}
+
 // problem says why a signature is not good, naming the key when git knows it.
 func (s Signature) problem() string {
-	var why string
-	switch s.Status {
-	case 'G':
-		why = "good signature without a principal or fingerprint"
-	case 'N':
-		why = "unsigned"
-	case 'U':
-		why = "signed by a key that is not in the allowed signers"
-	case 'B':
-		why = "bad signature (altered, or the key is not allowed for namespace \"git\")"
-	case 'X', 'Y':
-		why = "signature or key expired (valid-before in the allowed signers)"
-	case 'R':
-		why = "signed by a revoked key"
-	case 'E':
-		why = "signature cannot be checked (not an SSH signature, or ssh-keygen failed)"
-	default:
+	why, ok := statusProblems[s.Status]
+	if !ok {
 		why = fmt.Sprintf("unknown signature status %q", s.Status)
 	}
 	switch {
@@ -117,8 +114,12 @@ func (e *TipError) Error() string {
 }
 
 // signatureFormat prints the commit, %G?, principal and fingerprint, each
-// NUL-terminated.
-const signatureFormat = "--format=%H%x00%G?%x00%GS%x00%GF%x00"
+// NUL-terminated; tipFormat adds the parents and committer date after the
+// commit.
+const (
+	signatureFormat = "--format=%H%x00%G?%x00%GS%x00%GF%x00"
+	tipFormat       = "--format=%H%x00%P%x00%ct%x00%G?%x00%GS%x00%GF%x00"
+)
 
 // VerifyLastChange checks the SSH signature of the commit that last changed
 // path on commit's history (git log's history simplification: a merge that
@@ -128,36 +129,8 @@ const signatureFormat = "--format=%H%x00%G?%x00%GS%x00%GF%x00"
 // the history touched path. Only commit and tree objects are read, so it
 // works in a blobless clone.
 func (c *Client) VerifyLastChange(ctx context.Context, commit, path, allowedSigners string) (Signature, error) {
-	if err := ValidObjectID(commit); err != nil {
-		return Signature{}, err
-	}
-	if err := ValidRepoPath(path); err != nil {
-		return Signature{}, err
-	}
-	if !filepath.IsAbs(allowedSigners) {
-		return Signature{}, invalid("allowed-signers file", allowedSigners, "must be an absolute path")
-	}
-	res, err := c.run(ctx, []string{"log", "-1", "--no-color", signatureFormat, "--end-of-options", commit, "--", path},
-		call{sig: &exec.Signatures{AllowedSigners: allowedSigners, Describe: describeSignature}})
-	if err != nil {
-		return Signature{}, &opError{Op: "log (verify signature)", Err: err}
-	}
-	if len(res.Stdout) == 0 {
-		return Signature{}, &notFoundError{What: fmt.Sprintf("a commit changing %s on the history of %s", path, commit)}
-	}
-	sig, err := parseSignature(res.Stdout)
-	if err != nil {
-		return Signature{}, &opError{Op: "log (verify signature)", Err: err}
-	}
-	if !sig.Good() {
-		c.claim(ctx, &sig)
-		return sig, &SignatureError{Path: path, Sig: sig}
-	}
-	return sig, nil
+	return c.verify(ctx, commit, path, allowedSigners, false)
 }
-
-// tipFormat is signatureFormat after the parents and committer date.
-const tipFormat = "--format=%H%x00%P%x00%ct%x00%G?%x00%GS%x00%GF%x00"
 
 // VerifyTip checks that tip itself speaks for path (PROTOCOL#trust): it is a
 // single-parent commit that changed path against its parent, and it
@@ -169,34 +142,38 @@ const tipFormat = "--format=%H%x00%P%x00%ct%x00%G?%x00%GS%x00%GF%x00"
 // path shows the tip only when the tip changed it, and %P is the tip's
 // own parents (history simplification rewrites them only with --parents).
 func (c *Client) VerifyTip(ctx context.Context, tip, path, allowedSigners string) (Signature, error) {
-	if err := ValidObjectID(tip); err != nil {
-		return Signature{}, err
-	}
-	if err := ValidRepoPath(path); err != nil {
+	return c.verify(ctx, tip, path, allowedSigners, true)
+}
+
+// verify is VerifyTip of commit when tip is set, else VerifyLastChange.
+func (c *Client) verify(ctx context.Context, commit, path, allowedSigners string, tip bool) (Signature, error) {
+	if err := firstErr(ValidObjectID(commit), ValidRepoPath(path)); err != nil {
 		return Signature{}, err
 	}
 	if !filepath.IsAbs(allowedSigners) {
 		return Signature{}, invalid("allowed-signers file", allowedSigners, "must be an absolute path")
 	}
-	res, err := c.run(ctx, []string{"log", "-1", "--no-color", tipFormat, "--end-of-options", tip, "--", path},
-		call{sig: &exec.Signatures{AllowedSigners: allowedSigners, Describe: describeTip(tip)}})
+	format, op := signatureFormat, "log (verify signature)"
+	if tip {
+		format, op = tipFormat, "log (verify the tip's signature)"
+	}
+	res, err := c.run(ctx, []string{"log", "-1", "--no-color", format, "--end-of-options", commit, "--", path},
+		call{sig: &exec.Signatures{AllowedSigners: allowedSigners, Describe: describeVerify(commit, tip)}})
 	if err != nil {
-		return Signature{}, &opError{Op: "log (verify the tip's signature)", Err: err}
+		return Signature{}, &opError{Op: op, Err: err}
 	}
 	if len(res.Stdout) == 0 {
-		return Signature{}, &notFoundError{What: fmt.Sprintf("a commit changing %s on the history of %s", path, tip)}
+		return Signature{}, &notFoundError{What: fmt.Sprintf("a commit changing %s on the history of %s", path, commit)}
 	}
-	sig, parents, err := parseTip(res.Stdout)
-	if err != nil {
-		return Signature{}, &opError{Op: "log (verify the tip's signature)", Err: err}
-	}
-	if sig.Commit != tip {
-		return Signature{}, &TipError{Tip: tip, Path: path, LastChange: sig.Commit}
-	}
-	if parents != 1 {
-		return Signature{}, &TipError{Tip: tip, Path: path, Parents: parents}
-	}
-	if !sig.Good() {
+	sig, parents, err := parseVerify(res.Stdout, tip)
+	switch {
+	case err != nil:
+		return Signature{}, &opError{Op: op, Err: err}
+	case tip && sig.Commit != commit:
+		return Signature{}, &TipError{Tip: commit, Path: path, LastChange: sig.Commit}
+	case tip && parents != 1:
+		return Signature{}, &TipError{Tip: commit, Path: path, Parents: parents}
+	case !sig.Good():
 		c.claim(ctx, &sig)
 		return sig, &SignatureError{Path: path, Sig: sig}
 	}
@@ -213,6 +190,16 @@ func (c *Client) claim(ctx context.Context, sig *Signature) {
 	if res, err := c.run(ctx, []string{"cat-file", "commit", "--end-of-options", sig.Commit}, call{maxOutput: 1 << 20}); err == nil {
 		sig.Claimed, sig.ClaimedNamespace, _ = sshsig.ClaimedKey(res.Stdout)
 	}
+}
+
+// parseVerify reads one record of tipFormat when tip is set (parseTip),
+// else of signatureFormat (parents are then 1).
+func parseVerify(out []byte, tip bool) (Signature, int, error) {
+	if tip {
+		return parseTip(out)
+	}
+	sig, err := parseSignature(out)
+	return sig, 1, err
 }
 
 // parseTip reads one record of tipFormat: the signature, with
@@ -240,40 +227,25 @@ func parseTip(out []byte) (Signature, int, error) {
 	return sig, len(parents), nil
 }
 
-// describeTip is the audit log's note on VerifyTip's git log.
-func describeTip(tip string) func([]byte) string {
+// describeVerify is the audit log's note on verify's git log of commit.
+func describeVerify(commit string, tip bool) func([]byte) string {
 	return func(out []byte) string {
 		if len(out) == 0 {
 			return "no commit changed the file"
 		}
-		sig, parents, err := parseTip(out)
+		sig, parents, err := parseVerify(out, tip)
 		switch {
 		case err != nil:
 			return "unreadable: " + err.Error()
-		case sig.Commit != tip:
-			return "refused tip " + tip + ": it did not change the file (last change " + sig.Commit + ")"
-		case parents != 1:
-			return fmt.Sprintf("refused tip %s: %d parents", tip, parents)
+		case tip && sig.Commit != commit:
+			return "refused tip " + commit + ": it did not change the file (last change " + sig.Commit + ")"
+		case tip && parents != 1:
+			return fmt.Sprintf("refused tip %s: %d parents", commit, parents)
 		case sig.Good():
 			return "good signature on " + sig.Commit + ": " + sig.String()
 		}
 		return "refused " + sig.Commit + ": " + sig.problem()
 	}
-}
-
-// describeSignature is the audit log's note on a verifying git log.
-func describeSignature(out []byte) string {
-	if len(out) == 0 {
-		return "no commit changed the file"
-	}
-	sig, err := parseSignature(out)
-	switch {
-	case err != nil:
-		return "unreadable: " + err.Error()
-	case sig.Good():
-		return "good signature on " + sig.Commit + ": " + sig.String()
-	}
-	return "refused " + sig.Commit + ": " + sig.problem()
 }
 
 // parseSignature reads one record of signatureFormat.

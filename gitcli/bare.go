@@ -19,22 +19,17 @@ func (c *Client) ConfigFileEntries(ctx context.Context, path string) ([]string, 
 	if !filepath.IsAbs(path) || !gitname.PrintableLine(path) {
 		return nil, invalid("config file", path, "must be an absolute path")
 	}
-	res, err := c.run(ctx, []string{"config", "--null", "--list", "--file", path}, call{})
-	if err != nil {
-		return nil, &opError{Op: "config --list", Err: err}
-	}
-	var out []string
-	for _, e := range strings.Split(strings.TrimSuffix(string(res.Stdout), "\x00"), "\x00") {
-		if e == "" {
-			continue
+	return output(ctx, c, "config --list", []string{"config", "--null", "--list", "--file", path}, call{}, func(out []byte) ([]string, error) {
+		var entries []string
+		for _, e := range splitNUL(out) {
+			if k, v, ok := strings.Cut(e, "\n"); ok {
+				entries = append(entries, k+"="+v)
+			} else if e != "" {
+				entries = append(entries, k)
+			}
 		}
-		k, v, ok := strings.Cut(e, "\n")
-		if ok {
-			k += "=" + v
-		}
-		out = append(out, k)
-	}
-	return out, nil
+		return entries, nil
+	})
 }
 
 // BrokenRefs lists the refs git cannot use: they point at a missing object

@@ -21,16 +21,12 @@ const (
 	CauseNotFound                     // the repository or the branch is not there
 )
 
+var causeNames = map[Cause]string{CauseAuth: "authentication refused", CauseHostKey: "host key unknown or changed",
+	CauseUnreachable: "remote unreachable", CauseNotFound: "repository or branch not found"}
+
 func (c Cause) String() string {
-	switch c {
-	case CauseAuth:
-		return "authentication refused"
-	case CauseHostKey:
-		return "host key unknown or changed"
-	case CauseUnreachable:
-		return "remote unreachable"
-	case CauseNotFound:
-		return "repository or branch not found"
+	if name, ok := causeNames[c]; ok {
+		return name
 	}
 	return fmt.Sprintf("Cause(%d)", int(c))
 }

@@ -149,18 +149,17 @@ func commitMessage(message string, trailers []Trailer) (string, error) {
 	return b.String(), nil
 }
 
-// commitIdentity picks Client.Identity, else git's configured identity,
-// else defaultIdentity. It is always set explicitly, so git never falls
-// back to guessing from the host name.
 // IdentityLater starts reading the identity Commit and CommitTree would
-// use (Client.Identity, else git's user.name and user.email, else
-// defaultIdentity) beside what the caller does meanwhile, and returns the
-// wait for it (see later). Set as Client.Identity, it spares those calls
-// their own read.
+// use (commitIdentity) beside what the caller does meanwhile, and returns
+// the wait for it (see later). Set as Client.Identity, it spares those
+// calls their own read.
 func (c *Client) IdentityLater(ctx context.Context) (wait func() (Identity, error)) {
 	return later(func() (Identity, error) { return c.commitIdentity(ctx) })
 }
 
+// commitIdentity picks Client.Identity, else git's configured identity,
+// else defaultIdentity. It is always set explicitly, so git never falls
+// back to guessing from the host name.
 func (c *Client) commitIdentity(ctx context.Context) (Identity, error) {
 	if c.Identity != (Identity{}) {
 		return c.Identity, c.Identity.validate()

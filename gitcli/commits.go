@@ -179,49 +179,38 @@ func (c *Client) LastChange(ctx context.Context, commit, path string) (FileChang
 // its entries are one). Only lines for exactly file count.
 func parseChanges(out []byte, file string) ([]FileChange, error) {
 	var changes []FileChange
-	for n, line := range strings.Split(string(out), "\n") {
-		switch {
-		case line == "":
-		case strings.HasPrefix(line, "commit "):
-			f := strings.Fields(strings.TrimPrefix(line, "commit "))
-			if len(f) < 3 || ValidObjectID(f[0]) != nil || ValidObjectID(f[1]) != nil {
-				return nil, fmt.Errorf("log line %d %q: want a commit, its tree and its date", n+1, line)
-			}
-			secs, err := strconv.ParseInt(f[2], 10, 64)
-			if err != nil {
-				return nil, fmt.Errorf("log line %d %q: bad committer date", n+1, line)
-			}
-			for _, p := range f[3:] {
-				if ValidObjectID(p) != nil {
-					return nil, fmt.Errorf("log line %d %q: bad parent", n+1, line)
-				}
-			}
-			if len(changes) > 0 && changes[len(changes)-1].Commit == f[0] {
-				continue // a merge again, against its next parent
-			}
-			changes = append(changes, FileChange{Commit: f[0], Tree: f[1], CommittedAt: time.Unix(secs, 0).UTC(), Parents: f[3:]})
-		case strings.HasPrefix(line, ":"):
-			if len(changes) == 0 {
-				return nil, fmt.Errorf("log line %d %q: diff line before any commit", n+1, line)
-			}
-			meta, p, ok := strings.Cut(line[1:], "\t")
-			f := strings.Fields(meta)
-			if !ok || len(f) != 5 || ValidObjectID(f[3]) != nil {
-				return nil, fmt.Errorf("log line %d %q: want a raw diff line", n+1, line)
-			}
-			if p != file {
-				continue
-			}
-			ch := &changes[len(changes)-1]
-			switch {
-			case Mode(f[1]).IsRegular():
-				ch.Blob, ch.Removed = f[3], false
-			case f[1] == "000000":
-				ch.Blob, ch.Removed = "", true
-			}
-		default:
-			return nil, fmt.Errorf("log line %d %q: unexpected", n+1, line)
+	err := walkRawLog(out, func(f []string) string {
+		if len(f) < 3 || ValidObjectID(f[0]) != nil || ValidObjectID(f[1]) != nil {
+			return "want a commit, its tree and its date"
 		}
+		secs, err := strconv.ParseInt(f[2], 10, 64)
+		if err != nil {
+			return "bad committer date"
+		}
+		for _, p := range f[3:] {
+			if ValidObjectID(p) != nil {
+				return "bad parent"
+			}
+		}
+		if len(changes) == 0 || changes[len(changes)-1].Commit != f[0] { // else a merge again, against its next parent
+			changes = append(changes, FileChange{Commit: f[0], Tree: f[1], CommittedAt: time.Unix(secs, 0).UTC(), Parents: f[3:]})
+		}
+		return ""
+	}, func(f []string, p string) string {
+		ch := &changes[len(changes)-1]
+		switch {
+		case ValidObjectID(f[3]) != nil:
+			return "want a raw diff line"
+		case p != file:
+		case Mode(f[1]).IsRegular():
+			ch.Blob, ch.Removed = f[3], false
+		case f[1] == "000000":
+			ch.Blob, ch.Removed = "", true
+		}
+		return ""
+	})
+	if err != nil {
+		return nil, err
 	}
 	return changes, nil
 }

@@ -217,48 +217,72 @@ func parseLogRaw(out []byte, file string) ([]FileVersion, error) {
 	at := map[string]int{}
 	dir := path.Dir(file)
 	commit, dirTree := "", ""
-	for n, line := range strings.Split(string(out), "\n") {
+	err := walkRawLog(out, func(f []string) string {
+		if len(f) < 1 || len(f) > 2 || ValidObjectID(f[0]) != nil || (len(f) == 2 && ValidObjectID(f[1]) != nil) {
+			return "bad commit ID"
+		}
+		commit, dirTree = f[0], ""
+		if len(f) == 2 && dir == "." {
+			dirTree = f[1]
+		}
+		return ""
+	}, func(f []string, p string) string {
 		switch {
-		case line == "":
-		case strings.HasPrefix(line, "commit "):
-			f := strings.Fields(strings.TrimPrefix(line, "commit "))
-			if len(f) < 1 || len(f) > 2 || ValidObjectID(f[0]) != nil || (len(f) == 2 && ValidObjectID(f[1]) != nil) {
-				return nil, fmt.Errorf("log line %d %q: bad commit ID", n+1, line)
-			}
-			commit, dirTree = f[0], ""
-			if len(f) == 2 && dir == "." {
-				dirTree = f[1]
-			}
-		case strings.HasPrefix(line, ":"):
-			if commit == "" {
-				return nil, fmt.Errorf("log line %d %q: diff line before any commit", n+1, line)
-			}
-			meta, p, ok := strings.Cut(line[1:], "\t")
-			f := strings.Fields(meta)
-			if !ok || len(f) != 5 {
-				return nil, fmt.Errorf("log line %d %q: want a raw diff line", n+1, line)
-			}
-			if ValidObjectID(f[3]) != nil {
-				return nil, fmt.Errorf("log line %d %q: bad object ID", n+1, line)
-			}
-			if p == dir && f[1] == "040000" {
-				dirTree = f[3]
-				continue
-			}
-			if p != file || !Mode(f[1]).IsRegular() {
-				continue // deleted, a symlink, a tree on the way, or another path below a directory of that name
-			}
+		case ValidObjectID(f[3]) != nil:
+			return "bad object ID"
+		case p == dir && f[1] == "040000":
+			dirTree = f[3]
+		case p != file || !Mode(f[1]).IsRegular():
+			// deleted, a symlink, a tree on the way, or another path below a directory of that name
+		default:
 			if i, seen := at[f[3]]; seen {
 				versions[i].Commit, versions[i].Tree = commit, dirTree
-				continue
+				return ""
 			}
 			at[f[3]] = len(versions)
 			versions = append(versions, FileVersion{Commit: commit, Blob: f[3], Tree: dirTree})
-		default:
-			return nil, fmt.Errorf("log line %d %q: unexpected", n+1, line)
 		}
+		return ""
+	})
+	if err != nil {
+		return nil, err
 	}
 	return versions, nil
+}
+
+// walkRawLog reads git log --raw output: "commit <fields>" header lines,
+// each followed by raw diff lines ":<old mode> <new mode> <old id> <new
+// id> <status>\t<path>". It hands each header's fields, and each diff
+// line's five fields and path, to its callbacks, which answer why the
+// line is wrong ("" for nothing); the error names the line.
+func walkRawLog(out []byte, header func(f []string) string, diff func(f []string, path string) string) error {
+	started := false
+	for n, line := range strings.Split(string(out), "\n") {
+		why := ""
+		switch {
+		case line == "":
+		case strings.HasPrefix(line, "commit "):
+			why = header(strings.Fields(strings.TrimPrefix(line, "commit ")))
+			started = true
+		case strings.HasPrefix(line, ":"):
+			meta, p, ok := strings.Cut(line[1:], "\t")
+			f := strings.Fields(meta)
+			switch {
+			case !started:
+				why = "diff line before any commit"
+			case !ok || len(f) != 5:
+				why = "want a raw diff line"
+			default:
+				why = diff(f, p)
+			}
+		default:
+			why = "unexpected"
+		}
+		if why != "" {
+			return fmt.Errorf("log line %d %q: %s", n+1, line, why)
+		}
+	}
+	return nil
 }
 
 // idLines is ids one a line, for a --stdin or --batch git.

@@ -143,13 +143,8 @@ func ReplaceInDir(levels []TreeEntry, dir string, blobs map[string][]byte) (stri
 		byParent[p] = append(byParent[p], e)
 	}
 	var objs []Object
-	names := make([]string, 0, len(blobs))
-	for n := range blobs {
-		names = append(names, n)
-	}
-	slices.Sort(names)
 	replace := map[string]TreeEntry{}
-	for _, n := range names {
+	for _, n := range slices.Sorted(maps.Keys(blobs)) {
 		o := Object{Type: "blob", Data: blobs[n]}
 		objs = append(objs, o)
 		replace[n] = TreeEntry{Mode: ModeFile, Type: "blob", ID: o.id(), Path: n}

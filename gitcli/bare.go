@@ -65,11 +65,8 @@ func (c *Client) Repack(ctx context.Context) error {
 // DeleteRef removes ref (a full name under refs/); a ref that is not
 // there is no error.
 func (c *Client) DeleteRef(ctx context.Context, ref string) error {
-	if err := validRef(ref); err != nil {
+	if err := validFullRef(ref); err != nil {
 		return err
-	}
-	if !strings.HasPrefix(ref, "refs/") {
-		return invalid("ref", ref, "must be a full name under refs/")
 	}
 	return c.do(ctx, "update-ref -d", []string{"update-ref", "-d", "--end-of-options", ref}, call{})
 }

@@ -56,16 +56,11 @@ func (c *Client) FetchBranchUpdated(ctx context.Context, remote, branch string) 
 // (git still moved the others; their next fetch reports no change, so
 // the caller resolves them again after any error).
 func (c *Client) FetchBranchesUpdated(ctx context.Context, remote string, branches []string) (map[string]FetchUpdate, error) {
-	if err := validRemoteName(remote); err != nil {
+	if err := validBranches(remote, branches); err != nil {
 		return nil, err
 	}
 	if len(branches) == 0 {
 		return nil, fmt.Errorf("git fetch: no branch to fetch")
-	}
-	for _, branch := range branches {
-		if err := ValidBranch(branch); err != nil {
-			return nil, err
-		}
 	}
 	res, err := c.run(ctx, fetchArgs(remote, branches, c.filter()), call{deferCheck: c.Promisor != nil && c.Promisor.ChecksObjects && c.filter() != ""})
 	if err != nil {

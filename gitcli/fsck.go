@@ -117,13 +117,7 @@ func linkOrCopy(src, dst string) error {
 
 // SetRef points ref (a full name under refs/) at commit.
 func (c *Client) SetRef(ctx context.Context, ref, commit string) error {
-	if err := validRef(ref); err != nil {
-		return err
-	}
-	if !strings.HasPrefix(ref, "refs/") {
-		return invalid("ref", ref, "must be a full name under refs/")
-	}
-	if err := ValidObjectID(commit); err != nil {
+	if err := firstErr(validFullRef(ref), ValidObjectID(commit)); err != nil {
 		return err
 	}
 	return c.do(ctx, "update-ref", []string{"update-ref", "--end-of-options", ref, commit}, call{})

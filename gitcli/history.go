@@ -112,10 +112,12 @@ func (c *Client) readVersions(ctx context.Context, versions []FileVersion, maxBy
 		}
 	}
 	var ids []string
+	var at []int // the index in versions of each of ids (a blob is listed once)
 	for i, v := range versions {
 		versions[i].Size = -1
 		if c.Promisor == nil || present[v.Blob] {
 			ids = append(ids, v.Blob)
+			at = append(at, i)
 		}
 	}
 	if len(ids) == 0 {
@@ -126,20 +128,12 @@ func (c *Client) readVersions(ctx context.Context, versions []FileVersion, maxBy
 	if err != nil {
 		return nil, err
 	}
-	size := make(map[string]int64, len(ids))
-	for i, id := range ids {
-		size[id] = sizes[i]
-	}
 	var read []string
 	var total int64
-	for i := range versions {
-		n, ok := size[versions[i].Blob]
-		if !ok {
-			continue
-		}
-		versions[i].Size = n
+	for j, n := range sizes {
+		versions[at[j]].Size = n
 		if n <= maxBytes {
-			read = append(read, versions[i].Blob)
+			read = append(read, ids[j])
 			total += n + batchHeaderMax
 		}
 	}

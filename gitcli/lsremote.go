@@ -52,15 +52,12 @@ func parseLsRemote(out []byte) ([]RemoteRef, error) {
 // of branches and returns the commit of each one that exists. It never
 // creates anything.
 func (c *Client) RemoteBranches(ctx context.Context, remote string, branches []string) (map[string]string, error) {
-	if err := validRemoteName(remote); err != nil {
+	if err := validBranches(remote, branches); err != nil {
 		return nil, err
 	}
 	args := []string{"ls-remote", "--heads", "--end-of-options", remote}
 	want := map[string]string{}
 	for _, b := range branches {
-		if err := ValidBranch(b); err != nil {
-			return nil, err
-		}
 		args = append(args, "refs/heads/"+b)
 		want["refs/heads/"+b] = b
 	}

@@ -59,6 +59,27 @@ func validRef(ref string) error {
 	return nil
 }
 
+// validFullRef checks a ref (validRef) that must be a full name under refs/.
+func validFullRef(ref string) error {
+	if err := validRef(ref); err != nil || strings.HasPrefix(ref, "refs/") {
+		return err
+	}
+	return invalid("ref", ref, "must be a full name under refs/")
+}
+
+// validBranches checks a remote name and the names of its branches.
+func validBranches(remote string, branches []string) error {
+	if err := validRemoteName(remote); err != nil {
+		return err
+	}
+	for _, b := range branches {
+		if err := ValidBranch(b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // ValidRepoPath checks a path inside a repository (see gitname.RepoPath).
 func ValidRepoPath(p string) error { return named("path", p, gitname.RepoPath(p)) }
 

@@ -163,7 +163,7 @@ func TestArgv(t *testing.T) {
 		{
 			name:    "version",
 			replies: []fakeReply{ok("git version 2.39.5\n")},
-			op:      func(ctx context.Context, c *Client) error { _, err := c.version(ctx); return err },
+			op:      func(ctx context.Context, c *Client) error { _, err := c.CheckVersion(ctx); return err },
 			want:    [][]string{{"version"}},
 		},
 	}

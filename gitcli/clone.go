@@ -13,11 +13,9 @@ import (
 	"rfhandoff/localfile"
 )
 
-// CloneBranch makes a shallow (depth 1), single-branch, tag-less clone of
-// url's branch into dir, which must be an absolute path that does not exist
-// or is empty. It is the publisher's scratch copy: cheap, and never the
-// operator's checkout. The clone's remote is named "origin". Its work tree
-// is left empty (--no-checkout; see CheckoutNeutral).
+// CloneBranch makes a shallow, single-branch, tag-less clone of url's
+// branch, remote "origin", into dir (absolute; absent or empty), with its
+// work tree empty (see CheckoutNeutral): the publisher's scratch copy.
 func (c *Client) CloneBranch(ctx context.Context, url, branch, dir string) error {
 	if err := firstErr(ValidURL(url), ValidBranch(branch)); err != nil {
 		return err
@@ -40,13 +38,10 @@ func cloneArgs(url, branch, dir string) []string {
 	}
 }
 
-// TempClone clones url's branch (see CloneBranch) into a fresh private
-// (0700) temporary directory, with neutralAttributes in place and the
-// work tree empty, and returns a Client for it, once git is known to
-// push to exactly url from it (RemoteURL: no pushInsteadOf in the global
-// config, say); the clone's calls to the remote name url in the audit
-// log. cleanup removes the directory; it is safe to call more than once
-// and must be called even when err is non-nil.
+// TempClone is CloneBranch into a fresh private temporary directory, with
+// neutralAttributes in place, and returns a Client for it once git is
+// known to push to exactly url from it (RemoteURL). cleanup removes the
+// directory; call it even when err is non-nil (more than once is safe).
 func (c *Client) TempClone(ctx context.Context, url, branch string) (clone *Client, cleanup func(), err error) {
 	cleanup = func() {}
 	if err := firstErr(ValidURL(url), ValidBranch(branch)); err != nil {
@@ -102,20 +97,18 @@ func (c *Client) neutralAttributes() error {
 	return nil
 }
 
-// CheckoutNeutral fills the work tree of a TempClone, which is left
-// empty: neutralAttributes is already in place, so not even this first
-// checkout runs a filter the branch names. The publisher needs no work
-// tree (it builds commits from objects); callers that stage files do.
+// CheckoutNeutral fills the empty work tree of a TempClone, with
+// neutralAttributes already in place, so not even this first checkout
+// runs a filter the branch names.
 func (c *Client) CheckoutNeutral(ctx context.Context) error {
 	return c.do(ctx, "read-tree", []string{"read-tree", "--reset", "-u", "HEAD"}, call{})
 }
 
 const clonePrefix = "rfhandoff-clone-"
 
-// RemoveStaleClones removes temporary clones in dir (the system temp dir
-// when empty) whose creating process is gone: a publisher killed part-way
-// leaves its clone, and the clone's config may hold a remote's password.
-// Clones of live processes are left alone. It returns what it removed.
+// RemoveStaleClones removes, and returns, the temporary clones in dir (the
+// system temp dir when "") whose creating process is gone: a killed
+// publisher's clone config may hold a remote's password.
 func RemoveStaleClones(dir string) ([]string, error) {
 	if dir == "" {
 		dir = os.TempDir()

@@ -35,18 +35,15 @@ func (id Identity) env() []string {
 	}
 }
 
-// Trailer is a "Key: value" line at the end of a commit message, such as
-// Audit-Chain-Head.
+// Trailer is a "Key: value" line at the end of a commit message.
 type Trailer struct {
 	Key, Value string
 }
 
-// Commit commits the index with message and trailers appended as the
-// message's last paragraph, and returns the new commit's ID. The message
-// goes through stdin, never argv. Hooks are skipped; the commit is signed
-// with Client.SigningKey when one is set, and never otherwise.
-// An empty index is git's "nothing to commit" error: check
-// HasStagedChanges first.
+// Commit commits the index with message and trailers (its last paragraph)
+// through stdin, never argv, and returns the new commit's ID. Hooks are
+// skipped; it is signed with Client.SigningKey when set, never otherwise.
+// An empty index is git's "nothing to commit" error (HasStagedChanges).
 func (c *Client) Commit(ctx context.Context, message string, trailers []Trailer) (string, error) {
 	sign, in, err := c.commitCall(ctx, message, trailers)
 	if err != nil {
@@ -59,8 +56,8 @@ func (c *Client) Commit(ctx context.Context, message string, trailers []Trailer)
 	return c.Head(ctx)
 }
 
-// commitCall is what Commit and CommitTree both hand git: the signing
-// arguments, and the message on stdin with the identity in the environment.
+// commitCall is the signing arguments, message and identity Commit and
+// CommitTree hand git.
 func (c *Client) commitCall(ctx context.Context, message string, trailers []Trailer) ([]string, call, error) {
 	msg, err := commitMessage(message, trailers)
 	if err != nil {
@@ -79,10 +76,8 @@ func commitArgs(sign []string) []string {
 	return append(args, "--cleanup=whitespace", "--file=-")
 }
 
-// CommitTree makes a commit of tree with parent as its only parent and
-// message and trailers as in Commit (and signed the same way), without an
-// index or a work tree, and returns its ID. No ref moves: the caller
-// pushes the ID.
+// CommitTree is Commit of tree with parent as its only parent, without an
+// index or a work tree. No ref moves: the caller pushes the ID.
 func (c *Client) CommitTree(ctx context.Context, tree, parent, message string, trailers []Trailer) (string, error) {
 	if err := firstErr(ValidObjectID(tree), validRef(parent)); err != nil {
 		return "", err
@@ -149,10 +144,8 @@ func commitMessage(message string, trailers []Trailer) (string, error) {
 	return b.String(), nil
 }
 
-// IdentityLater starts reading the identity Commit and CommitTree would
-// use (commitIdentity) beside what the caller does meanwhile, and returns
-// the wait for it (see later). Set as Client.Identity, it spares those
-// calls their own read.
+// IdentityLater starts commitIdentity beside what the caller does (see
+// later); set as Client.Identity, it spares Commit its own read.
 func (c *Client) IdentityLater(ctx context.Context) (wait func() (Identity, error)) {
 	return later(func() (Identity, error) { return c.commitIdentity(ctx) })
 }

@@ -16,24 +16,20 @@ type CommitObject struct {
 	ID      string
 	Tree    string
 	Parents []string
-	// CommittedAt is the committer date: whatever its author chose, but
-	// covered by the signature when the commit is signed.
+	// CommittedAt: whatever the author chose, but covered by a signature.
 	CommittedAt time.Time
-	// Payload is what a signature on the commit covers; Signature is the
-	// signature's text as git hands it to ssh-keygen, empty when unsigned
-	// (see sshsig.Split).
+	// Payload is what a signature covers; Signature is its text as git
+	// hands it to ssh-keygen, empty when unsigned (sshsig.Split).
 	Payload, Signature []byte
 }
 
 // SamePayload reports whether o and p are one signed statement under two
-// IDs: the same bytes once the signature headers are set aside
-// (PROTOCOL#trust: a signature vouches for content, not for a commit ID).
+// IDs (PROTOCOL#trust: a signature vouches for content, not a commit ID).
 func (o CommitObject) SamePayload(p CommitObject) bool { return bytes.Equal(o.Payload, p.Payload) }
 
-// SigningKey reads the key o's SSH signature names, and the certificate
-// when it is one. Nothing is verified here; the caller binds the reading
-// to git's verification by the fingerprint. An error says why the
-// signature cannot be read that way (one refuses it like a bad signature).
+// SigningKey reads the key (or certificate) o's SSH signature names,
+// unverified: the caller binds it to git's verification by the
+// fingerprint, and refuses an error like a bad signature.
 func (o CommitObject) SigningKey() (sshsig.SigningKey, error) {
 	if len(o.Signature) == 0 {
 		return sshsig.SigningKey{}, errors.New("it carries no signature")
@@ -86,8 +82,8 @@ func (c *Client) Commits(ctx context.Context, ids ...string) ([]CommitObject, er
 		})
 }
 
-// parseCommitObject reads the headers rfhandoff needs of a raw commit:
-// tree, parents, the committer's date; and splits off the signature.
+// parseCommitObject reads a raw commit's tree, parents and committer date,
+// and splits off the signature.
 func parseCommitObject(id string, raw []byte) (CommitObject, error) {
 	o := CommitObject{ID: id}
 	o.Payload, o.Signature = sshsig.Split(raw)
@@ -130,22 +126,19 @@ type FileChange struct {
 	Commit, Tree string
 	Parents      []string
 	CommittedAt  time.Time
-	// Blob is the file's blob after the change when it is a regular
-	// file there; Removed, when the change deleted it. (FileChanges only:
-	// LastChange leaves both unset.)
+	// Blob is the file's blob after the change when it is a regular file;
+	// Removed, when the change deleted it (FileChanges only).
 	Blob    string
 	Removed bool
 }
 
-// changesFormat is one line per commit: "commit <id> <tree> <committer
-// seconds> [<parent>...]" (%P is the commit's own parents).
+// changesFormat is one line per commit (%P is the commit's own parents).
 const changesFormat = "--format=format:commit %H %T %ct %P"
 
 // FileChanges lists every commit in commit's history that changed path,
-// side branches and merges included (--full-history -m: each merge once,
-// by its raw diff against the parents it differs from), newest first, with
-// what the file became. One git process, commits and trees only (blob IDs
-// are in the trees), so it works in a blobless mirror.
+// side branches and merges included (each merge once), newest first, with
+// what the file became. It reads commits and trees only (a blobless mirror
+// will do).
 func (c *Client) FileChanges(ctx context.Context, commit, path string) ([]FileChange, error) {
 	if err := firstErr(ValidObjectID(commit), ValidRepoPath(path)); err != nil {
 		return nil, err
@@ -173,9 +166,8 @@ func (c *Client) LastChange(ctx context.Context, commit, path string) (FileChang
 	return changes[0], nil
 }
 
-// parseChanges reads changesFormat lines, each followed by raw diff lines
-// ":<old mode> <new mode> <old id> <new id> <status>\t<path>" when --raw
-// asked for them (a merge under -m comes once per parent it differs from:
+// parseChanges reads changesFormat lines and their raw diffs
+// (walkRawLog; a merge under -m comes once per parent it differs from:
 // its entries are one). Only lines for exactly file count.
 func parseChanges(out []byte, file string) ([]FileChange, error) {
 	var changes []FileChange

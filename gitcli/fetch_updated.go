@@ -7,39 +7,26 @@ import (
 	"strings"
 )
 
-// FetchUpdate is what one narrow fetch said about the tracking ref. A
-// watcher uses it to skip resolving the ref when nothing changed, so an
-// idle poll costs one subprocess.
+// FetchUpdate is what one narrow fetch said about the tracking ref, so
+// that an idle poll need not resolve it (one subprocess).
 type FetchUpdate struct {
-	// Updated is true when git reported moving the tracking ref: a
-	// fast-forward ("   <old>..<new>  b -> origin/b") or a ref it created
-	// (" * [new branch]  b -> origin/b").
-	Updated bool
-	// Old and New are the abbreviated IDs git printed ("" for a new ref).
-	Old, New string
-	// Unrecognized holds stderr lines that are neither the "From <url>"
-	// header, a "remote: " message nor a line about the tracking ref (warnings, another output
-	// format). The caller cannot rule a change out and should resolve.
+	Updated  bool   // git moved (fast-forwarded or created) the tracking ref
+	Old, New string // the abbreviated IDs git printed ("" for a new ref)
+	// Unrecognized holds stderr lines other than "From <url>", "remote: "
+	// and the tracking ref's: a change cannot be ruled out.
 	Unrecognized []string
-	// FilterIgnored is git's warning that the server does not support
-	// --filter and sent every object: the fetch worked, at full cost.
+	// FilterIgnored: the server ignored --filter and sent every object.
 	FilterIgnored bool
-	// Tip is the tracking ref's full commit ID when the fetcher resolved
-	// it after the fetch (the mirror does, to check it against the tip last
-	// accepted), "" otherwise: a caller may use it instead of resolving
-	// the ref once more.
+	// Tip is the tracking ref's commit when the fetcher resolved it after
+	// the fetch (the mirror does), "": a caller need not resolve it again.
 	Tip string
 }
 
-// MayHaveMoved reports whether the tracking ref may point somewhere new:
-// only a fetch that printed nothing (or only what the parser knows means
-// "unchanged") lets the caller skip resolving it.
+// MayHaveMoved reports whether the tracking ref may point somewhere new.
 func (u FetchUpdate) MayHaveMoved() bool { return u.Updated || len(u.Unrecognized) > 0 }
 
 // FetchBranchUpdated is FetchBranch that also reports, from git's stderr
 // (LC_ALL=C, which the runner sets), whether the tracking ref was updated.
-// Errors are FetchBranch's: *ForcePushError for a rewritten branch,
-// *notFoundError for a missing one, *opError otherwise.
 func (c *Client) FetchBranchUpdated(ctx context.Context, remote, branch string) (FetchUpdate, error) {
 	ups, err := c.FetchBranchesUpdated(ctx, remote, []string{branch})
 	if err != nil {
@@ -49,12 +36,10 @@ func (c *Client) FetchBranchUpdated(ctx context.Context, remote, branch string) 
 }
 
 // FetchBranchesUpdated is FetchBranchUpdated for several branches in one
-// git fetch (one subprocess, one refspec per branch; PROTOCOL#several-nodes): the
-// report of each branch is its own, and a line git printed that names
-// none of them is unrecognized for every one. A rejected update of any
-// branch fails the whole fetch as a *ForcePushError naming that branch
-// (git still moved the others; their next fetch reports no change, so
-// the caller resolves them again after any error).
+// git fetch (PROTOCOL#several-nodes). A rejected update of any branch
+// fails the whole fetch as a *ForcePushError naming it (git still moved
+// the others and their next fetch reports no change, so the caller
+// resolves them again after any error).
 func (c *Client) FetchBranchesUpdated(ctx context.Context, remote string, branches []string) (map[string]FetchUpdate, error) {
 	if err := validBranches(remote, branches); err != nil {
 		return nil, err
@@ -67,18 +52,14 @@ func (c *Client) FetchBranchesUpdated(ctx context.Context, remote string, branch
 		return nil, fetchError(remote, branches, res.Stderr, err)
 	}
 	ups := parseFetchUpdates(res.Stderr, remote, branches)
-	for _, u := range ups {
-		if u.FilterIgnored {
-			c.filterIgnored()
-			break
-		}
+	if ups[branches[0]].FilterIgnored { // set for every branch or none
+		c.filterIgnored()
 	}
 	return ups, nil
 }
 
 // fetchError maps a failed narrow fetch to its typed error. A missing
-// branch is a *RemoteError (CauseNotFound) that wraps a *notFoundError, so
-// it matches ErrNotFound too.
+// branch is a *RemoteError wrapping a *notFoundError (ErrNotFound).
 func fetchError(remote string, branches []string, stderr []byte, err error) error {
 	code, ok := exitCode(err)
 	if !ok {
@@ -114,11 +95,10 @@ var fetchRefLineRE = regexp.MustCompile(`^ ([ +*=t!-]) (\[[^\]]+\]|[0-9a-f]{4,64
 
 var fetchRangeRE = regexp.MustCompile(`^([0-9a-f]+)\.\.\.?([0-9a-f]+)$`)
 
-// parseFetchUpdates reads a successful narrow fetch's stderr. git prints
-// nothing when a tracking ref was already up to date, and a "From" line
-// plus one ref line for each that moved. A ref line counts for the branch
-// it names; a line that names none of them (the compact "origin/*" of
-// several included) is unrecognized for each.
+// parseFetchUpdates reads a successful narrow fetch's stderr: nothing for
+// an unchanged ref, a "From" line and a ref line for each that moved. A
+// line that names none of branches (or the compact "origin/*" of several)
+// is unrecognized for each.
 func parseFetchUpdates(stderr []byte, remote string, branches []string) map[string]FetchUpdate {
 	ups := make(map[string]FetchUpdate, len(branches))
 	all := func(f func(*FetchUpdate)) {
@@ -130,8 +110,6 @@ func parseFetchUpdates(stderr []byte, remote string, branches []string) map[stri
 	}
 	all(func(*FetchUpdate) {})
 	for _, line := range outputLines(stderr) {
-		// The header and the server's own messages (progress, banners)
-		// never report a ref update: that is always a ref line.
 		if strings.HasPrefix(line, "From ") || strings.HasPrefix(line, "remote: ") {
 			continue
 		}
@@ -170,8 +148,7 @@ func parseFetchUpdates(stderr []byte, remote string, branches []string) map[stri
 }
 
 // isTrackingRef reports whether a ref line's destination is our tracking
-// ref as git shortens it ("origin/b"), in full, or in the compact form of
-// fetch.output=compact ("origin/*").
+// ref: "origin/b", in full, or fetch.output=compact's "origin/*".
 func isTrackingRef(to, remote, branch string) bool {
 	switch to {
 	case remote + "/" + branch, "refs/remotes/" + remote + "/" + branch, remote + "/*":

@@ -13,46 +13,32 @@ import (
 
 // FileVersion is one content a file had somewhere in a commit's history.
 type FileVersion struct {
-	// Commit is a commit that gave the file this content (the oldest one
-	// git log listed, when several did).
-	Commit string
+	Commit string // the (oldest listed) commit that gave the file this content
 	Blob   string
-	// Tree is the tree of path's directory in Commit: what a partial
-	// clone fetches, filtered by size, to bring the blob.
-	Tree string
-	// Size is -1 when the blob is not in a partial clone after the
-	// bounded fetch: the server withheld it as over the limit.
-	Size int64
-	// Data is the content; nil when Size is over the caller's limit (the
-	// version is listed, but not read).
-	Data []byte
+	Tree   string // path's directory in Commit: what a partial clone fetches for the blob
+	Size   int64  // -1: withheld from a partial clone as over the limit
+	Data   []byte // nil when Size is over the caller's limit
 }
 
 // FileHistory lists every distinct content of the regular file at path in
 // the history of commit (merges and side branches included), newest first,
-// and reads each one up to maxBytes. It costs three git processes whatever
-// the history's length: one log, one cat-file --batch-check for the sizes
-// and one cat-file --batch for the contents. In a partial clone (a
-// Promisor) one rev-list first finds the blobs that are missing; if any
-// are, one fetch brings them all within maxBytes and a second rev-list
-// sees what came (six processes at most). A version still missing then
-// was withheld as over the limit: it is listed with Size -1, never read.
-// A path that never existed gives no versions and no error.
+// and reads each one up to maxBytes, in three git processes whatever the
+// history's length (log, cat-file --batch-check, cat-file --batch). In a
+// partial clone a rev-list finds the missing blobs, one fetch brings them
+// within maxBytes and a second rev-list sees what came; a version still
+// missing was withheld as over the limit (Size -1, never read). A path
+// that never existed gives no versions and no error.
 func (c *Client) FileHistory(ctx context.Context, commit, path string, maxBytes int64) ([]FileVersion, error) {
 	versions, _, err := c.fileHistory(ctx, commit, "", path, maxBytes, 0)
 	return versions, err
 }
 
-// FileHistorySince is FileHistory over the part of commit's history that
-// since's does not hold (git log commit ^since): the contents path got in
-// the commits since since, merges and side branches included, so a version
+// FileHistorySince is FileHistory of git log commit ^since, so a version
 // that came and went between two looks is listed too. A since that is ""
-// or not in commit's history (not in the repository at all: a mirror
-// rebuilt after a re-anchor) reads the whole history, one rev-list
-// --missing=print deciding it without fetching anything. At most
-// maxCommits commits that changed path are read, the ones nearest commit
-// first (topological order: a child before its parents, whatever dates
-// the commits claim); more reports that there were more, unread.
+// or not in commit's history (or not in the repository: a mirror rebuilt
+// after a re-anchor) reads the whole history. At most maxCommits commits
+// that changed path are read, nearest commit first in topological order
+// (whatever dates the commits claim); more reports that there were more.
 func (c *Client) FileHistorySince(ctx context.Context, commit, since, path string, maxBytes int64, maxCommits int) (versions []FileVersion, more bool, err error) {
 	if maxCommits <= 0 {
 		return nil, false, invalid("commit limit", strconv.Itoa(maxCommits), "must be positive")
@@ -101,9 +87,8 @@ func (c *Client) readVersions(ctx context.Context, versions []FileVersion, maxBy
 	if len(versions) == 0 {
 		return nil, nil
 	}
-	// In a partial clone cat-file would fetch every missing blob by
-	// itself, one at a time, at any size: it is given only blobs that
-	// are present after one bounded fetch.
+	// In a partial clone cat-file would fetch each missing blob, at any
+	// size: it gets only blobs present after one bounded fetch.
 	present := map[string]bool{}
 	var err error
 	if c.Promisor != nil {
@@ -155,12 +140,10 @@ func (c *Client) readVersions(ctx context.Context, versions []FileVersion, maxBy
 
 // historyArgs lists the commits that changed path (each with its root
 // tree) and their raw diffs; -t adds the trees on the way to path.
-// --full-history and -m keep side branches and merges that history
-// simplification would drop; --root shows the first version; the --no-*
-// options keep a user's log config (follow, signatures, renames) from
-// changing the output. A since leaves out its history; a positive
-// maxCommits lists one commit more than it in topological order, so that
-// firstCommits can tell whether there were more.
+// --full-history and -m keep what history simplification would drop; the
+// --no-* options keep a user's log config from changing the output. A
+// positive maxCommits lists one commit more, so that firstCommits can
+// tell whether there were more.
 func historyArgs(commit, since, path string, maxCommits int) []string {
 	args := []string{"log", "--format=format:commit %H %T", "--raw", "-t", "--no-abbrev", "--full-history", "-m", "--root",
 		"--no-renames", "--no-follow", "--no-show-signature", "--no-ext-diff", "--no-textconv", "--no-relative"}
@@ -199,13 +182,11 @@ func firstCommits(out []byte, n int) ([]byte, bool) {
 // after the content in cat-file --batch output.
 const batchHeaderMax = 128
 
-// parseLogRaw reads historyArgs' output: "commit <id>[ <root tree>]"
-// lines, each followed by raw diff lines ":<old mode> <new mode> <old id>
-// <new id> <status>\t<path>" (paths are unquoted: ValidRepoPath admits
-// nothing git would quote). It keeps the new side of lines for exactly
-// path that is a regular file, one entry per blob, in log order (newest
-// first), naming the last (oldest) commit that listed it and the tree of
-// path's directory there (the root tree, or the -t line for the directory).
+// parseLogRaw reads historyArgs' output (walkRawLog; paths are unquoted:
+// ValidRepoPath admits nothing git would quote). It keeps the new side of
+// lines for exactly file as a regular file, one entry per blob, newest
+// first, naming the oldest commit that listed it and the tree of file's
+// directory there (the root tree, or the -t line for the directory).
 func parseLogRaw(out []byte, file string) ([]FileVersion, error) {
 	var versions []FileVersion
 	at := map[string]int{}
@@ -244,11 +225,10 @@ func parseLogRaw(out []byte, file string) ([]FileVersion, error) {
 	return versions, nil
 }
 
-// walkRawLog reads git log --raw output: "commit <fields>" header lines,
-// each followed by raw diff lines ":<old mode> <new mode> <old id> <new
-// id> <status>\t<path>". It hands each header's fields, and each diff
-// line's five fields and path, to its callbacks, which answer why the
-// line is wrong ("" for nothing); the error names the line.
+// walkRawLog reads git log --raw output: "commit <fields>" lines, each
+// followed by ":<old mode> <new mode> <old id> <new id> <status>\t<path>"
+// lines. Its callbacks get the fields (and path) and say what is wrong
+// with the line, if anything.
 func walkRawLog(out []byte, header func(f []string) string, diff func(f []string, path string) string) error {
 	started := false
 	for n, line := range strings.Split(string(out), "\n") {
@@ -343,11 +323,9 @@ func parseBatch(out []byte, ids []string, kind string) (map[string][]byte, error
 	return contents, nil
 }
 
-// historyBlobs makes the versions' blobs present in a partial clone, as
-// far as they are within maxBytes, and returns the set that is. Like
-// fetchBlob it asks for the directory trees that hold them, filtered by
-// size (asking for a blob by ID would bypass the filter); a server that
-// refuses trees by ID is asked for the branch last fetched instead.
+// historyBlobs makes the versions' blobs within maxBytes present in a
+// partial clone and returns the set that is. Like fetchBlob it fetches
+// the directory trees that hold them, filtered by size.
 func (c *Client) historyBlobs(ctx context.Context, versions []FileVersion, maxBytes int64) (map[string]bool, error) {
 	var trees []string
 	seen := map[string]bool{}
@@ -399,9 +377,8 @@ func (c *Client) historyBlobs(ctx context.Context, versions []FileVersion, maxBy
 	return present, nil
 }
 
-// presentUnder is every object under trees that is in the repository:
-// rev-list --missing=print lists a missing one as "?<id>" and, unlike
-// cat-file, never fetches it.
+// presentUnder is every object under trees that is in the repository
+// (rev-list --missing=print lists a missing one as "?<id>").
 func (c *Client) presentUnder(ctx context.Context, trees []string) (map[string]bool, error) {
 	return output(ctx, c, "rev-list", []string{"rev-list", "--objects", "--missing=print", "--stdin"}, call{stdin: idLines(trees)},
 		func(out []byte) (map[string]bool, error) {

@@ -13,16 +13,14 @@ import (
 )
 
 // NotIgnoredError is a directory that must stay out of commits (state,
-// captures, logs) but that git could commit: it lies inside the checkout
-// and git does not ignore it, or it is the checkout itself (Rel "").
+// captures, logs) but that git could commit (Rel "": the checkout itself).
 type NotIgnoredError struct {
 	What string // "state directory", "capture directory"
 	Dir  string
 	Repo string // the checkout
 	Rel  string // Dir relative to Repo, as asked of git check-ignore
-	// Exclude is the checkout's own exclude file as git names it (git
-	// rev-parse --git-path info/exclude: in a linked worktree, the main
-	// repository's), "" when git could not say.
+	// Exclude is the checkout's exclude file as git names it (GitPath),
+	// "" when git could not say.
 	Exclude string
 }
 
@@ -40,11 +38,10 @@ func (e *NotIgnoredError) Error() string {
 		e.What, e.Dir, e.Repo, filepath.ToSlash(e.Rel), where)
 }
 
-// RequireIgnored refuses, as a *NotIgnoredError naming what (e.g. "state
-// directory"), a directory that git in the checkout repo could commit. A
-// directory outside the checkout passes without asking git. dir need not
-// exist: git is asked about it as a directory ("rel/"), which a "/dir/"
-// pattern matches either way. Nothing is created.
+// RequireIgnored refuses, as a *NotIgnoredError naming what, a directory
+// that git in the checkout repo could commit; one outside it passes
+// without asking git. dir need not exist: git is asked about "rel/",
+// which a "/dir/" pattern matches either way.
 func (c *Client) RequireIgnored(ctx context.Context, repo, dir, what string) error {
 	rel, inside, itself, err := pathInCheckout(repo, dir)
 	switch {
@@ -82,9 +79,8 @@ func (c *Client) MakePrivateDir(ctx context.Context, repo, dir, what string) err
 	return nil
 }
 
-// GitPath is the absolute path git uses for path inside the repository's
-// git directory (git rev-parse --git-path: info/exclude of a linked
-// worktree is the main repository's).
+// GitPath is the absolute path git uses for path in the git directory
+// (info/exclude of a linked worktree is the main repository's).
 func (c *Client) GitPath(ctx context.Context, path string) (string, error) {
 	res, err := c.run(ctx, []string{"rev-parse", "--git-path", path}, call{})
 	if err != nil {
@@ -101,8 +97,7 @@ func (c *Client) GitPath(ctx context.Context, path string) (string, error) {
 }
 
 // notACheckoutError is a directory git does not take for the top of a
-// checkout: it is in none, it is inside a git directory, or git's top is
-// another directory.
+// checkout.
 type notACheckoutError struct {
 	Dir string
 	Top string // git's top, "" when git names none
@@ -118,9 +113,8 @@ func (e *notACheckoutError) Error() string {
 		"run rfhandoff inside the checkout it works in, or set [repo] path in the policy to it", e.Dir, e.Git)
 }
 
-// RequireTop refuses, as a *notACheckoutError, a directory that git does
-// not take for the top of a checkout's work tree. Anything else that
-// fails (git missing, refused, timed out) is returned as it is.
+// RequireTop refuses Dir as a *notACheckoutError unless git takes it for
+// the top of a work tree; other failures are returned as they are.
 func (c *Client) RequireTop(ctx context.Context) error {
 	res, err := c.run(ctx, []string{"rev-parse", "--show-toplevel"}, call{})
 	var ee *exec.ExitError
@@ -140,12 +134,9 @@ func (c *Client) RequireTop(ctx context.Context) error {
 	return nil
 }
 
-// trackedError is files git tracks where rfhandoff keeps what it trusts
-// (the state directory, the audit log, the policy's trust files): git
-// writes a tracked file on checkout and merge, and replaces even an
-// ignored one when a commit brings it in, so a commit on a branch the
-// checkout pulls could have put its own state, records or allowed signers
-// there.
+// trackedError is files git tracks where rfhandoff keeps what it trusts:
+// git writes a tracked file on checkout and merge, ignored or not, so a
+// commit the checkout pulls could have put its own state or signers there.
 type trackedError struct {
 	Repo  string   // the checkout
 	Files []string // relative to Repo, as git lists them
@@ -168,11 +159,9 @@ func (e *trackedError) Error() string {
 		strings.Join(files, ", "), more, e.Repo, files[0], files[0])
 }
 
-// RequireUntracked refuses, naming them, the files git tracks in the
-// checkout repo at or below any of paths. A path outside the checkout is
-// not asked about (git never writes there), nor the checkout itself
-// (RequireIgnored refuses a state directory there); with no path left, git
-// does not run.
+// RequireUntracked refuses the files git tracks in the checkout repo at or
+// below any of paths. Paths outside it, and the checkout itself (which
+// RequireIgnored refuses), are left out; with none left, git does not run.
 func (c *Client) RequireUntracked(ctx context.Context, repo string, paths ...string) error {
 	args := []string{"ls-files", "-z", "--cached", "--"}
 	for _, p := range paths {
@@ -199,8 +188,7 @@ func (c *Client) RequireUntracked(ctx context.Context, repo string, paths ...str
 }
 
 // pathInCheckout returns dir relative to the checkout repo, whether it
-// lies inside it (a directory outside is never seen by git) and whether it
-// is the checkout itself. It only compares paths; nothing is asked of git.
+// lies inside it and whether it is the checkout itself, comparing paths.
 func pathInCheckout(repo, dir string) (rel string, inside, itself bool, err error) {
 	ra, err := filepath.Abs(repo)
 	if err != nil {

@@ -9,24 +9,21 @@ import (
 	"strings"
 )
 
-// Promisor describes a partial clone: its promisor remote and the filter
-// its fetches use. git would fetch a missing blob by itself, at any size
-// and outside the runner; a Client with a Promisor instead fetches the one
-// blob ShowFile reads explicitly, bounded by ShowFile's size limit.
+// Promisor describes a partial clone. git would fetch a missing blob by
+// itself, at any size and outside the runner; a Client with a Promisor
+// fetches the blobs it reads itself, bounded by the caller's size limit.
 type Promisor struct {
 	Remote string // the promisor remote's name in the partial clone
 	Filter string // e.g. "blob:none"
-	// FilterIgnored is called each time a fetch reports that the server
-	// does not support filters (it then sent every object).
+	// FilterIgnored is called each time the server ignored the filter.
 	FilterIgnored func()
 	// Branch is the remote branch last fetched (set by the mirror): a
 	// server that refuses to send a tree asked for by ID (protocol v0
 	// without uploadpack.allowAnySHA1InWant, as over ssh to an sshd that
 	// does not accept GIT_PROTOCOL) is asked for the branch instead.
 	Branch string
-	// Withheld remembers blobs a bounded fetch did not bring (over its
-	// limit), so that FileHistory does not ask for them again on every
-	// run; nil remembers nothing.
+	// Withheld remembers blobs a bounded fetch did not bring, so that
+	// FileHistory does not ask for them on every run; nil remembers nothing.
 	Withheld WithheldMemo
 	// ChecksObjects: the owner checks every pack a branch fetch brings
 	// with FsckPacks before it accepts the branch, so that fetch runs
@@ -37,8 +34,7 @@ type Promisor struct {
 
 // WithheldMemo records blobs a server withheld as larger than a limit.
 type WithheldMemo interface {
-	// Withheld reports whether blob was withheld at a limit of at least
-	// limit (so it is over this one too).
+	// Withheld reports whether blob was withheld at a limit >= limit.
 	Withheld(blob string, limit int64) bool
 	// RecordWithheld adds blobs withheld at limit.
 	RecordWithheld(blobs []string, limit int64) error
@@ -61,15 +57,12 @@ func (c *Client) filterIgnored() {
 }
 
 // fetchBlob makes the regular file at path in commit present in a partial
-// clone, so that ShowFile's ls-tree -l and cat-file read no missing object
-// (git would fetch one by itself, at any size and outside the runner). A
-// directory with nothing missing under it costs one local call: the
-// listing of its objects says so. Otherwise the file's entry is looked
-// up, and a missing blob is fetched with its directory's tree and the
-// filter blob:limit=maxBytes+1, so the server sends it only when it is
-// within the limit; still missing afterwards, it is a *tooLargeError that
-// was never downloaded. (Asking for the blob by ID would bypass the
-// filter: git always sends an object that is asked for by name.)
+// clone, so that ShowFile's ls-tree -l and cat-file read no missing object.
+// A directory with nothing missing costs one local call. Otherwise a
+// missing blob is fetched with its directory's tree under the filter
+// blob:limit=maxBytes+1, so the server sends it only within the limit;
+// still missing, it is a *tooLargeError never downloaded. (Asking for the
+// blob by ID would bypass the filter: git sends whatever is named.)
 func (c *Client) fetchBlob(ctx context.Context, commit, file string, maxBytes int64) error {
 	if err := firstErr(ValidObjectID(commit), ValidRepoPath(file)); err != nil {
 		return err
@@ -148,9 +141,8 @@ func (c *Client) fetchBounded(ctx context.Context, wants []string, maxBytes int6
 }
 
 // fetchBoundedOnce is one fetch of wants (tree IDs or a ref). --refetch:
-// without it git sees that it has them already and asks for nothing.
-// They are given on stdin (--stdin): a long history's trees would not
-// fit in argv.
+// else git sees it has them and asks for nothing. --stdin: a long
+// history's trees would not fit in argv.
 func (c *Client) fetchBoundedOnce(ctx context.Context, wants []string, maxBytes int64) error {
 	args := []string{"fetch", "--refetch", "--no-tags", "--no-auto-gc", "--no-recurse-submodules",
 		"--no-write-fetch-head", "--filter=blob:limit=" + strconv.FormatInt(maxBytes+1, 10), "--stdin",
@@ -178,8 +170,7 @@ func (c *Client) resolveTree(ctx context.Context, commit string) (string, error)
 }
 
 // present reports whether object id, reachable from tree, is in the
-// repository. rev-list --missing=print lists missing objects as "?<id>"
-// and, unlike cat-file, never fetches them.
+// repository. rev-list --missing=print, unlike cat-file, never fetches.
 func (c *Client) present(ctx context.Context, tree, id string) (bool, error) {
 	listing, err := c.objectsUnder(ctx, tree)
 	if err != nil {
@@ -188,8 +179,8 @@ func (c *Client) present(ctx context.Context, tree, id string) (bool, error) {
 	return parseMissing(listing, id)
 }
 
-// objectsUnder lists the objects reachable from rev (a tree, named by ID
-// or as <commit>:<dir>) as present's rev-list does, fetching none.
+// objectsUnder lists the objects reachable from rev (a tree ID or
+// <commit>:<dir>), fetching none.
 func (c *Client) objectsUnder(ctx context.Context, rev string) ([]byte, error) {
 	res, err := c.run(ctx, []string{"rev-list", "--objects", "--missing=print", "--end-of-options", rev}, call{})
 	return res.Stdout, err
@@ -214,12 +205,10 @@ func parseMissing(out []byte, id string) (bool, error) {
 func hasLine(out []byte, line string) bool { return slices.Contains(outputLines(out), line) }
 
 // IsAncestorPresent reports whether commit a is an ancestor of (or equal
-// to) b without fetching anything: in a partial clone, merge-base and
-// rev-parse would fetch a missing commit from the promisor remote by
-// themselves. One rev-list answers both questions: --missing turns the
-// fetching off, so a missing a is git's "bad object" (no ancestor), and
-// "a ^b" lists nothing exactly when every commit a reaches is one b
-// reaches (-n 1: one commit is enough to say no).
+// to) b without fetching anything (merge-base would fetch a missing commit
+// from the promisor remote). With --missing a missing a is git's "bad
+// object" (no ancestor), and "a ^b" lists nothing exactly when b reaches
+// every commit a reaches (-n 1: one is enough to say no).
 func (c *Client) IsAncestorPresent(ctx context.Context, a, b string) (bool, error) {
 	if err := firstErr(validRef(a), validRef(b)); err != nil {
 		return false, err

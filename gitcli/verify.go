@@ -21,16 +21,11 @@ type Signature struct {
 	Status      byte   // git's %G?: 'G' good, 'U' unlisted key, 'B' bad, 'N' none, ...
 	Principal   string // %GS: the allowed-signers principal (only when good)
 	Fingerprint string // %GF: "SHA256:..." of the signing key, when git could read it
-	// Claimed is, for a bad signature git gave no fingerprint for, the
-	// key and namespace the signature names (unverified: for the
-	// operator's information only).
+	// Claimed is, for a bad signature git gave no fingerprint for, the key
+	// and namespace it names (unverified: for the operator only).
 	Claimed, ClaimedNamespace string
-	// CommittedAt is the commit's committer date (set by VerifyTip): a
-	// date the commit's author chose, never a clock.
-	CommittedAt time.Time
-	// Cert is the certificate a good signature was made with, once its
-	// reader looked (taskfetch.ReadCert); nil for a plain key.
-	Cert *sshsig.Certificate
+	CommittedAt               time.Time           // set by VerifyTip: chosen by the author, never a clock
+	Cert                      *sshsig.Certificate // set by taskfetch.ReadCert; nil for a plain key
 }
 
 // Good reports whether a listed key made a valid signature for namespace git.
@@ -94,8 +89,7 @@ func (e *SignatureError) Error() string {
 }
 
 // TipError is a branch tip that does not speak for a file (PROTOCOL#trust):
-// a merge or a root commit, or a commit that did not change the file
-// itself (the last change is then an older commit, LastChange).
+// a merge, a root commit, or one that did not change the file itself.
 type TipError struct {
 	Tip, Path  string
 	Parents    int    // the tip's parents, when it changed the file
@@ -113,34 +107,27 @@ func (e *TipError) Error() string {
 	return fmt.Sprintf("the tip %s is a merge (%d parents): the commit that writes %s must have exactly one parent", e.Tip, e.Parents, e.Path)
 }
 
-// signatureFormat prints the commit, %G?, principal and fingerprint, each
-// NUL-terminated; tipFormat adds the parents and committer date after the
-// commit.
+// The verifying log's formats: tipFormat adds the parents and date.
 const (
 	signatureFormat = "--format=%H%x00%G?%x00%GS%x00%GF%x00"
 	tipFormat       = "--format=%H%x00%P%x00%ct%x00%G?%x00%GS%x00%GF%x00"
 )
 
 // VerifyLastChange checks the SSH signature of the commit that last changed
-// path on commit's history (git log's history simplification: a merge that
-// took the file from one parent is followed into that parent). allowedSigners
-// is an absolute allowed-signers file. It returns the signature when it is
-// good, a *SignatureError when it is not, *notFoundError when no commit on
-// the history touched path. Only commit and tree objects are read, so it
-// works in a blobless clone.
+// path on commit's history (by git log's history simplification) against
+// the absolute allowed-signers file allowedSigners. It returns the good
+// signature, else a *SignatureError, or *notFoundError when no commit
+// touched path. It reads commits and trees only (a blobless clone will do).
 func (c *Client) VerifyLastChange(ctx context.Context, commit, path, allowedSigners string) (Signature, error) {
 	return c.verify(ctx, commit, path, allowedSigners, false)
 }
 
-// VerifyTip checks that tip itself speaks for path (PROTOCOL#trust): it is a
-// single-parent commit that changed path against its parent, and it
-// carries a good signature by a key in allowedSigners. It returns the
-// signature (with CommittedAt) when it does; a *TipError for a merge, a
-// root commit or a tip that left path alone; a *SignatureError for a
-// signature that is not good; *notFoundError when no commit on the history
-// touched path. One git call, commits and trees only: git log -1 with the
-// path shows the tip only when the tip changed it, and %P is the tip's
-// own parents (history simplification rewrites them only with --parents).
+// VerifyTip checks that tip itself speaks for path (PROTOCOL#trust): a
+// single-parent commit that changed path, with a good signature by a key
+// in allowedSigners. It returns the signature (with CommittedAt), else a
+// *TipError, a *SignatureError or *notFoundError as VerifyLastChange. In
+// one git log -1: with the path it shows the tip only when the tip changed
+// it, and %P is the tip's own parents (rewritten only with --parents).
 func (c *Client) VerifyTip(ctx context.Context, tip, path, allowedSigners string) (Signature, error) {
 	return c.verify(ctx, tip, path, allowedSigners, true)
 }
@@ -180,8 +167,7 @@ func (c *Client) verify(ctx context.Context, commit, path, allowedSigners string
 	return sig, nil
 }
 
-// claim fills in, for a bad signature git gave no fingerprint for, the
-// key the signature names. Best effort: a refusal that names the key is
+// claim fills in Claimed, best effort: a refusal naming the key is
 // easier to act on.
 func (c *Client) claim(ctx context.Context, sig *Signature) {
 	if sig.Fingerprint != "" || sig.Status == 'N' {
@@ -192,8 +178,7 @@ func (c *Client) claim(ctx context.Context, sig *Signature) {
 	}
 }
 
-// parseVerify reads one record of tipFormat when tip is set (parseTip),
-// else of signatureFormat (parents are then 1).
+// parseVerify reads one record of tipFormat or (parents 1) signatureFormat.
 func parseVerify(out []byte, tip bool) (Signature, int, error) {
 	if tip {
 		return parseTip(out)
@@ -202,8 +187,7 @@ func parseVerify(out []byte, tip bool) (Signature, int, error) {
 	return sig, 1, err
 }
 
-// parseTip reads one record of tipFormat: the signature, with
-// CommittedAt, and the number of parents.
+// parseTip reads one record of tipFormat, and counts the parents.
 func parseTip(out []byte) (Signature, int, error) {
 	f := splitNUL(bytes.TrimSuffix(out, []byte("\n")))
 	if len(f) != 6 {

@@ -27,7 +27,7 @@ var minVersion = GitVersion{Major: 2, Minor: 36, Raw: "git version 2.36.0"}
 
 // CheckVersion runs git version and refuses a git older than minVersion.
 func (c *Client) CheckVersion(ctx context.Context) (GitVersion, error) {
-	v, err := c.version(ctx)
+	v, err := output(ctx, c, "version", []string{"version"}, call{}, parseVersion)
 	if err != nil {
 		return v, err
 	}
@@ -35,11 +35,6 @@ func (c *Client) CheckVersion(ctx context.Context) (GitVersion, error) {
 		return v, fmt.Errorf("git %s is too old: rfhandoff needs %d.%d or newer", v, minVersion.Major, minVersion.Minor)
 	}
 	return v, nil
-}
-
-// version runs git version.
-func (c *Client) version(ctx context.Context) (GitVersion, error) {
-	return output(ctx, c, "version", []string{"version"}, call{}, parseVersion)
 }
 
 // parseVersion parses "git version 2.39.5" and vendor variants such as

@@ -12,9 +12,8 @@ func (c *Client) InitBare(ctx context.Context, dir string) error {
 	return c.do(ctx, "init", []string{"init", "--quiet", "--bare", "--end-of-options", dir}, call{})
 }
 
-// ConfigFileEntries lists the config file at path as "key=value" (a key
-// written without a value as "key"), keys in git's canonical spelling,
-// read as git reads that file alone: an include is listed, not followed.
+// ConfigFileEntries lists the config file at path alone as canonical
+// "key=value" ("key" without a value): an include is listed, not followed.
 func (c *Client) ConfigFileEntries(ctx context.Context, path string) ([]string, error) {
 	if !filepath.IsAbs(path) || !gitname.PrintableLine(path) {
 		return nil, invalid("config file", path, "must be an absolute path")
@@ -32,8 +31,8 @@ func (c *Client) ConfigFileEntries(ctx context.Context, path string) ([]string, 
 	})
 }
 
-// BrokenRefs lists the refs git cannot use: they point at a missing object
-// or hold something that is not an object ID (a ref file cut short).
+// BrokenRefs lists the refs git cannot use (a missing object, a ref file
+// cut short).
 func (c *Client) BrokenRefs(ctx context.Context) ([]string, error) {
 	res, err := c.run(ctx, []string{"for-each-ref", "--format=%(refname)"}, call{})
 	if err != nil {
@@ -42,8 +41,8 @@ func (c *Client) BrokenRefs(ctx context.Context) ([]string, error) {
 	return parseBrokenRefs(res.Stderr), nil
 }
 
-// parseBrokenRefs reads for-each-ref's stderr: "warning: ignoring broken
-// ref <ref>" for each unusable ref; any other line is kept whole.
+// parseBrokenRefs reads for-each-ref's stderr; a line other than
+// "warning: ignoring broken ref <ref>" is kept whole.
 func parseBrokenRefs(stderr []byte) []string {
 	var out []string
 	for _, line := range outputLines(stderr) {
@@ -62,8 +61,7 @@ func (c *Client) Repack(ctx context.Context) error {
 	return c.do(ctx, "repack", []string{"repack", "-a", "-d", "-q"}, call{})
 }
 
-// DeleteRef removes ref (a full name under refs/); a ref that is not
-// there is no error.
+// DeleteRef removes ref (a full name under refs/), if it is there.
 func (c *Client) DeleteRef(ctx context.Context, ref string) error {
 	if err := validFullRef(ref); err != nil {
 		return err

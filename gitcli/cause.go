@@ -9,8 +9,7 @@ import (
 	"rfhandoff/hiddentext"
 )
 
-// Cause is why a call to the remote failed, as git's and ssh's own stderr
-// say it.
+// Cause is why a call to the remote failed, as git's and ssh's stderr say.
 type Cause int
 
 // The causes an operator can act on.
@@ -31,11 +30,8 @@ func (c Cause) String() string {
 	return fmt.Sprintf("Cause(%d)", int(c))
 }
 
-// RemoteError is a git call to the remote (fetch, ls-remote, push, clone)
-// that failed for a known cause. Its message leads with the cause and the
-// line of stderr that says it, then one line of what to do, then the git
-// command in short; the full argv and stderr are in Err (an exec error)
-// and so in the audit log and -v.
+// RemoteError is a git call to the remote that failed for a known cause:
+// it says what to do; the full argv and stderr are in Err (an exec error).
 type RemoteError struct {
 	Cause   Cause
 	Said    string // the stderr line that says what happened (sanitized)
@@ -125,9 +121,8 @@ var causeRules = []causeRule{
 	{CauseNotFound, regexp.MustCompile(`^fatal: repository '[^']*' not found`), fixed(hintURL)},
 	{CauseNotFound, regexp.MustCompile(`^ERROR: Repository not found`), fixed(hintURL)},
 	{CauseNotFound, regexp.MustCompile(`The requested URL returned error: 404\b`), fixed(hintURL)},
-	// A git daemon's answer (with and without --informative-errors). It is
-	// the server's word, like the 404 above, and only ever points the
-	// operator at the URL.
+	// A git daemon's answer (with or without --informative-errors): the
+	// server's word, like the 404, so it only points at the URL.
 	{CauseNotFound, regexp.MustCompile(`^fatal: remote error: (?:no such repository|access denied or repository not exported): `), fixed(hintURL)},
 
 	{CauseUnreachable, regexp.MustCompile(`^ssh: connect to host \S+ port \d+: `), fixed(hintUnreachable)},
@@ -138,20 +133,17 @@ var causeRules = []causeRule{
 	// git's own line for a git:// connect failure, whatever errno follows
 	// (git.exe under Wine prints errno=Success).
 	{CauseUnreachable, regexp.MustCompile(`^fatal: unable to connect to \S+:`), fixed(hintUnreachable)},
-	// The connection closed while the remote was still listing its refs:
-	// a server stopped or restarted mid-answer (a git daemon's outage
-	// begins so when a fetch is in flight). git's own line, not the
-	// server's.
+	// The connection closed while the remote listed its refs: a server
+	// stopped mid-answer (git's own line, not the server's).
 	{CauseUnreachable, regexp.MustCompile(`^fatal: expected flush after ref listing`), fixed(hintUnreachable)},
 	{CauseUnreachable, regexp.MustCompile(`The requested URL returned error: (5\d\d)\b`), func(m, _ []string) string {
 		return "the server failed (HTTP " + m[1] + "): retry later, or ask its administrator if it persists"
 	}},
 }
 
-// classifyStderr reads a failed remote call's whole stderr for a cause.
-// Lines the server sent ("remote: ...") are never evidence: a remote must
-// not be able to choose what the operator is told to do. ok is false when
-// no rule matches.
+// classifyStderr reads a failed remote call's stderr for a cause. Lines
+// the server sent ("remote: ...") are never evidence: a remote must not
+// choose what the operator is told to do.
 func classifyStderr(stderr []byte) (d diagnosis, ok bool) {
 	var lines []string
 	for _, l := range outputLines(stderr) {
@@ -173,9 +165,8 @@ func classifyStderr(stderr []byte) (d diagnosis, ok bool) {
 // clean makes a line safe to show: no terminal controls, no URL password.
 func clean(s string) string { return hiddentext.SanitizeLine(exec.Redact([]string{s}, nil)[0]) }
 
-// remoteError is the error of a failed remote call: a *RemoteError when
-// stderr names a cause, else an *opError of op. A call interrupted by its
-// context is never classified.
+// remoteError is a *RemoteError when stderr names a cause, else an
+// *opError of op; an interrupted call is never classified.
 func remoteError(op, command string, stderr []byte, err error) error {
 	if _, ok := exitCode(err); ok {
 		if d, ok := classifyStderr(stderr); ok {

@@ -15,30 +15,23 @@ type Client struct {
 	Dir string // working directory of every call (the checkout or clone)
 	// Timeout bounds each call (0: the runner's default).
 	Timeout time.Duration
-	// Identity is the author and committer of Commit. When zero, git's
-	// configured user.name/user.email are used, or defaultIdentity when
-	// those are not set.
+	// Identity is the author and committer of Commit (commitIdentity when zero).
 	Identity Identity
 	// Env is added to every call's environment (a mirror sets GIT_DIR so
 	// that git never discovers another repository above it).
 	Env []string
-	// Promisor is set when Dir is a partial clone (the mirror): see
-	// Promisor. Nil for a complete repository.
+	// Promisor is set when Dir is a partial clone (the mirror).
 	Promisor *Promisor
 	// SigningKey, when set, makes Commit sign with this SSH key file (an
 	// absolute path; a public key needs its private half in ssh-agent).
 	SigningKey string
-	// RemoteURLs holds, by remote name, the URL this process already read
-	// with `git remote get-url` in Dir through R (a command does, to pick
-	// the transport its runner allows); RemoteURL answers from it, so one
-	// command asks git once. Nil: RemoteURL always asks.
+	// RemoteURLs holds, by remote name, URLs this process already read in
+	// Dir through R; RemoteURL answers from it, so a command asks git once.
 	RemoteURLs map[string]string
-	// Ignored, when set, remembers the directories RequireIgnored has
-	// confirmed in this process, so that it asks git once about each.
+	// Ignored, when set, remembers what RequireIgnored confirmed.
 	Ignored *IgnoredDirs
-	// URL is the remote's URL (the mirror's, a clone's): each call that
-	// talks to the remote names it on its audit line (exec.Cmd.Remote).
-	// The caller has checked that git uses exactly it (RemoteURL).
+	// URL is the remote's URL, checked with RemoteURL: each call to the
+	// remote names it on its audit line (exec.Cmd.Remote).
 	URL string
 	// Guard, when set, is asked before every git call; an error refuses
 	// the call (the mirror checks that its config is still its own).
@@ -47,15 +40,13 @@ type Client struct {
 
 // call is one git invocation's optional extras.
 type call struct {
-	stdin     io.Reader
-	env       []string
-	maxOutput int64
-	dir       string // overrides Client.Dir
-	remote    string // overrides Client.URL (a clone names its URL)
-	sig       *exec.Signatures
-	// deferCheck: a blobless fetch whose new pack the caller checks
-	// (FsckPacks) before it accepts anything (exec.Cmd.DeferObjectCheck).
-	deferCheck bool
+	stdin      io.Reader
+	env        []string
+	maxOutput  int64
+	dir        string // overrides Client.Dir
+	remote     string // overrides Client.URL (a clone names its URL)
+	sig        *exec.Signatures
+	deferCheck bool // exec.Cmd.DeferObjectCheck (Promisor.ChecksObjects)
 }
 
 // run executes git with args. It returns the exec error unchanged so each
@@ -141,9 +132,8 @@ func exitCode(err error) (int, bool) {
 	return 0, false
 }
 
-// exitBool runs git and maps exit codes listed in yes/no to a boolean,
-// anything else to an *opError. It serves the "0 yes, 1 no, else error"
-// commands (merge-base --is-ancestor, check-ignore, diff --quiet).
+// exitBool runs git and maps the exit codes yes and no to a boolean,
+// anything else to an *opError.
 func (c *Client) exitBool(ctx context.Context, op string, args []string, yes, no int) (bool, error) {
 	_, err := c.run(ctx, args, call{})
 	if err == nil {

@@ -79,11 +79,10 @@ func (c *Client) TempClone(ctx context.Context, url, branch string) (clone *Clie
 	return clone, cleanup, nil
 }
 
-// neutralAttributes goes into a clone's .git/info/attributes, which
-// overrides any .gitattributes on the branch. It stops git from converting
-// line endings or encodings and from running a smudge or clean filter
-// (git-lfs, or any program the operator's configuration defines) when the
-// clone is checked out or staged: the bytes are exactly the blobs'.
+// neutralAttributes goes into a clone's .git/info/attributes, overriding
+// the branch's .gitattributes: no line ending or encoding conversion and no
+// smudge or clean filter (git-lfs, any program the operator's config
+// names) on checkout or staging, so the bytes are exactly the blobs'.
 const neutralAttributes = "* -text -eol -filter -ident -working-tree-encoding\n"
 
 func (c *Client) neutralAttributes() error {

@@ -97,9 +97,9 @@ func commitTreeArgs(tree, parent string, sign []string) []string {
 	return append(append([]string{"commit-tree", "-p", parent, "-F", "-"}, sign...), "--end-of-options", tree)
 }
 
-// signing is how Commit and CommitTree sign, the one place that decides:
-// with Client.SigningKey through the runner's pinned ssh-keygen, or
-// explicitly not at all (whatever commit.gpgSign says).
+// signing is the one place that decides how commits are signed: with
+// Client.SigningKey through the runner's pinned ssh-keygen, or explicitly
+// not at all (whatever commit.gpgSign says).
 func (c *Client) signing() ([]string, *exec.Signatures) {
 	if c.SigningKey == "" {
 		return []string{"--no-gpg-sign"}, nil

@@ -10,12 +10,11 @@ import (
 var ErrNotFound = errors.New("not found")
 
 // ErrInvalidArg matches (errors.Is) a data-derived argument (a branch, path,
-// URL or remote name) refused before git ran: nothing was run.
+// URL or remote name) refused before git ran.
 var ErrInvalidArg = errors.New("invalid argument")
 
-// opError is a git operation that failed for a reason with no type of its own
-// (network, permissions, a corrupt repository). Err is usually an exec error
-// (*exec.ExitError, a timeout, ...).
+// opError is a git operation that failed for a reason with no type of its
+// own; Err is usually an exec error.
 type opError struct {
 	Op  string
 	Err error
@@ -24,8 +23,7 @@ type opError struct {
 func (e *opError) Error() string { return fmt.Sprintf("git %s: %v", e.Op, e.Err) }
 func (e *opError) Unwrap() error { return e.Err }
 
-// invalidArgError is a data-derived argument refused before git ran; it
-// matches ErrInvalidArg.
+// invalidArgError matches ErrInvalidArg.
 type invalidArgError struct {
 	Arg    string // what the value was meant to be ("branch", "path", ...)
 	Value  string
@@ -48,9 +46,8 @@ func (e *notFoundError) Error() string        { return e.What + " not found" }
 func (e *notFoundError) Unwrap() error        { return e.Err }
 func (e *notFoundError) Is(target error) bool { return target == ErrNotFound }
 
-// ForcePushError is a narrow fetch refused because the remote branch no
-// longer contains the commit we had: it was force-pushed or rewound. The
-// watcher must report it and wait for a human, never follow it.
+// ForcePushError is a narrow fetch refused because the remote branch was
+// rewritten: the watcher reports it and waits for a human.
 type ForcePushError struct {
 	Remote, Branch string
 	Reason         string // git's reason, e.g. "non-fast-forward"
@@ -62,10 +59,9 @@ func (e *ForcePushError) Error() string {
 }
 func (e *ForcePushError) Unwrap() error { return e.Err }
 
-// PushRejectedError is a push the remote did not accept. Moved is true when
-// the branch moved on (someone else pushed first): the caller may start
-// again from a fresh clone. Otherwise it was refused for a reason retrying
-// will not fix (a hook declined, permissions, a protected branch).
+// PushRejectedError is a push the remote did not accept. Moved: the branch
+// moved on (start again from a fresh clone); otherwise retrying will not
+// help (a hook declined, permissions, a protected branch).
 type PushRejectedError struct {
 	Remote, Ref string
 	Moved       bool
@@ -84,8 +80,7 @@ func (e *PushRejectedError) Error() string {
 func (e *PushRejectedError) Unwrap() error { return e.Err }
 
 // ErrUnreadableFile matches (errors.Is) a file refused before its content
-// was read: bigger than allowed, or not a regular file (a symlink, a
-// directory, a submodule). Either depends only on the commit's content.
+// was read, bigger than allowed or not a regular file: the commit's doing.
 var ErrUnreadableFile = errors.New("unreadable file")
 
 // tooLargeError is a blob refused because it is bigger than allowed.
@@ -104,8 +99,7 @@ func (e *tooLargeError) Error() string {
 	return fmt.Sprintf("%s is %d bytes, more than the limit of %d", e.Path, e.Size, e.Limit)
 }
 
-// notRegularFileError is a tree entry that is not a regular file (a
-// symlink, a directory or a submodule) where a file was required.
+// notRegularFileError is a tree entry that is not a regular file.
 type notRegularFileError struct {
 	Path string
 	Mode Mode

@@ -5,18 +5,15 @@ import (
 	"regexp"
 )
 
-// FetchBranch updates refs/remotes/<remote>/<branch> from the remote's
-// refs/heads/<branch> with one narrow fetch. The refspec has no '+', so a
-// branch that was force-pushed or rewound is refused and reported as
-// *ForcePushError instead of being followed. A branch missing on the remote
-// is a *notFoundError (errors.Is ErrNotFound).
+// FetchBranch updates refs/remotes/<remote>/<branch> with one narrow
+// fetch. The refspec has no '+', so a rewritten branch is refused as a
+// *ForcePushError, never followed; a missing one matches ErrNotFound.
 func (c *Client) FetchBranch(ctx context.Context, remote, branch string) error {
 	_, err := c.FetchBranchUpdated(ctx, remote, branch)
 	return err
 }
 
-// fetchArgs is the one narrow fetch of branches (one refspec each, in
-// order, none with '+').
+// fetchArgs is the narrow fetch of branches (one refspec each, no '+').
 func fetchArgs(remote string, branches []string, filter string) []string {
 	args := []string{"fetch", "--no-tags", "--no-auto-gc", "--no-recurse-submodules", "--no-write-fetch-head"}
 	if filter != "" {

@@ -28,14 +28,11 @@ func (m FsckMessage) String() string {
 // <id> is a SHA-1 (40 hex) or SHA-256 (64 hex) object ID.
 var fsckLineRE = regexp.MustCompile(`^(error|warning) in (commit|tree|blob|tag) (` + ident.Commit.Inner() + `|` + ident.SHA256.Inner() + `): ([A-Za-z0-9]+): (.*)$`)
 
-// FsckPacks checks the objects of packs (paths of .pack files, each with
-// its .idx, in c's repository) alone, with git fsck and the runner's
-// message levels (exec's fsckLevels, PROTOCOL#mirror). The packs are linked
-// (or copied) into a scratch repository that is a partial clone, so
-// objects they refer to without holding (older commits, blobs never
-// fetched) are promised rather than missing: the cost is that of the new
-// objects only. It returns what git refuses (errs) and what it lets
-// through with a warning (warns); err is a check that could not run.
+// FsckPacks checks the objects of packs (.pack files with their .idx)
+// alone, with git fsck and the runner's message levels (PROTOCOL#mirror),
+// in a scratch partial clone where what they refer to is promised, so the
+// cost is that of the new objects only. It returns what git refuses and
+// what it lets through with a warning; err is a check that could not run.
 func (c *Client) FsckPacks(ctx context.Context, packs []string) (errs, warns []FsckMessage, err error) {
 	scratch, err := os.MkdirTemp("", "rfhandoff-fsck-")
 	if err != nil {
@@ -78,7 +75,7 @@ func (c *Client) FsckPacks(ctx context.Context, packs []string) (errs, warns []F
 }
 
 // writeScratchRepo writes the smallest bare repository git accepts, a
-// partial clone of a remote that is never contacted (it has no URL).
+// partial clone of a remote with no URL.
 func writeScratchRepo(dir string) error {
 	for _, d := range []string{"objects/pack", "objects/info", "refs/heads", "refs/tags"} {
 		if err := os.MkdirAll(filepath.Join(dir, filepath.FromSlash(d)), 0o700); err != nil {

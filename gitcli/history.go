@@ -138,12 +138,10 @@ func (c *Client) readVersions(ctx context.Context, versions []FileVersion, maxBy
 	return versions, nil
 }
 
-// historyArgs lists the commits that changed path (each with its root
-// tree) and their raw diffs; -t adds the trees on the way to path.
-// --full-history and -m keep what history simplification would drop; the
-// --no-* options keep a user's log config from changing the output. A
-// positive maxCommits lists one commit more, so that firstCommits can
-// tell whether there were more.
+// historyArgs lists the commits that changed path, their root trees and
+// raw diffs (-t: with the trees on the way). --full-history -m keep what
+// history simplification would drop; the --no-* options keep a user's log
+// config out. maxCommits+1 lets firstCommits tell whether there were more.
 func historyArgs(commit, since, path string, maxCommits int) []string {
 	args := []string{"log", "--format=format:commit %H %T", "--raw", "-t", "--no-abbrev", "--full-history", "-m", "--root",
 		"--no-renames", "--no-follow", "--no-show-signature", "--no-ext-diff", "--no-textconv", "--no-relative"}
@@ -157,9 +155,8 @@ func historyArgs(commit, since, path string, maxCommits int) []string {
 	return append(args, "--", path)
 }
 
-// firstCommits cuts historyArgs' output before the header of its
-// (n+1)th commit (a merge's several diffs, under one ID each, count
-// once) and reports whether there was one.
+// firstCommits cuts historyArgs' output before its (n+1)th commit (a
+// merge's several diffs count once) and reports whether there was one.
 func firstCommits(out []byte, n int) ([]byte, bool) {
 	seen := map[string]bool{}
 	at := 0
@@ -178,8 +175,7 @@ func firstCommits(out []byte, n int) ([]byte, bool) {
 	return out, false
 }
 
-// batchHeaderMax bounds one "<id> blob <size>\n" header and the newline
-// after the content in cat-file --batch output.
+// batchHeaderMax bounds one object's header and newline in --batch output.
 const batchHeaderMax = 128
 
 // parseLogRaw reads historyArgs' output (walkRawLog; paths are unquoted:
@@ -328,13 +324,11 @@ func parseBatch(out []byte, ids []string, kind string) (map[string][]byte, error
 // the directory trees that hold them, filtered by size.
 func (c *Client) historyBlobs(ctx context.Context, versions []FileVersion, maxBytes int64) (map[string]bool, error) {
 	var trees []string
-	seen := map[string]bool{}
 	for _, v := range versions {
 		if v.Tree == "" {
 			return nil, &opError{Op: "log", Err: fmt.Errorf("no tree listed for the directory of the file in commit %s", v.Commit)}
 		}
-		if !seen[v.Tree] {
-			seen[v.Tree] = true
+		if !slices.Contains(trees, v.Tree) {
 			trees = append(trees, v.Tree)
 		}
 	}

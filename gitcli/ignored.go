@@ -5,11 +5,8 @@ import (
 	"sync"
 )
 
-// IgnoredDirs is what one process has already confirmed git ignores: a
-// command checks its state directory before it writes anything, and the
-// packages it then calls would ask git again about the same directory.
-// A command runs for one task, so an answer holds for its lifetime; a
-// watcher checks once when it starts, as it did before.
+// IgnoredDirs is what one process (one task) has already confirmed git
+// ignores, so that the packages a command calls do not ask git again.
 type IgnoredDirs struct {
 	mu   sync.Mutex
 	dirs map[[2]string]bool

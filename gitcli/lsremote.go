@@ -13,16 +13,14 @@ type RemoteRef struct {
 	Name string // full ref name, e.g. refs/heads/rx-node
 }
 
-// RemoteBranchExists asks the remote whether refs/heads/<branch> exists and
-// returns the commit it points to. It never creates anything.
+// RemoteBranchExists asks whether branch exists, and its commit (RemoteBranches).
 func (c *Client) RemoteBranchExists(ctx context.Context, remote, branch string) (bool, string, error) {
 	found, err := c.RemoteBranches(ctx, remote, []string{branch})
 	id, ok := found[branch]
 	return ok, id, err
 }
 
-// parseLsRemote parses "<id>\t<ref>\n" lines strictly: a line of any other
-// shape is an error naming it.
+// parseLsRemote parses "<id>\t<ref>\n" lines strictly.
 func parseLsRemote(out []byte) ([]RemoteRef, error) {
 	s := string(out)
 	if s == "" {
@@ -48,9 +46,8 @@ func parseLsRemote(out []byte) ([]RemoteRef, error) {
 	return refs, nil
 }
 
-// RemoteBranches asks the remote, in one call, for refs/heads/<b> of each
-// of branches and returns the commit of each one that exists. It never
-// creates anything.
+// RemoteBranches asks the remote, in one call, for the commit of each of
+// branches that exists. It never creates anything.
 func (c *Client) RemoteBranches(ctx context.Context, remote string, branches []string) (map[string]string, error) {
 	if err := validBranches(remote, branches); err != nil {
 		return nil, err

@@ -33,11 +33,9 @@ func (o Object) id() string {
 // BlobID is git's object ID of a blob holding data.
 func BlobID(data []byte) string { return Object{Type: "blob", Data: data}.id() }
 
-// WriteObjects stores objs in the repository's object database with one
-// git unpack-objects --strict: the bytes are stored as given (no filter,
-// no attribute, no conversion can apply to a raw object), and --strict
-// makes git refuse a malformed tree or one naming an object that is
-// neither in objs nor already in the repository.
+// WriteObjects stores objs with one git unpack-objects --strict: the
+// bytes as given (no filter or conversion applies to a raw object), and
+// a malformed tree or one naming an object git does not have refused.
 func (c *Client) WriteObjects(ctx context.Context, objs []Object) error {
 	pack, err := encodePack(objs)
 	if err != nil {
@@ -54,11 +52,9 @@ func encodePack(objs []Object) ([]byte, error) {
 	b.WriteString("PACK")
 	_ = binary.Write(&b, binary.BigEndian, uint32(2))
 	_ = binary.Write(&b, binary.BigEndian, uint32(len(objs)))
-	// One compressor for every object, reset between them: a new one
-	// allocates and clears about a megabyte of tables each time, which
-	// cost a publish more than the few kilobytes it compresses. Stored,
-	// not compressed: the pack only crosses a pipe to unpack-objects,
-	// which stores each object at git's own compression level.
+	// One compressor, reset between objects: a new one clears about a
+	// megabyte of tables each time. Stored, not compressed: unpack-objects
+	// recompresses each object at git's own level.
 	z, err := zlib.NewWriterLevel(&b, zlib.NoCompression)
 	if err != nil {
 		return nil, err
@@ -122,13 +118,11 @@ func treeObject(entries []TreeEntry) (Object, error) {
 	return Object{Type: "tree", Data: b.Bytes()}, nil
 }
 
-// ReplaceInDir builds the trees that replace, in the tree whose levels
-// are listed (see DirLevels), the regular files under dir named in blobs
-// (name to content), creating dir's missing components. Every other
-// entry of every level is kept as it is. It returns the new root tree's
-// ID and the objects to write: the blobs first, then the trees from dir
-// up to the root. A component of dir that is present but not a directory
-// is an error (callers refuse it with their own message first).
+// ReplaceInDir replaces, in the tree whose levels are listed (DirLevels),
+// the regular files under dir named in blobs (name to content), creating
+// dir's missing components and keeping every other entry. It returns the
+// new root tree's ID and the objects to write: blobs, then trees from dir
+// up. A component of dir that is not a directory is an error.
 func ReplaceInDir(levels []TreeEntry, dir string, blobs map[string][]byte) (string, []Object, error) {
 	comps := []string{"."}
 	if dir != "" && dir != "." {

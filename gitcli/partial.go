@@ -25,10 +25,9 @@ type Promisor struct {
 	// Withheld remembers blobs a bounded fetch did not bring, so that
 	// FileHistory does not ask for them on every run; nil remembers nothing.
 	Withheld WithheldMemo
-	// ChecksObjects: the owner checks every pack a branch fetch brings
-	// with FsckPacks before it accepts the branch, so that fetch runs
-	// without git's own check (which for a blobless fetch ignores the
-	// message levels; exec.Cmd.DeferObjectCheck).
+	// ChecksObjects: the owner checks each pack a branch fetch brings with
+	// FsckPacks, so that fetch skips git's own check (which for a blobless
+	// fetch ignores the message levels; exec.Cmd.DeferObjectCheck).
 	ChecksObjects bool
 }
 
@@ -127,11 +126,9 @@ func (c *Client) fetchBlob(ctx context.Context, commit, file string, maxBytes in
 	return nil
 }
 
-// fetchBounded fetches wants (tree IDs) again, in one fetch, with every
-// blob under them that is at most maxBytes. A server that refuses trees
-// by ID (exit 128) is asked for the branch last fetched instead, with
-// every blob within the limit: dearer, but what a server that sends only
-// advertised refs can serve.
+// fetchBounded fetches wants (tree IDs) again with every blob under them
+// within maxBytes. A server that refuses trees by ID (exit 128) is asked
+// for the branch last fetched instead: dearer, but what it can serve.
 func (c *Client) fetchBounded(ctx context.Context, wants []string, maxBytes int64) error {
 	err := c.fetchBoundedOnce(ctx, wants, maxBytes)
 	if code, exited := exitCode(err); err == nil || !exited || code != 128 || c.Promisor.Branch == "" {

@@ -8,10 +8,7 @@ import (
 )
 
 // Push updates the remote's refs/heads/<dstBranch> to srcRef ("HEAD" or a
-// 40-hex commit ID), never with force. A refused update is a
-// *PushRejectedError whose Moved field says whether the branch moved on
-// under us (retry from a fresh clone) or the remote refused for another
-// reason (a hook, permissions). Other failures are an *opError.
+// commit ID), never with force; a refused update is a *PushRejectedError.
 func (c *Client) Push(ctx context.Context, remote, srcRef, dstBranch string) error {
 	if err := validRemoteName(remote); err != nil {
 		return err

@@ -5,9 +5,8 @@ import (
 	"strings"
 )
 
-// ResolveCommit resolves ref (see validRef) to the 40-hex ID of the commit
-// it names. A ref that does not exist or is not a commit is a
-// *notFoundError.
+// ResolveCommit resolves ref (see validRef) to the ID of the commit it
+// names, else a *notFoundError.
 func (c *Client) ResolveCommit(ctx context.Context, ref string) (string, error) {
 	if err := validRef(ref); err != nil {
 		return "", err
@@ -36,8 +35,7 @@ func (c *Client) Head(ctx context.Context) (string, error) {
 	return c.ResolveCommit(ctx, "HEAD")
 }
 
-// HeadLater starts reading HEAD (Head) at once, beside whatever the caller
-// does meanwhile, and returns the wait for the answer (see later).
+// HeadLater starts Head beside what the caller does (see later).
 func (c *Client) HeadLater(ctx context.Context) (wait func() (string, error)) {
 	return later(func() (string, error) { return c.Head(ctx) })
 }
@@ -56,8 +54,7 @@ func (c *Client) CurrentBranch(ctx context.Context) (string, error) {
 }
 
 // IsAncestor reports whether commit a is an ancestor of (or equal to)
-// commit b. Only git's exit 0 is a yes and only 1 a no; anything else (a
-// missing object is 128) is an error, never a guess.
+// commit b; a missing object (exit 128) is an error, never a guess.
 func (c *Client) IsAncestor(ctx context.Context, a, b string) (bool, error) {
 	if err := firstErr(validRef(a), validRef(b)); err != nil {
 		return false, err

@@ -12,15 +12,13 @@ import (
 	"rfhandoff/exec"
 )
 
-// RemoteURL is the URL remote's config names, and only when git would
-// fetch from and push to exactly that URL in Dir: one remote.<name>.url,
-// no remote.<name>.pushurl naming another, and no url.<base>.insteadOf or
-// url.<base>.pushInsteadOf rewriting it, in every config file git reads
-// there (included ones too). Otherwise it is an error naming each setting
-// that redirects git, where it is set, and where it would send git (an
+// RemoteURL is the URL remote's config names, only when git would fetch
+// from and push to exactly that URL in Dir: one remote.<name>.url, and no
+// pushurl or url.<base>.(push)insteadOf sending git elsewhere in any config
+// file git reads. Otherwise it is an error naming each such setting (an
 // agent that can write a config file could otherwise send rfhandoff's
-// fetches and pushes to a repository of its own while the audit log names
-// the remote). An unknown remote, or one with no URL, is a *notFoundError.
+// fetches and pushes to its own repository while the audit log names the
+// remote). An unknown remote, or one with no URL, is a *notFoundError.
 func (c *Client) RemoteURL(ctx context.Context, remote string) (string, error) {
 	if err := validRemoteName(remote); err != nil {
 		return "", err
@@ -42,9 +40,8 @@ func (c *Client) RemoteURL(ctx context.Context, remote string) (string, error) {
 	return judgeRemote(remote, entries, c.Dir)
 }
 
-// remoteKeysRE matches, in git's canonical key names (section and
-// variable lower case), the keys that decide where git fetches and pushes
-// for remote.
+// remoteKeysRE matches the canonical (lower case) keys that decide where
+// git fetches and pushes for remote.
 func remoteKeysRE(remote string) string {
 	return `^(remote\.` + regexp.QuoteMeta(remote) + `\.(url|pushurl)|url\..*\.(insteadof|pushinsteadof))$`
 }
@@ -57,9 +54,8 @@ type configEntry struct {
 	HasValue bool // false for a key written without "= value"
 }
 
-// parseConfigList reads `git config --null --show-origin --get-regexp`:
-// "<origin>\0<key>\n<value>\0", or "<origin>\0<key>\0" for a key without a
-// value.
+// parseConfigList reads "<origin>\0<key>\n<value>\0" records (no "\n<value>"
+// for a key without one).
 func parseConfigList(out []byte) ([]configEntry, error) {
 	if len(out) == 0 {
 		return nil, nil

@@ -19,8 +19,7 @@ func (c *Client) Add(ctx context.Context, paths ...string) error {
 	return c.do(ctx, "add", append([]string{"add", "--"}, paths...), call{})
 }
 
-// StagedPaths lists the paths whose staged content differs from HEAD, as
-// git diff --cached --name-only -z reports them.
+// StagedPaths lists the paths whose staged content differs from HEAD.
 func (c *Client) StagedPaths(ctx context.Context) ([]string, error) {
 	return output(ctx, c, "diff --cached", []string{"diff", "--cached", "--name-only", "-z", "--no-renames", "--no-ext-diff", "--no-textconv"}, call{}, parseNameOnlyZ)
 }
@@ -36,15 +35,13 @@ type StagedChange struct {
 	Path    string
 }
 
-// StagedChanges lists the staged changes against HEAD with their modes
-// (git diff --cached --raw -z).
+// StagedChanges lists the staged changes against HEAD with their modes.
 func (c *Client) StagedChanges(ctx context.Context) ([]StagedChange, error) {
 	return output(ctx, c, "diff --cached --raw", []string{"diff", "--cached", "--raw", "-z", "--no-renames", "--no-abbrev", "--no-ext-diff", "--no-textconv"}, call{}, parseRawZ)
 }
 
-// TreeChanges lists what changed from commit from to commit to, with
-// modes and full object IDs (git diff-tree -r --raw -z): how the
-// publisher reads back a commit it built without an index.
+// TreeChanges lists what changed from commit from to commit to, as
+// StagedChanges: how the publisher reads back a commit it built.
 func (c *Client) TreeChanges(ctx context.Context, from, to string) ([]StagedChange, error) {
 	if err := firstErr(validRef(from), validRef(to)); err != nil {
 		return nil, err
@@ -55,14 +52,12 @@ func (c *Client) TreeChanges(ctx context.Context, from, to string) ([]StagedChan
 // HasStagedChanges reports whether the index differs from HEAD, so a
 // publish that would change nothing can stop before committing.
 func (c *Client) HasStagedChanges(ctx context.Context) (bool, error) {
-	// diff --quiet exits 1 when there are differences, 0 when there are none.
 	return c.exitBool(ctx, "diff --cached --quiet",
 		[]string{"diff", "--cached", "--quiet", "--no-renames", "--no-ext-diff", "--no-textconv"}, 1, 0)
 }
 
-// CheckIgnored reports whether git ignores path (check-ignore exit 0) or
-// not (exit 1); anything else is an error. A tracked path is not ignored.
-// A path ending in "/" is asked about as a directory, existing or not.
+// CheckIgnored reports whether git ignores path (a tracked one is not). A
+// path ending in "/" is asked about as a directory, existing or not.
 func (c *Client) CheckIgnored(ctx context.Context, path string) (bool, error) {
 	if err := ValidRepoPath(strings.TrimSuffix(path, "/")); err != nil {
 		return false, err
@@ -84,9 +79,8 @@ func parseNameOnlyZ(out []byte) ([]string, error) {
 	return recs, nil
 }
 
-// parseRawZ parses git diff --raw -z output: for each change a
-// ":<old mode> <new mode> <old id> <new id> <status>" record followed by
-// one path (two for renames and copies, "R100"/"C075").
+// parseRawZ parses git diff --raw -z output: ":<old mode> <new mode> <old
+// id> <new id> <status>" records, each followed by one path (two for R, C).
 func parseRawZ(out []byte) ([]StagedChange, error) {
 	if len(out) > 0 && out[len(out)-1] != 0 {
 		return nil, fmt.Errorf("raw diff is not NUL-terminated")

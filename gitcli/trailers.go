@@ -11,10 +11,9 @@ type CommitTrailers struct {
 	Values []string
 }
 
-// TrailerValues lists, for every commit reachable from commit (newest
-// first), the values of its trailer key, leaving out the commits without
-// one. It reads commits only, so it works in a blobless mirror. The values
-// are whatever the commits' authors wrote: the caller judges them.
+// TrailerValues lists the values of trailer key of every commit reachable
+// from commit that has one, newest first, reading commits only. The values
+// are whatever the authors wrote: the caller judges them.
 func (c *Client) TrailerValues(ctx context.Context, commit, key string) ([]CommitTrailers, error) {
 	if err := ValidObjectID(commit); err != nil {
 		return nil, err
@@ -30,8 +29,7 @@ func (c *Client) TrailerValues(ctx context.Context, commit, key string) ([]Commi
 	return parseTrailerLog(res.Stdout)
 }
 
-// parseTrailerLog reads TrailerValues' output: per commit, NUL-ended, its
-// ID on a line, then each value on a line of its own.
+// parseTrailerLog reads per commit, NUL-ended, its ID and values on lines.
 func parseTrailerLog(out []byte) ([]CommitTrailers, error) {
 	var list []CommitTrailers
 	for _, rec := range splitNUL(out) {

@@ -44,8 +44,7 @@ type TreeEntry struct {
 	Path string
 }
 
-// entry looks up path in commit's tree without touching the working tree.
-// A path that is not there is a *notFoundError.
+// entry looks up path in commit's tree (*notFoundError when absent).
 func (c *Client) entry(ctx context.Context, commit, path string) (TreeEntry, error) {
 	if err := firstErr(ValidObjectID(commit), ValidRepoPath(path)); err != nil {
 		return TreeEntry{}, err
@@ -68,9 +67,8 @@ func (c *Client) EntryMode(ctx context.Context, commit, path string) (Mode, erro
 	return e.Mode, err
 }
 
-// BlobSize is the size in bytes of the file at path in commit. A path that
-// is missing is a *notFoundError; one that is not a file (a directory or a
-// submodule) is a *notRegularFileError.
+// BlobSize is the size of the file at path in commit (*notFoundError,
+// *notRegularFileError for a directory or a submodule).
 func (c *Client) BlobSize(ctx context.Context, commit, path string) (int64, error) {
 	e, err := c.entry(ctx, commit, path)
 	if err != nil {
@@ -83,12 +81,9 @@ func (c *Client) BlobSize(ctx context.Context, commit, path string) (int64, erro
 }
 
 // ShowFile returns the bytes of the regular file at path in commit, at most
-// maxBytes of them. It checks the entry first: a symlink, directory or
-// submodule is a *notRegularFileError and a file over maxBytes a
-// *tooLargeError, both before any content is read. The content is then
-// read by blob ID with the runner's output cap set to maxBytes. In a
-// partial clone the blob is first fetched on its own, only if it is within
-// maxBytes (see fetchBlob).
+// maxBytes of them. A symlink, directory or submodule is a
+// *notRegularFileError and a larger file a *tooLargeError, before any
+// content is read (or, in a partial clone, fetched: fetchBlob).
 func (c *Client) ShowFile(ctx context.Context, commit, path string, maxBytes int64) ([]byte, error) {
 	if maxBytes <= 0 {
 		return nil, invalid("size limit", strconv.FormatInt(maxBytes, 10), "must be positive")
@@ -172,10 +167,9 @@ func parseLsTreeRecords(out []byte, fields int) ([]TreeEntry, error) {
 	return entries, nil
 }
 
-// DirLevels lists, with one git ls-tree, the entries directly inside the
-// root of commit's tree and inside each component of dir that is a
-// directory there ("docs", "docs/handoff", ...), with full paths. It reads
-// objects only: no work tree is needed or touched.
+// DirLevels lists, with one git ls-tree and full paths, the entries
+// directly inside the root of commit's tree and each directory on the way
+// to dir ("docs", "docs/handoff", ...). No work tree is needed.
 func (c *Client) DirLevels(ctx context.Context, commit, dir string) ([]TreeEntry, error) {
 	if err := firstErr(validRef(commit), ValidRepoPath(dir)); err != nil {
 		return nil, err
@@ -201,8 +195,7 @@ func (c *Client) DirLevels(ctx context.Context, commit, dir string) ([]TreeEntry
 	return out, nil
 }
 
-// ReadBlob returns the bytes of blob id, at most maxBytes of them (for a
-// message quoting a symlink's target, say).
+// ReadBlob returns the bytes of blob id, at most maxBytes of them.
 func (c *Client) ReadBlob(ctx context.Context, id string, maxBytes int64) ([]byte, error) {
 	if err := ValidObjectID(id); err != nil {
 		return nil, err

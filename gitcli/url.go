@@ -9,10 +9,9 @@ import (
 )
 
 // AbsoluteURL is a checkout's remote URL made usable from another
-// directory (publish's temporary clone, the mirror). A remote given as a
-// local path becomes an absolute file:// URL: relative to the checkout,
-// not to the other directory, and a real transport so that --depth 1 and
-// --filter apply (git ignores both for plain local paths).
+// directory. A local path becomes an absolute file:// URL: relative to the
+// checkout, and a real transport, so that --depth 1 and --filter apply
+// (git ignores both for plain local paths).
 func AbsoluteURL(raw, checkoutDir string) (string, error) {
 	if strings.Contains(raw, "://") || exec.ProtocolOf(raw) != "file" {
 		return raw, nil

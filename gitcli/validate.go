@@ -28,8 +28,7 @@ func named(arg, value, reason string) error {
 	return &invalidArgError{Arg: arg, Value: value, Reason: reason}
 }
 
-// ValidBranch checks a branch name (see gitname.Branch). Names are always
-// passed as refs/heads/<name>.
+// ValidBranch checks a branch name (see gitname.Branch).
 func ValidBranch(name string) error { return named("branch", name, gitname.Branch(name)) }
 
 // validRemoteName checks a remote name such as "origin" (see gitname.Remote).
@@ -43,8 +42,7 @@ func ValidObjectID(id string) error {
 	return nil
 }
 
-// validRef checks a revision given to rev-parse or merge-base: "HEAD", a
-// full object ID, or a ref name ("refs/remotes/origin/x", "origin/x", "x")
+// validRef checks a revision: "HEAD", a full object ID, or a ref name
 // under the branch rules that cannot be mistaken for an abbreviated ID.
 func validRef(ref string) error {
 	if ref == "HEAD" || ident.Commit.MatchString(ref) {

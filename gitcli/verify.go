@@ -66,9 +66,8 @@ func (s Signature) problem() string {
 	return why
 }
 
-// SignatureError is a commit whose signature is not good. Callers refuse
-// the input it carries like invalid input (errors.As to tell it from a git
-// failure, which is retried).
+// SignatureError is a commit whose signature is not good: callers refuse
+// its input like invalid input (a git failure is retried).
 type SignatureError struct {
 	Path string // the file whose last change it is, or ""
 	Sig  Signature
@@ -113,11 +112,10 @@ const (
 	tipFormat       = "--format=%H%x00%P%x00%ct%x00%G?%x00%GS%x00%GF%x00"
 )
 
-// VerifyLastChange checks the SSH signature of the commit that last changed
-// path on commit's history (by git log's history simplification) against
-// the absolute allowed-signers file allowedSigners. It returns the good
-// signature, else a *SignatureError, or *notFoundError when no commit
-// touched path. It reads commits and trees only (a blobless clone will do).
+// VerifyLastChange checks, against the absolute allowed-signers file, the
+// SSH signature of the commit that last changed path on commit's history
+// (by history simplification), reading commits and trees only. It returns
+// the good signature, else a *SignatureError, or *notFoundError.
 func (c *Client) VerifyLastChange(ctx context.Context, commit, path, allowedSigners string) (Signature, error) {
 	return c.verify(ctx, commit, path, allowedSigners, false)
 }

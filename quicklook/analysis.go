@@ -45,7 +45,7 @@ func (a *Analysis) rowEnd(r int) time.Duration {
 	if r >= len(a.Rows)-1 {
 		return a.Duration
 	}
-	return min(seconds(float64(r+1)*a.RowSeconds), a.Duration)
+	return a.rowStart(r + 1)
 }
 
 // rowStartSample is the index of row r's first sample.
@@ -59,7 +59,7 @@ func (a *Analysis) rowEndSample(r int) int64 {
 	if r >= len(a.Rows)-1 {
 		return a.Samples
 	}
-	return min(int64(math.Floor(float64(r+1)*a.RowSamples)), a.Samples)
+	return a.rowStartSample(r + 1)
 }
 
 // BinWidthHz is the width of one FFT bin.

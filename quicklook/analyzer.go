@@ -211,7 +211,6 @@ func (a *Analyzer) build(samples int64) *Analysis {
 		RowSeconds:      a.geo.rowSamples / rate,
 		RowSamples:      a.geo.rowSamples,
 		Duration:        time.Duration(float64(samples) / rate * float64(time.Second)),
-		Spectrum:        make([]float64, n),
 	}
 	rows := mergeTail(a.rows)
 	mean := make([]float64, n)
@@ -241,13 +240,17 @@ func (a *Analyzer) build(samples int64) *Analysis {
 		res.BandDBFS = append(res.BandDBFS, band)
 		prev, prevBand = db, band
 	}
-	for k, v := range mean {
-		res.Spectrum[k] = minDBFS
-		if frames > 0 {
-			res.Spectrum[k] = dBFS(v / float64(frames))
-		}
-	}
+	res.Spectrum = meanDBFS(mean, frames)
 	return res
+}
+
+// meanDBFS turns power sums over n frames or rows into mean levels, in
+// place; with n = 0 the sums are 0 and 0/0 reads as minDBFS.
+func meanDBFS(sums []float64, n int) []float64 {
+	for k, v := range sums {
+		sums[k] = dBFS(v / float64(n))
+	}
+	return sums
 }
 
 // dBFS converts a linear power relative to full scale, never below minDBFS.

@@ -105,12 +105,11 @@ func Detect(a *Analysis, thresholdDB float64, minDuration time.Duration) Detecti
 
 	// Runs of rows over the threshold; keep the longest that lasts.
 	bestLen := time.Duration(-1)
-	from, to := 0, -1
+	from, to, start := 0, -1, 0
 	for r := 0; r <= nr; r++ {
 		if r < nr && excess[r] >= thresholdDB {
 			continue
 		}
-		start := r - firstBelow(excess[:r], thresholdDB)
 		if start < r {
 			if l := a.rowEnd(r-1) - a.rowStart(start); l >= minDuration {
 				d.Bursts++
@@ -119,6 +118,7 @@ func Detect(a *Analysis, thresholdDB float64, minDuration time.Duration) Detecti
 				}
 			}
 		}
+		start = r + 1
 	}
 	lo, hi := 0, nr-1
 	if d.Bursts > 0 {
@@ -162,15 +162,6 @@ func burstBand(a *Analysis, floor []float64, thresholdDB float64, from, to int) 
 	}
 	w := a.BinWidthHz()
 	return max(a.binOffsetHz(kLo)-w/2, -half), min(a.binOffsetHz(kHi)+w/2, half)
-}
-
-// firstBelow counts the trailing values of x at or above t.
-func firstBelow(x []float64, t float64) int {
-	n := 0
-	for i := len(x) - 1; i >= 0 && x[i] >= t; i-- {
-		n++
-	}
-	return n
 }
 
 // percentile returns the q-quantile of x (nearest rank), reordering x.
@@ -249,8 +240,8 @@ func (d Detection) Notes() []string {
 		fmt.Sprintf("Burst detected (%s); rf_tx_observed = %s.", crit, observedTX),
 		fmt.Sprintf("Burst start: %s, end: %s after capture start (duration %s).",
 			fmtSeconds(d.Start), fmtSeconds(d.End), fmtSeconds(d.End-d.Start)),
-		fmt.Sprintf("Peak level: %s per bin at %s (%s over its floor).",
-			fmtDBFS(d.PeakDBFS), fmtFreq(d.FrequencyHz, d.PeakOffsetHz), fmtDB(d.PeakExcessDB)),
+		fmt.Sprintf("Peak level: %s per bin at %.6f MHz (%+.1f kHz from centre) (%s over its floor).",
+			fmtDBFS(d.PeakDBFS), (float64(d.FrequencyHz)+d.PeakOffsetHz)/1e6, d.PeakOffsetHz/1e3, fmtDB(d.PeakExcessDB)),
 		fmt.Sprintf("Burst band: %.6f – %.6f MHz (%.1f kHz wide).",
 			(float64(d.FrequencyHz)+d.LowOffsetHz)/1e6, (float64(d.FrequencyHz)+d.HighOffsetHz)/1e6, (d.HighOffsetHz-d.LowOffsetHz)/1e3),
 		floor,
@@ -270,9 +261,4 @@ func fmtDB(v float64) string {
 		return "n/a"
 	}
 	return fmt.Sprintf("%+.1f dB", v)
-}
-
-// fmtFreq names a frequency as absolute MHz and as an offset from centre.
-func fmtFreq(centre int64, offset float64) string {
-	return fmt.Sprintf("%.6f MHz (%+.1f kHz from centre)", (float64(centre)+offset)/1e6, offset/1e3)
 }

@@ -39,19 +39,16 @@ func newCanvas(w, h int, bg color.Color) (*canvas, error) {
 	if errFonts != nil {
 		return nil, errFonts
 	}
-	face := func(f *opentype.Font, size float64) (font.Face, error) {
-		return opentype.NewFace(f, &opentype.FaceOptions{Size: size, DPI: 72, Hinting: font.HintingFull})
-	}
 	c := &canvas{img: image.NewRGBA(image.Rect(0, 0, w, h))}
-	var err error
-	if c.small, err = face(regular, 13); err != nil {
-		return nil, err
-	}
-	if c.text, err = face(regular, 15); err != nil {
-		return nil, err
-	}
-	if c.title, err = face(bold, 20); err != nil {
-		return nil, err
+	for _, f := range []struct {
+		face *font.Face
+		font *opentype.Font
+		size float64
+	}{{&c.small, regular, 13}, {&c.text, regular, 15}, {&c.title, bold, 20}} {
+		var err error
+		if *f.face, err = opentype.NewFace(f.font, &opentype.FaceOptions{Size: f.size, DPI: 72, Hinting: font.HintingFull}); err != nil {
+			return nil, err
+		}
 	}
 	draw.Draw(c.img, c.img.Bounds(), image.NewUniform(bg), image.Point{}, draw.Src)
 	return c, nil
@@ -82,8 +79,14 @@ func (c *canvas) frame(r image.Rectangle, col color.Color) {
 
 // line draws a two-pixel-high line from (x0,y0) to (x1,y1) (Bresenham).
 func (c *canvas) line(x0, y0, x1, y1 int, clip image.Rectangle, col color.RGBA) {
-	dx, dy := abs(x1-x0), -abs(y1-y0)
-	sx, sy := sign(x1-x0), sign(y1-y0)
+	sx, sy := 1, 1
+	if x1 < x0 {
+		sx = -1
+	}
+	if y1 < y0 {
+		sy = -1
+	}
+	dx, dy := (x1-x0)*sx, -(y1-y0)*sy
 	e := dx + dy
 	for {
 		for _, p := range [2]image.Point{{x0, y0}, {x0, y0 + 1}} {
@@ -104,7 +107,7 @@ func (c *canvas) line(x0, y0, x1, y1 int, clip image.Rectangle, col color.RGBA) 
 	}
 }
 
-// Text anchors.
+// Text anchors: the text starts align·width/2 left of its anchor.
 const (
 	alignLeft = iota
 	alignCentre
@@ -115,12 +118,7 @@ const (
 // returns the text's width.
 func (c *canvas) textAt(face font.Face, s string, x, y, align int, col color.Color) int {
 	w := font.MeasureString(face, s).Round()
-	switch align {
-	case alignCentre:
-		x -= w / 2
-	case alignRight:
-		x -= w
-	}
+	x -= w * align / 2
 	d := font.Drawer{Dst: c.img, Src: image.NewUniform(col), Face: face, Dot: fixed.P(x, y)}
 	d.DrawString(s)
 	return w
@@ -130,29 +128,7 @@ func (c *canvas) textAt(face font.Face, s string, x, y, align int, col color.Col
 func (c *canvas) label(face font.Face, s string, x, y, align int, fg, bg color.Color) {
 	w := font.MeasureString(face, s).Round()
 	m := face.Metrics()
-	switch align {
-	case alignCentre:
-		x -= w / 2
-	case alignRight:
-		x -= w
-	}
+	x -= w * align / 2
 	c.fill(image.Rect(x-4, y-m.Ascent.Ceil()-2, x+w+4, y+m.Descent.Ceil()+2), bg)
 	c.textAt(face, s, x, y, alignLeft, fg)
-}
-
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
-}
-
-func sign(x int) int {
-	switch {
-	case x > 0:
-		return 1
-	case x < 0:
-		return -1
-	}
-	return 0
 }

@@ -92,12 +92,11 @@ func headerLine(a *Analysis, m Meta) string {
 			end = m.Start.Add(a.Duration)
 		}
 		s, e := m.Start.UTC(), end.UTC()
-		when = s.Format("2006-01-02 15:04:05") + " – "
-		if e.Format("2006-01-02") == s.Format("2006-01-02") {
-			when += e.Format("15:04:05") + " UTC   "
-		} else {
-			when += e.Format("2006-01-02 15:04:05") + " UTC   "
+		layout := time.DateTime
+		if e.Format(time.DateOnly) == s.Format(time.DateOnly) {
+			layout = time.TimeOnly
 		}
+		when = s.Format(time.DateTime) + " – " + e.Format(layout) + " UTC   "
 	}
 	return fmt.Sprintf("%s%.2f s   centre %s MHz   %s MS/s   FFT %d bins, %d rows × %.3f s, %s",
 		when, a.Duration.Seconds(), trimMHz(float64(m.FrequencyHz)/1e6, 6),
@@ -169,12 +168,8 @@ func drawTitle(c *canvas, a *Analysis, d Detection, m Meta) {
 // trimMHz formats v with at most dec decimals, dropping trailing zeros.
 func trimMHz(v float64, dec int) string {
 	s := fmt.Sprintf("%.*f", dec, v)
-	for dec > 0 && s[len(s)-1] == '0' {
-		s = s[:len(s)-1]
-		dec--
-	}
-	if s[len(s)-1] == '.' {
-		s = s[:len(s)-1]
+	if dec > 0 {
+		s = strings.TrimSuffix(strings.TrimRight(s, "0"), ".")
 	}
 	return s
 }
@@ -210,22 +205,17 @@ func drawSpectrogram(c *canvas, a *Analysis, d Detection) {
 
 	// Time axis: seconds from the capture start, downwards.
 	dur := a.Duration.Seconds()
+	timeY := func(t float64) int { return r.Min.Y + int(t/dur*float64(r.Dy()-1)+0.5) }
 	c.textAt(c.small, "time (s)", r.Min.X-8, r.Min.Y-8, alignRight, ink)
 	if dur > 0 {
-		step := niceStep(dur, 10)
-		for _, t := range ticks(0, dur, step) {
-			y := r.Min.Y + int(t/dur*float64(r.Dy()-1)+0.5)
-			c.hline(r.Min.X-6, r.Min.X-1, y, ink)
-			c.textAt(c.small, fmt.Sprintf("%.*f", decimals(step), t), r.Min.X-9, y+5, alignRight, ink)
-		}
+		c.yTicks(r, 0, dur, niceStep(dur, 10), timeY, false)
 	}
 	freqAxis(c, a, r, false)
 	colourBar(c, sc)
 
 	if d.Burst && dur > 0 {
 		for i, t := range []time.Duration{d.Start, d.End} {
-			y := r.Min.Y + int(t.Seconds()/dur*float64(r.Dy()-1)+0.5)
-			y = max(r.Min.Y, min(r.Max.Y-2, y))
+			y := max(r.Min.Y, min(r.Max.Y-2, timeY(t.Seconds())))
 			c.dashedHLine(r.Min.X, r.Max.X, y, 10, burstCl)
 			c.hline(r.Min.X-10, r.Min.X, y, burstCl)
 			text := fmt.Sprintf("burst start %.2f s", t.Seconds())
@@ -258,10 +248,6 @@ func paintSpectrogram(c *canvas, a *Analysis, sc colourScale) {
 		}
 		return min(nr-1, int(float64(py)/float64(r.Dy())*dur/a.RowSeconds))
 	}
-	binLo := make([]int, r.Dx()+1)
-	for px := range binLo {
-		binLo[px] = px * nb / r.Dx()
-	}
 	line := make([]float64, nb)
 	for py := 0; py < r.Dy(); py++ {
 		r0, r1 := rowAt(py), rowAt(py+1)
@@ -275,12 +261,7 @@ func paintSpectrogram(c *canvas, a *Analysis, sc colourScale) {
 			}
 		}
 		for px := 0; px < r.Dx(); px++ {
-			b0, b1 := binLo[px], max(binLo[px+1], binLo[px]+1)
-			v := line[b0]
-			for _, u := range line[b0+1 : min(b1, nb)] {
-				v = max(v, u)
-			}
-			c.img.SetRGBA(r.Min.X+px, r.Min.Y+py, sc.at(v))
+			c.img.SetRGBA(r.Min.X+px, r.Min.Y+py, sc.at(columnMax(line, px, r.Dx())))
 		}
 	}
 }
@@ -324,11 +305,26 @@ func colourBar(c *canvas, sc colourScale) {
 	}
 	c.frame(r.Inset(-1), ink)
 	c.textAt(c.small, "dBFS", (r.Min.X+r.Max.X)/2, r.Min.Y-8, alignCentre, ink)
-	step := niceStep(sc.hi-sc.lo, 8)
-	for _, v := range ticks(sc.lo, sc.hi, step) {
-		y := r.Max.Y - 1 - int((v-sc.lo)/(sc.hi-sc.lo)*float64(r.Dy()-1)+0.5)
-		c.hline(r.Max.X, r.Max.X+5, y, ink)
-		c.textAt(c.small, fmt.Sprintf("%.*f", decimals(step), v), r.Max.X+8, y+5, alignLeft, ink)
+	c.yTicks(r, sc.lo, sc.hi, niceStep(sc.hi-sc.lo, 8), levelY(r, sc.lo, sc.hi), true)
+}
+
+// levelY is the pixel row of a level on a scale from lo at r's bottom up
+// to hi at its top.
+func levelY(r image.Rectangle, lo, hi float64) func(float64) int {
+	return func(v float64) int { return r.Max.Y - 1 - int((v-lo)/(hi-lo)*float64(r.Dy()-1)+0.5) }
+}
+
+// yTicks marks the multiples of step from lo to hi, at rows yOf(v), with
+// a tick and the value left of r (right of it with right).
+func (c *canvas) yTicks(r image.Rectangle, lo, hi, step float64, yOf func(float64) int, right bool) {
+	x, tx, align := r.Min.X-6, r.Min.X-9, alignRight
+	if right {
+		x, tx, align = r.Max.X, r.Max.X+8, alignLeft
+	}
+	for _, v := range ticks(lo, hi, step) {
+		y := yOf(v)
+		c.hline(x, x+5, y, ink)
+		c.textAt(c.small, fmt.Sprintf("%.*f", decimals(step), v), tx, y+5, align, ink)
 	}
 }
 
@@ -352,14 +348,11 @@ func drawSpectrum(c *canvas, a *Analysis, d Detection, m Meta) {
 	lo, hi = lo-3, max(hi+3, lo+13)
 	step := niceStep(hi-lo, 5)
 	lo, hi = math.Floor(lo/step)*step, math.Ceil(hi/step)*step
-	yOf := func(v float64) int { return r.Max.Y - 1 - int((v-lo)/(hi-lo)*float64(r.Dy()-1)+0.5) }
-
+	yOf := levelY(r, lo, hi)
 	for _, v := range ticks(lo, hi, step) {
-		y := yOf(v)
-		c.hline(r.Min.X, r.Max.X, y, grid)
-		c.hline(r.Min.X-6, r.Min.X-1, y, ink)
-		c.textAt(c.small, fmt.Sprintf("%.*f", decimals(step), v), r.Min.X-9, y+5, alignRight, ink)
+		c.hline(r.Min.X, r.Max.X, yOf(v), grid)
 	}
+	c.yTicks(r, lo, hi, step, yOf, false)
 	c.textAt(c.small, "dBFS/bin", r.Min.X-8, r.Min.Y-8, alignRight, ink)
 	if d.Burst {
 		x := freqX(a, r, d.PeakOffsetHz)
@@ -367,7 +360,7 @@ func drawSpectrum(c *canvas, a *Analysis, d Detection, m Meta) {
 	}
 	cols := []color.RGBA{meanCol, burstCl}
 	for i := len(curves) - 1; i >= 0; i-- { // the mean on top, the burst's peak above it
-		plotCurve(c, a, r, curves[i], yOf, cols[i])
+		plotCurve(c, r, curves[i], yOf, cols[i])
 	}
 	c.frame(r.Inset(-1), ink)
 	freqAxis(c, a, r, true)
@@ -383,21 +376,24 @@ func drawSpectrum(c *canvas, a *Analysis, d Detection, m Meta) {
 }
 
 // plotCurve draws one spectrum, taking the strongest bin per pixel column.
-func plotCurve(c *canvas, a *Analysis, r image.Rectangle, s []float64, yOf func(float64) int, col color.RGBA) {
-	nb := len(s)
-	if nb == 0 {
+func plotCurve(c *canvas, r image.Rectangle, s []float64, yOf func(float64) int, col color.RGBA) {
+	if len(s) == 0 {
 		return
 	}
-	px, py := -1, 0
+	py := 0
 	for x := 0; x < r.Dx(); x++ {
-		b0, b1 := x*nb/r.Dx(), max((x+1)*nb/r.Dx(), x*nb/r.Dx()+1)
-		v := slices.Max(s[b0:min(b1, nb)])
-		y := max(r.Min.Y, min(r.Max.Y-2, yOf(v)))
-		if px >= 0 {
-			c.line(r.Min.X+px, py, r.Min.X+x, y, r, col)
+		y := max(r.Min.Y, min(r.Max.Y-2, yOf(columnMax(s, x, r.Dx()))))
+		if x > 0 {
+			c.line(r.Min.X+x-1, py, r.Min.X+x, y, r, col)
 		}
-		px, py = x, y
+		py = y
 	}
+}
+
+// columnMax is the strongest of the bins of s in pixel column x of w.
+func columnMax(s []float64, x, w int) float64 {
+	b0 := x * len(s) / w
+	return slices.Max(s[b0:min(max((x+1)*len(s)/w, b0+1), len(s))])
 }
 
 // burstSpectrum averages (in power) the rows of the detected burst.
@@ -413,11 +409,5 @@ func burstSpectrum(a *Analysis, d Detection) []float64 {
 		}
 		n++
 	}
-	for k, v := range out {
-		out[k] = minDBFS
-		if n > 0 {
-			out[k] = dBFS(v / float64(n))
-		}
-	}
-	return out
+	return meanDBFS(out, n)
 }

@@ -25,13 +25,16 @@ var viridis = func() [mapLevels]color.RGBA {
 	for i := range lut {
 		f := float64(i) / (mapLevels - 1) * float64(last)
 		j := min(int(f), last-1)
-		t := f - float64(j)
-		a, b := viridisStops[j], viridisStops[j+1]
-		mix := func(x, y uint8) uint8 { return uint8(float64(x) + t*(float64(y)-float64(x)) + 0.5) }
-		lut[i] = color.RGBA{mix(a.R, b.R), mix(a.G, b.G), mix(a.B, b.B), 0xff}
+		lut[i] = mix(viridisStops[j], viridisStops[j+1], f-float64(j))
 	}
 	return lut
 }()
+
+// mix is the colour a fraction t of the way from a to b.
+func mix(a, b color.RGBA, t float64) color.RGBA {
+	m := func(x, y uint8) uint8 { return uint8(float64(x) + t*(float64(y)-float64(x)) + 0.5) }
+	return color.RGBA{m(a.R, b.R), m(a.G, b.G), m(a.B, b.B), 0xff}
+}
 
 // colourScale maps dBFS onto the colour map between lo and hi.
 type colourScale struct{ lo, hi float64 }
@@ -51,9 +54,7 @@ var palette = func() color.Palette {
 	}
 	ramp := func(fg, bg color.RGBA, n int) {
 		for i := 1; i < n; i++ {
-			t := float64(i) / float64(n)
-			mix := func(x, y uint8) uint8 { return uint8(float64(y) + t*(float64(x)-float64(y)) + 0.5) }
-			p = append(p, color.RGBA{mix(fg.R, bg.R), mix(fg.G, bg.G), mix(fg.B, bg.B), 0xff})
+			p = append(p, mix(bg, fg, float64(i)/float64(n)))
 		}
 	}
 	p = append(p, white, ink, grey, grid, meanCol, burstCl, okCol, peakLine)

@@ -83,11 +83,6 @@ type Params struct {
 	Rows            int           // spectrogram rows for the planned duration (default 512)
 }
 
-// paramsError is one problem with a Params value.
-func paramsError(field, problem string, value any) error {
-	return fmt.Errorf("quicklook: %s = %v: %s", field, value, problem)
-}
-
 // withDefaults fills in the zero values.
 func (p Params) withDefaults() Params {
 	if p.FFTSize == 0 {
@@ -103,20 +98,21 @@ func (p Params) withDefaults() Params {
 func (p Params) validate() error {
 	p = p.withDefaults()
 	var errs *multierror.Error
-	if p.SampleRateHz <= 0 {
-		errs = multierror.Append(errs, paramsError("SampleRateHz", "must be positive", p.SampleRateHz))
-	}
-	if p.FrequencyHz < 0 {
-		errs = multierror.Append(errs, paramsError("FrequencyHz", "must not be negative", p.FrequencyHz))
-	}
-	if p.PlannedDuration < 0 {
-		errs = multierror.Append(errs, paramsError("PlannedDuration", "must not be negative", p.PlannedDuration))
-	}
-	if p.FFTSize < minFFTSize || p.FFTSize > maxFFTSize || bits.OnesCount(uint(p.FFTSize)) != 1 {
-		errs = multierror.Append(errs, paramsError("FFTSize", fmt.Sprintf("must be a power of 2 from %d to %d", minFFTSize, maxFFTSize), p.FFTSize))
-	}
-	if p.Rows < 1 {
-		errs = multierror.Append(errs, paramsError("Rows", "must be positive", p.Rows))
+	for _, c := range []struct {
+		bad            bool
+		field, problem string
+		value          any
+	}{
+		{p.SampleRateHz <= 0, "SampleRateHz", "must be positive", p.SampleRateHz},
+		{p.FrequencyHz < 0, "FrequencyHz", "must not be negative", p.FrequencyHz},
+		{p.PlannedDuration < 0, "PlannedDuration", "must not be negative", p.PlannedDuration},
+		{p.FFTSize < minFFTSize || p.FFTSize > maxFFTSize || bits.OnesCount(uint(p.FFTSize)) != 1,
+			"FFTSize", fmt.Sprintf("must be a power of 2 from %d to %d", minFFTSize, maxFFTSize), p.FFTSize},
+		{p.Rows < 1, "Rows", "must be positive", p.Rows},
+	} {
+		if c.bad {
+			errs = multierror.Append(errs, fmt.Errorf("quicklook: %s = %v: %s", c.field, c.value, c.problem))
+		}
 	}
 	return errs.ErrorOrNil()
 }

@@ -1,7 +1,6 @@
 package quicklook
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -70,59 +69,65 @@ func ParseSigMFMeta(data []byte) (SigMFMeta, error) {
 		return m, sigmfError("(file)", "", "not SigMF metadata: "+err.Error())
 	}
 	var errs *multierror.Error
-	bad := func(field string, raw json.RawMessage, format string, args ...any) {
-		errs = multierror.Append(errs, sigmfError(field, shorten(raw), fmt.Sprintf(format, args...)))
+	bad := func(field string, raw json.RawMessage, problem string) {
+		errs = multierror.Append(errs, sigmfError(field, shorten(raw), problem))
+	}
+	// read decodes obj[key], when present, into v, reporting problem when
+	// it is of another JSON type; ok says v holds it.
+	read := func(obj map[string]json.RawMessage, field, key string, v any, problem string) (raw json.RawMessage, ok bool) {
+		if raw, ok = obj[key]; ok && json.Unmarshal(raw, v) != nil {
+			bad(field+key, raw, problem)
+			return raw, false
+		}
+		return raw, ok
+	}
+	// hertz reads a SigMF frequency (a JSON number, possibly fractional)
+	// as whole hertz.
+	hertz := func(obj map[string]json.RawMessage, field, key string, zeroOK bool) int64 {
+		var v float64
+		raw, ok := read(obj, field, key, &v, "must be a number")
+		problem := ""
+		switch {
+		case !ok:
+			return 0
+		case zeroOK && (math.IsNaN(v) || v < 0):
+			problem = "must not be negative"
+		case !zeroOK && (math.IsNaN(v) || v <= 0):
+			problem = "must be positive"
+		case v > maxSigMFHz:
+			problem = fmt.Sprintf("must be at most %g Hz", maxSigMFHz)
+		case !zeroOK && math.Round(v) == 0:
+			problem = "must be at least 1 Hz"
+		default:
+			return int64(math.Round(v))
+		}
+		bad(field+key, raw, problem)
+		return 0
 	}
 
 	global, ok := object(top["global"])
 	if !ok && top["global"] != nil {
 		bad("global", top["global"], "must be an object")
 	}
-	if raw, ok := global["core:datatype"]; ok {
-		if err := json.Unmarshal(raw, &m.Datatype); err != nil {
-			bad("global.core:datatype", raw, "must be a string")
-		} else if m.Datatype != sigMFDatatype {
-			bad("global.core:datatype", raw, "only %s (interleaved int8 I/Q) can be read", sigMFDatatype)
-		}
+	if raw, ok := read(global, "global.", "core:datatype", &m.Datatype, "must be a string"); ok && m.Datatype != sigMFDatatype {
+		bad("global.core:datatype", raw, "only "+sigMFDatatype+" (interleaved int8 I/Q) can be read")
 	}
-	if raw, ok := global["rfhandoff:simulated"]; ok {
-		if err := json.Unmarshal(raw, &m.Simulated); err != nil {
-			bad("global.rfhandoff:simulated", raw, "must be true or false")
-		}
-	}
-	if raw, ok := global["core:sample_rate"]; ok {
-		v, err := hertz(raw, false)
-		if err != nil {
-			bad("global.core:sample_rate", raw, "%s", err)
-		}
-		m.SampleRateHz = v
-	}
+	read(global, "global.", "rfhandoff:simulated", &m.Simulated, "must be true or false")
+	m.SampleRateHz = hertz(global, "global.", "core:sample_rate", false)
 
-	if raw, ok := top["captures"]; ok && !isNull(raw) {
-		var caps []json.RawMessage
-		if err := json.Unmarshal(raw, &caps); err != nil {
-			bad("captures", raw, "must be an array")
-		} else if len(caps) > 0 {
-			first, ok := object(caps[0])
-			if !ok {
-				bad("captures[0]", caps[0], "must be an object")
-			}
-			if raw, ok := first["core:frequency"]; ok {
-				v, err := hertz(raw, true)
-				if err != nil {
-					bad("captures[0].core:frequency", raw, "%s", err)
-				}
-				m.FrequencyHz = v
-			}
-			if raw, ok := first["core:datetime"]; ok {
-				var s string
-				if err := json.Unmarshal(raw, &s); err != nil {
-					bad("captures[0].core:datetime", raw, "must be a string")
-				} else if t, err := time.Parse(time.RFC3339Nano, s); err != nil {
-					bad("captures[0].core:datetime", raw, "must be an ISO 8601 / RFC 3339 time")
-				} else {
-					m.Start = t
-				}
+	var caps []json.RawMessage // null reads as none
+	if _, ok := read(top, "", "captures", &caps, "must be an array"); ok && len(caps) > 0 {
+		first, ok := object(caps[0])
+		if !ok {
+			bad("captures[0]", caps[0], "must be an object")
+		}
+		m.FrequencyHz = hertz(first, "captures[0].", "core:frequency", true)
+		var s string
+		if raw, ok := read(first, "captures[0].", "core:datetime", &s, "must be a string"); ok {
+			if t, err := time.Parse(time.RFC3339Nano, s); err != nil {
+				bad("captures[0].core:datetime", raw, "must be an ISO 8601 / RFC 3339 time")
+			} else {
+				m.Start = t
 			}
 		}
 	}
@@ -140,31 +145,6 @@ func object(raw json.RawMessage) (map[string]json.RawMessage, bool) {
 		return nil, false
 	}
 	return m, true
-}
-
-func isNull(raw json.RawMessage) bool { return bytes.Equal(bytes.TrimSpace(raw), []byte("null")) }
-
-// hertz reads a SigMF frequency (a JSON number, possibly fractional) as
-// whole hertz.
-func hertz(raw json.RawMessage, zeroOK bool) (int64, error) {
-	var v float64
-	if err := json.Unmarshal(raw, &v); err != nil {
-		return 0, fmt.Errorf("must be a number")
-	}
-	switch {
-	case math.IsNaN(v) || v < 0 || (v == 0 && !zeroOK):
-		if zeroOK {
-			return 0, fmt.Errorf("must not be negative")
-		}
-		return 0, fmt.Errorf("must be positive")
-	case v > maxSigMFHz:
-		return 0, fmt.Errorf("must be at most %g Hz", maxSigMFHz)
-	}
-	hz := int64(math.Round(v))
-	if hz == 0 && !zeroOK {
-		return 0, fmt.Errorf("must be at least 1 Hz")
-	}
-	return hz, nil
 }
 
 func shorten(raw json.RawMessage) string {

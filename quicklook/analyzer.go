@@ -4,7 +4,6 @@ import (
 	"errors"
 	"math"
 	"math/bits"
-	"time"
 
 	"gonum.org/v1/gonum/dsp/fourier"
 )
@@ -29,15 +28,13 @@ type Analyzer struct {
 	buf    []byte // a picked frame being assembled across writes
 	fill   int    // bytes of the current frame seen so far
 
-	frame   int64 // index of the current frame
-	picked  int64 // frames transformed so far
-	next    int64 // index of the next frame to transform
-	rows    []rowAcc
-	row     int   // row of the current frame
-	rowEnd  int64 // first sample after the current row
-	done    bool
-	result  *Analysis
-	discard int // an odd trailing byte at Finish
+	frame  int64 // index of the current frame
+	picked int64 // frames transformed so far
+	next   int64 // index of the next frame to transform
+	rows   []rowAcc
+	row    int       // row of the current frame
+	rowEnd int64     // first sample after the current row
+	result *Analysis // set by Finish
 }
 
 // rowAcc accumulates one spectrogram row.
@@ -93,7 +90,7 @@ func (a *Analyzer) Write(p []byte) (int, error) {
 	if a.err != nil {
 		return 0, a.err
 	}
-	if a.done {
+	if a.result != nil {
 		return 0, errFinished
 	}
 	total := len(p)
@@ -177,11 +174,9 @@ func (a *Analyzer) Finish() *Analysis {
 	if a.err != nil {
 		return nil
 	}
-	if a.done {
+	if a.result != nil {
 		return a.result
 	}
-	a.done = true
-	a.discard = a.fill % 2
 	n := int64(a.p.FFTSize)
 	tail := int64(a.fill / 2)
 	samples := a.frame*n + tail
@@ -206,11 +201,11 @@ func (a *Analyzer) build(samples int64) *Analysis {
 		FFTSize:         n,
 		FrameStride:     a.geo.spacing,
 		Samples:         samples,
-		DiscardedBytes:  a.discard,
+		DiscardedBytes:  a.fill % 2,
 		PlannedDuration: a.p.PlannedDuration,
 		RowSeconds:      a.geo.rowSamples / rate,
 		RowSamples:      a.geo.rowSamples,
-		Duration:        time.Duration(float64(samples) / rate * float64(time.Second)),
+		Duration:        seconds(float64(samples) / rate),
 	}
 	rows := mergeTail(a.rows)
 	mean := make([]float64, n)

@@ -1,6 +1,7 @@
 package quicklook
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"image"
@@ -61,12 +62,8 @@ func RenderPNG(w io.Writer, a *Analysis, d Detection, meta Meta) error {
 	if a == nil {
 		return errNoAnalysis
 	}
-	if meta.FrequencyHz == 0 {
-		meta.FrequencyHz = a.FrequencyHz
-	}
-	if meta.SampleRateHz == 0 {
-		meta.SampleRateHz = a.SampleRateHz
-	}
+	meta.FrequencyHz = cmp.Or(meta.FrequencyHz, a.FrequencyHz)
+	meta.SampleRateHz = cmp.Or(meta.SampleRateHz, a.SampleRateHz)
 	c, err := newCanvas(Width, Height, white)
 	if err != nil {
 		return err
@@ -130,18 +127,12 @@ func titleText(m Meta) string {
 }
 
 // titleName names the capture: its task, else its file.
-func titleName(m Meta) string {
-	if m.TaskID != "" {
-		return m.TaskID
-	}
-	return m.Source
-}
+func titleName(m Meta) string { return cmp.Or(m.TaskID, m.Source) }
 
 func drawTitle(c *canvas, a *Analysis, d Detection, m Meta) {
-	name := titleName(m)
 	c.textAt(c.title, titleText(m), 20, 30, alignLeft, ink)
 	var right []string
-	if m.Source != "" && m.Source != name {
+	if m.Source != "" && m.Source != titleName(m) {
 		right = append(right, m.Source)
 	}
 	if m.Details != "" {
@@ -151,16 +142,12 @@ func drawTitle(c *canvas, a *Analysis, d Detection, m Meta) {
 
 	c.textAt(c.text, headerLine(a, m), 20, 56, alignLeft, ink)
 
-	var verdict string
-	col := grey
+	col, verdict := grey, fmt.Sprintf("No burst %.0f dB over the floor (%.1f dBFS/bin) for %.2f s or more  →  %s",
+		d.ThresholdDB, d.NoiseFloorDBFS, d.MinDuration.Seconds(), d.RFTXObserved())
 	if d.Burst {
-		col = okCol
-		verdict = fmt.Sprintf("Burst %.2f – %.2f s, peak %.1f dBFS at %s MHz (%+.1f dB over floor %.1f dBFS/bin)  →  %s",
+		col, verdict = okCol, fmt.Sprintf("Burst %.2f – %.2f s, peak %.1f dBFS at %s MHz (%+.1f dB over floor %.1f dBFS/bin)  →  %s",
 			d.Start.Seconds(), d.End.Seconds(), d.PeakDBFS,
 			trimMHz((float64(m.FrequencyHz)+d.PeakOffsetHz)/1e6, 4), d.PeakExcessDB, d.NoiseFloorDBFS, d.RFTXObserved())
-	} else {
-		verdict = fmt.Sprintf("No burst %.0f dB over the floor (%.1f dBFS/bin) for %.2f s or more  →  %s",
-			d.ThresholdDB, d.NoiseFloorDBFS, d.MinDuration.Seconds(), d.RFTXObserved())
 	}
 	c.textAt(c.text, verdict, 20, 82, alignLeft, col)
 }
@@ -178,10 +165,7 @@ func trimMHz(v float64, dec int) string {
 // the peak, at least 30 dB and at most 90 dB wide, so plain noise shows
 // dark and a burst bright.
 func scaleFor(a *Analysis) colourScale {
-	all := make([]float64, 0, len(a.Rows)*a.FFTSize)
-	for _, row := range a.Rows {
-		all = append(all, row...)
-	}
+	all := slices.Concat(a.Rows...)
 	if len(all) == 0 {
 		return colourScale{minDBFS, minDBFS + 30}
 	}
@@ -218,14 +202,8 @@ func drawSpectrogram(c *canvas, a *Analysis, d Detection) {
 			y := max(r.Min.Y, min(r.Max.Y-2, timeY(t.Seconds())))
 			c.dashedHLine(r.Min.X, r.Max.X, y, 10, burstCl)
 			c.hline(r.Min.X-10, r.Min.X, y, burstCl)
-			text := fmt.Sprintf("burst start %.2f s", t.Seconds())
-			ty := y - 6
-			if i == 1 {
-				text = fmt.Sprintf("burst end %.2f s", t.Seconds())
-				ty = y + 18
-			}
-			ty = max(r.Min.Y+16, min(r.Max.Y-6, ty))
-			c.label(c.small, text, r.Max.X-8, ty, alignRight, white, burstCl)
+			ty := max(r.Min.Y+16, min(r.Max.Y-6, y+[]int{-6, 18}[i])) // start's label above, end's below
+			c.label(c.small, fmt.Sprintf("burst %s %.2f s", []string{"start", "end"}[i], t.Seconds()), r.Max.X-8, ty, alignRight, white, burstCl)
 		}
 		// A marker above the plot at the peak's frequency.
 		x := freqX(a, r, d.PeakOffsetHz)

@@ -151,13 +151,8 @@ func (a *Analyzer) transform(b []byte) {
 	} else {
 		fourier.CoefficientsRadix2(x)
 	}
-	h := n / 2
-	lo, hi := r.power[:h], r.power[h:]
-	for k, c := range x[:h] { // non-negative frequencies go to the upper half
-		hi[k] += real(c)*real(c) + imag(c)*imag(c)
-	}
-	for k, c := range x[h:] {
-		lo[k] += real(c)*real(c) + imag(c)*imag(c)
+	for k, c := range x { // fftshift: k^(n/2) swaps the halves, non-negative frequencies go up
+		r.power[k^(n/2)] += real(c)*real(c) + imag(c)*imag(c)
 	}
 	r.frames++
 	a.frame++

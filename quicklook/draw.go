@@ -22,35 +22,28 @@ type canvas struct {
 }
 
 var (
-	fontsOnce     sync.Once
-	regular, bold *opentype.Font
-	errFonts      error
+	regular = sync.OnceValues(func() (*opentype.Font, error) { return opentype.Parse(goregular.TTF) })
+	bold    = sync.OnceValues(func() (*opentype.Font, error) { return opentype.Parse(gobold.TTF) })
 )
 
 // newCanvas returns a w×h canvas filled with bg. Fonts are parsed once; the
 // faces are per canvas because a face is not safe for concurrent use.
 func newCanvas(w, h int, bg color.Color) (*canvas, error) {
-	fontsOnce.Do(func() {
-		if regular, errFonts = opentype.Parse(goregular.TTF); errFonts != nil {
-			return
-		}
-		bold, errFonts = opentype.Parse(gobold.TTF)
-	})
-	if errFonts != nil {
-		return nil, errFonts
-	}
 	c := &canvas{img: image.NewRGBA(image.Rect(0, 0, w, h))}
 	for _, f := range []struct {
 		face *font.Face
-		font *opentype.Font
+		ttf  func() (*opentype.Font, error)
 		size float64
 	}{{&c.small, regular, 13}, {&c.text, regular, 15}, {&c.title, bold, 20}} {
-		var err error
-		if *f.face, err = opentype.NewFace(f.font, &opentype.FaceOptions{Size: f.size, DPI: 72, Hinting: font.HintingFull}); err != nil {
+		ttf, err := f.ttf()
+		if err == nil {
+			*f.face, err = opentype.NewFace(ttf, &opentype.FaceOptions{Size: f.size, DPI: 72, Hinting: font.HintingFull})
+		}
+		if err != nil {
 			return nil, err
 		}
 	}
-	draw.Draw(c.img, c.img.Bounds(), image.NewUniform(bg), image.Point{}, draw.Src)
+	c.fill(c.img.Bounds(), bg)
 	return c, nil
 }
 

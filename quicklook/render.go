@@ -70,7 +70,7 @@ func RenderPNG(w io.Writer, a *Analysis, d Detection, meta Meta) error {
 	}
 	drawTitle(c, a, d, meta)
 	drawSpectrogram(c, a, d)
-	drawSpectrum(c, a, d, meta)
+	drawSpectrum(c, a, d)
 	// A paletted image at BestSpeed: the noisy spectrogram barely
 	// compresses anyway, and an RGBA image at the default level alone took
 	// most of the 0.2 s budget between a capture's end and COMPLETE.
@@ -308,7 +308,7 @@ func (c *canvas) yTicks(r image.Rectangle, lo, hi, step float64, yOf func(float6
 
 // drawSpectrum plots the mean spectrum and, when there is a burst, the
 // mean spectrum during it.
-func drawSpectrum(c *canvas, a *Analysis, d Detection, m Meta) {
+func drawSpectrum(c *canvas, a *Analysis, d Detection) {
 	r := lineRect
 	curves := [][]float64{a.Spectrum}
 	if d.Burst {

@@ -86,15 +86,14 @@ func Detect(a *Analysis, thresholdDB float64, minDuration time.Duration) Detecti
 		}
 		floor[k] = percentile(col, floorPercentile)
 	}
-	bandFloor := percentile(slices.Clone(a.BandDBFS), floorPercentile)
+	d.BandFloorDBFS = percentile(slices.Clone(a.BandDBFS), floorPercentile)
 	d.NoiseFloorDBFS = percentile(slices.Clone(floor), 0.5)
-	d.BandFloorDBFS = bandFloor
 
 	// Per row: the largest rise over the floor and where it is.
 	excess := make([]float64, nr)
 	peakBin := make([]int, nr)
 	for r, row := range a.Rows {
-		best, bin := a.BandDBFS[r]-bandFloor, -1
+		best, bin := a.BandDBFS[r]-d.BandFloorDBFS, -1
 		for k, v := range row {
 			if e := v - floor[k]; e > best {
 				best, bin = e, k
@@ -178,17 +177,8 @@ func quickselect(x []float64, k int) float64 {
 	lo, hi := 0, len(x)-1
 	for lo < hi {
 		// Median of three as the pivot keeps sorted input linear.
-		mid := lo + (hi-lo)/2
-		if x[mid] < x[lo] {
-			x[mid], x[lo] = x[lo], x[mid]
-		}
-		if x[hi] < x[lo] {
-			x[hi], x[lo] = x[lo], x[hi]
-		}
-		if x[hi] < x[mid] {
-			x[hi], x[mid] = x[mid], x[hi]
-		}
-		p := x[mid]
+		a, b, c := x[lo], x[lo+(hi-lo)/2], x[hi]
+		p := max(min(a, b), min(max(a, b), c))
 		i, j := lo, hi
 		for i <= j {
 			for x[i] < p {

@@ -307,7 +307,16 @@ func TestNotes(t *testing.T) {
 }
 
 func TestQuickselect(t *testing.T) {
-	for _, x := range [][]float64{{3}, {2, 1}, {5, 5, 5, 5}, {9, 1, 8, 2, 7, 3, 6, 4, 5}, {1, 2, 3, 4, 5, 6}} {
+	cases := [][]float64{{3}, {2, 1}, {5, 5, 5, 5}, {9, 1, 8, 2, 7, 3, 6, 4, 5}, {1, 2, 3, 4, 5, 6}, {6, 5, 4, 3, 2, 1}}
+	rng := rand.New(rand.NewPCG(7, 7))
+	for n := 2; n < 60; n++ { // random, with many repeated values
+		x := make([]float64, n)
+		for i := range x {
+			x[i] = float64(rng.IntN(n/2 + 1))
+		}
+		cases = append(cases, x)
+	}
+	for _, x := range cases {
 		for k := range x {
 			c := append([]float64(nil), x...)
 			s := append([]float64(nil), x...)

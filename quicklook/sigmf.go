@@ -2,6 +2,7 @@ package quicklook
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -35,15 +36,6 @@ type SigMFMeta struct {
 	Simulated bool
 }
 
-// sigmfError is one problem with a metadata field (e.g.
-// "global.core:sample_rate"), with its raw JSON shortened ("" when absent).
-func sigmfError(field, value, problem string) error {
-	if value == "" {
-		return fmt.Errorf("%s: %s", field, problem)
-	}
-	return fmt.Errorf("%s = %s: %s", field, value, problem)
-}
-
 // SigMFMetaPaths are the metadata files that may describe the capture
 // file, in the order they are tried: x.sigmf-meta for x.sigmf-data (or any
 // x.ext), then file.sigmf-meta.
@@ -62,15 +54,22 @@ func SigMFMetaPaths(file string) []string {
 func ParseSigMFMeta(data []byte) (SigMFMeta, error) {
 	var m SigMFMeta
 	var top map[string]json.RawMessage
-	if err := json.Unmarshal(data, &top); err != nil || top == nil {
-		if err == nil {
-			err = fmt.Errorf("not a JSON object")
-		}
-		return m, sigmfError("(file)", "", "not SigMF metadata: "+err.Error())
+	err := json.Unmarshal(data, &top)
+	if err == nil && top == nil {
+		err = errors.New("not a JSON object")
+	}
+	if err != nil {
+		return m, fmt.Errorf("(file): not SigMF metadata: %s", err)
 	}
 	var errs *multierror.Error
+	// bad reports a problem with a field (e.g. "global.core:sample_rate"),
+	// showing its raw JSON shortened.
 	bad := func(field string, raw json.RawMessage, problem string) {
-		errs = multierror.Append(errs, sigmfError(field, shorten(raw), problem))
+		s := strings.TrimSpace(string(raw))
+		if len(s) > 40 {
+			s = s[:37] + "..."
+		}
+		errs = multierror.Append(errs, fmt.Errorf("%s = %s: %s", field, s, problem))
 	}
 	// read decodes obj[key], when present, into v, reporting problem when
 	// it is of another JSON type; ok says v holds it.
@@ -145,12 +144,4 @@ func object(raw json.RawMessage) (map[string]json.RawMessage, bool) {
 		return nil, false
 	}
 	return m, true
-}
-
-func shorten(raw json.RawMessage) string {
-	s := strings.TrimSpace(string(raw))
-	if len(s) > 40 {
-		s = s[:37] + "..."
-	}
-	return s
 }

@@ -216,9 +216,9 @@ func (d Detection) RFTXObserved() string {
 
 // Notes are human lines for RX_RESULT.md.
 func (d Detection) Notes() []string {
-	crit := fmt.Sprintf("%.1f dB over the noise floor for at least %s", d.ThresholdDB, fmtSeconds(d.MinDuration))
-	floor := fmt.Sprintf("Noise floor: %s per bin (median of per-bin floors); band power floor %s.",
-		fmtDBFS(d.NoiseFloorDBFS), fmtDBFS(d.BandFloorDBFS))
+	crit := fmt.Sprintf("%.1f dB over the noise floor for at least %.2f s", d.ThresholdDB, d.MinDuration.Seconds())
+	floor := fmt.Sprintf("Noise floor: %.1f dBFS per bin (median of per-bin floors); band power floor %.1f dBFS.",
+		d.NoiseFloorDBFS, d.BandFloorDBFS)
 	if !d.Burst {
 		return []string{
 			fmt.Sprintf("No burst detected (%s); rf_tx_observed = %s.", crit, observedUnknown),
@@ -228,10 +228,10 @@ func (d Detection) Notes() []string {
 	}
 	lines := []string{
 		fmt.Sprintf("Burst detected (%s); rf_tx_observed = %s.", crit, observedTX),
-		fmt.Sprintf("Burst start: %s, end: %s after capture start (duration %s).",
-			fmtSeconds(d.Start), fmtSeconds(d.End), fmtSeconds(d.End-d.Start)),
-		fmt.Sprintf("Peak level: %s per bin at %.6f MHz (%+.1f kHz from centre) (%s over its floor).",
-			fmtDBFS(d.PeakDBFS), (float64(d.FrequencyHz)+d.PeakOffsetHz)/1e6, d.PeakOffsetHz/1e3, fmtDB(d.PeakExcessDB)),
+		fmt.Sprintf("Burst start: %.2f s, end: %.2f s after capture start (duration %.2f s).",
+			d.Start.Seconds(), d.End.Seconds(), (d.End - d.Start).Seconds()),
+		fmt.Sprintf("Peak level: %.1f dBFS per bin at %.6f MHz (%+.1f kHz from centre) (%s over its floor).",
+			d.PeakDBFS, (float64(d.FrequencyHz)+d.PeakOffsetHz)/1e6, d.PeakOffsetHz/1e3, fmtDB(d.PeakExcessDB)),
 		fmt.Sprintf("Burst band: %.6f – %.6f MHz (%.1f kHz wide).",
 			(float64(d.FrequencyHz)+d.LowOffsetHz)/1e6, (float64(d.FrequencyHz)+d.HighOffsetHz)/1e6, (d.HighOffsetHz-d.LowOffsetHz)/1e3),
 		floor,
@@ -241,10 +241,6 @@ func (d Detection) Notes() []string {
 	}
 	return lines
 }
-
-func fmtSeconds(t time.Duration) string { return fmt.Sprintf("%.2f s", t.Seconds()) }
-
-func fmtDBFS(v float64) string { return fmt.Sprintf("%.1f dBFS", v) }
 
 func fmtDB(v float64) string {
 	if math.IsInf(v, 0) || math.IsNaN(v) {

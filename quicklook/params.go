@@ -1,6 +1,7 @@
 package quicklook
 
 import (
+	"cmp"
 	"fmt"
 	"math/bits"
 	"time"
@@ -85,12 +86,7 @@ type Params struct {
 
 // withDefaults fills in the zero values.
 func (p Params) withDefaults() Params {
-	if p.FFTSize == 0 {
-		p.FFTSize = defaultFFTSize
-	}
-	if p.Rows == 0 {
-		p.Rows = defaultRows
-	}
+	p.FFTSize, p.Rows = cmp.Or(p.FFTSize, defaultFFTSize), cmp.Or(p.Rows, defaultRows)
 	return p
 }
 
@@ -132,18 +128,14 @@ type geometry struct {
 func (p Params) geometry() geometry {
 	n := float64(p.FFTSize)
 	rate := float64(p.SampleRateHz)
-	var row float64
+	row := rate * defaultRowDuration.Seconds()
 	if p.PlannedDuration > 0 {
 		row = rate * p.PlannedDuration.Seconds() / float64(p.Rows)
-	} else {
-		row = rate * defaultRowDuration.Seconds()
 	}
 	row = max(row, n*minFramesPerRow)
-	stride := 1
-	if fps := rate / n; fps > maxFramesPerSecond {
-		stride = int((fps + maxFramesPerSecond - 1) / maxFramesPerSecond)
-	}
-	// Keep at least minFramesPerRow transformed frames in every row.
+	// At most maxFramesPerSecond (the rounded-up quotient is 0 or 1 below
+	// it), keeping at least minFramesPerRow transformed frames in every row.
+	stride := int((rate/n + maxFramesPerSecond - 1) / maxFramesPerSecond)
 	stride = max(1, min(stride, int(row/(n*minFramesPerRow))))
 	spacing := max(float64(stride), row/n/maxFramesPerRow)
 	return geometry{rowSamples: row, stride: stride, spacing: spacing}

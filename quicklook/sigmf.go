@@ -123,10 +123,9 @@ func ParseSigMFMeta(data []byte) (SigMFMeta, error) {
 		m.FrequencyHz = hertz(first, "captures[0].", "core:frequency", true)
 		var s string
 		if raw, ok := read(first, "captures[0].", "core:datetime", &s, "must be a string"); ok {
-			if t, err := time.Parse(time.RFC3339Nano, s); err != nil {
+			var err error // a zero Start on error: m is then not returned
+			if m.Start, err = time.Parse(time.RFC3339Nano, s); err != nil {
 				bad("captures[0].core:datetime", raw, "must be an ISO 8601 / RFC 3339 time")
-			} else {
-				m.Start = t
 			}
 		}
 	}

@@ -35,12 +35,13 @@ type Analysis struct {
 	BandDBFS []float64
 }
 
-// rowStart is the offset from the capture's start where row r begins.
+// rowStart and rowEnd bound row r as offsets from the capture's start,
+// rowStartSample and rowEndSample as sample indices (the end one past its
+// last sample); the last row ends with the capture, taking in a short tail.
 func (a *Analysis) rowStart(r int) time.Duration {
 	return min(seconds(float64(r)*a.RowSeconds), a.Duration)
 }
 
-// rowEnd is where row r ends (the capture's end for the last row).
 func (a *Analysis) rowEnd(r int) time.Duration {
 	if r >= len(a.Rows)-1 {
 		return a.Duration
@@ -48,13 +49,10 @@ func (a *Analysis) rowEnd(r int) time.Duration {
 	return a.rowStart(r + 1)
 }
 
-// rowStartSample is the index of row r's first sample.
 func (a *Analysis) rowStartSample(r int) int64 {
 	return min(int64(math.Floor(float64(r)*a.RowSamples)), a.Samples)
 }
 
-// rowEndSample is the index one past row r's last sample (Samples for the
-// last row, which takes in a short tail).
 func (a *Analysis) rowEndSample(r int) int64 {
 	if r >= len(a.Rows)-1 {
 		return a.Samples

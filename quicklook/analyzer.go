@@ -8,7 +8,6 @@ import (
 	"gonum.org/v1/gonum/dsp/fourier"
 )
 
-// errFinished is returned by Write after Finish.
 var errFinished = errors.New("quicklook: write after Finish")
 
 // Analyzer is an io.Writer for raw ci8 bytes (interleaved int8 I, Q) that
@@ -44,8 +43,7 @@ type rowAcc struct {
 }
 
 // NewAnalyzer returns an Analyzer for p (zero FFTSize and Rows take the
-// defaults). Invalid parameters make every Write fail with p.Validate's
-// error.
+// defaults); with invalid parameters every Write fails, naming them all.
 func NewAnalyzer(p Params) *Analyzer {
 	p = p.withDefaults()
 	a := &Analyzer{p: p}

@@ -13,7 +13,6 @@ const (
 	observedUnknown = "UNKNOWN"
 )
 
-// Detector settings.
 const (
 	// defaultThresholdDB replaces a threshold that is not a positive number.
 	defaultThresholdDB = 10.0

@@ -13,12 +13,10 @@ import (
 	"golang.org/x/image/math/fixed"
 )
 
-// canvas is an RGBA image with the few drawing operations the quick-look
-// needs.
+// canvas is an RGBA image with the drawing operations the quick-look needs.
 type canvas struct {
-	img         *image.RGBA
-	small, text font.Face
-	title       font.Face
+	img                *image.RGBA
+	small, text, title font.Face
 }
 
 var (

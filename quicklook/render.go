@@ -52,7 +52,6 @@ type Meta struct {
 	Simulated bool
 }
 
-// errNoAnalysis is returned by RenderPNG for a nil Analysis.
 var errNoAnalysis = errors.New("quicklook: no analysis to render")
 
 // RenderPNG writes the quick-look: the spectrogram (time down, frequency
@@ -170,10 +169,8 @@ func scaleFor(a *Analysis) colourScale {
 		return colourScale{minDBFS, minDBFS + 30}
 	}
 	hi := slices.Max(all)
-	lo := percentile(all, 0.05)
-	lo = max(lo, hi-90)
-	hi = max(hi, lo+30)
-	return colourScale{lo, hi}
+	lo := max(percentile(all, 0.05), hi-90)
+	return colourScale{lo, max(hi, lo+30)}
 }
 
 func drawSpectrogram(c *canvas, a *Analysis, d Detection) {
@@ -333,8 +330,7 @@ func drawSpectrum(c *canvas, a *Analysis, d Detection) {
 	c.yTicks(r, lo, hi, step, yOf, false)
 	c.textAt(c.small, "dBFS/bin", r.Min.X-8, r.Min.Y-8, alignRight, ink)
 	if d.Burst {
-		x := freqX(a, r, d.PeakOffsetHz)
-		c.vline(x, r.Min.Y, r.Max.Y, peakLine)
+		c.vline(freqX(a, r, d.PeakOffsetHz), r.Min.Y, r.Max.Y, peakLine)
 	}
 	cols := []color.RGBA{meanCol, burstCl}
 	for i := len(curves) - 1; i >= 0; i-- { // the mean on top, the burst's peak above it

@@ -16,7 +16,6 @@ import (
 // metadata in x.sigmf-meta.
 const (
 	sigMFMetaExt  = ".sigmf-meta"
-	sigMFDataExt  = ".sigmf-data"
 	sigMFDatatype = "ci8" // the only datatype this package reads
 
 	// MaxSigMFMetaBytes bounds the metadata read beside a capture.

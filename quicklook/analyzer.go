@@ -171,15 +171,12 @@ func (a *Analyzer) Finish() *Analysis {
 		return a.result
 	}
 	n := int64(a.p.FFTSize)
-	tail := int64(a.fill / 2)
-	samples := a.frame*n + tail
-	// Open the row of the last (partial) frame, transformed or not, so
-	// that the rows cover the capture; mergeTail folds it in when thin.
-	switch {
-	case tail > 0:
-		a.rowFor(a.frame * n)
-	case a.frame > 0:
-		a.rowFor((a.frame - 1) * n)
+	samples := a.frame*n + int64(a.fill/2)
+	// Open the row where the last (partial) frame starts, transformed or
+	// not, so that the rows cover the capture; mergeTail folds it in when
+	// thin.
+	if samples > 0 {
+		a.rowFor((samples - 1) / n * n)
 	}
 	a.result = a.build(samples)
 	return a.result

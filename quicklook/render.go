@@ -311,14 +311,9 @@ func drawSpectrum(c *canvas, a *Analysis, d Detection) {
 	if d.Burst {
 		curves = append(curves, burstSpectrum(a, d))
 	}
-	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, s := range curves {
-		for _, v := range s {
-			lo, hi = min(lo, v), max(hi, v)
-		}
-	}
-	if math.IsInf(lo, 0) {
-		lo, hi = minDBFS, minDBFS+10
+	lo, hi := minDBFS, minDBFS+10
+	if all := slices.Concat(curves...); len(all) > 0 && !math.IsInf(slices.Min(all), 0) {
+		lo, hi = slices.Min(all), slices.Max(all)
 	}
 	lo, hi = lo-3, max(hi+3, lo+13)
 	step := niceStep(hi-lo, 5)

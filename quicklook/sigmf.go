@@ -103,9 +103,9 @@ func ParseSigMFMeta(data []byte) (SigMFMeta, error) {
 		return 0
 	}
 
-	global, ok := object(top["global"])
-	if !ok && top["global"] != nil {
-		bad("global", top["global"], "must be an object")
+	var global map[string]json.RawMessage // null, unlike absent, is an error
+	if raw, ok := read(top, "", "global", &global, "must be an object"); ok && global == nil {
+		bad("global", raw, "must be an object")
 	}
 	if raw, ok := read(global, "global.", "core:datatype", &m.Datatype, "must be a string"); ok && m.Datatype != sigMFDatatype {
 		bad("global.core:datatype", raw, "only "+sigMFDatatype+" (interleaved int8 I/Q) can be read")
@@ -115,8 +115,8 @@ func ParseSigMFMeta(data []byte) (SigMFMeta, error) {
 
 	var caps []json.RawMessage // null reads as none
 	if _, ok := read(top, "", "captures", &caps, "must be an array"); ok && len(caps) > 0 {
-		first, ok := object(caps[0])
-		if !ok {
+		var first map[string]json.RawMessage
+		if json.Unmarshal(caps[0], &first) != nil || first == nil {
 			bad("captures[0]", caps[0], "must be an object")
 		}
 		m.FrequencyHz = hertz(first, "captures[0].", "core:frequency", true)
@@ -132,14 +132,4 @@ func ParseSigMFMeta(data []byte) (SigMFMeta, error) {
 		return SigMFMeta{}, err
 	}
 	return m, nil
-}
-
-// object decodes raw as a JSON object; ok is false for anything else
-// (null and absent included).
-func object(raw json.RawMessage) (map[string]json.RawMessage, bool) {
-	var m map[string]json.RawMessage
-	if raw == nil || json.Unmarshal(raw, &m) != nil || m == nil {
-		return nil, false
-	}
-	return m, true
 }

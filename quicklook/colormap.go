@@ -77,8 +77,8 @@ func toPaletted(src *image.RGBA) *image.Paletted {
 	dst := image.NewPaletted(src.Bounds(), palette)
 	index := make(map[uint32]uint8, 512)
 	for i, c := range palette {
-		r, g, b, _ := c.RGBA()
-		index[key(uint8(r>>8), uint8(g>>8), uint8(b>>8))] = uint8(i)
+		c := c.(color.RGBA)
+		index[key(c.R, c.G, c.B)] = uint8(i)
 	}
 	prev, prevIdx := uint32(1<<31), uint8(0)
 	for i, j := 0, 0; i < len(src.Pix); i, j = i+4, j+1 {

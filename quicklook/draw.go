@@ -1,6 +1,7 @@
 package quicklook
 
 import (
+	"cmp"
 	"image"
 	"image/color"
 	"image/draw"
@@ -70,14 +71,8 @@ func (c *canvas) frame(r image.Rectangle, col color.Color) {
 
 // line draws a two-pixel-high line from (x0,y0) to (x1,y1) (Bresenham).
 func (c *canvas) line(x0, y0, x1, y1 int, clip image.Rectangle, col color.RGBA) {
-	sx, sy := 1, 1
-	if x1 < x0 {
-		sx = -1
-	}
-	if y1 < y0 {
-		sy = -1
-	}
-	dx, dy := (x1-x0)*sx, -(y1-y0)*sy
+	sx, sy := cmp.Compare(x1, x0), cmp.Compare(y1, y0)
+	dx, dy := (x1-x0)*sx, -(y1-y0)*sy // |x1-x0|, -|y1-y0|
 	e := dx + dy
 	for {
 		for _, p := range [2]image.Point{{x0, y0}, {x0, y0 + 1}} {

@@ -146,32 +146,14 @@ var modeNames = []string{"nodevice", "noclock", "stall", "exit1", "fast", "burst
 
 func parseModes(s string) (modes, error) {
 	var m modes
+	flags := []*bool{&m.nodevice, &m.noclock, &m.stall, &m.exit1, &m.fast, &m.burst, &m.oldfw, &m.fw2023, &m.slowarm, &m.slowstop} // as modeNames
 	var bad []string
 	for _, f := range strings.Split(s, ",") {
-		switch strings.TrimSpace(f) {
-		case "":
-		case "nodevice":
-			m.nodevice = true
-		case "noclock":
-			m.noclock = true
-		case "stall":
-			m.stall = true
-		case "exit1":
-			m.exit1 = true
-		case "fast":
-			m.fast = true
-		case "burst":
-			m.burst = true
-		case "oldfw":
-			m.oldfw = true
-		case "fw2023":
-			m.fw2023 = true
-		case "slowarm":
-			m.slowarm = true
-		case "slowstop":
-			m.slowstop = true
-		default:
-			bad = append(bad, fmt.Sprintf("%q", strings.TrimSpace(f)))
+		f = strings.TrimSpace(f)
+		if i := slices.Index(modeNames, f); i >= 0 {
+			*flags[i] = true
+		} else if f != "" {
+			bad = append(bad, fmt.Sprintf("%q", f))
 		}
 	}
 	if len(bad) > 0 {

@@ -99,16 +99,10 @@ type errUsage struct {
 // parseTransfer replays hackrf_transfer 2022.09.1's argument handling, in
 // its order, so the first complaint is the one the real tool prints.
 func parseTransfer(prog string, args []string, m modes, stderr io.Writer) (*xfer, *errUsage) {
-	x := &xfer{lna: 8, vga: 20}
-	var (
-		freqGiven, rateGiven bool
-		freq                 float64
-		rate                 float64
-		bw                   float64
-		modeCount            int
-		ppm                  uint32
-		crystal              bool
-	)
+	x := &xfer{}
+	modeCount := 0
+	floats := map[byte]float64{}             // -f, -s, -b as given
+	u32s := map[byte]uint32{'l': 8, 'g': 20} // the 32-bit options, with defaults
 	g := &getopt{prog: prog, args: args, optstring: transferOptstring}
 	for {
 		c, arg, msg, ok := g.next()
@@ -116,7 +110,6 @@ func parseTransfer(prog string, args []string, m modes, stderr io.Writer) (*xfer
 			break
 		}
 		valid := true
-		var u uint64
 		switch c {
 		case 'r', 't':
 			x.receive, x.transmit = x.receive || c == 'r', x.transmit || c == 't'
@@ -125,32 +118,12 @@ func parseTransfer(prog string, args []string, m modes, stderr io.Writer) (*xfer
 		case 'd':
 			s := arg
 			x.serial = &s
-		case 'f':
-			freq, valid = strtod(arg)
-			freqGiven = true
-		case 's':
-			rate, valid = strtod(arg)
-			rateGiven = true
-		case 'b':
-			bw, valid = strtod(arg)
-			x.hasBW = true
-		case 'a':
+		case 'f', 's', 'b':
+			floats[c], valid = strtod(arg)
+		case 'a', 'p', 'l', 'g', 'x', 'C':
+			var u uint64
 			u, valid = parseUint(arg, 32)
-			v := uint32(u)
-			x.amp = &v
-		case 'p':
-			u, valid = parseUint(arg, 32)
-			v := uint32(u)
-			x.antenna = &v
-		case 'l':
-			u, valid = parseUint(arg, 32)
-			x.lna = uint32(u)
-		case 'g':
-			u, valid = parseUint(arg, 32)
-			x.vga = uint32(u)
-		case 'x':
-			u, valid = parseUint(arg, 32)
-			x.txvga = uint32(u)
+			u32s[c] = uint32(u)
 		case 'n':
 			x.limit = true
 			x.samples, valid = parseUint(arg, 64)
@@ -158,9 +131,6 @@ func parseTransfer(prog string, args []string, m modes, stderr io.Writer) (*xfer
 			x.stats = true
 		case 'R':
 			x.repeat = true
-		case 'C':
-			u, valid = parseUint(arg, 32)
-			ppm, crystal = uint32(u), true
 		case 'H':
 			x.hwSync = true
 		case 'c', 'w', 'S', 'i', 'o', 'm', 'F':
@@ -172,6 +142,13 @@ func parseTransfer(prog string, args []string, m modes, stderr io.Writer) (*xfer
 			return nil, argError(fmt.Sprintf("argument error: '-%c %s' invalid parameter(s) (-2)", c, arg))
 		}
 	}
+	x.lna, x.vga, x.txvga = u32s['l'], u32s['g'], u32s['x']
+	if v, ok := u32s['a']; ok {
+		x.amp = &v
+	}
+	if v, ok := u32s['p']; ok {
+		x.antenna = &v
+	}
 	if x.lna%8 != 0 {
 		fmt.Fprintln(stderr, "warning: lna_gain (-l) must be a multiple of 8")
 	}
@@ -182,7 +159,7 @@ func parseTransfer(prog string, args []string, m modes, stderr io.Writer) (*xfer
 		return nil, argError("argument error: num_samples must be less than 9223372036854775808/9223372036854Mio")
 	}
 	x.freqHz = defaultFreqHz
-	if freqGiven {
+	if freq, ok := floats['f']; ok {
 		x.freqHz = toInt64(freq)
 		if x.freqHz > freqMaxHz || x.freqHz < freqMinHz {
 			return nil, argError(fmt.Sprintf("argument error: freq_hz should be between %d and %d.", int64(freqMinHz), int64(freqMaxHz)))
@@ -195,7 +172,7 @@ func parseTransfer(prog string, args []string, m modes, stderr io.Writer) (*xfer
 		return nil, argError("argument error: antenna_enable shall be 0 or 1.")
 	}
 	x.sampleRate = defaultSampleRateHz
-	if rateGiven {
+	if rate, ok := floats['s']; ok {
 		x.sampleRate = toUint32(rate)
 		if x.sampleRate > sampleRateMaxHz {
 			return nil, argError(fmt.Sprintf("argument error: sample_rate_hz should be less than or equal to %d Hz/%.03f MHz", sampleRateMaxHz, 20.0))
@@ -204,7 +181,8 @@ func parseTransfer(prog string, args []string, m modes, stderr io.Writer) (*xfer
 			return nil, argError(fmt.Sprintf("argument error: sample_rate_hz should be greater than or equal to %d Hz/%.03f MHz", sampleRateMinHz, 2.0))
 		}
 	}
-	if x.hasBW {
+	if bw, ok := floats['b']; ok {
+		x.hasBW = true
 		hz := toUint32(bw)
 		if hz > bwMaxHz {
 			return nil, argError(fmt.Sprintf("argument error: baseband_filter_bw_hz must be less or equal to %d Hz/%.03f MHz", bwMaxHz, 28.0))
@@ -220,7 +198,7 @@ func parseTransfer(prog string, args []string, m modes, stderr io.Writer) (*xfer
 	if modeCount < 1 {
 		return nil, argError("specify one of: -t, -c, -r, -w")
 	}
-	if crystal {
+	if ppm, ok := u32s['C']; ok {
 		// C arithmetic: (1000000 - ppm) is unsigned 32-bit and wraps.
 		k := uint32(1000000) - ppm
 		x.sampleRate = uint32(float64(x.sampleRate)*float64(k)/1000000 + 0.5)

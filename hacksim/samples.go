@@ -53,25 +53,9 @@ func newTone(sampleRate uint32, offsetHz, levelDB float64, from, to int64) tone 
 		amp:   math.Sqrt(2 * noiseSigma * noiseSigma * math.Pow(10, (burstDB+levelDB)/10))}
 }
 
-// addTone adds a burst to every block from now on.
-func (s *source) addTone(t tone) {
-	s.tones = append(s.tones, t)
-	if s.buf == nil {
-		s.buf = make([]byte, blockSize)
-	}
-}
-
-// addChirp adds a chirp burst to every block from now on.
-func (s *source) addChirp(c chirp) {
-	s.chirps = append(s.chirps, c)
-	if s.buf == nil {
-		s.buf = make([]byte, blockSize)
-	}
-}
-
 func newSource(seed uint64, sampleRate uint32, burst bool, from, to int64) *source {
 	rng := rand.New(rand.NewPCG(seed, seed2))
-	s := &source{rng: rng, pool: make([]byte, poolSize), energy: make([]uint64, poolSize+1)}
+	s := &source{rng: rng, pool: make([]byte, poolSize), energy: make([]uint64, poolSize+1), buf: make([]byte, blockSize)}
 	for i := range s.pool {
 		v := math.Round(rng.NormFloat64() * noiseSigma)
 		v = math.Max(-128, math.Min(127, v))
@@ -79,7 +63,7 @@ func newSource(seed uint64, sampleRate uint32, burst bool, from, to int64) *sour
 		s.energy[i+1] = s.energy[i] + uint64(v*v)
 	}
 	if burst {
-		s.addTone(newTone(sampleRate, burstOffsetHz, 0, from, to))
+		s.tones = append(s.tones, newTone(sampleRate, burstOffsetHz, 0, from, to))
 	}
 	return s
 }
@@ -92,52 +76,52 @@ func (s *source) block(first int64) ([]byte, uint64) {
 	noise := s.pool[off : off+blockSize]
 	last := first + blockSize/2
 	copied := false
-	for _, t := range s.tones {
-		if last <= t.from || first >= t.to {
-			continue
+	// add adds v(k) to each sample k in [lo, hi), on a copy of the noise.
+	add := func(lo, hi int64, v func(k int64) complex128) {
+		if lo >= hi {
+			return
 		}
 		if !copied {
 			copy(s.buf, noise)
 			copied = true
 		}
-		lo, hi := max(first, t.from), min(last, t.to)
+		for k := lo; k < hi; k++ {
+			z := v(k)
+			i := 2 * (k - first)
+			s.buf[i] = clip8(float64(int8(s.buf[i])) + real(z))
+			s.buf[i+1] = clip8(float64(int8(s.buf[i+1])) + imag(z))
+		}
+	}
+	for _, t := range s.tones {
+		lo := max(first, t.from)
 		// The phase comes from the absolute sample index, so the tone is
 		// continuous across blocks; within a block a phasor is rotated.
 		ph := cmplx.Exp(complex(0, t.omega*float64(lo-t.from)))
 		step := cmplx.Exp(complex(0, t.omega))
-		for k := lo; k < hi; k++ {
-			i := 2 * (k - first)
-			s.buf[i] = clip8(float64(int8(s.buf[i])) + t.amp*real(ph))
-			s.buf[i+1] = clip8(float64(int8(s.buf[i+1])) + t.amp*imag(ph))
+		add(lo, min(last, t.to), func(int64) complex128 {
+			z := complex(t.amp*real(ph), t.amp*imag(ph))
 			ph *= step
-		}
+			return z
+		})
 	}
+	// One sample of slack each side: at() decides by the sample's own
+	// time, which float rounding may put a hair across the window.
 	for _, c := range s.chirps {
-		if last <= c.from-1 || first >= c.to+1 {
-			continue
-		}
-		if !copied {
-			copy(s.buf, noise)
-			copied = true
-		}
-		// One sample of slack each side: at() decides by the sample's own
-		// time, which float rounding may put a hair across the window.
-		for k := max(first, c.from-1); k < min(last, c.to+1); k++ {
-			v := c.at(k)
-			i := 2 * (k - first)
-			s.buf[i] = clip8(float64(int8(s.buf[i])) + real(v))
-			s.buf[i+1] = clip8(float64(int8(s.buf[i+1])) + imag(v))
-		}
+		add(max(first, c.from-1), min(last, c.to+1), c.at)
 	}
 	if !copied {
 		return noise, s.energy[off+blockSize] - s.energy[off]
 	}
+	return s.buf, energy(s.buf)
+}
+
+// energy is the sum of squares of the ci8 bytes b, as the tool computes power.
+func energy(b []byte) uint64 {
 	var e uint64
-	for _, b := range s.buf {
-		v := int64(int8(b))
-		e += uint64(v * v)
+	for _, v := range b {
+		e += uint64(int64(int8(v)) * int64(int8(v)))
 	}
-	return s.buf, e
+	return e
 }
 
 func clip8(v float64) byte {

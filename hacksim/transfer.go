@@ -128,10 +128,7 @@ func (s *session) prepare() {
 		}
 		s.src = newSource(s.m.runSeed(x.path), x.sampleRate, s.m.burst, from, to)
 		if s.m.stall || s.m.exit1 {
-			s.failAfter = 2 * uint64(5*x.sampleRate)
-			if x.limit {
-				s.failAfter = 2 * (x.samples / 3)
-			}
+			s.failAfter = 2 * uint64(from) // stall and burst both start a third in
 		}
 	} else {
 		s.txBuf = make([]byte, blockSize)
@@ -154,7 +151,7 @@ func (s *session) stream() int {
 		if s.waiting && !s.start.IsZero() && !now.Before(s.start) {
 			s.waiting, s.flowing = false, true // the edge
 		}
-		due := s.start.Add(time.Duration(s.blocks+1) * s.blockDur)
+		due := s.due()
 		if s.flowing && (s.m.fast || !now.Before(due)) {
 			s.deliver()
 			select {
@@ -227,25 +224,28 @@ func (s *session) arm() {
 		return
 	}
 	switch s.m.trigger {
+	case triggerIgnore:
+		return
 	case triggerPPS:
 		s.start = s.m.nextEdge(s.began)
-		s.waiting, s.flowing = true, false
 	case triggerNone:
 		s.start = time.Time{}
-		s.waiting, s.flowing = true, false
 	}
+	s.waiting, s.flowing = true, false
 }
 
 // firstTrue is the true time of sample 0 (the host clock's reading
 // corrected by HACKRF_SIM_PPS_OFFSET_NS).
 func (s *session) firstTrue() time.Time { return s.m.trueTime(s.start) }
 
+// due is when the next block arrives (at the sample rate).
+func (s *session) due() time.Time { return s.start.Add(time.Duration(s.blocks+1) * s.blockDur) }
+
 // waitNextBlock lets the next block arrive before a signal is handled, so
 // the final interval is never empty (see the package documentation).
 func (s *session) waitNextBlock() {
 	if !s.m.fast {
-		due := s.start.Add(time.Duration(s.blocks+1) * s.blockDur)
-		time.Sleep(time.Until(due))
+		time.Sleep(time.Until(s.due()))
 	}
 	s.deliver()
 }
@@ -285,16 +285,9 @@ func (s *session) rxBlock() {
 		return
 	}
 	s.listen()
-	data, energy := s.src.block(s.blocks * blockSize / 2)
-	s.blocks++
-	s.total += blockSize
-	s.ivBytes += blockSize
-	s.ivEnergy += energy
-	n := uint64(blockSize)
-	if s.x.limit {
-		n = min(n, s.remaining)
-		s.remaining -= n
-	}
+	data, e := s.src.block(s.blocks * blockSize / 2)
+	s.count(blockSize, e)
+	n := s.take()
 	if _, err := s.out.Write(data[:n]); err != nil {
 		// The real tool stops quietly on a short write (disk full): exit 0.
 		s.stop()
@@ -333,14 +326,14 @@ func (s *session) listen() {
 		off := float64(a.FrequencyHz - s.x.freqHz)
 		from, to, ok := onAirWindow(a, delay, s.firstTrue(), s.x.sampleRate)
 		if chirpInBand(off, s.x.sampleRate) && ok {
-			s.src.addChirp(newChirp(s.firstTrue(), a.Start.Add(delay), a.DurationS, s.x.sampleRate, off, l.levelDB, from, to))
+			s.src.chirps = append(s.src.chirps, newChirp(s.firstTrue(), a.Start.Add(delay), a.DurationS, s.x.sampleRate, off, l.levelDB, from, to))
 		}
 		return
 	}
 	off, inBand := heardOffsetHz(a, s.x.freqHz, s.x.sampleRate)
 	from, to, ok := onAirWindow(a, l.delay, s.firstTrue(), s.x.sampleRate)
 	if inBand && ok {
-		s.src.addTone(newTone(s.x.sampleRate, off, l.levelDB, from, to))
+		s.src.tones = append(s.src.tones, newTone(s.x.sampleRate, off, l.levelDB, from, to))
 	}
 }
 
@@ -348,11 +341,7 @@ func (s *session) listen() {
 // (bounded by -n, rewound with -R) and counted when sent; the last one
 // completes the flush, which stops the loop.
 func (s *session) txBlock() {
-	want := uint64(blockSize)
-	if s.x.limit {
-		want = min(want, s.remaining)
-		s.remaining -= want
-	}
+	want := s.take()
 	n, err := io.ReadFull(s.in, s.txBuf[:want])
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
 		io.WriteString(s.errw, "Could not read input file.\n")
@@ -374,18 +363,31 @@ func (s *session) txBlock() {
 		n += m
 	}
 	s.txRead += uint64(n)
-	s.blocks++
-	s.total += uint64(n)
-	s.ivBytes += uint64(n)
-	for _, b := range s.txBuf[:n] {
-		v := uint64(int64(int8(b)) * int64(int8(b)))
-		s.ivEnergy += v
-	}
+	s.count(uint64(n), energy(s.txBuf[:n]))
 	if (s.x.limit && s.remaining == 0) || uint64(n) < want {
 		s.flowing = false
 		s.flushComplete = true
 		s.stop()
 	}
+}
+
+// take is how many bytes of a block to write or send: all of it, or
+// under -n what remains, which it uses up.
+func (s *session) take() uint64 {
+	n := uint64(blockSize)
+	if s.x.limit {
+		n = min(n, s.remaining)
+		s.remaining -= n
+	}
+	return n
+}
+
+// count is one block of n bytes (energy their sum of squares) delivered.
+func (s *session) count(n, energy uint64) {
+	s.blocks++
+	s.total += n
+	s.ivBytes += n
+	s.ivEnergy += energy
 }
 
 // stop is stop_main_loop.

@@ -2,6 +2,7 @@ package hacksim
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -22,10 +23,7 @@ func cf(v float64, width, prec int) string {
 	default:
 		s = strconv.FormatFloat(v, 'f', prec, 64)
 	}
-	if len(s) < width {
-		s = strings.Repeat(" ", width-len(s)) + s
-	}
-	return s
+	return fmt.Sprintf("%*s", width, s)
 }
 
 // parseUint is the tools' parse_u32/parse_u64: an optional 0x or 0b prefix

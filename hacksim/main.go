@@ -40,14 +40,21 @@ func Main(name string, args []string, env func(string) string, stdout, stderr io
 	if env == nil {
 		env = func(string) string { return "" }
 	}
-	// Every run says first what it is (doc.go, "What it says it is").
-	io.WriteString(markerStream(name, stdout, stderr), marker+"\n")
+	// Every run says first what it is (doc.go, "What it says it is"), where
+	// the real tool prints its results, so that whoever reads those reads
+	// it too: stderr for hackrf_transfer, whose stdout may be the samples.
+	tool := toolName(name)
+	if tool == "hackrf_info" || tool == "hackrf_clock" {
+		io.WriteString(stdout, marker+"\n")
+	} else {
+		io.WriteString(stderr, marker+"\n")
+	}
 	m, err := parseEnv(env)
 	if err != nil {
 		fmt.Fprintf(stderr, "hacksim: %v\n", err)
 		return 2
 	}
-	switch toolName(name) {
+	switch tool {
 	case "hackrf_info":
 		return runInfo(m, stdout)
 	case "hackrf_clock":
@@ -77,9 +84,7 @@ func parseEnv(env func(string) string) (modes, error) {
 	if m.seed, err = parseSeed(env(SeedEnv)); err != nil {
 		errs = append(errs, err.Error())
 	}
-	if err := m.parseTiming(env); err != nil {
-		errs = append(errs, err.Error())
-	}
+	errs = append(errs, m.parseTiming(env)...)
 	if len(errs) > 0 {
 		return m, errors.New(strings.Join(errs, "; "))
 	}
@@ -91,19 +96,6 @@ func parseEnv(env func(string) string) (modes, error) {
 // same text; importing hackrfcli here would make its tests' use of the
 // simulator a cycle).
 const marker = "hacksim: SIMULATED HackRF: rfhandoff's simulator, no radio (the samples are synthetic)"
-
-// markerStream is where a tool prints marker: where the
-// real tool prints its results, so that whoever reads those reads the
-// marker too: stdout for hackrf_info and hackrf_clock, stderr for
-// hackrf_transfer (whose stdout may be the samples, with -r -) and for a
-// name that is no tool.
-func markerStream(name string, stdout, stderr io.Writer) io.Writer {
-	switch toolName(name) {
-	case "hackrf_info", "hackrf_clock":
-		return stdout
-	}
-	return stderr
-}
 
 // modes is the parsed HACKRF_SIM (and HACKRF_SIM_ONAIR).
 type modes struct {

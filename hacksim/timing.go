@@ -3,7 +3,6 @@ package hacksim
 import (
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 )
 
@@ -52,8 +51,8 @@ type timing struct {
 	delayNS   *time.Duration // nil: unset, the on-air burst is the tone
 }
 
-// parseTiming reads the three variables into m, naming every bad one.
-func (t *timing) parseTiming(env func(string) string) error {
+// parseTiming reads the three variables, returning a problem for every bad one.
+func (t *timing) parseTiming(env func(string) string) []string {
 	var probs []string
 	if v := env(TriggerEnv); v != "" {
 		tr, ok := triggerNames[v]
@@ -77,10 +76,7 @@ func (t *timing) parseTiming(env func(string) string) error {
 		d := time.Duration(n)
 		t.delayNS = &d
 	}
-	if len(probs) > 0 {
-		return fmt.Errorf("%s", strings.Join(probs, "; "))
-	}
-	return nil
+	return probs
 }
 
 // trueTime is the true time at which this node's host clock reads host.

@@ -319,20 +319,21 @@ func (s *session) listen() {
 		fmt.Fprintf(s.errw, "hacksim: %s: %v\n", OnAirEnv, err)
 		return
 	}
+	// With HACKRF_SIM_DELAY_NS the ns-resolution coupling: the chirp, heard
+	// delay_ms plus it after its emission (true time).
+	delay := l.delay
 	if s.m.delayNS != nil {
-		// The ns-resolution coupling: the chirp, heard delay_ms plus
-		// HACKRF_SIM_DELAY_NS after its emission (true time).
-		delay := l.delay + *s.m.delayNS
-		off := float64(a.FrequencyHz - s.x.freqHz)
-		from, to, ok := onAirWindow(a, delay, s.firstTrue(), s.x.sampleRate)
-		if chirpInBand(off, s.x.sampleRate) && ok {
-			s.src.chirps = append(s.src.chirps, newChirp(s.firstTrue(), a.Start.Add(delay), a.DurationS, s.x.sampleRate, off, l.levelDB, from, to))
-		}
+		delay += *s.m.delayNS
+	}
+	from, to, ok := onAirWindow(a, delay, s.firstTrue(), s.x.sampleRate)
+	if !ok {
 		return
 	}
-	off, inBand := heardOffsetHz(a, s.x.freqHz, s.x.sampleRate)
-	from, to, ok := onAirWindow(a, l.delay, s.firstTrue(), s.x.sampleRate)
-	if inBand && ok {
+	if s.m.delayNS != nil {
+		if off := float64(a.FrequencyHz - s.x.freqHz); chirpInBand(off, s.x.sampleRate) {
+			s.src.chirps = append(s.src.chirps, newChirp(s.firstTrue(), a.Start.Add(delay), a.DurationS, s.x.sampleRate, off, l.levelDB, from, to))
+		}
+	} else if off, inBand := heardOffsetHz(a, s.x.freqHz, s.x.sampleRate); inBand {
 		s.src.tones = append(s.src.tones, newTone(s.x.sampleRate, off, l.levelDB, from, to))
 	}
 }
@@ -444,11 +445,14 @@ func (s *session) finish(exitCode int) int {
 	if s.x.transmit {
 		call, kind = "hackrf_stop_tx()", "underruns"
 	}
-	if gone {
-		io.WriteString(w, call+" failed: "+usbGone+"\n")
-	} else {
-		io.WriteString(w, call+" done\n")
+	done := func(call string) { // a vanished device fails every call
+		if gone {
+			io.WriteString(w, call+" failed: "+usbGone+"\n")
+		} else {
+			io.WriteString(w, call+" done\n")
+		}
 	}
+	done(call)
 	if s.x.stats {
 		switch {
 		case s.m.oldfw:
@@ -459,11 +463,7 @@ func (s *session) finish(exitCode int) int {
 			fmt.Fprintf(w, "Transfer statistics:\n%d bytes transferred by M0\n%d bytes transferred by M4\n0 %s, longest 0 bytes\n", s.total, s.total, kind)
 		}
 	}
-	if gone {
-		io.WriteString(w, "hackrf_close() failed: "+usbGone+"\n")
-	} else {
-		io.WriteString(w, "hackrf_close() done\n")
-	}
+	done("hackrf_close()")
 	io.WriteString(w, "hackrf_exit() done\n")
 	if s.file != nil {
 		s.file.Close()

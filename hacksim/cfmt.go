@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -68,45 +69,16 @@ func parseUint(s string, bits int) (uint64, bool) {
 	return v, true
 }
 
-// strtod reads the longest leading decimal number of s the way C's strtod
-// does for the tools' frequency arguments ("433.92e6" and "433920000junk"
-// both work). It fails only when no number starts the string.
+// cNumber is the longest leading decimal number the way C's strtod reads
+// the tools' frequency arguments ("433.92e6" and "433920000junk" both
+// work): an exponent only with digits, inf or nan in any case.
+var cNumber = regexp.MustCompile(`^[+-]?((?i:inf|nan)|(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?)`)
+
+// strtod reads a number as C's strtod does for the tools. It fails only
+// when no number starts the string.
 func strtod(s string) (float64, bool) {
-	s = strings.TrimLeft(s, " \t\n\v\f\r")
-	i := 0
-	if i < len(s) && (s[i] == '+' || s[i] == '-') {
-		i++
-	}
-	if rest := strings.ToLower(s[i:]); strings.HasPrefix(rest, "inf") || strings.HasPrefix(rest, "nan") {
-		v, err := strconv.ParseFloat(s[:i+3], 64)
-		return v, err == nil
-	}
-	digits := 0
-	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-		i, digits = i+1, digits+1
-	}
-	if i < len(s) && s[i] == '.' {
-		i++
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i, digits = i+1, digits+1
-		}
-	}
-	if digits == 0 {
-		return 0, false
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		j := i + 1
-		if j < len(s) && (s[j] == '+' || s[j] == '-') {
-			j++
-		}
-		if j < len(s) && s[j] >= '0' && s[j] <= '9' {
-			for j < len(s) && s[j] >= '0' && s[j] <= '9' {
-				j++
-			}
-			i = j
-		}
-	}
-	v, err := strconv.ParseFloat(s[:i], 64)
+	num := cNumber.FindString(strings.TrimLeft(s, " \t\n\v\f\r"))
+	v, err := strconv.ParseFloat(num, 64)
 	if err != nil && !errors.Is(err, strconv.ErrRange) {
 		return 0, false
 	}

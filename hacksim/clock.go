@@ -41,19 +41,15 @@ func runClock(prog string, args []string, m modes, stdout, stderr io.Writer) int
 		}
 		valid := true
 		switch c {
-		case 'r':
-			read = true
+		case 'r', 'o':
+			read, clkout = read || c == 'r', clkout || c == 'o'
 			_, valid = parseUint(arg, 32)
 		case 'a':
 			read = true
-		case 'o':
-			clkout = true
-			_, valid = parseUint(arg, 32)
 		case 'i':
 			clkin = true
 		case 'd':
-			s := arg
-			serial = &s
+			serial = &arg
 		default: // 'h', '?' and getopt errors: usage, exit 0
 			if msg != "" {
 				fmt.Fprintln(stderr, msg)

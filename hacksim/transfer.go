@@ -39,12 +39,11 @@ type session struct {
 	errw io.Writer
 	sigs <-chan os.Signal
 
-	out    io.Writer // RX destination
-	in     *os.File  // TX source
-	file   *os.File  // the file to fclose (nil for -r -)
-	src    *source
-	txBuf  []byte
-	txRead uint64 // bytes read from the TX file so far
+	out   io.Writer // RX destination
+	in    *os.File  // TX source
+	file  *os.File  // the file to fclose (nil for -r -)
+	src   *source
+	txBuf []byte
 
 	// began is the tool's t_start (its one-second timer, "Total time");
 	// start is when sample 0 is taken, by the host clock: began, or with
@@ -90,7 +89,7 @@ func (s *session) header() {
 	x := s.x
 	w := s.errw
 	fmt.Fprintf(w, "call hackrf_set_sample_rate(%d Hz/%s MHz)\n", x.sampleRate, cf(float64(float32(x.sampleRate)/1e6), 0, 3))
-	if x.hasBW {
+	if x.bwHz != 0 {
 		fmt.Fprintf(w, "call hackrf_set_baseband_filter_bandwidth(%d Hz/%s MHz)\n", x.bwHz, cf(float64(float32(x.bwHz)/1e6), 0, 3))
 	}
 	sync := 0
@@ -133,7 +132,7 @@ func (s *session) prepare() {
 	} else {
 		s.txBuf = make([]byte, blockSize)
 	}
-	s.blockDur = time.Duration(float64(blockSize) / x.bytesPerSecond() * float64(time.Second))
+	s.blockDur = time.Duration(float64(blockSize) / (2 * float64(x.sampleRate)) * float64(time.Second)) // I and Q bytes
 }
 
 // stream runs the tool's main loop: USB blocks arrive at the sample rate
@@ -234,10 +233,6 @@ func (s *session) arm() {
 	s.waiting, s.flowing = true, false
 }
 
-// firstTrue is the true time of sample 0 (the host clock's reading
-// corrected by HACKRF_SIM_PPS_OFFSET_NS).
-func (s *session) firstTrue() time.Time { return s.m.trueTime(s.start) }
-
 // due is when the next block arrives (at the sample rate).
 func (s *session) due() time.Time { return s.start.Add(time.Duration(s.blocks+1) * s.blockDur) }
 
@@ -288,12 +283,8 @@ func (s *session) rxBlock() {
 	data, e := s.src.block(s.blocks * blockSize / 2)
 	s.count(blockSize, e)
 	n := s.take()
-	if _, err := s.out.Write(data[:n]); err != nil {
-		// The real tool stops quietly on a short write (disk full): exit 0.
-		s.stop()
-		return
-	}
-	if s.x.limit && s.remaining == 0 {
+	// The real tool stops quietly on a short write (disk full) too: exit 0.
+	if _, err := s.out.Write(data[:n]); err != nil || (s.x.limit && s.remaining == 0) {
 		s.stop()
 	}
 }
@@ -325,13 +316,14 @@ func (s *session) listen() {
 	if s.m.delayNS != nil {
 		delay += *s.m.delayNS
 	}
-	from, to, ok := onAirWindow(a, delay, s.firstTrue(), s.x.sampleRate)
+	first := s.m.trueTime(s.start) // sample 0's true time
+	from, to, ok := onAirWindow(a, delay, first, s.x.sampleRate)
 	if !ok {
 		return
 	}
 	if s.m.delayNS != nil {
 		if off := float64(a.FrequencyHz - s.x.freqHz); chirpInBand(off, s.x.sampleRate) {
-			s.src.chirps = append(s.src.chirps, newChirp(s.firstTrue(), a.Start.Add(delay), a.DurationS, s.x.sampleRate, off, l.levelDB, from, to))
+			s.src.chirps = append(s.src.chirps, newChirp(first, a.Start.Add(delay), a.DurationS, s.x.sampleRate, off, l.levelDB, from, to))
 		}
 	} else if off, inBand := heardOffsetHz(a, s.x.freqHz, s.x.sampleRate); inBand {
 		s.src.tones = append(s.src.tones, newTone(s.x.sampleRate, off, l.levelDB, from, to))
@@ -349,7 +341,7 @@ func (s *session) txBlock() {
 		s.stop()
 		return
 	}
-	if n == 0 && s.txRead == 0 {
+	if n == 0 && s.total == 0 {
 		s.stop() // an empty file: nothing to send
 		return
 	}
@@ -363,10 +355,8 @@ func (s *session) txBlock() {
 		}
 		n += m
 	}
-	s.txRead += uint64(n)
 	s.count(uint64(n), energy(s.txBuf[:n]))
 	if (s.x.limit && s.remaining == 0) || uint64(n) < want {
-		s.flowing = false
 		s.flushComplete = true
 		s.stop()
 	}

@@ -76,14 +76,12 @@ type xfer struct {
 	serial            *string
 	freqHz            int64
 	sampleRate        uint32
-	lna, vga, txvga   uint32
 	amp               *uint32
 	antenna           *uint32
 	limit             bool
 	samples           uint64
-	stats             bool // -B
-	bwHz              uint32
-	hasBW             bool
+	stats             bool   // -B
+	bwHz              uint32 // 0: no -b
 	repeat            bool
 	hwSync            bool // -H: start on the trigger input's edge
 }
@@ -116,8 +114,7 @@ func parseTransfer(prog string, args []string, m modes, stderr io.Writer) (*xfer
 			modeCount++
 			x.path = arg
 		case 'd':
-			s := arg
-			x.serial = &s
+			x.serial = &arg
 		case 'f', 's', 'b':
 			floats[c], valid = strtod(arg)
 		case 'a', 'p', 'l', 'g', 'x', 'C':
@@ -142,17 +139,16 @@ func parseTransfer(prog string, args []string, m modes, stderr io.Writer) (*xfer
 			return nil, argError(fmt.Sprintf("argument error: '-%c %s' invalid parameter(s) (-2)", c, arg))
 		}
 	}
-	x.lna, x.vga, x.txvga = u32s['l'], u32s['g'], u32s['x']
 	if v, ok := u32s['a']; ok {
 		x.amp = &v
 	}
 	if v, ok := u32s['p']; ok {
 		x.antenna = &v
 	}
-	if x.lna%8 != 0 {
+	if u32s['l']%8 != 0 { // the gains only warn: the simulator has none
 		fmt.Fprintln(stderr, "warning: lna_gain (-l) must be a multiple of 8")
 	}
-	if x.vga%2 != 0 {
+	if u32s['g']%2 != 0 {
 		fmt.Fprintln(stderr, "warning: vga_gain (-g) must be a multiple of 2")
 	}
 	if x.samples >= samplesMax {
@@ -182,7 +178,6 @@ func parseTransfer(prog string, args []string, m modes, stderr io.Writer) (*xfer
 		}
 	}
 	if bw, ok := floats['b']; ok {
-		x.hasBW = true
 		hz := toUint32(bw)
 		if hz > bwMaxHz {
 			return nil, argError(fmt.Sprintf("argument error: baseband_filter_bw_hz must be less or equal to %d Hz/%.03f MHz", bwMaxHz, 28.0))
@@ -217,6 +212,3 @@ func parseTransfer(prog string, args []string, m modes, stderr io.Writer) (*xfer
 }
 
 func argError(msg string) *errUsage { return &errUsage{msg: msg, usage: true, code: 1} }
-
-// bytesPerSecond is the stream rate: one I and one Q byte per sample.
-func (x *xfer) bytesPerSecond() float64 { return 2 * float64(x.sampleRate) }

@@ -9,20 +9,13 @@ import (
 	"strings"
 )
 
-// cf formats v like C's printf("%<width>.<prec>f") with glibc: special
-// values are "inf", "-inf" and "-nan" (0.0/0.0 carries the sign bit on
-// x86-64, and the tool's empty-interval power is exactly that).
+// cf formats v like C's printf("%<width>.<prec>f") with glibc, whose
+// special values are "inf", "-inf" and "-nan" (0.0/0.0 carries the sign
+// bit on x86-64, and the tool's empty-interval power is exactly that).
 func cf(v float64, width, prec int) string {
-	var s string
-	switch {
-	case math.IsNaN(v):
-		s = "-nan"
-	case math.IsInf(v, 1):
-		s = "inf"
-	case math.IsInf(v, -1):
-		s = "-inf"
-	default:
-		s = strconv.FormatFloat(v, 'f', prec, 64)
+	s := strconv.FormatFloat(v, 'f', prec, 64)
+	if c, ok := map[string]string{"NaN": "-nan", "+Inf": "inf", "-Inf": "-inf"}[s]; ok {
+		s = c
 	}
 	return fmt.Sprintf("%*s", width, s)
 }

@@ -1,9 +1,11 @@
 package hacksim
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"strconv"
@@ -11,12 +13,8 @@ import (
 	"time"
 )
 
-// OnAirEnv names the on-air coupling of the demo sandbox (PROTOCOL#simulator):
-// "<delay_ms>:<level_db>:<path>". While receiving, the simulator looks for
-// the on-air file at path before each USB block; once it is there, the
-// samples whose times fall into the transmission it describes, shifted by
-// delay_ms, carry the burst tone at level_db relative to the burst mode's
-// level (0 dB: 25 dB above the noise).
+// OnAirEnv names the on-air coupling of the demo sandbox,
+// "<delay_ms>:<level_db>:<path>" (doc.go, PROTOCOL#simulator).
 const OnAirEnv = "HACKRF_SIM_ONAIR"
 
 // OnAir is the on-air file: one transmission the sandbox put on the air.
@@ -82,16 +80,15 @@ func readOnAir(path string) (OnAir, error) {
 		return OnAir{}, err
 	}
 	defer f.Close()
-	data := make([]byte, maxOnAirBytes+1)
-	n, err := f.Read(data)
+	data, err := io.ReadAll(io.LimitReader(f, maxOnAirBytes+1))
 	if err != nil {
 		return OnAir{}, fmt.Errorf("%s: %w", path, err)
 	}
-	if n > maxOnAirBytes {
+	if len(data) > maxOnAirBytes {
 		return OnAir{}, fmt.Errorf("%s: larger than %d bytes", path, maxOnAirBytes)
 	}
 	var a OnAir
-	dec := json.NewDecoder(strings.NewReader(string(data[:n])))
+	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&a); err != nil {
 		return OnAir{}, fmt.Errorf("%s: %w", path, err)

@@ -6,36 +6,17 @@ import (
 	"time"
 )
 
-// The environment of the simulator's time keeping (PROTOCOL#simulator):
-// what the trigger input of hackrf_transfer -H sees, how far this node's
-// host clock is off true time, and how much later than the emission this
-// node hears the on-air burst, at nanosecond resolution.
+// The environment of the simulator's time keeping (doc.go, "Time";
+// PROTOCOL#simulator).
 const (
-	// TriggerEnv: "pps" (the default: a rising edge at every whole second
-	// of true time), "none" (nothing connected: no edge ever) or "ignore"
-	// (firmware that ignores -H: data at once, greatscottgadgets/hackrf
-	// #1292).
+	// TriggerEnv is what the trigger input of -H sees: pps, none or ignore.
 	TriggerEnv = "HACKRF_SIM_TRIGGER"
-	// PPSOffsetEnv: a signed decimal number of nanoseconds, the host clock
-	// minus true time; this node's PPS edges fall at its host clock's whole
-	// seconds plus it.
+	// PPSOffsetEnv is the host clock minus true time, in nanoseconds.
 	PPSOffsetEnv = "HACKRF_SIM_PPS_OFFSET_NS"
-	// DelayEnv: a decimal number of nanoseconds from 0 to 60 s, added to
-	// HACKRF_SIM_ONAIR's delay_ms; set, the on-air burst this node hears is
-	// the chirp (chirp.go) instead of the tone.
+	// DelayEnv is added to HACKRF_SIM_ONAIR's delay_ms, in nanoseconds;
+	// set, the on-air burst heard is the chirp instead of the tone.
 	DelayEnv = "HACKRF_SIM_DELAY_NS"
 )
-
-// trigger is what the board's trigger input sees under -H.
-type trigger int
-
-const (
-	triggerPPS trigger = iota
-	triggerNone
-	triggerIgnore
-)
-
-var triggerNames = map[string]trigger{"pps": triggerPPS, "none": triggerNone, "ignore": triggerIgnore}
 
 // maxPPSOffset and maxDelay bound the two durations to what a lab meets
 // (a clock a day off is not synchronised at all).
@@ -46,7 +27,7 @@ const (
 
 // timing is the parsed TriggerEnv, PPSOffsetEnv and DelayEnv.
 type timing struct {
-	trigger   trigger
+	trigger   string         // pps ("" too), none or ignore
 	ppsOffset time.Duration  // host clock − true time
 	delayNS   *time.Duration // nil: unset, the on-air burst is the tone
 }
@@ -55,11 +36,10 @@ type timing struct {
 func (t *timing) parseTiming(env func(string) string) []string {
 	var probs []string
 	if v := env(TriggerEnv); v != "" {
-		tr, ok := triggerNames[v]
-		if !ok {
+		if v != "pps" && v != "none" && v != "ignore" {
 			probs = append(probs, fmt.Sprintf("%s=%q: want pps, none or ignore", TriggerEnv, v))
 		}
-		t.trigger = tr
+		t.trigger = v
 	}
 	if v := env(PPSOffsetEnv); v != "" {
 		n, err := strconv.ParseInt(v, 10, 64)

@@ -209,26 +209,22 @@ func (s *session) stream() int {
 	return s.finish(exitCode)
 }
 
-// slowArm is how much later than its start-up without -H a board of
-// HACKRF_SIM=slowarm arms under -H.
+// slowArm is how much later HACKRF_SIM=slowarm arms under -H.
 const slowArm = 1200 * time.Millisecond
 
 // arm is -H: no block flows until the trigger input's first rising edge
-// after arming (now), which HACKRF_SIM_TRIGGER decides: the next whole
-// second of true time (pps), never (none), or no wait at all (ignore:
-// firmware that ignores -H, as HACKRF_SIM=fw2023's does whatever the
-// input sees). Sample 0 is taken exactly at the edge.
+// after arming (now), where sample 0 is taken (doc.go, "Time").
 func (s *session) arm() {
 	if !s.x.hwSync || s.m.fw2023 {
 		return
 	}
 	switch s.m.trigger {
-	case triggerIgnore:
+	case "ignore":
 		return
-	case triggerPPS:
-		s.start = s.m.nextEdge(s.began)
-	case triggerNone:
+	case "none":
 		s.start = time.Time{}
+	default:
+		s.start = s.m.nextEdge(s.began)
 	}
 	s.waiting, s.flowing = true, false
 }
@@ -252,15 +248,12 @@ func (s *session) caught(sig os.Signal) {
 	}
 	fmt.Fprintf(s.errw, "Caught signal %d\n", n)
 	if s.m.slowstop {
-		// A board slow to stop streaming: the end sequence follows the
-		// signal only after slowStop.
 		time.Sleep(slowStop)
 	}
 	s.doExit, s.interrupted = true, true
 }
 
-// slowStop is how long the slowstop mode takes from a signal to its end
-// sequence.
+// slowStop is how long HACKRF_SIM=slowstop takes from a signal to the end.
 const slowStop = 2 * time.Second
 
 // deliver is one USB transfer completing.
@@ -290,12 +283,10 @@ func (s *session) rxBlock() {
 }
 
 // listen looks for the on-air file (HACKRF_SIM_ONAIR) before each block
-// until it is there, then adds the transmission it describes for the
-// samples that fall into it, as this receiver hears it: its delay and level,
-// at the tone's offset from the frequency it is tuned to (nothing outside
-// its band). A block is built only after the look, and its samples were
-// all taken before it is due, so a transmission that starts after the file
-// was written is heard from its first sample.
+// until it is there, then adds the transmission as this receiver hears it.
+// A block is built only after the look, and its samples were all taken
+// before it is due, so a transmission that starts after the file was
+// written is heard from its first sample.
 func (s *session) listen() {
 	l := s.m.onair
 	if l == nil || s.listened {

@@ -6,16 +6,11 @@ import (
 	"time"
 )
 
-// The chirp is the on-air burst a node hears when HACKRF_SIM_DELAY_NS is
-// set: a band-limited wideband signal whose cross-correlation between two
-// nodes' recordings has one sharp peak, so the lag between them can be
-// measured to a fraction of a sample (package alignment). Every
-// chirpPeriod it sweeps linearly over chirpSweep of the sample rate,
-// centred on the transmission's frequency; each period starts at its own
-// phase (a hash of the period's index), so the signal does not repeat and
-// the correlation has no second peak a period away. It is synthesised
-// analytically at each sample's own time minus the delay, with no rounding
-// to whole samples: a delay of a fraction of a sample shows in the samples.
+// The chirp (doc.go) is a band-limited wideband signal whose
+// cross-correlation between two nodes' recordings has one sharp peak, so
+// the lag between them can be measured to a fraction of a sample (package
+// alignment). Each period starts at its own phase (a hash of its index),
+// so the correlation has no second peak a period away.
 const (
 	chirpPeriod = time.Millisecond
 	chirpSweep  = 0.5 // of the sample rate, within every period
@@ -33,10 +28,8 @@ type chirp struct {
 	amp   float64
 }
 
-// newChirp is the chirp a node hears whose sample 0 was taken at first
-// (true time), arriving at arrival (true time) for durS seconds, offHz
-// from its centre, levelDB relative to burstDB, over the window
-// [from, to).
+// newChirp is the chirp heard over [from, to) by a node whose sample 0 was
+// taken at first, arriving at arrival (both true time).
 func newChirp(first, arrival time.Time, durS float64, rate uint32, offHz, levelDB float64, from, to int64) chirp {
 	// A Duration is whole nanoseconds: exact, then one rounding to float.
 	base := float64(first.Sub(arrival)) / float64(time.Second)

@@ -70,19 +70,17 @@ func Main(name string, args []string, env func(string) string, stdout, stderr io
 	return 2
 }
 
-// parseEnv reads every HACKRF_SIM* variable; any bad one ends the run
-// with exit 2, the error naming every problem of every variable.
+// parseEnv reads every HACKRF_SIM* variable, naming every problem.
 func parseEnv(env func(string) string) (modes, error) {
 	var errs []string
-	m, err := parseModes(env("HACKRF_SIM"))
-	if err != nil {
-		errs = append(errs, err.Error())
-	}
-	if m.onair, err = parseOnAirEnv(env(OnAirEnv)); err != nil {
-		errs = append(errs, err.Error())
-	}
-	if m.seed, err = parseSeed(env(SeedEnv)); err != nil {
-		errs = append(errs, err.Error())
+	m, modesErr := parseModes(env("HACKRF_SIM"))
+	onair, onairErr := parseOnAirEnv(env(OnAirEnv))
+	seed, seedErr := parseSeed(env(SeedEnv))
+	m.onair, m.seed = onair, seed
+	for _, err := range []error{modesErr, onairErr, seedErr} {
+		if err != nil {
+			errs = append(errs, err.Error())
+		}
 	}
 	errs = append(errs, m.parseTiming(env)...)
 	if len(errs) > 0 {
@@ -105,10 +103,8 @@ type modes struct {
 	timing
 }
 
-// SeedEnv names the noise's seed: a decimal uint64 makes every capture
-// the same (tests); unset, each run draws its own from the time, its pid
-// and the output file, so two captures (two runs, two nodes) never share
-// a SHA-256.
+// SeedEnv names the noise's seed (doc.go): unset, each run draws its own,
+// so two captures (two runs, two nodes) never share a SHA-256.
 const SeedEnv = "HACKRF_SIM_SEED"
 
 func parseSeed(v string) (*uint64, error) {
@@ -122,8 +118,7 @@ func parseSeed(v string) (*uint64, error) {
 	return &n, nil
 }
 
-// runSeed is the seed of a capture into path: HACKRF_SIM_SEED, else one of
-// this run's own.
+// runSeed is the seed of a capture into path.
 func (m modes) runSeed(path string) uint64 {
 	if m.seed != nil {
 		return *m.seed

@@ -127,11 +127,9 @@ func WriteOnAir(path string, a OnAir) error {
 	return nil
 }
 
-// onAirWindow is the sample window [from, to) of a stream whose sample 0
-// was taken at streamStart, at rate samples per second, during which a
-// transmission a, arriving delay later, is heard; ok is false when no
-// sample of the stream falls into it. Sample k is taken at
-// streamStart + k/rate.
+// onAirWindow is the sample window [from, to) during which a, arriving
+// delay later, is heard by a stream whose sample k is taken at
+// streamStart + k/rate; ok is false when no sample falls into it.
 func onAirWindow(a OnAir, delay time.Duration, streamStart time.Time, rate uint32) (from, to int64, ok bool) {
 	begin := a.Start.Add(delay).Sub(streamStart).Seconds()
 	from = int64(math.Ceil(begin * float64(rate)))

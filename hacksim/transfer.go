@@ -80,9 +80,8 @@ func (s *session) open(stdout io.Writer) bool {
 	}
 	if err != nil {
 		fmt.Fprintf(s.errw, "Failed to open file: %s\n", s.x.path)
-		return false
 	}
-	return true
+	return err == nil
 }
 
 func (s *session) header() {
@@ -144,7 +143,6 @@ func (s *session) stream() int {
 	s.arm()
 	s.lastWake = s.began
 	nextTick := s.began.Add(time.Second)
-	exitCode := 0
 	for {
 		now := time.Now()
 		if s.waiting && !s.start.IsZero() && !now.Before(s.start) {
@@ -195,8 +193,7 @@ func (s *session) stream() int {
 		// -H disables the stall exit for the whole run.
 		if s.ivBytes == 0 && !s.flushComplete && !s.x.hwSync {
 			io.WriteString(s.errw, "\nCouldn't transfer any bytes for one second.\n")
-			exitCode = 1
-			break
+			return s.finish(1)
 		}
 		s.ivBytes, s.ivEnergy = 0, 0
 		// The real loop runs while hackrf_is_streaming() is true: a
@@ -206,7 +203,7 @@ func (s *session) stream() int {
 			break
 		}
 	}
-	return s.finish(exitCode)
+	return s.finish(0)
 }
 
 // slowArm is how much later HACKRF_SIM=slowarm arms under -H.
@@ -391,23 +388,21 @@ func (s *session) progress(now time.Time) {
 	line := fmt.Sprintf("%s MiB / %s sec = %s MiB/second, average power %s dBfs",
 		cf(float64(float32(s.ivBytes)/1e6), 4, 1), cf(float64(td), 5, 3), cf(float64(rate/1e6), 4, 1), cf(db, 3, 1))
 	if s.x.stats {
+		// A plausible, deterministic M0/M4 buffer distance (of 32 KiB).
+		level := int(s.blocks%5) * 8192
 		switch {
 		case s.m.oldfw:
 			line += "\nhackrf_get_m0_state() failed: " + unsupported
 		case s.m.exit1 && !s.flowing && s.x.receive:
 			line += "\nhackrf_get_m0_state() failed: " + usbGone
 		case s.x.receive:
-			line += fmt.Sprintf(", %d bytes free in buffer, 0 overruns, longest 0 bytes", s.bufferLevel())
+			line += fmt.Sprintf(", %d bytes free in buffer, 0 overruns, longest 0 bytes", level)
 		default:
-			line += fmt.Sprintf(", %d bytes filled in buffer, 0 underruns, longest 0 bytes", s.bufferLevel())
+			line += fmt.Sprintf(", %d bytes filled in buffer, 0 underruns, longest 0 bytes", level)
 		}
 	}
 	io.WriteString(s.errw, line+"\n")
 }
-
-// bufferLevel is a plausible, deterministic M0/M4 buffer distance (the
-// firmware's buffer is 32 KiB).
-func (s *session) bufferLevel() int { return int(s.blocks%5) * 8192 }
 
 // finish prints the end-of-run sequence and closes the file.
 func (s *session) finish(exitCode int) int {

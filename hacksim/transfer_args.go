@@ -3,6 +3,7 @@ package hacksim
 import (
 	"fmt"
 	"io"
+	"slices"
 )
 
 // transferUsage is hackrf_transfer 2022.09.1's usage text, printed on
@@ -59,11 +60,8 @@ var basebandFilters = []uint32{1750000, 2500000, 3500000, 5000000, 5500000, 6000
 // computeBasebandFilterBW is hackrf_compute_baseband_filter_bw: the
 // largest filter not above the request (the smallest filter at least).
 func computeBasebandFilterBW(hz uint32) uint32 {
-	i := 0
-	for i < len(basebandFilters)-1 && basebandFilters[i] < hz {
-		i++
-	}
-	if i > 0 && basebandFilters[i] > hz {
+	i, found := slices.BinarySearch(basebandFilters, hz)
+	if !found && i > 0 {
 		i--
 	}
 	return basebandFilters[i]

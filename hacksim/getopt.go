@@ -46,53 +46,39 @@ func (g *getopt) next() (c byte, arg, msg string, ok bool) {
 	c = a[g.j]
 	g.j++
 	idx := strings.IndexByte(g.optstring, c)
-	if c == ':' || idx < 0 {
-		g.endCluster(a)
-		return '?', "", fmt.Sprintf("%s: invalid option -- '%c'", g.prog, c), true
-	}
-	if idx+1 >= len(g.optstring) || g.optstring[idx+1] != ':' {
-		g.endCluster(a)
+	known := c != ':' && idx >= 0
+	if !known || !strings.HasPrefix(g.optstring[idx+1:], ":") {
+		if g.j >= len(a) { // the end of the cluster
+			g.i, g.j = g.i+1, 0
+		}
+		if !known {
+			return '?', "", fmt.Sprintf("%s: invalid option -- '%c'", g.prog, c), true
+		}
 		return c, "", "", true
 	}
-	if g.j < len(a) {
-		arg = a[g.j:]
-		g.i, g.j = g.i+1, 0
-		return c, arg, "", true
+	// The argument: the rest of the cluster, else the next argument.
+	arg, g.i, g.j = a[g.j:], g.i+1, 0
+	if arg == "" && g.i < len(g.args) {
+		arg, g.i = g.args[g.i], g.i+1
+	} else if arg == "" {
+		return '?', "", fmt.Sprintf("%s: option requires an argument -- '%c'", g.prog, c), true
 	}
-	g.i, g.j = g.i+1, 0
-	if g.i < len(g.args) {
-		arg = g.args[g.i]
-		g.i++
-		return c, arg, "", true
-	}
-	return '?', "", fmt.Sprintf("%s: option requires an argument -- '%c'", g.prog, c), true
-}
-
-func (g *getopt) endCluster(a string) {
-	if g.j >= len(a) {
-		g.i, g.j = g.i+1, 0
-	}
+	return c, arg, "", true
 }
 
 func (g *getopt) nextLong(a string) (byte, string, string, bool) {
 	name, val, hasVal := strings.Cut(a[2:], "=")
 	lo, known := g.long[name]
-	if !known {
+	switch {
+	case !known:
 		return '?', "", fmt.Sprintf("%s: unrecognized option '%s'", g.prog, a), true
-	}
-	if !lo.hasArg {
-		if hasVal {
-			return '?', "", fmt.Sprintf("%s: option '--%s' doesn't allow an argument", g.prog, name), true
-		}
-		return lo.short, "", "", true
-	}
-	if hasVal {
+	case !lo.hasArg && hasVal:
+		return '?', "", fmt.Sprintf("%s: option '--%s' doesn't allow an argument", g.prog, name), true
+	case !lo.hasArg || hasVal:
 		return lo.short, val, "", true
-	}
-	if g.i < len(g.args) {
-		val = g.args[g.i]
+	case g.i < len(g.args):
 		g.i++
-		return lo.short, val, "", true
+		return lo.short, g.args[g.i-1], "", true
 	}
 	return '?', "", fmt.Sprintf("%s: option '--%s' requires an argument", g.prog, name), true
 }

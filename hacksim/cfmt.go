@@ -43,15 +43,10 @@ func parseUint(s string, bits int) (uint64, bool) {
 	if base == 16 && len(s) > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') {
 		s = s[2:]
 	}
-	if s == "" {
-		return 0, false
-	}
+	// ParseUint saturates on overflow as strtoull does, and fails on "".
 	v, err := strconv.ParseUint(s, base, 64)
-	if err != nil {
-		if !errors.Is(err, strconv.ErrRange) {
-			return 0, false
-		}
-		v = math.MaxUint64
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return 0, false
 	}
 	if neg {
 		v = -v

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/creack/pty"
@@ -67,7 +68,7 @@ func (d *runner) start(spec childSpec) (*child, error) {
 		return nil, err
 	}
 	args := append([]string{argv0, "--config", spec.Policy}, spec.Args...)
-	c := &child{name: spec.Side + " " + joinArgs(spec.Args), exited: make(chan struct{}), copied: make(chan struct{})}
+	c := &child{name: spec.Side + " " + strings.Join(spec.Args, " "), exited: make(chan struct{}), copied: make(chan struct{})}
 	attr := &os.ProcAttr{Dir: d.dirOf(spec.Side), Env: d.envOf(spec.Side)}
 	var closeAfter []*os.File
 	var reader *os.File
@@ -92,7 +93,7 @@ func (d *runner) start(spec childSpec) (*child, error) {
 		attr.Files[1] = w
 		closeAfter = append(closeAfter, w)
 		reader = r
-		t := &teeLines{w: os.Stdout, onLine: spec.OnLine}
+		t := &teeLines{w: os.Stdout, lineSplitter: lineSplitter{each: spec.OnLine}}
 		sinkTo, flush = t, t.flush
 	case attachPipes:
 		devnull, err := os.Open(os.DevNull)
@@ -115,7 +116,7 @@ func (d *runner) start(spec childSpec) (*child, error) {
 				}
 			}
 		} else {
-			ls := &lineSplitter{out: d.out, prefix: sidePrefix(spec.Side)}
+			ls := prefixed(d.out, sidePrefix(spec.Side))
 			sinkTo, flush = ls, ls.flush
 		}
 	case attachPTY:
@@ -132,11 +133,11 @@ func (d *runner) start(spec childSpec) (*child, error) {
 		attr.Sys = ttyAttr()
 		closeAfter = append(closeAfter, slave)
 		reader = master
-		c.auto = &autoOperator{side: spec.Side, out: d.out, prefix: sidePrefix(spec.Side), term: master, answers: spec.Answers, onLine: spec.OnLine}
+		c.auto = &autoOperator{side: spec.Side, out: d.out, term: master, answers: spec.Answers, onLine: spec.OnLine}
 		sinkTo, flush = c.auto, c.auto.flush
 	}
 
-	proc, err := os.StartProcess(d.exe, args, attr)
+	proc, err := os.StartProcess(d.o.Exe, args, attr)
 	for _, f := range closeAfter {
 		f.Close()
 	}
@@ -226,15 +227,4 @@ func (c *child) interrupt() error {
 
 func sidePrefix(side string) string {
 	return fmt.Sprintf("%-4s | ", side)
-}
-
-func joinArgs(args []string) string {
-	s := ""
-	for i, a := range args {
-		if i > 0 {
-			s += " "
-		}
-		s += a
-	}
-	return s
 }

@@ -1,9 +1,11 @@
 package demo
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -49,61 +51,48 @@ func plain(b []byte) string {
 	return s
 }
 
-// lineSplitter feeds a child's output to the sink line by line.
+// lineSplitter hands a child's output to each, line by line, as plain text.
 type lineSplitter struct {
-	out    *sink
-	prefix string
-	buf    []byte
+	each func(string)
+	buf  []byte
 }
 
 func (l *lineSplitter) Write(p []byte) (int, error) {
 	l.buf = append(l.buf, p...)
 	for {
-		i := strings.IndexByte(string(l.buf), '\n')
+		i := bytes.IndexByte(l.buf, '\n')
 		if i < 0 {
-			break
+			return len(p), nil
 		}
-		l.out.line(l.prefix, plain(l.buf[:i]))
+		text := plain(l.buf[:i])
 		l.buf = l.buf[i+1:]
+		l.each(text)
 	}
-	return len(p), nil
 }
 
-// flush prints a last line that had no newline.
+// flush hands on a last line that had no newline.
 func (l *lineSplitter) flush() {
 	if len(l.buf) > 0 {
-		l.out.line(l.prefix, plain(l.buf))
+		l.each(plain(l.buf))
 		l.buf = nil
 	}
 }
 
+// prefixed prints each line to the sink after prefix.
+func prefixed(out *sink, prefix string) *lineSplitter {
+	return &lineSplitter{each: func(text string) { out.line(prefix, text) }}
+}
+
 // teeLines passes output through unchanged and hands each line, as plain
-// text, to onLine.
+// text, to its lineSplitter.
 type teeLines struct {
-	w      io.Writer
-	onLine func(string)
-	buf    []byte
+	w io.Writer
+	lineSplitter
 }
 
 func (t *teeLines) Write(p []byte) (int, error) {
 	_, _ = t.w.Write(p)
-	t.buf = append(t.buf, p...)
-	for {
-		i := strings.IndexByte(string(t.buf), '\n')
-		if i < 0 {
-			break
-		}
-		t.onLine(plain(t.buf[:i]))
-		t.buf = t.buf[i+1:]
-	}
-	return len(p), nil
-}
-
-func (t *teeLines) flush() {
-	if len(t.buf) > 0 {
-		t.onLine(plain(t.buf))
-		t.buf = nil
-	}
+	return t.lineSplitter.Write(p)
 }
 
 // Answer is one prompt --auto expects and what it types there.
@@ -127,15 +116,13 @@ var questionMarkers = []string{"[A] Approve", "Type exactly: "}
 type autoOperator struct {
 	side    string
 	out     *sink
-	prefix  string
 	term    io.Writer // the pty master: what is written here is typed
 	answers []Answer
 	onLine  func(string) // optional: every line shown, plain
 
 	mu       sync.Mutex
-	partial  []byte          // the current line, not yet ended
+	lines    lineSplitter    // its buf is the current line, not yet ended
 	seen     strings.Builder // plain text since the last answer
-	typed    []string        // replies typed, in order
 	echoWant string          // the echo of the last reply, to mark it
 	err      error
 }
@@ -143,31 +130,30 @@ type autoOperator struct {
 func (a *autoOperator) Write(p []byte) (int, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	a.partial = append(a.partial, p...)
-	for {
-		i := strings.IndexByte(string(a.partial), '\n')
-		if i < 0 {
-			break
-		}
-		text := plain(a.partial[:i])
-		a.partial = a.partial[i+1:]
-		a.show(text)
-		a.seen.WriteString(text + "\n")
-		if a.onLine != nil {
-			a.onLine(text)
-		}
+	if a.lines.each == nil {
+		a.lines.each = a.line
 	}
+	_, _ = a.lines.Write(p)
 	a.maybeAnswer()
 	return len(p), nil
+}
+
+// line shows a whole line and keeps it for the question it may be part of.
+func (a *autoOperator) line(text string) {
+	a.show(text)
+	a.seen.WriteString(text + "\n")
+	if a.onLine != nil {
+		a.onLine(text)
+	}
 }
 
 func (a *autoOperator) show(text string) {
 	if a.echoWant != "" && text == a.echoWant {
 		a.echoWant = ""
-		a.out.line(a.prefix, text+"      <- typed by demo --auto")
+		a.out.line(sidePrefix(a.side), text+"      <- typed by demo --auto")
 		return
 	}
-	a.out.line(a.prefix, text)
+	a.out.line(sidePrefix(a.side), text)
 }
 
 // maybeAnswer types the next reply when the input line of its question is
@@ -175,15 +161,14 @@ func (a *autoOperator) show(text string) {
 // prompt, so answering only at the input line is both what a person does
 // and the only thing that works.
 func (a *autoOperator) maybeAnswer() {
-	if a.err != nil || plain(a.partial) != inputLine {
+	if a.err != nil || plain(a.lines.buf) != inputLine {
 		return
 	}
 	seen := a.seen.String()
-	if len(a.answers) > 0 && hasLine(seen, a.answers[0].Prompt) {
+	if len(a.answers) > 0 && slices.Contains(strings.Split(seen, "\n"), a.answers[0].Prompt) {
 		next := a.answers[0]
 		a.answers = a.answers[1:]
 		a.seen.Reset()
-		a.typed = append(a.typed, next.Reply)
 		a.echoWant = inputLine + next.Reply
 		if _, err := io.WriteString(a.term, next.Reply+"\n"); err != nil {
 			a.err = fmt.Errorf("typing on %s's terminal: %w", a.side, err)
@@ -195,42 +180,26 @@ func (a *autoOperator) maybeAnswer() {
 			q := strings.TrimSpace(seen[i:])
 			// Never answered: the step fails.
 			a.err = fmt.Errorf("%s asked a question the demo does not answer on its own: %q", a.side, q)
-			a.out.line(a.prefix, "(demo --auto: this question was not expected; it stays unanswered)")
+			a.out.line(sidePrefix(a.side), "(demo --auto: this question was not expected; it stays unanswered)")
 			return
 		}
 	}
-}
-
-// hasLine reports whether text holds line as a whole line.
-func hasLine(text, line string) bool {
-	for _, l := range strings.Split(text, "\n") {
-		if l == line {
-			return true
-		}
-	}
-	return false
 }
 
 // flush prints the unfinished last line.
 func (a *autoOperator) flush() {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if len(a.partial) > 0 {
-		a.show(plain(a.partial))
-		a.partial = nil
+	if len(a.lines.buf) > 0 {
+		a.show(plain(a.lines.buf))
+		a.lines.buf = nil
 	}
 }
 
-// result reports the replies typed and the first error.
-func (a *autoOperator) result() (typed []string, pending []Answer, err error) {
+// result reports the answers not typed yet and the first error, without
+// waiting.
+func (a *autoOperator) result() (pending []Answer, err error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return append([]string(nil), a.typed...), append([]Answer(nil), a.answers...), a.err
-}
-
-// failed is the operator's error so far, without waiting.
-func (a *autoOperator) failed() error {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.err
+	return append([]Answer(nil), a.answers...), a.err
 }

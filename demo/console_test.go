@@ -43,7 +43,7 @@ func FuzzPlain(f *testing.F) {
 // demo shows, typed what it types.
 func operator(answers ...Answer) (a *autoOperator, out, typed *bytes.Buffer) {
 	out, typed = &bytes.Buffer{}, &bytes.Buffer{}
-	a = &autoOperator{side: "RX", out: &sink{w: out}, prefix: "RX   | ", term: typed, answers: answers}
+	a = &autoOperator{side: "RX", out: &sink{w: out}, term: typed, answers: answers}
 	return a, out, typed
 }
 
@@ -75,7 +75,7 @@ func TestAutoOperatorAnswersOnlyAtTheInputLine(t *testing.T) {
 	if !strings.Contains(out.String(), "RX   | > A      <- typed by demo --auto\n") {
 		t.Errorf("echo not marked:\n%s", out)
 	}
-	if _, pending, err := a.result(); len(pending) != 0 || err != nil {
+	if pending, err := a.result(); len(pending) != 0 || err != nil {
 		t.Errorf("pending %v, err %v", pending, err)
 	}
 }
@@ -100,8 +100,8 @@ func TestAutoOperatorNeverAnswersAnUnexpectedQuestion(t *testing.T) {
 			if typed.Len() != 0 {
 				t.Fatalf("typed %q for a question it was not given", typed)
 			}
-			if err := a.failed(); err == nil || !strings.HasSuffix(err.Error(), `asked a question the demo does not answer on its own: "Type exactly: AUTHORIZE DEMO_TASK"`) {
-				t.Fatalf("failed() = %v", err)
+			if _, err := a.result(); err == nil || !strings.HasSuffix(err.Error(), `asked a question the demo does not answer on its own: "Type exactly: AUTHORIZE DEMO_TASK"`) {
+				t.Fatalf("result() = %v", err)
 			}
 			if !strings.Contains(out.String(), "stays unanswered") {
 				t.Errorf("the refusal is not shown:\n%s", out)
@@ -117,7 +117,7 @@ func TestAutoOperatorNeverAnswersAnUnexpectedQuestion(t *testing.T) {
 
 func TestLineSplitterPrefixesWholeLines(t *testing.T) {
 	var out bytes.Buffer
-	l := &lineSplitter{out: &sink{w: &out}, prefix: "MAIN | "}
+	l := prefixed(&sink{w: &out}, "MAIN | ")
 	_, _ = l.Write([]byte("one\ntw"))
 	_, _ = l.Write([]byte("o\r\nthree"))
 	l.flush()

@@ -11,76 +11,55 @@ import (
 	"path/filepath"
 )
 
-// demoKey is a throw-away ed25519 key of one side, written into the
-// sandbox in OpenSSH's own formats so that git's ssh-keygen signs with it
-// and checks it (PROTOCOL#trust): no agent, no passphrase, removed with the
-// sandbox.
-type demoKey struct {
-	Principal string // its name in the other side's allowed-signers file
-	Private   string // the private key file (0600)
-	Line      string // the public key line
-}
-
-// makeKeys writes the MAIN PC's and each RX node's keys and the
-// allowed-signers files: the RX side trusts tasks signed by MAIN's key,
-// the MAIN side trusts each node's results signed by that node's key.
+// makeKeys writes the MAIN PC's and each RX node's throw-away ed25519
+// keys and the allowed-signers files: the RX side trusts tasks signed by
+// MAIN's key, the MAIN side trusts each node's results signed by that
+// node's key. They are in OpenSSH's own formats so that git's ssh-keygen
+// signs with them and checks them (PROTOCOL#trust): no agent, no
+// passphrase, removed with the sandbox.
 func (sb *Sandbox) makeKeys() error {
 	if err := os.Mkdir(sb.Keys, 0o700); err != nil {
 		return err
 	}
-	main, err := writeKey(sb.Keys, "main", "main@demo")
-	if err != nil {
-		return err
-	}
-	sb.MainKey = main.Private
-	sb.TaskSigners = filepath.Join(sb.Keys, "task_signers")
-	if err := writeSigners(sb.TaskSigners, main); err != nil {
+	sb.MainKey, sb.TaskSigners = filepath.Join(sb.Keys, "main"), filepath.Join(sb.Keys, "task_signers")
+	if err := writeKey(sb.MainKey, "main@demo", sb.TaskSigners); err != nil {
 		return err
 	}
 	// Each node its own key, and MAIN trusts each node's results only
 	// when signed by that node's key (several nodes: one allowed-signers
 	// file per node, PROTOCOL#several-nodes).
 	for _, n := range sb.nodes {
-		k, err := writeKey(sb.Keys, n.keyName(), n.principal())
-		if err != nil {
-			return err
-		}
-		n.Key, n.Signers = k.Private, filepath.Join(sb.Keys, n.keyName()+".allowed")
+		n.Key, n.Signers = filepath.Join(sb.Keys, n.Base), filepath.Join(sb.Keys, n.Base+".allowed")
 		if !sb.multi() {
-			sb.RXKey, sb.ResultSigners = k.Private, filepath.Join(sb.Keys, "result_signers")
-			n.Signers = sb.ResultSigners
+			n.Signers = filepath.Join(sb.Keys, "result_signers")
 		}
-		if err := writeSigners(n.Signers, k); err != nil {
+		if err := writeKey(n.Key, n.Base+"@demo", n.Signers); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// writeSigners writes an allowed-signers file listing only k.
-func writeSigners(path string, k demoKey) error {
-	line := fmt.Sprintf("# rfhandoff demo: who may sign\n%s namespaces=\"git\" %s\n", k.Principal, k.Line)
-	return os.WriteFile(path, []byte(line), 0o600)
-}
-
-func writeKey(dir, name, principal string) (demoKey, error) {
+// writeKey writes a new key: the private key file (0600), its .pub, and
+// the allowed-signers file signers listing only it, under principal.
+func writeKey(private, principal, signers string) error {
 	pub, priv, err := ed25519.GenerateKey(rand.Reader)
 	if err != nil {
-		return demoKey{}, err
+		return err
 	}
-	k := demoKey{Principal: principal, Private: filepath.Join(dir, name),
-		Line: "ssh-ed25519 " + base64.StdEncoding.EncodeToString(publicBlob(pub)) + " " + principal}
+	line := "ssh-ed25519 " + base64.StdEncoding.EncodeToString(publicBlob(pub)) + " " + principal
 	block, err := openSSHPrivateKey(pub, priv, principal)
 	if err != nil {
-		return demoKey{}, err
+		return err
 	}
-	if err := os.WriteFile(k.Private, pem.EncodeToMemory(block), 0o600); err != nil {
-		return demoKey{}, err
+	if err := os.WriteFile(private, pem.EncodeToMemory(block), 0o600); err != nil {
+		return err
 	}
-	if err := os.WriteFile(k.Private+".pub", []byte(k.Line+"\n"), 0o644); err != nil {
-		return demoKey{}, err
+	if err := os.WriteFile(private+".pub", []byte(line+"\n"), 0o644); err != nil {
+		return err
 	}
-	return k, nil
+	who := fmt.Sprintf("# rfhandoff demo: who may sign\n%s namespaces=\"git\" %s\n", principal, line)
+	return os.WriteFile(signers, []byte(who), 0o600)
 }
 
 // sshString appends an SSH wire-format string (uint32 length, bytes).

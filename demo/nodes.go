@@ -13,8 +13,12 @@ import (
 // branch and key, and how its simulator hears the sandbox's transmission.
 // The single-node demo has one, named "", which is today's RX laptop.
 type rxNode struct {
-	Name   string // [node] name; "" on the single-node demo
-	Side   string // the transcript's prefix: "RX", or the node's name
+	Name string // [node] name; "" on the single-node demo
+	Side string // the transcript's prefix: "RX", or the node's name
+	// Base names its checkout, policy, key and capture log: "rx" on the
+	// single-node demo, else its name.
+	Base   string
+	Who    string // "RX laptop", or "RX node <name>"
 	Dir    string // its checkout
 	Policy string // its policy file
 	Branch string // its result branch, created by the sandbox as a lab would
@@ -48,15 +52,6 @@ const (
 // MaxRXNodes is the largest --rx-nodes (PROTOCOL#several-nodes: 1 to 8).
 const MaxRXNodes = node.Max
 
-// nodeNames are the sandbox's node names: rx-a, rx-b, ...
-func nodeNames(n int) []string {
-	names := make([]string, n)
-	for i := range names {
-		names[i] = "rx-" + string(rune('a'+i))
-	}
-	return names
-}
-
 // CheckRXNodes refuses an --rx-nodes outside 1..MaxRXNodes.
 func CheckRXNodes(n int) error {
 	if n < 1 || n > MaxRXNodes {
@@ -65,24 +60,24 @@ func CheckRXNodes(n int) error {
 	return nil
 }
 
-// makeNodes lays out the nodes of a sandbox with n of them (n = 1: the
-// single node of today, in rx/ with rx.toml on rx-node).
+// makeNodes lays out the nodes of a sandbox with n of them: rx-a, rx-b,
+// ... (n = 1: the single node of today, in rx/ with rx.toml on rx-node).
 func (sb *Sandbox) makeNodes(n int) {
 	if n <= 1 {
-		sb.nodes = []*rxNode{{Side: "RX", Dir: sb.RX, Policy: sb.RXPolicy, Branch: resultBranch}}
-		return
-	}
-	for i, name := range nodeNames(n) {
-		level := 0.0 // not -0
-		if i > 0 {
-			level = float64(i) * onAirStepDB
+		sb.nodes = []*rxNode{{Side: "RX", Base: "rx", Who: "RX laptop", Branch: resultBranch}}
+	} else {
+		for i := range n {
+			name := "rx-" + string(rune('a'+i))
+			level := 0.0 // not -0
+			if i > 0 {
+				level = float64(i) * onAirStepDB
+			}
+			sb.nodes = append(sb.nodes, &rxNode{Name: name, Side: name, Base: name, Who: "RX node " + name, Branch: name,
+				DelayMS: i * onAirStepMS, LevelDB: level})
 		}
-		sb.nodes = append(sb.nodes, &rxNode{
-			Name: name, Side: name, Branch: name,
-			Dir:     filepath.Join(sb.Root, name),
-			Policy:  filepath.Join(sb.Root, name+".toml"),
-			DelayMS: i * onAirStepMS, LevelDB: level,
-		})
+	}
+	for _, node := range sb.nodes {
+		node.Dir, node.Policy = filepath.Join(sb.Root, node.Base), filepath.Join(sb.Root, node.Base+".toml")
 	}
 }
 
@@ -107,26 +102,7 @@ func (n *rxNode) recording() string {
 	return node.Recording(taskID, n.Name)
 }
 
-// principal is the node's name in MAIN's allowed-signers file.
-func (n *rxNode) principal() string {
-	if n.Name == "" {
-		return "rx@demo"
-	}
-	return n.Name + "@demo"
-}
-
 // identity is the commit identity of the node's checkout.
 func (n *rxNode) identity() gitcli.Identity {
-	if n.Name == "" {
-		return rxIdentity
-	}
-	return gitcli.Identity{Name: "RX node " + n.Name + " (rfhandoff demo)", Email: n.Name + "@demo.rfhandoff.invalid"}
-}
-
-// keyName is the node's key file name in keys/.
-func (n *rxNode) keyName() string {
-	if n.Name == "" {
-		return "rx"
-	}
-	return n.Name
+	return gitcli.Identity{Name: n.Who + " (rfhandoff demo)", Email: n.Base + "@demo.rfhandoff.invalid"}
 }

@@ -30,13 +30,13 @@ func TestNewSandboxThreeNodes(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	sb, err := NewSandbox(ctx, SandboxOptions{Exe: exe, Timing: autoTiming, Environ: os.Environ(), RXNodes: 3})
+	sb, err := NewSandbox(ctx, Options{Exe: exe, Timing: autoTiming, Environ: os.Environ(), RXNodes: 3}, "", "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = sb.remove() })
-	if sb.RX != "" || sb.RXPolicy != "" || len(sb.nodes) != 3 {
-		t.Fatalf("RX %q, RXPolicy %q, %d nodes; want no single RX laptop and 3 nodes", sb.RX, sb.RXPolicy, len(sb.nodes))
+	if _, err := os.Stat(filepath.Join(sb.Root, "rx.toml")); len(sb.nodes) != 3 || !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("%d nodes, rx.toml: %v; want no single RX laptop and 3 nodes", len(sb.nodes), err)
 	}
 	remote := &gitcli.Client{R: sb.Setup, Dir: sb.Remote}
 	mainPol, err := sb.loadConfined(sb.MainPolicy)
@@ -115,7 +115,7 @@ func TestRXNodesRefusedBeforeAnything(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "--rx-nodes") || !strings.Contains(err.Error(), "1 to 8") {
 			t.Errorf("Run with %d nodes: %v", n, err)
 		}
-		if _, err := NewSandbox(context.Background(), SandboxOptions{Exe: exe, RXNodes: n}); err == nil {
+		if _, err := NewSandbox(context.Background(), Options{Exe: exe, RXNodes: n}, "", ""); err == nil {
 			t.Errorf("NewSandbox with %d nodes accepted", n)
 		}
 	}

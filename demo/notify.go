@@ -8,9 +8,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
-	"sort"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -100,22 +102,14 @@ func (r *receiver) tally() string {
 	for _, m := range r.got {
 		n[m.Event]++
 	}
-	var names []string
-	for k := range n {
-		names = append(names, k)
+	var counts []string
+	for _, k := range slices.Sorted(maps.Keys(n)) {
+		counts = append(counts, fmt.Sprintf("%s %d", k, n[k]))
 	}
-	sort.Strings(names)
-	s := ""
-	for i, k := range names {
-		if i > 0 {
-			s += ", "
-		}
-		s += fmt.Sprintf("%s %d", k, n[k])
-	}
-	if s == "" {
+	if len(counts) == 0 {
 		return "none"
 	}
-	return s
+	return strings.Join(counts, ", ")
 }
 
 // showNotifications prints the deliveries that arrived since the last

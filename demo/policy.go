@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -88,14 +89,14 @@ func (sb *Sandbox) writePolicies(t Timing) error {
 			rx.Sync.MaxHostClockBoundS = syncMaxHostClockBoundS
 		}
 		if !sb.multi() {
-			main.Trust = config.Trust{ResultSigners: sb.ResultSigners}
-			sides = append(sides, side{n.Policy, "RX laptop", rx})
+			main.Trust = config.Trust{ResultSigners: n.Signers}
+			sides = append(sides, side{n.Policy, n.Who, rx})
 			continue
 		}
 		rx.Repo.ResultBranch = n.Branch
 		rx.Node = config.Node{Name: n.Name}
 		main.Nodes = append(main.Nodes, config.MainNode{Name: n.Name, ResultBranch: n.Branch, ResultSigners: n.Signers})
-		sides = append(sides, side{n.Policy, "RX node " + n.Name, rx})
+		sides = append(sides, side{n.Policy, n.Who, rx})
 	}
 	for _, side := range append(sides, side{sb.MainPolicy, "MAIN PC", main}) {
 		header := fmt.Sprintf("# rfhandoff demo — the %s's policy, written by `rfhandoff demo`.\n"+
@@ -109,19 +110,6 @@ func (sb *Sandbox) writePolicies(t Timing) error {
 		}
 	}
 	return nil
-}
-
-// checkout reports whether dir is one of the sandbox's checkouts.
-func (sb *Sandbox) checkout(dir string) bool {
-	if dir == sb.Main {
-		return true
-	}
-	for _, n := range sb.nodes {
-		if dir == n.Dir {
-			return true
-		}
-	}
-	return false
 }
 
 // unconfined lists every path of the policy file that leads out of the
@@ -161,7 +149,7 @@ func (sb *Sandbox) loadConfined(file string) (config.Policy, error) {
 			errs = multierror.Append(errs, fmt.Errorf("%s = %q is not inside %s", c.key, c.path, sb.Root))
 		}
 	}
-	if !sb.checkout(p.Repo.Path) {
+	if p.Repo.Path != sb.Main && !slices.ContainsFunc(sb.nodes, func(n *rxNode) bool { return n.Dir == p.Repo.Path }) {
 		errs = multierror.Append(errs, fmt.Errorf("repo.path = %q is neither sandbox checkout (MAIN's or an RX node's)", p.Repo.Path))
 	}
 	for i, n := range p.Nodes {

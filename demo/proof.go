@@ -7,13 +7,11 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"rfhandoff/alignment"
 	"rfhandoff/hacksim"
-	"rfhandoff/quicklook"
 	"rfhandoff/result"
 )
 
@@ -43,7 +41,7 @@ type nodeRecording struct {
 // each node's burst behind the first node's, measured by cross-correlation
 // (alignment.MeasureCI8), must match the lag the first-sample times and
 // the true distances predict, within the two nodes' reported bounds.
-func (d *runner) prove(ctx context.Context, n int, air hacksim.OnAir) error {
+func (d *runner) prove(ctx context.Context, n int) error {
 	d.step(n, "Proof by the signal: the nodes' recordings of the one burst")
 	d.say("Each node's COMPLETE says which edge started it (PPS), the bound of its first sample's time,")
 	d.say("and whether it is aligned. The demo reads each recording around the burst and cross-correlates it")
@@ -69,7 +67,7 @@ func (d *runner) prove(ctx context.Context, n int, air hacksim.OnAir) error {
 			d.say("%s; the reference (its lag is 0 by definition)", line)
 			continue
 		}
-		chk, lag, err := measureAgainst(ref, rec, air)
+		chk, lag, err := measureAgainst(ref, rec, d.air)
 		if err != nil {
 			d.say("%s; no lag measured: %v", line, err)
 			probs = append(probs, fmt.Sprintf("%s: %v", rec.node.Side, err))
@@ -117,21 +115,9 @@ func (d *runner) recordingOf(ctx context.Context, node *rxNode) (nodeRecording, 
 		return rec, fmt.Errorf("the result on %s at commit %s is not a COMPLETE with alignment", node.Branch, short(commit))
 	}
 	rec.align = r.Alignment
-	pol, err := d.sb.loadConfined(node.Policy)
-	if err != nil {
-		return rec, err
-	}
-	base := filepath.Join(pol.CaptureDir(), taskID, node.recording())
-	meta, err := os.ReadFile(base + ".sigmf-meta")
-	if err != nil {
-		return rec, err
-	}
-	m, err := quicklook.ParseSigMFMeta(meta)
-	if err != nil {
-		return rec, fmt.Errorf("%s.sigmf-meta: %w", base, err)
-	}
-	rec.rate, rec.data = m.SampleRateHz, base+".sigmf-data"
-	return rec, nil
+	h, err := d.sb.heard(node)
+	rec.rate, rec.data = h.rate, strings.TrimSuffix(h.meta, ".sigmf-meta")+".sigmf-data"
+	return rec, err
 }
 
 // measureAgainst measures how much later the burst lies in b's recording

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"time"
 
 	"rfhandoff/config"
 	"rfhandoff/exec"
@@ -16,22 +17,21 @@ import (
 	"rfhandoff/txwatch"
 )
 
-// runner builds an audited runner for one side's policy (RoleGit: git
-// only), writing to that side's audit log as its own commands do.
+// runner builds an audited runner for one side's policy, writing to that
+// side's audit log as its own commands do.
 func (sb *Sandbox) runner(pol config.Policy) (*exec.Stack, error) {
-	log, err := exec.OpenAuditLog(pol.AuditPath())
+	return sb.gitRunner(pol.AuditPath(), map[exec.Tool]string{exec.Git: pol.Tools.Git}, pol.Poll.GitTimeout.Duration)
+}
+
+// gitRunner is a runner of git only (RoleGit) over the sandbox remote's
+// transport only, auditing to audit.
+func (sb *Sandbox) gitRunner(audit string, tools map[exec.Tool]string, timeout time.Duration) (*exec.Stack, error) {
+	log, err := exec.OpenAuditLog(audit)
 	if err != nil {
 		return nil, err
 	}
-	return exec.New(exec.Options{
-		Role:  exec.RoleGit,
-		Audit: log,
-		Tools: map[exec.Tool]string{exec.Git: pol.Tools.Git},
-		// Only the sandbox remote's transport.
-		GitProtocols:   []string{"file"},
-		Environ:        sb.env,
-		DefaultTimeout: pol.Poll.GitTimeout.Duration,
-	})
+	return exec.New(exec.Options{Role: exec.RoleGit, Audit: log, Tools: tools,
+		GitProtocols: []string{"file"}, Environ: sb.env, DefaultTimeout: timeout})
 }
 
 // resultPath is where the RX side publishes RX_RESULT.json.

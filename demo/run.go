@@ -9,7 +9,9 @@ import (
 	"sync"
 	"time"
 
+	"rfhandoff/hacksim"
 	"rfhandoff/prompt"
+	"rfhandoff/result"
 )
 
 // Options configure Run.
@@ -55,8 +57,6 @@ type runner struct {
 	o   Options
 	sb  *Sandbox
 	out *sink
-	exe string
-	env []string
 	t   Timing
 
 	mu       sync.Mutex
@@ -70,69 +70,68 @@ type runner struct {
 	// startAt is a scheduled demo's START_AT, read back from the task
 	// task new wrote.
 	startAt time.Time
+
+	// What the steps hand on: the captures running (one per node) and
+	// the READY each published, the authorization record, tx execute's
+	// outcome and the transmission the sandbox put on the air.
+	captures []*child
+	readies  []*result.Result
+	record   string
+	outcome  *outcome
+	air      hacksim.OnAir
 }
 
 // Run sets the sandbox up, runs the narrated steps and removes the sandbox
 // again (unless Keep). It returns nil only when the fake TX action wrote
 // rf_tx 0 and the capture published COMPLETE; otherwise a *stepError.
 func Run(ctx context.Context, o Options) (err error) {
+	// Whatever the demo refuses, it refuses before anything is created.
 	if !filepath.IsAbs(o.Exe) {
 		return fmt.Errorf("demo: the rfhandoff binary path %q is not absolute", o.Exe)
 	}
 	if o.RXNodes != 0 {
-		// Refused before anything is created.
 		if err := CheckRXNodes(o.RXNodes); err != nil {
 			return err
 		}
 	}
 	if o.Sync != "" {
-		// Refused before anything is created.
-		mode, err := ParseSync(o.Sync)
-		if err != nil {
+		if o.Sync, err = ParseSync(o.Sync); err != nil {
 			return err
 		}
-		o.Sync = mode
 	}
 	if o.Auto {
-		// Refused before anything is created.
 		if err := autoAvailable(); err != nil {
 			return err
 		}
-	}
-	if !o.Auto {
-		// Checked before anything is created: without a terminal nobody
-		// could approve, and an interactive demo that cannot go on is
-		// better refused at once.
+	} else {
+		// Without a terminal nobody could approve, and an interactive
+		// demo that cannot go on is better refused at once.
 		t, err := prompt.Open()
 		if err != nil {
-			// Nobody could type the approvals.
 			return fmt.Errorf("the interactive demo needs you at a terminal: you type the approvals at the real prompts, "+
 				"and there is no controlling terminal here (%w). "+
 				"Run it from a terminal, or use `rfhandoff demo --auto` to watch it answer by itself inside its sandbox", err)
 		}
 		t.Close()
 	}
-	t := o.Timing
-	if t == (Timing{}) {
-		t = interactiveTiming
+	if o.Timing == (Timing{}) {
+		o.Timing = interactiveTiming
 		if o.Auto {
-			t = autoTiming
+			o.Timing = autoTiming
 		}
 	}
-	d := &runner{o: o, out: &sink{w: o.Out}, exe: o.Exe, t: t}
+	d := &runner{o: o, out: &sink{w: o.Out}, t: o.Timing}
 	d.intro()
 
 	if d.rcv, err = startReceiver(); err != nil {
 		return &stepError{Step: 0, Name: "sandbox", Err: err}
 	}
 	defer d.rcv.close()
-	sb, err := NewSandbox(ctx, SandboxOptions{Exe: o.Exe, Timing: t, Environ: o.Environ,
-		NotifyURL: d.rcv.URL, NotifySecret: d.rcv.Secret, RXNodes: o.RXNodes, Sync: o.Sync})
+	sb, err := NewSandbox(ctx, o, d.rcv.URL, d.rcv.Secret)
 	if err != nil {
 		return &stepError{Step: 0, Name: "sandbox", Err: err}
 	}
 	d.sb = sb
-	d.env = sb.childEnv(o.Environ)
 	defer func() {
 		d.stopAll()
 		if o.Keep {
@@ -163,13 +162,13 @@ func (d *runner) dirOf(side string) string {
 // sandbox's transmission (onAirEnv).
 func (d *runner) envOf(side string) []string {
 	if n := d.sb.node(side); n != nil {
-		env := append(append([]string(nil), d.env...), d.sb.onAirEnv(n))
+		env := append(append([]string(nil), d.sb.env...), d.sb.onAirEnv(n))
 		if d.sb.Sync != "" {
 			env = d.sb.syncEnv(env, n)
 		}
 		return env
 	}
-	return d.env
+	return d.sb.env
 }
 
 func (d *runner) track(c *child) {

@@ -26,7 +26,6 @@ var simTools = []exec.Tool{exec.HackRFInfo, exec.HackRFTransfer, exec.HackRFCloc
 
 // Identities of the two sides' commits in the sandbox.
 var (
-	rxIdentity    = gitcli.Identity{Name: "RX laptop (rfhandoff demo)", Email: "rx@demo.rfhandoff.invalid"}
 	mainIdentity  = gitcli.Identity{Name: "MAIN PC (rfhandoff demo)", Email: "main@demo.rfhandoff.invalid"}
 	setupIdentity = gitcli.Identity{Name: "rfhandoff demo setup", Email: "setup@demo.rfhandoff.invalid"}
 )
@@ -36,24 +35,20 @@ type Sandbox struct {
 	Root       string // the temporary directory (symlinks resolved)
 	Remote     string // bare repository
 	RemoteURL  string // file:// URL of Remote
-	RX         string // RX laptop checkout (the single-node demo's; "" with --rx-nodes 2 or more)
 	Main       string // MAIN PC checkout
 	Bin        string // hackrf_* symlinks to (Windows: copies of) the rfhandoff binary
 	Home       string // HOME of every child: a git config of its own
-	RXPolicy   string // its policy ("" with --rx-nodes 2 or more)
-	MainPolicy string
+	MainPolicy string // MAIN's policy (each RX node's is in nodes)
 	BaseCommit string // the task branch's first commit (EXPECTED_HEAD)
 	GitPath    string // the resolved git, pinned in both policies
 	Exe        string // the rfhandoff binary
 
 	// Throw-away signing keys (see makeKeys): MAIN signs its task
-	// commits, the RX laptop its result commits, and each side trusts
-	// only the other's key.
-	Keys          string // the directory holding them
-	MainKey       string // MAIN's private key file ("" without ssh-keygen: nothing is signed)
-	RXKey         string // the RX laptop's private key file (trust.signing_key; single node)
-	TaskSigners   string // RX's trust.task_signers: MAIN's key
-	ResultSigners string // MAIN's trust.result_signers: the RX laptop's key (single node)
+	// commits, each RX node its result commits (its rxNode's Key), and
+	// each side trusts only the other's key.
+	Keys        string // the directory holding them
+	MainKey     string // MAIN's private key file ("" without ssh-keygen: nothing is signed)
+	TaskSigners string // RX's trust.task_signers: MAIN's key
 
 	// OnAir is the on-air file: the demo writes it when the fake TX
 	// action has run, and each node's simulator, told its path with
@@ -78,30 +73,15 @@ type Sandbox struct {
 	nodes []*rxNode // the RX nodes: one, or --rx-nodes of them
 }
 
-// SandboxOptions shape NewSandbox.
-type SandboxOptions struct {
-	// Exe is the rfhandoff binary the simulator symlinks point at.
-	Exe string
-	// Timing is written into both policies.
-	Timing Timing
-	// Environ is the environment the children's is built from.
-	Environ []string
-	// NotifyURL is the demo's own webhook receiver on 127.0.0.1, and
-	// NotifySecret the secret it checks signatures with ("": none).
-	NotifyURL, NotifySecret string
-	// RXNodes is how many RX nodes (0 or 1: the single RX laptop; 2 to
-	// MaxRXNodes: a task with RX_NODES, PROTOCOL#several-nodes).
-	RXNodes int
-	// Sync is the SYNC_MODE of a scheduled demo ("": today's demo).
-	Sync string
-}
-
 // NewSandbox creates the sandbox: a fresh temporary directory holding a
 // bare remote with the task branch (one base commit) and the result branch
 // (one initial commit; with several nodes one branch per node too, as a lab
 // creates them), the checkouts with .local/ ignored, the simulator symlinks
-// and the policies. On error nothing is left behind.
-func NewSandbox(ctx context.Context, o SandboxOptions) (sb *Sandbox, err error) {
+// and the policies, for o's Exe, Timing (as given), Environ, RXNodes and
+// Sync. notifyURL is the demo's own webhook receiver on 127.0.0.1, and
+// notifySecret the secret it checks signatures with ("": none). On error
+// nothing is left behind.
+func NewSandbox(ctx context.Context, o Options, notifyURL, notifySecret string) (sb *Sandbox, err error) {
 	if o.RXNodes != 0 {
 		if err := CheckRXNodes(o.RXNodes); err != nil {
 			return nil, err
@@ -123,11 +103,9 @@ func NewSandbox(ctx context.Context, o SandboxOptions) (sb *Sandbox, err error) 
 	sb = &Sandbox{
 		Root:       root,
 		Remote:     filepath.Join(root, "remote.git"),
-		RX:         filepath.Join(root, "rx"),
 		Main:       filepath.Join(root, "main"),
 		Bin:        filepath.Join(root, "bin"),
 		Home:       filepath.Join(root, "home"),
-		RXPolicy:   filepath.Join(root, "rx.toml"),
 		MainPolicy: filepath.Join(root, "main.toml"),
 		SetupAudit: filepath.Join(root, "setup-audit.jsonl"),
 		Keys:       filepath.Join(root, "keys"),
@@ -136,9 +114,6 @@ func NewSandbox(ctx context.Context, o SandboxOptions) (sb *Sandbox, err error) 
 		Sync:       o.Sync,
 	}
 	sb.makeNodes(o.RXNodes)
-	if sb.multi() {
-		sb.RX, sb.RXPolicy = "", ""
-	}
 	// A Windows path needs file://C:/... (AbsoluteURL knows how).
 	if sb.RemoteURL, err = gitcli.AbsoluteURL(sb.Remote, root); err != nil {
 		return nil, err
@@ -178,9 +153,9 @@ func NewSandbox(ctx context.Context, o SandboxOptions) (sb *Sandbox, err error) 
 			return nil, err
 		}
 	}
-	if o.NotifyURL != "" {
-		sb.NotifyURL, sb.NotifySecret = o.NotifyURL, filepath.Join(root, "notify.secret")
-		if err := os.WriteFile(sb.NotifySecret, []byte(o.NotifySecret+"\n"), 0o600); err != nil {
+	if notifyURL != "" {
+		sb.NotifyURL, sb.NotifySecret = notifyURL, filepath.Join(root, "notify.secret")
+		if err := os.WriteFile(sb.NotifySecret, []byte(notifySecret+"\n"), 0o600); err != nil {
 			return nil, err
 		}
 	}
@@ -204,20 +179,9 @@ func (sb *Sandbox) makeHome() error {
 	return os.WriteFile(filepath.Join(sb.Home, ".gitconfig"), []byte(cfg), 0o600)
 }
 
-func (sb *Sandbox) makeRunner(environ []string) error {
-	log, err := exec.OpenAuditLog(sb.SetupAudit)
-	if err != nil {
-		return err
-	}
+func (sb *Sandbox) makeRunner(environ []string) (err error) {
 	sb.env = sb.childEnv(environ)
-	sb.Setup, err = exec.New(exec.Options{
-		Role:           exec.RoleGit,
-		Audit:          log,
-		GitProtocols:   []string{"file"},
-		Environ:        sb.env,
-		DefaultTimeout: 2 * time.Minute,
-	})
-	if err != nil {
+	if sb.Setup, err = sb.gitRunner(sb.SetupAudit, nil, 2*time.Minute); err != nil {
 		return err
 	}
 	if err := sb.Setup.Missing()[exec.Git]; err != nil {
@@ -318,7 +282,12 @@ func (sb *Sandbox) seed(ctx context.Context, name, branch, message string, files
 		}
 		paths = append(paths, p)
 	}
-	g := &gitcli.Client{R: sb.Setup, Dir: dir, Identity: setupIdentity}
+	return commitPush(ctx, &gitcli.Client{R: sb.Setup, Dir: dir, Identity: setupIdentity}, message, branch, paths...)
+}
+
+// commitPush commits paths and pushes the commit to branch of origin; it
+// returns the commit's ID.
+func commitPush(ctx context.Context, g *gitcli.Client, message, branch string, paths ...string) (string, error) {
 	if err := g.Add(ctx, paths...); err != nil {
 		return "", err
 	}
@@ -326,10 +295,7 @@ func (sb *Sandbox) seed(ctx context.Context, name, branch, message string, files
 	if err != nil {
 		return "", err
 	}
-	if err := g.Push(ctx, "origin", "HEAD", branch); err != nil {
-		return "", err
-	}
-	return id, nil
+	return id, g.Push(ctx, "origin", "HEAD", branch)
 }
 
 // clone makes a full clone of the task branch (as each side's operator

@@ -26,7 +26,7 @@ func newSandbox(t *testing.T) *Sandbox {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sb, err := NewSandbox(context.Background(), SandboxOptions{Exe: exe, Timing: autoTiming, Environ: os.Environ()})
+	sb, err := NewSandbox(context.Background(), Options{Exe: exe, Timing: autoTiming, Environ: os.Environ()}, "", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +47,7 @@ func TestNewSandbox(t *testing.T) {
 	if _, err := remote.ResolveCommit(ctx, "refs/heads/"+resultBranch); err != nil {
 		t.Errorf("the result branch must exist before anything is published: %v", err)
 	}
-	for _, dir := range []string{sb.RX, sb.Main} {
+	for _, dir := range []string{sb.nodes[0].Dir, sb.Main} {
 		g := &gitcli.Client{R: sb.Setup, Dir: dir}
 		if head, err := g.Head(ctx); err != nil || head != sb.BaseCommit {
 			t.Errorf("%s: HEAD %s (%v), want %s", dir, head, err, sb.BaseCommit)
@@ -61,7 +61,7 @@ func TestNewSandbox(t *testing.T) {
 			t.Errorf("%s is not the simulator %s: %v", sb.tool(tool), sb.Exe, err)
 		}
 	}
-	for _, f := range []string{sb.RXPolicy, sb.MainPolicy} {
+	for _, f := range []string{sb.nodes[0].Policy, sb.MainPolicy} {
 		p, err := sb.loadConfined(f)
 		if err != nil {
 			t.Fatal(err)
@@ -123,7 +123,7 @@ webhook_secret_file = "` + filepath.Join(outside, "hook.secret") + `"
 	}
 
 	// The policy file itself must be the sandbox's.
-	data, err := os.ReadFile(sb.RXPolicy)
+	data, err := os.ReadFile(sb.nodes[0].Policy)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,7 +174,8 @@ func TestSandboxKeys(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(work, "f"), []byte("x\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	g := &gitcli.Client{R: sb.Setup, Dir: work, Identity: rxIdentity, SigningKey: sb.RXKey}
+	rx := sb.nodes[0]
+	g := &gitcli.Client{R: sb.Setup, Dir: work, Identity: rx.identity(), SigningKey: rx.Key}
 	if err := g.Add(ctx, "f"); err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +183,7 @@ func TestSandboxKeys(t *testing.T) {
 	if err != nil {
 		t.Fatalf("signing with the demo's RX key: %v", err)
 	}
-	if sig, err := g.VerifyLastChange(ctx, id, "f", sb.ResultSigners); err != nil || sig.Principal != "rx@demo" {
+	if sig, err := g.VerifyLastChange(ctx, id, "f", rx.Signers); err != nil || sig.Principal != "rx@demo" {
 		t.Errorf("MAIN's allowed signers: %+v, %v; want rx@demo", sig, err)
 	}
 	var se *gitcli.SignatureError

@@ -13,77 +13,53 @@ import (
 	"rfhandoff/gate"
 	"rfhandoff/gate/txgate"
 	"rfhandoff/gitcli"
-	"rfhandoff/hacksim"
 	"rfhandoff/prompt"
 	"rfhandoff/result"
 	"rfhandoff/sigmf"
 )
 
-// Step names, as a failure reports them.
-const (
-	stepTask    = "MAIN pushes the task"
-	stepCheck   = "RX rx check"
-	stepApprove = "RX rx approve"
-	stepCapture = "RX rx capture, READY"
-	stepWatch   = "MAIN tx watch, authorization"
-	stepExecute = "MAIN tx execute, fake TX"
-	stepDone    = "RX capture ends, COMPLETE"
-	stepCollect = "MAIN tx watch, the collection"
-	stepSummary = "summary"
-	stepProof   = "proof by the signal"
+// txPhrase is the phrase both TX prompts require (PROTOCOL#main-pc), and
+// phraseAnswer how --auto types it.
+var (
+	txPhrase     = gate.TXPhrase
+	phraseAnswer = Answer{Prompt: "Type exactly: " + txPhrase, Reply: txPhrase}
 )
 
-// txPhrase is the phrase both TX prompts require (PROTOCOL#main-pc).
-var txPhrase = gate.TXPhrase
+// demoStep is one numbered step of the walkthrough.
+type demoStep struct {
+	name string // as a failure reports it
+	run  func(ctx context.Context, n int) error
+	// notify: the notifications the step sent (PROTOCOL#notifications)
+	// are shown right after it, as the demo's webhook received them.
+	notify bool
+}
 
 func (d *runner) steps(ctx context.Context) error {
-	// After each step, the notifications it sent (PROTOCOL#notifications), as the
-	// demo's webhook received them.
 	defer d.showNotifications()
-	if err := d.pushTask(ctx); err != nil {
-		return stepErr(1, stepTask, err)
+	steps := []demoStep{
+		{"MAIN pushes the task", d.pushTask, false},
+		{"RX rx check", d.check, true},
+		{"RX rx approve", d.approve, false},
+		{"RX rx capture, READY", d.capture, true},
+		{"MAIN tx watch, authorization", d.watch, true},
+		{"MAIN tx execute, fake TX", d.execute, true},
+		{"RX capture ends, COMPLETE", d.complete, true},
 	}
-	if err := d.check(ctx); err != nil {
-		return stepErr(2, stepCheck, err)
-	}
-	d.showNotifications()
-	if err := d.approve(ctx); err != nil {
-		return stepErr(3, stepApprove, err)
-	}
-	captures, readies, err := d.capture(ctx)
-	if err != nil {
-		return stepErr(4, stepCapture, err)
-	}
-	d.showNotifications()
-	record, err := d.watch(ctx, readies)
-	if err != nil {
-		return stepErr(5, stepWatch, err)
-	}
-	d.showNotifications()
-	outcome, air, err := d.execute(ctx, record)
-	if err != nil {
-		return stepErr(6, stepExecute, err)
-	}
-	d.showNotifications()
-	if err := d.complete(ctx, captures, readies); err != nil {
-		return stepErr(7, stepDone, err)
-	}
-	d.showNotifications()
-	last := 8
 	if d.sb.multi() {
-		if err := d.collect(ctx); err != nil {
-			return stepErr(8, stepCollect, err)
-		}
-		d.showNotifications()
-		last = 9
+		steps = append(steps, demoStep{"MAIN tx watch, the collection", d.collect, true})
 	}
 	if d.sb.Sync != "" {
-		if err := d.prove(ctx, last, air); err != nil {
-			return stepErr(last, stepProof, err)
-		}
-		last++
+		steps = append(steps, demoStep{"proof by the signal", d.prove, false})
 	}
-	return stepErr(last, stepSummary, d.summary(ctx, last, outcome, air))
+	for i, s := range append(steps, demoStep{"summary", d.summary, false}) {
+		if err := s.run(ctx, i+1); err != nil {
+			return stepErr(i+1, s.name, err)
+		}
+		if s.notify {
+			d.showNotifications()
+		}
+	}
+	return nil
 }
 
 // on names the node in a line about it ("" on the single-node demo).
@@ -95,8 +71,8 @@ func on(n *rxNode) string {
 }
 
 // Step 1 — MAIN writes the task with task new and pushes it.
-func (d *runner) pushTask(ctx context.Context) error {
-	d.step(1, "MAIN writes a task (task new) and pushes it to the task branch")
+func (d *runner) pushTask(ctx context.Context, step int) error {
+	d.step(step, "MAIN writes a task (task new) and pushes it to the task branch")
 	if d.sb.multi() {
 		d.say("The MAIN PC asks the RX nodes for a bounded receive. task new fetches the task")
 	} else {
@@ -113,12 +89,9 @@ func (d *runner) pushTask(ctx context.Context) error {
 		d.say("RX_NODES names the %d receivers (%s): each approves and captures on its own, publishes", len(d.sb.nodes), d.nodeList())
 		d.say("on its own result branch, and MAIN asks for the phrase once, for all of them (PROTOCOL#several-nodes).")
 	}
-	code, err := d.run(ctx, childSpec{Side: "MAIN", Policy: d.sb.MainPolicy, Args: taskArgs(bodyFile, d.nodeNames(), d.schedule())}, time.Minute)
-	if err != nil {
+	spec := childSpec{Side: "MAIN", Policy: d.sb.MainPolicy, Args: taskArgs(bodyFile, d.nodeNames(), d.schedule())}
+	if err := d.runWant(ctx, spec, time.Minute, 0, "task new exited %d, want 0 (the task file written)"); err != nil {
 		return err
-	}
-	if code != 0 {
-		return fmt.Errorf("task new exited %d, want 0 (the task file written)", code)
 	}
 	const rel = "docs/handoff/NEXT_RX_TASK.md"
 	body, err := os.ReadFile(filepath.Join(d.sb.Main, filepath.FromSlash(rel)))
@@ -147,15 +120,8 @@ func (d *runner) pushTask(ctx context.Context) error {
 	}
 	// MAIN signs the task commit with its throw-away key: the RX side's
 	// trust.task_signers lists only that key.
-	g := &gitcli.Client{R: r, Dir: d.sb.Main, SigningKey: d.sb.MainKey}
-	if err := g.Add(ctx, rel); err != nil {
-		return err
-	}
-	id, err := g.Commit(ctx, "Task "+taskID, nil)
+	id, err := commitPush(ctx, &gitcli.Client{R: r, Dir: d.sb.Main, SigningKey: d.sb.MainKey}, "Task "+taskID, taskBranch, rel)
 	if err != nil {
-		return err
-	}
-	if err := g.Push(ctx, "origin", "HEAD", taskBranch); err != nil {
 		return err
 	}
 	if d.sb.MainKey == "" {
@@ -174,18 +140,15 @@ func (d *runner) pushTask(ctx context.Context) error {
 }
 
 // Step 2 — RX rx check: a valid task awaits approval (exit 10).
-func (d *runner) check(ctx context.Context) error {
-	d.step(2, "RX checks the task branch (rx check, as cron would)")
+func (d *runner) check(ctx context.Context, step int) error {
+	d.step(step, "RX checks the task branch (rx check, as cron would)")
 	d.say("The RX laptop fetches only the task branch, reads the task from git (not the")
 	d.say("working tree), validates every field and the EXPECTED_HEAD ancestry, and records")
 	d.say("it as seen. Exit status 10 means: a valid task awaits approval.")
 	for _, n := range d.sb.nodes {
-		code, err := d.run(ctx, childSpec{Side: n.Side, Policy: n.Policy, Args: []string{"rx", "check"}}, time.Minute)
-		if err != nil {
+		spec := childSpec{Side: n.Side, Policy: n.Policy, Args: []string{"rx", "check"}}
+		if err := d.runWant(ctx, spec, time.Minute, 10, "rx check%s exited %d, want 10 (a valid task awaits approval)", on(n)); err != nil {
 			return err
-		}
-		if code != 10 {
-			return fmt.Errorf("rx check%s exited %d, want 10 (a valid task awaits approval)", on(n), code)
 		}
 		d.say("rx check%s exited 10: task %s awaits approval.", on(n), taskID)
 	}
@@ -193,33 +156,25 @@ func (d *runner) check(ctx context.Context) error {
 }
 
 // Step 3 — RX rx approve: the real approval prompt.
-func (d *runner) approve(ctx context.Context) error {
-	d.step(3, "RX operator approves the task at the real prompt (rx approve)")
+func (d *runner) approve(ctx context.Context, step int) error {
+	d.step(step, "RX operator approves the task at the real prompt (rx approve)")
 	d.say("The approval prompt shows the task and reads the answer from the controlling")
 	d.say("terminal only; the approval is bound to the SHA-256 of the task's exact bytes.")
 	if d.sb.multi() {
 		d.say("Each node has its own operator and its own prompt: %s approve one after the other.", d.nodeList())
 	}
 	for _, n := range d.sb.nodes {
-		spec := childSpec{Side: n.Side, Policy: n.Policy, Args: []string{"rx", "approve", taskID}}
-		if d.o.Auto {
+		switch {
+		case d.o.Auto:
 			d.say("--auto types A at the prompt%s once it is shown (a YELLOW task needs nothing more).", on(n))
-			spec.Attach = attachPTY
-			spec.Answers = []Answer{{Prompt: prompt.OneShotMenu, Reply: "A"}}
-		} else {
-			if n.Name == "" {
-				d.say(">>> You are the RX operator: read the task, then type A and Enter to approve it.")
-			} else {
-				d.say(">>> You are the operator of %s: read the task, then type A and Enter to approve it.", n.Name)
-			}
-			spec.Attach = attachOperator
+		case n.Name == "":
+			d.say(">>> You are the RX operator: read the task, then type A and Enter to approve it.")
+		default:
+			d.say(">>> You are the operator of %s: read the task, then type A and Enter to approve it.", n.Name)
 		}
-		code, err := d.run(ctx, spec, d.promptTimeout())
-		if err != nil {
+		spec := d.prompted(childSpec{Side: n.Side, Policy: n.Policy, Args: []string{"rx", "approve", taskID}}, Answer{Prompt: prompt.OneShotMenu, Reply: "A"})
+		if err := d.runWant(ctx, spec, d.promptTimeout(), 0, "rx approve%s exited %d: the task was not approved", on(n)); err != nil {
 			return err
-		}
-		if code != 0 {
-			return fmt.Errorf("rx approve%s exited %d: the task was not approved", on(n), code)
 		}
 		if n.Name == "" {
 			d.say("Approved: the RX laptop may now run exactly this task.")
@@ -232,8 +187,8 @@ func (d *runner) approve(ctx context.Context) error {
 
 // Step 4 — RX rx capture in the background, until READY is on the remote
 // (on every node's branch).
-func (d *runner) capture(ctx context.Context) ([]*child, []*result.Result, error) {
-	d.step(4, "RX starts the capture (rx capture) and publishes READY")
+func (d *runner) capture(ctx context.Context, step int) error {
+	d.step(step, "RX starts the capture (rx capture) and publishes READY")
 	d.say("The capture executor checks the HackRF (the simulator here) and the common clock")
 	d.say("(hackrf_clock -i: CLKIN detected), starts a bounded hackrf_transfer -r of %d s,", d.t.PlannedS)
 	if d.sb.multi() {
@@ -242,13 +197,12 @@ func (d *runner) capture(ctx context.Context) ([]*child, []*result.Result, error
 	} else {
 		d.say("confirms the file grows, and pushes READY (RX_RESULT.json) to %s.", resultBranch)
 	}
-	var cs []*child
 	for _, n := range d.sb.nodes {
 		spec := childSpec{Side: n.Side, Policy: n.Policy, Args: []string{"rx", "capture", taskID}, Attach: attachPipes}
 		if !d.o.Auto {
 			log, err := os.Create(d.captureLog(n))
 			if err != nil {
-				return nil, nil, err
+				return err
 			}
 			// The capture's own output goes to a log so it cannot scribble over
 			// the TX prompts on your terminal.
@@ -257,11 +211,11 @@ func (d *runner) capture(ctx context.Context) ([]*child, []*result.Result, error
 		}
 		c, err := d.start(spec)
 		if err != nil {
-			return nil, nil, err
+			return err
 		}
-		cs = append(cs, c)
+		d.captures = append(d.captures, c)
 	}
-	readies := make([]*result.Result, len(d.sb.nodes))
+	d.readies = make([]*result.Result, len(d.sb.nodes))
 	deadline := time.Now().Add(2 * time.Minute)
 	if d.sb.Sync != "" {
 		d.say("Each node waits for START_AT %s (%s from now): PPS arms hackrf_transfer -H", d.startAt.Format(time.RFC3339), time.Until(d.startAt).Round(time.Second))
@@ -270,7 +224,7 @@ func (d *runner) capture(ctx context.Context) ([]*child, []*result.Result, error
 		deadline = d.startAt.Add(2 * time.Minute)
 	}
 	for i, n := range d.sb.nodes {
-		c := cs[i]
+		c := d.captures[i]
 		err := until(ctx, deadline, "READY on "+n.Branch, func() (bool, error) {
 			if c.done() {
 				code, _ := c.wait(ctx)
@@ -283,24 +237,21 @@ func (d *runner) capture(ctx context.Context) ([]*child, []*result.Result, error
 			if err != nil || r == nil || r.State != result.StateReady {
 				return false, err
 			}
-			readies[i] = r
+			d.readies[i] = r
 			d.say("READY is on %s at commit %s: capture started %s, %d s planned, CLKIN verified: %v.",
 				n.Branch, short(commit), r.CaptureStartedAt.Local().Format("15:04:05"), r.PlannedDurationS, r.CommonClockVerified)
 			return true, nil
 		})
 		if err != nil {
-			return nil, nil, err
+			return err
 		}
 	}
-	return cs, readies, nil
+	return nil
 }
 
 // captureLog is where the interactive demo sends node n's capture output.
 func (d *runner) captureLog(n *rxNode) string {
-	if n.Name == "" {
-		return filepath.Join(d.sb.Root, "rx-capture.log")
-	}
-	return filepath.Join(d.sb.Root, n.Name+"-capture.log")
+	return filepath.Join(d.sb.Root, n.Base+"-capture.log")
 }
 
 // nodeNames are the task's RX_NODES (nil on the single-node demo).
@@ -319,9 +270,9 @@ func (d *runner) nodeNames() []string {
 func (d *runner) nodeList() string { return strings.Join(d.nodeNames(), ", ") }
 
 // Step 5 — MAIN tx watch: the READY result, AUTHORIZE RF TX, the record.
-func (d *runner) watch(ctx context.Context, readies []*result.Result) (string, error) {
+func (d *runner) watch(ctx context.Context, step int) error {
 	if d.sb.multi() {
-		d.step(5, "MAIN watches every node's result branch (tx watch) and authorizes once")
+		d.step(step, "MAIN watches every node's result branch (tx watch) and authorizes once")
 		d.say("tx watch fetches all %d node branches in one git fetch, checks each node's READY on", len(d.sb.nodes))
 		d.say("its own (task ID, live flags, common clock, publication age, frequency and rate,")
 		d.say("capture time left, the node's own signer), shows one table and asks for the exact")
@@ -329,7 +280,7 @@ func (d *runner) watch(ctx context.Context, readies []*result.Result) (string, e
 		d.say("phrase it fetches again, repeats every check for every node and writes one record")
 		d.say("binding each node's commit. It never transmits.")
 	} else {
-		d.step(5, "MAIN watches the result branch (tx watch) and authorizes")
+		d.step(step, "MAIN watches the result branch (tx watch) and authorizes")
 		d.say("tx watch fetches the result branch, checks the READY result (task ID, live flags,")
 		d.say("common clock, publication age, frequency and rate, capture time left) and asks for")
 		d.say("the exact phrase %q with a countdown. After the phrase it fetches again,", txPhrase)
@@ -337,76 +288,87 @@ func (d *runner) watch(ctx context.Context, readies []*result.Result) (string, e
 	}
 	pol, err := d.sb.loadConfined(d.sb.MainPolicy)
 	if err != nil {
-		return "", err
+		return err
 	}
 	// tx watch reports every way a result ends without a record in a line
 	// of its own, its reasons on the indented lines after it; the step
 	// fails on it at once instead of waiting for the prompt's expiry (a
 	// result is never offered twice).
 	var failure failureReport
-	spec := childSpec{Side: "MAIN", Policy: d.sb.MainPolicy, Args: []string{"tx", "watch"}, OnLine: func(line string) {
+	spec := d.prompted(childSpec{Side: "MAIN", Policy: d.sb.MainPolicy, Args: []string{"tx", "watch"}, OnLine: func(line string) {
 		failure.see(line, strings.Contains(line, "nothing authorized") || strings.Contains(line, "refused, not offered") || strings.Contains(line, "no offer ("))
-	}}
-	if d.o.Auto {
-		spec.Attach = attachPTY
-		spec.Answers = []Answer{{Prompt: "Type exactly: " + txPhrase, Reply: txPhrase}}
-	} else {
+	}}, phraseAnswer)
+	if !d.o.Auto {
 		d.say(">>> You are the MAIN operator: when the prompt appears, type %s and Enter", txPhrase)
 		d.say("    before the countdown runs out.")
-		spec.Attach = attachOperator
-	}
-	c, err := d.start(spec)
-	if err != nil {
-		return "", err
 	}
 	// After this moment no check could pass any more: the prompt has
 	// expired (at the earliest node's expiry) and nothing will be written.
 	var last time.Time
-	for i, r := range readies {
+	for i, r := range d.readies {
 		if u := txgate.ReadyUntil(r, pol, 0).Add(5 * time.Second); i == 0 || u.Before(last) {
 			last = u
 		}
 	}
-	var record string
-	err = until(ctx, last, "an authorization record", func() (bool, error) {
-		if c.done() {
-			code, _ := c.wait(ctx)
-			return false, fmt.Errorf("tx watch exited %d before writing an authorization record", code)
-		}
-		if c.auto != nil {
-			if err := c.auto.failed(); err != nil {
-				return false, err
-			}
-		}
+	err = d.watchUntil(ctx, spec, last, "an authorization record", "writing an authorization record", func() (bool, error) {
 		if msg, ok := failure.settled(); ok {
 			return false, errors.New(msg)
 		}
 		r, err := d.findRecord(pol)
-		record = r
-		return r != "", err
+		if err != nil || r == "" {
+			return false, err
+		}
+		d.record = r
+		d.say("The authorization record exists: %s", d.record)
+		return true, nil
+	})
+	if err != nil {
+		return err
+	}
+	data, err := os.ReadFile(d.record)
+	if err != nil {
+		return err
+	}
+	d.show("record", data)
+	return nil
+}
+
+// watchUntil runs tx watch until found, then stops it as Ctrl-C would:
+// it must stop cleanly. It fails as soon as tx watch exits, or --auto
+// saw a question it does not answer.
+func (d *runner) watchUntil(ctx context.Context, spec childSpec, deadline time.Time, what, before string, found func() (bool, error)) error {
+	c, err := d.start(spec)
+	if err != nil {
+		return err
+	}
+	err = until(ctx, deadline, what, func() (bool, error) {
+		if c.done() {
+			code, _ := c.wait(ctx)
+			return false, fmt.Errorf("tx watch exited %d before %s", code, before)
+		}
+		if c.auto != nil {
+			if _, err := c.auto.result(); err != nil {
+				return false, err
+			}
+		}
+		return found()
 	})
 	if err != nil {
 		c.stop(stopGrace)
-		return "", err
+		return err
 	}
-	d.say("The authorization record exists: %s", record)
 	d.say("Stopping tx watch (SIGINT, as Ctrl-C would).")
 	if err := c.interrupt(); err != nil {
-		return "", err
+		return err
 	}
 	code, err := d.waitFor(ctx, c, 30*time.Second)
 	if err != nil {
-		return "", err
+		return err
 	}
 	if code != 0 {
-		return "", fmt.Errorf("tx watch exited %d after SIGINT, want 0 (a clean stop)", code)
+		return fmt.Errorf("tx watch exited %d after SIGINT, want 0 (a clean stop)", code)
 	}
-	data, err := os.ReadFile(record)
-	if err != nil {
-		return "", err
-	}
-	d.show("record", data)
-	return record, nil
+	return nil
 }
 
 // failureReport keeps the first line of a child's that reports a failure
@@ -440,8 +402,8 @@ func (f *failureReport) settled() (string, bool) {
 }
 
 // Step 6 — MAIN tx execute with the fake action.
-func (d *runner) execute(ctx context.Context, record string) (*outcome, hacksim.OnAir, error) {
-	d.step(6, "MAIN runs the TX executor (tx execute) with the fake action")
+func (d *runner) execute(ctx context.Context, step int) error {
+	d.step(step, "MAIN runs the TX executor (tx execute) with the fake action")
 	d.say("tx execute is the separate RED action: quick checks of the record, the phrase")
 	d.say("%q again, then — immediately before any hardware — a fresh fetch of the", txPhrase)
 	if d.sb.multi() {
@@ -451,65 +413,44 @@ func (d *runner) execute(ctx context.Context, record string) (*outcome, hacksim.
 	}
 	d.say("the minimum remaining. Then it marks the record used (once only) and runs the")
 	d.say("action: here the fake one, which opens nothing and records RF TX = 0.")
-	spec := childSpec{Side: "MAIN", Policy: d.sb.MainPolicy, Args: []string{"tx", "execute", record}}
-	if d.o.Auto {
-		spec.Attach = attachPTY
-		spec.Answers = []Answer{{Prompt: "Type exactly: " + txPhrase, Reply: txPhrase}}
-	} else {
+	spec := d.prompted(childSpec{Side: "MAIN", Policy: d.sb.MainPolicy, Args: []string{"tx", "execute", d.record}}, phraseAnswer)
+	if !d.o.Auto {
 		d.say(">>> Type %s and Enter once more.", txPhrase)
-		spec.Attach = attachOperator
 	}
-	code, err := d.run(ctx, spec, d.promptTimeout())
+	if err := d.runWant(ctx, spec, d.promptTimeout(), 0, "tx execute exited %d: the action did not run"); err != nil {
+		return err
+	}
+	o, data, err := readOutcome(d.record)
 	if err != nil {
-		return nil, hacksim.OnAir{}, err
-	}
-	if code != 0 {
-		return nil, hacksim.OnAir{}, fmt.Errorf("tx execute exited %d: the action did not run", code)
-	}
-	o, data, err := readOutcome(record)
-	if err != nil {
-		return nil, hacksim.OnAir{}, err
+		return err
 	}
 	d.show("outcome", data)
 	if err := o.check(); err != nil {
-		return nil, hacksim.OnAir{}, err
+		return err
 	}
+	d.outcome = o
 	d.say("The fake TX action ran: action %s, rf_tx_started %v, RF TX = %d.", o.Action, o.RFTXStarted, *o.RFTX)
 	pol, err := d.sb.loadConfined(d.sb.MainPolicy)
 	if err != nil {
-		return nil, hacksim.OnAir{}, err
+		return err
 	}
-	air, err := d.putOnAir(pol)
-	if err != nil {
-		return nil, hacksim.OnAir{}, err
-	}
-	return o, air, nil
+	d.air, err = d.putOnAir(pol)
+	return err
 }
 
 // Step 7 — the capture ends and COMPLETE is published (by every node).
-func (d *runner) complete(ctx context.Context, cs []*child, readies []*result.Result) error {
-	d.step(7, "RX capture ends and COMPLETE is published")
-	end := txgate.CaptureEnd(readies[0])
+func (d *runner) complete(ctx context.Context, step int) error {
+	d.step(step, "RX capture ends and COMPLETE is published")
+	end := txgate.CaptureEnd(d.readies[0])
 	d.say("The capture stops by itself after %d s (about %s); the executor then publishes", d.t.PlannedS, end.Local().Format("15:04:05"))
 	d.say("COMPLETE with the size, SHA-256, error counters and CLKIN after the capture.")
 	if d.sb.multi() {
 		d.say("Each node's COMPLETE also carries the SHA-512 of its SigMF metadata (%s-<node>.sigmf-meta).", taskID)
 	}
 	for i, n := range d.sb.nodes {
-		c := cs[i]
-		timeout := time.Until(txgate.CaptureEnd(readies[i])) + 2*time.Minute
-		var code int
-		var err error
-		if d.o.Auto {
-			code, err = d.waitFor(ctx, c, timeout) // its progress streams already
-		} else {
-			code, err = d.waitShowingProgress(ctx, c, timeout, d.captureLog(n))
-		}
+		code, err := d.waitCapture(ctx, d.captures[i], time.Until(txgate.CaptureEnd(d.readies[i]))+2*time.Minute, n)
 		if err != nil {
 			return err
-		}
-		if !d.o.Auto {
-			d.showTail(d.captureLog(n), 10)
 		}
 		if code != 0 {
 			return fmt.Errorf("rx capture%s exited %d, want 0 (COMPLETE published)", on(n), code)
@@ -533,8 +474,8 @@ func (d *runner) complete(ctx context.Context, cs []*child, readies []*result.Re
 
 // Step 8 (several nodes) — tx watch sees every COMPLETE and writes the
 // SigMF Collection.
-func (d *runner) collect(ctx context.Context) error {
-	d.step(8, "MAIN collects the recordings (tx watch writes the SigMF Collection)")
+func (d *runner) collect(ctx context.Context, step int) error {
+	d.step(step, "MAIN collects the recordings (tx watch writes the SigMF Collection)")
 	d.say("Once every node has published COMPLETE, tx watch writes a SigMF Collection naming")
 	d.say("each node's recording with the SHA-512 of its .sigmf-meta. Raw IQ stays on the nodes.")
 	pol, err := d.sb.loadConfined(d.sb.MainPolicy)
@@ -542,15 +483,8 @@ func (d *runner) collect(ctx context.Context) error {
 		return err
 	}
 	path := sigmf.CollectionPath(pol.StatePath(), taskID)
-	c, err := d.start(childSpec{Side: "MAIN", Policy: d.sb.MainPolicy, Args: []string{"tx", "watch"}, Attach: attachPipes})
-	if err != nil {
-		return err
-	}
-	err = until(ctx, time.Now().Add(2*time.Minute), "the collection "+path, func() (bool, error) {
-		if c.done() {
-			code, _ := c.wait(ctx)
-			return false, fmt.Errorf("tx watch exited %d before writing the collection", code)
-		}
+	spec := childSpec{Side: "MAIN", Policy: d.sb.MainPolicy, Args: []string{"tx", "watch"}, Attach: attachPipes}
+	err = d.watchUntil(ctx, spec, time.Now().Add(2*time.Minute), "the collection "+path, "writing the collection", func() (bool, error) {
 		_, err := os.Stat(path)
 		if errors.Is(err, os.ErrNotExist) {
 			return false, nil
@@ -558,19 +492,7 @@ func (d *runner) collect(ctx context.Context) error {
 		return err == nil, err
 	})
 	if err != nil {
-		c.stop(stopGrace)
 		return err
-	}
-	d.say("Stopping tx watch (SIGINT, as Ctrl-C would).")
-	if err := c.interrupt(); err != nil {
-		return err
-	}
-	code, err := d.waitFor(ctx, c, 30*time.Second)
-	if err != nil {
-		return err
-	}
-	if code != 0 {
-		return fmt.Errorf("tx watch exited %d after SIGINT, want 0 (a clean stop)", code)
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -582,8 +504,9 @@ func (d *runner) collect(ctx context.Context) error {
 }
 
 // The last step — what happened, and every audit log verified.
-func (d *runner) summary(ctx context.Context, n int, o *outcome, air hacksim.OnAir) error {
-	d.step(n, "Summary")
+func (d *runner) summary(ctx context.Context, step int) error {
+	d.step(step, "Summary")
+	o := d.outcome
 	for _, node := range d.sb.nodes {
 		log, err := d.resultLog(ctx, node.Branch)
 		if err != nil {
@@ -595,7 +518,7 @@ func (d *runner) summary(ctx context.Context, n int, o *outcome, air hacksim.OnA
 		}
 	}
 	d.say("Outcome file: %s", o.path)
-	d.showHeard(air)
+	d.showHeard(d.air)
 	type side struct{ side, policy string }
 	var sides []side
 	for _, node := range d.sb.nodes {
@@ -603,12 +526,9 @@ func (d *runner) summary(ctx context.Context, n int, o *outcome, air hacksim.OnA
 	}
 	for _, side := range append(sides, side{"MAIN", d.sb.MainPolicy}) {
 		d.say("%s audit log (every subprocess, hash-chained):", side.side)
-		code, err := d.run(ctx, childSpec{Side: side.side, Policy: side.policy, Args: []string{"audit", "verify"}}, time.Minute)
-		if err != nil {
+		spec := childSpec{Side: side.side, Policy: side.policy, Args: []string{"audit", "verify"}}
+		if err := d.runWant(ctx, spec, time.Minute, 0, "%s audit verify exited %d: the audit log is broken", side.side); err != nil {
 			return err
-		}
-		if code != 0 {
-			return fmt.Errorf("%s audit verify exited %d: the audit log is broken", side.side, code)
 		}
 	}
 	if d.rcv != nil {
@@ -640,13 +560,23 @@ func (d *runner) run(ctx context.Context, spec childSpec, timeout time.Duration)
 		return code, err
 	}
 	if c.auto != nil {
-		if _, pending, aerr := c.auto.result(); aerr != nil {
+		if pending, aerr := c.auto.result(); aerr != nil {
 			return code, aerr
 		} else if len(pending) > 0 && code == 0 {
 			return code, fmt.Errorf("%s exited without asking %q", c.name, pending[0].Prompt)
 		}
 	}
 	return code, nil
+}
+
+// runWant is run, failing unless spec exits want: the error is format
+// with args and then the exit code.
+func (d *runner) runWant(ctx context.Context, spec childSpec, timeout time.Duration, want int, format string, args ...any) error {
+	code, err := d.run(ctx, spec, timeout)
+	if err == nil && code != want {
+		err = fmt.Errorf(format, append(args, code)...)
+	}
+	return err
 }
 
 // waitFor waits for c at most timeout; past it c is stopped.
@@ -664,29 +594,49 @@ func (d *runner) waitFor(ctx context.Context, c *child, timeout time.Duration) (
 // latest progress line while it waits for the end.
 const progressEvery = 10 * time.Second
 
-// waitShowingProgress is waitFor, printing the last line of the capture's
-// log every progressEvery.
-func (d *runner) waitShowingProgress(ctx context.Context, c *child, timeout time.Duration, log string) (int, error) {
-	wctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	tick := time.NewTicker(progressEvery)
-	defer tick.Stop()
-	for {
-		select {
-		case <-c.exited:
-			return d.waitFor(ctx, c, drainTimeout)
-		case <-tick.C:
-			if l := lastLine(log); l != "" {
-				d.out.line(sidePrefix("RX"), l)
-			}
-		case <-wctx.Done():
-			c.stop(stopGrace)
-			if ctx.Err() != nil {
-				return -1, ctx.Err()
-			}
-			return -1, fmt.Errorf("%s did not finish within %s; stopped", c.name, timeout.Round(time.Second))
-		}
+// waitCapture is waitFor for node n's capture c. Interactively it prints
+// the last line of the capture's log every progressEvery, and its last
+// lines at the end; with --auto the capture's output streams already.
+func (d *runner) waitCapture(ctx context.Context, c *child, timeout time.Duration, n *rxNode) (int, error) {
+	if d.o.Auto {
+		return d.waitFor(ctx, c, timeout)
 	}
+	log := d.captureLog(n)
+	stop, stopped := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(stopped)
+		tick := time.NewTicker(progressEvery)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+				if l := lastLine(log); l != "" {
+					d.out.line(sidePrefix("RX"), l)
+				}
+			}
+		}
+	}()
+	code, err := d.waitFor(ctx, c, timeout)
+	close(stop)
+	<-stopped
+	if err == nil {
+		d.showTail(log, 10)
+	}
+	return code, err
+}
+
+// prompted attaches spec to the terminal its prompt is answered at:
+// with --auto a pseudo-terminal where a is typed, else the operator's.
+func (d *runner) prompted(spec childSpec, a Answer) childSpec {
+	if d.o.Auto {
+		spec.Attach = attachPTY
+		spec.Answers = []Answer{a}
+	} else {
+		spec.Attach = attachOperator
+	}
+	return spec
 }
 
 // promptTimeout bounds a command that waits for an answer: a person gets

@@ -32,7 +32,7 @@ func TestSandboxSync(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	sb, err := NewSandbox(ctx, SandboxOptions{Exe: exe, Timing: autoTiming, Environ: os.Environ(), RXNodes: 3, Sync: "PPS"})
+	sb, err := NewSandbox(ctx, Options{Exe: exe, Timing: autoTiming, Environ: os.Environ(), RXNodes: 3, Sync: "PPS"}, "", "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -32,8 +33,7 @@ const (
 
 // childSpec is one rfhandoff command to run.
 type childSpec struct {
-	Side   string // "RX" (or an RX node's name) or "MAIN"
-	Policy string
+	Node   *rxNode // the RX node it runs on; nil: MAIN
 	Args   []string
 	Attach attach
 	// Answers are what an attachPTY child's autoOperator types.
@@ -43,6 +43,14 @@ type childSpec struct {
 	// OnLine, for attachOperator and attachPTY, sees every line the child
 	// prints (plain text), so the demo can follow what it reports.
 	OnLine func(line string)
+}
+
+// side is the transcript's prefix for the child: its node's, or "MAIN".
+func (s childSpec) side() string {
+	if s.Node == nil {
+		return "MAIN"
+	}
+	return s.Node.Side
 }
 
 // child is a started rfhandoff process.
@@ -64,12 +72,20 @@ const argv0 = "rfhandoff"
 func (d *runner) start(spec childSpec) (*child, error) {
 	// Every child reads a policy confined to the sandbox, checked again
 	// right before it starts.
-	if _, err := d.sb.loadConfined(spec.Policy); err != nil {
+	policy, attr := d.sb.MainPolicy, &os.ProcAttr{Dir: d.sb.Main, Env: d.sb.env}
+	if n := spec.Node; n != nil {
+		// An RX node's simulator also hears the sandbox's transmission.
+		policy, attr.Dir = n.Policy, n.Dir
+		attr.Env = append(slices.Clone(d.sb.env), d.sb.onAirEnv(n))
+		if d.sb.Sync != "" {
+			attr.Env = d.sb.syncEnv(attr.Env, n)
+		}
+	}
+	if _, err := d.sb.loadConfined(policy); err != nil {
 		return nil, err
 	}
-	args := append([]string{argv0, "--config", spec.Policy}, spec.Args...)
-	c := &child{name: spec.Side + " " + strings.Join(spec.Args, " "), exited: make(chan struct{}), copied: make(chan struct{})}
-	attr := &os.ProcAttr{Dir: d.dirOf(spec.Side), Env: d.envOf(spec.Side)}
+	args := append([]string{argv0, "--config", policy}, spec.Args...)
+	c := &child{name: spec.side() + " " + strings.Join(spec.Args, " "), exited: make(chan struct{}), copied: make(chan struct{})}
 	var closeAfter []*os.File
 	var reader *os.File
 	var sinkTo io.Writer
@@ -116,7 +132,7 @@ func (d *runner) start(spec childSpec) (*child, error) {
 				}
 			}
 		} else {
-			ls := prefixed(d.out, sidePrefix(spec.Side))
+			ls := prefixed(d.out, sidePrefix(spec.side()))
 			sinkTo, flush = ls, ls.flush
 		}
 	case attachPTY:
@@ -133,7 +149,7 @@ func (d *runner) start(spec childSpec) (*child, error) {
 		attr.Sys = ttyAttr()
 		closeAfter = append(closeAfter, slave)
 		reader = master
-		c.auto = &autoOperator{side: spec.Side, out: d.out, term: master, answers: spec.Answers, onLine: spec.OnLine}
+		c.auto = &autoOperator{side: spec.side(), out: d.out, term: master, answers: spec.Answers, onLine: spec.OnLine}
 		sinkTo, flush = c.auto, c.auto.flush
 	}
 

@@ -24,11 +24,7 @@ func (s *sink) printf(format string, args ...any) {
 	fmt.Fprintf(s.w, format, args...)
 }
 
-func (s *sink) line(prefix, text string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	fmt.Fprintf(s.w, "%s%s\n", prefix, text)
-}
+func (s *sink) line(prefix, text string) { s.printf("%s%s\n", prefix, text) }
 
 // Terminal control the children print: the countdown's in-place block
 // (save cursor … restore cursor) is dropped whole, any other escape

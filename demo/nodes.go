@@ -84,16 +84,6 @@ func (sb *Sandbox) makeNodes(n int) {
 // multi reports whether the sandbox runs a task with RX_NODES.
 func (sb *Sandbox) multi() bool { return len(sb.nodes) > 1 }
 
-// node is the node whose transcript side is side, or nil (MAIN).
-func (sb *Sandbox) node(side string) *rxNode {
-	for _, n := range sb.nodes {
-		if n.Side == side {
-			return n
-		}
-	}
-	return nil
-}
-
 // recording is the node's SigMF recording name.
 func (n *rxNode) recording() string {
 	if n.Name == "" {

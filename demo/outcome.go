@@ -20,13 +20,9 @@ type outcome struct {
 	RFTX        *int   `json:"rf_tx"`
 }
 
-// outcomePath is <record name>.outcome.json beside the record.
-func outcomePath(record string) string {
-	return strings.TrimSuffix(record, ".json") + ".outcome.json"
-}
-
+// readOutcome reads <record name>.outcome.json beside the record.
 func readOutcome(record string) (*outcome, []byte, error) {
-	p := outcomePath(record)
+	p := strings.TrimSuffix(record, ".json") + ".outcome.json"
 	data, err := os.ReadFile(p)
 	if err != nil {
 		return nil, nil, fmt.Errorf("tx execute exited 0 but its outcome file is unreadable: %w", err)
@@ -143,7 +139,7 @@ func (d *runner) describeSandbox() {
 	d.out.printf("\nSandbox: %s\n", sb.Root)
 	if sb.multi() {
 		d.out.line("  ", "remote.git  bare remote: "+taskBranch+" (task branch, base "+short(sb.BaseCommit)+"), "+resultBranch+" (the single-node result branch, unused),")
-		d.out.line("  ", "            and one result branch per node, created by the sandbox as a lab would: "+d.nodeList())
+		d.out.line("  ", "            and one result branch per node, created by the sandbox as a lab would: "+d.nodeList(", "))
 		for _, n := range sb.nodes {
 			d.out.line("  ", fmt.Sprintf("%-11s RX node %s's checkout   policy %s.toml, [node] name = %q, key keys/%s;", n.Name+"/", n.Name, n.Name, n.Name, n.Name))
 			d.out.line("  ", fmt.Sprintf("            its simulator hears the fake transmission %+d ms later at %+.0f dB", n.DelayMS, n.LevelDB))

@@ -74,12 +74,9 @@ func (sb *Sandbox) policy(checkout string, t Timing) config.Policy {
 	return p
 }
 
+// writePolicies writes each RX node's policy and MAIN's, each loaded back
+// as its child will load it.
 func (sb *Sandbox) writePolicies(t Timing) error {
-	type side struct {
-		file, who string
-		pol       config.Policy
-	}
-	var sides []side
 	main := sb.policy(sb.Main, t)
 	for _, n := range sb.nodes {
 		rx := sb.policy(n.Dir, t)
@@ -88,28 +85,28 @@ func (sb *Sandbox) writePolicies(t Timing) error {
 			rx.Sync.MinLeadS = syncMinLeadS
 			rx.Sync.MaxHostClockBoundS = syncMaxHostClockBoundS
 		}
-		if !sb.multi() {
+		if sb.multi() {
+			rx.Repo.ResultBranch = n.Branch
+			rx.Node = config.Node{Name: n.Name}
+			main.Nodes = append(main.Nodes, config.MainNode{Name: n.Name, ResultBranch: n.Branch, ResultSigners: n.Signers})
+		} else {
 			main.Trust = config.Trust{ResultSigners: n.Signers}
-			sides = append(sides, side{n.Policy, n.Who, rx})
-			continue
 		}
-		rx.Repo.ResultBranch = n.Branch
-		rx.Node = config.Node{Name: n.Name}
-		main.Nodes = append(main.Nodes, config.MainNode{Name: n.Name, ResultBranch: n.Branch, ResultSigners: n.Signers})
-		sides = append(sides, side{n.Policy, n.Who, rx})
-	}
-	for _, side := range append(sides, side{sb.MainPolicy, "MAIN PC", main}) {
-		header := fmt.Sprintf("# rfhandoff demo — the %s's policy, written by `rfhandoff demo`.\n"+
-			"# Everything points into the sandbox %s; the HackRF tools are the simulator.\n\n", side.who, sb.Root)
-		data := header + side.pol.TOML()
-		if err := os.WriteFile(side.file, []byte(data), 0o600); err != nil {
-			return err
-		}
-		if _, err := sb.loadConfined(side.file); err != nil {
+		if err := sb.writePolicy(n.Policy, n.Who, rx); err != nil {
 			return err
 		}
 	}
-	return nil
+	return sb.writePolicy(sb.MainPolicy, "MAIN PC", main)
+}
+
+func (sb *Sandbox) writePolicy(file, who string, pol config.Policy) error {
+	header := fmt.Sprintf("# rfhandoff demo — the %s's policy, written by `rfhandoff demo`.\n"+
+		"# Everything points into the sandbox %s; the HackRF tools are the simulator.\n\n", who, sb.Root)
+	if err := os.WriteFile(file, []byte(header+pol.TOML()), 0o600); err != nil {
+		return err
+	}
+	_, err := sb.loadConfined(file)
+	return err
 }
 
 // unconfined lists every path of the policy file that leads out of the

@@ -34,11 +34,6 @@ func (sb *Sandbox) gitRunner(audit string, tools map[exec.Tool]string, timeout t
 		GitProtocols: []string{"file"}, Environ: sb.env, DefaultTimeout: timeout})
 }
 
-// resultPath is where the RX side publishes RX_RESULT.json.
-func resultPath(pol config.Policy) string {
-	return strings.TrimSuffix(pol.Repo.ResultDir, "/") + "/RX_RESULT.json"
-}
-
 // remoteResult reads the result at the tip of the remote's result branch,
 // straight from the bare repository (the demo's view as the referee; the
 // sides use their own fetches). It returns nil while there is none.
@@ -48,7 +43,9 @@ func (d *runner) remoteResult(ctx context.Context, n *rxNode) (*result.Result, s
 	if err != nil {
 		return nil, "", err
 	}
-	data, err := g.ShowFile(ctx, commit, resultPath(config.Default()), result.MaxBytes)
+	// Where the RX side publishes RX_RESULT.json.
+	path := strings.TrimSuffix(config.Default().Repo.ResultDir, "/") + "/RX_RESULT.json"
+	data, err := g.ShowFile(ctx, commit, path, result.MaxBytes)
 	if errors.Is(err, gitcli.ErrNotFound) {
 		return nil, commit, nil
 	}

@@ -151,26 +151,6 @@ func Run(ctx context.Context, o Options) (err error) {
 	return d.steps(ctx)
 }
 
-func (d *runner) dirOf(side string) string {
-	if n := d.sb.node(side); n != nil {
-		return n.Dir
-	}
-	return d.sb.Main
-}
-
-// envOf is a side's environment: an RX node's simulator also hears the
-// sandbox's transmission (onAirEnv).
-func (d *runner) envOf(side string) []string {
-	if n := d.sb.node(side); n != nil {
-		env := append(append([]string(nil), d.sb.env...), d.sb.onAirEnv(n))
-		if d.sb.Sync != "" {
-			env = d.sb.syncEnv(env, n)
-		}
-		return env
-	}
-	return d.sb.env
-}
-
 func (d *runner) track(c *child) {
 	d.mu.Lock()
 	defer d.mu.Unlock()

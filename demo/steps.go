@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -86,10 +87,10 @@ func (d *runner) pushTask(ctx context.Context, step int) error {
 		return err
 	}
 	if d.sb.multi() {
-		d.say("RX_NODES names the %d receivers (%s): each approves and captures on its own, publishes", len(d.sb.nodes), d.nodeList())
+		d.say("RX_NODES names the %d receivers (%s): each approves and captures on its own, publishes", len(d.sb.nodes), d.nodeList(", "))
 		d.say("on its own result branch, and MAIN asks for the phrase once, for all of them (PROTOCOL#several-nodes).")
 	}
-	spec := childSpec{Side: "MAIN", Policy: d.sb.MainPolicy, Args: taskArgs(bodyFile, d.nodeNames(), d.schedule())}
+	spec := childSpec{Args: d.taskArgs(bodyFile)}
 	if err := d.runWant(ctx, spec, time.Minute, 0, "task new exited %d, want 0 (the task file written)"); err != nil {
 		return err
 	}
@@ -146,7 +147,7 @@ func (d *runner) check(ctx context.Context, step int) error {
 	d.say("working tree), validates every field and the EXPECTED_HEAD ancestry, and records")
 	d.say("it as seen. Exit status 10 means: a valid task awaits approval.")
 	for _, n := range d.sb.nodes {
-		spec := childSpec{Side: n.Side, Policy: n.Policy, Args: []string{"rx", "check"}}
+		spec := childSpec{Node: n, Args: []string{"rx", "check"}}
 		if err := d.runWant(ctx, spec, time.Minute, 10, "rx check%s exited %d, want 10 (a valid task awaits approval)", on(n)); err != nil {
 			return err
 		}
@@ -161,7 +162,7 @@ func (d *runner) approve(ctx context.Context, step int) error {
 	d.say("The approval prompt shows the task and reads the answer from the controlling")
 	d.say("terminal only; the approval is bound to the SHA-256 of the task's exact bytes.")
 	if d.sb.multi() {
-		d.say("Each node has its own operator and its own prompt: %s approve one after the other.", d.nodeList())
+		d.say("Each node has its own operator and its own prompt: %s approve one after the other.", d.nodeList(", "))
 	}
 	for _, n := range d.sb.nodes {
 		switch {
@@ -172,7 +173,7 @@ func (d *runner) approve(ctx context.Context, step int) error {
 		default:
 			d.say(">>> You are the operator of %s: read the task, then type A and Enter to approve it.", n.Name)
 		}
-		spec := d.prompted(childSpec{Side: n.Side, Policy: n.Policy, Args: []string{"rx", "approve", taskID}}, Answer{Prompt: prompt.OneShotMenu, Reply: "A"})
+		spec := d.prompted(childSpec{Node: n, Args: []string{"rx", "approve", taskID}}, Answer{Prompt: prompt.OneShotMenu, Reply: "A"})
 		if err := d.runWant(ctx, spec, d.promptTimeout(), 0, "rx approve%s exited %d: the task was not approved", on(n)); err != nil {
 			return err
 		}
@@ -193,12 +194,12 @@ func (d *runner) capture(ctx context.Context, step int) error {
 	d.say("(hackrf_clock -i: CLKIN detected), starts a bounded hackrf_transfer -r of %d s,", d.t.PlannedS)
 	if d.sb.multi() {
 		d.say("confirms the file grows, and pushes READY (RX_RESULT.json) to the node's own branch")
-		d.say("(%s), signed with the node's key. All %d nodes capture at once.", d.nodeList(), len(d.sb.nodes))
+		d.say("(%s), signed with the node's key. All %d nodes capture at once.", d.nodeList(", "), len(d.sb.nodes))
 	} else {
 		d.say("confirms the file grows, and pushes READY (RX_RESULT.json) to %s.", resultBranch)
 	}
 	for _, n := range d.sb.nodes {
-		spec := childSpec{Side: n.Side, Policy: n.Policy, Args: []string{"rx", "capture", taskID}, Attach: attachPipes}
+		spec := childSpec{Node: n, Args: []string{"rx", "capture", taskID}, Attach: attachPipes}
 		if !d.o.Auto {
 			log, err := os.Create(d.captureLog(n))
 			if err != nil {
@@ -254,20 +255,14 @@ func (d *runner) captureLog(n *rxNode) string {
 	return filepath.Join(d.sb.Root, n.Base+"-capture.log")
 }
 
-// nodeNames are the task's RX_NODES (nil on the single-node demo).
-func (d *runner) nodeNames() []string {
-	if !d.sb.multi() {
-		return nil
-	}
+// nodeList joins the nodes' names with sep: "rx-a, rx-b, rx-c".
+func (d *runner) nodeList(sep string) string {
 	var names []string
 	for _, n := range d.sb.nodes {
 		names = append(names, n.Name)
 	}
-	return names
+	return strings.Join(names, sep)
 }
-
-// nodeList is "rx-a, rx-b, rx-c".
-func (d *runner) nodeList() string { return strings.Join(d.nodeNames(), ", ") }
 
 // Step 5 — MAIN tx watch: the READY result, AUTHORIZE RF TX, the record.
 func (d *runner) watch(ctx context.Context, step int) error {
@@ -295,7 +290,7 @@ func (d *runner) watch(ctx context.Context, step int) error {
 	// fails on it at once instead of waiting for the prompt's expiry (a
 	// result is never offered twice).
 	var failure failureReport
-	spec := d.prompted(childSpec{Side: "MAIN", Policy: d.sb.MainPolicy, Args: []string{"tx", "watch"}, OnLine: func(line string) {
+	spec := d.prompted(childSpec{Args: []string{"tx", "watch"}, OnLine: func(line string) {
 		failure.see(line, strings.Contains(line, "nothing authorized") || strings.Contains(line, "refused, not offered") || strings.Contains(line, "no offer ("))
 	}}, phraseAnswer)
 	if !d.o.Auto {
@@ -413,7 +408,7 @@ func (d *runner) execute(ctx context.Context, step int) error {
 	}
 	d.say("the minimum remaining. Then it marks the record used (once only) and runs the")
 	d.say("action: here the fake one, which opens nothing and records RF TX = 0.")
-	spec := d.prompted(childSpec{Side: "MAIN", Policy: d.sb.MainPolicy, Args: []string{"tx", "execute", d.record}}, phraseAnswer)
+	spec := d.prompted(childSpec{Args: []string{"tx", "execute", d.record}}, phraseAnswer)
 	if !d.o.Auto {
 		d.say(">>> Type %s and Enter once more.", txPhrase)
 	}
@@ -483,7 +478,7 @@ func (d *runner) collect(ctx context.Context, step int) error {
 		return err
 	}
 	path := sigmf.CollectionPath(pol.StatePath(), taskID)
-	spec := childSpec{Side: "MAIN", Policy: d.sb.MainPolicy, Args: []string{"tx", "watch"}, Attach: attachPipes}
+	spec := childSpec{Args: []string{"tx", "watch"}, Attach: attachPipes}
 	err = d.watchUntil(ctx, spec, time.Now().Add(2*time.Minute), "the collection "+path, "writing the collection", func() (bool, error) {
 		_, err := os.Stat(path)
 		if errors.Is(err, os.ErrNotExist) {
@@ -519,15 +514,10 @@ func (d *runner) summary(ctx context.Context, step int) error {
 	}
 	d.say("Outcome file: %s", o.path)
 	d.showHeard(d.air)
-	type side struct{ side, policy string }
-	var sides []side
-	for _, node := range d.sb.nodes {
-		sides = append(sides, side{node.Side, node.Policy})
-	}
-	for _, side := range append(sides, side{"MAIN", d.sb.MainPolicy}) {
-		d.say("%s audit log (every subprocess, hash-chained):", side.side)
-		spec := childSpec{Side: side.side, Policy: side.policy, Args: []string{"audit", "verify"}}
-		if err := d.runWant(ctx, spec, time.Minute, 0, "%s audit verify exited %d: the audit log is broken", side.side); err != nil {
+	for _, node := range append(slices.Clone(d.sb.nodes), nil) { // nil: MAIN
+		spec := childSpec{Node: node, Args: []string{"audit", "verify"}}
+		d.say("%s audit log (every subprocess, hash-chained):", spec.side())
+		if err := d.runWant(ctx, spec, time.Minute, 0, "%s audit verify exited %d: the audit log is broken", spec.side()); err != nil {
 			return err
 		}
 	}

@@ -19,26 +19,19 @@ const taskTitle = "Demo: bounded 433.92 MHz receive while MAIN runs the fake TX 
 // taskArgs are the task new arguments for the demo task: a YELLOW receive
 // task (RF RX, the result may be pushed, no RF TX on the RX side), its
 // EXPECTED_HEAD the fetched task branch tip.
-// With nodes (several), RX_NODES names them.
-// A scheduled demo's task (sched non-nil) carries CAPTURE_DURATION_S,
-// START_AT (--start-in) and SYNC_MODE.
-func taskArgs(bodyFile string, nodes []string, sched *taskSchedule) []string {
+// With several nodes, RX_NODES names them.
+// A scheduled demo's task carries CAPTURE_DURATION_S (the demo's capture
+// duration, at least 15 s), START_AT startIn from now, and SYNC_MODE.
+func (d *runner) taskArgs(bodyFile string) []string {
 	args := []string{"task", "new", taskID, "--title", taskTitle, "--rf-rx", "--allow-push", "RX_RESULT_ONLY", "--body-file", bodyFile}
-	if len(nodes) > 0 {
-		args = append(args, "--rx-nodes", strings.Join(nodes, ","))
+	if d.sb.multi() {
+		args = append(args, "--rx-nodes", d.nodeList(","))
 	}
-	if sched != nil {
-		args = append(args, "--duration-s", strconv.Itoa(sched.DurationS),
-			"--start-in", sched.StartIn.String(), "--sync", sched.Mode)
+	if d.sb.Sync != "" {
+		args = append(args, "--duration-s", strconv.Itoa(max(d.t.PlannedS, 15)),
+			"--start-in", startIn(d.o.Auto, len(d.sb.nodes)).String(), "--sync", d.sb.Sync)
 	}
 	return args
-}
-
-// taskSchedule is what a scheduled demo's task new is given.
-type taskSchedule struct {
-	DurationS int
-	StartIn   time.Duration
-	Mode      string
 }
 
 // taskBody is the Markdown body of the demo task.
@@ -58,16 +51,6 @@ The RX side never transmits. The MAIN PC decides about TX on its own side,
 after its operator types AUTHORIZE RF TX; in this demo its TX action is the
 fake one, which opens nothing and records RF TX = 0.
 `, t.PlannedS)
-}
-
-// schedule is the scheduled demo's task new arguments (nil without
-// --sync): the demo's capture duration (CAPTURE_DURATION_S, at least
-// 15 s) and START_AT startIn from now.
-func (d *runner) schedule() *taskSchedule {
-	if d.sb.Sync == "" {
-		return nil
-	}
-	return &taskSchedule{DurationS: max(d.t.PlannedS, 15), StartIn: startIn(d.o.Auto, len(d.sb.nodes)), Mode: d.sb.Sync}
 }
 
 // startAtOf reads START_AT back from the task file task new wrote.

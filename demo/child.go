@@ -2,7 +2,6 @@ package demo
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -70,8 +69,6 @@ const argv0 = "rfhandoff"
 
 // start runs exe with "--config policy" and the spec's arguments.
 func (d *runner) start(spec childSpec) (*child, error) {
-	// Every child reads a policy confined to the sandbox, checked again
-	// right before it starts.
 	policy, attr := d.sb.MainPolicy, &os.ProcAttr{Dir: d.sb.Main, Env: d.sb.env}
 	if n := spec.Node; n != nil {
 		// An RX node's simulator also hears the sandbox's transmission.
@@ -81,6 +78,8 @@ func (d *runner) start(spec childSpec) (*child, error) {
 			attr.Env = d.sb.syncEnv(attr.Env, n)
 		}
 	}
+	// Every child reads a policy confined to the sandbox, checked again
+	// right before it starts.
 	if _, err := d.sb.loadConfined(policy); err != nil {
 		return nil, err
 	}
@@ -231,14 +230,6 @@ func (c *child) done() bool {
 	default:
 		return false
 	}
-}
-
-// interrupt sends SIGINT (Windows: CTRL_BREAK_EVENT) without waiting.
-func (c *child) interrupt() error {
-	if err := interruptProcess(c.proc); err != nil && !errors.Is(err, os.ErrProcessDone) {
-		return err
-	}
-	return nil
 }
 
 func sidePrefix(side string) string {

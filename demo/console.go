@@ -74,7 +74,6 @@ func (l *lineSplitter) flush() {
 	}
 }
 
-// prefixed prints each line to the sink after prefix.
 func prefixed(out *sink, prefix string) *lineSplitter {
 	return &lineSplitter{each: func(text string) { out.line(prefix, text) }}
 }
@@ -182,7 +181,6 @@ func (a *autoOperator) maybeAnswer() {
 	}
 }
 
-// flush prints the unfinished last line.
 func (a *autoOperator) flush() {
 	a.mu.Lock()
 	defer a.mu.Unlock()

@@ -23,17 +23,16 @@ func sameContent(a, b string) error {
 	for {
 		na, erra := io.ReadFull(fa, ba)
 		nb, errb := io.ReadFull(fb, bb)
+		for _, err := range []error{erra, errb} {
+			if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+				return err
+			}
+		}
 		if na != nb || !bytes.Equal(ba[:na], bb[:nb]) {
 			return fmt.Errorf("%s is not a copy of %s", a, b)
 		}
-		if erra != nil || errb != nil {
-			if (erra == io.EOF || erra == io.ErrUnexpectedEOF) && (errb == io.EOF || errb == io.ErrUnexpectedEOF) {
-				return nil
-			}
-			if erra != nil && erra != io.EOF && erra != io.ErrUnexpectedEOF {
-				return erra
-			}
-			return errb
+		if erra != nil {
+			return nil // both ended, at the same byte
 		}
 	}
 }

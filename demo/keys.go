@@ -79,9 +79,7 @@ func openSSHPrivateKey(pub ed25519.PublicKey, priv ed25519.PrivateKey, comment s
 	if _, err := rand.Read(check[:]); err != nil {
 		return nil, err
 	}
-	var sec []byte
-	sec = append(sec, check[:]...)
-	sec = append(sec, check[:]...) // the two check words are equal when decrypted
+	sec := append(check[:], check[:]...) // the two check words are equal when decrypted
 	sec = sshString(sec, []byte("ssh-ed25519"))
 	sec = sshString(sec, pub)
 	sec = sshString(sec, priv) // seed and public key, 64 bytes

@@ -84,7 +84,6 @@ func (sb *Sandbox) makeNodes(n int) {
 // multi reports whether the sandbox runs a task with RX_NODES.
 func (sb *Sandbox) multi() bool { return len(sb.nodes) > 1 }
 
-// recording is the node's SigMF recording name.
 func (n *rxNode) recording() string {
 	if n.Name == "" {
 		return taskID
@@ -92,7 +91,6 @@ func (n *rxNode) recording() string {
 	return node.Recording(taskID, n.Name)
 }
 
-// identity is the commit identity of the node's checkout.
 func (n *rxNode) identity() gitcli.Identity {
 	return gitcli.Identity{Name: n.Who + " (rfhandoff demo)", Email: n.Base + "@demo.rfhandoff.invalid"}
 }

@@ -19,7 +19,6 @@ import (
 	"rfhandoff/notify"
 )
 
-// notifyPath is the path of the demo's webhook on its receiver.
 const notifyPath = "/rfhandoff-demo"
 
 // receiver is the demo's own notification receiver (PROTOCOL#notifications): a
@@ -77,7 +76,6 @@ func (r *receiver) serve(w http.ResponseWriter, req *http.Request) {
 	r.mu.Unlock()
 }
 
-// close stops the receiver.
 func (r *receiver) close() {
 	if r != nil {
 		_ = r.srv.Close()

@@ -95,14 +95,6 @@ func (sb *Sandbox) heard(n *rxNode) (heardBurst, error) {
 	return h, nil
 }
 
-// at is when the annotated burst began, by the recording's own clock.
-func (h heardBurst) at() time.Time {
-	if h.rate <= 0 {
-		return h.firstSample
-	}
-	return h.firstSample.Add(time.Duration(float64(h.start) / float64(h.rate) * float64(time.Second)))
-}
-
 // showHeard tells, per node, where its recording shows the transmission.
 func (d *runner) showHeard(air hacksim.OnAir) {
 	d.say("What each node heard (its quick-look PNG and SigMF annotation, beside its capture):")
@@ -114,8 +106,12 @@ func (d *runner) showHeard(air hacksim.OnAir) {
 		case !h.found:
 			d.say("  %s: no burst annotated in %s", n.Side, h.meta)
 		default:
+			at := h.firstSample // when the burst began, by the recording's own clock
+			if h.rate > 0 {
+				at = at.Add(time.Duration(float64(h.start) / float64(h.rate) * float64(time.Second)))
+			}
 			d.say("  %s heard the burst: samples %d to %d, %+d ms after the on-air start by its own clock (configured %+d ms, %+.0f dB); %s",
-				n.Side, h.start, h.end, h.at().Sub(air.Start).Milliseconds(), n.DelayMS, n.LevelDB, h.comment)
+				n.Side, h.start, h.end, at.Sub(air.Start).Milliseconds(), n.DelayMS, n.LevelDB, h.comment)
 		}
 	}
 }

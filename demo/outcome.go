@@ -82,15 +82,6 @@ func logLines(path string) ([]string, error) {
 	return kept, nil
 }
 
-// lastLine is the last non-empty line of a log file ("" when none).
-func lastLine(path string) string {
-	lines, _ := logLines(path)
-	if len(lines) == 0 {
-		return ""
-	}
-	return lines[len(lines)-1]
-}
-
 // showTail prints the last n lines of a log file.
 func (d *runner) showTail(path string, n int) {
 	lines, err := logLines(path)
@@ -151,10 +142,10 @@ func (d *runner) describeSandbox() {
 		d.out.line("  ", "main/       the MAIN PC's checkout     policy main.toml")
 	}
 	d.out.line("  ", "bin/        hackrf_info, hackrf_transfer, hackrf_clock -> "+sb.Exe+" (the simulator)")
-	rate := config.Default().Capture.SampleRateHz
+	rate, t := config.Default().Capture.SampleRateHz, d.o.Timing
 	d.out.line("  ", fmt.Sprintf("timing      capture %d s in real time (%d MB of ci8 samples in the sandbox); TX needs %d s + %d s of capture left;",
-		d.t.PlannedS, int64(d.t.PlannedS)*rate*2/1e6, d.t.TXDurationS, d.t.MinRemainingS))
-	d.out.line("  ", fmt.Sprintf("            READY may be acted on until then: about %d s after the capture starts", d.t.PlannedS-d.t.TXDurationS-d.t.MinRemainingS))
+		t.PlannedS, int64(t.PlannedS)*rate*2/1e6, t.TXDurationS, t.MinRemainingS))
+	d.out.line("  ", fmt.Sprintf("            READY may be acted on until then: about %d s after the capture starts", t.PlannedS-t.TXDurationS-t.MinRemainingS))
 	if sb.NotifyURL != "" {
 		d.out.line("  ", "notify      both policies send every event to the demo's own webhook "+sb.NotifyURL+",")
 		d.out.line("  ", "            signed with notify.secret; its deliveries show as "+strings.TrimSpace(notifyPrefix)+" lines after each step")

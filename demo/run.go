@@ -2,7 +2,6 @@ package demo
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -57,7 +56,6 @@ type runner struct {
 	o   Options
 	sb  *Sandbox
 	out *sink
-	t   Timing
 
 	mu       sync.Mutex
 	children []*child
@@ -120,7 +118,7 @@ func Run(ctx context.Context, o Options) (err error) {
 			o.Timing = autoTiming
 		}
 	}
-	d := &runner{o: o, out: &sink{w: o.Out}, t: o.Timing}
+	d := &runner{o: o, out: &sink{w: o.Out}}
 	d.intro()
 
 	if d.rcv, err = startReceiver(); err != nil {
@@ -172,22 +170,6 @@ func (d *runner) stopAll() {
 	}
 }
 
-// stepErr wraps err as the failure of step n.
-func stepErr(n int, name string, err error) error {
-	if err == nil {
-		return nil
-	}
-	var se *stepError
-	if errors.As(err, &se) {
-		return err
-	}
-	if errors.Is(err, context.Canceled) {
-		err = fmt.Errorf("interrupted (%w)", err)
-	}
-	return &stepError{Step: n, Name: name, Err: err}
-}
-
-// rule prints a step heading.
 func (d *runner) step(n int, title string) {
 	d.out.printf("\n── Step %d: %s ──\n", n, title)
 }

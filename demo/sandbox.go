@@ -24,7 +24,7 @@ const (
 // simTools are the HackRF tools the simulator stands in for (PROTOCOL#simulator).
 var simTools = []exec.Tool{exec.HackRFInfo, exec.HackRFTransfer, exec.HackRFClock}
 
-// Identities of the two sides' commits in the sandbox.
+// Identities of MAIN's and the setup's commits (an RX node's: rxNode.identity).
 var (
 	mainIdentity  = gitcli.Identity{Name: "MAIN PC (rfhandoff demo)", Email: "main@demo.rfhandoff.invalid"}
 	setupIdentity = gitcli.Identity{Name: "rfhandoff demo setup", Email: "setup@demo.rfhandoff.invalid"}
@@ -165,7 +165,6 @@ func NewSandbox(ctx context.Context, o Options, notifyURL, notifySecret string) 
 	return sb, nil
 }
 
-// remove deletes the sandbox.
 func (sb *Sandbox) remove() error { return os.RemoveAll(sb.Root) }
 
 // makeHome writes the children's git config: nothing of the operator's
@@ -260,7 +259,7 @@ func (sb *Sandbox) makeRemote(ctx context.Context) error {
 	return nil
 }
 
-// seed commits files in a new scratch repository and pushes the commit to
+// seed commits files (top-level ones) in a new scratch repository and pushes the commit to
 // branch of the remote; it returns the commit's ID.
 func (sb *Sandbox) seed(ctx context.Context, name, branch, message string, files map[string]string) (string, error) {
 	dir := filepath.Join(sb.Root, name)
@@ -273,11 +272,7 @@ func (sb *Sandbox) seed(ctx context.Context, name, branch, message string, files
 	}
 	var paths []string
 	for p, content := range files {
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			return "", err
-		}
-		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, p), []byte(content), 0o644); err != nil {
 			return "", err
 		}
 		paths = append(paths, p)

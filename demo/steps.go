@@ -54,7 +54,10 @@ func (d *runner) steps(ctx context.Context) error {
 	}
 	for i, s := range append(steps, demoStep{"summary", d.summary, false}) {
 		if err := s.run(ctx, i+1); err != nil {
-			return stepErr(i+1, s.name, err)
+			if errors.Is(err, context.Canceled) {
+				err = fmt.Errorf("interrupted (%w)", err)
+			}
+			return &stepError{Step: i + 1, Name: s.name, Err: err}
 		}
 		if s.notify {
 			d.showNotifications()
@@ -83,7 +86,7 @@ func (d *runner) pushTask(ctx context.Context, step int) error {
 	d.say("hardware and pushes a result, but transmits nothing on the RX side), checks that")
 	d.say("the TASK_ID was never used and validates the file with the RX side's own parser.")
 	bodyFile := filepath.Join(d.sb.Root, "task-body.md")
-	if err := os.WriteFile(bodyFile, []byte(taskBody(d.t, d.sb.multi())+syncBody(d.sb.Sync)), 0o644); err != nil {
+	if err := os.WriteFile(bodyFile, []byte(taskBody(d.o.Timing, d.sb.multi())+syncBody(d.sb.Sync)), 0o644); err != nil {
 		return err
 	}
 	if d.sb.multi() {
@@ -191,7 +194,7 @@ func (d *runner) approve(ctx context.Context, step int) error {
 func (d *runner) capture(ctx context.Context, step int) error {
 	d.step(step, "RX starts the capture (rx capture) and publishes READY")
 	d.say("The capture executor checks the HackRF (the simulator here) and the common clock")
-	d.say("(hackrf_clock -i: CLKIN detected), starts a bounded hackrf_transfer -r of %d s,", d.t.PlannedS)
+	d.say("(hackrf_clock -i: CLKIN detected), starts a bounded hackrf_transfer -r of %d s,", d.o.Timing.PlannedS)
 	if d.sb.multi() {
 		d.say("confirms the file grows, and pushes READY (RX_RESULT.json) to the node's own branch")
 		d.say("(%s), signed with the node's key. All %d nodes capture at once.", d.nodeList(", "), len(d.sb.nodes))
@@ -353,7 +356,7 @@ func (d *runner) watchUntil(ctx context.Context, spec childSpec, deadline time.T
 		return err
 	}
 	d.say("Stopping tx watch (SIGINT, as Ctrl-C would).")
-	if err := c.interrupt(); err != nil {
+	if err := interruptProcess(c.proc); err != nil && !errors.Is(err, os.ErrProcessDone) {
 		return err
 	}
 	code, err := d.waitFor(ctx, c, 30*time.Second)
@@ -437,7 +440,7 @@ func (d *runner) execute(ctx context.Context, step int) error {
 func (d *runner) complete(ctx context.Context, step int) error {
 	d.step(step, "RX capture ends and COMPLETE is published")
 	end := txgate.CaptureEnd(d.readies[0])
-	d.say("The capture stops by itself after %d s (about %s); the executor then publishes", d.t.PlannedS, end.Local().Format("15:04:05"))
+	d.say("The capture stops by itself after %d s (about %s); the executor then publishes", d.o.Timing.PlannedS, end.Local().Format("15:04:05"))
 	d.say("COMPLETE with the size, SHA-256, error counters and CLKIN after the capture.")
 	if d.sb.multi() {
 		d.say("Each node's COMPLETE also carries the SHA-512 of its SigMF metadata (%s-<node>.sigmf-meta).", taskID)
@@ -538,8 +541,7 @@ func (d *runner) summary(ctx context.Context, step int) error {
 	return nil
 }
 
-// run starts spec and waits for it (bounded by timeout) and returns its
-// exit code.
+// run starts spec and returns its exit code, waiting at most timeout.
 func (d *runner) run(ctx context.Context, spec childSpec, timeout time.Duration) (int, error) {
 	c, err := d.start(spec)
 	if err != nil {
@@ -602,8 +604,8 @@ func (d *runner) waitCapture(ctx context.Context, c *child, timeout time.Duratio
 			case <-stop:
 				return
 			case <-tick.C:
-				if l := lastLine(log); l != "" {
-					d.out.line(sidePrefix("RX"), l)
+				if lines, _ := logLines(log); len(lines) > 0 {
+					d.out.line(sidePrefix("RX"), lines[len(lines)-1])
 				}
 			}
 		}

@@ -149,7 +149,7 @@ func (sb *Sandbox) maxBehind() time.Duration {
 // describeSync tells what the scheduled demo sets up.
 func (d *runner) describeSync() {
 	d.say("Scheduled capture (--sync %s): the task carries CAPTURE_DURATION_S = %d, START_AT about %s",
-		strings.ToLower(strings.TrimSuffix(d.o.Sync, "_CLOCK")), d.t.PlannedS, startIn(d.o.Auto, len(d.sb.nodes)))
+		strings.ToLower(strings.TrimSuffix(d.o.Sync, "_CLOCK")), d.o.Timing.PlannedS, startIn(d.o.Auto, len(d.sb.nodes)))
 	d.say("after the task is written (time for every node's check and approval, then their sync.min_lead_s = %d s),", syncMinLeadS)
 	d.say("and SYNC_MODE = %s. Each node's simulator has a GPSDO's 1PPS on its trigger input", d.o.Sync)
 	d.say("(HACKRF_SIM_TRIGGER=pps), a host clock off true time (HACKRF_SIM_PPS_OFFSET_NS, reported by")

@@ -28,7 +28,7 @@ func (d *runner) taskArgs(bodyFile string) []string {
 		args = append(args, "--rx-nodes", d.nodeList(","))
 	}
 	if d.sb.Sync != "" {
-		args = append(args, "--duration-s", strconv.Itoa(max(d.t.PlannedS, 15)),
+		args = append(args, "--duration-s", strconv.Itoa(max(d.o.Timing.PlannedS, 15)),
 			"--start-in", startIn(d.o.Auto, len(d.sb.nodes)).String(), "--sync", d.sb.Sync)
 	}
 	return args

@@ -180,7 +180,9 @@ func (d *runner) start(spec childSpec) (*child, error) {
 			flush()
 		}()
 	}
-	d.track(c)
+	d.mu.Lock()
+	d.children = append(d.children, c)
+	d.mu.Unlock()
 	return c, nil
 }
 

@@ -149,12 +149,6 @@ func Run(ctx context.Context, o Options) (err error) {
 	return d.steps(ctx)
 }
 
-func (d *runner) track(c *child) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	d.children = append(d.children, c)
-}
-
 // stopAll interrupts every child still running (a failed step, the
 // operator's Ctrl-C) and waits for it: the capture publishes an honest
 // COMPLETE when interrupted.

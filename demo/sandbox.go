@@ -124,9 +124,14 @@ func NewSandbox(ctx context.Context, o Options, notifyURL, notifySecret string) 
 	if err := sb.makeHome(); err != nil {
 		return nil, err
 	}
-	if err := sb.makeRunner(o.Environ); err != nil {
+	sb.env = sb.childEnv(o.Environ)
+	if sb.Setup, err = sb.gitRunner(sb.SetupAudit, nil, 2*time.Minute); err != nil {
 		return nil, err
 	}
+	if err := sb.Setup.Missing()[exec.Git]; err != nil {
+		return nil, fmt.Errorf("the demo needs git: %w", err)
+	}
+	sb.GitPath = sb.Setup.Paths()[exec.Git]
 	if err := sb.makeRemote(ctx); err != nil {
 		return nil, err
 	}
@@ -176,18 +181,6 @@ func (sb *Sandbox) makeHome() error {
 	cfg := "# rfhandoff demo sandbox: git configuration of every process the demo starts\n" +
 		"[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n"
 	return os.WriteFile(filepath.Join(sb.Home, ".gitconfig"), []byte(cfg), 0o600)
-}
-
-func (sb *Sandbox) makeRunner(environ []string) (err error) {
-	sb.env = sb.childEnv(environ)
-	if sb.Setup, err = sb.gitRunner(sb.SetupAudit, nil, 2*time.Minute); err != nil {
-		return err
-	}
-	if err := sb.Setup.Missing()[exec.Git]; err != nil {
-		return fmt.Errorf("the demo needs git: %w", err)
-	}
-	sb.GitPath = sb.Setup.Paths()[exec.Git]
-	return nil
 }
 
 // childEnv is environ with HOME and XDG_CONFIG_HOME pointing into the

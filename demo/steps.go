@@ -74,7 +74,6 @@ func on(n *rxNode) string {
 	return " on " + n.Name
 }
 
-// Step 1 — MAIN writes the task with task new and pushes it.
 func (d *runner) pushTask(ctx context.Context, step int) error {
 	d.step(step, "MAIN writes a task (task new) and pushes it to the task branch")
 	if d.sb.multi() {
@@ -143,7 +142,6 @@ func (d *runner) pushTask(ctx context.Context, step int) error {
 	return nil
 }
 
-// Step 2 — RX rx check: a valid task awaits approval (exit 10).
 func (d *runner) check(ctx context.Context, step int) error {
 	d.step(step, "RX checks the task branch (rx check, as cron would)")
 	d.say("The RX laptop fetches only the task branch, reads the task from git (not the")
@@ -159,7 +157,6 @@ func (d *runner) check(ctx context.Context, step int) error {
 	return nil
 }
 
-// Step 3 — RX rx approve: the real approval prompt.
 func (d *runner) approve(ctx context.Context, step int) error {
 	d.step(step, "RX operator approves the task at the real prompt (rx approve)")
 	d.say("The approval prompt shows the task and reads the answer from the controlling")
@@ -189,8 +186,7 @@ func (d *runner) approve(ctx context.Context, step int) error {
 	return nil
 }
 
-// Step 4 — RX rx capture in the background, until READY is on the remote
-// (on every node's branch).
+// capture starts rx capture on every node, until READY is on each one's branch.
 func (d *runner) capture(ctx context.Context, step int) error {
 	d.step(step, "RX starts the capture (rx capture) and publishes READY")
 	d.say("The capture executor checks the HackRF (the simulator here) and the common clock")
@@ -267,7 +263,6 @@ func (d *runner) nodeList(sep string) string {
 	return strings.Join(names, sep)
 }
 
-// Step 5 — MAIN tx watch: the READY result, AUTHORIZE RF TX, the record.
 func (d *runner) watch(ctx context.Context, step int) error {
 	if d.sb.multi() {
 		d.step(step, "MAIN watches every node's result branch (tx watch) and authorizes once")
@@ -399,7 +394,6 @@ func (f *failureReport) settled() (string, bool) {
 	return strings.Join(f.lines, "\n"), quiet
 }
 
-// Step 6 — MAIN tx execute with the fake action.
 func (d *runner) execute(ctx context.Context, step int) error {
 	d.step(step, "MAIN runs the TX executor (tx execute) with the fake action")
 	d.say("tx execute is the separate RED action: quick checks of the record, the phrase")
@@ -436,7 +430,6 @@ func (d *runner) execute(ctx context.Context, step int) error {
 	return err
 }
 
-// Step 7 — the capture ends and COMPLETE is published (by every node).
 func (d *runner) complete(ctx context.Context, step int) error {
 	d.step(step, "RX capture ends and COMPLETE is published")
 	end := txgate.CaptureEnd(d.readies[0])
@@ -470,8 +463,6 @@ func (d *runner) complete(ctx context.Context, step int) error {
 	return nil
 }
 
-// Step 8 (several nodes) — tx watch sees every COMPLETE and writes the
-// SigMF Collection.
 func (d *runner) collect(ctx context.Context, step int) error {
 	d.step(step, "MAIN collects the recordings (tx watch writes the SigMF Collection)")
 	d.say("Once every node has published COMPLETE, tx watch writes a SigMF Collection naming")
@@ -501,7 +492,7 @@ func (d *runner) collect(ctx context.Context, step int) error {
 	return nil
 }
 
-// The last step — what happened, and every audit log verified.
+// summary tells what happened, with every audit log verified.
 func (d *runner) summary(ctx context.Context, step int) error {
 	d.step(step, "Summary")
 	o := d.outcome

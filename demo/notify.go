@@ -76,11 +76,7 @@ func (r *receiver) serve(w http.ResponseWriter, req *http.Request) {
 	r.mu.Unlock()
 }
 
-func (r *receiver) close() {
-	if r != nil {
-		_ = r.srv.Close()
-	}
-}
+func (r *receiver) close() { _ = r.srv.Close() }
 
 // fresh returns the deliveries not shown yet, and how many were refused
 // in all.
@@ -113,9 +109,6 @@ func (r *receiver) tally() string {
 // showNotifications prints the deliveries that arrived since the last
 // call, one line each as the webhook received them.
 func (d *runner) showNotifications() {
-	if d.rcv == nil {
-		return
-	}
 	news, bad := d.rcv.fresh()
 	for _, m := range news {
 		d.out.line(notifyPrefix, fmt.Sprintf("%s (%s): %s", m.Event, m.Role, m.Text))

@@ -515,10 +515,8 @@ func (d *runner) summary(ctx context.Context, step int) error {
 			return err
 		}
 	}
-	if d.rcv != nil {
-		d.showNotifications()
-		d.say("Notifications the demo's webhook received (none approves anything): %s.", d.rcv.tally())
-	}
+	d.showNotifications()
+	d.say("Notifications the demo's webhook received (none approves anything): %s.", d.rcv.tally())
 	if d.sb.multi() {
 		d.out.printf("\nDemo complete: %d RX nodes each approved the task at their own prompt, captured and\n"+
 			"published READY then COMPLETE on their own branches; MAIN asked for the phrase once for\n"+

@@ -1,7 +1,6 @@
 package result
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -119,10 +118,7 @@ func (a Alignment) MarshalJSON() ([]byte, error) {
 	if reasons == nil {
 		reasons = []string{}
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	err := enc.Encode(struct {
+	return jsonText(struct {
 		SyncMode      SyncMode    `json:"sync_mode"`
 		StartAt       string      `json:"start_at"`
 		FirstSampleAt string      `json:"first_sample_at"`
@@ -134,8 +130,7 @@ func (a Alignment) MarshalJSON() ([]byte, error) {
 		Aligned       bool        `json:"aligned"`
 		Reasons       []string    `json:"reasons"`
 	}{a.SyncMode, a.StartAt.UTC().Format(layoutSecond), FormatNano(a.FirstSampleAt), edge, a.Trigger,
-		json.Number(FormatSeconds(a.Bound)), a.BoundBasis, a.Overruns, a.Aligned, reasons})
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), err
+		json.Number(FormatSeconds(a.Bound)), a.BoundBasis, a.Overruns, a.Aligned, reasons}, "")
 }
 
 // encodable refuses what the writer would lose or Decode could not tell:
@@ -301,7 +296,7 @@ func checkAlignment(m members, r *Result, good map[string]bool, opts Options, p 
 	case len(vs) > 1: // reported as a duplicate already
 		return
 	}
-	before := p.count()
+	before := len(*p)
 	a, aGood := decodeAlignment(vs[0], p)
 	if a == nil {
 		return
@@ -313,7 +308,7 @@ func checkAlignment(m members, r *Result, good map[string]bool, opts Options, p 
 		p.add(alignKey("start_at"), ruleSync, "is %s, but the task's START_AT is %s",
 			a.StartAt.Format(layoutSecond), opts.StartAt.UTC().Format(time.RFC3339Nano))
 	}
-	if p.count() == before {
+	if len(*p) == before {
 		r.Alignment = a
 	}
 }

@@ -211,7 +211,7 @@ func TestDecodeAlignmentRules(t *testing.T) {
 				return
 			}
 			ie := mustInvalid(t, err, tc.want...)
-			for _, p := range ie.Problems() {
+			for _, p := range ie.Errs {
 				if strings.HasPrefix(p.Key, "alignment.") && !strings.Contains(ie.Error(), `"`+p.Key+`": `) {
 					t.Errorf("the message does not name %s:\n%v", p.Key, ie)
 				}
@@ -381,7 +381,7 @@ func FuzzDecodeScheduled(f *testing.F) {
 		r, nf, err := DecodeNode(data, opts)
 		if err != nil {
 			var ie *invalidError
-			if !errors.As(err, &ie) || len(ie.Problems()) == 0 {
+			if !errors.As(err, &ie) || len(ie.Errs) == 0 {
 				t.Fatalf("rejection is not an *invalidError with problems: %T %v", err, err)
 			}
 			return

@@ -292,9 +292,9 @@ func TestDecodeReportsEveryViolationAtOnce(t *testing.T) {
 	)
 	// The rendered message lists every key, each once per problem.
 	msg := ie.Error()
-	for _, k := range ie.Keys() {
-		if !strings.Contains(msg, `"`+k+`"`) {
-			t.Errorf("message does not name %q:\n%s", k, msg)
+	for _, p := range ie.Errs {
+		if !strings.Contains(msg, `"`+p.Key+`"`) {
+			t.Errorf("message does not name %q:\n%s", p.Key, msg)
 		}
 	}
 	if got := strings.Count(msg, "\n  - "); got != 8 {

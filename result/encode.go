@@ -8,26 +8,51 @@ import (
 )
 
 // Encode writes r as canonical RX_RESULT.json: keys in the PROTOCOL#result table's
-// order, two-space indent, a trailing newline. It refuses (with the same
-// *invalidError Decode would give) a result that Decode would reject, so
-// nothing invalid is ever written.
-func Encode(r *Result) ([]byte, error) {
+// order, two-space indent, a trailing newline; a scheduled result is
+// version 3 with alignment last. It refuses (with the same *invalidError
+// Decode would give) a result that Decode would reject, so nothing invalid
+// is ever written.
+func Encode(r *Result) ([]byte, error) { return encode("Encode", r, nil) }
+
+// EncodeNode writes a node result: Encode's canonical form with
+// NodeFields after rf_tx and schema_version NodeSchemaVersion (a
+// scheduled one: ScheduledSchemaVersion, alignment last). Like Encode
+// it refuses what DecodeNode would reject.
+func EncodeNode(r *Result, n NodeFields) ([]byte, error) { return encode("EncodeNode", r, &n) }
+
+// encode writes r (with n's keys after rf_tx unless n is nil) and checks
+// the bytes with Decode under the options that accept what it wrote.
+func encode(fn string, r *Result, n *NodeFields) ([]byte, error) {
 	if r == nil {
-		return nil, fmt.Errorf("result: Encode of a nil *Result")
+		return nil, fmt.Errorf("result: %s of a nil *Result", fn)
 	}
 	c := canonical(*r)
-	if c.Alignment == nil {
-		return encode(&c, Options{})
+	var opts Options
+	if n != nil {
+		c.SchemaVersion, opts.Node = NodeSchemaVersion, n.Node
 	}
-	// A scheduled result: version 3, alignment last.
-	if err := c.Alignment.encodable(); err != nil {
+	if c.Alignment != nil {
+		if err := c.Alignment.encodable(); err != nil {
+			return nil, err
+		}
+		c.SchemaVersion, opts.SyncMode = ScheduledSchemaVersion, AnySync
+	}
+	// The struct's field order and tags are the table (checked by a test);
+	// time.Time writes RFC 3339 with its offset; a nil *NodeFields or
+	// Alignment writes nothing.
+	out, err := jsonText(struct {
+		Result
+		*NodeFields
+		Alignment *Alignment `json:"alignment,omitempty"`
+	}{c, n, c.Alignment}, "  ")
+	if err != nil {
+		return nil, fmt.Errorf("result: encode: %w", err)
+	}
+	out = append(out, '\n')
+	if _, err := Decode(out, opts); err != nil {
 		return nil, err
 	}
-	c.SchemaVersion = ScheduledSchemaVersion
-	return encode(&struct {
-		Result
-		Alignment *Alignment `json:"alignment"`
-	}{c, c.Alignment}, Options{SyncMode: AnySync})
+	return out, nil
 }
 
 // canonical moves c's times to offsets RFC 3339 can write.
@@ -40,23 +65,15 @@ func canonical(c Result) Result {
 	return c
 }
 
-// encode writes doc (a *Result, or one with NodeFields and alignment
-// after it; encodable checked the alignment) and checks the bytes with
-// Decode under opts.
-func encode(doc any, opts Options) ([]byte, error) {
+// jsonText is v as JSON without HTML escapes or the encoder's newline,
+// indented by indent ("" writes it compact).
+func jsonText(v any, indent string) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	// The struct's field order and tags are the table (checked by a test);
-	// time.Time writes RFC 3339 with its offset.
-	if err := enc.Encode(doc); err != nil {
-		return nil, fmt.Errorf("result: encode: %w", err)
-	}
-	if _, err := Decode(buf.Bytes(), opts); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	enc.SetIndent("", indent)
+	err := enc.Encode(v)
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), err
 }
 
 // minuteOffset moves t to UTC when its zone's offset has seconds (old

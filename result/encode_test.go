@@ -144,7 +144,7 @@ func TestEncodeRefusesInvalid(t *testing.T) {
 
 	_, err = Encode(&Result{})
 	var ie *invalidError
-	if !errors.As(err, &ie) || len(ie.Problems()) < 5 {
+	if !errors.As(err, &ie) || len(ie.Errs) < 5 {
 		t.Errorf("zero Result: %v", err)
 	}
 	if _, err := Encode(nil); err == nil {

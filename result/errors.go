@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-
-	"github.com/hashicorp/go-multierror"
 )
 
 // fieldError is one violation. Key is the JSON key it concerns exactly as
@@ -46,14 +44,14 @@ func (e *fieldError) Error() string {
 	return strconv.Quote(e.Key) + ": " + e.Reason
 }
 
-// invalidError reports every violation found in one result, each a
-// *fieldError. Use errors.As to recognise it.
+// invalidError reports every violation found in one result. Use
+// errors.As to recognise it, or to reach one *fieldError.
 type invalidError struct {
 	// Source names the file when known (ReadFile sets it).
 	Source string
-	// Errs holds the *fieldError values, documents problems first, then
-	// keys in the PROTOCOL#result table's order.
-	Errs *multierror.Error
+	// Errs holds the violations, documents problems first, then keys in
+	// the PROTOCOL#result table's order.
+	Errs problems
 }
 
 func (e *invalidError) Error() string {
@@ -61,18 +59,16 @@ func (e *invalidError) Error() string {
 	if src == "" {
 		src = "RX_RESULT.json"
 	}
-	probs := e.Problems()
-	var b strings.Builder
-	if len(probs) == 1 && probs[0].Key == "" {
+	if len(e.Errs) == 1 && e.Errs[0].Key == "" {
 		// Document problems read as a sentence about the file.
-		return src + " " + probs[0].Reason
+		return src + " " + e.Errs[0].Reason
 	}
-	if len(probs) == 1 {
-		fmt.Fprintf(&b, "%s is invalid: %s", src, probs[0].Error())
-		return b.String()
+	if len(e.Errs) == 1 {
+		return src + " is invalid: " + e.Errs[0].Error()
 	}
-	fmt.Fprintf(&b, "%s is invalid (%d problems):", src, len(probs))
-	for _, p := range probs {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s is invalid (%d problems):", src, len(e.Errs))
+	for _, p := range e.Errs {
 		b.WriteString("\n  - ")
 		b.WriteString(p.Error())
 	}
@@ -81,57 +77,23 @@ func (e *invalidError) Error() string {
 
 // Unwrap lets errors.As reach the individual *fieldError values.
 func (e *invalidError) Unwrap() []error {
-	if e.Errs == nil {
-		return nil
-	}
-	return e.Errs.Errors
-}
-
-// Problems returns the violations in report order.
-func (e *invalidError) Problems() []*fieldError {
-	if e.Errs == nil {
-		return nil
-	}
-	out := make([]*fieldError, 0, len(e.Errs.Errors))
-	for _, err := range e.Errs.Errors {
-		if fe, ok := err.(*fieldError); ok {
-			out = append(out, fe)
-		}
-	}
-	return out
-}
-
-// keys returns the key of every violation in report order ("" for a
-// document-level problem); a key appears once per violation.
-func (e *invalidError) Keys() []string {
-	probs := e.Problems()
-	out := make([]string, len(probs))
-	for i, p := range probs {
-		out[i] = p.Key
+	out := make([]error, len(e.Errs))
+	for i, fe := range e.Errs {
+		out[i] = fe
 	}
 	return out
 }
 
 // problems collects violations in order.
-type problems struct{ errs *multierror.Error }
+type problems []*fieldError
 
 func (p *problems) add(key string, rule Rule, format string, args ...any) {
-	p.errs = multierror.Append(p.errs, &fieldError{Key: key, Rule: rule, Reason: fmt.Sprintf(format, args...)})
+	*p = append(*p, &fieldError{Key: key, Rule: rule, Reason: fmt.Sprintf(format, args...)})
 }
 
-// count is how many violations p holds.
-func (p *problems) count() int {
-	if p.errs == nil {
-		return 0
-	}
-	return len(p.errs.Errors)
-}
-
-func (p *problems) empty() bool { return p.errs == nil || len(p.errs.Errors) == 0 }
-
-func (p *problems) err() error {
-	if p.empty() {
+func (p problems) err() error {
+	if len(p) == 0 {
 		return nil
 	}
-	return &invalidError{Errs: p.errs}
+	return &invalidError{Errs: p}
 }

@@ -40,10 +40,10 @@ func FuzzDecode(f *testing.F) {
 				t.Fatal("result returned with an error")
 			}
 			var ie *invalidError
-			if !errors.As(err, &ie) || len(ie.Problems()) == 0 {
+			if !errors.As(err, &ie) || len(ie.Errs) == 0 {
 				t.Fatalf("rejection is not an *invalidError with problems: %T %v", err, err)
 			}
-			for _, p := range ie.Problems() {
+			for _, p := range ie.Errs {
 				if p.Reason == "" || p.Rule == "" {
 					t.Fatalf("problem without reason or rule: %+v", p)
 				}

@@ -36,7 +36,7 @@ func mustInvalid(t *testing.T, err error, want ...problem) *invalidError {
 		t.Fatalf("want *invalidError, got %T: %v", err, err)
 	}
 	var got []problem
-	for _, p := range ie.Problems() {
+	for _, p := range ie.Errs {
 		got = append(got, problem{p.Key, p.Rule})
 		if p.Reason == "" {
 			t.Errorf("problem %q has no reason", p.Key)

@@ -2,7 +2,6 @@ package result
 
 import (
 	"bytes"
-	"encoding/json"
 	"reflect"
 	"strings"
 )
@@ -45,26 +44,22 @@ func jsonValues(r *Result) [][2]string {
 	rv := reflect.ValueOf(r).Elem()
 	rt := rv.Type()
 	out := make([][2]string, 0, rt.NumField())
+	add := func(name string, v any) {
+		text := "(unencodable)"
+		if b, err := jsonText(v, ""); err == nil {
+			text = string(b)
+		}
+		out = append(out, [2]string{name, text})
+	}
 	for i := range rt.NumField() {
 		name, opts, _ := strings.Cut(rt.Field(i).Tag.Get("json"), ",")
 		if opts == "omitempty" && rv.Field(i).IsZero() || name == "-" {
 			continue
 		}
-		var buf bytes.Buffer
-		enc := json.NewEncoder(&buf)
-		enc.SetEscapeHTML(false)
-		text := "(unencodable)"
-		if err := enc.Encode(rv.Field(i).Interface()); err == nil {
-			text = strings.TrimSuffix(buf.String(), "\n")
-		}
-		out = append(out, [2]string{name, text})
+		add(name, rv.Field(i).Interface())
 	}
 	if r.Alignment != nil {
-		text := "(unencodable)"
-		if b, err := r.Alignment.MarshalJSON(); err == nil {
-			text = string(b)
-		}
-		out = append(out, [2]string{keyAlignment, text})
+		add(keyAlignment, r.Alignment)
 	}
 	return out
 }

@@ -1,8 +1,6 @@
 package result
 
 import (
-	"fmt"
-
 	"rfhandoff/ident"
 	"rfhandoff/node"
 	"rfhandoff/strictjson"
@@ -96,31 +94,4 @@ func checkNode(m members, r *Result, good map[string]bool, want string, nf *Node
 	if good["sigmf_meta_sha512"] && good["state"] && r.State == StateReady && nf.SigMFMetaSHA512 != nil {
 		p.add("sigmf_meta_sha512", ruleState, "must be null when state is %s (the metadata is written when the capture ends)", StateReady)
 	}
-}
-
-// EncodeNode writes a node result: Encode's canonical form with
-// NodeFields after rf_tx and schema_version NodeSchemaVersion (a
-// scheduled one: ScheduledSchemaVersion, alignment last). Like Encode
-// it refuses what DecodeNode would reject.
-func EncodeNode(r *Result, n NodeFields) ([]byte, error) {
-	if r == nil {
-		return nil, fmt.Errorf("result: EncodeNode of a nil *Result")
-	}
-	c := canonical(*r)
-	if c.Alignment == nil {
-		c.SchemaVersion = NodeSchemaVersion
-		return encode(&struct {
-			Result
-			NodeFields
-		}{c, n}, Options{Node: n.Node})
-	}
-	if err := c.Alignment.encodable(); err != nil {
-		return nil, err
-	}
-	c.SchemaVersion = ScheduledSchemaVersion
-	return encode(&struct {
-		Result
-		NodeFields
-		Alignment *Alignment `json:"alignment"`
-	}{c, n, c.Alignment}, Options{Node: n.Node, SyncMode: AnySync})
 }

@@ -14,13 +14,13 @@ func TestWalkWording(t *testing.T) {
 		{`{"a":}`, "is not valid JSON: invalid character '}' looking for beginning of value at byte 5"},
 	} {
 		var p problems
-		if _, ok := walk([]byte(tt.in), &p); ok || p.empty() || len(p.errs.Errors) != 1 {
+		if _, ok := walk([]byte(tt.in), &p); ok || len(p) != 1 {
 			t.Errorf("walk(%q) = %v, %v; want one problem", tt.in, ok, p.err())
 			continue
 		}
-		fe, isField := p.errs.Errors[0].(*fieldError)
-		if !isField || fe.Key != "" || fe.Rule != ruleSyntax || fe.Reason != tt.want {
-			t.Errorf("walk(%q): %#v, want %q", tt.in, p.errs.Errors[0], tt.want)
+		fe := p[0]
+		if fe.Key != "" || fe.Rule != ruleSyntax || fe.Reason != tt.want {
+			t.Errorf("walk(%q): %#v, want %q", tt.in, fe, tt.want)
 		}
 	}
 }

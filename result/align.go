@@ -81,7 +81,7 @@ const keyAlignment = "alignment"
 
 // laterKeys are the keys after the table's: a node result's, then
 // alignment; the decoder checks them by their own rules.
-var laterKeys = append(append([]string{}, nodeKeys...), keyAlignment)
+var laterKeys = []string{"node", "sigmf_meta_sha512", keyAlignment}
 
 // alignKey names a key inside alignment in a problem.
 func alignKey(k string) string { return keyAlignment + "." + k }
@@ -289,18 +289,19 @@ func checkAlignment(m members, r *Result, good map[string]bool, opts Options, p 
 		good["schema_version"] = false
 		return
 	}
-	switch {
-	case len(vs) == 0:
-		p.add(keyAlignment, ruleMissing, "is missing (a schema_version %d result has it)", ScheduledSchemaVersion)
+	v, ok := only(m, keyAlignment, p, fmt.Sprintf("is missing (a schema_version %d result has it)", ScheduledSchemaVersion))
+	if !ok {
 		return
-	case len(vs) > 1: // reported as a duplicate already
+	}
+	if v.Kind != strictjson.Object {
+		p.add(keyAlignment, ruleValue, "must be an object, got %s", v.Describe())
 		return
 	}
 	before := len(*p)
-	a, aGood := decodeAlignment(vs[0], p)
-	if a == nil {
-		return
-	}
+	a := &Alignment{}
+	aGood, fps := strictjson.Fields(v.Members, alignFields, a)
+	p.fields(keyAlignment+".", fps)
+	checkAligned(a, aGood, p)
 	if aGood["sync_mode"] && opts.SyncMode != "" && opts.SyncMode != AnySync && a.SyncMode != opts.SyncMode {
 		p.add(alignKey("sync_mode"), ruleSync, "is %s, but the task's SYNC_MODE is %s", a.SyncMode, opts.SyncMode)
 	}
@@ -311,39 +312,6 @@ func checkAlignment(m members, r *Result, good map[string]bool, opts Options, p 
 	if len(*p) == before {
 		r.Alignment = a
 	}
-}
-
-// decodeAlignment reads the alignment object through alignFields and its
-// rules across keys, every problem named alignment.<key>; good holds the
-// keys whose one value was accepted. It returns nil when v is no object.
-func decodeAlignment(v value, p *problems) (*Alignment, map[string]bool) {
-	if v.Kind != strictjson.Object {
-		p.add(keyAlignment, ruleValue, "must be an object, got %s", v.Describe())
-		return nil, nil
-	}
-	n, err := strictjson.Parse([]byte(v.Text), strictjson.Shape{Keep: 2})
-	if err != nil { // the document parsed, so its part does
-		p.add(keyAlignment, ruleSyntax, "is not one JSON object: %s", err)
-		return nil, nil
-	}
-	a := &Alignment{}
-	good, fps := strictjson.Fields(n.Members, alignFields, a)
-	for _, fp := range fps {
-		key := alignKey(fp.Key)
-		switch fp.Kind {
-		case strictjson.UnknownKey:
-			p.add(key, ruleUnknownKey, "%s", fp.Reason)
-		case strictjson.DuplicateKey:
-			words := map[bool]string{true: "same value", false: "different values"}[fp.Same]
-			p.add(key, ruleDuplicate, "duplicate key (%d times, %s)", fp.Count, words)
-		case strictjson.MissingKey:
-			p.add(key, ruleMissing, "%s", fp.Reason)
-		default:
-			p.add(key, ruleValue, "%s", fp.Reason)
-		}
-	}
-	checkAligned(a, good, p)
-	return a, good
 }
 
 // checkAligned applies the rules across alignment's keys to those in good.

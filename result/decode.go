@@ -92,20 +92,8 @@ func decode(data []byte, opts Options, nf *NodeFields) (*Result, error) {
 	}
 
 	r := &Result{}
-	good, fieldProblems := strictjson.Fields(m, fields, r, laterKeys...)
-	for _, fp := range fieldProblems {
-		switch fp.Kind {
-		case strictjson.UnknownKey:
-			p.add(fp.Key, ruleUnknownKey, "%s", fp.Reason)
-		case strictjson.DuplicateKey:
-			words := map[bool]string{true: "same value", false: "different values"}[fp.Same]
-			p.add(fp.Key, ruleDuplicate, "duplicate key (%d times, %s)", fp.Count, words)
-		case strictjson.MissingKey:
-			p.add(fp.Key, ruleMissing, "%s", fp.Reason)
-		default:
-			p.add(fp.Key, ruleValue, "%s", fp.Reason)
-		}
-	}
+	good, fps := strictjson.Fields(m, fields, r, laterKeys...)
+	p.fields("", fps)
 	checkNode(m, r, good, opts.Node, nf, &p)
 	checkState(r, good, &p)
 	if opts.TaskID != "" && good["task_id"] && r.TaskID != opts.TaskID {
@@ -123,6 +111,23 @@ func decode(data []byte, opts Options, nf *NodeFields) (*Result, error) {
 		return nil, err
 	}
 	return r, nil
+}
+
+// fields adds what strictjson.Fields found, each key after prefix.
+func (p *problems) fields(prefix string, fps []strictjson.Problem) {
+	for _, fp := range fps {
+		switch fp.Kind {
+		case strictjson.UnknownKey:
+			p.add(prefix+fp.Key, ruleUnknownKey, "%s", fp.Reason)
+		case strictjson.DuplicateKey:
+			words := map[bool]string{true: "same value", false: "different values"}[fp.Same]
+			p.add(prefix+fp.Key, ruleDuplicate, "duplicate key (%d times, %s)", fp.Count, words)
+		case strictjson.MissingKey:
+			p.add(prefix+fp.Key, ruleMissing, "%s", fp.Reason)
+		default:
+			p.add(prefix+fp.Key, ruleValue, "%s", fp.Reason)
+		}
+	}
 }
 
 func firstInvalidUTF8(data []byte) int {

@@ -17,11 +17,9 @@ type NodeFields struct {
 	SigMFMetaSHA512 *string `json:"sigmf_meta_sha512"`
 }
 
-// nodeKeys are NodeFields' keys, in order.
-var nodeKeys = []string{"node", "sigmf_meta_sha512"}
-
-var nodeSetters = map[string]func(n *NodeFields, v value) string{
-	"node": func(n *NodeFields, v value) string {
+// nodeFields are NodeFields' keys, in order.
+var nodeFields = []strictjson.Field[NodeFields]{
+	{Key: "node", Check: func(n *NodeFields, v value) string {
 		s, why := strictjson.Str(v, "a node name matching "+node.Pattern())
 		if why != "" {
 			return why
@@ -31,12 +29,12 @@ var nodeSetters = map[string]func(n *NodeFields, v value) string{
 		}
 		n.Node = s
 		return ""
-	},
-	"sigmf_meta_sha512": func(n *NodeFields, v value) string {
+	}},
+	{Key: "sigmf_meta_sha512", Check: func(n *NodeFields, v value) string {
 		return nullable(v, &n.SigMFMetaSHA512, func(v value, dst *string) string {
 			return strictjson.Match(v, ident.SHA512, "128 lowercase hex digits (a SHA-512)", dst)
 		})
-	},
+	}},
 }
 
 // checkNode applies the version rules of PROTOCOL#several-nodes: a node result has
@@ -53,7 +51,8 @@ func checkNode(m members, r *Result, good map[string]bool, want string, nf *Node
 		isNode = want != "" && (want != AnyNode || len(m.Values["node"])+len(m.Values["sigmf_meta_sha512"]) > 0)
 	}
 	if !isNode {
-		for _, k := range nodeKeys {
+		for _, f := range nodeFields {
+			k := f.Key
 			if len(m.Values[k]) == 0 {
 				continue
 			}
@@ -74,18 +73,15 @@ func checkNode(m members, r *Result, good map[string]bool, want string, nf *Node
 		good["schema_version"] = false
 		return
 	}
-	for _, k := range nodeKeys {
-		vs := m.Values[k]
-		switch {
-		case len(vs) == 0:
-			p.add(k, ruleMissing, "is missing (a node result has it)")
-		case len(vs) > 1: // reported as a duplicate already
-		default:
-			if why := nodeSetters[k](nf, vs[0]); why != "" {
-				p.add(k, ruleValue, "%s", why)
-			} else {
-				good[k] = true
-			}
+	for _, f := range nodeFields {
+		v, ok := only(m, f.Key, p, "is missing (a node result has it)")
+		if !ok {
+			continue
+		}
+		if why := f.Check(nf, v); why != "" {
+			p.add(f.Key, ruleValue, "%s", why)
+		} else {
+			good[f.Key] = true
 		}
 	}
 	if good["node"] && want != AnyNode && nf.Node != want {
@@ -94,4 +90,17 @@ func checkNode(m members, r *Result, good map[string]bool, want string, nf *Node
 	if good["sigmf_meta_sha512"] && good["state"] && r.State == StateReady && nf.SigMFMetaSHA512 != nil {
 		p.add("sigmf_meta_sha512", ruleState, "must be null when state is %s (the metadata is written when the capture ends)", StateReady)
 	}
+}
+
+// only is key's one value in m, reporting it missing with why; a
+// duplicated key was reported by strictjson.Fields already.
+func only(m members, key string, p *problems, why string) (value, bool) {
+	vs := m.Values[key]
+	if len(vs) == 0 {
+		p.add(key, ruleMissing, "%s", why)
+	}
+	if len(vs) != 1 {
+		return nil, false
+	}
+	return vs[0], true
 }

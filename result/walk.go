@@ -14,12 +14,12 @@ type value = *strictjson.Node
 // order in which keys first appeared.
 type members = *strictjson.Members[value]
 
-// walk reads data as exactly one JSON object with scalar-or-skipped member
-// values (strictjson.Parse keeping one level: a container's Text is its raw
-// JSON text). It records syntax and shape problems in p and reports
-// whether the members are usable.
+// walk reads data as exactly one JSON object, keeping three levels (the
+// alignment object and its reasons; a deeper container is skipped). It
+// records syntax and shape problems in p and reports whether the members
+// are usable.
 func walk(data []byte, p *problems) (members, bool) {
-	n, err := strictjson.Parse(data, strictjson.Shape{Keep: 1})
+	n, err := strictjson.Parse(data, strictjson.Shape{Keep: 3})
 	var je *strictjson.Error
 	switch {
 	case err == nil:

@@ -95,7 +95,7 @@ func decode(data []byte, opts Options, nf *NodeFields) (*Result, error) {
 	good, fps := strictjson.Fields(m, fields, r, laterKeys...)
 	p.fields("", fps)
 	checkNode(m, r, good, opts.Node, nf, &p)
-	checkState(r, good, &p)
+	checkState(m, r, good, &p)
 	if opts.TaskID != "" && good["task_id"] && r.TaskID != opts.TaskID {
 		p.add("task_id", ruleTaskID, "is %q, but the current task is %q", r.TaskID, opts.TaskID)
 	}

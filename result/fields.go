@@ -2,6 +2,7 @@ package result
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -99,37 +100,25 @@ var fields = []strictjson.Field[Result]{
 	}},
 }
 
-func anyInteger(v value, dst *int64) string {
-	n, why := strictjson.Int(v)
-	if why == "" {
-		*dst = n
-	}
-	return why
-}
-
-func positive(v value, dst *int64) string {
-	n, why := strictjson.Int(v)
-	if why != "" {
+// atLeast accepts an integer ≥ lo, else says it must be what.
+func atLeast(lo int64, what string) func(v value, dst *int64) string {
+	return func(v value, dst *int64) string {
+		n, why := strictjson.Int(v)
+		if why == "" && n < lo {
+			why = fmt.Sprintf("must be %s, got %d", what, n)
+		}
+		if why == "" {
+			*dst = n
+		}
 		return why
 	}
-	if n <= 0 {
-		return fmt.Sprintf("must be a positive integer, got %d", n)
-	}
-	*dst = n
-	return ""
 }
 
-func nonNegative(v value, dst *int64) string {
-	n, why := strictjson.Int(v)
-	if why != "" {
-		return why
-	}
-	if n < 0 {
-		return fmt.Sprintf("must be an integer ≥ 0, got %d", n)
-	}
-	*dst = n
-	return ""
-}
+var (
+	anyInteger  = atLeast(math.MinInt64, "")
+	positive    = atLeast(1, "a positive integer")
+	nonNegative = atLeast(0, "an integer ≥ 0")
+)
 
 func nonNegativeNumber(v value, dst *float64) string {
 	if v.Kind != strictjson.Number {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -162,25 +163,13 @@ var alignFields = []strictjson.Field[Alignment]{
 		return strictjson.Time(v, nanoRE, "a UTC time with nine fractional digits (e.g. 2026-01-02T15:04:05.000012345Z)", &a.FirstSampleAt)
 	}},
 	{Key: "edge_at", Check: func(a *Alignment, v value) string {
-		return nullable(v, &a.EdgeAt, func(v value, dst *time.Time) string {
-			return wholeSecond(v, dst)
-		})
+		return nullable(v, &a.EdgeAt, wholeSecond)
 	}},
 	{Key: "trigger", Check: func(a *Alignment, v value) string {
 		return enum(TriggerHonoured, TriggerIgnored, TriggerNotUsed)(v, &a.Trigger)
 	}},
 	{Key: "bound_s", Check: func(a *Alignment, v value) string { return seconds(v, &a.Bound) }},
-	{Key: "bound_basis", Check: func(a *Alignment, v value) string {
-		s, why := strictjson.Str(v, "a string")
-		if why == "" {
-			why = printable(s)
-		}
-		if why != "" {
-			return why
-		}
-		a.BoundBasis = s
-		return ""
-	}},
+	{Key: "bound_basis", Check: func(a *Alignment, v value) string { return printable(v, &a.BoundBasis) }},
 	{Key: "overruns", Check: func(a *Alignment, v value) string { return nonNegative(v, &a.Overruns) }},
 	{Key: "aligned", Check: func(a *Alignment, v value) string { return strictjson.Boolean(v, &a.Aligned) }},
 	{Key: "reasons", Check: func(a *Alignment, v value) string {
@@ -193,11 +182,8 @@ var alignFields = []strictjson.Field[Alignment]{
 		out := []string{}
 		var bad []string
 		for i, e := range v.Elements {
-			s, why := strictjson.Str(e, "a string")
-			if why == "" {
-				why = printable(s)
-			}
-			if why != "" {
+			var s string
+			if why := printable(e, &s); why != "" {
 				bad = append(bad, fmt.Sprintf("reason %d %s", i+1, why))
 				continue
 			}
@@ -231,10 +217,7 @@ func wholeSecond(v value, dst *time.Time) string {
 // (whole nanoseconds, so the value is exact) below 10^9 s.
 func seconds(v value, dst *time.Duration) string {
 	const what = "a plain decimal number of seconds, 0 ≤ s < 10^9, with at most 9 fractional digits (e.g. 0.001302000)"
-	if v.Kind != strictjson.Number {
-		return "must be " + what + ", got " + v.Describe()
-	}
-	if !secondsRE.MatchString(v.Text) {
+	if v.Kind != strictjson.Number || !secondsRE.MatchString(v.Text) {
 		return "must be " + what + ", got " + v.Describe()
 	}
 	whole, frac, _ := strings.Cut(v.Text, ".")
@@ -244,9 +227,13 @@ func seconds(v value, dst *time.Duration) string {
 	return ""
 }
 
-// printable is "" for 1–200 characters none of which hiddentext.Hidden
-// (PROTOCOL#hidden-text), else why not.
-func printable(s string) string {
+// printable accepts a string of 1–200 characters none of which
+// hiddentext.Hidden (PROTOCOL#hidden-text).
+func printable(v value, dst *string) string {
+	s, why := strictjson.Str(v, "a string")
+	if why != "" {
+		return why
+	}
 	n := utf8.RuneCountInString(s)
 	if n == 0 || n > MaxAlignTextRunes {
 		return fmt.Sprintf("must be 1–%d characters, got %d", MaxAlignTextRunes, n)
@@ -256,6 +243,7 @@ func printable(s string) string {
 			return fmt.Sprintf("must be printable text, got %U at character %d", r, i+1)
 		}
 	}
+	*dst = s
 	return ""
 }
 
@@ -316,14 +304,7 @@ func checkAlignment(m members, r *Result, good map[string]bool, opts Options, p 
 
 // checkAligned applies the rules across alignment's keys to those in good.
 func checkAligned(a *Alignment, good map[string]bool, p *problems) {
-	all := func(keys ...string) bool {
-		for _, k := range keys {
-			if !good[k] {
-				return false
-			}
-		}
-		return true
-	}
+	all := func(keys ...string) bool { return !slices.ContainsFunc(keys, func(k string) bool { return !good[k] }) }
 	if all("sync_mode", "edge_at") && a.SyncMode == SyncHostClock && a.EdgeAt != nil {
 		p.add(alignKey("edge_at"), ruleAlign, "must be null when sync_mode is %s (no trigger edge)", SyncHostClock)
 	}

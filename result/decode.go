@@ -5,6 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -64,37 +66,26 @@ func Decode(data []byte, opts Options) (*Result, error) {
 // DecodeNode is Decode returning a node result's NodeFields too (the zero
 // NodeFields for a single-node result).
 func DecodeNode(data []byte, opts Options) (*Result, NodeFields, error) {
-	var nf NodeFields
-	r, err := decode(data, opts, &nf)
-	if err != nil {
-		return nil, NodeFields{}, err
-	}
-	return r, nf, nil
-}
-
-func decode(data []byte, opts Options, nf *NodeFields) (*Result, error) {
 	var p problems
-	if limit := opts.limit(); int64(len(data)) > limit {
+	var m members
+	switch limit := opts.limit(); {
+	case int64(len(data)) > limit:
 		p.add("", ruleSize, "is %d bytes, more than the limit of %d", len(data), limit)
-		return nil, p.err()
-	}
-	if bytes.HasPrefix(data, bom) {
+	case bytes.HasPrefix(data, bom):
 		p.add("", ruleEncoding, "starts with a UTF-8 byte-order mark; JSON must not have one (RFC 8259 §8.1)")
-		return nil, p.err()
-	}
-	if !utf8.Valid(data) {
+	case !utf8.Valid(data):
 		p.add("", ruleEncoding, "is not valid UTF-8 (first bad byte at offset %d)", firstInvalidUTF8(data))
-		return nil, p.err()
+	default:
+		m, _ = walk(data, &p)
 	}
-	m, ok := walk(data, &p)
-	if !ok {
-		return nil, p.err()
+	if len(p) > 0 {
+		return nil, NodeFields{}, p.err()
 	}
 
-	r := &Result{}
+	r, nf := &Result{}, NodeFields{}
 	good, fps := strictjson.Fields(m, fields, r, laterKeys...)
 	p.fields("", fps)
-	checkNode(m, r, good, opts.Node, nf, &p)
+	checkNode(m, r, good, opts.Node, &nf, &p)
 	checkState(m, r, good, &p)
 	if opts.TaskID != "" && good["task_id"] && r.TaskID != opts.TaskID {
 		p.add("task_id", ruleTaskID, "is %q, but the current task is %q", r.TaskID, opts.TaskID)
@@ -108,9 +99,9 @@ func decode(data []byte, opts Options, nf *NodeFields) (*Result, error) {
 	}
 	checkAlignment(m, r, good, opts, &p) // the last key
 	if err := p.err(); err != nil {
-		return nil, err
+		return nil, NodeFields{}, err
 	}
-	return r, nil
+	return r, nf, nil
 }
 
 // fields adds what strictjson.Fields found, each key after prefix.
@@ -131,12 +122,11 @@ func (p *problems) fields(prefix string, fps []strictjson.Problem) {
 }
 
 func firstInvalidUTF8(data []byte) int {
-	for i := 0; i < len(data); {
-		r, n := utf8.DecodeRune(data[i:])
-		if r == utf8.RuneError && n <= 1 {
+	s := string(data)
+	for i, r := range s {
+		if r == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD") {
 			return i
 		}
-		i += n
 	}
 	return len(data)
 }
@@ -150,11 +140,8 @@ func ReadFile(path string, opts Options) (*Result, []byte, error) {
 	data, err := localfile.ReadRegular(path, limit)
 	var big *localfile.TooLargeError
 	if errors.As(err, &big) {
-		var p problems
-		p.add("", ruleSize, "is more than the limit of %d bytes", limit)
-		ie := p.err().(*invalidError)
-		ie.Source = path
-		return nil, nil, ie
+		why := fmt.Sprintf("is more than the limit of %d bytes", limit)
+		return nil, nil, &invalidError{Source: path, Errs: problems{{Rule: ruleSize, Reason: why}}}
 	}
 	if err != nil {
 		return nil, nil, err

@@ -174,7 +174,7 @@ func TestKeysAgree(t *testing.T) {
 	var schema struct {
 		Required []string `json:"required"`
 	}
-	if err := json.Unmarshal(SchemaJSON(), &schema); err != nil {
+	if err := json.Unmarshal(schemaJSON, &schema); err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Equal(schema.Required, requiredKeys()) {

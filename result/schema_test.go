@@ -2,6 +2,7 @@ package result
 
 import (
 	"bytes"
+	_ "embed"
 	"maps"
 	"path/filepath"
 	"slices"
@@ -9,6 +10,17 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
+
+// schemaJSON is rx_result.schema.json, the JSON Schema (draft 2020-12) of
+// RX_RESULT.json for tools outside Go. It is a published contract, not the
+// security boundary: Decode enforces what a schema can't (see the file's
+// description and schemaCannotSee).
+//
+//go:embed rx_result.schema.json
+var schemaJSON []byte
+
+// schemaID is the schema's $id.
+const schemaID = "https://rfhandoff.invalid/schema/rx_result.schema.json"
 
 // What rx_result.schema.json cannot express, and so only the Go decoder
 // rejects. Any other reader parses JSON with its own rules first, and most
@@ -48,7 +60,7 @@ var schemaCannotSee = map[string]string{
 
 func compileSchema(t testing.TB) *jsonschema.Schema {
 	t.Helper()
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(SchemaJSON()))
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schemaJSON))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,17 +14,6 @@ const (
 	ClockNotDetected                    // "CLKIN status: no clock signal detected"
 )
 
-// String gives the RX_RESULT.json spelling (clkin_after).
-func (s ClockStatus) String() string {
-	switch s {
-	case ClockDetected:
-		return "DETECTED"
-	case ClockNotDetected:
-		return "NOT_DETECTED"
-	}
-	return "UNKNOWN"
-}
-
 const toolClock = "hackrf_clock"
 
 // The two answers share a suffix ("clock signal detected"), so only whole

@@ -140,3 +140,14 @@ func TestClockStatusString(t *testing.T) {
 		}
 	}
 }
+
+// String names a status in test messages.
+func (s ClockStatus) String() string {
+	switch s {
+	case ClockDetected:
+		return "DETECTED"
+	case ClockNotDetected:
+		return "NOT_DETECTED"
+	}
+	return "UNKNOWN"
+}

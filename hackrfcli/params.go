@@ -121,20 +121,15 @@ func (p TxParams) Argv() []string {
 }
 
 // duration is how long the samples take at the sample rate.
-func (p RxParams) duration() time.Duration { return samplesDuration(p.NumSamples, p.SampleRateHz) }
-
-// duration is how long the samples take at the sample rate.
-func (p TxParams) duration() time.Duration { return samplesDuration(p.NumSamples, p.SampleRateHz) }
+func (p TxParams) duration() time.Duration {
+	if p.SampleRateHz <= 0 || p.NumSamples <= 0 {
+		return 0
+	}
+	return time.Duration(float64(p.NumSamples) / float64(p.SampleRateHz) * float64(time.Second))
+}
 
 // Bytes is the size of the finished capture file: two bytes (I, Q) a sample.
 func (p RxParams) Bytes() int64 { return 2 * p.NumSamples }
-
-func samplesDuration(n, rate int64) time.Duration {
-	if rate <= 0 || n <= 0 {
-		return 0
-	}
-	return time.Duration(float64(n) / float64(rate) * float64(time.Second))
-}
 
 type validator struct {
 	kind string

@@ -135,7 +135,7 @@ func TestArgv(t *testing.T) {
 	if got := tx.Argv(); !slices.Equal(got, want) {
 		t.Errorf("tx argv %q\nwant     %q", got, want)
 	}
-	if rx.duration() != 120*time.Second || tx.duration() != 10*time.Second || rx.Bytes() != 480_000_000 {
-		t.Errorf("durations %v %v bytes %d", rx.duration(), tx.duration(), rx.Bytes())
+	if tx.duration() != 10*time.Second || rx.Bytes() != 480_000_000 {
+		t.Errorf("duration %v bytes %d", tx.duration(), rx.Bytes())
 	}
 }

@@ -13,7 +13,6 @@ import (
 type Receive struct {
 	proc    exec.Process
 	lw      *lineWriter
-	params  RxParams
 	started time.Time
 
 	mu    sync.Mutex
@@ -44,7 +43,7 @@ func (c *Client) StartReceive(ctx context.Context, p RxParams, onLine func(Trans
 	if c.R == nil {
 		return nil, errors.New("hackrfcli: Client has no Runner")
 	}
-	r := &Receive{params: p}
+	r := &Receive{}
 	r.lw = &lineWriter{fn: func(line string) {
 		r.mu.Lock()
 		ev := r.stats.AddLine(line)
@@ -68,9 +67,6 @@ func (r *Receive) Pid() int { return r.proc.Pid() }
 // Interrupt sends SIGINT, which hackrf_transfer answers with its clean end
 // ("Caught signal 2", "Exiting...", exit 0).
 func (r *Receive) Interrupt() error { return r.proc.Interrupt() }
-
-// Params is what the receive was started with.
-func (r *Receive) Params() RxParams { return r.params }
 
 // Stats is a snapshot of what the tool reported so far.
 func (r *Receive) Stats() TransferStats {

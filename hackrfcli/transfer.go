@@ -36,20 +36,6 @@ const (
 	EventSimulated                        // SimulatorMarker: rfhandoff's simulator, not a HackRF
 )
 
-var eventNames = [...]string{
-	"unknown", "blank", "call", "samples_to_xfer", "start", "warning", "progress",
-	"waiting_trigger", "stall", "signal", "exiting", "total_time", "done",
-	"call_failed", "stats_header", "stats_bytes", "stats_shortfalls",
-	"dropped_frames", "write_failed", "error", "exit", "simulated",
-}
-
-func (k EventKind) String() string {
-	if int(k) >= 0 && int(k) < len(eventNames) {
-		return eventNames[k]
-	}
-	return "EventKind(" + strconv.Itoa(int(k)) + ")"
-}
-
 // TransferEvent is one parsed stderr line. Which fields are set depends on
 // Kind (see the EventKind constants).
 type TransferEvent struct {

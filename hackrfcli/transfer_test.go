@@ -2,6 +2,7 @@ package hackrfcli
 
 import (
 	"math"
+	"strconv"
 	"testing"
 	"time"
 )
@@ -310,4 +311,19 @@ func TestTransferStatsSnapshotIsolated(t *testing.T) {
 	if len(snap.Errors) != 1 || snap.Errors[0] != "argument error: one" {
 		t.Errorf("snapshot changed: %q", snap.Errors)
 	}
+}
+
+var eventNames = [...]string{
+	"unknown", "blank", "call", "samples_to_xfer", "start", "warning", "progress",
+	"waiting_trigger", "stall", "signal", "exiting", "total_time", "done",
+	"call_failed", "stats_header", "stats_bytes", "stats_shortfalls",
+	"dropped_frames", "write_failed", "error", "exit", "simulated",
+}
+
+// String names a kind in test messages.
+func (k EventKind) String() string {
+	if int(k) >= 0 && int(k) < len(eventNames) {
+		return eventNames[k]
+	}
+	return "EventKind(" + strconv.Itoa(int(k)) + ")"
 }

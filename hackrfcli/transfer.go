@@ -3,6 +3,7 @@ package hackrfcli
 import (
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -101,11 +102,25 @@ var (
 	droppedRE    = regexp.MustCompile(`^dropped frames: \[(-?\d+)\]$`)
 )
 
+// errorPrefixes start the complaints that end a run before streaming.
+var errorPrefixes = []string{
+	"argument error: ", "specify one of: ", "specify only one of: ",
+	"specify a path to a file", "Failed to open file: ", "setvbuf() failed: ",
+	"unknown argument ", "Could not read input file.",
+}
+
 // parseTransferLine classifies one line of hackrf_transfer's stderr. It
-// never fails: a line it does not know is EventUnknown.
+// never fails: a line it does not know is EventUnknown, and so is a line
+// of a known shape whose number does not fit its field.
 func parseTransferLine(line string) TransferEvent {
 	line = strings.TrimSuffix(line, "\r")
 	ev := TransferEvent{Kind: EventUnknown, Line: line}
+	var m []string
+	match := func(re *regexp.Regexp) bool {
+		m = re.FindStringSubmatch(line)
+		return m != nil
+	}
+	ce, callFailed := parseCallFailed(toolTransfer, line)
 	switch {
 	case line == "":
 		ev.Kind = EventBlank
@@ -129,145 +144,79 @@ func parseTransferLine(line string) TransferEvent {
 	case strings.HasPrefix(line, "warning: "):
 		ev.Kind = EventWarning
 		ev.Detail = strings.TrimPrefix(line, "warning: ")
-	case isErrorLine(line):
-		ev.Kind = EventError
-		ev.Detail = line
-	default:
-		parseTransferDetail(&ev, line)
-	}
-	return ev
-}
-
-// isErrorLine recognises the complaints that end a run before streaming.
-func isErrorLine(line string) bool {
-	for _, p := range []string{
-		"argument error: ", "specify one of: ", "specify only one of: ",
-		"specify a path to a file", "Failed to open file: ", "setvbuf() failed: ",
-		"unknown argument ", "Could not read input file.",
-	} {
-		if strings.HasPrefix(line, p) {
-			return true
-		}
-	}
 	// getopt: "hackrf_transfer: invalid option -- 'Z'" (the program name
 	// is whatever argv[0] was).
-	return strings.Contains(line, ": invalid option -- ") ||
-		strings.Contains(line, ": option requires an argument -- ")
-}
-
-func parseTransferDetail(ev *TransferEvent, line string) {
-	if m := progressRE.FindStringSubmatch(line); m != nil {
+	case slices.ContainsFunc(errorPrefixes, func(p string) bool { return strings.HasPrefix(line, p) }),
+		strings.Contains(line, ": invalid option -- "), strings.Contains(line, ": option requires an argument -- "):
+		ev.Kind = EventError
+		ev.Detail = line
+	case callFailed:
+		ev.Kind, ev.Failure = EventCallFailed, ce
+		ev.Call, ev.Detail, ev.Code = ce.Call, ce.Text, ce.Code
+	case match(progressRE):
 		if p, ok := parseProgress(m); ok {
 			ev.Kind, ev.Progress = EventProgress, p
 		}
-		return
-	}
-	if ce, ok := parseCallFailed(toolTransfer, line); ok {
-		ev.Kind, ev.Failure = EventCallFailed, ce
-		ev.Call, ev.Detail, ev.Code = ce.Call, ce.Text, ce.Code
-		return
-	}
-	if m := callWithRE.FindStringSubmatch(line); m != nil {
+	case match(callWithRE), match(callRE):
 		ev.Kind, ev.Call, ev.Detail = EventCall, m[1], m[2]
-		return
-	}
-	if m := callRE.FindStringSubmatch(line); m != nil {
-		ev.Kind, ev.Call, ev.Detail = EventCall, m[1], m[2]
-		return
-	}
-	if m := samplesRE.FindStringSubmatch(line); m != nil {
+	case match(samplesRE):
 		if n, err := strconv.ParseInt(m[1], 10, 64); err == nil {
 			ev.Kind, ev.Samples = EventSamplesToXfer, n
 		}
-		return
-	}
-	if m := signalRE.FindStringSubmatch(line); m != nil {
+	case match(signalRE):
 		if n, err := strconv.Atoi(m[1]); err == nil {
 			ev.Kind, ev.Signal = EventSignal, n
 		}
-		return
-	}
-	if m := exitResultRE.FindStringSubmatch(line); m != nil {
+	case match(exitResultRE):
 		if n, err := strconv.Atoi(m[2]); err == nil {
 			ev.Kind, ev.Detail, ev.Code = EventExiting, m[1], n
 		}
-		return
-	}
-	if m := totalTimeRE.FindStringSubmatch(line); m != nil {
+	case match(totalTimeRE):
 		if s, err := strconv.ParseFloat(m[1], 64); err == nil && s < 1e9 {
 			ev.Kind, ev.Elapsed = EventTotalTime, time.Duration(s*float64(time.Second))
 		}
-		return
-	}
-	if m := doneRE.FindStringSubmatch(line); m != nil {
+	case match(doneRE):
 		ev.Kind, ev.Call = EventDone, m[1]
-		return
-	}
-	if m := statsBytesRE.FindStringSubmatch(line); m != nil {
+	case match(statsBytesRE):
 		if n, err := strconv.ParseInt(m[1], 10, 64); err == nil {
 			ev.Kind, ev.Count, ev.Detail = EventStatsBytes, n, m[2]
 		}
-		return
-	}
-	if m := shortfallRE.FindStringSubmatch(line); m != nil {
+	case match(shortfallRE):
 		n, err1 := strconv.ParseInt(m[1], 10, 64)
 		l, err2 := strconv.ParseInt(m[3], 10, 64)
 		if err1 == nil && err2 == nil {
 			ev.Kind, ev.Count, ev.Detail, ev.Longest = EventStatsShortfalls, n, m[2], l
 		}
-		return
-	}
-	if m := droppedRE.FindStringSubmatch(line); m != nil {
+	case match(droppedRE):
 		if n, err := strconv.ParseInt(m[1], 10, 64); err == nil {
 			ev.Kind, ev.Count = EventDroppedFrames, n
 		}
-		return
 	}
+	return ev
 }
 
 func parseProgress(m []string) (Progress, bool) {
-	var p Progress
-	var err error
-	if p.Megabytes, err = strconv.ParseFloat(m[1], 64); err != nil {
-		return p, false
-	}
-	p.Unit = m[2]
-	if p.Seconds, err = strconv.ParseFloat(m[3], 64); err != nil {
-		return p, false
-	}
-	p.Rate = parseCFloat(m[4])
-	if m[5] != "" {
-		p.HasPower = true
+	mb, err1 := strconv.ParseFloat(m[1], 64)
+	sec, err2 := strconv.ParseFloat(m[3], 64)
+	p := Progress{Megabytes: mb, Seconds: sec, Rate: parseCFloat(m[4]), Unit: m[2], HasPower: m[5] != ""}
+	if p.HasPower {
 		p.Power = parseCFloat(m[5])
 	}
+	var err3, err4, err5 error
 	if m[6] != "" {
-		b := &BufferStats{State: m[7], Kind: m[9]}
-		var e1, e2, e3 error
-		b.Bytes, e1 = strconv.ParseInt(m[6], 10, 64)
-		b.Shortfalls, e2 = strconv.ParseInt(m[8], 10, 64)
-		b.Longest, e3 = strconv.ParseInt(m[10], 10, 64)
-		if e1 != nil || e2 != nil || e3 != nil {
-			return p, false
-		}
-		p.Buffer = b
+		p.Buffer = &BufferStats{State: m[7], Kind: m[9]}
+		p.Buffer.Bytes, err3 = strconv.ParseInt(m[6], 10, 64)
+		p.Buffer.Shortfalls, err4 = strconv.ParseInt(m[8], 10, 64)
+		p.Buffer.Longest, err5 = strconv.ParseInt(m[10], 10, 64)
 	}
-	return p, true
+	return p, err1 == nil && err2 == nil && err3 == nil && err4 == nil && err5 == nil
 }
 
-// parseCFloat reads a number printed by C's %f, which spells the special
-// values "inf", "-inf", "nan" and "-nan".
+// parseCFloat reads a number printed by C's %f. ParseFloat knows its "inf",
+// "-inf" and "nan"; "-nan" (and a number too big) fails and is NaN too.
 func parseCFloat(s string) float64 {
-	switch s {
-	case "inf":
-		return math.Inf(1)
-	case "-inf":
-		return math.Inf(-1)
-	case "nan", "-nan":
-		return math.NaN()
+	if f, err := strconv.ParseFloat(s, 64); err == nil {
+		return f
 	}
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		return math.NaN()
-	}
-	return f
+	return math.NaN()
 }

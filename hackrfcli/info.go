@@ -3,6 +3,7 @@ package hackrfcli
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -122,10 +123,7 @@ func ParseInfo(stdout, stderr []byte, exitCode int) (Info, error) {
 		case cur == nil:
 			info.Extra = append(info.Extra, line)
 		default:
-			var startsPlat, startsSelf bool
-			startsPlat, startsSelf = parseBoardLine(cur, line, inSelf)
-			inPlat = startsPlat
-			inSelf = inSelf || startsSelf
+			parseBoardLine(cur, line, &inPlat, &inSelf)
 		}
 	}
 	for _, line := range splitLines(stderr) {
@@ -136,106 +134,73 @@ func ParseInfo(stdout, stderr []byte, exitCode int) (Info, error) {
 	return info, infoError(info, noDevice, exitCode)
 }
 
-// parseBoardLine fills one line of a board block into b. It reports whether
-// the line opens the platform list or the self-test text.
-func parseBoardLine(b *Board, line string, inSelf bool) (platforms, selfTest bool) {
+// parseBoardLine fills one line of a board block into b and notes whether
+// it opens the platform list or the self-test text.
+func parseBoardLine(b *Board, line string, inPlat, inSelf *bool) {
+	var m []string
+	match := func(re *regexp.Regexp) bool {
+		m = re.FindStringSubmatch(line)
+		return m != nil
+	}
+	var n int
+	atoi := func(s string) bool {
+		var err error
+		n, err = strconv.Atoi(s)
+		return err == nil
+	}
 	switch {
-	case strings.HasPrefix(line, "Index: "):
-		if n, err := strconv.Atoi(strings.TrimPrefix(line, "Index: ")); err == nil {
-			b.Index = n
-			return
-		}
+	case strings.HasPrefix(line, "Index: ") && atoi(strings.TrimPrefix(line, "Index: ")):
+		b.Index = n
 	case strings.HasPrefix(line, "Serial number: "):
 		b.Serial = strings.TrimPrefix(line, "Serial number: ")
-		return
-	case strings.HasPrefix(line, "Board ID Number: "):
-		if m := boardIDRE.FindStringSubmatch(line); m != nil {
-			if n, err := strconv.Atoi(m[1]); err == nil {
-				b.BoardID, b.BoardName = n, m[2]
-				return
-			}
-		}
-	case strings.HasPrefix(line, "Firmware Version: "):
-		if m := firmwareRE.FindStringSubmatch(line); m != nil {
-			b.FirmwareVersion, b.APIVersion = m[1], m[2]
-			return
-		}
+	case match(boardIDRE) && atoi(m[1]):
+		b.BoardID, b.BoardName = n, m[2]
+	case match(firmwareRE):
+		b.FirmwareVersion, b.APIVersion = m[1], m[2]
 	case strings.HasPrefix(line, "Part ID Number: "):
 		b.PartID = strings.TrimPrefix(line, "Part ID Number: ")
-		return
 	case strings.HasPrefix(line, "Hardware Revision: "):
 		b.HardwareRevision = strings.TrimPrefix(line, "Hardware Revision: ")
-		return
 	case line == "Hardware appears to have been manufactured by Great Scott Gadgets.":
 		b.MadeByGSG = ptr(true)
-		return
 	case line == "Hardware does not appear to have been manufactured by Great Scott Gadgets.":
 		b.MadeByGSG = ptr(false)
-		return
 	case line == "Hardware supported by installed firmware:":
-		return true, false
-	case strings.HasPrefix(line, "Opera Cake found, address: "):
-		if m := operaCakeRE.FindStringSubmatch(line); m != nil {
-			if n, err := strconv.Atoi(m[1]); err == nil {
-				b.OperaCakes = append(b.OperaCakes, n)
-				return
-			}
-		}
+		*inPlat = true
+	case match(operaCakeRE) && atoi(m[1]):
+		b.OperaCakes = append(b.OperaCakes, n)
 	case line == "This device is on its own USB bus.":
 		b.OtherDevicesOnBus = ptr(0)
-		return
 	case line == "There is 1 other device on the same USB bus.":
 		b.OtherDevicesOnBus = ptr(1)
-		return
-	case strings.HasPrefix(line, "There are "):
-		if m := otherBusRE.FindStringSubmatch(line); m != nil {
-			if n, err := strconv.Atoi(m[1]); err == nil {
-				b.OtherDevicesOnBus = ptr(n)
-				return
-			}
-		}
-	case line == "You may have problems at high sample rates.":
-		b.Messages = append(b.Messages, line)
-		return
+	case match(otherBusRE) && atoi(m[1]):
+		b.OtherDevicesOnBus = ptr(n)
 	case line == "Self-test FAIL:":
+		*inSelf = true
 		b.Messages = append(b.Messages, line)
-		return false, true
-	case strings.HasPrefix(line, "Error: "), strings.HasPrefix(line, "Warning: "):
+	case *inSelf, line == "You may have problems at high sample rates.",
+		strings.HasPrefix(line, "Error: "), strings.HasPrefix(line, "Warning: "):
 		b.Messages = append(b.Messages, line)
-		return
+	default:
+		b.Extra = append(b.Extra, line)
 	}
-	if inSelf {
-		b.Messages = append(b.Messages, line)
-		return
-	}
-	b.Extra = append(b.Extra, line)
-	return
 }
 
 // infoError applies hackrf_info's exit code semantics to what was parsed.
 func infoError(info Info, noDevice bool, exitCode int) error {
-	if noDevice {
+	switch {
+	case noDevice:
 		return &noDeviceError{Tool: toolInfo, ExitCode: exitCode}
-	}
-	if exitCode != 0 {
-		if len(info.Failures) > 0 {
-			return info.Failures[0]
-		}
-		return outputError(toolInfo, exitCode, "failed without a known error line")
-	}
-	if info.ToolVersion == "" {
+	case exitCode == 0 && info.ToolVersion == "":
 		return outputError(toolInfo, exitCode, `no "hackrf_info version:" line`)
-	}
-	if len(info.Boards) == 0 {
+	case exitCode == 0 && len(info.Boards) == 0:
 		return outputError(toolInfo, exitCode, `neither a "Found HackRF" block nor "No HackRF boards found."`)
-	}
-	for _, b := range info.Boards {
-		if b.Opened() {
-			return nil
-		}
-	}
-	if len(info.Failures) > 0 {
+	case exitCode == 0 && slices.ContainsFunc(info.Boards, Board.Opened):
+		return nil
+	case len(info.Failures) > 0:
 		return info.Failures[0]
+	case exitCode != 0:
+		return outputError(toolInfo, exitCode, "failed without a known error line")
 	}
 	return outputError(toolInfo, exitCode, fmt.Sprintf("%d board(s) listed but none could be read", len(info.Boards)))
 }

@@ -1,6 +1,7 @@
 package hackrfcli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"sync"
@@ -86,24 +87,18 @@ func (r *Receive) Wait() (ReceiveResult, error) {
 		Argv:       res.Argv,
 		ExitCode:   res.ExitCode,
 		Signal:     res.Signal,
-		Duration:   res.Duration,
+		Duration:   cmp.Or(res.Duration, time.Since(r.started)),
 		Stats:      r.Stats(),
 		StderrTail: res.Stderr,
 	}
-	if out.Duration == 0 {
-		out.Duration = time.Since(r.started)
-	}
-	if err != nil {
-		return out, err
-	}
-	return out, endError(out.Stats, res.ExitCode)
+	return out, endError(err, out.Stats, res.ExitCode)
 }
 
-// endError catches the exit-0 quirk: getopt errors print the usage and exit
-// 0 without streaming anything.
-func endError(s TransferStats, exitCode int) error {
-	if exitCode != 0 || s.Finished {
-		return nil
+// endError is the runner's error, if any, or catches the exit-0 quirk:
+// getopt errors print the usage and exit 0 without streaming anything.
+func endError(err error, s TransferStats, exitCode int) error {
+	if err != nil || exitCode != 0 || s.Finished {
+		return err
 	}
 	msg := "exited 0 without its end-of-run sequence"
 	if len(s.Errors) > 0 {

@@ -262,7 +262,7 @@ func TestTransferStatsTranscripts(t *testing.T) {
 			}
 			// A finished run is exactly what endError accepts; everything
 			// that exited 0 without finishing is the usage quirk.
-			if err := endError(s, tr.ExitCode); (err != nil) != (tr.ExitCode == 0 && !w.finished) {
+			if err := endError(nil, s, tr.ExitCode); (err != nil) != (tr.ExitCode == 0 && !w.finished) {
 				t.Errorf("endError(exit %d) = %v", tr.ExitCode, err)
 			}
 		})

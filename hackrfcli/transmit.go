@@ -35,18 +35,12 @@ func (c *Client) Transmit(ctx context.Context, p TxParams) (TransmitResult, erro
 	}
 	var stats TransferStats
 	lw := &lineWriter{fn: func(line string) { stats.AddLine(line) }}
-	timeout := p.duration() + txMargin
-	if c.Timeout > timeout {
-		timeout = c.Timeout
-	}
+	timeout := max(p.duration()+txMargin, c.Timeout)
 	res, err := c.R.Run(ctx, exec.Cmd{Tool: exec.HackRFTransfer, Args: p.Argv(), Stderr: lw, Timeout: timeout})
 	lw.Flush()
 	out := TransmitResult{
 		Pid: res.Pid, Argv: res.Argv, ExitCode: res.ExitCode, Signal: res.Signal,
 		Duration: res.Duration, Stats: stats.clone(),
 	}
-	if err != nil {
-		return out, err
-	}
-	return out, endError(out.Stats, res.ExitCode)
+	return out, endError(err, out.Stats, res.ExitCode)
 }

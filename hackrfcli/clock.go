@@ -1,6 +1,7 @@
 package hackrfcli
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 )
@@ -34,43 +35,31 @@ const (
 func ParseClock(stdout, stderr []byte, exitCode int) (ClockStatus, error) {
 	status := ClockUnknown
 	var (
-		failure *callError
-		usage   bool
-		argErr  string
+		usage  bool
+		argErr string
 	)
-	for _, line := range splitLines(stdout) {
-		var s ClockStatus
-		switch line {
-		case clkinDetected:
+	outLines, errLines := splitLines(stdout), splitLines(stderr)
+	for _, line := range outLines {
+		s := ClockUnknown
+		switch {
+		case line == clkinDetected:
 			s = ClockDetected
-		case clkinNotDetected:
+		case line == clkinNotDetected:
 			s = ClockNotDetected
-		case clockUsageHead:
+		case line == clockUsageHead:
 			usage = true
-			continue
-		default:
-			if ce, ok := parseCallFailed(toolClock, line); ok && failure == nil {
-				failure = ce
-			} else if strings.HasPrefix(line, "argument error: ") && argErr == "" {
-				argErr = line
-			}
-			continue
+		case strings.HasPrefix(line, "argument error: ") && argErr == "":
+			argErr = line
 		}
-		if status != ClockUnknown && status != s {
+		if s != ClockUnknown && status != ClockUnknown && s != status {
 			return ClockUnknown, outputError(toolClock, exitCode, "both CLKIN answers printed")
 		}
-		status = s
+		status = cmp.Or(s, status)
 	}
-	errLines := splitLines(stderr)
-	for _, line := range errLines {
-		if ce, ok := parseCallFailed(toolClock, line); ok && failure == nil {
-			failure = ce
-		}
-	}
-
+	failures := append(callFailures(toolClock, outLines), callFailures(toolClock, errLines)...)
 	switch {
-	case failure != nil:
-		return ClockUnknown, asFirmwareError(failure)
+	case len(failures) > 0:
+		return ClockUnknown, asFirmwareError(failures[0])
 	case usage:
 		msg := argErr
 		if msg == "" && len(errLines) > 0 {

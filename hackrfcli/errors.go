@@ -131,3 +131,14 @@ func parseCallFailed(tool, line string) (*callError, bool) {
 	}
 	return &callError{Tool: tool, Call: m[1], Text: m[2], Code: code}, true
 }
+
+// callFailures is every "<call>() failed: <text> (<code>)" line of lines.
+func callFailures(tool string, lines []string) []*callError {
+	var out []*callError
+	for _, line := range lines {
+		if ce, ok := parseCallFailed(tool, line); ok {
+			out = append(out, ce)
+		}
+	}
+	return out
+}

@@ -126,11 +126,7 @@ func ParseInfo(stdout, stderr []byte, exitCode int) (Info, error) {
 			parseBoardLine(cur, line, &inPlat, &inSelf)
 		}
 	}
-	for _, line := range splitLines(stderr) {
-		if ce, ok := parseCallFailed(toolInfo, line); ok {
-			info.Failures = append(info.Failures, ce)
-		}
-	}
+	info.Failures = callFailures(toolInfo, splitLines(stderr))
 	return info, infoError(info, noDevice, exitCode)
 }
 

@@ -62,7 +62,7 @@ func (b Board) Opened() bool { return b.BoardID >= 0 && b.FirmwareVersion != "" 
 // picks the first board.
 func (in Info) Find(serial string) (Board, bool) {
 	for _, b := range in.Boards {
-		if serial == "" || (b.Serial != "" && len(serial) <= len(b.Serial) && strings.HasSuffix(b.Serial, serial)) {
+		if strings.HasSuffix(b.Serial, serial) {
 			return b, true
 		}
 	}

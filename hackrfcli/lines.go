@@ -9,14 +9,9 @@ import (
 // splitLines splits tool output into lines without their line endings. A
 // final line without a newline is kept; a trailing newline adds no empty line.
 func splitLines(b []byte) []string {
-	s := string(b)
-	s = strings.TrimSuffix(s, "\n")
-	if s == "" {
-		return nil
-	}
-	out := strings.Split(s, "\n")
-	for i, l := range out {
-		out[i] = strings.TrimSuffix(l, "\r")
+	var out []string
+	for l := range strings.Lines(string(b)) {
+		out = append(out, strings.TrimSuffix(strings.TrimSuffix(l, "\n"), "\r"))
 	}
 	return out
 }

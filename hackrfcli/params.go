@@ -59,8 +59,7 @@ func fieldError(field, value, reason string) error {
 // tool itself would silently ignore out-of-range gains.
 func (p RxParams) Validate() error {
 	v := validator{kind: "RxParams"}
-	v.frequency(p.FrequencyHz)
-	v.sampleRate(p.SampleRateHz)
+	v.tuning(p.FrequencyHz, p.SampleRateHz)
 	v.gain("LNAGainDB", p.LNAGainDB, maxLNAGainDB, 8)
 	v.gain("VGAGainDB", p.VGAGainDB, maxVGAGainDB, 2)
 	v.numSamples(p.NumSamples)
@@ -73,8 +72,7 @@ func (p RxParams) Validate() error {
 func (p TxParams) Validate() error {
 	v := validator{kind: "TxParams"}
 	v.path("IQPath", p.IQPath)
-	v.frequency(p.FrequencyHz)
-	v.sampleRate(p.SampleRateHz)
+	v.tuning(p.FrequencyHz, p.SampleRateHz)
 	v.gain("TXVGAGainDB", p.TXVGAGainDB, maxTXVGAGainDB, 1)
 	v.numSamples(p.NumSamples)
 	v.serial(p.Serial)
@@ -103,7 +101,7 @@ func (p RxParams) argv() []string {
 	return args
 }
 
-// argv is the hackrf_transfer arguments for a valid TxParams:
+// Argv is the hackrf_transfer arguments for a valid TxParams:
 // -t PATH -f F -s S -x G -a 0|1 -n N [-d SERIAL].
 func (p TxParams) Argv() []string {
 	args := []string{
@@ -140,15 +138,13 @@ func (v *validator) bad(field, value, reason string) {
 	v.err = multierror.Append(v.err, fieldError(v.kind+"."+field, value, reason))
 }
 
-func (v *validator) frequency(hz int64) {
-	if hz < minFrequencyHz || hz > maxFrequencyHz {
-		v.bad("FrequencyHz", itoa(hz), "must be 1000000–6000000000 Hz (hackrf_transfer's supported range)")
+// tuning checks the frequency and the sample rate, bounded alike for RX and TX.
+func (v *validator) tuning(freq, rate int64) {
+	if freq < minFrequencyHz || freq > maxFrequencyHz {
+		v.bad("FrequencyHz", itoa(freq), "must be 1000000–6000000000 Hz (hackrf_transfer's supported range)")
 	}
-}
-
-func (v *validator) sampleRate(hz int64) {
-	if hz < minSampleRateHz || hz > maxSampleRateHz {
-		v.bad("SampleRateHz", itoa(hz), "must be 2000000–20000000 Hz")
+	if rate < minSampleRateHz || rate > maxSampleRateHz {
+		v.bad("SampleRateHz", itoa(rate), "must be 2000000–20000000 Hz")
 	}
 }
 

@@ -1,6 +1,7 @@
 package hackrfcli
 
 import (
+	"cmp"
 	"slices"
 	"time"
 )
@@ -114,11 +115,8 @@ func (s *TransferStats) add(ev TransferEvent) {
 			s.Underruns, s.LongestUnderrun = ptr(ev.Count), ptr(ev.Longest)
 		}
 	case EventDroppedFrames:
-		sum := ev.Count
-		if s.DroppedFrames != nil {
-			sum += *s.DroppedFrames
-		}
-		s.DroppedFrames = ptr(sum)
+		// A new pointer: an earlier snapshot (clone) shares the old one.
+		s.DroppedFrames = ptr(ev.Count + *cmp.Or(s.DroppedFrames, new(int64)))
 	case EventWriteFailed:
 		// "write failed" has no newline of its own: the next message
 		// shares its line.

@@ -44,7 +44,7 @@ func (c *Client) StartReceive(ctx context.Context, p RxParams, onLine func(Trans
 	if c.R == nil {
 		return nil, errors.New("hackrfcli: Client has no Runner")
 	}
-	r := &Receive{}
+	r := &Receive{started: time.Now()}
 	r.lw = &lineWriter{fn: func(line string) {
 		r.mu.Lock()
 		ev := r.stats.AddLine(line)
@@ -53,7 +53,6 @@ func (c *Client) StartReceive(ctx context.Context, p RxParams, onLine func(Trans
 			onLine(ev)
 		}
 	}}
-	r.started = time.Now()
 	proc, err := c.R.Start(ctx, exec.Cmd{Tool: exec.HackRFTransfer, Args: p.argv(), Stderr: r.lw})
 	if err != nil {
 		return nil, err

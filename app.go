@@ -95,31 +95,42 @@ func newApp(ctx context.Context, g *Globals, stdin io.Reader, stdout, stderr io.
 
 // Git is git on the checkout through r, with the policy's git timeout.
 // It answers from what this command already asked git: the directories
-// confirmed ignored before the audit log opened, and, unless the command
-// watches (LongRunning), the remote's URL read to build the runner.
+// confirmed ignored before the audit log opened, and the remote's URL read
+// to build the runner, unless the command watches (LongRunning): a watcher
+// runs for days, so it asks again and sees a remote the operator changed.
 func (a *App) Git(r exec.Runner) *gitcli.Client {
 	g := &gitcli.Client{R: r, Dir: a.RepoPath(), Timeout: a.Policy.Poll.GitTimeout.Duration, Ignored: &a.ignored}
 	if !a.LongRunning {
-		g.RemoteURLs = a.knownRemotes()
+		a.mu.Lock()
+		g.RemoteURLs = maps.Clone(a.remotes)
+		a.mu.Unlock()
 	}
 	return g
-}
-
-// knownRemotes is the remote URL read to build a runner, for
-// gitcli.Client.RemoteURLs: a command that ends within its task asks git
-// once; a watcher, which runs for days, asks again and so sees a remote
-// the operator changed.
-func (a *App) knownRemotes() map[string]string {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return maps.Clone(a.remotes)
 }
 
 // RepoPath is the checkout the commands work in.
 func (a *App) RepoPath() string { return a.Policy.Repo.Path }
 
-// Local resolves a path from the policy against the checkout.
-func (a *App) Local(p string) string { return a.Policy.Resolve(p) }
+// work is what a command's work runs through: the audited runner of its
+// role, the audit log it writes (a publisher puts its head into the
+// commit trailer) and git on the checkout through that runner.
+type work struct {
+	Runner exec.Runner
+	Audit  *exec.AuditLog
+	Git    *gitcli.Client
+}
+
+func (a *App) work(role exec.Role) (work, error) {
+	r, err := a.Stack(role)
+	if err != nil {
+		return work{}, err
+	}
+	audit, err := a.AuditLog()
+	if err != nil {
+		return work{}, err
+	}
+	return work{Runner: r, Audit: audit, Git: a.Git(r)}, nil
+}
 
 // AuditLog opens the side's audit log once, after the checkout checks
 // (checkout: nothing is written before they pass) and after the state
@@ -208,21 +219,11 @@ func (a *App) checkout() error {
 // before git is asked about them, so that a symlinked or foreign .local is
 // refused as such (git would only say it cannot look through a link).
 func (a *App) existingLocal() error {
-	var errs []error
-	for i, p := range []struct{ what, path string }{
-		{"state directory", a.Policy.StatePath()},
-		{"audit log directory", filepath.Dir(a.Policy.AuditPath())},
-		{"audit log", a.Policy.AuditPath()},
-	} {
-		if i == 1 && p.path == a.Policy.StatePath() {
-			continue // the state directory, judged already
-		}
-		if _, err := os.Lstat(p.path); err == nil || !errors.Is(err, fs.ErrNotExist) {
-			if err := private.Check(p.path); err != nil {
-				errs = append(errs, localError(p.what, err))
-			}
-		}
+	errs := []error{privateIfThere("state directory", a.Policy.StatePath())}
+	if dir := filepath.Dir(a.Policy.AuditPath()); dir != a.Policy.StatePath() {
+		errs = append(errs, privateIfThere("audit log directory", dir))
 	}
+	errs = append(errs, privateIfThere("audit log", a.Policy.AuditPath()))
 	return errlist.List(errs...)
 }
 
@@ -242,10 +243,17 @@ func (a *App) privateLocal() error {
 	if err := private.Mkdir(filepath.Dir(path)); err != nil {
 		return localError("audit log directory", err)
 	}
-	if _, err := os.Lstat(path); err == nil || !errors.Is(err, fs.ErrNotExist) {
-		if err := private.Check(path); err != nil {
-			return localError("audit log", err)
-		}
+	return privateIfThere("audit log", path)
+}
+
+// privateIfThere is private.Check of path, as localError, unless there is
+// nothing there.
+func privateIfThere(what, path string) error {
+	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err := private.Check(path); err != nil {
+		return localError(what, err)
 	}
 	return nil
 }
@@ -269,8 +277,9 @@ func (a *App) toolPaths() map[exec.Tool]string {
 }
 
 // Stack returns the audited runner for role, built once: a command asks
-// for the role its own work needs (exec.Role), and the notifier builds its
-// own (notifyStack). Git may use only
+// for the role its own work needs (exec.Role), and the notifier for
+// exec.RoleNotify, which can start the [notify] program and nothing else
+// (no git, no HackRF tool), whichever command sends. Git may use only
 // the transport of the remote's URL (mirror.RemoteURL: the policy's
 // repo.url, else the checkout's remote URL that git uses unrewritten).
 func (a *App) Stack(role exec.Role) (*exec.Stack, error) {
@@ -290,10 +299,13 @@ func (a *App) Stack(role exec.Role) (*exec.Stack, error) {
 		}
 	}
 	// Git through s may use no transport until the remote's URL, read
-	// locally, names the one it may.
-	if proto := a.remoteProtocol(s); proto != "" {
-		if s, err = s.WithGitProtocols([]string{proto}); err != nil {
-			return nil, err
+	// locally, names the one it may. The notifier's runner starts no git:
+	// no git call is made to build it.
+	if role != exec.RoleNotify {
+		if proto := a.remoteProtocol(s); proto != "" {
+			if s, err = s.WithGitProtocols([]string{proto}); err != nil {
+				return nil, err
+			}
 		}
 	}
 	a.runners[role] = s
@@ -301,13 +313,18 @@ func (a *App) Stack(role exec.Role) (*exec.Stack, error) {
 }
 
 func (a *App) stackOptions(role exec.Role, log *exec.AuditLog) exec.Options {
-	return exec.Options{
+	o := exec.Options{
 		Role: role, Tools: a.toolPaths(), Audit: log, Environ: a.Environ,
-		SSHKeygen:        a.Policy.Tools.SSHKeygen,
-		SSHCommand:       a.Policy.Tools.SSHCommand,
-		CredentialHelper: a.Policy.Tools.GitCredentialHelper,
-		DefaultTimeout:   a.Policy.Poll.GitTimeout.Duration,
+		SSHKeygen:      a.Policy.Tools.SSHKeygen, // never the notification program (exec.ResolveNotify)
+		DefaultTimeout: a.Policy.Poll.GitTimeout.Duration,
 	}
+	if role == exec.RoleNotify {
+		o.NotifyProgram = a.Policy.NotifyProgram()
+	} else {
+		o.SSHCommand = a.Policy.Tools.SSHCommand
+		o.CredentialHelper = a.Policy.Tools.GitCredentialHelper
+	}
+	return o
 }
 
 // remoteProtocol reads the remote's URL (kept for Git; the caller holds

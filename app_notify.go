@@ -14,7 +14,7 @@ import (
 // once; nil (which sends nothing) when [notify] names no receiver. side is
 // what its messages name as their role; the notification command runs
 // through a runner of its own that can start that program and nothing
-// else (notifyStack). A command that cannot be resolved, or a token or
+// else (Stack). A command that cannot be resolved, or a token or
 // secret file that cannot be read, is an error naming the key.
 func (a *App) Notifier(side notify.Side) (*notify.Dispatcher, error) {
 	a.mu.Lock()
@@ -33,7 +33,7 @@ func (a *App) Notifier(side notify.Side) (*notify.Dispatcher, error) {
 	}
 	var runner exec.Runner
 	if len(n.Command) > 0 {
-		s, err := a.notifyStack()
+		s, err := a.Stack(exec.RoleNotify)
 		if err != nil {
 			return nil, err
 		}
@@ -59,33 +59,6 @@ func (a *App) Notifier(side notify.Side) (*notify.Dispatcher, error) {
 		a.notifier = d
 	}
 	return a.notifier, nil
-}
-
-// notifyStack is the runner of the notification command, built once: role
-// exec.RoleNotify, so it can start the [notify] program and nothing else
-// (no git, no HackRF tool), whichever command sends. It reaches no remote,
-// so no git call is made to build it.
-func (a *App) notifyStack() (*exec.Stack, error) {
-	log, err := a.AuditLog()
-	if err != nil {
-		return nil, err
-	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if s := a.runners[exec.RoleNotify]; s != nil {
-		return s, nil
-	}
-	s, err := exec.New(exec.Options{
-		Role: exec.RoleNotify, Tools: a.toolPaths(), Audit: log, Environ: a.Environ,
-		SSHKeygen:      a.Policy.Tools.SSHKeygen, // never the notification program (exec.ResolveNotify)
-		DefaultTimeout: a.Policy.Poll.GitTimeout.Duration,
-		NotifyProgram:  a.Policy.NotifyProgram(),
-	})
-	if err != nil {
-		return nil, err
-	}
-	a.runners[exec.RoleNotify] = s
-	return s, nil
 }
 
 // closeNotifier delivers what is queued, waiting at most twice the

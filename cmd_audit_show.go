@@ -28,7 +28,7 @@ func (c *AuditShowCmd) Run(app *App) error {
 	if err := app.Policy.InCheckout(); err != nil {
 		return err
 	}
-	path := app.Local(app.Policy.Audit.Path)
+	path := app.Policy.AuditPath()
 	entries, err := exec.ReadAuditTail(path, c.Tail)
 	if errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("no audit log at %s: nothing has run here yet, or the log was removed", path)

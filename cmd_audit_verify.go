@@ -31,7 +31,7 @@ func (c *AuditVerifyCmd) Run(app *App) error {
 	if err := app.Policy.InCheckout(); err != nil {
 		return err
 	}
-	path := app.Local(app.Policy.Audit.Path)
+	path := app.Policy.AuditPath()
 	var heads, malformed []witness
 	var where string
 	if c.Remote {

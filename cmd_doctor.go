@@ -55,18 +55,16 @@ func runDoctor(app *App, side doctor.Side) error {
 	if err != nil {
 		return err
 	}
-	p := app.Policy
 	stack := func(protocols []string) (*exec.Stack, error) {
-		return exec.New(exec.Options{
-			Role: exec.RoleProbe, Tools: app.toolPaths(), Audit: audit, Environ: app.Environ,
-			SSHKeygen: p.Tools.SSHKeygen, SSHCommand: p.Tools.SSHCommand, CredentialHelper: p.Tools.GitCredentialHelper,
-			DefaultTimeout: p.Poll.GitTimeout.Duration, HooksDir: hooks, GitProtocols: protocols,
-		})
+		o := app.stackOptions(exec.RoleProbe, audit)
+		o.HooksDir = hooks
+		o.GitProtocols = protocols
+		return exec.New(o)
 	}
 	wd, _ := os.Getwd()
 	fmt.Fprintf(app.Stdout, "rfhandoff doctor %s, run in %s, policy %s\n", side, wd, policySource(app.PolicyFile))
 	rep, err := doctor.Run(app.Ctx, doctor.Deps{
-		Side: side, Policy: p, PolicyFile: app.PolicyFile, Stack: stack, Scratch: remoteDir,
+		Side: side, Policy: app.Policy, PolicyFile: app.PolicyFile, Stack: stack, Scratch: remoteDir,
 		IsSimulator: isSimulator, Environ: app.Environ,
 	})
 	if err != nil {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"rfhandoff/exec"
-	"rfhandoff/gitcli"
 	"rfhandoff/notify"
 	"rfhandoff/rxside"
 )
@@ -12,7 +11,7 @@ import (
 // the clock query, no HackRF tool), the policy, the logger and the RX
 // side's notifier; command names the command in the RX lock.
 func rxEnv(app *App, command string) (rxside.Env, error) {
-	r, err := app.Stack(exec.RoleGit)
+	w, err := app.work(exec.RoleGit)
 	if err != nil {
 		return rxside.Env{}, err
 	}
@@ -20,41 +19,14 @@ func rxEnv(app *App, command string) (rxside.Env, error) {
 	if err != nil {
 		return rxside.Env{}, err
 	}
-	audit, err := app.AuditLog()
-	if err != nil {
-		return rxside.Env{}, err
-	}
 	return rxside.Env{
-		Audit:   audit,
-		Git:     app.Git(r),
+		Audit:   w.Audit,
+		Git:     w.Git,
 		Policy:  app.Policy,
 		Log:     app.Logger,
 		Command: command,
 		Notify:  n,
 	}, nil
-}
-
-// rxPublisher is what the commands that publish to the result branch (rx
-// capture, rx publish-result, rx watch's recoveries) start from: the
-// audited runner of the command's role, the audit log it writes (its head
-// goes into the commit trailer) and git on the RX checkout through that
-// runner.
-type rxPublisher struct {
-	Runner exec.Runner
-	Audit  *exec.AuditLog
-	Git    *gitcli.Client
-}
-
-func newRXPublisher(app *App, role exec.Role) (rxPublisher, error) {
-	r, err := app.Stack(role)
-	if err != nil {
-		return rxPublisher{}, err
-	}
-	audit, err := app.AuditLog()
-	if err != nil {
-		return rxPublisher{}, err
-	}
-	return rxPublisher{Runner: r, Audit: audit, Git: app.Git(r)}, nil
 }
 
 // rxCheckOnce opens a one-shot RX session (taking the RX lock), checks the

@@ -25,7 +25,7 @@ type RxCaptureCmd struct {
 // whether COMPLETE was published.
 func (c *RxCaptureCmd) Run(app *App) error {
 	defer outliveTerminal(app.Logger)()
-	pub, err := newRXPublisher(app, exec.RoleCapture)
+	pub, err := app.work(exec.RoleCapture)
 	if err != nil {
 		return err
 	}

@@ -26,11 +26,10 @@ func (c *RxPublishResultCmd) Run(app *App) error {
 	if err != nil {
 		return err
 	}
-	pub, err := newRXPublisher(app, exec.RoleGit)
+	pub, err := app.work(exec.RoleGit)
 	if err != nil {
 		return err
 	}
-	pub.Git.RemoteURLs = app.knownRemotes() // asked once: this command ends with its task
 	if err := requireClock(app.Ctx, app, pub.Runner, "rx publish-result"); err != nil {
 		return err
 	}

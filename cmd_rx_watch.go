@@ -87,8 +87,8 @@ func deadCaptureRecovery(app *App, s *rxside.Session) func(context.Context) {
 // is exec.RoleProbe: the COMPLETE it rebuilds asks hackrf_clock -i for
 // clkin_after, as rx capture's recovery does, and it can start no
 // hackrf_transfer (PROTOCOL#subprocesses).
-func rxWatchPublisher(app *App) (rxPublisher, error) {
-	return newRXPublisher(app, exec.RoleProbe)
+func rxWatchPublisher(app *App) (work, error) {
+	return app.work(exec.RoleProbe)
 }
 
 // recoverDeadCapture publishes the COMPLETE of a capture whose rx capture

@@ -18,30 +18,26 @@ type TxExecuteCmd struct {
 // Run exits 0 when the action ran; 1 when it was refused (nothing started)
 // or the transmitting tool failed (the outcome file says how).
 func (c *TxExecuteCmd) Run(app *App) error {
-	r, err := app.Stack(exec.RoleTransmit)
+	w, err := app.work(exec.RoleTransmit)
 	if err != nil {
 		return err
 	}
 	// Before the record is read or consumed: the re-checks compare the
 	// result's times with this clock (PROTOCOL#main-pc).
-	if err := requireClock(app.Ctx, app, r, "tx execute"); err != nil {
+	if err := requireClock(app.Ctx, app, w.Runner, "tx execute"); err != nil {
 		return err
 	}
 	n, err := app.Notifier(notify.SideMain)
 	if err != nil {
 		return err
 	}
-	audit, err := app.AuditLog()
-	if err != nil {
-		return err
-	}
 	x := &transmit.Executor{
-		Git:    app.Git(r),
-		Runner: r,
+		Git:    w.Git,
+		Runner: w.Runner,
 		Policy: app.Policy,
 		Out:    app.Stdout,
 		Notify: n, // tx_executed once the action ran, never for a refusal
-		Audit:  audit,
+		Audit:  w.Audit,
 	}
 	o, path, err := x.Execute(app.Ctx, c.Record)
 	if err != nil {

@@ -30,7 +30,7 @@ func (c *TxWatchCmd) Run(app *App) error {
 // (PROTOCOL#subprocesses).
 func (c *TxWatchCmd) watcher(app *App) (*txwatch.Watcher, error) {
 	app.LongRunning = true // it asks for the remote's URL on every use
-	r, err := app.Stack(exec.RoleGit)
+	w, err := app.work(exec.RoleGit)
 	if err != nil {
 		return nil, err
 	}
@@ -38,19 +38,15 @@ func (c *TxWatchCmd) watcher(app *App) (*txwatch.Watcher, error) {
 	if err != nil {
 		return nil, err
 	}
-	audit, err := app.AuditLog()
-	if err != nil {
-		return nil, err
-	}
 	return &txwatch.Watcher{
-		Git:    app.Git(r),
+		Git:    w.Git,
 		Policy: app.Policy,
 		Out:    app.Stdout,
 		Logger: app.Logger,
 		Notify: n,
-		Audit:  audit,
+		Audit:  w.Audit,
 		// The command printed after a record: the operator copies no path.
 		ExecuteCommand: app.CommandLine("tx", "execute"),
-		Clock:          func(ctx context.Context) error { return requireClock(ctx, app, r, "offering a READY result") },
+		Clock:          func(ctx context.Context) error { return requireClock(ctx, app, w.Runner, "offering a READY result") },
 	}, nil
 }

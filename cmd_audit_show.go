@@ -25,16 +25,13 @@ type AuditShowCmd struct {
 }
 
 func (c *AuditShowCmd) Run(app *App) error {
-	if err := app.Policy.InCheckout(); err != nil {
-		return err
-	}
-	path := app.Policy.AuditPath()
-	entries, err := exec.ReadAuditTail(path, c.Tail)
-	if errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("no audit log at %s: nothing has run here yet, or the log was removed", path)
-	}
+	path, err := auditPath(app)
 	if err != nil {
 		return err
+	}
+	entries, err := exec.ReadAuditTail(path, c.Tail)
+	if err != nil {
+		return noAuditLog(path, err)
 	}
 	// What the log holds came from programs, receivers and whoever could
 	// write the file: it reaches the terminal escaped (PROTOCOL#audit-log, PROTOCOL#hidden-text).
@@ -60,17 +57,15 @@ func (c *AuditShowCmd) Run(app *App) error {
 	for _, e := range entries {
 		var what string
 		switch e.Event {
-		case exec.EventStart:
-			if full {
-				what = outcome(e, ended, true) + "  " + strings.Join(e.Argv, " ")
-			} else {
-				what = fmt.Sprintf("%-22s  %s", command(e), outcome(e, ended, false))
+		case exec.EventStart, exec.EventRefused:
+			what = "REFUSED (" + e.Reason + ")"
+			if e.Event == exec.EventStart {
+				what = outcome(e, ended, full)
 			}
-		case exec.EventRefused:
 			if full {
-				what = fmt.Sprintf("REFUSED (%s)  %s", e.Reason, strings.Join(e.Argv, " "))
+				what += "  " + strings.Join(e.Argv, " ")
 			} else {
-				what = fmt.Sprintf("%-22s  REFUSED (%s)", command(e), e.Reason)
+				what = fmt.Sprintf("%-22s  %s", command(e), what)
 			}
 		case exec.EventDelivery:
 			what = delivery(e)
@@ -86,6 +81,19 @@ func (c *AuditShowCmd) Run(app *App) error {
 		fmt.Fprintln(app.Stdout, hiddentext.SanitizeLine(line))
 	}
 	return nil
+}
+
+// auditPath is the audit log audit show and verify read, in a checkout.
+func auditPath(app *App) (string, error) {
+	return app.Policy.AuditPath(), app.Policy.InCheckout()
+}
+
+// noAuditLog says so when err is that the audit log at path is missing.
+func noAuditLog(path string, err error) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("no audit log at %s: nothing has run here yet, or the log was removed", path)
+	}
+	return err
 }
 
 // command is a subprocess in brief: the tool and, for git, its

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 
 	"rfhandoff/errlist"
 	"rfhandoff/exec"
@@ -28,14 +27,13 @@ func (c *AuditVerifyCmd) Run(app *App) error {
 	if c.ResultBranch != "" && !c.Remote {
 		return exitCode(2, errors.New("--result-branch is for --remote"))
 	}
-	if err := app.Policy.InCheckout(); err != nil {
+	path, err := auditPath(app)
+	if err != nil {
 		return err
 	}
-	path := app.Policy.AuditPath()
 	var heads, malformed []witness
 	var where string
 	if c.Remote {
-		var err error
 		if heads, malformed, where, err = c.witnessed(app); err != nil {
 			return err
 		}
@@ -46,26 +44,16 @@ func (c *AuditVerifyCmd) Run(app *App) error {
 	}
 	st, err := exec.VerifyAuditLog(path, wanted...)
 	var ce *exec.ChainError
-	if errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("no audit log at %s: nothing has run here yet, or the log was removed", path)
-	}
 	if err != nil && !errors.As(err, &ce) {
-		return err
+		return noAuditLog(path, err)
 	}
 	if ce == nil {
 		fmt.Fprintf(app.Stdout, "%s: intact, %d lines, head %s\n", path, st.Lines, st.Head)
 	}
-	if !c.Remote {
-		if ce != nil {
-			return exitCode(1, ce)
-		}
-		return nil
+	if c.Remote { // every reason at once: the broken line and the missing heads
+		err = errlist.List(err, c.report(app, path, where, st, heads, malformed))
 	}
-	var chain error
-	if ce != nil {
-		chain = ce // every reason at once: the broken line and the missing heads
-	}
-	if err := errlist.List(chain, c.report(app, path, where, st, heads, malformed)); err != nil {
+	if err != nil {
 		return exitCode(1, err)
 	}
 	return nil

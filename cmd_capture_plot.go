@@ -12,7 +12,6 @@ import (
 
 	"github.com/hashicorp/go-multierror"
 
-	"rfhandoff/localfile"
 	"rfhandoff/quicklook"
 )
 
@@ -140,13 +139,10 @@ func (c *CapturePlotCmd) params() (quicklook.SigMFMeta, error) {
 // file; path is "" when there is none (not an error).
 func readSigMFBeside(file string) (path string, m quicklook.SigMFMeta, err error) {
 	for _, p := range quicklook.SigMFMetaPaths(file) {
-		data, err := localfile.ReadRegular(p, quicklook.MaxSigMFMetaBytes)
-		var big *localfile.TooLargeError
+		data, err := readLimited(p, quicklook.MaxSigMFMetaBytes, "%s: over %d bytes")
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			continue
-		case errors.As(err, &big):
-			return p, m, fmt.Errorf("%s: over %d bytes", p, quicklook.MaxSigMFMetaBytes)
 		case err != nil:
 			return p, m, err
 		}

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"rfhandoff/exec"
 	"rfhandoff/notify"
@@ -23,37 +24,31 @@ func (c *ConfigCheckCmd) Run(app *App) error {
 	if err := app.Policy.Validate(); err != nil {
 		return fmt.Errorf("policy %s: %w", src, err)
 	}
-	if _, err := fmt.Fprintf(app.Stdout, "# effective policy from %s\n", src); err != nil {
-		return err
-	}
-	if _, err := io.WriteString(app.Stdout, app.Policy.TOML()); err != nil {
-		return err
-	}
-	if _, err := io.WriteString(app.Stdout, app.Policy.DescribeSigners()); err != nil {
-		return err
-	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "# effective policy from %s\n", src)
+	b.WriteString(app.Policy.TOML())
+	b.WriteString(app.Policy.DescribeSigners())
 	// Comments, so the output still parses as the policy it shows.
-	if _, err := io.WriteString(app.Stdout, "\n# local paths, resolved (repo.path against the working directory, the rest against repo.path)\n"); err != nil {
-		return err
-	}
+	b.WriteString("\n# local paths, resolved (repo.path against the working directory, the rest against repo.path)\n")
 	for _, kv := range app.Policy.ResolvedPaths() {
-		if _, err := fmt.Fprintf(app.Stdout, "#   %-27s %s\n", kv[0], kv[1]); err != nil {
-			return err
-		}
+		fmt.Fprintf(&b, "#   %-27s %s\n", kv[0], kv[1])
 	}
-	if _, err := io.WriteString(app.Stdout, app.Policy.Tools.DescribeSimulator()); err != nil {
-		return err
-	}
+	b.WriteString(app.Policy.Tools.DescribeSimulator())
 	if prog := app.Policy.NotifyProgram(); prog != "" {
 		tools, _ := exec.ResolveTools(app.toolPaths(), app.Environ)
 		if keygen, err := exec.ResolveSSHKeygen(app.Policy.Tools.SSHKeygen, app.Environ); err == nil {
 			tools[exec.SSHKeygen] = keygen
 		}
 		if _, err := exec.ResolveNotify(prog, tools, app.Environ); err != nil {
+			// What was checked before is printed all the same.
+			if _, werr := io.WriteString(app.Stdout, b.String()); werr != nil {
+				return werr
+			}
 			return fmt.Errorf("policy %s: notify.command = %q: %w", src, prog, err)
 		}
 	}
-	if _, err := io.WriteString(app.Stdout, notify.Preview(app.Policy, nodeName())); err != nil {
+	b.WriteString(notify.Preview(app.Policy, nodeName()))
+	if _, err := io.WriteString(app.Stdout, b.String()); err != nil {
 		return err
 	}
 	// The policy check is offline; the commands that use the checkout

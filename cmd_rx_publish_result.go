@@ -1,12 +1,10 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 
 	"rfhandoff/capture"
 	"rfhandoff/exec"
-	"rfhandoff/localfile"
 	"rfhandoff/publish"
 )
 
@@ -22,7 +20,7 @@ type RxPublishResultCmd struct {
 // identical on the branch; 1 when a check refused or publishing failed,
 // with the message naming the check.
 func (c *RxPublishResultCmd) Run(app *App) error {
-	data, err := readResultFile(c.File, app.Policy.Limits.MaxResultBytes)
+	data, err := readLimited(c.File, app.Policy.Limits.MaxResultBytes, "%s: more than %d bytes, the result size limit (limits.max_result_bytes)")
 	if err != nil {
 		return err
 	}
@@ -59,15 +57,4 @@ func (c *RxPublishResultCmd) Run(app *App) error {
 	}
 	fmt.Fprintf(app.Stdout, "published %s\n", out.Commit)
 	return nil
-}
-
-// readResultFile is localfile.ReadRegular naming, for a file over the limit,
-// the setting too.
-func readResultFile(path string, limit int64) ([]byte, error) {
-	data, err := localfile.ReadRegular(path, limit)
-	var big *localfile.TooLargeError
-	if errors.As(err, &big) {
-		return nil, fmt.Errorf("%s: more than %d bytes, the result size limit (limits.max_result_bytes)", path, limit)
-	}
-	return data, err
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -80,9 +79,7 @@ func (c *RxStatusCmd) Run(app *App) error {
 		}
 	}
 	if c.JSON {
-		enc := json.NewEncoder(app.Stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(s)
+		return printJSON(app, s)
 	}
 	// Every string goes through the one sanitizer the prompt and TASK.md
 	// use: paths come from the policy and IDs from a file on disk.

@@ -65,13 +65,18 @@ func (c *TaskValidateCmd) Run(app *App) error {
 	return nil
 }
 
-// readTaskFile is localfile.ReadRegular naming, for a file over the limit, the
-// task size limit and its setting.
-func readTaskFile(path string, limit int64) ([]byte, error) {
+// readLimited is localfile.ReadRegular, a file over limit an error
+// tooLarge formats with the path and the limit (naming its setting).
+func readLimited(path string, limit int64, tooLarge string) ([]byte, error) {
 	data, err := localfile.ReadRegular(path, limit)
 	var big *localfile.TooLargeError
 	if errors.As(err, &big) {
-		return nil, fmt.Errorf("%s: exceeds the task size limit of %d bytes (limits.max_task_bytes)", path, limit)
+		return nil, fmt.Errorf(tooLarge, path, limit)
 	}
 	return data, err
+}
+
+// readTaskFile is readLimited naming the task size limit.
+func readTaskFile(path string, limit int64) ([]byte, error) {
+	return readLimited(path, limit, "%s: exceeds the task size limit of %d bytes (limits.max_task_bytes)")
 }

@@ -16,6 +16,13 @@ type TxStatusCmd struct {
 	JSON bool `name:"json" help:"Print JSON."`
 }
 
+// printJSON prints v as the status commands' --json: indented by two.
+func printJSON(app *App, v any) error {
+	enc := json.NewEncoder(app.Stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
 // Run reads the state and the records without changing anything (no git,
 // the lock only probed). A corrupt state file is an error naming it.
 func (c *TxStatusCmd) Run(app *App) error {
@@ -27,9 +34,7 @@ func (c *TxStatusCmd) Run(app *App) error {
 		return err
 	}
 	if c.JSON {
-		enc := json.NewEncoder(app.Stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(s)
+		return printJSON(app, s)
 	}
 	w := app.Stdout
 	switch {

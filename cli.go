@@ -21,56 +21,43 @@ import (
 type CLI struct {
 	Globals
 
-	Audit   AuditCmd   `cmd:"" help:"Show and verify the audit log."`
-	Config  ConfigCmd  `cmd:"" help:"Check the policy file."`
-	Doctor  DoctorCmd  `cmd:"" help:"Check one side of the lab from here (checkout, state directory, remote, branches, tools, board, clock, space); every problem at once, nothing written."`
-	Task    TaskCmd    `cmd:"" help:"Write (MAIN PC) and check task files."`
-	Result  ResultCmd  `cmd:"" help:"Offline result file checks."`
-	Rx      RxCmd      `cmd:"" help:"RX laptop: watch the task branch, approve and prepare tasks."`
-	Capture CaptureCmd `cmd:"" help:"Quick-look plots of ci8 capture files."`
-	Tx      TxCmd      `cmd:"" name:"tx" help:"MAIN PC: watch results, authorize and execute RF TX."`
+	Audit struct {
+		Show   AuditShowCmd   `cmd:"" help:"Print the audit log readably."`
+		Verify AuditVerifyCmd `cmd:"" help:"Check the audit log's hash chain."`
+	} `cmd:"" help:"Show and verify the audit log."`
+	Config struct {
+		Check ConfigCheckCmd `cmd:"" help:"Load and validate the policy and print the effective values."`
+	} `cmd:"" help:"Check the policy file."`
+	Doctor struct {
+		Rx   DoctorRxCmd   `cmd:"" name:"rx" help:"RX laptop: check the checkout, state directory, policy, remote and branches, trust files, tools, board, CLKIN, host clock and free space; every problem at once. Writes nothing. Exit 0 all good, 1 a problem."`
+		Main DoctorMainCmd `cmd:"" name:"main" help:"MAIN PC: check the checkout, state directory, policy, remote and branches, trust files, tools and host clock; every problem at once. Writes nothing. Exit 0 all good, 1 a problem."`
+	} `cmd:"" help:"Check one side of the lab from here (checkout, state directory, remote, branches, tools, board, clock, space); every problem at once, nothing written."`
+	Task struct {
+		New      TaskNewCmd      `cmd:"" help:"MAIN PC: write the next task file under the RX side's rules (fresh EXPECTED_HEAD, unused TASK_ID, derived level). Never commits or pushes. Exit 0 written, 1 refused."`
+		Validate TaskValidateCmd `cmd:"" help:"Check a NEXT_RX_TASK.md header offline; print the derived and effective level."`
+	} `cmd:"" help:"Write (MAIN PC) and check task files."`
+	Result struct {
+		Validate ResultValidateCmd `cmd:"" help:"Check an RX_RESULT.json offline against the strict schema."`
+	} `cmd:"" help:"Offline result file checks."`
+	Rx struct {
+		Check         RxCheckCmd         `cmd:"" help:"One-shot (cron): fetch and validate the current task, record it as seen. Exit 0 nothing new to approve, 10 a task awaits approval, 1 error."`
+		Watch         RxWatchCmd         `cmd:"" help:"Poll the task branch; prompt for each new valid task; prepare approved ones. [S], Ctrl-C or SIGTERM stop it."`
+		Approve       RxApproveCmd       `cmd:"" help:"The approval prompt once, for the current task (needs a terminal)."`
+		Capture       RxCaptureCmd       `cmd:"" help:"Run the approved current task's bounded capture: READY while it runs, COMPLETE when it ends. Exit 0 COMPLETE published for a full capture, 130 interrupted, 1 otherwise."`
+		MarkCompleted RxMarkCompletedCmd `cmd:"" name:"mark-completed" help:"Record a TASK_ID as completed: it is never offered again."`
+		Status        RxStatusCmd        `cmd:"" help:"Show the RX state and whether a watcher runs."`
+		PublishResult RxPublishResultCmd `cmd:"" name:"publish-result" help:"Publish RX_RESULT.json (and the rendered RX_RESULT.md) to the result branch after the seven checks. Exit 0 published or already identical, 1 refused or failed."`
+	} `cmd:"" help:"RX laptop: watch the task branch, approve and prepare tasks."`
+	Capture struct {
+		Plot CapturePlotCmd `cmd:"" help:"Spectrogram and spectrum PNG of a ci8 capture, with the energy detector's verdict."`
+	} `cmd:"" help:"Quick-look plots of ci8 capture files."`
+	Tx struct {
+		Watch   TxWatchCmd   `cmd:"" help:"Poll the result branch; for a READY result that passes every check ask for AUTHORIZE RF TX and write one authorization record. Never transmits."`
+		Execute TxExecuteCmd `cmd:"" help:"Consume one authorization record: re-check, the phrase, then the [tx] action (fake by default). Exit 0 ran, 1 refused or failed."`
+		Status  TxStatusCmd  `cmd:"" help:"Show the TX state and the authorization records."`
+	} `cmd:"" name:"tx" help:"MAIN PC: watch results, authorize and execute RF TX."`
 	Demo    DemoCmd    `cmd:"" help:"The whole protocol in a throw-away sandbox (simulator, fake TX); you type the approvals unless --auto."`
 	Version VersionCmd `cmd:"" help:"Print the version and the resolved tool paths."`
-}
-
-// AuditCmd groups the audit log commands.
-type AuditCmd struct {
-	Show   AuditShowCmd   `cmd:"" help:"Print the audit log readably."`
-	Verify AuditVerifyCmd `cmd:"" help:"Check the audit log's hash chain."`
-}
-
-// ConfigCmd groups the policy commands.
-type ConfigCmd struct {
-	Check ConfigCheckCmd `cmd:"" help:"Load and validate the policy and print the effective values."`
-}
-
-// TaskCmd groups the task file commands.
-type TaskCmd struct {
-	New      TaskNewCmd      `cmd:"" help:"MAIN PC: write the next task file under the RX side's rules (fresh EXPECTED_HEAD, unused TASK_ID, derived level). Never commits or pushes. Exit 0 written, 1 refused."`
-	Validate TaskValidateCmd `cmd:"" help:"Check a NEXT_RX_TASK.md header offline; print the derived and effective level."`
-}
-
-// RxCmd groups the RX laptop's commands.
-type RxCmd struct {
-	Check         RxCheckCmd         `cmd:"" help:"One-shot (cron): fetch and validate the current task, record it as seen. Exit 0 nothing new to approve, 10 a task awaits approval, 1 error."`
-	Watch         RxWatchCmd         `cmd:"" help:"Poll the task branch; prompt for each new valid task; prepare approved ones. [S], Ctrl-C or SIGTERM stop it."`
-	Approve       RxApproveCmd       `cmd:"" help:"The approval prompt once, for the current task (needs a terminal)."`
-	Capture       RxCaptureCmd       `cmd:"" help:"Run the approved current task's bounded capture: READY while it runs, COMPLETE when it ends. Exit 0 COMPLETE published for a full capture, 130 interrupted, 1 otherwise."`
-	MarkCompleted RxMarkCompletedCmd `cmd:"" name:"mark-completed" help:"Record a TASK_ID as completed: it is never offered again."`
-	Status        RxStatusCmd        `cmd:"" help:"Show the RX state and whether a watcher runs."`
-	PublishResult RxPublishResultCmd `cmd:"" name:"publish-result" help:"Publish RX_RESULT.json (and the rendered RX_RESULT.md) to the result branch after the seven checks. Exit 0 published or already identical, 1 refused or failed."`
-}
-
-// TxCmd groups the MAIN PC's commands.
-type TxCmd struct {
-	Watch   TxWatchCmd   `cmd:"" help:"Poll the result branch; for a READY result that passes every check ask for AUTHORIZE RF TX and write one authorization record. Never transmits."`
-	Execute TxExecuteCmd `cmd:"" help:"Consume one authorization record: re-check, the phrase, then the [tx] action (fake by default). Exit 0 ran, 1 refused or failed."`
-	Status  TxStatusCmd  `cmd:"" help:"Show the TX state and the authorization records."`
-}
-
-// ResultCmd groups the result file commands.
-type ResultCmd struct {
-	Validate ResultValidateCmd `cmd:"" help:"Check an RX_RESULT.json offline against the strict schema."`
 }
 
 // simulatorMain runs the HackRF simulator when rfhandoff is invoked under a

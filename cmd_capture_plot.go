@@ -15,11 +15,6 @@ import (
 	"rfhandoff/quicklook"
 )
 
-// CaptureCmd groups the commands on capture files.
-type CaptureCmd struct {
-	Plot CapturePlotCmd `cmd:"" help:"Spectrogram and spectrum PNG of a ci8 capture, with the energy detector's verdict."`
-}
-
 // CapturePlotCmd is `capture plot FILE [--sample-rate HZ] [--frequency HZ]
 // [-o PNG]` (PROTOCOL#command-line).
 type CapturePlotCmd struct {

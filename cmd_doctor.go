@@ -16,12 +16,6 @@ import (
 	"rfhandoff/localfile/private"
 )
 
-// DoctorCmd groups `doctor rx` and `doctor main`.
-type DoctorCmd struct {
-	Rx   DoctorRxCmd   `cmd:"" name:"rx" help:"RX laptop: check the checkout, state directory, policy, remote and branches, trust files, tools, board, CLKIN, host clock and free space; every problem at once. Writes nothing. Exit 0 all good, 1 a problem."`
-	Main DoctorMainCmd `cmd:"" name:"main" help:"MAIN PC: check the checkout, state directory, policy, remote and branches, trust files, tools and host clock; every problem at once. Writes nothing. Exit 0 all good, 1 a problem."`
-}
-
 // DoctorRxCmd is `rfhandoff doctor rx`.
 type DoctorRxCmd struct{}
 

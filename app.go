@@ -33,7 +33,6 @@ type Globals struct {
 // logger and the audited runners.
 type App struct {
 	Ctx        context.Context
-	Stdin      io.Reader
 	Stdout     io.Writer
 	Stderr     io.Writer
 	Policy     config.Policy
@@ -67,7 +66,7 @@ type App struct {
 	setupErr error
 }
 
-func newApp(ctx context.Context, g *Globals, stdin io.Reader, stdout, stderr io.Writer) (*App, error) {
+func newApp(ctx context.Context, g *Globals, stdout, stderr io.Writer) (*App, error) {
 	path, err := config.Locate(g.Config, os.Getenv, func(p string) error { _, err := os.Stat(p); return err })
 	if err != nil {
 		return nil, err
@@ -86,7 +85,7 @@ func newApp(ctx context.Context, g *Globals, stdin io.Reader, stdout, stderr io.
 		h = slog.NewJSONHandler(stderr, opts)
 	}
 	return &App{
-		Ctx: ctx, Stdin: stdin, Stdout: stdout, Stderr: stderr,
+		Ctx: ctx, Stdout: stdout, Stderr: stderr,
 		Policy: pol, PolicyFile: path, Logger: slog.New(h),
 		Environ: os.Environ(), Verbose: g.Verbose, ConfigFlag: g.Config,
 		runners: map[exec.Role]*exec.Stack{},
@@ -99,7 +98,7 @@ func newApp(ctx context.Context, g *Globals, stdin io.Reader, stdout, stderr io.
 // to build the runner, unless the command watches (LongRunning): a watcher
 // runs for days, so it asks again and sees a remote the operator changed.
 func (a *App) Git(r exec.Runner) *gitcli.Client {
-	g := &gitcli.Client{R: r, Dir: a.RepoPath(), Timeout: a.Policy.Poll.GitTimeout.Duration, Ignored: &a.ignored}
+	g := &gitcli.Client{R: r, Dir: a.Policy.Repo.Path, Timeout: a.Policy.Poll.GitTimeout.Duration, Ignored: &a.ignored}
 	if !a.LongRunning {
 		a.mu.Lock()
 		g.RemoteURLs = maps.Clone(a.remotes)
@@ -107,9 +106,6 @@ func (a *App) Git(r exec.Runner) *gitcli.Client {
 	}
 	return g
 }
-
-// RepoPath is the checkout the commands work in.
-func (a *App) RepoPath() string { return a.Policy.Repo.Path }
 
 // work is what a command's work runs through: the audited runner of its
 // role, the audit log it writes (a publisher puts its head into the
@@ -195,7 +191,7 @@ func (a *App) checkout() error {
 		return err
 	}
 	a.checkStack = s // Stack(RoleGit) narrows this one: built once
-	repo := a.RepoPath()
+	repo := a.Policy.Repo.Path
 	git := &gitcli.Client{R: s, Dir: repo, Timeout: a.Policy.Poll.GitTimeout.Duration, Ignored: &a.ignored}
 	if err := git.RequireTop(a.Ctx); err != nil {
 		return err
@@ -333,7 +329,7 @@ func (a *App) stackOptions(role exec.Role, log *exec.AuditLog) exec.Options {
 // naming why).
 func (a *App) remoteProtocol(r exec.Runner) string {
 	name := a.Policy.Repo.Remote
-	url, err := mirror.RemoteURL(a.Ctx, &gitcli.Client{R: r, Dir: a.RepoPath(), Timeout: a.Policy.Poll.GitTimeout.Duration}, a.Policy.Repo)
+	url, err := mirror.RemoteURL(a.Ctx, &gitcli.Client{R: r, Dir: a.Policy.Repo.Path, Timeout: a.Policy.Poll.GitTimeout.Duration}, a.Policy.Repo)
 	if err != nil {
 		return ""
 	}

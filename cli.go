@@ -60,21 +60,13 @@ type CLI struct {
 	Version VersionCmd `cmd:"" help:"Print the version and the resolved tool paths."`
 }
 
-// simulatorMain runs the HackRF simulator when rfhandoff is invoked under a
-// HackRF tool's name (a symlink or copy named hackrf_info, hackrf_transfer or
-// hackrf_clock; PROTOCOL#simulator). name is argv[0] so usage messages match.
-func simulatorMain(argv0 string, args []string, stdout, stderr io.Writer) (int, bool) {
-	if !hacksim.IsTool(argv0) {
-		return 0, false
-	}
-	return hacksim.Main(argv0, args, os.Getenv, stdout, stderr), true
-}
-
 // Main runs rfhandoff with args (args[0] is the program name) and returns
-// the exit status. Run under a HackRF tool's name it is the simulator.
-func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if code, ok := simulatorMain(args[0], args[1:], stdout, stderr); ok {
-		return code
+// the exit status. Run under a HackRF tool's name (a symlink or copy named
+// hackrf_info, hackrf_transfer or hackrf_clock) it is the HackRF simulator
+// (PROTOCOL#simulator), given argv[0] so usage messages match.
+func Main(args []string, stdout, stderr io.Writer) int {
+	if hacksim.IsTool(args[0]) {
+		return hacksim.Main(args[0], args[1:], os.Getenv, stdout, stderr)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -109,7 +101,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		parser.Errorf("%s", err)
 		return 2
 	}
-	app, err := newApp(ctx, &cli.Globals, stdin, stdout, stderr)
+	app, err := newApp(ctx, &cli.Globals, stdout, stderr)
 	if side, ok := strings.CutPrefix(kctx.Command(), "doctor "); ok && err != nil {
 		return doctorWithoutPolicy(stdout, side, err)
 	}

@@ -21,7 +21,7 @@ func TestHelp(t *testing.T) {
 		{[]string{"help", "rx", "capture"}, 0, []string{"Usage: rfhandoff rx capture"}, []string{"Try first:"}},
 	} {
 		var out, errb bytes.Buffer
-		code := Main(append([]string{"rfhandoff"}, tc.args...), strings.NewReader(""), &out, &errb)
+		code := Main(append([]string{"rfhandoff"}, tc.args...), &out, &errb)
 		if code != tc.code {
 			t.Errorf("rfhandoff %v: exit %d, want %d; stderr %q", tc.args, code, tc.code, errb.String())
 		}

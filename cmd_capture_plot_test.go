@@ -18,7 +18,7 @@ func runCapturePlot(t *testing.T, args ...string) (code int, stdout, stderr stri
 	t.Setenv("RFHANDOFF_CONFIG", "")
 	t.Chdir(t.TempDir()) // no ./rfhandoff.toml: the built-in policy applies
 	var out, errb bytes.Buffer
-	code = Main(append([]string{"rfhandoff", "capture", "plot"}, args...), strings.NewReader(""), &out, &errb)
+	code = Main(append([]string{"rfhandoff", "capture", "plot"}, args...), &out, &errb)
 	return code, out.String(), errb.String()
 }
 

@@ -16,7 +16,7 @@ func runConfigCheck(t *testing.T, env string, args ...string) (code int, stdout,
 	t.Helper()
 	t.Setenv("RFHANDOFF_CONFIG", env)
 	var out, errb bytes.Buffer
-	code = Main(append(append([]string{"rfhandoff"}, args...), "config", "check"), strings.NewReader(""), &out, &errb)
+	code = Main(append(append([]string{"rfhandoff"}, args...), "config", "check"), &out, &errb)
 	return code, out.String(), errb.String()
 }
 

@@ -24,7 +24,7 @@ func runResultValidate(t *testing.T, policy string, args ...string) (code int, s
 		}
 	}
 	var out, errb bytes.Buffer
-	code = Main(append([]string{"rfhandoff", "result", "validate"}, args...), strings.NewReader(""), &out, &errb)
+	code = Main(append([]string{"rfhandoff", "result", "validate"}, args...), &out, &errb)
 	return code, out.String(), errb.String()
 }
 

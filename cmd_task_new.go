@@ -108,12 +108,8 @@ func (c *TaskNewCmd) schedule(s *task.Spec, now time.Time) []error {
 		if err != nil || d <= 0 {
 			problems = append(problems, fmt.Errorf("--start-in %q: must be a positive Go duration such as 90s or 2m", c.StartIn))
 		} else {
-			at := now.UTC().Add(d)
 			// Rounded up, so the lead is never shorter than asked.
-			if r := at.Truncate(time.Second); !r.Equal(at) {
-				at = r.Add(time.Second)
-			}
-			s.Capture.StartAt = at.Round(0)
+			s.Capture.StartAt = now.UTC().Add(d).Add(time.Second - 1).Truncate(time.Second)
 		}
 	}
 	if c.StartAt != "" {

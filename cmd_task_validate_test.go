@@ -13,7 +13,7 @@ func runTaskValidate(t *testing.T, args ...string) (code int, stdout, stderr str
 	t.Setenv("RFHANDOFF_CONFIG", "")
 	t.Chdir(t.TempDir()) // no ./rfhandoff.toml: the built-in policy applies
 	var out, errb bytes.Buffer
-	code = Main(append([]string{"rfhandoff", "task", "validate"}, args...), strings.NewReader(""), &out, &errb)
+	code = Main(append([]string{"rfhandoff", "task", "validate"}, args...), &out, &errb)
 	return code, out.String(), errb.String()
 }
 
@@ -117,7 +117,7 @@ func TestTaskValidateSizeCap(t *testing.T) {
 	}
 	t.Setenv("RFHANDOFF_CONFIG", cfg)
 	var out, errb bytes.Buffer
-	code = Main([]string{"rfhandoff", "task", "validate", fixture(t, "valid_green.md")}, strings.NewReader(""), &out, &errb)
+	code = Main([]string{"rfhandoff", "task", "validate", fixture(t, "valid_green.md")}, &out, &errb)
 	if code != 1 || !strings.Contains(errb.String(), "task size limit of 100 bytes") {
 		t.Fatalf("exit %d, stderr %q", code, errb.String())
 	}

@@ -5,7 +5,6 @@ import (
 	"runtime/debug"
 
 	"rfhandoff/exec"
-	"rfhandoff/hacksim"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -44,7 +43,7 @@ func (c *VersionCmd) Run(app *App) error {
 // simulatorNote marks a resolved tool that is this rfhandoff binary, its
 // HackRF simulator (PROTOCOL#simulator); "" for any other program.
 func simulatorNote(path string) string {
-	if sim, err := hacksim.IsSimulator(path); err == nil && sim {
+	if isSimulator(path) {
 		return " (rfhandoff's HackRF simulator, not a HackRF tool)"
 	}
 	return ""

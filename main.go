@@ -10,5 +10,5 @@ func main() {
 	// First: this may be the Windows Ctrl-C helper, which must not parse
 	// a command line (exec/ctrlc_windows.go).
 	exec.ServeHelper()
-	os.Exit(Main(os.Args, os.Stdin, os.Stdout, os.Stderr))
+	os.Exit(Main(os.Args, os.Stdout, os.Stderr))
 }

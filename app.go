@@ -60,10 +60,7 @@ type App struct {
 	checkStack *exec.Stack
 	ignored    gitcli.IgnoredDirs // what RequireIgnored confirmed in this process
 	notifier   *notify.Dispatcher
-	// opened: the checkout checks passed and the audit log is open;
-	// setupErr: they refused (asked once).
-	opened   bool
-	setupErr error
+	setupErr   error // why the checkout checks or the audit log refused (asked once)
 }
 
 func newApp(ctx context.Context, g *Globals, stdout, stderr io.Writer) (*App, error) {
@@ -121,47 +118,49 @@ func (a *App) work(role exec.Role) (work, error) {
 	if err != nil {
 		return work{}, err
 	}
-	audit, err := a.AuditLog()
-	if err != nil {
-		return work{}, err
-	}
-	return work{Runner: r, Audit: audit, Git: a.Git(r)}, nil
+	return work{Runner: r, Audit: a.audit, Git: a.Git(r)}, nil // Stack opened a.audit
 }
 
 // AuditLog opens the side's audit log once, after the checkout checks
 // (checkout: nothing is written before they pass) and after the state
 // directory and the log's own directory were made or found private
-// (privateLocal). The git calls of the checks are written to it first.
+// (openAudit). The git calls of the checks are written to it first.
 func (a *App) AuditLog() (*exec.AuditLog, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if a.opened {
-		return a.audit, nil
+	if a.audit == nil { // asked once: a later call gets the same answer
+		a.audit = exec.NewPendingAuditLog()
+		a.setupErr = a.openAudit()
 	}
 	if a.setupErr != nil {
 		return nil, a.setupErr
 	}
-	if a.audit == nil {
-		a.audit = exec.NewPendingAuditLog()
-	}
-	if err := a.openAudit(); err != nil {
-		a.setupErr = err // asked once: a later call gets the same answer
-		return nil, err
-	}
-	a.opened = true
 	return a.audit, nil
 }
 
-// openAudit runs the checkout checks, makes the directories private and
-// opens the pending log. The caller holds a.mu.
+// openAudit runs the checkout checks, then meets the local disk as every
+// command that runs a program first does (PROTOCOL#rx-state): the state
+// directory and the audit log's directory are created private (0700; on
+// Windows an access list of their own), or, when they exist, checked to be
+// changeable by this account alone, as is an existing audit log. A
+// directory another account could change is refused with the command that
+// fixes it, never chmod'ed. Every file rfhandoff later reads there is
+// checked again as it is opened (private.Read). Then it opens the pending
+// log. The caller holds a.mu.
 func (a *App) openAudit() error {
 	if err := a.checkout(); err != nil {
 		return err
 	}
-	if err := a.privateLocal(); err != nil {
-		return err
+	if err := private.Mkdir(a.Policy.StatePath()); err != nil {
+		return localError("state directory", err)
 	}
 	path := a.Policy.AuditPath()
+	if err := private.Mkdir(filepath.Dir(path)); err != nil {
+		return localError("audit log directory", err)
+	}
+	if err := privateIfThere("audit log", path); err != nil {
+		return err
+	}
 	if err := a.audit.Open(path); err != nil {
 		return err
 	}
@@ -211,7 +210,7 @@ func (a *App) checkout() error {
 }
 
 // existingLocal judges the state directory, the audit log's directory and
-// the audit log where they exist, as privateLocal does, creating nothing:
+// the audit log where they exist, as openAudit does, creating nothing:
 // before git is asked about them, so that a symlinked or foreign .local is
 // refused as such (git would only say it cannot look through a link).
 func (a *App) existingLocal() error {
@@ -221,25 +220,6 @@ func (a *App) existingLocal() error {
 	}
 	errs = append(errs, privateIfThere("audit log", a.Policy.AuditPath()))
 	return errlist.List(errs...)
-}
-
-// privateLocal is where every command that runs a program first meets
-// the local disk (PROTOCOL#rx-state): the state directory and the audit log's
-// directory are created private (0700; on Windows an access list of their
-// own), or, when they exist, checked to be changeable by this account
-// alone, as is an existing audit log. A directory another account could
-// change is refused with the command that fixes it, never chmod'ed. Every
-// file rfhandoff later reads there is checked again as it is opened
-// (private.Read). The caller holds a.mu.
-func (a *App) privateLocal() error {
-	if err := private.Mkdir(a.Policy.StatePath()); err != nil {
-		return localError("state directory", err)
-	}
-	path := a.Policy.AuditPath()
-	if err := private.Mkdir(filepath.Dir(path)); err != nil {
-		return localError("audit log directory", err)
-	}
-	return privateIfThere("audit log", path)
 }
 
 // privateIfThere is private.Check of path, as localError, unless there is

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 
@@ -65,10 +66,7 @@ func (c *AuditVerifyCmd) Run(app *App) error {
 // chain hash.
 func (c *AuditVerifyCmd) witnessed(app *App) (heads, malformed []witness, where string, err error) {
 	p := app.Policy
-	branch := c.ResultBranch
-	if branch == "" {
-		branch = p.Repo.ResultBranch
-	}
+	branch := cmp.Or(c.ResultBranch, p.Repo.ResultBranch)
 	if err := gitcli.ValidBranch(branch); err != nil {
 		return nil, nil, "", err
 	}

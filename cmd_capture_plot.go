@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -35,10 +36,7 @@ func (c *CapturePlotCmd) Run(app *App) error {
 	if !info.Mode().IsRegular() {
 		return fmt.Errorf("capture plot: %s is not a regular file", c.File)
 	}
-	out := c.Output
-	if out == "" {
-		out = c.File + ".png"
-	}
+	out := cmp.Or(c.Output, c.File+".png")
 	if same, err := sameFile(out, info); err != nil {
 		return fmt.Errorf("capture plot: %w", err)
 	} else if same {
@@ -114,10 +112,7 @@ func (c *CapturePlotCmd) params() (quicklook.SigMFMeta, error) {
 	if c.Frequency > 0 {
 		meta.FrequencyHz = c.Frequency
 	}
-	where := metaPath
-	if where == "" {
-		where = quicklook.SigMFMetaPaths(c.File)[0] + " (there is none)"
-	}
+	where := cmp.Or(metaPath, quicklook.SigMFMetaPaths(c.File)[0]+" (there is none)")
 	if meta.SampleRateHz == 0 && c.SampleRate == 0 && metaErr == nil {
 		errs = multierror.Append(errs, fmt.Errorf("sample rate unknown: pass --sample-rate HZ or set global.core:sample_rate in %s", where))
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"strings"
@@ -64,8 +65,5 @@ func (c *ConfigCheckCmd) Run(app *App) error {
 
 // policySource names a policy's origin for people.
 func policySource(path string) string {
-	if path == "" {
-		return "built-in defaults"
-	}
-	return path
+	return cmp.Or(path, "built-in defaults")
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -132,10 +133,7 @@ func ranTools(path string) string {
 		out = append(out, s)
 	}
 	sort.Strings(out)
-	if len(out) == 0 {
-		return "none"
-	}
-	return strings.Join(out, ", ")
+	return cmp.Or(strings.Join(out, ", "), "none")
 }
 
 // isSimulator is hacksim.IsSimulator for doctor: a path it cannot tell

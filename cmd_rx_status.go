@@ -126,16 +126,10 @@ func (c *RxStatusCmd) Run(app *App) error {
 const simulatedNote = "(simulated: rfhandoff's HackRF simulator, no radio)"
 
 // captureLine describes capture_in_progress for rx status.
-func captureLine(r *state.CaptureInProgress, running bool) string {
-	line := captureState(r, running)
+func captureLine(r *state.CaptureInProgress, running bool) (line string) {
 	if r != nil && r.Simulated {
-		line += " " + simulatedNote
+		defer func() { line += " " + simulatedNote }()
 	}
-	return line
-}
-
-// captureState is captureLine without the simulator's note.
-func captureState(r *state.CaptureInProgress, running bool) string {
 	switch {
 	case r == nil && running:
 		return "an rx capture holds the capture lock (nothing recorded yet)"

@@ -72,13 +72,11 @@ func deadCaptureRecovery(app *App, s *rxside.Session) func(context.Context) {
 			return
 		}
 		l.Release()
-		err = recoverDeadCapture(ctx, app)
-		if err != nil && err.Error() != last {
-			app.Logger.Error("a capture recorded in progress still needs its COMPLETE", "err", err)
-		}
-		last = ""
-		if err != nil {
+		if err := recoverDeadCapture(ctx, app); err == nil {
+			last = ""
+		} else if err.Error() != last {
 			last = err.Error()
+			app.Logger.Error("a capture recorded in progress still needs its COMPLETE", "err", err)
 		}
 	}
 }

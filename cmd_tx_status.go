@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -45,11 +46,7 @@ func (c *TxStatusCmd) Run(app *App) error {
 	default:
 		fmt.Fprintf(w, "watcher:        not running\n")
 	}
-	last := s.LastResultCommit
-	if last == "" {
-		last = "-"
-	}
-	fmt.Fprintf(w, "results shown:  %d (last result commit %s)\n", s.ShownResults, last)
+	fmt.Fprintf(w, "results shown:  %d (last result commit %s)\n", s.ShownResults, cmp.Or(s.LastResultCommit, "-"))
 	ids := slices.Sorted(maps.Keys(s.CompletedTasks))
 	fmt.Fprintf(w, "tasks over:     %d (a CAPTURE_COMPLETE was seen: no READY for them is offered or executed)\n", len(ids))
 	for _, id := range ids {

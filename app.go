@@ -237,8 +237,7 @@ func privateIfThere(what, path string) error {
 // localError names the local path a refusal is about once, with what it
 // is: "state directory /x/.local: writable by ...".
 func localError(what string, err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
+	if pe, ok := errors.AsType[*fs.PathError](err); ok {
 		return fmt.Errorf("%s %s: %w", what, pe.Path, pe.Err)
 	}
 	return fmt.Errorf("%s: %w", what, err)

@@ -121,13 +121,12 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	if d := exec.Detail(err); d != "" {
 		app.Logger.Debug("failed subprocess", "detail", d)
 	}
-	var ee *exitStatusError
-	if errors.As(err, &ee) {
-		if ee.Err != nil {
-			fmt.Fprintln(stderr, "rfhandoff:", ee.Err)
-		}
-		return ee.Code
+	code = 1
+	if ee, ok := errors.AsType[*exitStatusError](err); ok {
+		code, err = ee.Code, ee.Err
 	}
-	fmt.Fprintln(stderr, "rfhandoff:", err)
-	return 1
+	if err != nil {
+		fmt.Fprintln(stderr, "rfhandoff:", err)
+	}
+	return code
 }

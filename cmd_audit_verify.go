@@ -44,11 +44,10 @@ func (c *AuditVerifyCmd) Run(app *App) error {
 		wanted[i] = w.head
 	}
 	st, err := exec.VerifyAuditLog(path, wanted...)
-	var ce *exec.ChainError
-	if err != nil && !errors.As(err, &ce) {
+	if _, broken := errors.AsType[*exec.ChainError](err); err != nil && !broken {
 		return noAuditLog(path, err)
 	}
-	if ce == nil {
+	if err == nil { // else the chain is broken
 		fmt.Fprintf(app.Stdout, "%s: intact, %d lines, head %s\n", path, st.Lines, st.Head)
 	}
 	if c.Remote { // every reason at once: the broken line and the missing heads

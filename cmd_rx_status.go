@@ -91,14 +91,7 @@ func (c *RxStatusCmd) Run(app *App) error {
 		return hiddentext.SanitizeLine(v)
 	}
 	fmt.Fprintf(w, "state file:      %s\n", or(s.StateFile))
-	switch {
-	case held:
-		fmt.Fprintf(w, "watcher:         running (process %d)\n", pid)
-	case s.StaleRunning:
-		fmt.Fprintf(w, "watcher:         not running (stale running flag of process %d; cleared by the next rx watch, check or approve)\n", st.WatcherPID)
-	default:
-		fmt.Fprintf(w, "watcher:         not running\n")
-	}
+	printWatcher(w, "watcher:         ", held, s.StaleRunning, pid, st.WatcherPID, "rx watch, check or approve")
 	fmt.Fprintf(w, "last seen:       %s at %s\n", or(st.LastSeenTaskID), or(st.LastSeenTaskCommit))
 	fmt.Fprintf(w, "last approved:   %s\n", or(st.LastApprovedTaskID))
 	if a := st.Approval; a != nil {

@@ -69,8 +69,7 @@ func (c *TaskValidateCmd) Run(app *App) error {
 // tooLarge formats with the path and the limit (naming its setting).
 func readLimited(path string, limit int64, tooLarge string) ([]byte, error) {
 	data, err := localfile.ReadRegular(path, limit)
-	var big *localfile.TooLargeError
-	if errors.As(err, &big) {
+	if _, ok := errors.AsType[*localfile.TooLargeError](err); ok {
 		return nil, fmt.Errorf(tooLarge, path, limit)
 	}
 	return data, err

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"io"
 	"maps"
 	"slices"
 	"strings"
@@ -24,6 +25,20 @@ func printJSON(app *App, v any) error {
 	return enc.Encode(v)
 }
 
+// printWatcher is the status commands' watcher line after label: a
+// watcher holds the lock as process pid, or a gone one left its running
+// flag (process stalePID) for the next of clearedBy to clear, or neither.
+func printWatcher(w io.Writer, label string, held, stale bool, pid, stalePID int, clearedBy string) {
+	switch {
+	case held:
+		fmt.Fprintf(w, "%srunning (process %d)\n", label, pid)
+	case stale:
+		fmt.Fprintf(w, "%snot running (stale running flag of process %d; cleared by the next %s)\n", label, stalePID, clearedBy)
+	default:
+		fmt.Fprintf(w, "%snot running\n", label)
+	}
+}
+
 // Run reads the state and the records without changing anything (no git,
 // the lock only probed). A corrupt state file is an error naming it.
 func (c *TxStatusCmd) Run(app *App) error {
@@ -38,14 +53,7 @@ func (c *TxStatusCmd) Run(app *App) error {
 		return printJSON(app, s)
 	}
 	w := app.Stdout
-	switch {
-	case s.LockHeld:
-		fmt.Fprintf(w, "watcher:        running (process %d)\n", s.WatcherPID)
-	case s.StaleRunning:
-		fmt.Fprintf(w, "watcher:        not running (stale running flag of process %d; cleared by the next tx watch)\n", s.WatcherPID)
-	default:
-		fmt.Fprintf(w, "watcher:        not running\n")
-	}
+	printWatcher(w, "watcher:        ", s.LockHeld, s.StaleRunning, s.WatcherPID, s.WatcherPID, "tx watch")
 	fmt.Fprintf(w, "results shown:  %d (last result commit %s)\n", s.ShownResults, cmp.Or(s.LastResultCommit, "-"))
 	ids := slices.Sorted(maps.Keys(s.CompletedTasks))
 	fmt.Fprintf(w, "tasks over:     %d (a CAPTURE_COMPLETE was seen: no READY for them is offered or executed)\n", len(ids))

@@ -53,16 +53,15 @@ func (c *AuditShowCmd) Run(app *App) error {
 			ended[e.ID] = e
 		}
 	}
-	full := app.Verbose
 	for _, e := range entries {
 		var what string
 		switch e.Event {
 		case exec.EventStart, exec.EventRefused:
 			what = "REFUSED (" + e.Reason + ")"
 			if e.Event == exec.EventStart {
-				what = outcome(e, ended, full)
+				what = outcome(e, ended, app.Verbose)
 			}
-			if full {
+			if app.Verbose {
 				what += "  " + strings.Join(e.Argv, " ")
 			} else {
 				what = fmt.Sprintf("%-22s  %s", command(e), what)
@@ -70,7 +69,7 @@ func (c *AuditShowCmd) Run(app *App) error {
 		case exec.EventDelivery:
 			what = delivery(e)
 		case exec.EventDecision:
-			what = decision(e, full)
+			what = decision(e, app.Verbose)
 		case exec.EventEnd:
 			continue // printed with its start
 		default:

@@ -37,9 +37,10 @@ func (c *CapturePlotCmd) Run(app *App) error {
 		return fmt.Errorf("capture plot: %s is not a regular file", c.File)
 	}
 	out := cmp.Or(c.Output, c.File+".png")
-	if same, err := sameFile(out, info); err != nil {
+	switch o, err := os.Stat(out); {
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
 		return fmt.Errorf("capture plot: %w", err)
-	} else if same {
+	case err == nil && os.SameFile(o, info):
 		return fmt.Errorf("capture plot: output %s is the capture itself", out)
 	}
 	meta, err := c.params()
@@ -143,18 +144,6 @@ func readSigMFBeside(file string) (path string, m quicklook.SigMFMeta, err error
 		return p, m, nil
 	}
 	return "", m, nil
-}
-
-// sameFile reports whether path names the file described by info.
-func sameFile(path string, info fs.FileInfo) (bool, error) {
-	o, err := os.Stat(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return false, nil
-	}
-	if err != nil {
-		return false, err
-	}
-	return os.SameFile(o, info), nil
 }
 
 // ctxReader stops a long read at cancellation (SIGINT).

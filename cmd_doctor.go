@@ -89,10 +89,9 @@ func doctorWithoutPolicy(w io.Writer, side string, err error) int {
 	fmt.Fprintf(w, "rfhandoff doctor %s, run in %s\n", side, wd)
 	rep := &doctor.Report{Side: doctor.Side(side), Findings: []doctor.Finding{{Check: "policy", Status: doctor.Problem,
 		Text: fmt.Sprintf("%v\nfix it (every reason is above), then run doctor again: every other check reads the policy", err)}}}
-	if werr := rep.Write(w); werr != nil {
-		return 1
+	if rep.Write(w) == nil {
+		fmt.Fprintln(w, "1 problem(s): nothing else was checked")
 	}
-	fmt.Fprintln(w, "1 problem(s): nothing else was checked")
 	return 1
 }
 

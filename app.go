@@ -40,13 +40,11 @@ type App struct {
 	Logger     *slog.Logger
 	// Environ is the environment children are built from.
 	Environ []string
-	// Verbose is the global -v: debug logging, and the full argv in audit
-	// show.
-	Verbose bool
-	// ConfigFlag is --config as given ("" when the policy came from
-	// $RFHANDOFF_CONFIG, ./rfhandoff.toml or the defaults): a command line
-	// rfhandoff prints for the operator to run next repeats it.
-	ConfigFlag string
+	// Globals are the global flags as given: -v is debug logging and the
+	// full argv in audit show; a command line rfhandoff prints for the
+	// operator to run next repeats --config ("" when the policy came from
+	// $RFHANDOFF_CONFIG, ./rfhandoff.toml or the defaults).
+	Globals
 	// LongRunning is set by the watchers (rx watch, tx watch): they run
 	// for days, so Git asks for the remote's URL on every use.
 	LongRunning bool
@@ -84,7 +82,7 @@ func newApp(ctx context.Context, g *Globals, stdout, stderr io.Writer) (*App, er
 	return &App{
 		Ctx: ctx, Stdout: stdout, Stderr: stderr,
 		Policy: pol, PolicyFile: path, Logger: slog.New(h),
-		Environ: os.Environ(), Verbose: g.Verbose, ConfigFlag: g.Config,
+		Environ: os.Environ(), Globals: *g,
 		runners: map[exec.Role]*exec.Stack{},
 	}, nil
 }
@@ -121,10 +119,8 @@ func (a *App) work(role exec.Role) (work, error) {
 	return work{Runner: r, Audit: a.audit, Git: a.Git(r)}, nil // Stack opened a.audit
 }
 
-// AuditLog opens the side's audit log once, after the checkout checks
-// (checkout: nothing is written before they pass) and after the state
-// directory and the log's own directory were made or found private
-// (openAudit). The git calls of the checks are written to it first.
+// AuditLog opens the side's audit log once (openAudit): nothing is written
+// before the checkout checks pass, and their git calls are written first.
 func (a *App) AuditLog() (*exec.AuditLog, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -325,8 +321,8 @@ func (a *App) remoteProtocol(r exec.Runner) string {
 // told to run next, repeating --config when it was given.
 func (a *App) CommandLine(args ...string) string {
 	words := []string{"rfhandoff"}
-	if a.ConfigFlag != "" {
-		words = append(words, "--config", shellWord(a.ConfigFlag))
+	if a.Config != "" {
+		words = append(words, "--config", shellWord(a.Config))
 	}
 	return strings.Join(append(words, args...), " ")
 }

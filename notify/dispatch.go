@@ -1,10 +1,12 @@
 package notify
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
 	"net/url"
+	"slices"
 	"sync"
 	"time"
 
@@ -58,6 +60,7 @@ const maxAttempts = 3
 // own bounded queue and goroutine: Notify never blocks.
 type Dispatcher struct {
 	o       Options
+	secrets []string // Token and Secret, when set: scrubbed from all that leaves
 	workers []*worker
 	closed  bool
 	mu      sync.Mutex
@@ -89,19 +92,19 @@ func New(o Options) (*Dispatcher, error) {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
 	n := o.Policy.Notify
-	d := &Dispatcher{o: o}
+	d := &Dispatcher{o: o, secrets: slices.DeleteFunc([]string{o.Token, o.Secret}, func(s string) bool { return s == "" })}
 	var rs []receiver
 	if n.NtfyURL != "" {
-		rs = append(rs, &ntfy{url: n.NtfyURL, hostName: hostOf(n.NtfyURL), token: o.Token, client: newClient()})
+		rs = append(rs, ntfy(n.NtfyURL, o.Token))
 	}
 	if n.WebhookURL != "" {
-		rs = append(rs, &webhook{url: n.WebhookURL, hostName: hostOf(n.WebhookURL), secret: o.Secret, client: newClient()})
+		rs = append(rs, webhook(n.WebhookURL, o.Secret))
 	}
 	if len(n.Command) > 0 {
 		if o.Runner == nil {
 			return nil, fmt.Errorf("notify.command is set but no runner resolves it")
 		}
-		rs = append(rs, &command{argv: n.Command, runner: o.Runner, secret: d.secrets(), timeout: n.Timeout.Duration})
+		rs = append(rs, d.command())
 	}
 	for _, r := range rs {
 		w := &worker{r: r, q: make(chan Event, queueLength), done: make(chan struct{}), d: d, auditOK: true}
@@ -116,16 +119,6 @@ func hostOf(raw string) string {
 		return u.Host
 	}
 	return ""
-}
-
-func (d *Dispatcher) secrets() []string {
-	var s []string
-	for _, v := range []string{d.o.Token, d.o.Secret} {
-		if v != "" {
-			s = append(s, v)
-		}
-	}
-	return s
 }
 
 // Notify queues ev for every receiver when the policy sends that event.
@@ -194,17 +187,11 @@ func (d *Dispatcher) Close(ctx context.Context) {
 	}
 }
 
-// Stats are a receiver's counts of failed deliveries and dropped events.
-type Stats struct {
-	Receiver        string
-	Failed, Dropped int
-}
-
 func (w *worker) name() string {
-	if h := w.r.host(); h != "" {
-		return w.r.kind() + " at " + h
+	if w.r.host != "" {
+		return w.r.kind + " at " + w.r.host
 	}
-	return w.r.kind()
+	return w.r.kind
 }
 
 func (w *worker) run() {
@@ -219,7 +206,7 @@ func (w *worker) run() {
 func (w *worker) deliver(ev Event) {
 	o := w.d.o
 	timeout := o.Policy.Notify.Timeout.Duration
-	m := render(ev, w.d.secrets()...)
+	m := render(ev, w.d.secrets...)
 	begin := o.Now()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*timeout)
 	defer cancel()
@@ -245,15 +232,15 @@ func (w *worker) deliver(ev Event) {
 		}
 		pause *= 2
 	}
-	if err != nil && status == "" {
-		status = "failed"
+	errText := ""
+	if err != nil {
+		errText = exec.Redact([]string{err.Error()}, w.d.secrets)[0]
+		status = cmp.Or(status, "failed")
 	}
-	if !w.r.audited() && o.Audit != nil {
-		d := exec.Delivery{Side: string(o.Side), Notification: ev.Name, Receiver: w.r.kind(), Host: w.r.host(),
-			Status: status, Attempts: attempts, Duration: o.Now().Sub(begin)}
-		if err != nil {
-			d.Error = exec.Redact([]string{err.Error()}, w.d.secrets())[0]
-		}
+	// A command's run is already audited by the runner.
+	if w.r.kind != "command" && o.Audit != nil {
+		d := exec.Delivery{Side: string(o.Side), Notification: ev.Name, Receiver: w.r.kind, Host: w.r.host,
+			Status: status, Attempts: attempts, Duration: o.Now().Sub(begin), Error: errText}
 		if aerr := o.Audit.RecordDelivery(d); aerr != nil && w.auditOK {
 			w.auditOK = false
 			o.Logger.Warn("notify: cannot write the delivery to the audit log", "error", aerr)
@@ -269,7 +256,7 @@ func (w *worker) deliver(ev Event) {
 			w.failing = true
 			o.Logger.Warn("notify: delivery failed (further failures are counted, not reported)",
 				"receiver", w.name(), "event", ev.Name, "attempts", attempts,
-				"error", hiddentext.SanitizeLine(exec.Redact([]string{err.Error()}, w.d.secrets())[0]))
+				"error", hiddentext.SanitizeLine(errText))
 		}
 		return
 	}

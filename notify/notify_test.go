@@ -660,6 +660,12 @@ func TestPreviewCoversEveryEvent(t *testing.T) {
 	}
 }
 
+// Stats are a receiver's counts of failed deliveries and dropped events.
+type Stats struct {
+	Receiver        string
+	Failed, Dropped int
+}
+
 // stats reports each receiver's counts.
 func (d *Dispatcher) stats() []Stats {
 	if d == nil {
@@ -668,7 +674,7 @@ func (d *Dispatcher) stats() []Stats {
 	var out []Stats
 	for _, w := range d.workers {
 		w.mu.Lock()
-		out = append(out, Stats{Receiver: w.r.kind(), Failed: w.failed, Dropped: w.dropped})
+		out = append(out, Stats{Receiver: w.r.kind, Failed: w.failed, Dropped: w.dropped})
 		w.mu.Unlock()
 	}
 	return out

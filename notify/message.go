@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 	"unicode/utf16"
-	"unicode/utf8"
 
 	"rfhandoff/config"
 	"rfhandoff/exec"
@@ -127,15 +126,18 @@ func argv(command []string, m Message, words bool) ([]string, error) {
 // of A-Z, a-z, 0-9 and '_' (every event, side and risk level name and
 // every valid TASK_ID is one; "" for an event about no task).
 func closedWord(s string) bool {
-	if len(s) > 64 {
-		return false
-	}
-	for _, c := range []byte(s) {
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_') {
-			return false
-		}
-	}
-	return true
+	return len(s) <= 64 && !strings.ContainsFunc(s, func(r rune) bool { return !alnum(r) && r != '_' })
+}
+
+// alnum is an ASCII letter or digit.
+func alnum(r rune) bool {
+	return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
+}
+
+// fields are the message's JSON keys and values, in the webhook's order.
+func (m Message) fields() [][2]string {
+	return [][2]string{{"event", m.Event}, {"role", m.Role}, {"node", m.Node}, {"task_id", m.TaskID},
+		{"title", m.Title}, {"risk_level", m.RiskLevel}, {"time", m.Time}, {"message", m.Text}}
 }
 
 // environ is the message as the command's environment has it, each field
@@ -144,16 +146,11 @@ func closedWord(s string) bool {
 // (eval, or %VAR% in a Windows batch file, which cmd.exe parses as
 // commands).
 func environ(m Message) []string {
-	return []string{
-		"RFHANDOFF_EVENT=" + m.Event,
-		"RFHANDOFF_ROLE=" + m.Role,
-		"RFHANDOFF_NODE=" + m.Node,
-		"RFHANDOFF_TASK_ID=" + m.TaskID,
-		"RFHANDOFF_TITLE=" + m.Title,
-		"RFHANDOFF_RISK_LEVEL=" + m.RiskLevel,
-		"RFHANDOFF_TIME=" + m.Time,
-		"RFHANDOFF_MESSAGE=" + m.Text,
+	var env []string
+	for _, f := range m.fields() {
+		env = append(env, "RFHANDOFF_"+strings.ToUpper(f[0])+"="+f[1])
 	}
+	return env
 }
 
 // inertJSON is the message as the command reads it on its standard
@@ -165,22 +162,17 @@ func environ(m Message) []string {
 // escapes: no quote, '$', '`', '@', '#', '[', '}' or space of the task's
 // to act on.
 func inertJSON(m Message) []byte {
-	var b bytes.Buffer
-	for i, f := range []struct{ k, v string }{
-		{"event", m.Event}, {"role", m.Role}, {"node", m.Node}, {"task_id", m.TaskID},
-		{"title", m.Title}, {"risk_level", m.RiskLevel}, {"time", m.Time}, {"message", m.Text},
-	} {
-		if i == 0 {
-			b.WriteByte('{')
-		} else {
+	b := bytes.NewBufferString("{")
+	for i, f := range m.fields() {
+		if i > 0 {
 			b.WriteByte(',')
 		}
-		fmt.Fprintf(&b, "%q:\"", f.k)
-		for _, u := range utf16.Encode([]rune(f.v)) {
-			if u < utf8.RuneSelf && ('a' <= u && u <= 'z' || 'A' <= u && u <= 'Z' || '0' <= u && u <= '9') {
+		fmt.Fprintf(b, "%q:\"", f[0])
+		for _, u := range utf16.Encode([]rune(f[1])) {
+			if alnum(rune(u)) {
 				b.WriteByte(byte(u))
 			} else {
-				fmt.Fprintf(&b, "\\u%04x", u)
+				fmt.Fprintf(b, "\\u%04x", u)
 			}
 		}
 		b.WriteByte('"')

@@ -109,7 +109,12 @@ func New(o Options) (*Dispatcher, error) {
 	for _, r := range rs {
 		w := &worker{r: r, q: make(chan Event, queueLength), done: make(chan struct{}), d: d, auditOK: true}
 		d.workers = append(d.workers, w)
-		go w.run()
+		go func() {
+			defer close(w.done)
+			for ev := range w.q {
+				w.deliver(ev)
+			}
+		}()
 	}
 	return d, nil
 }
@@ -128,12 +133,8 @@ func (d *Dispatcher) Notify(ev Event) {
 	if d == nil || !d.o.Policy.NotifyEnabled(ev.Name) {
 		return
 	}
-	if ev.Role == "" {
-		ev.Role = string(d.o.Side)
-	}
-	if ev.Node == "" {
-		ev.Node = d.o.Node
-	}
+	ev.Role = cmp.Or(ev.Role, string(d.o.Side))
+	ev.Node = cmp.Or(ev.Node, d.o.Node)
 	if ev.Time.IsZero() {
 		ev.Time = d.o.Now()
 	}
@@ -194,13 +195,6 @@ func (w *worker) name() string {
 	return w.r.kind
 }
 
-func (w *worker) run() {
-	defer close(w.done)
-	for ev := range w.q {
-		w.deliver(ev)
-	}
-}
-
 // deliver tries one event up to maxAttempts times, each attempt bounded by
 // the policy's timeout and all of them by twice that.
 func (w *worker) deliver(ev Event) {
@@ -213,8 +207,7 @@ func (w *worker) deliver(ev Event) {
 	var status string
 	var err error
 	attempts := 0
-	pause := o.Backoff
-	for attempts < maxAttempts {
+	for pause := o.Backoff; ; pause *= 2 {
 		attempts++
 		actx, acancel := context.WithTimeout(ctx, timeout)
 		var retry bool
@@ -230,7 +223,6 @@ func (w *worker) deliver(ev Event) {
 		if ctx.Err() != nil {
 			break
 		}
-		pause *= 2
 	}
 	errText := ""
 	if err != nil {

@@ -16,10 +16,10 @@ func Preview(p config.Policy, node string) string {
 	var b strings.Builder
 	var to []string
 	if n.NtfyURL != "" {
-		to = append(to, "ntfy at "+hostOf(n.NtfyURL)+bearer(n.NtfyTokenFile != ""))
+		to = append(to, "ntfy at "+hostOf(n.NtfyURL)+when(n.NtfyTokenFile != "", " (bearer token from notify.ntfy_token_file)"))
 	}
 	if n.WebhookURL != "" {
-		to = append(to, "webhook at "+hostOf(n.WebhookURL)+signed(n.WebhookSecretFile != ""))
+		to = append(to, "webhook at "+hostOf(n.WebhookURL)+when(n.WebhookSecretFile != "", " (signed with notify.webhook_secret_file)"))
 	}
 	if len(n.Command) > 0 {
 		to = append(to, "command "+n.Command[0])
@@ -45,16 +45,10 @@ func Preview(p config.Policy, node string) string {
 	return b.String()
 }
 
-func bearer(on bool) string {
+// when is s when on, else "".
+func when(on bool, s string) string {
 	if on {
-		return " (bearer token from notify.ntfy_token_file)"
-	}
-	return ""
-}
-
-func signed(on bool) string {
-	if on {
-		return " (signed with notify.webhook_secret_file)"
+		return s
 	}
 	return ""
 }

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"rfhandoff/config"
@@ -75,7 +76,7 @@ type worker struct {
 	mu      sync.Mutex
 	failing bool // reported; later failures are only counted
 	failed  int
-	dropped int
+	dropped atomic.Int64
 	auditOK bool
 }
 
@@ -147,11 +148,7 @@ func (d *Dispatcher) Notify(ev Event) {
 		select {
 		case w.q <- ev:
 		default:
-			w.mu.Lock()
-			w.dropped++
-			first := w.dropped == 1
-			w.mu.Unlock()
-			if first {
+			if w.dropped.Add(1) == 1 {
 				d.o.Logger.Warn("notify: queue full, event dropped (further drops are counted)", "receiver", w.name(), "event", ev.Name)
 			}
 		}
@@ -180,7 +177,7 @@ func (d *Dispatcher) Close(ctx context.Context) {
 			return
 		}
 		w.mu.Lock()
-		failed, dropped := w.failed, w.dropped
+		failed, dropped := w.failed, w.dropped.Load()
 		w.mu.Unlock()
 		if failed > 0 || dropped > 0 {
 			d.o.Logger.Warn("notify: undelivered events", "receiver", w.name(), "failed", failed, "dropped", dropped)

@@ -674,7 +674,7 @@ func (d *Dispatcher) stats() []Stats {
 	var out []Stats
 	for _, w := range d.workers {
 		w.mu.Lock()
-		out = append(out, Stats{Receiver: w.r.kind, Failed: w.failed, Dropped: w.dropped})
+		out = append(out, Stats{Receiver: w.r.kind, Failed: w.failed, Dropped: int(w.dropped.Load())})
 		w.mu.Unlock()
 	}
 	return out

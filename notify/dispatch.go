@@ -89,9 +89,7 @@ func New(o Options) (*Dispatcher, error) {
 	if o.Backoff <= 0 {
 		o.Backoff = 250 * time.Millisecond
 	}
-	if o.Logger == nil {
-		o.Logger = slog.New(slog.DiscardHandler)
-	}
+	o.Logger = cmp.Or(o.Logger, slog.New(slog.DiscardHandler))
 	n := o.Policy.Notify
 	d := &Dispatcher{o: o, secrets: slices.DeleteFunc([]string{o.Token, o.Secret}, func(s string) bool { return s == "" })}
 	var rs []receiver

@@ -3,6 +3,7 @@ package notify
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf16"
@@ -109,15 +110,14 @@ func priority(event string) int {
 // Preview shows the substitution without it (its role is "<rx|main>").
 func argv(command []string, m Message, words bool) ([]string, error) {
 	values := map[string]string{"{event}": m.Event, "{role}": m.Role, "{task_id}": m.TaskID, "{risk_level}": m.RiskLevel}
-	out := make([]string, len(command))
+	out := slices.Clone(command)
 	for i, a := range command {
 		if v, ok := values[a]; ok {
 			if words && !closedWord(v) {
 				return nil, fmt.Errorf("%s would be %q, not a word of letters, digits and '_': not run", a, v)
 			}
-			a = v
+			out[i] = v
 		}
-		out[i] = a
 	}
 	return out, nil
 }

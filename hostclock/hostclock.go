@@ -86,18 +86,28 @@ func queryArgs(tool exec.Tool) []string {
 // never fails: every error is a report that cannot tell, saying why.
 func Check(ctx context.Context, r exec.Runner) Report {
 	tool := exec.ClockTool
-	res, err := r.Run(ctx, exec.Cmd{Tool: tool, Args: queryArgs(tool), Timeout: Timeout, MaxOutput: 64 << 10})
-	var ee *exec.ExitError
+	res, why, ok := ask(ctx, r, tool, queryArgs(tool))
 	switch {
-	case errors.Is(err, exec.ErrNotInstalled):
-		return Report{Command: commandLine(tool), Said: fmt.Sprintf("%s is not installed", tool)}
-	case err != nil && (!errors.As(err, &ee) || ee.Signal != ""):
-		return Report{Command: commandLine(tool), Said: err.Error()}
-	}
-	if tool == exec.W32tm {
+	case !ok:
+		return Report{Command: commandLine(tool), Said: why}
+	case tool == exec.W32tm:
 		return ParseW32tm(res.Stdout, res.Stderr, res.ExitCode)
 	}
 	return ParseTimedatectl(res.Stdout, res.Stderr, res.ExitCode)
+}
+
+// ask runs tool's query through r; unless it ended with an exit status of
+// its own (ok), why says what kept it from answering.
+func ask(ctx context.Context, r exec.Runner, tool exec.Tool, args []string) (res exec.Result, why string, ok bool) {
+	res, err := r.Run(ctx, exec.Cmd{Tool: tool, Args: args, Timeout: Timeout, MaxOutput: 64 << 10})
+	var ee *exec.ExitError
+	switch {
+	case errors.Is(err, exec.ErrNotInstalled):
+		return res, fmt.Sprintf("%s is not installed", tool), false
+	case err != nil && (!errors.As(err, &ee) || ee.Signal != ""):
+		return res, err.Error(), false
+	}
+	return res, "", true
 }
 
 // ParseTimedatectl reads `timedatectl show -p NTPSynchronized --value`:

@@ -31,14 +31,11 @@ type ErrorBound struct {
 const BoundBasis = "chronyc -c tracking: |offset| + root dispersion + root delay/2"
 
 func (b ErrorBound) String() string {
-	switch b.Sync {
-	case Synced:
-		return fmt.Sprintf("within %s of UTC (%s, root dispersion %s, root delay %s; %s)",
-			b.Bound, offsetWords(b.Offset), b.RootDispersion, b.RootDelay, b.Source)
-	case NotSynced:
-		return fmt.Sprintf("NOT synchronised (%s: %s)", b.Source, b.Said)
+	if b.Sync != Synced {
+		return Report{Sync: b.Sync, Command: b.Source, Said: b.Said}.String()
 	}
-	return fmt.Sprintf("cannot tell (%s: %s)", b.Source, b.Said)
+	return fmt.Sprintf("within %s of UTC (%s, root dispersion %s, root delay %s; %s)",
+		b.Bound, offsetWords(b.Offset), b.RootDispersion, b.RootDelay, b.Source)
 }
 
 // offsetWords says which way the clock is off.
@@ -53,7 +50,7 @@ func offsetWords(d time.Duration) string {
 }
 
 // boundSource is how a bound names its query.
-var boundSource = strings.Join(append([]string{string(exec.Chronyc)}, exec.ChronycArgs...), " ")
+var boundSource = commandLine(exec.Chronyc, exec.ChronycArgs)
 
 // chronycFields is the number of fields of chronyc's tracking report in
 // CSV (client.c, process_cmd_tracking): reference ID, its name, stratum,

@@ -27,6 +27,7 @@
 package hostclock
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -70,30 +71,23 @@ func (r Report) String() string {
 	return fmt.Sprintf("cannot tell (%s: %s)", r.Command, r.Said)
 }
 
-// commandLine is how a report names the query of tool.
-func commandLine(tool exec.Tool) string {
-	return strings.Join(append([]string{string(tool)}, queryArgs(tool)...), " ")
-}
-
-func queryArgs(tool exec.Tool) []string {
-	if tool == exec.W32tm {
-		return exec.W32tmArgs
-	}
-	return exec.TimedatectlArgs
+// commandLine is how a report names a query.
+func commandLine(tool exec.Tool, args []string) string {
+	return strings.Join(append([]string{string(tool)}, args...), " ")
 }
 
 // Check asks this platform's clock tool (exec.ClockTool) through r. It
 // never fails: every error is a report that cannot tell, saying why.
 func Check(ctx context.Context, r exec.Runner) Report {
-	tool := exec.ClockTool
-	res, why, ok := ask(ctx, r, tool, queryArgs(tool))
-	switch {
-	case !ok:
-		return Report{Command: commandLine(tool), Said: why}
-	case tool == exec.W32tm:
-		return ParseW32tm(res.Stdout, res.Stderr, res.ExitCode)
+	tool, args, parse := exec.Timedatectl, exec.TimedatectlArgs, ParseTimedatectl
+	if exec.ClockTool == exec.W32tm {
+		tool, args, parse = exec.W32tm, exec.W32tmArgs, ParseW32tm
 	}
-	return ParseTimedatectl(res.Stdout, res.Stderr, res.ExitCode)
+	res, why, ok := ask(ctx, r, tool, args)
+	if !ok {
+		return Report{Command: commandLine(tool, args), Said: why}
+	}
+	return parse(res.Stdout, res.Stderr, res.ExitCode)
 }
 
 // ask runs tool's query through r; unless it ended with an exit status of
@@ -115,7 +109,7 @@ func ask(ctx context.Context, r exec.Runner, tool exec.Tool, args []string) (res
 // (no systemd: "System has not been booted with systemd as init system",
 // exit 1) cannot tell, quoting the first line it printed.
 func ParseTimedatectl(stdout, stderr []byte, exitCode int) Report {
-	r := Report{Command: commandLine(exec.Timedatectl)}
+	r := Report{Command: commandLine(exec.Timedatectl, exec.TimedatectlArgs)}
 	out := strings.TrimSpace(strings.ReplaceAll(string(stdout), "\r\n", "\n"))
 	if exitCode != 0 {
 		r.Said = fmt.Sprintf("exit status %d%s", exitCode, firstLine(stderr, stdout))
@@ -139,7 +133,7 @@ func ParseTimedatectl(stdout, stderr []byte, exitCode int) Report {
 // Clock", "Free-running System Clock"). A stopped service (an error and
 // a non-zero exit) and output in another language cannot tell.
 func ParseW32tm(stdout, stderr []byte, exitCode int) Report {
-	r := Report{Command: commandLine(exec.W32tm)}
+	r := Report{Command: commandLine(exec.W32tm, exec.W32tmArgs)}
 	if exitCode != 0 {
 		r.Said = fmt.Sprintf("exit status %d%s", exitCode, firstLine(stdout, stderr))
 		return r
@@ -154,11 +148,8 @@ func ParseW32tm(stdout, stderr []byte, exitCode int) Report {
 		switch strings.TrimSpace(k) {
 		case "Leap Indicator":
 			v = strings.TrimSpace(v)
-			n := strings.IndexFunc(v, func(c rune) bool { return c < '0' || c > '9' })
-			if n < 0 {
-				n = len(v)
-			}
-			if x, err := strconv.Atoi(v[:n]); err == nil && x >= 0 && x <= 3 {
+			digits := v[:len(v)-len(strings.TrimLeft(v, "0123456789"))]
+			if x, err := strconv.Atoi(digits); err == nil && x >= 0 && x <= 3 {
 				leap = x
 			}
 		case "Source":
@@ -171,7 +162,7 @@ func ParseW32tm(stdout, stderr []byte, exitCode int) Report {
 	case leap < 0 || !haveSource:
 		r.Said = "no \"Leap Indicator:\" and \"Source:\" lines to read"
 	case source == "Local CMOS Clock" || source == "Free-running System Clock" || source == "":
-		r.Sync, r.Said = NotSynced, fmt.Sprintf("Source: %s (the machine's own clock, no time server)", orNone(source))
+		r.Sync, r.Said = NotSynced, fmt.Sprintf("Source: %s (the machine's own clock, no time server)", cmp.Or(source, "(empty)"))
 	default:
 		r.Sync, r.Said = Synced, fmt.Sprintf("Leap Indicator: %d, Source: %s", leap, clip(source))
 	}
@@ -227,13 +218,6 @@ func clip(s string) string {
 	}, s)
 	if len(s) > 200 {
 		s = s[:200] + "..."
-	}
-	return s
-}
-
-func orNone(s string) string {
-	if s == "" {
-		return "(empty)"
 	}
 	return s
 }

@@ -10,12 +10,14 @@
 package doctor
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -84,6 +86,14 @@ func (r *Report) Problems() int {
 
 func (r *Report) add(check string, s Status, format string, args ...any) {
 	r.Findings = append(r.Findings, Finding{Check: check, Status: s, Text: fmt.Sprintf(format, args...)})
+}
+
+// failed adds err, if any, as a problem of check.
+func (r *Report) failed(check string, err error) bool {
+	if err != nil {
+		r.add(check, Problem, "%v", err)
+	}
+	return err != nil
 }
 
 // Write prints the report, one finding per line (continuation lines
@@ -167,7 +177,7 @@ func checkPolicy(rep *Report, d Deps) {
 	}
 	if d.Side == Main {
 		if err := d.Policy.ValidateMAIN(); err != nil {
-			rep.add("policy", Problem, "tx watch and tx execute refuse it: %v; fix those keys in %s", err, orDefaults(d.PolicyFile))
+			rep.add("policy", Problem, "tx watch and tx execute refuse it: %v; fix those keys in %s", err, cmp.Or(d.PolicyFile, "a policy file"))
 		}
 	}
 }
@@ -175,12 +185,7 @@ func checkPolicy(rep *Report, d Deps) {
 // checkCheckout: repo.path is a checkout's top, as every command needs
 // it (config.Policy.InCheckout without git, then git itself).
 func checkCheckout(ctx context.Context, rep *Report, git *gitcli.Client, p config.Policy) bool {
-	if err := p.InCheckout(); err != nil {
-		rep.add("checkout", Problem, "%v", err)
-		return false
-	}
-	if err := git.RequireTop(ctx); err != nil {
-		rep.add("checkout", Problem, "%v", err)
+	if rep.failed("checkout", p.InCheckout()) || rep.failed("checkout", git.RequireTop(ctx)) {
 		return false
 	}
 	rep.add("checkout", OK, "%s (the checkout's top)", p.Repo.Path)
@@ -198,43 +203,37 @@ func checkIgnored(ctx context.Context, rep *Report, git *gitcli.Client, d Deps) 
 		dirs = append(dirs, config.PrivateDir{What: "capture directory", Dir: p.CaptureDir()})
 	}
 	for _, x := range dirs {
-		if err := git.RequireIgnored(ctx, p.Repo.Path, x.Dir, x.What); err != nil {
-			rep.add(x.What, Problem, "%v", err)
+		if rep.failed(x.What, git.RequireIgnored(ctx, p.Repo.Path, x.Dir, x.What)) {
 			continue
 		}
 		// As every command's first write checks them (PROTOCOL#rx-state).
-		if _, err := os.Lstat(x.Dir); err == nil && x.What != "capture directory" {
-			if err := private.Check(x.Dir); err != nil {
-				rep.add(x.What, Problem, "%v", err)
-				continue
-			}
+		if _, err := os.Lstat(x.Dir); err == nil && x.What != "capture directory" && rep.failed(x.What, private.Check(x.Dir)) {
+			continue
 		}
 		rep.add(x.What, OK, "%s is out of git's reach (ignored, or outside the checkout)", x.Dir)
 	}
-	if err := git.RequireUntracked(ctx, p.Repo.Path, p.TrustedPaths()...); err != nil {
-		rep.add("tracked files", Problem, "%v", err)
-	}
+	rep.failed("tracked files", git.RequireUntracked(ctx, p.Repo.Path, p.TrustedPaths()...))
 }
 
-// branches are the branches this side needs on the remote, each with
-// what it is.
-func branches(d Deps) [][2]string {
+// branches are the branches this side needs on the remote, in order,
+// and what each is.
+func branches(d Deps) (names []string, what map[string]string) {
 	p := d.Policy
-	out := [][2]string{{p.Repo.TaskBranch, "task branch"}}
-	seen := map[string]bool{p.Repo.TaskBranch: true}
-	addResult := func(b, what string) {
-		if !seen[b] {
-			seen[b] = true
-			out = append(out, [2]string{b, what})
+	what = map[string]string{}
+	add := func(b, w string) {
+		if _, ok := what[b]; !ok {
+			what[b] = w
+			names = append(names, b)
 		}
 	}
-	addResult(p.Repo.ResultBranch, "result branch")
+	add(p.Repo.TaskBranch, "task branch")
+	add(p.Repo.ResultBranch, "result branch")
 	if d.Side == Main {
 		for _, n := range p.Nodes {
-			addResult(n.ResultBranch, "result branch of node "+n.Name)
+			add(n.ResultBranch, "result branch of node "+n.Name)
 		}
 	}
-	return out
+	return names, what
 }
 
 // checkRemote reads the remote's URL as every command does
@@ -242,8 +241,7 @@ func branches(d Deps) [][2]string {
 func checkRemote(ctx context.Context, rep *Report, git *gitcli.Client, d Deps) {
 	p := d.Policy
 	url, err := mirror.RemoteURL(ctx, git, p.Repo)
-	if err != nil {
-		rep.add("remote", Problem, "%v", err)
+	if rep.failed("remote", err) {
 		return
 	}
 	proto := exec.ProtocolOf(url)
@@ -270,11 +268,7 @@ func checkRemote(ctx context.Context, rep *Report, git *gitcli.Client, d Deps) {
 		rep.add("remote", Problem, "%s (%s): %v", name, exec.RedactURL(url), err)
 		return
 	}
-	want := branches(d)
-	var names []string
-	for _, b := range want {
-		names = append(names, b[0])
-	}
+	names, what := branches(d)
 	found, err := remote.RemoteBranches(ctx, name, names)
 	if err != nil {
 		rep.add("remote", Problem, "%s (%s, transport %s) cannot be listed: %v", name, exec.RedactURL(url), proto, err)
@@ -285,13 +279,13 @@ func checkRemote(ctx context.Context, rep *Report, git *gitcli.Client, d Deps) {
 	if p.Repo.URL != "" {
 		push = exec.RedactURL(url)
 	}
-	for _, b := range want {
-		if id, ok := found[b[0]]; ok {
-			rep.add(b[1], OK, "%s is on the remote at %s", b[0], id)
+	for _, b := range names {
+		if id, ok := found[b]; ok {
+			rep.add(what[b], OK, "%s is on the remote at %s", b, id)
 			continue
 		}
-		rep.add(b[1], Problem, "%s does not exist on the remote (rfhandoff never creates a branch): create it once from the MAIN PC's checkout with\n"+
-			"git push %s \"$(git rev-parse HEAD)\":refs/heads/%s", b[0], push, b[0])
+		rep.add(what[b], Problem, "%s does not exist on the remote (rfhandoff never creates a branch): create it once from the MAIN PC's checkout with\n"+
+			"git push %s \"$(git rev-parse HEAD)\":refs/heads/%s", b, push, b)
 	}
 }
 
@@ -401,22 +395,20 @@ func checkBoard(ctx context.Context, rep *Report, r exec.Runner, d Deps) {
 	}
 	if !b.Opened() {
 		rep.add("board", Problem, "HackRF %s could not be opened (%s): is another program using it, or is this account not allowed to (Debian: the plugdev group)?",
-			orUnknown(b.Serial), strings.Join(b.Messages, "; "))
+			cmp.Or(b.Serial, "(unknown)"), strings.Join(b.Messages, "; "))
 		return
 	}
 	if len(info.Boards) > 1 && serial == "" {
 		rep.add("board", Problem, "%d HackRFs attached: pin the one to capture with in [capture] serial", len(info.Boards))
 	}
-	rep.add("board", OK, "%s serial %s, firmware %s (USB API %s)", b.BoardName, orUnknown(b.Serial), b.FirmwareVersion, b.APIVersion)
-	if b.Serial != "" {
-		hc.Serial = b.Serial
-	}
+	rep.add("board", OK, "%s serial %s, firmware %s (USB API %s)", b.BoardName, cmp.Or(b.Serial, "(unknown)"), b.FirmwareVersion, b.APIVersion)
+	hc.Serial = b.Serial
 	st, err := hc.Clock(ctx)
 	var fe *hackrfcli.FirmwareError
 	switch {
 	case errors.As(err, &fe):
 		rep.add("CLKIN", Problem, "firmware %s is too old to report CLKIN (hackrf_clock -i needs %s): every capture is refused; updating the firmware is a RED task for a person (rfhandoff never flashes)",
-			b.FirmwareVersion, orUnknown(fe.NeedRelease))
+			b.FirmwareVersion, cmp.Or(fe.NeedRelease, "(unknown)"))
 	case err != nil:
 		rep.add("CLKIN", Problem, "hackrf_clock -i failed: %v", err)
 	case st == hackrfcli.ClockDetected:
@@ -462,12 +454,10 @@ func checkSpace(rep *Report, p config.Policy) {
 }
 
 func hasEnv(environ []string, key string) bool {
-	for _, kv := range environ {
-		if k, v, ok := strings.Cut(kv, "="); ok && k == key && v != "" {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(environ, func(kv string) bool {
+		v, ok := strings.CutPrefix(kv, key+"=")
+		return ok && v != ""
+	})
 }
 
 func pkgOf(t exec.Tool) string {
@@ -478,18 +468,4 @@ func pkgOf(t exec.Tool) string {
 		return "systemd"
 	}
 	return "hackrf"
-}
-
-func orUnknown(s string) string {
-	if s == "" {
-		return "(unknown)"
-	}
-	return s
-}
-
-func orDefaults(file string) string {
-	if file == "" {
-		return "a policy file"
-	}
-	return file
 }

@@ -142,16 +142,16 @@ func Run(ctx context.Context, d Deps) (*Report, error) {
 	p := d.Policy
 	checkPolicy(rep, d)
 	git := &gitcli.Client{R: local, Dir: p.Repo.Path, Timeout: p.Poll.GitTimeout.Duration}
-	if checkCheckout(ctx, rep, git, p) {
+	inCheckout := checkCheckout(ctx, rep, git, p)
+	if inCheckout {
 		checkIgnored(ctx, rep, git, d)
-		checkRemote(ctx, rep, git, d)
 	} else {
 		rep.add("state directory", Note, "not checked: it needs a checkout")
-		if p.Repo.URL != "" {
-			checkRemote(ctx, rep, git, d) // the policy names it: no checkout read
-		} else {
-			rep.add("remote", Note, "not checked: without [repo] url the remote's URL is read from the checkout")
-		}
+	}
+	if inCheckout || p.Repo.URL != "" {
+		checkRemote(ctx, rep, git, d) // without a checkout, the policy names it: no checkout read
+	} else {
+		rep.add("remote", Note, "not checked: without [repo] url the remote's URL is read from the checkout")
 	}
 	checkTrust(rep, local, d)
 	checkTools(ctx, rep, local, d)
@@ -338,12 +338,9 @@ func checkTrust(rep *Report, s *exec.Stack, d Deps) {
 // rfhandoff's simulator.
 func checkTools(ctx context.Context, rep *Report, s *exec.Stack, d Deps) {
 	paths, missing := s.Paths(), s.Missing()
-	needed := map[exec.Tool]bool{exec.Git: true}
-	if d.Side == RX {
-		needed[exec.HackRFInfo], needed[exec.HackRFTransfer], needed[exec.HackRFClock] = true, true, true
-	} else if d.Policy.TX.Enabled && d.Policy.TX.Action == config.TXActionHackRFTransfer {
-		needed[exec.HackRFTransfer] = true
-	}
+	rx := d.Side == RX
+	needed := map[exec.Tool]bool{exec.Git: true, exec.HackRFInfo: rx, exec.HackRFClock: rx,
+		exec.HackRFTransfer: rx || d.Policy.TX.Enabled && d.Policy.TX.Action == config.TXActionHackRFTransfer}
 	for _, t := range exec.Tools {
 		path, ok := paths[t]
 		switch {

@@ -198,10 +198,8 @@ func Require(ctx context.Context, r exec.Runner, required bool, action string) (
 // one, or "".
 func firstLine(streams ...[]byte) string {
 	for _, s := range streams {
-		for _, l := range strings.Split(string(s), "\n") {
-			if l = strings.TrimSpace(l); l != "" {
-				return ": " + clip(l)
-			}
+		if l, _, _ := strings.Cut(strings.TrimSpace(string(s)), "\n"); l != "" {
+			return ": " + clip(strings.TrimSpace(l))
 		}
 	}
 	return ""

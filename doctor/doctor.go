@@ -114,9 +114,9 @@ type Deps struct {
 	Policy     config.Policy
 	PolicyFile string // "" when the built-in defaults are in force
 	// Stack builds the audited runner doctor's subprocesses run through,
-	// allowing the given git transports (none: local operations only).
-	// Its audit log is the caller's decision (the DESIGN log, area "The host clock and
-	// doctor").
+	// allowing the given git transports (none: local operations only). Its
+	// audit log is the caller's decision (the DESIGN log, area "The host
+	// clock and doctor").
 	Stack func(protocols []string) (*exec.Stack, error)
 	// Scratch is an empty private directory outside the checkout, where
 	// git asks the remote (no repository there or above it is read).

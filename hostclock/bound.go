@@ -138,9 +138,8 @@ func ParseChronycTracking(stdout, stderr []byte, exitCode int) (ErrorBound, erro
 	if len(bad) > 0 {
 		b.Sync, b.Offset, b.RootDelay, b.RootDispersion = Unknown, 0, 0, 0
 		b.Said = fmt.Sprintf("unreadable %s in %q", strings.Join(bad, ", "), clip(line))
-		return b, &boundError{Bound: b}
 	}
-	if b.Sync == NotSynced {
+	if b.Sync != Synced {
 		return b, &boundError{Bound: b}
 	}
 	b.Bound = b.Offset.Abs() + b.RootDispersion + b.RootDelay/2

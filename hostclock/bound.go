@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -63,14 +62,6 @@ const chronycFields = 14
 // chronycMissing is what a bound says when there is no chronyc to ask.
 const chronycMissing = "chronyc is not installed"
 
-// boundUnreadable is why Windows gives no bound rfhandoff reads. `w32tm
-// /query /status` has no offset of the local clock; /verbose adds a "Phase
-// Offset" that is not documented as one, and the output is translated
-// (ParseW32tm already cannot tell in another language). So there Bound
-// cannot tell and asks nothing.
-const boundUnreadable = "rfhandoff reads no error bound from the Windows Time service (w32tm gives no documented offset bound); " +
-	"run this node on Linux with chrony, or capture with SYNC_MODE=PPS"
-
 // maxSeconds bounds each figure read: beyond it the report cannot be a
 // clock's and a Duration would overflow.
 const maxSeconds = 1e6
@@ -82,7 +73,7 @@ const maxSeconds = 1e6
 // case, for the caller to say.
 func Bound(ctx context.Context, r exec.Runner) (ErrorBound, error) {
 	b := ErrorBound{Source: "Windows", Said: boundUnreadable}
-	if runtime.GOOS != "windows" {
+	if boundReadable {
 		res, why, ok := ask(ctx, r, exec.Chronyc, exec.ChronycArgs)
 		if ok {
 			return ParseChronycTracking(res.Stdout, res.Stderr, res.ExitCode)
@@ -160,7 +151,7 @@ func (e *boundError) Error() string {
 			"wait until it is (`chronyc tracking` then shows leap status \"Normal\"; `chronyc waitsync` waits for it)", b.Source, b.Said)
 	}
 	switch {
-	case runtime.GOOS == "windows" && b.Said == boundUnreadable:
+	case !boundReadable && b.Said == boundUnreadable:
 		return fmt.Sprintf("the host clock's error bound cannot be told (%s: %s)", b.Source, b.Said)
 	case b.Said == chronycMissing:
 		return fmt.Sprintf("the host clock's error bound cannot be told: chronyc is not installed, and rfhandoff reads that bound only from chrony (%s); "+

@@ -35,7 +35,7 @@ func Parse(data []byte, opts Options) (*Task, error) {
 
 	p := parser{opts: opts, lines: map[string]int{}, valid: map[string]bool{}, values: map[string]string{}}
 	p.t.SHA256 = Digest(data)
-	body := p.header(bytes.TrimPrefix(data, bom))
+	body := p.header(data)
 	if len(p.lines) == 0 {
 		p.add(&fieldError{Kind: kindNoHeader,
 			Msg: "no header: the file must start with KEY = VALUE lines for " + strings.Join(fields, ", ")})
@@ -62,33 +62,48 @@ type parser struct {
 func (p *parser) add(e *fieldError) { p.errs = multierror.Append(p.errs, e) }
 
 // header consumes the header lines and returns the rest of the file.
-func (p *parser) header(rest []byte) []byte {
-	inHeader, preReported := false, false
+func (p *parser) header(data []byte) []byte {
+	preReported := false
+	return scanHeader(data, func(n int, ln []byte, key, value string, ok, inHeader bool) {
+		switch {
+		case !inHeader:
+			if !preReported {
+				p.add(&fieldError{Kind: kindPreHeader, Line: n, Value: string(ln),
+					Msg: fmt.Sprintf("text before the first field: %s; the file must start with the KEY = VALUE header", quote(string(ln)))})
+				preReported = true
+			}
+		case !ok:
+			p.add(&fieldError{Kind: kindMalformed, Line: n, Value: string(ln),
+				Msg: fmt.Sprintf("not a KEY = VALUE line: %s", quote(string(ln)))})
+		default:
+			p.field(n, key, value, ln)
+		}
+	})
+}
+
+// scanHeader walks the header as Parse describes it, for Parse and PeekIDs
+// alike: it calls line for each non-blank line (without its LF or CRLF),
+// inHeader false before the first KEY = VALUE line, and returns what
+// follows the header.
+func scanHeader(data []byte, line func(n int, ln []byte, key, value string, ok, inHeader bool)) []byte {
+	rest := bytes.TrimPrefix(data, bom)
+	inHeader := false
 	for n := 1; len(rest) > 0; n++ {
-		var ln []byte
-		ln, rest = nextLine(rest)
-		if isBlank(ln) {
+		ln := rest
+		rest = nil
+		if i := bytes.IndexByte(ln, '\n'); i >= 0 {
+			ln, rest = ln[:i], ln[i+1:]
+		}
+		ln = bytes.TrimSuffix(ln, []byte("\r"))
+		if len(bytes.Trim(ln, " \t")) == 0 {
 			if inHeader {
 				return rest
 			}
 			continue
 		}
 		key, value, ok := splitField(string(ln))
-		if !inHeader && !ok {
-			if !preReported {
-				p.add(&fieldError{Kind: kindPreHeader, Line: n, Value: string(ln),
-					Msg: fmt.Sprintf("text before the first field: %s; the file must start with the KEY = VALUE header", quote(string(ln)))})
-				preReported = true
-			}
-			continue
-		}
-		inHeader = true
-		if !ok {
-			p.add(&fieldError{Kind: kindMalformed, Line: n, Value: string(ln),
-				Msg: fmt.Sprintf("not a KEY = VALUE line: %s", quote(string(ln)))})
-			continue
-		}
-		p.field(n, key, value, ln)
+		inHeader = inHeader || ok
+		line(n, ln, key, value, ok, inHeader)
 	}
 	return nil
 }
@@ -238,10 +253,6 @@ func splitField(s string) (key, value string, ok bool) {
 	return k, strings.Trim(v, " \t"), true
 }
 
-func isBlank(ln []byte) bool {
-	return len(bytes.Trim(ln, " \t")) == 0
-}
-
 // firstControl finds a control character other than tab: C0, DEL and C1,
 // which covers ESC and so every terminal escape sequence. ln must be valid
 // UTF-8.
@@ -260,14 +271,4 @@ func isControl(r rune) bool {
 
 func invalid(e *fieldError) error {
 	return &InvalidError{Errs: multierror.Append(nil, e)}
-}
-
-// nextLine splits the first line off rest, without its LF or CRLF; the
-// header reader and PeekIDs share it so both see the same lines.
-func nextLine(rest []byte) (line, after []byte) {
-	line, after = rest, nil
-	if i := bytes.IndexByte(rest, '\n'); i >= 0 {
-		line, after = rest[:i], rest[i+1:]
-	}
-	return bytes.TrimSuffix(line, []byte("\r")), after
 }

@@ -1,9 +1,6 @@
 package task
 
-import (
-	"bytes"
-	"strings"
-)
+import "strings"
 
 // PeekIDs returns the TASK_ID values in data's header, found the way Parse
 // finds the header but without judging anything else, so that an old or
@@ -11,25 +8,10 @@ import (
 // that gives TASK_ID twice yields both values.
 func PeekIDs(data []byte) []string {
 	var ids []string
-	rest := bytes.TrimPrefix(data, bom)
-	inHeader := false
-	for len(rest) > 0 {
-		var ln []byte
-		ln, rest = nextLine(rest)
-		if isBlank(ln) {
-			if inHeader {
-				break
-			}
-			continue
-		}
-		key, value, ok := splitField(string(ln))
-		if !ok {
-			continue
-		}
-		inHeader = true
-		if strings.EqualFold(key, FieldTaskID) {
+	scanHeader(data, func(_ int, _ []byte, key, value string, ok, _ bool) {
+		if ok && strings.EqualFold(key, FieldTaskID) {
 			ids = append(ids, value)
 		}
-	}
+	})
 	return ids
 }

@@ -140,8 +140,7 @@ func render(s Spec) ([]byte, []*fieldError) {
 	for i, f := range fields {
 		v := values[f]
 		if msg := lineProblem(v); msg != "" {
-			errs = append(errs, &fieldError{Kind: kindInvalid, Line: i + 1, Field: f, Value: v,
-				Msg: fmt.Sprintf("invalid value %s: %s", quote(v), msg)})
+			errs = append(errs, invalidValue(i+1, f, v, msg))
 			v = ""
 		}
 		fmt.Fprintf(&b, "%s = %s\n", f, v)
@@ -163,8 +162,7 @@ func render(s Spec) ([]byte, []*fieldError) {
 	if s.Capture.SyncMode != "" {
 		v := s.Capture.SyncMode
 		if msg := lineProblem(v); msg != "" {
-			errs = append(errs, &fieldError{Kind: kindInvalid, Field: FieldSyncMode, Value: v,
-				Msg: fmt.Sprintf("invalid value %s: %s", quote(v), msg)})
+			errs = append(errs, invalidValue(0, FieldSyncMode, v, msg))
 			v = ""
 		}
 		fmt.Fprintf(&b, "%s = %s\n", FieldSyncMode, v)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/hashicorp/go-multierror"
 
@@ -115,29 +114,27 @@ const maxQuoted = 60
 func quote(s string) string { return hiddentext.SanitizeLine(goQuote(s)) }
 
 func goQuote(s string) string {
-	n, cut := 0, len(s)
+	n := 0
 	for i := range s {
 		if n == maxQuoted {
-			cut = i
-			break
+			return strconv.Quote(s[:i]) + "..."
 		}
 		n++
-	}
-	if cut < len(s) {
-		return strconv.Quote(s[:cut]) + "..."
 	}
 	return strconv.Quote(s)
 }
 
-// quoteIfOdd leaves a plain field name alone and quotes anything else.
+// quoteIfOdd leaves a plain field name alone and quotes anything else
+// (invalid UTF-8 included: it decodes as U+FFFD).
 func quoteIfOdd(s string) string {
-	for _, r := range s {
-		if !(r == '_' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9') {
-			return quote(s)
-		}
-	}
-	if !utf8.ValidString(s) {
+	if strings.ContainsFunc(s, func(r rune) bool { return !nameRune(r, true) }) {
 		return quote(s)
 	}
 	return s
+}
+
+// nameRune reports whether r may be in a field name: an ASCII letter, or
+// when notFirst also a digit or an underscore.
+func nameRune(r rune, notFirst bool) bool {
+	return r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || notFirst && (r == '_' || r >= '0' && r <= '9')
 }

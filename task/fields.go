@@ -3,6 +3,7 @@ package task
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -156,31 +157,20 @@ var setters = map[string]setter{
 
 // integer is a field holding a whole number from lo to hi written as
 // plain decimal digits: no sign, no leading zero, no separator, no unit.
+// Eighteen digits at most keep ParseInt from overflowing.
 func integer(field func(*Task) *int64, lo, hi int64, what string) setter {
 	return func(t *Task, v string, _ Options) string {
-		n, ok := decimal(v)
-		if !ok || n < lo || n > hi {
+		var n int64
+		err := strconv.ErrSyntax
+		if v != "" && len(v) <= 18 && v[0] >= '1' && v[0] <= '9' {
+			n, err = strconv.ParseInt(v, 10, 64)
+		}
+		if err != nil || n < lo || n > hi {
 			return fmt.Sprintf("must be a whole number from %d to %d (%s) in plain digits", lo, hi, what)
 		}
 		*field(t) = n
 		return ""
 	}
-}
-
-// decimal parses v as digits without a leading zero; ok is false for
-// anything else, or a value too large for int64.
-func decimal(v string) (int64, bool) {
-	if v == "" || len(v) > 18 || v[0] == '0' {
-		return 0, false
-	}
-	var n int64
-	for _, r := range v {
-		if r < '0' || r > '9' {
-			return 0, false
-		}
-		n = n*10 + int64(r-'0')
-	}
-	return n, true
 }
 
 func yesNo(field func(*Task) *bool) setter {
@@ -240,40 +230,32 @@ func listPositions(p []string) string {
 // elsewhere than in a header (task new's flags) by the header's own rule;
 // a bad value is an error naming the field, the value and the rule.
 func ParseCaptureValue(field, v string) (int64, error) {
-	set, ok := setters[field]
-	if !ok || !slices.Contains(captureFields, field) {
+	if !slices.Contains(captureFields, field) {
 		return 0, fmt.Errorf("%s is not a capture field", field)
 	}
-	var t Task
-	if msg := set(&t, v, Options{}); msg != "" {
-		return 0, &fieldError{Kind: kindInvalid, Field: field, Value: v, Msg: fmt.Sprintf("invalid value %s: %s", quote(v), msg)}
-	}
-	return max(t.Capture.FrequencyHz, t.Capture.SampleRateHz, t.Capture.DurationS), nil
+	t, err := setOne(field, v)
+	return max(t.Capture.FrequencyHz, t.Capture.SampleRateHz, t.Capture.DurationS), err
 }
 
 // ParseStartAt reads a START_AT value written elsewhere than in a header
 // (task new's --start-at) by the header's rule.
 func ParseStartAt(v string) (time.Time, error) {
-	var t Task
-	if err := setOne(&t, FieldStartAt, v); err != nil {
-		return time.Time{}, err
-	}
-	return t.Capture.StartAt, nil
+	t, err := setOne(FieldStartAt, v)
+	return t.Capture.StartAt, err
 }
 
 // ParseSyncMode reads a SYNC_MODE value written elsewhere than in a
 // header (task new's --sync) by the header's rule.
 func ParseSyncMode(v string) (string, error) {
-	var t Task
-	if err := setOne(&t, FieldSyncMode, v); err != nil {
-		return "", err
-	}
-	return t.Capture.SyncMode, nil
+	t, err := setOne(FieldSyncMode, v)
+	return t.Capture.SyncMode, err
 }
 
-func setOne(t *Task, field, v string) error {
-	if msg := setters[field](t, v, Options{}); msg != "" {
-		return &fieldError{Kind: kindInvalid, Field: field, Value: v, Msg: fmt.Sprintf("invalid value %s: %s", quote(v), msg)}
+// setOne applies field's rule to v alone; on error the Task is zero.
+func setOne(field, v string) (Task, error) {
+	var t Task
+	if msg := setters[field](&t, v, Options{}); msg != "" {
+		return Task{}, invalidValue(0, field, v, msg)
 	}
-	return nil
+	return t, nil
 }

@@ -61,6 +61,12 @@ type parser struct {
 
 func (p *parser) add(e *fieldError) { p.errs = multierror.Append(p.errs, e) }
 
+// conflict reports field, as written on its line, breaking a rule between
+// fields.
+func (p *parser) conflict(field, msg string) {
+	p.add(&fieldError{Kind: kindConflict, Line: p.lines[field], Field: field, Value: p.values[field], Msg: msg})
+}
+
 // header consumes the header lines and returns the rest of the file.
 func (p *parser) header(data []byte) []byte {
 	preReported := false
@@ -140,8 +146,7 @@ func (p *parser) field(n int, key, value string, ln []byte) {
 		return
 	}
 	if msg := set(&p.t, value, p.opts); msg != "" {
-		p.add(&fieldError{Kind: kindInvalid, Line: n, Field: key, Value: value,
-			Msg: fmt.Sprintf("invalid value %s: %s", quote(value), msg)})
+		p.add(invalidValue(n, key, value, msg))
 		return
 	}
 	p.valid[key] = true
@@ -169,16 +174,14 @@ func (p *parser) crossChecks() {
 			need = append(need, "RF_TX = YES")
 		}
 		if len(need) > 0 {
-			p.add(&fieldError{Kind: kindConflict, Line: p.lines[FieldHardwareAccess], Field: FieldHardwareAccess,
-				Value: "NO", Msg: "must be YES when " + strings.Join(need, " and ")})
+			p.conflict(FieldHardwareAccess, "must be YES when "+strings.Join(need, " and "))
 		}
 	}
 
 	if !t.RFRX && p.valid[FieldRFRX] {
 		for _, f := range rxOnlyFields {
 			if p.valid[f] {
-				p.add(&fieldError{Kind: kindConflict, Line: p.lines[f], Field: f, Value: p.values[f],
-					Msg: fmt.Sprintf("%s needs RF_RX = YES: the field says what the receivers capture", quote(p.values[f]))})
+				p.conflict(f, fmt.Sprintf("%s needs RF_RX = YES: the field says what the receivers capture", quote(p.values[f])))
 			}
 		}
 	}
@@ -191,17 +194,14 @@ func (p *parser) crossChecks() {
 		eff, err := gate.Effective(t.DeclaredLevel, t.DerivedLevel)
 		t.EffectiveLevel = eff
 		if errors.Is(err, gate.ErrLevelTooLow) {
-			p.add(&fieldError{Kind: kindConflict, Line: p.lines[FieldRiskLevel], Field: FieldRiskLevel,
-				Value: t.DeclaredLevel.String(),
-				Msg: fmt.Sprintf("declared %s is lower than the derived minimum %s (%s)",
-					t.DeclaredLevel, t.DerivedLevel, strings.Join(gate.Reasons(flags), ", "))})
+			p.conflict(FieldRiskLevel, fmt.Sprintf("declared %s is lower than the derived minimum %s (%s)",
+				t.DeclaredLevel, t.DerivedLevel, strings.Join(gate.Reasons(flags), ", ")))
 		}
 	}
 	if p.valid[FieldRequiresApproval] {
 		// CheckRequiresApproval's one error is NO above GREEN.
 		if err := gate.CheckRequiresApproval(t.RequiresApproval, t.EffectiveLevel); err != nil {
-			p.add(&fieldError{Kind: kindConflict, Line: p.lines[FieldRequiresApproval], Field: FieldRequiresApproval,
-				Value: "NO", Msg: err.Error()})
+			p.conflict(FieldRequiresApproval, err.Error())
 		}
 	}
 }
@@ -213,8 +213,7 @@ func (p *parser) scheduleChecks() {
 	_, at := p.lines[FieldStartAt]
 	_, mode := p.lines[FieldSyncMode]
 	pair := func(have, missing string) {
-		p.add(&fieldError{Kind: kindConflict, Line: p.lines[have], Field: have, Value: p.values[have],
-			Msg: fmt.Sprintf("%s needs %s too: a scheduled capture names both its start and how the receivers start on it (or neither)", quote(p.values[have]), missing)})
+		p.conflict(have, fmt.Sprintf("%s needs %s too: a scheduled capture names both its start and how the receivers start on it (or neither)", quote(p.values[have]), missing))
 	}
 	switch {
 	case at && !mode:
@@ -227,8 +226,7 @@ func (p *parser) scheduleChecks() {
 		if !at {
 			f = FieldSyncMode
 		}
-		p.add(&fieldError{Kind: kindConflict, Line: p.lines[f], Field: f, Value: p.values[f],
-			Msg: fmt.Sprintf("%s needs %s: a scheduled capture's end is START_AT plus the task's own duration, the same on every node", quote(p.values[f]), FieldCaptureDurationS)})
+		p.conflict(f, fmt.Sprintf("%s needs %s: a scheduled capture's end is START_AT plus the task's own duration, the same on every node", quote(p.values[f]), FieldCaptureDurationS))
 	}
 }
 
@@ -245,8 +243,7 @@ func splitField(s string) (key, value string, ok bool) {
 		return "", "", false
 	}
 	for i, r := range k {
-		letter := r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z'
-		if !(letter || i > 0 && (r == '_' || r >= '0' && r <= '9')) {
+		if !nameRune(r, i > 0) {
 			return "", "", false
 		}
 	}
@@ -271,4 +268,10 @@ func isControl(r rune) bool {
 
 func invalid(e *fieldError) error {
 	return &InvalidError{Errs: multierror.Append(nil, e)}
+}
+
+// invalidValue is the reason a value breaks its field's rule, msg.
+func invalidValue(line int, field, v, msg string) *fieldError {
+	return &fieldError{Kind: kindInvalid, Line: line, Field: field, Value: v,
+		Msg: fmt.Sprintf("invalid value %s: %s", quote(v), msg)}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -39,23 +40,14 @@ type Spec struct {
 	Body    string
 }
 
-// flags returns the fields the risk derivation looks at.
-func (s Spec) flags() gate.Flags {
-	return gate.Flags{
-		HardwareAccess: s.HardwareAccess,
-		RFRX:           s.RFRX,
-		RFTX:           s.RFTX,
-		AllowCommit:    s.AllowCommit,
-		PushResult:     s.AllowPush == PushRXResultOnly,
-	}
-}
-
-// level is the RISK_LEVEL to write.
+// level is the RISK_LEVEL to write: Level, or when zero the level the
+// flags derive.
 func (s Spec) level() gate.Level {
-	if s.Level == 0 {
-		return gate.Derive(s.flags())
+	if s.Level != 0 {
+		return s.Level
 	}
-	return s.Level
+	t := Task{HardwareAccess: s.HardwareAccess, RFRX: s.RFRX, RFTX: s.RFTX, AllowCommit: s.AllowCommit, AllowPush: s.AllowPush}
+	return gate.Derive(t.Flags())
 }
 
 // Build renders s and validates the rendered bytes with Parse, the parser
@@ -74,7 +66,7 @@ func Build(s Spec, opts Options) ([]byte, *Task, error) {
 		for _, p := range inv.Problems() {
 			// A value that could not be rendered was written empty; the
 			// parser's complaint about that would only repeat the reason.
-			if !reportedFor(rendered, p.Field) {
+			if !slices.ContainsFunc(rendered, func(r *fieldError) bool { return r.Field == p.Field }) {
 				probs = append(probs, p)
 			}
 		}
@@ -114,14 +106,9 @@ func lineKey(e *fieldError) int {
 // render writes the header in protocol order, a blank line and the body.
 // A value that cannot be one header line as written (a line break, or
 // blanks at either end that the parser would trim) is written empty and
-// reported.
+// reported; only a required field's reason names its line, as an optional
+// field's line depends on which others are written.
 func render(s Spec) ([]byte, []*fieldError) {
-	yn := func(b bool) string {
-		if b {
-			return "YES"
-		}
-		return "NO"
-	}
 	values := map[string]string{
 		FieldTaskID:           s.ID,
 		FieldTitle:            s.Title,
@@ -135,37 +122,38 @@ func render(s Spec) ([]byte, []*fieldError) {
 		FieldAllowPush:        s.AllowPush,
 		FieldRiskLevel:        s.level().String(),
 	}
-	var b strings.Builder
-	var errs []*fieldError
-	for i, f := range fields {
-		v := values[f]
-		if msg := lineProblem(v); msg != "" {
-			errs = append(errs, invalidValue(i+1, f, v, msg))
-			v = ""
-		}
-		fmt.Fprintf(&b, "%s = %s\n", f, v)
-	}
 	if s.Nodes.Len() > 0 {
-		// A List is valid by construction: one line of plain names.
-		fmt.Fprintf(&b, "%s = %s\n", FieldRXNodes, s.Nodes)
+		values[FieldRXNodes] = s.Nodes.String()
 	}
 	for i, v := range []int64{s.Capture.FrequencyHz, s.Capture.SampleRateHz, s.Capture.DurationS} {
 		if v != 0 {
-			// Parse judges the value; a number is one line as it is.
-			fmt.Fprintf(&b, "%s = %d\n", captureFields[i], v)
+			// Parse judges the value.
+			values[captureFields[i]] = strconv.FormatInt(v, 10)
 		}
 	}
 	if !s.Capture.StartAt.IsZero() {
 		// Written as the header's one form; Parse refuses a fraction.
-		fmt.Fprintf(&b, "%s = %s\n", FieldStartAt, startAtText(s.Capture.StartAt))
+		values[FieldStartAt] = startAtText(s.Capture.StartAt)
 	}
 	if s.Capture.SyncMode != "" {
-		v := s.Capture.SyncMode
+		values[FieldSyncMode] = s.Capture.SyncMode
+	}
+	var b strings.Builder
+	var errs []*fieldError
+	for i, f := range slices.Concat(fields, []string{FieldRXNodes}, rxOnlyFields) {
+		v, ok := values[f]
+		if !ok {
+			continue
+		}
 		if msg := lineProblem(v); msg != "" {
-			errs = append(errs, invalidValue(0, FieldSyncMode, v, msg))
+			line := 0
+			if i < len(fields) {
+				line = i + 1
+			}
+			errs = append(errs, invalidValue(line, f, v, msg))
 			v = ""
 		}
-		fmt.Fprintf(&b, "%s = %s\n", FieldSyncMode, v)
+		fmt.Fprintf(&b, "%s = %s\n", f, v)
 	}
 	b.WriteString("\n")
 	b.WriteString(s.Body)
@@ -181,15 +169,6 @@ func lineProblem(v string) string {
 		return "must not start or end with a space or tab (the header trims them)"
 	}
 	return ""
-}
-
-func reportedFor(errs []*fieldError, field string) bool {
-	for _, e := range errs {
-		if e.Field == field {
-			return true
-		}
-	}
-	return false
 }
 
 // sameAsSpec checks that the parsed header says what was asked: a
@@ -211,12 +190,6 @@ func sameAsSpec(t *Task, s Spec) error {
 // DefaultBody is the body of a task written without one: what the header
 // allows the RX laptop, in words.
 func DefaultBody(s Spec) string {
-	yn := func(b bool) string {
-		if b {
-			return "YES"
-		}
-		return "NO"
-	}
 	var b strings.Builder
 	b.WriteString("## What this task allows the RX laptop\n\n")
 	fmt.Fprintf(&b, "- HARDWARE_ACCESS = %s: %s\n", yn(s.HardwareAccess),
@@ -253,3 +226,5 @@ func pick(b bool, yes, no string) string {
 	}
 	return no
 }
+
+func yn(b bool) string { return pick(b, "YES", "NO") }

@@ -71,21 +71,10 @@ const maxTitleRunes = 200
 type setter func(t *Task, v string, opts Options) string
 
 var setters = map[string]setter{
-	FieldTaskID: func(t *Task, v string, _ Options) string {
-		if !ident.TaskID.MatchString(v) {
-			return "must match " + ident.TaskID.String()
-		}
-		t.ID = v
-		return ""
-	},
-	FieldTitle: func(t *Task, v string, _ Options) string {
-		if msg := checkTitle(v); msg != "" {
-			return msg
-		}
-		t.Title = v
-		return ""
-	},
-	FieldSourceBranch: func(t *Task, v string, opts Options) string {
+	FieldTaskID: text(func(t *Task) *string { return &t.ID },
+		matching(ident.TaskID.MatchString, "must match "+ident.TaskID.String())),
+	FieldTitle: text(func(t *Task) *string { return &t.Title }, func(v string, _ Options) string { return checkTitle(v) }),
+	FieldSourceBranch: text(func(t *Task) *string { return &t.SourceBranch }, func(v string, opts Options) string {
 		if opts.TaskBranch != "" {
 			if v != opts.TaskBranch {
 				return fmt.Sprintf("must equal the configured task branch %s", quote(opts.TaskBranch))
@@ -93,28 +82,17 @@ var setters = map[string]setter{
 		} else if why := gitname.Branch(v); why != "" {
 			return "must be a branch name: " + why
 		}
-		t.SourceBranch = v
 		return ""
-	},
-	FieldExpectedHead: func(t *Task, v string, _ Options) string {
-		if !ident.Commit.MatchString(v) {
-			return "must be a full commit ID: 40 lowercase hex digits"
-		}
-		t.ExpectedHead = v
-		return ""
-	},
+	}),
+	FieldExpectedHead: text(func(t *Task) *string { return &t.ExpectedHead },
+		matching(ident.Commit.MatchString, "must be a full commit ID: 40 lowercase hex digits")),
 	FieldRequiresApproval: yesNo(func(t *Task) *bool { return &t.RequiresApproval }),
 	FieldHardwareAccess:   yesNo(func(t *Task) *bool { return &t.HardwareAccess }),
 	FieldRFRX:             yesNo(func(t *Task) *bool { return &t.RFRX }),
 	FieldRFTX:             yesNo(func(t *Task) *bool { return &t.RFTX }),
 	FieldAllowCommit:      yesNo(func(t *Task) *bool { return &t.AllowCommit }),
-	FieldAllowPush: func(t *Task, v string, _ Options) string {
-		if v != PushNo && v != PushRXResultOnly {
-			return "must be NO or RX_RESULT_ONLY"
-		}
-		t.AllowPush = v
-		return ""
-	},
+	FieldAllowPush: text(func(t *Task) *string { return &t.AllowPush },
+		matching(func(v string) bool { return v == PushNo || v == PushRXResultOnly }, "must be NO or RX_RESULT_ONLY")),
 	FieldRiskLevel: func(t *Task, v string, _ Options) string {
 		l, err := gate.ParseLevel(v)
 		if err != nil {
@@ -146,13 +124,26 @@ var setters = map[string]setter{
 		t.Capture.StartAt = at
 		return ""
 	},
-	FieldSyncMode: func(t *Task, v string, _ Options) string {
-		if !slices.Contains(captureplan.SyncModes, v) {
-			return "must be " + strings.Join(captureplan.SyncModes, " or ")
+	FieldSyncMode: text(func(t *Task) *string { return &t.Capture.SyncMode },
+		matching(func(v string) bool { return slices.Contains(captureplan.SyncModes, v) },
+			"must be "+strings.Join(captureplan.SyncModes, " or "))),
+}
+
+// text is a field stored as written once check, which says what is wrong
+// with it, passes it.
+func text(field func(*Task) *string, check func(v string, opts Options) string) setter {
+	return func(t *Task, v string, opts Options) string {
+		msg := check(v, opts)
+		if msg == "" {
+			*field(t) = v
 		}
-		t.Capture.SyncMode = v
-		return ""
-	},
+		return msg
+	}
+}
+
+// matching is the check that ok accepts the value; msg is the rule.
+func matching(ok func(string) bool, msg string) func(string, Options) string {
+	return func(v string, _ Options) string { return pick(!ok(v), msg, "") }
 }
 
 // integer is a field holding a whole number from lo to hi written as

@@ -10,8 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hashicorp/go-multierror"
-
 	"rfhandoff/captureplan"
 	"rfhandoff/gate"
 	"rfhandoff/node"
@@ -74,11 +72,7 @@ func Build(s Spec, opts Options) ([]byte, *Task, error) {
 	if len(probs) > 0 {
 		// In line order, as Parse reports; file-level problems last.
 		slices.SortStableFunc(probs, func(a, b *fieldError) int { return cmp.Compare(lineKey(a), lineKey(b)) })
-		var errs *multierror.Error
-		for _, p := range probs {
-			errs = multierror.Append(errs, p)
-		}
-		return nil, nil, &InvalidError{Errs: errs}
+		return nil, nil, invalid(probs...)
 	}
 	if err := sameAsSpec(t, s); err != nil {
 		return nil, nil, err

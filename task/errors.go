@@ -89,6 +89,15 @@ func (e *InvalidError) Error() string {
 	return b.String()
 }
 
+// invalid is the *InvalidError of probs, in their order.
+func invalid(probs ...*fieldError) error {
+	var errs *multierror.Error
+	for _, p := range probs {
+		errs = multierror.Append(errs, p)
+	}
+	return &InvalidError{Errs: errs}
+}
+
 // Unwrap exposes the multierror, whose chain errors.As walks.
 func (e *InvalidError) Unwrap() error { return e.Errs }
 

@@ -166,14 +166,10 @@ func integer(field func(*Task) *int64, lo, hi int64, what string) setter {
 
 func yesNo(field func(*Task) *bool) setter {
 	return func(t *Task, v string, _ Options) string {
-		switch v {
-		case "YES":
-			*field(t) = true
-		case "NO":
-			*field(t) = false
-		default:
+		if v != "YES" && v != "NO" {
 			return "must be YES or NO"
 		}
+		*field(t) = v == "YES"
 		return ""
 	}
 }

@@ -2,12 +2,11 @@ package task
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/hashicorp/go-multierror"
 
 	"rfhandoff/gate"
 )
@@ -22,10 +21,7 @@ var bom = []byte("\xef\xbb\xbf")
 // Reasons come in a fixed order: problems of single lines in line order,
 // then missing fields, then the rules between fields.
 func Parse(data []byte, opts Options) (*Task, error) {
-	limit := opts.MaxBytes
-	if limit <= 0 {
-		limit = DefaultMaxBytes
-	}
+	limit := cmp.Or(max(opts.MaxBytes, 0), DefaultMaxBytes)
 	if int64(len(data)) > limit {
 		// The content is not examined: a caller that read only limit+1
 		// bytes has nothing meaningful to show.
@@ -43,8 +39,8 @@ func Parse(data []byte, opts Options) (*Task, error) {
 		p.missing()
 		p.crossChecks()
 	}
-	if p.errs != nil {
-		return nil, &InvalidError{Errs: p.errs}
+	if len(p.probs) > 0 {
+		return nil, invalid(p.probs...)
 	}
 	p.t.Body = string(body)
 	return &p.t, nil
@@ -56,10 +52,10 @@ type parser struct {
 	lines  map[string]int    // known field -> line of its first occurrence
 	valid  map[string]bool   // known field -> its value passed its rule
 	values map[string]string // known field -> its value as written
-	errs   *multierror.Error
+	probs  []*fieldError
 }
 
-func (p *parser) add(e *fieldError) { p.errs = multierror.Append(p.errs, e) }
+func (p *parser) add(e *fieldError) { p.probs = append(p.probs, e) }
 
 // conflict reports field, as written on its line, breaking a rule between
 // fields.
@@ -121,7 +117,8 @@ func (p *parser) field(n int, key, value string, ln []byte) {
 		p.add(&fieldError{Kind: kindEncoding, Line: n, Field: key, Value: value,
 			Msg: fmt.Sprintf("not valid UTF-8: %s", quote(value))})
 		clean = false
-	} else if r, ok := firstControl(ln); ok {
+	} else if i := bytes.IndexFunc(ln, isControl); i >= 0 {
+		r, _ := utf8.DecodeRune(ln[i:])
 		p.add(&fieldError{Kind: kindControl, Line: n, Field: key, Value: value,
 			Msg: fmt.Sprintf("control character %U in %s", r, quote(value))})
 		clean = false
@@ -250,24 +247,10 @@ func splitField(s string) (key, value string, ok bool) {
 	return k, strings.Trim(v, " \t"), true
 }
 
-// firstControl finds a control character other than tab: C0, DEL and C1,
-// which covers ESC and so every terminal escape sequence. ln must be valid
-// UTF-8.
-func firstControl(ln []byte) (rune, bool) {
-	for _, r := range string(ln) {
-		if isControl(r) {
-			return r, true
-		}
-	}
-	return 0, false
-}
-
+// isControl is a control character other than tab: C0, DEL and C1, which
+// covers ESC and so every terminal escape sequence.
 func isControl(r rune) bool {
 	return r != '\t' && (r < 0x20 || r >= 0x7f && r <= 0x9f)
-}
-
-func invalid(e *fieldError) error {
-	return &InvalidError{Errs: multierror.Append(nil, e)}
 }
 
 // invalidValue is the reason a value breaks its field's rule, msg.

@@ -1,6 +1,7 @@
 package tasknew
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -74,11 +75,7 @@ func (w *Writer) Write(ctx context.Context, req Request) (*Written, error) {
 	s.SourceBranch = p.Repo.TaskBranch
 	errs := slices.Clone(req.Problems)
 
-	m, err := w.openMirror(ctx)
-	var tip string
-	if err == nil {
-		tip, err = w.fetchTip(ctx, m)
-	}
+	m, tip, err := w.fetchTip(ctx)
 	if err != nil {
 		errs = append(errs, err)
 	}
@@ -120,10 +117,7 @@ func (w *Writer) Write(ctx context.Context, req Request) (*Written, error) {
 		}
 	}
 
-	path := req.Out
-	if path == "" {
-		path = p.Resolve(p.Repo.TaskFile)
-	}
+	path := cmp.Or(req.Out, p.Resolve(p.Repo.TaskFile))
 	replaced, err := w.checkOverwrite(path, s.ID, h, req.Force)
 	if err != nil {
 		errs = append(errs, err)
@@ -146,31 +140,27 @@ func (w *Writer) Write(ctx context.Context, req Request) (*Written, error) {
 	return out, nil
 }
 
-// openMirror opens the MAIN side's mirror, creating the state directory
-// it lives in on first use.
-func (w *Writer) openMirror(ctx context.Context) (*mirror.Mirror, error) {
-	if err := os.MkdirAll(w.Policy.StatePath(), 0o700); err != nil {
-		return nil, fmt.Errorf("fetch the task branch %s: %w", w.taskRef(), err)
-	}
-	m, err := mirror.ForTX(ctx, w.Git, w.Policy, w.Log)
-	if err != nil {
-		return nil, fmt.Errorf("fetch the task branch %s: %w", w.taskRef(), err)
-	}
-	return m, nil
-}
-
-// fetchTip does the watchers' narrow, non-forced fetch of the task branch
-// into the mirror and resolves the fetched commit once.
-func (w *Writer) fetchTip(ctx context.Context, m *mirror.Mirror) (string, error) {
+// fetchTip opens the MAIN side's mirror (creating the state directory it
+// lives in on first use), does the watchers' narrow, non-forced fetch of
+// the task branch into it and resolves the fetched commit once.
+func (w *Writer) fetchTip(ctx context.Context) (*mirror.Mirror, string, error) {
 	p := w.Policy
-	if _, err := m.FetchBranchUpdated(ctx, p.Repo.Remote, p.Repo.TaskBranch); err != nil {
-		return "", fmt.Errorf("fetch the task branch %s: %w", w.taskRef(), err)
+	var m *mirror.Mirror
+	err := os.MkdirAll(p.StatePath(), 0o700)
+	if err == nil {
+		m, err = mirror.ForTX(ctx, w.Git, p, w.Log)
+	}
+	if err == nil {
+		_, err = m.FetchBranchUpdated(ctx, p.Repo.Remote, p.Repo.TaskBranch)
+	}
+	if err != nil {
+		return nil, "", fmt.Errorf("fetch the task branch %s: %w", w.taskRef(), err)
 	}
 	tip, err := m.ResolveCommit(ctx, taskfetch.TrackingRef(p, p.Repo.TaskBranch))
 	if err != nil {
-		return "", fmt.Errorf("resolve the fetched task branch %s: %w", w.taskRef(), err)
+		return nil, "", fmt.Errorf("resolve the fetched task branch %s: %w", w.taskRef(), err)
 	}
-	return tip, nil
+	return m, tip, nil
 }
 
 // checkAncestor applies the RX side's ancestry rule to --expected-head, in
@@ -223,12 +213,7 @@ func (w *Writer) checkOverwrite(path, id string, h *history, force bool) (string
 	if len(ids) == 0 {
 		return "", fmt.Errorf("%s holds something that is not a task file (no TASK_ID): it is not overwritten without --force", path)
 	}
-	var open []string
-	for _, other := range ids {
-		if h == nil || !h.Completed(other) {
-			open = append(open, other)
-		}
-	}
+	open := slices.DeleteFunc(slices.Clone(ids), func(id string) bool { return h != nil && h.Completed(id) })
 	if len(open) == 0 {
 		return quoteIDs(ids), nil
 	}

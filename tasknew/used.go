@@ -1,6 +1,7 @@
 package tasknew
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -119,10 +120,7 @@ func (w *Writer) usedErrors(h *history, id string) []error {
 		errs = append(errs, fmt.Errorf("TASK_ID %s was already used: the task file at commit %s on %s has it; a new task needs a new ID", id, s.Commit, w.taskRef()))
 	}
 	if s, ok := h.InResult[id]; ok {
-		state := string(s.State)
-		if state == "" {
-			state = "not a valid result"
-		}
+		state := cmp.Or(string(s.State), "not a valid result")
 		errs = append(errs, fmt.Errorf("TASK_ID %s was already used: the result at commit %s on %s is for it (%s); a new task needs a new ID", id, s.Commit, w.resultRef(), state))
 	}
 	return errs

@@ -77,11 +77,7 @@ type InvalidError struct {
 func (e *InvalidError) Error() string {
 	probs := e.Errs.WrappedErrors()
 	var b strings.Builder
-	fmt.Fprintf(&b, "invalid task file (%d problem", len(probs))
-	if len(probs) != 1 {
-		b.WriteByte('s')
-	}
-	b.WriteString("):")
+	fmt.Fprintf(&b, "invalid task file (%d problem%s):", len(probs), pick(len(probs) != 1, "s", ""))
 	for _, p := range probs {
 		b.WriteString("\n  ")
 		b.WriteString(p.Error())

@@ -219,10 +219,7 @@ func (p *parser) scheduleChecks() {
 		pair(FieldSyncMode, FieldStartAt)
 	}
 	if _, d := p.lines[FieldCaptureDurationS]; (at || mode) && !d {
-		f := FieldStartAt
-		if !at {
-			f = FieldSyncMode
-		}
+		f := pick(at, FieldStartAt, FieldSyncMode)
 		p.conflict(f, fmt.Sprintf("%s needs %s: a scheduled capture's end is START_AT plus the task's own duration, the same on every node", quote(p.values[f]), FieldCaptureDurationS))
 	}
 }

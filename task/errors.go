@@ -61,8 +61,7 @@ func (e *fieldError) Error() string {
 		fmt.Fprintf(&b, "line %d: ", e.Line)
 	}
 	if e.Field != "" {
-		b.WriteString(quoteIfOdd(e.Field))
-		b.WriteString(": ")
+		b.WriteString(quoteIfOdd(e.Field) + ": ")
 	}
 	b.WriteString(e.Msg)
 	return b.String()
@@ -79,8 +78,7 @@ func (e *InvalidError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "invalid task file (%d problem%s):", len(probs), pick(len(probs) != 1, "s", ""))
 	for _, p := range probs {
-		b.WriteString("\n  ")
-		b.WriteString(p.Error())
+		b.WriteString("\n  " + p.Error())
 	}
 	return b.String()
 }

@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"rfhandoff/captureplan"
 	"rfhandoff/gate"
@@ -185,33 +184,27 @@ func checkTitle(v string) string {
 	if v == "" {
 		return "must not be empty"
 	}
-	n := utf8.RuneCountInString(v)
-	if n > maxTitleRunes {
-		return fmt.Sprintf("is %d characters long, over the limit of %d", n, maxTitleRunes)
+	runes := []rune(v)
+	if len(runes) > maxTitleRunes {
+		return fmt.Sprintf("is %d characters long, over the limit of %d", len(runes), maxTitleRunes)
 	}
 	var hidden []string
-	pos := 0
-	for _, r := range v {
-		pos++
+	for i, r := range runes {
 		if hiddentext.Hidden(r) {
-			hidden = append(hidden, fmt.Sprintf("%U at character %d", r, pos))
+			hidden = append(hidden, fmt.Sprintf("%U at character %d", r, i+1))
 		}
 	}
-	if len(hidden) > 0 {
-		return "holds characters a terminal does not show: " + listPositions(hidden)
+	switch n := len(hidden); {
+	case n > maxPositions:
+		return fmt.Sprintf("holds characters a terminal does not show: %s and %d more", strings.Join(hidden[:maxPositions], ", "), n-maxPositions)
+	case n > 0:
+		return "holds characters a terminal does not show: " + strings.Join(hidden, ", ")
 	}
 	return ""
 }
 
 // maxPositions bounds how many positions a message lists.
 const maxPositions = 10
-
-func listPositions(p []string) string {
-	if len(p) <= maxPositions {
-		return strings.Join(p, ", ")
-	}
-	return fmt.Sprintf("%s and %d more", strings.Join(p[:maxPositions], ", "), len(p)-maxPositions)
-}
 
 // ParseCaptureValue reads the value of one CAPTURE_* field as written
 // elsewhere than in a header (task new's flags) by the header's own rule;

@@ -36,7 +36,11 @@ func Parse(data []byte, opts Options) (*Task, error) {
 		p.add(&fieldError{Kind: kindNoHeader,
 			Msg: "no header: the file must start with KEY = VALUE lines for " + strings.Join(fields, ", ")})
 	} else {
-		p.missing()
+		for _, f := range fields {
+			if _, ok := p.lines[f]; !ok {
+				p.add(&fieldError{Kind: kindMissing, Field: f, Msg: "missing"})
+			}
+		}
 		p.crossChecks()
 	}
 	if len(p.probs) > 0 {
@@ -91,11 +95,8 @@ func scanHeader(data []byte, line func(n int, ln []byte, key, value string, ok, 
 	rest := bytes.TrimPrefix(data, bom)
 	inHeader := false
 	for n := 1; len(rest) > 0; n++ {
-		ln := rest
-		rest = nil
-		if i := bytes.IndexByte(ln, '\n'); i >= 0 {
-			ln, rest = ln[:i], ln[i+1:]
-		}
+		var ln []byte
+		ln, rest, _ = bytes.Cut(rest, []byte("\n"))
 		ln = bytes.TrimSuffix(ln, []byte("\r"))
 		if len(bytes.Trim(ln, " \t")) == 0 {
 			if inHeader {
@@ -147,14 +148,6 @@ func (p *parser) field(n int, key, value string, ln []byte) {
 		return
 	}
 	p.valid[key] = true
-}
-
-func (p *parser) missing() {
-	for _, f := range fields {
-		if _, ok := p.lines[f]; !ok {
-			p.add(&fieldError{Kind: kindMissing, Field: f, Msg: "missing"})
-		}
-	}
 }
 
 // crossChecks applies the rules between fields. flags whose values were
@@ -229,11 +222,8 @@ func (p *parser) scheduleChecks() {
 // anything else is not a field line at all.
 func splitField(s string) (key, value string, ok bool) {
 	k, v, found := strings.Cut(s, "=")
-	if !found {
-		return "", "", false
-	}
 	k = strings.Trim(k, " \t")
-	if k == "" {
+	if !found || k == "" {
 		return "", "", false
 	}
 	for i, r := range k {

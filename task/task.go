@@ -56,7 +56,7 @@ type Task struct {
 	SHA256 string
 }
 
-// flags returns the fields the risk derivation looks at.
+// Flags returns the fields the risk derivation looks at.
 func (t *Task) Flags() gate.Flags {
 	return gate.Flags{
 		HardwareAccess: t.HardwareAccess,

@@ -2,7 +2,6 @@ package task
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -56,12 +55,8 @@ func Build(s Spec, opts Options) ([]byte, *Task, error) {
 	data, probs := render(s)
 	t, err := Parse(data, opts)
 	if err != nil {
-		var inv *InvalidError
-		if !errors.As(err, &inv) {
-			return nil, nil, err
-		}
 		rendered := probs
-		for _, p := range inv.Problems() {
+		for _, p := range err.(*InvalidError).Problems() { // Parse's only error
 			// A value that could not be rendered was written empty; the
 			// parser's complaint about that would only repeat the reason.
 			if !slices.ContainsFunc(rendered, func(r *fieldError) bool { return r.Field == p.Field }) {

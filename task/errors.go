@@ -60,8 +60,12 @@ func (e *fieldError) Error() string {
 	if e.Line > 0 {
 		fmt.Fprintf(&b, "line %d: ", e.Line)
 	}
-	if e.Field != "" {
-		b.WriteString(quoteIfOdd(e.Field) + ": ")
+	switch {
+	case strings.ContainsFunc(e.Field, func(r rune) bool { return !nameRune(r, true) }):
+		// Not a plain field name (invalid UTF-8 decodes as U+FFFD).
+		b.WriteString(quote(e.Field) + ": ")
+	case e.Field != "":
+		b.WriteString(e.Field + ": ")
 	}
 	b.WriteString(e.Msg)
 	return b.String()
@@ -114,26 +118,15 @@ const maxQuoted = 60
 // invalid bytes and bidi overrides show as escapes) and cut to maxQuoted
 // runes. The hidden characters Go counts as printable (variation
 // selectors, Hangul fillers) are escaped by hiddentext.SanitizeLine as well.
-func quote(s string) string { return hiddentext.SanitizeLine(goQuote(s)) }
-
-func goQuote(s string) string {
+func quote(s string) string {
 	n := 0
 	for i := range s {
 		if n == maxQuoted {
-			return strconv.Quote(s[:i]) + "..."
+			return hiddentext.SanitizeLine(strconv.Quote(s[:i]) + "...")
 		}
 		n++
 	}
-	return strconv.Quote(s)
-}
-
-// quoteIfOdd leaves a plain field name alone and quotes anything else
-// (invalid UTF-8 included: it decodes as U+FFFD).
-func quoteIfOdd(s string) string {
-	if strings.ContainsFunc(s, func(r rune) bool { return !nameRune(r, true) }) {
-		return quote(s)
-	}
-	return s
+	return hiddentext.SanitizeLine(strconv.Quote(s))
 }
 
 // nameRune reports whether r may be in a field name: an ASCII letter, or

@@ -147,15 +147,11 @@ func matching(ok func(string) bool, msg string) func(string, Options) string {
 
 // integer is a field holding a whole number from lo to hi written as
 // plain decimal digits: no sign, no leading zero, no separator, no unit.
-// Eighteen digits at most keep ParseInt from overflowing.
+// ParseInt takes a sign and leading zeros, so the first digit is checked.
 func integer(field func(*Task) *int64, lo, hi int64, what string) setter {
 	return func(t *Task, v string, _ Options) string {
-		var n int64
-		err := strconv.ErrSyntax
-		if v != "" && len(v) <= 18 && v[0] >= '1' && v[0] <= '9' {
-			n, err = strconv.ParseInt(v, 10, 64)
-		}
-		if err != nil || n < lo || n > hi {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || v[0] < '1' || v[0] > '9' || n < lo || n > hi {
 			return fmt.Sprintf("must be a whole number from %d to %d (%s) in plain digits", lo, hi, what)
 		}
 		*field(t) = n

@@ -31,7 +31,7 @@ func Parse(data []byte, opts Options) (*Task, error) {
 
 	p := parser{opts: opts, lines: map[string]int{}, valid: map[string]bool{}, values: map[string]string{}}
 	p.t.SHA256 = Digest(data)
-	body := p.header(data)
+	body := scanHeader(data, p.line)
 	if len(p.lines) == 0 {
 		p.add(&fieldError{Kind: kindNoHeader,
 			Msg: "no header: the file must start with KEY = VALUE lines for " + strings.Join(fields, ", ")})
@@ -57,6 +57,9 @@ type parser struct {
 	valid  map[string]bool   // known field -> its value passed its rule
 	values map[string]string // known field -> its value as written
 	probs  []*fieldError
+	// preReported is set once text before the header is reported: only the
+	// first such line is.
+	preReported bool
 }
 
 func (p *parser) add(e *fieldError) { p.probs = append(p.probs, e) }
@@ -67,24 +70,21 @@ func (p *parser) conflict(field, msg string) {
 	p.add(&fieldError{Kind: kindConflict, Line: p.lines[field], Field: field, Value: p.values[field], Msg: msg})
 }
 
-// header consumes the header lines and returns the rest of the file.
-func (p *parser) header(data []byte) []byte {
-	preReported := false
-	return scanHeader(data, func(n int, ln []byte, key, value string, ok, inHeader bool) {
-		switch {
-		case !inHeader:
-			if !preReported {
-				p.add(&fieldError{Kind: kindPreHeader, Line: n, Value: string(ln),
-					Msg: fmt.Sprintf("text before the first field: %s; the file must start with the KEY = VALUE header", quote(string(ln)))})
-				preReported = true
-			}
-		case !ok:
-			p.add(&fieldError{Kind: kindMalformed, Line: n, Value: string(ln),
-				Msg: fmt.Sprintf("not a KEY = VALUE line: %s", quote(string(ln)))})
-		default:
-			p.field(n, key, value, ln)
+// line takes one line scanHeader found.
+func (p *parser) line(n int, ln []byte, key, value string, ok, inHeader bool) {
+	switch {
+	case !inHeader:
+		if !p.preReported {
+			p.add(&fieldError{Kind: kindPreHeader, Line: n, Value: string(ln),
+				Msg: fmt.Sprintf("text before the first field: %s; the file must start with the KEY = VALUE header", quote(string(ln)))})
+			p.preReported = true
 		}
-	})
+	case !ok:
+		p.add(&fieldError{Kind: kindMalformed, Line: n, Value: string(ln),
+			Msg: fmt.Sprintf("not a KEY = VALUE line: %s", quote(string(ln)))})
+	default:
+		p.field(n, key, value, ln)
+	}
 }
 
 // scanHeader walks the header as Parse describes it, for Parse and PeekIDs
@@ -126,11 +126,9 @@ func (p *parser) field(n int, key, value string, ln []byte) {
 	}
 	set, known := setters[key]
 	if !known {
-		msg := "unknown field"
-		if _, ok := setters[strings.ToUpper(key)]; ok {
-			msg += "; field names are upper case"
-		}
-		p.add(&fieldError{Kind: kindUnknown, Line: n, Field: key, Value: value, Msg: msg})
+		_, upper := setters[strings.ToUpper(key)]
+		p.add(&fieldError{Kind: kindUnknown, Line: n, Field: key, Value: value,
+			Msg: "unknown field" + pick(upper, "; field names are upper case", "")})
 		return
 	}
 	if first, dup := p.lines[key]; dup {

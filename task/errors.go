@@ -1,6 +1,7 @@
 package task
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"strconv"
@@ -37,12 +38,7 @@ var kindNames = map[Kind]string{
 	kindInvalid: "invalid value", kindConflict: "conflicting fields",
 }
 
-func (k Kind) String() string {
-	if s, ok := kindNames[k]; ok {
-		return s
-	}
-	return "Kind(" + strconv.Itoa(int(k)) + ")"
-}
+func (k Kind) String() string { return cmp.Or(kindNames[k], "Kind("+strconv.Itoa(int(k))+")") }
 
 // fieldError is one reason a task file is rejected. Its message never holds
 // a raw control character: values are quoted, so printing it to a terminal is

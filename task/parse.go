@@ -200,17 +200,11 @@ func (p *parser) crossChecks() {
 func (p *parser) scheduleChecks() {
 	_, at := p.lines[FieldStartAt]
 	_, mode := p.lines[FieldSyncMode]
-	pair := func(have, missing string) {
-		p.conflict(have, fmt.Sprintf("%s needs %s too: a scheduled capture names both its start and how the receivers start on it (or neither)", quote(p.values[have]), missing))
-	}
-	switch {
-	case at && !mode:
-		pair(FieldStartAt, FieldSyncMode)
-	case mode && !at:
-		pair(FieldSyncMode, FieldStartAt)
+	f := pick(at, FieldStartAt, FieldSyncMode) // the one given, if either is
+	if at != mode {
+		p.conflict(f, fmt.Sprintf("%s needs %s too: a scheduled capture names both its start and how the receivers start on it (or neither)", quote(p.values[f]), pick(at, FieldSyncMode, FieldStartAt)))
 	}
 	if _, d := p.lines[FieldCaptureDurationS]; (at || mode) && !d {
-		f := pick(at, FieldStartAt, FieldSyncMode)
 		p.conflict(f, fmt.Sprintf("%s needs %s: a scheduled capture's end is START_AT plus the task's own duration, the same on every node", quote(p.values[f]), FieldCaptureDurationS))
 	}
 }

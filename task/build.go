@@ -2,6 +2,7 @@ package task
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -55,8 +56,12 @@ func Build(s Spec, opts Options) ([]byte, *Task, error) {
 	data, probs := render(s)
 	t, err := Parse(data, opts)
 	if err != nil {
+		var ie *InvalidError
+		if !errors.As(err, &ie) {
+			return nil, nil, err
+		}
 		rendered := probs
-		for _, p := range err.(*InvalidError).Problems() { // Parse's only error
+		for _, p := range ie.Problems() {
 			// A value that could not be rendered was written empty; the
 			// parser's complaint about that would only repeat the reason.
 			if !slices.ContainsFunc(rendered, func(r *fieldError) bool { return r.Field == p.Field }) {

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
+	"text/tabwriter"
 	"time"
 
 	"rfhandoff/config"
@@ -12,11 +14,8 @@ import (
 	"rfhandoff/exec"
 	"rfhandoff/gate"
 	"rfhandoff/gate/txgate"
-	"rfhandoff/gitcli"
 	"rfhandoff/notify"
 	"rfhandoff/prompt"
-	"rfhandoff/result"
-	"rfhandoff/resultfetch"
 	"rfhandoff/task"
 )
 
@@ -30,49 +29,108 @@ func DescribeTX(p TXParams) string {
 	return s
 }
 
-// authorize shows a READY result that passed every check, asks for the
-// phrase and, after the exact phrase, re-checks everything against a
-// fresh fetch before writing the record. Every way it does not end in a
-// record is reported; only a cancelled ctx is returned.
-//
-// cur is the current task the result was checked against (its TASK_ID is
-// the result's); a notification names its title and risk level.
-func (w *Watcher) authorize(ctx context.Context, snap resultfetch.Snapshot, r *result.Result, cur *task.Task, signer *gitcli.Signature) error {
-	taskID := cur.ID
-	deadline := txgate.ReadyUntil(r, w.Policy.ForTask(cur.Capture.DurationS), 0)
+// authorize shows the READYs vs of task cur that passed every check (one
+// result, or every node of its RX_NODES), asks for the phrase once and,
+// after the exact phrase, re-checks every one against a fresh fetch before
+// writing the one record that binds them. Every way it does not end in a
+// record is reported; only a cancelled ctx is returned. A notification
+// names cur's title and risk level.
+func (w *Watcher) authorize(ctx context.Context, cur *task.Task, vs []*nodeView) error {
+	deadline, first := w.nodesUntil(cur, vs, 0)
 	params := ParamsOf(w.Policy)
-	shown := []NodeBinding{{ResultBranch: w.Policy.Repo.ResultBranch, ResultCommit: snap.Commit,
-		ResultSHA256: snap.Digest, ResultSigner: resultfetch.Fingerprint(signer)}}
-	o := offerOf(taskID, shown)
-	o.base.Simulated = r.Simulated
+	shown := bindingsOf(vs)
+	o := offerOf(cur.ID, shown)
+	var simulated []string
+	for _, v := range vs {
+		if v.r.Simulated {
+			simulated = append(simulated, v.node.Name)
+		}
+	}
+	o.base.Simulated = len(simulated) > 0
 	if !w.offered(o, deadline) {
 		return nil
 	}
-	signed := ""
-	if signer != nil {
-		signed = "signed by " + signer.String() + " (good signature, listed in trust.result_signers)\n"
+	w.showOffer(cur, vs, first, simulated, deadline, params)
+	// A single receiver's offer stands until the prompt ends; the nodes'
+	// is withdrawn when a branch moves.
+	what, ask, why, stop := "", ctx, func() string { return "" }, func() {}
+	if first.node.Name != "" {
+		what = fmt.Sprintf(" for %d nodes", len(vs))
+		var withdraw context.CancelFunc
+		var watched <-chan struct{}
+		ask, withdraw = context.WithCancel(ctx)
+		why, watched = w.watchOffer(ask, withdraw, vs)
+		stop = func() {
+			withdraw()
+			<-watched
+		}
 	}
-	schedule := ""
-	if !cur.Capture.StartAt.IsZero() {
-		sync, bound := alignmentCells(r.Alignment)
-		schedule = fmt.Sprintf("START_AT %s: %s, bound %s, aligned\n", cur.Capture.StartAt.UTC().Format(time.RFC3339), sync, bound)
-	}
-	w.rep.printf("READY result for task %s awaiting authorization\n"+simulatedLine(r.Simulated)+
-		"result branch commit %s, RX_RESULT.json sha256 %s\n"+signed+schedule+
-		"capture started %s, ends %s (%s left); %d Hz at %d samples/s\n"+
-		"authorizing allows `rfhandoff tx execute` to run once: %s\n"+
-		"the prompt expires at %s",
-		taskID, snap.Commit, snap.Digest,
-		r.CaptureStartedAt.Format(time.RFC3339), txgate.CaptureEnd(r).Format(time.RFC3339),
-		txgate.Remaining(r, w.now()).Truncate(time.Second), r.FrequencyHz, r.SampleRateHz,
-		DescribeTX(params), deadline.Local().Format(time.RFC3339))
-
-	if !w.askPhrase(ctx, cur, deadline, o, nil) {
+	ok := w.askPhrase(ask, cur, deadline, o, why)
+	stop()
+	if !ok {
 		return ctx.Err()
 	}
-
 	rec, err := w.recheck(ctx, cur, shown, params)
-	return w.record(ctx, o, rec, err, "")
+	return w.record(ctx, o, rec, err, what)
+}
+
+// showOffer prints the offer of vs: one result with its commit, digest,
+// signer and times, or the table of every node's READY.
+func (w *Watcher) showOffer(cur *task.Task, vs []*nodeView, first *nodeView, simulated []string, deadline time.Time, params TXParams) {
+	scheduled := !cur.Capture.StartAt.IsZero()
+	if first.node.Name == "" {
+		r, signed, schedule := first.r, "", ""
+		if first.signer != nil {
+			signed = "signed by " + first.signer.String() + " (good signature, listed in trust.result_signers)\n"
+		}
+		if scheduled {
+			sync, bound := alignmentCells(r.Alignment)
+			schedule = fmt.Sprintf("START_AT %s: %s, bound %s, aligned\n", cur.Capture.StartAt.UTC().Format(time.RFC3339), sync, bound)
+		}
+		w.rep.printf("READY result for task %s awaiting authorization\n"+simulatedLine(r.Simulated)+
+			"result branch commit %s, RX_RESULT.json sha256 %s\n"+signed+schedule+
+			"capture started %s, ends %s (%s left); %d Hz at %d samples/s\n"+
+			"authorizing allows `rfhandoff tx execute` to run once: %s\n"+
+			"the prompt expires at %s",
+			cur.ID, first.commit, first.snap.Digest,
+			r.CaptureStartedAt.Format(time.RFC3339), txgate.CaptureEnd(r).Format(time.RFC3339),
+			txgate.Remaining(r, w.now()).Truncate(time.Second), r.FrequencyHz, r.SampleRateHz,
+			DescribeTX(params), deadline.Local().Format(time.RFC3339))
+		return
+	}
+	var b strings.Builder
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	head := "node\tsigner\tcommit\tpublished\tstarted\ttime left\tcommon clock"
+	if scheduled {
+		head += "\tsync\tbound"
+	}
+	fmt.Fprintln(tw, head)
+	now := w.now()
+	for _, v := range vs {
+		signer := "-"
+		if v.signer != nil {
+			signer = v.signer.String()
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%v", v.node.Name, signer, short(v.commit),
+			v.r.PublishedAt.Format(time.RFC3339), v.r.CaptureStartedAt.Format(time.RFC3339),
+			txgate.Remaining(v.r, now).Truncate(time.Second), v.r.CommonClockVerified)
+		if scheduled {
+			sync, bound := alignmentCells(v.r.Alignment)
+			fmt.Fprintf(tw, "\t%s\t%s", sync, bound)
+		}
+		fmt.Fprintln(tw)
+	}
+	tw.Flush()
+	sim := ""
+	if len(simulated) > 0 {
+		sim = simulatedLine(true) + "simulated receivers: " + strings.Join(simulated, ", ") + "\n"
+	}
+	w.rep.printf("READY results from every node of task %s awaiting authorization (one phrase for all %d)\n"+sim+"%s"+
+		"the window is the intersection: it closes with %s's; %d Hz at %d samples/s\n"+
+		"authorizing allows `rfhandoff tx execute` to run once: %s\n"+
+		"the prompt expires at %s",
+		cur.ID, len(vs), b.String(), first.node.Name, vs[0].r.FrequencyHz, vs[0].r.SampleRateHz,
+		DescribeTX(params), deadline.Local().Format(time.RFC3339))
 }
 
 // simulatedLine is the offer's line about a simulated receiver ("" for a
@@ -98,12 +156,18 @@ func (w *Watcher) offered(o offer, deadline time.Time) bool {
 	return true
 }
 
-// ended records why an offer ended without a record; a failure to record
-// it is reported (nothing was authorized either way).
-func (w *Watcher) ended(o offer, reason string) {
+// ended records why an offer ended without a record, then reports it
+// (format, args; nothing when format is ""); a failure to record it is
+// reported too (nothing was authorized either way). It returns false, the
+// offer's answer.
+func (w *Watcher) ended(o offer, reason, format string, args ...any) bool {
 	if err := Decide(w.Audit, o.line(exec.DecisionOfferEnded, reason)); err != nil {
 		w.rep.printf("warning: %v", err)
 	}
+	if format != "" {
+		w.rep.printf(format, args...)
+	}
+	return false
 }
 
 // record ends an authorization after the phrase: the re-check's verdict,
@@ -112,12 +176,11 @@ func (w *Watcher) ended(o offer, reason string) {
 func (w *Watcher) record(ctx context.Context, o offer, rec Record, recheckErr error, what string) error {
 	w.resolved = false // the re-check fetched the tracking refs itself
 	if ctx.Err() != nil {
-		w.ended(o, "stopped during the re-check")
+		w.ended(o, "stopped during the re-check", "")
 		return ctx.Err()
 	}
 	if recheckErr != nil {
-		w.ended(o, "blocked after the phrase: "+recheckErr.Error())
-		w.rep.printf("BLOCKED after the phrase, nothing authorized: %v", recheckErr)
+		w.ended(o, "blocked after the phrase: "+recheckErr.Error(), "BLOCKED after the phrase, nothing authorized: %v", recheckErr)
 		return nil
 	}
 	// The record's line before the record: no line, no record.
@@ -131,8 +194,7 @@ func (w *Watcher) record(ctx context.Context, o offer, rec Record, recheckErr er
 	}
 	path, err := w.store.Create(rec)
 	if err != nil {
-		w.ended(o, "the record could not be written: "+err.Error())
-		w.rep.printf("could not write the authorization record (%v): nothing authorized", err)
+		w.ended(o, "the record could not be written: "+err.Error(), "could not write the authorization record (%v): nothing authorized", err)
 		return nil
 	}
 	now := w.now()
@@ -159,9 +221,8 @@ func (w *Watcher) nextCommand(name string, now time.Time) string {
 // askPhrase asks for the phrase until deadline and reports true for the
 // exact phrase; a wrong one is asked again, PhraseTries in all, while the
 // offer stands. Every phrase typed and every other end is on record and
-// reported (a cancelled ctx is the caller's to return). withdrawn, when
-// set, says why ctx was cancelled to withdraw the offer ("" when it was
-// not).
+// reported (a cancelled ctx is the caller's to return). withdrawn says
+// why ctx was cancelled to withdraw the offer ("" when it was not).
 func (w *Watcher) askPhrase(ctx context.Context, cur *task.Task, deadline time.Time, o offer, withdrawn func() string) bool {
 	what := o.what
 	open := w.OpenAsker
@@ -171,36 +232,25 @@ func (w *Watcher) askPhrase(ctx context.Context, cur *task.Task, deadline time.T
 	asker, err := open()
 	if err != nil {
 		if errors.Is(err, prompt.ErrNoTerminal) {
-			w.ended(o, "no terminal")
-			w.rep.printf("%s awaits authorization, but there is no terminal here (%v): nothing authorized; run tx watch in a terminal",
-				what, err)
-			return false
+			return w.ended(o, "no terminal",
+				"%s awaits authorization, but there is no terminal here (%v): nothing authorized; run tx watch in a terminal", what, err)
 		}
-		w.ended(o, "the terminal could not be opened: "+err.Error())
-		w.rep.printf("cannot ask for the phrase (%v): nothing authorized", err)
-		return false
+		return w.ended(o, "the terminal could not be opened: "+err.Error(), "cannot ask for the phrase (%v): nothing authorized", err)
 	}
 	defer asker.Close()
 	w.Notify.Notify(notify.AuthorizationNeeded(notify.FromTask(cur), int(deadline.Sub(w.now()).Seconds())))
 	for try := 1; ; try++ {
 		ok, err := asker.Phrase(ctx, gate.TXPhrase, deadline)
 		switch {
-		case ctx.Err() != nil && withdrawn != nil && withdrawn() != "":
-			w.ended(o, "withdrawn at the prompt: "+withdrawn())
-			w.rep.printf("the offer of %s was withdrawn at the prompt (%s): nothing authorized", what, withdrawn())
-			return false
+		case ctx.Err() != nil && withdrawn() != "":
+			return w.ended(o, "withdrawn at the prompt: "+withdrawn(),
+				"the offer of %s was withdrawn at the prompt (%s): nothing authorized", what, withdrawn())
 		case ctx.Err() != nil:
-			w.ended(o, "stopped at the prompt")
-			w.rep.printf("stopped at the prompt: nothing authorized")
-			return false
+			return w.ended(o, "stopped at the prompt", "stopped at the prompt: nothing authorized")
 		case errors.Is(err, prompt.ErrExpired):
-			w.ended(o, "the prompt expired")
-			w.rep.printf("the prompt for %s expired: nothing authorized", what)
-			return false
+			return w.ended(o, "the prompt expired", "the prompt for %s expired: nothing authorized", what)
 		case err != nil:
-			w.ended(o, "the prompt failed: "+err.Error())
-			w.rep.printf("the prompt failed (%v): nothing authorized", err)
-			return false
+			return w.ended(o, "the prompt failed: "+err.Error(), "the prompt failed (%v): nothing authorized", err)
 		case !ok:
 			left := PhraseTries - try
 			d := o.line(exec.DecisionPhraseRefused, "wrong phrase")
@@ -210,9 +260,8 @@ func (w *Watcher) askPhrase(ctx context.Context, cur *task.Task, deadline time.T
 				return false
 			}
 			if left == 0 {
-				w.ended(o, fmt.Sprintf("wrong phrase %d times", PhraseTries))
-				w.rep.printf("wrong phrase for %s, %d times: nothing authorized, and it is not offered again", what, PhraseTries)
-				return false
+				return w.ended(o, fmt.Sprintf("wrong phrase %d times", PhraseTries),
+					"wrong phrase for %s, %d times: nothing authorized, and it is not offered again", what, PhraseTries)
 			}
 			w.rep.printf("wrong phrase for %s: %d of %d tries left, asking again (the prompt expires at %s)",
 				what, left, PhraseTries, deadline.Local().Format("15:04:05"))

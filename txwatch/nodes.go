@@ -7,7 +7,6 @@ import (
 	"os"
 	"strings"
 	"sync"
-	"text/tabwriter"
 	"time"
 
 	"rfhandoff/config"
@@ -76,6 +75,7 @@ func readNode(ctx context.Context, src resultfetch.Source, commit string, now ti
 	if src.Node.Name != "" {
 		of = " of node " + src.Node.Name
 	}
+	v.node.ResultBranch = src.Branch() // the single receiver's too (bindingsOf)
 	snap, err := src.ReadResult(ctx, commit)
 	switch {
 	case errors.Is(err, gitcli.ErrUnreadableFile):
@@ -230,7 +230,7 @@ func (w *Watcher) judgeNodes(ctx context.Context) error {
 		delete(w.st.ShownResultDigests, set)
 		return err
 	}
-	return w.authorizeNodes(ctx, cur, ready)
+	return w.authorize(ctx, cur, ready)
 }
 
 // judgeReady is every check of v, a receiver's result, as the current
@@ -270,70 +270,6 @@ func (w *Watcher) nodesUntil(cur *task.Task, vs []*nodeView, extra time.Duration
 		}
 	}
 	return until, who
-}
-
-// authorizeNodes shows the table of every node's READY, asks for the
-// phrase once and, after it, re-checks every node against a fresh fetch
-// before writing the one record that binds the set.
-func (w *Watcher) authorizeNodes(ctx context.Context, cur *task.Task, vs []*nodeView) error {
-	now := w.now()
-	deadline, first := w.nodesUntil(cur, vs, 0)
-	params := ParamsOf(w.Policy)
-	shown := bindingsOf(vs)
-	o := offerOf(cur.ID, shown)
-	var simulated []string
-	for _, v := range vs {
-		if v.r.Simulated {
-			simulated = append(simulated, v.node.Name)
-		}
-	}
-	o.base.Simulated = len(simulated) > 0
-	if !w.offered(o, deadline) {
-		return nil
-	}
-	var b strings.Builder
-	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-	scheduled := !cur.Capture.StartAt.IsZero()
-	head := "node\tsigner\tcommit\tpublished\tstarted\ttime left\tcommon clock"
-	if scheduled {
-		head += "\tsync\tbound"
-	}
-	fmt.Fprintln(tw, head)
-	for _, v := range vs {
-		signer := "-"
-		if v.signer != nil {
-			signer = v.signer.String()
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%v", v.node.Name, signer, short(v.commit),
-			v.r.PublishedAt.Format(time.RFC3339), v.r.CaptureStartedAt.Format(time.RFC3339),
-			txgate.Remaining(v.r, now).Truncate(time.Second), v.r.CommonClockVerified)
-		if scheduled {
-			sync, bound := alignmentCells(v.r.Alignment)
-			fmt.Fprintf(tw, "\t%s\t%s", sync, bound)
-		}
-		fmt.Fprintln(tw)
-	}
-	tw.Flush()
-	sim := ""
-	if len(simulated) > 0 {
-		sim = simulatedLine(true) + "simulated receivers: " + strings.Join(simulated, ", ") + "\n"
-	}
-	w.rep.printf("READY results from every node of task %s awaiting authorization (one phrase for all %d)\n"+sim+"%s"+
-		"the window is the intersection: it closes with %s's; %d Hz at %d samples/s\n"+
-		"authorizing allows `rfhandoff tx execute` to run once: %s\n"+
-		"the prompt expires at %s",
-		cur.ID, len(vs), b.String(), first.node.Name, vs[0].r.FrequencyHz, vs[0].r.SampleRateHz,
-		DescribeTX(params), deadline.Local().Format(time.RFC3339))
-	prompt, withdraw := context.WithCancel(ctx)
-	why, watched := w.watchOffer(prompt, withdraw, vs)
-	ok := w.askPhrase(prompt, cur, deadline, o, why)
-	withdraw()
-	<-watched
-	if !ok {
-		return ctx.Err()
-	}
-	rec, err := w.recheck(ctx, cur, shown, params)
-	return w.record(ctx, o, rec, err, fmt.Sprintf(" for %d nodes", len(vs)))
 }
 
 // alignmentCells are a scheduled READY's sync and bound as the offer

@@ -252,7 +252,7 @@ func (w *Watcher) poll(ctx context.Context) error {
 		w.rep.once("tip:"+commit, "result at commit %s refused, not offered for authorization (no valid result on the result branch now):\n%v", short(commit), errors.Unwrap(v.bad))
 		return w.remember(commit)
 	}
-	snap, signer := v.snap, v.signer
+	snap := v.snap
 	if w.st.Shown(snap.Digest) {
 		return w.remember(commit)
 	}
@@ -298,7 +298,7 @@ func (w *Watcher) poll(ctx context.Context) error {
 			short(snap.Digest), short(commit), checkErr)
 		return nil
 	}
-	return w.authorize(ctx, snap, r, cur, signer)
+	return w.authorize(ctx, cur, []*nodeView{v})
 }
 
 // clockAllows asks w.Clock before what is offered; a refusal is said once

@@ -83,3 +83,14 @@ func (e *nodeEnv) records(t *testing.T) []Record {
 func statePath(pol config.Policy) string {
 	return filepath.Join(pol.StatePath(), "tx_agent_state.json")
 }
+
+// Keys lists the key of every problem in report order.
+func (e *invalidRecordError) Keys() []string {
+	out := make([]string, 0, len(e.Errs))
+	for _, err := range e.Errs {
+		if fe, ok := err.(*recordFieldError); ok {
+			out = append(out, fe.Key)
+		}
+	}
+	return out
+}

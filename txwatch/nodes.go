@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -262,14 +263,9 @@ func bindingsOf(vs []*nodeView) []NodeBinding {
 // ReadyUntil, and the receiver it belongs to.
 func (w *Watcher) nodesUntil(cur *task.Task, vs []*nodeView, extra time.Duration) (time.Time, *nodeView) {
 	pol := w.Policy.ForTask(cur.Capture.DurationS)
-	var until time.Time
-	var who *nodeView
-	for _, v := range vs {
-		if u := txgate.ReadyUntil(v.r, pol, extra); until.IsZero() || u.Before(until) {
-			until, who = u, v
-		}
-	}
-	return until, who
+	until := func(v *nodeView) time.Time { return txgate.ReadyUntil(v.r, pol, extra) }
+	who := slices.MinFunc(vs, func(a, b *nodeView) int { return until(a).Compare(until(b)) })
+	return until(who), who
 }
 
 // alignmentCells are a scheduled READY's sync and bound as the offer
@@ -341,12 +337,8 @@ func (w *Watcher) recheck(ctx context.Context, cur *task.Task, shown []NodeBindi
 		return Record{}, fmt.Errorf("remaining-time: the record would expire at once: %s of capture left%s is not enough for the transmission (%d s) plus min_remaining_s (%d s) within the publication age limit",
 			txgate.Remaining(first.r, now).Truncate(time.Second), who, params.DurationS, w.Policy.Limits.MinRemainingS)
 	}
-	captureEnds := txgate.CaptureEnd(vs[0].r)
-	for _, v := range vs[1:] {
-		if e := txgate.CaptureEnd(v.r); e.Before(captureEnds) {
-			captureEnds = e
-		}
-	}
+	ends := func(v *nodeView) time.Time { return txgate.CaptureEnd(v.r) }
+	captureEnds := ends(slices.MinFunc(vs, func(a, b *nodeView) int { return ends(a).Compare(ends(b)) }))
 	return NewRecord(cur.ID, shown, captureEnds, now, expires, params), nil
 }
 

@@ -2,7 +2,7 @@ package txwatch
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 )
@@ -29,11 +29,9 @@ func (s Store) Pick(now time.Time) (string, error) {
 			expired = append(expired, rs)
 		}
 	}
-	byExpiry := func(rs []RecordStatus) {
-		sort.Slice(rs, func(i, j int) bool { return rs[i].Record.ExpiresAt.Before(rs[j].Record.ExpiresAt) })
-	}
-	byExpiry(usable)
-	byExpiry(expired)
+	byExpiry := func(a, b RecordStatus) int { return a.Record.ExpiresAt.Compare(b.Record.ExpiresAt) }
+	slices.SortFunc(usable, byExpiry)
+	slices.SortFunc(expired, byExpiry)
 	switch {
 	case len(usable) == 1:
 		return usable[0].Name, nil

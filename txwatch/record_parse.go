@@ -1,13 +1,12 @@
 package txwatch
 
 import (
+	"cmp"
 	"fmt"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
-
-	"github.com/hashicorp/go-multierror"
 
 	"rfhandoff/config"
 	"rfhandoff/gitcli/gitname"
@@ -34,51 +33,36 @@ func (e *recordFieldError) Error() string {
 // problem found (each a *recordFieldError).
 type invalidRecordError struct {
 	Source string // the file, when known
-	Errs   *multierror.Error
+	Errs   []error
 }
 
 func (e *invalidRecordError) Error() string {
-	src := e.Source
-	if src == "" {
-		src = "authorization record"
+	src := cmp.Or(e.Source, "authorization record")
+	if len(e.Errs) == 1 {
+		return fmt.Sprintf("%s is invalid: %v", src, e.Errs[0])
 	}
 	var b strings.Builder
-	if n := len(e.Errs.Errors); n == 1 {
-		fmt.Fprintf(&b, "%s is invalid: %v", src, e.Errs.Errors[0])
-		return b.String()
-	}
-	fmt.Fprintf(&b, "%s is invalid (%d problems):", src, len(e.Errs.Errors))
-	for _, err := range e.Errs.Errors {
+	fmt.Fprintf(&b, "%s is invalid (%d problems):", src, len(e.Errs))
+	for _, err := range e.Errs {
 		b.WriteString("\n  - " + err.Error())
 	}
 	return b.String()
 }
 
 // Unwrap lets errors.As reach each *recordFieldError.
-func (e *invalidRecordError) Unwrap() []error { return e.Errs.Errors }
+func (e *invalidRecordError) Unwrap() []error { return e.Errs }
 
-// Keys lists the key of every problem in report order.
-func (e *invalidRecordError) Keys() []string {
-	out := make([]string, 0, len(e.Errs.Errors))
-	for _, err := range e.Errs.Errors {
-		if fe, ok := err.(*recordFieldError); ok {
-			out = append(out, fe.Key)
-		}
-	}
-	return out
-}
-
-type recProblems struct{ errs *multierror.Error }
+type recProblems []error
 
 func (p *recProblems) add(key, format string, args ...any) {
-	p.errs = multierror.Append(p.errs, &recordFieldError{Key: key, Reason: fmt.Sprintf(format, args...)})
+	*p = append(*p, &recordFieldError{Key: key, Reason: fmt.Sprintf(format, args...)})
 }
 
-func (p *recProblems) err() error {
-	if p.errs == nil {
+func (p recProblems) err() error {
+	if len(p) == 0 {
 		return nil
 	}
-	return &invalidRecordError{Errs: p.errs}
+	return &invalidRecordError{Errs: p}
 }
 
 // recordTime words what a record's times must be (PROTOCOL#main-pc).
@@ -98,19 +82,11 @@ var recordFields = []strictjson.Field[Record]{
 	}},
 	{Key: "task_id", Check: func(r *Record, v jvalue) string { return strictjson.Match(v, ident.TaskID, "a TASK_ID", &r.TaskID) }},
 	{Key: "result_branch", Check: func(r *Record, v jvalue) string { return jBranch(v, &r.ResultBranch) }},
-	{Key: "result_commit", Check: func(r *Record, v jvalue) string {
-		return strictjson.Match(v, ident.Commit, "40 lowercase hex digits (a commit ID)", &r.ResultCommit)
-	}},
-	{Key: "result_sha256", Check: func(r *Record, v jvalue) string {
-		return strictjson.Match(v, ident.SHA256, "64 lowercase hex digits (a SHA-256)", &r.ResultSHA256)
-	}},
-	{Key: "capture_ends_at", Check: func(r *Record, v jvalue) string {
-		return strictjson.Time(v, ident.Timestamp, recordTime, &r.CaptureEndsAt)
-	}},
-	{Key: "authorized_at", Check: func(r *Record, v jvalue) string {
-		return strictjson.Time(v, ident.Timestamp, recordTime, &r.AuthorizedAt)
-	}},
-	{Key: "expires_at", Check: func(r *Record, v jvalue) string { return strictjson.Time(v, ident.Timestamp, recordTime, &r.ExpiresAt) }},
+	{Key: "result_commit", Check: func(r *Record, v jvalue) string { return jCommit(v, &r.ResultCommit) }},
+	{Key: "result_sha256", Check: func(r *Record, v jvalue) string { return jSHA256(v, &r.ResultSHA256) }},
+	{Key: "capture_ends_at", Check: func(r *Record, v jvalue) string { return jTime(v, &r.CaptureEndsAt) }},
+	{Key: "authorized_at", Check: func(r *Record, v jvalue) string { return jTime(v, &r.AuthorizedAt) }},
+	{Key: "expires_at", Check: func(r *Record, v jvalue) string { return jTime(v, &r.ExpiresAt) }},
 	{Key: "rf_tx_started", Check: func(r *Record, v jvalue) string {
 		var b bool
 		why := strictjson.Boolean(v, &b)
@@ -126,14 +102,9 @@ var recordFields = []strictjson.Field[Record]{
 		}
 		return why
 	}},
-	{Key: "tx", Check: func(r *Record, v jvalue) string {
-		// Reported through the nested walk; see parseTX.
-		return ""
-	}},
-	{Key: "nodes", Check: func(r *Record, v jvalue) string {
-		// Checked as a whole by parseNodes.
-		return ""
-	}},
+	// Checked by ParseRecord's nested walk and by parseNodes.
+	{Key: "tx", Check: checkedApart[Record]},
+	{Key: "nodes", Check: checkedApart[Record]},
 }
 
 // A binding's result_signer is written only when a signature was
@@ -148,12 +119,8 @@ var nodeFields = []strictjson.Field[NodeBinding]{
 		return why
 	}},
 	{Key: "result_branch", Check: func(b *NodeBinding, v jvalue) string { return jBranch(v, &b.ResultBranch) }},
-	{Key: "result_commit", Check: func(b *NodeBinding, v jvalue) string {
-		return strictjson.Match(v, ident.Commit, "40 lowercase hex digits (a commit ID)", &b.ResultCommit)
-	}},
-	{Key: "result_sha256", Check: func(b *NodeBinding, v jvalue) string {
-		return strictjson.Match(v, ident.SHA256, "64 lowercase hex digits (a SHA-256)", &b.ResultSHA256)
-	}},
+	{Key: "result_commit", Check: func(b *NodeBinding, v jvalue) string { return jCommit(v, &b.ResultCommit) }},
+	{Key: "result_sha256", Check: func(b *NodeBinding, v jvalue) string { return jSHA256(v, &b.ResultSHA256) }},
 	{Key: "result_signer", Optional: true, Check: func(b *NodeBinding, v jvalue) string {
 		return strictjson.Match(v, ident.Fingerprint, "an SSH key fingerprint (SHA256:...)", &b.ResultSigner)
 	}},
@@ -265,6 +232,21 @@ func jBranch(v jvalue, dst *string) string {
 	*dst = s
 	return ""
 }
+
+func jCommit(v jvalue, dst *string) string {
+	return strictjson.Match(v, ident.Commit, "40 lowercase hex digits (a commit ID)", dst)
+}
+
+func jSHA256(v jvalue, dst *string) string {
+	return strictjson.Match(v, ident.SHA256, "64 lowercase hex digits (a SHA-256)", dst)
+}
+
+func jTime(v jvalue, dst *time.Time) string {
+	return strictjson.Time(v, ident.Timestamp, recordTime, dst)
+}
+
+// checkedApart is the Check of a key whose value is checked on its own.
+func checkedApart[T any](*T, jvalue) string { return "" }
 
 // checkKeys reads o through fields (strictjson.Fields), reporting each
 // problem under its key with prefix. It returns the keys that were set.

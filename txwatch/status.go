@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-	"sort"
 	"time"
 
 	"rfhandoff/config"
@@ -89,13 +88,12 @@ func ReadStatus(pol config.Policy, now time.Time) (Status, error) {
 	if err != nil {
 		return Status{}, err
 	}
-	for _, e := range entries {
+	for _, e := range entries { // in name order (os.ReadDir sorts them)
 		if !recordNameRe.MatchString(e.Name()) {
 			continue
 		}
 		s.Records = append(s.Records, recordStatus(store, list, e.Name(), now))
 	}
-	sort.Slice(s.Records, func(i, j int) bool { return s.Records[i].Name < s.Records[j].Name })
 	return s, nil
 }
 

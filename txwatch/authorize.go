@@ -1,6 +1,7 @@
 package txwatch
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -208,10 +209,7 @@ func (w *Watcher) record(ctx context.Context, o offer, rec Record, recheckErr er
 // no argument when it is the one unused record (tx execute then takes
 // it), else naming it.
 func (w *Watcher) nextCommand(name string, now time.Time) string {
-	cmd := w.ExecuteCommand
-	if cmd == "" {
-		cmd = "rfhandoff tx execute"
-	}
+	cmd := cmp.Or(w.ExecuteCommand, "rfhandoff tx execute")
 	if only, err := w.store.Pick(now); err != nil || only != name {
 		cmd += " " + name
 	}
@@ -281,13 +279,6 @@ func OrNobody(fp string) string {
 		return "nobody (no signature required)"
 	}
 	return "key " + fp
-}
-
-func orNone(s string) string {
-	if s == "" {
-		return "no file"
-	}
-	return s
 }
 
 // readyProblems joins the reasons a READY is refused, each check's own

@@ -1,6 +1,7 @@
 package txwatch
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -46,11 +47,7 @@ func SetDigest(nodes []NodeBinding) string {
 	}
 	var b strings.Builder
 	for _, n := range nodes {
-		signer := n.ResultSigner
-		if signer == "" {
-			signer = "-"
-		}
-		fmt.Fprintf(&b, "%s %s %s %s %s\n", n.Node, n.ResultBranch, n.ResultCommit, n.ResultSHA256, signer)
+		fmt.Fprintf(&b, "%s %s %s %s %s\n", n.Node, n.ResultBranch, n.ResultCommit, n.ResultSHA256, cmp.Or(n.ResultSigner, "-"))
 	}
 	return result.SHA256([]byte(b.String()))
 }
@@ -401,13 +398,13 @@ func checkBindings(ctx context.Context, base resultfetch.Source, taskID string, 
 			}
 		}
 		if v.snap.Digest != b.ResultSHA256 {
-			add(errors.New(who + fmt.Sprintf(words.digest, b.ResultSHA256, orNone(v.snap.Digest))))
+			add(errors.New(who + fmt.Sprintf(words.digest, b.ResultSHA256, cmp.Or(v.snap.Digest, "no file"))))
 		}
 		if got := resultfetch.Fingerprint(v.signer); v.bad == nil && got != b.ResultSigner {
 			add(errors.New(who + fmt.Sprintf(words.signer, OrNobody(b.ResultSigner), OrNobody(got))))
 		}
-		if v.bad != nil && words.signature != "" && resultfetch.NotSpeaking(v.bad) {
-			add(fmt.Errorf(words.signature, errors.Unwrap(v.bad)))
+		if v.bad != nil && b.Node == "" && resultfetch.NotSpeaking(v.bad) {
+			add(fmt.Errorf("result signature: %w", errors.Unwrap(v.bad)))
 			continue
 		}
 		if v.bad != nil {
@@ -441,24 +438,21 @@ func CheckRecord(ctx context.Context, src resultfetch.Source, rec Record, now ti
 
 // recheckWords are checkBindings' sentences for a receiver whose tip,
 // digest or signer is not the one bound, each given what was bound, then
-// what was found (and the branch); signature, when set, words a tip that
-// does not speak for its result.
-type recheckWords struct{ moved, digest, signer, signature string }
+// what was found (and the branch).
+type recheckWords struct{ moved, digest, signer string }
 
 var (
 	// shownWords are tx watch's for a single receiver (what was shown).
 	shownWords = recheckWords{
-		moved:     "the result branch moved from %[1]s to %[2]s after the result was shown",
-		digest:    "RX_RESULT.json changed after it was shown (sha256 %[1]s, now %[2]s)",
-		signer:    "the result is now signed by %[2]s, not by %[1]s as shown",
-		signature: "result signature: %w",
+		moved:  "the result branch moved from %[1]s to %[2]s after the result was shown",
+		digest: "RX_RESULT.json changed after it was shown (sha256 %[1]s, now %[2]s)",
+		signer: "the result is now signed by %[2]s, not by %[1]s as shown",
 	}
 	// recordWords are tx execute's for a single receiver.
 	recordWords = recheckWords{
-		moved:     "the result branch is at %[2]s, the record was authorized for %[1]s",
-		digest:    "RX_RESULT.json has sha256 %[2]s, the record was authorized for %[1]s",
-		signer:    "the result is signed by %[2]s, the record was authorized for %[1]s",
-		signature: "result signature: %w",
+		moved:  "the result branch is at %[2]s, the record was authorized for %[1]s",
+		digest: "RX_RESULT.json has sha256 %[2]s, the record was authorized for %[1]s",
+		signer: "the result is signed by %[2]s, the record was authorized for %[1]s",
 	}
 	// nodeWords are both commands' for a node (after "node <name>: ").
 	nodeWords = recheckWords{

@@ -1,6 +1,7 @@
 package txwatch
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -24,10 +25,7 @@ type reporter struct {
 }
 
 func newReporter(out io.Writer, prefix string) *reporter {
-	if out == nil {
-		out = io.Discard
-	}
-	return &reporter{out: out, prefix: prefix, notes: map[string]bool{}}
+	return &reporter{out: cmp.Or(out, io.Discard), prefix: prefix, notes: map[string]bool{}}
 }
 
 func (r *reporter) printf(format string, args ...any) {

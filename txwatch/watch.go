@@ -1,6 +1,7 @@
 package txwatch
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -95,13 +96,6 @@ func (w *Watcher) now() time.Time {
 	return time.Now()
 }
 
-func (w *Watcher) log() *slog.Logger {
-	if w.Logger != nil {
-		return w.Logger
-	}
-	return slog.New(slog.DiscardHandler)
-}
-
 // Run watches until ctx ends (SIGINT, SIGTERM) and then returns nil after
 // clearing running in the state. It returns an error only when it cannot
 // start: the policy's MAIN-side keys do not fit its planned duration, the
@@ -182,7 +176,7 @@ func (w *Watcher) Run(ctx context.Context) (err error) {
 			w.rep.failure(err)
 			outage.Failed(w.now(), err)
 			wait = bo.Next()
-			w.log().Debug("tx watch: backing off", "wait", wait, "error", err, "detail", exec.Detail(err))
+			cmp.Or(w.Logger, slog.New(slog.DiscardHandler)).Debug("tx watch: backing off", "wait", wait, "error", err, "detail", exec.Detail(err))
 		} else {
 			w.rep.ok()
 			outage.OK()

@@ -197,24 +197,19 @@ func (w *Watcher) judgeNodes(ctx context.Context) error {
 		return w.writeCollection(cur)
 	}
 
+	bindings, msg := bindingsOf(ready), ""
 	switch {
 	case len(refused) > 0:
-		msg := fmt.Sprintf("task %s: no offer (one phrase needs every node READY):\n%s", cur.ID, strings.Join(refused, "\n"))
-		w.rep.once("nodes:"+msg, "%s", msg)
-		return nil
+		msg = fmt.Sprintf("task %s: no offer (one phrase needs every node READY):\n%s", cur.ID, strings.Join(refused, "\n"))
+	case len(ready) > 0 && len(waiting) > 0:
+		msg = fmt.Sprintf("task %s: READY from %s; waiting for %s", cur.ID, strings.Join(NodeNames(bindings), ", "), strings.Join(waiting, ", "))
 	case len(waiting) > 0:
-		msg := fmt.Sprintf("task %s: waiting for %s", cur.ID, strings.Join(waiting, ", "))
-		if len(ready) > 0 {
-			var names []string
-			for _, v := range ready {
-				names = append(names, v.node.Name)
-			}
-			msg = fmt.Sprintf("task %s: READY from %s; waiting for %s", cur.ID, strings.Join(names, ", "), strings.Join(waiting, ", "))
-		}
+		msg = fmt.Sprintf("task %s: waiting for %s", cur.ID, strings.Join(waiting, ", "))
+	}
+	if msg != "" {
 		w.rep.once("nodes:"+msg, "%s", msg)
 		return nil
 	}
-	bindings := bindingsOf(ready)
 	set := SetDigest(bindings)
 	if w.st.Shown(set) {
 		return nil

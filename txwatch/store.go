@@ -235,16 +235,13 @@ func (s Store) ReadRecordSum(name string) (Record, string, error) {
 	var big *localfile.TooLargeError
 	switch {
 	case errors.As(err, &big):
-		var p recProblems
-		p.add("", "is more than the limit of %d bytes", maxRecordBytes)
-		err = p.err()
+		err = recProblems{&recordFieldError{Reason: fmt.Sprintf("is more than the limit of %d bytes", maxRecordBytes)}}.err()
 	case err == nil:
 		r, err = ParseRecord(data)
 	}
 	var ie *invalidRecordError
 	if errors.As(err, &ie) {
 		ie.Source = path
-		return Record{}, "", ie
 	}
 	if err != nil {
 		return Record{}, "", err

@@ -207,8 +207,8 @@ func (w *Watcher) poll(ctx context.Context) error {
 		if err := w.pollNodes(ctx, commits); err != nil {
 			return err
 		}
-		if w.nodeBranch(w.Policy.Repo.ResultBranch) {
-			return nil // read as that node's
+		if slices.ContainsFunc(w.Policy.Nodes, func(n config.MainNode) bool { return n.ResultBranch == w.Policy.Repo.ResultBranch }) {
+			return nil // a [[nodes]] branch: read as that node's
 		}
 	}
 	commit := commits[w.Policy.Repo.ResultBranch]
@@ -364,11 +364,6 @@ func (w *Watcher) branches() []string {
 		}
 	}
 	return out
-}
-
-// nodeBranch reports whether branch is a [[nodes]] branch.
-func (w *Watcher) nodeBranch(branch string) bool {
-	return slices.ContainsFunc(w.Policy.Nodes, func(n config.MainNode) bool { return n.ResultBranch == branch })
 }
 
 // trackingCommits does the one narrow fetch of every branch the watcher

@@ -116,7 +116,13 @@ type AuditLog struct {
 // and says what was checked. A pending log is for those calls only: its
 // Head is an error.
 func NewPendingAuditLog() *AuditLog {
-	return &AuditLog{pending: true, now: time.Now, sync: (*os.File).Sync}
+	l := newAuditLog("")
+	l.pending = true
+	return l
+}
+
+func newAuditLog(path string) *AuditLog {
+	return &AuditLog{path: path, now: time.Now, sync: (*os.File).Sync}
 }
 
 // Open gives a pending log its file (created as OpenAuditLog creates it)
@@ -157,7 +163,7 @@ func OpenAuditLog(path string) (*AuditLog, error) {
 	if err := createAuditFile(path); err != nil {
 		return nil, err
 	}
-	return &AuditLog{path: path, now: time.Now, sync: (*os.File).Sync}, nil
+	return newAuditLog(path), nil
 }
 
 // createAuditFile creates the log's directory (0700) and the file (0600)
@@ -203,11 +209,6 @@ func (l *AuditLog) appendLine(e Entry, durable bool) (Entry, error) {
 		l.held = append(l.held, e)
 		return e, nil
 	}
-	return l.appendLocked(e, durable)
-}
-
-// appendLocked writes e to the open log; the caller holds l.mu.
-func (l *AuditLog) appendLocked(e Entry, durable bool) (Entry, error) {
 	out, err := l.appendBatch([]Entry{e}, durable)
 	if err != nil {
 		return e, err
@@ -320,13 +321,7 @@ func encodeLine(e Entry) ([]byte, string, error) {
 	rest := bytes.TrimPrefix(body, []byte(`{"hash":"",`))
 	sum := sha256.Sum256(rest)
 	h := hex.EncodeToString(sum[:])
-	line := make([]byte, 0, len(rest)+len(h)+16)
-	line = append(line, hashPrefix...)
-	line = append(line, h...)
-	line = append(line, `",`...)
-	line = append(line, rest...)
-	line = append(line, '\n')
-	return line, h, nil
+	return fmt.Appendf(nil, "%s%s\",%s\n", hashPrefix, h, rest), h, nil
 }
 
 // lineHash is the hash a line claims for itself (what the next line's prev
@@ -339,46 +334,44 @@ func lineHash(line []byte) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// lastLine returns the last complete line of f without its newline, reading
+// lastLine returns the last line of f without its newline, reading
 // backwards from the end in blocks. complete is false when the file does not
 // end in a newline (a torn write).
 func lastLine(f *os.File) (line []byte, complete bool, err error) {
+	tail, all, err := readTail(f, 8192, func(tail []byte) bool {
+		return bytes.IndexByte(tail[:len(tail)-1], '\n') >= 0 || len(tail) > 16<<20
+	})
+	if err != nil || len(tail) == 0 {
+		return nil, err == nil, err
+	}
+	line, complete = bytes.CutSuffix(tail, []byte("\n"))
+	if i := bytes.LastIndexByte(line, '\n'); i >= 0 {
+		return line[i+1:], complete, nil
+	}
+	if !all {
+		return nil, false, fmt.Errorf("last line longer than 16 MiB")
+	}
+	return line, complete, nil
+}
+
+// readTail reads f backwards from its end, block bytes at a time, until
+// enough says the tail read so far will do or the whole file is read (all).
+func readTail(f *os.File, block int64, enough func(tail []byte) bool) (tail []byte, all bool, err error) {
 	st, err := f.Stat()
 	if err != nil {
 		return nil, false, err
 	}
-	size := st.Size()
-	if size == 0 {
-		return nil, true, nil
-	}
-	const block = 8192
-	var tail []byte
-	off := size
-	for off > 0 {
-		n := int64(block)
-		if off < n {
-			n = off
-		}
+	for off := st.Size(); off > 0; {
+		n := min(block, off)
 		off -= n
 		buf := make([]byte, n)
 		if _, err := f.ReadAt(buf, off); err != nil && err != io.EOF {
 			return nil, false, err
 		}
 		tail = append(buf, tail...)
-		trimmed := tail
-		complete = trimmed[len(trimmed)-1] == '\n'
-		if complete {
-			trimmed = trimmed[:len(trimmed)-1]
-		}
-		if i := bytes.LastIndexByte(trimmed, '\n'); i >= 0 {
-			return trimmed[i+1:], complete, nil
-		}
-		if off == 0 {
-			return trimmed, complete, nil
-		}
-		if len(tail) > 16<<20 {
-			return nil, false, fmt.Errorf("last line longer than 16 MiB")
+		if off > 0 && enough(tail) {
+			return tail, false, nil
 		}
 	}
-	return nil, true, nil
+	return tail, true, nil
 }

@@ -158,26 +158,11 @@ func ReadAuditTail(path string, n int) ([]Entry, error) {
 }
 
 func tailLines(f *os.File, n int) ([][]byte, error) {
-	st, err := f.Stat()
+	buf, _, err := readTail(f, 64<<10, func(tail []byte) bool {
+		return bytes.Count(bytes.TrimRight(tail, "\n"), []byte("\n")) >= n
+	})
 	if err != nil {
 		return nil, err
-	}
-	off := st.Size()
-	var buf []byte
-	for off > 0 {
-		step := int64(64 << 10)
-		if off < step {
-			step = off
-		}
-		off -= step
-		chunk := make([]byte, step)
-		if _, err := f.ReadAt(chunk, off); err != nil && err != io.EOF {
-			return nil, err
-		}
-		buf = append(chunk, buf...)
-		if bytes.Count(bytes.TrimRight(buf, "\n"), []byte("\n")) >= n {
-			break
-		}
 	}
 	lines := bytes.Split(bytes.TrimRight(buf, "\n"), []byte("\n"))
 	if len(lines) > n {

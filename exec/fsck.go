@@ -13,32 +13,15 @@ package exec
 // checked out or verified: an author or committer line with a bad date,
 // time zone, name or e-mail, or a missing space; a zero-padded or odd file
 // mode; a tag's odd name or missing tagger.
-var fsckLevels = []struct{ id, level string }{
-	{"hasDot", "error"},
-	{"hasDotdot", "error"},
-	{"hasDotgit", "error"},
-	{"fullPathname", "error"},
-	{"emptyName", "error"},
-	{"nullSha1", "error"},
-	{"nulInCommit", "error"},
-	{"gitignoreSymlink", "error"},
-	{"gitattributesSymlink", "error"},
-	{"mailmapSymlink", "error"},
-
-	{"badDate", "warn"},
-	{"badDateOverflow", "warn"},
-	{"badEmail", "warn"},
-	{"badName", "warn"},
-	{"badTimezone", "warn"},
-	{"missingEmail", "warn"},
-	{"missingNameBeforeEmail", "warn"},
-	{"missingSpaceBeforeDate", "warn"},
-	{"missingSpaceBeforeEmail", "warn"},
-	{"zeroPaddedDate", "warn"},
-	{"zeroPaddedFilemode", "warn"},
-	{"badFilemode", "warn"},
-	{"badTagName", "warn"},
-	{"missingTaggerEntry", "warn"},
+var fsckLevels = []struct {
+	level string
+	ids   []string
+}{
+	{"error", []string{"hasDot", "hasDotdot", "hasDotgit", "fullPathname", "emptyName", "nullSha1", "nulInCommit",
+		"gitignoreSymlink", "gitattributesSymlink", "mailmapSymlink"}},
+	{"warn", []string{"badDate", "badDateOverflow", "badEmail", "badName", "badTimezone", "missingEmail",
+		"missingNameBeforeEmail", "missingSpaceBeforeDate", "missingSpaceBeforeEmail", "zeroPaddedDate",
+		"zeroPaddedFilemode", "badFilemode", "badTagName", "missingTaggerEntry"}},
 }
 
 // fsckPins are the -c options that set fsckLevels for the git subcommand
@@ -56,9 +39,11 @@ func fsckPins(sub string) []string {
 	default:
 		return nil
 	}
-	out := make([]string, 0, 2*len(fsckLevels))
+	var out []string
 	for _, l := range fsckLevels {
-		out = append(out, "-c", prefix+l.id+"="+l.level)
+		for _, id := range l.ids {
+			out = append(out, "-c", prefix+id+"="+l.level)
+		}
 	}
 	return out
 }

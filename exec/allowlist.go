@@ -73,10 +73,8 @@ var txTransferFlags = map[string]transferFlag{
 // checkArgs applies what role may start and the per-tool argument rules.
 // It returns the reason a command is refused, or "" when it is allowed.
 func checkArgs(role Role, tool Tool, args []string) string {
-	for _, a := range args {
-		if strings.ContainsRune(a, 0) {
-			return "argument contains a NUL byte"
-		}
+	if slices.ContainsFunc(args, func(a string) bool { return strings.ContainsRune(a, 0) }) {
+		return "argument contains a NUL byte"
 	}
 	if !allowlisted(tool) {
 		return fmt.Sprintf("%q is not an allowlisted tool", tool)

@@ -38,7 +38,6 @@ var ErrNotInstalled = errors.New("tool not installed")
 // matches ErrDenied.
 type deniedError struct {
 	Tool   Tool
-	Argv   []string // redacted
 	Reason string
 }
 

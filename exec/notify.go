@@ -2,6 +2,7 @@ package exec
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -37,13 +38,11 @@ func ResolveNotify(program string, tools map[Tool]string, environ []string) (str
 	if !filepath.IsAbs(program) && strings.ContainsAny(program, `/\`) {
 		return "", fmt.Errorf("program %q must be a bare name (looked up on PATH) or an absolute path", program)
 	}
-	var path string
-	var err error
+	var pinned string
 	if filepath.IsAbs(program) {
-		path, err = resolve(Notify, filepath.Clean(program), environ)
-	} else if path, err = lookPath(program, environ); err == nil && !filepath.IsAbs(path) {
-		err = fmt.Errorf("resolved to relative path %q", path)
+		pinned = filepath.Clean(program)
 	}
+	path, err := resolve(Tool(program), pinned, environ)
 	if err != nil {
 		return "", err
 	}
@@ -113,10 +112,7 @@ func (s *Stack) resolveNotify(program string) {
 	if program == "" {
 		return
 	}
-	tools := make(map[Tool]string, len(s.paths)+1)
-	for t, p := range s.paths {
-		tools[t] = p
-	}
+	tools := maps.Clone(s.paths)
 	if s.keygen != "" {
 		tools[SSHKeygen] = s.keygen
 	}

@@ -68,16 +68,12 @@ func (r *osRunner) start(ctx context.Context, path string, c Cmd, timeout time.D
 	cmd.WaitDelay = r.grace
 	s.counter = &countWriter{}
 	s.stderr = &tailWriter{max: stderrTailBytes}
-	limit := c.MaxOutput
-	if limit <= 0 {
-		limit = r.maxOutput
+	stdout := c.Stdout
+	if stdout == nil {
+		s.stdout = &capWriter{max: positiveOr(c.MaxOutput, r.maxOutput), onOverflow: cancel}
+		stdout = s.stdout
 	}
-	if c.Stdout != nil {
-		cmd.Stdout = io.MultiWriter(c.Stdout, s.counter)
-	} else {
-		s.stdout = &capWriter{max: limit, onOverflow: cancel}
-		cmd.Stdout = io.MultiWriter(s.stdout, s.counter)
-	}
+	cmd.Stdout = io.MultiWriter(stdout, s.counter)
 	if c.Stderr != nil {
 		cmd.Stderr = io.MultiWriter(c.Stderr, s.stderr, s.counter)
 	} else {
@@ -137,27 +133,26 @@ func (s *started) wait() (Result, error) {
 		res.Stdout = s.stdout.buf.Bytes()
 	}
 	res.ExitCode, res.Signal = exitStatus(s.cmd.ProcessState)
-	red := Redact(s.argv, s.secrets)
+	red, stderr := Redact(s.argv, s.secrets), redactString(string(res.Stderr), s.secrets)
+	exit := &ExitError{Tool: s.tool, Argv: red, Code: res.ExitCode, Signal: res.Signal, StderrTail: stderr}
 	switch {
 	case s.stdout != nil && s.stdout.overflow:
 		return res, &outputLimitError{Tool: s.tool, Argv: red, Limit: s.stdout.max}
 	// A killed child's exit code can be 0 (seen under Wine); os/exec's
 	// ctx error then says the timeout ended it.
 	case cancelled == context.DeadlineExceeded && s.timeout > 0 && (res.ExitCode != 0 || errors.Is(werr, context.DeadlineExceeded)):
-		return res, &timeoutError{Tool: s.tool, Argv: red, After: s.timeout, StderrTail: redactString(string(res.Stderr), s.secrets)}
+		return res, &timeoutError{Tool: s.tool, Argv: red, After: s.timeout, StderrTail: stderr}
 	case cancelled != nil && res.ExitCode != 0:
 		// The caller's context ended (Ctrl-C, shutdown): both the exit and
 		// the cancellation stay visible to errors.As / errors.Is.
-		return res, fmt.Errorf("%w (%w)", &ExitError{Tool: s.tool, Argv: red, Code: res.ExitCode, Signal: res.Signal,
-			StderrTail: redactString(string(res.Stderr), s.secrets)}, cancelled)
+		return res, fmt.Errorf("%w (%w)", exit, cancelled)
 	}
 	var ee *osexec.ExitError
 	if werr != nil && !errors.As(werr, &ee) && !errors.Is(werr, osexec.ErrWaitDelay) {
 		return res, werr
 	}
 	if res.ExitCode != 0 {
-		return res, &ExitError{Tool: s.tool, Argv: red, Code: res.ExitCode, Signal: res.Signal,
-			StderrTail: redactString(string(res.Stderr), s.secrets)}
+		return res, exit
 	}
 	return res, nil
 }

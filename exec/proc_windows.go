@@ -115,12 +115,7 @@ func (t *procTree) interrupt() error {
 	if console && sendCtrlC(t.p.Pid) == nil {
 		return nil
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.job == 0 {
-		return nil
-	}
-	return t.terminate()
+	return t.kill()
 }
 
 func (t *procTree) kill() error {

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -53,23 +54,14 @@ func New(o Options) (*Stack, error) {
 		audit:   o.Audit,
 		os: &osRunner{
 			environ:   o.Environ,
-			timeout:   o.DefaultTimeout,
-			grace:     o.Grace,
-			maxOutput: o.MaxOutput,
+			timeout:   positiveOr(o.DefaultTimeout, defaultTimeout),
+			grace:     positiveOr(o.Grace, defaultGrace),
+			maxOutput: positiveOr(o.MaxOutput, defaultMaxOutput),
 		},
 	}
 	s.startProc = s.os.start
 	if s.os.environ == nil {
 		s.os.environ = os.Environ()
-	}
-	if s.os.timeout <= 0 {
-		s.os.timeout = defaultTimeout
-	}
-	if s.os.grace <= 0 {
-		s.os.grace = defaultGrace
-	}
-	if s.os.maxOutput <= 0 {
-		s.os.maxOutput = defaultMaxOutput
 	}
 	s.paths, s.missing = ResolveTools(o.Tools, s.os.environ)
 	s.keygen, s.keygenErr = ResolveSSHKeygen(o.SSHKeygen, s.os.environ)
@@ -209,13 +201,7 @@ func remotePins(sub string) []string {
 }
 
 // Paths returns the resolved absolute path of each tool found.
-func (s *Stack) Paths() map[Tool]string {
-	out := make(map[Tool]string, len(s.paths))
-	for k, v := range s.paths {
-		out[k] = v
-	}
-	return out
-}
+func (s *Stack) Paths() map[Tool]string { return maps.Clone(s.paths) }
 
 // SSHKeygen is the ssh-keygen git is given for signatures, or why none
 // was found.
@@ -341,7 +327,7 @@ func (s *Stack) prepare(c Cmd) (string, []string, error) {
 		reason = "only a blobless git fetch may defer its object check"
 	}
 	if reason != "" {
-		return "", nil, s.refuse(c, &deniedError{Tool: c.Tool, Argv: Redact(append([]string{string(c.Tool)}, c.Args...), c.Secrets), Reason: reason}, reason)
+		return "", nil, s.refuse(c, &deniedError{Tool: c.Tool, Reason: reason}, reason)
 	}
 	if !ok {
 		return "", nil, s.refuse(c, &notInstalledError{Tool: c.Tool, Err: missing}, missing.Error())
@@ -369,15 +355,10 @@ func deferrable(args []string) bool {
 	if len(args) == 0 || args[0] != "fetch" {
 		return false
 	}
-	for _, a := range args {
-		if a == "--end-of-options" {
-			break
-		}
-		if strings.HasPrefix(a, "--filter=") {
-			return true
-		}
+	if i := slices.Index(args, "--end-of-options"); i >= 0 {
+		args = args[:i]
 	}
-	return false
+	return slices.ContainsFunc(args, func(a string) bool { return strings.HasPrefix(a, "--filter=") })
 }
 
 func (s *Stack) refuse(c Cmd, err error, reason string) error {
@@ -421,18 +402,20 @@ func (s *Stack) endEntry(id string, c Cmd, res Result, err error) Entry {
 
 // Run checks, audits and runs c, waiting for it.
 func (s *Stack) Run(ctx context.Context, c Cmd) (Result, error) {
-	p, err := s.Start(ctx, withDefaultTimeout(c, s.os.timeout))
+	c.Timeout = positiveOr(c.Timeout, s.os.timeout)
+	p, err := s.Start(ctx, c)
 	if err != nil {
 		return Result{}, err
 	}
 	return p.Wait()
 }
 
-func withDefaultTimeout(c Cmd, d time.Duration) Cmd {
-	if c.Timeout <= 0 {
-		c.Timeout = d
+// positiveOr is v, or d when v is not positive (not set).
+func positiveOr[T int64 | time.Duration](v, d T) T {
+	if v <= 0 {
+		return d
 	}
-	return c
+	return v
 }
 
 // Start checks, audits and starts c; the end line is written by Wait.

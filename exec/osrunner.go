@@ -9,6 +9,7 @@ import (
 	"os"
 	osexec "os/exec"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -127,7 +128,7 @@ func (s *started) wait() (Result, error) {
 		Pid:      s.cmd.Process.Pid,
 		Stderr:   s.stderr.Bytes(),
 		Duration: time.Since(s.start),
-		OutBytes: s.counter.n,
+		OutBytes: s.counter.n.Load(),
 	}
 	if s.stdout != nil {
 		res.Stdout = s.stdout.buf.Bytes()
@@ -210,14 +211,9 @@ func (w *tailWriter) Bytes() []byte {
 	return append([]byte(nil), w.buf...)
 }
 
-type countWriter struct {
-	mu sync.Mutex
-	n  int64
-}
+type countWriter struct{ n atomic.Int64 }
 
 func (w *countWriter) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	w.n += int64(len(p))
-	w.mu.Unlock()
+	w.n.Add(int64(len(p)))
 	return len(p), nil
 }

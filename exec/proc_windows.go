@@ -83,11 +83,10 @@ func resumeProcess(pid uint32) error {
 			continue
 		}
 		th, err := windows.OpenThread(windows.THREAD_SUSPEND_RESUME, false, te.ThreadID)
-		if err != nil {
-			return fmt.Errorf("resuming process %d: thread %d: %w", pid, te.ThreadID, err)
+		if err == nil {
+			_, err = windows.ResumeThread(th)
+			windows.CloseHandle(th)
 		}
-		_, err = windows.ResumeThread(th)
-		windows.CloseHandle(th)
 		if err != nil {
 			return fmt.Errorf("resuming process %d: thread %d: %w", pid, te.ThreadID, err)
 		}

@@ -77,7 +77,7 @@ func New(o Options) (*Stack, error) {
 	if err != nil {
 		return nil, err
 	}
-	flags := append([]string{
+	s.gitBase = append([]string{
 		"-c", "core.hooksPath=" + hooks,
 		"-c", "core.fsmonitor=false",
 		"-c", "transfer.fsckObjects=true",
@@ -89,7 +89,6 @@ func New(o Options) (*Stack, error) {
 		// its configured signature program.
 		"-c", "log.showSignature=false",
 	}, append(historyPins(), pins...)...)
-	s.gitBase = flags
 	return s.WithGitProtocols(o.GitProtocols)
 }
 
@@ -417,6 +416,13 @@ func positiveOr[T int64 | time.Duration](v, d T) T {
 	}
 	return v
 }
+
+// A process start the system refuses for a moment (transientStartError,
+// per platform) is tried this many times in all, pausing startPause, then
+// twice that, between attempts (PROTOCOL#subprocesses).
+const startAttempts = 3
+
+var startPause = 100 * time.Millisecond
 
 // Start checks, audits and starts c; the end line is written by Wait.
 func (s *Stack) Start(ctx context.Context, c Cmd) (Process, error) {

@@ -48,10 +48,8 @@ func New(o Options) (*Stack, error) {
 		return nil, fmt.Errorf("exec: unknown role %q", o.Role)
 	}
 	s := &Stack{
-		role:    o.Role,
-		paths:   map[Tool]string{},
-		missing: map[Tool]error{},
-		audit:   o.Audit,
+		role:  o.Role,
+		audit: o.Audit,
 		os: &osRunner{
 			environ:   o.Environ,
 			timeout:   positiveOr(o.DefaultTimeout, defaultTimeout),
@@ -77,7 +75,7 @@ func New(o Options) (*Stack, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.gitBase = append([]string{
+	s.gitBase = slices.Concat([]string{
 		"-c", "core.hooksPath=" + hooks,
 		"-c", "core.fsmonitor=false",
 		"-c", "transfer.fsckObjects=true",
@@ -88,7 +86,7 @@ func New(o Options) (*Stack, error) {
 		// A repository's log.showSignature would make every git log start
 		// its configured signature program.
 		"-c", "log.showSignature=false",
-	}, append(historyPins(), pins...)...)
+	}, historyPins, pins)
 	return s.WithGitProtocols(o.GitProtocols)
 }
 
@@ -122,24 +120,22 @@ func (s *Stack) WithGitProtocols(ps []string) (*Stack, error) {
 // historyPins are the -c options that keep every git call reading the
 // objects a commit ID names, as rfhandoff's environment asks
 // (PROTOCOL#subprocesses): a config key git reads after the environment must not undo it.
-func historyPins() []string {
-	return []string{
-		// GIT_NO_REPLACE_OBJECTS=1 (fixedEnv) yields to a config file's
-		// core.useReplaceRefs=true, and a refs/replace/<id> then swaps any
-		// object read by ID: a signed commit's file for other bytes.
-		"-c", "core.useReplaceRefs=false",
-		// A commit-graph file answers parent lookups without the commits
-		// themselves: one written into a repository would rewire history.
-		"-c", "core.commitGraph=false",
-		// GIT_GRAFT_FILE names the empty device; git would otherwise
-		// advise on stderr, on every call, against using a grafts file.
-		"-c", "advice.graftFileDeprecated=false",
-		// Windows: every variable listed is removed from each program git
-		// starts, its own helpers included; a config file listing
-		// GIT_CONFIG_PARAMETERS or GIT_ALLOW_PROTOCOL would take the pins
-		// from them. PERL5LIB is git's default.
-		"-c", "core.unsetEnvVars=PERL5LIB",
-	}
+var historyPins = []string{
+	// GIT_NO_REPLACE_OBJECTS=1 (fixedEnv) yields to a config file's
+	// core.useReplaceRefs=true, and a refs/replace/<id> then swaps any
+	// object read by ID: a signed commit's file for other bytes.
+	"-c", "core.useReplaceRefs=false",
+	// A commit-graph file answers parent lookups without the commits
+	// themselves: one written into a repository would rewire history.
+	"-c", "core.commitGraph=false",
+	// GIT_GRAFT_FILE names the empty device; git would otherwise
+	// advise on stderr, on every call, against using a grafts file.
+	"-c", "advice.graftFileDeprecated=false",
+	// Windows: every variable listed is removed from each program git
+	// starts, its own helpers included; a config file listing
+	// GIT_CONFIG_PARAMETERS or GIT_ALLOW_PROTOCOL would take the pins
+	// from them. PERL5LIB is git's default.
+	"-c", "core.unsetEnvVars=PERL5LIB",
 }
 
 // programPins are the -c options that take from every config file the

@@ -169,10 +169,8 @@ func OpenAuditLog(path string) (*AuditLog, error) {
 // createAuditFile creates the log's directory (0700) and the file (0600)
 // when missing, refusing a path that is not a regular file.
 func createAuditFile(path string) error {
-	if dir := filepath.Dir(path); dir != "" {
-		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return &auditError{Path: path, Err: err}
-		}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return &auditError{Path: path, Err: err}
 	}
 	f, err := openAuditFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE)
 	if err != nil {

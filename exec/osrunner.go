@@ -62,7 +62,7 @@ func (r *osRunner) start(ctx context.Context, path string, c Cmd, timeout time.D
 	// The child is stopped the way the system's own Ctrl-C would stop it
 	// when rfhandoff dies (see spawn_linux.go, proc_windows.go).
 	setParentDeathSignal(cmd.SysProcAttr)
-	s := &started{cmd: cmd, tool: c.Tool, argv: cmd.Args, secrets: c.Secrets, timeout: timeout, cancel: cancel, ctx: ctx}
+	s := &started{cmd: cmd, tool: c.Tool, argv: cmd.Args, secrets: c.Secrets, timeout: timeout, cancel: cancel, ctx: ctx, start: begin}
 	// Interrupt first, as Ctrl-C would: hackrf_transfer and git both clean up
 	// on it. WaitDelay later kills the leader; the whole tree is killed after.
 	cmd.Cancel = func() error { return s.tree.interrupt() }
@@ -75,12 +75,10 @@ func (r *osRunner) start(ctx context.Context, path string, c Cmd, timeout time.D
 		stdout = s.stdout
 	}
 	cmd.Stdout = io.MultiWriter(stdout, s.counter)
+	cmd.Stderr = io.MultiWriter(s.stderr, s.counter)
 	if c.Stderr != nil {
 		cmd.Stderr = io.MultiWriter(c.Stderr, s.stderr, s.counter)
-	} else {
-		cmd.Stderr = io.MultiWriter(s.stderr, s.counter)
 	}
-	s.start = begin
 	// cmd.Cancel may run as soon as the process exists: the tree is
 	// locked until it is complete (on Windows: in its Job Object).
 	s.tree.mu.Lock()

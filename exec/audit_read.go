@@ -69,10 +69,8 @@ func VerifyAuditLog(path string, witnessed ...string) (VerifyStats, error) {
 			return st, err
 		}
 		reason, hash := checkLine(line, n, st.Head, prevSeq)
-		if hash != "" && want[hash] {
-			if _, dup := st.Found[hash]; !dup {
-				st.Found[hash] = n
-			}
+		if _, dup := st.Found[hash]; hash != "" && want[hash] && !dup {
+			st.Found[hash] = n
 		}
 		if broken == nil {
 			if reason != "" {
@@ -130,18 +128,20 @@ func ReadAuditTail(path string, n int) ([]Entry, error) {
 		return nil, err
 	}
 	defer f.Close()
-	var lines [][]byte
+	var data []byte
 	if n <= 0 {
-		data, err := io.ReadAll(f)
-		if err != nil {
-			return nil, err
-		}
-		lines = bytes.Split(bytes.TrimRight(data, "\n"), []byte("\n"))
+		data, err = io.ReadAll(f)
 	} else {
-		lines, err = tailLines(f, n)
-		if err != nil {
-			return nil, err
-		}
+		data, _, err = readTail(f, 64<<10, func(tail []byte) bool {
+			return bytes.Count(bytes.TrimRight(tail, "\n"), []byte("\n")) >= n
+		})
+	}
+	if err != nil {
+		return nil, err
+	}
+	lines := bytes.Split(bytes.TrimRight(data, "\n"), []byte("\n"))
+	if n > 0 && len(lines) > n {
+		lines = lines[len(lines)-n:]
 	}
 	out := make([]Entry, 0, len(lines))
 	for _, l := range lines {
@@ -155,18 +155,4 @@ func ReadAuditTail(path string, n int) ([]Entry, error) {
 		out = append(out, e)
 	}
 	return out, nil
-}
-
-func tailLines(f *os.File, n int) ([][]byte, error) {
-	buf, _, err := readTail(f, 64<<10, func(tail []byte) bool {
-		return bytes.Count(bytes.TrimRight(tail, "\n"), []byte("\n")) >= n
-	})
-	if err != nil {
-		return nil, err
-	}
-	lines := bytes.Split(bytes.TrimRight(buf, "\n"), []byte("\n"))
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return lines, nil
 }

@@ -27,16 +27,11 @@ var (
 	ChronycArgs     = []string{"-c", "tracking"}
 )
 
+var clockArgs = map[Tool][]string{Timedatectl: TimedatectlArgs, W32tm: W32tmArgs, Chronyc: ChronycArgs}
+
 // checkClockTool refuses any argument list but the tool's one.
 func checkClockTool(tool Tool, args []string) string {
-	want := TimedatectlArgs
-	switch tool {
-	case W32tm:
-		want = W32tmArgs
-	case Chronyc:
-		want = ChronycArgs
-	}
-	if !slices.Equal(args, want) {
+	if !slices.Equal(args, clockArgs[tool]) {
 		return "only the clock status query is allowed"
 	}
 	return ""

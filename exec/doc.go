@@ -59,8 +59,8 @@
 // Windows); cancelling a call sends the tree SIGINT and kills it 5 s later
 // (defaultGrace).
 //
-// The child environment (env.go): the variables of keptEnv (HOME, PATH,
-// USER, LOGNAME, TMPDIR, TZ, SSH_AUTH_SOCK, SSH_AGENT_PID,
+// The child environment (env.go): the variables of keptEnv and platformEnv
+// (HOME, PATH, USER, LOGNAME, TMPDIR, TZ, SSH_AUTH_SOCK, SSH_AGENT_PID,
 // XDG_CONFIG_HOME, XDG_RUNTIME_DIR, HACKRF_SIM, HACKRF_SIM_ONAIR,
 // HACKRF_SIM_SEED, HACKRF_SIM_PPS_OFFSET_NS, HACKRF_SIM_TRIGGER,
 // HACKRF_SIM_DELAY_NS, and on Windows what Git for Windows needs), plus

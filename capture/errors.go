@@ -110,18 +110,14 @@ func oldFirmwareMessage(firmware, api string, fe *hackrfcli.FirmwareError) strin
 // way again. A missing result branch (check 6) may come back, and any
 // other failure (the clone, the push) is worth another try.
 func refusedAsIs(err error) bool {
-	var ce *publish.CheckError
-	return errors.As(err, &ce) && ce.Step != publish.StepResultBranch
+	ce, ok := errors.AsType[*publish.CheckError](err)
+	return ok && ce.Step != publish.StepResultBranch
 }
 
+// lastLines joins the last n non-blank lines of s, trimmed, with " | ".
 func lastLines(s string, n int) string {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return ""
-	}
-	lines := strings.Split(s, "\n")
 	var keep []string
-	for _, l := range lines {
+	for l := range strings.Lines(s) {
 		if l = strings.TrimSpace(l); l != "" {
 			keep = append(keep, l)
 		}
@@ -147,11 +143,10 @@ func (e *causedError) Unwrap() error { return e.cause }
 // starts. Firmware too old to answer is named with the firmware and USB
 // API hackrf_info read.
 func clockRefusal(err error, firmware, api string) error {
-	var fe *hackrfcli.FirmwareError
-	switch {
-	case errors.As(err, &fe):
+	if fe, ok := errors.AsType[*hackrfcli.FirmwareError](err); ok {
 		return &causedError{oldFirmwareMessage(firmware, api, fe), err}
-	case err != nil:
+	}
+	if err != nil {
 		return fmt.Errorf("cannot verify the common clock: hackrf_clock -i failed: %w; nothing was started or published", err)
 	}
 	return errors.New("CLKIN status: no clock signal detected — connect the shared 10 MHz reference to the HackRF's CLKIN; nothing was started or published")

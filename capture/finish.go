@@ -133,8 +133,7 @@ func (s *session) publishComplete(ctx context.Context, e ending, notes []string)
 			s.forgetRecord()
 			return nil
 		}
-		var ce *publish.CheckError
-		if errors.As(err, &ce) {
+		if _, ok := errors.AsType[*publish.CheckError](err); ok {
 			break
 		}
 		s.d.Logger.Warn("publishing COMPLETE failed", "attempt", attempt, "of", s.o.CompleteAttempts, "err", err)

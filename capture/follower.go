@@ -75,9 +75,6 @@ func (fl *follower) caughtUp() bool {
 // the last byte; valid after wait.
 func (fl *follower) sinkDone(i int) time.Time { return fl.out.doneAt(i) }
 
-// Read is how many bytes the follower has handed on so far.
-func (fl *follower) Read() int64 { return fl.read.Load() }
-
 // writerDone says the writer has exited: read to the end once more, then
 // stop.
 func (fl *follower) writerDone() {

@@ -218,3 +218,6 @@ func (w *world) waitForTip(t testing.TB, base string, timeout time.Duration) str
 	t.Fatalf("the result branch did not move from %s within %s", base, timeout)
 	return ""
 }
+
+// Read is how many bytes the follower has handed on so far.
+func (fl *follower) Read() int64 { return fl.read.Load() }

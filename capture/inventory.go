@@ -25,16 +25,15 @@ func inventory(ctx context.Context, c *hackrfcli.Client, pinned string) (hackrfc
 
 // pick applies the selection rule to a parsed inventory.
 func pick(info hackrfcli.Info, pinned string) (hackrfcli.Board, error) {
-	var all, matching []hackrfcli.Board
+	var matching []hackrfcli.Board
 	for _, b := range info.Boards {
-		all = append(all, b)
 		if pinned == "" || (b.Serial != "" && strings.HasSuffix(b.Serial, pinned)) {
 			matching = append(matching, b)
 		}
 	}
 	switch {
 	case len(matching) == 0:
-		return hackrfcli.Board{}, noDevice(pinned, serials(all), nil)
+		return hackrfcli.Board{}, noDevice(pinned, serials(info.Boards), nil)
 	case len(matching) > 1:
 		return hackrfcli.Board{}, ambiguousDevice(pinned, serials(matching))
 	}

@@ -23,8 +23,7 @@ func notifyEnd(n *notify.Dispatcher, t notify.Task, rep *Report, err error) {
 	}
 	var overruns *int
 	if c.Overruns != nil {
-		v := int(*c.Overruns)
-		overruns = &v
+		overruns = new(int(*c.Overruns))
 	}
 	n.Notify(notify.CaptureComplete(t, code, size, overruns))
 }

@@ -25,8 +25,7 @@ const LockFile = "rx_capture.lock"
 // lock takes the capture lock; a held lock is a *busyError.
 func lock(stateDir string) (*localfile.Lock, error) {
 	l, err := localfile.Acquire(filepath.Join(stateDir, LockFile))
-	var le *localfile.LockedError
-	if errors.As(err, &le) {
+	if le, ok := errors.AsType[*localfile.LockedError](err); ok {
 		return nil, &busyError{Path: le.Path, PID: le.PID}
 	}
 	return l, err
@@ -131,8 +130,7 @@ func resultBranchExists(ctx context.Context, m *mirror.Mirror, remote, branch, i
 // enters git. The refusal names capture.dir, the line to add for every task.
 func captureDir(ctx context.Context, g *gitcli.Client, repo, base, id string) (string, error) {
 	err := g.MakePrivateDir(ctx, repo, base, "capture directory")
-	var ni *gitcli.NotIgnoredError
-	if errors.As(err, &ni) {
+	if ni, ok := errors.AsType[*gitcli.NotIgnoredError](err); ok {
 		return "", &refusedError{TaskID: id, Reasons: []string{
 			ni.Error() + " (raw IQ must never enter git; a [capture] dir inside the state directory is ignored with it)"}}
 	}

@@ -55,9 +55,8 @@ func (s *session) recordReady(commit string) {
 // recordComplete notes the COMPLETE about to be published (its bytes are
 // beside the capture): a recovery publishes exactly these again.
 func (s *session) recordComplete(data []byte, notes []string) {
-	sum := sha256.Sum256(data)
 	s.updateRecord("the COMPLETE about to be published", func(r *state.CaptureInProgress) {
-		r.CompleteSHA256, r.CompleteNotes = hex.EncodeToString(sum[:]), slices.Clone(notes)
+		r.CompleteSHA256, r.CompleteNotes = sha256Hex(data), slices.Clone(notes)
 	})
 }
 
@@ -107,11 +106,25 @@ func replaceRecord(store *state.RXStore, next *state.CaptureInProgress, changed 
 
 // clearRecord removes rec from the state, if the state still holds it.
 func clearRecord(store *state.RXStore, rec *state.CaptureInProgress) error {
+	_, err := dropRecord(store, rec.Same)
+	return err
+}
+
+// dropRecord clears capture_in_progress when match says so of it and
+// returns the record cleared, or nil.
+func dropRecord(store *state.RXStore, match func(*state.CaptureInProgress) bool) (*state.CaptureInProgress, error) {
+	var dropped *state.CaptureInProgress
 	_, err := store.Update(func(st *state.RX) error {
-		if rec.Same(st.CaptureInProgress) {
-			st.CaptureInProgress = nil
+		if r := st.CaptureInProgress; r != nil && match(r) {
+			dropped, st.CaptureInProgress = r, nil
 		}
 		return nil
 	})
-	return err
+	return dropped, err
+}
+
+// sha256Hex is the hex SHA-256 of data, as the record keeps a COMPLETE's.
+func sha256Hex(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
 }

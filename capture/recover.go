@@ -94,8 +94,7 @@ func recoverLocked(ctx context.Context, d Deps, o Options, stateDir string) (*Re
 			}
 		}
 		then := "the next rx capture or rx watch tries again"
-		var ce *publish.CheckError
-		if errors.As(err, &ce) {
+		if _, ok := errors.AsType[*publish.CheckError](err); ok {
 			// The task, its approval or the RX checkout's HEAD changed
 			// since: trying again will not help.
 			then = fmt.Sprintf("the publisher refuses it, so a person must decide: look at the capture, then run "+
@@ -140,8 +139,7 @@ func recoverLocked(ctx context.Context, d Deps, o Options, stateDir string) (*Re
 			return fail(err)
 		}
 		next := rec.Clone()
-		sum := sha256.Sum256(data)
-		next.CompleteSHA256, next.CompleteNotes = hex.EncodeToString(sum[:]), notes
+		next.CompleteSHA256, next.CompleteNotes = sha256Hex(data), notes
 		if err := replaceRecord(store, next, errors.New("capture_in_progress changed during the recovery")); err != nil {
 			return fail(err)
 		}
@@ -243,8 +241,7 @@ func pendingComplete(rec *state.CaptureInProgress, path string, log *slog.Logger
 		return nil, nil, false
 	}
 	data, err := os.ReadFile(path)
-	sum := sha256.Sum256(data)
-	if err != nil || hex.EncodeToString(sum[:]) != rec.CompleteSHA256 {
+	if err != nil || sha256Hex(data) != rec.CompleteSHA256 {
 		log.Warn("the COMPLETE written before the kill is gone or changed; building a new one", "file", path, "err", err)
 		return nil, nil, false
 	}
@@ -327,16 +324,9 @@ func rebuildComplete(ctx context.Context, d Deps, o Options, rec *state.CaptureI
 // it waits to publish is data: `rx publish-result` of the saved COMPLETE
 // did the recovery's work. It reports whether it cleared a record.
 func ForgetPublished(stateDir string, data []byte) (bool, error) {
-	sum := sha256.Sum256(data)
-	want := hex.EncodeToString(sum[:])
-	cleared := false
-	_, err := (&state.RXStore{Dir: stateDir}).Update(func(st *state.RX) error {
-		if r := st.CaptureInProgress; r != nil && r.CompleteSHA256 == want {
-			st.CaptureInProgress, cleared = nil, true
-		}
-		return nil
-	})
-	return cleared, err
+	want := sha256Hex(data)
+	r, err := dropRecord(&state.RXStore{Dir: stateDir}, func(r *state.CaptureInProgress) bool { return r.CompleteSHA256 == want })
+	return r != nil, err
 }
 
 // Forget drops the capture_in_progress record of task id, for a person
@@ -349,14 +339,7 @@ func Forget(stateDir, id string) (*state.CaptureInProgress, error) {
 		return nil, err
 	}
 	defer l.Release()
-	var dropped *state.CaptureInProgress
-	_, err = (&state.RXStore{Dir: stateDir}).Update(func(st *state.RX) error {
-		if r := st.CaptureInProgress; r != nil && r.TaskID == id {
-			dropped, st.CaptureInProgress = r, nil
-		}
-		return nil
-	})
-	return dropped, err
+	return dropRecord(&state.RXStore{Dir: stateDir}, func(r *state.CaptureInProgress) bool { return r.TaskID == id })
 }
 
 // recoveredAlignment is a scheduled capture's alignment for its recovered

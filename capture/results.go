@@ -53,21 +53,14 @@ func complete(f liveFacts, e ending, now time.Time) *result.Result {
 	r.State = result.StateComplete
 	r.RXReadyForTX, r.ProcessAlive, r.FileGrowing = false, false, false
 	r.CommonClockVerified = e.clkinAfter == result.ClkinDetected
-	ended := e.endedAt
-	code := int64(e.exitCode)
-	size := e.sizeBytes
-	dur := float64(e.sizeBytes/2) / float64(f.rateHz)
-	sum := e.sha256
-	clk := e.clkinAfter
-	obs := e.observed
-	r.CaptureEndedAt = &ended
-	r.CaptureExitCode = &code
-	r.CaptureSizeBytes = &size
-	r.CaptureDurationS = &dur
-	r.CaptureSHA256 = &sum
+	r.CaptureEndedAt = new(e.endedAt)
+	r.CaptureExitCode = new(int64(e.exitCode))
+	r.CaptureSizeBytes = new(e.sizeBytes)
+	r.CaptureDurationS = new(float64(e.sizeBytes/2) / float64(f.rateHz))
+	r.CaptureSHA256 = new(e.sha256)
 	r.Overruns = e.overruns
 	r.DroppedFrames = e.droppedFrames
-	r.ClkinAfter = &clk
-	r.RFTXObserved = &obs
+	r.ClkinAfter = new(e.clkinAfter)
+	r.RFTXObserved = new(e.observed)
 	return r
 }

@@ -241,8 +241,7 @@ func (s *session) run(ctx context.Context) (*Report, error) {
 	s.facts.align = s.alignment(0)
 	rep.Ready = ready(s.facts, now())
 	out, err := s.publish(ctx, rep.Ready, nil, prep)
-	var ce *publish.CheckError
-	if errors.As(err, &ce) {
+	if _, ok := errors.AsType[*publish.CheckError](err); ok {
 		// A refused check happens before anything is committed or
 		// pushed (check 6's clone only read the result branch), so the
 		// capture is void.

@@ -2,7 +2,6 @@ package capture
 
 import (
 	"io"
-	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -87,18 +86,17 @@ func (s *sinkWorker) run(f *fanout) {
 // close waits for every sink to consume what was sent and returns the
 // first sink error.
 func (f *fanout) close() error {
-	var wg sync.WaitGroup
 	for _, s := range f.sinks {
 		close(s.ch)
-		wg.Go(func() { <-s.done })
 	}
-	wg.Wait()
+	var err error
 	for _, s := range f.sinks {
-		if s.err != nil {
-			return s.err
+		<-s.done
+		if err == nil {
+			err = s.err
 		}
 	}
-	return nil
+	return err
 }
 
 // doneAt is when sink i consumed its last chunk (after close).

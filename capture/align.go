@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"time"
+
+	"rfhandoff/result"
 )
 
 // Sync modes of a scheduled task (PROTOCOL#capture).
@@ -46,20 +48,6 @@ type alignFacts struct {
 	Overruns    int64
 }
 
-// alignVerdict is the result's alignment object before encoding.
-type alignVerdict struct {
-	Mode          string
-	StartAt       time.Time
-	FirstSampleAt time.Time  // true-time estimate of the first sample
-	EdgeAt        *time.Time // PPS: the edge identified
-	Trigger       string
-	Bound         time.Duration
-	Basis         string
-	Overruns      int64
-	Aligned       bool
-	Reasons       []string
-}
-
 // judgeAlignment says where the first sample landed and whether that is
 // START_AT within the policy's bound, with every reason it is not.
 //
@@ -76,8 +64,8 @@ type alignVerdict struct {
 // Ctrl-C", which the real tool prints once the board is armed. A
 // PPS sample is taken on the edge, so its time is the edge's, within one
 // sample period plus the PPS's own error.
-func judgeAlignment(f alignFacts) alignVerdict {
-	v := alignVerdict{Mode: f.Mode, StartAt: f.StartAt, Overruns: f.Overruns}
+func judgeAlignment(f alignFacts) *result.Alignment {
+	v := &result.Alignment{SyncMode: result.SyncMode(f.Mode), StartAt: f.StartAt, Overruns: f.Overruns}
 	period := time.Duration(float64(time.Second) / float64(f.RateHz))
 	resolution := time.Duration(float64(usbBlockBytes) / 2 / float64(f.RateHz) * float64(time.Second))
 	est := f.FirstSample.Add(-f.Offset)
@@ -96,7 +84,7 @@ func judgeAlignment(f alignFacts) alignVerdict {
 			v.Trigger = triggerIgnored
 			v.FirstSampleAt = est
 			v.Bound = f.ClockBound + resolution
-			v.Basis = fmt.Sprintf("no PPS edge: %s; first-sample resolution %s", f.ClockBasis, seconds(resolution))
+			v.BoundBasis = fmt.Sprintf("no PPS edge: %s; first-sample resolution %s", f.ClockBasis, seconds(resolution))
 			why := fmt.Sprintf("the first sample came %s after the nearest whole second, more than the %s the clock and the file's growth allow", seconds(miss), seconds(tol))
 			if early {
 				why = fmt.Sprintf("the first sample came %s before the nearest whole second, more than the clock's bound %s allows", seconds(miss), seconds(f.ClockBound))
@@ -111,7 +99,7 @@ func judgeAlignment(f alignFacts) alignVerdict {
 		v.EdgeAt = &edge
 		v.FirstSampleAt = edge
 		v.Bound = period + f.PPSError
-		v.Basis = fmt.Sprintf("PPS edge: one sample period %s + PPS error %s", seconds(period), seconds(f.PPSError))
+		v.BoundBasis = fmt.Sprintf("PPS edge: one sample period %s + PPS error %s", seconds(period), seconds(f.PPSError))
 		if !edge.Equal(f.StartAt) {
 			v.Reasons = append(v.Reasons, fmt.Sprintf("the first sample came on the edge at %s, not START_AT %s (armed at %s by the host clock)",
 				edge.UTC().Format(time.RFC3339), f.StartAt.UTC().Format(time.RFC3339), f.ArmedAt.UTC().Format(time.RFC3339Nano)))
@@ -120,7 +108,7 @@ func judgeAlignment(f alignFacts) alignVerdict {
 		v.Trigger = triggerNotUsed
 		v.FirstSampleAt = est
 		v.Bound = f.ClockBound + resolution
-		v.Basis = fmt.Sprintf("%s; first-sample resolution %s", f.ClockBasis, seconds(resolution))
+		v.BoundBasis = fmt.Sprintf("%s; first-sample resolution %s", f.ClockBasis, seconds(resolution))
 		if miss := est.Sub(f.StartAt).Abs(); miss+v.Bound > f.MaxBound {
 			v.Reasons = append(v.Reasons, fmt.Sprintf("the first sample came %s from START_AT with a bound of %s: more than the policy's %s",
 				seconds(miss), seconds(v.Bound), seconds(f.MaxBound)))

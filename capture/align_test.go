@@ -82,7 +82,7 @@ func TestJudgeAlignment(t *testing.T) {
 			f := base(modePPS)
 			tc.edit(&f)
 			v := judgeAlignment(f)
-			if v.Aligned != tc.aligned || v.Trigger != tc.trigger || !v.FirstSampleAt.Equal(tc.first) || v.Bound != tc.bound {
+			if v.Aligned != tc.aligned || string(v.Trigger) != tc.trigger || !v.FirstSampleAt.Equal(tc.first) || v.Bound != tc.bound {
 				t.Errorf("got aligned %v trigger %s first %s bound %s, want %v %s %s %s",
 					v.Aligned, v.Trigger, v.FirstSampleAt.Format(time.RFC3339Nano), v.Bound, tc.aligned, tc.trigger, tc.first.Format(time.RFC3339Nano), tc.bound)
 			}
@@ -97,7 +97,7 @@ func TestJudgeAlignment(t *testing.T) {
 					t.Errorf("reason %d %q, want it to say %q", i, v.Reasons[i], want)
 				}
 			}
-			if v.Basis == "" {
+			if v.BoundBasis == "" {
 				t.Error("no basis for the bound")
 			}
 		})

@@ -78,16 +78,15 @@ func (fl *follower) sinkDone(i int) time.Time { return fl.out.doneAt(i) }
 // writerDone says the writer has exited: read to the end once more, then
 // stop.
 func (fl *follower) writerDone() {
-	select {
-	case <-fl.ended:
-	default:
+	if !closed(fl.ended) {
 		close(fl.ended)
 	}
 }
 
-func (fl *follower) writerGone() bool {
+// closed reports whether ch is closed (it is never sent on).
+func closed(ch chan struct{}) bool {
 	select {
-	case <-fl.ended:
+	case <-ch:
 		return true
 	default:
 		return false
@@ -106,9 +105,7 @@ func (fl *follower) wait() (int64, error) {
 // void); the sinks get no more bytes. It returns when the follower has
 // stopped.
 func (fl *follower) abandon() {
-	select {
-	case <-fl.quit:
-	default:
+	if !closed(fl.quit) {
 		close(fl.quit)
 	}
 	<-fl.done
@@ -123,7 +120,7 @@ func (fl *follower) run() {
 	abandoned := func() { fl.err = errlist.Join(errAbandoned, fl.out.close()) }
 	finishing := false
 	for {
-		if fl.mayRead != nil && !fl.writerGone() && !fl.mayRead() {
+		if fl.mayRead != nil && !closed(fl.ended) && !fl.mayRead() {
 			timer.Reset(followPoll)
 			select {
 			case <-fl.quit:

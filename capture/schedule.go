@@ -111,12 +111,7 @@ func (sc *schedule) verdict(armedAt, firstSample time.Time, rateHz, overruns int
 		f.ClockBound = time.Duration(sc.sync.PPSArmMarginS * float64(time.Second) / 2)
 		f.ClockBasis = "no clock report: half the arming margin " + result.FormatSeconds(f.ClockBound) + " s"
 	}
-	v := judgeAlignment(f)
-	return &result.Alignment{
-		SyncMode: result.SyncMode(v.Mode), StartAt: v.StartAt, FirstSampleAt: v.FirstSampleAt, EdgeAt: v.EdgeAt,
-		Trigger: result.Trigger(v.Trigger), Bound: v.Bound, BoundBasis: v.Basis, Overruns: v.Overruns,
-		Aligned: v.Aligned, Reasons: v.Reasons,
-	}
+	return judgeAlignment(f)
 }
 
 // alignment is the session's verdict so far (nil when not scheduled).

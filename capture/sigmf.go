@@ -25,19 +25,6 @@ const (
 	ResultName = "RX_RESULT.json"
 )
 
-// SigMFVersion is the SigMF core version the metadata conforms to, the
-// one the Collection declares too (sigmf-schema.json 1.2.x checks it).
-const SigMFVersion = sigmf.CollectionVersion
-
-// Extension is the SigMF extension namespace of the capture settings SigMF
-// core has no field for, declared in core:extensions (optional: a reader
-// that does not know it loses nothing of the samples; a scheduled
-// capture's declares sigmf.TimingExtension, not optional).
-const (
-	Extension        = sigmf.Extension
-	ExtensionVersion = sigmf.ExtensionVersion
-)
-
 // sigmfMeta is a .sigmf-meta document (SigMF core namespace only).
 type sigmfMeta struct {
 	Global      sigmfGlobal       `json:"global"`
@@ -57,8 +44,8 @@ type sigmfGlobal struct {
 	Description string `json:"core:description"`
 	// Collection names the SigMF Collection a node's recording belongs
 	// to, <TASK_ID> (PROTOCOL#several-nodes); absent for a single-node task.
-	Collection string           `json:"core:collection,omitempty"`
-	Extensions []sigmfExtension `json:"core:extensions"`
+	Collection string                `json:"core:collection,omitempty"`
+	Extensions []sigmf.ExtensionDecl `json:"core:extensions"`
 	// What ran, in the rfhandoff namespace (PROTOCOL#capture); a value not
 	// known (a recovered capture's firmware) is left out.
 	LNAGainDB    *int   `json:"rfhandoff:lna_gain_db,omitempty"`
@@ -78,9 +65,6 @@ type sigmfGlobal struct {
 	EdgeAt     json.RawMessage `json:"rfhandoff:edge_at,omitempty"` // a JSON string, or null
 	Aligned    *bool           `json:"rfhandoff:aligned,omitempty"`
 }
-
-// sigmfExtension is one entry of core:extensions.
-type sigmfExtension = sigmf.ExtensionDecl
 
 // metaTiming is a scheduled capture's timing for its metadata (metaInput's
 // timing; nil for an unscheduled capture, whose metadata is as it always
@@ -147,12 +131,14 @@ func buildMeta(in metaInput) sigmfMeta {
 	}
 	m := sigmfMeta{
 		Global: sigmfGlobal{
-			Datatype: "ci8", Version: SigMFVersion, SampleRate: in.sampleRate, NumChannels: 1,
+			Datatype: "ci8", Version: sigmf.CollectionVersion, SampleRate: in.sampleRate, NumChannels: 1,
 			SHA512: in.sha512, HW: in.hw, Recorder: rec + " (rfhandoff rx capture)", Author: in.author,
 			Description: description(in),
 			Collection:  in.collection,
-			Extensions:  []sigmfExtension{{Name: Extension, Version: ExtensionVersion, Optional: true}},
-			Serial:      in.serial, Firmware: in.firmware, Simulated: in.simulated,
+			// The settings SigMF core has no field for: optional, a reader
+			// that does not know them loses nothing of the samples.
+			Extensions: []sigmf.ExtensionDecl{{Name: sigmf.Extension, Version: sigmf.ExtensionVersion, Optional: true}},
+			Serial:     in.serial, Firmware: in.firmware, Simulated: in.simulated,
 		},
 		Captures: []sigmfCapture{{
 			SampleStart: 0, Frequency: in.frequency,
@@ -166,7 +152,7 @@ func buildMeta(in metaInput) sigmfMeta {
 		if a.EdgeAt != nil {
 			g.EdgeAt = strconv.AppendQuote(nil, a.EdgeAt.UTC().Format(time.RFC3339))
 		}
-		g.Extensions = []sigmfExtension{sigmf.TimingExtension}
+		g.Extensions = []sigmf.ExtensionDecl{sigmf.TimingExtension}
 		g.SyncMode, g.TimeSource, g.BoundS, g.Aligned = a.SyncMode, tm.timeSource, json.Number(result.FormatSeconds(a.Bound)), &a.Aligned
 		m.Captures[0].Datetime = result.FormatNano(a.FirstSampleAt)
 	}

@@ -20,6 +20,7 @@ import (
 	"rfhandoff/internal/quicklooktest"
 	"rfhandoff/internal/sigmftest"
 	"rfhandoff/quicklook"
+	"rfhandoff/sigmf"
 )
 
 // TestFollowerReadsAGrowingFile: a writer appends in uneven pieces with
@@ -205,7 +206,7 @@ func TestBuildMeta(t *testing.T) {
 	})
 	g := m.Global
 	if *g.LNAGainDB != 24 || *g.VGAGainDB != 30 || !*g.Amp || *g.AntennaPower || g.Serial != "a06063c8233e1a5f" || g.Firmware != "2022.09.1" ||
-		len(g.Extensions) != 1 || g.Extensions[0] != (sigmfExtension{Name: "rfhandoff", Version: "1.0.0", Optional: true}) {
+		len(g.Extensions) != 1 || g.Extensions[0] != (sigmf.ExtensionDecl{Name: "rfhandoff", Version: "1.0.0", Optional: true}) {
 		t.Errorf("what ran: %+v", g)
 	}
 	if g.Datatype != "ci8" || g.Version != "1.2.0" || g.SampleRate != 2e6 || g.NumChannels != 1 || g.Recorder != "hackrf_transfer 2022.09.1 (rfhandoff rx capture)" {

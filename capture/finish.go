@@ -86,13 +86,7 @@ func (s *session) finish(ctx context.Context, end endState) (*Report, error) {
 		notes = append(notes, "No quick-look analysis: rf_tx_observed = UNKNOWN.")
 	}
 
-	if s.sched != nil {
-		var overruns int64
-		if e.overruns != nil {
-			overruns = *e.overruns
-		}
-		s.facts.align = s.alignment(overruns)
-	}
+	s.facts.align = s.alignment(deref(e.overruns, 0))
 	s.writeMeta(s.sum512(size), reason, det)
 	pubErr := s.publishComplete(ctx, e, notes)
 	rep.PNGPath = writeQuicklook(filepath.Join(rep.Dir, rep.Recording+PNGSuffix), analysis, det, quicklook.Meta{

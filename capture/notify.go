@@ -14,16 +14,17 @@ func notifyEnd(n *notify.Dispatcher, t notify.Task, rep *Report, err error) {
 		return
 	}
 	c := rep.Complete
-	code, size := -1, int64(0)
-	if c.CaptureExitCode != nil {
-		code = int(*c.CaptureExitCode)
-	}
-	if c.CaptureSizeBytes != nil {
-		size = *c.CaptureSizeBytes
-	}
 	var overruns *int
 	if c.Overruns != nil {
 		overruns = new(int(*c.Overruns))
 	}
-	n.Notify(notify.CaptureComplete(t, code, size, overruns))
+	n.Notify(notify.CaptureComplete(t, int(deref(c.CaptureExitCode, -1)), deref(c.CaptureSizeBytes, 0), overruns))
+}
+
+// deref is *p, or def when p is nil.
+func deref[T any](p *T, def T) T {
+	if p == nil {
+		return def
+	}
+	return *p
 }

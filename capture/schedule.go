@@ -76,10 +76,6 @@ func (sc *schedule) aim() error {
 	return nil
 }
 
-// wait sleeps until the tool must start; a signal ends the wait and the
-// capture, which is then void (nothing has started).
-func (sc *schedule) wait(ctx context.Context) error { return sc.waitUntil(ctx, sc.startAt) }
-
 // waitUntil sleeps until at, or until a signal, which voids the capture.
 func (sc *schedule) waitUntil(ctx context.Context, at time.Time) error {
 	t := time.NewTimer(time.Until(at))

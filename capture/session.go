@@ -156,7 +156,7 @@ func (s *session) run(ctx context.Context) (*Report, error) {
 	procCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	s.cancelProc = cancel
 	if s.sched != nil {
-		if err := s.sched.wait(ctx); err != nil {
+		if err := s.sched.waitUntil(ctx, s.sched.startAt); err != nil {
 			return nil, err
 		}
 		s.params.Trigger = s.sched.trigger
@@ -338,10 +338,8 @@ func (s *session) confirm(ctx context.Context) error {
 			if size > first {
 				// Both readings were taken while the tool was alive; make
 				// sure it still is now.
-				select {
-				case <-s.exited:
+				if closed(s.exited) {
 					return s.startFailure("hackrf_transfer exited before the capture was confirmed")
-				default:
 				}
 				return nil
 			}
@@ -388,10 +386,8 @@ func (s *session) size() int64 {
 // stopTool interrupts the tool (SIGINT to its group), waits Grace for it
 // to end, then kills it.
 func (s *session) stopTool() {
-	select {
-	case <-s.exited:
+	if closed(s.exited) {
 		return
-	default:
 	}
 	_ = s.rcv.Interrupt()
 	t := time.NewTimer(s.o.Grace)

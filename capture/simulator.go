@@ -66,28 +66,22 @@ func simulatorRefusal(seen string) string {
 		"for a rehearsal where simulation is intended, set " + config.SimulatorKey + " = true"
 }
 
-// simulatorDecision records on the audit log that the simulator was found
-// and whether the policy let it capture. A refusal is recorded too; an
-// allowed capture does not go on without its line.
-func simulatorDecision(d Deps, taskID, seen string) error {
-	verdict, reason := exec.VerdictRefused, seen+"; "+config.SimulatorKey+" is false"
-	if d.Policy.Tools.AllowSimulator {
-		verdict, reason = exec.VerdictPassed, seen+"; "+config.SimulatorKey+" = true: simulation is intended"
-	}
-	return d.Audit.RecordDecision(exec.Decision{
-		Side: exec.SideRX, Kind: exec.DecisionCaptureSimulator, Command: "rx capture",
-		TaskID: taskID, Verdict: verdict, Reason: reason, Simulated: true,
-	})
-}
-
 // checkSimulator applies the policy to what was seen ("" nothing): nil
-// when the capture may go on (no simulator, or one the policy allows,
-// with its audit line written), else the refusal.
+// when the capture may go on (no simulator, or one the policy allows),
+// else the refusal. Either way the audit log records the decision; an
+// allowed capture does not go on without its line.
 func checkSimulator(d Deps, taskID, seen string) error {
 	if seen == "" {
 		return nil
 	}
-	if err := simulatorDecision(d, taskID, seen); err != nil {
+	verdict, reason := exec.VerdictRefused, seen+"; "+config.SimulatorKey+" is false"
+	if d.Policy.Tools.AllowSimulator {
+		verdict, reason = exec.VerdictPassed, seen+"; "+config.SimulatorKey+" = true: simulation is intended"
+	}
+	if err := d.Audit.RecordDecision(exec.Decision{
+		Side: exec.SideRX, Kind: exec.DecisionCaptureSimulator, Command: "rx capture",
+		TaskID: taskID, Verdict: verdict, Reason: reason, Simulated: true,
+	}); err != nil {
 		if d.Policy.Tools.AllowSimulator {
 			return fmt.Errorf("recording the simulated capture in the audit log: %w; nothing was started", err)
 		}

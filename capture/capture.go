@@ -273,8 +273,10 @@ func begin(ctx context.Context, d Deps, o Options) (Deps, Options, string, *loca
 	if d.Git == nil || d.Runner == nil || d.Audit == nil {
 		return d, o, "", nil, errors.New("capture: Deps needs Git, Runner and Audit")
 	}
-	stateDir, err := preflightState(ctx, d)
-	if err != nil {
+	// The state directory (0700) git must ignore, as every RX command
+	// checks before touching the state.
+	stateDir := d.Policy.StatePath()
+	if err := d.Git.MakePrivateDir(ctx, d.Policy.Repo.Path, stateDir, "state directory"); err != nil {
 		return d, o, "", nil, err
 	}
 	l, err := lock(stateDir)

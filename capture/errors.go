@@ -30,15 +30,13 @@ func (e *refusedError) Error() string {
 }
 
 // ErrRunning matches (errors.Is) a capture refused because another
-// `rx capture` holds the capture lock.
+// `rx capture` holds the capture lock (a *busyError).
 var ErrRunning = errors.New("another rx capture is running")
 
 // ErrInterrupted matches (errors.Is) a capture stopped by a signal to
 // rfhandoff.
 var ErrInterrupted = errors.New("capture interrupted")
 
-// busyError is another `rx capture` holding the capture lock; it matches
-// ErrRunning.
 type busyError struct {
 	Path string
 	PID  int // 0 when unknown
@@ -73,8 +71,7 @@ func noDevice(serial string, found []string, err error) error {
 	return errors.New(msg + "; nothing was started or published")
 }
 
-// ambiguousDevice is several HackRFs (serials) without a pinned serial, or
-// a pin that matched several.
+// ambiguousDevice is several HackRFs without a pin, or matching the pin.
 func ambiguousDevice(pin string, serials []string) error {
 	if pin != "" {
 		return fmt.Errorf("serial %s matches %d HackRFs (%s); pin the full serial in [capture] serial; nothing was started or published",
@@ -177,8 +174,8 @@ func readyFailed(err error, completed bool) error {
 	return fmt.Errorf("publishing %s failed: %w; the capture was stopped and %s", result.StateReady, err, how)
 }
 
-// completeFailed is a COMPLETE that could not be published; it is saved
-// at saved, and recorded in capture_in_progress when recorded.
+// completeFailed is a COMPLETE, saved at saved (and recorded when
+// recorded), that could not be published.
 func completeFailed(err error, saved, taskID string, recorded bool) error {
 	var then string
 	switch {

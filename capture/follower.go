@@ -17,10 +17,7 @@ const followPoll = 20 * time.Millisecond
 
 // follower reads a file another process is writing, from its first byte,
 // as it grows, and feeds every byte exactly once to a fan-out of sinks.
-// A capture has two, each with its own descriptor: the one COMPLETE
-// waits for (SHA-256 and the analyzer), and a background one (the SHA-512
-// for the SigMF file) that lags behind without ever holding the first
-// back, and yields the CPU to it.
+// A capture has two (doc.go, "Two streaming readers").
 type follower struct {
 	f   *os.File
 	out *fanout
@@ -42,12 +39,9 @@ func follow(path string, sinks ...io.Writer) (*follower, error) {
 	return startFollower(path, chunksInFlight, nil, sinks)
 }
 
-// followBehind starts a background reader of path into sinks: its own
-// descriptor and buffers (bgChunksInFlight), reading from the page cache
-// what the tool wrote, as far behind as it has to be. Until the writer is
-// done it reads only while mayRead says so: the capture lets it read while
-// the foreground reader has caught up with the file, so on a busy machine
-// the CPU goes to that one (and the tool) first.
+// followBehind starts a background reader of path into sinks, with its own
+// buffers (bgChunksInFlight), as far behind as it has to be: until the
+// writer is done it reads only while mayRead says so.
 func followBehind(path string, mayRead func() bool, sinks ...io.Writer) (*follower, error) {
 	return startFollower(path, bgChunksInFlight, mayRead, sinks)
 }
@@ -75,8 +69,7 @@ func (fl *follower) caughtUp() bool {
 // the last byte; valid after wait.
 func (fl *follower) sinkDone(i int) time.Time { return fl.out.doneAt(i) }
 
-// writerDone says the writer has exited: read to the end once more, then
-// stop.
+// writerDone says the writer has exited: read to the end once more, then stop.
 func (fl *follower) writerDone() {
 	if !closed(fl.ended) {
 		close(fl.ended)
@@ -102,8 +95,7 @@ func (fl *follower) wait() (int64, error) {
 }
 
 // abandon stops the follower without reading on to the end (the file is
-// void); the sinks get no more bytes. It returns when the follower has
-// stopped.
+// void) and returns once it has stopped.
 func (fl *follower) abandon() {
 	if !closed(fl.quit) {
 		close(fl.quit)

@@ -143,10 +143,3 @@ func captureDir(ctx context.Context, g *gitcli.Client, repo, base, id string) (s
 	}
 	return dir, nil
 }
-
-// preflightState creates the state directory (0700) and checks that git
-// ignores it, as every RX command does before touching the state.
-func preflightState(ctx context.Context, d Deps) (string, error) {
-	dir := d.Policy.StatePath()
-	return dir, d.Git.MakePrivateDir(ctx, d.Policy.Repo.Path, dir, "state directory")
-}

@@ -35,7 +35,6 @@ type sample struct {
 	hasPower bool
 }
 
-// update records s and shows it when it is time to.
 func (p *progress) update(s sample) {
 	if p.w == nil {
 		return

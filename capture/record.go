@@ -6,7 +6,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"slices"
 
 	"rfhandoff/exec"
 	"rfhandoff/state"
@@ -43,21 +42,6 @@ func (s *session) recordStart() error {
 	}
 	s.record = rec
 	return nil
-}
-
-// recordReady notes the published READY.
-func (s *session) recordReady(commit string) {
-	s.updateRecord("READY's publication", func(r *state.CaptureInProgress) {
-		r.ReadyPublished, r.ReadyCommit = true, commit
-	})
-}
-
-// recordComplete notes the COMPLETE about to be published (its bytes are
-// beside the capture): a recovery publishes exactly these again.
-func (s *session) recordComplete(data []byte, notes []string) {
-	s.updateRecord("the COMPLETE about to be published", func(r *state.CaptureInProgress) {
-		r.CompleteSHA256, r.CompleteNotes = sha256Hex(data), slices.Clone(notes)
-	})
 }
 
 // forgetRecord clears the record: COMPLETE was published, or nothing was.

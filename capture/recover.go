@@ -178,8 +178,7 @@ type fileScan struct {
 	analysis       *quicklook.Analysis
 }
 
-// scanFile reads the recorded capture's file once for everything a
-// recovery needs from it.
+// scanFile reads the recorded capture's file once for all of fileScan.
 func scanFile(rec *state.CaptureInProgress) (*fileScan, error) {
 	f, err := os.Open(rec.DataPath)
 	if err != nil {
@@ -254,9 +253,7 @@ func pendingComplete(rec *state.CaptureInProgress, path string, log *slog.Logger
 }
 
 // rebuildComplete is COMPLETE from the record (READY's facts) and the file
-// as it is now. The streaming hash died with rfhandoff, so the file is
-// read once more here: the one second pass over a capture, and only for
-// a capture whose rfhandoff was killed.
+// as it is now, read once more (doc.go, "A killed rx capture").
 func rebuildComplete(ctx context.Context, d Deps, o Options, rec *state.CaptureInProgress, end toolEnd) (*result.Result, []string, *fileScan, error) {
 	st, err := os.Stat(rec.DataPath)
 	if errors.Is(err, fs.ErrNotExist) {

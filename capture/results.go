@@ -15,10 +15,8 @@ type liveFacts struct {
 	freqHz     int64
 	rateHz     int64
 	pid        int
-	simulated  bool // rfhandoff's HackRF simulator captured (result "simulated": true)
-	// align is a scheduled capture's alignment (schema_version 3); nil
-	// for a task without START_AT.
-	align *result.Alignment
+	simulated  bool              // rfhandoff's HackRF simulator captured (result "simulated": true)
+	align      *result.Alignment // schema_version 3; nil for a task without START_AT
 }
 
 // ready is RX_READY_FOR_TX: the capture runs, its file grows, the clock

@@ -63,8 +63,7 @@ func (s *session) planSchedule(ctx context.Context, sy captureplan.Sync) (*sched
 	return sc, nil
 }
 
-// aim sets when the tool starts from the target and the start-up, and
-// refuses a start already past.
+// aim sets when the tool starts, refusing a start already past.
 func (sc *schedule) aim() error {
 	sc.startAt = sc.target.Add(-sc.latency)
 	sy := sc.sync

@@ -9,6 +9,7 @@ import (
 	"hash"
 	"io/fs"
 	"os"
+	"slices"
 	"time"
 
 	"rfhandoff/captureplan"
@@ -137,10 +138,8 @@ func (s *session) run(ctx context.Context) (*Report, error) {
 	if err := s.fault(stepFollow, err); err != nil {
 		return nil, fmt.Errorf("reading the capture file: %w", err)
 	}
-	// While the tool runs, the background SHA-512 reads only when the
-	// foreground reader has caught up with the file: the CPU goes to the
-	// tool, the SHA-256 and the analyzer first. From the tool's exit all
-	// three drain at once: COMPLETE waits for them all.
+	// The background SHA-512 reads only while the foreground reader has
+	// caught up: the CPU goes to the tool, the SHA-256 and the analyzer.
 	s.fol512, err = followBehind(rep.DataPath, func() bool { return s.fol.caughtUp() }, s.sha512)
 	if err := s.fault(stepFollowBehind, err); err != nil {
 		return nil, fmt.Errorf("reading the capture file: %w", err)
@@ -257,7 +256,9 @@ func (s *session) run(ctx context.Context) (*Report, error) {
 		return rep, readyFailed(err, cerr == nil)
 	}
 	rep.ReadyCommit, rep.ReadyPublished = out.Commit, time.Now()
-	s.recordReady(out.Commit)
+	s.updateRecord("READY's publication", func(r *state.CaptureInProgress) {
+		r.ReadyPublished, r.ReadyCommit = true, out.Commit
+	})
 	s.d.Logger.Info("READY published", "task_id", rep.TaskID, "commit", out.Commit)
 
 	end := s.watch(ctx)
@@ -284,10 +285,8 @@ func (s *session) fault(step string, err error) error {
 	return err
 }
 
-// abort undoes a capture that never became READY, as far as it got: it
-// stops the tool (s.rcv is set once it started), then both readers, then
-// removes the data file and the local result copy, and clears
-// capture_in_progress. Every part is safe when its step never ran.
+// abort undoes a capture that never became READY, as far as it got; every
+// part is safe when its step never ran.
 func (s *session) abort() {
 	if s.rcv != nil {
 		s.stopTool()
@@ -306,12 +305,9 @@ func (s *session) abort() {
 // a stat, cheap enough to do often, and READY waits for what it sees.
 const firstBytePoll = 5 * time.Millisecond
 
-// confirm waits until the tool is alive and its file has grown between
-// two readings ConfirmGap apart, within StartupTimeout. The first reading
-// is taken as soon as the file holds a byte (looked for every
-// firstBytePoll) and the second exactly ConfirmGap after it, not at the
-// next tick of a coarser clock: READY is due ConfirmGap after the tool
-// starts writing, plus the publish.
+// confirm waits, within StartupTimeout, until the tool is alive and its
+// file has grown between two readings ConfirmGap apart, the second exactly
+// ConfirmGap after the first byte, not at a coarser tick (doc.go).
 func (s *session) confirm(ctx context.Context) error {
 	deadline := time.Now().Add(s.o.StartupTimeout)
 	wait := time.NewTimer(firstBytePoll)
@@ -383,8 +379,7 @@ func (s *session) size() int64 {
 	return st.Size()
 }
 
-// stopTool interrupts the tool (SIGINT to its group), waits Grace for it
-// to end, then kills it.
+// stopTool interrupts the tool (SIGINT to its group), then kills it after Grace.
 func (s *session) stopTool() {
 	if closed(s.exited) {
 		return
@@ -401,8 +396,7 @@ func (s *session) stopTool() {
 	}
 }
 
-// void removes the files of a capture that was never announced: the
-// data file and the local copy of a READY that was refused.
+// void removes the data file and result copy of a capture never announced.
 func (s *session) void() {
 	for _, path := range []string{s.rep.DataPath, s.rep.ResultPath} {
 		err := os.Remove(path)
@@ -435,7 +429,11 @@ func (s *session) publish(ctx context.Context, r *result.Result, notes []string,
 	if err := localfile.WriteFileAtomic(s.rep.ResultPath, data, 0o644); err != nil {
 		s.d.Logger.Warn("could not keep a local copy of the result", "err", err)
 	} else if r.State == result.StateComplete {
-		s.recordComplete(data, notes)
+		// Its bytes are beside the capture: a recovery publishes exactly
+		// these again.
+		s.updateRecord("the COMPLETE about to be published", func(r *state.CaptureInProgress) {
+			r.CompleteSHA256, r.CompleteNotes = sha256Hex(data), slices.Clone(notes)
+		})
 	}
 	if err := s.fault(stepPublish+string(r.State), nil); err != nil {
 		return publish.Outcome{}, err

@@ -66,10 +66,8 @@ type sigmfGlobal struct {
 	Aligned    *bool           `json:"rfhandoff:aligned,omitempty"`
 }
 
-// metaTiming is a scheduled capture's timing for its metadata (metaInput's
-// timing; nil for an unscheduled capture, whose metadata is as it always
-// was): the node's alignment as its result carries it, and what its
-// times are by.
+// metaTiming is a scheduled capture's timing for its metadata: its
+// result's alignment, and what its times are by.
 type metaTiming struct {
 	alignment result.Alignment
 	// timeSource is rfhandoff:time_source, e.g. "chrony" (HOST_CLOCK:
@@ -94,21 +92,19 @@ type sigmfAnnotation struct {
 
 // metaInput is what the metadata describes.
 type metaInput struct {
-	taskID, title string
-	sampleRate    int64
-	frequency     int64
-	firstSample   time.Time // core:datetime: when the first sample was taken
-	sha512        string
-	hw            string
-	toolVersion   string
-	author        string
-	outcome       string // one line: how the capture ended
-	detection     *quicklook.Detection
-	collection    string // core:collection, "" for none
-	// plan is the capture that ran (gains, amp, antenna power); nil when
-	// not known.
-	plan             *captureplan.Plan
-	serial, firmware string // the board's, "" when not known
+	taskID, title    string
+	sampleRate       int64
+	frequency        int64
+	firstSample      time.Time // core:datetime: when the first sample was taken
+	sha512           string
+	hw               string
+	toolVersion      string
+	author           string
+	outcome          string // one line: how the capture ended
+	detection        *quicklook.Detection
+	collection       string            // core:collection, "" for none
+	plan             *captureplan.Plan // the capture that ran; nil when not known
+	serial, firmware string            // the board's, "" when not known
 	// simulated: rfhandoff's HackRF simulator captured; core:hw,
 	// core:description and rfhandoff:simulated say so.
 	simulated bool
@@ -187,9 +183,8 @@ func description(in metaInput) string {
 	return d
 }
 
-// saveMeta writes the metadata of in to path as indented JSON and returns
-// path and the SHA-512 of the bytes written; a failure is logged and
-// returns "", "".
+// saveMeta writes the metadata of in to path and returns path and the
+// SHA-512 of the bytes written; a failure is logged and returns "", "".
 func saveMeta(path string, in metaInput, log *slog.Logger) (string, string) {
 	data, err := json.MarshalIndent(buildMeta(in), "", "  ")
 	data = append(data, '\n')

@@ -83,8 +83,7 @@ func (s *sinkWorker) run(f *fanout) {
 	}
 }
 
-// close waits for every sink to consume what was sent and returns the
-// first sink error.
+// close waits for every sink to consume what was sent; the first sink error.
 func (f *fanout) close() error {
 	for _, s := range f.sinks {
 		close(s.ch)

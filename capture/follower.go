@@ -67,7 +67,7 @@ func (fl *follower) caughtUp() bool {
 
 // sinkDone is when sink i (in the order given to follow) had consumed
 // the last byte; valid after wait.
-func (fl *follower) sinkDone(i int) time.Time { return fl.out.doneAt(i) }
+func (fl *follower) sinkDone(i int) time.Time { return fl.out.sinks[i].doneAt }
 
 // writerDone says the writer has exited: read to the end once more, then stop.
 func (fl *follower) writerDone() {
@@ -135,7 +135,7 @@ func (fl *follower) run() {
 			fl.out.send(buf, n)
 			fl.read.Add(int64(n))
 		} else {
-			fl.out.give(buf)
+			fl.out.free <- buf // not sent
 		}
 		switch {
 		case err == nil && n > 0:

@@ -11,11 +11,9 @@ import (
 	"rfhandoff/state"
 )
 
-// The capture in progress is recorded in the RX state (capture_in_progress)
-// from just before READY is published until COMPLETE is, so that a
-// capture whose rfhandoff is killed can still get its COMPLETE (recover.go).
-// Every write goes through state.RXStore.Update: the state lock makes it
-// safe beside a running `rx watch`, which writes the same file.
+// capture_in_progress (doc.go, "A killed rx capture") is kept from just
+// before READY until COMPLETE is published. Every write goes through
+// state.RXStore.Update: the state lock makes it safe beside `rx watch`.
 
 // recordStart writes the record before READY is published. Without it a
 // READY could be left standing by a kill, so a failure stops the capture.

@@ -35,10 +35,8 @@ type session struct {
 	rep      *Report
 	// node is the [node] name a task with RX_NODES runs under ("" for a
 	// single-node task): its results are node results (PROTOCOL#several-nodes).
-	node string
-	// simulated: rfhandoff's HackRF simulator captures, as [tools]
-	// allow_simulator allows (simulator.go).
-	simulated bool
+	node      string
+	simulated bool // rfhandoff's HackRF simulator captures, as allowed (simulator.go)
 
 	plan   captureplan.Plan // what was approved and runs (config.Policy.CapturePlan)
 	params hackrfcli.RxParams
@@ -47,9 +45,7 @@ type session struct {
 	first *firstSample
 	// armed is when the tool said it had started the board (PPS: armed).
 	armed startLine
-	// sched is a scheduled task's start (schedule.go); nil for a task
-	// without START_AT.
-	sched *schedule
+	sched *schedule // a scheduled task's start (schedule.go); nil without START_AT
 
 	sha256, sha512 hash.Hash
 	an             *quicklook.Analyzer
@@ -64,9 +60,7 @@ type session struct {
 
 	prog *progress
 
-	// record is this capture's capture_in_progress as last written to the
-	// state, nil when none is (record.go).
-	record *state.CaptureInProgress
+	record *state.CaptureInProgress // capture_in_progress as last written, nil when none is (record.go)
 }
 
 // run reserves the file, starts the tool, and sees the capture through.

@@ -12,13 +12,9 @@ import (
 	"rfhandoff/result"
 )
 
-// The simulator never passes for hardware (PROTOCOL#simulator): rfhandoff's
-// HackRF simulator is recognised by the path of the tools the runner
-// resolved (hacksim.IsSimulator, before any tool runs), by hackrf_info's
-// answer and by hackrf_transfer's output (hackrfcli.SimulatorMarker). A
-// capture by it is refused before READY unless [tools] allow_simulator
-// says simulation is intended; with it, every result, the SigMF file, the
-// quick-look, the audit log and rx status say "simulated".
+// The simulator never passes for hardware (PROTOCOL#simulator; doc.go,
+// "The simulator"): hacksim.IsSimulator on the resolved tool paths, then
+// hackrfcli.SimulatorMarker in hackrf_info's and hackrf_transfer's output.
 
 // simulatorTools are the tools a capture runs, in the order they run.
 var simulatorTools = []exec.Tool{exec.HackRFInfo, exec.HackRFClock, exec.HackRFTransfer}

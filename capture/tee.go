@@ -58,9 +58,6 @@ func newFanout(inFlight int, sinks ...io.Writer) *fanout {
 	return f
 }
 
-// give returns a buffer that was not sent.
-func (f *fanout) give(b []byte) { f.free <- b }
-
 // send hands buf[:n] to every sink; buf belongs to the fan-out from now on.
 func (f *fanout) send(buf []byte, n int) {
 	c := &chunk{buf: buf, n: n}
@@ -97,6 +94,3 @@ func (f *fanout) close() error {
 	}
 	return err
 }
-
-// doneAt is when sink i consumed its last chunk (after close).
-func (f *fanout) doneAt(i int) time.Time { return f.sinks[i].doneAt }

@@ -53,8 +53,7 @@ func (e *busyError) Error() string {
 func (e *busyError) Is(target error) bool { return target == ErrRunning }
 
 // noDevice is no HackRF found (or not the pinned one, with the serials
-// found). Nothing was started or published. It wraps the tool's error
-// (errors.Is hackrfcli.ErrNoDevice) when the tool said so.
+// found); it wraps the tool's error (hackrfcli.ErrNoDevice) when there is one.
 func noDevice(serial string, found []string, err error) error {
 	var msg string
 	switch {
@@ -137,8 +136,7 @@ func (e *causedError) Unwrap() error { return e.cause }
 
 // clockRefusal is CLKIN not detected (err nil) or hackrf_clock failing
 // before the capture: common_clock_verified cannot be claimed, so nothing
-// starts. Firmware too old to answer is named with the firmware and USB
-// API hackrf_info read.
+// starts.
 func clockRefusal(err error, firmware, api string) error {
 	if fe, ok := errors.AsType[*hackrfcli.FirmwareError](err); ok {
 		return &causedError{oldFirmwareMessage(firmware, api, fe), err}
@@ -164,8 +162,7 @@ func startFailed(reason string, exitCode *int, tail string, cause error) error {
 }
 
 // readyFailed is a READY that could not be published; the capture was
-// stopped, and an honest COMPLETE superseded a READY that may have landed
-// when completed.
+// stopped, and when completed an honest COMPLETE was published.
 func readyFailed(err error, completed bool) error {
 	how := "nothing was published"
 	if completed {

@@ -218,8 +218,8 @@ func detect(a *quicklook.Analysis, thresholdDB, minS float64) *quicklook.Detecti
 }
 
 // sum512 waits for the background reader and returns the SHA-512 of the
-// file of size bytes; "" if it cannot be had. Only when that reader did
-// not see exactly the file's bytes is the file read again.
+// file of size bytes, reading the file again only if that reader did not
+// see exactly its bytes; "" if it cannot be had.
 func (s *session) sum512(size int64) string {
 	read, err := s.fol512.wait()
 	s.rep.SHA512Done = time.Now()
@@ -255,8 +255,7 @@ func (s *session) writeMeta(sum512, outcome string, det *quicklook.Detection) {
 }
 
 // writeQuicklook renders the quick-look PNG of a (none without one) to
-// path and returns path; a failure is logged and returns "": the result
-// does not depend on it.
+// path and returns path; a failure is logged and returns "".
 func writeQuicklook(path string, a *quicklook.Analysis, det *quicklook.Detection, m quicklook.Meta, log *slog.Logger) string {
 	if a == nil {
 		return ""

@@ -2,6 +2,7 @@ package capture
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"rfhandoff/hackrfcli"
@@ -62,25 +63,15 @@ func (f *firstSample) seen() bool {
 // streaming by then. The line's arrival is a little later than that, so
 // counting from it errs towards "too soon after arming" (align.go).
 type startLine struct {
-	mu sync.Mutex
-	at time.Time // zero until the line came
+	at atomic.Pointer[time.Time] // nil until the line came
 }
 
 // onLine is StartReceive's line hook: it keeps the first start line's time.
 func (l *startLine) onLine(ev hackrfcli.TransferEvent) {
-	if ev.Kind != hackrfcli.EventStartHint {
-		return
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.at.IsZero() {
-		l.at = time.Now()
+	if ev.Kind == hackrfcli.EventStartHint {
+		l.at.CompareAndSwap(nil, new(time.Now()))
 	}
 }
 
 // seen is the line's time, or zero when it has not come.
-func (l *startLine) seen() time.Time {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.at
-}
+func (l *startLine) seen() time.Time { return deref(l.at.Load(), time.Time{}) }

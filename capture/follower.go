@@ -19,12 +19,9 @@ const followPoll = 20 * time.Millisecond
 // as it grows, and feeds every byte exactly once to a fan-out of sinks.
 // A capture has two (doc.go, "Two streaming readers").
 type follower struct {
-	f   *os.File
-	out *fanout
-	// mayRead, when set, is asked before every read until the writer is
-	// done; while it says no the follower waits (followPoll at a time)
-	// without reading.
-	mayRead func() bool
+	f       *os.File
+	out     *fanout
+	mayRead func() bool // nil, or asked before every read until the writer is done
 	atEnd   atomic.Bool // the last read found the end of the file, or stopped
 	read    atomic.Int64
 	ended   chan struct{} // closed by writerDone

@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -54,22 +55,14 @@ func pick(info hackrfcli.Info, pinned string) (hackrfcli.Board, error) {
 func serials(bs []hackrfcli.Board) []string {
 	out := make([]string, 0, len(bs))
 	for _, b := range bs {
-		s := b.Serial
-		if s == "" {
-			s = fmt.Sprintf("board %d without a readable serial", b.Index)
-		}
-		out = append(out, s)
+		out = append(out, cmp.Or(b.Serial, fmt.Sprintf("board %d without a readable serial", b.Index)))
 	}
 	return out
 }
 
 // hwDescription is SigMF's core:hw for the board.
 func hwDescription(b hackrfcli.Board) string {
-	name := b.BoardName
-	if name == "" {
-		name = "HackRF"
-	}
-	parts := []string{name}
+	parts := []string{cmp.Or(b.BoardName, "HackRF")}
 	if b.HardwareRevision != "" {
 		parts[0] += " " + b.HardwareRevision
 	}

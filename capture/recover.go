@@ -25,8 +25,7 @@ import (
 )
 
 // Recovered is a COMPLETE published for a capture whose rfhandoff was
-// killed (its capture_in_progress record was found with the capture lock
-// free).
+// killed (its record was found with the capture lock free).
 type Recovered struct {
 	Record     state.CaptureInProgress // the record, now cleared
 	Result     *result.Result          // the COMPLETE published
@@ -197,10 +196,9 @@ func scanFile(rec *state.CaptureInProgress) (*fileScan, error) {
 	return &fileScan{size: n, sha256: hex.EncodeToString(h256.Sum(nil)), sha512: hex.EncodeToString(h512.Sum(nil)), analysis: an.Finish()}, nil
 }
 
-// recoveredFiles writes the quick-look PNG and the SigMF metadata of a
-// recovered capture, as a finished one gets them, once its COMPLETE is
-// out (scan nil: the file is read for them now). Failures are logged:
-// the COMPLETE is published.
+// recoveredFiles writes a recovered capture's quick-look PNG and SigMF
+// metadata once its COMPLETE is out (scan nil: the file is read for them
+// now). Failures are logged: the COMPLETE is published.
 func recoveredFiles(d Deps, rec *state.CaptureInProgress, scan *fileScan, notes []string, out *Recovered, log *slog.Logger) {
 	if scan == nil {
 		var err error

@@ -23,14 +23,11 @@ const rehearsalSuffix = ".rehearsal"
 // start.
 const rehearsalLead = 5 * time.Second
 
-// rehearse measures hackrf_transfer's start-up on this host, now: a short
-// run with the capture's own parameters (no -H, its own file), from its
-// start to its first sample by the file's growth (firstsample.go) or, for
-// PPS, to its "Stop with Ctrl-C" (the board started: -H would have armed
-// it). The capture then starts the tool that much before it must stream (or arm),
-// so a slow board, a Raspberry Pi or a busy host aims as well as an idle
-// one. It runs rehearsalLead before the start the fixed estimate gives
-// (at once when that is sooner) and must be done by that start.
+// rehearse measures hackrf_transfer's start-up on this host, now (doc.go,
+// "A scheduled capture"), so a slow board, a Raspberry Pi or a busy host
+// aims as well as an idle one. It runs rehearsalLead before the start the
+// fixed estimate gives (at once when that is sooner) and must be done by
+// that start.
 func (s *session) rehearse(ctx context.Context) error {
 	sc := s.sched
 	if err := sc.waitUntil(ctx, sc.startAt.Add(-rehearsalLead)); err != nil {

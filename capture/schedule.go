@@ -19,8 +19,7 @@ const expectedLatency = 150 * time.Millisecond
 // clockKey is the policy key that bounds a HOST_CLOCK node's error.
 const clockKey = "sync.max_host_clock_bound_s"
 
-// schedule is a scheduled capture's start: when the tool starts (host
-// clock), whether it waits for the trigger, and what the OS said of the
+// schedule is a scheduled capture's start, and what the OS said of the
 // clock, for the verdict.
 type schedule struct {
 	sync    captureplan.Sync

@@ -101,10 +101,9 @@ func simulatedHWDescription(hw string) string {
 	return sim + " (it emulates " + hw + ")"
 }
 
-// LocalResult reads the result kept beside task id's capture (ResultName
-// in <capture.dir>/<id>/, the last one written): rx status's word on the
-// last capture, simulated or not. nil when there is none or it cannot be
-// read.
+// LocalResult reads the last result written beside task id's capture
+// (ResultName in <capture.dir>/<id>/) for rx status; nil when there is
+// none or it cannot be read.
 func LocalResult(p config.Policy, id string) *result.Result {
 	r, _, err := result.ReadFile(filepath.Join(p.CaptureDir(), id, ResultName), result.Options{Node: result.AnyNode, SyncMode: result.AnySync})
 	if err != nil {

@@ -213,8 +213,7 @@ func detect(a *quicklook.Analysis, thresholdDB, minS float64) *quicklook.Detecti
 	if a == nil {
 		return nil
 	}
-	d := quicklook.Detect(a, thresholdDB, time.Duration(minS*float64(time.Second)))
-	return &d
+	return new(quicklook.Detect(a, thresholdDB, time.Duration(minS*float64(time.Second))))
 }
 
 // sum512 waits for the background reader and returns the SHA-512 of the
@@ -260,12 +259,8 @@ func writeQuicklook(path string, a *quicklook.Analysis, det *quicklook.Detection
 	if a == nil {
 		return ""
 	}
-	var d quicklook.Detection
-	if det != nil {
-		d = *det
-	}
 	var buf bytes.Buffer
-	err := quicklook.RenderPNG(&buf, a, d, m)
+	err := quicklook.RenderPNG(&buf, a, deref(det, quicklook.Detection{}), m)
 	if err == nil {
 		err = localfile.WriteFileAtomic(path, buf.Bytes(), 0o644)
 	}

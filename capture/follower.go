@@ -143,9 +143,7 @@ func (fl *follower) run() {
 		case finishing:
 			// The writer had exited before this read hit the end: that
 			// end is final.
-			if cerr := fl.out.close(); cerr != nil {
-				fl.err = cerr
-			}
+			fl.err = fl.out.close()
 			return
 		}
 		fl.atEnd.Store(true)

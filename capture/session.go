@@ -319,20 +319,17 @@ func (s *session) confirm(ctx context.Context) error {
 		size := s.size()
 		next := firstBytePoll
 		switch {
-		case first < 0 && size > 0:
-			first, firstAt = size, time.Now()
-			next = s.o.ConfirmGap
 		case first >= 0 && time.Since(firstAt) < s.o.ConfirmGap:
 			next = s.o.ConfirmGap - time.Since(firstAt)
-		case first >= 0:
-			if size > first {
-				// Both readings were taken while the tool was alive; make
-				// sure it still is now.
-				if closed(s.exited) {
-					return s.startFailure("hackrf_transfer exited before the capture was confirmed")
-				}
-				return nil
+		case first >= 0 && size > first:
+			// Both readings were taken while the tool was alive; make
+			// sure it still is now.
+			if closed(s.exited) {
+				return s.startFailure("hackrf_transfer exited before the capture was confirmed")
 			}
+			return nil
+		case first >= 0 || size > 0:
+			// The first byte, or no growth over ConfirmGap: a new first reading.
 			first, firstAt = size, time.Now()
 			next = s.o.ConfirmGap
 		}

@@ -5,20 +5,8 @@ import (
 	"math"
 	"time"
 
+	"rfhandoff/captureplan"
 	"rfhandoff/result"
-)
-
-// Sync modes of a scheduled task (PROTOCOL#capture).
-const (
-	modeHostClock = "HOST_CLOCK"
-	modePPS       = "PPS"
-)
-
-// Trigger verdicts of a scheduled capture.
-const (
-	triggerHonoured = "HONOURED"
-	triggerIgnored  = "IGNORED"
-	triggerNotUsed  = "NOT_USED"
 )
 
 // usbBlockBytes is what hackrf_transfer writes at once: the first-sample
@@ -65,12 +53,15 @@ type alignFacts struct {
 // PPS sample is taken on the edge, so its time is the edge's, within one
 // sample period plus the PPS's own error.
 func judgeAlignment(f alignFacts) *result.Alignment {
-	v := &result.Alignment{SyncMode: result.SyncMode(f.Mode), StartAt: f.StartAt, Overruns: f.Overruns}
 	period := time.Duration(float64(time.Second) / float64(f.RateHz))
 	resolution := time.Duration(float64(usbBlockBytes) / 2 / float64(f.RateHz) * float64(time.Second))
 	est := f.FirstSample.Add(-f.Offset)
+	// Unless a PPS edge was identified: the corrected estimate, within the
+	// clock's bound plus the resolution.
+	v := &result.Alignment{SyncMode: result.SyncMode(f.Mode), StartAt: f.StartAt, Overruns: f.Overruns,
+		FirstSampleAt: est, Bound: f.ClockBound + resolution}
 	switch f.Mode {
-	case modePPS:
+	case captureplan.SyncPPS:
 		edge := est.Round(time.Second)
 		// The estimate is never early but by the clock's error, and late
 		// by at most the resolution more.
@@ -81,9 +72,7 @@ func judgeAlignment(f alignFacts) *result.Alignment {
 		soonLimit := min(resolution+ignoredSlack, f.ArmMargin/2)
 		soon := f.FirstSample.Sub(f.ArmedAt) < soonLimit
 		if d > tol || early || soon {
-			v.Trigger = triggerIgnored
-			v.FirstSampleAt = est
-			v.Bound = f.ClockBound + resolution
+			v.Trigger = result.TriggerIgnored
 			v.BoundBasis = fmt.Sprintf("no PPS edge: %s; first-sample resolution %s", f.ClockBasis, seconds(resolution))
 			why := fmt.Sprintf("the first sample came %s after the nearest whole second, more than the %s the clock and the file's growth allow", seconds(miss), seconds(tol))
 			if early {
@@ -95,7 +84,7 @@ func judgeAlignment(f alignFacts) *result.Alignment {
 			v.Reasons = append(v.Reasons, why+": the board did not wait for the trigger (firmware that ignores -H)")
 			break
 		}
-		v.Trigger = triggerHonoured
+		v.Trigger = result.TriggerHonoured
 		v.EdgeAt = &edge
 		v.FirstSampleAt = edge
 		v.Bound = period + f.PPSError
@@ -105,16 +94,14 @@ func judgeAlignment(f alignFacts) *result.Alignment {
 				edge.UTC().Format(time.RFC3339), f.StartAt.UTC().Format(time.RFC3339), f.ArmedAt.UTC().Format(time.RFC3339Nano)))
 		}
 	default:
-		v.Trigger = triggerNotUsed
-		v.FirstSampleAt = est
-		v.Bound = f.ClockBound + resolution
+		v.Trigger = result.TriggerNotUsed
 		v.BoundBasis = fmt.Sprintf("%s; first-sample resolution %s", f.ClockBasis, seconds(resolution))
 		if miss := est.Sub(f.StartAt).Abs(); miss+v.Bound > f.MaxBound {
 			v.Reasons = append(v.Reasons, fmt.Sprintf("the first sample came %s from START_AT with a bound of %s: more than the policy's %s",
 				seconds(miss), seconds(v.Bound), seconds(f.MaxBound)))
 		}
 	}
-	if f.Mode == modePPS && v.Trigger == triggerHonoured && f.MaxBound > 0 && v.Bound > f.MaxBound {
+	if f.Mode == captureplan.SyncPPS && v.Trigger == result.TriggerHonoured && f.MaxBound > 0 && v.Bound > f.MaxBound {
 		v.Reasons = append(v.Reasons, fmt.Sprintf("the bound %s is more than the policy's %s", seconds(v.Bound), seconds(f.MaxBound)))
 	}
 	if f.Overruns > 0 {

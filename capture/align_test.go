@@ -4,6 +4,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"rfhandoff/captureplan"
+	"rfhandoff/result"
 )
 
 func TestJudgeAlignment(t *testing.T) {
@@ -21,68 +24,76 @@ func TestJudgeAlignment(t *testing.T) {
 		name    string
 		edit    func(*alignFacts)
 		aligned bool
-		trigger string
+		trigger result.Trigger
 		edge    time.Time // zero: no edge
 		first   time.Time
 		bound   time.Duration
 		reasons []string // substrings, one per reason, in order
 	}{
 		{"pps on the edge", func(f *alignFacts) { f.FirstSample = start.Add(3 * ms) },
-			true, triggerHonoured, start, start, 100*time.Nanosecond + 50*time.Nanosecond, nil},
+			true, result.TriggerHonoured, start, start, 100*time.Nanosecond + 50*time.Nanosecond, nil},
 		{"pps host clock 250 ms behind, said by the OS", func(f *alignFacts) {
 			f.Offset, f.ArmedAt = -250*ms, start.Add(-550*ms)
 			f.FirstSample = start.Add(-250*ms + 4*ms)
-		}, true, triggerHonoured, start, start, 150 * time.Nanosecond, nil},
+		}, true, result.TriggerHonoured, start, start, 150 * time.Nanosecond, nil},
 		{"pps armed late: the next edge", func(f *alignFacts) { f.FirstSample = start.Add(time.Second + 1*ms) },
-			false, triggerHonoured, start.Add(time.Second), start.Add(time.Second), 150 * time.Nanosecond,
+			false, result.TriggerHonoured, start.Add(time.Second), start.Add(time.Second), 150 * time.Nanosecond,
 			[]string{"on the edge at 2026-12-02T20:00:01Z, not START_AT 2026-12-02T20:00:00Z"}},
 		{"pps ignored: data at once after arming", func(f *alignFacts) { f.FirstSample = start.Add(-280 * ms) },
-			false, triggerIgnored, time.Time{}, start.Add(-280 * ms), 2*ms + 13107200*time.Nanosecond,
+			false, result.TriggerIgnored, time.Time{}, start.Add(-280 * ms), 2*ms + 13107200*time.Nanosecond,
 			[]string{"did not wait for the trigger"}},
 		{"pps ignored, no clock report: data right after arming", func(f *alignFacts) {
 			f.ClockBound = 300 * ms
 			f.FirstSample = start.Add(-280 * ms)
-		}, false, triggerIgnored, time.Time{}, start.Add(-280 * ms), 300*ms + 13107200*time.Nanosecond,
+		}, false, result.TriggerIgnored, time.Time{}, start.Add(-280 * ms), 300*ms + 13107200*time.Nanosecond,
 			[]string{"after arming, within the 0.0331072 s an edge-less start allows"}},
 		// Data at once that happen to fall on a whole second: the board
 		// said it was armed 10 ms before, so no edge started them.
 		{"pps ignored: data on a whole second right after arming", func(f *alignFacts) {
 			f.ArmedAt = start.Add(-10 * ms)
 			f.FirstSample = start.Add(3 * ms)
-		}, false, triggerIgnored, time.Time{}, start.Add(3 * ms), 2*ms + 13107200*time.Nanosecond,
+		}, false, result.TriggerIgnored, time.Time{}, start.Add(3 * ms), 2*ms + 13107200*time.Nanosecond,
 			[]string{"the first sample came 0.013 s after arming, within the 0.0331072 s"}},
 		// Armed 0.2 s before the edge, well beyond a block plus the slack.
 		{"pps armed late in its window: honoured", func(f *alignFacts) {
 			f.ArmedAt = start.Add(-200 * ms)
 			f.FirstSample = start.Add(3 * ms)
-		}, true, triggerHonoured, start, start, 150 * time.Nanosecond, nil},
+		}, true, result.TriggerHonoured, start, start, 150 * time.Nanosecond, nil},
 		// A small margin caps the limit at half of it.
 		{"pps ignored within half a small margin", func(f *alignFacts) {
 			f.ArmMargin = 60 * ms
 			f.ArmedAt = start.Add(-25 * ms)
 			f.FirstSample = start.Add(2 * ms)
-		}, false, triggerIgnored, time.Time{}, start.Add(2 * ms), 2*ms + 13107200*time.Nanosecond,
+		}, false, result.TriggerIgnored, time.Time{}, start.Add(2 * ms), 2*ms + 13107200*time.Nanosecond,
 			[]string{"within the 0.03 s"}},
 		{"pps without a policy bound", func(f *alignFacts) { f.FirstSample = start.Add(2 * ms); f.MaxBound = 0 },
-			true, triggerHonoured, start, start, 150 * time.Nanosecond, nil},
+			true, result.TriggerHonoured, start, start, 150 * time.Nanosecond, nil},
 		{"pps with an overrun", func(f *alignFacts) { f.FirstSample = start.Add(1 * ms); f.Overruns = 2 },
-			false, triggerHonoured, start, start, 150 * time.Nanosecond, []string{"2 overruns"}},
-		{"host clock within the bound", func(f *alignFacts) { f.Mode = modeHostClock; f.RateHz = 20_000_000; f.FirstSample = start.Add(1 * ms) },
-			true, triggerNotUsed, time.Time{}, start.Add(1 * ms), 2*ms + 6553600*time.Nanosecond, nil},
+			false, result.TriggerHonoured, start, start, 150 * time.Nanosecond, []string{"2 overruns"}},
+		{"host clock within the bound", func(f *alignFacts) {
+			f.Mode = captureplan.SyncHostClock
+			f.RateHz = 20_000_000
+			f.FirstSample = start.Add(1 * ms)
+		},
+			true, result.TriggerNotUsed, time.Time{}, start.Add(1 * ms), 2*ms + 6553600*time.Nanosecond, nil},
 		{"host clock offset corrected", func(f *alignFacts) {
-			f.Mode, f.RateHz, f.Offset = modeHostClock, 20_000_000, 30*ms
+			f.Mode, f.RateHz, f.Offset = captureplan.SyncHostClock, 20_000_000, 30*ms
 			f.FirstSample = start.Add(31 * ms)
-		}, true, triggerNotUsed, time.Time{}, start.Add(1 * ms), 2*ms + 6553600*time.Nanosecond, nil},
-		{"host clock too far", func(f *alignFacts) { f.Mode = modeHostClock; f.FirstSample = start.Add(40 * ms); f.Overruns = 1 },
-			false, triggerNotUsed, time.Time{}, start.Add(40 * ms), 2*ms + 13107200*time.Nanosecond,
+		}, true, result.TriggerNotUsed, time.Time{}, start.Add(1 * ms), 2*ms + 6553600*time.Nanosecond, nil},
+		{"host clock too far", func(f *alignFacts) {
+			f.Mode = captureplan.SyncHostClock
+			f.FirstSample = start.Add(40 * ms)
+			f.Overruns = 1
+		},
+			false, result.TriggerNotUsed, time.Time{}, start.Add(40 * ms), 2*ms + 13107200*time.Nanosecond,
 			[]string{"came 0.04 s from START_AT", "1 overruns"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			f := base(modePPS)
+			f := base(captureplan.SyncPPS)
 			tc.edit(&f)
 			v := judgeAlignment(f)
-			if v.Aligned != tc.aligned || string(v.Trigger) != tc.trigger || !v.FirstSampleAt.Equal(tc.first) || v.Bound != tc.bound {
+			if v.Aligned != tc.aligned || v.Trigger != tc.trigger || !v.FirstSampleAt.Equal(tc.first) || v.Bound != tc.bound {
 				t.Errorf("got aligned %v trigger %s first %s bound %s, want %v %s %s %s",
 					v.Aligned, v.Trigger, v.FirstSampleAt.Format(time.RFC3339Nano), v.Bound, tc.aligned, tc.trigger, tc.first.Format(time.RFC3339Nano), tc.bound)
 			}

@@ -190,10 +190,8 @@ func (s *session) run(ctx context.Context) (*Report, error) {
 			return nil, err
 		}
 	}
-	// While confirm waits for the file to grow, the checkout's HEAD (for
-	// source_head) is read and READY's publish starts its git reads (the
-	// task, HEAD, check 6's clone), off READY's path; each is looked at
-	// only once the capture is confirmed, and all are waited for.
+	// While confirm waits, HEAD (source_head) and READY's publish reads
+	// start off READY's path (doc.go); all are waited for.
 	headOf := s.d.Git.HeadLater(context.WithoutCancel(ctx))
 	prepCtx, cancelPrep := context.WithTimeout(context.WithoutCancel(ctx), s.o.PublishTimeout)
 	defer cancelPrep()

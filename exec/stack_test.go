@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -196,8 +197,8 @@ func TestOutputCap(t *testing.T) {
 
 func TestStartInterruptWait(t *testing.T) {
 	s, logPath := newStack(t, RoleProbe, os.Environ())
-	var out strings.Builder
-	p, err := s.Start(context.Background(), Cmd{Tool: HackRFInfo, Args: []string{"-d", "sigint-clean"}, Stdout: &syncWriter{b: &out}})
+	var out syncWriter
+	p, err := s.Start(context.Background(), Cmd{Tool: HackRFInfo, Args: []string{"-d", "sigint-clean"}, Stdout: &out})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,14 +219,23 @@ func TestStartInterruptWait(t *testing.T) {
 	}
 }
 
+// syncWriter lets the test read what the child writes while it writes.
 type syncWriter struct {
-	b interface {
-		Write([]byte) (int, error)
-		String() string
-	}
+	mu sync.Mutex
+	b  strings.Builder
 }
 
-func (w *syncWriter) Write(p []byte) (int, error) { return w.b.Write(p) }
+func (w *syncWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.Write(p)
+}
+
+func (w *syncWriter) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.String()
+}
 
 // A log that is replaced, after it was opened, by what records nothing (a
 // symlink to /dev/full or /dev/null) fails every later append: nothing runs.

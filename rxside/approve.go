@@ -34,22 +34,6 @@ const (
 	OutcomeRefused                        // the re-read refused it (changed, completed, unreadable)
 )
 
-func (o Outcome) String() string {
-	switch o {
-	case OutcomeApproved:
-		return "approved"
-	case OutcomeDeferred:
-		return "deferred"
-	case OutcomeStopped:
-		return "stopped"
-	case OutcomeWrongPhrase:
-		return "wrong phrase"
-	case OutcomeRefused:
-		return "refused"
-	}
-	return fmt.Sprintf("Outcome(%d)", int(o))
-}
-
 // Offered is the result of Offer.
 type Offered struct {
 	Outcome  Outcome

@@ -152,13 +152,9 @@ func (s *Session) Offer(ctx context.Context, p Prompter, cur *taskfetch.Current,
 	var refusal error // the state's judgement, told apart from a failed update
 	_, err = s.Store.Update(func(st *state.RX) error {
 		d := decide(st, now.Task)
-		switch d.Verdict {
-		case Changed:
-			refusal = changedError(d, now)
-		case Completed:
+		refusal = rejection(d, now)
+		if d.Verdict == Completed {
 			refusal = CompletedRefusal(t.ID)
-		case Replaced:
-			refusal = replacedRefusal(t.ID, now.Commit)
 		}
 		if refusal != nil {
 			return refusal

@@ -35,20 +35,16 @@ func (s *Session) Check(ctx context.Context) (Checked, error) {
 	if err != nil {
 		return Checked{}, err
 	}
-	switch d.Verdict {
-	case Changed:
-		return Checked{Current: cur, Decision: d}, changedError(d, cur)
-	case Replaced:
-		return Checked{Current: cur, Decision: d}, replacedRefusal(cur.Task.ID, cur.Commit)
+	c := Checked{Current: cur, Decision: d}
+	if err := rejection(d, cur); err != nil {
+		return c, err
 	}
 	// An approved or completed task is left to rx capture, which judges
 	// its START_AT again.
 	if d.Verdict.AwaitsApproval() {
-		if err := s.startRefusal(cur.Task); err != nil {
-			return Checked{Current: cur, Decision: d}, err
-		}
+		return c, s.startRefusal(cur.Task)
 	}
-	return Checked{Current: cur, Decision: d}, nil
+	return c, nil
 }
 
 // startRefusal refuses a task to be offered whose START_AT is past or

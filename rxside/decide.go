@@ -156,7 +156,7 @@ func (s *Session) Record(cur *taskfetch.Current, accept *state.AcceptedTask) (De
 	// Most polls see a task already recorded: decide without the lock.
 	if st, err := s.Store.Load(); err != nil {
 		return Decision{}, err
-	} else if d := decide(&st, cur.Task); accepted(&st, accept) && (refused(d) || recorded(&st, cur)) {
+	} else if d := decide(&st, cur.Task); accepted(&st, accept) && (rejection(d, cur) != nil || recorded(&st, cur)) {
 		return d, nil
 	}
 	var d Decision
@@ -165,7 +165,7 @@ func (s *Session) Record(cur *taskfetch.Current, accept *state.AcceptedTask) (De
 			st.AcceptedTask = accept
 		}
 		d = decide(st, cur.Task)
-		if refused(d) {
+		if rejection(d, cur) != nil {
 			return nil
 		}
 		st.SeeDigest(cur.Task.ID, cur.Task.SHA256)
@@ -194,12 +194,16 @@ func accepted(st *state.RX, accept *state.AcceptedTask) bool {
 	return accept == nil || st.AcceptedTask != nil && *st.AcceptedTask == *accept
 }
 
-// refused reports the verdicts that reject a task without recording it.
-func refused(d Decision) bool { return d.Verdict == Changed || d.Verdict == Replaced }
-
-// changedError builds the error for a Changed decision.
-func changedError(d Decision, cur *taskfetch.Current) *contentChangedError {
-	return &contentChangedError{TaskID: cur.Task.ID, FirstSHA256: d.FirstDigest, NowSHA256: cur.Task.SHA256, Commit: cur.Commit}
+// rejection is the error of the verdicts that reject cur without
+// recording it (Changed, Replaced); nil for the others.
+func rejection(d Decision, cur *taskfetch.Current) error {
+	switch d.Verdict {
+	case Changed:
+		return &contentChangedError{TaskID: cur.Task.ID, FirstSHA256: d.FirstDigest, NowSHA256: cur.Task.SHA256, Commit: cur.Commit}
+	case Replaced:
+		return replacedRefusal(cur.Task.ID, cur.Commit)
+	}
+	return nil
 }
 
 // recorded reports whether cur is already the last seen task with its

@@ -127,15 +127,11 @@ func (w *Watcher) consider(ctx context.Context, p Poll) bool {
 		w.announce("state "+err.Error(), func() { log.Error("cannot use the RX state", "err", err) })
 		return false
 	}
+	if err := rejection(d, cur); err != nil {
+		w.announce(d.Verdict.String()+" "+key, func() { log.Error("task rejected", "task_id", t.ID, "err", err) })
+		return false
+	}
 	switch d.Verdict {
-	case Changed:
-		w.announce("changed "+key, func() { log.Error("task rejected", "task_id", t.ID, "err", changedError(d, cur)) })
-		return false
-	case Replaced:
-		w.announce("replaced "+key, func() {
-			log.Error("task rejected", "task_id", t.ID, "err", replacedRefusal(t.ID, cur.Commit))
-		})
-		return false
 	case Completed:
 		w.announce("completed "+key, func() { log.Info("task is completed: not offered again", "task_id", t.ID) })
 		return false

@@ -21,7 +21,7 @@ const defaultResync = 5 * time.Minute
 // Poller watches the task branch (PROTOCOL#subprocesses). Each poll is one narrow
 // fetch; the tracking ref is resolved to a commit only when the fetch
 // reported an update (or printed something it does not recognise), on the
-// first poll, after a failure, and every Resync. An idle poll therefore
+// first poll, after a failure, and every defaultResync. An idle poll therefore
 // costs one subprocess. The task is read only at a commit it has not read
 // yet, and only through that commit ID.
 type Poller struct {
@@ -30,10 +30,7 @@ type Poller struct {
 	// Store is the RX state whose accepted tip each new commit is read
 	// against (PROTOCOL#trust: no going back); nil reads without one.
 	Store *state.RXStore
-	// Resync bounds how long a tracking ref moved behind the poller's back
-	// goes unnoticed (0: DefaultResync).
-	Resync time.Duration
-	Now    func() time.Time
+	Now   func() time.Time
 
 	resolved    bool      // commit reflects the tracking ref
 	lastResolve time.Time // when it was resolved
@@ -79,13 +76,6 @@ func (p *Poller) now() time.Time {
 	return time.Now()
 }
 
-func (p *Poller) resync() time.Duration {
-	if p.Resync > 0 {
-		return p.Resync
-	}
-	return defaultResync
-}
-
 // Poll fetches the task branch once and reports the task at its tip. A
 // force-pushed branch is *gitcli.ForcePushError; the poller then forgets
 // the commit it held, so that once a person has re-anchored the tracking
@@ -107,7 +97,7 @@ func (p *Poller) poll(ctx context.Context, force bool) (Poll, error) {
 		p.resolved = false
 		return Poll{}, err
 	}
-	if p.resolved && !force && !up.MayHaveMoved() && p.now().Sub(p.lastResolve) < p.resync() {
+	if p.resolved && !force && !up.MayHaveMoved() && p.now().Sub(p.lastResolve) < defaultResync {
 		return p.unchanged(), nil
 	}
 	p.resolved = false // until the ref is resolved and read: a failure looks again next time

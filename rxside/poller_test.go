@@ -110,7 +110,7 @@ func TestPollerResync(t *testing.T) {
 	first := rx.PushTask(tasktest.TaskSpec{ID: "POLL_SYNC_1"})
 	env, _, _ := testEnv(t, rx)
 	now := time.Unix(1_000_000, 0)
-	p := &Poller{Git: testMirror(t, env), Policy: rx.Policy, Resync: time.Minute, Now: func() time.Time { return now }}
+	p := &Poller{Git: testMirror(t, env), Policy: rx.Policy, Now: func() time.Time { return now }}
 	ctx := t.Context()
 	if _, err := p.Poll(ctx); err != nil {
 		t.Fatal(err)
@@ -125,7 +125,7 @@ func TestPollerResync(t *testing.T) {
 	if got, err := p.Poll(ctx); err != nil || got.Changed || got.Commit != first {
 		t.Fatalf("poll before the resync is due: %+v, %v", got, err)
 	}
-	now = now.Add(time.Minute)
+	now = now.Add(defaultResync)
 	if got, err := p.Poll(ctx); err != nil || !got.Changed || got.Commit != second {
 		t.Fatalf("poll at the resync: %+v, %v; want %s", got, err, second)
 	}
@@ -138,7 +138,7 @@ func TestPollerResync(t *testing.T) {
 		t.Fatalf("other fetch: %v", err)
 	}
 	gittest.Git(t, rx.Runner(), rx.Policy.StatePath(mirror.RXName), "update-ref", "--end-of-options", taskfetch.TrackingRef(rx.Policy, tasktest.TaskBranch), rewritten)
-	now = now.Add(time.Minute)
+	now = now.Add(defaultResync)
 	_, err := p.Poll(ctx)
 	var rw *rewoundError
 	if !errors.As(err, &rw) || rw.Old != second || rw.New != rewritten {

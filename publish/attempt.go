@@ -3,6 +3,7 @@ package publish
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"rfhandoff/exec"
 	"rfhandoff/gitcli"
@@ -45,8 +46,8 @@ func attempt(ctx context.Context, d Deps, c *checked, clone *gitcli.Client, file
 	if err := checkLevels(ctx, clone, levels, dir, files); err != nil {
 		return Outcome{}, err
 	}
-	if holdsAll(levels, files) {
-		// The branch already holds these files: stop.
+	if verifyBlobs(nil, levels, files) == nil {
+		// The branch already holds every file as a 100644 blob of exactly its bytes: stop.
 		head, err := clone.Head(ctx)
 		if err != nil {
 			return Outcome{}, err
@@ -106,13 +107,9 @@ func attempt(ctx context.Context, d Deps, c *checked, clone *gitcli.Client, file
 // checkStaged accepts only the result files, each added or modified as a
 // regular 100644 file. An empty set is fine (nothing changed).
 func checkStaged(changes []gitcli.StagedChange, files []file) error {
-	want := make(map[string]bool, len(files))
-	for _, f := range files {
-		want[f.path] = true
-	}
 	for _, ch := range changes {
 		switch {
-		case !want[ch.Path]:
+		case !slices.ContainsFunc(files, func(f file) bool { return f.path == ch.Path }):
 			return stagedSet(ch, "not one of the result files")
 		case ch.Status != 'A' && ch.Status != 'M':
 			return stagedSet(ch, "a result file may only be added or modified")
@@ -147,10 +144,4 @@ func verifyBlobs(changes []gitcli.StagedChange, parent []gitcli.TreeEntry, files
 		}
 	}
 	return nil
-}
-
-// holdsAll reports whether the branch already holds every file as a
-// 100644 blob of exactly its bytes.
-func holdsAll(levels []gitcli.TreeEntry, files []file) bool {
-	return verifyBlobs(nil, levels, files) == nil
 }

@@ -187,9 +187,8 @@ func checkRest(ctx context.Context, d Deps, pr *prepared, data []byte, id, node,
 
 	// 7. The strict schema, with the task's ID and, for a task naming its
 	// receivers, this node's name (PROTOCOL#several-nodes).
-	res, err := result.Decode(data, result.Options{MaxBytes: p.Limits.MaxResultBytes, TaskID: id,
-		PlannedDurationS: planned.PlannedDurationS, PlannedByTask: planned.PlannedByTask, Node: node,
-		SyncMode: planned.SyncMode, StartAt: planned.StartAt})
+	planned.MaxBytes, planned.TaskID, planned.Node = p.Limits.MaxResultBytes, id, node
+	res, err := result.Decode(data, planned)
 	if err != nil {
 		return nil, refuseErr(StepSchema, err)
 	}

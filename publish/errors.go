@@ -45,7 +45,7 @@ func (e *CheckError) Error() string {
 func (e *CheckError) Unwrap() error { return e.Err }
 
 func refuse(step int, format string, a ...any) *CheckError {
-	return &CheckError{Step: step, Name: stepNames[step], Err: fmt.Errorf(format, a...)}
+	return refuseErr(step, fmt.Errorf(format, a...))
 }
 
 func refuseErr(step int, err error) *CheckError {

@@ -181,17 +181,14 @@ func render(d Deps, r *result.Result, data []byte) ([]file, error) {
 	if err := gitcli.ValidRepoPath(dir); err != nil {
 		return nil, fmt.Errorf("policy repo.result_dir: %w", err)
 	}
-	md := result.RenderMarkdown(r, d.Notes...)
-	for _, f := range []struct {
-		name string
-		n    int
-	}{{JSONName, len(data)}, {MarkdownName, len(md)}} {
-		if f.n > result.MaxBytes {
-			return nil, fmt.Errorf("%s would be %d bytes, more than the limit of %d", path.Join(dir, f.name), f.n, result.MaxBytes)
+	files := []file{
+		{path: path.Join(dir, JSONName), data: data},
+		{path: path.Join(dir, MarkdownName), data: result.RenderMarkdown(r, d.Notes...)},
+	}
+	for _, f := range files {
+		if len(f.data) > result.MaxBytes {
+			return nil, fmt.Errorf("%s would be %d bytes, more than the limit of %d", f.path, len(f.data), result.MaxBytes)
 		}
 	}
-	return []file{
-		{path: path.Join(dir, JSONName), data: data},
-		{path: path.Join(dir, MarkdownName), data: md},
-	}, nil
+	return files, nil
 }

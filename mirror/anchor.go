@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -50,13 +51,8 @@ func readAnchors(path string) (map[string]string, error) {
 }
 
 func writeAnchors(path string, anchors map[string]string) error {
-	branches := make([]string, 0, len(anchors))
-	for b := range anchors {
-		branches = append(branches, b)
-	}
-	slices.Sort(branches)
 	var b strings.Builder
-	for _, br := range branches {
+	for _, br := range slices.Sorted(maps.Keys(anchors)) {
 		b.WriteString(anchors[br] + " " + br + "\n")
 	}
 	return localfile.WriteFileAtomic(path, []byte(b.String()), 0o600)

@@ -1,9 +1,6 @@
 package mirror
 
-import (
-	"context"
-	"path/filepath"
-)
+import "context"
 
 // maxPacks is how many packs the mirror may gather before it is repacked.
 // Every fetch that brings something writes a pack of its own (a promisor
@@ -15,8 +12,7 @@ var maxPacks = 50
 // compact repacks the mirror once it holds more than maxPacks packs. The
 // caller holds the mirror lock. A failure only delays the repack.
 func (m *Mirror) compact(ctx context.Context) {
-	packs, err := filepath.Glob(filepath.Join(m.Dir, "objects", "pack", "pack-*.pack"))
-	if err != nil || len(packs) <= maxPacks {
+	if len(packs(m.Dir)) <= maxPacks {
 		return
 	}
 	if err := m.git.Repack(ctx); err != nil {

@@ -8,7 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
 	"rfhandoff/exec"
@@ -70,17 +70,13 @@ func (m *Mirror) configChange(ctx context.Context) string {
 	if err != nil {
 		return fmt.Sprintf("its config is not the one rfhandoff wrote (%v)", err)
 	}
-	own := map[string]bool{}
-	for _, kv := range ownEntries(m.Remote) {
-		own[kv] = true
-	}
 	var added []string
 	for _, kv := range got {
-		if !own[kv] {
+		if !slices.Contains(ownEntries(m.Remote), kv) {
 			added = append(added, exec.RedactURL(kv))
 		}
 	}
-	sort.Strings(added)
+	slices.Sort(added)
 	if len(added) == 0 {
 		return "its config is not the one rfhandoff wrote (reformatted, or a key removed)"
 	}

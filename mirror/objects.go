@@ -8,12 +8,12 @@ import (
 	"strings"
 )
 
-// packNames lists the mirror's packs (base names of the .pack files).
-func packNames(dir string) map[string]bool {
+// packs lists the mirror's .pack files.
+func packs(dir string) map[string]bool {
 	found, _ := filepath.Glob(filepath.Join(dir, "objects", "pack", "pack-*.pack"))
 	out := make(map[string]bool, len(found))
 	for _, p := range found {
-		out[filepath.Base(p)] = true
+		out[p] = true
 	}
 	return out
 }
@@ -28,9 +28,9 @@ func packNames(dir string) map[string]bool {
 // holds the mirror lock.
 func (m *Mirror) checkObjects(ctx context.Context, branches []string, before map[string]bool) error {
 	var fresh []string
-	for name := range packNames(m.Dir) {
-		if !before[name] {
-			fresh = append(fresh, filepath.Join(m.Dir, "objects", "pack", name))
+	for p := range packs(m.Dir) {
+		if !before[p] {
+			fresh = append(fresh, p)
 		}
 	}
 	if len(fresh) == 0 {

@@ -38,7 +38,7 @@ func (m *Mirror) FetchBranchesUpdated(ctx context.Context, remote string, branch
 	if err := m.ensure(ctx); err != nil {
 		return nil, err
 	}
-	before := packNames(m.Dir)
+	before := packs(m.Dir)
 	ups, err := m.git.FetchBranchesUpdated(ctx, remote, branches)
 	if len(branches) > 0 {
 		m.git.Promisor.Branch = branches[0]

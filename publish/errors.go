@@ -65,10 +65,3 @@ func unsafePath(path, reason string) error {
 func stagedSet(ch gitcli.StagedChange, reason string) error {
 	return fmt.Errorf("refusing to commit: staged %s (%c, mode %s): %s", ch.Path, ch.Status, ch.NewMode, reason)
 }
-
-// exhausted is a publish whose every attempt found the result branch
-// moved under it (another push landed between clone and push); last is
-// the last *gitcli.PushRejectedError.
-func exhausted(attempts int, last error) error {
-	return fmt.Errorf("gave up after %d attempts: the result branch kept moving: %w", attempts, last)
-}

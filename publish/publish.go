@@ -171,7 +171,9 @@ func publishPrepared(ctx context.Context, d Deps, pr *prepared, data []byte) (Ou
 		}
 		return out, nil
 	}
-	return Outcome{Attempts: attempts}, exhausted(attempts, last)
+	// Every attempt found the branch moved under it (another push landed
+	// between clone and push); last is the last *gitcli.PushRejectedError.
+	return Outcome{Attempts: attempts}, fmt.Errorf("gave up after %d attempts: the result branch kept moving: %w", attempts, last)
 }
 
 // render builds the two files: the JSON as given and the Markdown

@@ -97,7 +97,9 @@ func check(ctx context.Context, d Deps, pr *prepared, data []byte) (*checked, er
 	// — or the result is the COMPLETE of this node's running capture,
 	// whose READY was published while its task was current (PROTOCOL#publishing).
 	<-pr.taskDone
-	if rec := movedOn(d, pr.cur, data); rec != nil {
+	// Without the mirror (it did not open) nothing can pass check 6: check
+	// 1 refuses, naming it, whatever the result is.
+	if rec := movedOn(d, pr.cur, data); rec != nil && pr.mirror != nil {
 		d.logger().Warn("the task branch moved on during the capture: publishing its COMPLETE all the same (PROTOCOL#publishing)",
 			"task_id", rec.TaskID, "ready_commit", rec.ReadyCommit)
 		return checkRest(ctx, d, pr, data, rec.TaskID, rec.Node, "", withSchedule(result.Options{PlannedDurationS: rec.PlannedDurationS}, recordSchedule(rec)))

@@ -1,6 +1,7 @@
 package publish_test
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -8,6 +9,7 @@ import (
 	"rfhandoff/internal/gittest"
 	"rfhandoff/internal/publishtest"
 	"rfhandoff/internal/tasktest"
+	"rfhandoff/mirror"
 	"rfhandoff/publish"
 	"rfhandoff/result"
 	"rfhandoff/state"
@@ -86,4 +88,44 @@ func nextTask(head string) tasktest.TaskSpec {
 	s := tasktest.Capture("RX_NEXT_TASK_0002")
 	s.ExpectedHead = head
 	return s
+}
+
+// A COMPLETE of the recorded capture after the task branch moved on, when
+// the RX mirror cannot be opened: refused at check 1 naming the mirror, as
+// any result then is; nothing published, and no panic on the clone check 6
+// would have needed the mirror for.
+func TestMovedOnCompleteWithoutTheMirror(t *testing.T) {
+	t.Parallel()
+	f := publishtest.New(t, publishtest.Options{})
+	ready := f.Ready()
+	if _, err := publish.Publish(t.Context(), f.Deps(), publishtest.Encode(t, ready)); err != nil {
+		t.Fatal(err)
+	}
+	st, err := state.LoadRX(f.StateDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.CaptureInProgress = &state.CaptureInProgress{TaskID: publishtest.TaskID, DataPath: filepath.Join(f.Checkout, ".local", "x.sigmf-data"),
+		CapturePID: int(ready.CapturePID), RfhandoffPID: 1, StartedAt: ready.CaptureStartedAt, SourceHead: f.Head,
+		PlannedDurationS: int64(f.Policy.Limits.PlannedDurationS), FrequencyHz: 433920000, SampleRateHz: 2000000,
+		ReadyPublished: true, ReadyCommit: f.ResultTip(t), CompleteNotes: []string{}}
+	if err := state.SaveRX(f.StateDir, st); err != nil {
+		t.Fatal(err)
+	}
+	gittest.Seed(t, f.Remote, f.Policy.Repo.TaskBranch, map[string]string{
+		f.Policy.Repo.TaskFile: tasktest.TaskFile(nextTask(f.BaseCommit))})
+	// The mirror's directory replaced by a file: it cannot be opened.
+	dir := f.Policy.StatePath(mirror.RXName)
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dir, []byte("not a mirror\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tip := f.ResultTip(t)
+	_, err = publish.Publish(t.Context(), f.Deps(), publishtest.Encode(t, completeFrom(ready)))
+	asCheck(t, err, publish.StepTaskID)
+	if !strings.Contains(err.Error(), "opening the RX mirror") || f.ResultTip(t) != tip {
+		t.Errorf("refusal %v; result tip moved: %v", err, f.ResultTip(t) != tip)
+	}
 }

@@ -23,8 +23,9 @@ const (
 
 const rxStateLockFile = "rx_state.lock"
 
-// rxStateLockWait bounds how long Update waits for another writer.
-const rxStateLockWait = 15 * time.Second
+// lockWait bounds how long a store's Update or CleanTemps waits for another
+// writer.
+const lockWait = 15 * time.Second
 
 // RXStore is the RX state file in a state directory.
 type RXStore struct {
@@ -43,42 +44,57 @@ func (s *RXStore) Load() (RX, error) { return LoadRX(s.Dir) }
 // the result atomically when fn changed it. An error from fn writes
 // nothing and is returned as is.
 func (s *RXStore) Update(fn func(*RX) error) (RX, error) {
-	lock, err := s.lock()
+	return update(s.guard(), s.Load, cloneRX, fn, func(r RX) error { return SaveRX(s.Dir, r) })
+}
+
+// CleanTemps removes temp files a killed writer left beside the state
+// file; it takes the state lock, which proves no writer is mid-write.
+func (s *RXStore) CleanTemps() ([]string, error) { return s.guard().cleanTemps() }
+
+func (s *RXStore) guard() guarded {
+	return guarded{lock: filepath.Join(s.Dir, rxStateLockFile), what: "state " + s.Path(), path: s.Path()}
+}
+
+// guarded is a state file changed only under its lock file, which is held
+// for milliseconds; what names the file in lock errors.
+type guarded struct{ lock, what, path string }
+
+// update is a read-modify-write under the lock: load, fn on a deep copy
+// (clone), save when fn changed it. It returns the state as it now is;
+// zero when the lock or load failed.
+func update[T any](g guarded, load func() (T, error), clone func(T) T, fn func(*T) error, save func(T) error) (T, error) {
+	var zero T
+	lock, err := localfile.AcquireWaiting(g.lock, g.what, lockWait)
 	if err != nil {
-		return RX{}, err
+		return zero, err
 	}
 	defer lock.Release()
-	before, err := s.Load()
+	before, err := load()
 	if err != nil {
-		return RX{}, err
+		return zero, err
 	}
-	after := cloneRX(before)
+	after := clone(before)
 	if err := fn(&after); err != nil {
 		return before, err
 	}
 	if reflect.DeepEqual(before, after) {
 		return after, nil
 	}
-	if err := SaveRX(s.Dir, after); err != nil {
+	if err := save(after); err != nil {
 		return before, err
 	}
 	return after, nil
 }
 
-// CleanTemps removes temp files a killed writer left beside the state
-// file; it takes the state lock, which proves no writer is mid-write.
-func (s *RXStore) CleanTemps() ([]string, error) {
-	lock, err := s.lock()
+// cleanTemps removes temp files a killed writer left beside the file,
+// under its lock (no writer is mid-write then).
+func (g guarded) cleanTemps() ([]string, error) {
+	lock, err := localfile.AcquireWaiting(g.lock, g.what, lockWait)
 	if err != nil {
 		return nil, err
 	}
 	defer lock.Release()
-	return localfile.CleanTemps(s.Path())
-}
-
-// lock takes the state lock, waiting while another writer holds it.
-func (s *RXStore) lock() (*localfile.Lock, error) {
-	return localfile.AcquireWaiting(filepath.Join(s.Dir, rxStateLockFile), "state "+s.Path(), rxStateLockWait)
+	return localfile.CleanTemps(g.path)
 }
 
 // cloneRX deep-copies the state so fn's changes can be compared with the

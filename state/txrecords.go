@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"maps"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -12,7 +11,6 @@ import (
 	"github.com/hashicorp/go-multierror"
 
 	"rfhandoff/ident"
-	"rfhandoff/localfile"
 )
 
 // TXRecordsFile is the list of the authorization records tx watch issued
@@ -23,8 +21,6 @@ const TXRecordsFile = "tx_records.json"
 // watch adding a record and each tx execute using one hold it for
 // milliseconds, so they serialise without waiting on tx watch's own lock.
 const txRecordsLockFile = "tx_records.lock"
-
-const txRecordsLockWait = 15 * time.Second
 
 // TXRecords is .local/tx_records.json: a record is one tx execute may use
 // only when this names it with the SHA-256 of its exact bytes and no use;
@@ -67,37 +63,22 @@ func (s *TXRecordStore) Load() (TXRecords, error) {
 // atomically (synced) when fn changed it; an error from fn writes nothing
 // and is returned as is.
 func (s *TXRecordStore) Update(fn func(*TXRecords) error) error {
-	lock, err := localfile.AcquireWaiting(filepath.Join(s.Dir, txRecordsLockFile), "the authorization list "+s.Path(), txRecordsLockWait)
-	if err != nil {
-		return err
-	}
-	defer lock.Release()
-	before, err := s.Load()
-	if err != nil {
-		return err
-	}
-	after := TXRecords{Records: maps.Clone(before.Records)}
-	if err := fn(&after); err != nil {
-		return err
-	}
-	if reflect.DeepEqual(before, after) {
-		return nil
-	}
-	if err := after.validate(); err != nil {
-		return fmt.Errorf("refusing to write an invalid %s: %w", s.Path(), err)
-	}
-	return WriteJSON(s.Path(), after)
+	clone := func(r TXRecords) TXRecords { return TXRecords{Records: maps.Clone(r.Records)} }
+	_, err := update(s.guard(), s.Load, clone, fn, func(r TXRecords) error {
+		if err := r.validate(); err != nil {
+			return fmt.Errorf("refusing to write an invalid %s: %w", s.Path(), err)
+		}
+		return WriteJSON(s.Path(), r)
+	})
+	return err
 }
 
 // CleanTemps removes temp files a killed writer left beside the list,
 // under its lock (no writer is mid-write then).
-func (s *TXRecordStore) CleanTemps() ([]string, error) {
-	lock, err := localfile.AcquireWaiting(filepath.Join(s.Dir, txRecordsLockFile), "the authorization list "+s.Path(), txRecordsLockWait)
-	if err != nil {
-		return nil, err
-	}
-	defer lock.Release()
-	return localfile.CleanTemps(s.Path())
+func (s *TXRecordStore) CleanTemps() ([]string, error) { return s.guard().cleanTemps() }
+
+func (s *TXRecordStore) guard() guarded {
+	return guarded{lock: filepath.Join(s.Dir, txRecordsLockFile), what: "the authorization list " + s.Path(), path: s.Path()}
 }
 
 // validate checks every entry and reports all problems at once.

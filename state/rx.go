@@ -2,6 +2,7 @@ package state
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -177,12 +178,7 @@ func (s RX) validate() error {
 			errs = append(errs, fmt.Errorf("accepted_task.task_sha256 %q is neither empty (no task file) nor a 64-hex SHA-256", a.TaskSHA256))
 		}
 	}
-	ids := make([]string, 0, len(s.SeenTaskDigests))
-	for id := range s.SeenTaskDigests {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	for _, id := range ids {
+	for _, id := range slices.Sorted(maps.Keys(s.SeenTaskDigests)) {
 		if !ident.TaskID.MatchString(id) {
 			errs = append(errs, fmt.Errorf("seen_task_digests has key %q, not a TASK_ID", id))
 		}
@@ -248,13 +244,10 @@ func (s *RX) MarkCompleted(id string) {
 // seen, and reports whether a later digest differs from that first one
 // (a revised task must get a new ID).
 func (s *RX) SeeDigest(id, digest string) (first string, changed bool) {
-	if s.SeenTaskDigests == nil {
-		s.SeenTaskDigests = map[string]string{}
-	}
 	if prev, ok := s.SeenTaskDigests[id]; ok {
 		return prev, prev != digest
 	}
-	s.SeenTaskDigests[id] = digest
+	addOnce(&s.SeenTaskDigests, id, digest)
 	return digest, false
 }
 

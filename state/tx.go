@@ -90,12 +90,7 @@ func (s TX) validate() error {
 	if s.LastResultCommit != "" && !ident.Commit.MatchString(s.LastResultCommit) {
 		errs = append(errs, fmt.Errorf("last_result_commit %q is not a 40-hex commit ID", s.LastResultCommit))
 	}
-	digests := make([]string, 0, len(s.ShownResultDigests))
-	for d := range s.ShownResultDigests {
-		digests = append(digests, d)
-	}
-	slices.Sort(digests)
-	for _, d := range digests {
+	for _, d := range slices.Sorted(maps.Keys(s.ShownResultDigests)) {
 		if !ident.SHA256.MatchString(d) {
 			errs = append(errs, fmt.Errorf("shown_result_digests has key %q, not a 64-hex SHA-256", d))
 		}
@@ -142,12 +137,7 @@ func (s *TX) CompletedAt(taskID string) (string, bool) {
 // MarkCompleted records that a CAPTURE_COMPLETE for taskID was seen at
 // commit (the first time only).
 func (s *TX) MarkCompleted(taskID, commit string) {
-	if s.CompletedTasks == nil {
-		s.CompletedTasks = map[string]string{}
-	}
-	if _, ok := s.CompletedTasks[taskID]; !ok {
-		s.CompletedTasks[taskID] = commit
-	}
+	addOnce(&s.CompletedTasks, taskID, commit)
 }
 
 // OverUnreadAt returns the result commit of the look that counted taskID
@@ -160,12 +150,7 @@ func (s *TX) OverUnreadAt(taskID string) (string, bool) {
 // MarkOverUnread records that the look at commit counted taskID as over
 // (the first time only).
 func (s *TX) MarkOverUnread(taskID, commit string) {
-	if s.TasksOverUnread == nil {
-		s.TasksOverUnread = map[string]string{}
-	}
-	if _, ok := s.TasksOverUnread[taskID]; !ok {
-		s.TasksOverUnread[taskID] = commit
-	}
+	addOnce(&s.TasksOverUnread, taskID, commit)
 }
 
 // NodeLook is the commit tx watch last read branch at ("" for none).
@@ -187,10 +172,16 @@ func (s *TX) Shown(digest string) bool {
 
 // MarkShown records digest as shown at t (the first time only).
 func (s *TX) MarkShown(digest string, t time.Time) {
-	if s.ShownResultDigests == nil {
-		s.ShownResultDigests = map[string]time.Time{}
+	addOnce(&s.ShownResultDigests, digest, t)
+}
+
+// addOnce sets (*m)[k] to v unless k is there already, making the map
+// when it is nil.
+func addOnce[V any](m *map[string]V, k string, v V) {
+	if *m == nil {
+		*m = map[string]V{}
 	}
-	if _, ok := s.ShownResultDigests[digest]; !ok {
-		s.ShownResultDigests[digest] = t
+	if _, ok := (*m)[k]; !ok {
+		(*m)[k] = v
 	}
 }

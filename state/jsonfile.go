@@ -9,6 +9,8 @@ import (
 	"io/fs"
 	"unicode/utf8"
 
+	"github.com/hashicorp/go-multierror"
+
 	"rfhandoff/localfile"
 	"rfhandoff/localfile/private"
 	"rfhandoff/strictjson"
@@ -67,6 +69,14 @@ func readValid(path string, v any, validate func() error) error {
 		return &CorruptError{Path: path, Err: err}
 	}
 	return nil
+}
+
+// joinErrs reports all of a validation's problems at once (nil for none).
+func joinErrs(errs []error) error {
+	if len(errs) == 0 {
+		return nil
+	}
+	return &multierror.Error{Errors: errs}
 }
 
 // WriteJSON writes v to path atomically as indented JSON with a trailing

@@ -8,8 +8,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/hashicorp/go-multierror"
-
 	"rfhandoff/captureplan"
 	"rfhandoff/ident"
 )
@@ -189,10 +187,7 @@ func (s RX) validate() error {
 	if c := s.CaptureInProgress; c != nil {
 		errs = c.validate(errs)
 	}
-	if len(errs) == 0 {
-		return nil
-	}
-	return &multierror.Error{Errors: errs}
+	return joinErrs(errs)
 }
 
 // validIDList checks a list of TASK_IDs named key: each valid, none twice.
@@ -262,10 +257,7 @@ func (s Signer) validate() error {
 	if !ident.Fingerprint.MatchString(s.Fingerprint) {
 		errs = append(errs, fmt.Errorf("fingerprint %q is not a SHA256 key fingerprint", s.Fingerprint))
 	}
-	if len(errs) == 0 {
-		return nil
-	}
-	return multierror.Append(nil, errs...)
+	return joinErrs(errs)
 }
 
 // PlanChanges lists how now differs from the capture plan a approved, by

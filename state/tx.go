@@ -8,8 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hashicorp/go-multierror"
-
 	"rfhandoff/ident"
 )
 
@@ -108,10 +106,7 @@ func (s TX) validate() error {
 			errs = append(errs, fmt.Errorf("node_looks[%q] is %q, not a 40-hex commit ID", b, c))
 		}
 	}
-	if len(errs) == 0 {
-		return nil
-	}
-	return &multierror.Error{Errors: errs}
+	return joinErrs(errs)
 }
 
 // validTaskCommits checks a TASK_ID → commit map named key.

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hashicorp/go-multierror"
-
 	"rfhandoff/ident"
 )
 
@@ -102,8 +100,5 @@ func (r TXRecords) validate() error {
 			errs = append(errs, fmt.Errorf("records[%q].used_pid %d without a use, or negative", name, e.UsedPID))
 		}
 	}
-	if len(errs) == 0 {
-		return nil
-	}
-	return &multierror.Error{Errors: errs}
+	return joinErrs(errs)
 }

@@ -59,16 +59,44 @@ func ReadJSON(path string, v any) (exists bool, err error) {
 	return true, nil
 }
 
-// readValid is ReadJSON of path into v, then validate: a missing file
-// leaves v as it was; an invalid one is a *CorruptError naming it.
-func readValid(path string, v any, validate func() error) error {
-	if _, err := ReadJSON(path, v); err != nil {
-		return err
+// stateValue is a state file's type: validate checks every value and
+// reports all problems at once; normalize writes empty collections as []
+// and {} rather than null.
+type stateValue[T any] interface {
+	*T
+	validate() error
+	normalize()
+}
+
+// load is ReadJSON of path, validated and normalized: a missing file is
+// a fresh (zero) value; an invalid one is a *CorruptError naming it.
+func load[T any, P stateValue[T]](path string) (T, error) {
+	var v, zero T
+	if _, err := ReadJSON(path, &v); err != nil {
+		return zero, err
 	}
-	if err := validate(); err != nil {
-		return &CorruptError{Path: path, Err: err}
+	if err := P(&v).validate(); err != nil {
+		return zero, &CorruptError{Path: path, Err: err}
 	}
-	return nil
+	P(&v).normalize()
+	return v, nil
+}
+
+// save validates v and writes it, normalized, to path atomically; an
+// invalid value is refused rather than written.
+func save[T any, P stateValue[T]](path string, v T) error {
+	if err := P(&v).validate(); err != nil {
+		return fmt.Errorf("refusing to write invalid state %s: %w", path, err)
+	}
+	P(&v).normalize()
+	return WriteJSON(path, v)
+}
+
+// makeMap makes *m an empty map when it is nil.
+func makeMap[K comparable, V any](m *map[K]V) {
+	if *m == nil {
+		*m = map[K]V{}
+	}
 }
 
 // joinErrs reports all of a validation's problems at once (nil for none).

@@ -85,34 +85,18 @@ type Signer struct {
 
 // LoadRX reads dir/rx_agent_state.json. A missing file is a fresh state;
 // a corrupt or invalid one is a *CorruptError naming it.
-func LoadRX(dir string) (RX, error) {
-	var s RX
-	if err := readValid(filepath.Join(dir, RXStateFile), &s, func() error { return s.validate() }); err != nil {
-		return RX{}, err
-	}
-	s.normalize()
-	return s, nil
-}
+func LoadRX(dir string) (RX, error) { return load[RX](filepath.Join(dir, RXStateFile)) }
 
 // SaveRX validates s and writes it atomically to dir/rx_agent_state.json.
 // An invalid state is refused rather than written.
-func SaveRX(dir string, s RX) error {
-	path := filepath.Join(dir, RXStateFile)
-	if err := s.validate(); err != nil {
-		return fmt.Errorf("refusing to write invalid state %s: %w", path, err)
-	}
-	s.normalize()
-	return WriteJSON(path, s)
-}
+func SaveRX(dir string, s RX) error { return save(filepath.Join(dir, RXStateFile), s) }
 
 // normalize writes empty collections as [] and {} rather than null.
 func (s *RX) normalize() {
 	if s.CompletedTaskIDs == nil {
 		s.CompletedTaskIDs = []string{}
 	}
-	if s.SeenTaskDigests == nil {
-		s.SeenTaskDigests = map[string]string{}
-	}
+	makeMap(&s.SeenTaskDigests)
 	if s.ReplacedTaskIDs == nil {
 		s.ReplacedTaskIDs = []string{}
 	}

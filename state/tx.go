@@ -45,38 +45,16 @@ type TX struct {
 
 // LoadTX reads dir/tx_agent_state.json. A missing file is a fresh state;
 // a corrupt or invalid one is a *CorruptError naming it.
-func LoadTX(dir string) (TX, error) {
-	var s TX
-	if err := readValid(filepath.Join(dir, TXStateFile), &s, func() error { return s.validate() }); err != nil {
-		return TX{}, err
-	}
-	s.normalize()
-	return s, nil
-}
+func LoadTX(dir string) (TX, error) { return load[TX](filepath.Join(dir, TXStateFile)) }
 
 // SaveTX validates s and writes it atomically to dir/tx_agent_state.json.
-func SaveTX(dir string, s TX) error {
-	path := filepath.Join(dir, TXStateFile)
-	if err := s.validate(); err != nil {
-		return fmt.Errorf("refusing to write invalid state %s: %w", path, err)
-	}
-	s.normalize()
-	return WriteJSON(path, s)
-}
+func SaveTX(dir string, s TX) error { return save(filepath.Join(dir, TXStateFile), s) }
 
 func (s *TX) normalize() {
-	if s.ShownResultDigests == nil {
-		s.ShownResultDigests = map[string]time.Time{}
-	}
-	if s.CompletedTasks == nil {
-		s.CompletedTasks = map[string]string{}
-	}
-	if s.NodeLooks == nil {
-		s.NodeLooks = map[string]string{}
-	}
-	if s.TasksOverUnread == nil {
-		s.TasksOverUnread = map[string]string{}
-	}
+	makeMap(&s.ShownResultDigests)
+	makeMap(&s.CompletedTasks)
+	makeMap(&s.NodeLooks)
+	makeMap(&s.TasksOverUnread)
 }
 
 // validate checks every value and reports all problems at once.
@@ -153,9 +131,7 @@ func (s *TX) NodeLook(branch string) string { return s.NodeLooks[branch] }
 
 // SetNodeLook records that tx watch read branch at commit.
 func (s *TX) SetNodeLook(branch, commit string) {
-	if s.NodeLooks == nil {
-		s.NodeLooks = map[string]string{}
-	}
+	makeMap(&s.NodeLooks)
 	s.NodeLooks[branch] = commit
 }
 
@@ -173,9 +149,7 @@ func (s *TX) MarkShown(digest string, t time.Time) {
 // addOnce sets (*m)[k] to v unless k is there already, making the map
 // when it is nil.
 func addOnce[V any](m *map[string]V, k string, v V) {
-	if *m == nil {
-		*m = map[string]V{}
-	}
+	makeMap(m)
 	if _, ok := (*m)[k]; !ok {
 		(*m)[k] = v
 	}

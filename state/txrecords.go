@@ -46,16 +46,9 @@ func (s *TXRecordStore) Path() string { return filepath.Join(s.Dir, TXRecordsFil
 
 // Load reads the list without locking (the file is only ever replaced by
 // rename). A missing file is an empty list; a corrupt one a *CorruptError.
-func (s *TXRecordStore) Load() (TXRecords, error) {
-	var r TXRecords
-	if err := readValid(s.Path(), &r, func() error { return r.validate() }); err != nil {
-		return TXRecords{}, err
-	}
-	if r.Records == nil {
-		r.Records = map[string]IssuedRecord{}
-	}
-	return r, nil
-}
+func (s *TXRecordStore) Load() (TXRecords, error) { return load[TXRecords](s.Path()) }
+
+func (r *TXRecords) normalize() { makeMap(&r.Records) }
 
 // Update applies fn to the list under its lock and writes the result
 // atomically (synced) when fn changed it; an error from fn writes nothing

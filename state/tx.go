@@ -74,27 +74,24 @@ func (s TX) validate() error {
 			errs = append(errs, fmt.Errorf("shown_result_digests[%q] has no time", d))
 		}
 	}
-	errs = validTaskCommits(errs, "completed_tasks", s.CompletedTasks)
-	errs = validTaskCommits(errs, "tasks_over_unread", s.TasksOverUnread)
-	for _, b := range slices.Sorted(maps.Keys(s.NodeLooks)) {
-		if b == "" || strings.ContainsFunc(b, func(r rune) bool { return r <= ' ' || r == 0x7f }) {
-			errs = append(errs, fmt.Errorf("node_looks has key %q, not a branch name", b))
-		}
-		if c := s.NodeLooks[b]; !ident.Commit.MatchString(c) {
-			errs = append(errs, fmt.Errorf("node_looks[%q] is %q, not a 40-hex commit ID", b, c))
-		}
+	errs = validCommits(errs, "completed_tasks", s.CompletedTasks, ident.TaskID.MatchString, "a TASK_ID")
+	errs = validCommits(errs, "tasks_over_unread", s.TasksOverUnread, ident.TaskID.MatchString, "a TASK_ID")
+	isBranch := func(b string) bool {
+		return b != "" && !strings.ContainsFunc(b, func(r rune) bool { return r <= ' ' || r == 0x7f })
 	}
+	errs = validCommits(errs, "node_looks", s.NodeLooks, isBranch, "a branch name")
 	return joinErrs(errs)
 }
 
-// validTaskCommits checks a TASK_ID → commit map named key.
-func validTaskCommits(errs []error, key string, m map[string]string) []error {
-	for _, id := range slices.Sorted(maps.Keys(m)) {
-		if !ident.TaskID.MatchString(id) {
-			errs = append(errs, fmt.Errorf("%s has key %q, not a TASK_ID", key, id))
+// validCommits checks a map named key from a name (keyOK, described as
+// what) to a commit ID.
+func validCommits(errs []error, key string, m map[string]string, keyOK func(string) bool, what string) []error {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		if !keyOK(k) {
+			errs = append(errs, fmt.Errorf("%s has key %q, not %s", key, k, what))
 		}
-		if c := m[id]; !ident.Commit.MatchString(c) {
-			errs = append(errs, fmt.Errorf("%s[%q] is %q, not a 40-hex commit ID", key, id, c))
+		if c := m[k]; !ident.Commit.MatchString(c) {
+			errs = append(errs, fmt.Errorf("%s[%q] is %q, not a 40-hex commit ID", key, k, c))
 		}
 	}
 	return errs

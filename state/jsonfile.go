@@ -92,13 +92,6 @@ func save[T any, P stateValue[T]](path string, v T) error {
 	return WriteJSON(path, v)
 }
 
-// makeMap makes *m an empty map when it is nil.
-func makeMap[K comparable, V any](m *map[K]V) {
-	if *m == nil {
-		*m = map[K]V{}
-	}
-}
-
 // joinErrs reports all of a validation's problems at once (nil for none).
 func joinErrs(errs []error) error {
 	if len(errs) == 0 {

@@ -91,7 +91,6 @@ func LoadRX(dir string) (RX, error) { return load[RX](filepath.Join(dir, RXState
 // An invalid state is refused rather than written.
 func SaveRX(dir string, s RX) error { return save(filepath.Join(dir, RXStateFile), s) }
 
-// normalize writes empty collections as [] and {} rather than null.
 func (s *RX) normalize() {
 	if s.CompletedTaskIDs == nil {
 		s.CompletedTaskIDs = []string{}
@@ -107,7 +106,6 @@ func (s *RX) normalize() {
 	}
 }
 
-// validate checks every value and reports all problems at once.
 func (s RX) validate() error {
 	var errs []error
 	optID := func(key, v string) {

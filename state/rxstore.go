@@ -10,9 +10,6 @@ import (
 	"rfhandoff/localfile"
 )
 
-// rxStateLockFile guards read-modify-write cycles of the RX state file. It
-// is held for milliseconds at a time, so the watcher, rx approve, rx
-// capture and rx mark-completed can all update the state beside each other.
 // Lock file names, one per side, kept in the state directory beside (never
 // the same as) the state files they guard: the state file is replaced by
 // rename, which would swap the locked inode away.
@@ -21,6 +18,9 @@ const (
 	TXLockFile = "tx_agent.lock"
 )
 
+// rxStateLockFile guards read-modify-write cycles of the RX state file. It
+// is held for milliseconds at a time, so the watcher, rx approve, rx
+// capture and rx mark-completed can all update the state beside each other.
 const rxStateLockFile = "rx_state.lock"
 
 // lockWait bounds how long a store's Update or CleanTemps waits for another

@@ -57,7 +57,6 @@ func (s *TX) normalize() {
 	makeMap(&s.TasksOverUnread)
 }
 
-// validate checks every value and reports all problems at once.
 func (s TX) validate() error {
 	var errs []error
 	if s.WatcherPID < 0 {
@@ -149,5 +148,12 @@ func addOnce[V any](m *map[string]V, k string, v V) {
 	makeMap(m)
 	if _, ok := (*m)[k]; !ok {
 		(*m)[k] = v
+	}
+}
+
+// makeMap makes *m an empty map when it is nil.
+func makeMap[K comparable, V any](m *map[K]V) {
+	if *m == nil {
+		*m = map[K]V{}
 	}
 }

@@ -72,7 +72,6 @@ func (s *TXRecordStore) guard() guarded {
 	return guarded{lock: filepath.Join(s.Dir, txRecordsLockFile), what: "the authorization list " + s.Path(), path: s.Path()}
 }
 
-// validate checks every entry and reports all problems at once.
 func (r TXRecords) validate() error {
 	var errs []error
 	for _, name := range slices.Sorted(maps.Keys(r.Records)) {

@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"bytes"
 	"context"
 	"encoding/hex"
 	"errors"
@@ -197,7 +198,7 @@ func TestOutputCap(t *testing.T) {
 
 func TestStartInterruptWait(t *testing.T) {
 	s, logPath := newStack(t, RoleProbe, os.Environ())
-	var out syncWriter
+	var out lockedBuffer
 	p, err := s.Start(context.Background(), Cmd{Tool: HackRFInfo, Args: []string{"-d", "sigint-clean"}, Stdout: &out})
 	if err != nil {
 		t.Fatal(err)
@@ -219,22 +220,22 @@ func TestStartInterruptWait(t *testing.T) {
 	}
 }
 
-// syncWriter lets the test read what the child writes while it writes.
-type syncWriter struct {
+// lockedBuffer lets a test read what a child writes while it writes.
+type lockedBuffer struct {
 	mu sync.Mutex
-	b  strings.Builder
+	b  bytes.Buffer
 }
 
-func (w *syncWriter) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.Write(p)
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
 }
 
-func (w *syncWriter) String() string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.String()
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 // A log that is replaced, after it was opened, by what records nothing (a

@@ -46,23 +46,7 @@ func TestMovedOnCompleteIsNarrow(t *testing.T) {
 			if _, err := publish.Publish(t.Context(), f.Deps(), publishtest.Encode(t, ready)); err != nil {
 				t.Fatal(err)
 			}
-			st, err := state.LoadRX(f.StateDir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rec := &state.CaptureInProgress{TaskID: publishtest.TaskID, DataPath: filepath.Join(f.Checkout, ".local", "x.sigmf-data"),
-				CapturePID: int(ready.CapturePID), RfhandoffPID: 1, StartedAt: ready.CaptureStartedAt, SourceHead: f.Head,
-				PlannedDurationS: int64(f.Policy.Limits.PlannedDurationS), FrequencyHz: 433920000, SampleRateHz: 2000000,
-				ReadyPublished: true, ReadyCommit: f.ResultTip(t), CompleteNotes: []string{}}
-			if tc.edit != nil {
-				tc.edit(rec)
-			}
-			st.CaptureInProgress = rec
-			if err := state.SaveRX(f.StateDir, st); err != nil {
-				t.Fatal(err)
-			}
-			gittest.Seed(t, f.Remote, f.Policy.Repo.TaskBranch, map[string]string{
-				f.Policy.Repo.TaskFile: tasktest.TaskFile(nextTask(f.BaseCommit))})
+			movedOnDuring(t, f, ready, tc.edit)
 			tip := f.ResultTip(t)
 			out, err := publish.Publish(t.Context(), f.Deps(), publishtest.Encode(t, tc.data(ready)))
 			if tc.publish {
@@ -101,19 +85,7 @@ func TestMovedOnCompleteWithoutTheMirror(t *testing.T) {
 	if _, err := publish.Publish(t.Context(), f.Deps(), publishtest.Encode(t, ready)); err != nil {
 		t.Fatal(err)
 	}
-	st, err := state.LoadRX(f.StateDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st.CaptureInProgress = &state.CaptureInProgress{TaskID: publishtest.TaskID, DataPath: filepath.Join(f.Checkout, ".local", "x.sigmf-data"),
-		CapturePID: int(ready.CapturePID), RfhandoffPID: 1, StartedAt: ready.CaptureStartedAt, SourceHead: f.Head,
-		PlannedDurationS: int64(f.Policy.Limits.PlannedDurationS), FrequencyHz: 433920000, SampleRateHz: 2000000,
-		ReadyPublished: true, ReadyCommit: f.ResultTip(t), CompleteNotes: []string{}}
-	if err := state.SaveRX(f.StateDir, st); err != nil {
-		t.Fatal(err)
-	}
-	gittest.Seed(t, f.Remote, f.Policy.Repo.TaskBranch, map[string]string{
-		f.Policy.Repo.TaskFile: tasktest.TaskFile(nextTask(f.BaseCommit))})
+	movedOnDuring(t, f, ready, nil)
 	// The mirror's directory replaced by a file: it cannot be opened.
 	dir := f.Policy.StatePath(mirror.RXName)
 	if err := os.RemoveAll(dir); err != nil {
@@ -123,9 +95,33 @@ func TestMovedOnCompleteWithoutTheMirror(t *testing.T) {
 		t.Fatal(err)
 	}
 	tip := f.ResultTip(t)
-	_, err = publish.Publish(t.Context(), f.Deps(), publishtest.Encode(t, completeFrom(ready)))
+	_, err := publish.Publish(t.Context(), f.Deps(), publishtest.Encode(t, completeFrom(ready)))
 	asCheck(t, err, publish.StepTaskID)
 	if !strings.Contains(err.Error(), "opening the RX mirror") || f.ResultTip(t) != tip {
 		t.Errorf("refusal %v; result tip moved: %v", err, f.ResultTip(t) != tip)
 	}
+}
+
+// movedOnDuring records ready's capture as running with its READY
+// published (edit, if any, changes the record) and then moves the task
+// branch on to another task.
+func movedOnDuring(t *testing.T, f *publishtest.Fixture, ready *result.Result, edit func(*state.CaptureInProgress)) {
+	t.Helper()
+	st, err := state.LoadRX(f.StateDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := &state.CaptureInProgress{TaskID: publishtest.TaskID, DataPath: filepath.Join(f.Checkout, ".local", "x.sigmf-data"),
+		CapturePID: int(ready.CapturePID), RfhandoffPID: 1, StartedAt: ready.CaptureStartedAt, SourceHead: f.Head,
+		PlannedDurationS: int64(f.Policy.Limits.PlannedDurationS), FrequencyHz: 433920000, SampleRateHz: 2000000,
+		ReadyPublished: true, ReadyCommit: f.ResultTip(t), CompleteNotes: []string{}}
+	if edit != nil {
+		edit(rec)
+	}
+	st.CaptureInProgress = rec
+	if err := state.SaveRX(f.StateDir, st); err != nil {
+		t.Fatal(err)
+	}
+	gittest.Seed(t, f.Remote, f.Policy.Repo.TaskBranch, map[string]string{
+		f.Policy.Repo.TaskFile: tasktest.TaskFile(nextTask(f.BaseCommit))})
 }

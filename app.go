@@ -29,8 +29,7 @@ type Globals struct {
 	Verbose   bool   `short:"v" help:"Verbose (debug) logging; audit show prints each subprocess's whole argv."`
 }
 
-// App is what every command's Run receives: the context, streams, policy,
-// logger and the audited runners.
+// App is what every command's Run receives.
 type App struct {
 	Ctx        context.Context
 	Stdout     io.Writer
@@ -38,23 +37,17 @@ type App struct {
 	Policy     config.Policy
 	PolicyFile string // "" when the built-in defaults are in force
 	Logger     *slog.Logger
-	// Environ is the environment children are built from.
-	Environ []string
-	// Globals are the global flags as given: -v is debug logging and the
-	// full argv in audit show; a command line rfhandoff prints for the
-	// operator to run next repeats --config ("" when the policy came from
-	// $RFHANDOFF_CONFIG, ./rfhandoff.toml or the defaults).
-	Globals
-	// LongRunning is set by the watchers (rx watch, tx watch): they run
-	// for days, so Git asks for the remote's URL on every use.
+	Environ    []string // what children's environments are built from
+	Globals             // as given: CommandLine repeats only an explicit --config
+	// LongRunning: the watchers run for days, so Git asks for the remote's
+	// URL on every use.
 	LongRunning bool
 
 	mu      sync.Mutex
 	remotes map[string]string // remote URLs read while building a runner (gitcli.Client.RemoteURLs)
 	audit   *exec.AuditLog
 	runners map[exec.Role]*exec.Stack
-	// checkStack ran the checkout checks (checkout), its log still
-	// pending; Stack(RoleGit) is this stack with the remote's transport.
+	// checkStack ran the checkout checks; Stack(RoleGit) narrows it.
 	checkStack *exec.Stack
 	ignored    gitcli.IgnoredDirs // what RequireIgnored confirmed in this process
 	notifier   *notify.Dispatcher
@@ -87,13 +80,11 @@ func newApp(ctx context.Context, g *Globals, stdout, stderr io.Writer) (*App, er
 	}, nil
 }
 
-// Git is git on the checkout through r, with the policy's git timeout.
-// It answers from what this command already asked git: the directories
-// confirmed ignored before the audit log opened, and the remote's URL read
+// Git is git on the checkout through r. It reuses the remote's URL read
 // to build the runner, unless the command watches (LongRunning): a watcher
-// runs for days, so it asks again and sees a remote the operator changed.
+// then sees a remote the operator changed.
 func (a *App) Git(r exec.Runner) *gitcli.Client {
-	g := &gitcli.Client{R: r, Dir: a.Policy.Repo.Path, Timeout: a.Policy.Poll.GitTimeout.Duration, Ignored: &a.ignored}
+	g := a.gitClient(r)
 	if !a.LongRunning {
 		a.mu.Lock()
 		g.RemoteURLs = maps.Clone(a.remotes)
@@ -102,9 +93,14 @@ func (a *App) Git(r exec.Runner) *gitcli.Client {
 	return g
 }
 
-// work is what a command's work runs through: the audited runner of its
-// role, the audit log it writes (a publisher puts its head into the
-// commit trailer) and git on the checkout through that runner.
+// gitClient is git on the checkout through r, remembering which
+// directories RequireIgnored confirmed in this process.
+func (a *App) gitClient(r exec.Runner) *gitcli.Client {
+	return &gitcli.Client{R: r, Dir: a.Policy.Repo.Path, Timeout: a.Policy.Poll.GitTimeout.Duration, Ignored: &a.ignored}
+}
+
+// work is a command's audited runner of its role, the audit log (a
+// publisher puts its head into the commit trailer) and git through it.
 type work struct {
 	Runner exec.Runner
 	Audit  *exec.AuditLog
@@ -119,12 +115,12 @@ func (a *App) work(role exec.Role) (work, error) {
 	return work{Runner: r, Audit: a.audit, Git: a.Git(r)}, nil // Stack opened a.audit
 }
 
-// AuditLog opens the side's audit log once (openAudit): nothing is written
-// before the checkout checks pass, and their git calls are written first.
+// AuditLog opens the side's audit log once: nothing is written before the
+// checkout checks pass, and their git calls are written first.
 func (a *App) AuditLog() (*exec.AuditLog, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if a.audit == nil { // asked once: a later call gets the same answer
+	if a.audit == nil { // a later call gets the same answer
 		a.audit = exec.NewPendingAuditLog()
 		a.setupErr = a.openAudit()
 	}
@@ -134,15 +130,10 @@ func (a *App) AuditLog() (*exec.AuditLog, error) {
 	return a.audit, nil
 }
 
-// openAudit runs the checkout checks, then meets the local disk as every
-// command that runs a program first does (PROTOCOL#rx-state): the state
-// directory and the audit log's directory are created private (0700; on
-// Windows an access list of their own), or, when they exist, checked to be
-// changeable by this account alone, as is an existing audit log. A
-// directory another account could change is refused with the command that
-// fixes it, never chmod'ed. Every file rfhandoff later reads there is
-// checked again as it is opened (private.Read). Then it opens the pending
-// log. The caller holds a.mu.
+// openAudit runs the checkout checks, then creates the state and audit
+// log directories private, or checks existing ones (and the log) are
+// changeable by this account alone (PROTOCOL#rx-state): one another
+// account could change is refused, never chmod'ed. The caller holds a.mu.
 func (a *App) openAudit() error {
 	if err := a.checkout(); err != nil {
 		return err
@@ -166,14 +157,10 @@ func (a *App) openAudit() error {
 	return nil
 }
 
-// checkout is what every command that writes checks before it writes
-// anything (PROTOCOL#rx-state): repo.path is the top of a git checkout (found
-// without git, then confirmed by git rev-parse), git ignores the state
-// directory and the audit log's directory where they lie in the checkout
-// (git check-ignore), and git tracks nothing rfhandoff trusts (git
-// ls-files). The git calls run through a stack whose audit log is still
-// pending: a refusal writes nothing, and says what git was asked. Every
-// reason after the first check is given at once. The caller holds a.mu.
+// checkout is checked before any command writes (PROTOCOL#rx-state):
+// repo.path is a checkout's top, git ignores the local directories in it
+// and tracks nothing rfhandoff trusts. Its git calls go to the still
+// pending audit log: a refusal writes nothing. The caller holds a.mu.
 func (a *App) checkout() error {
 	if err := a.Policy.InCheckout(); err != nil {
 		return err
@@ -185,9 +172,9 @@ func (a *App) checkout() error {
 	if err != nil {
 		return err
 	}
-	a.checkStack = s // Stack(RoleGit) narrows this one: built once
+	a.checkStack = s
 	repo := a.Policy.Repo.Path
-	git := &gitcli.Client{R: s, Dir: repo, Timeout: a.Policy.Poll.GitTimeout.Duration, Ignored: &a.ignored}
+	git := a.gitClient(s)
 	if err := git.RequireTop(a.Ctx); err != nil {
 		return err
 	}
@@ -205,10 +192,9 @@ func (a *App) checkout() error {
 	return errlist.List(errs...)
 }
 
-// existingLocal judges the state directory, the audit log's directory and
-// the audit log where they exist, as openAudit does, creating nothing:
-// before git is asked about them, so that a symlinked or foreign .local is
-// refused as such (git would only say it cannot look through a link).
+// existingLocal checks the local paths that exist, as openAudit does,
+// before git is asked about them: a symlinked or foreign .local is refused
+// as such (git would only say it cannot look through a link).
 func (a *App) existingLocal() error {
 	errs := []error{privateIfThere("state directory", a.Policy.StatePath())}
 	if dir := filepath.Dir(a.Policy.AuditPath()); dir != a.Policy.StatePath() {
@@ -218,8 +204,7 @@ func (a *App) existingLocal() error {
 	return errlist.List(errs...)
 }
 
-// privateIfThere is private.Check of path, as localError, unless there is
-// nothing there.
+// privateIfThere is private.Check of path, unless nothing is there.
 func privateIfThere(what, path string) error {
 	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -230,8 +215,7 @@ func privateIfThere(what, path string) error {
 	return nil
 }
 
-// localError names the local path a refusal is about once, with what it
-// is: "state directory /x/.local: writable by ...".
+// localError names the path once: "state directory /x/.local: writable by ...".
 func localError(what string, err error) error {
 	if pe, ok := errors.AsType[*fs.PathError](err); ok {
 		return fmt.Errorf("%s %s: %w", what, pe.Path, pe.Err)
@@ -247,12 +231,9 @@ func (a *App) toolPaths() map[exec.Tool]string {
 	}
 }
 
-// Stack returns the audited runner for role, built once: a command asks
-// for the role its own work needs (exec.Role), and the notifier for
-// exec.RoleNotify, which can start the [notify] program and nothing else
-// (no git, no HackRF tool), whichever command sends. Git may use only
-// the transport of the remote's URL (mirror.RemoteURL: the policy's
-// repo.url, else the checkout's remote URL that git uses unrewritten).
+// Stack returns the audited runner for role, built once. The notifier's
+// (exec.RoleNotify) can start the [notify] program and nothing else; git
+// may use only the transport of the remote's URL (mirror.RemoteURL).
 func (a *App) Stack(role exec.Role) (*exec.Stack, error) {
 	log, err := a.AuditLog()
 	if err != nil {
@@ -269,9 +250,7 @@ func (a *App) Stack(role exec.Role) (*exec.Stack, error) {
 			return nil, err
 		}
 	}
-	// Git through s may use no transport until the remote's URL, read
-	// locally, names the one it may. The notifier's runner starts no git:
-	// no git call is made to build it.
+	// The notifier's runner starts no git: no git call builds it.
 	if role != exec.RoleNotify {
 		if proto := a.remoteProtocol(s); proto != "" {
 			if s, err = s.WithGitProtocols([]string{proto}); err != nil {
@@ -299,12 +278,11 @@ func (a *App) stackOptions(role exec.Role, log *exec.AuditLog) exec.Options {
 }
 
 // remoteProtocol reads the remote's URL (kept for Git; the caller holds
-// a.mu) and returns its transport, "" when it cannot be read or git would
-// not use it as it is (the command then fails on opening the mirror,
-// naming why).
+// a.mu) and returns its transport, "" when unusable (the command then
+// fails on opening the mirror, naming why).
 func (a *App) remoteProtocol(r exec.Runner) string {
 	name := a.Policy.Repo.Remote
-	url, err := mirror.RemoteURL(a.Ctx, &gitcli.Client{R: r, Dir: a.Policy.Repo.Path, Timeout: a.Policy.Poll.GitTimeout.Duration}, a.Policy.Repo)
+	url, err := mirror.RemoteURL(a.Ctx, a.gitClient(r), a.Policy.Repo)
 	if err != nil {
 		return ""
 	}
@@ -327,8 +305,7 @@ func (a *App) CommandLine(args ...string) string {
 	return strings.Join(append(words, args...), " ")
 }
 
-// shellWord quotes s for a shell when it holds anything but plain
-// characters.
+// shellWord quotes s for a shell unless it holds only plain characters.
 func shellWord(s string) string {
 	for _, r := range s {
 		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+:=,@\\", r)) {

@@ -10,12 +10,8 @@ import (
 	"rfhandoff/notify"
 )
 
-// Notifier is the side's notification dispatcher (PROTOCOL#notifications), built
-// once; nil (which sends nothing) when [notify] names no receiver. side is
-// what its messages name as their role; the notification command runs
-// through a runner of its own that can start that program and nothing
-// else (Stack). A command that cannot be resolved, or a token or
-// secret file that cannot be read, is an error naming the key.
+// Notifier is the side's notification dispatcher (PROTOCOL#notifications),
+// built once; nil (which sends nothing) when [notify] names no receiver.
 func (a *App) Notifier(side notify.Side) (*notify.Dispatcher, error) {
 	a.mu.Lock()
 	d := a.notifier
@@ -61,8 +57,7 @@ func (a *App) Notifier(side notify.Side) (*notify.Dispatcher, error) {
 	return a.notifier, nil
 }
 
-// closeNotifier delivers what is queued, waiting at most twice the
-// delivery timeout and a second more.
+// closeNotifier delivers what is queued, within a bound.
 func (a *App) closeNotifier() {
 	a.mu.Lock()
 	d := a.notifier
@@ -75,7 +70,6 @@ func (a *App) closeNotifier() {
 	d.Close(ctx)
 }
 
-// nodeName is this machine's name, or "unknown".
 func nodeName() string {
 	if h, err := os.Hostname(); err == nil && h != "" {
 		return h

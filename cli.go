@@ -60,10 +60,8 @@ type CLI struct {
 	Version VersionCmd `cmd:"" help:"Print the version and the resolved tool paths."`
 }
 
-// Main runs rfhandoff with args (args[0] is the program name) and returns
-// the exit status. Run under a HackRF tool's name (a symlink or copy named
-// hackrf_info, hackrf_transfer or hackrf_clock) it is the HackRF simulator
-// (PROTOCOL#simulator), given argv[0] so usage messages match.
+// Main runs rfhandoff with args and returns the exit status. Under a
+// HackRF tool's name it is the HackRF simulator (PROTOCOL#simulator).
 func Main(args []string, stdout, stderr io.Writer) int {
 	if hacksim.IsTool(args[0]) {
 		return hacksim.Main(args[0], args[1:], os.Getenv, stdout, stderr)
@@ -110,14 +108,12 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	err = kctx.Run(app)
-	// Events still queued (a cron rx check's approval_needed, a watcher's
-	// watcher_stopped) go out before the process ends, within a bound.
+	// Queued events (a cron rx check's approval_needed) go out before exit.
 	app.closeNotifier()
 	if err == nil {
 		return 0
 	}
-	// -v: the failed subprocess's full argv and stderr, which a short
-	// message (gitcli.RemoteError) leaves to the audit log.
+	// -v: the failed subprocess's argv and stderr a short message omits.
 	if d := exec.Detail(err); d != "" {
 		app.Logger.Debug("failed subprocess", "detail", d)
 	}

@@ -5,8 +5,7 @@ import (
 	"io"
 )
 
-// shortHelp is what `rfhandoff` alone and `rfhandoff help` print before
-// the command list: the two commands a new lab tries first.
+// shortHelp precedes the command list for `rfhandoff` and `rfhandoff help`.
 const shortHelp = `rfhandoff coordinates one over-the-air RF experiment between HackRF receivers
 (RX nodes) and a MAIN PC, over a shared git remote.
 
@@ -19,9 +18,7 @@ Try first:
 `
 
 // helpArgs turns `rfhandoff` alone and `rfhandoff help [COMMAND...]` into
-// kong's --help, printing the short help first for the first two. The
-// returned code is -1 to go on with args, -2 when rfhandoff ran with no
-// arguments (the help is printed, and the exit status is 2).
+// kong's --help. The code is -1, or -2 for no arguments (exit status 2).
 func helpArgs(args []string, stdout io.Writer) ([]string, int) {
 	switch {
 	case len(args) == 1:

@@ -7,11 +7,9 @@ import (
 	"rfhandoff/hostclock"
 )
 
-// requireClock asks the operating system whether the host clock is
-// synchronised (hostclock, through r: on record) before action, and
-// refuses while it says no, unless the policy waives it ([clock]
-// require_synchronized = false). A clock the OS cannot judge, or a waived
-// one, never refuses but is said on stderr.
+// requireClock refuses action while the OS says the host clock is not
+// synchronised, unless [clock] require_synchronized = false. A waived or
+// unknown state is only logged.
 func requireClock(ctx context.Context, app *App, r exec.Runner, action string) error {
 	rep, err := hostclock.Require(ctx, r, app.Policy.Clock.RequireSynchronized, action)
 	if err != nil {

@@ -13,12 +13,8 @@ import (
 	"rfhandoff/localfile"
 )
 
-// AuditShowCmd prints the audit log: people's decisions as they were made,
-// each subprocess in brief (tool, git subcommand, outcome, duration; -v
-// gives its whole argv), a start without an end reading as interrupted
-// (or running, if its rfhandoff lives). Every line is escaped
-// (hiddentext): the log holds what programs and notification receivers
-// answered.
+// AuditShowCmd prints the audit log: decisions, and each subprocess in
+// brief (-v: its whole argv).
 type AuditShowCmd struct {
 	JSON bool `help:"Print the raw JSON lines (every field, the whole argv)."`
 	Tail int  `help:"Only the last N lines of the log." placeholder:"N"`
@@ -33,8 +29,8 @@ func (c *AuditShowCmd) Run(app *App) error {
 	if err != nil {
 		return noAuditLog(path, err)
 	}
-	// What the log holds came from programs, receivers and whoever could
-	// write the file: it reaches the terminal escaped (PROTOCOL#audit-log, PROTOCOL#hidden-text).
+	// The log holds what programs and receivers answered: it reaches the
+	// terminal escaped (PROTOCOL#audit-log, PROTOCOL#hidden-text).
 	if c.JSON {
 		for _, e := range entries {
 			line, err := json.Marshal(e)
@@ -82,12 +78,11 @@ func (c *AuditShowCmd) Run(app *App) error {
 	return nil
 }
 
-// auditPath is the audit log audit show and verify read, in a checkout.
+// auditPath is the audit log, in a checkout.
 func auditPath(app *App) (string, error) {
 	return app.Policy.AuditPath(), app.Policy.InCheckout()
 }
 
-// noAuditLog says so when err is that the audit log at path is missing.
 func noAuditLog(path string, err error) error {
 	if errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("no audit log at %s: nothing has run here yet, or the log was removed", path)
@@ -114,8 +109,8 @@ func command(e exec.Entry) string {
 	return "git"
 }
 
-// outcome is how the subprocess started by start ended, with what a
-// signature check found; full adds its pid.
+// outcome is how start's subprocess ended (no end: interrupted, or
+// running while its rfhandoff lives); full adds its pid.
 func outcome(start exec.Entry, ended map[string]exec.Entry, full bool) string {
 	end, ok := ended[start.ID]
 	if !ok {
@@ -139,7 +134,7 @@ func outcome(start exec.Entry, ended map[string]exec.Entry, full bool) string {
 	if full && end.Pid > 0 {
 		s += fmt.Sprintf(" pid %d", end.Pid)
 	}
-	if end.Verified != "" { // what a signature check found is its outcome
+	if end.Verified != "" {
 		s += " [signature: " + end.Verified + "]"
 	}
 	return s
@@ -160,9 +155,8 @@ func delivery(e exec.Entry) string {
 	return s
 }
 
-// decision describes a decision line (PROTOCOL#audit-log): DECISION, its kind,
-// then each field it holds; digests and commits shortened to 12 hex
-// digits unless full.
+// decision describes a decision line (PROTOCOL#audit-log); digests and
+// commits shortened to 12 hex digits unless full.
 func decision(e exec.Entry, full bool) string {
 	short := func(s string) string {
 		if !full && len(s) > 12 {

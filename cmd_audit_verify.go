@@ -13,15 +13,13 @@ import (
 	"rfhandoff/publish"
 )
 
-// AuditVerifyCmd checks the audit log's hash chain and names the first
-// broken line; with --remote it also compares the log with the chain heads
-// the result branch witnesses (PROTOCOL#audit-log).
+// AuditVerifyCmd checks the audit log's hash chain; with --remote also
+// against the chain heads the result branch witnesses (PROTOCOL#audit-log).
 type AuditVerifyCmd struct {
 	Remote       bool   `help:"Also fetch the result branch through the RX mirror and check that the log holds every chain head its commits name (Audit-Chain-Head trailers): a log rewritten, truncated or replaced before a pushed head fails. Run it on the RX side."`
 	ResultBranch string `name:"result-branch" placeholder:"NAME" help:"With --remote: the result branch (default: the policy's repo.result_branch)."`
 }
 
-// witness is one chain head a pushed commit names.
 type witness struct{ commit, head string }
 
 func (c *AuditVerifyCmd) Run(app *App) error {
@@ -47,7 +45,7 @@ func (c *AuditVerifyCmd) Run(app *App) error {
 	if _, broken := errors.AsType[*exec.ChainError](err); err != nil && !broken {
 		return noAuditLog(path, err)
 	}
-	if err == nil { // else the chain is broken
+	if err == nil {
 		fmt.Fprintf(app.Stdout, "%s: intact, %d lines, head %s\n", path, st.Lines, st.Head)
 	}
 	if c.Remote { // every reason at once: the broken line and the missing heads
@@ -59,10 +57,8 @@ func (c *AuditVerifyCmd) Run(app *App) error {
 	return nil
 }
 
-// witnessed fetches the result branch into the RX mirror (narrow, never
-// forced: a rewritten branch is refused) and reads the Audit-Chain-Head
-// trailers of its history, newest first. malformed are values that are no
-// chain hash.
+// witnessed fetches the result branch into the RX mirror (never forced: a
+// rewritten branch is refused) and reads its Audit-Chain-Head trailers.
 func (c *AuditVerifyCmd) witnessed(app *App) (heads, malformed []witness, where string, err error) {
 	p := app.Policy
 	branch := cmp.Or(c.ResultBranch, p.Repo.ResultBranch)
@@ -105,8 +101,7 @@ func (c *AuditVerifyCmd) witnessed(app *App) (heads, malformed []witness, where 
 	return heads, malformed, where + " at " + tip, nil
 }
 
-// report prints what the result branch witnesses and what the log holds
-// of it, and returns why that fails, if it does.
+// report prints what the result branch witnesses and the log holds of it.
 func (c *AuditVerifyCmd) report(app *App, path, where string, st exec.VerifyStats, heads, malformed []witness) error {
 	out := app.Stdout
 	var missing []witness

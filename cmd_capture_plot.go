@@ -16,8 +16,7 @@ import (
 	"rfhandoff/quicklook"
 )
 
-// CapturePlotCmd is `capture plot FILE [--sample-rate HZ] [--frequency HZ]
-// [-o PNG]` (PROTOCOL#command-line).
+// CapturePlotCmd plots a ci8 capture (PROTOCOL#command-line).
 type CapturePlotCmd struct {
 	File       string `arg:"" type:"path" help:"A ci8 capture (interleaved int8 I/Q)."`
 	SampleRate int64  `name:"sample-rate" placeholder:"HZ" help:"Sample rate (default: global.core:sample_rate of the SigMF metadata beside FILE)."`
@@ -26,8 +25,7 @@ type CapturePlotCmd struct {
 }
 
 // Run streams the capture through the analyzer once, detects with the
-// policy's [capture] detect_threshold_db and detect_min_s, writes the PNG
-// and prints a one-line summary.
+// policy's [capture] thresholds and writes the PNG.
 func (c *CapturePlotCmd) Run(app *App) error {
 	info, err := os.Stat(c.File)
 	if err != nil {
@@ -47,7 +45,6 @@ func (c *CapturePlotCmd) Run(app *App) error {
 	if err != nil {
 		return err
 	}
-
 	p := quicklook.Params{
 		SampleRateHz: meta.SampleRateHz, FrequencyHz: meta.FrequencyHz,
 		PlannedDuration: time.Duration(float64(info.Size()/2) / float64(meta.SampleRateHz) * float64(time.Second)),
@@ -79,7 +76,6 @@ func (c *CapturePlotCmd) Run(app *App) error {
 	return nil
 }
 
-// summary is the one-line verdict.
 func summary(a *quicklook.Analysis, d quicklook.Detection) string {
 	if d.Burst {
 		return fmt.Sprintf("burst %.2f–%.2f s, peak %.1f dBFS at %.6f MHz (%+.1f dB over the floor) -> %s",
@@ -91,8 +87,7 @@ func summary(a *quicklook.Analysis, d quicklook.Detection) string {
 }
 
 // params settles the sample rate and frequency: the flags, else the SigMF
-// metadata beside the file. Every missing or invalid value is reported at
-// once.
+// metadata beside the file.
 func (c *CapturePlotCmd) params() (quicklook.SigMFMeta, error) {
 	var errs *multierror.Error
 	if c.SampleRate < 0 {
@@ -127,7 +122,7 @@ func (c *CapturePlotCmd) params() (quicklook.SigMFMeta, error) {
 }
 
 // readSigMFBeside reads the first SigMF metadata file that exists for
-// file; path is "" when there is none (not an error).
+// file; path is "" when there is none.
 func readSigMFBeside(file string) (path string, m quicklook.SigMFMeta, err error) {
 	for _, p := range quicklook.SigMFMetaPaths(file) {
 		data, err := readLimited(p, quicklook.MaxSigMFMetaBytes, "%s: over %d bytes")

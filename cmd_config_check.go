@@ -10,16 +10,12 @@ import (
 	"rfhandoff/notify"
 )
 
-// ConfigCheckCmd is `rfhandoff config check`: the policy was already loaded
-// and validated while the CLI started (an invalid one exits 1 before this
-// runs); this prints the effective values and where they came from.
+// ConfigCheckCmd prints the effective policy (an invalid one exits 1
+// before Run, as it loads).
 type ConfigCheckCmd struct{}
 
-// Run validates the effective policy once more (it may have been built
-// without a file) and prints it as TOML to stdout. Keys that only the MAIN
-// side uses and that do not fit the planned duration are reported on
-// stderr, with exit 0: the RX commands work with such a policy, tx watch
-// and tx execute refuse it.
+// Run validates the policy once more (it may be the defaults) and prints
+// it as TOML. MAIN-only problems are warnings: the RX commands work.
 func (c *ConfigCheckCmd) Run(app *App) error {
 	src := policySource(app.PolicyFile)
 	if err := app.Policy.Validate(); err != nil {
@@ -52,8 +48,6 @@ func (c *ConfigCheckCmd) Run(app *App) error {
 	if _, err := io.WriteString(app.Stdout, b.String()); err != nil {
 		return err
 	}
-	// The policy check is offline; the commands that use the checkout
-	// refuse to run where there is none.
 	if err := app.Policy.InCheckout(); err != nil {
 		fmt.Fprintf(app.Stderr, "warning: every command that uses the checkout (rx, tx, task new, audit) refuses to run here: %v\n", err)
 	}
@@ -63,7 +57,6 @@ func (c *ConfigCheckCmd) Run(app *App) error {
 	return nil
 }
 
-// policySource names a policy's origin for people.
 func policySource(path string) string {
 	return cmp.Or(path, "built-in defaults")
 }

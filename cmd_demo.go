@@ -10,22 +10,18 @@ import (
 	"rfhandoff/demo"
 )
 
-// DemoCmd runs the whole protocol once in a throw-away sandbox (PROTOCOL#command-line).
+// DemoCmd runs the protocol once in a throw-away sandbox (PROTOCOL#command-line).
 type DemoCmd struct {
 	Auto bool `help:"Answer the prompts automatically (on the demo's own pseudo-terminals, inside its sandbox only)."`
 	Keep bool `help:"Keep the sandbox directory at the end (its path is printed either way)."`
-	// RXNodes is a string so that "x" is refused by Run, naming the flag
-	// and the value, like 0 and 9.
+	// A string, so that Run refuses "x" naming the flag, like 0 and 9.
 	RXNodes string `name:"rx-nodes" placeholder:"N" default:"1" help:"How many RX nodes (1-8): with 2 or more the task has RX_NODES and MAIN asks the phrase once for all (PROTOCOL#several-nodes)."`
-	// Sync is checked by Run (demo.ParseSync), naming the value.
-	Sync string `name:"sync" placeholder:"pps|host" help:"A scheduled capture: the task gets START_AT and SYNC_MODE (PPS or HOST_CLOCK), every simulated node its own clock offset and distance, and the demo proves the alignment by cross-correlating the nodes' recordings of the burst."`
+	Sync    string `name:"sync" placeholder:"pps|host" help:"A scheduled capture: the task gets START_AT and SYNC_MODE (PPS or HOST_CLOCK), every simulated node its own clock offset and distance, and the demo proves the alignment by cross-correlating the nodes' recordings of the burst."`
 }
 
-// Run exits 2 for an --rx-nodes outside 1..8 or a --sync but pps or host (nothing created); 0 when the fake TX action wrote RF TX = 0 and the capture
-// published COMPLETE; 130 when interrupted (Ctrl-C, SIGTERM); 1 otherwise,
-// naming the step that failed, or saying that the interactive demo needs
-// a terminal. The demo writes its own policies into its sandbox; --config
-// does not apply to it.
+// Run exits 2 for bad flags (nothing created), 130 when interrupted, 1
+// when a step failed. The demo writes its own policies: --config does not
+// apply to it.
 func (c *DemoCmd) Run(app *App) error {
 	exe, err := os.Executable()
 	if err != nil {
@@ -36,7 +32,6 @@ func (c *DemoCmd) Run(app *App) error {
 		return exitCode(2, fmt.Errorf("demo: --rx-nodes %q is not a whole number of RX nodes (1 to %d)", c.RXNodes, demo.MaxRXNodes))
 	}
 	if err := demo.CheckRXNodes(n); err != nil {
-		// A usage error (exit 2), before anything is created.
 		return exitCode(2, fmt.Errorf("demo: %w", err))
 	}
 	var mode string

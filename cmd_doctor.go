@@ -17,23 +17,18 @@ import (
 	"rfhandoff/localfile/private"
 )
 
-// DoctorRxCmd is `rfhandoff doctor rx`.
 type DoctorRxCmd struct{}
-
-// DoctorMainCmd is `rfhandoff doctor main`.
 type DoctorMainCmd struct{}
 
-// Both run as exec.RoleProbe: doctor only asks (git, hackrf_info,
-// hackrf_clock -i, the clock query) and its runner can start no
-// hackrf_transfer.
+// Both run as exec.RoleProbe: doctor only asks, and its runner can start
+// no hackrf_transfer.
 func (c *DoctorRxCmd) Run(app *App) error   { return runDoctor(app, doctor.RX) }
 func (c *DoctorMainCmd) Run(app *App) error { return runDoctor(app, doctor.Main) }
 
 // runDoctor runs the checks of side and prints every finding. It writes
-// nothing the checks could find afterwards: its scratch directory (git's
-// empty hooks directory, where git asks the remote, and an audit log when
-// the side has none) is a private temporary directory removed at the end
-// (the DESIGN log, area "The host clock and doctor").
+// nothing the checks could find afterwards: its scratch is a private
+// temporary directory removed at the end (the DESIGN log, area "The host
+// clock and doctor").
 func runDoctor(app *App, side doctor.Side) error {
 	scratch, err := os.MkdirTemp("", "rfhandoff-doctor-")
 	if err != nil {
@@ -82,8 +77,8 @@ func runDoctor(app *App, side doctor.Side) error {
 	return nil
 }
 
-// doctorWithoutPolicy is doctor's report when the policy does not load:
-// that problem alone, since every other check reads the policy.
+// doctorWithoutPolicy reports a policy that does not load, alone: every
+// other check reads it.
 func doctorWithoutPolicy(w io.Writer, side string, err error) int {
 	wd, _ := os.Getwd()
 	fmt.Fprintf(w, "rfhandoff doctor %s, run in %s\n", side, wd)
@@ -95,9 +90,8 @@ func doctorWithoutPolicy(w io.Writer, side string, err error) int {
 	return 1
 }
 
-// doctorAudit is the log doctor's subprocesses go to: the side's own when
-// it exists as a private regular file (appended to, as by any command),
-// else one in scratch, thrown away with it (recorded false).
+// doctorAudit is the side's own audit log when it exists as a private
+// regular file, else one in scratch, thrown away with it (recorded false).
 func doctorAudit(path, scratch string) (log *exec.AuditLog, recorded bool, err error) {
 	if st, err := os.Lstat(path); err == nil && st.Mode().IsRegular() &&
 		private.Check(path) == nil && private.Check(filepath.Dir(path)) == nil {
@@ -110,8 +104,7 @@ func doctorAudit(path, scratch string) (log *exec.AuditLog, recorded bool, err e
 	return log, false, err
 }
 
-// ranTools names each tool a thrown-away log recorded, with how often it
-// started ("git ×6, timedatectl").
+// ranTools names each tool a log recorded: "git ×6, timedatectl".
 func ranTools(path string) string {
 	entries, err := exec.ReadAuditTail(path, 10000)
 	if err != nil {
@@ -135,8 +128,7 @@ func ranTools(path string) string {
 	return cmp.Or(strings.Join(out, ", "), "none")
 }
 
-// isSimulator is hacksim.IsSimulator for doctor: a path it cannot tell
-// about is not the simulator.
+// isSimulator: a path hacksim cannot tell about is not the simulator.
 func isSimulator(path string) bool {
 	sim, err := hacksim.IsSimulator(path)
 	return err == nil && sim

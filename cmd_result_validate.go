@@ -12,14 +12,12 @@ type ResultValidateCmd struct {
 	File   string `arg:"" type:"path" help:"The result file (RX_RESULT.json)."`
 	TaskID string `name:"task-id" placeholder:"ID" help:"Also require task_id to be this ID."`
 	Node   string `name:"node" placeholder:"NAME" help:"Require a node result (schema_version 2) from this node (PROTOCOL#several-nodes); without it both versions are accepted."`
-	// DurationS is the task's CAPTURE_DURATION_S, which stands for the
-	// policy's planned duration (PROTOCOL#task-file).
+	// CAPTURE_DURATION_S stands for the policy's planned duration (PROTOCOL#task-file).
 	DurationS int64 `name:"duration-s" placeholder:"SECONDS" help:"The task's CAPTURE_DURATION_S, when it has one: planned_duration_s must equal it (default: the policy's limits.planned_duration_s)."`
 }
 
 // Run decodes the file strictly, reading no more than the policy's result
-// size limit. Exit 0 with a one-line summary when valid; otherwise the
-// error lists every reason (Main prints it to stderr and exits 1).
+// size limit.
 func (c *ResultValidateCmd) Run(app *App) error {
 	want := result.AnyNode
 	if c.Node != "" {
@@ -31,12 +29,10 @@ func (c *ResultValidateCmd) Run(app *App) error {
 	opts := result.Options{
 		MaxBytes: app.Policy.Limits.MaxResultBytes,
 		TaskID:   c.TaskID,
-		// As publish and tx watch would: a result must carry the task's
-		// planned duration, else the policy's.
+		// As publish and tx watch would: the task's planned duration, else the policy's.
 		PlannedDurationS: int64(app.Policy.Limits.PlannedDurationS),
 		Node:             want,
-		// Scheduled (version 3) results too; their alignment's own rules apply.
-		SyncMode: result.AnySync,
+		SyncMode:         result.AnySync, // scheduled (version 3) results too
 	}
 	if c.DurationS != 0 {
 		if c.DurationS < 0 {

@@ -6,10 +6,8 @@ import (
 	"rfhandoff/rxside"
 )
 
-// rxEnv is what the RX commands that watch, check and approve share: git
-// on the RX checkout through the audited runner of exec.RoleGit (git and
-// the clock query, no HackRF tool), the policy, the logger and the RX
-// side's notifier; command names the command in the RX lock.
+// rxEnv is what rx watch, check and approve share: exec.RoleGit (no
+// HackRF tool) and the RX notifier; command names the command in the RX lock.
 func rxEnv(app *App, command string) (rxside.Env, error) {
 	w, err := app.work(exec.RoleGit)
 	if err != nil {
@@ -29,9 +27,8 @@ func rxEnv(app *App, command string) (rxside.Env, error) {
 	}, nil
 }
 
-// rxCheckOnce opens a one-shot RX session (taking the RX lock), checks the
-// task branch once and prints the summary of the task it read, if any.
-// On success the caller closes the session; on error it is closed.
+// rxCheckOnce opens a one-shot RX session (the RX lock), checks the task
+// branch once and prints the task's summary. The caller closes the session.
 func rxCheckOnce(app *App, env rxside.Env) (*rxside.Session, rxside.Checked, error) {
 	s, err := rxside.Open(app.Ctx, env, rxside.RoleOneShot)
 	if err != nil {

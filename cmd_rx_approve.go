@@ -11,14 +11,10 @@ import (
 	"rfhandoff/rxside"
 )
 
-// RxApproveCmd shows the approval prompt once for the current task.
 type RxApproveCmd struct {
 	TaskID string `arg:"" optional:"" name:"TASK_ID" help:"The TASK_ID expected on the task branch (refused if the current task is another)."`
 }
 
-// Run exits 0 when the task is approved (or already was, with the same
-// bytes) and 1 otherwise: no terminal, deferred, stopped, wrong phrase, a
-// task that changed or is completed, a watcher running.
 func (c *RxApproveCmd) Run(app *App) error {
 	if c.TaskID != "" {
 		if err := ident.CheckTaskID(c.TaskID); err != nil {

@@ -19,10 +19,6 @@ type RxCaptureCmd struct {
 	TaskID string `arg:"" optional:"" name:"TASK_ID" help:"The task to capture for; it must be the approved current task (default: the current task)."`
 }
 
-// Run runs the capture. Exit 0 only when COMPLETE was published for a
-// capture that ended normally; 130 when SIGINT or SIGTERM interrupted it
-// (COMPLETE published if READY had been); 1 otherwise — the message says
-// whether COMPLETE was published.
 func (c *RxCaptureCmd) Run(app *App) error {
 	defer outliveTerminal(app.Logger)()
 	pub, err := app.work(exec.RoleCapture)
@@ -48,8 +44,8 @@ func (c *RxCaptureCmd) Run(app *App) error {
 		Progress: app.Stderr,
 		Terminal: isTerminal(app.Stderr),
 		Author:   operatorName(),
-		// A capture whose rx capture was killed gets its COMPLETE first,
-		// reported here; one that cannot is the error: no new capture starts.
+		// A killed capture gets its COMPLETE first; one that cannot is the
+		// error: no new capture starts.
 		Recovered: func(rec *capture.Recovered) { printRecovered(app.Stdout, rec) },
 	}
 	rep, err := capture.Run(app.Ctx, deps, capture.Options{TaskID: c.TaskID})
@@ -62,7 +58,6 @@ func (c *RxCaptureCmd) Run(app *App) error {
 	return err
 }
 
-// printCaptureReport says what was published and where the files are.
 func printCaptureReport(w io.Writer, r *capture.Report) {
 	fmt.Fprintf(w, "task:      %s\n", r.TaskID)
 	if (r.Ready != nil && r.Ready.Simulated) || (r.Complete != nil && r.Complete.Simulated) {
@@ -92,7 +87,6 @@ func printCaptureReport(w io.Writer, r *capture.Report) {
 	}
 }
 
-// printRecovered says what a recovery published (nothing when rec is nil).
 func printRecovered(w io.Writer, rec *capture.Recovered) {
 	if rec == nil {
 		return
@@ -117,7 +111,6 @@ func printRecovered(w io.Writer, rec *capture.Recovered) {
 	fmt.Fprintf(w, "%s; capture_in_progress cleared.\n", rec.Tool)
 }
 
-// isTerminal reports whether w is a terminal (for the progress display).
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))

@@ -14,9 +14,7 @@ type RxMarkCompletedCmd struct {
 	TaskID string `arg:"" name:"TASK_ID" help:"The completed task's ID."`
 }
 
-// Run sets last_completed_task_id and adds the ID to the completed list,
-// under the state lock only, so it works beside a running watcher (which
-// then stops offering the task).
+// Run takes the state lock only, so it works beside a running watcher.
 func (c *RxMarkCompletedCmd) Run(app *App) error {
 	if err := ident.CheckTaskID(c.TaskID); err != nil {
 		return err
@@ -37,8 +35,8 @@ func (c *RxMarkCompletedCmd) Run(app *App) error {
 		return err
 	}
 	fmt.Fprintf(app.Stdout, "task %s marked completed: it will never be offered again\n", c.TaskID)
-	// A person marking the task completed has decided about a capture of
-	// it whose COMPLETE could not be published: its record goes.
+	// The person has decided about a capture whose COMPLETE could not be
+	// published: its record goes.
 	dropped, err := capture.Forget(dir, c.TaskID)
 	switch {
 	case errors.Is(err, capture.ErrRunning):

@@ -15,10 +15,6 @@ type RxPublishResultCmd struct {
 	ResultBranch string `name:"result-branch" placeholder:"NAME" help:"Result branch (default: the policy's repo.result_branch). It must already exist on the remote."`
 }
 
-// Run reads FILE (never more than the policy's result size limit), runs
-// the seven checks and publishes. Exit 0 when published or already
-// identical on the branch; 1 when a check refused or publishing failed,
-// with the message naming the check.
 func (c *RxPublishResultCmd) Run(app *App) error {
 	data, err := readLimited(c.File, app.Policy.Limits.MaxResultBytes, "%s: more than %d bytes, the result size limit (limits.max_result_bytes)")
 	if err != nil {
@@ -44,8 +40,7 @@ func (c *RxPublishResultCmd) Run(app *App) error {
 	if err != nil {
 		return err
 	}
-	// The COMPLETE an rx capture could not publish, published by hand:
-	// its capture_in_progress record has nothing left to do.
+	// A COMPLETE published by hand ends its capture_in_progress record.
 	if cleared, err := capture.ForgetPublished(stateDir, data); err != nil {
 		app.Logger.Warn("could not clear capture_in_progress", "err", err)
 	} else if cleared {

@@ -13,40 +13,32 @@ import (
 	"rfhandoff/state"
 )
 
-// RxStatusCmd prints the RX state (PROTOCOL#command-line).
+// RxStatusCmd prints the RX state (PROTOCOL#command-line) without changing
+// anything (no git, no lock held).
 type RxStatusCmd struct {
 	JSON bool `name:"json" help:"Print JSON."`
 }
 
 // rxStatus is rx status --json's object.
 type rxStatus struct {
-	StateFile string `json:"state_file"`
-	// WatcherRunning is whether a process holds the watcher lock now.
-	WatcherRunning bool `json:"watcher_running"`
-	WatcherLockPID int  `json:"watcher_lock_pid"`
-	// StaleRunning is a running flag left by a watcher that is gone; the
-	// next rx watch, check or approve clears it with a warning.
-	StaleRunning bool   `json:"stale_running"`
-	Outbox       string `json:"outbox"` // the approved task's outbox, "" when none
-	// CaptureRunning is whether an rx capture holds the capture lock now;
-	// state.capture_in_progress without it is a capture whose COMPLETE
-	// the next rx capture or rx watch publishes.
-	CaptureRunning bool `json:"capture_running"`
-	// LastResult is the result kept beside the last approved task's
-	// capture (capture.LocalResult), absent when there is none.
-	LastResult *lastResult `json:"last_result,omitempty"`
-	State      state.RX    `json:"state"`
+	StateFile      string `json:"state_file"`
+	WatcherRunning bool   `json:"watcher_running"` // a process holds the watcher lock
+	WatcherLockPID int    `json:"watcher_lock_pid"`
+	// StaleRunning: a gone watcher's running flag, which the next rx
+	// watch, check or approve clears.
+	StaleRunning   bool        `json:"stale_running"`
+	Outbox         string      `json:"outbox"`          // the approved task's outbox, "" when none
+	CaptureRunning bool        `json:"capture_running"` // an rx capture holds the capture lock
+	LastResult     *lastResult `json:"last_result,omitempty"`
+	State          state.RX    `json:"state"`
 }
 
-// lastResult is what rx status says of the last capture's result.
 type lastResult struct {
 	TaskID    string `json:"task_id"`
 	State     string `json:"state"`
 	Simulated bool   `json:"simulated,omitempty"`
 }
 
-// Run reads the state without changing anything (no git, no lock held).
-// A corrupt state file is an error naming it (exit 1).
 func (c *RxStatusCmd) Run(app *App) error {
 	if err := app.Policy.InCheckout(); err != nil {
 		return err
@@ -81,8 +73,7 @@ func (c *RxStatusCmd) Run(app *App) error {
 	if c.JSON {
 		return printJSON(app, s)
 	}
-	// Every string goes through the one sanitizer the prompt and TASK.md
-	// use: paths come from the policy and IDs from a file on disk.
+	// Sanitized: paths come from the policy and IDs from a file on disk.
 	w := app.Stdout
 	or := func(v string) string {
 		if v == "" {
@@ -115,10 +106,8 @@ func (c *RxStatusCmd) Run(app *App) error {
 	return nil
 }
 
-// simulatedNote marks a capture by rfhandoff's HackRF simulator in rx status.
 const simulatedNote = "(simulated: rfhandoff's HackRF simulator, no radio)"
 
-// captureLine describes capture_in_progress for rx status.
 func captureLine(r *state.CaptureInProgress, running bool) (line string) {
 	if r != nil && r.Simulated {
 		defer func() { line += " " + simulatedNote }()
@@ -131,7 +120,6 @@ func captureLine(r *state.CaptureInProgress, running bool) (line string) {
 	}
 	id, data := hiddentext.SanitizeLine(r.TaskID), hiddentext.SanitizeLine(r.DataPath)
 	if r.CompleteSHA256 != "" {
-		// The capture ended: its COMPLETE is written beside it.
 		saved := filepath.Join(filepath.Dir(data), capture.ResultName)
 		what := fmt.Sprintf("%s finished, COMPLETE saved at %s (data %s)", id, saved, data)
 		switch {
@@ -156,8 +144,6 @@ func captureLine(r *state.CaptureInProgress, running bool) (line string) {
 	return what + "; its rx capture is gone without COMPLETE: a running rx watch or the next rx capture publishes an honest one"
 }
 
-// lastResultLine describes the result kept beside the last approved
-// task's capture: its task and state, and whether the simulator captured.
 func lastResultLine(r *lastResult) string {
 	if r == nil {
 		return "-"

@@ -14,13 +14,10 @@ import (
 )
 
 // RxWatchCmd polls the task branch and offers each new valid task at the
-// approval prompt (PROTOCOL#subprocesses, PROTOCOL#command-line).
+// approval prompt (PROTOCOL#subprocesses, PROTOCOL#command-line). Without a
+// terminal it reports tasks awaiting approval, but approves nothing.
 type RxWatchCmd struct{}
 
-// Run holds the watcher lock for its whole life (a second watcher is
-// refused) and returns nil on [S], SIGINT or SIGTERM, leaving running =
-// false. Without a terminal it keeps watching and reports tasks awaiting
-// approval, but approves nothing.
 func (c *RxWatchCmd) Run(app *App) error {
 	app.LongRunning = true
 	env, err := rxEnv(app, "rx watch")
@@ -31,8 +28,7 @@ func (c *RxWatchCmd) Run(app *App) error {
 	if err != nil {
 		return err
 	}
-	// The COMPLETE of a capture killed before the watcher started, once;
-	// watching never depends on it.
+	// A capture killed before the watcher started; watching never depends on it.
 	if err := recoverDeadCapture(app.Ctx, app); err != nil {
 		app.Logger.Error("a capture recorded in progress still needs its COMPLETE", "err", err)
 	}
@@ -52,21 +48,17 @@ func (c *RxWatchCmd) Run(app *App) error {
 	return errlist.Join(runErr, s.Close())
 }
 
-// deadCaptureRecovery is rx watch's look, at every poll, for a capture
-// recorded in progress (capture_in_progress) whose rx capture died: the
-// capture lock free proves it (a live one holds it, and Recover then does
-// nothing). Its COMPLETE is published within one poll; a failure is
-// reported once until it changes.
+// deadCaptureRecovery looks at every poll for a capture in progress whose
+// rx capture died (the capture lock is free) and publishes its COMPLETE;
+// a failure is reported once until it changes.
 func deadCaptureRecovery(app *App, s *rxside.Session) func(context.Context) {
 	last := ""
 	return func(ctx context.Context) {
 		st, err := s.Store.Load()
-		// A COMPLETE the publisher refused as it is waits for a person
-		// (rx status says so); rx capture and a new watcher try it again.
+		// A COMPLETE the publisher refused waits for a person.
 		if err != nil || st.CaptureInProgress == nil || st.CaptureInProgress.CompleteRefused {
 			return
 		}
-		// A live capture holds its lock: nothing to do, and no git run for it.
 		l, err := localfile.Acquire(filepath.Join(s.StateDir(), capture.LockFile))
 		if err != nil {
 			return
@@ -81,16 +73,12 @@ func deadCaptureRecovery(app *App, s *rxside.Session) func(context.Context) {
 	}
 }
 
-// rxWatchPublisher is the publisher of rx watch's recoveries. Its runner
-// is exec.RoleProbe: the COMPLETE it rebuilds asks hackrf_clock -i for
-// clkin_after, as rx capture's recovery does, and it can start no
-// hackrf_transfer (PROTOCOL#subprocesses).
+// rxWatchPublisher is exec.RoleProbe: a rebuilt COMPLETE asks hackrf_clock
+// -i for clkin_after, and it can start no hackrf_transfer (PROTOCOL#subprocesses).
 func rxWatchPublisher(app *App) (work, error) {
 	return app.work(exec.RoleProbe)
 }
 
-// recoverDeadCapture publishes the COMPLETE of a capture whose rx capture
-// died (capture.Recover) through rxWatchPublisher.
 func recoverDeadCapture(ctx context.Context, app *App) error {
 	pub, err := rxWatchPublisher(app)
 	if err != nil {

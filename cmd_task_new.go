@@ -11,8 +11,7 @@ import (
 	"rfhandoff/tasknew"
 )
 
-// TaskNewCmd writes the next task file on the MAIN PC (PROTOCOL#task-new) under
-// the rules the RX side enforces. It never commits or pushes.
+// TaskNewCmd writes the next task file on the MAIN PC (PROTOCOL#task-new).
 type TaskNewCmd struct {
 	TaskID         string `arg:"" name:"TASK_ID" help:"The new task's ID: ${task_id_pattern}, never used before on the task or result branch."`
 	Title          string `required:"" placeholder:"TEXT" help:"TASK_TITLE: one line of 1-200 printable characters."`
@@ -36,8 +35,6 @@ type TaskNewCmd struct {
 	Force          bool   `help:"Write the task even over a task file holding another task that has not completed, or while the current task is capturing (READY without COMPLETE on the result branch)."`
 }
 
-// Run exits 0 when the file was written, 1 when refused (every reason at
-// once, nothing written); kong exits 2 for usage errors.
 func (c *TaskNewCmd) Run(app *App) error {
 	s := task.Spec{
 		ID: c.TaskID, Title: c.Title, ExpectedHead: c.ExpectedHead,
@@ -98,9 +95,9 @@ func (c *TaskNewCmd) Run(app *App) error {
 	return nil
 }
 
-// schedule reads --start-at (or --start-in) and --sync into s by the
-// header's rules (PROTOCOL#task-new); a START_AT not after now is refused:
-// every receiver would refuse it.
+// schedule reads --start-at (or --start-in) and --sync into s
+// (PROTOCOL#task-new); a START_AT not after now is refused: every receiver
+// would refuse it.
 func (c *TaskNewCmd) schedule(s *task.Spec, now time.Time) []error {
 	var problems []error
 	if c.StartIn != "" {

@@ -17,8 +17,6 @@ type TaskValidateCmd struct {
 	File string `arg:"" type:"path" help:"The task file (NEXT_RX_TASK.md)."`
 }
 
-// Run validates the file against the configured task branch and size limit.
-// Exit 0 when valid; otherwise the error lists every reason.
 func (c *TaskValidateCmd) Run(app *App) error {
 	limit := app.Policy.Limits.MaxTaskBytes
 	if limit <= 0 {
@@ -44,7 +42,7 @@ func (c *TaskValidateCmd) Run(app *App) error {
 	fmt.Fprintf(w, "effective: %s\n", t.EffectiveLevel)
 	fmt.Fprintf(w, "approval:  %s\n", gate.DescribeApproval(t.EffectiveLevel, t.RFTX, t.ID))
 	fmt.Fprintf(w, "sha256:    %s\n", t.SHA256)
-	// The task's own capture and schedule, when it has them (PROTOCOL#task-file).
+	// The task's own capture and schedule (PROTOCOL#task-file).
 	if c := t.Capture; !c.IsZero() {
 		var set []string
 		for _, f := range []struct {
@@ -65,8 +63,8 @@ func (c *TaskValidateCmd) Run(app *App) error {
 	return nil
 }
 
-// readLimited is localfile.ReadRegular, a file over limit an error
-// tooLarge formats with the path and the limit (naming its setting).
+// readLimited is localfile.ReadRegular with tooLarge formatting the path
+// and limit of a file over it.
 func readLimited(path string, limit int64, tooLarge string) ([]byte, error) {
 	data, err := localfile.ReadRegular(path, limit)
 	if _, ok := errors.AsType[*localfile.TooLargeError](err); ok {
@@ -75,7 +73,6 @@ func readLimited(path string, limit int64, tooLarge string) ([]byte, error) {
 	return data, err
 }
 
-// readTaskFile is readLimited naming the task size limit.
 func readTaskFile(path string, limit int64) ([]byte, error) {
 	return readLimited(path, limit, "%s: exceeds the task size limit of %d bytes (limits.max_task_bytes)")
 }

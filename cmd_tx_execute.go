@@ -9,14 +9,11 @@ import (
 )
 
 // TxExecuteCmd is the separate RED action that consumes one authorization
-// record (PROTOCOL#main-pc): quick checks, the phrase, a fresh re-check, the
-// single-use mark, then the [tx] action.
+// record (PROTOCOL#main-pc).
 type TxExecuteCmd struct {
 	Record string `arg:"" optional:"" help:"The authorization record: its name in <state_dir>/tx_authorizations/ or a path to it. Without it, the one unused, unexpired record (several: they are listed, none is run)."`
 }
 
-// Run exits 0 when the action ran; 1 when it was refused (nothing started)
-// or the transmitting tool failed (the outcome file says how).
 func (c *TxExecuteCmd) Run(app *App) error {
 	w, err := app.work(exec.RoleTransmit)
 	if err != nil {

@@ -13,21 +13,21 @@ import (
 	"rfhandoff/txwatch"
 )
 
-// TxStatusCmd prints the TX state and every authorization record (PROTOCOL#command-line).
+// TxStatusCmd prints the TX state and every authorization record
+// (PROTOCOL#command-line), changing nothing (no git, the lock only probed).
 type TxStatusCmd struct {
 	JSON bool `name:"json" help:"Print JSON."`
 }
 
-// printJSON prints v as the status commands' --json: indented by two.
+// printJSON is the status commands' --json.
 func printJSON(app *App, v any) error {
 	enc := json.NewEncoder(app.Stdout)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
 }
 
-// printWatcher is the status commands' watcher line after label: a
-// watcher holds the lock as process pid, or a gone one left its running
-// flag (process stalePID) for the next of clearedBy to clear, or neither.
+// printWatcher is the status commands' watcher line: held by pid, or a
+// gone watcher's running flag for the next of clearedBy to clear.
 func printWatcher(w io.Writer, label string, held, stale bool, pid, stalePID int, clearedBy string) {
 	switch {
 	case held:
@@ -39,8 +39,6 @@ func printWatcher(w io.Writer, label string, held, stale bool, pid, stalePID int
 	}
 }
 
-// Run reads the state and the records without changing anything (no git,
-// the lock only probed). A corrupt state file is an error naming it.
 func (c *TxStatusCmd) Run(app *App) error {
 	if err := app.Policy.InCheckout(); err != nil {
 		return err

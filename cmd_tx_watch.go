@@ -12,10 +12,6 @@ import (
 // after the exact phrase (PROTOCOL#main-pc, PROTOCOL#command-line). It never transmits.
 type TxWatchCmd struct{}
 
-// Run holds the TX watcher lock for its whole life and returns nil on
-// SIGINT or SIGTERM, leaving running = false. Without a terminal it keeps
-// watching and reports READY results awaiting authorization, but
-// authorizes nothing.
 func (c *TxWatchCmd) Run(app *App) error {
 	w, err := c.watcher(app)
 	if err != nil {
@@ -24,12 +20,10 @@ func (c *TxWatchCmd) Run(app *App) error {
 	return w.Run(app.Ctx)
 }
 
-// watcher builds the watcher as Run runs it. Its runner is exec.RoleGit
-// (git and the clock query) and the notifier's runs the notification
-// command alone: tx watch holds no runner that may start a HackRF tool
-// (PROTOCOL#subprocesses).
+// watcher builds Run's watcher: tx watch holds no runner that may start a
+// HackRF tool (PROTOCOL#subprocesses).
 func (c *TxWatchCmd) watcher(app *App) (*txwatch.Watcher, error) {
-	app.LongRunning = true // it asks for the remote's URL on every use
+	app.LongRunning = true
 	w, err := app.work(exec.RoleGit)
 	if err != nil {
 		return nil, err
@@ -39,13 +33,12 @@ func (c *TxWatchCmd) watcher(app *App) (*txwatch.Watcher, error) {
 		return nil, err
 	}
 	return &txwatch.Watcher{
-		Git:    w.Git,
-		Policy: app.Policy,
-		Out:    app.Stdout,
-		Logger: app.Logger,
-		Notify: n,
-		Audit:  w.Audit,
-		// The command printed after a record: the operator copies no path.
+		Git:            w.Git,
+		Policy:         app.Policy,
+		Out:            app.Stdout,
+		Logger:         app.Logger,
+		Notify:         n,
+		Audit:          w.Audit,
 		ExecuteCommand: app.CommandLine("tx", "execute"),
 		Clock:          func(ctx context.Context) error { return requireClock(ctx, app, w.Runner, "offering a READY result") },
 	}, nil

@@ -10,7 +10,6 @@ import (
 // version is set at build time with -ldflags "-X main.version=...".
 var version = "dev"
 
-// VersionCmd prints the version and where each tool resolved to.
 type VersionCmd struct{}
 
 func (c *VersionCmd) Run(app *App) error {
@@ -40,8 +39,7 @@ func (c *VersionCmd) Run(app *App) error {
 	return nil
 }
 
-// simulatorNote marks a resolved tool that is this rfhandoff binary, its
-// HackRF simulator (PROTOCOL#simulator); "" for any other program.
+// simulatorNote marks a tool that is rfhandoff's simulator (PROTOCOL#simulator).
 func simulatorNote(path string) string {
 	if isSimulator(path) {
 		return " (rfhandoff's HackRF simulator, not a HackRF tool)"

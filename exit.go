@@ -2,8 +2,7 @@ package main
 
 import "fmt"
 
-// exitStatusError carries a specific exit status out of a command (Main
-// branches on it).
+// exitStatusError carries a specific exit status out of a command.
 type exitStatusError struct {
 	Code int
 	Err  error
@@ -18,6 +17,5 @@ func (e *exitStatusError) Error() string {
 
 func (e *exitStatusError) Unwrap() error { return e.Err }
 
-// exitCode returns an error that makes Main exit with code (err may be nil
-// when there is nothing more to say).
+// exitCode makes Main exit with code (err may be nil).
 func exitCode(code int, err error) error { return &exitStatusError{Code: code, Err: err} }

@@ -7,8 +7,7 @@ import (
 )
 
 func main() {
-	// First: this may be the Windows Ctrl-C helper, which must not parse
-	// a command line (exec/ctrlc_windows.go).
+	// First: the Windows Ctrl-C helper must not parse a command line.
 	exec.ServeHelper()
 	os.Exit(Main(os.Args, os.Stdout, os.Stderr))
 }

@@ -9,13 +9,10 @@ import (
 	"syscall"
 )
 
-// outliveTerminal keeps rx capture running when its terminal goes
-// (PROTOCOL#capture): SIGHUP (an ssh drop, a killed tmux session) is only
-// logged, and a write to a closed stdout or stderr (| head) fails with
-// EPIPE instead of killing the process with SIGPIPE, as Go does for fds 1
-// and 2 unless SIGPIPE is asked for. The capture runs to its planned end
-// and publishes COMPLETE; what it would have printed is lost. The
-// returned func restores the defaults.
+// outliveTerminal keeps rx capture running to its COMPLETE when its
+// terminal goes (PROTOCOL#capture): SIGHUP is only logged, and asking for
+// SIGPIPE makes a write to a closed stdout or stderr fail with EPIPE
+// instead of killing the process. The returned func restores the defaults.
 func outliveTerminal(log *slog.Logger) func() {
 	ch := make(chan os.Signal, 8)
 	signal.Notify(ch, syscall.SIGHUP, syscall.SIGPIPE)

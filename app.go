@@ -93,8 +93,7 @@ func (a *App) Git(r exec.Runner) *gitcli.Client {
 	return g
 }
 
-// gitClient is git on the checkout through r, remembering which
-// directories RequireIgnored confirmed in this process.
+// gitClient is git on the checkout through r, sharing a.ignored.
 func (a *App) gitClient(r exec.Runner) *gitcli.Client {
 	return &gitcli.Client{R: r, Dir: a.Policy.Repo.Path, Timeout: a.Policy.Poll.GitTimeout.Duration, Ignored: &a.ignored}
 }
@@ -295,8 +294,7 @@ func (a *App) remoteProtocol(r exec.Runner) string {
 	return exec.ProtocolOf(url)
 }
 
-// CommandLine is the rfhandoff command line for args that an operator is
-// told to run next, repeating --config when it was given.
+// CommandLine is a command line for the operator to run next.
 func (a *App) CommandLine(args ...string) string {
 	words := []string{"rfhandoff"}
 	if a.Config != "" {

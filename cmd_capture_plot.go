@@ -24,8 +24,6 @@ type CapturePlotCmd struct {
 	Output     string `short:"o" name:"output" type:"path" placeholder:"PNG" help:"Where to write the PNG (default: FILE.png)."`
 }
 
-// Run streams the capture through the analyzer once, detects with the
-// policy's [capture] thresholds and writes the PNG.
 func (c *CapturePlotCmd) Run(app *App) error {
 	info, err := os.Stat(c.File)
 	if err != nil {
@@ -86,8 +84,7 @@ func summary(a *quicklook.Analysis, d quicklook.Detection) string {
 		d.ThresholdDB, d.MinDuration.Seconds(), a.Duration.Seconds(), max(d.PeakExcessDB, 0), d.RFTXObserved())
 }
 
-// params settles the sample rate and frequency: the flags, else the SigMF
-// metadata beside the file.
+// params settles the sample rate and frequency: the flags, else SigMF's.
 func (c *CapturePlotCmd) params() (quicklook.SigMFMeta, error) {
 	var errs *multierror.Error
 	if c.SampleRate < 0 {
@@ -121,8 +118,7 @@ func (c *CapturePlotCmd) params() (quicklook.SigMFMeta, error) {
 	return meta, nil
 }
 
-// readSigMFBeside reads the first SigMF metadata file that exists for
-// file; path is "" when there is none.
+// readSigMFBeside reads the first SigMF metadata file there is for file.
 func readSigMFBeside(file string) (path string, m quicklook.SigMFMeta, err error) {
 	for _, p := range quicklook.SigMFMetaPaths(file) {
 		data, err := readLimited(p, quicklook.MaxSigMFMetaBytes, "%s: over %d bytes")

@@ -16,8 +16,6 @@ type ResultValidateCmd struct {
 	DurationS int64 `name:"duration-s" placeholder:"SECONDS" help:"The task's CAPTURE_DURATION_S, when it has one: planned_duration_s must equal it (default: the policy's limits.planned_duration_s)."`
 }
 
-// Run decodes the file strictly, reading no more than the policy's result
-// size limit.
 func (c *ResultValidateCmd) Run(app *App) error {
 	want := result.AnyNode
 	if c.Node != "" {

@@ -28,7 +28,8 @@ func rxEnv(app *App, command string) (rxside.Env, error) {
 }
 
 // rxCheckOnce opens a one-shot RX session (the RX lock), checks the task
-// branch once and prints the task's summary. The caller closes the session.
+// branch once and prints the task's summary. On success the caller closes
+// the session.
 func rxCheckOnce(app *App, env rxside.Env) (*rxside.Session, rxside.Checked, error) {
 	s, err := rxside.Open(app.Ctx, env, rxside.RoleOneShot)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"rfhandoff/capture"
 	"rfhandoff/exec"
 	"rfhandoff/notify"
+	"rfhandoff/result"
 )
 
 // RxCaptureCmd is the capture executor (PROTOCOL#capture).
@@ -70,18 +71,11 @@ func printCaptureReport(w io.Writer, r *capture.Report) {
 		fmt.Fprintf(w, "COMPLETE:  %s\n", r.CompleteCommit)
 	}
 	if c := r.Complete; c != nil && c.CaptureSHA256 != nil {
-		fmt.Fprintf(w, "size:      %d bytes, %.2f s of signal, exit status %d\n", *c.CaptureSizeBytes, *c.CaptureDurationS, *c.CaptureExitCode)
-		fmt.Fprintf(w, "sha256:    %s\n", *c.CaptureSHA256)
+		printCaptured(w, c)
 		fmt.Fprintf(w, "clock:     CLKIN after %s, common_clock_verified %v\n", *c.ClkinAfter, c.CommonClockVerified)
 		fmt.Fprintf(w, "rf_tx_observed: %s\n", *c.RFTXObserved)
 	}
-	fmt.Fprintf(w, "data:      %s\n", r.DataPath)
-	if r.MetaPath != "" {
-		fmt.Fprintf(w, "sigmf:     %s\n", r.MetaPath)
-	}
-	if r.PNGPath != "" {
-		fmt.Fprintf(w, "quicklook: %s\n", r.PNGPath)
-	}
+	printFiles(w, r.DataPath, r.MetaPath, r.PNGPath)
 	if r.Outcome != "" {
 		fmt.Fprintln(w, r.Outcome)
 	}
@@ -91,7 +85,6 @@ func printRecovered(w io.Writer, rec *capture.Recovered) {
 	if rec == nil {
 		return
 	}
-	r := rec.Result
 	how := "published"
 	if rec.NoOp {
 		how = "already on the result branch"
@@ -99,16 +92,24 @@ func printRecovered(w io.Writer, rec *capture.Recovered) {
 	fmt.Fprintf(w, "recovered: the capture of %s recorded in progress (its rx capture, pid %d, was killed or could not publish COMPLETE)\n",
 		rec.Record.TaskID, rec.Record.RfhandoffPID)
 	fmt.Fprintf(w, "COMPLETE:  %s (%s)\n", rec.Commit, how)
+	printCaptured(w, rec.Result)
+	printFiles(w, rec.Record.DataPath, rec.MetaPath, rec.PNGPath)
+	fmt.Fprintf(w, "%s; capture_in_progress cleared.\n", rec.Tool)
+}
+
+func printCaptured(w io.Writer, r *result.Result) {
 	fmt.Fprintf(w, "size:      %d bytes, %.2f s of signal, exit status %d\n", *r.CaptureSizeBytes, *r.CaptureDurationS, *r.CaptureExitCode)
 	fmt.Fprintf(w, "sha256:    %s\n", *r.CaptureSHA256)
-	fmt.Fprintf(w, "data:      %s\n", rec.Record.DataPath)
-	if rec.MetaPath != "" {
-		fmt.Fprintf(w, "sigmf:     %s\n", rec.MetaPath)
+}
+
+func printFiles(w io.Writer, data, meta, png string) {
+	fmt.Fprintf(w, "data:      %s\n", data)
+	if meta != "" {
+		fmt.Fprintf(w, "sigmf:     %s\n", meta)
 	}
-	if rec.PNGPath != "" {
-		fmt.Fprintf(w, "quicklook: %s\n", rec.PNGPath)
+	if png != "" {
+		fmt.Fprintf(w, "quicklook: %s\n", png)
 	}
-	fmt.Fprintf(w, "%s; capture_in_progress cleared.\n", rec.Tool)
 }
 
 func isTerminal(w io.Writer) bool {

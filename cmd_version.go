@@ -24,10 +24,13 @@ func (c *VersionCmd) Run(app *App) error {
 	fmt.Fprintf(app.Stdout, "rfhandoff %s\n", v)
 	paths, missing := exec.ResolveTools(app.toolPaths(), app.Environ)
 	for _, t := range exec.Tools {
-		if p, ok := paths[t]; ok {
-			fmt.Fprintf(app.Stdout, "%-16s %s%s\n", t, p, simulatorNote(p))
-		} else {
+		switch p, ok := paths[t]; {
+		case !ok:
 			fmt.Fprintf(app.Stdout, "%-16s not found (%v)\n", t, missing[t])
+		case isSimulator(p): // this binary (PROTOCOL#simulator)
+			fmt.Fprintf(app.Stdout, "%-16s %s (rfhandoff's HackRF simulator, not a HackRF tool)\n", t, p)
+		default:
+			fmt.Fprintf(app.Stdout, "%-16s %s\n", t, p)
 		}
 	}
 	// Not run by rfhandoff itself: git runs it to sign and verify ([trust]).
@@ -37,12 +40,4 @@ func (c *VersionCmd) Run(app *App) error {
 		fmt.Fprintf(app.Stdout, "%-16s not found (%v): [trust] signatures cannot be made or checked\n", exec.SSHKeygen, err)
 	}
 	return nil
-}
-
-// simulatorNote marks a tool that is rfhandoff's simulator (PROTOCOL#simulator).
-func simulatorNote(path string) string {
-	if isSimulator(path) {
-		return " (rfhandoff's HackRF simulator, not a HackRF tool)"
-	}
-	return ""
 }

@@ -116,7 +116,7 @@ func (c *AuditVerifyCmd) report(app *App, path, where string, st exec.VerifyStat
 	fmt.Fprintf(out, "%s: %d chain heads witnessed", where, len(heads))
 	if len(missing) == 0 && len(heads) > 0 {
 		fmt.Fprintf(out, ", every one in the log (the latest at line %d", last)
-		if st.Lines >= last {
+		if st.Lines > last {
 			fmt.Fprintf(out, "; the %d lines after it are not witnessed yet", st.Lines-last)
 		}
 		fmt.Fprint(out, ")")

@@ -23,6 +23,8 @@ func TestAuditVerifyReport(t *testing.T) {
 	}{
 		{"all found", map[string]int{h("a"): 7, h("b"): 3}, nil, nil,
 			[]string{"2 chain heads witnessed, every one in the log (the latest at line 7; the 3 lines after it are not witnessed yet)"}},
+		{"the last line witnessed", map[string]int{h("a"): 10, h("b"): 3}, nil, nil,
+			[]string{"2 chain heads witnessed, every one in the log (the latest at line 10)\n"}},
 		{"one missing", map[string]int{h("b"): 3}, nil, []string{"1 of the 2 chain heads", "rewritten, truncated or replaced"},
 			[]string{"missing: commit " + h("1")[:40] + " names head " + h("a")}},
 		{"none found", map[string]int{}, nil, []string{"2 of the 2", "not the RX side's log"}, nil},

@@ -18,19 +18,15 @@ type Current struct {
 	Commit string // the task branch commit it was read from
 	Data   []byte // the exact bytes; Task.SHA256 is their digest
 	Task   *task.Task
-	// Signer is the good signature on the commit that last changed the
-	// task file, when the policy's trust.task_signers requires one (nil
-	// otherwise).
+	// Signer signed the task file's last change; nil without trust.task_signers.
 	Signer *gitcli.Signature
 }
 
-// ErrRefusedContent matches (errors.Is) a task refused for what its
-// commit holds, whatever the RX side does next: its EXPECTED_HEAD is not
-// an ancestor of the commit, or it is an old task brought back.
+// ErrRefusedContent matches a task refused for what its commit holds:
+// EXPECTED_HEAD not an ancestor, or an old task brought back.
 var ErrRefusedContent = errors.New("task refused for its content")
 
-// notAncestorError is a task whose EXPECTED_HEAD is not an ancestor of the
-// commit it was read from: it was written against another history.
+// notAncestorError: the task was written against another history.
 type notAncestorError struct {
 	TaskID       string
 	ExpectedHead string
@@ -56,12 +52,9 @@ type Repo interface {
 	LastChange(ctx context.Context, commit, path string) (gitcli.FileChange, error)
 }
 
-// KeyValid checks a good signature's key against its valid-after and
-// valid-before in the allowed-signers file at each of times, and a
-// certificate's own validity too (PROTOCOL#trust: git checks them only at
-// the commit's own date). The certificate is sig's, as ReadCert left it:
-// without it only plain key lines count. A key outside its window is a
-// *gitcli.SignatureError, refused like any bad signature.
+// KeyValid checks sig's key window (and its certificate's, as ReadCert
+// left it) at each of times: git checks them only at the commit's own date
+// (PROTOCOL#trust). Outside the window is a *gitcli.SignatureError.
 func KeyValid(allowedSigners string, sig gitcli.Signature, path string, times ...config.KeyTime) error {
 	if err := config.CheckKeyWindow(allowedSigners, sig.Principal, sig.Fingerprint, sig.Cert, times...); err != nil {
 		return &gitcli.SignatureError{Path: path, Sig: sig, Key: err}
@@ -74,13 +67,10 @@ type CommitReader interface {
 	Commits(ctx context.Context, ids ...string) ([]gitcli.CommitObject, error)
 }
 
-// ReadCert sets sig.Cert to the certificate a good signature was made
-// with, when a cert-authority line of the allowed-signers file may have
-// let sig's principal sign (else a certificate cannot have been accepted,
-// and nothing is read: one git process only in a lab with certificates).
-// The key the signature names must be the one git verified (its
-// fingerprint); a signature that cannot be read so is a
-// *gitcli.SignatureError.
+// ReadCert sets sig.Cert to the certificate sig was made with, reading the
+// commit only when a cert-authority line may cover sig's principal. The key
+// the signature names must be the one git verified (else a
+// *gitcli.SignatureError).
 func ReadCert(ctx context.Context, g CommitReader, allowedSigners, path string, sig *gitcli.Signature) error {
 	sig.Cert = nil
 	ca, err := config.CertAuthorityFor(allowedSigners, sig.Principal)
@@ -105,9 +95,8 @@ func ReadCert(ctx context.Context, g CommitReader, allowedSigners, path string, 
 	return nil
 }
 
-// FetchCommit does the one narrow fetch of branch and resolves its
-// tracking ref once: the fetcher's own resolution (the mirror's, the tip
-// it checked against its anchor) when it made one.
+// FetchCommit fetches branch once and returns its tip, preferring the
+// fetcher's own resolution (the mirror's, checked against its anchor).
 func FetchCommit(ctx context.Context, g Repo, p config.Policy, branch string) (string, error) {
 	u, err := g.FetchBranchUpdated(ctx, p.Repo.Remote, branch)
 	if err != nil {
@@ -119,12 +108,10 @@ func FetchCommit(ctx context.Context, g Repo, p config.Policy, branch string) (s
 	return g.ResolveCommit(ctx, TrackingRef(p, branch))
 }
 
-// ErrNoTask matches (errors.Is) a task branch commit without the task file:
-// the MAIN PC has not written a task yet.
+// ErrNoTask matches a task branch commit without the task file.
 var ErrNoTask = errors.New("no task yet")
 
-// noTaskError is a task branch commit without the task file: the MAIN PC
-// has not written a task yet. It matches ErrNoTask and gitcli.ErrNotFound.
+// noTaskError matches ErrNoTask and gitcli.ErrNotFound.
 type noTaskError struct {
 	Path   string
 	Commit string
@@ -143,15 +130,13 @@ func TrackingRef(p config.Policy, branch string) string {
 	return "refs/remotes/" + p.Repo.Remote + "/" + branch
 }
 
-// Fetch fetches the task branch once and reads the task at the fetched
-// commit, without the RX side's accepted tip (the MAIN side's reading).
+// Fetch reads the task at the fetched tip without an accepted tip (MAIN's reading).
 func Fetch(ctx context.Context, g Repo, p config.Policy) (*Current, error) {
 	cur, _, err := FetchSince(ctx, g, p, nil)
 	return cur, err
 }
 
-// FetchSince fetches the task branch once and reads the task at the fetched
-// commit with ReadSince.
+// FetchSince reads the task at the fetched tip with ReadSince.
 func FetchSince(ctx context.Context, g Repo, p config.Policy, since *state.AcceptedTask) (*Current, *state.AcceptedTask, error) {
 	commit, err := FetchCommit(ctx, g, p, p.Repo.TaskBranch)
 	if err != nil {
@@ -167,24 +152,19 @@ func ReadAt(ctx context.Context, g Repo, p config.Policy, commit string) (*Curre
 }
 
 // replayError is an old task brought back (PROTOCOL#trust): the file at
-// Commit differs from the one at the tip the RX side accepted, and the
-// signed commit it came from (LastChange) is that tip's past: in its
-// history, a copy of a commit there (Copy), or a commit that gives the
-// file bytes a commit there gave it (Known) and is signed no later than
-// the change in force at that tip (InForce).
+// Commit differs from the accepted tip's, and its signed LastChange is that
+// tip's past (see noGoingBack).
 type replayError struct {
 	Path       string
 	Commit     string // the task branch commit read
 	LastChange string // the signed commit the file came from
 	SHA256     string // the file's at Commit ("" when there is none)
 	Accepted   state.AcceptedTask
-	// Copy is the commit of the accepted tip's history whose signed
-	// content LastChange carries under another ID, when it is one.
+	// Copy: the accepted history's commit LastChange copies under another ID.
 	Copy string
-	// Known is the commit of the accepted tip's history that gave the
-	// file the same bytes (or removed it), when LastChange is not in that
-	// history; InForce, the accepted tip's own last change of the file,
-	// signed no earlier than LastChange; SignedAt, LastChange's date.
+	// Known: the accepted history's commit that gave the file these bytes;
+	// InForce: the accepted tip's last change of it, not older than
+	// LastChange (dated SignedAt).
 	Known    string
 	InForce  gitcli.FileChange
 	SignedAt time.Time
@@ -222,21 +202,13 @@ func (e *replayError) Error() string {
 }
 
 // ReadSince reads and validates the task file at commit. With
-// trust.task_signers set: a good signature by a listed key, inside its
-// valid-after/valid-before window now (KeyValid), on the commit
-// that last changed the file (checked first, so an unsigned task's content
-// is never read: a *gitcli.SignatureError); then, when since (the tip the
-// RX side last accepted) is in commit's history and that signed commit is
-// since's commit or one of its ancestors, the file must be byte for byte
-// since's (else a *replayError, the content not parsed). Then regular file,
-// size limit before reading, strict header, and EXPECTED_HEAD an ancestor
-// of commit (only git's exit 0 counts as yes).
+// trust.task_signers, the signature on its last change is checked first, so
+// an unsigned task's content is never read; then noGoingBack against since.
+// Then the strict parse and EXPECTED_HEAD's ancestry (only git's exit 0 is
+// yes).
 //
-// accept is the record of commit to keep as the new accepted tip: non-nil
-// once the trust checks passed, whether or not the content is then valid
-// (a signed withdrawal or invalid task is the branch as its signer left
-// it); nil without trust.task_signers, on a trust refusal or a git
-// failure.
+// accept is the new accepted tip: non-nil once the trust checks passed,
+// even if the content is invalid (the branch as its signer left it).
 func ReadSince(ctx context.Context, g Repo, p config.Policy, commit string, since *state.AcceptedTask) (cur *Current, accept *state.AcceptedTask, err error) {
 	var signer *gitcli.Signature
 	allowed := p.TaskSignersPath()

@@ -14,12 +14,9 @@ import (
 	"rfhandoff/localfile/private"
 )
 
-// anchorsSuffix names the file beside the mirror (<mirror>.anchors) that
-// keeps the last tip of each branch the mirror accepted. It lives outside
-// the mirror so that a rebuilt mirror, which has forgotten its tracking
-// refs, still refuses a branch that was rewritten meanwhile
-// (PROTOCOL#mirror). Re-anchoring after a deliberate force-push is removing both the
-// mirror and this file.
+// anchorsSuffix names <mirror>.anchors, the last accepted tip per branch.
+// It lives outside the mirror so that a rebuilt mirror still refuses a
+// rewritten branch (PROTOCOL#mirror).
 const anchorsSuffix = ".anchors"
 
 // AnchorsPath is the anchors file of the mirror at dir.
@@ -58,14 +55,10 @@ func writeAnchors(path string, anchors map[string]string) error {
 	return localfile.WriteFileAtomic(path, []byte(b.String()), 0o600)
 }
 
-// checkAnchor runs after a successful fetch of branch when the mirror has
-// not vouched for the tracking ref in this process yet (first fetch since
-// Open or a rebuild) or the ref may have moved. The fetched tip must
-// contain the anchored one; then it becomes the anchor. A tip that does
-// not is a *gitcli.ForcePushError, and the tracking ref is removed so
-// that the next fetch is checked again rather than taken as a
-// fast-forward from the rewritten tip. It returns the tip it accepted.
-// The caller holds the mirror lock.
+// checkAnchor returns the fetched tip once it contains the anchored one, and
+// anchors it. Otherwise it is a *gitcli.ForcePushError and the tracking ref
+// is removed, so the next fetch is checked again rather than taken as a
+// fast-forward from the rewritten tip. The caller holds the mirror lock.
 func (m *Mirror) checkAnchor(ctx context.Context, branch string) (string, error) {
 	ref := "refs/remotes/" + m.Remote + "/" + branch
 	tip, err := m.git.ResolveCommit(ctx, ref)

@@ -24,14 +24,10 @@ type checked struct {
 	clone      *gitcli.Client // check 6's temporary clone of the result branch: the first attempt's
 }
 
-// prepared is the git side of the checks, started before they are
-// decided: the mirror's task read (check 1), the checkout's HEAD (check
-// 5) and check 6's clone of the result branch, which starts as soon as
-// the remote's URL is known. Each is looked at only at its check, so the
-// checks are still decided and reported in order; a publish refused
-// before check 6 removes the clone unused (it read the result branch,
-// nothing more). close waits for all of it and removes the clone; it must
-// be called whatever happens.
+// prepared is the git side of the checks (the task read, HEAD, check 6's
+// clone), started at once but each looked at only at its check, so the
+// checks are still decided in order. close must always be called: it
+// waits for all of it and removes the clone.
 type prepared struct {
 	branch string
 	headOf func() (string, error)
@@ -85,11 +81,9 @@ func (pr *prepared) close() {
 	}
 }
 
-// check runs the seven checks of PROTOCOL#publishing in order on what pr reads and
-// returns the first failure as a *CheckError. Nothing is written to the
-// remote or the checkout; the only remote traffic is the narrow fetch of
-// the task branch into the RX mirror and check 6's temporary clone of the
-// result branch, which the first attempt then builds on.
+// check runs the seven checks of PROTOCOL#publishing in order and returns
+// the first failure as a *CheckError. It writes nothing to the remote or
+// the checkout.
 func check(ctx context.Context, d Deps, pr *prepared, data []byte) (*checked, error) {
 	p := d.Policy
 
@@ -197,12 +191,9 @@ func checkRest(ctx context.Context, d Deps, pr *prepared, data []byte, id, node,
 	return &checked{taskCommit: taskCommit, res: res, branch: branch, url: pr.url, clone: clone}, nil
 }
 
-// movedOn returns the capture_in_progress record whose COMPLETE data is
-// when the task branch no longer holds that task (cur is another task, or
-// none could be read): the COMPLETE of this node's own capture, whose
-// READY was published while its task was current, approved and allowed
-// (checks 1 to 4 passed then), and which holds that capture's pid and
-// start. Anything else is nil, and the checks go on as usual.
+// movedOn returns the capture_in_progress record when data is its
+// COMPLETE (same pid and start) and the task branch no longer holds its
+// task: checks 1 to 4 passed for its READY. Anything else is nil.
 func movedOn(d Deps, cur *taskfetch.Current, data []byte) *state.CaptureInProgress {
 	st, err := state.LoadRX(d.StateDir)
 	if err != nil {
@@ -248,8 +239,7 @@ func checkApproval(stateDir string, cur *taskfetch.Current) error {
 	return nil
 }
 
-// earlyClone is check 6's clone of the result branch, made beside checks 1
-// to 5 (freshClone in its own goroutine).
+// earlyClone is check 6's clone, made beside checks 1 to 5.
 type earlyClone struct {
 	cancel context.CancelFunc
 	done   chan struct{}
@@ -274,17 +264,14 @@ func (e *earlyClone) wait() (*gitcli.Client, error) {
 	return e.clone, e.err
 }
 
-// remove stops a clone still being made (a publish refused before check 6
-// does not wait for it), waits for it to end and removes it.
+// remove cancels a clone still being made, waits for it and removes it.
 func (e *earlyClone) remove() {
 	e.cancel()
 	<-e.done
 	e.rm()
 }
 
-// withSchedule is o requiring the scheduled result of a task with
-// START_AT (schema_version 3 with its start and mode), or an unscheduled
-// one of a task without.
+// withSchedule makes o require a scheduled result exactly when t has START_AT.
 func withSchedule(o result.Options, t captureplan.Task) result.Options {
 	if !t.StartAt.IsZero() {
 		o.SyncMode, o.StartAt = result.SyncMode(t.SyncMode), t.StartAt
@@ -292,8 +279,7 @@ func withSchedule(o result.Options, t captureplan.Task) result.Options {
 	return o
 }
 
-// recordSchedule is the schedule of a capture_in_progress record's task,
-// from the plan it ran.
+// recordSchedule is the schedule of the plan a capture_in_progress ran.
 func recordSchedule(rec *state.CaptureInProgress) captureplan.Task {
 	if rec.Capture == nil || rec.Capture.Sync == nil {
 		return captureplan.Task{}

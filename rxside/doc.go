@@ -11,19 +11,12 @@
 // state file before each decision, so a task marked completed under
 // rx_state.lock meanwhile is not offered.
 //
-// Polling (PROTOCOL#subprocesses, PROTOCOL#mirror) goes into the RX mirror (package mirror).
-// gitcli's FetchBranchUpdated tells from the fetch's output whether the
-// tracking ref moved; the periodic resolve is DefaultResync.
-//
-// Force-push. A rewritten task branch makes the narrow fetch fail
-// (*gitcli.ForcePushError): the watcher logs it once, keeps polling and
-// stays refused, also after the mirror is rebuilt: the last tip accepted
-// is kept in <state_dir>/mirror-rx.git.anchors (package mirror). A person
-// re-anchors by removing the mirror and its anchors file (PROTOCOL#mirror,
-// OPERATIONS#rx-side). If a rewrite reached the tracking ref some other way (a
-// plain `git fetch` in the mirror, which uses a forced refspec), the
-// watcher notices at its next resolve (a rewound error) and stays refused
-// until it is restarted: the restart is the re-anchor.
+// Polling goes into the RX mirror (PROTOCOL#mirror); the periodic resolve
+// is DefaultResync. A rewritten task branch (*gitcli.ForcePushError) is
+// logged once and stays refused until a person re-anchors
+// (OPERATIONS#rx-side). A rewrite that reached the tracking ref some other
+// way (a plain `git fetch` in the mirror) is seen at the next resolve and
+// stays refused until the watcher is restarted: the restart re-anchors.
 //
 // The approval prompt shows the effective capture (config.Policy.
 // CapturePlan): frequency, rate and duration, marked where the task set

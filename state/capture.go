@@ -11,63 +11,47 @@ import (
 	nodename "rfhandoff/node"
 )
 
-// CaptureInProgress is an `rx capture` whose READY may be on the result
-// branch and whose COMPLETE is not yet: written (in rx_agent_state.json,
-// key capture_in_progress) just before READY is published and cleared once
-// COMPLETE is. A record found while no capture holds the capture lock is a
-// capture whose rfhandoff was killed: the next `rx capture` or `rx watch`
-// publishes an honest COMPLETE for it from what the record holds (the
-// READY's facts) and from the file.
+// CaptureInProgress is an `rx capture` whose READY may be published and
+// whose COMPLETE is not yet: written just before READY, cleared after
+// COMPLETE. Found while no capture holds the capture lock, it is a killed
+// capture, for which the next `rx capture` or `rx watch` publishes an
+// honest COMPLETE.
 type CaptureInProgress struct {
 	TaskID     string `json:"task_id"`
 	DataPath   string `json:"data_path"`   // the .sigmf-data file, absolute
 	CapturePID int    `json:"capture_pid"` // hackrf_transfer
-	// CaptureStart is hackrf_transfer's exec.ProcessStart, read when the record
-	// is written: a recovery treats only a process under CapturePID with
-	// this same start as the capture's tool (a pid may have been reused).
-	// 0 where none is known (macOS, or a record from before this field:
-	// a missing key reads as 0), and then the pid is checked without it.
+	// CaptureStart is the tool's exec.ProcessStart, so a reused pid is not
+	// taken for it; 0 where none is known (macOS, older records).
 	CaptureStart int64 `json:"capture_start"`
 	RfhandoffPID int   `json:"rfhandoff_pid"` // the rx capture that wrote the record
-	// Serial is the board the capture used ("" when none was pinned), for
-	// the `hackrf_clock -i` that gives clkin_after.
+	// Serial is the pinned board ("" for none), for clkin_after's hackrf_clock.
 	Serial           string    `json:"serial"`
 	StartedAt        time.Time `json:"started_at"` // capture_started_at
 	SourceHead       string    `json:"source_head"`
 	PlannedDurationS int64     `json:"planned_duration_s"`
 	FrequencyHz      int64     `json:"frequency_hz"`
 	SampleRateHz     int64     `json:"sample_rate_hz"`
-	// ReadyPublished is set once READY's publish returned; false while it
-	// runs (it may have landed all the same).
+	// ReadyPublished is set once READY's publish returned (it may have
+	// landed before that).
 	ReadyPublished bool   `json:"ready_published"`
 	ReadyCommit    string `json:"ready_commit"` // "" until ReadyPublished
-	// CompleteSHA256 is the SHA-256 of the COMPLETE written beside the
-	// capture (RX_RESULT.json) just before it is published, and
-	// CompleteNotes the notes its RX_RESULT.md is rendered with: a
-	// recovery publishes exactly those bytes again, so a COMPLETE that had
-	// landed is the publisher's no-op, never a second, different COMPLETE.
-	// "" and [] while no COMPLETE was written.
+	// CompleteSHA256 and CompleteNotes are the COMPLETE written beside the
+	// capture before its publish: a recovery publishes exactly those bytes
+	// again, so one that had landed is a no-op, never a second COMPLETE.
 	CompleteSHA256 string   `json:"complete_sha256"`
 	CompleteNotes  []string `json:"complete_notes"`
-	// CompleteError is why the last attempt to publish that COMPLETE
-	// failed, for rx status; "" before any failed (a file written before
-	// the key existed reads as "").
+	// CompleteError is why the last publish of that COMPLETE failed, for rx status.
 	CompleteError string `json:"complete_error"`
-	// CompleteRefused is set when the publisher refused it for what it or
-	// its task is (a check other than the result branch's existence):
-	// trying again as it is will not help, a person must decide.
+	// CompleteRefused: a check refused it for what it is; retrying will not
+	// help, a person must decide.
 	CompleteRefused bool `json:"complete_refused"`
-	// Capture is the capture plan that runs (gains, amp, antenna power
-	// among it), for the SigMF metadata a recovery writes; null in a
-	// record written before the key existed.
+	// Capture is the plan that runs, for a recovery's SigMF metadata; null in
+	// older records.
 	Capture *captureplan.Plan `json:"capture"`
-	// Node is the [node] name the results of a task with RX_NODES carry
-	// (PROTOCOL#several-nodes); absent for a single-node task, whose COMPLETE is a
-	// version 1 result.
+	// Node is this node's name for a task with RX_NODES (PROTOCOL#several-nodes).
 	Node string `json:"node,omitempty"`
-	// Simulated: rfhandoff's HackRF simulator captures (PROTOCOL#simulator), as
-	// [tools] allow_simulator allowed; its recovered COMPLETE says so
-	// too. Absent for a HackRF's capture.
+	// Simulated: the simulator captures (PROTOCOL#simulator); a recovered
+	// COMPLETE says so too.
 	Simulated bool `json:"simulated,omitempty"`
 }
 

@@ -33,17 +33,13 @@ type RX struct {
 	// SeenTaskDigests maps a TASK_ID to the SHA-256 of the first task file
 	// seen under it, to catch a task whose content changed under one ID.
 	SeenTaskDigests map[string]string `json:"seen_task_digests"`
-	// CaptureInProgress is the capture whose COMPLETE is still due (see
-	// its type); null when none. A file written before the key existed
-	// reads as null: ReadJSON accepts a missing key.
+	// CaptureInProgress is the capture whose COMPLETE is still due; null when none.
 	CaptureInProgress *CaptureInProgress `json:"capture_in_progress"`
-	// NotifiedTaskSHA256 is the digest of the last task approval_needed
-	// was sent for (PROTOCOL#notifications), so a cron rx check sends it once. A file
-	// written before the key existed reads as "".
+	// NotifiedTaskSHA256 is the last task approval_needed was sent for, so
+	// a cron rx check sends it once (PROTOCOL#notifications).
 	NotifiedTaskSHA256 string `json:"notified_task_sha256"`
-	// AcceptedTask is the task branch tip the RX side last accepted and
-	// the digest of its task file (PROTOCOL#trust: no going back); null
-	// before the first tip accepted under trust.task_signers.
+	// AcceptedTask is the last accepted task branch tip (PROTOCOL#trust: no
+	// going back); null before the first under trust.task_signers.
 	AcceptedTask *AcceptedTask `json:"accepted_task"`
 	// ReplacedTaskIDs lists every TASK_ID the RX side saw replaced by
 	// another: none is offered again (PROTOCOL#trust).
@@ -69,10 +65,9 @@ type Approval struct {
 	// Signer names who signed the approved task's last change, when the
 	// policy required a signature (trust.task_signers).
 	Signer *Signer `json:"signer,omitempty"`
-	// Capture is the effective capture shown at the prompt and approved
-	// with the task (PROTOCOL#task-file): rx capture refuses to run anything
-	// else. null in a file written before approvals bound it (a missing
-	// key reads as null); such an approval must be given again.
+	// Capture is the effective capture approved with the task: rx capture
+	// runs nothing else (PROTOCOL#task-file). Null in older files, whose
+	// approval must be given again.
 	Capture *captureplan.Plan `json:"capture"`
 }
 
@@ -83,12 +78,10 @@ type Signer struct {
 	Fingerprint string `json:"fingerprint"`
 }
 
-// LoadRX reads dir/rx_agent_state.json. A missing file is a fresh state;
-// a corrupt or invalid one is a *CorruptError naming it.
+// LoadRX reads dir/rx_agent_state.json (see load).
 func LoadRX(dir string) (RX, error) { return load[RX](filepath.Join(dir, RXStateFile)) }
 
-// SaveRX validates s and writes it atomically to dir/rx_agent_state.json.
-// An invalid state is refused rather than written.
+// SaveRX writes dir/rx_agent_state.json (see save).
 func SaveRX(dir string, s RX) error { return save(filepath.Join(dir, RXStateFile), s) }
 
 func (s *RX) normalize() {

@@ -14,40 +14,31 @@ import (
 // TXStateFile is the TX watcher's state file in the state directory.
 const TXStateFile = "tx_agent_state.json"
 
-// TX is .local/tx_agent_state.json.
-//
-// ShownResultDigests grows by one entry (about 100 bytes) per distinct
-// result ever shown and is never pruned: forgetting a digest would let the
-// same result be shown (and authorized) twice, and a lab publishes results
-// by the dozen, not the million.
+// TX is tx_agent_state.json. Its maps are never pruned: forgetting a digest
+// or task would let it be shown (and authorized) again, and a lab publishes
+// results by the dozen, not the million.
 type TX struct {
 	Running    bool `json:"running"`
 	WatcherPID int  `json:"watcher_pid"`
-	// ShownResultDigests maps the SHA-256 of each RX_RESULT.json already
-	// shown to when it was first shown; the same digest is never shown twice.
+	// ShownResultDigests: each RX_RESULT.json digest shown, and when first.
 	ShownResultDigests map[string]time.Time `json:"shown_result_digests"`
 	LastResultCommit   string               `json:"last_result_commit"`
-	// CompletedTasks maps each TASK_ID a CAPTURE_COMPLETE was seen for to
-	// the result commit it was seen at: no READY for it is offered,
-	// re-checked or executed again (PROTOCOL#trust). Never pruned, like
-	// ShownResultDigests.
+	// CompletedTasks: each TASK_ID whose CAPTURE_COMPLETE was seen, and at
+	// which result commit; its READY is never used again (PROTOCOL#trust).
 	CompletedTasks map[string]string `json:"completed_tasks"`
-	// NodeLooks maps each [[nodes]] result branch (PROTOCOL#several-nodes) to the
-	// commit tx watch last read it at, as LastResultCommit is for
-	// repo.result_branch: the next look reads every result since.
+	// NodeLooks: each [[nodes]] result branch's LastResultCommit
+	// (PROTOCOL#several-nodes).
 	NodeLooks map[string]string `json:"node_looks"`
-	// TasksOverUnread maps each TASK_ID counted as over because one look
-	// found more results since the last one than it reads (PROTOCOL#trust)
-	// to the result commit of that look: a CAPTURE_COMPLETE for it among
-	// the unread ones could not be ruled out. Never pruned.
+	// TasksOverUnread: each TASK_ID counted as over because a look found more
+	// results than it reads, so an unread COMPLETE could not be ruled out
+	// (PROTOCOL#trust), and that look's commit.
 	TasksOverUnread map[string]string `json:"tasks_over_unread"`
 }
 
-// LoadTX reads dir/tx_agent_state.json. A missing file is a fresh state;
-// a corrupt or invalid one is a *CorruptError naming it.
+// LoadTX reads dir/tx_agent_state.json (see load).
 func LoadTX(dir string) (TX, error) { return load[TX](filepath.Join(dir, TXStateFile)) }
 
-// SaveTX validates s and writes it atomically to dir/tx_agent_state.json.
+// SaveTX writes dir/tx_agent_state.json (see save).
 func SaveTX(dir string, s TX) error { return save(filepath.Join(dir, TXStateFile), s) }
 
 func (s *TX) normalize() {

@@ -17,28 +17,24 @@ import (
 // Signer is one line of an allowed-signers file (ssh-keygen(1) ALLOWED
 // SIGNERS): who may sign, with which key, for which namespaces.
 type Signer struct {
-	Line          int      // 1-based line number
-	Principals    []string // comma-separated patterns, as written
-	Namespaces    []string // from namespaces="..."; nil means every namespace
+	Line          int      // 1-based
+	Principals    []string // patterns, as written
+	Namespaces    []string // nil means every namespace
 	CertAuthority bool
 	KeyType       string // e.g. "ssh-ed25519"
 	Fingerprint   string // "SHA256:..." as ssh-keygen -l prints it
-	// ValidAfter and ValidBefore are the valid-after and valid-before
-	// options (zero: no limit); ValidAfterText and ValidBeforeText are
-	// the values as written.
+	// Zero: no limit; the Text fields are the values as written.
 	ValidAfter, ValidBefore         time.Time
 	ValidAfterText, ValidBeforeText string
 }
 
-// validAt reports whether the line lets its key sign at t, by
-// ssh-keygen's rule: valid-after ≤ t ≤ valid-before, in whole seconds.
+// validAt is ssh-keygen's rule: valid-after ≤ t ≤ valid-before, in whole seconds.
 func (s Signer) validAt(t time.Time) bool {
 	u := t.Unix()
 	return (s.ValidAfter.IsZero() || u >= s.ValidAfter.Unix()) && (s.ValidBefore.IsZero() || u <= s.ValidBefore.Unix())
 }
 
-// window says, for people, when the line's key may sign:
-// `valid-after="..." (2026-01-01T00:00:00Z)`, and the like, or "no limit".
+// window says, for people, when the line's key may sign, or "no limit".
 func (s Signer) window() string {
 	var w []string
 	if !s.ValidAfter.IsZero() {
@@ -53,12 +49,10 @@ func (s Signer) window() string {
 	return strings.Join(w, " ")
 }
 
-// allowsGit reports whether the line lets its key sign for namespace git.
 func (s Signer) allowsGit() bool { return s.Namespaces == nil || slices.Contains(s.Namespaces, "git") }
 
-// parseSignerTime reads a valid-after/valid-before value the way
-// ssh-keygen does: YYYYMMDD, YYYYMMDDHHMM or YYYYMMDDHHMMSS, in the local
-// time zone unless it ends in Z (UTC); a date alone is its midnight.
+// parseSignerTime reads a valid-after/valid-before value as ssh-keygen
+// does: local time unless it ends in Z (UTC); a date alone is its midnight.
 func parseSignerTime(v string) (time.Time, error) {
 	loc := time.Local
 	digits := v
@@ -76,29 +70,19 @@ func parseSignerTime(v string) (time.Time, error) {
 	return t, nil
 }
 
-// KeyTime is a moment a key must be valid at, named for the refusal
-// ("now", "the result's published_at").
+// KeyTime is a moment a key must be valid at, named for the refusal ("now").
 type KeyTime struct {
 	What string
 	At   time.Time
 }
 
-// CheckKeyWindow reads the allowed-signers file and says why the key with
-// fingerprint, which git found signing as principal, may not sign at each
-// of times, or nil (PROTOCOL#trust). git checks valid-after/valid-before
-// (and a certificate's validity) only at the commit's own committer date,
-// which whoever made the commit chose; this checks them at times that are
-// not the signer's to choose.
-//
-// For a plain key (cert nil) the lines that count list the key and the
-// principal for namespace git: one of them must be valid at every time.
-// For a certificate of the key (cert, read from the signature) they are
-// the cert-authority lines for namespace git that list the authority
-// that signed it and whose principals match principal (ssh-keygen's
-// patterns): one must be valid at every time, and so must the
-// certificate itself, which must also name principal. ssh-keygen accepts
-// a certificate only under a cert-authority line and a plain key only
-// under another, and so does this.
+// CheckKeyWindow says why the key with fingerprint, which git found
+// signing as principal, may not sign at each of times, or nil
+// (PROTOCOL#trust). git checks the windows only at the committer date,
+// which the signer chose; these times are not the signer's to choose.
+// One matching line must be valid at every time; for a certificate (only
+// under a cert-authority line, as ssh-keygen has it) so must the
+// certificate itself, which must also name principal.
 func CheckKeyWindow(file, principal, fingerprint string, cert *sshsig.Certificate, times ...KeyTime) error {
 	signers, err := readAllowedSigners(file)
 	if err != nil {
@@ -158,10 +142,9 @@ func CheckKeyWindow(file, principal, fingerprint string, cert *sshsig.Certificat
 	return errlist.List(append(errs, lineErrs...)...)
 }
 
-// CertAuthorityFor reports whether a cert-authority line of the
-// allowed-signers file matches principal for namespace git: a good
-// signature by principal may then have been made with a certificate, which
-// CheckKeyWindow must be given.
+// CertAuthorityFor reports whether a cert-authority line matches principal
+// for namespace git: a good signature may then have used a certificate,
+// which CheckKeyWindow must be given.
 func CertAuthorityFor(file, principal string) (bool, error) {
 	signers, err := readAllowedSigners(file)
 	if err != nil {
@@ -170,23 +153,19 @@ func CertAuthorityFor(file, principal string) (bool, error) {
 	return slices.ContainsFunc(signers, func(s Signer) bool { return s.CertAuthority && s.allowsGit() && s.matches(principal) }), nil
 }
 
-// readAllowedSigners reads and parses an allowed-signers file.
 func readAllowedSigners(file string) ([]Signer, error) {
 	data, err := private.Read(file, maxTrustFileBytes)
-	if err != nil {
-		return nil, fmt.Errorf("allowed signers %s: %w", file, err)
+	if err == nil {
+		var signers []Signer
+		if signers, err = parseAllowedSigners(data); err == nil {
+			return signers, nil
+		}
 	}
-	signers, err := parseAllowedSigners(data)
-	if err != nil {
-		return nil, fmt.Errorf("allowed signers %s: %w", file, err)
-	}
-	return signers, nil
+	return nil, fmt.Errorf("allowed signers %s: %w", file, err)
 }
 
-// matches reports whether principal matches the line's principals as
-// ssh-keygen matches a certificate's principal against a cert-authority
-// line (match_pattern_list: '*' and '?' wildcards, a '!' pattern that
-// matches excludes).
+// matches is ssh-keygen's match_pattern_list for a certificate's
+// principal: a matching '!' pattern excludes.
 func (s Signer) matches(principal string) bool {
 	matched := false
 	for _, p := range s.Principals {
@@ -232,23 +211,19 @@ func matchPattern(s, p string) bool {
 	return s == ""
 }
 
-// sshKeyTypes are the public key types ssh-keygen accepts in the file.
 var sshKeyTypes = map[string]bool{
 	"ssh-ed25519": true, "ssh-rsa": true, "ssh-dss": true,
 	"ecdsa-sha2-nistp256": true, "ecdsa-sha2-nistp384": true, "ecdsa-sha2-nistp521": true,
 	"sk-ssh-ed25519@openssh.com": true, "sk-ecdsa-sha2-nistp256@openssh.com": true,
 }
 
-// signerOptions are the options ssh-keygen knows; the bool says whether the
-// option takes a quoted value.
+// signerOptions: the bool says whether the option takes a quoted value.
 var signerOptions = map[string]bool{
 	"cert-authority": false, "namespaces": true, "valid-after": true, "valid-before": true,
 }
 
-// parseAllowedSigners reads an allowed-signers file. Blank lines and
-// '#' comments are skipped. Every malformed line is reported at once, named
-// by its number; a file without a single key is malformed too (it would
-// refuse everything while looking configured).
+// parseAllowedSigners reports every malformed line at once; a file without
+// a key is malformed too (it would refuse everything while looking configured).
 func parseAllowedSigners(data []byte) ([]Signer, error) {
 	var signers []Signer
 	var errs []error
@@ -318,8 +293,7 @@ func parseSignerLine(line string) (Signer, error) {
 	return s, nil
 }
 
-// nextField splits off the first whitespace-separated field; double quotes
-// may protect spaces inside it (principals, option values).
+// nextField splits off the first field; double quotes may protect spaces.
 func nextField(s string) (field, rest string, err error) {
 	s = strings.TrimLeft(s, " \t")
 	quoted := false
@@ -337,7 +311,7 @@ func nextField(s string) (field, rest string, err error) {
 	return s, "", nil
 }
 
-// parseOptions reads opt[,opt...] where opt is name or name="value".
+// parseOptions reads opt[,opt...], each name or name="value".
 func (s *Signer) parseOptions(field string) error {
 	for field != "" {
 		i := strings.IndexAny(field, "=,")
@@ -394,7 +368,6 @@ func (s *Signer) parseOptions(field string) error {
 	return nil
 }
 
-// blobKeyType reads the key type name an SSH public key blob starts with.
 func blobKeyType(blob []byte) (string, bool) {
 	if len(blob) < 4 {
 		return "", false

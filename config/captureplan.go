@@ -11,9 +11,9 @@ import (
 	"rfhandoff/errlist"
 )
 
-// CapturePlan is the effective capture of this policy: the one place
-// where capture parameters are computed (PROTOCOL#task-file, PROTOCOL#capture). The approval
-// prompt shows it, the approval binds it and rx capture runs it.
+// CapturePlan is the one place capture parameters are computed
+// (PROTOCOL#task-file, PROTOCOL#capture): the approval shows and binds it,
+// rx capture runs it.
 func (p Policy) CapturePlan() captureplan.Plan {
 	c := p.Capture
 	dir := p.CaptureDir()
@@ -29,11 +29,9 @@ func (p Policy) CapturePlan() captureplan.Plan {
 	}
 }
 
-// CapturePlanFor is the effective capture of a task asking t of this
-// node (PROTOCOL#task-file): the task's CAPTURE_* values where it sets
-// them, this policy's everywhere else. A task value outside this node's
-// allowed range refuses the task: the error names every such field, its
-// value, the policy key and its range.
+// CapturePlanFor is the capture of a task asking t of this node
+// (PROTOCOL#task-file): the task's values where it sets them, this
+// policy's elsewhere. A value outside this node's range refuses the task.
 func (p Policy) CapturePlanFor(t captureplan.Task) (captureplan.Plan, error) {
 	plan := p.CapturePlan()
 	if t.IsZero() {
@@ -93,12 +91,9 @@ func modeList(m []string) string {
 	return "[" + strings.Join(m, ", ") + "]"
 }
 
-// CheckStartAt judges a task's START_AT against this node's clock now
-// (PROTOCOL#task-file): nil for a task without one or one at least
-// sync.min_lead_s ahead; else an error saying when it was judged, by how
-// much it is missed, and that a missed START_AT needs a new TASK_ID. rx
-// check, watch and approve ask it before offering, rx capture before it
-// arms.
+// CheckStartAt refuses a START_AT less than sync.min_lead_s ahead of now
+// (PROTOCOL#task-file); rx check, watch and approve ask it before
+// offering, rx capture before it arms.
 func (p Policy) CheckStartAt(t captureplan.Task, now time.Time) error {
 	if t.StartAt.IsZero() {
 		return nil

@@ -4,11 +4,7 @@
 // the operator's: never inside a git working tree, changeable by this
 // account alone (private.Read).
 //
-// What it offers: Load, LoadLocated, Parse and Default, returning a Policy
-// whose methods resolve every path and read the [trust] and [notify] files;
-// Locate (where the policy file is looked for); TrustedPaths (what git
-// must not track); CheckKeyWindow for allowed-signers windows and
-// certificates' validity, and CertAuthorityFor (may a certificate have
-// signed); and the fixed TX limits (frequency, sample rate,
-// gain, duration) as constants.
+// Load, LoadLocated, Parse and Default return a Policy whose methods resolve
+// every path and read the [trust] and [notify] files; CheckKeyWindow checks
+// allowed-signers windows and certificates' validity.
 package config

@@ -5,14 +5,12 @@ import (
 	"fmt"
 )
 
-// fieldError is one invalid policy value, named by its key as table.key.
 func fieldError(key string, value any, reason string) error {
 	return fmt.Errorf("%s = %s: %s", key, formatValue(value), reason)
 }
 
-// unknownKeyError is a key (or, table set, a table) the policy does not
-// have, with a known key it probably meant ("" if none). A typo in a
-// safety policy must not pass silently (PROTOCOL#policy-file).
+// unknownKeyError: a typo in a safety policy must not pass silently
+// (PROTOCOL#policy-file); suggestion is the key it probably meant, or "".
 func unknownKeyError(key string, table bool, suggestion string) error {
 	what := "unknown key " + key
 	if table {
@@ -24,12 +22,9 @@ func unknownKeyError(key string, table bool, suggestion string) error {
 	return errors.New(what)
 }
 
-// fileError wraps everything wrong with one policy file (path as given,
-// or the name passed to Parse).
 func fileError(path string, err error) error { return fmt.Errorf("policy %s: %w", path, err) }
 
-// formatValue quotes strings (neutralising control characters) and prints
-// everything else plainly.
+// formatValue quotes strings, neutralising control characters.
 func formatValue(v any) string {
 	switch x := v.(type) {
 	case string:

@@ -19,15 +19,15 @@ import (
 // maxFileBytes bounds a policy file; a real one is a few KiB.
 const maxFileBytes = 1 << 20
 
-// DefaultFile is the policy file looked up in the current directory.
+// DefaultFile is looked up in the current directory.
 const DefaultFile = "rfhandoff.toml"
 
 // EnvVar names the policy file when --config is not given.
 const EnvVar = "RFHANDOFF_CONFIG"
 
-// Load reads, decodes and validates the policy file at path. The file
-// must lie outside every git working tree and be one only this account can
-// change (PROTOCOL#policy-file); otherwise it is refused before it is read.
+// Load reads and validates the policy file at path. A file inside a git
+// working tree, or one others can change, is refused before it is read
+// (PROTOCOL#policy-file).
 func Load(path string) (Policy, error) {
 	if err := outsideWorkTrees(path); err != nil {
 		return Policy{}, fileError(path, err)
@@ -45,8 +45,7 @@ func Load(path string) (Policy, error) {
 			return Policy{}, fileError(path, err)
 		}
 	}
-	// The files [trust] names are part of the policy: a missing or
-	// malformed one is reported with the rest.
+	// The files [trust] names are part of the policy: reported with the rest.
 	if terr := p.checkTrustFiles(); terr != nil {
 		// Read from a directory that is no checkout: that is why.
 		if len(errs) == 0 && p.InCheckout() != nil {
@@ -63,10 +62,8 @@ func Load(path string) (Policy, error) {
 	return p, nil
 }
 
-// Parse decodes data (named name in messages) over Default() and validates
-// the result. Unknown keys, keys that only match a known one when case is
-// ignored, and invalid values are all reported at once, in an error naming the
-// file around a *multierror.Error.
+// Parse decodes data (named name in messages) over Default() and reports
+// every unknown key and invalid value at once.
 func Parse(data []byte, name string) (Policy, error) {
 	p, errs, err := decode(data)
 	if err != nil {
@@ -78,9 +75,8 @@ func Parse(data []byte, name string) (Policy, error) {
 	return p, nil
 }
 
-// decode is Parse without the wrapping: err is a syntax or type error that
-// stopped the decoder (nothing more can be validated reliably), errs every
-// unknown key and invalid value.
+// decode is Parse unwrapped: err stopped the decoder (nothing more can be
+// validated reliably), errs are every unknown key and invalid value.
 func decode(data []byte) (Policy, []error, error) {
 	p := Default()
 	md, err := toml.Decode(string(data), &p)
@@ -94,10 +90,9 @@ func decode(data []byte) (Policy, []error, error) {
 	return p, errs, nil
 }
 
-// unknownKeys names every key in the document that is not byte-equal to a
-// policy key. md.Undecoded() alone is not enough: the decoder matches keys
-// case-insensitively, so "MIN_REMAINING_S" would silently set (or, beside
-// "min_remaining_s", race with) the real key.
+// unknownKeys names every key not byte-equal to a policy key: the decoder
+// matches case-insensitively, so md.Undecoded() would let "MIN_REMAINING_S"
+// silently set (or race with) the real key.
 func unknownKeys(md toml.MetaData) []error {
 	known, arrays := knownKeys()
 	maps.Copy(known, arrays)
@@ -125,10 +120,9 @@ func unknownKeys(md toml.MetaData) []error {
 	return errs
 }
 
-// knownKeys lists the tables and table\x00key pairs of Policy, taken from
-// the struct tags so the list cannot drift from the type; those of its
-// arrays of tables ([[nodes]]) apart, because a policy need not hold any:
-// the example documents them in comments.
+// knownKeys lists the tables and table\x00key pairs of Policy from its
+// struct tags, so the list cannot drift; arrays of tables ([[nodes]]) apart,
+// as a policy need not hold any.
 func knownKeys() (tables, arrays map[string]bool) {
 	tables, arrays = map[string]bool{}, map[string]bool{}
 	pt := reflect.TypeOf(Policy{})
@@ -185,7 +179,7 @@ func formatKey(parts []string) string {
 	return strings.Join(parts, ".")
 }
 
-// editDistance is the Levenshtein distance of two short ASCII keys.
+// editDistance is the Levenshtein distance.
 func editDistance(a, b string) int {
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)
@@ -208,8 +202,7 @@ func editDistance(a, b string) int {
 
 // Locate picks the policy file: the --config flag, else $RFHANDOFF_CONFIG,
 // else ./rfhandoff.toml when it exists, else "" for the built-in defaults.
-// A file named by the flag or the variable must exist: falling back to the
-// defaults when an operator named a policy would silently drop it.
+// A named file must exist: falling back would silently drop the policy.
 func Locate(flag string, getenv func(string) string, stat func(string) error) (string, error) {
 	if flag != "" {
 		if err := stat(flag); err != nil {
@@ -233,8 +226,8 @@ func Locate(flag string, getenv func(string) string, stat func(string) error) (s
 	}
 }
 
-// LoadLocated loads the file Locate picked, or returns Default() for "",
-// with repo.path made absolute against the working directory either way.
+// LoadLocated loads the file Locate picked, or Default() for "", with
+// repo.path made absolute either way.
 func LoadLocated(path string) (Policy, error) {
 	if path == "" {
 		return Default().withAbsoluteRepo()
@@ -242,16 +235,11 @@ func LoadLocated(path string) (Policy, error) {
 	return Load(path)
 }
 
-// outsideWorkTrees refuses a policy file that lies inside a git working
-// tree, as path is named or as it resolves. git writes files there: a
-// commit on a branch the checkout pulls brings a file in, or replaces one,
-// even one git ignores (git overwrites an ignored file on checkout and
-// merge), so a policy in a checkout is the branch's, not the operator's
-// (finding 2 of issue 29: a [notify] command pulled from the task branch
-// ran at the next rx check). Telling whether git tracks or ignores the
-// file would take git, which runs with the tools and the audit log the
-// policy names; a working tree is found without it, by the .git entry
-// (a directory, or a linked worktree's or submodule's file) it holds.
+// outsideWorkTrees refuses a policy file inside a git working tree, as
+// named or as it resolves: a commit on a pulled branch can bring it in or
+// replace it, even if ignored, so it is the branch's, not the operator's
+// (issue 29: a [notify] command pulled from the task branch ran). Asking
+// git would run the tools the policy names; the .git entry tells instead.
 func outsideWorkTrees(path string) error {
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -271,11 +259,9 @@ func outsideWorkTrees(path string) error {
 	return nil
 }
 
-// WorkTreeTop is the top of the git working tree that holds dir, found as
-// git's discovery finds it but without running git: the nearest directory
-// at or above dir holding a .git entry (a directory, or a linked
-// worktree's or submodule's file); "" when there is none. dir is absolute;
-// its parents are taken lexically.
+// WorkTreeTop is the nearest directory at or above dir (absolute; parents
+// taken lexically) holding a .git entry (a directory, or a linked
+// worktree's or submodule's file), as git finds it without running git; or "".
 func WorkTreeTop(dir string) string {
 	for d := dir; ; d = filepath.Dir(d) {
 		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {

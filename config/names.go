@@ -13,18 +13,16 @@ import (
 	"rfhandoff/gitcli/gitname"
 )
 
-// Branch, remote and repository path names end up in git argv: gitname
-// holds the one set of rules for them (the ones gitcli enforces), and the
-// policy is checked against exactly those. These return only the reason;
-// the caller's fieldError names the key and the value.
+// Branch, remote and repository path names end up in git argv: the policy
+// is checked against gitname's rules, the ones gitcli enforces. These return
+// only the reason; fieldError names the key and the value.
 
 func checkBranch(name string) error { return reason(gitname.Branch(name)) }
 
 func checkRemote(name string) error { return reason(gitname.Remote(name)) }
 
-// checkRemoteURL checks repo.url (see gitname.URL). It may not carry a
-// password: the policy is printed by config check and copied between
-// machines, and [tools] git_credential_helper gives git one instead.
+// checkRemoteURL: a password is refused, as config check prints the policy
+// and it is copied between machines.
 func checkRemoteURL(u string) error {
 	if err := reason(gitname.URL(u)); err != nil {
 		return err
@@ -40,9 +38,7 @@ func checkRemoteURL(u string) error {
 	return nil
 }
 
-// checkRepoPath checks a path inside the repository (task_file,
-// result_dir); see gitname.RepoPath. Control characters are named as
-// such first, as for every other text value.
+// checkRepoPath names control characters as such first, as for every other text value.
 func checkRepoPath(p string) error {
 	if err := checkText(p); err != nil {
 		return err
@@ -57,9 +53,8 @@ func reason(r string) error {
 	return errors.New(r)
 }
 
-// checkLocalPath checks a path on this machine (state_dir, audit.path,
-// capture.dir, tx.iq_file). Absolute paths are taken as they are; relative
-// ones are resolved against repo.path and must stay inside it.
+// checkLocalPath checks a path on this machine: a relative one is resolved
+// against repo.path and must stay inside it.
 func checkLocalPath(p string) error {
 	if p == "" {
 		return fmt.Errorf("must not be empty")
@@ -87,9 +82,8 @@ func checkLocalPath(p string) error {
 	return nil
 }
 
-// checkText refuses invalid UTF-8, control characters and invisible format
-// characters (bidi overrides), which could otherwise hide in a terminal or
-// a log line.
+// checkText refuses invalid UTF-8, control and format characters (bidi
+// overrides), which could hide text in a terminal or a log line.
 func checkText(s string) error {
 	if !utf8.ValidString(s) {
 		return fmt.Errorf("is not valid UTF-8")
@@ -102,9 +96,8 @@ func checkText(s string) error {
 	return nil
 }
 
-// checkDriveRelative refuses a Windows path such as C:lab, which names a
-// directory relative to whatever the current directory of drive C: happens
-// to be (PROTOCOL#policy-keys). On other systems no path has a volume name.
+// checkDriveRelative refuses a Windows path such as C:lab, relative to
+// drive C:'s current directory (PROTOCOL#policy-keys).
 func checkDriveRelative(p string) error {
 	if v := filepath.VolumeName(p); v != "" && !filepath.IsAbs(p) {
 		return fmt.Errorf("is relative to the current directory of drive %s, which differs between processes; write an absolute path (%s%c...)", v, v, filepath.Separator)

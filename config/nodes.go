@@ -6,25 +6,22 @@ import (
 	"rfhandoff/node"
 )
 
-// Node is the RX policy's [node] table: this node's name on a multi-node
-// task (PROTOCOL#several-nodes). Empty on a single-node RX laptop.
+// Node is the RX policy's [node]: this node's name on a multi-node task
+// (PROTOCOL#several-nodes), empty on a single-node RX laptop.
 type Node struct {
 	Name string `toml:"name"`
 }
 
-// MainNode is one [[nodes]] table of the MAIN policy: an RX node, the
-// branch it publishes on and, optionally, the allowed-signers file its
-// result commits must be signed by (PROTOCOL#several-nodes, PROTOCOL#trust).
+// MainNode is one [[nodes]] table of the MAIN policy (PROTOCOL#several-nodes,
+// PROTOCOL#trust).
 type MainNode struct {
 	Name          string `toml:"name"`
 	ResultBranch  string `toml:"result_branch"`
 	ResultSigners string `toml:"result_signers,omitempty"`
 }
 
-// NodeResultSignersPath is the node's result_signers resolved like TaskSignersPath.
 func (p Policy) NodeResultSignersPath(n MainNode) string { return p.Resolve(n.ResultSigners) }
 
-// nodeKey names a key of the i-th [[nodes]] table for messages.
 func nodeKey(i int, key string) string { return fmt.Sprintf("nodes[%d].%s", i, key) }
 
 func (p Policy) validateNodes(ps *problems) {

@@ -11,8 +11,7 @@ import (
 	"rfhandoff/errlist"
 )
 
-// Notify is [notify]: where rfhandoff tells a person that they are needed
-// (PROTOCOL#notifications). Every key is optional; nothing configured sends nothing.
+// Notify is [notify] (PROTOCOL#notifications); nothing configured sends nothing.
 type Notify struct {
 	NtfyURL           string   `toml:"ntfy_url"`
 	NtfyTokenFile     string   `toml:"ntfy_token_file"`
@@ -24,7 +23,7 @@ type Notify struct {
 	AllowHTTPHosts    []string `toml:"allow_http_hosts"`
 }
 
-// The notification events (PROTOCOL#notifications), in the order they are listed.
+// The notification events (PROTOCOL#notifications).
 const (
 	EventApprovalNeeded      = "approval_needed"
 	EventAuthorizationNeeded = "authorization_needed"
@@ -37,42 +36,34 @@ const (
 	EventWatcherStopped      = "watcher_stopped"
 )
 
-// NotifyEvents lists every event.
 var NotifyEvents = []string{
 	EventApprovalNeeded, EventAuthorizationNeeded, EventCaptureStarted,
 	EventCaptureComplete, EventCaptureFailed, EventTXExecuted,
 	EventRemoteUnreachable, EventRemoteBack, EventWatcherStopped,
 }
 
-// NotifyArgPlaceholders are what a [notify] command argument may be
-// replaced by, each only as a whole argument: values rfhandoff itself
-// names (the event, the side, the risk level) or the TASK_ID, all words
-// of letters, digits and '_' (PROTOCOL#notifications), never text a program could
-// run as code.
+// NotifyArgPlaceholders may each be a whole [notify] command argument:
+// words rfhandoff names or the TASK_ID (PROTOCOL#notifications), never text
+// a program could run as code.
 var NotifyArgPlaceholders = []string{"{event}", "{role}", "{task_id}", "{risk_level}"}
 
-// notifyTextPlaceholders are the task's own text, which is never an
-// argument: it reaches the program on its standard input and in the
-// environment only.
+// notifyTextPlaceholders are the task's text: never an argument, only on
+// standard input and in the environment.
 var notifyTextPlaceholders = []string{"{title}", "{message}"}
 
-// Bounds of [notify].
 const (
 	defaultNotifyTimeout = 5 * time.Second
 	maxNotifyTimeout     = 30 * time.Second
-	// maxNotifySecretBytes bounds a token or secret file.
 	maxNotifySecretBytes = 4096
 )
 
-// NotifyEnabled says whether an event is sent at all: some receiver is
-// configured and the event is in notify.events (default: all).
+// NotifyEnabled: some receiver is configured and the event is in notify.events.
 func (p Policy) NotifyEnabled(event string) bool {
 	n := p.Notify
 	return (n.NtfyURL != "" || n.WebhookURL != "" || len(n.Command) > 0) && slices.Contains(n.Events, event)
 }
 
-// ntfyTokenPath and WebhookSecretPath are the files made absolute like
-// the [trust] files, or "".
+// The [notify] files made absolute, or "".
 func (p Policy) ntfyTokenPath() string     { return p.Resolve(p.Notify.NtfyTokenFile) }
 func (p Policy) WebhookSecretPath() string { return p.Resolve(p.Notify.WebhookSecretFile) }
 
@@ -115,9 +106,8 @@ func (p Policy) validateNotify(ps *problems) {
 	}
 }
 
-// checkNotifyURL accepts https, or http only to a loopback address or a
-// host the policy names in allow_http_hosts (a lab's own ntfy on the LAN).
-// A URL holding credentials is refused: a token lives in its file.
+// checkNotifyURL accepts https, or http to loopback or allow_http_hosts (a
+// lab's own ntfy on the LAN). Credentials belong in the token file.
 func checkNotifyURL(raw string, allowHTTP []string) error {
 	if raw == "" {
 		return nil
@@ -155,12 +145,10 @@ func checkNotifyURL(raw string, allowHTTP []string) error {
 	}
 }
 
-// checkNotifyCommand checks the argv: a program, and only the closed
-// placeholders, each as a whole argument. The task's text ({title},
-// {message}) is refused wherever it appears: in an argv it is code to
-// whatever interprets its arguments (sh -c, python3 -c, awk, find
-// -exec, ...), and no list of such programs is ever complete; the
-// program reads the text from its standard input or its environment.
+// checkNotifyCommand allows only the closed placeholders, each as a whole
+// argument. The task's text is refused anywhere: in an argv it is code to
+// whatever interprets its arguments (sh -c, awk, find -exec, ...), and no
+// list of such programs is ever complete.
 func checkNotifyCommand(ps *problems, argv []string) {
 	if argv[0] == "" {
 		ps.add("notify.command", argv, "must name a program first, e.g. [\"/usr/local/bin/rfhandoff-notify\", \"{event}\"]")
@@ -192,8 +180,8 @@ func checkNotifyCommand(ps *problems, argv []string) {
 	}
 }
 
-// ReadNotifySecrets reads the token and secret files [notify] names (empty
-// for an unset key). Errors name the key and the file, never the content.
+// ReadNotifySecrets reads the [notify] token and secret files ("" when
+// unset). Errors name the key and the file, never the content.
 func (p Policy) ReadNotifySecrets() (token, secret string, err error) {
 	var ps problems
 	read := func(key, v string) (s string) {
@@ -215,7 +203,6 @@ func (p Policy) ReadNotifySecrets() (token, secret string, err error) {
 	return token, secret, errlist.List(ps...)
 }
 
-// NotifyProgram is the program of notify.command, or "".
 func (p Policy) NotifyProgram() string {
 	if len(p.Notify.Command) == 0 {
 		return ""

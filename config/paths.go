@@ -10,9 +10,8 @@ import (
 	"strings"
 )
 
-// Resolve makes a local path from the policy absolute: an absolute path is
-// returned as it is, a relative one is joined to repo.path, which Load and
-// LoadLocated have made absolute (PROTOCOL#policy-keys).
+// Resolve joins a relative local path to repo.path, which Load and
+// LoadLocated made absolute (PROTOCOL#policy-keys).
 func (p Policy) Resolve(path string) string {
 	if path == "" || filepath.IsAbs(path) {
 		return path
@@ -20,31 +19,21 @@ func (p Policy) Resolve(path string) string {
 	return filepath.Join(p.Repo.Path, path)
 }
 
-// StatePath is a path inside the state directory (repo.state_dir resolved
-// against repo.path), e.g. StatePath("rx_agent_state.json").
+// StatePath is a path inside the resolved repo.state_dir.
 func (p Policy) StatePath(elem ...string) string {
 	return filepath.Join(append([]string{p.Resolve(p.Repo.StateDir)}, elem...)...)
 }
 
-// AuditPath is the audit log (audit.path resolved against repo.path).
-func (p Policy) AuditPath() string { return p.Resolve(p.Audit.Path) }
-
-// CaptureDir is where captures go (capture.dir resolved against repo.path).
+// The resolved audit.path, capture.dir and tx.iq_file ("" when unset).
+func (p Policy) AuditPath() string  { return p.Resolve(p.Audit.Path) }
 func (p Policy) CaptureDir() string { return p.Resolve(p.Capture.Dir) }
-
-// IQFilePath is the file tx hackrf_transfer sends (tx.iq_file resolved
-// against repo.path), or "" when none is set.
 func (p Policy) IQFilePath() string { return p.Resolve(p.TX.IQFile) }
 
-// withAbsoluteRepo makes repo.path absolute and clean against the working
-// directory, once, so that every path derived from it is absolute
-// (PROTOCOL#policy-keys): the capture parameters, git's -C and the audit log refuse
-// or misread relative ones. A directory inside a git checkout stands for
-// the checkout, as it does for git: repo.path becomes the checkout's top
-// (WorkTreeTop), so `.local` is the checkout's whatever directory of it
-// the command is run from. A repo.path that does not exist, or that lies in
-// no checkout, is kept as it is: the commands that need the checkout
-// refuse it (InCheckout).
+// withAbsoluteRepo makes repo.path absolute, once: the capture parameters,
+// git's -C and the audit log refuse or misread relative paths
+// (PROTOCOL#policy-keys). A directory inside a checkout stands for its top,
+// as for git, so `.local` is the same from any directory of it. One that
+// does not exist or lies in no checkout is kept: InCheckout refuses it.
 func (p Policy) withAbsoluteRepo() (Policy, error) {
 	abs, err := filepath.Abs(p.Repo.Path)
 	if err != nil {
@@ -59,11 +48,9 @@ func (p Policy) withAbsoluteRepo() (Policy, error) {
 	return p, nil
 }
 
-// InCheckout refuses a repo.path that is not the top of a git checkout
-// (withAbsoluteRepo made it the top of the one it lies in), with one
-// sentence saying what to do; it runs no git. Every command that reads or
-// writes the checkout's local files (the state directory, the audit log)
-// calls it before anything else.
+// InCheckout refuses a repo.path that is not the top of a git checkout,
+// saying what to do, without running git. Every command that touches the
+// checkout's local files calls it first.
 func (p Policy) InCheckout() error {
 	dir := p.Repo.Path
 	st, err := os.Stat(dir)
@@ -82,8 +69,7 @@ func (p Policy) InCheckout() error {
 	return nil
 }
 
-// ResolvedPaths lists the local paths the policy names, resolved, for
-// config check to show (name, path); unset optional ones are left out.
+// ResolvedPaths lists (key, resolved path) for config check; unset ones are left out.
 func (p Policy) ResolvedPaths() [][2]string {
 	return slices.DeleteFunc([][2]string{
 		{"repo.path", p.Repo.Path},
@@ -99,13 +85,11 @@ func (p Policy) ResolvedPaths() [][2]string {
 	}, func(kv [2]string) bool { return kv[1] == "" })
 }
 
-// PrivateDir is a directory rfhandoff writes that git must ignore, with
-// what it is for messages.
+// PrivateDir is a directory rfhandoff writes that git must ignore.
 type PrivateDir struct{ What, Dir string }
 
 // LocalDirs are the directories every command checks git ignores before
-// it writes there (PROTOCOL#rx-state): the state directory and the audit log's,
-// said once when they are one.
+// it writes there (PROTOCOL#rx-state): the state and audit log directories.
 func (p Policy) LocalDirs() []PrivateDir {
 	dirs := []PrivateDir{{"state directory", p.StatePath()}}
 	if d := filepath.Dir(p.AuditPath()); d != p.StatePath() {
@@ -114,11 +98,9 @@ func (p Policy) LocalDirs() []PrivateDir {
 	return dirs
 }
 
-// TrustedPaths are the local paths rfhandoff trusts besides the policy
-// file itself, each resolved: the state directory, the audit log, and the
-// files [trust], [[nodes]] and [notify] name (unset ones left out). Only
-// this account may change them, and git must track nothing there
-// (PROTOCOL#rx-state, PROTOCOL#local-files).
+// TrustedPaths are the resolved local paths rfhandoff trusts besides the
+// policy file: only this account may change them, and git must track
+// nothing there (PROTOCOL#rx-state, PROTOCOL#local-files).
 func (p Policy) TrustedPaths() []string {
 	var named []string
 	for _, k := range p.trustKeys() {
@@ -128,10 +110,8 @@ func (p Policy) TrustedPaths() []string {
 	return append([]string{p.StatePath(), p.AuditPath()}, slices.DeleteFunc(named, func(f string) bool { return f == "" })...)
 }
 
-// Shown is path as the operator in the working directory would type it:
-// relative when it lies below that directory, else as it is. Paths are
-// absolute inside rfhandoff; messages that echo a file the operator named
-// read better short.
+// Shown is path relative to the working directory when it lies below it,
+// for messages that echo a file the operator named.
 func Shown(path string) string {
 	wd, err := os.Getwd()
 	if err != nil {

@@ -9,7 +9,6 @@ import (
 	"rfhandoff/captureplan"
 )
 
-// Policy is the whole policy file.
 type Policy struct {
 	Repo    Repo    `toml:"repo"`
 	Poll    Poll    `toml:"poll"`
@@ -22,20 +21,17 @@ type Policy struct {
 	Notify  Notify  `toml:"notify"`
 	Clock   Clock   `toml:"clock"`
 	Sync    Sync    `toml:"sync"`
-	// Node names this RX node on a multi-node task (PROTOCOL#several-nodes).
-	Node Node `toml:"node,omitempty"`
-	// Nodes lists every RX node, on the MAIN PC (PROTOCOL#several-nodes).
+	// Node (RX) and Nodes (MAIN) serve multi-node tasks (PROTOCOL#several-nodes).
+	Node  Node       `toml:"node,omitempty"`
 	Nodes []MainNode `toml:"nodes,omitempty"`
 }
 
-// Repo names the checkout, remote, branches and paths.
 type Repo struct {
 	Path   string `toml:"path"`
 	Remote string `toml:"remote"`
-	// URL, when set, is the remote's URL for every fetch, push and clone
-	// (and its transport the only one git may use); the checkout's remote
-	// config is then never read. Empty: the checkout's remote.<remote>.url,
-	// used only when git would use exactly it (PROTOCOL#subprocesses).
+	// URL, when set, is the remote's URL (and its transport the only one
+	// git may use), and the checkout's remote config is never read; empty:
+	// remote.<remote>.url, if git would use exactly it (PROTOCOL#subprocesses).
 	URL          string `toml:"url"`
 	TaskBranch   string `toml:"task_branch"`
 	ResultBranch string `toml:"result_branch"`
@@ -44,7 +40,6 @@ type Repo struct {
 	StateDir     string `toml:"state_dir"`
 }
 
-// Poll holds the watchers' timing.
 type Poll struct {
 	RXInterval Duration `toml:"rx_interval"`
 	TXInterval Duration `toml:"tx_interval"`
@@ -54,29 +49,23 @@ type Poll struct {
 
 // Limits are the protocol's limits; a policy may only tighten them.
 type Limits struct {
-	MaxTaskBytes     int64 `toml:"max_task_bytes"`
-	MaxResultBytes   int64 `toml:"max_result_bytes"`
-	PlannedDurationS int   `toml:"planned_duration_s"`
-	MinRemainingS    int   `toml:"min_remaining_s"`
-	// MaxPublicationAgeS is how old a READY may be; 0 (the default) is
-	// PublicationAge's: as old as its capture may run.
-	MaxPublicationAgeS int `toml:"max_publication_age_s"`
-	MaxClockSkewS      int `toml:"max_clock_skew_s"`
-	PublishAttempts    int `toml:"publish_attempts"`
-	// MaxAlignmentBoundS (MAIN side, a task with START_AT): the largest
-	// alignment.bound_s of a node's READY that is offered, in seconds. The
-	// default 0.1 passes what the RX defaults accept: HOST_CLOCK's
-	// sync.max_host_clock_bound_s 0.010 plus one USB block at the task's
+	MaxTaskBytes       int64 `toml:"max_task_bytes"`
+	MaxResultBytes     int64 `toml:"max_result_bytes"`
+	PlannedDurationS   int   `toml:"planned_duration_s"`
+	MinRemainingS      int   `toml:"min_remaining_s"`
+	MaxPublicationAgeS int   `toml:"max_publication_age_s"`
+	MaxClockSkewS      int   `toml:"max_clock_skew_s"`
+	PublishAttempts    int   `toml:"publish_attempts"`
+	// MaxAlignmentBoundS (MAIN side): the default 0.1 passes what the RX
+	// defaults accept, HOST_CLOCK's 0.010 plus one USB block at the task's
 	// rate (up to 0.0655 s at 2 Msps); a PPS bound is microseconds.
 	MaxAlignmentBoundS float64 `toml:"max_alignment_bound_s"`
-	// TaskDurationS is the current task's CAPTURE_DURATION_S on the MAIN
-	// side (Policy.ForTask), never read from a file: it stands for
-	// planned_duration_s in the checks of a READY. 0: the task sets none.
+	// TaskDurationS is the task's CAPTURE_DURATION_S on the MAIN side
+	// (ForTask), never read from a file; 0: the task sets none.
 	TaskDurationS int64 `toml:"-"`
 }
 
-// PlannedS is the planned duration the MAIN side checks a READY against:
-// the task's CAPTURE_DURATION_S when it has one, else planned_duration_s.
+// PlannedS is what the MAIN side checks a READY's planned duration against.
 func (l Limits) PlannedS() int64 {
 	if l.TaskDurationS > 0 {
 		return l.TaskDurationS
@@ -84,7 +73,6 @@ func (l Limits) PlannedS() int64 {
 	return int64(l.PlannedDurationS)
 }
 
-// PlannedName names where PlannedS comes from, for a message.
 func (l Limits) PlannedName() string {
 	if l.TaskDurationS > 0 {
 		return "the task's CAPTURE_DURATION_S"
@@ -93,22 +81,20 @@ func (l Limits) PlannedName() string {
 }
 
 // ForTask is p for checking the READY of a task whose CAPTURE_DURATION_S
-// is durationS (0: the task sets none, p as it is), PROTOCOL#main-pc.
+// is durationS (0: none), PROTOCOL#main-pc.
 func (p Policy) ForTask(durationS int64) Policy {
 	p.Limits.TaskDurationS = durationS
 	return p
 }
 
-// AlignmentBound is max_alignment_bound_s as a duration (whole
-// nanoseconds, as bound_s is written).
+// AlignmentBound is max_alignment_bound_s in whole nanoseconds, as bound_s is written.
 func (l Limits) AlignmentBound() time.Duration {
 	return time.Duration(math.Round(l.MaxAlignmentBoundS * 1e9))
 }
 
-// PublicationAge is the oldest READY publication the MAIN side acts on
-// (PROTOCOL#main-pc): max_publication_age_s when a policy sets it, otherwise
-// planned_duration_s — a READY is then fresh while its capture can still
-// run, and the remaining-time check is what ends the window.
+// PublicationAge is the oldest READY the MAIN side acts on (PROTOCOL#main-pc);
+// by default the planned duration: fresh while its capture can still run,
+// the remaining-time check ending the window.
 func (l Limits) PublicationAge() time.Duration {
 	if l.MaxPublicationAgeS > 0 {
 		return time.Duration(l.MaxPublicationAgeS) * time.Second
@@ -116,7 +102,6 @@ func (l Limits) PublicationAge() time.Duration {
 	return time.Duration(l.PlannedS()) * time.Second
 }
 
-// PublicationAgeName names the limit PublicationAge is, for a refusal.
 func (l Limits) PublicationAgeName() string {
 	if l.MaxPublicationAgeS > 0 {
 		return fmt.Sprintf("max_publication_age_s (%d s)", l.MaxPublicationAgeS)
@@ -127,7 +112,6 @@ func (l Limits) PublicationAgeName() string {
 	return fmt.Sprintf("planned_duration_s (%d s; max_publication_age_s is 0)", l.PlannedDurationS)
 }
 
-// Audit locates the audit log.
 type Audit struct {
 	Path string `toml:"path"`
 }
@@ -138,24 +122,19 @@ type Tools struct {
 	HackRFInfo     string `toml:"hackrf_info"`
 	HackRFTransfer string `toml:"hackrf_transfer"`
 	HackRFClock    string `toml:"hackrf_clock"`
-	// AllowSimulator says that simulation is intended: rx capture accepts
-	// a capture by rfhandoff's HackRF simulator (which its results, SigMF
-	// file and quick-look then call simulated), and tx watch and tx
-	// execute accept a simulated READY. False (the default) refuses both:
-	// the simulator never passes for hardware (PROTOCOL#simulator).
+	// AllowSimulator: rx capture accepts the HackRF simulator and tx
+	// accepts a simulated READY; false, the simulator never passes for
+	// hardware (PROTOCOL#simulator).
 	AllowSimulator bool `toml:"allow_simulator"`
-	// SSHKeygen is the ssh-keygen git is given to sign and verify
-	// ([trust]); rfhandoff never runs it itself.
+	// SSHKeygen is given to git for [trust]; rfhandoff never runs it.
 	SSHKeygen string `toml:"ssh_keygen"`
-	// SSHCommand is the command git's ssh transport runs (core.sshCommand
-	// on every git call; "" means plain ssh). No config file chooses it.
+	// SSHCommand is core.sshCommand on every git call, so no config file
+	// chooses it; "" means plain ssh.
 	SSHCommand string `toml:"ssh_command"`
-	// GitCredentialHelper is the only credential helper git may run
-	// (credential.helper); "" means none.
+	// GitCredentialHelper is the only credential.helper; "" means none.
 	GitCredentialHelper string `toml:"git_credential_helper"`
 }
 
-// Capture holds the RX capture parameters.
 type Capture struct {
 	FrequencyHz       int64   `toml:"frequency_hz"`
 	SampleRateHz      int64   `toml:"sample_rate_hz"`
@@ -166,17 +145,13 @@ type Capture struct {
 	Dir               string  `toml:"dir"`
 	DetectThresholdDB float64 `toml:"detect_threshold_db"`
 	DetectMinS        float64 `toml:"detect_min_s"`
-	// FreeMarginMB is what must stay free (MiB) on capture.dir's file
-	// system beyond a capture's bytes, or rx capture refuses to start.
-	FreeMarginMB int64 `toml:"free_margin_mb"`
-	// What a task may ask of this node (its CAPTURE_* fields,
-	// PROTOCOL#task-file): a value outside refuses the task.
+	FreeMarginMB      int64   `toml:"free_margin_mb"`
+	// What a task may ask of this node (PROTOCOL#task-file).
 	FrequencyRangeHz []int64 `toml:"frequency_range_hz"`
 	MaxSampleRateHz  int64   `toml:"max_sample_rate_hz"`
 	MaxDurationS     int64   `toml:"max_duration_s"`
 }
 
-// TX holds the transmit action and its limits.
 type TX struct {
 	Enabled        bool   `toml:"enabled"`
 	Action         string `toml:"action"`
@@ -189,41 +164,30 @@ type TX struct {
 	DurationS      int    `toml:"duration_s"`
 }
 
-// Clock says what a side does when the operating system says its clock
-// is not synchronised (PROTOCOL#main-pc, PROTOCOL#capture; hostclock).
+// Clock: a side whose OS says its clock is not synchronised refuses to
+// publish, offer or execute (PROTOCOL#main-pc, PROTOCOL#capture); an OS
+// that cannot tell never refuses.
 type Clock struct {
-	// RequireSynchronized: rx capture and rx publish-result refuse to
-	// publish, tx watch to offer and tx execute to run while the OS says
-	// its clock is not synchronised. An OS that cannot tell never refuses.
 	RequireSynchronized bool `toml:"require_synchronized"`
 }
 
-// Sync is what this RX node accepts of a scheduled capture (a task with
-// START_AT and SYNC_MODE, PROTOCOL#task-file).
+// Sync is what this RX node accepts of a task with START_AT and SYNC_MODE
+// (PROTOCOL#task-file).
 type Sync struct {
-	// MinLeadS: START_AT must be at least this many seconds ahead when
-	// the task is offered or approved and when rx capture starts.
-	MinLeadS int `toml:"min_lead_s"`
-	// MaxHostClockBoundS (HOST_CLOCK): the largest bound of the start's
-	// error, in seconds, this node accepts; a larger one refuses to arm.
+	MinLeadS           int     `toml:"min_lead_s"`
 	MaxHostClockBoundS float64 `toml:"max_host_clock_bound_s"`
-	// PPSArmMarginS (PPS): hackrf_transfer -H is armed this many seconds
-	// before the START_AT edge, inside the second before it; the default,
-	// the middle, leaves the most room either way for the start-up.
+	// PPSArmMarginS: hackrf_transfer -H is armed this long before the
+	// START_AT edge; the default, mid-second, leaves the most room either way.
 	PPSArmMarginS float64 `toml:"pps_arm_margin_s"`
-	// PPSErrorS (PPS): how far this node's 1PPS edge may be from true
-	// time (the GPSDO's accuracy and the cable's delay), in seconds; a
-	// PPS-aligned capture's bound is one sample period plus it.
-	PPSErrorS float64 `toml:"pps_error_s"`
-	// AllowedModes are the SYNC_MODE values this node runs; a task with
-	// another is refused, [] refuses every scheduled task.
+	// PPSErrorS: the 1PPS edge's own error (GPSDO and cable), added to one
+	// sample period for a PPS-aligned capture's bound.
+	PPSErrorS    float64  `toml:"pps_error_s"`
 	AllowedModes []string `toml:"allowed_modes"`
 }
 
 // Duration is a Go duration written as a TOML string ("5s", "250ms").
 type Duration struct{ time.Duration }
 
-// UnmarshalText parses a Go duration string.
 func (d *Duration) UnmarshalText(b []byte) error {
 	v, err := time.ParseDuration(string(b))
 	if err != nil {
@@ -233,8 +197,7 @@ func (d *Duration) UnmarshalText(b []byte) error {
 	return nil
 }
 
-// MarshalText writes the duration in Go syntax, without the zero tails
-// that time.Duration.String adds ("5m", not "5m0s").
+// MarshalText drops time.Duration.String's zero tails ("5m", not "5m0s").
 func (d Duration) MarshalText() ([]byte, error) {
 	s := d.Duration.String()
 	if strings.HasSuffix(s, "m0s") {
@@ -253,7 +216,6 @@ const (
 	protocolMinRemainingS  = 10
 )
 
-// Default returns the built-in policy.
 func Default() Policy {
 	return Policy{
 		Repo: Repo{

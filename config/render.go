@@ -6,15 +6,13 @@ import (
 	"github.com/BurntSushi/toml"
 )
 
-// TOML renders the effective policy as a TOML document that Parse reads
-// back to the same policy. Durations print as Go duration strings.
+// TOML renders the policy as a document Parse reads back to the same policy.
 func (p Policy) TOML() string {
 	var b bytes.Buffer
 	enc := toml.NewEncoder(&b)
 	enc.Indent = ""
 	if err := enc.Encode(p); err != nil {
-		// Policy holds only strings, numbers, booleans and Durations, all
-		// of which encode; failing here is a programming error.
+		// Policy holds only types that encode: a programming error.
 		panic("config: encoding the policy: " + err.Error())
 	}
 	return b.String()

@@ -1,11 +1,9 @@
 package config
 
-// SimulatorKey names the policy key that lets rfhandoff's HackRF
-// simulator capture and its results be authorized, for refusals.
+// SimulatorKey lets the HackRF simulator's captures pass, named in refusals.
 const SimulatorKey = "[tools] allow_simulator"
 
-// DescribeSimulator is config check's comment on [tools] allow_simulator:
-// what the value means for a capture by rfhandoff's HackRF simulator.
+// DescribeSimulator is config check's comment on [tools] allow_simulator.
 func (t Tools) DescribeSimulator() string {
 	if t.AllowSimulator {
 		return "\n# [tools] allow_simulator = true: simulation is intended. rx capture accepts rfhandoff's HackRF\n" +

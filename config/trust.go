@@ -12,31 +12,22 @@ import (
 	"rfhandoff/localfile/private"
 )
 
-// Trust names who may speak on each branch: the allowed-signers files the
-// RX side checks tasks against and the MAIN side checks results against,
-// and the key the RX side signs its result commits with (PROTOCOL#trust).
-// Every key is optional; empty means no signature is required or made.
+// Trust names who may speak on each branch (PROTOCOL#trust); empty means no
+// signature is required or made.
 type Trust struct {
 	TaskSigners   string `toml:"task_signers"`
 	ResultSigners string `toml:"result_signers"`
 	SigningKey    string `toml:"signing_key"`
 }
 
-// maxTrustFileBytes bounds an allowed-signers or key file.
 const maxTrustFileBytes = 1 << 20
 
-// TaskSignersPath is trust.task_signers resolved against repo.path and
-// made absolute (git runs in other directories), or "".
-func (p Policy) TaskSignersPath() string { return p.Resolve(p.Trust.TaskSigners) }
-
-// ResultSignersPath is trust.result_signers resolved like TaskSignersPath.
+// The [trust] files made absolute (git runs in other directories), or "".
+func (p Policy) TaskSignersPath() string   { return p.Resolve(p.Trust.TaskSigners) }
 func (p Policy) ResultSignersPath() string { return p.Resolve(p.Trust.ResultSigners) }
+func (p Policy) SigningKeyPath() string    { return p.Resolve(p.Trust.SigningKey) }
 
-// SigningKeyPath is trust.signing_key resolved like TaskSignersPath.
-func (p Policy) SigningKeyPath() string { return p.Resolve(p.Trust.SigningKey) }
-
-// trustKeys are the policy's allowed-signers and key files, [[nodes]]'
-// result_signers included.
+// trustKeys are the policy's key files, [[nodes]]' result_signers included.
 func (p Policy) trustKeys() []struct{ key, v string } {
 	keys := []struct{ key, v string }{
 		{"trust.task_signers", p.Trust.TaskSigners},
@@ -57,9 +48,8 @@ func (p Policy) validateTrust(ps *problems) {
 	}
 }
 
-// checkTrustFiles reads every file [trust] names and reports each one that
-// is missing, unreadable or malformed (all at once), or nil. Load runs it;
-// a value Validate already refuses is not read.
+// checkTrustFiles reports every file [trust] names that is missing,
+// unreadable or malformed, all at once.
 func (p Policy) checkTrustFiles() error {
 	var ps problems
 	for _, k := range p.trustKeys() {
@@ -72,9 +62,8 @@ func (p Policy) checkTrustFiles() error {
 	return errlist.List(ps...)
 }
 
-// readKeyFile reads the file key names (value v), of at most limit bytes,
-// and gives it to check; a problem names the key, the value and the file.
-// An unset value, or one Validate refuses, is not read.
+// readKeyFile gives the file key names to check; a problem names the key,
+// the value and the file. An unset value, or one Validate refuses, is not read.
 func (p Policy) readKeyFile(ps *problems, key, v string, limit int64, check func([]byte) error) {
 	if v == "" || checkLocalPath(v) != nil {
 		return
@@ -94,9 +83,7 @@ func (p Policy) readKeyFile(ps *problems, key, v string, limit int64, check func
 }
 
 // checkSigningKey accepts what git's user.signingkey takes as a file for
-// gpg.format=ssh: a public key line (its private half in ssh-agent), a
-// certificate line (its private key beside it, as <key>-cert.pub, or in
-// ssh-agent) or an OpenSSH private key.
+// gpg.format=ssh: a public key or certificate line, or an OpenSSH private key.
 func checkSigningKey(data []byte) error {
 	text := strings.TrimSpace(string(data))
 	if strings.HasPrefix(text, "-----BEGIN OPENSSH PRIVATE KEY-----") {
@@ -123,10 +110,8 @@ func checkSigningKey(data []byte) error {
 }
 
 // DescribeSigners lists, as TOML comments for config check, every key of
-// the allowed-signers files [trust] names with its window (PROTOCOL#trust):
-// its line, principals, fingerprint, and valid-after/valid-before or "no
-// limit". A file that cannot be read is skipped (checkTrustFiles reports
-// it).
+// the allowed-signers files with its window (PROTOCOL#trust). An unreadable
+// file is skipped: checkTrustFiles reports it.
 func (p Policy) DescribeSigners() string {
 	var b strings.Builder
 	for _, k := range p.trustKeys() {

@@ -13,11 +13,9 @@ import (
 	"rfhandoff/ident"
 )
 
-// Bounds of the [sync] keys: a lead long enough for rx capture's checks
-// before it arms, a bound no host clock scheduling can beat (under 1 µs) nor
-// needs to exceed (1 s: the nodes would not share a second), an arming margin
-// inside the one second before the edge that leaves hackrf_transfer 0.1 s to
-// arm.
+// Bounds of [sync]: a lead long enough for rx capture's checks, a bound no
+// host clock can beat (1 µs) nor need exceed (1 s: the nodes would not share
+// a second), an arming margin inside the second before the edge.
 const (
 	minSyncLeadS         = 2
 	maxSyncLeadS         = 3600
@@ -29,10 +27,8 @@ const (
 	syncModesDescription = "HOST_CLOCK or PPS"
 )
 
-// Bounds of the policy values. The protocol limits (ProtocolMax*,
-// protocolMinRemainingS) may only be tightened; the rest are hardware ranges
-// or sanity bounds that catch typos (a publication age of an hour is a
-// mistake, not a policy).
+// Bounds of the policy values: hardware ranges, or sanity bounds that catch
+// typos (a publication age of an hour is a mistake, not a policy).
 const (
 	minPlannedDurationS = captureplan.MinDurationS
 	maxPlannedDurationS = captureplan.MaxDurationS
@@ -40,9 +36,7 @@ const (
 	maxPublicationAgeS  = maxPlannedDurationS // 0 is "the planned duration" (Limits.PublicationAge)
 	maxClockSkewS       = 60
 	maxPublishAttempts  = 10
-	// limits.max_alignment_bound_s: from a microsecond (a PPS bound is about
-	// one sample period, 50 ns at 20 Msps, plus cable delay) to 1 s (over
-	// it the nodes would not share a second).
+	// A PPS bound is about one sample period (50 ns at 20 Msps) plus cable delay.
 	minAlignmentBoundS   = 0.000001
 	maxAlignmentBoundS   = 1.0
 	maxPollDuration      = 24 * time.Hour
@@ -55,9 +49,8 @@ const (
 	MaxTXVGAGainDB       = 47 // -x, steps of 1
 	maxDetectThresholdDB = 100
 	maxFreeMarginMB      = 1 << 20 // 1 TiB
-	// minDetectThresholdDB keeps noise from reading as a burst: averaged
-	// over the quick-look's 64 frames per row, noise alone rises up to
-	// about 3 dB over its floor (quicklook.MaxFramesPerRow).
+	// Averaged over the quick-look's 64 frames per row, noise alone rises up
+	// to about 3 dB over its floor (quicklook.MaxFramesPerRow).
 	minDetectThresholdDB   = 6
 	MaxTXDurationS         = 3600
 	TXActionFake           = "fake"
@@ -83,15 +76,14 @@ func (ps *problems) intRange(key string, v, lo, hi int64, why string) {
 	}
 }
 
-// seconds is intRange for a float number of seconds; NaN is out of range.
+// seconds is intRange for float seconds; NaN is out of range.
 func (ps *problems) seconds(key string, v, lo, hi float64, why string) {
 	if !(v >= lo && v <= hi) {
 		ps.add(key, v, "must be from %g to %g seconds%s", lo, hi, why)
 	}
 }
 
-// Validate checks every value and returns all problems at once (a
-// *multierror.Error of one error per invalid value), or nil.
+// Validate returns every invalid value at once (a *multierror.Error), or nil.
 func (p Policy) Validate() error {
 	var ps problems
 	for _, validate := range []func(*problems){
@@ -271,13 +263,10 @@ func (p Policy) validateTX(ps *problems) {
 	ps.intRange("tx.duration_s", int64(t.DurationS), 1, MaxTXDurationS, "")
 }
 
-// ValidateMAIN checks what only the MAIN side needs: that the keys only it
-// uses (limits.min_remaining_s, tx.duration_s) fit in
-// limits.planned_duration_s, which both sides use. Validate leaves this out,
-// so that such a mistake never stops an RX command; tx watch and tx execute
-// refuse a policy that fails it, and config check reports it. It assumes
-// Validate passed (each value in range by itself), so one mistake is
-// reported once. The error lists the invalid values like Validate's.
+// ValidateMAIN checks that the MAIN-only keys fit in
+// limits.planned_duration_s. Validate leaves it out so that such a mistake
+// never stops an RX command; it assumes Validate passed, so one mistake is
+// reported once.
 func (p Policy) ValidateMAIN() error {
 	var ps problems
 	l, t := p.Limits, p.TX
@@ -285,7 +274,6 @@ func (p Policy) ValidateMAIN() error {
 		ps.add("limits.min_remaining_s", l.MinRemainingS,
 			"must be less than limits.planned_duration_s (%d), or no transmission could ever be authorized", l.PlannedDurationS)
 	} else if t.DurationS+l.MinRemainingS > l.PlannedDurationS {
-		// tx execute needs duration_s + min_remaining_s of capture left.
 		ps.add("tx.duration_s", t.DurationS, "plus limits.min_remaining_s (%d) exceeds limits.planned_duration_s (%d): no transmission could ever run",
 			l.MinRemainingS, l.PlannedDurationS)
 	}

@@ -16,49 +16,37 @@ import (
 	"rfhandoff/hiddentext"
 )
 
-// Side is the side a message names in its role field: a label, which
-// permits nothing (what a runner may start is its exec.Role).
+// Side is a message's role field: a label that permits nothing (what a
+// runner may start is its exec.Role).
 type Side string
 
-// The sides messages name.
 const (
 	SideRX   Side = "rx"
 	SideMain Side = "main"
 )
 
-// Options build a Dispatcher.
 type Options struct {
 	Policy config.Policy
-	// Side and Node (the machine's name) are what messages show as their
-	// role and node.
-	Side Side
-	Node string
-	// Runner runs the [notify] command (a Stack of exec.RoleNotify,
-	// resolved with its program, that can start nothing else); nil when
-	// no command is configured.
+	Side   Side
+	Node   string // the machine's name
+	// Runner runs the [notify] command (a Stack of exec.RoleNotify that can
+	// start nothing else); nil when no command is configured.
 	Runner exec.Runner
-	// Audit receives one line per HTTP delivery.
-	Audit  *exec.AuditLog
+	Audit  *exec.AuditLog // one line per HTTP delivery
 	Logger *slog.Logger
-	// Token and Secret are the contents of ntfy_token_file and
-	// webhook_secret_file (config.Policy.ReadNotifySecrets).
+	// The contents of ntfy_token_file and webhook_secret_file.
 	Token, Secret string
-	// Now is the clock (default time.Now); Backoff the first pause
-	// between attempts (default 250ms, doubling).
-	Now     func() time.Time
-	Backoff time.Duration
+	Now           func() time.Time
+	Backoff       time.Duration // the first pause between attempts (default 250ms, doubling)
 }
 
-// queueLength bounds each receiver's queue: events beyond it are dropped
-// and counted, never waited for.
-const queueLength = 32
+const (
+	queueLength = 32 // events beyond it are dropped and counted, never waited for
+	maxAttempts = 3
+)
 
-// maxAttempts is how often one delivery is tried, all within twice the
-// policy's timeout.
-const maxAttempts = 3
-
-// Dispatcher delivers events to every configured receiver, each from its
-// own bounded queue and goroutine: Notify never blocks.
+// Dispatcher delivers events to every receiver, each from its own bounded
+// queue and goroutine: Notify never blocks.
 type Dispatcher struct {
 	o       Options
 	secrets []string // Token and Secret, when set: scrubbed from all that leaves
@@ -80,8 +68,7 @@ type worker struct {
 	auditOK bool
 }
 
-// New builds the dispatcher and starts a worker for each receiver. With
-// no receiver configured it is a Dispatcher that sends nothing.
+// New starts a worker for each receiver; with none it sends nothing.
 func New(o Options) (*Dispatcher, error) {
 	if o.Now == nil {
 		o.Now = time.Now
@@ -125,9 +112,8 @@ func hostOf(raw string) string {
 	return ""
 }
 
-// Notify queues ev for every receiver when the policy sends that event.
-// It never blocks: a full queue drops the event and counts it. Safe on a
-// nil Dispatcher (notifications off).
+// Notify queues ev for every receiver when the policy sends that event,
+// never blocking: a full queue drops and counts it. Safe on nil.
 func (d *Dispatcher) Notify(ev Event) {
 	if d == nil || !d.o.Policy.NotifyEnabled(ev.Name) {
 		return
@@ -153,8 +139,8 @@ func (d *Dispatcher) Notify(ev Event) {
 	}
 }
 
-// Close stops taking events and waits until the queued ones are delivered
-// or ctx ends, then says what failed or was dropped. Safe on nil.
+// Close waits until the queued events are delivered or ctx ends, then
+// says what failed or was dropped. Safe on nil.
 func (d *Dispatcher) Close(ctx context.Context) {
 	if d == nil {
 		return
@@ -190,8 +176,6 @@ func (w *worker) name() string {
 	return w.r.kind
 }
 
-// deliver tries one event up to maxAttempts times, each attempt bounded by
-// the policy's timeout and all of them by twice that.
 func (w *worker) deliver(ev Event) {
 	o := w.d.o
 	timeout := o.Policy.Notify.Timeout.Duration
@@ -235,8 +219,8 @@ func (w *worker) deliver(ev Event) {
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	// A receiver's answer (an HTTP status line, a command's stderr) is
-	// escaped before it reaches the log's reader, whatever the log format.
+	// A receiver's answer is escaped before it reaches the log's reader,
+	// whatever the log format.
 	if err != nil {
 		w.failed++
 		if !w.failing {

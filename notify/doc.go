@@ -2,10 +2,9 @@
 // renders an event into one short message and delivers it to the ntfy
 // topic, the webhook and the command [notify] names, from a bounded queue
 // beside the watcher, so a slow or failing receiver never holds up a
-// prompt, a capture or a publish. A message brings the person to the
-// terminal and nothing more: it carries no link or code that approves.
-// The command gets the task's text only as data, never as an argument: on
-// its standard input (inertJSON) and in RFHANDOFF_* variables (environ).
+// prompt, a capture or a publish. A message carries no link or code that
+// approves. The command gets the task's text only as data, never as an
+// argument: on its standard input (inertJSON) and in RFHANDOFF_* variables.
 //
 // ntfy: the message is the body; headers Title (RFC 2047 when not
 // ASCII), Priority (5 authorization_needed; 4 approval_needed,
@@ -13,14 +12,9 @@
 // and Authorization: Bearer <the ntfy_token_file's token>.
 //
 // Delivery: at most 32 events queued per receiver (more are dropped and
-// counted); each receiver's worker tries up to three times, each attempt
-// within [notify] timeout and all within twice that, pausing 250 ms then
-// 500 ms; a 2xx answer or a command's exit 0 is delivered, a 4xx other
-// than 429 is not retried. A failing receiver is reported once on stderr,
-// later failures counted, its recovery reported. When the command ends,
-// what is queued gets at most twice timeout and one second more.
-//
-// What it offers: New, a Dispatcher whose Notify queues an Event and never
-// blocks; Preview (what `config check` prints); and Sign (the webhook's
-// HMAC).
+// counted); up to three attempts, each within [notify] timeout and all
+// within twice that, pausing 250 ms then 500 ms; a 4xx other than 429 is
+// not retried. A failing receiver is reported once on stderr, later
+// failures counted, its recovery reported. When the command ends, what is
+// queued gets at most twice timeout and one second more.
 package notify

@@ -8,33 +8,28 @@ import (
 	"rfhandoff/task"
 )
 
-// Task is what a message may say about a task: its ID, its title (raw;
-// sanitized when rendered) and its effective risk level. Never the body.
+// Task is what a message may say about a task, never its body; Title is
+// raw, sanitized when rendered.
 type Task struct{ ID, Title, Risk string }
 
 func (t Task) event(name, detail string) Event {
 	return Event{Name: name, TaskID: t.ID, Title: t.Title, RiskLevel: t.Risk, Detail: detail}
 }
 
-// ApprovalNeeded: a new valid task awaits [A] at the RX terminal.
 func ApprovalNeeded(t Task) Event {
 	return t.event(config.EventApprovalNeeded, "a new task awaits [A] at the RX terminal (rx watch or rx approve)")
 }
 
-// AuthorizationNeeded: a READY passed every check and the phrase is being
-// asked; secondsLeft is how long the prompt stays open.
 func AuthorizationNeeded(t Task, secondsLeft int) Event {
 	return t.event(config.EventAuthorizationNeeded,
 		fmt.Sprintf("a READY result passed every check: the MAIN terminal asks for the phrase, %d s left", secondsLeft))
 }
 
-// CaptureStarted: hackrf_transfer is running.
 func CaptureStarted(t Task, pid int) Event {
 	return t.event(config.EventCaptureStarted, fmt.Sprintf("hackrf_transfer started (pid %d)", pid))
 }
 
-// CaptureComplete: the capture ended and its COMPLETE was published.
-// overruns is nil when the tool did not print its statistics.
+// CaptureComplete: overruns is nil when the tool did not print its statistics.
 func CaptureComplete(t Task, exitCode int, sizeBytes int64, overruns *int) Event {
 	ov := "unknown"
 	if overruns != nil {
@@ -44,30 +39,24 @@ func CaptureComplete(t Task, exitCode int, sizeBytes int64, overruns *int) Event
 		fmt.Sprintf("capture complete: exit code %d, %d bytes, overruns %s", exitCode, sizeBytes, ov))
 }
 
-// CaptureFailed: rx capture ended with an error.
 func CaptureFailed(t Task, reason string) Event {
 	return t.event(config.EventCaptureFailed, "capture failed: "+reason)
 }
 
-// TXExecuted: tx execute ran its action; rfTX is the outcome's rf_tx.
 func TXExecuted(t Task, action string, rfTX, exitCode int) Event {
 	return t.event(config.EventTXExecuted,
 		fmt.Sprintf("tx execute ran the %s action: rf_tx %d, exit code %d", action, rfTX, exitCode))
 }
 
-// remoteUnreachable: a watcher has failed to reach the remote for at
-// least poll.max_backoff.
 func remoteUnreachable(watcher string, failingFor time.Duration, reason string) Event {
 	return Event{Name: config.EventRemoteUnreachable,
 		Detail: fmt.Sprintf("%s cannot reach the remote for %s: %s", watcher, failingFor.Round(time.Second), reason)}
 }
 
-// remoteBack: the remote answers again after remoteUnreachable.
 func remoteBack(watcher string) Event {
 	return Event{Name: config.EventRemoteBack, Detail: watcher + " reaches the remote again"}
 }
 
-// WatcherStopped: a watcher ended.
 func WatcherStopped(watcher, reason string) Event {
 	return Event{Name: config.EventWatcherStopped, Detail: watcher + " stopped: " + reason}
 }
@@ -89,7 +78,6 @@ func examples() map[string]Event {
 	}
 }
 
-// FromTask is what a message may say about t: never its body.
 func FromTask(t *task.Task) Task {
 	if t == nil {
 		return Task{}

@@ -13,11 +13,9 @@ import (
 	"rfhandoff/hiddentext"
 )
 
-// Event is one thing a person may want to know. Name is one of
-// config.NotifyEvents; Title is the raw task title (sanitized when
-// rendered); Detail is rfhandoff's own one-line account of the event
-// (sanitized and scrubbed of URL credentials too, since it may quote an
-// error). Role, Node and Time are filled by the Dispatcher when empty.
+// Event is one thing a person may want to know. Title and Detail are raw:
+// render sanitizes them and scrubs URL credentials, as Detail may quote an
+// error. The Dispatcher fills an empty Role, Node and Time.
 type Event struct {
 	Name      string
 	Role      string
@@ -29,7 +27,6 @@ type Event struct {
 	Detail    string
 }
 
-// Message is an event as the receivers send it.
 type Message struct {
 	Event     string `json:"event"`
 	Role      string `json:"role"`
@@ -39,7 +36,7 @@ type Message struct {
 	RiskLevel string `json:"risk_level"`
 	Time      string `json:"time"`
 	Text      string `json:"message"`
-	// Headline is ntfy's Title header; Priority (1–5) and Tags its others.
+	// ntfy's Title, Priority and Tags headers.
 	Headline string `json:"-"`
 	Priority int    `json:"-"`
 	Tags     string `json:"-"`
@@ -48,10 +45,9 @@ type Message struct {
 // maxDetail bounds the quoted part of a message (an error can be long).
 const maxDetail = 300
 
-// render builds the message for ev. Every field that comes from a task or
-// an error goes through the one sanitizer of PROTOCOL#hidden-text (so a title's hidden
-// characters arrive escaped), and secrets (a token, a webhook secret) and
-// URL credentials are replaced before anything leaves.
+// render passes every field through the one sanitizer of
+// PROTOCOL#hidden-text, and replaces secrets and URL credentials before
+// anything leaves.
 func render(ev Event, secrets ...string) Message {
 	clean := func(s string) string {
 		return hiddentext.SanitizeLine(exec.Redact([]string{s}, secrets)[0])
@@ -90,8 +86,7 @@ func render(ev Event, secrets ...string) Message {
 	return m
 }
 
-// priority is ntfy's: 5 for the phrase (its window is seconds), 4 for
-// what else waits for a person or went wrong, 3 for the rest.
+// priority: 5 for the phrase, whose window is seconds.
 func priority(event string) int {
 	switch event {
 	case config.EventAuthorizationNeeded:
@@ -102,12 +97,9 @@ func priority(event string) int {
 	return 3
 }
 
-// argv substitutes the placeholders of a [notify] command's arguments,
-// each only where it is a whole argument (config refuses one spliced into
-// a longer one, and {title} and {message} anywhere). With words set, each
-// value must be a word (closedWord) to be passed: the argv never carries
-// text a program could run as code, whatever the program (PROTOCOL#notifications).
-// Preview shows the substitution without it (its role is "<rx|main>").
+// argv substitutes whole-argument placeholders. With words set, each value
+// must be a closedWord: the argv never carries text a program could run as
+// code (PROTOCOL#notifications). Preview's role "<rx|main>" is none.
 func argv(command []string, m Message, words bool) ([]string, error) {
 	values := map[string]string{"{event}": m.Event, "{role}": m.Role, "{task_id}": m.TaskID, "{risk_level}": m.RiskLevel}
 	out := slices.Clone(command)
@@ -122,29 +114,25 @@ func argv(command []string, m Message, words bool) ([]string, error) {
 	return out, nil
 }
 
-// closedWord reports a placeholder value the argv may carry: at most 64
-// of A-Z, a-z, 0-9 and '_' (every event, side and risk level name and
-// every valid TASK_ID is one; "" for an event about no task).
+// closedWord: every event, side and risk level name and valid TASK_ID is
+// one, and "" for an event about no task.
 func closedWord(s string) bool {
 	return len(s) <= 64 && !strings.ContainsFunc(s, func(r rune) bool { return !alnum(r) && r != '_' })
 }
 
-// alnum is an ASCII letter or digit.
 func alnum(r rune) bool {
 	return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
 }
 
-// fields are the message's JSON keys and values, in the webhook's order.
+// fields are in the webhook's order.
 func (m Message) fields() [][2]string {
 	return [][2]string{{"event", m.Event}, {"role", m.Role}, {"node", m.Node}, {"task_id", m.TaskID},
 		{"title", m.Title}, {"risk_level", m.RiskLevel}, {"time", m.Time}, {"message", m.Text}}
 }
 
-// environ is the message as the command's environment has it, each field
-// as the sanitized one-line text of the webhook's JSON (PROTOCOL#notifications).
+// environ is the message as the command's environment (PROTOCOL#notifications).
 // No program runs a variable by itself; a script must not evaluate one
-// (eval, or %VAR% in a Windows batch file, which cmd.exe parses as
-// commands).
+// (eval, or %VAR% in a Windows batch file, which cmd.exe parses).
 func environ(m Message) []string {
 	var env []string
 	for _, f := range m.fields() {
@@ -153,14 +141,10 @@ func environ(m Message) []string {
 	return env
 }
 
-// inertJSON is the message as the command reads it on its standard
-// input: the webhook's JSON object, one line, with every character of a
-// value other than an ASCII letter or digit written as a \u escape. A
-// JSON reader gets the very text; a shell or an interpreter that runs its
-// input as a program (a receiver named without a script) finds only the
-// object's own punctuation and, inside its strings, letters, digits and
-// escapes: no quote, '$', '`', '@', '#', '[', '}' or space of the task's
-// to act on.
+// inertJSON is the command's standard input: the webhook's JSON on one
+// line, every value character but ASCII letters and digits \u-escaped. A
+// shell or interpreter that runs its input (a receiver named without a
+// script) finds no quote, '$', '`' or space of the task's to act on.
 func inertJSON(m Message) []byte {
 	b := bytes.NewBufferString("{")
 	for i, f := range m.fields() {

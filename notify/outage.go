@@ -2,10 +2,8 @@ package notify
 
 import "time"
 
-// Outage turns a watcher's failed and successful polls into one
-// remote_unreachable, once the remote has failed for After (the policy's
-// poll.max_backoff), and one remote_back when it answers again. The zero
-// value with a nil Dispatcher sends nothing.
+// Outage sends one remote_unreachable once polls have failed for After
+// (poll.max_backoff), and one remote_back when the remote answers again.
 type Outage struct {
 	D       *Dispatcher
 	Watcher string // "rx watch", "tx watch"
@@ -15,7 +13,6 @@ type Outage struct {
 	sent  bool
 }
 
-// Failed records a failed poll at now.
 func (o *Outage) Failed(now time.Time, err error) {
 	if o.since.IsZero() {
 		o.since = now
@@ -26,7 +23,6 @@ func (o *Outage) Failed(now time.Time, err error) {
 	}
 }
 
-// OK records a successful poll.
 func (o *Outage) OK() {
 	if o.sent {
 		o.D.Notify(remoteBack(o.Watcher))

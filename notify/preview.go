@@ -8,9 +8,8 @@ import (
 	"rfhandoff/config"
 )
 
-// Preview describes, for config check, what each event in notify.events
-// would send to each receiver, rendered from an example event exactly as
-// a real one is. It names hosts, never a token, secret or topic path.
+// Preview is config check's account of what each event would send, rendered
+// as a real one is. It names hosts, never a token, secret or topic path.
 func Preview(p config.Policy, node string) string {
 	n := p.Notify
 	var b strings.Builder
@@ -45,7 +44,6 @@ func Preview(p config.Policy, node string) string {
 	return b.String()
 }
 
-// when is s when on, else "".
 func when(on bool, s string) string {
 	if on {
 		return s

@@ -18,17 +18,13 @@ import (
 	"rfhandoff/exec"
 )
 
-// receiver delivers one message. send returns what the destination
-// answered ("200 OK", "exit 0"); a failed delivery returns an error and
+// receiver's send returns the answer ("200 OK", "exit 0") and, failing,
 // whether a retry could help.
 type receiver struct {
 	kind, host string
 	send       func(ctx context.Context, m Message) (status string, retry bool, err error)
 }
 
-// ntfy is ntfy's publish API: POST the message as body to the topic URL,
-// with Title, Priority and Tags headers (Title RFC 2047-encoded when it is
-// not ASCII, as ntfy reads it).
 func ntfy(rawURL, token string) receiver {
 	return post("ntfy", rawURL, func(m Message) ([]byte, http.Header) {
 		h := http.Header{
@@ -44,8 +40,7 @@ func ntfy(rawURL, token string) receiver {
 	})
 }
 
-// webhook POSTs the message as JSON; with a secret, X-Signature carries
-// sha256=<hex HMAC-SHA256 of the exact body> (Flux's generic-hmac scheme).
+// webhook: with a secret, X-Signature is Flux's generic-hmac scheme.
 func webhook(rawURL, secret string) receiver {
 	return post("webhook", rawURL, func(m Message) ([]byte, http.Header) {
 		body, _ := json.Marshal(m) // its JSON fields are all strings: it cannot fail
@@ -57,17 +52,15 @@ func webhook(rawURL, secret string) receiver {
 	})
 }
 
-// Sign is the webhook signature: hex HMAC-SHA256 of body with secret.
+// Sign is hex HMAC-SHA256 of body with secret.
 func Sign(secret, body []byte) string {
 	mac := hmac.New(sha256.New, secret)
 	mac.Write(body)
 	return hex.EncodeToString(mac.Sum(nil))
 }
 
-// post POSTs what build makes of a message to rawURL: a 2xx is delivered,
-// a 5xx or 429 or a network error may be retried, any other answer is
-// final. Its client never follows a redirect (a bearer token goes to the
-// host the policy names and nowhere else) and uses no cookies.
+// post retries only a 5xx, 429 or network error. It never follows a
+// redirect: a bearer token goes to the host the policy names only.
 func post(kind, rawURL string, build func(Message) ([]byte, http.Header)) receiver {
 	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	return receiver{kind: kind, host: hostOf(rawURL), send: func(ctx context.Context, m Message) (string, bool, error) {
@@ -92,8 +85,7 @@ func post(kind, rawURL string, build func(Message) ([]byte, http.Header)) receiv
 }
 
 // plainError drops the URL net/http puts in its errors: an ntfy topic URL
-// is as good as a password (whoever knows it can subscribe), so only the
-// host is ever named (by the caller).
+// is as good as a password, so only the host is named.
 func plainError(err error) error {
 	var ue *url.Error
 	if errors.As(err, &ue) {
@@ -102,9 +94,7 @@ func plainError(err error) error {
 	return err
 }
 
-// command runs the [notify] command through the audited seam, never a
-// shell: the closed placeholders replaced as whole arguments, the message
-// on its standard input (inertJSON) and in its environment (environ).
+// command runs the [notify] command through the audited seam, never a shell.
 func (d *Dispatcher) command() receiver {
 	n := d.o.Policy.Notify
 	return receiver{kind: "command", send: func(ctx context.Context, m Message) (string, bool, error) {

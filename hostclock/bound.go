@@ -12,21 +12,18 @@ import (
 )
 
 // ErrorBound is how far the host clock may be from true UTC, as chrony
-// reports it (`chronyc -c tracking`). Offset is the host clock minus the
-// time chrony keeps (positive: the host clock is ahead; chrony prints the
-// opposite sign, "slow" being positive); the three figures are chrony's
-// own. Bound = |Offset| + RootDispersion + RootDelay/2.
+// reports it. Offset is positive when the host clock is ahead (chrony's
+// sign is the opposite).
 type ErrorBound struct {
 	Sync           Sync // Synced only with a Bound to trust
 	Offset         time.Duration
 	RootDelay      time.Duration
 	RootDispersion time.Duration
 	Bound          time.Duration
-	Source         string // the command line asked: "chronyc -c tracking"
-	Said           string // its answer (the CSV line), or why there is none
+	Source         string // the command line asked
+	Said           string // its answer, or why there is none
 }
 
-// BoundBasis names how Bound is reckoned, for a record that carries it.
 const BoundBasis = "chronyc -c tracking: |offset| + root dispersion + root delay/2"
 
 func (b ErrorBound) String() string {
@@ -37,7 +34,6 @@ func (b ErrorBound) String() string {
 		b.Bound, offsetWords(b.Offset), b.RootDispersion, b.RootDelay, b.Source)
 }
 
-// offsetWords says which way the clock is off.
 func offsetWords(d time.Duration) string {
 	switch {
 	case d > 0:
@@ -48,29 +44,22 @@ func offsetWords(d time.Duration) string {
 	return "no offset"
 }
 
-// boundSource is how a bound names its query.
 var boundSource = commandLine(exec.Chronyc, exec.ChronycArgs)
 
-// chronycFields is the number of fields of chronyc's tracking report in
-// CSV (client.c, process_cmd_tracking): reference ID, its name, stratum,
-// reference time, system time (the offset of the system clock from the
-// time chronyd keeps: positive when the system clock is slow), last
-// offset, RMS offset, frequency, residual frequency, skew, root delay,
-// root dispersion, update interval, leap status.
+// chronycFields is the number of CSV fields of chronyc's tracking report
+// (client.c, process_cmd_tracking): 5 system time, 11 root delay, 12 root
+// dispersion, 14 leap status.
 const chronycFields = 14
 
-// chronycMissing is what a bound says when there is no chronyc to ask.
 const chronycMissing = "chronyc is not installed"
 
 // maxSeconds bounds each figure read: beyond it the report cannot be a
 // clock's and a Duration would overflow.
 const maxSeconds = 1e6
 
-// Bound asks chrony through r how far the host clock may be from UTC.
-// Unlike Check it fails: with a *boundError when chrony says the clock is
-// not synchronised or when it cannot tell (no chronyc, no chronyd, an
-// answer it cannot read, Windows). The ErrorBound is returned in every
-// case, for the caller to say.
+// Bound asks chrony how far the host clock may be from UTC. Unlike Check
+// it fails, with a *boundError, unless the clock is synchronised; the
+// ErrorBound is returned in every case.
 func Bound(ctx context.Context, r exec.Runner) (ErrorBound, error) {
 	b := ErrorBound{Source: "Windows", Said: boundUnreadable}
 	if boundReadable {
@@ -83,12 +72,9 @@ func Bound(ctx context.Context, r exec.Runner) (ErrorBound, error) {
 	return b, &boundError{Bound: b}
 }
 
-// ParseChronycTracking reads `chronyc -c tracking`: one line of exactly
-// chronycFields comma-separated fields. Leap status "Normal", "Insert
-// second" or "Delete second" is synchronised and gives the bound; "Not
-// synchronised" is not; a non-zero exit (chronyd not running: "506 Cannot
-// talk to daemon", exit 1), another field count, a figure that is not a
-// number or is out of range cannot tell. Both failures are *boundError.
+// ParseChronycTracking: a non-zero exit (chronyd not running: "506 Cannot
+// talk to daemon", exit 1), another field count or an unreadable figure
+// cannot tell.
 func ParseChronycTracking(stdout, stderr []byte, exitCode int) (ErrorBound, error) {
 	b := ErrorBound{Source: boundSource}
 	if exitCode != 0 {
@@ -137,9 +123,6 @@ func ParseChronycTracking(stdout, stderr []byte, exitCode int) (ErrorBound, erro
 	return b, nil
 }
 
-// boundError is why a host clock has no bound to use: chrony says the
-// clock is not synchronised (Bound.Sync is NotSynced), or it cannot tell
-// (Unknown). It reads as a sentence that ends in what to do.
 type boundError struct {
 	Bound ErrorBound
 }
@@ -161,9 +144,8 @@ func (e *boundError) Error() string {
 		"check that chronyd runs and answers (`chronyc tracking`; Debian: systemctl start chrony)", b.Source, b.Said)
 }
 
-// RequireBound asks Bound and refuses action (a *boundError, or a
-// *boundLimitError naming limitKey) unless the clock is synchronised and
-// its bound is within limit.
+// RequireBound refuses action unless the clock is synchronised and its
+// bound is within limit.
 func RequireBound(ctx context.Context, r exec.Runner, limit time.Duration, limitKey, action string) (ErrorBound, error) {
 	b, err := Bound(ctx, r)
 	if err != nil {
@@ -175,8 +157,6 @@ func RequireBound(ctx context.Context, r exec.Runner, limit time.Duration, limit
 	return b, nil
 }
 
-// boundLimitError: the clock is synchronised but may be further from
-// UTC than the policy allows.
 type boundLimitError struct {
 	Bound       ErrorBound
 	Limit       time.Duration

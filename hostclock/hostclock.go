@@ -5,25 +5,14 @@
 // Where the program is missing, fails or says something else, the answer
 // is "cannot tell", which never refuses but is said.
 //
-// How far off the clock may be is a second question (SYNC_MODE
-// HOST_CLOCK, issue 34), answered only by chrony: `chronyc -c tracking`
-// gives the offset of the system clock from the time chronyd keeps, and
-// that time's root delay and root dispersion (the round trip and the
-// accumulated error back to the stratum-1 reference). chrony's documented
-// bound on the difference from true UTC, assuming that reference is
-// right, is |offset| + root dispersion + root delay / 2: the reference's
-// time can be off by at most half the round trip plus what every hop
-// may have added, and the system clock by its offset from that. A clock
-// chrony calls "Not synchronised" has no bound; where chronyc is missing
-// or fails, and on Windows, whose w32tm documents no such bound, it
-// cannot tell. Unlike Check's, both answers refuse.
-//
-// What it offers: Check (the report, never an error), Require (the
-// refusal, *notSyncedError, unless the policy waives it), the pure
-// parsers ParseTimedatectl and ParseW32tm, and WaiverKey; Bound
-// (ErrorBound, or an error that says why there is none), RequireBound
-// (also refusing a bound above the policy's limit), the pure parser
-// ParseChronycTracking and BoundBasis.
+// How far off the clock may be (SYNC_MODE HOST_CLOCK, issue 34) only
+// chrony answers: chrony's documented bound on the difference from true
+// UTC, assuming the stratum-1 reference is right, is |offset| + root
+// dispersion + root delay / 2 (half the round trip plus what every hop may
+// have added, and the system clock's offset from that). A clock chrony
+// calls "Not synchronised" has no bound; without chronyc, and on Windows,
+// whose w32tm documents no such bound, it cannot tell. Unlike Check's,
+// both answers refuse.
 package hostclock
 
 import (
@@ -38,7 +27,6 @@ import (
 	"rfhandoff/exec"
 )
 
-// Sync is what the operating system says of its clock.
 type Sync int
 
 const (
@@ -47,17 +35,14 @@ const (
 	NotSynced             // the OS says it is not
 )
 
-// WaiverKey is the policy key that lets a side run on a clock the OS
-// says is not synchronised (config.Clock.RequireSynchronized).
+// WaiverKey lets a side run on a clock the OS says is not synchronised.
 const WaiverKey = "clock.require_synchronized"
 
-// Timeout bounds the query.
 const Timeout = 10 * time.Second
 
-// Report is one answer: what was asked, what it said and what that means.
 type Report struct {
 	Sync    Sync
-	Command string // the command line asked, e.g. "timedatectl show -p NTPSynchronized --value"
+	Command string // the command line asked
 	Said    string // its answer, or why there is none
 }
 
@@ -71,13 +56,11 @@ func (r Report) String() string {
 	return fmt.Sprintf("cannot tell (%s: %s)", r.Command, r.Said)
 }
 
-// commandLine is how a report names a query.
 func commandLine(tool exec.Tool, args []string) string {
 	return strings.Join(append([]string{string(tool)}, args...), " ")
 }
 
-// Check asks this platform's clock tool (exec.ClockTool) through r. It
-// never fails: every error is a report that cannot tell, saying why.
+// Check never fails: every error is a report that cannot tell, saying why.
 func Check(ctx context.Context, r exec.Runner) Report {
 	tool, args, parse := exec.Timedatectl, exec.TimedatectlArgs, ParseTimedatectl
 	if exec.ClockTool == exec.W32tm {
@@ -90,8 +73,8 @@ func Check(ctx context.Context, r exec.Runner) Report {
 	return parse(res.Stdout, res.Stderr, res.ExitCode)
 }
 
-// ask runs tool's query through r; unless it ended with an exit status of
-// its own (ok), why says what kept it from answering.
+// ask: unless the tool ended with an exit status of its own (ok), why says
+// what kept it from answering.
 func ask(ctx context.Context, r exec.Runner, tool exec.Tool, args []string) (res exec.Result, why string, ok bool) {
 	res, err := r.Run(ctx, exec.Cmd{Tool: tool, Args: args, Timeout: Timeout, MaxOutput: 64 << 10})
 	var ee *exec.ExitError
@@ -104,10 +87,8 @@ func ask(ctx context.Context, r exec.Runner, tool exec.Tool, args []string) (res
 	return res, "", true
 }
 
-// ParseTimedatectl reads `timedatectl show -p NTPSynchronized --value`:
-// exit 0 with "yes" or "no" on one line is the answer; anything else
-// (no systemd: "System has not been booted with systemd as init system",
-// exit 1) cannot tell, quoting the first line it printed.
+// ParseTimedatectl: anything but exit 0 with "yes" or "no" (no systemd:
+// exit 1) cannot tell, quoting the first line printed.
 func ParseTimedatectl(stdout, stderr []byte, exitCode int) Report {
 	r := Report{Command: commandLine(exec.Timedatectl, exec.TimedatectlArgs)}
 	out := strings.TrimSpace(strings.ReplaceAll(string(stdout), "\r\n", "\n"))
@@ -126,12 +107,9 @@ func ParseTimedatectl(stdout, stderr []byte, exitCode int) Report {
 	return r
 }
 
-// ParseW32tm reads `w32tm /query /status`. Its "Leap Indicator: N(...)"
-// line is the NTP leap indicator of the time the service keeps: 3 is
-// "not synchronized"; 0 to 2 are synchronised, when the line "Source:"
-// names a time source other than the machine's own clock ("Local CMOS
-// Clock", "Free-running System Clock"). A stopped service (an error and
-// a non-zero exit) and output in another language cannot tell.
+// ParseW32tm: NTP leap indicator 3 is "not synchronized"; 0 to 2 are
+// synchronised when "Source:" names a source other than the machine's own
+// clock. A stopped service and output in another language cannot tell.
 func ParseW32tm(stdout, stderr []byte, exitCode int) Report {
 	r := Report{Command: commandLine(exec.W32tm, exec.W32tmArgs)}
 	if exitCode != 0 {
@@ -169,8 +147,6 @@ func ParseW32tm(stdout, stderr []byte, exitCode int) Report {
 	return r
 }
 
-// notSyncedError is a refusal: the OS says its clock is not synchronised
-// and the policy requires that it is.
 type notSyncedError struct {
 	Report Report
 	Action string // what is refused, e.g. "publishing a READY result"
@@ -183,9 +159,8 @@ func (e *notSyncedError) Error() string {
 		e.Action, e.Report.Command, e.Report.Said, e.Report.Command, WaiverKey)
 }
 
-// Require asks the clock and refuses (a *notSyncedError) only when the
-// OS says it is not synchronised and required is set. The report is
-// returned in every case, for the caller to say.
+// Require refuses only when the OS says the clock is not synchronised and
+// required is set; the report is returned in every case.
 func Require(ctx context.Context, r exec.Runner, required bool, action string) (Report, error) {
 	rep := Check(ctx, r)
 	if rep.Sync == NotSynced && required {
@@ -194,8 +169,7 @@ func Require(ctx context.Context, r exec.Runner, required bool, action string) (
 	return rep, nil
 }
 
-// firstLine is ": <the first non-blank line>" of the first stream that has
-// one, or "".
+// firstLine is ": <the first non-blank line>" of the first stream with one.
 func firstLine(streams ...[]byte) string {
 	for _, s := range streams {
 		if l, _, _ := strings.Cut(strings.TrimSpace(string(s)), "\n"); l != "" {
@@ -205,8 +179,7 @@ func firstLine(streams ...[]byte) string {
 	return ""
 }
 
-// clip bounds what a report quotes of a program's output and keeps it
-// printable.
+// clip bounds what a report quotes of a program's output, printable.
 func clip(s string) string {
 	s = strings.Map(func(r rune) rune {
 		if r < 0x20 || r == 0x7f {

@@ -4,9 +4,6 @@
 // directory, audit log or mirror is made, nothing is fetched into the
 // checkout; the remote is asked once, with git ls-remote, from an empty
 // directory of the caller's (Deps.Scratch).
-//
-// What it offers: Run, which returns a Report of Findings; Side and
-// Status.
 package doctor
 
 import (
@@ -32,7 +29,6 @@ import (
 	"rfhandoff/mirror"
 )
 
-// Side is the machine a doctor run is for.
 type Side string
 
 const (
@@ -59,21 +55,18 @@ func (s Status) String() string {
 	return "ok"
 }
 
-// Finding is one line of the report: what was checked, how it went, and
-// (for a problem) what to do.
+// Finding is one line of the report; a problem's Text says what to do.
 type Finding struct {
 	Check  string
 	Status Status
 	Text   string
 }
 
-// Report is every finding of one run, in the order checked.
 type Report struct {
 	Side     Side
 	Findings []Finding
 }
 
-// Problems counts the findings that fail the run.
 func (r *Report) Problems() int {
 	n := 0
 	for _, f := range r.Findings {
@@ -88,7 +81,6 @@ func (r *Report) add(check string, s Status, format string, args ...any) {
 	r.Findings = append(r.Findings, Finding{Check: check, Status: s, Text: fmt.Sprintf(format, args...)})
 }
 
-// failed adds err, if any, as a problem of check.
 func (r *Report) failed(check string, err error) bool {
 	if err != nil {
 		r.add(check, Problem, "%v", err)
@@ -96,8 +88,6 @@ func (r *Report) failed(check string, err error) bool {
 	return err != nil
 }
 
-// Write prints the report, one finding per line (continuation lines
-// indented).
 func (r *Report) Write(w io.Writer) error {
 	for _, f := range r.Findings {
 		text := strings.ReplaceAll(strings.TrimRight(f.Text, "\n"), "\n", "\n           ")
@@ -108,31 +98,24 @@ func (r *Report) Write(w io.Writer) error {
 	return nil
 }
 
-// Deps is what a run needs from the command.
 type Deps struct {
 	Side       Side
 	Policy     config.Policy
 	PolicyFile string // "" when the built-in defaults are in force
-	// Stack builds the audited runner doctor's subprocesses run through,
-	// allowing the given git transports (none: local operations only). Its
-	// audit log is the caller's decision (the DESIGN log, area "The host
-	// clock and doctor").
+	// Stack builds the audited runner, allowing the given git transports
+	// (none: local only); its audit log is the caller's decision (the
+	// DESIGN log, area "The host clock and doctor").
 	Stack func(protocols []string) (*exec.Stack, error)
 	// Scratch is an empty private directory outside the checkout, where
 	// git asks the remote (no repository there or above it is read).
-	Scratch string
-	// IsSimulator tells whether a resolved tool path is rfhandoff's own
-	// HackRF simulator.
+	Scratch     string
 	IsSimulator func(path string) bool
-	// Environ is the environment children are built from.
-	Environ []string
+	Environ     []string // what children are built from
 }
 
-// boardTimeout bounds hackrf_info and hackrf_clock.
-const boardTimeout = 20 * time.Second
+const boardTimeout = 20 * time.Second // hackrf_info and hackrf_clock
 
-// Run checks everything the side needs and returns every finding. It
-// fails only when the runner cannot be built at all.
+// Run fails only when the runner cannot be built at all.
 func Run(ctx context.Context, d Deps) (*Report, error) {
 	rep := &Report{Side: d.Side}
 	local, err := d.Stack(nil)
@@ -165,9 +148,8 @@ func Run(ctx context.Context, d Deps) (*Report, error) {
 	return rep, nil
 }
 
-// checkPolicy: the policy loaded (an invalid one never gets here: the
-// command line refuses it, naming every reason), and, on the MAIN side,
-// the relations only tx watch and tx execute check.
+// checkPolicy: an invalid policy never gets here (the command line refuses
+// it); the MAIN side adds what only tx watch and tx execute check.
 func checkPolicy(rep *Report, d Deps) {
 	if d.PolicyFile == "" {
 		rep.add("policy", Note, "no policy file: the built-in defaults are in force; copy config.toml.example outside the checkout "+
@@ -182,8 +164,6 @@ func checkPolicy(rep *Report, d Deps) {
 	}
 }
 
-// checkCheckout: repo.path is a checkout's top, as every command needs
-// it (config.Policy.InCheckout without git, then git itself).
 func checkCheckout(ctx context.Context, rep *Report, git *gitcli.Client, p config.Policy) bool {
 	if rep.failed("checkout", p.InCheckout()) || rep.failed("checkout", git.RequireTop(ctx)) {
 		return false
@@ -192,10 +172,8 @@ func checkCheckout(ctx context.Context, rep *Report, git *gitcli.Client, p confi
 	return true
 }
 
-// checkIgnored: the state directory (and on the RX side the capture
-// directory, and the audit log's directory) must be ignored by git, and
-// git may track nothing rfhandoff trusts. The advice is the commands'
-// own (gitcli.NotIgnoredError).
+// checkIgnored: git must ignore the local directories and track nothing
+// rfhandoff trusts; the advice is the commands' own.
 func checkIgnored(ctx context.Context, rep *Report, git *gitcli.Client, d Deps) {
 	p := d.Policy
 	dirs := p.LocalDirs()
@@ -215,8 +193,6 @@ func checkIgnored(ctx context.Context, rep *Report, git *gitcli.Client, d Deps) 
 	rep.failed("tracked files", git.RequireUntracked(ctx, p.Repo.Path, p.TrustedPaths()...))
 }
 
-// branches are the branches this side needs on the remote, in order,
-// and what each is.
 func branches(d Deps) (names []string, what map[string]string) {
 	p := d.Policy
 	what = map[string]string{}
@@ -236,8 +212,8 @@ func branches(d Deps) (names []string, what map[string]string) {
 	return names, what
 }
 
-// checkRemote reads the remote's URL as every command does
-// (mirror.RemoteURL), then asks the remote once for every branch.
+// checkRemote reads the remote's URL as every command does, then asks the
+// remote once for every branch.
 func checkRemote(ctx context.Context, rep *Report, git *gitcli.Client, d Deps) {
 	p := d.Policy
 	url, err := mirror.RemoteURL(ctx, git, p.Repo)
@@ -289,9 +265,9 @@ func checkRemote(ctx context.Context, rep *Report, git *gitcli.Client, d Deps) {
 	}
 }
 
-// checkTrust: the files [trust] names were read and parsed when the policy
-// loaded; what is left is whether git can use them here: ssh-keygen for
-// every signature, and the agent for a signing key given as a public key.
+// checkTrust: the [trust] files were checked when the policy loaded; left
+// is whether git can use them here (ssh-keygen, and ssh-agent for a public
+// signing key).
 func checkTrust(rep *Report, s *exec.Stack, d Deps) {
 	p := d.Policy
 	var used []string
@@ -334,8 +310,6 @@ func checkTrust(rep *Report, s *exec.Stack, d Deps) {
 	}
 }
 
-// checkTools names the program each tool resolves to, and whether it is
-// rfhandoff's simulator.
 func checkTools(ctx context.Context, rep *Report, s *exec.Stack, d Deps) {
 	paths, missing := s.Paths(), s.Missing()
 	rx := d.Side == RX
@@ -370,7 +344,6 @@ func checkTools(ctx context.Context, rep *Report, s *exec.Stack, d Deps) {
 	}
 }
 
-// checkBoard reads the attached board's firmware and CLKIN (RX).
 func checkBoard(ctx context.Context, rep *Report, r exec.Runner, d Deps) {
 	serial := d.Policy.Capture.Serial
 	hc := &hackrfcli.Client{R: r, Timeout: boardTimeout}
@@ -415,7 +388,6 @@ func checkBoard(ctx context.Context, rep *Report, r exec.Runner, d Deps) {
 	}
 }
 
-// checkClock: the operating system's own report of the host clock.
 func checkClock(ctx context.Context, rep *Report, r exec.Runner, p config.Policy) {
 	c := hostclock.Check(ctx, r)
 	switch {
@@ -431,8 +403,7 @@ func checkClock(ctx context.Context, rep *Report, r exec.Runner, p config.Policy
 	}
 }
 
-// checkSpace: one planned capture, with the policy's margin, must fit
-// where captures go (RX).
+// checkSpace: one planned capture, with the margin, must fit.
 func checkSpace(rep *Report, p config.Policy) {
 	plan := p.CapturePlan()
 	free, err := localfile.FreeBytes(plan.Dir)

@@ -14,8 +14,7 @@ import (
 	"rfhandoff/localfile/private"
 )
 
-// Signer is one line of an allowed-signers file (ssh-keygen(1) ALLOWED
-// SIGNERS): who may sign, with which key, for which namespaces.
+// Signer is one line of an allowed-signers file (ssh-keygen(1) ALLOWED SIGNERS).
 type Signer struct {
 	Line          int      // 1-based
 	Principals    []string // patterns, as written
@@ -76,13 +75,10 @@ type KeyTime struct {
 	At   time.Time
 }
 
-// CheckKeyWindow says why the key with fingerprint, which git found
-// signing as principal, may not sign at each of times, or nil
-// (PROTOCOL#trust). git checks the windows only at the committer date,
-// which the signer chose; these times are not the signer's to choose.
-// One matching line must be valid at every time; for a certificate (only
-// under a cert-authority line, as ssh-keygen has it) so must the
-// certificate itself, which must also name principal.
+// CheckKeyWindow says why the key git found signing as principal may not
+// sign at each of times (PROTOCOL#trust): git checks only at the committer
+// date, which the signer chose. One matching line must be valid at every
+// time, and so must a certificate (under a cert-authority line only).
 func CheckKeyWindow(file, principal, fingerprint string, cert *sshsig.Certificate, times ...KeyTime) error {
 	signers, err := readAllowedSigners(file)
 	if err != nil {
@@ -142,9 +138,8 @@ func CheckKeyWindow(file, principal, fingerprint string, cert *sshsig.Certificat
 	return errlist.List(append(errs, lineErrs...)...)
 }
 
-// CertAuthorityFor reports whether a cert-authority line matches principal
-// for namespace git: a good signature may then have used a certificate,
-// which CheckKeyWindow must be given.
+// CertAuthorityFor: if so, a good signature by principal may have used a
+// certificate, which CheckKeyWindow must be given.
 func CertAuthorityFor(file, principal string) (bool, error) {
 	signers, err := readAllowedSigners(file)
 	if err != nil {
@@ -180,8 +175,7 @@ func (s Signer) matches(principal string) bool {
 	return matched
 }
 
-// matchPattern is OpenSSH's match_pattern: '*' matches any run of bytes,
-// '?' any one byte, every other byte itself.
+// matchPattern is OpenSSH's match_pattern ('*' and '?' over bytes).
 func matchPattern(s, p string) bool {
 	for len(p) > 0 {
 		switch p[0] {

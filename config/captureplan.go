@@ -12,8 +12,7 @@ import (
 )
 
 // CapturePlan is the one place capture parameters are computed
-// (PROTOCOL#task-file, PROTOCOL#capture): the approval shows and binds it,
-// rx capture runs it.
+// (PROTOCOL#task-file, PROTOCOL#capture).
 func (p Policy) CapturePlan() captureplan.Plan {
 	c := p.Capture
 	dir := p.CaptureDir()
@@ -29,9 +28,8 @@ func (p Policy) CapturePlan() captureplan.Plan {
 	}
 }
 
-// CapturePlanFor is the capture of a task asking t of this node
-// (PROTOCOL#task-file): the task's values where it sets them, this
-// policy's elsewhere. A value outside this node's range refuses the task.
+// CapturePlanFor takes the task's values where it sets them
+// (PROTOCOL#task-file); one outside this node's range refuses the task.
 func (p Policy) CapturePlanFor(t captureplan.Task) (captureplan.Plan, error) {
 	plan := p.CapturePlan()
 	if t.IsZero() {
@@ -92,8 +90,7 @@ func modeList(m []string) string {
 }
 
 // CheckStartAt refuses a START_AT less than sync.min_lead_s ahead of now
-// (PROTOCOL#task-file); rx check, watch and approve ask it before
-// offering, rx capture before it arms.
+// (PROTOCOL#task-file).
 func (p Policy) CheckStartAt(t captureplan.Task, now time.Time) error {
 	if t.StartAt.IsZero() {
 		return nil

@@ -3,8 +3,4 @@
 // loosened (PROTOCOL#policy-file, PROTOCOL#policy-keys). The file, and the files it names, must be
 // the operator's: never inside a git working tree, changeable by this
 // account alone (private.Read).
-//
-// Load, LoadLocated, Parse and Default return a Policy whose methods resolve
-// every path and read the [trust] and [notify] files; CheckKeyWindow checks
-// allowed-signers windows and certificates' validity.
 package config

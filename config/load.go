@@ -19,15 +19,13 @@ import (
 // maxFileBytes bounds a policy file; a real one is a few KiB.
 const maxFileBytes = 1 << 20
 
-// DefaultFile is looked up in the current directory.
-const DefaultFile = "rfhandoff.toml"
+const (
+	DefaultFile = "rfhandoff.toml"
+	EnvVar      = "RFHANDOFF_CONFIG"
+)
 
-// EnvVar names the policy file when --config is not given.
-const EnvVar = "RFHANDOFF_CONFIG"
-
-// Load reads and validates the policy file at path. A file inside a git
-// working tree, or one others can change, is refused before it is read
-// (PROTOCOL#policy-file).
+// Load refuses a file inside a git working tree, or one others can change,
+// before it is read (PROTOCOL#policy-file).
 func Load(path string) (Policy, error) {
 	if err := outsideWorkTrees(path); err != nil {
 		return Policy{}, fileError(path, err)
@@ -62,8 +60,7 @@ func Load(path string) (Policy, error) {
 	return p, nil
 }
 
-// Parse decodes data (named name in messages) over Default() and reports
-// every unknown key and invalid value at once.
+// Parse decodes data (named name in messages) over Default().
 func Parse(data []byte, name string) (Policy, error) {
 	p, errs, err := decode(data)
 	if err != nil {
@@ -120,9 +117,8 @@ func unknownKeys(md toml.MetaData) []error {
 	return errs
 }
 
-// knownKeys lists the tables and table\x00key pairs of Policy from its
-// struct tags, so the list cannot drift; arrays of tables ([[nodes]]) apart,
-// as a policy need not hold any.
+// knownKeys reads Policy's struct tags, so the list cannot drift; arrays of
+// tables ([[nodes]]) apart, as a policy need not hold any.
 func knownKeys() (tables, arrays map[string]bool) {
 	tables, arrays = map[string]bool{}, map[string]bool{}
 	pt := reflect.TypeOf(Policy{})
@@ -179,7 +175,6 @@ func formatKey(parts []string) string {
 	return strings.Join(parts, ".")
 }
 
-// editDistance is the Levenshtein distance.
 func editDistance(a, b string) int {
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)
@@ -226,8 +221,7 @@ func Locate(flag string, getenv func(string) string, stat func(string) error) (s
 	}
 }
 
-// LoadLocated loads the file Locate picked, or Default() for "", with
-// repo.path made absolute either way.
+// LoadLocated loads the file Locate picked, or Default() for "".
 func LoadLocated(path string) (Policy, error) {
 	if path == "" {
 		return Default().withAbsoluteRepo()
@@ -235,11 +229,9 @@ func LoadLocated(path string) (Policy, error) {
 	return Load(path)
 }
 
-// outsideWorkTrees refuses a policy file inside a git working tree, as
-// named or as it resolves: a commit on a pulled branch can bring it in or
-// replace it, even if ignored, so it is the branch's, not the operator's
-// (issue 29: a [notify] command pulled from the task branch ran). Asking
-// git would run the tools the policy names; the .git entry tells instead.
+// outsideWorkTrees: a pulled commit can bring in or replace a file inside a
+// working tree, even an ignored one, so it is the branch's, not the
+// operator's (issue 29). Asking git would run the tools the policy names.
 func outsideWorkTrees(path string) error {
 	abs, err := filepath.Abs(path)
 	if err != nil {

@@ -13,9 +13,8 @@ import (
 	"rfhandoff/gitcli/gitname"
 )
 
-// Branch, remote and repository path names end up in git argv: the policy
-// is checked against gitname's rules, the ones gitcli enforces. These return
-// only the reason; fieldError names the key and the value.
+// Names that end up in git argv are checked against gitname's rules, the
+// ones gitcli enforces; fieldError names the key and the value.
 
 func checkBranch(name string) error { return reason(gitname.Branch(name)) }
 
@@ -53,8 +52,7 @@ func reason(r string) error {
 	return errors.New(r)
 }
 
-// checkLocalPath checks a path on this machine: a relative one is resolved
-// against repo.path and must stay inside it.
+// checkLocalPath: a relative path is resolved against repo.path and must stay inside it.
 func checkLocalPath(p string) error {
 	if p == "" {
 		return fmt.Errorf("must not be empty")

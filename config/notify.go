@@ -145,10 +145,8 @@ func checkNotifyURL(raw string, allowHTTP []string) error {
 	}
 }
 
-// checkNotifyCommand allows only the closed placeholders, each as a whole
-// argument. The task's text is refused anywhere: in an argv it is code to
-// whatever interprets its arguments (sh -c, awk, find -exec, ...), and no
-// list of such programs is ever complete.
+// checkNotifyCommand: the task's text is refused anywhere, as an argv is
+// code to sh -c, awk, find -exec, ..., a list never complete.
 func checkNotifyCommand(ps *problems, argv []string) {
 	if argv[0] == "" {
 		ps.add("notify.command", argv, "must name a program first, e.g. [\"/usr/local/bin/rfhandoff-notify\", \"{event}\"]")

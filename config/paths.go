@@ -29,11 +29,10 @@ func (p Policy) AuditPath() string  { return p.Resolve(p.Audit.Path) }
 func (p Policy) CaptureDir() string { return p.Resolve(p.Capture.Dir) }
 func (p Policy) IQFilePath() string { return p.Resolve(p.TX.IQFile) }
 
-// withAbsoluteRepo makes repo.path absolute, once: the capture parameters,
-// git's -C and the audit log refuse or misread relative paths
-// (PROTOCOL#policy-keys). A directory inside a checkout stands for its top,
-// as for git, so `.local` is the same from any directory of it. One that
-// does not exist or lies in no checkout is kept: InCheckout refuses it.
+// withAbsoluteRepo makes repo.path absolute, once: git's -C and the audit
+// log misread relative paths (PROTOCOL#policy-keys). A directory inside a
+// checkout stands for its top, as for git; one in no checkout is kept, for
+// InCheckout to refuse.
 func (p Policy) withAbsoluteRepo() (Policy, error) {
 	abs, err := filepath.Abs(p.Repo.Path)
 	if err != nil {
@@ -48,9 +47,8 @@ func (p Policy) withAbsoluteRepo() (Policy, error) {
 	return p, nil
 }
 
-// InCheckout refuses a repo.path that is not the top of a git checkout,
-// saying what to do, without running git. Every command that touches the
-// checkout's local files calls it first.
+// InCheckout runs no git; every command that touches the checkout's local
+// files calls it first.
 func (p Policy) InCheckout() error {
 	dir := p.Repo.Path
 	st, err := os.Stat(dir)
@@ -85,7 +83,6 @@ func (p Policy) ResolvedPaths() [][2]string {
 	}, func(kv [2]string) bool { return kv[1] == "" })
 }
 
-// PrivateDir is a directory rfhandoff writes that git must ignore.
 type PrivateDir struct{ What, Dir string }
 
 // LocalDirs are the directories every command checks git ignores before
@@ -110,8 +107,7 @@ func (p Policy) TrustedPaths() []string {
 	return append([]string{p.StatePath(), p.AuditPath()}, slices.DeleteFunc(named, func(f string) bool { return f == "" })...)
 }
 
-// Shown is path relative to the working directory when it lies below it,
-// for messages that echo a file the operator named.
+// Shown is path relative to the working directory when it lies below it.
 func Shown(path string) string {
 	wd, err := os.Getwd()
 	if err != nil {

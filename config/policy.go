@@ -92,9 +92,8 @@ func (l Limits) AlignmentBound() time.Duration {
 	return time.Duration(math.Round(l.MaxAlignmentBoundS * 1e9))
 }
 
-// PublicationAge is the oldest READY the MAIN side acts on (PROTOCOL#main-pc);
-// by default the planned duration: fresh while its capture can still run,
-// the remaining-time check ending the window.
+// PublicationAge is by default the planned duration (PROTOCOL#main-pc): a
+// READY is fresh while its capture can run, the remaining-time check ends it.
 func (l Limits) PublicationAge() time.Duration {
 	if l.MaxPublicationAgeS > 0 {
 		return time.Duration(l.MaxPublicationAgeS) * time.Second
@@ -164,9 +163,8 @@ type TX struct {
 	DurationS      int    `toml:"duration_s"`
 }
 
-// Clock: a side whose OS says its clock is not synchronised refuses to
-// publish, offer or execute (PROTOCOL#main-pc, PROTOCOL#capture); an OS
-// that cannot tell never refuses.
+// Clock: refuse while the OS says the clock is not synchronised; an OS that
+// cannot tell never refuses (PROTOCOL#main-pc, PROTOCOL#capture).
 type Clock struct {
 	RequireSynchronized bool `toml:"require_synchronized"`
 }

@@ -48,8 +48,6 @@ func (p Policy) validateTrust(ps *problems) {
 	}
 }
 
-// checkTrustFiles reports every file [trust] names that is missing,
-// unreadable or malformed, all at once.
 func (p Policy) checkTrustFiles() error {
 	var ps problems
 	for _, k := range p.trustKeys() {
@@ -82,8 +80,7 @@ func (p Policy) readKeyFile(ps *problems, key, v string, limit int64, check func
 	}
 }
 
-// checkSigningKey accepts what git's user.signingkey takes as a file for
-// gpg.format=ssh: a public key or certificate line, or an OpenSSH private key.
+// checkSigningKey accepts what git's user.signingkey takes as a file for gpg.format=ssh.
 func checkSigningKey(data []byte) error {
 	text := strings.TrimSpace(string(data))
 	if strings.HasPrefix(text, "-----BEGIN OPENSSH PRIVATE KEY-----") {

@@ -161,31 +161,25 @@ func (p Policy) validateLimits(ps *problems) {
 
 func (p Policy) validatePaths(ps *problems) {
 	ps.check("audit.path", p.Audit.Path, checkLocalPath(p.Audit.Path))
-	for _, t := range []struct{ key, v string }{
-		{"tools.git", p.Tools.Git},
-		{"tools.hackrf_info", p.Tools.HackRFInfo},
-		{"tools.hackrf_transfer", p.Tools.HackRFTransfer},
-		{"tools.hackrf_clock", p.Tools.HackRFClock},
-		{"tools.ssh_keygen", p.Tools.SSHKeygen},
+	for _, t := range []struct {
+		key, v string
+		cmd    bool // run by git's shell (PROTOCOL#subprocesses): one line of text
+	}{
+		{"tools.git", p.Tools.Git, false},
+		{"tools.hackrf_info", p.Tools.HackRFInfo, false},
+		{"tools.hackrf_transfer", p.Tools.HackRFTransfer, false},
+		{"tools.hackrf_clock", p.Tools.HackRFClock, false},
+		{"tools.ssh_keygen", p.Tools.SSHKeygen, false},
+		{"tools.ssh_command", p.Tools.SSHCommand, true},
+		{"tools.git_credential_helper", p.Tools.GitCredentialHelper, true},
 	} {
-		if t.v == "" {
-			continue // looked up on PATH
-		}
-		if err := checkText(t.v); err != nil {
+		switch err := checkText(t.v); {
+		case err != nil:
 			ps.add(t.key, t.v, "%v", err)
-		} else if !filepath.IsAbs(t.v) || filepath.Clean(t.v) != t.v {
-			ps.add(t.key, t.v, "must be empty (look up on PATH) or a clean absolute path")
-		}
-	}
-	// Commands git runs through its shell (PROTOCOL#subprocesses): one line of text.
-	for _, t := range []struct{ key, v string }{
-		{"tools.ssh_command", p.Tools.SSHCommand},
-		{"tools.git_credential_helper", p.Tools.GitCredentialHelper},
-	} {
-		if err := checkText(t.v); err != nil {
-			ps.add(t.key, t.v, "%v", err)
-		} else if t.v != strings.TrimSpace(t.v) {
+		case t.cmd && t.v != strings.TrimSpace(t.v):
 			ps.add(t.key, t.v, "must not start or end with a space")
+		case !t.cmd && t.v != "" && (!filepath.IsAbs(t.v) || filepath.Clean(t.v) != t.v): // "": looked up on PATH
+			ps.add(t.key, t.v, "must be empty (look up on PATH) or a clean absolute path")
 		}
 	}
 }

@@ -212,8 +212,6 @@ func branches(d Deps) (names []string, what map[string]string) {
 	return names, what
 }
 
-// checkRemote reads the remote's URL as every command does, then asks the
-// remote once for every branch.
 func checkRemote(ctx context.Context, rep *Report, git *gitcli.Client, d Deps) {
 	p := d.Policy
 	url, err := mirror.RemoteURL(ctx, git, p.Repo)

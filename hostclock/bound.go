@@ -57,8 +57,7 @@ const chronycMissing = "chronyc is not installed"
 // clock's and a Duration would overflow.
 const maxSeconds = 1e6
 
-// Bound asks chrony how far the host clock may be from UTC. Unlike Check
-// it fails, with a *boundError, unless the clock is synchronised; the
+// Bound, unlike Check, fails unless the clock is synchronised; the
 // ErrorBound is returned in every case.
 func Bound(ctx context.Context, r exec.Runner) (ErrorBound, error) {
 	b := ErrorBound{Source: "Windows", Said: boundUnreadable}

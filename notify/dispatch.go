@@ -26,16 +26,13 @@ const (
 )
 
 type Options struct {
-	Policy config.Policy
-	Side   Side
-	Node   string // the machine's name
-	// Runner runs the [notify] command (a Stack of exec.RoleNotify that can
-	// start nothing else); nil when no command is configured.
-	Runner exec.Runner
-	Audit  *exec.AuditLog // one line per HTTP delivery
-	Logger *slog.Logger
-	// The contents of ntfy_token_file and webhook_secret_file.
-	Token, Secret string
+	Policy        config.Policy
+	Side          Side
+	Node          string         // the machine's name
+	Runner        exec.Runner    // an exec.RoleNotify Stack that can start nothing else, or nil
+	Audit         *exec.AuditLog // one line per HTTP delivery
+	Logger        *slog.Logger
+	Token, Secret string // the contents of ntfy_token_file and webhook_secret_file
 	Now           func() time.Time
 	Backoff       time.Duration // the first pause between attempts (default 250ms, doubling)
 }

@@ -36,18 +36,16 @@ type Message struct {
 	RiskLevel string `json:"risk_level"`
 	Time      string `json:"time"`
 	Text      string `json:"message"`
-	// ntfy's Title, Priority and Tags headers.
-	Headline string `json:"-"`
-	Priority int    `json:"-"`
-	Tags     string `json:"-"`
+	Headline  string `json:"-"` // ntfy's Title
+	Priority  int    `json:"-"`
+	Tags      string `json:"-"`
 }
 
 // maxDetail bounds the quoted part of a message (an error can be long).
 const maxDetail = 300
 
 // render passes every field through the one sanitizer of
-// PROTOCOL#hidden-text, and replaces secrets and URL credentials before
-// anything leaves.
+// PROTOCOL#hidden-text and replaces secrets and URL credentials.
 func render(ev Event, secrets ...string) Message {
 	clean := func(s string) string {
 		return hiddentext.SanitizeLine(exec.Redact([]string{s}, secrets)[0])
@@ -124,7 +122,6 @@ func alnum(r rune) bool {
 	return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
 }
 
-// fields are in the webhook's order.
 func (m Message) fields() [][2]string {
 	return [][2]string{{"event", m.Event}, {"role", m.Role}, {"node", m.Node}, {"task_id", m.TaskID},
 		{"title", m.Title}, {"risk_level", m.RiskLevel}, {"time", m.Time}, {"message", m.Text}}

@@ -18,8 +18,7 @@ import (
 	"rfhandoff/exec"
 )
 
-// receiver's send returns the answer ("200 OK", "exit 0") and, failing,
-// whether a retry could help.
+// receiver's send returns the answer ("200 OK", "exit 0") and whether a retry could help.
 type receiver struct {
 	kind, host string
 	send       func(ctx context.Context, m Message) (status string, retry bool, err error)

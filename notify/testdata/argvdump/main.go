@@ -1,7 +1,6 @@
-// argvdump is the notification command of notify's tests: it appends what
-// it was given (its arguments after the first, its standard input and its
-// RFHANDOFF_* environment) as one JSON object per line to the file the
-// first argument names.
+// argvdump is notify's test command: it appends its other arguments, its
+// standard input and RFHANDOFF_* environment as a JSON line to the file
+// its first argument names.
 package main
 
 import (

@@ -138,8 +138,8 @@ func CheckKeyWindow(file, principal, fingerprint string, cert *sshsig.Certificat
 	return errlist.List(append(errs, lineErrs...)...)
 }
 
-// CertAuthorityFor: if so, a good signature by principal may have used a
-// certificate, which CheckKeyWindow must be given.
+// CertAuthorityFor reports whether a cert-authority line matches principal:
+// a good signature may then have used a certificate, for CheckKeyWindow.
 func CertAuthorityFor(file, principal string) (bool, error) {
 	signers, err := readAllowedSigners(file)
 	if err != nil {

@@ -30,7 +30,7 @@ func (p Policy) CaptureDir() string { return p.Resolve(p.Capture.Dir) }
 func (p Policy) IQFilePath() string { return p.Resolve(p.TX.IQFile) }
 
 // withAbsoluteRepo makes repo.path absolute, once: git's -C and the audit
-// log misread relative paths (PROTOCOL#policy-keys). A directory inside a
+// log refuse or misread relative paths (PROTOCOL#policy-keys). A directory inside a
 // checkout stands for its top, as for git; one in no checkout is kept, for
 // InCheckout to refuse.
 func (p Policy) withAbsoluteRepo() (Policy, error) {
@@ -47,8 +47,8 @@ func (p Policy) withAbsoluteRepo() (Policy, error) {
 	return p, nil
 }
 
-// InCheckout runs no git; every command that touches the checkout's local
-// files calls it first.
+// InCheckout refuses a repo.path that is not a checkout's top, without git;
+// every command that touches the checkout's local files calls it first.
 func (p Policy) InCheckout() error {
 	dir := p.Repo.Path
 	st, err := os.Stat(dir)

@@ -6,7 +6,7 @@
 // is "cannot tell", which never refuses but is said.
 //
 // How far off the clock may be (SYNC_MODE HOST_CLOCK, issue 34) only
-// chrony answers: chrony's documented bound on the difference from true
+// `chronyc -c tracking` answers: chrony's documented bound on the error from
 // UTC, assuming the stratum-1 reference is right, is |offset| + root
 // dispersion + root delay / 2 (half the round trip plus what every hop may
 // have added, and the system clock's offset from that). A clock chrony

@@ -13,8 +13,9 @@
 //
 // Delivery: at most 32 events queued per receiver (more are dropped and
 // counted); up to three attempts, each within [notify] timeout and all
-// within twice that, pausing 250 ms then 500 ms; a 4xx other than 429 is
-// not retried. A failing receiver is reported once on stderr, later
-// failures counted, its recovery reported. When the command ends, what is
-// queued gets at most twice timeout and one second more.
+// within twice that, pausing 250 ms then 500 ms; a 2xx answer or a
+// command's exit 0 is delivered, a 4xx other than 429 is not retried. A
+// failing receiver is reported once on stderr, later failures counted, its
+// recovery reported. When the command ends, what is queued gets at most
+// twice timeout and one second more.
 package notify

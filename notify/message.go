@@ -97,7 +97,7 @@ func priority(event string) int {
 
 // argv substitutes whole-argument placeholders. With words set, each value
 // must be a closedWord: the argv never carries text a program could run as
-// code (PROTOCOL#notifications). Preview's role "<rx|main>" is none.
+// code (PROTOCOL#notifications). Preview's role "<rx|main>" is no word.
 func argv(command []string, m Message, words bool) ([]string, error) {
 	values := map[string]string{"{event}": m.Event, "{role}": m.Role, "{task_id}": m.TaskID, "{risk_level}": m.RiskLevel}
 	out := slices.Clone(command)

@@ -30,9 +30,9 @@ func (p Policy) CaptureDir() string { return p.Resolve(p.Capture.Dir) }
 func (p Policy) IQFilePath() string { return p.Resolve(p.TX.IQFile) }
 
 // withAbsoluteRepo makes repo.path absolute, once: git's -C and the audit
-// log refuse or misread relative paths (PROTOCOL#policy-keys). A directory inside a
-// checkout stands for its top, as for git; one in no checkout is kept, for
-// InCheckout to refuse.
+// log refuse or misread relative paths (PROTOCOL#policy-keys). A directory
+// inside a checkout stands for its top, as for git; one in no checkout is
+// kept, for InCheckout to refuse.
 func (p Policy) withAbsoluteRepo() (Policy, error) {
 	abs, err := filepath.Abs(p.Repo.Path)
 	if err != nil {

@@ -21,8 +21,9 @@ type Policy struct {
 	Notify  Notify  `toml:"notify"`
 	Clock   Clock   `toml:"clock"`
 	Sync    Sync    `toml:"sync"`
-	// Node (RX) and Nodes (MAIN) serve multi-node tasks (PROTOCOL#several-nodes).
-	Node  Node       `toml:"node,omitempty"`
+	// Node names this RX node on a multi-node task (PROTOCOL#several-nodes).
+	Node Node `toml:"node,omitempty"`
+	// Nodes lists every RX node, on the MAIN PC (PROTOCOL#several-nodes).
 	Nodes []MainNode `toml:"nodes,omitempty"`
 }
 

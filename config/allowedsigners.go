@@ -150,13 +150,14 @@ func CertAuthorityFor(file, principal string) (bool, error) {
 
 func readAllowedSigners(file string) ([]Signer, error) {
 	data, err := private.Read(file, maxTrustFileBytes)
+	var signers []Signer
 	if err == nil {
-		var signers []Signer
-		if signers, err = parseAllowedSigners(data); err == nil {
-			return signers, nil
-		}
+		signers, err = parseAllowedSigners(data)
 	}
-	return nil, fmt.Errorf("allowed signers %s: %w", file, err)
+	if err != nil {
+		return nil, fmt.Errorf("allowed signers %s: %w", file, err)
+	}
+	return signers, nil
 }
 
 // matches is ssh-keygen's match_pattern_list for a certificate's

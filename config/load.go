@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -158,8 +159,8 @@ func suggest(k toml.Key, known map[string]bool) string {
 			best, bestD = formatKey(parts), d
 		}
 	}
-	if best == "" && len(k) == 2 { // right key, wrong table
-		for kk := range known {
+	if best == "" && len(k) == 2 { // right key, wrong table; sorted, so the same table each run
+		for _, kk := range slices.Sorted(maps.Keys(known)) {
 			if parts := strings.Split(kk, "\x00"); len(parts) == 2 && parts[1] == k[1] {
 				return formatKey(parts)
 			}

@@ -123,6 +123,8 @@ func TestUnknownKeysRejected(t *testing.T) {
 			[]string{"limit"}, []string{"unknown table [limit]", "did you mean [limits]"}},
 		{"key in the wrong table", "[poll]\nmin_remaining_s = 20\n",
 			[]string{"poll.min_remaining_s"}, []string{"did you mean limits.min_remaining_s"}},
+		{"key of two tables in a third", "[poll]\nfrequency_hz = 1\n",
+			[]string{"poll.frequency_hz"}, []string{"did you mean capture.frequency_hz"}},
 		{"top-level key", "enabled = true\n",
 			[]string{"enabled"}, []string{"unknown table [enabled]"}},
 		{"case variant of a real key", "[limits]\nMIN_REMAINING_S = 20\n",

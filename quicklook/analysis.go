@@ -9,35 +9,25 @@ import (
 type Analysis struct {
 	SampleRateHz, FrequencyHz int64
 	FFTSize                   int
-	// FrameStride: on average one FFT frame in FrameStride was
-	// transformed, evenly spread over each row (see maxFramesPerRow and
-	// maxFramesPerSecond); 1 means all of them.
-	FrameStride float64
+	FrameStride               float64 // one frame in FrameStride was transformed; 1: all
 
 	Samples         int64         // complex samples written
 	DiscardedBytes  int           // a trailing odd byte, half a sample
 	Duration        time.Duration // Samples / SampleRateHz
 	PlannedDuration time.Duration
 	RowSeconds      float64 // length of each row (the last may be shorter)
-	// RowSamples is the exact length of a row in samples: row r holds the
-	// samples from ⌊r·RowSamples⌋ up to ⌊(r+1)·RowSamples⌋, the last row
-	// up to Samples.
-	RowSamples float64
+	RowSamples      float64 // row r holds samples ⌊r·RowSamples⌋ to ⌊(r+1)·RowSamples⌋
 
 	// Rows[r][k] is the mean power of bin k in row r in dBFS; bins are
-	// fftshifted, from −fs/2 (k = 0) up to fs/2 − fs/FFTSize, with the
-	// centre frequency at k = FFTSize/2.
+	// fftshifted, the centre frequency at k = FFTSize/2.
 	Rows      [][]float64
 	RowFrames []int     // transformed frames averaged into each row
 	Spectrum  []float64 // mean power per bin over the whole capture, dBFS
-	// BandDBFS is the total power per row (mean |x|²), dBFS, from the
-	// transformed frames' bins by Parseval's theorem (Hann-weighted).
-	BandDBFS []float64
+	BandDBFS  []float64 // total power per row (mean |x|²), dBFS, by Parseval
 }
 
-// rowStart and rowEnd bound row r as offsets from the capture's start,
-// rowStartSample and rowEndSample as sample indices (the end one past its
-// last sample); the last row ends with the capture, taking in a short tail.
+// rowStart and rowEnd bound row r as offsets, rowStartSample and
+// rowEndSample as sample indices; the last row ends with the capture.
 func (a *Analysis) rowStart(r int) time.Duration {
 	return min(seconds(float64(r)*a.RowSeconds), a.Duration)
 }
@@ -60,10 +50,8 @@ func (a *Analysis) rowEndSample(r int) int64 {
 	return a.rowStartSample(r + 1)
 }
 
-// BinWidthHz is the width of one FFT bin.
 func (a *Analysis) BinWidthHz() float64 { return float64(a.SampleRateHz) / float64(a.FFTSize) }
 
-// binOffsetHz is bin k's offset from the centre frequency.
 func (a *Analysis) binOffsetHz(k int) float64 {
 	return float64(k-a.FFTSize/2) * float64(a.SampleRateHz) / float64(a.FFTSize)
 }

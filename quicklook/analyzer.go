@@ -10,12 +10,10 @@ import (
 
 var errFinished = errors.New("quicklook: write after Finish")
 
-// Analyzer is an io.Writer for raw ci8 bytes (interleaved int8 I, Q) that
-// builds the spectrogram as the bytes go by, so the capture executor can tee
-// the reader that hashes the file into it. Writes may split a sample pair or
-// an FFT frame anywhere. Only the frames picked for transforming (at most
-// maxFramesPerRow a row, evenly spread) are looked at; the bytes of the
-// others are counted and skipped. It is not safe for concurrent use.
+// Analyzer is an io.Writer for raw ci8 bytes that builds the spectrogram as
+// the bytes go by, so the capture executor can tee the hashed reader into
+// it. Bytes of frames not picked for transforming are skipped unread. It is
+// not safe for concurrent use.
 type Analyzer struct {
 	p      Params
 	geo    geometry
@@ -26,24 +24,22 @@ type Analyzer struct {
 	x      []complex128
 	buf    []byte // a picked frame being assembled across writes
 	fill   int    // bytes of the current frame seen so far
-
-	frame  int64 // index of the current frame
-	picked int64 // frames transformed so far
-	next   int64 // index of the next frame to transform
+	frame  int64  // index of the current frame
+	picked int64  // frames transformed so far
+	next   int64  // index of the next frame to transform
 	rows   []rowAcc
 	row    int       // row of the current frame
 	rowEnd int64     // first sample after the current row
 	result *Analysis // set by Finish
 }
 
-// rowAcc accumulates one spectrogram row.
 type rowAcc struct {
 	power  []float64 // summed bin power of the transformed frames, fftshifted
 	frames int       // transformed frames
 }
 
-// NewAnalyzer returns an Analyzer for p (zero FFTSize and Rows take the
-// defaults); with invalid parameters every Write fails, naming them all.
+// NewAnalyzer returns an Analyzer for p; with invalid parameters every
+// Write fails, naming them all.
 func NewAnalyzer(p Params) *Analyzer {
 	p = p.withDefaults()
 	a := &Analyzer{p: p}
@@ -82,8 +78,6 @@ func hannWindow(n int) []float64 {
 	return w
 }
 
-// Write consumes ci8 bytes. It never fails except after Finish or with
-// invalid Params.
 func (a *Analyzer) Write(p []byte) (int, error) {
 	if a.err != nil {
 		return 0, a.err
@@ -118,8 +112,8 @@ func (a *Analyzer) Write(p []byte) (int, error) {
 	return total, nil
 }
 
-// rowFor returns the row holding sample s, opening rows as the capture goes
-// on (past the planned duration too).
+// rowFor returns the row holding sample s, opening rows as needed (past the
+// planned duration too).
 func (a *Analyzer) rowFor(s int64) *rowAcc {
 	for s >= a.rowEnd {
 		a.row++
@@ -131,8 +125,8 @@ func (a *Analyzer) rowFor(s int64) *rowAcc {
 	return &a.rows[a.row]
 }
 
-// transform windows the current frame (2*FFTSize bytes), FFTs it, adds its
-// fftshifted bin power to its row and picks the next frame.
+// transform adds the current frame's bin power to its row and picks the
+// next frame.
 func (a *Analyzer) transform(b []byte) {
 	n := a.p.FFTSize
 	r := a.rowFor(a.frame * int64(n))
@@ -159,10 +153,9 @@ func (a *Analyzer) transform(b []byte) {
 	a.next = int64(math.Ceil(float64(a.picked) * a.geo.spacing))
 }
 
-// Finish ends the analysis and returns it; later calls return the same
-// Analysis. A trailing partial frame counts towards the duration only; a
-// trailing odd byte (half a sample) is ignored. Rows are trimmed to what
-// was written. Finish returns nil when the Params were invalid.
+// Finish ends the analysis and returns it (the same on later calls; nil
+// with invalid Params). A trailing partial frame counts towards the
+// duration only.
 func (a *Analyzer) Finish() *Analysis {
 	if a.err != nil {
 		return nil
@@ -172,9 +165,8 @@ func (a *Analyzer) Finish() *Analysis {
 	}
 	n := int64(a.p.FFTSize)
 	samples := a.frame*n + int64(a.fill/2)
-	// Open the row where the last (partial) frame starts, transformed or
-	// not, so that the rows cover the capture; mergeTail folds it in when
-	// thin.
+	// Open the row of the last (partial) frame so that the rows cover the
+	// capture; mergeTail folds it in when thin.
 	if samples > 0 {
 		a.rowFor((samples - 1) / n * n)
 	}
@@ -206,8 +198,7 @@ func (a *Analyzer) build(samples int64) *Analysis {
 		db := make([]float64, n)
 		band := prevBand
 		if r.frames == 0 {
-			// Cannot happen with the row geometry (every row holds
-			// minFramesPerRow transformed frames); repeat the row above
+			// Cannot happen with the row geometry; repeat the row above
 			// rather than show a hole.
 			copy(db, prev)
 		} else {
@@ -229,8 +220,8 @@ func (a *Analyzer) build(samples int64) *Analysis {
 	return res
 }
 
-// meanDBFS turns power sums over n frames or rows into mean levels, in
-// place; with n = 0 the sums are 0 and 0/0 reads as minDBFS.
+// meanDBFS turns power sums over n frames into mean levels, in place; with
+// n = 0, 0/0 reads as minDBFS.
 func meanDBFS(sums []float64, n int) []float64 {
 	for k, v := range sums {
 		sums[k] = dBFS(v / float64(n))
@@ -238,7 +229,6 @@ func meanDBFS(sums []float64, n int) []float64 {
 	return sums
 }
 
-// dBFS converts a linear power relative to full scale, never below minDBFS.
 func dBFS(p float64) float64 {
 	if !(p > 0) {
 		return minDBFS
@@ -247,8 +237,7 @@ func dBFS(p float64) float64 {
 }
 
 // mergeTail folds a last row thinner than minFramesPerRow into the row
-// before it, so that no row is noisy enough to pass for a burst; a last row
-// without any transformed frame is merged the same way.
+// before it, so that no row is noisy enough to pass for a burst.
 func mergeTail(rows []rowAcc) []rowAcc {
 	if n := len(rows); n >= 2 && rows[n-1].frames < minFramesPerRow {
 		last, prev := &rows[n-1], &rows[n-2]

@@ -14,11 +14,10 @@ var viridisStops = [...]color.RGBA{
 	{0xbd, 0xdf, 0x26, 0xff}, {0xfd, 0xe7, 0x25, 0xff},
 }
 
-// mapLevels is how many colours the map has; the rest of the PNG's
-// 256-colour palette holds the text and line colours.
+// mapLevels is how many colours the map has; the rest of the 256-colour
+// palette holds the text and line colours.
 const mapLevels = 192
 
-// viridis is the lookup table interpolated from viridisStops.
 var viridis = func() [mapLevels]color.RGBA {
 	var lut [mapLevels]color.RGBA
 	last := len(viridisStops) - 1
@@ -30,13 +29,11 @@ var viridis = func() [mapLevels]color.RGBA {
 	return lut
 }()
 
-// mix is the colour a fraction t of the way from a to b.
 func mix(a, b color.RGBA, t float64) color.RGBA {
 	m := func(x, y uint8) uint8 { return uint8(float64(x) + t*(float64(y)-float64(x)) + 0.5) }
 	return color.RGBA{m(a.R, b.R), m(a.G, b.G), m(a.B, b.B), 0xff}
 }
 
-// colourScale maps dBFS onto the colour map between lo and hi.
 type colourScale struct{ lo, hi float64 }
 
 func (s colourScale) at(v float64) color.RGBA {
@@ -45,8 +42,8 @@ func (s colourScale) at(v float64) color.RGBA {
 	return viridis[max(0, min(mapLevels-1, i))]
 }
 
-// palette is every colour the quick-look uses: the colour map, the fixed
-// colours, and ramps for anti-aliased text on its backgrounds.
+// palette is every colour the quick-look uses, with ramps for anti-aliased
+// text on its backgrounds.
 var palette = func() color.Palette {
 	p := make(color.Palette, 0, 256)
 	for _, c := range viridis {
@@ -69,10 +66,8 @@ var palette = func() color.Palette {
 	return p
 }()
 
-// toPaletted converts the drawn image to the palette: a third of the bytes
-// to compress and no PNG row filters to try, which more than halves the
-// encoding time. Exact palette colours map directly; anti-aliased text
-// pixels go to their nearest palette colour, cached.
+// toPaletted converts the drawn image to the palette, which more than
+// halves the encoding time; other colours go to their nearest, cached.
 func toPaletted(src *image.RGBA) *image.Paletted {
 	dst := image.NewPaletted(src.Bounds(), palette)
 	index := make(map[uint32]uint8, 512)

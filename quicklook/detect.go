@@ -14,12 +14,9 @@ const (
 )
 
 const (
-	// defaultThresholdDB replaces a threshold that is not a positive number.
-	defaultThresholdDB = 10.0
-	// floorPercentile picks the noise floor: the level that this fraction
-	// of the rows stays under, per bin (and for the band power). A burst
-	// shorter than (1 − floorPercentile) of the capture leaves it on the
-	// noise; a transmission that fills more of the capture than that
+	defaultThresholdDB = 10.0 // replaces a threshold that is not a positive number
+	// floorPercentile picks each bin's noise floor over the rows; a
+	// transmission filling more of the capture than 1 − floorPercentile
 	// raises the floor and reads as UNKNOWN, never as "nothing sent".
 	floorPercentile = 0.2
 )
@@ -28,26 +25,20 @@ const (
 type Detection struct {
 	Burst      bool
 	Start, End time.Duration // the longest burst, as offsets from the capture's start
-	// StartSample and EndSample are the burst's rows in samples: its first
-	// sample and one past its last (SigMF's sample_start and
-	// sample_start + sample_count).
+	// StartSample and EndSample: first sample and one past the last.
 	StartSample, EndSample int64
 	Bursts                 int // bursts that qualified (the longest is reported)
-	// LowOffsetHz and HighOffsetHz are the band the burst occupied, as
-	// offsets from the centre frequency: the outer edges of the outermost
-	// bins that stood ThresholdDB over their floor in any of its rows. A
-	// burst seen in the band power alone spans the whole band (±fs/2).
+	// LowOffsetHz and HighOffsetHz bound the band the burst occupied, from
+	// the centre frequency; a burst seen in the band power alone spans ±fs/2.
 	LowOffsetHz, HighOffsetHz float64
 
 	// PeakDBFS is the strongest bin level during the burst (over the whole
-	// capture when there is none); PeakOffsetHz is that bin's offset from
-	// the centre frequency, and PeakExcessDB its rise over its own floor.
+	// capture when there is none), PeakExcessDB its rise over its floor.
 	PeakDBFS     float64
 	PeakOffsetHz float64
 	PeakExcessDB float64
-	// NoiseFloorDBFS is the median over bins of the per-bin floor, in dBFS
-	// per bin; BandFloorDBFS the floor of the total band power. minDBFS for
-	// silence (all-zero input).
+	// NoiseFloorDBFS is the median of the per-bin floors; BandFloorDBFS
+	// the floor of the total band power.
 	NoiseFloorDBFS float64
 	BandFloorDBFS  float64
 
@@ -56,12 +47,10 @@ type Detection struct {
 	FrequencyHz int64
 }
 
-// Detect looks for a burst: a run of contiguous rows, lasting at least
-// minDuration, in which some bin (or the total band power) stands at least
-// thresholdDB over its noise floor. Each bin has its own floor, the
-// floorPercentile of its level over the rows, so a steady DC spike is no
-// burst while a narrow tone that barely moves the total band power is one.
-// Times resolve to one row (a.RowSeconds).
+// Detect looks for a burst: a run of rows, lasting at least minDuration, in
+// which some bin (or the band power) stands thresholdDB over its noise
+// floor. Each bin has its own floor, so a steady DC spike is no burst
+// while a narrow tone is one.
 func Detect(a *Analysis, thresholdDB float64, minDuration time.Duration) Detection {
 	if !(thresholdDB > 0) || math.IsInf(thresholdDB, 0) {
 		thresholdDB = defaultThresholdDB
@@ -142,9 +131,8 @@ func Detect(a *Analysis, thresholdDB float64, minDuration time.Duration) Detecti
 }
 
 // burstBand is the band over which bins stood thresholdDB over their
-// floor in rows from..to, clipped to the captured band. Without any such
-// bin the band power alone rose: the whole band; so it is when both
-// outermost bins rose (bin 0, at −fs/2, is also +fs/2).
+// floor in rows from..to. Without any such bin, or when both outermost bins
+// rose (bin 0, at −fs/2, is also +fs/2), it is the whole band.
 func burstBand(a *Analysis, floor []float64, thresholdDB float64, from, to int) (lo, hi float64) {
 	kLo, kHi := len(floor), -1
 	for r := from; r <= to; r++ {
@@ -171,7 +159,6 @@ func percentile(x []float64, q float64) float64 {
 	return quickselect(x, k)
 }
 
-// quickselect returns the k-th smallest element of x, reordering x.
 func quickselect(x []float64, k int) float64 {
 	lo, hi := 0, len(x)-1
 	for lo < hi {
@@ -204,8 +191,8 @@ func quickselect(x []float64, k int) float64 {
 	return x[k]
 }
 
-// RFTXObserved is the rf_tx_observed value: EXPECTED_EXTERNAL_TX for a
-// burst, UNKNOWN otherwise (the receiver never claims nothing was sent).
+// RFTXObserved is the rf_tx_observed value; the receiver never claims
+// nothing was sent.
 func (d Detection) RFTXObserved() string {
 	if d.Burst {
 		return observedTX
@@ -213,7 +200,6 @@ func (d Detection) RFTXObserved() string {
 	return observedUnknown
 }
 
-// Notes are human lines for RX_RESULT.md.
 func (d Detection) Notes() []string {
 	crit := fmt.Sprintf("%.1f dB over the noise floor for at least %.2f s", d.ThresholdDB, d.MinDuration.Seconds())
 	floor := fmt.Sprintf("Noise floor: %.1f dBFS per bin (median of per-bin floors); band power floor %.1f dBFS.",

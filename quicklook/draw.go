@@ -14,7 +14,6 @@ import (
 	"golang.org/x/image/math/fixed"
 )
 
-// canvas is an RGBA image with the drawing operations the quick-look needs.
 type canvas struct {
 	img                *image.RGBA
 	small, text, title font.Face
@@ -54,14 +53,12 @@ func (c *canvas) hline(x0, x1, y int, col color.Color) { c.fill(image.Rect(x0, y
 
 func (c *canvas) vline(x, y0, y1 int, col color.Color) { c.fill(image.Rect(x, y0, x+1, y1), col) }
 
-// dashedHLine draws a horizontal line of width 2 with dashes of dash px.
 func (c *canvas) dashedHLine(x0, x1, y, dash int, col color.Color) {
 	for x := x0; x < x1; x += 2 * dash {
 		c.fill(image.Rect(x, y, min(x+dash, x1), y+2), col)
 	}
 }
 
-// frame draws the one-pixel outline of r.
 func (c *canvas) frame(r image.Rectangle, col color.Color) {
 	c.hline(r.Min.X, r.Max.X, r.Min.Y, col)
 	c.hline(r.Min.X, r.Max.X, r.Max.Y-1, col)
@@ -69,7 +66,7 @@ func (c *canvas) frame(r image.Rectangle, col color.Color) {
 	c.vline(r.Max.X-1, r.Min.Y, r.Max.Y, col)
 }
 
-// line draws a two-pixel-high line from (x0,y0) to (x1,y1) (Bresenham).
+// line draws a two-pixel-high line (Bresenham).
 func (c *canvas) line(x0, y0, x1, y1 int, clip image.Rectangle, col color.RGBA) {
 	sx, sy := cmp.Compare(x1, x0), cmp.Compare(y1, y0)
 	dx, dy := (x1-x0)*sx, -(y1-y0)*sy // |x1-x0|, -|y1-y0|
@@ -100,8 +97,7 @@ const (
 	alignRight
 )
 
-// textAt draws s with its baseline at y, anchored at x by align; it
-// returns the text's width.
+// textAt draws s with its baseline at y and returns its width.
 func (c *canvas) textAt(face font.Face, s string, x, y, align int, col color.Color) int {
 	w := font.MeasureString(face, s).Round()
 	x -= w * align / 2
@@ -110,7 +106,6 @@ func (c *canvas) textAt(face font.Face, s string, x, y, align int, col color.Col
 	return w
 }
 
-// label draws s on a filled box (for text over the spectrogram).
 func (c *canvas) label(face font.Face, s string, x, y, align int, fg, bg color.Color) {
 	w := font.MeasureString(face, s).Round()
 	m := face.Metrics()

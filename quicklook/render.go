@@ -14,13 +14,11 @@ import (
 	"time"
 )
 
-// The quick-look PNG is always Width × Height pixels.
 const (
 	Width  = 1200
 	Height = 900
 )
 
-// Plot areas on the canvas.
 var (
 	specRect = image.Rect(100, 118, 1080, 628)  // spectrogram
 	barRect  = image.Rect(1100, 118, 1120, 628) // colour bar
@@ -28,35 +26,30 @@ var (
 )
 
 var (
-	white   = color.RGBA{0xff, 0xff, 0xff, 0xff}
-	ink     = color.RGBA{0x20, 0x20, 0x20, 0xff}
-	grey    = color.RGBA{0x70, 0x70, 0x70, 0xff}
-	grid    = color.RGBA{0xdd, 0xdd, 0xdd, 0xff}
-	meanCol = color.RGBA{0x1f, 0x4e, 0xa8, 0xff}
-	burstCl = color.RGBA{0xe0, 0x20, 0x20, 0xff}
-	okCol   = color.RGBA{0xb0, 0x10, 0x10, 0xff}
-	// peakLine marks the burst's frequency in the spectrum plot.
+	white    = color.RGBA{0xff, 0xff, 0xff, 0xff}
+	ink      = color.RGBA{0x20, 0x20, 0x20, 0xff}
+	grey     = color.RGBA{0x70, 0x70, 0x70, 0xff}
+	grid     = color.RGBA{0xdd, 0xdd, 0xdd, 0xff}
+	meanCol  = color.RGBA{0x1f, 0x4e, 0xa8, 0xff}
+	burstCl  = color.RGBA{0xe0, 0x20, 0x20, 0xff}
+	okCol    = color.RGBA{0xb0, 0x10, 0x10, 0xff}
 	peakLine = color.RGBA{0xf0, 0xb0, 0xb0, 0xff}
 )
 
 // Meta is what the title says about the capture.
 type Meta struct {
-	TaskID     string
-	Start, End time.Time // End zero: Start + the analysed duration
-	// FrequencyHz and SampleRateHz default to the Analysis's.
-	FrequencyHz, SampleRateHz int64
-	Source                    string // capture file name, when known
-	Details                   string // extra parameters, e.g. gains
-	// Simulated: the samples came from rfhandoff's HackRF simulator, and
-	// the title says so first.
-	Simulated bool
+	TaskID                    string
+	Start, End                time.Time // End zero: Start + the analysed duration
+	FrequencyHz, SampleRateHz int64     // default to the Analysis's
+	Source                    string    // capture file name, when known
+	Details                   string    // extra parameters, e.g. gains
+	Simulated                 bool      // from rfhandoff's HackRF simulator
 }
 
 var errNoAnalysis = errors.New("quicklook: no analysis to render")
 
-// RenderPNG writes the quick-look: the spectrogram (time down, frequency
-// across, dBFS colour bar) above the mean spectrum, the task and parameters
-// in the title, and the detected burst marked by lines and a label.
+// RenderPNG writes the quick-look: the spectrogram above the mean
+// spectrum, with the detected burst marked.
 func RenderPNG(w io.Writer, a *Analysis, d Detection, meta Meta) error {
 	if a == nil {
 		return errNoAnalysis
@@ -70,16 +63,14 @@ func RenderPNG(w io.Writer, a *Analysis, d Detection, meta Meta) error {
 	drawTitle(c, a, d, meta)
 	drawSpectrogram(c, a, d)
 	drawSpectrum(c, a, d)
-	// A paletted image at BestSpeed: the noisy spectrogram barely
-	// compresses anyway, and an RGBA image at the default level alone took
-	// most of the 0.2 s budget between a capture's end and COMPLETE.
+	// Paletted at BestSpeed: RGBA at the default level took most of the
+	// 0.2 s budget between a capture's end and COMPLETE.
 	enc := png.Encoder{CompressionLevel: png.BestSpeed}
 	return enc.Encode(w, toPaletted(c.img))
 }
 
 // headerLine is the title's second line: when, how long, where, and how
-// much of the signal the spectrogram rests on, in words an operator reads
-// at a glance.
+// much of the signal was analysed.
 func headerLine(a *Analysis, m Meta) string {
 	when := ""
 	if !m.Start.IsZero() {
@@ -99,8 +90,6 @@ func headerLine(a *Analysis, m Meta) string {
 		trimMHz(float64(m.SampleRateHz)/1e6, 3), a.FFTSize, len(a.Rows), a.RowSeconds, analysedShare(a.FrameStride))
 }
 
-// analysedShare says which part of the samples went through the FFT:
-// one frame in FrameStride, evenly spread.
 func analysedShare(stride float64) string {
 	if !(stride > 1) {
 		return "every sample analysed"
@@ -112,8 +101,7 @@ func analysedShare(stride float64) string {
 	return fmt.Sprintf("%.2g %% of the samples analysed", pct)
 }
 
-// titleText is the title's first line: what the picture is of. A
-// simulated capture says so before anything else.
+// titleText is the title's first line; a simulated capture says so first.
 func titleText(m Meta) string {
 	title := "RX quick-look"
 	if m.Simulated {
@@ -125,7 +113,6 @@ func titleText(m Meta) string {
 	return title
 }
 
-// titleName names the capture: its task, else its file.
 func titleName(m Meta) string { return cmp.Or(m.TaskID, m.Source) }
 
 func drawTitle(c *canvas, a *Analysis, d Detection, m Meta) {
@@ -151,7 +138,6 @@ func drawTitle(c *canvas, a *Analysis, d Detection, m Meta) {
 	c.textAt(c.text, verdict, 20, 82, alignLeft, col)
 }
 
-// trimMHz formats v with at most dec decimals, dropping trailing zeros.
 func trimMHz(v float64, dec int) string {
 	s := fmt.Sprintf("%.*f", dec, v)
 	if dec > 0 {
@@ -160,8 +146,7 @@ func trimMHz(v float64, dec int) string {
 	return s
 }
 
-// scaleFor picks the colour range: from a low percentile of all levels to
-// the peak, at least 30 dB and at most 90 dB wide, so plain noise shows
+// scaleFor picks the colour range, 30 to 90 dB wide, so plain noise shows
 // dark and a burst bright.
 func scaleFor(a *Analysis) colourScale {
 	all := slices.Concat(a.Rows...)
@@ -184,7 +169,6 @@ func drawSpectrogram(c *canvas, a *Analysis, d Detection) {
 	}
 	c.frame(r.Inset(-1), ink)
 
-	// Time axis: seconds from the capture start, downwards.
 	dur := a.Duration.Seconds()
 	timeY := func(t float64) int { return r.Min.Y + int(t/dur*float64(r.Dy()-1)+0.5) }
 	c.textAt(c.small, "time (s)", r.Min.X-8, r.Min.Y-8, alignRight, ink)
@@ -202,7 +186,6 @@ func drawSpectrogram(c *canvas, a *Analysis, d Detection) {
 			ty := max(r.Min.Y+16, min(r.Max.Y-6, y+[]int{-6, 18}[i])) // start's label above, end's below
 			c.label(c.small, fmt.Sprintf("burst %s %.2f s", []string{"start", "end"}[i], t.Seconds()), r.Max.X-8, ty, alignRight, white, burstCl)
 		}
-		// A marker above the plot at the peak's frequency.
 		x := freqX(a, r, d.PeakOffsetHz)
 		for k := 0; k < 8; k++ {
 			c.hline(x-k, x+k+1, r.Min.Y-3-k, burstCl)
@@ -241,7 +224,6 @@ func paintSpectrogram(c *canvas, a *Analysis, sc colourScale) {
 	}
 }
 
-// freqX is the pixel column of an offset from the centre frequency.
 func freqX(a *Analysis, r image.Rectangle, offsetHz float64) int {
 	fs := float64(a.SampleRateHz)
 	if fs <= 0 {
@@ -251,8 +233,8 @@ func freqX(a *Analysis, r image.Rectangle, offsetHz float64) int {
 	return r.Min.X + max(0, min(r.Dx()-1, int(t*float64(r.Dx())+0.5)))
 }
 
-// freqAxis draws frequency ticks under r, in absolute MHz around the
-// centre; with title it also names the axis and the centre.
+// freqAxis draws frequency ticks under r; with title it also names the
+// axis and the centre.
 func freqAxis(c *canvas, a *Analysis, r image.Rectangle, title bool) {
 	fs := float64(a.SampleRateHz)
 	if fs <= 0 {
@@ -283,14 +265,10 @@ func colourBar(c *canvas, sc colourScale) {
 	c.yTicks(r, sc.lo, sc.hi, niceStep(sc.hi-sc.lo, 8), levelY(r, sc.lo, sc.hi), true)
 }
 
-// levelY is the pixel row of a level on a scale from lo at r's bottom up
-// to hi at its top.
 func levelY(r image.Rectangle, lo, hi float64) func(float64) int {
 	return func(v float64) int { return r.Max.Y - 1 - int((v-lo)/(hi-lo)*float64(r.Dy()-1)+0.5) }
 }
 
-// yTicks marks the multiples of step from lo to hi, at rows yOf(v), with
-// a tick and the value left of r (right of it with right).
 func (c *canvas) yTicks(r image.Rectangle, lo, hi, step float64, yOf func(float64) int, right bool) {
 	x, tx, align := r.Min.X-6, r.Min.X-9, alignRight
 	if right {
@@ -303,8 +281,6 @@ func (c *canvas) yTicks(r image.Rectangle, lo, hi, step float64, yOf func(float6
 	}
 }
 
-// drawSpectrum plots the mean spectrum and, when there is a burst, the
-// mean spectrum during it.
 func drawSpectrum(c *canvas, a *Analysis, d Detection) {
 	r := lineRect
 	curves := [][]float64{a.Spectrum}
@@ -334,7 +310,6 @@ func drawSpectrum(c *canvas, a *Analysis, d Detection) {
 	c.frame(r.Inset(-1), ink)
 	freqAxis(c, a, r, true)
 
-	// Legend, top right inside the plot.
 	x, y := r.Max.X-12, r.Min.Y+18
 	names := []string{"mean spectrum, whole capture", "mean during the burst"}
 	for i := len(curves) - 1; i >= 0; i-- {
@@ -344,7 +319,6 @@ func drawSpectrum(c *canvas, a *Analysis, d Detection) {
 	}
 }
 
-// plotCurve draws one spectrum, taking the strongest bin per pixel column.
 func plotCurve(c *canvas, r image.Rectangle, s []float64, yOf func(float64) int, col color.RGBA) {
 	if len(s) == 0 {
 		return
@@ -359,13 +333,11 @@ func plotCurve(c *canvas, r image.Rectangle, s []float64, yOf func(float64) int,
 	}
 }
 
-// columnMax is the strongest of the bins of s in pixel column x of w.
 func columnMax(s []float64, x, w int) float64 {
 	b0 := x * len(s) / w
 	return slices.Max(s[b0:min(max((x+1)*len(s)/w, b0+1), len(s))])
 }
 
-// burstSpectrum averages (in power) the rows of the detected burst.
 func burstSpectrum(a *Analysis, d Detection) []float64 {
 	out := make([]float64, a.FFTSize)
 	var n int

@@ -12,32 +12,25 @@ import (
 	"github.com/hashicorp/go-multierror"
 )
 
-// SigMF names (https://sigmf.org): a recording is x.sigmf-data with its
-// metadata in x.sigmf-meta.
 const (
 	sigMFMetaExt  = ".sigmf-meta"
 	sigMFDatatype = "ci8" // the only datatype this package reads
 
-	// MaxSigMFMetaBytes bounds the metadata read beside a capture.
-	MaxSigMFMetaBytes = 1 << 20
+	MaxSigMFMetaBytes = 1 << 20 // bounds the metadata read beside a capture
 	maxSigMFHz        = 1e12
 )
 
-// SigMFMeta is what the quick-look needs from SigMF metadata. Absent
-// fields are zero.
+// SigMFMeta is what the quick-look needs from SigMF metadata.
 type SigMFMeta struct {
 	Datatype     string    // global.core:datatype
 	SampleRateHz int64     // global.core:sample_rate
 	FrequencyHz  int64     // captures[0].core:frequency
 	Start        time.Time // captures[0].core:datetime
-	// Simulated is global.rfhandoff:simulated: rfhandoff's HackRF
-	// simulator recorded it (PROTOCOL#simulator).
-	Simulated bool
+	Simulated    bool      // global.rfhandoff:simulated (PROTOCOL#simulator)
 }
 
 // SigMFMetaPaths are the metadata files that may describe the capture
-// file, in the order they are tried: x.sigmf-meta for x.sigmf-data (or any
-// x.ext), then file.sigmf-meta.
+// file, in the order they are tried.
 func SigMFMetaPaths(file string) []string {
 	base := strings.TrimSuffix(file, filepath.Ext(file))
 	paths := []string{base + sigMFMetaExt}
@@ -48,8 +41,8 @@ func SigMFMetaPaths(file string) []string {
 }
 
 // ParseSigMFMeta reads the fields the quick-look uses from SigMF metadata
-// JSON, reporting every invalid one at once. Unknown fields are ignored
-// (SigMF has many); a datatype other than ci8 is an error.
+// JSON, reporting every invalid one at once; a datatype other than ci8 is
+// an error.
 func ParseSigMFMeta(data []byte) (SigMFMeta, error) {
 	var m SigMFMeta
 	var top map[string]json.RawMessage
@@ -61,8 +54,6 @@ func ParseSigMFMeta(data []byte) (SigMFMeta, error) {
 		return m, fmt.Errorf("(file): not SigMF metadata: %s", err)
 	}
 	var errs *multierror.Error
-	// bad reports a problem with a field (e.g. "global.core:sample_rate"),
-	// showing its raw JSON shortened.
 	bad := func(field string, raw json.RawMessage, problem string) {
 		s := strings.TrimSpace(string(raw))
 		if len(s) > 40 {
@@ -70,8 +61,7 @@ func ParseSigMFMeta(data []byte) (SigMFMeta, error) {
 		}
 		errs = multierror.Append(errs, fmt.Errorf("%s = %s: %s", field, s, problem))
 	}
-	// read decodes obj[key], when present, into v, reporting problem when
-	// it is of another JSON type; ok says v holds it.
+	// read decodes obj[key] when present; ok says v holds it.
 	read := func(obj map[string]json.RawMessage, field, key string, v any, problem string) (raw json.RawMessage, ok bool) {
 		if raw, ok = obj[key]; ok && json.Unmarshal(raw, v) != nil {
 			bad(field+key, raw, problem)
@@ -79,8 +69,6 @@ func ParseSigMFMeta(data []byte) (SigMFMeta, error) {
 		}
 		return raw, ok
 	}
-	// hertz reads a SigMF frequency (a JSON number, possibly fractional)
-	// as whole hertz.
 	hertz := func(obj map[string]json.RawMessage, field, key string, zeroOK bool) int64 {
 		var v float64
 		raw, ok := read(obj, field, key, &v, "must be a number")

@@ -9,20 +9,16 @@ import (
 	"rfhandoff/ident"
 )
 
-// Client runs the HackRF tools through an exec.Runner (the audited,
-// allowlisted stack in production).
+// Client runs the HackRF tools through an exec.Runner.
 type Client struct {
 	R exec.Runner
 	// Timeout bounds hackrf_info and hackrf_clock (0: the runner's
 	// default); Transmit uses at least the transmission's length plus a margin.
 	Timeout time.Duration
-	// Serial, when set, selects the board for hackrf_clock (-d). hackrf_info
-	// takes no arguments and always lists every board.
-	Serial string
+	Serial  string // selects the board for hackrf_clock; hackrf_info lists all
 }
 
-// Info runs hackrf_info and parses its output. No board is an error
-// matching ErrNoDevice.
+// Info runs hackrf_info and parses its output.
 func (c *Client) Info(ctx context.Context) (Info, error) {
 	res, err := c.run(ctx, exec.Cmd{Tool: exec.HackRFInfo, Timeout: c.Timeout})
 	if err != nil {
@@ -33,7 +29,6 @@ func (c *Client) Info(ctx context.Context) (Info, error) {
 	return info, err
 }
 
-// Clock runs hackrf_clock -i and parses the CLKIN status.
 func (c *Client) Clock(ctx context.Context) (ClockStatus, error) {
 	args := []string{"-i"}
 	if c.Serial != "" {
@@ -50,8 +45,7 @@ func (c *Client) Clock(ctx context.Context) (ClockStatus, error) {
 }
 
 // run runs a short tool. A plain non-zero exit is not an error here: the
-// parsers know what each exit code means for each tool. Everything else
-// (refused, not installed, timed out, killed by a signal) is returned.
+// parsers know what each exit code means for each tool.
 func (c *Client) run(ctx context.Context, cmd exec.Cmd) (exec.Result, error) {
 	if c.R == nil {
 		return exec.Result{}, errors.New("hackrfcli: Client has no Runner")

@@ -25,13 +25,9 @@ const (
 	clockUsageHead   = "hackrf_clock - HackRF clock configuration utility"
 )
 
-// ParseClock reads hackrf_clock -i's stdout, stderr and exit code.
-//
-// hackrf_clock prints its answer and its "... failed:" lines on stdout; only
-// "An operation must be specified." and getopt's complaints go to stderr. A
-// usage text (exit 0 or 1) is a usage error; a not-found open failure
-// matches ErrNoDevice; firmware too old to report CLKIN (before 2022.09.1,
-// USB API 1.06) is a *FirmwareError wrapping the *callError.
+// ParseClock reads hackrf_clock -i's stdout, stderr and exit code. A usage
+// text (exit 0 or 1) is a usage error; firmware too old to report CLKIN is a
+// *FirmwareError.
 func ParseClock(stdout, stderr []byte, exitCode int) (ClockStatus, error) {
 	status := ClockUnknown
 	var (

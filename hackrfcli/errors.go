@@ -7,21 +7,18 @@ import (
 	"strconv"
 )
 
-// ErrNoDevice matches (errors.Is) every way the tools say no HackRF could be
-// found or opened by serial.
+// ErrNoDevice matches every way the tools say no HackRF could be found.
 var ErrNoDevice = errors.New("no HackRF found")
 
-// errBusy matches (errors.Is) a HackRF that another process holds.
+// errBusy matches a HackRF that another process holds.
 var errBusy = errors.New("HackRF busy")
 
 // libhackrf error codes the package gives meaning to.
 const (
-	codeNotFound = -5
-	codeBusy     = -6
-	codeLibUSB   = -1000
-	// codeUSBAPIVersion is HACKRF_ERROR_USB_API_VERSION: libhackrf
-	// refuses a call the board's firmware is too old for.
-	codeUSBAPIVersion = -1005
+	codeNotFound      = -5
+	codeBusy          = -6
+	codeLibUSB        = -1000
+	codeUSBAPIVersion = -1005 // the board's firmware is too old for the call
 )
 
 // callError is a "<call>() failed: <text> (<code>)" line printed by a tool.
@@ -36,8 +33,6 @@ func (e *callError) Error() string {
 	return fmt.Sprintf("%s: %s() failed: %s (%d)", e.Tool, e.Call, e.Text, e.Code)
 }
 
-// Is makes a not-found failure match ErrNoDevice and a claimed device match
-// errBusy.
 func (e *callError) Is(target error) bool {
 	switch target {
 	case ErrNoDevice:
@@ -48,12 +43,9 @@ func (e *callError) Is(target error) bool {
 	return false
 }
 
-// FirmwareError is a libhackrf call the board's firmware is too old for:
-// "<call>() failed: feature not supported by installed firmware (-1005)".
-// libhackrf compares the firmware's USB API version with what the call
-// needs (USB_API_REQUIRED) and refuses without asking the board. NeedAPI
-// and NeedRelease say what the call needs; both are "" for a call the
-// package does not know.
+// FirmwareError is a libhackrf call the board's firmware is too old for
+// (-1005). NeedAPI and NeedRelease are "" for a call the package does not
+// know.
 type FirmwareError struct {
 	Call        *callError
 	NeedAPI     string // firmware USB API version, e.g. "1.06"
@@ -70,17 +62,13 @@ func (e *FirmwareError) Error() string {
 func (e *FirmwareError) Unwrap() error { return e.Call }
 
 // firmwareNeeds is the USB API (and the first firmware release with it)
-// that libhackrf 2022.09.1 requires (its USB_API_REQUIRED checks) for the
-// calls of the tools rfhandoff runs. Firmware releases report API 1.02
-// (2018.01.1), 1.04 (2021.03.1) and 1.06 (2022.09.1).
+// that libhackrf 2022.09.1 requires for the calls rfhandoff's tools make.
 var firmwareNeeds = map[string][2]string{
 	"hackrf_get_clkin_status":  {"1.06", "2022.09.1"}, // hackrf_clock -i
 	"hackrf_get_m0_state":      {"1.06", "2022.09.1"}, // hackrf_transfer -B
 	"hackrf_set_clkout_enable": {"1.03", "2021.03.1"}, // hackrf_clock -o
 }
 
-// asFirmwareError turns a -1005 failure into a *FirmwareError and leaves
-// every other failure as it is.
 func asFirmwareError(ce *callError) error {
 	if ce.Code != codeUSBAPIVersion {
 		return ce
@@ -99,12 +87,10 @@ func (e *noDeviceError) Error() string {
 	return fmt.Sprintf("%s: No HackRF boards found. (exit status %d)", e.Tool, e.ExitCode)
 }
 
-// Is makes noDeviceError match ErrNoDevice.
 func (e *noDeviceError) Is(target error) bool { return target == ErrNoDevice }
 
 // usageError is a tool that printed its usage text instead of doing the
-// work, with the complaint printed beside it, if any. exitCode may well be
-// 0: getopt errors end hackrf_transfer and hackrf_clock with EXIT_SUCCESS.
+// work; exitCode may well be 0 (getopt errors end with EXIT_SUCCESS).
 func usageError(tool string, exitCode int, complaint string) error {
 	if complaint == "" {
 		complaint = "printed its usage text"
@@ -112,14 +98,12 @@ func usageError(tool string, exitCode int, complaint string) error {
 	return fmt.Errorf("%s: usage error (exit status %d): %s", tool, exitCode, complaint)
 }
 
-// outputError is output the parser could not make sense of.
 func outputError(tool string, exitCode int, reason string) error {
 	return fmt.Errorf("%s: unexpected output (exit status %d): %s", tool, exitCode, reason)
 }
 
 var callFailedRE = regexp.MustCompile(`^(\S+)\(\) failed: (.*) \((-?\d+)\)$`)
 
-// parseCallFailed reads a "<call>() failed: <text> (<code>)" line.
 func parseCallFailed(tool, line string) (*callError, bool) {
 	m := callFailedRE.FindStringSubmatch(line)
 	if m == nil {
@@ -132,7 +116,6 @@ func parseCallFailed(tool, line string) (*callError, bool) {
 	return &callError{Tool: tool, Call: m[1], Text: m[2], Code: code}, true
 }
 
-// callFailures is every "<call>() failed: <text> (<code>)" line of lines.
 func callFailures(tool string, lines []string) []*callError {
 	var out []*callError
 	for _, line := range lines {

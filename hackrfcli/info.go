@@ -14,18 +14,13 @@ type Info struct {
 	LibVersion  string // libhackrf release, e.g. 2022.09.1
 	LibABI      string // libhackrf ABI version in parentheses, e.g. 0.7
 	Boards      []Board
-	// Failures are "... failed:" lines the tool survived: an open failure
-	// with a USB error skips that board and the tool can still exit 0.
+	// Failures are "... failed:" lines the tool survived (it can still exit 0).
 	Failures []*callError
-	// Extra holds stdout lines outside any board block that the parser
-	// does not know, kept so newer tool versions do not break parsing.
-	Extra []string
-	// Simulated is SimulatorMarker seen: the answer came from rfhandoff's
-	// simulator, not from a HackRF.
-	Simulated bool
-	// Path is the executable that answered (Client.Info fills it from the
-	// runner; "" from ParseInfo).
-	Path string
+	// Extra holds unknown lines outside any board block, so newer tool
+	// versions do not break parsing.
+	Extra     []string
+	Simulated bool   // SimulatorMarker seen
+	Path      string // the executable that answered (set by Client.Info)
 }
 
 // Board is one "Found HackRF" block. Optional lines leave zero values or nil.
@@ -40,26 +35,18 @@ type Board struct {
 	HardwareRevision string // e.g. r8; "" when not reported (firmware API < 1.06)
 	// MadeByGSG is whether the tool says Great Scott Gadgets made the
 	// hardware; nil when it says nothing.
-	MadeByGSG *bool
-	// Platforms lists "Hardware supported by installed firmware:".
-	Platforms  []string
-	OperaCakes []int // addresses of attached Opera Cakes
-	// OtherDevicesOnBus counts other USB devices sharing the bus (tools
-	// v2026.01.1 and later); nil when not reported.
-	OtherDevicesOnBus *int
-	// Messages are the tool's "Error:", "Warning:" and self-test lines for
-	// this board, verbatim.
-	Messages []string
-	// Extra holds lines of this block the parser does not know.
-	Extra []string
+	MadeByGSG         *bool
+	Platforms         []string // "Hardware supported by installed firmware:"
+	OperaCakes        []int    // addresses of attached Opera Cakes
+	OtherDevicesOnBus *int     // v2026.01.1 and later; nil when not reported
+	Messages          []string // "Error:", "Warning:" and self-test lines, verbatim
+	Extra             []string // lines of this block the parser does not know
 }
 
-// Opened reports whether the tool could open the board and read its identity.
 func (b Board) Opened() bool { return b.BoardID >= 0 && b.FirmwareVersion != "" }
 
 // Find returns the first board whose serial ends with serial, the way
-// hackrf_transfer -d and hackrf_clock -d pick a device. An empty serial
-// picks the first board.
+// hackrf_transfer -d and hackrf_clock -d pick a device.
 func (in Info) Find(serial string) (Board, bool) {
 	for _, b := range in.Boards {
 		if strings.HasSuffix(b.Serial, serial) {
@@ -79,12 +66,8 @@ var (
 	otherBusRE   = regexp.MustCompile(`^There are (\d+) other devices on the same USB bus\.$`)
 )
 
-// ParseInfo reads hackrf_info's stdout, stderr and exit code.
-//
-// No device is exit 1 with "No HackRF boards found." on stdout and returns a
-// *noDeviceError (errors.Is ErrNoDevice). A failed library call returns its
-// *callError. Exit 0 must list at least one board. The Info parsed so far is
-// returned together with any error.
+// ParseInfo reads hackrf_info's stdout, stderr and exit code. The Info
+// parsed so far is returned together with any error.
 func ParseInfo(stdout, stderr []byte, exitCode int) (Info, error) {
 	var (
 		info     Info
@@ -130,8 +113,6 @@ func ParseInfo(stdout, stderr []byte, exitCode int) (Info, error) {
 	return info, infoError(info, noDevice, exitCode)
 }
 
-// parseBoardLine fills one line of a board block into b and notes whether
-// it opens the platform list or the self-test text.
 func parseBoardLine(b *Board, line string, inPlat, inSelf *bool) {
 	var m []string
 	match := func(re *regexp.Regexp) bool {
@@ -182,7 +163,6 @@ func parseBoardLine(b *Board, line string, inPlat, inSelf *bool) {
 	}
 }
 
-// infoError applies hackrf_info's exit code semantics to what was parsed.
 func infoError(info Info, noDevice bool, exitCode int) error {
 	switch {
 	case noDevice:

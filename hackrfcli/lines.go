@@ -6,8 +6,6 @@ import (
 	"sync"
 )
 
-// splitLines splits tool output into lines without their line endings. A
-// final line without a newline is kept; a trailing newline adds no empty line.
 func splitLines(b []byte) []string {
 	var out []string
 	for l := range strings.Lines(string(b)) {
@@ -20,8 +18,8 @@ func splitLines(b []byte) []string {
 // newline is handed on in pieces so a misbehaving tool cannot grow memory.
 const maxLine = 64 << 10
 
-// lineWriter is an io.Writer that calls fn once per complete line (without
-// its line ending). It is safe for concurrent use.
+// lineWriter is an io.Writer that calls fn once per complete line. It is
+// safe for concurrent use.
 type lineWriter struct {
 	mu  sync.Mutex
 	buf []byte
@@ -45,7 +43,6 @@ func (w *lineWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// Flush hands on a final line that had no newline.
 func (w *lineWriter) Flush() {
 	w.mu.Lock()
 	defer w.mu.Unlock()

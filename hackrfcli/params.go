@@ -33,9 +33,7 @@ type RxParams struct {
 	NumSamples   int64
 	Serial       string // optional: -d, a suffix of the board's serial
 	OutPath      string // absolute path of the ci8 capture file
-	// Trigger: -H, the first sample on the first rising edge at the
-	// trigger input after the board is armed (a PPS-scheduled capture).
-	Trigger bool
+	Trigger      bool   // -H: start on the trigger input's rising edge (PPS)
 }
 
 // TxParams is one bounded transmission: hackrf_transfer -t.
@@ -49,14 +47,12 @@ type TxParams struct {
 	Serial       string
 }
 
-// fieldError is one invalid parameter, named as <Type>.<Field>.
 func fieldError(field, value, reason string) error {
 	return fmt.Errorf("%s = %s: %s", field, value, reason)
 }
 
-// Validate checks every field against what the tool really supports and
-// reports every problem at once (a *multierror.Error, one error per field). The
-// tool itself would silently ignore out-of-range gains.
+// Validate reports every field the tool does not really support, at once;
+// the tool itself would silently ignore out-of-range gains.
 func (p RxParams) Validate() error {
 	v := validator{kind: "RxParams"}
 	v.tuning(p.FrequencyHz, p.SampleRateHz)
@@ -79,8 +75,6 @@ func (p TxParams) Validate() error {
 	return v.err.ErrorOrNil()
 }
 
-// argv is the hackrf_transfer arguments for a valid RxParams:
-// -r PATH -f F -s S -l L -g G -a 0|1 -n N -B [-d SERIAL] [-H].
 func (p RxParams) argv() []string {
 	args := []string{
 		"-r", p.OutPath,
@@ -101,8 +95,7 @@ func (p RxParams) argv() []string {
 	return args
 }
 
-// Argv is the hackrf_transfer arguments for a valid TxParams:
-// -t PATH -f F -s S -x G -a 0|1 -n N [-d SERIAL].
+// Argv is the hackrf_transfer arguments for a valid TxParams.
 func (p TxParams) Argv() []string {
 	args := []string{
 		"-t", p.IQPath,
@@ -118,7 +111,6 @@ func (p TxParams) Argv() []string {
 	return args
 }
 
-// duration is how long the samples take at the sample rate.
 func (p TxParams) duration() time.Duration {
 	if p.SampleRateHz <= 0 || p.NumSamples <= 0 {
 		return 0
@@ -126,7 +118,7 @@ func (p TxParams) duration() time.Duration {
 	return time.Duration(float64(p.NumSamples) / float64(p.SampleRateHz) * float64(time.Second))
 }
 
-// Bytes is the size of the finished capture file: two bytes (I, Q) a sample.
+// Bytes is the size of the finished capture file.
 func (p RxParams) Bytes() int64 { return 2 * p.NumSamples }
 
 type validator struct {
@@ -138,7 +130,6 @@ func (v *validator) bad(field, value, reason string) {
 	v.err = multierror.Append(v.err, fieldError(v.kind+"."+field, value, reason))
 }
 
-// tuning checks the frequency and the sample rate, bounded alike for RX and TX.
 func (v *validator) tuning(freq, rate int64) {
 	if freq < minFrequencyHz || freq > maxFrequencyHz {
 		v.bad("FrequencyHz", itoa(freq), "must be 1000000–6000000000 Hz (hackrf_transfer's supported range)")

@@ -22,21 +22,19 @@ type Receive struct {
 
 // ReceiveResult is how a receive ended.
 type ReceiveResult struct {
-	Pid      int
-	Argv     []string // as executed, argv[0] the resolved tool path
-	ExitCode int      // -1 when ended by a signal
-	Signal   string   // the signal that ended the process, if any
-	Duration time.Duration
-	Stats    TransferStats
-	// StderrTail is the last few KiB of stderr, for error reports.
-	StderrTail []byte
+	Pid        int
+	Argv       []string // as executed, argv[0] the resolved tool path
+	ExitCode   int      // -1 when ended by a signal
+	Signal     string   // the signal that ended the process, if any
+	Duration   time.Duration
+	Stats      TransferStats
+	StderrTail []byte // the last few KiB of stderr, for error reports
 }
 
 // StartReceive validates p, then starts hackrf_transfer -r in the
-// background. Every stderr line is parsed as it arrives, folded into the
-// running TransferStats and, when onLine is not nil, handed to onLine (from
-// the runner's output goroutine: keep it short). Cancelling ctx interrupts
-// the tool the way the runner does (SIGINT first).
+// background. Every stderr line is folded into the running TransferStats
+// and handed to onLine, if not nil, from the runner's output goroutine:
+// keep it short.
 func (c *Client) StartReceive(ctx context.Context, p RxParams, onLine func(TransferEvent)) (*Receive, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
@@ -61,23 +59,19 @@ func (c *Client) StartReceive(ctx context.Context, p RxParams, onLine func(Trans
 	return r, nil
 }
 
-// Pid is the tool's process ID.
 func (r *Receive) Pid() int { return r.proc.Pid() }
 
 // Interrupt sends SIGINT, which hackrf_transfer answers with its clean end
 // ("Caught signal 2", "Exiting...", exit 0).
 func (r *Receive) Interrupt() error { return r.proc.Interrupt() }
 
-// Stats is a snapshot of what the tool reported so far.
 func (r *Receive) Stats() TransferStats {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.stats.clone()
 }
 
-// Wait waits for the tool to end. The result is filled in every case. The
-// error is the runner's (*exec.ExitError for exit 1, e.g. a stall), or a
-// usage error when the tool exited 0 without ever streaming.
+// Wait waits for the tool to end; the result is filled in every case.
 func (r *Receive) Wait() (ReceiveResult, error) {
 	res, err := r.proc.Wait()
 	r.lw.Flush()
@@ -94,7 +88,7 @@ func (r *Receive) Wait() (ReceiveResult, error) {
 }
 
 // endError is the runner's error, if any, or catches the exit-0 quirk:
-// getopt errors print the usage and exit 0 without streaming anything.
+// getopt errors print the usage and exit 0.
 func endError(err error, s TransferStats, exitCode int) error {
 	if err != nil || exitCode != 0 || s.Finished {
 		return err

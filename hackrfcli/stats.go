@@ -10,63 +10,47 @@ import (
 type ExitReason string
 
 const (
-	// ExitNone: no end of run seen (still running, killed, or a usage text).
-	ExitNone ExitReason = ""
-	// ExitFinished: the tool stopped by itself ("Exiting..." without a
-	// signal): -n reached, the TX file ended, or a write failed.
-	ExitFinished ExitReason = "finished"
-	// ExitSignal: "Caught signal N", then the normal end (exit 0).
-	ExitSignal ExitReason = "signal"
-	// ExitStall: "Couldn't transfer any bytes for one second." (exit 1).
-	ExitStall ExitReason = "stall"
-	// ExitStreaming: "Exiting... hackrf_is_streaming() result: ..." without
-	// a stall line (older tools whose loop also watched the stream state).
-	ExitStreaming ExitReason = "streaming"
-	// ExitError: the tool refused or failed before streaming (argument
-	// error, open failure, "Failed to open file").
-	ExitError ExitReason = "error"
+	ExitNone      ExitReason = ""          // no end of run seen
+	ExitFinished  ExitReason = "finished"  // stopped by itself ("Exiting..." without a signal)
+	ExitSignal    ExitReason = "signal"    // "Caught signal N", then the normal end
+	ExitStall     ExitReason = "stall"     // "Couldn't transfer any bytes for one second."
+	ExitStreaming ExitReason = "streaming" // a hackrf_is_streaming() result without a stall (older tools)
+	ExitError     ExitReason = "error"     // refused or failed before streaming
 )
 
-// TransferStats accumulates what one hackrf_transfer run reported. Feed it
-// every stderr line's event with add; pointer fields stay nil until the tool
-// reports them, because a missing counter is not a zero counter.
+// TransferStats accumulates what one hackrf_transfer run reported. Pointer
+// fields stay nil until the tool reports them, because a missing counter is
+// not a zero counter.
 type TransferStats struct {
 	ProgressLines int
-	// Megabytes sums the progress lines (decimal MB, whole USB blocks, so
-	// it can exceed the file size at the end of a -n run).
+	// Megabytes sums the progress lines (whole USB blocks, so it can exceed
+	// the file size at the end of a -n run).
 	Megabytes float64
 	LastPower float64 // dBFS of the last progress line that had one
-	// Overruns and LongestOverrun come from -B's final "Transfer
-	// statistics" ("%u overruns, longest %u bytes"); Underruns likewise
-	// for TX. Nil when the tool did not print them.
+	// Overruns and the rest come from -B's final "Transfer statistics".
 	Overruns        *int64
 	LongestOverrun  *int64
 	Underruns       *int64
 	LongestUnderrun *int64
-	M0Bytes         *int64 // "%lu bytes transferred by M0"
+	M0Bytes         *int64
 	M4Bytes         *int64
-	// DroppedFrames sums "dropped frames: [%d]" lines (-S); nil when none.
-	DroppedFrames *int64
-	Stalled       bool
-	Signal        int    // the number in "Caught signal N"; 0 when none
-	Streaming     string // the hackrf_is_streaming() result text, if printed
-	Elapsed       time.Duration
-	// Started is "Stop with Ctrl-C" seen; Finished is the final "exit".
-	Started  bool
-	Finished bool
-	// Simulated is SimulatorMarker seen: rfhandoff's simulator ran, not
-	// a HackRF.
-	Simulated bool
-	Failures  []*callError // every "... failed:" line, in order
-	Errors    []string     // fatal complaints (argument errors, file errors)
-	Warnings  []string
-	Reason    ExitReason
+	DroppedFrames   *int64 // sums "dropped frames: [%d]" lines (-S)
+	Stalled         bool
+	Signal          int    // the number in "Caught signal N"; 0 when none
+	Streaming       string // the hackrf_is_streaming() result text, if printed
+	Elapsed         time.Duration
+	Started         bool         // "Stop with Ctrl-C" seen
+	Finished        bool         // the final "exit" seen
+	Simulated       bool         // SimulatorMarker seen
+	Failures        []*callError // every "... failed:" line, in order
+	Errors          []string     // fatal complaints (argument errors, file errors)
+	Warnings        []string
+	Reason          ExitReason
 
 	exiting     bool // "Exiting..." (do_exit) seen
 	failedEarly bool // a failure before "Stop with Ctrl-C"
 }
 
-// add folds one event into the totals.
 func (s *TransferStats) add(ev TransferEvent) {
 	switch ev.Kind {
 	case EventProgress:
@@ -127,7 +111,6 @@ func (s *TransferStats) add(ev TransferEvent) {
 	s.Reason = s.reason()
 }
 
-// AddLine parses and folds one stderr line, returning its event.
 func (s *TransferStats) AddLine(line string) TransferEvent {
 	ev := parseTransferLine(line)
 	s.add(ev)
@@ -150,7 +133,6 @@ func (s *TransferStats) reason() ExitReason {
 	return ExitNone
 }
 
-// clone copies the stats so a snapshot shares nothing mutable.
 func (s TransferStats) clone() TransferStats {
 	s.Failures = slices.Clone(s.Failures)
 	s.Errors = slices.Clone(s.Errors)

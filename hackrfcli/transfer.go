@@ -37,8 +37,7 @@ const (
 	EventSimulated                        // SimulatorMarker: rfhandoff's simulator, not a HackRF
 )
 
-// TransferEvent is one parsed stderr line. Which fields are set depends on
-// Kind (see the EventKind constants).
+// TransferEvent is one parsed stderr line; Kind says which fields are set.
 type TransferEvent struct {
 	Kind     EventKind
 	Line     string // the line as given
@@ -54,28 +53,21 @@ type TransferEvent struct {
 	Failure  *callError
 }
 
-// Progress is the per-second line. Both versions are read:
-//
-//	3.9 MiB / 1.000 sec =  3.9 MiB/second, average power -38.2 dBfs   (2022.09.1 .. v2024.02.1)
-//	3.9 MB / 1.000 sec =  3.9 MB/second, average power -38.2 dBfs     (v2026.01.1 and later)
-//
-// The amount is decimal megabytes in both, whatever the label says.
+// Progress is the per-second line, "MiB" (to v2024.02.1) or "MB" (later);
+// the amount is decimal megabytes in both, whatever the label says.
 type Progress struct {
 	Megabytes float64 // bytes in the interval / 1e6
 	Seconds   float64 // length of the interval
 	Rate      float64 // MB per second
 	Unit      string  // "MiB" or "MB", as printed
-	// Power is the average power in dBFS; -Inf for all-zero data and NaN
-	// for an empty interval (printed "-inf" / "-nan"). HasPower is false for
-	// tools too old to print it.
+	// Power is the average power in dBFS (-Inf or NaN as printed); HasPower
+	// is false for tools too old to print it.
 	Power    float64
 	HasPower bool
-	// Buffer is the -B suffix, nil without -B.
-	Buffer *BufferStats
+	Buffer   *BufferStats // the -B suffix, nil without -B
 }
 
-// BufferStats is the -B suffix of a progress line:
-// ", 16384 bytes free in buffer, 0 overruns, longest 0 bytes".
+// BufferStats is the -B suffix of a progress line.
 type BufferStats struct {
 	Bytes      int64
 	State      string // "free" (RX) or "filled" (TX)
@@ -102,16 +94,14 @@ var (
 	droppedRE    = regexp.MustCompile(`^dropped frames: \[(-?\d+)\]$`)
 )
 
-// errorPrefixes start the complaints that end a run before streaming.
 var errorPrefixes = []string{
 	"argument error: ", "specify one of: ", "specify only one of: ",
 	"specify a path to a file", "Failed to open file: ", "setvbuf() failed: ",
 	"unknown argument ", "Could not read input file.",
 }
 
-// parseTransferLine classifies one line of hackrf_transfer's stderr. It
-// never fails: a line it does not know is EventUnknown, and so is a line
-// of a known shape whose number does not fit its field.
+// parseTransferLine classifies one line of hackrf_transfer's stderr; a line
+// it does not know, or whose number does not fit, is EventUnknown.
 func parseTransferLine(line string) TransferEvent {
 	line = strings.TrimSuffix(line, "\r")
 	ev := TransferEvent{Kind: EventUnknown, Line: line}
@@ -144,8 +134,7 @@ func parseTransferLine(line string) TransferEvent {
 	case strings.HasPrefix(line, "warning: "):
 		ev.Kind = EventWarning
 		ev.Detail = strings.TrimPrefix(line, "warning: ")
-	// getopt: "hackrf_transfer: invalid option -- 'Z'" (the program name
-	// is whatever argv[0] was).
+	// getopt's complaints start with whatever argv[0] was.
 	case slices.ContainsFunc(errorPrefixes, func(p string) bool { return strings.HasPrefix(line, p) }),
 		strings.Contains(line, ": invalid option -- "), strings.Contains(line, ": option requires an argument -- "):
 		ev.Kind = EventError
@@ -212,8 +201,7 @@ func parseProgress(m []string) (Progress, bool) {
 	return p, err1 == nil && err2 == nil && err3 == nil && err4 == nil && err5 == nil
 }
 
-// parseCFloat reads a number printed by C's %f. ParseFloat knows its "inf",
-// "-inf" and "nan"; "-nan" (and a number too big) fails and is NaN too.
+// parseCFloat reads a number printed by C's %f; "-nan" is NaN too.
 func parseCFloat(s string) float64 {
 	if f, err := strconv.ParseFloat(s, 64); err == nil {
 		return f

@@ -24,8 +24,6 @@ type TransmitResult struct {
 
 // Transmit validates p and runs a bounded hackrf_transfer -t to its end.
 // The runner must have been built for the TX role; the RX role refuses -t.
-// The error is the runner's (*exec.ExitError, a timeout, ...) or a
-// usage error for the exit-0 usage quirk.
 func (c *Client) Transmit(ctx context.Context, p TxParams) (TransmitResult, error) {
 	if err := p.Validate(); err != nil {
 		return TransmitResult{}, err

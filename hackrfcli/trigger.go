@@ -7,20 +7,15 @@ import (
 	"strings"
 )
 
-// The board IDs hackrf_info prints (libhackrf's hackrf_board_id).
 const (
 	boardHackRFOneOG = 2 // HackRF One before r9
 	boardHackRFPro   = 5 // "Praline"
 )
 
 // IgnoresTrigger names the firmware known to stream at once under -H
-// instead of waiting for the trigger input's edge, with the issue that
-// reports it and what to do; "" for any other. A board it names cannot
-// start on a shared edge, so a PPS-scheduled capture is refused before it
-// arms (capture's check after arming catches firmware not known here):
-//   - HackRF One before r9 on 2023.01.1 (greatscottgadgets/hackrf#1292,
-//     fixed in 2024.02.1; r9 boards were not affected);
-//   - HackRF Pro on releases up to 2026.01.3 (#1802).
+// instead of waiting for the trigger edge; "" for any other. Such a board
+// cannot start on a shared edge, so a PPS-scheduled capture is refused
+// before it arms.
 func (b Board) IgnoresTrigger() string {
 	v, ok := releaseOf(b.FirmwareVersion)
 	if !ok {
@@ -37,8 +32,7 @@ func (b Board) IgnoresTrigger() string {
 	return ""
 }
 
-// releaseOf reads a release version, "2024.02.1" (a leading "v" allowed);
-// a git build ("git-1925e590") is not a release.
+// releaseOf reads a release version; a git build is not a release.
 func releaseOf(s string) ([3]int, bool) {
 	var v [3]int
 	parts := strings.Split(strings.TrimPrefix(s, "v"), ".")

@@ -15,79 +15,60 @@ import (
 	"rfhandoff/strictjson"
 )
 
-// ScheduledSchemaVersion is the schema_version of a scheduled task's result
-// (one with START_AT): the keys of version 1, or of a node result, plus
+// ScheduledSchemaVersion is the schema_version of a scheduled task's result:
 // alignment last (PROTOCOL#result).
 const ScheduledSchemaVersion = 3
 
 // SyncMode is alignment.sync_mode, the task's SYNC_MODE.
 type SyncMode string
 
-// The sync modes, and AnySync for Options.
 const (
 	SyncHostClock SyncMode = "HOST_CLOCK"
 	SyncPPS       SyncMode = "PPS"
 	// AnySync, as Options.SyncMode, accepts results with and without
-	// alignment, each by its own rules: for readers that do not know the
-	// task (recovery, look-ups, result validate).
+	// alignment: for readers that do not know the task.
 	AnySync SyncMode = "*"
 )
 
 // Trigger is alignment.trigger: whether the board waited for the edge.
 type Trigger string
 
-// Values of alignment.trigger.
 const (
 	TriggerHonoured Trigger = "HONOURED" // PPS: data began at an edge
 	TriggerIgnored  Trigger = "IGNORED"  // PPS: data began at arming (firmware ignoring -H)
 	TriggerNotUsed  Trigger = "NOT_USED" // HOST_CLOCK
 )
 
-// Limits of alignment's texts.
 const (
 	MaxAlignTextRunes = 200 // bound_basis and each reason
 	MaxAlignReasons   = 8
 )
 
 // Alignment is a scheduled result's alignment object: how well this node's
-// first sample is placed in time (PROTOCOL#result). Encode writes its keys
-// in field order; every key is always present.
+// first sample is placed in time (PROTOCOL#result).
 type Alignment struct {
-	SyncMode SyncMode
-	// StartAt is the task's START_AT, a whole second.
-	StartAt time.Time
-	// FirstSampleAt is the first sample's time as this node estimates it,
-	// written in UTC with nine fractional digits.
-	FirstSampleAt time.Time
-	// EdgeAt is the trigger edge the node identified (PPS, a whole
-	// second); nil for HOST_CLOCK, or when no edge was identified.
-	EdgeAt  *time.Time
-	Trigger Trigger
+	SyncMode      SyncMode
+	StartAt       time.Time  // the task's START_AT, a whole second
+	FirstSampleAt time.Time  // as this node estimates it
+	EdgeAt        *time.Time // the PPS edge identified; nil for HOST_CLOCK or none
+	Trigger       Trigger
 	// Bound is bound_s: the bound of |FirstSampleAt − the first sample's
-	// true time|, whole nanoseconds, written as seconds with nine
-	// fractional digits.
-	Bound time.Duration
-	// BoundBasis says what Bound adds up (1–200 printable characters).
-	BoundBasis string
-	// Overruns so far; any voids alignment.
-	Overruns int64
-	Aligned  bool
-	// Reasons why not aligned: empty iff Aligned, at most 8, each 1–200
-	// printable characters.
-	Reasons []string
+	// true time|.
+	Bound      time.Duration
+	BoundBasis string // what Bound adds up
+	Overruns   int64  // so far; any voids alignment
+	Aligned    bool
+	Reasons    []string // why not aligned: empty iff Aligned
 }
 
-// keyAlignment is the scheduled result's one key.
 const keyAlignment = "alignment"
 
 // laterKeys are the keys after the table's: a node result's, then
 // alignment; the decoder checks them by their own rules.
 var laterKeys = []string{"node", "sigmf_meta_sha512", keyAlignment}
 
-// alignKey names a key inside alignment in a problem.
 func alignKey(k string) string { return keyAlignment + "." + k }
 
-// Layouts of alignment's times (UTC, Z).
 const (
 	layoutSecond = "2006-01-02T15:04:05Z"
 	layoutNano   = "2006-01-02T15:04:05.000000000Z"
@@ -98,13 +79,11 @@ var (
 	secondsRE = regexp.MustCompile(`^(0|[1-9][0-9]{0,8})(\.[0-9]{1,9})?$`)
 )
 
-// FormatNano writes t in UTC with exactly nine fractional digits, as
-// first_sample_at is written (and SigMF's core:datetime of a scheduled
-// capture).
+// FormatNano writes t as first_sample_at is written (and SigMF's
+// core:datetime of a scheduled capture).
 func FormatNano(t time.Time) string { return t.UTC().Format(layoutNano) }
 
-// FormatSeconds writes d ≥ 0 as seconds with nine fractional digits, as
-// bound_s is written (a plain decimal, never an exponent).
+// FormatSeconds writes d ≥ 0 as bound_s is written (never an exponent).
 func FormatSeconds(d time.Duration) string {
 	return fmt.Sprintf("%d.%09d", d/time.Second, d%time.Second)
 }
@@ -134,9 +113,7 @@ func (a Alignment) MarshalJSON() ([]byte, error) {
 		json.Number(FormatSeconds(a.Bound)), a.BoundBasis, a.Overruns, a.Aligned, reasons}, "")
 }
 
-// encodable refuses what the writer would lose or Decode could not tell:
-// a time the layouts cut (a start or edge off the whole second) or a
-// negative bound.
+// encodable refuses what the writer would lose or Decode could not tell.
 func (a *Alignment) encodable() error {
 	var p problems
 	if a.StartAt.Nanosecond() != 0 {
@@ -151,7 +128,6 @@ func (a *Alignment) encodable() error {
 	return p.err()
 }
 
-// alignFields is the alignment object's table, in its order.
 var alignFields = []strictjson.Field[Alignment]{
 	{Key: "sync_mode", Check: func(a *Alignment, v value) string {
 		return enum(SyncHostClock, SyncPPS)(v, &a.SyncMode)
@@ -197,8 +173,6 @@ var alignFields = []strictjson.Field[Alignment]{
 	}},
 }
 
-// wholeSecond accepts a whole UTC second as START_AT is written
-// (captureplan.WholeSecond).
 func wholeSecond(v value, dst *time.Time) string {
 	const what = "a whole UTC second (e.g. 2026-01-02T15:04:05Z)"
 	s, why := strictjson.Str(v, what)
@@ -213,8 +187,7 @@ func wholeSecond(v value, dst *time.Time) string {
 	return ""
 }
 
-// seconds accepts a plain decimal ≥ 0 with at most nine fractional digits
-// (whole nanoseconds, so the value is exact) below 10^9 s.
+// seconds accepts whole nanoseconds only, so the value is exact.
 func seconds(v value, dst *time.Duration) string {
 	const what = "a plain decimal number of seconds, 0 ≤ s < 10^9, with at most 9 fractional digits (e.g. 0.001302000)"
 	if v.Kind != strictjson.Number || !secondsRE.MatchString(v.Text) {
@@ -227,8 +200,8 @@ func seconds(v value, dst *time.Duration) string {
 	return ""
 }
 
-// printable accepts a string of 1–200 characters none of which
-// hiddentext.Hidden (PROTOCOL#hidden-text).
+// printable accepts 1–200 characters, none hiddentext.Hidden
+// (PROTOCOL#hidden-text).
 func printable(v value, dst *string) string {
 	s, why := strictjson.Str(v, "a string")
 	if why != "" {
@@ -247,14 +220,10 @@ func printable(v value, dst *string) string {
 	return ""
 }
 
-// scheduled reports whether opts names a schedule: only a result with
-// alignment is then acceptable (both with AnySync).
 func (o Options) scheduled() bool { return o.SyncMode != "" || !o.StartAt.IsZero() }
 
 // checkAlignment applies PROTOCOL#result's rules for a scheduled task's
-// result: schema_version 3 has alignment, the others have none, as opts
-// says; alignment holds together and is the task's schedule. Nothing is
-// said when schema_version itself is unusable.
+// result. Nothing is said when schema_version itself is unusable.
 func checkAlignment(m members, r *Result, good map[string]bool, opts Options, p *problems) {
 	if !good["schema_version"] {
 		return
@@ -302,7 +271,6 @@ func checkAlignment(m members, r *Result, good map[string]bool, opts Options, p 
 	}
 }
 
-// checkAligned applies the rules across alignment's keys to those in good.
 func checkAligned(a *Alignment, good map[string]bool, p *problems) {
 	all := func(keys ...string) bool { return !slices.ContainsFunc(keys, func(k string) bool { return !good[k] }) }
 	if all("sync_mode", "edge_at") && a.SyncMode == SyncHostClock && a.EdgeAt != nil {

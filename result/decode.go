@@ -16,28 +16,20 @@ import (
 
 // Options tunes Decode.
 type Options struct {
-	// MaxBytes tightens the 64 KiB limit; zero, negative or larger values
-	// mean MaxBytes (the protocol's limit can't be loosened).
+	// MaxBytes tightens the 64 KiB limit; it can't loosen it.
 	MaxBytes int64
-	// TaskID, when set, is the ID task_id must equal (the current task).
-	TaskID string
+	TaskID   string // when set, task_id must equal it
 	// PlannedDurationS, when positive, is the value planned_duration_s must
-	// equal: the task's CAPTURE_DURATION_S (PlannedByTask), else the
-	// policy's planned duration, which both READY and COMPLETE carry.
+	// equal: the task's CAPTURE_DURATION_S (PlannedByTask), else the policy's.
 	PlannedDurationS int64
 	PlannedByTask    bool
-	// Node says which results are acceptable (PROTOCOL#several-nodes): "" only a
-	// single-node result (schema_version 1), what every reader that does
-	// not know about nodes gets; AnyNode either version; a node name only
-	// a node result (schema_version 2) from that node.
+	// Node says which results are acceptable (PROTOCOL#several-nodes): ""
+	// only a single-node result; AnyNode either; a node name only a node
+	// result from that node.
 	Node string
 	// SyncMode and StartAt say which results are acceptable by alignment
-	// (PROTOCOL#result): SyncMode "" and StartAt zero only a result without
-	// alignment (the task has no START_AT), what every reader that does
-	// not know about schedules gets; SyncMode AnySync either; otherwise
-	// (the task's START_AT and SYNC_MODE) only a scheduled result
-	// (schema_version 3) whose alignment has this sync_mode (when set)
-	// and this start_at (when set).
+	// (PROTOCOL#result): zero only a result without alignment; SyncMode
+	// AnySync either; otherwise only a scheduled result with these values.
 	SyncMode SyncMode
 	StartAt  time.Time
 }
@@ -54,17 +46,15 @@ func (o Options) limit() int64 {
 
 var bom = []byte("\xEF\xBB\xBF")
 
-// Decode parses data strictly as one RX_RESULT.json. It returns every
-// violation at once as an *invalidError; the document-level problems (size,
-// encoding, syntax) stop it early because nothing after them is reliable.
-// A node result's own keys are DecodeNode's.
+// Decode parses data strictly as one RX_RESULT.json, returning every
+// violation at once; document-level problems stop it early because nothing
+// after them is reliable.
 func Decode(data []byte, opts Options) (*Result, error) {
 	r, _, err := DecodeNode(data, opts)
 	return r, err
 }
 
-// DecodeNode is Decode returning a node result's NodeFields too (the zero
-// NodeFields for a single-node result).
+// DecodeNode is Decode returning a node result's NodeFields too.
 func DecodeNode(data []byte, opts Options) (*Result, NodeFields, error) {
 	var p problems
 	var m members
@@ -104,7 +94,6 @@ func DecodeNode(data []byte, opts Options) (*Result, NodeFields, error) {
 	return r, nf, nil
 }
 
-// fields adds what strictjson.Fields found, each key after prefix.
 func (p *problems) fields(prefix string, fps []strictjson.Problem) {
 	for _, fp := range fps {
 		switch fp.Kind {
@@ -131,10 +120,8 @@ func firstInvalidUTF8(data []byte) int {
 	return len(data)
 }
 
-// ReadFile reads (localfile.ReadRegular: a regular file, never read past the
-// size limit) and decodes a result file. It returns
-// the exact bytes read, which are what a digest must cover. An invalid
-// result is an *invalidError whose Source is path.
+// ReadFile reads and decodes a result file, returning the exact bytes read,
+// which are what a digest must cover.
 func ReadFile(path string, opts Options) (*Result, []byte, error) {
 	limit := opts.limit()
 	data, err := localfile.ReadRegular(path, limit)
@@ -154,8 +141,8 @@ func ReadFile(path string, opts Options) (*Result, []byte, error) {
 	return r, data, err
 }
 
-// SHA256 is the lowercase hex SHA-256 of data: the digest the TX side keys
-// a result by (always of the exact bytes, never of a re-encoding).
+// SHA256 is the digest the TX side keys a result by (of the exact bytes,
+// never of a re-encoding).
 func SHA256(data []byte) string {
 	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:])

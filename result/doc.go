@@ -4,10 +4,6 @@
 // trailing data), the READY/COMPLETE rules, a canonical encoder, the
 // Markdown rendering, and a JSON Schema for tools outside Go.
 //
-// What it offers: Decode and ReadFile (strict, every problem at once), Encode
-// (canonical), RenderMarkdown, SHA256 and PeekTaskIDs (lenient, for old
-// versions); rx_result.schema.json is the JSON Schema. A scheduled task's
-// result (schema_version 3) carries an Alignment, bound to the task's
-// START_AT and SYNC_MODE by Options; FormatNano and FormatSeconds write its
-// times for the SigMF files too.
+// A scheduled task's result (schema_version 3) carries an Alignment, bound
+// to the task's START_AT and SYNC_MODE by Options.
 package result

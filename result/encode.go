@@ -7,21 +7,16 @@ import (
 	"time"
 )
 
-// Encode writes r as canonical RX_RESULT.json: keys in the PROTOCOL#result table's
-// order, two-space indent, a trailing newline; a scheduled result is
-// version 3 with alignment last. It refuses (with the same *invalidError
-// Decode would give) a result that Decode would reject, so nothing invalid
-// is ever written.
+// Encode writes r as canonical RX_RESULT.json, keys in the PROTOCOL#result
+// table's order. It refuses a result that Decode would reject, so nothing
+// invalid is ever written.
 func Encode(r *Result) ([]byte, error) { return encode("Encode", r, nil) }
 
-// EncodeNode writes a node result: Encode's canonical form with
-// NodeFields after rf_tx and schema_version NodeSchemaVersion (a
-// scheduled one: ScheduledSchemaVersion, alignment last). Like Encode
-// it refuses what DecodeNode would reject.
+// EncodeNode writes a node result: Encode's form with NodeFields after rf_tx.
 func EncodeNode(r *Result, n NodeFields) ([]byte, error) { return encode("EncodeNode", r, &n) }
 
-// encode writes r (with n's keys after rf_tx unless n is nil) and checks
-// the bytes with Decode under the options that accept what it wrote.
+// encode checks the bytes with Decode under the options that accept what
+// it wrote.
 func encode(fn string, r *Result, n *NodeFields) ([]byte, error) {
 	if r == nil {
 		return nil, fmt.Errorf("result: %s of a nil *Result", fn)
@@ -37,9 +32,7 @@ func encode(fn string, r *Result, n *NodeFields) ([]byte, error) {
 		}
 		c.SchemaVersion, opts.SyncMode = ScheduledSchemaVersion, AnySync
 	}
-	// The struct's field order and tags are the table (checked by a test);
-	// time.Time writes RFC 3339 with its offset; a nil *NodeFields or
-	// Alignment writes nothing.
+	// The struct's field order and tags are the table (checked by a test).
 	out, err := jsonText(struct {
 		Result
 		*NodeFields
@@ -55,7 +48,6 @@ func encode(fn string, r *Result, n *NodeFields) ([]byte, error) {
 	return out, nil
 }
 
-// canonical moves c's times to offsets RFC 3339 can write.
 func canonical(c Result) Result {
 	c.PublishedAt = minuteOffset(c.PublishedAt)
 	c.CaptureStartedAt = minuteOffset(c.CaptureStartedAt)
@@ -65,8 +57,6 @@ func canonical(c Result) Result {
 	return c
 }
 
-// jsonText is v as JSON without HTML escapes or the encoder's newline,
-// indented by indent ("" writes it compact).
 func jsonText(v any, indent string) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -76,9 +66,8 @@ func jsonText(v any, indent string) ([]byte, error) {
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), err
 }
 
-// minuteOffset moves t to UTC when its zone's offset has seconds (old
-// local-mean-time zones): RFC 3339 writes only hh:mm, and the instant
-// would silently shift.
+// minuteOffset moves t to UTC when its zone's offset has seconds: RFC 3339
+// writes only hh:mm, and the instant would silently shift.
 func minuteOffset(t time.Time) time.Time {
 	if _, off := t.Zone(); off%60 != 0 {
 		return t.UTC()

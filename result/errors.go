@@ -6,20 +6,17 @@ import (
 	"strings"
 )
 
-// fieldError is one violation. Key is the JSON key it concerns exactly as
-// written in the file (so an unknown "Task_ID" is reported as such), or ""
-// for a problem with the document as a whole (size, encoding, syntax).
+// fieldError is one violation. Key is the JSON key exactly as written, or
+// "" for a problem with the document as a whole.
 type fieldError struct {
 	Key    string
 	Rule   Rule
 	Reason string
 }
 
-// Rule classifies a violation, so callers and tests can tell them apart
-// without reading the message.
+// Rule classifies a violation.
 type Rule string
 
-// The kinds of violation.
 const (
 	ruleSize       Rule = "size"        // over the byte limit
 	ruleEncoding   Rule = "encoding"    // not UTF-8, or a byte-order mark
@@ -44,11 +41,9 @@ func (e *fieldError) Error() string {
 	return strconv.Quote(e.Key) + ": " + e.Reason
 }
 
-// invalidError reports every violation found in one result. Use
-// errors.As to recognise it, or to reach one *fieldError.
+// invalidError reports every violation found in one result.
 type invalidError struct {
-	// Source names the file when known (ReadFile sets it).
-	Source string
+	Source string // the file, when known
 	// Errs holds the violations, documents problems first, then keys in
 	// the PROTOCOL#result table's order.
 	Errs problems
@@ -60,7 +55,6 @@ func (e *invalidError) Error() string {
 		src = "RX_RESULT.json"
 	}
 	if len(e.Errs) == 1 && e.Errs[0].Key == "" {
-		// Document problems read as a sentence about the file.
 		return src + " " + e.Errs[0].Reason
 	}
 	if len(e.Errs) == 1 {
@@ -75,7 +69,6 @@ func (e *invalidError) Error() string {
 	return b.String()
 }
 
-// Unwrap lets errors.As reach the individual *fieldError values.
 func (e *invalidError) Unwrap() []error {
 	out := make([]error, len(e.Errs))
 	for i, fe := range e.Errs {
@@ -84,7 +77,6 @@ func (e *invalidError) Unwrap() []error {
 	return out
 }
 
-// problems collects violations in order.
 type problems []*fieldError
 
 func (p *problems) add(key string, rule Rule, format string, args ...any) {

@@ -14,7 +14,7 @@ import (
 // keySimulated is the one optional key (PROTOCOL#result, PROTOCOL#simulator).
 const keySimulated = "simulated"
 
-// fields is the PROTOCOL#result table, in its order.
+// fields is the PROTOCOL#result table.
 var fields = []strictjson.Field[Result]{
 	{Key: "schema_version", Check: func(r *Result, v value) string {
 		n, why := strictjson.Int(v)
@@ -100,7 +100,6 @@ var fields = []strictjson.Field[Result]{
 	}},
 }
 
-// atLeast accepts an integer ≥ lo, else says it must be what.
 func atLeast(lo int64, what string) func(v value, dst *int64) string {
 	return func(v value, dst *int64) string {
 		n, why := strictjson.Int(v)
@@ -161,7 +160,6 @@ func enum[T ~string](allowed ...T) func(v value, dst *T) string {
 	}
 }
 
-// nullable stores nil for null and otherwise checks the value with check.
 func nullable[T any](v value, dst **T, check func(value, *T) string) string {
 	if v.Kind == strictjson.Null {
 		*dst = nil

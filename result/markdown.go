@@ -6,11 +6,8 @@ import (
 	"strings"
 )
 
-// RenderMarkdown renders RX_RESULT.md from r: a title with the task ID and
-// state, a table of every key and its JSON value in table order, and a note
-// that the file is generated. Each non-empty extra string becomes a
-// paragraph under a "Notes" heading (e.g. the burst detector's summary).
-// The output depends on r and extra only.
+// RenderMarkdown renders RX_RESULT.md from r; each non-empty extra string
+// becomes a paragraph under "Notes". The output depends on r and extra only.
 func RenderMarkdown(r *Result, extra ...string) []byte {
 	var b bytes.Buffer
 	b.WriteString("# RX result " + codeSpan(oneLine(r.TaskID)) + " — " + codeSpan(oneLine(string(r.State))) + "\n\n")
@@ -35,11 +32,8 @@ func RenderMarkdown(r *Result, extra ...string) []byte {
 	return b.Bytes()
 }
 
-// jsonValues returns [key, JSON text of the value] for every field of r, in
-// struct (= table) order, written the way Encode writes them: an
-// omitempty key at its zero value (simulated: false) is left out, as
-// Encode leaves it out; a scheduled result's alignment comes last, as one
-// JSON object.
+// jsonValues returns [key, JSON text] for every field of r the way Encode
+// writes them.
 func jsonValues(r *Result) [][2]string {
 	rv := reflect.ValueOf(r).Elem()
 	rt := rv.Type()
@@ -66,7 +60,6 @@ func jsonValues(r *Result) [][2]string {
 
 // cell is a table cell holding s as code, with '|' escaped so it can't
 // split the cell (GFM removes that escape inside code spans in tables).
-// JSON text never holds a raw newline.
 func cell(s string) string { return codeSpan(strings.ReplaceAll(s, "|", `\|`)) }
 
 // codeSpan wraps s in a Markdown code span that s can't break out of.
@@ -81,8 +74,8 @@ func codeSpan(s string) string {
 	return fence + s + fence
 }
 
-// oneLine replaces control characters, which a validated result never has,
-// so that even an unvalidated one can't break the heading.
+// oneLine replaces control characters so that even an unvalidated result
+// can't break the heading.
 func oneLine(s string) string {
 	return strings.Map(func(c rune) rune {
 		if c < 0x20 || c == 0x7f {

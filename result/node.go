@@ -9,15 +9,12 @@ import (
 // NodeFields are the keys a node result (schema_version 2, PROTOCOL#several-nodes)
 // has after rf_tx, in this order; a single-node result has neither.
 type NodeFields struct {
-	// Node is the node's name, one of the task's RX_NODES.
-	Node string `json:"node"`
-	// SigMFMetaSHA512 is the SHA-512 of the node's <TASK_ID>-<node>.sigmf-meta
-	// as written: null in READY, and in a COMPLETE with no metadata (a
-	// recovered capture).
+	Node string `json:"node"` // one of the task's RX_NODES
+	// SigMFMetaSHA512 is the SHA-512 of the node's .sigmf-meta: null in
+	// READY, and in a COMPLETE with no metadata (a recovered capture).
 	SigMFMetaSHA512 *string `json:"sigmf_meta_sha512"`
 }
 
-// nodeFields are NodeFields' keys, in order.
 var nodeFields = []strictjson.Field[NodeFields]{
 	{Key: "node", Check: func(n *NodeFields, v value) string {
 		s, why := strictjson.Str(v, "a node name matching "+node.Pattern())
@@ -37,11 +34,9 @@ var nodeFields = []strictjson.Field[NodeFields]{
 	}},
 }
 
-// checkNode applies the version rules of PROTOCOL#several-nodes: a node result has
-// every NodeFields key and a single-node result none; want is
-// Options.Node. A scheduled result (schema_version 3) is a node result
-// when want names a node, and with AnyNode when it has a node key.
-// Nothing is said about node keys when schema_version itself is unusable.
+// checkNode applies the version rules of PROTOCOL#several-nodes. A
+// scheduled result is a node result when want names a node, and with
+// AnyNode when it has a node key.
 func checkNode(m members, r *Result, good map[string]bool, want string, nf *NodeFields, p *problems) {
 	if !good["schema_version"] {
 		return
@@ -92,8 +87,8 @@ func checkNode(m members, r *Result, good map[string]bool, want string, nf *Node
 	}
 }
 
-// only is key's one value in m, reporting it missing with why; a
-// duplicated key was reported by strictjson.Fields already.
+// only is key's one value in m; a duplicated key was reported by
+// strictjson.Fields already.
 func only(m members, key string, p *problems, why string) (value, bool) {
 	vs := m.Values[key]
 	if len(vs) == 0 {

@@ -6,10 +6,9 @@ import (
 	"rfhandoff/strictjson"
 )
 
-// PeekTaskIDs returns the string values of "task_id" in data's top-level
-// object without judging anything else, so that a result that no longer
-// passes the schema still tells which task it was for. Data that is not
-// one JSON object yields none.
+// PeekTaskIDs returns the string values of "task_id" without judging
+// anything else, so that a result that no longer passes the schema still
+// tells which task it was for.
 func PeekTaskIDs(data []byte) []string {
 	var p problems
 	m, ok := walk(bytes.TrimPrefix(data, bom), &p)

@@ -2,24 +2,21 @@ package result
 
 import "rfhandoff/strictjson"
 
-// The READY and COMPLETE columns of the PROTOCOL#result table, applied after every
-// key has its type. A key that failed its type check is not checked again
-// here, so each problem is reported once.
+// The READY and COMPLETE columns of the PROTOCOL#result table. A key that
+// failed its type check is not checked again, so each problem is reported once.
 
 // liveFlags are the booleans READY requires true; COMPLETE requires the
-// first three false and leaves common_clock_verified free.
+// first three false.
 var liveFlags = []string{"rx_ready_for_tx", "process_alive", "file_growing", "common_clock_verified"}
 
-// finals are the capture outcomes: null while READY, and for COMPLETE
-// required unless mayBeNull (the tool may not have reported it).
+// finals are null while READY, and for COMPLETE required unless mayBeNull
+// (the tool may not have reported it).
 var (
 	finals = []string{"capture_ended_at", "capture_exit_code", "capture_size_bytes", "capture_duration_s",
 		"capture_sha256", "overruns", "dropped_frames", "clkin_after", "rf_tx_observed"}
 	mayBeNull = map[string]bool{"overruns": true, "dropped_frames": true}
 )
 
-// checkState applies the rules of r.State to the keys in good (present once
-// and well typed, so their one value in m is what r holds).
 func checkState(m members, r *Result, good map[string]bool, p *problems) {
 	if !good["state"] {
 		return

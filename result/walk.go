@@ -6,18 +6,12 @@ import (
 	"rfhandoff/strictjson"
 )
 
-// value is one member value as the token stream gave it. A container's
-// Text is its raw JSON text, so that two duplicates can be compared.
 type value = *strictjson.Node
 
-// members is the top-level object: every occurrence of every key, plus the
-// order in which keys first appeared.
 type members = *strictjson.Members[value]
 
 // walk reads data as exactly one JSON object, keeping three levels (the
-// alignment object and its reasons; a deeper container is skipped). It
-// records syntax and shape problems in p and reports whether the members
-// are usable.
+// alignment object and its reasons).
 func walk(data []byte, p *problems) (members, bool) {
 	n, err := strictjson.Parse(data, strictjson.Shape{Keep: 3})
 	var je *strictjson.Error

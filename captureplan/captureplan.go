@@ -7,9 +7,8 @@ import (
 	"time"
 )
 
-// The HackRF One's ranges and the protocol's bounds of a planned
-// duration: the policy's [capture] and [limits] keys and a task's CAPTURE_*
-// fields (PROTOCOL#task-file) are held to them.
+// The HackRF One's ranges and the protocol's bounds of a planned duration
+// (PROTOCOL#task-file).
 const (
 	MinFrequencyHz  = 1_000_000     // HackRF One: 1 MHz ...
 	MaxFrequencyHz  = 6_000_000_000 // ... to 6 GHz (its specified range)
@@ -24,14 +23,11 @@ const (
 	FieldFrequencyHz  = "CAPTURE_FREQUENCY_HZ"
 	FieldSampleRateHz = "CAPTURE_SAMPLE_RATE_HZ"
 	FieldDurationS    = "CAPTURE_DURATION_S"
-	// FieldStartAt and FieldSyncMode schedule the capture: both or
-	// neither, only with CAPTURE_DURATION_S (PROTOCOL#task-file).
-	FieldStartAt  = "START_AT"
-	FieldSyncMode = "SYNC_MODE"
+	FieldStartAt      = "START_AT" // with SYNC_MODE: both or neither
+	FieldSyncMode     = "SYNC_MODE"
 )
 
-// StartAtLayout is START_AT's one form: a whole UTC second, RFC 3339
-// with Z (2026-12-02T20:00:00Z).
+// StartAtLayout is START_AT's one form: a whole UTC second.
 const StartAtLayout = "2006-01-02T15:04:05Z"
 
 // WholeSecond reads s in StartAtLayout, exactly (the one rule for
@@ -43,12 +39,8 @@ func WholeSecond(s string) (time.Time, bool) {
 
 // SYNC_MODE values: how the nodes start on START_AT.
 const (
-	// SyncHostClock: each node starts by its host clock and bounds its
-	// error from the OS's clock report.
-	SyncHostClock = "HOST_CLOCK"
-	// SyncPPS: each node arms hackrf_transfer -H inside the second before
-	// the START_AT edge of its GPSDO's 1PPS.
-	SyncPPS = "PPS"
+	SyncHostClock = "HOST_CLOCK" // by the host clock, its error bound from the OS
+	SyncPPS       = "PPS"        // hackrf_transfer -H armed before the GPSDO's 1PPS edge
 )
 
 // SyncModes lists the SYNC_MODE values in the order the protocol names them.
@@ -60,64 +52,47 @@ type Task struct {
 	FrequencyHz  int64 `json:"frequency_hz,omitempty"`
 	SampleRateHz int64 `json:"sample_rate_hz,omitempty"`
 	DurationS    int64 `json:"duration_s,omitempty"`
-	// StartAt is START_AT (UTC, a whole second), SyncMode SYNC_MODE
-	// (SyncHostClock or SyncPPS); both zero or both set.
+	// StartAt and SyncMode are both zero or both set.
 	StartAt  time.Time `json:"start_at,omitzero"`
 	SyncMode string    `json:"sync_mode,omitempty"`
 }
 
-// IsZero reports a task that sets none of the fields.
 func (t Task) IsZero() bool { return t == Task{} }
 
-// Plan is the effective capture a task will run on this RX node:
-// what `rx approve` and `rx watch` show before [A], what the approval
-// binds (approval.capture) and what `rx capture` runs. It is computed in
-// one place only, config.Policy.CapturePlanFor; every field is named by the
-// policy key or task field it comes from, so a change between approval and capture is
-// refused naming that key (PROTOCOL#task-file, PROTOCOL#capture).
+// Plan is the effective capture a task will run on this RX node, computed
+// in config.Policy.CapturePlanFor only. Every field is named by the policy
+// key or task field it comes from, so a change between approval and
+// capture is refused naming that key (PROTOCOL#task-file, PROTOCOL#capture).
 type Plan struct {
 	FrequencyHz  int64 `json:"frequency_hz"`
 	SampleRateHz int64 `json:"sample_rate_hz"`
 	LNAGainDB    int   `json:"lna_gain_db"`
 	VGAGainDB    int   `json:"vga_gain_db"`
 	Amp          bool  `json:"amp"`
-	// AntennaPower is the antenna port's bias tee (hackrf_transfer -p):
-	// always false, rfhandoff never enables it; shown and recorded so that
-	// what feeds the antenna is never a guess.
+	// AntennaPower is the bias tee: always false, rfhandoff never enables
+	// it; recorded so that what feeds the antenna is never a guess.
 	AntennaPower     bool   `json:"antenna_power"`
 	PlannedDurationS int64  `json:"planned_duration_s"`
-	Dir              string `json:"dir"` // capture.dir, absolute
-	// FreeMarginBytes is what must stay free on Dir's file system beyond
-	// the capture's bytes (capture.free_margin_mb).
-	FreeMarginBytes int64 `json:"free_margin_bytes"`
-	// Task is what the task's header set, which FrequencyHz, SampleRateHz
-	// and PlannedDurationS then are; nil when it sets nothing (every
-	// value is the policy's, and the plan's JSON is as before).
+	Dir              string `json:"dir"`               // capture.dir, absolute
+	FreeMarginBytes  int64  `json:"free_margin_bytes"` // must stay free beyond the capture
+	// Task is what the task's header set; nil when it sets nothing, so the
+	// plan's JSON is as before.
 	Task *Task `json:"task,omitempty"`
-	// Sync is the scheduled start of a task with START_AT and SYNC_MODE,
-	// with this node's limit for that mode; nil for a task without them
-	// (the capture starts when rx capture runs, the JSON is as before).
-	Sync *Sync `json:"sync,omitempty"`
+	Sync *Sync `json:"sync,omitempty"` // nil for a task without START_AT
 }
 
 // Sync is when and how a scheduled capture starts on this node
-// (PROTOCOL#task-file): what the approval shows and binds, what rx capture
-// arms for.
+// (PROTOCOL#task-file), with this node's limits for the mode (the other
+// mode's are 0).
 type Sync struct {
-	StartAt time.Time `json:"start_at"` // the task's START_AT, UTC
-	Mode    string    `json:"mode"`     // SyncHostClock or SyncPPS
-	// MaxHostClockBoundS (HOST_CLOCK: sync.max_host_clock_bound_s) is the
-	// largest alignment error bound this node accepts; PPSArmMarginS
-	// (PPS: sync.pps_arm_margin_s) how long before the edge it arms, and
-	// PPSErrorS (sync.pps_error_s) how far its 1PPS edge may be from true
-	// time. The other mode's are 0.
-	MaxHostClockBoundS float64 `json:"max_host_clock_bound_s,omitempty"`
-	PPSArmMarginS      float64 `json:"pps_arm_margin_s,omitempty"`
-	PPSErrorS          float64 `json:"pps_error_s,omitempty"`
+	StartAt            time.Time `json:"start_at"` // the task's START_AT, UTC
+	Mode               string    `json:"mode"`     // SyncHostClock or SyncPPS
+	MaxHostClockBoundS float64   `json:"max_host_clock_bound_s,omitempty"`
+	PPSArmMarginS      float64   `json:"pps_arm_margin_s,omitempty"`
+	PPSErrorS          float64   `json:"pps_error_s,omitempty"`
 }
 
-// StartText writes a start time as the operator reads it: UTC and the
-// host's local time.
+// StartText writes a start time in UTC and the host's local time.
 func StartText(t time.Time) string {
 	return fmt.Sprintf("%s (local %s)", t.UTC().Format(StartAtLayout), t.Local().Format("2006-01-02 15:04:05 MST"))
 }
@@ -133,7 +108,6 @@ func (s *Sync) keys() []planKey {
 		{"sync.pps_error_s", f(s.PPSErrorS)}}
 }
 
-// describe is the start's lines at the approval prompt.
 func (s *Sync) describe() []string {
 	if s == nil {
 		return nil
@@ -150,7 +124,7 @@ func (s *Sync) describe() []string {
 }
 
 // source is the policy key a value comes from, or the task field that
-// set it (set is its value in the task, 0 when unset).
+// set it.
 func source(set int64, field, key string) string {
 	if set != 0 {
 		return "task " + field
@@ -165,13 +139,11 @@ func (c Plan) task() Task {
 	return *c.Task
 }
 
-// Samples is the number of complex samples the capture asks for.
 func (c Plan) Samples() int64 { return c.SampleRateHz * c.PlannedDurationS }
 
-// Bytes is the size the capture file will have: ci8, two bytes a sample.
+// Bytes is the size the capture file will have (ci8).
 func (c Plan) Bytes() int64 { return 2 * c.Samples() }
 
-// planKey is one field of a plan under its policy key, as text.
 type planKey struct{ key, value string }
 
 func (c Plan) keys() []planKey {
@@ -189,9 +161,8 @@ func (c Plan) keys() []planKey {
 	}, c.Sync.keys()...)
 }
 
-// Changes lists, by policy key (or task field), how now differs from c
-// (the approved plan): "capture.lna_gain_db: approved 16, now 24". Empty
-// when equal.
+// Changes lists, by policy key (or task field), how now differs from the
+// approved plan c.
 func (c Plan) Changes(now Plan) []string {
 	var out []string
 	was, is := c.keys(), now.keys()
@@ -203,7 +174,6 @@ func (c Plan) Changes(now Plan) []string {
 	return out
 }
 
-// Validate appends every problem of c to errs, keys prefixed with prefix.
 func (c Plan) Validate(prefix string, errs []error) []error {
 	for _, f := range []struct {
 		key string
@@ -226,9 +196,8 @@ func (c Plan) Validate(prefix string, errs []error) []error {
 	return errs
 }
 
-// Describe is the plan as the approval prompt shows it, one line per
-// fact, with the free space on Dir's file system (free < 0: unknown,
-// freeErr says why).
+// Describe is the plan as the approval prompt shows it, with the free
+// space on Dir's file system (free < 0: unknown).
 func (c Plan) Describe(free int64, freeErr error) []string {
 	amp := "off"
 	if c.Amp {
@@ -262,15 +231,12 @@ func (c Plan) Describe(free int64, freeErr error) []string {
 	return lines
 }
 
-// spaceError is a capture refused because its file would not fit: its
-// bytes plus the policy's margin exceed the free space where it goes.
+// spaceError is a capture refused because its file would not fit.
 type spaceError struct {
 	Dir                string
 	Need, Margin, Free int64
 	PlannedS, RateHz   int64
-	// Lower is what lowers the bytes: the policy keys, or the task's
-	// fields where the task set them (a new task, then).
-	Lower string
+	Lower              string // what lowers the bytes: policy keys or a new task
 }
 
 func (e *spaceError) Error() string {
@@ -279,8 +245,6 @@ func (e *spaceError) Error() string {
 		SizeText(e.Need), e.PlannedS, e.RateHz, e.Dir, SizeText(e.Free), SizeText(e.Margin), SizeText(e.Need+e.Margin), e.Lower)
 }
 
-// CheckSpace returns a *spaceError when the capture's bytes plus the
-// margin exceed free.
 func (c Plan) CheckSpace(free int64) error {
 	if free >= c.Bytes()+c.FreeMarginBytes {
 		return nil
@@ -293,12 +257,10 @@ func (c Plan) CheckSpace(free int64) error {
 	return &spaceError{Dir: c.Dir, Need: c.Bytes(), Margin: c.FreeMarginBytes, Free: free, PlannedS: c.PlannedDurationS, RateHz: c.SampleRateHz, Lower: lower}
 }
 
-// MHz writes a frequency or a rate in MHz without trailing zeros.
 func MHz(hz int64) string {
 	return strconv.FormatFloat(float64(hz)/1e6, 'f', -1, 64) + " MHz"
 }
 
-// SizeText writes a byte count for a person: "480 MB", "4.8 GB".
 func SizeText(n int64) string {
 	switch {
 	case n >= 1e9:

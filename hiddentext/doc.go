@@ -14,8 +14,4 @@
 //
 // It is a leaf: it imports nothing of the project, so that every layer,
 // from gitcli up to the commands, can use it.
-//
-// What it offers: Sanitize (a body), SanitizeLine (a one-line field), Hidden
-// (one rune), Escapes (the kinds found, for rx check's summary) and
-// EscapeJSON (JSON output printed where a terminal may read it).
 package hiddentext

@@ -4,17 +4,9 @@ import "unicode"
 
 // Hidden reports whether r is a character a terminal does not show as
 // itself, so that text holding it could say more to a program than to the
-// person reading it (PROTOCOL#hidden-text): the control characters (C0, DEL, C1:
-// ESC starts every escape sequence), the format characters (Cf: zero-width
-// space and joiners, soft hyphen, BOM, bidi controls, tag characters
-// U+E0000–E007F), private use (Co), surrogates (Cs, never in valid
-// UTF-8), unassigned code points (Cn, as of the Unicode version Go's tables
-// carry), the line and paragraph separators (Zl, Zp), every
-// Default_Ignorable_Code_Point (variation selectors, Hangul fillers, ...)
-// and the characters that print as a space or as nothing without being
-// U+0020 (blank). Newline and tab are Hidden too; Sanitize keeps them in
-// multi-line text. Every character unicode.IsPrint refuses, the ASCII space
-// aside, is Hidden.
+// person reading it (PROTOCOL#hidden-text). Newline and tab are Hidden too;
+// Sanitize keeps them in multi-line text. Every character unicode.IsPrint
+// refuses, the ASCII space aside, is Hidden.
 func Hidden(r rune) bool {
 	if r >= 0x20 && r < 0x7f {
 		return false // printable ASCII: the common case
@@ -23,22 +15,17 @@ func Hidden(r rune) bool {
 		unassigned(r) || unicode.Is(defaultIgnorable, r) || unicode.Is(blank, r)
 }
 
-// unassigned reports general category Cn: in none of the assigned ones.
-// Go has no Cn table, and its unicode.C (Other) holds the unassigned code
-// points too, so the test lists Other's assigned parts instead.
+// unassigned reports general category Cn. Go has no Cn table, and its
+// unicode.C holds the unassigned code points too, so this lists the
+// assigned categories instead.
 func unassigned(r rune) bool {
 	return !unicode.In(r, unicode.L, unicode.M, unicode.N, unicode.P, unicode.S, unicode.Z,
 		unicode.Cc, unicode.Cf, unicode.Co, unicode.Cs)
 }
 
-// defaultIgnorable is Default_Ignorable_Code_Point from Unicode 15.0's
-// DerivedCoreProperties.txt, a derived property Go's unicode package does
-// not carry. Most of it is Cf or Cn already; what is not is the reason for
-// the table: the combining grapheme joiner 034F, the Hangul fillers 115F,
-// 1160, 3164 and FFA0, the Khmer inherent vowels 17B4–17B5, the Mongolian
-// free variation selectors 180B–180D and 180F, and the variation selectors
-// FE00–FE0F and E0100–E01EF. TestDefaultIgnorableTable re-derives it from
-// the properties Go does carry.
+// defaultIgnorable is Default_Ignorable_Code_Point from Unicode 15.0,
+// which Go's unicode package does not carry; most of it is Cf or Cn
+// already. TestDefaultIgnorableTable re-derives it.
 var defaultIgnorable = &unicode.RangeTable{
 	R16: []unicode.Range16{
 		{Lo: 0x00ad, Hi: 0x00ad, Stride: 1}, // soft hyphen
@@ -65,14 +52,7 @@ var defaultIgnorable = &unicode.RangeTable{
 }
 
 // blank is what prints as a space or as nothing without being U+0020, so
-// that "a\u00a0b" or a line of U+2800 reads as something other than what
-// a program sees: the spaces other than U+0020 (every Zs: no-break space
-// 00A0, Ogham space mark 1680, the typographic spaces 2000–200A, narrow
-// no-break space 202F, medium mathematical space 205F, ideographic space
-// 3000), the Braille blank 2800, the Hangul fillers 115F, 1160, 3164 and
-// FFA0 (default-ignorable as well), the object replacement character FFFC
-// (a blank box or nothing, by font) and the Khitan small script filler
-// 16FE4.
+// that "a\u00a0b" reads as something other than what a program sees.
 var blank = &unicode.RangeTable{
 	R16: []unicode.Range16{
 		{Lo: 0x00a0, Hi: 0x00a0, Stride: 1}, // no-break space

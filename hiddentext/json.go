@@ -6,14 +6,11 @@ import (
 	"unicode/utf8"
 )
 
-// EscapeJSON is JSON text as encoding/json wrote it, with every Hidden
-// character it leaves raw (DEL, the C1 controls such as U+009B, which a
-// terminal takes for CSI, the bidi controls, the line separators, ...)
-// written as a \uXXXX escape instead, and every byte that is not UTF-8 as
-// \ufffd. The JSON means what it meant (a reader decodes the same
-// strings); a terminal it is printed on acts on none of it. Newline, CR
-// and tab stay: encoding/json escapes them inside strings, so a raw one
-// is whitespace between values.
+// EscapeJSON is JSON text with every Hidden character encoding/json leaves
+// raw (such as U+009B, which a terminal takes for CSI) written as a \uXXXX
+// escape, and every byte that is not UTF-8 as \ufffd: the JSON means what
+// it meant, and a terminal acts on none of it. Newline, CR and tab stay:
+// encoding/json escapes them inside strings.
 func EscapeJSON(data []byte) []byte {
 	out := make([]byte, 0, len(data))
 	for i := 0; i < len(data); {

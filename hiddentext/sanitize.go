@@ -6,33 +6,25 @@ import (
 	"unicode/utf8"
 )
 
-// Sanitize is the one rendering of untrusted text (a task's body, or any
-// text from git) for a person and for an agent alike: the approval prompt,
-// rx check, rx status and TASK.md all show what it returns, so the operator
-// approves exactly the characters an agent will read. Newlines and tabs are
-// kept and a CRLF becomes a newline; every other CR (alone, at the end, the
-// first of a CR CR LF) and every other Hidden character is written as the
-// visible escape <U+XXXX> (ESC as <U+001B>, a tag letter as <U+E0069>, a
-// no-break space as <U+00A0>), and every byte that is not UTF-8 as <0xNN>.
-// Nothing is dropped silently. The escapes are plain ASCII that no
-// terminal, shell or string literal acts on, so the result holds nothing a
-// terminal would execute, reorder or show as blank, and
+// Sanitize is the one rendering of untrusted text for a person and for an
+// agent alike, so the operator approves exactly the characters an agent
+// will read. Newlines and tabs are kept and a CRLF becomes a newline; every
+// other CR and Hidden character is written as <U+XXXX>, and every byte that
+// is not UTF-8 as <0xNN>. Nothing is dropped silently, and
 // Sanitize(Sanitize(s)) == Sanitize(s).
 func Sanitize(s string) string {
 	out, _ := sanitize(s, true)
 	return out
 }
 
-// SanitizeLine is Sanitize for one-line fields (IDs, titles, paths, error
-// messages): newlines and tabs are escaped as well, and so is every CR.
+// SanitizeLine is Sanitize for one-line fields: newlines, tabs and every
+// CR are escaped as well.
 func SanitizeLine(s string) string {
 	out, _ := sanitize(s, false)
 	return out
 }
 
-// Escapes lists the escapes Sanitize(s) writes, in order, repeats
-// included: the characters of s a terminal would not have shown as
-// themselves, and its bytes that are not UTF-8.
+// Escapes lists the escapes Sanitize(s) writes, in order, repeats included.
 func Escapes(s string) []string {
 	_, esc := sanitize(s, true)
 	return esc
@@ -51,8 +43,8 @@ func sanitize(s string, multiline bool) (string, []string) {
 		case multiline && (r == '\n' || r == '\t'):
 			b.WriteRune(r)
 		case multiline && r == '\r' && strings.HasPrefix(s[i+1:], "\n"):
-			// dropped: the \n that follows is written next. Only the CR
-			// right before it: the first CR of a CR CR LF is escaped.
+			// dropped: the \n that follows is written next (the first CR
+			// of a CR CR LF is escaped).
 		case Hidden(r):
 			esc = append(esc, fmt.Sprintf("<%U>", r))
 			b.WriteString(esc[len(esc)-1])

@@ -15,21 +15,17 @@ import (
 	"rfhandoff/result"
 )
 
-// CollectionVersion is the SigMF version the collection conforms to: the
-// first with Collections as written here.
+// CollectionVersion is the first SigMF version with Collections as written here.
 const CollectionVersion = "1.2.0"
 
-// The rfhandoff SigMF extension (the namespace of what SigMF core has no
-// field for), as core:extensions declares it: version 1.0.0, optional, for
-// the capture settings; TimingVersion, not optional, where a scheduled
-// task's recordings say how well they are aligned (PROTOCOL#result).
+// The rfhandoff SigMF extension; TimingVersion where a scheduled task's
+// recordings say how well they are aligned (PROTOCOL#result).
 const (
 	Extension        = "rfhandoff"
 	ExtensionVersion = "1.0.0"
 	TimingVersion    = "1.1.0"
 )
 
-// ExtensionDecl is one entry of core:extensions.
 type ExtensionDecl struct {
 	Name     string `json:"name"`
 	Version  string `json:"version"`
@@ -40,7 +36,6 @@ type ExtensionDecl struct {
 // collection: their times are the point of them, so a reader must know it.
 var TimingExtension = ExtensionDecl{Name: Extension, Version: TimingVersion, Optional: false}
 
-// CollectionSuffix is a collection file's extension.
 const CollectionSuffix = ".sigmf-collection"
 
 // CollectionsDir is where the MAIN side keeps collections, under its state
@@ -53,14 +48,9 @@ type Stream struct {
 	// MetaSHA512 is the node's sigmf_meta_sha512; "" when its COMPLETE
 	// had none (a recovered capture), which no collection may list.
 	MetaSHA512 string
-	// Alignment is the node's alignment from its COMPLETE (a scheduled
-	// task's, schema_version 3): its entry then carries
-	// rfhandoff:first_sample_at and rfhandoff:bound_s. nil for an
-	// unscheduled task.
-	Alignment *result.Alignment
+	Alignment  *result.Alignment // a scheduled task's; nil otherwise
 }
 
-// collectionDoc is a .sigmf-collection: one top-level "collection" object.
 type collectionDoc struct {
 	Collection collection `json:"collection"`
 }
@@ -72,9 +62,7 @@ type collection struct {
 	Streams     []recordingRef  `json:"core:streams"`
 }
 
-// recordingRef is a SigMF Recording Object: a recording's base name and
-// the SHA-512 of its .sigmf-meta; for a scheduled task the node's first
-// sample time and its bound too.
+// recordingRef is a SigMF Recording Object.
 type recordingRef struct {
 	Name          string      `json:"name"`
 	Hash          string      `json:"hash"`
@@ -82,13 +70,8 @@ type recordingRef struct {
 	BoundS        json.Number `json:"rfhandoff:bound_s,omitempty"`
 }
 
-// BuildCollection renders the collection of task taskID (titled title)
-// over streams, in the order given (the task's RX_NODES order). Every
-// problem is reported at once, each naming its node: a bad or repeated
-// name, a missing or malformed digest, an alignment on some streams but
-// not all; no streams at all is refused too. When the streams carry
-// alignments, each entry gives its node's first_sample_at and bound_s
-// and the collection declares TimingExtension.
+// BuildCollection renders the collection of task taskID over streams, in
+// the order given. Every problem is reported at once, each naming its node.
 func BuildCollection(taskID, title string, streams []Stream) ([]byte, error) {
 	var errs []error
 	if taskID == "" {
@@ -139,13 +122,12 @@ func BuildCollection(taskID, title string, streams []Stream) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// CollectionPath is <stateDir>/collections/<TASK_ID>.sigmf-collection.
 func CollectionPath(stateDir, taskID string) string {
 	return filepath.Join(stateDir, CollectionsDir, taskID+CollectionSuffix)
 }
 
 // WriteCollection builds the collection and writes it atomically to
-// CollectionPath; nothing is written when BuildCollection refuses.
+// CollectionPath.
 func WriteCollection(stateDir, taskID, title string, streams []Stream) (string, error) {
 	data, err := BuildCollection(taskID, title, streams)
 	if err != nil {

@@ -1,15 +1,10 @@
 // Package alignment is the proof by the signal (issue 34): it measures how
 // much later one burst lies in one receiver's recording than in another's,
-// to a fraction of a sample, by cross-correlating the two around the
-// burst, and compares that lag with what the truth or the recordings'
-// metadata predict. Pure functions: no files, no clock, nothing of
-// rfhandoff's.
+// by cross-correlating the two around the burst, and compares that lag with
+// what the truth or the recordings' metadata predict. Pure functions.
 //
-// The lag of b behind a, L seconds, is the burst's index in b minus its
-// index in a, over the sample rate. If sample 0 of a was taken at true
-// time Ta, sample 0 of b at Tb, and the burst reached b dB seconds after
-// it reached a, then L = (Ta - Tb) + dB: Predicted computes it, Compare
-// holds a measurement against it within a bound.
+// If sample 0 of a was taken at true time Ta, sample 0 of b at Tb, and the
+// burst reached b dB seconds after a, the lag is L = (Ta - Tb) + dB.
 package alignment
 
 import (
@@ -22,8 +17,7 @@ import (
 	"time"
 )
 
-// CI8 decodes interleaved signed 8-bit I/Q (HackRF's ci8, SigMF "ci8")
-// into complex samples.
+// CI8 decodes interleaved signed 8-bit I/Q into complex samples.
 func CI8(b []byte) ([]complex64, error) {
 	if len(b)%2 != 0 {
 		return nil, fmt.Errorf("ci8 data of %d bytes is not whole I/Q pairs (an odd length: a truncated recording?)", len(b))
@@ -37,46 +31,33 @@ func CI8(b []byte) ([]complex64, error) {
 
 // Lag is a measured lag of recording b behind recording a.
 type Lag struct {
-	// Samples is the burst's index in b minus its index in a, with the
-	// fraction the peak's interpolation gives; Seconds is Samples over
-	// the rate.
+	// Samples is the burst's index in b minus its index in a, interpolated.
 	Samples, Seconds float64
-	// Peak is the normalised correlation at the peak, 0 to 1: 1 for
-	// identical bursts, lower with noise and distortion.
-	Peak float64
-	// BurstStart and BurstEnd are the samples of a that were correlated:
-	// the burst found in a (its start with a short lead), at most
-	// MaxSegment samples.
+	Peak             float64 // normalised correlation at the peak, 0 to 1
+	// BurstStart and BurstEnd are the samples of a that were correlated.
 	BurstStart, BurstEnd int
 }
 
-// Tuning of Measure.
 const (
 	// MaxSegment bounds the stretch of a that is correlated: 65536
 	// samples of a wideband burst give a sharp peak; more cost time.
 	MaxSegment = 1 << 16
 	// MinPeak is the normalised correlation below which the two
 	// recordings are not taken to hold the same burst.
-	MinPeak = 0.3
-	// blockLen is the power detector's block, in samples.
-	blockLen = 64
-	// burstOverFloor is how far above the noise floor (the 10th
-	// percentile of the blocks' power) a block counts as burst: 10 dB.
-	burstOverFloor = 10
+	MinPeak        = 0.3
+	blockLen       = 64 // the power detector's block, in samples
+	burstOverFloor = 10 // dB over the blocks' 10th-percentile power
 )
 
 // Measure finds the burst in a and measures how much later it lies in b,
-// searching lags within ±maxLagS seconds. rate is both recordings'
-// sample rate. Every problem of the input is named at once; a peak at
-// the edge of the search, a weak peak or no burst is an error, not a
-// guess.
+// searching lags within ±maxLagS seconds. A peak at the edge of the
+// search, a weak peak or no burst is an error, not a guess.
 func Measure(a, b []complex64, rate, maxLagS float64) (Lag, error) {
 	return measure(c64(a), c64(b), rate, maxLagS)
 }
 
-// MeasureCI8 is Measure on two ci8 recordings as they lie on disk, without
-// decoding them whole (a long capture decoded is four times its size): only
-// the burst and the search window around it become complex samples.
+// MeasureCI8 is Measure on two ci8 recordings without decoding them whole
+// (a long capture decoded is four times its size).
 func MeasureCI8(a, b []byte, rate, maxLagS float64) (Lag, error) {
 	var probs []string
 	for _, r := range []struct {
@@ -93,7 +74,6 @@ func MeasureCI8(a, b []byte, rate, maxLagS float64) (Lag, error) {
 	return measure(ci8(a), ci8(b), rate, maxLagS)
 }
 
-// recording is a sequence of complex samples, decoded or not.
 type recording interface {
 	Len() int
 	At(i int) complex128
@@ -180,7 +160,7 @@ func measure(a, b recording, rate, maxLagS float64) (Lag, error) {
 func sq(v complex128) float64 { return real(v)*real(v) + imag(v)*imag(v) }
 
 // parabolic is the offset, within ±0.5, of the vertex of the parabola
-// through three equally spaced values around a maximum.
+// through three equally spaced values.
 func parabolic(l, c, r float64) float64 {
 	den := l - 2*c + r
 	if den == 0 {
@@ -189,9 +169,8 @@ func parabolic(l, c, r float64) float64 {
 	return math.Max(-0.5, math.Min(0.5, 0.5*(l-r)/den))
 }
 
-// findBurst is the stretch of a whose blocks are burstOverFloor dB above
-// the noise floor: from the first such block (less one block of lead) to
-// the last.
+// findBurst is the stretch of a from the first block burstOverFloor dB
+// above the noise floor (less one block of lead) to the last.
 func findBurst(a recording) (start, end int, ok bool) {
 	nb := a.Len() / blockLen
 	pw := make([]float64, nb)
@@ -222,8 +201,7 @@ func findBurst(a recording) (start, end int, ok bool) {
 	return max(0, (first-1)*blockLen), (last + 1) * blockLen, true
 }
 
-// correlate is c[l] = Σ_k y[k+l]·conj(x[k]) for l from 0 to len(y)-len(x),
-// by FFT.
+// correlate is c[l] = Σ_k y[k+l]·conj(x[k]) by FFT.
 func correlate(x, y []complex128) []complex128 {
 	size := 1
 	for size < len(x)+len(y) {
@@ -242,8 +220,6 @@ func correlate(x, y []complex128) []complex128 {
 	return fy[:len(y)-len(x)+1]
 }
 
-// fft is an in-place radix-2 FFT of a power-of-two length; inverse
-// scales by 1/n.
 func fft(a []complex128, inverse bool) {
 	n := len(a)
 	for i, j := 1, 0; i < n; i++ {
@@ -279,9 +255,7 @@ func fft(a []complex128, inverse bool) {
 }
 
 // Predicted is the lag of b behind a, in seconds, that first-sample times
-// predict: firstA - firstB (at nanosecond resolution) plus delayDiffS,
-// how much later the burst reached b than a (0 when the nodes are
-// equidistant or the difference is unknown).
+// predict, plus delayDiffS, how much later the burst reached b than a.
 func Predicted(firstA, firstB time.Time, delayDiffS float64) float64 {
 	return firstA.Sub(firstB).Seconds() + delayDiffS
 }
@@ -289,23 +263,18 @@ func Predicted(firstA, firstB time.Time, delayDiffS float64) float64 {
 // Check is one comparison of a measured lag with an expected one.
 type Check struct {
 	MeasuredS, ExpectedS float64
-	// ErrorS is MeasuredS - ExpectedS; OK is |ErrorS| <= BoundS.
-	ErrorS, BoundS float64
-	OK             bool
+	ErrorS, BoundS       float64
+	OK                   bool // |ErrorS| <= BoundS
 }
 
 // Compare holds a measured lag against an expected one within ±boundS
-// seconds: (a) against the truth, expected = Predicted(true first-sample
-// times, true delay difference) and bound one sample period; (b) against
-// the metadata, expected = Predicted(reported first-sample times, the
-// known delay difference) and bound the sum of the two reported bounds.
+// seconds: against the truth the bound is one sample period, against the
+// metadata the sum of the two reported bounds.
 func Compare(measuredS, expectedS, boundS float64) Check {
 	e := measuredS - expectedS
 	return Check{MeasuredS: measuredS, ExpectedS: expectedS, ErrorS: e, BoundS: boundS, OK: math.Abs(e) <= boundS}
 }
 
-// String says it in one line, e.g. "measured +1.234 µs, expected
-// +1.250 µs: error -16 ns, within ±500 ns".
 func (c Check) String() string {
 	verdict := "within"
 	if !c.OK {
@@ -315,13 +284,10 @@ func (c Check) String() string {
 		fmtS(c.MeasuredS, true), fmtS(c.ExpectedS, true), fmtS(c.ErrorS, true), verdict, fmtS(c.BoundS, false))
 }
 
-// fmtS writes seconds in the unit that suits them.
 func fmtS(s float64, sign bool) string {
 	a := math.Abs(s)
 	unit, f := "s", 1.0
 	switch {
-	case a == 0:
-		unit, f = "ns", 1e9
 	case a < 1e-6:
 		unit, f = "ns", 1e9
 	case a < 1e-3:

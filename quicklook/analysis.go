@@ -18,8 +18,7 @@ type Analysis struct {
 	RowSeconds      float64 // length of each row (the last may be shorter)
 	RowSamples      float64 // row r holds samples ⌊r·RowSamples⌋ to ⌊(r+1)·RowSamples⌋
 
-	// Rows[r][k] is the mean power of bin k in row r in dBFS; bins are
-	// fftshifted, the centre frequency at k = FFTSize/2.
+	// Rows[r][k] is the mean power of bin k in row r in dBFS, fftshifted.
 	Rows      [][]float64
 	RowFrames []int     // transformed frames averaged into each row
 	Spectrum  []float64 // mean power per bin over the whole capture, dBFS

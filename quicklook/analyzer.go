@@ -12,8 +12,7 @@ var errFinished = errors.New("quicklook: write after Finish")
 
 // Analyzer is an io.Writer for raw ci8 bytes that builds the spectrogram as
 // the bytes go by, so the capture executor can tee the hashed reader into
-// it. Bytes of frames not picked for transforming are skipped unread. It is
-// not safe for concurrent use.
+// it. It is not safe for concurrent use.
 type Analyzer struct {
 	p      Params
 	geo    geometry
@@ -112,8 +111,7 @@ func (a *Analyzer) Write(p []byte) (int, error) {
 	return total, nil
 }
 
-// rowFor returns the row holding sample s, opening rows as needed (past the
-// planned duration too).
+// rowFor returns the row holding sample s, opening rows as needed.
 func (a *Analyzer) rowFor(s int64) *rowAcc {
 	for s >= a.rowEnd {
 		a.row++
@@ -125,8 +123,7 @@ func (a *Analyzer) rowFor(s int64) *rowAcc {
 	return &a.rows[a.row]
 }
 
-// transform adds the current frame's bin power to its row and picks the
-// next frame.
+// transform adds the frame's bin power to its row and picks the next frame.
 func (a *Analyzer) transform(b []byte) {
 	n := a.p.FFTSize
 	r := a.rowFor(a.frame * int64(n))
@@ -153,9 +150,8 @@ func (a *Analyzer) transform(b []byte) {
 	a.next = int64(math.Ceil(float64(a.picked) * a.geo.spacing))
 }
 
-// Finish ends the analysis and returns it (the same on later calls; nil
-// with invalid Params). A trailing partial frame counts towards the
-// duration only.
+// Finish ends the analysis and returns it (nil with invalid Params). A
+// trailing partial frame counts towards the duration only.
 func (a *Analyzer) Finish() *Analysis {
 	if a.err != nil {
 		return nil
@@ -198,8 +194,7 @@ func (a *Analyzer) build(samples int64) *Analysis {
 		db := make([]float64, n)
 		band := prevBand
 		if r.frames == 0 {
-			// Cannot happen with the row geometry; repeat the row above
-			// rather than show a hole.
+			// Cannot happen (row geometry); repeat the row above, not a hole.
 			copy(db, prev)
 		} else {
 			var sum float64
@@ -220,8 +215,7 @@ func (a *Analyzer) build(samples int64) *Analysis {
 	return res
 }
 
-// meanDBFS turns power sums over n frames into mean levels, in place; with
-// n = 0, 0/0 reads as minDBFS.
+// meanDBFS turns power sums over n frames into mean levels, in place.
 func meanDBFS(sums []float64, n int) []float64 {
 	for k, v := range sums {
 		sums[k] = dBFS(v / float64(n))

@@ -42,8 +42,7 @@ func (s colourScale) at(v float64) color.RGBA {
 	return viridis[max(0, min(mapLevels-1, i))]
 }
 
-// palette is every colour the quick-look uses, with ramps for anti-aliased
-// text on its backgrounds.
+// palette has ramps for anti-aliased text on its backgrounds.
 var palette = func() color.Palette {
 	p := make(color.Palette, 0, 256)
 	for _, c := range viridis {

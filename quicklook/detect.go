@@ -28,18 +28,15 @@ type Detection struct {
 	// StartSample and EndSample: first sample and one past the last.
 	StartSample, EndSample int64
 	Bursts                 int // bursts that qualified (the longest is reported)
-	// LowOffsetHz and HighOffsetHz bound the band the burst occupied, from
-	// the centre frequency; a burst seen in the band power alone spans ±fs/2.
+	// LowOffsetHz and HighOffsetHz bound the band the burst occupied.
 	LowOffsetHz, HighOffsetHz float64
 
 	// PeakDBFS is the strongest bin level during the burst (over the whole
 	// capture when there is none), PeakExcessDB its rise over its floor.
-	PeakDBFS     float64
-	PeakOffsetHz float64
-	PeakExcessDB float64
-	// NoiseFloorDBFS is the median of the per-bin floors; BandFloorDBFS
-	// the floor of the total band power.
-	NoiseFloorDBFS float64
+	PeakDBFS       float64
+	PeakOffsetHz   float64
+	PeakExcessDB   float64
+	NoiseFloorDBFS float64 // the median of the per-bin floors
 	BandFloorDBFS  float64
 
 	ThresholdDB float64
@@ -191,8 +188,7 @@ func quickselect(x []float64, k int) float64 {
 	return x[k]
 }
 
-// RFTXObserved is the rf_tx_observed value; the receiver never claims
-// nothing was sent.
+// RFTXObserved is the rf_tx_observed value; it never claims nothing was sent.
 func (d Detection) RFTXObserved() string {
 	if d.Burst {
 		return observedTX

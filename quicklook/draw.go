@@ -24,8 +24,7 @@ var (
 	bold    = sync.OnceValues(func() (*opentype.Font, error) { return opentype.Parse(gobold.TTF) })
 )
 
-// newCanvas returns a w×h canvas filled with bg. Fonts are parsed once; the
-// faces are per canvas because a face is not safe for concurrent use.
+// newCanvas's faces are per canvas: a face is not safe for concurrent use.
 func newCanvas(w, h int, bg color.Color) (*canvas, error) {
 	c := &canvas{img: image.NewRGBA(image.Rect(0, 0, w, h))}
 	for _, f := range []struct {

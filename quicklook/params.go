@@ -25,8 +25,7 @@ const (
 	// (TestDetectNoiseMargin, TestDetectCappedRows).
 	maxFramesPerRow = 64
 
-	// maxFramesPerSecond caps the frames analysed per second of signal,
-	// which matters for short rows.
+	// maxFramesPerSecond caps the frames per second, for short rows.
 	maxFramesPerSecond = 10000
 
 	defaultRowDuration = 250 * time.Millisecond // when no planned duration is known
@@ -78,9 +77,7 @@ func (p Params) validate() error {
 type geometry struct {
 	rowSamples float64 // samples per row (the last row may be shorter)
 	stride     int     // transformed frames are at least stride apart (maxFramesPerSecond)
-	// spacing is the mean distance between transformed frames: frame
-	// ⌈j·spacing⌉ is the j-th transformed.
-	spacing float64
+	spacing    float64 // frame ⌈j·spacing⌉ is the j-th transformed
 }
 
 func (p Params) geometry() geometry {

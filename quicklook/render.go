@@ -48,8 +48,7 @@ type Meta struct {
 
 var errNoAnalysis = errors.New("quicklook: no analysis to render")
 
-// RenderPNG writes the quick-look: the spectrogram above the mean
-// spectrum, with the detected burst marked.
+// RenderPNG writes the quick-look PNG.
 func RenderPNG(w io.Writer, a *Analysis, d Detection, meta Meta) error {
 	if a == nil {
 		return errNoAnalysis
@@ -69,8 +68,7 @@ func RenderPNG(w io.Writer, a *Analysis, d Detection, meta Meta) error {
 	return enc.Encode(w, toPaletted(c.img))
 }
 
-// headerLine is the title's second line: when, how long, where, and how
-// much of the signal was analysed.
+// headerLine is the title's second line.
 func headerLine(a *Analysis, m Meta) string {
 	when := ""
 	if !m.Start.IsZero() {
@@ -193,9 +191,8 @@ func drawSpectrogram(c *canvas, a *Analysis, d Detection) {
 	}
 }
 
-// paintSpectrogram fills specRect; where several rows or bins share a
-// pixel the strongest wins, so a short or narrow burst is never averaged
-// away.
+// paintSpectrogram fills specRect; where rows or bins share a pixel the
+// strongest wins, so a short or narrow burst is never averaged away.
 func paintSpectrogram(c *canvas, a *Analysis, sc colourScale) {
 	r := specRect
 	nb, nr := a.FFTSize, len(a.Rows)
@@ -233,8 +230,7 @@ func freqX(a *Analysis, r image.Rectangle, offsetHz float64) int {
 	return r.Min.X + max(0, min(r.Dx()-1, int(t*float64(r.Dx())+0.5)))
 }
 
-// freqAxis draws frequency ticks under r; with title it also names the
-// axis and the centre.
+// freqAxis draws frequency ticks under r, with title the axis's name too.
 func freqAxis(c *canvas, a *Analysis, r image.Rectangle, title bool) {
 	fs := float64(a.SampleRateHz)
 	if fs <= 0 {

@@ -29,8 +29,7 @@ type SigMFMeta struct {
 	Simulated    bool      // global.rfhandoff:simulated (PROTOCOL#simulator)
 }
 
-// SigMFMetaPaths are the metadata files that may describe the capture
-// file, in the order they are tried.
+// SigMFMetaPaths are the metadata files that may describe file, in order.
 func SigMFMetaPaths(file string) []string {
 	base := strings.TrimSuffix(file, filepath.Ext(file))
 	paths := []string{base + sigMFMetaExt}
@@ -40,9 +39,8 @@ func SigMFMetaPaths(file string) []string {
 	return paths
 }
 
-// ParseSigMFMeta reads the fields the quick-look uses from SigMF metadata
-// JSON, reporting every invalid one at once; a datatype other than ci8 is
-// an error.
+// ParseSigMFMeta reads the fields the quick-look uses, reporting every
+// invalid one at once; a datatype other than ci8 is an error.
 func ParseSigMFMeta(data []byte) (SigMFMeta, error) {
 	var m SigMFMeta
 	var top map[string]json.RawMessage

@@ -9,10 +9,11 @@
 // what SigMF core has no field for in the rfhandoff namespace (version
 // 1.0.0, optional): rfhandoff:lna_gain_db, vga_gain_db, amp,
 // antenna_power, serial, firmware (an unknown value left out) and
-// rfhandoff:simulated: true for the simulator. The burst is an annotation covering exactly the samples of
-// the spectrogram rows it spans, with core:freq_lower_edge and
-// core:freq_upper_edge the outer edges of the outermost FFT bins over
-// their floor (the whole band when only the band power rose).
+// rfhandoff:simulated: true for the simulator. The burst is an annotation
+// covering exactly the samples of the spectrogram rows it spans, with
+// core:freq_lower_edge and core:freq_upper_edge the outer edges of the
+// outermost FFT bins over their floor (the whole band when only the band
+// power rose).
 // core:datetime, where the quick-look's time axis starts too, is the
 // first sample's time: size bytes seen at time t were sampled by
 // t − size ÷ 2 ÷ rate; the tightest bound is kept, never before the

@@ -25,9 +25,8 @@ const (
 	clockUsageHead   = "hackrf_clock - HackRF clock configuration utility"
 )
 
-// ParseClock reads hackrf_clock -i's stdout, stderr and exit code. A usage
-// text (exit 0 or 1) is a usage error; firmware too old to report CLKIN is a
-// *FirmwareError.
+// ParseClock reads hackrf_clock -i's output; a usage text (exit 0 or 1) is
+// a usage error, firmware too old to report CLKIN a *FirmwareError.
 func ParseClock(stdout, stderr []byte, exitCode int) (ClockStatus, error) {
 	status := ClockUnknown
 	var (

@@ -43,9 +43,8 @@ func (e *callError) Is(target error) bool {
 	return false
 }
 
-// FirmwareError is a libhackrf call the board's firmware is too old for
-// (-1005). NeedAPI and NeedRelease are "" for a call the package does not
-// know.
+// FirmwareError is a call the board's firmware is too old for (-1005);
+// NeedAPI and NeedRelease are "" for a call the package does not know.
 type FirmwareError struct {
 	Call        *callError
 	NeedAPI     string // firmware USB API version, e.g. "1.06"

@@ -15,27 +15,23 @@ type Info struct {
 	LibABI      string // libhackrf ABI version in parentheses, e.g. 0.7
 	Boards      []Board
 	// Failures are "... failed:" lines the tool survived (it can still exit 0).
-	Failures []*callError
-	// Extra holds unknown lines outside any board block, so newer tool
-	// versions do not break parsing.
-	Extra     []string
-	Simulated bool   // SimulatorMarker seen
-	Path      string // the executable that answered (set by Client.Info)
+	Failures  []*callError
+	Extra     []string // unknown lines outside boards, so newer tools still parse
+	Simulated bool     // SimulatorMarker seen
+	Path      string   // the executable that answered (set by Client.Info)
 }
 
 // Board is one "Found HackRF" block. Optional lines leave zero values or nil.
 type Board struct {
-	Index            int
-	Serial           string // 32 hex digits; "" when the tool could not read it
-	BoardID          int    // -1 when the line is missing (the board could not be opened)
-	BoardName        string // e.g. "HackRF One"
-	FirmwareVersion  string // e.g. 2022.09.1 or git-1925e590
-	APIVersion       string // firmware USB API, e.g. 1.06
-	PartID           string // the two words as printed, e.g. "0xa000cb3c 0x00574f5b"
-	HardwareRevision string // e.g. r8; "" when not reported (firmware API < 1.06)
-	// MadeByGSG is whether the tool says Great Scott Gadgets made the
-	// hardware; nil when it says nothing.
-	MadeByGSG         *bool
+	Index             int
+	Serial            string   // 32 hex digits; "" when the tool could not read it
+	BoardID           int      // -1 when the line is missing (the board could not be opened)
+	BoardName         string   // e.g. "HackRF One"
+	FirmwareVersion   string   // e.g. 2022.09.1 or git-1925e590
+	APIVersion        string   // firmware USB API, e.g. 1.06
+	PartID            string   // the two words as printed, e.g. "0xa000cb3c 0x00574f5b"
+	HardwareRevision  string   // e.g. r8; "" when not reported (firmware API < 1.06)
+	MadeByGSG         *bool    // made by Great Scott Gadgets; nil when not said
 	Platforms         []string // "Hardware supported by installed firmware:"
 	OperaCakes        []int    // addresses of attached Opera Cakes
 	OtherDevicesOnBus *int     // v2026.01.1 and later; nil when not reported

@@ -18,8 +18,7 @@ func splitLines(b []byte) []string {
 // newline is handed on in pieces so a misbehaving tool cannot grow memory.
 const maxLine = 64 << 10
 
-// lineWriter is an io.Writer that calls fn once per complete line. It is
-// safe for concurrent use.
+// lineWriter calls fn once per complete line; it is safe for concurrent use.
 type lineWriter struct {
 	mu  sync.Mutex
 	buf []byte

@@ -31,10 +31,9 @@ type ReceiveResult struct {
 	StderrTail []byte // the last few KiB of stderr, for error reports
 }
 
-// StartReceive validates p, then starts hackrf_transfer -r in the
-// background. Every stderr line is folded into the running TransferStats
-// and handed to onLine, if not nil, from the runner's output goroutine:
-// keep it short.
+// StartReceive validates p and starts hackrf_transfer -r. Every stderr line
+// is folded into the stats and handed to onLine, if not nil, from the
+// runner's output goroutine: keep it short.
 func (c *Client) StartReceive(ctx context.Context, p RxParams, onLine func(TransferEvent)) (*Receive, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err

@@ -19,8 +19,7 @@ const (
 )
 
 // TransferStats accumulates what one hackrf_transfer run reported. Pointer
-// fields stay nil until the tool reports them, because a missing counter is
-// not a zero counter.
+// fields stay nil until reported: a missing counter is not a zero counter.
 type TransferStats struct {
 	ProgressLines int
 	// Megabytes sums the progress lines (whole USB blocks, so it can exceed
@@ -102,8 +101,7 @@ func (s *TransferStats) add(ev TransferEvent) {
 		// A new pointer: an earlier snapshot (clone) shares the old one.
 		s.DroppedFrames = ptr(ev.Count + *cmp.Or(s.DroppedFrames, new(int64)))
 	case EventWriteFailed:
-		// "write failed" has no newline of its own: the next message
-		// shares its line.
+		// "write failed" has no newline: the next message shares its line.
 		if ev.Detail != "" {
 			s.add(parseTransferLine(ev.Detail))
 		}

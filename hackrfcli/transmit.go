@@ -8,8 +8,7 @@ import (
 	"rfhandoff/exec"
 )
 
-// txMargin is added to a transmission's own length for start-up and the
-// flush at the end when bounding the tool's run time.
+// txMargin covers start-up and the final flush beyond the samples' length.
 const txMargin = 30 * time.Second
 
 // TransmitResult is how a transmission ended.

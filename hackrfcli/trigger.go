@@ -12,10 +12,9 @@ const (
 	boardHackRFPro   = 5 // "Praline"
 )
 
-// IgnoresTrigger names the firmware known to stream at once under -H
-// instead of waiting for the trigger edge; "" for any other. Such a board
-// cannot start on a shared edge, so a PPS-scheduled capture is refused
-// before it arms.
+// IgnoresTrigger names firmware known to stream at once under -H ("" for
+// any other): such a board cannot start on a shared edge, so a
+// PPS-scheduled capture is refused before it arms.
 func (b Board) IgnoresTrigger() string {
 	v, ok := releaseOf(b.FirmwareVersion)
 	if !ok {

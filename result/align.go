@@ -52,19 +52,16 @@ type Alignment struct {
 	FirstSampleAt time.Time  // as this node estimates it
 	EdgeAt        *time.Time // the PPS edge identified; nil for HOST_CLOCK or none
 	Trigger       Trigger
-	// Bound is bound_s: the bound of |FirstSampleAt − the first sample's
-	// true time|.
-	Bound      time.Duration
-	BoundBasis string // what Bound adds up
-	Overruns   int64  // so far; any voids alignment
-	Aligned    bool
-	Reasons    []string // why not aligned: empty iff Aligned
+	Bound         time.Duration // bound_s: of |FirstSampleAt − the true time|
+	BoundBasis    string        // what Bound adds up
+	Overruns      int64         // so far; any voids alignment
+	Aligned       bool
+	Reasons       []string // why not aligned: empty iff Aligned
 }
 
 const keyAlignment = "alignment"
 
-// laterKeys are the keys after the table's: a node result's, then
-// alignment; the decoder checks them by their own rules.
+// laterKeys follow the table's keys, each checked by its own rules.
 var laterKeys = []string{"node", "sigmf_meta_sha512", keyAlignment}
 
 func alignKey(k string) string { return keyAlignment + "." + k }

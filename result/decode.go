@@ -47,8 +47,7 @@ func (o Options) limit() int64 {
 var bom = []byte("\xEF\xBB\xBF")
 
 // Decode parses data strictly as one RX_RESULT.json, returning every
-// violation at once; document-level problems stop it early because nothing
-// after them is reliable.
+// violation at once; document-level problems stop it early.
 func Decode(data []byte, opts Options) (*Result, error) {
 	r, _, err := DecodeNode(data, opts)
 	return r, err
@@ -141,8 +140,7 @@ func ReadFile(path string, opts Options) (*Result, []byte, error) {
 	return r, data, err
 }
 
-// SHA256 is the digest the TX side keys a result by (of the exact bytes,
-// never of a re-encoding).
+// SHA256 is the digest the TX side keys a result by, of the exact bytes.
 func SHA256(data []byte) string {
 	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:])

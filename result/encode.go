@@ -15,8 +15,7 @@ func Encode(r *Result) ([]byte, error) { return encode("Encode", r, nil) }
 // EncodeNode writes a node result: Encode's form with NodeFields after rf_tx.
 func EncodeNode(r *Result, n NodeFields) ([]byte, error) { return encode("EncodeNode", r, &n) }
 
-// encode checks the bytes with Decode under the options that accept what
-// it wrote.
+// encode checks its bytes with Decode under options that accept them.
 func encode(fn string, r *Result, n *NodeFields) ([]byte, error) {
 	if r == nil {
 		return nil, fmt.Errorf("result: %s of a nil *Result", fn)

@@ -32,8 +32,7 @@ func RenderMarkdown(r *Result, extra ...string) []byte {
 	return b.Bytes()
 }
 
-// jsonValues returns [key, JSON text] for every field of r the way Encode
-// writes them.
+// jsonValues returns [key, JSON text] of r's fields as Encode writes them.
 func jsonValues(r *Result) [][2]string {
 	rv := reflect.ValueOf(r).Elem()
 	rt := rv.Type()

@@ -87,8 +87,7 @@ func checkNode(m members, r *Result, good map[string]bool, want string, nf *Node
 	}
 }
 
-// only is key's one value in m; a duplicated key was reported by
-// strictjson.Fields already.
+// only is key's one value in m; strictjson.Fields reported duplicates.
 func only(m members, key string, p *problems, why string) (value, bool) {
 	vs := m.Values[key]
 	if len(vs) == 0 {

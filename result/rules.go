@@ -5,8 +5,7 @@ import "rfhandoff/strictjson"
 // The READY and COMPLETE columns of the PROTOCOL#result table. A key that
 // failed its type check is not checked again, so each problem is reported once.
 
-// liveFlags are the booleans READY requires true; COMPLETE requires the
-// first three false.
+// liveFlags must be true in READY; the first three false in COMPLETE.
 var liveFlags = []string{"rx_ready_for_tx", "process_alive", "file_growing", "common_clock_verified"}
 
 // finals are null while READY, and for COMPLETE required unless mayBeNull

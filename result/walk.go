@@ -10,8 +10,7 @@ type value = *strictjson.Node
 
 type members = *strictjson.Members[value]
 
-// walk reads data as exactly one JSON object, keeping three levels (the
-// alignment object and its reasons).
+// walk reads data as one JSON object, keeping alignment and its reasons.
 func walk(data []byte, p *problems) (members, bool) {
 	n, err := strictjson.Parse(data, strictjson.Shape{Keep: 3})
 	var je *strictjson.Error

@@ -23,8 +23,10 @@ const (
 	FieldFrequencyHz  = "CAPTURE_FREQUENCY_HZ"
 	FieldSampleRateHz = "CAPTURE_SAMPLE_RATE_HZ"
 	FieldDurationS    = "CAPTURE_DURATION_S"
-	FieldStartAt      = "START_AT" // with SYNC_MODE: both or neither
-	FieldSyncMode     = "SYNC_MODE"
+	// FieldStartAt and FieldSyncMode: both or neither, only with
+	// CAPTURE_DURATION_S (PROTOCOL#task-file).
+	FieldStartAt  = "START_AT"
+	FieldSyncMode = "SYNC_MODE"
 )
 
 // StartAtLayout is START_AT's one form: a whole UTC second.
@@ -174,6 +176,7 @@ func (c Plan) Changes(now Plan) []string {
 	return out
 }
 
+// Validate appends every problem of c to errs, keys prefixed with prefix.
 func (c Plan) Validate(prefix string, errs []error) []error {
 	for _, f := range []struct {
 		key string

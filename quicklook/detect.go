@@ -196,6 +196,7 @@ func (d Detection) RFTXObserved() string {
 	return observedUnknown
 }
 
+// Notes are human lines for RX_RESULT.md.
 func (d Detection) Notes() []string {
 	crit := fmt.Sprintf("%.1f dB over the noise floor for at least %.2f s", d.ThresholdDB, d.MinDuration.Seconds())
 	floor := fmt.Sprintf("Noise floor: %.1f dBFS per bin (median of per-bin floors); band power floor %.1f dBFS.",

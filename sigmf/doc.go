@@ -17,7 +17,7 @@
 // core:datetime, where the quick-look's time axis starts too, is the
 // first sample's time: size bytes seen at time t were sampled by
 // t − size ÷ 2 ÷ rate; the tightest bound is kept, never before the
-// process started. A scheduled capture's has core:datetime =
+// process started. A scheduled capture's meta has core:datetime =
 // alignment.first_sample_at to the nanosecond and rfhandoff:sync_mode,
 // time_source, bound_s, edge_at and aligned, the extension then declared
 // 1.1.0, not optional (TimingExtension); its collection entry adds

@@ -194,7 +194,7 @@ func (c Plan) Validate(prefix string, errs []error) []error {
 		errs = append(errs, fmt.Errorf("%s.dir %q is not a clean absolute path", prefix, c.Dir))
 	}
 	if s := c.Sync; s != nil && (s.StartAt.IsZero() || !s.StartAt.Equal(s.StartAt.Truncate(time.Second)) || (s.Mode != SyncHostClock && s.Mode != SyncPPS)) {
-		errs = append(errs, fmt.Errorf("%s.sync: start_at %s must be a whole second and mode %q %s or %s", prefix, s.StartAt.Format(time.RFC3339Nano), s.Mode, SyncHostClock, SyncPPS))
+		errs = append(errs, fmt.Errorf("%s.sync: start_at %s must be a whole second, and mode %q must be %s or %s", prefix, s.StartAt.Format(time.RFC3339Nano), s.Mode, SyncHostClock, SyncPPS))
 	}
 	return errs
 }

@@ -136,7 +136,7 @@ func TestCapturePlanSync(t *testing.T) {
 	}
 	bad := p
 	bad.Sync = &Sync{StartAt: at.Add(time.Millisecond), Mode: "GPS"}
-	if errs := bad.Validate("capture", nil); len(errs) != 1 || !strings.Contains(errs[0].Error(), "capture.sync") {
+	if errs := bad.Validate("capture", nil); len(errs) != 1 || !strings.Contains(errs[0].Error(), `capture.sync: start_at 2026-12-02T20:00:00.001Z must be a whole second, and mode "GPS" must be HOST_CLOCK or PPS`) {
 		t.Errorf("invalid sync: %v", errs)
 	}
 }

@@ -14,18 +14,17 @@ import (
 const usbBlockBytes = 262144
 
 // ignoredSlack is how long after arming, beyond the estimate's
-// resolution, data still count as the board not waiting for an edge: a
-// board that ignores -H streams within milliseconds of hackrf_start_rx.
+// resolution, data still mean a board that did not wait for an edge: one
+// that ignores -H streams within milliseconds of hackrf_start_rx.
 const ignoredSlack = 20 * time.Millisecond
 
 // alignFacts is what a scheduled capture knows once its first samples are
-// on disk. Times are by the host clock; Offset is how far the OS says the
-// host clock is ahead of true time, ClockBound its bound on the rest.
+// on disk. Times are by the host clock.
 type alignFacts struct {
 	Mode        string
 	StartAt     time.Time // the task's START_AT, a whole second of true time
-	ArmedAt     time.Time // when hackrf_transfer said it had started the board ("Stop with Ctrl-C"), else its start
-	FirstSample time.Time // firstSample's estimate, host clock
+	ArmedAt     time.Time // the tool's "Stop with Ctrl-C", else its start
+	FirstSample time.Time // firstSample's estimate
 	RateHz      int64
 	Offset      time.Duration // the OS's offset estimate, host − true
 	ClockBound  time.Duration // the OS's bound on the error left after Offset
@@ -39,32 +38,24 @@ type alignFacts struct {
 // judgeAlignment says where the first sample landed and whether that is
 // START_AT within the policy's bound, with every reason it is not.
 //
-// The first-sample estimate is an upper bound late by at most one USB
-// block (resolution), never early. HOST_CLOCK: the first sample's true
-// time is the estimate less the OS's offset; its bound is the clock's
-// plus the resolution, and the capture is aligned when that bound plus
-// the miss from START_AT is within the policy. PPS: the edge is the whole
-// true second nearest the corrected estimate; an estimate before it by
-// more than the clock's bound, after it by more than that plus the
-// resolution, or data within the resolution plus ignoredSlack of arming
-// (at most half the arming margin) mean the board did not wait for an
-// edge (firmware that ignores -H); arming is the tool's "Stop with
-// Ctrl-C", which the real tool prints once the board is armed. A
-// PPS sample is taken on the edge, so its time is the edge's, within one
-// sample period plus the PPS's own error.
+// The estimate is never early and late by at most one USB block (the
+// resolution). HOST_CLOCK: the true time is the estimate less the OS's
+// offset, bounded by the clock's bound plus the resolution. PPS: the edge
+// is the true second nearest that; an estimate before it by more than the
+// clock's bound, after it by more than that plus the resolution, or data
+// within the resolution plus ignoredSlack of arming (at most half the
+// arming margin) mean firmware that ignores -H. A PPS sample is taken on
+// the edge: its time is the edge's, within one sample period plus the
+// PPS's own error.
 func judgeAlignment(f alignFacts) *result.Alignment {
 	period := time.Duration(float64(time.Second) / float64(f.RateHz))
 	resolution := time.Duration(float64(usbBlockBytes) / 2 / float64(f.RateHz) * float64(time.Second))
 	est := f.FirstSample.Add(-f.Offset)
-	// Unless a PPS edge was identified: the corrected estimate, within the
-	// clock's bound plus the resolution.
 	v := &result.Alignment{SyncMode: result.SyncMode(f.Mode), StartAt: f.StartAt, Overruns: f.Overruns,
 		FirstSampleAt: est, Bound: f.ClockBound + resolution}
 	switch f.Mode {
 	case captureplan.SyncPPS:
 		edge := est.Round(time.Second)
-		// The estimate is never early but by the clock's error, and late
-		// by at most the resolution more.
 		d := est.Sub(edge)
 		miss := d.Abs()
 		tol := f.ClockBound + resolution
@@ -93,6 +84,9 @@ func judgeAlignment(f alignFacts) *result.Alignment {
 			v.Reasons = append(v.Reasons, fmt.Sprintf("the first sample came on the edge at %s, not START_AT %s (armed at %s by the host clock)",
 				edge.UTC().Format(time.RFC3339), f.StartAt.UTC().Format(time.RFC3339), f.ArmedAt.UTC().Format(time.RFC3339Nano)))
 		}
+		if f.MaxBound > 0 && v.Bound > f.MaxBound {
+			v.Reasons = append(v.Reasons, fmt.Sprintf("the bound %s is more than the policy's %s", seconds(v.Bound), seconds(f.MaxBound)))
+		}
 	default:
 		v.Trigger = result.TriggerNotUsed
 		v.BoundBasis = fmt.Sprintf("%s; first-sample resolution %s", f.ClockBasis, seconds(resolution))
@@ -100,9 +94,6 @@ func judgeAlignment(f alignFacts) *result.Alignment {
 			v.Reasons = append(v.Reasons, fmt.Sprintf("the first sample came %s from START_AT with a bound of %s: more than the policy's %s",
 				seconds(miss), seconds(v.Bound), seconds(f.MaxBound)))
 		}
-	}
-	if f.Mode == captureplan.SyncPPS && v.Trigger == result.TriggerHonoured && f.MaxBound > 0 && v.Bound > f.MaxBound {
-		v.Reasons = append(v.Reasons, fmt.Sprintf("the bound %s is more than the policy's %s", seconds(v.Bound), seconds(f.MaxBound)))
 	}
 	if f.Overruns > 0 {
 		v.Reasons = append(v.Reasons, fmt.Sprintf("%d overruns: samples were lost, so sample k is no longer at START_AT + k/rate", f.Overruns))

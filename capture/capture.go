@@ -30,45 +30,33 @@ type Deps struct {
 	Policy config.Policy
 	Audit  *exec.AuditLog // its head goes into every result commit
 	Logger *slog.Logger   // nil: discard
-	// Progress receives the progress display (nil: none). With Terminal
-	// it is one line rewritten in place, else a line per ProgressEvery.
+	// Progress (nil: none) is one line rewritten in place with Terminal,
+	// else a line per ProgressEvery.
 	Progress io.Writer
 	Terminal bool
-	// Author is the SigMF core:author ("" leaves it out).
-	Author string
-	// Notify is told capture_started (PROTOCOL#notifications); nil sends nothing.
-	Notify *notify.Dispatcher
-	// Recovered, when set, is told what Run's recovery published, before
-	// the new capture starts.
+	Author   string             // SigMF core:author ("" leaves it out)
+	Notify   *notify.Dispatcher // PROTOCOL#notifications; nil sends nothing
+	// Recovered is told what Run's recovery published, before the new
+	// capture starts.
 	Recovered func(*Recovered)
 }
 
 // Options tune the executor; zero values take the defaults.
 type Options struct {
-	// TaskID, when set, must be the current task's ID.
-	TaskID string
-	// StartupTimeout bounds the wait for a started tool's file to grow.
-	StartupTimeout time.Duration
+	TaskID         string        // when set, must be the current task's ID
+	StartupTimeout time.Duration // bounds the wait for a started tool's file to grow
 	// ConfirmGap separates the two size readings that prove the file grows
-	// (default 0.1 s: any growth proves it, a gap too short to see one only
-	// reads again; READY waits for it, PROTOCOL#capture).
+	// (PROTOCOL#capture): a gap too short to see growth only reads again.
 	ConfirmGap time.Duration
 	// StallAfter is how long the file may stop growing while the tool
-	// lives before the tool is stopped and the capture recorded as stalled.
-	StallAfter time.Duration
-	// Grace is the time from SIGINT to killing the tool.
-	Grace time.Duration
-	// Tick is how often the capture is looked at (and a terminal updated).
-	Tick time.Duration
-	// ProgressEvery is the interval of the plain progress lines.
-	ProgressEvery time.Duration
-	// PublishTimeout bounds one publish (a signal does not cancel it).
-	PublishTimeout time.Duration
-	// ToolTimeout bounds hackrf_info and hackrf_clock.
-	ToolTimeout time.Duration
-	// CompleteAttempts is how often a COMPLETE whose publish failed for
-	// reasons other than a refused check is tried.
-	CompleteAttempts int
+	// lives before the capture is stopped as stalled.
+	StallAfter       time.Duration
+	Grace            time.Duration // from SIGINT to killing the tool
+	Tick             time.Duration // how often the capture is looked at
+	ProgressEvery    time.Duration // the interval of the plain progress lines
+	PublishTimeout   time.Duration // bounds one publish (a signal does not cancel it)
+	ToolTimeout      time.Duration // bounds hackrf_info and hackrf_clock
+	CompleteAttempts int           // tries of a COMPLETE whose publish failed other than by a refused check
 
 	// fail, in tests, makes the capture fail at a step (session.fault).
 	fail func(step string) error
@@ -94,20 +82,17 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// Report is what a capture did. It is returned together with the error
-// of a capture that failed after it started, so the caller can say what
-// was published.
+// Report is what a capture did, returned also with the error of a capture
+// that failed after it started, so the caller can say what was published.
 type Report struct {
 	TaskID string
-	// Recording is the SigMF recording's name: <TASK_ID>, or
-	// <TASK_ID>-<node> for a task with RX_NODES (PROTOCOL#several-nodes).
-	Recording string
-	Dir       string // <capture.dir>/<TASK_ID>
-	DataPath  string // the ci8 samples (.sigmf-data)
-	MetaPath  string // SigMF metadata, "" when not written
-	// MetaSHA512 is the SHA-512 of the SigMF metadata as written, "" when
-	// not written; a node's COMPLETE carries it (sigmf_meta_sha512).
-	MetaSHA512 string
+	// Recording is <TASK_ID>, or <TASK_ID>-<node> for a task with
+	// RX_NODES (PROTOCOL#several-nodes).
+	Recording  string
+	Dir        string // <capture.dir>/<TASK_ID>
+	DataPath   string // the ci8 samples (.sigmf-data)
+	MetaPath   string // SigMF metadata, "" when not written
+	MetaSHA512 string // the metadata's SHA-512 as written, for a node's COMPLETE; "" when not written
 	PNGPath    string // quick-look picture, "" when not written
 	ResultPath string // local copy of the last result written
 	Board      hackrfcli.Board
@@ -116,33 +101,22 @@ type Report struct {
 	ReadyCommit, CompleteCommit string // "" when not published
 
 	ProcessStarted time.Time
-	// FirstSample is the estimated time of the capture's first sample
-	// (SigMF core:datetime, the quick-look's start): no later than the
-	// file's growth allows, never before ProcessStarted.
-	FirstSample    time.Time
+	FirstSample    time.Time // the estimate (firstsample.go): SigMF core:datetime, the quick-look's start
 	ReadyPublished time.Time // when the READY push returned
 	ProcessEnded   time.Time // when the tool's exit was collected
 	// SHA256Done and AnalysisDone are when the streaming SHA-256 and the
-	// quick-look analyzer had consumed the last byte; Drained when both
-	// had and their reader stopped. Only these come between ProcessEnded
-	// and the COMPLETE publish.
+	// analyzer had consumed the last byte; Drained when their reader
+	// stopped. Only these come between ProcessEnded and the COMPLETE publish.
 	SHA256Done, AnalysisDone, Drained time.Time
-	// SHA512Done is when the background reader's SHA-512 (for the SigMF
-	// metadata, written before COMPLETE) was had.
-	SHA512Done time.Time
-	// CompletePublished is when the COMPLETE push returned: the remote has it.
-	CompletePublished time.Time
-	Detection         *quicklook.Detection
-	// Outcome is one line on how the capture ended.
-	Outcome string
+	SHA512Done                        time.Time // when the background SHA-512 was had
+	CompletePublished                 time.Time // when the COMPLETE push returned
+	Detection                         *quicklook.Detection
+	Outcome                           string // one line on how the capture ended
 }
 
-// Run is `rx capture`: see the package documentation for the order of
-// things and the decisions. A returned Report is nil only when the capture
-// never got as far as a file.
-//
-// It ends with capture_complete (COMPLETE published) or capture_failed (an
-// error) to d.Notify (PROTOCOL#notifications).
+// Run is `rx capture` (doc.go). A returned Report is nil only when the
+// capture never got as far as a file. It ends by telling d.Notify
+// capture_complete or capture_failed (PROTOCOL#notifications).
 func Run(ctx context.Context, d Deps, o Options) (rep *Report, err error) {
 	about := notify.Task{ID: o.TaskID}
 	defer func() { notifyEnd(d.Notify, about, rep, err) }()
@@ -152,16 +126,15 @@ func Run(ctx context.Context, d Deps, o Options) (rep *Report, err error) {
 	}
 	defer l.Release()
 	p := d.Policy
-	// A killed capture can die inside a state write: its temp file goes
-	// before anything reads the state (the store's lock proves no writer
-	// owns it), as rx watch's start does.
+	// A killed capture's temp file from a state write goes before anything
+	// reads the state (the store's lock proves no writer owns it).
 	if removed, err := (&state.RXStore{Dir: stateDir}).CleanTemps(); err != nil {
 		return nil, err
 	} else if len(removed) > 0 {
 		d.Logger.Warn("removed temp files left by a killed writer", "files", removed)
 	}
-	// A capture whose rfhandoff was killed gets its COMPLETE before anything
-	// new starts (told to d.Recovered); one that cannot stops this run.
+	// A killed capture gets its COMPLETE before anything new starts; one
+	// that cannot stops this run.
 	if rec, err := recoverLocked(ctx, d, o, stateDir); err != nil {
 		return nil, err
 	} else if rec != nil && d.Recovered != nil {
@@ -174,8 +147,7 @@ func Run(ctx context.Context, d Deps, o Options) (rep *Report, err error) {
 	}
 	id := cur.Task.ID
 	about = notify.FromTask(cur.Task)
-	// A task naming its receivers runs only on a listed, named node, whose
-	// recording and results carry its name (PROTOCOL#several-nodes).
+	// A task naming its receivers runs only on a listed node (PROTOCOL#several-nodes).
 	nodeName, err := cur.Task.Node(p.Node.Name)
 	if err != nil {
 		return nil, fmt.Errorf("%w: nothing started", err)
@@ -190,27 +162,20 @@ func Run(ctx context.Context, d Deps, o Options) (rep *Report, err error) {
 	if p.Limits.PlannedDurationS <= 0 {
 		return nil, fmt.Errorf("policy limits.planned_duration_s = %d: must be positive", p.Limits.PlannedDurationS)
 	}
-	// The task's CAPTURE_* values where it sets them (approved checked
-	// that they are within this node's ranges and are what was approved).
 	plan, err := p.CapturePlanFor(cur.Task.Capture)
 	if err != nil {
-		return nil, &refusedError{TaskID: id, Reasons: []string{err.Error()}}
+		return nil, refuse(id, err.Error())
 	}
-
-	// The file must fit, with the policy's margin, before any hardware
-	// opens: a capture that fills the disk fails late and takes the
-	// checkout's file system with it.
+	// The file must fit before any hardware opens: a capture that fills
+	// the disk fails late and takes the checkout's file system with it.
 	free, err := localfile.FreeBytes(plan.Dir)
 	if err != nil {
 		return nil, fmt.Errorf("reading the free space where captures go (capture.dir %s): %w; nothing started", plan.Dir, err)
 	}
 	if err := plan.CheckSpace(free); err != nil {
-		return nil, &refusedError{TaskID: id, Reasons: []string{err.Error()}}
+		return nil, refuse(id, err.Error())
 	}
-
-	// The simulator never passes for hardware (simulator.go): the
-	// resolved tools are looked at before any runs, hackrf_info's answer
-	// next, hackrf_transfer's output before READY.
+	// The simulator never passes for hardware (doc.go).
 	simulated := simulatorPaths(d.Runner)
 	if err := checkSimulator(d, id, simulated); err != nil {
 		return nil, err
@@ -226,17 +191,16 @@ func Run(ctx context.Context, d Deps, o Options) (rep *Report, err error) {
 	if err != nil {
 		return nil, err
 	}
-	// The chosen board for every later call, even when several could be
-	// plugged in meanwhile.
+	// The chosen board for every later call, even if another is plugged in meanwhile.
 	if ident.Serial.MatchString(board.Serial) {
 		hc.Serial = board.Serial
 	}
 	d.Logger.Info("HackRF found", "board", board.BoardName, "serial", board.Serial, "firmware", board.FirmwareVersion)
 	if sy := plan.Sync; sy != nil && sy.Mode == captureplan.SyncPPS {
 		if why := board.IgnoresTrigger(); why != "" {
-			return nil, &refusedError{TaskID: id, Reasons: []string{fmt.Sprintf(
+			return nil, refuse(id, fmt.Sprintf(
 				"SYNC_MODE PPS needs a board that waits for the trigger, and the HackRF %s does not: %s, or schedule the capture by the host clock (task new NEW_TASK_ID ... --sync HOST_CLOCK); nothing was started",
-				board.Serial, why)}}
+				board.Serial, why))
 		}
 	}
 	if err := checkClock(ctx, hc, board); err != nil {
@@ -264,8 +228,8 @@ func Run(ctx context.Context, d Deps, o Options) (rep *Report, err error) {
 	return s.run(ctx)
 }
 
-// begin is what Run and Recover start with: the defaults filled in, the
-// state directory checked, and the capture lock taken.
+// begin is what Run and Recover start with: defaults, the state
+// directory checked, the capture lock taken.
 func begin(ctx context.Context, d Deps, o Options) (Deps, Options, string, *localfile.Lock, error) {
 	if d.Logger == nil {
 		d.Logger = slog.New(slog.DiscardHandler)
@@ -273,8 +237,7 @@ func begin(ctx context.Context, d Deps, o Options) (Deps, Options, string, *loca
 	if d.Git == nil || d.Runner == nil || d.Audit == nil {
 		return d, o, "", nil, errors.New("capture: Deps needs Git, Runner and Audit")
 	}
-	// The state directory (0700) git must ignore, as every RX command
-	// checks before touching the state.
+	// The state directory (0700) git must ignore, as every RX command checks.
 	stateDir := d.Policy.StatePath()
 	if err := d.Git.MakePrivateDir(ctx, d.Policy.Repo.Path, stateDir, "state directory"); err != nil {
 		return d, o, "", nil, err

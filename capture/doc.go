@@ -6,15 +6,15 @@
 // Run re-checks the task under the capture lock, then drives hackrfcli
 // through the RX runner. The data file,
 // <capture.dir>/<TASK_ID>/<TASK_ID>.sigmf-data, is created exclusively
-// before the tool starts, which is what keeps an existing capture from
-// ever being overwritten. READY is published with a
-// context that a signal does not cancel. The tool runs in its own process
-// group. READY needs two sizes Options.ConfirmGap (0.1 s) apart; a file
-// that stops growing for Options.StallAfter (5 s), or the tool's stall
-// message, gets SIGINT and a kill Options.Grace (10 s) later. Firmware too old for
-// `hackrf_clock -i` is refused with the firmware it needs. The SigMF
-// metadata is written before COMPLETE (a node's COMPLETE carries its
-// digest), the quick-look PNG after it.
+// before the tool starts, so an existing capture is never overwritten.
+// READY is published with a context that a signal does not cancel. The
+// tool runs in its own process group. READY needs two sizes
+// Options.ConfirmGap (0.1 s) apart; a file that stops growing for
+// Options.StallAfter (5 s), or the tool's stall message, gets SIGINT and a
+// kill Options.Grace (10 s) later. Firmware too old for `hackrf_clock -i`
+// is refused with the firmware it needs. The SigMF metadata is written
+// before COMPLETE (a node's COMPLETE carries its digest), the quick-look
+// PNG after it.
 //
 // READY's confirmation: the first size is read as soon as the file holds
 // a byte, looked for every 5 ms; meanwhile the checkout's HEAD (for
@@ -34,18 +34,14 @@
 //   - the background reader feeds the SHA-512, which only the SigMF file
 //     needs (core:sha512) and which costs more than both of the others
 //     together (about 1.35 CPU-s per GB against 0.56 and 0.4; see
-//     BenchmarkConsumers). It never holds the foreground reader back (it
-//     has its own buffers), and it yields the CPU to it: it reads only
-//     while the foreground reader has caught up with the file. From the
-//     tool's exit all readers drain at once; the SigMF metadata, which
-//     holds the SHA-512, and then COMPLETE wait for all of them, so a
-//     capture written faster than the hashes keep up (HACKRF_SIM=fast)
-//     publishes COMPLETE only when the SHA-512's tail is done.
+//     BenchmarkConsumers). It has its own buffers and reads only while the
+//     foreground reader has caught up with the file. From the tool's exit
+//     all readers drain at once; the SigMF metadata and then COMPLETE wait
+//     for all of them, so a capture written faster than the hashes keep up
+//     (HACKRF_SIM=fast) publishes COMPLETE only when the SHA-512 is done.
 //
 // Only when a reader did not see exactly the file's bytes (a read error,
-// the file changed under it) is the file hashed again, for that hash. The
-// first sample's time (SigMF core:datetime) is estimated from the file's
-// growth in firstsample.go.
+// the file changed under it) is the file hashed again, for that hash.
 //
 // # A scheduled capture
 //
@@ -59,13 +55,13 @@
 // tool's "Stop with Ctrl-C" (PPS), which it prints once hackrf_start_rx
 // has returned and the board is armed. The capture keeps that line's time
 // too (startLine): data within a block plus ignoredSlack of it mean a
-// board that did not wait for an edge, wherever they fall in the second; the lead check before that uses
-// expectedLatency (150 ms). A scheduled capture's git reads for READY
-// wait until the capture is confirmed, so nothing the rehearsal did not
-// see competes with the start. The first sample's estimate comes from
-// the file's growth (firstsample.go): never early, at most one USB block
-// late; judgeAlignment (align.go) turns it into the result's alignment
-// (PROTOCOL#capture).
+// board that did not wait for an edge, wherever they fall in the second;
+// the lead check before that uses expectedLatency (150 ms). A scheduled
+// capture's git reads for READY wait until the capture is confirmed, so
+// nothing the rehearsal did not see competes with the start. The first
+// sample's estimate comes from the file's growth (firstsample.go): never
+// early, at most one USB block late; judgeAlignment (align.go) turns it
+// into the result's alignment (PROTOCOL#capture).
 //
 // # The simulator
 //
@@ -75,20 +71,16 @@
 // for the marker next, and hackrf_transfer's first line before READY. Each
 // finding is a capture_simulator decision line; without [tools]
 // allow_simulator it is a refusal (before READY, so the capture is void).
-// With it, liveFacts.simulated puts "simulated": true in READY and
-// COMPLETE, capture_in_progress keeps it for a recovery, and the SigMF
-// metadata and the quick-look say so. LocalResult reads the kept result for
-// rx status.
+// With it, READY and COMPLETE say "simulated": true, capture_in_progress
+// keeps it for a recovery, and the SigMF metadata and the quick-look say so.
 //
 // # A killed rx capture
 //
 // SIGINT and SIGTERM are handled; SIGHUP and a closed stdout or stderr
-// are outlived by the command (terminal_loss_unix.go): the capture runs to
-// its planned end. SIGKILL, the OOM killer or a crash are not: nothing of
-// rfhandoff runs after them. On Linux hackrf_transfer then
-// gets SIGINT from the kernel (the runner sets Pdeathsig,
-// exec/spawn_linux.go) and ends as on Ctrl-C instead of recording on as an
-// orphan.
+// are outlived by the command (terminal_loss_unix.go). SIGKILL, the OOM
+// killer or a crash are not: on Linux hackrf_transfer then gets SIGINT
+// from the kernel (Pdeathsig, exec/spawn_linux.go) and ends as on Ctrl-C
+// instead of recording on as an orphan.
 //
 // The capture_in_progress record (record.go) holds READY's facts, the
 // board, the data file, both pids, whether READY's publish had returned,
@@ -99,18 +91,13 @@
 // recorded tool, then sends SIGINT and, Grace later, SIGKILL; the pid
 // counts only with its recorded start time (exec.ProcessStart) and, on
 // Linux, command line. The COMPLETE is written into the record before it
-// is published, so a retry publishes the same bytes. A COMPLETE built after the fact
-// reads size, SHA-256, SHA-512 and the quick-look analysis from the file
-// in one pass, the one second pass over a capture, and only here: the
+// is published, so a retry publishes the same bytes. A COMPLETE built
+// after the fact reads size, SHA-256, SHA-512 and the quick-look analysis
+// from the file in one pass, the one second pass over a capture: the
 // streaming readers died with rfhandoff. The SigMF metadata and PNG follow
 // the COMPLETE as for a finished capture.
 //
-// A failed recovery names rx mark-completed. ErrRunning (another capture
-// holds the lock) and ErrInterrupted (a signal) match with errors.Is; exit
-// statuses are PROTOCOL#command-line (cmd_rx_capture.go maps them).
-//
-// What it offers: Run, the whole capture of one approved task (`rx capture`);
-// Recover, which publishes an honest COMPLETE for a capture whose rfhandoff was
-// killed; Forget and ForgetPublished for `rx mark-completed`; and the error
-// types the command turns into exit statuses.
+// A failed recovery names rx mark-completed. ErrRunning and ErrInterrupted
+// match with errors.Is; exit statuses are PROTOCOL#command-line
+// (cmd_rx_capture.go maps them).
 package capture

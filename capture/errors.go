@@ -10,9 +10,8 @@ import (
 	"rfhandoff/result"
 )
 
-// refusedError is a capture refused before any hardware was touched: the
-// task, its approval, the state or the checkout is not what a capture
-// needs. Reasons lists every problem found at once.
+// refusedError is a capture refused before any hardware was touched,
+// with every problem found at once.
 type refusedError struct {
 	TaskID  string
 	Reasons []string
@@ -28,6 +27,9 @@ func (e *refusedError) Error() string {
 	}
 	return what + ":\n  - " + strings.Join(e.Reasons, "\n  - ")
 }
+
+// refuse is a refusedError for one reason.
+func refuse(id, reason string) error { return &refusedError{TaskID: id, Reasons: []string{reason}} }
 
 // ErrRunning matches (errors.Is) a capture refused because another
 // `rx capture` holds the capture lock (a *busyError).
@@ -52,8 +54,8 @@ func (e *busyError) Error() string {
 
 func (e *busyError) Is(target error) bool { return target == ErrRunning }
 
-// noDevice is no HackRF found (or not the pinned one, with the serials
-// found); it wraps the tool's error (hackrfcli.ErrNoDevice) when there is one.
+// noDevice is no HackRF found (or not the pinned one among found); it
+// wraps the tool's error when there is one.
 func noDevice(serial string, found []string, err error) error {
 	var msg string
 	switch {
@@ -70,7 +72,7 @@ func noDevice(serial string, found []string, err error) error {
 	return errors.New(msg + "; nothing was started or published")
 }
 
-// ambiguousDevice is several HackRFs without a pin, or matching the pin.
+// ambiguousDevice is several HackRFs without a pin, or matching it.
 func ambiguousDevice(pin string, serials []string) error {
 	if pin != "" {
 		return fmt.Errorf("serial %s matches %d HackRFs (%s); pin the full serial in [capture] serial; nothing was started or published",
@@ -80,9 +82,8 @@ func ambiguousDevice(pin string, serials []string) error {
 		len(serials), strings.Join(serials, ", "))
 }
 
-// oldFirmwareMessage says the board's firmware cannot report CLKIN and
-// that updating it is a separate, RED task: flashing firmware is never part
-// of a capture, and rfhandoff runs no flashing tool.
+// oldFirmwareMessage says the firmware cannot report CLKIN and that
+// updating it is a RED task of its own: rfhandoff never flashes firmware.
 func oldFirmwareMessage(firmware, api string, fe *hackrfcli.FirmwareError) string {
 	have := "the HackRF's firmware"
 	switch {
@@ -101,10 +102,9 @@ func oldFirmwareMessage(firmware, api string, fe *hackrfcli.FirmwareError) strin
 		have, need, fe.Call.Call+"() failed: "+fe.Call.Text+fmt.Sprintf(" (%d)", fe.Call.Code))
 }
 
-// refusedAsIs reports a publish the checks refused for what the result or
-// the task is (checks 1 to 5 and 7): the same bytes are refused the same
-// way again. A missing result branch (check 6) may come back, and any
-// other failure (the clone, the push) is worth another try.
+// refusedAsIs reports a publish refused for what the result or the task
+// is (checks 1 to 5 and 7), so the same bytes would be refused again. A
+// missing result branch (check 6) may come back; other failures are worth a retry.
 func refusedAsIs(err error) bool {
 	ce, ok := errors.AsType[*publish.CheckError](err)
 	return ok && ce.Step != publish.StepResultBranch
@@ -124,8 +124,7 @@ func lastLines(s string, n int) string {
 	return strings.Join(keep, " | ")
 }
 
-// causedError is a message of its own over the error that caused it:
-// errors.Is and errors.As reach the cause.
+// causedError is a message of its own over the error that caused it.
 type causedError struct {
 	msg   string
 	cause error
@@ -134,9 +133,8 @@ type causedError struct {
 func (e *causedError) Error() string { return e.msg }
 func (e *causedError) Unwrap() error { return e.cause }
 
-// clockRefusal is CLKIN not detected (err nil) or hackrf_clock failing
-// before the capture: common_clock_verified cannot be claimed, so nothing
-// starts.
+// clockRefusal is CLKIN not detected (err nil) or hackrf_clock failing:
+// common_clock_verified cannot be claimed, so nothing starts.
 func clockRefusal(err error, firmware, api string) error {
 	if fe, ok := errors.AsType[*hackrfcli.FirmwareError](err); ok {
 		return &causedError{oldFirmwareMessage(firmware, api, fe), err}
@@ -148,8 +146,7 @@ func clockRefusal(err error, firmware, api string) error {
 }
 
 // startFailed is a capture that never became READY: the tool failed
-// (exitCode, when it exited; tail, its last lines), or the file did not
-// grow. Nothing was published and the void data file was removed.
+// (exitCode when it exited; tail, its last lines), or the file did not grow.
 func startFailed(reason string, exitCode *int, tail string, cause error) error {
 	msg := "capture did not start: " + reason
 	if exitCode != nil {
@@ -161,8 +158,8 @@ func startFailed(reason string, exitCode *int, tail string, cause error) error {
 	return &causedError{msg + "; nothing was published", cause}
 }
 
-// readyFailed is a READY that could not be published; the capture was
-// stopped, and when completed an honest COMPLETE was published.
+// readyFailed is a READY that could not be published; completed: an
+// honest COMPLETE was.
 func readyFailed(err error, completed bool) error {
 	how := "nothing was published"
 	if completed {
@@ -177,8 +174,7 @@ func completeFailed(err error, saved, taskID string, recorded bool) error {
 	var then string
 	switch {
 	case refusedAsIs(err):
-		// Publishing the same bytes again is refused the same way: no
-		// command that cannot work is suggested.
+		// No command that cannot work is suggested.
 		then = fmt.Sprintf("the capture is finished and its COMPLETE is saved at %s, unpublished (rx status shows it and why); "+
 			"the publisher refuses it as it is, so trying again will not help: look at it, tell the MAIN side what it holds, then drop the record with `rfhandoff rx mark-completed %s`",
 			saved, taskID)
@@ -190,8 +186,8 @@ func completeFailed(err error, saved, taskID string, recorded bool) error {
 	return fmt.Errorf("publishing %s failed: %w; %s", result.StateComplete, err, then)
 }
 
-// interrupted is a capture stopped by a signal to rfhandoff (cause): it
-// matches ErrInterrupted. published: READY had been, and so has COMPLETE.
+// interrupted is a capture stopped by a signal (cause). published: READY
+// had been, and so has COMPLETE.
 func interrupted(cause error, published bool) error {
 	how := " before READY; nothing was published"
 	if published {

@@ -24,11 +24,9 @@ import (
 	"rfhandoff/state"
 )
 
-// finish runs once the tool has ended (or is being stopped): it collects
-// the outcome, writes the SigMF metadata once the background SHA-512 has
-// caught up, publishes COMPLETE (a node's carries the metadata's digest,
-// PROTOCOL#several-nodes) and then writes the quick-look PNG. The error says how the
-// capture ended when that was not normal.
+// finish runs once the tool has ended (or is being stopped): SigMF
+// metadata, then COMPLETE (a node's carries the metadata's digest,
+// PROTOCOL#several-nodes), then the PNG. The error says how an abnormal capture ended.
 func (s *session) finish(ctx context.Context, end endState) (*Report, error) {
 	rep := s.rep
 	<-s.exited
@@ -43,10 +41,8 @@ func (s *session) finish(ctx context.Context, end endState) (*Report, error) {
 	analysis := s.an.Finish()
 	var notes []string
 	if ferr != nil || read != size {
-		// The streaming reader did not see exactly the file's bytes (a
-		// read error, or the file changed under it): the hash must still
-		// describe the file, so read it once more; the spectrogram cannot
-		// be trusted.
+		// The hash must still describe the file, so read it once more; the
+		// spectrogram cannot be trusted.
 		s.d.Logger.Warn("the streaming reader and the file disagree; hashing the file again", "read", read, "size", size, "err", ferr)
 		notes = append(notes, fmt.Sprintf("The streaming reader saw %d bytes but the file holds %d (%v); the hash was computed again from the file and the energy detector's verdict is withheld.", read, size, ferr))
 		var err error
@@ -216,9 +212,8 @@ func detect(a *quicklook.Analysis, thresholdDB, minS float64) *quicklook.Detecti
 	return new(quicklook.Detect(a, thresholdDB, time.Duration(minS*float64(time.Second))))
 }
 
-// sum512 waits for the background reader and returns the SHA-512 of the
-// file of size bytes, reading the file again only if that reader did not
-// see exactly its bytes; "" if it cannot be had.
+// sum512 waits for the background reader and returns the file's SHA-512,
+// read again only if that reader did not see exactly size bytes; "" if none.
 func (s *session) sum512(size int64) string {
 	read, err := s.fol512.wait()
 	s.rep.SHA512Done = time.Now()
@@ -234,8 +229,8 @@ func (s *session) sum512(size int64) string {
 	return sum
 }
 
-// writeMeta writes the SigMF metadata beside the capture; a failure is
-// logged (COMPLETE then carries no digest of it).
+// writeMeta writes the SigMF metadata; a failure is logged (COMPLETE then
+// carries no digest of it).
 func (s *session) writeMeta(sum512, outcome string, det *quicklook.Detection) {
 	rep := s.rep
 	t := s.cur.Task
@@ -253,8 +248,8 @@ func (s *session) writeMeta(sum512, outcome string, det *quicklook.Detection) {
 	rep.MetaPath, rep.MetaSHA512 = saveMeta(filepath.Join(rep.Dir, rep.Recording+MetaSuffix), in, s.d.Logger)
 }
 
-// writeQuicklook renders the quick-look PNG of a (none without one) to
-// path and returns path; a failure is logged and returns "".
+// writeQuicklook renders a's PNG to path and returns path; "" without a
+// or on a (logged) failure.
 func writeQuicklook(path string, a *quicklook.Analysis, det *quicklook.Detection, m quicklook.Meta, log *slog.Logger) string {
 	if a == nil {
 		return ""
@@ -278,8 +273,8 @@ func onOff(b bool) string {
 	return "off"
 }
 
-// hashFile is the fallback second pass, for a streaming read that went
-// wrong only: the hex digest of the file by h, and its size.
+// hashFile is the fallback second pass, only for a streaming read gone
+// wrong: the file's hex digest by h, and its size.
 func hashFile(path string, h hash.Hash) (string, int64, error) {
 	f, err := os.Open(path)
 	if err != nil {

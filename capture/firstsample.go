@@ -8,15 +8,13 @@ import (
 	"rfhandoff/hackrfcli"
 )
 
-// firstSample estimates when the capture's first sample was taken, for
-// SigMF's core:datetime. The process start is too early: hackrf_transfer
-// opens the board, tunes and starts streaming first. Each look at the file
-// bounds the time from above: the size bytes on disk at t were all sampled
-// by t, at two bytes per sample, so the first sample was taken no later
-// than t − size/(2·rate). The smallest bound seen is kept (a look right
-// after the tool wrote a USB block is within a block's duration of the
-// truth), and never before the process started (a tool writing faster than
-// real time, as HACKRF_SIM=fast does, would put it there).
+// firstSample estimates when the capture's first sample was taken (SigMF
+// core:datetime); the process start is too early (the tool opens, tunes
+// and starts streaming first). size bytes on disk at t were all sampled by
+// t, so the first sample came no later than t − size/(2·rate). The
+// smallest bound seen is kept (a look right after a USB block is within a
+// block's duration of the truth), never before the process started (a
+// tool faster than real time, as HACKRF_SIM=fast, would put it there).
 type firstSample struct {
 	mu        sync.Mutex
 	rate      float64   // samples per second
@@ -28,7 +26,7 @@ func newFirstSample(rateHz int64, processStart time.Time) *firstSample {
 	return &firstSample{rate: float64(rateHz), notBefore: processStart}
 }
 
-// observe folds in one look at the file: size bytes at t.
+// observe folds in size bytes seen at t.
 func (f *firstSample) observe(t time.Time, size int64) {
 	if f == nil || size <= 0 || !(f.rate > 0) {
 		return
@@ -58,15 +56,15 @@ func (f *firstSample) seen() bool {
 	return !f.best.IsZero()
 }
 
-// startLine is when hackrf_transfer said "Stop with Ctrl-C", which it
-// prints once hackrf_start_rx has returned: the board was armed (-H) or
-// streaming by then. The line's arrival is a little later than that, so
-// counting from it errs towards "too soon after arming" (align.go).
+// startLine is when hackrf_transfer said "Stop with Ctrl-C", printed once
+// hackrf_start_rx has returned (the board armed or streaming). The line
+// arrives a little later, so counting from it errs towards "too soon
+// after arming" (align.go).
 type startLine struct {
 	at atomic.Pointer[time.Time] // nil until the line came
 }
 
-// onLine is StartReceive's line hook: it keeps the first start line's time.
+// onLine is StartReceive's line hook.
 func (l *startLine) onLine(ev hackrfcli.TransferEvent) {
 	if ev.Kind == hackrfcli.EventStartHint {
 		l.at.CompareAndSwap(nil, new(time.Now()))

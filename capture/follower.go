@@ -11,13 +11,12 @@ import (
 	"rfhandoff/errlist"
 )
 
-// followPoll is how long the follower waits at the end of the file before
-// looking again. At 20 Msps (40 MB/s) that leaves it at most ~1 MB behind.
+// followPoll is the follower's wait at the end of the file: at 20 Msps
+// (40 MB/s) it stays at most ~1 MB behind.
 const followPoll = 20 * time.Millisecond
 
-// follower reads a file another process is writing, from its first byte,
-// as it grows, and feeds every byte exactly once to a fan-out of sinks.
-// A capture has two (doc.go, "Two streaming readers").
+// follower reads a file another process is writing, as it grows, and
+// feeds every byte once to a fan-out of sinks (doc.go, "Two streaming readers").
 type follower struct {
 	f       *os.File
 	out     *fanout
@@ -30,14 +29,13 @@ type follower struct {
 	err     error
 }
 
-// follow starts reading path (which must exist) into sinks, with
-// chunksInFlight chunks of read-ahead: the reader COMPLETE waits for.
+// follow starts the reader COMPLETE waits for: path (which must exist)
+// into sinks.
 func follow(path string, sinks ...io.Writer) (*follower, error) {
 	return startFollower(path, chunksInFlight, nil, sinks)
 }
 
-// followBehind starts a background reader of path into sinks, with its own
-// buffers (bgChunksInFlight), as far behind as it has to be: until the
+// followBehind starts a background reader of path into sinks: until the
 // writer is done it reads only while mayRead says so.
 func followBehind(path string, mayRead func() bool, sinks ...io.Writer) (*follower, error) {
 	return startFollower(path, bgChunksInFlight, mayRead, sinks)
@@ -56,14 +54,13 @@ func startFollower(path string, inFlight int, mayRead func() bool, sinks []io.Wr
 	return fl, nil
 }
 
-// caughtUp says the follower is idle: its last read found the end of the
-// file (or it has stopped) and its sinks have consumed every chunk.
+// caughtUp says the last read found the end of the file (or the follower
+// stopped) and the sinks have consumed every chunk.
 func (fl *follower) caughtUp() bool {
 	return fl.atEnd.Load() && len(fl.out.free) == cap(fl.out.free)
 }
 
-// sinkDone is when sink i (in the order given to follow) had consumed
-// the last byte; valid after wait.
+// sinkDone is when sink i had consumed the last byte; valid after wait.
 func (fl *follower) sinkDone(i int) time.Time { return fl.out.sinks[i].doneAt }
 
 // writerDone says the writer has exited: read to the end once more, then stop.
@@ -83,16 +80,15 @@ func closed(ch chan struct{}) bool {
 	}
 }
 
-// wait stops the follower after the writer ended (writerDone) and every
-// sink has consumed what was read. It returns the total read.
+// wait stops the follower once the writer is done and the sinks have
+// consumed what was read; it returns the total read.
 func (fl *follower) wait() (int64, error) {
 	fl.writerDone()
 	<-fl.done
 	return fl.read.Load(), fl.err
 }
 
-// abandon stops the follower without reading on to the end (the file is
-// void) and returns once it has stopped.
+// abandon stops the follower without reading to the end (the file is void).
 func (fl *follower) abandon() {
 	if !closed(fl.quit) {
 		close(fl.quit)
@@ -104,17 +100,19 @@ func (fl *follower) run() {
 	defer close(fl.done)
 	defer fl.atEnd.Store(true)
 	defer fl.f.Close()
+	err := fl.loop()
+	fl.err = errlist.Join(err, fl.out.close())
+}
+
+func (fl *follower) loop() error {
 	timer := time.NewTimer(followPoll)
 	defer timer.Stop()
-	abandoned := func() { fl.err = errlist.Join(errAbandoned, fl.out.close()) }
-	finishing := false
-	for {
+	for finishing := false; ; {
 		if fl.mayRead != nil && !closed(fl.ended) && !fl.mayRead() {
 			timer.Reset(followPoll)
 			select {
 			case <-fl.quit:
-				abandoned()
-				return
+				return errAbandoned
 			case <-timer.C:
 			}
 			continue
@@ -123,8 +121,7 @@ func (fl *follower) run() {
 		select {
 		case buf = <-fl.out.free:
 		case <-fl.quit:
-			abandoned()
-			return
+			return errAbandoned
 		}
 		n, err := fl.f.Read(buf)
 		if n > 0 {
@@ -138,13 +135,10 @@ func (fl *follower) run() {
 		case err == nil && n > 0:
 			continue
 		case err != nil && !errors.Is(err, io.EOF):
-			fl.err = errlist.Join(fmt.Errorf("reading the capture: %w", err), fl.out.close())
-			return
+			return fmt.Errorf("reading the capture: %w", err)
 		case finishing:
-			// The writer had exited before this read hit the end: that
-			// end is final.
-			fl.err = fl.out.close()
-			return
+			// The writer had exited before this read: the end is final.
+			return nil
 		}
 		fl.atEnd.Store(true)
 		timer.Reset(followPoll)
@@ -152,12 +146,10 @@ func (fl *follower) run() {
 		case <-fl.ended:
 			finishing = true
 		case <-fl.quit:
-			abandoned()
-			return
+			return errAbandoned
 		case <-timer.C:
 		}
 	}
 }
 
-// errAbandoned is a follower's error after abandon.
 var errAbandoned = errors.New("the reader was stopped before the end of the capture")

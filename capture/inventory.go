@@ -24,7 +24,6 @@ func inventory(ctx context.Context, c *hackrfcli.Client, pinned string) (hackrfc
 	return info, b, err
 }
 
-// pick applies the selection rule to a parsed inventory.
 func pick(info hackrfcli.Info, pinned string) (hackrfcli.Board, error) {
 	var matching []hackrfcli.Board
 	for _, b := range info.Boards {
@@ -79,8 +78,8 @@ func hwDescription(b hackrfcli.Board) string {
 	return strings.Join(parts, ", ")
 }
 
-// checkClock requires CLKIN detected before anything starts. Firmware too
-// old to answer is named with the version hackrf_info read from board.
+// checkClock requires CLKIN detected before anything starts; firmware too
+// old to answer is named as hackrf_info read it.
 func checkClock(ctx context.Context, c *hackrfcli.Client, board hackrfcli.Board) error {
 	st, err := c.Clock(ctx)
 	if errors.Is(err, hackrfcli.ErrNoDevice) {

@@ -2,9 +2,8 @@ package capture
 
 import "rfhandoff/notify"
 
-// notifyEnd sends capture_complete when COMPLETE was published for a
-// capture that ended normally, capture_failed when Run returned an error
-// (PROTOCOL#notifications); t is what the event may say about the task.
+// notifyEnd sends capture_failed for Run's error, else capture_complete
+// once COMPLETE was published (PROTOCOL#notifications).
 func notifyEnd(n *notify.Dispatcher, t notify.Task, rep *Report, err error) {
 	if err != nil {
 		n.Notify(notify.CaptureFailed(t, err.Error()))
@@ -21,7 +20,6 @@ func notifyEnd(n *notify.Dispatcher, t notify.Task, rep *Report, err error) {
 	n.Notify(notify.CaptureComplete(t, int(deref(c.CaptureExitCode, -1)), deref(c.CaptureSizeBytes, 0), overruns))
 }
 
-// deref is *p, or def when p is nil.
 func deref[T any](p *T, def T) T {
 	if p == nil {
 		return def

@@ -31,8 +31,8 @@ func lock(stateDir string) (*localfile.Lock, error) {
 	return l, err
 }
 
-// approved re-reads the current task and checks, all at once, that it is
-// the approved, unchanged, not yet completed task the capture may run.
+// approved re-reads the current task and checks, all at once, that the
+// capture may run it.
 func approved(ctx context.Context, d Deps, stateDir, wantID string) (*taskfetch.Current, *mirror.Mirror, error) {
 	p := d.Policy
 	m, err := mirror.ForRX(ctx, d.Git, p, d.Logger)
@@ -54,16 +54,14 @@ func approved(ctx context.Context, d Deps, stateDir, wantID string) (*taskfetch.
 	if wantID != "" && wantID != t.ID {
 		why = append(why, fmt.Sprintf("TASK_ID %s was given, but the current task on %s is %s", wantID, p.Repo.TaskBranch, t.ID))
 	}
-	// A task value outside this node's ranges is refused whatever else
-	// holds (PROTOCOL#task-file).
+	// A value outside this node's ranges is refused (PROTOCOL#task-file).
 	plan, planErr := p.CapturePlanFor(t.Capture)
 	if planErr != nil {
 		for _, e := range errlist.Flatten(planErr) {
 			why = append(why, e.Error())
 		}
 	}
-	// A START_AT past or closer than sync.min_lead_s is refused before
-	// anything opens the HackRF, whatever was approved.
+	// A START_AT past or too close is refused, whatever was approved.
 	if err := p.CheckStartAt(t.Capture, time.Now()); err != nil {
 		why = append(why, err.Error())
 	}
@@ -92,7 +90,6 @@ func approved(ctx context.Context, d Deps, stateDir, wantID string) (*taskfetch.
 	return cur, m, nil
 }
 
-// flagProblems lists what in the task's header forbids a capture.
 func flagProblems(t *task.Task) []string {
 	var why []string
 	if !t.HardwareAccess {
@@ -111,28 +108,25 @@ func flagProblems(t *task.Task) []string {
 }
 
 // resultBranchExists refuses early when READY could never be published:
-// the publisher never creates the result branch. The remote is asked
-// through the mirror, like every call to it.
+// the publisher never creates the result branch.
 func resultBranchExists(ctx context.Context, m *mirror.Mirror, remote, branch, id string) error {
 	ok, _, err := m.RemoteBranchExists(ctx, branch)
 	if err != nil {
 		return fmt.Errorf("asking %s for the result branch %s: %w", remote, branch, err)
 	}
 	if !ok {
-		return &refusedError{TaskID: id, Reasons: []string{fmt.Sprintf(
-			"the result branch %s does not exist on %s; rfhandoff never creates it (the MAIN side must)", branch, remote)}}
+		return refuse(id, fmt.Sprintf("the result branch %s does not exist on %s; rfhandoff never creates it (the MAIN side must)", branch, remote))
 	}
 	return nil
 }
 
 // captureDir creates <capture.dir>/<TASK_ID> (0700) after checking that
-// git ignores capture.dir when it lies inside the checkout: raw IQ never
-// enters git. The refusal names capture.dir, the line to add for every task.
+// git ignores capture.dir if it is inside the checkout: raw IQ never
+// enters git.
 func captureDir(ctx context.Context, g *gitcli.Client, repo, base, id string) (string, error) {
 	err := g.MakePrivateDir(ctx, repo, base, "capture directory")
 	if ni, ok := errors.AsType[*gitcli.NotIgnoredError](err); ok {
-		return "", &refusedError{TaskID: id, Reasons: []string{
-			ni.Error() + " (raw IQ must never enter git; a [capture] dir inside the state directory is ignored with it)"}}
+		return "", refuse(id, ni.Error()+" (raw IQ must never enter git; a [capture] dir inside the state directory is ignored with it)")
 	}
 	if err != nil {
 		return "", err

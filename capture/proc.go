@@ -8,14 +8,10 @@ import (
 	"time"
 )
 
-// The recorded hackrf_transfer of a capture whose rfhandoff was killed is
-// no child of ours: it is found and stopped by its pid, and only after
-// isCaptureTool shows it is that capture's hackrf_transfer (a pid may have
-// been reused): proc_unix.go, proc_windows.go.
-
-// isRecordedTool reports whether the recorded hackrf_transfer still runs:
-// a process under its pid that started when the recorded one did (when a
-// start was recorded) and is hackrf_transfer writing path.
+// isRecordedTool reports whether a killed capture's hackrf_transfer, no
+// child of ours, still runs under its pid: one that started when the
+// recorded one did (if recorded) and is hackrf_transfer writing path (a
+// pid may have been reused).
 func isRecordedTool(pid int, start int64, path string) bool {
 	if start != 0 {
 		if now, ok := exec.ProcessStart(pid); !ok || now != start {
@@ -31,11 +27,10 @@ type toolEnd struct {
 	how        string // one sentence for RX_RESULT.md
 }
 
-// endCaptureTool waits until the recorded hackrf_transfer is gone: it got
-// SIGINT when rfhandoff died (Pdeathsig) and normally ends within a
-// second. After grace it is sent SIGINT, after another grace SIGKILL; one
-// that survives that is an error (its file may still change, so nothing
-// may be published).
+// endCaptureTool waits until the recorded hackrf_transfer is gone (it got
+// SIGINT by Pdeathsig and normally ends within a second), signalling it
+// after each grace. One that survives is an error: its file may still
+// change, so nothing may be published.
 func endCaptureTool(ctx context.Context, pid int, start int64, path string, grace time.Duration, log func(string, ...any)) (toolEnd, error) {
 	if !isRecordedTool(pid, start, path) {
 		return toolEnd{how: fmt.Sprintf("hackrf_transfer (pid %d) had already ended", pid)}, nil

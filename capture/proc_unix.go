@@ -12,12 +12,9 @@ import (
 	"syscall"
 )
 
-// On Unix the pid is checked through /proc/<pid>/cmdline and cwd. Linux
-// only, like Pdeathsig (exec/spawn_linux.go): without /proc the process
-// counts as gone.
-
 // isCaptureTool reports whether pid is a live hackrf_transfer writing
-// path. A zombie has an empty cmdline, so it counts as gone.
+// path, by /proc: Linux only, like Pdeathsig; without /proc, or as a
+// zombie (an empty cmdline), the process counts as gone.
 func isCaptureTool(pid int, path string) bool {
 	raw, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
 	if err != nil || len(raw) == 0 {

@@ -8,13 +8,9 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// On Windows the recorded hackrf_transfer was in a Job Object that ended
-// it when rfhandoff died, so it is normally gone already. A process still
-// running under its pid counts only when its image is hackrf_transfer.exe;
-// another process's command line is not readable without its memory, so
-// the data path is not compared as on Unix.
-
-// isCaptureTool reports whether pid is a live hackrf_transfer.exe.
+// isCaptureTool reports whether pid is a live hackrf_transfer.exe. The
+// Job Object normally ended it with rfhandoff; the data path is not
+// compared, as another process's command line needs its memory.
 func isCaptureTool(pid int, _ string) bool {
 	h, err := windows.OpenProcess(windows.PROCESS_QUERY_LIMITED_INFORMATION, false, uint32(pid))
 	if err != nil {

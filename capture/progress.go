@@ -9,8 +9,7 @@ import (
 )
 
 // progress shows a running capture: on a terminal one line rewritten in
-// place (with a bar), elsewhere (a log file, cron, a pipe) a plain line
-// per interval, so logs stay readable.
+// place, elsewhere a plain line per interval, so logs stay readable.
 type progress struct {
 	w        io.Writer // nil: no display
 	terminal bool
@@ -26,7 +25,6 @@ type progress struct {
 	drawn     bool    // a terminal line is on screen
 }
 
-// sample is one look at the capture.
 type sample struct {
 	at       time.Time
 	elapsed  time.Duration
@@ -58,7 +56,7 @@ func (p *progress) update(s sample) {
 	}
 }
 
-// clear ends the terminal line so that other output starts on its own.
+// clear ends the terminal line so other output starts on its own.
 func (p *progress) clear() {
 	if p.w != nil && p.drawn {
 		fmt.Fprint(p.w, "\r\x1b[K")

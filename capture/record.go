@@ -11,20 +11,18 @@ import (
 	"rfhandoff/state"
 )
 
-// capture_in_progress (doc.go, "A killed rx capture") is kept from just
-// before READY until COMPLETE is published. Every write goes through
+// capture_in_progress (doc.go, "A killed rx capture") is written through
 // state.RXStore.Update: the state lock makes it safe beside `rx watch`.
 
-// recordStart writes the record before READY is published. Without it a
-// READY could be left standing by a kill, so a failure stops the capture.
+// recordStart writes the record before READY: without it a kill could
+// leave a READY standing, so a failure stops the capture.
 func (s *session) recordStart() error {
 	path, err := filepath.Abs(s.rep.DataPath)
 	if err != nil {
 		return err
 	}
 	f := s.facts
-	// hackrf_transfer is our child and not yet waited for, so its pid
-	// still names it (a zombie on Linux, an open handle on Windows).
+	// Our child, not yet waited for: its pid still names it.
 	start, _ := exec.ProcessStart(f.pid)
 	rec := &state.CaptureInProgress{
 		TaskID: f.taskID, DataPath: path, CapturePID: f.pid, CaptureStart: start, RfhandoffPID: os.Getpid(),
@@ -54,9 +52,8 @@ func (s *session) forgetRecord() {
 	s.record = nil
 }
 
-// updateRecord changes the session's record, if it is still the one in
-// the state. A failure is logged: the capture goes on, and a recovery
-// would publish a COMPLETE built from what the record already holds.
+// updateRecord changes the session's record if the state still holds it.
+// A failure is logged: a recovery would build COMPLETE from what it holds.
 func (s *session) updateRecord(what string, change func(*state.CaptureInProgress)) {
 	if s.record == nil {
 		return
@@ -72,9 +69,8 @@ func (s *session) updateRecord(what string, change func(*state.CaptureInProgress
 
 func (s *session) store() *state.RXStore { return &state.RXStore{Dir: s.stateDir} }
 
-// replaceRecord writes next over the record it was cloned from (the same
-// capture); when the state no longer holds that one it returns changed,
-// or with changed nil leaves the state as it is.
+// replaceRecord writes next over the record it was cloned from; when the
+// state no longer holds that one it returns changed (nil: no error).
 func replaceRecord(store *state.RXStore, next *state.CaptureInProgress, changed error) error {
 	_, err := store.Update(func(st *state.RX) error {
 		if !next.Same(st.CaptureInProgress) {
@@ -92,8 +88,7 @@ func clearRecord(store *state.RXStore, rec *state.CaptureInProgress) error {
 	return err
 }
 
-// dropRecord clears capture_in_progress when match says so of it and
-// returns the record cleared, or nil.
+// dropRecord clears capture_in_progress if match, returning it or nil.
 func dropRecord(store *state.RXStore, match func(*state.CaptureInProgress) bool) (*state.CaptureInProgress, error) {
 	var dropped *state.CaptureInProgress
 	_, err := store.Update(func(st *state.RX) error {
@@ -105,7 +100,6 @@ func dropRecord(store *state.RXStore, match func(*state.CaptureInProgress) bool)
 	return dropped, err
 }
 
-// sha256Hex is the hex SHA-256 of data, as the record keeps a COMPLETE's.
 func sha256Hex(data []byte) string {
 	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:])

@@ -31,27 +31,18 @@ type Recovered struct {
 	Result     *result.Result          // the COMPLETE published
 	ResultPath string                  // its copy beside the capture
 	Commit     string                  // the result branch commit that holds it
-	// NoOp is a COMPLETE the branch already held byte for byte (published
-	// before the kill, or by an earlier recovery that was itself cut short).
-	NoOp bool
-	// Reused is the COMPLETE the killed rx capture had written, published
-	// as it was, rather than one built from the record and the file.
-	Reused bool
-	// Notes are the paragraphs RX_RESULT.md was rendered with.
-	Notes []string
-	// Tool says how the capture's hackrf_transfer was found to end.
-	Tool string
-	// MetaPath and PNGPath are the SigMF metadata and quick-look written
-	// beside the capture after the COMPLETE, "" when not written.
-	MetaPath, PNGPath string
+	NoOp       bool                    // the branch already held it byte for byte
+	Reused     bool                    // the killed rx capture's own COMPLETE, published as it was
+	Notes      []string                // the paragraphs RX_RESULT.md was rendered with
+	Tool       string                  // how the capture's hackrf_transfer was found to end
+	MetaPath   string                  // SigMF metadata written after the COMPLETE, "" when not
+	PNGPath    string                  // quick-look written after the COMPLETE, "" when not
 }
 
-// Recover publishes an honest COMPLETE for a capture whose rfhandoff was
-// killed after it recorded the capture (just before READY) and before
-// COMPLETE was published. It returns nil, nil when no capture is
-// recorded, and also when another rx capture holds the capture lock (that
-// one owns the record). `rx capture` does this itself before it starts;
-// `rx watch` calls it when it starts and at every poll that finds a record.
+// Recover publishes an honest COMPLETE for a recorded capture whose
+// rfhandoff was killed before COMPLETE was published. It returns nil, nil
+// when no capture is recorded, and when another rx capture holds the
+// capture lock (that one owns the record).
 func Recover(ctx context.Context, d Deps, o Options) (*Recovered, error) {
 	d, o, stateDir, l, err := begin(ctx, d, o)
 	if errors.Is(err, ErrRunning) {
@@ -64,9 +55,8 @@ func Recover(ctx context.Context, d Deps, o Options) (*Recovered, error) {
 	return recoverLocked(ctx, d, o, stateDir)
 }
 
-// recoverLocked is Recover for a caller holding the capture lock: that
-// proves the rx capture that wrote a record found now is gone, whatever
-// its pid belongs to now.
+// recoverLocked is Recover under the capture lock, which proves the rx
+// capture that wrote the record is gone.
 func recoverLocked(ctx context.Context, d Deps, o Options, stateDir string) (*Recovered, error) {
 	store := &state.RXStore{Dir: stateDir}
 	st, err := store.Load()
@@ -81,11 +71,9 @@ func recoverLocked(ctx context.Context, d Deps, o Options, stateDir string) (*Re
 	log.Warn("found a capture whose COMPLETE was never published (its rx capture was killed, or could not publish it); publishing it now",
 		"rfhandoff_pid", rec.RfhandoffPID, "capture_pid", rec.CapturePID, "ready_published", rec.ReadyPublished,
 		"complete_saved", rec.CompleteSHA256 != "")
-	// A recorded capture whose COMPLETE could not be published keeps its
-	// record (nothing is ever dropped silently), so rx capture starts no
-	// new capture until it is dealt with.
+	// The record is kept (nothing is dropped silently), so no new capture
+	// starts until it is dealt with; rx status is told why.
 	fail := func(err error) (*Recovered, error) {
-		// Why, for rx status, when a COMPLETE is saved and recorded.
 		if next := rec.Clone(); next.CompleteSHA256 != "" && (next.CompleteError != err.Error() || next.CompleteRefused != refusedAsIs(err)) {
 			next.CompleteError, next.CompleteRefused = err.Error(), refusedAsIs(err)
 			if uerr := replaceRecord(store, next, nil); uerr != nil {
@@ -94,8 +82,7 @@ func recoverLocked(ctx context.Context, d Deps, o Options, stateDir string) (*Re
 		}
 		then := "the next rx capture or rx watch tries again"
 		if _, ok := errors.AsType[*publish.CheckError](err); ok {
-			// The task, its approval or the RX checkout's HEAD changed
-			// since: trying again will not help.
+			// The task, its approval or HEAD changed: a retry will not help.
 			then = fmt.Sprintf("the publisher refuses it, so a person must decide: look at the capture, then run "+
 				"`rfhandoff rx mark-completed %s` to drop the record (no new capture runs until then)", rec.TaskID)
 		}
@@ -109,9 +96,8 @@ func recoverLocked(ctx context.Context, d Deps, o Options, stateDir string) (*Re
 		return fail(err)
 	}
 	out := &Recovered{Record: *rec, ResultPath: filepath.Join(filepath.Dir(rec.DataPath), ResultName), Tool: end.how}
-	// A kill inside a write beside the capture (the result copy, the SigMF
-	// metadata) leaves its temp file there; the capture lock held here
-	// proves no writer owns it.
+	// A kill inside a write beside the capture leaves its temp file; the
+	// capture lock proves no writer owns it.
 	for _, p := range []string{out.ResultPath, strings.TrimSuffix(rec.DataPath, DataSuffix) + MetaSuffix} {
 		if removed, err := localfile.CleanTemps(p); err != nil {
 			return fail(err)
@@ -131,9 +117,8 @@ func recoverLocked(ctx context.Context, d Deps, o Options, stateDir string) (*Re
 			return fail(err)
 		}
 		notes, scan = n, sc
-		// Kept before publishing, so that a recovery cut short is
-		// repeated with these very bytes: the publisher's no-op if they
-		// had landed, never a second, different COMPLETE.
+		// Kept before publishing, so a recovery cut short repeats these
+		// very bytes, never a second, different COMPLETE.
 		if err := localfile.WriteFileAtomic(out.ResultPath, data, 0o644); err != nil {
 			return fail(err)
 		}
@@ -169,15 +154,13 @@ func recoverLocked(ctx context.Context, d Deps, o Options, stateDir string) (*Re
 	return out, nil
 }
 
-// fileScan is one pass over a capture file after the fact: its size, both
-// digests and the quick-look analysis.
+// fileScan is one pass over a capture file after the fact.
 type fileScan struct {
 	size           int64
 	sha256, sha512 string
 	analysis       *quicklook.Analysis
 }
 
-// scanFile reads the recorded capture's file once for all of fileScan.
 func scanFile(rec *state.CaptureInProgress) (*fileScan, error) {
 	f, err := os.Open(rec.DataPath)
 	if err != nil {
@@ -196,9 +179,8 @@ func scanFile(rec *state.CaptureInProgress) (*fileScan, error) {
 	return &fileScan{size: n, sha256: hex.EncodeToString(h256.Sum(nil)), sha512: hex.EncodeToString(h512.Sum(nil)), analysis: an.Finish()}, nil
 }
 
-// recoveredFiles writes a recovered capture's quick-look PNG and SigMF
-// metadata once its COMPLETE is out (scan nil: the file is read for them
-// now). Failures are logged: the COMPLETE is published.
+// recoveredFiles writes a recovered capture's PNG and SigMF metadata
+// (scan nil: the file is read now). Failures are only logged.
 func recoveredFiles(d Deps, rec *state.CaptureInProgress, scan *fileScan, notes []string, out *Recovered, log *slog.Logger) {
 	if scan == nil {
 		var err error
@@ -230,9 +212,8 @@ func recoveredFiles(d Deps, rec *state.CaptureInProgress, scan *fileScan, notes 
 	out.MetaPath, _ = saveMeta(base+MetaSuffix, in, log)
 }
 
-// pendingComplete returns the COMPLETE the killed rx capture wrote beside
-// the capture just before publishing it, with its notes, when the file
-// still holds exactly those bytes.
+// pendingComplete returns the COMPLETE, with its notes, the killed rx
+// capture had saved to publish, when the file still holds exactly it.
 func pendingComplete(rec *state.CaptureInProgress, path string, log *slog.Logger) ([]byte, []string, bool) {
 	if rec.CompleteSHA256 == "" {
 		return nil, nil, false
@@ -250,8 +231,8 @@ func pendingComplete(rec *state.CaptureInProgress, path string, log *slog.Logger
 	return data, slices.Clone(rec.CompleteNotes), true
 }
 
-// rebuildComplete is COMPLETE from the record (READY's facts) and the file
-// as it is now, read once more (doc.go, "A killed rx capture").
+// rebuildComplete is COMPLETE from the record and the file as it is now
+// (doc.go, "A killed rx capture").
 func rebuildComplete(ctx context.Context, d Deps, o Options, rec *state.CaptureInProgress, end toolEnd) (*result.Result, []string, *fileScan, error) {
 	st, err := os.Stat(rec.DataPath)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -315,19 +296,17 @@ func rebuildComplete(ctx context.Context, d Deps, o Options, rec *state.CaptureI
 	return r, notes, scan, nil
 }
 
-// ForgetPublished clears capture_in_progress in stateDir when the COMPLETE
-// it waits to publish is data: `rx publish-result` of the saved COMPLETE
-// did the recovery's work. It reports whether it cleared a record.
+// ForgetPublished clears capture_in_progress when the COMPLETE it waits to
+// publish is data (`rx publish-result` did the recovery's work).
 func ForgetPublished(stateDir string, data []byte) (bool, error) {
 	want := sha256Hex(data)
 	r, err := dropRecord(&state.RXStore{Dir: stateDir}, func(r *state.CaptureInProgress) bool { return r.CompleteSHA256 == want })
 	return r != nil, err
 }
 
-// Forget drops the capture_in_progress record of task id, for a person
-// who has looked at a capture whose COMPLETE cannot be published (`rx
-// mark-completed`). It refuses while an rx capture holds the capture
-// lock: that one's record is live. It returns the record dropped, or nil.
+// Forget drops task id's capture_in_progress for `rx mark-completed`,
+// returning it or nil. It refuses while an rx capture holds the capture
+// lock: that one's record is live.
 func Forget(stateDir, id string) (*state.CaptureInProgress, error) {
 	l, err := lock(stateDir)
 	if err != nil {
@@ -337,11 +316,10 @@ func Forget(stateDir, id string) (*state.CaptureInProgress, error) {
 	return dropRecord(&state.RXStore{Dir: stateDir}, func(r *state.CaptureInProgress) bool { return r.TaskID == id })
 }
 
-// recoveredAlignment is a scheduled capture's alignment for its recovered
-// COMPLETE: READY's, as kept beside the capture, never aligned (the
-// overruns since READY are unknown). nil for a task without START_AT, or
-// when READY's copy is gone: the COMPLETE is then refused by the
-// publisher's schema check and the record kept for a person.
+// recoveredAlignment is READY's alignment as kept beside the capture,
+// never aligned (overruns since READY are unknown). nil without START_AT,
+// or when READY's copy is gone: the publisher then refuses the COMPLETE
+// and the record is kept for a person.
 func recoveredAlignment(rec *state.CaptureInProgress, log *slog.Logger) *result.Alignment {
 	if rec.Capture == nil || rec.Capture.Sync == nil {
 		return nil

@@ -8,34 +8,27 @@ import (
 	"time"
 )
 
-// rehearsalSamples is how much the rehearsal records: four USB blocks,
-// enough looks at the file's growth for its first sample's estimate.
+// rehearsalSamples is four USB blocks: enough looks at the file's growth
+// for the first sample's estimate.
 const rehearsalSamples = 4 * usbBlockBytes / 2
 
-// rehearsalSuffix names the rehearsal's file beside the capture's; it is
-// removed before the capture starts.
 const rehearsalSuffix = ".rehearsal"
 
-// rehearsalLead is how long before the tool's start the rehearsal runs:
-// late, so that it meets the load the start will (other programs; the
-// other nodes of a one-machine demo, which start at the same moment),
-// and early enough that a slow host still has its figure before it must
-// start.
+// rehearsalLead is late, so the rehearsal meets the load the start will
+// (other programs; a one-machine demo's other nodes, starting at the same
+// moment), and early enough for a slow host to have its figure in time.
 const rehearsalLead = 5 * time.Second
 
 // rehearse measures hackrf_transfer's start-up on this host, now (doc.go,
-// "A scheduled capture"), so a slow board, a Raspberry Pi or a busy host
-// aims as well as an idle one. It runs rehearsalLead before the start the
-// fixed estimate gives (at once when that is sooner) and must be done by
-// that start.
+// "A scheduled capture"), so a slow or busy host aims as well as an idle
+// one. It must be done by the start the fixed estimate gives.
 func (s *session) rehearse(ctx context.Context) error {
 	sc := s.sched
 	if err := sc.waitUntil(ctx, sc.startAt.Add(-rehearsalLead)); err != nil {
 		return err
 	}
 	path := s.rep.DataPath + rehearsalSuffix
-	// Exclusive create, as for the capture: a planted file or symlink is
-	// refused, never written through.
+	// Exclusive create: a planted file or symlink is never written through.
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return fmt.Errorf("the start-up rehearsal's file: %w (remove it if no capture of this task is running)", err)
@@ -82,8 +75,7 @@ func (s *session) rehearse(ctx context.Context) error {
 		}
 		return fmt.Errorf("the start-up rehearsal (hackrf_transfer -n %d to %s): %s; nothing was captured", p.NumSamples, path, why)
 	}
-	// PPS aims the arming, which the tool's start line follows; HOST_CLOCK
-	// the first sample.
+	// PPS aims the arming (the start line), HOST_CLOCK the first sample.
 	sc.latency = max(first.at().Sub(started), 0)
 	if armed := line.seen(); sc.trigger && !armed.IsZero() {
 		sc.latency = max(armed.Sub(started), 0)

@@ -15,12 +15,11 @@ type liveFacts struct {
 	freqHz     int64
 	rateHz     int64
 	pid        int
-	simulated  bool              // rfhandoff's HackRF simulator captured (result "simulated": true)
+	simulated  bool
 	align      *result.Alignment // schema_version 3; nil for a task without START_AT
 }
 
-// ready is RX_READY_FOR_TX: the capture runs, its file grows, the clock
-// was verified; every final field null.
+// ready is RX_READY_FOR_TX: every final field null.
 func ready(f liveFacts, now time.Time) *result.Result {
 	return &result.Result{
 		SchemaVersion: result.SchemaVersion, TaskID: f.taskID, State: result.StateReady,
@@ -31,7 +30,6 @@ func ready(f liveFacts, now time.Time) *result.Result {
 	}
 }
 
-// ending is how the capture ended, as COMPLETE reports it.
 type ending struct {
 	endedAt       time.Time
 	exitCode      int
@@ -43,9 +41,8 @@ type ending struct {
 	observed      result.RFTXObserved
 }
 
-// complete is CAPTURE_COMPLETE: the live flags false and every outcome
-// filled in. common_clock_verified holds only if CLKIN was still detected
-// after the capture.
+// complete is CAPTURE_COMPLETE: common_clock_verified holds only if CLKIN
+// was still detected after the capture.
 func complete(f liveFacts, e ending, now time.Time) *result.Result {
 	r := ready(f, now)
 	r.State = result.StateComplete

@@ -10,32 +10,28 @@ import (
 	"rfhandoff/result"
 )
 
-// expectedLatency is how long hackrf_transfer takes from its start to its
-// first sample (open, tune, start streaming) until the rehearsal
-// (rehearse.go) has measured it on this host: the lead check before the
-// file is reserved uses it.
+// expectedLatency is hackrf_transfer's start-up until the rehearsal has
+// measured it: the lead check before the file is reserved uses it.
 const expectedLatency = 150 * time.Millisecond
 
-// clockKey is the policy key that bounds a HOST_CLOCK node's error.
-const clockKey = "sync.max_host_clock_bound_s"
+const clockKey = "sync.max_host_clock_bound_s" // bounds a HOST_CLOCK node's error
 
 // schedule is a scheduled capture's start, and what the OS said of the
-// clock, for the verdict.
+// clock.
 type schedule struct {
 	sync    captureplan.Sync
 	target  time.Time     // host clock: when the first sample (HOST_CLOCK) or the arming (PPS) is due
-	latency time.Duration // the tool's start-up to the target, measured by the rehearsal
-	startAt time.Time     // target less latency: when the tool starts
+	latency time.Duration // the tool's start-up to the target
+	startAt time.Time     // target less latency
 	trigger bool
 	clock   hostclock.ErrorBound
 	known   bool // clock holds a report
 }
 
 // planSchedule asks the OS for its clock's error bound and says when to
-// start. HOST_CLOCK refuses, before anything starts, a clock the OS cannot
-// bound or bounds over sync.max_host_clock_bound_s. PPS arms
-// sync.pps_arm_margin_s before the edge; without a report it arms by the
-// uncorrected host clock, which the margin must absorb.
+// start. HOST_CLOCK refuses a clock bounded over sync.max_host_clock_bound_s
+// or not at all. PPS arms sync.pps_arm_margin_s before the edge; without
+// a report by the uncorrected host clock, which the margin must absorb.
 func (s *session) planSchedule(ctx context.Context, sy captureplan.Sync) (*schedule, error) {
 	sc := &schedule{sync: sy}
 	switch sy.Mode {
@@ -86,9 +82,7 @@ func (sc *schedule) waitUntil(ctx context.Context, at time.Time) error {
 	}
 }
 
-// verdict is the result's alignment from what the capture saw so far:
-// armedAt is when the tool said it had started the board (its start when
-// it has not said).
+// verdict is the result's alignment from what the capture saw so far.
 func (sc *schedule) verdict(armedAt, firstSample time.Time, rateHz, overruns int64) *result.Alignment {
 	f := alignFacts{
 		Mode: sc.sync.Mode, StartAt: sc.sync.StartAt, ArmedAt: armedAt, FirstSample: firstSample,
@@ -100,15 +94,15 @@ func (sc *schedule) verdict(armedAt, firstSample time.Time, rateHz, overruns int
 	if sc.known {
 		f.Offset, f.ClockBound, f.ClockBasis = sc.clock.Offset, sc.clock.Bound, hostclock.BoundBasis+" = "+result.FormatSeconds(sc.clock.Bound)+" s"
 	} else {
-		// Unbounded, the host clock is taken to be within half the arming
-		// margin: arming would otherwise risk the wrong second anyway.
+		// Taken to be within half the arming margin: arming would
+		// otherwise risk the wrong second anyway.
 		f.ClockBound = time.Duration(sc.sync.PPSArmMarginS * float64(time.Second) / 2)
 		f.ClockBasis = "no clock report: half the arming margin " + result.FormatSeconds(f.ClockBound) + " s"
 	}
 	return judgeAlignment(f)
 }
 
-// alignment is the session's verdict so far (nil when not scheduled).
+// alignment is the session's verdict so far, nil when not scheduled.
 func (s *session) alignment(overruns int64) *result.Alignment {
 	if s.sched == nil {
 		return nil
@@ -125,7 +119,7 @@ func (s *session) alignment(overruns int64) *result.Alignment {
 	return a
 }
 
-// timeSource is rfhandoff:time_source: what the first sample's time is by.
+// timeSource is rfhandoff:time_source.
 func (sc *schedule) timeSource() string {
 	switch {
 	case sc.sync.Mode == captureplan.SyncPPS:

@@ -33,19 +33,17 @@ type session struct {
 	board    hackrfcli.Board
 	stateDir string
 	rep      *Report
-	// node is the [node] name a task with RX_NODES runs under ("" for a
-	// single-node task): its results are node results (PROTOCOL#several-nodes).
+	// node is the [node] name of a task with RX_NODES, "" for a
+	// single-node task (PROTOCOL#several-nodes).
 	node      string
-	simulated bool // rfhandoff's HackRF simulator captures, as allowed (simulator.go)
+	simulated bool // rfhandoff's HackRF simulator captures, as allowed
 
-	plan   captureplan.Plan // what was approved and runs (config.Policy.CapturePlan)
+	plan   captureplan.Plan // what was approved and runs
 	params hackrfcli.RxParams
 	facts  liveFacts
-	// first estimates the first sample's time from every look at the file.
-	first *firstSample
-	// armed is when the tool said it had started the board (PPS: armed).
-	armed startLine
-	sched *schedule // a scheduled task's start (schedule.go); nil without START_AT
+	first  *firstSample
+	armed  startLine
+	sched  *schedule // nil without START_AT
 
 	sha256, sha512 hash.Hash
 	an             *quicklook.Analyzer
@@ -58,24 +56,19 @@ type session struct {
 	res        hackrfcli.ReceiveResult
 	waitErr    error
 
-	prog *progress
-
-	record *state.CaptureInProgress // capture_in_progress as last written, nil when none is (record.go)
+	prog   *progress
+	record *state.CaptureInProgress // capture_in_progress as last written, nil when none is
 }
 
 // run reserves the file, starts the tool, and sees the capture through.
-//
-// Until READY is on the remote the capture is void if anything fails, and
-// one deferred abort, armed as soon as the file is reserved, undoes what
-// was done so far (stops the tool, stops the readers, removes the files,
-// clears capture_in_progress), so a new early return cannot leave
-// hackrf_transfer running or a file behind (PROTOCOL#capture). It is disarmed
-// once READY may have landed: from there finish publishes an honest
-// COMPLETE instead.
+// Until READY is on the remote the capture is void if anything fails: one
+// deferred abort, armed once the file is reserved, undoes what was done,
+// so no early return can leave hackrf_transfer running or a file behind
+// (PROTOCOL#capture). Once READY may have landed, finish publishes an
+// honest COMPLETE instead.
 func (s *session) run(ctx context.Context) (*Report, error) {
 	rep := s.rep
-	// A scheduled start is judged before anything is reserved: a clock the
-	// OS cannot bound, or a START_AT too close to arm for, refuses here.
+	// A scheduled start is judged before anything is reserved.
 	if sy := s.plan.Sync; sy != nil {
 		sched, err := s.planSchedule(ctx, *sy)
 		if err != nil {
@@ -93,10 +86,9 @@ func (s *session) run(ctx context.Context) (*Report, error) {
 		return nil, fmt.Errorf("creating the capture file: %w", err)
 	}
 	f.Close()
-	// The tool's context ends when run returns, after the abort below has
-	// stopped the tool its own way (SIGINT, Grace, kill): deferred first,
-	// so it runs last. Ending it earlier would let the runner kill the
-	// tool after its own shorter grace.
+	// Deferred first, so it runs after abort has stopped the tool its own
+	// way (SIGINT, Grace, kill): ending it earlier would let the runner
+	// kill the tool after its own shorter grace.
 	defer func() {
 		if s.cancelProc != nil {
 			s.cancelProc()
@@ -132,8 +124,7 @@ func (s *session) run(ctx context.Context) (*Report, error) {
 	if err := s.fault(stepFollow, err); err != nil {
 		return nil, fmt.Errorf("reading the capture file: %w", err)
 	}
-	// The background SHA-512 reads only while the foreground reader has
-	// caught up: the CPU goes to the tool, the SHA-256 and the analyzer.
+	// The CPU goes first to the tool, the SHA-256 and the analyzer.
 	s.fol512, err = followBehind(rep.DataPath, func() bool { return s.fol.caughtUp() }, s.sha512)
 	if err := s.fault(stepFollowBehind, err); err != nil {
 		return nil, fmt.Errorf("reading the capture file: %w", err)
@@ -143,9 +134,8 @@ func (s *session) run(ctx context.Context) (*Report, error) {
 		taskID: rep.TaskID, planned: planned, total: s.params.Bytes(),
 	}
 
-	// The tool's context is not the caller's: a signal to rfhandoff is
-	// relayed as SIGINT (so the tool ends cleanly and COMPLETE can follow),
-	// and only cancelProc kills it.
+	// Not the caller's context: a signal is relayed as SIGINT (so COMPLETE
+	// can follow), and only cancelProc kills the tool.
 	procCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	s.cancelProc = cancel
 	if s.sched != nil {
@@ -182,16 +172,14 @@ func (s *session) run(ctx context.Context) (*Report, error) {
 		}
 		return err
 	}
-	// A scheduled start was rehearsed with nothing beside the tool: its
-	// git reads wait until the capture is confirmed, so none competes with
-	// the tool's start-up (PPS: its arming) as the rehearsal did not see.
+	// A scheduled start was rehearsed with nothing beside the tool: its git
+	// reads wait until the capture is confirmed (doc.go).
 	if s.sched != nil {
 		if err := confirm(); err != nil {
 			return nil, err
 		}
 	}
-	// While confirm waits, HEAD (source_head) and READY's publish reads
-	// start off READY's path (doc.go); all are waited for.
+	// HEAD and READY's publish reads run while confirm waits (doc.go).
 	headOf := s.d.Git.HeadLater(context.WithoutCancel(ctx))
 	prepCtx, cancelPrep := context.WithTimeout(context.WithoutCancel(ctx), s.o.PublishTimeout)
 	defer cancelPrep()
@@ -211,7 +199,6 @@ func (s *session) run(ctx context.Context) (*Report, error) {
 	if err := s.fault(stepHead, herr); err != nil {
 		return nil, fmt.Errorf("reading the RX checkout's HEAD: %w", err)
 	}
-	// hackrf_transfer's own word, before READY: its first line.
 	if s.rcv.Stats().Simulated && !s.simulated {
 		if err := checkSimulator(s.d, rep.TaskID, "hackrf_transfer answered as rfhandoff's HackRF simulator"); err != nil {
 			return nil, err
@@ -233,16 +220,13 @@ func (s *session) run(ctx context.Context) (*Report, error) {
 	rep.Ready = ready(s.facts, now())
 	out, err := s.publish(ctx, rep.Ready, nil, prep)
 	if _, ok := errors.AsType[*publish.CheckError](err); ok {
-		// A refused check happens before anything is committed or
-		// pushed (check 6's clone only read the result branch), so the
-		// capture is void.
+		// Refused before anything was committed or pushed: the capture is void.
 		return nil, readyFailed(err, false)
 	}
 	// READY may be on the remote from here: the capture is no longer void.
 	armed = false
 	if err != nil {
-		// A failure after the checks may have pushed READY: supersede it
-		// with an honest COMPLETE.
+		// READY may have been pushed: an honest COMPLETE supersedes it.
 		s.stopTool()
 		_, cerr := s.finish(ctx, endState{reason: fmt.Sprintf("READY could not be published (%v); the capture was stopped", err)})
 		return rep, readyFailed(err, cerr == nil)
@@ -257,8 +241,8 @@ func (s *session) run(ctx context.Context) (*Report, error) {
 	return s.finish(ctx, end)
 }
 
-// The steps of a capture before READY, where a test's Options.fail may
-// make it fail (after the step's own work, so there is something to undo).
+// The steps before READY where a test's Options.fail may fail the capture
+// (after the step's own work, so there is something to undo).
 const (
 	stepParams       = "params"
 	stepFollow       = "follow"
@@ -277,8 +261,7 @@ func (s *session) fault(step string, err error) error {
 	return err
 }
 
-// abort undoes a capture that never became READY, as far as it got; every
-// part is safe when its step never ran.
+// abort undoes a capture that never became READY, as far as it got.
 func (s *session) abort() {
 	if s.rcv != nil {
 		s.stopTool()
@@ -293,13 +276,11 @@ func (s *session) abort() {
 	s.forgetRecord()
 }
 
-// firstBytePoll is how often confirm looks for the file's first bytes:
-// a stat, cheap enough to do often, and READY waits for what it sees.
+// firstBytePoll is how often confirm stats the file for its first bytes.
 const firstBytePoll = 5 * time.Millisecond
 
 // confirm waits, within StartupTimeout, until the tool is alive and its
-// file has grown between two readings ConfirmGap apart, the second exactly
-// ConfirmGap after the first byte, not at a coarser tick (doc.go).
+// file has grown between two readings ConfirmGap apart (doc.go).
 func (s *session) confirm(ctx context.Context) error {
 	deadline := time.Now().Add(s.o.StartupTimeout)
 	wait := time.NewTimer(firstBytePoll)
@@ -320,8 +301,7 @@ func (s *session) confirm(ctx context.Context) error {
 		case first >= 0 && time.Since(firstAt) < s.o.ConfirmGap:
 			next = s.o.ConfirmGap - time.Since(firstAt)
 		case first >= 0 && size > first:
-			// Both readings were taken while the tool was alive; make
-			// sure it still is now.
+			// Both readings were taken while the tool lived: does it still?
 			if closed(s.exited) {
 				return s.startFailure("hackrf_transfer exited before the capture was confirmed")
 			}
@@ -357,8 +337,8 @@ func (s *session) stderrSoFar() string {
 	return ""
 }
 
-// size is the capture file's size now (0 when it cannot be read). Every
-// reading also tightens the estimate of the first sample's time.
+// size is the capture file's size now (0 when unreadable); every reading
+// also tightens the first sample's estimate.
 func (s *session) size() int64 {
 	st, err := os.Stat(s.rep.DataPath)
 	if err != nil {
@@ -399,7 +379,6 @@ func (s *session) void() {
 	}
 }
 
-// publishDeps are a publish's dependencies, with notes for RX_RESULT.md.
 func publishDeps(d Deps, stateDir string, notes []string) publish.Deps {
 	return publish.Deps{
 		Git: d.Git, Runner: d.Runner, Policy: d.Policy, StateDir: stateDir,
@@ -408,8 +387,8 @@ func publishDeps(d Deps, stateDir string, notes []string) publish.Deps {
 }
 
 // publish writes r beside the capture and publishes it with a context a
-// signal does not cancel, so a push is never torn in half: on the reads
-// prep started when it is not nil (READY's), else from the start.
+// signal does not cancel, so a push is never torn in half; on prep's
+// reads when it is not nil (READY's).
 func (s *session) publish(ctx context.Context, r *result.Result, notes []string, prep *publish.Prepared) (publish.Outcome, error) {
 	data, err := encode(r, s.node, s.rep.MetaSHA512)
 	if err != nil {
@@ -418,8 +397,7 @@ func (s *session) publish(ctx context.Context, r *result.Result, notes []string,
 	if err := localfile.WriteFileAtomic(s.rep.ResultPath, data, 0o644); err != nil {
 		s.d.Logger.Warn("could not keep a local copy of the result", "err", err)
 	} else if r.State == result.StateComplete {
-		// Its bytes are beside the capture: a recovery publishes exactly
-		// these again.
+		// A recovery publishes exactly these bytes again.
 		s.updateRecord("the COMPLETE about to be published", func(r *state.CaptureInProgress) {
 			r.CompleteSHA256, r.CompleteNotes = sha256Hex(data), slices.Clone(notes)
 		})
@@ -436,9 +414,8 @@ func (s *session) publish(ctx context.Context, r *result.Result, notes []string,
 	return publish.Publish(pctx, publishDeps(s.d, s.stateDir, notes), data)
 }
 
-// encode writes r as a single-node result (schema 1), or for node as a
-// node result whose COMPLETE carries metaSHA512, the digest of the SigMF
-// metadata written for it ("": none was).
+// encode writes r as a single-node result, or for node as a node result
+// whose COMPLETE carries metaSHA512 ("": no SigMF metadata was written).
 func encode(r *result.Result, node, metaSHA512 string) ([]byte, error) {
 	if node == "" {
 		return result.Encode(r)

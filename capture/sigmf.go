@@ -16,16 +16,14 @@ import (
 	"rfhandoff/sigmf"
 )
 
-// SigMF file name suffixes: the pair SigMF tools look for.
+// The files beside a capture.
 const (
 	DataSuffix = ".sigmf-data"
 	MetaSuffix = ".sigmf-meta"
 	PNGSuffix  = ".quicklook.png"
-	// ResultName is the local copy of the last result written beside the capture.
-	ResultName = "RX_RESULT.json"
+	ResultName = "RX_RESULT.json" // the last result written
 )
 
-// sigmfMeta is a .sigmf-meta document (SigMF core namespace only).
 type sigmfMeta struct {
 	Global      sigmfGlobal       `json:"global"`
 	Captures    []sigmfCapture    `json:"captures"`
@@ -42,23 +40,19 @@ type sigmfGlobal struct {
 	Recorder    string `json:"core:recorder"`
 	Author      string `json:"core:author,omitempty"`
 	Description string `json:"core:description"`
-	// Collection names the SigMF Collection a node's recording belongs
-	// to, <TASK_ID> (PROTOCOL#several-nodes); absent for a single-node task.
+	// Collection is <TASK_ID> for a node's recording (PROTOCOL#several-nodes).
 	Collection string                `json:"core:collection,omitempty"`
 	Extensions []sigmf.ExtensionDecl `json:"core:extensions"`
-	// What ran, in the rfhandoff namespace (PROTOCOL#capture); a value not
-	// known (a recovered capture's firmware) is left out.
+	// What ran (PROTOCOL#capture); a value not known is left out.
 	LNAGainDB    *int   `json:"rfhandoff:lna_gain_db,omitempty"`
 	VGAGainDB    *int   `json:"rfhandoff:vga_gain_db,omitempty"`
 	Amp          *bool  `json:"rfhandoff:amp,omitempty"`
 	AntennaPower *bool  `json:"rfhandoff:antenna_power,omitempty"`
 	Serial       string `json:"rfhandoff:serial,omitempty"`
 	Firmware     string `json:"rfhandoff:firmware,omitempty"`
-	// Simulated is true for a capture by rfhandoff's HackRF simulator
-	// (PROTOCOL#simulator); absent otherwise.
-	Simulated bool `json:"rfhandoff:simulated,omitempty"`
-	// A scheduled capture's timing, from its alignment (PROTOCOL#capture):
-	// all five present, edge_at null for HOST_CLOCK; all absent otherwise.
+	Simulated    bool   `json:"rfhandoff:simulated,omitempty"` // PROTOCOL#simulator
+	// A scheduled capture's timing (PROTOCOL#capture): all five present,
+	// edge_at null for HOST_CLOCK; all absent otherwise.
 	SyncMode   result.SyncMode `json:"rfhandoff:sync_mode,omitempty"`
 	TimeSource string          `json:"rfhandoff:time_source,omitempty"`
 	BoundS     json.Number     `json:"rfhandoff:bound_s,omitempty"`
@@ -66,13 +60,10 @@ type sigmfGlobal struct {
 	Aligned    *bool           `json:"rfhandoff:aligned,omitempty"`
 }
 
-// metaTiming is a scheduled capture's timing for its metadata: its
-// result's alignment, and what its times are by.
+// metaTiming is a scheduled capture's timing for its metadata.
 type metaTiming struct {
-	alignment result.Alignment
-	// timeSource is rfhandoff:time_source, e.g. "chrony" (HOST_CLOCK:
-	// the OS clock the bound is of) or "PPS" (the trigger edge).
-	timeSource string
+	alignment  result.Alignment
+	timeSource string // rfhandoff:time_source
 }
 
 type sigmfCapture struct {
@@ -90,7 +81,6 @@ type sigmfAnnotation struct {
 	Comment       string  `json:"core:comment"`
 }
 
-// metaInput is what the metadata describes.
 type metaInput struct {
 	taskID, title    string
 	sampleRate       int64
@@ -105,17 +95,12 @@ type metaInput struct {
 	collection       string            // core:collection, "" for none
 	plan             *captureplan.Plan // the capture that ran; nil when not known
 	serial, firmware string            // the board's, "" when not known
-	// simulated: rfhandoff's HackRF simulator captured; core:hw,
-	// core:description and rfhandoff:simulated say so.
-	simulated bool
-	// timing: a scheduled capture's (core:datetime is then its
-	// first_sample_at, to the nanosecond); nil otherwise.
-	timing *metaTiming
+	simulated        bool
+	timing           *metaTiming // a scheduled capture's (core:datetime is then first_sample_at); nil otherwise
 }
 
 // buildMeta assembles the SigMF metadata; a detected burst becomes an
-// annotation so SigMF viewers mark it: its rows' exact samples and the band
-// the detector saw it occupy.
+// annotation so SigMF viewers mark it.
 func buildMeta(in metaInput) sigmfMeta {
 	rec := "hackrf_transfer"
 	if in.toolVersion != "" {
@@ -131,8 +116,7 @@ func buildMeta(in metaInput) sigmfMeta {
 			SHA512: in.sha512, HW: in.hw, Recorder: rec + " (rfhandoff rx capture)", Author: in.author,
 			Description: description(in),
 			Collection:  in.collection,
-			// The settings SigMF core has no field for: optional, a reader
-			// that does not know them loses nothing of the samples.
+			// Optional: a reader that does not know it loses no samples.
 			Extensions: []sigmf.ExtensionDecl{{Name: sigmf.Extension, Version: sigmf.ExtensionVersion, Optional: true}},
 			Serial:     in.serial, Firmware: in.firmware, Simulated: in.simulated,
 		},
@@ -170,8 +154,7 @@ func buildMeta(in metaInput) sigmfMeta {
 	return m
 }
 
-// description is core:description: the task, its title when known (a
-// recovery has none), and how the capture ended.
+// description is core:description; a recovery has no title.
 func description(in metaInput) string {
 	d := fmt.Sprintf("%s: %s. %s", in.taskID, in.title, in.outcome)
 	if in.title == "" {
@@ -183,8 +166,8 @@ func description(in metaInput) string {
 	return d
 }
 
-// saveMeta writes the metadata of in to path and returns path and the
-// SHA-512 of the bytes written; a failure is logged and returns "", "".
+// saveMeta writes in's metadata to path and returns path and the bytes'
+// SHA-512; a failure is logged and returns "", "".
 func saveMeta(path string, in metaInput, log *slog.Logger) (string, string) {
 	data, err := json.MarshalIndent(buildMeta(in), "", "  ")
 	data = append(data, '\n')
@@ -199,9 +182,8 @@ func saveMeta(path string, in metaInput, log *slog.Logger) (string, string) {
 	return path, hex.EncodeToString(sum[:])
 }
 
-// collection is core:collection for a recording of task id: a node's
-// recording belongs to the task's Collection (<TASK_ID>.sigmf-collection,
-// written on the MAIN side), a single-node one to none.
+// collection is core:collection: a node's recording belongs to the
+// task's (written on the MAIN side), a single-node one to none.
 func collection(id, node string) string {
 	if node == "" {
 		return ""

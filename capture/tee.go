@@ -6,31 +6,28 @@ import (
 	"time"
 )
 
-// chunkSize is how much the follower reads at a time: large enough that
-// per-chunk overhead vanishes, small enough that the tail left when the
-// tool exits is a few milliseconds of work.
+// chunkSize is large enough that per-chunk overhead vanishes, small
+// enough that the tail left when the tool exits is a few ms of work.
 const chunkSize = 1 << 20
 
-// chunksInFlight bounds the memory the foreground fan-out holds
-// (chunkSize each) and how far its fastest consumer may run ahead of the
-// slowest. bgChunksInFlight is the background reader's: it only needs to
-// overlap one read with the hashing.
+// chunksInFlight bounds the foreground fan-out's memory and how far its
+// fastest sink may run ahead of the slowest; the background reader only
+// needs to overlap one read with the hashing.
 const (
 	chunksInFlight   = 24
 	bgChunksInFlight = 2
 )
 
-// chunk is one read shared read-only by every sink; the last sink done
-// with it returns its buffer to the pool.
+// chunk is one read shared read-only by every sink; the last one done
+// returns its buffer.
 type chunk struct {
 	buf  []byte
 	n    int
 	refs atomic.Int32
 }
 
-// fanout hands each chunk to every sink, each sink in its own goroutine,
-// so that the sinks (the SHA-256 and the spectrogram) run in parallel and
-// the slowest of them, not their sum, paces the reader.
+// fanout hands each chunk to every sink, each in its own goroutine, so
+// the slowest sink, not their sum, paces the reader.
 type fanout struct {
 	free  chan []byte
 	sinks []*sinkWorker
@@ -41,10 +38,9 @@ type sinkWorker struct {
 	ch     chan *chunk
 	done   chan struct{}
 	err    error
-	doneAt time.Time // when it consumed the last chunk
+	doneAt time.Time
 }
 
-// newFanout holds inFlight chunks.
 func newFanout(inFlight int, sinks ...io.Writer) *fanout {
 	f := &fanout{free: make(chan []byte, inFlight)}
 	for range inFlight {
@@ -80,7 +76,7 @@ func (s *sinkWorker) run(f *fanout) {
 	}
 }
 
-// close waits for every sink to consume what was sent; the first sink error.
+// close waits for the sinks to consume what was sent; the first sink error.
 func (f *fanout) close() error {
 	for _, s := range f.sinks {
 		close(s.ch)

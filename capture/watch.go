@@ -10,13 +10,12 @@ import (
 type endState struct {
 	interrupted bool  // a signal to rfhandoff
 	cause       error // the signal, as context.Cause says
-	stalled     bool  // the file stopped growing while the tool lived
+	stalled     bool
 	reason      string
 }
 
 // watch follows the running capture until the tool exits: progress,
-// stall detection, and relaying a signal to rfhandoff as SIGINT to the
-// tool. A tool that ignores SIGINT is killed after Grace.
+// stalls, and a signal relayed as SIGINT, then a kill after Grace.
 func (s *session) watch(ctx context.Context) endState {
 	var end endState
 	tick := time.NewTicker(s.o.Tick)
@@ -65,7 +64,6 @@ func (s *session) watch(ctx context.Context) endState {
 	}
 }
 
-// sample is the capture as the progress display shows it.
 func (s *session) sample(t time.Time) sample {
 	st := s.rcv.Stats()
 	return sample{

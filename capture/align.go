@@ -18,8 +18,7 @@ const usbBlockBytes = 262144
 // that ignores -H streams within milliseconds of hackrf_start_rx.
 const ignoredSlack = 20 * time.Millisecond
 
-// alignFacts is what a scheduled capture knows once its first samples are
-// on disk. Times are by the host clock.
+// alignFacts is what a scheduled capture knows, by the host clock.
 type alignFacts struct {
 	Mode        string
 	StartAt     time.Time // the task's START_AT, a whole second of true time

@@ -95,7 +95,6 @@ type Report struct {
 	MetaSHA512 string // the metadata's SHA-512 as written, for a node's COMPLETE; "" when not written
 	PNGPath    string // quick-look picture, "" when not written
 	ResultPath string // local copy of the last result written
-	Board      hackrfcli.Board
 
 	Ready, Complete             *result.Result
 	ReadyCommit, CompleteCommit string // "" when not published
@@ -141,7 +140,7 @@ func Run(ctx context.Context, d Deps, o Options) (rep *Report, err error) {
 		d.Recovered(rec)
 	}
 
-	cur, m, err := approved(ctx, d, stateDir, o.TaskID)
+	cur, m, plan, err := approved(ctx, d, stateDir, o.TaskID)
 	if err != nil {
 		return nil, err
 	}
@@ -161,10 +160,6 @@ func Run(ctx context.Context, d Deps, o Options) (rep *Report, err error) {
 	}
 	if p.Limits.PlannedDurationS <= 0 {
 		return nil, fmt.Errorf("policy limits.planned_duration_s = %d: must be positive", p.Limits.PlannedDurationS)
-	}
-	plan, err := p.CapturePlanFor(cur.Task.Capture)
-	if err != nil {
-		return nil, refuse(id, err.Error())
 	}
 	// The file must fit before any hardware opens: a capture that fills
 	// the disk fails late and takes the checkout's file system with it.
@@ -220,7 +215,7 @@ func Run(ctx context.Context, d Deps, o Options) (rep *Report, err error) {
 		d: d, o: o, hc: hc, cur: cur, plan: plan, info: info, board: board, stateDir: stateDir, node: nodeName,
 		simulated: simulated != "",
 		rep: &Report{
-			TaskID: id, Dir: dir, Board: board, Recording: recording,
+			TaskID: id, Dir: dir, Recording: recording,
 			DataPath:   filepath.Join(dir, recording+DataSuffix),
 			ResultPath: filepath.Join(dir, ResultName),
 		},

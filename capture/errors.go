@@ -31,12 +31,10 @@ func (e *refusedError) Error() string {
 // refuse is a refusedError for one reason.
 func refuse(id, reason string) error { return &refusedError{TaskID: id, Reasons: []string{reason}} }
 
-// ErrRunning matches (errors.Is) a capture refused because another
-// `rx capture` holds the capture lock (a *busyError).
+// ErrRunning matches a *busyError: another rx capture holds the lock.
 var ErrRunning = errors.New("another rx capture is running")
 
-// ErrInterrupted matches (errors.Is) a capture stopped by a signal to
-// rfhandoff.
+// ErrInterrupted matches a capture stopped by a signal to rfhandoff.
 var ErrInterrupted = errors.New("capture interrupted")
 
 type busyError struct {
@@ -158,8 +156,7 @@ func startFailed(reason string, exitCode *int, tail string, cause error) error {
 	return &causedError{msg + "; nothing was published", cause}
 }
 
-// readyFailed is a READY that could not be published; completed: an
-// honest COMPLETE was.
+// readyFailed is a READY not published; completed: an honest COMPLETE was.
 func readyFailed(err error, completed bool) error {
 	how := "nothing was published"
 	if completed {
@@ -168,8 +165,7 @@ func readyFailed(err error, completed bool) error {
 	return fmt.Errorf("publishing %s failed: %w; the capture was stopped and %s", result.StateReady, err, how)
 }
 
-// completeFailed is a COMPLETE, saved at saved (and recorded when
-// recorded), that could not be published.
+// completeFailed is a COMPLETE saved (and maybe recorded) but not published.
 func completeFailed(err error, saved, taskID string, recorded bool) error {
 	var then string
 	switch {

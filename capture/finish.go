@@ -142,6 +142,10 @@ func (s *session) classify(end endState, size int64) (kind, reason string) {
 	st := s.res.Stats
 	held := fmt.Sprintf("the file holds %d bytes (%.2f s of signal) of the planned %d bytes", size, float64(size/2)/float64(s.params.SampleRateHz), want)
 	full := size == want
+	exit := fmt.Sprintf("status %d", s.res.ExitCode)
+	if s.res.Signal != "" {
+		exit = "signal " + s.res.Signal
+	}
 	switch {
 	case end.interrupted:
 		return "interrupted", "Capture interrupted: " + end.reason + "; " + held + "."
@@ -151,7 +155,7 @@ func (s *session) classify(end endState, size int64) (kind, reason string) {
 		return "exit", "Capture stopped: " + end.reason + "; " + held + "."
 	case s.res.ExitCode != 0 && !(full && st.Stalled):
 		return "exit", fmt.Sprintf("Capture failed: hackrf_transfer exited with %s after %s%s; %s.",
-			exitText(s.res), fmtDur(s.res.Duration), toolDetail(st), held)
+			exit, fmtDur(s.res.Duration), toolDetail(st), held)
 	case s.waitErr != nil && s.res.ExitCode == 0:
 		return "exit", fmt.Sprintf("Capture failed: %v; %s.", s.waitErr, held)
 	case !full:
@@ -163,13 +167,6 @@ func (s *session) classify(end endState, size int64) (kind, reason string) {
 		r += " (Its stall message came after the last sample: the file is complete.)"
 	}
 	return "", r
-}
-
-func exitText(r hackrfcli.ReceiveResult) string {
-	if r.Signal != "" {
-		return "signal " + r.Signal
-	}
-	return fmt.Sprintf("status %d", r.ExitCode)
 }
 
 // toolDetail is what the tool said about its end, for the reason line.

@@ -29,8 +29,7 @@ type follower struct {
 	err     error
 }
 
-// follow starts the reader COMPLETE waits for: path (which must exist)
-// into sinks.
+// follow starts the reader COMPLETE waits for; path must exist.
 func follow(path string, sinks ...io.Writer) (*follower, error) {
 	return startFollower(path, chunksInFlight, nil, sinks)
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"rfhandoff/captureplan"
 	"rfhandoff/errlist"
 	"rfhandoff/gitcli"
 	"rfhandoff/localfile"
@@ -31,23 +32,23 @@ func lock(stateDir string) (*localfile.Lock, error) {
 	return l, err
 }
 
-// approved re-reads the current task and checks, all at once, that the
-// capture may run it.
-func approved(ctx context.Context, d Deps, stateDir, wantID string) (*taskfetch.Current, *mirror.Mirror, error) {
+// approved re-reads the current task and checks, all at once, that it may
+// run; plan is what runs.
+func approved(ctx context.Context, d Deps, stateDir, wantID string) (_ *taskfetch.Current, _ *mirror.Mirror, plan captureplan.Plan, err error) {
 	p := d.Policy
 	m, err := mirror.ForRX(ctx, d.Git, p, d.Logger)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, plan, err
 	}
 	st, err := state.LoadRX(stateDir)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, plan, err
 	}
 	// Read against the accepted tip (PROTOCOL#trust); only rx check and rx
 	// watch move it.
 	cur, _, err := taskfetch.FetchSince(ctx, m, p, st.AcceptedTask)
 	if err != nil {
-		return nil, nil, fmt.Errorf("reading the current task from %s/%s: %w", p.Repo.Remote, p.Repo.TaskBranch, err)
+		return nil, nil, plan, fmt.Errorf("reading the current task from %s/%s: %w", p.Repo.Remote, p.Repo.TaskBranch, err)
 	}
 	t := cur.Task
 	var why []string
@@ -85,9 +86,9 @@ func approved(ctx context.Context, d Deps, stateDir, wantID string) (*taskfetch.
 	}
 	why = append(why, flagProblems(t)...)
 	if len(why) > 0 {
-		return nil, nil, &refusedError{TaskID: t.ID, Reasons: why}
+		return nil, nil, plan, &refusedError{TaskID: t.ID, Reasons: why}
 	}
-	return cur, m, nil
+	return cur, m, plan, nil
 }
 
 func flagProblems(t *task.Task) []string {
@@ -120,9 +121,8 @@ func resultBranchExists(ctx context.Context, m *mirror.Mirror, remote, branch, i
 	return nil
 }
 
-// captureDir creates <capture.dir>/<TASK_ID> (0700) after checking that
-// git ignores capture.dir if it is inside the checkout: raw IQ never
-// enters git.
+// captureDir creates <capture.dir>/<TASK_ID> (0700) once git is known to
+// ignore capture.dir inside the checkout: raw IQ never enters git.
 func captureDir(ctx context.Context, g *gitcli.Client, repo, base, id string) (string, error) {
 	err := g.MakePrivateDir(ctx, repo, base, "capture directory")
 	if ni, ok := errors.AsType[*gitcli.NotIgnoredError](err); ok {

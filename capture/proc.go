@@ -9,9 +9,8 @@ import (
 )
 
 // isRecordedTool reports whether a killed capture's hackrf_transfer, no
-// child of ours, still runs under its pid: one that started when the
-// recorded one did (if recorded) and is hackrf_transfer writing path (a
-// pid may have been reused).
+// child of ours, still runs: a pid may have been reused, so the process
+// must have the recorded start (if any) and be hackrf_transfer writing path.
 func isRecordedTool(pid int, start int64, path string) bool {
 	if start != 0 {
 		if now, ok := exec.ProcessStart(pid); !ok || now != start {

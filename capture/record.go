@@ -45,7 +45,7 @@ func (s *session) forgetRecord() {
 	if s.record == nil {
 		return
 	}
-	if err := clearRecord(s.store(), s.record); err != nil {
+	if _, err := dropRecord(s.store(), s.record.Same); err != nil {
 		s.d.Logger.Warn("could not clear capture_in_progress; the next rx capture or rx watch will find COMPLETE already published", "err", err)
 		return
 	}
@@ -79,12 +79,6 @@ func replaceRecord(store *state.RXStore, next *state.CaptureInProgress, changed 
 		st.CaptureInProgress = next
 		return nil
 	})
-	return err
-}
-
-// clearRecord removes rec from the state, if the state still holds it.
-func clearRecord(store *state.RXStore, rec *state.CaptureInProgress) error {
-	_, err := dropRecord(store, rec.Same)
 	return err
 }
 

@@ -108,15 +108,14 @@ func recoverLocked(ctx context.Context, d Deps, o Options, stateDir string) (*Re
 	data, notes, reused := pendingComplete(rec, out.ResultPath, log)
 	var scan *fileScan
 	if !reused {
-		r, n, sc, err := rebuildComplete(ctx, d, o, rec, end)
-		if err != nil {
+		var r *result.Result
+		if r, notes, scan, err = rebuildComplete(ctx, d, o, rec, end); err != nil {
 			return fail(err)
 		}
 		// No metadata was written for a recovered COMPLETE.
 		if data, err = encode(r, rec.Node, ""); err != nil {
 			return fail(err)
 		}
-		notes, scan = n, sc
 		// Kept before publishing, so a recovery cut short repeats these
 		// very bytes, never a second, different COMPLETE.
 		if err := localfile.WriteFileAtomic(out.ResultPath, data, 0o644); err != nil {
@@ -141,7 +140,7 @@ func recoverLocked(ctx context.Context, d Deps, o Options, stateDir string) (*Re
 		return fail(err)
 	}
 	out.Commit, out.NoOp = pub.Commit, pub.NoOp
-	if err := clearRecord(store, rec); err != nil {
+	if _, err := dropRecord(store, rec.Same); err != nil {
 		// Published all the same; the next recovery finds it identical.
 		log.Warn("COMPLETE published but capture_in_progress could not be cleared", "err", err)
 	} else {

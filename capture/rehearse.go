@@ -8,8 +8,7 @@ import (
 	"time"
 )
 
-// rehearsalSamples is four USB blocks: enough looks at the file's growth
-// for the first sample's estimate.
+// rehearsalSamples is four USB blocks: enough looks for the estimate.
 const rehearsalSamples = 4 * usbBlockBytes / 2
 
 const rehearsalSuffix = ".rehearsal"

@@ -16,8 +16,7 @@ const expectedLatency = 150 * time.Millisecond
 
 const clockKey = "sync.max_host_clock_bound_s" // bounds a HOST_CLOCK node's error
 
-// schedule is a scheduled capture's start, and what the OS said of the
-// clock.
+// schedule is a scheduled capture's start, and what the OS said of the clock.
 type schedule struct {
 	sync    captureplan.Sync
 	target  time.Time     // host clock: when the first sample (HOST_CLOCK) or the arming (PPS) is due

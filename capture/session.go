@@ -70,11 +70,10 @@ func (s *session) run(ctx context.Context) (*Report, error) {
 	rep := s.rep
 	// A scheduled start is judged before anything is reserved.
 	if sy := s.plan.Sync; sy != nil {
-		sched, err := s.planSchedule(ctx, *sy)
-		if err != nil {
+		var err error
+		if s.sched, err = s.planSchedule(ctx, *sy); err != nil {
 			return nil, err
 		}
-		s.sched = sched
 	}
 	// Exclusive create: an existing capture of this task is never
 	// overwritten, and a symlink planted there is not followed.
@@ -86,18 +85,15 @@ func (s *session) run(ctx context.Context) (*Report, error) {
 		return nil, fmt.Errorf("creating the capture file: %w", err)
 	}
 	f.Close()
-	// Deferred first, so it runs after abort has stopped the tool its own
-	// way (SIGINT, Grace, kill): ending it earlier would let the runner
-	// kill the tool after its own shorter grace.
-	defer func() {
-		if s.cancelProc != nil {
-			s.cancelProc()
-		}
-	}()
 	armed := true
 	defer func() {
 		if armed {
 			s.abort()
+		}
+		// Only after abort stopped the tool its own way (SIGINT, Grace,
+		// kill): else the runner would kill it after its shorter grace.
+		if s.cancelProc != nil {
+			s.cancelProc()
 		}
 	}()
 
@@ -237,8 +233,7 @@ func (s *session) run(ctx context.Context) (*Report, error) {
 	})
 	s.d.Logger.Info("READY published", "task_id", rep.TaskID, "commit", out.Commit)
 
-	end := s.watch(ctx)
-	return s.finish(ctx, end)
+	return s.finish(ctx, s.watch(ctx))
 }
 
 // The steps before READY where a test's Options.fail may fail the capture

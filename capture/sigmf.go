@@ -166,8 +166,7 @@ func description(in metaInput) string {
 	return d
 }
 
-// saveMeta writes in's metadata to path and returns path and the bytes'
-// SHA-512; a failure is logged and returns "", "".
+// saveMeta writes in's metadata to path: path and its SHA-512, or "", "" (logged).
 func saveMeta(path string, in metaInput, log *slog.Logger) (string, string) {
 	data, err := json.MarshalIndent(buildMeta(in), "", "  ")
 	data = append(data, '\n')
@@ -182,8 +181,7 @@ func saveMeta(path string, in metaInput, log *slog.Logger) (string, string) {
 	return path, hex.EncodeToString(sum[:])
 }
 
-// collection is core:collection: a node's recording belongs to the
-// task's (written on the MAIN side), a single-node one to none.
+// collection is core:collection: the task's for a node's recording.
 func collection(id, node string) string {
 	if node == "" {
 		return ""

@@ -18,8 +18,7 @@ const (
 	bgChunksInFlight = 2
 )
 
-// chunk is one read shared read-only by every sink; the last one done
-// returns its buffer.
+// chunk is one read shared by every sink; the last one done frees it.
 type chunk struct {
 	buf  []byte
 	n    int

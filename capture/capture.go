@@ -201,11 +201,11 @@ func Run(ctx context.Context, d Deps, o Options) (rep *Report, err error) {
 	if err := checkClock(ctx, hc, board); err != nil {
 		return nil, err
 	}
+	clkin := "CLKIN status: clock signal detected"
 	if simulated != "" {
-		d.Logger.Info("CLKIN status: clock signal detected (as the simulator reports it: no clock was measured)")
-	} else {
-		d.Logger.Info("CLKIN status: clock signal detected")
+		clkin += " (as the simulator reports it: no clock was measured)"
 	}
+	d.Logger.Info(clkin)
 
 	dir, err := captureDir(ctx, d.Git, p.Repo.Path, p.CaptureDir(), id)
 	if err != nil {

@@ -37,12 +37,10 @@ func (p *progress) update(s sample) {
 	if p.w == nil {
 		return
 	}
-	if !p.lastAt.IsZero() {
-		if dt := s.at.Sub(p.lastAt).Seconds(); dt > 0.2 {
+	if dt := s.at.Sub(p.lastAt).Seconds(); p.lastAt.IsZero() || dt > 0.2 {
+		if !p.lastAt.IsZero() {
 			p.rate = float64(s.bytes-p.lastBytes) / dt
-			p.lastBytes, p.lastAt = s.bytes, s.at
 		}
-	} else {
 		p.lastBytes, p.lastAt = s.bytes, s.at
 	}
 	if p.terminal {

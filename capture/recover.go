@@ -244,7 +244,6 @@ func rebuildComplete(ctx context.Context, d Deps, o Options, rec *state.CaptureI
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("hashing %s: %w", rec.DataPath, err)
 	}
-	sum, size := scan.sha256, scan.size
 	ended := st.ModTime().UTC().Truncate(time.Millisecond)
 	if ended.Before(rec.StartedAt) {
 		ended = rec.StartedAt
@@ -260,20 +259,18 @@ func rebuildComplete(ctx context.Context, d Deps, o Options, rec *state.CaptureI
 	default:
 		clkNote = "clkin_after: hackrf_clock -i during the recovery, after the capture, reported no clock signal on CLKIN."
 	}
-	f := liveFacts{
+	r := complete(liveFacts{
 		taskID: rec.TaskID, sourceHead: rec.SourceHead, startedAt: rec.StartedAt,
 		plannedS: rec.PlannedDurationS, freqHz: rec.FrequencyHz, rateHz: rec.SampleRateHz, pid: rec.CapturePID,
 		simulated: rec.Simulated,
-	}
-	r := complete(f, ending{
-		endedAt: ended, exitCode: -1, sizeBytes: size, sha256: sum,
+	}, ending{
+		endedAt: ended, exitCode: -1, sizeBytes: scan.size, sha256: scan.sha256,
 		clkinAfter: clk, observed: result.RFTXUnknown,
 	}, now())
 	// Nobody watched the clock while rfhandoff was gone.
 	r.CommonClockVerified = false
 	r.Alignment = recoveredAlignment(rec, d.Logger)
 
-	planned := 2 * rec.SampleRateHz * rec.PlannedDurationS
 	readyNote := "READY had been published."
 	switch {
 	case rec.ReadyCommit != "":
@@ -284,7 +281,7 @@ func rebuildComplete(ctx context.Context, d Deps, o Options, rec *state.CaptureI
 	notes := []string{
 		fmt.Sprintf("Capture interrupted: rfhandoff (pid %d) was killed while hackrf_transfer (pid %d) was recording; "+
 			"this COMPLETE was published afterwards by rfhandoff pid %d. %s; the file holds %d bytes (%.2f s of signal) of the planned %d bytes.",
-			rec.RfhandoffPID, rec.CapturePID, os.Getpid(), end.how, size, float64(size/2)/float64(rec.SampleRateHz), planned),
+			rec.RfhandoffPID, rec.CapturePID, os.Getpid(), end.how, scan.size, float64(scan.size/2)/float64(rec.SampleRateHz), 2*rec.SampleRateHz*rec.PlannedDurationS),
 		readyNote,
 		"capture_exit_code is -1: the exit status is unknown, because the process that would have collected it (rfhandoff) was gone. " +
 			"capture_size_bytes and capture_sha256 were read from the file after the fact (the streaming hash died with rfhandoff); " +

@@ -7,14 +7,11 @@
 // through the RX runner. The data file,
 // <capture.dir>/<TASK_ID>/<TASK_ID>.sigmf-data, is created exclusively
 // before the tool starts, so an existing capture is never overwritten.
-// READY is published with a context that a signal does not cancel. The
-// tool runs in its own process group. READY needs two sizes
+// The tool runs in its own process group. READY needs two sizes
 // Options.ConfirmGap (0.1 s) apart; a file that stops growing for
 // Options.StallAfter (5 s), or the tool's stall message, gets SIGINT and a
-// kill Options.Grace (10 s) later. Firmware too old for `hackrf_clock -i`
-// is refused with the firmware it needs. The SigMF metadata is written
-// before COMPLETE (a node's COMPLETE carries its digest), the quick-look
-// PNG after it.
+// kill Options.Grace (10 s) later. The SigMF metadata is written before
+// COMPLETE (a node's COMPLETE carries its digest), the PNG after it.
 //
 // READY's confirmation: the first size is read as soon as the file holds
 // a byte, looked for every 5 ms; meanwhile the checkout's HEAD (for

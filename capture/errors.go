@@ -55,14 +55,12 @@ func (e *busyError) Is(target error) bool { return target == ErrRunning }
 // noDevice is no HackRF found (or not the pinned one among found); it
 // wraps the tool's error when there is one.
 func noDevice(serial string, found []string, err error) error {
-	var msg string
+	msg := "no HackRF found"
 	switch {
 	case serial != "" && len(found) > 0:
 		msg = fmt.Sprintf("no HackRF found with serial %s (found: %s); check [capture] serial", serial, strings.Join(found, ", "))
 	case serial != "":
 		msg = fmt.Sprintf("no HackRF found (wanted serial %s)", serial)
-	default:
-		msg = "no HackRF found"
 	}
 	if err != nil {
 		return fmt.Errorf("%s: %w; nothing was started or published", msg, err)

@@ -142,13 +142,12 @@ func buildMeta(in metaInput) sigmfMeta {
 	}
 	if d := in.detection; d != nil && d.Burst {
 		centre := float64(in.frequency)
-		peak := centre + d.PeakOffsetHz
 		m.Annotations = append(m.Annotations, sigmfAnnotation{
 			SampleStart: d.StartSample, SampleCount: max(d.EndSample-d.StartSample, 1),
 			FreqLowerEdge: centre + d.LowOffsetHz, FreqUpperEdge: centre + d.HighOffsetHz,
 			Label: "burst",
 			Comment: fmt.Sprintf("energy detector: %.1f dB over the noise floor, peak %.1f dBFS at %.6f MHz",
-				d.PeakExcessDB, d.PeakDBFS, peak/1e6),
+				d.PeakExcessDB, d.PeakDBFS, (centre+d.PeakOffsetHz)/1e6),
 		})
 	}
 	return m

@@ -7,7 +7,6 @@ import (
 	"strings"
 )
 
-// InitBare creates an empty bare repository at dir.
 func (c *Client) InitBare(ctx context.Context, dir string) error {
 	return c.do(ctx, "init", []string{"init", "--quiet", "--bare", "--end-of-options", dir}, call{})
 }
@@ -31,8 +30,7 @@ func (c *Client) ConfigFileEntries(ctx context.Context, path string) ([]string, 
 	})
 }
 
-// BrokenRefs lists the refs git cannot use (a missing object, a ref file
-// cut short).
+// BrokenRefs lists the refs git cannot use (a missing object, a cut-short ref file).
 func (c *Client) BrokenRefs(ctx context.Context) ([]string, error) {
 	res, err := c.run(ctx, []string{"for-each-ref", "--format=%(refname)"}, call{})
 	if err != nil {
@@ -61,7 +59,6 @@ func (c *Client) Repack(ctx context.Context) error {
 	return c.do(ctx, "repack", []string{"repack", "-a", "-d", "-q"}, call{})
 }
 
-// DeleteRef removes ref (a full name under refs/), if it is there.
 func (c *Client) DeleteRef(ctx context.Context, ref string) error {
 	if err := validFullRef(ref); err != nil {
 		return err

@@ -12,7 +12,6 @@ import (
 // Cause is why a call to the remote failed, as git's and ssh's stderr say.
 type Cause int
 
-// The causes an operator can act on.
 const (
 	CauseAuth        Cause = iota + 1 // the remote refused our credentials, or we had none to give
 	CauseHostKey                      // ssh does not know the server's host key, or it changed
@@ -50,7 +49,6 @@ func (e *RemoteError) Error() string {
 
 func (e *RemoteError) Unwrap() error { return e.Err }
 
-// diagnosis is what classifyStderr read from a failed call's stderr.
 type diagnosis struct {
 	Cause Cause
 	Said  string
@@ -121,8 +119,8 @@ var causeRules = []causeRule{
 	{CauseNotFound, regexp.MustCompile(`^fatal: repository '[^']*' not found`), fixed(hintURL)},
 	{CauseNotFound, regexp.MustCompile(`^ERROR: Repository not found`), fixed(hintURL)},
 	{CauseNotFound, regexp.MustCompile(`The requested URL returned error: 404\b`), fixed(hintURL)},
-	// A git daemon's answer (with or without --informative-errors): the
-	// server's word, like the 404, so it only points at the URL.
+	// A git daemon's answer: the server's word, like the 404, so it only
+	// points at the URL.
 	{CauseNotFound, regexp.MustCompile(`^fatal: remote error: (?:no such repository|access denied or repository not exported): `), fixed(hintURL)},
 
 	{CauseUnreachable, regexp.MustCompile(`^ssh: connect to host \S+ port \d+: `), fixed(hintUnreachable)},
@@ -133,8 +131,7 @@ var causeRules = []causeRule{
 	// git's own line for a git:// connect failure, whatever errno follows
 	// (git.exe under Wine prints errno=Success).
 	{CauseUnreachable, regexp.MustCompile(`^fatal: unable to connect to \S+:`), fixed(hintUnreachable)},
-	// The connection closed while the remote listed its refs: a server
-	// stopped mid-answer (git's own line, not the server's).
+	// A server that stopped mid-answer (git's own line, not the server's).
 	{CauseUnreachable, regexp.MustCompile(`^fatal: expected flush after ref listing`), fixed(hintUnreachable)},
 	{CauseUnreachable, regexp.MustCompile(`The requested URL returned error: (5\d\d)\b`), func(m, _ []string) string {
 		return "the server failed (HTTP " + m[1] + "): retry later, or ask its administrator if it persists"

@@ -19,17 +19,15 @@ type Client struct {
 	Identity Identity
 	// Env is added to every call's environment (a mirror sets GIT_DIR so
 	// that git never discovers another repository above it).
-	Env []string
-	// Promisor is set when Dir is a partial clone (the mirror).
-	Promisor *Promisor
+	Env      []string
+	Promisor *Promisor // set when Dir is a partial clone (the mirror)
 	// SigningKey, when set, makes Commit sign with this SSH key file (an
 	// absolute path; a public key needs its private half in ssh-agent).
 	SigningKey string
-	// RemoteURLs holds, by remote name, URLs this process already read in
-	// Dir through R; RemoteURL answers from it, so a command asks git once.
+	// RemoteURLs holds, by remote name, URLs already read in Dir through
+	// R; RemoteURL answers from it, so a command asks git once.
 	RemoteURLs map[string]string
-	// Ignored, when set, remembers what RequireIgnored confirmed.
-	Ignored *IgnoredDirs
+	Ignored    *IgnoredDirs // when set, remembers what RequireIgnored confirmed
 	// URL is the remote's URL, checked with RemoteURL: each call to the
 	// remote names it on its audit line (exec.Cmd.Remote).
 	URL string
@@ -38,7 +36,6 @@ type Client struct {
 	Guard func() error
 }
 
-// call is one git invocation's optional extras.
 type call struct {
 	stdin      io.Reader
 	env        []string
@@ -49,8 +46,8 @@ type call struct {
 	deferCheck bool // exec.Cmd.DeferObjectCheck (Promisor.ChecksObjects)
 }
 
-// run executes git with args. It returns the exec error unchanged so each
-// operation can read the exit code its command documents.
+// run returns the exec error unchanged: each operation reads the exit
+// code its command documents.
 func (c *Client) run(ctx context.Context, args []string, o call) (exec.Result, error) {
 	dir := c.Dir
 	if o.dir != "" {
@@ -91,8 +88,7 @@ func (c *Client) do(ctx context.Context, op string, args []string, o call) error
 	return nil
 }
 
-// output runs git and parses its stdout; a failure of either is an
-// *opError of op.
+// output runs git and parses its stdout; either failing is an *opError of op.
 func output[T any](ctx context.Context, c *Client, op string, args []string, o call, parse func([]byte) (T, error)) (T, error) {
 	var zero T
 	res, err := c.run(ctx, args, o)
@@ -106,7 +102,7 @@ func output[T any](ctx context.Context, c *Client, op string, args []string, o c
 	return v, nil
 }
 
-// firstErr is the first of a call's argument checks that failed, in order.
+// firstErr is the first failed argument check, in order.
 func firstErr(errs ...error) error {
 	for _, err := range errs {
 		if err != nil {
@@ -116,11 +112,11 @@ func firstErr(errs ...error) error {
 	return nil
 }
 
-// remoteSubcommands are the git subcommands that talk to a remote.
+// remoteSubcommands talk to a remote: their audit line names its URL.
 var remoteSubcommands = map[string]bool{"fetch": true, "ls-remote": true, "push": true, "clone": true}
 
-// exitCode returns the exit status of a process that ran and failed, and
-// false for every other error (refused, timed out, not installed, ...).
+// exitCode is the exit status of a git that ran and failed; false for
+// every other error (refused, timed out, not installed, ...).
 func exitCode(err error) (int, bool) {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return 0, false // an interrupted git's exit code means nothing
@@ -132,8 +128,7 @@ func exitCode(err error) (int, bool) {
 	return 0, false
 }
 
-// exitBool runs git and maps the exit codes yes and no to a boolean,
-// anything else to an *opError.
+// exitBool maps git's exit codes yes and no to a boolean, else an *opError.
 func (c *Client) exitBool(ctx context.Context, op string, args []string, yes, no int) (bool, error) {
 	_, err := c.run(ctx, args, call{})
 	if err == nil {

@@ -14,8 +14,7 @@ import (
 )
 
 // CloneBranch makes a shallow, single-branch, tag-less clone of url's
-// branch, remote "origin", into dir (absolute; absent or empty), with its
-// work tree empty (see CheckoutNeutral): the publisher's scratch copy.
+// branch into dir, its work tree empty (see CheckoutNeutral).
 func (c *Client) CloneBranch(ctx context.Context, url, branch, dir string) error {
 	if err := firstErr(ValidURL(url), ValidBranch(branch)); err != nil {
 		return err
@@ -39,9 +38,8 @@ func cloneArgs(url, branch, dir string) []string {
 }
 
 // TempClone is CloneBranch into a fresh private temporary directory, with
-// neutralAttributes in place, and returns a Client for it once git is
-// known to push to exactly url from it (RemoteURL). cleanup removes the
-// directory; call it even when err is non-nil (more than once is safe).
+// neutralAttributes in place, once git is known to push to exactly url
+// from it. Call cleanup even when err is non-nil (more than once is safe).
 func (c *Client) TempClone(ctx context.Context, url, branch string) (clone *Client, cleanup func(), err error) {
 	cleanup = func() {}
 	if err := firstErr(ValidURL(url), ValidBranch(branch)); err != nil {
@@ -54,8 +52,7 @@ func (c *Client) TempClone(ctx context.Context, url, branch string) (clone *Clie
 		return nil, cleanup, fmt.Errorf("temporary clone directory: %w", err)
 	}
 	cleanup = func() { _ = os.RemoveAll(tmp) }
-	// MkdirTemp already uses 0700; make sure a permissive umask or an odd
-	// platform did not change that, since the clone may hold credentials.
+	// The clone may hold credentials: 0700 whatever the platform did.
 	if err := os.Chmod(tmp, 0o700); err != nil {
 		return nil, cleanup, fmt.Errorf("temporary clone directory: %w", err)
 	}
@@ -79,10 +76,9 @@ func (c *Client) TempClone(ctx context.Context, url, branch string) (clone *Clie
 	return clone, cleanup, nil
 }
 
-// neutralAttributes goes into a clone's .git/info/attributes, overriding
-// the branch's .gitattributes: no line ending or encoding conversion and no
-// smudge or clean filter (git-lfs, any program the operator's config
-// names) on checkout or staging, so the bytes are exactly the blobs'.
+// neutralAttributes overrides the branch's .gitattributes in the clone: no
+// conversion and no smudge or clean filter (git-lfs, any program the
+// operator's config names), so the bytes are exactly the blobs'.
 const neutralAttributes = "* -text -eol -filter -ident -working-tree-encoding\n"
 
 func (c *Client) neutralAttributes() error {
@@ -96,9 +92,8 @@ func (c *Client) neutralAttributes() error {
 	return nil
 }
 
-// CheckoutNeutral fills the empty work tree of a TempClone, with
-// neutralAttributes already in place, so not even this first checkout
-// runs a filter the branch names.
+// CheckoutNeutral fills a TempClone's empty work tree with
+// neutralAttributes already in place: not even this checkout runs a filter.
 func (c *Client) CheckoutNeutral(ctx context.Context) error {
 	return c.do(ctx, "read-tree", []string{"read-tree", "--reset", "-u", "HEAD"}, call{})
 }

@@ -9,7 +9,6 @@ import (
 	"rfhandoff/gitcli/gitname"
 )
 
-// Identity is a commit author and committer.
 type Identity struct {
 	Name  string
 	Email string
@@ -35,15 +34,13 @@ func (id Identity) env() []string {
 	}
 }
 
-// Trailer is a "Key: value" line at the end of a commit message.
 type Trailer struct {
 	Key, Value string
 }
 
-// Commit commits the index with message and trailers (its last paragraph)
-// through stdin, never argv, and returns the new commit's ID. Hooks are
-// skipped; it is signed with Client.SigningKey when set, never otherwise.
-// An empty index is git's "nothing to commit" error (HasStagedChanges).
+// Commit commits the index with message and trailers through stdin, never
+// argv, and returns the new commit's ID. Hooks are skipped; it is signed
+// with Client.SigningKey when set, never otherwise.
 func (c *Client) Commit(ctx context.Context, message string, trailers []Trailer) (string, error) {
 	sign, in, err := c.commitCall(ctx, message, trailers)
 	if err != nil {
@@ -56,8 +53,6 @@ func (c *Client) Commit(ctx context.Context, message string, trailers []Trailer)
 	return c.Head(ctx)
 }
 
-// commitCall is the signing arguments, message and identity Commit and
-// CommitTree hand git.
 func (c *Client) commitCall(ctx context.Context, message string, trailers []Trailer) ([]string, call, error) {
 	msg, err := commitMessage(message, trailers)
 	if err != nil {
@@ -97,9 +92,9 @@ func commitTreeArgs(tree, parent string, sign []string) []string {
 	return append(append([]string{"commit-tree", "-p", parent, "-F", "-"}, sign...), "--end-of-options", tree)
 }
 
-// signing is the one place that decides how commits are signed: with
-// Client.SigningKey through the runner's pinned ssh-keygen, or explicitly
-// not at all (whatever commit.gpgSign says).
+// signing decides how commits are signed: with Client.SigningKey through
+// the runner's pinned ssh-keygen, or explicitly not at all (whatever
+// commit.gpgSign says).
 func (c *Client) signing() ([]string, *exec.Signatures) {
 	if c.SigningKey == "" {
 		return []string{"--no-gpg-sign"}, nil
@@ -107,7 +102,6 @@ func (c *Client) signing() ([]string, *exec.Signatures) {
 	return []string{"--gpg-sign"}, &exec.Signatures{SigningKey: c.SigningKey}
 }
 
-// signingOp names a commit operation in errors, with the key when signing.
 func (c *Client) signingOp(op string) string {
 	if c.SigningKey == "" {
 		return op
@@ -115,7 +109,6 @@ func (c *Client) signingOp(op string) string {
 	return op + " (signing with " + c.SigningKey + ")"
 }
 
-// commitMessage validates message and trailers and joins them.
 func commitMessage(message string, trailers []Trailer) (string, error) {
 	if !utf8.ValidString(message) {
 		return "", invalid("commit message", message, "not valid UTF-8")
@@ -144,15 +137,15 @@ func commitMessage(message string, trailers []Trailer) (string, error) {
 	return b.String(), nil
 }
 
-// IdentityLater starts commitIdentity beside what the caller does (see
-// later); set as Client.Identity, it spares Commit its own read.
+// IdentityLater starts commitIdentity beside what the caller does; set as
+// Client.Identity, it spares Commit its own read.
 func (c *Client) IdentityLater(ctx context.Context) (wait func() (Identity, error)) {
 	return later(func() (Identity, error) { return c.commitIdentity(ctx) })
 }
 
 // commitIdentity picks Client.Identity, else git's configured identity,
-// else defaultIdentity. It is always set explicitly, so git never falls
-// back to guessing from the host name.
+// else defaultIdentity: always explicit, so git never guesses from the
+// host name.
 func (c *Client) commitIdentity(ctx context.Context) (Identity, error) {
 	if c.Identity != (Identity{}) {
 		return c.Identity, c.Identity.validate()
@@ -172,8 +165,8 @@ func (c *Client) commitIdentity(ctx context.Context) (Identity, error) {
 	return defaultIdentity, nil
 }
 
-// parseUserConfig reads git config --null --get-regexp output
-// ("key\nvalue\0" records); the last value of a key wins, as in git.
+// parseUserConfig reads "key\nvalue\0" records; the last value of a key
+// wins, as in git.
 func parseUserConfig(out []byte) Identity {
 	var id Identity
 	for _, rec := range splitNUL(out) {

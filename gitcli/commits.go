@@ -11,7 +11,6 @@ import (
 	"time"
 )
 
-// CommitObject is one commit as stored.
 type CommitObject struct {
 	ID      string
 	Tree    string
@@ -50,12 +49,11 @@ func (o CommitObject) SigningKey() (sshsig.SigningKey, error) {
 	return k, nil
 }
 
-// maxCommitBytes bounds one commit object Commits reads.
 const maxCommitBytes = 1 << 20
 
-// Commits reads the commit objects ids in one cat-file --batch, in order.
-// Give it only IDs git itself named in this repository: in a partial
-// clone a missing one would be fetched outside the runner.
+// Commits reads the commit objects ids in one cat-file --batch. Give it
+// only IDs git itself named in this repository: in a partial clone a
+// missing one would be fetched outside the runner.
 func (c *Client) Commits(ctx context.Context, ids ...string) ([]CommitObject, error) {
 	if len(ids) == 0 {
 		return nil, nil
@@ -82,8 +80,6 @@ func (c *Client) Commits(ctx context.Context, ids ...string) ([]CommitObject, er
 		})
 }
 
-// parseCommitObject reads a raw commit's tree, parents and committer date,
-// and splits off the signature.
 func parseCommitObject(id string, raw []byte) (CommitObject, error) {
 	o := CommitObject{ID: id}
 	o.Payload, o.Signature = sshsig.Split(raw)
@@ -121,7 +117,6 @@ func parseCommitObject(id string, raw []byte) (CommitObject, error) {
 	return o, nil
 }
 
-// FileChange is one commit that changed a file, as git log lists it.
 type FileChange struct {
 	Commit, Tree string
 	Parents      []string
@@ -136,9 +131,8 @@ type FileChange struct {
 const changesFormat = "--format=format:commit %H %T %ct %P"
 
 // FileChanges lists every commit in commit's history that changed path,
-// side branches and merges included (each merge once), newest first, with
-// what the file became. It reads commits and trees only (a blobless mirror
-// will do).
+// merges included (once each), newest first, with what the file became.
+// It reads commits and trees only (a blobless mirror will do).
 func (c *Client) FileChanges(ctx context.Context, commit, path string) ([]FileChange, error) {
 	if err := firstErr(ValidObjectID(commit), ValidRepoPath(path)); err != nil {
 		return nil, err
@@ -149,8 +143,7 @@ func (c *Client) FileChanges(ctx context.Context, commit, path string) ([]FileCh
 }
 
 // LastChange is the commit that last changed path on commit's history by
-// git log's history simplification (the commit VerifyLastChange checks),
-// with its date and parents; *notFoundError when none did.
+// git log's history simplification (the one VerifyLastChange checks).
 func (c *Client) LastChange(ctx context.Context, commit, path string) (FileChange, error) {
 	if err := firstErr(ValidObjectID(commit), ValidRepoPath(path)); err != nil {
 		return FileChange{}, err
@@ -166,9 +159,8 @@ func (c *Client) LastChange(ctx context.Context, commit, path string) (FileChang
 	return changes[0], nil
 }
 
-// parseChanges reads changesFormat lines and their raw diffs
-// (walkRawLog; a merge under -m comes once per parent it differs from:
-// its entries are one). Only lines for exactly file count.
+// parseChanges reads changesFormat lines and their raw diffs (a merge
+// under -m comes once per parent it differs from: its entries are one).
 func parseChanges(out []byte, file string) ([]FileChange, error) {
 	var changes []FileChange
 	err := walkRawLog(out, func(f []string) string {

@@ -13,8 +13,7 @@ var ErrNotFound = errors.New("not found")
 // URL or remote name) refused before git ran.
 var ErrInvalidArg = errors.New("invalid argument")
 
-// opError is a git operation that failed for a reason with no type of its
-// own; Err is usually an exec error.
+// opError is a git operation that failed for a reason with no type of its own.
 type opError struct {
 	Op  string
 	Err error
@@ -23,7 +22,6 @@ type opError struct {
 func (e *opError) Error() string { return fmt.Sprintf("git %s: %v", e.Op, e.Err) }
 func (e *opError) Unwrap() error { return e.Err }
 
-// invalidArgError matches ErrInvalidArg.
 type invalidArgError struct {
 	Arg    string // what the value was meant to be ("branch", "path", ...)
 	Value  string
@@ -36,7 +34,6 @@ func (e *invalidArgError) Error() string {
 
 func (e *invalidArgError) Is(target error) bool { return target == ErrInvalidArg }
 
-// notFoundError is something that does not exist; it matches ErrNotFound.
 type notFoundError struct {
 	What string // e.g. "path docs/x.md in <commit>", "remote branch origin/rx-node"
 	Err  error  // the underlying exec error, if any
@@ -83,7 +80,6 @@ func (e *PushRejectedError) Unwrap() error { return e.Err }
 // was read, bigger than allowed or not a regular file: the commit's doing.
 var ErrUnreadableFile = errors.New("unreadable file")
 
-// tooLargeError is a blob refused because it is bigger than allowed.
 type tooLargeError struct {
 	Path  string
 	Size  int64 // -1: too large to be fetched, so not known exactly
@@ -99,7 +95,6 @@ func (e *tooLargeError) Error() string {
 	return fmt.Sprintf("%s is %d bytes, more than the limit of %d", e.Path, e.Size, e.Limit)
 }
 
-// notRegularFileError is a tree entry that is not a regular file.
 type notRegularFileError struct {
 	Path string
 	Mode Mode

@@ -13,7 +13,7 @@ func (c *Client) FetchBranch(ctx context.Context, remote, branch string) error {
 	return err
 }
 
-// fetchArgs is the narrow fetch of branches (one refspec each, no '+').
+// fetchArgs is the narrow fetch of branches (no '+').
 func fetchArgs(remote string, branches []string, filter string) []string {
 	args := []string{"fetch", "--no-tags", "--no-auto-gc", "--no-recurse-submodules", "--no-write-fetch-head"}
 	if filter != "" {
@@ -26,7 +26,6 @@ func fetchArgs(remote string, branches []string, filter string) []string {
 	return args
 }
 
-// fetchOutcome is what git fetch's stderr says about a failed fetch.
 type fetchOutcome struct {
 	Rejected   bool   // a ref update was refused (" ! [rejected] ...")
 	Reason     string // the parenthesised reason, e.g. "non-fast-forward"
@@ -41,7 +40,7 @@ var (
 )
 
 // parseFetchStderr reads git fetch's stderr (LC_ALL=C) for the first
-// refused ref update or a missing remote ref. Other lines are ignored.
+// refused ref update or a missing remote ref.
 func parseFetchStderr(stderr []byte) fetchOutcome {
 	var out fetchOutcome
 	for _, line := range outputLines(stderr) {

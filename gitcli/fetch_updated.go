@@ -8,7 +8,7 @@ import (
 )
 
 // FetchUpdate is what one narrow fetch said about the tracking ref, so
-// that an idle poll need not resolve it (one subprocess).
+// that an idle poll need not resolve it.
 type FetchUpdate struct {
 	Updated  bool   // git moved (fast-forwarded or created) the tracking ref
 	Old, New string // the abbreviated IDs git printed ("" for a new ref)
@@ -18,15 +18,14 @@ type FetchUpdate struct {
 	// FilterIgnored: the server ignored --filter and sent every object.
 	FilterIgnored bool
 	// Tip is the tracking ref's commit when the fetcher resolved it after
-	// the fetch (the mirror does), "": a caller need not resolve it again.
+	// the fetch (the mirror does): a caller need not resolve it again.
 	Tip string
 }
 
-// MayHaveMoved reports whether the tracking ref may point somewhere new.
 func (u FetchUpdate) MayHaveMoved() bool { return u.Updated || len(u.Unrecognized) > 0 }
 
 // FetchBranchUpdated is FetchBranch that also reports, from git's stderr
-// (LC_ALL=C, which the runner sets), whether the tracking ref was updated.
+// (LC_ALL=C), whether the tracking ref was updated.
 func (c *Client) FetchBranchUpdated(ctx context.Context, remote, branch string) (FetchUpdate, error) {
 	ups, err := c.FetchBranchesUpdated(ctx, remote, []string{branch})
 	if err != nil {
@@ -58,8 +57,8 @@ func (c *Client) FetchBranchesUpdated(ctx context.Context, remote string, branch
 	return ups, nil
 }
 
-// fetchError maps a failed narrow fetch to its typed error. A missing
-// branch is a *RemoteError wrapping a *notFoundError (ErrNotFound).
+// fetchError types a failed narrow fetch; a missing branch is a
+// *RemoteError wrapping a *notFoundError.
 func fetchError(remote string, branches []string, stderr []byte, err error) error {
 	code, ok := exitCode(err)
 	if !ok {
@@ -95,10 +94,9 @@ var fetchRefLineRE = regexp.MustCompile(`^ ([ +*=t!-]) (\[[^\]]+\]|[0-9a-f]{4,64
 
 var fetchRangeRE = regexp.MustCompile(`^([0-9a-f]+)\.\.\.?([0-9a-f]+)$`)
 
-// parseFetchUpdates reads a successful narrow fetch's stderr: nothing for
-// an unchanged ref, a "From" line and a ref line for each that moved. A
-// line that names none of branches (or the compact "origin/*" of several)
-// is unrecognized for each.
+// parseFetchUpdates reads a successful narrow fetch's stderr: a ref line
+// for each branch that moved. A line that names none of branches (or the
+// compact "origin/*" of several) is unrecognized for each.
 func parseFetchUpdates(stderr []byte, remote string, branches []string) map[string]FetchUpdate {
 	ups := make(map[string]FetchUpdate, len(branches))
 	all := func(f func(*FetchUpdate)) {

@@ -12,7 +12,6 @@ import (
 	"rfhandoff/ident"
 )
 
-// FsckMessage is one finding of git fsck about one object.
 type FsckMessage struct {
 	Type   string // "commit", "tree", "blob" or "tag"
 	Object string // its ID
@@ -24,15 +23,13 @@ func (m FsckMessage) String() string {
 	return fmt.Sprintf("%s %s: %s: %s", m.Type, m.Object, m.ID, m.Text)
 }
 
-// "error in commit <id>: badDate: invalid author/committer line - bad date";
-// <id> is a SHA-1 (40 hex) or SHA-256 (64 hex) object ID.
+// "error in commit <id>: badDate: invalid author/committer line - bad date"
 var fsckLineRE = regexp.MustCompile(`^(error|warning) in (commit|tree|blob|tag) (` + ident.Commit.Inner() + `|` + ident.SHA256.Inner() + `): ([A-Za-z0-9]+): (.*)$`)
 
 // FsckPacks checks the objects of packs (.pack files with their .idx)
 // alone, with git fsck and the runner's message levels (PROTOCOL#mirror),
 // in a scratch partial clone where what they refer to is promised, so the
-// cost is that of the new objects only. It returns what git refuses and
-// what it lets through with a warning; err is a check that could not run.
+// cost is that of the new objects only. err is a check that could not run.
 func (c *Client) FsckPacks(ctx context.Context, packs []string) (errs, warns []FsckMessage, err error) {
 	scratch, err := os.MkdirTemp("", "rfhandoff-fsck-")
 	if err != nil {
@@ -112,7 +109,6 @@ func linkOrCopy(src, dst string) error {
 	return out.Close()
 }
 
-// SetRef points ref (a full name under refs/) at commit.
 func (c *Client) SetRef(ctx context.Context, ref, commit string) error {
 	if err := firstErr(validFullRef(ref), ValidObjectID(commit)); err != nil {
 		return err

@@ -11,7 +11,6 @@ import (
 	"strings"
 )
 
-// FileVersion is one content a file had somewhere in a commit's history.
 type FileVersion struct {
 	Commit string // the (oldest listed) commit that gave the file this content
 	Blob   string
@@ -21,24 +20,20 @@ type FileVersion struct {
 }
 
 // FileHistory lists every distinct content of the regular file at path in
-// the history of commit (merges and side branches included), newest first,
-// and reads each one up to maxBytes, in three git processes whatever the
-// history's length (log, cat-file --batch-check, cat-file --batch). In a
-// partial clone a rev-list finds the missing blobs, one fetch brings them
-// within maxBytes and a second rev-list sees what came; a version still
-// missing was withheld as over the limit (Size -1, never read). A path
-// that never existed gives no versions and no error.
+// the history of commit (merges included), newest first, and reads each
+// up to maxBytes, in three git processes whatever the history's length. In
+// a partial clone one fetch brings the missing blobs within maxBytes; a
+// version still missing was withheld as over the limit (Size -1, never read).
 func (c *Client) FileHistory(ctx context.Context, commit, path string, maxBytes int64) ([]FileVersion, error) {
 	versions, _, err := c.fileHistory(ctx, commit, "", path, maxBytes, 0)
 	return versions, err
 }
 
 // FileHistorySince is FileHistory of git log commit ^since, so a version
-// that came and went between two looks is listed too. A since that is ""
-// or not in commit's history (or not in the repository: a mirror rebuilt
-// after a re-anchor) reads the whole history. At most maxCommits commits
-// that changed path are read, nearest commit first in topological order
-// (whatever dates the commits claim); more reports that there were more.
+// that came and went between two looks is listed too. A since not in
+// commit's history (or absent: a mirror rebuilt after a re-anchor) reads
+// the whole history. At most maxCommits commits are read, nearest first in
+// topological order (whatever dates the commits claim).
 func (c *Client) FileHistorySince(ctx context.Context, commit, since, path string, maxBytes int64, maxCommits int) (versions []FileVersion, more bool, err error) {
 	if maxCommits <= 0 {
 		return nil, false, invalid("commit limit", strconv.Itoa(maxCommits), "must be positive")
@@ -55,8 +50,7 @@ func (c *Client) FileHistorySince(ctx context.Context, commit, since, path strin
 	return c.fileHistory(ctx, commit, since, path, maxBytes, maxCommits)
 }
 
-// fileHistory is FileHistory of commit ^since ("" for none), at most
-// maxCommits commits (0: all).
+// fileHistory is FileHistory of commit ^since, at most maxCommits commits (0: all).
 func (c *Client) fileHistory(ctx context.Context, commit, since, path string, maxBytes int64, maxCommits int) ([]FileVersion, bool, error) {
 	var sinceErr error
 	if since != "" {
@@ -82,13 +76,12 @@ func (c *Client) fileHistory(ctx context.Context, commit, since, path string, ma
 	return versions, more, err
 }
 
-// readVersions reads the listed versions' contents within maxBytes.
 func (c *Client) readVersions(ctx context.Context, versions []FileVersion, maxBytes int64) ([]FileVersion, error) {
 	if len(versions) == 0 {
 		return nil, nil
 	}
-	// In a partial clone cat-file would fetch each missing blob, at any
-	// size: it gets only blobs present after one bounded fetch.
+	// In a partial clone cat-file would fetch a missing blob at any size:
+	// it gets only blobs present after one bounded fetch.
 	present := map[string]bool{}
 	var err error
 	if c.Promisor != nil {
@@ -178,11 +171,9 @@ func firstCommits(out []byte, n int) ([]byte, bool) {
 // batchHeaderMax bounds one object's header and newline in --batch output.
 const batchHeaderMax = 128
 
-// parseLogRaw reads historyArgs' output (walkRawLog; paths are unquoted:
-// ValidRepoPath admits nothing git would quote). It keeps the new side of
-// lines for exactly file as a regular file, one entry per blob, newest
-// first, naming the oldest commit that listed it and the tree of file's
-// directory there (the root tree, or the -t line for the directory).
+// parseLogRaw reads historyArgs' output (paths are unquoted: ValidRepoPath
+// admits nothing git would quote): one entry per blob of file as a regular
+// file, naming the oldest commit that listed it and file's directory tree.
 func parseLogRaw(out []byte, file string) ([]FileVersion, error) {
 	var versions []FileVersion
 	at := map[string]int{}
@@ -223,8 +214,7 @@ func parseLogRaw(out []byte, file string) ([]FileVersion, error) {
 
 // walkRawLog reads git log --raw output: "commit <fields>" lines, each
 // followed by ":<old mode> <new mode> <old id> <new id> <status>\t<path>"
-// lines. Its callbacks get the fields (and path) and say what is wrong
-// with the line, if anything.
+// lines. Its callbacks say what is wrong with a line, if anything.
 func walkRawLog(out []byte, header func(f []string) string, diff func(f []string, path string) string) error {
 	started := false
 	for n, line := range strings.Split(string(out), "\n") {
@@ -255,11 +245,9 @@ func walkRawLog(out []byte, header func(f []string) string, diff func(f []string
 	return nil
 }
 
-// idLines is ids one a line, for a --stdin or --batch git.
 func idLines(ids []string) io.Reader { return strings.NewReader(strings.Join(ids, "\n") + "\n") }
 
-// parseBatchCheck reads cat-file --batch-check output, one
-// "<id> <type> <size>" line per requested ID in order, and returns the sizes.
+// parseBatchCheck reads cat-file --batch-check output and returns the sizes.
 func parseBatchCheck(out []byte, ids []string) ([]int64, error) {
 	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
 	if len(out) == 0 || len(lines) != len(ids) {
@@ -276,7 +264,6 @@ func parseBatchCheck(out []byte, ids []string) ([]int64, error) {
 	return sizes, nil
 }
 
-// batchHeader checks one "<id> <kind> <size>" line for id.
 func batchHeader(line, id, kind string) (int64, error) {
 	f := strings.Fields(line)
 	if len(f) == 2 && f[0] == id && f[1] == "missing" {
@@ -292,8 +279,7 @@ func batchHeader(line, id, kind string) (int64, error) {
 	return n, nil
 }
 
-// parseBatch reads cat-file --batch output for the objects ids of kind, in
-// order: for each a header line, exactly size bytes of content and a newline.
+// parseBatch reads cat-file --batch output for the objects ids of kind.
 func parseBatch(out []byte, ids []string, kind string) (map[string][]byte, error) {
 	contents := make(map[string][]byte, len(ids))
 	rest := out
@@ -371,8 +357,7 @@ func (c *Client) historyBlobs(ctx context.Context, versions []FileVersion, maxBy
 	return present, nil
 }
 
-// presentUnder is every object under trees that is in the repository
-// (rev-list --missing=print lists a missing one as "?<id>").
+// presentUnder is every object under trees that is in the repository.
 func (c *Client) presentUnder(ctx context.Context, trees []string) (map[string]bool, error) {
 	return output(ctx, c, "rev-list", []string{"rev-list", "--objects", "--missing=print", "--stdin"}, call{stdin: idLines(trees)},
 		func(out []byte) (map[string]bool, error) {

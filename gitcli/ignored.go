@@ -5,8 +5,8 @@ import (
 	"sync"
 )
 
-// IgnoredDirs is what one process (one task) has already confirmed git
-// ignores, so that the packages a command calls do not ask git again.
+// IgnoredDirs is what one process has already confirmed git ignores, so
+// that the packages a command calls do not ask git again.
 type IgnoredDirs struct {
 	mu   sync.Mutex
 	dirs map[[2]string]bool

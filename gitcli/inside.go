@@ -15,13 +15,11 @@ import (
 // NotIgnoredError is a directory that must stay out of commits (state,
 // captures, logs) but that git could commit (Rel "": the checkout itself).
 type NotIgnoredError struct {
-	What string // "state directory", "capture directory"
-	Dir  string
-	Repo string // the checkout
-	Rel  string // Dir relative to Repo, as asked of git check-ignore
-	// Exclude is the checkout's exclude file as git names it (GitPath),
-	// "" when git could not say.
-	Exclude string
+	What    string // "state directory", "capture directory"
+	Dir     string
+	Repo    string // the checkout
+	Rel     string // Dir relative to Repo, as asked of git check-ignore
+	Exclude string // the checkout's exclude file (GitPath), "" when unknown
 }
 
 func (e *NotIgnoredError) Error() string {
@@ -39,9 +37,8 @@ func (e *NotIgnoredError) Error() string {
 }
 
 // RequireIgnored refuses, as a *NotIgnoredError naming what, a directory
-// that git in the checkout repo could commit; one outside it passes
-// without asking git. dir need not exist: git is asked about "rel/",
-// which a "/dir/" pattern matches either way.
+// that git in the checkout repo could commit. dir need not exist: git is
+// asked about "rel/", which a "/dir/" pattern matches either way.
 func (c *Client) RequireIgnored(ctx context.Context, repo, dir, what string) error {
 	rel, inside, itself, err := pathInCheckout(repo, dir)
 	switch {
@@ -52,7 +49,7 @@ func (c *Client) RequireIgnored(ctx context.Context, repo, dir, what string) err
 	case !inside:
 		return nil // outside the checkout: git never sees it
 	case c.Ignored.has(repo, dir):
-		return nil // confirmed by this process already
+		return nil
 	}
 	ignored, err := c.CheckIgnored(ctx, filepath.ToSlash(rel)+"/")
 	if err != nil {
@@ -67,8 +64,8 @@ func (c *Client) RequireIgnored(ctx context.Context, repo, dir, what string) err
 	return nil
 }
 
-// MakePrivateDir refuses dir as RequireIgnored does and then creates it
-// (0700, with its parents): a refused directory is never created.
+// MakePrivateDir is RequireIgnored, then creates dir (0700): a refused
+// directory is never created.
 func (c *Client) MakePrivateDir(ctx context.Context, repo, dir, what string) error {
 	if err := c.RequireIgnored(ctx, repo, dir, what); err != nil {
 		return err
@@ -96,8 +93,6 @@ func (c *Client) GitPath(ctx context.Context, path string) (string, error) {
 	return p, nil
 }
 
-// notACheckoutError is a directory git does not take for the top of a
-// checkout.
 type notACheckoutError struct {
 	Dir string
 	Top string // git's top, "" when git names none
@@ -113,8 +108,7 @@ func (e *notACheckoutError) Error() string {
 		"run rfhandoff inside the checkout it works in, or set [repo] path in the policy to it", e.Dir, e.Git)
 }
 
-// RequireTop refuses Dir as a *notACheckoutError unless git takes it for
-// the top of a work tree; other failures are returned as they are.
+// RequireTop refuses Dir unless git takes it for the top of a work tree.
 func (c *Client) RequireTop(ctx context.Context) error {
 	res, err := c.run(ctx, []string{"rev-parse", "--show-toplevel"}, call{})
 	var ee *exec.ExitError
@@ -161,7 +155,7 @@ func (e *trackedError) Error() string {
 
 // RequireUntracked refuses the files git tracks in the checkout repo at or
 // below any of paths. Paths outside it, and the checkout itself (which
-// RequireIgnored refuses), are left out; with none left, git does not run.
+// RequireIgnored refuses), are left out.
 func (c *Client) RequireUntracked(ctx context.Context, repo string, paths ...string) error {
 	args := []string{"ls-files", "-z", "--cached", "--"}
 	for _, p := range paths {
@@ -188,7 +182,7 @@ func (c *Client) RequireUntracked(ctx context.Context, repo string, paths ...str
 }
 
 // pathInCheckout returns dir relative to the checkout repo, whether it
-// lies inside it and whether it is the checkout itself, comparing paths.
+// lies inside it and whether it is the checkout itself.
 func pathInCheckout(repo, dir string) (rel string, inside, itself bool, err error) {
 	ra, err := filepath.Abs(repo)
 	if err != nil {

@@ -1,8 +1,8 @@
 package gitcli
 
-// later runs fn in its own goroutine, beside what the caller does, and
-// returns the wait for its answer (callable any number of times). The
-// caller waits on every path, so the call never outlives it.
+// later runs fn in its own goroutine and returns the wait for its answer
+// (callable any number of times). The caller waits on every path, so the
+// call never outlives it.
 func later[T any](fn func() (T, error)) (wait func() (T, error)) {
 	done := make(chan struct{})
 	var v T

@@ -8,7 +8,6 @@ func outputLines(b []byte) []string {
 	return strings.FieldsFunc(string(b), func(r rune) bool { return r == '\n' || r == '\r' })
 }
 
-// splitNUL splits -z output into its NUL-terminated records.
 func splitNUL(b []byte) []string {
 	if len(b) == 0 {
 		return nil

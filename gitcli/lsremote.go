@@ -7,20 +7,17 @@ import (
 	"strings"
 )
 
-// RemoteRef is one line of git ls-remote output.
 type RemoteRef struct {
-	ID   string // 40-hex object ID
+	ID   string
 	Name string // full ref name, e.g. refs/heads/rx-node
 }
 
-// RemoteBranchExists asks whether branch exists, and its commit (RemoteBranches).
 func (c *Client) RemoteBranchExists(ctx context.Context, remote, branch string) (bool, string, error) {
 	found, err := c.RemoteBranches(ctx, remote, []string{branch})
 	id, ok := found[branch]
 	return ok, id, err
 }
 
-// parseLsRemote parses "<id>\t<ref>\n" lines strictly.
 func parseLsRemote(out []byte) ([]RemoteRef, error) {
 	s := string(out)
 	if s == "" {
@@ -47,7 +44,7 @@ func parseLsRemote(out []byte) ([]RemoteRef, error) {
 }
 
 // RemoteBranches asks the remote, in one call, for the commit of each of
-// branches that exists. It never creates anything.
+// branches that exists.
 func (c *Client) RemoteBranches(ctx context.Context, remote string, branches []string) (map[string]string, error) {
 	if err := validBranches(remote, branches); err != nil {
 		return nil, err

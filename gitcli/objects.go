@@ -15,14 +15,13 @@ import (
 	"strings"
 )
 
-// Object is a git object to write: its type ("blob" or "tree") and the
-// exact bytes git hashes after the "<type> <size>\0" header.
+// Object is a git object to write: its type and the exact bytes git
+// hashes after the "<type> <size>\0" header.
 type Object struct {
 	Type string
 	Data []byte
 }
 
-// id is the object's (SHA-1) object ID, computed as git computes it.
 func (o Object) id() string {
 	h := sha1.New()
 	h.Write([]byte(o.Type + " " + strconv.Itoa(len(o.Data)) + "\x00"))
@@ -30,12 +29,11 @@ func (o Object) id() string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// BlobID is git's object ID of a blob holding data.
 func BlobID(data []byte) string { return Object{Type: "blob", Data: data}.id() }
 
 // WriteObjects stores objs with one git unpack-objects --strict: the
-// bytes as given (no filter or conversion applies to a raw object), and
-// a malformed tree or one naming an object git does not have refused.
+// bytes as given (no filter applies to a raw object), and a malformed tree
+// or one naming an object git does not have refused.
 func (c *Client) WriteObjects(ctx context.Context, objs []Object) error {
 	pack, err := encodePack(objs)
 	if err != nil {
@@ -46,7 +44,6 @@ func (c *Client) WriteObjects(ctx context.Context, objs []Object) error {
 
 var packTypes = map[string]byte{"commit": 1, "tree": 2, "blob": 3}
 
-// encodePack builds a version 2 pack holding objs undeltified.
 func encodePack(objs []Object) ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString("PACK")
@@ -64,8 +61,8 @@ func encodePack(objs []Object) ([]byte, error) {
 		if !ok {
 			return nil, invalid("object type", o.Type, "must be blob, tree or commit")
 		}
-		// Type and size: 3 bits of type, then the size 4 bits first and
-		// 7 bits per further byte, the high bit saying "more follows".
+		// 3 bits of type, the size 4 bits first then 7 per further byte,
+		// the high bit saying "more follows".
 		size := uint64(len(o.Data))
 		c := t<<4 | byte(size&0x0f)
 		size >>= 4
@@ -119,10 +116,9 @@ func treeObject(entries []TreeEntry) (Object, error) {
 }
 
 // ReplaceInDir replaces, in the tree whose levels are listed (DirLevels),
-// the regular files under dir named in blobs (name to content), creating
-// dir's missing components and keeping every other entry. It returns the
-// new root tree's ID and the objects to write: blobs, then trees from dir
-// up. A component of dir that is not a directory is an error.
+// the regular files under dir named in blobs, creating dir's missing
+// components and keeping every other entry. It returns the new root tree's
+// ID and the objects to write: blobs, then trees from dir up.
 func ReplaceInDir(levels []TreeEntry, dir string, blobs map[string][]byte) (string, []Object, error) {
 	comps := []string{"."}
 	if dir != "" && dir != "." {

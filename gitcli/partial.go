@@ -13,17 +13,16 @@ import (
 // itself, at any size and outside the runner; a Client with a Promisor
 // fetches the blobs it reads itself, bounded by the caller's size limit.
 type Promisor struct {
-	Remote string // the promisor remote's name in the partial clone
-	Filter string // e.g. "blob:none"
-	// FilterIgnored is called each time the server ignored the filter.
-	FilterIgnored func()
+	Remote        string // the promisor remote's name
+	Filter        string // e.g. "blob:none"
+	FilterIgnored func() // called each time the server ignored the filter
 	// Branch is the remote branch last fetched (set by the mirror): a
 	// server that refuses to send a tree asked for by ID (protocol v0
 	// without uploadpack.allowAnySHA1InWant, as over ssh to an sshd that
 	// does not accept GIT_PROTOCOL) is asked for the branch instead.
 	Branch string
 	// Withheld remembers blobs a bounded fetch did not bring, so that
-	// FileHistory does not ask for them on every run; nil remembers nothing.
+	// FileHistory does not ask for them on every run (nil: nothing).
 	Withheld WithheldMemo
 	// ChecksObjects: the owner checks each pack a branch fetch brings with
 	// FsckPacks, so that fetch skips git's own check (which for a blobless
@@ -33,9 +32,7 @@ type Promisor struct {
 
 // WithheldMemo records blobs a server withheld as larger than a limit.
 type WithheldMemo interface {
-	// Withheld reports whether blob was withheld at a limit >= limit.
-	Withheld(blob string, limit int64) bool
-	// RecordWithheld adds blobs withheld at limit.
+	Withheld(blob string, limit int64) bool // withheld at a limit >= limit
 	RecordWithheld(blobs []string, limit int64) error
 }
 
@@ -56,9 +53,8 @@ func (c *Client) filterIgnored() {
 }
 
 // fetchBlob makes the regular file at path in commit present in a partial
-// clone, so that ShowFile's ls-tree -l and cat-file read no missing object.
-// A directory with nothing missing costs one local call. Otherwise a
-// missing blob is fetched with its directory's tree under the filter
+// clone, so that ShowFile reads no missing object. A missing blob is
+// fetched with its directory's tree under the filter
 // blob:limit=maxBytes+1, so the server sends it only within the limit;
 // still missing, it is a *tooLargeError never downloaded. (Asking for the
 // blob by ID would bypass the filter: git sends whatever is named.)
@@ -137,9 +133,9 @@ func (c *Client) fetchBounded(ctx context.Context, wants []string, maxBytes int6
 	return c.fetchBoundedOnce(ctx, []string{"refs/heads/" + c.Promisor.Branch}, maxBytes)
 }
 
-// fetchBoundedOnce is one fetch of wants (tree IDs or a ref). --refetch:
-// else git sees it has them and asks for nothing. --stdin: a long
-// history's trees would not fit in argv.
+// fetchBoundedOnce fetches wants (tree IDs or a ref). --refetch: else git
+// sees it has them and asks for nothing. --stdin: a long history's trees
+// would not fit in argv.
 func (c *Client) fetchBoundedOnce(ctx context.Context, wants []string, maxBytes int64) error {
 	args := []string{"fetch", "--refetch", "--no-tags", "--no-auto-gc", "--no-recurse-submodules",
 		"--no-write-fetch-head", "--filter=blob:limit=" + strconv.FormatInt(maxBytes+1, 10), "--stdin",
@@ -154,7 +150,6 @@ func (c *Client) fetchBoundedOnce(ctx context.Context, wants []string, maxBytes 
 	return nil
 }
 
-// resolveTree is the ID of commit's root tree.
 func (c *Client) resolveTree(ctx context.Context, commit string) (string, error) {
 	if err := ValidObjectID(commit); err != nil {
 		return "", err
@@ -176,15 +171,13 @@ func (c *Client) present(ctx context.Context, tree, id string) (bool, error) {
 	return parseMissing(listing, id)
 }
 
-// objectsUnder lists the objects reachable from rev (a tree ID or
-// <commit>:<dir>), fetching none.
+// objectsUnder lists the objects reachable from rev, fetching none.
 func (c *Client) objectsUnder(ctx context.Context, rev string) ([]byte, error) {
 	res, err := c.run(ctx, []string{"rev-list", "--objects", "--missing=print", "--end-of-options", rev}, call{})
 	return res.Stdout, err
 }
 
-// parseMissing reads rev-list --objects --missing=print output for id:
-// "<id>[ <name>]" when present, "?<id>" when missing.
+// parseMissing reads rev-list --missing=print output: "?<id>" is missing.
 func parseMissing(out []byte, id string) (bool, error) {
 	for _, line := range outputLines(out) {
 		got, _, _ := strings.Cut(line, " ")
@@ -198,14 +191,12 @@ func parseMissing(out []byte, id string) (bool, error) {
 	return false, &opError{Op: "rev-list", Err: fmt.Errorf("object %s is not listed under its tree", id)}
 }
 
-// hasLine reports whether out has line as one of its lines.
 func hasLine(out []byte, line string) bool { return slices.Contains(outputLines(out), line) }
 
 // IsAncestorPresent reports whether commit a is an ancestor of (or equal
-// to) b without fetching anything (merge-base would fetch a missing commit
-// from the promisor remote). With --missing a missing a is git's "bad
-// object" (no ancestor), and "a ^b" lists nothing exactly when b reaches
-// every commit a reaches (-n 1: one is enough to say no).
+// to) b without fetching anything, as merge-base would. A missing a is
+// git's "bad object" (no ancestor); "a ^b" lists nothing exactly when b
+// reaches every commit a reaches.
 func (c *Client) IsAncestorPresent(ctx context.Context, a, b string) (bool, error) {
 	if err := firstErr(validRef(a), validRef(b)); err != nil {
 		return false, err

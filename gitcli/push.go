@@ -46,20 +46,15 @@ func pushArgs(remote, src, dst string) []string {
 
 // PushRefStatus is one ref line of git push --porcelain.
 type PushRefStatus struct {
-	Flag    byte   // ' ' '+' '-' '*' '=' or '!' (rejected or failed)
-	From    string // local side of the refspec ("" for a deletion)
-	To      string // remote ref
+	Flag    byte // ' ' '+' '-' '*' '=' or '!' (rejected or failed)
+	From    string
+	To      string
 	Summary string // "[rejected]", "[remote rejected]", "[new branch]", "a1..b2", ...
 	Reason  string // the parenthesised part, "" when there is none
 }
 
-// parsePushPorcelain parses git push --porcelain stdout:
-//
-//	To <url>
-//	<flag> TAB <from>:<to> TAB <summary> [(<reason>)]
-//	Done
-//
-// A ref line of any other shape is an error.
+// parsePushPorcelain parses git push --porcelain stdout: "To <url>",
+// "<flag> TAB <from>:<to> TAB <summary> [(<reason>)]" lines, "Done".
 func parsePushPorcelain(out []byte) ([]PushRefStatus, error) {
 	var refs []PushRefStatus
 	for _, line := range strings.Split(string(out), "\n") {
@@ -116,8 +111,8 @@ var movedReasons = map[string]bool{
 // advertisement and the update (someone pushed while our push ran).
 var cannotLockRE = regexp.MustCompile(`^remote: error: cannot lock ref '([^']+)': is at [0-9a-f]+ but expected [0-9a-f]+`)
 
-// pushRejection finds the rejected status of dst, if any, and decides
-// whether it means "the branch moved".
+// pushRejection finds the rejected status of dst and whether it means
+// "the branch moved".
 func pushRejection(refs []PushRefStatus, dst string, stderr []byte) (st PushRefStatus, moved, ok bool) {
 	for _, r := range refs {
 		if r.To != dst || r.Flag != '!' {

@@ -5,8 +5,8 @@ import (
 	"strings"
 )
 
-// ResolveCommit resolves ref (see validRef) to the ID of the commit it
-// names, else a *notFoundError.
+// ResolveCommit resolves ref to the ID of the commit it names, else a
+// *notFoundError.
 func (c *Client) ResolveCommit(ctx context.Context, ref string) (string, error) {
 	if err := validRef(ref); err != nil {
 		return "", err
@@ -21,7 +21,6 @@ func (c *Client) ResolveCommit(ctx context.Context, ref string) (string, error) 
 	return parseObjectID("rev-parse", res.Stdout)
 }
 
-// parseObjectID reads one object ID on a line of its own.
 func parseObjectID(op string, out []byte) (string, error) {
 	id := strings.TrimSuffix(string(out), "\n")
 	if err := ValidObjectID(id); err != nil {
@@ -30,18 +29,15 @@ func parseObjectID(op string, out []byte) (string, error) {
 	return id, nil
 }
 
-// Head is the commit the checkout's HEAD points to.
 func (c *Client) Head(ctx context.Context) (string, error) {
 	return c.ResolveCommit(ctx, "HEAD")
 }
 
-// HeadLater starts Head beside what the caller does (see later).
 func (c *Client) HeadLater(ctx context.Context) (wait func() (string, error)) {
 	return later(func() (string, error) { return c.Head(ctx) })
 }
 
-// CurrentBranch is the short name of the checked-out branch, or "" when
-// HEAD is detached.
+// CurrentBranch is the checked-out branch, "" when HEAD is detached.
 func (c *Client) CurrentBranch(ctx context.Context) (string, error) {
 	res, err := c.run(ctx, []string{"symbolic-ref", "--quiet", "--short", "HEAD"}, call{})
 	if err != nil {

@@ -14,11 +14,10 @@ import (
 
 // RemoteURL is the URL remote's config names, only when git would fetch
 // from and push to exactly that URL in Dir: one remote.<name>.url, and no
-// pushurl or url.<base>.(push)insteadOf sending git elsewhere in any config
-// file git reads. Otherwise it is an error naming each such setting (an
-// agent that can write a config file could otherwise send rfhandoff's
-// fetches and pushes to its own repository while the audit log names the
-// remote). An unknown remote, or one with no URL, is a *notFoundError.
+// pushurl or url.<base>.(push)insteadOf sending git elsewhere. Otherwise
+// it is an error naming each such setting (an agent that can write a
+// config file could otherwise send rfhandoff's fetches and pushes to its
+// own repository while the audit log names the remote).
 func (c *Client) RemoteURL(ctx context.Context, remote string) (string, error) {
 	if err := validRemoteName(remote); err != nil {
 		return "", err
@@ -49,13 +48,12 @@ func remoteKeysRE(remote string) string {
 // configEntry is one value of `git config --null --show-origin --get-regexp`.
 type configEntry struct {
 	Origin   string // "file:<path>", "command line:", ...
-	Key      string // canonical: section and variable lower case
+	Key      string
 	Value    string
 	HasValue bool // false for a key written without "= value"
 }
 
-// parseConfigList reads "<origin>\0<key>\n<value>\0" records (no "\n<value>"
-// for a key without one).
+// parseConfigList reads "<origin>\0<key>[\n<value>]\0" records.
 func parseConfigList(out []byte) ([]configEntry, error) {
 	if len(out) == 0 {
 		return nil, nil
@@ -144,8 +142,7 @@ func judgeRemote(remote string, es []configEntry, dir string) (string, error) {
 	return url, nil
 }
 
-// rewriteKey splits url.<base>.insteadof or url.<base>.pushinsteadof; kind
-// is "" for any other key.
+// rewriteKey splits url.<base>.insteadof or url.<base>.pushinsteadof.
 func rewriteKey(key string) (base, kind string) {
 	rest := strings.TrimPrefix(key, "url.")
 	if b, ok := strings.CutSuffix(rest, ".pushinsteadof"); ok {
@@ -169,8 +166,6 @@ func where(origin, dir string) string {
 	return "from " + strings.TrimSuffix(origin, ":")
 }
 
-// redirectError is a remote whose config sends git somewhere other than
-// the URL it names.
 type redirectError struct {
 	Remote, URL string
 	Reasons     []string

@@ -6,7 +6,6 @@ import (
 	"strings"
 )
 
-// Add stages exactly the given paths (git add -- paths).
 func (c *Client) Add(ctx context.Context, paths ...string) error {
 	if len(paths) == 0 {
 		return invalid("path", "", "nothing to add")
@@ -19,13 +18,12 @@ func (c *Client) Add(ctx context.Context, paths ...string) error {
 	return c.do(ctx, "add", append([]string{"add", "--"}, paths...), call{})
 }
 
-// StagedPaths lists the paths whose staged content differs from HEAD.
 func (c *Client) StagedPaths(ctx context.Context) ([]string, error) {
 	return output(ctx, c, "diff --cached", []string{"diff", "--cached", "--name-only", "-z", "--no-renames", "--no-ext-diff", "--no-textconv"}, call{}, parseNameOnlyZ)
 }
 
-// StagedChange is one staged path with its modes before and after, so the
-// publisher can refuse a symlink or a submodule.
+// StagedChange is one staged path with its modes, so the publisher can
+// refuse a symlink or a submodule.
 type StagedChange struct {
 	Status  byte // 'A', 'M', 'D', 'T', ...
 	OldMode Mode // "000000" when added
@@ -35,13 +33,12 @@ type StagedChange struct {
 	Path    string
 }
 
-// StagedChanges lists the staged changes against HEAD with their modes.
 func (c *Client) StagedChanges(ctx context.Context) ([]StagedChange, error) {
 	return output(ctx, c, "diff --cached --raw", []string{"diff", "--cached", "--raw", "-z", "--no-renames", "--no-abbrev", "--no-ext-diff", "--no-textconv"}, call{}, parseRawZ)
 }
 
-// TreeChanges lists what changed from commit from to commit to, as
-// StagedChanges: how the publisher reads back a commit it built.
+// TreeChanges lists what changed from commit from to commit to: how the
+// publisher reads back a commit it built.
 func (c *Client) TreeChanges(ctx context.Context, from, to string) ([]StagedChange, error) {
 	if err := firstErr(validRef(from), validRef(to)); err != nil {
 		return nil, err
@@ -49,8 +46,6 @@ func (c *Client) TreeChanges(ctx context.Context, from, to string) ([]StagedChan
 	return output(ctx, c, "diff-tree", []string{"diff-tree", "-r", "--raw", "-z", "--no-renames", "--no-abbrev", "--no-ext-diff", "--no-textconv", "--end-of-options", from, to}, call{}, parseRawZ)
 }
 
-// HasStagedChanges reports whether the index differs from HEAD, so a
-// publish that would change nothing can stop before committing.
 func (c *Client) HasStagedChanges(ctx context.Context) (bool, error) {
 	return c.exitBool(ctx, "diff --cached --quiet",
 		[]string{"diff", "--cached", "--quiet", "--no-renames", "--no-ext-diff", "--no-textconv"}, 1, 0)
@@ -65,7 +60,6 @@ func (c *Client) CheckIgnored(ctx context.Context, path string) (bool, error) {
 	return c.exitBool(ctx, "check-ignore", []string{"check-ignore", "-q", "--", path}, 0, 1)
 }
 
-// parseNameOnlyZ parses NUL-terminated path names.
 func parseNameOnlyZ(out []byte) ([]string, error) {
 	if len(out) > 0 && out[len(out)-1] != 0 {
 		return nil, fmt.Errorf("name list is not NUL-terminated")
@@ -79,8 +73,8 @@ func parseNameOnlyZ(out []byte) ([]string, error) {
 	return recs, nil
 }
 
-// parseRawZ parses git diff --raw -z output: ":<old mode> <new mode> <old
-// id> <new id> <status>" records, each followed by one path (two for R, C).
+// parseRawZ parses git diff --raw -z output: each record is followed by
+// one path (two for R, C).
 func parseRawZ(out []byte) ([]StagedChange, error) {
 	if len(out) > 0 && out[len(out)-1] != 0 {
 		return nil, fmt.Errorf("raw diff is not NUL-terminated")

@@ -4,16 +4,15 @@ import (
 	"context"
 )
 
-// CommitTrailers are the values of one trailer key in one commit's
-// message, as git parses trailers (folded lines unfolded).
+// CommitTrailers are the values of one trailer key in one commit's message.
 type CommitTrailers struct {
 	Commit string
 	Values []string
 }
 
 // TrailerValues lists the values of trailer key of every commit reachable
-// from commit that has one, newest first, reading commits only. The values
-// are whatever the authors wrote: the caller judges them.
+// from commit that has one, newest first. The values are whatever the
+// authors wrote: the caller judges them.
 func (c *Client) TrailerValues(ctx context.Context, commit, key string) ([]CommitTrailers, error) {
 	if err := ValidObjectID(commit); err != nil {
 		return nil, err
@@ -29,7 +28,6 @@ func (c *Client) TrailerValues(ctx context.Context, commit, key string) ([]Commi
 	return parseTrailerLog(res.Stdout)
 }
 
-// parseTrailerLog reads per commit, NUL-ended, its ID and values on lines.
 func parseTrailerLog(out []byte) ([]CommitTrailers, error) {
 	var list []CommitTrailers
 	for _, rec := range splitNUL(out) {

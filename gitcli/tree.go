@@ -11,7 +11,6 @@ import (
 // Mode is a git tree entry mode as git prints it ("100644", "120000", ...).
 type Mode string
 
-// The modes git writes into trees.
 const (
 	ModeFile     Mode = "100644"
 	ModeExec     Mode = "100755"
@@ -21,13 +20,11 @@ const (
 	modeNotThere Mode = "000000" // diff --raw: the side where a path is absent
 )
 
-// IsRegular reports whether m is a plain or executable file.
 func (m Mode) IsRegular() bool { return m == ModeFile || m == ModeExec }
 
 var modeKinds = map[Mode]string{ModeFile: "regular file", ModeExec: "executable file", ModeSymlink: "symlink",
 	ModeTree: "directory", ModeGitlink: "submodule", modeNotThere: "absent"}
 
-// kind names the mode in words for messages.
 func (m Mode) kind() string {
 	if k, ok := modeKinds[m]; ok {
 		return k
@@ -35,7 +32,6 @@ func (m Mode) kind() string {
 	return "unknown"
 }
 
-// TreeEntry is one line of git ls-tree -l -z.
 type TreeEntry struct {
 	Mode Mode
 	Type string // blob, tree, commit
@@ -44,7 +40,6 @@ type TreeEntry struct {
 	Path string
 }
 
-// entry looks up path in commit's tree (*notFoundError when absent).
 func (c *Client) entry(ctx context.Context, commit, path string) (TreeEntry, error) {
 	if err := firstErr(ValidObjectID(commit), ValidRepoPath(path)); err != nil {
 		return TreeEntry{}, err
@@ -61,14 +56,11 @@ func (c *Client) entry(ctx context.Context, commit, path string) (TreeEntry, err
 	return TreeEntry{}, &notFoundError{What: fmt.Sprintf("path %s in commit %s", path, commit)}
 }
 
-// EntryMode is the mode of path in commit (see Entry).
 func (c *Client) EntryMode(ctx context.Context, commit, path string) (Mode, error) {
 	e, err := c.entry(ctx, commit, path)
 	return e.Mode, err
 }
 
-// BlobSize is the size of the file at path in commit (*notFoundError,
-// *notRegularFileError for a directory or a submodule).
 func (c *Client) BlobSize(ctx context.Context, commit, path string) (int64, error) {
 	e, err := c.entry(ctx, commit, path)
 	if err != nil {
@@ -81,9 +73,8 @@ func (c *Client) BlobSize(ctx context.Context, commit, path string) (int64, erro
 }
 
 // ShowFile returns the bytes of the regular file at path in commit, at most
-// maxBytes of them. A symlink, directory or submodule is a
-// *notRegularFileError and a larger file a *tooLargeError, before any
-// content is read (or, in a partial clone, fetched: fetchBlob).
+// maxBytes of them. Anything else is refused before any content is read
+// (or, in a partial clone, fetched).
 func (c *Client) ShowFile(ctx context.Context, commit, path string, maxBytes int64) ([]byte, error) {
 	if maxBytes <= 0 {
 		return nil, invalid("size limit", strconv.FormatInt(maxBytes, 10), "must be positive")
@@ -113,12 +104,8 @@ func (c *Client) ShowFile(ctx context.Context, commit, path string, maxBytes int
 	return data, nil
 }
 
-// parseLsTree parses git ls-tree -l -z output:
-// "<mode> SP <type> SP <id> SP+ <size>|- TAB <path> NUL".
 func parseLsTree(out []byte) ([]TreeEntry, error) { return parseLsTreeRecords(out, 4) }
 
-// parseLsTreeShort parses git ls-tree -z output without -l:
-// "<mode> SP <type> SP <id> TAB <path> NUL". Size is -1 throughout.
 func parseLsTreeShort(out []byte) ([]TreeEntry, error) { return parseLsTreeRecords(out, 3) }
 
 // parseLsTreeRecords parses ls-tree -z output of 4 fields (-l) or 3 (no sizes).
@@ -169,7 +156,7 @@ func parseLsTreeRecords(out []byte, fields int) ([]TreeEntry, error) {
 
 // DirLevels lists, with one git ls-tree and full paths, the entries
 // directly inside the root of commit's tree and each directory on the way
-// to dir ("docs", "docs/handoff", ...). No work tree is needed.
+// to dir.
 func (c *Client) DirLevels(ctx context.Context, commit, dir string) ([]TreeEntry, error) {
 	if err := firstErr(validRef(commit), ValidRepoPath(dir)); err != nil {
 		return nil, err
@@ -195,7 +182,6 @@ func (c *Client) DirLevels(ctx context.Context, commit, dir string) ([]TreeEntry
 	return out, nil
 }
 
-// ReadBlob returns the bytes of blob id, at most maxBytes of them.
 func (c *Client) ReadBlob(ctx context.Context, id string, maxBytes int64) ([]byte, error) {
 	if err := ValidObjectID(id); err != nil {
 		return nil, err

@@ -27,12 +27,9 @@ func AbsoluteURL(raw, checkoutDir string) (string, error) {
 		return "", fmt.Errorf("remote path %s: %w", raw, err)
 	}
 	// A drive path is written file://C:/lab/rf.git, the form Git for
-	// Windows parses as a drive path (connect.c: "file://$(pwd)" may be
-	// "file://C:/projects/repo"; its own test suite writes that). In
-	// file:///C:/lab/rf.git it would hand git-upload-pack "/C:/lab/rf.git",
-	// which no part of git turns back into a drive path. Everything else
-	// is rooted: file:// and the absolute path (a UNC path keeps its two
-	// leading slashes: file:////server/share/rf.git).
+	// Windows parses as a drive path: file:///C:/lab/rf.git would hand
+	// git-upload-pack "/C:/lab/rf.git". Everything else is rooted (a UNC
+	// path keeps its two leading slashes: file:////server/share/rf.git).
 	u := filepath.ToSlash(p)
 	if drive := len(filepath.VolumeName(p)) == 2; !drive && !strings.HasPrefix(u, "/") {
 		u = "/" + u

@@ -20,7 +20,6 @@ func invalid(arg, value, format string, a ...any) *invalidArgError {
 	return &invalidArgError{Arg: arg, Value: value, Reason: fmt.Sprintf(format, a...)}
 }
 
-// named turns a gitname reason into an *invalidArgError, nil for "".
 func named(arg, value, reason string) error {
 	if reason == "" {
 		return nil
@@ -28,13 +27,10 @@ func named(arg, value, reason string) error {
 	return &invalidArgError{Arg: arg, Value: value, Reason: reason}
 }
 
-// ValidBranch checks a branch name (see gitname.Branch).
 func ValidBranch(name string) error { return named("branch", name, gitname.Branch(name)) }
 
-// validRemoteName checks a remote name such as "origin" (see gitname.Remote).
 func validRemoteName(name string) error { return named("remote", name, gitname.Remote(name)) }
 
-// ValidObjectID checks a full 40-character lowercase hex object ID.
 func ValidObjectID(id string) error {
 	if !ident.Commit.MatchString(id) {
 		return invalid("object ID", id, "must be 40 lowercase hex characters")
@@ -57,7 +53,6 @@ func validRef(ref string) error {
 	return nil
 }
 
-// validFullRef checks a ref (validRef) that must be a full name under refs/.
 func validFullRef(ref string) error {
 	if err := validRef(ref); err != nil || strings.HasPrefix(ref, "refs/") {
 		return err
@@ -65,7 +60,6 @@ func validFullRef(ref string) error {
 	return invalid("ref", ref, "must be a full name under refs/")
 }
 
-// validBranches checks a remote name and the names of its branches.
 func validBranches(remote string, branches []string) error {
 	if err := validRemoteName(remote); err != nil {
 		return err
@@ -78,13 +72,10 @@ func validBranches(remote string, branches []string) error {
 	return nil
 }
 
-// ValidRepoPath checks a path inside a repository (see gitname.RepoPath).
 func ValidRepoPath(p string) error { return named("path", p, gitname.RepoPath(p)) }
 
-// ValidURL checks a remote URL given to clone (see gitname.URL).
 func ValidURL(u string) error { return named("URL", u, gitname.URL(u)) }
 
-// validTrailer checks a commit trailer: a token key and a one-line value.
 func validTrailer(t Trailer) error {
 	if !trailerKeyRE.MatchString(t.Key) {
 		return invalid("trailer key", t.Key, "must match %s", trailerKeyRE)

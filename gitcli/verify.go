@@ -28,10 +28,8 @@ type Signature struct {
 	Cert                      *sshsig.Certificate // set by taskfetch.ReadCert; nil for a plain key
 }
 
-// Good reports whether a listed key made a valid signature for namespace git.
 func (s Signature) Good() bool { return s.Status == 'G' && s.Principal != "" && s.Fingerprint != "" }
 
-// String names the signer for people: "alice@lab SHA256:...".
 func (s Signature) String() string {
 	if s.Good() {
 		return s.Principal + " " + s.Fingerprint
@@ -39,7 +37,6 @@ func (s Signature) String() string {
 	return s.problem()
 }
 
-// statusProblems say why a signature of each %G? status is not good.
 var statusProblems = map[byte]string{
 	'G': "good signature without a principal or fingerprint",
 	'N': "unsigned",
@@ -51,7 +48,6 @@ var statusProblems = map[byte]string{
 	'E': "signature cannot be checked (not an SSH signature, or ssh-keygen failed)",
 }
 
-// problem says why a signature is not good, naming the key when git knows it.
 func (s Signature) problem() string {
 	why, ok := statusProblems[s.Status]
 	if !ok {
@@ -87,11 +83,10 @@ func (e *SignatureError) Error() string {
 	return what + ": " + e.Sig.problem()
 }
 
-// TipError is a branch tip that does not speak for a file (PROTOCOL#trust):
-// a merge, a root commit, or one that did not change the file itself.
+// TipError is a branch tip that does not speak for a file (PROTOCOL#trust).
 type TipError struct {
 	Tip, Path  string
-	Parents    int    // the tip's parents, when it changed the file
+	Parents    int
 	LastChange string // the commit that last changed the file, when not the tip
 }
 
@@ -106,7 +101,6 @@ func (e *TipError) Error() string {
 	return fmt.Sprintf("the tip %s is a merge (%d parents): the commit that writes %s must have exactly one parent", e.Tip, e.Parents, e.Path)
 }
 
-// The verifying log's formats: tipFormat adds the parents and date.
 const (
 	signatureFormat = "--format=%H%x00%G?%x00%GS%x00%GF%x00"
 	tipFormat       = "--format=%H%x00%P%x00%ct%x00%G?%x00%GS%x00%GF%x00"
@@ -114,23 +108,19 @@ const (
 
 // VerifyLastChange checks, against the absolute allowed-signers file, the
 // SSH signature of the commit that last changed path on commit's history
-// (by history simplification), reading commits and trees only. It returns
-// the good signature, else a *SignatureError, or *notFoundError.
+// (by history simplification), reading commits and trees only.
 func (c *Client) VerifyLastChange(ctx context.Context, commit, path, allowedSigners string) (Signature, error) {
 	return c.verify(ctx, commit, path, allowedSigners, false)
 }
 
 // VerifyTip checks that tip itself speaks for path (PROTOCOL#trust): a
 // single-parent commit that changed path, with a good signature by a key
-// in allowedSigners. It returns the signature (with CommittedAt), else a
-// *TipError, a *SignatureError or *notFoundError as VerifyLastChange. In
-// one git log -1: with the path it shows the tip only when the tip changed
-// it, and %P is the tip's own parents (rewritten only with --parents).
+// in allowedSigners. In one git log -1: with the path it shows the tip
+// only when the tip changed it, and %P is the tip's own parents.
 func (c *Client) VerifyTip(ctx context.Context, tip, path, allowedSigners string) (Signature, error) {
 	return c.verify(ctx, tip, path, allowedSigners, true)
 }
 
-// verify is VerifyTip of commit when tip is set, else VerifyLastChange.
 func (c *Client) verify(ctx context.Context, commit, path, allowedSigners string, tip bool) (Signature, error) {
 	if err := firstErr(ValidObjectID(commit), ValidRepoPath(path)); err != nil {
 		return Signature{}, err
@@ -176,7 +166,6 @@ func (c *Client) claim(ctx context.Context, sig *Signature) {
 	}
 }
 
-// parseVerify reads one record of tipFormat or (parents 1) signatureFormat.
 func parseVerify(out []byte, tip bool) (Signature, int, error) {
 	if tip {
 		return parseTip(out)
@@ -185,7 +174,6 @@ func parseVerify(out []byte, tip bool) (Signature, int, error) {
 	return sig, 1, err
 }
 
-// parseTip reads one record of tipFormat, and counts the parents.
 func parseTip(out []byte) (Signature, int, error) {
 	f := splitNUL(bytes.TrimSuffix(out, []byte("\n")))
 	if len(f) != 6 {
@@ -230,7 +218,6 @@ func describeVerify(commit string, tip bool) func([]byte) string {
 	}
 }
 
-// parseSignature reads one record of signatureFormat.
 func parseSignature(out []byte) (Signature, error) {
 	f := splitNUL(bytes.TrimSuffix(out, []byte("\n")))
 	if len(f) != 4 {
@@ -239,7 +226,6 @@ func parseSignature(out []byte) (Signature, error) {
 	return signatureFields(f)
 }
 
-// signatureFields reads the commit, %G?, %GS and %GF fields.
 func signatureFields(f []string) (Signature, error) {
 	commit := f[0]
 	if err := ValidObjectID(commit); err != nil {

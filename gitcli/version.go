@@ -7,25 +7,21 @@ import (
 	"strings"
 )
 
-// GitVersion is git's version as numbers.
 type GitVersion struct {
 	Major, Minor, Patch int
 	Raw                 string // the whole "git version ..." line
 }
 
-// AtLeast reports whether v is major.minor or newer.
 func (v GitVersion) AtLeast(major, minor int) bool {
 	return v.Major > major || v.Major == major && v.Minor >= minor
 }
 
 func (v GitVersion) String() string { return fmt.Sprintf("%d.%d.%d", v.Major, v.Minor, v.Patch) }
 
-// minVersion is the oldest git rfhandoff runs with: rev-parse accepts
-// --end-of-options from 2.30 on, and the mirror's bounded fetch of one
-// blob needs fetch --refetch, from 2.36 on.
+// minVersion: rev-parse accepts --end-of-options from 2.30 on, and the
+// mirror's bounded fetch of one blob needs fetch --refetch, from 2.36 on.
 var minVersion = GitVersion{Major: 2, Minor: 36, Raw: "git version 2.36.0"}
 
-// CheckVersion runs git version and refuses a git older than minVersion.
 func (c *Client) CheckVersion(ctx context.Context) (GitVersion, error) {
 	v, err := output(ctx, c, "version", []string{"version"}, call{}, parseVersion)
 	if err != nil {
@@ -37,8 +33,8 @@ func (c *Client) CheckVersion(ctx context.Context) (GitVersion, error) {
 	return v, nil
 }
 
-// parseVersion parses "git version 2.39.5" and vendor variants such as
-// "git version 2.39.3 (Apple Git-145)" or "git version 2.45.1.windows.1".
+// parseVersion also reads vendor variants such as "git version 2.39.3
+// (Apple Git-145)" or "git version 2.45.1.windows.1".
 func parseVersion(out []byte) (GitVersion, error) {
 	line := strings.TrimSuffix(string(out), "\n")
 	rest, ok := strings.CutPrefix(line, "git version ")

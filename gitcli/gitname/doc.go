@@ -6,9 +6,6 @@
 // The rules are deliberately narrower than git's own (git
 // check-ref-format allows refs/heads/-x): nothing can start with '-' (an
 // option), hold a space, a glob, pathspec magic or a revision operator.
-// Each check returns the reason a name is refused, or "".
-//
-// What it offers: Branch, Remote, RepoPath, Ref and URL (a remote's URL,
-// which the policy may name too), each returning why a value is refused
-// or "", and the length limits as constants.
+// Each check (Branch, Remote, RepoPath, Ref, URL) returns the reason a
+// value is refused, or "".
 package gitname

@@ -21,14 +21,11 @@ var (
 	pathComponentRE = regexp.MustCompile(`^[A-Za-z0-9._-]+$`)
 )
 
-// Branch checks a branch name: '/'-separated components, each starting
-// with a letter or digit and made of letters, digits, '.', '_' and '-',
-// none ending in '.' or ".lock", no "..", at most 100 characters, not
-// "HEAD".
+// Branch checks a branch name: '/'-separated components of letters,
+// digits, '.', '_' and '-', at most 100 characters.
 func Branch(name string) string { return Ref(name, maxBranchLen) }
 
-// Remote checks a remote name: one component under the branch rules, at
-// most 64 characters.
+// Remote checks a remote name: one component under the branch rules.
 func Remote(name string) string {
 	if r := Ref(name, maxRemoteLen); r != "" {
 		return r
@@ -68,12 +65,9 @@ func Ref(name string, maxLen int) string {
 	return ""
 }
 
-// RepoPath checks a path inside a repository (the task file, the result
-// directory): relative, clean, at most 255 characters, '/'-separated
-// components of letters, digits, '.', '_' and '-', no "." or "..", none
-// starting with '-', none naming ".git" in any case. That excludes
-// control characters, spaces, globs, ':' (pathspec magic, a revision
-// separator) and anything non-ASCII.
+// RepoPath checks a relative, clean path inside a repository, never into
+// .git: no control characters, spaces, globs, ':' (pathspec magic, a
+// revision separator) or anything non-ASCII.
 func RepoPath(p string) string {
 	switch {
 	case p == "":
@@ -104,13 +98,10 @@ func RepoPath(p string) string {
 	return ""
 }
 
-// maxURLLen bounds a remote URL.
 const maxURLLen = 2048
 
-// URL checks a remote URL: printable ASCII without spaces, at most 2048
-// bytes, not starting with '-', no remote-helper syntax ("ext::...",
-// "fd::..."), a scheme (when there is one) among https, http, ssh, git and
-// file, and no host or path part starting with '-' (the
+// URL checks a remote URL: no remote-helper syntax ("ext::..."), a known
+// scheme, and no host or path part starting with '-' (the
 // ssh://-oProxyCommand class of injection).
 func URL(u string) string {
 	switch {
@@ -157,8 +148,7 @@ func URL(u string) string {
 	return ""
 }
 
-// PrintableLine says whether s is one line of printable UTF-8: no control
-// character, no DEL.
+// PrintableLine says whether s is one line of printable UTF-8.
 func PrintableLine(s string) bool {
 	if !utf8.ValidString(s) {
 		return false

@@ -17,16 +17,11 @@ import (
 // repository (the only kind rfhandoff reads: object IDs are 40 hex digits).
 const sigHeader = "gpgsig"
 
-// Split splits a raw commit object the way git does before it hands
-// the signature to ssh-keygen (commit.c, parse_buffer_signed_by_header, for
-// a SHA-1 repository). signature is the value of every "gpgsig " header
-// line and of the continuation lines after it (their leading space
-// removed), concatenated. payload, what the signature covers, is the
-// object without those lines and without every other header line that
-// starts with "gpgsig" (gpgsig-sha256, gpgsigx, ...) and its continuation
-// lines. So a signed commit copied with such a header added or changed has
-// a new ID and still a good signature: the payload, not the ID, is what
-// was signed (PROTOCOL#trust).
+// Split splits a raw commit object the way git does before it hands the
+// signature to ssh-keygen (commit.c, parse_buffer_signed_by_header).
+// payload drops every header starting with "gpgsig" (gpgsig-sha256, ...):
+// a signed commit copied with such a header added or changed has a new ID
+// and still a good signature (PROTOCOL#trust).
 func Split(raw []byte) (payload, signature []byte) {
 	inSig, other := false, false
 	for rest := raw; len(rest) > 0; {
@@ -69,11 +64,9 @@ const (
 	armorEnd   = "-----END SSH SIGNATURE-----"
 )
 
-// Dearmor decodes an armored SSH signature in its only canonical form: the
-// begin line, lines of base64, the end line, and nothing else. ssh-keygen
-// reads more forms (it ignores what follows the end line, and blanks
-// inside the base64); one of those is refused rather than read another
-// way than the verifier read it.
+// Dearmor decodes an armored SSH signature in its only canonical form.
+// ssh-keygen reads more forms; one of those is refused rather than read
+// another way than the verifier read it.
 func Dearmor(text []byte) ([]byte, error) {
 	lines := strings.Split(strings.TrimSuffix(string(text), "\n"), "\n")
 	if len(lines) < 3 || lines[0] != armorBegin || lines[len(lines)-1] != armorEnd {
@@ -104,11 +97,9 @@ func SignatureKey(blob []byte) (pub []byte, namespace string, err error) {
 	return pub, string(ns), nil
 }
 
-// ClaimedKey reads the SSH signature in a raw commit object, as git hands
-// it to ssh-keygen, and returns the fingerprint of the key it names and
-// the namespace it was made for. Nothing here is verified: it only lets a
-// refusal name the key a bad signature claims (git reports no fingerprint
-// for those). ok is false when there is no readable SSH signature.
+// ClaimedKey returns the fingerprint of the key a raw commit's SSH
+// signature names and its namespace, unverified: it only lets a refusal
+// name the key a bad signature claims (git reports no fingerprint for those).
 func ClaimedKey(commit []byte) (fingerprint, namespace string, ok bool) {
 	_, text := Split(commit)
 	blob, err := Dearmor(text)
@@ -122,13 +113,11 @@ func ClaimedKey(commit []byte) (fingerprint, namespace string, ok bool) {
 	return Fingerprint(pub), ns, true
 }
 
-// Fingerprint is ssh-keygen's SHA256 fingerprint of a public key blob.
 func Fingerprint(blob []byte) string {
 	sum := sha256.Sum256(blob)
 	return "SHA256:" + base64.RawStdEncoding.EncodeToString(sum[:])
 }
 
-// sshString splits an SSH wire-format string (uint32 length, bytes) off b.
 func sshString(b []byte) (s, rest []byte, ok bool) {
 	if len(b) < 4 {
 		return nil, nil, false
@@ -140,20 +129,17 @@ func sshString(b []byte) (s, rest []byte, ok bool) {
 	return b[4 : 4+n], b[4+n:], true
 }
 
-// SigningKey is the key a commit's SSH signature names (read from the
-// signature, not verified by itself: git and ssh-keygen verified the
-// signature, and Fingerprint is what binds this reading to theirs).
+// SigningKey is the key a commit's SSH signature names, unverified:
+// Fingerprint binds this reading to git's and ssh-keygen's verification.
 type SigningKey struct {
 	// Fingerprint is the SHA256 fingerprint of the key that signed; for
 	// a certificate, of the key it certifies (git's %GF either way).
 	Fingerprint string
 	Namespace   string
-	// Cert is the certificate the key signed with; nil for a plain key.
-	Cert *Certificate
+	Cert        *Certificate // nil for a plain key
 }
 
-// Certificate is an OpenSSH certificate (PROTOCOL.certkeys): for whom,
-// when, and which authority signed it.
+// Certificate is an OpenSSH certificate (PROTOCOL.certkeys).
 type Certificate struct {
 	Type       uint32 // 1 user, 2 host
 	Serial     uint64
@@ -162,11 +148,9 @@ type Certificate struct {
 	// ValidAfter and ValidBefore are seconds since the epoch; the
 	// largest ValidBefore means forever.
 	ValidAfter, ValidBefore uint64
-	// CA is the SHA256 fingerprint of the authority's key.
-	CA string
+	CA                      string // the SHA256 fingerprint of the authority's key
 }
 
-// UserCert is Certificate.Type for a user certificate.
 const UserCert = 1
 
 // ValidAt reports whether the certificate is valid at t by ssh-keygen's
@@ -176,9 +160,7 @@ func (c Certificate) ValidAt(t time.Time) bool {
 	return u >= 0 && uint64(u) >= c.ValidAfter && uint64(u) < c.ValidBefore
 }
 
-// Window says, for people, when the certificate is valid: "valid from
-// 2020-01-01T00:00:00Z, valid before 2021-01-01T00:00:00Z", "forever" for
-// the open ends.
+// Window says, for people, when the certificate is valid.
 func (c Certificate) Window() string {
 	at := func(s uint64) string {
 		if s > math.MaxInt64 {
@@ -209,15 +191,14 @@ var certKeys = map[string]struct {
 	"sk-ecdsa-sha2-nistp256-cert-v01@openssh.com": {"sk-ecdsa-sha2-nistp256@openssh.com", 3},
 }
 
-// CertKeyType reports whether name is an OpenSSH certificate key type
-// rfhandoff reads ("ssh-ed25519-cert-v01@openssh.com", ...).
+// CertKeyType reports whether name is a certificate key type rfhandoff reads.
 func CertKeyType(name string) bool {
 	_, ok := certKeys[name]
 	return ok
 }
 
-// ParseKey reads a public key blob: a plain key (only its
-// fingerprint), or a certificate, read whole (nothing may follow it).
+// ParseKey reads a public key blob: a plain key (only its fingerprint), or
+// a certificate, read whole (nothing may follow it).
 func ParseKey(pub []byte) (SigningKey, error) {
 	name, rest, ok := sshString(pub)
 	if !ok {

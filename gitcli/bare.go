@@ -44,11 +44,8 @@ func (c *Client) BrokenRefs(ctx context.Context) ([]string, error) {
 func parseBrokenRefs(stderr []byte) []string {
 	var out []string
 	for _, line := range outputLines(stderr) {
-		if ref, ok := strings.CutPrefix(line, "warning: ignoring broken ref "); ok {
-			out = append(out, ref)
-			continue
-		}
-		out = append(out, line)
+		ref, _ := strings.CutPrefix(line, "warning: ignoring broken ref ")
+		out = append(out, ref)
 	}
 	return out
 }

@@ -95,9 +95,8 @@ func hostKeyChanged(m []string, lines []string) string {
 // Host key lines come first: a changed key is also "verification failed".
 var causeRules = []causeRule{
 	{CauseHostKey, regexp.MustCompile(`^Host key for (\S+) has changed`), hostKeyChanged},
-	{CauseHostKey, regexp.MustCompile(`REMOTE HOST IDENTIFICATION HAS CHANGED`), func([]string, []string) string {
-		return `if the server's new key is genuine (ask its administrator), remove the old one with ssh-keygen -R <host> and connect once with ssh to accept the new one`
-	}},
+	{CauseHostKey, regexp.MustCompile(`REMOTE HOST IDENTIFICATION HAS CHANGED`),
+		fixed(`if the server's new key is genuine (ask its administrator), remove the old one with ssh-keygen -R <host> and connect once with ssh to accept the new one`)},
 	{CauseHostKey, regexp.MustCompile(`^No \S+ host key is known for (\S+)`), fixed(hintHostUnknown)},
 	{CauseHostKey, regexp.MustCompile(`^Host key verification failed\.`), fixed(hintHostUnknown)},
 

@@ -1,6 +1,7 @@
 package gitcli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"io"
@@ -49,10 +50,6 @@ type call struct {
 // run returns the exec error unchanged: each operation reads the exit
 // code its command documents.
 func (c *Client) run(ctx context.Context, args []string, o call) (exec.Result, error) {
-	dir := c.Dir
-	if o.dir != "" {
-		dir = o.dir
-	}
 	if c.Guard != nil {
 		if err := c.Guard(); err != nil {
 			return exec.Result{}, err
@@ -60,15 +57,12 @@ func (c *Client) run(ctx context.Context, args []string, o call) (exec.Result, e
 	}
 	remote := ""
 	if len(args) > 0 && remoteSubcommands[args[0]] {
-		remote = c.URL
-		if o.remote != "" {
-			remote = o.remote
-		}
+		remote = cmp.Or(o.remote, c.URL)
 	}
 	return c.R.Run(ctx, exec.Cmd{
 		Tool:       exec.Git,
 		Args:       args,
-		Dir:        dir,
+		Dir:        cmp.Or(o.dir, c.Dir),
 		Env:        append(append([]string(nil), c.Env...), o.env...),
 		Stdin:      o.stdin,
 		Timeout:    c.Timeout,

@@ -1,6 +1,7 @@
 package gitcli
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -83,10 +84,11 @@ const neutralAttributes = "* -text -eol -filter -ident -working-tree-encoding\n"
 
 func (c *Client) neutralAttributes() error {
 	info := filepath.Join(c.Dir, ".git", "info")
-	if err := os.MkdirAll(info, 0o755); err != nil {
-		return fmt.Errorf("clone attributes: %w", err)
+	err := os.MkdirAll(info, 0o755)
+	if err == nil {
+		err = os.WriteFile(filepath.Join(info, "attributes"), []byte(neutralAttributes), 0o644)
 	}
-	if err := os.WriteFile(filepath.Join(info, "attributes"), []byte(neutralAttributes), 0o644); err != nil {
+	if err != nil {
 		return fmt.Errorf("clone attributes: %w", err)
 	}
 	return nil
@@ -104,9 +106,7 @@ const clonePrefix = "rfhandoff-clone-"
 // system temp dir when "") whose creating process is gone: a killed
 // publisher's clone config may hold a remote's password.
 func RemoveStaleClones(dir string) ([]string, error) {
-	if dir == "" {
-		dir = os.TempDir()
-	}
+	dir = cmp.Or(dir, os.TempDir())
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, err

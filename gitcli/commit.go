@@ -46,9 +46,8 @@ func (c *Client) Commit(ctx context.Context, message string, trailers []Trailer)
 	if err != nil {
 		return "", err
 	}
-	_, err = c.run(ctx, commitArgs(sign), in)
-	if err != nil {
-		return "", &opError{Op: c.signingOp("commit"), Err: err}
+	if err := c.do(ctx, c.signingOp("commit"), commitArgs(sign), in); err != nil {
+		return "", err
 	}
 	return c.Head(ctx)
 }

@@ -33,11 +33,7 @@ func (o CommitObject) SigningKey() (sshsig.SigningKey, error) {
 	if len(o.Signature) == 0 {
 		return sshsig.SigningKey{}, errors.New("it carries no signature")
 	}
-	blob, err := sshsig.Dearmor(o.Signature)
-	if err != nil {
-		return sshsig.SigningKey{}, err
-	}
-	pub, ns, err := sshsig.SignatureKey(blob)
+	pub, ns, err := sshsig.SignatureKey(o.Signature)
 	if err != nil {
 		return sshsig.SigningKey{}, err
 	}

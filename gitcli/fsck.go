@@ -36,19 +36,8 @@ func (c *Client) FsckPacks(ctx context.Context, packs []string) (errs, warns []F
 		return nil, nil, fmt.Errorf("object check: %w", err)
 	}
 	defer os.RemoveAll(scratch)
-	if err := writeScratchRepo(scratch); err != nil {
+	if err := writeScratchRepo(scratch, packs); err != nil {
 		return nil, nil, fmt.Errorf("object check: %w", err)
-	}
-	for _, p := range packs {
-		base := strings.TrimSuffix(p, ".pack")
-		for _, ext := range []string{".pack", ".idx"} {
-			if err := linkOrCopy(base+ext, filepath.Join(scratch, "objects", "pack", filepath.Base(base)+ext)); err != nil {
-				return nil, nil, fmt.Errorf("object check: %w", err)
-			}
-		}
-		if err := os.WriteFile(filepath.Join(scratch, "objects", "pack", filepath.Base(base)+".promisor"), nil, 0o600); err != nil {
-			return nil, nil, fmt.Errorf("object check: %w", err)
-		}
 	}
 	g := &Client{R: c.R, Dir: scratch, Timeout: c.Timeout, Env: []string{"GIT_DIR=" + scratch, "GIT_NO_LAZY_FETCH=1"}}
 	res, runErr := g.run(ctx, []string{"fsck", "--no-dangling", "--no-reflogs", "--no-progress"}, call{})
@@ -72,8 +61,8 @@ func (c *Client) FsckPacks(ctx context.Context, packs []string) (errs, warns []F
 }
 
 // writeScratchRepo writes the smallest bare repository git accepts, a
-// partial clone of a remote with no URL.
-func writeScratchRepo(dir string) error {
+// partial clone of a remote with no URL, holding packs as promisor packs.
+func writeScratchRepo(dir string, packs []string) error {
 	for _, d := range []string{"objects/pack", "objects/info", "refs/heads", "refs/tags"} {
 		if err := os.MkdirAll(filepath.Join(dir, filepath.FromSlash(d)), 0o700); err != nil {
 			return err
@@ -86,7 +75,21 @@ func writeScratchRepo(dir string) error {
 	// for a file the scratch repository never has.
 	config := "[core]\n\trepositoryformatversion = 1\n\tbare = true\n\tmultiPackIndex = false\n" +
 		"[extensions]\n\tpartialClone = promised\n[remote \"promised\"]\n\tpromisor = true\n"
-	return os.WriteFile(filepath.Join(dir, "config"), []byte(config), 0o600)
+	if err := os.WriteFile(filepath.Join(dir, "config"), []byte(config), 0o600); err != nil {
+		return err
+	}
+	for _, p := range packs {
+		base := strings.TrimSuffix(p, ".pack")
+		for _, ext := range []string{".pack", ".idx"} {
+			if err := linkOrCopy(base+ext, filepath.Join(dir, "objects", "pack", filepath.Base(base)+ext)); err != nil {
+				return err
+			}
+		}
+		if err := os.WriteFile(filepath.Join(dir, "objects", "pack", filepath.Base(base)+".promisor"), nil, 0o600); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func linkOrCopy(src, dst string) error {

@@ -79,18 +79,16 @@ func (c *Client) MakePrivateDir(ctx context.Context, repo, dir, what string) err
 // GitPath is the absolute path git uses for path in the git directory
 // (info/exclude of a linked worktree is the main repository's).
 func (c *Client) GitPath(ctx context.Context, path string) (string, error) {
-	res, err := c.run(ctx, []string{"rev-parse", "--git-path", path}, call{})
-	if err != nil {
-		return "", &opError{Op: "rev-parse", Err: err}
-	}
-	p := filepath.FromSlash(strings.TrimRight(string(res.Stdout), "\r\n"))
-	if p == "" {
-		return "", &opError{Op: "rev-parse", Err: fmt.Errorf("no path for %s", path)}
-	}
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(c.Dir, p)
-	}
-	return p, nil
+	return output(ctx, c, "rev-parse", []string{"rev-parse", "--git-path", path}, call{}, func(out []byte) (string, error) {
+		p := filepath.FromSlash(strings.TrimRight(string(out), "\r\n"))
+		if p == "" {
+			return "", fmt.Errorf("no path for %s", path)
+		}
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(c.Dir, p)
+		}
+		return p, nil
+	})
 }
 
 type notACheckoutError struct {

@@ -150,10 +150,8 @@ func (c *Client) fetchBoundedOnce(ctx context.Context, wants []string, maxBytes 
 	return nil
 }
 
+// resolveTree is commit's root tree; fetchBlob checked commit.
 func (c *Client) resolveTree(ctx context.Context, commit string) (string, error) {
-	if err := ValidObjectID(commit); err != nil {
-		return "", err
-	}
 	res, err := c.run(ctx, []string{"rev-parse", "--verify", "--quiet", "--end-of-options", commit + "^{tree}"}, call{})
 	if err != nil {
 		return "", &opError{Op: "rev-parse", Err: err}

@@ -10,15 +10,11 @@ import (
 // Push updates the remote's refs/heads/<dstBranch> to srcRef ("HEAD" or a
 // commit ID), never with force; a refused update is a *PushRejectedError.
 func (c *Client) Push(ctx context.Context, remote, srcRef, dstBranch string) error {
-	if err := validRemoteName(remote); err != nil {
-		return err
+	var srcErr error
+	if srcRef != "HEAD" && ValidObjectID(srcRef) != nil {
+		srcErr = invalid("push source", srcRef, "must be HEAD or a 40-hex commit ID")
 	}
-	if srcRef != "HEAD" {
-		if err := ValidObjectID(srcRef); err != nil {
-			return invalid("push source", srcRef, "must be HEAD or a 40-hex commit ID")
-		}
-	}
-	if err := ValidBranch(dstBranch); err != nil {
+	if err := firstErr(validRemoteName(remote), srcErr, ValidBranch(dstBranch)); err != nil {
 		return err
 	}
 	dst := "refs/heads/" + dstBranch

@@ -20,12 +20,8 @@ func (c *Client) TrailerValues(ctx context.Context, commit, key string) ([]Commi
 	if !trailerKeyRE.MatchString(key) {
 		return nil, invalid("trailer key", key, "must match %s", trailerKeyRE)
 	}
-	res, err := c.run(ctx, []string{"log", "-z", "--format=format:%H%n%(trailers:key=" + key + ",valueonly,unfold)",
-		"--no-show-signature", "--end-of-options", commit}, call{})
-	if err != nil {
-		return nil, &opError{Op: "log", Err: err}
-	}
-	return parseTrailerLog(res.Stdout)
+	return output(ctx, c, "log", []string{"log", "-z", "--format=format:%H%n%(trailers:key=" + key + ",valueonly,unfold)",
+		"--no-show-signature", "--end-of-options", commit}, call{}, parseTrailerLog)
 }
 
 func parseTrailerLog(out []byte) ([]CommitTrailers, error) {
@@ -36,7 +32,7 @@ func parseTrailerLog(out []byte) ([]CommitTrailers, error) {
 			continue
 		}
 		if err := ValidObjectID(lines[0]); err != nil {
-			return nil, &opError{Op: "log", Err: err}
+			return nil, err
 		}
 		ct := CommitTrailers{Commit: lines[0]}
 		for _, v := range lines[1:] {

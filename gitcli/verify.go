@@ -166,15 +166,12 @@ func (c *Client) claim(ctx context.Context, sig *Signature) {
 	}
 }
 
+// parseVerify reads one record of tipFormat, or of signatureFormat (one parent).
 func parseVerify(out []byte, tip bool) (Signature, int, error) {
-	if tip {
-		return parseTip(out)
+	if !tip {
+		sig, err := parseSignature(out)
+		return sig, 1, err
 	}
-	sig, err := parseSignature(out)
-	return sig, 1, err
-}
-
-func parseTip(out []byte) (Signature, int, error) {
 	f := splitNUL(bytes.TrimSuffix(out, []byte("\n")))
 	if len(f) != 6 {
 		return Signature{}, 0, fmt.Errorf("tip record has %d fields, want 6: %q", len(f), out)

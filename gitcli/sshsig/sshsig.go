@@ -80,9 +80,13 @@ func Dearmor(text []byte) ([]byte, error) {
 	return blob, nil
 }
 
-// SignatureKey reads an SSH signature blob (OpenSSH's PROTOCOL.sshsig): the
-// public key blob it names and its namespace. Nothing is verified.
-func SignatureKey(blob []byte) (pub []byte, namespace string, err error) {
+// SignatureKey reads an armored SSH signature (OpenSSH's PROTOCOL.sshsig):
+// the public key blob it names and its namespace. Nothing is verified.
+func SignatureKey(text []byte) (pub []byte, namespace string, err error) {
+	blob, err := Dearmor(text)
+	if err != nil {
+		return nil, "", err
+	}
 	if !bytes.HasPrefix(blob, []byte("SSHSIG")) || len(blob) < 10 || binary.BigEndian.Uint32(blob[6:]) != 1 {
 		return nil, "", errors.New("not an SSHSIG signature of version 1")
 	}
@@ -102,11 +106,7 @@ func SignatureKey(blob []byte) (pub []byte, namespace string, err error) {
 // name the key a bad signature claims (git reports no fingerprint for those).
 func ClaimedKey(commit []byte) (fingerprint, namespace string, ok bool) {
 	_, text := Split(commit)
-	blob, err := Dearmor(text)
-	if err != nil {
-		return "", "", false
-	}
-	pub, ns, err := SignatureKey(blob)
+	pub, ns, err := SignatureKey(text)
 	if err != nil {
 		return "", "", false
 	}

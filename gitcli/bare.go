@@ -11,8 +11,8 @@ func (c *Client) InitBare(ctx context.Context, dir string) error {
 	return c.do(ctx, "init", []string{"init", "--quiet", "--bare", "--end-of-options", dir}, call{})
 }
 
-// ConfigFileEntries lists the config file at path alone as canonical
-// "key=value" ("key" without a value): an include is listed, not followed.
+// ConfigFileEntries lists the config file at path alone as "key=value"
+// ("key" without a value): an include is listed, not followed.
 func (c *Client) ConfigFileEntries(ctx context.Context, path string) ([]string, error) {
 	if !filepath.IsAbs(path) || !gitname.PrintableLine(path) {
 		return nil, invalid("config file", path, "must be an absolute path")
@@ -39,8 +39,7 @@ func (c *Client) BrokenRefs(ctx context.Context) ([]string, error) {
 	return parseBrokenRefs(res.Stderr), nil
 }
 
-// parseBrokenRefs reads for-each-ref's stderr; a line other than
-// "warning: ignoring broken ref <ref>" is kept whole.
+// parseBrokenRefs reads for-each-ref's stderr; other lines are kept whole.
 func parseBrokenRefs(stderr []byte) []string {
 	var out []string
 	for _, line := range outputLines(stderr) {
@@ -50,8 +49,8 @@ func parseBrokenRefs(stderr []byte) []string {
 	return out
 }
 
-// Repack packs every object into one pack and drops the old packs (a
-// partial clone's promised objects stay in a promisor pack of their own).
+// Repack packs every object into one pack (a partial clone's promised
+// objects stay in a promisor pack of their own).
 func (c *Client) Repack(ctx context.Context) error {
 	return c.do(ctx, "repack", []string{"repack", "-a", "-d", "-q"}, call{})
 }

@@ -29,8 +29,8 @@ func (c Cause) String() string {
 	return fmt.Sprintf("Cause(%d)", int(c))
 }
 
-// RemoteError is a git call to the remote that failed for a known cause:
-// it says what to do; the full argv and stderr are in Err (an exec error).
+// RemoteError is a git call to the remote that failed for a known cause;
+// the full argv and stderr are in Err (an exec error).
 type RemoteError struct {
 	Cause   Cause
 	Said    string // the stderr line that says what happened (sanitized)

@@ -22,13 +22,11 @@ type Client struct {
 	// that git never discovers another repository above it).
 	Env      []string
 	Promisor *Promisor // set when Dir is a partial clone (the mirror)
-	// SigningKey, when set, makes Commit sign with this SSH key file (an
-	// absolute path; a public key needs its private half in ssh-agent).
+	// SigningKey, when set, makes Commit sign with this SSH key file (a
+	// public key needs its private half in ssh-agent).
 	SigningKey string
-	// RemoteURLs holds, by remote name, URLs already read in Dir through
-	// R; RemoteURL answers from it, so a command asks git once.
-	RemoteURLs map[string]string
-	Ignored    *IgnoredDirs // when set, remembers what RequireIgnored confirmed
+	RemoteURLs map[string]string // by remote name, RemoteURL's answers already read
+	Ignored    *IgnoredDirs      // when set, remembers what RequireIgnored confirmed
 	// URL is the remote's URL, checked with RemoteURL: each call to the
 	// remote names it on its audit line (exec.Cmd.Remote).
 	URL string

@@ -46,8 +46,7 @@ func (c *Client) TempClone(ctx context.Context, url, branch string) (clone *Clie
 	if err := firstErr(ValidURL(url), ValidBranch(branch)); err != nil {
 		return nil, cleanup, err
 	}
-	// The pid in the name lets RemoveStaleClones tell a live publisher's
-	// clone from one a killed process left behind.
+	// The pid lets RemoveStaleClones tell a live publisher's clone from a dead one's.
 	tmp, err := os.MkdirTemp("", fmt.Sprintf("%s%d-", clonePrefix, os.Getpid()))
 	if err != nil {
 		return nil, cleanup, fmt.Errorf("temporary clone directory: %w", err)
@@ -65,8 +64,7 @@ func (c *Client) TempClone(ctx context.Context, url, branch string) (clone *Clie
 	if err := clone.neutralAttributes(); err != nil {
 		return nil, cleanup, err
 	}
-	// The clone's config is git's own, but the global config still
-	// applies: its push must go where the clone came from.
+	// The global config still applies: its push must go where it came from.
 	got, err := clone.RemoteURL(ctx, "origin")
 	if err != nil {
 		return nil, cleanup, fmt.Errorf("temporary clone of %s: %w", exec.RedactURL(url), err)

@@ -14,8 +14,6 @@ type Identity struct {
 	Email string
 }
 
-// defaultIdentity signs commits when neither Client.Identity nor git's
-// user.name/user.email is set.
 var defaultIdentity = Identity{Name: "rfhandoff", Email: "rfhandoff@localhost"}
 
 func (id Identity) validate() error {
@@ -164,8 +162,7 @@ func (c *Client) commitIdentity(ctx context.Context) (Identity, error) {
 	return defaultIdentity, nil
 }
 
-// parseUserConfig reads "key\nvalue\0" records; the last value of a key
-// wins, as in git.
+// parseUserConfig reads "key\nvalue\0" records; the last value wins, as in git.
 func parseUserConfig(out []byte) Identity {
 	var id Identity
 	for _, rec := range splitNUL(out) {

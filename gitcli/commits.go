@@ -117,10 +117,8 @@ type FileChange struct {
 	Commit, Tree string
 	Parents      []string
 	CommittedAt  time.Time
-	// Blob is the file's blob after the change when it is a regular file;
-	// Removed, when the change deleted it (FileChanges only).
-	Blob    string
-	Removed bool
+	Blob         string // after the change, when it is a regular file
+	Removed      bool   // the change deleted it (FileChanges only)
 }
 
 // changesFormat is one line per commit (%P is the commit's own parents).
@@ -138,8 +136,8 @@ func (c *Client) FileChanges(ctx context.Context, commit, path string) ([]FileCh
 		"--end-of-options", commit, "--", path}, call{}, func(out []byte) ([]FileChange, error) { return parseChanges(out, path) })
 }
 
-// LastChange is the commit that last changed path on commit's history by
-// git log's history simplification (the one VerifyLastChange checks).
+// LastChange is the commit that last changed path by git log's history
+// simplification (the one VerifyLastChange checks).
 func (c *Client) LastChange(ctx context.Context, commit, path string) (FileChange, error) {
 	if err := firstErr(ValidObjectID(commit), ValidRepoPath(path)); err != nil {
 		return FileChange{}, err

@@ -5,12 +5,10 @@ import (
 	"fmt"
 )
 
-// ErrNotFound matches (errors.Is) a path, ref or remote branch that does
-// not exist.
+// ErrNotFound matches a path, ref or remote branch that does not exist.
 var ErrNotFound = errors.New("not found")
 
-// ErrInvalidArg matches (errors.Is) a data-derived argument (a branch, path,
-// URL or remote name) refused before git ran.
+// ErrInvalidArg matches a data-derived argument refused before git ran.
 var ErrInvalidArg = errors.New("invalid argument")
 
 // opError is a git operation that failed for a reason with no type of its own.
@@ -76,8 +74,8 @@ func (e *PushRejectedError) Error() string {
 }
 func (e *PushRejectedError) Unwrap() error { return e.Err }
 
-// ErrUnreadableFile matches (errors.Is) a file refused before its content
-// was read, bigger than allowed or not a regular file: the commit's doing.
+// ErrUnreadableFile matches a file refused before its content was read,
+// bigger than allowed or not a regular file: the commit's doing.
 var ErrUnreadableFile = errors.New("unreadable file")
 
 type tooLargeError struct {

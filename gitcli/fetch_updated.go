@@ -14,9 +14,8 @@ type FetchUpdate struct {
 	Old, New string // the abbreviated IDs git printed ("" for a new ref)
 	// Unrecognized holds stderr lines other than "From <url>", "remote: "
 	// and the tracking ref's: a change cannot be ruled out.
-	Unrecognized []string
-	// FilterIgnored: the server ignored --filter and sent every object.
-	FilterIgnored bool
+	Unrecognized  []string
+	FilterIgnored bool // the server ignored --filter and sent every object
 	// Tip is the tracking ref's commit when the fetcher resolved it after
 	// the fetch (the mirror does): a caller need not resolve it again.
 	Tip string
@@ -36,9 +35,8 @@ func (c *Client) FetchBranchUpdated(ctx context.Context, remote, branch string) 
 
 // FetchBranchesUpdated is FetchBranchUpdated for several branches in one
 // git fetch (PROTOCOL#several-nodes). A rejected update of any branch
-// fails the whole fetch as a *ForcePushError naming it (git still moved
-// the others and their next fetch reports no change, so the caller
-// resolves them again after any error).
+// fails the whole fetch as a *ForcePushError (git still moved the others,
+// so the caller resolves them again after any error).
 func (c *Client) FetchBranchesUpdated(ctx context.Context, remote string, branches []string) (map[string]FetchUpdate, error) {
 	if err := validBranches(remote, branches); err != nil {
 		return nil, err
@@ -145,8 +143,7 @@ func parseFetchUpdates(stderr []byte, remote string, branches []string) map[stri
 	return ups
 }
 
-// isTrackingRef reports whether a ref line's destination is our tracking
-// ref: "origin/b", in full, or fetch.output=compact's "origin/*".
+// isTrackingRef: "origin/b", in full, or fetch.output=compact's "origin/*".
 func isTrackingRef(to, remote, branch string) bool {
 	switch to {
 	case remote + "/" + branch, "refs/remotes/" + remote + "/" + branch, remote + "/*":

@@ -26,10 +26,9 @@ func (m FsckMessage) String() string {
 // "error in commit <id>: badDate: invalid author/committer line - bad date"
 var fsckLineRE = regexp.MustCompile(`^(error|warning) in (commit|tree|blob|tag) (` + ident.Commit.Inner() + `|` + ident.SHA256.Inner() + `): ([A-Za-z0-9]+): (.*)$`)
 
-// FsckPacks checks the objects of packs (.pack files with their .idx)
-// alone, with git fsck and the runner's message levels (PROTOCOL#mirror),
-// in a scratch partial clone where what they refer to is promised, so the
-// cost is that of the new objects only. err is a check that could not run.
+// FsckPacks checks the objects of packs alone, with git fsck and the
+// runner's message levels (PROTOCOL#mirror), in a scratch partial clone
+// where what they refer to is promised: the cost is the new objects only.
 func (c *Client) FsckPacks(ctx context.Context, packs []string) (errs, warns []FsckMessage, err error) {
 	scratch, err := os.MkdirTemp("", "rfhandoff-fsck-")
 	if err != nil {

@@ -20,20 +20,19 @@ type FileVersion struct {
 }
 
 // FileHistory lists every distinct content of the regular file at path in
-// the history of commit (merges included), newest first, and reads each
-// up to maxBytes, in three git processes whatever the history's length. In
-// a partial clone one fetch brings the missing blobs within maxBytes; a
-// version still missing was withheld as over the limit (Size -1, never read).
+// commit's history, newest first, each read up to maxBytes. In a partial
+// clone a version still missing after one bounded fetch was withheld as
+// over the limit (Size -1, never read).
 func (c *Client) FileHistory(ctx context.Context, commit, path string, maxBytes int64) ([]FileVersion, error) {
 	versions, _, err := c.fileHistory(ctx, commit, "", path, maxBytes, 0)
 	return versions, err
 }
 
-// FileHistorySince is FileHistory of git log commit ^since, so a version
-// that came and went between two looks is listed too. A since not in
-// commit's history (or absent: a mirror rebuilt after a re-anchor) reads
-// the whole history. At most maxCommits commits are read, nearest first in
-// topological order (whatever dates the commits claim).
+// FileHistorySince is FileHistory of commit ^since, so a version that came
+// and went between two looks is listed too; a since not in commit's
+// history (a mirror rebuilt after a re-anchor) reads the whole history. At
+// most maxCommits commits are read, nearest first in topological order
+// (whatever dates the commits claim).
 func (c *Client) FileHistorySince(ctx context.Context, commit, since, path string, maxBytes int64, maxCommits int) (versions []FileVersion, more bool, err error) {
 	if maxCommits <= 0 {
 		return nil, false, invalid("commit limit", strconv.Itoa(maxCommits), "must be positive")
@@ -212,9 +211,8 @@ func parseLogRaw(out []byte, file string) ([]FileVersion, error) {
 	return versions, nil
 }
 
-// walkRawLog reads git log --raw output: "commit <fields>" lines, each
-// followed by ":<old mode> <new mode> <old id> <new id> <status>\t<path>"
-// lines. Its callbacks say what is wrong with a line, if anything.
+// walkRawLog reads git log --raw output; its callbacks, for each "commit"
+// line and each diff line, say what is wrong with it, if anything.
 func walkRawLog(out []byte, header func(f []string) string, diff func(f []string, path string) string) error {
 	started := false
 	for n, line := range strings.Split(string(out), "\n") {
@@ -306,8 +304,8 @@ func parseBatch(out []byte, ids []string, kind string) (map[string][]byte, error
 }
 
 // historyBlobs makes the versions' blobs within maxBytes present in a
-// partial clone and returns the set that is. Like fetchBlob it fetches
-// the directory trees that hold them, filtered by size.
+// partial clone (fetching their directory trees, as fetchBlob does) and
+// returns the set that is.
 func (c *Client) historyBlobs(ctx context.Context, versions []FileVersion, maxBytes int64) (map[string]bool, error) {
 	var trees []string
 	for _, v := range versions {

@@ -12,8 +12,8 @@ import (
 	"rfhandoff/hiddentext"
 )
 
-// NotIgnoredError is a directory that must stay out of commits (state,
-// captures, logs) but that git could commit (Rel "": the checkout itself).
+// NotIgnoredError is a directory that must stay out of commits but that
+// git could commit (Rel "": the checkout itself).
 type NotIgnoredError struct {
 	What    string // "state directory", "capture directory"
 	Dir     string
@@ -152,8 +152,7 @@ func (e *trackedError) Error() string {
 }
 
 // RequireUntracked refuses the files git tracks in the checkout repo at or
-// below any of paths. Paths outside it, and the checkout itself (which
-// RequireIgnored refuses), are left out.
+// below any of paths (inside it, and not the checkout itself).
 func (c *Client) RequireUntracked(ctx context.Context, repo string, paths ...string) error {
 	args := []string{"ls-files", "-z", "--cached", "--"}
 	for _, p := range paths {
@@ -179,8 +178,6 @@ func (c *Client) RequireUntracked(ctx context.Context, repo string, paths ...str
 	return nil
 }
 
-// pathInCheckout returns dir relative to the checkout repo, whether it
-// lies inside it and whether it is the checkout itself.
 func pathInCheckout(repo, dir string) (rel string, inside, itself bool, err error) {
 	ra, err := filepath.Abs(repo)
 	if err != nil {

@@ -2,8 +2,8 @@ package gitcli
 
 import "strings"
 
-// outputLines splits human-readable git output into lines, treating '\r'
-// (progress redraws) as a line end too and dropping empty lines.
+// outputLines splits git output into non-empty lines, '\r' (progress
+// redraws) ending a line too.
 func outputLines(b []byte) []string {
 	return strings.FieldsFunc(string(b), func(r rune) bool { return r == '\n' || r == '\r' })
 }

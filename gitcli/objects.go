@@ -31,9 +31,8 @@ func (o Object) id() string {
 
 func BlobID(data []byte) string { return Object{Type: "blob", Data: data}.id() }
 
-// WriteObjects stores objs with one git unpack-objects --strict: the
-// bytes as given (no filter applies to a raw object), and a malformed tree
-// or one naming an object git does not have refused.
+// WriteObjects stores objs with one git unpack-objects --strict: the bytes
+// as given (no filter applies to a raw object), a malformed tree refused.
 func (c *Client) WriteObjects(ctx context.Context, objs []Object) error {
 	pack, err := encodePack(objs)
 	if err != nil {
@@ -49,9 +48,8 @@ func encodePack(objs []Object) ([]byte, error) {
 	b.WriteString("PACK")
 	_ = binary.Write(&b, binary.BigEndian, uint32(2))
 	_ = binary.Write(&b, binary.BigEndian, uint32(len(objs)))
-	// One compressor, reset between objects: a new one clears about a
-	// megabyte of tables each time. Stored, not compressed: unpack-objects
-	// recompresses each object at git's own level.
+	// One compressor, reset: a new one clears a megabyte of tables. Stored:
+	// unpack-objects recompresses each object at git's own level.
 	z, err := zlib.NewWriterLevel(&b, zlib.NoCompression)
 	if err != nil {
 		return nil, err

@@ -9,24 +9,23 @@ import (
 	"strings"
 )
 
-// Promisor describes a partial clone. git would fetch a missing blob by
-// itself, at any size and outside the runner; a Client with a Promisor
-// fetches the blobs it reads itself, bounded by the caller's size limit.
+// Promisor describes a partial clone. git would fetch a missing blob at
+// any size and outside the runner; a Client with a Promisor fetches the
+// blobs it reads itself, bounded by the caller's size limit.
 type Promisor struct {
 	Remote        string // the promisor remote's name
 	Filter        string // e.g. "blob:none"
 	FilterIgnored func() // called each time the server ignored the filter
-	// Branch is the remote branch last fetched (set by the mirror): a
-	// server that refuses to send a tree asked for by ID (protocol v0
-	// without uploadpack.allowAnySHA1InWant, as over ssh to an sshd that
-	// does not accept GIT_PROTOCOL) is asked for the branch instead.
+	// Branch is the remote branch last fetched: a server that refuses a
+	// tree asked for by ID (protocol v0 without allowAnySHA1InWant, as over
+	// ssh to an sshd that drops GIT_PROTOCOL) is asked for it instead.
 	Branch string
 	// Withheld remembers blobs a bounded fetch did not bring, so that
 	// FileHistory does not ask for them on every run (nil: nothing).
 	Withheld WithheldMemo
-	// ChecksObjects: the owner checks each pack a branch fetch brings with
-	// FsckPacks, so that fetch skips git's own check (which for a blobless
-	// fetch ignores the message levels; exec.Cmd.DeferObjectCheck).
+	// ChecksObjects: the owner checks each fetched pack with FsckPacks, so
+	// fetch skips git's own check (which for a blobless fetch ignores the
+	// message levels).
 	ChecksObjects bool
 }
 
@@ -52,12 +51,10 @@ func (c *Client) filterIgnored() {
 	}
 }
 
-// fetchBlob makes the regular file at path in commit present in a partial
-// clone, so that ShowFile reads no missing object. A missing blob is
-// fetched with its directory's tree under the filter
-// blob:limit=maxBytes+1, so the server sends it only within the limit;
-// still missing, it is a *tooLargeError never downloaded. (Asking for the
-// blob by ID would bypass the filter: git sends whatever is named.)
+// fetchBlob makes the file at path in commit present in a partial clone.
+// It fetches the directory's tree under blob:limit=maxBytes+1, so the
+// server sends the blob only within the limit (asked for by ID it would
+// bypass the filter); still missing, it is a *tooLargeError.
 func (c *Client) fetchBlob(ctx context.Context, commit, file string, maxBytes int64) error {
 	if err := firstErr(ValidObjectID(commit), ValidRepoPath(file)); err != nil {
 		return err
@@ -159,8 +156,7 @@ func (c *Client) resolveTree(ctx context.Context, commit string) (string, error)
 	return parseObjectID("rev-parse", res.Stdout)
 }
 
-// present reports whether object id, reachable from tree, is in the
-// repository. rev-list --missing=print, unlike cat-file, never fetches.
+// present: rev-list --missing=print, unlike cat-file, never fetches.
 func (c *Client) present(ctx context.Context, tree, id string) (bool, error) {
 	listing, err := c.objectsUnder(ctx, tree)
 	if err != nil {

@@ -94,8 +94,7 @@ func parsePushPorcelain(out []byte) ([]PushRefStatus, error) {
 	return refs, nil
 }
 
-// movedReasons are git's reasons for refusing a push because the remote
-// branch holds commits we do not have: it moved since we cloned.
+// movedReasons: the remote branch moved since we cloned.
 var movedReasons = map[string]bool{
 	"non-fast-forward":                  true,
 	"fetch first":                       true,

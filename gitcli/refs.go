@@ -50,7 +50,7 @@ func (c *Client) CurrentBranch(ctx context.Context) (string, error) {
 }
 
 // IsAncestor reports whether commit a is an ancestor of (or equal to)
-// commit b; a missing object (exit 128) is an error, never a guess.
+// commit b; a missing object is an error, never a guess.
 func (c *Client) IsAncestor(ctx context.Context, a, b string) (bool, error) {
 	if err := firstErr(validRef(a), validRef(b)); err != nil {
 		return false, err

@@ -39,8 +39,8 @@ func (c *Client) RemoteURL(ctx context.Context, remote string) (string, error) {
 	return judgeRemote(remote, entries, c.Dir)
 }
 
-// remoteKeysRE matches the canonical (lower case) keys that decide where
-// git fetches and pushes for remote.
+// remoteKeysRE matches the canonical keys that decide where git fetches
+// and pushes for remote.
 func remoteKeysRE(remote string) string {
 	return `^(remote\.` + regexp.QuoteMeta(remote) + `\.(url|pushurl)|url\..*\.(insteadof|pushinsteadof))$`
 }
@@ -78,7 +78,7 @@ func parseConfigList(out []byte) ([]configEntry, error) {
 }
 
 // judgeRemote returns remote's one URL, or every reason git would fetch or
-// push elsewhere. dir is where a relative origin file is.
+// push elsewhere.
 func judgeRemote(remote string, es []configEntry, dir string) (string, error) {
 	var urls []configEntry
 	for _, e := range es {
@@ -154,8 +154,8 @@ func rewriteKey(key string) (base, kind string) {
 	return "", ""
 }
 
-// where names a config origin for a message: the file (absolute, as
-// this system writes paths: git.exe gives C:/...), or what git calls it.
+// where names a config origin: the file as this system writes paths
+// (git.exe gives C:/...), or what git calls it.
 func where(origin, dir string) string {
 	if p, ok := strings.CutPrefix(origin, "file:"); ok {
 		if !filepath.IsAbs(p) {

@@ -51,8 +51,8 @@ func (c *Client) HasStagedChanges(ctx context.Context) (bool, error) {
 		[]string{"diff", "--cached", "--quiet", "--no-renames", "--no-ext-diff", "--no-textconv"}, 1, 0)
 }
 
-// CheckIgnored reports whether git ignores path (a tracked one is not). A
-// path ending in "/" is asked about as a directory, existing or not.
+// CheckIgnored reports whether git ignores path; one ending in "/" is
+// asked about as a directory, existing or not.
 func (c *Client) CheckIgnored(ctx context.Context, path string) (bool, error) {
 	if err := ValidRepoPath(strings.TrimSuffix(path, "/")); err != nil {
 		return false, err

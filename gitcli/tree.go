@@ -154,9 +154,8 @@ func parseLsTreeRecords(out []byte, fields int) ([]TreeEntry, error) {
 	return entries, nil
 }
 
-// DirLevels lists, with one git ls-tree and full paths, the entries
-// directly inside the root of commit's tree and each directory on the way
-// to dir.
+// DirLevels lists, with full paths, the entries directly inside commit's
+// root tree and each directory on the way to dir.
 func (c *Client) DirLevels(ctx context.Context, commit, dir string) ([]TreeEntry, error) {
 	if err := firstErr(validRef(commit), ValidRepoPath(dir)); err != nil {
 		return nil, err

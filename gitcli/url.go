@@ -9,9 +9,8 @@ import (
 )
 
 // AbsoluteURL is a checkout's remote URL made usable from another
-// directory. A local path becomes an absolute file:// URL: relative to the
-// checkout, and a real transport, so that --depth 1 and --filter apply
-// (git ignores both for plain local paths).
+// directory. A local path becomes an absolute file:// URL, a real
+// transport, so that --depth 1 and --filter apply.
 func AbsoluteURL(raw, checkoutDir string) (string, error) {
 	if strings.Contains(raw, "://") || exec.ProtocolOf(raw) != "file" {
 		return raw, nil

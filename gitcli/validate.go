@@ -9,8 +9,6 @@ import (
 	"rfhandoff/ident"
 )
 
-// Patterns for values that come from data. Branch, remote and path names
-// follow gitname, the one set of rules the policy loader uses too.
 var (
 	shortIDRE    = regexp.MustCompile(`^[0-9a-f]{4,39}$`)
 	trailerKeyRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9-]{0,63}$`)

@@ -106,9 +106,8 @@ const (
 	tipFormat       = "--format=%H%x00%P%x00%ct%x00%G?%x00%GS%x00%GF%x00"
 )
 
-// VerifyLastChange checks, against the absolute allowed-signers file, the
-// SSH signature of the commit that last changed path on commit's history
-// (by history simplification), reading commits and trees only.
+// VerifyLastChange checks the SSH signature of the commit that last
+// changed path on commit's history (by history simplification).
 func (c *Client) VerifyLastChange(ctx context.Context, commit, path, allowedSigners string) (Signature, error) {
 	return c.verify(ctx, commit, path, allowedSigners, false)
 }
@@ -155,8 +154,7 @@ func (c *Client) verify(ctx context.Context, commit, path, allowedSigners string
 	return sig, nil
 }
 
-// claim fills in Claimed, best effort: a refusal naming the key is
-// easier to act on.
+// claim fills in Claimed, best effort: a refusal naming the key is easier to act on.
 func (c *Client) claim(ctx context.Context, sig *Signature) {
 	if sig.Fingerprint != "" || sig.Status == 'N' {
 		return

@@ -33,8 +33,7 @@ func (c *Client) CheckVersion(ctx context.Context) (GitVersion, error) {
 	return v, nil
 }
 
-// parseVersion also reads vendor variants such as "git version 2.39.3
-// (Apple Git-145)" or "git version 2.45.1.windows.1".
+// parseVersion also reads "2.39.3 (Apple Git-145)" and "2.45.1.windows.1".
 func parseVersion(out []byte) (GitVersion, error) {
 	line := strings.TrimSuffix(string(out), "\n")
 	rest, ok := strings.CutPrefix(line, "git version ")

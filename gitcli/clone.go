@@ -23,19 +23,13 @@ func (c *Client) CloneBranch(ctx context.Context, url, branch, dir string) error
 	if !filepath.IsAbs(dir) || filepath.Clean(dir) != dir || !gitname.PrintableLine(dir) {
 		return invalid("clone directory", dir, "must be a clean absolute path")
 	}
-	res, err := c.run(ctx, cloneArgs(url, branch, dir), call{dir: filepath.Dir(dir), remote: url})
+	args := []string{"clone", "--quiet", "--no-checkout", "--depth", "1", "--single-branch", "--no-tags",
+		"--no-recurse-submodules", "--branch", branch, "--origin", "origin", "--end-of-options", url, dir}
+	res, err := c.run(ctx, args, call{dir: filepath.Dir(dir), remote: url})
 	if err != nil {
 		return remoteError("clone", "git clone --branch "+branch+" "+exec.RedactURL(url), res.Stderr, err)
 	}
 	return nil
-}
-
-func cloneArgs(url, branch, dir string) []string {
-	return []string{
-		"clone", "--quiet", "--no-checkout", "--depth", "1", "--single-branch", "--no-tags",
-		"--no-recurse-submodules", "--branch", branch, "--origin", "origin",
-		"--end-of-options", url, dir,
-	}
 }
 
 // TempClone is CloneBranch into a fresh private temporary directory, with

@@ -44,7 +44,8 @@ func (c *Client) Commit(ctx context.Context, message string, trailers []Trailer)
 	if err != nil {
 		return "", err
 	}
-	if err := c.do(ctx, c.signingOp("commit"), commitArgs(sign), in); err != nil {
+	args := append(append([]string{"commit", "--quiet", "--no-verify"}, sign...), "--cleanup=whitespace", "--file=-")
+	if err := c.do(ctx, c.signingOp("commit"), args, in); err != nil {
 		return "", err
 	}
 	return c.Head(ctx)
@@ -63,11 +64,6 @@ func (c *Client) commitCall(ctx context.Context, message string, trailers []Trai
 	return sign, call{stdin: strings.NewReader(msg), env: id.env(), sig: sig}, nil
 }
 
-func commitArgs(sign []string) []string {
-	args := append([]string{"commit", "--quiet", "--no-verify"}, sign...)
-	return append(args, "--cleanup=whitespace", "--file=-")
-}
-
 // CommitTree is Commit of tree with parent as its only parent, without an
 // index or a work tree. No ref moves: the caller pushes the ID.
 func (c *Client) CommitTree(ctx context.Context, tree, parent, message string, trailers []Trailer) (string, error) {
@@ -78,15 +74,11 @@ func (c *Client) CommitTree(ctx context.Context, tree, parent, message string, t
 	if err != nil {
 		return "", err
 	}
-	res, err := c.run(ctx, commitTreeArgs(tree, parent, sign), in)
+	res, err := c.run(ctx, append(append([]string{"commit-tree", "-p", parent, "-F", "-"}, sign...), "--end-of-options", tree), in)
 	if err != nil {
 		return "", &opError{Op: c.signingOp("commit-tree"), Err: err}
 	}
 	return parseObjectID("commit-tree", res.Stdout)
-}
-
-func commitTreeArgs(tree, parent string, sign []string) []string {
-	return append(append([]string{"commit-tree", "-p", parent, "-F", "-"}, sign...), "--end-of-options", tree)
 }
 
 // signing decides how commits are signed: with Client.SigningKey through

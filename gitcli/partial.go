@@ -72,7 +72,8 @@ func (c *Client) fetchBlob(ctx context.Context, commit, file string, maxBytes in
 		return nil
 	}
 	// Without -l, ls-tree needs trees only: it never fetches a blob.
-	entries, err := output(ctx, c, "ls-tree", []string{"ls-tree", "-r", "-t", "-z", "--full-tree", "--end-of-options", commit, "--", file}, call{}, parseLsTreeShort)
+	entries, err := output(ctx, c, "ls-tree", []string{"ls-tree", "-r", "-t", "-z", "--full-tree", "--end-of-options", commit, "--", file}, call{},
+		func(out []byte) ([]TreeEntry, error) { return parseLsTreeRecords(out, 3) })
 	if err != nil {
 		return err
 	}

@@ -18,7 +18,8 @@ func (c *Client) Push(ctx context.Context, remote, srcRef, dstBranch string) err
 		return err
 	}
 	dst := "refs/heads/" + dstBranch
-	res, err := c.run(ctx, pushArgs(remote, srcRef, dst), call{})
+	res, err := c.run(ctx, []string{"push", "--porcelain", "--no-verify", "--no-follow-tags", "--recurse-submodules=no",
+		"--end-of-options", remote, srcRef + ":" + dst}, call{})
 	if err == nil {
 		return nil
 	}
@@ -31,13 +32,6 @@ func (c *Client) Push(ctx context.Context, remote, srcRef, dstBranch string) err
 		}
 	}
 	return remoteError("push", "git push "+remote+" "+srcRef+":"+dst, res.Stderr, err)
-}
-
-func pushArgs(remote, src, dst string) []string {
-	return []string{
-		"push", "--porcelain", "--no-verify", "--no-follow-tags", "--recurse-submodules=no",
-		"--end-of-options", remote, src + ":" + dst,
-	}
 }
 
 // PushRefStatus is one ref line of git push --porcelain.

@@ -25,7 +25,9 @@ func (c *Client) RemoteURL(ctx context.Context, remote string) (string, error) {
 	if url, ok := c.RemoteURLs[remote]; ok {
 		return url, nil
 	}
-	res, err := c.run(ctx, []string{"config", "--null", "--show-origin", "--get-regexp", "--end-of-options", remoteKeysRE(remote)}, call{})
+	// The canonical keys that decide where git fetches and pushes for remote.
+	keys := `^(remote\.` + regexp.QuoteMeta(remote) + `\.(url|pushurl)|url\..*\.(insteadof|pushinsteadof))$`
+	res, err := c.run(ctx, []string{"config", "--null", "--show-origin", "--get-regexp", "--end-of-options", keys}, call{})
 	if err != nil {
 		if code, ok := exitCode(err); ok && code == 1 {
 			return "", &notFoundError{What: "a URL of remote " + remote, Err: err}
@@ -37,12 +39,6 @@ func (c *Client) RemoteURL(ctx context.Context, remote string) (string, error) {
 		return "", &opError{Op: "config --get-regexp", Err: err}
 	}
 	return judgeRemote(remote, entries, c.Dir)
-}
-
-// remoteKeysRE matches the canonical keys that decide where git fetches
-// and pushes for remote.
-func remoteKeysRE(remote string) string {
-	return `^(remote\.` + regexp.QuoteMeta(remote) + `\.(url|pushurl)|url\..*\.(insteadof|pushinsteadof))$`
 }
 
 // configEntry is one value of `git config --null --show-origin --get-regexp`.

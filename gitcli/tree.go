@@ -106,8 +106,6 @@ func (c *Client) ShowFile(ctx context.Context, commit, path string, maxBytes int
 
 func parseLsTree(out []byte) ([]TreeEntry, error) { return parseLsTreeRecords(out, 4) }
 
-func parseLsTreeShort(out []byte) ([]TreeEntry, error) { return parseLsTreeRecords(out, 3) }
-
 // parseLsTreeRecords parses ls-tree -z output of 4 fields (-l) or 3 (no sizes).
 func parseLsTreeRecords(out []byte, fields int) ([]TreeEntry, error) {
 	var entries []TreeEntry

@@ -123,9 +123,7 @@ func (c *Client) readVersions(ctx context.Context, versions []FileVersion, maxBy
 		return nil, err
 	}
 	for i := range versions {
-		if d, ok := contents[versions[i].Blob]; ok {
-			versions[i].Data = d
-		}
+		versions[i].Data = contents[versions[i].Blob]
 	}
 	return versions, nil
 }

@@ -7,8 +7,7 @@ import (
 	"unicode/utf8"
 )
 
-// Length limits. A ref (refs/remotes/<remote>/<branch>) may be longer
-// than the branch it names.
+// A ref (refs/remotes/<remote>/<branch>) may be longer than the branch it names.
 const (
 	maxBranchLen = 100
 	maxRemoteLen = 64

@@ -141,17 +141,15 @@ type SigningKey struct {
 
 // Certificate is an OpenSSH certificate (PROTOCOL.certkeys).
 type Certificate struct {
-	Type       uint32 // 1 user, 2 host
-	Serial     uint64
-	KeyID      string
-	Principals []string
-	// ValidAfter and ValidBefore are seconds since the epoch; the
-	// largest ValidBefore means forever.
-	ValidAfter, ValidBefore uint64
+	Type                    uint32 // 1 user, 2 host
+	Serial                  uint64
+	KeyID                   string
+	Principals              []string
+	ValidAfter, ValidBefore uint64 // seconds since the epoch; the largest ValidBefore is forever
 	CA                      string // the SHA256 fingerprint of the authority's key
 }
 
-const UserCert = 1
+const UserCert = 1 // Certificate.Type of a user certificate
 
 // ValidAt reports whether the certificate is valid at t by ssh-keygen's
 // rule: valid-after ≤ t < valid-before, in whole seconds.

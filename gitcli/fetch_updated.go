@@ -65,11 +65,9 @@ func fetchError(remote string, branches []string, stderr []byte, err error) erro
 	command := "git fetch " + remote + " " + strings.Join(branches, " ")
 	out := parseFetchStderr(stderr)
 	branch := branches[0]
-	if len(branches) > 1 {
-		for _, b := range branches {
-			if isTrackingRef(out.To, remote, b) && out.To != remote+"/*" {
-				branch = b
-			}
+	for _, b := range branches {
+		if isTrackingRef(out.To, remote, b) && out.To != remote+"/*" {
+			branch = b
 		}
 	}
 	switch {

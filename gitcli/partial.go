@@ -35,7 +35,6 @@ type WithheldMemo interface {
 	RecordWithheld(blobs []string, limit int64) error
 }
 
-// filterIgnoredLine is what git prints when the server refuses --filter.
 const filterIgnoredLine = "warning: filtering not recognized by server, ignoring"
 
 func (c *Client) filter() string {

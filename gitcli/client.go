@@ -72,7 +72,6 @@ func (c *Client) run(ctx context.Context, args []string, o call) (exec.Result, e
 	})
 }
 
-// do runs git for its effect; a failure is an *opError of op.
 func (c *Client) do(ctx context.Context, op string, args []string, o call) error {
 	if _, err := c.run(ctx, args, o); err != nil {
 		return &opError{Op: op, Err: err}
@@ -94,7 +93,6 @@ func output[T any](ctx context.Context, c *Client, op string, args []string, o c
 	return v, nil
 }
 
-// firstErr is the first failed argument check, in order.
 func firstErr(errs ...error) error {
 	for _, err := range errs {
 		if err != nil {

@@ -243,7 +243,6 @@ func walkRawLog(out []byte, header func(f []string) string, diff func(f []string
 
 func idLines(ids []string) io.Reader { return strings.NewReader(strings.Join(ids, "\n") + "\n") }
 
-// parseBatchCheck reads cat-file --batch-check output and returns the sizes.
 func parseBatchCheck(out []byte, ids []string) ([]int64, error) {
 	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
 	if len(out) == 0 || len(lines) != len(ids) {
@@ -275,7 +274,6 @@ func batchHeader(line, id, kind string) (int64, error) {
 	return n, nil
 }
 
-// parseBatch reads cat-file --batch output for the objects ids of kind.
 func parseBatch(out []byte, ids []string, kind string) (map[string][]byte, error) {
 	contents := make(map[string][]byte, len(ids))
 	rest := out
@@ -353,7 +351,6 @@ func (c *Client) historyBlobs(ctx context.Context, versions []FileVersion, maxBy
 	return present, nil
 }
 
-// presentUnder is every object under trees that is in the repository.
 func (c *Client) presentUnder(ctx context.Context, trees []string) (map[string]bool, error) {
 	return output(ctx, c, "rev-list", []string{"rev-list", "--objects", "--missing=print", "--stdin"}, call{stdin: idLines(trees)},
 		func(out []byte) (map[string]bool, error) {

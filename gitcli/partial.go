@@ -165,7 +165,6 @@ func (c *Client) present(ctx context.Context, tree, id string) (bool, error) {
 	return parseMissing(listing, id)
 }
 
-// objectsUnder lists the objects reachable from rev, fetching none.
 func (c *Client) objectsUnder(ctx context.Context, rev string) ([]byte, error) {
 	res, err := c.run(ctx, []string{"rev-list", "--objects", "--missing=print", "--end-of-options", rev}, call{})
 	return res.Stdout, err

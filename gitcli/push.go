@@ -34,7 +34,6 @@ func (c *Client) Push(ctx context.Context, remote, srcRef, dstBranch string) err
 	return remoteError("push", "git push "+remote+" "+srcRef+":"+dst, res.Stderr, err)
 }
 
-// PushRefStatus is one ref line of git push --porcelain.
 type PushRefStatus struct {
 	Flag    byte // ' ' '+' '-' '*' '=' or '!' (rejected or failed)
 	From    string

@@ -138,7 +138,6 @@ func judgeRemote(remote string, es []configEntry, dir string) (string, error) {
 	return url, nil
 }
 
-// rewriteKey splits url.<base>.insteadof or url.<base>.pushinsteadof.
 func rewriteKey(key string) (base, kind string) {
 	rest := strings.TrimPrefix(key, "url.")
 	if b, ok := strings.CutSuffix(rest, ".pushinsteadof"); ok {

@@ -4,7 +4,6 @@ import (
 	"context"
 )
 
-// CommitTrailers are the values of one trailer key in one commit's message.
 type CommitTrailers struct {
 	Commit string
 	Values []string

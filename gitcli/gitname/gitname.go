@@ -35,7 +35,6 @@ func Remote(name string) string {
 	return ""
 }
 
-// Ref checks a ref name under the branch rules with the given length limit.
 func Ref(name string, maxLen int) string {
 	switch {
 	case name == "":

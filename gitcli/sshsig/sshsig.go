@@ -158,7 +158,6 @@ func (c Certificate) ValidAt(t time.Time) bool {
 	return u >= 0 && uint64(u) >= c.ValidAfter && uint64(u) < c.ValidBefore
 }
 
-// Window says, for people, when the certificate is valid.
 func (c Certificate) Window() string {
 	at := func(s uint64) string {
 		if s > math.MaxInt64 {

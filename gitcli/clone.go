@@ -86,12 +86,6 @@ func (c *Client) neutralAttributes() error {
 	return nil
 }
 
-// CheckoutNeutral fills a TempClone's empty work tree with
-// neutralAttributes already in place: not even this checkout runs a filter.
-func (c *Client) CheckoutNeutral(ctx context.Context) error {
-	return c.do(ctx, "read-tree", []string{"read-tree", "--reset", "-u", "HEAD"}, call{})
-}
-
 const clonePrefix = "rfhandoff-clone-"
 
 // RemoveStaleClones removes, and returns, the temporary clones in dir (the

@@ -1,17 +1,6 @@
 package gitcli
 
-import (
-	"context"
-	"regexp"
-)
-
-// FetchBranch updates refs/remotes/<remote>/<branch> with one narrow
-// fetch. The refspec has no '+', so a rewritten branch is refused as a
-// *ForcePushError, never followed; a missing one matches ErrNotFound.
-func (c *Client) FetchBranch(ctx context.Context, remote, branch string) error {
-	_, err := c.FetchBranchUpdated(ctx, remote, branch)
-	return err
-}
+import "regexp"
 
 // fetchArgs is the narrow fetch of branches (no '+').
 func fetchArgs(remote string, branches []string, filter string) []string {

@@ -37,18 +37,6 @@ func (c *Client) HeadLater(ctx context.Context) (wait func() (string, error)) {
 	return later(func() (string, error) { return c.Head(ctx) })
 }
 
-// CurrentBranch is the checked-out branch, "" when HEAD is detached.
-func (c *Client) CurrentBranch(ctx context.Context) (string, error) {
-	res, err := c.run(ctx, []string{"symbolic-ref", "--quiet", "--short", "HEAD"}, call{})
-	if err != nil {
-		if code, ok := exitCode(err); ok && code == 1 {
-			return "", nil
-		}
-		return "", &opError{Op: "symbolic-ref", Err: err}
-	}
-	return strings.TrimSuffix(string(res.Stdout), "\n"), nil
-}
-
 // IsAncestor reports whether commit a is an ancestor of (or equal to)
 // commit b; a missing object is an error, never a guess.
 func (c *Client) IsAncestor(ctx context.Context, a, b string) (bool, error) {

@@ -18,10 +18,6 @@ func (c *Client) Add(ctx context.Context, paths ...string) error {
 	return c.do(ctx, "add", append([]string{"add", "--"}, paths...), call{})
 }
 
-func (c *Client) StagedPaths(ctx context.Context) ([]string, error) {
-	return output(ctx, c, "diff --cached", []string{"diff", "--cached", "--name-only", "-z", "--no-renames", "--no-ext-diff", "--no-textconv"}, call{}, parseNameOnlyZ)
-}
-
 // StagedChange is one staged path with its modes, so the publisher can
 // refuse a symlink or a submodule.
 type StagedChange struct {
@@ -33,10 +29,6 @@ type StagedChange struct {
 	Path    string
 }
 
-func (c *Client) StagedChanges(ctx context.Context) ([]StagedChange, error) {
-	return output(ctx, c, "diff --cached --raw", []string{"diff", "--cached", "--raw", "-z", "--no-renames", "--no-abbrev", "--no-ext-diff", "--no-textconv"}, call{}, parseRawZ)
-}
-
 // TreeChanges lists what changed from commit from to commit to: how the
 // publisher reads back a commit it built.
 func (c *Client) TreeChanges(ctx context.Context, from, to string) ([]StagedChange, error) {
@@ -46,11 +38,6 @@ func (c *Client) TreeChanges(ctx context.Context, from, to string) ([]StagedChan
 	return output(ctx, c, "diff-tree", []string{"diff-tree", "-r", "--raw", "-z", "--no-renames", "--no-abbrev", "--no-ext-diff", "--no-textconv", "--end-of-options", from, to}, call{}, parseRawZ)
 }
 
-func (c *Client) HasStagedChanges(ctx context.Context) (bool, error) {
-	return c.exitBool(ctx, "diff --cached --quiet",
-		[]string{"diff", "--cached", "--quiet", "--no-renames", "--no-ext-diff", "--no-textconv"}, 1, 0)
-}
-
 // CheckIgnored reports whether git ignores path; one ending in "/" is
 // asked about as a directory, existing or not.
 func (c *Client) CheckIgnored(ctx context.Context, path string) (bool, error) {
@@ -58,19 +45,6 @@ func (c *Client) CheckIgnored(ctx context.Context, path string) (bool, error) {
 		return false, err
 	}
 	return c.exitBool(ctx, "check-ignore", []string{"check-ignore", "-q", "--", path}, 0, 1)
-}
-
-func parseNameOnlyZ(out []byte) ([]string, error) {
-	if len(out) > 0 && out[len(out)-1] != 0 {
-		return nil, fmt.Errorf("name list is not NUL-terminated")
-	}
-	recs := splitNUL(out)
-	for i, p := range recs {
-		if p == "" {
-			return nil, fmt.Errorf("name list record %d is empty", i+1)
-		}
-	}
-	return recs, nil
 }
 
 // parseRawZ parses git diff --raw -z output: each record is followed by

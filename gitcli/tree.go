@@ -56,22 +56,6 @@ func (c *Client) entry(ctx context.Context, commit, path string) (TreeEntry, err
 	return TreeEntry{}, &notFoundError{What: fmt.Sprintf("path %s in commit %s", path, commit)}
 }
 
-func (c *Client) EntryMode(ctx context.Context, commit, path string) (Mode, error) {
-	e, err := c.entry(ctx, commit, path)
-	return e.Mode, err
-}
-
-func (c *Client) BlobSize(ctx context.Context, commit, path string) (int64, error) {
-	e, err := c.entry(ctx, commit, path)
-	if err != nil {
-		return 0, err
-	}
-	if e.Type != "blob" {
-		return 0, &notRegularFileError{Path: path, Mode: e.Mode}
-	}
-	return e.Size, nil
-}
-
 // ShowFile returns the bytes of the regular file at path in commit, at most
 // maxBytes of them. Anything else is refused before any content is read
 // (or, in a partial clone, fetched).

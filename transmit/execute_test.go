@@ -152,7 +152,7 @@ func TestExecuteConcurrentlyOnlyOneRuns(t *testing.T) {
 	// no-ops and both executors reach the exclusive create (two fetches
 	// updating one ref at once would make git refuse one of them, which
 	// refuses that execute earlier: safe, but not the race under test).
-	if err := e.F.Git(e.R).FetchBranch(t.Context(), "origin", "rx-node"); err != nil {
+	if _, err := e.F.Git(e.R).FetchBranchUpdated(t.Context(), "origin", "rx-node"); err != nil {
 		t.Fatal(err)
 	}
 	var arrived sync.WaitGroup

@@ -12,8 +12,8 @@ import (
 	"rfhandoff/result"
 )
 
-// TXRule names one of the MAIN side's checks (PROTOCOL#main-pc), so callers and
-// tests can tell failures apart without reading messages.
+// TXRule names one of the MAIN side's checks (PROTOCOL#main-pc), so callers
+// can tell failures apart without reading messages.
 type TXRule string
 
 // The checks of a READY result before TX may be authorized or run.
@@ -48,7 +48,6 @@ const (
 	TXRuleParamIQFile     TXRule = "tx-iq-file"
 )
 
-// tXCheckError is one failed check.
 type tXCheckError struct {
 	Rule   TXRule
 	Reason string
@@ -70,7 +69,6 @@ func (p *txProblems) err() error {
 	return p.errs
 }
 
-// listFormat prints every failed check on a line of its own.
 func listFormat(errs []error) string {
 	if len(errs) == 1 {
 		return errs[0].Error()
@@ -84,8 +82,7 @@ func listFormat(errs []error) string {
 
 func seconds(n int) time.Duration { return time.Duration(n) * time.Second }
 
-// CaptureEnd is when the receiver's capture ends: capture_started_at plus
-// planned_duration_s.
+// CaptureEnd is capture_started_at plus planned_duration_s.
 func CaptureEnd(r *result.Result) time.Time {
 	return r.CaptureStartedAt.Add(time.Duration(r.PlannedDurationS) * time.Second)
 }
@@ -93,11 +90,9 @@ func CaptureEnd(r *result.Result) time.Time {
 // Remaining is the capture time left at now (negative once it has ended).
 func Remaining(r *result.Result, now time.Time) time.Duration { return CaptureEnd(r).Sub(now) }
 
-// ReadyUntil is the last moment at which CheckReadyFor(r, ..., extra) can
-// still pass on time: the earlier of the moment the remaining capture time
-// falls under min_remaining_s + extra and the moment the publication
-// becomes older than max_publication_age_s. A prompt for r expires then,
-// so an answer typed in time never meets a re-check that must fail.
+// ReadyUntil is the last moment CheckReadyFor(r, ..., extra) can still pass
+// on time (remaining capture time, publication age). A prompt for r
+// expires then, so an answer in time never meets a re-check that must fail.
 func ReadyUntil(r *result.Result, pol config.Policy, extra time.Duration) time.Time {
 	byRemaining := CaptureEnd(r).Add(-seconds(pol.Limits.MinRemainingS) - extra)
 	byAge := r.PublishedAt.Add(pol.Limits.PublicationAge())
@@ -107,20 +102,11 @@ func ReadyUntil(r *result.Result, pol config.Policy, extra time.Duration) time.T
 	return byRemaining
 }
 
-// CheckReady runs every check PROTOCOL#main-pc makes of a result before TX may be
-// authorized and returns every failure at once (a *multierror.Error of
-// *tXCheckError), or nil. taskID is the ID of the task currently on the
-// task branch; pol is config.Policy.ForTask of its CAPTURE_DURATION_S. r must come from result.Decode (the schema is strict
-// already); the state and flag checks are repeated so that a COMPLETE
-// result, valid as it is, can never pass for READY.
-func CheckReady(r *result.Result, now time.Time, taskID string, pol config.Policy) error {
-	return CheckReadyFor(r, now, taskID, pol, 0)
-}
-
-// CheckReadyFor is CheckReady requiring extra capture time on top of
-// min_remaining_s: the executor passes the transmission's duration_s, so
-// the whole transmission ends while the receiver still has
-// min_remaining_s to go.
+// CheckReadyFor runs every check PROTOCOL#main-pc makes of a result before
+// TX, every failure at once. taskID is the current task's; pol is
+// config.Policy.ForTask of it. The state and flag checks are repeated so
+// that a COMPLETE result can never pass for READY. extra is capture time
+// needed on top of min_remaining_s (the executor's duration_s).
 func CheckReadyFor(r *result.Result, now time.Time, taskID string, pol config.Policy, extra time.Duration) error {
 	var p txProblems
 	if r == nil {
@@ -191,13 +177,8 @@ func CheckReadyFor(r *result.Result, now time.Time, taskID string, pol config.Po
 	return p.err()
 }
 
-// CheckAlignment is what a READY of a task with START_AT startAt must pass
-// besides CheckReady (PROTOCOL#several-nodes; a single receiver is a set of
-// one), every failure at once: alignment.aligned true, in PPS mode an
-// edge_at that is START_AT (so every node started on the same edge), and
-// bound_s within lim's max_alignment_bound_s. r must come from
-// result.Decode with the task's START_AT and SYNC_MODE, which holds it to
-// both. nil for a task without START_AT (startAt zero).
+// CheckAlignment is what a READY of a task with START_AT must also pass
+// (PROTOCOL#several-nodes), every failure at once; nil without START_AT.
 func CheckAlignment(r *result.Result, startAt time.Time, lim config.Limits) error {
 	if startAt.IsZero() || r == nil {
 		return nil
@@ -224,28 +205,18 @@ func CheckAlignment(r *result.Result, startAt time.Time, lim config.Limits) erro
 	return p.err()
 }
 
-// secondsText writes d as the shortest decimal number of seconds (0.2).
 func secondsText(d time.Duration) string { return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) }
 
 func stamp(t time.Time) string { return t.Format(time.RFC3339Nano) }
 
-// ampGainDB is the HackRF One's RF amplifier gain, nominally 11 dB. It is
-// what `-a 1` adds on top of the TX VGA gain.
+// ampGainDB is what the HackRF One's amplifier (`-a 1`) adds, nominally.
 const ampGainDB = 11
 
 // CheckTXParams checks the policy's [tx] parameters against the limits
-// the executor enforces, every failure at once (*multierror.Error of
-// *tXCheckError):
-//
-//   - tx_vga_gain_db within 0..max_tx_vga_gain_db, and max_tx_vga_gain_db
-//     within 0..47 (hackrf_transfer -x, which silently ignores more);
-//   - amp: the policy has no key that allows the amplifier by itself, so
-//     max_tx_vga_gain_db is read as the ceiling of the whole chain's gain:
-//     amp = true is allowed only when tx_vga_gain_db + ampGainDB still fits
-//     under max_tx_vga_gain_db. With the default ceiling 0 it never is;
-//   - frequency_hz and sample_rate_hz inside the HackRF One's ranges;
-//   - duration_s from 1 s to config.MaxTXDurationS;
-//   - action "fake" or "hackrf_transfer", and iq_file set for the latter.
+// the executor enforces, every failure at once. max_tx_vga_gain_db is at
+// most 47 because hackrf_transfer -x silently ignores more. No key allows
+// the amplifier by itself, so max_tx_vga_gain_db is the ceiling of the
+// whole chain: amp only when tx_vga_gain_db + ampGainDB fits under it.
 func CheckTXParams(pol config.Policy) error {
 	var p txProblems
 	t := pol.TX

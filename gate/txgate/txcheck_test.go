@@ -30,19 +30,19 @@ func readyResult() *result.Result {
 }
 
 func TestCheckReadyPasses(t *testing.T) {
-	if err := CheckReady(readyResult(), txNow, "RX_OTA_0001", config.Default()); err != nil {
+	if err := CheckReadyFor(readyResult(), txNow, "RX_OTA_0001", config.Default(), 0); err != nil {
 		t.Fatalf("CheckReady: %v", err)
 	}
 	// Exactly at the limits still passes.
 	r := readyResult()
 	r.PublishedAt = txNow.Add(-30 * time.Second)
 	r.CaptureStartedAt = txNow.Add(-110 * time.Second) // 10 s left
-	if err := CheckReady(r, txNow, "RX_OTA_0001", config.Default()); err != nil {
+	if err := CheckReadyFor(r, txNow, "RX_OTA_0001", config.Default(), 0); err != nil {
 		t.Fatalf("CheckReady at the limits: %v", err)
 	}
 	r = readyResult()
 	r.PublishedAt = txNow.Add(5 * time.Second) // exactly max_clock_skew_s ahead
-	if err := CheckReady(r, txNow, "RX_OTA_0001", config.Default()); err != nil {
+	if err := CheckReadyFor(r, txNow, "RX_OTA_0001", config.Default(), 0); err != nil {
 		t.Fatalf("CheckReady at the skew limit: %v", err)
 	}
 }
@@ -163,10 +163,10 @@ func TestReadyUntil(t *testing.T) {
 	}
 	// Just before ReadyUntil the time checks pass; just after, one fails.
 	until := ReadyUntil(r, p, 0)
-	if err := CheckReady(r, until, "RX_OTA_0001", p); err != nil {
+	if err := CheckReadyFor(r, until, "RX_OTA_0001", p, 0); err != nil {
 		t.Errorf("at ReadyUntil: %v", err)
 	}
-	if err := CheckReady(r, until.Add(time.Millisecond), "RX_OTA_0001", p); err == nil {
+	if err := CheckReadyFor(r, until.Add(time.Millisecond), "RX_OTA_0001", p, 0); err == nil {
 		t.Errorf("after ReadyUntil: passed")
 	}
 }
@@ -240,7 +240,7 @@ func TestReadyUntilDefaultAge(t *testing.T) {
 	// A READY published before its capture started is no older than the
 	// planned duration either.
 	r.PublishedAt = txNow.Add(-121 * time.Second)
-	err := CheckReady(r, txNow, "RX_OTA_0001", p)
+	err := CheckReadyFor(r, txNow, "RX_OTA_0001", p, 0)
 	if !slices.Equal(failedTXRules(err), []TXRule{TXRulePublicationAge}) || !strings.Contains(err.Error(), "planned_duration_s (120 s") {
 		t.Errorf("a READY 121 s old under the default: %v", err)
 	}

@@ -4,21 +4,15 @@ import (
 	"fmt"
 )
 
-// ApproveAnswer is the answer that approves a task at the RX prompt. Every
-// level needs it; RED needs a phrase after it.
+// ApproveAnswer approves a task at the RX prompt; RED needs a phrase after it.
 const ApproveAnswer = "A"
 
-// TXPhrase is the exact phrase that approves anything involving RF TX, on the
-// RX prompt and on the MAIN PC alike.
+// TXPhrase approves anything involving RF TX, on both sides.
 const TXPhrase = "AUTHORIZE RF TX"
 
-// taskPhrase is the phrase that approves a RED task without RF TX.
-func taskPhrase(taskID string) string { return "AUTHORIZE " + taskID }
-
-// RequiredPhrase returns the phrase that must follow ApproveAnswer, and
-// whether one is needed at all. RF TX always needs TXPhrase, whatever level
-// the caller passes; a level that is not valid is treated as RED so that a
-// bug upstream demands more, never less.
+// RequiredPhrase returns the phrase that must follow ApproveAnswer, if
+// any. RF TX always needs TXPhrase; an invalid level counts as RED so that
+// a bug upstream demands more, never less.
 func RequiredPhrase(level Level, rfTX bool, taskID string) (phrase string, needed bool) {
 	switch {
 	case rfTX:
@@ -26,12 +20,11 @@ func RequiredPhrase(level Level, rfTX bool, taskID string) (phrase string, neede
 	case level == Green || level == Yellow:
 		return "", false
 	default:
-		return taskPhrase(taskID), true
+		return "AUTHORIZE " + taskID, true
 	}
 }
 
-// DescribeApproval says in one line what approves a task, for prompts and
-// the prepared outbox files.
+// DescribeApproval says in one line what approves a task.
 func DescribeApproval(level Level, rfTX bool, taskID string) string {
 	phrase, needed := RequiredPhrase(level, rfTX, taskID)
 	if !needed {
@@ -40,9 +33,8 @@ func DescribeApproval(level Level, rfTX bool, taskID string) string {
 	return fmt.Sprintf("%s, then exactly %q", ApproveAnswer, phrase)
 }
 
-// CheckRequiresApproval applies REQUIRES_APPROVAL: NO is allowed only when
-// the effective level is GREEN. (Even then the operator still answers the
-// prompt; NO only marks the task as needing no extra sign-off.)
+// CheckRequiresApproval allows REQUIRES_APPROVAL = NO only at GREEN (the
+// operator still answers the prompt).
 func CheckRequiresApproval(requires bool, effective Level) error {
 	if requires || effective == Green {
 		return nil
@@ -50,7 +42,6 @@ func CheckRequiresApproval(requires bool, effective Level) error {
 	return &approvalRequiredError{Level: effective}
 }
 
-// approvalRequiredError is REQUIRES_APPROVAL = NO above GREEN.
 type approvalRequiredError struct{ Level Level }
 
 func (e *approvalRequiredError) Error() string {

@@ -9,25 +9,19 @@ import (
 // never set cannot pass for GREEN.
 type Level int
 
-// The levels in increasing order of risk.
 const (
 	Green Level = iota + 1
 	Yellow
 	Red
 )
 
-// Valid reports whether l is one of GREEN, YELLOW or RED.
 func (l Level) Valid() bool { return l >= Green && l <= Red }
 
-// String returns the level's name as written in a task file.
+var levelNames = [...]string{Green: "GREEN", Yellow: "YELLOW", Red: "RED"}
+
 func (l Level) String() string {
-	switch l {
-	case Green:
-		return "GREEN"
-	case Yellow:
-		return "YELLOW"
-	case Red:
-		return "RED"
+	if l.Valid() {
+		return levelNames[l]
 	}
 	return fmt.Sprintf("Level(%d)", int(l))
 }
@@ -35,18 +29,14 @@ func (l Level) String() string {
 // ParseLevel accepts exactly GREEN, YELLOW or RED (no case folding: the
 // task header is a machine format).
 func ParseLevel(s string) (Level, error) {
-	switch s {
-	case "GREEN":
-		return Green, nil
-	case "YELLOW":
-		return Yellow, nil
-	case "RED":
-		return Red, nil
+	for l := Green; l <= Red; l++ {
+		if levelNames[l] == s {
+			return l, nil
+		}
 	}
 	return 0, invalidLevel(s)
 }
 
-// MarshalText writes the level's name, so state and status JSON read well.
 func (l Level) MarshalText() ([]byte, error) {
 	if !l.Valid() {
 		return nil, invalidLevel(l.String())
@@ -54,7 +44,6 @@ func (l Level) MarshalText() ([]byte, error) {
 	return []byte(l.String()), nil
 }
 
-// UnmarshalText parses a level name strictly.
 func (l *Level) UnmarshalText(b []byte) error {
 	v, err := ParseLevel(string(b))
 	if err != nil {
@@ -64,7 +53,6 @@ func (l *Level) UnmarshalText(b []byte) error {
 	return nil
 }
 
-// invalidLevel is a value that is not GREEN, YELLOW or RED.
 func invalidLevel(value string) error {
 	return fmt.Errorf("invalid risk level %q: want GREEN, YELLOW or RED", value)
 }
@@ -78,8 +66,7 @@ type Flags struct {
 	PushResult     bool // ALLOW_PUSH = RX_RESULT_ONLY
 }
 
-// Derive returns the minimum level the flags demand: RED for RF TX; YELLOW
-// for hardware access, RF RX, commits or result publication; GREEN otherwise.
+// Derive returns the minimum level the flags demand.
 func Derive(f Flags) Level {
 	switch {
 	case f.RFTX:
@@ -90,32 +77,26 @@ func Derive(f Flags) Level {
 	return Green
 }
 
-// Reasons names the fields that raise the level above GREEN, in header order,
-// for messages and the approval prompt.
+// Reasons names the fields that raise the level above GREEN, in header order.
 func Reasons(f Flags) []string {
 	var r []string
-	if f.HardwareAccess {
-		r = append(r, "HARDWARE_ACCESS = YES")
-	}
-	if f.RFRX {
-		r = append(r, "RF_RX = YES")
-	}
-	if f.RFTX {
-		r = append(r, "RF_TX = YES")
-	}
-	if f.AllowCommit {
-		r = append(r, "ALLOW_COMMIT = YES")
-	}
-	if f.PushResult {
-		r = append(r, "ALLOW_PUSH = RX_RESULT_ONLY")
+	for _, x := range []struct {
+		set  bool
+		name string
+	}{
+		{f.HardwareAccess, "HARDWARE_ACCESS = YES"}, {f.RFRX, "RF_RX = YES"}, {f.RFTX, "RF_TX = YES"},
+		{f.AllowCommit, "ALLOW_COMMIT = YES"}, {f.PushResult, "ALLOW_PUSH = RX_RESULT_ONLY"},
+	} {
+		if x.set {
+			r = append(r, x.name)
+		}
 	}
 	return r
 }
 
-// Effective returns the level a task runs at: its declared level, which may
-// be higher than the derived one but never lower. A lower or invalid declared
-// level is an error; the returned level is then the higher of the two, so a
-// caller that ignores the error still errs on the safe side.
+// Effective returns the declared level, never lower than the derived one.
+// On error the higher of the two is returned, so a caller that ignores the
+// error still errs on the safe side.
 func Effective(declared, derived Level) (Level, error) {
 	if !derived.Valid() {
 		return Red, invalidLevel(derived.String())
@@ -129,12 +110,9 @@ func Effective(declared, derived Level) (Level, error) {
 	return declared, nil
 }
 
-// ErrLevelTooLow matches (errors.Is) Effective's error for a declared level
-// under the derived minimum: the two levels are the caller's own arguments.
+// ErrLevelTooLow matches Effective's error for a declared level under the derived one.
 var ErrLevelTooLow = errors.New("declared level lower than the derived minimum")
 
-// levelTooLowError is a declared level under the derived minimum; it
-// matches ErrLevelTooLow.
 type levelTooLowError struct{ Declared, Derived Level }
 
 func (e *levelTooLowError) Error() string {

@@ -10,34 +10,25 @@ import (
 	"rfhandoff/state"
 )
 
-// MaxLookResults bounds one look at a result branch (PROTOCOL#trust): the
-// commits that changed RX_RESULT.json since the last look that are read,
-// the ones nearest the tip first. A lab publishes a few results per task;
-// a MAIN side that looks every few seconds reads one or two. (A variable
-// only so that a test can go past it without a thousand commits.)
+// MaxLookResults bounds the results one look reads, nearest the tip first
+// (PROTOCOL#trust). A variable only so that a test can go past it.
 var MaxLookResults = 1000
 
-// Look is what one look at a result branch found in every result its tip's
-// history got since the last look.
+// Look is what one look found in every result since the last look.
 type Look struct {
 	Tip string
-	// Completed holds the TASK_ID of every CAPTURE_COMPLETE read, each
-	// with the commit that brought it (the oldest, when several did).
+	// Completed: each COMPLETE's TASK_ID → the oldest commit that brought it.
 	Completed map[string]string
-	// Unread: there were more than MaxLookResults; then Named holds the
-	// TASK_ID of every result that was read (each is counted as over: its
-	// CAPTURE_COMPLETE may be among the unread ones).
+	// Unread: more than MaxLookResults; then each task Named counts as over
+	// (its CAPTURE_COMPLETE may be among the unread ones).
 	Unread bool
 	Named  []string
 }
 
 // Look reads every version of RX_RESULT.json in tip's history since since
-// ("": the whole history; see gitcli.FileHistorySince), merges and side
-// branches included, at most MaxLookResults commits. A version counts as a
-// CAPTURE_COMPLETE when it decodes strictly as a result of either schema
-// version, signed or not: a COMPLETE can only end a task, so counting one
-// nobody vouched for costs a task, never a transmission. Nothing read here
-// is offered or shown.
+// ("": all). A COMPLETE counts signed or not: it can only end a task, so
+// counting one nobody vouched for costs a task, never a transmission.
+// Nothing read here is offered or shown.
 func (s Source) Look(ctx context.Context, tip, since string) (Look, error) {
 	vs, more, err := s.Git.FileHistorySince(ctx, tip, since, s.ResultPath(), s.Policy.Limits.MaxResultBytes, MaxLookResults)
 	if err != nil {
@@ -64,9 +55,7 @@ func (s Source) Look(ctx context.Context, tip, since string) (Look, error) {
 	return l, nil
 }
 
-// Record enters what l found into st: each COMPLETE's task is over and,
-// past the bound, each task a result read named. It returns the TASK_IDs
-// newly over, for the report.
+// Record enters the tasks l found over into st and returns those newly over.
 func (l Look) Record(st *state.TX) []string {
 	var newly []string
 	for _, id := range slices.Sorted(maps.Keys(l.Completed)) {
@@ -84,7 +73,6 @@ func (l Look) Record(st *state.TX) []string {
 	return newly
 }
 
-// OverIn is l's refusal of a READY for taskID (as TaskOver's), or nil.
 func (l Look) OverIn(taskID string) error {
 	var st state.TX
 	l.Record(&st)

@@ -31,7 +31,6 @@ func (x *Executor) run(ctx context.Context, store txwatch.Store, name string, re
 		return o, path, nil
 	}
 	if txp == nil {
-		// quickChecks builds the parameters whenever the action needs them.
 		return o, "", errors.New("txwatch: hackrf_transfer without parameters")
 	}
 
@@ -42,7 +41,6 @@ func (x *Executor) run(ctx context.Context, store txwatch.Store, name string, re
 	o.Argv = append([]string{"hackrf_transfer"}, txp.Argv()...)
 	path, err := store.WriteOutcome(name, o)
 	if err != nil {
-		// Nothing started: the returned outcome says so (no tx_executed).
 		o.StartedAt, o.RFTXStarted, o.RFTX = time.Time{}, false, 0
 		return o, path, actionFailed(path, fmt.Errorf("writing the provisional outcome, so nothing was started: %w", err))
 	}

@@ -26,26 +26,18 @@ import (
 	"rfhandoff/txwatch"
 )
 
-// Executor is tx execute, the separate RED action that consumes one
-// authorization record (PROTOCOL#main-pc steps 1–5).
+// Executor is tx execute (PROTOCOL#main-pc steps 1–5).
 type Executor struct {
-	Git    *gitcli.Client // in the MAIN checkout
-	Runner exec.Runner    // built for exec.RoleTransmit: the only role that may run hackrf_transfer -t
-	Policy config.Policy
-	Out    io.Writer
-	// Now is the checks' clock (nil: time.Now).
-	Now func() time.Time
-	// OpenAsker opens the terminal for the phrase (nil: txwatch.OpenTerminal).
-	OpenAsker func() (txwatch.Asker, error)
-	// Notify receives tx_executed once the action has run (PROTOCOL#notifications),
-	// never for a refused execution; nil sends nothing.
-	Notify *notify.Dispatcher
-	// Audit receives the decision lines (PROTOCOL#audit-log): each step's
-	// verdict, the phrase, the action's start and outcome; nil records none.
-	Audit *exec.AuditLog
+	Git       *gitcli.Client // in the MAIN checkout
+	Runner    exec.Runner    // built for exec.RoleTransmit: the only role that may run hackrf_transfer -t
+	Policy    config.Policy
+	Out       io.Writer
+	Now       func() time.Time              // nil: time.Now
+	OpenAsker func() (txwatch.Asker, error) // nil: txwatch.OpenTerminal
+	Notify    *notify.Dispatcher            // tx_executed, never for a refusal (PROTOCOL#notifications)
+	Audit     *exec.AuditLog                // the decision lines (PROTOCOL#audit-log); nil records none
 }
 
-// Steps of the executor, as its refusals name them.
 const (
 	StepRecord  = "record"       // the record cannot be read or is malformed
 	StepQuick   = "quick checks" // expired, used, policy, parameters
@@ -54,13 +46,9 @@ const (
 	StepUse     = "mark used"
 )
 
-// refused is an execution refused at step before anything was started:
-// no hardware was opened, and (before StepUse succeeds) the record is
-// unused.
+// refused is an execution refused before anything was started.
 func refused(step string, err error) error { return fmt.Errorf("refused at %s: %w", step, err) }
 
-// actionFailed is an action that was started and did not succeed; its
-// outcome file says what happened.
 func actionFailed(outcomePath string, err error) error {
 	return fmt.Errorf("the TX action failed (outcome in %s): %w", outcomePath, err)
 }
@@ -78,15 +66,12 @@ func (x *Executor) say(format string, args ...any) {
 	}
 }
 
-// Execute runs the record named by arg (a name in the authorization
-// directory, or a path to it; "" for the one unused record, txwatch.Store.Pick)
-// and returns the outcome and where it was
-// written. An error with no outcome path ("refused at <step>: ...") means
-// nothing was started.
+// Execute runs the record named by arg ("" for the one unused record) and
+// returns the outcome and where it was written. An error with no outcome
+// path means nothing was started.
 func (x *Executor) Execute(ctx context.Context, arg string) (txwatch.Outcome, string, error) {
 	base := exec.Decision{Command: "tx execute"}
-	// check records one step's verdict; a refusal is returned as it was,
-	// a pass that cannot be recorded stops here (no line, no next step).
+	// A pass that cannot be recorded stops here (no line, no next step).
 	check := func(step string, err error) error {
 		d := base
 		d.Kind, d.Check, d.Verdict = exec.DecisionExecuteCheck, step, exec.VerdictPassed
@@ -194,11 +179,8 @@ func (x *Executor) Execute(ctx context.Context, arg string) (txwatch.Outcome, st
 	return o, path, err
 }
 
-// quickChecks is step 1 after the record parsed (sum: the SHA-256 of its
-// bytes); it returns the hackrf_transfer parameters when that is the
-// action. A refusal ends with what the operator can do now: when only
-// this side's policy or files refuse, the record stays usable and the way
-// on is to fix them (txwatch.WhatNowSetup), else txwatch.WhatNow.
+// quickChecks is step 1 after the record parsed; it returns the
+// hackrf_transfer parameters when that is the action.
 func (x *Executor) quickChecks(store txwatch.Store, name, sum string, rec txwatch.Record) (*hackrfcli.TxParams, error) {
 	var errs []error
 	add := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
@@ -249,8 +231,8 @@ func (x *Executor) quickChecks(store txwatch.Store, name, sum string, rec txwatc
 	return txp, nil
 }
 
-// transmitParams builds and checks the bounded transmission: the IQ file
-// must be a regular, non-empty file, -n is sample_rate_hz × duration_s.
+// transmitParams builds and checks the bounded transmission (-n is
+// sample_rate_hz × duration_s).
 func (x *Executor) transmitParams() (hackrfcli.TxParams, error) {
 	t := x.Policy.TX
 	iq, err := filepath.Abs(x.Policy.IQFilePath())
@@ -296,11 +278,7 @@ func (x *Executor) askPhrase(ctx context.Context, rec txwatch.Record) error {
 	return nil
 }
 
-// recheck is step 3: every bound branch fetched again must still hold
-// the exact commits and bytes the record names, and every check must pass
-// with capture time left for the whole transmission plus
-// min_remaining_s (txwatch.CheckRecord). It returns the current task the
-// results were checked against.
+// recheck is step 3 (txwatch.CheckRecord); it returns the current task.
 func (x *Executor) recheck(ctx context.Context, store txwatch.Store, name, sum string, rec txwatch.Record) (*task.Task, error) {
 	m, err := mirror.ForTX(ctx, x.Git, x.Policy, nil)
 	if err != nil {
@@ -327,9 +305,7 @@ func (x *Executor) recheck(ctx context.Context, store txwatch.Store, name, sum s
 	return cur, nil
 }
 
-// notifyExecuted sends tx_executed for an action that was started: the
-// outcome's rf_tx and the tool's exit code (-1 when there is none: killed,
-// or never started).
+// notifyExecuted sends tx_executed (exit code -1 when there is none).
 func (x *Executor) notifyExecuted(cur *task.Task, o txwatch.Outcome) {
 	code := -1
 	if o.ExitCode != nil {
@@ -338,8 +314,7 @@ func (x *Executor) notifyExecuted(cur *task.Task, o txwatch.Outcome) {
 	x.Notify.Notify(notify.TXExecuted(notify.FromTask(cur), o.Action, o.RFTX, code))
 }
 
-// completed refuses a record whose task the MAIN side saw a
-// CAPTURE_COMPLETE for (tx watch keeps them in its state, PROTOCOL#trust).
+// completed refuses a record whose task is over (PROTOCOL#trust).
 func (x *Executor) completed(rec txwatch.Record) error {
 	st, err := state.LoadTX(x.Policy.StatePath())
 	if err != nil {

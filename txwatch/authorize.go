@@ -30,12 +30,10 @@ func DescribeTX(p TXParams) string {
 	return s
 }
 
-// authorize shows the READYs vs of task cur that passed every check (one
-// result, or every node of its RX_NODES), asks for the phrase once and,
-// after the exact phrase, re-checks every one against a fresh fetch before
-// writing the one record that binds them. Every way it does not end in a
-// record is reported; only a cancelled ctx is returned. A notification
-// names cur's title and risk level.
+// authorize shows the READYs vs of task cur that passed every check, asks
+// for the phrase once and, after the exact phrase, re-checks every one
+// against a fresh fetch before writing the one record that binds them.
+// Every other end is reported; only a cancelled ctx is returned.
 func (w *Watcher) authorize(ctx context.Context, cur *task.Task, vs []*nodeView) error {
 	deadline, first := w.nodesUntil(cur, vs, 0)
 	params := ParamsOf(w.Policy)
@@ -52,8 +50,7 @@ func (w *Watcher) authorize(ctx context.Context, cur *task.Task, vs []*nodeView)
 		return nil
 	}
 	w.showOffer(cur, vs, first, simulated, deadline, params)
-	// A single receiver's offer stands until the prompt ends; the nodes'
-	// is withdrawn when a branch moves.
+	// The nodes' offer is withdrawn when a branch moves.
 	what, ask, why, stop := "", ctx, func() string { return "" }, func() {}
 	if first.node.Name != "" {
 		what = fmt.Sprintf(" for %d nodes", len(vs))
@@ -75,8 +72,7 @@ func (w *Watcher) authorize(ctx context.Context, cur *task.Task, vs []*nodeView)
 	return w.record(ctx, o, rec, err, what)
 }
 
-// showOffer prints the offer of vs: one result with its commit, digest,
-// signer and times, or the table of every node's READY.
+// showOffer prints the offer: one result, or the table of every node's READY.
 func (w *Watcher) showOffer(cur *task.Task, vs []*nodeView, first *nodeView, simulated []string, deadline time.Time, params TXParams) {
 	scheduled := !cur.Capture.StartAt.IsZero()
 	if first.node.Name == "" {
@@ -134,9 +130,7 @@ func (w *Watcher) showOffer(cur *task.Task, vs []*nodeView, first *nodeView, sim
 		DescribeTX(params), deadline.Local().Format(time.RFC3339))
 }
 
-// simulatedLine is the offer's line about a simulated receiver ("" for a
-// HackRF): the check let it through only because this side's [tools]
-// allow_simulator says simulation is intended.
+// simulatedLine is the offer's line about a simulated receiver ("" for a HackRF).
 func simulatedLine(simulated bool) string {
 	if !simulated {
 		return ""
@@ -145,8 +139,8 @@ func simulatedLine(simulated bool) string {
 		config.SimulatorKey + " = true\n"
 }
 
-// offered writes the offer's decision line before the offer is shown; an
-// offer that cannot be on record is not made.
+// offered writes the offer's decision line first: an offer that cannot be
+// on record is not made.
 func (w *Watcher) offered(o offer, deadline time.Time) bool {
 	d := o.line(exec.DecisionOffer, "")
 	d.ExpiresAt = deadline
@@ -157,10 +151,8 @@ func (w *Watcher) offered(o offer, deadline time.Time) bool {
 	return true
 }
 
-// ended records why an offer ended without a record, then reports it
-// (format, args; nothing when format is ""); a failure to record it is
-// reported too (nothing was authorized either way). It returns false, the
-// offer's answer.
+// ended records why an offer ended without a record and reports it
+// (nothing when format is ""). It returns false, the offer's answer.
 func (w *Watcher) ended(o offer, reason, format string, args ...any) bool {
 	if err := Decide(w.Audit, o.line(exec.DecisionOfferEnded, reason)); err != nil {
 		w.rep.printf("warning: %v", err)
@@ -172,8 +164,7 @@ func (w *Watcher) ended(o offer, reason, format string, args ...any) bool {
 }
 
 // record ends an authorization after the phrase: the re-check's verdict,
-// then the single-use record written and reported (what says for whom, as
-// " for 3 nodes"; "" for one result).
+// then the single-use record written and reported (what: " for 3 nodes").
 func (w *Watcher) record(ctx context.Context, o offer, rec Record, recheckErr error, what string) error {
 	w.resolved = false // the re-check fetched the tracking refs itself
 	if ctx.Err() != nil {
@@ -205,9 +196,8 @@ func (w *Watcher) record(ctx context.Context, o offer, rec Record, recheckErr er
 	return nil
 }
 
-// nextCommand is the tx execute command for the record just written: with
-// no argument when it is the one unused record (tx execute then takes
-// it), else naming it.
+// nextCommand is the tx execute command for the record just written,
+// naming it unless it is the one unused record.
 func (w *Watcher) nextCommand(name string, now time.Time) string {
 	cmd := cmp.Or(w.ExecuteCommand, "rfhandoff tx execute")
 	if only, err := w.store.Pick(now); err != nil || only != name {
@@ -216,11 +206,10 @@ func (w *Watcher) nextCommand(name string, now time.Time) string {
 	return cmd
 }
 
-// askPhrase asks for the phrase until deadline and reports true for the
-// exact phrase; a wrong one is asked again, PhraseTries in all, while the
-// offer stands. Every phrase typed and every other end is on record and
-// reported (a cancelled ctx is the caller's to return). withdrawn says
-// why ctx was cancelled to withdraw the offer ("" when it was not).
+// askPhrase asks for the phrase until deadline, PhraseTries in all, and
+// reports true for the exact phrase. Every phrase typed and every other
+// end is on record and reported. withdrawn says why ctx was cancelled to
+// withdraw the offer ("" when it was not).
 func (w *Watcher) askPhrase(ctx context.Context, cur *task.Task, deadline time.Time, o offer, withdrawn func() string) bool {
 	what := o.what
 	open := w.OpenAsker
@@ -281,8 +270,7 @@ func OrNobody(fp string) string {
 	return "key " + fp
 }
 
-// readyProblems joins the reasons a READY is refused, each check's own
-// list flattened into one.
+// readyProblems joins the reasons a READY is refused into one flat list.
 func readyProblems(checks ...error) error {
 	var all []error
 	for _, err := range checks {

@@ -7,13 +7,12 @@ import (
 	"rfhandoff/result"
 )
 
-// PhraseTries is how many times tx watch asks for the phrase within one
-// offer (PROTOCOL#main-pc): a typo is not fatal, guessing is bounded, and the
-// READY's own deadline still ends the offer first.
+// PhraseTries is how often tx watch asks for the phrase in one offer
+// (PROTOCOL#main-pc): a typo is not fatal, guessing is bounded.
 const PhraseTries = 3
 
-// Decide writes d as one of this side's decision lines (PROTOCOL#audit-log). With
-// no audit log (a library caller without one) it records nothing.
+// Decide writes d as one of this side's decision lines (PROTOCOL#audit-log);
+// with no audit log it records nothing.
 func Decide(l *exec.AuditLog, d exec.Decision) error {
 	if l == nil {
 		return nil
@@ -25,22 +24,18 @@ func Decide(l *exec.AuditLog, d exec.Decision) error {
 	return nil
 }
 
-// offer is what tx watch's decision lines say of one offer: the task and
-// the result (or, for several nodes, the set digest and the nodes).
+// offer is what tx watch's decision lines say of one offer.
 type offer struct {
 	what string // for the operator: "result 0123456789ab"
 	base exec.Decision
 }
 
-// line is the offer's decision line of kind, with reason.
 func (o offer) line(kind, reason string) exec.Decision {
 	d := o.base
 	d.Kind, d.Reason = kind, reason
 	return d
 }
 
-// offerOf is the offer of the READYs bound for task taskID: one result
-// (its commit and digest), or the nodes' (their set digest and names).
 func offerOf(taskID string, bound []NodeBinding) offer {
 	d := exec.Decision{Command: "tx watch", TaskID: taskID, ResultSHA256: SetDigest(bound), Nodes: NodeNames(bound)}
 	if d.Nodes == nil {
@@ -50,8 +45,8 @@ func offerOf(taskID string, bound []NodeBinding) offer {
 	return offer{what: "the nodes' READYs " + short(d.ResultSHA256), base: d}
 }
 
-// recordLine is the record_written line of rec, written before the record
-// is: its name and the SHA-256 of the bytes Store.Create will write.
+// recordLine is rec's record_written line, with the SHA-256 of the bytes
+// Store.Create will write.
 func recordLine(o offer, rec Record) (exec.Decision, error) {
 	data, err := encodeRecord(rec)
 	if err != nil {

@@ -7,32 +7,26 @@
 // How it implements the rules:
 //
 //   - The shown digests are kept in <state_dir>/tx_agent_state.json. A
-//     state write that fails shows nothing; a result shown to a watcher
-//     killed at the prompt is not offered again after a restart (the
-//     receiver must publish a new one).
-//   - The prompt's expiry is txgate.ReadyUntil(result, policy, 0), a
-//     record's expires_at txgate.ReadyUntil(result, policy, duration_s): the
-//     last moments the re-check after the phrase, and tx execute's, can
-//     still pass. A record that would expire at once is not written
-//     (reported as blocked).
+//     failed state write shows nothing; a result shown to a watcher killed
+//     at the prompt is not offered again after a restart.
+//   - The prompt expires at txgate.ReadyUntil(result, policy, 0), a record
+//     at txgate.ReadyUntil(result, policy, duration_s): the last moments
+//     the re-checks can still pass. A record that would expire at once is
+//     not written.
 //   - Each look at a moved result branch reads every result since the
-//     last look (resultfetch.Look: at most MaxLookResults commits, past that every
-//     task read counts as over) before the tip is judged, so a COMPLETE
+//     last look (resultfetch.Look) before the tip is judged, so a COMPLETE
 //     between two polls ends its task; tx execute reads since its
 //     record's commit.
 //   - A record is usable only as tx watch issued it: the authorization
 //     list (state.TXRecordsFile) holds the SHA-256 of its bytes, and its
 //     use, written under the list's own lock before anything starts.
-//   - A wrong phrase is asked again within the offer, PhraseTries in all;
-//     every offer, phrase, end, record and tx execute step is a decision
-//     line of the audit chain (decision.go, PROTOCOL#audit-log), written before
-//     what it decides takes effect.
+//   - Every offer, phrase, end, record and tx execute step is a decision
+//     line of the audit chain (PROTOCOL#audit-log), written before what it
+//     decides takes effect.
 //   - tx execute without a RECORD takes the one unused record (Store.Pick);
-//     a refusal ends with what the operator can do now (WhatNow, or
-//     WhatNowSetup when only this side's policy or files refused).
+//     a refusal ends with what the operator can do now (WhatNow, WhatNowSetup).
 //
-// What it offers: Watcher (`tx watch`), Store (authorization records, the
-// list of those issued and used, and their outcomes), CheckRecord (tx
-// execute's re-check), the fetch hint the two share, and ReadStatus
-// (`tx status`).
+// What it offers: Watcher (`tx watch`), Store (records, the authorization
+// list, outcomes), CheckRecord (tx execute's re-check), the fetch hint the
+// two share, and ReadStatus (`tx status`).
 package txwatch

@@ -9,14 +9,11 @@ import (
 	"rfhandoff/result"
 )
 
-// fetchHintFile is written by tx execute after it fetched the result
-// branch, naming the commit it saw. tx execute and tx watch share the
-// checkout's tracking ref, so the watcher's next fetch would report no
-// change for a commit the executor already fetched; the hint makes the
-// watcher resolve the ref instead of missing that commit.
+// fetchHintFile names the commit tx execute fetched last. The two share
+// the tracking refs, so the watcher's next fetch would report no change
+// for it; the hint makes the watcher resolve the refs instead.
 const fetchHintFile = "tx_result_fetched"
 
-// ReadFetchHint is the commit (or commits' digest) tx execute fetched last.
 func ReadFetchHint(pol config.Policy) string {
 	b, err := private.Read(pol.StatePath(fetchHintFile), 128)
 	if err != nil {
@@ -25,10 +22,9 @@ func ReadFetchHint(pol config.Policy) string {
 	return strings.TrimSpace(string(b))
 }
 
-// WriteFetchHint records the commits tx execute fetched (tips, one per
-// branch; several are hashed to stay within ReadFetchHint's bound);
-// failing to write it only delays the watcher until its resync, so the
-// error is not fatal. No tips writes nothing.
+// WriteFetchHint records the tips tx execute fetched (several hashed, to
+// stay within ReadFetchHint's bound). A failure only delays the watcher
+// until its resync.
 func WriteFetchHint(pol config.Policy, tips []string) error {
 	if len(tips) == 0 {
 		return nil

@@ -37,10 +37,9 @@ type nodeView struct {
 	unreadable bool
 }
 
-// SetDigest is what a record's result_sha256 holds: for the single
-// receiver of a task without RX_NODES its RX_RESULT.json's SHA-256, else
-// the SHA-256 of one line "<node> <branch> <commit> <sha256> <signer>\n"
-// per node, in order (the signer "-" when none was required).
+// SetDigest is a record's result_sha256: a single receiver's RX_RESULT.json
+// SHA-256, else the SHA-256 of "<node> <branch> <commit> <sha256> <signer>\n"
+// per node, in order (signer "-" when none was required).
 func SetDigest(nodes []NodeBinding) string {
 	if len(nodes) == 1 && nodes[0].Node == "" {
 		return nodes[0].ResultSHA256
@@ -52,7 +51,6 @@ func SetDigest(nodes []NodeBinding) string {
 	return result.SHA256([]byte(b.String()))
 }
 
-// PolicyNode is the [[nodes]] table named name.
 func PolicyNode(pol config.Policy, name string) (config.MainNode, bool) {
 	for _, n := range pol.Nodes {
 		if n.Name == name {
@@ -62,11 +60,9 @@ func PolicyNode(pol config.Policy, name string) (config.MainNode, bool) {
 	return config.MainNode{}, false
 }
 
-// readNode reads a receiver's result at commit, the tip of its branch
-// (src's: repo.result_branch, or a node's): the file bounded and regular,
-// the tip speaking for it (the branch's signers), then strictly decoded as
-// a result of that receiver. An error is operational (retried); a refusal
-// is the view's bad.
+// readNode reads a receiver's result at commit, its branch's tip: bounded
+// and regular, the tip speaking for it, strictly decoded. An error is
+// operational (retried); a refusal is the view's bad.
 func readNode(ctx context.Context, src resultfetch.Source, commit string, now time.Time) (*nodeView, error) {
 	v := &nodeView{node: src.Node, commit: commit}
 	of := "" // the single receiver's messages name no node
@@ -102,8 +98,7 @@ func readNode(ctx context.Context, src resultfetch.Source, commit string, now ti
 }
 
 // pollNodes reads each [[nodes]] branch whose tip moved and, when one
-// did, judges the current task's nodes together: one offer when every
-// node of its RX_NODES has a READY that passes on its own.
+// did, judges the current task's nodes together.
 func (w *Watcher) pollNodes(ctx context.Context, commits map[string]string) error {
 	if w.views == nil {
 		w.views = map[string]*nodeView{}
@@ -135,8 +130,7 @@ func (w *Watcher) pollNodes(ctx context.Context, commits map[string]string) erro
 			w.rep.once("node:"+n.Name+":"+c, "node %s: result at commit %s refused, not offered for authorization:\n%v", n.Name, short(c), v.bad)
 		}
 		if v.r != nil && v.r.State == result.StateComplete {
-			// A node's COMPLETE ends the task's transmission (PROTOCOL#trust); the
-			// look read it already, unless it was past the bound.
+			// A node's COMPLETE ends the task's transmission (PROTOCOL#trust).
 			w.st.MarkCompleted(v.r.TaskID, c)
 		}
 		w.views[n.Name], changed = v, append(changed, n.Name)
@@ -144,8 +138,7 @@ func (w *Watcher) pollNodes(ctx context.Context, commits map[string]string) erro
 	if len(changed) == 0 {
 		return nil
 	}
-	// The looks and what they found, before anything is judged; if they
-	// cannot be saved, the next poll reads those branches again.
+	// Saved before anything is judged; if not, the next poll reads again.
 	if err := state.SaveTX(w.Policy.StatePath(), w.st); err != nil {
 		for _, name := range changed {
 			delete(w.views, name)
@@ -155,7 +148,8 @@ func (w *Watcher) pollNodes(ctx context.Context, commits map[string]string) erro
 	return w.judgeNodes(ctx)
 }
 
-// judgeNodes sets the nodes' views against the current task.
+// judgeNodes sets the nodes' views against the current task: one offer
+// when every node of its RX_NODES has a READY that passes on its own.
 func (w *Watcher) judgeNodes(ctx context.Context) error {
 	cur, err := w.src.CurrentTask(ctx)
 	if err != nil {
@@ -226,11 +220,10 @@ func (w *Watcher) judgeNodes(ctx context.Context) error {
 	return w.authorize(ctx, cur, ready)
 }
 
-// judgeReady is every check of v, a receiver's result, as the current
-// task cur's READY (PROTOCOL#main-pc, PROTOCOL#several-nodes), every
-// reason at once: decoded again with cur's START_AT and SYNC_MODE (or
-// their absence), CheckReadyFor with extra capture time, the task not
-// over, the signature, and for a scheduled task the alignment.
+// judgeReady is every check of v as cur's READY (PROTOCOL#main-pc,
+// PROTOCOL#several-nodes), every reason at once: decoded with cur's
+// START_AT and SYNC_MODE, CheckReadyFor with extra capture time, the task
+// not over, the signature, and for a scheduled task the alignment.
 func judgeReady(src resultfetch.Source, v *nodeView, cur *task.Task, now time.Time, extra time.Duration, st *state.TX) error {
 	forTask := src.Policy.ForTask(cur.Capture.DurationS)
 	r, decodeErr := src.DecodeFor(v.snap, cur)
@@ -251,8 +244,7 @@ func bindingsOf(vs []*nodeView) []NodeBinding {
 	return out
 }
 
-// nodesUntil is the intersection of the receivers' windows: the earliest
-// ReadyUntil, and the receiver it belongs to.
+// nodesUntil is the earliest ReadyUntil of vs, and whose it is.
 func (w *Watcher) nodesUntil(cur *task.Task, vs []*nodeView, extra time.Duration) (time.Time, *nodeView) {
 	pol := w.Policy.ForTask(cur.Capture.DurationS)
 	until := func(v *nodeView) time.Time { return txgate.ReadyUntil(v.r, pol, extra) }
@@ -260,9 +252,7 @@ func (w *Watcher) nodesUntil(cur *task.Task, vs []*nodeView, extra time.Duration
 	return until(who), who
 }
 
-// alignmentCells are a scheduled READY's sync and bound as the offer
-// shows them: "PPS edge 2026-12-02T20:00:00Z" or "HOST_CLOCK", and
-// "0.000000050 s".
+// alignmentCells are a scheduled READY's sync and bound as the offer shows them.
 func alignmentCells(a *result.Alignment) (sync, bound string) {
 	if a == nil {
 		return "-", "-"
@@ -274,12 +264,10 @@ func alignmentCells(a *result.Alignment) (sync, bound string) {
 	return sync, result.FormatSeconds(a.Bound) + " s"
 }
 
-// watchOffer polls every branch while the prompt for vs waits, as an idle
-// poll does, and withdraws the offer (cancels the prompt) as soon as a
-// node's branch moved: its READY was replaced. It returns why it withdrew
-// it ("" while it has not) and a channel closed when it stopped, which it
-// does when ctx ends. A failed poll withdraws nothing: the re-check after
-// the phrase fetches again.
+// watchOffer polls while the prompt for vs waits and withdraws the offer
+// as soon as a node's branch moved. It returns why ("" while it has not)
+// and a channel closed when it stopped (when ctx ends). A failed poll
+// withdraws nothing: the re-check after the phrase fetches again.
 func (w *Watcher) watchOffer(ctx context.Context, withdraw func(), vs []*nodeView) (func() string, <-chan struct{}) {
 	var mu sync.Mutex
 	reason := ""
@@ -312,8 +300,8 @@ func (w *Watcher) watchOffer(ctx context.Context, withdraw func(), vs []*nodeVie
 	return func() string { mu.Lock(); defer mu.Unlock(); return reason }, done
 }
 
-// recheck fetches every bound branch again and repeats every check for
-// every receiver; it returns the record, or every reason not to write it.
+// recheck fetches every bound branch again and repeats every check; it
+// returns the record, or every reason not to write it.
 func (w *Watcher) recheck(ctx context.Context, cur *task.Task, shown []NodeBinding, params TXParams) (Record, error) {
 	_, vs, _, err := checkBindings(ctx, w.src, cur.ID, shown, shownWords, w.now(), 0, &w.st)
 	if err != nil {
@@ -334,15 +322,12 @@ func (w *Watcher) recheck(ctx context.Context, cur *task.Task, shown []NodeBindi
 	return NewRecord(cur.ID, shown, captureEnds, now, expires, params), nil
 }
 
-// checkBindings is the one re-check of the READYs a record binds (one
-// receiver, or each node of RX_NODES), for tx watch after the phrase and
-// tx execute before hardware: one fetch of every bound branch, then for
-// each its tip, digest and signer must be the ones bound, its READY must
-// pass every PROTOCOL#main-pc check against the current task (extra: the capture time
-// tx execute needs on top), the task not being over, and the current
-// task's RX_NODES must be the nodes bound. It returns the current task
-// and every receiver's view, or every problem of every receiver; tips
-// are the commits fetched (nil when the fetch failed).
+// checkBindings is the one re-check of the READYs bound, for tx watch
+// after the phrase and tx execute before hardware: one fetch, then each
+// tip, digest and signer must be the ones bound, each READY must pass
+// every PROTOCOL#main-pc check against the current task (extra: capture
+// time needed on top), and RX_NODES must be the nodes bound. It returns
+// every problem at once; tips are the commits fetched.
 func checkBindings(ctx context.Context, base resultfetch.Source, taskID string, bound []NodeBinding, single recheckWords, now time.Time, extra time.Duration, st *state.TX) (cur *task.Task, vs []*nodeView, tips []string, err error) {
 	var errs []error
 	add := func(err error) { errs = append(errs, err) }
@@ -423,33 +408,29 @@ func checkBindings(ctx context.Context, base resultfetch.Source, taskID string, 
 	return cur, vs, tips, nil
 }
 
-// CheckRecord is tx execute's re-check of rec (PROTOCOL#main-pc step 3):
-// checkBindings with the record's words and the whole transmission's
-// duration as the capture time still needed. tips are the commits fetched.
+// CheckRecord is tx execute's re-check of rec (PROTOCOL#main-pc step 3),
+// with the whole transmission as the capture time still needed.
 func CheckRecord(ctx context.Context, src resultfetch.Source, rec Record, now time.Time, st *state.TX) (cur *task.Task, tips []string, err error) {
 	cur, _, tips, err = checkBindings(ctx, src, rec.TaskID, rec.Nodes, recordWords, now, time.Duration(src.Policy.TX.DurationS)*time.Second, st)
 	return cur, tips, err
 }
 
-// recheckWords are checkBindings' sentences for a receiver whose tip,
-// digest or signer is not the one bound, each given what was bound, then
-// what was found (and the branch).
+// recheckWords word a tip, digest or signer that is not the one bound
+// (args: what was bound, what was found, the branch).
 type recheckWords struct{ moved, digest, signer string }
 
 var (
-	// shownWords are tx watch's for a single receiver (what was shown).
 	shownWords = recheckWords{
 		moved:  "the result branch moved from %[1]s to %[2]s after the result was shown",
 		digest: "RX_RESULT.json changed after it was shown (sha256 %[1]s, now %[2]s)",
 		signer: "the result is now signed by %[2]s, not by %[1]s as shown",
 	}
-	// recordWords are tx execute's for a single receiver.
 	recordWords = recheckWords{
 		moved:  "the result branch is at %[2]s, the record was authorized for %[1]s",
 		digest: "RX_RESULT.json has sha256 %[2]s, the record was authorized for %[1]s",
 		signer: "the result is signed by %[2]s, the record was authorized for %[1]s",
 	}
-	// nodeWords are both commands' for a node (after "node <name>: ").
+	// After "node <name>: ", for both commands.
 	nodeWords = recheckWords{
 		moved:  "branch %[3]s is at %[2]s, the READY was authorized at %[1]s",
 		digest: "RX_RESULT.json has sha256 %[2]s, the READY authorized has %[1]s",
@@ -457,7 +438,6 @@ var (
 	}
 )
 
-// NodeNames are the node names bound (none for a single receiver).
 func NodeNames(bound []NodeBinding) []string {
 	var out []string
 	for _, b := range bound {
@@ -468,10 +448,9 @@ func NodeNames(bound []NodeBinding) []string {
 	return out
 }
 
-// writeCollection writes the task's SigMF Collection once every node of
-// its RX_NODES has published COMPLETE (PROTOCOL#several-nodes), when it is not
-// there yet; a collection that cannot be built (a node's COMPLETE without
-// a metadata digest) is reported once, naming the node, and not written.
+// writeCollection writes the task's SigMF Collection, if not there yet,
+// once every node published COMPLETE (PROTOCOL#several-nodes); one that
+// cannot be built is reported once and not written.
 func (w *Watcher) writeCollection(cur *task.Task) error {
 	path := sigmf.CollectionPath(w.Policy.StatePath(), cur.ID)
 	if _, err := os.Lstat(path); err == nil {
@@ -494,20 +473,18 @@ func (w *Watcher) writeCollection(cur *task.Task) error {
 	return nil
 }
 
-// nodesFile, in the state directory, is what tx watch last read of each
-// node for the current several-node task: tx status shows it without git.
+// nodesFile is what tx watch last read of each node for the current
+// task: tx status shows it without git.
 const nodesFile = "tx_nodes.json"
 
-// NodesStatus is nodesFile: the task and each node of its RX_NODES.
 type NodesStatus struct {
 	TaskID string       `json:"task_id"`
 	SeenAt time.Time    `json:"seen_at"`
 	Nodes  []NodeStatus `json:"nodes"`
 }
 
-// NodeStatus is one node's state for the task: the state of its result
-// for it (RX_READY_FOR_TX, CAPTURE_COMPLETE),
-// "waiting" (nothing for this task on its branch yet) or "refused".
+// NodeStatus is one node's state: its result's for the task, "waiting"
+// or "refused".
 type NodeStatus struct {
 	Node   string `json:"node"`
 	Branch string `json:"branch"`
@@ -516,7 +493,6 @@ type NodeStatus struct {
 	Detail string `json:"detail"`
 }
 
-// saveNodes records the nodes' states for tx status.
 func (w *Watcher) saveNodes(cur *task.Task, now time.Time, refusedBy map[string]string) error {
 	ns := NodesStatus{TaskID: cur.ID, SeenAt: now, Nodes: []NodeStatus{}}
 	for _, name := range cur.Nodes.Names() {
@@ -543,7 +519,7 @@ func (w *Watcher) saveNodes(cur *task.Task, now time.Time, refusedBy map[string]
 	return state.WriteJSON(w.Policy.StatePath(nodesFile), ns)
 }
 
-// readNodes reads nodesFile; nil when there is none (a single-node lab).
+// readNodes reads nodesFile; nil when there is none.
 func readNodes(pol config.Policy) (*NodesStatus, error) {
 	var ns NodesStatus
 	ok, err := state.ReadJSON(pol.StatePath(nodesFile), &ns)

@@ -3,16 +3,8 @@ package txwatch
 import "time"
 
 // Outcome is <record name>.outcome.json, what tx execute did with a record.
-//
-// RFTXStarted is true once the executor handed the transmission to
-// hackrf_transfer (the provisional outcome written just before says so
-// too, so a crash mid-transmission never leaves "nothing started"); it is
-// false for the fake action.
-//
-// RFTX is 1 when a hackrf_transfer process was started, whatever its exit
-// code: a transfer that failed half-way may still have sent samples, so
-// only "no transmitting process ever ran" earns a 0. The fake action opens
-// nothing and writes 0. A refused or missing tool (never started) is 0.
+// RFTX is 1 once a hackrf_transfer process started, whatever its exit code:
+// a transfer that failed half-way may have sent samples.
 type Outcome struct {
 	Record       string     `json:"record"`
 	TaskID       string     `json:"task_id"`

@@ -7,11 +7,8 @@ import (
 	"time"
 )
 
-// Pick is tx execute without a RECORD: the one record the authorization
-// list holds as issued and unused whose file is still the one issued and
-// unexpired at now. With none it says so (and what became of the newest),
-// with several it lists them; either way it is an error and nothing is
-// chosen.
+// Pick is tx execute without a RECORD: the one issued, unused, unexpired
+// record. With none or several it is an error and nothing is chosen.
 func (s Store) Pick(now time.Time) (string, error) {
 	l, err := s.list().Load()
 	if err != nil {
@@ -49,10 +46,8 @@ func (s Store) Pick(now time.Time) (string, error) {
 	return "", fmt.Errorf("no unused, unexpired record in %s: run rfhandoff tx watch and authorize a READY first", s.ListPath())
 }
 
-// WhatNow tells the MAIN operator, after a record can no longer be used,
-// how long its capture still runs and what can be done: a READY once
-// offered is never offered again (PROTOCOL#main-pc), so the way on is a new
-// READY or, once the capture is over, a new task.
+// WhatNow tells the operator what can be done after a record can no longer
+// be used: a READY once offered is never offered again (PROTOCOL#main-pc).
 func WhatNow(rec Record, now time.Time) string {
 	left := rec.CaptureEndsAt.Sub(now)
 	if left <= 0 {
@@ -64,11 +59,8 @@ func WhatNow(rec Record, now time.Time) string {
 		left.Truncate(time.Second), rec.CaptureEndsAt.Local().Format(time.RFC3339))
 }
 
-// WhatNowSetup tells the MAIN operator, after tx execute refused a record
-// that is still unused and unexpired for this side's policy or files
-// alone, that the record stays usable: fixing what was named (a changed
-// [tx] value put back as authorized) and running tx execute again is the
-// way on, until the record expires.
+// WhatNowSetup is WhatNow for a record refused for this side's policy or
+// files alone: it stays usable until it expires.
 func WhatNowSetup(rec Record, now time.Time) string {
 	return fmt.Sprintf("the record is still unused and usable until %s (%s from now): fix what is named above in this side's policy or files "+
 		"(a [tx] value changed since the authorization goes back to the authorized one) and run tx execute again",

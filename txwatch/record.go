@@ -12,48 +12,37 @@ import (
 	"rfhandoff/ident"
 )
 
-// RecordVersion is the only record_version this package reads and writes.
-// Version 1 kept a single receiver's record apart from a set of nodes';
-// since version 2 every record binds a list of receivers (one or more).
+// RecordVersion is the only record_version read and written; since 2
+// every record binds a list of receivers.
 const RecordVersion = 2
 
 // maxRecordBytes bounds an authorization record; real ones are under 1 KiB.
 const maxRecordBytes = 16 << 10
 
 // Record is one authorization written by tx watch and consumed, once, by
-// tx execute. It binds the operator's phrase to exact bytes: for each
-// receiver (Nodes: one for a task without RX_NODES, each node of RX_NODES
-// otherwise) the result branch commit and the SHA-256 of RX_RESULT.json,
-// and the TX parameters that were shown. Its field order is the order it
-// is written in.
+// tx execute. It binds the phrase to exact bytes: each receiver's commit
+// and RX_RESULT.json SHA-256, and the TX parameters shown. Its field order
+// is the order it is written in.
 type Record struct {
 	RecordVersion int    `json:"record_version"`
 	TaskID        string `json:"task_id"`
-	// ResultBranch and ResultCommit are the first receiver's, ResultSHA256
-	// is SetDigest(Nodes): what the file name, the outcome and the audit
-	// lines name.
-	ResultBranch string `json:"result_branch"`
-	ResultCommit string `json:"result_commit"`
-	ResultSHA256 string `json:"result_sha256"`
-	// CaptureEndsAt is capture_started_at + planned_duration_s, for the
-	// operator's information.
-	CaptureEndsAt time.Time `json:"capture_ends_at"`
+	// The first receiver's branch and commit, and SetDigest(Nodes).
+	ResultBranch  string    `json:"result_branch"`
+	ResultCommit  string    `json:"result_commit"`
+	ResultSHA256  string    `json:"result_sha256"`
+	CaptureEndsAt time.Time `json:"capture_ends_at"` // for the operator
 	AuthorizedAt  time.Time `json:"authorized_at"`
-	// ExpiresAt is the last moment tx execute's re-check can still pass on
-	// time (txgate.ReadyUntil with the transmission's duration_s).
+	// ExpiresAt is txgate.ReadyUntil with the transmission's duration_s.
 	ExpiresAt time.Time `json:"expires_at"`
-	// RFTXStarted and RFTX are always false and 0: a record authorizes, it
-	// never says that anything was sent (the outcome file does).
+	// Always false and 0: a record never says anything was sent.
 	RFTXStarted bool     `json:"rf_tx_started"`
 	RFTX        int      `json:"rf_tx"`
 	TX          TXParams `json:"tx"`
-	// Nodes binds each receiver's READY, in the order of the task's
-	// RX_NODES (PROTOCOL#several-nodes); a task without RX_NODES has one receiver,
-	// without a node name.
+	// Nodes binds each receiver's READY in RX_NODES order
+	// (PROTOCOL#several-nodes); without RX_NODES, one without a name.
 	Nodes []NodeBinding `json:"nodes"`
 }
 
-// NewRecord is the record binding the READYs bound for task taskID.
 func NewRecord(taskID string, bound []NodeBinding, captureEnds, now, expires time.Time, params TXParams) Record {
 	return Record{
 		RecordVersion: RecordVersion, TaskID: taskID,
@@ -64,19 +53,16 @@ func NewRecord(taskID string, bound []NodeBinding, captureEnds, now, expires tim
 
 // NodeBinding is one receiver's READY in a record.
 type NodeBinding struct {
-	// Node is the node's name; "" for the single receiver of a task
-	// without RX_NODES.
-	Node         string `json:"node,omitempty"`
+	Node         string `json:"node,omitempty"` // "" without RX_NODES
 	ResultBranch string `json:"result_branch"`
 	ResultCommit string `json:"result_commit"`
 	ResultSHA256 string `json:"result_sha256"`
-	// ResultSigner is the SHA256 fingerprint of the key whose good
-	// signature the result carried; omitted when no signature was
-	// required. tx execute requires the same signer.
+	// ResultSigner is the signer's key fingerprint ("" when no signature
+	// was required); tx execute requires the same signer.
 	ResultSigner string `json:"result_signer,omitempty"`
 }
 
-// TXParams are the [tx] values an authorization was given for. tx execute
+// TXParams are the [tx] values an authorization was given for; tx execute
 // refuses a record whose parameters differ from the policy in force.
 type TXParams struct {
 	Action       string `json:"action"`
@@ -88,7 +74,6 @@ type TXParams struct {
 	IQFile       string `json:"iq_file"`
 }
 
-// ParamsOf is the policy's [tx] parameters as a record holds them.
 func ParamsOf(pol config.Policy) TXParams {
 	t := pol.TX
 	return TXParams{
@@ -97,8 +82,7 @@ func ParamsOf(pol config.Policy) TXParams {
 	}
 }
 
-// Diff describes each parameter that differs between p (authorized) and
-// q (the policy now), one entry per key; nil when they are equal.
+// Diff describes each parameter that differs between p (authorized) and q (now).
 func (p TXParams) Diff(q TXParams) []string {
 	var out []string
 	add := func(key string, a, b any) {
@@ -118,9 +102,8 @@ func (p TXParams) Diff(q TXParams) []string {
 
 var recordNameRe = regexp.MustCompile(`^(` + ident.TaskID.Inner() + `)-([0-9a-f]{12})\.json$`)
 
-// RecordName is the file name of the record for a result: the TASK_ID and
-// the first 12 hex digits of the result's digest. One result can have only
-// one record, and a copy under another name does not match its content.
+// RecordName is <TASK_ID>-<12 hex of the digest>.json: one result has one
+// record, and a copy under another name does not match its content.
 func RecordName(taskID, digest string) string {
 	if len(digest) > 12 {
 		digest = digest[:12]
@@ -128,14 +111,13 @@ func RecordName(taskID, digest string) string {
 	return taskID + "-" + digest + ".json"
 }
 
-// OutcomeName is the file tx execute writes beside a record: the record's
-// name without ".json", then ".outcome.json".
+// OutcomeName is the file tx execute writes beside a record.
 func OutcomeName(recordName string) string {
 	return strings.TrimSuffix(recordName, ".json") + ".outcome.json"
 }
 
-// encodeRecord writes r as indented JSON with a trailing newline, in UTC.
-// It refuses a record ParseRecord would reject.
+// encodeRecord writes r as indented JSON in UTC, refusing a record
+// ParseRecord would reject.
 func encodeRecord(r Record) ([]byte, error) {
 	r.CaptureEndsAt = r.CaptureEndsAt.UTC()
 	r.AuthorizedAt = r.AuthorizedAt.UTC()

@@ -15,8 +15,7 @@ import (
 	"rfhandoff/strictjson"
 )
 
-// recordFieldError is one problem with a record. Key is the JSON key
-// ("tx.frequency_hz" inside tx), or "" for the document as a whole.
+// recordFieldError is one problem with a record at Key ("" for the whole).
 type recordFieldError struct {
 	Key    string
 	Reason string
@@ -29,8 +28,7 @@ func (e *recordFieldError) Error() string {
 	return strconv.Quote(e.Key) + ": " + e.Reason
 }
 
-// invalidRecordError is a record that is not well-formed, with every
-// problem found (each a *recordFieldError).
+// invalidRecordError is a malformed record, with every problem found.
 type invalidRecordError struct {
 	Source string // the file, when known
 	Errs   []error
@@ -49,7 +47,6 @@ func (e *invalidRecordError) Error() string {
 	return b.String()
 }
 
-// Unwrap lets errors.As reach each *recordFieldError.
 func (e *invalidRecordError) Unwrap() []error { return e.Errs }
 
 type recProblems []error
@@ -64,9 +61,6 @@ func (p recProblems) err() error {
 	}
 	return &invalidRecordError{Errs: p}
 }
-
-// recordTime words what a record's times must be (PROTOCOL#main-pc).
-const recordTime = "an RFC 3339 timestamp with an explicit offset"
 
 var recordFields = []strictjson.Field[Record]{
 	{Key: "record_version", Check: func(r *Record, v jvalue) string {
@@ -102,7 +96,7 @@ var recordFields = []strictjson.Field[Record]{
 		}
 		return why
 	}},
-	// Checked by ParseRecord's nested walk and by parseNodes.
+	// Checked by ParseRecord and parseNodes.
 	{Key: "tx", Check: checkedApart[Record]},
 	{Key: "nodes", Check: checkedApart[Record]},
 }
@@ -126,10 +120,9 @@ var nodeFields = []strictjson.Field[NodeBinding]{
 	}},
 }
 
-// parseNodes reads a record's "nodes": 1 to node.Max receivers, either
-// one without a node name (a task without RX_NODES) or distinct nodes,
-// whose first's branch and commit are the record's and whose setDigest is
-// its result_sha256.
+// parseNodes reads "nodes": one receiver without a name, or up to node.Max
+// distinct nodes; the first's branch and commit are the record's, and
+// SetDigest is its result_sha256.
 func parseNodes(v jvalue, r *Record, good map[string]bool, p *recProblems) {
 	if v.Kind != strictjson.Array {
 		p.add("nodes", "must be an array, got %s", v.Describe())
@@ -220,7 +213,6 @@ var txFields = []strictjson.Field[TXParams]{
 	}},
 }
 
-// jBranch accepts a branch name under gitname's rules, the policy's own.
 func jBranch(v jvalue, dst *string) string {
 	s, why := strictjson.Str(v, "a string")
 	if why != "" {
@@ -242,14 +234,13 @@ func jSHA256(v jvalue, dst *string) string {
 }
 
 func jTime(v jvalue, dst *time.Time) string {
-	return strictjson.Time(v, ident.Timestamp, recordTime, dst)
+	return strictjson.Time(v, ident.Timestamp, "an RFC 3339 timestamp with an explicit offset", dst)
 }
 
-// checkedApart is the Check of a key whose value is checked on its own.
 func checkedApart[T any](*T, jvalue) string { return "" }
 
-// checkKeys reads o through fields (strictjson.Fields), reporting each
-// problem under its key with prefix. It returns the keys that were set.
+// checkKeys reads o through fields, each problem under prefix+key; it
+// returns the keys that were set.
 func checkKeys[T any](o *jobject, fields []strictjson.Field[T], prefix string, dst *T, p *recProblems) map[string]bool {
 	good, problems := strictjson.Fields(o, fields, dst)
 	for _, pr := range problems {
@@ -258,12 +249,9 @@ func checkKeys[T any](o *jobject, fields []strictjson.Field[T], prefix string, d
 	return good
 }
 
-// ParseRecord parses an authorization record strictly: at most
-// maxRecordBytes of UTF-8 without a byte-order mark, exactly one JSON
-// object, exactly the known keys (case counts) each once, values of the
-// right JSON type and range, rf_tx_started false, rf_tx 0, and expires_at
-// after authorized_at. Every problem is reported at once as an
-// *invalidRecordError.
+// ParseRecord parses an authorization record strictly: bounded UTF-8
+// without a BOM, one JSON object, exactly the known keys each once, values
+// of the right type and range. Every problem is reported at once.
 func ParseRecord(data []byte) (Record, error) {
 	var p recProblems
 	switch {

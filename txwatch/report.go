@@ -11,10 +11,8 @@ import (
 	"rfhandoff/gitcli"
 )
 
-// reporter writes the watcher's reports, one event per line (continuation
-// lines indented), and says each distinct error once: a remote that stays
-// down is reported when it goes down and when it comes back, not every
-// poll.
+// reporter writes one event per line and says each distinct error once,
+// not every poll.
 type reporter struct {
 	mu      sync.Mutex
 	out     io.Writer
@@ -63,7 +61,6 @@ func (r *reporter) ok() {
 	}
 }
 
-// once reports a note the first time key is seen.
 func (r *reporter) once(key, format string, args ...any) {
 	r.mu.Lock()
 	seen := r.notes[key]

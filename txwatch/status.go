@@ -11,7 +11,6 @@ import (
 	"rfhandoff/state"
 )
 
-// Record states in tx status.
 const (
 	RecordUnused  = "unused"
 	RecordUsed    = "used"
@@ -19,7 +18,6 @@ const (
 	RecordInvalid = "invalid"
 )
 
-// Status is tx status: the watcher's state and every record.
 type Status struct {
 	Running        bool              `json:"running"`
 	WatcherPID     int               `json:"watcher_pid"`
@@ -27,18 +25,15 @@ type Status struct {
 	StaleRunning   bool              `json:"stale_running"` // running recorded, but no watcher holds the lock
 	ShownResults   int               `json:"shown_results"`
 	CompletedTasks map[string]string `json:"completed_tasks"` // TASK_ID → the result commit its CAPTURE_COMPLETE was seen at
-	// TasksOverUnread: TASK_ID → the result commit of the look past the
-	// bound that counted it as over (PROTOCOL#trust).
+	// TasksOverUnread: TASK_ID → the commit of the look past the bound (PROTOCOL#trust).
 	TasksOverUnread  map[string]string `json:"tasks_over_unread"`
 	LastResultCommit string            `json:"last_result_commit"`
 	AuthorizationDir string            `json:"authorization_dir"`
 	Records          []RecordStatus    `json:"records"`
-	// Nodes is each node's state for the current several-node task as tx
-	// watch last saw it (PROTOCOL#several-nodes); absent in a single-node lab.
+	// Nodes: as tx watch last saw them (PROTOCOL#several-nodes).
 	Nodes *NodesStatus `json:"nodes,omitempty"`
 }
 
-// RecordStatus is one record and what became of it.
 type RecordStatus struct {
 	Name    string    `json:"name"`
 	Status  string    `json:"status"`
@@ -48,8 +43,7 @@ type RecordStatus struct {
 	Outcome *Outcome  `json:"outcome,omitempty"`
 }
 
-// ReadStatus reads the TX state and the authorization directory without
-// changing anything (the lock is only probed).
+// ReadStatus reads the TX state and the records, changing nothing.
 func ReadStatus(pol config.Policy, now time.Time) (Status, error) {
 	dir := pol.StatePath()
 	st, err := state.LoadTX(dir)
@@ -97,10 +91,8 @@ func ReadStatus(pol config.Policy, now time.Time) (Status, error) {
 	return s, nil
 }
 
-// recordStatus is one record as the authorization list l and its files
-// say: used (the list says so, whatever the file holds now), invalid (the
-// file does not parse, or is not what tx watch issued), else unused or
-// expired.
+// recordStatus is used when the list says so, whatever the file holds now;
+// invalid when the file is not what was issued; else unused or expired.
 func recordStatus(store Store, l state.TXRecords, name string, now time.Time) RecordStatus {
 	rs := RecordStatus{Name: name}
 	rec, sum, err := store.ReadRecordSum(name)

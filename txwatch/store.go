@@ -17,17 +17,14 @@ import (
 	"rfhandoff/state"
 )
 
-// AuthDirName is the directory of authorization records in the state dir.
 const AuthDirName = "tx_authorizations"
 
-// Store is the authorization directory: records and their outcomes side
-// by side; which records tx watch issued, and which were used, is the
-// authorization list beside it (state.TXRecordsFile).
+// Store is the authorization directory: records and their outcomes; which
+// were issued and used is the authorization list beside it.
 type Store struct {
 	Dir string // absolute
 }
 
-// StoreOf is the store of a policy (repo.state_dir/tx_authorizations).
 func StoreOf(pol config.Policy) (Store, error) {
 	dir, err := filepath.Abs(pol.StatePath(AuthDirName))
 	if err != nil {
@@ -36,28 +33,22 @@ func StoreOf(pol config.Policy) (Store, error) {
 	return Store{Dir: dir}, nil
 }
 
-// Path is the file name inside the store.
 func (s Store) Path(name string) string { return filepath.Join(s.Dir, name) }
 
-// recordExistsError is a record that is already there: one result gets
-// one record, never a second.
 type recordExistsError struct{ Path string }
 
 func (e *recordExistsError) Error() string {
 	return fmt.Sprintf("authorization record %s already exists; a result is authorized once", e.Path)
 }
 
-// recordTemps names the store's temp files (localfile.CreateTemp), so a
-// watcher holding the lock can remove those a killed writer left.
+// recordTemps names the store's temp files, so a watcher holding the lock
+// can remove those a killed writer left.
 const recordTemps = "record"
 
 // Create writes r as a new record, atomically and never over an existing
-// file: the bytes go to a synced temp file that is then hard-linked to its
-// name (link fails if the name exists), and the directory is synced. Then
-// it is issued: entered in the authorization list (state.TXRecordsFile)
-// with the SHA-256 of those bytes, which is what lets tx execute use it;
-// a name the list already holds (used or not) is never issued again, and
-// a record that could not be issued is removed.
+// file (a synced temp file hard-linked to its name), then issues it: the
+// list gets the SHA-256 of its bytes, which lets tx execute use it. A name
+// the list holds is never issued again; a record not issued is removed.
 func (s Store) Create(r Record) (string, error) {
 	data, err := encodeRecord(r)
 	if err != nil {
@@ -100,17 +91,14 @@ func (s Store) Create(r Record) (string, error) {
 	return path, nil
 }
 
-// list is the authorization list, in the state directory above the store.
 func (s Store) list() *state.TXRecordStore {
 	return &state.TXRecordStore{Dir: filepath.Dir(s.Dir)}
 }
 
-// ListPath is the authorization list's file.
 func (s Store) ListPath() string { return s.list().Path() }
 
-// CleanTemps removes temp files a killed writer left. Call it only while
-// holding the tx watcher's lock (the list's own temps are cleaned under
-// the list's lock).
+// CleanTemps removes temp files a killed writer left; call it only while
+// holding the tx watcher's lock.
 func (s Store) CleanTemps() ([]string, error) {
 	left, err := localfile.CleanTemps(s.Path(recordTemps))
 	if err != nil {
@@ -120,7 +108,6 @@ func (s Store) CleanTemps() ([]string, error) {
 	return append(left, more...), err
 }
 
-// alreadyUsedError is a record the authorization list says was used.
 type alreadyUsedError struct {
 	List   string
 	UsedAt time.Time
@@ -131,10 +118,8 @@ func (e *alreadyUsedError) Error() string {
 		e.UsedAt.Format(time.RFC3339), e.List)
 }
 
-// notIssuedError is a record file tx watch did not issue as it is: the
-// list has no entry for its name (written by hand, by a version before
-// the list, or the list was deleted) or one for other bytes (edited
-// since). It is never used.
+// notIssuedError is a record file tx watch did not issue as it is (no
+// entry, or one for other bytes). It is never used.
 type notIssuedError struct {
 	Path, Why string
 }
@@ -144,9 +129,7 @@ func (e *notIssuedError) Error() string {
 		"can be executed (authorize the result again)", e.Path, e.Why)
 }
 
-// issued checks name's entry in list l for a record whose bytes have
-// SHA-256 sum: nil when tx execute may use it, else *notIssuedError or
-// *alreadyUsedError.
+// issued is nil when l lets tx execute use record name with SHA-256 sum.
 func (s Store) issued(l state.TXRecords, name, sum string) error {
 	e, ok := l.Records[name]
 	switch {
@@ -161,8 +144,7 @@ func (s Store) issued(l state.TXRecords, name, sum string) error {
 	return nil
 }
 
-// Usable reports, reading the list without its lock, whether tx execute
-// may use the record name whose bytes have SHA-256 sum: nil, or why not.
+// Usable is issued, reading the list without its lock.
 func (s Store) Usable(name, sum string) error {
 	l, err := s.list().Load()
 	if err != nil {
@@ -171,13 +153,9 @@ func (s Store) Usable(name, sum string) error {
 	return s.issued(l, name, sum)
 }
 
-// MarkUsed consumes the record named name whose bytes have SHA-256 sum:
-// under the list's lock it must be issued with those bytes and unused,
-// and its use is written (synced) before MarkUsed returns, so of any
-// number of concurrent callers exactly one succeeds and a record once used
-// stays used, whatever is deleted beside it; the others get
-// *alreadyUsedError. A failure after the write leaves the record used: it
-// is rather lost than used twice.
+// MarkUsed consumes record name with SHA-256 sum under the list's lock, its
+// use synced before it returns: of concurrent callers exactly one succeeds.
+// A failure after the write leaves it used: rather lost than used twice.
 func (s Store) MarkUsed(name, sum string, at time.Time) error {
 	return s.list().Update(func(l *state.TXRecords) error {
 		if err := s.issued(*l, name, sum); err != nil {
@@ -191,8 +169,8 @@ func (s Store) MarkUsed(name, sum string, at time.Time) error {
 	})
 }
 
-// Used reports whether the list says the record named name was used; an
-// unreadable list counts as used.
+// Used reports whether the list says record name was used; an unreadable
+// list counts as used.
 func (s Store) Used(name string) (bool, error) {
 	l, err := s.list().Load()
 	if err != nil {
@@ -202,9 +180,8 @@ func (s Store) Used(name string) (bool, error) {
 	return ok && e.UsedAt != nil, nil
 }
 
-// WriteOutcome writes the outcome beside the record, replacing an earlier
-// one atomically (the executor writes a provisional outcome before it
-// starts hackrf_transfer and the final one after).
+// WriteOutcome writes the outcome beside the record, atomically replacing
+// the provisional one.
 func (s Store) WriteOutcome(name string, o Outcome) (string, error) {
 	path := s.Path(OutcomeName(name))
 	data, err := json.MarshalIndent(o, "", "  ")
@@ -214,16 +191,14 @@ func (s Store) WriteOutcome(name string, o Outcome) (string, error) {
 	return path, localfile.WriteFileAtomic(path, append(data, '\n'), 0o600)
 }
 
-// ReadRecord reads the record file name from the store: it must be a
-// regular file (not a symlink) only this account can change
-// (PROTOCOL#rx-state), named <TASK_ID>-<12 hex>.json, whose content parses strictly and
-// matches its name.
 func (s Store) ReadRecord(name string) (Record, error) {
 	r, _, err := s.ReadRecordSum(name)
 	return r, err
 }
 
-// ReadRecordSum is ReadRecord returning the SHA-256 of the file's bytes too.
+// ReadRecordSum reads record name and the SHA-256 of its bytes: a regular
+// file only this account can change (PROTOCOL#rx-state), parsed strictly,
+// whose content matches its name.
 func (s Store) ReadRecordSum(name string) (Record, string, error) {
 	path := s.Path(name)
 	m := recordNameRe.FindStringSubmatch(name)
@@ -252,8 +227,8 @@ func (s Store) ReadRecordSum(name string) (Record, string, error) {
 	return r, result.SHA256(data), nil
 }
 
-// Resolve turns tx execute's RECORD argument into a record name in the
-// store: a bare name, or a path whose directory is the store.
+// Resolve turns tx execute's RECORD argument (a name, or a path in the
+// store) into a record name.
 func (s Store) Resolve(arg string) (string, error) {
 	if arg == "" {
 		return "", errors.New("no record given")

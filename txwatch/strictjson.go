@@ -8,20 +8,16 @@ import (
 )
 
 // The record parser walks JSON tokens (package strictjson), because
-// encoding/json would fold key case (even U+017F matches "s"), keep the last
-// of duplicate keys, ignore null and read 1.0 into an int.
-
-// jvalue is one value as written; an object's members are in Members.
+// encoding/json would fold key case, keep the last of duplicate keys,
+// ignore null and read 1.0 into an int.
 type jvalue = *strictjson.Node
 
-// jobject holds every occurrence of every key, in first-seen order.
 type jobject = strictjson.Members[jvalue]
 
 // maxJSONDepth bounds nesting: a record is an object holding one object.
 const maxJSONDepth = 4
 
-// parseJSONObject reads data as exactly one JSON object (nothing but
-// whitespace after it) into a tree. The error says where the syntax broke.
+// parseJSONObject reads data as exactly one JSON object.
 func parseJSONObject(data []byte) (*jobject, error) {
 	n, err := strictjson.Parse(data, strictjson.Shape{MaxDepth: maxJSONDepth})
 	var je *strictjson.Error
@@ -34,7 +30,6 @@ func parseJSONObject(data []byte) (*jobject, error) {
 	return n.Members, nil
 }
 
-// recordSyntaxErr words a strictjson error as the record's problem.
 func recordSyntaxErr(err error) error {
 	var je *strictjson.Error
 	switch {

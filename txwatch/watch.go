@@ -13,80 +13,61 @@ import (
 	"strings"
 	"time"
 
-	"rfhandoff/gate/txgate"
-	"rfhandoff/localfile"
-	"rfhandoff/notify"
-	"rfhandoff/resultfetch"
-
 	"rfhandoff/backoff"
 	"rfhandoff/config"
 	"rfhandoff/exec"
+	"rfhandoff/gate/txgate"
 	"rfhandoff/gitcli"
+	"rfhandoff/localfile"
 	"rfhandoff/mirror"
+	"rfhandoff/notify"
 	"rfhandoff/result"
+	"rfhandoff/resultfetch"
 	"rfhandoff/state"
 	"rfhandoff/taskfetch"
 )
 
-// Watcher is tx watch: it polls the result branch and, for a READY result
-// that passes every check, asks for the phrase and writes one
-// authorization record. It never transmits.
+// Watcher is tx watch: for a READY result that passes every check it asks
+// for the phrase and writes one authorization record. It never transmits.
 type Watcher struct {
 	Git    *gitcli.Client // in the MAIN checkout (repo.path); its remote is the mirror's
 	Policy config.Policy
 	Out    io.Writer // reports, one event per line
 	Logger *slog.Logger
-	// Now is the clock of the checks (nil: time.Now). Prompt deadlines are
-	// absolute times computed from the result, so they need no clock.
-	Now func() time.Time
+	Now    func() time.Time // the checks' clock (nil: time.Now)
 	// OpenAsker opens the terminal for the phrase (nil: OpenTerminal).
 	OpenAsker func() (Asker, error)
-
-	// Notify tells a person they are needed (PROTOCOL#notifications); nil sends
-	// nothing.
-	Notify *notify.Dispatcher
-
-	// Audit receives the decision lines (PROTOCOL#audit-log): each offer, each
-	// phrase typed, each record; nil records none (tests without a log).
-	Audit *exec.AuditLog
-
-	// ExecuteCommand is the command line printed after a record is
-	// written, for the operator to run next ("": "rfhandoff tx execute").
+	Notify    *notify.Dispatcher // PROTOCOL#notifications; nil sends nothing
+	Audit     *exec.AuditLog     // the decision lines (PROTOCOL#audit-log); nil records none
+	// ExecuteCommand is printed after a record is written ("": "rfhandoff tx execute").
 	ExecuteCommand string
-
-	// Clock, when set, is asked before a result that passed every check
-	// is offered: an error (hostclock's refusal) holds the offer back,
-	// said once, until a later poll finds the clock allowed (PROTOCOL#main-pc).
-	// nil asks nothing.
+	// Clock, when set, is asked before an offer: an error (hostclock's
+	// refusal) holds it back, said once, until a later poll (PROTOCOL#main-pc).
 	Clock func(ctx context.Context) error
-
-	// Resync bounds how long a tracking ref moved by something other than
-	// rfhandoff (a person's own git fetch) goes unnoticed (0: DefaultResync).
+	// Resync bounds how long a tracking ref moved outside rfhandoff (a
+	// person's own git fetch) goes unnoticed (0: DefaultResync).
 	Resync time.Duration
 
 	rep        *reporter
-	mirror     *mirror.Mirror // where both branches are fetched and read
+	mirror     *mirror.Mirror
 	src        resultfetch.Source
 	store      Store
 	st         state.TX
 	lastCommit string         // the result commit last handled
 	rand       func() float64 // backoff jitter (nil: math/rand/v2)
-
-	fetchFailing bool // the last failed poll failed at the fetch
-
-	// The tracking refs as last resolved, by branch; see poll.
+	// fetchFailing: the last failed poll failed at the fetch.
+	fetchFailing bool
+	// The tracking refs as last resolved, by branch; see trackingCommits.
 	resolved    bool
 	tracked     map[string]string
 	trackedHint string
 	lastResolve time.Time
-
-	// views is what the last poll read of each [[nodes]] branch, by node
-	// name (PROTOCOL#several-nodes).
+	// views is what the last poll read of each [[nodes]] branch, by node name.
 	views map[string]*nodeView
 }
 
-// DefaultResync is how often the watcher resolves the tracking ref even
-// when its fetch reported no change.
+// DefaultResync is how often the tracking refs are resolved even when the
+// fetch reported no change.
 const DefaultResync = 5 * time.Minute
 
 func (w *Watcher) now() time.Time {
@@ -96,12 +77,8 @@ func (w *Watcher) now() time.Time {
 	return time.Now()
 }
 
-// Run watches until ctx ends (SIGINT, SIGTERM) and then returns nil after
-// clearing running in the state. It returns an error only when it cannot
-// start: the policy's MAIN-side keys do not fit its planned duration, the
-// state dir is not ignored, the remote refuses the operator's credentials
-// or host key (checkReachable), another watcher holds the lock, or the
-// state file is corrupt.
+// Run watches until ctx ends, then clears running in the state and returns
+// nil. It returns an error only when it cannot start.
 func (w *Watcher) Run(ctx context.Context) (err error) {
 	w.rep = newReporter(w.Out, "tx watch: ")
 	if err := w.Policy.ValidateMAIN(); err != nil {
@@ -110,7 +87,7 @@ func (w *Watcher) Run(ctx context.Context) (err error) {
 	if w.store, err = StoreOf(w.Policy); err != nil {
 		return err
 	}
-	// Created below only once git is known to ignore it.
+	// Created only once git is known to ignore it.
 	if err := w.Git.RequireIgnored(ctx, w.Policy.Repo.Path, w.Policy.StatePath(), "state directory"); err != nil {
 		return err
 	}
@@ -157,7 +134,6 @@ func (w *Watcher) Run(ctx context.Context) (err error) {
 	w.lastCommit = w.st.LastResultCommit
 	r := w.Policy.Repo
 	w.rep.printf("watching %s/%s every %s (pid %d)", r.Remote, r.ResultBranch, w.Policy.Poll.TXInterval.Duration, os.Getpid())
-
 	if err := txgate.CheckTXParams(w.Policy); err != nil {
 		w.rep.printf("warning: tx execute will refuse every record while the [tx] parameters are outside the limits:\n%v", err)
 	}
@@ -168,8 +144,7 @@ func (w *Watcher) Run(ctx context.Context) (err error) {
 	for {
 		err := w.poll(ctx)
 		if ctx.Err() != nil {
-			w.rep.printf("stopped")
-			return nil
+			break
 		}
 		wait := w.Policy.Poll.TXInterval.Duration
 		if err != nil {
@@ -183,15 +158,15 @@ func (w *Watcher) Run(ctx context.Context) (err error) {
 			bo.Reset()
 		}
 		if !backoff.Sleep(ctx, wait) {
-			w.rep.printf("stopped")
-			return nil
+			break
 		}
 	}
+	w.rep.printf("stopped")
+	return nil
 }
 
-// poll is one round. An error is operational (the remote, git, the
-// current task could not be read) and is retried with backoff; a result
-// that fails a check is reported and is not an error.
+// poll is one round. An error is operational and retried with backoff; a
+// result that fails a check is reported and is not an error.
 func (w *Watcher) poll(ctx context.Context) error {
 	commits, err := w.trackingCommits(ctx)
 	if err != nil {
@@ -215,21 +190,16 @@ func (w *Watcher) poll(ctx context.Context) error {
 	if commit == w.lastCommit {
 		return nil
 	}
-	// Every result since the last look before the tip: a COMPLETE that
-	// came and went between two polls still ends its task (kept in w.st,
-	// saved with the look below).
+	// Every result since the last look first: a COMPLETE between two polls
+	// still ends its task (saved with the state below).
 	l, err := w.src.Look(ctx, commit, w.lastCommit)
 	if err != nil {
 		return err
 	}
 	w.reportLook(w.src.Branch(), l, l.Record(&w.st))
-	// readNode reads the file bounded and regular, then who wrote it:
-	// only the tip speaks, and only when it is a single-parent commit by a
-	// result signer that wrote RX_RESULT.json itself. A tip that does not
-	// is "no valid result now": a property of that commit, not of the
-	// bytes, so it is reported once per tip, the digest stays unshown, and
-	// the RX side's next signed publish on top (the same bytes included)
-	// is judged afresh.
+	// A tip that does not speak for the file is "no valid result now": a
+	// property of the commit, not the bytes, so it is reported once per tip,
+	// the digest stays unshown, and the next signed publish is judged afresh.
 	now := w.now()
 	v, err := readNode(ctx, w.src, commit, now)
 	switch {
@@ -256,7 +226,6 @@ func (w *Watcher) poll(ctx context.Context) error {
 	}
 	r, checkErr := v.r, v.bad
 	if checkErr == nil && r.State == result.StateComplete {
-		// COMPLETE ends the task for this side (saved with the digest below).
 		w.st.MarkCompleted(r.TaskID, commit)
 	}
 	if checkErr == nil {
@@ -265,10 +234,9 @@ func (w *Watcher) poll(ctx context.Context) error {
 	if checkErr == nil && !w.clockAllows(ctx, "result:"+snap.Digest, fmt.Sprintf("result %s at commit %s", short(snap.Digest), short(commit))) {
 		return nil // neither shown nor remembered: asked again at the next poll
 	}
-	// The digest is recorded as shown before anything about it is shown:
-	// if the state cannot be written nothing is shown (and it is retried),
-	// and once written the same result is never shown again, not even
-	// after a crash or restart in the middle of the prompt.
+	// Recorded as shown before it is shown: if the state cannot be written
+	// nothing is shown, and once written it is never shown again, not even
+	// after a crash or restart at the prompt.
 	w.st.MarkShown(snap.Digest, now)
 	w.st.LastResultCommit = commit
 	if err := state.SaveTX(w.Policy.StatePath(), w.st); err != nil {
@@ -282,8 +250,7 @@ func (w *Watcher) poll(ctx context.Context) error {
 			return nil
 		}
 		if r != nil && r.TaskID != cur.ID {
-			// Another task's result (at start-up, the last one's): the
-			// task ID settles it, one line, whatever else it fails.
+			// Another task's result: the task ID settles it, in one line.
 			w.rep.printf("result %s at commit %s refused, not offered for authorization: %s: it is task %s's (%s), the current task is %s",
 				short(snap.Digest), short(commit), txgate.TXRuleTaskID, r.TaskID, r.State, cur.ID)
 			return nil
@@ -295,10 +262,8 @@ func (w *Watcher) poll(ctx context.Context) error {
 	return w.authorize(ctx, cur, []*nodeView{v})
 }
 
-// clockAllows asks w.Clock before what is offered; a refusal is said once
-// per key (a result's digest, a node set) and nothing is recorded, so
-// the next poll reads the branch again and offers it once the clock is
-// allowed (or refuses it as stale).
+// clockAllows asks w.Clock before an offer; a refusal is said once per key
+// and nothing is recorded, so the next poll reads the branch again.
 func (w *Watcher) clockAllows(ctx context.Context, key, what string) bool {
 	if w.Clock == nil {
 		return true
@@ -310,10 +275,8 @@ func (w *Watcher) clockAllows(ctx context.Context, key, what string) bool {
 	return true
 }
 
-// normalEnd is the one line for a result that is no refusal but the
-// normal course (PROTOCOL#main-pc): a CAPTURE_COMPLETE, the current task's or
-// an earlier one's (what the branch holds at start-up). "" for anything
-// else, which is reported as the refusal it is.
+// normalEnd is the one line for a CAPTURE_COMPLETE, no refusal but the
+// normal course (PROTOCOL#main-pc); "" for anything else.
 func normalEnd(r *result.Result, current, commit string) string {
 	if r == nil || r.State != result.StateComplete {
 		return ""
@@ -325,8 +288,7 @@ func normalEnd(r *result.Result, current, commit string) string {
 	return fmt.Sprintf("capture complete: %s (%s)", r.TaskID, captureSummary(r))
 }
 
-// captureSummary is a COMPLETE's size, duration, SHA-256 prefix and
-// overruns, each "?" when the result does not hold it.
+// captureSummary is a COMPLETE's size, duration, SHA-256 and overruns ("?" when absent).
 func captureSummary(r *result.Result) string {
 	size, dur, sum, over := "? bytes", "? s", "sha256 ?", "overruns ?"
 	if r.CaptureSizeBytes != nil {
@@ -344,8 +306,7 @@ func captureSummary(r *result.Result) string {
 	return strings.Join([]string{size, dur, sum, over}, ", ")
 }
 
-// openMirror opens the MAIN side's mirror that both branches are read
-// through (tx execute uses the same one).
+// openMirror opens the MAIN side's mirror (tx execute uses the same one).
 func (w *Watcher) openMirror(ctx context.Context) (err error) {
 	if w.mirror, err = mirror.ForTX(ctx, w.Git, w.Policy, w.Logger); err != nil {
 		return err
@@ -354,8 +315,7 @@ func (w *Watcher) openMirror(ctx context.Context) (err error) {
 	return nil
 }
 
-// branches are what one poll fetches: repo.result_branch, then each
-// [[nodes]] branch (PROTOCOL#several-nodes) not already listed.
+// branches are repo.result_branch, then each [[nodes]] branch not listed yet.
 func (w *Watcher) branches() []string {
 	out := []string{w.Policy.Repo.ResultBranch}
 	for _, n := range w.Policy.Nodes {
@@ -366,20 +326,17 @@ func (w *Watcher) branches() []string {
 	return out
 }
 
-// trackingCommits does the one narrow fetch of every branch the watcher
-// reads (one git fetch for all of them) and returns the commit of each
-// tracking ref. It resolves a ref (a process each) only when needed: on
-// the first poll and after a failure, when the fetch reported a change of
-// that branch or output it does not know, when tx execute left a fetch
-// hint naming another commit (it fetches the same refs in the same
-// mirror, behind our fetch's back), and every Resync. An idle poll is
-// then one subprocess, however many branches.
+// trackingCommits does one narrow fetch of every branch and returns each
+// tracking ref's commit. It resolves a ref (a process each) only after a
+// failure, a change the fetch reported or could not rule out, a fetch hint
+// from tx execute (which fetches the same refs behind our back), and every
+// Resync: an idle poll is one subprocess.
 func (w *Watcher) trackingCommits(ctx context.Context) (map[string]string, error) {
-	r := w.Policy.Repo
 	branches := w.branches()
-	ups, err := w.mirror.FetchBranchesUpdated(ctx, r.Remote, branches)
+	wasResolved := w.resolved
+	w.resolved = false // until every ref below is resolved
+	ups, err := w.mirror.FetchBranchesUpdated(ctx, w.Policy.Repo.Remote, branches)
 	if err != nil {
-		w.resolved = false
 		var fp *gitcli.ForcePushError
 		if errors.As(err, &fp) {
 			delete(w.tracked, fp.Branch)
@@ -391,7 +348,7 @@ func (w *Watcher) trackingCommits(ctx context.Context) (map[string]string, error
 	if resync <= 0 {
 		resync = DefaultResync
 	}
-	fresh := w.resolved && hint == w.trackedHint && time.Since(w.lastResolve) < resync
+	fresh := wasResolved && hint == w.trackedHint && time.Since(w.lastResolve) < resync
 	if w.tracked == nil {
 		w.tracked = map[string]string{}
 	}
@@ -404,19 +361,15 @@ func (w *Watcher) trackingCommits(ctx context.Context) (map[string]string, error
 		ref := taskfetch.TrackingRef(w.Policy, b)
 		commit, err := w.mirror.ResolveCommit(ctx, ref)
 		if err != nil {
-			w.resolved = false
 			return nil, err
 		}
 		if old := w.tracked[b]; old != "" && commit != old {
 			ok, err := w.mirror.IsAncestor(ctx, old, commit)
 			if err != nil {
-				w.resolved = false
 				return nil, err
 			}
 			if !ok {
-				w.resolved = false
-				// A forced fetch outside rfhandoff followed a force-push: refused
-				// like a force-push; a restart re-anchors on the new commit.
+				// A forced fetch outside rfhandoff: refused like a force-push.
 				return nil, fmt.Errorf("%s moved from %s to %s, which does not contain it: the result branch was rewritten "+
 					"(and fetched outside rfhandoff); refused, not followed", ref, old, commit)
 			}
@@ -427,8 +380,7 @@ func (w *Watcher) trackingCommits(ctx context.Context) (map[string]string, error
 	return out, nil
 }
 
-// report says, once, what a look found that ended tasks: the tasks newly
-// over, and a look past the bound.
+// reportLook says, once, which tasks a look found over, and a look past the bound.
 func (w *Watcher) reportLook(branch string, l resultfetch.Look, newly []string) {
 	if l.Unread {
 		w.rep.once("unread:"+branch+":"+l.Tip, "result branch %s at %s: more than %d results since the last look; the %d nearest the tip were read, "+
@@ -443,7 +395,6 @@ func (w *Watcher) reportLook(branch string, l resultfetch.Look, newly []string) 
 	}
 }
 
-// remember records commit as handled so the next idle poll reads nothing.
 func (w *Watcher) remember(commit string) error {
 	w.lastCommit = commit
 	if w.st.LastResultCommit == commit {

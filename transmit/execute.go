@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"rfhandoff/config"
@@ -116,17 +115,15 @@ func (x *Executor) Execute(ctx context.Context, arg string) (txwatch.Outcome, st
 	}
 
 	// (2) The exact phrase at the terminal.
+	bound := fmt.Sprintf("result commit %s, sha256 %s, signed by %s", rec.ResultCommit, rec.ResultSHA256, txwatch.OrNobody(rec.Nodes[0].ResultSigner))
 	if len(txwatch.NodeNames(rec.Nodes)) > 0 {
-		var b strings.Builder
+		bound = fmt.Sprintf("%d nodes (set digest %s):", len(rec.Nodes), rec.ResultSHA256)
 		for _, n := range rec.Nodes {
-			fmt.Fprintf(&b, "\n  node %s: branch %s, result commit %s, sha256 %s, signed by %s", n.Node, n.ResultBranch, n.ResultCommit, n.ResultSHA256, txwatch.OrNobody(n.ResultSigner))
+			bound += fmt.Sprintf("\n  node %s: branch %s, result commit %s, sha256 %s, signed by %s", n.Node, n.ResultBranch, n.ResultCommit, n.ResultSHA256, txwatch.OrNobody(n.ResultSigner))
 		}
-		x.say("record %s: task %s, %d nodes (set digest %s):%s\n  %s\n  the record expires %s",
-			name, rec.TaskID, len(rec.Nodes), rec.ResultSHA256, b.String(), txwatch.DescribeTX(rec.TX), rec.ExpiresAt.Local().Format(time.RFC3339))
-	} else {
-		x.say("record %s: task %s, result commit %s, sha256 %s, signed by %s\n  %s\n  the record expires %s",
-			name, rec.TaskID, rec.ResultCommit, rec.ResultSHA256, txwatch.OrNobody(rec.Nodes[0].ResultSigner), txwatch.DescribeTX(rec.TX), rec.ExpiresAt.Local().Format(time.RFC3339))
 	}
+	x.say("record %s: task %s, %s\n  %s\n  the record expires %s",
+		name, rec.TaskID, bound, txwatch.DescribeTX(rec.TX), rec.ExpiresAt.Local().Format(time.RFC3339))
 	perr := x.askPhrase(ctx, rec)
 	d := base
 	d.Kind = exec.DecisionPhraseAccepted
@@ -155,8 +152,7 @@ func (x *Executor) Execute(ctx context.Context, arg string) (txwatch.Outcome, st
 	}
 	x.say("record %s marked used", name)
 
-	// (5) The action, on record before it starts (the record is used
-	// already: rather lost than run unrecorded).
+	// (5) The action, on record before it starts: rather lost than run unrecorded.
 	start := base
 	start.Kind, start.Action = exec.DecisionActionStarted, x.Policy.TX.Action
 	if err := txwatch.Decide(x.Audit, start); err != nil {

@@ -30,10 +30,9 @@ func DescribeTX(p TXParams) string {
 	return s
 }
 
-// authorize shows the READYs vs of task cur that passed every check, asks
-// for the phrase once and, after the exact phrase, re-checks every one
-// against a fresh fetch before writing the one record that binds them.
-// Every other end is reported; only a cancelled ctx is returned.
+// authorize offers the READYs vs of cur, asks for the phrase once, then
+// re-checks them all before writing the one record that binds them. Only
+// a cancelled ctx is returned.
 func (w *Watcher) authorize(ctx context.Context, cur *task.Task, vs []*nodeView) error {
 	deadline, first := w.nodesUntil(cur, vs, 0)
 	params := ParamsOf(w.Policy)
@@ -151,8 +150,8 @@ func (w *Watcher) offered(o offer, deadline time.Time) bool {
 	return true
 }
 
-// ended records why an offer ended without a record and reports it
-// (nothing when format is ""). It returns false, the offer's answer.
+// ended records why an offer ended without a record and reports it; it
+// returns false.
 func (w *Watcher) ended(o offer, reason, format string, args ...any) bool {
 	if err := Decide(w.Audit, o.line(exec.DecisionOfferEnded, reason)); err != nil {
 		w.rep.printf("warning: %v", err)
@@ -163,8 +162,7 @@ func (w *Watcher) ended(o offer, reason, format string, args ...any) bool {
 	return false
 }
 
-// record ends an authorization after the phrase: the re-check's verdict,
-// then the single-use record written and reported (what: " for 3 nodes").
+// record writes the record after the re-check passed (what: " for 3 nodes").
 func (w *Watcher) record(ctx context.Context, o offer, rec Record, recheckErr error, what string) error {
 	w.resolved = false // the re-check fetched the tracking refs itself
 	if ctx.Err() != nil {
@@ -206,10 +204,9 @@ func (w *Watcher) nextCommand(name string, now time.Time) string {
 	return cmd
 }
 
-// askPhrase asks for the phrase until deadline, PhraseTries in all, and
-// reports true for the exact phrase. Every phrase typed and every other
-// end is on record and reported. withdrawn says why ctx was cancelled to
-// withdraw the offer ("" when it was not).
+// askPhrase asks for the phrase until deadline, PhraseTries in all; every
+// phrase typed and every end is on record. withdrawn says why ctx was
+// cancelled ("" when it was not).
 func (w *Watcher) askPhrase(ctx context.Context, cur *task.Task, deadline time.Time, o offer, withdrawn func() string) bool {
 	what := o.what
 	open := w.OpenAsker
@@ -262,7 +259,6 @@ func (w *Watcher) askPhrase(ctx context.Context, cur *task.Task, deadline time.T
 	}
 }
 
-// OrNobody names a result's signer for the operator.
 func OrNobody(fp string) string {
 	if fp == "" {
 		return "nobody (no signature required)"

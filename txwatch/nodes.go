@@ -23,8 +23,7 @@ import (
 	"rfhandoff/taskfetch"
 )
 
-// nodeView is what tx watch read at one [[nodes]] branch's tip
-// (PROTOCOL#several-nodes): a decoded result, or why there is none to use.
+// nodeView is what tx watch read at a branch's tip (PROTOCOL#several-nodes).
 type nodeView struct {
 	node   config.MainNode
 	commit string
@@ -60,9 +59,8 @@ func PolicyNode(pol config.Policy, name string) (config.MainNode, bool) {
 	return config.MainNode{}, false
 }
 
-// readNode reads a receiver's result at commit, its branch's tip: bounded
-// and regular, the tip speaking for it, strictly decoded. An error is
-// operational (retried); a refusal is the view's bad.
+// readNode reads a receiver's result at its branch's tip commit. An error
+// is operational (retried); a refusal is the view's bad.
 func readNode(ctx context.Context, src resultfetch.Source, commit string, now time.Time) (*nodeView, error) {
 	v := &nodeView{node: src.Node, commit: commit}
 	of := "" // the single receiver's messages name no node
@@ -221,9 +219,7 @@ func (w *Watcher) judgeNodes(ctx context.Context) error {
 }
 
 // judgeReady is every check of v as cur's READY (PROTOCOL#main-pc,
-// PROTOCOL#several-nodes), every reason at once: decoded with cur's
-// START_AT and SYNC_MODE, CheckReadyFor with extra capture time, the task
-// not over, the signature, and for a scheduled task the alignment.
+// PROTOCOL#several-nodes), every reason at once.
 func judgeReady(src resultfetch.Source, v *nodeView, cur *task.Task, now time.Time, extra time.Duration, st *state.TX) error {
 	forTask := src.Policy.ForTask(cur.Capture.DurationS)
 	r, decodeErr := src.DecodeFor(v.snap, cur)
@@ -265,9 +261,8 @@ func alignmentCells(a *result.Alignment) (sync, bound string) {
 }
 
 // watchOffer polls while the prompt for vs waits and withdraws the offer
-// as soon as a node's branch moved. It returns why ("" while it has not)
-// and a channel closed when it stopped (when ctx ends). A failed poll
-// withdraws nothing: the re-check after the phrase fetches again.
+// when a node's branch moved, returning why and a channel closed when it
+// stopped. A failed poll withdraws nothing: the re-check fetches again.
 func (w *Watcher) watchOffer(ctx context.Context, withdraw func(), vs []*nodeView) (func() string, <-chan struct{}) {
 	var mu sync.Mutex
 	reason := ""
@@ -300,8 +295,7 @@ func (w *Watcher) watchOffer(ctx context.Context, withdraw func(), vs []*nodeVie
 	return func() string { mu.Lock(); defer mu.Unlock(); return reason }, done
 }
 
-// recheck fetches every bound branch again and repeats every check; it
-// returns the record, or every reason not to write it.
+// recheck repeats every check after a fresh fetch; it returns the record.
 func (w *Watcher) recheck(ctx context.Context, cur *task.Task, shown []NodeBinding, params TXParams) (Record, error) {
 	_, vs, _, err := checkBindings(ctx, w.src, cur.ID, shown, shownWords, w.now(), 0, &w.st)
 	if err != nil {
@@ -322,12 +316,11 @@ func (w *Watcher) recheck(ctx context.Context, cur *task.Task, shown []NodeBindi
 	return NewRecord(cur.ID, shown, captureEnds, now, expires, params), nil
 }
 
-// checkBindings is the one re-check of the READYs bound, for tx watch
-// after the phrase and tx execute before hardware: one fetch, then each
-// tip, digest and signer must be the ones bound, each READY must pass
-// every PROTOCOL#main-pc check against the current task (extra: capture
-// time needed on top), and RX_NODES must be the nodes bound. It returns
-// every problem at once; tips are the commits fetched.
+// checkBindings is the one re-check of the READYs bound, for tx watch after
+// the phrase and tx execute before hardware: each tip, digest and signer
+// must be the ones bound, each READY must pass every PROTOCOL#main-pc check
+// (extra: capture time needed on top), and RX_NODES must be the nodes
+// bound. tips are the commits fetched.
 func checkBindings(ctx context.Context, base resultfetch.Source, taskID string, bound []NodeBinding, single recheckWords, now time.Time, extra time.Duration, st *state.TX) (cur *task.Task, vs []*nodeView, tips []string, err error) {
 	var errs []error
 	add := func(err error) { errs = append(errs, err) }
@@ -448,9 +441,8 @@ func NodeNames(bound []NodeBinding) []string {
 	return out
 }
 
-// writeCollection writes the task's SigMF Collection, if not there yet,
-// once every node published COMPLETE (PROTOCOL#several-nodes); one that
-// cannot be built is reported once and not written.
+// writeCollection writes the task's SigMF Collection once every node
+// published COMPLETE (PROTOCOL#several-nodes).
 func (w *Watcher) writeCollection(cur *task.Task) error {
 	path := sigmf.CollectionPath(w.Policy.StatePath(), cur.ID)
 	if _, err := os.Lstat(path); err == nil {
@@ -473,8 +465,7 @@ func (w *Watcher) writeCollection(cur *task.Task) error {
 	return nil
 }
 
-// nodesFile is what tx watch last read of each node for the current
-// task: tx status shows it without git.
+// nodesFile lets tx status show the nodes without git.
 const nodesFile = "tx_nodes.json"
 
 type NodesStatus struct {
@@ -483,8 +474,7 @@ type NodesStatus struct {
 	Nodes  []NodeStatus `json:"nodes"`
 }
 
-// NodeStatus is one node's state: its result's for the task, "waiting"
-// or "refused".
+// NodeStatus.State is its result's state for the task, "waiting" or "refused".
 type NodeStatus struct {
 	Node   string `json:"node"`
 	Branch string `json:"branch"`

@@ -12,17 +12,14 @@ import (
 	"rfhandoff/ident"
 )
 
-// RecordVersion is the only record_version read and written; since 2
-// every record binds a list of receivers.
+// RecordVersion is the only record_version read and written.
 const RecordVersion = 2
 
 // maxRecordBytes bounds an authorization record; real ones are under 1 KiB.
 const maxRecordBytes = 16 << 10
 
 // Record is one authorization written by tx watch and consumed, once, by
-// tx execute. It binds the phrase to exact bytes: each receiver's commit
-// and RX_RESULT.json SHA-256, and the TX parameters shown. Its field order
-// is the order it is written in.
+// tx execute: it binds the phrase to exact bytes and TX parameters.
 type Record struct {
 	RecordVersion int    `json:"record_version"`
 	TaskID        string `json:"task_id"`
@@ -38,8 +35,7 @@ type Record struct {
 	RFTXStarted bool     `json:"rf_tx_started"`
 	RFTX        int      `json:"rf_tx"`
 	TX          TXParams `json:"tx"`
-	// Nodes binds each receiver's READY in RX_NODES order
-	// (PROTOCOL#several-nodes); without RX_NODES, one without a name.
+	// Nodes in RX_NODES order (PROTOCOL#several-nodes).
 	Nodes []NodeBinding `json:"nodes"`
 }
 
@@ -62,8 +58,7 @@ type NodeBinding struct {
 	ResultSigner string `json:"result_signer,omitempty"`
 }
 
-// TXParams are the [tx] values an authorization was given for; tx execute
-// refuses a record whose parameters differ from the policy in force.
+// TXParams are the [tx] values an authorization was given for.
 type TXParams struct {
 	Action       string `json:"action"`
 	FrequencyHz  int64  `json:"frequency_hz"`

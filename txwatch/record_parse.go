@@ -185,21 +185,11 @@ var txFields = []strictjson.Field[TXParams]{
 	{Key: "sample_rate_hz", Check: func(p *TXParams, v jvalue) string {
 		return strictjson.Range(v, config.MinSampleRateHz, config.MaxSampleRateHz, &p.SampleRateHz)
 	}},
-	{Key: "tx_vga_gain_db", Check: func(p *TXParams, v jvalue) string {
-		var n int64
-		why := strictjson.Range(v, 0, config.MaxTXVGAGainDB, &n)
-		p.TXVGAGainDB = int(n)
-		return why
-	}},
+	{Key: "tx_vga_gain_db", Check: func(p *TXParams, v jvalue) string { return jInt(v, 0, config.MaxTXVGAGainDB, &p.TXVGAGainDB) }},
 	{Key: "amp", Check: func(p *TXParams, v jvalue) string {
 		return strictjson.Boolean(v, &p.Amp)
 	}},
-	{Key: "duration_s", Check: func(p *TXParams, v jvalue) string {
-		var n int64
-		why := strictjson.Range(v, 1, config.MaxTXDurationS, &n)
-		p.DurationS = int(n)
-		return why
-	}},
+	{Key: "duration_s", Check: func(p *TXParams, v jvalue) string { return jInt(v, 1, config.MaxTXDurationS, &p.DurationS) }},
 	{Key: "iq_file", Check: func(p *TXParams, v jvalue) string {
 		s, why := strictjson.Str(v, "a string")
 		if why == "" && len(s) > 4096 {
@@ -223,6 +213,13 @@ func jBranch(v jvalue, dst *string) string {
 	}
 	*dst = s
 	return ""
+}
+
+func jInt(v jvalue, lo, hi int64, dst *int) string {
+	var n int64
+	why := strictjson.Range(v, lo, hi, &n)
+	*dst = int(n)
+	return why
 }
 
 func jCommit(v jvalue, dst *string) string {

@@ -19,8 +19,8 @@ import (
 
 const AuthDirName = "tx_authorizations"
 
-// Store is the authorization directory: records and their outcomes; which
-// were issued and used is the authorization list beside it.
+// Store is the authorization directory; the list beside it says which
+// records were issued and used.
 type Store struct {
 	Dir string // absolute
 }
@@ -45,10 +45,9 @@ func (e *recordExistsError) Error() string {
 // can remove those a killed writer left.
 const recordTemps = "record"
 
-// Create writes r as a new record, atomically and never over an existing
-// file (a synced temp file hard-linked to its name), then issues it: the
-// list gets the SHA-256 of its bytes, which lets tx execute use it. A name
-// the list holds is never issued again; a record not issued is removed.
+// Create writes r atomically, never over an existing file (a hard link
+// fails if the name exists), then issues it: the list gets the SHA-256 of
+// its bytes. A name once listed is never issued again.
 func (s Store) Create(r Record) (string, error) {
 	data, err := encodeRecord(r)
 	if err != nil {
@@ -153,9 +152,9 @@ func (s Store) Usable(name, sum string) error {
 	return s.issued(l, name, sum)
 }
 
-// MarkUsed consumes record name with SHA-256 sum under the list's lock, its
-// use synced before it returns: of concurrent callers exactly one succeeds.
-// A failure after the write leaves it used: rather lost than used twice.
+// MarkUsed consumes record name under the list's lock: of concurrent
+// callers exactly one succeeds. A failure after the write leaves it used:
+// rather lost than used twice.
 func (s Store) MarkUsed(name, sum string, at time.Time) error {
 	return s.list().Update(func(l *state.TXRecords) error {
 		if err := s.issued(*l, name, sum); err != nil {
@@ -169,8 +168,7 @@ func (s Store) MarkUsed(name, sum string, at time.Time) error {
 	})
 }
 
-// Used reports whether the list says record name was used; an unreadable
-// list counts as used.
+// Used reports whether record name was used; an unreadable list says yes.
 func (s Store) Used(name string) (bool, error) {
 	l, err := s.list().Load()
 	if err != nil {
@@ -180,8 +178,6 @@ func (s Store) Used(name string) (bool, error) {
 	return ok && e.UsedAt != nil, nil
 }
 
-// WriteOutcome writes the outcome beside the record, atomically replacing
-// the provisional one.
 func (s Store) WriteOutcome(name string, o Outcome) (string, error) {
 	path := s.Path(OutcomeName(name))
 	data, err := json.MarshalIndent(o, "", "  ")
@@ -196,9 +192,8 @@ func (s Store) ReadRecord(name string) (Record, error) {
 	return r, err
 }
 
-// ReadRecordSum reads record name and the SHA-256 of its bytes: a regular
-// file only this account can change (PROTOCOL#rx-state), parsed strictly,
-// whose content matches its name.
+// ReadRecordSum reads record name, a file only this account can change
+// (PROTOCOL#rx-state), and the SHA-256 of its bytes.
 func (s Store) ReadRecordSum(name string) (Record, string, error) {
 	path := s.Path(name)
 	m := recordNameRe.FindStringSubmatch(name)

@@ -41,33 +41,27 @@ type Watcher struct {
 	Audit     *exec.AuditLog     // the decision lines (PROTOCOL#audit-log); nil records none
 	// ExecuteCommand is printed after a record is written ("": "rfhandoff tx execute").
 	ExecuteCommand string
-	// Clock, when set, is asked before an offer: an error (hostclock's
-	// refusal) holds it back, said once, until a later poll (PROTOCOL#main-pc).
+	// Clock, when set, may hold an offer back until a later poll (PROTOCOL#main-pc).
 	Clock func(ctx context.Context) error
-	// Resync bounds how long a tracking ref moved outside rfhandoff (a
-	// person's own git fetch) goes unnoticed (0: DefaultResync).
+	// Resync bounds how long a ref moved outside rfhandoff goes unnoticed (0: DefaultResync).
 	Resync time.Duration
 
-	rep        *reporter
-	mirror     *mirror.Mirror
-	src        resultfetch.Source
-	store      Store
-	st         state.TX
-	lastCommit string         // the result commit last handled
-	rand       func() float64 // backoff jitter (nil: math/rand/v2)
-	// fetchFailing: the last failed poll failed at the fetch.
-	fetchFailing bool
+	rep          *reporter
+	mirror       *mirror.Mirror
+	src          resultfetch.Source
+	store        Store
+	st           state.TX
+	lastCommit   string         // the result commit last handled
+	rand         func() float64 // backoff jitter (nil: math/rand/v2)
+	fetchFailing bool           // the last poll failed at the fetch
 	// The tracking refs as last resolved, by branch; see trackingCommits.
 	resolved    bool
 	tracked     map[string]string
 	trackedHint string
 	lastResolve time.Time
-	// views is what the last poll read of each [[nodes]] branch, by node name.
-	views map[string]*nodeView
+	views       map[string]*nodeView // by node name
 }
 
-// DefaultResync is how often the tracking refs are resolved even when the
-// fetch reported no change.
 const DefaultResync = 5 * time.Minute
 
 func (w *Watcher) now() time.Time {
@@ -165,8 +159,8 @@ func (w *Watcher) Run(ctx context.Context) (err error) {
 	return nil
 }
 
-// poll is one round. An error is operational and retried with backoff; a
-// result that fails a check is reported and is not an error.
+// poll is one round. An error is operational and retried; a refused
+// result is reported, not an error.
 func (w *Watcher) poll(ctx context.Context) error {
 	commits, err := w.trackingCommits(ctx)
 	if err != nil {
@@ -234,9 +228,8 @@ func (w *Watcher) poll(ctx context.Context) error {
 	if checkErr == nil && !w.clockAllows(ctx, "result:"+snap.Digest, fmt.Sprintf("result %s at commit %s", short(snap.Digest), short(commit))) {
 		return nil // neither shown nor remembered: asked again at the next poll
 	}
-	// Recorded as shown before it is shown: if the state cannot be written
-	// nothing is shown, and once written it is never shown again, not even
-	// after a crash or restart at the prompt.
+	// Recorded as shown before it is shown: never shown twice, not even
+	// after a crash at the prompt.
 	w.st.MarkShown(snap.Digest, now)
 	w.st.LastResultCommit = commit
 	if err := state.SaveTX(w.Policy.StatePath(), w.st); err != nil {
@@ -262,8 +255,8 @@ func (w *Watcher) poll(ctx context.Context) error {
 	return w.authorize(ctx, cur, []*nodeView{v})
 }
 
-// clockAllows asks w.Clock before an offer; a refusal is said once per key
-// and nothing is recorded, so the next poll reads the branch again.
+// clockAllows asks w.Clock; a refusal is said once and nothing recorded,
+// so the next poll reads the branch again.
 func (w *Watcher) clockAllows(ctx context.Context, key, what string) bool {
 	if w.Clock == nil {
 		return true
@@ -326,11 +319,9 @@ func (w *Watcher) branches() []string {
 	return out
 }
 
-// trackingCommits does one narrow fetch of every branch and returns each
-// tracking ref's commit. It resolves a ref (a process each) only after a
-// failure, a change the fetch reported or could not rule out, a fetch hint
-// from tx execute (which fetches the same refs behind our back), and every
-// Resync: an idle poll is one subprocess.
+// trackingCommits does one fetch of every branch and returns each tracking
+// ref's commit. It resolves refs only after a failure, a possible change, a
+// fetch hint from tx execute, and every Resync: an idle poll is one process.
 func (w *Watcher) trackingCommits(ctx context.Context) (map[string]string, error) {
 	branches := w.branches()
 	wasResolved := w.resolved

@@ -5,8 +5,7 @@ import (
 	"fmt"
 )
 
-// Level is a risk level. The zero value is not a level, so a Level that was
-// never set cannot pass for GREEN.
+// Level is a risk level; the zero value is not one, so it cannot pass for GREEN.
 type Level int
 
 const (
@@ -57,7 +56,6 @@ func invalidLevel(value string) error {
 	return fmt.Errorf("invalid risk level %q: want GREEN, YELLOW or RED", value)
 }
 
-// Flags are the task header fields that decide the minimum risk level.
 type Flags struct {
 	HardwareAccess bool // HARDWARE_ACCESS = YES
 	RFRX           bool // RF_RX = YES

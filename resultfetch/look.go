@@ -25,10 +25,9 @@ type Look struct {
 	Named  []string
 }
 
-// Look reads every version of RX_RESULT.json in tip's history since since
-// ("": all). A COMPLETE counts signed or not: it can only end a task, so
-// counting one nobody vouched for costs a task, never a transmission.
-// Nothing read here is offered or shown.
+// Look reads every version of RX_RESULT.json since since ("": all). A
+// COMPLETE counts signed or not: it can only end a task, never allow a
+// transmission. Nothing read here is offered or shown.
 func (s Source) Look(ctx context.Context, tip, since string) (Look, error) {
 	vs, more, err := s.Git.FileHistorySince(ctx, tip, since, s.ResultPath(), s.Policy.Limits.MaxResultBytes, MaxLookResults)
 	if err != nil {

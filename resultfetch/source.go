@@ -18,8 +18,7 @@ import (
 
 const resultFile = "RX_RESULT.json"
 
-// Source reads the result branch and the task branch through the MAIN
-// side's mirror.
+// Source reads the result and task branches through the MAIN side's mirror.
 type Source struct {
 	Git    ResultRepo
 	Policy config.Policy
@@ -83,10 +82,8 @@ func (s Source) ReadResult(ctx context.Context, commit string) (Snapshot, error)
 }
 
 // VerifyResult checks, when signers are set, that snap's commit speaks for
-// RX_RESULT.json (PROTOCOL#trust): a single-parent commit that changed the
-// file, signed by a key valid now. nil, nil when no signature is required
-// or there is no file. A tip that does not speak is NotSpeaking (refuse,
-// never retry); any other error is git failing (retry).
+// RX_RESULT.json (PROTOCOL#trust). A tip that does not is NotSpeaking
+// (refuse, never retry); any other error is git failing (retry).
 func (s Source) VerifyResult(ctx context.Context, snap Snapshot, now time.Time) (*gitcli.Signature, error) {
 	allowed := s.signersPath()
 	if allowed == "" || snap.Data == nil {

@@ -12,11 +12,9 @@ import (
 	"rfhandoff/result"
 )
 
-// TXRule names one of the MAIN side's checks (PROTOCOL#main-pc), so callers
-// can tell failures apart without reading messages.
+// TXRule names one of the MAIN side's checks (PROTOCOL#main-pc).
 type TXRule string
 
-// The checks of a READY result before TX may be authorized or run.
 const (
 	TXRuleTaskID            TXRule = "task-id"            // task_id is the current task's
 	TXRuleState             TXRule = "state"              // state is RX_READY_FOR_TX
@@ -30,13 +28,12 @@ const (
 	TXRuleSampleRate        TXRule = "sample-rate"        // sample_rate_hz is the policy's [tx] value
 	TXRuleRemainingTime     TXRule = "remaining-time"     // enough capture time left
 	TXRuleSimulated         TXRule = "simulated"          // a simulated capture only where [tools] allow_simulator
-	// A scheduled task's READY (CheckAlignment).
-	TXRuleAligned        TXRule = "alignment"       // alignment.aligned is true
-	TXRuleEdge           TXRule = "trigger-edge"    // PPS: alignment.edge_at is START_AT, the edge every node shares
-	TXRuleAlignmentBound TXRule = "alignment-bound" // alignment.bound_s within limits.max_alignment_bound_s
+	TXRuleAligned           TXRule = "alignment"          // alignment.aligned is true
+	TXRuleEdge              TXRule = "trigger-edge"       // PPS: alignment.edge_at is START_AT, the edge every node shares
+	TXRuleAlignmentBound    TXRule = "alignment-bound"    // alignment.bound_s within limits.max_alignment_bound_s
 )
 
-// The checks of the policy's [tx] parameters (CheckTXParams).
+// CheckTXParams' rules.
 const (
 	TXRuleParamAction     TXRule = "tx-action"
 	TXRuleParamGain       TXRule = "tx-gain"
@@ -87,7 +84,6 @@ func CaptureEnd(r *result.Result) time.Time {
 	return r.CaptureStartedAt.Add(time.Duration(r.PlannedDurationS) * time.Second)
 }
 
-// Remaining is the capture time left at now (negative once it has ended).
 func Remaining(r *result.Result, now time.Time) time.Duration { return CaptureEnd(r).Sub(now) }
 
 // ReadyUntil is the last moment CheckReadyFor(r, ..., extra) can still pass

@@ -203,12 +203,8 @@ func (x *Executor) quickChecks(store txwatch.Store, name, sum string, rec txwatc
 	if pol.TX.Action != config.TXActionFake && !pol.TX.Enabled {
 		add("[tx] enabled is false: action %q is refused (only %q runs while TX is disabled)", pol.TX.Action, config.TXActionFake)
 	}
-	if err := txgate.CheckTXParams(pol); err != nil {
-		errs = append(errs, errlist.Flatten(err)...)
-	}
-	if err := pol.ValidateMAIN(); err != nil {
-		errs = append(errs, errlist.Flatten(err)...)
-	}
+	errs = append(errs, errlist.Flatten(txgate.CheckTXParams(pol))...)
+	errs = append(errs, errlist.Flatten(pol.ValidateMAIN())...)
 	for _, d := range rec.TX.Diff(txwatch.ParamsOf(pol)) {
 		add("the [tx] parameters changed since the authorization: %s", d)
 	}
@@ -245,9 +241,7 @@ func (x *Executor) transmitParams() (hackrfcli.TxParams, error) {
 	} else if !st.Mode().IsRegular() || st.Size() == 0 {
 		errs = append(errs, fmt.Errorf("tx.iq_file %s must be a non-empty regular file", iq))
 	}
-	if err := p.Validate(); err != nil {
-		errs = append(errs, errlist.Flatten(err)...)
-	}
+	errs = append(errs, errlist.Flatten(p.Validate())...)
 	return p, errlist.List(errs...)
 }
 

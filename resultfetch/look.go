@@ -16,9 +16,8 @@ var MaxLookResults = 1000
 
 // Look is what one look found in every result since the last look.
 type Look struct {
-	Tip string
-	// Completed: each COMPLETE's TASK_ID → the oldest commit that brought it.
-	Completed map[string]string
+	Tip       string
+	Completed map[string]string // each COMPLETE's TASK_ID → the oldest commit that brought it
 	// Unread: more than MaxLookResults; then each task Named counts as over
 	// (its CAPTURE_COMPLETE may be among the unread ones).
 	Unread bool

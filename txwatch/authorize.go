@@ -270,9 +270,7 @@ func OrNobody(fp string) string {
 func readyProblems(checks ...error) error {
 	var all []error
 	for _, err := range checks {
-		if err != nil {
-			all = append(all, errlist.Flatten(err)...)
-		}
+		all = append(all, errlist.Flatten(err)...) // nil stays nil, dropped by List
 	}
 	return errlist.List(all...)
 }

@@ -25,15 +25,14 @@ import (
 
 // nodeView is what tx watch read at a branch's tip (PROTOCOL#several-nodes).
 type nodeView struct {
-	node   config.MainNode
-	commit string
-	snap   resultfetch.Snapshot
-	r      *result.Result
-	nf     result.NodeFields
-	signer *gitcli.Signature
-	bad    error // the tip holds no usable result: refused, or no file
-	// unreadable: bad is a file too large or not a regular file.
-	unreadable bool
+	node       config.MainNode
+	commit     string
+	snap       resultfetch.Snapshot
+	r          *result.Result
+	nf         result.NodeFields
+	signer     *gitcli.Signature
+	bad        error // the tip holds no usable result: refused, or no file
+	unreadable bool  // bad is a file too large or not a regular file
 }
 
 // SetDigest is a record's result_sha256: a single receiver's RX_RESULT.json
@@ -203,10 +202,7 @@ func (w *Watcher) judgeNodes(ctx context.Context) error {
 		return nil
 	}
 	set := SetDigest(bindings)
-	if w.st.Shown(set) {
-		return nil
-	}
-	if !w.clockAllows(ctx, "set:"+set, fmt.Sprintf("task %s: every node's READY", cur.ID)) {
+	if w.st.Shown(set) || !w.clockAllows(ctx, "set:"+set, fmt.Sprintf("task %s: every node's READY", cur.ID)) {
 		return nil
 	}
 	// As for one result: recorded as shown before it is shown.

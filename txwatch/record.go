@@ -24,19 +24,16 @@ type Record struct {
 	RecordVersion int    `json:"record_version"`
 	TaskID        string `json:"task_id"`
 	// The first receiver's branch and commit, and SetDigest(Nodes).
-	ResultBranch  string    `json:"result_branch"`
-	ResultCommit  string    `json:"result_commit"`
-	ResultSHA256  string    `json:"result_sha256"`
-	CaptureEndsAt time.Time `json:"capture_ends_at"` // for the operator
-	AuthorizedAt  time.Time `json:"authorized_at"`
-	// ExpiresAt is txgate.ReadyUntil with the transmission's duration_s.
-	ExpiresAt time.Time `json:"expires_at"`
-	// Always false and 0: a record never says anything was sent.
-	RFTXStarted bool     `json:"rf_tx_started"`
-	RFTX        int      `json:"rf_tx"`
-	TX          TXParams `json:"tx"`
-	// Nodes in RX_NODES order (PROTOCOL#several-nodes).
-	Nodes []NodeBinding `json:"nodes"`
+	ResultBranch  string        `json:"result_branch"`
+	ResultCommit  string        `json:"result_commit"`
+	ResultSHA256  string        `json:"result_sha256"`
+	CaptureEndsAt time.Time     `json:"capture_ends_at"` // for the operator
+	AuthorizedAt  time.Time     `json:"authorized_at"`
+	ExpiresAt     time.Time     `json:"expires_at"`    // txgate.ReadyUntil with the transmission's duration_s
+	RFTXStarted   bool          `json:"rf_tx_started"` // always false: a record never says anything was sent
+	RFTX          int           `json:"rf_tx"`         // always 0
+	TX            TXParams      `json:"tx"`
+	Nodes         []NodeBinding `json:"nodes"` // in RX_NODES order (PROTOCOL#several-nodes)
 }
 
 func NewRecord(taskID string, bound []NodeBinding, captureEnds, now, expires time.Time, params TXParams) Record {

@@ -19,19 +19,17 @@ const (
 )
 
 type Status struct {
-	Running        bool              `json:"running"`
-	WatcherPID     int               `json:"watcher_pid"`
-	LockHeld       bool              `json:"lock_held"`
-	StaleRunning   bool              `json:"stale_running"` // running recorded, but no watcher holds the lock
-	ShownResults   int               `json:"shown_results"`
-	CompletedTasks map[string]string `json:"completed_tasks"` // TASK_ID → the result commit its CAPTURE_COMPLETE was seen at
-	// TasksOverUnread: TASK_ID → the commit of the look past the bound (PROTOCOL#trust).
-	TasksOverUnread  map[string]string `json:"tasks_over_unread"`
+	Running          bool              `json:"running"`
+	WatcherPID       int               `json:"watcher_pid"`
+	LockHeld         bool              `json:"lock_held"`
+	StaleRunning     bool              `json:"stale_running"` // running recorded, but no watcher holds the lock
+	ShownResults     int               `json:"shown_results"`
+	CompletedTasks   map[string]string `json:"completed_tasks"`   // TASK_ID → the result commit its CAPTURE_COMPLETE was seen at
+	TasksOverUnread  map[string]string `json:"tasks_over_unread"` // TASK_ID → the commit of the look past the bound (PROTOCOL#trust)
 	LastResultCommit string            `json:"last_result_commit"`
 	AuthorizationDir string            `json:"authorization_dir"`
 	Records          []RecordStatus    `json:"records"`
-	// Nodes: as tx watch last saw them (PROTOCOL#several-nodes).
-	Nodes *NodesStatus `json:"nodes,omitempty"`
+	Nodes            *NodesStatus      `json:"nodes,omitempty"` // as tx watch last saw them (PROTOCOL#several-nodes)
 }
 
 type RecordStatus struct {
@@ -45,8 +43,7 @@ type RecordStatus struct {
 
 // ReadStatus reads the TX state and the records, changing nothing.
 func ReadStatus(pol config.Policy, now time.Time) (Status, error) {
-	dir := pol.StatePath()
-	st, err := state.LoadTX(dir)
+	st, err := state.LoadTX(pol.StatePath())
 	if err != nil {
 		return Status{}, err
 	}

@@ -237,22 +237,20 @@ func (w *Watcher) poll(ctx context.Context) error {
 		return err
 	}
 	w.lastCommit = commit
-	if checkErr != nil {
-		if line := normalEnd(r, cur.ID, commit); line != "" {
-			w.rep.printf("%s", line)
-			return nil
-		}
-		if r != nil && r.TaskID != cur.ID {
-			// Another task's result: the task ID settles it, in one line.
-			w.rep.printf("result %s at commit %s refused, not offered for authorization: %s: it is task %s's (%s), the current task is %s",
-				short(snap.Digest), short(commit), txgate.TXRuleTaskID, r.TaskID, r.State, cur.ID)
-			return nil
-		}
+	switch line := normalEnd(r, cur.ID, commit); {
+	case checkErr == nil:
+		return w.authorize(ctx, cur, []*nodeView{v})
+	case line != "":
+		w.rep.printf("%s", line)
+	case r != nil && r.TaskID != cur.ID:
+		// Another task's result: the task ID settles it, in one line.
+		w.rep.printf("result %s at commit %s refused, not offered for authorization: %s: it is task %s's (%s), the current task is %s",
+			short(snap.Digest), short(commit), txgate.TXRuleTaskID, r.TaskID, r.State, cur.ID)
+	default:
 		w.rep.printf("result %s at commit %s refused, not offered for authorization:\n%v",
 			short(snap.Digest), short(commit), checkErr)
-		return nil
 	}
-	return w.authorize(ctx, cur, []*nodeView{v})
+	return nil
 }
 
 // clockAllows asks w.Clock; a refusal is said once and nothing recorded,

@@ -170,7 +170,11 @@ func (x *Executor) Execute(ctx context.Context, arg string) (txwatch.Outcome, st
 		x.say("warning: %v", derr)
 	}
 	if !o.StartedAt.IsZero() {
-		x.notifyExecuted(cur, o)
+		code := -1 // no exit code: killed, or never started
+		if o.ExitCode != nil {
+			code = *o.ExitCode
+		}
+		x.Notify.Notify(notify.TXExecuted(notify.FromTask(cur), o.Action, o.RFTX, code))
 	}
 	return o, path, err
 }
@@ -188,7 +192,11 @@ func (x *Executor) quickChecks(store txwatch.Store, name, sum string, rec txwatc
 	if _, err := os.Lstat(store.Path(txwatch.OutcomeName(name))); !errors.Is(err, os.ErrNotExist) {
 		add("an outcome for this record already exists (%s)", store.Path(txwatch.OutcomeName(name)))
 	}
-	errs = append(errs, x.completed(rec))
+	if st, err := state.LoadTX(x.Policy.StatePath()); err != nil {
+		add("cannot tell whether task %s is over: %w", rec.TaskID, err)
+	} else {
+		errs = append(errs, resultfetch.TaskOver(&st, rec.TaskID)) // PROTOCOL#trust
+	}
 	spent := errlist.List(errs...) != nil // the record itself can no longer be used
 	pol := x.Policy
 	for _, b := range rec.Nodes {
@@ -293,22 +301,4 @@ func (x *Executor) recheck(ctx context.Context, store txwatch.Store, name, sum s
 		return nil, err
 	}
 	return cur, nil
-}
-
-// notifyExecuted sends tx_executed (exit code -1 when there is none).
-func (x *Executor) notifyExecuted(cur *task.Task, o txwatch.Outcome) {
-	code := -1
-	if o.ExitCode != nil {
-		code = *o.ExitCode
-	}
-	x.Notify.Notify(notify.TXExecuted(notify.FromTask(cur), o.Action, o.RFTX, code))
-}
-
-// completed refuses a record whose task is over (PROTOCOL#trust).
-func (x *Executor) completed(rec txwatch.Record) error {
-	st, err := state.LoadTX(x.Policy.StatePath())
-	if err != nil {
-		return fmt.Errorf("cannot tell whether task %s is over: %w", rec.TaskID, err)
-	}
-	return resultfetch.TaskOver(&st, rec.TaskID)
 }

@@ -45,7 +45,11 @@ func (w *Watcher) authorize(ctx context.Context, cur *task.Task, vs []*nodeView)
 		}
 	}
 	o.base.Simulated = len(simulated) > 0
-	if !w.offered(o, deadline) {
+	// The offer's line first: an offer that cannot be on record is not made.
+	d := o.line(exec.DecisionOffer, "")
+	d.ExpiresAt = deadline
+	if err := Decide(w.Audit, d); err != nil {
+		w.rep.printf("%s is not offered, nothing authorized: %v", o.what, err)
 		return nil
 	}
 	w.showOffer(cur, vs, first, simulated, deadline, params)
@@ -53,14 +57,7 @@ func (w *Watcher) authorize(ctx context.Context, cur *task.Task, vs []*nodeView)
 	what, ask, why, stop := "", ctx, func() string { return "" }, func() {}
 	if first.node.Name != "" {
 		what = fmt.Sprintf(" for %d nodes", len(vs))
-		var withdraw context.CancelFunc
-		var watched <-chan struct{}
-		ask, withdraw = context.WithCancel(ctx)
-		why, watched = w.watchOffer(ask, withdraw, vs)
-		stop = func() {
-			withdraw()
-			<-watched
-		}
+		ask, why, stop = w.watchOffer(ctx, vs)
 	}
 	ok := w.askPhrase(ask, cur, deadline, o, why)
 	stop()
@@ -138,18 +135,6 @@ func simulatedLine(simulated bool) string {
 		config.SimulatorKey + " = true\n"
 }
 
-// offered writes the offer's decision line first: an offer that cannot be
-// on record is not made.
-func (w *Watcher) offered(o offer, deadline time.Time) bool {
-	d := o.line(exec.DecisionOffer, "")
-	d.ExpiresAt = deadline
-	if err := Decide(w.Audit, d); err != nil {
-		w.rep.printf("%s is not offered, nothing authorized: %v", o.what, err)
-		return false
-	}
-	return true
-}
-
 // ended records why an offer ended without a record and reports it; it
 // returns false.
 func (w *Watcher) ended(o offer, reason, format string, args ...any) bool {
@@ -188,20 +173,15 @@ func (w *Watcher) record(ctx context.Context, o offer, rec Record, recheckErr er
 		return nil
 	}
 	now := w.now()
+	// tx execute names the record unless it is the one unused record.
+	next, name := cmp.Or(w.ExecuteCommand, "rfhandoff tx execute"), filepath.Base(path)
+	if only, err := w.store.Pick(now); err != nil || only != name {
+		next += " " + name
+	}
 	w.rep.printf("AUTHORIZED: record %s%s (expires %s, %s from now; the capture ends %s)\nrun next:\n  %s",
 		path, what, rec.ExpiresAt.Local().Format(time.RFC3339), rec.ExpiresAt.Sub(now).Truncate(time.Second),
-		rec.CaptureEndsAt.Local().Format(time.RFC3339), w.nextCommand(filepath.Base(path), now))
+		rec.CaptureEndsAt.Local().Format(time.RFC3339), next)
 	return nil
-}
-
-// nextCommand is the tx execute command for the record just written,
-// naming it unless it is the one unused record.
-func (w *Watcher) nextCommand(name string, now time.Time) string {
-	cmd := cmp.Or(w.ExecuteCommand, "rfhandoff tx execute")
-	if only, err := w.store.Pick(now); err != nil || only != name {
-		cmd += " " + name
-	}
-	return cmd
 }
 
 // askPhrase asks for the phrase until deadline, PhraseTries in all; every

@@ -257,9 +257,10 @@ func alignmentCells(a *result.Alignment) (sync, bound string) {
 }
 
 // watchOffer polls while the prompt for vs waits and withdraws the offer
-// when a node's branch moved, returning why and a channel closed when it
-// stopped. A failed poll withdraws nothing: the re-check fetches again.
-func (w *Watcher) watchOffer(ctx context.Context, withdraw func(), vs []*nodeView) (func() string, <-chan struct{}) {
+// (cancels ctx) when a node's branch moved, saying why; stop ends it. A
+// failed poll withdraws nothing: the re-check fetches again.
+func (w *Watcher) watchOffer(parent context.Context, vs []*nodeView) (ctx context.Context, why func() string, stop func()) {
+	ctx, withdraw := context.WithCancel(parent)
 	var mu sync.Mutex
 	reason := ""
 	done := make(chan struct{})
@@ -288,7 +289,11 @@ func (w *Watcher) watchOffer(ctx context.Context, withdraw func(), vs []*nodeVie
 			}
 		}
 	}()
-	return func() string { mu.Lock(); defer mu.Unlock(); return reason }, done
+	why = func() string { mu.Lock(); defer mu.Unlock(); return reason }
+	return ctx, why, func() {
+		withdraw()
+		<-done
+	}
 }
 
 // recheck repeats every check after a fresh fetch; it returns the record.

@@ -17,6 +17,7 @@ import (
 	"rfhandoff/gate/txgate"
 	"rfhandoff/notify"
 	"rfhandoff/prompt"
+	"rfhandoff/result"
 	"rfhandoff/task"
 )
 
@@ -158,10 +159,13 @@ func (w *Watcher) record(ctx context.Context, o offer, rec Record, recheckErr er
 		w.ended(o, "blocked after the phrase: "+recheckErr.Error(), "BLOCKED after the phrase, nothing authorized: %v", recheckErr)
 		return nil
 	}
-	// The record's line before the record: no line, no record.
-	line, err := recordLine(o, rec)
+	// The record's line (with the SHA-256 of the bytes Create will write)
+	// before the record: no line, no record.
+	data, err := encodeRecord(rec)
 	if err == nil {
-		err = Decide(w.Audit, line)
+		d := o.line(exec.DecisionRecordWritten, "")
+		d.Record, d.RecordSHA256, d.ExpiresAt = RecordName(rec.TaskID, rec.ResultSHA256), result.SHA256(data), rec.ExpiresAt
+		err = Decide(w.Audit, d)
 	}
 	if err != nil {
 		w.rep.printf("could not record the authorization (%v): nothing authorized", err)

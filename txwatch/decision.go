@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"rfhandoff/exec"
-	"rfhandoff/result"
 )
 
 // PhraseTries is how often tx watch asks for the phrase in one offer
@@ -43,16 +42,4 @@ func offerOf(taskID string, bound []NodeBinding) offer {
 		return offer{what: "result " + short(d.ResultSHA256), base: d}
 	}
 	return offer{what: "the nodes' READYs " + short(d.ResultSHA256), base: d}
-}
-
-// recordLine is rec's record_written line, with the SHA-256 of the bytes
-// Store.Create will write.
-func recordLine(o offer, rec Record) (exec.Decision, error) {
-	data, err := encodeRecord(rec)
-	if err != nil {
-		return exec.Decision{}, err
-	}
-	d := o.line(exec.DecisionRecordWritten, "")
-	d.Record, d.RecordSHA256, d.ExpiresAt = RecordName(rec.TaskID, rec.ResultSHA256), result.SHA256(data), rec.ExpiresAt
-	return d, nil
 }

@@ -306,22 +306,16 @@ func (w *Watcher) openMirror(ctx context.Context) (err error) {
 	return nil
 }
 
-// branches are repo.result_branch, then each [[nodes]] branch not listed yet.
-func (w *Watcher) branches() []string {
-	out := []string{w.Policy.Repo.ResultBranch}
-	for _, n := range w.Policy.Nodes {
-		if !slices.Contains(out, n.ResultBranch) {
-			out = append(out, n.ResultBranch)
-		}
-	}
-	return out
-}
-
 // trackingCommits does one fetch of every branch and returns each tracking
 // ref's commit. It resolves refs only after a failure, a possible change, a
 // fetch hint from tx execute, and every Resync: an idle poll is one process.
 func (w *Watcher) trackingCommits(ctx context.Context) (map[string]string, error) {
-	branches := w.branches()
+	branches := []string{w.Policy.Repo.ResultBranch}
+	for _, n := range w.Policy.Nodes {
+		if !slices.Contains(branches, n.ResultBranch) {
+			branches = append(branches, n.ResultBranch)
+		}
+	}
 	wasResolved := w.resolved
 	w.resolved = false // until every ref below is resolved
 	ups, err := w.mirror.FetchBranchesUpdated(ctx, w.Policy.Repo.Remote, branches)

@@ -36,6 +36,7 @@ func ParseLevel(s string) (Level, error) {
 	return 0, invalidLevel(s)
 }
 
+// MarshalText writes the name, so state and status JSON read well.
 func (l Level) MarshalText() ([]byte, error) {
 	if !l.Valid() {
 		return nil, invalidLevel(l.String())

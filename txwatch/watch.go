@@ -228,8 +228,8 @@ func (w *Watcher) poll(ctx context.Context) error {
 	if checkErr == nil && !w.clockAllows(ctx, "result:"+snap.Digest, fmt.Sprintf("result %s at commit %s", short(snap.Digest), short(commit))) {
 		return nil // neither shown nor remembered: asked again at the next poll
 	}
-	// Recorded as shown before it is shown: never shown twice, not even
-	// after a crash at the prompt.
+	// Recorded as shown before it is shown: if the save fails nothing is
+	// shown; once saved, never again, not even after a crash at the prompt.
 	w.st.MarkShown(snap.Digest, now)
 	w.st.LastResultCommit = commit
 	if err := state.SaveTX(w.Policy.StatePath(), w.st); err != nil {

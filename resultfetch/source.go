@@ -115,11 +115,8 @@ func (s Source) CheckSigned(sig *gitcli.Signature, r *result.Result, lim config.
 	if sig == nil || r == nil || r.State != result.StateReady {
 		return nil
 	}
-	var errs []error
-	if err := taskfetch.KeyValid(s.signersPath(), *sig, s.ResultPath(),
-		config.KeyTime{What: "the result's published_at", At: r.PublishedAt}); err != nil {
-		errs = append(errs, err)
-	}
+	errs := []error{taskfetch.KeyValid(s.signersPath(), *sig, s.ResultPath(), // nil is dropped by List
+		config.KeyTime{What: "the result's published_at", At: r.PublishedAt})}
 	if d := sig.CommittedAt.Sub(r.PublishedAt).Abs(); d > lim.PublicationAge() {
 		errs = append(errs, fmt.Errorf("commit %s: committer date %s is %s away from published_at %s (more than %s): inconsistent, refused",
 			sig.Commit, sig.CommittedAt.Format(time.RFC3339), d.Truncate(time.Second), r.PublishedAt.Format(time.RFC3339), lim.PublicationAgeName()))

@@ -80,10 +80,9 @@ func ReadStatus(pol config.Policy, now time.Time) (Status, error) {
 		return Status{}, err
 	}
 	for _, e := range entries { // in name order (os.ReadDir sorts them)
-		if !recordNameRe.MatchString(e.Name()) {
-			continue
+		if recordNameRe.MatchString(e.Name()) {
+			s.Records = append(s.Records, recordStatus(store, list, e.Name(), now))
 		}
-		s.Records = append(s.Records, recordStatus(store, list, e.Name(), now))
 	}
 	return s, nil
 }

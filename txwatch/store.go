@@ -196,8 +196,7 @@ func (s Store) ReadRecord(name string) (Record, error) {
 // (PROTOCOL#rx-state), and the SHA-256 of its bytes.
 func (s Store) ReadRecordSum(name string) (Record, string, error) {
 	path := s.Path(name)
-	m := recordNameRe.FindStringSubmatch(name)
-	if m == nil {
+	if !recordNameRe.MatchString(name) {
 		return Record{}, "", fmt.Errorf("%s: not an authorization record name (want <TASK_ID>-<12 hex digits>.json)", path)
 	}
 	data, err := private.Read(path, maxRecordBytes)

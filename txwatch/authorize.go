@@ -81,12 +81,13 @@ func (w *Watcher) showOffer(cur *task.Task, vs []*nodeView, first *nodeView, sim
 			sync, bound := alignmentCells(r.Alignment)
 			schedule = fmt.Sprintf("START_AT %s: %s, bound %s, aligned\n", cur.Capture.StartAt.UTC().Format(time.RFC3339), sync, bound)
 		}
-		w.rep.printf("READY result for task %s awaiting authorization\n"+simulatedLine(r.Simulated)+
-			"result branch commit %s, RX_RESULT.json sha256 %s\n"+signed+schedule+
+		// Text from files (a signer's principal) is an argument, never part of the format.
+		w.rep.printf("READY result for task %s awaiting authorization\n%s"+
+			"result branch commit %s, RX_RESULT.json sha256 %s\n%s%s"+
 			"capture started %s, ends %s (%s left); %d Hz at %d samples/s\n"+
 			"authorizing allows `rfhandoff tx execute` to run once: %s\n"+
 			"the prompt expires at %s",
-			cur.ID, first.commit, first.snap.Digest,
+			cur.ID, simulatedLine(r.Simulated), first.commit, first.snap.Digest, signed, schedule,
 			r.CaptureStartedAt.Format(time.RFC3339), txgate.CaptureEnd(r).Format(time.RFC3339),
 			txgate.Remaining(r, w.now()).Truncate(time.Second), r.FrequencyHz, r.SampleRateHz,
 			DescribeTX(params), deadline.Local().Format(time.RFC3339))
@@ -119,11 +120,11 @@ func (w *Watcher) showOffer(cur *task.Task, vs []*nodeView, first *nodeView, sim
 	if len(simulated) > 0 {
 		sim = simulatedLine(true) + "simulated receivers: " + strings.Join(simulated, ", ") + "\n"
 	}
-	w.rep.printf("READY results from every node of task %s awaiting authorization (one phrase for all %d)\n"+sim+"%s"+
+	w.rep.printf("READY results from every node of task %s awaiting authorization (one phrase for all %d)\n%s%s"+
 		"the window is the intersection: it closes with %s's; %d Hz at %d samples/s\n"+
 		"authorizing allows `rfhandoff tx execute` to run once: %s\n"+
 		"the prompt expires at %s",
-		cur.ID, len(vs), b.String(), first.node.Name, vs[0].r.FrequencyHz, vs[0].r.SampleRateHz,
+		cur.ID, len(vs), sim, b.String(), first.node.Name, vs[0].r.FrequencyHz, vs[0].r.SampleRateHz,
 		DescribeTX(params), deadline.Local().Format(time.RFC3339))
 }
 

@@ -6,9 +6,8 @@ import (
 	"strings"
 )
 
-// roleTools is what each role may start, the one table of it
-// (PROTOCOL#subprocesses). What a tool may be given is judged apart (checkArgs); for
-// hackrf_transfer that depends on the role too (transferRules).
+// roleTools is what each role may start (PROTOCOL#subprocesses); its
+// arguments are judged by checkArgs.
 var roleTools = map[Role][]Tool{
 	RoleGit:      {Git, Timedatectl, W32tm},
 	RoleProbe:    {Git, Timedatectl, W32tm, Chronyc, HackRFInfo, HackRFClock},
@@ -17,8 +16,7 @@ var roleTools = map[Role][]Tool{
 	RoleNotify:   {Notify},
 }
 
-// transferRules are the flags each role that may start hackrf_transfer may
-// give it, and the ones it must: a receive or a transmit, never both.
+// transferRules: a receive or a transmit, never both.
 var transferRules = map[Role]struct {
 	flags    map[string]transferFlag
 	required []string
@@ -27,11 +25,9 @@ var transferRules = map[Role]struct {
 	RoleTransmit: {txTransferFlags, []string{"-t", "-n"}},
 }
 
-// May reports whether a runner of role r may start t at all; its
-// arguments are judged apart.
+// May reports whether a runner of role r may start t at all.
 func (r Role) May(t Tool) bool { return slices.Contains(roleTools[r], t) }
 
-// allowlisted reports whether any role may start t.
 func allowlisted(t Tool) bool {
 	for r := range roleTools {
 		if r.May(t) {
@@ -41,7 +37,6 @@ func allowlisted(t Tool) bool {
 	return false
 }
 
-// gitSubcommands are the only git subcommands rfhandoff uses.
 var gitSubcommands = map[string]bool{
 	"fetch": true, "rev-parse": true, "cat-file": true, "merge-base": true,
 	"ls-remote": true, "ls-tree": true, "check-ignore": true, "symbolic-ref": true,
@@ -52,13 +47,12 @@ var gitSubcommands = map[string]bool{
 	"unpack-objects": true, "diff-tree": true, "fsck": true, "ls-files": true,
 }
 
-// transferFlag describes one hackrf_transfer option: whether it takes a value.
+// transferFlag: whether an option takes a value.
 type transferFlag struct{ value bool }
 
-// rxTransferFlags can express a bounded receive and nothing else: no -t
-// (transmit), no -c (CW transmit), no -F (force out-of-range), no -R
-// (repeat). -H waits for the trigger input's edge before the first sample
-// (a PPS-scheduled capture).
+// rxTransferFlags can express a bounded receive and nothing else: no -t,
+// -c (CW), -F (force out-of-range) or -R (repeat). -H waits for the PPS
+// trigger.
 var rxTransferFlags = map[string]transferFlag{
 	"-r": {true}, "-f": {true}, "-s": {true}, "-l": {true}, "-g": {true},
 	"-a": {true}, "-n": {true}, "-d": {true}, "-b": {true}, "-B": {false}, "-H": {false},
@@ -70,8 +64,7 @@ var txTransferFlags = map[string]transferFlag{
 	"-n": {true}, "-d": {true}, "-b": {true},
 }
 
-// checkArgs applies what role may start and the per-tool argument rules.
-// It returns the reason a command is refused, or "" when it is allowed.
+// checkArgs returns why a command is refused, or "" when it is allowed.
 func checkArgs(role Role, tool Tool, args []string) string {
 	if slices.ContainsFunc(args, func(a string) bool { return strings.ContainsRune(a, 0) }) {
 		return "argument contains a NUL byte"
@@ -92,9 +85,7 @@ func checkArgs(role Role, tool Tool, args []string) string {
 	case Timedatectl, W32tm, Chronyc:
 		return checkClockTool(tool, args)
 	case Notify:
-		// The operator's own program with the argv they wrote; the
-		// program was checked when it was resolved (ResolveNotify).
-		return ""
+		return "" // the operator's own argv; ResolveNotify checked the program
 	case HackRFTransfer:
 		rule := transferRules[role]
 		return checkFlags(args, rule.flags, rule.required)
@@ -126,8 +117,8 @@ func checkGit(args []string) string {
 	return ""
 }
 
-// checkFlags accepts only the flags in allowed, each with its value, and
-// requires the flags in required. Any other token is refused.
+// checkFlags accepts only the flags in allowed, each once with its value,
+// and requires those in required.
 func checkFlags(args []string, allowed map[string]transferFlag, required []string) string {
 	seen := map[string]bool{}
 	for i := 0; i < len(args); i++ {

@@ -16,21 +16,17 @@ import (
 
 // Entry is one line of the audit log. A subprocess gets a "start" line before
 // it is started (so the log fails closed: no line, no process) and an "end"
-// line when it is gone; its pid is known only then and is on the end line.
-// A refused command gets one "refused" line. A notification sent over HTTP
-// is a "delivery" line, a person's decision a "decision" line.
+// line, with its pid, when it is gone.
 type Entry struct {
-	Hash  string    `json:"hash"`
-	Prev  string    `json:"prev"`
-	Seq   int64     `json:"seq"`
-	Time  time.Time `json:"time"`
-	Event string    `json:"event"`
-	ID    string    `json:"id"`
-	// Rfhandoff is the pid of the rfhandoff process that wrote the line.
-	Rfhandoff int `json:"rfhandoff_pid"`
-	// Role is, on a subprocess's lines, what its runner may start (a
-	// Role); on a decision line, its side (a Side); on a delivery line,
-	// the side its message names (notify.Side).
+	Hash      string    `json:"hash"`
+	Prev      string    `json:"prev"`
+	Seq       int64     `json:"seq"`
+	Time      time.Time `json:"time"`
+	Event     string    `json:"event"`
+	ID        string    `json:"id"`
+	Rfhandoff int       `json:"rfhandoff_pid"` // the writer's pid
+	// Role is a subprocess's Role, a decision line's Side, a delivery
+	// line's notify.Side.
 	Role       string   `json:"role"`
 	Tool       Tool     `json:"tool"`
 	Path       string   `json:"path,omitempty"`
@@ -44,23 +40,18 @@ type Entry struct {
 	DurationMS *int64   `json:"duration_ms,omitempty"`
 	OutBytes   *int64   `json:"output_bytes,omitempty"`
 	Error      string   `json:"error,omitempty"`
-	// Verified is what a signature-checking git call found (end lines
-	// only), e.g. "good signature: alice@lab SHA256:...".
+	// Verified is what a signature-checking git call found (end lines only).
 	Verified string `json:"verified,omitempty"`
-	// Notification, Receiver, Host, Status and Attempts describe a
-	// delivery line (EventDelivery, notify.go).
+	// The fields of a delivery line (notify.go).
 	Notification string `json:"notification,omitempty"`
 	Receiver     string `json:"receiver,omitempty"`
 	Host         string `json:"host,omitempty"`
 	Status       string `json:"status,omitempty"`
 	Attempts     int    `json:"attempts,omitempty"`
-	// Remote is the URL a git call that talks to a remote reaches
-	// (Cmd.Remote, credentials redacted).
-	Remote string `json:"remote,omitempty"`
+	Remote       string `json:"remote,omitempty"` // Cmd.Remote, redacted
 
-	// The fields of a decision line (EventDecision, decision.go); Reason,
-	// ExitCode, Signal and Error serve it too. Each kind's set is
-	// PROTOCOL#audit-log's.
+	// The fields of a decision line (decision.go), with Reason, ExitCode,
+	// Signal and Error; each kind's set is PROTOCOL#audit-log's.
 	Kind         string     `json:"kind,omitempty"`
 	Command      string     `json:"command,omitempty"`
 	TaskID       string     `json:"task_id,omitempty"`
@@ -82,13 +73,11 @@ type Entry struct {
 	Simulated    bool       `json:"simulated,omitempty"`
 }
 
-// Audit events.
+// Audit events; EventDelivery and EventDecision are in notify.go and decision.go.
 const (
 	EventStart   = "start"
 	EventEnd     = "end"
 	EventRefused = "refused"
-	// EventDelivery (notify.go) and EventDecision (decision.go) are the
-	// lines that are no subprocess.
 )
 
 const hashPrefix = `{"hash":"`
@@ -100,21 +89,16 @@ type AuditLog struct {
 	path string
 	mu   sync.Mutex
 	now  func() time.Time
-	sync func(*os.File) error // (*os.File).Sync; a test counts the calls
-	// pending: a log made by NewPendingAuditLog, not opened yet, whose
-	// lines wait here (PROTOCOL#audit-log).
+	sync func(*os.File) error // a test counts the calls
+	// pending: not opened yet; its lines wait in held (PROTOCOL#audit-log).
 	pending bool
 	held    []Entry
 }
 
 // NewPendingAuditLog is a log that holds its lines in memory until Open
-// names its file (PROTOCOL#rx-state, PROTOCOL#audit-log): the read-only git calls that find
-// whether the log may be written at all (the checkout's top, whether git
-// ignores the state directory, what it tracks there) run before it may
-// exist. Open writes them first, in order, each with the time it was
-// made; a command refused by those checks never opens it, writes nothing
-// and says what was checked. A pending log is for those calls only: its
-// Head is an error.
+// names its file (PROTOCOL#rx-state, PROTOCOL#audit-log): the read-only git
+// calls that find whether the log may be written at all run before it may
+// exist. A command refused by those checks never opens it.
 func NewPendingAuditLog() *AuditLog {
 	l := newAuditLog("")
 	l.pending = true
@@ -125,10 +109,8 @@ func newAuditLog(path string) *AuditLog {
 	return &AuditLog{path: path, now: time.Now, sync: (*os.File).Sync}
 }
 
-// Open gives a pending log its file (created as OpenAuditLog creates it)
-// and writes the lines it holds in one write, synced: all of them, or
-// none when the write or the sync fails (the log is then open, empty of
-// them, and the caller runs nothing). A log already open is an error.
+// Open gives a pending log its file and writes the held lines in one
+// synced write: all of them, or none (the caller then runs nothing).
 func (l *AuditLog) Open(path string) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -144,7 +126,6 @@ func (l *AuditLog) Open(path string) error {
 	if len(held) == 0 {
 		return nil
 	}
-	// One write, one sync: every held line is on record, or none is.
 	_, err := l.appendBatch(held, true)
 	return err
 }
@@ -156,9 +137,7 @@ func (l *AuditLog) Held() int {
 	return len(l.held)
 }
 
-// OpenAuditLog prepares the log at path, creating its directory (0700) and
-// the file (0600) when missing. A path that is not a regular file is
-// refused (openAuditFile), here and at every append.
+// OpenAuditLog prepares the log at path (createAuditFile).
 func OpenAuditLog(path string) (*AuditLog, error) {
 	if err := createAuditFile(path); err != nil {
 		return nil, err
@@ -179,7 +158,6 @@ func createAuditFile(path string) error {
 	return f.Close()
 }
 
-// Path is where the log lives.
 func (l *AuditLog) Path() string { return l.path }
 
 // Append writes e as the next line of the chain, filling Hash, Prev, Seq,
@@ -187,19 +165,16 @@ func (l *AuditLog) Path() string { return l.path }
 func (l *AuditLog) Append(e Entry) (Entry, error) { return l.appendLine(e, true) }
 
 // appendEnd writes a subprocess's end line without waiting for the disk
-// (PROTOCOL#audit-log): the write itself fails closed like any other, and the
-// line is made durable by the next synced line (a file's sync covers every
-// write before it, whichever process made it) or by Head, before a commit
-// names the chain. A crash of the machine between the two can lose only
-// end lines, which then read "interrupted": never a start line.
+// (PROTOCOL#audit-log): the next synced line, or Head, makes it durable (a
+// sync covers every write before it). A crash between can lose only end
+// lines, which then read "interrupted": never a start line.
 func (l *AuditLog) appendEnd(e Entry) (Entry, error) { return l.appendLine(e, false) }
 
 func (l *AuditLog) appendLine(e Entry, durable bool) (Entry, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.pending {
-		// Held until Open: the time it happened and who wrote it are
-		// kept; its place in the chain is given when it is written.
+		// Its place in the chain is given when it is written.
 		if e.Time.IsZero() {
 			e.Time = l.now().UTC()
 		}
@@ -258,9 +233,8 @@ func (l *AuditLog) appendBatch(es []Entry, durable bool) ([]Entry, error) {
 		lines = append(lines, line...)
 		prevHash, seq = hash, seq+1
 	}
-	// A write that fails part-way (ENOSPC with room for half a line) must
-	// leave no partial line behind: the caller is told the line is not
-	// there, and a later append would bury it mid-chain. Cut the file back.
+	// A write that fails part-way (ENOSPC) is cut back: a later append
+	// would bury a partial line mid-chain.
 	size, err := f.Seek(0, io.SeekEnd)
 	if err != nil {
 		return nil, &auditError{Path: l.path, Op: "writing", Err: err}
@@ -272,8 +246,7 @@ func (l *AuditLog) appendBatch(es []Entry, durable bool) ([]Entry, error) {
 	if !durable {
 		return out, nil
 	}
-	// Every sync error is final, whatever its kind: a log that cannot be
-	// synced is not a record (PROTOCOL#audit-log).
+	// A log that cannot be synced is not a record (PROTOCOL#audit-log).
 	if err := l.sync(f); err != nil {
 		_ = f.Truncate(size)
 		return nil, &auditError{Path: l.path, Op: "syncing", Err: err}
@@ -315,15 +288,13 @@ func encodeLine(e Entry) ([]byte, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	// body starts with {"hash":"", — drop that field, keep the rest.
 	rest := bytes.TrimPrefix(body, []byte(`{"hash":"",`))
 	sum := sha256.Sum256(rest)
 	h := hex.EncodeToString(sum[:])
 	return fmt.Appendf(nil, "%s%s\",%s\n", hashPrefix, h, rest), h, nil
 }
 
-// lineHash is the hash a line claims for itself (what the next line's prev
-// must equal). Verify checks that the claim is true.
+// lineHash is the hash a line claims for itself; Verify checks the claim.
 func lineHash(line []byte) string {
 	if len(line) >= len(hashPrefix)+64 && bytes.HasPrefix(line, []byte(hashPrefix)) {
 		return string(line[len(hashPrefix) : len(hashPrefix)+64])
@@ -332,9 +303,8 @@ func lineHash(line []byte) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// lastLine returns the last line of f without its newline, reading
-// backwards from the end in blocks. complete is false when the file does not
-// end in a newline (a torn write).
+// lastLine returns the last line of f without its newline; complete is
+// false when the file does not end in a newline (a torn write).
 func lastLine(f *os.File) (line []byte, complete bool, err error) {
 	tail, all, err := readTail(f, 8192, func(tail []byte) bool {
 		return bytes.IndexByte(tail[:len(tail)-1], '\n') >= 0 || len(tail) > 16<<20
@@ -352,8 +322,8 @@ func lastLine(f *os.File) (line []byte, complete bool, err error) {
 	return line, complete, nil
 }
 
-// readTail reads f backwards from its end, block bytes at a time, until
-// enough says the tail read so far will do or the whole file is read (all).
+// readTail reads f backwards, block bytes at a time, until enough(tail)
+// or the whole file is read (all).
 func readTail(f *os.File, block int64, enough func(tail []byte) bool) (tail []byte, all bool, err error) {
 	st, err := f.Stat()
 	if err != nil {

@@ -9,18 +9,13 @@ import (
 	"rfhandoff/localfile"
 )
 
-// errNotRegular is why a path that is not a regular file cannot be the
-// audit log.
 var errNotRegular = errors.New("not a regular file")
 
-// openAuditFile opens the audit log at path with flag (os.O_RDONLY to
-// read it; os.O_RDWR|os.O_APPEND, with os.O_CREATE to create it 0600, to
-// append). The log is a regular file or nothing (PROTOCOL#audit-log): a symlink,
-// even to a regular file, a FIFO, a device, a socket or a directory at
-// path is refused before it is opened, since opening a FIFO or a device
-// can block or act and writing to /dev/null records nothing; and the file
-// opened must be the one at path once it is open, so that nothing swapped
-// in meanwhile is written to.
+// openAuditFile opens the audit log at path with flag (O_CREATE creates it
+// 0600). The log is a regular file or nothing (PROTOCOL#audit-log): anything
+// else at path, a symlink too, is refused before it is opened (opening a
+// FIFO or a device can block or act; /dev/null records nothing), and the
+// file opened must be the one at path, so nothing swapped in is written to.
 func openAuditFile(path string, flag int) (*os.File, error) {
 	if st, err := os.Lstat(path); err == nil && !st.Mode().IsRegular() {
 		return nil, notRegularError(path, st.Mode())
@@ -58,8 +53,6 @@ func openAuditFile(path string, flag int) (*os.File, error) {
 	return f, nil
 }
 
-// notRegularError says what is at path instead of a regular file, and
-// what to do.
 func notRegularError(path string, m fs.FileMode) error {
 	return &fs.PathError{Op: "open", Path: path, Err: fmt.Errorf(
 		"%w (it is %s): the audit log must be a plain file rfhandoff writes itself; remove what is there, or point [audit] path at a file of its own",

@@ -35,17 +35,15 @@ func ValidChainHash(s string) bool { return ident.SHA256.MatchString(s) }
 type VerifyStats struct {
 	Lines int    // the lines of the intact chain (up to the first broken one)
 	Head  string // the hash of its last line
-	// Found maps each witnessed head VerifyAuditLog was given to the
-	// (1-based) line whose own hash it is; a head the log does not hold
-	// is absent. A line whose content does not match its hash holds none.
+	// Found maps each witnessed head found to its (1-based) line; a line
+	// whose content does not match its hash holds none.
 	Found map[string]int
 }
 
 // VerifyAuditLog checks every line's own hash, its link to the line before
 // and its sequence number. It returns *ChainError for the first bad line.
-// witnessed are chain heads named elsewhere (the Audit-Chain-Head trailers
-// of pushed commits, PROTOCOL#audit-log): with any, the whole file is read, past
-// a broken line too, and Found says where each one is.
+// With witnessed heads (Audit-Chain-Head trailers, PROTOCOL#audit-log) the
+// whole file is read, past a broken line too.
 func VerifyAuditLog(path string, witnessed ...string) (VerifyStats, error) {
 	f, err := openAuditFile(path, os.O_RDONLY)
 	if err != nil {
@@ -89,10 +87,8 @@ func VerifyAuditLog(path string, witnessed ...string) (VerifyStats, error) {
 	}
 }
 
-// checkLine judges line n (with its newline, if it has one) after a
-// chain whose last hash is prev and last sequence number prevSeq: why it
-// breaks the chain ("" when it does not), and its hash when the line is
-// one whose content matches the hash it claims.
+// checkLine judges line n (with its newline) after prev and prevSeq: why it
+// breaks the chain, or "", and its hash when its content matches it.
 func checkLine(line []byte, n int, prev string, prevSeq int64) (reason, hash string) {
 	if line[len(line)-1] != '\n' {
 		return "line is not terminated (torn write)", ""

@@ -2,6 +2,5 @@
 
 package exec
 
-// ServeHelper must be the first thing main does. On Unix there is no
-// helper: a child's Ctrl-C is a SIGINT to its group.
+// ServeHelper: on Unix a child's Ctrl-C is a SIGINT to its group.
 func ServeHelper() {}

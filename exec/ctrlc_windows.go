@@ -13,18 +13,14 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// A console process can send a Ctrl-C only to a console it is attached to,
-// and only to every process on it. So the Ctrl-C for a HackRF tool, which
-// has a console of its own, is sent by a helper: rfhandoff itself, started
-// again with CtrlCHelperEnv naming the tool's pid, which attaches to that console,
-// ignores the event itself and raises it (ServeHelper). hackrf_transfer
-// then stops as on a keyboard Ctrl-C (its SetConsoleCtrlHandler). Exported
-// for the tests' prompttest, which stops a watcher on its console this way.
+// A process can send a Ctrl-C only to every process on a console it is
+// attached to. So a HackRF tool's Ctrl-C is sent by a helper: rfhandoff
+// itself, started again with CtrlCHelperEnv naming the tool's pid
+// (ServeHelper). Exported for the tests' prompttest.
 const CtrlCHelperEnv = "RFHANDOFF_INTERNAL_CTRL_C_PID"
 
-// helperEnabled is set by ServeHelper: only a binary whose main calls it
-// can serve as the helper (a test binary that does not would run its
-// tests instead). Without it a tool's interrupt ends its job.
+// helperEnabled: only a binary whose main calls ServeHelper can serve as
+// the helper (a test binary would run its tests instead).
 var helperEnabled atomic.Bool
 
 var (
@@ -34,9 +30,8 @@ var (
 	procSetConsoleCtrlHdl = kernel32.NewProc("SetConsoleCtrlHandler")
 )
 
-// ServeHelper must be the first thing main does. When this process was
-// started as the Ctrl-C helper it does that job and exits; otherwise it
-// only records that the helper is available.
+// ServeHelper must be the first thing main does: as the Ctrl-C helper it
+// does that job and exits.
 func ServeHelper() {
 	v, ok := os.LookupEnv(CtrlCHelperEnv)
 	if !ok || len(os.Args) != 1 {
@@ -68,13 +63,10 @@ func raiseCtrlC(pid uint32) error {
 	return windows.GenerateConsoleCtrlEvent(windows.CTRL_C_EVENT, 0)
 }
 
-// helperTimeout bounds the helper's run: under Wine on a loaded machine a
-// Go binary's start alone has taken more than 5 s, and a helper stopped
-// early turns a clean Ctrl-C into ending the tool's job.
+// helperTimeout: under Wine on a loaded machine a Go binary's start alone
+// has taken more than 5 s, and a helper stopped early ends the tool's job.
 const helperTimeout = 30 * time.Second
 
-// sendCtrlC runs the helper for pid and waits for it (helperTimeout at
-// most).
 func sendCtrlC(pid int) error {
 	if !helperEnabled.Load() {
 		return fmt.Errorf("no Ctrl-C helper in this binary")

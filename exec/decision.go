@@ -5,15 +5,12 @@ import (
 	"time"
 )
 
-// EventDecision is the audit line of a person's decision, or of what a
-// decision caused (PROTOCOL#audit-log): one line in the same hash chain as the
-// subprocesses, so "who approved which task, who authorized which result,
-// which record ran and what came of it" is on record beside the git calls
-// that carried it.
+// EventDecision is the audit line of a person's decision, or of what it
+// caused (PROTOCOL#audit-log), in the same chain as the git calls that
+// carried it.
 const EventDecision = "decision"
 
-// The decision kinds (Decision.Kind); PROTOCOL#audit-log lists the fields each
-// one carries.
+// The decision kinds; PROTOCOL#audit-log lists the fields each one carries.
 const (
 	// RX side: the approval prompt.
 	DecisionTaskShown       = "task_shown"       // the approval prompt shows a task
@@ -21,9 +18,7 @@ const (
 	DecisionTaskDeferred    = "task_deferred"    // [D]
 	DecisionTaskStopped     = "task_stopped"     // [S], end of input, a signal at the prompt
 	DecisionApprovalRefused = "approval_refused" // wrong phrase, no terminal, a changed task
-	// RX side: rx capture found rfhandoff's HackRF simulator where a
-	// HackRF should be; Verdict says whether [tools] allow_simulator let
-	// it capture (PROTOCOL#simulator).
+	// rx capture found the simulator; Verdict: did allow_simulator let it (PROTOCOL#simulator).
 	DecisionCaptureSimulator = "capture_simulator"
 
 	// MAIN side: tx watch's offer and tx execute's phrase.
@@ -39,12 +34,9 @@ const (
 	DecisionActionOutcome = "action_outcome" // what the action did
 )
 
-// Side is the side a decision line was written on, its "role" on the
-// line: the RX or the MAIN ("tx") side. It is a label, not a Role: it
-// permits nothing.
+// Side is a decision line's "role": a label that permits nothing.
 type Side string
 
-// The sides a decision line names.
 const (
 	SideRX Side = "rx"
 	SideTX Side = "tx"
@@ -56,9 +48,8 @@ const (
 	VerdictRefused = "refused"
 )
 
-// Decision is what the audit log keeps of one decision. Only the fields
-// of its kind are set (PROTOCOL#audit-log). It never holds what a person typed
-// (a phrase, right or wrong), a key, a token or a secret.
+// Decision is what the audit log keeps of one decision (PROTOCOL#audit-log),
+// never what a person typed, a key, a token or a secret.
 type Decision struct {
 	Side    Side   // SideRX or SideTX
 	Kind    string // one of the Decision* kinds
@@ -75,9 +66,8 @@ type Decision struct {
 
 	Record       string // an authorization record's file name
 	RecordSHA256 string
-	// ExpiresAt is an offer's deadline, or a written record's expires_at.
-	ExpiresAt time.Time
-	TriesLeft *int // a refused phrase at tx watch: the tries the offer has left
+	ExpiresAt    time.Time // an offer's deadline, or a record's expires_at
+	TriesLeft    *int      // a refused phrase at tx watch: the tries left
 
 	Check   string // DecisionExecuteCheck: which step
 	Verdict string // DecisionExecuteCheck: VerdictPassed or VerdictRefused
@@ -90,17 +80,12 @@ type Decision struct {
 	Error    string
 	Outcome  string // the outcome file's name
 
-	// Simulated: the decision is about a capture by rfhandoff's HackRF
-	// simulator (a capture_simulator line, an offer of a simulated READY).
-	Simulated bool
+	Simulated bool // about a capture by the HackRF simulator
 }
 
-// RecordDecision appends one decision line to the chain and returns only
-// once it is on disk. A caller writes the line before the decision takes
-// effect where it has an effect (an offer before it is shown, an approval
-// before it is recorded, an action before it starts) and gives the effect
-// up when the line cannot be written: no line, no effect, as for a
-// subprocess.
+// RecordDecision appends one decision line and returns once it is on
+// disk. A caller writes it before the decision takes effect, and gives the
+// effect up when it cannot: no line, no effect.
 func (l *AuditLog) RecordDecision(d Decision) error {
 	if l == nil {
 		return errors.New("no audit log to record the decision in")

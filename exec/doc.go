@@ -49,43 +49,22 @@
 // mirror sets gc.auto=0). A file:// remote's own
 // upload-pack reads that repository's config, like any server.
 //
-// The transport is read as git reads it: a URL's scheme, else file for a
-// path (a Windows drive path too), else ssh (scp-like host:path). A local
-// remote becomes an absolute file:// URL; a drive path is written
-// file://C:/lab/rf.git. A start the system refused for a moment (EAGAIN;
-// Windows ERROR_INTERNAL_ERROR, which Wine answers when the child died
-// while being set up) is retried 0.1 s and 0.2 s later. Each child is the
-// root of its own process tree (a new session on Unix, a Job Object on
-// Windows); cancelling a call sends the tree SIGINT and kills it 5 s later
-// (defaultGrace).
-//
-// The child environment (env.go): the variables of keptEnv and platformEnv
-// (HOME, PATH, USER, LOGNAME, TMPDIR, TZ, SSH_AUTH_SOCK, SSH_AGENT_PID,
-// XDG_CONFIG_HOME, XDG_RUNTIME_DIR, HACKRF_SIM, HACKRF_SIM_ONAIR,
-// HACKRF_SIM_SEED, HACKRF_SIM_PPS_OFFSET_NS, HACKRF_SIM_TRIGGER,
-// HACKRF_SIM_DELAY_NS, and on Windows what Git for Windows needs), plus
-// LC_ALL=C, GIT_TERMINAL_PROMPT=0, GIT_NO_REPLACE_OBJECTS=1,
-// GIT_PROTOCOL_FROM_USER=0, GIT_ALLOW_PROTOCOL=<the remote URL's
-// transport> and GIT_GRAFT_FILE=<the null device>.
+// The transport is read as git reads it (ProtocolOf). A start the system
+// refused for a moment is retried (startAttempts). Each child is the root
+// of its own process tree (a new session on Unix, a Job Object on
+// Windows); cancelling a call sends the tree SIGINT and kills it after
+// defaultGrace. The child environment is env.go's: keptEnv, platformEnv
+// and fixedEnv, plus GIT_ALLOW_PROTOCOL and GIT_GRAFT_FILE for git.
 //
 // # The audit log
 //
-// Appending locks the file and reads only its last line, so it costs the
-// same however long the log is. A write or sync that fails part-way is
-// cut back, so no partial line stays. The log must be a regular file: a
-// symlink, FIFO, device (/dev/null too), socket or directory is refused,
-// before and after opening. The git calls of the checks before writing
-// are held in memory until the log opens. An end line is not synced by itself: the
-// next synced line, or reading the chain head for a trailer, carries it to
-// disk. Decision lines (decision.go): their kinds and fields are
-// PROTOCOL#audit-log's.
+// Appending locks the file and reads only its last line. A write or sync
+// that fails part-way is cut back, so no partial line stays. The log must
+// be a regular file (openAuditFile). The git calls of the checks before
+// writing are held in memory until the log opens. An end line is not
+// synced by itself (appendEnd). Decision lines (decision.go): their kinds
+// and fields are PROTOCOL#audit-log's.
 //
-// What it offers: New, which builds the Stack (audit log around allowlist
-// around the OS runner) that every command runs programs through with Run or
-// Start; Cmd and Result; the audit log (OpenAuditLog, Entry, VerifyAuditLog),
-// which also keeps notification deliveries (RecordDelivery) and people's
-// decisions (RecordDecision, Decision);
-// tool resolution; the built child environment; process start times
-// (ProcessStart); and the errors callers branch on: *ExitError, *ChainError,
-// ErrDenied and ErrNotInstalled (a command that never started).
+// What it offers: New (the Stack: Run, Start), the audit log, tool
+// resolution, ProcessStart, and the errors callers branch on.
 package exec

@@ -4,13 +4,9 @@ import (
 	"strings"
 )
 
-// keptEnv, with the platform's own platformEnv (env_unix.go,
-// env_windows.go), are the variables a child inherits: what the
-// operator's own authentication (ssh agent, global git config with its
-// credential helper) and basic process sanity need. Everything else is
-// dropped; in particular every GIT_* variable that redirects git (GIT_DIR,
-// GIT_CONFIG_*, GIT_EXEC_PATH, GIT_ASKPASS, GIT_SSH_COMMAND, ...). Keys
-// are compared through envKey.
+// keptEnv and platformEnv are the variables a child inherits: what the
+// operator's authentication and basic process sanity need. Everything
+// else is dropped, every GIT_* variable that redirects git in particular.
 var keptEnv = map[string]bool{
 	"HOME":             true,
 	"PATH":             true,
@@ -20,14 +16,12 @@ var keptEnv = map[string]bool{
 	"HACKRF_SIM":       true,
 	"HACKRF_SIM_ONAIR": true,
 	"HACKRF_SIM_SEED":  true,
-	// the simulated host clock's offset from true time, which a chronyc
-	// stand-in reports too (internal/clocktest)
+	// also read by internal/clocktest's chronyc stand-in
 	"HACKRF_SIM_PPS_OFFSET_NS": true,
 	"HACKRF_SIM_TRIGGER":       true,
 	"HACKRF_SIM_DELAY_NS":      true,
 }
 
-// fixedEnv is set for every child whatever the parent had.
 var fixedEnv = []string{
 	"LC_ALL=C",              // parseable, untranslated output
 	"GIT_TERMINAL_PROMPT=0", // never block on a credential prompt
@@ -35,8 +29,7 @@ var fixedEnv = []string{
 	"GIT_PROTOCOL_FROM_USER=0",
 }
 
-// buildEnv returns the child environment: the kept variables of parent,
-// then fixedEnv, then extra (rfhandoff's own explicit settings).
+// buildEnv: the kept variables of parent, then fixedEnv, then extra.
 func buildEnv(parent, extra []string) []string {
 	out := make([]string, 0, len(keptEnv)+len(platformEnv)+len(fixedEnv)+len(extra))
 	seen := map[string]bool{}

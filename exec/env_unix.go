@@ -2,7 +2,6 @@
 
 package exec
 
-// platformEnv are the variables a Unix child inherits besides keptEnv.
 var platformEnv = map[string]bool{
 	"USER":            true,
 	"LOGNAME":         true,
@@ -11,5 +10,4 @@ var platformEnv = map[string]bool{
 	"XDG_RUNTIME_DIR": true,
 }
 
-// envKey: Unix variable names are case-sensitive.
 func envKey(k string) string { return k }

@@ -2,13 +2,9 @@ package exec
 
 import "strings"
 
-// platformEnv are the variables a Windows child inherits besides keptEnv.
-// Git for Windows and its ssh need the system's own variables: without
-// SYSTEMROOT Winsock cannot start, without PATHEXT, COMSPEC or WINDIR its
-// shell and helpers are not found, and the profile directories are where
-// its global config (%USERPROFILE%\.gitconfig, or HOME when set) and
-// credential manager live. OpenSSH for Windows reaches its agent through a
-// named pipe, Git for Windows' own ssh through SSH_AUTH_SOCK.
+// platformEnv: Git for Windows and its ssh need the system's own variables
+// (Winsock, its shell and helpers), and the profile directories hold its
+// global config and credential manager.
 var platformEnv = map[string]bool{
 	"PATHEXT":      true,
 	"SYSTEMROOT":   true,

@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// ExitError is a process that ran and exited non-zero (or died of a signal).
+// ExitError is a process that exited non-zero or died of a signal.
 type ExitError struct {
 	Tool       Tool
 	Argv       []string // redacted
@@ -26,16 +26,13 @@ func (e *ExitError) Error() string {
 	return withStderr(fmt.Sprintf("%s: %s", strings.Join(e.Argv, " "), how), e.StderrTail)
 }
 
-// ErrDenied matches (errors.Is) a command the allowlist refused: it never
-// started, and running it again will not help.
+// ErrDenied matches a command the allowlist refused: running it again will
+// not help.
 var ErrDenied = errors.New("refused by the allowlist")
 
-// ErrNotInstalled matches (errors.Is) a tool that could not be resolved to
-// an absolute path: it never started.
+// ErrNotInstalled matches a tool that could not be resolved.
 var ErrNotInstalled = errors.New("tool not installed")
 
-// deniedError is a command the allowlist refused; it never started. It
-// matches ErrDenied.
 type deniedError struct {
 	Tool   Tool
 	Reason string
@@ -47,8 +44,6 @@ func (e *deniedError) Error() string {
 
 func (e *deniedError) Is(target error) bool { return target == ErrDenied }
 
-// notInstalledError is a tool that could not be resolved to an absolute
-// path; it matches ErrNotInstalled.
 type notInstalledError struct {
 	Tool Tool
 	Err  error
@@ -61,8 +56,6 @@ func (e *notInstalledError) Error() string {
 func (e *notInstalledError) Unwrap() error        { return e.Err }
 func (e *notInstalledError) Is(target error) bool { return target == ErrNotInstalled }
 
-// timeoutError is a process stopped because its Cmd.Timeout elapsed.
-// It matches context.DeadlineExceeded with errors.Is.
 type timeoutError struct {
 	Tool       Tool
 	Argv       []string // redacted
@@ -76,7 +69,6 @@ func (e *timeoutError) Error() string {
 
 func (e *timeoutError) Is(target error) bool { return target == context.DeadlineExceeded }
 
-// outputLimitError is a process stopped because it wrote more than allowed.
 type outputLimitError struct {
 	Tool  Tool
 	Argv  []string // redacted
@@ -87,10 +79,9 @@ func (e *outputLimitError) Error() string {
 	return fmt.Sprintf("%s: output exceeded %d bytes; stopped", strings.Join(e.Argv, " "), e.Limit)
 }
 
-// Detail is the full account of the failed subprocess in err's chain (its
-// redacted argv and stderr, as the audit log's end line has it), or "" when
-// err holds none. Errors that say the cause in short (gitcli.RemoteError)
-// leave this out of their message; -v logs it.
+// Detail is the failed subprocess's redacted argv and stderr in err's
+// chain, or "": for -v, where an error says its cause in short
+// (gitcli.RemoteError).
 func Detail(err error) string {
 	var ee *ExitError
 	var te *timeoutError
@@ -103,9 +94,7 @@ func Detail(err error) string {
 	return ""
 }
 
-// auditError means the audit log could not be written, so the command was
-// not run (the log fails closed). Op says which step failed ("opening",
-// "writing", "syncing", ...).
+// auditError: the log could not be written, so the command was not run.
 type auditError struct {
 	Path string
 	Op   string
@@ -114,8 +103,7 @@ type auditError struct {
 
 func (e *auditError) Error() string {
 	err := e.Err
-	// The path is said once: an *fs.PathError naming it gives its cause.
-	if pe, ok := err.(*fs.PathError); ok && pe.Path == e.Path {
+	if pe, ok := err.(*fs.PathError); ok && pe.Path == e.Path { // say the path once
 		err = pe.Err
 	}
 	return fmt.Sprintf("audit log %s: %s: %v (command not run)", e.Path, e.Op, err)
@@ -123,13 +111,11 @@ func (e *auditError) Error() string {
 
 func (e *auditError) Unwrap() error { return e.Err }
 
-// stderrLines is how many lines of stderr an error message keeps.
 const stderrLines = 20
 
-// withStderr appends the non-blank lines of a stderr tail to msg, joined
-// with " | ". All of them, up to stderrLines: the line that says what went
-// wrong (ssh's "Permission denied") comes before git's footer, and an error
-// message (and so the audit log's end line) must keep it.
+// withStderr appends the last stderrLines non-blank lines of a stderr tail
+// to msg: the one that says what went wrong (ssh's "Permission denied")
+// comes before git's footer.
 func withStderr(msg, tail string) string {
 	var lines []string
 	for _, l := range strings.FieldsFunc(tail, func(r rune) bool { return r == '\n' || r == '\r' }) {

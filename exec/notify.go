@@ -10,27 +10,20 @@ import (
 )
 
 // Notify is the operator's notification command ([notify] command,
-// PROTOCOL#notifications): a program of their choosing, run with an argv array,
-// never through a shell. It is resolved once like every tool and can
-// never be one of the tools that touch git or the radio.
+// PROTOCOL#notifications), run with an argv array, never through a shell.
 const Notify Tool = "notify"
 
-// notReceivers are programs a notification command may never be: the
-// tools rfhandoff itself runs and audits under their own names, so that a
-// notification cannot fetch, push, sign or transmit through another door.
-// There is no list of shells or interpreters: no task text is ever an
-// argument of the command (config, notify), so what the program would
-// make of its arguments does not matter.
+// notReceivers are the tools rfhandoff runs under their own names: a
+// notification must not fetch, push, sign or transmit through another
+// door. No shells are listed: no task text is ever an argument.
 var notReceivers = map[string]bool{
 	"git": true, "hackrf_transfer": true, "hackrf_info": true, "hackrf_clock": true,
 	"ssh-keygen": true, "ssh": true,
 }
 
-// ResolveNotify resolves the program of a notification command: a clean
-// absolute path, or a bare name looked up on environ's PATH (never the
-// current directory). tools are the resolved allowlisted tools; a program
-// that is one of them or of notReceivers (by name, through a symlink or
-// as the same file) is refused.
+// ResolveNotify resolves a notification program (an absolute path or a
+// bare name on environ's PATH), refusing one of tools or notReceivers by
+// name, through a symlink or as the same file.
 func ResolveNotify(program string, tools map[Tool]string, environ []string) (string, error) {
 	if program == "" {
 		return "", fmt.Errorf("the command has no program")
@@ -67,8 +60,7 @@ func ResolveNotify(program string, tools map[Tool]string, environ []string) (str
 	return path, nil
 }
 
-// programName is a program's name as the refusal list spells it: the
-// base name, lower case, without a Windows executable suffix.
+// programName: the base name, lower case, without .exe or .com.
 func programName(path string) string {
 	base := strings.ToLower(filepath.Base(path))
 	for _, ext := range []string{".exe", ".com"} {
@@ -77,12 +69,11 @@ func programName(path string) string {
 	return base
 }
 
-// EventDelivery is the audit line of a notification sent from rfhandoff
-// itself (an HTTP request, no subprocess): one line per delivery.
+// EventDelivery is the audit line of a notification sent over HTTP.
 const EventDelivery = "delivery"
 
-// Delivery is what the audit log keeps of one notification sent over
-// HTTP: never its body, a token, a secret or a URL's credentials.
+// Delivery is what the audit log keeps of one: never its body, a token, a
+// secret or a URL's credentials.
 type Delivery struct {
 	Side         string // the side the message names: "rx" or "main" (notify.Side)
 	Notification string // the event, e.g. "approval_needed"
@@ -94,7 +85,6 @@ type Delivery struct {
 	Error        string
 }
 
-// RecordDelivery appends one delivery line to the chain.
 func (l *AuditLog) RecordDelivery(d Delivery) error {
 	ms := d.Duration.Milliseconds()
 	_, err := l.Append(Entry{
@@ -106,8 +96,7 @@ func (l *AuditLog) RecordDelivery(d Delivery) error {
 	return err
 }
 
-// resolveNotify records the notification program among the stack's tools
-// (or why it is missing), after the allowlisted tools are resolved.
+// resolveNotify adds the notification program to the resolved tools.
 func (s *Stack) resolveNotify(program string) {
 	if program == "" {
 		return

@@ -14,9 +14,8 @@ import (
 	"time"
 )
 
-// osRunner is the only implementation that starts processes. It runs an
-// already-resolved absolute path as the root of its own process tree (a
-// new session on Unix, a Job Object on Windows: procTree).
+// osRunner is the only implementation that starts processes, each the root
+// of its own process tree (procTree).
 type osRunner struct {
 	environ   []string
 	timeout   time.Duration
@@ -24,7 +23,6 @@ type osRunner struct {
 	maxOutput int64
 }
 
-// started is a running child with its bookkeeping.
 type started struct {
 	cmd      *osexec.Cmd
 	tool     Tool
@@ -44,8 +42,7 @@ type started struct {
 }
 
 func (r *osRunner) start(ctx context.Context, path string, c Cmd, timeout time.Duration) (*started, error) {
-	// The duration is measured from before the timeout starts, so a call
-	// that timed out never reports less than its timeout.
+	// Before the timeout starts: a timed-out call never reports less.
 	begin := time.Now()
 	var cancel context.CancelFunc
 	if timeout > 0 {
@@ -59,12 +56,10 @@ func (r *osRunner) start(ctx context.Context, path string, c Cmd, timeout time.D
 	cmd.Env = buildEnv(r.environ, c.Env)
 	cmd.Stdin = c.Stdin
 	cmd.SysProcAttr = sysProcAttr(c.Tool)
-	// The child is stopped the way the system's own Ctrl-C would stop it
-	// when rfhandoff dies (see spawn_linux.go, proc_windows.go).
 	setParentDeathSignal(cmd.SysProcAttr)
 	s := &started{cmd: cmd, tool: c.Tool, argv: cmd.Args, secrets: c.Secrets, timeout: timeout, cancel: cancel, ctx: ctx, start: begin}
-	// Interrupt first, as Ctrl-C would: hackrf_transfer and git both clean up
-	// on it. WaitDelay later kills the leader; the whole tree is killed after.
+	// Interrupt first: hackrf_transfer and git both clean up on it.
+	// WaitDelay later kills the leader; the whole tree is killed after.
 	cmd.Cancel = func() error { return s.tree.interrupt() }
 	cmd.WaitDelay = r.grace
 	s.counter = &countWriter{}
@@ -113,8 +108,7 @@ func (s *started) Wait() (Result, error) {
 func (s *started) wait() (Result, error) {
 	werr := s.cmd.Wait()
 	cancelled := s.ctx.Err()
-	// Whatever the leader did, nothing of its group outlives it once it was
-	// cancelled: grandchildren (ssh, git-remote-https) are killed too.
+	// Once cancelled, grandchildren (ssh, git-remote-https) die too.
 	if cancelled != nil {
 		_ = s.tree.kill()
 	}
@@ -142,8 +136,6 @@ func (s *started) wait() (Result, error) {
 	case cancelled == context.DeadlineExceeded && s.timeout > 0 && (res.ExitCode != 0 || errors.Is(werr, context.DeadlineExceeded)):
 		return res, &timeoutError{Tool: s.tool, Argv: red, After: s.timeout, StderrTail: stderr}
 	case cancelled != nil && res.ExitCode != 0:
-		// The caller's context ended (Ctrl-C, shutdown): both the exit and
-		// the cancellation stay visible to errors.As / errors.Is.
 		return res, fmt.Errorf("%w (%w)", exit, cancelled)
 	}
 	var ee *osexec.ExitError
@@ -186,7 +178,6 @@ func (w *capWriter) Write(p []byte) (int, error) {
 	return w.buf.Write(p)
 }
 
-// tailWriter keeps the last max bytes written.
 type tailWriter struct {
 	mu  sync.Mutex
 	buf []byte

@@ -13,12 +13,10 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// sysProcAttr: every child starts suspended so that it is in its Job
-// Object before it can start anything (adopt resumes it). git gets no
-// console at all (its ssh can never ask the operator's console for a
-// password); the HackRF tools get a hidden console of their own, the only
-// way to deliver the Ctrl-C that hackrf_transfer stops cleanly on without
-// sending it to rfhandoff as well (interrupt).
+// sysProcAttr: every child starts suspended, to be in its Job Object
+// before it can start anything (adopt resumes it). git gets no console
+// (its ssh can never ask for a password); the HackRF tools get a hidden
+// console of their own, to get a Ctrl-C that rfhandoff does not (interrupt).
 func sysProcAttr(tool Tool) *syscall.SysProcAttr {
 	if tool == Git {
 		return &syscall.SysProcAttr{CreationFlags: windows.CREATE_SUSPENDED | windows.DETACHED_PROCESS}
@@ -27,8 +25,8 @@ func sysProcAttr(tool Tool) *syscall.SysProcAttr {
 }
 
 // procTree is a child and everything it started: a Job Object that kills
-// its processes when its last handle closes, which is also when rfhandoff
-// dies, however it dies (Windows' counterpart of Pdeathsig).
+// its processes when its last handle closes, also when rfhandoff dies
+// (Windows' counterpart of Pdeathsig).
 type procTree struct {
 	mu      sync.Mutex
 	p       *os.Process
@@ -68,7 +66,6 @@ func (t *procTree) adopt(p *os.Process, a *syscall.SysProcAttr) error {
 	return nil
 }
 
-// resumeProcess resumes the threads of a process started suspended.
 func resumeProcess(pid uint32) error {
 	snap, err := windows.CreateToolhelp32Snapshot(windows.TH32CS_SNAPTHREAD, 0)
 	if err != nil {
@@ -98,12 +95,9 @@ func resumeProcess(pid uint32) error {
 	return nil
 }
 
-// interrupt is what Ctrl-C does. A HackRF tool gets a CTRL_C_EVENT on its
-// own console (ctrlc_windows.go); git, which has no console, and a tool
-// whose Ctrl-C cannot be delivered end with their whole job.
-//
-// The helper runs without the lock held: a start that is slow under load
-// must not hold up a kill meanwhile.
+// interrupt is what Ctrl-C does: a CTRL_C_EVENT on a HackRF tool's console
+// (ctrlc_windows.go), else the whole job ends. The helper runs without the
+// lock: a start slow under load must not hold up a kill meanwhile.
 func (t *procTree) interrupt() error {
 	t.mu.Lock()
 	live, console := t.job != 0, t.console
@@ -144,8 +138,8 @@ func (t *procTree) release() {
 	}
 }
 
-// privateMode: Windows has no mode bits (a directory always reports
-// 0777); privacy is the ACL of the user's temp directory it lives in.
+// privateMode: Windows has no mode bits; privacy is the ACL of the user's
+// temp directory.
 func privateMode(os.FileMode) bool { return true }
 
 // executable: Windows has no execute bit; a program is a .exe or .com.
@@ -154,7 +148,6 @@ func executable(path string, _ os.FileMode) bool {
 	return ext == ".exe" || ext == ".com"
 }
 
-// exeNames are the file names a PATH entry may hold the program name as.
 func exeNames(name string) []string {
 	if executable(name, 0) {
 		return []string{name}
@@ -162,8 +155,6 @@ func exeNames(name string) []string {
 	return []string{name + ".exe", name + ".com"}
 }
 
-// transientStartError: CreateProcess answered ERROR_INTERNAL_ERROR, which
-// Wine does when the new process died before its first instruction ran
-// (seen a few times in a thousand git.exe starts on a loaded machine); the
-// program never ran, so starting it again runs it once.
+// transientStartError: Wine answers ERROR_INTERNAL_ERROR when the new
+// process died before its first instruction (under load): it never ran.
 func transientStartError(err error) bool { return errors.Is(err, windows.ERROR_INTERNAL_ERROR) }

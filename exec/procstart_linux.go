@@ -16,9 +16,8 @@ func processStart(pid int) (int64, bool) {
 	return start, err == nil
 }
 
-// parseStatStart is field 22 (starttime) of a /proc/<pid>/stat line. The
-// second field, the command name in parentheses, may hold spaces and
-// parentheses itself, so fields are counted from its last ')'.
+// parseStatStart is field 22 (starttime) of a /proc/<pid>/stat line,
+// counted from the last ')': the command name may hold spaces and ')'.
 func parseStatStart(data []byte) (int64, error) {
 	i := bytes.LastIndexByte(data, ')')
 	if i < 0 {

@@ -12,8 +12,7 @@ func processStart(pid int) (int64, bool) {
 		return 0, false
 	}
 	defer windows.CloseHandle(h)
-	// A handle held somewhere keeps an ended process's object (and pid):
-	// it runs no more, so it has no start to compare.
+	// A handle held somewhere keeps an ended process's pid.
 	var code uint32
 	if windows.GetExitCodeProcess(h, &code) != nil || code != localfile.StillActive {
 		return 0, false

@@ -6,15 +6,12 @@ import (
 	"strings"
 )
 
-// urlWithUser finds scheme://user:password@ in any argument, so credentials
-// given in a remote URL never reach the audit log, an error or the output.
+// urlWithUser finds scheme://user:password@ in any argument.
 var urlWithUser = regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*://)([^/@\s:]*):([^/@\s]*)@`)
 
-// Redacted replaces secrets in logs.
 const Redacted = "REDACTED"
 
-// Redact returns a copy of argv with URL passwords and the given secrets
-// replaced.
+// Redact returns a copy of argv with URL passwords and secrets replaced.
 func Redact(argv []string, secrets []string) []string {
 	out := make([]string, len(argv))
 	for i, a := range argv {
@@ -33,7 +30,6 @@ func redactString(s string, secrets []string) string {
 	return s
 }
 
-// RedactURL removes the password of a URL (for messages and logs).
 func RedactURL(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil || u.User == nil {

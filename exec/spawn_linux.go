@@ -9,25 +9,15 @@ import (
 	"syscall"
 )
 
-// Children get SIGINT when rfhandoff dies, however it dies (SIGKILL
-// included): a capture's hackrf_transfer, a transmission's, or a git push
-// must not outlive the process that watches it. SIGINT, not SIGKILL, so
-// that hackrf_transfer ends as it does on Ctrl-C (its exit sequence, the
-// file flushed) and git cleans up its lock files; a child that ignores it is
-// dealt with by the next rx capture or rx watch (capture's recovery).
+// Children get SIGINT when rfhandoff dies, however it dies: no
+// hackrf_transfer or git push outlives its watcher. SIGINT, not SIGKILL, so
+// hackrf_transfer flushes its file and git cleans up its locks; a child
+// that ignores it is capture's recovery's.
 //
-// Linux sends a parent-death signal when the *thread* that forked the
-// child exits, not when the process does (golang.org/issue/27505). The Go
-// runtime ends an OS thread only when a goroutine that locked it
-// (runtime.LockOSThread) exits without unlocking it; idle threads are kept
-// today, but that is an implementation detail (golang.org/issue/14592 asks
-// to end them). So every child is forked on one thread kept for the whole
-// life of the process: a goroutine that locks its thread and never
-// returns. A caller on a goroutine that locked its own thread and later
-// exits can then no longer take its children's signal with it, and no
-// future runtime change can either. Starting a process is a fork and an
-// exec, milliseconds, so serialising them costs nothing that matters.
-
+// Linux sends it when the *thread* that forked the child exits
+// (golang.org/issue/27505), so every child is forked on one thread locked
+// for the life of the process (golang.org/issue/14592 may end idle ones).
+// Serialising the forks costs milliseconds.
 func setParentDeathSignal(a *syscall.SysProcAttr) { a.Pdeathsig = syscall.SIGINT }
 
 var (
@@ -48,8 +38,7 @@ func startOnStableThread(cmd *osexec.Cmd) error {
 	return <-done
 }
 
-// spawner owns the thread every child is forked from. It never unlocks
-// and never returns, so the thread lives as long as the process.
+// spawner never unlocks and never returns.
 func spawner(ready chan<- struct{}) {
 	runtime.LockOSThread()
 	close(ready)

@@ -30,10 +30,10 @@ type Stack struct {
 	audit     *AuditLog
 	os        *osRunner
 	startProc func(ctx context.Context, path string, c Cmd, timeout time.Duration) (*started, error)
-	gitBase   []string // the -c options of every git call, before the transports
+	gitBase   []string // -c options of every git call, before the transports
 	gitFlags  []string
-	gitEnv    []string // set for every git call (after the caller's Env)
-	keygen    string   // resolved ssh-keygen, or "" with keygenErr
+	gitEnv    []string // after the caller's Env
+	keygen    string   // or "" with keygenErr
 	keygenErr error
 }
 
@@ -79,21 +79,18 @@ func New(o Options) (*Stack, error) {
 		"-c", "core.hooksPath=" + hooks,
 		"-c", "core.fsmonitor=false",
 		"-c", "transfer.fsckObjects=true",
-		// fetch.fsckObjects, when set, overrides transfer.fsckObjects.
-		"-c", "fetch.fsckObjects=true",
+		"-c", "fetch.fsckObjects=true", // when set, it overrides transfer.fsckObjects
 		"-c", "submodule.recurse=false",
 		"-c", "protocol.allow=never",
-		// A repository's log.showSignature would make every git log start
-		// its configured signature program.
+		// Else every git log would start the signature program.
 		"-c", "log.showSignature=false",
 	}, historyPins, pins)
 	return s.WithGitProtocols(o.GitProtocols)
 }
 
 // WithGitProtocols returns a copy of s whose git may use exactly the
-// transports ps: the tools, audit log and hooks directory stay those of s.
-// A command builds its stack once, reads the remote's URL through it (no
-// transport allowed), then narrows git to that URL's transport.
+// transports ps. A command reads the remote's URL with no transport
+// allowed, then narrows git to that URL's.
 func (s *Stack) WithGitProtocols(ps []string) (*Stack, error) {
 	flags := slices.Clip(s.gitBase)
 	for _, p := range ps {
@@ -104,45 +101,32 @@ func (s *Stack) WithGitProtocols(ps []string) (*Stack, error) {
 	}
 	c := *s
 	c.gitFlags = flags
-	// GIT_ALLOW_PROTOCOL overrides every protocol.<name>.allow a config
-	// file sets (a repository's protocol.ext.allow=always included) and
-	// names the helpers git may start (PROTOCOL#subprocesses).
+	// GIT_ALLOW_PROTOCOL overrides every config file's protocol.*.allow
+	// (PROTOCOL#subprocesses); grafts would give a commit other parents.
 	c.gitEnv = []string{
 		"GIT_ALLOW_PROTOCOL=" + strings.Join(ps, ":"),
-		// Grafts (<git dir>/info/grafts) give a commit other parents,
-		// whatever replace refs are set to: the file named here is empty
-		// (git's advice about reading one is off, historyPins).
 		"GIT_GRAFT_FILE=" + os.DevNull,
 	}
 	return &c, nil
 }
 
-// historyPins are the -c options that keep every git call reading the
-// objects a commit ID names, as rfhandoff's environment asks
-// (PROTOCOL#subprocesses): a config key git reads after the environment must not undo it.
+// historyPins keep every git call reading the objects a commit ID names
+// (PROTOCOL#subprocesses): config read after the environment must not undo it.
 var historyPins = []string{
-	// GIT_NO_REPLACE_OBJECTS=1 (fixedEnv) yields to a config file's
-	// core.useReplaceRefs=true, and a refs/replace/<id> then swaps any
-	// object read by ID: a signed commit's file for other bytes.
+	// GIT_NO_REPLACE_OBJECTS yields to a file's core.useReplaceRefs=true.
 	"-c", "core.useReplaceRefs=false",
-	// A commit-graph file answers parent lookups without the commits
-	// themselves: one written into a repository would rewire history.
+	// A commit-graph file answers parent lookups: it could rewire history.
 	"-c", "core.commitGraph=false",
-	// GIT_GRAFT_FILE names the empty device; git would otherwise
-	// advise on stderr, on every call, against using a grafts file.
+	// Else git warns about GIT_GRAFT_FILE on every call.
 	"-c", "advice.graftFileDeprecated=false",
-	// Windows: every variable listed is removed from each program git
-	// starts, its own helpers included; a config file listing
-	// GIT_CONFIG_PARAMETERS or GIT_ALLOW_PROTOCOL would take the pins
-	// from them. PERL5LIB is git's default.
+	// Windows: a listed GIT_CONFIG_PARAMETERS or GIT_ALLOW_PROTOCOL would be
+	// removed from git's children. PERL5LIB is git's default.
 	"-c", "core.unsetEnvVars=PERL5LIB",
 }
 
-// programPins are the -c options that take from every config file the
-// keys that make git start a program (PROTOCOL#subprocesses). Each is a key git
-// reads last-one-wins, so the command line, read after every file,
-// decides. The remote's upload-pack and receive-pack, which git reads
-// first-one-wins, are pinned by remotePins instead.
+// programPins override every config file's keys that make git start a
+// program (PROTOCOL#subprocesses): git reads them last-one-wins, so the
+// command line decides. First-one-wins keys are remotePins'.
 func programPins(sshCommand, credentialHelper string) ([]string, error) {
 	for _, v := range []struct{ key, val string }{{"ssh command", sshCommand}, {"credential helper", credentialHelper}} {
 		if strings.ContainsAny(v.val, "\x00\r\n") {
@@ -153,26 +137,17 @@ func programPins(sshCommand, credentialHelper string) ([]string, error) {
 		sshCommand = "ssh"
 	}
 	pins := []string{
-		// ssh transport: only this command, named on every audit line.
 		"-c", "core.sshCommand=" + sshCommand,
-		// git:// through a proxy program.
 		"-c", "core.gitProxy=",
-		// A password prompt program (GIT_ASKPASS and SSH_ASKPASS are not
-		// in the child environment either).
 		"-c", "core.askPass=",
-		// Run to list an alternate object store's refs during fetch and push.
 		"-c", "core.alternateRefsCommand=",
-		// Signing on commit or push would start gpg.program; Signatures
-		// signs explicitly, with its own pinned program.
+		// Signatures signs explicitly, with its own pinned program.
 		"-c", "commit.gpgSign=false",
 		"-c", "push.gpgSign=false",
-		// After a commit or merge git starts `git maintenance run --auto`
-		// (gc --auto): a program off the record, and a process a call.
+		// Else a commit starts `git maintenance run --auto`, off the record.
 		"-c", "maintenance.auto=false",
-		// A pager never runs without a terminal; "cat" is git's "none".
-		"-c", "core.pager=cat",
-		// An empty value clears every credential helper configured before
-		// (credential.<url>.helper too); then only the named one.
+		"-c", "core.pager=cat", // git's "none"
+		// Empty clears every helper configured before (credential.<url>.helper too).
 		"-c", "credential.helper=",
 	}
 	if credentialHelper != "" {
@@ -181,10 +156,9 @@ func programPins(sshCommand, credentialHelper string) ([]string, error) {
 	return pins, nil
 }
 
-// remotePins are the options a git subcommand that talks to a remote gets
-// right after its name: git takes the first remote.<name>.uploadpack or
-// receivepack of all config files, so a -c cannot override a repository's
-// own; an option given for the call overrides them all.
+// remotePins follow the subcommand's name: git takes the first
+// uploadpack or receivepack of all config files, so only an option of the
+// call overrides a repository's own.
 func remotePins(sub string) []string {
 	switch sub {
 	case "fetch", "ls-remote", "clone":
@@ -205,10 +179,8 @@ func (s *Stack) SSHKeygen() (string, error) { return s.keygen, s.keygenErr }
 // Missing returns why each unresolved tool could not be found.
 func (s *Stack) Missing() map[Tool]error { return s.missing }
 
-// Role is what this stack may start.
 func (s *Stack) Role() Role { return s.role }
 
-// AuditLog is the log every command is written to.
 func (s *Stack) AuditLog() *AuditLog { return s.audit }
 
 // ResolveTools resolves every allowlisted tool once: pinned paths must be
@@ -240,8 +212,7 @@ func resolve(t Tool, pinned string, environ []string) (string, error) {
 		}
 		return pinned, nil
 	}
-	// safeexec never resolves through the current directory; a relative
-	// PATH entry could still yield a relative result, which is refused.
+	// A relative PATH entry could still yield a relative result.
 	p, err := lookPath(string(t), environ)
 	if err != nil {
 		return "", err
@@ -252,7 +223,6 @@ func resolve(t Tool, pinned string, environ []string) (string, error) {
 	return p, nil
 }
 
-// lookPath resolves name on the PATH of environ (the environment children get).
 func lookPath(name string, environ []string) (string, error) {
 	path := ""
 	for _, kv := range environ {
@@ -263,8 +233,7 @@ func lookPath(name string, environ []string) (string, error) {
 	if path == os.Getenv("PATH") {
 		return safeexec.LookPath(name)
 	}
-	// A child PATH that differs from ours: scan it the same way, skipping
-	// relative entries (never the current directory).
+	// A child PATH that differs from ours: scan it as safeexec would.
 	for _, dir := range filepath.SplitList(path) {
 		if !filepath.IsAbs(dir) {
 			continue
@@ -298,14 +267,12 @@ func emptyHooksDir() (string, error) {
 	return dir, nil
 }
 
-// prepare checks a command and returns the path and argv to run, or a
-// refusal (already audited).
+// prepare returns the path and argv to run, or a refusal (already audited).
 func (s *Stack) prepare(c Cmd) (string, []string, error) {
 	args := c.Args
 	path, ok := s.paths[c.Tool]
-	// Every rule on the command is judged before whether its program is
-	// installed: a command that may not run is denied the same way on
-	// every machine.
+	// Rules before installation: a command that may not run is denied the
+	// same way on every machine.
 	reason := checkArgs(s.role, c.Tool, c.Args)
 	missing, known := s.missing[c.Tool]
 	if reason == "" && !ok && !known {
@@ -344,8 +311,7 @@ func (s *Stack) prepare(c Cmd) (string, []string, error) {
 	return path, args, nil
 }
 
-// deferrable reports whether a git call may check its objects itself
-// afterwards: a fetch with a filter (git then ignores fetch.fsck.* anyway).
+// deferrable: a fetch with a filter (git then ignores fetch.fsck.* anyway).
 func deferrable(args []string) bool {
 	if len(args) == 0 || args[0] != "fetch" {
 		return false
@@ -373,7 +339,6 @@ func (s *Stack) startEntry(id, path string, args []string, c Cmd) Entry {
 	}
 }
 
-// remoteOf is the remote URL an audit line names for c.
 func remoteOf(c Cmd) string {
 	if c.Remote == "" {
 		return ""
@@ -395,7 +360,6 @@ func (s *Stack) endEntry(id string, c Cmd, res Result, err error) Entry {
 	return e
 }
 
-// Run checks, audits and runs c, waiting for it.
 func (s *Stack) Run(ctx context.Context, c Cmd) (Result, error) {
 	c.Timeout = positiveOr(c.Timeout, s.os.timeout)
 	p, err := s.Start(ctx, c)
@@ -405,7 +369,6 @@ func (s *Stack) Run(ctx context.Context, c Cmd) (Result, error) {
 	return p.Wait()
 }
 
-// positiveOr is v, or d when v is not positive (not set).
 func positiveOr[T int64 | time.Duration](v, d T) T {
 	if v <= 0 {
 		return d
@@ -413,9 +376,8 @@ func positiveOr[T int64 | time.Duration](v, d T) T {
 	return v
 }
 
-// A process start the system refuses for a moment (transientStartError,
-// per platform) is tried this many times in all, pausing startPause, then
-// twice that, between attempts (PROTOCOL#subprocesses).
+// A start the system refuses for a moment (transientStartError) is tried
+// this often, pausing startPause, then twice that (PROTOCOL#subprocesses).
 const startAttempts = 3
 
 var startPause = 100 * time.Millisecond
@@ -430,9 +392,8 @@ func (s *Stack) Start(ctx context.Context, c Cmd) (Process, error) {
 	if c.Tool == Git {
 		c.Env = append(append([]string{}, c.Env...), s.gitEnv...)
 	}
-	// A start the system refused for a moment is tried again (PROTOCOL#subprocesses), each
-	// attempt its own start and end line: no process ran that is not on
-	// record, and none ran twice.
+	// Each attempt has its own start and end line (PROTOCOL#subprocesses):
+	// no process ran off the record, and none ran twice.
 	for attempt := 1; ; attempt++ {
 		id := newID()
 		if _, err := s.audit.Append(s.startEntry(id, path, args, c)); err != nil {
@@ -462,7 +423,6 @@ type auditedProcess struct {
 	err   error
 }
 
-// Wait waits once and writes the end line once, however often it is called.
 func (p *auditedProcess) Wait() (Result, error) {
 	p.once.Do(func() {
 		p.res, p.err = p.started.Wait()
@@ -479,8 +439,8 @@ func newID() string {
 	return hex.EncodeToString(b[:])
 }
 
-// ProtocolOf returns the git transport a remote URL uses ("file" for local
-// paths, a Windows drive path included, "ssh" for scp-like user@host:path).
+// ProtocolOf returns the git transport of a remote URL as git reads it:
+// its scheme, "file" for a path (a drive path too), else "ssh" (scp-like).
 func ProtocolOf(url string) string {
 	if i := strings.Index(url, "://"); i > 0 {
 		return strings.ToLower(url[:i])

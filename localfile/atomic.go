@@ -8,9 +8,7 @@ import (
 )
 
 // WriteFileAtomic replaces path with data so that a crash at any moment
-// leaves either the old or the new content: it writes a temp file in the
-// same directory, syncs it, renames it over path and syncs the directory.
-// The temp file is removed on any failure. perm is applied as given.
+// leaves either the old or the new content. perm is applied as given.
 func WriteFileAtomic(path string, data []byte, perm os.FileMode) (err error) {
 	f, err := CreateTemp(path)
 	if err != nil {
@@ -30,8 +28,6 @@ func WriteFileAtomic(path string, data []byte, perm os.FileMode) (err error) {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	renamed = true
-	// Without this the rename itself may not survive a power loss (where
-	// the system can sync a directory: syncdir_unix.go).
 	dir := filepath.Dir(path)
 	if err = SyncDir(dir); err != nil {
 		return fmt.Errorf("write %s: new content in place, but syncing %s failed: %w", path, dir, err)
@@ -45,8 +41,8 @@ func CreateTemp(path string) (*os.File, error) {
 	return os.CreateTemp(filepath.Dir(path), tempPrefix(filepath.Base(path))+"*")
 }
 
-// WriteSynced gives f the mode perm, writes data, syncs and closes it: once
-// it returns nil the bytes survive a power loss. f is closed either way.
+// WriteSynced gives f the mode perm, writes data, syncs and closes it
+// (either way).
 func WriteSynced(f *os.File, data []byte, perm os.FileMode) error {
 	err := f.Chmod(perm)
 	if err == nil {
@@ -63,8 +59,6 @@ func WriteSynced(f *os.File, data []byte, perm os.FileMode) error {
 	return err
 }
 
-// tempPrefix names CreateTemp's temp files for base: hidden, and
-// recognisable so CleanTemps can find the ones a killed process left.
 func tempPrefix(base string) string { return "." + base + ".tmp-" }
 
 // CleanTemps removes temp files that a killed writer left beside path and

@@ -6,8 +6,5 @@
 // file, fsync, rename, fsync of the directory); Acquire, AcquireAs,
 // AcquireWaiting and Probe (an OS file lock on a separate lock file);
 // PIDAlive; FreeBytes. The ownership boundary built on them is its
-// subpackage private.
-//
-// It is a leaf: it imports nothing of rfhandoff's, runs no subprocess and
-// knows no protocol file.
+// subpackage private. It is a leaf: it imports nothing of rfhandoff's.
 package localfile

@@ -3,8 +3,8 @@ package localfile
 import "path/filepath"
 
 // FreeBytes is the space an unprivileged writer has on the file system
-// that holds path, or the nearest existing directory above it (a capture
-// directory is created only when a capture starts).
+// of path or its nearest existing directory (a capture directory is
+// created only when a capture starts).
 func FreeBytes(path string) (int64, error) {
 	p := filepath.Clean(path)
 	for {

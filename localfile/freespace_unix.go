@@ -14,7 +14,6 @@ func freeBytes(path string) (int64, error) {
 	if err := unix.Statfs(path, &st); err != nil {
 		return 0, &fs.PathError{Op: "statfs", Path: path, Err: err}
 	}
-	// Bavail: what a non-root writer may use (root's reserve excluded).
 	return int64(st.Bavail) * int64(st.Bsize), nil //nolint:unconvert // field types differ per platform
 }
 

@@ -13,16 +13,14 @@ import (
 )
 
 // LockedError says another process (or another Acquire in this one) holds
-// the lock. PID and Holder are what the holder wrote into the lock file,
+// the lock. PID and Holder (e.g. "rx approve") are what the holder wrote,
 // for messages only; 0 and "" when unknown.
 type LockedError struct {
 	Path   string
 	PID    int
-	Holder string // e.g. "rx approve", as given to AcquireAs
+	Holder string
 }
 
-// who names the holder for a message: "rx approve (process 42)",
-// "process 42", or "another process".
 func (e *LockedError) who() string {
 	switch {
 	case e.Holder != "" && e.PID > 0:
@@ -48,20 +46,17 @@ type Lock struct {
 }
 
 // pidWait is how long Acquire keeps trying while the holder has not yet
-// written its PID: that is a holder that is just starting, or a Probe
-// (rx status) holding the lock for an instant.
-var pidWait = 200 * time.Millisecond // a variable so a test can widen it
+// written its PID: one just starting, or a Probe's instant.
+var pidWait = 200 * time.Millisecond // a test widens it
 
 const pidRetry = 10 * time.Millisecond
 
 // Acquire takes the exclusive lock on lockPath without blocking, creating
-// the file (mode 0600) if needed; its directory must exist. A held lock
-// returns *LockedError. The lock file is never deleted.
+// the file (mode 0600) if needed. A held lock returns *LockedError.
 func Acquire(lockPath string) (*Lock, error) { return AcquireAs(lockPath, "") }
 
-// AcquireAs is Acquire recording holder (a short name such as "rx watch":
-// lowercase letters, digits, spaces, '-' and '_', at most 40 bytes) beside
-// the PID, so that a caller refused beside it can say what holds the lock.
+// AcquireAs is Acquire recording holder (a short name such as "rx watch",
+// validHolder) beside the PID, for the message of a caller refused.
 func AcquireAs(lockPath, holder string) (*Lock, error) {
 	if !validHolder(holder) {
 		return nil, fmt.Errorf("lock %s: holder name %q is not a short plain name", lockPath, holder)
@@ -89,12 +84,8 @@ func AcquireAs(lockPath, holder string) (*Lock, error) {
 	}
 }
 
-// Path is the lock file.
-func (l *Lock) Path() string { return l.path }
-
-// Release clears the recorded PID and drops the lock. It is safe to call
-// more than once. The file stays: deleting it would let two processes lock
-// two different inodes under one name.
+// Release clears the recorded PID and drops the lock, once. The file
+// stays: deleting it would let two processes lock two inodes under one name.
 func (l *Lock) Release() error {
 	if l == nil || !l.fl.Locked() {
 		return nil
@@ -106,18 +97,15 @@ func (l *Lock) Release() error {
 	return clearErr
 }
 
-// RecoverStale reports whether a recorded running flag is stale, so the
-// caller clears it and logs a warning. Holding this lock proves that
-// whoever recorded running=true is gone, whatever its PID now belongs to
-// (PIDs are reused). Only a flag this process wrote itself is not stale.
+// RecoverStale reports whether a recorded running flag is stale: holding
+// this lock proves its writer is gone, whatever its PID now belongs to,
+// unless this process wrote it.
 func (l *Lock) RecoverStale(running bool, pid int) (wasStale bool) {
 	return running && pid != os.Getpid()
 }
 
 // Probe reports whether some process holds the lock on lockPath and the
-// PID it recorded, without keeping the lock. It does so by trying the lock
-// for an instant; Acquire tolerates that instant (see pidWait). A missing
-// lock file means nobody holds it.
+// PID it recorded, by trying the lock for an instant (see pidWait).
 func Probe(lockPath string) (held bool, pid int, err error) {
 	if _, err := os.Stat(lockPath); errors.Is(err, fs.ErrNotExist) {
 		return false, 0, nil
@@ -135,12 +123,10 @@ func Probe(lockPath string) (held bool, pid int, err error) {
 	return true, readPID(lockPath), nil
 }
 
-// writePID replaces the recorded pid (0: empty).
 func writePID(path string, pid int) error { return writeHolder(path, pid, "") }
 
 // writeHolder replaces the recorded "PID[ HOLDER]\n" (pid 0: empty) at
-// pidPath. It opens the file separately; the lock belongs to flock's own
-// descriptor.
+// pidPath, through its own descriptor: the lock is flock's.
 func writeHolder(path string, pid int, holder string) error {
 	f, err := os.OpenFile(pidPath(path), os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
@@ -164,9 +150,9 @@ func readPID(path string) int {
 	return pid
 }
 
-// readHolder reads what writeHolder wrote (a lock file of an older
-// rfhandoff holds only the PID). A holder name that is not a plain short
-// name is dropped: it ends up in messages on the operator's terminal.
+// readHolder reads what writeHolder wrote (an older rfhandoff's: only the
+// PID). A holder name that is not plain is dropped: it ends up on the
+// operator's terminal.
 func readHolder(path string) (pid int, holder string) {
 	b, err := os.ReadFile(pidPath(path))
 	if err != nil || len(b) > 80 {

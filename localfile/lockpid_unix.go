@@ -2,6 +2,5 @@
 
 package localfile
 
-// pidPath is where a lock's holder records its pid: in the lock file
-// itself (flock does not stop reads or writes).
+// pidPath: the lock file itself (flock stops no read or write).
 func pidPath(lockPath string) string { return lockPath }

@@ -1,6 +1,5 @@
 package localfile
 
-// pidPath is where a lock's holder records its pid: beside the lock file,
-// since a Windows lock (LockFileEx, through flock) refuses other handles
-// the bytes it covers, and the holder's pid would be unreadable there.
+// pidPath: beside the lock file, whose locked bytes other handles cannot
+// read on Windows.
 func pidPath(lockPath string) string { return lockPath + ".pid" }

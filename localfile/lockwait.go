@@ -6,9 +6,8 @@ import (
 	"time"
 )
 
-// AcquireWaiting takes the lock at path like Acquire, waiting up to wait
-// while another process holds it: for locks held for milliseconds around
-// one read-modify-write of a file (what names the file in the error).
+// AcquireWaiting is Acquire waiting up to wait, for locks held for
+// milliseconds around one read-modify-write of a file (what, in the error).
 func AcquireWaiting(path, what string, wait time.Duration) (*Lock, error) {
 	deadline := time.Now().Add(wait)
 	for {

@@ -6,15 +6,12 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// openShared opens a file for reading that a writer may replace (rename
-// over) while it is open. os.Open does not pass FILE_SHARE_DELETE, and
-// without it the writer's MoveFileEx fails with "Access is denied" for as
-// long as any reader holds the file.
+// openShared opens a file for reading that a writer may replace while it
+// is open: os.Open does not pass FILE_SHARE_DELETE, without which the
+// writer's MoveFileEx fails while a reader holds the file.
 func openShared(path string) (*os.File, error) { return openSharedFlags(path, 0) }
 
-// OpenNoFollow is openShared refusing to follow a symlink at path
-// (FILE_FLAG_OPEN_REPARSE_POINT opens the link itself, which holds no
-// record).
+// OpenNoFollow is openShared refusing to follow a symlink at path.
 func OpenNoFollow(path string) (*os.File, error) {
 	f, err := openSharedFlags(path, windows.FILE_FLAG_OPEN_REPARSE_POINT)
 	if err != nil {

@@ -8,9 +8,8 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// PIDAlive reports whether a process with this PID exists: kill(pid, 0)
-// does not fail with ESRCH. EPERM (it exists but belongs to someone else)
-// counts as alive.
+// PIDAlive reports whether a process with this PID exists (EPERM: someone
+// else's, alive).
 func PIDAlive(pid int) bool {
 	if pid <= 0 {
 		return false

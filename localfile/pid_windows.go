@@ -6,10 +6,9 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// PIDAlive reports whether a process with this PID is running: it can be
-// opened and has no exit code yet (a handle held somewhere keeps an ended
-// process's pid from being reused, so "opened" alone is not "alive").
-// Access denied means it exists but belongs to someone else: alive.
+// PIDAlive reports whether a process with this PID is running: a handle
+// held somewhere keeps an ended process's pid, so it must also have no
+// exit code yet. Access denied: someone else's, alive.
 func PIDAlive(pid int) bool {
 	if pid <= 0 {
 		return false
@@ -26,6 +25,5 @@ func PIDAlive(pid int) bool {
 	return code == StillActive
 }
 
-// StillActive is STILL_ACTIVE, the exit code of a running process
-// (exec.ProcessStart asks it too).
+// StillActive is STILL_ACTIVE, a running process's exit code.
 const StillActive = 259

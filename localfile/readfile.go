@@ -8,30 +8,23 @@ import (
 	"os"
 )
 
-// TooLargeError is a file over the limit ReadRegular was given. It comes
-// inside an *fs.PathError that names the file; a caller that knows which
-// setting set the limit names that too.
+// TooLargeError is a file over ReadRegular's limit, inside an *fs.PathError.
 type TooLargeError struct{ Limit int64 }
 
 func (e *TooLargeError) Error() string { return fmt.Sprintf("larger than %d bytes", e.Limit) }
 
-// ReadRegular is the one bounded read of a local file (PROTOCOL#local-files): path
-// must be a regular file, not a symlink, FIFO, device, socket or directory,
-// and it is never read past limit+1 bytes, so a huge or endless file costs
-// nothing. A FIFO is refused before it is opened (opening one waits for a
-// writer); the file opened is checked to be the one looked at. Every
-// error is an *fs.PathError naming path; over the limit its Err is a
-// *TooLargeError. It opens with OpenNoFollow, so a writer may still
-// replace the file.
+// ReadRegular is the one bounded read of a local file (PROTOCOL#local-files):
+// path must be a regular file, never read past limit+1 bytes. A FIFO is
+// refused before it is opened (opening one waits for a writer); the file
+// opened must be the one looked at. Every error is an *fs.PathError.
 func ReadRegular(path string, limit int64) ([]byte, error) {
 	return ReadJudged(path, limit, nil)
 }
 
-// ReadJudged is ReadRegular with judge (when not nil) asked about the
-// opened file before a byte of it is read (private.Read's ownership check).
-// A file replaced by a rename between the look and the open (how every
-// state file is written) is looked at again, a few times, rather than
-// refused: a reader without the writer's lock then sees one whole version.
+// ReadJudged is ReadRegular asking judge about the opened file before a
+// byte is read (private.Read). A file replaced by a rename between the
+// look and the open is looked at again: a reader without the writer's
+// lock then sees one whole version.
 func ReadJudged(path string, limit int64, judge func(*os.File, fs.FileInfo) error) ([]byte, error) {
 	for tries := 1; ; tries++ {
 		data, err := readJudgedOnce(path, limit, judge)
@@ -41,8 +34,6 @@ func ReadJudged(path string, limit int64, judge func(*os.File, fs.FileInfo) erro
 	}
 }
 
-// replacedTries bounds ReadJudged's looks at a file that keeps being
-// replaced while it is opened.
 const replacedTries = 5
 
 var errReplaced = errors.New("replaced while it was being opened")
@@ -50,7 +41,7 @@ var errReplaced = errors.New("replaced while it was being opened")
 func readJudgedOnce(path string, limit int64, judge func(*os.File, fs.FileInfo) error) ([]byte, error) {
 	before, err := os.Lstat(path)
 	if pe, ok := err.(*fs.PathError); ok {
-		pe.Op = "open" // what callers have always said of a missing file
+		pe.Op = "open" // what callers have always said
 	}
 	if err != nil {
 		return nil, err
@@ -92,8 +83,8 @@ func notRegular(path string, m fs.FileMode) error {
 	return &fs.PathError{Op: "read", Path: path, Err: fmt.Errorf("not a regular file (%s, %s)", m.Type(), FileKind(m))}
 }
 
-// FileKind names what a file that is not regular is ("a symlink", "a
-// FIFO", ...), for every refusal of one (the audit log's too).
+// FileKind names what a file that is not regular is ("a FIFO"), for
+// every refusal of one.
 func FileKind(m fs.FileMode) string {
 	switch t := m.Type(); {
 	case t&fs.ModeSymlink != 0:

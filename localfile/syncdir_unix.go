@@ -14,6 +14,5 @@ func SyncDir(dir string) error {
 	return d.Sync()
 }
 
-// replaceFile renames tmp over path; a reader holding path keeps what it
-// opened.
+// replaceFile: a reader holding path keeps what it opened.
 func replaceFile(tmp, path string) error { return os.Rename(tmp, path) }

@@ -16,10 +16,7 @@
 // account change, rename or re-permission. A directory above is judged
 // alike, a sticky one passing (not judged on Windows).
 //
-// Mkdir makes a directory 0700; on Windows its access list is this
-// account, SYSTEM and Administrators, nothing inherited.
-//
 // Check, Read and Mkdir are its three uses: judge a path, read a file only
-// if it passes, make a directory that passes. It imports localfile (the
-// bounded read, the no-follow open) and errlist (every problem at once).
+// if it passes, make a directory that passes (0700; on Windows an access
+// list of this account, SYSTEM and Administrators, nothing inherited).
 package private

@@ -11,14 +11,10 @@ import (
 	"rfhandoff/localfile"
 )
 
-// Check refuses path unless only this account can change it: it
-// must be a directory or a regular file, not a symlink, owned by this
-// account (or root; on Windows the user, Administrators or SYSTEM) and
-// writable by no one else, and every directory above it must be owned by
-// this account or root and writable by no one else unless it is sticky
-// (/tmp; on Windows the directories above are not judged). The object
+// Check refuses path unless only this account can change it (see the
+// package doc): a directory or a regular file, not a symlink. The object
 // opened is the one looked at. Every problem is reported at once, each
-// naming the path, what is wrong and the command that fixes it.
+// with the command that fixes it.
 func Check(path string) error {
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -47,8 +43,8 @@ func Check(path string) error {
 	return privateProblems(path, f, st)
 }
 
-// privateProblems is Check's judgement of the opened f (st its
-// Stat) at path and of the directories above it, or nil.
+// privateProblems is Check's judgement of the opened f and of the
+// directories above it.
 func privateProblems(path string, f *os.File, st fs.FileInfo) error {
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -62,20 +58,17 @@ func privateProblems(path string, f *os.File, st fs.FileInfo) error {
 	return &fs.PathError{Op: "check", Path: path, Err: errlist.Join(problems...)}
 }
 
-// Read is localfile.ReadRegular for a file rfhandoff trusts: the file opened
-// must also pass Check (its owner, who may write it, the
-// directories above it). A refusal is an *fs.PathError naming path.
+// Read is localfile.ReadRegular for a file rfhandoff trusts: the file
+// opened must also pass Check.
 func Read(path string, limit int64) ([]byte, error) {
 	return localfile.ReadJudged(path, limit, func(f *os.File, st fs.FileInfo) error {
 		return privateProblems(path, f, st)
 	})
 }
 
-// Mkdir creates dir, and any missing directory above it, so that
-// only this account may use it (0700; on Windows an access list of its
-// own granting this account, SYSTEM and Administrators, nothing inherited),
-// then checks it as Check does. A directory that exists is only
-// checked, never changed.
+// Mkdir creates dir, and any missing directory above it, so that only
+// this account may use it (mkdirOwn), then checks it. A directory that
+// exists is only checked, never changed.
 func Mkdir(dir string) error {
 	if err := mkdirOwn(dir); err != nil && !errors.Is(err, fs.ErrExist) {
 		return err

@@ -16,8 +16,6 @@ import (
 	"syscall"
 )
 
-// openNoFollow opens path (a directory or a regular file) for looking at,
-// refusing a symlink in its last component.
 func openNoFollow(path string, _ bool) (*os.File, error) { return localfile.OpenNoFollow(path) }
 
 func mkdirOwn(dir string) error {
@@ -27,8 +25,6 @@ func mkdirOwn(dir string) error {
 	return os.Mkdir(dir, 0o700)
 }
 
-// judgeOpened: owned by this account or root, writable by nobody else
-// (a group that is the owner's own private group aside).
 func judgeOpened(path string, _ *os.File, st fs.FileInfo) []error {
 	sys, ok := st.Sys().(*syscall.Stat_t)
 	if !ok {
@@ -50,10 +46,8 @@ func judgeOpened(path string, _ *os.File, st fs.FileInfo) []error {
 }
 
 // judgeAbove judges every directory above path, as it is named and as it
-// resolves (a symlinked directory is judged where it points, and the
-// directory that holds the link is judged too): owned by this account or
-// root, and writable by no one else unless it is sticky (then nobody else
-// can rename or remove what this account owns in it).
+// resolves (a symlinked directory where it points too). A sticky one lets
+// nobody else rename or remove what this account owns in it.
 func judgeAbove(path string) []error {
 	var problems []error
 	seen := map[string]bool{}
@@ -115,11 +109,10 @@ func ancestors(dir string) []string {
 // trustedOwner: this account or root (who can change anything anyway).
 func trustedOwner(uid uint32) bool { return uid == uint32(os.Geteuid()) || uid == 0 }
 
-// writers names who besides the owner may write path, of mode m: "" for
-// nobody. A group-writable file whose group is its owner's own private
-// group (User Private Groups: Debian's and Ubuntu's umask 002 makes every
-// directory group-writable) counts as nobody, as Debian's OpenSSH counts
-// it, unless an access list (setfacl) makes the group bits its mask.
+// writers names who besides the owner may write path, or "". The owner's
+// own private group counts as nobody, as Debian's OpenSSH counts it
+// (Debian's umask 002 makes every directory group-writable), unless an
+// access list makes the group bits its mask.
 func writers(path string, m fs.FileMode, sys *syscall.Stat_t) string {
 	switch {
 	case m&0o002 != 0:
@@ -132,10 +125,9 @@ func writers(path string, m fs.FileMode, sys *syscall.Stat_t) string {
 	return ""
 }
 
-// privateGroup reports whether gid has exactly one member, the account
-// uid, counting both the accounts whose primary group it is and the
-// group's listed members. It reads /etc/passwd and /etc/group only: a
-// group it cannot account for there is not private.
+// privateGroup reports whether gid's only member, by primary group or
+// listed, is uid. It reads /etc/passwd and /etc/group only: a group it
+// cannot account for there is not private.
 func privateGroup(gid, uid uint32) bool {
 	name, err := user.LookupId(strconv.FormatUint(uint64(uid), 10))
 	if err != nil {
@@ -173,8 +165,7 @@ func privateGroup(gid, uid uint32) bool {
 }
 
 // scanColonFile calls each for the fields of every line of an /etc file
-// until it returns false; it returns false then, or when the file cannot
-// be read.
+// while it returns true; false when it stops or the file is unreadable.
 func scanColonFile(path string, each func([]string) bool) bool {
 	f, err := os.Open(path)
 	if err != nil {
@@ -203,7 +194,6 @@ func account(uid uint32) string {
 	return "uid " + id
 }
 
-// me is this account's name for a chown line.
 func me() string {
 	id := strconv.Itoa(os.Geteuid())
 	if u, err := user.LookupId(id); err == nil {

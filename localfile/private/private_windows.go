@@ -11,27 +11,22 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// What the ownership check reads on Windows: the owner and the access list
-// (DACL) of the handle opened, never of a name looked up again. The
-// directories above are not judged here: Windows lets whoever holds
-// DELETE on an entry, or FILE_DELETE_CHILD on its directory, rename it,
-// and judging that over a whole path (C:\ grants every user the right to
-// add folders) was not tested on a real Windows; OPERATIONS#threat-model keeps the
+// The ownership check reads the owner and the DACL of the handle opened.
+// The directories above are not judged: judging DELETE and
+// FILE_DELETE_CHILD over a whole path (C:\ lets every user add folders)
+// was not tested on a real Windows; OPERATIONS#threat-model keeps the
 // state directory under the user's profile instead.
 
-// fileDeleteChild lets its holder delete or rename anything in a
-// directory, whatever the entry's own access list says.
+// fileDeleteChild lets its holder delete or rename anything in a directory.
 const fileDeleteChild = 0x40
 
-// writeRights are the rights that let their holder change an object or
-// take it over: data, attributes, extended attributes, deleting
-// (renaming), its access list and its owner.
+// writeRights let their holder change an object or take it over.
 const writeRights = windows.FILE_WRITE_DATA | windows.FILE_APPEND_DATA | windows.FILE_WRITE_EA |
 	windows.FILE_WRITE_ATTRIBUTES | fileDeleteChild | windows.DELETE | windows.WRITE_DAC | windows.WRITE_OWNER |
 	windows.GENERIC_WRITE | windows.GENERIC_ALL
 
-// openNoFollow opens path (a directory or a regular file) for reading its
-// security, refusing a symlink or junction in its last component.
+// openNoFollow opens path for reading its security, refusing a symlink or
+// junction in its last component.
 func openNoFollow(path string, dir bool) (*os.File, error) {
 	p, err := windows.UTF16PtrFromString(path)
 	if err != nil {
@@ -59,9 +54,8 @@ func openNoFollow(path string, dir bool) (*os.File, error) {
 	return os.NewFile(uintptr(h), path), nil
 }
 
-// mkdirPrivate creates dir with an access list of its own (protected from
-// inheritance) granting full control to this account, SYSTEM and
-// Administrators, which what is created in it inherits: Windows' 0700.
+// mkdirOwn: an access list protected from inheritance, which what is
+// created in dir inherits: Windows' 0700.
 func mkdirOwn(dir string) error {
 	if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
 		return err
@@ -88,9 +82,6 @@ func mkdirOwn(dir string) error {
 	return nil
 }
 
-// judgeOpened: owned by this account, Administrators or SYSTEM, and no
-// entry of its access list that applies to it grants anyone else a right
-// to change it.
 func judgeOpened(path string, f *os.File, st fs.FileInfo) []error {
 	sd, err := windows.GetSecurityInfo(windows.Handle(f.Fd()), windows.SE_FILE_OBJECT,
 		windows.OWNER_SECURITY_INFORMATION|windows.DACL_SECURITY_INFORMATION)
@@ -140,7 +131,6 @@ func judgeOpened(path string, f *os.File, st fs.FileInfo) []error {
 	return problems
 }
 
-// judgeAbove: see the note at the top of the file.
 func judgeAbove(string) []error { return nil }
 
 func currentUser() (*windows.SID, error) {
@@ -151,8 +141,7 @@ func currentUser() (*windows.SID, error) {
 	return tu.User.Sid, nil
 }
 
-// trusted: this account, SYSTEM, Administrators, or the object's owner
-// itself (OWNER RIGHTS), who can all change anything anyway.
+// trusted: who can change anything anyway (OWNER RIGHTS too).
 func trusted(sid, user *windows.SID) bool {
 	return sid.Equals(user) || sid.IsWellKnown(windows.WinLocalSystemSid) ||
 		sid.IsWellKnown(windows.WinBuiltinAdministratorsSid) || sid.IsWellKnown(windows.WinCreatorOwnerRightsSid)

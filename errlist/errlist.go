@@ -9,8 +9,7 @@ import (
 )
 
 // Join joins errors that happened together (a failure and the failure to
-// record it): nil when all errs are nil, the error itself when one is not,
-// else a List of those that are not.
+// record it): nil, the one error, or a List.
 func Join(errs ...error) error {
 	err := List(errs...)
 	if m, ok := err.(*multierror.Error); ok && len(m.Errors) == 1 {
@@ -20,9 +19,7 @@ func Join(errs ...error) error {
 }
 
 // List returns the non-nil errs as one *multierror.Error printed by
-// Format, even when there is one (a caller reading every reason walks its
-// Errors), or nil when there are none. Lists among errs stay nested as they
-// are (errors.As still finds each), so nothing given is changed.
+// Format, even when there is one, or nil. Lists among errs stay nested.
 func List(errs ...error) error {
 	var list []error
 	for _, err := range errs {
@@ -36,8 +33,8 @@ func List(errs ...error) error {
 	return &multierror.Error{Errors: list, ErrorFormat: Format}
 }
 
-// Format prints one error as itself and several as "N problems:" with
-// one a line, the lines of a multi-line error indented under its own.
+// Format prints one error as itself and several as "N problems:", one a
+// line.
 func Format(errs []error) string {
 	if len(errs) == 1 {
 		return errs[0].Error()
@@ -50,9 +47,8 @@ func Format(errs []error) string {
 	return b.String()
 }
 
-// Flatten is the errors a List holds, or err alone: a caller gathering
-// every reason appends them to its own (a nil err stays one nil, which
-// List drops).
+// Flatten is the errors a List holds, or err alone (nil too, which List
+// drops).
 func Flatten(err error) []error {
 	var merr *multierror.Error
 	if errors.As(err, &merr) {

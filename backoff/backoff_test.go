@@ -27,8 +27,8 @@ func TestBackoff(t *testing.T) {
 					t.Errorf("failure %d: %v, want %v", i+1, got, want)
 				}
 			}
-			if b.Failures() != len(tt.want) {
-				t.Errorf("Failures = %d", b.Failures())
+			if b.failures != len(tt.want) {
+				t.Errorf("Failures = %d", b.failures)
 			}
 			b.Reset()
 			if got := b.Next(); got > base || got < base/2 {

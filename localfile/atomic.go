@@ -9,27 +9,21 @@ import (
 
 // WriteFileAtomic replaces path with data so that a crash at any moment
 // leaves either the old or the new content. perm is applied as given.
-func WriteFileAtomic(path string, data []byte, perm os.FileMode) (err error) {
+func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
 	f, err := CreateTemp(path)
+	if err == nil {
+		if err = WriteSynced(f, data, perm); err == nil {
+			err = replaceFile(f.Name(), path)
+		}
+		if err != nil {
+			os.Remove(f.Name())
+		}
+	}
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	tmp := f.Name()
-	renamed := false
-	defer func() {
-		if err != nil && !renamed {
-			os.Remove(tmp)
-		}
-	}()
-	if err = WriteSynced(f, data, perm); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err = replaceFile(tmp, path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	renamed = true
 	dir := filepath.Dir(path)
-	if err = SyncDir(dir); err != nil {
+	if err := SyncDir(dir); err != nil {
 		return fmt.Errorf("write %s: new content in place, but syncing %s failed: %w", path, dir, err)
 	}
 	return nil

@@ -91,17 +91,10 @@ func judgeAbove(path string) []error {
 
 // ancestors lists dir and every directory above it, the root first.
 func ancestors(dir string) []string {
-	var out []string
-	for {
-		out = append(out, dir)
-		up := filepath.Dir(dir)
-		if up == dir {
-			break
-		}
+	out := []string{dir}
+	for up := filepath.Dir(dir); up != dir; up = filepath.Dir(up) {
+		out = append([]string{up}, out...)
 		dir = up
-	}
-	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
-		out[i], out[j] = out[j], out[i]
 	}
 	return out
 }
@@ -129,24 +122,25 @@ func writers(path string, m fs.FileMode, sys *syscall.Stat_t) string {
 // listed, is uid. It reads /etc/passwd and /etc/group only: a group it
 // cannot account for there is not private.
 func privateGroup(gid, uid uint32) bool {
-	name, err := user.LookupId(strconv.FormatUint(uint64(uid), 10))
+	uidS, gidS := strconv.FormatUint(uint64(uid), 10), strconv.FormatUint(uint64(gid), 10)
+	name, err := user.LookupId(uidS)
 	if err != nil {
 		return false
 	}
 	members := 0
 	okPasswd := scanColonFile("/etc/passwd", func(f []string) bool {
-		if len(f) < 4 || f[3] != strconv.FormatUint(uint64(gid), 10) {
+		if len(f) < 4 || f[3] != gidS {
 			return true
 		}
 		members++
-		return f[2] == strconv.FormatUint(uint64(uid), 10)
+		return f[2] == uidS
 	})
 	if !okPasswd {
 		return false
 	}
 	found := false
 	okGroup := scanColonFile("/etc/group", func(f []string) bool {
-		if len(f) < 4 || f[2] != strconv.FormatUint(uint64(gid), 10) {
+		if len(f) < 4 || f[2] != gidS {
 			return true
 		}
 		found = true

@@ -50,9 +50,8 @@ var gitSubcommands = map[string]bool{
 // transferFlag: whether an option takes a value.
 type transferFlag struct{ value bool }
 
-// rxTransferFlags can express a bounded receive and nothing else: no -t,
-// -c (CW), -F (force out-of-range) or -R (repeat). -H waits for the PPS
-// trigger.
+// rxTransferFlags can express a bounded receive and nothing else: no -t, -c
+// (CW), -F (force out-of-range) or -R (repeat). -H waits for the PPS trigger.
 var rxTransferFlags = map[string]transferFlag{
 	"-r": {true}, "-f": {true}, "-s": {true}, "-l": {true}, "-g": {true},
 	"-a": {true}, "-n": {true}, "-d": {true}, "-b": {true}, "-B": {false}, "-H": {false},

@@ -66,7 +66,6 @@ type Cmd struct {
 	Remote string
 }
 
-// Result is what a finished process left behind.
 type Result struct {
 	Path     string   // resolved absolute executable
 	Argv     []string // as executed (argv[0] is Path), not redacted

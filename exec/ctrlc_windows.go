@@ -30,8 +30,7 @@ var (
 	procSetConsoleCtrlHdl = kernel32.NewProc("SetConsoleCtrlHandler")
 )
 
-// ServeHelper must be the first thing main does: as the Ctrl-C helper it
-// does that job and exits.
+// ServeHelper must be the first thing main does (it may be the helper).
 func ServeHelper() {
 	v, ok := os.LookupEnv(CtrlCHelperEnv)
 	if !ok || len(os.Args) != 1 {

@@ -79,9 +79,8 @@ func (e *outputLimitError) Error() string {
 	return fmt.Sprintf("%s: output exceeded %d bytes; stopped", strings.Join(e.Argv, " "), e.Limit)
 }
 
-// Detail is the failed subprocess's redacted argv and stderr in err's
-// chain, or "": for -v, where an error says its cause in short
-// (gitcli.RemoteError).
+// Detail is the failed subprocess's redacted argv and stderr in err's chain,
+// or "": for -v, where an error says its cause in short (gitcli.RemoteError).
 func Detail(err error) string {
 	var ee *ExitError
 	var te *timeoutError

@@ -158,7 +158,6 @@ func exitStatus(ps *os.ProcessState) (int, string) {
 	return ps.ExitCode(), ""
 }
 
-// capWriter keeps at most max bytes and calls onOverflow once past that.
 type capWriter struct {
 	buf        bytes.Buffer
 	max        int64

@@ -20,7 +20,6 @@ type procTree struct {
 
 func (t *procTree) adopt(p *os.Process, _ *syscall.SysProcAttr) error { t.p = p; return nil }
 
-// interrupt is what Ctrl-C does: SIGINT to the whole group.
 func (t *procTree) interrupt() error { return t.signal(syscall.SIGINT) }
 
 func (t *procTree) kill() error { return t.signal(syscall.SIGKILL) }

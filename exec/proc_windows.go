@@ -138,8 +138,7 @@ func (t *procTree) release() {
 	}
 }
 
-// privateMode: Windows has no mode bits; privacy is the ACL of the user's
-// temp directory.
+// privateMode: no mode bits; the user's temp directory's ACL keeps it private.
 func privateMode(os.FileMode) bool { return true }
 
 // executable: Windows has no execute bit; a program is a .exe or .com.
@@ -155,6 +154,5 @@ func exeNames(name string) []string {
 	return []string{name + ".exe", name + ".com"}
 }
 
-// transientStartError: Wine answers ERROR_INTERNAL_ERROR when the new
-// process died before its first instruction (under load): it never ran.
+// transientStartError: Wine's answer when the new process died before it ran.
 func transientStartError(err error) bool { return errors.Is(err, windows.ERROR_INTERNAL_ERROR) }

@@ -33,8 +33,7 @@ func List(errs ...error) error {
 	return &multierror.Error{Errors: list, ErrorFormat: Format}
 }
 
-// Format prints one error as itself and several as "N problems:", one a
-// line.
+// Format prints one error as itself and several as "N problems:", one a line.
 func Format(errs []error) string {
 	if len(errs) == 1 {
 		return errs[0].Error()

@@ -35,8 +35,7 @@ func CreateTemp(path string) (*os.File, error) {
 	return os.CreateTemp(filepath.Dir(path), tempPrefix(filepath.Base(path))+"*")
 }
 
-// WriteSynced gives f the mode perm, writes data, syncs and closes it
-// (either way).
+// WriteSynced gives f the mode perm, writes data, syncs and closes it.
 func WriteSynced(f *os.File, data []byte, perm os.FileMode) error {
 	err := f.Chmod(perm)
 	if err == nil {

@@ -12,9 +12,8 @@ import (
 	"github.com/gofrs/flock"
 )
 
-// LockedError says another process (or another Acquire in this one) holds
-// the lock. PID and Holder (e.g. "rx approve") are what the holder wrote,
-// for messages only; 0 and "" when unknown.
+// LockedError says another process (or Acquire) holds the lock. PID and
+// Holder ("rx approve") are what the holder wrote, for messages only.
 type LockedError struct {
 	Path   string
 	PID    int
@@ -150,9 +149,8 @@ func readPID(path string) int {
 	return pid
 }
 
-// readHolder reads what writeHolder wrote (an older rfhandoff's: only the
-// PID). A holder name that is not plain is dropped: it ends up on the
-// operator's terminal.
+// readHolder reads what writeHolder wrote (or an older PID-only line),
+// dropping a holder name not plain enough for the operator's terminal.
 func readHolder(path string) (pid int, holder string) {
 	b, err := os.ReadFile(pidPath(path))
 	if err != nil || len(b) > 80 {

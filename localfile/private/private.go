@@ -43,8 +43,7 @@ func Check(path string) error {
 	return privateProblems(path, f, st)
 }
 
-// privateProblems is Check's judgement of the opened f and of the
-// directories above it.
+// privateProblems judges the opened f and the directories above it.
 func privateProblems(path string, f *os.File, st fs.FileInfo) error {
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -66,9 +65,8 @@ func Read(path string, limit int64) ([]byte, error) {
 	})
 }
 
-// Mkdir creates dir, and any missing directory above it, so that only
-// this account may use it (mkdirOwn), then checks it. A directory that
-// exists is only checked, never changed.
+// Mkdir creates dir (and those above) for this account alone, then checks
+// it. A directory that exists is only checked, never changed.
 func Mkdir(dir string) error {
 	if err := mkdirOwn(dir); err != nil && !errors.Is(err, fs.ErrExist) {
 		return err

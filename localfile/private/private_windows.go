@@ -25,8 +25,7 @@ const writeRights = windows.FILE_WRITE_DATA | windows.FILE_APPEND_DATA | windows
 	windows.FILE_WRITE_ATTRIBUTES | fileDeleteChild | windows.DELETE | windows.WRITE_DAC | windows.WRITE_OWNER |
 	windows.GENERIC_WRITE | windows.GENERIC_ALL
 
-// openNoFollow opens path for reading its security, refusing a symlink or
-// junction in its last component.
+// openNoFollow opens path for its security, refusing a link or junction.
 func openNoFollow(path string, dir bool) (*os.File, error) {
 	p, err := windows.UTF16PtrFromString(path)
 	if err != nil {

@@ -130,13 +130,6 @@ func (l *AuditLog) Open(path string) error {
 	return err
 }
 
-// Held is how many lines a pending log holds, 0 once it is open.
-func (l *AuditLog) Held() int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return len(l.held)
-}
-
 // OpenAuditLog prepares the log at path (createAuditFile).
 func OpenAuditLog(path string) (*AuditLog, error) {
 	if err := createAuditFile(path); err != nil {

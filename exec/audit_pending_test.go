@@ -27,7 +27,7 @@ func TestPendingAuditLogHoldsLinesUntilOpen(t *testing.T) {
 	if _, err := os.Stat(marker); err != nil {
 		t.Fatalf("the child did not run: %v", err)
 	}
-	if n := pending.Held(); n != 2 {
+	if n := len(pending.held); n != 2 {
 		t.Fatalf("held %d lines, want the start and end lines", n)
 	}
 	if _, err := pending.Head(); err == nil {
@@ -43,7 +43,7 @@ func TestPendingAuditLogHoldsLinesUntilOpen(t *testing.T) {
 	if err := pending.Open(path); err == nil {
 		t.Error("a second Open: no error")
 	}
-	if n := pending.Held(); n != 0 {
+	if n := len(pending.held); n != 0 {
 		t.Errorf("still held after Open: %d", n)
 	}
 	if err := pending.RecordDecision(Decision{Side: SideRX, Kind: DecisionApprovalRefused, Command: "rx approve", Reason: "no terminal"}); err != nil {

@@ -113,7 +113,8 @@ func (s *Stack) WithGitProtocols(ps []string) (*Stack, error) {
 // historyPins keep every git call reading the objects a commit ID names
 // (PROTOCOL#subprocesses): config read after the environment must not undo it.
 var historyPins = []string{
-	// GIT_NO_REPLACE_OBJECTS yields to a file's core.useReplaceRefs=true.
+	// GIT_NO_REPLACE_OBJECTS yields to a file's core.useReplaceRefs=true,
+	// and a replace ref swaps any object read by ID.
 	"-c", "core.useReplaceRefs=false",
 	// A commit-graph file answers parent lookups: it could rewire history.
 	"-c", "core.commitGraph=false",
@@ -233,7 +234,7 @@ func lookPath(name string, environ []string) (string, error) {
 	if path == os.Getenv("PATH") {
 		return safeexec.LookPath(name)
 	}
-	// A child PATH that differs from ours: scan it as safeexec would.
+	// A child PATH that differs from ours: scan it, skipping relative entries.
 	for _, dir := range filepath.SplitList(path) {
 		if !filepath.IsAbs(dir) {
 			continue

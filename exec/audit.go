@@ -82,9 +82,8 @@ const (
 
 const hashPrefix = `{"hash":"`
 
-// AuditLog appends hash-chained JSON lines. Each append locks the file
-// (other rfhandoff processes may share it) and reads only the last line to
-// learn the previous hash, so appending costs the same however long the log.
+// AuditLog appends hash-chained JSON lines. Each append locks the file (other
+// processes share it) and reads only the last line, however long the log.
 type AuditLog struct {
 	path string
 	mu   sync.Mutex

@@ -11,7 +11,6 @@ import (
 // drops it.
 func lockAppend(f *os.File) error { return syscall.Flock(int(f.Fd()), syscall.LOCK_EX) }
 
-// auditOpenFlags make every open of the log refuse a symlink at its path
-// (ELOOP) and keep a FIFO put there meanwhile from holding the open until
-// a reader comes (writes to a regular file ignore O_NONBLOCK).
+// auditOpenFlags refuse a symlink at the log's path and keep a FIFO put there
+// from holding the open (writes to a regular file ignore O_NONBLOCK).
 const auditOpenFlags = syscall.O_NOFOLLOW | syscall.O_NONBLOCK

@@ -6,8 +6,7 @@ import (
 )
 
 // EventDecision is the audit line of a person's decision, or of what it
-// caused (PROTOCOL#audit-log), in the same chain as the git calls that
-// carried it.
+// caused (PROTOCOL#audit-log), chained with the git calls that carried it.
 const EventDecision = "decision"
 
 // The decision kinds; PROTOCOL#audit-log lists the fields each one carries.

@@ -4,9 +4,8 @@ import (
 	"strings"
 )
 
-// keptEnv and platformEnv are the variables a child inherits: what the
-// operator's authentication and basic process sanity need. Everything
-// else is dropped, every GIT_* variable that redirects git in particular.
+// keptEnv and platformEnv are what a child inherits: what the operator's
+// authentication and process sanity need, never a GIT_* that redirects git.
 var keptEnv = map[string]bool{
 	"HOME":             true,
 	"PATH":             true,

@@ -21,9 +21,8 @@ var notReceivers = map[string]bool{
 	"ssh-keygen": true, "ssh": true,
 }
 
-// ResolveNotify resolves a notification program (an absolute path or a
-// bare name on environ's PATH), refusing one of tools or notReceivers by
-// name, through a symlink or as the same file.
+// ResolveNotify resolves a notification program (absolute, or a bare name on
+// PATH), refusing one of tools or notReceivers, by name, link or file.
 func ResolveNotify(program string, tools map[Tool]string, environ []string) (string, error) {
 	if program == "" {
 		return "", fmt.Errorf("the command has no program")

@@ -96,9 +96,8 @@ func (l *Lock) Release() error {
 	return clearErr
 }
 
-// RecoverStale reports whether a recorded running flag is stale: holding
-// this lock proves its writer is gone, whatever its PID now belongs to,
-// unless this process wrote it.
+// RecoverStale reports whether a running flag is stale: holding this lock
+// proves its writer gone (whatever its PID now names), unless it is us.
 func (l *Lock) RecoverStale(running bool, pid int) (wasStale bool) {
 	return running && pid != os.Getpid()
 }

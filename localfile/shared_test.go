@@ -18,7 +18,7 @@ func TestReplaceWhileAReaderHoldsTheFile(t *testing.T) {
 	if err := WriteFileAtomic(path, []byte(`{"v":"old"}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	r, err := openShared(path)
+	r, err := OpenNoFollow(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,9 +53,9 @@ func TestReplaceWhileAReaderHoldsTheFile(t *testing.T) {
 	}
 }
 
-func TestOpenSharedMissingIsNotExist(t *testing.T) {
-	_, err := openShared(filepath.Join(t.TempDir(), "missing.json"))
+func TestOpenNoFollowMissingIsNotExist(t *testing.T) {
+	_, err := OpenNoFollow(filepath.Join(t.TempDir(), "missing.json"))
 	if !os.IsNotExist(err) {
-		t.Errorf("OpenShared of a missing file = %v, want a not-exist error", err)
+		t.Errorf("OpenNoFollow of a missing file = %v, want a not-exist error", err)
 	}
 }

@@ -102,10 +102,8 @@ func ancestors(dir string) []string {
 // trustedOwner: this account or root (who can change anything anyway).
 func trustedOwner(uid uint32) bool { return uid == uint32(os.Geteuid()) || uid == 0 }
 
-// writers names who besides the owner may write path, or "". The owner's
-// own private group counts as nobody, as Debian's OpenSSH counts it
-// (Debian's umask 002 makes every directory group-writable), unless an
-// access list makes the group bits its mask.
+// writers names who besides the owner may write path, or "": the owner's
+// private group (Debian's umask 002) is nobody, as Debian's OpenSSH counts it.
 func writers(path string, m fs.FileMode, sys *syscall.Stat_t) string {
 	switch {
 	case m&0o002 != 0:

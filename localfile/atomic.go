@@ -22,6 +22,8 @@ func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
+	// Without this the rename itself may not survive a power loss (where
+	// the system can sync a directory: syncdir_unix.go).
 	dir := filepath.Dir(path)
 	if err := SyncDir(dir); err != nil {
 		return fmt.Errorf("write %s: new content in place, but syncing %s failed: %w", path, dir, err)
@@ -35,7 +37,8 @@ func CreateTemp(path string) (*os.File, error) {
 	return os.CreateTemp(filepath.Dir(path), tempPrefix(filepath.Base(path))+"*")
 }
 
-// WriteSynced gives f the mode perm, writes data, syncs and closes it.
+// WriteSynced gives f the mode perm, writes data, syncs and closes it: once
+// it returns nil the bytes survive a power loss. f is closed either way.
 func WriteSynced(f *os.File, data []byte, perm os.FileMode) error {
 	err := f.Chmod(perm)
 	if err == nil {

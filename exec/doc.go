@@ -19,9 +19,11 @@
 //     core.askPass= (GIT_ASKPASS, SSH_ASKPASS dropped);
 //     core.alternateRefsCommand=; core.gitProxy=; core.hooksPath=<an empty
 //     private directory>; core.fsmonitor=false; core.pager=cat;
-//     gpg.program, gpg.ssh.program, gpg.x509.program and
-//     gpg.ssh.defaultKeyCommand pinned to the resolved ssh-keygen on the
-//     calls that sign or verify, commit.gpgSign=false push.gpgSign=false
+//     gpg.program, gpg.ssh.program and gpg.x509.program pinned to the
+//     resolved ssh-keygen on the calls that sign or verify, and
+//     user.signingkey on those that sign: a call that asks to sign without
+//     its key is refused (Signatures.signing), so git never reads
+//     gpg.ssh.defaultKeyCommand; commit.gpgSign=false push.gpgSign=false
 //     log.showSignature=false on every call; protocol.allow=never with
 //     protocol.<transport>.allow=always for the remote URL's transport
 //     only, and GIT_ALLOW_PROTOCOL, which overrides every file (no ext::,

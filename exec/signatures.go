@@ -60,3 +60,41 @@ func (s *Signatures) flags(keygen string) []string {
 	}
 	return f
 }
+
+// signing refuses a git call that asks to sign without naming its key in
+// s: git would then ask the repository's config which program gives one
+// (gpg.ssh.defaultKeyCommand) or signs (gpg.program, outside these pins).
+// git abbreviates long options and bundles short ones, so every spelling
+// counts; a key on the command line is refused too (the key is s's).
+func (s *Signatures) signing(args []string) string {
+	if len(args) == 0 {
+		return ""
+	}
+	long, short := "gpg-sign", "S"
+	switch args[0] {
+	case "commit", "commit-tree":
+	case "push":
+		long, short = "signed", ""
+	default:
+		return ""
+	}
+	for _, a := range args[1:] {
+		if a == "--end-of-options" || a == "--" {
+			break
+		}
+		name, _, withKey := strings.Cut(strings.TrimPrefix(a, "--"), "=")
+		isLong := strings.HasPrefix(a, "--") && name != "" && strings.HasPrefix(long, name)
+		isShort := !strings.HasPrefix(a, "--") && strings.HasPrefix(a, "-") && short != "" && strings.Contains(a[1:], short)
+		switch {
+		case !isLong && !isShort:
+			continue
+		case args[0] == "push":
+			return fmt.Sprintf("git push option %q is not allowed: rfhandoff does not sign pushes", a)
+		case withKey || isShort && a != "-S":
+			return fmt.Sprintf("git option %q is not allowed: sign with a bare -S, the key given as Signatures.SigningKey", a)
+		case s == nil || s.SigningKey == "":
+			return fmt.Sprintf("git %s %s without a signing key (Signatures.SigningKey): git would ask the repository's config for the program that gives one", args[0], a)
+		}
+	}
+	return ""
+}

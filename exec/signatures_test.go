@@ -106,6 +106,15 @@ func TestSignaturesRefused(t *testing.T) {
 		"empty":         {Tool: exec.Git, Args: []string{"log", "-1"}, Signatures: &exec.Signatures{}},
 		"not git":       {Tool: exec.HackRFInfo, Signatures: &exec.Signatures{AllowedSigners: "/x"}},
 		"caller config": {Tool: exec.Git, Args: []string{"-c", "gpg.ssh.program=/bin/sh", "log"}, Signatures: &exec.Signatures{AllowedSigners: "/x"}},
+		"sign, no key":  {Tool: exec.Git, Args: []string{"commit", "-S", "-m", "x"}},
+		"sign, verify key only": {Tool: exec.Git, Args: []string{"commit", "--gpg-sign", "-m", "x"},
+			Signatures: &exec.Signatures{AllowedSigners: "/x"}},
+		"sign abbreviated":    {Tool: exec.Git, Args: []string{"commit", "--gpg", "-m", "x"}},
+		"sign bundled":        {Tool: exec.Git, Args: []string{"commit", "-qS", "-m", "x"}, Signatures: &exec.Signatures{SigningKey: "/k"}},
+		"sign, key on argv":   {Tool: exec.Git, Args: []string{"commit", "--gpg-sign=/k2", "-m", "x"}, Signatures: &exec.Signatures{SigningKey: "/k"}},
+		"commit-tree, no key": {Tool: exec.Git, Args: []string{"commit-tree", "-S", "-m", "x", "--end-of-options", "HEAD^{tree}"}},
+		"signed push":         {Tool: exec.Git, Args: []string{"push", "--signed", "origin", "HEAD:refs/heads/x"}},
+		"signed push, short":  {Tool: exec.Git, Args: []string{"push", "--sig", "origin", "HEAD:refs/heads/x"}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, err := s.Run(context.Background(), c)
@@ -113,6 +122,35 @@ func TestSignaturesRefused(t *testing.T) {
 				t.Fatalf("got %v, want ErrDenied", err)
 			}
 		})
+	}
+}
+
+// A signing call must name its key: without one git asks the repository's
+// config for the program that gives it (gpg.ssh.defaultKeyCommand) or
+// signs (gpg.program). Here both are a program that leaves a marker.
+func TestSigningWithoutItsKeyRunsNoConfiguredProgram(t *testing.T) {
+	s, _ := gittest.Stack(t, exec.Options{Role: exec.RoleGit, Environ: gittest.Environ(gittest.Home(t))})
+	repo := t.TempDir()
+	marker := filepath.Join(t.TempDir(), "ran")
+	evil := filepath.Join(t.TempDir(), "evil.sh")
+	if err := os.WriteFile(evil, []byte("#!/bin/sh\ntouch "+marker+"\nexit 1\n"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	git := func(args ...string) string { return gittest.Git(t, s, repo, args...) }
+	git("init", "--quiet")
+	for _, kv := range [][2]string{
+		{"gpg.format", "ssh"}, {"gpg.ssh.defaultKeyCommand", evil}, {"gpg.ssh.program", evil}, {"gpg.program", evil},
+	} {
+		git("config", kv[0], kv[1])
+	}
+	for name, sig := range map[string]*exec.Signatures{"no signature options": nil, "a verifier only": {AllowedSigners: "/x"}} {
+		_, err := s.Run(t.Context(), exec.Cmd{Tool: exec.Git, Dir: repo, Args: []string{"commit", "--quiet", "--allow-empty", "-S", "-m", "x"}, Signatures: sig})
+		if !errors.Is(err, exec.ErrDenied) || !strings.Contains(err.Error(), "without a signing key") {
+			t.Errorf("%s: %v, want ErrDenied naming the missing key", name, err)
+		}
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("the repository's configured signing program ran")
 	}
 }
 

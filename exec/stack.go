@@ -286,6 +286,9 @@ func (s *Stack) prepare(c Cmd) (string, []string, error) {
 			reason = c.Signatures.check(c.Args)
 		}
 	}
+	if reason == "" && c.Tool == Git {
+		reason = c.Signatures.signing(c.Args)
+	}
 	if reason == "" && c.DeferObjectCheck && (c.Tool != Git || !deferrable(c.Args)) {
 		reason = "only a blobless git fetch may defer its object check"
 	}

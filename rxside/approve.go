@@ -16,8 +16,7 @@ import (
 	"rfhandoff/taskfetch"
 )
 
-// Prompter asks the operator; *prompt.Terminal is the real one (answers
-// from the controlling terminal only).
+// Prompter asks the operator; *prompt.Terminal (the controlling terminal only) is the real one.
 type Prompter interface {
 	Approve(ctx context.Context, t prompt.Task) (prompt.Choice, error)
 	Phrase(ctx context.Context, phrase string, deadline time.Time) (bool, error)
@@ -39,17 +38,14 @@ type Offered struct {
 	Outcome  Outcome
 	Approval *state.Approval // when approved
 	Outbox   string          // the prepared outbox directory, when approved
-	// Err says why an approval was refused (OutcomeRefused), or what
-	// failed after the approval was recorded (the outbox).
-	Err error
+	Err      error           // why it was refused, or what failed after the approval (the outbox)
 }
 
 // Offer shows the approval prompt for cur and carries out the answer. For
 // [A] it asks for the phrase the level requires, re-reads the task through
 // reread and records the approval only when the bytes are the ones shown
 // (SHA-256), the ID is not completed and its content never changed; then
-// the ManualExecutor prepares the outbox. A prompt error other than
-// cancellation is returned as an error (nothing approved).
+// the ManualExecutor prepares the outbox.
 func (s *Session) Offer(ctx context.Context, p Prompter, cur *taskfetch.Current,
 	reread func(context.Context) (*taskfetch.Current, error), mx *ManualExecutor) (Offered, error) {
 	t := cur.Task
@@ -64,18 +60,18 @@ func (s *Session) Offer(ctx context.Context, p Prompter, cur *taskfetch.Current,
 		}
 		return Offered{Outcome: OutcomeStopped}, nil
 	}
-	refusedOffer := func(o Offered) (Offered, error) {
-		if err := s.decide(exec.DecisionApprovalRefused, t, cur.Commit, o.Err.Error()); err != nil {
+	refused := func(why error) (Offered, error) {
+		if err := s.decide(exec.DecisionApprovalRefused, t, cur.Commit, why.Error()); err != nil {
 			s.log().Warn("approval refused", "task_id", t.ID, "err", err)
 		}
-		return o, nil
+		return Offered{Outcome: OutcomeRefused, Err: why}, nil
 	}
 	plan, err := s.Policy.CapturePlanFor(t.Capture)
 	if err != nil {
-		return refusedOffer(Offered{Outcome: OutcomeRefused, Err: fmt.Errorf("task %s refused: %w; nothing approved", t.ID, err)})
+		return refused(fmt.Errorf("task %s refused: %w; nothing approved", t.ID, err))
 	}
 	if err := s.startRefusal(t); err != nil {
-		return refusedOffer(Offered{Outcome: OutcomeRefused, Err: err})
+		return refused(err)
 	}
 	choice, err := p.Approve(ctx, s.promptTask(cur, plan))
 	if err != nil {
@@ -127,23 +123,23 @@ func (s *Session) Offer(ctx context.Context, p Prompter, cur *taskfetch.Current,
 		if ctx.Err() != nil {
 			return stopped("interrupted while re-reading the task")
 		}
-		return refusedOffer(Offered{Outcome: OutcomeRefused, Err: fmt.Errorf("re-reading the task before recording the approval: %w; nothing approved", err)})
+		return refused(fmt.Errorf("re-reading the task before recording the approval: %w; nothing approved", err))
 	}
 	if now.Task.ID != t.ID {
-		return refusedOffer(Offered{Outcome: OutcomeRefused, Err: fmt.Errorf("the task branch now holds task %s, not %s: nothing approved", now.Task.ID, t.ID)})
+		return refused(fmt.Errorf("the task branch now holds task %s, not %s: nothing approved", now.Task.ID, t.ID))
 	}
 	if now.Task.SHA256 != t.SHA256 {
-		return refusedOffer(Offered{Outcome: OutcomeRefused, Err: &contentChangedError{TaskID: t.ID, FirstSHA256: t.SHA256,
-			NowSHA256: now.Task.SHA256, Commit: now.Commit, DuringPrompt: true}})
+		return refused(&contentChangedError{TaskID: t.ID, FirstSHA256: t.SHA256,
+			NowSHA256: now.Task.SHA256, Commit: now.Commit, DuringPrompt: true})
 	}
 
 	if shown, got := signerOf(cur), signerOf(now); (shown == nil) != (got == nil) || shown != nil && *shown != *got {
-		return refusedOffer(Offered{Outcome: OutcomeRefused, Err: fmt.Errorf("task %s is now signed by %s, not by %s as shown: nothing approved",
-			t.ID, describeSigner(got), describeSigner(shown))})
+		return refused(fmt.Errorf("task %s is now signed by %s, not by %s as shown: nothing approved",
+			t.ID, describeSigner(got), describeSigner(shown)))
 	}
 	// The prompt may have stood open past the lead a START_AT needs.
 	if err := s.startRefusal(t); err != nil {
-		return refusedOffer(Offered{Outcome: OutcomeRefused, Err: fmt.Errorf("at the answer: %w", err)})
+		return refused(fmt.Errorf("at the answer: %w", err))
 	}
 	a := &state.Approval{TaskID: t.ID, TaskSHA256: t.SHA256, Commit: now.Commit, ApprovedAt: s.now().UTC(), Signer: signerOf(now), Capture: &plan}
 	if err := s.decide(exec.DecisionTaskApproved, t, now.Commit, ""); err != nil {
@@ -170,7 +166,7 @@ func (s *Session) Offer(ctx context.Context, p Prompter, cur *taskfetch.Current,
 	})
 	switch {
 	case refusal != nil:
-		return refusedOffer(Offered{Outcome: OutcomeRefused, Err: refusal})
+		return refused(refusal)
 	case err != nil:
 		return Offered{}, err
 	}
@@ -178,9 +174,8 @@ func (s *Session) Offer(ctx context.Context, p Prompter, cur *taskfetch.Current,
 	return Offered{Outcome: OutcomeApproved, Approval: a, Outbox: dir, Err: err}, nil
 }
 
-// promptTask is what the approval prompt shows (it sanitizes every field):
-// the task and, for a task that captures, the effective capture plan with
-// the free space where it writes.
+// promptTask is what the approval prompt shows (it sanitizes every field): the task and, for a
+// task that captures, the effective capture plan with the free space where it writes.
 func (s *Session) promptTask(cur *taskfetch.Current, plan captureplan.Plan) prompt.Task {
 	t := cur.Task
 	pt := prompt.Task{
@@ -206,8 +201,7 @@ func (s *Session) promptTask(cur *taskfetch.Current, plan captureplan.Plan) prom
 	return pt
 }
 
-// signerOf is the approval record's copy of cur's signer (nil when none
-// was required).
+// signerOf is the approval record's copy of cur's signer (nil when none was required).
 func signerOf(cur *taskfetch.Current) *state.Signer {
 	if cur.Signer == nil {
 		return nil
@@ -215,9 +209,8 @@ func signerOf(cur *taskfetch.Current) *state.Signer {
 	return &state.Signer{Principal: cur.Signer.Principal, Fingerprint: cur.Signer.Fingerprint}
 }
 
-// EnsurePrepared prepares the outbox of an already approved task again
-// when its TASK.md is missing (the preparation failed after the approval
-// was recorded). The approval must be for these exact bytes.
+// EnsurePrepared prepares the outbox of a task approved for these exact bytes again when its
+// TASK.md is missing (the preparation failed after the approval was recorded).
 func (s *Session) EnsurePrepared(cur *taskfetch.Current, mx *ManualExecutor) (string, error) {
 	st, err := s.Store.Load()
 	if err != nil {
@@ -234,10 +227,8 @@ func (s *Session) EnsurePrepared(cur *taskfetch.Current, mx *ManualExecutor) (st
 	return mx.Prepare(cur, *st.Approval, phrase)
 }
 
-// PlanChanges lists how the capture plan of t under this policy differs
-// from the one the current approval bound (state.Approval.PlanChanges);
-// nil when it is the same or nothing is approved. Such an approved task is
-// offered again. A task outside this node's ranges is an error.
+// PlanChanges lists how t's capture plan under this policy differs from the one the approval
+// bound (nil: the same, or nothing approved); such a task is offered again.
 func (s *Session) PlanChanges(t *task.Task) ([]string, error) {
 	st, err := s.Store.Load()
 	if err != nil {

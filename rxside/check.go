@@ -21,10 +21,8 @@ type Checked struct {
 	Decision Decision
 }
 
-// Check fetches the task branch once, reads and validates the task at the
-// fetched commit and records it as seen. Every problem is an error: the
-// fetch (network, force-push), the task (*task.InvalidError with every
-// reason, taskfetch.ErrRefusedContent, ...) and a task whose content
+// Check fetches the task branch once, reads and validates the task at the fetched commit and
+// records it as seen. Every problem is an error: the fetch, the task, and a task whose content
 // changed under its TASK_ID (*contentChangedError).
 func (s *Session) Check(ctx context.Context) (Checked, error) {
 	cur, accept, err := s.fetch(ctx)
@@ -47,9 +45,8 @@ func (s *Session) Check(ctx context.Context) (Checked, error) {
 	return c, nil
 }
 
-// startRefusal refuses a task to be offered whose START_AT is past or
-// closer than sync.min_lead_s by this node's clock now
-// (PROTOCOL#task-file): it could not be approved and armed in time.
+// startRefusal refuses to offer a task whose START_AT is past or closer than sync.min_lead_s
+// by this node's clock (PROTOCOL#task-file): it could not be approved and armed in time.
 func (s *Session) startRefusal(t *task.Task) error {
 	if err := s.Policy.CheckStartAt(t.Capture, s.now()); err != nil {
 		return fmt.Errorf("task %s refused: %w; nothing approved", t.ID, err)
@@ -57,15 +54,13 @@ func (s *Session) startRefusal(t *task.Task) error {
 	return nil
 }
 
-// Reread is the approval's fresh look at the task branch: fetched and read
-// against the accepted tip like Check, nothing recorded.
+// Reread is the approval's fresh look at the task branch, like Check but recording nothing.
 func (s *Session) Reread(ctx context.Context) (*taskfetch.Current, error) {
 	cur, _, err := s.fetch(ctx)
 	return cur, err
 }
 
-// fetch fetches the task branch once and reads the task against the
-// accepted tip on record (PROTOCOL#trust).
+// fetch reads the task against the accepted tip on record (PROTOCOL#trust).
 func (s *Session) fetch(ctx context.Context) (*taskfetch.Current, *state.AcceptedTask, error) {
 	p := s.Policy
 	st, err := s.Store.Load()
@@ -79,10 +74,8 @@ func (s *Session) fetch(ctx context.Context) (*taskfetch.Current, *state.Accepte
 	return cur, accept, nil
 }
 
-// WriteSummary prints a task and its verdict for the operator; every field
-// from the task is sanitized, and a body holding characters a terminal does
-// not show says how many, and which escapes the prompt and TASK.md write
-// for them.
+// WriteSummary prints a task and its verdict for the operator, every field sanitized; for a
+// body holding characters a terminal does not show, how many and their escapes.
 func WriteSummary(w io.Writer, cur *taskfetch.Current, v Verdict) {
 	t := cur.Task
 	fmt.Fprintf(w, "task:     %s\n", t.ID)
@@ -107,8 +100,8 @@ func WriteSummary(w io.Writer, cur *taskfetch.Current, v Verdict) {
 	fmt.Fprintf(w, "status:   %s\n", v)
 }
 
-// levelLine is the task's effective level with the declared and derived
-// ones and the flags that derived it, as rx check and TASK.md show it.
+// levelLine is the effective level with the declared and derived ones and the flags that
+// derived it.
 func levelLine(t *task.Task) string {
 	level := fmt.Sprintf("%s (declared %s, derived %s", t.EffectiveLevel, t.DeclaredLevel, t.DerivedLevel)
 	if r := gate.Reasons(t.Flags()); len(r) > 0 {
@@ -117,12 +110,9 @@ func levelLine(t *task.Task) string {
 	return level + ")"
 }
 
-// maxListedEscapes bounds how many different escapes rx check's summary
-// names.
 const maxListedEscapes = 16
 
-// distinctEscapes names each different escape once, in the order the body
-// first holds it: the very text the prompt and TASK.md show for it.
+// distinctEscapes names each different escape once, in the order the body first holds it.
 func distinctEscapes(esc []string) string {
 	seen := map[string]bool{}
 	var list []string

@@ -14,14 +14,10 @@ import (
 type Verdict int
 
 const (
-	// Awaiting: a valid task nobody has decided on yet.
-	Awaiting Verdict = iota + 1
-	// Deferred: awaiting approval, deferred at a prompt before.
-	Deferred
-	// Approved: approved already, bound to these exact bytes.
-	Approved
-	// Completed: marked completed; never offered again.
-	Completed
+	Awaiting  Verdict = iota + 1 // nobody has decided on it yet
+	Deferred                     // awaiting approval, deferred at a prompt before
+	Approved                     // bound to these exact bytes
+	Completed                    // never offered again
 	// Changed: the content differs from what was first seen (or approved)
 	// under this TASK_ID; rejected, never offered.
 	Changed
@@ -58,10 +54,8 @@ func (v Verdict) AwaitsApproval() bool { return v == Awaiting || v == Deferred }
 
 // Decision is a verdict with what it was based on.
 type Decision struct {
-	Verdict Verdict
-	// FirstDigest is the digest first seen (or approved) under the ID,
-	// for a Changed verdict.
-	FirstDigest string
+	Verdict     Verdict
+	FirstDigest string // Changed: the digest first seen (or approved) under the ID
 }
 
 // decide judges a valid task against the state. A changed content is
@@ -89,11 +83,9 @@ func decide(s *state.RX, t *task.Task) Decision {
 }
 
 // forNode judges the task's RX_NODES against this node's [node] name
-// (PROTOCOL#several-nodes) and its CAPTURE_* fields against this node's
-// allowed ranges (PROTOCOL#task-file): the zero Decision when the node
-// takes part (any node of a single-node task does), NotForNode when it is
-// not listed, and an error when the task lists nodes and this one has no
-// name, or asks a capture outside the ranges.
+// (PROTOCOL#several-nodes) and its CAPTURE_* fields against its allowed
+// ranges (PROTOCOL#task-file): the zero Decision when the node takes part,
+// NotForNode when it is not listed, else an error.
 func forNode(pol config.Policy, t *task.Task) (Decision, error) {
 	_, err := t.Node(pol.Node.Name)
 	switch {
@@ -108,8 +100,7 @@ func forNode(pol config.Policy, t *task.Task) (Decision, error) {
 	return Decision{}, nil
 }
 
-// contentChangedError is a task whose content differs from the first seen under
-// its TASK_ID. A revised task must get a new ID.
+// contentChangedError is a task whose content differs from the first seen under its TASK_ID.
 type contentChangedError struct {
 	TaskID       string
 	FirstSHA256  string
@@ -127,25 +118,21 @@ func (e *contentChangedError) Error() string {
 		"rejected, nothing approved: a revised task must get a new TASK_ID", e.TaskID, when, e.NowSHA256, e.Commit, e.FirstSHA256)
 }
 
-// replacedRefusal refuses task id at commit, whose TASK_ID the RX side
-// saw replaced by another task: an old task brought back, even by a
-// signed commit.
+// replacedRefusal refuses task id at commit, whose TASK_ID the RX side saw replaced by another
+// task: an old task brought back, even by a signed commit.
 func replacedRefusal(id, commit string) error {
 	return fmt.Errorf("task %s at commit %s was replaced by another task before: a TASK_ID once replaced is never offered or approved again; "+
 		"rejected, nothing approved (a task to run again needs a new TASK_ID)", id, commit)
 }
 
-// CompletedRefusal is the error that refuses approving taskID, a completed
-// task, before any prompt.
+// CompletedRefusal refuses approving a completed task before any prompt.
 func CompletedRefusal(taskID string) error {
 	return fmt.Errorf("task %s is completed: a completed TASK_ID is never offered or approved again", taskID)
 }
 
-// Record judges cur under the state lock, keeps accept (cur's commit as
-// the accepted tip, see taskfetch.ReadSince; nil keeps the one on record)
-// and records cur as seen (its ID, commit and, the first time, its
-// digest). A Changed or Replaced task is not recorded as seen, and a task
-// for other nodes (NotForNode) only advances the accepted tip.
+// Record judges cur under the state lock, keeps accept as the accepted tip (nil keeps the one
+// on record) and records cur as seen (ID, commit and, the first time, digest). A Changed or
+// Replaced task is not recorded, and one for other nodes only advances the accepted tip.
 func (s *Session) Record(cur *taskfetch.Current, accept *state.AcceptedTask) (Decision, error) {
 	if d, err := forNode(s.Policy, cur.Task); err != nil || d.Verdict == NotForNode {
 		if aerr := s.Accept(accept); aerr != nil {
@@ -175,9 +162,8 @@ func (s *Session) Record(cur *taskfetch.Current, accept *state.AcceptedTask) (De
 	return d, err
 }
 
-// Accept keeps accept as the accepted tip (PROTOCOL#trust) when the read
-// found no valid task there (withdrawn, invalid): nil keeps the one on
-// record.
+// Accept keeps accept as the accepted tip (PROTOCOL#trust) when the read found no valid task
+// there (withdrawn, invalid); nil keeps the one on record.
 func (s *Session) Accept(accept *state.AcceptedTask) error {
 	if st, err := s.Store.Load(); err != nil || accepted(&st, accept) {
 		return err
@@ -194,8 +180,7 @@ func accepted(st *state.RX, accept *state.AcceptedTask) bool {
 	return accept == nil || st.AcceptedTask != nil && *st.AcceptedTask == *accept
 }
 
-// rejection is the error of the verdicts that reject cur without
-// recording it (Changed, Replaced); nil for the others.
+// rejection is the error of the verdicts that reject cur unrecorded (Changed, Replaced).
 func rejection(d Decision, cur *taskfetch.Current) error {
 	switch d.Verdict {
 	case Changed:
@@ -206,8 +191,7 @@ func rejection(d Decision, cur *taskfetch.Current) error {
 	return nil
 }
 
-// recorded reports whether cur is already the last seen task with its
-// digest on record.
+// recorded reports whether cur is already the last seen task with its digest on record.
 func recorded(st *state.RX, cur *taskfetch.Current) bool {
 	return st.LastSeenTaskID == cur.Task.ID && st.LastSeenTaskCommit == cur.Commit &&
 		st.SeenTaskDigests[cur.Task.ID] == cur.Task.SHA256

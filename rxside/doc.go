@@ -5,28 +5,26 @@
 // exact bytes, and the ManualExecutor that prepares an approved task in
 // the outbox.
 //
-// Locks (PROTOCOL#rx-state). Both lock files live in the state directory beside
-// the state file, never on the state file itself, which is replaced by
-// rename. rx_agent.lock is state.RXLockFile; the watcher re-reads the
-// state file before each decision, so a task marked completed under
-// rx_state.lock meanwhile is not offered.
+// Locks (PROTOCOL#rx-state): rx_agent.lock (state.RXLockFile) and
+// rx_state.lock live beside the state file, never on it, as it is replaced
+// by rename. The watcher re-reads the state before each decision, so a
+// task marked completed meanwhile is not offered.
 //
-// Polling goes into the RX mirror (PROTOCOL#mirror); the periodic resolve
-// is DefaultResync. A rewritten task branch (*gitcli.ForcePushError) is
-// logged once and stays refused until a person re-anchors
-// (OPERATIONS#rx-side). A rewrite that reached the tracking ref some other
-// way (a plain `git fetch` in the mirror) is seen at the next resolve and
-// stays refused until the watcher is restarted: the restart re-anchors.
+// Polling goes into the RX mirror (PROTOCOL#mirror). A rewritten task
+// branch (*gitcli.ForcePushError) is logged once and stays refused until a
+// person re-anchors (OPERATIONS#rx-side); a rewrite that reached the
+// tracking ref some other way (a plain `git fetch` in the mirror) is seen
+// at the next resolve and stays refused until a watcher restart
+// re-anchors.
 //
 // The approval prompt shows the effective capture (config.Policy.
 // CapturePlan): frequency, rate and duration, marked where the task set
-// them; gains, amp; antenna power, never on; the bytes (2 × rate ×
-// duration), capture.dir and its free space, marked NOT ENOUGH when the
-// bytes plus capture.free_margin_mb exceed it; a START_AT in UTC and local
-// time. The approval binds the plan; an approved task whose plan has
-// changed since is offered again. Watcher.EachPoll is where rx watch hooks
-// the recovery of a capture whose rx capture died (package capture, which
-// this package does not import).
+// them; gains, amp, antenna power (never on); the bytes, capture.dir and
+// its free space, marked NOT ENOUGH below the bytes plus
+// capture.free_margin_mb; a START_AT in UTC and local time. The approval
+// binds the plan: an approved task whose plan has changed is offered again.
+// Watcher.EachPoll is where rx watch recovers a capture whose rx capture
+// died (package capture, which this package does not import).
 //
 // Nothing here runs an agent, opens SDR hardware, commits or pushes.
 //

@@ -6,10 +6,9 @@ import (
 	"rfhandoff/taskfetch"
 )
 
-// NotifyApprovalNeeded sends approval_needed for a task awaiting [A],
-// once per task digest: the digest is recorded in the RX state before the
-// event is queued, so a cron rx check run every minute sends it once
-// (PROTOCOL#notifications). Without receivers it does nothing, not even a write.
+// NotifyApprovalNeeded sends approval_needed for a task awaiting [A] once per task digest:
+// the digest is recorded in the RX state before the event is queued, so a cron rx check run
+// every minute sends it once (PROTOCOL#notifications). Without receivers it writes nothing.
 func (s *Session) NotifyApprovalNeeded(cur *taskfetch.Current) {
 	if s.Notify == nil {
 		return

@@ -23,8 +23,7 @@ import (
 	"rfhandoff/taskfetch"
 )
 
-// OutboxDir is the outbox's directory name in the state directory.
-const OutboxDir = "rx_agent_outbox"
+const OutboxDir = "rx_agent_outbox" // in the state directory
 
 // The files the ManualExecutor writes for each approved task.
 const (
@@ -41,18 +40,15 @@ type ManualExecutor struct {
 	Policy config.Policy
 }
 
-// NewManualExecutor is the executor for a session's state directory.
 func NewManualExecutor(stateDir string, p config.Policy) *ManualExecutor {
 	return &ManualExecutor{Dir: filepath.Join(stateDir, OutboxDir), Policy: p}
 }
 
-// TaskDir is the outbox directory of a task.
 func (m *ManualExecutor) TaskDir(id string) string { return filepath.Join(m.Dir, id) }
 
-// Prepare writes <outbox>/<TASK_ID>/TASK.md (always, atomically) and the
-// RX_RESULT.json and RX_RESULT.md skeletons (only when absent, so a person's
-// filled-in result is never overwritten). phrase is the phrase the
-// approval required ("" for none).
+// Prepare writes <outbox>/<TASK_ID>/TASK.md (always, atomically) and the result skeletons
+// (only when absent, so a person's filled-in result is never overwritten). phrase is the
+// phrase the approval required ("" for none).
 func (m *ManualExecutor) Prepare(cur *taskfetch.Current, a state.Approval, phrase string) (string, error) {
 	t := cur.Task
 	if err := ident.CheckTaskID(t.ID); err != nil {
@@ -97,11 +93,9 @@ func (m *ManualExecutor) Prepare(cur *taskfetch.Current, a state.Approval, phras
 	return dir, nil
 }
 
-// skeleton is the result a person fills in: what the task and policy say
-// is known, placeholders (empty source_head, zero times, capture_pid 0)
-// where only the run can tell. It does not pass the schema until filled.
+// skeleton is the result a person fills in: what the approved plan (the policy's for an
+// approval without one) says is known, placeholders where only the run can tell.
 func (m *ManualExecutor) skeleton(t *task.Task, plan *captureplan.Plan) *result.Result {
-	// What the approval bound; the policy's for an approval without one.
 	if plan == nil {
 		p := m.Policy.CapturePlan()
 		plan = &p
@@ -128,8 +122,8 @@ func encodeSkeleton(r *result.Result) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// taskMarkdown renders TASK.md: the approval, what the header allows and
-// forbids, what to do with the result files, and the sanitized body.
+// taskMarkdown renders TASK.md: the approval, what the header allows and forbids, what to do
+// with the result files, and the sanitized body.
 func (m *ManualExecutor) taskMarkdown(cur *taskfetch.Current, a state.Approval, phrase string) []byte {
 	t := cur.Task
 	p := m.Policy

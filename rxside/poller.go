@@ -13,22 +13,19 @@ import (
 	"rfhandoff/taskfetch"
 )
 
-// defaultResync is how often the poller resolves the tracking ref even
-// when fetch reported nothing, to notice a ref moved by something else
-// (a person's own `git fetch` in the checkout).
+// defaultResync is how often the poller resolves the tracking ref even when fetch reported
+// nothing, to notice a ref moved by something else (a person's own `git fetch`).
 const defaultResync = 5 * time.Minute
 
-// Poller watches the task branch (PROTOCOL#subprocesses). Each poll is one narrow
-// fetch; the tracking ref is resolved to a commit only when the fetch
-// reported an update (or printed something it does not recognise), on the
-// first poll, after a failure, and every defaultResync. An idle poll therefore
-// costs one subprocess. The task is read only at a commit it has not read
-// yet, and only through that commit ID.
+// Poller watches the task branch (PROTOCOL#subprocesses). Each poll is one narrow fetch; the
+// tracking ref is resolved only when the fetch reported an update (or output it does not
+// recognise), on the first poll, after a failure, and every defaultResync, so an idle poll
+// costs one subprocess. The task is read only at a new commit, through its ID.
 type Poller struct {
 	Git    taskfetch.Repo // the RX mirror
 	Policy config.Policy
-	// Store is the RX state whose accepted tip each new commit is read
-	// against (PROTOCOL#trust: no going back); nil reads without one.
+	// Store holds the accepted tip each new commit is read against
+	// (PROTOCOL#trust: no going back); nil reads without one.
 	Store *state.RXStore
 	Now   func() time.Time
 
@@ -45,20 +42,17 @@ type Poll struct {
 	Commit  string
 	Changed bool // Commit differs from the previous successful poll's
 	// Task is the task at Commit, or nil with TaskErr saying why it was
-	// rejected (invalid, not an ancestor, too large, not a regular file,
-	// missing). Those depend only on the commit, so they are not retried
+	// rejected; that depends only on the commit, so it is not retried
 	// until the branch moves.
 	Task    *taskfetch.Current
 	TaskErr error
-	// Accept is Commit's record as the accepted tip when it passed the
-	// trust checks (see taskfetch.ReadSince), for the caller to keep.
+	// Accept is Commit as the accepted tip when it passed the trust
+	// checks, for the caller to keep.
 	Accept *state.AcceptedTask
 }
 
-// rewoundError is a tracking ref that moved to a commit that does not
-// contain the previous one, without the narrow fetch having done it (a
-// forced fetch outside rfhandoff followed a force-push). It is refused
-// like a force-push.
+// rewoundError is a tracking ref moved, not by the narrow fetch, to a commit that does not
+// contain the previous one (a forced fetch outside rfhandoff); refused like a force-push.
 type rewoundError struct {
 	Ref      string
 	Old, New string
@@ -76,14 +70,12 @@ func (p *Poller) now() time.Time {
 	return time.Now()
 }
 
-// Poll fetches the task branch once and reports the task at its tip. A
-// force-pushed branch is *gitcli.ForcePushError; the poller then forgets
-// the commit it held, so that once a person has re-anchored the tracking
-// ref (docs/OPERATIONS.md#rx-side) the next poll accepts it.
+// Poll fetches the task branch once and reports the task at its tip. On a force-push
+// (*gitcli.ForcePushError) the poller forgets its commit, so that once a person has
+// re-anchored (docs/OPERATIONS.md#rx-side) the next poll accepts the branch.
 func (p *Poller) Poll(ctx context.Context) (Poll, error) { return p.poll(ctx, false) }
 
-// Refresh is Poll that always resolves and compares: the approval's last
-// look at the branch before recording.
+// Refresh is Poll that always resolves: the approval's last look before recording.
 func (p *Poller) Refresh(ctx context.Context) (Poll, error) { return p.poll(ctx, true) }
 
 func (p *Poller) poll(ctx context.Context, force bool) (Poll, error) {

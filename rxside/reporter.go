@@ -11,8 +11,7 @@ import (
 	"rfhandoff/mirror"
 )
 
-// reporter logs poll failures once per distinct error instead of once per
-// poll, and says when polling works again.
+// reporter logs poll failures once per distinct error, and says when polling works again.
 type reporter struct {
 	log      *slog.Logger
 	now      func() time.Time
@@ -22,8 +21,6 @@ type reporter struct {
 	since    time.Time
 }
 
-// failure records a failed poll and logs it when it differs from the
-// previous one.
 func (r *reporter) failure(err error, retryIn time.Duration) {
 	if r.failures == 0 {
 		r.since = r.now()
@@ -58,7 +55,6 @@ func (r *reporter) failure(err error, retryIn time.Duration) {
 	}
 }
 
-// success records a successful poll and reports a recovery.
 func (r *reporter) success() {
 	if r.failures > 0 {
 		r.log.Info("remote reachable again: polling resumed", "failed_polls", r.failures,

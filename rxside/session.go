@@ -25,21 +25,15 @@ type Env struct {
 	Git    *gitcli.Client
 	Policy config.Policy
 	Log    *slog.Logger
-	// Now is the clock (default time.Now).
-	Now func() time.Time
+	Now    func() time.Time // default time.Now
 	// Command names the one-shot command ("rx check", "rx approve") in the
 	// RX lock, so that a command refused beside it can say what holds it.
 	Command string
-	// Notify tells a person they are needed (PROTOCOL#notifications); nil sends
-	// nothing.
-	Notify *notify.Dispatcher
-	// Audit receives the approval prompt's decision lines (PROTOCOL#audit-log);
-	// nil records none.
-	Audit *exec.AuditLog
+	Notify  *notify.Dispatcher // PROTOCOL#notifications; nil sends nothing
+	Audit   *exec.AuditLog     // the prompt's decision lines (PROTOCOL#audit-log); nil records none
 }
 
-// decide writes one decision line about task t (PROTOCOL#audit-log): kind, and
-// why. With no audit log it records nothing.
+// decide writes one decision line about task t (PROTOCOL#audit-log).
 func (e Env) decide(kind string, t *task.Task, commit, reason string) error {
 	if e.Audit == nil {
 		return nil
@@ -72,25 +66,19 @@ func (e Env) log() *slog.Logger {
 type Role int
 
 const (
-	// RoleOneShot is `rx check` or `rx approve`: the lock for the
-	// command's duration, running left alone.
-	RoleOneShot Role = iota + 1
-	// RoleWatcher is `rx watch`: running = true and watcher_pid while it
-	// lives.
-	RoleWatcher
+	RoleOneShot Role = iota + 1 // rx check, rx approve: the lock, running left alone
+	RoleWatcher                 // rx watch: running and watcher_pid set while it lives
 )
 
-// watcherHolder is what rx watch records in the RX lock.
-const watcherHolder = "rx watch"
+const watcherHolder = "rx watch" // what rx watch records in the RX lock
 
-// lockHeldError is a command refused because another one holds the RX
-// lock; the message names the holder from what it recorded in the lock.
+// lockHeldError is a command refused because another one holds the RX lock, which the
+// message names from what it recorded there.
 type lockHeldError struct {
 	Locked *localfile.LockedError
 	Role   Role // the refused command's
 }
 
-// Watcher reports whether the holder is rx watch.
 func (e *lockHeldError) Watcher() bool { return e.Locked.Holder == watcherHolder }
 
 func (e *lockHeldError) Error() string {
@@ -115,23 +103,19 @@ func (e *lockHeldError) Error() string {
 
 func (e *lockHeldError) Unwrap() error { return e.Locked }
 
-// Session is an RX command whose state directory exists and is ignored by
-// git, holding the watcher lock.
+// Session is an RX command whose state directory exists and is ignored by git, holding the
+// watcher lock.
 type Session struct {
 	Env
-	// Mirror is where the task branch is fetched and read (never the
-	// checkout, whose HEAD is still source_head).
-	Mirror *mirror.Mirror
+	Mirror *mirror.Mirror // the task branch is read there, never in the checkout (its HEAD is source_head)
 	Store  *state.RXStore
 	role   Role
 	lock   *localfile.Lock
 }
 
-// Open checks the preconditions, takes the watcher lock, recovers a stale
-// running flag (with a warning) and, for RoleWatcher, records running and
-// the PID. A command beside one holding the lock gets a *lockHeldError
-// (wrapping *localfile.LockedError) naming the holder; a corrupt state file is
-// a *state.CorruptError and is left untouched.
+// Open checks the preconditions, takes the watcher lock, recovers a stale running flag and,
+// for RoleWatcher, records running and the PID. A command beside one holding the lock gets a
+// *lockHeldError naming the holder; a corrupt state file is left untouched.
 func Open(ctx context.Context, env Env, role Role) (*Session, error) {
 	dir := env.Policy.StatePath()
 	if err := env.Git.MakePrivateDir(ctx, env.Policy.Repo.Path, dir, "state directory"); err != nil {
@@ -185,7 +169,6 @@ func (s *Session) start() error {
 	return err
 }
 
-// Close clears running (for a watcher) and releases the lock.
 func (s *Session) Close() error {
 	var err error
 	if s.role == RoleWatcher {
@@ -197,5 +180,4 @@ func (s *Session) Close() error {
 	return errlist.Join(err, s.lock.Release())
 }
 
-// StateDir is the state directory.
 func (s *Session) StateDir() string { return s.Store.Dir }

@@ -22,16 +22,14 @@ type Watcher struct {
 	Outbox   *ManualExecutor
 	Interval time.Duration
 	Backoff  backoff.Backoff
-	// EachPoll, when set, runs once per poll, before it: rx watch recovers
-	// there a capture whose rx capture died (capture.Recover), so its
-	// COMPLETE is out within one poll.
+	// EachPoll, when set, runs before each poll: rx watch recovers there a
+	// capture whose rx capture died, so its COMPLETE is out within one poll.
 	EachPoll func(context.Context)
 
 	deferred  map[string]bool // ID+digest deferred at this watcher's prompt
 	announced map[string]bool // events already reported once
 }
 
-// NewWatcher is a watcher for s with the policy's interval and backoff.
 func NewWatcher(s *Session, p Prompter) *Watcher {
 	pol := s.Policy
 	return &Watcher{
@@ -44,8 +42,7 @@ func NewWatcher(s *Session, p Prompter) *Watcher {
 	}
 }
 
-// Run polls until ctx ends or the operator answers [S]; both are a clean
-// stop and return nil.
+// Run polls until ctx ends or the operator answers [S]; both return nil.
 func (w *Watcher) Run(ctx context.Context) error {
 	log := w.S.log()
 	w.deferred, w.announced = map[string]bool{}, map[string]bool{}
@@ -86,7 +83,6 @@ func (w *Watcher) Run(ctx context.Context) error {
 	}
 }
 
-// announce logs an event the first time its key is seen.
 func (w *Watcher) announce(key string, f func()) {
 	if !w.announced[key] {
 		w.announced[key] = true
@@ -195,7 +191,6 @@ func (w *Watcher) consider(ctx context.Context, p Poll) bool {
 	return false
 }
 
-// reread is the approval's fresh look at the branch.
 func (w *Watcher) reread(ctx context.Context) (*taskfetch.Current, error) {
 	p, err := w.Poller.Refresh(ctx)
 	if err != nil {

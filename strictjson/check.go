@@ -7,10 +7,8 @@ import (
 	"time"
 )
 
-// The value checks a Field's Check is built from, shared by every table
-// (results, their alignment, authorization records). Each accepts one
-// JSON kind only, stores the value in dst when it is acceptable, and
-// returns "" or why not, worded "must be ..., got ...".
+// The value checks every table's Checks are built from. Each accepts one JSON kind only,
+// stores an acceptable value in dst, and returns "" or "must be ..., got ...".
 
 // Matcher is a value pattern (an ident.Rule or a *regexp.Regexp).
 type Matcher interface{ MatchString(string) bool }
@@ -77,12 +75,9 @@ func Match(v *Node, re Matcher, what string, dst *string) string {
 // the pattern fixes the shape, time.Parse and the offset's range the
 // values (no 24:00, no leap second, no +24:00).
 func Time(v *Node, re Matcher, what string, dst *time.Time) string {
-	s, why := Str(v, what)
-	if why != "" {
+	var s string
+	if why := Match(v, re, what, &s); why != "" {
 		return why
-	}
-	if !re.MatchString(s) {
-		return "must be " + what + ", got " + v.Describe()
 	}
 	t, err := time.Parse(time.RFC3339Nano, s)
 	if err != nil || !offsetInRange(s) {

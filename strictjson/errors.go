@@ -8,8 +8,7 @@ import (
 	"strconv"
 )
 
-// ErrEmpty is input with no JSON value at all (nothing, or only
-// whitespace).
+// ErrEmpty is input with no JSON value at all (nothing, or only whitespace).
 var ErrEmpty = errors.New("empty input")
 
 // ErrorKind says why Parse refused a document that was not empty.
@@ -23,25 +22,19 @@ const (
 	Depth                         // a container nests deeper than allowed: Max
 )
 
-// Error is every refusal of a document that was not empty; Kind says
-// which, and only that kind's fields are set. Readers branch on Kind and
-// word the problem their own way.
+// Error is every refusal of a document that was not empty; only its Kind's fields are set.
 type Error struct {
 	Kind ErrorKind
 	// Err (Syntax) is encoding/json's error as it came: a
 	// *json.SyntaxError, io.EOF or io.ErrUnexpectedEOF (truncated input),
-	// or another error. Unwrap returns it.
+	// or another error.
 	Err error
 	// Offset (Syntax) is the byte where the problem was found: the
 	// *json.SyntaxError's own offset, else how far the reader had read.
 	Offset int64
-	// Got (NotObject) is the top-level value, reported at its first token
-	// before the rest is read; Got.Text is empty for an array.
-	Got Value
-	// End (TrailingData) is where the value ends.
-	End int64
-	// Max (Depth) is the nesting the reader allows.
-	Max int
+	Got    Value // NotObject: the top-level value's first token (Text empty for an array)
+	End    int64 // TrailingData: where the value ends
+	Max    int   // Depth: the nesting the reader allows
 }
 
 func (e *Error) Error() string {
@@ -64,7 +57,6 @@ func (e *Error) Error() string {
 	}
 }
 
-// Unwrap returns Err: encoding/json's error for a Syntax error, else nil.
 func (e *Error) Unwrap() error { return e.Err }
 
 // Truncated reports whether the input ended inside the value (a Syntax

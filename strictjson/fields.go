@@ -6,10 +6,8 @@ import (
 	"strings"
 )
 
-// Field is one key of an object read by Fields. Check judges the key's
-// one value, stores it in dst, and returns "" or why the value is
-// unacceptable, worded "must be ..., got ..." (it checks the JSON kind
-// too: each reader words the expected kind its own way).
+// Field is one key of an object read by Fields. Check judges the key's one value (its JSON
+// kind too), stores it in dst, and returns "" or "must be ..., got ...".
 type Field[T any] struct {
 	Key      string
 	Optional bool // may be absent; dst then keeps its zero value
@@ -28,10 +26,9 @@ const (
 	BadValue                        // Check refused the value
 )
 
-// Problem is one thing wrong with an object. Reason is the standard
-// wording ("unknown key", "duplicate key (2 times)", "is missing", or
-// Check's reason); Count and Same (a duplicate's occurrences, and whether
-// all are the same JSON text) let a reader word a duplicate its own way.
+// Problem is one thing wrong with an object. Reason is the standard wording; Count and Same
+// (a duplicate's occurrences, and whether all are the same JSON text) let a reader word a
+// duplicate its own way.
 type Problem struct {
 	Key    string
 	Kind   ProblemKind
@@ -40,12 +37,9 @@ type Problem struct {
 	Same   bool
 }
 
-// Fields decodes the object o into dst through the table fields,
-// reporting every problem at once: unknown keys (with the table key a
-// case variant folds to), duplicated keys, missing required keys, and
-// values Check refuses. Keys in also are known but left to the caller
-// (checked with other rules). good holds each table key whose one value
-// Check accepted, so that rules across keys look only at those.
+// Fields decodes the object o into dst through the table fields, reporting every problem at
+// once. Keys in also are known but left to the caller. good holds each table key whose one
+// value Check accepted, so that rules across keys look only at those.
 func Fields[T any](o *Members[*Node], fields []Field[T], dst *T, also ...string) (good map[string]bool, problems []Problem) {
 	known := func(k string) bool {
 		return slices.Contains(also, k) || slices.ContainsFunc(fields, func(f Field[T]) bool { return f.Key == k })

@@ -2,10 +2,9 @@ package strictjson
 
 import "bytes"
 
-// Node is one value of a document Parse read. An object it kept has its
-// members in Members, an array its elements in Elements; a container it
-// skipped (below Shape.Keep) has neither. Every container below the top
-// has its raw JSON text in Text, so that two duplicates can be compared.
+// Node is one value of a document Parse read; a container it skipped (below Shape.Keep) has
+// neither Members nor Elements. Every container below the top has its raw JSON text in Text,
+// so that two duplicates can be compared.
 type Node struct {
 	Value
 	Members  *Members[*Node]
@@ -22,16 +21,11 @@ type Shape struct {
 	// many levels, the top-level object being level 1, whether kept or
 	// skipped. 0 sets no bound beyond encoding/json's own.
 	MaxDepth int
-	// Lenient leaves what follows the object unread: no TrailingData
-	// error.
-	Lenient bool
+	Lenient  bool // what follows the object is left unread: no TrailingData
 }
 
-// Parse is the one strict JSON reader: data must be exactly one JSON
-// object (nothing but whitespace after it unless sh.Lenient), read into a
-// tree with every occurrence of every key, numbers as written. Its errors
-// are ErrEmpty and *Error (of kind Syntax, NotObject, Depth or
-// TrailingData); each reader words them its own way.
+// Parse is the one strict JSON reader: data must be exactly one JSON object (nothing but
+// whitespace after it unless sh.Lenient). Its errors are ErrEmpty and *Error.
 func Parse(data []byte, sh Shape) (*Node, error) {
 	r := newReader(data)
 	if err := r.object(); err != nil {
@@ -95,10 +89,7 @@ func (r *reader) child(data []byte, depth int, sh Shape) (*Node, error) {
 			}
 			return nil, err
 		}
-		c.Text = raw(data, start, r.offset())
-		return c, nil
-	}
-	if err := r.fill(c, data, depth, sh); err != nil {
+	} else if err := r.fill(c, data, depth, sh); err != nil {
 		return nil, err
 	}
 	c.Text = raw(data, start, r.offset())

@@ -21,20 +21,17 @@ const (
 // MaxSafeInt keeps integers exact in every JSON reader (I-JSON, RFC 7493 §2.2).
 const MaxSafeInt = 1<<53 - 1
 
-// Value is one value as the token stream gave it. Values compare with ==:
-// two are equal when they are the same JSON text (strings after
-// unescaping).
+// Value is one value as the token stream gave it. Equal Values (==) are the same JSON text
+// (strings after unescaping).
 type Value struct {
 	Kind Kind
-	// Text is a string's contents or a number's literal (so 1.0 and 1
-	// stay apart). For a container below the top it is the container's
-	// raw JSON text (see Node).
+	// Text is a string's contents, a number's literal (so 1.0 and 1 stay
+	// apart), or a container's raw JSON text (see Node).
 	Text string
 	Bool bool
 }
 
-// Describe says what v is, for "got ..." in messages; long texts are cut
-// by shorten.
+// Describe says what v is, for "got ..." in messages.
 func (v Value) Describe() string {
 	switch v.Kind {
 	case Null:
@@ -55,8 +52,7 @@ func (v Value) Describe() string {
 // maxShown caps how much of an untrusted value a message repeats.
 const maxShown = 80
 
-// shorten cuts s to maxShown bytes on a rune boundary, so that a message
-// stays valid UTF-8, and marks the cut with "…".
+// shorten cuts s to maxShown bytes on a rune boundary, so a message stays valid UTF-8.
 func shorten(s string) string {
 	if len(s) <= maxShown {
 		return s
@@ -68,15 +64,13 @@ func shorten(s string) string {
 	return s[:cut] + "…"
 }
 
-// members is an object's members: every occurrence of every key, and the
-// order in which keys first appeared, so that a reader can report
-// duplicates and unknown keys in document order.
+// Members is an object's members: every occurrence of every key, and the order in which
+// keys first appeared, so a reader can report problems in document order.
 type Members[V any] struct {
 	Order  []string
 	Values map[string][]V
 }
 
-// Add records one occurrence of key.
 func (m *Members[V]) Add(key string, v V) {
 	if m.Values == nil {
 		m.Values = map[string][]V{}

@@ -9,10 +9,8 @@ import (
 	"rfhandoff/gitcli"
 )
 
-// freshClone makes a temporary clone of the result branch alone (shallow,
-// never checked out) through the publish runner, first removing the
-// clones killed publishers left. cleanup removes it whatever happens (the
-// caller defers it, so it also runs on a panic or a cancelled context).
+// freshClone makes a temporary clone of the result branch alone (shallow, never checked out).
+// cleanup removes it whatever happens (deferred, so also on a panic or a cancelled context).
 func freshClone(ctx context.Context, d Deps, url, branch string) (*gitcli.Client, func(), error) {
 	g := &gitcli.Client{R: d.runner(), Timeout: d.Git.Timeout, Identity: d.Git.Identity,
 		SigningKey: d.Policy.SigningKeyPath()} // "" signs nothing
@@ -29,10 +27,8 @@ func freshClone(ctx context.Context, d Deps, url, branch string) (*gitcli.Client
 	return clone, cleanup, nil
 }
 
-// attempt is one publish from a fresh clone: read the result directory's
-// levels, check them, build the new trees from objects, commit, read the
-// commit back, push. No work tree is ever checked out or written, so no
-// filter or attribute can touch a byte.
+// attempt is one publish from a fresh clone. No work tree is ever checked out or written, so
+// no filter or attribute can touch a byte.
 func attempt(ctx context.Context, d Deps, c *checked, clone *gitcli.Client, files []file) (Outcome, error) {
 	dir := d.Policy.Repo.ResultDir
 	// The committer is read from the clone's config beside the reads and
@@ -104,8 +100,7 @@ func attempt(ctx context.Context, d Deps, c *checked, clone *gitcli.Client, file
 	return Outcome{Commit: commit}, nil
 }
 
-// checkStaged accepts only the result files, each added or modified as a
-// regular 100644 file. An empty set is fine (nothing changed).
+// checkStaged accepts only the result files, each added or modified as a regular 100644 file.
 func checkStaged(changes []gitcli.StagedChange, files []file) error {
 	for _, ch := range changes {
 		switch {
@@ -120,9 +115,8 @@ func checkStaged(changes []gitcli.StagedChange, files []file) error {
 	return nil
 }
 
-// verifyBlobs checks that the new commit holds each file as a 100644 blob
-// of exactly its bytes: as a change when it changed, else as the parent's
-// entry, unchanged.
+// verifyBlobs checks that the new commit holds each file as a 100644 blob of exactly its
+// bytes: as a change when it changed, else as the parent's entry.
 func verifyBlobs(changes []gitcli.StagedChange, parent []gitcli.TreeEntry, files []file) error {
 	for _, f := range files {
 		want := gitcli.BlobID(f.data)

@@ -15,19 +15,16 @@ import (
 
 // checked is what the seven checks established.
 type checked struct {
-	// taskCommit is the task's commit the result was checked against; ""
-	// for the COMPLETE of a capture whose task branch moved on (movedOn).
-	taskCommit string
+	taskCommit string // "" for the COMPLETE of a capture whose task branch moved on (movedOn)
 	res        *result.Result
 	branch     string
 	url        string         // the remote's URL, absolute (the RX mirror's)
 	clone      *gitcli.Client // check 6's temporary clone of the result branch: the first attempt's
 }
 
-// prepared is the git side of the checks (the task read, HEAD, check 6's
-// clone), started at once but each looked at only at its check, so the
-// checks are still decided in order. close must always be called: it
-// waits for all of it and removes the clone.
+// prepared is the git side of the checks (the task read, HEAD, check 6's clone), started at
+// once but each looked at only at its check, so the checks are still decided in order. close
+// must always be called: it waits for all of it and removes the clone.
 type prepared struct {
 	branch string
 	headOf func() (string, error)
@@ -81,9 +78,7 @@ func (pr *prepared) close() {
 	}
 }
 
-// check runs the seven checks of PROTOCOL#publishing in order and returns
-// the first failure as a *CheckError. It writes nothing to the remote or
-// the checkout.
+// check runs the seven checks of PROTOCOL#publishing in order; it writes nothing.
 func check(ctx context.Context, d Deps, pr *prepared, data []byte) (*checked, error) {
 	p := d.Policy
 
@@ -258,7 +253,6 @@ func startClone(ctx context.Context, d Deps, url, branch string) *earlyClone {
 	return e
 }
 
-// wait is the clone once it is made.
 func (e *earlyClone) wait() (*gitcli.Client, error) {
 	<-e.done
 	return e.clone, e.err

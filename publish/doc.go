@@ -4,20 +4,19 @@
 //
 // Publish runs the seven checks in PROTOCOL's order and stops at the first
 // failure (a *CheckError naming the check). Check 6 is answered by the
-// clone the commit is built in: a shallow, single-branch, tag-less clone
-// of the result branch alone in a private temporary directory that is
-// never checked out, with every filter and conversion off (a clone of a missing branch fails; only then is the
-// remote asked, to tell a missing branch from another failure). That clone,
-// the task's fetch and the checkout's HEAD are read beside each other
-// (prepare), each looked at only at its check. One ls-tree
-// lists the levels of the result directory; the new blobs and trees are
-// built from them and written as raw objects (unpack-objects --strict,
-// which also refuses a tree naming a missing object), commit-tree makes a
-// commit naming the audit chain's head, diff-tree reads it back (only the two
-// files, as 100644 blobs of exactly the given bytes), and the commit is
-// pushed by ID without force; when the branch moved meanwhile, all of it
-// starts again from a fresh clone. The source checkout is only read (and its
-// task branch fetched); it is never switched, staged into or committed to.
+// clone the commit is built in: a shallow, single-branch, tag-less clone of
+// the result branch alone in a private temporary directory, never checked
+// out, with every filter and conversion off (only when it fails is the
+// remote asked, to tell a missing branch from another failure). That
+// clone, the task's fetch and the checkout's HEAD are read beside each
+// other (prepare), each looked at only at its check. One ls-tree lists the
+// levels of the result directory; the new blobs and trees are written as
+// raw objects (unpack-objects --strict, which also refuses a tree naming a
+// missing object), commit-tree makes a commit naming the audit chain's
+// head, diff-tree reads it back (only the two files, as 100644 blobs of
+// exactly the given bytes), and the commit is pushed by ID without force;
+// when the branch moved meanwhile, all of it starts again from a fresh
+// clone. The source checkout is only read (and its task branch fetched).
 //
 // RX_RESULT.json is written as the exact bytes given, not re-encoded: they
 // passed the strict decoder, and keeping them means the SHA-256 the MAIN

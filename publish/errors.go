@@ -17,7 +17,6 @@ const (
 	StepSchema       = 7
 )
 
-// stepNames names each check in messages ("check 4 (approved task): ...").
 var stepNames = [...]string{
 	StepTaskID:       "task ID",
 	StepAllowPush:    "ALLOW_PUSH",
@@ -28,10 +27,8 @@ var stepNames = [...]string{
 	StepSchema:       "schema",
 }
 
-// CheckError is a publish refused by one of the seven checks before
-// anything was committed or pushed. Err says why; it may wrap the
-// underlying error (a fetch failure, an invalid result, a
-// *state.CorruptError, ...).
+// CheckError is a publish refused by one of the seven checks before anything was committed
+// or pushed. Err may wrap the underlying error (a fetch failure, an invalid result, ...).
 type CheckError struct {
 	Step int
 	Name string
@@ -52,16 +49,13 @@ func refuseErr(step int, err error) *CheckError {
 	return &CheckError{Step: step, Name: stepNames[step], Err: err}
 }
 
-// unsafePath is a result path (repository-relative, e.g.
-// docs/handoff/results) that publish will not write through: a symlink, or
-// something that is not a plain directory (for a directory component) or
-// not a regular file (for a target).
+// unsafePath is a result path that publish will not write through: a symlink, a directory
+// component that is not a plain directory, or a target that is not a regular file.
 func unsafePath(path, reason string) error {
 	return fmt.Errorf("refusing to write the result: %s %s on the result branch", path, reason)
 }
 
-// stagedSet is a staged change other than the two result files as
-// regular (100644) files. Nothing was committed.
+// stagedSet is a staged change other than the two result files as regular (100644) files.
 func stagedSet(ch gitcli.StagedChange, reason string) error {
 	return fmt.Errorf("refusing to commit: staged %s (%c, mode %s): %s", ch.Path, ch.Status, ch.NewMode, reason)
 }

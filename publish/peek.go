@@ -7,12 +7,10 @@ import (
 	"rfhandoff/strictjson"
 )
 
-// peekString reads the string values of the top-level member named exactly
-// key (case counts), one per occurrence, without validating anything else.
-// Checks 1 and 5 need task_id and source_head before check 7 applies the
-// strict schema; a duplicated key yields every value so that a check can
-// refuse when any of them disagrees. An error means the member could not
-// be read: data is not a JSON object, or the value is not a string.
+// peekString reads the string values of the top-level member named exactly key, one per
+// occurrence, validating nothing else: checks 1 and 5 need task_id and source_head before
+// check 7's strict schema, and a duplicated key yields every value so that a check can refuse
+// when any of them disagrees.
 func peekString(data []byte, key string) ([]string, error) {
 	// Lenient: what follows the object is check 7's to report.
 	n, err := strictjson.Parse(data, strictjson.Shape{Keep: 1, Lenient: true})

@@ -14,7 +14,7 @@ import (
 	"rfhandoff/result"
 )
 
-// Names of the two files written under the policy's result_dir.
+// The two files written under the policy's result_dir.
 const (
 	JSONName     = "RX_RESULT.json"
 	MarkdownName = "RX_RESULT.md"
@@ -23,7 +23,6 @@ const (
 // AuditTrailer is the commit trailer naming the audit chain's head (PROTOCOL#audit-log).
 const AuditTrailer = "Audit-Chain-Head"
 
-// Deps is what Publish works with.
 type Deps struct {
 	Git          *gitcli.Client // the RX checkout (source): read, never changed (the task is read through the RX mirror)
 	Runner       exec.Runner    // runs git for the temporary clone (nil: Git.R)
@@ -37,14 +36,9 @@ type Deps struct {
 
 // Outcome is a successful publish.
 type Outcome struct {
-	// Commit is the commit now on the result branch: the one pushed, or,
-	// for a no-op, the branch tip that already held the identical files.
-	Commit string
-	// NoOp is true when the branch already held exactly these files:
-	// nothing was committed or pushed.
-	NoOp bool
-	// Attempts counts fresh clones, 1 unless the branch moved meanwhile.
-	Attempts int
+	Commit   string // now on the result branch: the one pushed, or the tip that already held the files
+	NoOp     bool   // the branch already held exactly these files: nothing committed or pushed
+	Attempts int    // fresh clones, 1 unless the branch moved meanwhile
 }
 
 func (d Deps) runner() exec.Runner {
@@ -79,12 +73,9 @@ func (d Deps) validate() error {
 }
 
 // Publish runs the seven checks of PROTOCOL#publishing and, when they pass, commits
-// RX_RESULT.json (the exact bytes of data) and the rendered RX_RESULT.md to
-// the result branch from a fresh temporary clone (check 6's), starting
-// again from a new clone when the branch moved under the push, up to the policy's
-// publish_attempts. A refused check is a *CheckError; a moving branch that
-// never settles wraps the last *gitcli.PushRejectedError; a result already on the branch
-// byte for byte is a successful no-op.
+// RX_RESULT.json (the exact bytes of data) and the rendered RX_RESULT.md to the result branch
+// from check 6's clone, starting again from a new one when the branch moved under the push, up
+// to the policy's publish_attempts. A result already on the branch byte for byte is a no-op.
 func Publish(ctx context.Context, d Deps, data []byte) (Outcome, error) {
 	if err := d.validate(); err != nil {
 		return Outcome{}, err
@@ -94,18 +85,16 @@ func Publish(ctx context.Context, d Deps, data []byte) (Outcome, error) {
 	return publishPrepared(ctx, d, pr, data)
 }
 
-// Prepared is a publish whose git reads (the task, HEAD, check 6's
-// clone) have started before its result is known, as rx capture starts
-// READY's while it confirms the capture (PROTOCOL#capture). The checks are
-// decided only in Publish, in order, on those reads.
+// Prepared is a publish whose git reads (the task, HEAD, check 6's clone) started before its
+// result is known, as rx capture starts READY's while it confirms the capture
+// (PROTOCOL#capture). The checks are decided only in Publish, in order.
 type Prepared struct {
 	d    Deps
 	pr   *prepared
 	used bool
 }
 
-// Prepare starts a publish's git reads for d. Close must be called
-// whatever happens; Publish may be called once.
+// Prepare starts a publish's git reads. Close must be called whatever happens; Publish once.
 func Prepare(ctx context.Context, d Deps) (*Prepared, error) {
 	if err := d.validate(); err != nil {
 		return nil, err
@@ -113,7 +102,6 @@ func Prepare(ctx context.Context, d Deps) (*Prepared, error) {
 	return &Prepared{d: d, pr: prepare(ctx, d)}, nil
 }
 
-// Publish is the package's Publish of data on the reads Prepare started.
 func (p *Prepared) Publish(ctx context.Context, data []byte) (Outcome, error) {
 	if p.used {
 		return Outcome{}, errors.New("publish: a prepared publish was already used")
@@ -176,8 +164,7 @@ func publishPrepared(ctx context.Context, d Deps, pr *prepared, data []byte) (Ou
 	return Outcome{Attempts: attempts}, fmt.Errorf("gave up after %d attempts: the result branch kept moving: %w", attempts, last)
 }
 
-// render builds the two files: the JSON as given and the Markdown
-// rendered from it, each within the protocol's size limit.
+// render builds the JSON as given and the Markdown rendered from it, each within the size limit.
 func render(d Deps, r *result.Result, data []byte) ([]file, error) {
 	dir := d.Policy.Repo.ResultDir
 	if err := gitcli.ValidRepoPath(dir); err != nil {

@@ -9,7 +9,6 @@ import (
 	"rfhandoff/gitcli"
 )
 
-// file is one file publish writes, by repository-relative path.
 type file struct {
 	path string // slash-separated, relative to the repository's root
 	data []byte
@@ -17,14 +16,12 @@ type file struct {
 
 func (f file) name() string { return path.Base(f.path) }
 
-// symlinkTargetMax bounds how much of a refused symlink's target is read
-// for the message.
+// symlinkTargetMax bounds how much of a refused symlink's target the message reads.
 const symlinkTargetMax = 4096
 
-// checkLevels refuses a result branch on which a component of dir is
-// anything but a directory (a symlink above all), or a result file's path
-// holds anything but a regular file. Missing components are fine: the
-// commit creates them. levels is what DirLevels listed.
+// checkLevels refuses a result branch on which a component of dir is anything but a
+// directory (a symlink above all), or a result file's path holds anything but a regular file.
+// Missing components are fine: the commit creates them.
 func checkLevels(ctx context.Context, clone *gitcli.Client, levels []gitcli.TreeEntry, dir string, files []file) error {
 	at := make(map[string]gitcli.TreeEntry, len(levels))
 	for _, e := range levels {
@@ -58,7 +55,6 @@ func checkLevels(ctx context.Context, clone *gitcli.Client, levels []gitcli.Tree
 	return nil
 }
 
-// symlinkError refuses a symlink, naming its target when it can be read.
 func symlinkError(ctx context.Context, clone *gitcli.Client, e gitcli.TreeEntry) error {
 	target, err := clone.ReadBlob(ctx, e.ID, symlinkTargetMax)
 	if err != nil {

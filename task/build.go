@@ -26,20 +26,13 @@ type Spec struct {
 	RFRX             bool
 	RFTX             bool
 	AllowCommit      bool
-	AllowPush        string // PushNo or PushRXResultOnly
-	// Level is RISK_LEVEL; zero means the level the flags derive.
-	Level gate.Level
-	// Nodes is RX_NODES (PROTOCOL#several-nodes); the zero List writes no such
-	// line.
-	Nodes node.List
-	// Capture is the optional CAPTURE_* fields; a zero value writes no
-	// such line.
-	Capture captureplan.Task
-	Body    string
+	AllowPush        string           // PushNo or PushRXResultOnly
+	Level            gate.Level       // RISK_LEVEL; zero means the level the flags derive
+	Nodes            node.List        // RX_NODES (PROTOCOL#several-nodes); zero writes none
+	Capture          captureplan.Task // the optional capture fields; zero values write none
+	Body             string
 }
 
-// level is the RISK_LEVEL to write: Level, or when zero the level the
-// flags derive.
 func (s Spec) level() gate.Level {
 	if s.Level != 0 {
 		return s.Level
@@ -48,10 +41,8 @@ func (s Spec) level() gate.Level {
 	return gate.Derive(t.Flags())
 }
 
-// Build renders s and validates the rendered bytes with Parse, the parser
-// the RX side reads them with, so what is written is exactly what the RX
-// laptop will accept. It returns the bytes and the parsed task, or an
-// *InvalidError with every reason at once.
+// Build renders s and validates the rendered bytes with Parse, the parser the RX side reads
+// them with, so what is written is exactly what the RX laptop will accept.
 func Build(s Spec, opts Options) ([]byte, *Task, error) {
 	data, probs := render(s)
 	t, err := Parse(data, opts)
@@ -80,8 +71,7 @@ func Build(s Spec, opts Options) ([]byte, *Task, error) {
 	return data, t, nil
 }
 
-// startAtText writes t in START_AT's form; a time with a fraction of a
-// second keeps it, so that Parse names it rather than it being cut.
+// startAtText writes t in START_AT's form, keeping a fraction of a second for Parse to name.
 func startAtText(t time.Time) string {
 	t = t.UTC()
 	if t.Nanosecond() != 0 {
@@ -97,11 +87,9 @@ func lineKey(e *fieldError) int {
 	return e.Line
 }
 
-// render writes the header in protocol order, a blank line and the body.
-// A value that cannot be one header line as written (a line break, or
-// blanks at either end that the parser would trim) is written empty and
-// reported; only a required field's reason names its line, as an optional
-// field's line depends on which others are written.
+// render writes the header in protocol order, a blank line and the body. A value that cannot
+// be one header line as written is written empty and reported; only a required field's
+// reason names its line, as an optional field's line depends on which others are written.
 func render(s Spec) ([]byte, []*fieldError) {
 	values := map[string]string{
 		FieldTaskID:           s.ID,
@@ -154,7 +142,6 @@ func render(s Spec) ([]byte, []*fieldError) {
 	return []byte(b.String()), errs
 }
 
-// lineProblem says why v cannot be written as the value of a header line.
 func lineProblem(v string) string {
 	switch {
 	case strings.ContainsAny(v, "\r\n"):
@@ -165,8 +152,8 @@ func lineProblem(v string) string {
 	return ""
 }
 
-// sameAsSpec checks that the parsed header says what was asked: a
-// difference is a bug in render, never something to write.
+// sameAsSpec checks that the parsed header says what was asked: a difference is a bug in
+// render, never something to write.
 func sameAsSpec(t *Task, s Spec) error {
 	got := Spec{ID: t.ID, Title: t.Title, SourceBranch: t.SourceBranch, ExpectedHead: t.ExpectedHead,
 		RequiresApproval: t.RequiresApproval, HardwareAccess: t.HardwareAccess, RFRX: t.RFRX, RFTX: t.RFTX,
@@ -181,8 +168,7 @@ func sameAsSpec(t *Task, s Spec) error {
 	return nil
 }
 
-// DefaultBody is the body of a task written without one: what the header
-// allows the RX laptop, in words.
+// DefaultBody is the body of a task written without one: what the header allows, in words.
 func DefaultBody(s Spec) string {
 	var b strings.Builder
 	b.WriteString("## What this task allows the RX laptop\n\n")

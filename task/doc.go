@@ -6,12 +6,10 @@
 //
 // Hidden text (PROTOCOL#hidden-text): characters a terminal does not show are
 // escaped, not refused, in the body. hiddentext.Sanitize writes each as
-// <U+XXXX>, and that one rendering is what the approval prompt, rx check,
-// rx status and TASK.md all carry, so the operator approves exactly the
-// text an agent reads; an author's stray zero-width space or soft hyphen
-// costs a visible escape, not a rejected task. A title holding one is
-// invalid, with the positions named. The digest (SHA256) is always of the
-// raw bytes.
+// <U+XXXX>, the one rendering the approval prompt, rx check, rx status and
+// TASK.md all carry, so the operator approves exactly the text an agent
+// reads. A title holding one is invalid, with the positions named. The
+// digest (SHA256) is always of the raw bytes.
 //
 // What it offers: Parse (strict, every problem at once), Build (render a Spec
 // and validate the result with Parse), Digest, PeekIDs (lenient, for old

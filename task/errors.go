@@ -12,11 +12,9 @@ import (
 	"rfhandoff/hiddentext"
 )
 
-// Kind classifies a problem, so callers and tests can branch on it without
-// reading messages.
+// Kind classifies a problem, so callers and tests can branch on it without reading messages.
 type Kind int
 
-// The kinds of problem a task file can have.
 const (
 	kindTooLarge  Kind = iota + 1 // the file is over the size limit
 	kindNoHeader                  // no KEY = VALUE line at all
@@ -40,13 +38,12 @@ var kindNames = map[Kind]string{
 
 func (k Kind) String() string { return cmp.Or(kindNames[k], "Kind("+strconv.Itoa(int(k))+")") }
 
-// fieldError is one reason a task file is rejected. Its message never holds
-// a raw control character: values are quoted, so printing it to a terminal is
-// safe.
+// fieldError is one reason a task file is rejected. Its message quotes values, so it never
+// holds a raw control character and is safe to print to a terminal.
 type fieldError struct {
 	Kind  Kind
-	Line  int    // 1-based line number; 0 when the problem is not on one line
-	Field string // the header field; empty for file-level problems
+	Line  int    // 1-based; 0 when the problem is not on one line
+	Field string // empty for file-level problems
 	Value string // the offending value as written, when there is one
 	Msg   string // what is wrong, without line and field
 }
@@ -67,8 +64,7 @@ func (e *fieldError) Error() string {
 	return b.String()
 }
 
-// InvalidError is a rejected task file. It wraps every reason (each a
-// *fieldError) in a multierror, so errors.As finds them.
+// InvalidError is a rejected task file: every reason (each a *fieldError) in a multierror.
 type InvalidError struct {
 	Errs *multierror.Error
 }
@@ -83,7 +79,6 @@ func (e *InvalidError) Error() string {
 	return b.String()
 }
 
-// invalid is the *InvalidError of probs, in their order.
 func invalid(probs ...*fieldError) error {
 	var errs *multierror.Error
 	for _, p := range probs {
@@ -92,10 +87,8 @@ func invalid(probs ...*fieldError) error {
 	return &InvalidError{Errs: errs}
 }
 
-// Unwrap exposes the multierror, whose chain errors.As walks.
 func (e *InvalidError) Unwrap() error { return e.Errs }
 
-// Problems returns every reason in the order found.
 func (e *InvalidError) Problems() []*fieldError {
 	var out []*fieldError
 	for _, err := range e.Errs.WrappedErrors() {
@@ -110,10 +103,9 @@ func (e *InvalidError) Problems() []*fieldError {
 // maxQuoted bounds how much of a bad value an error message repeats.
 const maxQuoted = 60
 
-// quote renders a value for a message: Go-quoted (so control characters,
-// invalid bytes and bidi overrides show as escapes) and cut to maxQuoted
-// runes. The hidden characters Go counts as printable (variation
-// selectors, Hangul fillers) are escaped by hiddentext.SanitizeLine as well.
+// quote renders a value for a message: Go-quoted (so control characters, invalid bytes and
+// bidi overrides show as escapes), cut to maxQuoted runes, and through
+// hiddentext.SanitizeLine for the hidden characters Go counts as printable.
 func quote(s string) string {
 	n := 0
 	for i := range s {
@@ -125,8 +117,7 @@ func quote(s string) string {
 	return hiddentext.SanitizeLine(strconv.Quote(s))
 }
 
-// nameRune reports whether r may be in a field name: an ASCII letter, or
-// when notFirst also a digit or an underscore.
+// nameRune: an ASCII letter, or when notFirst also a digit or an underscore.
 func nameRune(r rune, notFirst bool) bool {
 	return r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || notFirst && (r == '_' || r >= '0' && r <= '9')
 }

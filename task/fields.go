@@ -28,25 +28,19 @@ const (
 	FieldAllowCommit      = "ALLOW_COMMIT"
 	FieldAllowPush        = "ALLOW_PUSH"
 	FieldRiskLevel        = "RISK_LEVEL"
-	// FieldRXNodes is optional: the receivers of a multi-node task
-	// (PROTOCOL#several-nodes); absent means the single node.
-	FieldRXNodes = "RX_NODES"
-	// The optional capture fields (PROTOCOL#task-file): what this task's
-	// receivers capture; absent, each node's policy says.
+	// The optional fields: the receivers of a multi-node task
+	// (PROTOCOL#several-nodes), what they capture and the schedule
+	// (PROTOCOL#task-file); absent, the single node and its policy.
+	FieldRXNodes             = "RX_NODES"
 	FieldCaptureFrequencyHz  = captureplan.FieldFrequencyHz
 	FieldCaptureSampleRateHz = captureplan.FieldSampleRateHz
 	FieldCaptureDurationS    = captureplan.FieldDurationS
-	// The optional schedule (PROTOCOL#task-file): when the receivers'
-	// first sample is due and how they start on it; both or neither.
-	FieldStartAt  = captureplan.FieldStartAt
-	FieldSyncMode = captureplan.FieldSyncMode
+	FieldStartAt             = captureplan.FieldStartAt
+	FieldSyncMode            = captureplan.FieldSyncMode
 )
 
-// captureFields are the optional capture fields in the order they are written.
+// captureFields, and every optional field that needs RF_RX = YES, in the order written.
 var captureFields = []string{FieldCaptureFrequencyHz, FieldCaptureSampleRateHz, FieldCaptureDurationS}
-
-// rxOnlyFields are the optional fields that need RF_RX = YES, in the order
-// they are written.
 var rxOnlyFields = []string{FieldCaptureFrequencyHz, FieldCaptureSampleRateHz, FieldCaptureDurationS, FieldStartAt, FieldSyncMode}
 
 // fields lists every header field in protocol order; all are required.
@@ -62,11 +56,9 @@ const (
 	PushRXResultOnly = "RX_RESULT_ONLY"
 )
 
-// maxTitleRunes is TASK_TITLE's length limit in characters.
 const maxTitleRunes = 200
 
-// setter checks one field's value and stores it; it returns what is wrong,
-// or "" when the value is valid.
+// setter checks one field's value and stores it; it returns what is wrong, or "".
 type setter func(t *Task, v string, opts Options) string
 
 var setters = map[string]setter{
@@ -128,8 +120,7 @@ var setters = map[string]setter{
 			"must be "+strings.Join(captureplan.SyncModes, " or "))),
 }
 
-// text is a field stored as written once check, which says what is wrong
-// with it, passes it.
+// text is a field stored as written once check passes it.
 func text(field func(*Task) *string, check func(v string, opts Options) string) setter {
 	return func(t *Task, v string, opts Options) string {
 		msg := check(v, opts)
@@ -140,7 +131,6 @@ func text(field func(*Task) *string, check func(v string, opts Options) string) 
 	}
 }
 
-// matching is the check that ok accepts the value; msg is the rule.
 func matching(ok func(string) bool, msg string) func(string, Options) string {
 	return func(v string, _ Options) string { return pick(!ok(v), msg, "") }
 }
@@ -169,13 +159,9 @@ func yesNo(field func(*Task) *bool) setter {
 	}
 }
 
-// checkTitle enforces one line of 1–200 printable characters. Printable is
-// not hiddentext.Hidden (PROTOCOL#hidden-text), which holds everything
-// unicode.IsPrint refuses but the ASCII space: a title is shown in one
-// line, so a character a terminal does not show as itself (a zero-width
-// space, a tag character, a variation selector, a bidi override, a
-// no-break space, a Braille blank) makes it invalid, named with its
-// position so the author can find it.
+// checkTitle enforces one line of 1–200 printable characters: a title is shown in one line,
+// so a character a terminal does not show as itself (hiddentext.Hidden, PROTOCOL#hidden-text)
+// makes it invalid, named with its position so the author can find it.
 func checkTitle(v string) string {
 	if v == "" {
 		return "must not be empty"
@@ -199,12 +185,10 @@ func checkTitle(v string) string {
 	return ""
 }
 
-// maxPositions bounds how many positions a message lists.
 const maxPositions = 10
 
-// ParseCaptureValue reads the value of one CAPTURE_* field as written
-// elsewhere than in a header (task new's flags) by the header's own rule;
-// a bad value is an error naming the field, the value and the rule.
+// ParseCaptureValue reads one CAPTURE_* value written outside a header (task new's flags) by
+// the header's rule.
 func ParseCaptureValue(field, v string) (int64, error) {
 	if !slices.Contains(captureFields, field) {
 		return 0, fmt.Errorf("%s is not a capture field", field)
@@ -213,15 +197,13 @@ func ParseCaptureValue(field, v string) (int64, error) {
 	return max(t.Capture.FrequencyHz, t.Capture.SampleRateHz, t.Capture.DurationS), err
 }
 
-// ParseStartAt reads a START_AT value written elsewhere than in a header
-// (task new's --start-at) by the header's rule.
+// ParseStartAt reads a START_AT value (task new's --start-at) by the header's rule.
 func ParseStartAt(v string) (time.Time, error) {
 	t, err := setOne(FieldStartAt, v)
 	return t.Capture.StartAt, err
 }
 
-// ParseSyncMode reads a SYNC_MODE value written elsewhere than in a
-// header (task new's --sync) by the header's rule.
+// ParseSyncMode reads a SYNC_MODE value (task new's --sync) by the header's rule.
 func ParseSyncMode(v string) (string, error) {
 	t, err := setOne(FieldSyncMode, v)
 	return t.Capture.SyncMode, err

@@ -13,13 +13,11 @@ import (
 
 var bom = []byte("\xef\xbb\xbf")
 
-// Parse validates a task file and returns it, or an *InvalidError listing
-// every problem found. The header starts at the first KEY = VALUE line
-// (blank lines before it are skipped, any other text there is an error) and
-// ends at the first blank line after it; a line holding only spaces and tabs
-// counts as blank. A leading UTF-8 BOM and CRLF line endings are accepted.
-// Reasons come in a fixed order: problems of single lines in line order,
-// then missing fields, then the rules between fields.
+// Parse validates a task file and returns it, or an *InvalidError listing every problem. The
+// header starts at the first KEY = VALUE line (blank lines before it are skipped, any other
+// text there is an error) and ends at the first blank line (spaces and tabs count as blank).
+// A leading UTF-8 BOM and CRLF line endings are accepted. Reasons come in a fixed order:
+// single lines in line order, then missing fields, then the rules between fields.
 func Parse(data []byte, opts Options) (*Task, error) {
 	limit := cmp.Or(max(opts.MaxBytes, 0), DefaultMaxBytes)
 	if int64(len(data)) > limit {
@@ -57,20 +55,17 @@ type parser struct {
 	valid  map[string]bool   // known field -> its value passed its rule
 	values map[string]string // known field -> its value as written
 	probs  []*fieldError
-	// preReported is set once text before the header is reported: only the
-	// first such line is.
+	// Only the first line of text before the header is reported.
 	preReported bool
 }
 
 func (p *parser) add(e *fieldError) { p.probs = append(p.probs, e) }
 
-// conflict reports field, as written on its line, breaking a rule between
-// fields.
+// conflict reports field breaking a rule between fields.
 func (p *parser) conflict(field, msg string) {
 	p.add(&fieldError{Kind: kindConflict, Line: p.lines[field], Field: field, Value: p.values[field], Msg: msg})
 }
 
-// line takes one line scanHeader found.
 func (p *parser) line(n int, ln []byte, key, value string, ok, inHeader bool) {
 	switch {
 	case !inHeader:
@@ -87,10 +82,8 @@ func (p *parser) line(n int, ln []byte, key, value string, ok, inHeader bool) {
 	}
 }
 
-// scanHeader walks the header as Parse describes it, for Parse and PeekIDs
-// alike: it calls line for each non-blank line (without its LF or CRLF),
-// inHeader false before the first KEY = VALUE line, and returns what
-// follows the header.
+// scanHeader walks the header as Parse describes it, calling line for each non-blank line
+// (inHeader false before the first KEY = VALUE line); it returns what follows the header.
 func scanHeader(data []byte, line func(n int, ln []byte, key, value string, ok, inHeader bool)) []byte {
 	rest := bytes.TrimPrefix(data, bom)
 	inHeader := false
@@ -111,7 +104,6 @@ func scanHeader(data []byte, line func(n int, ln []byte, key, value string, ok, 
 	return nil
 }
 
-// field records one KEY = VALUE line.
 func (p *parser) field(n int, key, value string, ln []byte) {
 	clean := true
 	if !utf8.Valid(ln) {
@@ -209,9 +201,8 @@ func (p *parser) scheduleChecks() {
 	}
 }
 
-// splitField splits "  KEY = VALUE " at the first '='. The key must look
-// like a field name (letters, digits, underscores, starting with a letter);
-// anything else is not a field line at all.
+// splitField splits "  KEY = VALUE " at the first '='; a key that does not look like a field
+// name makes it no field line at all.
 func splitField(s string) (key, value string, ok bool) {
 	k, v, found := strings.Cut(s, "=")
 	k = strings.Trim(k, " \t")
@@ -232,7 +223,6 @@ func isControl(r rune) bool {
 	return r != '\t' && (r < 0x20 || r >= 0x7f && r <= 0x9f)
 }
 
-// invalidValue is the reason a value breaks its field's rule, msg.
 func invalidValue(line int, field, v, msg string) *fieldError {
 	return &fieldError{Kind: kindInvalid, Line: line, Field: field, Value: v,
 		Msg: fmt.Sprintf("invalid value %s: %s", quote(v), msg)}

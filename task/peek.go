@@ -2,10 +2,8 @@ package task
 
 import "strings"
 
-// PeekIDs returns the TASK_ID values in data's header, found the way Parse
-// finds the header but without judging anything else, so that an old or
-// invalid version of the task file still tells which IDs it used. A header
-// that gives TASK_ID twice yields both values.
+// PeekIDs returns every TASK_ID value in data's header, judging nothing else, so that an old
+// or invalid version of the task file still tells which IDs it used.
 func PeekIDs(data []byte) []string {
 	var ids []string
 	scanHeader(data, func(_ int, _ []byte, key, value string, ok, _ bool) {

@@ -11,16 +11,14 @@ import (
 	"rfhandoff/node"
 )
 
-// DefaultMaxBytes is the protocol's task size limit (64 KiB).
 const DefaultMaxBytes = 64 << 10
 
 // Options carry the policy that validation depends on.
 type Options struct {
-	// TaskBranch is the configured task branch SOURCE_BRANCH must equal.
-	// Empty means only the branch-name pattern is checked (offline use).
+	// TaskBranch is the branch SOURCE_BRANCH must equal; empty checks
+	// only the branch-name pattern (offline use).
 	TaskBranch string
-	// MaxBytes is the size limit; zero or less means DefaultMaxBytes.
-	MaxBytes int64
+	MaxBytes   int64 // zero or less means DefaultMaxBytes
 }
 
 // Task is a validated task file.
@@ -34,29 +32,23 @@ type Task struct {
 	RFRX             bool
 	RFTX             bool
 	AllowCommit      bool
-	AllowPush        string // PushNo or PushRXResultOnly
-	// Nodes is RX_NODES (PROTOCOL#several-nodes) in the order written; the zero
-	// List for a single-node task.
-	Nodes node.List
-	// Capture is the optional CAPTURE_* fields (PROTOCOL#task-file): what
-	// the task's receivers capture; the zero Task where it sets none.
-	Capture captureplan.Task
+	AllowPush        string           // PushNo or PushRXResultOnly
+	Nodes            node.List        // RX_NODES (PROTOCOL#several-nodes); zero for a single node
+	Capture          captureplan.Task // the optional capture fields (PROTOCOL#task-file)
 
 	DeclaredLevel  gate.Level // RISK_LEVEL as written
 	DerivedLevel   gate.Level // the minimum the flags demand
 	EffectiveLevel gate.Level // the level the task runs at
 
-	// Body is the Markdown after the header exactly as written, line
-	// endings included: it may hold anything, so pass it through
-	// hiddentext.Sanitize before showing it (which is also what turns a
-	// CRLF into LF and shows every other CR, PROTOCOL#hidden-text).
+	// Body is the Markdown after the header exactly as written: it may
+	// hold anything, so pass it through hiddentext.Sanitize before showing
+	// it (PROTOCOL#hidden-text).
 	Body string
-	// SHA256 is the hex digest of the exact file bytes (BOM and CRLF
-	// included); approvals are bound to it.
+	// SHA256 is the hex digest of the exact file bytes; approvals are
+	// bound to it.
 	SHA256 string
 }
 
-// Flags returns the fields the risk derivation looks at.
 func (t *Task) Flags() gate.Flags {
 	return gate.Flags{
 		HardwareAccess: t.HardwareAccess,
@@ -71,11 +63,8 @@ func (t *Task) Flags() gate.Flags {
 // list the node.
 var ErrNotForNode = errors.New("not for this node")
 
-// Node says what the task asks of the RX node whose [node] name is name
-// (PROTOCOL#several-nodes): for a single-node task "" (its results are version 1),
-// for a task whose RX_NODES lists name that name (its results carry it);
-// an error when the task lists nodes and name is empty, or is not listed
-// (wrapping ErrNotForNode).
+// Node is the node name the results of the RX node named name carry (PROTOCOL#several-nodes):
+// "" for a single-node task, name when RX_NODES lists it, else an error.
 func (t *Task) Node(name string) (string, error) {
 	switch {
 	case t.Nodes.Len() == 0:
@@ -88,12 +77,10 @@ func (t *Task) Node(name string) (string, error) {
 	return name, nil
 }
 
-// ApprovalPhrase is the phrase that must follow [A] for this task, if any.
 func (t *Task) ApprovalPhrase() (phrase string, needed bool) {
 	return gate.RequiredPhrase(t.EffectiveLevel, t.RFTX, t.ID)
 }
 
-// Digest is the lowercase hex SHA-256 of data.
 func Digest(data []byte) string {
 	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:])

@@ -24,24 +24,20 @@ import (
 	"rfhandoff/taskfetch"
 )
 
-// Writer writes task files in one MAIN checkout. It reads the task and
-// result branches through the MAIN side's mirror (mirror-tx.git in the
-// state directory, the one tx watch and tx execute read them through):
-// the checkout is never fetched into, and media pushed to the task branch
-// is never downloaded.
+// Writer writes task files in one MAIN checkout. It reads the task and result branches
+// through the MAIN side's mirror (the one tx watch and tx execute use): the checkout is never
+// fetched into, and media pushed to the task branch is never downloaded.
 type Writer struct {
 	Git    *gitcli.Client // on the checkout
 	Policy config.Policy
 	Log    *slog.Logger // the mirror's warnings (a rebuild); nil discards them
 }
 
-// Request is the task to write. Spec.SourceBranch is always the policy's
-// task branch; an empty Spec.ExpectedHead means the fetched tip.
+// Request is the task to write. Spec.SourceBranch is always the policy's task branch; an
+// empty Spec.ExpectedHead means the fetched tip.
 type Request struct {
 	Spec task.Spec
-	// Out is the file to write; "" means the policy's task_file in the
-	// checkout.
-	Out string
+	Out  string // "" means the policy's task_file in the checkout
 	// Force overwrites a file holding another task that has not completed.
 	Force bool
 	// Problems the caller found already (an unreadable body file): they
@@ -51,10 +47,8 @@ type Request struct {
 
 // Written is a task file that was written.
 type Written struct {
-	Path string // where it was written
-	// TaskFile is the policy's task_file (repository-relative, with '/')
-	// and IsTaskFile whether Path is it.
-	TaskFile   string
+	Path       string
+	TaskFile   string // the policy's task_file (repository-relative, with '/')
 	IsTaskFile bool
 	Task       *task.Task
 	Tip        string // the fetched task branch tip
@@ -67,8 +61,8 @@ type Written struct {
 // be fetched, so that every other field is still checked and reported.
 var unknownHead = strings.Repeat("0", 40)
 
-// Write checks everything, reports every reason at once (and then writes
-// nothing), else writes the task file atomically.
+// Write checks everything and reports every reason at once, writing nothing, or writes the
+// task file atomically.
 func (w *Writer) Write(ctx context.Context, req Request) (*Written, error) {
 	p := w.Policy
 	s := req.Spec
@@ -140,9 +134,8 @@ func (w *Writer) Write(ctx context.Context, req Request) (*Written, error) {
 	return out, nil
 }
 
-// fetchTip opens the MAIN side's mirror (creating the state directory it
-// lives in on first use), does the watchers' narrow, non-forced fetch of
-// the task branch into it and resolves the fetched commit once.
+// fetchTip opens the MAIN side's mirror (creating the state directory on first use), does the
+// watchers' narrow, non-forced fetch of the task branch and resolves the fetched commit once.
 func (w *Writer) fetchTip(ctx context.Context) (*mirror.Mirror, string, error) {
 	p := w.Policy
 	var m *mirror.Mirror
@@ -163,8 +156,7 @@ func (w *Writer) fetchTip(ctx context.Context) (*mirror.Mirror, string, error) {
 	return m, tip, nil
 }
 
-// checkAncestor applies the RX side's ancestry rule to --expected-head, in
-// the mirror (a commit it does not hold is no ancestor).
+// checkAncestor applies the RX side's ancestry rule to --expected-head, in the mirror.
 func (w *Writer) checkAncestor(ctx context.Context, m *mirror.Mirror, head, tip string) error {
 	ok, err := m.IsAncestor(ctx, head, tip)
 	if err != nil {
@@ -176,9 +168,8 @@ func (w *Writer) checkAncestor(ctx context.Context, m *mirror.Mirror, head, tip 
 	return nil
 }
 
-// checkOverwrite refuses to replace a file that holds a different task
-// which has not completed (no COMPLETE result for it on the result
-// branch), unless force. It returns the TASK_ID being replaced.
+// checkOverwrite refuses, unless force, to replace a file that holds a different task with no
+// COMPLETE result on the result branch. It returns the TASK_ID being replaced.
 func (w *Writer) checkOverwrite(path, id string, h *history, force bool) (string, error) {
 	fi, err := os.Lstat(path)
 	if errors.Is(err, os.ErrNotExist) {
@@ -227,8 +218,7 @@ func (w *Writer) checkOverwrite(path, id string, h *history, force bool) (string
 func (w *Writer) taskRef() string   { return w.Policy.Repo.Remote + "/" + w.Policy.Repo.TaskBranch }
 func (w *Writer) resultRef() string { return w.Policy.Repo.Remote + "/" + w.Policy.Repo.ResultBranch }
 
-// quoteIDs shows IDs read from a file: plain when they are, quoted (so
-// escapes are visible) when they are not.
+// quoteIDs shows IDs read from a file, quoted (so escapes are visible) when they are not plain.
 func quoteIDs(ids []string) string {
 	out := make([]string, len(ids))
 	for i, id := range ids {
@@ -246,7 +236,6 @@ func samePath(a, b string) bool {
 	return err1 == nil && err2 == nil && aa == ba
 }
 
-// refusedFormat lists every reason a task was refused.
 func refusedFormat(errs []error) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "task new refused, nothing written (%d reason", len(errs))

@@ -11,8 +11,8 @@ import (
 	"rfhandoff/task"
 )
 
-// Print says what was written, what the RX operator will have to type, and
-// the git lines that hand the task over (rfhandoff runs none of them).
+// Print says what was written, what the RX operator will have to type, and the git lines
+// that hand the task over (rfhandoff runs none of them).
 func (w *Written) Print(out io.Writer, remote, taskBranch string) {
 	t := w.Task
 	fmt.Fprintf(out, "wrote %s: task %s\n", config.Shown(w.Path), t.ID)
@@ -61,8 +61,7 @@ const RFTXMeaning = "YES means the RX node itself transmits: the task is RED, it
 	"and rx capture refuses it (the RX side never runs a task that transmits). An over-the-air capture while the MAIN PC " +
 	"transmits does not set it: that is --rf-rx (with --allow-push RX_RESULT_ONLY to publish READY and COMPLETE)."
 
-// approvalText says what the RX operator must type, in the words of the
-// prompt they will see.
+// approvalText says what the RX operator must type, in the words of the prompt they will see.
 func approvalText(t *task.Task) string {
 	phrase, needed := t.ApprovalPhrase()
 	if !needed {

@@ -18,39 +18,30 @@ import (
 type sighting struct {
 	Commit string
 	State  result.State // results only; "" for a result that fails the schema
-	// Ends is when a READY's capture is planned to end (its
-	// capture_started_at + planned_duration_s); zero otherwise.
-	Ends time.Time
+	Ends   time.Time    // when a READY's capture is planned to end; zero otherwise
 }
 
 // history is what the task and result branches say about used IDs.
 type history struct {
-	// InTask: TASK_ID -> a task branch commit whose task file has it.
-	InTask map[string]sighting
-	// InResult: task_id -> a result branch commit whose RX_RESULT.json
-	// names it (a COMPLETE one when there is one).
-	InResult map[string]sighting
-	// ResultBranch is false when the result branch does not exist.
-	ResultBranch bool
-	// Unread are notes about versions too large to read.
-	Unread []string
-	// Current lists the TASK_IDs of the task file at the task branch tip.
-	Current []string
+	InTask map[string]sighting // a task branch commit whose task file has the ID
+	// InResult: a result branch commit whose RX_RESULT.json names the ID
+	// (a COMPLETE one when there is one).
+	InResult     map[string]sighting
+	ResultBranch bool     // false when the result branch does not exist
+	Unread       []string // notes about versions too large to read
+	Current      []string // the TASK_IDs of the task file at the task branch tip
 }
 
-// Completed reports whether a COMPLETE result for id is on the result
-// branch: that is how the MAIN side knows a task has run to its end.
+// Completed reports whether a COMPLETE result for id is on the result branch: that is how the
+// MAIN side knows a task has run to its end.
 func (h *history) Completed(id string) bool {
 	s, ok := h.InResult[id]
 	return ok && s.State == result.StateComplete
 }
 
-// readHistory reads every version of the task file reachable from the task
-// branch tip and every version of RX_RESULT.json on the result branch
-// (fetched narrowly here), in the mirror: for each branch a constant
-// number of git processes however long the history is (gitcli.FileHistory:
-// four, six when blobs had to be fetched, in one fetch bounded by the
-// size limit).
+// readHistory reads every version of the task file reachable from the task branch tip and of
+// RX_RESULT.json on the result branch (fetched narrowly here), in the mirror: for each branch
+// a constant number of git processes however long the history is (gitcli.FileHistory).
 func (w *Writer) readHistory(ctx context.Context, m *mirror.Mirror, tip string) (*history, error) {
 	p := w.Policy
 	h := &history{InTask: map[string]sighting{}, InResult: map[string]sighting{}}
@@ -113,7 +104,6 @@ func (w *Writer) readHistory(ctx context.Context, m *mirror.Mirror, tip string) 
 	return h, nil
 }
 
-// usedErrors names every place id was seen.
 func (w *Writer) usedErrors(h *history, id string) []error {
 	var errs []error
 	if s, ok := h.InTask[id]; ok {
@@ -126,10 +116,9 @@ func (w *Writer) usedErrors(h *history, id string) []error {
 	return errs
 }
 
-// liveCaptures refuses, unless force, a new task while the result branch
-// shows a READY without COMPLETE for the task on the task branch now: its
-// capture is running (or died unrecovered), and a new task would make the
-// RX side's operator approve the next one during it.
+// liveCaptures refuses, unless force, a new task while the result branch shows a READY
+// without COMPLETE for the current task: its capture is running (or died unrecovered), and a
+// new task would make the RX side's operator approve the next one during it.
 func (w *Writer) liveCaptures(h *history, force bool, now time.Time) []error {
 	if force || h == nil {
 		return nil
@@ -152,8 +141,7 @@ func (w *Writer) liveCaptures(h *history, force bool, now time.Time) []error {
 	return errs
 }
 
-// overLimit says how a version is over the limit key; a size of -1 is one
-// the server withheld as over it, so never downloaded.
+// overLimit says how a version is over the limit key; a size of -1 is one the server withheld.
 func overLimit(n int64, key string) string {
 	if n < 0 {
 		return "over " + key + " (withheld by the server, never downloaded)"

@@ -9,8 +9,7 @@ import (
 	"rfhandoff/hiddentext"
 )
 
-// Task is what the approval prompt shows. Every field is sanitized before
-// it reaches the terminal.
+// Task is what the approval prompt shows, every field sanitized before it reaches the terminal.
 type Task struct {
 	ID             string
 	Title          string
@@ -18,19 +17,11 @@ type Task struct {
 	DerivedLevel   string
 	EffectiveLevel string
 	Body           string
-	// Signer names who signed the task ("principal SHA256:..."), when a
-	// signature was required; "" shows nothing.
-	Signer string
-	// Capture is the effective capture, one line per fact (frequency,
-	// rate, gains, amp, antenna power, duration, bytes, where, free
-	// space), shown after the body, just above the menu; nil shows none.
-	Capture []string
-	// Watcher is set at rx watch's prompt: only there does [S] stop a
-	// watcher.
-	Watcher bool
+	Signer         string   // "principal SHA256:...", when a signature was required
+	Capture        []string // the effective capture, one line per fact, shown just above the menu
+	Watcher        bool     // rx watch's prompt: only there does [S] stop a watcher
 }
 
-// Choice is the operator's answer to the approval menu.
 type Choice int
 
 const (
@@ -52,11 +43,10 @@ func (c Choice) String() string {
 	return "none"
 }
 
-// Menu is how the approval question starts, at rx watch and at rx
-// approve alike (PROTOCOL#task-file); menu completes it.
+// Menu is how the approval question starts at rx watch and rx approve alike
+// (PROTOCOL#task-file); [S] stops a watcher only where one runs.
 const Menu = "[A] Approve  [D] Defer  [S] Stop"
 
-// The whole question: [S] stops a watcher only where one runs.
 const (
 	WatcherMenu = Menu + " watcher"            // rx watch
 	OneShotMenu = Menu + " (nothing approved)" // rx approve
@@ -69,15 +59,12 @@ func menu(watcher bool) string {
 	return OneShotMenu
 }
 
-// MaxMenuAttempts is how many unrecognised answers the menu takes before it
-// gives up and defers the task.
+// MaxMenuAttempts is how many unrecognised answers the menu takes before it defers the task.
 const MaxMenuAttempts = 5
 
-// Approve shows the task and asks [A]/[D]/[S] until it gets exactly A, D or
-// S. End of input (Ctrl-D, a hangup) is ChoiceStop: stop, nothing approved.
-// After MaxMenuAttempts unrecognised answers it says so and returns
-// ChoiceDefer: nothing approved, and the watcher does not stop because of a
-// slip of the keyboard. A cancelled ctx returns ctx.Err().
+// Approve shows the task and asks [A]/[D]/[S] until it gets exactly A, D or S. End of input
+// is ChoiceStop. After MaxMenuAttempts unrecognised answers it returns ChoiceDefer: nothing
+// approved, and the watcher does not stop because of a slip of the keyboard.
 func (t *Terminal) Approve(ctx context.Context, task Task) (Choice, error) {
 	end, err := t.begin()
 	if err != nil {
@@ -116,7 +103,6 @@ func (t *Terminal) Approve(ctx context.Context, task Task) (Choice, error) {
 	}
 }
 
-// parseChoice accepts exactly "A", "D" or "S" on one confirmed line.
 func parseChoice(line []byte) (Choice, bool) {
 	answer, ok := parseLine(line)
 	if !ok {
@@ -133,9 +119,8 @@ func parseChoice(line []byte) (Choice, bool) {
 	return ChoiceNone, false
 }
 
-// renderTask is the task as the operator sees it. The body is
-// hiddentext.Sanitize's rendering, the same text TASK.md and rx check show, so
-// what is approved is exactly what an agent will read.
+// renderTask is the task as the operator sees it: the body in hiddentext.Sanitize's
+// rendering, as in TASK.md, so what is approved is exactly what an agent will read.
 func renderTask(t Task) string {
 	var b strings.Builder
 	b.WriteString("\n=== Task awaiting approval ===\n")

@@ -19,8 +19,8 @@
 // Before each question the input typed so far is discarded, so every answer
 // is typed after its question was shown (type-ahead cannot approve anything).
 //
-// Everything shown that came from a task (ID, title, body) goes through
-// hiddentext.Sanitize or hiddentext.SanitizeLine (PROTOCOL#hidden-text), never raw.
+// Everything shown that came from a task goes through hiddentext.Sanitize
+// or hiddentext.SanitizeLine (PROTOCOL#hidden-text), never raw.
 //
 // What it offers: Open, a Terminal on the controlling terminal (the console on
 // Windows) or ErrNoTerminal; Terminal.Approve (the [A]/[D]/[S] menu) and

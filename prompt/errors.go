@@ -6,15 +6,13 @@ import (
 	"time"
 )
 
-// ErrNoTerminal matches (errors.Is) every failure to use a controlling
-// terminal: nothing can be approved without one.
+// ErrNoTerminal matches every failure to use a controlling terminal: nothing can be approved
+// without one.
 var ErrNoTerminal = errors.New("no controlling terminal")
 
-// ErrExpired matches (errors.Is) a prompt whose deadline passed before a
-// confirmed answer arrived.
+// ErrExpired matches a prompt whose deadline passed before a confirmed answer arrived.
 var ErrExpired = errors.New("prompt expired")
 
-// noTerminalError says why the terminal could not be used.
 type noTerminalError struct {
 	Path string
 	Err  error // the open error, or nil when Path is not a terminal

@@ -13,15 +13,11 @@ import (
 
 var noDeadline time.Time
 
-// Phrase asks the operator to type phrase exactly and returns true only for
-// a byte-for-byte match on one line confirmed with Enter. Anything else
-// returns false and approves nothing; so does end of input.
-//
-// With a non-zero deadline the prompt shows the seconds left and updates
-// them in place every second; when the deadline passes first, the pending
-// read is abandoned and Phrase returns *expiredError (ErrExpired). A
-// cancelled ctx returns ctx.Err(). A match that arrives after the deadline
-// counts as expired.
+// Phrase asks the operator to type phrase exactly and returns true only for a byte-for-byte
+// match on one line confirmed with Enter; anything else, end of input included, approves
+// nothing. With a non-zero deadline the prompt counts the seconds left in place; when the
+// deadline passes first, the pending read is abandoned (ErrExpired), and a match that arrives
+// after it counts as expired.
 func (t *Terminal) Phrase(ctx context.Context, phrase string, deadline time.Time) (bool, error) {
 	if err := checkPhrase(phrase); err != nil {
 		return false, err
@@ -84,8 +80,7 @@ func (t *Terminal) Phrase(ctx context.Context, phrase string, deadline time.Time
 	return false, t.say("Wrong phrase: nothing approved.\n")
 }
 
-// phraseMatches reports whether the line typed is exactly phrase and one
-// line ending ("\n" or "\r\n"): no trimming, no case folding. An empty
+// phraseMatches: exactly phrase and one line ending, no trimming, no case folding. An empty
 // phrase never matches, so a missing phrase approves nothing.
 func phraseMatches(line []byte, phrase string) bool {
 	answer, ok := parseLine(line)

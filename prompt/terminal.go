@@ -26,23 +26,19 @@ type Terminal struct {
 	closed     bool
 }
 
-// Option adjusts a Terminal at Open.
 type Option func(*Terminal)
 
-// WithBell makes the terminal ring once (BEL) when it asks for [A] or a
-// timed phrase: the watchers use it, so a person away from the screen
-// hears that they are needed (PROTOCOL#notifications).
+// WithBell rings (BEL) when [A] or a timed phrase is asked: the watchers use it, so a person
+// away from the screen hears that they are needed (PROTOCOL#notifications).
 func WithBell() Option { return func(t *Terminal) { t.ring = true } }
 
-// WithTranscript copies everything the prompts show (not the operator's
-// keystrokes, not the countdown's in-place updates) to w, for a log.
-// Answers are still read only from the terminal.
+// WithTranscript copies what the prompts show (not keystrokes, not the countdown) to w, for a
+// log. Answers are still read only from the terminal.
 func WithTranscript(w io.Writer) Option {
 	return func(t *Terminal) { t.transcript = w }
 }
 
-// Close releases the terminal. It is safe to call more than once. It waits
-// for a prompt in progress: cancel that prompt's context first.
+// Close releases the terminal, once. It waits for a prompt in progress: cancel its context first.
 func (t *Terminal) Close() error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -68,8 +64,7 @@ func (t *Terminal) begin() (end func(), err error) {
 	return func() { restore(); t.mu.Unlock() }, nil
 }
 
-// say writes narration to the terminal and the transcript. Callers pass
-// text already sanitized.
+// say writes narration, already sanitized, to the terminal and the transcript.
 func (t *Terminal) say(format string, args ...any) error {
 	s := fmt.Sprintf(format, args...)
 	if t.transcript != nil {
@@ -81,9 +76,8 @@ func (t *Terminal) say(format string, args ...any) error {
 	return nil
 }
 
-// bell rings the terminal once (BEL) when a person is asked for [A] or a
-// timed phrase (PROTOCOL#notifications). It goes to the terminal only, never to the
-// transcript, and a failure to ring is not an error.
+// bell rings the terminal only, never the transcript (PROTOCOL#notifications); a failure to
+// ring is not an error.
 func (t *Terminal) bell() {
 	if t.ring {
 		_, _ = io.WriteString(t.f, "\a")
@@ -94,10 +88,9 @@ func (t *Terminal) bell() {
 // an empty line) or a hangup.
 var errNoLine = io.EOF
 
-// parseLine returns the answer a line holds and whether it is one confirmed
-// line: it must end in \n (Enter), which is removed together with a \r just
-// before it, and hold no other line break. A line pushed with Ctrl-D
-// (no \n) is not confirmed.
+// parseLine returns the answer a line holds and whether it is one confirmed line: it must end
+// in \n (Enter), removed with a \r just before it, and hold no other line break. A line pushed
+// with Ctrl-D (no \n) is not confirmed.
 func parseLine(b []byte) (string, bool) {
 	b, ok := bytes.CutSuffix(b, []byte("\n"))
 	if !ok {

@@ -14,17 +14,15 @@ import (
 	"golang.org/x/term"
 )
 
-// ttyPath is the controlling terminal of the calling process.
-const ttyPath = "/dev/tty"
+const ttyPath = "/dev/tty" // the controlling terminal of the calling process
 
 // sysTerm is the raw descriptor of /dev/tty, for termios calls.
 type sysTerm struct {
 	rc syscall.RawConn
 }
 
-// Open opens the controlling terminal (/dev/tty) for reading and writing.
-// Without one (a cron job, a detached service, an agent's subprocess) it
-// returns a *noTerminalError, which matches ErrNoTerminal.
+// Open opens the controlling terminal (/dev/tty). Without one (a cron job, a detached
+// service, an agent's subprocess) it returns an error matching ErrNoTerminal.
 func Open(opts ...Option) (*Terminal, error) {
 	return open(ttyPath, opts...)
 }
@@ -60,9 +58,8 @@ func open(path string, opts ...Option) (*Terminal, error) {
 
 func (t *Terminal) closeSys() error { return t.f.Close() }
 
-// readLine reads one canonical line. A zero deadline waits forever. It
-// returns *expiredError when the deadline passes and ctx.Err() when ctx
-// ends; in both cases the pending read is abandoned.
+// readLine reads one canonical line before deadline (zero: forever); at the deadline or when
+// ctx ends the pending read is abandoned.
 func (t *Terminal) readLine(ctx context.Context, deadline time.Time) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err

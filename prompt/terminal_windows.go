@@ -21,26 +21,20 @@ const (
 	conoutPath = "CONOUT$"
 )
 
-// sysTerm is the console: its input handle and a reader goroutine. Console
-// reads cannot be given a deadline, so one goroutine reads a line when a
-// question asks for one (want), and the question waits for it, for its
-// deadline or for its context; a line that arrives after its question
-// gave up is type-ahead and dropped.
+// sysTerm is the console: its input handle and a reader goroutine. Console reads cannot be
+// given a deadline, so one goroutine reads a line when a question asks for one (want), and
+// the question waits for it, for its deadline or for its context.
 //
-// The input is a raw handle read with ReadConsoleW, not an *os.File: an
-// *os.File's Close waits for a Read in progress, and a console read ends
-// only when a line is typed, so a program that had asked its question
-// (rx approve) hung in Close at exit, after the answer, on its reader's
-// next read. Reads are now made only for a question, and Close does not
-// wait for one left pending by an expired or cancelled question.
+// The input is a raw handle read with ReadConsoleW, not an *os.File: an *os.File's Close
+// waits for a Read in progress, and a console read ends only when a line is typed, so rx
+// approve hung in Close at exit on its reader's next read. Reads are made only for a
+// question, and Close does not wait for one left pending by an expired or cancelled question.
 //
-// A console read in line mode returns the whole line, and one begun for a
-// question that expired or was cancelled is still pending: what was typed
-// there would open the next question's line ("AUTHORIZE RF " typed at an
-// expired prompt and "TX" at the next make the phrase). So each question
-// is a generation (gen, counted by discardTypeAhead), each read carries
-// the generation it was asked for, and a line begun at an earlier one is
-// dropped and the operator asked to type it again.
+// A read begun for a question that expired or was cancelled is still pending, and returns the
+// whole line: what was typed there would open the next question's line ("AUTHORIZE RF " typed
+// at an expired prompt and "TX" at the next make the phrase). So each question is a
+// generation (gen, counted by discardTypeAhead), each read carries the one it was asked for,
+// and a line begun at an earlier one is dropped and the operator asked to type it again.
 type sysTerm struct {
 	in      windows.Handle
 	lines   chan lineRead
@@ -57,9 +51,8 @@ type lineRead struct {
 	gen uint64 // the question the read was asked for
 }
 
-// Open opens the console (CONIN$ and CONOUT$). Without one (a service, a
-// Task Scheduler job, a process started detached, an agent's pipe) it
-// returns a *noTerminalError, which matches ErrNoTerminal.
+// Open opens the console (CONIN$ and CONOUT$). Without one (a service, a Task Scheduler job,
+// a process started detached, an agent's pipe) it returns an error matching ErrNoTerminal.
 func Open(opts ...Option) (*Terminal, error) {
 	return open(ttyPath, opts...)
 }
@@ -112,11 +105,9 @@ func (t *Terminal) closeSys() error {
 	return errlist.Join(windows.CloseHandle(t.sys.in), t.f.Close())
 }
 
-// lineMode puts the console into the mode the prompts rely on, whatever an
-// earlier program left: line input (Enter ends the line, the console
-// handles editing), echo, Ctrl-C processed by the system, and escape
-// sequences interpreted on output (the countdown). It returns a function
-// restoring the previous modes.
+// lineMode puts the console into the mode the prompts rely on, whatever an earlier program
+// left: line input, echo, Ctrl-C processed by the system, and escape sequences interpreted on
+// output (the countdown). It returns a function restoring the previous modes.
 func (t *Terminal) lineMode() (restore func(), err error) {
 	in, out := t.sys.in, windows.Handle(t.f.Fd())
 	var oldIn, oldOut uint32
@@ -164,7 +155,6 @@ func (t *Terminal) discardTypeAhead() error {
 	return nil
 }
 
-// reader reads one line each time a question asks for one, until Close.
 func (t *Terminal) reader() {
 	for {
 		var gen uint64
@@ -199,10 +189,8 @@ func readConsoleLine(h windows.Handle) ([]byte, error) {
 	return []byte(string(utf16.Decode(buf[:n]))), nil
 }
 
-// readLine reads one line. A zero deadline waits forever. It returns
-// *expiredError when the deadline passes and ctx.Err() when ctx ends; in
-// both cases the pending read is left to the reader, whose line goes to
-// the next question or is dropped as type-ahead.
+// readLine reads one line before deadline (zero: forever); at the deadline or when ctx ends
+// the pending read is left to the reader, whose line is dropped as type-ahead.
 func (t *Terminal) readLine(ctx context.Context, deadline time.Time) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err

@@ -8,11 +8,9 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// lineMode puts the terminal into the mode the prompts rely on, whatever an
-// earlier program left behind: canonical input (Enter ends the line, the
-// kernel handles editing), echo, signals (Ctrl-C still stops us), CR mapped
-// to NL and NL written as CRLF. It returns a function restoring the
-// previous settings; nothing is written when the mode is already right.
+// lineMode puts the terminal into the mode the prompts rely on, whatever an earlier program
+// left behind: canonical input, echo, signals (Ctrl-C still stops us), CR mapped to NL and NL
+// written as CRLF. It returns a function restoring the previous settings.
 func (t *Terminal) lineMode() (restore func(), err error) {
 	var old *unix.Termios
 	cerr := t.sys.rc.Control(func(fd uintptr) {
@@ -47,7 +45,6 @@ func (t *Terminal) lineMode() (restore func(), err error) {
 	}, nil
 }
 
-// discardTypeAhead drops input typed before the question is shown.
 func (t *Terminal) discardTypeAhead() error {
 	var err error
 	cerr := t.sys.rc.Control(func(fd uintptr) { err = flushInput(int(fd)) })

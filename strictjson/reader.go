@@ -48,7 +48,7 @@ func (r *reader) Read() (Value, error) {
 
 // members reads the object just opened: for each member the key, then f reads the value.
 func (r *reader) members(f func(key string) error) error {
-	for r.dec.More() {
+	return r.elements(func() error {
 		tok, err := r.dec.Token()
 		if err != nil {
 			return r.syntax(err)
@@ -57,11 +57,8 @@ func (r *reader) members(f func(key string) error) error {
 		if !ok { // the scanner guarantees string keys; be defensive anyway
 			return &Error{Kind: Syntax, Err: errors.New("object key is not a string"), Offset: r.offset()}
 		}
-		if err := f(key); err != nil {
-			return err
-		}
-	}
-	return r.close()
+		return f(key)
+	})
 }
 
 func (r *reader) elements(f func() error) error {

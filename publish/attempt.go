@@ -81,8 +81,7 @@ func attempt(ctx context.Context, d Deps, c *checked, clone *gitcli.Client, file
 	if err != nil {
 		return Outcome{}, err
 	}
-	// Read the commit back as git sees it: only the result files changed,
-	// each a 100644 blob of exactly the bytes given.
+	// Read the commit back as git sees it.
 	changes, err := clone.TreeChanges(ctx, "HEAD", commit)
 	if err != nil {
 		return Outcome{}, err

@@ -161,9 +161,8 @@ func checkRest(ctx context.Context, d Deps, pr *prepared, data []byte, id, node,
 	if branch == p.Repo.TaskBranch {
 		return nil, refuse(StepResultBranch, "result branch %s is the task branch; results are never pushed to the task branch", branch)
 	}
-	// The clone answers "exists" (a clone of a missing branch fails); only
-	// a failed clone asks the remote, to tell a missing branch from a
-	// clone that failed for another reason.
+	// The clone answers "exists"; only a failed one asks the remote, to
+	// tell a missing branch from a clone that failed for another reason.
 	clone, err := pr.early.wait()
 	if err != nil {
 		exists, _, lerr := pr.mirror.RemoteBranchExists(ctx, branch)

@@ -34,7 +34,6 @@ type Deps struct {
 	Logger       *slog.Logger   // nil: discard
 }
 
-// Outcome is a successful publish.
 type Outcome struct {
 	Commit   string // now on the result branch: the one pushed, or the tip that already held the files
 	NoOp     bool   // the branch already held exactly these files: nothing committed or pushed
@@ -159,8 +158,7 @@ func publishPrepared(ctx context.Context, d Deps, pr *prepared, data []byte) (Ou
 		}
 		return out, nil
 	}
-	// Every attempt found the branch moved under it (another push landed
-	// between clone and push); last is the last *gitcli.PushRejectedError.
+	// Every attempt found the branch moved under it (another push landed between clone and push).
 	return Outcome{Attempts: attempts}, fmt.Errorf("gave up after %d attempts: the result branch kept moving: %w", attempts, last)
 }
 

@@ -33,7 +33,6 @@ const (
 	OutcomeRefused                        // the re-read refused it (changed, completed, unreadable)
 )
 
-// Offered is the result of Offer.
 type Offered struct {
 	Outcome  Outcome
 	Approval *state.Approval // when approved

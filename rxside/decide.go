@@ -49,7 +49,6 @@ func (v Verdict) String() string {
 	return fmt.Sprintf("Verdict(%d)", int(v))
 }
 
-// AwaitsApproval reports whether the task may be offered at a prompt.
 func (v Verdict) AwaitsApproval() bool { return v == Awaiting || v == Deferred }
 
 // Decision is a verdict with what it was based on.
@@ -175,7 +174,6 @@ func (s *Session) Accept(accept *state.AcceptedTask) error {
 	return err
 }
 
-// accepted reports whether accept is nil or already the accepted tip.
 func accepted(st *state.RX, accept *state.AcceptedTask) bool {
 	return accept == nil || st.AcceptedTask != nil && *st.AcceptedTask == *accept
 }
@@ -191,7 +189,6 @@ func rejection(d Decision, cur *taskfetch.Current) error {
 	return nil
 }
 
-// recorded reports whether cur is already the last seen task with its digest on record.
 func recorded(st *state.RX, cur *taskfetch.Current) bool {
 	return st.LastSeenTaskID == cur.Task.ID && st.LastSeenTaskCommit == cur.Commit &&
 		st.SeenTaskDigests[cur.Task.ID] == cur.Task.SHA256

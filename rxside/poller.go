@@ -37,13 +37,11 @@ type Poller struct {
 	taskErr     error
 }
 
-// Poll is what one poll saw.
 type Poll struct {
 	Commit  string
 	Changed bool // Commit differs from the previous successful poll's
-	// Task is the task at Commit, or nil with TaskErr saying why it was
-	// rejected; that depends only on the commit, so it is not retried
-	// until the branch moves.
+	// Task is the task at Commit, or nil with TaskErr saying why; that
+	// depends only on the commit, so it is not retried until it moves.
 	Task    *taskfetch.Current
 	TaskErr error
 	// Accept is Commit as the accepted tip when it passed the trust
@@ -126,7 +124,6 @@ func (p *Poller) poll(ctx context.Context, force bool) (Poll, error) {
 	return Poll{Commit: commit, Changed: true, Task: cur, TaskErr: err, Accept: accept}, nil
 }
 
-// since is the accepted tip new commits are read against.
 func (p *Poller) since() (*state.AcceptedTask, error) {
 	if p.Store == nil {
 		return nil, nil

@@ -20,7 +20,6 @@ import (
 	"rfhandoff/task"
 )
 
-// Env is what every RX operation needs.
 type Env struct {
 	Git    *gitcli.Client
 	Policy config.Policy
@@ -134,9 +133,8 @@ func Open(ctx context.Context, env Env, role Role) (*Session, error) {
 		return nil, err
 	}
 	s := &Session{Env: env, Store: &state.RXStore{Dir: dir}, role: role, lock: lock}
-	// After the lock (a one-shot command beside a watcher changes
-	// nothing) and before running is recorded (a watcher that records it
-	// is polling).
+	// After the lock (a one-shot command beside a watcher changes nothing)
+	// and before running is recorded (a watcher that records it polls).
 	if s.Mirror, err = mirror.ForRX(ctx, env.Git, env.Policy, env.log()); err != nil {
 		lock.Release()
 		return nil, err

@@ -28,7 +28,6 @@ func Int(v *Node) (int64, string) {
 	return n, ""
 }
 
-// Range accepts an integer from lo to hi.
 func Range(v *Node, lo, hi int64, dst *int64) string {
 	n, why := Int(v)
 	if why != "" {
@@ -41,7 +40,6 @@ func Range(v *Node, lo, hi int64, dst *int64) string {
 	return ""
 }
 
-// Boolean accepts true or false.
 func Boolean(v *Node, dst *bool) string {
 	if v.Kind != Bool {
 		return "must be true or false, got " + v.Describe()

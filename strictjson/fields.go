@@ -14,7 +14,6 @@ type Field[T any] struct {
 	Check    func(dst *T, v *Node) string
 }
 
-// ProblemKind says what is wrong with a key.
 type ProblemKind int
 
 // What Fields reports, in its report order: key-name problems in document

@@ -8,7 +8,6 @@ import (
 // Kind is a JSON value's type as written.
 type Kind int
 
-// The JSON kinds.
 const (
 	Null Kind = iota
 	Bool
@@ -49,7 +48,6 @@ func (v Value) Describe() string {
 	}
 }
 
-// maxShown caps how much of an untrusted value a message repeats.
 const maxShown = 80
 
 // shorten cuts s to maxShown bytes on a rune boundary, so a message stays valid UTF-8.

@@ -100,7 +100,6 @@ func (e *InvalidError) Problems() []*fieldError {
 	return out
 }
 
-// maxQuoted bounds how much of a bad value an error message repeats.
 const maxQuoted = 60
 
 // quote renders a value for a message: Go-quoted (so control characters, invalid bytes and

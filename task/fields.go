@@ -50,7 +50,6 @@ var fields = []string{
 	FieldAllowCommit, FieldAllowPush, FieldRiskLevel,
 }
 
-// ALLOW_PUSH values.
 const (
 	PushNo           = "NO"
 	PushRXResultOnly = "RX_RESULT_ONLY"

@@ -61,7 +61,6 @@ type parser struct {
 
 func (p *parser) add(e *fieldError) { p.probs = append(p.probs, e) }
 
-// conflict reports field breaking a rule between fields.
 func (p *parser) conflict(field, msg string) {
 	p.add(&fieldError{Kind: kindConflict, Line: p.lines[field], Field: field, Value: p.values[field], Msg: msg})
 }

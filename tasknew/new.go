@@ -45,7 +45,6 @@ type Request struct {
 	Problems []error
 }
 
-// Written is a task file that was written.
 type Written struct {
 	Path       string
 	TaskFile   string // the policy's task_file (repository-relative, with '/')

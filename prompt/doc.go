@@ -6,18 +6,17 @@
 // neither sees nor answers them. Without a controlling terminal Open fails
 // with an error matching ErrNoTerminal and nothing can be approved.
 //
-// Answers are lines (Enter confirms) read in canonical mode. An answer
-// matches only exactly; its line ending (\n, or \r\n) is the one thing
-// removed. That rule covers the approval menu as well: only a capital A, D
-// or S is accepted there (a lowercase letter is re-asked with a hint), so a
-// sloppy keystroke never counts as a decision. End of input (Ctrl-D on an
-// empty line, a hangup) means stop, nothing approved; after MaxMenuAttempts
-// unrecognised answers the task is deferred, nothing approved. Whatever
-// mode an earlier program left the terminal in, each question runs in
-// canonical mode with echo and that mode is restored afterwards.
+// Answers are lines (Enter confirms) read in canonical mode, and match only
+// exactly: the line ending (\n, or \r\n) is the one thing removed. In the
+// approval menu only a capital A, D or S is accepted (a lowercase letter is
+// re-asked with a hint), so a sloppy keystroke never counts as a decision.
+// End of input (Ctrl-D on an empty line, a hangup) means stop, nothing
+// approved; after MaxMenuAttempts unrecognised answers the task is
+// deferred, nothing approved. Each question runs in canonical mode with
+// echo, whatever mode an earlier program left, which is restored after.
 //
-// Before each question the input typed so far is discarded, so every answer
-// is typed after its question was shown (type-ahead cannot approve anything).
+// Before each question the input typed so far is discarded, so type-ahead
+// cannot approve anything.
 //
 // Everything shown that came from a task goes through hiddentext.Sanitize
 // or hiddentext.SanitizeLine (PROTOCOL#hidden-text), never raw.

@@ -29,14 +29,16 @@ const (
 	FieldAllowPush        = "ALLOW_PUSH"
 	FieldRiskLevel        = "RISK_LEVEL"
 	// The optional fields: the receivers of a multi-node task
-	// (PROTOCOL#several-nodes), what they capture and the schedule
-	// (PROTOCOL#task-file); absent, the single node and its policy.
+	// (PROTOCOL#several-nodes) and what they capture (PROTOCOL#task-file);
+	// absent, the single node and its policy.
 	FieldRXNodes             = "RX_NODES"
 	FieldCaptureFrequencyHz  = captureplan.FieldFrequencyHz
 	FieldCaptureSampleRateHz = captureplan.FieldSampleRateHz
 	FieldCaptureDurationS    = captureplan.FieldDurationS
-	FieldStartAt             = captureplan.FieldStartAt
-	FieldSyncMode            = captureplan.FieldSyncMode
+	// The schedule (PROTOCOL#task-file): when the receivers' first sample
+	// is due and how they start on it; both or neither.
+	FieldStartAt  = captureplan.FieldStartAt
+	FieldSyncMode = captureplan.FieldSyncMode
 )
 
 // captureFields, and every optional field that needs RF_RX = YES, in the order written.

@@ -6,7 +6,6 @@
 // rendered bytes validated by the RX side's own parser. It never commits
 // or pushes.
 //
-// What it offers: Writer.Write, which checks a Request and writes the file,
-// returning Written, whose Print shows the level, the approval and the git
-// lines to run.
+// What it offers: Writer.Write, which checks a Request and writes the file;
+// Written.Print, which shows the level, the approval and the git lines to run.
 package tasknew

@@ -1,6 +1,7 @@
 package prompt
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -31,17 +32,9 @@ const (
 	ChoiceStop                  // [S], or end of input
 )
 
-func (c Choice) String() string {
-	switch c {
-	case ChoiceApprove:
-		return "approve"
-	case ChoiceDefer:
-		return "defer"
-	case ChoiceStop:
-		return "stop"
-	}
-	return "none"
-}
+var choiceNames = map[Choice]string{ChoiceApprove: "approve", ChoiceDefer: "defer", ChoiceStop: "stop"}
+
+func (c Choice) String() string { return cmp.Or(choiceNames[c], "none") }
 
 // Menu is how the approval question starts at rx watch and rx approve alike
 // (PROTOCOL#task-file); [S] stops a watcher only where one runs.

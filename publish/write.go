@@ -1,6 +1,7 @@
 package publish
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"path"
@@ -63,16 +64,12 @@ func symlinkError(ctx context.Context, clone *gitcli.Client, e gitcli.TreeEntry)
 	return unsafePath(e.Path, fmt.Sprintf("is a symlink (to %q)", target))
 }
 
-func kind(m gitcli.Mode) string {
-	switch m {
-	case gitcli.ModeFile, gitcli.ModeExec:
-		return "a regular file"
-	case gitcli.ModeTree:
-		return "a directory"
-	case gitcli.ModeSymlink:
-		return "a symlink"
-	case gitcli.ModeGitlink:
-		return "a submodule"
-	}
-	return "an entry of mode " + string(m)
+var modeKinds = map[gitcli.Mode]string{
+	gitcli.ModeFile:    "a regular file",
+	gitcli.ModeExec:    "a regular file",
+	gitcli.ModeTree:    "a directory",
+	gitcli.ModeSymlink: "a symlink",
+	gitcli.ModeGitlink: "a submodule",
 }
+
+func kind(m gitcli.Mode) string { return cmp.Or(modeKinds[m], "an entry of mode "+string(m)) }

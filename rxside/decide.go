@@ -1,6 +1,7 @@
 package rxside
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 
@@ -29,25 +30,17 @@ const (
 	NotForNode
 )
 
-func (v Verdict) String() string {
-	switch v {
-	case Awaiting:
-		return "awaits approval"
-	case Deferred:
-		return "deferred, awaits approval"
-	case Approved:
-		return "already approved"
-	case Completed:
-		return "completed, never offered again"
-	case Changed:
-		return "rejected: content changed under the same TASK_ID"
-	case Replaced:
-		return "rejected: replaced by another task before, never offered again"
-	case NotForNode:
-		return "not for this node"
-	}
-	return fmt.Sprintf("Verdict(%d)", int(v))
+var verdictNames = map[Verdict]string{
+	Awaiting:   "awaits approval",
+	Deferred:   "deferred, awaits approval",
+	Approved:   "already approved",
+	Completed:  "completed, never offered again",
+	Changed:    "rejected: content changed under the same TASK_ID",
+	Replaced:   "rejected: replaced by another task before, never offered again",
+	NotForNode: "not for this node",
 }
+
+func (v Verdict) String() string { return cmp.Or(verdictNames[v], fmt.Sprintf("Verdict(%d)", int(v))) }
 
 func (v Verdict) AwaitsApproval() bool { return v == Awaiting || v == Deferred }
 

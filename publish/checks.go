@@ -1,6 +1,7 @@
 package publish
 
 import (
+	"cmp"
 	"context"
 	"errors"
 
@@ -39,10 +40,8 @@ type prepared struct {
 
 func prepare(ctx context.Context, d Deps) *prepared {
 	p := d.Policy
-	pr := &prepared{branch: d.ResultBranch, headOf: d.Git.HeadLater(ctx), taskDone: make(chan struct{})}
-	if pr.branch == "" {
-		pr.branch = p.Repo.ResultBranch
-	}
+	pr := &prepared{branch: cmp.Or(d.ResultBranch, p.Repo.ResultBranch), headOf: d.Git.HeadLater(ctx),
+		taskDone: make(chan struct{})}
 	go func() {
 		defer close(pr.taskDone)
 		m, err := mirror.ForRX(ctx, d.Git, p, d.Logger)

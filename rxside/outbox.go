@@ -2,6 +2,7 @@ package rxside
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -202,10 +203,7 @@ func (m *ManualExecutor) taskMarkdown(cur *taskfetch.Current, a state.Approval, 
 		"does not show as itself (control, format, tag, private-use, unassigned, variation selector, a space other than " +
 		"U+0020 or another blank-looking character, a CR that does not end a line in a CRLF) is written as <U+XXXX>, " +
 		"each byte that is not UTF-8 as <0xNN>. It describes the work; it cannot widen what is allowed above.\n\n")
-	body := strings.TrimRight(hiddentext.Sanitize(t.Body), "\n")
-	if body == "" {
-		body = "(empty)"
-	}
+	body := cmp.Or(strings.TrimRight(hiddentext.Sanitize(t.Body), "\n"), "(empty)")
 	for _, line := range strings.Split(body, "\n") {
 		if line == "" {
 			w(">\n")

@@ -40,15 +40,17 @@ type Problem struct {
 // once. Keys in also are known but left to the caller. good holds each table key whose one
 // value Check accepted, so that rules across keys look only at those.
 func Fields[T any](o *Members[*Node], fields []Field[T], dst *T, also ...string) (good map[string]bool, problems []Problem) {
-	known := func(k string) bool {
-		return slices.Contains(also, k) || slices.ContainsFunc(fields, func(f Field[T]) bool { return f.Key == k })
+	var keys []string
+	for _, f := range fields {
+		keys = append(keys, f.Key)
 	}
+	keys = append(keys, also...)
 	for _, k := range o.Order {
 		vs := o.Values[k]
 		switch {
-		case !known(k):
+		case !slices.Contains(keys, k):
 			reason := "unknown key"
-			for _, name := range append(keysOf(fields), also...) {
+			for _, name := range keys {
 				if strings.EqualFold(name, k) {
 					reason = fmt.Sprintf("unknown key (keys are case-sensitive; did you mean %q?)", name)
 					break
@@ -78,12 +80,4 @@ func Fields[T any](o *Members[*Node], fields []Field[T], dst *T, also ...string)
 		}
 	}
 	return good, problems
-}
-
-func keysOf[T any](fields []Field[T]) []string {
-	out := make([]string, len(fields))
-	for i, f := range fields {
-		out[i] = f.Key
-	}
-	return out
 }

@@ -36,8 +36,7 @@ func (r *reader) object() error {
 	return nil
 }
 
-// Read reads the next value's first token: a scalar whole, a container only its opening
-// delimiter.
+// Read reads the next value's first token: a scalar whole, a container its opening delimiter.
 func (r *reader) Read() (Value, error) {
 	tok, err := r.dec.Token()
 	if err != nil {

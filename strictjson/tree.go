@@ -96,8 +96,7 @@ func (r *reader) child(data []byte, depth int, sh Shape) (*Node, error) {
 	return c, nil
 }
 
-// raw is a container's JSON text, data[start:end] trimmed of the ':' or
-// ',' and blanks before it.
+// raw is a container's JSON text, data[start:end] trimmed of the ':' or ',' and blanks before it.
 func raw(data []byte, start, end int64) string {
 	return string(bytes.TrimLeft(data[start:end], " \t\r\n:,"))
 }

@@ -59,8 +59,7 @@ func (t *Task) Flags() gate.Flags {
 	}
 }
 
-// ErrNotForNode is the reason Node gives when the task's RX_NODES does not
-// list the node.
+// ErrNotForNode is the reason Node gives when the task's RX_NODES does not list the node.
 var ErrNotForNode = errors.New("not for this node")
 
 // Node is the node name the results of the RX node named name carry (PROTOCOL#several-nodes):

@@ -40,18 +40,13 @@ func open(path string, opts ...Option) (*Terminal, error) {
 	// SyscallConn, not Fd: Fd would switch the file to blocking mode and
 	// read deadlines (expiry, cancellation) would stop working.
 	t.sys.rc, err = f.SyscallConn()
-	if err != nil {
-		f.Close()
-		return nil, &noTerminalError{Path: path, Err: err}
-	}
 	isTTY := false
-	if err := t.sys.rc.Control(func(fd uintptr) { isTTY = term.IsTerminal(int(fd)) }); err != nil {
+	if err == nil {
+		err = t.sys.rc.Control(func(fd uintptr) { isTTY = term.IsTerminal(int(fd)) })
+	}
+	if err != nil || !isTTY { // Err nil: it is not a terminal
 		f.Close()
 		return nil, &noTerminalError{Path: path, Err: err}
-	}
-	if !isTTY {
-		f.Close()
-		return nil, &noTerminalError{Path: path}
 	}
 	return t, nil
 }

@@ -18,5 +18,4 @@ func ttyAttr() *syscall.SysProcAttr {
 // operatorAttr: the operator's terminal, nothing changed.
 func operatorAttr() *syscall.SysProcAttr { return nil }
 
-// interruptProcess sends SIGINT, as Ctrl-C would.
 func interruptProcess(p *os.Process) error { return p.Signal(os.Interrupt) }

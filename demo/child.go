@@ -16,35 +16,30 @@ import (
 type attach int
 
 const (
-	// attachPipes: no controlling terminal (a new session), stdin empty,
-	// stdout and stderr to the demo's output, prefixed. Nothing can be
-	// approved this way: what runs here asks nothing.
+	// attachPipes: a new session without a controlling terminal, stdin
+	// empty, output prefixed: nothing can be approved this way.
 	attachPipes attach = iota
-	// attachOperator: the operator's own terminal, stdin/stdout/stderr
-	// inherited; the child's prompts open it as /dev/tty and the person
-	// answers. Interactive mode only.
+	// attachOperator: the operator's own terminal, inherited; the person
+	// answers the child's prompts. Interactive mode only.
 	attachOperator
-	// attachPTY: a new session whose controlling terminal is a
-	// pseudo-terminal of the demo's own; an autoOperator answers there.
-	// --auto only.
+	// attachPTY: a new session whose controlling terminal is a pty of the
+	// demo's own, where an autoOperator answers. --auto only.
 	attachPTY
 )
 
 // childSpec is one rfhandoff command to run.
 type childSpec struct {
-	Node   *rxNode // the RX node it runs on; nil: MAIN
-	Args   []string
-	Attach attach
-	// Answers are what an attachPTY child's autoOperator types.
-	Answers []Answer
-	// Output, for attachPipes, replaces the prefixed demo output (a log file).
-	Output io.Writer
+	Node    *rxNode // the RX node it runs on; nil: MAIN
+	Args    []string
+	Attach  attach
+	Answers []Answer  // what an attachPTY child's autoOperator types
+	Output  io.Writer // attachPipes: replaces the prefixed demo output (a log file)
 	// OnLine, for attachOperator and attachPTY, sees every line the child
-	// prints (plain text), so the demo can follow what it reports.
+	// prints, as plain text.
 	OnLine func(line string)
 }
 
-// side is the transcript's prefix for the child: its node's, or "MAIN".
+// side is the transcript's prefix for the child.
 func (s childSpec) side() string {
 	if s.Node == nil {
 		return "MAIN"
@@ -58,8 +53,7 @@ type child struct {
 	proc   *os.Process
 	exited chan struct{}
 	state  *os.ProcessState
-	// copied is closed when the child's output has been read to its end.
-	copied chan struct{}
+	copied chan struct{} // closed when the child's output has been read to its end
 	auto   *autoOperator // attachPTY only
 }
 
@@ -67,7 +61,7 @@ type child struct {
 // (a test binary dispatches on it).
 const argv0 = "rfhandoff"
 
-// start runs exe with "--config policy" and the spec's arguments.
+// start runs the binary with "--config policy" and the spec's arguments.
 func (d *runner) start(spec childSpec) (*child, error) {
 	policy, attr := d.sb.MainPolicy, &os.ProcAttr{Dir: d.sb.Main, Env: d.sb.env}
 	if n := spec.Node; n != nil {
@@ -98,9 +92,8 @@ func (d *runner) start(spec childSpec) (*child, error) {
 			close(c.copied)
 			break
 		}
-		// Standard output passes through the demo unchanged, chunk by
-		// chunk as it comes, so the demo can read the child's reports;
-		// the prompts go to the terminal (/dev/tty) directly.
+		// Standard output passes through the demo unchanged, so the demo can
+		// read the child's reports; the prompts go to /dev/tty directly.
 		r, w, err := os.Pipe()
 		if err != nil {
 			return nil, err
@@ -192,7 +185,7 @@ const drainTimeout = 5 * time.Second
 
 // wait waits for the child to exit and its output to be shown; it returns
 // the exit code (-1 when a signal ended it). When ctx ends first the child
-// is stopped (SIGINT, then SIGKILL) and ctx's error returned.
+// is stopped.
 func (c *child) wait(ctx context.Context) (int, error) {
 	select {
 	case <-c.exited:
@@ -210,8 +203,7 @@ func (c *child) wait(ctx context.Context) (int, error) {
 // stopGrace is how long a child gets after SIGINT before SIGKILL.
 const stopGrace = 15 * time.Second
 
-// stop interrupts the child (SIGINT, as Ctrl-C would) and kills it when it
-// has not exited within grace.
+// stop interrupts the child as Ctrl-C would, and kills it after grace.
 func (c *child) stop(grace time.Duration) {
 	if c.done() {
 		return

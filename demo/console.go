@@ -10,9 +10,8 @@ import (
 	"sync"
 )
 
-// sink is the demo's standard output, shared by the narration and the
-// children's prefixed output: whole lines only, so they never interleave
-// mid-line.
+// sink is the demo's output, shared by the narration and the children's
+// prefixed output: whole lines only, so they never interleave mid-line.
 type sink struct {
 	mu sync.Mutex
 	w  io.Writer
@@ -28,18 +27,17 @@ func (s *sink) line(prefix, text string) { s.printf("%s%s\n", prefix, text) }
 
 // Terminal control the children print: the countdown's in-place block
 // (save cursor … restore cursor) is dropped whole, any other escape
-// sequence is removed, so the prefixed lines read as plain text.
+// sequence is removed.
 var (
 	savedBlock = regexp.MustCompile("\x1b7[^\x1b]*(?:\x1b\\[[0-9;?]*[ -/]*[@-~][^\x1b]*)*\x1b8")
 	csiSeq     = regexp.MustCompile("\x1b\\[[0-9;?]*[ -/]*[@-~]")
 	otherEsc   = regexp.MustCompile("\x1b[@-Z\\\\-_78]?")
 )
 
-// plain turns one line of terminal output into plain text.
+// plain turns one line of terminal output into plain text. The bell the
+// watchers ring before a question (PROTOCOL#notifications) is heard, not read.
 func plain(b []byte) string {
 	s := strings.ReplaceAll(string(b), "\r", "")
-	// The bell the watchers ring before a question (PROTOCOL#notifications) is heard,
-	// not read.
 	s = strings.ReplaceAll(s, "\a", "")
 	s = savedBlock.ReplaceAllString(s, "")
 	s = csiSeq.ReplaceAllString(s, "")
@@ -66,7 +64,6 @@ func (l *lineSplitter) Write(p []byte) (int, error) {
 	}
 }
 
-// flush hands on a last line that had no newline.
 func (l *lineSplitter) flush() {
 	if len(l.buf) > 0 {
 		l.each(plain(l.buf))
@@ -78,8 +75,7 @@ func prefixed(out *sink, prefix string) *lineSplitter {
 	return &lineSplitter{each: func(text string) { out.line(prefix, text) }}
 }
 
-// teeLines passes output through unchanged and hands each line, as plain
-// text, to its lineSplitter.
+// teeLines passes output through unchanged and splits it into lines too.
 type teeLines struct {
 	w io.Writer
 	lineSplitter
@@ -92,11 +88,8 @@ func (t *teeLines) Write(p []byte) (int, error) {
 
 // Answer is one prompt --auto expects and what it types there.
 type Answer struct {
-	// Prompt is a whole line the question shows before its input line
-	// (the approval menu, or "Type exactly: <phrase>").
-	Prompt string
-	// Reply is the line typed once the input line ("> ") is shown.
-	Reply string
+	Prompt string // a whole line the question shows before its input line
+	Reply  string // typed once the input line is shown
 }
 
 // inputLine is what the prompt package shows where the answer goes.
@@ -106,8 +99,8 @@ const inputLine = "> "
 var questionMarkers = []string{"[A] Approve", "Type exactly: "}
 
 // autoOperator plays the person at a child's pseudo-terminal: it prints
-// what the child shows (prefixed) and types each expected answer after
-// its question appeared, like a person reading the screen would.
+// what the child shows and types each expected answer after its question
+// appeared.
 type autoOperator struct {
 	side    string
 	out     *sink
@@ -133,7 +126,6 @@ func (a *autoOperator) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// line shows a whole line and keeps it for the question it may be part of.
 func (a *autoOperator) line(text string) {
 	a.show(text)
 	a.seen.WriteString(text + "\n")
@@ -151,10 +143,8 @@ func (a *autoOperator) show(text string) {
 	a.out.line(sidePrefix(a.side), text)
 }
 
-// maybeAnswer types the next reply when the input line of its question is
-// showing. Input typed before a question is shown is discarded by the
-// prompt, so answering only at the input line is both what a person does
-// and the only thing that works.
+// maybeAnswer types the next reply when its question's input line is
+// showing: the prompt discards input typed before the question is shown.
 func (a *autoOperator) maybeAnswer() {
 	if a.err != nil || plain(a.lines.buf) != inputLine {
 		return
@@ -173,7 +163,6 @@ func (a *autoOperator) maybeAnswer() {
 	for _, m := range questionMarkers {
 		if i := strings.LastIndex(seen, m); i >= 0 {
 			q := strings.TrimSpace(seen[i:])
-			// Never answered: the step fails.
 			a.err = fmt.Errorf("%s asked a question the demo does not answer on its own: %q", a.side, q)
 			a.out.line(sidePrefix(a.side), "(demo --auto: this question was not expected; it stays unanswered)")
 			return
@@ -190,8 +179,7 @@ func (a *autoOperator) flush() {
 	}
 }
 
-// result reports the answers not typed yet and the first error, without
-// waiting.
+// result reports the answers not typed yet and the first error.
 func (a *autoOperator) result() (pending []Answer, err error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()

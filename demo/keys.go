@@ -12,11 +12,9 @@ import (
 )
 
 // makeKeys writes the MAIN PC's and each RX node's throw-away ed25519
-// keys and the allowed-signers files: the RX side trusts tasks signed by
-// MAIN's key, the MAIN side trusts each node's results signed by that
-// node's key. They are in OpenSSH's own formats so that git's ssh-keygen
-// signs with them and checks them (PROTOCOL#trust): no agent, no
-// passphrase, removed with the sandbox.
+// keys and the allowed-signers files, in OpenSSH's own formats so that
+// git's ssh-keygen signs with them and checks them (PROTOCOL#trust): no
+// agent, no passphrase.
 func (sb *Sandbox) makeKeys() error {
 	if err := os.Mkdir(sb.Keys, 0o700); err != nil {
 		return err
@@ -25,9 +23,8 @@ func (sb *Sandbox) makeKeys() error {
 	if err := writeKey(sb.MainKey, "main@demo", sb.TaskSigners); err != nil {
 		return err
 	}
-	// Each node its own key, and MAIN trusts each node's results only
-	// when signed by that node's key (several nodes: one allowed-signers
-	// file per node, PROTOCOL#several-nodes).
+	// MAIN trusts each node's results only signed by that node's key
+	// (PROTOCOL#several-nodes).
 	for _, n := range sb.nodes {
 		n.Key, n.Signers = filepath.Join(sb.Keys, n.Base), filepath.Join(sb.Keys, n.Base+".allowed")
 		if !sb.multi() {
@@ -40,8 +37,8 @@ func (sb *Sandbox) makeKeys() error {
 	return nil
 }
 
-// writeKey writes a new key: the private key file (0600), its .pub, and
-// the allowed-signers file signers listing only it, under principal.
+// writeKey writes a new key, its .pub, and the allowed-signers file
+// signers listing only it.
 func writeKey(private, principal, signers string) error {
 	pub, priv, err := ed25519.GenerateKey(rand.Reader)
 	if err != nil {

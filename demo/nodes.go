@@ -9,50 +9,40 @@ import (
 	"rfhandoff/node"
 )
 
-// rxNode is one RX node of the sandbox: its checkout, policy, result
-// branch and key, and how its simulator hears the sandbox's transmission.
-// The single-node demo has one, named "", which is today's RX laptop.
+// rxNode is one RX node of the sandbox. The single-node demo has one,
+// named "", which is today's RX laptop.
 type rxNode struct {
-	Name string // [node] name; "" on the single-node demo
-	Side string // the transcript's prefix: "RX", or the node's name
-	// Base names its checkout, policy, key and capture log: "rx" on the
-	// single-node demo, else its name.
-	Base   string
-	Who    string // "RX laptop", or "RX node <name>"
-	Dir    string // its checkout
-	Policy string // its policy file
-	Branch string // its result branch, created by the sandbox as a lab would
-	Key    string // its private key file ("" without ssh-keygen)
-	// Signers is the allowed-signers file MAIN checks this node's results
-	// against (its [[nodes]] result_signers; the single node's is
-	// trust.result_signers).
-	Signers string
-	// DelayMS and LevelDB are HACKRF_SIM_ONAIR's: how much later and how
-	// much weaker than the first node this node's simulator hears the
-	// fake transmission (see onAirNode).
+	Name    string // [node] name; "" on the single-node demo
+	Side    string // the transcript's prefix: "RX", or the node's name
+	Base    string // names its checkout, policy, key and capture log: "rx", or its name
+	Who     string // "RX laptop", or "RX node <name>"
+	Dir     string // its checkout
+	Policy  string
+	Branch  string // its result branch
+	Key     string // its private key file ("" without ssh-keygen)
+	Signers string // the allowed-signers file MAIN checks its results against
+	// How much later and weaker than the first node its simulator hears the
+	// fake transmission (HACKRF_SIM_ONAIR).
 	DelayMS int
 	LevelDB float64
-	// PPSOffset and DelayNS are a scheduled demo's (sync.go): how far the
-	// node's host clock is ahead of true time, and how many nanoseconds
-	// after its emission the node hears the transmission.
+	// A scheduled demo's (sync.go): how far its host clock is ahead of true
+	// time, and how long after its emission it hears the transmission.
 	PPSOffset time.Duration
 	DelayNS   int64
 }
 
-// Per-node on-air offsets: node i (from 0) hears the transmission
-// i·onAirStepMS later and i·onAirStepDB weaker than the first. They stand
-// for a receiver further away with a clock of its own: far larger than
-// propagation (microseconds) so that a spectrogram shows them, and no
-// larger than the capture's slack (PROTOCOL#main-pc's min_remaining_s).
+// Per-node on-air offsets: node i hears the transmission i·onAirStepMS
+// later and i·onAirStepDB weaker than the first: far larger than
+// propagation so that a spectrogram shows them, and no larger than the
+// capture's slack (PROTOCOL#main-pc's min_remaining_s).
 const (
 	onAirStepMS = 250
 	onAirStepDB = -6.0
 )
 
-// MaxRXNodes is the largest --rx-nodes (PROTOCOL#several-nodes: 1 to 8).
+// MaxRXNodes is the largest --rx-nodes (PROTOCOL#several-nodes).
 const MaxRXNodes = node.Max
 
-// CheckRXNodes refuses an --rx-nodes outside 1..MaxRXNodes.
 func CheckRXNodes(n int) error {
 	if n < 1 || n > MaxRXNodes {
 		return fmt.Errorf("--rx-nodes %d: the demo runs 1 to %d RX nodes (PROTOCOL#several-nodes)", n, MaxRXNodes)
@@ -60,8 +50,8 @@ func CheckRXNodes(n int) error {
 	return nil
 }
 
-// makeNodes lays out the nodes of a sandbox with n of them: rx-a, rx-b,
-// ... (n = 1: the single node of today, in rx/ with rx.toml on rx-node).
+// makeNodes lays out n nodes: rx-a, rx-b, ... (n = 1: today's single node,
+// in rx/ with rx.toml on rx-node).
 func (sb *Sandbox) makeNodes(n int) {
 	if n <= 1 {
 		sb.nodes = []*rxNode{{Side: "RX", Base: "rx", Who: "RX laptop", Branch: resultBranch}}
@@ -81,7 +71,6 @@ func (sb *Sandbox) makeNodes(n int) {
 	}
 }
 
-// multi reports whether the sandbox runs a task with RX_NODES.
 func (sb *Sandbox) multi() bool { return len(sb.nodes) > 1 }
 
 func (n *rxNode) recording() string {

@@ -21,11 +21,9 @@ import (
 
 const notifyPath = "/rfhandoff-demo"
 
-// receiver is the demo's own notification receiver (PROTOCOL#notifications): a
-// webhook on 127.0.0.1, served by the demo process for as long as it runs,
-// that both sides' policies name. It accepts a delivery only with a good
-// X-Signature under the sandbox's secret; the transcript shows what
-// arrived after each step.
+// receiver is the demo's own notification receiver (PROTOCOL#notifications):
+// a webhook on 127.0.0.1 that both sides' policies name. It accepts a
+// delivery only with a good X-Signature under the sandbox's secret.
 type receiver struct {
 	URL    string
 	Secret string
@@ -37,7 +35,6 @@ type receiver struct {
 	bad   int
 }
 
-// startReceiver listens on a free loopback port with a fresh secret.
 func startReceiver() (*receiver, error) {
 	b := make([]byte, 24)
 	if _, err := rand.Read(b); err != nil {
@@ -78,8 +75,7 @@ func (r *receiver) serve(w http.ResponseWriter, req *http.Request) {
 
 func (r *receiver) close() { _ = r.srv.Close() }
 
-// fresh returns the deliveries not shown yet, and how many were refused
-// in all.
+// fresh returns the deliveries not shown yet, and how many were refused.
 func (r *receiver) fresh() ([]notify.Message, int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -106,8 +102,7 @@ func (r *receiver) tally() string {
 	return strings.Join(counts, ", ")
 }
 
-// showNotifications prints the deliveries that arrived since the last
-// call, one line each as the webhook received them.
+// showNotifications prints the deliveries that arrived since the last call.
 func (d *runner) showNotifications() {
 	news, bad := d.rcv.fresh()
 	for _, m := range news {
@@ -119,5 +114,4 @@ func (d *runner) showNotifications() {
 	}
 }
 
-// notifyPrefix marks the receiver's lines in the transcript.
 var notifyPrefix = sidePrefix("HOOK")

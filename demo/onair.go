@@ -13,24 +13,21 @@ import (
 	"rfhandoff/quicklook"
 )
 
-// onAirLead is how long after tx execute ran the fake action the
-// sandbox's stand-in transmission begins: a real hackrf_transfer -t
-// needs about as long to open and tune the board, and a start in the
-// future is one no simulator can have streamed past before it read the
-// on-air file.
+// onAirLead is how long after the fake action the stand-in transmission
+// begins: a real hackrf_transfer -t needs about as long to tune, and no
+// simulator can have streamed past a start in the future before it read
+// the on-air file.
 const onAirLead = 200 * time.Millisecond
 
-// onAirEnv is HACKRF_SIM_ONAIR for node n: its simulator hears the
-// transmission the on-air file describes, n.DelayMS later and n.LevelDB
-// weaker than the first node.
+// onAirEnv is HACKRF_SIM_ONAIR for node n.
 func (sb *Sandbox) onAirEnv(n *rxNode) string {
 	return hacksim.OnAirEnv + "=" + strconv.Itoa(n.DelayMS) + ":" + strconv.FormatFloat(n.LevelDB, 'f', -1, 64) + ":" + sb.OnAir
 }
 
 // putOnAir writes the on-air file once tx execute has run the fake action:
-// the transmission a real action would have made, tx.duration_s long at
-// tx.frequency_hz. The fake action itself opens nothing and stays exactly
-// what every MAIN PC runs; the sandbox, not the executor, plays the air.
+// the transmission a real action would have made. The fake action stays
+// exactly what every MAIN PC runs; the sandbox, not the executor, plays
+// the air.
 func (d *runner) putOnAir(pol config.Policy) (hacksim.OnAir, error) {
 	a := hacksim.OnAir{Start: time.Now().Add(onAirLead + d.sb.maxBehind()).UTC(), DurationS: float64(pol.TX.DurationS), FrequencyHz: pol.TX.FrequencyHz}
 	if err := hacksim.WriteOnAir(d.sb.OnAir, a); err != nil {
@@ -59,7 +56,7 @@ type heardBurst struct {
 }
 
 // heard reads node n's .sigmf-meta: its first sample's time and the
-// burst annotation the energy detector wrote.
+// energy detector's burst annotation.
 func (sb *Sandbox) heard(n *rxNode) (heardBurst, error) {
 	pol, err := sb.loadConfined(n.Policy)
 	if err != nil {
@@ -95,7 +92,6 @@ func (sb *Sandbox) heard(n *rxNode) (heardBurst, error) {
 	return h, nil
 }
 
-// showHeard tells, per node, where its recording shows the transmission.
 func (d *runner) showHeard(air hacksim.OnAir) {
 	d.say("What each node heard (its quick-look PNG and SigMF annotation, beside its capture):")
 	for _, n := range d.sb.nodes {

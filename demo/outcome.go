@@ -11,8 +11,7 @@ import (
 	"rfhandoff/config"
 )
 
-// outcome is what the demo reads of tx execute's outcome file: only the
-// fields its verdict rests on.
+// outcome is the fields of tx execute's outcome file the verdict rests on.
 type outcome struct {
 	path        string
 	Action      string `json:"action"`
@@ -20,7 +19,6 @@ type outcome struct {
 	RFTX        *int   `json:"rf_tx"`
 }
 
-// readOutcome reads <record name>.outcome.json beside the record.
 func readOutcome(record string) (*outcome, []byte, error) {
 	p := strings.TrimSuffix(record, ".json") + ".outcome.json"
 	data, err := os.ReadFile(p)
@@ -54,7 +52,6 @@ func (o *outcome) check() error {
 	return nil
 }
 
-// show prints a small JSON file indented under a label.
 func (d *runner) show(label string, data []byte) {
 	var b bytes.Buffer
 	if json.Indent(&b, data, "", "  ") != nil {
@@ -82,7 +79,6 @@ func logLines(path string) ([]string, error) {
 	return kept, nil
 }
 
-// showTail prints the last n lines of a log file.
 func (d *runner) showTail(path string, n int) {
 	lines, err := logLines(path)
 	if err != nil {
@@ -100,7 +96,6 @@ func (d *runner) showTail(path string, n int) {
 	}
 }
 
-// ptrStr prints a nullable result field.
 func ptrStr[T any](p *T) string {
 	if p == nil {
 		return "null"

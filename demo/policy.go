@@ -14,30 +14,23 @@ import (
 	"rfhandoff/exec"
 )
 
-// Timing is the clock of one demo run, written into both policies.
+// Timing is the clock of one demo run, written into both policies. The
+// publication age limit is the default's, the planned duration
+// (PROTOCOL#main-pc): MAIN's window closes when the capture has less than
+// TXDurationS + MinRemainingS left.
 type Timing struct {
-	// PlannedS is limits.planned_duration_s: how long the capture runs.
-	PlannedS int
-	// MinRemainingS is limits.min_remaining_s (the protocol minimum is 10).
-	MinRemainingS int
-	// TXDurationS is tx.duration_s: the executor needs this plus
-	// MinRemainingS of capture left when it re-checks.
-	TXDurationS int
+	PlannedS      int // limits.planned_duration_s: how long the capture runs
+	MinRemainingS int // limits.min_remaining_s (the protocol minimum is 10)
+	TXDurationS   int // tx.duration_s
 }
-
-// The publication age limit is the default's, the planned duration
-// (PROTOCOL#main-pc): the MAIN side's window closes when the capture has less
-// than TXDurationS + MinRemainingS left.
 
 // autoTiming is --auto's: a 60 s capture leaves 45 s for tx watch's
 // phrase, its re-fetch and tx execute's, which three nodes' captures and
-// pushes on a loaded two-core machine still meet; nobody needs time to
-// read.
+// pushes on a loaded two-core machine still meet.
 var autoTiming = Timing{PlannedS: 60, MinRemainingS: 10, TXDurationS: 5}
 
-// interactiveTiming is config.toml.example's: a 120 s capture, a 10 s
-// transmission and 10 s left after it, about 90 s for a person to type
-// the phrase twice.
+// interactiveTiming is config.toml.example's: about 90 s for a person to
+// type the phrase twice.
 var interactiveTiming = Timing{PlannedS: 120, MinRemainingS: 10, TXDurationS: 10}
 
 // policy is one side's policy: the defaults, the sandbox checkout, the
@@ -54,20 +47,17 @@ func (sb *Sandbox) policy(checkout string, t Timing) config.Policy {
 	p.TX.DurationS = t.TXDurationS
 	p.TX.Enabled = false // the fake action needs no enabling; nothing real may run
 	p.TX.Action = "fake"
-	// Both sides read this one machine's clock: no skew between them
-	// for an unsynchronised clock to cause.
+	// Both sides read this one machine's clock: no skew between them.
 	p.Clock.RequireSynchronized = false
 	p.Tools = config.Tools{
 		Git:            sb.GitPath,
 		HackRFInfo:     sb.tool(exec.HackRFInfo),
 		HackRFTransfer: sb.tool(exec.HackRFTransfer),
 		HackRFClock:    sb.tool(exec.HackRFClock),
-		// The demo captures with the simulator on purpose: its results
-		// say so, and its MAIN side accepts them.
+		// On purpose: the results say so, and the demo's MAIN accepts them.
 		AllowSimulator: true,
 	}
 	if sb.NotifyURL != "" {
-		// Every event, to the demo's own receiver: the transcript shows them.
 		p.Notify.WebhookURL = sb.NotifyURL
 		p.Notify.WebhookSecretFile = sb.NotifySecret
 	}
@@ -109,17 +99,13 @@ func (sb *Sandbox) writePolicy(file, who string, pol config.Policy) error {
 	return err
 }
 
-// unconfined lists every path of the policy file that leads out of the
-// sandbox.
 func unconfined(policy string, err error) error {
 	return fmt.Errorf("%s leads outside the sandbox; the demo acts only inside it: %w", policy, err)
 }
 
-// loadConfined loads the policy file as a child will (it must be inside
-// the sandbox) and checks that everything it lets that child touch is the
-// sandbox's: the checkout, state directory, audit log and capture directory
-// inside it, the HackRF tools the sandbox's simulator links, git the one
-// resolved for the sandbox, and no TX action but the fake one.
+// loadConfined loads the policy file (inside the sandbox) as a child will
+// and checks that everything it lets that child touch is the sandbox's:
+// paths inside it, its simulator and git, and only the fake TX action.
 func (sb *Sandbox) loadConfined(file string) (config.Policy, error) {
 	var errs *multierror.Error
 	if !sb.inside(file) {

@@ -16,18 +16,16 @@ import (
 )
 
 // proofWindow is how much of each recording around the burst's expected
-// start the proof reads, on each side, beyond the lag it searches: the
-// first node's reported time of the burst is off by at most its bound
-// (milliseconds), and the detector needs noise before the burst.
+// start the proof reads on each side, beyond the lag it searches: the
+// first node's time is off by at most its bound (milliseconds), and the
+// detector needs noise before the burst.
 const proofWindow = 100 * time.Millisecond
 
-// proofSearchMargin is added to the predicted lag and the two bounds as
-// the correlation's search range, so a peak at the bound's edge is found,
-// not taken for a search too narrow.
+// proofSearchMargin widens the correlation's search range, so a peak at
+// the bound's edge is found.
 const proofSearchMargin = time.Millisecond
 
-// nodeRecording is what the proof reads of one node: its COMPLETE's
-// alignment, its SigMF data file and rate.
+// nodeRecording is what the proof reads of one node.
 type nodeRecording struct {
 	node  *rxNode
 	align *result.Alignment
@@ -35,12 +33,10 @@ type nodeRecording struct {
 	rate  int64
 }
 
-// prove is the scheduled demo's proof by the signal: every node's COMPLETE
-// says where its first sample lies in time and how well (alignment), and
-// its recording holds the one burst the sandbox put on the air. The lag of
-// each node's burst behind the first node's, measured by cross-correlation
-// (alignment.MeasureCI8), must match the lag the first-sample times and
-// the true distances predict, within the two nodes' reported bounds.
+// prove is the scheduled demo's proof by the signal: the lag of each
+// node's burst behind the first node's, measured by cross-correlation,
+// must match the lag the first-sample times and the true distances
+// predict, within the two nodes' reported bounds.
 func (d *runner) prove(ctx context.Context, n int) error {
 	d.step(n, "Proof by the signal: the nodes' recordings of the one burst")
 	d.say("Each node's COMPLETE says which edge started it (PPS), the bound of its first sample's time,")
@@ -104,7 +100,6 @@ func edgeText(a *result.Alignment) string {
 	return a.EdgeAt.UTC().Format(time.RFC3339)
 }
 
-// recordingOf reads node's COMPLETE from the remote and finds its recording.
 func (d *runner) recordingOf(ctx context.Context, node *rxNode) (nodeRecording, error) {
 	rec := nodeRecording{node: node}
 	r, commit, err := d.remoteResult(ctx, node)
@@ -121,10 +116,8 @@ func (d *runner) recordingOf(ctx context.Context, node *rxNode) (nodeRecording, 
 }
 
 // measureAgainst measures how much later the burst lies in b's recording
-// than in a's and compares it with the prediction: a's and b's
-// first_sample_at and the true difference of their distances, within the
-// sum of their bounds. Only the stretch around the burst is read, at the
-// same sample indices of both recordings.
+// than in a's and compares it with the prediction. Only the stretch
+// around the burst is read, at the same sample indices of both.
 func measureAgainst(a, b nodeRecording, air hacksim.OnAir) (alignment.Check, alignment.Lag, error) {
 	if a.rate != b.rate || a.rate <= 0 {
 		return alignment.Check{}, alignment.Lag{}, fmt.Errorf("sample rates %d and %d Sa/s differ or are not positive", a.rate, b.rate)
@@ -157,8 +150,8 @@ func measureAgainst(a, b nodeRecording, air hacksim.OnAir) (alignment.Check, ali
 	return alignment.Compare(lag.Seconds, pred, bound), lag, nil
 }
 
-// readSamples reads ci8 samples [from, to) of a recording (fewer where it
-// ends sooner).
+// readSamples reads ci8 samples [from, to) of a recording, fewer where it
+// ends sooner.
 func readSamples(path string, from, to int64) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {

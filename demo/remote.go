@@ -17,14 +17,13 @@ import (
 	"rfhandoff/txwatch"
 )
 
-// runner builds an audited runner for one side's policy, writing to that
+// runner is an audited runner for one side's policy, writing to that
 // side's audit log as its own commands do.
 func (sb *Sandbox) runner(pol config.Policy) (*exec.Stack, error) {
 	return sb.gitRunner(pol.AuditPath(), map[exec.Tool]string{exec.Git: pol.Tools.Git}, pol.Poll.GitTimeout.Duration)
 }
 
-// gitRunner is a runner of git only (RoleGit) over the sandbox remote's
-// transport only, auditing to audit.
+// gitRunner runs git only, over the sandbox remote's transport only.
 func (sb *Sandbox) gitRunner(audit string, tools map[exec.Tool]string, timeout time.Duration) (*exec.Stack, error) {
 	log, err := exec.OpenAuditLog(audit)
 	if err != nil {
@@ -34,16 +33,15 @@ func (sb *Sandbox) gitRunner(audit string, tools map[exec.Tool]string, timeout t
 		GitProtocols: []string{"file"}, Environ: sb.env, DefaultTimeout: timeout})
 }
 
-// remoteResult reads the result at the tip of the remote's result branch,
-// straight from the bare repository (the demo's view as the referee; the
-// sides use their own fetches). It returns nil while there is none.
+// remoteResult reads the result at the tip of n's result branch straight
+// from the bare repository, the demo's view as the referee. It returns nil
+// while there is none.
 func (d *runner) remoteResult(ctx context.Context, n *rxNode) (*result.Result, string, error) {
 	g := &gitcli.Client{R: d.sb.Setup, Dir: d.sb.Remote}
 	commit, err := g.ResolveCommit(ctx, "refs/heads/"+n.Branch)
 	if err != nil {
 		return nil, "", err
 	}
-	// Where the RX side publishes RX_RESULT.json.
 	path := strings.TrimSuffix(config.Default().Repo.ResultDir, "/") + "/RX_RESULT.json"
 	data, err := g.ShowFile(ctx, commit, path, result.MaxBytes)
 	if errors.Is(err, gitcli.ErrNotFound) {
@@ -63,7 +61,6 @@ func (d *runner) remoteResult(ctx context.Context, n *rxNode) (*result.Result, s
 	return r, commit, nil
 }
 
-// resultLog lists a result branch's commits, newest first.
 func (d *runner) resultLog(ctx context.Context, branch string) ([]string, error) {
 	out, err := d.sb.git(ctx, d.sb.Remote, "log", "--format=%h %an: %s%n%(trailers:key=Audit-Chain-Head)", "--end-of-options", "refs/heads/"+branch)
 	if err != nil {
@@ -74,8 +71,7 @@ func (d *runner) resultLog(ctx context.Context, branch string) ([]string, error)
 		switch {
 		case strings.TrimSpace(l) == "":
 		case strings.HasPrefix(l, "Audit-Chain-Head:"):
-			// The RX audit log's head when it published: the remote
-			// witnesses the log (PROTOCOL#audit-log).
+			// The remote witnesses the RX audit log (PROTOCOL#audit-log).
 			lines = append(lines, "        "+l)
 		default:
 			lines = append(lines, l)
@@ -88,8 +84,7 @@ func (d *runner) resultLog(ctx context.Context, branch string) ([]string, error)
 // naming: <TASK_ID>-<first 12 hex of the result digest>.json).
 var recordName = regexp.MustCompile(`^` + taskID + `-[0-9a-f]{12}\.json$`)
 
-// findRecord returns the path of the demo task's authorization record, or
-// "" while there is none.
+// findRecord returns the demo task's authorization record, "" while none.
 func (d *runner) findRecord(pol config.Policy) (string, error) {
 	store, err := txwatch.StoreOf(pol)
 	if err != nil {

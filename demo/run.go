@@ -15,27 +15,16 @@ import (
 
 // Options configure Run.
 type Options struct {
-	// Exe is the rfhandoff binary (os.Executable()): every step runs it.
-	Exe string
-	// Auto answers the prompts itself, on pseudo-terminals of its own.
-	// Without it a person at the controlling terminal answers them.
-	Auto bool
-	// Keep leaves the sandbox in place at the end.
-	Keep bool
-	// Out receives the narration and, with Auto, the children's output.
-	Out io.Writer
-	// Environ is the environment the children's is built from.
-	Environ []string
-	// Timing overrides the mode's default timing (zero: autoTiming or
-	// interactiveTiming).
-	Timing Timing
-	// RXNodes is how many RX nodes take part: 0 or 1, the single RX laptop
-	// of a task without RX_NODES; 2 to MaxRXNodes, a task with RX_NODES
-	// and one phrase for all of them (PROTOCOL#several-nodes).
+	Exe     string    // the rfhandoff binary (os.Executable()): every step runs it
+	Auto    bool      // answer the prompts on pseudo-terminals of its own, not a person
+	Keep    bool      // leave the sandbox in place at the end
+	Out     io.Writer // the narration and, with Auto, the children's output
+	Environ []string  // what the children's environment is built from
+	Timing  Timing    // zero: autoTiming or interactiveTiming
+	// RXNodes: 0 or 1, the single RX laptop of a task without RX_NODES; 2 to
+	// MaxRXNodes, a task with RX_NODES and one phrase for all (PROTOCOL#several-nodes).
 	RXNodes int
-	// Sync is the SYNC_MODE of a scheduled demo (ParseSync: PPS or
-	// HOST_CLOCK), "" for today's.
-	Sync string
+	Sync    string // a scheduled demo's SYNC_MODE (ParseSync), "" for none
 }
 
 // stepError names the step that failed.
@@ -60,18 +49,11 @@ type runner struct {
 	mu       sync.Mutex
 	children []*child
 
-	// rcv is the demo's notification receiver; badShown how many refused
-	// deliveries the transcript has reported.
 	rcv      *receiver
-	badShown int
+	badShown int       // how many refused deliveries the transcript has reported
+	startAt  time.Time // a scheduled demo's START_AT, as task new wrote it
 
-	// startAt is a scheduled demo's START_AT, read back from the task
-	// task new wrote.
-	startAt time.Time
-
-	// What the steps hand on: the captures running (one per node) and
-	// the READY each published, the authorization record, tx execute's
-	// outcome and the transmission the sandbox put on the air.
+	// What the steps hand on to the later ones.
 	captures []*child
 	readies  []*result.Result
 	record   string
@@ -81,7 +63,7 @@ type runner struct {
 
 // Run sets the sandbox up, runs the narrated steps and removes the sandbox
 // again (unless Keep). It returns nil only when the fake TX action wrote
-// rf_tx 0 and the capture published COMPLETE; otherwise a *stepError.
+// rf_tx 0 and the capture published COMPLETE.
 func Run(ctx context.Context, o Options) (err error) {
 	// Whatever the demo refuses, it refuses before anything is created.
 	if !filepath.IsAbs(o.Exe) {
@@ -102,8 +84,7 @@ func Run(ctx context.Context, o Options) (err error) {
 			return err
 		}
 	} else {
-		// Without a terminal nobody could approve, and an interactive
-		// demo that cannot go on is better refused at once.
+		// Without a terminal nobody could approve: refuse at once.
 		t, err := prompt.Open()
 		if err != nil {
 			return fmt.Errorf("the interactive demo needs you at a terminal: you type the approvals at the real prompts, "+
@@ -149,9 +130,8 @@ func Run(ctx context.Context, o Options) (err error) {
 	return d.steps(ctx)
 }
 
-// stopAll interrupts every child still running (a failed step, the
-// operator's Ctrl-C) and waits for it: the capture publishes an honest
-// COMPLETE when interrupted.
+// stopAll interrupts every child still running and waits for it: the
+// capture publishes an honest COMPLETE when interrupted.
 func (d *runner) stopAll() {
 	d.mu.Lock()
 	cs := append([]*child(nil), d.children...)
@@ -172,8 +152,8 @@ func (d *runner) say(format string, args ...any) {
 	d.out.printf(format+"\n", args...)
 }
 
-// until polls cond every interval until it returns true or an error, ctx
-// ends or the deadline passes (then it returns a timeout error naming what).
+// until polls cond until it returns true or an error, ctx ends or the
+// deadline passes.
 func until(ctx context.Context, deadline time.Time, what string, cond func() (bool, error)) error {
 	tick := time.NewTicker(200 * time.Millisecond)
 	defer tick.Stop()

@@ -14,8 +14,7 @@ import (
 	"rfhandoff/hacksim"
 )
 
-// Branch names of the sandbox remote: the production defaults, so the
-// policies need not override them.
+// Branch names of the sandbox remote: the production defaults.
 const (
 	taskBranch   = "video-development"
 	resultBranch = "rx-node"
@@ -24,7 +23,7 @@ const (
 // simTools are the HackRF tools the simulator stands in for (PROTOCOL#simulator).
 var simTools = []exec.Tool{exec.HackRFInfo, exec.HackRFTransfer, exec.HackRFClock}
 
-// Identities of MAIN's and the setup's commits (an RX node's: rxNode.identity).
+// Commit identities (an RX node's: rxNode.identity).
 var (
 	mainIdentity  = gitcli.Identity{Name: "MAIN PC (rfhandoff demo)", Email: "main@demo.rfhandoff.invalid"}
 	setupIdentity = gitcli.Identity{Name: "rfhandoff demo setup", Email: "setup@demo.rfhandoff.invalid"}
@@ -43,44 +42,34 @@ type Sandbox struct {
 	GitPath    string // the resolved git, pinned in both policies
 	Exe        string // the rfhandoff binary
 
-	// Throw-away signing keys (see makeKeys): MAIN signs its task
-	// commits, each RX node its result commits (its rxNode's Key), and
-	// each side trusts only the other's key.
+	// Throw-away signing keys (makeKeys); each side trusts only the other's.
 	Keys        string // the directory holding them
 	MainKey     string // MAIN's private key file ("" without ssh-keygen: nothing is signed)
 	TaskSigners string // RX's trust.task_signers: MAIN's key
 
-	// OnAir is the on-air file: the demo writes it when the fake TX
-	// action has run, and each node's simulator, told its path with
-	// HACKRF_SIM_ONAIR, hears the transmission it describes.
-	OnAir string
+	OnAir string // the on-air file every node's simulator hears (onair.go)
 
-	// Setup is the demo's own runner (RoleGit, file transport only),
-	// auditing to SetupAudit.
-	Setup      *exec.Stack
+	Setup      *exec.Stack // the demo's own git runner
 	SetupAudit string
 
-	// NotifyURL is both policies' notify.webhook_url (the demo's own
-	// receiver) and NotifySecret the webhook_secret_file; "" without.
+	// Both policies' notify.webhook_url (the demo's own receiver) and
+	// webhook_secret_file; "" without.
 	NotifyURL, NotifySecret string
 
 	env []string // the children's environment (childEnv)
 
-	// Sync is a scheduled demo's SYNC_MODE ("": none), and Clock the
-	// directory of its chronyc stand-in (sync.go).
+	// A scheduled demo's SYNC_MODE ("": none), and its chronyc stand-in's
+	// directory (sync.go).
 	Sync, Clock string
 
-	nodes []*rxNode // the RX nodes: one, or --rx-nodes of them
+	nodes []*rxNode // one, or --rx-nodes of them
 }
 
-// NewSandbox creates the sandbox: a fresh temporary directory holding a
-// bare remote with the task branch (one base commit) and the result branch
-// (one initial commit; with several nodes one branch per node too, as a lab
-// creates them), the checkouts with .local/ ignored, the simulator symlinks
-// and the policies, for o's Exe, Timing (as given), Environ, RXNodes and
-// Sync. notifyURL is the demo's own webhook receiver on 127.0.0.1, and
-// notifySecret the secret it checks signatures with ("": none). On error
-// nothing is left behind.
+// NewSandbox creates the sandbox in a fresh temporary directory: the bare
+// remote and its branches, the checkouts with .local/ ignored, the
+// simulator links and the policies. notifyURL is the demo's own webhook
+// receiver and notifySecret its secret ("": none). On error nothing is
+// left behind.
 func NewSandbox(ctx context.Context, o Options, notifyURL, notifySecret string) (sb *Sandbox, err error) {
 	if o.RXNodes != 0 {
 		if err := CheckRXNodes(o.RXNodes); err != nil {
@@ -151,8 +140,7 @@ func NewSandbox(ctx context.Context, o Options, notifyURL, notifySecret string) 
 			return nil, err
 		}
 	}
-	// Without ssh-keygen git can neither sign nor verify: the demo then
-	// runs without [trust] and says so.
+	// Without ssh-keygen git can neither sign nor verify: no [trust] then.
 	if _, err := sb.Setup.SSHKeygen(); err == nil {
 		if err := sb.makeKeys(); err != nil {
 			return nil, err
@@ -172,8 +160,8 @@ func NewSandbox(ctx context.Context, o Options, notifyURL, notifySecret string) 
 
 func (sb *Sandbox) remove() error { return os.RemoveAll(sb.Root) }
 
-// makeHome writes the children's git config: nothing of the operator's
-// own configuration applies inside the sandbox.
+// makeHome writes the children's git config: none of the operator's own
+// applies inside the sandbox.
 func (sb *Sandbox) makeHome() error {
 	if err := os.MkdirAll(filepath.Join(sb.Home, ".config"), 0o700); err != nil {
 		return err
@@ -183,10 +171,9 @@ func (sb *Sandbox) makeHome() error {
 	return os.WriteFile(filepath.Join(sb.Home, ".gitconfig"), []byte(cfg), 0o600)
 }
 
-// childEnv is environ with HOME and XDG_CONFIG_HOME pointing into the
-// sandbox, no policy file named by the environment, and the simulator's
-// scenario variables removed (the demo's HackRF is a healthy one, and
-// hears only the sandbox's own transmission, see onAirEnv).
+// childEnv is environ with HOME and XDG_CONFIG_HOME in the sandbox, no
+// policy file named, and no simulator scenario: the demo's HackRF is a
+// healthy one and hears only the sandbox's own transmission.
 func (sb *Sandbox) childEnv(environ []string) []string {
 	var env []string
 	for _, kv := range environ {
@@ -209,8 +196,7 @@ func (sb *Sandbox) git(ctx context.Context, dir string, args ...string) (string,
 	return string(res.Stdout), nil
 }
 
-// makeRemote creates the bare remote and pushes one commit to each branch
-// from scratch repositories that are removed again.
+// makeRemote creates the bare remote and pushes one commit to each branch.
 func (sb *Sandbox) makeRemote(ctx context.Context) error {
 	if _, err := sb.git(ctx, sb.Root, "init", "--quiet", "--bare", sb.Remote); err != nil {
 		return err
@@ -227,8 +213,7 @@ func (sb *Sandbox) makeRemote(ctx context.Context) error {
 	}
 	base, err := sb.seed(ctx, "seed-task", taskBranch, "Sandbox task branch: base commit", map[string]string{
 		"README.md": "# rfhandoff demo: task branch\n\nMAIN writes docs/handoff/NEXT_RX_TASK.md here; the RX laptop reads it.\n",
-		// Runtime state of both sides lives in .local/ and must never be
-		// committed (PROTOCOL#rx-state): the watchers refuse a checkout where it is not ignored.
+		// The watchers refuse a checkout where .local/ is not ignored (PROTOCOL#rx-state).
 		".gitignore": "/.local/\n",
 	})
 	if err != nil {
@@ -240,8 +225,7 @@ func (sb *Sandbox) makeRemote(ctx context.Context) error {
 	}); err != nil || !sb.multi() {
 		return err
 	}
-	// One branch per node, created by the lab (here: the sandbox), never
-	// by rfhandoff (PROTOCOL#several-nodes).
+	// The lab creates the nodes' branches, never rfhandoff (PROTOCOL#several-nodes).
 	for _, n := range sb.nodes {
 		if _, err := sb.seed(ctx, "seed-"+n.Name, n.Branch, "Result branch of "+n.Name+": initial commit", map[string]string{
 			"README.md": "# rfhandoff demo: result branch of " + n.Name + "\n\nRX node " + n.Name + " publishes docs/handoff/results/RX_RESULT.json here.\n",
@@ -252,8 +236,8 @@ func (sb *Sandbox) makeRemote(ctx context.Context) error {
 	return nil
 }
 
-// seed commits files (top-level ones) in a new scratch repository and pushes the commit to
-// branch of the remote; it returns the commit's ID.
+// seed commits top-level files in a scratch repository, removed again,
+// and pushes the commit to branch; it returns the commit's ID.
 func (sb *Sandbox) seed(ctx context.Context, name, branch, message string, files map[string]string) (string, error) {
 	dir := filepath.Join(sb.Root, name)
 	defer os.RemoveAll(dir)
@@ -273,8 +257,6 @@ func (sb *Sandbox) seed(ctx context.Context, name, branch, message string, files
 	return commitPush(ctx, &gitcli.Client{R: sb.Setup, Dir: dir, Identity: setupIdentity}, message, branch, paths...)
 }
 
-// commitPush commits paths and pushes the commit to branch of origin; it
-// returns the commit's ID.
 func commitPush(ctx context.Context, g *gitcli.Client, message, branch string, paths ...string) (string, error) {
 	if err := g.Add(ctx, paths...); err != nil {
 		return "", err
@@ -286,8 +268,8 @@ func commitPush(ctx context.Context, g *gitcli.Client, message, branch string, p
 	return id, g.Push(ctx, "origin", "HEAD", branch)
 }
 
-// clone makes a full clone of the task branch (as each side's operator
-// would) and gives it the side's commit identity.
+// clone makes a full clone of the task branch, as each side's operator
+// would, with the side's commit identity.
 func (sb *Sandbox) clone(ctx context.Context, dir string, id gitcli.Identity) error {
 	if _, err := sb.git(ctx, sb.Root, "clone", "--quiet", "--branch", taskBranch, "--end-of-options", sb.RemoteURL, dir); err != nil {
 		return err
@@ -305,7 +287,7 @@ func (sb *Sandbox) clone(ctx context.Context, dir string, id gitcli.Identity) er
 }
 
 // makeBin links (Windows: copies) the HackRF tools' names to the rfhandoff
-// binary: run under those names it is the simulator.
+// binary, which is the simulator under those names.
 func (sb *Sandbox) makeBin() error {
 	if sb.Exe == "" || !filepath.IsAbs(sb.Exe) {
 		return fmt.Errorf("the rfhandoff binary path %q is not absolute", sb.Exe)
@@ -321,11 +303,9 @@ func (sb *Sandbox) makeBin() error {
 	return nil
 }
 
-// tool is the sandbox path of a simulated HackRF tool.
 func (sb *Sandbox) tool(t exec.Tool) string { return filepath.Join(sb.Bin, simToolFile(string(t))) }
 
-// inside reports whether path lies inside the sandbox (after resolving
-// symlinks of the part that exists).
+// inside reports whether path lies inside the sandbox, symlinks resolved.
 func (sb *Sandbox) inside(path string) bool {
 	if !filepath.IsAbs(path) {
 		return false

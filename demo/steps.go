@@ -19,8 +19,7 @@ import (
 	"rfhandoff/sigmf"
 )
 
-// txPhrase is the phrase both TX prompts require (PROTOCOL#main-pc), and
-// phraseAnswer how --auto types it.
+// The phrase both TX prompts require (PROTOCOL#main-pc), and how --auto types it.
 var (
 	txPhrase     = gate.TXPhrase
 	phraseAnswer = Answer{Prompt: "Type exactly: " + txPhrase, Reply: txPhrase}
@@ -30,8 +29,7 @@ var (
 type demoStep struct {
 	name string // as a failure reports it
 	run  func(ctx context.Context, n int) error
-	// notify: the notifications the step sent (PROTOCOL#notifications)
-	// are shown right after it, as the demo's webhook received them.
+	// notify: the step's notifications (PROTOCOL#notifications) are shown after it.
 	notify bool
 }
 
@@ -112,7 +110,7 @@ func (d *runner) pushTask(ctx context.Context, step int) error {
 		d.say("at least sync.min_lead_s (%d s) before it, or it refuses the task (a missed START_AT needs a new TASK_ID).", syncMinLeadS)
 	}
 	d.say("task new never commits or pushes; the MAIN operator runs the git lines it printed.")
-	// MAIN's own git calls go to MAIN's audit log, like everything MAIN runs.
+	// MAIN's own git calls go to MAIN's audit log.
 	pol, err := d.sb.loadConfined(d.sb.MainPolicy)
 	if err != nil {
 		return err
@@ -121,8 +119,7 @@ func (d *runner) pushTask(ctx context.Context, step int) error {
 	if err != nil {
 		return err
 	}
-	// MAIN signs the task commit with its throw-away key: the RX side's
-	// trust.task_signers lists only that key.
+	// The RX side's trust.task_signers lists only MAIN's throw-away key.
 	id, err := commitPush(ctx, &gitcli.Client{R: r, Dir: d.sb.Main, SigningKey: d.sb.MainKey}, "Task "+taskID, taskBranch, rel)
 	if err != nil {
 		return err
@@ -204,8 +201,7 @@ func (d *runner) capture(ctx context.Context, step int) error {
 			if err != nil {
 				return err
 			}
-			// The capture's own output goes to a log so it cannot scribble over
-			// the TX prompts on your terminal.
+			// A log, so it cannot scribble over the TX prompts on the terminal.
 			spec.Output = log
 			d.say("It runs in the background; its output goes to %s.", log.Name())
 		}
@@ -249,7 +245,7 @@ func (d *runner) capture(ctx context.Context, step int) error {
 	return nil
 }
 
-// captureLog is where the interactive demo sends node n's capture output.
+// captureLog is where the interactive demo sends n's capture output.
 func (d *runner) captureLog(n *rxNode) string {
 	return filepath.Join(d.sb.Root, n.Base+"-capture.log")
 }
@@ -283,10 +279,9 @@ func (d *runner) watch(ctx context.Context, step int) error {
 	if err != nil {
 		return err
 	}
-	// tx watch reports every way a result ends without a record in a line
-	// of its own, its reasons on the indented lines after it; the step
-	// fails on it at once instead of waiting for the prompt's expiry (a
-	// result is never offered twice).
+	// tx watch reports a result that ends without a record in a line of its
+	// own, reasons indented after it: the step fails on it at once instead of
+	// waiting for the prompt's expiry (a result is never offered twice).
 	var failure failureReport
 	spec := d.prompted(childSpec{Args: []string{"tx", "watch"}, OnLine: func(line string) {
 		failure.see(line, strings.Contains(line, "nothing authorized") || strings.Contains(line, "refused, not offered") || strings.Contains(line, "no offer ("))
@@ -295,8 +290,7 @@ func (d *runner) watch(ctx context.Context, step int) error {
 		d.say(">>> You are the MAIN operator: when the prompt appears, type %s and Enter", txPhrase)
 		d.say("    before the countdown runs out.")
 	}
-	// After this moment no check could pass any more: the prompt has
-	// expired (at the earliest node's expiry) and nothing will be written.
+	// After the earliest node's expiry no check could pass any more.
 	var last time.Time
 	for i, r := range d.readies {
 		if u := txgate.ReadyUntil(r, pol, 0).Add(5 * time.Second); i == 0 || u.Before(last) {
@@ -326,9 +320,9 @@ func (d *runner) watch(ctx context.Context, step int) error {
 	return nil
 }
 
-// watchUntil runs tx watch until found, then stops it as Ctrl-C would:
-// it must stop cleanly. It fails as soon as tx watch exits, or --auto
-// saw a question it does not answer.
+// watchUntil runs tx watch until found, then stops it as Ctrl-C would: it
+// must stop cleanly. It fails as soon as tx watch exits or --auto saw a
+// question it does not answer.
 func (d *runner) watchUntil(ctx context.Context, spec childSpec, deadline time.Time, what, before string, found func() (bool, error)) error {
 	c, err := d.start(spec)
 	if err != nil {
@@ -364,8 +358,8 @@ func (d *runner) watchUntil(ctx context.Context, spec childSpec, deadline time.T
 	return nil
 }
 
-// failureReport keeps the first line of a child's that reports a failure
-// and the indented lines after it, which carry its reasons.
+// failureReport keeps a child's first line reporting a failure and the
+// indented lines after it, its reasons.
 type failureReport struct {
 	mu    sync.Mutex
 	lines []string
@@ -383,8 +377,8 @@ func (f *failureReport) see(line string, failed bool) {
 	}
 }
 
-// settled returns the report once one was seen and no line was added to
-// it since the last call (the reasons follow the first line at once).
+// settled returns the report once no line was added to it since the last
+// call (the reasons follow the first line at once).
 func (f *failureReport) settled() (string, bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -550,8 +544,8 @@ func (d *runner) run(ctx context.Context, spec childSpec, timeout time.Duration)
 	return code, nil
 }
 
-// runWant is run, failing unless spec exits want: the error is format
-// with args and then the exit code.
+// runWant is run, failing unless spec exits want: format gets args and
+// then the exit code.
 func (d *runner) runWant(ctx context.Context, spec childSpec, timeout time.Duration, want int, format string, args ...any) error {
 	code, err := d.run(ctx, spec, timeout)
 	if err == nil && code != want {
@@ -572,12 +566,11 @@ func (d *runner) waitFor(ctx context.Context, c *child, timeout time.Duration) (
 }
 
 // progressEvery is how often the interactive demo shows the capture's
-// latest progress line while it waits for the end.
+// latest progress line.
 const progressEvery = 10 * time.Second
 
-// waitCapture is waitFor for node n's capture c. Interactively it prints
-// the last line of the capture's log every progressEvery, and its last
-// lines at the end; with --auto the capture's output streams already.
+// waitCapture is waitFor for node n's capture c; interactively it shows
+// its log's progress too (with --auto its output streams already).
 func (d *runner) waitCapture(ctx context.Context, c *child, timeout time.Duration, n *rxNode) (int, error) {
 	if d.o.Auto {
 		return d.waitFor(ctx, c, timeout)
@@ -608,8 +601,8 @@ func (d *runner) waitCapture(ctx context.Context, c *child, timeout time.Duratio
 	return code, err
 }
 
-// prompted attaches spec to the terminal its prompt is answered at:
-// with --auto a pseudo-terminal where a is typed, else the operator's.
+// prompted attaches spec to the terminal its prompt is answered at: with
+// --auto a pty where a is typed, else the operator's.
 func (d *runner) prompted(spec childSpec, a Answer) childSpec {
 	if d.o.Auto {
 		spec.Attach = attachPTY
@@ -620,8 +613,8 @@ func (d *runner) prompted(spec childSpec, a Answer) childSpec {
 	return spec
 }
 
-// promptTimeout bounds a command that waits for an answer: a person gets
-// time to read; --auto answers at once.
+// promptTimeout bounds a command that waits for an answer: a person needs
+// time to read.
 func (d *runner) promptTimeout() time.Duration {
 	if d.o.Auto {
 		return 2 * time.Minute

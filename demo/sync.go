@@ -13,13 +13,11 @@ import (
 	"rfhandoff/internal/chronystandin"
 )
 
-// A scheduled demo (--sync pps|host, issue 34): the task carries
-// CAPTURE_DURATION_S, START_AT and SYNC_MODE; every node's simulator keeps
-// time like a node with a GPSDO (HACKRF_SIM_TRIGGER=pps) whose host clock
-// is off true time by its own offset, which a chronyc stand-in on the
-// node's PATH reports; each node sits its own distance from the
-// transmitter (HACKRF_SIM_DELAY_NS) and hears the chirp. After COMPLETE
-// the demo proves the alignment by the signal (proof.go).
+// A scheduled demo (--sync pps|host): every node's simulator keeps time
+// like a node with a GPSDO whose host clock is off true time by its own
+// offset, reported by a chronyc stand-in on its PATH, and sits its own
+// distance from the transmitter. After COMPLETE the demo proves the
+// alignment by the signal (proof.go).
 
 // ParseSync reads --sync: "pps" or "host" (any case), or the SYNC_MODE
 // itself; it returns the SYNC_MODE.
@@ -34,16 +32,14 @@ func ParseSync(s string) (string, error) {
 		"or --sync host (every node starts by its chrony-corrected host clock); leave --sync out for today's unscheduled demo", s)
 }
 
-// syncMinLeadS is the nodes' sync.min_lead_s in a scheduled demo: small,
-// so that the captures need not wait long after the last approval.
+// syncMinLeadS is the nodes' sync.min_lead_s: small, so that the captures
+// need not wait long after the last approval.
 const syncMinLeadS = 5
 
-// approvalAllowance is how long the demo gives each node, from the task's
-// writing, for rx check and rx approve: START_AT is written once, with the
-// task (task new --start-in), because the approval binds the task's bytes
-// and a START_AT chosen later would need a new task the operators have
-// not seen. --auto answers at once, but a loaded two-core machine starts
-// each child slowly; a person reads the task and types A.
+// approvalAllowance is how long the demo gives each node for rx check and
+// rx approve: START_AT is written with the task because the approval
+// binds the task's bytes. A loaded two-core machine starts each child
+// slowly; a person reads the task and types A.
 func approvalAllowance(auto bool) time.Duration {
 	if auto {
 		return 10 * time.Second
@@ -51,23 +47,19 @@ func approvalAllowance(auto bool) time.Duration {
 	return 2 * time.Minute
 }
 
-// startIn is task new's --start-in for a scheduled demo of nodes nodes:
-// every node's check and approval, then the nodes' min_lead_s before
-// START_AT when the captures start (PROTOCOL's "START_AT too close" rule
-// applies at rx capture too).
+// startIn is task new's --start-in: every node's check and approval, then
+// min_lead_s before START_AT (the "START_AT too close" rule applies at rx
+// capture too).
 func startIn(auto bool, nodes int) time.Duration {
 	return time.Duration(nodes)*approvalAllowance(auto) + (syncMinLeadS+5)*time.Second
 }
 
-// Per-node clocks and distances of a scheduled demo: node i's host clock
-// is syncOffsets[i] ahead of true time (its chronyc stand-in says so) and
-// it hears the transmitter syncDelaysNS[i] nanoseconds after it is sent:
-// 137 ns is 41 m, a quarter of a sample period at 2 Msps.
-//
-// PPS needs no good host clock, only one good to a fraction of a second
-// (the node arms by it): its offsets are large. A HOST_CLOCK node's
-// clock is its start's error, and chrony counts the offset into the
-// bound: its offsets are a tenth, a host on a LAN NTP server.
+// Per-node clocks and distances: node i's host clock is syncOffsets[i]
+// ahead of true time and it hears the transmitter syncDelaysNS[i] after
+// it is sent (137 ns is 41 m, a quarter of a sample at 2 Msps). PPS needs
+// a host clock good only to a fraction of a second: large offsets. A
+// HOST_CLOCK node's clock is its start's error, and chrony counts the
+// offset into the bound: a tenth, a host on a LAN NTP server.
 var (
 	syncOffsets = []time.Duration{0, 120 * time.Millisecond, -250 * time.Millisecond, 40 * time.Millisecond,
 		-75 * time.Millisecond, 10 * time.Millisecond, -180 * time.Millisecond, 200 * time.Millisecond}
@@ -77,27 +69,22 @@ var (
 // hostClockScale divides syncOffsets for HOST_CLOCK.
 const hostClockScale = 10
 
-// syncMaxHostClockBoundS is the nodes' sync.max_host_clock_bound_s in a
-// HOST_CLOCK demo, the largest the policy allows: the bound is chrony's
-// (the offset, up to 25 ms, plus 1.5 ms) plus the first sample's
-// resolution, one USB block (65 ms at 2 Msps), and aligned needs the
-// start's miss from START_AT on top within it. The capture aims with a
-// real hackrf_transfer's start-up (150 ms); the simulator, this 18 MB
-// binary started by three nodes at once on a loaded two-core machine,
-// took 0.5 to 0.6 s more in the demo's runs. The proof by the signal
-// holds the measured lags to the reported bounds all the same.
+// syncMaxHostClockBoundS is the nodes' sync.max_host_clock_bound_s, the
+// largest the policy allows: the bound is chrony's plus one USB block, and
+// aligned needs the start's miss from START_AT within it too. The capture
+// aims with a real hackrf_transfer's start-up (150 ms); the simulator,
+// started by three nodes at once on a loaded two-core machine, took 0.5 to
+// 0.6 s more. The proof holds the measured lags to the reported bounds.
 const syncMaxHostClockBoundS = 1.0
 
-// chronyDelay and chronyDispersion are the stand-in's root delay and root
-// dispersion: a node on a good NTP server on its LAN.
+// The stand-in's root delay and dispersion: a good NTP server on the LAN.
 const (
 	chronyDelay      = 2 * time.Millisecond
 	chronyDispersion = 500 * time.Microsecond
 )
 
 // makeClocks gives every node its clock and distance and writes the
-// chronyc stand-in (one for all: it reports the offset of the
-// environment's HACKRF_SIM_PPS_OFFSET_NS).
+// chronyc stand-in (one for all: it reports HACKRF_SIM_PPS_OFFSET_NS).
 func (sb *Sandbox) makeClocks() error {
 	for i, n := range sb.nodes {
 		n.PPSOffset, n.DelayNS = syncOffsets[i], syncDelaysNS[i]
@@ -114,9 +101,8 @@ func (sb *Sandbox) makeClocks() error {
 	return err
 }
 
-// syncEnv adds node n's time to env: its trigger input (the GPSDO's
-// 1PPS), its host clock's offset, its distance from the transmitter, and
-// the chronyc stand-in first on PATH.
+// syncEnv adds node n's 1PPS, clock offset and distance to env, and the
+// chronyc stand-in first on PATH.
 func (sb *Sandbox) syncEnv(env []string, n *rxNode) []string {
 	var out []string
 	path := sb.Clock
@@ -135,9 +121,9 @@ func (sb *Sandbox) syncEnv(env []string, n *rxNode) []string {
 		hacksim.DelayEnv+"="+strconv.FormatInt(n.DelayNS, 10))
 }
 
-// maxBehind is how far the most-behind node's host clock lags true time
-// (0 when none does): the on-air start must lie that much further ahead,
-// or that node's simulator has streamed past it before reading the file.
+// maxBehind is how far the most-behind node's host clock lags true time:
+// the on-air start must lie that much further ahead, or that node's
+// simulator has streamed past it before reading the file.
 func (sb *Sandbox) maxBehind() time.Duration {
 	var m time.Duration
 	for _, n := range sb.nodes {
@@ -146,7 +132,6 @@ func (sb *Sandbox) maxBehind() time.Duration {
 	return m
 }
 
-// describeSync tells what the scheduled demo sets up.
 func (d *runner) describeSync() {
 	d.say("Scheduled capture (--sync %s): the task carries CAPTURE_DURATION_S = %d, START_AT about %s",
 		strings.ToLower(strings.TrimSuffix(d.o.Sync, "_CLOCK")), d.o.Timing.PlannedS, startIn(d.o.Auto, len(d.sb.nodes)))

@@ -9,19 +9,13 @@ import (
 	"rfhandoff/task"
 )
 
-// taskID is the demo task's ID. Every sandbox is new, so it never collides
-// with a completed task.
+// taskID never collides with a completed task: every sandbox is new.
 const taskID = "DEMO_RX_CAPTURE_001"
 
-// taskTitle is the demo task's TASK_TITLE.
 const taskTitle = "Demo: bounded 433.92 MHz receive while MAIN runs the fake TX action"
 
-// taskArgs are the task new arguments for the demo task: a YELLOW receive
-// task (RF RX, the result may be pushed, no RF TX on the RX side), its
-// EXPECTED_HEAD the fetched task branch tip.
-// With several nodes, RX_NODES names them.
-// A scheduled demo's task carries CAPTURE_DURATION_S (the demo's capture
-// duration, at least 15 s), START_AT startIn from now, and SYNC_MODE.
+// taskArgs are task new's arguments for the demo task, a YELLOW receive
+// task.
 func (d *runner) taskArgs(bodyFile string) []string {
 	args := []string{"task", "new", taskID, "--title", taskTitle, "--rf-rx", "--allow-push", "RX_RESULT_ONLY", "--body-file", bodyFile}
 	if d.sb.multi() {
@@ -34,7 +28,6 @@ func (d *runner) taskArgs(bodyFile string) []string {
 	return args
 }
 
-// taskBody is the Markdown body of the demo task.
 func taskBody(t Timing, multi bool) string {
 	who, where := "the RX laptop", "the result branch rx-node"
 	if multi {
@@ -53,7 +46,6 @@ fake one, which opens nothing and records RF TX = 0.
 `, t.PlannedS)
 }
 
-// startAtOf reads START_AT back from the task file task new wrote.
 func startAtOf(body []byte) (time.Time, error) {
 	for _, l := range strings.Split(string(body), "\n") {
 		k, v, ok := strings.Cut(l, "=")
@@ -64,8 +56,7 @@ func startAtOf(body []byte) (time.Time, error) {
 	return time.Time{}, fmt.Errorf("the task task new wrote has no %s line", task.FieldStartAt)
 }
 
-// syncBody is the paragraph a scheduled demo's task body adds ("" for
-// today's).
+// syncBody is the paragraph a scheduled demo's task body adds.
 func syncBody(mode string) string {
 	if mode == "" {
 		return ""

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"rfhandoff/config"
 	"rfhandoff/gitcli"
 	"rfhandoff/node"
 )
@@ -18,9 +19,10 @@ type rxNode struct {
 	Who     string // "RX laptop", or "RX node <name>"
 	Dir     string // its checkout
 	Policy  string
-	Branch  string // its result branch
-	Key     string // its private key file ("" without ssh-keygen)
-	Signers string // the allowed-signers file MAIN checks its results against
+	pol     config.Policy // its policy as loadConfined read it back
+	Branch  string        // its result branch
+	Key     string        // its private key file ("" without ssh-keygen)
+	Signers string        // the allowed-signers file MAIN checks its results against
 	// How much later and weaker than the first node its simulator hears the
 	// fake transmission (HACKRF_SIM_ONAIR).
 	DelayMS int

@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"time"
 
-	"rfhandoff/config"
 	"rfhandoff/hacksim"
 	"rfhandoff/quicklook"
 )
@@ -28,7 +27,8 @@ func (sb *Sandbox) onAirEnv(n *rxNode) string {
 // the transmission a real action would have made. The fake action stays
 // exactly what every MAIN PC runs; the sandbox, not the executor, plays
 // the air.
-func (d *runner) putOnAir(pol config.Policy) (hacksim.OnAir, error) {
+func (d *runner) putOnAir() (hacksim.OnAir, error) {
+	pol := d.sb.mainPol
 	a := hacksim.OnAir{Start: time.Now().Add(onAirLead + d.sb.maxBehind()).UTC(), DurationS: float64(pol.TX.DurationS), FrequencyHz: pol.TX.FrequencyHz}
 	if err := hacksim.WriteOnAir(d.sb.OnAir, a); err != nil {
 		return a, fmt.Errorf("writing the on-air file: %w", err)
@@ -58,11 +58,7 @@ type heardBurst struct {
 // heard reads node n's .sigmf-meta: its first sample's time and the
 // energy detector's burst annotation.
 func (sb *Sandbox) heard(n *rxNode) (heardBurst, error) {
-	pol, err := sb.loadConfined(n.Policy)
-	if err != nil {
-		return heardBurst{}, err
-	}
-	h := heardBurst{meta: filepath.Join(pol.CaptureDir(), taskID, n.recording()+".sigmf-meta")}
+	h := heardBurst{meta: filepath.Join(n.pol.CaptureDir(), taskID, n.recording()+".sigmf-meta")}
 	data, err := os.ReadFile(h.meta)
 	if err != nil {
 		return h, err

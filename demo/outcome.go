@@ -19,17 +19,19 @@ type outcome struct {
 	RFTX        *int   `json:"rf_tx"`
 }
 
-func readOutcome(record string) (*outcome, []byte, error) {
-	p := strings.TrimSuffix(record, ".json") + ".outcome.json"
+// readOutcome shows the outcome file beside the record and checks it.
+func (d *runner) readOutcome() (*outcome, error) {
+	p := strings.TrimSuffix(d.record, ".json") + ".outcome.json"
 	data, err := os.ReadFile(p)
 	if err != nil {
-		return nil, nil, fmt.Errorf("tx execute exited 0 but its outcome file is unreadable: %w", err)
+		return nil, fmt.Errorf("tx execute exited 0 but its outcome file is unreadable: %w", err)
 	}
 	o := &outcome{path: p}
 	if err := json.Unmarshal(data, o); err != nil {
-		return nil, data, fmt.Errorf("%s: %w", p, err)
+		return nil, fmt.Errorf("%s: %w", p, err)
 	}
-	return o, data, nil
+	d.show("outcome", data)
+	return o, o.check()
 }
 
 // check is the demo's verdict: the fake action, nothing started, RF TX 0.

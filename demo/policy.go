@@ -65,8 +65,8 @@ func (sb *Sandbox) policy(checkout string, t Timing) config.Policy {
 }
 
 // writePolicies writes each RX node's policy and MAIN's, each loaded back
-// as its child will load it.
-func (sb *Sandbox) writePolicies(t Timing) error {
+// as its child will load it and kept so for the demo's own reads.
+func (sb *Sandbox) writePolicies(t Timing) (err error) {
 	main := sb.policy(sb.Main, t)
 	for _, n := range sb.nodes {
 		rx := sb.policy(n.Dir, t)
@@ -82,21 +82,21 @@ func (sb *Sandbox) writePolicies(t Timing) error {
 		} else {
 			main.Trust = config.Trust{ResultSigners: n.Signers}
 		}
-		if err := sb.writePolicy(n.Policy, n.Who, rx); err != nil {
+		if n.pol, err = sb.writePolicy(n.Policy, n.Who, rx); err != nil {
 			return err
 		}
 	}
-	return sb.writePolicy(sb.MainPolicy, "MAIN PC", main)
+	sb.mainPol, err = sb.writePolicy(sb.MainPolicy, "MAIN PC", main)
+	return err
 }
 
-func (sb *Sandbox) writePolicy(file, who string, pol config.Policy) error {
+func (sb *Sandbox) writePolicy(file, who string, pol config.Policy) (config.Policy, error) {
 	header := fmt.Sprintf("# rfhandoff demo — the %s's policy, written by `rfhandoff demo`.\n"+
 		"# Everything points into the sandbox %s; the HackRF tools are the simulator.\n\n", who, sb.Root)
 	if err := os.WriteFile(file, []byte(header+pol.TOML()), 0o600); err != nil {
-		return err
+		return config.Policy{}, err
 	}
-	_, err := sb.loadConfined(file)
-	return err
+	return sb.loadConfined(file)
 }
 
 func unconfined(policy string, err error) error {

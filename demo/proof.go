@@ -55,7 +55,11 @@ func (d *runner) prove(ctx context.Context, n int) error {
 	ref := recs[0]
 	for i, rec := range recs {
 		a := rec.align
-		line := fmt.Sprintf("  %s: edge %s, bound %s s, aligned %v", rec.node.Side, edgeText(a), result.FormatSeconds(a.Bound), a.Aligned)
+		edge := "none" // HOST_CLOCK, or no edge found
+		if a.EdgeAt != nil {
+			edge = a.EdgeAt.UTC().Format(time.RFC3339)
+		}
+		line := fmt.Sprintf("  %s: edge %s, bound %s s, aligned %v", rec.node.Side, edge, result.FormatSeconds(a.Bound), a.Aligned)
 		if !a.Aligned {
 			probs = append(probs, fmt.Sprintf("%s is not aligned: %s", rec.node.Side, strings.Join(a.Reasons, "; ")))
 		}
@@ -90,14 +94,6 @@ func (d *runner) prove(ctx context.Context, n int) error {
 	}
 	d.say("Every node is aligned and every measured lag matches its prediction within the reported bounds.")
 	return nil
-}
-
-// edgeText is alignment.edge_at, or "none" (HOST_CLOCK, or no edge found).
-func edgeText(a *result.Alignment) string {
-	if a.EdgeAt == nil {
-		return "none"
-	}
-	return a.EdgeAt.UTC().Format(time.RFC3339)
 }
 
 func (d *runner) recordingOf(ctx context.Context, node *rxNode) (nodeRecording, error) {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"regexp"
-	"sort"
 	"strings"
 	"time"
 
@@ -16,12 +15,6 @@ import (
 	"rfhandoff/result"
 	"rfhandoff/txwatch"
 )
-
-// runner is an audited runner for one side's policy, writing to that
-// side's audit log as its own commands do.
-func (sb *Sandbox) runner(pol config.Policy) (*exec.Stack, error) {
-	return sb.gitRunner(pol.AuditPath(), map[exec.Tool]string{exec.Git: pol.Tools.Git}, pol.Poll.GitTimeout.Duration)
-}
 
 // gitRunner runs git only, over the sandbox remote's transport only.
 func (sb *Sandbox) gitRunner(audit string, tools map[exec.Tool]string, timeout time.Duration) (*exec.Stack, error) {
@@ -85,8 +78,8 @@ func (d *runner) resultLog(ctx context.Context, branch string) ([]string, error)
 var recordName = regexp.MustCompile(`^` + taskID + `-[0-9a-f]{12}\.json$`)
 
 // findRecord returns the demo task's authorization record, "" while none.
-func (d *runner) findRecord(pol config.Policy) (string, error) {
-	store, err := txwatch.StoreOf(pol)
+func (d *runner) findRecord() (string, error) {
+	store, err := txwatch.StoreOf(d.sb.mainPol)
 	if err != nil {
 		return "", err
 	}
@@ -103,7 +96,6 @@ func (d *runner) findRecord(pol config.Policy) (string, error) {
 			names = append(names, e.Name())
 		}
 	}
-	sort.Strings(names)
 	switch len(names) {
 	case 0:
 		return "", nil

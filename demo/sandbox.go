@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"rfhandoff/config"
 	"rfhandoff/exec"
 	"rfhandoff/gitcli"
 	"rfhandoff/hacksim"
@@ -56,7 +57,8 @@ type Sandbox struct {
 	// webhook_secret_file; "" without.
 	NotifyURL, NotifySecret string
 
-	env []string // the children's environment (childEnv)
+	env     []string      // the children's environment (childEnv)
+	mainPol config.Policy // MAIN's policy as loadConfined read it back
 
 	// A scheduled demo's SYNC_MODE ("": none), and its chronyc stand-in's
 	// directory (sync.go).

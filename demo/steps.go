@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"rfhandoff/exec"
 	"rfhandoff/gate"
 	"rfhandoff/gate/txgate"
 	"rfhandoff/gitcli"
@@ -110,12 +111,9 @@ func (d *runner) pushTask(ctx context.Context, step int) error {
 		d.say("at least sync.min_lead_s (%d s) before it, or it refuses the task (a missed START_AT needs a new TASK_ID).", syncMinLeadS)
 	}
 	d.say("task new never commits or pushes; the MAIN operator runs the git lines it printed.")
-	// MAIN's own git calls go to MAIN's audit log.
-	pol, err := d.sb.loadConfined(d.sb.MainPolicy)
-	if err != nil {
-		return err
-	}
-	r, err := d.sb.runner(pol)
+	// MAIN's own git calls go to MAIN's audit log, as its commands' do.
+	pol := d.sb.mainPol
+	r, err := d.sb.gitRunner(pol.AuditPath(), map[exec.Tool]string{exec.Git: pol.Tools.Git}, pol.Poll.GitTimeout.Duration)
 	if err != nil {
 		return err
 	}
@@ -275,10 +273,6 @@ func (d *runner) watch(ctx context.Context, step int) error {
 		d.say("the exact phrase %q with a countdown. After the phrase it fetches again,", txPhrase)
 		d.say("repeats every check and writes a single-use authorization record. It never transmits.")
 	}
-	pol, err := d.sb.loadConfined(d.sb.MainPolicy)
-	if err != nil {
-		return err
-	}
 	// tx watch reports a result that ends without a record in a line of its
 	// own, reasons indented after it: the step fails on it at once instead of
 	// waiting for the prompt's expiry (a result is never offered twice).
@@ -293,15 +287,15 @@ func (d *runner) watch(ctx context.Context, step int) error {
 	// After the earliest node's expiry no check could pass any more.
 	var last time.Time
 	for i, r := range d.readies {
-		if u := txgate.ReadyUntil(r, pol, 0).Add(5 * time.Second); i == 0 || u.Before(last) {
+		if u := txgate.ReadyUntil(r, d.sb.mainPol, 0).Add(5 * time.Second); i == 0 || u.Before(last) {
 			last = u
 		}
 	}
-	err = d.watchUntil(ctx, spec, last, "an authorization record", "writing an authorization record", func() (bool, error) {
+	err := d.watchUntil(ctx, spec, last, "an authorization record", "writing an authorization record", func() (bool, error) {
 		if msg, ok := failure.settled(); ok {
 			return false, errors.New(msg)
 		}
-		r, err := d.findRecord(pol)
+		r, err := d.findRecord()
 		if err != nil || r == "" {
 			return false, err
 		}
@@ -406,21 +400,13 @@ func (d *runner) execute(ctx context.Context, step int) error {
 	if err := d.runWant(ctx, spec, d.promptTimeout(), 0, "tx execute exited %d: the action did not run"); err != nil {
 		return err
 	}
-	o, data, err := readOutcome(d.record)
+	o, err := d.readOutcome()
 	if err != nil {
-		return err
-	}
-	d.show("outcome", data)
-	if err := o.check(); err != nil {
 		return err
 	}
 	d.outcome = o
 	d.say("The fake TX action ran: action %s, rf_tx_started %v, RF TX = %d.", o.Action, o.RFTXStarted, *o.RFTX)
-	pol, err := d.sb.loadConfined(d.sb.MainPolicy)
-	if err != nil {
-		return err
-	}
-	d.air, err = d.putOnAir(pol)
+	d.air, err = d.putOnAir()
 	return err
 }
 
@@ -461,13 +447,9 @@ func (d *runner) collect(ctx context.Context, step int) error {
 	d.step(step, "MAIN collects the recordings (tx watch writes the SigMF Collection)")
 	d.say("Once every node has published COMPLETE, tx watch writes a SigMF Collection naming")
 	d.say("each node's recording with the SHA-512 of its .sigmf-meta. Raw IQ stays on the nodes.")
-	pol, err := d.sb.loadConfined(d.sb.MainPolicy)
-	if err != nil {
-		return err
-	}
-	path := sigmf.CollectionPath(pol.StatePath(), taskID)
+	path := sigmf.CollectionPath(d.sb.mainPol.StatePath(), taskID)
 	spec := childSpec{Args: []string{"tx", "watch"}, Attach: attachPipes}
-	err = d.watchUntil(ctx, spec, time.Now().Add(2*time.Minute), "the collection "+path, "writing the collection", func() (bool, error) {
+	err := d.watchUntil(ctx, spec, time.Now().Add(2*time.Minute), "the collection "+path, "writing the collection", func() (bool, error) {
 		_, err := os.Stat(path)
 		if errors.Is(err, os.ErrNotExist) {
 			return false, nil

@@ -14,8 +14,7 @@ const taskID = "DEMO_RX_CAPTURE_001"
 
 const taskTitle = "Demo: bounded 433.92 MHz receive while MAIN runs the fake TX action"
 
-// taskArgs are task new's arguments for the demo task, a YELLOW receive
-// task.
+// taskArgs are task new's arguments for the demo task, a YELLOW receive task.
 func (d *runner) taskArgs(bodyFile string) []string {
 	args := []string{"task", "new", taskID, "--title", taskTitle, "--rf-rx", "--allow-push", "RX_RESULT_ONLY", "--body-file", bodyFile}
 	if d.sb.multi() {

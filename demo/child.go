@@ -47,7 +47,6 @@ func (s childSpec) side() string {
 	return s.Node.Side
 }
 
-// child is a started rfhandoff process.
 type child struct {
 	name   string
 	proc   *os.Process

@@ -95,7 +95,6 @@ type Answer struct {
 // inputLine is what the prompt package shows where the answer goes.
 const inputLine = "> "
 
-// questionMarkers identify a question on the child's terminal.
 var questionMarkers = []string{"[A] Approve", "Type exactly: "}
 
 // autoOperator plays the person at a child's pseudo-terminal: it prints

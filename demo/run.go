@@ -27,7 +27,6 @@ type Options struct {
 	Sync    string // a scheduled demo's SYNC_MODE (ParseSync), "" for none
 }
 
-// stepError names the step that failed.
 type stepError struct {
 	Step int
 	Name string
@@ -40,7 +39,6 @@ func (e *stepError) Error() string {
 
 func (e *stepError) Unwrap() error { return e.Err }
 
-// runner is one demo run.
 type runner struct {
 	o   Options
 	sb  *Sandbox

@@ -198,7 +198,6 @@ func (sb *Sandbox) git(ctx context.Context, dir string, args ...string) (string,
 	return string(res.Stdout), nil
 }
 
-// makeRemote creates the bare remote and pushes one commit to each branch.
 func (sb *Sandbox) makeRemote(ctx context.Context) error {
 	if _, err := sb.git(ctx, sb.Root, "init", "--quiet", "--bare", sb.Remote); err != nil {
 		return err

@@ -26,7 +26,6 @@ var (
 	phraseAnswer = Answer{Prompt: "Type exactly: " + txPhrase, Reply: txPhrase}
 )
 
-// demoStep is one numbered step of the walkthrough.
 type demoStep struct {
 	name string // as a failure reports it
 	run  func(ctx context.Context, n int) error
@@ -468,7 +467,6 @@ func (d *runner) collect(ctx context.Context, step int) error {
 	return nil
 }
 
-// summary tells what happened, with every audit log verified.
 func (d *runner) summary(ctx context.Context, step int) error {
 	d.step(step, "Summary")
 	o := d.outcome
@@ -506,7 +504,6 @@ func (d *runner) summary(ctx context.Context, step int) error {
 	return nil
 }
 
-// run starts spec and returns its exit code, waiting at most timeout.
 func (d *runner) run(ctx context.Context, spec childSpec, timeout time.Duration) (int, error) {
 	c, err := d.start(spec)
 	if err != nil {

@@ -66,7 +66,6 @@ var (
 	syncDelaysNS = []int64{0, 137, 512, 250, 733, 61, 900, 1021}
 )
 
-// hostClockScale divides syncOffsets for HOST_CLOCK.
 const hostClockScale = 10
 
 // syncMaxHostClockBoundS is the nodes' sync.max_host_clock_bound_s, the

@@ -55,7 +55,6 @@ func startAtOf(body []byte) (time.Time, error) {
 	return time.Time{}, fmt.Errorf("the task task new wrote has no %s line", task.FieldStartAt)
 }
 
-// syncBody is the paragraph a scheduled demo's task body adds.
 func syncBody(mode string) string {
 	if mode == "" {
 		return ""

@@ -45,11 +45,7 @@ func writeKey(private, principal, signers string) error {
 		return err
 	}
 	line := "ssh-ed25519 " + base64.StdEncoding.EncodeToString(publicBlob(pub)) + " " + principal
-	block, err := openSSHPrivateKey(pub, priv, principal)
-	if err != nil {
-		return err
-	}
-	if err := os.WriteFile(private, pem.EncodeToMemory(block), 0o600); err != nil {
+	if err := os.WriteFile(private, openSSHPrivateKey(pub, priv, principal), 0o600); err != nil {
 		return err
 	}
 	if err := os.WriteFile(private+".pub", []byte(line+"\n"), 0o644); err != nil {
@@ -70,12 +66,10 @@ func publicBlob(pub ed25519.PublicKey) []byte {
 }
 
 // openSSHPrivateKey is the unencrypted "openssh-key-v1" container
-// (OpenSSH's PROTOCOL.key) holding one ed25519 key.
-func openSSHPrivateKey(pub ed25519.PublicKey, priv ed25519.PrivateKey, comment string) (*pem.Block, error) {
+// (OpenSSH's PROTOCOL.key) holding one ed25519 key, PEM-encoded.
+func openSSHPrivateKey(pub ed25519.PublicKey, priv ed25519.PrivateKey, comment string) []byte {
 	var check [4]byte
-	if _, err := rand.Read(check[:]); err != nil {
-		return nil, err
-	}
+	rand.Read(check[:])                  // never fails (crypto/rand)
 	sec := append(check[:], check[:]...) // the two check words are equal when decrypted
 	sec = sshString(sec, []byte("ssh-ed25519"))
 	sec = sshString(sec, pub)
@@ -91,5 +85,5 @@ func openSSHPrivateKey(pub ed25519.PublicKey, priv ed25519.PrivateKey, comment s
 	b = binary.BigEndian.AppendUint32(b, 1)
 	b = sshString(b, publicBlob(pub))
 	b = sshString(b, sec)
-	return &pem.Block{Type: "OPENSSH PRIVATE KEY", Bytes: b}, nil
+	return pem.EncodeToMemory(&pem.Block{Type: "OPENSSH PRIVATE KEY", Bytes: b})
 }

@@ -20,20 +20,10 @@ import (
 func TestSignaturesPinTheVerifier(t *testing.T) {
 	key := faultkit.NewSSHKey(t, "alice")
 	s, auditPath := gittest.Stack(t, exec.Options{Role: exec.RoleGit, Environ: gittest.Environ(gittest.Home(t))})
-	repo := t.TempDir()
-	marker := filepath.Join(t.TempDir(), "ran")
-	evil := filepath.Join(t.TempDir(), "evil.sh")
-	if err := os.WriteFile(evil, []byte("#!/bin/sh\ntouch "+marker+"\nexit 0\n"), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	git := func(args ...string) string { return gittest.Git(t, s, repo, args...) }
-	git("init", "--quiet")
-	for _, kv := range [][2]string{
-		{"gpg.ssh.program", evil}, {"gpg.program", evil}, {"gpg.x509.program", evil},
-		{"log.showSignature", "true"}, {"gpg.ssh.allowedSignersFile", "/dev/null"},
-	} {
-		git("config", kv[0], kv[1])
-	}
+	repo, marker, git := markerRepo(t, s, func(evil string) [][2]string {
+		return [][2]string{{"gpg.ssh.program", evil}, {"gpg.program", evil}, {"gpg.x509.program", evil},
+			{"log.showSignature", "true"}, {"gpg.ssh.allowedSignersFile", "/dev/null"}}
+	})
 	if err := os.WriteFile(filepath.Join(repo, "f"), []byte("x\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -130,19 +120,9 @@ func TestSignaturesRefused(t *testing.T) {
 // signs (gpg.program). Here both are a program that leaves a marker.
 func TestSigningWithoutItsKeyRunsNoConfiguredProgram(t *testing.T) {
 	s, _ := gittest.Stack(t, exec.Options{Role: exec.RoleGit, Environ: gittest.Environ(gittest.Home(t))})
-	repo := t.TempDir()
-	marker := filepath.Join(t.TempDir(), "ran")
-	evil := filepath.Join(t.TempDir(), "evil.sh")
-	if err := os.WriteFile(evil, []byte("#!/bin/sh\ntouch "+marker+"\nexit 1\n"), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	git := func(args ...string) string { return gittest.Git(t, s, repo, args...) }
-	git("init", "--quiet")
-	for _, kv := range [][2]string{
-		{"gpg.format", "ssh"}, {"gpg.ssh.defaultKeyCommand", evil}, {"gpg.ssh.program", evil}, {"gpg.program", evil},
-	} {
-		git("config", kv[0], kv[1])
-	}
+	repo, marker, _ := markerRepo(t, s, func(evil string) [][2]string {
+		return [][2]string{{"gpg.format", "ssh"}, {"gpg.ssh.defaultKeyCommand", evil}, {"gpg.ssh.program", evil}, {"gpg.program", evil}}
+	})
 	for name, sig := range map[string]*exec.Signatures{"no signature options": nil, "a verifier only": {AllowedSigners: "/x"}} {
 		_, err := s.Run(t.Context(), exec.Cmd{Tool: exec.Git, Dir: repo, Args: []string{"commit", "--quiet", "--allow-empty", "-S", "-m", "x"}, Signatures: sig})
 		if !errors.Is(err, exec.ErrDenied) || !strings.Contains(err.Error(), "without a signing key") {
@@ -152,6 +132,22 @@ func TestSigningWithoutItsKeyRunsNoConfiguredProgram(t *testing.T) {
 	if _, err := os.Stat(marker); err == nil {
 		t.Fatal("the repository's configured signing program ran")
 	}
+}
+
+// markerRepo is a new repository whose config (config's pairs) names evil, a
+// program that leaves marker when it runs; git runs git commands in it.
+func markerRepo(t *testing.T, s exec.Runner, config func(evil string) [][2]string) (repo, marker string, git func(...string) string) {
+	repo, marker = t.TempDir(), filepath.Join(t.TempDir(), "ran")
+	evil := filepath.Join(t.TempDir(), "evil.sh")
+	if err := os.WriteFile(evil, []byte("#!/bin/sh\ntouch "+marker+"\nexit 0\n"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	git = func(args ...string) string { return gittest.Git(t, s, repo, args...) }
+	git("init", "--quiet")
+	for _, kv := range config(evil) {
+		git("config", kv[0], kv[1])
+	}
+	return repo, marker, git
 }
 
 // A command no rule lets run is denied whether or not its program is

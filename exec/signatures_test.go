@@ -96,15 +96,6 @@ func TestSignaturesRefused(t *testing.T) {
 		"empty":         {Tool: exec.Git, Args: []string{"log", "-1"}, Signatures: &exec.Signatures{}},
 		"not git":       {Tool: exec.HackRFInfo, Signatures: &exec.Signatures{AllowedSigners: "/x"}},
 		"caller config": {Tool: exec.Git, Args: []string{"-c", "gpg.ssh.program=/bin/sh", "log"}, Signatures: &exec.Signatures{AllowedSigners: "/x"}},
-		"sign, no key":  {Tool: exec.Git, Args: []string{"commit", "-S", "-m", "x"}},
-		"sign, verify key only": {Tool: exec.Git, Args: []string{"commit", "--gpg-sign", "-m", "x"},
-			Signatures: &exec.Signatures{AllowedSigners: "/x"}},
-		"sign abbreviated":    {Tool: exec.Git, Args: []string{"commit", "--gpg", "-m", "x"}},
-		"sign bundled":        {Tool: exec.Git, Args: []string{"commit", "-qS", "-m", "x"}, Signatures: &exec.Signatures{SigningKey: "/k"}},
-		"sign, key on argv":   {Tool: exec.Git, Args: []string{"commit", "--gpg-sign=/k2", "-m", "x"}, Signatures: &exec.Signatures{SigningKey: "/k"}},
-		"commit-tree, no key": {Tool: exec.Git, Args: []string{"commit-tree", "-S", "-m", "x", "--end-of-options", "HEAD^{tree}"}},
-		"signed push":         {Tool: exec.Git, Args: []string{"push", "--signed", "origin", "HEAD:refs/heads/x"}},
-		"signed push, short":  {Tool: exec.Git, Args: []string{"push", "--sig", "origin", "HEAD:refs/heads/x"}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, err := s.Run(context.Background(), c)
@@ -112,6 +103,33 @@ func TestSignaturesRefused(t *testing.T) {
 				t.Fatalf("got %v, want ErrDenied", err)
 			}
 		})
+	}
+}
+
+// Every spelling git accepts for "sign" needs the key from Signatures, and
+// only there; rfhandoff never signs a push.
+func TestSigningSpellingsRefused(t *testing.T) {
+	s, _ := gittest.Stack(t, exec.Options{Role: exec.RoleGit, Environ: gittest.Environ(gittest.Home(t))})
+	allowed, key := filepath.Join(t.TempDir(), "allowed_signers"), filepath.Join(t.TempDir(), "key")
+	const noKey, bare, push = "without a signing key", "sign with a bare -S", "does not sign pushes"
+	for name, c := range map[string]struct {
+		args []string
+		sig  *exec.Signatures
+		want string
+	}{
+		"no key":              {[]string{"commit", "-S", "-m", "x"}, nil, noKey},
+		"verify key only":     {[]string{"commit", "--gpg-sign", "-m", "x"}, &exec.Signatures{AllowedSigners: allowed}, noKey},
+		"abbreviated":         {[]string{"commit", "--gpg", "-m", "x"}, nil, noKey},
+		"bundled":             {[]string{"commit", "-qS", "-m", "x"}, &exec.Signatures{SigningKey: key}, bare},
+		"key on argv":         {[]string{"commit", "--gpg-sign=" + key, "-m", "x"}, &exec.Signatures{SigningKey: key}, bare},
+		"commit-tree, no key": {[]string{"commit-tree", "-S", "-m", "x", "--end-of-options", "HEAD^{tree}"}, nil, noKey},
+		"signed push":         {[]string{"push", "--signed", "origin", "HEAD:refs/heads/x"}, nil, push},
+		"signed push, short":  {[]string{"push", "--sig", "origin", "HEAD:refs/heads/x"}, nil, push},
+	} {
+		_, err := s.Run(t.Context(), exec.Cmd{Tool: exec.Git, Args: c.args, Signatures: c.sig})
+		if !errors.Is(err, exec.ErrDenied) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want ErrDenied saying %q", name, err, c.want)
+		}
 	}
 }
 
@@ -123,7 +141,7 @@ func TestSigningWithoutItsKeyRunsNoConfiguredProgram(t *testing.T) {
 	repo, marker, _ := markerRepo(t, s, func(evil string) [][2]string {
 		return [][2]string{{"gpg.format", "ssh"}, {"gpg.ssh.defaultKeyCommand", evil}, {"gpg.ssh.program", evil}, {"gpg.program", evil}}
 	})
-	for name, sig := range map[string]*exec.Signatures{"no signature options": nil, "a verifier only": {AllowedSigners: "/x"}} {
+	for name, sig := range map[string]*exec.Signatures{"no signature options": nil, "a verifier only": {AllowedSigners: filepath.Join(t.TempDir(), "allowed_signers")}} {
 		_, err := s.Run(t.Context(), exec.Cmd{Tool: exec.Git, Dir: repo, Args: []string{"commit", "--quiet", "--allow-empty", "-S", "-m", "x"}, Signatures: sig})
 		if !errors.Is(err, exec.ErrDenied) || !strings.Contains(err.Error(), "without a signing key") {
 			t.Errorf("%s: %v, want ErrDenied naming the missing key", name, err)

@@ -152,8 +152,10 @@ func TestCaptureScheduledPPSArmsAfterTheEdge(t *testing.T) {
 			simEnv("HACKRF_SIM_TRIGGER=pps", "HACKRF_SIM_PPS_OFFSET_NS=-400000000"))
 		rs := w.runForResults(t)
 		// A start-up 0.3 s quicker than rehearsed armed before the edge
-		// after all: load, not the case under test.
-		if a := rs[0].Alignment; attempt < 3 && a != nil && a.Aligned {
+		// after all, or so close to it that the tool's armed line was read
+		// after the data (IGNORED, DESIGN's documented cost): load, not
+		// the case under test.
+		if a := rs[0].Alignment; attempt < 3 && a != nil && (a.Aligned || a.Trigger == result.TriggerIgnored) {
 			t.Logf("attempt %d: armed before START_AT's edge on this loaded machine; again", attempt)
 			continue
 		}
